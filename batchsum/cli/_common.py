@@ -1,0 +1,52 @@
+"""Shared CLI helpers: exit codes and error translation."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from batchsum.errors import BatchsumError, ConfigError, IndexError_, LockedError, MetricsError
+
+EXIT_OK = 0
+EXIT_SOME_FAILED = 1
+EXIT_USAGE = 2
+EXIT_LOCKED = 3
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def exit_code_for(exc: BatchsumError) -> int:
+    """Map a named exception to its documented exit code."""
+    if isinstance(exc, LockedError):
+        return EXIT_LOCKED
+    if isinstance(exc, (ConfigError, IndexError_, MetricsError)):
+        return EXIT_USAGE
+    return EXIT_SOME_FAILED
+
+
+def translate_errors(func: F) -> F:
+    """Turn our exceptions into one-line messages on stderr and exit codes."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except BatchsumError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            raise SystemExit(exit_code_for(exc)) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def setup_logging(quiet: bool = False, verbose: bool = False) -> None:
+    """Warnings and errors to stderr; info with --verbose."""
+    level = logging.WARNING
+    if verbose:
+        level = logging.INFO
+    if quiet:
+        level = logging.ERROR
+    logging.basicConfig(level=level, format="%(levelname)s: %(message)s")

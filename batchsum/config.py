@@ -1,0 +1,78 @@
+"""Run configuration: one dataclass the CLI and pipeline files fill in, the library reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from batchsum.model import Thresholds
+
+OnError = Literal["fallback", "fail", "abort"]
+TypeChoice = Literal["journal", "conversation", "document", "auto"]
+
+STATE_DIR = ".batchsum"
+
+
+@dataclass
+class LLMConfig:
+    """Settings of the OpenAI-compatible backend. ``base_url`` None means: use extractive."""
+
+    base_url: str | None = None
+    api_key: str | None = None
+    model: str | None = None
+    fallback_models: list[str] = field(default_factory=list)
+    timeout: float = 120.0
+    rpm: float | None = 60.0  # requests per minute; None = unlimited
+    tpm: float | None = 60000.0  # prompt + max output tokens per minute; None = unlimited
+    concurrency: int = 4
+    max_attempts: int = 5
+    on_error: OnError = "fallback"
+    prompts_dir: Path | None = None
+    context_window: int = 8192
+    facets: bool | None = None  # None: on for conversations only
+    cache: bool = True
+    temperature: float = 0.2
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.base_url)
+
+
+@dataclass
+class RunConfig:
+    """Everything ``batchsum run`` needs."""
+
+    paths: list[Path]
+    out: Path = Path("batchsum-out")
+    content_type: TypeChoice = "auto"
+    encoding: str = "cl100k_base"
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    chunk_size: int = 3000
+    chunk_overlap: int = 200
+    group_size: int = 5
+    llm: LLMConfig = field(default_factory=LLMConfig)
+    index: bool = True
+    metrics: bool = True
+    metrics_db: Path | None = None
+    chroma_host: str | None = None
+    chroma_port: int | None = None
+    collection: str = "batchsum"
+    embed_base_url: str | None = None
+    embed_model: str | None = None
+    max_chain_depth: int = 3
+    git: bool = False
+    wait_lock: bool = False
+    quiet: bool = False
+    progress: bool | None = None  # None: only on a TTY
+    ignore: list[str] = field(default_factory=list)  # extra gitignore-style patterns
+    command_line: str = ""
+    price_per_1k: float | None = None
+
+    @property
+    def state_dir(self) -> Path:
+        return self.out / STATE_DIR
+
+    @property
+    def metrics_path(self) -> Path:
+        return self.metrics_db or (self.state_dir / "metrics.duckdb")

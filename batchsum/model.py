@@ -1,0 +1,211 @@
+"""Core data model shared by every stage of the pipeline.
+
+walk -> Document; plan -> NodeSpec graph; backends turn a SummaryRequest into a
+SummaryOutput; the runner turns outputs into tree files and Run/File/Node records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+ContentType = Literal["journal", "conversation", "document"]
+CONTENT_TYPES: tuple[ContentType, ...] = ("journal", "conversation", "document")
+PromptKind = Literal["brief", "standard", "chunk", "meta", "rolling"]
+
+
+class SummaryLevel(str, Enum):
+    """Summary depth picked from a file's token count (seed 000 §2.1)."""
+
+    NONE = "NONE"
+    BRIEF = "BRIEF"
+    STANDARD = "STANDARD"
+    DETAILED = "DETAILED"
+    HIERARCHICAL = "HIERARCHICAL"
+
+
+# Target output/input ratio per level (seed 000 §3.1).
+TARGET_RATIO: dict[SummaryLevel, float] = {
+    SummaryLevel.BRIEF: 0.20,
+    SummaryLevel.STANDARD: 0.12,
+    SummaryLevel.DETAILED: 0.07,
+    SummaryLevel.HIERARCHICAL: 0.04,
+}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Upper bounds (exclusive) of NONE, BRIEF, STANDARD and DETAILED, in tokens."""
+
+    none: int = 100
+    brief: int = 500
+    standard: int = 3000
+    detailed: int = 15000
+
+    def level_for(self, tokens: int) -> SummaryLevel:
+        """Pick the summary level for a text of ``tokens`` tokens."""
+        if tokens < self.none:
+            return SummaryLevel.NONE
+        if tokens < self.brief:
+            return SummaryLevel.BRIEF
+        if tokens < self.standard:
+            return SummaryLevel.STANDARD
+        if tokens < self.detailed:
+            return SummaryLevel.DETAILED
+        return SummaryLevel.HIERARCHICAL
+
+
+@dataclass
+class Document:
+    """One source file, read, decoded and classified."""
+
+    path: Path
+    relpath: str
+    text: str
+    sha256: str
+    size: int
+    mtime_ns: int
+    content_type: ContentType
+    type_reason: str
+    doc_date: str | None = None  # ISO date (journal date from name/front matter, else mtime)
+    decode_note: str | None = None  # set when a lossy or non-UTF-8 decode was needed
+    tokens: int = 0
+    level: SummaryLevel = SummaryLevel.NONE
+
+    @property
+    def doc_id(self) -> str:
+        return self.relpath
+
+
+def node_id(doc_id: str, level: int, index: int | None) -> str:
+    """``<doc id>:summary:L<n>:<index|final>`` (seed 000 §3.3)."""
+    return f"{doc_id}:summary:L{level}:{'final' if index is None else index}"
+
+
+@dataclass
+class SummaryRequest:
+    """Everything a backend needs to produce one summary node."""
+
+    node_id: str
+    kind: PromptKind
+    content_type: ContentType
+    text: str  # source text (brief/standard/chunk) or joined child summaries (meta/rolling)
+    input_tokens: int
+    target_tokens: int  # desired output length from the level's target compression
+    max_tokens: int  # hard output cap: min(target, max(128, input_tokens // 2)) or less
+    parts: list[str] = field(default_factory=list)  # child summaries for meta/rolling
+    chunk_index: int | None = None  # 1-based section number for chunk prompts
+    total_chunks: int | None = None
+    prior_context: str | None = None  # previous L3 when one exists
+    facets: bool = False  # ask for structured facets (conversations, final node only)
+    summary_level: SummaryLevel = SummaryLevel.STANDARD
+
+
+@dataclass
+class SummaryOutput:
+    """A produced summary plus how it was made."""
+
+    text: str
+    backend: str  # "extractive", "llm", "extractive (fallback)"
+    model: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    attempts: int = 1
+    latency_ms: float = 0.0
+    cache_hit: bool = False
+    llm_calls: int = 0  # requests actually sent to a server for this node
+    error: str | None = None  # last error when a fallback produced the node
+    trimmed: bool = False  # output overran its budget and was cut at a sentence boundary
+    facets: dict[str, Any] | None = None
+
+
+class Backend(Protocol):
+    """A summarizer: extractive or LLM."""
+
+    name: str
+    model: str | None
+
+    async def summarize(self, request: SummaryRequest) -> SummaryOutput: ...
+
+    async def aclose(self) -> None: ...
+
+
+@dataclass
+class NodeRecord:
+    """One summary node as recorded in metrics."""
+
+    run_id: str
+    relpath: str
+    node_id: str
+    level: str  # "L1" | "L2" | "L3"
+    index: int | None
+    parent: str | None
+    input_tokens: int
+    output_tokens: int
+    compression_ratio: float
+    backend: str
+    model: str | None
+    attempts: int
+    latency_ms: float
+    cache_hit: bool
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_calls: int = 0
+    reused: bool = False  # carried over unchanged from an earlier run (incremental)
+    error: str | None = None
+
+
+@dataclass
+class FileRecord:
+    """One source file's outcome in one run."""
+
+    run_id: str
+    relpath: str
+    sha256: str | None
+    bytes: int
+    content_type: str | None
+    level: str | None
+    input_tokens: int
+    output_tokens: int
+    compression_ratio: float
+    chunks: int
+    nodes: int
+    llm_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    wall_ms: float
+    status: str  # done | unchanged | failed | skipped | deleted
+    error: str | None = None
+    fallback_nodes: int = 0
+    nodes_recomputed: int = 0
+
+
+@dataclass
+class RunRecord:
+    """One invocation of ``batchsum run``."""
+
+    run_id: str
+    started_at: str
+    finished_at: str | None
+    command: str  # secrets removed
+    backend: str
+    model: str | None
+    status: str  # running | ok | partial | aborted | failed
+    out_dir: str
+    files_total: int = 0
+    files_done: int = 0
+    files_unchanged: int = 0
+    files_failed: int = 0
+    files_skipped: int = 0
+    files_deleted: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    llm_calls: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    nodes_computed: int = 0
+    nodes_reused: int = 0
+    wall_ms: float = 0.0

