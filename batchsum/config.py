@@ -65,7 +65,12 @@ class RunConfig:
     wait_lock: bool = False
     quiet: bool = False
     progress: bool | None = None  # None: only on a TTY
-    ignore: list[str] = field(default_factory=list)  # extra gitignore-style patterns
+    ignore: list[str] = field(default_factory=list)  # extra gitignore-style patterns (all corpora)
+    # Per-corpus settings from pipeline files, keyed by the corpus path as given.
+    type_overrides: dict[str, TypeChoice] = field(default_factory=dict)
+    corpus_ignores: dict[str, list[str]] = field(default_factory=dict)
+    log_file: Path | None = None
+    log_format: Literal["text", "json"] = "text"
     command_line: str = ""
     price_per_1k: float | None = None
 

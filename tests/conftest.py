@@ -1,0 +1,26 @@
+"""Test isolation: every test gets its own cache dir and no Chroma telemetry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE_CORPUS = REPO / "sample_corpus"
+
+
+@pytest.fixture(scope="session")
+def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("batchsum-cache")
+
+
+@pytest.fixture(autouse=True)
+def isolate_user_state(monkeypatch: pytest.MonkeyPatch, _session_cache: Path) -> Iterator[None]:
+    """Keep tests away from the user's ~/.cache and environment-provided endpoints."""
+    monkeypatch.setenv("BATCHSUM_CACHE_DIR", str(_session_cache))
+    monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "BATCHSUM_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    yield
