@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,10 @@ class Tokenizer(Protocol):
     def encode(self, text: str) -> list[int]: ...
 
     def decode(self, tokens: Sequence[int]) -> str: ...
+
+    def token_starts(self, text: str) -> list[int]:
+        """Character offset where each token of ``text`` starts (len == token count)."""
+        ...
 
 
 def cache_dir() -> Path:
@@ -87,6 +91,7 @@ class TiktokenTokenizer:
 
         self.name = encoding
         self._enc = tiktoken.get_encoding(encoding)
+        self._lengths: Any = None
 
     def count(self, text: str) -> int:
         return len(self._enc.encode(text, disallowed_special=()))
@@ -96,6 +101,37 @@ class TiktokenTokenizer:
 
     def decode(self, tokens: Sequence[int]) -> str:
         return self._enc.decode(list(tokens))
+
+    def token_starts(self, text: str) -> list[int]:
+        import numpy as np
+
+        tokens = self._enc.encode(text, disallowed_special=())
+        if not tokens:
+            return []
+        lengths = self._byte_lengths()[np.asarray(tokens, dtype=np.int64)]
+        byte_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        if text.isascii():
+            return byte_starts.tolist()  # type: ignore[no-any-return]
+        raw = np.frombuffer(text.encode("utf-8", errors="surrogatepass"), dtype=np.uint8)
+        # char index of each byte: count of non-continuation bytes before it (a token may start mid-character).
+        lead = (raw & 0xC0) != 0x80
+        char_of_byte = np.cumsum(lead) - 1
+        clipped = np.minimum(byte_starts, len(raw) - 1)
+        starts = char_of_byte[clipped] + (~lead[clipped])  # mid-character starts round up to the next char
+        return np.maximum.accumulate(starts).tolist()  # type: ignore[no-any-return]
+
+    def _byte_lengths(self) -> Any:
+        """Byte length of every token id, built once per encoding."""
+        if self._lengths is None:
+            import numpy as np
+
+            table = np.zeros(self._enc.n_vocab, dtype=np.int64)
+            for token_bytes, rank in self._enc._mergeable_ranks.items():
+                table[rank] = len(token_bytes)
+            for special, rank in self._enc._special_tokens.items():
+                table[rank] = len(special.encode("utf-8"))
+            self._lengths = table
+        return self._lengths
 
 
 class EstimateTokenizer:
@@ -116,6 +152,9 @@ class EstimateTokenizer:
     def decode(self, tokens: Sequence[int]) -> str:
         return "".join(chr(t) for t in tokens)
 
+    def token_starts(self, text: str) -> list[int]:
+        return list(range(0, len(text), CHARS_PER_TOKEN))
+
 
 _lock = threading.Lock()
 _warned: set[str] = set()
@@ -133,7 +172,7 @@ def get_tokenizer(encoding: str = DEFAULT_ENCODING) -> Tokenizer:
             if seeded is None:
                 raise FileNotFoundError(f"no packaged BPE file for {encoding!r}")
             return TiktokenTokenizer(encoding)
-        except Exception as exc:  # noqa: BLE001 - any failure means "fall back and say so"
+        except Exception as exc:
             if encoding not in _warned:
                 _warned.add(encoding)
                 log.warning(

@@ -42,16 +42,15 @@ class LazyGroup(click.Group):
         target = COMMANDS.get(cmd_name)
         if target is None:
             return None
-        if ctx.resilient_parsing or _only_listing(ctx):
-            return click.Command(cmd_name, help=SHORT_HELP.get(cmd_name), short_help=SHORT_HELP.get(cmd_name))
         module_name, attr = target.split(":")
         cmd: Any = getattr(importlib.import_module(module_name), attr)
         return cmd if isinstance(cmd, click.Command) else None
 
-
-def _only_listing(ctx: click.Context) -> bool:
-    # While rendering the group's own --help we only need names and short help.
-    return ctx.info_name is not None and ctx.invoked_subcommand is None and ctx.args == [] and ctx.protected_args == []
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # The group's own --help needs only names and one-liners: import nothing heavy for it.
+        rows = [(name, SHORT_HELP.get(name, "")) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,0 +1,1 @@
+"""Summarization backends: the embedded extractive default and the OpenAI-compatible LLM client."""

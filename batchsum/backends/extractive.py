@@ -1,0 +1,516 @@
+"""Embedded extractive summarizer: the offline, deterministic default backend.
+
+Algorithm (one pass per node, numpy only):
+
+1. **Units.** The text is split into sentences (:func:`batchsum.text.split_sentences`). For
+   conversations each ``Speaker: text`` turn is cleaned of disfluency markers and fillers first,
+   and backchannels ("Yeah.", "Mm-hmm.") and fragments are dropped as candidates.
+2. **Vectors.** Each unit becomes a TF-IDF vector over light-stemmed content words
+   (stop words removed, IDF computed over the units of this node).
+3. **Relevance.** A LexRank-style centrality (power iteration over the cosine graph) blended with
+   cosine-to-centroid, times a length factor, plus content-type cue-word boosts (decisions and
+   action items for conversations; insights and goals for journals; findings and conclusions for
+   documents), a position prior, and penalties for boilerplate, dialogue-only and tabular lines.
+4. **Selection.** Greedy MMR: the next unit maximises relevance minus redundancy with what is
+   already chosen (and, for conversations, minus a penalty for an over-represented speaker),
+   until the token budget is filled. Output keeps the most important units first, so a reader (or
+   an evaluation that truncates) sees the key points early.
+
+Meta and rolling nodes run the same machinery over the child summaries, with a prior from each
+child's own ranking (children list their best sentences first) and a bonus for parts not yet
+covered; rolling nodes additionally carry forward the previous final's sentences that remain
+central to the new material. Budgets are hard: output never exceeds ``max_tokens`` and is always
+strictly shorter than the input.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from batchsum.model import ContentType, PromptKind, SummaryOutput, SummaryRequest
+from batchsum.text import clean_transcript, is_backchannel, parse_speaker_line, split_sentences
+from batchsum.tokens import Tokenizer
+
+__all__ = ["ExtractiveBackend", "Params", "summarize_text"]
+
+
+@dataclass(frozen=True)
+class Params:
+    """Scoring weights. Defaults were tuned on shared/bench (QMSum, SQuALITY); see docs."""
+
+    lexrank_w: float = 0.5  # share of LexRank centrality vs cosine-to-centroid
+    damping: float = 0.15
+    min_words: int = 5  # units shorter than this are not candidates (unless nothing else exists)
+    length_norm: float = 12.0  # content words at which the length factor saturates
+    position_w: float = 0.10
+    cue_w: float = 0.15
+    quote_w: float = 0.25  # penalty for units that are mostly quoted dialogue (stories)
+    redundancy: float = 0.6  # MMR lambda
+    max_overlap: float = 0.65  # hard redundancy cut (cosine)
+    speaker_w: float = 0.3
+    rank_w: float = 0.3  # meta: prior from a unit's rank inside its child summary
+    coverage_w: float = 0.1  # meta: bonus for a part not yet represented
+    prior_w: float = 0.15  # rolling: carry-forward bonus for the previous final's sentences
+    speaker_prefix_min_words: int = 200  # conversations: keep "Speaker:" on units at least this long
+    doc_order: bool = False  # output in source order instead of importance order
+
+
+DEFAULT_PARAMS = Params()
+
+_STOPWORDS = frozenset(
+    """
+    a about above after again against all almost also although am among an and another any anybody anyhow anyone
+    anything anyway anywhere are aren't around as at be became because become becomes been before being below
+    beside besides between beyond both but by can can't cannot could couldn't did didn't do does doesn't doing
+    don't done down during each either else enough etc even ever every everybody everyone everything everywhere
+    few for from further get gets getting got gotten had hadn't has hasn't have haven't having he he'd he'll he's
+    her here here's hers herself him himself his how how's however i i'd i'll i'm i've if in into is isn't it it's
+    its itself just least less let let's like likely many may me might mine more most mostly much must mustn't
+    my myself neither never nevertheless next no nobody none nor not nothing now nowhere of off often on once one
+    ones only onto or other others otherwise ought our ours ourselves out over own per perhaps please quite rather
+    really said same say says see seem seemed seems several shall shan't she she'd she'll she's should shouldn't
+    since so some somebody somehow someone something sometime sometimes somewhat somewhere still such than that
+    that's the their theirs them themselves then there there's thereby therefore these they they'd they'll
+    they're they've this those though through throughout thus to together too toward towards under until up upon
+    us very via was wasn't we we'd we'll we're we've well were weren't what what's whatever when when's whenever
+    where where's whereas wherever whether which while who who's whoever whole whom whose why why's will with
+    within without won't would wouldn't yet you you'd you'll you're you've your yours yourself yourselves
+    yeah yes yep okay ok oh um uh mm hmm huh ah alright right gonna wanna gotta kinda sorta actually basically
+    thing things stuff kind sort lot lots bit guess mean know think go going goes went gone come came
+    want wanted maybe probably sure just also again really okay way ways put take took make made
+    """.split()
+)
+
+_CUES: dict[str, frozenset[str]] = {
+    "conversation": frozenset(
+        """
+        decid decision decided agree agreed agreement action assign deadline plan propos proposal conclu
+        conclusion budget cost price task follow goal problem issue solution import important key
+        summar requirement requirements next meet meeting design feature features result
+        """.split()
+    ),
+    "journal": frozenset(
+        """
+        feel felt realiz realized learn learned grateful goal goals hope plan decid decided proud anxious
+        worri worried happy sad frustrat excit tomorrow resolv resolve want wish understand lesson
+        """.split()
+    ),
+    "document": frozenset(
+        """
+        find finding findings found result results show shows shown conclu conclusion propos method
+        approach recommend significant evidence demonstrat purpose study analysis suggest key important
+        main introduc provid describ
+        """.split()
+    ),
+}
+
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_BOILERPLATE = re.compile(
+    r"project gutenberg|produced by|transcriber'?s note|e-?text|illustrated by|copyright|all rights reserved|"
+    r"https?://|www\.|\bisbn\b|table of contents",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")
+
+_stem_cache: dict[str, str] = {}
+
+
+def _stem(word: str) -> str:
+    """A small, deterministic suffix stripper (Porter step 1 plus -ly/-ment/-ness)."""
+    cached = _stem_cache.get(word)
+    if cached is not None:
+        return cached
+    w = word.replace("’", "'")
+    if "'" in w:
+        w = w.split("'", 1)[0]
+    if len(w) > 4:
+        if w.endswith("sses"):
+            w = w[:-2]
+        elif w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        for suffix in ("ingly", "edly", "ing", "ed", "ly", "ment", "ness"):
+            if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+                w = w[: -len(suffix)]
+                if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+                    w = w[:-1]
+                break
+        if w.endswith("e") and len(w) > 4:
+            w = w[:-1]
+        if w.endswith("y") and len(w) > 4:
+            w = w[:-1] + "i"
+    if len(_stem_cache) < 200_000:
+        _stem_cache[word] = w
+    return w
+
+
+def _terms(text: str) -> list[str]:
+    """Stemmed content words of ``text``."""
+    out = []
+    for w in _WORD.findall(text.lower()):
+        if w in _STOPWORDS or (len(w) < 3 and not w.isdigit()):
+            continue
+        out.append(_stem(w))
+    return out
+
+
+@dataclass
+class _Unit:
+    """One candidate sentence."""
+
+    text: str  # what goes into the summary
+    body: str  # text without the speaker label
+    speaker: str | None
+    pos: float  # relative position in its source, 0..1
+    part: int = 0
+    rank: int = 0  # order inside its part (children list their best sentences first)
+    prior: bool = False  # from the previous final (rolling)
+    words: int = 0
+    terms: list[str] = field(default_factory=list)
+    candidate: bool = True
+
+
+def _units_from_text(text: str, content_type: ContentType, params: Params, part: int = 0) -> list[_Unit]:
+    """Split one text into candidate units, cleaning transcripts and parsing speakers."""
+    units: list[_Unit] = []
+    if content_type == "conversation":
+        lines = text.split("\n")
+        n = max(1, len(lines))
+        current: str | None = None
+        for li, raw in enumerate(lines):
+            if not raw.strip():
+                continue
+            speaker, body = parse_speaker_line(raw)
+            if speaker is not None:
+                current = speaker
+            else:
+                speaker = current if raw[:1].isspace() else None
+            body = clean_transcript(body)
+            if not body:
+                continue
+            sents = split_sentences(body)
+            turn_words = len(body.split())
+            for si, s in enumerate(sents):
+                sent = s.text
+                words = len(sent.split())
+                ok = words >= params.min_words and not is_backchannel(sent)
+                prefix = speaker is not None and si == 0 and turn_words >= params.speaker_prefix_min_words
+                shown = f"{speaker}: {sent}" if prefix else sent
+                units.append(
+                    _Unit(shown, sent, speaker, li / n, part, len(units), words=words, candidate=ok)
+                )
+        return units
+    spans = split_sentences(text)
+    n = max(1, len(spans))
+    for i, s in enumerate(spans):
+        sent = " ".join(s.text.split())
+        words = len(sent.split())
+        ok = words >= params.min_words and not sent.startswith(("#", "|", "```"))
+        units.append(_Unit(sent, sent, None, i / n, part, i, words=words, candidate=ok))
+    return units
+
+
+def _tfidf(units: Sequence[_Unit]) -> np.ndarray:
+    """Row-normalised TF-IDF matrix (units × vocabulary) with IDF over these units."""
+    vocab: dict[str, int] = {}
+    rows: list[int] = []
+    cols: list[int] = []
+    for i, u in enumerate(units):
+        for t in u.terms:
+            j = vocab.setdefault(t, len(vocab))
+            rows.append(i)
+            cols.append(j)
+    n = len(units)
+    mat = np.zeros((n, max(1, len(vocab))), dtype=np.float64)
+    if rows:
+        np.add.at(mat, (np.asarray(rows), np.asarray(cols)), 1.0)
+    df = (mat > 0).sum(axis=0)
+    idf = np.log((n + 1.0) / (df + 0.5))
+    mat = np.where(mat > 0, 1.0 + np.log(np.maximum(mat, 1.0)), 0.0) * idf
+    norms = np.linalg.norm(mat, axis=1, keepdims=True)
+    return np.divide(mat, norms, out=np.zeros_like(mat), where=norms > 0)
+
+
+def _lexrank(sim: np.ndarray, damping: float, iterations: int = 40) -> np.ndarray:
+    """Continuous LexRank: stationary distribution of the row-normalised cosine graph."""
+    n = sim.shape[0]
+    if n == 1:
+        return np.ones(1)
+    graph = sim.copy()
+    np.fill_diagonal(graph, 0.0)
+    sums = graph.sum(axis=1, keepdims=True)
+    graph = np.divide(graph, sums, out=np.full_like(graph, 1.0 / n), where=sums > 0)
+    p = np.full(n, 1.0 / n)
+    for _ in range(iterations):
+        nxt = damping / n + (1.0 - damping) * (graph.T @ p)
+        if np.abs(nxt - p).sum() < 1e-9:
+            p = nxt
+            break
+        p = nxt
+    return p / p.max()
+
+
+def _relevance(units: list[_Unit], mat: np.ndarray, sim: np.ndarray, content_type: ContentType, kind: PromptKind,
+               params: Params) -> np.ndarray:
+    """Score every unit (higher is more summary-worthy)."""
+    n = len(units)
+    lex = _lexrank(sim, params.damping)
+    centroid = mat.sum(axis=0)
+    cnorm = np.linalg.norm(centroid)
+    cen = mat @ centroid / cnorm if cnorm > 0 else np.zeros(n)
+    if cen.max() > 0:
+        cen = cen / cen.max()
+    base = params.lexrank_w * lex + (1.0 - params.lexrank_w) * cen
+    cues = _CUES[content_type]
+    rel = np.empty(n)
+    meta = kind in ("meta", "rolling")
+    for i, u in enumerate(units):
+        content = len(u.terms)
+        length = min(1.0, content / params.length_norm) ** 0.5 if content else 0.0
+        score = base[i] * length
+        hits = sum(1 for t in u.terms if t in cues)
+        score += params.cue_w * min(1.0, hits / 2.0)
+        if meta:
+            score += params.rank_w / (1.0 + u.rank)
+        elif content_type == "document":
+            score += params.position_w * (1.0 - u.pos) ** 2
+        else:
+            score += params.position_w * 0.5 * (1.0 - u.pos) ** 2
+        if _BOILERPLATE.search(u.body):
+            score -= 1.0
+        if content_type != "conversation" and u.body:
+            quoted = sum(len(m.group(0)) for m in _QUOTED.finditer(u.body))
+            score -= params.quote_w * (quoted / len(u.body))
+        alpha = sum(c.isalpha() for c in u.body)
+        if u.body and alpha / len(u.body) < 0.6:
+            score -= 0.3
+        rel[i] = score
+    return rel
+
+
+def _select(units: list[_Unit], rel: np.ndarray, sim: np.ndarray, costs: list[int], cap: int, target: int,
+            sep_cost: int, params: Params, content_type: ContentType, kind: PromptKind) -> list[int]:
+    """Greedy MMR under a token budget; returns indices in pick order."""
+    n = len(units)
+    cand = np.array([u.candidate for u in units])
+    if not cand.any():
+        cand = np.array([bool(u.terms) or bool(u.body) for u in units])
+    remaining = cand.copy()
+    max_sim = np.zeros(n)
+    chosen: list[int] = []
+    used = 0
+    speakers: dict[str | None, int] = {}
+    share: dict[str | None, float] = {}
+    if content_type == "conversation":
+        total = sum(u.words for u in units if u.candidate) or 1
+        for u in units:
+            if u.candidate:
+                share[u.speaker] = share.get(u.speaker, 0.0) + u.words / total
+    parts_seen: set[int] = set()
+    multi_part = kind in ("meta", "rolling") and len({u.part for u in units}) > 1
+    budget = min(cap, target)
+    while True:
+        fits = remaining & (np.asarray(costs) + used + (sep_cost if chosen else 0) <= budget)
+        if not fits.any():
+            break
+        score = rel - params.redundancy * max_sim
+        if speakers and params.speaker_w:
+            k = len(chosen) + 1
+            pen = np.array(
+                [max(0.0, speakers.get(u.speaker, 0) / k - share.get(u.speaker, 0.0)) for u in units]
+            )
+            score = score - params.speaker_w * pen
+        if multi_part and params.coverage_w:
+            score = score + params.coverage_w * np.array([u.part not in parts_seen for u in units], dtype=float)
+        score = np.where(fits, score, -np.inf)
+        best = int(np.argmax(score))
+        remaining[best] = False
+        if chosen and max_sim[best] > params.max_overlap:
+            continue
+        chosen.append(best)
+        used += costs[best] + (sep_cost if len(chosen) > 1 else 0)
+        max_sim = np.maximum(max_sim, sim[best])
+        speakers[units[best].speaker] = speakers.get(units[best].speaker, 0) + 1
+        parts_seen.add(units[best].part)
+    return chosen
+
+
+def _trim_to(text: str, cap: int, tokenizer: Tokenizer) -> str:
+    """Cut ``text`` at a word (preferably clause) boundary so it fits in ``cap`` tokens."""
+    if cap <= 0:
+        return ""
+    if tokenizer.count(text) <= cap:
+        return text
+    words = text.split()
+    lo, hi = 0, len(words)
+    while lo < hi:  # largest k with words[:k] + "…" within cap
+        mid = (lo + hi + 1) // 2
+        if tokenizer.count(" ".join(words[:mid]) + "…") <= cap:
+            lo = mid
+        else:
+            hi = mid - 1
+    k = lo
+    if k == 0:
+        ids = tokenizer.encode(text)[:cap]
+        return tokenizer.decode(ids).strip() if cap > 0 else ""
+    for j in range(k, max(1, int(k * 0.6)) - 1, -1):
+        if words[j - 1][-1:] in ",;:" or (j < len(words) and words[j].lower() in {"and", "but", "which", "while"}):
+            k = j
+            break
+    out = " ".join(words[:k]).rstrip(",;:-–—") + "…"
+    while k > 0 and tokenizer.count(out) > cap:
+        k -= 1
+        out = " ".join(words[:k]).rstrip(",;:-–—") + "…"
+    return out if k > 0 else ""
+
+
+def summarize_text(
+    text: str,
+    *,
+    target_tokens: int,
+    max_tokens: int,
+    kind: PromptKind,
+    content_type: ContentType,
+    tokenizer: Tokenizer,
+    parts: list[str] | None = None,
+    prior_context: str | None = None,
+    params: Params = DEFAULT_PARAMS,
+) -> str:
+    """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
+
+    ``brief`` returns exactly one sentence; other kinds fill up to ``target_tokens``. The result
+    never exceeds ``max_tokens``, is strictly shorter than the input in tokens, and is a pure
+    function of the arguments.
+    """
+    pieces = [p for p in (parts or []) if p and p.strip()]
+    source = text if text and text.strip() else "\n\n".join(pieces)
+    if not source.strip() and not (kind == "rolling" and prior_context and prior_context.strip()):
+        return ""
+    input_tokens = tokenizer.count(source) if source.strip() else 0
+    cap = min(max_tokens, input_tokens - 1) if input_tokens else max_tokens
+    if cap <= 0:
+        return ""
+    target = max(1, min(target_tokens, cap)) if target_tokens > 0 else cap
+
+    meta = kind in ("meta", "rolling")
+    units: list[_Unit] = []
+    if meta and pieces:
+        for pi, piece in enumerate(pieces):
+            part_units = _units_from_text(piece, content_type, params, part=pi)
+            for u in part_units:
+                u.pos = (pi + u.pos) / len(pieces)
+            units.extend(part_units)
+    else:
+        units = _units_from_text(source, content_type, params)
+    if kind == "rolling" and prior_context and prior_context.strip():
+        prior_units = _units_from_text(prior_context, content_type, params, part=-1)
+        for u in prior_units:
+            u.prior = True
+        units = prior_units + units
+    if not units:
+        return ""
+    for u in units:
+        u.terms = _terms(u.body)
+
+    mat = _tfidf(units)
+    sim = mat @ mat.T
+    rel = _relevance(units, mat, sim, content_type, kind, params)
+    if kind == "rolling":
+        rel = rel + _carry_forward(units, mat, params)
+
+    if kind == "brief":
+        cands = [i for i, u in enumerate(units) if u.candidate] or list(range(len(units)))
+        best = max(cands, key=lambda i: (rel[i], -i))
+        return _trim_to(units[best].text, cap, tokenizer)
+
+    costs = [tokenizer.count(u.text) for u in units]
+    joiner = "\n" if content_type == "conversation" else " "
+    chosen = _select(units, rel, sim, costs, cap, target, 1, params, content_type, kind)
+    if not chosen:
+        cands = [i for i, u in enumerate(units) if u.candidate] or list(range(len(units)))
+        best = max(cands, key=lambda i: (rel[i], -i))
+        return _trim_to(units[best].text, cap, tokenizer)
+    order = _order(units, chosen, kind, params)
+    out = joiner.join(units[i].text for i in order)
+    # BPE merges across joins can shift the count by a token or two: drop the weakest pick until it fits.
+    while tokenizer.count(out) > cap and len(chosen) > 1:
+        chosen = chosen[:-1]
+        order = _order(units, chosen, kind, params)
+        out = joiner.join(units[i].text for i in order)
+    if tokenizer.count(out) > cap:
+        out = _trim_to(out, cap, tokenizer)
+    return out
+
+
+def _carry_forward(units: list[_Unit], mat: np.ndarray, params: Params) -> np.ndarray:
+    """Rolling: bonus for prior-final sentences in proportion to their similarity to the new material."""
+    new = np.array([not u.prior for u in units])
+    bonus = np.zeros(len(units))
+    if not new.any():
+        return bonus + np.array([params.prior_w if u.prior else 0.0 for u in units])
+    centroid = mat[new].sum(axis=0)
+    cnorm = np.linalg.norm(centroid)
+    if cnorm == 0:
+        return bonus
+    relevance = mat @ centroid / cnorm
+    for i, u in enumerate(units):
+        if u.prior:
+            bonus[i] = params.prior_w * (0.5 + min(1.0, relevance[i] / max(1e-9, relevance.max())))
+    return bonus
+
+
+def _order(units: list[_Unit], chosen: list[int], kind: PromptKind, params: Params) -> list[int]:
+    """Output order: carried-forward prior sentences first, then importance (or source) order."""
+    if kind == "rolling":
+        prior = sorted((i for i in chosen if units[i].prior), key=lambda i: i)
+        rest = [i for i in chosen if not units[i].prior]
+        if params.doc_order:
+            rest.sort()
+        return prior + rest
+    if params.doc_order:
+        return sorted(chosen)
+    return list(chosen)
+
+
+class ExtractiveBackend:
+    """The default backend: no model, no network, deterministic."""
+
+    name = "extractive"
+    model: str | None = None
+
+    def __init__(self, tokenizer: Tokenizer, params: Params | None = None) -> None:
+        self._tokenizer = tokenizer
+        self._params = params or DEFAULT_PARAMS
+
+    async def summarize(self, request: SummaryRequest) -> SummaryOutput:
+        """Summarize one node; CPU-bound and quick, so it runs inline."""
+        t0 = time.perf_counter()
+        text = summarize_text(
+            request.text,
+            target_tokens=request.target_tokens,
+            max_tokens=request.max_tokens,
+            kind=request.kind,
+            content_type=request.content_type,
+            tokenizer=self._tokenizer,
+            parts=request.parts or None,
+            prior_context=request.prior_context,
+            params=self._params,
+        )
+        out_tokens = self._tokenizer.count(text) if text else 0
+        return SummaryOutput(
+            text=text,
+            backend=self.name,
+            model=None,
+            completion_tokens=out_tokens,
+            latency_ms=(time.perf_counter() - t0) * 1000.0,
+            llm_calls=0,
+        )
+
+    async def aclose(self) -> None:
+        """Nothing to release."""

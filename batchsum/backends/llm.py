@@ -1,0 +1,652 @@
+"""The LLM backend: any OpenAI-compatible ``/v1/chat/completions`` server.
+
+One instance serves every node task of a run, so the limits live here and are shared: a
+semaphore caps requests in flight (``concurrency``), one limiter paces requests (``rpm``) and
+another meters tokens (``tpm``: prompt + max output tokens, corrected by the ``usage`` the server
+reports). Each request is retried with exponential backoff and jitter on 429, 5xx, timeouts and
+connection errors, honouring ``Retry-After``; other 4xx and invalid output are never retried.
+Models are tried in order (``model`` then ``fallback_models``) when one is missing or keeps failing.
+When everything fails, ``on_error`` decides: extractive fallback, a per-file failure, or abort.
+
+Successful completions are cached on disk (see :mod:`batchsum.backends.cache`), so re-runs and
+resumed runs never pay twice. The API key never appears in logs, errors or cache files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import email.utils
+import json
+import logging
+import random
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiolimiter import AsyncLimiter
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from batchsum.backends.budget import (
+    count_message_tokens,
+    fit_parts,
+    middle_truncate,
+    prompt_budget,
+    trim_to_sentence_boundary,
+)
+from batchsum.backends.cache import CachedCompletion, ResponseCache, cache_key
+from batchsum.backends.prompts import PromptSet
+from batchsum.config import LLMConfig
+from batchsum.errors import AbortRun, ConfigError, SummarizationError
+from batchsum.model import Backend, SummaryOutput, SummaryRequest
+from batchsum.tokens import Tokenizer
+
+log = logging.getLogger(__name__)
+
+FALLBACK_BACKEND = "extractive (fallback)"
+MAX_RETRY_AFTER_S = 600.0  # a Retry-After beyond this is clamped (and logged) rather than stalling a run
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429})  # plus every 5xx
+LOG_SNIPPET_CHARS = 200  # seed 002: how much of a bad output to show in the log
+
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?|\n?```\s*$")
+_LABEL = re.compile(
+    r"^\s*(?:\*\*)?(?:(?:one[- ]sentence|section|synthesi[sz]ed|updated|final)\s+)?summary"
+    r"(?:\s*\([^)\n]{0,60}\))?(?:\*\*)?\s*:\s*(?:\*\*)?\s*",
+    re.IGNORECASE,
+)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SECRETISH = re.compile(
+    r"(?:sk-[A-Za-z0-9_\-]{8,}|Bearer\s+\S+|(?i:api[_-]?key|authorization|token)\s*[:=]\s*\S+)"
+)
+
+
+# ---- facets (seed 002) ------------------------------------------------------------------------
+class ActionItem(BaseModel):
+    """One action item of a conversation."""
+
+    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
+
+    owner: str | None = None
+    task: str = Field(min_length=1)
+    due: str | None = None
+
+
+class Facets(BaseModel):
+    """Structured facets of a conversation summary; lists are capped, not rejected, when long."""
+
+    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
+
+    summary: str = Field(min_length=1)
+    key_points: list[str] = Field(default_factory=list)
+    decisions: list[str] = Field(default_factory=list)
+    action_items: list[ActionItem] = Field(default_factory=list)
+    unresolved: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+
+    @field_validator("key_points", "decisions", "unresolved", "entities", mode="before")
+    @classmethod
+    def _cap_strings(cls, value: Any) -> Any:
+        if value is None:
+            return []
+        if isinstance(value, list):
+            return [str(v).strip() for v in value if v is not None and str(v).strip()][:30]
+        return value
+
+    @field_validator("action_items", mode="before")
+    @classmethod
+    def _cap_items(cls, value: Any) -> Any:
+        if value is None:
+            return []
+        if isinstance(value, list):
+            # Small models often answer with bare strings; they are tasks without owner or date.
+            return [{"task": v} if isinstance(v, str) else v for v in value if v][:30]
+        return value
+
+
+def parse_facets(raw: str) -> dict[str, Any] | None:
+    """The validated facets dict in ``raw`` (tolerating fences and chatter around it), or None."""
+    text = _FENCE.sub("", _THINK.sub("", raw).strip()).strip()
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        data = json.loads(text[start : end + 1])
+        facets = Facets.model_validate(data)
+    except (ValueError, ValidationError):
+        return None
+    if not facets.summary.strip():
+        return None
+    return facets.model_dump()
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+def sanitize_for_log(text: str, secrets: Sequence[str] = (), limit: int = LOG_SNIPPET_CHARS) -> str:
+    """First ``limit`` characters of ``text`` without control characters or anything key-like."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    text = _SECRETISH.sub("***", text)
+    text = _CONTROL.sub(" ", text)
+    return text[:limit]
+
+
+def clean_output(raw: str) -> str:
+    """Model output minus reasoning blocks, code fences and a leading "Summary:" label."""
+    text = _THINK.sub("", raw).strip()
+    text = _FENCE.sub("", text).strip()
+    text = _LABEL.sub("", text, count=1).strip()
+    return text
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+class _TokenLimiter(AsyncLimiter):
+    """aiolimiter's leaky bucket plus a correction once the server reports real usage."""
+
+    def adjust(self, delta: float) -> None:
+        """Add ``delta`` tokens to the bucket (negative: give back an over-estimate)."""
+        # aiolimiter has no public refund; its level/leak/wake internals are stable across 1.x.
+        if not delta or not hasattr(self, "_level"):
+            return
+        self._leak()
+        self._level = min(float(self.max_rate), max(0.0, self._level + delta))
+        self._wake_next()
+
+
+class _CallFailure(Exception):
+    """One request failed; ``retryable`` decides whether tenacity tries again."""
+
+    def __init__(
+        self, message: str, *, retryable: bool, retry_after: float | None = None, missing_model: bool = False
+    ) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.retry_after = retry_after
+        self.missing_model = missing_model
+        self.auth = False
+
+
+class LLMCallError(Exception):
+    """The sanitized cause attached to SummarizationError (never carries request headers)."""
+
+
+class _NodeFailure(Exception):
+    """The node cannot be produced by the LLM; ``on_error`` decides what happens."""
+
+
+@dataclass
+class _NodeStats:
+    sent: int = 0  # requests sent for this node
+    attempts: int = 0  # requests of the completion that produced the text
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    http_s: float = 0.0
+    cache_hit: bool = False
+    model: str | None = None
+
+
+# ---- the backend ------------------------------------------------------------------------------
+class LLMBackend:
+    """Summaries from an OpenAI-compatible server, shared by every node task of a run."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        cfg: LLMConfig,
+        *,
+        tokenizer: Tokenizer,
+        fallback: Backend,
+        cache_dir: Path | None,
+        rate_period: float = 60.0,
+        retry_initial: float = 0.5,
+        retry_max: float = 30.0,
+    ) -> None:
+        """``rate_period``: the window ``rpm``/``tpm`` refer to (60 s; shorter only in tests).
+
+        ``retry_initial``/``retry_max``: exponential backoff bounds in seconds (jitter added).
+        """
+        _validate(cfg)
+        self.cfg = cfg
+        self.model: str | None = cfg.model
+        self._tokenizer = tokenizer
+        self._fallback = fallback
+        self._prompts = PromptSet.load(cfg.prompts_dir)
+        self._cache = ResponseCache(cache_dir) if cache_dir is not None and cfg.cache else None
+        self._retry_initial = retry_initial
+        self._retry_max = retry_max
+        self._client: Any = None
+        self._sem = asyncio.Semaphore(cfg.concurrency)
+        # Capacity 1 spaces requests evenly: no minute ever sees more than rpm requests, even at start.
+        self._rpm = AsyncLimiter(1, rate_period / cfg.rpm) if cfg.rpm else None
+        self._tpm = _TokenLimiter(cfg.tpm, rate_period) if cfg.tpm else None
+        self._models: list[str] | None = None
+        self._models_lock = asyncio.Lock()
+        self._dead_models: dict[str, str] = {}
+        self._auth_failure: str | None = None
+        self._abort_reason: str | None = None
+        self._secrets = [cfg.api_key] if cfg.api_key else []
+        # Run-wide statistics (read by the runner / bench).
+        self.requests_sent = 0
+        self.retries = 0
+        self.cache_hits = 0
+        self.fallbacks = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.inflight = 0
+        self.peak_inflight = 0
+        self.inputs_truncated = 0
+        self.outputs_trimmed = 0
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """Counters of this backend so far."""
+        return {
+            "requests_sent": self.requests_sent,
+            "retries": self.retries,
+            "cache_hits": self.cache_hits,
+            "fallbacks": self.fallbacks,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "peak_inflight": self.peak_inflight,
+            "inputs_truncated": self.inputs_truncated,
+            "outputs_trimmed": self.outputs_trimmed,
+        }
+
+    async def aclose(self) -> None:
+        """Close the HTTP client."""
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
+    # ---- public entry point -------------------------------------------------------------------
+    async def summarize(self, request: SummaryRequest) -> SummaryOutput:
+        """Produce one node; on final failure apply ``on_error`` (fallback, fail or abort)."""
+        if self._abort_reason is not None:
+            raise AbortRun(
+                f"{request.node_id}: run aborted after an earlier LLM failure ({self._abort_reason})",
+                node_id=request.node_id,
+                cause=LLMCallError(self._abort_reason),
+            )
+        stats = _NodeStats()
+        try:
+            return await self._summarize(request, stats)
+        except _NodeFailure as exc:
+            return await self._on_failure(request, str(exc), stats)
+
+    async def _summarize(self, request: SummaryRequest, stats: _NodeStats) -> SummaryOutput:
+        cap = max(1, request.max_tokens)
+        facets: dict[str, Any] | None = None
+        if request.facets:
+            messages, send_max = self._prepare(request, facets=True)
+            raw = await self._complete(request, messages, send_max, stats)
+            facets = parse_facets(raw)
+            if facets is None:
+                log.warning(
+                    "%s: invalid facets JSON from model %s; asking once more for plain text. Output began: %r",
+                    request.node_id,
+                    stats.model,
+                    sanitize_for_log(raw, self._secrets),
+                )
+                messages, send_max = self._prepare(request, facets=False)
+                raw = await self._complete(request, messages, send_max, stats)
+                text = clean_output(raw)
+            else:
+                text = clean_output(str(facets["summary"]))
+        else:
+            messages, send_max = self._prepare(request, facets=False)
+            raw = await self._complete(request, messages, send_max, stats)
+            text = clean_output(raw)
+        if not text:
+            log.warning(
+                "%s: model %s returned no usable text. Output began: %r",
+                request.node_id,
+                stats.model,
+                sanitize_for_log(raw, self._secrets),
+            )
+            raise _NodeFailure(f"model {stats.model} returned an empty summary")
+        text, trimmed = trim_to_sentence_boundary(text, cap, self._tokenizer)
+        if trimmed:
+            self.outputs_trimmed += 1
+        if facets is not None:
+            facets["summary"] = text
+        return SummaryOutput(
+            text=text,
+            backend=self.name,
+            model=stats.model,
+            prompt_tokens=stats.prompt_tokens,
+            completion_tokens=stats.completion_tokens,
+            attempts=stats.attempts,
+            latency_ms=stats.http_s * 1000.0,
+            cache_hit=stats.cache_hit,
+            llm_calls=stats.sent,
+            trimmed=trimmed,
+            facets=facets,
+        )
+
+    async def _on_failure(self, request: SummaryRequest, cause: str, stats: _NodeStats) -> SummaryOutput:
+        cause = sanitize_for_log(cause, self._secrets, limit=300)
+        if self.cfg.on_error == "abort":
+            self._abort_reason = cause
+            raise AbortRun(f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause))
+        if self.cfg.on_error == "fail":
+            raise SummarizationError(f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause))
+        self.fallbacks += 1
+        log.warning("%s: LLM failed (%s); using the extractive summarizer for this node", request.node_id, cause)
+        out = await self._fallback.summarize(request)
+        return dataclasses.replace(
+            out,
+            backend=FALLBACK_BACKEND,
+            error=cause,
+            prompt_tokens=stats.prompt_tokens,
+            completion_tokens=stats.completion_tokens,
+            attempts=stats.attempts,
+            llm_calls=stats.sent,
+            latency_ms=stats.http_s * 1000.0,
+        )
+
+    # ---- prompt building and fitting ----------------------------------------------------------
+    def _prepare(self, request: SummaryRequest, *, facets: bool) -> tuple[list[dict[str, str]], int]:
+        """Messages that fit ``context_window - max_tokens``, and the max_tokens to send."""
+        cap = max(1, request.max_tokens)
+        # JSON facets carry lists besides the summary; give them room, the summary is trimmed to cap anyway.
+        send_max = cap + max(128, cap) if facets else cap
+        send_max = max(1, min(send_max, self.cfg.context_window // 2))
+        budget = prompt_budget(self.cfg.context_window, send_max)
+        parts = list(request.parts)
+        text = "\n\n".join(parts) if parts else request.text
+        prior = request.prior_context
+
+        def build(text_: str, parts_: list[str], prior_: str | None) -> list[dict[str, str]]:
+            return self._prompts.build_messages(
+                request, text=text_, parts=parts_, prior=prior_, max_tokens=cap, facets=facets
+            )
+
+        messages = build(text, parts, prior)
+        if count_message_tokens(messages, self._tokenizer) <= budget:
+            return messages, send_max
+        # Too big: measure the template alone, then shrink the previous summary and the input to fit.
+        overhead = count_message_tokens(build("", [""] * len(parts), None), self._tokenizer)
+        if prior:
+            prior, _ = middle_truncate(prior, max(0, (budget - overhead) // 4), self._tokenizer)
+        prior_cost = count_message_tokens(build("", [""] * len(parts), prior), self._tokenizer) - overhead
+        room = budget - overhead - prior_cost
+        if room <= 16:
+            raise _NodeFailure(
+                f"prompt template alone needs {overhead + prior_cost} tokens; "
+                f"--context-window {self.cfg.context_window} leaves {budget} after the output budget"
+            )
+        input_tokens = self._tokenizer.count(text)
+        for _ in range(6):
+            if parts:
+                fitted_parts, _ = fit_parts(parts, room, self._tokenizer)
+                messages = build("\n\n".join(fitted_parts), fitted_parts, prior)
+            else:
+                fitted, _ = middle_truncate(text, room, self._tokenizer)
+                messages = build(fitted, [], prior)
+            over = count_message_tokens(messages, self._tokenizer) - budget
+            if over <= 0:
+                break
+            room -= over + 8
+            if room <= 16:
+                raise _NodeFailure(f"input cannot be fitted into --context-window {self.cfg.context_window}")
+        else:
+            raise _NodeFailure(f"input cannot be fitted into --context-window {self.cfg.context_window}")
+        self.inputs_truncated += 1
+        log.warning(
+            "%s: %s input of %d tokens middle-truncated (head and tail kept) to fit --context-window %d",
+            request.node_id,
+            request.kind,
+            input_tokens,
+            self.cfg.context_window,
+        )
+        return messages, send_max
+
+    # ---- completions: cache, model chain, retries ---------------------------------------------
+    async def _complete(
+        self, request: SummaryRequest, messages: list[dict[str, str]], max_tokens: int, stats: _NodeStats
+    ) -> str:
+        """The raw text of one completion for ``messages`` (from the cache or a server)."""
+        if self._auth_failure is not None:
+            raise _NodeFailure(self._auth_failure)
+        params: dict[str, Any] = {"max_tokens": max_tokens, "temperature": self.cfg.temperature}
+        models = await self._model_chain()
+        if self._cache is not None:
+            for model in models:
+                hit = self._cache.get(cache_key(model, messages, params))
+                if hit is not None:
+                    self.cache_hits += 1
+                    stats.cache_hit = True
+                    stats.model = hit.model
+                    stats.attempts = 0
+                    return hit.content
+        last_cause = "no model to try"
+        stats.attempts = 0
+        for model in models:
+            if model in self._dead_models:
+                last_cause = self._dead_models[model]
+                continue
+            try:
+                content, prompt_tokens, completion_tokens = await self._call_with_retries(
+                    request, model, messages, params, stats
+                )
+            except _CallFailure as exc:
+                last_cause = f"{exc} (after {self.cfg.max_attempts} attempts)" if exc.retryable else str(exc)
+                if exc.missing_model:
+                    self._dead_models[model] = last_cause
+                    log.warning("model %s is not available (%s); trying the next model if any", model, last_cause)
+                    continue
+                if exc.auth:
+                    self._auth_failure = last_cause
+                    raise _NodeFailure(last_cause) from None
+                if exc.retryable:
+                    if model != models[-1]:
+                        log.warning("%s: model %s keeps failing (%s); trying the next model", request.node_id, model, exc)
+                    continue
+                raise _NodeFailure(last_cause) from None
+            stats.model = model
+            if self._cache is not None and content.strip():
+                self._cache.put(
+                    cache_key(model, messages, params),
+                    CachedCompletion(model, content, prompt_tokens, completion_tokens),
+                )
+            return content
+        raise _NodeFailure(last_cause)
+
+    async def _model_chain(self) -> list[str]:
+        """``model`` then ``fallback_models`` (deduplicated); asks ``/models`` when none is given."""
+        if self._models is not None:
+            return self._models
+        async with self._models_lock:
+            if self._models is not None:
+                return self._models
+            chain: list[str] = []
+            for name in [self.cfg.model, *self.cfg.fallback_models]:
+                if name and name not in chain:
+                    chain.append(name)
+            if not chain:
+                try:
+                    listing = await self._get_client().models.list()
+                    names = [m.id for m in listing.data]
+                except Exception as exc:  # noqa: BLE001 - any failure: say we could not discover a model
+                    raise _NodeFailure(
+                        f"no --model given and listing the server's models failed ({_describe(exc, self._secrets)})"
+                    ) from None
+                if not names:
+                    raise ConfigError("no --model given and the server lists no models")
+                chain = [names[0]]
+                log.info("no --model given; using the server's first model %s", names[0])
+            self._models = chain
+            if self.model is None:
+                self.model = chain[0]
+            return chain
+
+    def _get_client(self) -> Any:
+        if self._client is None:
+            import openai
+
+            self._client = openai.AsyncOpenAI(
+                base_url=self.cfg.base_url,
+                api_key=self.cfg.api_key or "not-needed",
+                timeout=self.cfg.timeout,
+                max_retries=0,  # retries are ours (tenacity), so limits and Retry-After apply to each one
+            )
+        return self._client
+
+    async def _call_with_retries(
+        self,
+        request: SummaryRequest,
+        model: str,
+        messages: list[dict[str, str]],
+        params: dict[str, Any],
+        stats: _NodeStats,
+    ) -> tuple[str, int, int]:
+        from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+
+        def wait(state: RetryCallState) -> float:
+            exc = state.outcome.exception() if state.outcome is not None else None
+            backoff = min(self._retry_max, self._retry_initial * 2 ** (state.attempt_number - 1))
+            backoff += random.uniform(0, backoff / 2)
+            if isinstance(exc, _CallFailure) and exc.retry_after is not None:
+                if exc.retry_after > MAX_RETRY_AFTER_S:
+                    log.warning("Retry-After of %.0fs clamped to %.0fs", exc.retry_after, MAX_RETRY_AFTER_S)
+                # Never earlier than the server asked; a little jitter spreads a crowd of waiters.
+                return min(exc.retry_after, MAX_RETRY_AFTER_S) + random.uniform(0, 0.25)
+            return backoff
+
+        def before_sleep(state: RetryCallState) -> None:
+            self.retries += 1
+            exc = state.outcome.exception() if state.outcome is not None else None
+            log.info(
+                "%s: %s (model %s, attempt %d/%d); retrying in %.1fs",
+                request.node_id,
+                exc,
+                model,
+                state.attempt_number,
+                self.cfg.max_attempts,
+                state.upcoming_sleep,
+            )
+
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self.cfg.max_attempts),
+            wait=wait,
+            retry=retry_if_exception(lambda e: isinstance(e, _CallFailure) and e.retryable),
+            before_sleep=before_sleep,
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                stats.attempts += 1
+                return await self._send_once(model, messages, params, stats)
+        raise AssertionError("unreachable: tenacity either returns or re-raises")
+
+    async def _send_once(
+        self, model: str, messages: list[dict[str, str]], params: dict[str, Any], stats: _NodeStats
+    ) -> tuple[str, int, int]:
+        import openai
+
+        client = self._get_client()
+        estimate = count_message_tokens(messages, self._tokenizer) + int(params["max_tokens"])
+        async with self._sem:
+            # Pace inside the semaphore: a slot taken late must not turn a paced start into a burst.
+            if self._rpm is not None:
+                await self._rpm.acquire()
+            reserved = 0.0
+            if self._tpm is not None:
+                reserved = float(min(estimate, self._tpm.max_rate))
+                await self._tpm.acquire(reserved)
+            self.inflight += 1
+            self.peak_inflight = max(self.peak_inflight, self.inflight)
+            self.requests_sent += 1
+            stats.sent += 1
+            t0 = time.perf_counter()
+            try:
+                response = await client.chat.completions.create(model=model, messages=messages, **params)
+            except openai.APIStatusError as exc:
+                raise _classify_status(exc, model, self._secrets) from None
+            except openai.APITimeoutError:
+                raise _CallFailure(f"timeout after {self.cfg.timeout:g}s", retryable=True) from None
+            except openai.APIConnectionError as exc:
+                raise _CallFailure(f"connection error ({_describe(exc, self._secrets)})", retryable=True) from None
+            except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
+                # A garbled 200 body is a transport problem (proxy, truncated stream), not bad model output.
+                raise _CallFailure(
+                    f"invalid response body ({_describe(exc, self._secrets)})", retryable=True
+                ) from None
+            finally:
+                self.inflight -= 1
+                stats.http_s += time.perf_counter() - t0
+        usage = getattr(response, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        if self._tpm is not None and usage is not None:
+            self._tpm.adjust(prompt_tokens + completion_tokens - reserved)
+        stats.prompt_tokens += prompt_tokens
+        stats.completion_tokens += completion_tokens
+        self.prompt_tokens += prompt_tokens
+        self.completion_tokens += completion_tokens
+        choices = getattr(response, "choices", None) or []
+        content = (choices[0].message.content if choices and choices[0].message else None) or ""
+        return content, prompt_tokens, completion_tokens
+
+
+def _describe(exc: BaseException, secrets: Sequence[str]) -> str:
+    return sanitize_for_log(str(exc) or type(exc).__name__, secrets, limit=160)
+
+
+def _classify_status(exc: Any, model: str, secrets: Sequence[str]) -> _CallFailure:
+    """Map an HTTP error to retryable / missing model / fatal."""
+    status = int(getattr(exc, "status_code", 0) or 0)
+    body = getattr(exc, "body", None)
+    code = str(getattr(exc, "code", None) or (body.get("code") if isinstance(body, dict) else "") or "")
+    detail = body.get("message") if isinstance(body, dict) and body.get("message") else str(exc)
+    detail = sanitize_for_log(str(detail), secrets, limit=160)
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    if status == 404 or code == "model_not_found":
+        return _CallFailure(f"model {model} not found (HTTP {status}: {detail})", retryable=False, missing_model=True)
+    if status in RETRYABLE_STATUS or status >= 500:
+        retry_after = parse_retry_after(headers.get("retry-after"))
+        return _CallFailure(f"HTTP {status} from model {model}: {detail}", retryable=True, retry_after=retry_after)
+    failure = _CallFailure(f"HTTP {status} from model {model}: {detail}", retryable=False)
+    failure.auth = status in (401, 403)
+    return failure
+
+
+def _validate(cfg: LLMConfig) -> None:
+    """Reject settings the backend cannot honour, with the option's name."""
+    if not cfg.base_url:
+        raise ConfigError("the LLM backend needs --base-url (or OPENAI_BASE_URL)")
+    if cfg.concurrency < 1:
+        raise ConfigError(f"--concurrency must be at least 1 (got {cfg.concurrency})")
+    if cfg.max_attempts < 1:
+        raise ConfigError(f"--max-attempts must be at least 1 (got {cfg.max_attempts})")
+    if cfg.timeout <= 0:
+        raise ConfigError(f"--timeout must be positive (got {cfg.timeout})")
+    if cfg.rpm is not None and cfg.rpm < 0:
+        raise ConfigError(f"--rpm must be positive, or 0 for unlimited (got {cfg.rpm})")
+    if cfg.tpm is not None and cfg.tpm < 0:
+        raise ConfigError(f"--tpm must be positive, or 0 for unlimited (got {cfg.tpm})")
+    if cfg.context_window < 256:
+        raise ConfigError(f"--context-window must be at least 256 tokens (got {cfg.context_window})")
+    if cfg.on_error not in ("fallback", "fail", "abort"):
+        raise ConfigError(f"--on-error must be fallback, fail or abort (got {cfg.on_error!r})")

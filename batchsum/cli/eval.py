@@ -1,0 +1,101 @@
+"""``batchsum eval``: score batchsum (and baselines) against reference summaries."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from batchsum.cli._common import EXIT_SOME_FAILED, translate_errors
+
+
+def _budget(ctx: click.Context, param: click.Parameter, value: str | None) -> str | int | None:
+    if value is None:
+        return None
+    text = value.strip().lower()
+    if text == "ref":
+        return "ref"
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise click.BadParameter("use 'ref' or a positive number of words")
+
+
+@click.command("eval")
+@click.argument("docs_dir", type=click.Path(path_type=Path))
+@click.argument("refs_dir", type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output tree: where summaries are written (default ./batchsum-eval-out), or read from with --tree "
+    "(default ./batchsum-out).",
+)
+@click.option("--tree", is_flag=True, help="Score an existing output tree at --out instead of summarizing.")
+@click.option(
+    "--budget",
+    callback=_budget,
+    metavar="ref|N",
+    help="Cut every summary to its reference's word count (ref) or to N words; as-is scores are shown too.",
+)
+@click.option("--baselines", is_flag=True, help="Also run lead-k and sumy LexRank/TextRank/LSA/Luhn at equal budget.")
+@click.option("--only-present", is_flag=True, help="Leave documents without a reference out (default: they score 0).")
+@click.option("--case-insensitive", is_flag=True, help="Match entities case-insensitively (lowercased data).")
+@click.option("--dataset", default=None, help="Name recorded with the results (default: the documents' folder).")
+@click.option("--metrics-db", type=click.Path(path_type=Path), default=None, help="Metrics database to record into.")
+@click.option("--no-metrics", is_flag=True, help="Do not record the results in the metrics store.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Processes for the baselines.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full report (per-document scores) as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress or warnings on stderr.")
+@translate_errors
+def eval_(
+    docs_dir: Path,
+    refs_dir: Path,
+    out: Path | None,
+    tree: bool,
+    budget: str | int | None,
+    baselines: bool,
+    only_present: bool,
+    case_insensitive: bool,
+    dataset: str | None,
+    metrics_db: Path | None,
+    no_metrics: bool,
+    jobs: int,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Summarize DOCS_DIR and score each summary against REFS_DIR/<id>.txt (and <id>.N.txt).
+
+    Reports ROUGE-1/2/Lsum F1 (stemmed), entity and number recall, compression ratio and seconds
+    per document; with --baselines, one table of every method at the same budget.
+    """
+    from batchsum.evaluate.runner import EvalOptions, evaluate, render_table
+
+    opts = EvalOptions(
+        docs_dir=docs_dir,
+        refs_dir=refs_dir,
+        out=out or Path("batchsum-out" if tree else "batchsum-eval-out"),
+        tree=tree,
+        budget=budget,
+        baselines=baselines,
+        only_present=only_present,
+        case_insensitive=case_insensitive,
+        dataset=dataset,
+        metrics=not no_metrics,
+        metrics_db=metrics_db,
+        jobs=jobs,
+    )
+    progress = None if quiet or not sys.stderr.isatty() else (lambda msg: click.echo(msg, err=True))
+    report = evaluate(opts, progress=progress)
+    if not quiet:
+        for problem in report.problems:
+            click.echo(f"warning: {problem.line()}", err=True)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), indent=2))
+    else:
+        click.echo(render_table(report))
+        if report.metrics_recorded:
+            click.echo(f"recorded as eval {report.eval_id} in the metrics store")
+    if report.failed:
+        raise SystemExit(EXIT_SOME_FAILED)

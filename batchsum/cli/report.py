@@ -1,0 +1,79 @@
+"""``batchsum report`` and ``batchsum export``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from batchsum.cli._common import translate_errors
+from batchsum.errors import ConfigError
+
+_OUT_HELP = "Output folder of a run (its metrics live in <out>/.batchsum/)."
+
+
+@click.command("report")
+@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("batchsum-out"), show_default=True,
+              help=_OUT_HELP)  # fmt: skip
+@click.option("--metrics-db", type=click.Path(path_type=Path), default=None,
+              help="Metrics database, when it was moved with `run --metrics-db` (read only if no Parquet snapshots).")  # fmt: skip
+@click.option("--run", "run_id", metavar="ID", default=None, help="Report on this run (id or unique prefix).")
+@click.option("--last", type=click.IntRange(min=1), metavar="N", default=None,
+              help="Report on the last N runs (default: the latest run).")  # fmt: skip
+@click.option("--type", "content_type", type=click.Choice(["journal", "conversation", "document"]), default=None,
+              help="Only files of this content type.")  # fmt: skip
+@click.option("--format", "fmt", type=click.Choice(["table", "md", "json", "csv"]), default="table",
+              show_default=True, help="Output format on stdout.")  # fmt: skip
+@click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write a self-contained HTML report with charts to FILE.")  # fmt: skip
+@click.option("--price-per-1k", type=click.FloatRange(min=0), default=None,
+              help="Price per 1,000 LLM tokens, to estimate cost.")  # fmt: skip
+@translate_errors
+def report(
+    out: Path,
+    metrics_db: Path | None,
+    run_id: str | None,
+    last: int | None,
+    content_type: str | None,
+    fmt: str,
+    html_file: Path | None,
+    price_per_1k: float | None,
+) -> None:
+    """Compression statistics from the metrics store: per content type and level, worst files,
+    failures, run-over-run trend and (with --price-per-1k) estimated cost.
+
+    Reads the per-run Parquet snapshots, so it works while a run is in progress and only shows
+    completed runs.
+    """
+    from batchsum.metrics.render import render
+    from batchsum.metrics.report import build_report
+    from batchsum.tree import atomic_write_text
+
+    if run_id is not None and last is not None:
+        raise ConfigError("--run and --last cannot be combined")
+    data = build_report(
+        out, metrics_db=metrics_db, run=run_id, last=last, content_type=content_type, price_per_1k=price_per_1k
+    )
+    click.echo(render(data, fmt), nl=False)
+    if html_file is not None:
+        from batchsum.metrics.html import render_html
+
+        atomic_write_text(html_file, render_html(data))
+        click.echo(f"HTML report written to {html_file}", err=True)
+
+
+@click.command("export")
+@click.option("--format", "fmt", type=click.Choice(["parquet", "csv", "json"]), default="parquet", show_default=True,
+              help="File format of the exported tables.")  # fmt: skip
+@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("batchsum-out"), show_default=True,
+              help=_OUT_HELP)  # fmt: skip
+@click.option("--metrics-db", type=click.Path(path_type=Path), default=None,
+              help="Metrics database, when it was moved with `run --metrics-db`.")  # fmt: skip
+@click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
+@translate_errors
+def export(fmt: str, out: Path, metrics_db: Path | None, dest: Path) -> None:
+    """Export all metrics (runs, files, nodes, evals of completed runs) to DEST/<table>.<format>."""
+    from batchsum.metrics.export import export_metrics
+
+    for path in export_metrics(out, dest, fmt, metrics_db):
+        click.echo(str(path))

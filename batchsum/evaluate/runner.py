@@ -1,0 +1,691 @@
+"""``batchsum eval``: summarize a folder, match summaries to references, score, aggregate, record.
+
+Denominators are explicit. Every document found is in the evaluation set: a document without
+a usable reference scores 0 (listed) unless ``only_present`` drops it; a document that could
+not be read or summarized scores 0 for every method and is listed. References without a
+document and empty references are listed too. Nothing shrinks the set silently.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from batchsum.errors import ConfigError, InputError, MetricsError
+from batchsum.evaluate.baselines import BASELINES, summarize
+from batchsum.evaluate.scoring import ZERO, Scores, plain_text, score, truncate_words, word_count
+
+log = logging.getLogger(__name__)
+
+Budget = str | int | None  # "ref", a word count, or None (as produced)
+Progress = Callable[[str], None]
+
+BATCHSUM = "batchsum"
+AS_IS = "batchsum (as-is)"
+_MULTI_REF = re.compile(r"^(?P<id>.+)\.(?P<n>\d+)$")
+
+
+@dataclass
+class EvalOptions:
+    """What to evaluate and how."""
+
+    docs_dir: Path
+    refs_dir: Path
+    out: Path = Path("batchsum-eval-out")
+    tree: bool = False  # read an existing output tree at ``out`` instead of summarizing
+    budget: Budget = None
+    baselines: bool = False
+    methods: tuple[str, ...] = BASELINES
+    only_present: bool = False
+    case_insensitive: bool = False
+    dataset: str | None = None
+    metrics: bool = True
+    metrics_db: Path | None = None  # default <out>/.batchsum/metrics.duckdb; Parquet goes next to it
+    jobs: int = 1  # processes for the baselines
+    limit: int | None = None  # only the first N documents (sorted by id), for quick runs
+    encoding: str = "cl100k_base"
+
+
+@dataclass
+class Problem:
+    """Something the user must know about: kind, file and a one-line reason."""
+
+    kind: str  # no_reference | orphan_reference | empty_reference | decode | unreadable | no_summary | ...
+    path: str
+    message: str
+
+    def line(self) -> str:
+        """``path: message``."""
+        return f"{self.path}: {self.message}"
+
+
+@dataclass
+class EvalDoc:
+    """One document of the evaluation set with its references."""
+
+    doc_id: str
+    relpath: str
+    path: Path
+    text: str | None = None  # None when unreadable
+    tokens: int = 0
+    refs: list[Path] = field(default_factory=list)
+    ref_texts: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def has_reference(self) -> bool:
+        return bool(self.ref_texts)
+
+
+@dataclass
+class DocResult:
+    """One method's outcome on one document."""
+
+    doc_id: str
+    scores: Scores | None  # None: not scored (no reference, or failed), counted as 0 unless excluded
+    seconds: float | None
+    compression_ratio: float | None
+    summary_words: int
+    status: str  # ok | no_reference | failed
+
+
+@dataclass
+class MethodResult:
+    """Aggregate of one method over the evaluation set."""
+
+    method: str
+    budget: str  # "ref", "<N>", "none" (as produced) or "match" (batchsum's own length)
+    docs: list[DocResult] = field(default_factory=list)
+    rouge1: float = 0.0
+    rouge2: float = 0.0
+    rougeLsum: float = 0.0  # noqa: N815
+    entity_recall: float | None = None
+    number_recall: float | None = None
+    compression_ratio: float | None = None
+    seconds_per_doc: float | None = None
+    n_docs: int = 0
+    n_scored: int = 0
+    n_zero: int = 0  # counted as 0: no reference or failed
+
+    def as_dict(self) -> dict[str, Any]:
+        """Summary figures (without per-document rows)."""
+        return {
+            "method": self.method,
+            "budget": self.budget,
+            "rouge1": self.rouge1,
+            "rouge2": self.rouge2,
+            "rougeLsum": self.rougeLsum,
+            "entity_recall": self.entity_recall,
+            "number_recall": self.number_recall,
+            "compression_ratio": self.compression_ratio,
+            "seconds_per_doc": self.seconds_per_doc,
+            "n_docs": self.n_docs,
+            "n_scored": self.n_scored,
+            "n_zero": self.n_zero,
+        }
+
+
+@dataclass
+class EvalReport:
+    """Everything ``batchsum eval`` found and computed."""
+
+    eval_id: str
+    created_at: str
+    dataset: str
+    budget: str
+    docs_dir: str
+    refs_dir: str
+    out: str
+    n_documents: int
+    n_with_reference: int
+    methods: list[MethodResult]
+    problems: list[Problem]
+    ranks: dict[str, int]  # metric -> batchsum's rank (1 = best) among methods at equal budget
+    n_ranked: int
+    metrics_recorded: bool
+    failed: int  # documents that could not be read or summarized
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form, per-document scores included."""
+        return {
+            "eval_id": self.eval_id,
+            "created_at": self.created_at,
+            "dataset": self.dataset,
+            "budget": self.budget,
+            "docs_dir": self.docs_dir,
+            "refs_dir": self.refs_dir,
+            "out": self.out,
+            "n_documents": self.n_documents,
+            "n_with_reference": self.n_with_reference,
+            "failed": self.failed,
+            "ranks": self.ranks,
+            "n_ranked": self.n_ranked,
+            "metrics_recorded": self.metrics_recorded,
+            "methods": [
+                {
+                    **m.as_dict(),
+                    "docs": [
+                        {
+                            "doc_id": d.doc_id,
+                            "status": d.status,
+                            "seconds": d.seconds,
+                            "compression_ratio": d.compression_ratio,
+                            "summary_words": d.summary_words,
+                            **(d.scores.as_dict() if d.scores else {}),
+                        }
+                        for d in m.docs
+                    ],
+                }
+                for m in self.methods
+            ],
+            "problems": [{"kind": p.kind, "path": p.path, "message": p.message} for p in self.problems],
+        }
+
+
+# ----------------------------------------------------------------------------- matching
+
+
+def parse_budget(value: str | int | None) -> Budget:
+    """``"ref"``, a positive word count, or None; anything else is a ConfigError."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        if isinstance(value, int) and value <= 0:
+            raise ConfigError(f"--budget must be 'ref' or a positive number of words, not {value}")
+        return value
+    text = str(value).strip().lower()
+    if text == "ref":
+        return "ref"
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise ConfigError(f"--budget must be 'ref' or a positive number of words, not {value!r}")
+
+
+def doc_id_for(relpath: str) -> str:
+    """``sub/name.ext`` -> ``sub/name`` (the key of its references)."""
+    p = Path(relpath)
+    return p.with_suffix("").as_posix() if p.suffix else p.as_posix()
+
+
+def _read_text(path: Path) -> tuple[str, str | None]:
+    from batchsum.walk import decode_bytes
+
+    return decode_bytes(path.read_bytes())
+
+
+def find_references(refs_dir: Path) -> dict[str, Path]:
+    """Every ``*.txt`` under ``refs_dir`` (hidden files skipped), keyed by posix path without ``.txt``."""
+    found: dict[str, Path] = {}
+    for p in sorted(refs_dir.rglob("*.txt")):
+        rel = p.relative_to(refs_dir)
+        if any(part.startswith(".") for part in rel.parts) or not p.is_file():
+            continue
+        found[rel.with_suffix("").as_posix()] = p
+    return found
+
+
+def _ref_order(key: str) -> tuple[int, str]:
+    m = _MULTI_REF.match(key)
+    return (int(m.group("n")) if m else -1, key)
+
+
+def match_references(doc_ids: list[str], refs: dict[str, Path]) -> tuple[dict[str, list[Path]], list[Path]]:
+    """Map each document id to ``<id>.txt`` and ``<id>.<N>.txt``; return (matches, orphans)."""
+    wanted = set(doc_ids)
+    matches: dict[str, list[Path]] = {d: [] for d in doc_ids}
+    orphans: list[Path] = []
+    for key in sorted(refs, key=_ref_order):
+        if key in wanted:
+            matches[key].append(refs[key])
+            continue
+        m = _MULTI_REF.match(key)
+        if m and m.group("id") in wanted:
+            matches[m.group("id")].append(refs[key])
+        else:
+            orphans.append(refs[key])
+    for d in matches:
+        matches[d].sort(key=lambda p: _ref_order(p.with_suffix("").name))
+    return matches, orphans
+
+
+def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
+    """Find documents (as ``batchsum run`` would), read them and attach their references."""
+    from batchsum.tokens import get_tokenizer
+    from batchsum.walk import discover, read_document
+
+    if not opts.docs_dir.is_dir():
+        raise ConfigError(f"documents folder does not exist or is not a folder: {opts.docs_dir}")
+    if not opts.refs_dir.is_dir():
+        raise ConfigError(f"references folder does not exist or is not a folder: {opts.refs_dir}")
+    walk = discover([opts.docs_dir], out=opts.out)
+    for prob in walk.problems:
+        problems.append(Problem("unreadable", prob.path, prob.reason))
+    by_id: dict[str, EvalDoc] = {}
+    for ref in walk.refs:
+        did = doc_id_for(ref.relpath)
+        if did in by_id:
+            problems.append(
+                Problem("duplicate_id", str(ref.path), f"same id {did!r} as {by_id[did].path.name}; skipped")
+            )
+            continue
+        by_id[did] = EvalDoc(doc_id=did, relpath=ref.relpath, path=ref.path)
+    if not by_id:
+        raise ConfigError(f"no documents (.md, .txt, .jsonl, .json, .vtt, .srt) found in {opts.docs_dir}")
+    ids = sorted(by_id)
+    if opts.limit is not None:
+        ids = ids[: opts.limit]
+    refs = find_references(opts.refs_dir)
+    matches, orphans = match_references(ids, refs)
+    if opts.limit is None:
+        for p in orphans:
+            problems.append(Problem("orphan_reference", str(p), "reference without a document; not scored"))
+    if not any(matches.values()):
+        raise ConfigError(
+            f"no document in {opts.docs_dir} has a reference in {opts.refs_dir} "
+            "(expected <refs>/<id>.txt or <refs>/<id>.<N>.txt for each <docs>/<id>.<ext>)"
+        )
+    tok = get_tokenizer(opts.encoding)
+    docs: list[EvalDoc] = []
+    source_refs = {r.relpath: r for r in walk.refs}
+    for did in ids:
+        doc = by_id[did]
+        try:
+            document = read_document(source_refs[doc.relpath])
+            doc.text = document.text
+            doc.tokens = tok.count(document.text)
+            if document.decode_note:
+                problems.append(Problem("decode", str(doc.path), f"document decoded as {document.decode_note}"))
+        except InputError as exc:
+            doc.error = exc.reason
+            problems.append(Problem("unreadable", str(doc.path), f"{exc.reason}; scored 0"))
+        for ref_path in matches[did]:
+            try:
+                text, note = _read_text(ref_path)
+            except (OSError, ValueError) as exc:
+                problems.append(Problem("unreadable", str(ref_path), f"reference unreadable ({exc}); skipped"))
+                continue
+            if note:
+                problems.append(Problem("decode", str(ref_path), f"reference decoded as {note}"))
+            if not text.strip():
+                problems.append(Problem("empty_reference", str(ref_path), "empty reference; skipped"))
+                continue
+            doc.refs.append(ref_path)
+            doc.ref_texts.append(text.replace("\r\n", "\n").replace("\r", "\n"))
+        if not doc.has_reference:
+            how = "excluded (--only-present)" if opts.only_present else "scored 0 (use --only-present to exclude)"
+            expected = f"{opts.refs_dir / did}.txt"
+            problems.append(Problem("no_reference", str(doc.path), f"no usable reference ({expected}); {how}"))
+        docs.append(doc)
+    return docs
+
+
+# ----------------------------------------------------------------------------- summaries
+
+
+def _final_index(out: Path) -> dict[str, str]:
+    """source relpath -> body of its L3 final, for every final in an existing tree."""
+    from batchsum.tree import iter_tree
+
+    finals: dict[str, str] = {}
+    for node in iter_tree(out):
+        if node.path.parent.name == "L3" and node.path.name == "final.md":
+            src = node.meta.get("source_path") or node.meta.get("doc_id")
+            if isinstance(src, str):
+                finals[src] = node.body
+    return finals
+
+
+def _lookup_final(finals: dict[str, str], relpath: str) -> str | None:
+    if relpath in finals:
+        return finals[relpath]
+    # A tree made from several roots prefixes relpaths with the root's name.
+    hits = [body for src, body in finals.items() if src.endswith("/" + relpath)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _mirror(docs: list[EvalDoc], folder: Path) -> Path:
+    """A folder of symlinks to ``docs`` under their relpaths, so a subset keeps its relpaths."""
+    import shutil
+
+    if folder.exists():
+        shutil.rmtree(folder)
+    for doc in docs:
+        link = folder / doc.relpath
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(doc.path.resolve())
+    return folder
+
+
+def batchsum_summaries(
+    opts: EvalOptions, docs: list[EvalDoc], problems: list[Problem]
+) -> tuple[dict[str, str], float | None]:
+    """Summaries of the readable ``docs`` (source text for NONE-level files) and seconds per document."""
+    from batchsum.config import STATE_DIR, RunConfig
+    from batchsum.model import Thresholds
+
+    readable = [d for d in docs if d.text is not None]
+    seconds: float | None = None
+    failures: dict[str, str] = {}
+    if not opts.tree:
+        from batchsum.runner import run
+
+        source = opts.docs_dir
+        if opts.limit is not None:
+            # The state folder is never walked, so the subset's links cannot be summarized twice.
+            source = _mirror(readable, opts.out / STATE_DIR / "eval-subset")
+        cfg = RunConfig(
+            paths=[source],
+            out=opts.out,
+            index=False,
+            metrics=False,
+            quiet=True,
+            progress=False,
+            encoding=opts.encoding,
+        )
+        t0 = time.perf_counter()
+        result = run(cfg)
+        elapsed = time.perf_counter() - t0
+        # The run covers every readable file of the folder, with or without a reference.
+        seconds = elapsed / len(readable) if readable else None
+        failures = {f.relpath: f.error for f in result.files if f.status == "failed" and f.error}
+        failures.update({p.path: p.reason for p in result.problems})
+        if result.run.files_unchanged:
+            problems.append(
+                Problem(
+                    "reused",
+                    str(opts.out),
+                    f"{result.run.files_unchanged} document(s) unchanged since an earlier run were reused; "
+                    "seconds per document measure the re-run (use a fresh --out to time a full run)",
+                )
+            )
+    elif not opts.out.is_dir():
+        raise ConfigError(f"--tree given but the output folder does not exist: {opts.out}")
+    finals = _final_index(opts.out)
+    none_limit = Thresholds().none
+    out: dict[str, str] = {}
+    for doc in readable:
+        body = _lookup_final(finals, doc.relpath)
+        if body is not None:
+            out[doc.doc_id] = plain_text(body)
+        elif doc.tokens < none_limit:
+            # Level NONE: the file is its own summary.
+            out[doc.doc_id] = doc.text or ""
+        elif doc.has_reference:
+            why = failures.get(doc.relpath) or failures.get(str(doc.path)) or f"no L3 summary in {opts.out}"
+            problems.append(Problem("no_summary", str(doc.path), f"{why}; scored 0"))
+    return out, seconds
+
+
+# ----------------------------------------------------------------------------- scoring
+
+
+def _budgets(budget: Budget, doc: EvalDoc, own_words: int | None) -> tuple[list[int | None], int]:
+    """(per-reference truncation lengths, generation budget in words) for one document."""
+    ref_words = [word_count(t) for t in doc.ref_texts]
+    if budget == "ref":
+        return list(ref_words), max(ref_words) if ref_words else 0
+    if isinstance(budget, int):
+        return [budget] * len(ref_words), budget
+    gen = own_words if own_words else (max(ref_words) if ref_words else 0)
+    return [None] * len(ref_words), gen
+
+
+def _ratio(summary: str, doc: EvalDoc, count: Callable[[str], int]) -> float | None:
+    if not doc.tokens:
+        return None
+    return min(1.0, count(summary) / doc.tokens)
+
+
+def _score_method(
+    method: str,
+    budget_label: str,
+    docs: list[EvalDoc],
+    summaries: dict[str, str],
+    seconds: dict[str, float | None],
+    truncation: dict[str, list[int | None]],
+    gen_budget: dict[str, int | None],
+    opts: EvalOptions,
+    count: Callable[[str], int],
+) -> MethodResult:
+    result = MethodResult(method=method, budget=budget_label)
+    for doc in docs:
+        if not doc.has_reference:
+            if not opts.only_present:
+                result.docs.append(DocResult(doc.doc_id, None, None, None, 0, "no_reference"))
+            continue
+        summary = summaries.get(doc.doc_id)
+        if summary is None:
+            result.docs.append(DocResult(doc.doc_id, None, seconds.get(doc.doc_id), None, 0, "failed"))
+            continue
+        limit = gen_budget.get(doc.doc_id)
+        produced = truncate_words(summary, limit) if limit else summary
+        scores = score(
+            summary, doc.ref_texts, budget_words=truncation[doc.doc_id], case_insensitive=opts.case_insensitive
+        )
+        result.docs.append(
+            DocResult(
+                doc.doc_id, scores, seconds.get(doc.doc_id), _ratio(produced, doc, count), word_count(produced), "ok"
+            )
+        )
+    _aggregate(result)
+    return result
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _aggregate(m: MethodResult) -> None:
+    def val(d: DocResult, attr: str) -> float | None:
+        return getattr(d.scores or ZERO, attr)
+
+    m.n_docs = len(m.docs)
+    m.n_scored = sum(1 for d in m.docs if d.scores is not None)
+    m.n_zero = m.n_docs - m.n_scored
+    for attr in ("rouge1", "rouge2", "rougeLsum"):
+        setattr(m, attr, _mean([val(d, attr) or 0.0 for d in m.docs]) or 0.0)
+    for attr in ("entity_recall", "number_recall"):
+        # Undefined recall (reference without entities/numbers) is left out; missing docs count 0.
+        setattr(m, attr, _mean([v for d in m.docs if (v := val(d, attr)) is not None]))
+    m.compression_ratio = _mean([d.compression_ratio for d in m.docs if d.compression_ratio is not None])
+    m.seconds_per_doc = _mean([d.seconds for d in m.docs if d.seconds is not None])
+
+
+def _baseline_task(task: tuple[str, str, str, int]) -> tuple[str, str, str, float]:
+    method, doc_id, text, budget = task
+    out = summarize(method, text, budget)
+    return method, doc_id, out.text, out.seconds
+
+
+def run_baselines(
+    tasks: list[tuple[str, str, str, int]], jobs: int, progress: Progress | None
+) -> dict[tuple[str, str], tuple[str, float]]:
+    """Run (method, doc_id, text, budget) tasks, in ``jobs`` processes when > 1."""
+    results: dict[tuple[str, str], tuple[str, float]] = {}
+    total = len(tasks)
+    # Longest documents first so that the slowest tasks do not end up last on one worker.
+    ordered = sorted(tasks, key=lambda t: -len(t[2]))
+    if jobs > 1 and total > 1:
+        import multiprocessing
+
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for i, (method, doc_id, text, secs) in enumerate(pool.map(_baseline_task, ordered), 1):
+                results[(method, doc_id)] = (text, secs)
+                if progress and (i % 10 == 0 or i == total):
+                    progress(f"baselines: {i}/{total} summaries")
+    else:
+        for i, task in enumerate(ordered, 1):
+            method, doc_id, text, secs = _baseline_task(task)
+            results[(method, doc_id)] = (text, secs)
+            if progress and (i % 10 == 0 or i == total):
+                progress(f"baselines: {i}/{total} summaries")
+    return results
+
+
+def _budget_label(budget: Budget) -> str:
+    return "none" if budget is None else str(budget)
+
+
+def _rank(methods: list[MethodResult]) -> tuple[dict[str, int], int]:
+    ranked = [m for m in methods if m.method != AS_IS]
+    me = next((m for m in ranked if m.method == BATCHSUM), None)
+    ranks: dict[str, int] = {}
+    if me is None:
+        return ranks, len(ranked)
+    for metric in ("rouge1", "rouge2", "rougeLsum", "entity_recall"):
+        mine = getattr(me, metric)
+        if mine is None:
+            continue
+        ranks[metric] = 1 + sum(1 for m in ranked if (v := getattr(m, metric)) is not None and v > mine)
+    return ranks, len(ranked)
+
+
+def _record(report: EvalReport, opts: EvalOptions, problems: list[Problem]) -> bool:
+    from batchsum.metrics.store import MetricsStore, default_db_path
+
+    db = opts.metrics_db or default_db_path(opts.out)
+    rows: list[dict[str, Any]] = []
+    for m in report.methods:
+        for d in m.docs:
+            if d.status == "no_reference":
+                continue  # nothing was measured; the printed mean counts it as 0
+            s = d.scores or ZERO
+            rows.append(
+                {
+                    "eval_id": report.eval_id,
+                    "created_at": report.created_at,
+                    "dataset": report.dataset,
+                    "method": m.method if m.method != AS_IS else BATCHSUM,
+                    "doc_id": d.doc_id,
+                    "rouge1": s.rouge1,
+                    "rouge2": s.rouge2,
+                    "rougeLsum": s.rougeLsum,
+                    "entity_recall": s.entity_recall,
+                    "number_recall": s.number_recall,
+                    "compression_ratio": d.compression_ratio,
+                    "seconds": d.seconds,
+                    "budget": m.budget,
+                }
+            )
+    try:
+        MetricsStore(db, db.parent / "parquet").record_evals(rows)
+    except MetricsError as exc:
+        problems.append(Problem("metrics", str(db), f"results not recorded: {exc}"))
+        return False
+    return True
+
+
+def evaluate(opts: EvalOptions, progress: Progress | None = None) -> EvalReport:
+    """Run the whole evaluation described by ``opts`` and return its report."""
+    from batchsum.tokens import get_tokenizer
+
+    opts.budget = parse_budget(opts.budget)
+    unknown = [m for m in opts.methods if m not in BASELINES]
+    if unknown:
+        raise ConfigError(f"unknown baseline(s): {', '.join(unknown)} (choose from {', '.join(BASELINES)})")
+    problems: list[Problem] = []
+    docs = collect(opts, problems)
+    scored_docs = [d for d in docs if d.has_reference or not opts.only_present]
+    if progress:
+        progress(f"{len(docs)} documents, {sum(d.has_reference for d in docs)} with a reference")
+        progress("summarizing with batchsum" if not opts.tree else f"reading summaries from {opts.out}")
+    own, own_secs = batchsum_summaries(opts, docs, problems)
+    count = get_tokenizer(opts.encoding).count
+
+    truncation: dict[str, list[int | None]] = {}
+    gen_budget: dict[str, int | None] = {}
+    for doc in scored_docs:
+        own_words = word_count(own[doc.doc_id]) if doc.doc_id in own else None
+        truncation[doc.doc_id], gen = _budgets(opts.budget, doc, own_words)
+        gen_budget[doc.doc_id] = gen
+
+    label = _budget_label(opts.budget)
+    own_seconds = {d.doc_id: own_secs for d in scored_docs if d.doc_id in own}
+    methods: list[MethodResult] = []
+    if opts.budget is not None:
+        methods.append(_score_method(BATCHSUM, label, docs, own, own_seconds, truncation, gen_budget, opts, count))
+        no_trunc: dict[str, list[int | None]] = {k: [None] * len(v) for k, v in truncation.items()}
+        methods.append(_score_method(AS_IS, "none", docs, own, own_seconds, no_trunc, {}, opts, count))
+    else:
+        methods.append(_score_method(BATCHSUM, label, docs, own, own_seconds, truncation, {}, opts, count))
+
+    if opts.baselines:
+        tasks = [
+            (method, d.doc_id, d.text, gen_budget[d.doc_id] or 0)
+            for method in opts.methods
+            for d in scored_docs
+            if d.text is not None and d.has_reference
+        ]
+        if progress:
+            progress(f"running {len(opts.methods)} baselines on {len({t[1] for t in tasks})} documents")
+        outputs = run_baselines(tasks, max(1, opts.jobs), progress)
+        base_label = label if opts.budget is not None else "match"
+        for method in opts.methods:
+            texts = {doc_id: text for (m, doc_id), (text, _s) in outputs.items() if m == method}
+            secs: dict[str, float | None] = {doc_id: s for (m, doc_id), (_t, s) in outputs.items() if m == method}
+            methods.append(_score_method(method, base_label, docs, texts, secs, truncation, gen_budget, opts, count))
+
+    ranks, n_ranked = _rank(methods)
+    docs_dir = opts.docs_dir.resolve()
+    dataset = opts.dataset or (docs_dir.parent.name if docs_dir.name == "docs" else docs_dir.name)
+    report = EvalReport(
+        eval_id=uuid.uuid4().hex[:12],
+        created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        dataset=dataset,
+        budget=label,
+        docs_dir=str(opts.docs_dir),
+        refs_dir=str(opts.refs_dir),
+        out=str(opts.out),
+        n_documents=len(docs) if not opts.only_present else len(scored_docs),
+        n_with_reference=sum(1 for d in docs if d.has_reference),
+        methods=methods,
+        problems=problems,
+        ranks=ranks,
+        n_ranked=n_ranked,
+        metrics_recorded=False,
+        failed=sum(1 for d in scored_docs if d.has_reference and d.doc_id not in own),
+    )
+    if opts.metrics:
+        report.metrics_recorded = _record(report, opts, problems)
+    return report
+
+
+# ----------------------------------------------------------------------------- rendering
+
+
+def _fmt(v: float | None, digits: int = 3) -> str:
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def render_table(report: EvalReport) -> str:
+    """One table: method x ROUGE-1/2/Lsum, entity and number recall, ratio, s/doc; then batchsum's rank."""
+    head = (
+        f"{report.dataset}: {report.n_documents} documents, {report.n_with_reference} with a reference; "
+        f"budget {report.budget}"
+    )
+    if report.budget == "ref":
+        head += " (each summary cut to its reference's word count)"
+    elif report.budget not in ("none",):
+        head += " words"
+    cols = f"{'method':<18} {'R-1':>6} {'R-2':>6} {'R-Lsum':>6} {'ent.rec':>7} {'num.rec':>7} {'ratio':>6} {'s/doc':>8}"
+    lines = [head, cols, "-" * len(cols)]
+    for m in report.methods:
+        secs = "-" if m.seconds_per_doc is None else f"{m.seconds_per_doc:.3f}"
+        lines.append(
+            f"{m.method:<18} {_fmt(m.rouge1):>6} {_fmt(m.rouge2):>6} {_fmt(m.rougeLsum):>6} "
+            f"{_fmt(m.entity_recall):>7} {_fmt(m.number_recall):>7} {_fmt(m.compression_ratio):>6} {secs:>8}"
+        )
+    zero = max((m.n_zero for m in report.methods), default=0)
+    if zero:
+        lines.append(f"({zero} document(s) without a usable reference or summary counted as 0)")
+    if report.ranks and report.n_ranked > 1:
+        names = {"rouge1": "ROUGE-1", "rouge2": "ROUGE-2", "rougeLsum": "ROUGE-Lsum", "entity_recall": "entity recall"}
+        ranks = ", ".join(f"{names[k]} {v}/{report.n_ranked}" for k, v in report.ranks.items())
+        lines.append(f"batchsum rank: {ranks}")
+    return "\n".join(lines)

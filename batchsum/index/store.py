@@ -1,0 +1,499 @@
+"""The Chroma side of the index: client, collection, sync, check, repair and rebuild.
+
+Every summary node file of the Markdown tree becomes one Chroma record whose id is the node id,
+whose document is the node's body and whose metadata copies the front matter (seed 000 §3.3) plus
+``doc_ts`` (numeric date for ``--since``), ``summary_path`` and ``content_hash`` (to find stale
+records). The tree is the source of truth: anything here can be rebuilt from it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from batchsum.errors import ConfigError, IndexError_
+from batchsum.index.embed import Embedder, chroma_embedding_function, get_embedder, register_embedding_function
+from batchsum.tree import iter_tree, read_node, summaries_dir
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+UPSERT_BATCH = 256
+GET_PAGE = 5000
+IN_BATCH = 200  # doc ids per `$in` filter
+
+_INT_KEYS = ("level", "chunk_index", "group_index", "input_tokens", "output_tokens", "depth")
+_STR_KEYS = ("source_sha256", "summary_level", "content_type", "backend", "model", "parent_id")
+
+
+@dataclass
+class IndexNode:
+    """One node file prepared for Chroma."""
+
+    id: str
+    doc_id: str
+    body: str
+    metadata: dict[str, Any]
+
+
+@dataclass
+class IndexStats:
+    """What one sync, repair or rebuild did."""
+
+    docs: int = 0
+    nodes_indexed: int = 0  # embedded and upserted
+    nodes_unchanged: int = 0  # already indexed with the same content hash
+    nodes_deleted: int = 0
+    seconds: float = 0.0
+
+    @property
+    def nodes_per_s(self) -> float:
+        """Indexing throughput of this call."""
+        return self.nodes_indexed / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass
+class IndexCheck:
+    """Differences between the Markdown tree and the index."""
+
+    nodes_in_tree: int = 0
+    nodes_in_index: int = 0
+    missing: list[str] = field(default_factory=list)  # in the tree, not in the index
+    stale: list[str] = field(default_factory=list)  # indexed with other content than the file has now
+    orphans: list[str] = field(default_factory=list)  # in the index, no node file any more
+
+    @property
+    def ok(self) -> bool:
+        """True when the index matches the tree exactly."""
+        return not (self.missing or self.stale or self.orphans)
+
+
+# -- node files -> records ---------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """A front-matter value as a Chroma metadata value (str/int/float/bool), or None to omit it."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return str(value)
+
+
+def date_to_ts(value: Any) -> int | None:
+    """Epoch seconds (UTC midnight) of an ISO date or datetime; None when unparseable."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return int(value.replace(tzinfo=value.tzinfo or UTC).timestamp())
+    if isinstance(value, date):
+        return int(datetime(value.year, value.month, value.day, tzinfo=UTC).timestamp())
+    try:
+        d = date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+    return int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp())
+
+
+def content_hash(meta: dict[str, Any], body: str) -> str:
+    """Hash of everything indexed from a node file, to tell stale records apart."""
+    canon = json.dumps({"meta": meta, "body": body}, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+
+
+def _level_from_path(path: Path) -> tuple[int, int | None]:
+    level = {"L1": 1, "L2": 2, "L3": 3}.get(path.parent.name, 3)
+    digits = "".join(ch for ch in path.stem.rsplit("_", 1)[-1] if ch.isdigit())
+    return level, (int(digits) if level < 3 and digits else None)
+
+
+def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> IndexNode:
+    """Build the Chroma record of one node file (front matter missing fields filled from its path)."""
+    rel_file = path.relative_to(out).as_posix()
+    # <relpath>/summaries/L<n>/<file>.md
+    doc_guess = rel_file.rsplit("/summaries/", 1)[0]
+    doc_id = str(meta.get("doc_id") or meta.get("source_path") or doc_guess)
+    level, index = _level_from_path(path)
+    try:
+        level = int(meta.get("level", level))
+    except (TypeError, ValueError):
+        pass
+    node_id = str(meta.get("id") or f"{doc_id}:summary:L{level}:{'final' if index is None else index}")
+    md: dict[str, Any] = {
+        "id": node_id,
+        "doc_id": doc_id,
+        "source_path": str(meta.get("source_path") or doc_id),
+        "role": "summary",
+        "level": level,
+        "is_final": bool(meta.get("is_final", level == 3)),
+        "summary_path": rel_file,
+    }
+    for key in _INT_KEYS[1:]:
+        val = meta.get(key)
+        if isinstance(val, bool) or val is None:
+            continue
+        try:
+            md[key] = int(val)
+        except (TypeError, ValueError):
+            continue
+    for key in _STR_KEYS:
+        val = _plain(meta.get(key))
+        if val is not None:
+            md[key] = str(val)
+    pg = _plain(meta.get("parent_group"))
+    if pg is not None:
+        md["parent_group"] = pg
+    cr = meta.get("compression_ratio")
+    if isinstance(cr, (int, float)) and not isinstance(cr, bool):
+        md["compression_ratio"] = float(cr)
+    for key in ("created_at", "doc_date"):
+        val = _plain(meta.get(key))
+        if val is not None:
+            md[key] = str(val)
+    ts = date_to_ts(meta.get("doc_date"))
+    if ts is not None:
+        md["doc_ts"] = ts
+    md["content_hash"] = content_hash({k: _plain(v) for k, v in meta.items()}, body)
+    return IndexNode(node_id, doc_id, body, md)
+
+
+def doc_nodes(out: Path, relpath: str) -> list[IndexNode]:
+    """The live node files of one source file, read from the tree."""
+    base = summaries_dir(out, relpath)
+    nodes: list[IndexNode] = []
+    for sub in ("L1", "L2", "L3"):
+        folder = base / sub
+        if not folder.is_dir():
+            continue
+        for p in sorted(folder.glob("*.md")):
+            if p.name.startswith("."):
+                continue
+            try:
+                meta, body = read_node(p)
+            except (OSError, ValueError) as exc:
+                log.warning("%s: not indexed (%s)", p, exc)
+                continue
+            except Exception as exc:  # yaml errors: a broken file must not stop the batch
+                log.warning("%s: not indexed (%s)", p, exc)
+                continue
+            nodes.append(node_from_file(out, p, meta, body))
+    return nodes
+
+
+def tree_nodes(out: Path) -> Iterator[IndexNode]:
+    """Every live node file of the output folder as a record."""
+    for tn in iter_tree(out):
+        yield node_from_file(out, tn.path, tn.meta, tn.body)
+
+
+# -- Chroma client and collection --------------------------------------------------------------------
+
+
+def chroma_dir(cfg: RunConfig) -> Path:
+    """Where the embedded Chroma database lives."""
+    return cfg.state_dir / "chroma"
+
+
+def _where(cfg: RunConfig) -> str:
+    if cfg.chroma_host:
+        return f"Chroma server {cfg.chroma_host}:{cfg.chroma_port or 8000}"
+    return str(chroma_dir(cfg))
+
+
+def _settings() -> Any:
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False)
+
+
+def open_client(cfg: RunConfig, *, create: bool) -> Any:
+    """A Chroma client: ``HttpClient`` with --chroma-host, else ``PersistentClient`` under the output."""
+    settings = _settings()
+    import chromadb
+
+    if cfg.chroma_host:
+        port = cfg.chroma_port or 8000
+        try:
+            client = chromadb.HttpClient(host=cfg.chroma_host, port=port, settings=settings)
+            client.heartbeat()
+        except Exception as exc:
+            raise IndexError_(
+                f"cannot reach Chroma server {cfg.chroma_host}:{port} ({_short(exc)}); "
+                "start it or drop --chroma-host to use the index inside the output folder"
+            ) from None
+        return client
+    path = chroma_dir(cfg)
+    if not create:
+        if not cfg.out.is_dir():
+            raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
+        if not (path / "chroma.sqlite3").is_file():
+            raise IndexError_(f"no search index in {cfg.out}; run `batchsum index {cfg.out} --rebuild`")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(path=str(path), settings=settings)
+    except Exception as exc:
+        raise IndexError_(
+            f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
+            f"run `batchsum index {cfg.out} --rebuild` (it moves the broken folder aside)"
+        ) from None
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _collection_metadata(embedder: Embedder) -> dict[str, Any]:
+    return {
+        "embed_model": embedder.name,
+        "embed_dim": int(embedder.dimension),
+        "batchsum_schema": SCHEMA_VERSION,
+        "role": "summary",
+    }
+
+
+def _get_collection(client: Any, cfg: RunConfig) -> Any | None:
+    from chromadb.errors import NotFoundError
+
+    register_embedding_function()  # a persisted collection names our EmbeddingFunction
+    try:
+        # No embedding function here: we always pass vectors, and a foreign one must not raise a conflict
+        # before we can compare the model recorded in the metadata.
+        return client.get_collection(cfg.collection, embedding_function=None)
+    except NotFoundError:
+        return None
+    except ValueError as exc:
+        if "does not exist" in str(exc):
+            return None
+        raise _corrupt(cfg, exc) from None
+    except Exception as exc:
+        if "does not exist" in str(exc):
+            return None
+        raise _corrupt(cfg, exc) from None
+
+
+def _corrupt(cfg: RunConfig, exc: BaseException) -> IndexError_:
+    if cfg.chroma_host:
+        return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
+    return IndexError_(
+        f"search index {chroma_dir(cfg)} is unreadable ({_short(exc)}); run `batchsum index {cfg.out} --rebuild`"
+    )
+
+
+def _check_compatible(cfg: RunConfig, col: Any, embedder: Embedder) -> None:
+    meta = col.metadata or {}
+    model, dim = meta.get("embed_model"), meta.get("embed_dim")
+    if model != embedder.name or (dim is not None and int(dim) != int(embedder.dimension)):
+        raise IndexError_(
+            f"the index in {_where(cfg)} (collection {cfg.collection!r}) was built with {model or 'another model'}"
+            f" ({dim or '?'} dims), not {embedder.name} ({embedder.dimension} dims);"
+            f" run `batchsum index {cfg.out} --rebuild`"
+        )
+
+
+def open_collection(cfg: RunConfig, embedder: Embedder, *, create: bool) -> Any:
+    """The output's collection, checked against ``embedder``; created when ``create`` and absent."""
+    client = open_client(cfg, create=create)
+    col = _get_collection(client, cfg)
+    if col is not None:
+        _check_compatible(cfg, col, embedder)
+        return col
+    if not create:
+        raise IndexError_(
+            f"no search index (collection {cfg.collection!r}) in {_where(cfg)}; run `batchsum index {cfg.out} --rebuild`"
+        )
+    return _create_collection(client, cfg, embedder)
+
+
+def _create_collection(client: Any, cfg: RunConfig, embedder: Embedder) -> Any:
+    try:
+        return client.create_collection(
+            cfg.collection,
+            metadata=_collection_metadata(embedder),
+            configuration={"hnsw": {"space": "cosine", "ef_search": 100}},
+            embedding_function=chroma_embedding_function(embedder),
+        )
+    except Exception as exc:
+        if "name" in str(exc).lower() and "character" in str(exc).lower():
+            raise ConfigError(
+                f"--collection {cfg.collection!r}: use 3-512 letters, digits, '.', '_' or '-'"
+                " (starting and ending with a letter or digit)"
+            ) from None
+        raise _corrupt(cfg, exc) from None
+
+
+# -- writing -----------------------------------------------------------------------------------------
+
+
+def _batched(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _upsert(col: Any, embedder: Embedder, nodes: list[IndexNode]) -> int:
+    for batch in _batched(nodes, UPSERT_BATCH):
+        vectors = embedder.embed([n.body for n in batch])
+        col.upsert(
+            ids=[n.id for n in batch],
+            embeddings=vectors,
+            documents=[n.body for n in batch],
+            metadatas=[n.metadata for n in batch],
+        )
+    return len(nodes)
+
+
+def _indexed_hashes(col: Any, where: dict[str, Any] | None = None) -> dict[str, str]:
+    """id -> content hash of the records matching ``where`` (all records when None)."""
+    found: dict[str, str] = {}
+    offset = 0
+    while True:
+        res = col.get(where=where, include=["metadatas"], limit=GET_PAGE, offset=offset)
+        ids = res["ids"]
+        for rid, md in zip(ids, res["metadatas"] or [], strict=False):
+            found[rid] = str((md or {}).get("content_hash", ""))
+        if len(ids) < GET_PAGE:
+            return found
+        offset += GET_PAGE
+
+
+def _delete_ids(col: Any, ids: list[str]) -> int:
+    for batch in _batched(ids, UPSERT_BATCH * 4):
+        col.delete(ids=batch)
+    return len(ids)
+
+
+def _replace_nodes(col: Any, embedder: Embedder, nodes: list[IndexNode], existing: dict[str, str]) -> IndexStats:
+    """Upsert nodes whose hash changed, then delete records of the same docs that are gone."""
+    stats = IndexStats()
+    todo = [n for n in nodes if existing.get(n.id) != n.metadata["content_hash"]]
+    stats.nodes_unchanged = len(nodes) - len(todo)
+    # Upsert before deleting so a crash in between never leaves a document unsearchable.
+    stats.nodes_indexed = _upsert(col, embedder, todo)
+    keep = {n.id for n in nodes}
+    stats.nodes_deleted = _delete_ids(col, [i for i in existing if i not in keep])
+    return stats
+
+
+def _add(total: IndexStats, part: IndexStats) -> None:
+    total.nodes_indexed += part.nodes_indexed
+    total.nodes_unchanged += part.nodes_unchanged
+    total.nodes_deleted += part.nodes_deleted
+
+
+def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -> IndexStats:
+    """Bring the index in line with the tree for these source relpaths.
+
+    ``changed``: relpaths whose trees were (re)written — their records become exactly their node files
+    (unchanged ones are not re-embedded). ``deleted``: relpaths whose sources disappeared — all their
+    records are removed.
+    """
+    t0 = time.perf_counter()
+    changed_l = sorted(dict.fromkeys(changed))
+    deleted_l = sorted(dict.fromkeys(d for d in deleted if d not in set(changed_l)))
+    stats = IndexStats(docs=len(changed_l) + len(deleted_l))
+    if not changed_l and not deleted_l:
+        return stats
+    embedder = get_embedder(cfg)
+    col = open_collection(cfg, embedder, create=True)
+    for batch in _batched(deleted_l, IN_BATCH):
+        ids = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
+        stats.nodes_deleted += _delete_ids(col, ids)
+    for batch in _batched(changed_l, IN_BATCH):
+        existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
+        nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
+        _add(stats, _replace_nodes(col, embedder, nodes, existing))
+    stats.seconds = time.perf_counter() - t0
+    return stats
+
+
+def _compare(cfg: RunConfig, col: Any) -> tuple[IndexCheck, dict[str, IndexNode]]:
+    tree = {n.id: n for n in tree_nodes(cfg.out)}
+    indexed = _indexed_hashes(col)
+    check = IndexCheck(nodes_in_tree=len(tree), nodes_in_index=len(indexed))
+    for nid, node in tree.items():
+        h = indexed.get(nid)
+        if h is None:
+            check.missing.append(nid)
+        elif h != node.metadata["content_hash"]:
+            check.stale.append(nid)
+    check.orphans = sorted(i for i in indexed if i not in tree)
+    check.missing.sort()
+    check.stale.sort()
+    return check, tree
+
+
+def check_index(cfg: RunConfig) -> IndexCheck:
+    """Compare the index with the Markdown tree: missing, stale and orphan node ids (read-only)."""
+    embedder = get_embedder(cfg)
+    col = open_collection(cfg, embedder, create=False)
+    check, _ = _compare(cfg, col)
+    return check
+
+
+def repair_index(cfg: RunConfig) -> IndexStats:
+    """Index missing and stale nodes and remove orphans (what plain ``batchsum index OUT`` does).
+
+    Creates the index when the output has none yet, so it also repairs a run that crashed between
+    writing the tree and indexing it.
+    """
+    t0 = time.perf_counter()
+    if not cfg.out.is_dir():
+        raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
+    embedder = get_embedder(cfg)
+    col = open_collection(cfg, embedder, create=True)
+    check, tree = _compare(cfg, col)
+    todo = [tree[i] for i in (*check.missing, *check.stale)]
+    stats = IndexStats(docs=len({n.doc_id for n in todo}))
+    stats.nodes_unchanged = len(tree) - len(todo)
+    stats.nodes_indexed = _upsert(col, embedder, todo)
+    stats.nodes_deleted = _delete_ids(col, check.orphans)
+    stats.seconds = time.perf_counter() - t0
+    return stats
+
+
+def rebuild_index(cfg: RunConfig) -> IndexStats:
+    """Drop and recreate the collection, then index every node file of the tree."""
+    t0 = time.perf_counter()
+    if not cfg.out.is_dir():
+        raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
+    embedder = get_embedder(cfg)
+    # Read the tree before touching the index, so a bad tree never costs the old index.
+    nodes = list(tree_nodes(cfg.out))
+    try:
+        client = open_client(cfg, create=True)
+        col = _get_collection(client, cfg)
+    except IndexError_:
+        if cfg.chroma_host:
+            raise
+        _move_aside(cfg)
+        client = open_client(cfg, create=True)
+        col = None
+    if col is not None:
+        client.delete_collection(cfg.collection)
+    col = _create_collection(client, cfg, embedder)
+    stats = IndexStats(docs=len({n.doc_id for n in nodes}))
+    stats.nodes_indexed = _upsert(col, embedder, nodes)
+    stats.seconds = time.perf_counter() - t0
+    return stats
+
+
+def _move_aside(cfg: RunConfig) -> None:
+    path = chroma_dir(cfg)
+    if not path.exists():
+        return
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    dest = path.with_name(f"chroma.broken-{stamp}")
+    path.rename(dest)
+    log.warning("moved the unreadable index %s to %s", path, dest)

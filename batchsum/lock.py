@@ -1,0 +1,199 @@
+"""One run per output folder: an ``flock`` on ``<out>/.batchsum/lock``.
+
+The kernel drops an ``flock`` when its process dies, so even ``kill -9`` cannot leave a real
+lock behind; the JSON written into the file (pid, host, start time, scrubbed argv) only
+serves the "who holds it" message. A file that still names a process although nobody holds
+the lock is a leftover of a crashed run: it is reported and taken over.
+
+The lock file is never unlinked: removing it while another process waits on the old inode
+would let two runs hold "the" lock at once. Release truncates it instead.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import logging
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from batchsum.config import STATE_DIR
+from batchsum.errors import LockedError
+from batchsum.events import scrub_argv, utc_timestamp
+
+log = logging.getLogger(__name__)
+
+LOCK_NAME = "lock"
+
+
+def lock_path(out: Path) -> Path:
+    """Where the lock of output folder ``out`` lives."""
+    return out / STATE_DIR / LOCK_NAME
+
+
+def read_lock_info(path: Path) -> dict[str, Any] | None:
+    """The holder's details from a lock file, or None when empty, missing or unreadable."""
+    try:
+        raw = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    if not raw:
+        return None
+    try:
+        info = json.loads(raw)
+    except json.JSONDecodeError:
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def pid_alive(pid: int) -> bool:
+    """True if a process with ``pid`` exists on this host (zombies count as alive)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def _describe(info: dict[str, Any] | None) -> str:
+    if not info:
+        return "another batchsum run"
+    who = f"pid {info.get('pid', '?')}"
+    host = info.get("host")
+    if host and host != socket.gethostname():
+        who += f" on {host}"
+    started = info.get("started_at")
+    return f"{who} (started {started})" if started else who
+
+
+class RunLock:
+    """Exclusive lock on an output folder, used as a context manager.
+
+    ``wait`` False raises :class:`LockedError` at once when another run holds the folder;
+    ``wait`` True polls every ``poll`` seconds, up to ``timeout`` seconds (None: forever).
+    After acquisition, ``stale`` holds the details of a crashed previous holder, if any.
+    """
+
+    def __init__(self, out: Path, *, wait: bool = False, poll: float = 0.5, timeout: float | None = None) -> None:
+        self.out = out
+        self.path = lock_path(out)
+        self.wait = wait
+        self.poll = max(0.01, poll)
+        self.timeout = timeout
+        self.stale: dict[str, Any] | None = None
+        self.info: dict[str, Any] | None = None
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        """True while this object holds the lock."""
+        return self._fd is not None
+
+    def acquire(self) -> RunLock:
+        """Take the lock or raise :class:`LockedError`; returns self."""
+        if self._fd is not None:
+            return self
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        announced = False
+        while True:
+            fd = self._try_lock()
+            if fd is not None:
+                self._fd = fd
+                self._take_over(fd)
+                return self
+            holder = read_lock_info(self.path)
+            if not self.wait:
+                raise LockedError(
+                    f"output folder {self.out} is locked by {_describe(holder)}; use --wait to wait for it"
+                )
+            if deadline is not None and time.monotonic() >= deadline:
+                raise LockedError(
+                    f"output folder {self.out} is still locked by {_describe(holder)} after waiting {self.timeout:g} s"
+                )
+            if not announced:
+                log.info("output folder %s is locked by %s; waiting", self.out, _describe(holder))
+                announced = True
+            pause = self.poll if deadline is None else max(0.0, min(self.poll, deadline - time.monotonic()))
+            time.sleep(pause)
+
+    def _try_lock(self) -> int | None:
+        """Open and flock the file; None if someone else holds it."""
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    return None
+                raise
+            # Someone may have replaced the file between open and flock; lock the current one.
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(self.path))
+            except FileNotFoundError:
+                same = False
+            if same:
+                return fd
+            os.close(fd)
+
+    def _take_over(self, fd: int) -> None:
+        """Report a crashed holder, then write our own details into the file."""
+        previous = read_lock_info(self.path)
+        if previous:
+            self.stale = previous
+            pid = previous.get("pid")
+            host = previous.get("host")
+            if host == socket.gethostname() and isinstance(pid, int) and not pid_alive(pid):
+                state = "is no longer running"
+            else:
+                state = "no longer holds it"
+            log.warning(
+                "stale lock in %s: %s %s (crashed or killed run); taking it over",
+                self.out,
+                _describe(previous),
+                state,
+            )
+        self.info = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "started_at": utc_timestamp(),
+            "argv": scrub_argv(sys.argv),
+        }
+        data = (json.dumps(self.info) + "\n").encode()
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, data, 0)
+        os.fsync(fd)
+
+    def release(self) -> None:
+        """Clear the holder details and drop the lock (idempotent)."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        try:
+            os.ftruncate(fd, 0)  # an empty file means "released cleanly", not stale
+        except OSError as exc:
+            log.debug("could not clear lock file %s: %s", self.path, exc)
+        finally:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
+
+    def __enter__(self) -> RunLock:
+        return self.acquire()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()

@@ -1,0 +1,182 @@
+"""Read-only access to recorded metrics for reports and exports.
+
+The source of truth for readers is the Parquet snapshots: each run's ``runs`` snapshot is
+written last, so a run without one is still being recorded and is left out, and reading
+Parquet never touches the DuckDB file lock. Only when no snapshot exists is the database
+itself read (read-only; from a private copy when a writer holds its lock).
+
+The returned connection is an in-memory DuckDB with views ``runs``, ``files``, ``nodes`` and
+``evals`` shaped like the current schema (columns an older snapshot lacks read as NULL).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from batchsum.errors import MetricsError
+from batchsum.metrics.migrations import PARTITION_KEYS, TABLES, table_columns, user_tables
+from batchsum.metrics.parquet import has_snapshots, sql_literal, table_glob
+from batchsum.metrics.store import (
+    check_db_header,
+    check_schema,
+    connect_db,
+    default_db_path,
+    default_parquet_dir,
+    is_lock_error,
+    open_error,
+)
+
+
+@dataclass
+class MetricsSource:
+    """An open in-memory DuckDB connection with the metrics views, and where they come from."""
+
+    con: Any
+    kind: str  # "parquet" | "database" | "database copy"
+    location: Path
+    _tmpdir: Path | None = field(default=None, repr=False)
+
+    def describe(self) -> str:
+        """One line for report headers."""
+        return {
+            "parquet": f"Parquet snapshots in {self.location}",
+            "database": f"database {self.location} (read-only)",
+            "database copy": f"copy of {self.location} (the file is locked by a running batchsum)",
+        }[self.kind]
+
+    def close(self) -> None:
+        """Close the connection and remove any private database copy."""
+        try:
+            self.con.close()
+        finally:
+            if self._tmpdir is not None:
+                shutil.rmtree(self._tmpdir, ignore_errors=True)
+
+    def __enter__(self) -> MetricsSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _projection(table: str, available: dict[str, str]) -> str:
+    """SELECT list casting to the current schema; absent columns become typed NULLs."""
+    cols = []
+    for name, typ in table_columns(table):
+        expr = f'"{name}"' if name in available else "NULL"
+        cols.append(f'CAST({expr} AS {typ}) AS "{name}"')
+    return ", ".join(cols)
+
+
+def _create_views(con: Any, sources: dict[str, str | None]) -> None:
+    """``all_<table>`` from each source expression (None: empty), then the filtered views."""
+    for table in TABLES:
+        src = sources.get(table)
+        if src is None:
+            cols = ", ".join(f'CAST(NULL AS {typ}) AS "{name}"' for name, typ in table_columns(table))
+            con.execute(f"CREATE VIEW all_{table} AS SELECT {cols} WHERE false")
+            continue
+        available = {r[0]: r[1] for r in con.execute(f"DESCRIBE SELECT * FROM {src}").fetchall()}
+        con.execute(f"CREATE VIEW all_{table} AS SELECT {_projection(table, available)} FROM {src}")
+    # A run still marked running was recorded mid-way by some tool: never report half a run.
+    con.execute("CREATE VIEW runs AS SELECT * FROM all_runs WHERE status IS DISTINCT FROM 'running'")
+    con.execute("CREATE VIEW files AS SELECT * FROM all_files WHERE run_id IN (SELECT run_id FROM runs)")
+    con.execute("CREATE VIEW nodes AS SELECT * FROM all_nodes WHERE run_id IN (SELECT run_id FROM runs)")
+    con.execute("CREATE VIEW evals AS SELECT * FROM all_evals")
+
+
+def _parquet_source(parquet_dir: Path) -> MetricsSource:
+    import duckdb
+
+    con = duckdb.connect()
+    sources: dict[str, str | None] = {}
+    for table in TABLES:
+        if has_snapshots(parquet_dir, table):
+            key = PARTITION_KEYS[table]
+            sources[table] = (
+                f"read_parquet({sql_literal(table_glob(parquet_dir, table))}, hive_partitioning=1, "
+                f"union_by_name=1, hive_types={{'{key}': 'VARCHAR'}})"
+            )
+    try:
+        _create_views(con, sources)
+    except duckdb.Error as exc:
+        con.close()
+        first = str(exc).splitlines()[0]
+        raise MetricsError(f"cannot read Parquet snapshots in {parquet_dir}: {first}") from None
+    return MetricsSource(con, "parquet", parquet_dir)
+
+
+def _attach_source(db_path: Path, attach_path: Path, kind: str, tmpdir: Path | None) -> MetricsSource:
+    import duckdb
+
+    con = duckdb.connect()
+    try:
+        con.execute(f"ATTACH {sql_literal(str(attach_path))} AS src (READ_ONLY)")
+        check_schema(con, db_path, "src")
+        have = set(user_tables(con, "src"))
+        _create_views(con, {t: f"src.main.{t}" for t in TABLES if t in have})
+    except duckdb.Error as exc:
+        con.close()
+        if tmpdir is not None:
+            shutil.rmtree(tmpdir, ignore_errors=True)
+        raise open_error(exc, db_path) from None
+    except BaseException:
+        con.close()
+        if tmpdir is not None:
+            shutil.rmtree(tmpdir, ignore_errors=True)
+        raise
+    return MetricsSource(con, kind, db_path, tmpdir)
+
+
+def _database_source(db_path: Path) -> MetricsSource:
+    check_db_header(db_path)
+    try:
+        probe = connect_db(db_path, read_only=True, lock_timeout=0.0)
+    except MetricsError as exc:
+        if "is locked" not in str(exc):
+            raise
+        return _copy_source(db_path)
+    probe.close()
+    return _attach_source(db_path, db_path, "database", None)
+
+
+def _copy_source(db_path: Path) -> MetricsSource:
+    # A writer holds the lock. Its last checkpoint in the main file (plus the WAL, replayed up
+    # to the last complete commit) is a consistent state, so read a private copy of both.
+    tmpdir = Path(tempfile.mkdtemp(prefix="batchsum-metrics-"))
+    copy = tmpdir / db_path.name
+    shutil.copyfile(db_path, copy)
+    wal = db_path.with_name(db_path.name + ".wal")
+    if wal.exists():
+        try:
+            shutil.copyfile(wal, copy.with_name(copy.name + ".wal"))
+        except OSError:
+            pass  # checkpointed away meanwhile: the main file alone is consistent
+    try:
+        return _attach_source(db_path, copy, "database copy", tmpdir)
+    except MetricsError as exc:
+        raise MetricsError(
+            f"metrics database {db_path} is being written by another process and has no Parquet snapshots yet; "
+            f"try again when it finishes ({exc})"
+        ) from None
+
+
+def open_metrics(out: Path, metrics_db: Path | None = None) -> MetricsSource:
+    """Open the metrics of output folder ``out`` for reading (Parquet first, then the database)."""
+    parquet_dir = default_parquet_dir(out)
+    if has_snapshots(parquet_dir, "runs"):
+        return _parquet_source(parquet_dir)
+    db_path = metrics_db or default_db_path(out)
+    if db_path.exists():
+        return _database_source(db_path)
+    raise MetricsError(
+        f"no metrics found for {out}: neither {parquet_dir} nor {db_path} exists "
+        f"(run `batchsum run <paths> --out {out}` first, or pass --metrics-db)"
+    )
+
+
+__all__ = ["MetricsSource", "is_lock_error", "open_metrics"]

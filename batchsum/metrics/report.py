@@ -1,0 +1,380 @@
+"""Compression statistics from recorded metrics, as one plain data structure.
+
+:func:`build_report` computes everything with DuckDB over the read-only views of
+:mod:`batchsum.metrics.reader`; :mod:`batchsum.metrics.render` and :mod:`batchsum.metrics.html`
+turn the result into text, Markdown, JSON, CSV or HTML.
+
+"State" rows: for every source file, its row in the latest selected run that mentions it.
+A file recorded as ``unchanged`` has no node rows in that run: its node counts (and its token
+counts, when it has none) come from the run that last summarized the same content (same
+relpath and sha256).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from batchsum.errors import ConfigError, MetricsError
+from batchsum.metrics.privacy import scrub_optional
+from batchsum.metrics.reader import MetricsSource, open_metrics
+from batchsum.model import CONTENT_TYPES, TARGET_RATIO, SummaryLevel
+
+FALLBACK_BACKEND = "extractive (fallback)"
+LEVEL_ORDER: tuple[str, ...] = tuple(level.value for level in SummaryLevel)
+TARGET_LABELS: dict[str, str] = {"BRIEF": "≈20 %", "STANDARD": "≈12 %", "DETAILED": "≈7 %", "HIERARCHICAL": "3–5 %"}
+HIST_STEP = 0.025  # ratio histogram bin width (2.5 points)
+HIST_BINS = 16  # last bin is open-ended: >= 40 %
+WORST_FILES = 10
+SUMMARIZED_STATUSES = ("done", "unchanged")
+
+
+@dataclass
+class Report:
+    """Everything a report shows; every field is JSON-serializable."""
+
+    generated_at: str
+    source: str
+    filters: dict[str, Any]
+    runs: list[dict[str, Any]]  # the selected runs, oldest first
+    totals: dict[str, Any]  # over the state rows
+    by_level: list[dict[str, Any]]
+    by_type: list[dict[str, Any]]
+    by_type_level: list[dict[str, Any]]
+    histograms: dict[str, dict[str, list[float]]]  # level -> {"edges": [...], "counts": [...]}
+    worst_files: list[dict[str, Any]]
+    failures: list[dict[str, Any]]
+    fallback_reasons: list[dict[str, Any]]
+    trend: list[dict[str, Any]]  # every recorded run, oldest first
+    cost: dict[str, Any] | None
+    evals: list[dict[str, Any]] = field(default_factory=list)
+    eval_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict (for JSON)."""
+        return asdict(self)
+
+
+def _rows(con: Any, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+    cur = con.execute(sql, params or [])
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def _level_key(level: str | None) -> int:
+    return LEVEL_ORDER.index(level) if level in LEVEL_ORDER else len(LEVEL_ORDER)
+
+
+def _type_key(ctype: str | None) -> int:
+    return CONTENT_TYPES.index(ctype) if ctype in CONTENT_TYPES else len(CONTENT_TYPES)  # type: ignore[arg-type]
+
+
+def select_runs(con: Any, run: str | None, last: int | None) -> list[str]:
+    """Run ids chosen by ``--run`` (exact id or unique prefix) or ``--last N`` (default: the latest)."""
+    all_ids = [r[0] for r in con.execute("SELECT run_id FROM runs ORDER BY started_at, run_id").fetchall()]
+    if not all_ids:
+        raise MetricsError("the metrics store holds no completed run yet")
+    if run is not None:
+        if run in all_ids:
+            return [run]
+        matches = [r for r in all_ids if r.startswith(run)]
+        if len(matches) == 1:
+            return matches
+        recent = ", ".join(all_ids[-5:])
+        if not matches:
+            raise ConfigError(f"no run {run!r} in the metrics store (latest runs: {recent})")
+        raise ConfigError(f"run id prefix {run!r} is ambiguous: {', '.join(matches[:5])}")
+    n = 1 if last is None else last
+    if n < 1:
+        raise ConfigError(f"--last must be at least 1, got {n}")
+    return all_ids[-n:]
+
+
+def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None:
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE sel AS SELECT run_id, started_at FROM runs WHERE list_contains(?, run_id)",
+        [run_ids],
+    )
+    con.execute(
+        """
+        CREATE OR REPLACE TEMP TABLE state AS
+        WITH ranked AS (
+            SELECT f.*, row_number() OVER (PARTITION BY f.relpath ORDER BY s.started_at DESC, f.run_id DESC) AS rn
+            FROM files f JOIN sel s USING (run_id)
+        ),
+        latest AS (SELECT * EXCLUDE (rn) FROM ranked WHERE rn = 1),
+        last_done AS (
+            SELECT * EXCLUDE (rn) FROM (
+                SELECT f.*, row_number() OVER (PARTITION BY f.relpath, f.sha256 ORDER BY r.started_at DESC) AS rn
+                FROM files f JOIN runs r USING (run_id) WHERE f.status = 'done'
+            ) WHERE rn = 1
+        ),
+        joined AS (
+            SELECT k.*, d.run_id AS d_run_id, d.input_tokens AS d_in, d.output_tokens AS d_out,
+                   d.compression_ratio AS d_ratio, d.nodes AS d_nodes, d.fallback_nodes AS d_fb,
+                   (k.status = 'unchanged' AND coalesce(k.output_tokens, 0) = 0 AND d.run_id IS NOT NULL) AS carry
+            FROM latest k LEFT JOIN last_done d ON d.relpath = k.relpath AND d.sha256 IS NOT DISTINCT FROM k.sha256
+        )
+        SELECT relpath, run_id, status, error, sha256,
+               coalesce(content_type, '?') AS content_type, coalesce(level, '?') AS level,
+               CASE WHEN inherit THEN d_run_id ELSE run_id END AS src_run_id,
+               coalesce(CASE WHEN carry THEN d_in ELSE input_tokens END, 0) AS input_tokens,
+               coalesce(CASE WHEN carry THEN d_out ELSE output_tokens END, 0) AS output_tokens,
+               CASE WHEN carry THEN d_ratio ELSE compression_ratio END AS compression_ratio,
+               coalesce(CASE WHEN inherit THEN d_nodes ELSE nodes END, 0) AS file_nodes,
+               coalesce(CASE WHEN inherit THEN d_fb ELSE fallback_nodes END, 0) AS file_fallback_nodes
+        FROM (SELECT *, (status = 'unchanged' AND d_run_id IS NOT NULL) AS inherit FROM joined)
+        """
+    )
+    if content_type is not None:
+        con.execute("DELETE FROM state WHERE content_type <> ?", [content_type])
+    # Node counts: the node rows of the run that produced each file's summary, else that file row's counters.
+    con.execute(
+        f"""
+        CREATE OR REPLACE TEMP TABLE state_nodes AS
+        SELECT s.relpath,
+               coalesce(n.cnt, s.file_nodes) AS nodes,
+               coalesce(n.fb, s.file_fallback_nodes) AS fallback_nodes
+        FROM state s LEFT JOIN (
+            SELECT run_id, relpath, count(*) AS cnt, count(*) FILTER (WHERE backend = '{FALLBACK_BACKEND}') AS fb
+            FROM nodes GROUP BY run_id, relpath
+        ) n ON n.run_id = s.src_run_id AND n.relpath = s.relpath
+        """
+    )
+
+
+_SUMMARIZED = (
+    "s.status IN ('done', 'unchanged') AND s.level NOT IN ('NONE', '?') "
+    "AND s.input_tokens > 0 AND s.compression_ratio IS NOT NULL"
+)
+
+
+def _group_stats(con: Any) -> list[dict[str, Any]]:
+    return _rows(
+        con,
+        f"""
+        SELECT CASE WHEN grouping(s.content_type) = 1 THEN NULL ELSE s.content_type END AS content_type,
+               CASE WHEN grouping(s.level) = 1 THEN NULL ELSE s.level END AS level,
+               count(*) FILTER (WHERE s.status NOT IN ('deleted', 'skipped')) AS files,
+               count(*) FILTER (WHERE {_SUMMARIZED}) AS summarized,
+               count(*) FILTER (WHERE s.status = 'failed') AS failed,
+               count(*) FILTER (WHERE s.status = 'skipped') AS skipped,
+               coalesce(sum(s.input_tokens) FILTER (WHERE s.status NOT IN ('deleted', 'skipped')), 0) AS tokens_in,
+               coalesce(sum(s.output_tokens) FILTER (WHERE s.status NOT IN ('deleted', 'skipped')), 0) AS tokens_out,
+               avg(s.compression_ratio) FILTER (WHERE {_SUMMARIZED}) AS ratio_mean,
+               median(s.compression_ratio) FILTER (WHERE {_SUMMARIZED}) AS ratio_median,
+               quantile_cont(s.compression_ratio, 0.9) FILTER (WHERE {_SUMMARIZED}) AS ratio_p90,
+               sum(s.output_tokens) FILTER (WHERE {_SUMMARIZED})
+                   / nullif(sum(s.input_tokens) FILTER (WHERE {_SUMMARIZED}), 0) AS ratio_overall,
+               coalesce(sum(n.nodes) FILTER (WHERE s.status <> 'deleted'), 0) AS nodes,
+               coalesce(sum(n.fallback_nodes) FILTER (WHERE s.status <> 'deleted'), 0) AS fallback_nodes
+        FROM state s JOIN state_nodes n USING (relpath)
+        WHERE s.status <> 'deleted'
+        GROUP BY GROUPING SETS ((s.content_type, s.level), (s.level), (s.content_type), ())
+        """,
+    )
+
+
+def _decorate(row: dict[str, Any]) -> dict[str, Any]:
+    level = row.get("level")
+    target = next((ratio for lvl, ratio in TARGET_RATIO.items() if lvl.value == level), None)
+    row["target"] = target
+    row["target_label"] = TARGET_LABELS.get(level or "", "")
+    row["vs_target"] = (row["ratio_mean"] / target) if target and row.get("ratio_mean") is not None else None
+    nodes = row.get("nodes") or 0
+    row["fallback_share"] = (row["fallback_nodes"] / nodes) if nodes else 0.0
+    for key in ("files", "summarized", "failed", "skipped", "tokens_in", "tokens_out", "nodes", "fallback_nodes"):
+        row[key] = int(row.get(key) or 0)
+    return row
+
+
+def _histograms(con: Any) -> dict[str, dict[str, list[float]]]:
+    rows = con.execute(
+        f"""
+        SELECT s.level, least(CAST(floor(s.compression_ratio / {HIST_STEP}) AS BIGINT), {HIST_BINS - 1}) AS b,
+               count(*) AS n
+        FROM state s WHERE {_SUMMARIZED} GROUP BY ALL
+        """
+    ).fetchall()
+    edges = [round(i * HIST_STEP, 4) for i in range(HIST_BINS + 1)]
+    out: dict[str, dict[str, list[float]]] = {}
+    for level, b, n in rows:
+        h = out.setdefault(level, {"edges": list(edges), "counts": [0.0] * HIST_BINS})
+        h["counts"][max(0, int(b))] += n
+    return dict(sorted(out.items(), key=lambda kv: _level_key(kv[0])))
+
+
+def _worst_files(con: Any) -> list[dict[str, Any]]:
+    targets = ", ".join(f"('{lvl.value}', {ratio})" for lvl, ratio in TARGET_RATIO.items())
+    rows = _rows(
+        con,
+        f"""
+        SELECT s.relpath, s.content_type, s.level, s.input_tokens, s.output_tokens, s.compression_ratio,
+               t.target, s.compression_ratio / t.target AS vs_target, s.src_run_id AS run_id
+        FROM state s JOIN (VALUES {targets}) t(level, target) USING (level)
+        WHERE {_SUMMARIZED}
+        ORDER BY vs_target DESC, s.relpath LIMIT {WORST_FILES}
+        """,
+    )
+    for r in rows:
+        r["target_label"] = TARGET_LABELS.get(r["level"], "")
+    return rows
+
+
+def _failures(con: Any, content_type: str | None) -> list[dict[str, Any]]:
+    rows = _rows(
+        con,
+        """
+        SELECT f.run_id, s.started_at, f.relpath, f.content_type, f.level, f.error
+        FROM files f JOIN sel s USING (run_id)
+        WHERE f.status = 'failed' AND (? IS NULL OR f.content_type = ?)
+        ORDER BY s.started_at, f.relpath
+        """,
+        [content_type, content_type],
+    )
+    for r in rows:
+        r["error"] = scrub_optional(r["error"]) or "(no reason recorded)"
+    return rows
+
+
+def _fallback_reasons(con: Any, content_type: str | None) -> list[dict[str, Any]]:
+    rows = _rows(
+        con,
+        """
+        SELECT n.error AS reason, count(*) AS nodes, count(DISTINCT n.relpath) AS files, min(n.relpath) AS example
+        FROM nodes n JOIN sel s USING (run_id)
+        LEFT JOIN files f ON f.run_id = n.run_id AND f.relpath = n.relpath
+        WHERE n.error IS NOT NULL AND (? IS NULL OR f.content_type = ?)
+        GROUP BY n.error ORDER BY nodes DESC, reason LIMIT 20
+        """,
+        [content_type, content_type],
+    )
+    for r in rows:
+        r["reason"] = scrub_optional(r["reason"])
+    return rows
+
+
+def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
+    rows = _rows(
+        con,
+        """
+        SELECT run_id, started_at, finished_at, status, backend, model,
+               coalesce(files_total, 0) AS files_total,
+               coalesce(files_done, 0) + coalesce(files_failed, 0) + coalesce(files_deleted, 0) AS files_changed,
+               coalesce(files_done, 0) AS files_done, coalesce(files_unchanged, 0) AS files_unchanged,
+               coalesce(files_failed, 0) AS files_failed, coalesce(files_deleted, 0) AS files_deleted,
+               coalesce(input_tokens, 0) AS input_tokens, coalesce(output_tokens, 0) AS output_tokens,
+               coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0) AS tokens_spent,
+               coalesce(llm_calls, 0) AS llm_calls, coalesce(cache_hits, 0) AS calls_saved,
+               coalesce(nodes_computed, 0) AS nodes_computed, coalesce(nodes_reused, 0) AS nodes_reused,
+               coalesce(wall_ms, 0) AS wall_ms
+        FROM runs ORDER BY started_at, run_id
+        """,
+    )
+    for r in rows:
+        r["cost"] = (r["tokens_spent"] / 1000.0 * price_per_1k) if price_per_1k is not None else None
+    return rows
+
+
+def _selected_runs(con: Any) -> list[dict[str, Any]]:
+    rows = _rows(con, "SELECT r.* FROM runs r JOIN sel USING (run_id) ORDER BY r.started_at, r.run_id")
+    for r in rows:
+        r["command"] = scrub_optional(r["command"])
+    return rows
+
+
+def _evals(con: Any) -> tuple[str | None, list[dict[str, Any]]]:
+    latest = con.execute("SELECT eval_id FROM evals ORDER BY created_at DESC, eval_id DESC LIMIT 1").fetchone()
+    if latest is None:
+        return None, []
+    rows = _rows(
+        con,
+        """
+        SELECT dataset, method, budget, count(*) AS docs, avg(rouge1) AS rouge1, avg(rouge2) AS rouge2,
+               avg(rougeLsum) AS rougeLsum, avg(entity_recall) AS entity_recall, avg(number_recall) AS number_recall,
+               avg(compression_ratio) AS compression_ratio, sum(seconds) AS seconds
+        FROM evals WHERE eval_id = ? GROUP BY ALL ORDER BY dataset, method, budget
+        """,
+        [latest[0]],
+    )
+    return latest[0], rows
+
+
+def build_report_from(
+    source: MetricsSource,
+    *,
+    run: str | None = None,
+    last: int | None = None,
+    content_type: str | None = None,
+    price_per_1k: float | None = None,
+) -> Report:
+    """Compute a report over an open metrics source."""
+    if run is not None and last is not None:
+        raise ConfigError("--run and --last cannot be combined")
+    if price_per_1k is not None and price_per_1k < 0:
+        raise ConfigError(f"--price-per-1k must not be negative, got {price_per_1k}")
+    con = source.con
+    run_ids = select_runs(con, run, last)
+    _build_state(con, run_ids, content_type)
+    groups = [_decorate(g) for g in _group_stats(con)]
+    total = next((g for g in groups if g["content_type"] is None and g["level"] is None), None)
+    by_level = sorted(
+        (g for g in groups if g["content_type"] is None and g["level"] is not None), key=lambda g: _level_key(g["level"])
+    )
+    by_type = sorted(
+        (g for g in groups if g["level"] is None and g["content_type"] is not None),
+        key=lambda g: _type_key(g["content_type"]),
+    )
+    by_type_level = sorted(
+        (g for g in groups if g["level"] is not None and g["content_type"] is not None),
+        key=lambda g: (_type_key(g["content_type"]), _level_key(g["level"])),
+    )
+    status_counts = dict(con.execute("SELECT status, count(*) FROM state GROUP BY status").fetchall())
+    totals = dict(total or _decorate({"files": 0, "ratio_mean": None, "nodes": 0, "fallback_nodes": 0}))
+    totals["status_counts"] = {k: int(v) for k, v in sorted(status_counts.items())}
+    trend = _trend(con, price_per_1k)
+    selected = set(run_ids)
+    cost = None
+    if price_per_1k is not None:
+        spent = sum(t["tokens_spent"] for t in trend if t["run_id"] in selected)
+        cost = {
+            "price_per_1k": price_per_1k,
+            "tokens_spent": spent,
+            "selected_runs": spent / 1000.0 * price_per_1k,
+            "all_runs": sum(t["cost"] or 0.0 for t in trend),
+        }
+    eval_id, evals = _evals(con)
+    return Report(
+        generated_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        source=source.describe(),
+        filters={"run": run, "last": last, "type": content_type, "run_ids": run_ids},
+        runs=_selected_runs(con),
+        totals=totals,
+        by_level=by_level,
+        by_type=by_type,
+        by_type_level=by_type_level,
+        histograms=_histograms(con),
+        worst_files=_worst_files(con),
+        failures=_failures(con, content_type),
+        fallback_reasons=_fallback_reasons(con, content_type),
+        trend=trend,
+        cost=cost,
+        evals=evals,
+        eval_id=eval_id,
+    )
+
+
+def build_report(
+    out: Path,
+    *,
+    metrics_db: Path | None = None,
+    run: str | None = None,
+    last: int | None = None,
+    content_type: str | None = None,
+    price_per_1k: float | None = None,
+) -> Report:
+    """Open the metrics of ``out`` read-only and compute the report."""
+    with open_metrics(out, metrics_db) as source:
+        return build_report_from(source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k)

@@ -1,0 +1,301 @@
+"""The metrics store: a DuckDB file (system of record) plus per-run Parquet snapshots.
+
+The runner holds no connection while it works: :meth:`MetricsStore.record_run` opens the
+database, writes one run in one short transaction, snapshots it to Parquet and closes.
+Reports read the snapshots (see :mod:`batchsum.metrics.reader`), so they never wait for,
+or see half of, a run being recorded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from batchsum.config import STATE_DIR
+from batchsum.errors import MetricsError
+from batchsum.metrics.migrations import (
+    MIGRATIONS_TABLE,
+    PARTITION_KEYS,
+    SCHEMA_VERSION,
+    applied_migrations,
+    migrate,
+    table_columns,
+    unknown_migrations,
+    user_tables,
+)
+from batchsum.metrics.parquet import snapshotted_keys, write_snapshot
+from batchsum.metrics.privacy import scrub_secrets
+from batchsum.model import FileRecord, NodeRecord, RunRecord
+
+DB_NAME = "metrics.duckdb"
+PARQUET_DIR = "parquet"
+
+# Identity columns are kept verbatim (scrubbing a path would break joins); every other
+# string column is free text that may carry a pasted key or header.
+_VERBATIM = frozenset(
+    {"run_id", "relpath", "node_id", "parent", "sha256", "content_type", "level", "status", "eval_id", "doc_id"}
+)
+
+_ARROW_TYPES = {"VARCHAR": "string", "BIGINT": "int64", "DOUBLE": "float64", "BOOLEAN": "bool_"}
+
+
+def default_db_path(out: Path) -> Path:
+    """``<out>/.batchsum/metrics.duckdb``."""
+    return Path(out) / STATE_DIR / DB_NAME
+
+
+def default_parquet_dir(out: Path) -> Path:
+    """``<out>/.batchsum/parquet``."""
+    return Path(out) / STATE_DIR / PARQUET_DIR
+
+
+def is_lock_error(exc: BaseException) -> bool:
+    """True when DuckDB refused a file because another process holds its lock."""
+    text = str(exc)
+    return "Could not set lock" in text or "Conflicting lock" in text
+
+
+def check_db_header(path: Path) -> None:
+    """Refuse files that are not DuckDB databases before DuckDB ever opens them."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+    except OSError as exc:
+        raise MetricsError(f"cannot read metrics database {path}: {exc.strerror or exc}") from exc
+    if len(head) < 12 or head[8:12] != b"DUCK":
+        raise MetricsError(f"metrics database is not a DuckDB database or is corrupt: {path}")
+
+
+def check_schema(con: Any, path: Path, catalog: str | None = None) -> int:
+    """Return the schema version of an open (or attached) database; raise if it is newer or not ours."""
+    applied = applied_migrations(con, catalog)
+    if not applied:
+        others = [t for t in user_tables(con, catalog) if t != MIGRATIONS_TABLE]
+        if others:
+            raise MetricsError(
+                f"{path} is a DuckDB database but not a batchsum metrics store (tables: {', '.join(others[:5])}); "
+                "pass --metrics-db to use another file"
+            )
+        return 0
+    if unknown_migrations(applied) or len(applied) > SCHEMA_VERSION:
+        raise MetricsError(
+            f"metrics database {path} was written by a newer batchsum (schema v{len(applied)}); this batchsum "
+            f"understands up to schema v{SCHEMA_VERSION} - upgrade batchsum or pass --metrics-db to use another file"
+        )
+    return len(applied)
+
+
+def open_error(exc: BaseException, path: Path) -> MetricsError:
+    """Translate a DuckDB open failure into a one-line MetricsError."""
+    text = str(exc)
+    if "not a valid DuckDB database" in text:
+        return MetricsError(f"metrics database is not a DuckDB database or is corrupt: {path}")
+    first = text.splitlines()[0] if text else type(exc).__name__
+    return MetricsError(f"cannot open metrics database {path}: {first}")
+
+
+def connect_db(path: Path, *, read_only: bool, lock_timeout: float) -> Any:
+    """Open ``path`` with DuckDB, retrying while another process holds the lock."""
+    import duckdb
+
+    if path.exists():
+        check_db_header(path)
+    deadline = time.monotonic() + lock_timeout
+    delay = 0.05
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.Error as exc:
+            if not is_lock_error(exc):
+                raise open_error(exc, path) from None
+            if time.monotonic() >= deadline:
+                raise MetricsError(
+                    f"metrics database {path} is locked by another process (waited {lock_timeout:.0f}s)"
+                ) from None
+            time.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+
+def record_row(record: Any) -> dict[str, Any]:
+    """A record dataclass as a column -> value dict, free-text fields scrubbed of secrets."""
+    row: dict[str, Any] = {}
+    for f in dataclasses.fields(record):
+        value = getattr(record, f.name)
+        if isinstance(value, str) and f.name not in _VERBATIM:
+            value = scrub_secrets(value)
+        row[f.name] = value
+    return row
+
+
+def clean_eval_row(raw: dict[str, Any]) -> dict[str, Any]:
+    """Validate one eval row against the ``evals`` columns and scrub its free text."""
+    names = [name for name, _ in table_columns("evals")]
+    unknown = sorted(set(raw) - set(names))
+    if unknown:
+        raise MetricsError(f"eval row has unknown column(s): {', '.join(unknown)}")
+    if not raw.get("eval_id"):
+        raise MetricsError("eval row has no eval_id")
+    row = {name: raw.get(name) for name in names}
+    if row["created_at"] is None:
+        row["created_at"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    if row["budget"] is not None:
+        row["budget"] = str(row["budget"])
+    for name, value in row.items():
+        if isinstance(value, str) and name not in _VERBATIM:
+            row[name] = scrub_secrets(value)
+    return row
+
+
+def arrow_table(table: str, rows: list[dict[str, Any]]) -> Any:
+    """Rows as a pyarrow Table typed like the DuckDB table (bulk insert is ~300x executemany)."""
+    import pyarrow as pa
+
+    schema = pa.schema([(name, getattr(pa, _ARROW_TYPES[typ])()) for name, typ in table_columns(table)])
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+class MetricsStore:
+    """Writes runs, files, nodes and eval rows to DuckDB and Parquet snapshots."""
+
+    def __init__(self, db_path: Path, parquet_dir: Path, *, lock_timeout: float = 60.0) -> None:
+        """Point at the database and snapshot folder; an existing database is checked now
+        (read-only) so a newer or corrupt file fails before a long run, not after it."""
+        self.db_path = Path(db_path)
+        self.parquet_dir = Path(parquet_dir)
+        self.lock_timeout = lock_timeout
+        self._schema_checked = False
+        if self.db_path.exists():
+            try:
+                con = connect_db(self.db_path, read_only=True, lock_timeout=min(lock_timeout, 2.0))
+            except MetricsError as exc:
+                if "is locked" not in str(exc):
+                    raise
+                return  # another process is writing; record_run checks once it gets the lock
+            try:
+                check_schema(con, self.db_path)
+            finally:
+                con.close()
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A short-lived write connection on a checked, migrated database."""
+        if self.db_path.exists():
+            # Check read-only first: a newer-schema file must not even be opened for writing.
+            ro = connect_db(self.db_path, read_only=True, lock_timeout=self.lock_timeout)
+            try:
+                check_schema(ro, self.db_path)
+            finally:
+                ro.close()
+        else:
+            self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        con = connect_db(self.db_path, read_only=False, lock_timeout=self.lock_timeout)
+        try:
+            check_schema(con, self.db_path)
+            migrate(con)
+            if not self._schema_checked:
+                self._check_columns(con)
+                self._schema_checked = True
+            yield con
+        finally:
+            con.close()
+
+    def _check_columns(self, con: Any) -> None:
+        """Every record field needs a column: a field added without a migration is a bug."""
+        for table in PARTITION_KEYS:
+            have = {r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()}
+            missing = [name for name, _ in table_columns(table) if name not in have]
+            if missing:
+                raise MetricsError(
+                    f"metrics table {table} lacks column(s) {', '.join(missing)}: a schema migration is missing"
+                )
+
+    def schema_version(self) -> int:
+        """Schema version of the database file (0 when it does not exist yet)."""
+        if not self.db_path.exists():
+            return 0
+        con = connect_db(self.db_path, read_only=True, lock_timeout=self.lock_timeout)
+        try:
+            return len(applied_migrations(con))
+        finally:
+            con.close()
+
+    def record_run(self, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> None:
+        """Store one run (replacing an earlier recording of the same run id), then snapshot it."""
+        for rec in (*files, *nodes):
+            if rec.run_id != run.run_id:
+                raise MetricsError(f"record for {rec.relpath} has run id {rec.run_id!r}, expected {run.run_id!r}")
+        rows = {
+            "runs": [record_row(run)],
+            "files": [record_row(f) for f in files],
+            "nodes": [record_row(n) for n in nodes],
+        }
+        with self._connection() as con:
+            self._replace(con, "run_id", run.run_id, rows)
+            # files and nodes first: a reader only trusts runs whose `runs` snapshot exists.
+            for table in ("files", "nodes", "runs"):
+                write_snapshot(con, self.parquet_dir, table, run.run_id)
+            self._repair_snapshots(con)
+
+    def record_evals(self, rows: list[dict[str, Any]]) -> None:
+        """Store evaluation rows (one row per document and method) and snapshot each eval id."""
+        if not rows:
+            return
+        clean = [clean_eval_row(r) for r in rows]
+        by_id: dict[str, list[dict[str, Any]]] = {}
+        for row in clean:
+            by_id.setdefault(row["eval_id"], []).append(row)
+        with self._connection() as con:
+            con.execute("BEGIN TRANSACTION")
+            try:
+                incoming = arrow_table("evals", clean)
+                con.register("_incoming_evals", incoming)
+                cols = ", ".join(f'"{name}"' for name, _ in table_columns("evals"))
+                con.execute(f"INSERT INTO evals ({cols}) SELECT {cols} FROM _incoming_evals")
+                con.unregister("_incoming_evals")
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            for eval_id in by_id:
+                write_snapshot(con, self.parquet_dir, "evals", eval_id)
+
+    def _replace(self, con: Any, key: str, value: str, rows: dict[str, list[dict[str, Any]]]) -> None:
+        """Delete then insert every table's rows for one partition value, atomically."""
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for table, table_rows in rows.items():
+                con.execute(f'DELETE FROM {table} WHERE "{key}" = ?', [value])
+                if not table_rows:
+                    continue
+                con.register("_incoming", arrow_table(table, table_rows))
+                cols = ", ".join(f'"{name}"' for name, _ in table_columns(table))
+                con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _incoming")
+                con.unregister("_incoming")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+    def _repair_snapshots(self, con: Any) -> None:
+        """Snapshot runs and evals that are in the database but have no Parquet yet
+        (an earlier snapshot failed, the folder was removed, or the data predates it)."""
+        for table in ("runs", "evals"):
+            key = PARTITION_KEYS[table]
+            in_db = {r[0] for r in con.execute(f'SELECT DISTINCT "{key}" FROM {table}').fetchall()}
+            missing = in_db - snapshotted_keys(self.parquet_dir, table)
+            for value in sorted(missing):
+                if table == "runs":
+                    for t in ("files", "nodes", "runs"):
+                        write_snapshot(con, self.parquet_dir, t, value)
+                else:
+                    write_snapshot(con, self.parquet_dir, table, value)
+
+
+def open_store(out: Path, db_path: Path | None = None) -> MetricsStore:
+    """The metrics store of output folder ``out`` (database moved by ``db_path`` if given)."""
+    return MetricsStore(db_path or default_db_path(out), default_parquet_dir(out))

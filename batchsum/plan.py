@@ -1,0 +1,118 @@
+"""Plan a file's summary tree: which nodes, their inputs, prompts and budgets.
+
+NONE: no node. BRIEF/STANDARD: one L3 from the text. DETAILED: L1 per chunk, L3 over the
+L1s. HIERARCHICAL: L1 per chunk, L2 per group of ``group_size`` L1s, L3 over the L2s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from batchsum.backends.budget import output_budget
+from batchsum.chunking import Chunk, chunk_text
+from batchsum.config import RunConfig
+from batchsum.model import TARGET_RATIO, Document, PromptKind, SummaryLevel, node_id
+from batchsum.tokens import Tokenizer
+
+# L1s keep more detail than the final; each level at least halves its input (seed 004), so
+# L1 ≈ 15 % of a chunk, L2 ≈ 7 % of its group's source, and L3 the level's target (7 % / 4 %).
+L1_RATIO = 0.15
+L2_RATIO = 0.07
+MIN_TARGET = 16
+
+
+@dataclass
+class PlannedNode:
+    """One node of a file's tree."""
+
+    node_id: str
+    level: int  # 1, 2, 3
+    index: int | None  # chunk/group index; None for the final
+    kind: PromptKind
+    source_tokens: int  # tokens of the source this node covers
+    target_tokens: int
+    inputs: list[str] = field(default_factory=list)  # child node ids (meta/rolling)
+    text: str | None = None  # source text for leaves (brief/standard/chunk)
+    chunk: Chunk | None = None
+    parent_group: int | None = None
+    total_chunks: int | None = None
+
+
+@dataclass
+class FilePlan:
+    """A document and the nodes that summarize it (in dependency order)."""
+
+    doc: Document
+    level: SummaryLevel
+    chunks: list[Chunk]
+    nodes: list[PlannedNode]
+    final_id: str | None
+    prior_context: str | None = None
+    depth: int = 0
+    parent_id: str | None = None
+
+    @property
+    def by_id(self) -> dict[str, PlannedNode]:
+        return {n.node_id: n for n in self.nodes}
+
+
+def target_for(ratio: float, source_tokens: int) -> int:
+    """Desired output tokens for ``source_tokens`` at ``ratio``."""
+    return max(MIN_TARGET, round(ratio * source_tokens))
+
+
+def leaf_max_tokens(input_tokens: int, target: int) -> int:
+    """Output cap for a node: the seed-004 budget, and always below the input size."""
+    return max(1, min(output_budget(input_tokens, target), input_tokens - 1))
+
+
+def plan_file(doc: Document, starts: list[int], cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
+    """Build the node plan of ``doc`` (whose token starts are ``starts``)."""
+    tokens = len(starts) if doc.text.strip() else 0
+    doc.tokens = tokens
+    level = cfg.thresholds.level_for(tokens)
+    doc.level = level
+    did = doc.doc_id
+    if level is SummaryLevel.NONE:
+        return FilePlan(doc, level, [], [], None)
+    ratio = TARGET_RATIO[level]
+    final = node_id(did, 3, None)
+    if level in (SummaryLevel.BRIEF, SummaryLevel.STANDARD):
+        kind: PromptKind = "brief" if level is SummaryLevel.BRIEF else "standard"
+        node = PlannedNode(final, 3, None, kind, tokens, target_for(ratio, tokens), text=doc.text)
+        return FilePlan(doc, level, [], [node], final)
+    chunks = chunk_text(doc.text, tokenizer, cfg.chunk_size, cfg.chunk_overlap, starts=starts)
+    n = len(chunks)
+    hierarchical = level is SummaryLevel.HIERARCHICAL and n > 1
+    nodes: list[PlannedNode] = []
+    l1_ids: list[str] = []
+    for c in chunks:
+        nid = node_id(did, 1, c.index)
+        l1_ids.append(nid)
+        nodes.append(
+            PlannedNode(
+                nid,
+                1,
+                c.index,
+                "chunk",
+                c.tokens,
+                target_for(L1_RATIO, c.tokens),
+                text=c.text,
+                chunk=c,
+                parent_group=(c.index // cfg.group_size) if hierarchical else None,
+                total_chunks=n,
+            )
+        )
+    top_inputs = l1_ids
+    if hierarchical:
+        top_inputs = []
+        for g in range((n + cfg.group_size - 1) // cfg.group_size):
+            members = nodes[g * cfg.group_size : (g + 1) * cfg.group_size]
+            src = sum(m.chunk.tokens - m.chunk.overlap_tokens for m in members if m.chunk)
+            gid = node_id(did, 2, g)
+            top_inputs.append(gid)
+            nodes.append(
+                PlannedNode(gid, 2, g, "meta", src, target_for(L2_RATIO, src), inputs=[m.node_id for m in members])
+            )
+    nodes.append(PlannedNode(final, 3, None, "meta", tokens, target_for(ratio, tokens), inputs=top_inputs))
+    return FilePlan(doc, level, chunks, nodes, final)

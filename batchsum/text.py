@@ -1,0 +1,276 @@
+"""Text utilities: sentence splitting with offsets, transcript cleanup and speaker lines.
+
+Everything here is pure, deterministic and regex-based so it runs offline with no model or
+NLTK data. The extractive backend builds on these; the chunker and the eval tool may reuse
+:func:`split_sentences` so every stage agrees on what a sentence is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "BACKCHANNELS",
+    "SentenceSpan",
+    "clean_transcript",
+    "is_backchannel",
+    "parse_speaker_line",
+    "split_sentences",
+    "word_count",
+]
+
+
+@dataclass(frozen=True)
+class SentenceSpan:
+    """One sentence: ``text == source[start:end]`` (whitespace-trimmed)."""
+
+    start: int
+    end: int
+    text: str
+
+
+# Tokens that end with a period but rarely end a sentence. Lower-cased, without the period.
+_ABBREVIATIONS = frozenset(
+    """
+    mr mrs ms mx dr prof sr jr st mt ft hon rev gen col lt sgt capt cmdr adm gov sen rep pres supt insp
+    vs etc e.g i.e cf al approx dept est inc ltd co corp bros no nos vol vols fig figs eq eqs sec ch pp p
+    jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun
+    a.m p.m u.s u.k u.n ph.d b.a m.a m.d
+    """.split()
+)
+# Abbreviations that still end a sentence when the next word is capitalised ("... and so on, etc. The").
+_SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.m"})
+
+_CLOSERS = "\"'”’»)]"
+_OPENERS = "\"'“‘«([-—–*•¿¡"
+_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+_LINE_START_BREAK = re.compile(
+    r"""^[ \t]*(?:
+        [-*+•]\s                              # bullet
+      | \d{1,3}[.)]\s                         # numbered item
+      | \#{1,6}\s                             # markdown heading
+      | \[?\d{1,2}:\d{2}(?::\d{2})?           # timestamp
+      | >                                     # quote block
+      | \|                                    # table row
+    )""",
+    re.VERBOSE,
+)
+# ``Speaker: text`` with optional markdown bold, timestamp or bracket. The label is short, starts
+# with a letter and holds no sentence punctuation except inside parentheses ("The Chair (Hon. X)").
+_SPEAKER = re.compile(
+    r"""^[ \t]*
+        (?:\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?\)?[ \t]*[-–—]?[ \t]*)?   # optional timestamp
+        (?:\*\*|__)?
+        (?P<label>[A-Za-z\u00C0-\u024F][\w .'’\-&/]{0,48}?(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?)
+        (?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+
+        (?P<text>\S.*)$""",
+    re.VERBOSE,
+)
+_LABEL_STOP = frozenset(
+    {"note", "warning", "tip", "example", "summary", "question", "answer", "q", "a", "re", "subject", "date", "to"}
+)
+
+
+def word_count(text: str) -> int:
+    """Whitespace word count (the unit the eval tool truncates by)."""
+    return len(text.split())
+
+
+def parse_speaker_line(line: str) -> tuple[str | None, str]:
+    """Split ``"Speaker: text"`` into ``(speaker, text)``; ``(None, line)`` when there is no label.
+
+    A label is at most six words and 60 characters and is not a common prose lead-in
+    such as ``Note:``; bold markers and a leading timestamp are removed.
+    """
+    m = _SPEAKER.match(line)
+    if not m:
+        return None, line.strip()
+    label = m.group("label").strip()
+    bare = re.sub(r"\(.*\)", "", label).strip()
+    words = bare.split()
+    if not words or len(words) > 6 or len(label) > 60 or bare.lower() in _LABEL_STOP:
+        return None, line.strip()
+    if any(w.lower() in {"the", "a", "an"} for w in words[1:]) and len(words) > 3:
+        return None, line.strip()
+    return label, m.group("text").strip()
+
+
+def _is_abbreviation(block: str, dot_index: int) -> bool:
+    """True when the period at ``dot_index`` belongs to an abbreviation or an initial."""
+    i = dot_index
+    while i > 0 and not block[i - 1].isspace() and block[i - 1] not in _OPENERS:
+        i -= 1
+    token = block[i:dot_index].lower()
+    if not token:
+        return False
+    if len(token) == 1 and token.isalpha():
+        return True  # initial: "J. Smith"
+    return token in _ABBREVIATIONS
+
+
+def _next_starts_sentence(block: str, pos: int) -> bool:
+    """Whether the text after ``pos`` (past whitespace) looks like a new sentence."""
+    j = pos
+    n = len(block)
+    while j < n and block[j].isspace():
+        j += 1
+    if j >= n:
+        return True
+    while j < n and block[j] in _OPENERS:
+        j += 1
+    if j >= n:
+        return True
+    c = block[j]
+    return c.isupper() or c.isdigit() or not c.isalpha()
+
+
+def _split_block(block: str, offset: int, out: list[SentenceSpan]) -> None:
+    """Split one line-group (no blank lines, no forced line breaks) at terminal punctuation."""
+    start = 0
+    for m in re.finditer(r"[.!?…]+[" + re.escape(_CLOSERS) + r"]*(?=\s|$)", block):
+        end = m.end()
+        punct = block[m.start() : end].rstrip(_CLOSERS)
+        if punct == "." and _is_abbreviation(block, m.start()):
+            # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence.
+            token_start = m.start()
+            while token_start > 0 and not block[token_start - 1].isspace():
+                token_start -= 1
+            token = block[token_start : m.start()].lower().lstrip(_OPENERS)
+            nxt = block[end:].lstrip().lstrip(_OPENERS)
+            if token not in _SOFT_ABBREVIATIONS or not nxt[:1].isupper():
+                continue
+        if not _next_starts_sentence(block, end):
+            continue
+        _emit(block, start, end, offset, out)
+        start = end
+    _emit(block, start, len(block), offset, out)
+
+
+def _emit(block: str, start: int, end: int, offset: int, out: list[SentenceSpan]) -> None:
+    """Append the trimmed span ``block[start:end]`` when it holds any non-space character."""
+    piece = block[start:end]
+    stripped = piece.strip()
+    if not stripped:
+        return
+    lead = len(piece) - len(piece.lstrip())
+    s = offset + start + lead
+    out.append(SentenceSpan(s, s + len(stripped), stripped))
+
+
+def split_sentences(text: str) -> list[SentenceSpan]:
+    """Split ``text`` into sentences with character offsets into ``text``.
+
+    Blank lines always end a sentence; a single newline ends one only before or after a line that
+    is a bullet, heading, timestamp, table row or ``Speaker:`` turn (hard-wrapped prose is joined).
+    Inside a line, ``.``/``!``/``?``/``…`` (with closing quotes or brackets) end a sentence when
+    followed by whitespace and a capital, digit or opening quote — but not after known
+    abbreviations (``Dr.``, ``e.g.``) or single initials; decimals never split.
+    """
+    out: list[SentenceSpan] = []
+    if not text or text.isspace():
+        return out
+    para_start = 0
+    for m in [*_BLANK_LINE.finditer(text), None]:
+        para_end = m.start() if m is not None else len(text)
+        _split_paragraph(text, para_start, para_end, out)
+        if m is not None:
+            para_start = m.end()
+    return out
+
+
+def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan]) -> None:
+    """Group a paragraph's lines into blocks (forced breaks) and split each block."""
+    block_start = start
+    pos = start
+    prev_forced = False
+    first = True
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        line_end = end if nl == -1 else nl
+        line = text[pos:line_end]
+        forced = bool(line.strip()) and (
+            _LINE_START_BREAK.match(line) is not None or parse_speaker_line(line)[0] is not None
+        )
+        if not first and (forced or prev_forced) and pos > block_start:
+            _split_block(text[block_start:pos], block_start, out)
+            block_start = pos
+        prev_forced = forced or _is_heading_like(line)
+        first = False
+        pos = line_end + 1
+    if block_start < end:
+        _split_block(text[block_start:end], block_start, out)
+
+
+def _is_heading_like(line: str) -> bool:
+    """A short line without final punctuation (a title, a list header) ends its own block."""
+    s = line.strip()
+    if not s or len(s) > 60 or s[-1] in ".,;:!?…\"'”’-":
+        return False
+    return len(s.split()) <= 8 and (s.isupper() or s.istitle() or s.startswith("#"))
+
+
+# --- transcript cleanup -------------------------------------------------------------------
+
+_MARKERS = re.compile(
+    r"\{[A-Za-z_]+\}|\[(?:laughter|laughs|laugh|noise|inaudible|crosstalk|music|applause|silence|pause|"
+    r"unintelligible|coughs?|sighs?|background noise|overlapping)\]|<(?:unk|noise|laugh)>",
+    re.IGNORECASE,
+)
+_FILLERS = re.compile(
+    r"(?<![\w'-])(?:u+m+|u+h+m*|e+r+m+|e+r+|a+h+|h+m+|m+h*m+|m+-h+m+|u+h+-h+u+h+|uh-oh|you know|i mean)"
+    r"(?![\w'-])[ \t]*,?",
+    re.IGNORECASE,
+)
+_REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:\s+\1\b)+", re.IGNORECASE)
+_SPACE_BEFORE = re.compile(r"\s+([,.;:!?%)\]}])")
+_SPLIT_CLITIC = re.compile(r"(\w)\s+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
+_MULTI_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")
+_COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
+_LEAD_JUNK = re.compile(r"^[\s,;:.\-–—]+")
+_SPACES = re.compile(r"[ \t]+")
+_LOWER_AFTER_END = re.compile(r"([.!?] )([a-z])")
+
+
+def clean_transcript(text: str) -> str:
+    """Remove disfluency markers (``{disfmarker}``, ``{vocalsound}``, ``[laughter]``), filler words
+    (um, uh, mm-hmm, "you know"), stuttered repeats ("the the") and tokenizer spacing (``we 're``,
+    ``word ,``) from one line of transcript text. Newlines are preserved.
+    """
+    if not text:
+        return ""
+    lines = []
+    for line in text.split("\n"):
+        s = _MARKERS.sub(" ", line)
+        s = _FILLERS.sub(" ", s)
+        s = _SPLIT_CLITIC.sub(r"\1\2", s)
+        s = _SPACES.sub(" ", s)
+        s = _REPEAT.sub(r"\1", s)
+        s = _SPACE_BEFORE.sub(r"\1", s)
+        s = _MULTI_PUNCT.sub(r"\1", s)
+        s = _COMMA_BEFORE_END.sub(r"\1", s)
+        s = _LEAD_JUNK.sub("", s).strip()
+        s = re.sub(r"^[,;:]+|[,;:]+$", "", s).strip()
+        s = _LOWER_AFTER_END.sub(lambda m: m.group(1) + m.group(2).upper(), s)
+        if s and s[0].islower():
+            s = s[0].upper() + s[1:]
+        lines.append(s)
+    return "\n".join(lines)
+
+
+BACKCHANNELS = frozenset(
+    """
+    yeah yes yep yup yea ya no nope nah okay ok kay alright right sure fine good great cool nice wow oh ah
+    uh um hmm mm mhm huh hm exactly true indeed totally absolutely definitely really so well anyway
+    thanks thank you i see got it agreed correct sorry pardon what hello hi bye bah mah whoa gosh
+    maybe perhaps probably hey
+    """.split()
+)
+
+
+def is_backchannel(text: str) -> bool:
+    """True for turns that carry no content: "Yeah.", "Okay, right.", "Mm-hmm.", "Thank you."."""
+    words = re.findall(r"[a-z]+", text.lower().replace("mm-hmm", "mm").replace("uh-huh", "uh"))
+    if not words:
+        return True
+    return all(w in BACKCHANNELS for w in words)

@@ -1,0 +1,104 @@
+"""--git versioning with the real git binary."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from batchsum.gitver import commit_run, ensure_repo
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+@pytest.fixture(autouse=True)
+def bare_machine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A machine with no global or system git identity, like a fresh CI runner."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+    for var in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def _git(out: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(out), *args], check=True, capture_output=True, text=True).stdout
+
+
+def test_one_commit_per_run_with_counts(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert ensure_repo(out) is True
+    assert ".batchsum/" in (out / ".gitignore").read_text().splitlines()
+    assert _git(out, "config", "--local", "user.name").strip() == "batchsum"
+
+    (out / "a" / "summaries" / "L3").mkdir(parents=True)
+    (out / "a" / "summaries" / "L3" / "final.md").write_text("first\n")
+    (out / ".batchsum").mkdir()
+    (out / ".batchsum" / "lock").write_text("{}")
+    sha1 = commit_run(out, added=1, changed=0, deleted=0, run_id="r1")
+    assert sha1 is not None and len(sha1) == 40
+
+    (out / "a" / "summaries" / "L3" / "final.md").write_text("second\n")
+    (out / "b.md").write_text("new\n")
+    sha2 = commit_run(out, added=3, changed=2, deleted=1, run_id="r2")
+    assert sha2 is not None and sha2 != sha1
+
+    log = _git(out, "log", "--format=%H %s").splitlines()
+    assert log == [
+        f"{sha2} batchsum run r2: 3 added, 2 changed, 1 deleted",
+        f"{sha1} batchsum run r1: 1 added, 0 changed, 0 deleted",
+    ]
+    tracked = _git(out, "ls-files").split()
+    assert ".batchsum/lock" not in tracked and ".gitignore" in tracked
+
+
+def test_nothing_to_commit_returns_none(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "x.md").write_text("x\n")
+    assert commit_run(out, added=1, changed=0, deleted=0, run_id="r1") is not None
+    assert commit_run(out, added=0, changed=0, deleted=0, run_id="r2") is None
+    assert len(_git(out, "log", "--oneline").splitlines()) == 1
+
+
+def test_existing_gitignore_is_extended_not_replaced(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".gitignore").write_text("*.tmp")
+    assert ensure_repo(out)
+    assert ensure_repo(out)  # idempotent
+    lines = (out / ".gitignore").read_text().splitlines()
+    assert lines[0] == "*.tmp" and lines.count(".batchsum/") == 1
+
+
+def test_failing_hook_is_a_warning_not_an_error(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    out = tmp_path / "out"
+    assert ensure_repo(out)
+    hook = out / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho 'hook says no' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    (out / "x.md").write_text("x\n")
+    with caplog.at_level(logging.WARNING, logger="batchsum.gitver"):
+        assert commit_run(out, added=1, changed=0, deleted=0, run_id="r1") is None
+    assert "hook says no" in caplog.text
+
+
+def test_no_git_binary_returns_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "x.md").write_text("x\n")
+    with caplog.at_level(logging.WARNING, logger="batchsum.gitver"):
+        assert ensure_repo(out) is False
+        assert commit_run(out, added=1, changed=0, deleted=0, run_id="r1") is None
+    assert "git is not installed or not on PATH" in caplog.text
+    assert not (out / ".git").exists()

@@ -1,0 +1,163 @@
+"""The output-folder lock, exercised with real child processes."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from batchsum.errors import LockedError
+from batchsum.lock import RunLock, lock_path, read_lock_info
+
+REPO = Path(__file__).resolve().parent.parent
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from batchsum.lock import RunLock
+lock = RunLock(Path(sys.argv[1])).acquire()
+print("locked", flush=True)
+sys.stdin.readline()  # hold until the parent says so (or kills us)
+lock.release()
+print("released", flush=True)
+"""
+
+
+def _spawn_holder(out: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(out), "--api-key", "sk-secretsecret123"],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+@pytest.fixture
+def holder(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
+    out = tmp_path / "out"
+    proc = _spawn_holder(out)
+    try:
+        yield out, proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+
+
+def test_second_run_fails_at_once_naming_the_holder(holder: tuple[Path, subprocess.Popen[str]]) -> None:
+    out, proc = holder
+    with pytest.raises(LockedError) as err:
+        RunLock(out).acquire()
+    msg = str(err.value)
+    assert f"output folder {out} is locked by pid {proc.pid}" in msg
+    assert "started " in msg and "--wait" in msg
+    info = read_lock_info(lock_path(out))
+    assert info is not None and info["pid"] == proc.pid and info["host"] == socket.gethostname()
+    # The holder's command line is recorded without its secret.
+    assert "sk-secretsecret123" not in json.dumps(info)
+    assert info["argv"][-2:] == ["--api-key", "***"]
+
+
+def test_clean_release_lets_the_next_run_in_without_stale_warning(
+    holder: tuple[Path, subprocess.Popen[str]], caplog: pytest.LogCaptureFixture
+) -> None:
+    out, proc = holder
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline().strip() == "released"
+    proc.wait()
+    with caplog.at_level(logging.WARNING, logger="batchsum.lock"), RunLock(out) as lock:
+        assert lock.held and lock.stale is None
+    assert "stale" not in caplog.text
+
+
+def test_sigkilled_holder_lock_is_taken_over(
+    holder: tuple[Path, subprocess.Popen[str]], caplog: pytest.LogCaptureFixture
+) -> None:
+    out, proc = holder
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with caplog.at_level(logging.WARNING, logger="batchsum.lock"), RunLock(out) as lock:
+        assert lock.stale is not None and lock.stale["pid"] == proc.pid
+        info = read_lock_info(lock_path(out))
+        assert info is not None and info["pid"] == os.getpid()
+    assert f"stale lock in {out}: pid {proc.pid}" in caplog.text
+    assert "is no longer running" in caplog.text
+    # Released cleanly: empty file, so the next run reports nothing stale.
+    assert read_lock_info(lock_path(out)) is None
+
+
+def test_lock_file_naming_a_dead_pid_is_taken_over(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    out = tmp_path / "out"
+    path = lock_path(out)
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        json.dumps({"pid": dead.pid, "host": socket.gethostname(), "started_at": "2026-10-01T02:00:00Z"}),
+        encoding="utf-8",
+    )
+    with caplog.at_level(logging.WARNING, logger="batchsum.lock"), RunLock(out) as lock:
+        assert lock.stale is not None and lock.stale["pid"] == dead.pid
+    assert f"pid {dead.pid} (started 2026-10-01T02:00:00Z) is no longer running" in caplog.text
+
+
+def test_wait_times_out_with_a_clear_message(holder: tuple[Path, subprocess.Popen[str]]) -> None:
+    out, proc = holder
+    with pytest.raises(LockedError, match=rf"still locked by pid {proc.pid} .* after waiting 0.2 s"):
+        RunLock(out, wait=True, poll=0.05, timeout=0.2).acquire()
+
+
+class _KillWhenWaiting(logging.Handler):
+    """Kills the holder the moment the waiter announces it is waiting (no sleeps, no races)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        super().__init__(logging.INFO)
+        self.proc = proc
+        self.fired = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "waiting" in record.getMessage() and not self.fired:
+            self.fired = True
+            self.proc.kill()
+            self.proc.wait()
+
+
+def test_wait_acquires_once_the_holder_dies(holder: tuple[Path, subprocess.Popen[str]]) -> None:
+    out, proc = holder
+    logger = logging.getLogger("batchsum.lock")
+    handler = _KillWhenWaiting(proc)
+    old_level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        with RunLock(out, wait=True, poll=0.02, timeout=60) as lock:
+            assert lock.held
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+    assert handler.fired, "the waiter never had to wait"
+
+
+def test_two_locks_in_one_process_conflict_and_release_is_idempotent(tmp_path: Path) -> None:
+    first = RunLock(tmp_path / "o").acquire()
+    with pytest.raises(LockedError):
+        RunLock(tmp_path / "o").acquire()
+    first.release()
+    first.release()
+    with RunLock(tmp_path / "o") as again:
+        assert again.held
+    assert not again.held
