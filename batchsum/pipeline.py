@@ -216,7 +216,7 @@ class _Parser:
 
     def unknown(self, key: str, key_node: Node, section: str) -> PipelineError:
         schema = _SECTIONS[section]
-        where = f" in {section.rstrip('[]') or 'the top level'}" if section else ""
+        where = f" in {section.rstrip('[]')}" if section else ""
         close = difflib.get_close_matches(key, list(schema), n=1, cutoff=0.6)
         if close:
             hint = f" (did you mean '{close[0]}'?)"
@@ -227,8 +227,10 @@ class _Parser:
                 hint = f" (valid keys: {', '.join(sorted(schema))})"
             elif homes[0] == "corpora[]":
                 hint = f" (did you mean '{key}' inside a 'corpora' entry?)"
+            elif homes[0] == "":
+                hint = f" (did you mean the top-level key '{key}'?)"
             else:
-                hint = f" (did you mean '{homes[0] + '.' if homes[0] else ''}{key}'?)"
+                hint = f" (did you mean '{homes[0]}.{key}'?)"
         return self.fail(key_node, f"unknown key '{key}'{where}{hint}")
 
     def resolve(self, raw: str) -> Path:

@@ -123,7 +123,7 @@ def discover(
                 patterns += ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
             except OSError as exc:
                 result.problems.append(Problem(str(ignore_file), f"cannot read ignore file: {exc.strerror}"))
-        spec = pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+        spec = pathspec.GitIgnoreSpec.from_lines(patterns)
         _walk_dir(result, root, root, prefix, spec, out_abs, override, seen_files, visited=set())
     return result
 

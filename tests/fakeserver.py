@@ -408,7 +408,9 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 content = rule.content
             elif _asks_for_json(messages):
                 malformed = server.malformed_json or (rule is not None and rule.malformed_json)
-                content = "Sure! Here is the JSON:\n{summary: 'unterminated" if malformed else facets_reply(user, max_tokens)
+                content = (
+                    "Sure! Here is the JSON:\n{summary: 'unterminated" if malformed else facets_reply(user, max_tokens)
+                )
             else:
                 content = reply_text(user, max_tokens)
             prompt_tokens = max(1, len(entry.prompt_text) // 4)

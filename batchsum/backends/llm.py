@@ -59,9 +59,7 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_SECRETISH = re.compile(
-    r"(?:sk-[A-Za-z0-9_\-]{8,}|Bearer\s+\S+|(?i:api[_-]?key|authorization|token)\s*[:=]\s*\S+)"
-)
+_SECRETISH = re.compile(r"(?:sk-[A-Za-z0-9_\-]{8,}|Bearer\s+\S+|(?i:api[_-]?key|authorization|token)\s*[:=]\s*\S+)")
 
 
 # ---- facets (seed 002) ------------------------------------------------------------------------
@@ -461,7 +459,9 @@ class LLMBackend:
                     raise _NodeFailure(last_cause) from None
                 if exc.retryable:
                     if model != models[-1]:
-                        log.warning("%s: model %s keeps failing (%s); trying the next model", request.node_id, model, exc)
+                        log.warning(
+                            "%s: model %s keeps failing (%s); trying the next model", request.node_id, model, exc
+                        )
                     continue
                 raise _NodeFailure(last_cause) from None
             stats.model = model
@@ -488,7 +488,7 @@ class LLMBackend:
                 try:
                     listing = await self._get_client().models.list()
                     names = [m.id for m in listing.data]
-                except Exception as exc:  # noqa: BLE001 - any failure: say we could not discover a model
+                except Exception as exc:  # any failure means: we could not discover a model
                     raise _NodeFailure(
                         f"no --model given and listing the server's models failed ({_describe(exc, self._secrets)})"
                     ) from None
@@ -590,9 +590,7 @@ class LLMBackend:
                 raise _CallFailure(f"connection error ({_describe(exc, self._secrets)})", retryable=True) from None
             except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
                 # A garbled 200 body is a transport problem (proxy, truncated stream), not bad model output.
-                raise _CallFailure(
-                    f"invalid response body ({_describe(exc, self._secrets)})", retryable=True
-                ) from None
+                raise _CallFailure(f"invalid response body ({_describe(exc, self._secrets)})", retryable=True) from None
             finally:
                 self.inflight -= 1
                 stats.http_s += time.perf_counter() - t0

@@ -68,7 +68,9 @@ class PromptSet:
             for path in sorted(prompts_dir.glob("*.txt")):
                 name = path.stem
                 if name not in PROMPT_NAMES:
-                    raise ConfigError(f"{path}: unknown prompt name {name!r}; expected one of {', '.join(PROMPT_NAMES)}")
+                    raise ConfigError(
+                        f"{path}: unknown prompt name {name!r}; expected one of {', '.join(PROMPT_NAMES)}"
+                    )
                 try:
                     text = path.read_text(encoding="utf-8")
                 except (OSError, UnicodeDecodeError) as exc:

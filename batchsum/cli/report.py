@@ -13,21 +13,48 @@ _OUT_HELP = "Output folder of a run (its metrics live in <out>/.batchsum/)."
 
 
 @click.command("report")
-@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("batchsum-out"), show_default=True,
-              help=_OUT_HELP)  # fmt: skip
-@click.option("--metrics-db", type=click.Path(path_type=Path), default=None,
-              help="Metrics database, when it was moved with `run --metrics-db` (read only if no Parquet snapshots).")  # fmt: skip
+@click.option(
+    "--out", "out", type=click.Path(path_type=Path), default=Path("batchsum-out"), show_default=True, help=_OUT_HELP
+)
+@click.option(
+    "--metrics-db",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Metrics database moved with `run --metrics-db` (read when there are no Parquet snapshots).",
+)
 @click.option("--run", "run_id", metavar="ID", default=None, help="Report on this run (id or unique prefix).")
-@click.option("--last", type=click.IntRange(min=1), metavar="N", default=None,
-              help="Report on the last N runs (default: the latest run).")  # fmt: skip
-@click.option("--type", "content_type", type=click.Choice(["journal", "conversation", "document"]), default=None,
-              help="Only files of this content type.")  # fmt: skip
-@click.option("--format", "fmt", type=click.Choice(["table", "md", "json", "csv"]), default="table",
-              show_default=True, help="Output format on stdout.")  # fmt: skip
-@click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write a self-contained HTML report with charts to FILE.")  # fmt: skip
-@click.option("--price-per-1k", type=click.FloatRange(min=0), default=None,
-              help="Price per 1,000 LLM tokens, to estimate cost.")  # fmt: skip
+@click.option(
+    "--last",
+    type=click.IntRange(min=1),
+    metavar="N",
+    default=None,
+    help="Report on the last N runs (default: the latest run).",
+)
+@click.option(
+    "--type",
+    "content_type",
+    type=click.Choice(["journal", "conversation", "document"]),
+    default=None,
+    help="Only files of this content type.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "md", "json", "csv"]),
+    default="table",
+    show_default=True,
+    help="Output format on stdout.",
+)
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a self-contained HTML report with charts to FILE.",
+)
+@click.option(
+    "--price-per-1k", type=click.FloatRange(min=0), default=None, help="Price per 1,000 LLM tokens, to estimate cost."
+)
 @translate_errors
 def report(
     out: Path,
@@ -63,12 +90,23 @@ def report(
 
 
 @click.command("export")
-@click.option("--format", "fmt", type=click.Choice(["parquet", "csv", "json"]), default="parquet", show_default=True,
-              help="File format of the exported tables.")  # fmt: skip
-@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("batchsum-out"), show_default=True,
-              help=_OUT_HELP)  # fmt: skip
-@click.option("--metrics-db", type=click.Path(path_type=Path), default=None,
-              help="Metrics database, when it was moved with `run --metrics-db`.")  # fmt: skip
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["parquet", "csv", "json"]),
+    default="parquet",
+    show_default=True,
+    help="File format of the exported tables.",
+)
+@click.option(
+    "--out", "out", type=click.Path(path_type=Path), default=Path("batchsum-out"), show_default=True, help=_OUT_HELP
+)
+@click.option(
+    "--metrics-db",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Metrics database, when it was moved with `run --metrics-db`.",
+)
 @click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
 @translate_errors
 def export(fmt: str, out: Path, metrics_db: Path | None, dest: Path) -> None:

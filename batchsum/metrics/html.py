@@ -146,7 +146,11 @@ def _section_html(s: Section) -> str:
     out.append("<table>")
     if any(s.headers):
         out.append(
-            "<tr>" + "".join(f'<th class="{"r" if a == "r" else ""}">{_e(h)}</th>' for h, a in zip(s.headers, s.align, strict=True)) + "</tr>"
+            "<tr>"
+            + "".join(
+                f'<th class="{"r" if a == "r" else ""}">{_e(h)}</th>' for h, a in zip(s.headers, s.align, strict=True)
+            )
+            + "</tr>"
         )
     for row in s.rows:
         cells = []

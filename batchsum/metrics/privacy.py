@@ -17,7 +17,10 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         rf"\1{MASK}",
     ),
     # Authorization: <scheme> <credentials> (header dumps in error messages).
-    (re.compile(r"(?i)(\bauthorization\b[\"']?\s*[:=]\s*[\"']?)(?:(?:bearer|basic|token)\s+)?[^\s\"',}]+"), rf"\1{MASK}"),
+    (
+        re.compile(r"(?i)(\bauthorization\b[\"']?\s*[:=]\s*[\"']?)(?:(?:bearer|basic|token)\s+)?[^\s\"',}]+"),
+        rf"\1{MASK}",
+    ),
     (re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]+"), rf"\1{MASK}"),
     # KEY=value style assignments: OPENAI_API_KEY=..., api_key="...", "api_key": "...", ?api_key=...
     (

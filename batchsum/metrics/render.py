@@ -58,7 +58,7 @@ def fmt_ms(value: Any) -> str:
     s = ms / 1000
     if s < 60:
         return f"{s:.1f} s"
-    m, sec = divmod(int(round(s)), 60)
+    m, sec = divmod(round(s), 60)
     if m < 60:
         return f"{m} m {sec:02d} s"
     h, m = divmod(m, 60)
@@ -162,8 +162,20 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
     out.append(
         Section(
             "Compression by level",
-            ["level", "files", "tokens in", "tokens out", "mean", "median", "p90", "target", "×target",
-             "mean vs target (full = 2×)", "fallback", "failed"],  # fmt: skip
+            [
+                "level",
+                "files",
+                "tokens in",
+                "tokens out",
+                "mean",
+                "median",
+                "p90",
+                "target",
+                "×target",
+                "mean vs target (full = 2×)",
+                "fallback",
+                "failed",
+            ],
             rows,
             "lrrrrrrrrlrr",
             note="ratio = output tokens / input tokens per file; NONE files are kept whole.",
@@ -189,8 +201,19 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
     out.append(
         Section(
             "Compression by content type",
-            ["type", "files", "tokens in", "tokens out", "out/in", "mean", "median", "p90", "fallback", "failed",
-             "tokens in"],  # fmt: skip
+            [
+                "type",
+                "files",
+                "tokens in",
+                "tokens out",
+                "out/in",
+                "mean",
+                "median",
+                "p90",
+                "fallback",
+                "failed",
+                "tokens in",
+            ],
             rows,
             "lrrrrrrrrrl",
         )
@@ -213,8 +236,19 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
     out.append(
         Section(
             "By content type and level",
-            ["type", "level", "files", "tokens in", "tokens out", "mean", "median", "p90", "target", "fallback",
-             "failed"],  # fmt: skip
+            [
+                "type",
+                "level",
+                "files",
+                "tokens in",
+                "tokens out",
+                "mean",
+                "median",
+                "p90",
+                "target",
+                "fallback",
+                "failed",
+            ],
             rows,
             "llrrrrrrrrr",
         )
@@ -243,9 +277,7 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
         )
     )
 
-    rows = [
-        [f["run_id"], shorten(f["relpath"], path_width), clip(f["error"], 160)] for f in report.failures
-    ]
+    rows = [[f["run_id"], shorten(f["relpath"], path_width), clip(f["error"], 160)] for f in report.failures]
     out.append(Section(f"Failures ({len(report.failures)})", ["run", "file", "reason"], rows, "lll"))
 
     if report.fallback_reasons:
@@ -418,7 +450,9 @@ def render_csv(report: Report) -> str:
     for level, hist in report.histograms.items():
         edges = hist["edges"]
         for i, count in enumerate(hist["counts"]):
-            label = f"ratio {edges[i]:.3f}-{edges[i + 1]:.3f}" if i < len(hist["counts"]) - 1 else f"ratio >={edges[i]:.3f}"
+            label = (
+                f"ratio {edges[i]:.3f}-{edges[i + 1]:.3f}" if i < len(hist["counts"]) - 1 else f"ratio >={edges[i]:.3f}"
+            )
             w.writerow(["histogram", level, label, int(count)])
     if report.cost is not None:
         for metric, value in report.cost.items():

@@ -257,23 +257,37 @@ def _fallback_reasons(con: Any, content_type: str | None) -> list[dict[str, Any]
 
 
 def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
+    # Spent tokens and cache savings come from node rows: only nodes that really sent requests
+    # count (the extractive summarizer reports its output as completion tokens, and cached or
+    # reused nodes cost nothing), and reused nodes are kept apart from LLM cache hits.
     rows = _rows(
         con,
         """
-        SELECT run_id, started_at, finished_at, status, backend, model,
-               coalesce(files_total, 0) AS files_total,
-               coalesce(files_done, 0) + coalesce(files_failed, 0) + coalesce(files_deleted, 0) AS files_changed,
-               coalesce(files_done, 0) AS files_done, coalesce(files_unchanged, 0) AS files_unchanged,
-               coalesce(files_failed, 0) AS files_failed, coalesce(files_deleted, 0) AS files_deleted,
-               coalesce(input_tokens, 0) AS input_tokens, coalesce(output_tokens, 0) AS output_tokens,
-               coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0) AS tokens_spent,
-               coalesce(llm_calls, 0) AS llm_calls, coalesce(cache_hits, 0) AS calls_saved,
-               coalesce(nodes_computed, 0) AS nodes_computed, coalesce(nodes_reused, 0) AS nodes_reused,
-               coalesce(wall_ms, 0) AS wall_ms
-        FROM runs ORDER BY started_at, run_id
+        WITH n AS (
+            SELECT run_id,
+                   sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0))
+                       FILTER (WHERE coalesce(llm_calls, 0) > 0) AS spent,
+                   count(*) FILTER (WHERE cache_hit AND NOT coalesce(reused, false)) AS saved,
+                   count(*) FILTER (WHERE coalesce(reused, false)) AS reused
+            FROM nodes GROUP BY run_id
+        )
+        SELECT r.run_id, r.started_at, r.finished_at, r.status, r.backend, r.model,
+               coalesce(r.files_total, 0) AS files_total,
+               coalesce(r.files_done, 0) + coalesce(r.files_failed, 0) + coalesce(r.files_deleted, 0) AS files_changed,
+               coalesce(r.files_done, 0) AS files_done, coalesce(r.files_unchanged, 0) AS files_unchanged,
+               coalesce(r.files_failed, 0) AS files_failed, coalesce(r.files_deleted, 0) AS files_deleted,
+               coalesce(r.input_tokens, 0) AS input_tokens, coalesce(r.output_tokens, 0) AS output_tokens,
+               coalesce(n.spent, 0) AS tokens_spent,
+               coalesce(r.llm_calls, 0) AS llm_calls, coalesce(n.saved, 0) AS calls_saved,
+               coalesce(r.nodes_computed, 0) AS nodes_computed, coalesce(n.reused, r.nodes_reused, 0) AS nodes_reused,
+               coalesce(r.wall_ms, 0) AS wall_ms
+        FROM runs r LEFT JOIN n USING (run_id)
+        ORDER BY r.started_at, r.run_id
         """,
     )
     for r in rows:
+        for key in ("tokens_spent", "calls_saved", "nodes_reused", "files_changed"):
+            r[key] = int(r[key])
         r["cost"] = (r["tokens_spent"] / 1000.0 * price_per_1k) if price_per_1k is not None else None
     return rows
 
@@ -318,10 +332,16 @@ def build_report_from(
     con = source.con
     run_ids = select_runs(con, run, last)
     _build_state(con, run_ids, content_type)
-    groups = [_decorate(g) for g in _group_stats(con)]
+    # Groups holding only skipped or deleted files have nothing to show.
+    groups = [
+        _decorate(g)
+        for g in _group_stats(con)
+        if g["files"] or g["failed"] or (g["level"] is None and g["content_type"] is None)
+    ]
     total = next((g for g in groups if g["content_type"] is None and g["level"] is None), None)
     by_level = sorted(
-        (g for g in groups if g["content_type"] is None and g["level"] is not None), key=lambda g: _level_key(g["level"])
+        (g for g in groups if g["content_type"] is None and g["level"] is not None),
+        key=lambda g: _level_key(g["level"]),
     )
     by_type = sorted(
         (g for g in groups if g["level"] is None and g["content_type"] is not None),

@@ -93,7 +93,8 @@ def check_schema(con: Any, path: Path, catalog: str | None = None) -> int:
 def open_error(exc: BaseException, path: Path) -> MetricsError:
     """Translate a DuckDB open failure into a one-line MetricsError."""
     text = str(exc)
-    if "not a valid DuckDB database" in text:
+    lowered = text.lower()
+    if any(s in lowered for s in ("not a valid duckdb database", "corrupt", "checksum", "serialization")):
         return MetricsError(f"metrics database is not a DuckDB database or is corrupt: {path}")
     first = text.splitlines()[0] if text else type(exc).__name__
     return MetricsError(f"cannot open metrics database {path}: {first}")
@@ -226,7 +227,8 @@ class MetricsStore:
 
     def record_run(self, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> None:
         """Store one run (replacing an earlier recording of the same run id), then snapshot it."""
-        for rec in (*files, *nodes):
+        recs: list[FileRecord | NodeRecord] = [*files, *nodes]
+        for rec in recs:
             if rec.run_id != run.run_id:
                 raise MetricsError(f"record for {rec.relpath} has run id {rec.run_id!r}, expected {run.run_id!r}")
         rows = {

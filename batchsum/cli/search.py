@@ -1,0 +1,180 @@
+"""``batchsum search`` and ``batchsum index``: thin Click wrappers over :mod:`batchsum.index`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from batchsum.cli._common import EXIT_SOME_FAILED, translate_errors
+from batchsum.config import RunConfig
+from batchsum.model import CONTENT_TYPES
+
+DEFAULT_OUT = Path("batchsum-out")
+
+
+def _index_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by both commands: where the index lives and which embedder built it."""
+    for opt in reversed(
+        [
+            click.option("--chroma-host", metavar="HOST", help="Use a Chroma server instead of OUT/.batchsum/chroma."),
+            click.option("--chroma-port", type=int, metavar="PORT", help="Port of the Chroma server [default: 8000]."),
+            click.option("--collection", default="batchsum", show_default=True, help="Chroma collection name."),
+            click.option("--embed-base-url", metavar="URL", help="OpenAI-compatible /v1/embeddings server to use."),
+            click.option("--embed-model", metavar="NAME", help="Embedding model name on that server."),
+        ]
+    ):
+        func = opt(func)
+    return func
+
+
+def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collection: str,
+            embed_base_url: str | None, embed_model: str | None) -> RunConfig:  # fmt: skip
+    return RunConfig(
+        paths=[],
+        out=out,
+        chroma_host=chroma_host,
+        chroma_port=chroma_port,
+        collection=collection,
+        embed_base_url=embed_base_url,
+        embed_model=embed_model,
+    )
+
+
+@click.command()
+@click.argument("query")
+@click.option("--out", "-o", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True,
+              help="Output folder of a batchsum run.")  # fmt: skip
+@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Number of results.")
+@click.option("--level", type=click.Choice(["1", "2", "3", "final"]), help="Only this tree level (final: top nodes).")
+@click.option("--type", "content_type", type=click.Choice(list(CONTENT_TYPES)), help="Only this content type.")
+@click.option("--path", "path_glob", metavar="GLOB", help="Only sources whose relative path matches, e.g. 'notes/*'.")
+@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="DATE",
+              help="Only documents dated on or after DATE (YYYY-MM-DD).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
+@click.option("--reranker", type=click.Path(path_type=Path), metavar="PATH",
+              help="ONNX cross-encoder (file or folder, tokenizer.json beside it) instead of MaxSim.")  # fmt: skip
+@_index_options
+@translate_errors
+def search(
+    query: str,
+    out: Path,
+    k: int,
+    level: str | None,
+    content_type: str | None,
+    path_glob: str | None,
+    since: datetime | None,
+    as_json: bool,
+    reranker: Path | None,
+    chroma_host: str | None,
+    chroma_port: int | None,
+    collection: str,
+    embed_base_url: str | None,
+    embed_model: str | None,
+) -> None:
+    """Search every summary of an output folder for QUERY (all tree levels, reranked, recent first on ties)."""
+    from batchsum.index.search import highlight
+    from batchsum.index.search import search as run_search
+
+    cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
+    hits = run_search(
+        cfg,
+        query,
+        k=k,
+        level=level,
+        content_type=content_type,
+        path_glob=path_glob,
+        since=since.date() if since else None,
+        reranker=reranker,
+    )
+    if as_json:
+        click.echo(json.dumps([h.to_dict() for h in hits], indent=2, ensure_ascii=False))
+        return
+    if not hits:
+        click.echo("No matching summaries.")
+        return
+    for h in hits:
+        where = "final" if h.is_final else f"L{h.level}"
+        click.echo(
+            f"{h.rank}. {h.score:.3f}  {click.style(where, fg='cyan')}  {click.style(h.source_path, bold=True)}"
+            f"  {h.doc_date or '-'}"
+        )
+        click.echo("   " + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
+        click.echo(f"   {h.summary_path}")
+
+
+@click.command()
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option("--rebuild", is_flag=True, help="Drop the index and re-index from the Markdown tree alone.")
+@click.option("--check", is_flag=True, help="Report nodes missing from the index, stale ones and orphans.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@_index_options
+@translate_errors
+def index(
+    out: Path,
+    rebuild: bool,
+    check: bool,
+    as_json: bool,
+    chroma_host: str | None,
+    chroma_port: int | None,
+    collection: str,
+    embed_base_url: str | None,
+    embed_model: str | None,
+) -> None:
+    """Check, repair or rebuild the search index of output folder OUT.
+
+    Without options: index every node that is missing or stale and drop orphans.
+    --check exits with code 1 when the index and the tree differ.
+    """
+    from batchsum.errors import ConfigError
+    from batchsum.index.store import check_index, rebuild_index, repair_index
+
+    if rebuild and check:
+        raise ConfigError("--rebuild and --check exclude each other; pick one")
+    cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
+    if check:
+        result = check_index(cfg)
+        if as_json:
+            payload = {
+                "ok": result.ok,
+                "nodes_in_tree": result.nodes_in_tree,
+                "nodes_in_index": result.nodes_in_index,
+                "missing": result.missing,
+                "stale": result.stale,
+                "orphans": result.orphans,
+            }
+            click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        else:
+            click.echo(f"{result.nodes_in_tree} nodes in the tree, {result.nodes_in_index} in the index")
+            for label, ids in (("missing", result.missing), ("stale", result.stale), ("orphan", result.orphans)):
+                click.echo(f"{len(ids)} {label}")
+                for nid in ids[:20]:
+                    click.echo(f"  {nid}")
+                if len(ids) > 20:
+                    click.echo(f"  ... and {len(ids) - 20} more")
+            click.echo("index OK" if result.ok else f"run `batchsum index {out}` to repair")
+        if not result.ok:
+            raise SystemExit(EXIT_SOME_FAILED)
+        return
+    stats = rebuild_index(cfg) if rebuild else repair_index(cfg)
+    if as_json:
+        payload = {
+            "docs": stats.docs,
+            "nodes_indexed": stats.nodes_indexed,
+            "nodes_unchanged": stats.nodes_unchanged,
+            "nodes_deleted": stats.nodes_deleted,
+            "seconds": round(stats.seconds, 3),
+            "nodes_per_s": round(stats.nodes_per_s, 1),
+        }
+        click.echo(json.dumps(payload, indent=2))
+        return
+    verb = "Rebuilt" if rebuild else "Indexed"
+    click.echo(
+        f"{verb}: {stats.nodes_indexed} nodes embedded, {stats.nodes_unchanged} unchanged, "
+        f"{stats.nodes_deleted} removed in {stats.seconds:.1f}s"
+        + (f" ({stats.nodes_per_s:.0f} nodes/s)" if stats.nodes_indexed else "")
+    )

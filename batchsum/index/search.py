@@ -1,0 +1,310 @@
+"""Search every summary of an output folder (seed 001 §3, adapted to summary trees).
+
+1. Retrieve ``k*3`` candidates per level (L1, L2, L3: a collapsed-tree search) by cosine similarity.
+2. Rerank them (MaxSim late interaction by default, an ONNX cross-encoder with ``--reranker``).
+3. Min–max normalize the reranker scores (not sigmoid: agent-cli #279 squashed them into 0.2–0.4).
+4. ``score = 0.8 * relevance + 0.2 * exp(-age_days / 30)``, age from the document's date.
+5. MMR with λ = 0.7 over the node embeddings picks the final ``k``, so an L1 and the L3 that
+   repeats it do not both take a slot.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from batchsum.errors import ConfigError
+from batchsum.index.embed import OnnxEmbedder, get_embedder, get_onnx_embedder
+from batchsum.index.store import date_to_ts, open_collection
+from batchsum.model import CONTENT_TYPES
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+    from batchsum.index.rerank import Reranker
+
+CANDIDATES_PER_LEVEL = 3  # x k
+RECENCY_WEIGHT = 0.2
+RECENCY_DAYS = 30.0
+MMR_LAMBDA = 0.7
+LEVELS = ("1", "2", "3", "final")
+SNIPPET_CHARS = 240
+
+_STOP = frozenset(
+    "a an and are as at be but by did do does for from had has have how i in is it its of on or our so that the"
+    " their them then there these they this to was we were what when where which who why will with would you"
+    " about into than also any can could should".split()
+)
+_WORD = re.compile(r"[\w'-]+", re.UNICODE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+@dataclass
+class SearchHit:
+    """One search result."""
+
+    rank: int
+    score: float  # final combined score (relevance and recency), 0..1
+    relevance: float  # min-max normalized reranker score, 0..1
+    recency: float  # exp(-age_days/30); 0 when the document has no date
+    similarity: float  # cosine of query and summary embeddings
+    node_id: str
+    level: int
+    is_final: bool
+    doc_id: str
+    source_path: str
+    doc_date: str | None
+    content_type: str | None
+    summary_path: Path  # the node's Markdown file
+    snippet: str
+    terms: list[str]  # query terms found in the snippet (for highlighting)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        d = asdict(self)
+        d["summary_path"] = str(self.summary_path)
+        return d
+
+
+def query_terms(query: str) -> list[str]:
+    """Content words of the query, lowercased, in order, without duplicates."""
+    words = [w.strip("'-").lower() for w in _WORD.findall(query)]
+    return list(dict.fromkeys(w for w in words if len(w) > 1 and w not in _STOP))
+
+
+def _term_re(terms: list[str]) -> re.Pattern[str] | None:
+    if not terms:
+        return None
+    # Match word starts, allowing inflections of longer terms ("budget" -> "budgets", "decide" -> "decided").
+    parts = [re.escape(t[:5]) + r"\w*" if len(t) >= 6 else re.escape(t) + r"\b" for t in terms]
+    return re.compile(r"\b(?:" + "|".join(parts) + ")", re.IGNORECASE)
+
+
+def make_snippet(text: str, terms: list[str], limit: int = SNIPPET_CHARS) -> tuple[str, list[str]]:
+    """The passage of ``text`` with the most distinct query terms (about ``limit`` chars) and those terms."""
+    flat = " ".join(text.split())
+    pattern = _term_re(terms)
+    sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+    if not sentences:
+        return "", []
+    best, best_hits = 0, -1
+    if pattern is not None:
+        for i, s in enumerate(sentences):
+            hits = len({m.group(0).lower() for m in pattern.finditer(s)})
+            if hits > best_hits:
+                best, best_hits = i, hits
+    chosen = " ".join(sentences[best].split())
+    j = best + 1
+    while len(chosen) < limit // 2 and j < len(sentences):
+        chosen += " " + " ".join(sentences[j].split())
+        j += 1
+    if len(chosen) > limit:
+        start = 0
+        if pattern is not None:
+            m = pattern.search(chosen)
+            if m and m.start() > limit // 3:
+                start = chosen.rfind(" ", 0, m.start() - limit // 4) + 1
+        cut = chosen[start : start + limit]
+        cut = cut[: cut.rfind(" ")] if " " in cut[limit // 2 :] else cut
+        chosen = ("… " if start else "") + cut + " …"
+    if not chosen:
+        chosen = flat[:limit]
+    found = sorted({m.group(0).lower() for m in pattern.finditer(chosen)}) if pattern is not None else []
+    return chosen, found
+
+
+def highlight(snippet: str, terms: list[str], mark: Callable[[str], str]) -> str:
+    """``snippet`` with every occurrence of the query terms passed through ``mark``."""
+    pattern = _term_re(terms)
+    if pattern is None:
+        return snippet
+    return pattern.sub(lambda m: mark(m.group(0)), snippet)
+
+
+def minmax(scores: np.ndarray) -> np.ndarray:
+    """Scale to 0..1; all-equal scores become 1.0 (nothing to tell them apart)."""
+    if scores.size == 0:
+        return scores.astype(np.float32)
+    finite = np.where(np.isfinite(scores), scores, np.nan)
+    lo, hi = np.nanmin(finite), np.nanmax(finite)
+    if not np.isfinite(lo) or hi - lo < 1e-9:
+        return np.ones_like(scores, dtype=np.float32)
+    return np.nan_to_num((finite - lo) / (hi - lo), nan=0.0).astype(np.float32)
+
+
+def recency(doc_ts: int | None, today: date) -> float:
+    """``exp(-age_days/30)`` of a document date (future dates count as today; no date: 0)."""
+    if doc_ts is None:
+        return 0.0
+    today_ts = datetime(today.year, today.month, today.day, tzinfo=UTC).timestamp()
+    age_days = max(0.0, (today_ts - doc_ts) / 86400.0)
+    return math.exp(-age_days / RECENCY_DAYS)
+
+
+def mmr(scores: np.ndarray, vectors: np.ndarray, k: int, lam: float = MMR_LAMBDA) -> list[int]:
+    """Maximal marginal relevance: indices of ``k`` items, each ``λ·score − (1−λ)·max_sim(selected)``."""
+    n = len(scores)
+    if n == 0:
+        return []
+    sims = vectors @ vectors.T
+    chosen: list[int] = []
+    left = list(range(n))
+    while left and len(chosen) < k:
+        if chosen:
+            penalty = sims[np.ix_(left, chosen)].max(axis=1)
+        else:
+            penalty = np.zeros(len(left))
+        values = lam * scores[left] - (1 - lam) * penalty
+        pick = left[int(np.argmax(values))]
+        chosen.append(pick)
+        left.remove(pick)
+    return chosen
+
+
+def _level_filters(level: str | None) -> list[dict[str, Any]]:
+    if level is None:
+        return [{"level": 1}, {"level": 2}, {"level": 3}]
+    if level == "final":
+        return [{"is_final": True}]
+    return [{"level": int(level)}]
+
+
+def _and(clauses: list[dict[str, Any]]) -> dict[str, Any] | None:
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+def _matching_sources(col: Any, glob: str, base: list[dict[str, Any]]) -> list[str]:
+    """Source relpaths (of indexed documents) matching a path glob; a trailing '/' means the folder."""
+    pattern = glob.rstrip("/") + "/*" if glob.endswith("/") else glob
+    res = col.get(where=_and([*base, {"is_final": True}]), include=["metadatas"])
+    sources = sorted({str((md or {}).get("source_path", "")) for md in res["metadatas"] or []})
+    return [s for s in sources if fnmatch.fnmatchcase(s, pattern) or fnmatch.fnmatchcase(s, pattern + "/*")]
+
+
+def _reranker_for(embedder: Any, path: Path | None) -> Reranker:
+    from batchsum.index.rerank import MaxSimReranker, cross_encoder
+
+    if path is not None:
+        return cross_encoder(path)
+    onnx = embedder if isinstance(embedder, OnnxEmbedder) else get_onnx_embedder()
+    return MaxSimReranker(onnx)
+
+
+def validate_query(
+    query: str, k: int, level: str | None, content_type: str | None, reranker: Path | None = None
+) -> str:
+    """Check the search arguments; return the stripped query or raise ConfigError."""
+    q = query.strip()
+    if not q:
+        raise ConfigError("empty query: give some words to search for, e.g. batchsum search \"budget decision\"")
+    if k < 1:
+        raise ConfigError(f"-k {k}: ask for at least 1 result")
+    if level is not None and level not in LEVELS:
+        raise ConfigError(f"--level {level}: use 1, 2, 3 or final")
+    if content_type is not None and content_type not in CONTENT_TYPES:
+        raise ConfigError(f"--type {content_type}: use one of {', '.join(CONTENT_TYPES)}")
+    if reranker is not None and not reranker.exists():
+        raise ConfigError(f"--reranker {reranker}: no such file or folder")
+    return q
+
+
+def search(
+    cfg: RunConfig,
+    query: str,
+    *,
+    k: int = 5,
+    level: str | None = None,
+    content_type: str | None = None,
+    path_glob: str | None = None,
+    since: date | None = None,
+    reranker: Path | None = None,
+    today: date | None = None,
+) -> list[SearchHit]:
+    """Search the output's summaries; best first. ``today`` fixes the recency reference (default: now)."""
+    q = validate_query(query, k, level, content_type, reranker)
+    ranker = _reranker_for(None, reranker) if reranker is not None else None
+    embedder = get_embedder(cfg)
+    col = open_collection(cfg, embedder, create=False)
+    today = today or datetime.now(UTC).date()
+    base: list[dict[str, Any]] = []
+    if content_type:
+        base.append({"content_type": content_type})
+    if since is not None:
+        base.append({"doc_ts": {"$gte": date_to_ts(since)}})
+    if path_glob:
+        sources = _matching_sources(col, path_glob, base)
+        if not sources:
+            return []
+        base.append({"source_path": {"$in": sources}})
+
+    qvec = embedder.embed([q])[0]
+    ids: list[str] = []
+    docs: list[str] = []
+    metas: list[dict[str, Any]] = []
+    vecs: list[np.ndarray] = []
+    sims: list[float] = []
+    seen: set[str] = set()
+    for lvl in _level_filters(level):
+        res = col.query(
+            query_embeddings=[qvec],
+            n_results=k * CANDIDATES_PER_LEVEL,
+            where=_and([*base, lvl]),
+            include=["documents", "metadatas", "embeddings", "distances"],
+        )
+        for rid, doc, md, emb, dist in zip(
+            res["ids"][0], res["documents"][0], res["metadatas"][0], res["embeddings"][0], res["distances"][0],
+            strict=True,
+        ):
+            if rid in seen:
+                continue
+            seen.add(rid)
+            ids.append(rid)
+            docs.append(doc or "")
+            metas.append(dict(md or {}))
+            vecs.append(np.asarray(emb, dtype=np.float32))
+            sims.append(1.0 - float(dist))
+    if not ids:
+        return []
+
+    ranker = ranker or _reranker_for(embedder, None)
+    relevance = minmax(ranker.score(q, docs))
+    rec = np.array([recency(md.get("doc_ts"), today) for md in metas], dtype=np.float32)
+    final = (1 - RECENCY_WEIGHT) * relevance + RECENCY_WEIGHT * rec
+    matrix = np.stack(vecs)
+    matrix = matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
+    order = mmr(final, matrix, k)
+
+    terms = query_terms(q)
+    hits: list[SearchHit] = []
+    for rank, i in enumerate(order, start=1):
+        md = metas[i]
+        snippet, found = make_snippet(docs[i], terms)
+        hits.append(
+            SearchHit(
+                rank=rank,
+                score=round(float(final[i]), 4),
+                relevance=round(float(relevance[i]), 4),
+                recency=round(float(rec[i]), 4),
+                similarity=round(sims[i], 4),
+                node_id=ids[i],
+                level=int(md.get("level", 3)),
+                is_final=bool(md.get("is_final", False)),
+                doc_id=str(md.get("doc_id", "")),
+                source_path=str(md.get("source_path", md.get("doc_id", ""))),
+                doc_date=md.get("doc_date"),
+                content_type=md.get("content_type"),
+                summary_path=cfg.out / str(md.get("summary_path", "")),
+                snippet=snippet,
+                terms=found,
+            )
+        )
+    return hits

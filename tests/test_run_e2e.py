@@ -1,0 +1,108 @@
+"""End to end: `batchsum run` on sample_corpus produces the expected tree for every level."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from batchsum.tokens import count_tokens
+from batchsum.tree import iter_tree, read_node
+from tests.conftest import SAMPLE_CORPUS
+
+REQUIRED = {
+    "id", "doc_id", "source_path", "source_sha256", "role", "level", "is_final", "summary_level",
+    "input_tokens", "output_tokens", "compression_ratio", "content_type", "backend", "created_at",
+}
+
+
+@pytest.fixture(scope="module")
+def sample_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict]:
+    base = tmp_path_factory.mktemp("e2e")
+    corpus = base / "corpus"
+    shutil.copytree(SAMPLE_CORPUS, corpus)
+    out = base / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--json"])
+    assert res.exit_code == 0, res.output
+    return corpus, out, json.loads(res.stdout)
+
+
+def test_every_level_is_covered(sample_run: tuple[Path, Path, dict]) -> None:
+    _, _, summary = sample_run
+    assert set(summary["levels"]) == {"NONE", "BRIEF", "STANDARD", "DETAILED", "HIERARCHICAL"}
+    assert summary["exit_code"] == 0
+    assert summary["run"]["files_failed"] == 0
+
+
+def test_tree_shape_per_level(sample_run: tuple[Path, Path, dict]) -> None:
+    _, out, summary = sample_run
+    for f in summary["files"]:
+        sdir = out / f["relpath"] / "summaries"
+        level = f["level"]
+        if level == "NONE":
+            assert not sdir.exists()
+            continue
+        assert (sdir / "L3" / "final.md").is_file()
+        l1 = sorted((sdir / "L1").glob("*.md")) if (sdir / "L1").exists() else []
+        l2 = sorted((sdir / "L2").glob("*.md")) if (sdir / "L2").exists() else []
+        if level in ("BRIEF", "STANDARD"):
+            assert not l1 and not l2
+        elif level == "DETAILED":
+            assert len(l1) == f["chunks"] >= 2 and not l2
+        else:
+            assert len(l1) == f["chunks"] and len(l2) == -(-f["chunks"] // 5)
+
+
+def test_front_matter_and_budgets(sample_run: tuple[Path, Path, dict]) -> None:
+    corpus, out, _ = sample_run
+    nodes = list(iter_tree(out))
+    assert nodes
+    for n in nodes:
+        assert REQUIRED <= set(n.meta), n.path
+        assert n.meta["id"].startswith(n.meta["doc_id"] + ":summary:L")
+        assert 0.0 <= n.meta["compression_ratio"] <= 1.0
+        assert n.meta["output_tokens"] == count_tokens(n.body) or n.meta.get("facets")
+        assert n.meta["output_tokens"] < n.meta["input_tokens"]
+        if n.meta["level"] == 3:
+            src = (corpus / n.meta["source_path"])
+            assert n.meta["output_tokens"] < n.meta["source_tokens"]
+            assert src.exists()
+
+
+def test_brief_is_one_sentence(sample_run: tuple[Path, Path, dict]) -> None:
+    _, out, _ = sample_run
+    briefs = [n for n in iter_tree(out) if n.meta["summary_level"] == "BRIEF"]
+    assert briefs
+    for n in briefs:
+        assert n.body.count("\n") == 0
+
+
+def test_ignore_file_hidden_and_types(sample_run: tuple[Path, Path, dict]) -> None:
+    _, out, summary = sample_run
+    rels = {f["relpath"] for f in summary["files"]}
+    assert not any(r.startswith("drafts/") for r in rels)
+    assert not any("/." in r or r.startswith(".") for r in rels)
+    by_ext = {Path(r).suffix: r for r in rels}
+    for ext in (".jsonl", ".vtt"):
+        meta, body = read_node(out / by_ext[ext] / "summaries" / "L3" / "final.md")
+        assert meta["content_type"] == "conversation"
+        assert "WEBVTT" not in body and '"role"' not in body
+
+
+def test_deterministic_and_rerun_does_nothing(sample_run: tuple[Path, Path, dict], tmp_path: Path) -> None:
+    corpus, out, _ = sample_run
+    other = tmp_path / "out2"
+    r = CliRunner().invoke(main, ["run", str(corpus), "--out", str(other), "--no-index", "--no-metrics", "-q"])
+    assert r.exit_code == 0, r.output
+    a = {n.meta["id"]: n.body for n in iter_tree(out)}
+    b = {n.meta["id"]: n.body for n in iter_tree(other)}
+    assert a == b
+    again = CliRunner().invoke(main, ["run", str(corpus), "--out", str(other), "--no-index", "--no-metrics", "--json"])
+    data = json.loads(again.stdout)
+    assert data["run"]["files_done"] == 0
+    assert data["run"]["nodes_computed"] == 0
+    assert data["run"]["files_unchanged"] == data["run"]["files_total"]
