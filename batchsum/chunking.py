@@ -1,9 +1,13 @@
 """Token-budgeted, append-stable chunking: paragraphs first, then sentences, then characters.
 
 The text is tokenized once; each token belongs to the unit (paragraph, sentence or piece)
-in which it starts. Units tile the text exactly, so every token lands in some chunk. Chunks
-are packed greedily from the start, so a chunk's boundaries depend only on the text before
-its end: appending to a file changes only the last chunk(s).
+in which it starts. Units tile the text exactly, so every token lands in some chunk.
+
+Boundaries are content-defined: once a chunk holds ``MIN_FILL`` of its budget it ends after
+the next "anchor" unit (one whose text hash is 0 mod ``ANCHOR_EVERY``), or where the budget
+forces it. A chunk's end depends only on text before it (appending changes only the last
+chunk or two), and because cuts prefer anchors, an edit in the middle of a file moves at most
+the cuts up to the next anchor: later chunks, and their summaries, stay the same.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from batchsum.tokens import Tokenizer
+
+MIN_FILL = 0.75
+ANCHOR_EVERY = 6
 
 _PARA_END = re.compile(r"\n[ \t]*\n\s*")
 _SENT_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+")
@@ -79,6 +86,11 @@ def _units(text: str, starts: list[int], budget: int) -> list[tuple[int, int, in
     return out
 
 
+def _is_anchor(unit: str) -> bool:
+    digest = hashlib.blake2b(unit.strip().encode("utf-8", errors="surrogatepass"), digest_size=4).digest()
+    return int.from_bytes(digest, "big") % ANCHOR_EVERY == 0
+
+
 def chunk_text(
     text: str,
     tokenizer: Tokenizer,
@@ -101,6 +113,7 @@ def chunk_text(
         return []
     budget = chunk_size - overlap
     units = _units(text, starts, budget)
+    anchors = [_is_anchor(text[a:b]) for a, b, _ in units]
     chunks: list[Chunk] = []
     i = 0
     prev_first = 0  # first unit of the previous chunk's new content
@@ -124,9 +137,12 @@ def chunk_text(
                 cstart, used = units[i][0], 0
         k = i
         total = used
+        min_fill = used + MIN_FILL * (chunk_size - used)
         while k < len(units) and (k == i or total + units[k][2] <= chunk_size):
             total += units[k][2]
             k += 1
+            if total >= min_fill and anchors[k - 1]:
+                break
         cend = units[k - 1][1]
         chunks.append(Chunk(len(chunks), cstart, cend, total, used, text[cstart:cend]))
         prev_first = i

@@ -574,7 +574,7 @@ class _Runner:
         self.event(
             "file_done",
             relpath=rel,
-            level=plan.level.value,
+            summary_level=plan.level.value,
             content_type=doc.content_type,
             input_tokens=doc.tokens,
             output_tokens=final_out,

@@ -267,10 +267,19 @@ class FakeLLMServer:
             self._stop.wait(min(seconds, MAX_HANG_S))
 
 
+_INSTRUCTION = re.compile(r"^(Summarize|Distill|Synthesize|Update an existing|Return ONLY|Previous summary)", re.I)
+
+
 def _main_paragraph(user_content: str) -> str:
-    # The content to summarize is the longest blank-line-separated block; the rest is instructions.
-    blocks = [b for b in re.split(r"\n\s*\n", user_content) if b.strip()]
-    return max(blocks, key=len) if blocks else ""
+    # The content is the longest blank-line-separated block that is not an instruction; a leading
+    # "Content:"-style label line is dropped.
+    blocks = [b.strip() for b in re.split(r"\n\s*\n", user_content) if b.strip()]
+    blocks = [b for b in blocks if not _INSTRUCTION.match(b) and '"key_points"' not in b] or blocks
+    if not blocks:
+        return ""
+    best = max(blocks, key=len)
+    first, _, rest = best.partition("\n")
+    return rest if first.rstrip().endswith(":") and rest.strip() else best
 
 
 def reply_text(user_content: str, max_tokens: int | None) -> str:

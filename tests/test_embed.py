@@ -65,17 +65,14 @@ def test_a_5000_token_node_is_windowed_not_cut(emb: OnnxEmbedder) -> None:
     head = "The orchestra rehearsed the symphony in the concert hall with the violins and the conductor. " * 160
     tail = "Volcanic eruptions spread lava and ash across the island villages and the fishing harbour. " * 160
     text = head + tail
-    n_tokens = len(emb.token_ids([text])[0])
-    assert n_tokens > 5000
+    ids = emb.token_ids([text])[0]
+    assert len(ids) > 5000
     vec = emb.embed([text])[0]
     assert vec.shape == (DIMENSION,) and abs(float(np.linalg.norm(vec)) - 1.0) < 1e-5
-    head_only = emb.embed([head])[0]
+    cut = emb.embed([emb.tokenizer.decode(ids[: MAX_TOKENS - 2])])[0]  # what silent truncation would give
     volcano = emb.embed(["a volcano erupted and lava covered the villages"])[0]
-    # The second half (well past token 256) must shape the vector: a cut text would ignore the volcano.
-    assert float(vec @ volcano) > float(head_only @ volcano) + 0.1
-    # Every token is covered by some window.
-    tokens = emb.token_vectors([text])[0]
-    assert len(tokens) >= n_tokens
+    # The second half (far past token 256) must shape the vector: a cut text would ignore the volcano.
+    assert float(vec @ volcano) > float(cut @ volcano) + 0.1
 
 
 def test_windows_cover_every_token_at_the_boundary(emb: OnnxEmbedder) -> None:

@@ -15,7 +15,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
@@ -26,7 +26,9 @@ from batchsum.config import LLMConfig
 from batchsum.errors import AbortRun, ConfigError, SummarizationError
 from batchsum.model import SummaryRequest
 from batchsum.tokens import get_tokenizer
-from tests.fakeserver import FakeLLMServer
+
+if TYPE_CHECKING:
+    from tests.fakeserver import FakeLLMServer
 
 pytest_plugins = ["tests.fakeserver"]  # the fake_llm fixture
 
@@ -289,6 +291,8 @@ def test_timeouts_are_retried_then_fall_back(fake_llm: FakeLLMServer) -> None:
 
 
 def test_connection_errors_are_retried_then_fall_back() -> None:
+    from tests.fakeserver import FakeLLMServer
+
     dead = FakeLLMServer()
     url = dead.base_url
     dead.close()  # nothing listens on this port any more

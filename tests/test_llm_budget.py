@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -22,7 +22,9 @@ from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError
 from batchsum.model import SummaryOutput, SummaryRequest
 from batchsum.tokens import get_tokenizer
-from tests.fakeserver import FakeLLMServer
+
+if TYPE_CHECKING:
+    from tests.fakeserver import FakeLLMServer
 
 pytest_plugins = ["tests.fakeserver"]  # the fake_llm fixture
 

@@ -51,7 +51,7 @@ def test_shipped_nightly_loads_from_any_directory(tmp_path: Path, monkeypatch: p
     assert spec.settings["llm.base_url"] is None  # kind: extractive
     assert spec.settings["out"].resolve() == (REPO / "batchsum-out").resolve()
     assert spec.settings["index"] is True and spec.settings["metrics"] is True
-    assert spec.settings["git"] is False and spec.settings["log_format"] == "text"
+    assert spec.settings["git"] is False and "log_file" not in spec.settings
     cfg = apply_pipeline(spec, RunConfig(paths=[]), set())
     assert cfg.paths == [spec.corpora[0].path] and not cfg.llm.enabled and cfg.max_chain_depth == 3
 

@@ -46,6 +46,7 @@ def _budget(ctx: click.Context, param: click.Parameter, value: str | None) -> st
 @click.option("--metrics-db", type=click.Path(path_type=Path), default=None, help="Metrics database to record into.")
 @click.option("--no-metrics", is_flag=True, help="Do not record the results in the metrics store.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Processes for the baselines.")
+@click.option("--no-cache", is_flag=True, help="Recompute baselines instead of reusing cached outputs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full report (per-document scores) as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress or warnings on stderr.")
 @translate_errors
@@ -62,6 +63,7 @@ def eval_(
     metrics_db: Path | None,
     no_metrics: bool,
     jobs: int,
+    no_cache: bool,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -85,6 +87,7 @@ def eval_(
         metrics=not no_metrics,
         metrics_db=metrics_db,
         jobs=jobs,
+        cache=not no_cache,
     )
     progress = None if quiet or not sys.stderr.isatty() else (lambda msg: click.echo(msg, err=True))
     report = evaluate(opts, progress=progress)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -53,6 +52,8 @@ PARAM_FIELDS: dict[str, str] = {
     "log_file": "log_file",
     "log_format": "log_format",
     "price_per_1k": "price_per_1k",
+    "wait": "wait_lock",
+    "api_key": "llm.api_key",
 }
 
 
@@ -228,8 +229,6 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
         if not params.get("paths"):
             cli_set.discard("paths")
         cfg = apply_pipeline(spec, cfg, cli_set)
-        if spec.api_key_env and not cfg.llm.api_key:
-            cfg.llm.api_key = os.environ.get(spec.api_key_env) or None
     if not cfg.paths:
         raise ConfigError("no input: give one or more PATHs or --pipeline FILE")
     if cfg.chunk_overlap >= cfg.chunk_size:

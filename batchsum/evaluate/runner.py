@@ -30,6 +30,7 @@ Progress = Callable[[str], None]
 
 BATCHSUM = "batchsum"
 AS_IS = "batchsum (as-is)"
+BASELINE_CACHE_FORMAT = 1  # bump when baseline selection or sentence splitting changes
 _MULTI_REF = re.compile(r"^(?P<id>.+)\.(?P<n>\d+)$")
 
 
@@ -50,6 +51,7 @@ class EvalOptions:
     metrics: bool = True
     metrics_db: Path | None = None  # default <out>/.batchsum/metrics.duckdb; Parquet goes next to it
     jobs: int = 1  # processes for the baselines
+    cache: bool = True  # reuse cached baseline outputs (they are deterministic)
     limit: int | None = None  # only the first N documents (sorted by id), for quick runs
     encoding: str = "cl100k_base"
 
@@ -503,28 +505,77 @@ def _baseline_task(task: tuple[str, str, str, int]) -> tuple[str, str, str, floa
     return method, doc_id, out.text, out.seconds
 
 
+def _cache_path(task: tuple[str, str, str, int]) -> Path:
+    import hashlib
+    from importlib.metadata import version
+
+    from batchsum.tokens import cache_dir
+
+    method, _doc_id, text, budget = task
+    key = f"{BASELINE_CACHE_FORMAT}|{version('sumy')}|{method}|{budget}|".encode() + text.encode("utf-8", "replace")
+    return cache_dir() / "eval-baselines" / f"{hashlib.sha256(key).hexdigest()}.json"
+
+
+def _cached(task: tuple[str, str, str, int]) -> tuple[str, float] | None:
+    import json
+
+    try:
+        data = json.loads(_cache_path(task).read_text(encoding="utf-8"))
+        return str(data["text"]), float(data["seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store(task: tuple[str, str, str, int], text: str, seconds: float) -> None:
+    import json
+
+    from batchsum.tree import atomic_write_text
+
+    try:
+        atomic_write_text(_cache_path(task), json.dumps({"text": text, "seconds": seconds}))
+    except OSError as exc:
+        log.debug("baseline cache not written: %s", exc)
+
+
 def run_baselines(
-    tasks: list[tuple[str, str, str, int]], jobs: int, progress: Progress | None
+    tasks: list[tuple[str, str, str, int]], jobs: int, progress: Progress | None, *, cache: bool = True
 ) -> dict[tuple[str, str], tuple[str, float]]:
-    """Run (method, doc_id, text, budget) tasks, in ``jobs`` processes when > 1."""
+    """Run (method, doc_id, text, budget) tasks, in ``jobs`` processes when > 1.
+
+    Baselines are deterministic, so their outputs (and the seconds they took when computed) are
+    cached by method, budget, text and sumy version; re-evaluations only pay for batchsum.
+    """
     results: dict[tuple[str, str], tuple[str, float]] = {}
-    total = len(tasks)
+    todo: list[tuple[str, str, str, int]] = []
+    for task in tasks:
+        hit = _cached(task) if cache else None
+        if hit is not None:
+            results[(task[0], task[1])] = hit
+        else:
+            todo.append(task)
+    total = len(todo)
+    if progress and len(results):
+        progress(f"baselines: {len(results)} summaries from cache, {total} to compute")
     # Longest documents first so that the slowest tasks do not end up last on one worker.
-    ordered = sorted(tasks, key=lambda t: -len(t[2]))
+    ordered = sorted(todo, key=lambda t: -len(t[2]))
+    by_key = {(t[0], t[1]): t for t in ordered}
+
+    def done(i: int, method: str, doc_id: str, text: str, secs: float) -> None:
+        results[(method, doc_id)] = (text, secs)
+        if cache:
+            _store(by_key[(method, doc_id)], text, secs)
+        if progress and (i % 10 == 0 or i == total):
+            progress(f"baselines: {i}/{total} summaries")
+
     if jobs > 1 and total > 1:
         import multiprocessing
 
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
             for i, (method, doc_id, text, secs) in enumerate(pool.map(_baseline_task, ordered), 1):
-                results[(method, doc_id)] = (text, secs)
-                if progress and (i % 10 == 0 or i == total):
-                    progress(f"baselines: {i}/{total} summaries")
+                done(i, method, doc_id, text, secs)
     else:
         for i, task in enumerate(ordered, 1):
-            method, doc_id, text, secs = _baseline_task(task)
-            results[(method, doc_id)] = (text, secs)
-            if progress and (i % 10 == 0 or i == total):
-                progress(f"baselines: {i}/{total} summaries")
+            done(i, *_baseline_task(task))
     return results
 
 
@@ -624,7 +675,7 @@ def evaluate(opts: EvalOptions, progress: Progress | None = None) -> EvalReport:
         ]
         if progress:
             progress(f"running {len(opts.methods)} baselines on {len({t[1] for t in tasks})} documents")
-        outputs = run_baselines(tasks, max(1, opts.jobs), progress)
+        outputs = run_baselines(tasks, max(1, opts.jobs), progress, cache=opts.cache)
         base_label = label if opts.budget is not None else "match"
         for method in opts.methods:
             texts = {doc_id: text for (m, doc_id), (text, _s) in outputs.items() if m == method}

@@ -244,10 +244,31 @@ def open_client(cfg: RunConfig, *, create: bool) -> Any:
         path.mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(path=str(path), settings=settings)
     except Exception as exc:
+        _forget_system(path)
         raise IndexError_(
             f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
             f"run `batchsum index {cfg.out} --rebuild` (it moves the broken folder aside)"
         ) from None
+
+
+def _forget_system(path: Path) -> None:
+    """Drop Chroma's per-process cache entry for ``path`` so the next open really reopens it.
+
+    Chroma keeps one System per persist directory for the life of the process, even a System that
+    failed to start; without this a folder that was broken (or moved aside) stays broken in-process.
+    """
+    try:
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        system = SharedSystemClient._identifier_to_system.pop(str(path), None)
+        SharedSystemClient._identifier_to_refcount.pop(str(path), None)
+    except (ImportError, AttributeError):
+        return
+    if system is not None:
+        try:
+            system.stop()
+        except Exception:  # a system that never started cannot stop cleanly; it is dropped either way
+            pass
 
 
 def _short(exc: BaseException) -> str:
@@ -495,5 +516,6 @@ def _move_aside(cfg: RunConfig) -> None:
         return
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     dest = path.with_name(f"chroma.broken-{stamp}")
+    _forget_system(path)
     path.rename(dest)
     log.warning("moved the unreadable index %s to %s", path, dest)

@@ -63,9 +63,9 @@ def histogram_svg(level: str, edges: list[float], counts: list[float], target: f
             f"<title>{edges[i] * 100:.1f} %–{hi}: {int(c)} files</title></rect>"
         )
     parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#888"/>')
-    for i in range(0, n + 1, 4):
+    for i in range(0, n + 1, 5):  # with 15 bins over 3x target: ticks at 0, 1x, 2x and 3x the target
         x = left + i * bw
-        parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 14}" text-anchor="middle">{edges[i] * 100:.0f}%</text>')
+        parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 14}" text-anchor="middle">{edges[i] * 100:.3g}%</text>')
     parts.append(f'<text x="{left - 4}" y="{top + 4}" text-anchor="end">{int(ymax)}</text>')
     parts.append(f'<text x="{left - 4}" y="{top + plot_h}" text-anchor="end">0</text>')
     if target is not None:

@@ -18,7 +18,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     ),
     # Authorization: <scheme> <credentials> (header dumps in error messages).
     (
-        re.compile(r"(?i)(\bauthorization\b[\"']?\s*[:=]\s*[\"']?)(?:(?:bearer|basic|token)\s+)?[^\s\"',}]+"),
+        re.compile(r"(?i)(\bauthorization\b[\"']?\s*[:=]\s*[\"']?)(?:(?:bearer|basic|token)\s+)?[^\s\"',;)\]}]+"),
         rf"\1{MASK}",
     ),
     (re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]+"), rf"\1{MASK}"),

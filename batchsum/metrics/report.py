@@ -25,8 +25,8 @@ from batchsum.model import CONTENT_TYPES, TARGET_RATIO, SummaryLevel
 FALLBACK_BACKEND = "extractive (fallback)"
 LEVEL_ORDER: tuple[str, ...] = tuple(level.value for level in SummaryLevel)
 TARGET_LABELS: dict[str, str] = {"BRIEF": "≈20 %", "STANDARD": "≈12 %", "DETAILED": "≈7 %", "HIERARCHICAL": "3–5 %"}
-HIST_STEP = 0.025  # ratio histogram bin width (2.5 points)
-HIST_BINS = 16  # last bin is open-ended: >= 40 %
+HIST_BINS = 15  # ratio histogram bins per level; the last one is open-ended
+HIST_SPAN = 3.0  # the bins cover 0 .. 3 x the level's target ratio
 WORST_FILES = 10
 SUMMARIZED_STATUSES = ("done", "unchanged")
 
@@ -190,30 +190,40 @@ def _decorate(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+def _targets_sql() -> str:
+    return ", ".join(f"('{lvl.value}', {ratio})" for lvl, ratio in TARGET_RATIO.items())
+
+
 def _histograms(con: Any) -> dict[str, dict[str, list[float]]]:
+    # Per-level bins spanning 0 .. HIST_SPAN x target, so each level's target sits at the same
+    # place and has resolution around it; the last bin is open-ended.
     rows = con.execute(
         f"""
-        SELECT s.level, least(CAST(floor(s.compression_ratio / {HIST_STEP}) AS BIGINT), {HIST_BINS - 1}) AS b,
+        SELECT s.level, any_value(t.target) AS target,
+               least(CAST(floor(s.compression_ratio / (t.target * {HIST_SPAN} / {HIST_BINS})) AS BIGINT),
+                     {HIST_BINS - 1}) AS b,
                count(*) AS n
-        FROM state s WHERE {_SUMMARIZED} GROUP BY ALL
+        FROM state s JOIN (VALUES {_targets_sql()}) t(level, target) USING (level)
+        WHERE {_SUMMARIZED} GROUP BY s.level, b
         """
     ).fetchall()
-    edges = [round(i * HIST_STEP, 4) for i in range(HIST_BINS + 1)]
     out: dict[str, dict[str, list[float]]] = {}
-    for level, b, n in rows:
-        h = out.setdefault(level, {"edges": list(edges), "counts": [0.0] * HIST_BINS})
+    for level, target, b, n in rows:
+        step = target * HIST_SPAN / HIST_BINS
+        h = out.setdefault(
+            level, {"edges": [round(i * step, 6) for i in range(HIST_BINS + 1)], "counts": [0.0] * HIST_BINS}
+        )
         h["counts"][max(0, int(b))] += n
     return dict(sorted(out.items(), key=lambda kv: _level_key(kv[0])))
 
 
 def _worst_files(con: Any) -> list[dict[str, Any]]:
-    targets = ", ".join(f"('{lvl.value}', {ratio})" for lvl, ratio in TARGET_RATIO.items())
     rows = _rows(
         con,
         f"""
         SELECT s.relpath, s.content_type, s.level, s.input_tokens, s.output_tokens, s.compression_ratio,
                t.target, s.compression_ratio / t.target AS vs_target, s.src_run_id AS run_id
-        FROM state s JOIN (VALUES {targets}) t(level, target) USING (level)
+        FROM state s JOIN (VALUES {_targets_sql()}) t(level, target) USING (level)
         WHERE {_SUMMARIZED}
         ORDER BY vs_target DESC, s.relpath LIMIT {WORST_FILES}
         """,

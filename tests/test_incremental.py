@@ -1,0 +1,176 @@
+"""Nightly re-runs: only changed chunks are recomputed; rolling chain; deletions; lock; git; pipelines."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from batchsum.lock import RunLock
+from batchsum.tree import iter_tree, read_node
+
+WORDS = (
+    "river garden budget lighthouse morning letter walk neighbour harvest winter rain lamp kitchen "
+    "friend train market doctor school church field orchard storm bridge candle paper ink"
+).split()
+
+
+def journal_text(seed: int, entries: int) -> str:
+    rng = random.Random(seed)
+    out = []
+    for i in range(entries):
+        out.append(f"## 1850-{1 + i // 28:02d}-{1 + i % 28:02d}")
+        for _ in range(rng.randint(2, 4)):
+            sents = [
+                " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 18))).capitalize() + "."
+                for _ in range(rng.randint(2, 5))
+            ]
+            out.append(" ".join(sents))
+    return "\n\n".join(out) + "\n"
+
+
+def run_json(corpus: Path, out: Path, *extra: str) -> dict:
+    r = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--json", *extra])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def keys(out: Path, rel: str) -> dict[str, str]:
+    return {n.meta["id"]: n.meta["node_key"] for n in iter_tree(out) if n.meta["doc_id"] == rel}
+
+
+def changed_levels(before: dict[str, str], after: dict[str, str]) -> dict[str, int]:
+    counts = {"L1": 0, "L2": 0, "L3": 0}
+    for nid, key in after.items():
+        if before.get(nid) != key:
+            counts[nid.split(":")[-2]] += 1
+    return counts
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    c = tmp_path / "corpus"
+    (c / "journal").mkdir(parents=True)
+    (c / "journal" / "long.md").write_text(journal_text(1, 170))
+    (c / "journal" / "short.md").write_text(journal_text(2, 3))
+    return c
+
+
+def test_append_recomputes_only_the_tail(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = run_json(corpus, out)
+    long_rec = next(f for f in first["files"] if f["relpath"] == "journal/long.md")
+    assert long_rec["level"] == "HIERARCHICAL" and long_rec["chunks"] >= 7
+    before = keys(out, "journal/long.md")
+    with open(corpus / "journal" / "long.md", "a") as fh:
+        fh.write("\n## 1851-01-01\n\nA new entry about the lighthouse keeper and the winter storm.\n")
+    second = run_json(corpus, out)
+    after = keys(out, "journal/long.md")
+    ch = changed_levels(before, after)
+    assert ch["L1"] <= 2 and ch["L2"] <= 2 and ch["L3"] == 1, ch
+    rec = next(f for f in second["files"] if f["relpath"] == "journal/long.md")
+    assert rec["nodes_recomputed"] == sum(ch.values())
+    assert next(f for f in second["files"] if f["relpath"] == "journal/short.md")["status"] == "unchanged"
+    # Rolling chain: the new final builds on the old one, which is kept in history/.
+    meta, _ = read_node(out / "journal/long.md/summaries/L3/final.md")
+    assert meta["depth"] == 1 and meta["parent_id"] == before["journal/long.md:summary:L3:final"]
+    assert len(list((out / "journal/long.md/summaries/history").glob("*.md"))) == 1
+
+
+def test_edit_in_the_middle_recomputes_that_path(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_json(corpus, out)
+    before = keys(out, "journal/long.md")
+    path = corpus / "journal" / "long.md"
+    text = path.read_text()
+    cut = text.index("\n\n", len(text) // 3)
+    path.write_text(text[:cut] + "\n\nAn inserted paragraph about the orchard and the storm." + text[cut:])
+    run_json(corpus, out)
+    ch = changed_levels(before, keys(out, "journal/long.md"))
+    total_l1 = sum(1 for k in before if ":L1:" in k)
+    assert 1 <= ch["L1"] <= 2 < total_l1, ch
+    assert ch["L2"] <= 2 and ch["L3"] == 1
+
+
+def test_chain_depth_cap_forces_fresh_summary(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_json(corpus, out, "--max-chain-depth", "1")
+    path = corpus / "journal" / "long.md"
+    depths = []
+    for i in range(3):
+        with open(path, "a") as fh:
+            fh.write(f"\n## 1852-01-0{i + 1}\n\nEntry {i} about the bridge and the market.\n")
+        run_json(corpus, out, "--max-chain-depth", "1")
+        depths.append(read_node(out / "journal/long.md/summaries/L3/final.md")[0]["depth"])
+    assert depths == [1, 0, 1]
+
+
+def test_deleted_source_moves_tree_to_deleted(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_json(corpus, out)
+    (corpus / "journal" / "short.md").unlink()
+    data = run_json(corpus, out)
+    rec = next(f for f in data["files"] if f["relpath"] == "journal/short.md")
+    assert rec["status"] == "deleted" and data["run"]["files_deleted"] == 1
+    assert not (out / "journal/short.md/summaries").exists()
+    moved = list((out / "journal/short.md/deleted").rglob("final.md"))
+    assert len(moved) == 1
+    assert all(n.meta["doc_id"] != "journal/short.md" for n in iter_tree(out))
+
+
+def test_second_run_on_locked_output_exits_3(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with RunLock(out):
+        r = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index"])
+    assert r.exit_code == 3
+    assert "lock" in r.stderr.lower()
+
+
+def test_git_versioning_one_commit_per_run(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_json(corpus, out, "--git")
+    with open(corpus / "journal" / "short.md", "a") as fh:
+        fh.write("\nOne more line about the garden and the rain and the lamp in the kitchen.\n")
+    run_json(corpus, out, "--git")
+    log = subprocess.run(["git", "-C", str(out), "log", "--format=%s"], capture_output=True, text=True, check=True)
+    subjects = log.stdout.strip().splitlines()
+    assert len(subjects) == 2
+    assert "1 changed" in subjects[0] and "2 added" in subjects[1]
+    ignored = subprocess.run(["git", "-C", str(out), "ls-files"], capture_output=True, text=True).stdout
+    assert ".batchsum/" not in ignored
+
+
+def test_plan_is_a_dry_run(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    r = CliRunner().invoke(main, ["plan", str(corpus), "--out", str(out), "--json", "--price-per-1k", "0.5"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert sorted(d["new"]) == ["journal/long.md", "journal/short.md"]
+    assert d["nodes"] > 8 and d["input_tokens"] > 15000 and d["est_cost"] > 0
+    assert not out.exists()
+    run_json(corpus, out)
+    with open(corpus / "journal" / "long.md", "a") as fh:
+        fh.write("\nAppended.\n")
+    d2 = json.loads(CliRunner().invoke(main, ["plan", str(corpus), "--out", str(out), "--json"]).stdout)
+    assert d2["changed"] == ["journal/long.md"] and d2["unchanged"] == 1
+    assert d2["nodes_already_stored"] >= d2["nodes"] - 5
+
+
+def test_pipeline_file_runs_and_flags_override(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "from-pipeline"
+    pipe = tmp_path / "p.yaml"
+    pipe.write_text(f"output: {tmp_path / 'ignored-out'}\ncorpora:\n  - path: {corpus}\n    type: journal\n")
+    r = CliRunner().invoke(main, ["run", "--pipeline", str(pipe), "--out", str(out), "--no-index", "-q"])
+    assert r.exit_code == 0, r.output
+    assert (out / "journal/long.md/summaries/L3/final.md").exists()
+    assert not (tmp_path / "ignored-out").exists()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"corpora:\n  - path: {corpus}\n    typo_key: 1\n")
+    r = CliRunner().invoke(main, ["run", "--pipeline", str(bad)])
+    assert r.exit_code == 2
+    assert "bad.yaml:3" in r.stderr

@@ -1,0 +1,317 @@
+"""Indexing the Markdown tree into a real Chroma PersistentClient: sync, check, repair, rebuild, bad input."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from batchsum.config import RunConfig
+from batchsum.errors import IndexError_
+from batchsum.index.store import chroma_dir, check_index, open_client, rebuild_index, repair_index, sync_index
+from batchsum.tree import node_path, summaries_dir, write_node
+
+SHA = "0" * 64
+
+
+def node_meta(
+    rel: str,
+    level: int,
+    index: int | None,
+    *,
+    content_type: str = "document",
+    doc_date: str | None = "2024-05-01",
+    summary_level: str = "STANDARD",
+    parent_group: int | None = None,
+    n_chunks: int = 0,
+) -> dict[str, Any]:
+    """Front matter as the runner writes it."""
+    meta: dict[str, Any] = {
+        "id": f"{rel}:summary:L{level}:{'final' if index is None else index}",
+        "doc_id": rel,
+        "source_path": rel,
+        "source_sha256": SHA,
+        "role": "summary",
+        "level": level,
+    }
+    if level == 1:
+        meta["chunk_index"] = index
+        if parent_group is not None:
+            meta["parent_group"] = parent_group
+    if level == 2:
+        meta["group_index"] = index
+    meta.update(
+        {
+            "is_final": level == 3,
+            "summary_level": summary_level,
+            "input_tokens": 3000 if level < 3 else max(1, n_chunks) * 3000,
+            "output_tokens": 120,
+            "compression_ratio": 0.04,
+            "content_type": content_type,
+            "backend": "extractive",
+            "model": None,
+            "created_at": "2025-06-01T12:00:00Z",
+            "doc_date": doc_date,
+        }
+    )
+    if level == 3:
+        meta["parent_id"] = None
+        meta["depth"] = 1
+    return meta
+
+
+def write_doc(
+    out: Path,
+    rel: str,
+    final: str,
+    *,
+    chunks: list[str] | None = None,
+    groups: list[str] | None = None,
+    content_type: str = "document",
+    doc_date: str | None = "2024-05-01",
+) -> list[str]:
+    """Write one source file's summary tree; return its node ids."""
+    chunks = chunks or []
+    groups = groups or []
+    level_name = "HIERARCHICAL" if groups else ("DETAILED" if chunks else "STANDARD")
+    ids = []
+    for i, body in enumerate(chunks):
+        meta = node_meta(rel, 1, i, content_type=content_type, doc_date=doc_date, summary_level=level_name,
+                         parent_group=(i // 5) if groups else None)  # fmt: skip
+        write_node(node_path(out, rel, 1, i), meta, body)
+        ids.append(meta["id"])
+    for j, body in enumerate(groups):
+        meta = node_meta(rel, 2, j, content_type=content_type, doc_date=doc_date, summary_level=level_name)
+        write_node(node_path(out, rel, 2, j), meta, body)
+        ids.append(meta["id"])
+    meta = node_meta(rel, 3, None, content_type=content_type, doc_date=doc_date, summary_level=level_name,
+                     n_chunks=len(chunks))  # fmt: skip
+    write_node(node_path(out, rel, 3, None), meta, final)
+    ids.append(meta["id"])
+    return ids
+
+
+def indexed(cfg: RunConfig) -> dict[str, dict[str, Any]]:
+    """All records of the collection: id -> metadata (read through chromadb directly)."""
+    col = open_client(cfg, create=False).get_collection(cfg.collection, embedding_function=None)
+    res = col.get(include=["metadatas"])
+    return dict(zip(res["ids"], res["metadatas"], strict=True))
+
+
+@pytest.fixture()
+def tree(tmp_path: Path) -> tuple[RunConfig, list[str]]:
+    out = tmp_path / "out"
+    ids = write_doc(
+        out,
+        "books/long.txt",
+        "A sailor crosses the ocean, survives a storm and reaches a new harbour.",
+        chunks=[
+            "The sailor prepares the ship and loads fresh water.",
+            "A storm breaks the mast; the crew repairs it at night.",
+            "They sight land and enter the harbour at dawn.",
+        ],
+        groups=["The voyage: preparation, a storm and the arrival in the harbour."],
+    )
+    ids += write_doc(out, "notes/budget.md", "The committee cut the travel budget by ten percent.")
+    ids += write_doc(
+        out, "journal/2024-03-05.md", "Walked by the river and saw a heron.", content_type="journal",
+        doc_date="2024-03-05",
+    )  # fmt: skip
+    ids += write_doc(out, "undated.md", "No date here: notes about gardening tomatoes.", doc_date=None)
+    return RunConfig(paths=[], out=out), ids
+
+
+def test_sync_indexes_every_node_with_its_metadata(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, ids = tree
+    stats = sync_index(cfg, ["books/long.txt", "notes/budget.md", "journal/2024-03-05.md", "undated.md"], [])
+    assert stats.nodes_indexed == len(ids) == 8 and stats.docs == 4
+    records = indexed(cfg)
+    assert set(records) == set(ids)
+    l1 = records["books/long.txt:summary:L1:1"]
+    assert l1["level"] == 1 and l1["chunk_index"] == 1 and l1["parent_group"] == 0 and l1["is_final"] is False
+    assert l1["role"] == "summary" and l1["doc_id"] == "books/long.txt" and l1["source_sha256"] == SHA
+    assert l1["summary_path"] == "books/long.txt/summaries/L1/chunk_1.md"
+    l2 = records["books/long.txt:summary:L2:0"]
+    assert l2["group_index"] == 0 and l2["level"] == 2
+    final = records["books/long.txt:summary:L3:final"]
+    assert final["is_final"] is True and final["summary_level"] == "HIERARCHICAL"
+    assert final["input_tokens"] == 9000 and final["compression_ratio"] == pytest.approx(0.04)
+    assert final["doc_date"] == "2024-05-01" and final["doc_ts"] == 1714521600
+    assert final["created_at"] == "2025-06-01T12:00:00Z" and len(final["content_hash"]) == 64
+    undated = records["undated.md:summary:L3:final"]
+    assert "doc_date" not in undated and "doc_ts" not in undated and "model" not in undated
+    assert records["journal/2024-03-05.md:summary:L3:final"]["content_type"] == "journal"
+    assert check_index(cfg).ok
+
+
+def test_resync_of_unchanged_docs_embeds_nothing(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, ids = tree
+    sync_index(cfg, ["books/long.txt", "notes/budget.md"], [])
+    again = sync_index(cfg, ["books/long.txt", "notes/budget.md"], [])
+    assert again.nodes_indexed == 0 and again.nodes_unchanged == 6 and again.nodes_deleted == 0
+
+
+def test_changed_doc_replaces_all_its_nodes(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, _ = tree
+    sync_index(cfg, ["books/long.txt"], [])
+    # The source shrank: now a DETAILED doc with two chunks and no L2.
+    shutil.rmtree(summaries_dir(cfg.out, "books/long.txt"))
+    new_ids = write_doc(cfg.out, "books/long.txt", "A short crossing.", chunks=["Setting sail.", "Arriving."])
+    stats = sync_index(cfg, ["books/long.txt"], [])
+    assert stats.nodes_deleted == 2  # chunk_2 and group_0
+    assert set(indexed(cfg)) == set(new_ids)
+
+
+def test_deleted_source_leaves_no_node(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, _ = tree
+    sync_index(cfg, ["books/long.txt", "notes/budget.md"], [])
+    shutil.rmtree(cfg.out / "books")
+    stats = sync_index(cfg, [], ["books/long.txt"])
+    assert stats.nodes_deleted == 5
+    assert all(not nid.startswith("books/") for nid in indexed(cfg))
+    assert {m["doc_id"] for m in indexed(cfg).values()} == {"notes/budget.md"}
+
+
+def test_check_finds_missing_stale_and_orphan_nodes_and_repair_fixes_them(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, _ = tree
+    sync_index(cfg, ["books/long.txt", "notes/budget.md", "journal/2024-03-05.md", "undated.md"], [])
+    # orphan: a node file removed behind the index's back; missing: a new file never indexed;
+    # stale: a file edited after indexing.
+    node_path(cfg.out, "books/long.txt", 1, 2).unlink()
+    write_doc(cfg.out, "new/doc.md", "A fresh summary nobody indexed.")
+    write_doc(cfg.out, "notes/budget.md", "The committee cut the travel budget by twenty percent.")
+    check = check_index(cfg)
+    assert check.orphans == ["books/long.txt:summary:L1:2"]
+    assert check.missing == ["new/doc.md:summary:L3:final"]
+    assert check.stale == ["notes/budget.md:summary:L3:final"]
+    assert not check.ok
+    stats = repair_index(cfg)
+    assert (stats.nodes_indexed, stats.nodes_deleted) == (2, 1)
+    assert check_index(cfg).ok
+
+
+def test_rebuild_from_the_tree_gives_the_same_ids(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, ids = tree
+    sync_index(cfg, ["books/long.txt", "notes/budget.md", "journal/2024-03-05.md", "undated.md"], [])
+    before = indexed(cfg)
+    stats = rebuild_index(cfg)
+    after = indexed(cfg)
+    assert stats.nodes_indexed == len(ids)
+    assert set(after) == set(before) == set(ids)
+    assert {k: v["content_hash"] for k, v in after.items()} == {k: v["content_hash"] for k, v in before.items()}
+    assert check_index(cfg).ok
+
+
+def test_cli_index_check_repair_and_rebuild(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, ids = tree
+    runner = CliRunner()
+    res = runner.invoke(main, ["index", str(cfg.out)])
+    assert res.exit_code == 0, res.output
+    assert f"{len(ids)} nodes embedded" in res.output
+    assert chroma_dir(cfg).is_dir()
+    node_path(cfg.out, "books/long.txt", 1, 0).unlink()
+    res = runner.invoke(main, ["index", str(cfg.out), "--check"])
+    assert res.exit_code == 1
+    assert "1 orphan" in res.output and "books/long.txt:summary:L1:0" in res.output
+    res = runner.invoke(main, ["index", str(cfg.out)])
+    assert res.exit_code == 0 and "1 removed" in res.output
+    res = runner.invoke(main, ["index", str(cfg.out), "--check", "--json"])
+    assert res.exit_code == 0 and '"ok": true' in res.output
+    res = runner.invoke(main, ["index", str(cfg.out), "--rebuild"])
+    assert res.exit_code == 0 and f"{len(ids) - 1} nodes embedded" in res.output
+    res = runner.invoke(main, ["index", str(cfg.out), "--rebuild", "--check"])
+    assert res.exit_code == 2 and "exclude each other" in res.output
+
+
+# -- bad input: one line, exit 2, nothing deleted ---------------------------------------------------------
+
+
+def _one_line_error(output: str) -> str:
+    lines = [ln for ln in output.splitlines() if ln.strip()]
+    assert len(lines) == 1, output
+    assert lines[0].startswith("Error: ")
+    return lines[0]
+
+
+def test_output_without_index(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, _ = tree
+    res = CliRunner().invoke(main, ["search", "budget", "--out", str(cfg.out)])
+    assert res.exit_code == 2
+    assert f"batchsum index {cfg.out} --rebuild" in _one_line_error(res.output)
+    assert not cfg.state_dir.exists()  # searching must not create an empty index
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--check"])
+    assert res.exit_code == 2 and "no search index" in res.output
+
+
+def test_missing_output_folder(tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["search", "budget", "--out", str(tmp_path / "nope")])
+    assert res.exit_code == 2 and "does not exist" in _one_line_error(res.output)
+    res = CliRunner().invoke(main, ["index", str(tmp_path / "nope")])
+    assert res.exit_code == 2 and "does not exist" in res.output
+    assert not (tmp_path / "nope").exists()
+
+
+def test_index_from_another_model_is_refused_and_kept(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, _ = tree
+    client = open_client(cfg, create=True)
+    col = client.create_collection(
+        cfg.collection, metadata={"embed_model": "text-embedding-3-small", "embed_dim": 1536}, embedding_function=None
+    )
+    col.add(ids=["x"], embeddings=[[0.1] * 1536], documents=["other"])
+    res = CliRunner().invoke(main, ["search", "budget", "--out", str(cfg.out)])
+    assert res.exit_code == 2
+    line = _one_line_error(res.output)
+    assert "text-embedding-3-small" in line and f"batchsum index {cfg.out} --rebuild" in line
+    res = CliRunner().invoke(main, ["index", str(cfg.out)])
+    assert res.exit_code == 2
+    assert indexed(cfg) == {"x": None}  # untouched
+    # --rebuild is the way out.
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--rebuild"])
+    assert res.exit_code == 0, res.output
+    assert "x" not in indexed(cfg) and len(indexed(cfg)) == 8
+
+
+def test_chroma_server_down(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, _ = tree
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    args = ["--out", str(cfg.out), "--chroma-host", "127.0.0.1", "--chroma-port", str(port)]
+    res = CliRunner().invoke(main, ["search", "budget", *args])
+    assert res.exit_code == 2
+    assert f"cannot reach Chroma server 127.0.0.1:{port}" in _one_line_error(res.output)
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--chroma-host", "127.0.0.1", "--chroma-port", str(port)])
+    assert res.exit_code == 2 and "cannot reach Chroma server" in res.output
+    with pytest.raises(IndexError_):
+        sync_index(RunConfig(paths=[], out=cfg.out, chroma_host="127.0.0.1", chroma_port=port), ["notes/budget.md"], [])
+
+
+def test_corrupt_chroma_folder(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, _ = tree
+    db = chroma_dir(cfg) / "chroma.sqlite3"
+    db.parent.mkdir(parents=True)
+    garbage = b"this is not a sqlite database\x00" * 100
+    db.write_bytes(garbage)
+    res = CliRunner().invoke(main, ["search", "budget", "--out", str(cfg.out)])
+    assert res.exit_code == 2
+    assert f"batchsum index {cfg.out} --rebuild" in _one_line_error(res.output)
+    assert db.read_bytes() == garbage
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--check"])
+    assert res.exit_code == 2 and db.read_bytes() == garbage
+    # --rebuild moves the broken folder aside (never deletes it) and indexes afresh.
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--rebuild"])
+    assert res.exit_code == 0, res.output
+    broken = [p for p in cfg.state_dir.iterdir() if p.name.startswith("chroma.broken-")]
+    assert len(broken) == 1 and (broken[0] / "chroma.sqlite3").read_bytes() == garbage
+    assert check_index(cfg).ok
+
+
+def test_bad_collection_name(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, _ = tree
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--collection", "a b"])
+    assert res.exit_code == 2 and "--collection" in _one_line_error(res.output)
