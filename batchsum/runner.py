@@ -204,14 +204,19 @@ class _Runner:
             from batchsum.events import EventLog
 
             self.events = EventLog(cfg.log_file, cfg.log_format)
+            handler = self.events.handler()
+            logging.getLogger("batchsum").addHandler(handler)
         try:
             if self.dry_run:
                 return await self._run_locked()
             cfg.state_dir.mkdir(parents=True, exist_ok=True)
-            with RunLock(cfg.out, wait=cfg.wait_lock):
+            with RunLock(cfg.out, wait=cfg.wait_lock) as lock:
+                if lock.stale:
+                    self.event("stale_lock_taken_over", level="warning", previous=lock.stale)
                 return await self._run_locked()
         finally:
             if self.events is not None:
+                logging.getLogger("batchsum").removeHandler(handler)
                 self.events.close()
 
     async def _run_locked(self) -> RunResult:

@@ -170,6 +170,9 @@ def split_sentences(text: str) -> list[SentenceSpan]:
     out: list[SentenceSpan] = []
     if not text or text.isspace():
         return out
+    if "\n" not in text:
+        _split_block(text, 0, out)
+        return out
     para_start = 0
     for m in [*_BLANK_LINE.finditer(text), None]:
         para_end = m.start() if m is not None else len(text)
@@ -222,40 +225,33 @@ _FILLERS = re.compile(
     r"(?![\w'-])[ \t]*,?",
     re.IGNORECASE,
 )
-_REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:\s+\1\b)+", re.IGNORECASE)
-_SPACE_BEFORE = re.compile(r"\s+([,.;:!?%)\]}])")
-_SPLIT_CLITIC = re.compile(r"(\w)\s+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
-_MULTI_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")
-_COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
-_LEAD_JUNK = re.compile(r"^[\s,;:.\-–—]+")
+_REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b)+", re.IGNORECASE)
+_SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?%)\]}])")
+_SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
+_MULTI_PUNCT = re.compile(r"([,;:])(?:[ \t]*[,;:])+")
+_COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
+_LINE_EDGES = re.compile(r"^[ \t,;:.\-–—]+|[ \t,;:]+$", re.MULTILINE)
 _SPACES = re.compile(r"[ \t]+")
-_LOWER_AFTER_END = re.compile(r"([.!?] )([a-z])")
+_LOWER_AFTER_END = re.compile(r"(^|[.!?] )([a-z])", re.MULTILINE)
 
 
 def clean_transcript(text: str) -> str:
     """Remove disfluency markers (``{disfmarker}``, ``{vocalsound}``, ``[laughter]``), filler words
     (um, uh, mm-hmm, "you know"), stuttered repeats ("the the") and tokenizer spacing (``we 're``,
-    ``word ,``) from one line of transcript text. Newlines are preserved.
+    ``word ,``) from transcript text. Works line by line: the number of lines never changes.
     """
     if not text:
         return ""
-    lines = []
-    for line in text.split("\n"):
-        s = _MARKERS.sub(" ", line)
-        s = _FILLERS.sub(" ", s)
-        s = _SPLIT_CLITIC.sub(r"\1\2", s)
-        s = _SPACES.sub(" ", s)
-        s = _REPEAT.sub(r"\1", s)
-        s = _SPACE_BEFORE.sub(r"\1", s)
-        s = _MULTI_PUNCT.sub(r"\1", s)
-        s = _COMMA_BEFORE_END.sub(r"\1", s)
-        s = _LEAD_JUNK.sub("", s).strip()
-        s = re.sub(r"^[,;:]+|[,;:]+$", "", s).strip()
-        s = _LOWER_AFTER_END.sub(lambda m: m.group(1) + m.group(2).upper(), s)
-        if s and s[0].islower():
-            s = s[0].upper() + s[1:]
-        lines.append(s)
-    return "\n".join(lines)
+    s = _MARKERS.sub(" ", text)
+    s = _FILLERS.sub(" ", s)
+    s = _SPLIT_CLITIC.sub(r"\1\2", s)
+    s = _SPACES.sub(" ", s)
+    s = _REPEAT.sub(r"\1", s)
+    s = _SPACE_BEFORE.sub(r"\1", s)
+    s = _MULTI_PUNCT.sub(r"\1", s)
+    s = _COMMA_BEFORE_END.sub(r"\1", s)
+    s = _LINE_EDGES.sub("", s)
+    return _LOWER_AFTER_END.sub(lambda m: m.group(1) + m.group(2).upper(), s)
 
 
 BACKCHANNELS = frozenset(

@@ -120,6 +120,16 @@ def test_eval_tree_mode_and_baselines_table(tmp_path: Path) -> None:
     assert methods == ["batchsum", "batchsum", "lead", "lexrank", "textrank", "lsa", "luhn"]
     assert any(ln.startswith("batchsum rank: ROUGE-1 ") and "/6" in ln for ln in lines)
 
+    # Without --budget the baselines are held to batchsum's own length, document by document.
+    code, stdout, stderr = _invoke(str(docs), str(refs), "--out", str(out), "--tree", "--baselines", "--json")
+    assert code == 0, stderr
+    methods = {m["method"]: m for m in json.loads(stdout)["methods"]}
+    own = {d["doc_id"]: d["summary_words"] for d in methods["batchsum"]["docs"]}
+    for name in ("lead", "lexrank", "textrank", "lsa", "luhn"):
+        assert methods[name]["budget"] == "match"
+        for d in methods[name]["docs"]:
+            assert 0 < d["summary_words"] <= own[d["doc_id"]]
+
 
 def test_eval_bad_input_is_listed_never_silently_dropped(tmp_path: Path) -> None:
     docs, refs = _fixture(tmp_path)

@@ -495,3 +495,29 @@ def test_bad_settings_are_config_errors(fake_llm: FakeLLMServer) -> None:
     for kw in ({"concurrency": 0}, {"max_attempts": 0}, {"context_window": 100}, {"base_url": None}):
         with pytest.raises(ConfigError):
             make_backend(fake_llm, **kw)
+
+
+# ---- the test server's own control surface (used by the bench and kill -9 tests) --------------
+def test_fake_server_control_and_log_endpoints(fake_llm: FakeLLMServer) -> None:
+    import urllib.error
+    import urllib.request
+
+    root = fake_llm.base_url.removesuffix("/v1")
+
+    def call(path: str, body: dict[str, Any] | None = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(root + path, data=data, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as resp:
+            return json.loads(resp.read())
+
+    assert call("/_control", {"models": ["m1"], "rules": [{"match": "X", "status": 500, "times": 1}]}) == {"ok": True}
+    assert call("/v1/models")["data"] == [{"id": "m1", "object": "model"}]
+    with pytest.raises(urllib.error.HTTPError) as info:
+        call("/_control", {"rules": [{"statsu": 500}]})
+    assert info.value.code == 400
+    one(make_backend(fake_llm, model="m1"), req("X"))
+    log = call("/_log")
+    assert log["count"] == 2 and [r["status"] for r in log["requests"]] == [500, 200]
+    assert log["peak_inflight"] >= 1 and "messages" not in log["requests"][0]
+    call("/_control", {"reset_log": True})
+    assert call("/_log")["count"] == 0

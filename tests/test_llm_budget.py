@@ -143,6 +143,15 @@ def test_oversized_single_input_and_prior_context_are_middle_truncated(fake_llm:
     assert out.backend == "llm"
 
 
+def test_an_understated_input_count_is_not_trusted(fake_llm: FakeLLMServer) -> None:
+    text = "HEAD " + numbered("U", 150) + " TAIL"  # ~2000 tokens
+    out = run_one(fake_llm, request(text=text, max_tokens=100, input_tokens=10), context_window=1024)
+    entry = fake_llm.log[0]
+    assert count_message_tokens(entry.messages, TOK) + 100 <= 1024
+    assert "HEAD" in entry.messages[1]["content"] and "TAIL" in entry.messages[1]["content"]
+    assert out.backend == "llm"
+
+
 def test_facets_requests_fit_the_window_too(fake_llm: FakeLLMServer) -> None:
     text = numbered("Conv", 300)
     req = request(text=text, max_tokens=400, content_type="conversation", facets=True)

@@ -174,45 +174,66 @@ class _Unit:
     words: int = 0
     terms: list[str] = field(default_factory=list)
     candidate: bool = True
+    penalty: float = 0.0  # boilerplate, tables, dialogue-only lines
+
+
+def _static_penalty(body: str, content_type: ContentType, params: Params) -> float:
+    """Penalty for units that rarely belong in a summary, whatever their centrality."""
+    if not body:
+        return 0.0
+    pen = 0.0
+    if _BOILERPLATE.search(body):
+        pen += 1.0
+    if content_type != "conversation" and ('"' in body or "“" in body):
+        quoted = sum(len(m.group(0)) for m in _QUOTED.finditer(body))
+        pen += params.quote_w * (quoted / len(body))
+    if sum(map(str.isalpha, body)) < 0.6 * len(body):
+        pen += 0.3
+    return pen
 
 
 def _units_from_text(text: str, content_type: ContentType, params: Params, part: int = 0) -> list[_Unit]:
     """Split one text into candidate units, cleaning transcripts and parsing speakers."""
     units: list[_Unit] = []
     if content_type == "conversation":
-        lines = text.split("\n")
+        lines = [ln for ln in text.split("\n") if ln.strip()]
         n = max(1, len(lines))
+        speakers: list[str | None] = []
+        bodies: list[str] = []
         current: str | None = None
-        for li, raw in enumerate(lines):
-            if not raw.strip():
-                continue
+        for raw in lines:
             speaker, body = parse_speaker_line(raw)
             if speaker is not None:
                 current = speaker
-            else:
-                speaker = current if raw[:1].isspace() else None
-            body = clean_transcript(body)
+            elif raw[:1].isspace():
+                speaker = current  # an indented continuation of the previous turn
+            speakers.append(speaker)
+            bodies.append(body)
+        # One cleanup pass over all turns at once; clean_transcript keeps the line structure.
+        cleaned = clean_transcript("\n".join(bodies)).split("\n")
+        for li, (speaker, body) in enumerate(zip(speakers, cleaned, strict=True)):
             if not body:
                 continue
-            sents = split_sentences(body)
             turn_words = len(body.split())
-            for si, s in enumerate(sents):
-                sent = s.text
+            for si, sp in enumerate(split_sentences(body)):
+                sent = sp.text
                 words = len(sent.split())
                 ok = words >= params.min_words and not is_backchannel(sent)
                 prefix = speaker is not None and si == 0 and turn_words >= params.speaker_prefix_min_words
                 shown = f"{speaker}: {sent}" if prefix else sent
                 units.append(
-                    _Unit(shown, sent, speaker, li / n, part, len(units), words=words, candidate=ok)
+                    _Unit(shown, sent, speaker, li / n, part, len(units), words=words, candidate=ok,
+                          penalty=_static_penalty(sent, content_type, params) if ok else 0.0)
                 )
         return units
     spans = split_sentences(text)
     n = max(1, len(spans))
-    for i, s in enumerate(spans):
-        sent = " ".join(s.text.split())
+    for i, sp in enumerate(spans):
+        sent = " ".join(sp.text.split())
         words = len(sent.split())
         ok = words >= params.min_words and not sent.startswith(("#", "|", "```"))
-        units.append(_Unit(sent, sent, None, i / n, part, i, words=words, candidate=ok))
+        units.append(_Unit(sent, sent, None, i / n, part, i, words=words, candidate=ok,
+                           penalty=_static_penalty(sent, content_type, params) if ok else 0.0))
     return units
 
 
@@ -282,14 +303,7 @@ def _relevance(units: list[_Unit], mat: np.ndarray, sim: np.ndarray, content_typ
             score += params.position_w * (1.0 - u.pos) ** 2
         else:
             score += params.position_w * 0.5 * (1.0 - u.pos) ** 2
-        if _BOILERPLATE.search(u.body):
-            score -= 1.0
-        if content_type != "conversation" and u.body:
-            quoted = sum(len(m.group(0)) for m in _QUOTED.finditer(u.body))
-            score -= params.quote_w * (quoted / len(u.body))
-        alpha = sum(c.isalpha() for c in u.body)
-        if u.body and alpha / len(u.body) < 0.6:
-            score -= 0.3
+        score -= u.penalty
         rel[i] = score
     return rel
 

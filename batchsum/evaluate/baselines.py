@@ -133,3 +133,27 @@ def summarize(method: str, text: str, budget_words: int) -> BaselineOutput:
         warnings.simplefilter("ignore")
         sentences = _summarizer(method)(document, _until_budget(budget_words))
     return BaselineOutput("\n".join(str(s) for s in sentences), time.perf_counter() - t0)
+
+
+def summarize_sentences(method: str, text: str, sentences: int) -> list[str]:
+    """sumy ``method`` with a fixed sentence count (the classic API; used for speed comparisons)."""
+    if method not in SUMY_METHODS:
+        raise ValueError(f"unknown sumy method {method!r} (choose from {', '.join(SUMY_METHODS)})")
+    import warnings
+
+    from sumy.parsers.plaintext import PlaintextParser
+
+    document = PlaintextParser.from_string("\n\n".join(paragraphs(text)), _tokenizer()).document
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return [str(s) for s in _summarizer(method)(document, max(1, sentences))]
+
+
+def warm_up(methods: Sequence[str] = BASELINES) -> None:
+    """Import sumy/NLTK and build tokenizers and summarizers now, so per-document timings exclude them."""
+    split_sentences("Warm up. Done.")
+    if any(m in SUMY_METHODS for m in methods):
+        _tokenizer()
+        for m in methods:
+            if m in SUMY_METHODS:
+                _summarizer(m)

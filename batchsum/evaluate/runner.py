@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum.errors import ConfigError, InputError, MetricsError
-from batchsum.evaluate.baselines import BASELINES, summarize
+from batchsum.evaluate.baselines import BASELINES, summarize, warm_up
 from batchsum.evaluate.scoring import ZERO, Scores, plain_text, score, truncate_words, word_count
 
 log = logging.getLogger(__name__)
@@ -468,7 +468,7 @@ def _score_method(
         limit = gen_budget.get(doc.doc_id)
         produced = truncate_words(summary, limit) if limit else summary
         scores = score(
-            summary, doc.ref_texts, budget_words=truncation[doc.doc_id], case_insensitive=opts.case_insensitive
+            produced, doc.ref_texts, budget_words=truncation[doc.doc_id], case_insensitive=opts.case_insensitive
         )
         result.docs.append(
             DocResult(
@@ -570,10 +570,14 @@ def run_baselines(
     if jobs > 1 and total > 1:
         import multiprocessing
 
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        methods = tuple(sorted({t[0] for t in ordered}))
+        with ProcessPoolExecutor(
+            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up, initargs=(methods,)
+        ) as pool:
             for i, (method, doc_id, text, secs) in enumerate(pool.map(_baseline_task, ordered), 1):
                 done(i, method, doc_id, text, secs)
-    else:
+    elif ordered:
+        warm_up(tuple(sorted({t[0] for t in ordered})))
         for i, task in enumerate(ordered, 1):
             done(i, *_baseline_task(task))
     return results

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,6 +37,13 @@ MAX_TOKENS = 256
 WINDOW_OVERLAP = 32
 TOKENIZER_SUBPATH = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
 EF_NAME = "batchsum"
+# Function words dropped from MaxSim token sets: they match every text and only add noise and size.
+STOPWORDS = frozenset(
+    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its"
+    " me my of on or our so than that the their them then there these they this to us was we were what when"
+    " where which who whom why will with would you your about also any should".split()
+)
+_WORDY = re.compile(r"\w")
 
 
 class Embedder(Protocol):
@@ -122,6 +130,7 @@ class OnnxEmbedder:
         self.cls_id = _special_id(tok, "[CLS]", 101)
         self.sep_id = _special_id(tok, "[SEP]", 102)
         self.pad_id = _special_id(tok, "[PAD]", 0)
+        self._keep = _content_token_mask(tok)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or default_threads()
         opts.inter_op_num_threads = 1
@@ -156,7 +165,7 @@ class OnnxEmbedder:
         return out
 
     def _forward(self, windows: list[list[int]], want_tokens: bool) -> tuple[np.ndarray, list[np.ndarray]]:
-        """Pooled, normalized vectors per window (+ normalized token vectors without [CLS]/[SEP])."""
+        """Pooled, normalized vectors per window (+ the kept tokens' normalized last hidden states)."""
         n = len(windows)
         pooled = np.zeros((n, self.dimension), dtype=np.float32)
         tokens: list[np.ndarray] = [np.zeros((0, self.dimension), dtype=np.float32)] * n
@@ -181,34 +190,54 @@ class OnnxEmbedder:
             pooled[idx] = _l2(mean)
             if want_tokens:
                 for row, i in enumerate(idx):
-                    length = len(windows[i])
-                    tokens[i] = _l2(hidden[row, 1 : length - 1].astype(np.float32))
+                    inner = np.asarray(windows[i][1:-1])
+                    keep = self._keep[inner] if len(inner) else inner.astype(bool)
+                    if not keep.any():  # e.g. a text of only stopwords: keep what there is
+                        keep = np.ones(len(inner), dtype=bool)
+                    tokens[i] = _l2(hidden[row, 1 : len(windows[i]) - 1][keep].astype(np.float32))
         return pooled, tokens
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One L2-normalized vector per text; long texts are the re-normalized mean of their windows."""
+    def encode(self, texts: Sequence[str], with_tokens: bool = False) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Text vectors and, when asked, token vectors for MaxSim, from one forward pass.
+
+        Text vector: the re-normalized, length-weighted mean of the text's window vectors. Token vectors:
+        the L2-normalized last hidden states of every window's content tokens (punctuation, stopwords
+        and special tokens dropped), concatenated.
+        """
         if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
+            return np.zeros((0, self.dimension), dtype=np.float32), []
         win = self._window(self.token_ids(texts))
-        pooled, _ = self._forward(win.windows, want_tokens=False)
+        pooled, toks = self._forward(win.windows, want_tokens=with_tokens)
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         # Weight each window by its real token count so a short tail window counts less.
         lengths = np.array([len(w) - 2 for w in win.windows], dtype=np.float32)
         np.add.at(out, np.array(win.owner), pooled * np.maximum(lengths, 1.0)[:, None])
-        return _l2(out)
+        per_text: list[np.ndarray] = []
+        if with_tokens:
+            parts: list[list[np.ndarray]] = [[] for _ in texts]
+            for owner, t in zip(win.owner, toks, strict=True):
+                parts[owner].append(t)
+            per_text = [np.concatenate(p) for p in parts]
+        return _l2(out), per_text
 
-    def token_vectors(self, texts: Sequence[str], max_windows: int | None = None) -> list[np.ndarray]:
-        """Contextual token vectors (last hidden state, L2-normalized) of each text, for MaxSim."""
-        if not texts:
-            return []
-        win = self._window(self.token_ids(texts), max_windows=max_windows)
-        _, toks = self._forward(win.windows, want_tokens=True)
-        per_text: list[list[np.ndarray]] = [[] for _ in texts]
-        for owner, t in zip(win.owner, toks, strict=True):
-            per_text[owner].append(t)
-        return [
-            np.concatenate(parts) if parts else np.zeros((0, self.dimension), np.float32) for parts in per_text
-        ]
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalized vector per text; long texts are the re-normalized mean of their windows."""
+        return self.encode(texts)[0]
+
+    def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Contextual content-token vectors (last hidden state, L2-normalized) of each text, for MaxSim."""
+        return self.encode(texts, with_tokens=True)[1]
+
+
+def _content_token_mask(tok: Any) -> np.ndarray:
+    """vocab-sized bool array: True for tokens worth matching in MaxSim (words, not "?", "the" or [SEP])."""
+    vocab = tok.get_vocab()
+    keep = np.zeros(max(vocab.values()) + 1, dtype=bool)
+    for token, tid in vocab.items():
+        word = token.removeprefix("##").lower()
+        special = token.startswith("[") and token.endswith("]")
+        keep[tid] = not special and bool(_WORDY.search(word)) and (token.startswith("##") or word not in STOPWORDS)
+    return keep
 
 
 def _special_id(tok: Any, token: str, default: int) -> int:

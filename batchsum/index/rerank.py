@@ -10,7 +10,7 @@ them by min–max.
 
 from __future__ import annotations
 
-import re
+import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,43 +21,116 @@ import numpy as np
 from batchsum.errors import ConfigError
 from batchsum.index.embed import OnnxEmbedder, default_threads
 
-_WORDY = re.compile(r"\w")
-
-
 class Reranker(Protocol):
     """Scores documents against a query; higher is more relevant."""
 
     name: str
 
-    def score(self, query: str, docs: Sequence[str]) -> np.ndarray: ...
+    def score(self, query: str, docs: Sequence[str], keys: Sequence[str] | None = None) -> np.ndarray: ...
+
+
+def quantize(vectors: np.ndarray) -> tuple[bytes, bytes]:
+    """int8 with one float32 scale per token (unit vectors lose < 0.5 % of a cosine)."""
+    scale = np.abs(vectors).max(axis=1, keepdims=True) / 127.0
+    scale = np.where(scale > 0, scale, 1.0).astype(np.float32)
+    q = np.round(vectors / scale).astype(np.int8)
+    return q.tobytes(), scale.tobytes()
+
+
+def dequantize(n: int, q: bytes, scale: bytes, dim: int) -> np.ndarray:
+    """Inverse of :func:`quantize`."""
+    arr = np.frombuffer(q, dtype=np.int8).reshape(n, dim).astype(np.float32)
+    return arr * np.frombuffer(scale, dtype=np.float32).reshape(n, 1)
+
+
+class TokenStore:
+    """Token vectors of indexed summaries, keyed by content hash (``<out>/.batchsum/tokvecs-<collection>.sqlite3``).
+
+    Indexing computes them for free (the same forward pass as the text vector); storing them makes the
+    MaxSim rerank a lookup instead of a model run per candidate at search time. Content-addressed, so
+    an entry is never stale; a missing entry is computed on the fly.
+    """
+
+    def __init__(self, path: Path, dim: int) -> None:
+        self.path = path
+        self.dim = dim
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), timeout=30.0, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS tokvecs (hash TEXT PRIMARY KEY, n INTEGER, q BLOB, s BLOB)")
+        self._db.commit()
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        """Token vectors of the keys that are present."""
+        found: dict[str, np.ndarray] = {}
+        uniq = list(dict.fromkeys(keys))
+        for start in range(0, len(uniq), 500):
+            part = uniq[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for key, n, q, sc in self._db.execute(f"SELECT hash, n, q, s FROM tokvecs WHERE hash IN ({marks})", part):
+                found[key] = dequantize(int(n), q, sc, self.dim)
+        return found
+
+    def put_many(self, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        """Store (key, token vectors) pairs."""
+        rows = [(key, len(vecs), *quantize(vecs)) for key, vecs in items if len(vecs)]
+        with self._db:
+            self._db.executemany("INSERT OR REPLACE INTO tokvecs (hash, n, q, s) VALUES (?, ?, ?, ?)", rows)
+
+    def delete(self, keys: Sequence[str]) -> None:
+        """Forget these keys."""
+        with self._db:
+            self._db.executemany("DELETE FROM tokvecs WHERE hash = ?", [(k,) for k in keys])
+
+    def keep_only(self, keys: set[str]) -> int:
+        """Delete every entry not in ``keys``; return how many went."""
+        present = [row[0] for row in self._db.execute("SELECT hash FROM tokvecs")]
+        gone = [k for k in present if k not in keys]
+        self.delete(gone)
+        return len(gone)
+
+    def clear(self) -> None:
+        """Delete everything."""
+        with self._db:
+            self._db.execute("DELETE FROM tokvecs")
 
 
 class MaxSimReranker:
-    """Late-interaction MaxSim over MiniLM token vectors (last hidden state)."""
+    """Late-interaction MaxSim over MiniLM content-token vectors (last hidden state)."""
 
     name = "maxsim"
 
-    def __init__(self, embedder: OnnxEmbedder, max_windows: int | None = 2) -> None:
+    def __init__(self, embedder: OnnxEmbedder, store: TokenStore | None = None) -> None:
         self.embedder = embedder
-        self.max_windows = max_windows
+        self.store = store
 
-    def _query_vectors(self, query: str) -> np.ndarray:
-        ids = self.embedder.token_ids([query])[0]
-        vecs = self.embedder.token_vectors([query])[0]
-        if len(ids) != len(vecs):  # a windowed (very long) query: keep every vector
-            return vecs
-        # Punctuation tokens ("?", ",") would match any summary's punctuation and flatten scores.
-        keep = [i for i, t in enumerate(ids) if _WORDY.search(self.embedder.tokenizer.id_to_token(t) or "")]
-        return vecs[keep] if keep else vecs
+    def _doc_vectors(self, docs: Sequence[str], keys: Sequence[str] | None) -> list[np.ndarray]:
+        if keys is None or self.store is None:
+            return self.embedder.token_vectors(docs)
+        cached = self.store.get_many(keys)
+        todo = [i for i, k in enumerate(keys) if k not in cached]
+        if todo:
+            fresh = self.embedder.token_vectors([docs[i] for i in todo])
+            for i, vecs in zip(todo, fresh, strict=True):
+                cached[keys[i]] = vecs
+            try:
+                self.store.put_many([(keys[i], cached[keys[i]]) for i in todo])
+            except sqlite3.Error:  # a read-only output folder: the cache is an optimization only
+                pass
+        return [cached[k] for k in keys]
 
-    def score(self, query: str, docs: Sequence[str]) -> np.ndarray:
+    def score(self, query: str, docs: Sequence[str], keys: Sequence[str] | None = None) -> np.ndarray:
         """Mean over query tokens of the best cosine with any token of each document."""
         if not docs:
             return np.zeros(0, dtype=np.float32)
-        q = self._query_vectors(query)
-        doc_vecs = self.embedder.token_vectors(docs, max_windows=self.max_windows)
+        q = self.embedder.token_vectors([query])[0]
         out = np.zeros(len(docs), dtype=np.float32)
-        for i, d in enumerate(doc_vecs):
+        for i, d in enumerate(self._doc_vectors(docs, keys)):
             if len(d) and len(q):
                 out[i] = float((q @ d.T).max(axis=1).mean())
         return out
@@ -119,7 +192,7 @@ class CrossEncoderReranker:
                 owner.append(i)
         return pairs, owner
 
-    def score(self, query: str, docs: Sequence[str]) -> np.ndarray:
+    def score(self, query: str, docs: Sequence[str], keys: Sequence[str] | None = None) -> np.ndarray:
         """Cross-encoder logit per document (best window for long ones)."""
         out = np.full(len(docs), -np.inf, dtype=np.float32)
         if not docs:

@@ -4,8 +4,8 @@
 2. Rerank them (MaxSim late interaction by default, an ONNX cross-encoder with ``--reranker``).
 3. Min–max normalize the reranker scores (not sigmoid: agent-cli #279 squashed them into 0.2–0.4).
 4. ``score = 0.8 * relevance + 0.2 * exp(-age_days / 30)``, age from the document's date.
-5. MMR with λ = 0.7 over the node embeddings picks the final ``k``, so an L1 and the L3 that
-   repeats it do not both take a slot.
+5. MMR with λ = 0.7 over the node embeddings picks the final ``k``; near-copies (cosine ≥ 0.92 to a
+   hit already chosen, e.g. an L1 and the L3 that repeats it) are dropped, never shown twice.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from batchsum.errors import ConfigError
 from batchsum.index.embed import OnnxEmbedder, get_embedder, get_onnx_embedder
-from batchsum.index.store import date_to_ts, open_collection
+from batchsum.index.store import date_to_ts, open_collection, token_store
 from batchsum.model import CONTENT_TYPES
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ CANDIDATES_PER_LEVEL = 3  # x k
 RECENCY_WEIGHT = 0.2
 RECENCY_DAYS = 30.0
 MMR_LAMBDA = 0.7
+DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
 LEVELS = ("1", "2", "3", "final")
 SNIPPET_CHARS = 240
 
@@ -148,8 +149,15 @@ def recency(doc_ts: int | None, today: date) -> float:
     return math.exp(-age_days / RECENCY_DAYS)
 
 
-def mmr(scores: np.ndarray, vectors: np.ndarray, k: int, lam: float = MMR_LAMBDA) -> list[int]:
-    """Maximal marginal relevance: indices of ``k`` items, each ``λ·score − (1−λ)·max_sim(selected)``."""
+def mmr(
+    scores: np.ndarray, vectors: np.ndarray, k: int, lam: float = MMR_LAMBDA, duplicate: float = DUPLICATE_SIM
+) -> list[int]:
+    """Maximal marginal relevance: up to ``k`` indices, each maximizing ``λ·score − (1−λ)·max_sim(selected)``.
+
+    Candidates at cosine ``duplicate`` or more to an already chosen one are dropped outright: with
+    λ = 0.7 the penalty alone lets a clearly more relevant near-copy (an L1 and the L3 that repeats it)
+    outrank a different, slightly less relevant hit.
+    """
     n = len(scores)
     if n == 0:
         return []
@@ -159,6 +167,10 @@ def mmr(scores: np.ndarray, vectors: np.ndarray, k: int, lam: float = MMR_LAMBDA
     while left and len(chosen) < k:
         if chosen:
             penalty = sims[np.ix_(left, chosen)].max(axis=1)
+            left = [i for i, p in zip(left, penalty, strict=True) if p < duplicate]
+            penalty = penalty[penalty < duplicate]
+            if not left:
+                break
         else:
             penalty = np.zeros(len(left))
         values = lam * scores[left] - (1 - lam) * penalty
@@ -190,13 +202,15 @@ def _matching_sources(col: Any, glob: str, base: list[dict[str, Any]]) -> list[s
     return [s for s in sources if fnmatch.fnmatchcase(s, pattern) or fnmatch.fnmatchcase(s, pattern + "/*")]
 
 
-def _reranker_for(embedder: Any, path: Path | None) -> Reranker:
+def _reranker_for(cfg: RunConfig, embedder: Any, path: Path | None) -> Reranker:
     from batchsum.index.rerank import MaxSimReranker, cross_encoder
 
     if path is not None:
         return cross_encoder(path)
-    onnx = embedder if isinstance(embedder, OnnxEmbedder) else get_onnx_embedder()
-    return MaxSimReranker(onnx)
+    if isinstance(embedder, OnnxEmbedder):
+        return MaxSimReranker(embedder, token_store(cfg))
+    # Vectors from an embeddings server: token vectors come from the packaged model at query time.
+    return MaxSimReranker(get_onnx_embedder())
 
 
 def validate_query(
@@ -231,7 +245,7 @@ def search(
 ) -> list[SearchHit]:
     """Search the output's summaries; best first. ``today`` fixes the recency reference (default: now)."""
     q = validate_query(query, k, level, content_type, reranker)
-    ranker = _reranker_for(None, reranker) if reranker is not None else None
+    ranker = _reranker_for(cfg, None, reranker) if reranker is not None else None
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
     today = today or datetime.now(UTC).date()
@@ -275,8 +289,15 @@ def search(
     if not ids:
         return []
 
-    ranker = ranker or _reranker_for(embedder, None)
-    relevance = minmax(ranker.score(q, docs))
+    ranker = ranker or _reranker_for(cfg, embedder, None)
+    try:
+        keys = [str(md.get("content_hash", rid)) for rid, md in zip(ids, metas, strict=True)]
+        raw = ranker.score(q, docs, keys)
+    finally:
+        close = getattr(getattr(ranker, "store", None), "close", None)
+        if close is not None:
+            close()
+    relevance = minmax(raw)
     rec = np.array([recency(md.get("doc_ts"), today) for md in metas], dtype=np.float32)
     final = (1 - RECENCY_WEIGHT) * relevance + RECENCY_WEIGHT * rec
     matrix = np.stack(vecs)

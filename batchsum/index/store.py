@@ -20,7 +20,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.errors import ConfigError, IndexError_
-from batchsum.index.embed import Embedder, chroma_embedding_function, get_embedder, register_embedding_function
+from batchsum.index.embed import (
+    DIMENSION,
+    Embedder,
+    OnnxEmbedder,
+    chroma_embedding_function,
+    get_embedder,
+    register_embedding_function,
+)
+from batchsum.index.rerank import TokenStore
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
 if TYPE_CHECKING:
@@ -363,9 +371,20 @@ def _batched(items: list[Any], size: int) -> Iterator[list[Any]]:
         yield items[start : start + size]
 
 
-def _upsert(col: Any, embedder: Embedder, nodes: list[IndexNode]) -> int:
+def token_store(cfg: RunConfig) -> TokenStore:
+    """The MaxSim token-vector cache of this output and collection."""
+    return TokenStore(cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3", DIMENSION)
+
+
+def _upsert(col: Any, embedder: Embedder, nodes: list[IndexNode], tokens: TokenStore | None) -> int:
     for batch in _batched(nodes, UPSERT_BATCH):
-        vectors = embedder.embed([n.body for n in batch])
+        bodies = [n.body for n in batch]
+        if isinstance(embedder, OnnxEmbedder) and tokens is not None:
+            # The forward pass that makes the text vector also yields the token vectors the reranker needs.
+            vectors, toks = embedder.encode(bodies, with_tokens=True)
+            tokens.put_many([(n.metadata["content_hash"], t) for n, t in zip(batch, toks, strict=True)])
+        else:
+            vectors = embedder.embed(bodies)
         col.upsert(
             ids=[n.id for n in batch],
             embeddings=vectors,
@@ -395,15 +414,19 @@ def _delete_ids(col: Any, ids: list[str]) -> int:
     return len(ids)
 
 
-def _replace_nodes(col: Any, embedder: Embedder, nodes: list[IndexNode], existing: dict[str, str]) -> IndexStats:
+def _replace_nodes(
+    col: Any, embedder: Embedder, nodes: list[IndexNode], existing: dict[str, str], tokens: TokenStore
+) -> IndexStats:
     """Upsert nodes whose hash changed, then delete records of the same docs that are gone."""
     stats = IndexStats()
     todo = [n for n in nodes if existing.get(n.id) != n.metadata["content_hash"]]
     stats.nodes_unchanged = len(nodes) - len(todo)
     # Upsert before deleting so a crash in between never leaves a document unsearchable.
-    stats.nodes_indexed = _upsert(col, embedder, todo)
+    stats.nodes_indexed = _upsert(col, embedder, todo, tokens)
     keep = {n.id for n in nodes}
     stats.nodes_deleted = _delete_ids(col, [i for i in existing if i not in keep])
+    live = {n.metadata["content_hash"] for n in nodes}
+    tokens.delete([h for h in existing.values() if h not in live])
     return stats
 
 
@@ -428,13 +451,18 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
         return stats
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=True)
-    for batch in _batched(deleted_l, IN_BATCH):
-        ids = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
-        stats.nodes_deleted += _delete_ids(col, ids)
-    for batch in _batched(changed_l, IN_BATCH):
-        existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
-        nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
-        _add(stats, _replace_nodes(col, embedder, nodes, existing))
+    tokens = token_store(cfg)
+    try:
+        for batch in _batched(deleted_l, IN_BATCH):
+            gone = _indexed_hashes(col, {"doc_id": {"$in": batch}})
+            stats.nodes_deleted += _delete_ids(col, list(gone))
+            tokens.delete(list(gone.values()))
+        for batch in _batched(changed_l, IN_BATCH):
+            existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
+            nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
+            _add(stats, _replace_nodes(col, embedder, nodes, existing, tokens))
+    finally:
+        tokens.close()
     stats.seconds = time.perf_counter() - t0
     return stats
 
@@ -478,8 +506,13 @@ def repair_index(cfg: RunConfig) -> IndexStats:
     todo = [tree[i] for i in (*check.missing, *check.stale)]
     stats = IndexStats(docs=len({n.doc_id for n in todo}))
     stats.nodes_unchanged = len(tree) - len(todo)
-    stats.nodes_indexed = _upsert(col, embedder, todo)
-    stats.nodes_deleted = _delete_ids(col, check.orphans)
+    tokens = token_store(cfg)
+    try:
+        stats.nodes_indexed = _upsert(col, embedder, todo, tokens)
+        stats.nodes_deleted = _delete_ids(col, check.orphans)
+        tokens.keep_only({n.metadata["content_hash"] for n in tree.values()})
+    finally:
+        tokens.close()
     stats.seconds = time.perf_counter() - t0
     return stats
 
@@ -505,7 +538,12 @@ def rebuild_index(cfg: RunConfig) -> IndexStats:
         client.delete_collection(cfg.collection)
     col = _create_collection(client, cfg, embedder)
     stats = IndexStats(docs=len({n.doc_id for n in nodes}))
-    stats.nodes_indexed = _upsert(col, embedder, nodes)
+    tokens = token_store(cfg)
+    try:
+        tokens.clear()
+        stats.nodes_indexed = _upsert(col, embedder, nodes, tokens)
+    finally:
+        tokens.close()
     stats.seconds = time.perf_counter() - t0
     return stats
 

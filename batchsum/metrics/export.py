@@ -18,7 +18,7 @@ EXPORT_FORMATS: dict[str, tuple[str, str]] = {
 }
 
 _ORDER = {
-    "runs": "started_at, run_id",
+    "runs": "started_at, recorded_at NULLS FIRST, run_id",
     "files": "run_id, relpath",
     "nodes": "run_id, relpath, node_id",
     "evals": "eval_id, dataset, method, doc_id",

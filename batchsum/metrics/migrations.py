@@ -94,6 +94,12 @@ def m003_evals(con: Any) -> None:
     )
 
 
+@migration
+def m004_runs_recorded_at(con: Any) -> None:
+    # started_at has one-second resolution: runs started in the same second need a tie-break.
+    con.execute("ALTER TABLE runs ADD COLUMN recorded_at VARCHAR")
+
+
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # Table -> record dataclass; the partition key of every table is its first column.
@@ -113,6 +119,8 @@ EVAL_COLUMNS: list[tuple[str, str]] = [
     ("seconds", "DOUBLE"),
     ("budget", "VARCHAR"),
 ]
+# Columns the store fills itself, after the record's fields.
+STORE_COLUMNS: dict[str, list[tuple[str, str]]] = {"runs": [("recorded_at", "VARCHAR")]}
 PARTITION_KEYS: dict[str, str] = {"runs": "run_id", "files": "run_id", "nodes": "run_id", "evals": "eval_id"}
 TABLES: tuple[str, ...] = ("runs", "files", "nodes", "evals")
 
@@ -132,7 +140,8 @@ def table_columns(table: str) -> list[tuple[str, str]]:
     """(name, DuckDB type) of every column the current code expects in ``table``."""
     if table == "evals":
         return list(EVAL_COLUMNS)
-    return [(f.name, sql_type(f.type)) for f in dataclasses.fields(RECORD_TYPES[table])]
+    fields = [(f.name, sql_type(f.type)) for f in dataclasses.fields(RECORD_TYPES[table])]
+    return fields + STORE_COLUMNS.get(table, [])
 
 
 def _catalog_filter(catalog: str | None) -> str:

@@ -73,7 +73,11 @@ def _type_key(ctype: str | None) -> int:
 
 def select_runs(con: Any, run: str | None, last: int | None) -> list[str]:
     """Run ids chosen by ``--run`` (exact id or unique prefix) or ``--last N`` (default: the latest)."""
-    all_ids = [r[0] for r in con.execute("SELECT run_id FROM runs ORDER BY started_at, run_id").fetchall()]
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE run_order AS SELECT run_id, started_at, "
+        "row_number() OVER (ORDER BY started_at, recorded_at NULLS FIRST, run_id) AS seq FROM runs"
+    )
+    all_ids = [r[0] for r in con.execute("SELECT run_id FROM run_order ORDER BY seq").fetchall()]
     if not all_ids:
         raise MetricsError("the metrics store holds no completed run yet")
     if run is not None:
@@ -94,21 +98,22 @@ def select_runs(con: Any, run: str | None, last: int | None) -> list[str]:
 
 def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None:
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE sel AS SELECT run_id, started_at FROM runs WHERE list_contains(?, run_id)",
+        "CREATE OR REPLACE TEMP TABLE sel AS "
+        "SELECT run_id, started_at, seq FROM run_order WHERE list_contains(?, run_id)",
         [run_ids],
     )
     con.execute(
         """
         CREATE OR REPLACE TEMP TABLE state AS
         WITH ranked AS (
-            SELECT f.*, row_number() OVER (PARTITION BY f.relpath ORDER BY s.started_at DESC, f.run_id DESC) AS rn
+            SELECT f.*, row_number() OVER (PARTITION BY f.relpath ORDER BY s.seq DESC) AS rn
             FROM files f JOIN sel s USING (run_id)
         ),
         latest AS (SELECT * EXCLUDE (rn) FROM ranked WHERE rn = 1),
         last_done AS (
             SELECT * EXCLUDE (rn) FROM (
-                SELECT f.*, row_number() OVER (PARTITION BY f.relpath, f.sha256 ORDER BY r.started_at DESC) AS rn
-                FROM files f JOIN runs r USING (run_id) WHERE f.status = 'done'
+                SELECT f.*, row_number() OVER (PARTITION BY f.relpath, f.sha256 ORDER BY r.seq DESC) AS rn
+                FROM files f JOIN run_order r USING (run_id) WHERE f.status = 'done'
             ) WHERE rn = 1
         ),
         joined AS (
@@ -191,7 +196,7 @@ def _decorate(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _targets_sql() -> str:
-    return ", ".join(f"('{lvl.value}', {ratio})" for lvl, ratio in TARGET_RATIO.items())
+    return ", ".join(f"('{lvl.value}', CAST({ratio} AS DOUBLE))" for lvl, ratio in TARGET_RATIO.items())
 
 
 def _histograms(con: Any) -> dict[str, dict[str, list[float]]]:
@@ -240,7 +245,7 @@ def _failures(con: Any, content_type: str | None) -> list[dict[str, Any]]:
         SELECT f.run_id, s.started_at, f.relpath, f.content_type, f.level, f.error
         FROM files f JOIN sel s USING (run_id)
         WHERE f.status = 'failed' AND (? IS NULL OR f.content_type = ?)
-        ORDER BY s.started_at, f.relpath
+        ORDER BY s.seq, f.relpath
         """,
         [content_type, content_type],
     )
@@ -291,8 +296,8 @@ def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
                coalesce(r.llm_calls, 0) AS llm_calls, coalesce(n.saved, 0) AS calls_saved,
                coalesce(r.nodes_computed, 0) AS nodes_computed, coalesce(n.reused, r.nodes_reused, 0) AS nodes_reused,
                coalesce(r.wall_ms, 0) AS wall_ms
-        FROM runs r LEFT JOIN n USING (run_id)
-        ORDER BY r.started_at, r.run_id
+        FROM runs r JOIN run_order o USING (run_id) LEFT JOIN n USING (run_id)
+        ORDER BY o.seq
         """,
     )
     for r in rows:
@@ -303,7 +308,7 @@ def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
 
 
 def _selected_runs(con: Any) -> list[dict[str, Any]]:
-    rows = _rows(con, "SELECT r.* FROM runs r JOIN sel USING (run_id) ORDER BY r.started_at, r.run_id")
+    rows = _rows(con, "SELECT r.* FROM runs r JOIN sel USING (run_id) ORDER BY sel.seq")
     for r in rows:
         r["command"] = scrub_optional(r["command"])
     return rows

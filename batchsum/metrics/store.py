@@ -231,8 +231,10 @@ class MetricsStore:
         for rec in recs:
             if rec.run_id != run.run_id:
                 raise MetricsError(f"record for {rec.relpath} has run id {rec.run_id!r}, expected {run.run_id!r}")
+        run_row = record_row(run)
+        run_row["recorded_at"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="microseconds")
         rows = {
-            "runs": [record_row(run)],
+            "runs": [run_row],
             "files": [record_row(f) for f in files],
             "nodes": [record_row(n) for n in nodes],
         }

@@ -1,0 +1,190 @@
+"""Extractive speed: ``batchsum run`` over the journal and Gutenberg corpora against sumy LexRank.
+
+Figures: files/s and MB/s of source, peak RSS of the ``batchsum run`` process (target < 1 GiB),
+the speed ratio against sumy LexRank on the same documents with the same number of sentences
+per document (target >= 5x), and cost linearity (cost per MB on the full corpus vs half of it,
+fixed start-up cost removed; target <= 1.25). Quick mode uses small subsets.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench.common import BenchContext, BenchResult, batchsum_cmd, emit, skip
+
+AREA = "extractive"
+GIB_KIB = 1024 * 1024
+
+
+def _files(folder: Path, pattern: str) -> list[Path]:
+    return sorted(p for p in folder.glob(pattern) if p.is_file() and not p.name.startswith("."))
+
+
+def _corpus(ctx: BenchContext) -> tuple[list[Path], list[Path]] | None:
+    """(journal files, book files) for this run size."""
+    scott = ctx.bench_data("journals", "scott_daily")
+    books_dir = ctx.bench_data("gutenberg", "docs")
+    if scott is None or books_dir is None:
+        return None
+    journals = _files(scott, "*.md")
+    books = _files(books_dir, "*.txt")
+    if ctx.quick:
+        # Small but mixed: short daily entries plus the two smallest books (hierarchical levels).
+        journals = journals[:120]
+        books = sorted(books, key=lambda p: p.stat().st_size)[:2]
+    return journals, books
+
+
+def _mirror(folder: Path, journals: list[Path], books: list[Path]) -> Path:
+    """A folder of symlinks (journals/, books/), so each variant is one ``batchsum run`` path."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    for sub, files in (("journals", journals), ("books", books)):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+        for f in files:
+            (folder / sub / f.name).symlink_to(f)
+    return folder
+
+
+def _measured(cmd: list[str], log: Path) -> tuple[float, int, int, float]:
+    """Run ``cmd``; (wall seconds, peak RSS KiB of that process, exit code, CPU seconds)."""
+    with open(log, "w", encoding="utf-8") as fh:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, int(usage.ru_maxrss), proc.returncode, usage.ru_utime + usage.ru_stime
+
+
+def _run_batchsum(src: Path, out: Path, log: Path) -> tuple[float, int, float]:
+    """(wall seconds, peak RSS KiB, CPU seconds) of one fresh ``batchsum run``."""
+    if out.exists():
+        shutil.rmtree(out)
+    cmd = batchsum_cmd("run", str(src), "--out", str(out), "--no-index", "--no-metrics")
+    wall, rss, code, cpu = _measured(cmd, log)
+    if code not in (0, 1):
+        tail = log.read_text(encoding="utf-8", errors="replace")[-800:]
+        raise RuntimeError(f"batchsum run {src} failed ({code}): {tail}")
+    return wall, rss, cpu
+
+
+def _size(files: list[Path]) -> int:
+    return sum(f.stat().st_size for f in files)
+
+
+def _sentence_budgets(out: Path, rel_files: list[tuple[str, Path]]) -> dict[Path, int]:
+    """Sentences in each document's L3 final (1 for files too small to be summarized)."""
+    from batchsum.evaluate.scoring import plain_text, split_sentences
+    from batchsum.tree import node_path, read_node
+
+    budgets: dict[Path, int] = {}
+    for rel, f in rel_files:
+        final = node_path(out, rel, 3, None)
+        try:
+            _, body = read_node(final)
+            budgets[f] = max(1, len(split_sentences(plain_text(body))))
+        except (OSError, ValueError):
+            budgets[f] = 1
+    return budgets
+
+
+def _sumy_seconds(files: list[Path], budgets: dict[Path, int]) -> tuple[float, float]:
+    """(wall, CPU) seconds for sumy LexRank over ``files`` (file reading and parsing included)."""
+    from batchsum.evaluate.baselines import summarize_sentences
+    from batchsum.walk import decode_bytes
+
+    summarize_sentences("lexrank", "Warm up the imports. Then time the work.", 1)
+    t0, c0 = time.perf_counter(), time.process_time()
+    for f in files:
+        text, _ = decode_bytes(f.read_bytes())
+        summarize_sentences("lexrank", text, budgets[f])
+    return time.perf_counter() - t0, time.process_time() - c0
+
+
+def run(ctx: BenchContext) -> list[BenchResult]:
+    """Throughput, memory, speed ratio against sumy LexRank and linearity of the extractive path."""
+    corpus = _corpus(ctx)
+    if corpus is None:
+        return skip(AREA, "shared/bench/journals/scott_daily or shared/bench/gutenberg/docs not found")
+    journals, books = corpus
+    work = ctx.workdir / "extractive"
+    work.mkdir(parents=True, exist_ok=True)
+    results: list[BenchResult] = []
+    label = "quick subset" if ctx.quick else "full corpus"
+
+    # Fixed start-up cost (interpreter, imports, tokenizer load), removed from the linearity figure.
+    tiny = _mirror(work / "src-tiny", journals[:1], [])
+    t_fixed, _, _ = _run_batchsum(tiny, work / "out-tiny", work / "tiny.log")
+    results.append(emit(BenchResult(AREA, "start-up: batchsum run on one file", t_fixed, "s")))
+
+    full_files = journals + books
+    full_src = _mirror(work / "src-full", journals, books)
+    t_full, rss_full, cpu_full = _run_batchsum(full_src, work / "out-full", work / "full.log")
+    mb_full = _size(full_files) / 1e6
+    n_full = len(full_files)
+    results.append(emit(BenchResult(AREA, f"files/s ({n_full} files, {label})", n_full / t_full, "files/s")))
+    results.append(emit(BenchResult(AREA, f"MB/s of source ({mb_full:.1f} MB)", mb_full / t_full, "MB/s")))
+    # CPU well below wall time means the run waits (I/O, fsync, sleeps) rather than computes.
+    results.append(emit(BenchResult(AREA, "CPU time / wall time of the full run", cpu_full / t_full, "x")))
+    results.append(
+        emit(BenchResult(AREA, "peak RSS of batchsum run", rss_full / 1024, "MiB", "< 1024 MiB", rss_full < GIB_KIB))
+    )
+
+    # Linearity: every other file of each kind is "half"; compare marginal cost per MB.
+    half_j, half_b = journals[::2], books[::2]
+    half_src = _mirror(work / "src-half", half_j, half_b)
+    t_half, _, _ = _run_batchsum(half_src, work / "out-half", work / "half.log")
+    mb_half = _size(half_j + half_b) / 1e6
+    per_mb_full = max(t_full - t_fixed, 1e-6) / mb_full
+    per_mb_half = max(t_half - t_fixed, 1e-6) / mb_half
+    linearity = per_mb_full / per_mb_half
+    times = f"{t_half:.1f}s/{t_full:.1f}s"
+    results.append(emit(BenchResult(AREA, f"time half ({mb_half:.1f} MB) / full ({mb_full:.1f} MB)", times)))
+    results.append(
+        emit(
+            BenchResult(
+                AREA, "cost/MB full ÷ cost/MB half (start-up removed)", linearity, "x", "<= 1.25", linearity <= 1.25
+            )
+        )
+    )
+
+    # Speed against sumy LexRank on the same documents and sentence counts. LexRank is quadratic
+    # in sentences, so the comparison uses a sample: short journals plus the smallest books.
+    n_j, n_b = (40, 1) if ctx.quick else (300, 3)
+    sample_j = journals[:n_j]
+    sample_b = sorted(books, key=lambda p: p.stat().st_size)[:n_b]
+    sample_src = _mirror(work / "src-sample", sample_j, sample_b)
+    t_ours, _, cpu_ours = _run_batchsum(sample_src, work / "out-sample", work / "sample.log")
+    rel = [(f"journals/{f.name}", f) for f in sample_j] + [(f"books/{f.name}", f) for f in sample_b]
+    budgets = _sentence_budgets(work / "out-sample", rel)
+    t_sumy, cpu_sumy = _sumy_seconds(sample_j + sample_b, budgets)
+    ratio = t_sumy / t_ours
+    mb_sample = _size(sample_j + sample_b) / 1e6
+    results.append(
+        emit(
+            BenchResult(
+                AREA,
+                f"sumy LexRank vs batchsum ({len(rel)} docs, {mb_sample:.1f} MB)",
+                f"{t_sumy:.1f}s/{t_ours:.1f}s",
+            )
+        )
+    )
+    results.append(
+        emit(BenchResult(AREA, "speed vs sumy LexRank (wall, with start-up)", ratio, "x", ">= 5x", ratio >= 5.0))
+    )
+    warm = t_sumy / max(t_ours - t_fixed, 1e-6)
+    results.append(emit(BenchResult(AREA, "speed vs sumy LexRank (wall, no start-up)", warm, "x")))
+    results.append(emit(BenchResult(AREA, "speed vs sumy LexRank (CPU seconds)", cpu_sumy / max(cpu_ours, 1e-6), "x")))
+    return results
+
+
+if __name__ == "__main__":
+    from bench.run_all import main
+
+    sys.exit(main(["--only", "extractive", *sys.argv[1:]]))

@@ -1,0 +1,212 @@
+"""Search index benchmarks: indexing throughput, search latency and retrieval quality.
+
+* throughput: a Markdown tree of >= 10,000 nodes (quick: 1,000) built from paragraphs of the
+  gutenberg books, indexed from scratch with ``rebuild_index`` -> nodes/s (target >= 250).
+* latency: ``search()`` p50/p95 over that index with the full pipeline (retrieve k*3 per level,
+  MaxSim rerank, recency, MMR) -> target p50 <= 50 ms.
+* quality: the QMSum meetings summarized by ``batchsum run`` (extractive) and indexed; for every
+  specific query of ``queries/<id>.json``, is the right meeting among the top 5? -> recall@5 >= 0.9.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import statistics
+import subprocess
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+from bench.common import BenchContext, BenchResult, batchsum_cmd, emit, skip
+
+AREA = "index"
+_WS = re.compile(r"\s+")
+
+
+def _paragraphs(books: Path, want: int, min_words: int = 30, max_words: int = 150) -> list[tuple[str, str]]:
+    """(book stem, paragraph) pairs, round-robin over the books so topics mix."""
+    per_book: list[tuple[str, list[str]]] = []
+    for path in sorted(books.glob("*.txt")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        start = text.find("*** START")
+        end = text.find("*** END")
+        body = text[start if start >= 0 else 0 : end if end > 0 else len(text)]
+        paras = []
+        for block in re.split(r"\n\s*\n", body):
+            flat = _WS.sub(" ", block).strip()
+            if min_words <= len(flat.split()) <= max_words:
+                paras.append(flat)
+        if paras:
+            per_book.append((path.stem, paras))
+    out: list[tuple[str, str]] = []
+    i = 0
+    while len(out) < want and per_book:
+        progressed = False
+        for stem, paras in per_book:
+            if i < len(paras):
+                out.append((stem, paras[i]))
+                progressed = True
+                if len(out) >= want:
+                    break
+        if not progressed:
+            break
+        i += 1
+    return out
+
+
+def _write_tree(out: Path, paras: list[tuple[str, str]], per_doc: int = 5) -> int:
+    """One DETAILED-style doc per ``per_doc`` paragraphs: per_doc-1 L1 chunks and an L3 final."""
+    from batchsum.tree import node_path, write_node
+
+    types = ("document", "journal", "conversation")
+    written = 0
+    for d in range(0, len(paras), per_doc):
+        group = paras[d : d + per_doc]
+        stem = group[0][0][:40]
+        rel = f"gutenberg/{stem}/part_{d // per_doc:05d}.txt"
+        day = (date(2024, 1, 1) + timedelta(days=(d // per_doc) % 700)).isoformat()
+        ctype = types[(d // per_doc) % 3]
+        for i, (_, body) in enumerate(group):
+            final = i == len(group) - 1
+            level, index = (3, None) if final else (1, i)
+            meta = {
+                "id": f"{rel}:summary:L{level}:{'final' if final else i}",
+                "doc_id": rel,
+                "source_path": rel,
+                "source_sha256": "0" * 64,
+                "role": "summary",
+                "level": level,
+                **({"chunk_index": i} if not final else {}),
+                "is_final": final,
+                "summary_level": "DETAILED",
+                "input_tokens": 3000,
+                "output_tokens": len(body.split()),
+                "compression_ratio": 0.07,
+                "content_type": ctype,
+                "backend": "extractive",
+                "created_at": "2025-01-01T00:00:00Z",
+                "doc_date": day,
+            }
+            write_node(node_path(out, rel, level, index), meta, body)
+            written += 1
+    return written
+
+
+def _queries_from(paras: list[tuple[str, str]], n: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    picks = rng.sample(paras, min(n, len(paras)))
+    queries = []
+    for _, text in picks:
+        words = text.split()
+        start = rng.randrange(0, max(1, len(words) - 10))
+        queries.append(" ".join(words[start : start + 8]))
+    return queries
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _throughput_and_latency(ctx: BenchContext) -> list[BenchResult]:
+    from batchsum.config import RunConfig
+    from batchsum.index.embed import get_onnx_embedder
+    from batchsum.index.search import search
+    from batchsum.index.store import rebuild_index
+
+    books = ctx.bench_data("gutenberg", "docs")
+    if books is None:
+        return skip(AREA, "shared/bench/gutenberg/docs not found")
+    n_nodes = 1_000 if ctx.quick else 10_000
+    paras = _paragraphs(books, n_nodes)
+    out = ctx.workdir / "index-tree"
+    if out.exists():
+        import shutil
+
+        shutil.rmtree(out)
+    written = _write_tree(out, paras)
+    results: list[BenchResult] = []
+    emb = get_onnx_embedder()
+    tokens = sum(len(t) for t in emb.token_ids([p for _, p in paras]))
+    results.append(emit(BenchResult(AREA, "tree nodes (gutenberg paragraphs)", float(written), "nodes")))
+    results.append(emit(BenchResult(AREA, "mean WordPiece tokens per node", tokens / max(1, written), "tokens")))
+    cfg = RunConfig(paths=[], out=out)
+    stats = rebuild_index(cfg)
+    rate = stats.nodes_indexed / stats.seconds if stats.seconds else 0.0
+    results.append(emit(BenchResult(AREA, "index throughput (rebuild, MiniLM int8)", rate, "nodes/s", ">= 250",
+                                    rate >= 250)))  # fmt: skip
+    results.append(emit(BenchResult(AREA, "embedding throughput", tokens / stats.seconds, "tokens/s")))
+
+    queries = _queries_from(paras, 30 if ctx.quick else 100)
+    search(cfg, "warm up the model and the collection")
+    lat: list[float] = []
+    for q in queries:
+        t0 = time.perf_counter()
+        search(cfg, q, k=5)
+        lat.append((time.perf_counter() - t0) * 1000)
+    p50, p95 = statistics.median(lat), _percentile(lat, 0.95)
+    results.append(emit(BenchResult(AREA, f"search latency p50 ({written} nodes, k=5)", p50, "ms", "<= 50", p50 <= 50)))
+    results.append(emit(BenchResult(AREA, f"search latency p95 ({written} nodes, k=5)", p95, "ms")))
+    return results
+
+
+def _qmsum(ctx: BenchContext) -> list[BenchResult]:
+    from batchsum.config import RunConfig
+    from batchsum.index.search import search
+    from batchsum.index.store import rebuild_index
+
+    docs = ctx.bench_data("qmsum", "docs")
+    qdir = ctx.bench_data("qmsum", "queries")
+    if docs is None or qdir is None:
+        return skip(AREA, "shared/bench/qmsum not found")
+    meetings = sorted(docs.glob("*.txt"))
+    if ctx.quick:
+        meetings = meetings[::4]  # a spread of AMI, ICSI and parliament meetings
+    out = ctx.workdir / "qmsum-out"
+    proc = subprocess.run(
+        batchsum_cmd("run", *map(str, meetings), "--out", str(out), "--no-index"), capture_output=True, text=True
+    )
+    if proc.returncode not in (0, 1):
+        return skip(AREA, f"batchsum run on qmsum failed ({proc.returncode}): {proc.stderr.strip()[-160:]}")
+    cfg = RunConfig(paths=[], out=out)
+    stats = rebuild_index(cfg)
+    results = [emit(BenchResult(AREA, f"qmsum: meetings / summary nodes indexed", f"{len(meetings)} / "
+                                f"{stats.nodes_indexed}"))]  # fmt: skip
+    hits1 = hits5 = total = 0
+    for m in meetings:
+        qfile = qdir / f"{m.stem}.json"
+        if not qfile.is_file():
+            continue
+        specific = [q["query"] for q in json.loads(qfile.read_text(encoding="utf-8")).get("specific_query_list", [])]
+        for query in specific[:2] if ctx.quick else specific:
+            found = [h.source_path for h in search(cfg, query, k=5)]
+            ranks = [i for i, sp in enumerate(found) if m.stem in sp]
+            total += 1
+            hits5 += bool(ranks)
+            hits1 += bool(ranks) and ranks[0] == 0
+    if not total:
+        return [*results, *skip(AREA, "no qmsum specific queries found")]
+    r5, r1 = hits5 / total, hits1 / total
+    label = f"qmsum recall@5 of the right meeting ({total} queries, {len(meetings)} meetings)"
+    results.append(emit(BenchResult(AREA, label, r5, "", ">= 0.9", r5 >= 0.9)))
+    results.append(emit(BenchResult(AREA, "qmsum recall@1", r1, "")))
+    return results
+
+
+def run(ctx: BenchContext) -> list[BenchResult]:
+    """Throughput, latency and retrieval quality of the search index."""
+    ctx.workdir.mkdir(parents=True, exist_ok=True)
+    return [*_throughput_and_latency(ctx), *_qmsum(ctx)]
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
+    ap.add_argument("--workdir", type=Path, default=Path(".bench-out/index"))
+    args = ap.parse_args()
+    run(BenchContext(shared=args.shared if args.shared.exists() else None, quick=args.quick, workdir=args.workdir))

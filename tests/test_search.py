@@ -1,0 +1,344 @@
+"""Search over a real Chroma index with the real ONNX model: retrieval, filters, recency, MMR, rerankers, CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from datetime import date, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from batchsum.config import RunConfig
+from batchsum.errors import ConfigError
+from batchsum.index.embed import packaged_model_files
+from batchsum.index.search import make_snippet, minmax, mmr, query_terms, search
+from batchsum.index.store import sync_index
+from tests.conftest import SAMPLE_CORPUS
+from tests.test_index import write_doc
+
+TODAY = date.today()
+LIGHTHOUSE = (
+    "The harbour authority met in March to review the coastal defences. "
+    "Marta Olsen, keeper of the northern lighthouse, repainted the tower bright red in the summer of 1987 "
+    "after a winter storm had stripped its old paint. "
+    "The authority also discussed new mooring fees for fishing boats."
+)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> RunConfig:
+    out = tmp_path_factory.mktemp("search") / "out"
+    write_doc(out, "fleet/lighthouse.md", LIGHTHOUSE, doc_date="2024-05-01")
+    write_doc(out, "notes/budget.md", "The committee cut the travel budget by ten percent; conference trips need approval.")
+    write_doc(out, "journal/2024-03-05.md", "Walked by the river with Anna and watched a grey heron catch a fish.",
+              content_type="journal", doc_date="2024-03-05")  # fmt: skip
+    write_doc(out, "journal/2024-03-09.md", "Spent the evening repairing the bicycle chain and the rear brake.",
+              content_type="journal", doc_date="2024-03-09")  # fmt: skip
+    write_doc(
+        out,
+        "docs/rust.md",
+        "A chapter on Rust ownership, borrowing and lifetimes.",
+        chunks=[
+            "Ownership: every value in Rust has exactly one owner, and the value is dropped when the owner goes away.",
+            "Borrowing: references let code use a value without taking ownership; the borrow checker enforces rules.",
+        ],
+    )
+    write_doc(
+        out,
+        "books/voyage.txt",
+        "A sailor crosses the ocean, survives a storm at sea and reaches a new harbour.",
+        chunks=[
+            "The sailor prepares the ship and loads barrels of fresh water.",
+            "A violent storm at sea breaks the mast; the crew repairs it through the night.",
+            "They sight land and sail into the harbour at dawn.",
+        ],
+        groups=["The voyage: preparations, a storm at sea that breaks the mast, and the arrival in the harbour."],
+        content_type="conversation",
+    )
+    write_doc(out, "bakery/a.md", "The bakery on Elm Street sells sourdough bread every Tuesday morning.")
+    write_doc(out, "bakery/b.md", "Every Tuesday morning the Elm Street bakery sells sourdough bread.")
+    write_doc(out, "bakery/c.md", "The Elm Street bakery also bakes rye loaves and cinnamon rolls for the Saturday market.")
+    bike = "The city council approved a new protected bicycle lane on Harbour Road."
+    write_doc(out, "news/old.md", bike, doc_date=(TODAY - timedelta(days=200)).isoformat())
+    write_doc(out, "news/new.md", bike, doc_date=TODAY.isoformat())
+    cfg = RunConfig(paths=[], out=out)
+    rels = sorted({p.parent.parent.parent.relative_to(out).as_posix() for p in out.rglob("final.md")})
+    sync_index(cfg, rels, [])
+    return cfg
+
+
+def test_finds_a_planted_fact_by_a_paraphrase(corpus: RunConfig) -> None:
+    hits = search(corpus, "Who painted the beacon tower, and which colour?", k=3)
+    assert hits[0].source_path == "fleet/lighthouse.md"
+    assert hits[0].rank == 1 and hits[0].score == max(h.score for h in hits)
+    assert "red" in hits[0].snippet and "lighthouse" in hits[0].snippet
+    assert hits[0].summary_path == corpus.out / "fleet/lighthouse.md/summaries/L3/final.md"
+    assert hits[0].summary_path.is_file()
+    assert hits[0].doc_date == "2024-05-01" and hits[0].is_final and hits[0].level == 3
+
+
+def test_searches_all_levels_of_the_tree(corpus: RunConfig) -> None:
+    hits = search(corpus, "the borrow checker and references", k=3)
+    assert hits[0].node_id == "docs/rust.md:summary:L1:1"  # the chunk says it best, not the final
+    assert hits[0].level == 1 and not hits[0].is_final
+
+
+def test_level_filter(corpus: RunConfig) -> None:
+    for level, check in (
+        ("1", lambda h: h.level == 1),
+        ("2", lambda h: h.level == 2),
+        ("3", lambda h: h.level == 3),
+        ("final", lambda h: h.is_final),
+    ):
+        hits = search(corpus, "a storm at sea", k=4, level=level)
+        assert hits and all(check(h) for h in hits), level
+    assert [h.node_id for h in search(corpus, "a storm at sea", k=4, level="2")] == ["books/voyage.txt:summary:L2:0"]
+
+
+def test_type_filter(corpus: RunConfig) -> None:
+    hits = search(corpus, "bicycle", k=5, content_type="journal")
+    assert hits and all(h.content_type == "journal" for h in hits)
+    assert hits[0].source_path == "journal/2024-03-09.md"
+    assert all(h.content_type == "conversation" for h in search(corpus, "ship", k=5, content_type="conversation"))
+
+
+def test_path_filter(corpus: RunConfig) -> None:
+    hits = search(corpus, "bread", k=5, path_glob="docs/*")
+    assert hits and {h.source_path for h in hits} == {"docs/rust.md"}
+    assert {h.source_path for h in search(corpus, "bread", k=5, path_glob="journal/")} <= {
+        "journal/2024-03-05.md",
+        "journal/2024-03-09.md",
+    }
+    assert search(corpus, "bread", k=5, path_glob="nothing/*") == []
+
+
+def test_since_filter(corpus: RunConfig) -> None:
+    hits = search(corpus, "bicycle", k=10, since=date(2024, 3, 6))
+    dates = {h.doc_date for h in hits}
+    assert hits and None not in dates and all(d is not None and d >= "2024-03-06" for d in dates)
+    assert "journal/2024-03-05.md" not in {h.source_path for h in hits}
+
+
+def test_recency_prefers_the_recent_of_two_equal_hits(corpus: RunConfig) -> None:
+    # Two sources with the same summary: equal relevance, so only the date decides; the copy is dropped.
+    hits = search(corpus, "bicycle lane on Harbour Road", k=2, path_glob="news/*")
+    assert [h.source_path for h in hits] == ["news/new.md"]
+    assert hits[0].relevance == 1.0 and hits[0].recency == pytest.approx(1.0) and hits[0].score == pytest.approx(1.0)
+    old = search(corpus, "bicycle lane on Harbour Road", k=1, path_glob="news/old.md")[0]
+    assert old.relevance == 1.0 and old.recency == pytest.approx(np.exp(-200 / 30), abs=1e-4)
+
+
+def test_recency_flips_the_order_when_dates_swap(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    text = "The city council approved a new protected bicycle lane on Harbour Road."
+    write_doc(out, "a.md", text, doc_date=TODAY.isoformat())
+    write_doc(out, "b.md", text, doc_date=(TODAY - timedelta(days=60)).isoformat())
+    write_doc(out, "c.md", "Notes on growing tomatoes in a greenhouse.", doc_date=TODAY.isoformat())
+    cfg = RunConfig(paths=[], out=out)
+    sync_index(cfg, ["a.md", "b.md", "c.md"], [])
+    assert search(cfg, "bicycle lane", k=1)[0].source_path == "a.md"
+    write_doc(out, "a.md", text, doc_date=(TODAY - timedelta(days=60)).isoformat())
+    write_doc(out, "b.md", text, doc_date=TODAY.isoformat())
+    sync_index(cfg, ["a.md", "b.md"], [])
+    assert search(cfg, "bicycle lane", k=1)[0].source_path == "b.md"
+
+
+def test_mmr_drops_a_near_duplicate(corpus: RunConfig) -> None:
+    query = "sourdough bread at the Elm Street bakery on Tuesday"
+    hits = search(corpus, query, k=5)
+    found = {h.source_path: h for h in hits}
+    # Only one of the two near-identical notes is shown, though both match best ...
+    assert len(set(found) & {"bakery/a.md", "bakery/b.md"}) == 1
+    assert hits[0].source_path in {"bakery/a.md", "bakery/b.md"}
+    # ... and the different note about the same bakery keeps its place.
+    assert "bakery/c.md" in found
+
+
+def test_mmr_unit() -> None:
+    vecs = np.array([[1.0, 0.0], [1.0, 0.0], [0.6, 0.8]], dtype=np.float32)
+    assert mmr(np.array([1.0, 0.95, 0.7]), vecs, 2) == [0, 2]  # the exact copy is dropped
+    assert mmr(np.array([1.0, 0.95, 0.7]), vecs, 3) == [0, 2]  # ... even when slots are left
+    assert mmr(np.array([1.0, 0.95, 0.7]), vecs, 2, duplicate=1.01) == [0, 1]  # penalty alone is too weak here
+    assert mmr(np.array([1.0, 0.9, 0.8]), vecs, 2, duplicate=1.01) == [0, 2]  # but not here
+    assert mmr(np.array([1.0, 0.95, 0.7]), vecs, 2, lam=1.0, duplicate=1.01) == [0, 1]
+    assert mmr(np.array([]), np.zeros((0, 2)), 3) == []
+
+
+def test_minmax_not_sigmoid() -> None:
+    assert minmax(np.array([2.0, 3.0, 4.0])).tolist() == [0.0, 0.5, 1.0]
+    assert minmax(np.array([-9.1, -9.0])).tolist() == [0.0, 1.0]  # sigmoid would squash both near 0
+    assert minmax(np.array([0.3, 0.3])).tolist() == [1.0, 1.0]
+
+
+def test_snippet_centres_on_query_terms() -> None:
+    body = "Intro sentence about nothing. " * 10 + "The budget was cut by ten percent. " + "Filler text here. " * 10
+    snippet, found = make_snippet(body, query_terms("what happened to the budget?"))
+    assert "budget was cut" in snippet and found == ["budget"] and len(snippet) <= 250
+    assert query_terms("What did the team DECIDE about budgets?") == ["team", "decide", "budgets"]
+
+
+def test_bad_search_arguments(corpus: RunConfig) -> None:
+    with pytest.raises(ConfigError, match="empty query"):
+        search(corpus, "   ")
+    with pytest.raises(ConfigError, match="--level"):
+        search(corpus, "x", level="4")
+    with pytest.raises(ConfigError, match="--type"):
+        search(corpus, "x", content_type="poem")
+    with pytest.raises(ConfigError, match="--reranker"):
+        search(corpus, "x", reranker=Path("/nonexistent/model.onnx"))
+
+
+# -- ONNX cross-encoder via --reranker --------------------------------------------------------------------
+
+
+def make_cross_encoder(folder: Path, boost_words: list[str]) -> Path:
+    """A tiny BERT-style cross-encoder: logit = how often the boosted words occur in the second segment."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    from tokenizers import Tokenizer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    tok_src = packaged_model_files()[1]
+    shutil.copy(tok_src, folder / "tokenizer.json")
+    tok = Tokenizer.from_file(str(tok_src))
+    weights = np.zeros((tok.get_vocab_size(), 1), dtype=np.float32)
+    for word in boost_words:
+        for tid in tok.encode(word, add_special_tokens=False).ids:
+            weights[tid] = 1.0
+    seq = ["batch", "sequence"]
+    graph = helper.make_graph(
+        [
+            helper.make_node("Gather", ["W", "input_ids"], ["g"]),
+            helper.make_node("Squeeze", ["g", "axis2"], ["g2"]),
+            helper.make_node("Cast", ["attention_mask"], ["m"], to=TensorProto.FLOAT),
+            helper.make_node("Cast", ["token_type_ids"], ["t"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", ["g2", "m"], ["a"]),
+            helper.make_node("Mul", ["a", "t"], ["b"]),
+            helper.make_node("ReduceSum", ["b", "axis1"], ["logits"], keepdims=1),
+        ],
+        "tiny_cross_encoder",
+        [helper.make_tensor_value_info(n, TensorProto.INT64, seq) for n in ("input_ids", "attention_mask", "token_type_ids")],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1])],
+        initializer=[
+            numpy_helper.from_array(weights, "W"),
+            numpy_helper.from_array(np.array([2], dtype=np.int64), "axis2"),
+            numpy_helper.from_array(np.array([1], dtype=np.int64), "axis1"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    path = folder / "model.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+def test_onnx_cross_encoder_reranks(corpus: RunConfig, tmp_path: Path) -> None:
+    pytest.importorskip("onnx", reason="the onnx package builds the tiny test model")
+    query = "what happened by the river"
+    default = search(corpus, query, k=3)
+    assert default[0].source_path == "journal/2024-03-05.md"
+    model = make_cross_encoder(tmp_path / "ce", ["brake"])
+    hits = search(corpus, query, k=3, reranker=model)
+    # The cross-encoder only rewards "brake" in the summary (never in the query): its favourite must lead.
+    assert hits[0].source_path == "journal/2024-03-09.md"
+    assert hits[0].relevance == 1.0
+    # The folder form works too, and min-max scaling spreads relevance over 0..1.
+    folder_hits = search(corpus, query, k=3, reranker=model.parent)
+    assert [h.node_id for h in folder_hits] == [h.node_id for h in hits]
+
+
+def test_cross_encoder_without_tokenizer_is_a_usage_error(corpus: RunConfig, tmp_path: Path) -> None:
+    pytest.importorskip("onnx", reason="the onnx package builds the tiny test model")
+    model = make_cross_encoder(tmp_path / "ce", ["rye"])
+    (model.parent / "tokenizer.json").unlink()
+    res = CliRunner().invoke(main, ["search", "river", "--out", str(corpus.out), "--reranker", str(model)])
+    assert res.exit_code == 2 and "tokenizer.json" in res.output
+
+
+# -- CLI ----------------------------------------------------------------------------------------------
+
+
+def test_cli_text_and_json_output(corpus: RunConfig) -> None:
+    runner = CliRunner()
+    res = runner.invoke(main, ["search", "who repainted the lighthouse?", "--out", str(corpus.out), "-k", "2"])
+    assert res.exit_code == 0, res.output
+    first = res.output.splitlines()[0]
+    assert first.startswith("1. ") and "fleet/lighthouse.md" in first and "2024-05-01" in first
+    assert "lighthouse/summaries/L3/final.md" not in res.output  # relpath includes the source file name
+    assert "fleet/lighthouse.md/summaries/L3/final.md" in res.output
+    res = runner.invoke(main, ["search", "lighthouse", "--out", str(corpus.out), "--json", "--level", "final"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data[0]["source_path"] == "fleet/lighthouse.md" and data[0]["rank"] == 1
+    for key in ("score", "level", "doc_date", "snippet", "summary_path", "node_id", "content_type"):
+        assert key in data[0]
+
+
+def test_cli_empty_query(corpus: RunConfig) -> None:
+    res = CliRunner().invoke(main, ["search", "", "--out", str(corpus.out)])
+    assert res.exit_code == 2 and res.output.strip().startswith("Error: empty query")
+    assert len(res.output.strip().splitlines()) == 1
+
+
+def test_cli_since_and_type(corpus: RunConfig) -> None:
+    res = CliRunner().invoke(
+        main, ["search", "bicycle", "--out", str(corpus.out), "--since", "2024-03-06", "--type", "journal", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    assert [h["source_path"] for h in json.loads(res.output)] == ["journal/2024-03-09.md"]
+
+
+def test_openai_compatible_embeddings_end_to_end(tmp_path: Path) -> None:
+    from tests.test_embed import _EmbedHandler
+
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _EmbedHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        out = tmp_path / "out"
+        write_doc(out, "a.md", "zzzz zzzz zzzz")
+        write_doc(out, "b.md", "aaaa bbbb cccc")
+        cfg = RunConfig(paths=[], out=out, embed_base_url=url, embed_model="toy-embed")
+        assert sync_index(cfg, ["a.md", "b.md"], []).nodes_indexed == 2
+        assert search(cfg, "zzzz", k=1)[0].source_path == "a.md"
+        # The local model cannot search an index built by another embedder.
+        res = CliRunner().invoke(main, ["search", "zzzz", "--out", str(out)])
+        assert res.exit_code == 2 and "openai:toy-embed" in res.output and "--rebuild" in res.output
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.slow
+def test_sample_corpus_end_to_end(tmp_path: Path) -> None:
+    """`batchsum run sample_corpus` output is indexed and searchable (needs the runner)."""
+    if not any(SAMPLE_CORPUS.rglob("*.*")):
+        pytest.skip("sample_corpus is empty")
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-m", "batchsum", "run", str(SAMPLE_CORPUS), "--out", str(out), "--no-index"],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode not in (0, 1) or not any(out.rglob("final.md")):
+        pytest.skip(f"batchsum run not available yet: {proc.stderr.strip()[-200:]}")
+    res = CliRunner().invoke(main, ["index", str(out)])
+    assert res.exit_code == 0, res.output
+    cfg = RunConfig(paths=[], out=out)
+    finals = sorted(out.rglob("final.md"))
+    from batchsum.tree import read_node
+
+    meta, body = read_node(finals[0])
+    first_sentence = body.split(". ")[0][:200]
+    hits = search(cfg, first_sentence, k=5)
+    assert meta["id"] in {h.node_id for h in hits}
