@@ -308,14 +308,21 @@ def _relevance(units: list[_Unit], mat: np.ndarray, sim: np.ndarray, content_typ
     return rel
 
 
-def _select(units: list[_Unit], rel: np.ndarray, sim: np.ndarray, costs: list[int], cap: int, target: int,
+def _select(units: list[_Unit], rel: np.ndarray, sim: np.ndarray, tokenizer: Tokenizer, budget: int,
             sep_cost: int, params: Params, content_type: ContentType, kind: PromptKind) -> list[int]:
-    """Greedy MMR under a token budget; returns indices in pick order."""
+    """Greedy MMR under a token budget; returns indices in pick order.
+
+    Exact token counts are taken lazily (only for units that win a round): a cheap lower-bound
+    estimate filters what cannot fit, which keeps tokenization off the hot path.
+    """
     n = len(units)
     cand = np.array([u.candidate for u in units])
     if not cand.any():
-        cand = np.array([bool(u.terms) or bool(u.body) for u in units])
+        cand = np.array([bool(u.body) for u in units])
     remaining = cand.copy()
+    # cl100k averages ~4.2 chars/token on English; /6 stays below the true count for prose.
+    est = np.array([len(u.text) / 6.0 for u in units])
+    exact = np.full(n, -1, dtype=np.int64)
     max_sim = np.zeros(n)
     chosen: list[int] = []
     used = 0
@@ -326,32 +333,37 @@ def _select(units: list[_Unit], rel: np.ndarray, sim: np.ndarray, costs: list[in
         for u in units:
             if u.candidate:
                 share[u.speaker] = share.get(u.speaker, 0.0) + u.words / total
-    parts_seen: set[int] = set()
-    multi_part = kind in ("meta", "rolling") and len({u.part for u in units}) > 1
-    budget = min(cap, target)
+    speaker_idx = [u.speaker for u in units]
+    parts = np.array([u.part for u in units])
+    covered = np.zeros(n, dtype=bool)
+    multi_part = kind in ("meta", "rolling") and len(set(parts.tolist())) > 1
     while True:
-        fits = remaining & (np.asarray(costs) + used + (sep_cost if chosen else 0) <= budget)
+        room = budget - used - (sep_cost if chosen else 0)
+        cost = np.where(exact >= 0, exact, est)
+        fits = remaining & (cost <= room)
         if not fits.any():
             break
         score = rel - params.redundancy * max_sim
-        if speakers and params.speaker_w:
+        if chosen and params.speaker_w and share:
             k = len(chosen) + 1
-            pen = np.array(
-                [max(0.0, speakers.get(u.speaker, 0) / k - share.get(u.speaker, 0.0)) for u in units]
-            )
+            pen = np.array([max(0.0, speakers.get(sp, 0) / k - share.get(sp, 0.0)) for sp in speaker_idx])
             score = score - params.speaker_w * pen
         if multi_part and params.coverage_w:
-            score = score + params.coverage_w * np.array([u.part not in parts_seen for u in units], dtype=float)
+            score = score + params.coverage_w * (~covered)
         score = np.where(fits, score, -np.inf)
         best = int(np.argmax(score))
+        if exact[best] < 0:
+            exact[best] = tokenizer.count(units[best].text)
+            if exact[best] > room:
+                continue  # the estimate was optimistic; the exact cost is now known
         remaining[best] = False
         if chosen and max_sim[best] > params.max_overlap:
             continue
         chosen.append(best)
-        used += costs[best] + (sep_cost if len(chosen) > 1 else 0)
+        used += int(exact[best]) + (sep_cost if len(chosen) > 1 else 0)
         max_sim = np.maximum(max_sim, sim[best])
         speakers[units[best].speaker] = speakers.get(units[best].speaker, 0) + 1
-        parts_seen.add(units[best].part)
+        covered |= parts == units[best].part
     return chosen
 
 
@@ -443,9 +455,8 @@ def summarize_text(
         best = max(cands, key=lambda i: (rel[i], -i))
         return _trim_to(units[best].text, cap, tokenizer)
 
-    costs = [tokenizer.count(u.text) for u in units]
     joiner = "\n" if content_type == "conversation" else " "
-    chosen = _select(units, rel, sim, costs, cap, target, 1, params, content_type, kind)
+    chosen = _select(units, rel, sim, tokenizer, min(cap, target), 1, params, content_type, kind)
     if not chosen:
         cands = [i for i, u in enumerate(units) if u.candidate] or list(range(len(units)))
         best = max(cands, key=lambda i: (rel[i], -i))
