@@ -44,6 +44,7 @@ _SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.
 
 _CLOSERS = "\"'”’»)]"
 _OPENERS = "\"'“‘«([-—–*•¿¡"
+_END_PUNCT = re.compile(r"[.!?…]+[" + re.escape(_CLOSERS) + r"]*(?=\s|$)")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _LINE_START_BREAK = re.compile(
     r"""^[ \t]*(?:
@@ -56,17 +57,10 @@ _LINE_START_BREAK = re.compile(
     )""",
     re.VERBOSE,
 )
-# ``Speaker: text`` with optional markdown bold, timestamp or bracket. The label is short, starts
-# with a letter and holds no sentence punctuation except inside parentheses ("The Chair (Hon. X)").
-_SPEAKER = re.compile(
-    r"""^[ \t]*
-        (?:\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?\)?[ \t]*[-–—]?[ \t]*)?   # optional timestamp
-        (?:\*\*|__)?
-        (?P<label>[A-Za-z\u00C0-\u024F][\w .'’\-&/]{0,48}?(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?)
-        (?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+
-        (?P<text>\S.*)$""",
-    re.VERBOSE,
-)
+_TIMESTAMP = re.compile(r"[ \t]*\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?\)?[ \t]*[-–—]?[ \t]*")
+# A label starts with a letter and holds only name-like characters; a parenthetical
+# ("The Chair (Hon. A. Rota (Nipissing, Lib.))") is allowed and may contain anything but newlines.
+_LABEL = re.compile(r"[A-Za-z\u00C0-\u024F][\w .'’\-&/]*")
 _LABEL_STOP = frozenset(
     {"note", "warning", "tip", "example", "summary", "question", "answer", "q", "a", "re", "subject", "date", "to"}
 )
@@ -80,20 +74,37 @@ def word_count(text: str) -> int:
 def parse_speaker_line(line: str) -> tuple[str | None, str]:
     """Split ``"Speaker: text"`` into ``(speaker, text)``; ``(None, line)`` when there is no label.
 
-    A label is at most six words and 60 characters and is not a common prose lead-in
-    such as ``Note:``; bold markers and a leading timestamp are removed.
+    A label is at most six words and 60 characters (plus an optional parenthetical), starts with a
+    letter, and is not a common prose lead-in such as ``Note:``; bold markers and a leading
+    timestamp are removed.
     """
-    m = _SPEAKER.match(line)
-    if not m:
+    colon = line.find(":", 0, 160)
+    if colon <= 0:
         return None, line.strip()
-    label = m.group("label").strip()
-    bare = re.sub(r"\(.*\)", "", label).strip()
+    start = 0
+    ts = _TIMESTAMP.match(line)
+    if ts and ts.end() > 0 and any(c.isdigit() for c in line[: ts.end()]):
+        start = ts.end()
+        colon = line.find(":", start, start + 160)
+        if colon <= 0:
+            return None, line.strip()
+    rest = line[colon + 1 :]
+    if rest.startswith(("**", "__")):
+        rest = rest[2:]
+    if not rest[:1].isspace() or not rest.strip():
+        return None, line.strip()
+    label = line[start:colon].strip().strip("*_").strip()
+    paren = label.find("(")
+    bare = (label[:paren] if paren >= 0 else label).strip()
+    if paren >= 0 and (label.count("(") != label.count(")") or not label.endswith(")")):
+        return None, line.strip()
+    m = _LABEL.fullmatch(bare)
     words = bare.split()
-    if not words or len(words) > 6 or len(label) > 60 or bare.lower() in _LABEL_STOP:
+    if m is None or not words or len(words) > 6 or len(bare) > 60 or bare.lower() in _LABEL_STOP:
         return None, line.strip()
-    if any(w.lower() in {"the", "a", "an"} for w in words[1:]) and len(words) > 3:
+    if len(words) > 3 and any(w.lower() in {"the", "a", "an"} for w in words[1:]):
         return None, line.strip()
-    return label, m.group("text").strip()
+    return label, rest.strip()
 
 
 def _is_abbreviation(block: str, dot_index: int) -> bool:
@@ -128,7 +139,7 @@ def _next_starts_sentence(block: str, pos: int) -> bool:
 def _split_block(block: str, offset: int, out: list[SentenceSpan]) -> None:
     """Split one line-group (no blank lines, no forced line breaks) at terminal punctuation."""
     start = 0
-    for m in re.finditer(r"[.!?…]+[" + re.escape(_CLOSERS) + r"]*(?=\s|$)", block):
+    for m in _END_PUNCT.finditer(block):
         end = m.end()
         punct = block[m.start() : end].rstrip(_CLOSERS)
         if punct == "." and _is_abbreviation(block, m.start()):
@@ -226,12 +237,14 @@ _FILLERS = re.compile(
     re.IGNORECASE,
 )
 _REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b)+", re.IGNORECASE)
+_ORPHAN_END = re.compile(r"(?<=[.!?])[ \t]+[.!?]+(?=\s|$)")
 _SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?%)\]}])")
 _SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
 _MULTI_PUNCT = re.compile(r"([,;:])(?:[ \t]*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
-_LINE_EDGES = re.compile(r"^[ \t,;:.\-–—]+|[ \t,;:]+$", re.MULTILINE)
-_SPACES = re.compile(r"[ \t]+")
+_LINE_HEAD = re.compile(r"^[ \t,;:.\-–—]+", re.MULTILINE)
+_LINE_TAIL = re.compile(r"[ \t,;:]+$", re.MULTILINE)
+_SPACES = re.compile(r"[ \t]{2,}|\t")
 _LOWER_AFTER_END = re.compile(r"(^|[.!?] )([a-z])", re.MULTILINE)
 
 
@@ -247,10 +260,10 @@ def clean_transcript(text: str) -> str:
     s = _SPLIT_CLITIC.sub(r"\1\2", s)
     s = _SPACES.sub(" ", s)
     s = _REPEAT.sub(r"\1", s)
-    s = _SPACE_BEFORE.sub(r"\1", s)
+    s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
     s = _MULTI_PUNCT.sub(r"\1", s)
     s = _COMMA_BEFORE_END.sub(r"\1", s)
-    s = _LINE_EDGES.sub("", s)
+    s = _LINE_TAIL.sub("", _LINE_HEAD.sub("", s))
     return _LOWER_AFTER_END.sub(lambda m: m.group(1) + m.group(2).upper(), s)
 
 

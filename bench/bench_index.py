@@ -107,7 +107,7 @@ def _queries_from(paras: list[tuple[str, str]], n: int, seed: int = 7) -> list[s
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def _throughput_and_latency(ctx: BenchContext) -> list[BenchResult]:
@@ -172,7 +172,7 @@ def _qmsum(ctx: BenchContext) -> list[BenchResult]:
         return skip(AREA, f"batchsum run on qmsum failed ({proc.returncode}): {proc.stderr.strip()[-160:]}")
     cfg = RunConfig(paths=[], out=out)
     stats = rebuild_index(cfg)
-    results = [emit(BenchResult(AREA, f"qmsum: meetings / summary nodes indexed", f"{len(meetings)} / "
+    results = [emit(BenchResult(AREA, "qmsum: meetings / summary nodes indexed", f"{len(meetings)} / "
                                 f"{stats.nodes_indexed}"))]  # fmt: skip
     hits1 = hits5 = total = 0
     for m in meetings:

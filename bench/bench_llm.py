@@ -125,12 +125,15 @@ def _run_once(
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("OPENAI_API_KEY", None)
+    started = time.time()
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO)
     wall = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"batchsum run failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return wall, json.loads(proc.stdout), server.log()
+    log = server.log()
+    log["started"] = started
+    return wall, json.loads(proc.stdout), log
 
 
 def run(ctx: BenchContext) -> list[BenchResult]:
@@ -156,6 +159,13 @@ def run(ctx: BenchContext) -> list[BenchResult]:
                 bound = max(bound, calls / (rpm / 60.0))
             ratio = wall / bound if bound else float("nan")
             tokens = int(run_rec.get("prompt_tokens", 0)) + int(run_rec.get("completion_tokens", 0))
+            reqs = log["requests"]
+            # Where the time goes: before the first request reaches the server (startup, reading,
+            # tokenizing), the graph itself, and after the last response (writing, exit).
+            first = min((r["arrival"] for r in reqs), default=log["started"]) - log["started"]
+            span = max((r["finish"] or r["arrival"] for r in reqs), default=0.0) - min(
+                (r["arrival"] for r in reqs), default=0.0
+            )
             fallbacks = sum(int(f.get("fallback_nodes", 0)) for f in summary.get("files", []))
             results += [
                 emit(BenchResult(AREA, f"{label}: wall ({label_docs})", wall, "s")),
@@ -170,6 +180,8 @@ def run(ctx: BenchContext) -> list[BenchResult]:
                         ok=int(log["peak_inflight"]) <= concurrency,
                     )
                 ),
+                emit(BenchResult(AREA, f"{label}: start -> first request", first, "s")),
+                emit(BenchResult(AREA, f"{label}: first request -> last response", span, "s")),
                 emit(BenchResult(AREA, f"{label}: lower bound", bound, "s")),
                 emit(
                     BenchResult(

@@ -66,6 +66,7 @@ def final_table(rows: list[tuple[str, list[BenchResult], float, str | None]], qu
             ok += r.ok is True
             miss += r.ok is False
     lines.append("=" * 120)
+    lines.append("module times: " + ", ".join(f"{n.removeprefix('bench.bench_')} {t:.0f}s" for n, _, t, _ in rows))
     verdict = f"{ok} OK, {miss} MISS, {errors} module error(s); {total:.1f}s total"
     if quick and total > QUICK_LIMIT_S:
         verdict += f" - quick suite took longer than its {QUICK_LIMIT_S:.0f}s limit"

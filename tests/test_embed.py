@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -106,7 +107,7 @@ def test_chroma_embedding_function_round_trips_its_config(emb: OnnxEmbedder) -> 
 
 
 class _EmbedHandler(BaseHTTPRequestHandler):
-    requests: list[dict[str, object]] = []
+    requests: ClassVar[list[dict[str, object]]] = []
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -167,7 +168,7 @@ def test_openai_endpoint_down_is_a_clear_error() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     e = OpenAIEmbedder(f"http://127.0.0.1:{port}/v1", "toy-embed")
-    with pytest.raises(IndexError_, match="embeddings endpoint .* failed"):
+    with pytest.raises(IndexError_, match=r"embeddings endpoint .* failed"):
         e.embed(["x"])
 
 

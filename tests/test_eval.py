@@ -224,3 +224,22 @@ def test_baselines_run_offline_without_nltk_data(tmp_path: Path) -> None:
     for method in baselines.BASELINES:
         assert result["out"][method].strip(), method
     assert result["out"]["rouge1"] > 0
+
+
+# ---------------------------------------------------------------- bench harness
+
+
+def test_bench_harness_reports_a_broken_module_and_goes_on(tmp_path: Path) -> None:
+    from bench.common import BenchContext, BenchResult
+    from bench.run_all import discover, final_table, run_module
+
+    assert "bench.bench_extractive" in discover()
+    ctx = BenchContext(shared=None, quick=True, workdir=tmp_path)
+    results, _, error = run_module("bench.bench_does_not_exist", ctx)
+    assert results == [] and error is not None and "ModuleNotFoundError" in error
+    # Without shared data the extractive benchmark skips with a clear line instead of failing.
+    skipped, _, err = run_module("bench.bench_extractive", ctx)
+    assert err is None and "SKIPPED" in skipped[0].name
+    ok = BenchResult("x", "figure", 1.0, "s", "< 2 s", True)
+    table = final_table([("bench.bench_a", [ok], 1.0, None), ("bench.bench_b", [], 0.5, error)], True, 1.5)
+    assert "1 OK, 0 MISS, 1 module error(s)" in table and "ERROR: ModuleNotFoundError" in table

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +19,15 @@ from click.testing import CliRunner
 from batchsum.cli import main
 from batchsum.config import RunConfig
 from batchsum.errors import IndexError_
-from batchsum.index.store import chroma_dir, check_index, open_client, rebuild_index, repair_index, sync_index
+from batchsum.index.store import (
+    check_index,
+    chroma_dir,
+    open_client,
+    rebuild_index,
+    repair_index,
+    sync_index,
+    token_store,
+)
 from batchsum.tree import node_path, summaries_dir, write_node
 
 SHA = "0" * 64
@@ -150,7 +164,7 @@ def test_sync_indexes_every_node_with_its_metadata(tree: tuple[RunConfig, list[s
 
 
 def test_resync_of_unchanged_docs_embeds_nothing(tree: tuple[RunConfig, list[str]]) -> None:
-    cfg, ids = tree
+    cfg, _ = tree
     sync_index(cfg, ["books/long.txt", "notes/budget.md"], [])
     again = sync_index(cfg, ["books/long.txt", "notes/budget.md"], [])
     assert again.nodes_indexed == 0 and again.nodes_unchanged == 6 and again.nodes_deleted == 0
@@ -175,6 +189,41 @@ def test_deleted_source_leaves_no_node(tree: tuple[RunConfig, list[str]]) -> Non
     assert stats.nodes_deleted == 5
     assert all(not nid.startswith("books/") for nid in indexed(cfg))
     assert {m["doc_id"] for m in indexed(cfg).values()} == {"notes/budget.md"}
+
+
+def test_token_store_follows_the_index(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, _ids = tree
+    sync_index(cfg, ["books/long.txt", "notes/budget.md", "journal/2024-03-05.md", "undated.md"], [])
+    store = token_store(cfg)
+    try:
+        assert store.hashes() == {k: v["content_hash"] for k, v in indexed(cfg).items()}
+        row = store.get_many(["notes/budget.md:summary:L3:final"])["notes/budget.md:summary:L3:final"]
+        assert row.doc_ts == 1714521600 and row.embedding.shape == (384,) and row.vectors.shape[1] == 384
+        # "The committee cut the travel budget by ten percent." -> content tokens only (no "the", "by", ".")
+        assert 5 <= len(row.vectors) <= 9
+    finally:
+        store.close()
+    shutil.rmtree(cfg.out / "books")
+    sync_index(cfg, [], ["books/long.txt"])
+    store = token_store(cfg)
+    try:
+        assert set(store.hashes()) == set(indexed(cfg)) and not any(i.startswith("books/") for i in store.hashes())
+    finally:
+        store.close()
+
+
+def test_rebuild_replaces_a_corrupt_token_cache(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, ids = tree
+    sync_index(cfg, ["notes/budget.md"], [])
+    cache = cfg.state_dir / "tokvecs-batchsum.sqlite3"
+    for extra in (cache.with_name(cache.name + "-wal"), cache.with_name(cache.name + "-shm")):
+        extra.unlink(missing_ok=True)
+    cache.write_bytes(b"garbage" * 1000)
+    res = CliRunner().invoke(main, ["search", "budget", "--out", str(cfg.out)])
+    assert res.exit_code == 2 and "--rebuild" in _one_line_error(res.output)
+    assert rebuild_index(cfg).nodes_indexed == len(ids)
+    res = CliRunner().invoke(main, ["search", "budget", "--out", str(cfg.out)])
+    assert res.exit_code == 0 and "notes/budget.md" in res.output
 
 
 def test_check_finds_missing_stale_and_orphan_nodes_and_repair_fixes_them(tree: tuple[RunConfig, list[str]]) -> None:
@@ -289,6 +338,64 @@ def test_chroma_server_down(tree: tuple[RunConfig, list[str]]) -> None:
     assert res.exit_code == 2 and "cannot reach Chroma server" in res.output
     with pytest.raises(IndexError_):
         sync_index(RunConfig(paths=[], out=cfg.out, chroma_host="127.0.0.1", chroma_port=port), ["notes/budget.md"], [])
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture()
+def chroma_server(tmp_path: Path) -> Iterator[int]:
+    """A real Chroma server on loopback (the `chroma` CLI installed with chromadb)."""
+    exe = Path(sys.executable).with_name("chroma")
+    if not exe.is_file():
+        pytest.skip("the chroma CLI is not installed next to this Python")
+    port = _free_port()
+    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
+    proc = subprocess.Popen(
+        [str(exe), "run", "--path", str(tmp_path / "server-data"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=2).read()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.skip("the Chroma server did not start")
+                time.sleep(0.3)
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_chroma_server_via_http_client(tree: tuple[RunConfig, list[str]], chroma_server: int) -> None:
+    cfg, _ids = tree
+    remote = RunConfig(paths=[], out=cfg.out, chroma_host="127.0.0.1", chroma_port=chroma_server, collection="team")
+    assert sync_index(remote, ["books/long.txt", "notes/budget.md"], []).nodes_indexed == 6
+    assert not chroma_dir(cfg).exists()  # nothing embedded locally: the server holds the index
+    args = ["--chroma-host", "127.0.0.1", "--chroma-port", str(chroma_server), "--collection", "team"]
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out), *args, "--json"])
+    assert res.exit_code == 0, res.output
+    assert '"source_path": "notes/budget.md"' in res.output
+    res = CliRunner().invoke(main, ["index", str(cfg.out), *args, "--check"])
+    assert res.exit_code == 1 and "2 missing" in res.output, res.output  # the two docs never synced
+    res = CliRunner().invoke(main, ["index", str(cfg.out), *args])
+    assert res.exit_code == 0 and check_index(remote).ok
+    # A local search of the same output has no index of its own.
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out)])
+    assert res.exit_code == 2
 
 
 def test_corrupt_chroma_folder(tree: tuple[RunConfig, list[str]]) -> None:

@@ -156,6 +156,27 @@ def out(tmp_path: Path) -> Path:
 def test_records_round_trip_every_field(out: Path) -> None:
     store = open_store(out)
     run, files, nodes = make_run("20240101T000000Z-aaaaaa", "2024-01-01T00:00:00Z")
+    files.append(
+        FileRecord(
+            run.run_id,
+            '日記/été 2024 "quoted".md',
+            None,
+            7,
+            None,
+            None,
+            0,
+            0,
+            0.0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0.5,
+            "failed",
+            error='line one\nline two: "bad" \\ byte',
+        )
+    )
     store.record_run(run, files, nodes)
     db = out / ".batchsum" / "metrics.duckdb"
     (stored_run,) = db_rows(db, "runs", "run_id")

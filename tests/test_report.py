@@ -549,3 +549,29 @@ def test_end_to_end_run_records_totals_equal_to_the_tree(tmp_path: Path) -> None
     for mine, theirs in zip(data["by_level"], latest, strict=True):
         assert mine["level"] == theirs["level"] and mine["tokens_out"] == theirs["tokens_out"]
         assert mine["ratio_mean"] == pytest.approx(theirs["ratio_mean"])
+
+
+def test_latest_evaluation_is_reported(store: Store) -> None:
+    ms = open_store(store.out)
+    for eval_id, created, r1 in (("e-old", "2024-01-01T00:00:00Z", 0.1), ("e-new", "2024-02-01T00:00:00Z", 0.4)):
+        ms.record_evals(
+            [
+                {
+                    "eval_id": eval_id,
+                    "created_at": created,
+                    "dataset": "qmsum",
+                    "method": "extractive",
+                    "doc_id": f"d{i}",
+                    "rouge1": r1 + i / 100,
+                    "rouge2": 0.1,
+                    "rougeLsum": 0.3,
+                    "budget": 200,
+                }
+                for i in range(3)
+            ]
+        )
+    data = report_json(store.out)
+    assert data["eval_id"] == "e-new"
+    (row,) = data["evals"]
+    assert row["docs"] == 3 and row["rouge1"] == pytest.approx(0.41) and row["budget"] == "200"
+    assert "Latest evaluation (e-new)" in cli("report", "--out", str(store.out)).stdout

@@ -25,6 +25,7 @@ strictly shorter than the input.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Sequence
@@ -110,10 +111,9 @@ _CUES: dict[str, frozenset[str]] = {
 }
 
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
-_BOILERPLATE = re.compile(
-    r"project gutenberg|produced by|transcriber'?s note|e-?text|illustrated by|copyright|all rights reserved|"
-    r"https?://|www\.|\bisbn\b|table of contents",
-    re.IGNORECASE,
+_BOILERPLATE = (
+    "gutenberg", "produced by", "transcriber", "e-text", "etext", "illustrated by", "copyright", "all rights reserved",
+    "http://", "https://", "www.", "isbn", "table of contents",
 )
 _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")
 
@@ -151,10 +151,10 @@ def _stem(word: str) -> str:
 
 
 def _terms(text: str) -> list[str]:
-    """Stemmed content words of ``text``."""
+    """Stemmed content words of ``text`` (numbers excluded: they make near-duplicates look distinct)."""
     out = []
     for w in _WORD.findall(text.lower()):
-        if w in _STOPWORDS or (len(w) < 3 and not w.isdigit()):
+        if len(w) < 3 or w in _STOPWORDS or w[0].isdigit():
             continue
         out.append(_stem(w))
     return out
@@ -182,7 +182,8 @@ def _static_penalty(body: str, content_type: ContentType, params: Params) -> flo
     if not body:
         return 0.0
     pen = 0.0
-    if _BOILERPLATE.search(body):
+    low = body.lower()
+    if any(k in low for k in _BOILERPLATE):
         pen += 1.0
     if content_type != "conversation" and ('"' in body or "“" in body):
         quoted = sum(len(m.group(0)) for m in _QUOTED.finditer(body))
@@ -237,25 +238,65 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
     return units
 
 
-def _tfidf(units: Sequence[_Unit]) -> np.ndarray:
-    """Row-normalised TF-IDF matrix (units × vocabulary) with IDF over these units."""
-    vocab: dict[str, int] = {}
-    rows: list[int] = []
-    cols: list[int] = []
-    for i, u in enumerate(units):
-        for t in u.terms:
-            j = vocab.setdefault(t, len(vocab))
-            rows.append(i)
-            cols.append(j)
-    n = len(units)
-    mat = np.zeros((n, max(1, len(vocab))), dtype=np.float64)
-    if rows:
-        np.add.at(mat, (np.asarray(rows), np.asarray(cols)), 1.0)
-    df = (mat > 0).sum(axis=0)
-    idf = np.log((n + 1.0) / (df + 0.5))
-    mat = np.where(mat > 0, 1.0 + np.log(np.maximum(mat, 1.0)), 0.0) * idf
-    norms = np.linalg.norm(mat, axis=1, keepdims=True)
-    return np.divide(mat, norms, out=np.zeros_like(mat), where=norms > 0)
+class _Matrix:
+    """Row-normalised TF-IDF vectors of the units, stored sparse (no scipy needed).
+
+    ``sim`` is the dense cosine matrix when the node is small enough for LexRank; larger inputs
+    (a whole book passed as one text) get similarity rows on demand instead, so memory and time
+    stay linear in the number of units.
+    """
+
+    DENSE_LIMIT = 800  # units; above this LexRank is skipped and centroid scoring alone ranks
+
+    def __init__(self, units: Sequence[_Unit]) -> None:
+        vocab: dict[str, int] = {}
+        rows: list[int] = []
+        cols: list[int] = []
+        for i, u in enumerate(units):
+            for t in u.terms:
+                rows.append(i)
+                cols.append(vocab.setdefault(t, len(vocab)))
+        self.n = len(units)
+        self.v = max(1, len(vocab))
+        if rows:
+            # Collapse repeated (row, term) pairs into counts.
+            keys = np.asarray(rows, dtype=np.int64) * self.v + np.asarray(cols, dtype=np.int64)
+            uniq, counts = np.unique(keys, return_counts=True)
+            r, c = np.divmod(uniq, self.v)
+        else:
+            r = c = np.zeros(0, dtype=np.int64)
+            counts = np.zeros(0, dtype=np.int64)
+        df = np.bincount(c, minlength=self.v)
+        # Smoothed IDF: a term in every unit still counts a little, so one rare token (a name)
+        # cannot dominate a vector and hide that two sentences say the same thing.
+        idf = 1.0 + np.log((self.n + 1.0) / (df + 1.0))
+        vals = (1.0 + np.log(counts.astype(np.float64))) * idf[c]
+        norms = np.sqrt(np.bincount(r, weights=vals * vals, minlength=self.n))
+        vals = vals / np.where(norms[r] > 0, norms[r], 1.0)
+        self.rows, self.cols, self.vals = r, c, vals
+        self.sim: np.ndarray | None = None
+        if 0 < self.n <= self.DENSE_LIMIT:
+            dense = np.zeros((self.n, self.v))
+            dense[r, c] = vals
+            self.sim = dense @ dense.T
+
+    def dot(self, vec: np.ndarray) -> np.ndarray:
+        """``M @ vec`` for a dense vocabulary-sized vector."""
+        return np.bincount(self.rows, weights=self.vals * vec[self.cols], minlength=self.n)
+
+    def colsum(self, mask: np.ndarray | None = None) -> np.ndarray:
+        """Sum of the rows selected by ``mask`` (all rows when None)."""
+        w = self.vals if mask is None else self.vals * mask[self.rows]
+        return np.bincount(self.cols, weights=w, minlength=self.v)
+
+    def sim_row(self, i: int) -> np.ndarray:
+        """Cosine similarity of unit ``i`` to every unit."""
+        if self.sim is not None:
+            return self.sim[i]
+        vec = np.zeros(self.v)
+        sel = self.rows == i
+        vec[self.cols[sel]] = self.vals[sel]
+        return self.dot(vec)
 
 
 def _lexrank(sim: np.ndarray, damping: float, iterations: int = 40) -> np.ndarray:
@@ -277,17 +318,19 @@ def _lexrank(sim: np.ndarray, damping: float, iterations: int = 40) -> np.ndarra
     return p / p.max()
 
 
-def _relevance(units: list[_Unit], mat: np.ndarray, sim: np.ndarray, content_type: ContentType, kind: PromptKind,
+def _relevance(units: list[_Unit], mat: _Matrix, content_type: ContentType, kind: PromptKind,
                params: Params) -> np.ndarray:
     """Score every unit (higher is more summary-worthy)."""
     n = len(units)
-    lex = _lexrank(sim, params.damping)
-    centroid = mat.sum(axis=0)
+    centroid = mat.colsum()
     cnorm = np.linalg.norm(centroid)
-    cen = mat @ centroid / cnorm if cnorm > 0 else np.zeros(n)
+    cen = mat.dot(centroid) / cnorm if cnorm > 0 else np.zeros(n)
     if cen.max() > 0:
         cen = cen / cen.max()
-    base = params.lexrank_w * lex + (1.0 - params.lexrank_w) * cen
+    if mat.sim is not None:
+        base = params.lexrank_w * _lexrank(mat.sim, params.damping) + (1.0 - params.lexrank_w) * cen
+    else:
+        base = cen
     cues = _CUES[content_type]
     rel = np.empty(n)
     meta = kind in ("meta", "rolling")
@@ -308,7 +351,7 @@ def _relevance(units: list[_Unit], mat: np.ndarray, sim: np.ndarray, content_typ
     return rel
 
 
-def _select(units: list[_Unit], rel: np.ndarray, sim: np.ndarray, tokenizer: Tokenizer, budget: int,
+def _select(units: list[_Unit], rel: np.ndarray, mat: _Matrix, tokenizer: Tokenizer, budget: int,
             sep_cost: int, params: Params, content_type: ContentType, kind: PromptKind) -> list[int]:
     """Greedy MMR under a token budget; returns indices in pick order.
 
@@ -326,14 +369,14 @@ def _select(units: list[_Unit], rel: np.ndarray, sim: np.ndarray, tokenizer: Tok
     max_sim = np.zeros(n)
     chosen: list[int] = []
     used = 0
-    speakers: dict[str | None, int] = {}
-    share: dict[str | None, float] = {}
-    if content_type == "conversation":
-        total = sum(u.words for u in units if u.candidate) or 1
-        for u in units:
-            if u.candidate:
-                share[u.speaker] = share.get(u.speaker, 0.0) + u.words / total
-    speaker_idx = [u.speaker for u in units]
+    # Speakers as integer ids; fair share flattens talk time (square root), so the main speaker
+    # leads but cannot monopolise the summary.
+    ids: dict[str | None, int] = {}
+    spk = np.array([ids.setdefault(u.speaker, len(ids)) for u in units], dtype=np.int64)
+    talk = np.bincount(spk, weights=[u.words if u.candidate else 0 for u in units], minlength=len(ids))
+    share = np.sqrt(talk) / max(1e-9, float(np.sqrt(talk).sum()))
+    picked = np.zeros(len(ids))
+    speaker_aware = content_type == "conversation" and params.speaker_w > 0 and len(ids) > 1
     parts = np.array([u.part for u in units])
     covered = np.zeros(n, dtype=bool)
     multi_part = kind in ("meta", "rolling") and len(set(parts.tolist())) > 1
@@ -344,10 +387,9 @@ def _select(units: list[_Unit], rel: np.ndarray, sim: np.ndarray, tokenizer: Tok
         if not fits.any():
             break
         score = rel - params.redundancy * max_sim
-        if chosen and params.speaker_w and share:
-            k = len(chosen) + 1
-            pen = np.array([max(0.0, speakers.get(sp, 0) / k - share.get(sp, 0.0)) for sp in speaker_idx])
-            score = score - params.speaker_w * pen
+        if chosen and speaker_aware:
+            over = np.maximum(0.0, picked / (len(chosen) + 1) - share)
+            score = score - params.speaker_w * over[spk]
         if multi_part and params.coverage_w:
             score = score + params.coverage_w * (~covered)
         score = np.where(fits, score, -np.inf)
@@ -361,8 +403,8 @@ def _select(units: list[_Unit], rel: np.ndarray, sim: np.ndarray, tokenizer: Tok
             continue
         chosen.append(best)
         used += int(exact[best]) + (sep_cost if len(chosen) > 1 else 0)
-        max_sim = np.maximum(max_sim, sim[best])
-        speakers[units[best].speaker] = speakers.get(units[best].speaker, 0) + 1
+        max_sim = np.maximum(max_sim, mat.sim_row(best))
+        picked[spk[best]] += 1
         covered |= parts == units[best].part
     return chosen
 
@@ -406,19 +448,21 @@ def summarize_text(
     tokenizer: Tokenizer,
     parts: list[str] | None = None,
     prior_context: str | None = None,
+    input_tokens: int | None = None,
     params: Params = DEFAULT_PARAMS,
 ) -> str:
     """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
 
     ``brief`` returns exactly one sentence; other kinds fill up to ``target_tokens``. The result
     never exceeds ``max_tokens``, is strictly shorter than the input in tokens, and is a pure
-    function of the arguments.
+    function of the arguments. ``input_tokens`` (the caller's count of the input) saves a recount.
     """
     pieces = [p for p in (parts or []) if p and p.strip()]
     source = text if text and text.strip() else "\n\n".join(pieces)
     if not source.strip() and not (kind == "rolling" and prior_context and prior_context.strip()):
         return ""
-    input_tokens = tokenizer.count(source) if source.strip() else 0
+    if input_tokens is None or input_tokens <= 0:
+        input_tokens = tokenizer.count(source) if source.strip() else 0
     cap = min(max_tokens, input_tokens - 1) if input_tokens else max_tokens
     if cap <= 0:
         return ""
@@ -444,9 +488,8 @@ def summarize_text(
     for u in units:
         u.terms = _terms(u.body)
 
-    mat = _tfidf(units)
-    sim = mat @ mat.T
-    rel = _relevance(units, mat, sim, content_type, kind, params)
+    mat = _Matrix(units)
+    rel = _relevance(units, mat, content_type, kind, params)
     if kind == "rolling":
         rel = rel + _carry_forward(units, mat, params)
 
@@ -456,7 +499,7 @@ def summarize_text(
         return _trim_to(units[best].text, cap, tokenizer)
 
     joiner = "\n" if content_type == "conversation" else " "
-    chosen = _select(units, rel, sim, tokenizer, min(cap, target), 1, params, content_type, kind)
+    chosen = _select(units, rel, mat, tokenizer, min(cap, target), 1, params, content_type, kind)
     if not chosen:
         cands = [i for i, u in enumerate(units) if u.candidate] or list(range(len(units)))
         best = max(cands, key=lambda i: (rel[i], -i))
@@ -473,20 +516,26 @@ def summarize_text(
     return out
 
 
-def _carry_forward(units: list[_Unit], mat: np.ndarray, params: Params) -> np.ndarray:
-    """Rolling: bonus for prior-final sentences in proportion to their similarity to the new material."""
+def _carry_forward(units: list[_Unit], mat: _Matrix, params: Params) -> np.ndarray:
+    """Rolling: bonus for prior-final sentences that are still relevant to the new material.
+
+    A prior sentence sharing (almost) nothing with the new material is retired; the others get a
+    bonus growing with their similarity to the new material's centroid.
+    """
     new = np.array([not u.prior for u in units])
     bonus = np.zeros(len(units))
     if not new.any():
         return bonus + np.array([params.prior_w if u.prior else 0.0 for u in units])
-    centroid = mat[new].sum(axis=0)
+    centroid = mat.colsum(new.astype(np.float64))
     cnorm = np.linalg.norm(centroid)
-    if cnorm == 0:
-        return bonus
-    relevance = mat @ centroid / cnorm
+    relevance = mat.dot(centroid) / cnorm if cnorm > 0 else np.zeros(len(units))
+    top = max(1e-9, float(relevance[~new].max()) if (~new).any() else 1e-9)
     for i, u in enumerate(units):
         if u.prior:
-            bonus[i] = params.prior_w * (0.5 + min(1.0, relevance[i] / max(1e-9, relevance.max())))
+            if relevance[i] < 0.05:
+                u.candidate = False
+            else:
+                bonus[i] = params.prior_w * (0.5 + relevance[i] / top)
     return bonus
 
 
@@ -525,6 +574,7 @@ class ExtractiveBackend:
             tokenizer=self._tokenizer,
             parts=request.parts or None,
             prior_context=request.prior_context,
+            input_tokens=request.input_tokens or None,
             params=self._params,
         )
         out_tokens = self._tokenizer.count(text) if text else 0

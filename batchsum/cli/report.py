@@ -14,7 +14,13 @@ _OUT_HELP = "Output folder of a run (its metrics live in <out>/.batchsum/)."
 
 @click.command("report")
 @click.option(
-    "--out", "out", type=click.Path(path_type=Path), default=Path("batchsum-out"), show_default=True, help=_OUT_HELP
+    "-o",
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=Path("batchsum-out"),
+    show_default=True,
+    help=_OUT_HELP,
 )
 @click.option(
     "--metrics-db",
@@ -99,7 +105,13 @@ def report(
     help="File format of the exported tables.",
 )
 @click.option(
-    "--out", "out", type=click.Path(path_type=Path), default=Path("batchsum-out"), show_default=True, help=_OUT_HELP
+    "-o",
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=Path("batchsum-out"),
+    show_default=True,
+    help=_OUT_HELP,
 )
 @click.option(
     "--metrics-db",

@@ -38,11 +38,12 @@ WINDOW_OVERLAP = 32
 TOKENIZER_SUBPATH = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
 EF_NAME = "batchsum"
 # Function words dropped from MaxSim token sets: they match every text and only add noise and size.
-STOPWORDS = frozenset(
+_STOPWORDS = (
     "a an and are as at be been but by can could did do does for from had has have how i if in into is it its"
     " me my of on or our so than that the their them then there these they this to us was we were what when"
-    " where which who whom why will with would you your about also any should".split()
+    " where which who whom why will with would you your about also any should"
 )
+STOPWORDS = frozenset(_STOPWORDS.split())
 _WORDY = re.compile(r"\w")
 
 
@@ -109,7 +110,7 @@ class OnnxEmbedder:
         threads: int | None = None,
         max_tokens: int = MAX_TOKENS,
         overlap: int = WINDOW_OVERLAP,
-        batch_size: int = 32,
+        batch_size: int = 8,
     ) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -20,6 +21,7 @@ import numpy as np
 
 from batchsum.errors import ConfigError
 from batchsum.index.embed import OnnxEmbedder, default_threads
+
 
 class Reranker(Protocol):
     """Scores documents against a query; higher is more relevant."""
@@ -30,7 +32,7 @@ class Reranker(Protocol):
 
 
 def quantize(vectors: np.ndarray) -> tuple[bytes, bytes]:
-    """int8 with one float32 scale per token (unit vectors lose < 0.5 % of a cosine)."""
+    """int8 with one float32 scale per row (unit vectors lose < 0.5 % of a cosine)."""
     scale = np.abs(vectors).max(axis=1, keepdims=True) / 127.0
     scale = np.where(scale > 0, scale, 1.0).astype(np.float32)
     q = np.round(vectors / scale).astype(np.int8)
@@ -43,12 +45,23 @@ def dequantize(n: int, q: bytes, scale: bytes, dim: int) -> np.ndarray:
     return arr * np.frombuffer(scale, dtype=np.float32).reshape(n, 1)
 
 
-class TokenStore:
-    """Token vectors of indexed summaries, keyed by content hash (``<out>/.batchsum/tokvecs-<collection>.sqlite3``).
+@dataclass
+class TokenRow:
+    """What search needs of one indexed node without asking Chroma for its metadata."""
 
-    Indexing computes them for free (the same forward pass as the text vector); storing them makes the
-    MaxSim rerank a lookup instead of a model run per candidate at search time. Content-addressed, so
-    an entry is never stale; a missing entry is computed on the fly.
+    content_hash: str
+    doc_ts: int | None
+    vectors: np.ndarray  # MaxSim token vectors
+    embedding: np.ndarray  # the text vector (as in Chroma), for MMR
+
+
+class TokenStore:
+    """Per-node token vectors and recency date, keyed by node id (``<out>/.batchsum/tokvecs-<collection>.sqlite3``).
+
+    Indexing computes the token vectors for free (the same forward pass as the text vector). Keeping
+    them here makes the MaxSim rerank a lookup instead of a model run per candidate, and keeping the
+    date here spares a metadata fetch per candidate (the slow part of a Chroma query). Rows are written
+    before their Chroma records and deleted with them; a missing row is computed on the fly.
     """
 
     def __init__(self, path: Path, dim: int) -> None:
@@ -58,46 +71,66 @@ class TokenStore:
         self._db = sqlite3.connect(str(path), timeout=30.0, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS tokvecs (hash TEXT PRIMARY KEY, n INTEGER, q BLOB, s BLOB)")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS nodes_v2 (id TEXT PRIMARY KEY, hash TEXT, doc_ts INTEGER,"
+            " n INTEGER, q BLOB, s BLOB, e BLOB, es BLOB)"
+        )
         self._db.commit()
 
     def close(self) -> None:
         """Close the database."""
         self._db.close()
 
-    def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
-        """Token vectors of the keys that are present."""
-        found: dict[str, np.ndarray] = {}
-        uniq = list(dict.fromkeys(keys))
+    def get_many(self, ids: Sequence[str]) -> dict[str, TokenRow]:
+        """Rows of the ids that are present."""
+        found: dict[str, TokenRow] = {}
+        uniq = list(dict.fromkeys(ids))
         for start in range(0, len(uniq), 500):
             part = uniq[start : start + 500]
             marks = ",".join("?" * len(part))
-            for key, n, q, sc in self._db.execute(f"SELECT hash, n, q, s FROM tokvecs WHERE hash IN ({marks})", part):
-                found[key] = dequantize(int(n), q, sc, self.dim)
+            sql = f"SELECT id, hash, doc_ts, n, q, s, e, es FROM nodes_v2 WHERE id IN ({marks})"
+            for nid, h, ts, n, q, sc, e, es in self._db.execute(sql, part):
+                emb = dequantize(1, e, es, self.dim)[0]
+                found[nid] = TokenRow(h, ts, dequantize(int(n), q, sc, self.dim), emb)
         return found
 
-    def put_many(self, items: Sequence[tuple[str, np.ndarray]]) -> None:
-        """Store (key, token vectors) pairs."""
-        rows = [(key, len(vecs), *quantize(vecs)) for key, vecs in items if len(vecs)]
+    def put_many(self, items: Sequence[tuple[str, TokenRow]]) -> None:
+        """Store (node id, row) pairs."""
+        rows = [
+            (nid, r.content_hash, r.doc_ts, len(r.vectors), *quantize(r.vectors), *quantize(r.embedding[None, :]))
+            for nid, r in items
+        ]
         with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO tokvecs (hash, n, q, s) VALUES (?, ?, ?, ?)", rows)
+            self._db.executemany("INSERT OR REPLACE INTO nodes_v2 VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
-    def delete(self, keys: Sequence[str]) -> None:
-        """Forget these keys."""
+    def delete(self, ids: Sequence[str]) -> None:
+        """Forget these node ids."""
         with self._db:
-            self._db.executemany("DELETE FROM tokvecs WHERE hash = ?", [(k,) for k in keys])
+            self._db.executemany("DELETE FROM nodes_v2 WHERE id = ?", [(i,) for i in ids])
 
-    def keep_only(self, keys: set[str]) -> int:
-        """Delete every entry not in ``keys``; return how many went."""
-        present = [row[0] for row in self._db.execute("SELECT hash FROM tokvecs")]
-        gone = [k for k in present if k not in keys]
+    def hashes(self) -> dict[str, str]:
+        """node id -> content hash of every row."""
+        return {nid: h for nid, h in self._db.execute("SELECT id, hash FROM nodes_v2")}
+
+    def keep_only(self, ids: set[str]) -> int:
+        """Delete every row whose id is not in ``ids``; return how many went."""
+        gone = [i for i in self.hashes() if i not in ids]
         self.delete(gone)
         return len(gone)
 
     def clear(self) -> None:
         """Delete everything."""
         with self._db:
-            self._db.execute("DELETE FROM tokvecs")
+            self._db.execute("DELETE FROM nodes_v2")
+
+
+def maxsim(query_vectors: np.ndarray, doc_vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """Mean over query tokens of the best cosine with any token of each document."""
+    out = np.zeros(len(doc_vectors), dtype=np.float32)
+    for i, d in enumerate(doc_vectors):
+        if len(d) and len(query_vectors):
+            out[i] = float((query_vectors @ d.T).max(axis=1).mean())
+    return out
 
 
 class MaxSimReranker:
@@ -105,35 +138,15 @@ class MaxSimReranker:
 
     name = "maxsim"
 
-    def __init__(self, embedder: OnnxEmbedder, store: TokenStore | None = None) -> None:
+    def __init__(self, embedder: OnnxEmbedder) -> None:
         self.embedder = embedder
-        self.store = store
-
-    def _doc_vectors(self, docs: Sequence[str], keys: Sequence[str] | None) -> list[np.ndarray]:
-        if keys is None or self.store is None:
-            return self.embedder.token_vectors(docs)
-        cached = self.store.get_many(keys)
-        todo = [i for i, k in enumerate(keys) if k not in cached]
-        if todo:
-            fresh = self.embedder.token_vectors([docs[i] for i in todo])
-            for i, vecs in zip(todo, fresh, strict=True):
-                cached[keys[i]] = vecs
-            try:
-                self.store.put_many([(keys[i], cached[keys[i]]) for i in todo])
-            except sqlite3.Error:  # a read-only output folder: the cache is an optimization only
-                pass
-        return [cached[k] for k in keys]
 
     def score(self, query: str, docs: Sequence[str], keys: Sequence[str] | None = None) -> np.ndarray:
-        """Mean over query tokens of the best cosine with any token of each document."""
+        """MaxSim of the query against each document, token vectors computed now."""
         if not docs:
             return np.zeros(0, dtype=np.float32)
         q = self.embedder.token_vectors([query])[0]
-        out = np.zeros(len(docs), dtype=np.float32)
-        for i, d in enumerate(self._doc_vectors(docs, keys)):
-            if len(d) and len(q):
-                out[i] = float((q @ d.T).max(axis=1).mean())
-        return out
+        return maxsim(q, self.embedder.token_vectors(docs))
 
 
 class CrossEncoderReranker:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 import math
 import re
+import sqlite3
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime
@@ -22,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from batchsum.errors import ConfigError
-from batchsum.index.embed import OnnxEmbedder, get_embedder, get_onnx_embedder
+from batchsum.index.embed import STOPWORDS, OnnxEmbedder, get_embedder, get_onnx_embedder
+from batchsum.index.rerank import TokenRow, TokenStore, cross_encoder, maxsim
 from batchsum.index.store import date_to_ts, open_collection, token_store
 from batchsum.model import CONTENT_TYPES
 
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from batchsum.index.rerank import Reranker
 
 CANDIDATES_PER_LEVEL = 3  # x k
+WIDE_FACTOR = 10  # the unfiltered first query fetches this many times k*3 nodes
 RECENCY_WEIGHT = 0.2
 RECENCY_DAYS = 30.0
 MMR_LAMBDA = 0.7
@@ -38,11 +41,7 @@ DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
 LEVELS = ("1", "2", "3", "final")
 SNIPPET_CHARS = 240
 
-_STOP = frozenset(
-    "a an and are as at be but by did do does for from had has have how i in is it its of on or our so that the"
-    " their them then there these they this to was we were what when where which who why will with would you"
-    " about into than also any can could should".split()
-)
+_STOP = STOPWORDS
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -180,12 +179,41 @@ def mmr(
     return chosen
 
 
-def _level_filters(level: str | None) -> list[dict[str, Any]]:
-    if level is None:
-        return [{"level": 1}, {"level": 2}, {"level": 3}]
-    if level == "final":
-        return [{"is_final": True}]
-    return [{"level": int(level)}]
+_ID_LEVEL = re.compile(r":summary:L([123]):[^:]*$")
+
+
+def _query(col: Any, qvec: np.ndarray, n: int, where: dict[str, Any] | None) -> list[tuple[str, float]]:
+    res = col.query(query_embeddings=[qvec], n_results=n, where=where, include=["distances"])
+    return [(rid, 1.0 - float(d)) for rid, d in zip(res["ids"][0], res["distances"][0], strict=True)]
+
+
+def _candidates(
+    col: Any, qvec: np.ndarray, per_level: int, level: str | None, base: list[dict[str, Any]]
+) -> dict[str, float]:
+    """The ``per_level`` nearest nodes of each level (or of the one asked for): id -> cosine similarity.
+
+    One wide unfiltered query usually holds enough nodes of every level (a node id names its level);
+    a level-filtered query, several times slower in Chroma, runs only for a level that falls short.
+    """
+    if level is not None:
+        where = {"is_final": True} if level == "final" else {"level": int(level)}
+        return dict(_query(col, qvec, per_level, _and([*base, where])))
+    wide = per_level * WIDE_FACTOR
+    found = _query(col, qvec, wide, _and(base))
+    by_level: dict[int, list[tuple[str, float]]] = {1: [], 2: [], 3: []}
+    for rid, sim in found:
+        m = _ID_LEVEL.search(rid)
+        if m is None:  # not a batchsum node id: fall back to one query per level
+            by_level = {1: [], 2: [], 3: []}
+            break
+        got = by_level[int(m.group(1))]
+        if len(got) < per_level:
+            got.append((rid, sim))
+    if len(found) == wide or any(not _ID_LEVEL.search(r) for r, _ in found):
+        for lvl, got in by_level.items():
+            if len(got) < per_level:  # more of this level may lie beyond the wide net
+                by_level[lvl] = _query(col, qvec, per_level, _and([*base, {"level": lvl}]))
+    return {rid: sim for lvl in (1, 2, 3) for rid, sim in by_level[lvl]}
 
 
 def _and(clauses: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -202,15 +230,24 @@ def _matching_sources(col: Any, glob: str, base: list[dict[str, Any]]) -> list[s
     return [s for s in sources if fnmatch.fnmatchcase(s, pattern) or fnmatch.fnmatchcase(s, pattern + "/*")]
 
 
-def _reranker_for(cfg: RunConfig, embedder: Any, path: Path | None) -> Reranker:
-    from batchsum.index.rerank import MaxSimReranker, cross_encoder
+def _fetch(col: Any, ids: list[str], embeddings: bool = False) -> dict[str, tuple[str, dict[str, Any], np.ndarray]]:
+    """id -> (document, metadata, embedding or an empty array) for a few ids."""
+    if not ids:
+        return {}
+    include = ["documents", "metadatas", "embeddings"] if embeddings else ["documents", "metadatas"]
+    res = col.get(ids=ids, include=include)
+    embs = res["embeddings"] if embeddings else [np.zeros(0, np.float32)] * len(res["ids"])
+    return {
+        rid: (doc or "", dict(md or {}), np.asarray(emb, dtype=np.float32))
+        for rid, doc, md, emb in zip(res["ids"], res["documents"], res["metadatas"], embs, strict=True)
+    }
 
-    if path is not None:
-        return cross_encoder(path)
-    if isinstance(embedder, OnnxEmbedder):
-        return MaxSimReranker(embedder, token_store(cfg))
-    # Vectors from an embeddings server: token vectors come from the packaged model at query time.
-    return MaxSimReranker(get_onnx_embedder())
+
+def _remember(store: TokenStore, rows: list[tuple[str, TokenRow]]) -> None:
+    try:
+        store.put_many(rows)
+    except sqlite3.Error:  # a read-only output folder: the cache only saves time
+        pass
 
 
 def validate_query(
@@ -219,7 +256,7 @@ def validate_query(
     """Check the search arguments; return the stripped query or raise ConfigError."""
     q = query.strip()
     if not q:
-        raise ConfigError("empty query: give some words to search for, e.g. batchsum search \"budget decision\"")
+        raise ConfigError('empty query: give some words to search for, e.g. batchsum search "budget decision"')
     if k < 1:
         raise ConfigError(f"-k {k}: ask for at least 1 result")
     if level is not None and level not in LEVELS:
@@ -245,7 +282,8 @@ def search(
 ) -> list[SearchHit]:
     """Search the output's summaries; best first. ``today`` fixes the recency reference (default: now)."""
     q = validate_query(query, k, level, content_type, reranker)
-    ranker = _reranker_for(cfg, None, reranker) if reranker is not None else None
+    # None: MaxSim with stored token vectors (the default); else an ONNX cross-encoder.
+    ranker: Reranker | None = cross_encoder(reranker) if reranker is not None else None
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
     today = today or datetime.now(UTC).date()
@@ -260,55 +298,61 @@ def search(
             return []
         base.append({"source_path": {"$in": sources}})
 
-    qvec = embedder.embed([q])[0]
-    ids: list[str] = []
-    docs: list[str] = []
-    metas: list[dict[str, Any]] = []
-    vecs: list[np.ndarray] = []
-    sims: list[float] = []
-    seen: set[str] = set()
-    for lvl in _level_filters(level):
-        res = col.query(
-            query_embeddings=[qvec],
-            n_results=k * CANDIDATES_PER_LEVEL,
-            where=_and([*base, lvl]),
-            include=["documents", "metadatas", "embeddings", "distances"],
-        )
-        for rid, doc, md, emb, dist in zip(
-            res["ids"][0], res["documents"][0], res["metadatas"][0], res["embeddings"][0], res["distances"][0],
-            strict=True,
-        ):
-            if rid in seen:
-                continue
-            seen.add(rid)
-            ids.append(rid)
-            docs.append(doc or "")
-            metas.append(dict(md or {}))
-            vecs.append(np.asarray(emb, dtype=np.float32))
-            sims.append(1.0 - float(dist))
+    # Stage 1: per-level candidates. Only ids and distances: metadata, documents and vectors are the slow
+    # part of a Chroma query; they come from the token store, or from Chroma for the few that need them.
+    qtoks: np.ndarray | None = None
+    if isinstance(embedder, OnnxEmbedder) and ranker is None:
+        qvecs, toks = embedder.encode([q], with_tokens=True)  # one pass: text vector + MaxSim token vectors
+        qvec, qtoks = qvecs[0], toks[0]
+    else:
+        qvec = embedder.embed([q])[0]
+    cands = _candidates(col, qvec, k * CANDIDATES_PER_LEVEL, level, base)
+    ids = list(cands)
+    sims = [cands[i] for i in ids]
     if not ids:
         return []
 
-    ranker = ranker or _reranker_for(cfg, embedder, None)
+    # Stage 2: rerank. Stored rows give token vectors, text vector and date of each candidate; what is not
+    # stored (an index built by an embeddings server, or a cache lost) is fetched and computed now.
+    rows: dict[str, TokenRow] = {}
+    store = token_store(cfg)
     try:
-        keys = [str(md.get("content_hash", rid)) for rid, md in zip(ids, metas, strict=True)]
-        raw = ranker.score(q, docs, keys)
+        rows = store.get_many(ids)
+        need = ids if ranker is not None else [i for i in ids if i not in rows]
+        fetched = _fetch(col, need, embeddings=True)
+        if ranker is not None:
+            raw = ranker.score(q, [fetched[i][0] for i in ids])
+        else:
+            onnx = embedder if isinstance(embedder, OnnxEmbedder) else get_onnx_embedder()
+            if qtoks is None:
+                qtoks = onnx.token_vectors([q])[0]
+            if need:
+                fresh = onnx.token_vectors([fetched[i][0] for i in need])
+                for nid, t in zip(need, fresh, strict=True):
+                    doc, md, emb = fetched[nid]
+                    rows[nid] = TokenRow(str(md.get("content_hash", "")), md.get("doc_ts"), t, emb)
+                if onnx is embedder:
+                    _remember(store, [(nid, rows[nid]) for nid in need])
+            raw = maxsim(qtoks, [rows[i].vectors for i in ids])
     finally:
-        close = getattr(getattr(ranker, "store", None), "close", None)
-        if close is not None:
-            close()
+        store.close()
     relevance = minmax(raw)
-    rec = np.array([recency(md.get("doc_ts"), today) for md in metas], dtype=np.float32)
+    stamps = [fetched[i][1].get("doc_ts") if i in fetched else rows[i].doc_ts for i in ids]
+    rec = np.array([recency(ts, today) for ts in stamps], dtype=np.float32)
     final = (1 - RECENCY_WEIGHT) * relevance + RECENCY_WEIGHT * rec
-    matrix = np.stack(vecs)
+
+    # Stage 3: MMR, then fetch text and metadata of the chosen few.
+    matrix = np.stack([fetched[i][2] if i in fetched else rows[i].embedding for i in ids]).astype(np.float32)
     matrix = matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
     order = mmr(final, matrix, k)
+    chosen = _fetch(col, [ids[i] for i in order if ids[i] not in fetched])
+    chosen.update(fetched)
 
     terms = query_terms(q)
     hits: list[SearchHit] = []
     for rank, i in enumerate(order, start=1):
-        md = metas[i]
-        snippet, found = make_snippet(docs[i], terms)
+        doc, md, _ = chosen[ids[i]]
+        snippet, found = make_snippet(doc, terms)
         hits.append(
             SearchHit(
                 rank=rank,

@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from batchsum.index.embed import (
     get_embedder,
     register_embedding_function,
 )
-from batchsum.index.rerank import TokenStore
+from batchsum.index.rerank import TokenRow, TokenStore
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
 if TYPE_CHECKING:
@@ -219,7 +220,11 @@ def _where(cfg: RunConfig) -> str:
     return str(chroma_dir(cfg))
 
 
+_CLIENTS: dict[str, Any] = {}
+
+
 def _settings() -> Any:
+    # A fresh object per client: chromadb's client constructors mutate the settings they are given.
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     from chromadb.config import Settings
 
@@ -227,20 +232,26 @@ def _settings() -> Any:
 
 
 def open_client(cfg: RunConfig, *, create: bool) -> Any:
-    """A Chroma client: ``HttpClient`` with --chroma-host, else ``PersistentClient`` under the output."""
-    settings = _settings()
+    """A Chroma client: ``HttpClient`` with --chroma-host, else ``PersistentClient`` under the output.
+
+    Clients are kept per process (building one parses settings: ~20 ms, too much per search).
+    """
     import chromadb
 
     if cfg.chroma_host:
         port = cfg.chroma_port or 8000
+        key = f"http://{cfg.chroma_host}:{port}"
+        if key in _CLIENTS:
+            return _CLIENTS[key]
         try:
-            client = chromadb.HttpClient(host=cfg.chroma_host, port=port, settings=settings)
+            client = chromadb.HttpClient(host=cfg.chroma_host, port=port, settings=_settings())
             client.heartbeat()
         except Exception as exc:
             raise IndexError_(
                 f"cannot reach Chroma server {cfg.chroma_host}:{port} ({_short(exc)}); "
                 "start it or drop --chroma-host to use the index inside the output folder"
             ) from None
+        _CLIENTS[key] = client
         return client
     path = chroma_dir(cfg)
     if not create:
@@ -248,15 +259,19 @@ def open_client(cfg: RunConfig, *, create: bool) -> Any:
             raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
         if not (path / "chroma.sqlite3").is_file():
             raise IndexError_(f"no search index in {cfg.out}; run `batchsum index {cfg.out} --rebuild`")
+    if str(path) in _CLIENTS and path.is_dir():
+        return _CLIENTS[str(path)]
     try:
         path.mkdir(parents=True, exist_ok=True)
-        return chromadb.PersistentClient(path=str(path), settings=settings)
+        client = chromadb.PersistentClient(path=str(path), settings=_settings())
     except Exception as exc:
         _forget_system(path)
         raise IndexError_(
             f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
             f"run `batchsum index {cfg.out} --rebuild` (it moves the broken folder aside)"
         ) from None
+    _CLIENTS[str(path)] = client
+    return client
 
 
 def _forget_system(path: Path) -> None:
@@ -265,6 +280,7 @@ def _forget_system(path: Path) -> None:
     Chroma keeps one System per persist directory for the life of the process, even a System that
     failed to start; without this a folder that was broken (or moved aside) stays broken in-process.
     """
+    _CLIENTS.pop(str(path), None)
     try:
         from chromadb.api.shared_system_client import SharedSystemClient
 
@@ -341,7 +357,8 @@ def open_collection(cfg: RunConfig, embedder: Embedder, *, create: bool) -> Any:
         return col
     if not create:
         raise IndexError_(
-            f"no search index (collection {cfg.collection!r}) in {_where(cfg)}; run `batchsum index {cfg.out} --rebuild`"
+            f"no search index (collection {cfg.collection!r}) in {_where(cfg)};"
+            f" run `batchsum index {cfg.out} --rebuild`"
         )
     return _create_collection(client, cfg, embedder)
 
@@ -371,9 +388,19 @@ def _batched(items: list[Any], size: int) -> Iterator[list[Any]]:
         yield items[start : start + size]
 
 
+def _row(node: IndexNode, tokens: Any, embedding: Any) -> TokenRow:
+    return TokenRow(node.metadata["content_hash"], node.metadata.get("doc_ts"), tokens, embedding)
+
+
 def token_store(cfg: RunConfig) -> TokenStore:
     """The MaxSim token-vector cache of this output and collection."""
-    return TokenStore(cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3", DIMENSION)
+    path = cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3"
+    try:
+        return TokenStore(path, DIMENSION)
+    except sqlite3.Error as exc:
+        raise IndexError_(
+            f"token cache {path} is unreadable ({exc}); run `batchsum index {cfg.out} --rebuild`"
+        ) from None
 
 
 def _upsert(col: Any, embedder: Embedder, nodes: list[IndexNode], tokens: TokenStore | None) -> int:
@@ -382,7 +409,7 @@ def _upsert(col: Any, embedder: Embedder, nodes: list[IndexNode], tokens: TokenS
         if isinstance(embedder, OnnxEmbedder) and tokens is not None:
             # The forward pass that makes the text vector also yields the token vectors the reranker needs.
             vectors, toks = embedder.encode(bodies, with_tokens=True)
-            tokens.put_many([(n.metadata["content_hash"], t) for n, t in zip(batch, toks, strict=True)])
+            tokens.put_many([(n.id, _row(n, t, v)) for n, t, v in zip(batch, toks, vectors, strict=True)])
         else:
             vectors = embedder.embed(bodies)
         col.upsert(
@@ -424,9 +451,9 @@ def _replace_nodes(
     # Upsert before deleting so a crash in between never leaves a document unsearchable.
     stats.nodes_indexed = _upsert(col, embedder, todo, tokens)
     keep = {n.id for n in nodes}
-    stats.nodes_deleted = _delete_ids(col, [i for i in existing if i not in keep])
-    live = {n.metadata["content_hash"] for n in nodes}
-    tokens.delete([h for h in existing.values() if h not in live])
+    gone = [i for i in existing if i not in keep]
+    stats.nodes_deleted = _delete_ids(col, gone)
+    tokens.delete(gone)
     return stats
 
 
@@ -454,9 +481,9 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
     tokens = token_store(cfg)
     try:
         for batch in _batched(deleted_l, IN_BATCH):
-            gone = _indexed_hashes(col, {"doc_id": {"$in": batch}})
-            stats.nodes_deleted += _delete_ids(col, list(gone))
-            tokens.delete(list(gone.values()))
+            gone = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
+            stats.nodes_deleted += _delete_ids(col, gone)
+            tokens.delete(gone)
         for batch in _batched(changed_l, IN_BATCH):
             existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
             nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
@@ -510,7 +537,7 @@ def repair_index(cfg: RunConfig) -> IndexStats:
     try:
         stats.nodes_indexed = _upsert(col, embedder, todo, tokens)
         stats.nodes_deleted = _delete_ids(col, check.orphans)
-        tokens.keep_only({n.metadata["content_hash"] for n in tree.values()})
+        tokens.keep_only(set(tree))
     finally:
         tokens.close()
     stats.seconds = time.perf_counter() - t0
@@ -538,9 +565,11 @@ def rebuild_index(cfg: RunConfig) -> IndexStats:
         client.delete_collection(cfg.collection)
     col = _create_collection(client, cfg, embedder)
     stats = IndexStats(docs=len({n.doc_id for n in nodes}))
+    cache = cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3"
+    for stale in (cache, cache.with_name(cache.name + "-wal"), cache.with_name(cache.name + "-shm")):
+        stale.unlink(missing_ok=True)  # a derived cache, rebuilt right below (also cures a corrupt one)
     tokens = token_store(cfg)
     try:
-        tokens.clear()
         stats.nodes_indexed = _upsert(col, embedder, nodes, tokens)
     finally:
         tokens.close()

@@ -5,8 +5,10 @@ written last, so a run without one is still being recorded and is left out, and 
 Parquet never touches the DuckDB file lock. Only when no snapshot exists is the database
 itself read (read-only; from a private copy when a writer holds its lock).
 
-The returned connection is an in-memory DuckDB with views ``runs``, ``files``, ``nodes`` and
-``evals`` shaped like the current schema (columns an older snapshot lacks read as NULL).
+The returned connection is an in-memory DuckDB with ``runs``, ``files``, ``nodes`` and
+``evals`` shaped like the current schema (columns an older snapshot lacks read as NULL),
+holding completed runs only. Over Parquet, ``files`` and ``nodes`` are views (they can be
+large; queries prune by run id); a database is copied into memory and let go at once.
 """
 
 from __future__ import annotations
@@ -72,21 +74,31 @@ def _projection(table: str, available: dict[str, str]) -> str:
     return ", ".join(cols)
 
 
-def _create_views(con: Any, sources: dict[str, str | None]) -> None:
-    """``all_<table>`` from each source expression (None: empty), then the filtered views."""
-    for table in TABLES:
+def _load_tables(con: Any, sources: dict[str, str | None], *, views: tuple[str, ...] = ()) -> None:
+    """Shape each source (None: empty) like the current schema, keeping completed runs only.
+
+    ``runs`` and ``evals`` are loaded into memory; tables named in ``views`` stay views over
+    their source, filtered by a literal list of run ids so DuckDB prunes whole Parquet files
+    (hive partitions) and reads only the columns a query needs; the rest are loaded once.
+    """
+    for table in TABLES:  # runs first: the other filters are built from it
         src = sources.get(table)
         if src is None:
             cols = ", ".join(f'CAST(NULL AS {typ}) AS "{name}"' for name, typ in table_columns(table))
-            con.execute(f"CREATE VIEW all_{table} AS SELECT {cols} WHERE false")
+            con.execute(f"CREATE TABLE {table} AS SELECT {cols} WHERE false")
             continue
+        # DESCRIBE reads only Parquet footers (or the catalog of an attached database).
         available = {r[0]: r[1] for r in con.execute(f"DESCRIBE SELECT * FROM {src}").fetchall()}
-        con.execute(f"CREATE VIEW all_{table} AS SELECT {_projection(table, available)} FROM {src}")
-    # A run still marked running was recorded mid-way by some tool: never report half a run.
-    con.execute("CREATE VIEW runs AS SELECT * FROM all_runs WHERE status IS DISTINCT FROM 'running'")
-    con.execute("CREATE VIEW files AS SELECT * FROM all_files WHERE run_id IN (SELECT run_id FROM runs)")
-    con.execute("CREATE VIEW nodes AS SELECT * FROM all_nodes WHERE run_id IN (SELECT run_id FROM runs)")
-    con.execute("CREATE VIEW evals AS SELECT * FROM all_evals")
+        if table == "runs":
+            # A run still marked running was recorded mid-way by some tool: never report half a run.
+            where = "WHERE status IS DISTINCT FROM 'running'"
+        elif table == "evals":
+            where = ""
+        else:
+            ids = [r[0] for r in con.execute("SELECT run_id FROM runs").fetchall()]
+            where = f"WHERE run_id IN ({', '.join(sql_literal(i) for i in ids) or 'NULL'})"
+        kind = "VIEW" if table in views else "TABLE"
+        con.execute(f"CREATE {kind} {table} AS SELECT {_projection(table, available)} FROM {src} {where}")
 
 
 def _parquet_source(parquet_dir: Path) -> MetricsSource:
@@ -102,7 +114,7 @@ def _parquet_source(parquet_dir: Path) -> MetricsSource:
                 f"union_by_name=1, hive_types={{'{key}': 'VARCHAR'}})"
             )
     try:
-        _create_views(con, sources)
+        _load_tables(con, sources, views=("files", "nodes"))
     except duckdb.Error as exc:
         con.close()
         first = str(exc).splitlines()[0]
@@ -118,7 +130,8 @@ def _attach_source(db_path: Path, attach_path: Path, kind: str, tmpdir: Path | N
         con.execute(f"ATTACH {sql_literal(str(attach_path))} AS src (READ_ONLY)")
         check_schema(con, db_path, "src")
         have = set(user_tables(con, "src"))
-        _create_views(con, {t: f"src.main.{t}" for t in TABLES if t in have})
+        _load_tables(con, {t: f"src.main.{t}" for t in TABLES if t in have})
+        con.execute("DETACH src")  # everything is in memory now: let go of the file at once
     except duckdb.Error as exc:
         con.close()
         if tmpdir is not None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum.errors import ConfigError, MetricsError
+from batchsum.metrics.parquet import sql_literal
 from batchsum.metrics.privacy import scrub_optional
 from batchsum.metrics.reader import MetricsSource, open_metrics
 from batchsum.model import CONTENT_TYPES, TARGET_RATIO, SummaryLevel
@@ -96,24 +97,33 @@ def select_runs(con: Any, run: str | None, last: int | None) -> list[str]:
     return all_ids[-n:]
 
 
+def _id_list(ids: list[str]) -> str:
+    # Literal lists (not parameters) let DuckDB prune Parquet files by their run_id partition.
+    return ", ".join(sql_literal(i) for i in ids) or "NULL"
+
+
 def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None:
+    ids = _id_list(run_ids)
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE sel AS "
-        "SELECT run_id, started_at, seq FROM run_order WHERE list_contains(?, run_id)",
-        [run_ids],
+        f"CREATE OR REPLACE TEMP TABLE sel AS SELECT run_id, started_at, seq FROM run_order WHERE run_id IN ({ids})"
     )
+    con.execute(f"CREATE OR REPLACE TEMP TABLE fsel AS SELECT * FROM files WHERE run_id IN ({ids})")
     con.execute(
         """
         CREATE OR REPLACE TEMP TABLE state AS
         WITH ranked AS (
             SELECT f.*, row_number() OVER (PARTITION BY f.relpath ORDER BY s.seq DESC) AS rn
-            FROM files f JOIN sel s USING (run_id)
+            FROM fsel f JOIN sel s USING (run_id)
         ),
         latest AS (SELECT * EXCLUDE (rn) FROM ranked WHERE rn = 1),
         last_done AS (
             SELECT * EXCLUDE (rn) FROM (
                 SELECT f.*, row_number() OVER (PARTITION BY f.relpath, f.sha256 ORDER BY r.seq DESC) AS rn
-                FROM files f JOIN run_order r USING (run_id) WHERE f.status = 'done'
+                FROM (
+                    SELECT run_id, relpath, sha256, input_tokens, output_tokens, compression_ratio, nodes,
+                           fallback_nodes
+                    FROM files WHERE status = 'done'
+                ) f JOIN run_order r USING (run_id)
             ) WHERE rn = 1
         ),
         joined AS (
@@ -136,6 +146,7 @@ def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None
     if content_type is not None:
         con.execute("DELETE FROM state WHERE content_type <> ?", [content_type])
     # Node counts: the node rows of the run that produced each file's summary, else that file row's counters.
+    src_ids = _id_list([r[0] for r in con.execute("SELECT DISTINCT src_run_id FROM state").fetchall()])
     con.execute(
         f"""
         CREATE OR REPLACE TEMP TABLE state_nodes AS
@@ -144,7 +155,7 @@ def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None
                coalesce(n.fb, s.file_fallback_nodes) AS fallback_nodes
         FROM state s LEFT JOIN (
             SELECT run_id, relpath, count(*) AS cnt, count(*) FILTER (WHERE backend = '{FALLBACK_BACKEND}') AS fb
-            FROM nodes GROUP BY run_id, relpath
+            FROM nodes WHERE run_id IN ({src_ids}) GROUP BY run_id, relpath
         ) n ON n.run_id = s.src_run_id AND n.relpath = s.relpath
         """
     )
@@ -243,7 +254,7 @@ def _failures(con: Any, content_type: str | None) -> list[dict[str, Any]]:
         con,
         """
         SELECT f.run_id, s.started_at, f.relpath, f.content_type, f.level, f.error
-        FROM files f JOIN sel s USING (run_id)
+        FROM fsel f JOIN sel s USING (run_id)
         WHERE f.status = 'failed' AND (? IS NULL OR f.content_type = ?)
         ORDER BY s.seq, f.relpath
         """,
@@ -254,13 +265,13 @@ def _failures(con: Any, content_type: str | None) -> list[dict[str, Any]]:
     return rows
 
 
-def _fallback_reasons(con: Any, content_type: str | None) -> list[dict[str, Any]]:
+def _fallback_reasons(con: Any, run_ids: list[str], content_type: str | None) -> list[dict[str, Any]]:
     rows = _rows(
         con,
-        """
+        f"""
         SELECT n.error AS reason, count(*) AS nodes, count(DISTINCT n.relpath) AS files, min(n.relpath) AS example
-        FROM nodes n JOIN sel s USING (run_id)
-        LEFT JOIN files f ON f.run_id = n.run_id AND f.relpath = n.relpath
+        FROM (SELECT run_id, relpath, error FROM nodes WHERE run_id IN ({_id_list(run_ids)})) n
+        LEFT JOIN fsel f ON f.run_id = n.run_id AND f.relpath = n.relpath
         WHERE n.error IS NOT NULL AND (? IS NULL OR f.content_type = ?)
         GROUP BY n.error ORDER BY nodes DESC, reason LIMIT 20
         """,
@@ -393,7 +404,7 @@ def build_report_from(
         histograms=_histograms(con),
         worst_files=_worst_files(con),
         failures=_failures(con, content_type),
-        fallback_reasons=_fallback_reasons(con, content_type),
+        fallback_reasons=_fallback_reasons(con, run_ids, content_type),
         trend=trend,
         cost=cost,
         evals=evals,

@@ -1,0 +1,249 @@
+"""The embedded extractive backend: budgets, determinism, kinds, transcript handling."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from batchsum.backends.extractive import ExtractiveBackend, summarize_text
+from batchsum.model import ContentType, PromptKind, SummaryRequest
+from batchsum.text import split_sentences
+from batchsum.tokens import Tokenizer, get_tokenizer
+
+SAMPLE = Path(__file__).resolve().parent.parent / "sample_corpus"
+
+TOPICS = {
+    "battery": "battery charge cell voltage power drain lithium hours",
+    "design": "design case shape rubber colour button layout prototype",
+    "budget": "budget price cost euro margin profit sales market",
+    "weather": "rain cloud storm wind forecast cold sunny temperature",
+}
+
+
+@pytest.fixture(scope="module")
+def tok() -> Tokenizer:
+    return get_tokenizer()
+
+
+def sentence(rng: random.Random, topic: str, n: int | None = None) -> str:
+    words = TOPICS[topic].split() + "the team said we will need a new plan for it and".split()
+    body = " ".join(rng.choice(words) for _ in range(n or rng.randint(6, 22)))
+    return body[0].upper() + body[1:] + rng.choice([".", ".", "!", "?"])
+
+
+def random_text(rng: random.Random, sentences: int, conversation: bool = False) -> str:
+    topics = list(TOPICS)
+    lines = []
+    for i in range(sentences):
+        s = sentence(rng, rng.choice(topics))
+        if conversation:
+            speaker = rng.choice(["Ann", "Bob", "Project Manager", "Dr. Lee"])
+            filler = rng.choice(["", " um", " {disfmarker}", " uh ,", ""])
+            lines.append(f"{speaker}:{filler} {s}")
+            if rng.random() < 0.3:
+                lines.append(f"{rng.choice(['Ann', 'Bob'])}: {rng.choice(['Yeah .', 'Okay.', 'Mm-hmm .'])}")
+        else:
+            lines.append(s + ("\n\n" if i % 5 == 4 else " "))
+    return ("\n" if conversation else "").join(lines)
+
+
+def run(text: str, tok: Tokenizer, kind: PromptKind = "standard", ctype: ContentType = "document",
+        target: int | None = None, max_tokens: int | None = None, **kw: object) -> str:
+    n = tok.count(text)
+    t = target if target is not None else max(1, int(0.12 * n))
+    m = max_tokens if max_tokens is not None else max(1, min(t, max(128, n // 2)))
+    return summarize_text(text, target_tokens=t, max_tokens=m, kind=kind, content_type=ctype, tokenizer=tok,
+                          **kw)  # type: ignore[arg-type]
+
+
+def sample_texts() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted(SAMPLE.rglob("*")):
+        if path.is_file() and path.suffix in {".md", ".txt"}:
+            # The runner never hands one node more than a ~3000-token chunk; keep the test fast.
+            out.append((path.name, path.read_text(encoding="utf-8")[:15000]))
+    return out
+
+
+def test_budget_never_exceeded_and_shorter_than_input(tok: Tokenizer) -> None:
+    rng = random.Random(11)
+    kinds: list[PromptKind] = ["brief", "standard", "chunk", "meta"]
+    ctypes: list[ContentType] = ["document", "conversation", "journal"]
+    for trial in range(60):
+        ctype = ctypes[trial % 3]
+        text = random_text(rng, rng.randint(1, 60), conversation=ctype == "conversation")
+        n = tok.count(text)
+        for kind in kinds:
+            target = rng.randint(1, max(2, n))
+            max_tokens = rng.randint(1, target)
+            parts = [p for p in text.split("\n\n") if p.strip()] if kind == "meta" else None
+            out = run(text, tok, kind, ctype, target, max_tokens, parts=parts)
+            assert tok.count(out) <= max_tokens, (trial, kind)
+            assert tok.count(out) < n or out == ""
+            if n > 1 and max_tokens >= 3:
+                assert out.strip(), (trial, kind, text)
+
+
+def test_real_texts_respect_budget_and_are_deterministic(tok: Tokenizer) -> None:
+    samples = sample_texts()
+    assert samples, "sample_corpus is missing"
+    for name, text in samples:
+        if not text.strip():
+            continue
+        n = tok.count(text)
+        ctype: ContentType = "conversation" if "meeting" in name or "channel" in name else "document"
+        for kind in ("brief", "standard", "chunk"):
+            target = max(1, int(0.12 * n))
+            first = run(text, tok, kind, ctype, target)  # type: ignore[arg-type]
+            again = run(text, tok, kind, ctype, target)  # type: ignore[arg-type]
+            assert first == again, name
+            assert tok.count(first) <= max(1, min(target, max(128, n // 2))), name
+            assert tok.count(first) < n, name
+
+
+def test_tiny_inputs(tok: Tokenizer) -> None:
+    assert run("", tok) == ""
+    assert run("   \n\t ", tok) == ""
+    assert run("Hi", tok, target=5, max_tokens=5) == ""  # a one-token input cannot get shorter
+    one = "The battery lasted nine hours in the cold field test near the lake."
+    out = run(one, tok, "brief", target=40, max_tokens=40)
+    assert out and tok.count(out) < tok.count(one)
+    assert out.split()[0] == "The"
+
+
+def test_brief_is_one_sentence_even_when_trimmed(tok: Tokenizer) -> None:
+    rng = random.Random(3)
+    text = random_text(rng, 30)
+    out = run(text, tok, "brief", target=60, max_tokens=60)
+    assert len(split_sentences(out)) == 1
+    long_sentence = " ".join(["the battery and the design, and the price"] * 30) + "."
+    trimmed = run(long_sentence + " Short one here today.", tok, "brief", target=20, max_tokens=20)
+    assert tok.count(trimmed) <= 20
+    assert len(split_sentences(trimmed)) == 1
+    assert trimmed.endswith("…")
+
+
+def test_brief_picks_the_central_sentence(tok: Tokenizer) -> None:
+    text = (
+        "The new remote control needs a long battery life and a rubber case. "
+        "Lunch was served at noon. "
+        "Battery life matters most for the remote control, said the team. "
+        "The rubber case makes the remote control easy to hold. "
+        "Someone mentioned the weather."
+    )
+    out = run(text, tok, "brief", target=30, max_tokens=30)
+    assert "remote control" in out
+
+
+def test_conversation_cleanup_and_backchannels(tok: Tokenizer) -> None:
+    lines = []
+    for i in range(12):
+        lines.append(f"Project Manager: So um we {{disfmarker}} we need the the battery to last {i + 2} days , uh , okay .")
+        lines.append("Marketing: Yeah .")
+        lines.append(f"Industrial Designer: The rubber case {{vocalsound}} costs {i + 3} euro and it 's cheaper .")
+        lines.append("User Interface: Mm-hmm .")
+    text = "\n".join(lines)
+    out = run(text, tok, "standard", "conversation", target=80, max_tokens=80)
+    assert out
+    for noise in ("{disfmarker}", "{vocalsound}", " um ", " uh", "the the", " ,", "it 's"):
+        assert noise not in out
+    assert "Yeah." not in out.split("\n")
+    assert "Mm-hmm" not in out
+
+
+def test_speaker_aware_selection(tok: Tokenizer) -> None:
+    # One speaker repeats near-identical content many times; the others each raise a distinct point.
+    lines = [f"Ann: The battery price of the remote control is {i} euro and the battery price matters." for i in range(20)]
+    lines += [
+        "Bob: The rubber case design needs a strong colour and a soft shape for the remote control.",
+        "Cid: The market survey says young users want a remote control with speech recognition.",
+        "Dee: The deadline for the prototype of the remote control is the next meeting on Friday.",
+    ]
+    out = run("\n".join(lines), tok, "standard", "conversation", target=90, max_tokens=90)
+    anns = sum(1 for s in split_sentences(out) if "battery price" in s.text)
+    others = sum(w in out for w in ("rubber case", "speech recognition", "deadline"))
+    assert others >= 2
+    assert anns <= 2
+
+
+def test_meta_draws_from_several_parts(tok: Tokenizer) -> None:
+    parts = [
+        "The battery study found a nine hour runtime in cold weather. Lithium cells held their voltage.",
+        "The design review chose a rubber case with large buttons. The colour will be yellow.",
+        "The budget allows twelve euro per unit. Sales expect a margin of forty percent.",
+    ]
+    joined = "\n\n".join(parts)
+    out = run(joined, tok, "meta", target=60, max_tokens=60, parts=parts)
+    assert tok.count(out) <= 60
+    hits = sum(any(s.text in out for s in split_sentences(p)) for p in parts)
+    assert hits >= 2
+    for s in split_sentences(out):
+        assert any(s.text in p for p in parts)  # extractive: every sentence comes from a child
+
+
+def test_rolling_keeps_a_relevant_prior_sentence(tok: Tokenizer) -> None:
+    prior = (
+        "The team chose lithium batteries for the remote control after the field test. "
+        "The old office coffee machine was replaced in March."
+    )
+    new_parts = [
+        "The lithium batteries of the remote control lasted nine hours in the second field test. "
+        "The team will order lithium batteries for the remote control prototype next week.",
+        "Sales asked whether the remote control batteries can be recharged by the customer.",
+    ]
+    out = summarize_text(
+        "\n\n".join(new_parts),
+        target_tokens=60,
+        max_tokens=60,
+        kind="rolling",
+        content_type="document",
+        tokenizer=tok,
+        parts=new_parts,
+        prior_context=prior,
+    )
+    assert out.startswith("The team chose lithium batteries")  # carried forward, first
+    assert "coffee machine" not in out
+    assert any(s.text in out for p in new_parts for s in split_sentences(p))
+    assert tok.count(out) <= 60
+    again = summarize_text(
+        "\n\n".join(new_parts), target_tokens=60, max_tokens=60, kind="rolling", content_type="document",
+        tokenizer=tok, parts=new_parts, prior_context=prior,
+    )
+    assert again == out
+
+
+def test_document_profile_prefers_findings_over_boilerplate(tok: Tokenizer) -> None:
+    text = (
+        "Produced by the Online Distributed Proofreading Team at www.example.org today.\n\n"
+        "We measured the battery runtime of forty remote controls in a field study. "
+        "The study found that lithium cells last twice as long as alkaline cells. "
+        "We conclude that lithium cells are the better choice for the remote control. "
+        "The weather was mild during the study weeks."
+    )
+    out = run(text, tok, "standard", "document", target=45, max_tokens=45)
+    assert "Produced by" not in out
+    assert "lithium" in out
+
+
+def test_backend_protocol(tok: Tokenizer) -> None:
+    backend = ExtractiveBackend(tok)
+    rng = random.Random(5)
+    text = random_text(rng, 40)
+    n = tok.count(text)
+    request = SummaryRequest(
+        node_id="doc.md:summary:L3:final", kind="standard", content_type="document", text=text,
+        input_tokens=n, target_tokens=int(0.12 * n), max_tokens=min(int(0.12 * n), max(128, n // 2)),
+    )
+
+    async def go() -> tuple[str, str, int, int]:
+        out = await backend.summarize(request)
+        await backend.aclose()
+        return out.text, out.backend, out.llm_calls, out.completion_tokens
+
+    text_out, name, calls, completion = asyncio.run(go())
+    assert name == "extractive" and calls == 0
+    assert text_out and completion == tok.count(text_out) <= request.max_tokens
+    assert backend.name == "extractive" and backend.model is None

@@ -1,0 +1,146 @@
+"""Sentence splitting, transcript cleanup and speaker-line parsing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from batchsum.text import clean_transcript, is_backchannel, parse_speaker_line, split_sentences, word_count
+
+
+def texts(source: str) -> list[str]:
+    return [s.text for s in split_sentences(source)]
+
+
+def test_offsets_point_back_into_the_source() -> None:
+    source = "  First one here.  Second one?\n\nThird!  "
+    spans = split_sentences(source)
+    assert [s.text for s in spans] == ["First one here.", "Second one?", "Third!"]
+    for s in spans:
+        assert source[s.start : s.end] == s.text
+
+
+def test_abbreviations_and_initials_do_not_split() -> None:
+    assert texts("Dr. Smith met Mr. J. R. Jones at 5 p.m. on Friday. They talked.") == [
+        "Dr. Smith met Mr. J. R. Jones at 5 p.m. on Friday.",
+        "They talked.",
+    ]
+    assert texts("We compared e.g. apples and i.e. fruit. Then we ate.") == [
+        "We compared e.g. apples and i.e. fruit.",
+        "Then we ate.",
+    ]
+
+
+def test_soft_abbreviation_at_sentence_end_splits() -> None:
+    assert texts("We bought pens, paper, etc. The shop closed.") == ["We bought pens, paper, etc.", "The shop closed."]
+
+
+def test_decimals_and_versions_never_split() -> None:
+    assert texts("The price rose 3.5 percent to $12.75 in v2.1.3 today. Next.") == [
+        "The price rose 3.5 percent to $12.75 in v2.1.3 today.",
+        "Next.",
+    ]
+
+
+def test_quotes_stay_with_their_sentence() -> None:
+    assert texts('He said, "Stop." Then he left. "Go away!" she shouted. "Why?" Nobody knew.') == [
+        'He said, "Stop."',
+        "Then he left.",
+        '"Go away!" she shouted.',
+        '"Why?"',
+        "Nobody knew.",
+    ]
+
+
+def test_lowercase_continuation_does_not_split() -> None:
+    assert texts("Wait... and then what? he asked.") == ["Wait... and then what? he asked."]
+
+
+def test_newlines_wrapped_prose_joins_but_blocks_split() -> None:
+    source = "The cell had been put\ntogether efficiently. It was small\n\nNew paragraph without a stop\nAlice: hi there\nBob: hello"
+    assert texts(source) == [
+        "The cell had been put\ntogether efficiently.",
+        "It was small",
+        "New paragraph without a stop",
+        "Alice: hi there",
+        "Bob: hello",
+    ]
+
+
+def test_bullets_and_headings_are_their_own_sentences() -> None:
+    source = "# Results\n- first item\n- second item. With more\n1. numbered"
+    assert texts(source) == ["# Results", "- first item", "- second item.", "With more", "1. numbered"]
+
+
+def test_empty_and_whitespace_input() -> None:
+    assert split_sentences("") == []
+    assert split_sentences(" \n\t\n ") == []
+    assert clean_transcript("") == ""
+
+
+def test_random_text_offsets_are_consistent() -> None:
+    rng = random.Random(7)
+    alphabet = ["word", "Word", ".", "!", "?", " ", " ", "\n", "\n\n", '"', "Dr.", "3.5", "e.g.", "…", ":", "Bob:"]
+    for _ in range(300):
+        source = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+        spans = split_sentences(source)
+        last = 0
+        for s in spans:
+            assert s.text and s.text == source[s.start : s.end] and s.text == s.text.strip()
+            assert s.start >= last
+            last = s.end
+        # Nothing but whitespace falls between sentences.
+        covered = "".join(source[a.end : b.start] for a, b in zip(spans, spans[1:], strict=False))
+        assert covered.strip() == ""
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Project Manager: Okay, let's start.", ("Project Manager", "Okay, let's start.")),
+        ("The Chair (Hon. Anthony Rota (Nipissing, Lib.)): I call the meeting to order.",
+         ("The Chair (Hon. Anthony Rota (Nipissing, Lib.))", "I call the meeting to order.")),
+        ("**Alice:** see you", ("Alice", "see you")),
+        ("**Alice**: see you", ("Alice", "see you")),
+        ("[00:01:02] Bob: hi", ("Bob", "hi")),
+        ("Note: this is prose", (None, "Note: this is prose")),
+        ("It was 10:30 when he left.", (None, "It was 10:30 when he left.")),
+        ("no colon here", (None, "no colon here")),
+        ("http://example.com is a link", (None, "http://example.com is a link")),
+    ],
+)
+def test_parse_speaker_line(line: str, expected: tuple[str | None, str]) -> None:
+    assert parse_speaker_line(line) == expected
+
+
+def test_clean_transcript_removes_markers_fillers_and_spacing() -> None:
+    raw = "Um so , this is uh the the first {disfmarker} meeting {vocalsound} , we 're on . Mm-hmm ."
+    assert clean_transcript(raw) == "So, this is the first meeting, we're on."
+    assert clean_transcript("I don 't know , [laughter] maybe .") == "I don't know, maybe."
+
+
+def test_clean_transcript_keeps_line_count() -> None:
+    raw = "um\nokay so {gap} we start\n\n{vocalsound}\nuh the end"
+    cleaned = clean_transcript(raw)
+    assert cleaned.split("\n") == ["", "Okay so we start", "", "", "The end"]
+
+
+def test_clean_transcript_keeps_real_words() -> None:
+    # "umbrella", "human", "ahead" contain filler letters but are words.
+    assert clean_transcript("The umbrella is ahead of the human.") == "The umbrella is ahead of the human."
+
+
+@pytest.mark.parametrize("turn", ["Yeah.", "Okay, right.", "Mm-hmm.", "Thank you.", "Uh-huh .", "Oh, I see.", ""])
+def test_backchannels(turn: str) -> None:
+    assert is_backchannel(turn)
+
+
+@pytest.mark.parametrize("turn", ["Yeah, the battery costs five euros.", "We decided on rubber."])
+def test_not_backchannels(turn: str) -> None:
+    assert not is_backchannel(turn)
+
+
+def test_word_count() -> None:
+    assert word_count("  one two\nthree  ") == 3
+    assert word_count("") == 0
