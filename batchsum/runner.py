@@ -258,7 +258,12 @@ class _Runner:
             for ref in walk.refs:
                 if self.aborted:
                     break
-                plan = self._prepare(ref)
+                if self.cfg.llm.enabled and not self.dry_run:
+                    # Reading and tokenizing happen off the event loop so requests already scheduled
+                    # keep flowing while the next file is prepared.
+                    plan = await asyncio.to_thread(self._prepare, ref)
+                else:
+                    plan = self._prepare(ref)
                 if plan is not None and not self.dry_run:
                     tasks.append(asyncio.create_task(self._process(plan)))
                     await asyncio.sleep(0)  # let the new file's L1s start before reading the next file
@@ -567,9 +572,9 @@ class _Runner:
                 compression_ratio=min(1.0, final_out / doc.tokens) if doc.tokens else 0.0,
                 chunks=len(plan.chunks),
                 nodes=len(results),
-                llm_calls=sum(r.output.llm_calls for r in computed),
-                prompt_tokens=sum(r.output.prompt_tokens for r in computed),
-                completion_tokens=sum(r.output.completion_tokens for r in computed),
+                llm_calls=sum(n.llm_calls for n in recs),
+                prompt_tokens=sum(n.prompt_tokens for n in recs),
+                completion_tokens=sum(n.completion_tokens for n in recs),
                 wall_ms=wall_ms,
                 status="done",
                 fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
@@ -680,6 +685,7 @@ class _Runner:
         elif node.level == 2:
             parent = plan.final_id
         out = res.output
+        sent = not res.reused and out.llm_calls > 0
         return NodeRecord(
             run_id=self.run_id,
             relpath=plan.doc.relpath,
@@ -694,10 +700,11 @@ class _Runner:
             model=out.model,
             attempts=0 if res.reused else out.attempts,
             latency_ms=0.0 if res.reused else out.latency_ms,
-            cache_hit=res.reused or out.cache_hit,
-            prompt_tokens=0 if res.reused else out.prompt_tokens,
-            completion_tokens=0 if res.reused else out.completion_tokens,
-            llm_calls=0 if res.reused else out.llm_calls,
+            cache_hit=(not res.reused) and out.cache_hit,
+            # Tokens are what a server reported for requests this run actually sent.
+            prompt_tokens=out.prompt_tokens if sent else 0,
+            completion_tokens=out.completion_tokens if sent else 0,
+            llm_calls=out.llm_calls if sent else 0,
             reused=res.reused,
             error=out.error,
         )

@@ -103,7 +103,8 @@ class StateStore:
 
     def put_node(self, key: str, output: SummaryOutput) -> None:
         """Record a finished node atomically."""
-        atomic_write_text(self._node_path(key), json.dumps(asdict(output), sort_keys=True))
+        # Not fsynced: a record lost to a power cut is simply recomputed; kill -9 cannot tear it.
+        atomic_write_text(self._node_path(key), json.dumps(asdict(output), sort_keys=True), durable=False)
 
 
 def node_key(*parts: Any) -> str:

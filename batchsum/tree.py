@@ -25,6 +25,9 @@ import yaml
 from batchsum.config import STATE_DIR
 
 FRONT = "---\n"
+# libyaml's C emitter/parser when available (same safe subset, ~10x faster than pure Python).
+_Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def summaries_dir(out: Path, relpath: str) -> Path:
@@ -42,15 +45,20 @@ def node_path(out: Path, relpath: str, level: int, index: int | None) -> Path:
     return base / "L3" / "final.md"
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temp file in the same folder and ``os.replace``."""
+def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
+    """Write ``text`` to ``path`` via a temp file in the same folder and ``os.replace``.
+
+    ``os.replace`` alone makes the write atomic against a killed process; ``durable`` adds an
+    fsync so the content also survives a power cut (skipped for re-creatable caches).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -62,7 +70,9 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 def render_markdown(meta: dict[str, Any], body: str) -> str:
     """Front matter dumped by PyYAML (so no value can break it) followed by the body."""
-    dumped = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000)
+    dumped = yaml.dump(
+        meta, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
+    )
     return f"{FRONT}{dumped}{FRONT}\n{body.rstrip()}\n"
 
 
@@ -73,7 +83,7 @@ def parse_markdown(text: str) -> tuple[dict[str, Any], str]:
     end = text.find("\n---\n", len(FRONT) - 1)
     if end < 0:
         raise ValueError("unterminated YAML front matter")
-    meta = yaml.safe_load(text[len(FRONT) : end + 1]) or {}
+    meta = yaml.load(text[len(FRONT) : end + 1], Loader=_Loader) or {}
     if not isinstance(meta, dict):
         raise ValueError("front matter is not a mapping")
     body = text[end + len("\n---\n") :]

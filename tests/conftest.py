@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.fakeserver"]
+
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_CORPUS = REPO / "sample_corpus"
 

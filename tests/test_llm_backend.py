@@ -30,7 +30,6 @@ from batchsum.tokens import get_tokenizer
 if TYPE_CHECKING:
     from tests.fakeserver import FakeLLMServer
 
-pytest_plugins = ["tests.fakeserver"]  # the fake_llm fixture
 
 TOK = get_tokenizer()
 T = TypeVar("T")
