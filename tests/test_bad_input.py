@@ -17,7 +17,9 @@ GOOD = "The committee met on Tuesday and agreed on the plan. " * 10
 
 
 def _run(corpus: Path, out: Path, *extra: str) -> tuple[int, dict, str]:
-    r = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "--json", *extra])
+    r = CliRunner().invoke(
+        main, ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "--json", *extra]
+    )
     return r.exit_code, json.loads(r.stdout) if r.stdout.strip().startswith("{") else {}, r.stderr
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -33,7 +34,14 @@ def test_level_boundaries(tokens: int, level: SummaryLevel) -> None:
 def test_custom_thresholds() -> None:
     t = Thresholds(10, 20, 30, 40)
     assert [t.level_for(n).value for n in (9, 10, 19, 20, 29, 30, 39, 40)] == [
-        "NONE", "BRIEF", "BRIEF", "STANDARD", "STANDARD", "DETAILED", "DETAILED", "HIERARCHICAL",
+        "NONE",
+        "BRIEF",
+        "BRIEF",
+        "STANDARD",
+        "STANDARD",
+        "DETAILED",
+        "DETAILED",
+        "HIERARCHICAL",
     ]
 
 
@@ -66,7 +74,7 @@ def test_chunks_cover_every_token_and_overlap() -> None:
     assert len(chunks) > 5
     # Tiling: each chunk's new content starts where the previous ended; no character is lost.
     assert chunks[0].start == 0 and chunks[-1].end == len(text)
-    for prev, cur in zip(chunks, chunks[1:], strict=False):
+    for prev, cur in itertools.pairwise(chunks):
         assert cur.start <= prev.end  # overlap or adjacency, never a gap
         assert 0 < cur.overlap_tokens <= 50
         assert text[cur.start : prev.end]  # the overlap is real text from the previous chunk

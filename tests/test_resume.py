@@ -23,9 +23,28 @@ REPO = Path(__file__).resolve().parent.parent
 
 def _cmd(corpus: Path, out: Path, base_url: str) -> list[str]:
     return [
-        sys.executable, "-m", "batchsum", "run", str(corpus), "--out", str(out), "--base-url", base_url,
-        "--model", "fake", "--concurrency", "2", "--rpm", "0", "--tpm", "0", "--no-index", "--no-metrics",
-        "--no-facets", "-q", "--json",
+        sys.executable,
+        "-m",
+        "batchsum",
+        "run",
+        str(corpus),
+        "--out",
+        str(out),
+        "--base-url",
+        base_url,
+        "--model",
+        "fake",
+        "--concurrency",
+        "2",
+        "--rpm",
+        "0",
+        "--tpm",
+        "0",
+        "--no-index",
+        "--no-metrics",
+        "--no-facets",
+        "-q",
+        "--json",
     ]
 
 
@@ -49,16 +68,18 @@ def test_kill9_at_several_points_then_resume_repeats_nothing(tmp_path: Path) -> 
     kill_times: list[float] = []
     with FakeLLMServer(latency=0.3) as server:
         for target in (1, 4, 9):
-            proc = subprocess.Popen(_cmd(corpus, out, server.base_url), env=env, cwd=REPO,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            reached = _wait_for(lambda t=target: server.request_count >= t or proc.poll() is not None)
+            proc = subprocess.Popen(
+                _cmd(corpus, out, server.base_url), env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            )
+            reached = _wait_for(lambda t=target, p=proc: server.request_count >= t or p.poll() is not None)
             assert reached
             assert proc.poll() is None, "run finished before it could be killed; make the corpus larger"
             kill_times.append(time.time())
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=30)
-        final = subprocess.run(_cmd(corpus, out, server.base_url), env=env, cwd=REPO, capture_output=True,
-                               text=True, timeout=300)
+        final = subprocess.run(
+            _cmd(corpus, out, server.base_url), env=env, cwd=REPO, capture_output=True, text=True, timeout=300
+        )
         assert final.returncode == 0, final.stderr
         log = server.log
     summary = json.loads(final.stdout)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import math
 import re
@@ -25,7 +26,7 @@ import numpy as np
 from batchsum.errors import ConfigError
 from batchsum.index.embed import STOPWORDS, OnnxEmbedder, get_embedder, get_onnx_embedder
 from batchsum.index.rerank import TokenRow, TokenStore, cross_encoder, maxsim
-from batchsum.index.store import date_to_ts, open_collection, token_store
+from batchsum.index.store import chroma_errors, date_to_ts, open_collection, token_store
 from batchsum.model import CONTENT_TYPES
 
 if TYPE_CHECKING:
@@ -286,18 +287,31 @@ def search(
     ranker: Reranker | None = cross_encoder(reranker) if reranker is not None else None
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
-    today = today or datetime.now(UTC).date()
-    base: list[dict[str, Any]] = []
-    if content_type:
-        base.append({"content_type": content_type})
-    if since is not None:
-        base.append({"doc_ts": {"$gte": date_to_ts(since)}})
-    if path_glob:
-        sources = _matching_sources(col, path_glob, base)
-        if not sources:
-            return []
-        base.append({"source_path": {"$in": sources}})
+    with chroma_errors(cfg):
+        base: list[dict[str, Any]] = []
+        if content_type:
+            base.append({"content_type": content_type})
+        if since is not None:
+            base.append({"doc_ts": {"$gte": date_to_ts(since)}})
+        if path_glob:
+            sources = _matching_sources(col, path_glob, base)
+            if not sources:
+                return []
+            base.append({"source_path": {"$in": sources}})
+        return _search(cfg, col, embedder, ranker, q, k, level, base, today or datetime.now(UTC).date())
 
+
+def _search(
+    cfg: RunConfig,
+    col: Any,
+    embedder: Any,
+    ranker: Reranker | None,
+    q: str,
+    k: int,
+    level: str | None,
+    base: list[dict[str, Any]],
+    today: date,
+) -> list[SearchHit]:
     # Stage 1: per-level candidates. Only ids and distances: metadata, documents and vectors are the slow
     # part of a Chroma query; they come from the token store, or from Chroma for the few that need them.
     qtoks: np.ndarray | None = None
@@ -308,15 +322,12 @@ def search(
         qvec = embedder.embed([q])[0]
     cands = _candidates(col, qvec, k * CANDIDATES_PER_LEVEL, level, base)
     ids = list(cands)
-    sims = [cands[i] for i in ids]
     if not ids:
         return []
 
     # Stage 2: rerank. Stored rows give token vectors, text vector and date of each candidate; what is not
     # stored (an index built by an embeddings server, or a cache lost) is fetched and computed now.
-    rows: dict[str, TokenRow] = {}
-    store = token_store(cfg)
-    try:
+    with contextlib.closing(token_store(cfg)) as store:
         rows = store.get_many(ids)
         need = ids if ranker is not None else [i for i in ids if i not in rows]
         fetched = _fetch(col, need, embeddings=True)
@@ -329,13 +340,11 @@ def search(
             if need:
                 fresh = onnx.token_vectors([fetched[i][0] for i in need])
                 for nid, t in zip(need, fresh, strict=True):
-                    doc, md, emb = fetched[nid]
+                    _, md, emb = fetched[nid]
                     rows[nid] = TokenRow(str(md.get("content_hash", "")), md.get("doc_ts"), t, emb)
                 if onnx is embedder:
                     _remember(store, [(nid, rows[nid]) for nid in need])
             raw = maxsim(qtoks, [rows[i].vectors for i in ids])
-    finally:
-        store.close()
     relevance = minmax(raw)
     stamps = [fetched[i][1].get("doc_ts") if i in fetched else rows[i].doc_ts for i in ids]
     rec = np.array([recency(ts, today) for ts in stamps], dtype=np.float32)
@@ -359,7 +368,7 @@ def search(
                 score=round(float(final[i]), 4),
                 relevance=round(float(relevance[i]), 4),
                 recency=round(float(rec[i]), 4),
-                similarity=round(sims[i], 4),
+                similarity=round(cands[ids[i]], 4),
                 node_id=ids[i],
                 level=int(md.get("level", 3)),
                 is_final=bool(md.get("is_final", False)),

@@ -8,6 +8,7 @@ records). The tree is the source of truth: anything here can be rebuilt from it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -20,7 +21,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.errors import ConfigError, IndexError_
+from batchsum.errors import BatchsumError, ConfigError, IndexError_
 from batchsum.index.embed import (
     DIMENSION,
     Embedder,
@@ -329,6 +330,20 @@ def _get_collection(client: Any, cfg: RunConfig) -> Any | None:
         raise _corrupt(cfg, exc) from None
 
 
+@contextlib.contextmanager
+def chroma_errors(cfg: RunConfig) -> Iterator[None]:
+    """Turn a failure inside chromadb (or its HTTP transport) into a one-line IndexError_."""
+    try:
+        yield
+    except (BatchsumError, sqlite3.Error):
+        raise
+    except Exception as exc:
+        module = type(exc).__module__ or ""
+        if module.startswith(("chromadb", "httpx", "httpcore")) or isinstance(exc, (ConnectionError, TimeoutError)):
+            raise _corrupt(cfg, exc) from None
+        raise
+
+
 def _corrupt(cfg: RunConfig, exc: BaseException) -> IndexError_:
     if cfg.chroma_host:
         return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
@@ -479,7 +494,7 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=True)
     tokens = token_store(cfg)
-    try:
+    with contextlib.closing(tokens), chroma_errors(cfg):
         for batch in _batched(deleted_l, IN_BATCH):
             gone = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
             stats.nodes_deleted += _delete_ids(col, gone)
@@ -488,8 +503,6 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
             existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
             nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
             _add(stats, _replace_nodes(col, embedder, nodes, existing, tokens))
-    finally:
-        tokens.close()
     stats.seconds = time.perf_counter() - t0
     return stats
 
@@ -514,7 +527,8 @@ def check_index(cfg: RunConfig) -> IndexCheck:
     """Compare the index with the Markdown tree: missing, stale and orphan node ids (read-only)."""
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
-    check, _ = _compare(cfg, col)
+    with chroma_errors(cfg):
+        check, _ = _compare(cfg, col)
     return check
 
 
@@ -529,17 +543,14 @@ def repair_index(cfg: RunConfig) -> IndexStats:
         raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=True)
-    check, tree = _compare(cfg, col)
-    todo = [tree[i] for i in (*check.missing, *check.stale)]
-    stats = IndexStats(docs=len({n.doc_id for n in todo}))
-    stats.nodes_unchanged = len(tree) - len(todo)
-    tokens = token_store(cfg)
-    try:
+    with contextlib.closing(token_store(cfg)) as tokens, chroma_errors(cfg):
+        check, tree = _compare(cfg, col)
+        todo = [tree[i] for i in (*check.missing, *check.stale)]
+        stats = IndexStats(docs=len({n.doc_id for n in todo}))
+        stats.nodes_unchanged = len(tree) - len(todo)
         stats.nodes_indexed = _upsert(col, embedder, todo, tokens)
         stats.nodes_deleted = _delete_ids(col, check.orphans)
         tokens.keep_only(set(tree))
-    finally:
-        tokens.close()
     stats.seconds = time.perf_counter() - t0
     return stats
 
@@ -568,11 +579,8 @@ def rebuild_index(cfg: RunConfig) -> IndexStats:
     cache = cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3"
     for stale in (cache, cache.with_name(cache.name + "-wal"), cache.with_name(cache.name + "-shm")):
         stale.unlink(missing_ok=True)  # a derived cache, rebuilt right below (also cures a corrupt one)
-    tokens = token_store(cfg)
-    try:
+    with contextlib.closing(token_store(cfg)) as tokens, chroma_errors(cfg):
         stats.nodes_indexed = _upsert(col, embedder, nodes, tokens)
-    finally:
-        tokens.close()
     stats.seconds = time.perf_counter() - t0
     return stats
 
