@@ -237,6 +237,17 @@ _FILLERS = re.compile(
     re.IGNORECASE,
 )
 _REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b)+", re.IGNORECASE)
+# A cut-off word start repeated as the full word ("ho how", "w we're", "inter- interface").
+_FRAGMENT = re.compile(r"\b([A-Za-z]{1,4})-?[ \t]+(?=(\1)[A-Za-z'])", re.IGNORECASE)
+_REAL_SHORT_WORDS = frozenset(
+    """
+    a i an as at be by do go he if in is it me my no of on or so to up us we am and are but can did for get had
+    has her him his how its let may new not now one our out own put say see she the too two use was way who why
+    yes you all any few off old per set ten this that than them then they what when with were will your into
+    also back been both come each even from have here just know like look made make many more most much must
+    need next only over same some such take tell them then there these they this time very want well what
+    """.split()
+)
 _ORPHAN_END = re.compile(r"(?<=[.!?])[ \t]+[.!?]+(?=\s|$)")
 _SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?%)\]}])")
 _SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
@@ -260,6 +271,7 @@ def clean_transcript(text: str) -> str:
     s = _SPLIT_CLITIC.sub(r"\1\2", s)
     s = _SPACES.sub(" ", s)
     s = _REPEAT.sub(r"\1", s)
+    s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)
     s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
     s = _MULTI_PUNCT.sub(r"\1", s)
     s = _COMMA_BEFORE_END.sub(r"\1", s)

@@ -50,13 +50,19 @@ def random_text(rng: random.Random, sentences: int, conversation: bool = False) 
     return ("\n" if conversation else "").join(lines)
 
 
-def run(text: str, tok: Tokenizer, kind: PromptKind = "standard", ctype: ContentType = "document",
-        target: int | None = None, max_tokens: int | None = None, **kw: object) -> str:
+def run(
+    text: str,
+    tok: Tokenizer,
+    kind: PromptKind = "standard",
+    ctype: ContentType = "document",
+    target: int | None = None,
+    max_tokens: int | None = None,
+    **kw: object,
+) -> str:
     n = tok.count(text)
     t = target if target is not None else max(1, int(0.12 * n))
     m = max_tokens if max_tokens is not None else max(1, min(t, max(128, n // 2)))
-    return summarize_text(text, target_tokens=t, max_tokens=m, kind=kind, content_type=ctype, tokenizer=tok,
-                          **kw)  # type: ignore[arg-type]
+    return summarize_text(text, target_tokens=t, max_tokens=m, kind=kind, content_type=ctype, tokenizer=tok, **kw)  # type: ignore[arg-type]
 
 
 def sample_texts() -> list[tuple[str, str]]:
@@ -141,7 +147,9 @@ def test_brief_picks_the_central_sentence(tok: Tokenizer) -> None:
 def test_conversation_cleanup_and_backchannels(tok: Tokenizer) -> None:
     lines = []
     for i in range(12):
-        lines.append(f"Project Manager: So um we {{disfmarker}} we need the the battery to last {i + 2} days , uh , okay .")
+        lines.append(
+            f"Project Manager: So um we {{disfmarker}} we need the the battery to last {i + 2} days , uh , okay ."
+        )
         lines.append("Marketing: Yeah .")
         lines.append(f"Industrial Designer: The rubber case {{vocalsound}} costs {i + 3} euro and it 's cheaper .")
         lines.append("User Interface: Mm-hmm .")
@@ -156,7 +164,9 @@ def test_conversation_cleanup_and_backchannels(tok: Tokenizer) -> None:
 
 def test_speaker_aware_selection(tok: Tokenizer) -> None:
     # One speaker repeats near-identical content many times; the others each raise a distinct point.
-    lines = [f"Ann: The battery price of the remote control is {i} euro and the battery price matters." for i in range(20)]
+    lines = [
+        f"Ann: The battery price of the remote control is {i} euro and the battery price matters." for i in range(20)
+    ]
     lines += [
         "Bob: The rubber case design needs a strong colour and a soft shape for the remote control.",
         "Cid: The market survey says young users want a remote control with speech recognition.",
@@ -209,8 +219,14 @@ def test_rolling_keeps_a_relevant_prior_sentence(tok: Tokenizer) -> None:
     assert any(s.text in out for p in new_parts for s in split_sentences(p))
     assert tok.count(out) <= 60
     again = summarize_text(
-        "\n\n".join(new_parts), target_tokens=60, max_tokens=60, kind="rolling", content_type="document",
-        tokenizer=tok, parts=new_parts, prior_context=prior,
+        "\n\n".join(new_parts),
+        target_tokens=60,
+        max_tokens=60,
+        kind="rolling",
+        content_type="document",
+        tokenizer=tok,
+        parts=new_parts,
+        prior_context=prior,
     )
     assert again == out
 
@@ -234,8 +250,13 @@ def test_backend_protocol(tok: Tokenizer) -> None:
     text = random_text(rng, 40)
     n = tok.count(text)
     request = SummaryRequest(
-        node_id="doc.md:summary:L3:final", kind="standard", content_type="document", text=text,
-        input_tokens=n, target_tokens=int(0.12 * n), max_tokens=min(int(0.12 * n), max(128, n // 2)),
+        node_id="doc.md:summary:L3:final",
+        kind="standard",
+        content_type="document",
+        text=text,
+        input_tokens=n,
+        target_tokens=int(0.12 * n),
+        max_tokens=min(int(0.12 * n), max(128, n // 2)),
     )
 
     async def go() -> tuple[str, str, int, int]:

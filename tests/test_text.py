@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -58,7 +59,10 @@ def test_lowercase_continuation_does_not_split() -> None:
 
 
 def test_newlines_wrapped_prose_joins_but_blocks_split() -> None:
-    source = "The cell had been put\ntogether efficiently. It was small\n\nNew paragraph without a stop\nAlice: hi there\nBob: hello"
+    source = (
+        "The cell had been put\ntogether efficiently. It was small\n\n"
+        "New paragraph without a stop\nAlice: hi there\nBob: hello"
+    )
     assert texts(source) == [
         "The cell had been put\ntogether efficiently.",
         "It was small",
@@ -91,7 +95,7 @@ def test_random_text_offsets_are_consistent() -> None:
             assert s.start >= last
             last = s.end
         # Nothing but whitespace falls between sentences.
-        covered = "".join(source[a.end : b.start] for a, b in zip(spans, spans[1:], strict=False))
+        covered = "".join(source[a.end : b.start] for a, b in itertools.pairwise(spans))
         assert covered.strip() == ""
 
 
@@ -99,8 +103,10 @@ def test_random_text_offsets_are_consistent() -> None:
     ("line", "expected"),
     [
         ("Project Manager: Okay, let's start.", ("Project Manager", "Okay, let's start.")),
-        ("The Chair (Hon. Anthony Rota (Nipissing, Lib.)): I call the meeting to order.",
-         ("The Chair (Hon. Anthony Rota (Nipissing, Lib.))", "I call the meeting to order.")),
+        (
+            "The Chair (Hon. Anthony Rota (Nipissing, Lib.)): I call the meeting to order.",
+            ("The Chair (Hon. Anthony Rota (Nipissing, Lib.))", "I call the meeting to order."),
+        ),
         ("**Alice:** see you", ("Alice", "see you")),
         ("**Alice**: see you", ("Alice", "see you")),
         ("[00:01:02] Bob: hi", ("Bob", "hi")),
@@ -118,6 +124,12 @@ def test_clean_transcript_removes_markers_fillers_and_spacing() -> None:
     raw = "Um so , this is uh the the first {disfmarker} meeting {vocalsound} , we 're on . Mm-hmm ."
     assert clean_transcript(raw) == "So, this is the first meeting, we're on."
     assert clean_transcript("I don 't know , [laughter] maybe .") == "I don't know, maybe."
+
+
+def test_clean_transcript_drops_cut_off_word_starts() -> None:
+    assert clean_transcript("ho how it works for w we're done") == "How it works for we're done"
+    # Real short words that happen to start the next word stay.
+    assert clean_transcript("the theory is on one side") == "The theory is on one side"
 
 
 def test_clean_transcript_keeps_line_count() -> None:

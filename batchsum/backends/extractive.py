@@ -25,11 +25,10 @@ strictly shorter than the input.
 
 from __future__ import annotations
 
-import math
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -59,9 +58,20 @@ class Params:
     prior_w: float = 0.15  # rolling: carry-forward bonus for the previous final's sentences
     speaker_prefix_min_words: int = 200  # conversations: keep "Speaker:" on units at least this long
     doc_order: bool = False  # output in source order instead of importance order
+    rel_order: bool = True  # output by relevance instead of pick order
+    name_w: float = 0.0  # bonus for mentioning the text's recurring names (main characters, products)
+    density_w: float = 0.0  # bonus for words per character (more words within a token budget)
 
 
 DEFAULT_PARAMS = Params()
+# Per content type (tuned on shared/bench QMSum and SQuALITY; see docs/sections/extractive.md).
+# Conversations read best, and score best, in chronological order; prose gains from packing more
+# words into the token budget and from trusting the chunk summaries' own ranking.
+PROFILES: dict[ContentType, Params] = {
+    "conversation": Params(doc_order=True),
+    "document": Params(density_w=1.0, length_norm=6.0, rank_w=0.8),
+    "journal": Params(density_w=1.0, length_norm=6.0, rank_w=0.8),
+}
 
 _STOPWORDS = frozenset(
     """
@@ -112,8 +122,19 @@ _CUES: dict[str, frozenset[str]] = {
 
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _BOILERPLATE = (
-    "gutenberg", "produced by", "transcriber", "e-text", "etext", "illustrated by", "copyright", "all rights reserved",
-    "http://", "https://", "www.", "isbn", "table of contents",
+    "gutenberg",
+    "produced by",
+    "transcriber",
+    "e-text",
+    "etext",
+    "illustrated by",
+    "copyright",
+    "all rights reserved",
+    "http://",
+    "https://",
+    "www.",
+    "isbn",
+    "table of contents",
 )
 _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")
 
@@ -223,8 +244,17 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
                 prefix = speaker is not None and si == 0 and turn_words >= params.speaker_prefix_min_words
                 shown = f"{speaker}: {sent}" if prefix else sent
                 units.append(
-                    _Unit(shown, sent, speaker, li / n, part, len(units), words=words, candidate=ok,
-                          penalty=_static_penalty(sent, content_type, params) if ok else 0.0)
+                    _Unit(
+                        shown,
+                        sent,
+                        speaker,
+                        li / n,
+                        part,
+                        len(units),
+                        words=words,
+                        candidate=ok,
+                        penalty=_static_penalty(sent, content_type, params) if ok else 0.0,
+                    )
                 )
         return units
     spans = split_sentences(text)
@@ -233,8 +263,19 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
         sent = " ".join(sp.text.split())
         words = len(sent.split())
         ok = words >= params.min_words and not sent.startswith(("#", "|", "```"))
-        units.append(_Unit(sent, sent, None, i / n, part, i, words=words, candidate=ok,
-                           penalty=_static_penalty(sent, content_type, params) if ok else 0.0))
+        units.append(
+            _Unit(
+                sent,
+                sent,
+                None,
+                i / n,
+                part,
+                i,
+                words=words,
+                candidate=ok,
+                penalty=_static_penalty(sent, content_type, params) if ok else 0.0,
+            )
+        )
     return units
 
 
@@ -318,8 +359,9 @@ def _lexrank(sim: np.ndarray, damping: float, iterations: int = 40) -> np.ndarra
     return p / p.max()
 
 
-def _relevance(units: list[_Unit], mat: _Matrix, content_type: ContentType, kind: PromptKind,
-               params: Params) -> np.ndarray:
+def _relevance(
+    units: list[_Unit], mat: _Matrix, content_type: ContentType, kind: PromptKind, params: Params
+) -> np.ndarray:
     """Score every unit (higher is more summary-worthy)."""
     n = len(units)
     centroid = mat.colsum()
@@ -351,8 +393,17 @@ def _relevance(units: list[_Unit], mat: _Matrix, content_type: ContentType, kind
     return rel
 
 
-def _select(units: list[_Unit], rel: np.ndarray, mat: _Matrix, tokenizer: Tokenizer, budget: int,
-            sep_cost: int, params: Params, content_type: ContentType, kind: PromptKind) -> list[int]:
+def _select(
+    units: list[_Unit],
+    rel: np.ndarray,
+    mat: _Matrix,
+    tokenizer: Tokenizer,
+    budget: int,
+    sep_cost: int,
+    params: Params,
+    content_type: ContentType,
+    kind: PromptKind,
+) -> list[int]:
     """Greedy MMR under a token budget; returns indices in pick order.
 
     Exact token counts are taken lazily (only for units that win a round): a cheap lower-bound
@@ -369,6 +420,9 @@ def _select(units: list[_Unit], rel: np.ndarray, mat: _Matrix, tokenizer: Tokeni
     max_sim = np.zeros(n)
     chosen: list[int] = []
     used = 0
+    # ROUGE and readers count words while the budget counts tokens: plain wording packs more
+    # content into the same budget than names, numbers and punctuation.
+    density = params.density_w * np.array([5.0 * u.words / max(1, len(u.text)) - 1.0 for u in units])
     # Speakers as integer ids; fair share flattens talk time (square root), so the main speaker
     # leads but cannot monopolise the summary.
     ids: dict[str | None, int] = {}
@@ -386,7 +440,7 @@ def _select(units: list[_Unit], rel: np.ndarray, mat: _Matrix, tokenizer: Tokeni
         fits = remaining & (cost <= room)
         if not fits.any():
             break
-        score = rel - params.redundancy * max_sim
+        score = rel - params.redundancy * max_sim + density
         if chosen and speaker_aware:
             over = np.maximum(0.0, picked / (len(chosen) + 1) - share)
             score = score - params.speaker_w * over[spk]
@@ -449,7 +503,7 @@ def summarize_text(
     parts: list[str] | None = None,
     prior_context: str | None = None,
     input_tokens: int | None = None,
-    params: Params = DEFAULT_PARAMS,
+    params: Params | None = None,
 ) -> str:
     """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
 
@@ -457,6 +511,11 @@ def summarize_text(
     never exceeds ``max_tokens``, is strictly shorter than the input in tokens, and is a pure
     function of the arguments. ``input_tokens`` (the caller's count of the input) saves a recount.
     """
+    if params is None:
+        params = PROFILES.get(content_type, DEFAULT_PARAMS)
+    if kind == "brief" and params.length_norm < DEFAULT_PARAMS.length_norm:
+        # A one-sentence summary must carry the gist alone: favour fuller sentences.
+        params = replace(params, length_norm=DEFAULT_PARAMS.length_norm)
     pieces = [p for p in (parts or []) if p and p.strip()]
     source = text if text and text.strip() else "\n\n".join(pieces)
     if not source.strip() and not (kind == "rolling" and prior_context and prior_context.strip()):
@@ -490,6 +549,8 @@ def summarize_text(
 
     mat = _Matrix(units)
     rel = _relevance(units, mat, content_type, kind, params)
+    if params.name_w:
+        rel = rel + params.name_w * _name_scores(units)
     if kind == "rolling":
         rel = rel + _carry_forward(units, mat, params)
 
@@ -504,16 +565,37 @@ def summarize_text(
         cands = [i for i, u in enumerate(units) if u.candidate] or list(range(len(units)))
         best = max(cands, key=lambda i: (rel[i], -i))
         return _trim_to(units[best].text, cap, tokenizer)
-    order = _order(units, chosen, kind, params)
+    order = _order(units, chosen, kind, params, rel)
     out = joiner.join(units[i].text for i in order)
     # BPE merges across joins can shift the count by a token or two: drop the weakest pick until it fits.
     while tokenizer.count(out) > cap and len(chosen) > 1:
         chosen = chosen[:-1]
-        order = _order(units, chosen, kind, params)
+        order = _order(units, chosen, kind, params, rel)
         out = joiner.join(units[i].text for i in order)
     if tokenizer.count(out) > cap:
         out = _trim_to(out, cap, tokenizer)
     return out
+
+
+_CAPWORD = re.compile(r"(?<=[\s\"“‘(])([A-Z][a-z]+(?:['’][a-z]+)?)")
+
+
+def _name_scores(units: list[_Unit]) -> np.ndarray:
+    """Per unit, how many of the text's recurring names it mentions (0..1).
+
+    A name is a capitalised word seen at least three times away from a sentence start and not a
+    stop word: in stories these are the main characters, in documents the products and places
+    the text is about.
+    """
+    counts: dict[str, int] = {}
+    found: list[set[str]] = []
+    for u in units:
+        names = {w for w in _CAPWORD.findall(u.body) if w.lower() not in _STOPWORDS}
+        found.append(names)
+        for w in names:
+            counts[w] = counts.get(w, 0) + 1
+    recurring = {w for w, c in counts.items() if c >= 3}
+    return np.array([min(1.0, len(f & recurring) / 2.0) for f in found])
 
 
 def _carry_forward(units: list[_Unit], mat: _Matrix, params: Params) -> np.ndarray:
@@ -539,7 +621,9 @@ def _carry_forward(units: list[_Unit], mat: _Matrix, params: Params) -> np.ndarr
     return bonus
 
 
-def _order(units: list[_Unit], chosen: list[int], kind: PromptKind, params: Params) -> list[int]:
+def _order(
+    units: list[_Unit], chosen: list[int], kind: PromptKind, params: Params, rel: np.ndarray | None = None
+) -> list[int]:
     """Output order: carried-forward prior sentences first, then importance (or source) order."""
     if kind == "rolling":
         prior = sorted((i for i in chosen if units[i].prior), key=lambda i: i)
@@ -549,6 +633,8 @@ def _order(units: list[_Unit], chosen: list[int], kind: PromptKind, params: Para
         return prior + rest
     if params.doc_order:
         return sorted(chosen)
+    if params.rel_order and rel is not None:
+        return sorted(chosen, key=lambda i: (-rel[i], i))
     return list(chosen)
 
 
@@ -560,7 +646,7 @@ class ExtractiveBackend:
 
     def __init__(self, tokenizer: Tokenizer, params: Params | None = None) -> None:
         self._tokenizer = tokenizer
-        self._params = params or DEFAULT_PARAMS
+        self._params = params
 
     async def summarize(self, request: SummaryRequest) -> SummaryOutput:
         """Summarize one node; CPU-bound and quick, so it runs inline."""
