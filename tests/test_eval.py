@@ -243,3 +243,14 @@ def test_bench_harness_reports_a_broken_module_and_goes_on(tmp_path: Path) -> No
     ok = BenchResult("x", "figure", 1.0, "s", "< 2 s", True)
     table = final_table([("bench.bench_a", [ok], 1.0, None), ("bench.bench_b", [], 0.5, error)], True, 1.5)
     assert "1 OK, 0 MISS, 1 module error(s)" in table and "ERROR: ModuleNotFoundError" in table
+
+
+def test_ref_budget_is_equal_length_when_batchsum_is_shorter() -> None:
+    from batchsum.evaluate.runner import EvalDoc, _budgets
+
+    doc = EvalDoc.__new__(EvalDoc)
+    doc.ref_texts = ["one two three four five six", "one two three"]
+    # batchsum produced 4 words: every method is cut to at most 4 words per reference.
+    assert _budgets("ref", doc, 4) == ([4, 3], 4)
+    # batchsum longer than the references: the references' own lengths.
+    assert _budgets("ref", doc, 50) == ([6, 3], 6)

@@ -431,6 +431,10 @@ def _budgets(budget: Budget, doc: EvalDoc, own_words: int | None) -> tuple[list[
     """(per-reference truncation lengths, generation budget in words) for one document."""
     ref_words = [word_count(t) for t in doc.ref_texts]
     if budget == "ref":
+        # Equal length: the reference's word count, or batchsum's own length when its summary is
+        # shorter (the level budgets cap it), so no method is scored with more words than another.
+        if own_words:
+            return [min(r, own_words) for r in ref_words], min(max(ref_words, default=0), own_words)
         return list(ref_words), max(ref_words) if ref_words else 0
     if isinstance(budget, int):
         return [budget] * len(ref_words), budget
