@@ -98,12 +98,12 @@ def utc_now() -> str:
     return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def _config_signature(cfg: RunConfig, backend: Backend) -> str:
+def _config_signature(cfg: RunConfig, backend_name: str, backend_model: str | None) -> str:
     t = cfg.thresholds
     return node_key(
         NODE_FORMAT,
-        backend.name,
-        backend.model,
+        backend_name,
+        backend_model,
         cfg.encoding,
         [t.none, t.brief, t.standard, t.detailed],
         cfg.chunk_size,
@@ -143,7 +143,10 @@ class _Runner:
     def __init__(self, cfg: RunConfig, *, dry_run: bool = False) -> None:
         self.cfg = cfg
         self.dry_run = dry_run
-        self.tokenizer = get_tokenizer(cfg.encoding)
+        self._tokenizer: Tokenizer | None = None
+        self._backends: tuple[Backend, Backend] | None = None
+        self.backend_name = "llm" if cfg.llm.enabled else "extractive"
+        self.backend_model = cfg.llm.model if cfg.llm.enabled else None
         self.run_id = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
         self.stamp = self.run_id.split("-")[0]
         self.started = utc_now()
@@ -163,6 +166,29 @@ class _Runner:
         self.bars: list[Any] = []
 
     # ------------------------------------------------------------------ helpers
+    # The tokenizer and backends load on first use: an unchanged nightly re-run needs neither.
+    @property
+    def tokenizer(self) -> Tokenizer:
+        if self._tokenizer is None:
+            self._tokenizer = get_tokenizer(self.cfg.encoding)
+            if not self._tokenizer.exact:
+                self.warnings.append(
+                    f"tiktoken {self.cfg.encoding} unavailable offline; token counts are ~4 chars/token estimates"
+                )
+        return self._tokenizer
+
+    @property
+    def backend(self) -> Backend:
+        if self._backends is None:
+            self._backends = _make_backend(self.cfg, self.tokenizer)
+        return self._backends[0]
+
+    @property
+    def fallback(self) -> Backend:
+        if self._backends is None:
+            self._backends = _make_backend(self.cfg, self.tokenizer)
+        return self._backends[1]
+
     def event(self, name: str, **fields: Any) -> None:
         if self.events is not None:
             self.events.event(name, **fields)
@@ -222,12 +248,7 @@ class _Runner:
     async def _run_locked(self) -> RunResult:
         cfg = self.cfg
         self.event("run_started", run_id=self.run_id, out=str(cfg.out))
-        if not self.tokenizer.exact:
-            self.warnings.append(
-                f"tiktoken {cfg.encoding} unavailable offline; token counts are ~4 chars/token estimates"
-            )
-        self.backend, self.fallback = _make_backend(cfg, self.tokenizer)
-        self.sig = _config_signature(cfg, self.backend)
+        self.sig = _config_signature(cfg, self.backend_name, self.backend_model)
         if cfg.git and not self.dry_run:
             from batchsum.gitver import ensure_repo
 
@@ -271,7 +292,8 @@ class _Runner:
                 await self._wait_all(tasks)
         finally:
             self._close_bars()
-            await self.backend.aclose()
+            if self._backends is not None:
+                await self._backends[0].aclose()
         return self._finish()
 
     async def _wait_all(self, tasks: list[asyncio.Task[None]]) -> None:
@@ -551,6 +573,7 @@ class _Runner:
             indexed=False,
             updated_at=created,
             config_sig=self.sig,
+            final_tokens=final_out,
         )
         self.state.save_entry(entry)
         self.manifest[rel] = entry
@@ -748,7 +771,7 @@ class _Runner:
             if f.status == "unchanged":
                 e = self.manifest.get(f.relpath)
                 if e is not None and e.final_id is not None:
-                    f.output_tokens = self._final_tokens(f.relpath)
+                    f.output_tokens = e.final_tokens or self._final_tokens(f.relpath)
                     f.compression_ratio = min(1.0, f.output_tokens / f.input_tokens) if f.input_tokens else 0.0
                     out_tokens += f.output_tokens
         failed = status_counts["failed"]
@@ -759,8 +782,8 @@ class _Runner:
             started_at=self.started,
             finished_at=utc_now(),
             command=_scrub_command(cfg.command_line),
-            backend=self.backend.name,
-            model=self.backend.model,
+            backend=self.backend_name,
+            model=self.backend_model,
             status=status,
             out_dir=str(cfg.out),
             files_total=len(live) + failed + status_counts["skipped"],
@@ -798,7 +821,7 @@ class _Runner:
             exit_code=exit_code,
             out=cfg.out,
             warnings=self.warnings,
-            tokenizer=self.tokenizer.name,
+            tokenizer=self._tokenizer.name if self._tokenizer is not None else "",
         )
 
     _index_failed = False
@@ -934,7 +957,7 @@ def plan_run(cfg: RunConfig) -> PlanSummary:
     """Dry run: what ``run`` would do now, without writing anything."""
     runner = _Runner(cfg, dry_run=True)
     result = asyncio.run(runner.run())
-    summary = PlanSummary(backend=runner.backend.name, problems=result.problems)
+    summary = PlanSummary(backend=runner.backend_name, problems=result.problems)
     summary.deleted = list(runner.deleted)
     summary.unchanged = [f.relpath for f in result.files if f.status == "unchanged"]
     for plan in runner.plans:

@@ -47,6 +47,7 @@ class ManifestEntry:
     indexed: bool = False
     updated_at: str = ""
     config_sig: str = ""
+    final_tokens: int = 0
     version: int = MANIFEST_VERSION
 
 

@@ -90,7 +90,7 @@ class TiktokenTokenizer:
         import tiktoken
 
         self.name = encoding
-        self._enc = tiktoken.get_encoding(encoding)
+        self._enc = _load_encoding(tiktoken, encoding)
         self._lengths: Any = None
 
     def count(self, text: str) -> int:
@@ -132,6 +132,35 @@ class TiktokenTokenizer:
                 table[rank] = len(special.encode("utf-8"))
             self._lengths = table
         return self._lengths
+
+
+def _load_encoding(tiktoken: Any, encoding: str) -> Any:
+    """``tiktoken.get_encoding`` with its parsed BPE ranks pickled in our cache (~0.5 s saved per start).
+
+    The pickle is written only from ranks tiktoken itself loaded and sha256-verified.
+    """
+    import pickle
+
+    path = cache_dir() / "tiktoken" / f"{encoding}-{tiktoken.__version__}.params.pickle"
+    try:
+        with open(path, "rb") as fh:
+            params = pickle.load(fh)
+        return tiktoken.Encoding(**params)
+    except (OSError, pickle.UnpicklingError, EOFError, TypeError, ValueError, AttributeError):
+        pass
+    enc = tiktoken.get_encoding(encoding)
+    try:
+        from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
+
+        params = ENCODING_CONSTRUCTORS[encoding]()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        with open(tmp, "wb") as fh:
+            pickle.dump(params, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except (ImportError, KeyError, OSError) as exc:
+        log.debug("could not cache tiktoken ranks: %s", exc)
+    return enc
 
 
 class EstimateTokenizer:
