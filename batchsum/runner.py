@@ -439,6 +439,33 @@ class _Runner:
             return
         self._commit_file(plan, list(results), (time.perf_counter() - t0) * 1000)
 
+    def node_key(
+        self,
+        kind: str,
+        content_type: str,
+        text: str,
+        node: PlannedNode,
+        max_tokens: int,
+        prior: str | None,
+        facets: bool,
+    ) -> str:
+        """Hash of everything that determines a node's output. Leaves the chunk count out on purpose:
+        appending a chunk must not invalidate the summaries of the chunks before it."""
+        return node_key(
+            NODE_FORMAT,
+            self.backend.name,
+            self.backend.model,
+            getattr(self.backend, "version", None),
+            kind,
+            content_type,
+            text,
+            node.target_tokens,
+            max_tokens,
+            node.index if node.level == 1 else None,
+            prior,
+            facets,
+        )
+
     async def _node(self, plan: FilePlan, node: PlannedNode, tasks: dict[str, asyncio.Task[NodeResult]]) -> NodeResult:
         doc = plan.doc
         parts: list[str] = []
@@ -465,20 +492,7 @@ class _Runner:
             and llm.enabled
             and (llm.facets is True or (llm.facets is None and doc.content_type == "conversation"))
         )
-        key = node_key(
-            NODE_FORMAT,
-            self.backend.name,
-            self.backend.model,
-            getattr(self.backend, "version", None),
-            kind,
-            doc.content_type,
-            text,
-            node.target_tokens,
-            max_tokens,
-            node.index if node.level == 1 else None,
-            prior,
-            facets,
-        )
+        key = self.node_key(kind, doc.content_type, text, node, max_tokens, prior, facets)
         stored = self.state.get_node(key)
         if stored is not None:
             out, reused = stored, True
@@ -972,20 +986,8 @@ def plan_run(cfg: RunConfig) -> PlanSummary:
             if n.inputs:
                 continue
             # Leaves' keys are known before running; stored ones cost nothing.
-            key = node_key(
-                NODE_FORMAT,
-                runner.backend.name,
-                runner.backend.model,
-                getattr(runner.backend, "version", None),
-                n.kind,
-                plan.doc.content_type,
-                n.text or "",
-                n.target_tokens,
-                leaf_max_tokens(max(n.source_tokens, 2), n.target_tokens),
-                n.index if n.level == 1 else None,
-                None,
-                False,
-            )
+            max_tokens = leaf_max_tokens(max(n.source_tokens, 2), n.target_tokens)
+            key = runner.node_key(n.kind, plan.doc.content_type, n.text or "", n, max_tokens, None, False)
             if runner.state.get_node(key) is not None:
                 summary.nodes_stored += 1
     if cfg.llm.enabled:

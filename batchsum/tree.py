@@ -16,6 +16,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,20 +46,18 @@ def node_path(out: Path, relpath: str, level: int, index: int | None) -> Path:
     return base / "L3" / "final.md"
 
 
-def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
-    """Write ``text`` to ``path`` via a temp file in the same folder and ``os.replace``.
+@contextmanager
+def atomic_target(path: Path) -> Iterator[Path]:
+    """Yield a temp path beside ``path``; on success it replaces ``path`` atomically, on error it is removed.
 
-    ``os.replace`` alone makes the write atomic against a killed process; ``durable`` adds an
-    fsync so the content also survives a power cut (skipped for re-creatable caches).
+    ``os.replace`` makes the switch atomic against a killed process: readers see the old file or
+    the new one, never half of one.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
+        yield Path(tmp)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -66,6 +65,16 @@ def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
         except OSError:
             pass
         raise
+
+
+def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
+    """Write ``text`` to ``path`` atomically; ``durable`` adds an fsync so it also survives a power cut
+    (skipped for re-creatable caches)."""
+    with atomic_target(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+        if durable:
+            fh.flush()
+            os.fsync(fh.fileno())
 
 
 def render_markdown(meta: dict[str, Any], body: str) -> str:

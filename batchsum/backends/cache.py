@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from batchsum.tree import atomic_write_text
 
 log = logging.getLogger(__name__)
 
@@ -86,20 +86,8 @@ class ResponseCache:
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump(record, fh, ensure_ascii=False)
-                # No fsync: os.replace is atomic against kill -9, and a lost entry after a power cut
-                # only means one repeated call.
-                os.replace(tmp, path)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            # No fsync: atomic against kill -9; an entry lost to a power cut only repeats one call.
+            atomic_write_text(path, json.dumps(record, ensure_ascii=False), durable=False)
         except OSError as exc:
             log.warning("could not write LLM cache entry %s (%s)", path, exc)
             return

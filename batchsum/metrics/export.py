@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import secrets
 from pathlib import Path
 
 from batchsum.errors import ConfigError
 from batchsum.metrics.migrations import TABLES
 from batchsum.metrics.parquet import sql_literal
 from batchsum.metrics.reader import open_metrics
+from batchsum.tree import atomic_target
 
 EXPORT_FORMATS: dict[str, tuple[str, str]] = {
     "parquet": ("parquet", "FORMAT parquet, COMPRESSION zstd"),
@@ -41,17 +40,10 @@ def export_metrics(out: Path, dest: Path, fmt: str, metrics_db: Path | None = No
         dest.mkdir(parents=True, exist_ok=True)
         for table in TABLES:
             final = dest / f"{table}.{ext}"
-            tmp = dest / f".{table}.{secrets.token_hex(6)}.{ext}.tmp"
-            try:
+            with atomic_target(final) as tmp:
+                tmp.unlink()  # DuckDB's COPY creates the file itself
                 source.con.execute(
                     f"COPY (SELECT * FROM {table} ORDER BY {_ORDER[table]}) TO {sql_literal(str(tmp))} ({options})"
                 )
-                os.replace(tmp, final)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
             written.append(final)
     return written

@@ -9,12 +9,12 @@ either the old or the new snapshot, never a partial file.
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
 from batchsum.metrics.migrations import PARTITION_KEYS
+from batchsum.tree import atomic_target
 
 PART_FILE = "part-0.parquet"
 
@@ -59,17 +59,10 @@ def write_snapshot(con: Any, parquet_dir: Path, table: str, key: str) -> Path:
     folder = partition_dir(parquet_dir, table, key)
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / PART_FILE
-    tmp = folder / f".{PART_FILE}.{secrets.token_hex(6)}.tmp"
     query = f'SELECT * EXCLUDE ("{col}") FROM {table} WHERE "{col}" = {sql_literal(key)}'
-    try:
+    with atomic_target(final) as tmp:
+        tmp.unlink()  # DuckDB's COPY creates the file itself
         con.execute(f"COPY ({query}) TO {sql_literal(str(tmp))} (FORMAT parquet, COMPRESSION zstd)")
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
-        os.replace(tmp, final)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     return final
