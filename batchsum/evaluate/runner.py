@@ -729,7 +729,7 @@ def render_table(report: EvalReport) -> str:
         f"budget {report.budget}"
     )
     if report.budget == "ref":
-        head += " (each summary cut to its reference's word count)"
+        head += " (every method cut to the reference's word count, or to batchsum's length if shorter)"
     elif report.budget not in ("none",):
         head += " words"
     cols = f"{'method':<18} {'R-1':>6} {'R-2':>6} {'R-Lsum':>6} {'ent.rec':>7} {'num.rec':>7} {'ratio':>6} {'s/doc':>8}"
