@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import os
 import secrets
 import shutil
 import sys
@@ -29,7 +28,6 @@ from batchsum.config import RunConfig
 from batchsum.errors import AbortRun, BatchsumError, InputError, SummarizationError
 from batchsum.model import (
     Backend,
-    Document,
     FileRecord,
     NodeRecord,
     RunRecord,
@@ -159,6 +157,7 @@ class _Runner:
         self.warnings: list[str] = []
         self.aborted: AbortRun | None = None
         self.changed: list[str] = []  # relpaths whose trees were written (to index)
+        self.roots: dict[str, Path] = {}
         self.deleted: list[str] = []
         self.added = 0
         self.modified = 0
@@ -316,6 +315,7 @@ class _Runner:
     def _prepare(self, ref: SourceRef) -> FilePlan | None:
         """Decide unchanged / changed; read, tokenize and plan a changed file."""
         rel = ref.relpath
+        self.roots[rel] = ref.root  # the corpus root as given, for deletion detection next time
         entry = self.manifest.get(rel)
         try:
             st = ref.path.stat()
@@ -569,7 +569,7 @@ class _Runner:
             self.added += 1
         entry = ManifestEntry(
             relpath=rel,
-            root=str(self._root_of(doc)),
+            root=str(self.roots[rel]),
             size=doc.size,
             mtime_ns=doc.mtime_ns,
             sha256=doc.sha256,
@@ -629,13 +629,6 @@ class _Runner:
             recomputed=len(computed),
         )
         self._tick_file()
-
-    def _root_of(self, doc: Document) -> Path:
-        for ref_root in self.cfg.paths:
-            root = Path(os.path.abspath(ref_root))
-            if root == doc.path or root in doc.path.parents or root in Path(os.path.abspath(doc.path)).parents:
-                return root
-        return Path(os.path.abspath(doc.path)).parent
 
     def _front_matter(self, plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any]:
         doc = plan.doc
