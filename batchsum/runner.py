@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import os
 import secrets
 import shutil
 import sys
@@ -518,7 +519,10 @@ class _Runner:
                 out = await self.fallback.summarize(request)
                 out.backend = f"{self.fallback.name} (fallback)"
                 out.error = "empty output"
-            self.state.put_node(key, out)
+            if len(plan.nodes) > 1:
+                # A single-node file is redone whenever it changes and its tree is written at once;
+                # only multi-node trees gain from per-node records (resume, incremental reuse).
+                self.state.put_node(key, out)
             reused = False
         if self._node_bar is not None:
             self._node_bar.update(1)
@@ -767,6 +771,8 @@ class _Runner:
     def _finish(self) -> RunResult:
         cfg = self.cfg
         if not self.dry_run:
+            # One flush for the whole run's trees and manifest (power-cut durability) instead of per file.
+            os.sync()
             self._sync_index()
         files = self.files
         status_counts = Counter(f.status for f in files)
