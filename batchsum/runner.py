@@ -29,6 +29,7 @@ from batchsum.config import RunConfig
 from batchsum.errors import AbortRun, BatchsumError, InputError, SummarizationError
 from batchsum.model import (
     Backend,
+    Document,
     FileRecord,
     NodeRecord,
     RunRecord,
@@ -214,6 +215,12 @@ class _Runner:
         )
         base.update(kw)
         return FileRecord(**base)
+
+    def _doc_record(self, doc: Document, **kw: Any) -> FileRecord:
+        """A file record filled from what was read of ``doc``."""
+        return self._file_record(
+            doc.relpath, sha256=doc.sha256, bytes=doc.size, content_type=doc.content_type, input_tokens=doc.tokens, **kw
+        )
 
     def _problem(self, path: str, reason: str, rel: str | None = None) -> None:
         self.problems.append(Problem(path, reason))
@@ -423,13 +430,9 @@ class _Runner:
             reason = str(exc)
             self.problems.append(Problem(str(doc.path), f"summarization failed: {reason}"))
             self.files.append(
-                self._file_record(
-                    rel,
-                    sha256=doc.sha256,
-                    bytes=doc.size,
-                    content_type=doc.content_type,
+                self._doc_record(
+                    doc,
                     level=doc.level.value,
-                    input_tokens=doc.tokens,
                     status="failed",
                     error=reason,
                     wall_ms=(time.perf_counter() - t0) * 1000,
@@ -602,13 +605,9 @@ class _Runner:
         self.nodes.extend(recs)
         computed = [r for r in results if not r.reused]
         self.files.append(
-            self._file_record(
-                rel,
-                sha256=doc.sha256,
-                bytes=doc.size,
-                content_type=doc.content_type,
+            self._doc_record(
+                doc,
                 level=plan.level.value,
-                input_tokens=doc.tokens,
                 output_tokens=final_out,
                 compression_ratio=min(1.0, final_out / doc.tokens) if doc.tokens else 0.0,
                 chunks=len(plan.chunks),

@@ -10,10 +10,7 @@ from batchsum.cli._common import translate_errors
 from batchsum.errors import ConfigError
 
 _OUT_HELP = "Output folder of a run (its metrics live in <out>/.batchsum/)."
-
-
-@click.command("report")
-@click.option(
+out_option = click.option(
     "-o",
     "--out",
     "out",
@@ -22,6 +19,10 @@ _OUT_HELP = "Output folder of a run (its metrics live in <out>/.batchsum/)."
     show_default=True,
     help=_OUT_HELP,
 )
+
+
+@click.command("report")
+@out_option
 @click.option(
     "--metrics-db",
     type=click.Path(path_type=Path),
@@ -104,15 +105,7 @@ def report(
     show_default=True,
     help="File format of the exported tables.",
 )
-@click.option(
-    "-o",
-    "--out",
-    "out",
-    type=click.Path(path_type=Path),
-    default=Path("batchsum-out"),
-    show_default=True,
-    help=_OUT_HELP,
-)
+@out_option
 @click.option(
     "--metrics-db",
     type=click.Path(path_type=Path),
