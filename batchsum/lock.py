@@ -16,7 +16,6 @@ import fcntl
 import json
 import logging
 import os
-import socket
 import sys
 import time
 from pathlib import Path
@@ -26,6 +25,12 @@ from typing import Any
 from batchsum.config import STATE_DIR
 from batchsum.errors import LockedError
 from batchsum.events import scrub_argv, utc_timestamp
+
+
+def _hostname() -> str:
+    # os.uname() is what socket.gethostname() returns on POSIX, without importing socket.
+    return os.uname().nodename
+
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +75,7 @@ def _describe(info: dict[str, Any] | None) -> str:
         return "another batchsum run"
     who = f"pid {info.get('pid', '?')}"
     host = info.get("host")
-    if host and host != socket.gethostname():
+    if host and host != _hostname():
         who += f" on {host}"
     started = info.get("started_at")
     return f"{who} (started {started})" if started else who
@@ -154,7 +159,7 @@ class RunLock:
             self.stale = previous
             pid = previous.get("pid")
             host = previous.get("host")
-            if host == socket.gethostname() and isinstance(pid, int) and not pid_alive(pid):
+            if host == _hostname() and isinstance(pid, int) and not pid_alive(pid):
                 state = "is no longer running"
             else:
                 state = "no longer holds it"
@@ -166,7 +171,7 @@ class RunLock:
             )
         self.info = {
             "pid": os.getpid(),
-            "host": socket.gethostname(),
+            "host": _hostname(),
             "started_at": utc_timestamp(),
             "argv": scrub_argv(sys.argv),
         }

@@ -12,18 +12,16 @@ index, metrics and git commit follow at the end.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 import os
-import secrets
 import shutil
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from batchsum.config import RunConfig
 from batchsum.errors import AbortRun, BatchsumError, InputError, SummarizationError
@@ -37,11 +35,15 @@ from batchsum.model import (
     SummaryOutput,
     SummaryRequest,
 )
-from batchsum.plan import FilePlan, PlannedNode, leaf_max_tokens, plan_file
 from batchsum.state import ManifestEntry, StateStore, node_key
-from batchsum.tokens import Tokenizer, get_tokenizer
 from batchsum.tree import node_path, read_node, soft_delete, summaries_dir, write_node
 from batchsum.walk import Problem, SourceRef, discover, read_document
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from batchsum.plan import FilePlan, PlannedNode
+    from batchsum.tokens import Tokenizer
 
 log = logging.getLogger(__name__)
 
@@ -147,11 +149,12 @@ class _Runner:
         self._backends: tuple[Backend, Backend] | None = None
         self.backend_name = "llm" if cfg.llm.enabled else "extractive"
         self.backend_model = cfg.llm.model if cfg.llm.enabled else None
-        self.run_id = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
+        self.run_id = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + os.urandom(3).hex()
         self.stamp = self.run_id.split("-")[0]
         self.started = utc_now()
         self.t0 = time.perf_counter()
         self.state = StateStore(cfg.state_dir)
+        self._out_str = str(cfg.out)
         self.files: list[FileRecord] = []
         self.nodes: list[NodeRecord] = []
         self.problems: list[Problem] = []
@@ -171,6 +174,9 @@ class _Runner:
     @property
     def tokenizer(self) -> Tokenizer:
         if self._tokenizer is None:
+            # Planning and tokenizing modules load with the tokenizer: a re-run with nothing to do needs neither.
+            from batchsum.tokens import get_tokenizer
+
             self._tokenizer = get_tokenizer(self.cfg.encoding)
             if not self._tokenizer.exact:
                 self.warnings.append(
@@ -229,7 +235,8 @@ class _Runner:
             self.files.append(self._file_record(rel, status="skipped", error=reason))
 
     # ------------------------------------------------------------------ entry
-    async def run(self) -> RunResult:
+    def execute(self) -> RunResult:
+        """The whole run under the output's lock (no lock for a dry run)."""
         from batchsum.lock import RunLock
 
         cfg = self.cfg
@@ -241,18 +248,18 @@ class _Runner:
             logging.getLogger("batchsum").addHandler(handler)
         try:
             if self.dry_run:
-                return await self._run_locked()
+                return self._run_locked()
             cfg.state_dir.mkdir(parents=True, exist_ok=True)
             with RunLock(cfg.out, wait=cfg.wait_lock) as lock:
                 if lock.stale:
                     self.event("stale_lock_taken_over", level="warning", previous=lock.stale)
-                return await self._run_locked()
+                return self._run_locked()
         finally:
             if self.events is not None:
                 logging.getLogger("batchsum").removeHandler(handler)
                 self.events.close()
 
-    async def _run_locked(self) -> RunResult:
+    def _run_locked(self) -> RunResult:
         cfg = self.cfg
         self.event("run_started", run_id=self.run_id, out=str(cfg.out))
         self.sig = _config_signature(cfg, self.backend_name, self.backend_model)
@@ -282,8 +289,40 @@ class _Runner:
                     self._delete(entry)
             # Trees written by an earlier run that crashed before indexing are re-indexed now.
             self.changed.extend(rel for rel, e in sorted(manifest.items()) if not e.indexed and rel in seen)
+            # Files whose size and mtime match the manifest are settled here, without an event
+            # loop: an unchanged nightly re-run never starts one.
+            todo = [ref for ref in walk.refs if not self._settled(ref)]
+            if todo:
+                import asyncio
+
+                asyncio.run(self._schedule(todo))
+        finally:
+            self._close_bars()
+        return self._finish()
+
+    def _settled(self, ref: SourceRef) -> bool:
+        """True (and recorded as unchanged) when the file's stat matches its manifest entry."""
+        rel = ref.relpath
+        self.roots[rel] = ref.root  # the corpus root as given, for deletion detection next time
+        entry = self.manifest.get(rel)
+        if entry is None or entry.config_sig != self.sig:
+            return False
+        try:
+            st = ref.path.stat()
+        except OSError:
+            return False  # _prepare reports why
+        if entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns and self._tree_intact(entry):
+            self._unchanged(entry)
+            return True
+        return False
+
+    async def _schedule(self, refs: list[SourceRef]) -> None:
+        """Prepare files one by one and put each one's nodes into the graph at once."""
+        import asyncio
+
+        try:
             tasks: list[asyncio.Task[None]] = []
-            for ref in walk.refs:
+            for ref in refs:
                 if self.aborted:
                     break
                 if self.cfg.llm.enabled and not self.dry_run:
@@ -298,12 +337,12 @@ class _Runner:
             if tasks:
                 await self._wait_all(tasks)
         finally:
-            self._close_bars()
             if self._backends is not None:
                 await self._backends[0].aclose()
-        return self._finish()
 
     async def _wait_all(self, tasks: list[asyncio.Task[None]]) -> None:
+        import asyncio
+
         pending = set(tasks)
         while pending:
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
@@ -323,7 +362,6 @@ class _Runner:
     def _prepare(self, ref: SourceRef) -> FilePlan | None:
         """Decide unchanged / changed; read, tokenize and plan a changed file."""
         rel = ref.relpath
-        self.roots[rel] = ref.root  # the corpus root as given, for deletion detection next time
         entry = self.manifest.get(rel)
         try:
             st = ref.path.stat()
@@ -360,6 +398,8 @@ class _Runner:
             self._unchanged(entry)
             return None
         starts = self.tokenizer.token_starts(doc.text) if doc.text.strip() else []
+        from batchsum.plan import plan_file
+
         plan = plan_file(doc, starts, self.cfg, self.tokenizer)
         self._attach_prior(plan, entry)
         self.plans.append(plan)
@@ -371,7 +411,8 @@ class _Runner:
     def _tree_intact(self, entry: ManifestEntry) -> bool:
         if entry.level == SummaryLevel.NONE.value:
             return True
-        return node_path(self.cfg.out, entry.relpath, 3, None).exists()
+        # Plain strings: this runs once per file on every re-run (layout of tree.node_path).
+        return os.path.exists(os.path.join(self._out_str, entry.relpath, "summaries", "L3", "final.md"))
 
     def _unchanged(self, entry: ManifestEntry) -> None:
         self.levels[entry.level] += 1
@@ -410,6 +451,8 @@ class _Runner:
         plan.parent_id = entry.final_key
 
     async def _process(self, plan: FilePlan) -> None:
+        import asyncio
+
         t0 = time.perf_counter()
         doc = plan.doc
         rel = doc.relpath
@@ -489,6 +532,8 @@ class _Runner:
                 kind = "rolling"
             elif kind == "brief":
                 prior = None
+        from batchsum.plan import leaf_max_tokens
+
         max_tokens = leaf_max_tokens(max(input_tokens, 2), node.target_tokens)
         llm = self.cfg.llm
         facets = (
@@ -771,8 +816,10 @@ class _Runner:
         cfg = self.cfg
         if not self.dry_run:
             # One flush for the whole run's trees and manifest (power-cut durability) instead of per file.
-            os.sync()
+            if self.plans or self.state.writes:
+                os.sync()
             self._sync_index()
+            self.state.write_snapshot()
         files = self.files
         status_counts = Counter(f.status for f in files)
         done = [f for f in files if f.status == "done"]
@@ -870,9 +917,15 @@ class _Runner:
         if not self.cfg.metrics:
             return
         try:
-            from batchsum.metrics import MetricsStore
+            from batchsum.metrics.store import MetricsStore, defer_run
 
-            MetricsStore(self.cfg.metrics_path, self.cfg.state_dir / "parquet").record_run(run, self.files, self.nodes)
+            parquet = self.cfg.state_dir / "parquet"
+            # A run that changed nothing skips DuckDB (~0.3 s to start): its rows wait as NDJSON
+            # that reports read and the next recording run folds into the database.
+            quiet = not self.nodes and all(f.status in ("unchanged", "skipped") for f in self.files)
+            if quiet and defer_run(parquet, run, self.files, self.nodes):
+                return
+            MetricsStore(self.cfg.metrics_path, parquet).record_run(run, self.files, self.nodes)
         except BatchsumError as exc:
             self.warnings.append(f"metrics not recorded: {exc}")
         except Exception as exc:
@@ -924,7 +977,7 @@ def _scrub_command(cmd: str) -> str:
 
 def run(cfg: RunConfig) -> RunResult:
     """Run batchsum over ``cfg.paths``; return what was done. Never raises for a single bad file."""
-    return asyncio.run(_Runner(cfg).run())
+    return _Runner(cfg).execute()
 
 
 @dataclass
@@ -968,7 +1021,7 @@ class PlanSummary:
 def plan_run(cfg: RunConfig) -> PlanSummary:
     """Dry run: what ``run`` would do now, without writing anything."""
     runner = _Runner(cfg, dry_run=True)
-    result = asyncio.run(runner.run())
+    result = runner.execute()
     summary = PlanSummary(backend=runner.backend_name, problems=result.problems)
     summary.deleted = list(runner.deleted)
     summary.unchanged = [f.relpath for f in result.files if f.status == "unchanged"]
@@ -984,6 +1037,8 @@ def plan_run(cfg: RunConfig) -> PlanSummary:
             if n.inputs:
                 continue
             # Leaves' keys are known before running; stored ones cost nothing.
+            from batchsum.plan import leaf_max_tokens
+
             max_tokens = leaf_max_tokens(max(n.source_tokens, 2), n.target_tokens)
             key = runner.node_key(n.kind, plan.doc.content_type, n.text or "", n, max_tokens, None, False)
             if runner.state.get_node(key) is not None:

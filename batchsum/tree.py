@@ -12,6 +12,7 @@ Layout under ``<out>``::
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import tempfile
@@ -21,14 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from batchsum.config import STATE_DIR
 
 FRONT = "---\n"
-# libyaml's C emitter/parser when available (same safe subset, ~10x faster than pure Python).
-_Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@functools.cache
+def _yaml() -> tuple[Any, Any, Any]:
+    # Imported on first use (~15 ms): an unchanged re-run never reads or writes a node file.
+    import yaml
+
+    # libyaml's C emitter/parser when available (same safe subset, ~10x faster than pure Python).
+    return yaml, getattr(yaml, "CSafeDumper", yaml.SafeDumper), getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def summaries_dir(out: Path, relpath: str) -> Path:
@@ -83,9 +88,8 @@ def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
 
 def render_markdown(meta: dict[str, Any], body: str) -> str:
     """Front matter dumped by PyYAML (so no value can break it) followed by the body."""
-    dumped = yaml.dump(
-        meta, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
-    )
+    yaml, dumper, _ = _yaml()
+    dumped = yaml.dump(meta, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000)
     return f"{FRONT}{dumped}{FRONT}\n{body.rstrip()}\n"
 
 
@@ -96,7 +100,11 @@ def parse_markdown(text: str) -> tuple[dict[str, Any], str]:
     end = text.find("\n---\n", len(FRONT) - 1)
     if end < 0:
         raise ValueError("unterminated YAML front matter")
-    meta = yaml.load(text[len(FRONT) : end + 1], Loader=_Loader) or {}
+    yaml, _, loader = _yaml()
+    try:
+        meta = yaml.load(text[len(FRONT) : end + 1], Loader=loader) or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"invalid YAML front matter: {exc}") from None
     if not isinstance(meta, dict):
         raise ValueError("front matter is not a mapping")
     body = text[end + len("\n---\n") :]
@@ -136,7 +144,7 @@ def iter_tree(out: Path) -> Iterator[TreeNode]:
             p = Path(root) / name
             try:
                 meta, body = read_node(p)
-            except (OSError, ValueError, yaml.YAMLError):
+            except (OSError, ValueError):
                 continue
             yield TreeNode(p, meta, body)
 

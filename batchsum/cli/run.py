@@ -276,7 +276,8 @@ def run(ctx: click.Context, **params: Any) -> None:
     cfg.progress = params.get("progress")
     result = run_corpus(cfg)
     if params["as_json"]:
-        click.echo(json.dumps(_result_json(result), indent=2, default=str))
+        # One line: the pretty-printer is pure Python and took longer than a whole unchanged re-run.
+        click.echo(json.dumps(_result_json(result), default=str))
     else:
         for w in result.warnings:
             click.echo(f"warning: {w}", err=True)
@@ -292,8 +293,11 @@ def run(ctx: click.Context, **params: Any) -> None:
 
 
 def _result_json(result: Any) -> dict[str, Any]:
-    from dataclasses import asdict
+    from dataclasses import asdict, fields
 
+    # Records hold only flat values: a shallow copy per record is ~10x cheaper than asdict's
+    # deep copy, which matters for thousands of unchanged files on a nightly re-run.
+    names = [f.name for f in fields(result.files[0])] if result.files else []
     return {
         "run": asdict(result.run),
         "levels": dict(result.levels),
@@ -302,7 +306,7 @@ def _result_json(result: Any) -> dict[str, Any]:
         "tokenizer": result.tokenizer,
         "problems": [{"path": p.path, "reason": p.reason} for p in result.problems],
         "warnings": result.warnings,
-        "files": [asdict(f) for f in result.files],
+        "files": [{n: getattr(f, n) for n in names} for f in result.files],
     }
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from batchsum.errors import MetricsError
 from batchsum.metrics.migrations import PARTITION_KEYS, TABLES, table_columns, user_tables
-from batchsum.metrics.parquet import has_snapshots, sql_literal, table_glob
+from batchsum.metrics.parquet import has_snapshots, snapshotted_keys, sql_literal, table_glob
 from batchsum.metrics.store import (
     check_db_header,
     check_schema,
@@ -29,7 +29,9 @@ from batchsum.metrics.store import (
     default_db_path,
     default_parquet_dir,
     is_lock_error,
+    ndjson_scan,
     open_error,
+    pending_runs,
 )
 
 
@@ -74,21 +76,34 @@ def _projection(table: str, available: dict[str, str]) -> str:
     return ", ".join(cols)
 
 
-def _load_tables(con: Any, sources: dict[str, str | None], *, views: tuple[str, ...] = ()) -> None:
+def _load_tables(
+    con: Any,
+    sources: dict[str, str | None],
+    *,
+    views: tuple[str, ...] = (),
+    pending: dict[str, str] | None = None,
+) -> None:
     """Shape each source (None: empty) like the current schema, keeping completed runs only.
 
     ``runs`` and ``evals`` are loaded into memory; tables named in ``views`` stay views over
     their source, filtered by a literal list of run ids so DuckDB prunes whole Parquet files
     (hive partitions) and reads only the columns a query needs; the rest are loaded once.
+    ``pending`` adds, per table, a typed scan of deferred runs not yet in the database.
     """
+    pending = pending or {}
     for table in TABLES:  # runs first: the other filters are built from it
+        parts: list[str] = []
         src = sources.get(table)
-        if src is None:
+        if src is not None:
+            # DESCRIBE reads only Parquet footers (or the catalog of an attached database).
+            available = {r[0]: r[1] for r in con.execute(f"DESCRIBE SELECT * FROM {src}").fetchall()}
+            parts.append(f"SELECT {_projection(table, available)} FROM {src}")
+        if table in pending:
+            parts.append(f"SELECT {_projection(table, dict(table_columns(table)))} FROM {pending[table]}")
+        if not parts:
             cols = ", ".join(f'CAST(NULL AS {typ}) AS "{name}"' for name, typ in table_columns(table))
             con.execute(f"CREATE TABLE {table} AS SELECT {cols} WHERE false")
             continue
-        # DESCRIBE reads only Parquet footers (or the catalog of an attached database).
-        available = {r[0]: r[1] for r in con.execute(f"DESCRIBE SELECT * FROM {src}").fetchall()}
         if table == "runs":
             # A run still marked running was recorded mid-way by some tool: never report half a run.
             where = "WHERE status IS DISTINCT FROM 'running'"
@@ -98,13 +113,27 @@ def _load_tables(con: Any, sources: dict[str, str | None], *, views: tuple[str, 
             ids = [r[0] for r in con.execute("SELECT run_id FROM runs").fetchall()]
             where = f"WHERE run_id IN ({', '.join(sql_literal(i) for i in ids) or 'NULL'})"
         kind = "VIEW" if table in views else "TABLE"
-        con.execute(f"CREATE {kind} {table} AS SELECT {_projection(table, available)} FROM {src} {where}")
+        union = " UNION ALL ".join(parts)
+        con.execute(f"CREATE {kind} {table} AS SELECT * FROM ({union}) {where}")
+
+
+def _pending_scans(parquet_dir: Path) -> dict[str, str]:
+    """Typed scans of deferred runs that have no Parquet snapshot yet, per table that has rows."""
+    done = snapshotted_keys(parquet_dir, "runs")
+    folders = [f for f in pending_runs(parquet_dir) if f.name not in done]
+    scans: dict[str, str] = {}
+    for table in ("runs", "files", "nodes"):
+        paths = [str(f / f"{table}.ndjson") for f in folders if (f / f"{table}.ndjson").is_file()]
+        if paths:
+            scans[table] = ndjson_scan(table, paths)
+    return scans
 
 
 def _parquet_source(parquet_dir: Path) -> MetricsSource:
     import duckdb
 
     con = duckdb.connect()
+    pending = _pending_scans(parquet_dir)
     sources: dict[str, str | None] = {}
     for table in TABLES:
         if has_snapshots(parquet_dir, table):
@@ -114,7 +143,7 @@ def _parquet_source(parquet_dir: Path) -> MetricsSource:
                 f"union_by_name=1, hive_types={{'{key}': 'VARCHAR'}})"
             )
     try:
-        _load_tables(con, sources, views=("files", "nodes"))
+        _load_tables(con, sources, views=("files", "nodes"), pending=pending)
     except duckdb.Error as exc:
         con.close()
         first = str(exc).splitlines()[0]
@@ -181,7 +210,7 @@ def _copy_source(db_path: Path) -> MetricsSource:
 def open_metrics(out: Path, metrics_db: Path | None = None) -> MetricsSource:
     """Open the metrics of output folder ``out`` for reading (Parquet first, then the database)."""
     parquet_dir = default_parquet_dir(out)
-    if has_snapshots(parquet_dir, "runs"):
+    if has_snapshots(parquet_dir, "runs") or pending_runs(parquet_dir):
         return _parquet_source(parquet_dir)
     db_path = metrics_db or default_db_path(out)
     if db_path.exists():

@@ -4,6 +4,11 @@ The runner holds no connection while it works: :meth:`MetricsStore.record_run` o
 database, writes one run in one short transaction, snapshots it to Parquet and closes.
 Reports read the snapshots (see :mod:`batchsum.metrics.reader`), so they never wait for,
 or see half of, a run being recorded.
+
+A run that changed nothing (every file unchanged) is not worth a DuckDB start: :func:`defer_run`
+writes its rows as newline-delimited JSON under ``.batchsum/metrics-pending/<run_id>/`` in a few
+milliseconds; readers include them, and the next :meth:`MetricsStore.record_run` folds them into
+the database and snapshots them. ``runs.ndjson`` is written last and marks a pending run complete.
 """
 
 from __future__ import annotations
@@ -35,9 +40,14 @@ from batchsum.metrics.migrations import (
 from batchsum.metrics.parquet import snapshotted_keys, write_snapshot
 from batchsum.metrics.privacy import scrub_secrets
 from batchsum.model import FileRecord, NodeRecord, RunRecord
+from batchsum.tree import atomic_target
 
 DB_NAME = "metrics.duckdb"
 PARQUET_DIR = "parquet"
+PENDING_DIR = "metrics-pending"
+PENDING_RUNS_FILE = "runs.ndjson"
+# Past this many deferred runs the next quiet run records normally, so the database never lags far.
+MAX_PENDING_RUNS = 30
 
 # Identity columns are kept verbatim (scrubbing a path would break joins); every other
 # string column is free text that may carry a pasted key or header.
@@ -124,14 +134,21 @@ def connect_db(path: Path, *, read_only: bool, lock_timeout: float) -> Any:
             delay = min(delay * 2, 1.0)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def record_row(record: Any) -> dict[str, Any]:
     """A record dataclass as a column -> value dict, free-text fields scrubbed of secrets."""
+    cls = type(record)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(record))
     row: dict[str, Any] = {}
-    for f in dataclasses.fields(record):
-        value = getattr(record, f.name)
-        if isinstance(value, str) and f.name not in _VERBATIM:
+    for name in names:
+        value = getattr(record, name)
+        if value.__class__ is str and name not in _VERBATIM:
             value = scrub_secrets(value)
-        row[f.name] = value
+        row[name] = value
     return row
 
 
@@ -154,6 +171,37 @@ def clean_eval_row(raw: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+def write_ndjson(fh: Any, table: str, rows: list[dict[str, Any]]) -> None:
+    """Write ``rows`` as one JSON object per line holding exactly ``table``'s columns."""
+    names = [name for name, _ in table_columns(table)]
+    width = len(names)
+    strict = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+    lines: list[str] = []
+    for row in rows:
+        if len(row) == width:
+            try:
+                # A full row with only finite numbers is written as is: most rows, at C speed.
+                lines.append(strict(row))
+                continue
+            except ValueError:
+                pass
+        lines.append(strict({name: _json_safe(row.get(name)) for name in names}))
+    fh.write("\n".join(lines))
+    fh.write("\n")
+
+
+def ndjson_scan(table: str, paths: list[str]) -> str:
+    """A typed ``read_json`` over NDJSON files written by :func:`write_ndjson` (paths are SQL-quoted)."""
+    spec = ", ".join(f"'{name}': '{typ}'" for name, typ in table_columns(table))
+    files = ", ".join("'" + p.replace("'", "''") + "'" for p in paths)
+    return f"read_json([{files}], format = 'newline_delimited', columns = {{{spec}}})"
+
+
+def _insert_ndjson(con: Any, table: str, path: str) -> None:
+    cols = ", ".join(f'"{name}"' for name, _ in table_columns(table))
+    con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {ndjson_scan(table, [path])}")
+
+
 def insert_rows(con: Any, table: str, rows: list[dict[str, Any]]) -> None:
     """Bulk-insert ``rows`` through a newline-delimited JSON file read by DuckDB.
 
@@ -162,25 +210,63 @@ def insert_rows(con: Any, table: str, rows: list[dict[str, Any]]) -> None:
     """
     if not rows:
         return
-    columns = table_columns(table)
     fd, tmp = tempfile.mkstemp(prefix=f"batchsum-{table}-", suffix=".ndjson")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for row in rows:
-                fh.write(json.dumps({name: _json_safe(row.get(name)) for name, _ in columns}, ensure_ascii=False))
-                fh.write("\n")
-        spec = ", ".join(f"'{name}': '{typ}'" for name, typ in columns)
-        cols = ", ".join(f'"{name}"' for name, _ in columns)
-        con.execute(
-            f"INSERT INTO {table} ({cols}) SELECT {cols} FROM read_json(?, format = 'newline_delimited', "
-            f"columns = {{{spec}}})",
-            [tmp],
-        )
+            write_ndjson(fh, table, rows)
+        _insert_ndjson(con, table, tmp)
     finally:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+
+
+def pending_dir(parquet_dir: Path) -> Path:
+    """Where deferred runs wait for the database: beside the Parquet snapshots."""
+    return Path(parquet_dir).parent / PENDING_DIR
+
+
+def pending_runs(parquet_dir: Path) -> list[Path]:
+    """Folders of complete deferred runs, oldest first."""
+    base = pending_dir(parquet_dir)
+    try:
+        dirs = sorted(os.scandir(base), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [Path(d.path) for d in dirs if os.path.isfile(os.path.join(d.path, PENDING_RUNS_FILE))]
+
+
+def _run_rows(run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> dict[str, list[dict[str, Any]]]:
+    recs: list[FileRecord | NodeRecord] = [*files, *nodes]
+    for rec in recs:
+        if rec.run_id != run.run_id:
+            raise MetricsError(f"record for {rec.relpath} has run id {rec.run_id!r}, expected {run.run_id!r}")
+    run_row = record_row(run)
+    run_row["recorded_at"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="microseconds")
+    return {
+        "runs": [run_row],
+        "files": [record_row(f) for f in files],
+        "nodes": [record_row(n) for n in nodes],
+    }
+
+
+def defer_run(parquet_dir: Path, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> bool:
+    """Record a run as pending NDJSON without opening DuckDB; False when too many already wait
+    (then record it with :meth:`MetricsStore.record_run`, which folds them all in)."""
+    if len(pending_runs(parquet_dir)) >= MAX_PENDING_RUNS:
+        return False
+    rows = _run_rows(run, files, nodes)
+    folder = pending_dir(parquet_dir) / run.run_id
+    folder.mkdir(parents=True, exist_ok=True)
+    for table in ("files", "nodes", "runs"):  # runs last: it marks the run complete
+        if not rows[table]:
+            continue
+        with atomic_target(folder / f"{table}.ndjson") as tmp, open(tmp, "w", encoding="utf-8") as fh:
+            write_ndjson(fh, table, rows[table])
+            fh.flush()
+            os.fsync(fh.fileno())  # the run's only writes: they must survive a power cut
+    return True
 
 
 def _json_safe(value: Any) -> Any:
@@ -268,24 +354,38 @@ class MetricsStore:
             con.close()
 
     def record_run(self, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> None:
-        """Store one run (replacing an earlier recording of the same run id), then snapshot it."""
-        recs: list[FileRecord | NodeRecord] = [*files, *nodes]
-        for rec in recs:
-            if rec.run_id != run.run_id:
-                raise MetricsError(f"record for {rec.relpath} has run id {rec.run_id!r}, expected {run.run_id!r}")
-        run_row = record_row(run)
-        run_row["recorded_at"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="microseconds")
-        rows = {
-            "runs": [run_row],
-            "files": [record_row(f) for f in files],
-            "nodes": [record_row(n) for n in nodes],
-        }
+        """Store one run (replacing an earlier recording of the same run id), then snapshot it;
+        deferred runs waiting in the pending folder are folded in first."""
+        rows = _run_rows(run, files, nodes)
         with self._connection() as con:
+            self._fold_pending(con)
             self._replace(con, "run_id", run.run_id, rows)
             # files and nodes first: a reader only trusts runs whose `runs` snapshot exists.
             for table in ("files", "nodes", "runs"):
                 write_snapshot(con, self.parquet_dir, table, run.run_id)
             self._repair_snapshots(con)
+
+    def _fold_pending(self, con: Any) -> None:
+        """Move deferred runs into the database and their Parquet snapshots, then drop them."""
+        import shutil
+
+        for folder in pending_runs(self.parquet_dir):
+            run_id = folder.name
+            con.execute("BEGIN TRANSACTION")
+            try:
+                for table in ("files", "nodes", "runs"):
+                    con.execute(f'DELETE FROM {table} WHERE "run_id" = ?', [run_id])
+                    path = folder / f"{table}.ndjson"
+                    if path.is_file():
+                        _insert_ndjson(con, table, str(path))
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            for table in ("files", "nodes", "runs"):
+                write_snapshot(con, self.parquet_dir, table, run_id)
+            # Removed only once snapshotted; readers skip a pending run that has a snapshot.
+            shutil.rmtree(folder, ignore_errors=True)
 
     def record_evals(self, rows: list[dict[str, Any]]) -> None:
         """Append evaluation rows (one per document and method) and re-snapshot each eval id they touch.
