@@ -101,6 +101,9 @@ class SummaryRequest:
     prior_context: str | None = None  # previous L3 when one exists
     facets: bool = False  # ask for structured facets (conversations, final node only)
     summary_level: SummaryLevel = SummaryLevel.STANDARD
+    # Nodes on the longest chain still to run from this one (itself included): backends that queue
+    # requests serve higher first, which finishes a forest of trees soonest (Hu's level order).
+    priority: int = 1
 
 
 @dataclass

@@ -457,8 +457,9 @@ class _Runner:
         doc = plan.doc
         rel = doc.relpath
         tasks: dict[str, asyncio.Task[NodeResult]] = {}
+        heights = _heights(plan)
         for node in plan.nodes:
-            tasks[node.node_id] = asyncio.create_task(self._node(plan, node, tasks))
+            tasks[node.node_id] = asyncio.create_task(self._node(plan, node, tasks, heights[node.node_id]))
         try:
             results = await asyncio.gather(*tasks.values())
         except AbortRun:
@@ -513,7 +514,9 @@ class _Runner:
             facets,
         )
 
-    async def _node(self, plan: FilePlan, node: PlannedNode, tasks: dict[str, asyncio.Task[NodeResult]]) -> NodeResult:
+    async def _node(
+        self, plan: FilePlan, node: PlannedNode, tasks: dict[str, asyncio.Task[NodeResult]], height: int = 1
+    ) -> NodeResult:
         doc = plan.doc
         parts: list[str] = []
         if node.inputs:
@@ -560,6 +563,7 @@ class _Runner:
                 prior_context=prior,
                 facets=facets,
                 summary_level=plan.level,
+                priority=height,
             )
             out = await self.backend.summarize(request)
             if not out.text.strip() and text.strip():
@@ -951,6 +955,16 @@ class _Runner:
         for bar in (self._file_bar, self._node_bar):
             if bar is not None:
                 bar.close()
+
+
+def _heights(plan: FilePlan) -> dict[str, int]:
+    """Per node: how many nodes the chain from it to the file's final holds (the final: 1)."""
+    parent = {child: n.node_id for n in plan.nodes for child in n.inputs}
+    heights: dict[str, int] = {}
+    for n in reversed(plan.nodes):  # dependency order reversed: parents come first
+        up = parent.get(n.node_id)
+        heights[n.node_id] = 1 + (heights[up] if up is not None else 0)
+    return heights
 
 
 def _scrub_command(cmd: str) -> str:

@@ -520,3 +520,31 @@ def test_fake_server_control_and_log_endpoints(fake_llm: FakeLLMServer) -> None:
     assert log["peak_inflight"] >= 1 and "messages" not in log["requests"][0]
     call("/_control", {"reset_log": True})
     assert call("/_log")["count"] == 0
+
+
+def test_request_slots_serve_the_longest_remaining_chain_first() -> None:
+    """Waiting requests go highest priority first (FIFO within one); a cancelled waiter loses no slot."""
+    from batchsum.backends.llm import _PrioritySlots
+
+    async def scenario() -> list[str]:
+        slots = _PrioritySlots(1)
+        await slots.acquire(1)  # held: everyone below waits
+        order: list[str] = []
+
+        async def waiter(name: str, priority: int) -> None:
+            await slots.acquire(priority)
+            order.append(name)
+            slots.release()
+
+        tasks = [asyncio.create_task(waiter(n, p)) for n, p in [("L3", 1), ("L1-a", 3), ("L2", 2), ("L1-b", 3)]]
+        doomed = asyncio.create_task(waiter("cancelled", 5))
+        for _ in range(3):
+            await asyncio.sleep(0)  # every waiter is queued
+        doomed.cancel()
+        slots.release()
+        await asyncio.gather(*tasks)
+        await asyncio.gather(doomed, return_exceptions=True)
+        await slots.acquire(1)  # the slot came back after the last waiter: nothing leaked
+        return order
+
+    assert asyncio.run(scenario()) == ["L1-a", "L1-b", "L2", "L3"]
