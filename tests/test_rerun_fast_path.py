@@ -130,7 +130,7 @@ def test_manifest_snapshot_tracks_every_write(corpus: Path, tmp_path: Path) -> N
     run(corpus, out)
     state = out / ".batchsum"
     snap = json.loads((state / SNAPSHOT_NAME).read_text())
-    assert len(snap["entries"]) == 6
+    assert len(snap["rows"]) == 6
 
     store = StateStore(state)
     entries = store.load_manifest()
@@ -148,11 +148,11 @@ def test_corrupt_snapshot_falls_back_to_per_source_files(corpus: Path, tmp_path:
     out = tmp_path / "out"
     run(corpus, out)
     snap = out / ".batchsum" / SNAPSHOT_NAME
-    snap.write_text('{"version": 1, "entries": [{"relpath": ')
+    snap.write_text('{"version": 1, "columns": ["relpath"], "rows": [["a.md"')
     again = run(corpus, out)
     assert again["run"]["files_unchanged"] == 6
     assert again["run"]["nodes_computed"] == 0
-    assert len(json.loads(snap.read_text())["entries"]) == 6  # rewritten whole
+    assert len(json.loads(snap.read_text())["rows"]) == 6  # rewritten whole
 
 
 def test_edit_after_snapshot_is_detected(corpus: Path, tmp_path: Path) -> None:
@@ -164,7 +164,23 @@ def test_edit_after_snapshot_is_detected(corpus: Path, tmp_path: Path) -> None:
     status = {f["relpath"]: f["status"] for f in d["files"]}
     assert status["2024-03-04.md"] == "done"
     assert status["2024-03-01.md"] == "deleted"
-    snap = {e["relpath"]: e for e in json.loads((out / ".batchsum" / SNAPSHOT_NAME).read_text())["entries"]}
+    doc = json.loads((out / ".batchsum" / SNAPSHOT_NAME).read_text())
+    snap = {row[0]: dict(zip(doc["columns"], row, strict=True)) for row in doc["rows"]}
     assert "2024-03-01.md" not in snap
     assert snap["2024-03-04.md"]["size"] == (corpus / "2024-03-04.md").stat().st_size
+    assert run(corpus, out)["run"]["nodes_computed"] == 0
+
+
+def test_snapshot_from_another_version_is_read_by_column_name(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run(corpus, out)
+    snap = out / ".batchsum" / SNAPSHOT_NAME
+    doc = json.loads(snap.read_text())
+    drop = doc["columns"].index("final_tokens")
+    doc["columns"] = [c for i, c in enumerate(doc["columns"]) if i != drop] + ["field_from_the_future"]
+    doc["rows"] = [[v for i, v in enumerate(r) if i != drop] + ["x"] for r in doc["rows"]]
+    snap.write_text(json.dumps(doc))
+    entries = StateStore(out / ".batchsum").load_manifest()
+    assert len(entries) == 6
+    assert all(e.final_tokens == 0 and e.sha256 for e in entries.values())
     assert run(corpus, out)["run"]["nodes_computed"] == 0
