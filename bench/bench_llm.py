@@ -182,6 +182,8 @@ def run(ctx: BenchContext) -> list[BenchResult]:
                 ),
                 emit(BenchResult(AREA, f"{label}: start -> first request", first, "s")),
                 emit(BenchResult(AREA, f"{label}: first request -> last response", span, "s")),
+                # The graph and client alone, start-up (interpreter, imports, first file) left out.
+                emit(BenchResult(AREA, f"{label}: (first request -> last response) / bound", span / bound, "x")),
                 emit(BenchResult(AREA, f"{label}: lower bound", bound, "s")),
                 emit(
                     BenchResult(
