@@ -92,6 +92,13 @@ class StateStore:
         self._entries = dict(entries)
         return entries
 
+    def entry(self, relpath: str) -> ManifestEntry | None:
+        """One source's entry, read from its own file (always current, even mid-run)."""
+        try:
+            return ManifestEntry(**json.loads((self.manifest_dir / _name(relpath)).read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            return None
+
     def _load_snapshot(self) -> dict[str, ManifestEntry] | None:
         try:
             data = json.loads(self.snapshot_path.read_text(encoding="utf-8"))

@@ -1,17 +1,23 @@
 """Search every summary of an output folder (seed 001 §3, adapted to summary trees).
 
-1. Retrieve ``k*3`` candidates per level (L1, L2, L3: a collapsed-tree search) by cosine similarity.
+1. Retrieve ``k*3`` candidates per level (L1, L2, L3: a collapsed-tree search) by cosine similarity,
+   and as many per level by BM25 over the nodes' summaries and the source passages they summarize
+   (:mod:`batchsum.index.lexical`): the words a summary dropped still find its node.
 2. Rerank them (MaxSim late interaction by default, an ONNX cross-encoder with ``--reranker``).
-3. Min–max normalize the reranker scores (not sigmoid: agent-cli #279 squashed them into 0.2–0.4).
+3. Min–max normalize the reranker scores (not sigmoid: agent-cli #279 squashed them into 0.2–0.4);
+   with MaxSim, blend them with the min–max normalized cosine and BM25 scores of the candidates.
 4. ``score = 0.8 * relevance + 0.2 * exp(-age_days / 30)``, age from the document's date.
 5. MMR with λ = 0.7 over the node embeddings picks the final ``k``; near-copies (cosine ≥ 0.92 to a
-   hit already chosen, e.g. an L1 and the L3 that repeats it) are dropped, never shown twice.
+   hit already chosen, e.g. an L1 and the L3 that repeats it) are dropped, never shown twice, and a
+   second node of an already chosen source is penalized like a near-copy, so ``k`` hits tend to
+   cover ``k`` sources.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fnmatch
+import logging
 import math
 import re
 import sqlite3
@@ -25,6 +31,7 @@ import numpy as np
 
 from batchsum.errors import ConfigError
 from batchsum.index.embed import STOPWORDS, OnnxEmbedder, get_embedder, get_onnx_embedder
+from batchsum.index.lexical import LexFilter, LexicalStore, lexical_path, query_tokens
 from batchsum.index.rerank import TokenRow, TokenStore, cross_encoder, maxsim
 from batchsum.index.store import chroma_errors, date_to_ts, open_collection, token_store
 from batchsum.model import CONTENT_TYPES
@@ -33,7 +40,15 @@ if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.index.rerank import Reranker
 
-CANDIDATES_PER_LEVEL = 3  # x k
+log = logging.getLogger(__name__)
+
+CANDIDATES_PER_LEVEL = 3  # x k, dense channel
+LEXICAL_PER_LEVEL = 1  # x k, lexical channel (it mostly adds nodes the dense pool already holds)
+# Relevance with the default MaxSim reranker (QMSum recall@5: see bench/bench_index.py).
+WEIGHT_MAXSIM = 0.25
+WEIGHT_COSINE = 0.25
+WEIGHT_BM25 = 0.5
+SAME_SOURCE_PENALTY = 1.0  # MMR penalty of a node whose source is already among the hits (as for cosine 1.0)
 WIDE_FACTOR = 10  # the unfiltered first query fetches this many times k*3 nodes
 RECENCY_WEIGHT = 0.2
 RECENCY_DAYS = 30.0
@@ -150,18 +165,35 @@ def recency(doc_ts: int | None, today: date) -> float:
 
 
 def mmr(
-    scores: np.ndarray, vectors: np.ndarray, k: int, lam: float = MMR_LAMBDA, duplicate: float = DUPLICATE_SIM
+    scores: np.ndarray,
+    vectors: np.ndarray,
+    k: int,
+    lam: float = MMR_LAMBDA,
+    duplicate: float = DUPLICATE_SIM,
+    groups: list[str] | None = None,
+    group_penalty: float = SAME_SOURCE_PENALTY,
 ) -> list[int]:
     """Maximal marginal relevance: up to ``k`` indices, each maximizing ``λ·score − (1−λ)·max_sim(selected)``.
 
     Candidates at cosine ``duplicate`` or more to an already chosen one are dropped outright: with
     λ = 0.7 the penalty alone lets a clearly more relevant near-copy (an L1 and the L3 that repeats it)
-    outrank a different, slightly less relevant hit.
+    outrank a different, slightly less relevant hit. With ``groups`` (the source of each candidate),
+    a candidate whose group is already chosen counts as at least ``group_penalty`` similar (never dropped
+    for it): another node of the same file must be clearly more relevant than a hit from a new file.
     """
     n = len(scores)
     if n == 0:
         return []
-    sims = vectors @ vectors.T
+    # einsum, not BLAS: a threaded BLAS product this small only wakes spinning threads that then fight
+    # onnxruntime's for the cores (on 2 cores it doubled search latency).
+    sims = np.einsum("id,jd->ij", vectors, vectors)
+    if groups is not None:
+        codes: dict[str, int] = {}
+        same = np.array([codes.setdefault(g, len(codes)) for g in groups], dtype=np.int64)
+        penalty_floor = np.where(same[:, None] == same[None, :], group_penalty, -np.inf)
+        np.fill_diagonal(penalty_floor, -np.inf)
+    else:
+        penalty_floor = None
     chosen: list[int] = []
     left = list(range(n))
     while left and len(chosen) < k:
@@ -171,6 +203,8 @@ def mmr(
             penalty = penalty[penalty < duplicate]
             if not left:
                 break
+            if penalty_floor is not None:
+                penalty = np.maximum(penalty, penalty_floor[np.ix_(left, chosen)].max(axis=1))
         else:
             penalty = np.zeros(len(left))
         values = lam * scores[left] - (1 - lam) * penalty
@@ -289,16 +323,47 @@ def search(
     col = open_collection(cfg, embedder, create=False)
     with chroma_errors(cfg):
         base: list[dict[str, Any]] = []
+        filt = LexFilter(level=level, content_type=content_type)
         if content_type:
             base.append({"content_type": content_type})
         if since is not None:
-            base.append({"doc_ts": {"$gte": date_to_ts(since)}})
+            filt.since_ts = date_to_ts(since)
+            base.append({"doc_ts": {"$gte": filt.since_ts}})
         if path_glob:
             sources = _matching_sources(col, path_glob, base)
             if not sources:
                 return []
+            filt.sources = set(sources)
             base.append({"source_path": {"$in": sources}})
-        return _search(cfg, col, embedder, ranker, q, k, level, base, today or datetime.now(UTC).date())
+        return _search(cfg, col, embedder, ranker, q, k, level, base, filt, today or datetime.now(UTC).date())
+
+
+def lexical_candidates(
+    cfg: RunConfig, query: str, per_level: int, filt: LexFilter, focus_docs: set[str]
+) -> tuple[dict[str, float], list[str]]:
+    """BM25 scores (node id -> score) of the nodes the query's words reach, and the ``per_level`` best of
+    each level as new candidates. An output indexed before the lexical channel existed has none: ({}, [])."""
+    path = lexical_path(cfg)
+    if not path.is_file():
+        return {}, []
+    try:
+        store = LexicalStore(path)
+    except sqlite3.Error as exc:
+        log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
+        return {}, []
+    with contextlib.closing(store):
+        try:
+            scores = store.scores(query_tokens(query), filt, focus_docs)
+        except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
+            log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
+            return {}, []
+    by_level: dict[str, list[str]] = {}
+    for nid in sorted(scores, key=lambda i: -scores[i]):
+        m = _ID_LEVEL.search(nid)
+        got = by_level.setdefault(m.group(1) if m else "?", [])
+        if len(got) < per_level:
+            got.append(nid)
+    return scores, [nid for got in by_level.values() for nid in got]
 
 
 def _search(
@@ -310,6 +375,7 @@ def _search(
     k: int,
     level: str | None,
     base: list[dict[str, Any]],
+    filt: LexFilter,
     today: date,
 ) -> list[SearchHit]:
     # Stage 1: per-level candidates. Only ids and distances: metadata, documents and vectors are the slow
@@ -321,7 +387,9 @@ def _search(
     else:
         qvec = embedder.embed([q])[0]
     cands = _candidates(col, qvec, k * CANDIDATES_PER_LEVEL, level, base)
-    ids = list(cands)
+    dense_docs = {i.split(":summary:", 1)[0] for i in cands}
+    bm25, lex_ids = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
+    ids = list(dict.fromkeys([*cands, *lex_ids]))
     if not ids:
         return []
 
@@ -331,6 +399,11 @@ def _search(
         rows = store.get_many(ids)
         need = ids if ranker is not None else [i for i in ids if i not in rows]
         fetched = _fetch(col, need, embeddings=True)
+        # A lexical hit Chroma does not hold (a sync interrupted between the two) cannot be shown.
+        ids = [i for i in ids if i in rows or i in fetched]
+        need = [i for i in need if i in fetched]
+        if not ids:
+            return []
         if ranker is not None:
             raw = ranker.score(q, [fetched[i][0] for i in ids])
         else:
@@ -345,15 +418,23 @@ def _search(
                 if onnx is embedder:
                     _remember(store, [(nid, rows[nid]) for nid in need])
             raw = maxsim(qtoks, [rows[i].vectors for i in ids])
+    matrix = np.stack([fetched[i][2] if i in fetched else rows[i].embedding for i in ids]).astype(np.float32)
+    matrix = matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
+    qunit = np.asarray(qvec, dtype=np.float32) / max(float(np.linalg.norm(qvec)), 1e-12)
+    cosine = np.einsum("id,d->i", matrix, qunit)
     relevance = minmax(raw)
+    lexical = np.array([bm25.get(i, 0.0) for i in ids], dtype=np.float32)
+    if ranker is None and lexical.any():
+        # Meaning (MaxSim, cosine) and words (BM25, which also sees the source) vote together; a cross-encoder
+        # reads the words itself, so the lexical channel only brings it candidates.
+        blend = WEIGHT_MAXSIM * relevance + WEIGHT_COSINE * minmax(cosine) + WEIGHT_BM25 * minmax(lexical)
+        relevance = minmax(blend)
     stamps = [fetched[i][1].get("doc_ts") if i in fetched else rows[i].doc_ts for i in ids]
     rec = np.array([recency(ts, today) for ts in stamps], dtype=np.float32)
     final = (1 - RECENCY_WEIGHT) * relevance + RECENCY_WEIGHT * rec
 
-    # Stage 3: MMR, then fetch text and metadata of the chosen few.
-    matrix = np.stack([fetched[i][2] if i in fetched else rows[i].embedding for i in ids]).astype(np.float32)
-    matrix = matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
-    order = mmr(final, matrix, k)
+    # Stage 3: MMR (one source per hit where possible), then fetch text and metadata of the chosen few.
+    order = mmr(final, matrix, k, groups=[i.split(":summary:", 1)[0] for i in ids])
     chosen = _fetch(col, [ids[i] for i in order if ids[i] not in fetched])
     chosen.update(fetched)
 
@@ -368,7 +449,7 @@ def _search(
                 score=round(float(final[i]), 4),
                 relevance=round(float(relevance[i]), 4),
                 recency=round(float(rec[i]), 4),
-                similarity=round(cands[ids[i]], 4),
+                similarity=round(cands.get(ids[i], float(cosine[i])), 4),
                 node_id=ids[i],
                 level=int(md.get("level", 3)),
                 is_final=bool(md.get("is_final", False)),

@@ -30,6 +30,8 @@ from batchsum.index.embed import (
     get_embedder,
     register_embedding_function,
 )
+from batchsum.index.lexical import keep_only, open_lexical, update_docs
+from batchsum.index.lexical import rebuild as rebuild_lexical
 from batchsum.index.rerank import TokenRow, TokenStore
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
@@ -55,6 +57,7 @@ class IndexNode:
     doc_id: str
     body: str
     metadata: dict[str, Any]
+    span: tuple[int, int] | None = None  # L1: the chunk's character span in the rendered source
 
 
 @dataclass
@@ -175,7 +178,18 @@ def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> In
     if ts is not None:
         md["doc_ts"] = ts
     md["content_hash"] = content_hash({k: _plain(v) for k, v in meta.items()}, body)
-    return IndexNode(node_id, doc_id, body, md)
+    return IndexNode(node_id, doc_id, body, md, _span(meta.get("source_span")))
+
+
+def _span(value: Any) -> tuple[int, int] | None:
+    """``source_span: [start, end]`` of the front matter, or None when absent or malformed."""
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        try:
+            start, end = int(value[0]), int(value[1])
+        except (TypeError, ValueError):
+            return None
+        return (start, end) if 0 <= start <= end else None
+    return None
 
 
 def doc_nodes(out: Path, relpath: str) -> list[IndexNode]:
@@ -494,17 +508,32 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=True)
     tokens = token_store(cfg)
-    with contextlib.closing(tokens), chroma_errors(cfg):
+    lex = open_lexical(cfg)
+    with contextlib.closing(tokens), contextlib.closing(lex), chroma_errors(cfg), _lexical_errors(cfg):
         for batch in _batched(deleted_l, IN_BATCH):
             gone = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
             stats.nodes_deleted += _delete_ids(col, gone)
             tokens.delete(gone)
+            lex.delete_docs(sorted({*batch, *(i.split(":summary:", 1)[0] for i in gone)}))
         for batch in _batched(changed_l, IN_BATCH):
             existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
             nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
             _add(stats, _replace_nodes(col, embedder, nodes, existing, tokens))
+            # After Chroma, like the token cache: a crash in between is healed by the next sync or repair.
+            update_docs(lex, cfg.state_dir, nodes, {*batch, *(i.split(":summary:", 1)[0] for i in existing)})
     stats.seconds = time.perf_counter() - t0
     return stats
+
+
+@contextlib.contextmanager
+def _lexical_errors(cfg: RunConfig) -> Iterator[None]:
+    """A broken lexical database is a one-line IndexError_ naming the cure, like a broken Chroma folder."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise IndexError_(
+            f"lexical index in {cfg.state_dir} is unreadable ({exc}); run `batchsum index {cfg.out} --rebuild`"
+        ) from None
 
 
 def _compare(cfg: RunConfig, col: Any) -> tuple[IndexCheck, dict[str, IndexNode]]:
@@ -551,6 +580,10 @@ def repair_index(cfg: RunConfig) -> IndexStats:
         stats.nodes_indexed = _upsert(col, embedder, todo, tokens)
         stats.nodes_deleted = _delete_ids(col, check.orphans)
         tokens.keep_only(set(tree))
+    with contextlib.closing(open_lexical(cfg)) as lex, _lexical_errors(cfg):
+        # Unchanged documents are recognized by their signature and cost no source read.
+        update_docs(lex, cfg.state_dir, tree.values())
+        keep_only(lex, {n.doc_id for n in tree.values()})
     stats.seconds = time.perf_counter() - t0
     return stats
 
@@ -581,6 +614,7 @@ def rebuild_index(cfg: RunConfig) -> IndexStats:
         stale.unlink(missing_ok=True)  # a derived cache, rebuilt right below (also cures a corrupt one)
     with contextlib.closing(token_store(cfg)) as tokens, chroma_errors(cfg):
         stats.nodes_indexed = _upsert(col, embedder, nodes, tokens)
+    rebuild_lexical(cfg, nodes)
     stats.seconds = time.perf_counter() - t0
     return stats
 

@@ -1,0 +1,474 @@
+"""The lexical channel of search: BM25 over each node's summary and the source text it summarizes.
+
+Summaries drop details (a 3–7 % summary of a meeting keeps the gist, not who set up the microphones),
+and a dense vector of the summary cannot find what the summary no longer says. So the words of the
+source count as evidence for the nodes built from them:
+
+* the source of every document (rendered as the run saw it: chat and subtitle files become
+  ``Speaker: text`` lines) is cut into overlapping passages of :data:`PASSAGE_WORDS` words;
+* every node's own summary text is cut the same way;
+* a node's lexical score is the best BM25 score of its own summary passages and of the source passages
+  inside the span it summarizes: an L1 its chunk (``source_span``), an L2 the chunks of its group, an
+  L3 (and a single-node file) the whole source.
+
+Scoring passages rather than whole chunks rewards query words that occur *together* (a chunk of 3,000
+tokens contains most query words somewhere; a 100-word passage only where the topic is discussed).
+
+Source text is read at indexing time from the file the manifest records (``<out>/.batchsum/manifest``),
+and used only when its sha256 still equals the node's ``source_sha256``; otherwise (moved, edited or
+deleted source, a tree without a manifest) the node is indexed by its summary alone.
+
+Storage: ``<out>/.batchsum/lexical-<collection>.sqlite3``, one transaction per document (a crash
+leaves every document either old or new, never half-written); ``--rebuild`` builds a fresh file
+beside it and swaps it in with an atomic rename. Like the token cache it is derived data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import math
+import os
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from batchsum.index.embed import STOPWORDS
+from batchsum.tree import atomic_target
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from batchsum.config import RunConfig
+    from batchsum.index.store import IndexNode
+
+log = logging.getLogger(__name__)
+
+LEX_SCHEMA = 2
+PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 points of recall@5
+PASSAGE_STRIDE = 50
+BM25_K1 = 1.2
+BM25_B = 0.75
+TOP_UNITS = 100  # best passages whose documents get node scores (plus the documents the dense channel found)
+
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+# Words that say what the asker wants done, not what the text is about ("summarize the discussion
+# about ..."); in a transcript they match filler talk. Used for queries only.
+QUERY_STOPWORDS = frozenset(
+    "summarize summarise summary discuss discussed discussing discussion discussions talk talked talking"
+    " think thought say said saying mention opinion opinions tell told explain".split()
+)
+_SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "s")
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper (possessive, plurals, -ing, -ed): "budgets" and "budget's" match "budget"."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    if len(word) <= 4 or word.endswith("ss"):
+        return word
+    for suf in _SUFFIXES:
+        if word.endswith(suf) and len(word) - len(suf) >= 3:
+            base = word[: -len(suf)]
+            return base + "y" if suf in ("ies", "ied") else base
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased, stemmed content words of ``text`` (stopwords and one-letter words dropped)."""
+    out: list[str] = []
+    for w in _TOKEN.findall(text.lower()):
+        if len(w) > 1 and w not in STOPWORDS:
+            out.append(stem(w))
+    return out
+
+
+def query_tokens(query: str) -> list[str]:
+    """The query's lexical terms: :func:`tokenize` minus words that only phrase the request."""
+    kept = [t for t in tokenize(query) if t not in QUERY_STOPWORDS]
+    # A query made only of such words still means something: keep them rather than match nothing.
+    return kept or tokenize(query)
+
+
+def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE) -> Iterator[tuple[int, str]]:
+    """(char offset, text) of overlapping windows of ``words`` words, every ``stride`` words."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    if not spans:
+        return
+    start = 0
+    while True:
+        end = min(len(spans), start + words)
+        yield spans[start][0], text[spans[start][0] : spans[end - 1][1]]
+        if end == len(spans):
+            return
+        start += stride
+
+
+# -- source text ---------------------------------------------------------------------------------------
+
+
+def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None:
+    """The rendered text of a source file as the run summarized it, or None when it is gone or changed.
+
+    The manifest records the corpus root; the file is ``root`` itself (a file given on the command
+    line) or ``root/relpath`` (with or without the root-name prefix several roots add). Only a file
+    whose sha256 equals ``sha256`` (the node's ``source_sha256``) is used.
+    """
+    if not sha256:
+        return None
+    from batchsum.state import StateStore
+    from batchsum.walk import SourceRef, read_document
+
+    entry = StateStore(state_dir).entry(relpath)
+    if entry is None or not entry.root:
+        return None
+    root = Path(entry.root)
+    tail = relpath.split("/", 1)[1] if "/" in relpath else relpath
+    for path in dict.fromkeys((root, root / relpath, root / tail)):
+        if not path.is_file():
+            continue
+        try:
+            if _sha256(path) != sha256:
+                continue
+            return read_document(SourceRef(path=path, relpath=relpath, root=root)).text
+        except Exception as exc:  # an unreadable source only costs its lexical evidence
+            log.debug("%s: source not used for lexical search (%s)", path, exc)
+    return None
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def node_spans(nodes: Sequence[IndexNode], n_chars: int) -> dict[str, tuple[int, int]]:
+    """The source span each node of one document summarizes (L1: its chunk; L2: its group; L3: all)."""
+    spans: dict[str, tuple[int, int]] = {}
+    groups: dict[Any, list[tuple[int, int]]] = {}
+    for n in nodes:
+        if n.metadata.get("level") == 1 and n.span is not None:
+            spans[n.id] = n.span
+            groups.setdefault(n.metadata.get("parent_group"), []).append(n.span)
+    for n in nodes:
+        level = n.metadata.get("level")
+        if level == 2:
+            kids = groups.get(n.metadata.get("group_index"))
+            if kids:
+                spans[n.id] = (min(s for s, _ in kids), max(e for _, e in kids))
+        elif level == 3 or n.metadata.get("is_final"):
+            spans[n.id] = (0, n_chars)
+    return spans
+
+
+# -- the store -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class LexFilter:
+    """What a search is restricted to (mirrors the Chroma ``where`` clauses of the dense channel)."""
+
+    level: str | None = None  # "1", "2", "3" or "final"
+    content_type: str | None = None
+    since_ts: int | None = None
+    sources: set[str] | None = None
+
+    def admits(self, level: int, is_final: bool, content_type: str | None, doc_ts: int | None, source: str) -> bool:
+        """True when a node with these attributes passes the filter."""
+        if self.level == "final" and not is_final:
+            return False
+        if self.level not in (None, "final") and level != int(str(self.level)):
+            return False
+        if self.content_type is not None and content_type != self.content_type:
+            return False
+        if self.since_ts is not None and (doc_ts is None or doc_ts < self.since_ts):
+            return False
+        return self.sources is None or source in self.sources
+
+
+def lexical_path(cfg: RunConfig) -> Path:
+    """Where the lexical index of this output and collection lives."""
+    return cfg.state_dir / f"lexical-{cfg.collection}.sqlite3"
+
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS lex_meta (key TEXT PRIMARY KEY, value TEXT)",
+    # units / total_len: this document's passages and their words, for BM25's N and average length.
+    "CREATE TABLE IF NOT EXISTS lex_docs (dkey INTEGER PRIMARY KEY, doc_id TEXT NOT NULL UNIQUE, sig TEXT NOT NULL,"
+    " units INTEGER NOT NULL, total_len INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS lex_nodes (nkey INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, dkey INTEGER NOT NULL,"
+    " start INTEGER, stop INTEGER, level INTEGER, is_final INTEGER, content_type TEXT, doc_ts INTEGER, source TEXT)",
+    "CREATE INDEX IF NOT EXISTS lex_nodes_doc ON lex_nodes (dkey)",
+    # One row per (term, passage), carrying all BM25 and mapping needs so a query term is one range scan:
+    # uid = dkey * 2^24 + passage number; nkey = the node of a summary passage, -1 for a source passage,
+    # whose char offset ``start`` places it inside node spans.
+    "CREATE TABLE IF NOT EXISTS lex_postings (term TEXT NOT NULL, uid INTEGER NOT NULL, tf INTEGER NOT NULL,"
+    " len INTEGER NOT NULL, dkey INTEGER NOT NULL, nkey INTEGER NOT NULL, start INTEGER NOT NULL,"
+    " PRIMARY KEY (term, uid)) WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS lex_postings_doc ON lex_postings (dkey)",
+)
+_UID_SHIFT = 1 << 24
+
+
+class LexicalStore:
+    """BM25 passages, postings and node spans of one output folder (see the module docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), timeout=30.0, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        with self._db:
+            if self._schema() not in (None, str(LEX_SCHEMA)):
+                # Another layout of derived data: start empty; `batchsum index OUT` fills it again.
+                for table in ("lex_postings", "lex_nodes", "lex_units", "lex_docs", "lex_meta"):
+                    self._db.execute(f"DROP TABLE IF EXISTS {table}")
+            for stmt in _SCHEMA:
+                self._db.execute(stmt)
+            self._db.execute("INSERT OR IGNORE INTO lex_meta VALUES ('schema', ?)", (str(LEX_SCHEMA),))
+
+    def _schema(self) -> str | None:
+        try:
+            row = self._db.execute("SELECT value FROM lex_meta WHERE key = 'schema'").fetchone()
+        except sqlite3.OperationalError:  # no lex_meta table yet
+            return None
+        return None if row is None else str(row[0])
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    # -- writing ---------------------------------------------------------------------------------------
+
+    def signatures(self, doc_ids: Iterable[str] | None = None) -> dict[str, str]:
+        """doc id -> signature of what is indexed (all documents when ``doc_ids`` is None)."""
+        if doc_ids is None:
+            return dict(self._db.execute("SELECT doc_id, sig FROM lex_docs"))
+        found: dict[str, str] = {}
+        ids = list(doc_ids)
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            sql = f"SELECT doc_id, sig FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
+            found.update(self._db.execute(sql, part))
+        return found
+
+    def replace_doc(self, doc_id: str, sig: str, nodes: Sequence[IndexNode], source: str | None) -> None:
+        """Make ``doc_id``'s lexical data exactly these nodes (and source passages), in one transaction."""
+        spans = node_spans(nodes, len(source)) if source is not None else {}
+        units: list[tuple[str | None, int, Counter[str]]] = []
+        if source is not None:
+            units.extend((None, off, Counter(tokenize(text))) for off, text in passages(source))
+        for n in nodes:
+            units.extend((n.id, off, Counter(tokenize(text))) for off, text in passages(n.body))
+        units = [u for u in units[: _UID_SHIFT - 1] if u[2]]
+        with self._db:
+            self._delete_docs([doc_id])
+            cur = self._db.execute(
+                "INSERT INTO lex_docs (doc_id, sig, units, total_len) VALUES (?, ?, ?, ?)",
+                (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units)),
+            )
+            dkey = int(cur.lastrowid or 0)
+            nkeys: dict[str, int] = {}
+            for n in nodes:
+                m = n.metadata
+                start, stop = spans.get(n.id) or (None, None)
+                cur = self._db.execute(
+                    "INSERT INTO lex_nodes (id, dkey, start, stop, level, is_final, content_type, doc_ts, source)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (n.id, dkey, start, stop, int(m.get("level", 3)), int(bool(m.get("is_final"))),
+                     m.get("content_type"), m.get("doc_ts"), str(m.get("source_path", doc_id))),
+                )  # fmt: skip
+                nkeys[n.id] = int(cur.lastrowid or 0)
+            rows: list[tuple[str, int, int, int, int, int, int]] = []
+            for number, (node_id, off, counts) in enumerate(units):
+                uid = dkey * _UID_SHIFT + number
+                nkey = nkeys[node_id] if node_id is not None else -1
+                length = sum(counts.values())
+                rows.extend((t, uid, c, length, dkey, nkey, off) for t, c in counts.items())
+            self._db.executemany("INSERT INTO lex_postings VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def delete_docs(self, doc_ids: Sequence[str]) -> None:
+        """Forget these documents entirely."""
+        with self._db:
+            self._delete_docs(doc_ids)
+
+    def _delete_docs(self, doc_ids: Sequence[str]) -> None:
+        for d in doc_ids:
+            row = self._db.execute("SELECT dkey FROM lex_docs WHERE doc_id = ?", (d,)).fetchone()
+            if row is None:
+                continue
+            for table in ("lex_postings", "lex_nodes", "lex_docs"):
+                self._db.execute(f"DELETE FROM {table} WHERE dkey = ?", row)
+
+    def node_ids(self) -> set[str]:
+        """Every node id with lexical data."""
+        return {r[0] for r in self._db.execute("SELECT id FROM lex_nodes")}
+
+    # -- searching -------------------------------------------------------------------------------------
+
+    def scores(self, terms: Sequence[str], filt: LexFilter, focus_docs: Iterable[str] = ()) -> dict[str, float]:
+        """BM25 score of the nodes of every document among the :data:`TOP_UNITS` best passages, and of
+        ``focus_docs`` (so nodes proposed by the dense channel get their true score); node id -> score."""
+        import numpy as np
+
+        counts = Counter(terms)
+        n_units, total = self._db.execute("SELECT TOTAL(units), TOTAL(len) FROM (SELECT units, total_len AS len"
+                                          " FROM lex_docs)").fetchone()  # fmt: skip
+        if not counts or not n_units:
+            return {}
+        avgdl = max(float(total) / float(n_units), 1e-9)
+        parts: list[np.ndarray] = []
+        weights: list[np.ndarray] = []
+        for term, qtf in counts.items():
+            rows = self._db.execute(
+                "SELECT uid, tf, len, dkey, nkey, start FROM lex_postings WHERE term = ?", (term,)
+            ).fetchall()
+            if not rows:
+                continue
+            arr = np.asarray(rows, dtype=np.int64)
+            idf = math.log(1.0 + (n_units - len(rows) + 0.5) / (len(rows) + 0.5))
+            tf, dl = arr[:, 1].astype(np.float64), arr[:, 2].astype(np.float64)
+            parts.append(arr)
+            weights.append(qtf * idf * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl)))
+        if not parts:
+            return {}
+        table = np.concatenate(parts)
+        uids, first, inverse = np.unique(table[:, 0], return_index=True, return_inverse=True)
+        unit_score = np.zeros(len(uids), dtype=np.float64)
+        np.add.at(unit_score, inverse.reshape(-1), np.concatenate(weights))
+        info = table[first]  # uid, tf, len, dkey, nkey, start of each passage
+        return self._node_scores(info, unit_score, filt, list(focus_docs))
+
+    def _node_scores(
+        self, info: np.ndarray, unit_score: np.ndarray, filt: LexFilter, focus: list[str]
+    ) -> dict[str, float]:
+        import numpy as np
+
+        top = np.argsort(-unit_score)[:TOP_UNITS]
+        dkeys = {int(d) for d in info[top, 3]}
+        for start in range(0, len(focus), 500):
+            part = focus[start : start + 500]
+            sql = f"SELECT dkey FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
+            dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
+        keep = np.isin(info[:, 3], np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
+        info, unit_score = info[keep], unit_score[keep]
+        best: dict[str, float] = {}
+        nodes = self._nodes_of(sorted(dkeys))
+        by_nkey = {row[0]: row for row in nodes if filt.admits(int(row[5]), bool(row[6]), row[7], row[8], row[9])}
+        # Summary passages score their own node.
+        own = info[:, 4] >= 0
+        for nkey, score in zip(info[own, 4].tolist(), unit_score[own].tolist(), strict=True):
+            row = by_nkey.get(nkey)
+            if row is not None and score > best.get(row[1], 0.0):
+                best[row[1]] = score
+        # Source passages score every node whose span holds them.
+        src_info, src_score = info[~own], unit_score[~own]
+        for row in by_nkey.values():
+            _, nid, dkey, s, e = row[:5]
+            if s is None or e is None:
+                continue
+            sel = (src_info[:, 3] == dkey) & (src_info[:, 5] >= s) & (src_info[:, 5] < e)
+            if sel.any():
+                score = float(src_score[sel].max())
+                if score > best.get(nid, 0.0):
+                    best[nid] = score
+        return best
+
+    def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:
+        out: list[tuple[Any, ...]] = []
+        for start in range(0, len(dkeys), 500):
+            part = dkeys[start : start + 500]
+            sql = (
+                "SELECT nkey, id, dkey, start, stop, level, is_final, content_type, doc_ts, source FROM lex_nodes"
+                f" WHERE dkey IN ({','.join('?' * len(part))})"
+            )
+            out.extend(self._db.execute(sql, part))
+        return out
+
+
+def open_lexical(cfg: RunConfig) -> LexicalStore:
+    """The lexical store of this output and collection (created when absent)."""
+    from batchsum.errors import IndexError_
+
+    path = lexical_path(cfg)
+    try:
+        return LexicalStore(path)
+    except sqlite3.Error as exc:
+        raise IndexError_(
+            f"lexical index {path} is unreadable ({exc}); run `batchsum index {cfg.out} --rebuild`"
+        ) from None
+
+
+def doc_signature(nodes: Sequence[IndexNode], source_sha: str | None) -> str:
+    """What a document's lexical data was built from: its nodes' content hashes and the source used."""
+    parts = sorted(f"{n.id}\0{n.metadata.get('content_hash', '')}" for n in nodes)
+    parts.append(f"source\0{source_sha or ''}")
+    return hashlib.sha256("\n".join(parts).encode("utf-8", errors="surrogatepass")).hexdigest()
+
+
+def _by_doc(nodes: Iterable[IndexNode]) -> dict[str, list[IndexNode]]:
+    out: dict[str, list[IndexNode]] = {}
+    for n in nodes:
+        out.setdefault(n.doc_id, []).append(n)
+    return out
+
+
+def update_docs(store: LexicalStore, state_dir: Path, nodes: Iterable[IndexNode], docs: Iterable[str] = ()) -> int:
+    """Bring these documents' lexical data in line with their node files; return how many were rewritten.
+
+    ``docs`` names documents to sync even when they have no nodes left (their data is removed).
+    """
+    grouped = _by_doc(nodes)
+    wanted = sorted(set(grouped) | set(docs))
+    known = store.signatures(wanted)
+    gone = [d for d in wanted if d not in grouped and d in known]
+    if gone:
+        store.delete_docs(gone)
+    written = 0
+    for doc_id in wanted:
+        doc_nodes = grouped.get(doc_id)
+        if not doc_nodes:
+            continue
+        sha = next((str(n.metadata["source_sha256"]) for n in doc_nodes if n.metadata.get("source_sha256")), None)
+        # Same nodes as indexed (with or without their source): skip without reading or hashing the source.
+        if known.get(doc_id) in (doc_signature(doc_nodes, sha), doc_signature(doc_nodes, None)):
+            continue
+        rel = str(doc_nodes[0].metadata.get("source_path") or doc_id)
+        text = source_text(state_dir, rel, sha)
+        sig = doc_signature(doc_nodes, sha if text is not None else None)
+        store.replace_doc(doc_id, sig, doc_nodes, text)
+        written += 1
+    return written
+
+
+def keep_only(store: LexicalStore, doc_ids: set[str]) -> int:
+    """Remove every document not in ``doc_ids``; return how many went."""
+    gone = [d for d in store.signatures() if d not in doc_ids]
+    store.delete_docs(gone)
+    return len(gone)
+
+
+def rebuild(cfg: RunConfig, nodes: Sequence[IndexNode]) -> None:
+    """Build the lexical index of ``nodes`` into a fresh file and atomically swap it in."""
+    path = lexical_path(cfg)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_target(path) as tmp:
+        store = LexicalStore(tmp)  # sqlite takes the empty temp file as an empty database
+        try:
+            update_docs(store, cfg.state_dir, nodes)
+            store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            store._db.execute("PRAGMA journal_mode=DELETE")  # fold the WAL in: only the one file moves
+        finally:
+            store.close()
+        # The old database's WAL and shared-memory files belong to the old file: drop them first.
+        for side in ("-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(str(path) + side)
