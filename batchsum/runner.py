@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
-import shutil
 import sys
 import time
 from collections import Counter
@@ -308,7 +307,7 @@ class _Runner:
         if entry is None or entry.config_sig != self.sig:
             return False
         try:
-            st = ref.path.stat()
+            st = os.stat(ref.fspath)
         except OSError:
             return False  # _prepare reports why
         if entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns and self._tree_intact(entry):
@@ -416,14 +415,24 @@ class _Runner:
 
     def _unchanged(self, entry: ManifestEntry) -> None:
         self.levels[entry.level] += 1
+        # Built directly (no keyword dict): this runs for every file of every nightly re-run.
         self.files.append(
-            self._file_record(
-                entry.relpath,
+            FileRecord(
+                run_id=self.run_id,
+                relpath=entry.relpath,
                 sha256=entry.sha256,
                 bytes=entry.size,
                 content_type=entry.content_type,
                 level=entry.level,
                 input_tokens=entry.tokens,
+                output_tokens=0,
+                compression_ratio=0.0,
+                chunks=0,
+                nodes=0,
+                llm_calls=0,
+                prompt_tokens=0,
+                completion_tokens=0,
+                wall_ms=0.0,
                 status="unchanged",
             )
         )
@@ -607,6 +616,8 @@ class _Runner:
                 if node.level == 3:
                     hist = summaries_dir(cfg.out, rel) / "history" / f"{self.stamp}.md"
                     hist.parent.mkdir(parents=True, exist_ok=True)
+                    import shutil
+
                     shutil.copy2(path, hist)
             write_node(path, meta, self._body(res))
         # Nodes of the previous tree that no longer exist are moved to deleted/, not destroyed.
@@ -799,6 +810,8 @@ class _Runner:
             if sdir.exists():
                 dest = self.cfg.out / rel / "deleted" / self.stamp / "summaries"
                 dest.parent.mkdir(parents=True, exist_ok=True)
+                import shutil
+
                 shutil.move(str(sdir), str(dest))
             self.state.remove_entry(rel)
         self.deleted.append(rel)

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass, field, fields
@@ -60,6 +59,8 @@ _FIELDS = [f.name for f in fields(ManifestEntry)]
 
 
 def _name(relpath: str) -> str:
+    import hashlib  # imported when first needed: an unchanged re-run never hashes anything
+
     return hashlib.sha1(relpath.encode("utf-8", errors="surrogatepass")).hexdigest() + ".json"
 
 
@@ -177,6 +178,8 @@ class StateStore:
 
 def node_key(*parts: Any) -> str:
     """Stable hash of everything that determines a node's output."""
+    import hashlib
+
     h = hashlib.sha256()
     for part in parts:
         h.update(json.dumps(part, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))

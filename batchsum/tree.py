@@ -13,9 +13,8 @@ Layout under ``<out>``::
 from __future__ import annotations
 
 import functools
+import itertools
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -51,6 +50,22 @@ def node_path(out: Path, relpath: str, level: int, index: int | None) -> Path:
     return base / "L3" / "final.md"
 
 
+_TMP_SEQ = itertools.count()
+
+
+def _create_temp(folder: Path, name: str) -> str:
+    # tempfile.mkstemp's job (exclusive create, mode 0600) without importing tempfile and random,
+    # which is a tenth of an unchanged re-run's start-up; pid + counter keep names unique.
+    while True:
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{next(_TMP_SEQ)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # left by a killed process that had this pid
+            continue
+        os.close(fd)
+        return tmp
+
+
 @contextmanager
 def atomic_target(path: Path) -> Iterator[Path]:
     """Yield a temp path beside ``path``; on success it replaces ``path`` atomically, on error it is removed.
@@ -59,12 +74,11 @@ def atomic_target(path: Path) -> Iterator[Path]:
     the new one, never half of one.
     """
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = _create_temp(path.parent, path.name)
     except FileNotFoundError:
         # Create folders only when missing: an mkdir per write was a large share of a run's time.
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+        tmp = _create_temp(path.parent, path.name)
     try:
         yield Path(tmp)
         os.replace(tmp, path)
@@ -162,6 +176,8 @@ def soft_delete(out: Path, relpath: str, paths: list[Path], stamp: str) -> list[
             continue
         dest = base / "deleted" / stamp / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
+        import shutil
+
         shutil.move(str(p), str(dest))
         moved.append(dest)
     return moved

@@ -18,7 +18,6 @@ import datetime
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,7 +36,6 @@ from batchsum.metrics.migrations import (
     unknown_migrations,
     user_tables,
 )
-from batchsum.metrics.parquet import snapshotted_keys, write_snapshot
 from batchsum.metrics.privacy import scrub_secrets
 from batchsum.model import FileRecord, NodeRecord, RunRecord
 from batchsum.tree import atomic_target
@@ -210,6 +208,8 @@ def insert_rows(con: Any, table: str, rows: list[dict[str, Any]]) -> None:
     """
     if not rows:
         return
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f"batchsum-{table}-", suffix=".ndjson")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -356,6 +356,8 @@ class MetricsStore:
     def record_run(self, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> None:
         """Store one run (replacing an earlier recording of the same run id), then snapshot it;
         deferred runs waiting in the pending folder are folded in first."""
+        from batchsum.metrics.parquet import write_snapshot
+
         rows = _run_rows(run, files, nodes)
         with self._connection() as con:
             self._fold_pending(con)
@@ -368,6 +370,8 @@ class MetricsStore:
     def _fold_pending(self, con: Any) -> None:
         """Move deferred runs into the database and their Parquet snapshots, then drop them."""
         import shutil
+
+        from batchsum.metrics.parquet import write_snapshot
 
         for folder in pending_runs(self.parquet_dir):
             run_id = folder.name
@@ -393,6 +397,8 @@ class MetricsStore:
         Keys must be ``evals`` columns (unknown keys raise MetricsError); missing ones are NULL,
         ``created_at`` defaults to now and ``budget`` is stored as text.
         """
+        from batchsum.metrics.parquet import write_snapshot
+
         if not rows:
             return
         clean = [clean_eval_row(r) for r in rows]
@@ -425,6 +431,8 @@ class MetricsStore:
     def _repair_snapshots(self, con: Any) -> None:
         """Snapshot runs and evals that are in the database but have no Parquet yet
         (an earlier snapshot failed, the folder was removed, or the data predates it)."""
+        from batchsum.metrics.parquet import snapshotted_keys, write_snapshot
+
         for table in ("runs", "evals"):
             key = PARTITION_KEYS[table]
             in_db = {r[0] for r in con.execute(f'SELECT DISTINCT "{key}" FROM {table}').fetchall()}
