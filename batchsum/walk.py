@@ -184,13 +184,13 @@ def _walk_dir(
         if name.startswith(".") or name == STATE_DIR:
             continue
         rel_in_root = f"{rel_folder}/{name}" if rel_folder else name
-        if out_str is not None and os.path.abspath(entry.path) == out_str:
-            continue
         try:
             is_dir = entry.is_dir(follow_symlinks=True)
         except OSError:
             is_dir = False
         if is_dir:
+            if out_str is not None and os.path.abspath(entry.path) == out_str:
+                continue
             if spec is not None and spec.match_file(rel_in_root + "/"):
                 continue
             if out_abs is not None and os.path.realpath(entry.path) == os.path.realpath(out_abs):

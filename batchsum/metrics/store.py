@@ -132,21 +132,22 @@ def connect_db(path: Path, *, read_only: bool, lock_timeout: float) -> Any:
             delay = min(delay * 2, 1.0)
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_FREE_TEXT: dict[type, tuple[str, ...]] = {}
 
 
 def record_row(record: Any) -> dict[str, Any]:
     """A record dataclass as a column -> value dict, free-text fields scrubbed of secrets."""
     cls = type(record)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(record))
-    row: dict[str, Any] = {}
-    for name in names:
-        value = getattr(record, name)
-        if value.__class__ is str and name not in _VERBATIM:
-            value = scrub_secrets(value)
-        row[name] = value
+    free = _FREE_TEXT.get(cls)
+    if free is None:
+        free = _FREE_TEXT[cls] = tuple(f.name for f in dataclasses.fields(record) if f.name not in _VERBATIM)
+    # Records hold flat values only, so a copy of the instance dict is the row (C speed; thousands
+    # of rows per run); then only the free-text columns are scrubbed.
+    row = dict(record.__dict__)
+    for name in free:
+        value = row[name]
+        if value.__class__ is str:
+            row[name] = scrub_secrets(value)
     return row
 
 
