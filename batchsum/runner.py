@@ -259,6 +259,20 @@ class _Runner:
                 self.events.close()
 
     def _run_locked(self) -> RunResult:
+        import gc
+
+        # The synchronous part (walk, manifest, unchanged files, records) allocates a few objects per
+        # file and no reference cycles: the cyclic collector only cost time there (~10 % of an
+        # unchanged re-run of 1,253 files). It runs as usual during the task graph.
+        self._gc = gc.isenabled()
+        gc.disable()
+        try:
+            return self._run_walked()
+        finally:
+            if self._gc:
+                gc.enable()
+
+    def _run_walked(self) -> RunResult:
         cfg = self.cfg
         self.event("run_started", run_id=self.run_id, out=str(cfg.out))
         self.sig = _config_signature(cfg, self.backend_name, self.backend_model)
@@ -293,8 +307,14 @@ class _Runner:
             todo = [ref for ref in walk.refs if not self._settled(ref)]
             if todo:
                 import asyncio
+                import gc
 
-                asyncio.run(self._schedule(todo))
+                if self._gc:
+                    gc.enable()
+                try:
+                    asyncio.run(self._schedule(todo))
+                finally:
+                    gc.disable()
         finally:
             self._close_bars()
         return self._finish()
@@ -411,7 +431,7 @@ class _Runner:
         if entry.level == SummaryLevel.NONE.value:
             return True
         # Plain strings: this runs once per file on every re-run (layout of tree.node_path).
-        return os.path.exists(os.path.join(self._out_str, entry.relpath, "summaries", "L3", "final.md"))
+        return os.path.exists(f"{self._out_str}/{entry.relpath}/summaries/L3/final.md")
 
     def _unchanged(self, entry: ManifestEntry) -> None:
         self.levels[entry.level] += 1

@@ -176,11 +176,19 @@ class StateStore:
         atomic_write_text(self._node_path(key), json.dumps(asdict(output), sort_keys=True), durable=False)
 
 
+def _sha256() -> Any:
+    # CPython's built-in sha256 when present: hashlib's first import loads OpenSSL (~4 ms), a
+    # noticeable part of an unchanged re-run, which hashes only its config signature. Same digest.
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found]
+    except ImportError:
+        from hashlib import sha256
+    return sha256()
+
+
 def node_key(*parts: Any) -> str:
     """Stable hash of everything that determines a node's output."""
-    import hashlib
-
-    h = hashlib.sha256()
+    h = _sha256()
     for part in parts:
         h.update(json.dumps(part, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
         h.update(b"\x1f")
