@@ -1,3 +1,3 @@
-from batchsum.cli import main
+from batchsum.cli import entry
 
-main()
+entry()
