@@ -957,7 +957,7 @@ class _Runner:
             from batchsum.metrics.store import MetricsStore, defer_run
 
             parquet = self.cfg.state_dir / "parquet"
-            # A run that changed nothing skips DuckDB (~0.3 s to start): its rows wait as NDJSON
+            # A run that changed nothing skips DuckDB (~0.3 s to start): its rows wait as JSON
             # that reports read and the next recording run folds into the database.
             quiet = not self.nodes and all(f.status in ("unchanged", "skipped") for f in self.files)
             if quiet and defer_run(parquet, run, self.files, self.nodes):

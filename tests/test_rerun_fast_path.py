@@ -1,6 +1,6 @@
 """The unchanged nightly re-run: one manifest file, no event loop, no DuckDB, nothing lost.
 
-A re-run that finds nothing to do defers its metrics as NDJSON (reports include them, the next
+A re-run that finds nothing to do defers its metrics as JSON (reports include them, the next
 run that records folds them into the database) and reads the manifest from one snapshot file.
 """
 
@@ -103,7 +103,7 @@ def test_incomplete_deferred_run_is_ignored(corpus: Path, tmp_path: Path) -> Non
     # A run killed while deferring leaves files rows but no runs row: it never happened.
     half = pending_dir(parquet) / "20990101T000000Z-dead00"
     half.mkdir(parents=True)
-    (half / "files.ndjson").write_text("{}\n")
+    (half / "files.json").write_text("[{}]")
     assert pending_runs(parquet) == []
     r = CliRunner().invoke(main, ["report", "--out", str(out), "--format", "json", "--last", "5"])
     assert r.exit_code == 0, r.output

@@ -29,7 +29,7 @@ from batchsum.metrics.store import (
     default_db_path,
     default_parquet_dir,
     is_lock_error,
-    ndjson_scan,
+    json_scan,
     open_error,
     pending_runs,
 )
@@ -123,9 +123,9 @@ def _pending_scans(parquet_dir: Path) -> dict[str, str]:
     folders = [f for f in pending_runs(parquet_dir) if f.name not in done]
     scans: dict[str, str] = {}
     for table in ("runs", "files", "nodes"):
-        paths = [str(f / f"{table}.ndjson") for f in folders if (f / f"{table}.ndjson").is_file()]
+        paths = [str(f / f"{table}.json") for f in folders if (f / f"{table}.json").is_file()]
         if paths:
-            scans[table] = ndjson_scan(table, paths)
+            scans[table] = json_scan(table, paths)
     return scans
 
 

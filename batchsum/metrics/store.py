@@ -6,9 +6,9 @@ Reports read the snapshots (see :mod:`batchsum.metrics.reader`), so they never w
 or see half of, a run being recorded.
 
 A run that changed nothing (every file unchanged) is not worth a DuckDB start: :func:`defer_run`
-writes its rows as newline-delimited JSON under ``.batchsum/metrics-pending/<run_id>/`` in a few
+writes its rows as JSON arrays under ``.batchsum/metrics-pending/<run_id>/`` in a few
 milliseconds; readers include them, and the next :meth:`MetricsStore.record_run` folds them into
-the database and snapshots them. ``runs.ndjson`` is written last and marks a pending run complete.
+the database and snapshots them. ``runs.json`` is written last and marks a pending run complete.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from batchsum.tree import atomic_target
 DB_NAME = "metrics.duckdb"
 PARQUET_DIR = "parquet"
 PENDING_DIR = "metrics-pending"
-PENDING_RUNS_FILE = "runs.ndjson"
+PENDING_RUNS_FILE = "runs.json"
 # Past this many deferred runs the next quiet run records normally, so the database never lags far.
 MAX_PENDING_RUNS = 30
 
@@ -170,39 +170,36 @@ def clean_eval_row(raw: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def write_ndjson(fh: Any, table: str, rows: list[dict[str, Any]]) -> None:
-    """Write ``rows`` as one JSON object per line holding exactly ``table``'s columns."""
+def write_json_rows(fh: Any, table: str, rows: list[dict[str, Any]]) -> None:
+    """Write ``rows`` as one JSON array of objects holding exactly ``table``'s columns."""
     names = [name for name, _ in table_columns(table)]
     width = len(names)
     strict = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
-    lines: list[str] = []
-    for row in rows:
-        if len(row) == width:
-            try:
-                # A full row with only finite numbers is written as is: most rows, at C speed.
-                lines.append(strict(row))
-                continue
-            except ValueError:
-                pass
-        lines.append(strict({name: _json_safe(row.get(name)) for name in names}))
-    fh.write("\n".join(lines))
-    fh.write("\n")
+    if all(len(row) == width for row in rows):
+        try:
+            # Full rows with only finite numbers (nearly always): one encoder call for all of them,
+            # at C speed; a Python loop per row was a fifth of an unchanged re-run.
+            fh.write(strict(rows))
+            return
+        except ValueError:
+            pass
+    fh.write(strict([{name: _json_safe(row.get(name)) for name in names} for row in rows]))
 
 
-def ndjson_scan(table: str, paths: list[str]) -> str:
-    """A typed ``read_json`` over NDJSON files written by :func:`write_ndjson` (paths are SQL-quoted)."""
+def json_scan(table: str, paths: list[str]) -> str:
+    """A typed ``read_json`` over files written by :func:`write_json_rows` (paths are SQL-quoted)."""
     spec = ", ".join(f"'{name}': '{typ}'" for name, typ in table_columns(table))
     files = ", ".join("'" + p.replace("'", "''") + "'" for p in paths)
-    return f"read_json([{files}], format = 'newline_delimited', columns = {{{spec}}})"
+    return f"read_json([{files}], format = 'array', columns = {{{spec}}})"
 
 
-def _insert_ndjson(con: Any, table: str, path: str) -> None:
+def _insert_json(con: Any, table: str, path: str) -> None:
     cols = ", ".join(f'"{name}"' for name, _ in table_columns(table))
-    con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {ndjson_scan(table, [path])}")
+    con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {json_scan(table, [path])}")
 
 
 def insert_rows(con: Any, table: str, rows: list[dict[str, Any]]) -> None:
-    """Bulk-insert ``rows`` through a newline-delimited JSON file read by DuckDB.
+    """Bulk-insert ``rows`` through a JSON file read by DuckDB.
 
     ``executemany`` costs ~1 ms a row; a typed ``read_json`` scan loads thousands of rows in a
     few milliseconds without importing pyarrow.
@@ -211,11 +208,11 @@ def insert_rows(con: Any, table: str, rows: list[dict[str, Any]]) -> None:
         return
     import tempfile
 
-    fd, tmp = tempfile.mkstemp(prefix=f"batchsum-{table}-", suffix=".ndjson")
+    fd, tmp = tempfile.mkstemp(prefix=f"batchsum-{table}-", suffix=".json")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            write_ndjson(fh, table, rows)
-        _insert_ndjson(con, table, tmp)
+            write_json_rows(fh, table, rows)
+        _insert_json(con, table, tmp)
     finally:
         try:
             os.unlink(tmp)
@@ -253,7 +250,7 @@ def _run_rows(run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) 
 
 
 def defer_run(parquet_dir: Path, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> bool:
-    """Record a run as pending NDJSON without opening DuckDB; False when too many already wait
+    """Record a run as pending JSON without opening DuckDB; False when too many already wait
     (then record it with :meth:`MetricsStore.record_run`, which folds them all in)."""
     if len(pending_runs(parquet_dir)) >= MAX_PENDING_RUNS:
         return False
@@ -263,8 +260,8 @@ def defer_run(parquet_dir: Path, run: RunRecord, files: list[FileRecord], nodes:
     for table in ("files", "nodes", "runs"):  # runs last: it marks the run complete
         if not rows[table]:
             continue
-        with atomic_target(folder / f"{table}.ndjson") as tmp, open(tmp, "w", encoding="utf-8") as fh:
-            write_ndjson(fh, table, rows[table])
+        with atomic_target(folder / f"{table}.json") as tmp, open(tmp, "w", encoding="utf-8") as fh:
+            write_json_rows(fh, table, rows[table])
             fh.flush()
             os.fsync(fh.fileno())  # the run's only writes: they must survive a power cut
     return True
@@ -380,9 +377,9 @@ class MetricsStore:
             try:
                 for table in ("files", "nodes", "runs"):
                     con.execute(f'DELETE FROM {table} WHERE "run_id" = ?', [run_id])
-                    path = folder / f"{table}.ndjson"
+                    path = folder / f"{table}.json"
                     if path.is_file():
-                        _insert_ndjson(con, table, str(path))
+                        _insert_json(con, table, str(path))
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
