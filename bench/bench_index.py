@@ -187,7 +187,9 @@ def _qmsum(ctx: BenchContext) -> list[BenchResult]:
     meetings = sorted(docs.glob("*.txt"))
     if ctx.quick:
         meetings = meetings[::7]  # a spread of AMI, ICSI and parliament meetings
-    out = ctx.workdir / "qmsum-out"
+    # Quick and full runs keep separate outputs: a quick run given 5 files would otherwise search
+    # the full run's 35 meetings (those files are not deleted: they belong to another corpus root).
+    out = ctx.workdir / ("qmsum-out-quick" if ctx.quick else "qmsum-out")
     proc = subprocess.run(
         batchsum_cmd("run", *map(str, meetings), "--out", str(out), "--no-index"), capture_output=True, text=True
     )
