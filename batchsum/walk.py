@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import datetime as dt
+import functools
 import json
 import os
 import re
@@ -27,14 +28,29 @@ ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS
 IGNORE_FILE = ".batchsumignore"
 TYPE_ALIASES = {"transcript": "conversation", "transcripts": "conversation", "chat": "conversation"}
 
-_DATE_RE = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
-_SPEAKER_RE = re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)\s*:\s+\S", re.MULTILINE)
-_DATED_HEADING_RE = re.compile(
-    r"^\s{0,3}(?:#{1,6}\s*)?(?:\*\*)?\s*(?:\d{4}-\d{2}-\d{2}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*,?\s+\w+\s+\d{1,2}"
-    r"|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})",
-    re.MULTILINE | re.IGNORECASE,
-)
-_FRONT_DATE_RE = re.compile(r"^date:\s*['\"]?(\d{4}-\d{2}-\d{2})", re.MULTILINE)
+
+@dataclass(frozen=True)
+class _Patterns:
+    date: re.Pattern[str]
+    speaker: re.Pattern[str]
+    dated_heading: re.Pattern[str]
+    front_date: re.Pattern[str]
+
+
+@functools.cache
+def _rx() -> _Patterns:
+    # Compiled on first use: an unchanged re-run classifies nothing.
+    return _Patterns(
+        date=re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)"),
+        speaker=re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)\s*:\s+\S", re.MULTILINE),
+        dated_heading=re.compile(
+            r"^\s{0,3}(?:#{1,6}\s*)?(?:\*\*)?\s*(?:\d{4}-\d{2}-\d{2}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*,?\s+\w+\s+\d{1,2}"
+            r"|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})",
+            re.MULTILINE | re.IGNORECASE,
+        ),
+        front_date=re.compile(r"^date:\s*['\"]?(\d{4}-\d{2}-\d{2})", re.MULTILINE),
+    )
+
 
 if TYPE_CHECKING:
     import pathspec
@@ -373,26 +389,26 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     sample = text[:20000]
     lines = [ln for ln in sample.splitlines() if ln.strip()]
     if lines:
-        speaker_lines = len(_SPEAKER_RE.findall(sample))
+        speaker_lines = len(_rx().speaker.findall(sample))
         if speaker_lines >= 4 and speaker_lines / len(lines) >= 0.4:
             return "conversation", f"speaker turns ({speaker_lines}/{len(lines)} lines)"
-    headings = len(_DATED_HEADING_RE.findall(sample))
-    if headings >= 1 and (_DATE_RE.search(path.stem) or headings >= 2):
+    headings = len(_rx().dated_heading.findall(sample))
+    if headings >= 1 and (_rx().date.search(path.stem) or headings >= 2):
         return "journal", f"dated headings ({headings})"
-    if _DATE_RE.search(path.stem) and re.search(r"\b(I|I'm|I've|my|me)\b", sample):
+    if _rx().date.search(path.stem) and re.search(r"\b(I|I'm|I've|my|me)\b", sample):
         return "journal", "dated file name, first-person text"
     return "document", "default"
 
 
 def doc_date_for(path: Path, text: str, mtime_ns: int) -> str:
     """Journal date from the file name or front matter, else the file's mtime (ISO date)."""
-    m = _DATE_RE.search(path.stem)
+    m = _rx().date.search(path.stem)
     if m:
         try:
             return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
         except ValueError:
             pass
-    fm = _FRONT_DATE_RE.search(text[:2000]) if text.startswith("---") else None
+    fm = _rx().front_date.search(text[:2000]) if text.startswith("---") else None
     if fm:
         return fm.group(1)
     return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat()

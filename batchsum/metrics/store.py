@@ -141,13 +141,17 @@ def record_row(record: Any) -> dict[str, Any]:
     free = _FREE_TEXT.get(cls)
     if free is None:
         free = _FREE_TEXT[cls] = tuple(f.name for f in dataclasses.fields(record) if f.name not in _VERBATIM)
-    # Records hold flat values only, so a copy of the instance dict is the row (C speed; thousands
-    # of rows per run); then only the free-text columns are scrubbed.
-    row = dict(record.__dict__)
+    # Records hold flat values only, so the instance dict is the row (thousands of rows per run);
+    # it is copied only when a free-text column needs scrubbing. Callers must not modify it.
+    row: dict[str, Any] = record.__dict__
     for name in free:
         value = row[name]
         if value.__class__ is str:
-            row[name] = scrub_secrets(value)
+            scrubbed = scrub_secrets(value)
+            if scrubbed != value:
+                if row is record.__dict__:
+                    row = dict(row)
+                row[name] = scrubbed
     return row
 
 
@@ -240,7 +244,7 @@ def _run_rows(run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) 
     for rec in recs:
         if rec.run_id != run.run_id:
             raise MetricsError(f"record for {rec.relpath} has run id {rec.run_id!r}, expected {run.run_id!r}")
-    run_row = record_row(run)
+    run_row = dict(record_row(run))
     run_row["recorded_at"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="microseconds")
     return {
         "runs": [run_row],
