@@ -166,20 +166,20 @@ class FileRecord:
 
     run_id: str
     relpath: str
-    sha256: str | None
-    bytes: int
-    content_type: str | None
-    level: str | None
-    input_tokens: int
-    output_tokens: int
-    compression_ratio: float
-    chunks: int
-    nodes: int
-    llm_calls: int
-    prompt_tokens: int
-    completion_tokens: int
-    wall_ms: float
-    status: str  # done | unchanged | failed | skipped | deleted
+    sha256: str | None = None
+    bytes: int = 0
+    content_type: str | None = None
+    level: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    compression_ratio: float = 0.0
+    chunks: int = 0
+    nodes: int = 0
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    wall_ms: float = 0.0
+    status: str = "done"  # done | unchanged | failed | skipped | deleted
     error: str | None = None
     fallback_nodes: int = 0
     nodes_recomputed: int = 0

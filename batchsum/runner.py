@@ -200,26 +200,7 @@ class _Runner:
             self.events.event(name, **fields)
 
     def _file_record(self, rel: str, **kw: Any) -> FileRecord:
-        base: dict[str, Any] = dict(
-            run_id=self.run_id,
-            relpath=rel,
-            sha256=None,
-            bytes=0,
-            content_type=None,
-            level=None,
-            input_tokens=0,
-            output_tokens=0,
-            compression_ratio=0.0,
-            chunks=0,
-            nodes=0,
-            llm_calls=0,
-            prompt_tokens=0,
-            completion_tokens=0,
-            wall_ms=0.0,
-            status="done",
-        )
-        base.update(kw)
-        return FileRecord(**base)
+        return FileRecord(run_id=self.run_id, relpath=rel, **kw)
 
     def _doc_record(self, doc: Document, **kw: Any) -> FileRecord:
         """A file record filled from what was read of ``doc``."""
@@ -379,21 +360,18 @@ class _Runner:
 
     # ------------------------------------------------------------------ per file
     def _prepare(self, ref: SourceRef) -> FilePlan | None:
-        """Decide unchanged / changed; read, tokenize and plan a changed file."""
+        """Read, tokenize and plan a file whose stat differs from its manifest entry (see ``_settled``);
+        a file that was only touched is recorded as unchanged."""
         rel = ref.relpath
         entry = self.manifest.get(rel)
         try:
-            st = ref.path.stat()
+            ref.path.stat()
         except OSError as exc:
             reason = "broken symlink" if ref.path.is_symlink() else f"cannot stat: {exc.strerror or exc}"
             if exc.errno == 40:
                 reason = "symlink loop"
             self._problem(str(ref.path), reason, rel)
             self._tick_file()
-            return None
-        same_stat = entry is not None and entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns
-        if entry is not None and same_stat and entry.config_sig == self.sig and self._tree_intact(entry):
-            self._unchanged(entry)
             return None
         try:
             doc = read_document(ref, self.cfg.content_type)
@@ -435,24 +413,14 @@ class _Runner:
 
     def _unchanged(self, entry: ManifestEntry) -> None:
         self.levels[entry.level] += 1
-        # Built directly (no keyword dict): this runs for every file of every nightly re-run.
         self.files.append(
-            FileRecord(
-                run_id=self.run_id,
-                relpath=entry.relpath,
+            self._file_record(
+                entry.relpath,
                 sha256=entry.sha256,
                 bytes=entry.size,
                 content_type=entry.content_type,
                 level=entry.level,
                 input_tokens=entry.tokens,
-                output_tokens=0,
-                compression_ratio=0.0,
-                chunks=0,
-                nodes=0,
-                llm_calls=0,
-                prompt_tokens=0,
-                completion_tokens=0,
-                wall_ms=0.0,
                 status="unchanged",
             )
         )

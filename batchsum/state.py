@@ -58,6 +58,14 @@ class ManifestEntry:
 _FIELDS = [f.name for f in fields(ManifestEntry)]
 
 
+def _read_entry(path: Path) -> ManifestEntry | None:
+    """One per-source manifest file, or None when it is unreadable (that source is then redone)."""
+    try:
+        return ManifestEntry(**json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
 def _name(relpath: str) -> str:
     import hashlib  # imported when first needed: an unchanged re-run never hashes anything
 
@@ -85,20 +93,15 @@ class StateStore:
             entries = {}
             if self.manifest_dir.is_dir():
                 for p in sorted(self.manifest_dir.glob("*.json")):
-                    try:
-                        e = ManifestEntry(**json.loads(p.read_text(encoding="utf-8")))
-                    except (OSError, ValueError, TypeError):
-                        continue
-                    entries[e.relpath] = e
+                    e = _read_entry(p)
+                    if e is not None:
+                        entries[e.relpath] = e
         self._entries = dict(entries)
         return entries
 
     def entry(self, relpath: str) -> ManifestEntry | None:
         """One source's entry, read from its own file (always current, even mid-run)."""
-        try:
-            return ManifestEntry(**json.loads((self.manifest_dir / _name(relpath)).read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError):
-            return None
+        return _read_entry(self.manifest_dir / _name(relpath))
 
     def _load_snapshot(self) -> dict[str, ManifestEntry] | None:
         try:

@@ -197,11 +197,6 @@ def json_scan(table: str, paths: list[str]) -> str:
     return f"read_json([{files}], format = 'array', columns = {{{spec}}})"
 
 
-def _insert_json(con: Any, table: str, path: str) -> None:
-    cols = ", ".join(f'"{name}"' for name, _ in table_columns(table))
-    con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {json_scan(table, [path])}")
-
-
 def insert_rows(con: Any, table: str, rows: list[dict[str, Any]]) -> None:
     """Bulk-insert ``rows`` through a JSON file read by DuckDB.
 
@@ -216,7 +211,8 @@ def insert_rows(con: Any, table: str, rows: list[dict[str, Any]]) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             write_json_rows(fh, table, rows)
-        _insert_json(con, table, tmp)
+        cols = ", ".join(f'"{name}"' for name, _ in table_columns(table))
+        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {json_scan(table, [tmp])}")
     finally:
         try:
             os.unlink(tmp)
@@ -358,38 +354,32 @@ class MetricsStore:
     def record_run(self, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> None:
         """Store one run (replacing an earlier recording of the same run id), then snapshot it;
         deferred runs waiting in the pending folder are folded in first."""
-        from batchsum.metrics.parquet import write_snapshot
-
         rows = _run_rows(run, files, nodes)
         with self._connection() as con:
             self._fold_pending(con)
             self._replace(con, "run_id", run.run_id, rows)
-            # files and nodes first: a reader only trusts runs whose `runs` snapshot exists.
-            for table in ("files", "nodes", "runs"):
-                write_snapshot(con, self.parquet_dir, table, run.run_id)
+            self._snapshot_run(con, run.run_id)
             self._repair_snapshots(con)
+
+    def _snapshot_run(self, con: Any, run_id: str) -> None:
+        """Parquet snapshots of one run: files and nodes first, since a reader only trusts runs
+        whose ``runs`` snapshot exists."""
+        from batchsum.metrics.parquet import write_snapshot
+
+        for table in ("files", "nodes", "runs"):
+            write_snapshot(con, self.parquet_dir, table, run_id)
 
     def _fold_pending(self, con: Any) -> None:
         """Move deferred runs into the database and their Parquet snapshots, then drop them."""
         import shutil
 
-        from batchsum.metrics.parquet import write_snapshot
-
         for folder in pending_runs(self.parquet_dir):
-            run_id = folder.name
-            con.execute("BEGIN TRANSACTION")
-            try:
-                for table in ("files", "nodes", "runs"):
-                    con.execute(f'DELETE FROM {table} WHERE "run_id" = ?', [run_id])
-                    path = folder / f"{table}.json"
-                    if path.is_file():
-                        _insert_json(con, table, str(path))
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
+            rows: dict[str, list[dict[str, Any]]] = {}
             for table in ("files", "nodes", "runs"):
-                write_snapshot(con, self.parquet_dir, table, run_id)
+                path = folder / f"{table}.json"
+                rows[table] = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else []
+            self._replace(con, "run_id", folder.name, rows)
+            self._snapshot_run(con, folder.name)
             # Removed only once snapshotted; readers skip a pending run that has a snapshot.
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -441,8 +431,7 @@ class MetricsStore:
             missing = in_db - snapshotted_keys(self.parquet_dir, table)
             for value in sorted(missing):
                 if table == "runs":
-                    for t in ("files", "nodes", "runs"):
-                        write_snapshot(con, self.parquet_dir, t, value)
+                    self._snapshot_run(con, value)
                 else:
                     write_snapshot(con, self.parquet_dir, table, value)
 
