@@ -93,8 +93,13 @@ def atomic_target(path: Path) -> Iterator[Path]:
 def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
     """Write ``text`` to ``path`` atomically; ``durable`` adds an fsync so it also survives a power cut
     (skipped for re-creatable caches)."""
-    with atomic_target(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+    atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically, like :func:`atomic_write_text`."""
+    with atomic_target(path) as tmp, open(tmp, "wb") as fh:
+        fh.write(data)
         if durable:
             fh.flush()
             os.fsync(fh.fileno())

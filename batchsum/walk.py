@@ -204,6 +204,10 @@ def _walk_dir(
             is_dir = entry.is_dir(follow_symlinks=True)
         except OSError:
             is_dir = False
+        if not name.isascii() and not _utf8_name(name):
+            kind = "folder" if is_dir else "file"
+            result.problems.append(Problem(entry.path, f"{kind} name is not valid UTF-8, skipped (rename it)"))
+            continue
         if is_dir:
             if out_str is not None and os.path.abspath(entry.path) == out_str:
                 continue
@@ -238,6 +242,9 @@ def _add_file(
     explicit: bool,
 ) -> None:
     ext = path.suffix.lower()
+    if not _utf8_name(rel):
+        result.problems.append(Problem(str(path), "file name is not valid UTF-8, skipped (rename it)"))
+        return
     if ext not in ALL_EXTS:
         if explicit:
             result.problems.append(Problem(str(path), f"unsupported file type {ext or '(none)'!r}, skipped"))
@@ -249,6 +256,16 @@ def _add_file(
         return
     seen.add(rel)
     result.refs.append(SourceRef(path=path, relpath=rel, root=root, type_override=override))
+
+
+def _utf8_name(name: str) -> bool:
+    # Undecodable bytes of a name live on as lone surrogates, which no UTF-8 file (YAML front
+    # matter, JSON state, DuckDB rows, the index) can hold.
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- reading and decoding

@@ -85,3 +85,27 @@ def test_empty_and_whitespace_files_are_none(tmp_path: Path) -> None:
     code, data, _ = _run(c, tmp_path / "out")
     assert code == 0
     assert data["levels"] == {"NONE": 2}
+
+
+def test_undecodable_file_and_folder_names_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "good.md").write_text(GOOD)
+    # Names in Latin-1 on a UTF-8 system: Python keeps the bad byte as a lone surrogate.
+    Path(os.fsdecode(os.fsencode(c) + b"/caf\xe9.md")).write_text(GOOD)
+    bad_dir = Path(os.fsdecode(os.fsencode(c) + b"/r\xe9unions"))
+    bad_dir.mkdir()
+    (bad_dir / "inside.md").write_text(GOOD)
+    out = tmp_path / "out"
+    for status in ("done", "unchanged"):  # the second run reads back every state file the first wrote
+        r = CliRunner().invoke(main, ["run", str(c), "--out", str(out), "--no-index", "--json"])
+        assert r.exit_code == 1, r.output
+        data = json.loads(r.stdout)
+        reasons = sorted(p["reason"] for p in data["problems"])
+        assert reasons == [
+            "file name is not valid UTF-8, skipped (rename it)",
+            "folder name is not valid UTF-8, skipped (rename it)",
+        ]
+        assert [(f["relpath"], f["status"]) for f in data["files"]] == [("good.md", status)]
+    r = CliRunner().invoke(main, ["report", "--out", str(out)])
+    assert r.exit_code == 0, r.output

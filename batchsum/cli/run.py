@@ -276,8 +276,11 @@ def run(ctx: click.Context, **params: Any) -> None:
     cfg.progress = params.get("progress")
     result = run_corpus(cfg)
     if params["as_json"]:
-        # One line: the pretty-printer is pure Python and took longer than a whole unchanged re-run.
-        click.echo(json.dumps(_result_json(result), default=str))
+        from batchsum import jsonio
+
+        # One line, as bytes: the pretty-printer is pure Python and took longer than a whole unchanged
+        # re-run, and click strips ANSI codes from text (a regex over every byte) but not from bytes.
+        click.echo(jsonio.dumps(_result_json(result), default=str))
     else:
         for w in result.warnings:
             click.echo(f"warning: {w}", err=True)
