@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Literal
 
+from batchsum.fastdc import fast_dataclass
 from batchsum.model import Thresholds
 
 OnError = Literal["fallback", "fail", "abort"]
@@ -14,7 +15,7 @@ TypeChoice = Literal["journal", "conversation", "document", "auto"]
 STATE_DIR = ".batchsum"
 
 
-@dataclass
+@fast_dataclass
 class LLMConfig:
     """Settings of the OpenAI-compatible backend. ``base_url`` None means: use extractive."""
 
@@ -39,7 +40,7 @@ class LLMConfig:
         return bool(self.base_url)
 
 
-@dataclass
+@fast_dataclass
 class RunConfig:
     """Everything ``batchsum run`` needs."""
 

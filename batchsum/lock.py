@@ -176,9 +176,10 @@ class RunLock:
             "argv": scrub_argv(sys.argv),
         }
         data = (json.dumps(self.info) + "\n").encode()
+        # Not fsynced: the flock is the lock; these details only name the holder in messages, and a
+        # power cut that loses them also ended that holder.
         os.ftruncate(fd, 0)
         os.pwrite(fd, data, 0)
-        os.fsync(fd)
 
     def release(self) -> None:
         """Clear the holder details and drop the lock (idempotent)."""

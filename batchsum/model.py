@@ -11,6 +11,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from batchsum.fastdc import fast_dataclass
+
 ContentType = Literal["journal", "conversation", "document"]
 CONTENT_TYPES: tuple[ContentType, ...] = ("journal", "conversation", "document")
 PromptKind = Literal["brief", "standard", "chunk", "meta", "rolling"]
@@ -57,7 +59,7 @@ class Thresholds:
         return SummaryLevel.HIERARCHICAL
 
 
-@dataclass
+@fast_dataclass
 class Document:
     """One source file, read, decoded and classified."""
 
@@ -84,7 +86,7 @@ def node_id(doc_id: str, level: int, index: int | None) -> str:
     return f"{doc_id}:summary:L{level}:{'final' if index is None else index}"
 
 
-@dataclass
+@fast_dataclass
 class SummaryRequest:
     """Everything a backend needs to produce one summary node."""
 
@@ -106,7 +108,7 @@ class SummaryRequest:
     priority: int = 1
 
 
-@dataclass
+@fast_dataclass
 class SummaryOutput:
     """A produced summary plus how it was made."""
 
@@ -135,7 +137,7 @@ class Backend(Protocol):
     async def aclose(self) -> None: ...
 
 
-@dataclass
+@fast_dataclass
 class NodeRecord:
     """One summary node as recorded in metrics."""
 
@@ -160,7 +162,7 @@ class NodeRecord:
     error: str | None = None
 
 
-@dataclass
+@fast_dataclass
 class FileRecord:
     """One source file's outcome in one run."""
 
@@ -185,7 +187,7 @@ class FileRecord:
     nodes_recomputed: int = 0
 
 
-@dataclass
+@fast_dataclass
 class RunRecord:
     """One invocation of ``batchsum run``."""
 

@@ -18,12 +18,13 @@ import os
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.config import RunConfig
 from batchsum.errors import AbortRun, BatchsumError, InputError, SummarizationError
+from batchsum.fastdc import fast_dataclass
 from batchsum.model import (
     Backend,
     Document,
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate stored nodes
 
 
-@dataclass
+@fast_dataclass
 class NodeResult:
     """A node's output with the bookkeeping needed for the tree and metrics."""
 
@@ -61,7 +62,7 @@ class NodeResult:
     reused: bool
 
 
-@dataclass
+@fast_dataclass
 class RunResult:
     """What a run did."""
 
@@ -413,17 +414,19 @@ class _Runner:
 
     def _unchanged(self, entry: ManifestEntry) -> None:
         self.levels[entry.level] += 1
-        self.files.append(
-            self._file_record(
-                entry.relpath,
-                sha256=entry.sha256,
-                bytes=entry.size,
-                content_type=entry.content_type,
-                level=entry.level,
-                input_tokens=entry.tokens,
-                status="unchanged",
-            )
+        rec = self._file_record(
+            entry.relpath,
+            sha256=entry.sha256,
+            bytes=entry.size,
+            content_type=entry.content_type,
+            level=entry.level,
+            input_tokens=entry.tokens,
+            status="unchanged",
         )
+        if entry.final_id is not None:  # an unchanged file keeps the output size of its existing final
+            rec.output_tokens = entry.final_tokens or self._final_tokens(entry.relpath)
+            rec.compression_ratio = min(1.0, rec.output_tokens / rec.input_tokens) if rec.input_tokens else 0.0
+        self.files.append(rec)
         self._tick_file()
 
     def _attach_prior(self, plan: FilePlan, entry: ManifestEntry | None) -> None:
@@ -829,15 +832,7 @@ class _Runner:
         status_counts = Counter(f.status for f in files)
         done = [f for f in files if f.status == "done"]
         live = [f for f in files if f.status in ("done", "unchanged")]
-        out_tokens = sum(f.output_tokens for f in done)
-        # Unchanged files keep the output size of their existing final.
-        for f in files:
-            if f.status == "unchanged":
-                e = self.manifest.get(f.relpath)
-                if e is not None and e.final_id is not None:
-                    f.output_tokens = e.final_tokens or self._final_tokens(f.relpath)
-                    f.compression_ratio = min(1.0, f.output_tokens / f.input_tokens) if f.input_tokens else 0.0
-                    out_tokens += f.output_tokens
+        out_tokens = sum(f.output_tokens for f in live)
         failed = status_counts["failed"]
         computed = [n for n in self.nodes if not n.reused]
         status = "aborted" if self.aborted else ("partial" if failed or self.problems else "ok")
@@ -995,7 +990,7 @@ def run(cfg: RunConfig) -> RunResult:
     return _Runner(cfg).execute()
 
 
-@dataclass
+@fast_dataclass
 class PlanSummary:
     """What a run would do now (``batchsum plan``)."""
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, field, fields
 from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
+from batchsum.fastdc import fast_dataclass
 from batchsum.model import SummaryOutput
 from batchsum.tree import atomic_write_bytes
 
@@ -29,7 +30,7 @@ MANIFEST_VERSION = 1
 SNAPSHOT_NAME = "manifest.json"
 
 
-@dataclass
+@fast_dataclass
 class ManifestEntry:
     """What the last successful run did with one source file."""
 

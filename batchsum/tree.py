@@ -17,11 +17,11 @@ import itertools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from batchsum.config import STATE_DIR
+from batchsum.fastdc import fast_dataclass
 
 FRONT = "---\n"
 
@@ -140,7 +140,7 @@ def read_node(path: Path) -> tuple[dict[str, Any], str]:
     return parse_markdown(path.read_text(encoding="utf-8"))
 
 
-@dataclass
+@fast_dataclass
 class TreeNode:
     """A node file found in the tree."""
 

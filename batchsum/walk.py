@@ -13,12 +13,13 @@ import json
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.errors import ConfigError, InputError
+from batchsum.fastdc import fast_dataclass
 from batchsum.model import ContentType, Document
 
 TEXT_EXTS = {".md", ".markdown", ".txt"}
@@ -29,27 +30,25 @@ IGNORE_FILE = ".batchsumignore"
 TYPE_ALIASES = {"transcript": "conversation", "transcripts": "conversation", "chat": "conversation"}
 
 
-@dataclass(frozen=True)
 class _Patterns:
-    date: re.Pattern[str]
-    speaker: re.Pattern[str]
-    dated_heading: re.Pattern[str]
-    front_date: re.Pattern[str]
+    """The classification regexes, compiled on first use: an unchanged re-run classifies nothing."""
 
+    __slots__ = ("date", "dated_heading", "front_date", "speaker")
 
-@functools.cache
-def _rx() -> _Patterns:
-    # Compiled on first use: an unchanged re-run classifies nothing.
-    return _Patterns(
-        date=re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)"),
-        speaker=re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)\s*:\s+\S", re.MULTILINE),
-        dated_heading=re.compile(
+    def __init__(self) -> None:
+        self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
+        self.speaker = re.compile(
+            r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)\s*:\s+\S", re.MULTILINE
+        )
+        self.dated_heading = re.compile(
             r"^\s{0,3}(?:#{1,6}\s*)?(?:\*\*)?\s*(?:\d{4}-\d{2}-\d{2}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*,?\s+\w+\s+\d{1,2}"
             r"|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})",
             re.MULTILINE | re.IGNORECASE,
-        ),
-        front_date=re.compile(r"^date:\s*['\"]?(\d{4}-\d{2}-\d{2})", re.MULTILINE),
-    )
+        )
+        self.front_date = re.compile(r"^date:\s*['\"]?(\d{4}-\d{2}-\d{2})", re.MULTILINE)
+
+
+_rx = functools.cache(_Patterns)
 
 
 if TYPE_CHECKING:
@@ -83,7 +82,7 @@ class SourceRef:
         return f"SourceRef({self.fspath!r}, relpath={self.relpath!r})"
 
 
-@dataclass
+@fast_dataclass
 class Problem:
     """A file that was skipped or needs attention, with a one-line reason."""
 
@@ -91,7 +90,7 @@ class Problem:
     reason: str
 
 
-@dataclass
+@fast_dataclass
 class WalkResult:
     """Files to process and problems met on the way."""
 
@@ -217,7 +216,8 @@ def _walk_dir(
                 continue
             _walk_dir(result, root, Path(entry.path), rel_in_root, prefix, spec, out_abs, override, seen_files, visited)
             continue
-        if os.path.splitext(name)[1].lower() not in ALL_EXTS:
+        dot = name.rfind(".")  # splitext's answer for names not starting with a dot (skipped above)
+        if dot <= 0 or name[dot:].lower() not in ALL_EXTS:
             continue
         if spec is not None and spec.match_file(rel_in_root):
             continue

@@ -110,6 +110,24 @@ def test_incomplete_deferred_run_is_ignored(corpus: Path, tmp_path: Path) -> Non
     assert len(json.loads(r.stdout)["runs"]) == 1
 
 
+def test_deferred_run_torn_by_a_power_cut_is_skipped_then_dropped(
+    corpus: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    out = tmp_path / "out"
+    first = run(corpus, out)["run"]["run_id"]
+    torn = run(corpus, out)["run"]["run_id"]
+    kept = run(corpus, out)["run"]["run_id"]
+    parquet = out / ".batchsum" / "parquet"
+    # Pending files are not fsynced: after a power cut a renamed file can be empty or cut short.
+    (pending_dir(parquet) / torn / "files.json").write_bytes(b"")
+    assert set(report_run_ids(out, 5)) == {first, kept}
+    (corpus / "2024-03-02.md").write_text("# Day 1\n\n" + PARAGRAPH * 20)
+    third = run(corpus, out)["run"]["run_id"]
+    assert pending_runs(parquet) == []
+    assert set(db_runs(out)) == {first, kept, third}
+    assert any(torn in r.getMessage() and "torn" in r.getMessage() for r in caplog.records)
+
+
 def test_unchanged_rerun_loads_no_heavy_module(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     run(corpus, out)

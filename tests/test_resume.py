@@ -14,8 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+from batchsum.backends.cache import cache_key
+from batchsum.config import LLMConfig
 from batchsum.tree import iter_tree, node_path
-from tests.fakeserver import FakeLLMServer
+from tests.fakeserver import FakeLLMServer, LogEntry
 from tests.test_incremental import journal_text
 
 REPO = Path(__file__).resolve().parent.parent
@@ -65,6 +67,8 @@ def test_kill9_at_several_points_then_resume_repeats_nothing(tmp_path: Path) -> 
         (corpus / f"note{i}.md").write_text(journal_text(20 + i, 6))
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    cache_root = out / ".batchsum" / "llm-cache"
+    persisted: list[set[str]] = []  # response-cache keys on disk right after each kill
     kill_times: list[float] = []
     with FakeLLMServer(latency=0.3) as server:
         for target in (1, 4, 9):
@@ -77,6 +81,7 @@ def test_kill9_at_several_points_then_resume_repeats_nothing(tmp_path: Path) -> 
             kill_times.append(time.time())
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=30)
+            persisted.append({p.stem for p in cache_root.glob("*/*.json")})
         final = subprocess.run(
             _cmd(corpus, out, server.base_url), env=env, cwd=REPO, capture_output=True, text=True, timeout=300
         )
@@ -84,13 +89,20 @@ def test_kill9_at_several_points_then_resume_repeats_nothing(tmp_path: Path) -> 
         log = server.log
     summary = json.loads(final.stdout)
     assert summary["run"]["files_done"] + summary["run"]["files_unchanged"] == 5
-    # Every request whose response reached its (later killed) run before the kill is never sent again.
-    bounds = [0.0, *kill_times]
+    assert persisted[-1], "no response was persisted before the last kill; the kill points test nothing"
+    # Every request whose answer its (later killed) run had persisted is never sent again. Persisted is
+    # what the client wrote, not what the server sent: a reply still in a socket when the kill lands was
+    # never received, and sending it again is right.
+    temperature = LLMConfig().temperature
+
+    def key(e: LogEntry) -> str:
+        return cache_key(e.model, e.messages, {"max_tokens": e.max_tokens, "temperature": temperature})
+
+    # The server log rebuilds the client's cache keys (else the check below could never fail).
+    assert persisted[-1] <= {key(e) for e in log}
     for i, kill_at in enumerate(kill_times):
-        own = [e for e in log if bounds[i] <= e.arrival < kill_at]
-        delivered = {e.prompt_sha256 for e in own if e.status == 200 and e.finish is not None and e.finish < kill_at}
-        later = {e.prompt_sha256 for e in log if e.arrival > kill_at}
-        assert not delivered & later, f"kill {i}: {len(delivered & later)} finished request(s) sent again"
+        later = {key(e) for e in log if e.arrival > kill_at}
+        assert not persisted[i] & later, f"kill {i}: {len(persisted[i] & later)} finished request(s) sent again"
     # And overall, no prompt completed twice except ones cut off in flight by a kill.
     completed: dict[str, int] = {}
     for e in log:

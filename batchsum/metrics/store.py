@@ -9,12 +9,16 @@ A run that changed nothing (every file unchanged) is not worth a DuckDB start: :
 writes its rows as JSON arrays under ``.batchsum/metrics-pending/<run_id>/`` in a few
 milliseconds; readers include them, and the next :meth:`MetricsStore.record_run` folds them into
 the database and snapshots them. ``runs.json`` is written last and marks a pending run complete.
+Pending files are not fsynced (they describe a run that changed nothing, and two fsyncs were a
+tenth of such a run): a power cut can tear them, so readers and the fold skip a run whose files
+do not parse, and the fold drops it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import logging
 import os
 import time
 from collections.abc import Iterator
@@ -38,6 +42,8 @@ from batchsum.metrics.migrations import (
 from batchsum.metrics.privacy import scrub_secrets
 from batchsum.model import FileRecord, NodeRecord, RunRecord
 from batchsum.tree import atomic_target
+
+log = logging.getLogger(__name__)
 
 DB_NAME = "metrics.duckdb"
 PARQUET_DIR = "parquet"
@@ -228,6 +234,21 @@ def pending_runs(parquet_dir: Path) -> list[Path]:
     return [Path(d.path) for d in dirs if os.path.isfile(os.path.join(d.path, PENDING_RUNS_FILE))]
 
 
+def read_pending(folder: Path) -> dict[str, list[dict[str, Any]]] | None:
+    """The rows of one deferred run per table, or None when a power cut tore one of its files."""
+    rows: dict[str, list[dict[str, Any]]] = {}
+    try:
+        for table in ("files", "nodes", "runs"):
+            path = folder / f"{table}.json"
+            data = jsonio.loads(path.read_bytes()) if table == "runs" or path.is_file() else []
+            if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+                return None
+            rows[table] = data
+    except (OSError, ValueError):
+        return None
+    return rows if len(rows["runs"]) == 1 else None
+
+
 def _run_rows(run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> dict[str, list[dict[str, Any]]]:
     recs: list[FileRecord | NodeRecord] = [*files, *nodes]
     for rec in recs:
@@ -255,8 +276,6 @@ def defer_run(parquet_dir: Path, run: RunRecord, files: list[FileRecord], nodes:
             continue
         with atomic_target(folder / f"{table}.json") as tmp, open(tmp, "wb") as fh:
             write_json_rows(fh, table, rows[table])
-            fh.flush()
-            os.fsync(fh.fileno())  # the run's only writes: they must survive a power cut
     return True
 
 
@@ -360,12 +379,12 @@ class MetricsStore:
         import shutil
 
         for folder in pending_runs(self.parquet_dir):
-            rows: dict[str, list[dict[str, Any]]] = {}
-            for table in ("files", "nodes", "runs"):
-                path = folder / f"{table}.json"
-                rows[table] = jsonio.loads(path.read_bytes()) if path.is_file() else []
-            self._replace(con, "run_id", folder.name, rows)
-            self._snapshot_run(con, folder.name)
+            rows = read_pending(folder)
+            if rows is None:
+                log.warning("metrics of run %s were torn by a crash before reaching disk; dropped", folder.name)
+            else:
+                self._replace(con, "run_id", folder.name, rows)
+                self._snapshot_run(con, folder.name)
             # Removed only once snapshotted; readers skip a pending run that has a snapshot.
             shutil.rmtree(folder, ignore_errors=True)
 
