@@ -28,6 +28,7 @@ from batchsum.index.store import (
     sync_index,
     token_store,
 )
+from batchsum.lock import RunLock
 from batchsum.tree import node_path, summaries_dir, write_node
 
 SHA = "0" * 64
@@ -275,6 +276,20 @@ def test_cli_index_check_repair_and_rebuild(tree: tuple[RunConfig, list[str]]) -
     assert res.exit_code == 0 and f"{len(ids) - 1} nodes embedded" in res.output
     res = runner.invoke(main, ["index", str(cfg.out), "--rebuild", "--check"])
     assert res.exit_code == 2 and "exclude each other" in res.output
+
+
+def test_repair_and_rebuild_wait_for_a_run_on_the_same_output(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, ids = tree
+    with RunLock(cfg.out):  # a run in progress
+        for extra in ([], ["--rebuild"]):
+            res = CliRunner().invoke(main, ["index", str(cfg.out), *extra])
+            assert res.exit_code == 3, res.output
+            assert "is locked by" in res.output and "--wait" in res.output
+        res = CliRunner().invoke(main, ["index", str(cfg.out), "--check"])  # reading needs no lock
+        assert res.exit_code == 2 and "no search index" in res.output
+    assert not chroma_dir(cfg).exists()  # nothing was indexed behind the run's back
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--wait"])
+    assert res.exit_code == 0 and f"{len(ids)} nodes embedded" in res.output
 
 
 # -- bad input: one line, exit 2, nothing deleted ---------------------------------------------------------

@@ -112,6 +112,7 @@ def search(
 @click.option("--rebuild", is_flag=True, help="Drop the index and re-index from the Markdown tree alone.")
 @click.option("--check", is_flag=True, help="Report nodes missing from the index, stale ones and orphans.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--wait", is_flag=True, help="Wait for a run on the same output instead of exiting with code 3.")
 @_index_options
 @translate_errors
 def index(
@@ -119,6 +120,7 @@ def index(
     rebuild: bool,
     check: bool,
     as_json: bool,
+    wait: bool,
     chroma_host: str | None,
     chroma_port: int | None,
     collection: str,
@@ -128,7 +130,8 @@ def index(
     """Check, repair or rebuild the search index of output folder OUT.
 
     Without options: index every node that is missing or stale and drop orphans.
-    --check exits with code 1 when the index and the tree differ.
+    --check exits with code 1 when the index and the tree differ. Repairing and rebuilding take
+    the output's lock, like a run (exit code 3 while a run holds it).
     """
     from batchsum.errors import ConfigError
     from batchsum.index.store import check_index, rebuild_index, repair_index
@@ -160,7 +163,7 @@ def index(
         if not result.ok:
             raise SystemExit(EXIT_SOME_FAILED)
         return
-    stats = rebuild_index(cfg) if rebuild else repair_index(cfg)
+    stats = rebuild_index(cfg, wait=wait) if rebuild else repair_index(cfg, wait=wait)
     if as_json:
         payload = {
             "docs": stats.docs,

@@ -561,15 +561,31 @@ def check_index(cfg: RunConfig) -> IndexCheck:
     return check
 
 
-def repair_index(cfg: RunConfig) -> IndexStats:
+@contextlib.contextmanager
+def _output_locked(cfg: RunConfig, wait: bool) -> Iterator[None]:
+    """Hold the output's run lock: a run writing the tree while the index is rebuilt from it would
+    leave the index behind the tree (or index half-written nodes)."""
+    from batchsum.lock import RunLock
+
+    if not cfg.out.is_dir():
+        raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
+    with RunLock(cfg.out, wait=wait):
+        yield
+
+
+def repair_index(cfg: RunConfig, *, wait: bool = False) -> IndexStats:
     """Index missing and stale nodes and remove orphans (what plain ``batchsum index OUT`` does).
 
     Creates the index when the output has none yet, so it also repairs a run that crashed between
-    writing the tree and indexing it.
+    writing the tree and indexing it. Takes the output's lock (LockedError while a run holds it,
+    unless ``wait``).
     """
+    with _output_locked(cfg, wait):
+        return _repair(cfg)
+
+
+def _repair(cfg: RunConfig) -> IndexStats:
     t0 = time.perf_counter()
-    if not cfg.out.is_dir():
-        raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=True)
     with contextlib.closing(token_store(cfg)) as tokens, chroma_errors(cfg):
@@ -588,11 +604,15 @@ def repair_index(cfg: RunConfig) -> IndexStats:
     return stats
 
 
-def rebuild_index(cfg: RunConfig) -> IndexStats:
-    """Drop and recreate the collection, then index every node file of the tree."""
+def rebuild_index(cfg: RunConfig, *, wait: bool = False) -> IndexStats:
+    """Drop and recreate the collection, then index every node file of the tree (under the
+    output's lock, like :func:`repair_index`)."""
+    with _output_locked(cfg, wait):
+        return _rebuild(cfg)
+
+
+def _rebuild(cfg: RunConfig) -> IndexStats:
     t0 = time.perf_counter()
-    if not cfg.out.is_dir():
-        raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
     embedder = get_embedder(cfg)
     # Read the tree before touching the index, so a bad tree never costs the old index.
     nodes = list(tree_nodes(cfg.out))
