@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from batchsum.config import RunConfig
 from batchsum.index.lexical import (
+    LEX_SCHEMA,
     LexFilter,
     LexicalStore,
     lexical_path,
@@ -142,11 +145,59 @@ def test_rebuild_and_repair_restore_the_lexical_index(tmp_path: Path) -> None:
     assert not list(cfg.state_dir.glob(".lexical-*.tmp"))  # the temp file was renamed into place
 
 
+def test_an_older_layout_waits_for_index_instead_of_being_emptied_by_search(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    cfg, _, rel = _corpus(tmp_path)
+    query = "zeppelin hangar roof westerly"
+    before = _lex_scores(cfg, query)
+
+    def layout_and_postings() -> tuple[str, int]:
+        with contextlib.closing(sqlite3.connect(lexical_path(cfg))) as db:
+            schema = db.execute("SELECT value FROM lex_meta WHERE key = 'schema'").fetchone()[0]
+            return str(schema), int(db.execute("SELECT COUNT(*) FROM lex_postings").fetchone()[0])
+
+    with contextlib.closing(sqlite3.connect(lexical_path(cfg))) as db, db:
+        db.execute("UPDATE lex_meta SET value = ? WHERE key = 'schema'", (str(LEX_SCHEMA - 1),))
+    postings = layout_and_postings()[1]
+    with caplog.at_level(logging.WARNING, logger="batchsum.index.search"):
+        assert search(cfg, query, k=1)  # by meaning only
+    assert "another layout" in caplog.text and "batchsum index" in caplog.text
+    assert layout_and_postings() == (str(LEX_SCHEMA - 1), postings)  # the search left it alone
+    with contextlib.closing(LexicalStore(lexical_path(cfg), keep_outdated=True)) as store:
+        assert store.outdated and store.scores(query_tokens(query), LexFilter())  # still the old data
+    repair_index(cfg)  # rewrites it in the current layout
+    assert layout_and_postings()[0] == str(LEX_SCHEMA)
+    assert _lex_scores(cfg, query) == pytest.approx(before)
+    assert rel in {h.source_path for h in search(cfg, query, k=3)}
+
+
+def test_a_run_after_an_upgrade_refills_every_document(tmp_path: Path) -> None:
+    cfg, _, rel = _corpus(tmp_path)
+    # An older layout, or an index made before the lexical channel: the run's sync touches one file.
+    for older in ("layout", "channel"):
+        if older == "layout":
+            with contextlib.closing(sqlite3.connect(lexical_path(cfg))) as db, db:
+                db.execute("UPDATE lex_meta SET value = ? WHERE key = 'schema'", (str(LEX_SCHEMA - 1),))
+        else:
+            lexical_path(cfg).unlink()
+        write_doc(cfg.out, "garden.md", "A plan for planting apple trees along the fence.")
+        sync_index(cfg, ["garden.md"], [])
+        with contextlib.closing(LexicalStore(lexical_path(cfg))) as store:
+            assert set(store.signatures()) == {rel, "garden.md", "hangar.md"}, older
+        assert any(k.startswith(rel) for k in _lex_scores(cfg, "zeppelin hangar roof westerly"))
+
+
 def test_tokens_passages_and_stems() -> None:
     assert stem("budgets") == "budget" == stem("budget's") and stem("meetings") == stem("meeting") == "meet"
     assert stem("class") == "class"
     assert stem("discussed") == "discuss" and stem("batteries") == "battery"
     assert tokenize("The Budgets were CUT, by Anna's team!") == ["budget", "cut", "anna", "team"]
+    # Letters spelled one by one are one word, as the query writes it.
+    assert tokenize("an L_C_D_ screen, two L_C_D_s, the T_V_'s U.S.A. office") == [
+        "lcd", "screen", "two", "lcd", "tv", "usa", "office"
+    ]  # fmt: skip
+    assert tokenize("plan A. B. said a_b") == ["plan", "said"]  # initials apart, one-letter words: dropped
     assert query_tokens("Summarize the discussion about the budget") == ["budget"]
     assert query_tokens("Summarize the discussion") == ["summarize", "discussion"]  # nothing else to go on
     text = " ".join(f"w{i}" for i in range(250))

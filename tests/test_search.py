@@ -214,6 +214,40 @@ def test_mmr_unit() -> None:
     assert mmr(np.array([]), np.zeros((0, 2)), 3) == []
 
 
+def test_mmr_cross_group_weight() -> None:
+    vecs = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]], dtype=np.float32)
+    scores = np.array([1.0, 0.8, 0.6])
+    # Full MMR: the second hit, on the first one's topic, loses to an unrelated, less relevant one ...
+    assert mmr(scores, vecs, 2, groups=["a", "b", "c"]) == [0, 2]
+    # ... not when only sources diversify ...
+    assert mmr(scores, vecs, 2, groups=["a", "b", "c"], cross_group=0.0) == [0, 1]
+    # ... and a second node of the same source is still penalized, a near-copy of any source dropped.
+    assert mmr(scores, vecs, 2, groups=["a", "a", "c"], cross_group=0.0) == [0, 2]
+    copies = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], dtype=np.float32)
+    assert mmr(scores, copies, 3, groups=["a", "b", "c"], cross_group=0.0) == [0, 2]
+
+
+def test_files_on_one_subject_do_not_push_each_other_down(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    tides = {
+        "tides/a.md": "High tide at the harbour came at 6 am on Monday; low tide followed at noon.",
+        "tides/b.md": "On Tuesday the harbour saw high tide at 7 am and low tide shortly after one.",
+        "tides/c.md": "Wednesday's tides at the harbour: high water at 8 am, low water mid-afternoon.",
+        "tides/d.md": "Thursday, harbour tides: high tide near 9 am, low tide around three o'clock.",
+    }
+    others = {
+        "misc/cake.md": "A recipe for lemon cake with times for baking at high heat.",
+        "misc/garden.md": "Gardening notes: watering times for tomatoes in the morning.",
+        "misc/train.md": "The train timetable lists departure times from the harbour station.",
+    }
+    for rel, text in (tides | others).items():
+        write_doc(out, rel, text)
+    cfg = RunConfig(paths=[], out=out)
+    sync_index(cfg, [*tides, *others], [])
+    # Topic-level MMR put the timetable and the cake recipe above two of the tide notes.
+    assert {h.source_path for h in search(cfg, "harbour tides", k=4)} == set(tides)
+
+
 def test_minmax_not_sigmoid() -> None:
     assert minmax(np.array([2.0, 3.0, 4.0])).tolist() == [0.0, 0.5, 1.0]
     assert minmax(np.array([-9.1, -9.0])).tolist() == [0.0, 1.0]  # sigmoid would squash both near 0

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEX_SCHEMA = 2
+LEX_SCHEMA = 3  # 3: letters spelled one by one are one word (see tokenize)
 PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 points of recall@5
 PASSAGE_STRIDE = 50
 BM25_K1 = 1.2
@@ -57,6 +57,9 @@ BM25_B = 0.75
 TOP_UNITS = 100  # best passages whose documents get node scores (plus the documents the dense channel found)
 
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+# Letters spelled one by one: "L_C_D_" (transcripts), "U.S.A." (prose), with a plural or possessive "s".
+# Split, each letter would be dropped as a one-letter word and "LCD" could never match.
+_SPELLED = re.compile(r"(?<![^\W_])((?:[^\W\d_][_.]){2,})(?:'?s\b)?", re.UNICODE)
 # Words that say what the asker wants done, not what the text is about ("summarize the discussion
 # about ..."); in a transcript they match filler talk. Used for queries only.
 QUERY_STOPWORDS = frozenset(
@@ -80,9 +83,11 @@ def stem(word: str) -> str:
 
 
 def tokenize(text: str) -> list[str]:
-    """Lowercased, stemmed content words of ``text`` (stopwords and one-letter words dropped)."""
+    """Lowercased, stemmed content words of ``text`` (stopwords and one-letter words dropped, spelled-out
+    letters joined: "L_C_D_s" -> "lcd")."""
     out: list[str] = []
-    for w in _TOKEN.findall(text.lower()):
+    text = _SPELLED.sub(lambda m: m.group(1)[::2], text.lower())
+    for w in _TOKEN.findall(text):
         if len(w) > 1 and w not in STOPWORDS:
             out.append(stem(w))
     return out
@@ -220,14 +225,24 @@ _UID_SHIFT = 1 << 24
 class LexicalStore:
     """BM25 passages, postings and node spans of one output folder (see the module docstring)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, keep_outdated: bool = False) -> None:
+        """Open (or create) the store; data of another layout is dropped, or with ``keep_outdated`` left
+        untouched and flagged by :attr:`outdated` (a search must not empty what only an index run refills)."""
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), timeout=30.0, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        schema = self._schema()
+        other_layout = schema not in (None, str(LEX_SCHEMA))
+        # False when this open created the store or emptied one of another layout: a sync that only
+        # writes the documents it changed must then fill in all the others (see ``index.store.sync_index``).
+        self.filled = schema == str(LEX_SCHEMA)
+        self.outdated = other_layout and keep_outdated
+        if self.outdated:
+            return
         with self._db:
-            if self._schema() not in (None, str(LEX_SCHEMA)):
+            if other_layout:
                 # Another layout of derived data: start empty; `batchsum index OUT` fills it again.
                 for table in ("lex_postings", "lex_nodes", "lex_units", "lex_docs", "lex_meta"):
                     self._db.execute(f"DROP TABLE IF EXISTS {table}")

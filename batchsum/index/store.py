@@ -510,6 +510,9 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
     tokens = token_store(cfg)
     lex = open_lexical(cfg)
     with contextlib.closing(tokens), contextlib.closing(lex), chroma_errors(cfg), _lexical_errors(cfg):
+        # An index made before this lexical layout (or before the lexical channel): its store was just
+        # created or emptied, and the documents this sync leaves alone would be missing from it.
+        backfill = not lex.filled and col.count() > 0
         for batch in _batched(deleted_l, IN_BATCH):
             gone = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
             stats.nodes_deleted += _delete_ids(col, gone)
@@ -521,6 +524,11 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
             _add(stats, _replace_nodes(col, embedder, nodes, existing, tokens))
             # After Chroma, like the token cache: a crash in between is healed by the next sync or repair.
             update_docs(lex, cfg.state_dir, nodes, {*batch, *(i.split(":summary:", 1)[0] for i in existing)})
+        if backfill:
+            everything = list(tree_nodes(cfg.out))
+            log.info("filling the lexical index of %s from its %d summary nodes (once)", cfg.out, len(everything))
+            update_docs(lex, cfg.state_dir, everything)
+            keep_only(lex, {n.doc_id for n in everything})
     stats.seconds = time.perf_counter() - t0
     return stats
 
