@@ -9,8 +9,8 @@ A run that changed nothing (every file unchanged) is not worth a DuckDB start: :
 writes its rows as JSON arrays under ``.batchsum/metrics-pending/<run_id>/`` in a few
 milliseconds; readers include them, and the next :meth:`MetricsStore.record_run` folds them into
 the database and snapshots them. ``runs.json`` is written last and marks a pending run complete.
-Pending files are not fsynced (they describe a run that changed nothing, and two fsyncs were a
-tenth of such a run): a power cut can tear them, so readers and the fold skip a run whose files
+Pending files are not fsynced (they describe a run that changed nothing, and two fsyncs were ~5 %
+of such a run): a power cut can tear them, so readers and the fold skip a run whose files
 do not parse, and the fold drops it.
 """
 
