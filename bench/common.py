@@ -56,7 +56,11 @@ def skip(area: str, reason: str) -> list[BenchResult]:
 
 
 def batchsum_cmd(*args: str) -> list[str]:
-    """The batchsum CLI run as a fresh process with this interpreter."""
+    """The batchsum CLI as users (and cron) run it: the ``batchsum`` script installed beside this
+    interpreter, else ``python -m batchsum`` (which also imports runpy, ~5 ms more per start)."""
+    script = Path(sys.executable).with_name("batchsum")
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script), *args]
     return [sys.executable, "-m", "batchsum", *args]
 
 
