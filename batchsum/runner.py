@@ -820,6 +820,17 @@ class _Runner:
         self.event("file_deleted", relpath=rel)
 
     # ------------------------------------------------------------------ end of run
+    def _collect_garbage(self) -> None:
+        from batchsum.state import NODE_GRACE_DAYS
+
+        try:
+            removed = self.state.collect_garbage(time.time() - NODE_GRACE_DAYS * 86400)
+        except OSError as exc:  # housekeeping: never fails a run
+            log.warning("could not clean old node records in %s: %s", self.state.nodes_dir, exc)
+            return
+        if removed:
+            self.event("nodes_collected", removed=removed, grace_days=NODE_GRACE_DAYS)
+
     def _finish(self) -> RunResult:
         cfg = self.cfg
         if not self.dry_run:
@@ -863,6 +874,8 @@ class _Runner:
         )
         if not self.dry_run:
             self._record_metrics(run)
+            if (self.plans or self.state.writes) and not self.aborted:
+                self._collect_garbage()
             if cfg.git:
                 from batchsum.gitver import commit_run
 

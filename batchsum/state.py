@@ -28,6 +28,7 @@ from batchsum.tree import atomic_write_bytes
 
 MANIFEST_VERSION = 1
 SNAPSHOT_NAME = "manifest.json"
+NODE_GRACE_DAYS = 30  # unreferenced node records younger than this are kept (see collect_garbage)
 
 
 @fast_dataclass
@@ -85,6 +86,7 @@ class StateStore:
         self._entries: dict[str, ManifestEntry] = {}
         self._snapshot_valid = False  # the snapshot on disk matches the per-source files
         self.writes = 0  # manifest files written or removed by this store
+        self._loaded = False
 
     # ------------------------------------------------------------------ manifest
     def load_manifest(self) -> dict[str, ManifestEntry]:
@@ -99,6 +101,7 @@ class StateStore:
                     if e is not None:
                         entries[e.relpath] = e
         self._entries = dict(entries)
+        self._loaded = True
         return entries
 
     def entry(self, relpath: str) -> ManifestEntry | None:
@@ -163,6 +166,37 @@ class StateStore:
         self._snapshot_valid = True
 
     # ------------------------------------------------------------------ node store
+    def collect_garbage(self, older_than: float) -> int:
+        """Delete node records that no manifest entry references and that were last written before
+        ``older_than`` (epoch seconds), plus temp files left that long by killed runs; returns how many.
+
+        Every edit leaves the records of the replaced chunks behind, so a nightly run over growing
+        journals would otherwise grow the store forever. The grace period keeps what a recent failed
+        or killed run finished (its file's entry does not name those records yet) and what a revert
+        of a recent edit would reuse.
+        """
+        if not self._loaded:
+            self.load_manifest()
+        live = {k for e in self._entries.values() for k in e.node_keys.values()}
+        live.update(e.final_key for e in self._entries.values() if e.final_key)
+        removed = 0
+        try:
+            buckets = [d.path for d in os.scandir(self.nodes_dir) if d.is_dir()]
+        except FileNotFoundError:
+            return 0
+        for bucket in buckets:
+            for f in os.scandir(bucket):
+                name = f.name
+                if not name.endswith(".tmp") and (not name.endswith(".json") or name[:-5] in live):
+                    continue
+                try:
+                    if f.stat().st_mtime < older_than:
+                        os.unlink(f.path)
+                        removed += 1
+                except FileNotFoundError:
+                    pass
+        return removed
+
     def _node_path(self, key: str) -> Path:
         return self.nodes_dir / key[:2] / f"{key}.json"
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -174,3 +176,49 @@ def test_pipeline_file_runs_and_flags_override(corpus: Path, tmp_path: Path) -> 
     r = CliRunner().invoke(main, ["run", "--pipeline", str(bad)])
     assert r.exit_code == 2
     assert "bad.yaml:3" in r.stderr
+
+
+def test_old_unreferenced_node_records_are_collected(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    nodes_dir = out / ".batchsum" / "nodes"
+
+    def stored() -> set[str]:
+        return {p.stem for p in nodes_dir.glob("*/*.json")}
+
+    def age_all(days: float) -> None:
+        old = time.time() - days * 86400
+        for p in nodes_dir.glob("*/*"):
+            os.utime(p, (old, old))
+
+    run_json(corpus, out)
+    first = stored()
+    assert set(keys(out, "journal/long.md").values()) <= first
+    path = corpus / "journal" / "long.md"
+    text = path.read_text()
+    cut = text.index("\n\n", len(text) // 3)
+    path.write_text(text[:cut] + "\n\nAn inserted paragraph about the orchard and the storm." + text[cut:])
+    run_json(corpus, out)
+    replaced = first - set(keys(out, "journal/long.md").values()) - set(keys(out, "journal/short.md").values())
+    assert replaced and replaced <= stored()  # recent: kept, e.g. for reverting the edit
+    age_all(31)
+    stray = nodes_dir / "ab" / ".abcd.json.12345.1.tmp"  # left by a killed run
+    stray.parent.mkdir(exist_ok=True)
+    stray.write_text("{")
+    os.utime(stray, (time.time() - 31 * 86400,) * 2)
+    with open(corpus / "journal" / "short.md", "a") as fh:  # any run that changes something collects
+        fh.write("\n## 1850-02-01\n\nA letter came by the morning train.\n")
+    log_file = tmp_path / "events.jsonl"
+    before = stored()
+    third = run_json(corpus, out, "--log-file", str(log_file), "--log-format", "json")
+    live = set(keys(out, "journal/long.md").values()) | set(keys(out, "journal/short.md").values())
+    assert before & live <= stored() <= live  # old and referenced: kept; old and unreferenced: gone
+    assert replaced <= before - live and not stray.exists()
+    events = [json.loads(line) for line in log_file.read_text().splitlines()]
+    assert any(e["event"] == "nodes_collected" and e["removed"] == len(before - live) + 1 for e in events)
+    assert next(f for f in third["files"] if f["relpath"] == "journal/long.md")["status"] == "unchanged"
+    # The kept records still serve: an append to the long journal reuses every untouched chunk.
+    with open(path, "a") as fh:
+        fh.write("\n## 1851-01-01\n\nA new entry about the lighthouse keeper and the winter storm.\n")
+    fourth = run_json(corpus, out)
+    assert fourth["run"]["nodes_reused"] > 0
+    assert next(f for f in fourth["files"] if f["relpath"] == "journal/long.md")["nodes_recomputed"] <= 4
