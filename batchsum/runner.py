@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+LLM_CACHE_DIR = "llm-cache"  # in the state folder
 NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate stored nodes
 
 
@@ -128,7 +129,7 @@ def _make_backend(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backen
         cfg.llm,
         tokenizer=tokenizer,
         fallback=extractive,
-        cache_dir=(cfg.state_dir / "llm-cache") if cfg.llm.cache else None,
+        cache_dir=(cfg.state_dir / LLM_CACHE_DIR) if cfg.llm.cache else None,
     )
     return llm, extractive
 
@@ -821,15 +822,19 @@ class _Runner:
 
     # ------------------------------------------------------------------ end of run
     def _collect_garbage(self) -> None:
-        from batchsum.state import NODE_GRACE_DAYS
+        from batchsum.state import NODE_GRACE_DAYS, prune_store
 
+        cutoff = time.time() - NODE_GRACE_DAYS * 86400
         try:
-            removed = self.state.collect_garbage(time.time() - NODE_GRACE_DAYS * 86400)
+            removed = self.state.collect_garbage(cutoff)
+            # LLM responses outlive their use once the node records exist; past the grace period an
+            # entry only helps a config change that keeps the prompt, which is rare.
+            responses = prune_store(self.cfg.state_dir / LLM_CACHE_DIR, cutoff)
         except OSError as exc:  # housekeeping: never fails a run
-            log.warning("could not clean old node records in %s: %s", self.state.nodes_dir, exc)
+            log.warning("could not clean old records in %s: %s", self.cfg.state_dir, exc)
             return
-        if removed:
-            self.event("nodes_collected", removed=removed, grace_days=NODE_GRACE_DAYS)
+        if removed or responses:
+            self.event("nodes_collected", removed=removed, responses_removed=responses, grace_days=NODE_GRACE_DAYS)
 
     def _finish(self) -> RunResult:
         cfg = self.cfg

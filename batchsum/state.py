@@ -179,23 +179,7 @@ class StateStore:
             self.load_manifest()
         live = {k for e in self._entries.values() for k in e.node_keys.values()}
         live.update(e.final_key for e in self._entries.values() if e.final_key)
-        removed = 0
-        try:
-            buckets = [d.path for d in os.scandir(self.nodes_dir) if d.is_dir()]
-        except FileNotFoundError:
-            return 0
-        for bucket in buckets:
-            for f in os.scandir(bucket):
-                name = f.name
-                if not name.endswith(".tmp") and (not name.endswith(".json") or name[:-5] in live):
-                    continue
-                try:
-                    if f.stat().st_mtime < older_than:
-                        os.unlink(f.path)
-                        removed += 1
-                except FileNotFoundError:
-                    pass
-        return removed
+        return prune_store(self.nodes_dir, older_than, live)
 
     def _node_path(self, key: str) -> Path:
         return self.nodes_dir / key[:2] / f"{key}.json"
@@ -223,6 +207,28 @@ def _sha256() -> Any:
     except ImportError:
         from hashlib import sha256
     return sha256()
+
+
+def prune_store(root: Path, older_than: float, live: set[str] | None = None) -> int:
+    """Delete ``<root>/<kk>/<key>.json`` records whose key is not in ``live`` (all, when None) and
+    temp files, when last written before ``older_than``; returns how many went."""
+    removed = 0
+    try:
+        buckets = [d.path for d in os.scandir(root) if d.is_dir()]
+    except FileNotFoundError:
+        return 0
+    for bucket in buckets:
+        for f in os.scandir(bucket):
+            name = f.name
+            if not name.endswith(".tmp") and (not name.endswith(".json") or (live is not None and name[:-5] in live)):
+                continue
+            try:
+                if f.stat().st_mtime < older_than:
+                    os.unlink(f.path)
+                    removed += 1
+            except FileNotFoundError:
+                pass
+    return removed
 
 
 def node_key(*parts: Any) -> str:

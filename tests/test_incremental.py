@@ -205,6 +205,11 @@ def test_old_unreferenced_node_records_are_collected(corpus: Path, tmp_path: Pat
     stray.parent.mkdir(exist_ok=True)
     stray.write_text("{")
     os.utime(stray, (time.time() - 31 * 86400,) * 2)
+    cache = out / ".batchsum" / "llm-cache" / "cd"  # LLM responses: collected by age alone
+    cache.mkdir(parents=True)
+    (cache / "cd01.json").write_text("{}")
+    (cache / "cd02.json").write_text("{}")
+    os.utime(cache / "cd01.json", (time.time() - 31 * 86400,) * 2)
     with open(corpus / "journal" / "short.md", "a") as fh:  # any run that changes something collects
         fh.write("\n## 1850-02-01\n\nA letter came by the morning train.\n")
     log_file = tmp_path / "events.jsonl"
@@ -214,7 +219,10 @@ def test_old_unreferenced_node_records_are_collected(corpus: Path, tmp_path: Pat
     assert before & live <= stored() <= live  # old and referenced: kept; old and unreferenced: gone
     assert replaced <= before - live and not stray.exists()
     events = [json.loads(line) for line in log_file.read_text().splitlines()]
-    assert any(e["event"] == "nodes_collected" and e["removed"] == len(before - live) + 1 for e in events)
+    assert [(e["removed"], e["responses_removed"]) for e in events if e["event"] == "nodes_collected"] == [
+        (len(before - live) + 1, 1)
+    ]
+    assert [p.name for p in cache.iterdir()] == ["cd02.json"]
     assert next(f for f in third["files"] if f["relpath"] == "journal/long.md")["status"] == "unchanged"
     # The kept records still serve: an append to the long journal reuses every untouched chunk.
     with open(path, "a") as fh:
