@@ -1,8 +1,8 @@
 """``dataclass`` with a shared ``__repr__`` and ``__eq__`` instead of generated ones.
 
 The stdlib writes and compiles source for each generated method of each dataclass at import.
-For the 17 classes an unchanged nightly re-run loads, that was ~20 ms, a seventh of the whole
-run. Only ``__init__`` is still generated; the shared methods behave like the generated ones
+Creating the 16 classes an unchanged nightly re-run loads took ~20 ms with them, ~10 ms without,
+of a ~150 ms run. Only ``__init__`` is still generated; the shared methods behave like the generated ones
 (field order, ``repr=False`` and ``compare=False`` fields honoured, same class required for ==).
 """
 
