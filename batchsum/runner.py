@@ -413,17 +413,21 @@ class _Runner:
         # Plain strings: this runs once per file on every re-run (layout of tree.node_path).
         return os.path.exists(f"{self._out_str}/{entry.relpath}/summaries/L3/final.md")
 
-    def _unchanged(self, entry: ManifestEntry) -> None:
-        self.levels[entry.level] += 1
-        rec = self._file_record(
+    def _entry_record(self, entry: ManifestEntry, status: str) -> FileRecord:
+        """A file record filled from what the manifest knows of a file this run did not read."""
+        return self._file_record(
             entry.relpath,
             sha256=entry.sha256,
             bytes=entry.size,
             content_type=entry.content_type,
             level=entry.level,
             input_tokens=entry.tokens,
-            status="unchanged",
+            status=status,
         )
+
+    def _unchanged(self, entry: ManifestEntry) -> None:
+        self.levels[entry.level] += 1
+        rec = self._entry_record(entry, "unchanged")
         if entry.final_id is not None:  # an unchanged file keeps the output size of its existing final
             rec.output_tokens = entry.final_tokens or self._final_tokens(entry.relpath)
             rec.compression_ratio = min(1.0, rec.output_tokens / rec.input_tokens) if rec.input_tokens else 0.0
@@ -807,17 +811,7 @@ class _Runner:
                 shutil.move(str(sdir), str(dest))
             self.state.remove_entry(rel)
         self.deleted.append(rel)
-        self.files.append(
-            self._file_record(
-                rel,
-                sha256=entry.sha256,
-                bytes=entry.size,
-                content_type=entry.content_type,
-                level=entry.level,
-                input_tokens=entry.tokens,
-                status="deleted",
-            )
-        )
+        self.files.append(self._entry_record(entry, "deleted"))
         self.event("file_deleted", relpath=rel)
 
     # ------------------------------------------------------------------ end of run
