@@ -126,7 +126,8 @@ def render_index(rows: Iterable[IndexRow], *, generated_at: str | None = None) -
         out += [f"## {ctype.capitalize()} ({len(items)})", ""]
         for r in items:
             date = f"{r.doc_date} · " if r.doc_date else ""
-            size = f"{r.tokens:,} → {r.final_tokens:,} tokens" if r.level != "NONE" else f"{r.tokens:,} tokens, kept whole"
+            kept = r.level == "NONE"
+            size = f"{r.tokens:,} tokens, kept whole" if kept else f"{r.tokens:,} → {r.final_tokens:,} tokens"
             out.append(f"- {_link(r.relpath, r.relpath + '/summaries/L3/final.md')} — {date}{r.level} · {size}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
