@@ -15,7 +15,7 @@ echo "install size: $(du -sm "$site" | cut -f1) MB in site-packages"
 cd "$tmp"
 export HF_HUB_OFFLINE=1 ANONYMIZED_TELEMETRY=False BATCHSUM_CACHE_DIR="$tmp/cache"
 "$tmp/venv/bin/batchsum" run "$OLDPWD/sample_corpus" --out "$tmp/out" --quiet
-"$tmp/venv/bin/batchsum" search "budget meeting" --out "$tmp/out" --limit 3
+"$tmp/venv/bin/batchsum" search "budget meeting" --out "$tmp/out" -k 3
 # The eval extra is not installed: a clear message and exit 2, not a traceback.
 set +e
 "$tmp/venv/bin/batchsum" eval "$OLDPWD/sample_corpus" "$OLDPWD/sample_corpus" >/dev/null 2>"$tmp/eval.err"
