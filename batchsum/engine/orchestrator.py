@@ -83,7 +83,9 @@ def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult
     for a single bad file: it is recorded as a problem and the batch goes on.
     """
     from batchsum.lock import RunLock
+    from batchsum.settings import validate
 
+    validate(cfg)
     cfg.state_dir.mkdir(parents=True, exist_ok=True)
     bars = show_bars(cfg.quiet, cfg.progress)
     with Progress(cfg.log_file, cfg.log_format, bars=bars) as progress, RunLock(cfg.out, wait=cfg.wait_lock) as lock:
