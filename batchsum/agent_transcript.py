@@ -18,10 +18,14 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
+
+if TYPE_CHECKING:  # the facet rules load only when a session is digested, not when walk classifies files
+    from batchsum.facets import ExtractedFacets
+    from batchsum.tokens import Tokenizer
 
 TranscriptFormat = Literal["markdown", "json", "jsonl"]
 
@@ -184,3 +188,113 @@ def agent_transcript_reason(text: str) -> str | None:
     if rendered.count("Tool") >= 1 and rendered.count("Assistant") >= 1:
         return f"agent transcript ({len(rendered)} turns, {rendered.count('Tool')} tool results)"
     return None
+
+
+# ---- agent sessions in batch runs ----------------------------------------------------------------
+@dataclass
+class AgentDigest:
+    """An agent session prepared for the summary tree, plus its facets.
+
+    ``text`` is the session as ``Role: text`` turns with every tool result replaced by its
+    extractor one-liner (what the normal tree should summarize); the lists are what the session
+    touched, ran and hit, for the final's front matter and body.
+    """
+
+    text: str
+    files_touched: list[str]
+    commands_run: list[str]
+    errors: list[str]
+    facets: ExtractedFacets
+    tool_results: int
+    turns: int
+
+    def front_matter(self) -> dict[str, Any]:
+        """Front-matter keys for the session's final summary (YAML-ready plain data)."""
+        from batchsum.facets import facets_front_matter
+
+        out: dict[str, Any] = {"agent_session": True, "tool_results": self.tool_results}
+        if self.files_touched:
+            out["files_touched"] = list(self.files_touched)
+        if self.commands_run:
+            out["commands_run"] = list(self.commands_run)
+        if self.errors:
+            out["errors"] = list(self.errors)
+        out.update(facets_front_matter(self.facets))
+        return out
+
+    def markdown(self) -> str:
+        """A Markdown section for the final's body: files, commands, errors, then the extracted facets."""
+        from batchsum.facets import render_facets_markdown
+
+        lines = ["## Agent session (extracted)", ""]
+        if self.files_touched:
+            lines += ["**Files touched:** " + ", ".join(f"`{f}`" for f in self.files_touched), ""]
+        if self.commands_run:
+            lines += ["**Commands run:**", ""] + [f"- `{c}`" for c in self.commands_run] + [""]
+        if self.errors:
+            lines += ["**Errors:**", ""] + [f"- {e}" for e in self.errors] + [""]
+        body = "\n".join(lines)
+        facets = render_facets_markdown(self.facets, heading="### Facets (extracted)")
+        return body + "\n" + facets
+
+
+def digest_agent_transcript(
+    text: str, *, fmt: TranscriptFormat | None = None, tokenizer: Tokenizer | None = None
+) -> AgentDigest:
+    """Summarize the tool results of an agent session with the rule-based extractors.
+
+    Raises InputError when ``text`` is not a transcript in any layout we read.
+    """
+    from batchsum.compact.extractors import (
+        classify_turns,
+        command_line,
+        command_paths,
+        format_summary,
+        summarize_tool_result,
+    )
+    from batchsum.facets import extract_facets
+    from batchsum.tokens import get_tokenizer
+
+    tok = tokenizer or get_tokenizer()
+    transcript = parse_transcript(text, fmt)
+    turns = classify_turns([as_message(m) for m in transcript.messages])
+    lines: list[str] = []
+    files: list[str] = []
+    commands: list[str] = []
+    errors: list[str] = []
+    speaker_turns: list[tuple[str | None, str]] = []
+    results = 0
+    for t in turns:
+        if t.kind == "tool_result":
+            s = summarize_tool_result(t, tok)
+            results += 1
+            files += s.files
+            errors += s.errors
+            lines.append(f"Tool: {format_summary(s)}")
+            continue
+        content = " ".join(t.message.content.split())
+        if t.kind == "assistant" and t.command:
+            commands.append(command_line(t.command))
+            files += command_paths(t.command)
+        label = {"task": "User", "user": "User", "assistant": "Assistant"}.get(t.kind, t.message.role.capitalize())
+        if content:
+            lines.append(f"{label}: {content}")
+            speaker_turns.append((label, t.message.content))
+    known = _unique(files) + _unique(commands)
+    return AgentDigest(
+        text="\n\n".join(lines),
+        files_touched=_unique(files),
+        commands_run=_unique(commands),
+        errors=_unique(errors)[:20],
+        facets=extract_facets(speaker_turns, entities=known, agent=results > 0),
+        tool_results=results,
+        turns=len(turns),
+    )
+
+
+def _unique(items: list[str]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        if item and item not in out:
+            out.append(item)
+    return out

@@ -230,11 +230,17 @@ def _topics(sentences: Sequence[_Sentence], n: int = 5) -> list[str]:
 
 
 def extract_facets(
-    turns: Sequence[tuple[str | None, str]] | str, *, entities: Sequence[str] = (), max_items: int = MAX_ITEMS
+    turns: Sequence[tuple[str | None, str]] | str,
+    *,
+    entities: Sequence[str] = (),
+    max_items: int = MAX_ITEMS,
+    agent: bool = False,
 ) -> ExtractedFacets:
     """Rule-based facets of a conversation given as (speaker, text) turns or ``Speaker: text`` lines.
 
-    ``entities`` are known entities (file paths, commands) put first. Deterministic; no network.
+    ``entities`` are known entities (file paths, commands) put first. ``agent``: the conversation
+    is an agent session, whose "Let's ..." lines narrate steps already taken - only the last
+    three ownerless ones are kept as still open. Deterministic; no network.
     """
     if isinstance(turns, str):
         raw = turns
@@ -271,6 +277,8 @@ def extract_facets(
             )
             if not answered and _clip(s.text) not in unresolved:
                 unresolved.append(_clip(s.text))
+    if agent:
+        actions = [a for a in actions if a.owner is not None] + [a for a in actions if a.owner is None][-3:]
     return ExtractedFacets(
         participants=participants[:max_items],
         decisions=decisions[:max_items],

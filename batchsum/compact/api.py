@@ -252,12 +252,7 @@ def build_rule_record(
             mat.conversation.append(f"User: {mat.task}")
     narrative = _narrative("\n".join(mat.conversation), prior_narrative, budget, tok)
     narrative = f"{task} {narrative}".strip() if task else narrative
-    facets = extract_facets(mat.speaker_turns)
-    if mat.agentic:
-        # An agent's "Let's ..." lines are steps it already took; only its latest plans are still open.
-        own = [a for a in facets.action_items if a.owner is not None]
-        recent = [a for a in facets.action_items if a.owner is None][-3:]
-        facets.action_items = own + recent
+    facets = extract_facets(mat.speaker_turns, agent=mat.agentic)
     pctx = parent.context if parent else SummaryContext()
     files = _dedupe([*pctx.files_touched, *mat.files, *tail_mat.files], MAX_FILES_AND_COMMANDS)
     commands = _dedupe([*pctx.commands_run, *mat.commands, *tail_mat.commands], MAX_FILES_AND_COMMANDS)

@@ -53,6 +53,11 @@ _ERROR_LINE = re.compile(
 )
 _WEAK_ERROR = re.compile(r"\b(?:failed|failure|error)\b", re.I)
 _LINE_NO = re.compile(r"^\d+:")
+_EDIT_FAILED = re.compile(
+    r"introduced new syntax error|Your proposed edit has introduced|^(?:Error|ERROR)\b[:!]|^No replacement was performed"
+    r"|^(?:Edit|Write) failed",
+    re.M,
+)
 _EXTS = (
     "py pyi pyx ipynb js mjs cjs ts tsx jsx md rst txt json jsonl yaml yml toml cfg ini conf env c h cc cpp cxx hpp "
     "rs go java kt scala rb php pl sh bash zsh ps1 html htm css scss xml csv tsv sql lock log out patch diff traj "
@@ -258,8 +263,8 @@ def _error_lines(text: str, limit: int) -> list[str]:
     weak: list[str] = []
     for line in text.split("\n"):
         s = line.strip().lstrip("-*> ").strip()
-        if not s:
-            continue
+        if not s or _LINE_NO.match(s):
+            continue  # empty, or a numbered line of a file viewer: source code, not an error message
         target = strong if _ERROR_LINE.search(s) else weak if _WEAK_ERROR.search(s) else None
         if target is not None and _clip(s, limit) not in target:
             target.append(_clip(s, limit))
@@ -427,8 +432,9 @@ def summarize_write(
         span = head.split()[1] if len(head.split()) > 1 else ""
         facts.append(f"Change: {added} lines written" + (f" at {span}" if span else ""))
         meta["added"] = added
-    errors = _error_lines(body, 200) if re.search(r"syntax error|error|failed", body, re.I) else []
-    failed = bool(re.search(r"introduced new syntax error|Your proposed edit has introduced|Error:|failed", body, re.I))
+    # Only the tool's own verdict counts: the edited code itself may well mention errors.
+    failed = bool(_EDIT_FAILED.search(body))
+    errors = _error_lines(body.split("This is how your edit would have looked", 1)[0], 200) if failed else []
     if failed and errors:
         facts.append(f"Error: {errors[0]}")
     files = [path] if path else []
@@ -468,7 +474,7 @@ def _dedupe(items: Sequence[str]) -> list[str]:
 
 
 def _kind_from_output(content: str) -> ToolKind | None:
-    if re.search(r"^(?:File updated|Text replaced|The file .* has been edited)", content, re.M):
+    if re.search(r"^(?:File updated|Text replaced|The file .* has been edited|Your proposed edit has)", content, re.M):
         return "edit_file"
     if _FOUND.search(content) or _NO_MATCH.search(content):
         return "search"
