@@ -64,7 +64,11 @@ def run(ctx: BenchContext) -> list[BenchResult]:
         emit(BenchResult(AREA, "token reduction, median", statistics.median(reductions) * 100, "%", "> 0", True)),
         emit(BenchResult(AREA, "token reduction, worst", worst * 100, "%", "> 0 (every session)", worst > 0)),
         emit(BenchResult(AREA, f"  worst session: {worst_name[:38]}", "-", "", "", None)),
-        emit(BenchResult(AREA, "sessions with all commands+paths in entities", f"{entities_ok}/{n}", "", "all", entities_ok == n)),
+        emit(
+            BenchResult(
+                AREA, "sessions with all commands+paths in entities", f"{entities_ok}/{n}", "", "all", entities_ok == n
+            )
+        ),
         emit(BenchResult(AREA, "sessions chaining (depth 1, parent set)", f"{chained}/{n}", "", "all", chained == n)),
         emit(BenchResult(AREA, "time per compaction, median", statistics.median(seconds) * 1000, "ms", "", None)),
     ]

@@ -33,7 +33,8 @@ def _agent_session(steps: int = 10) -> list[dict[str, Any]]:
     msgs.append(
         {
             "role": "user",
-            "content": "Traceback (most recent call last):\n  File \"reproduce.py\", line 3\nNameError: name 'td' is not defined\n"
+            "content": 'Traceback (most recent call last):\n  File "reproduce.py", line 3\n'
+            "NameError: name 'td' is not defined\n"
             "(Open file: /repo/reproduce.py)\n(Current directory: /repo)\nbash-$",
         }
     )
@@ -191,7 +192,10 @@ def test_openai_tool_calls_and_tool_results() -> None:
                     {
                         "id": call_id,
                         "type": "function",
-                        "function": {"name": "execute_bash", "arguments": json.dumps({"command": f"pytest -k case{i}"})},
+                        "function": {
+                            "name": "execute_bash",
+                            "arguments": json.dumps({"command": f"pytest -k case{i}"}),
+                        },
                     }
                 ],
             }
@@ -203,7 +207,11 @@ def test_openai_tool_calls_and_tool_results() -> None:
             "role": "assistant",
             "content": None,
             "tool_calls": [
-                {"id": "r", "type": "function", "function": {"name": "read_file", "arguments": '{"path": "src/cfg.py"}'}}
+                {
+                    "id": "r",
+                    "type": "function",
+                    "function": {"name": "read_file", "arguments": '{"path": "src/cfg.py"}'},
+                }
             ],
         }
     )

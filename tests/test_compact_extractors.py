@@ -17,11 +17,16 @@ TOK = get_tokenizer()
 
 
 def _tool(content: str, name: str | None = None, command: str | None = None, args: dict | None = None) -> Turn:
-    return Turn(0, Message("tool", content, name=name), "tool_result", command=command, tool_name=name, tool_args=args or {})
+    return Turn(
+        0, Message("tool", content, name=name), "tool_result", command=command, tool_name=name, tool_args=args or {}
+    )
 
 
 def test_read_file_python_definitions() -> None:
-    content = "import os\n\nclass Loader:\n    def load(self):\n        pass\n\ndef main():\n    pass\n\nasync def fetch():\n    pass\n"
+    content = (
+        "import os\n\nclass Loader:\n    def load(self):\n        pass\n\n"
+        "def main():\n    pass\n\nasync def fetch():\n    pass\n"
+    )
     s = summarize_tool_result(_tool(content, "read_file", args={"path": "src/loader.py"}), TOK)
     assert s.kind == "read_file" and s.status == "success"
     assert s.key_facts[:3] == ["File: src/loader.py", "Lines: 11", "Type: python"]
@@ -90,8 +95,10 @@ def test_file_create_and_edit() -> None:
     assert "Change: 2 lines written at 10:12" in edited.key_facts and "Now: 99 lines" in edited.key_facts
     failed = summarize_tool_result(
         _tool(
-            "Your proposed edit has introduced new syntax error(s).\nERRORS:\n- E999 IndentationError: unexpected indent\n"
-            "This is how your edit would have looked if applied\n[File: /r/f.py (99 lines total)]\n1:except ValueError as error:",
+            "Your proposed edit has introduced new syntax error(s).\nERRORS:\n"
+            "- E999 IndentationError: unexpected indent\n"
+            "This is how your edit would have looked if applied\n"
+            "[File: /r/f.py (99 lines total)]\n1:except ValueError as error:",
             command=edit_cmd,
         ),
         TOK,

@@ -41,7 +41,9 @@ if TYPE_CHECKING:
 @click.option("--base-url", envvar="OPENAI_BASE_URL", help="OpenAI-compatible server for an LLM-written summary.")
 @click.option("--api-key", envvar="OPENAI_API_KEY", help="API key [env OPENAI_API_KEY]; never stored or logged.")
 @click.option("--model", envvar="BATCHSUM_MODEL", help="Model name [env BATCHSUM_MODEL].")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=120.0, show_default=True, help="Seconds per request.")
+@click.option(
+    "--timeout", type=click.FloatRange(min=0.1), default=120.0, show_default=True, help="Seconds per request."
+)
 @click.option(
     "--max-attempts",
     type=click.IntRange(1),

@@ -33,7 +33,18 @@ _EXPORTS = {
     "should_compact": "trigger",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "DEFAULT_CONFIG",
+    "CompactConfig",
+    "CompactionResult",
+    "Conversation",
+    "SummaryContext",
+    "SummaryRecord",
+    "TriggerDecision",
+    "TriggerState",
+    "compact",
+    "should_compact",
+]
 
 
 def __getattr__(name: str) -> Any:

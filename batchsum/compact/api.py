@@ -173,9 +173,7 @@ def _gather(turns: Sequence[Turn], cfg: CompactConfig, tok: Tokenizer) -> _Mater
             continue
         if t.kind == "tool_result":
             mat.agentic = True
-            s = summarize_tool_result(
-                t, tok, keep_errors=cfg.preserve_error_details, excerpt_tokens=cfg.excerpt_tokens
-            )
+            s = summarize_tool_result(t, tok, keep_errors=cfg.preserve_error_details, excerpt_tokens=cfg.excerpt_tokens)
             mat.key_points.append(format_summary(s))
             mat.files.extend(s.files)
             mat.errors.extend(s.errors)
@@ -346,14 +344,18 @@ def compact(
     tokens_before = sum(costs) + 3
     start = 0
     if cfg.keep_system:
-        while start < len(msgs) and msgs[start].role == "system" and not msgs[start].content.startswith(
-            "[Conversation summary"
+        while (
+            start < len(msgs)
+            and msgs[start].role == "system"
+            and not msgs[start].content.startswith("[Conversation summary")
         ):
             start += 1
     cut = _tail_start(msgs, start, cfg.preserve_recent)
     if cut <= start:
         return _unchanged(
-            raw, tokens_before, f"nothing to compact: {len(msgs) - start} messages, preserve_recent {cfg.preserve_recent}"
+            raw,
+            tokens_before,
+            f"nothing to compact: {len(msgs) - start} messages, preserve_recent {cfg.preserve_recent}",
         )
     result = _compact_at(msgs, raw, costs, tokens_before, start, cut, cfg, tok, backend, history, originals)
     if result.compacted and result.tokens_after > context_window:
@@ -407,7 +409,9 @@ def _compact_at(
             dropped_turns = fresh_turns
             ids = message_ids(fresh)
             parent = None
-            notes.append(f"depth cap {cfg.max_summary_chain_depth} reached: new chain from {len(fresh)} original messages")
+            notes.append(
+                f"depth cap {cfg.max_summary_chain_depth} reached: new chain from {len(fresh)} original messages"
+            )
         else:
             # Only the summary is left: read it as plain material, keep its facets, start at depth 0.
             parent = _Parent(parent.id, -1, parent.narrative, parent.key_points, parent.context)
@@ -450,7 +454,7 @@ def _compact_at(
     record.token_estimate = message_tokens(as_message(summary_msg), tok)
     if record.token_estimate >= dropped_tokens:
         return _unchanged(raw, tokens_before, "cannot reduce: the summary would cost as much as what it replaces")
-    new = raw[:start] + [summary_msg] + raw[cut:]
+    new = [*raw[:start], summary_msg, *raw[cut:]]
     tokens_after = sum(costs[:start]) + record.token_estimate + sum(costs[cut:]) + 3
     return CompactionResult(
         messages=new,
@@ -458,7 +462,9 @@ def _compact_at(
         tokens_before=tokens_before,
         tokens_after=tokens_after,
         compacted=True,
-        reason=f"replaced {cut - start} messages ({dropped_tokens} tokens) with a {record.token_estimate}-token summary",
+        reason=(
+            f"replaced {cut - start} messages ({dropped_tokens} tokens) with a {record.token_estimate}-token summary"
+        ),
         mode=mode,
         dropped_messages=cut - start,
         preserved_messages=len(msgs) - cut,

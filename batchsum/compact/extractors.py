@@ -54,8 +54,8 @@ _ERROR_LINE = re.compile(
 _WEAK_ERROR = re.compile(r"\b(?:failed|failure|error)\b", re.I)
 _LINE_NO = re.compile(r"^\d+:")
 _EDIT_FAILED = re.compile(
-    r"introduced new syntax error|Your proposed edit has introduced|^(?:Error|ERROR)\b[:!]|^No replacement was performed"
-    r"|^(?:Edit|Write) failed",
+    r"introduced new syntax error|Your proposed edit has introduced|^(?:Error|ERROR)\b[:!]"
+    r"|^No replacement was performed|^(?:Edit|Write) failed",
     re.M,
 )
 _EXTS = (
@@ -64,9 +64,7 @@ _EXTS = (
     "enc pem key crt bin elf so o a exe dll img png jpg jpeg gif svg pdf zip tar gz tgz bz2 xz 7z pcap pcapng dat "
     "asm s sage wasm swift m lua r jl dart vue ex exs erl hs ml tex bib gradle mk cmake dockerfile"
 ).split()
-_PATH = re.compile(
-    r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)*[\w-][\w.-]*\.(?:" + "|".join(_EXTS) + r"))(?![\w/-])"
-)
+_PATH = re.compile(r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)*[\w-][\w.-]*\.(?:" + "|".join(_EXTS) + r"))(?![\w/-])")
 _ABS_PATH = re.compile(r"(?<![\w/.:-])(/(?:[\w.-]+/)+[\w.-]+)")
 _DEFS: dict[str, re.Pattern[str]] = {
     "python": re.compile(r"^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.M),
@@ -74,7 +72,9 @@ _DEFS: dict[str, re.Pattern[str]] = {
         r"^(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:function\*?|class|const|let|interface|type|enum)\s+([A-Za-z_$][\w$]*)",
         re.M,
     ),
-    "rust": re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:fn|struct|enum|trait|mod|type)\s+([A-Za-z_]\w*)", re.M),
+    "rust": re.compile(
+        r"^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:fn|struct|enum|trait|mod|type)\s+([A-Za-z_]\w*)", re.M
+    ),
     "go": re.compile(r"^(?:func(?:\s+\([^)]*\))?|type)\s+([A-Za-z_]\w*)", re.M),
     "java": re.compile(
         r"^(?:public\s+|private\s+|protected\s+)?(?:abstract\s+|final\s+|static\s+)*(?:class|interface|enum|record)\s+(\w+)",
@@ -406,9 +406,7 @@ def summarize_search(content: str, tool: str, args: dict[str, Any], command: str
     )
 
 
-def summarize_write(
-    content: str, tool: str, args: dict[str, Any], command: str | None, kind: ToolKind
-) -> ToolSummary:
+def summarize_write(content: str, tool: str, args: dict[str, Any], command: str | None, kind: ToolKind) -> ToolSummary:
     """File create/edit: path and the size of the change."""
     body, open_files = _strip_trailer(content)
     header = _FILE_HEADER.search(body)
@@ -577,9 +575,7 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
             observation = "(Current directory:" in tail or tail.endswith("bash-$")
         if observation:
             name, args = pending.pop(0) if pending else ("", {})
-            turns.append(
-                Turn(i, m, "tool_result", command=pending_command, tool_name=name or None, tool_args=args)
-            )
+            turns.append(Turn(i, m, "tool_result", command=pending_command, tool_name=name or None, tool_args=args))
             pending_command = None
         else:
             turns.append(Turn(i, m, "user" if seen_task else "task"))

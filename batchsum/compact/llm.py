@@ -40,7 +40,8 @@ from batchsum.tokens import Tokenizer
 
 log = logging.getLogger(__name__)
 
-SYSTEM_PROMPT = """You are an expert conversation summarizer. Produce a STRICT JSON object ONLY matching the provided schema. No markdown, no commentary.
+SYSTEM_PROMPT = """You are an expert conversation summarizer. \
+Produce a STRICT JSON object ONLY matching the provided schema. No markdown, no commentary.
 Preserve:
 - Technical identifiers (filenames, class names, function signatures) verbatim.
 - Concrete numbers, dates, versions.
@@ -49,7 +50,8 @@ Do NOT add information not present in the source."""
 
 SCHEMA_PROMPT = """Summarize the conversation below so it can replace it in the context window of an ongoing session.
 Return ONLY one JSON object with exactly these keys:
-{"summary": "narrative paragraph, at most {max_words} words: what the task is, what was done, what failed, the current state",
+{"summary": "narrative paragraph, at most {max_words} words: \
+what the task is, what was done, what failed, the current state",
  "key_points": ["short highlight", "..."],
  "decisions": ["decision that was made", "..."],
  "action_items": [{"owner": "who or null", "task": "what is still to do", "due": "when or null"}],
@@ -111,7 +113,7 @@ class LLMSummarizer:
         instructions = SCHEMA_PROMPT.replace("{max_words}", str(words))
 
         def build(body: list[str], omitted: int) -> list[dict[str, str]]:
-            meta = f'<meta total_messages={len(turns)} omitted_oldest={omitted} />'
+            meta = f"<meta total_messages={len(turns)} omitted_oldest={omitted} />"
             user = f"{instructions}\n\n{meta}\n\nConversation:\n" + "\n\n".join(body)
             return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
@@ -190,7 +192,9 @@ class LLMSummarizer:
                     delay = min(self.retry_max, self.retry_initial * 2 ** (attempt - 1)) * (1 + random.random() / 2)
                     if retry_after is not None:
                         delay = min(retry_after, MAX_RETRY_AFTER_S)
-                    log.info("LLM compaction: %s (attempt %d/%d); retrying in %.2fs", last, attempt, self.max_attempts, delay)
+                    log.info(
+                        "LLM compaction: %s (attempt %d/%d); retrying in %.2fs", last, attempt, self.max_attempts, delay
+                    )
                     time.sleep(delay)
             raise LLMSummaryError(f"{last} (after {self.max_attempts} attempts)")
         finally:

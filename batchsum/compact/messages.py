@@ -66,7 +66,8 @@ def _tool_calls(raw: Any) -> tuple[ToolCall, ...]:
     for item in raw or ():
         if not isinstance(item, Mapping):
             continue
-        fn = item.get("function") if isinstance(item.get("function"), Mapping) else item
+        inner = item.get("function")
+        fn: Mapping[str, Any] = inner if isinstance(inner, Mapping) else item
         name = str(fn.get("name") or "unknown")
         args = fn.get("arguments", "")
         if not isinstance(args, str):

@@ -98,8 +98,7 @@ def header_line(record: SummaryRecord) -> str:
     """The first line of a summary message; :func:`parse_summary_header` reads it back."""
     parent = f" · parent {record.parent_id}" if record.parent_id else ""
     return (
-        f"{SUMMARY_MARK} · id {record.id} · depth {record.depth}{parent} · "
-        f"{len(record.original_message_ids)} messages]"
+        f"{SUMMARY_MARK} · id {record.id} · depth {record.depth}{parent} · {len(record.original_message_ids)} messages]"
     )
 
 
@@ -236,7 +235,9 @@ def parse_summary_message(content: str) -> tuple[str, list[str], SummaryContext]
                 key_points.insert(0, item)
             elif current == "action_items":
                 owner, sep, task = item.partition(": ")
-                ctx.action_items.append(ActionItem(task, owner) if sep and len(owner.split()) <= 3 else ActionItem(item))
+                ctx.action_items.append(
+                    ActionItem(task, owner) if sep and len(owner.split()) <= 3 else ActionItem(item)
+                )
             else:
                 getattr(ctx, current).append(item)
     return narrative, key_points, ctx

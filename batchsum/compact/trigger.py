@@ -12,7 +12,8 @@ The checks run in this order (the first that decides wins):
 8. not re-armed since the last compaction (usage never fell below ``reset_token_ratio``) -> no;
 9. otherwise -> yes.
 
-Every check with usage below ``reset_token_ratio`` re-arms the trigger. A :class:`TriggerState` carries what the checks need between calls; :meth:`TriggerState.compacted`
+Every check with usage below ``reset_token_ratio`` re-arms the trigger. A :class:`TriggerState`
+carries what the checks need between calls; :meth:`TriggerState.compacted`
 records a compaction (or a failed attempt, which also disarms, so a failing summarizer is not
 called again on every message).
 """
@@ -117,7 +118,7 @@ def should_compact(
     if ratio < cfg.trigger_token_ratio:
         return no(f"usage {ratio:.0%} below the trigger ratio {cfg.trigger_token_ratio:.0%}")
     if not st.armed:
-        return no(
-            f"hysteresis: usage has not fallen below {cfg.reset_token_ratio:.0%} since the last compaction"
-        )
-    return TriggerDecision(True, f"usage {ratio:.0%} reached the trigger ratio {cfg.trigger_token_ratio:.0%}", tokens, ratio)
+        return no(f"hysteresis: usage has not fallen below {cfg.reset_token_ratio:.0%} since the last compaction")
+    return TriggerDecision(
+        True, f"usage {ratio:.0%} reached the trigger ratio {cfg.trigger_token_ratio:.0%}", tokens, ratio
+    )
