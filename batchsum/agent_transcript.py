@@ -27,11 +27,12 @@ if TYPE_CHECKING:  # the facet rules load only when a session is digested, not w
     from batchsum.facets import ExtractedFacets
     from batchsum.tokens import Tokenizer
 
-TranscriptFormat = Literal["markdown", "json", "jsonl"]
+TranscriptFormat = Literal["markdown", "json", "jsonl", "rendered"]
 
 _SECTION = re.compile(r"^#{2,3}[ \t]+(user|assistant|tool|system|function|developer)[ \t]*$", re.M | re.I)
 _FENCE = re.compile(r"^```")
 _RENDERED_ROLE = re.compile(r"^(User|Assistant|Tool|System|Function): ", re.M)
+_RENDERED_TURN = re.compile(r"(?:\A|\n\n)([A-Z][\w-]{0,40}): ")
 _OBSERVATION_MARKS = ("(Open file:", "(Current directory:", "bash-$", "[File: ", "exit code", "Traceback (most recent")
 
 
@@ -102,6 +103,32 @@ def parse_jsonl(text: str, where: str = "transcript") -> Transcript:
     return Transcript(_check(messages, where, lines), "jsonl")
 
 
+def parse_rendered(text: str, where: str = "transcript") -> Transcript:
+    """Messages of a chat already rendered as ``Role: text`` turns separated by blank lines.
+
+    This is how a batch run holds a .json/.jsonl chat; a label that is not a role (a tool's or a
+    person's name) becomes ``name``, on a tool message when it names a known tool.
+    """
+    from batchsum.compact.extractors import known_tool_name
+
+    heads = list(_RENDERED_TURN.finditer(text))
+    if not heads:
+        raise InputError(where, "no 'Role: text' turns found")
+    messages: list[dict[str, Any]] = []
+    for i, head in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        label = head.group(1)
+        body = text[head.end() : end].strip("\n")
+        role = label.lower()
+        if role in ("user", "assistant", "tool", "system", "function"):
+            messages.append({"role": role, "content": body})
+        elif known_tool_name(role):
+            messages.append({"role": "tool", "name": role, "content": body})
+        else:
+            messages.append({"role": "user", "name": label, "content": body})
+    return Transcript(messages, "rendered")
+
+
 def parse_transcript(text: str, fmt: TranscriptFormat | None = None, where: str = "transcript") -> Transcript:
     """Parse ``text`` in ``fmt``, or guess the layout from its first character and its sections."""
     if fmt is None:
@@ -115,10 +142,14 @@ def parse_transcript(text: str, fmt: TranscriptFormat | None = None, where: str 
                 fmt = "jsonl"
             except json.JSONDecodeError:
                 fmt = "json"
+        elif _SECTION.search(text) is None and _RENDERED_ROLE.search(text) is not None:
+            fmt = "rendered"
         else:
             fmt = "markdown"
     if fmt == "markdown":
         return parse_markdown(text, where)
+    if fmt == "rendered":
+        return parse_rendered(text, where)
     if fmt == "json":
         return parse_json(text, where)
     return parse_jsonl(text, where)
@@ -162,6 +193,13 @@ def render_transcript(messages: list[dict[str, Any]], fmt: TranscriptFormat, *, 
         return render_markdown(messages, preamble)
     if fmt == "json":
         return json.dumps(messages, ensure_ascii=False, indent=2) + "\n"
+    if fmt == "rendered":
+        parts = []
+        for m in messages:
+            msg = as_message(m)
+            label = msg.name or msg.role
+            parts.append(f"{label[:1].upper()}{label[1:]}: {msg.content}")
+        return "\n\n".join(parts) + "\n"
     return "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages)
 
 
@@ -170,7 +208,8 @@ def agent_transcript_reason(text: str) -> str | None:
 
     Markdown: at least three role sections with both user and assistant, and tool activity
     (``### tool`` sections, fenced commands in assistant turns, or shell/file-viewer observations).
-    Chats already rendered as ``Role: text`` lines count when they contain ``Tool:`` turns.
+    Chats already rendered as ``Role: text`` turns count when they contain tool turns (``Tool:`` or
+    a known tool's name, as a batch run renders .json/.jsonl chats).
     """
     sample = text[:200_000]
     roles = [m.group(1).lower() for m in _SECTION.finditer(sample)]
@@ -184,9 +223,14 @@ def agent_transcript_reason(text: str) -> str | None:
             signal = f"{tools} tool sections" if tools else f"{fenced} fenced commands"
             return f"agent transcript ({len(roles)} turns, {signal})"
         return None
-    rendered = _RENDERED_ROLE.findall(sample)
-    if rendered.count("Tool") >= 1 and rendered.count("Assistant") >= 1:
-        return f"agent transcript ({len(rendered)} turns, {rendered.count('Tool')} tool results)"
+    if "Assistant: " not in sample:
+        return None
+    from batchsum.compact.extractors import known_tool_name
+
+    labels = [m.group(1) for m in _RENDERED_TURN.finditer(sample)]
+    tools = sum(1 for label in labels if label == "Tool" or known_tool_name(label))
+    if tools and "Assistant" in labels:
+        return f"agent transcript ({len(labels)} turns, {tools} tool results)"
     return None
 
 

@@ -297,3 +297,14 @@ def test_command_and_path_helpers() -> None:
     assert command_paths("python reproduce.py --flag") == ["reproduce.py"]
     assert "marshmallow.fields" not in find_paths("from marshmallow.fields import TimeDelta in src/fields.py")
     assert "src/fields.py" in find_paths("from marshmallow.fields import TimeDelta in src/fields.py")
+
+
+def test_summary_in_the_tail_window_is_still_folded() -> None:
+    first = compact(_agent_session(), context_window=8192)
+    assert first.record is not None
+    short = first.messages[:6]  # the summary + 5 messages: fewer than preserve_recent non-summary messages
+    again = compact(short, context_window=8192, history=first.record)  # a single record is accepted too
+    assert again.compacted and again.record is not None
+    assert again.record.depth == 1 and again.record.parent_id == first.record.id
+    assert again.messages[1:] == short[1:]
+    assert again.tokens_after < again.tokens_before

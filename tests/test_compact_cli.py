@@ -153,3 +153,27 @@ def test_read_transcript_errors(tmp_path: Path) -> None:
     bad.write_bytes(b"\xff\xfe\x00bad")
     with pytest.raises(InputError, match="UTF-8"):
         read_transcript(bad)
+
+
+def test_rendered_chat_from_a_batch_run(tmp_path: Path) -> None:
+    msgs = [
+        {"role": "user", "content": "Fix tests/test_a.py please."},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "execute_bash", "arguments": '{"command": "x"}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c", "name": "execute_bash", "content": "E   AssertionError\nexit code: 1"},
+        {"role": "assistant", "content": "The test fails; I will fix the assertion tomorrow."},
+    ]
+    path = tmp_path / "chat.jsonl"
+    path.write_text("".join(json.dumps(m) + "\n" for m in msgs))
+    doc = read_document(SourceRef(path, "chat.jsonl", tmp_path))
+    assert doc.type_reason.startswith("agent transcript")
+    digest = digest_agent_transcript(doc.text)
+    assert digest.tool_results == 1
+    assert digest.errors == ["E AssertionError"]
+    assert "Tool: [✗ execute_bash:" in digest.text
+    assert [a.owner for a in digest.facets.action_items] == ["Assistant"]

@@ -24,6 +24,7 @@ from batchsum.backends.budget import trim_to_sentence_boundary
 from batchsum.backends.extractive import summarize_text
 from batchsum.compact.config import DEFAULT_CONFIG, CompactConfig
 from batchsum.compact.extractors import (
+    SUMMARY_MARK,
     Turn,
     classify_turns,
     command_line,
@@ -77,7 +78,7 @@ class CompactionResult:
         if not self.compacted or self.record is None:
             return ""
         for m in self.messages:
-            if m.get("role") == "system" and str(m.get("content", "")).startswith("[Conversation summary"):
+            if m.get("role") == "system" and str(m.get("content", "")).startswith(SUMMARY_MARK):
                 return str(m["content"])
         return ""
 
@@ -312,7 +313,7 @@ def _restart_source(
         if [(m.role, m.content) for m in end] == [(m.role, m.content) for m in tail]:
             return head
     keys = {(m.role, m.content) for m in tail}
-    head = [m for m in orig if (m.role, m.content) not in keys and not m.content.startswith("[Conversation summary")]
+    head = [m for m in orig if (m.role, m.content) not in keys and not m.content.startswith(SUMMARY_MARK)]
     return head or None
 
 
@@ -322,7 +323,7 @@ def compact(
     context_window: int,
     config: CompactConfig | None = None,
     backend: Any = None,
-    history: Sequence[SummaryRecord] | None = None,
+    history: Sequence[SummaryRecord] | SummaryRecord | None = None,
     originals: Sequence[Mapping[str, Any] | Message] | None = None,
     tokenizer: Tokenizer | None = None,
 ) -> CompactionResult:
@@ -335,6 +336,8 @@ def compact(
     """
     cfg = config or DEFAULT_CONFIG
     cfg.validate()
+    if isinstance(history, SummaryRecord):
+        history = [history]
     if context_window < 64:
         raise ConfigError(f"context_window must be at least 64 tokens (got {context_window})")
     tok = tokenizer or get_tokenizer(cfg.encoding)
@@ -344,13 +347,11 @@ def compact(
     tokens_before = sum(costs) + 3
     start = 0
     if cfg.keep_system:
-        while (
-            start < len(msgs)
-            and msgs[start].role == "system"
-            and not msgs[start].content.startswith("[Conversation summary")
-        ):
+        while start < len(msgs) and msgs[start].role == "system" and not msgs[start].content.startswith(SUMMARY_MARK):
             start += 1
     cut = _tail_start(msgs, start, cfg.preserve_recent)
+    if cut <= start and start < len(msgs) and msgs[start].content.startswith(SUMMARY_MARK):
+        cut = start + 1  # an earlier summary is never "recent": it can always be folded into a new one
     if cut <= start:
         return _unchanged(
             raw,

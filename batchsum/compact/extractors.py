@@ -482,6 +482,11 @@ def _kind_from_output(content: str) -> ToolKind | None:
     return None
 
 
+def known_tool_name(name: str) -> bool:
+    """True when ``name`` is a tool name the extractors know (``read_file``, ``execute_bash``, ...)."""
+    return name.lower() in _TOOL_NAMES or name.lower() == "str_replace_editor"
+
+
 def tool_kind(turn: Turn) -> ToolKind:
     """The kind of tool behind one tool-result turn."""
     if turn.tool_name:
