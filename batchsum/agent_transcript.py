@@ -342,3 +342,37 @@ def _unique(items: list[str]) -> list[str]:
         if item and item not in out:
             out.append(item)
     return out
+
+
+@dataclass
+class RunExtras:
+    """What a batch run adds for one conversation: text for the tree, front matter, a body section."""
+
+    text: str | None  # replaces the document text before chunking (agent sessions); None keeps it
+    front_matter: dict[str, Any]
+    markdown: str
+    digest: AgentDigest | None = None
+
+
+def run_extras(text: str, *, content_type: str, type_reason: str, llm_facets: bool) -> RunExtras | None:
+    """Offline extras of one document for ``batchsum run``, or None when there are none.
+
+    Agent sessions (``type_reason`` from :func:`agent_transcript_reason`) get their tool results
+    reduced and their files, commands, errors and facets; other conversations get extracted facets
+    unless an LLM already writes facets for them (``llm_facets``).
+    """
+    if type_reason.startswith("agent transcript"):
+        try:
+            digest = digest_agent_transcript(text)
+        except InputError:
+            digest = None  # detected by its shape but not parseable as turns: plain conversation facets
+        if digest is not None:
+            return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest)
+    if content_type != "conversation" or llm_facets:
+        return None
+    from batchsum.facets import extract_facets, facets_front_matter, render_facets_markdown
+
+    facets = extract_facets(text)
+    if facets.is_empty():
+        return None
+    return RunExtras(None, facets_front_matter(facets), render_facets_markdown(facets))

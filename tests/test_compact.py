@@ -308,3 +308,13 @@ def test_summary_in_the_tail_window_is_still_folded() -> None:
     assert again.record.depth == 1 and again.record.parent_id == first.record.id
     assert again.messages[1:] == short[1:]
     assert again.tokens_after < again.tokens_before
+
+
+def test_extremely_long_single_message() -> None:
+    tok = get_tokenizer()
+    huge = " ".join(f"The sensor {i} reported value {i * 7} at noon." for i in range(3000))
+    msgs = [{"role": "user", "content": huge}, *_agent_session(6)]
+    result = compact(msgs, context_window=8192)
+    assert result.compacted and result.record is not None
+    assert tok.count(result.messages[0]["content"]) <= 500
+    assert result.tokens_after < result.tokens_before // 10

@@ -177,3 +177,20 @@ def test_rendered_chat_from_a_batch_run(tmp_path: Path) -> None:
     assert digest.errors == ["E AssertionError"]
     assert "Tool: [✗ execute_bash:" in digest.text
     assert [a.owner for a in digest.facets.action_items] == ["Assistant"]
+
+
+def test_run_extras() -> None:
+    from batchsum.agent_transcript import run_extras
+
+    agent = run_extras(
+        _markdown_session(), content_type="conversation", type_reason="agent transcript (x)", llm_facets=False
+    )
+    assert agent is not None and agent.digest is not None and agent.text is not None
+    assert agent.front_matter["agent_session"] is True and "make build" in agent.front_matter["commands_run"]
+    chat = "Ana: I'll send the report by Friday.\nBen: We decided to ship on Monday.\n"
+    extras = run_extras(chat, content_type="conversation", type_reason="speaker turns", llm_facets=False)
+    assert extras is not None and extras.text is None
+    assert extras.front_matter["facets_source"] == "extracted"
+    assert extras.markdown.startswith("## Facets (extracted)")
+    assert run_extras(chat, content_type="conversation", type_reason="speaker turns", llm_facets=True) is None
+    assert run_extras(chat, content_type="document", type_reason="default", llm_facets=False) is None

@@ -457,6 +457,14 @@ def _compact_at(
         return _unchanged(raw, tokens_before, "cannot reduce: the summary would cost as much as what it replaces")
     new = [*raw[:start], summary_msg, *raw[cut:]]
     tokens_after = sum(costs[:start]) + record.token_estimate + sum(costs[cut:]) + 3
+    log.info(
+        "compaction: depth %d, %d messages compressed, %d -> %d tokens (%s)",
+        record.depth,
+        cut - start,
+        tokens_before,
+        tokens_after,
+        mode,
+    )
     return CompactionResult(
         messages=new,
         record=record,
