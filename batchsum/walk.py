@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum.agent_transcript import agent_transcript_reason
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.errors import ConfigError, InputError
 from batchsum.model import ContentType, Document
@@ -393,6 +394,9 @@ def render_subtitles(raw_text: str) -> str:
 
 def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     """Decide journal/conversation/document from extension, content shape and folder names."""
+    agent = agent_transcript_reason(text)
+    if agent is not None:
+        return "conversation", agent  # reason starts "agent transcript": see is_agent_transcript
     ext = path.suffix.lower()
     if ext in CHAT_EXTS or ext in SUBTITLE_EXTS:
         return "conversation", f"extension {ext}"

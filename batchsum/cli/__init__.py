@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "index": "batchsum.cli.search:index",
     "search": "batchsum.cli.search:search",
     "eval": "batchsum.cli.eval:eval_",
+    "compact": "batchsum.cli.compact:compact_cmd",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -30,6 +31,7 @@ SHORT_HELP: dict[str, str] = {
     "index": "Check or rebuild the search index of an output folder.",
     "search": "Search every summary of an output folder.",
     "eval": "Score summaries against reference summaries (ROUGE).",
+    "compact": "Compact a chat or agent session into a summary plus its recent tail.",
 }
 
 
