@@ -19,6 +19,9 @@ COMMANDS: dict[str, str] = {
     "index": "batchsum.cli.search:index",
     "search": "batchsum.cli.search:search",
     "eval": "batchsum.cli.eval:eval_",
+    "facts": "batchsum.cli.facts:facts",
+    "serve": "batchsum.cli.serve:serve",
+    "watch": "batchsum.cli.watch:watch",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -29,6 +32,9 @@ SHORT_HELP: dict[str, str] = {
     "index": "Check or rebuild the search index of an output folder.",
     "search": "Search every summary of an output folder.",
     "eval": "Score summaries against reference summaries (ROUGE).",
+    "facts": "Extract and reconcile facts from journals and conversations.",
+    "serve": "OpenAI-compatible chat endpoint with the output's memory.",
+    "watch": "Re-run incrementally whenever sources change.",
 }
 
 
