@@ -62,12 +62,13 @@ class Fact:
     replaced_by: str | None = None  # tombstones only
     deleted_at: str | None = None  # tombstones only
     path: Path | None = None  # where it lives on disk (set when written or read)
+    role: str = ROLE  # "memory"; conversation turns use the same record with "user" / "assistant"
 
     def meta(self) -> dict[str, Any]:
         """The front matter."""
         meta: dict[str, Any] = {
             "id": self.id,
-            "role": ROLE,
+            "role": self.role,
             "scope": self.scope,
             "created_at": self.created_at,
             "doc_date": self.doc_date,

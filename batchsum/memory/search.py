@@ -36,6 +36,7 @@ class FactHit:
     recency: float
     similarity: float
     id: str
+    role: str
     text: str
     scope: str
     source_path: str
@@ -56,9 +57,13 @@ def search_facts(
     *,
     k: int = 5,
     scopes: list[str] | None = None,
+    where: dict[str, Any] | None = None,
     today: date | None = None,
 ) -> list[FactHit]:
-    """The ``k`` best facts for ``query`` (best first); [] when the output has no facts or index."""
+    """The ``k`` best facts for ``query`` (best first); [] when the output has no facts or index.
+
+    ``where``: a Chroma filter replacing the default ``role: memory`` (e.g. facts or this chat's turns).
+    """
     from batchsum.index.embed import OnnxEmbedder, get_embedder, get_onnx_embedder
     from batchsum.index.rerank import maxsim
     from batchsum.index.search import minmax, mmr, recency
@@ -71,7 +76,8 @@ def search_facts(
         raise ConfigError(f"-k {k}: ask for at least 1 result")
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
-    where: dict[str, Any] = {"role": ROLE}
+    if where is None:
+        where = {"role": ROLE}
     if scopes:
         where = {"$and": [where, {"scope": {"$in": list(scopes)}}]}
     with chroma_errors(cfg):
@@ -107,6 +113,7 @@ def search_facts(
             recency=round(float(rec[i]), 4),
             similarity=round(float(cosine[i]), 4),
             id=ids[i],
+            role=str(metas[i].get("role", ROLE)),
             text=docs[i],
             scope=str(metas[i].get("scope", "")),
             source_path=str(metas[i].get("source_path", "")),

@@ -31,7 +31,6 @@ def fact_metadata(out: Path, fact: Fact) -> dict[str, Any]:
 
     meta = {k: v for k, v in fact.meta().items() if v is not None}
     md: dict[str, Any] = {k: v for k, v in meta.items() if isinstance(v, (str, int, float, bool))}
-    md["role"] = ROLE
     md["source_path"] = fact.source_path or fact.scope
     if fact.path is not None:
         try:
@@ -58,7 +57,6 @@ class FactIndex:
 
     def __init__(self, cfg: RunConfig) -> None:
         self.cfg = cfg
-        self._col: Any = None
         self._embedder: Any = None
 
     @property
@@ -71,11 +69,11 @@ class FactIndex:
 
     @property
     def collection(self) -> Any:
-        if self._col is None:
-            from batchsum.index.store import open_collection
+        # Looked up on every use (a dict lookup and one small query): the process's client may have been
+        # reopened since (see batchsum.serve.guard), and an old collection handle would point at the old one.
+        from batchsum.index.store import open_collection
 
-            self._col = open_collection(self.cfg, self.embedder, create=True)
-        return self._col
+        return open_collection(self.cfg, self.embedder, create=True)
 
     def upsert(self, facts: list[Fact]) -> int:
         """Embed and store these facts (by id)."""
