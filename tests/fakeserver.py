@@ -89,6 +89,7 @@ class LogEntry:
     inflight_at_arrival: int
     messages: list[dict[str, Any]] = field(default_factory=list)
     authorized: bool = False  # an Authorization header was present (its value is never kept)
+    stream: bool = False  # the request asked for an SSE stream
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
@@ -377,6 +378,7 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             messages = body.get("messages") or []
             max_tokens = body.get("max_tokens", body.get("max_completion_tokens"))
             entry = server._begin(model, messages, max_tokens, authorized=bool(self.headers.get("Authorization")))
+            entry.stream = bool(body.get("stream"))
             status = 500
             try:
                 status = self._chat_reply(entry, model, messages, max_tokens)
@@ -425,6 +427,8 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             prompt_tokens = max(1, len(entry.prompt_text) // 4)
             completion_tokens = max(1, len(content) // 4)
             entry.prompt_tokens, entry.completion_tokens = prompt_tokens, completion_tokens
+            if entry.stream:
+                return self._stream(entry, model, content)
             return self._reply(
                 entry,
                 200,
@@ -443,6 +447,32 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     },
                 },
             )
+
+        def _stream(self, entry: LogEntry, model: str, content: str) -> int:
+            """``stream: true``: the reply as SSE chunks of a few words each, then ``[DONE]``."""
+            words = content.split(" ")
+            pieces = [" ".join(words[i : i + 3]) + (" " if i + 3 < len(words) else "") for i in range(0, len(words), 3)]
+            base = {"id": f"chatcmpl-{entry.seq}", "object": "chat.completion.chunk", "created": int(entry.arrival),
+                    "model": model}  # fmt: skip
+            events = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}]
+            events += [{**base, "choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
+            events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+            entry.finish = time.time()
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for ev in events:
+                    self.wfile.write(f"data: {json.dumps(ev)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return 200
 
     return Handler
 

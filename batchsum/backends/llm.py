@@ -341,6 +341,26 @@ class LLMBackend:
         except _NodeFailure as exc:
             return await self._on_failure(request, str(exc), stats)
 
+    async def complete(
+        self, messages: list[dict[str, str]], *, max_tokens: int, name: str, extra: dict[str, Any] | None = None
+    ) -> str:
+        """The raw text of one chat completion of ``messages`` through this backend's model chain,
+        limits, retries and response cache, for requests other than summaries (facts, ...).
+
+        ``extra``: more request parameters (e.g. ``response_format``); they are part of the cache key.
+        No fallback: raises :class:`SummarizationError` naming ``name`` when every model fails.
+        """
+        request = SummaryRequest(
+            node_id=name, kind="standard", content_type="document", text="", input_tokens=0,
+            target_tokens=max_tokens, max_tokens=max_tokens,
+        )  # fmt: skip
+        prompt = _Prompt(list(messages), max(1, max_tokens), count_message_tokens(messages, self._tokenizer))
+        try:
+            return await self._complete(request, prompt, _NodeStats(), extra)
+        except _NodeFailure as exc:
+            cause = sanitize_for_log(str(exc), self._secrets, limit=300)
+            raise SummarizationError(f"{name}: {cause}", node_id=name, cause=LLMCallError(cause)) from None
+
     async def _summarize(self, request: SummaryRequest, stats: _NodeStats) -> SummaryOutput:
         cap = max(1, request.max_tokens)
         facets: dict[str, Any] | None = None
@@ -477,12 +497,14 @@ class LLMBackend:
         return _Prompt(messages, send_max, size)
 
     # ---- completions: cache, model chain, retries ---------------------------------------------
-    async def _complete(self, request: SummaryRequest, prompt: _Prompt, stats: _NodeStats) -> str:
+    async def _complete(
+        self, request: SummaryRequest, prompt: _Prompt, stats: _NodeStats, extra: dict[str, Any] | None = None
+    ) -> str:
         """The raw text of one completion for ``prompt`` (from the cache or a server)."""
         if self._auth_failure is not None:
             raise _NodeFailure(self._auth_failure)
         messages = prompt.messages
-        params: dict[str, Any] = {"max_tokens": prompt.max_tokens, "temperature": self.cfg.temperature}
+        params: dict[str, Any] = {"max_tokens": prompt.max_tokens, "temperature": self.cfg.temperature, **(extra or {})}
         models = await self._model_chain()
         if self._cache is not None:
             for model in models:

@@ -21,6 +21,9 @@ COMMANDS: dict[str, str] = {
     "search": "batchsum.cli.search:search",
     "eval": "batchsum.cli.eval:eval_",
     "compact": "batchsum.cli.compact:compact_cmd",
+    "facts": "batchsum.cli.facts:facts",
+    "serve": "batchsum.cli.serve:serve",
+    "watch": "batchsum.cli.watch:watch",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -32,6 +35,9 @@ SHORT_HELP: dict[str, str] = {
     "search": "Search every summary of an output folder.",
     "eval": "Score summaries against reference summaries (ROUGE).",
     "compact": "Compact a chat or agent session into a summary plus its recent tail.",
+    "facts": "Extract and reconcile facts from journals and conversations.",
+    "serve": "OpenAI-compatible chat endpoint with the output's memory.",
+    "watch": "Re-run incrementally whenever sources change.",
 }
 
 
