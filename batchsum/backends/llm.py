@@ -43,6 +43,7 @@ from batchsum.backends.prompts import PromptSet
 from batchsum.config import LLMConfig
 from batchsum.errors import AbortRun, ConfigError, SummarizationError
 from batchsum.model import Backend, SummaryOutput, SummaryRequest
+from batchsum.secrets import scrub_text
 from batchsum.tokens import Tokenizer
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,6 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_SECRETISH = re.compile(r"(?:sk-[A-Za-z0-9_\-]{8,}|Bearer\s+\S+|(?i:api[_-]?key|authorization|token)\s*[:=]\s*\S+)")
 
 
 # ---- facets (seed 002) ------------------------------------------------------------------------
@@ -129,7 +129,7 @@ def sanitize_for_log(text: str, secrets: Sequence[str] = (), limit: int = LOG_SN
     for secret in secrets:
         if secret:
             text = text.replace(secret, "***")
-    text = _SECRETISH.sub("***", text)
+    text = scrub_text(text)
     text = _CONTROL.sub(" ", text)
     return text[:limit]
 
