@@ -140,6 +140,8 @@ _TOP: dict[str, _Key] = {
     "logging": _Key("section", section=_LOGGING),
     "git": _Key("bool", "git"),
     "wait": _Key("bool", "wait_lock"),
+    "redact": _Key("bool", "redact", nullable=True),
+    "follow_symlinks": _Key("bool", "follow_symlinks"),
 }
 _SECTIONS: dict[str, dict[str, _Key]] = {
     "": _TOP,

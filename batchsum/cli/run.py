@@ -54,6 +54,8 @@ PARAM_FIELDS: dict[str, str] = {
     "price_per_1k": "price_per_1k",
     "wait": "wait_lock",
     "api_key": "llm.api_key",
+    "redact": "redact",
+    "follow_symlinks": "follow_symlinks",
 }
 
 
@@ -158,6 +160,15 @@ def common_options(f: Any) -> Any:
             help="Rolling summaries built on previous finals before a fresh one from source.",
         ),
         click.option("--price-per-1k", type=float, help="Price per 1k tokens, for cost estimates."),
+        click.option(
+            "--redact/--no-redact",
+            default=None,
+            help="Replace secrets (API keys, tokens, passwords, private keys) in source text by [REDACTED:<kind>] "
+            "before it is summarized, indexed or sent [default: on when --base-url/--embed-base-url is not loopback].",
+        ),
+        click.option(
+            "--follow-symlinks", is_flag=True, help="Read symlinks whose target lies outside every PATH given."
+        ),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -213,6 +224,8 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
         log_file=params.get("log_file"),
         log_format=params.get("log_format") or "text",
         price_per_1k=params.get("price_per_1k"),
+        redact=params.get("redact"),
+        follow_symlinks=params.get("follow_symlinks", False),
         command_line=shlex.join(["batchsum", *sys.argv[1:]]),
     )
     pipeline = params.get("pipeline")
@@ -291,7 +304,7 @@ def run(ctx: click.Context, **params: Any) -> None:
         if not cfg.quiet:
             click.echo(result.summary_line())
             if result.run.status == "aborted":
-                click.echo("run aborted (--on-error abort); finished work was kept", err=True)
+                click.echo("run aborted; finished work was kept", err=True)
     ctx.exit(result.exit_code)
 
 
