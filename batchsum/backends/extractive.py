@@ -79,10 +79,10 @@ DEFAULT_PARAMS = Params()
 PROFILES: dict[ContentType, Params] = {
     "conversation": Params(doc_order=True),
     "document": Params(
-        density_w=1.0, length_norm=6.0, rank_w=0.8, lead_w=0.6, role_w=0.2, context_w=0.1, brief_fill=0.9, brief_fill_w=1.0
+        density_w=1.0, length_norm=6.0, rank_w=0.8, lead_w=0.6, role_w=0.3, context_w=0.1, brief_fill=0.9, brief_fill_w=1.0
     ),
     "journal": Params(
-        density_w=1.0, length_norm=6.0, rank_w=0.8, lead_w=0.6, role_w=0.2, context_w=0.1, brief_fill=0.9, brief_fill_w=1.0
+        density_w=1.0, length_norm=6.0, rank_w=0.8, lead_w=0.6, role_w=0.3, context_w=0.1, brief_fill=0.9, brief_fill_w=1.0
     ),
 }
 
@@ -274,7 +274,11 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
                 )
         return units
     blocks = _prose_blocks(text)
-    spans = [(sp.text, role, si) for block, role in blocks for si, sp in enumerate(split_sentences(block))]
+    spans = [
+        (sent, role, si)
+        for block, role in blocks
+        for si, sent in enumerate(s for sp in split_sentences(block) for s in _split_lowercase(sp.text))
+    ]
     n = max(1, len(spans))
     for i, (raw, role, si) in enumerate(spans):
         sent = " ".join(raw.split())
@@ -303,6 +307,28 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
             )
         )
     return units
+
+
+# A period, then a lower-case word: a sentence end in lower-cased text (scraped papers, chat logs)
+# unless the word before is an abbreviation or an initial ("e.g. the", "l. angustifolius").
+_LOWER_BREAK = re.compile(r"(?<=[a-z0-9>)\]][.!?])\s+(?=[a-z<(])")
+_NO_BREAK_BEFORE = frozenset("e.g i.e al vs cf etc approx fig figs eq no vol ca resp ref refs sp spp var".split())
+
+
+def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
+    """Split a long 'sentence' that is really several lower-case sentences run together."""
+    if len(sentence.split()) < min_words or ". " not in sentence:
+        return [sentence]
+    out: list[str] = []
+    start = 0
+    for m in _LOWER_BREAK.finditer(sentence):
+        before = sentence[start : m.start()].rsplit(None, 1)[-1].rstrip(".!?").lower() if m.start() > start else ""
+        if len(before) <= 1 or before in _NO_BREAK_BEFORE:
+            continue
+        out.append(sentence[start : m.start()].strip())
+        start = m.end()
+    out.append(sentence[start:].strip())
+    return [s for s in out if s]
 
 
 _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
@@ -679,7 +705,6 @@ def _brief(
     pools = (
         [i for i in ranked if units[i].candidate and not units[i].context],
         [i for i in ranked if units[i].candidate],
-        [i for i in ranked if units[i].body],
     )
     cost: dict[int, int] = {}
 
@@ -688,14 +713,17 @@ def _brief(
             cost[i] = tokenizer.count(units[i].text)
         return cost[i]
 
+    fitting: list[int] = []
+    pool: list[int] = []
     for pool in pools:
         # The best sentence that fits, looking a little further down when the top one does not.
         fitting = [i for i in pool[:12] if len(units[i].text) / 6.0 <= cap and tokens(i) <= cap]
         if fitting:
             break
-    else:
-        pool = pools[1] or pools[2]
-        return _trim_to(units[pool[0]].text, cap, tokenizer) if pool else ""
+    if not fitting:
+        # Nothing whole fits: cut the best candidate (or, with no candidate, the best unit) at a clause.
+        top = pools[1] or [i for i in ranked if units[i].body]
+        return _trim_to(units[top[0]].text, cap, tokenizer) if top else ""
     best = fitting[0]
     chosen = [best]
     used = tokens(best)
