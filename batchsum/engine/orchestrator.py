@@ -361,6 +361,7 @@ class _Run:
             flush_to_disk(cfg.out)
         self._sync_index()
         self.state.write_snapshot()
+        self._write_index_page(wrote)
         failed = sum(1 for f in self.files if f.status == "failed")
         status = "aborted" if self.aborted else ("partial" if failed or self.problems else "ok")
         name, model = self.identity
@@ -396,6 +397,22 @@ class _Run:
             warnings=self.warnings,
             tokenizer=self.tokenizer_.name if self.tokenizer_ is not None else "",
         )
+
+    def _write_index_page(self, wrote: bool) -> None:
+        """The root index.md, rewritten when the tree changed (or when it is missing)."""
+        from batchsum.navigation import IndexRow, index_path, write_index
+
+        if not (wrote or self.deleted) and index_path(self.cfg.out).exists():
+            return
+        rows = [
+            IndexRow(e.relpath, e.content_type, e.level, e.doc_date, e.tokens, e.final_tokens)
+            for e in self.manifest.values()
+            if e.final_id is not None
+        ]
+        try:
+            write_index(self.cfg.out, rows)
+        except OSError as exc:  # a convenience page never fails a run whose trees are written
+            self.warnings.append(f"index page not written: {exc}")
 
     def _sync_index(self) -> None:
         cfg = self.cfg
