@@ -144,7 +144,9 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
 def _links(plan: FilePlan, node: PlannedNode, node_dir: Path) -> str:
     """Links from a node to its parent, its children and the source file."""
     nodes = plan.nodes
-    l2 = [(2, n.index) for n in nodes if n.level == 2]
+    parent: tuple[int, int | None] | None
+    children: list[tuple[int, int | None]]
+    l2: list[tuple[int, int | None]] = [(2, n.index) for n in nodes if n.level == 2]
     if node.level == 3:
         parent = None
         children = l2 or [(1, n.index) for n in nodes if n.level == 1]
