@@ -202,6 +202,7 @@ class FileRecord:
     error: str | None = None
     fallback_nodes: int = 0
     nodes_recomputed: int = 0
+    secrets_redacted: int = 0  # secrets replaced by [REDACTED:<kind>] before summarizing (--redact)
 
 
 @dataclass

@@ -174,6 +174,7 @@ def done_file_record(
         status="done",
         fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
         nodes_recomputed=sum(1 for r in results if not r.reused),
+        secrets_redacted=sum(doc.redactions.values()),
     )
 
 

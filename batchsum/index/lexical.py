@@ -140,7 +140,8 @@ def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None
         try:
             if _sha256(path) != sha256:
                 continue
-            return read_document(SourceRef(path=path, relpath=relpath, root=root)).text
+            # Secrets are never worth finding and must not reach the index or a snippet: always redacted here.
+            return read_document(SourceRef(path=path, relpath=relpath, root=root), redact=True).text
         except Exception as exc:  # an unreadable source only costs its lexical evidence
             log.debug("%s: source not used for lexical search (%s)", path, exc)
     return None
