@@ -79,24 +79,10 @@ DEFAULT_PARAMS = Params()
 PROFILES: dict[ContentType, Params] = {
     "conversation": Params(doc_order=True),
     "document": Params(
-        density_w=1.0,
-        length_norm=6.0,
-        rank_w=0.8,
-        lead_w=0.6,
-        role_w=0.3,
-        context_w=0.1,
-        brief_fill=0.9,
-        brief_fill_w=1.0,
+        density_w=1.0, length_norm=6.0, rank_w=0.8, lead_w=0.6, role_w=0.3, context_w=0.1, brief_fill=0.9, brief_fill_w=1.0
     ),
     "journal": Params(
-        density_w=1.0,
-        length_norm=6.0,
-        rank_w=0.8,
-        lead_w=0.6,
-        role_w=0.3,
-        context_w=0.1,
-        brief_fill=0.9,
-        brief_fill_w=1.0,
+        density_w=1.0, length_norm=6.0, rank_w=0.8, lead_w=0.6, role_w=0.3, context_w=0.1, brief_fill=0.9, brief_fill_w=1.0
     ),
 }
 
