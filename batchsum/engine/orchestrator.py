@@ -360,6 +360,7 @@ class _Run:
             # One flush of the output's filesystem for the whole run's trees and manifest.
             flush_to_disk(cfg.out)
         self._sync_index()
+        self.progress.end_phase()
         self.state.write_snapshot()
         self._write_index_page(wrote)
         failed = sum(1 for f in self.files if f.status == "failed")
@@ -378,12 +379,15 @@ class _Run:
             wall_ms=(time.perf_counter() - self.t0) * 1000,
         )
         self._record_metrics(run)
+        self.progress.end_phase()
         if wrote and not self.aborted:
             self._collect_garbage()
         if cfg.git:
             from batchsum.gitver import commit_run
 
+            self.progress.phase("git", total=None, unit="commit")
             commit_run(cfg.out, added=self.added, changed=self.modified, deleted=len(self.deleted), run_id=self.run_id)
+        self.progress.end_phase()
         exit_code = 1 if (self.aborted or failed or self.problems or self.index_failed) else 0
         self.progress.event("run_finished", run_id=self.run_id, status=status, exit_code=exit_code, wall_ms=run.wall_ms)
         return RunResult(
@@ -419,10 +423,13 @@ class _Run:
         if not cfg.index or (not self.to_index and not self.deleted):
             return
         changed = sorted(set(self.to_index))
+        deleted = sorted(set(self.deleted))
+        self.progress.phase("indexing", total=len(changed) + len(deleted), unit="file")
         try:
             from batchsum.index import sync_index
 
-            sync_index(cfg, changed, sorted(set(self.deleted)))
+            sync_index(cfg, changed, deleted)
+            self.progress.advance(len(changed) + len(deleted))
         except Exception as exc:  # the tree is the truth: a failed index is repaired later, never fatal
             self.index_failed = True
             msg = f"search index not updated ({exc}); it will be repaired by the next run or `batchsum index {cfg.out}`"
@@ -447,6 +454,7 @@ class _Run:
             quiet = not self.nodes and all(f.status in ("unchanged", "skipped") for f in self.files)
             if quiet and defer_run(parquet, run, self.files, self.nodes):
                 return
+            self.progress.phase("metrics", total=None, unit="table")
             MetricsStore(self.cfg.metrics_path, parquet).record_run(run, self.files, self.nodes)
         except Exception as exc:  # metrics never fail a run whose trees are written
             self.warnings.append(f"metrics not recorded: {exc}")
