@@ -7,12 +7,16 @@ L1s. HIERARCHICAL: L1 per chunk, L2 per group of ``group_size`` L1s, L3 over the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from batchsum.backends.budget import output_budget
 from batchsum.chunking import Chunk, chunk_text
 from batchsum.config import RunConfig
 from batchsum.model import TARGET_RATIO, Document, PromptKind, SummaryLevel, node_id
 from batchsum.tokens import Tokenizer
+
+if TYPE_CHECKING:
+    from batchsum.agent_transcript import RunExtras
 
 # L1s keep more detail than the final; each level at least halves its input, so
 # L1 ≈ 15 % of a chunk, L2 ≈ 7 % of its group's source, and L3 the level's target (7 % / 4 %).
@@ -50,6 +54,7 @@ class FilePlan:
     prior_context: str | None = None
     depth: int = 0
     parent_id: str | None = None
+    extras: RunExtras | None = None  # offline facets / agent-session digest for the final
 
 
 def target_for(ratio: float, source_tokens: int) -> int:

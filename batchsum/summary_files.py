@@ -67,6 +67,9 @@ def front_matter(plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any
             meta["decode_note"] = doc.decode_note
         if out.facets:
             meta["facets"] = out.facets
+        if plan.extras is not None:
+            for key, value in plan.extras.front_matter.items():
+                meta.setdefault(key, value)  # what the backend itself wrote wins
     return meta
 
 
@@ -132,7 +135,10 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
                 hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"
                 hist.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(path, hist)
-        text = with_links(body(res), _links(plan, res.node, path.parent))
+        text = body(res)
+        if node.level == 3 and plan.extras is not None and plan.extras.markdown:
+            text = f"{text}\n\n{plan.extras.markdown.strip()}"
+        text = with_links(text, _links(plan, res.node, path.parent))
         write_node(path, front_matter(plan, res, created), text)
     sdir = summaries_dir(out, rel)
     if sdir.is_dir():

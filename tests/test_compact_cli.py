@@ -194,3 +194,29 @@ def test_run_extras() -> None:
     assert extras.markdown.startswith("## Facets (extracted)")
     assert run_extras(chat, content_type="conversation", type_reason="speaker turns", llm_facets=True) is None
     assert run_extras(chat, content_type="document", type_reason="default", llm_facets=False) is None
+
+
+def test_batch_run_writes_agent_facets_and_offline_conversation_facets(tmp_path: Path) -> None:
+    """`batchsum run` digests agent sessions and writes extracted facets, offline."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+    from batchsum.tree import read_node
+    from tests.conftest import SAMPLE_CORPUS
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "session.md").write_text(_markdown_session(12), encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(
+        main, ["run", str(corpus), str(SAMPLE_CORPUS / "meetings"), "--out", str(out), "--no-index", "-q"]
+    )
+    assert res.exit_code == 0, res.output
+    meta, body = read_node(out / "corpus" / "session.md" / "summaries" / "L3" / "final.md")
+    assert meta["agent_session"] is True and meta["content_type"] == "conversation"
+    assert meta["files_touched"] and meta["commands_run"]
+    assert "## Agent session (extracted)" in body
+    planning = out / "meetings" / "2026-10-06-planning-meeting.txt" / "summaries" / "L3" / "final.md"
+    meta, body = read_node(planning)
+    assert meta["facets_source"] == "extracted" and meta.get("action_items")
+    assert "(extracted)" in body

@@ -36,10 +36,11 @@ from batchsum.state import ManifestEntry, StateStore
 from batchsum.walk import Problem, SourceRef
 
 if TYPE_CHECKING:
+    from batchsum.agent_transcript import RunExtras
     from batchsum.config import RunConfig
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.engine.nodes import NodeJob
-    from batchsum.model import Backend, SummaryOutput
+    from batchsum.model import Backend, Document, SummaryOutput
     from batchsum.planning import FilePlan, PlannedNode
     from batchsum.tokens import Tokenizer
 
@@ -209,11 +210,23 @@ class _Run:
             self.state.save_entry(entry)
             self._unchanged(entry)
             return None
+        extras = self._extras(doc)
+        if extras is not None and extras.text is not None:
+            doc.text = extras.text  # an agent session is summarized from its digested tool results
         plan = plan_document(doc, self.cfg, self.tokenizer)
+        plan.extras = extras
         self._attach_prior(plan, entry)
         self.planned += 1
         self.progress.nodes_planned(len(plan.nodes))
         return plan
+
+    def _extras(self, doc: Document) -> RunExtras | None:
+        """Offline facets for conversations (unless the LLM writes them) and agent-session digests."""
+        from batchsum.agent_transcript import run_extras
+
+        llm = self.cfg.llm
+        llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")
+        return run_extras(doc.text, content_type=doc.content_type, type_reason=doc.type_reason, llm_facets=llm_facets)
 
     def _attach_prior(self, plan: FilePlan, entry: ManifestEntry | None) -> None:
         """Rolling chain: build the new final on the previous one, up to the depth cap."""
