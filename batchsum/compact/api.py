@@ -16,6 +16,7 @@ that would pass ``max_summary_chain_depth`` starts a fresh chain at depth 0 from
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,7 +52,7 @@ from batchsum.tokens import Tokenizer, get_tokenizer
 log = logging.getLogger(__name__)
 
 NARRATIVE_SHARE = 0.4  # of the summary budget; the rest goes to facets and key points
-MIN_SUMMARY_TOKENS = 16  # below this a summary says nothing: leave the conversation as it is
+MIN_SUMMARY_TOKENS = 48  # the header line plus a few words; below this a summary says nothing
 MAX_KEY_POINTS = MAX_CONTEXT_ITEMS
 MAX_FILES_AND_COMMANDS = 300  # files and commands are what a coding session needs back; cap only runaways
 
@@ -124,8 +125,6 @@ def _dedupe(items: Sequence[str], limit: int) -> list[str]:
 
 def _prose(text: str) -> str:
     """An assistant or user turn without its fenced command blocks, on one line."""
-    import re
-
     text = re.sub(r"```.*?```|<command>.*?</command>", " ", text, flags=re.S)
     return " ".join(text.split())
 
@@ -276,7 +275,7 @@ def build_rule_record(
         source="extracted",
     )
     return SummaryRecord(
-        id=new_record_id(),
+        id=new_record_id(parent_id, depth, ids),
         timestamp=now_ms(),
         depth=depth,
         parent_id=parent_id,
@@ -451,6 +450,8 @@ def _compact_at(
             notes.append(f"LLM summary failed ({exc}); the rule-based summary was used")
             log.warning("LLM compaction failed (%s); using the rule-based summary", exc)
     content = render_summary_message(record, cap, tok)
+    if tok.count(content) > cap:
+        return _unchanged(raw, tokens_before, f"cannot reduce: a summary needs more than the {cap}-token budget")
     summary_msg = {"role": "system", "content": content}
     record.token_estimate = message_tokens(as_message(summary_msg), tok)
     if record.token_estimate >= dropped_tokens:

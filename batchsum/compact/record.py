@@ -9,6 +9,7 @@ from such a message, so a saved session can be compacted again without its histo
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 import uuid
@@ -84,9 +85,14 @@ class SummaryRecord:
         )
 
 
-def new_record_id() -> str:
-    """A fresh record id (uuid4, hex)."""
-    return uuid.uuid4().hex
+def new_record_id(parent_id: str | None, depth: int, message_ids: Sequence[str]) -> str:
+    """A record id in uuid form, derived from what the record replaces.
+
+    Derived rather than random so a compaction is a pure function of its input: the id is part of
+    the summary message, and a random id would change its token count and so what fits the budget.
+    """
+    blob = "\x00".join([parent_id or "", str(depth), *message_ids])
+    return uuid.UUID(bytes=hashlib.sha256(blob.encode("utf-8")).digest()[:16], version=4).hex
 
 
 def now_ms() -> int:
