@@ -318,3 +318,12 @@ def test_extremely_long_single_message() -> None:
     assert result.compacted and result.record is not None
     assert tok.count(result.messages[0]["content"]) <= 500
     assert result.tokens_after < result.tokens_before // 10
+
+
+def test_task_line_is_carried_along_the_chain() -> None:
+    first = compact(_agent_session(), context_window=8192)
+    assert first.record is not None and first.record.task.startswith("We need to fix the rounding bug")
+    assert "\nTask: We need to fix the rounding bug" in first.messages[0]["content"]
+    for history in ([first.record], None):  # from the record, or read back from the message
+        second = compact(first.messages + _agent_session(4)[1:], context_window=8192, history=history)
+        assert second.record is not None and second.record.task == first.record.task

@@ -546,6 +546,7 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
         if m.role in ("system", "developer"):
             kind: TurnKind = "summary" if m.content.lstrip().startswith(SUMMARY_MARK) else "system"
             turns.append(Turn(i, m, kind))
+            seen_task = seen_task or kind == "summary"  # the opening request is already summarized
             continue
         if m.role == "assistant":
             pending = []
