@@ -345,7 +345,9 @@ def summarize_shell(
     errors = _error_lines(body, 300 if keep_errors else 120)
     failed = code not in (None, 0) or (code is None and bool(errors))
     out_lines = len([ln for ln in body.split("\n") if ln.strip()])
-    facts = [f"Command: {_clip(command_line(cmd), 80)}", f"Exit: {'?' if code is None else code}"]
+    facts = [f"Command: {_clip(command_line(cmd), 80)}"]
+    if code is not None:  # agent shells often do not report it; "Exit: ?" would only cost tokens
+        facts.append(f"Exit: {code}")
     facts.append(f"Output: {out_lines} lines")
     if errors:
         facts.append(f"Error: {errors[0] if keep_errors else _clip(errors[0], 100)}")
