@@ -16,6 +16,7 @@ deterministic and offline.
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Sequence
@@ -188,12 +189,14 @@ def command_line(command: str) -> str:
     return _clip(command.strip().split("\n", 1)[0], 200)
 
 
-def _argv(command: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _argv(command: str) -> tuple[str, ...]:
+    # Cached: each command is split by several extractors, and shlex is slow.
     line = command_line(command)
     try:
-        return shlex.split(line)
+        return tuple(shlex.split(line))
     except ValueError:
-        return line.split()
+        return tuple(line.split())
 
 
 def command_kind(command: str) -> ToolKind:
