@@ -295,6 +295,9 @@ def test_command_and_path_helpers() -> None:
     assert extract_command("Let's see.\n<command>\nopen src/x.py 10\n</command>") == "open src/x.py 10"
     assert extract_command("text ```\nedit 1:2\nfoo\nend_of_edit\n```") == "edit 1:2\nfoo\nend_of_edit"
     assert command_paths("python reproduce.py --flag") == ["reproduce.py"]
+    assert command_paths("ls -F src/") == ["src/"] and command_paths("cd /testbed") == ["/testbed"]
+    long_cmd = 'curl -F "file=@a.pl"  http://host:8000/x.pl?' + "q" * 300
+    assert command_line(long_cmd + "\nsecond line") == long_cmd  # verbatim: spacing and length kept
     assert "marshmallow.fields" not in find_paths("from marshmallow.fields import TimeDelta in src/fields.py")
     assert "src/fields.py" in find_paths("from marshmallow.fields import TimeDelta in src/fields.py")
 

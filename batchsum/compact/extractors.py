@@ -54,6 +54,7 @@ _ERROR_LINE = re.compile(
 )
 _WEAK_ERROR = re.compile(r"\b(?:failed|failure|error)\b", re.I)
 _LINE_NO = re.compile(r"^\d+:")
+_DIR_ARG = re.compile(r"(?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]*|/[\w.-]+")
 _EDIT_FAILED = re.compile(
     r"introduced new syntax error|Your proposed edit has introduced|^(?:Error|ERROR)\b[:!]"
     r"|^No replacement was performed|^(?:Edit|Write) failed",
@@ -184,9 +185,13 @@ def extract_command(text: str) -> str | None:
     return found[-1] if found else None
 
 
+MAX_COMMAND_CHARS = 4000  # a command line is kept verbatim up to this; summaries shorten it when shown
+
+
 def command_line(command: str) -> str:
-    """The first line of a command (an ``edit 1:1`` block's header, a one-line shell command)."""
-    return _clip(command.strip().split("\n", 1)[0], 200)
+    """The first line of a command, verbatim (an ``edit 1:1`` block's header, a one-line shell command)."""
+    line = command.strip().split("\n", 1)[0].strip()
+    return line if len(line) <= MAX_COMMAND_CHARS else line[: MAX_COMMAND_CHARS - 1] + "…"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -240,7 +245,10 @@ def command_paths(command: str) -> list[str]:
     for arg in _argv(command)[1:]:
         if arg.startswith("-") or "://" in arg:
             continue
-        for p in find_paths(arg):
+        found = find_paths(arg)
+        if not found and _DIR_ARG.fullmatch(arg):
+            found = [arg]  # a folder argument such as src/ or /testbed
+        for p in found:
             if p not in out:
                 out.append(p)
     return out
