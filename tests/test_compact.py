@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from batchsum.agent_transcript import parse_markdown, read_transcript
+from bench.bench_compact import used_in
 from batchsum.compact import CompactConfig, Conversation, SummaryRecord, compact
 from batchsum.compact.extractors import classify_turns, command_line, command_paths, extract_command, find_paths
 from batchsum.compact.messages import as_message
@@ -100,6 +101,7 @@ def test_every_bench_session(path: Path) -> None:
     commands, paths = _session_commands_and_paths(messages)
     assert set(commands) <= entities
     assert set(paths) <= entities
+    assert used_in(messages) <= entities  # the same, read by plain regexes instead of our extractors
     # A second compaction chains onto the first.
     again = compact(result.messages, context_window=8192, history=[result.record])
     assert again.compacted, again.reason
