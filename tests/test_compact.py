@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from batchsum.agent_transcript import parse_markdown, read_transcript
-from bench.bench_compact import used_in
 from batchsum.compact import CompactConfig, Conversation, SummaryRecord, compact
 from batchsum.compact.extractors import classify_turns, command_line, command_paths, extract_command, find_paths
 from batchsum.compact.messages import as_message
 from batchsum.compact.record import parse_summary_header
 from batchsum.errors import ConfigError, InputError
 from batchsum.tokens import get_tokenizer
+from bench.bench_compact import used_in
 
 SESSIONS = Path("/work/shared/bench/agent_sessions_raw/docs")
 SESSION_FILES = sorted(SESSIONS.glob("*.md")) if SESSIONS.is_dir() else []
