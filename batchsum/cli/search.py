@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from batchsum.cli._common import EXIT_SOME_FAILED, translate_errors
-from batchsum.config import RunConfig
+from batchsum.config import IndexConfig
 from batchsum.model import CONTENT_TYPES
 
 DEFAULT_OUT = Path("batchsum-out")
@@ -33,9 +33,8 @@ def _index_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collection: str,
-            embed_base_url: str | None, embed_model: str | None) -> RunConfig:  # fmt: skip
-    return RunConfig(
-        paths=[],
+            embed_base_url: str | None, embed_model: str | None) -> IndexConfig:  # fmt: skip
+    return IndexConfig(
         out=out,
         chroma_host=chroma_host,
         chroma_port=chroma_port,
@@ -56,6 +55,8 @@ def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collect
 @click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="DATE",
               help="Only documents dated on or after DATE (YYYY-MM-DD).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
+@click.option("--role", type=click.Choice(["summary", "memory"]), default="summary", show_default=True,
+              help="Search summaries, or the facts of `batchsum facts` / `batchsum serve` (memory).")  # fmt: skip
 @click.option("--reranker", type=click.Path(path_type=Path), metavar="PATH",
               help="ONNX cross-encoder (file or folder, tokenizer.json beside it) instead of MaxSim.")  # fmt: skip
 @_index_options
@@ -69,6 +70,7 @@ def search(
     path_glob: str | None,
     since: datetime | None,
     as_json: bool,
+    role: str,
     reranker: Path | None,
     chroma_host: str | None,
     chroma_port: int | None,
@@ -77,11 +79,14 @@ def search(
     embed_model: str | None,
 ) -> None:
     """Search every summary of an output folder for QUERY (all tree levels, reranked, recent first on ties)."""
+    import batchsum
     from batchsum.index.search import highlight
-    from batchsum.index.search import search as run_search
 
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
-    hits = run_search(
+    if role == "memory":
+        _search_memory(cfg, query, k, as_json)
+        return
+    hits = batchsum.search(
         cfg,
         query,
         k=k,
@@ -105,6 +110,20 @@ def search(
         )
         click.echo("   " + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
         click.echo(f"   {h.summary_path}")
+
+
+def _search_memory(cfg: IndexConfig, query: str, k: int, as_json: bool) -> None:
+    """``--role memory``: the facts, ranked like summaries (see :mod:`batchsum.memory.search`)."""
+    from batchsum.memory.search import search_facts
+
+    facts = search_facts(cfg, query, k=k)
+    if as_json:
+        click.echo(json.dumps([h.to_dict() for h in facts], indent=2, ensure_ascii=False))
+    elif not facts:
+        click.echo("No matching facts.")
+    for h in [] if as_json else facts:
+        click.echo(f"{h.rank}. {h.score:.3f}  {click.style(h.scope, fg='cyan')}  {h.text}")
+        click.echo(f"   {h.source_path}  {h.doc_date or '-'}  {h.path}")
 
 
 @click.command()
