@@ -27,6 +27,7 @@ from batchsum.text import parse_speaker_line, split_sentences
 
 MAX_ITEMS = 30
 MAX_ITEM_CHARS = 240
+ANSWER_WINDOW = 60  # sentences after a question searched for its answer (keeps long chats linear)
 FACETS_SOURCE = "extracted"
 
 _DECISION = re.compile(
@@ -273,7 +274,7 @@ def extract_facets(
             answered = reply is not None and reply[0] != s.speaker and bool(_ANSWER.match(reply[1].strip()))
             answered = answered or any(
                 t.speaker != s.speaker and len(words & _content_words(t.text)) >= max(2, int(0.4 * len(words)))
-                for t in sentences[i + 1 :]
+                for t in sentences[i + 1 : i + 1 + ANSWER_WINDOW]
             )
             if not answered and _clip(s.text) not in unresolved:
                 unresolved.append(_clip(s.text))

@@ -590,7 +590,7 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     """Decide journal/conversation/document from extension, content shape and folder names."""
     agent = agent_transcript_reason(text)
     if agent is not None:
-        return "conversation", agent  # reason starts "agent transcript": see is_agent_transcript
+        return "conversation", agent  # the reason starts "agent transcript" (see agent_transcript.run_extras)
     ext = path.suffix.lower()
     if ext in CHAT_EXTS or ext in SUBTITLE_EXTS:
         return "conversation", f"extension {ext}"

@@ -77,12 +77,13 @@ def test_cli_json_and_history_chain(tmp_path: Path) -> None:
 def test_cli_out_file_and_json_layout(tmp_path: Path) -> None:
     msgs = [{"role": "user" if i % 2 else "assistant", "content": f"turn {i} " + "words " * 80} for i in range(14)]
     path = tmp_path / "chat.json"
-    path.write_text(json.dumps({"messages": msgs}))
+    path.write_text(json.dumps({"model": "m1", "messages": msgs}))
     target = tmp_path / "out.json"
     out = _run(str(path), "--out", str(target), "-q")
     assert out.exit_code == 0, out.output
     written = json.loads(target.read_text())
-    assert written[1:] == msgs[-6:]
+    assert written["model"] == "m1"  # the object's other keys are kept
+    assert written["messages"][1:] == msgs[-6:]
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ deterministic and offline.
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Sequence
@@ -53,6 +54,7 @@ _ERROR_LINE = re.compile(
 )
 _WEAK_ERROR = re.compile(r"\b(?:failed|failure|error)\b", re.I)
 _LINE_NO = re.compile(r"^\d+:")
+_DIR_ARG = re.compile(r"(?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]*|/[\w.-]+")
 _EDIT_FAILED = re.compile(
     r"introduced new syntax error|Your proposed edit has introduced|^(?:Error|ERROR)\b[:!]"
     r"|^No replacement was performed|^(?:Edit|Write) failed",
@@ -183,17 +185,23 @@ def extract_command(text: str) -> str | None:
     return found[-1] if found else None
 
 
+MAX_COMMAND_CHARS = 4000  # a command line is kept verbatim up to this; summaries shorten it when shown
+
+
 def command_line(command: str) -> str:
-    """The first line of a command (an ``edit 1:1`` block's header, a one-line shell command)."""
-    return _clip(command.strip().split("\n", 1)[0], 200)
+    """The first line of a command, verbatim (an ``edit 1:1`` block's header, a one-line shell command)."""
+    line = command.strip().split("\n", 1)[0].strip()
+    return line if len(line) <= MAX_COMMAND_CHARS else line[: MAX_COMMAND_CHARS - 1] + "…"
 
 
-def _argv(command: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _argv(command: str) -> tuple[str, ...]:
+    # Cached: each command is split by several extractors, and shlex is slow.
     line = command_line(command)
     try:
-        return shlex.split(line)
+        return tuple(shlex.split(line))
     except ValueError:
-        return line.split()
+        return tuple(line.split())
 
 
 def command_kind(command: str) -> ToolKind:
@@ -237,7 +245,10 @@ def command_paths(command: str) -> list[str]:
     for arg in _argv(command)[1:]:
         if arg.startswith("-") or "://" in arg:
             continue
-        for p in find_paths(arg):
+        found = find_paths(arg)
+        if not found and _DIR_ARG.fullmatch(arg):
+            found = [arg]  # a folder argument such as src/ or /testbed
+        for p in found:
             if p not in out:
                 out.append(p)
     return out
@@ -345,7 +356,9 @@ def summarize_shell(
     errors = _error_lines(body, 300 if keep_errors else 120)
     failed = code not in (None, 0) or (code is None and bool(errors))
     out_lines = len([ln for ln in body.split("\n") if ln.strip()])
-    facts = [f"Command: {_clip(command_line(cmd), 80)}", f"Exit: {'?' if code is None else code}"]
+    facts = [f"Command: {_clip(command_line(cmd), 80)}"]
+    if code is not None:  # agent shells often do not report it; "Exit: ?" would only cost tokens
+        facts.append(f"Exit: {code}")
     facts.append(f"Output: {out_lines} lines")
     if errors:
         facts.append(f"Error: {errors[0] if keep_errors else _clip(errors[0], 100)}")
@@ -546,6 +559,7 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
         if m.role in ("system", "developer"):
             kind: TurnKind = "summary" if m.content.lstrip().startswith(SUMMARY_MARK) else "system"
             turns.append(Turn(i, m, kind))
+            seen_task = seen_task or kind == "summary"  # the opening request is already summarized
             continue
         if m.role == "assistant":
             pending = []
