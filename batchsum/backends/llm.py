@@ -748,7 +748,7 @@ async def _tcp_probe(base_url: str, timeout: float) -> None:
         raise LLMUnreachable(f"--base-url {base_url!r} has an invalid port") from None
     try:
         _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-    except (TimeoutError, asyncio.TimeoutError):
+    except TimeoutError:
         return
     except OSError as exc:
         if isinstance(exc, ConnectionRefusedError):
@@ -784,7 +784,8 @@ def check_server(cfg: LLMConfig) -> None:
             secrets = [cfg.api_key] if cfg.api_key else []
             cause = f"HTTP {exc.code}: {sanitize_for_log(str(exc.reason), secrets, limit=160)}"
             raise LLMAuthError(
-                f"the LLM server at {cfg.base_url} rejected the credentials ({cause}); check --api-key / OPENAI_API_KEY",
+                f"the LLM server at {cfg.base_url} rejected the credentials ({cause}); "
+                "check --api-key / OPENAI_API_KEY",
                 cause=LLMCallError(cause),
             ) from None
     except (OSError, ValueError) as exc:  # the first real request decides
