@@ -6,6 +6,7 @@ L1s. HIERARCHICAL: L1 per chunk, L2 per group of ``group_size`` L1s, L3 over the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -67,9 +68,9 @@ def leaf_max_tokens(input_tokens: int, target: int) -> int:
     return max(1, min(output_budget(input_tokens, target), input_tokens - 1))
 
 
-def plan_file(doc: Document, starts: list[int], cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
+def plan_file(doc: Document, starts: Sequence[int], cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     """Build the node plan of ``doc`` (whose token starts are ``starts``)."""
-    tokens = len(starts) if doc.text.strip() else 0
+    tokens = len(starts) if doc.text and not doc.text.isspace() else 0
     doc.tokens = tokens
     level = cfg.thresholds.level_for(tokens)
     doc.level = level

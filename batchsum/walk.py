@@ -232,7 +232,17 @@ def _walk_dir(
             if entry.is_symlink() and policy.refuses(entry.path, result):
                 continue
             _walk_dir(
-                result, root, Path(entry.path), rel_in_root, prefix, spec, out_abs, override, seen_files, visited, policy
+                result,
+                root,
+                Path(entry.path),
+                rel_in_root,
+                prefix,
+                spec,
+                out_abs,
+                override,
+                seen_files,
+                visited,
+                policy,
             )
             continue
         # scandir's d_type answers this without a syscall for everything but symlinks.
@@ -245,7 +255,9 @@ def _walk_dir(
         if not regular and os.path.exists(entry.path):
             # A FIFO would block the first read forever and /dev/zero never ends: report, never open.
             if spec is None or not spec.match_file(rel_in_root):
-                result.problems.append(Problem(entry.path, f"{_kind_of(Path(entry.path))}, not a regular file: skipped"))
+                result.problems.append(
+                    Problem(entry.path, f"{_kind_of(Path(entry.path))}, not a regular file: skipped")
+                )
             continue
         if not supported:
             continue

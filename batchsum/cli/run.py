@@ -125,6 +125,10 @@ def run(ctx: click.Context, **params: Any) -> None:
     setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
+    if cfg.llm.enabled:
+        from batchsum.backends.warmup import start_llm_imports
+
+        start_llm_imports()  # overlaps the client's import with walking and reading files
     result = batchsum.run(cfg)
     if params["as_json"]:
         from batchsum import jsonio
