@@ -906,8 +906,14 @@ class _Runner:
 
     def _sync_index(self) -> None:
         cfg = self.cfg
-        if not cfg.index or (not self.changed and not self.deleted):
+        if not cfg.index:
             return
+        if not self.changed and not self.deleted:
+            # index: a quiet run still repairs an interrupted, partial or outdated index (a few stats).
+            from batchsum.index.state import index_needs_work
+
+            if index_needs_work(cfg) is None:
+                return
         changed = sorted(set(self.changed))
         try:
             from batchsum.index import sync_index
