@@ -26,7 +26,7 @@ from batchsum.index.store import (
     rebuild_index,
     repair_index,
     sync_index,
-    token_store,
+    vector_store,
 )
 from batchsum.lock import RunLock
 from batchsum.tree import node_path, summaries_dir, write_node
@@ -44,6 +44,7 @@ def node_meta(
     summary_level: str = "STANDARD",
     parent_group: int | None = None,
     n_chunks: int = 0,
+    date_source: str | None = None,
 ) -> dict[str, Any]:
     """Front matter as the runner writes it."""
     meta: dict[str, Any] = {
@@ -74,6 +75,8 @@ def node_meta(
             "doc_date": doc_date,
         }
     )
+    if date_source is not None:
+        meta["date_source"] = date_source
     if level == 3:
         meta["parent_id"] = None
         meta["depth"] = 1
@@ -89,23 +92,26 @@ def write_doc(
     groups: list[str] | None = None,
     content_type: str = "document",
     doc_date: str | None = "2024-05-01",
+    date_source: str | None = None,
 ) -> list[str]:
-    """Write one source file's summary tree; return its node ids."""
+    """Write one source file's summary tree; return its node ids (``date_source``: where the date came from,
+    e.g. "front matter"; without it only a date in the file name counts for recency)."""
     chunks = chunks or []
     groups = groups or []
     level_name = "HIERARCHICAL" if groups else ("DETAILED" if chunks else "STANDARD")
     ids = []
     for i, body in enumerate(chunks):
         meta = node_meta(rel, 1, i, content_type=content_type, doc_date=doc_date, summary_level=level_name,
-                         parent_group=(i // 5) if groups else None)  # fmt: skip
+                         parent_group=(i // 5) if groups else None, date_source=date_source)  # fmt: skip
         write_node(node_path(out, rel, 1, i), meta, body)
         ids.append(meta["id"])
     for j, body in enumerate(groups):
-        meta = node_meta(rel, 2, j, content_type=content_type, doc_date=doc_date, summary_level=level_name)
+        meta = node_meta(rel, 2, j, content_type=content_type, doc_date=doc_date, summary_level=level_name,
+                         date_source=date_source)  # fmt: skip
         write_node(node_path(out, rel, 2, j), meta, body)
         ids.append(meta["id"])
     meta = node_meta(rel, 3, None, content_type=content_type, doc_date=doc_date, summary_level=level_name,
-                     n_chunks=len(chunks))  # fmt: skip
+                     n_chunks=len(chunks), date_source=date_source)  # fmt: skip
     write_node(node_path(out, rel, 3, None), meta, final)
     ids.append(meta["id"])
     return ids
@@ -192,31 +198,32 @@ def test_deleted_source_leaves_no_node(tree: tuple[RunConfig, list[str]]) -> Non
     assert {m["doc_id"] for m in indexed(cfg).values()} == {"notes/budget.md"}
 
 
-def test_token_store_follows_the_index(tree: tuple[RunConfig, list[str]]) -> None:
+def test_vector_store_follows_the_index(tree: tuple[RunConfig, list[str]]) -> None:
     cfg, _ids = tree
     sync_index(cfg, ["books/long.txt", "notes/budget.md", "journal/2024-03-05.md", "undated.md"], [])
-    store = token_store(cfg)
+    store = vector_store(cfg)
     try:
         assert store.hashes() == {k: v["content_hash"] for k, v in indexed(cfg).items()}
-        row = store.get_many(["notes/budget.md:summary:L3:final"])["notes/budget.md:summary:L3:final"]
-        assert row.doc_ts == 1714521600 and row.embedding.shape == (384,) and row.vectors.shape[1] == 384
-        # "The committee cut the travel budget by ten percent." -> content tokens only (no "the", "by", ".")
-        assert 5 <= len(row.vectors) <= 9
+        rows = store.get_many(["notes/budget.md:summary:L3:final", "journal/2024-03-05.md:summary:L3:final"])
+        budget, journal = rows["notes/budget.md:summary:L3:final"], rows["journal/2024-03-05.md:summary:L3:final"]
+        assert budget.embedding.shape == (256,) and abs(float((budget.embedding**2).sum()) - 1.0) < 0.02
+        # Only a date the document states (here: its file name) counts for recency, not a copy date.
+        assert budget.recency_ts is None and journal.recency_ts == 1709596800
     finally:
         store.close()
     shutil.rmtree(cfg.out / "books")
     sync_index(cfg, [], ["books/long.txt"])
-    store = token_store(cfg)
+    store = vector_store(cfg)
     try:
         assert set(store.hashes()) == set(indexed(cfg)) and not any(i.startswith("books/") for i in store.hashes())
     finally:
         store.close()
 
 
-def test_rebuild_replaces_a_corrupt_token_cache(tree: tuple[RunConfig, list[str]]) -> None:
+def test_rebuild_replaces_corrupt_node_vectors(tree: tuple[RunConfig, list[str]]) -> None:
     cfg, ids = tree
     sync_index(cfg, ["notes/budget.md"], [])
-    cache = cfg.state_dir / "tokvecs-batchsum.sqlite3"
+    cache = cfg.state_dir / "vectors-batchsum.sqlite3"
     for extra in (cache.with_name(cache.name + "-wal"), cache.with_name(cache.name + "-shm")):
         extra.unlink(missing_ok=True)
     cache.write_bytes(b"garbage" * 1000)

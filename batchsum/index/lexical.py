@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEX_SCHEMA = 4  # 4: one posting row per (term, document) with packed passage arrays
+LEX_SCHEMA = 4  # 4: one posting row per (term, document) with packed passage arrays; doc_ts only when dated
 PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 points of recall@5
 PASSAGE_STRIDE = 50
 BM25_K1 = 1.2
@@ -77,12 +77,13 @@ def stem(word: str) -> str:
     if word.endswith("'s"):
         word = word[:-2]
     if len(word) <= 4 or word.endswith("ss"):
-        return word
+        return word[:-1] if len(word) == 4 and word.endswith("e") else word
     for suf in _SUFFIXES:
         if word.endswith(suf) and len(word) - len(suf) >= 3:
             base = word[: -len(suf)]
             return base + "y" if suf in ("ies", "ied") else base
-    return word
+    # A final "e" goes too, so "release" meets "released" and "releases" ("releas").
+    return word[:-1] if word.endswith("e") else word
 
 
 def tokenize(text: str) -> list[str]:
@@ -94,7 +95,8 @@ def tokenize(text: str) -> list[str]:
 
 def query_tokens(query: str) -> list[str]:
     """The query's lexical terms: :func:`tokenize` minus words that only phrase the request."""
-    kept = [t for t in tokenize(query) if t not in QUERY_STOPWORDS]
+    stops = {stem(w) for w in QUERY_STOPWORDS} | QUERY_STOPWORDS
+    kept = [t for t in tokenize(query) if t not in stops]
     # A query made only of such words still means something: keep them rather than match nothing.
     return kept or tokenize(query)
 
@@ -327,7 +329,8 @@ class LexicalStore:
                 "INSERT INTO lex_nodes (id, dkey, start, stop, level, is_final, content_type, doc_ts, source)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (n.id, dkey, start, stop, int(m.get("level", 3)), int(bool(m.get("is_final"))),
-                 m.get("content_type"), m.get("doc_ts"), str(m.get("source_path", doc_id))),
+                 m.get("content_type"), m.get("doc_ts") if m.get("dated") else None,
+                 str(m.get("source_path", doc_id))),
             )  # fmt: skip
             nkeys[n.id] = int(cur.lastrowid or 0)
         postings: dict[str, tuple[array[int], array[int]]] = {}

@@ -4,11 +4,12 @@
    the static vectors, and ``k`` per level by BM25 over the nodes' summaries and the source passages
    they summarize (:mod:`batchsum.index.lexical`): the words a summary dropped still find its node.
 2. Score each candidate with an absolute relevance in 0..1, comparable across queries:
-   ``WEIGHT_BM25 * bm25 / reference + WEIGHT_COSINE * calibrated cosine``, where ``reference`` is the
-   BM25 score of a passage holding every query word once (so the lexical part says how much of the
-   query, weighted by rarity, the best passage holds) and the cosine is mapped from the range where
-   unrelated and closely related texts fall. With ``--reranker`` an ONNX cross-encoder's probability
-   replaces it. Candidates below :data:`MIN_RELEVANCE` are not hits: a query nothing answers gets none.
+   ``min(1, WEIGHT_BM25 * bm25 / reference + WEIGHT_COSINE * calibrated cosine)``, where ``reference``
+   is the BM25 score of a passage holding every query word once (so the lexical part says how much of
+   the query, weighted by rarity, the best passage holds) and the cosine is mapped from the range where
+   unrelated texts and paraphrases fall. Evidence beyond a full answer orders hits that both reach 1.
+   With ``--reranker`` an ONNX cross-encoder's probability replaces it. Candidates below
+   :data:`MIN_RELEVANCE` are not hits: a query nothing answers gets none.
 3. ``score = relevance + RECENCY_BONUS * recency * (1 - relevance)``: a recent dated document moves up
    among equally relevant ones; an undated document (its only date is when the file was copied) gets
    no bonus.
@@ -56,9 +57,9 @@ LEXICAL_PER_LEVEL = 1  # x k, lexical channel (it mostly adds nodes the dense po
 # Absolute relevance (calibrated on the QMSum queries and on queries about nothing in the corpus).
 WEIGHT_BM25 = 0.7
 WEIGHT_COSINE = 0.3
-COSINE_FLOOR = 0.2  # static-vector cosine of unrelated texts: relevance 0 from the meaning side
-COSINE_FULL = 0.8  # and of a close paraphrase: 1
-MIN_RELEVANCE = 0.3  # below: not a hit ("no good match")
+COSINE_FLOOR = 0.1  # static-vector cosine of unrelated texts (0.0-0.2): relevance 0 from the meaning side
+COSINE_FULL = 0.5  # and of a paraphrase (0.4-0.5; a near-copy is 0.8-0.95): 1
+MIN_RELEVANCE = 0.35  # below: not a hit ("no good match")
 SAME_SOURCE_PENALTY = 1.0  # MMR penalty of a node whose source is already among the hits (as for cosine 1.0)
 # Weight of MMR's similarity penalty between nodes of different sources. 0: a relevant file is never
 # pushed down for resembling another relevant file.
@@ -368,8 +369,9 @@ def search(
         if content_type:
             base.append({"content_type": content_type})
         if since is not None:
+            # Only documents with a real date: a copy date says nothing about when a text was written.
             filt.since_ts = date_to_ts(since)
-            base.append({"doc_ts": {"$gte": filt.since_ts}})
+            base.extend([{"doc_ts": {"$gte": filt.since_ts}}, {"dated": True}])
         if path_glob:
             sources = _matching_sources(col, path_glob, base)
             if not sources:
@@ -424,15 +426,21 @@ def lexical_candidates(
     return LexicalResult(scores, [nid for got in by_level.values() for nid in got], reference, evidence)
 
 
-def relevance_of(cosine: np.ndarray, bm25: np.ndarray, reference: float) -> np.ndarray:
-    """Absolute relevance in 0..1 from static-vector cosines and BM25 scores (see the module docstring).
+def strength_of(cosine: np.ndarray, bm25: np.ndarray, reference: float) -> np.ndarray:
+    """How strongly each candidate answers the query: 1.0 is a full answer, more is more evidence (a passage
+    repeating the query's words). :func:`relevance_of` caps it at 1.
 
-    Without a lexical channel (``reference`` 0) the calibrated cosine alone."""
+    ``WEIGHT_BM25 * bm25 / reference + WEIGHT_COSINE * calibrated cosine``; without a lexical channel
+    (``reference`` 0) the calibrated cosine alone."""
     meaning = np.clip((cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR), 0.0, 1.0)
     if reference <= 0:
         return meaning.astype(np.float32)
-    words = np.clip(bm25 / reference, 0.0, 1.0)
-    return (WEIGHT_BM25 * words + WEIGHT_COSINE * meaning).astype(np.float32)
+    return (WEIGHT_BM25 * np.maximum(bm25, 0.0) / reference + WEIGHT_COSINE * meaning).astype(np.float32)
+
+
+def relevance_of(cosine: np.ndarray, bm25: np.ndarray, reference: float) -> np.ndarray:
+    """Absolute relevance in 0..1 from static-vector cosines and BM25 scores (see the module docstring)."""
+    return np.minimum(strength_of(cosine, bm25, reference), 1.0)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -482,25 +490,36 @@ def _search(
     if ranker is not None:
         metas = {i: md for i, (md, _) in _fetch(col, ids).items()}
         texts = {i: _node_text(cfg, metas.get(i, {})) for i in ids}
-        relevance = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
+        strength = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
     else:
         bm25 = np.array([lex.scores.get(i, 0.0) for i in ids], dtype=np.float32)
-        relevance = relevance_of(cosine, bm25, lex.reference)
+        strength = strength_of(cosine, bm25, lex.reference)
+    relevance = np.minimum(strength, 1.0)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
+    # Order: the score, then the evidence beyond a full answer (two hits both at 1.0 are not equal),
+    # then recency; never against the shown score.
+    ranked = final + (strength - relevance) + 1e-6 * rec
     keep = np.flatnonzero(relevance >= MIN_RELEVANCE)
     if not len(keep):
         return []
     ids = [ids[i] for i in keep]
-    matrix, cosine, relevance, rec, final = matrix[keep], cosine[keep], relevance[keep], rec[keep], final[keep]
+    matrix, cosine, relevance, rec, final, ranked = (
+        matrix[keep],
+        cosine[keep],
+        relevance[keep],
+        rec[keep],
+        final[keep],
+        ranked[keep],
+    )
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then metadata and text of the chosen few.
     groups = [i.split(":summary:", 1)[0] for i in ids]
-    order = mmr(final, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
+    order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
     missing = [ids[i] for i in order if ids[i] not in metas]
     metas.update({i: md for i, (md, _) in _fetch(col, missing).items()})
-    order.sort(key=lambda i: -float(final[i]))
+    order.sort(key=lambda i: -float(ranked[i]))
 
     terms = query_terms(q)
     hits: list[SearchHit] = []

@@ -77,6 +77,7 @@ def write_state(cfg: RunConfig, complete: bool, embedder: Embedder | None = None
 
 
 UPGRADE = "upgrade"
+UNKNOWN = "unknown"
 
 
 def index_needs_work(cfg: RunConfig) -> tuple[str, str] | None:
@@ -87,11 +88,15 @@ def index_needs_work(cfg: RunConfig) -> tuple[str, str] | None:
     """
     state = read_state(cfg)
     if state is None:
-        if legacy_files(cfg) or (not cfg.chroma_host and (chroma_dir(cfg) / "chroma.sqlite3").exists()):
+        if legacy_files(cfg):
             return (
                 UPGRADE,
                 f"the search index in {cfg.out} was built by an older batchsum; rebuilding it in the new layout",
             )
+        if not cfg.chroma_host and (chroma_dir(cfg) / "chroma.sqlite3").exists():
+            # An index without a state file: an older layout, or a state file lost. Whoever opens the
+            # collection decides (see ``index.store``); a quiet run asks it once.
+            return UNKNOWN, f"the search index in {cfg.out} has no state file; checking its layout"
         return None
     if state.get("layout") != LAYOUT:
         return UPGRADE, f"the search index in {cfg.out} has another layout ({state.get('layout')}); rebuilding it"
@@ -112,6 +117,8 @@ def is_complete(cfg: RunConfig) -> str | None:
     if work is None:
         return None
     kind, _ = work
+    if kind == UNKNOWN:
+        return None  # opening the collection tells: its recorded model and layout are checked there
     if kind == UPGRADE:
         return (
             f"the search index in {cfg.out} was built by an older batchsum;"

@@ -39,6 +39,7 @@ from batchsum.index.lexical import keep_only, open_lexical, update_docs
 from batchsum.index.lexical import rebuild as rebuild_lexical
 from batchsum.index.state import (
     LAYOUT,
+    UNKNOWN,
     UPGRADE,
     chroma_dir,
     index_needs_work,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = LAYOUT
+LEGACY_MODEL = "all-MiniLM-L6-v2-onnx-int8"  # what layout 1 embedded with
 UPSERT_BATCH = 256
 GET_PAGE = 5000
 IN_BATCH = 200  # doc ids per `$in` filter
@@ -398,9 +400,23 @@ def _corrupt(cfg: RunConfig, exc: BaseException) -> IndexError_:
     )
 
 
+def is_legacy(col: Any, embedder: Embedder) -> bool:
+    """True for a collection of an older layout that a rebuild may replace: batchsum's own MiniLM
+    model, or the configured one, recorded with an older schema (a foreign model is never replaced)."""
+    meta = col.metadata or {}
+    if str(meta.get("batchsum_schema")) == str(SCHEMA_VERSION):
+        return False
+    return meta.get("embed_model") in (LEGACY_MODEL, embedder.name)
+
+
 def _check_compatible(cfg: RunConfig, col: Any, embedder: Embedder) -> None:
     meta = col.metadata or {}
     model, dim = meta.get("embed_model"), meta.get("embed_dim")
+    if is_legacy(col, embedder):
+        raise IndexError_(
+            f"the search index in {_where(cfg)} was built by an older batchsum;"
+            f" the next run or `batchsum index {cfg.out}` upgrades it"
+        )
     if model != embedder.name or (dim is not None and int(dim) != int(embedder.dimension)):
         raise IndexError_(
             f"the index in {_where(cfg)} (collection {cfg.collection!r}) was built with {model or 'another model'}"
@@ -592,11 +608,11 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
     changed_l = sorted(dict.fromkeys(changed))
     deleted_l = sorted(dict.fromkeys(d for d in deleted if d not in set(changed_l)))
     stats = IndexStats(docs=len(changed_l) + len(deleted_l))
-    work = index_needs_work(cfg)
+    work = _needs_work(cfg)
     if work is not None:
         log.warning("%s", work[1])
-        done = _rebuild(cfg) if work[0] == UPGRADE else None
-        if done is not None:
+        if work[0] == UPGRADE:
+            done = _rebuild(cfg)
             done.notes.append(work[1])
             return done
         stats.notes.append(work[1])
@@ -608,6 +624,9 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
     vectors = vector_store(cfg)
     lex = open_lexical(cfg)
     with contextlib.closing(vectors), contextlib.closing(lex), chroma_errors(cfg), _lexical_errors(cfg):
+        # A lexical store of another layout (just emptied) or a new one beside an existing collection: the
+        # documents this sync leaves alone would be missing from it.
+        backfill = not lex.filled and col.count() > 0
         for batch in _batched(deleted_l, IN_BATCH):
             gone = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
             stats.nodes_deleted += _delete_ids(col, gone)
@@ -619,6 +638,11 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
             _add(stats, _replace_nodes(col, embedder, nodes, existing, vectors))
             # After Chroma, like the vectors: a crash in between is healed by the next sync or repair.
             update_docs(lex, cfg.state_dir, nodes, {*batch, *(i.split(":summary:", 1)[0] for i in existing)})
+        if backfill and work is None:
+            everything = list(tree_nodes(cfg.out))
+            log.info("filling the lexical index of %s from its %d summary nodes (once)", cfg.out, len(everything))
+            update_docs(lex, cfg.state_dir, everything)
+            keep_only(lex, {n.doc_id for n in everything})
     if work is not None:
         repaired = _repair(cfg, embedder)
         stats.nodes_indexed += repaired.nodes_indexed
@@ -626,6 +650,20 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
     write_state(cfg, complete=True, embedder=embedder)
     stats.seconds = time.perf_counter() - t0
     return stats
+
+
+def _needs_work(cfg: RunConfig) -> tuple[str, str] | None:
+    """:func:`index_needs_work`, with an index of unknown layout resolved by opening its collection."""
+    work = index_needs_work(cfg)
+    if work is None or work[0] != UNKNOWN:
+        return work
+    embedder = get_embedder(cfg)
+    with chroma_errors(cfg):
+        col = _get_collection(open_client(cfg, create=True), cfg)
+    if col is not None and is_legacy(col, embedder):
+        return UPGRADE, f"the search index in {cfg.out} was built by an older batchsum; rebuilding it in the new layout"
+    # Current layout with its state file lost, or a foreign model (refused when the collection is opened).
+    return "repair", f"the search index in {cfg.out} had no state file; checking it against the tree"
 
 
 @contextlib.contextmanager
@@ -684,7 +722,7 @@ def repair_index(cfg: RunConfig, *, wait: bool = False) -> IndexStats:
     (LockedError while a run holds it, unless ``wait``).
     """
     with _output_locked(cfg, wait):
-        work = index_needs_work(cfg)
+        work = _needs_work(cfg)
         if work is not None and work[0] == UPGRADE:
             log.warning("%s", work[1])
             stats = _rebuild(cfg)
