@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -444,3 +445,124 @@ def test_bad_collection_name(tree: tuple[RunConfig, list[str]]) -> None:
     cfg, _ = tree
     res = CliRunner().invoke(main, ["index", str(cfg.out), "--collection", "a b"])
     assert res.exit_code == 2 and "--collection" in _one_line_error(res.output)
+
+
+# -- layout upgrades, incomplete indexes, quiet re-runs ----------------------------------------------------
+
+
+def _legacy_index(cfg: RunConfig, ids: list[str]) -> Path:
+    """An index as the previous layout left it: MiniLM (384 dims) records with documents, no state file,
+    the MaxSim token-vector cache beside it."""
+    col = open_client(cfg, create=True).create_collection(
+        cfg.collection,
+        metadata={"embed_model": "all-MiniLM-L6-v2-onnx-int8", "embed_dim": 384, "batchsum_schema": 1},
+        embedding_function=None,
+    )
+    col.add(ids=ids, embeddings=[[0.05] * 384 for _ in ids], documents=["old text"] * len(ids))
+    tokvecs = cfg.state_dir / "tokvecs-batchsum.sqlite3"
+    tokvecs.write_bytes(b"SQLite format 3\x00" + b"\x00" * 4096)
+    return tokvecs
+
+
+def test_an_index_of_the_older_layout_is_never_read_and_the_next_run_rebuilds_it(
+    tree: tuple[RunConfig, list[str]], caplog: pytest.LogCaptureFixture
+) -> None:
+    cfg, ids = tree
+    tokvecs = _legacy_index(cfg, ids)
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out)])
+    assert res.exit_code == 2 and "older batchsum" in _one_line_error(res.output)
+    with caplog.at_level("WARNING", logger="batchsum"):
+        stats = sync_index(cfg, [], [])  # what a quiet run does when the cheap check says so
+    assert stats.nodes_indexed == len(ids) and any("older batchsum" in n for n in stats.notes)
+    assert "older batchsum" in caplog.text
+    assert not tokvecs.exists() and check_index(cfg).ok
+    meta = open_client(cfg, create=False).get_collection(cfg.collection, embedding_function=None).metadata
+    assert meta["embed_model"] == "minilm-static-256" and meta["embed_dim"] == 256
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out), "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)[0]["source_path"] == "notes/budget.md"
+
+
+def test_an_interrupted_rebuild_is_flagged_searched_with_a_warning_and_repaired(
+    tree: tuple[RunConfig, list[str]],
+) -> None:
+    cfg, ids = tree
+    sync_index(cfg, ["notes/budget.md", "books/long.txt"], [])
+    # A rebuild that dies half-way (here: the lexical layer cannot be written) leaves the index flagged.
+    lexical = cfg.state_dir / "lexical-batchsum.sqlite3"
+    lexical.unlink()
+    lexical.mkdir()
+    with pytest.raises(OSError):
+        rebuild_index(cfg)
+    assert json.loads((cfg.state_dir / "index-batchsum.json").read_text())["complete"] is False
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out)])
+    assert res.exit_code == 0 and "incomplete" in res.output and "notes/budget.md" in res.output
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out), "--strict"])
+    assert res.exit_code != 0 and "incomplete" in _one_line_error(res.output)
+    lexical.rmdir()
+    stats = sync_index(cfg, [], [])  # the next run repairs it, though no source changed
+    assert any("interrupted" in n for n in stats.notes)
+    assert lexical.is_file() and check_index(cfg).ok and len(indexed(cfg)) == len(ids)
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out), "--strict", "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)[0]["source_path"] == "notes/budget.md"
+
+
+def test_index_stats_show_size_per_part_and_node(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, ids = tree
+    sync_index(cfg, ["books/long.txt", "notes/budget.md", "journal/2024-03-05.md", "undated.md"], [])
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--stats", "--json"])
+    assert res.exit_code == 0, res.output
+    st = json.loads(res.output)
+    parts = {p["name"]: p["bytes"] for p in st["parts"]}
+    assert st["nodes"] == len(ids) and st["state"] == "complete"
+    assert parts["chroma"] > 0 and parts["lexical"] > 0 and parts["vectors"] > 0
+    assert st["total_bytes"] == sum(parts.values()) and st["bytes_per_node"] == pytest.approx(
+        st["total_bytes"] / 8, 0.1
+    )
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--stats"])
+    assert res.exit_code == 0 and "B/node" in res.output and "lexical" in res.output
+
+
+def _run(corpus: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "batchsum", "run", str(corpus), "--out", str(out), *extra],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+
+
+def test_a_quiet_rerun_after_a_changing_run_opens_no_index_but_repairs_a_missing_part(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    day = "We repaired the harbour crane and painted the old shed. The gulls were loud over the boats. "
+    (corpus / "2024-03-01.md").write_text("# Monday\n\n" + day * 12)
+    ice = "The fishermen argued about the price of ice all morning. Nobody agreed on the new quota. "
+    (corpus / "2024-03-02.md").write_text("# Tuesday\n\n" + ice * 12)
+    out = tmp_path / "out"
+    assert _run(corpus, out).returncode == 0
+    ferry = "The ferry was late; we waited two hours at the pier. The captain blamed the fog in the bay. "
+    (corpus / "2024-03-02.md").write_text("# Tuesday\n\n" + ferry * 12)
+    assert _run(corpus, out).returncode == 0  # a changing run
+    state = out / ".batchsum"
+    # Damage every part of the index: a run that opened any of them would fail to read it.
+    damaged = {p: b"not a database, must stay unread\x00" * 64 for p in
+               (state / "chroma" / "chroma.sqlite3", state / "lexical-batchsum.sqlite3",
+                state / "vectors-batchsum.sqlite3")}  # fmt: skip
+    for p, data in damaged.items():
+        for side in ("-wal", "-shm"):
+            Path(f"{p}{side}").unlink(missing_ok=True)
+        p.write_bytes(data)
+    quiet = _run(corpus, out)
+    assert quiet.returncode == 0 and "index" not in quiet.stderr.lower(), quiet.stderr
+    assert all(p.read_bytes() == data for p, data in damaged.items())
+    # A missing part is noticed by a few stats and rebuilt by the next run, though nothing changed.
+    shutil.rmtree(state / "chroma")
+    for p in (state / "lexical-batchsum.sqlite3", state / "vectors-batchsum.sqlite3"):
+        p.unlink()
+    repaired = _run(corpus, out)
+    assert repaired.returncode == 0 and "Chroma folder" in repaired.stderr and "missing" in repaired.stderr
+    cfg = RunConfig(paths=[], out=out)
+    assert check_index(cfg).ok and (state / "lexical-batchsum.sqlite3").is_file()
+    hits = [h["source_path"] for h in json.loads(CliRunner().invoke(
+        main, ["search", "ferry late at the pier", "--out", str(out), "--json"]).output)]  # fmt: skip
+    assert hits[0] == "2024-03-02.md"

@@ -85,7 +85,12 @@ def search(
     from batchsum.index.search import MIN_RELEVANCE, highlight
     from batchsum.index.search import search as run_search
 
+    from batchsum.index.state import is_complete
+
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
+    warning = is_complete(cfg)
+    if warning is not None and not strict:
+        click.echo(f"Warning: {warning}", err=True)
     hits = run_search(
         cfg,
         query,
@@ -96,6 +101,7 @@ def search(
         since=since.date() if since else None,
         reranker=reranker,
         strict=strict,
+        warn=False,
     )
     if as_json:
         click.echo(json.dumps([h.to_dict() for h in hits], indent=2, ensure_ascii=False))

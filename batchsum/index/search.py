@@ -348,18 +348,21 @@ def search(
     reranker: Path | None = None,
     today: date | None = None,
     strict: bool = False,
+    warn: bool = True,
 ) -> list[SearchHit]:
     """Search the output's summaries; best first, only hits of at least :data:`MIN_RELEVANCE`.
 
     ``today`` fixes the recency reference (default: now). An incomplete index (an interrupted run,
-    a missing part) is searched with a warning, or with ``strict`` refused (IndexError_).
+    a missing part) is searched with a logged warning (``warn``; the CLI prints its own), or with
+    ``strict`` refused (IndexError_).
     """
     q = validate_query(query, k, level, content_type, reranker)
     warning = is_complete(cfg)
     if warning is not None:
         if strict or "older batchsum" in warning:
             raise IndexError_(warning)
-        log.warning("%s", warning)
+        if warn:
+            log.warning("%s", warning)
     ranker: Reranker | None = cross_encoder(reranker) if reranker is not None else None
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)

@@ -101,7 +101,7 @@ def index_needs_work(cfg: RunConfig) -> tuple[str, str] | None:
     if state.get("layout") != LAYOUT:
         return UPGRADE, f"the search index in {cfg.out} has another layout ({state.get('layout')}); rebuilding it"
     if not state.get("complete"):
-        return "repair", f"the last indexing of {cfg.out} was interrupted; repairing the search index"
+        return "repair", f"the search index of {cfg.out} is incomplete (an indexing run was interrupted); repairing it"
     if not cfg.chroma_host and not (chroma_dir(cfg) / "chroma.sqlite3").is_file():
         return "repair", f"the Chroma folder of {cfg.out} is missing; rebuilding it from the tree"
     if not lexical_path(cfg).is_file():
