@@ -84,7 +84,6 @@ def search(
     """
     from batchsum.index.search import MIN_RELEVANCE, highlight
     from batchsum.index.search import search as run_search
-
     from batchsum.index.state import is_complete
 
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)

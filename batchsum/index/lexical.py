@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import itertools
 import logging
 import math
 import os
@@ -126,7 +127,12 @@ def passage_counts(text: str) -> list[tuple[int, Counter[str]]]:
               for i in range(0, len(spans), PASSAGE_STRIDE)]  # fmt: skip
     if len(halves) == 1:
         return halves
-    return [(halves[i][0], halves[i][1] + halves[i + 1][1]) for i in range(len(halves) - 1)]
+    out: list[tuple[int, Counter[str]]] = []
+    for i in range(len(halves) - 1):
+        both = halves[i][1].copy()
+        both.update(halves[i + 1][1])
+        out.append((halves[i][0], both))
+    return out
 
 
 # -- source text ---------------------------------------------------------------------------------------
@@ -235,14 +241,15 @@ _UID_SHIFT = 1 << 32
 
 def pack_postings(units: Sequence[int], tfs: Sequence[int]) -> bytes:
     """Ascending passage numbers as deltas (uint16, or uint32 when a gap is wider) followed by the counts
-    (uint8), after one byte giving the delta width."""
-    import numpy as np
+    (uint8), after one byte giving the delta width. Plain Python: most lists are a few numbers long,
+    where numpy's per-call cost dominated indexing."""
+    from array import array
 
-    arr = np.asarray(units, dtype=np.int64)
-    deltas = np.diff(arr, prepend=0)
-    width = 2 if deltas.size == 0 or int(deltas.max()) < 65536 else 4
-    dtype = np.uint16 if width == 2 else np.uint32
-    return bytes([width]) + deltas.astype(dtype).tobytes() + np.asarray(tfs, dtype=np.uint8).tobytes()
+    deltas = [units[0], *(b - a for a, b in itertools.pairwise(units))] if len(units) else []
+    wide = bool(deltas) and max(deltas) >= 65536
+    packed = array("I" if wide else "H", deltas)
+    width = packed.itemsize
+    return bytes([width]) + packed.tobytes() + bytes(tfs)
 
 
 def unpack_postings(data: bytes) -> tuple[Any, Any]:
