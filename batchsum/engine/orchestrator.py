@@ -433,8 +433,14 @@ class _Run:
 
     def _sync_index(self) -> None:
         cfg = self.cfg
-        if not cfg.index or (not self.to_index and not self.deleted):
+        if not cfg.index:
             return
+        if not self.to_index and not self.deleted:
+            # A quiet run still repairs an interrupted, partial or outdated index (a few stats, no Chroma).
+            from batchsum.index.state import index_needs_work
+
+            if index_needs_work(cfg) is None:
+                return
         changed = sorted(set(self.to_index))
         deleted = sorted(set(self.deleted))
         self.progress.phase("indexing", total=len(changed) + len(deleted), unit="file")

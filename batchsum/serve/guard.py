@@ -59,7 +59,8 @@ class ChromaGuard:
             self._cond.wait_for(lambda: self._users == 0)
             if self._stamp() == self._seen:
                 return False
-            from batchsum.index.store import _forget_system, chroma_dir
+            from batchsum.index.state import chroma_dir
+            from batchsum.index.store import _forget_system
 
             # Index internals: dropping the cached System is the only way to make chromadb reread the folder.
             _forget_system(chroma_dir(self.cfg))
