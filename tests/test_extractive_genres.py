@@ -12,7 +12,15 @@ import re
 import pytest
 
 from batchsum.backends.extractive import summarize_text
-from batchsum.backends.noise import is_heading, line_kind, needs_context, repeated_lines, section_role
+from batchsum.backends.noise import (
+    is_footnote,
+    is_heading,
+    is_index_block,
+    line_kind,
+    needs_context,
+    repeated_lines,
+    section_role,
+)
 from batchsum.model import ContentType, PromptKind
 from batchsum.text import split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
@@ -250,7 +258,9 @@ def test_line_kinds() -> None:
     assert line_kind("## Results") == "heading"
     assert line_kind("bac clone sequencing and annotation") == "short"
     assert line_kind("We walked to the river and talked until dark.") is None
-    assert line_kind("WINTER LETTERS 17", repeated_lines(["WINTER LETTERS 17", "WINTER LETTERS 33", "WINTER LETTERS 41"]))
+    assert line_kind(
+        "WINTER LETTERS 17", repeated_lines(["WINTER LETTERS 17", "WINTER LETTERS 33", "WINTER LETTERS 41"])
+    )
     # A short unpunctuated line is a heading only when it opens a paragraph and is not wrapped prose.
     assert is_heading("statistical analysis", None, "Recall scores were compared with a two-sided t test here.")
     assert not is_heading("little--very little man. Less, I think, than", "It was a", "him in person; God knows")
@@ -268,3 +278,63 @@ def test_section_roles_and_context_openers() -> None:
     assert needs_context("This was the best day of the trip.")
     assert not needs_context("Today I finished the third chapter.")
     assert not needs_context("Thistles grew along the road.")
+
+
+def test_index_blocks_and_footnotes_without_a_heading_are_dropped(tok: Tokenizer) -> None:
+    # A chunk cut from the end of a book: index entries and footnotes, no INDEX heading above them.
+    chunk = (
+        "Abbeville, i. 284, 300.\nAbbotsford labourers, i. 156.\nAbercorn, Lady, ii. 452.\n"
+        "Acland, Sir Thomas, ii. 163, 168.\nAdam's class, High School, Edinburgh, ii. 274.\n\n"
+        "[228] W. Scott, Esq., afterwards of Raeburn, the sheriff-substitute of the county.\n\n"
+        "The storm in January buried the barn and the family dug a tunnel to reach the cows.\n"
+        "In March a letter from the city offered the daughter a place at the school[12].\n"
+    )
+    out, _ = summarize(chunk, tok, "standard", "document", 0.4)
+    assert "storm" in out and "letter" in out
+    assert "Abbeville" not in out and "Acland" not in out and "Raeburn" not in out
+    assert "[12]" not in out  # footnote markers are not summary text
+    assert is_index_block(chunk.split("\n\n")[0].splitlines())
+    assert is_footnote("[228] W. Scott, Esq., afterwards of Raeburn.")
+
+
+def test_hierarchical_final_is_capped_at_a_human_length(tok: Tokenizer) -> None:
+    import asyncio
+
+    from batchsum.backends.extractive import ExtractiveBackend
+    from batchsum.model import SummaryLevel, SummaryRequest
+
+    nouns = (
+        "river market court church harbour garden library castle bridge forest village meadow tavern abbey "
+        "mill orchard school theatre quarry chapel barracks ferry lighthouse vineyard brewery museum"
+    ).split()
+    entries = [
+        f"_March_ {d}.--I walked to the {nouns[d % 26]} with {name} and we talked about the {nouns[(d * 7) % 26]} "
+        f"and the {nouns[(d * 11 + 3) % 26]} until {hour} o'clock."
+        for d in range(1, 29)
+        for name, hour in (("Anne", 2), ("Cadell", 4), ("Lockhart", 6))
+    ]
+    parts = [" ".join(entries[i : i + 20]) for i in range(0, len(entries), 20)]
+    text = "\n\n".join(parts)
+
+    def final(backend: ExtractiveBackend, level: SummaryLevel) -> str:
+        request = SummaryRequest(
+            node_id="diary:summary:L3:final",
+            kind="meta",
+            content_type="journal",
+            text=text,
+            input_tokens=tok.count(text),
+            target_tokens=3000,
+            max_tokens=3000,
+            parts=parts,
+            summary_level=level,
+        )
+        return asyncio.run(backend.summarize(request)).text
+
+    capped = final(ExtractiveBackend(tok, final_words=100), SummaryLevel.HIERARCHICAL)
+    assert 0.85 * 130 <= tok.count(capped) <= 130
+    # Journals keep their sequence: the picked entries come out in source order.
+    days = [int(m) for m in re.findall(r"_March_ (\d+)", capped)]
+    assert days == sorted(days)
+    assert tok.count(final(ExtractiveBackend(tok, final_words=0), SummaryLevel.HIERARCHICAL)) > 130
+    assert tok.count(final(ExtractiveBackend(tok, final_words=100), SummaryLevel.DETAILED)) > 130
+    assert ExtractiveBackend(tok, final_words=100).version != ExtractiveBackend(tok, final_words=0).version

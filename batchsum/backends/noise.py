@@ -21,7 +21,9 @@ from collections.abc import Sequence
 __all__ = [
     "BOILERPLATE",
     "is_boilerplate",
+    "is_footnote",
     "is_heading",
+    "is_index_block",
     "line_kind",
     "needs_context",
     "repeated_lines",
@@ -127,10 +129,10 @@ def repeated_lines(lines: Sequence[str], min_count: int = 3, max_words: int = 12
 def line_kind(line: str, repeated: frozenset[str] = frozenset()) -> str | None:
     """What a whole line is when it is not prose, else None.
 
-    ``separator``, ``heading``, ``short`` (a short unpunctuated line: see :func:`is_heading`), ``toc`` (contents entry with a page number), ``index`` (a
-    back-of-book index entry: a term followed by page numbers), ``header`` (a page header: in
-    ``repeated``) or ``boilerplate``. A line that ends like a sentence is prose unless it is a
-    separator or boilerplate.
+    ``separator``, ``heading``, ``short`` (a short unpunctuated line: see :func:`is_heading`),
+    ``toc`` (a contents entry with a page number), ``index`` (a back-of-book index entry: a term
+    followed by page numbers), ``header`` (a running page header: in ``repeated``) or ``table``.
+    A line that ends like a sentence is prose unless it is a separator, header or index entry.
     """
     s = line.strip()
     if not s:
@@ -172,6 +174,24 @@ def is_heading(line: str, prev: str | None, nxt: str | None) -> bool:
         return True
     s = line.strip()
     return s.istitle() or len(s) < 0.6 * len(nxt.strip())
+
+
+_FOOTNOTE = re.compile(r"^\s*\[(?:\d{1,4}|[a-z*†])\]\s")  # "[228] W. Scott, Esq., ..."
+_INDEX_REF = re.compile(r"(?:\b[ivx]{1,4}\.\s*|\bp{1,2}\.\s*)?\b\d{1,4}(?:[-–]\d{1,4})?\b[,;.]")
+
+
+def is_footnote(line: str) -> bool:
+    """A footnote or endnote body: a line that opens with its bracketed marker."""
+    return _FOOTNOTE.match(line) is not None
+
+
+def is_index_block(lines: Sequence[str]) -> bool:
+    """Most lines of the block carry page references ("Acland, Sir Thomas, ii. 163, 168."): an index."""
+    body = [ln for ln in lines if ln.strip()]
+    if len(body) < 3:
+        return False
+    hits = sum(1 for ln in body if _INDEX_REF.search(ln) and ("," in ln or ";" in ln))
+    return hits >= 0.6 * len(body)
 
 
 def section_role(heading: str) -> str | None:
