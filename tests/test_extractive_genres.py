@@ -13,6 +13,7 @@ import pytest
 
 from batchsum.backends.extractive import summarize_text
 from batchsum.backends.noise import (
+    entry_date,
     is_footnote,
     is_heading,
     is_index_block,
@@ -153,7 +154,8 @@ def summarize(
 def whole_sentences(out: str, source: str) -> list[str]:
     """The summary's sentences; each must be a whole sentence of the source (never cut)."""
     flat = " ".join(source.split())
-    sentences = [" ".join(s.text.split()) for s in split_sentences(out)]
+    undated = re.sub(r"(?m)^\d{4}-\d{2}-\d{2}: ", "", out)  # journal entries are marked by their date
+    sentences = [" ".join(s.text.split()) for s in split_sentences(undated)]
     for s in sentences:
         assert not s.endswith("…"), s
         assert s in flat, s
@@ -338,3 +340,33 @@ def test_hierarchical_final_is_capped_at_a_human_length(tok: Tokenizer) -> None:
     assert tok.count(final(ExtractiveBackend(tok, final_words=0), SummaryLevel.HIERARCHICAL)) > 130
     assert tok.count(final(ExtractiveBackend(tok, final_words=100), SummaryLevel.DETAILED)) > 130
     assert ExtractiveBackend(tok, final_words=100).version != ExtractiveBackend(tok, final_words=0).version
+
+
+def test_journal_output_keeps_dated_entries_in_order(tok: Tokenizer) -> None:
+    entries = []
+    for day, (place, event) in enumerate(
+        [
+            ("harbour", "the new battery for buoy three arrived and we installed it before the storm"),
+            ("office", "the grant report was rejected and I rewrote the budget section twice"),
+            ("river", "Anna told me she is moving to Lisbon for a job at the maritime museum"),
+            ("workshop", "we calibrated the turbidity sensors against the reference probe all day"),
+            ("beach", "the first swimmers of the year came and the dashboard finally felt useful"),
+        ],
+        start=1,
+    ):
+        entries.append(
+            f"## 2025-03-0{day}\n\nIn the morning I went to the {place}. Later {event}. "
+            f"I wrote notes about the {place} until late in the evening.\n"
+        )
+    text = "\n".join(entries)
+    out, _target = summarize(text, tok, "standard", "journal", 0.4)
+    lines = out.splitlines()
+    dates = [ln.split(":", 1)[0] for ln in lines]
+    assert len(lines) >= 2 and all(re.fullmatch(r"2025-03-0\d", d) for d in dates), out
+    assert dates == sorted(set(dates))  # one line per entry, in the journal's order
+    # The level above reads the dates back: a meta summary of these lines keeps them.
+    meta = summarize_text(
+        out, target_tokens=40, max_tokens=40, kind="meta", content_type="journal", tokenizer=tok, parts=lines
+    )
+    assert all(re.match(r"2025-03-0\d: ", ln) for ln in meta.splitlines()), meta
+    assert entry_date("## 2025-03-02 (Sunday)") == "2025-03-02" and entry_date("Results") is None

@@ -34,6 +34,7 @@ import numpy as np
 
 from batchsum.backends.budget import FINAL_WORDS, final_cap
 from batchsum.backends.noise import (
+    entry_date,
     is_boilerplate,
     is_footnote,
     is_heading,
@@ -240,6 +241,7 @@ class _Unit:
     role: str | None = None  # section role from the heading above (lead, close, detail, skip)
     lead: bool = False  # first sentence of its paragraph
     context: bool = False  # opens by pointing back ("But ...", "Partly, ...")
+    date: str | None = None  # journals: the date of the entry the sentence belongs to
 
 
 def _static_penalty(body: str, content_type: ContentType, params: Params) -> float:
@@ -303,13 +305,19 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
         return units
     blocks = _prose_blocks(text)
     spans = [
-        (sent, role, si)
-        for block, role in blocks
+        (sent, role, date, si)
+        for block, role, date in blocks
         for si, sent in enumerate(s for sp in split_sentences(block) for s in _split_lowercase(sp.text))
     ]
     n = max(1, len(spans))
-    for i, (raw, role, si) in enumerate(spans):
+    carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
+    for i, (raw, role, date, si) in enumerate(spans):
         sent = _FOOTNOTE_MARK.sub("", " ".join(raw.split()))
+        m = _DATE_PREFIX.match(sent)
+        if m:
+            carried, sent = m.group(1), sent[m.end() :]
+        elif date is not None:
+            carried = date
         words = len(sent.split())
         ok = (
             words >= params.min_words
@@ -330,6 +338,7 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
                 candidate=ok,
                 penalty=_static_penalty(sent, content_type, params) if ok else 0.0,
                 role=role,
+                date=carried if content_type == "journal" else None,
                 lead=si == 0,
                 context=needs_context(sent),
             )
@@ -359,28 +368,33 @@ def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
     return [s for s in out if s]
 
 
+# How a journal summary marks its entries ("2025-03-02: ..."), read back by the level above.
+_DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2}): ")
+
 _FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]")  # "pages[131]": the reader of a summary has no footnotes
 
 _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
 
 
-def _prose_blocks(text: str) -> list[tuple[str, str | None]]:
+def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None]]:
     """The prose of ``text`` as blocks (paragraphs, or the runs between layout lines) with their section role.
 
     Layout lines (separators, headings, contents and index entries, repeated page headers) are
     dropped and end the block before them, so a heading is never glued to the sentence under it;
-    a heading sets the role (``lead``, ``close``, ``detail``, ``skip``) of the prose below it.
+    a heading sets the role (``lead``, ``close``, ``detail``, ``skip``) of the prose below it, and
+    a dated heading (a journal entry) the date of the prose below it.
     """
     lines = text.split("\n")
     repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
-    blocks: list[tuple[str, str | None]] = []
+    blocks: list[tuple[str, str | None, str | None]] = []
     current: list[str] = []
     role: str | None = None
+    date: str | None = None
 
     def flush() -> None:
         # A back-of-book index spread over a chunk of its own has no INDEX heading above it.
         if current and not is_footnote(current[0]) and not is_index_block(current):
-            blocks.append(("\n".join(current), role))
+            blocks.append(("\n".join(current), role, date))
         current.clear()
 
     prev: str | None = None
@@ -400,6 +414,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None]]:
         flush()
         if kind == "heading":
             title = line.strip().lstrip("# ")
+            date = entry_date(title) or date
             new_role = section_role(title)
             # A named part sets the role; a top-level heading (capitals, '#') or any heading after
             # a skipped part ends it; a plain sub-heading keeps its parent's role.
@@ -700,21 +715,43 @@ def summarize_text(
         return _brief(units, rel, mat, tokenizer, target, cap, params, content_type)
 
     joiner = "\n" if content_type == "conversation" else " "
-    chosen = _select(units, rel, mat, tokenizer, min(cap, target), 1, params, content_type, kind)
+    # A journal's picks are grouped under their dates ("2025-03-02: "): budget a little per pick for them.
+    sep = 4 if any(u.date for u in units) else 1
+    chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind)
     if not chosen:
         cands = [i for i, u in enumerate(units) if u.candidate] or list(range(len(units)))
         best = max(cands, key=lambda i: (rel[i], -i))
         return _trim_to(units[best].text, cap, tokenizer)
     order = _order(units, chosen, kind, params, rel)
-    out = joiner.join(units[i].text for i in order)
-    # BPE merges across joins can shift the count by a token or two: drop the weakest pick until it fits.
+    out = _join(units, order, joiner)
+    # BPE merges across joins (and journal dates) can add a few tokens: drop the weakest pick until it fits.
     while tokenizer.count(out) > cap and len(chosen) > 1:
         chosen = chosen[:-1]
         order = _order(units, chosen, kind, params, rel)
-        out = joiner.join(units[i].text for i in order)
+        out = _join(units, order, joiner)
+    if tokenizer.count(out) > cap and any(units[i].date for i in order):
+        out = joiner.join(units[i].text for i in order)  # the sentence fits, its date does not
     if tokenizer.count(out) > cap:
         out = _trim_to(out, cap, tokenizer)
     return out
+
+
+def _join(units: list[_Unit], order: list[int], joiner: str) -> str:
+    """The picked sentences; a journal's are grouped by entry, one line per date ("2025-03-02: ...")."""
+    if not any(units[i].date for i in order):
+        return joiner.join(units[i].text for i in order)
+    lines: list[str] = []
+    last: str | None = None
+    for i in order:
+        u = units[i]
+        if u.date and u.date != last:
+            lines.append(f"{u.date}: {u.text}")
+            last = u.date
+        elif lines:
+            lines[-1] += " " + u.text
+        else:
+            lines.append(u.text)
+    return "\n".join(lines)
 
 
 def _brief(

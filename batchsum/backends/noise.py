@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 __all__ = [
     "BOILERPLATE",
+    "entry_date",
     "is_boilerplate",
     "is_footnote",
     "is_heading",
@@ -192,6 +193,18 @@ def is_index_block(lines: Sequence[str]) -> bool:
         return False
     hits = sum(1 for ln in body if _INDEX_REF.search(ln) and ("," in ln or ";" in ln))
     return hits >= 0.6 * len(body)
+
+
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+
+
+def entry_date(heading: str) -> str | None:
+    """The ISO date a journal entry's heading names ("## 2025-03-02 (Sunday)"), else None."""
+    m = _ISO_DATE.search(heading)
+    if m is None or len(heading.split()) > 8:
+        return None
+    year, month, day = (int(g) for g in m.groups())
+    return m.group(0) if 1 <= month <= 12 and 1 <= day <= 31 and year >= 1000 else None
 
 
 def section_role(heading: str) -> str | None:
