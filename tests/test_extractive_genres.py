@@ -15,6 +15,7 @@ from batchsum.backends.extractive import summarize_text
 from batchsum.backends.noise import (
     entry_date,
     is_footnote,
+    is_fragment,
     is_heading,
     is_index_block,
     line_kind,
@@ -370,3 +371,10 @@ def test_journal_output_keeps_dated_entries_in_order(tok: Tokenizer) -> None:
     )
     assert all(re.match(r"2025-03-0\d: ", ln) for ln in meta.splitlines()), meta
     assert entry_date("## 2025-03-02 (Sunday)") == "2025-03-02" and entry_date("Results") is None
+
+
+def test_broken_off_sentences_are_fragments() -> None:
+    assert is_fragment("So we go with the.")
+    assert is_fragment("And I think that if we, and.")
+    assert not is_fragment("We decided on lithium cells.")
+    assert not is_fragment("That is what we talked about.")

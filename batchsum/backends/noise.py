@@ -23,6 +23,7 @@ __all__ = [
     "entry_date",
     "is_boilerplate",
     "is_footnote",
+    "is_fragment",
     "is_heading",
     "is_index_block",
     "line_kind",
@@ -216,6 +217,18 @@ def section_role(heading: str) -> str | None:
         if any(low.startswith(k) or f" {k}" in f" {low}" for k in keys):
             return role
     return None
+
+
+# A sentence that ends on one of these was broken off: "So we go with the.", "I think that if."
+# (Prepositions are left out: "what we talked about." is a whole sentence.)
+_DANGLING = frozenset("a an the and or but nor because if than my your our their his her its to".split())
+_LAST_WORD = re.compile(r"([A-Za-z']+)\W*$")
+
+
+def is_fragment(sentence: str) -> bool:
+    """True for a sentence broken off mid-clause (it ends on an article, a conjunction or a possessive)."""
+    m = _LAST_WORD.search(sentence.rstrip())
+    return m is not None and m.group(1).lower() in _DANGLING
 
 
 def needs_context(sentence: str) -> bool:
