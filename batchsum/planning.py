@@ -108,8 +108,9 @@ def plan_file(doc: Document, starts: Sequence[int], cfg: RunConfig, tokenizer: T
     top_inputs = l1_ids
     if hierarchical:
         top_inputs = []
+        leaves = nodes[:n]  # the L1s only: L2 nodes are appended to ``nodes`` as the loop goes
         for g in range((n + cfg.group_size - 1) // cfg.group_size):
-            members = nodes[g * cfg.group_size : (g + 1) * cfg.group_size]
+            members = leaves[g * cfg.group_size : (g + 1) * cfg.group_size]
             src = sum(m.chunk.tokens - m.chunk.overlap_tokens for m in members if m.chunk)
             gid = node_id(did, 2, g)
             top_inputs.append(gid)
