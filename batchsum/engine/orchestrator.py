@@ -31,7 +31,7 @@ from batchsum.engine.records import (
     utc_now,
 )
 from batchsum.errors import AbortRun
-from batchsum.model import FileRecord, NodeRecord, SummaryLevel
+from batchsum.model import FileRecord, NodeRecord, SummaryLevel, SummaryOutput
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.walk import Problem, SourceRef
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.engine.nodes import NodeJob
-    from batchsum.model import Backend, SummaryOutput
+    from batchsum.model import Backend
     from batchsum.planning import FilePlan, PlannedNode
     from batchsum.tokens import Tokenizer
 
@@ -185,7 +185,12 @@ class _Run:
                 plan = await asyncio.to_thread(self._prepare, ref)
             else:
                 plan = self._prepare(ref)
-            if plan is not None:
+            if plan is None:
+                continue
+            if plan.kept_whole:
+                # Nothing to summarize: the file is its own final, written now without the executor.
+                self.file_finished(plan, [self._kept_whole(plan)], 0.0)
+            else:
                 yield plan
 
     def _prepare(self, ref: SourceRef) -> FilePlan | None:
@@ -210,15 +215,29 @@ class _Run:
             self._unchanged(entry)
             return None
         plan = plan_document(doc, self.cfg, self.tokenizer)
-        self._attach_prior(plan, entry)
         self.planned += 1
-        self.progress.nodes_planned(len(plan.nodes))
+        if not doc.text.strip():
+            self.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
+            self.progress.event("file_empty", path=str(ref.path))
+        if not plan.kept_whole:
+            self._attach_prior(plan, entry)
+            self.progress.nodes_planned(len(plan.nodes))
         return plan
+
+    def _kept_whole(self, plan: FilePlan) -> NodeResult:
+        """The final of a file short enough to be kept whole: its own text, ratio 1.0."""
+        from batchsum.engine.nodes import kept_whole_key
+
+        doc = plan.doc
+        output = SummaryOutput(text=doc.text, backend="source", attempts=0)
+        return NodeResult(plan.nodes[0], output, kept_whole_key(plan), doc.tokens, doc.tokens, reused=False)
 
     def _attach_prior(self, plan: FilePlan, entry: ManifestEntry | None) -> None:
         """Rolling chain: build the new final on the previous one, up to the depth cap."""
         if entry is None or entry.final_id is None or plan.final_id is None:
             return
+        if entry.level == SummaryLevel.NONE.value:
+            return  # the previous final is the old source itself, not a summary to build on
         if plan.level is SummaryLevel.BRIEF:
             return
         depth = entry.depth + 1
@@ -293,9 +312,10 @@ class _Run:
         if plan.final_id is not None or existed:
             self.to_index.append(rel)
         self.levels[plan.level.value] += 1
-        recs = [node_record(self.run_id, plan, r) for r in results]
+        summaries = [r for r in results if r.node.kind != "source"]  # a file kept whole has none
+        recs = [node_record(self.run_id, plan, r) for r in summaries]
         self.nodes.extend(recs)
-        self.files.append(done_file_record(self.run_id, plan, results, recs, final_out, wall_ms))
+        self.files.append(done_file_record(self.run_id, plan, summaries, recs, final_out, wall_ms))
         self.progress.event(
             "file_done",
             relpath=rel,
@@ -303,8 +323,8 @@ class _Run:
             content_type=doc.content_type,
             input_tokens=doc.tokens,
             output_tokens=final_out,
-            nodes=len(results),
-            recomputed=sum(1 for r in results if not r.reused),
+            nodes=len(summaries),
+            recomputed=sum(1 for r in summaries if not r.reused),
         )
         self.progress.file_settled()
 
