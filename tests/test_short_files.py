@@ -57,7 +57,8 @@ def test_short_file_is_its_own_final_and_searchable(corpus: Path, tmp_path: Path
     rec = {f["relpath"]: f for f in d["files"]}
     assert rec["journal/2024-03-01.md"]["level"] == "NONE"
     assert rec["journal/2024-03-01.md"]["compression_ratio"] == 1.0
-    assert rec["journal/2024-03-01.md"]["nodes"] == 0  # nothing was summarized
+    # One node (the kept-whole final, recorded like any node file) and no backend call.
+    assert rec["journal/2024-03-01.md"]["nodes"] == 1 and rec["journal/2024-03-01.md"]["llm_calls"] == 0
 
     meta, body = final(out, "journal/2024-03-01.md")
     assert body == SHORT.strip()

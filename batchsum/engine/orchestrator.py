@@ -312,10 +312,9 @@ class _Run:
         if plan.final_id is not None or existed:
             self.to_index.append(rel)
         self.levels[plan.level.value] += 1
-        summaries = [r for r in results if r.node.kind != "source"]  # a file kept whole has none
-        recs = [node_record(self.run_id, plan, r) for r in summaries]
+        recs = [node_record(self.run_id, plan, r) for r in results]
         self.nodes.extend(recs)
-        self.files.append(done_file_record(self.run_id, plan, summaries, recs, final_out, wall_ms))
+        self.files.append(done_file_record(self.run_id, plan, results, recs, final_out, wall_ms))
         self.progress.event(
             "file_done",
             relpath=rel,
@@ -323,8 +322,8 @@ class _Run:
             content_type=doc.content_type,
             input_tokens=doc.tokens,
             output_tokens=final_out,
-            nodes=len(summaries),
-            recomputed=sum(1 for r in summaries if not r.reused),
+            nodes=len(results),
+            recomputed=sum(1 for r in results if not r.reused),
         )
         self.progress.file_settled()
 
