@@ -35,11 +35,6 @@ def _llm(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
 BACKENDS: dict[str, BackendFactory] = {"extractive": _extractive, "llm": _llm}
 
 
-def backend_kind(cfg: RunConfig) -> str:
-    """The kind a run with ``cfg`` uses: ``llm`` when a server is configured, else ``extractive``."""
-    return "llm" if cfg.llm.enabled else "extractive"
-
-
 def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
     """(the run's backend, the extractive fallback)."""
-    return BACKENDS[backend_kind(cfg)](cfg, tokenizer)
+    return BACKENDS[cfg.backend_kind](cfg, tokenizer)

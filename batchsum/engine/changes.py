@@ -24,9 +24,7 @@ NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate s
 
 def backend_identity(cfg: RunConfig) -> tuple[str, str | None]:
     """(backend name, model) a run with ``cfg`` summarizes with; part of every node key."""
-    from batchsum.backends.registry import backend_kind
-
-    kind = backend_kind(cfg)
+    kind = cfg.backend_kind
     return kind, cfg.llm.model if kind == "llm" else None
 
 
