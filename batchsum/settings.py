@@ -191,6 +191,14 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0,
         nullable=True,
     ),
+    _s(
+        "keep_short",
+        "bool",
+        "--no-short",
+        "levels.keep_short",
+        "Write nothing for files below the NONE bound (by default their text is kept whole as their final).",
+        inverted=True,
+    ),
     *(_s(f"thresholds.{n}", "int", None, f"levels.{n}", minimum=0) for n in ("none", "brief", "standard", "detailed")),
     _s(
         "index", "bool", "--no-index", "index.enabled", "Do not index summaries for search.", inverted=True, scope="run"
