@@ -806,8 +806,8 @@ def _brief(
                 best_pair, best_score = i, pair_score
         if best_pair >= 0:
             chosen.append(best_pair)
-    joiner = "\n" if content_type == "conversation" else " "
-    out = joiner.join(units[i].text for i in sorted(chosen))
+    # BRIEF is one line whatever the content type: two short turns read as one sentence pair.
+    out = " ".join(units[i].text for i in sorted(chosen))
     if len(chosen) > 1 and tokenizer.count(out) > cap:
         out = units[best].text
     return out
