@@ -6,8 +6,10 @@ tells it when the response is in, so N workers together never exceed ``--concurr
 :class:`LimiterService` serves it to concurrent callers, highest priority first, and runs as one
 Ray actor (:func:`start_limiter`); :class:`LimiterGate` is the worker's side of it.
 
-A worker that dies holding a slot cannot give it back: every grant is a lease that expires after
-the request timeout plus a margin, so a dead worker delays the others but never starves them.
+A worker that dies holding a slot cannot give it back. Its restart does: tickets carry the worker's
+name and incarnation, and a restarted worker first releases whatever its previous incarnation held
+(:meth:`LimiterService.release_holder`). A worker that is not restarted is covered by expiry: every
+grant is a lease that ends after the request timeout plus a margin.
 """
 
 from __future__ import annotations
@@ -113,6 +115,10 @@ class Budget:
             lease.tokens[1] = float(used_tokens)
         return True
 
+    def tickets(self) -> list[str]:
+        """Tickets granted and not yet released."""
+        return list(self._inflight)
+
     def expire(self, now: float) -> list[str]:
         """Free the slots of leases past their expiry (their holder died); returns their tickets."""
         dead = [t for t, lease in self._inflight.items() if lease.expires <= now]
@@ -195,6 +201,20 @@ class LimiterService:
             self._cancelled.add(ticket)  # the cancel overtook its acquire
         self._kick()
 
+    async def release_holder(self, holder: str, keep: str) -> int:
+        """Release every ticket of ``holder`` (``holder:incarnation:n``) except the incarnation ``keep``:
+        a restarted worker frees what its dead predecessor held. Returns how many were freed."""
+        prefix = f"{holder}:"
+        mine = f"{holder}:{keep}:"
+        stale = [t for t in self._budget.tickets() if t.startswith(prefix) and not t.startswith(mine)]
+        for t in stale:
+            self._budget.release(t)
+        for w in self._waiters:
+            if w.ticket.startswith(prefix) and not w.ticket.startswith(mine) and not w.future.done():
+                w.future.set_result(False)
+        self._kick()
+        return len(stale)
+
     async def stats(self) -> dict[str, Any]:
         """Counters: requests granted, peak and current in flight, leases expired, waiters."""
         return {
@@ -240,16 +260,27 @@ class LimiterService:
 
 
 class LimiterGate:
-    """A worker's per-request gate backed by the limiter actor (see ``LLMBackend(gate=...)``)."""
+    """A worker's per-request gate backed by the limiter actor (see ``LLMBackend(gate=...)``).
 
-    def __init__(self, actor: Any) -> None:
+    ``holder`` names the worker across restarts; each gate is one incarnation of it.
+    """
+
+    def __init__(self, actor: Any, holder: str) -> None:
+        import itertools
+        import uuid
+
         self._actor = actor
+        self.holder = holder
+        self.incarnation = uuid.uuid4().hex[:12]
+        self._seq = itertools.count()
+
+    def reclaim(self) -> Any:
+        """Free what earlier incarnations of this worker held (call once, when the worker starts)."""
+        return self._actor.release_holder.remote(self.holder, self.incarnation)
 
     async def enter(self, priority: int, tokens: int) -> str:
         """Wait for the cluster-wide budget; returns the ticket to hand to :meth:`exit`."""
-        import uuid
-
-        ticket = uuid.uuid4().hex
+        ticket = f"{self.holder}:{self.incarnation}:{next(self._seq)}"
         try:
             await self._actor.acquire.remote(ticket, priority, tokens)
         except asyncio.CancelledError:
