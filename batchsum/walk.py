@@ -13,13 +13,12 @@ import json
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.errors import ConfigError, InputError
-from batchsum.fastdc import fast_dataclass
 from batchsum.model import ContentType, Document
 
 TEXT_EXTS = {".md", ".markdown", ".txt"}
@@ -82,7 +81,7 @@ class SourceRef:
         return f"SourceRef({self.fspath!r}, relpath={self.relpath!r})"
 
 
-@fast_dataclass
+@dataclass
 class Problem:
     """A file that was skipped or needs attention, with a one-line reason."""
 
@@ -90,7 +89,7 @@ class Problem:
     reason: str
 
 
-@fast_dataclass
+@dataclass
 class WalkResult:
     """Files to process and problems met on the way."""
 

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from batchsum.cli._common import EXIT_SOME_FAILED, translate_errors
-from batchsum.config import RunConfig
+from batchsum.config import IndexConfig
 from batchsum.model import CONTENT_TYPES
 
 DEFAULT_OUT = Path("batchsum-out")
@@ -33,9 +33,8 @@ def _index_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collection: str,
-            embed_base_url: str | None, embed_model: str | None) -> RunConfig:  # fmt: skip
-    return RunConfig(
-        paths=[],
+            embed_base_url: str | None, embed_model: str | None) -> IndexConfig:  # fmt: skip
+    return IndexConfig(
         out=out,
         chroma_host=chroma_host,
         chroma_port=chroma_port,

@@ -28,7 +28,7 @@ import numpy as np
 from batchsum.errors import ConfigError, IndexError_
 
 if TYPE_CHECKING:
-    from batchsum.config import RunConfig
+    from batchsum.config import IndexConfig
 
 MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"
 DIMENSION = 384
@@ -333,13 +333,13 @@ def embedder_from_config(config: dict[str, Any], api_key: str | None = None) -> 
     return get_onnx_embedder()
 
 
-def get_embedder(cfg: RunConfig) -> Embedder:
+def get_embedder(cfg: IndexConfig) -> Embedder:
     """The embedder a run or search configuration asks for (local MiniLM unless --embed-base-url)."""
     if cfg.embed_base_url:
         if not cfg.embed_model:
             raise ConfigError("--embed-base-url needs --embed-model (the embedding model's name on that server)")
         return embedder_from_config(
-            {"kind": "openai", "base_url": cfg.embed_base_url, "model": cfg.embed_model}, api_key=cfg.llm.api_key
+            {"kind": "openai", "base_url": cfg.embed_base_url, "model": cfg.embed_model}, api_key=cfg.embed_api_key
         )
     return get_onnx_embedder()
 
