@@ -89,6 +89,9 @@ class RunConfig(IndexConfig):
     command_line: str = ""
     price_per_1k: float | None = None
     keep_short: bool = True  # files below the NONE bound get their source kept whole as the final
+    executor: Literal["local", "ray"] = "local"  # where summaries are computed (engine/executor.py)
+    ray_address: str | None = None  # None: a local Ray on this machine's cores; "auto": RAY_ADDRESS
+    ray_workers: int | None = None  # None: one per CPU of the Ray cluster
 
     @property
     def embed_api_key(self) -> str | None:

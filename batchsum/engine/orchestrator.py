@@ -158,10 +158,10 @@ class _Run:
     def _execute(self, d: Diff) -> None:
         import asyncio
 
-        from batchsum.engine.executor import LocalExecutor
+        from batchsum.engine.executor import executor_for
 
         backend, fallback = make_backends(self.cfg, self.tokenizer)
-        executor = (self.executor_factory or LocalExecutor)(backend, fallback)
+        executor = (self.executor_factory or executor_for(self.cfg))(backend, fallback)
 
         async def go() -> None:
             try:
