@@ -25,6 +25,7 @@ from batchsum.engine.ray_executor import RayExecutor, RayOptions
 from batchsum.state import StateStore
 from tests.conftest import SAMPLE_CORPUS
 from tests.fakeserver import FakeLLMServer
+from tests.test_index import chroma_server  # noqa: F401 - a real Chroma server on loopback (fixture)
 
 ray = pytest.importorskip("ray")
 pytestmark = pytest.mark.ray
@@ -189,3 +190,22 @@ def test_a_worker_killed_mid_run_loses_no_finished_node(
     files, manifest, _ = committed(cfg.out)
     assert (files, manifest) == local_llm_tree
     shutil.rmtree(cfg.out)
+
+
+def test_the_driver_writes_the_index_to_a_chroma_server(tmp_path: Path, chroma_server: int) -> None:
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+    from batchsum.index.store import chroma_dir
+
+    cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "out", metrics=False, quiet=True)
+    cfg.chroma_host, cfg.chroma_port, cfg.collection = "127.0.0.1", chroma_server, "cluster"
+    result = run(cfg, executor=Recording(cfg, RayOptions(workers=2)))
+    assert result.exit_code == 0, (result.problems, result.warnings)
+    assert not chroma_dir(cfg).exists(), "the index lives on the server, not in the output folder"
+    args = ["--chroma-host", "127.0.0.1", "--chroma-port", str(chroma_server), "--collection", "cluster"]
+    res = CliRunner().invoke(main, ["search", "battery field study", "--out", str(cfg.out), *args, "--json"])
+    assert res.exit_code == 0, res.output
+    assert "docs/battery-field-study-memo.md" in res.output
+    res = CliRunner().invoke(main, ["index", str(cfg.out), *args, "--check"])
+    assert res.exit_code == 0, res.output
