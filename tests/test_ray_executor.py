@@ -25,12 +25,13 @@ from batchsum.engine.ray_executor import RayExecutor, RayOptions
 from batchsum.state import StateStore
 from tests.conftest import SAMPLE_CORPUS
 from tests.fakeserver import FakeLLMServer
-from tests.test_index import chroma_server  # noqa: F401 - a real Chroma server on loopback (fixture)
+from tests.test_index import chroma_server as _chroma_server
 
 ray = pytest.importorskip("ray")
 pytestmark = pytest.mark.ray
 
 _CREATED = re.compile(r"^created_at: .*$", re.M)
+chroma_server = _chroma_server  # a real Chroma server on loopback (fixture of test_index)
 
 
 @pytest.fixture(scope="module", autouse=True)

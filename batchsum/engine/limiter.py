@@ -299,5 +299,6 @@ def start_limiter(
     """Start the limiter actor on the connected Ray cluster; returns its handle."""
     import ray
 
-    actor_cls = ray.remote(num_cpus=0, max_concurrency=100_000)(LimiterService)
-    return actor_cls.remote(concurrency, rpm, tpm, period=period, lease_s=timeout + LEASE_MARGIN_S)
+    # Every waiting request is a pending call on the actor: its concurrency must not be what limits.
+    actor = ray.remote(LimiterService).options(num_cpus=0, max_concurrency=100_000)
+    return actor.remote(concurrency, rpm, tpm, period=period, lease_s=timeout + LEASE_MARGIN_S)

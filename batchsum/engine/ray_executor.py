@@ -80,7 +80,7 @@ class SummaryWorker:
                 gate=gate,
             )
 
-    async def summarize(self, request: SummaryRequest) -> tuple[str, Any]:
+    async def summarize(self, request: SummaryRequest) -> tuple[Any, ...]:
         """("ok", output), or ("abort" | "fail", message, node id): a named error crosses the process
         boundary as data, so the driver raises the same exception the local executor would."""
         try:
@@ -153,14 +153,16 @@ class RayExecutor(LocalExecutor):
             self._limiter = start_limiter(
                 cfg.llm.concurrency, cfg.llm.rpm, cfg.llm.tpm, period=options.rate_period, timeout=cfg.llm.timeout
             )
-        worker_cls = ray.remote(
+        worker_cls = ray.remote(SummaryWorker).options(
             # An LLM worker waits on the network: it takes no CPU slot from the CPU-bound ones.
             num_cpus=0 if cfg.llm.enabled else 1,
             max_concurrency=max(8, cfg.llm.concurrency * 2) if cfg.llm.enabled else 1,
             max_restarts=WORKER_RESTARTS,
             max_task_retries=CALL_RETRIES,
-        )(SummaryWorker)
-        self.workers = [worker_cls.remote(cfg, f"w{i}", self._limiter, options.rate_period) for i in range(n)]
+        )
+        self.workers: list[Any] = [
+            worker_cls.remote(cfg, f"w{i}", self._limiter, options.rate_period) for i in range(n)
+        ]
         self._load = [0] * n  # calls outstanding per worker: a node goes to the least busy one
         # Files admitted but not finished: the driver holds their text and plans, so this bounds its
         # memory whatever the size of the corpus.
