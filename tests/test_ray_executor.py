@@ -210,3 +210,21 @@ def test_the_driver_writes_the_index_to_a_chroma_server(tmp_path: Path, chroma_s
     assert "docs/battery-field-study-memo.md" in res.output
     res = CliRunner().invoke(main, ["index", str(cfg.out), *args, "--check"])
     assert res.exit_code == 0, res.output
+
+
+def test_an_abort_with_one_file_admitted_at_a_time_ends_the_run(tmp_path: Path) -> None:
+    # A request the server refuses for good, under --on-error abort: the run must stop, not wait for
+    # an admission slot that the aborted file never gives back.
+    rules = [{"match": "battery", "status": 400}]
+    with FakeLLMServer(rules=rules) as server:
+        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "out", index=False, metrics=False, quiet=True)
+        cfg.llm = llm_config(server.base_url, on_error="abort", concurrency=2)
+        factory = Recording(cfg, RayOptions(workers=2, files_in_flight=1))
+        results: list[Any] = []
+        runner = threading.Thread(target=lambda: results.append(run(cfg, executor=factory)), daemon=True)
+        runner.start()
+        runner.join(timeout=300)
+    assert not runner.is_alive(), "the run hung after the abort"
+    [result] = results
+    assert result.run.status == "aborted" and result.exit_code == 1
+    assert result.run.files_done < 26

@@ -34,15 +34,14 @@ if TYPE_CHECKING:
 
     from batchsum.config import RunConfig
     from batchsum.engine.executor import Driver, ExecutorFactory
-    from batchsum.engine.nodes import NodeJob
-    from batchsum.engine.records import NodeResult
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
-    from batchsum.planning import FilePlan, PlannedNode
+    from batchsum.planning import FilePlan
 
 log = logging.getLogger(__name__)
 
 WORKER_RESTARTS = 3  # a worker that keeps dying (e.g. out of memory on one input) is not restarted forever
 CALL_RETRIES = 2  # calls lost with a dead worker are retried on its restart this often
+MAX_PENDING_CALLS = 10_000  # an LLM worker's concurrent calls, mostly waiting for the limiter
 
 
 class SummaryWorker:
@@ -116,7 +115,7 @@ class RayOptions:
     rate_period: float = 60.0  # the window of --rpm/--tpm (shorter only in tests)
 
 
-def connect(address: str | None, num_cpus: int | None = None) -> bool:
+def connect(address: str | None) -> bool:
     """Join ``address`` (``auto``: ``RAY_ADDRESS``), or start a local Ray when None; True when this call
     started or joined Ray (and so must shut it down), False when Ray was already connected."""
     import ray
@@ -127,7 +126,7 @@ def connect(address: str | None, num_cpus: int | None = None) -> bool:
         raise ConfigError("--ray-address auto needs RAY_ADDRESS (the address of a running Ray cluster)")
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     if address is None:
-        kwargs["num_cpus"] = num_cpus or os.cpu_count() or 1
+        kwargs["num_cpus"] = os.cpu_count() or 1
     try:
         ray.init(address=address, **kwargs)
     except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -144,42 +143,59 @@ class RayExecutor(LocalExecutor):
         import ray
 
         self._owns_ray = connect(options.address)
-        n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self._limiter: Any = None
-        self.limiter_stats: dict[str, Any] | None = None  # the limiter's counters, kept when it stops
-        if cfg.llm.enabled:
-            from batchsum.engine.limiter import start_limiter
+        try:
+            n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            self._limiter: Any = None
+            self.limiter_stats: dict[str, Any] | None = None  # the limiter's counters, kept when it stops
+            if cfg.llm.enabled:
+                from batchsum.engine.limiter import start_limiter
 
-            self._limiter = start_limiter(
-                cfg.llm.concurrency, cfg.llm.rpm, cfg.llm.tpm, period=options.rate_period, timeout=cfg.llm.timeout
+                self._limiter = start_limiter(
+                    cfg.llm.concurrency, cfg.llm.rpm, cfg.llm.tpm, period=options.rate_period, timeout=cfg.llm.timeout
+                )
+            worker_cls = ray.remote(SummaryWorker).options(
+                # An LLM worker waits on the network: it takes no CPU slot from the CPU-bound ones.
+                num_cpus=0 if cfg.llm.enabled else 1,
+                # An LLM worker takes every node it is sent at once, so all of them wait at the limiter,
+                # which serves the deepest chains first; an extractive worker computes one at a time.
+                max_concurrency=MAX_PENDING_CALLS if cfg.llm.enabled else 1,
+                max_restarts=WORKER_RESTARTS,
+                max_task_retries=CALL_RETRIES,
             )
-        worker_cls = ray.remote(SummaryWorker).options(
-            # An LLM worker waits on the network: it takes no CPU slot from the CPU-bound ones.
-            num_cpus=0 if cfg.llm.enabled else 1,
-            max_concurrency=max(8, cfg.llm.concurrency * 2) if cfg.llm.enabled else 1,
-            max_restarts=WORKER_RESTARTS,
-            max_task_retries=CALL_RETRIES,
-        )
-        self.workers: list[Any] = [
-            worker_cls.remote(cfg, f"w{i}", self._limiter, options.rate_period) for i in range(n)
-        ]
-        self._load = [0] * n  # calls outstanding per worker: a node goes to the least busy one
-        # Files admitted but not finished: the driver holds their text and plans, so this bounds its
-        # memory whatever the size of the corpus.
-        self.files_in_flight = options.files_in_flight or max(64, 8 * n, 4 * cfg.llm.concurrency)
+            self.workers: list[Any] = [
+                worker_cls.remote(cfg, f"w{i}", self._limiter, options.rate_period) for i in range(n)
+            ]
+            self._load = [0] * n  # calls outstanding per worker: a node goes to the least busy one
+            # Files admitted but not finished: the driver holds their text and plans, so this bounds its
+            # memory whatever the size of the corpus.
+            self.files_in_flight = options.files_in_flight or max(64, 8 * n, 4 * cfg.llm.concurrency)
+            self._room: asyncio.Semaphore | None = None  # made by execute(), on the run's event loop
+        except BaseException:
+            # A half-built executor is never closed by the run: stop the Ray it started.
+            if self._owns_ray:
+                ray.shutdown()
+            raise
 
     async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
         """The local executor's graph, admitting a new file only while fewer than ``files_in_flight`` run."""
         import asyncio
 
-        room = asyncio.Semaphore(self.files_in_flight)
+        room = self._room = asyncio.Semaphore(self.files_in_flight)
 
         async def admitted() -> AsyncIterator[FilePlan]:
             async for plan in plans:
                 await room.acquire()
                 yield plan
 
-        await super().execute(admitted(), _Releasing(driver, room))
+        await super().execute(admitted(), driver)
+
+    async def _file(self, plan: FilePlan, driver: Driver) -> None:
+        # However the file ends (committed, failed, aborted), its admission slot is free again.
+        try:
+            await super()._file(plan, driver)
+        finally:
+            if self._room is not None:
+                self._room.release()
 
     async def compute(self, request: SummaryRequest) -> SummaryOutput:
         """The summary of ``request``, computed by the least busy worker."""
@@ -220,35 +236,6 @@ class RayExecutor(LocalExecutor):
         await super().aclose()
         if self._owns_ray:
             ray.shutdown()
-
-
-class _Releasing:
-    """A driver that frees a file's admission slot once the file is committed or failed."""
-
-    def __init__(self, driver: Driver, room: asyncio.Semaphore) -> None:
-        self._driver = driver
-        self._room = room
-
-    def job(self, plan: FilePlan, node: PlannedNode, children: list[NodeResult], height: int) -> NodeJob:
-        return self._driver.job(plan, node, children, height)
-
-    def stored(self, job: NodeJob) -> SummaryOutput | None:
-        return self._driver.stored(job)
-
-    def node_finished(self, plan: FilePlan, job: NodeJob, output: SummaryOutput, reused: bool) -> NodeResult:
-        return self._driver.node_finished(plan, job, output, reused)
-
-    def file_finished(self, plan: FilePlan, results: list[NodeResult], wall_ms: float) -> None:
-        try:
-            self._driver.file_finished(plan, results, wall_ms)
-        finally:
-            self._room.release()
-
-    def file_failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
-        try:
-            self._driver.file_failed(plan, reason, wall_ms)
-        finally:
-            self._room.release()
 
 
 def ray_executor(cfg: RunConfig, options: RayOptions | None = None) -> ExecutorFactory:
