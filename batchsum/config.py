@@ -98,5 +98,10 @@ class RunConfig(IndexConfig):
         return self.llm.api_key
 
     @property
+    def backend_kind(self) -> str:
+        """The backend registry's key: ``llm`` when a server is configured, else ``extractive``."""
+        return "llm" if self.llm.enabled else "extractive"
+
+    @property
     def metrics_path(self) -> Path:
         return self.metrics_db or (self.state_dir / "metrics.duckdb")

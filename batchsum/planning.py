@@ -1,12 +1,14 @@
 """Plan a file's summary tree: which nodes, their inputs, prompts and budgets.
 
-NONE: no node. BRIEF/STANDARD: one L3 from the text. DETAILED: L1 per chunk, L3 over the
+NONE: the source kept whole as its final (kind ``source``, no summary), or no node at all for an
+empty file or with ``keep_short`` off. BRIEF/STANDARD: one L3 from the text. DETAILED: L1 per chunk, L3 over the
 L1s. HIERARCHICAL: L1 per chunk, L2 per group of ``group_size`` L1s, L3 over the L2s.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from batchsum.backends.budget import output_budget
 from batchsum.chunking import Chunk, chunk_text
@@ -20,6 +22,9 @@ L1_RATIO = 0.15
 L2_RATIO = 0.07
 MIN_TARGET = 16
 
+# A prompt kind, or "source": a short file kept whole as its own final, never sent to a backend.
+NodeKind = PromptKind | Literal["source"]
+
 
 @dataclass
 class PlannedNode:
@@ -28,7 +33,7 @@ class PlannedNode:
     node_id: str
     level: int  # 1, 2, 3
     index: int | None  # chunk/group index; None for the final
-    kind: PromptKind
+    kind: NodeKind
     source_tokens: int  # tokens of the source this node covers
     target_tokens: int
     inputs: list[str] = field(default_factory=list)  # child node ids (meta/rolling)
@@ -51,6 +56,11 @@ class FilePlan:
     depth: int = 0
     parent_id: str | None = None
 
+    @property
+    def kept_whole(self) -> bool:
+        """True when the file is short enough to be its own final (no summary is made)."""
+        return len(self.nodes) == 1 and self.nodes[0].kind == "source"
+
 
 def target_for(ratio: float, source_tokens: int) -> int:
     """Desired output tokens for ``source_tokens`` at ``ratio``."""
@@ -69,10 +79,12 @@ def plan_file(doc: Document, starts: list[int], cfg: RunConfig, tokenizer: Token
     level = cfg.thresholds.level_for(tokens)
     doc.level = level
     did = doc.doc_id
-    if level is SummaryLevel.NONE:
-        return FilePlan(doc, level, [], [], None)
-    ratio = TARGET_RATIO[level]
     final = node_id(did, 3, None)
+    if level is SummaryLevel.NONE:
+        if not tokens or not cfg.keep_short:
+            return FilePlan(doc, level, [], [], None)  # an empty file has nothing to keep
+        return FilePlan(doc, level, [], [PlannedNode(final, 3, None, "source", tokens, tokens, text=doc.text)], final)
+    ratio = TARGET_RATIO[level]
     if level in (SummaryLevel.BRIEF, SummaryLevel.STANDARD):
         kind: PromptKind = "brief" if level is SummaryLevel.BRIEF else "standard"
         node = PlannedNode(final, 3, None, kind, tokens, target_for(ratio, tokens), text=doc.text)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from batchsum.config import LLMConfig, RunConfig
+from batchsum.config import RunConfig
 from batchsum.errors import ConfigError
 from batchsum.model import Thresholds
 
@@ -191,7 +191,15 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0,
         nullable=True,
     ),
-    *(_s(f"thresholds.{n}", "int", None, f"levels.{n}", minimum=1) for n in ("none", "brief", "standard", "detailed")),
+    _s(
+        "keep_short",
+        "bool",
+        "--no-short",
+        "levels.keep_short",
+        "Write nothing for files below the NONE bound (by default their text is kept whole as their final).",
+        inverted=True,
+    ),
+    *(_s(f"thresholds.{n}", "int", None, f"levels.{n}", minimum=0) for n in ("none", "brief", "standard", "detailed")),
     _s(
         "index", "bool", "--no-index", "index.enabled", "Do not index summaries for search.", inverted=True, scope="run"
     ),
@@ -363,16 +371,6 @@ def parse_thresholds(value: str | None) -> Thresholds:
             f"--thresholds must be four increasing integers (NONE,BRIEF,STANDARD,DETAILED), got {value!r}"
         )
     return Thresholds(*nums)
-
-
-def check_llm(llm: LLMConfig) -> None:
-    """Raise ConfigError when an LLM setting is out of its bounds (also for configs built in code)."""
-    for s in SETTINGS:
-        if s.field.startswith("llm.") and s.kind in ("int", "number"):
-            value = getattr(llm, s.field[4:])
-            why = None if value is None else bounds_error(s, value)
-            if why is not None:
-                raise ConfigError(f"{s.flag or s.key}: {why}")
 
 
 def validate(cfg: RunConfig) -> None:

@@ -44,6 +44,8 @@ def front_matter(plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any
     meta["input_tokens"] = res.input_tokens
     meta["output_tokens"] = res.output_tokens
     meta["compression_ratio"] = round(min(1.0, res.output_tokens / res.input_tokens), 4) if res.input_tokens else 0.0
+    if node.kind == "source":
+        meta["kept_whole"] = True  # the source text itself, too short to need a summary
     if node.level == 3:
         meta["source_tokens"] = doc.tokens
         meta["source_compression_ratio"] = round(min(1.0, res.output_tokens / doc.tokens), 4) if doc.tokens else 0.0

@@ -53,11 +53,6 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-# Set only by :func:`entry` (the ``batchsum`` executable and ``python -m batchsum``): a program that
-# calls ``main`` itself, or a test, keeps its own garbage collection untouched.
-_FREEZE_AFTER_IMPORTS = False
-
-
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="batchsum")
 def main() -> None:
@@ -65,16 +60,8 @@ def main() -> None:
 
     Offline by default (extractive summarizer); any OpenAI-compatible server with --base-url.
     """
-    if _FREEZE_AFTER_IMPORTS:
-        import gc
-
-        # Modules and settings loaded so far live as long as the process: keep them out of every
-        # garbage collection (scanning them was ~5 % of a short re-run, more of a long one).
-        gc.freeze()
 
 
 def entry() -> None:
-    """The ``batchsum`` executable: :func:`main` in a process of its own."""
-    global _FREEZE_AFTER_IMPORTS
-    _FREEZE_AFTER_IMPORTS = True
+    """The ``batchsum`` executable and ``python -m batchsum``."""
     main()

@@ -79,13 +79,13 @@ def report(
     Reads the per-run Parquet snapshots, so it works while a run is in progress and only shows
     completed runs.
     """
+    import batchsum
     from batchsum.metrics.render import render
-    from batchsum.metrics.report import build_report
     from batchsum.tree import atomic_write_text
 
     if run_id is not None and last is not None:
         raise ConfigError("--run and --last cannot be combined")
-    data = build_report(
+    data = batchsum.report(
         out, metrics_db=metrics_db, run=run_id, last=last, content_type=content_type, price_per_1k=price_per_1k
     )
     click.echo(render(data, fmt), nl=False)

@@ -76,11 +76,11 @@ def search(
     embed_model: str | None,
 ) -> None:
     """Search every summary of an output folder for QUERY (all tree levels, reranked, recent first on ties)."""
+    import batchsum
     from batchsum.index.search import highlight
-    from batchsum.index.search import search as run_search
 
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
-    hits = run_search(
+    hits = batchsum.search(
         cfg,
         query,
         k=k,

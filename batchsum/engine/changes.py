@@ -24,7 +24,8 @@ NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate s
 
 def backend_identity(cfg: RunConfig) -> tuple[str, str | None]:
     """(backend name, model) a run with ``cfg`` summarizes with; part of every node key."""
-    return ("llm", cfg.llm.model) if cfg.llm.enabled else ("extractive", None)
+    kind = cfg.backend_kind
+    return kind, cfg.llm.model if kind == "llm" else None
 
 
 def config_signature(cfg: RunConfig) -> str:

@@ -10,13 +10,13 @@ next file finishes; the index, metrics and git commit follow at the end.
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import os
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from batchsum.engine import wrapup
 from batchsum.engine.changes import Diff, backend_identity, config_signature, diff, touched_only
 from batchsum.engine.progress import Progress, show_bars
 from batchsum.engine.records import (
@@ -31,7 +31,7 @@ from batchsum.engine.records import (
     utc_now,
 )
 from batchsum.errors import AbortRun
-from batchsum.model import FileRecord, NodeRecord, SummaryLevel
+from batchsum.model import FileRecord, NodeRecord, SummaryLevel, SummaryOutput
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.walk import Problem, SourceRef
 
@@ -39,31 +39,8 @@ if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.engine.nodes import NodeJob
-    from batchsum.model import Backend, SummaryOutput
     from batchsum.planning import FilePlan, PlannedNode
     from batchsum.tokens import Tokenizer
-
-log = logging.getLogger(__name__)
-
-LLM_CACHE_DIR = "llm-cache"  # in the state folder
-
-
-def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
-    """(the run's backend, the extractive fallback it falls back to)."""
-    from batchsum.backends.extractive import ExtractiveBackend
-
-    extractive = ExtractiveBackend(tokenizer)
-    if not cfg.llm.enabled:
-        return extractive, extractive
-    from batchsum.backends.llm import LLMBackend
-
-    llm = LLMBackend(
-        cfg.llm,
-        tokenizer=tokenizer,
-        fallback=extractive,
-        cache_dir=(cfg.state_dir / LLM_CACHE_DIR) if cfg.llm.cache else None,
-    )
-    return llm, extractive
 
 
 def load_tokenizer(cfg: RunConfig, warnings: list[str]) -> Tokenizer:
@@ -83,7 +60,9 @@ def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult
     for a single bad file: it is recorded as a problem and the batch goes on.
     """
     from batchsum.lock import RunLock
+    from batchsum.settings import validate
 
+    validate(cfg)
     cfg.state_dir.mkdir(parents=True, exist_ok=True)
     bars = show_bars(cfg.quiet, cfg.progress)
     with Progress(cfg.log_file, cfg.log_format, bars=bars) as progress, RunLock(cfg.out, wait=cfg.wait_lock) as lock:
@@ -158,6 +137,7 @@ class _Run:
     def _execute(self, d: Diff) -> None:
         import asyncio
 
+        from batchsum.backends.registry import make_backends
         from batchsum.engine.executor import executor_for
 
         backend, fallback = make_backends(self.cfg, self.tokenizer)
@@ -183,7 +163,12 @@ class _Run:
                 plan = await asyncio.to_thread(self._prepare, ref)
             else:
                 plan = self._prepare(ref)
-            if plan is not None:
+            if plan is None:
+                continue
+            if plan.kept_whole:
+                # Nothing to summarize: the file is its own final, written now without the executor.
+                self.file_finished(plan, [self._kept_whole(plan)], 0.0)
+            else:
                 yield plan
 
     def _prepare(self, ref: SourceRef) -> FilePlan | None:
@@ -208,15 +193,29 @@ class _Run:
             self._unchanged(entry)
             return None
         plan = plan_document(doc, self.cfg, self.tokenizer)
-        self._attach_prior(plan, entry)
         self.planned += 1
-        self.progress.nodes_planned(len(plan.nodes))
+        if not doc.text.strip():
+            self.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
+            self.progress.event("file_empty", path=str(ref.path))
+        if not plan.kept_whole:
+            self._attach_prior(plan, entry)
+            self.progress.nodes_planned(len(plan.nodes))
         return plan
+
+    def _kept_whole(self, plan: FilePlan) -> NodeResult:
+        """The final of a file short enough to be kept whole: its own text, ratio 1.0."""
+        from batchsum.engine.nodes import kept_whole_key
+
+        doc = plan.doc
+        output = SummaryOutput(text=doc.text, backend="source", attempts=0)
+        return NodeResult(plan.nodes[0], output, kept_whole_key(plan), doc.tokens, doc.tokens, reused=False)
 
     def _attach_prior(self, plan: FilePlan, entry: ManifestEntry | None) -> None:
         """Rolling chain: build the new final on the previous one, up to the depth cap."""
         if entry is None or entry.final_id is None or plan.final_id is None:
             return
+        if entry.level == SummaryLevel.NONE.value:
+            return  # the previous final is the old source itself, not a summary to build on
         if plan.level is SummaryLevel.BRIEF:
             return
         depth = entry.depth + 1
@@ -357,7 +356,8 @@ class _Run:
 
             # One flush of the output's filesystem for the whole run's trees and manifest.
             flush_to_disk(cfg.out)
-        self._sync_index()
+        if self.cfg.index and (self.to_index or self.deleted):
+            self._sync_index()
         self.state.write_snapshot()
         failed = sum(1 for f in self.files if f.status == "failed")
         status = "aborted" if self.aborted else ("partial" if failed or self.problems else "ok")
@@ -374,9 +374,12 @@ class _Run:
             nodes=self.nodes,
             wall_ms=(time.perf_counter() - self.t0) * 1000,
         )
-        self._record_metrics(run)
+        if cfg.metrics:
+            warning = wrapup.record_metrics(cfg, run, self.files, self.nodes)
+            if warning:
+                self.warnings.append(warning)
         if wrote and not self.aborted:
-            self._collect_garbage()
+            wrapup.collect_garbage(cfg, self.state, self.progress)
         if cfg.git:
             from batchsum.gitver import commit_run
 
@@ -396,55 +399,14 @@ class _Run:
         )
 
     def _sync_index(self) -> None:
-        cfg = self.cfg
-        if not cfg.index or (not self.to_index and not self.deleted):
-            return
         changed = sorted(set(self.to_index))
-        try:
-            from batchsum.index import sync_index
-
-            sync_index(cfg, changed, sorted(set(self.deleted)))
-        except Exception as exc:  # the tree is the truth: a failed index is repaired later, never fatal
+        warning = wrapup.sync_index(self.cfg, changed, sorted(set(self.deleted)), self.progress)
+        if warning is not None:
             self.index_failed = True
-            msg = f"search index not updated ({exc}); it will be repaired by the next run or `batchsum index {cfg.out}`"
-            self.warnings.append(msg)
-            self.progress.event("index_failed", error=str(exc), level="error")
+            self.warnings.append(warning)
             return
         for rel in changed:
             e = self.manifest.get(rel)
             if e is not None and not e.indexed:
                 e.indexed = True
                 self.state.save_entry(e)
-
-    def _record_metrics(self, run: Any) -> None:
-        if not self.cfg.metrics:
-            return
-        try:
-            from batchsum.metrics.store import MetricsStore, defer_run
-
-            parquet = self.cfg.state_dir / "parquet"
-            # A run that changed nothing skips DuckDB (~0.3 s to start): its rows wait as JSON
-            # that reports read and the next recording run folds into the database.
-            quiet = not self.nodes and all(f.status in ("unchanged", "skipped") for f in self.files)
-            if quiet and defer_run(parquet, run, self.files, self.nodes):
-                return
-            MetricsStore(self.cfg.metrics_path, parquet).record_run(run, self.files, self.nodes)
-        except Exception as exc:  # metrics never fail a run whose trees are written
-            self.warnings.append(f"metrics not recorded: {exc}")
-
-    def _collect_garbage(self) -> None:
-        from batchsum.state import NODE_GRACE_DAYS, prune_store
-
-        cutoff = time.time() - NODE_GRACE_DAYS * 86400
-        try:
-            removed = self.state.collect_garbage(cutoff)
-            # LLM responses outlive their use once the node records exist; past the grace period an
-            # entry only helps a config change that keeps the prompt, which is rare.
-            responses = prune_store(self.cfg.state_dir / LLM_CACHE_DIR, cutoff)
-        except OSError as exc:  # housekeeping never fails a run
-            log.warning("could not clean old records in %s: %s", self.cfg.state_dir, exc)
-            return
-        if removed or responses:
-            self.progress.event(
-                "nodes_collected", removed=removed, responses_removed=responses, grace_days=NODE_GRACE_DAYS
-            )

@@ -24,8 +24,8 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
+from batchsum.backends.registry import LLM_CACHE_DIR
 from batchsum.engine.executor import LocalExecutor, summarize
-from batchsum.engine.orchestrator import LLM_CACHE_DIR
 from batchsum.errors import AbortRun, BatchsumError, ConfigError, SummarizationError
 
 if TYPE_CHECKING:
