@@ -89,9 +89,20 @@ class RunConfig(IndexConfig):
     command_line: str = ""
     price_per_1k: float | None = None
     keep_short: bool = True  # files below the NONE bound get their source kept whole as the final
+    redact: bool | None = None  # None: on when --base-url or --embed-base-url is not loopback
+    follow_symlinks: bool = False  # read symlinks whose target lies outside every given path
     executor: Literal["local", "ray"] = "local"  # where summaries are computed (engine/executor.py)
     ray_address: str | None = None  # None: a local Ray on this machine's cores; "auto": RAY_ADDRESS
     ray_workers: int | None = None  # None: one per CPU of the Ray cluster
+
+    @property
+    def redact_secrets(self) -> bool:
+        """Whether source text is redacted before it is summarized, indexed or sent anywhere."""
+        if self.redact is not None:
+            return self.redact
+        from batchsum.secrets import redact_by_default
+
+        return redact_by_default(self.llm.base_url, self.embed_base_url)
 
     @property
     def embed_api_key(self) -> str | None:

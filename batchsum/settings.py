@@ -298,6 +298,15 @@ SETTINGS: tuple[Setting, ...] = (
         scope="run",
     ),
     _s(
+        "follow_symlinks",
+        "bool",
+        "--follow-symlinks",
+        "follow_symlinks",
+        "Read symlinks whose target lies outside every PATH given (skipped with a message otherwise).",
+    ),
+    # --redact/--no-redact is a three-way flag (unset: on when text would leave the machine), declared in cli.run.
+    _s("redact", "bool", None, "redact", nullable=True),
+    _s(
         "log_file",
         "path",
         "--log-file",

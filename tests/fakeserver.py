@@ -101,6 +101,7 @@ class LogEntry:
     inflight_at_arrival: int
     messages: list[dict[str, Any]] = field(default_factory=list)
     authorized: bool = False  # an Authorization header was present (its value is never kept)
+    stream: bool = False  # the request asked for an SSE stream
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
@@ -134,6 +135,7 @@ class FakeLLMServer:
         self.models = models  # None: any model name is served
         self.rules: list[Rule] = [Rule.from_dict(r) for r in rules or []]
         self.malformed_json = malformed_json
+        self.require_key: str | None = None  # when set, other keys get 401 (chat and /v1/models)
         self._log: list[LogEntry] = []
         self._inflight = 0
         self._peak = 0
@@ -184,6 +186,7 @@ class FakeLLMServer:
         add_rules: list[dict[str, Any]] | None = None,
         malformed_json: bool | None = None,
         reset_log: bool = False,
+        require_key: str | None = None,
     ) -> None:
         """Change behaviour at runtime (same keys as ``POST /_control``)."""
         with self._lock:
@@ -199,6 +202,8 @@ class FakeLLMServer:
                 self.rules.extend(Rule.from_dict(r) for r in add_rules)
             if malformed_json is not None:
                 self.malformed_json = bool(malformed_json)
+            if require_key is not None:
+                self.require_key = require_key or None
             if reset_log:
                 self._log.clear()
                 self._peak = self._inflight
@@ -356,8 +361,17 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             raw = self.rfile.read(length) if length else b"{}"
             return json.loads(raw or b"{}")
 
+        def _key_rejected(self) -> bool:
+            if server.require_key is None or self.headers.get("Authorization") == f"Bearer {server.require_key}":
+                return False
+            error = {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}
+            self._json(401, {"error": error})
+            return True
+
         def do_GET(self) -> None:
             if self.path.rstrip("/") == "/v1/models":
+                if self._key_rejected():
+                    return
                 names = server.models if server.models is not None else ["fake"]
                 self._json(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in names]})
             elif self.path.rstrip("/") == "/_log":
@@ -366,6 +380,9 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self._json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 
         def do_POST(self) -> None:
+            if server._stop.is_set():  # closed: a kept-alive connection dies like a stopped server's
+                self.close_connection = True
+                return
             path = self.path.rstrip("/")
             try:
                 body = self._read_json()
@@ -380,6 +397,8 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     return
                 self._json(200, {"ok": True})
             elif path == "/v1/chat/completions":
+                if self._key_rejected():
+                    return
                 self._chat(body)
             else:
                 self._json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
@@ -389,6 +408,7 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             messages = body.get("messages") or []
             max_tokens = body.get("max_tokens", body.get("max_completion_tokens"))
             entry = server._begin(model, messages, max_tokens, authorized=bool(self.headers.get("Authorization")))
+            entry.stream = bool(body.get("stream"))
             status = 500
             try:
                 status = self._chat_reply(entry, model, messages, max_tokens)
@@ -437,6 +457,8 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             prompt_tokens = max(1, len(entry.prompt_text) // 4)
             completion_tokens = max(1, len(content) // 4)
             entry.prompt_tokens, entry.completion_tokens = prompt_tokens, completion_tokens
+            if entry.stream:
+                return self._stream(entry, model, content)
             return self._reply(
                 entry,
                 200,
@@ -455,6 +477,32 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     },
                 },
             )
+
+        def _stream(self, entry: LogEntry, model: str, content: str) -> int:
+            """``stream: true``: the reply as SSE chunks of a few words each, then ``[DONE]``."""
+            words = content.split(" ")
+            pieces = [" ".join(words[i : i + 3]) + (" " if i + 3 < len(words) else "") for i in range(0, len(words), 3)]
+            base = {"id": f"chatcmpl-{entry.seq}", "object": "chat.completion.chunk", "created": int(entry.arrival),
+                    "model": model}  # fmt: skip
+            events = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}]
+            events += [{**base, "choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
+            events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+            entry.finish = time.time()
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for ev in events:
+                    self.wfile.write(f"data: {json.dumps(ev)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return 200
 
     return Handler
 

@@ -42,6 +42,12 @@ def common_options(f: Any) -> Any:
             "--facets/--no-facets", default=None, help="Structured facets in finals [default: on for conversations]."
         ),
         *_options("common"),
+        click.option(
+            "--redact/--no-redact",
+            default=None,
+            help="Replace secrets (API keys, tokens, passwords, private keys) in source text by [REDACTED:<kind>] "
+            "before it is summarized, indexed or sent [default: on when --base-url/--embed-base-url is not loopback].",
+        ),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -65,6 +71,7 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
         content_type=normalize_type(params.get("content_type") or "auto"),
         thresholds=parse_thresholds(params.get("thresholds")),
         quiet=params.get("quiet", False) or params.get("as_json", False),
+        redact=params.get("redact"),
         command_line=shlex.join(["batchsum", *sys.argv[1:]]),
     )
     cfg.llm.facets = params.get("facets")
@@ -75,7 +82,13 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
 
         spec = load_pipeline(pipeline)
         # Parameter name -> config field, for the options given on the command line (they win over the file).
-        fields = {"paths": "paths", "content_type": "content_type", "thresholds": "thresholds", "facets": "llm.facets"}
+        fields = {
+            "paths": "paths",
+            "content_type": "content_type",
+            "thresholds": "thresholds",
+            "facets": "llm.facets",
+            "redact": "redact",
+        }
         fields.update({s.param_name: s.field for s in SETTINGS if s.flag is not None})
         cli_set = {
             field
@@ -129,7 +142,7 @@ def run(ctx: click.Context, **params: Any) -> None:
         if not cfg.quiet:
             click.echo(result.summary_line())
             if result.run.status == "aborted":
-                click.echo("run aborted (--on-error abort); finished work was kept", err=True)
+                click.echo("run aborted; finished work was kept", err=True)
     ctx.exit(result.exit_code)
 
 

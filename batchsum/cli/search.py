@@ -55,6 +55,8 @@ def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collect
 @click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="DATE",
               help="Only documents dated on or after DATE (YYYY-MM-DD).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
+@click.option("--role", type=click.Choice(["summary", "memory"]), default="summary", show_default=True,
+              help="Search summaries, or the facts of `batchsum facts` / `batchsum serve` (memory).")  # fmt: skip
 @click.option("--reranker", type=click.Path(path_type=Path), metavar="PATH",
               help="ONNX cross-encoder (file or folder, tokenizer.json beside it) instead of MaxSim.")  # fmt: skip
 @_index_options
@@ -68,6 +70,7 @@ def search(
     path_glob: str | None,
     since: datetime | None,
     as_json: bool,
+    role: str,
     reranker: Path | None,
     chroma_host: str | None,
     chroma_port: int | None,
@@ -80,6 +83,9 @@ def search(
     from batchsum.index.search import highlight
 
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
+    if role == "memory":
+        _search_memory(cfg, query, k, as_json)
+        return
     hits = batchsum.search(
         cfg,
         query,
@@ -104,6 +110,20 @@ def search(
         )
         click.echo("   " + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
         click.echo(f"   {h.summary_path}")
+
+
+def _search_memory(cfg: IndexConfig, query: str, k: int, as_json: bool) -> None:
+    """``--role memory``: the facts, ranked like summaries (see :mod:`batchsum.memory.search`)."""
+    from batchsum.memory.search import search_facts
+
+    facts = search_facts(cfg, query, k=k)
+    if as_json:
+        click.echo(json.dumps([h.to_dict() for h in facts], indent=2, ensure_ascii=False))
+    elif not facts:
+        click.echo("No matching facts.")
+    for h in [] if as_json else facts:
+        click.echo(f"{h.rank}. {h.score:.3f}  {click.style(h.scope, fg='cyan')}  {h.text}")
+        click.echo(f"   {h.source_path}  {h.doc_date or '-'}  {h.path}")
 
 
 @click.command()

@@ -1,0 +1,267 @@
+"""``batchsum facts``: extract and reconcile facts from new journal entries and conversation turns.
+
+Incremental like a run: a file whose size and mtime match the facts manifest costs a ``stat``; a
+changed file is read and split into entries/turns, and only units whose hash is new are sent to the
+model. Extraction requests run concurrently (under the backend's limits); reconciliation runs in
+source order, one unit at a time, so a later entry ("moved to Lisbon") is reconciled against what
+the earlier ones left ("lives in Porto").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from batchsum.errors import ConfigError, InputError, SummarizationError
+from batchsum.memory.engine import Changes, MemoryEngine, Source
+from batchsum.memory.files import check_scope
+from batchsum.memory.llm import JsonFormat
+from batchsum.memory.manifest import FactsManifest, SourceState
+from batchsum.memory.units import Unit, is_user_turn, units_of
+from batchsum.walk import Problem, SourceRef, discover, read_document
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+    from batchsum.model import Document
+
+log = logging.getLogger(__name__)
+
+TURN_BATCH_CHARS = 3000  # consecutive new turns of a conversation sent in one extraction request
+
+
+@dataclass
+class FactsConfig:
+    """What ``batchsum facts`` (or ``run --facts``) needs: the run's settings plus the memory's own."""
+
+    run: RunConfig
+    scope: str | None = None  # one scope for every source (default: journal folder / conversation path)
+    json_format: JsonFormat = "json_schema"
+
+
+@dataclass
+class FactsResult:
+    """What a facts pass did."""
+
+    files: int = 0
+    unchanged: int = 0
+    other: int = 0  # documents: no facts are extracted from them
+    units: int = 0  # new entries/turns sent to the model
+    malformed: int = 0  # units whose answers were invalid JSON twice (no facts, warning)
+    changes: Changes = field(default_factory=Changes)
+    problems: list[Problem] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a file could not be read or processed, else 0."""
+        return 1 if self.problems else 0
+
+    def summary_line(self) -> str:
+        """One line for the terminal."""
+        c = self.changes
+        return (
+            f"{self.files} files ({self.unchanged} unchanged, {self.other} documents skipped); "
+            f"{self.units} new entries/turns; facts: {len(c.added)} added, {len(c.updated)} updated, "
+            f"{len(c.deleted)} deleted, {c.kept} kept; {self.malformed} malformed answers; "
+            f"{len(self.problems)} failed; {self.seconds:.1f}s"
+        )
+
+
+def scope_for(relpath: str, content_type: str, forced: str | None = None) -> str:
+    """The memory scope of a source: a conversation is its own; a journal's entries share its folder."""
+    if forced:
+        return check_scope(forced)
+    if content_type == "conversation":
+        return check_scope(relpath)
+    return check_scope(str(PurePosixPath(relpath).parent))
+
+
+@dataclass
+class _Job:
+    doc: Document
+    units: list[Unit]
+    scope: str
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(u.text for u in self.units)
+
+    @property
+    def name(self) -> str:
+        return f"{self.doc.relpath}:{self.units[0].where}"
+
+
+def _jobs(doc: Document, pending: list[Unit], scope: str) -> list[_Job]:
+    if doc.content_type != "conversation":
+        return [_Job(doc, [u], scope) for u in pending]
+    jobs: list[_Job] = []
+    cur: list[Unit] = []
+    size = 0
+    for u in pending:
+        if cur and (size + len(u.text) > TURN_BATCH_CHARS or u.turn != (cur[-1].turn or 0) + 1):
+            jobs.append(_Job(doc, cur, scope))
+            cur, size = [], 0
+        cur.append(u)
+        size += len(u.text)
+    if cur:
+        jobs.append(_Job(doc, cur, scope))
+    return jobs
+
+
+class _FactsPass:
+    def __init__(self, fcfg: FactsConfig) -> None:
+        self.fcfg = fcfg
+        self.cfg = fcfg.run
+        self.result = FactsResult()
+        self.manifest = FactsManifest(self.cfg.state_dir)
+
+    def _problem(self, path: str, reason: str) -> None:
+        self.result.problems.append(Problem(path, reason))
+        log.warning("%s: %s", path, reason)
+
+    def plan(self) -> list[tuple[Document, str, list[_Job], SourceState]]:
+        """Changed files with their new units (unchanged files settled here, from their stat)."""
+        cfg = self.cfg
+        walk = discover(
+            cfg.paths, out=cfg.out, extra_ignore=cfg.ignore,
+            corpus_ignores=cfg.corpus_ignores, type_overrides=cfg.type_overrides,
+        )  # fmt: skip
+        for p in walk.problems:
+            self._problem(p.path, p.reason)
+        work = []
+        for ref in walk.refs:
+            self.result.files += 1
+            item = self._prepare(ref)
+            if item is not None:
+                work.append(item)
+        return work
+
+    def _prepare(self, ref: SourceRef) -> tuple[Document, str, list[_Job], SourceState] | None:
+        rel = ref.relpath
+        entry = self.manifest.files.get(rel)
+        try:
+            st = os.stat(ref.fspath)
+        except OSError as exc:
+            self._problem(str(ref.path), f"cannot stat: {exc.strerror or exc}")
+            return None
+        if entry is not None and entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns:
+            self.result.unchanged += 1
+            if not entry.scope:
+                self.result.other += 1
+            return None
+        try:
+            doc = read_document(ref, self.cfg.content_type)
+        except InputError as exc:
+            self._problem(exc.path, exc.reason)
+            return None
+        if doc.content_type not in ("journal", "conversation"):
+            self.result.other += 1
+            self.manifest.files[rel] = SourceState(doc.size, doc.mtime_ns, doc.sha256, "")
+            return None
+        scope = scope_for(rel, doc.content_type, self.fcfg.scope)
+        done = entry.units if entry is not None and entry.scope == scope else set()
+        units = [u for u in units_of(doc) if is_user_turn(u)]
+        state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, {u.key for u in units if u.key in done})
+        pending = list({u.key: u for u in units if u.key not in done}.values())
+        if not pending:
+            self.result.unchanged += 1
+            self.manifest.files[rel] = state
+            return None
+        return doc, scope, _jobs(doc, pending, scope), state
+
+    async def run(self) -> None:
+        work = self.plan()
+        if not work:
+            self.manifest.save()
+            return
+        engine = MemoryEngine(self.cfg, json_format=self.fcfg.json_format)
+        try:
+            if engine.index is not None:
+                await asyncio.to_thread(engine.index.sync)
+            # Extraction for every job starts now (the backend caps what is in flight); reconciliation
+            # then walks the jobs in source order.
+            tasks = {
+                id(job): asyncio.create_task(engine.extract(job.text, name=job.name, content_type=doc.content_type))
+                for doc, _, jobs, _ in work
+                for job in jobs
+            }
+            try:
+                for doc, _scope, jobs, state in work:
+                    await self._file(engine, doc, jobs, state, tasks)
+            finally:
+                for t in tasks.values():
+                    t.cancel()
+                await asyncio.gather(*tasks.values(), return_exceptions=True)
+        finally:
+            self.result.malformed = engine.llm.malformed
+            await engine.aclose()
+            self.manifest.save()
+
+    async def _file(
+        self,
+        engine: MemoryEngine,
+        doc: Document,
+        jobs: list[_Job],
+        state: SourceState,
+        tasks: dict[int, asyncio.Task[list[str] | None]],
+    ) -> None:
+        failed = False
+        for job in jobs:
+            try:
+                facts = await tasks[id(job)]
+            except SummarizationError as exc:
+                self._problem(str(doc.path), f"facts not extracted ({exc}); retried next time")
+                failed = True
+                break
+            self.result.units += len(job.units)
+            if facts is not None:
+                first = job.units[0]
+                source = Source(job.scope, doc.relpath, first.line, first.turn, first.date)
+                changes = await engine.reconcile(facts, source, name=job.name)
+                self.result.changes.merge(changes)
+            state.units.update(u.key for u in job.units)
+        if failed:
+            # Keep the old stat so the file is read again next time; the units done so far stay done.
+            old = self.manifest.files.get(doc.relpath)
+            state.size, state.mtime_ns, state.sha256 = (old.size, old.mtime_ns, old.sha256) if old else (-1, -1, "")
+        self.manifest.files[doc.relpath] = state
+        self.manifest.save()
+
+
+def process_facts(fcfg: FactsConfig) -> FactsResult:
+    """One facts pass over ``fcfg.run.paths``; the caller holds the output's lock."""
+    cfg = fcfg.run
+    if not cfg.llm.enabled:
+        raise ConfigError("facts are extracted by an LLM: give --base-url (and --model) of an OpenAI-compatible server")
+    t0 = time.perf_counter()
+    facts = _FactsPass(fcfg)
+    asyncio.run(facts.run())
+    facts.result.seconds = time.perf_counter() - t0
+    return facts.result
+
+
+def run_facts(fcfg: FactsConfig) -> FactsResult:
+    """``batchsum facts``: a facts pass under the output's run lock, then a git commit with ``--git``."""
+    from batchsum.lock import RunLock
+
+    cfg = fcfg.run
+    cfg.state_dir.mkdir(parents=True, exist_ok=True)
+    with RunLock(cfg.out, wait=cfg.wait_lock):
+        if cfg.git:
+            from batchsum.gitver import ensure_repo
+
+            ensure_repo(cfg.out)
+        result = process_facts(fcfg)
+        if cfg.git and result.changes.count:
+            from batchsum.gitver import commit_run
+
+            c = result.changes
+            stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+            commit_run(cfg.out, added=len(c.added), changed=len(c.updated), deleted=len(c.deleted),
+                       run_id=f"facts-{stamp}")  # fmt: skip
+    return result

@@ -1,0 +1,72 @@
+"""Which sources and entries facts were already extracted from: ``<out>/.batchsum/facts/manifest.json``.
+
+Per source relpath: the size, mtime and sha256 last seen (an unchanged file is skipped without being
+read) and the hashes of its processed units (an appended entry is the only new hash). Written
+atomically after every file, so an interrupted run repeats at most one file's work.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from batchsum.tree import atomic_write_text
+
+log = logging.getLogger(__name__)
+
+VERSION = 1
+
+
+@dataclass
+class SourceState:
+    """What was processed of one source file."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+    scope: str
+    units: set[str] = field(default_factory=set)
+
+
+class FactsManifest:
+    """The manifest of one output folder."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = state_dir / "facts" / "manifest.json"
+        self.files: dict[str, SourceState] = {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as exc:
+            log.warning("%s unreadable (%s); facts are extracted again where needed", self.path, exc)
+            return
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            log.warning("%s has another format; facts are extracted again where needed", self.path)
+            return
+        for rel, e in (data.get("files") or {}).items():
+            try:
+                self.files[rel] = SourceState(
+                    int(e["size"]), int(e["mtime_ns"]), str(e["sha256"]), str(e["scope"]), set(e.get("units") or [])
+                )
+            except (KeyError, TypeError, ValueError):
+                continue
+
+    def save(self) -> None:
+        """Write the manifest atomically."""
+        data = {
+            "version": VERSION,
+            "files": {
+                rel: {
+                    "size": s.size,
+                    "mtime_ns": s.mtime_ns,
+                    "sha256": s.sha256,
+                    "scope": s.scope,
+                    "units": sorted(s.units),
+                }
+                for rel, s in sorted(self.files.items())
+            },
+        }
+        atomic_write_text(self.path, json.dumps(data, ensure_ascii=False), durable=False)

@@ -1,0 +1,125 @@
+"""Search the facts of an output folder with the summaries' ranking (seed 001 §3).
+
+Dense candidates (``k * 3``) among ``role: memory`` records, optionally of some scopes; relevance =
+MaxSim late interaction (the default reranker of summary search) blended with the cosine; a cosine
+floor prunes what is unrelated; ``0.8 * relevance + 0.2 * exp(-age_days / 30)``; MMR picks ``k``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from batchsum.errors import ConfigError
+from batchsum.memory.files import ROLE
+
+if TYPE_CHECKING:
+    from batchsum.config import IndexConfig
+
+CANDIDATES = 3  # x k
+MIN_COSINE = 0.2  # below this a fact is unrelated to the query (MiniLM: unrelated sentences score ~0-0.15)
+WEIGHT_MAXSIM = 0.5
+RECENCY_WEIGHT = 0.2
+
+
+@dataclass
+class FactHit:
+    """One fact found."""
+
+    rank: int
+    score: float
+    relevance: float
+    recency: float
+    similarity: float
+    id: str
+    role: str
+    text: str
+    scope: str
+    source_path: str
+    doc_date: str | None
+    created_at: str | None
+    path: Path
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        d = asdict(self)
+        d["path"] = str(self.path)
+        return d
+
+
+def search_facts(
+    cfg: IndexConfig,
+    query: str,
+    *,
+    k: int = 5,
+    scopes: list[str] | None = None,
+    where: dict[str, Any] | None = None,
+    today: date | None = None,
+) -> list[FactHit]:
+    """The ``k`` best facts for ``query`` (best first); [] when the output has no facts or index.
+
+    ``where``: a Chroma filter replacing the default ``role: memory`` (e.g. facts or this chat's turns).
+    """
+    from batchsum.index.embed import OnnxEmbedder, get_embedder, get_onnx_embedder
+    from batchsum.index.rerank import maxsim
+    from batchsum.index.search import minmax, mmr, recency
+    from batchsum.index.store import chroma_errors, open_collection
+
+    q = query.strip()
+    if not q:
+        raise ConfigError("empty query: give some words to search for")
+    if k < 1:
+        raise ConfigError(f"-k {k}: ask for at least 1 result")
+    embedder = get_embedder(cfg)
+    col = open_collection(cfg, embedder, create=False)
+    if where is None:
+        where = {"role": ROLE}
+    if scopes:
+        where = {"$and": [where, {"scope": {"$in": list(scopes)}}]}
+    with chroma_errors(cfg):
+        qvec = np.asarray(embedder.embed([q])[0], dtype=np.float32)
+        res = col.query(
+            query_embeddings=[qvec], n_results=k * CANDIDATES, where=where,
+            include=["documents", "metadatas", "embeddings", "distances"],
+        )  # fmt: skip
+    ids = list(res["ids"][0])
+    if not ids:
+        return []
+    docs = [d or "" for d in res["documents"][0]]
+    metas = [dict(m or {}) for m in res["metadatas"][0]]
+    cosine = np.array([1.0 - float(d) for d in res["distances"][0]], dtype=np.float32)
+    keep = [i for i in range(len(ids)) if cosine[i] >= MIN_COSINE]
+    if not keep:
+        return []
+    ids, docs, metas, cosine = [ids[i] for i in keep], [docs[i] for i in keep], [metas[i] for i in keep], cosine[keep]
+    matrix = np.asarray([res["embeddings"][0][i] for i in keep], dtype=np.float32)
+    matrix /= np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
+    onnx = embedder if isinstance(embedder, OnnxEmbedder) else get_onnx_embedder()
+    toks = onnx.token_vectors([q, *docs])
+    relevance = minmax(WEIGHT_MAXSIM * minmax(maxsim(toks[0], toks[1:])) + (1 - WEIGHT_MAXSIM) * minmax(cosine))
+    day = today or datetime.now(UTC).date()
+    rec = np.array([recency(m.get("doc_ts"), day) for m in metas], dtype=np.float32)
+    final = (1 - RECENCY_WEIGHT) * relevance + RECENCY_WEIGHT * rec
+    order = mmr(final, matrix, k)
+    return [
+        FactHit(
+            rank=rank,
+            score=round(float(final[i]), 4),
+            relevance=round(float(relevance[i]), 4),
+            recency=round(float(rec[i]), 4),
+            similarity=round(float(cosine[i]), 4),
+            id=ids[i],
+            role=str(metas[i].get("role", ROLE)),
+            text=docs[i],
+            scope=str(metas[i].get("scope", "")),
+            source_path=str(metas[i].get("source_path", "")),
+            doc_date=metas[i].get("doc_date"),
+            created_at=metas[i].get("created_at"),
+            path=cfg.out / str(metas[i].get("summary_path", "")),
+        )
+        for rank, i in enumerate(order, start=1)
+    ]

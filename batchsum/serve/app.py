@@ -1,0 +1,280 @@
+"""The OpenAI-compatible HTTP endpoint (aiohttp): ``POST /v1/chat/completions``, ``GET /v1/models``.
+
+A request: validate it (OpenAI-style 4xx JSON errors), retrieve context for the last user message and
+inject it (:mod:`batchsum.serve.context`), forward to the upstream server (:mod:`batchsum.serve.upstream`),
+return its answer as is, plain or streamed. The finished exchange is spooled and the background writer
+(:mod:`batchsum.serve.writer`) turns it into turn files, facts and the conversation's summary. Each
+response carries ``Server-Timing`` (retrieval, upstream, total) so the overhead over the upstream can be
+measured from outside.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import signal
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from batchsum.errors import ConfigError
+from batchsum.serve.config import ServeConfig
+from batchsum.serve.context import Context, inject, last_user_text, retrieve
+from batchsum.serve.conversations import Exchange, check_conversation_id, spool
+from batchsum.serve.guard import ChromaGuard
+from batchsum.serve.upstream import Upstream, UpstreamError, delta_text
+from batchsum.serve.writer import MemoryWriter
+
+log = logging.getLogger(__name__)
+
+ROLES = frozenset({"system", "user", "assistant", "tool", "developer", "function"})
+MAX_BODY_BYTES = 8 * 1024 * 1024
+# Fields of ours that clients may send (the upstream never sees them).
+CONVERSATION_FIELDS = ("conversation_id", "memory_id")
+
+CONFIG: web.AppKey[ServeConfig] = web.AppKey("config", ServeConfig)
+UPSTREAM: web.AppKey[Upstream] = web.AppKey("upstream", Upstream)
+WRITER: web.AppKey[MemoryWriter] = web.AppKey("writer", MemoryWriter)
+GUARD: web.AppKey[ChromaGuard] = web.AppKey("guard", ChromaGuard)
+
+
+def error(status: int, message: str, *, kind: str = "invalid_request_error", code: str | None = None,
+          param: str | None = None) -> web.Response:  # fmt: skip
+    """An OpenAI-style error response."""
+    body = {"error": {"message": message, "type": kind, "param": param, "code": code}}
+    return web.json_response(body, status=status)
+
+
+class _BadRequest(Exception):
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+def validate(body: Any) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
+    """(body to forward, messages, conversation id) or _BadRequest naming the field."""
+    if not isinstance(body, dict):
+        raise _BadRequest("the request body must be a JSON object")
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise _BadRequest("'messages' must be a non-empty list of {role, content} objects", "messages")
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict):
+            raise _BadRequest(f"messages[{i}] must be an object", f"messages[{i}]")
+        if m.get("role") not in ROLES:
+            raise _BadRequest(f"messages[{i}].role must be one of {', '.join(sorted(ROLES))}", f"messages[{i}].role")
+        content = m.get("content")
+        if content is not None and not isinstance(content, (str, list)):
+            raise _BadRequest(f"messages[{i}].content must be a string or a list of parts", f"messages[{i}].content")
+    if "stream" in body and not isinstance(body["stream"], bool):
+        raise _BadRequest("'stream' must be true or false", "stream")
+    raw_id = next((body[f] for f in CONVERSATION_FIELDS if body.get(f) is not None), None)
+    if raw_id is not None and not isinstance(raw_id, str):
+        raise _BadRequest("'conversation_id' must be a string", "conversation_id")
+    try:
+        cid = check_conversation_id(raw_id)
+    except ConfigError as exc:
+        raise _BadRequest(str(exc), "conversation_id") from None
+    forward = {k: v for k, v in body.items() if k not in CONVERSATION_FIELDS}
+    return forward, messages, cid
+
+
+@web.middleware
+async def _errors(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
+    """OpenAI-style JSON for every error, the client key check, no stack traces to clients."""
+    key = request.app[CONFIG].client_key
+    if key and request.path != "/health":
+        sent = request.headers.get("Authorization", "")
+        if not hmac.compare_digest(sent.encode(), f"Bearer {key}".encode()):
+            return error(401, "invalid or missing API key (send 'Authorization: Bearer <key>')", code="invalid_api_key")
+    try:
+        return await handler(request)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return error(exc.status, exc.reason or "error", code=str(exc.status))
+    except Exception as exc:
+        log.exception("internal error on %s", request.path)
+        return error(500, f"internal error: {type(exc).__name__}", kind="server_error")
+
+
+def _timing(ctx: Context, upstream_ms: float, t0: float) -> dict[str, str]:
+    total = (time.perf_counter() - t0) * 1000
+    return {
+        "Server-Timing": f"retrieval;dur={ctx.retrieval_ms:.1f}, upstream;dur={upstream_ms:.1f}, total;dur={total:.1f}"
+    }
+
+
+async def chat_completions(request: web.Request) -> web.StreamResponse:
+    """``POST /v1/chat/completions``."""
+    t0 = time.perf_counter()
+    scfg = request.app[CONFIG]
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        return error(400, "the request body is not valid JSON")
+    try:
+        forward, messages, cid = validate(body)
+    except _BadRequest as exc:
+        return error(400, str(exc), param=exc.param)
+    query = last_user_text(messages)
+    ctx = await asyncio.to_thread(retrieve, scfg, query, cid, request.app[GUARD])
+    forward["messages"] = inject(messages, ctx)
+    forward["model"] = scfg.run.llm.model
+    upstream = request.app[UPSTREAM]
+    if forward.get("stream"):
+        return await _stream(request, upstream, forward, ctx, query, cid, t0)
+    u0 = time.perf_counter()
+    try:
+        data = await upstream.complete(forward)
+    except UpstreamError as exc:
+        return error(exc.status, str(exc), kind="upstream_error", code="upstream_failed")
+    upstream_ms = (time.perf_counter() - u0) * 1000
+    choice = data["choices"][0] if data["choices"] else {}
+    answer = str(((choice or {}).get("message") or {}).get("content") or "")
+    _remember(request.app, cid, query, answer)
+    return web.json_response(data, headers=_timing(ctx, upstream_ms, t0))
+
+
+async def _stream(
+    request: web.Request, upstream: Upstream, forward: dict[str, Any], ctx: Context, query: str, cid: str, t0: float
+) -> web.StreamResponse:
+    u0 = time.perf_counter()
+    lines = upstream.stream(forward)
+    try:
+        first = await anext(lines)
+    except StopAsyncIteration:
+        return error(502, "upstream server closed the stream without data", kind="upstream_error")
+    except UpstreamError as exc:
+        return error(exc.status, str(exc), kind="upstream_error", code="upstream_failed")
+    headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **_timing(ctx, 0.0, t0)}
+    response = web.StreamResponse(status=200, headers=headers)
+    await response.prepare(request)
+    parts: list[str] = []
+    done = False
+    try:
+        line: bytes | None = first
+        while line is not None:
+            await response.write(line + b"\n\n")
+            piece = delta_text(line)
+            if piece is None:
+                done = True
+                break
+            parts.append(piece)
+            line = await anext(lines, None)
+    except UpstreamError as exc:
+        event = {"error": {"message": str(exc), "type": "upstream_error", "code": "upstream_failed"}}
+        await response.write(f"data: {json.dumps(event)}\n\n".encode())
+    finally:
+        await lines.aclose()
+    if done or parts:
+        _remember(request.app, cid, query, "".join(parts))
+    log.debug("stream for %s: upstream %.0f ms", cid, (time.perf_counter() - u0) * 1000)
+    await response.write_eof()
+    return response
+
+
+def _remember(app: web.Application, cid: str, user: str, assistant: str) -> None:
+    """Spool the exchange for the writer (the tree itself is written under the output's lock)."""
+    if not user.strip():
+        return
+    try:
+        spool(app[CONFIG].out, Exchange.new(cid, user, assistant))
+    except OSError as exc:
+        log.error("could not save the exchange of %s (%s)", cid, exc)
+        return
+    app[WRITER].notify()
+
+
+async def models(request: web.Request) -> web.Response:
+    """``GET /v1/models``: the one model this endpoint serves."""
+    model = request.app[CONFIG].run.llm.model
+    return web.json_response(
+        {"object": "list", "data": [{"id": model, "object": "model", "created": 0, "owned_by": "batchsum"}]}
+    )
+
+
+async def health(request: web.Request) -> web.Response:
+    """``GET /health``."""
+    return web.json_response({"status": "ok"})
+
+
+def create_app(scfg: ServeConfig) -> web.Application:
+    """The application with its upstream session and background writer (started with the app)."""
+    if not scfg.run.llm.base_url or not scfg.run.llm.model:
+        raise ConfigError("serve needs the upstream server: --base-url URL and --model NAME")
+    app = web.Application(middlewares=[_errors], client_max_size=MAX_BODY_BYTES)
+    app[CONFIG] = scfg
+    app[UPSTREAM] = Upstream(scfg.run.llm.base_url, scfg.run.llm.api_key, scfg.run.llm.timeout)
+    app[GUARD] = ChromaGuard(scfg.run)
+    app[WRITER] = MemoryWriter(scfg, app[GUARD])
+    app.router.add_post("/v1/chat/completions", chat_completions)
+    app.router.add_get("/v1/models", models)
+    app.router.add_get("/health", health)
+    app.on_startup.append(_startup)
+    app.on_cleanup.append(_cleanup)
+    return app
+
+
+async def _startup(app: web.Application) -> None:
+    app[WRITER].start()
+    if app[CONFIG].run.index:
+        # Load the embedder now, not on the first request (a second or two on a small machine).
+        asyncio.get_running_loop().run_in_executor(None, _warm_up, app[CONFIG])
+
+
+def _warm_up(scfg: ServeConfig) -> None:
+    try:
+        from batchsum.index.embed import get_embedder
+
+        get_embedder(scfg.run).embed(["warm up"])
+    except Exception as exc:  # only an optimization: the first request loads it otherwise
+        log.debug("embedder warm-up failed: %s", exc)
+
+
+async def _cleanup(app: web.Application) -> None:
+    await asyncio.to_thread(app[WRITER].stop)
+    await app[UPSTREAM].close()
+
+
+def run_server(scfg: ServeConfig, announce: Callable[[str], None] = print) -> None:
+    """Serve until SIGINT or SIGTERM; ``announce`` gets the base URL once listening."""
+    asyncio.run(_serve(scfg, announce))
+
+
+async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
+    app = create_app(scfg)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    await runner.setup()
+    watcher = None
+    try:
+        site = web.TCPSite(runner, scfg.host, scfg.port)
+        try:
+            await site.start()
+        except OSError as exc:
+            raise ConfigError(f"cannot listen on {scfg.host}:{scfg.port} ({exc.strerror or exc})") from None
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        port = sockets[0].getsockname()[1] if sockets else scfg.port
+        if scfg.watch:
+            from batchsum.watch import Watcher, watch_config
+
+            guard = app[GUARD]
+            watcher = Watcher(
+                watch_config(scfg.run, scfg.watch), debounce_ms=scfg.debounce_ms,
+                around=lambda: guard.use(own_writes=True),
+            ).start_thread()  # fmt: skip
+        announce(f"http://{scfg.host}:{port}/v1")
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+    finally:
+        if watcher is not None:
+            await asyncio.to_thread(watcher.stop)
+        await runner.cleanup()

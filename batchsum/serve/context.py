@@ -1,0 +1,126 @@
+"""The read path: retrieve what the output folder knows about a message and inject it into the request.
+
+Retrieved: the conversation's own summary (if it has one), the best facts of every scope plus this
+conversation's earlier user turns (ranked by :func:`batchsum.memory.search.search_facts`), and the best
+summary nodes (:func:`batchsum.index.search.search`, the ranking of ``batchsum search``). They go into
+one system message placed just before the user's last message: summary first, then ``[role] content``
+lines (scores are not shown).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from batchsum.errors import BatchsumError
+from batchsum.memory.files import ROLE
+from batchsum.serve.config import ServeConfig
+from batchsum.serve.conversations import read_summary, scope_of
+from batchsum.serve.guard import ChromaGuard
+
+log = logging.getLogger(__name__)
+
+SUMMARY_CHARS = 600  # of each summary hit injected
+CONTEXT_HEADER = (
+    "Context from the user's notes and memory. Use it when it is relevant to the question; "
+    "do not mention it otherwise. Later facts override earlier ones."
+)
+
+
+@dataclass
+class Context:
+    """What was retrieved for one request."""
+
+    conversation_summary: str | None = None
+    memories: list[tuple[str, str]] = field(default_factory=list)  # (role, content)
+    retrieval_ms: float = 0.0
+
+    @property
+    def empty(self) -> bool:
+        return not self.conversation_summary and not self.memories
+
+    def render(self) -> str:
+        """The injected system message."""
+        parts = [CONTEXT_HEADER]
+        if self.conversation_summary:
+            parts.append("Summary of this conversation so far:\n" + self.conversation_summary)
+        if self.memories:
+            parts.append("Memories:\n" + "\n".join(f"[{role}] {text}" for role, text in self.memories))
+        return "\n\n".join(parts)
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """The text of a chat message (string content, or the text parts of a list)."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return ""
+
+
+def last_user_text(messages: list[dict[str, Any]]) -> str:
+    """The last user message's text ('' when there is none)."""
+    for m in reversed(messages):
+        if m.get("role") == "user":
+            return message_text(m)
+    return ""
+
+
+def retrieve(scfg: ServeConfig, query: str, conversation_id: str, guard: ChromaGuard) -> Context:
+    """Everything worth injecting for ``query`` (blocking: Chroma and the embedder; run it in a thread)."""
+    t0 = time.perf_counter()
+    ctx = Context(conversation_summary=read_summary(scfg.out, conversation_id))
+    if query.strip() and scfg.run.index:
+        guard.refresh()
+        with guard.use():
+            ctx.memories = _facts(scfg, query, conversation_id) + _summaries(scfg, query)
+    ctx.retrieval_ms = (time.perf_counter() - t0) * 1000
+    return ctx
+
+
+def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[str, str]]:
+    from batchsum.memory.search import search_facts
+
+    where = {"$or": [{"role": ROLE}, {"$and": [{"role": "user"}, {"scope": scope_of(conversation_id)}]}]}
+    try:
+        hits = search_facts(scfg.run, query, k=scfg.top_facts, where=where)
+    except BatchsumError as exc:  # no index yet: nothing to inject
+        log.debug("no facts retrieved: %s", exc)
+        return []
+    return [(h.role, h.text) for h in hits]
+
+
+def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
+    from batchsum.index.search import search
+    from batchsum.tree import read_node
+
+    try:
+        hits = search(scfg.run, query, k=scfg.top_summaries)
+    except BatchsumError as exc:
+        log.debug("no summaries retrieved: %s", exc)
+        return []
+    found = []
+    for h in hits:
+        try:
+            _, body = read_node(h.summary_path)
+        except (OSError, ValueError):
+            body = h.snippet
+        text = " ".join(body.split())
+        if len(text) > SUMMARY_CHARS:
+            text = text[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " …"
+        found.append(("summary", f"{h.source_path}: {text}"))
+    return found
+
+
+def inject(messages: list[dict[str, Any]], ctx: Context) -> list[dict[str, Any]]:
+    """``messages`` with the context as a system message just before the last user message."""
+    if ctx.empty:
+        return list(messages)
+    block = {"role": "system", "content": ctx.render()}
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].get("role") == "user":
+            return [*messages[:i], block, *messages[i:]]
+    return [*messages, block]

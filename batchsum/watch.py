@@ -1,0 +1,176 @@
+"""Re-run incrementally whenever sources change (``batchsum watch``, ``batchsum serve --watch``).
+
+``watchfiles`` reports created, modified and deleted files; a burst of events is debounced into one
+incremental run (which redoes only what changed and soft-deletes the trees of deleted sources). The
+output's lock is held only while a run writes, so ``batchsum search`` or a nightly run are never shut
+out for long; a run that finds the lock taken waits for it. A failing file is reported and watching
+goes on; a failing run (an unreachable LLM, a full disk) too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from batchsum.errors import BatchsumError, ConfigError
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+    from batchsum.memory.ingest import FactsConfig
+    from batchsum.runner import RunResult
+
+log = logging.getLogger(__name__)
+
+STOP_CHECK_MS = 200  # how often the watcher checks for a stop request
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
+
+
+def parse_duration_ms(value: str) -> int:
+    """``2s``, ``500ms``, ``1.5`` (seconds) or ``1m`` as milliseconds; ConfigError otherwise."""
+    m = _DURATION.match(value)
+    if not m:
+        raise ConfigError(f"--debounce {value!r}: use a duration like 2s, 500ms or 1m")
+    number, unit = float(m.group(1)), m.group(2) or "s"
+    return int(number * {"ms": 1, "s": 1000, "m": 60000}[unit])
+
+
+def watch_config(cfg: RunConfig, paths: list[Path]) -> RunConfig:
+    """``cfg`` for watching ``paths``: runs wait for the lock instead of failing, without progress bars."""
+    return dataclasses.replace(cfg, paths=list(paths), wait_lock=True, progress=False)
+
+
+class Watcher:
+    """Incremental runs of one configuration, triggered by file changes."""
+
+    def __init__(
+        self,
+        cfg: RunConfig,
+        *,
+        debounce_ms: int = 2000,
+        facts: FactsConfig | None = None,
+        report: Callable[[str], None] | None = None,
+        around: Callable[[], AbstractContextManager[Any]] | None = None,
+    ) -> None:
+        """``around``: a context each run happens in (the endpoint's shared index client)."""
+        for p in cfg.paths:
+            if not p.exists():
+                raise ConfigError(f"path does not exist: {p}")
+        self.cfg = cfg
+        self.debounce_ms = max(1, debounce_ms)
+        self.facts = facts
+        self.report = report or log.info
+        self._around = around or nullcontext
+        self.runs = 0
+        self.failures = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._out = os.path.realpath(cfg.out)
+
+    # ---- one pass --------------------------------------------------------------------------
+    def run_once(self) -> RunResult | None:
+        """An incremental run (and facts pass), reported; never raises for a bad file or a failed run."""
+        from batchsum.runner import run
+
+        self.runs += 1
+        try:
+            with self._around():
+                result = run(self.cfg)
+        except BatchsumError as exc:
+            self.failures += 1
+            self.report(f"run failed: {exc}; still watching")
+            return None
+        for p in result.problems:
+            self.report(f"failed: {p.path}: {p.reason}")
+        for w in result.warnings:
+            self.report(f"warning: {w}")
+        self.report(result.summary_line())
+        if self.facts is not None:
+            self._facts()
+        return result
+
+    def _facts(self) -> None:
+        from batchsum.memory.ingest import run_facts
+
+        assert self.facts is not None
+        fcfg = dataclasses.replace(self.facts, run=self.cfg)
+        try:
+            with self._around():
+                res = run_facts(fcfg)
+        except BatchsumError as exc:
+            self.report(f"facts failed: {exc}; still watching")
+            return
+        for p in res.problems:
+            self.report(f"failed: {p.path}: {p.reason}")
+        self.report("facts: " + res.summary_line())
+
+    # ---- watching --------------------------------------------------------------------------
+    def _relevant(self, change: Any, path: str) -> bool:
+        from batchsum.walk import ALL_EXTS
+
+        real = os.path.realpath(path)
+        if real == self._out or real.startswith(self._out + os.sep):
+            return False  # our own writes
+        name = os.path.basename(path)
+        if name.startswith("."):
+            return False
+        ext = os.path.splitext(name)[1].lower()
+        # A deleted folder has no extension and cannot be stat'ed: let the run find out what is gone.
+        return ext in ALL_EXTS or not ext
+
+    def loop(self) -> None:
+        """Run once, then after every debounced burst of relevant changes, until :meth:`stop`."""
+        import watchfiles
+
+        self.run_once()
+        self.report(f"watching {', '.join(str(p) for p in self.cfg.paths)} (Ctrl-C to stop)")
+        for changes in watchfiles.watch(
+            *self.cfg.paths,
+            watch_filter=self._relevant,
+            debounce=self.debounce_ms,
+            step=min(50, self.debounce_ms),
+            stop_event=self._stop,
+            rust_timeout=STOP_CHECK_MS,
+            yield_on_timeout=False,
+            raise_interrupt=False,
+        ):
+            if self._stop.is_set():
+                break
+            names = sorted({os.path.relpath(p) for _, p in changes})
+            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            self.report(f"{len(names)} changed: {shown}")
+            self.run_once()
+
+    def start_thread(self) -> Watcher:
+        """Watch in a background thread (``serve --watch``)."""
+        self._thread = threading.Thread(target=self._thread_main, name="batchsum-watch", daemon=True)
+        self._thread.start()
+        return self
+
+    def _thread_main(self) -> None:
+        try:
+            self.loop()
+        except Exception as exc:  # a background watcher reports and ends; the server keeps serving
+            log.exception("watcher stopped: %s", exc)
+
+    def stop(self, timeout: float = 60.0) -> None:
+        """Stop watching (a run in progress finishes first)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+
+def now() -> str:
+    """Local wall-clock time for report lines."""
+    return time.strftime("%H:%M:%S")

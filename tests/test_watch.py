@@ -1,0 +1,142 @@
+"""``batchsum watch`` as a real process: a dropped file is summarized, a deleted one soft-deleted, a bad
+file reported while watching goes on, the lock is free between runs, SIGTERM ends it cleanly."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from batchsum.errors import ConfigError
+from batchsum.lock import RunLock, read_lock_info
+from batchsum.watch import parse_duration_ms
+
+REPO = Path(__file__).resolve().parent.parent
+TEXT = (
+    "The harbour committee met on Tuesday to plan the winter maintenance of the northern pier. "
+    "Marta Olsen reported that two mooring rings are cracked and must be replaced before the first storm. "
+    "The committee agreed to order new rings from the foundry in Bergen and to close the pier for three days. "
+    "Jonas will inform the fishing crews and post a notice at the harbour office. "
+    "The budget for the repairs was set at four thousand euros, to be reviewed in January. "
+    "After the meeting the harbour master walked the length of the pier with the engineer from the council. "
+    "They found loose planks near the fuel station and agreed that the lighting should be checked as well. "
+)
+
+
+class Watching:
+    """A running ``batchsum watch`` with its output lines collected by a thread."""
+
+    def __init__(self, src: Path, out: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        cmd = [sys.executable, "-m", "batchsum", "watch", str(src), "--out", str(out), "--debounce", "300ms",
+               "--no-index", "--no-metrics"]  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def expect(self, fragment: str, timeout: float = 60.0) -> str:
+        """Wait for an output line containing ``fragment``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                assert self.proc.poll() is None, f"watch exited early: {self.seen}"
+                continue
+            self.seen.append(line)
+            if fragment in line:
+                return line
+        raise AssertionError(f"no line with {fragment!r} in {self.seen}")
+
+
+@pytest.fixture
+def watching(tmp_path: Path) -> Iterator[tuple[Path, Path, Watching]]:
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    (src / "a.md").write_text("# Pier\n\n" + TEXT, encoding="utf-8")
+    w = Watching(src, out)
+    try:
+        yield src, out, w
+    finally:
+        if w.proc.poll() is None:
+            w.proc.kill()
+            w.proc.wait()
+
+
+def wait_for(check: object, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():  # type: ignore[operator]
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {check}")
+
+
+def test_watch_summarizes_new_files_soft_deletes_removed_ones_and_stops_cleanly(
+    watching: tuple[Path, Path, Watching],
+) -> None:
+    src, out, w = watching
+    w.expect("watching")
+    assert (out / "a.md" / "summaries" / "L3" / "final.md").is_file()
+    # Between runs the output is not locked: anyone may take the lock.
+    with RunLock(out):
+        pass
+
+    (src / "b.md").write_text("# Ferry\n\n" + TEXT.replace("pier", "ferry"), encoding="utf-8")
+    w.expect("1 changed: ")
+    wait_for(lambda: (out / "b.md" / "summaries" / "L3" / "final.md").is_file())
+
+    # A file that cannot be read is reported; watching goes on and the next file is summarized.
+    (src / "bad.md").write_bytes(b"\x00\x01\x02binary\xff\xfe" * 50)
+    w.expect("failed: ")
+    assert "bad.md" in w.seen[-1]
+    (src / "c.md").write_text("# Storm\n\n" + TEXT.replace("storm", "gale"), encoding="utf-8")
+    wait_for(lambda: (out / "c.md" / "summaries" / "L3" / "final.md").is_file())
+
+    (src / "b.md").unlink()
+    wait_for(lambda: not (out / "b.md" / "summaries").exists())
+    assert list((out / "b.md" / "deleted").glob("*/summaries/L3/final.md"))
+    w.expect("1 deleted")
+
+    w.proc.send_signal(signal.SIGTERM)
+    assert w.proc.wait(timeout=30) == 0
+    assert not read_lock_info(out / ".batchsum" / "lock")
+    with RunLock(out):  # nothing holds it
+        pass
+
+
+def test_watch_sigint_exits_cleanly(watching: tuple[Path, Path, Watching]) -> None:
+    _src, out, w = watching
+    w.expect("watching")
+    w.proc.send_signal(signal.SIGINT)
+    assert w.proc.wait(timeout=30) == 0
+    assert any("stopped" in line for line in [*w.seen, *list(w.lines.queue)])
+    assert not read_lock_info(out / ".batchsum" / "lock")
+
+
+def test_watch_needs_existing_paths(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "batchsum", "watch", str(tmp_path / "nope"), "--out", str(tmp_path / "out")],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2 and "does not exist" in result.stderr
+
+
+def test_parse_duration() -> None:
+    assert [parse_duration_ms(v) for v in ("2s", "500ms", "1.5", "1m")] == [2000, 500, 1500, 60000]
+    with pytest.raises(ConfigError):
+        parse_duration_ms("soon")
