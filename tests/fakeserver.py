@@ -364,7 +364,11 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def _key_rejected(self) -> bool:
             if server.require_key is None or self.headers.get("Authorization") == f"Bearer {server.require_key}":
                 return False
-            error = {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}
+            error = {
+                "message": "Incorrect API key provided",
+                "type": "invalid_request_error",
+                "code": "invalid_api_key",
+            }
             self._json(401, {"error": error})
             return True
 

@@ -250,7 +250,9 @@ def test_line_kinds() -> None:
     assert line_kind("## Results") == "heading"
     assert line_kind("bac clone sequencing and annotation") == "short"
     assert line_kind("We walked to the river and talked until dark.") is None
-    assert line_kind("WINTER LETTERS 17", repeated_lines(["WINTER LETTERS 17", "WINTER LETTERS 33", "WINTER LETTERS 41"]))
+    assert line_kind(
+        "WINTER LETTERS 17", repeated_lines(["WINTER LETTERS 17", "WINTER LETTERS 33", "WINTER LETTERS 41"])
+    )
     # A short unpunctuated line is a heading only when it opens a paragraph and is not wrapped prose.
     assert is_heading("statistical analysis", None, "Recall scores were compared with a two-sided t test here.")
     assert not is_heading("little--very little man. Less, I think, than", "It was a", "him in person; God knows")

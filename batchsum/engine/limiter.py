@@ -282,10 +282,12 @@ class LimiterGate:
         """Wait for the cluster-wide budget; returns the ticket to hand to :meth:`exit`."""
         ticket = f"{self.holder}:{self.incarnation}:{next(self._seq)}"
         try:
-            await self._actor.acquire.remote(ticket, priority, tokens)
+            granted = await self._actor.acquire.remote(ticket, priority, tokens)
         except asyncio.CancelledError:
             self._actor.cancel.remote(ticket)
             raise
+        if not granted:  # withdrawn: only a cancel of this very ticket does that
+            raise asyncio.CancelledError
         return ticket
 
     def exit(self, ticket: str, used_tokens: int | None) -> None:
