@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from aiolimiter import AsyncLimiter
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -253,6 +253,18 @@ class _PrioritySlots:
         self._free += 1
 
 
+class RequestGate(Protocol):
+    """Limits shared beyond this backend (e.g. by every worker of a cluster), asked before each request."""
+
+    async def enter(self, priority: int, tokens: int) -> str:
+        """Wait until a request of ``tokens`` (prompt + max output) may start; returns its ticket."""
+        ...
+
+    def exit(self, ticket: str, used_tokens: int | None) -> None:
+        """The request is over; ``used_tokens`` is what the server reported (None when it failed)."""
+        ...
+
+
 # ---- the backend ------------------------------------------------------------------------------
 class LLMBackend:
     """Summaries from an OpenAI-compatible server, shared by every node task of a run."""
@@ -269,10 +281,12 @@ class LLMBackend:
         rate_period: float = 60.0,
         retry_initial: float = 0.5,
         retry_max: float = 30.0,
+        gate: RequestGate | None = None,
     ) -> None:
         """``rate_period``: the window ``rpm``/``tpm`` refer to (60 s; shorter only in tests).
 
         ``retry_initial``/``retry_max``: exponential backoff bounds in seconds (jitter added).
+        ``gate``: limits shared with other processes, entered around each request besides this backend's own.
         """
         _validate(cfg)
         self.cfg = cfg
@@ -284,6 +298,7 @@ class LLMBackend:
         self._retry_initial = retry_initial
         self._retry_max = retry_max
         self._client: Any = None
+        self._gate = gate
         self._slots = _PrioritySlots(cfg.concurrency)
         # Capacity 1 spaces requests evenly: no minute ever sees more than rpm requests, even at start.
         self._rpm = AsyncLimiter(1, rate_period / cfg.rpm) if cfg.rpm else None
@@ -697,8 +712,12 @@ class LLMBackend:
             await self._ensure_reachable()
         client = self._get_client()
         estimate = prompt.prompt_tokens + prompt.max_tokens
+        ticket: str | None = None
+        usage: dict[str, Any] | None = None
         await self._slots.acquire(priority)
         try:
+            if self._gate is not None:
+                ticket = await self._gate.enter(priority, estimate)
             # Pace inside the slot: a slot taken late must not turn a paced start into a burst.
             if self._rpm is not None:
                 await self._rpm.acquire()
@@ -739,6 +758,8 @@ class LLMBackend:
                 stats.http_s += time.perf_counter() - t0
         finally:
             self._slots.release()
+            if ticket is not None and self._gate is not None:
+                self._gate.exit(ticket, _used_tokens(usage))
         prompt_tokens = int(usage.get("prompt_tokens") or 0) if usage else 0
         completion_tokens = int(usage.get("completion_tokens") or 0) if usage else 0
         if self._tpm is not None and usage:
@@ -762,6 +783,13 @@ def _parse_completion(raw: bytes) -> tuple[str, dict[str, Any] | None]:
     content = message.get("content") if isinstance(message, dict) else None
     usage = data.get("usage")
     return (content if isinstance(content, str) else ""), (usage if isinstance(usage, dict) else None)
+
+
+def _used_tokens(usage: dict[str, Any] | None) -> int | None:
+    """Prompt + completion tokens a response reports, or None (no response, or no usage block)."""
+    if not usage:
+        return None
+    return int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
 
 
 PROBE_TIMEOUT_S = 10.0

@@ -30,6 +30,7 @@ from batchsum.engine.nodes import NodeJob, heights
 from batchsum.errors import AbortRun, BatchsumError
 
 if TYPE_CHECKING:
+    from batchsum.config import RunConfig
     from batchsum.engine.records import NodeResult
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
     from batchsum.planning import FilePlan, PlannedNode
@@ -75,6 +76,15 @@ class Executor(Protocol):
 
 # Builds an executor from the run's backend and its extractive fallback.
 ExecutorFactory = Callable[["Backend", "Backend"], Executor]
+
+
+def executor_for(cfg: RunConfig) -> ExecutorFactory:
+    """The executor a run's settings ask for (``--executor``; Ray is imported only when chosen)."""
+    if cfg.executor == "ray":
+        from batchsum.engine.ray_executor import RayOptions, ray_executor
+
+        return ray_executor(cfg, RayOptions(address=cfg.ray_address, workers=cfg.ray_workers))
+    return LocalExecutor
 
 
 async def summarize(backend: Backend, fallback: Backend, request: SummaryRequest) -> SummaryOutput:
@@ -148,8 +158,12 @@ class LocalExecutor:
         out = driver.stored(job)
         if out is not None:
             return driver.node_finished(plan, job, out, reused=True)
-        out = await summarize(self.backend, self.fallback, job.request)
+        out = await self.compute(job.request)
         return driver.node_finished(plan, job, out, reused=False)
+
+    async def compute(self, request: SummaryRequest) -> SummaryOutput:
+        """The summary of one node's request, computed here (a distributed executor overrides this)."""
+        return await summarize(self.backend, self.fallback, request)
 
 
 async def _cancel(tasks: Iterable[asyncio.Task[Any]]) -> None:

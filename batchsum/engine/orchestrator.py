@@ -140,10 +140,10 @@ class _Run:
         import asyncio
 
         from batchsum.backends.registry import make_backends
-        from batchsum.engine.executor import LocalExecutor
+        from batchsum.engine.executor import executor_for
 
         backend, fallback = make_backends(self.cfg, self.tokenizer)
-        executor = (self.executor_factory or LocalExecutor)(backend, fallback)
+        executor = (self.executor_factory or executor_for(self.cfg))(backend, fallback)
 
         async def go() -> None:
             try:
