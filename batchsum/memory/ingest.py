@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from batchsum.errors import ConfigError, InputError, SummarizationError
 from batchsum.memory.engine import Changes, MemoryEngine, Source
-from batchsum.memory.files import check_scope
+from batchsum.memory.files import check_scope, iter_facts
 from batchsum.memory.llm import JsonFormat
 from batchsum.memory.manifest import FactsManifest, SourceState
 from batchsum.memory.units import Unit, is_user_turn, units_of
@@ -176,12 +176,10 @@ class _FactsPass:
 
     async def run(self) -> None:
         work = self.plan()
-        if not work:
-            self.manifest.save()
-            return
         engine = MemoryEngine(self.cfg, json_format=self.fcfg.json_format)
         try:
-            if engine.index is not None:
+            if engine.index is not None and (work or next(iter_facts(self.cfg.out), None) is not None):
+                # Every pass: an index rebuilt since (or a crash between file and index) is healed here.
                 await asyncio.to_thread(engine.index.sync)
             # Extraction for every job starts now (the backend caps what is in flight); reconciliation
             # then walks the jobs in source order.
