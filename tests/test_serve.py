@@ -219,3 +219,53 @@ def test_refuses_to_listen_beyond_loopback_without_a_key(tmp_path: Path) -> None
     argv = ["serve", "--out", str(tmp_path), "--host", "0.0.0.0", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
     result = CliRunner().invoke(main, argv, env={"BATCHSUM_SERVE_KEY": ""})
     assert result.exit_code == 2 and "--serve-key" in result.output
+
+
+BOAT = (
+    "# Boat\n\nWe finally bought the old wooden sailboat from the harbour master in Seixal. Her name is Gaivota, "
+    "she is eight metres long and needs new sails, a fresh coat of varnish and a working outboard engine before "
+    "the summer. Ana wants to repaint the hull blue; I would rather keep the original white. The mooring costs "
+    "ninety euros a month and the first trip is planned for April, weather permitting, along the Tagus estuary. "
+    "The previous owner left us a box of old charts, a brass compass and a logbook from 1974 in which someone "
+    "recorded every crossing to Cascais, with the wind, the tide and the number of fish caught on the way."
+)
+LONG_MESSAGE = (
+    "Let me tell you about the plan for the summer. We want to spend two weeks in the Azores, first on São "
+    "Miguel to see the crater lakes and the tea plantations, then a ferry to Pico to climb the mountain if the "
+    "weather allows it. My partner Ana is worried about the ferry schedule, which changes in July, and about "
+    "the price of renting a car on both islands. I would like to stay in small guest houses rather than hotels, "
+    "and to spend at least one day whale watching from Lajes. Can you help me plan the days?"
+)
+
+
+def test_conversation_summary_and_runs_of_other_processes(known: Path, upstream: FakeLLMServer) -> None:
+    with serving(known, upstream.base_url, "--no-facts") as (url, _proc):
+        client = openai.OpenAI(base_url=url, api_key=KEY, max_retries=0, timeout=60)
+        # A long enough conversation gets a summary tree, and later requests get that summary first.
+        client.chat.completions.create(
+            model="fake", messages=[{"role": "user", "content": LONG_MESSAGE}], extra_body={"conversation_id": "azores"}
+        )
+        final = known / "conversations" / "azores" / "transcript.md" / "summaries" / "L3" / "final.md"
+        wait_for(final.is_file)
+        client.chat.completions.create(
+            model="fake",
+            messages=[{"role": "user", "content": "And the ferry?"}],
+            extra_body={"conversation_id": "azores"},
+        )
+        context = str(chat_requests(upstream)[-1][0]["content"])
+        summary = context.split("Summary of this conversation so far:\n")[1].split("Memories:")[0]
+        assert "the plan for the summer" in summary  # the fake upstream summarizes by quoting the start
+
+        # A run by another process (a nightly one) while serving: its new summaries are retrieved.
+        notes = known.parent / "src" / "notes"
+        (notes / "boat.md").write_text(BOAT, encoding="utf-8")
+        nightly = subprocess.run(
+            [sys.executable, "-m", "batchsum", "run", str(known.parent / "src"), "--out", str(known), "-q", "--wait"],
+            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300,
+        )  # fmt: skip
+        assert nightly.returncode == 0, nightly.stderr
+        client.chat.completions.create(
+            model="fake", messages=[{"role": "user", "content": "What is the name of our sailboat?"}]
+        )
+        context = str(chat_requests(upstream)[-1][0]["content"])
+        assert "[summary] notes/boat.md: " in context, context
