@@ -61,6 +61,7 @@ class MemoryWriter:
         self._thread: threading.Thread | None = None
         self.written = 0  # exchanges written so far
         self.errors: list[str] = []
+        self._needs_sync = True  # fact records are checked against the files first (healed after a rebuild)
 
     def start(self) -> MemoryWriter:
         self._thread = threading.Thread(target=self._main, name="batchsum-memory-writer", daemon=True)
@@ -124,6 +125,12 @@ class MemoryWriter:
             if not pending:
                 return changed
             with RunLock(self.scfg.out, wait=True, poll=LOCK_POLL_S):
+                if engine is not None and engine.index is not None and self._needs_sync:
+                    try:
+                        engine.index.sync()
+                        self._needs_sync = False
+                    except BatchsumError as exc:
+                        log.warning("fact index not synced with the fact files (%s)", exc)
                 for path, exchange in pending:
                     if self._stop.is_set():
                         break
@@ -151,8 +158,10 @@ class MemoryWriter:
                 log.info("%s: facts %d added, %d updated, %d deleted", name, len(changes.added),
                          len(changes.updated), len(changes.deleted))  # fmt: skip
         except BatchsumError as exc:
-            log.warning("%s: facts not extracted (%s); the turns are saved", exchange.conversation_id, exc)
+            log.warning("%s: facts not extracted or indexed (%s); the turns are saved", exchange.conversation_id, exc)
             self.errors.append(str(exc))
+            self._needs_sync = True  # files written but maybe not indexed: checked on the next exchange
+            self.guard.refresh(force=True)  # an index error may be a stale client: reopen when nobody uses it
 
     def _summarize(self) -> None:
         from batchsum.runner import run
