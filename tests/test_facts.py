@@ -229,3 +229,15 @@ def test_units_split_entries_and_turns() -> None:
     turns = conversation_turns(_doc("User: I moved to Lisbon.\nIt is sunny.\n\nAssistant: Nice!\n", "conversation"))
     assert [(u.turn, u.speaker, u.line) for u in turns] == [(1, "User", 1), (2, "Assistant", 4)]
     assert turns[0].text == "User: I moved to Lisbon.\nIt is sunny."
+
+
+def test_git_commits_the_facts(fake_llm: FakeLLMServer, journal: tuple[Path, Path]) -> None:
+    import subprocess
+
+    src, out = journal
+    script(fake_llm)
+    result = facts_cli(src, "--out", out, "--git", base_url=fake_llm.base_url)
+    assert result.exit_code == 0, result.output
+    log = subprocess.run(["git", "-C", str(out), "log", "--name-only", "--format=%s"], capture_output=True, text=True)
+    assert "3 added" in log.stdout
+    assert sum(1 for line in log.stdout.splitlines() if line.startswith("journal/facts/")) == 3

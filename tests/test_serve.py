@@ -269,3 +269,21 @@ def test_conversation_summary_and_runs_of_other_processes(known: Path, upstream:
         )
         context = str(chat_requests(upstream)[-1][0]["content"])
         assert "[summary] notes/boat.md: " in context, context
+
+
+def test_serve_watch_summarizes_changed_sources(tmp_path: Path, upstream: FakeLLMServer) -> None:
+    src, out = tmp_path / "notes", tmp_path / "out"
+    src.mkdir()
+    with serving(out, upstream.base_url, "--watch", str(src), "--debounce", "200ms", "--no-facts") as (url, _proc):
+        (src / "boat.md").write_text(BOAT, encoding="utf-8")
+        final = out / "boat.md" / "summaries" / "L3" / "final.md"
+        wait_for(final.is_file)
+        client = openai.OpenAI(base_url=url, api_key=KEY, max_retries=0, timeout=60)
+
+        def retrieved() -> bool:  # the tree is written before the run indexes it: ask until it has
+            client.chat.completions.create(
+                model="fake", messages=[{"role": "user", "content": "Tell me about the sailboat"}]
+            )
+            return "[summary] boat.md: " in str(chat_requests(upstream)[-1][0]["content"])
+
+        wait_for(retrieved)

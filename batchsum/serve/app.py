@@ -241,6 +241,12 @@ async def _cleanup(app: web.Application) -> None:
     await app[UPSTREAM].close()
 
 
+def _watch_report(line: str) -> None:
+    """The watcher's lines in the server's log: problems as warnings."""
+    problem = line.startswith(("failed", "run failed", "facts failed", "warning"))
+    log.log(logging.WARNING if problem else logging.INFO, "watch: %s", line)
+
+
 def run_server(scfg: ServeConfig, announce: Callable[[str], None] = print) -> None:
     """Serve until SIGINT or SIGTERM; ``announce`` gets the base URL once listening."""
     asyncio.run(_serve(scfg, announce))
@@ -266,7 +272,7 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
             guard = app[GUARD]
             watcher = Watcher(
                 watch_config(scfg.run, scfg.watch), debounce_ms=scfg.debounce_ms,
-                around=lambda: guard.use(own_writes=True),
+                around=lambda: guard.use(own_writes=True), report=_watch_report,
             ).start_thread()  # fmt: skip
         announce(f"http://{scfg.host}:{port}/v1")
         stop = asyncio.Event()
