@@ -143,11 +143,14 @@ class MemoryWriter:
         out = self.scfg.out
         user, assistant = write_turns(out, exchange)
         path.unlink(missing_ok=True)
-        if engine is None:
-            return
         try:
-            if engine.index is not None:
-                await asyncio.to_thread(engine.index.upsert, [user, assistant])
+            if self.scfg.run.index:
+                from batchsum.memory.store import FactIndex
+
+                index = engine.index if engine is not None and engine.index is not None else FactIndex(self.scfg.run)
+                await asyncio.to_thread(index.upsert, [user, assistant])
+            if engine is None:
+                return
             from batchsum.memory.engine import Source
 
             source = Source(scope_of(exchange.conversation_id), user.source_path, None, user.source_turn,
