@@ -241,3 +241,20 @@ def test_git_commits_the_facts(fake_llm: FakeLLMServer, journal: tuple[Path, Pat
     log = subprocess.run(["git", "-C", str(out), "log", "--name-only", "--format=%s"], capture_output=True, text=True)
     assert "3 added" in log.stdout
     assert sum(1 for line in log.stdout.splitlines() if line.startswith("journal/facts/")) == 3
+
+
+def test_429_is_retried_and_a_hung_server_times_out(fake_llm: FakeLLMServer, journal: tuple[Path, Path]) -> None:
+    src, out = journal
+    script(fake_llm)
+    fake_llm.configure(rules=[{"status": 429, "retry_after": "0", "times": 2}, *[r.__dict__ for r in fake_llm.rules]])
+    argv = ["facts", str(src), "--out", str(out), "--base-url", fake_llm.base_url, "--model", "fake", "--rpm", "0",
+            "--max-attempts", "3", "--json"]  # fmt: skip
+    result = CliRunner().invoke(main, argv, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert [e.status for e in fake_llm.log].count(429) == 2
+    assert live_texts(out) == sorted([PORTO, ANA, ENGINEER])
+
+    (src / "journal" / "life.md").write_text(ENTRY_1 + "\n" + ENTRY_2 + "\n" + ENTRY_3, encoding="utf-8")
+    fake_llm.configure(rules=[{"hang": 5}])
+    hung = facts_cli(src, "--out", out, "--timeout", "0.5", base_url=fake_llm.base_url)
+    assert hung.exit_code == 1 and "timeout" in hung.output

@@ -178,7 +178,9 @@ def test_chat_injects_memory_and_writes_turns_and_facts(known: Path, upstream: F
 
 def test_errors_are_openai_style_and_upstream_failures_are_502(tmp_path: Path, upstream: FakeLLMServer) -> None:
     out = tmp_path / "out"
-    with serving(out, upstream.base_url, "--timeout", "2", "--no-facts", "--no-summaries") as (url, _proc):
+    secret = "sk-upstream-secret-0123456789"
+    serve_args = ("--timeout", "2", "--no-facts", "--no-summaries", "--api-key", secret, "-v")
+    with serving(out, upstream.base_url, *serve_args) as (url, proc):
         headers = {"Authorization": f"Bearer {KEY}"}
         with httpx.Client(base_url=url, timeout=30) as http:
             r = http.post("/chat/completions", json={"messages": []})
@@ -197,6 +199,7 @@ def test_errors_are_openai_style_and_upstream_failures_are_502(tmp_path: Path, u
             ok = {"messages": [{"role": "user", "content": "Hello there"}]}
             r = http.post("/chat/completions", json=ok, headers=headers)
             assert r.status_code == 200 and "retrieval;dur=" in r.headers["Server-Timing"]
+            assert upstream.log[-1].authorized  # the upstream key goes to the upstream ...
 
             upstream.configure(rules=[{"status": 500, "times": 1}])
             r = http.post("/chat/completions", json=ok, headers=headers)
@@ -213,6 +216,13 @@ def test_errors_are_openai_style_and_upstream_failures_are_502(tmp_path: Path, u
         with pytest.raises(openai.APIStatusError) as err:
             client.chat.completions.create(model="fake", messages=[{"role": "user", "content": "Hello?"}])
         assert err.value.status_code == 502 and "upstream server" in str(err.value)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0
+        assert proc.stderr is not None
+        logged = proc.stderr.read()
+    assert "upstream server answered HTTP 500" in logged  # failures are logged, ...
+    assert secret not in logged  # ... and never the key
+    assert not any(secret in p.read_text(errors="replace") for p in out.rglob("*") if p.is_file())
 
 
 def test_refuses_to_listen_beyond_loopback_without_a_key(tmp_path: Path) -> None:

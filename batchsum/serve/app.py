@@ -132,6 +132,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     try:
         data = await upstream.complete(forward)
     except UpstreamError as exc:
+        log.warning("%s", exc)
         return error(exc.status, str(exc), kind="upstream_error", code="upstream_failed")
     upstream_ms = (time.perf_counter() - u0) * 1000
     choice = data["choices"][0] if data["choices"] else {}
@@ -150,6 +151,7 @@ async def _stream(
     except StopAsyncIteration:
         return error(502, "upstream server closed the stream without data", kind="upstream_error")
     except UpstreamError as exc:
+        log.warning("%s", exc)
         return error(exc.status, str(exc), kind="upstream_error", code="upstream_failed")
     headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **_timing(ctx, 0.0, t0)}
     response = web.StreamResponse(status=200, headers=headers)
