@@ -1,12 +1,11 @@
-"""Run configuration: one dataclass the CLI and pipeline files fill in, the library reads."""
+"""Configuration dataclasses the library reads; :mod:`batchsum.settings` holds their bounds and options."""
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from batchsum.fastdc import fast_dataclass
 from batchsum.model import Thresholds
 
 OnError = Literal["fallback", "fail", "abort"]
@@ -15,7 +14,7 @@ TypeChoice = Literal["journal", "conversation", "document", "auto"]
 STATE_DIR = ".batchsum"
 
 
-@fast_dataclass
+@dataclass
 class LLMConfig:
     """Settings of the OpenAI-compatible backend. ``base_url`` None means: use extractive."""
 
@@ -40,12 +39,32 @@ class LLMConfig:
         return bool(self.base_url)
 
 
-@fast_dataclass
-class RunConfig:
-    """Everything ``batchsum run`` needs."""
+@dataclass(kw_only=True)
+class IndexConfig:
+    """Where an output folder's search index lives and which embedder builds it (``search``, ``index``)."""
+
+    out: Path = Path("batchsum-out")
+    chroma_host: str | None = None
+    chroma_port: int | None = None
+    collection: str = "batchsum"
+    embed_base_url: str | None = None
+    embed_model: str | None = None
+
+    @property
+    def state_dir(self) -> Path:
+        return self.out / STATE_DIR
+
+    @property
+    def embed_api_key(self) -> str | None:
+        """Key for ``embed_base_url`` (a run uses its LLM key; search has none)."""
+        return None
+
+
+@dataclass
+class RunConfig(IndexConfig):
+    """Everything ``batchsum run`` needs (a run also updates the index, so it is an index config)."""
 
     paths: list[Path]
-    out: Path = Path("batchsum-out")
     content_type: TypeChoice = "auto"
     encoding: str = "cl100k_base"
     thresholds: Thresholds = field(default_factory=Thresholds)
@@ -56,11 +75,6 @@ class RunConfig:
     index: bool = True
     metrics: bool = True
     metrics_db: Path | None = None
-    chroma_host: str | None = None
-    chroma_port: int | None = None
-    collection: str = "batchsum"
-    embed_base_url: str | None = None
-    embed_model: str | None = None
     max_chain_depth: int = 3
     git: bool = False
     wait_lock: bool = False
@@ -74,10 +88,22 @@ class RunConfig:
     log_format: Literal["text", "json"] = "text"
     command_line: str = ""
     price_per_1k: float | None = None
+    keep_short: bool = True  # files below the NONE bound get their source kept whole as the final
+    redact: bool | None = None  # None: on when --base-url or --embed-base-url is not loopback
+    follow_symlinks: bool = False  # read symlinks whose target lies outside every given path
 
     @property
-    def state_dir(self) -> Path:
-        return self.out / STATE_DIR
+    def redact_secrets(self) -> bool:
+        """Whether source text is redacted before it is summarized, indexed or sent anywhere."""
+        if self.redact is not None:
+            return self.redact
+        from batchsum.secrets import redact_by_default
+
+        return redact_by_default(self.llm.base_url, self.embed_base_url)
+
+    @property
+    def embed_api_key(self) -> str | None:
+        return self.llm.api_key
 
     @property
     def metrics_path(self) -> Path:

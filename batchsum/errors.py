@@ -8,6 +8,9 @@ The hierarchy::
     ├── InputError                one source file cannot be read or decoded
     ├── SummarizationError        a node could not be summarized (cause attached)
     │   └── AbortRun              ``--on-error abort``: stop the run, keep what is done
+    │       └── LLMUnavailable     the LLM server cannot be used at all: the run stops
+    │           ├── LLMUnreachable   it refuses connections (or its host is unknown)
+    │           └── LLMAuthError     it rejects the API key (HTTP 401/403)
     ├── LockedError               another run holds the output folder (exit 3)
     ├── MetricsError              the metrics database is newer, corrupt or unusable
     └── IndexError_               the search index is missing, corrupt or incompatible
@@ -50,6 +53,18 @@ class SummarizationError(BatchsumError):
 
 class AbortRun(SummarizationError):
     """Raised under ``--on-error abort``: the run stops, finished work is kept."""
+
+
+class LLMUnavailable(AbortRun):
+    """The LLM server cannot be used for any node; falling back node by node would hide it."""
+
+
+class LLMUnreachable(LLMUnavailable):
+    """The LLM server refuses connections or its host cannot be resolved."""
+
+
+class LLMAuthError(LLMUnavailable):
+    """The LLM server rejects the credentials (HTTP 401/403)."""
 
 
 class LockedError(BatchsumError):

@@ -13,47 +13,19 @@ import logging
 import re
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, TextIO
 
+from batchsum.secrets import MASK, is_secret_key, scrub_argv, scrub_text
+
 LogFormat = Literal["text", "json"]
 LEVELS = ("debug", "info", "warning", "error")
-MASK = "***"
-
-# Exact names only: "input_tokens" must stay visible while "token" is hidden.
-_SECRET_KEYS = frozenset(
-    {
-        "api_key",
-        "apikey",
-        "x_api_key",
-        "authorization",
-        "proxy_authorization",
-        "token",
-        "access_token",
-        "refresh_token",
-        "bearer",
-        "secret",
-        "client_secret",
-        "password",
-        "passwd",
-    }
-)
-_SECRET_VALUE = re.compile(r"\b(sk-)[A-Za-z0-9_\-]{6,}|\b(Bearer\s+)[A-Za-z0-9._~+/=\-]{6,}", re.IGNORECASE)
-_SECRET_FLAGS = ("--api-key", "--token", "--password", "--authorization")
 _BARE = re.compile(r"[^\s\"'=\\]+")
 
-
-def is_secret_key(key: str) -> bool:
-    """True when a field or option named ``key`` carries a credential."""
-    return key.strip().lstrip("-").lower().replace("-", "_") in _SECRET_KEYS
-
-
-def scrub_text(text: str) -> str:
-    """Mask API-key-looking substrings (``sk-...``, ``Bearer ...``) in free text."""
-    return _SECRET_VALUE.sub(lambda m: f"{m.group(1) or m.group(2)}{MASK}", text)
+__all__ = ["MASK", "EventLog", "is_secret_key", "scrub", "scrub_argv", "scrub_text", "utc_timestamp"]
 
 
 def scrub(value: Any, key: str | None = None) -> Any:
@@ -67,27 +39,6 @@ def scrub(value: Any, key: str | None = None) -> Any:
     if isinstance(value, (list, tuple)):
         return [scrub(v) for v in value]
     return value
-
-
-def scrub_argv(argv: Sequence[str]) -> list[str]:
-    """A copy of a command line with the values of secret options masked."""
-    out: list[str] = []
-    hide_next = False
-    for arg in argv:
-        if hide_next:
-            out.append(MASK)
-            hide_next = False
-            continue
-        flag, eq, _ = arg.partition("=")
-        if flag in _SECRET_FLAGS:
-            if eq:
-                out.append(f"{flag}={MASK}")
-            else:
-                out.append(arg)
-                hide_next = True
-            continue
-        out.append(scrub_text(arg))
-    return out
 
 
 def utc_timestamp() -> str:

@@ -1,7 +1,7 @@
 """Core data model shared by every stage of the pipeline.
 
-walk -> Document; plan -> NodeSpec graph; backends turn a SummaryRequest into a
-SummaryOutput; the runner turns outputs into tree files and Run/File/Node records.
+walk -> Document; planning -> PlannedNode graph; backends turn a SummaryRequest into a
+SummaryOutput; the engine turns outputs into tree files and Run/File/Node records.
 """
 
 from __future__ import annotations
@@ -11,15 +11,13 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from batchsum.fastdc import fast_dataclass
-
 ContentType = Literal["journal", "conversation", "document"]
 CONTENT_TYPES: tuple[ContentType, ...] = ("journal", "conversation", "document")
 PromptKind = Literal["brief", "standard", "chunk", "meta", "rolling"]
 
 
 class SummaryLevel(str, Enum):
-    """Summary depth picked from a file's token count (seed 000 §2.1)."""
+    """Summary depth picked from a file's token count."""
 
     NONE = "NONE"
     BRIEF = "BRIEF"
@@ -28,7 +26,7 @@ class SummaryLevel(str, Enum):
     HIERARCHICAL = "HIERARCHICAL"
 
 
-# Target output/input ratio per level (seed 000 §3.1).
+# Target output/input ratio per level.
 TARGET_RATIO: dict[SummaryLevel, float] = {
     SummaryLevel.BRIEF: 0.20,
     SummaryLevel.STANDARD: 0.12,
@@ -59,7 +57,7 @@ class Thresholds:
         return SummaryLevel.HIERARCHICAL
 
 
-@fast_dataclass
+@dataclass
 class Document:
     """One source file, read, decoded and classified."""
 
@@ -73,6 +71,8 @@ class Document:
     type_reason: str
     doc_date: str | None = None  # ISO date (journal date from name/front matter, else mtime)
     decode_note: str | None = None  # set when a lossy or non-UTF-8 decode was needed
+    warnings: list[str] = field(default_factory=list)  # text kept despite a problem (bad cue timing, ...)
+    redactions: dict[str, int] = field(default_factory=dict)  # secrets replaced, per kind (--redact)
     tokens: int = 0
     level: SummaryLevel = SummaryLevel.NONE
 
@@ -81,12 +81,29 @@ class Document:
         return self.relpath
 
 
+# Node ids are made and read here only: ``<doc id>:summary:L<n>:<index|final>``.
+NODE_ID_SEP = ":summary:"
+
+
 def node_id(doc_id: str, level: int, index: int | None) -> str:
-    """``<doc id>:summary:L<n>:<index|final>`` (seed 000 §3.3)."""
-    return f"{doc_id}:summary:L{level}:{'final' if index is None else index}"
+    """The id of a summary node: ``<doc id>:summary:L<n>:<index|final>``."""
+    return f"{doc_id}{NODE_ID_SEP}L{level}:{'final' if index is None else index}"
 
 
-@fast_dataclass
+def doc_id_of(nid: str) -> str:
+    """The document id a node id belongs to."""
+    return nid.split(NODE_ID_SEP, 1)[0]
+
+
+def level_of(nid: str) -> int | None:
+    """The level (1, 2 or 3) a node id names, or None when it is not a node id."""
+    _, sep, tail = nid.rpartition(NODE_ID_SEP)
+    if not sep or len(tail) < 3 or tail[0] != "L" or tail[1] not in "123" or tail[2] != ":":
+        return None
+    return int(tail[1])
+
+
+@dataclass
 class SummaryRequest:
     """Everything a backend needs to produce one summary node."""
 
@@ -108,7 +125,7 @@ class SummaryRequest:
     priority: int = 1
 
 
-@fast_dataclass
+@dataclass
 class SummaryOutput:
     """A produced summary plus how it was made."""
 
@@ -137,7 +154,7 @@ class Backend(Protocol):
     async def aclose(self) -> None: ...
 
 
-@fast_dataclass
+@dataclass
 class NodeRecord:
     """One summary node as recorded in metrics."""
 
@@ -162,7 +179,7 @@ class NodeRecord:
     error: str | None = None
 
 
-@fast_dataclass
+@dataclass
 class FileRecord:
     """One source file's outcome in one run."""
 
@@ -187,7 +204,7 @@ class FileRecord:
     nodes_recomputed: int = 0
 
 
-@fast_dataclass
+@dataclass
 class RunRecord:
     """One invocation of ``batchsum run``."""
 

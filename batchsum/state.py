@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
-from batchsum.fastdc import fast_dataclass
 from batchsum.model import SummaryOutput
 from batchsum.tree import atomic_write_bytes
 
@@ -31,7 +30,7 @@ SNAPSHOT_NAME = "manifest.json"
 NODE_GRACE_DAYS = 30  # unreferenced node records younger than this are kept (see collect_garbage)
 
 
-@fast_dataclass
+@dataclass
 class ManifestEntry:
     """What the last successful run did with one source file."""
 
@@ -138,7 +137,7 @@ class StateStore:
         """Atomically write one manifest entry."""
         self._invalidate_snapshot()
         self.writes += 1
-        # Atomic against kill -9; the runner flushes to disk once at the end of a run, since an fsync
+        # Atomic against kill -9; a run flushes the disk once at its end, since an fsync
         # per file cost ~2.5 ms each (most of a 1,253-file run).
         atomic_write_bytes(
             self.manifest_dir / _name(entry.relpath), jsonio.dumps(asdict(entry), sort_keys=True), durable=False
@@ -199,16 +198,6 @@ class StateStore:
         atomic_write_bytes(self._node_path(key), jsonio.dumps(asdict(output), sort_keys=True), durable=False)
 
 
-def _sha256() -> Any:
-    # CPython's built-in sha256 when present: hashlib's first import loads OpenSSL (~4 ms), a
-    # noticeable part of an unchanged re-run, which hashes only its config signature. Same digest.
-    try:
-        from _sha256 import sha256  # type: ignore[import-not-found]
-    except ImportError:
-        from hashlib import sha256
-    return sha256()
-
-
 def prune_store(root: Path, older_than: float, live: set[str] | None = None) -> int:
     """Delete ``<root>/<kk>/<key>.json`` records whose key is not in ``live`` (all, when None) and
     temp files, when last written before ``older_than``; returns how many went."""
@@ -233,7 +222,9 @@ def prune_store(root: Path, older_than: float, live: set[str] | None = None) -> 
 
 def node_key(*parts: Any) -> str:
     """Stable hash of everything that determines a node's output."""
-    h = _sha256()
+    import hashlib  # imported when first needed: an unchanged re-run hashes nothing but its config
+
+    h = hashlib.sha256()
     for part in parts:
         h.update(json.dumps(part, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
         h.update(b"\x1f")

@@ -17,11 +17,11 @@ import itertools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from batchsum.config import STATE_DIR
-from batchsum.fastdc import fast_dataclass
 
 FRONT = "---\n"
 
@@ -131,7 +131,7 @@ def parse_markdown(text: str) -> tuple[dict[str, Any], str]:
 
 
 def write_node(path: Path, meta: dict[str, Any], body: str) -> None:
-    """Atomically write one summary node file (the runner flushes the disk once per run, not per file)."""
+    """Atomically write one summary node file (a run flushes the disk once at its end, not per file)."""
     atomic_write_text(path, render_markdown(meta, body), durable=False)
 
 
@@ -140,7 +140,7 @@ def read_node(path: Path) -> tuple[dict[str, Any], str]:
     return parse_markdown(path.read_text(encoding="utf-8"))
 
 
-@fast_dataclass
+@dataclass
 class TreeNode:
     """A node file found in the tree."""
 
@@ -186,3 +186,35 @@ def soft_delete(out: Path, relpath: str, paths: list[Path], stamp: str) -> list[
         shutil.move(str(p), str(dest))
         moved.append(dest)
     return moved
+
+
+def soft_delete_tree(out: Path, relpath: str, stamp: str) -> None:
+    """Move the whole summary tree of a source that disappeared to ``<relpath>/deleted/<stamp>/``."""
+    sdir = summaries_dir(out, relpath)
+    if sdir.exists():
+        dest = out / relpath / "deleted" / stamp / "summaries"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        import shutil
+
+        shutil.move(str(sdir), str(dest))
+
+
+def flush_to_disk(folder: Path) -> None:
+    """Flush every write to the filesystem that holds ``folder`` (power-cut durability).
+
+    One flush per run instead of an fsync per file (~2.5 ms each, most of a large run). On Linux it
+    is ``syncfs`` of that filesystem only; elsewhere a whole-machine ``sync``.
+    """
+    import sys
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            if libc.syncfs(fd) == 0:
+                return
+        finally:
+            os.close(fd)
+    os.sync()

@@ -10,17 +10,21 @@ import codecs
 import datetime as dt
 import functools
 import json
+import logging
 import os
 import re
+import stat
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum.agent_transcript import agent_transcript_reason
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.errors import ConfigError, InputError
-from batchsum.fastdc import fast_dataclass
 from batchsum.model import ContentType, Document
+
+log = logging.getLogger(__name__)
 
 TEXT_EXTS = {".md", ".markdown", ".txt"}
 CHAT_EXTS = {".jsonl", ".json"}
@@ -82,7 +86,7 @@ class SourceRef:
         return f"SourceRef({self.fspath!r}, relpath={self.relpath!r})"
 
 
-@fast_dataclass
+@dataclass
 class Problem:
     """A file that was skipped or needs attention, with a one-line reason."""
 
@@ -90,7 +94,7 @@ class Problem:
     reason: str
 
 
-@fast_dataclass
+@dataclass
 class WalkResult:
     """Files to process and problems met on the way."""
 
@@ -128,8 +132,14 @@ def discover(
     extra_ignore: Iterable[str] = (),
     corpus_ignores: dict[str, list[str]] | None = None,
     type_overrides: dict[str, TypeChoice] | None = None,
+    follow_symlinks: bool = False,
 ) -> WalkResult:
-    """Walk files and folders recursively in a deterministic order."""
+    """Walk files and folders recursively in a deterministic order.
+
+    Only regular files become refs: FIFOs, sockets and devices are problems naming their kind,
+    found by ``stat`` and never opened. A symlink whose target lies outside every given path is
+    a problem too, unless ``follow_symlinks``.
+    """
     result = WalkResult()
     given = list(paths)
     roots: list[Path] = []
@@ -140,6 +150,7 @@ def discover(
     result.roots = roots
     out_abs = Path(os.path.abspath(out)) if out else None
     prefixes = _root_names(roots)
+    policy = _LinkPolicy(roots, follow_symlinks)
     seen_files: set[str] = set()
     for given_path, root in zip(given, roots, strict=True):
         override = (type_overrides or {}).get(str(given_path))
@@ -148,6 +159,9 @@ def discover(
         if root.is_file() or (root.is_symlink() and not root.is_dir()):
             rel = f"{prefix}/{root.name}" if prefix else root.name
             _add_file(result, root, rel, root, override, seen_files, explicit=True)
+            continue
+        if not root.is_dir():
+            result.problems.append(Problem(str(root), f"{_kind_of(root)}, not a regular file or folder: skipped"))
             continue
         ignore_file = root / IGNORE_FILE
         if ignore_file.is_file():
@@ -160,7 +174,7 @@ def discover(
             import pathspec  # only when there is something to ignore: it costs ~15 ms to import
 
             spec = pathspec.GitIgnoreSpec.from_lines(patterns)
-        _walk_dir(result, root, root, "", prefix, spec, out_abs, override, seen_files, visited=set())
+        _walk_dir(result, root, root, "", prefix, spec, out_abs, override, seen_files, set(), policy)
     return result
 
 
@@ -175,6 +189,7 @@ def _walk_dir(
     override: TypeChoice | None,
     seen_files: set[str],
     visited: set[tuple[int, int]],
+    policy: _LinkPolicy,
 ) -> None:
     # Per-entry work is plain string handling on scandir's cached d_type: a nightly re-run of a
     # 1,253-file journal spends most of its time here otherwise.
@@ -214,21 +229,91 @@ def _walk_dir(
                 continue
             if out_abs is not None and os.path.realpath(entry.path) == os.path.realpath(out_abs):
                 continue
-            _walk_dir(result, root, Path(entry.path), rel_in_root, prefix, spec, out_abs, override, seen_files, visited)
+            if entry.is_symlink() and policy.refuses(entry.path, result):
+                continue
+            _walk_dir(
+                result, root, Path(entry.path), rel_in_root, prefix, spec, out_abs, override, seen_files, visited, policy
+            )
             continue
+        # scandir's d_type answers this without a syscall for everything but symlinks.
+        try:
+            regular = entry.is_file(follow_symlinks=True)
+        except OSError:
+            regular = False
         dot = name.rfind(".")  # splitext's answer for names not starting with a dot (skipped above)
-        if dot <= 0 or name[dot:].lower() not in ALL_EXTS:
+        supported = dot > 0 and name[dot:].lower() in ALL_EXTS
+        if not regular and os.path.exists(entry.path):
+            # A FIFO would block the first read forever and /dev/zero never ends: report, never open.
+            if spec is None or not spec.match_file(rel_in_root):
+                result.problems.append(Problem(entry.path, f"{_kind_of(Path(entry.path))}, not a regular file: skipped"))
+            continue
+        if not supported:
             continue
         if spec is not None and spec.match_file(rel_in_root):
             continue
         rel = f"{prefix}/{rel_in_root}" if prefix else rel_in_root
-        if entry.is_symlink() and not os.path.exists(entry.path):
-            result.problems.append(Problem(entry.path, "broken symlink, skipped"))
-            continue
+        if entry.is_symlink():
+            if not os.path.exists(entry.path):
+                result.problems.append(Problem(entry.path, "broken symlink, skipped"))
+                continue
+            if policy.refuses(entry.path, result):
+                continue
         if rel in seen_files:
             continue
         seen_files.add(rel)
         result.refs.append(SourceRef(entry.path, rel, root, override))
+
+
+class _LinkPolicy:
+    """Symlinks may point anywhere inside the given paths; outside only with ``follow_symlinks``."""
+
+    __slots__ = ("follow", "real_roots")
+
+    def __init__(self, roots: list[Path], follow: bool) -> None:
+        self.follow = follow
+        self.real_roots = [os.path.realpath(r) for r in roots]
+
+    def refuses(self, link: str, result: WalkResult) -> bool:
+        """True (and a problem recorded) when ``link`` resolves outside every root."""
+        if self.follow:
+            return False
+        target = os.path.realpath(link)
+        for root in self.real_roots:
+            if target == root or target.startswith(root.rstrip(os.sep) + os.sep):
+                return False
+        result.problems.append(
+            Problem(link, f"symlink to {target}, outside the given paths: skipped (use --follow-symlinks to read it)")
+        )
+        return True
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "named pipe (FIFO)"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+    (stat.S_ISDIR, "folder"),
+    (stat.S_ISREG, "regular file"),
+)
+
+
+def _kind_name(mode: int) -> str:
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "special file"
+
+
+def _kind_of(path: Path) -> str:
+    """What ``path`` is (following symlinks), from ``stat`` alone: a FIFO or device is never opened."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc})"
+    kind = _kind_name(mode)
+    if os.path.islink(path):
+        return f"symlink to {os.path.realpath(path)}, a {kind}"
+    return kind
 
 
 def _add_file(
@@ -252,6 +337,9 @@ def _add_file(
     if path.is_symlink() and not path.exists():
         result.problems.append(Problem(str(path), "broken symlink, skipped"))
         return
+    if not path.is_file():
+        result.problems.append(Problem(str(path), f"{_kind_of(path)}, not a regular file: skipped"))
+        return
     if rel in seen:
         return
     seen.add(rel)
@@ -271,31 +359,121 @@ def _utf8_name(name: str) -> bool:
 # ---------------------------------------------------------------- reading and decoding
 
 
-def _sha256(raw: bytes) -> str:
+def _sha256(raw: bytes | bytearray) -> str:
     import hashlib  # not at module level: the walk of an unchanged re-run hashes nothing
 
     return hashlib.sha256(raw).hexdigest()
 
 
-def decode_bytes(raw: bytes) -> tuple[str, str | None]:
-    """Decode with BOM sniffing, then strict UTF-8, then a recorded lossy decode.
+DETECT_SAMPLE = 1 << 18  # bytes given to the encoding detector: enough to tell, bounded for huge files
+READ_BLOCK = 1 << 22
 
-    Returns (text, note); note is None for a clean UTF-8 decode.
+
+def _utf16_without_bom(raw: bytes | bytearray) -> str | None:
+    """The UTF-16 codec a BOM-less file is written in, judged by where its NUL bytes sit."""
+    sample = raw[: min(len(raw), 8192) & ~1]
+    if len(sample) < 4:
+        return None
+    even = sample[0::2].count(0)
+    odd = sample[1::2].count(0)
+    pairs = len(sample) // 2
+    # ASCII-range text in UTF-16 has a NUL in one half of most code units and almost none in the other.
+    if odd >= pairs * 0.3 and even <= pairs * 0.02:
+        return "utf-16-le"
+    if even >= pairs * 0.3 and odd <= pairs * 0.02:
+        return "utf-16-be"
+    return None
+
+
+def _mostly_printable(sample: str) -> bool:
+    if not sample:
+        return True
+    bad = sum(1 for c in sample if not (c.isprintable() or c in "\n\r\t"))
+    return bad <= len(sample) // 50
+
+
+def _legacy_encoding(raw: bytes) -> str | None:
+    """The most plausible non-UTF-8 encoding of ``raw`` (charset-normalizer), or None.
+
+    charset-normalizer ranks several single-byte codecs equal on Western text and often names a
+    Central European or Mac one; cp1252 is preferred when it decodes the sample and reads as
+    cleanly as the detector's best guess.
+    """
+    from charset_normalizer import from_bytes
+    from charset_normalizer.md import mess_ratio
+
+    sample = raw[:DETECT_SAMPLE]
+    best = from_bytes(sample).best()
+    try:
+        western = sample.decode("cp1252")
+    except UnicodeDecodeError:
+        western = None
+    if western is not None:
+        chaos = mess_ratio(western, 1.0)
+        if best is None or chaos <= best.chaos + 0.1:
+            return "cp1252"
+    return best.encoding if best is not None else None
+
+
+def decode_bytes(raw: bytes | bytearray) -> tuple[str, str | None]:
+    """Decode with BOM sniffing, strict UTF-8, BOM-less UTF-16, then a detected legacy encoding.
+
+    Returns (text, note); note is None for a clean UTF-8 decode and starts with "lossy" when
+    characters had to be replaced.
     """
     if raw.startswith(codecs.BOM_UTF8):
-        return raw[len(codecs.BOM_UTF8) :].decode("utf-8", errors="replace"), "utf-8 with BOM"
+        return bytes(raw[len(codecs.BOM_UTF8) :]).decode("utf-8", errors="replace"), "utf-8 with BOM"
     if raw.startswith(codecs.BOM_UTF16_LE) or raw.startswith(codecs.BOM_UTF16_BE):
         return raw.decode("utf-16", errors="replace"), "utf-16 (BOM)"
     if b"\x00" in raw[:8192]:
+        codec = _utf16_without_bom(raw)
+        if codec is not None:
+            try:
+                text = raw.decode(codec)
+            except UnicodeDecodeError:
+                text = None
+            # Binary data can put its NULs in one half too; text decodes to printable characters.
+            if text is not None and _mostly_printable(text[:4096]):
+                return text, f"{codec} (no BOM)"
         raise ValueError("binary file (contains NUL bytes)")
     try:
         return raw.decode("utf-8"), None
     except UnicodeDecodeError as exc:
-        text = raw.decode("utf-8", errors="replace")
+        utf8_error = exc
+    encoding = _legacy_encoding(bytes(raw[:DETECT_SAMPLE]))
+    if encoding is not None:
+        text = raw.decode(encoding, errors="replace")
         bad = text.count("\ufffd")
-        if bad > max(16, len(text) // 10):
-            raise ValueError(f"binary or undecodable file ({bad} invalid UTF-8 sequences)") from exc
-        return text, f"lossy utf-8 decode: {bad} invalid byte sequence(s) replaced"
+        if bad == 0:
+            return text, f"decoded as {encoding} (not UTF-8)"
+        if bad <= max(16, len(text) // 10):
+            return text, f"lossy {encoding} decode: {bad} invalid byte sequence(s) replaced"
+    text = raw.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    if bad > max(16, len(text) // 10):
+        raise ValueError(f"binary or undecodable file ({bad} invalid UTF-8 sequences)") from utf8_error
+    return text, f"lossy utf-8 decode: {bad} invalid byte sequence(s) replaced"
+
+
+# C0 controls but tab/newline/CR, DEL, C1 controls, and whole ANSI escape sequences: a BEL in a
+# journal must not ring the terminal of whoever reads the summary.
+_CONTROL_CHARS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
+def strip_control(text: str) -> tuple[str, int]:
+    """``text`` without control characters (form feeds become newlines), and how many went."""
+    if "\x0c" in text:
+        text = text.replace("\x0c", "\n")
+    if _CONTROL_CHARS.search(text) is None:
+        return text, 0
+    n = 0
+
+    def drop(_m: re.Match[str]) -> str:
+        nonlocal n
+        n += 1
+        return ""
+
+    return _CONTROL_CHARS.sub(drop, text), n
 
 
 def render_chat(raw_text: str, path: Path) -> str:
@@ -307,7 +485,20 @@ def render_chat(raw_text: str, path: Path) -> str:
     try:
         if path.suffix.lower() == ".json":
             data = json.loads(stripped)
-            messages = data.get("messages", []) if isinstance(data, dict) else data
+            if isinstance(data, dict):
+                if not isinstance(data.get("messages"), list):
+                    keys = ", ".join(sorted(map(str, data))[:5]) or "none"
+                    raise ValueError(
+                        "JSON is not a conversation: expected a list of messages or {'messages': [...]}, "
+                        f"found an object with keys: {keys}"
+                    )
+                messages = data["messages"]
+            elif isinstance(data, list):
+                messages = data
+            else:
+                raise ValueError(
+                    f"JSON is not a conversation: expected a list of messages, found a {type(data).__name__}"
+                )
         else:
             messages = []
             for lineno, line in enumerate(raw_text.splitlines(), 1):
@@ -323,12 +514,12 @@ def render_chat(raw_text: str, path: Path) -> str:
                     messages.append(item)
     except json.JSONDecodeError as exc:
         raise ValueError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from exc
-    if not isinstance(messages, list):
-        raise ValueError("JSON is not a chat: expected a list of messages or {'messages': [...]}")
     lines: list[str] = []
     for i, m in enumerate(messages):
         if not isinstance(m, dict) or "content" not in m:
-            raise ValueError(f"message {i + 1} has no 'content' (expected {{'role', 'content'}})")
+            raise ValueError(
+                f"JSON is not a conversation: message {i + 1} has no 'content' (expected {{'role', 'content'}})"
+            )
         role = str(m.get("name") or m.get("role") or "unknown").strip()
         content = m["content"]
         if isinstance(content, list):  # multi-part content: keep the text parts
@@ -339,61 +530,67 @@ def render_chat(raw_text: str, path: Path) -> str:
     return "\n\n".join(lines)
 
 
-_VTT_TS = re.compile(r"^\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}\s*-->")
+_VTT_TS = re.compile(r"^\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}\s*-->\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}(?:\s|$)")
+# A line that tries to be a cue timing: an arrow, or nothing but clock-like numbers and separators.
+_TIMING_LIKE = re.compile(r"-->|^[\s\d:.,\->]*\d[:.,]\d[\s\d:.,\->]*$")
 _VOICE = re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>")
 _TAG = re.compile(r"</?[^>]+>")
+_SPEAKER_PREFIX = re.compile(r"^([A-Z][\w .'-]{0,40}):\s+")
+_HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
 
 
-def render_subtitles(raw_text: str) -> str:
-    """Render WebVTT/SRT cues as ``Speaker: text`` lines, merging consecutive cues of one speaker."""
+def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
+    """Render WebVTT/SRT cues as ``Speaker: text`` lines, merging consecutive cues of one speaker.
+
+    A cue whose timing line is malformed or missing keeps its text (the timing is dropped); the
+    number of such cues is appended to ``warnings``.
+    """
     turns: list[tuple[str | None, str]] = []
-    block: list[str] = []
-
-    def flush() -> None:
-        text_lines = [ln for ln in block if ln.strip()]
-        block.clear()
+    malformed = 0
+    for block in re.split(r"\n[ \t]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
+        lines = [ln.strip() for ln in block.split("\n") if ln.strip()]
+        if not lines or lines[0].startswith(_HEADER_BLOCKS):
+            continue
+        timing = next((i for i, ln in enumerate(lines) if _TIMING_LIKE.search(ln)), None)
+        if timing is None:
+            malformed += 1  # no timing line at all
+            if len(lines) > 1 and lines[0].isdigit():
+                lines = lines[1:]  # an SRT cue number
+            text_lines = lines
+        else:
+            if not _VTT_TS.match(lines[timing]):
+                malformed += 1
+            # Lines before the timing are a cue number or identifier.
+            text_lines = lines[timing + 1 :]
         if not text_lines:
-            return
-        joined = " ".join(ln.strip() for ln in text_lines)
+            continue
+        joined = " ".join(text_lines)
         speaker: str | None = None
         m = _VOICE.search(joined)
         if m:
             speaker = m.group(1).strip()
         else:
-            m2 = re.match(r"^([A-Z][\w .'-]{0,40}):\s+", joined)
+            m2 = _SPEAKER_PREFIX.match(joined)
             if m2:
                 speaker = m2.group(1)
                 joined = joined[m2.end() :]
         text = _TAG.sub("", joined).strip()
         if not text:
-            return
+            continue
         if turns and turns[-1][0] == speaker:
             turns[-1] = (speaker, turns[-1][1] + " " + text)
         else:
             turns.append((speaker, text))
-
-    in_cue = False
-    for line in raw_text.splitlines():
-        s = line.strip()
-        if not s:
-            flush()
-            in_cue = False
-            continue
-        if s.startswith("WEBVTT") or s.startswith("NOTE") or s.startswith("STYLE"):
-            continue
-        if _VTT_TS.match(s):
-            block.clear()
-            in_cue = True
-            continue
-        if not in_cue:
-            continue  # cue numbers and identifiers
-        block.append(s)
-    flush()
+    if malformed and warnings is not None:
+        warnings.append(f"{malformed} cue(s) with a malformed or missing timestamp: text kept, timing dropped")
     return "\n\n".join(f"{sp}: {tx}" if sp else tx for sp, tx in turns)
 
 
 def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     """Decide journal/conversation/document from extension, content shape and folder names."""
+    agent = agent_transcript_reason(text)
+    if agent is not None:
+        return "conversation", agent  # reason starts "agent transcript": see is_agent_transcript
     ext = path.suffix.lower()
     if ext in CHAT_EXTS or ext in SUBTITLE_EXTS:
         return "conversation", f"extension {ext}"
@@ -431,38 +628,98 @@ def doc_date_for(path: Path, text: str, mtime_ns: int) -> str:
     return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat()
 
 
-def read_document(ref: SourceRef, type_choice: TypeChoice = "auto") -> Document:
-    """Read, decode, render and classify one file. Raises InputError with a one-line reason."""
+def _open_regular(path: Path) -> tuple[int, os.stat_result]:
+    """An fd on ``path`` after ``stat`` (following symlinks) showed a regular file; never blocks.
+
+    O_NONBLOCK: a FIFO put in the file's place between the stat and the open must not hang the run.
+    """
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(str(path), f"{_kind_name(st.st_mode)}, not a regular file: skipped")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    try:
+        if not os.path.samestat(st, os.fstat(fd)):
+            raise InputError(str(path), "replaced while being opened: skipped, it is read again next run")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
+    """The bytes of a regular file, checked not to have changed while they were read."""
+    fd, st = _open_regular(path)
+    with open(fd, "rb", buffering=0, closefd=True) as fh:
+        # One buffer of the stat'ed size, filled in place: no list of blocks joined into a copy.
+        buf = bytearray(st.st_size)
+        view = memoryview(buf)
+        got = 0
+        while got < st.st_size:
+            n = fh.readinto(view[got:])
+            if not n:
+                break
+            got += n
+        view.release()
+        grew = fh.read(1)
+        after = os.fstat(fh.fileno())
+    if after.st_nlink == 0:
+        raise InputError(str(path), "deleted while being read: skipped")
+    if grew or got != st.st_size or after.st_size != st.st_size or after.st_mtime_ns != st.st_mtime_ns:
+        raise InputError(str(path), "changed while being read: skipped, it is read again next run")
+    return buf, st
+
+
+def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
+    """Read, decode, render and classify one file. Raises InputError with a one-line reason.
+
+    Only a regular file is opened (after resolving symlinks). ``redact``: secrets in the text are
+    replaced by ``[REDACTED:<kind>]`` (counts in ``Document.redactions``) before anything else
+    sees it; the source file is never modified.
+    """
     path = ref.path
     try:
-        st = path.stat()
-        with open(path, "rb") as fh:
-            raw = fh.read()
+        raw, st = _read_all(path)
     except FileNotFoundError as exc:
         if path.is_symlink():
             raise InputError(str(path), "broken symlink") from exc
-        raise InputError(str(path), "file vanished before it could be read") from exc
+        raise InputError(str(path), "file vanished before it could be read: skipped") from exc
     except IsADirectoryError as exc:
         raise InputError(str(path), "is a folder, not a file") from exc
     except PermissionError as exc:
         raise InputError(str(path), "permission denied") from exc
+    except MemoryError as exc:
+        raise InputError(str(path), f"too large to read into memory ({path.stat().st_size} bytes)") from exc
     except OSError as exc:
         if exc.errno == 40:  # ELOOP
             raise InputError(str(path), "symlink loop") from exc
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from exc
+    sha = _sha256(raw)
     try:
         text, note = decode_bytes(raw)
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
+    del raw  # the decoded text is the one copy kept from here on
+    warnings: list[str] = []
     ext = path.suffix.lower()
     try:
         if ext in CHAT_EXTS:
             text = render_chat(text, path)
         elif ext in SUBTITLE_EXTS:
-            text = render_subtitles(text)
+            text = render_subtitles(text, warnings)
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text, controls = strip_control(text)
+    if controls:
+        warnings.append(f"{controls} control character(s) removed")
+    redactions: dict[str, int] = {}
+    if redact:
+        from batchsum.secrets import redact as redact_secrets
+
+        text, redactions = redact_secrets(text)
+    for w in warnings:
+        log.warning("%s: %s", path, w)
     choice = ref.type_override or type_choice
     if choice == "auto":
         ctype, reason = detect_type(path, text, ref.relpath)
@@ -472,11 +729,13 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto") -> Document:
         path=path,
         relpath=ref.relpath,
         text=text,
-        sha256=_sha256(raw),
+        sha256=sha,
         size=st.st_size,
         mtime_ns=st.st_mtime_ns,
         content_type=ctype,
         type_reason=reason,
         doc_date=doc_date_for(path, text, st.st_mtime_ns),
         decode_note=note,
+        warnings=warnings,
+        redactions=redactions,
     )

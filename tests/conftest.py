@@ -23,6 +23,8 @@ def isolate_user_state(monkeypatch: pytest.MonkeyPatch, _session_cache: Path) ->
     """Keep tests away from the user's ~/.cache and environment-provided endpoints."""
     monkeypatch.setenv("BATCHSUM_CACHE_DIR", str(_session_cache))
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "BATCHSUM_MODEL"):
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "BATCHSUM_MODEL", "BATCHSUM_OUT", "BATCHSUM_CONFIG"):
         monkeypatch.delenv(var, raising=False)
+    # No user config file (~/.config/batchsum/config.yaml) reaches a test.
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(_session_cache / "no-config"))
     yield

@@ -123,6 +123,7 @@ class FakeLLMServer:
         self.models = models  # None: any model name is served
         self.rules: list[Rule] = [Rule.from_dict(r) for r in rules or []]
         self.malformed_json = malformed_json
+        self.require_key: str | None = None  # when set, other keys get 401 (chat and /v1/models)
         self._log: list[LogEntry] = []
         self._inflight = 0
         self._peak = 0
@@ -173,6 +174,7 @@ class FakeLLMServer:
         add_rules: list[dict[str, Any]] | None = None,
         malformed_json: bool | None = None,
         reset_log: bool = False,
+        require_key: str | None = None,
     ) -> None:
         """Change behaviour at runtime (same keys as ``POST /_control``)."""
         with self._lock:
@@ -188,6 +190,8 @@ class FakeLLMServer:
                 self.rules.extend(Rule.from_dict(r) for r in add_rules)
             if malformed_json is not None:
                 self.malformed_json = bool(malformed_json)
+            if require_key is not None:
+                self.require_key = require_key or None
             if reset_log:
                 self._log.clear()
                 self._peak = self._inflight
@@ -345,8 +349,17 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             raw = self.rfile.read(length) if length else b"{}"
             return json.loads(raw or b"{}")
 
+        def _key_rejected(self) -> bool:
+            if server.require_key is None or self.headers.get("Authorization") == f"Bearer {server.require_key}":
+                return False
+            error = {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}
+            self._json(401, {"error": error})
+            return True
+
         def do_GET(self) -> None:
             if self.path.rstrip("/") == "/v1/models":
+                if self._key_rejected():
+                    return
                 names = server.models if server.models is not None else ["fake"]
                 self._json(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in names]})
             elif self.path.rstrip("/") == "/_log":
@@ -355,6 +368,9 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self._json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 
         def do_POST(self) -> None:
+            if server._stop.is_set():  # closed: a kept-alive connection dies like a stopped server's
+                self.close_connection = True
+                return
             path = self.path.rstrip("/")
             try:
                 body = self._read_json()
@@ -369,6 +385,8 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     return
                 self._json(200, {"ok": True})
             elif path == "/v1/chat/completions":
+                if self._key_rejected():
+                    return
                 self._chat(body)
             else:
                 self._json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,7 +44,9 @@ def test_bad_files_are_listed_and_good_files_done(tmp_path: Path) -> None:
     assert any("symlink loop" in r for r in reasons.values())
     done = {f["relpath"]: f for f in data["files"] if f["status"] == "done"}
     assert {"good.md", "latin1.txt", "utf16.txt"} <= set(done)
-    assert any("lossy" in w and "latin1.txt" in w for w in data["warnings"])
+    # A legacy-encoded file is decoded as what it is (cp1252), not with replacement characters.
+    latin = (tmp_path / "out" / "latin1.txt" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    assert "Café" in latin and "\ufffd" not in latin
     assert (tmp_path / "out" / "good.md" / "summaries" / "L3" / "final.md").exists()
 
 
@@ -109,3 +113,131 @@ def test_undecodable_file_and_folder_names_are_skipped_with_a_reason(tmp_path: P
         assert [(f["relpath"], f["status"]) for f in data["files"]] == [("good.md", status)]
     r = CliRunner().invoke(main, ["report", "--out", str(out)])
     assert r.exit_code == 0, r.output
+
+
+# ---- nothing lost, nothing silent ------------------------------------------------------------
+CUE_TEXT = [f"Speaker {i % 3} said that item number {i} of the agenda was approved." for i in range(60)]
+
+
+def _read(path: Path) -> tuple[str, list[str], str | None]:
+    doc = read_document(SourceRef(path=path, relpath=path.name, root=path.parent))
+    return doc.text, doc.warnings, doc.decode_note
+
+
+@pytest.mark.parametrize(
+    "timing",
+    [
+        "00:00:{s:02d},000 --> 00:00:{s:02d},9x0",  # garbage in the end time
+        "00:00:{s:02d}.000 -> 00:00:{s:02d}.500",  # a one-dash arrow
+        "0:0:{s} --> 0:0:{s}",  # no milliseconds
+        "{s} seconds in",  # no timing at all (the SRT number stays)
+    ],
+)
+def test_malformed_subtitle_timings_keep_their_text(tmp_path: Path, timing: str) -> None:
+    cues = [f"{i + 1}\n{timing.format(s=i % 60)}\n{t}" for i, t in enumerate(CUE_TEXT)]
+    path = tmp_path / "meeting.srt"
+    path.write_text("\n\n".join(cues) + "\n")
+    text, warnings, _ = _read(path)
+    for line in CUE_TEXT:
+        assert line in text
+    assert "-->" not in text and "->" not in text
+    assert warnings == ["60 cue(s) with a malformed or missing timestamp: text kept, timing dropped"]
+
+
+def test_well_formed_subtitles_have_no_warning(tmp_path: Path) -> None:
+    vtt = "WEBVTT\n\nNOTE a comment\nspanning lines\n\nintro\n00:00:01.000 --> 00:00:02.500 align:start\n"
+    vtt += "<v Alice>Hello team, the budget is approved.\n\n00:00:03.000 --> 00:00:04.000\n<v Bob>Great news.\n"
+    path = tmp_path / "call.vtt"
+    path.write_text(vtt)
+    text, warnings, _ = _read(path)
+    assert text == "Alice: Hello team, the budget is approved.\n\nBob: Great news."
+    assert warnings == []
+
+
+def test_malformed_subtitles_end_to_end_warn_and_summarize(tmp_path: Path) -> None:
+    c = tmp_path / "c"
+    c.mkdir()
+    cues = [f"{i + 1}\n00:00:{i % 60:02d},000 --> 00:00:xx,000\n{t}" for i, t in enumerate(CUE_TEXT)]
+    (c / "meeting.srt").write_text("\n\n".join(cues) + "\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "batchsum", "run", str(c), "--out", str(tmp_path / "out"), "--no-index", "--no-metrics"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "meeting.srt: 60 cue(s) with a malformed or missing timestamp" in proc.stderr
+    final = (tmp_path / "out" / "meeting.srt" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    assert "agenda was approved" in final
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ('{"foo": "bar"}', "found an object with keys: foo"),
+        ('"just a string"', "found a str"),
+        ('[{"role": "user", "text": "hi"}]', "message 1 has no 'content'"),
+        ('{"messages": "hello"}', "found an object with keys: messages"),
+    ],
+)
+def test_json_that_is_not_a_conversation_is_a_per_file_problem(tmp_path: Path, body: str, why: str) -> None:
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "good.md").write_text(GOOD)
+    (c / "data.json").write_text(body)
+    code, data, _ = _run(c, tmp_path / "out")
+    assert code == 1
+    (problem,) = data["problems"]
+    assert problem["path"].endswith("data.json")
+    assert "JSON is not a conversation" in problem["reason"] and why in problem["reason"]
+    assert [f["relpath"] for f in data["files"] if f["status"] == "done"] == ["good.md"]
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_bom_is_detected(tmp_path: Path, codec: str) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(("Notes in UTF-16 without a byte order mark: café, naïve. " * 20).encode(codec))
+    text, _, note = _read(path)
+    assert text.startswith("Notes in UTF-16 without a byte order mark: café, naïve.")
+    assert note == f"{codec} (no BOM)"
+
+
+def test_binary_with_nul_bytes_in_one_half_is_still_binary(tmp_path: Path) -> None:
+    path = tmp_path / "blob.txt"
+    path.write_bytes(bytes(range(256)) * 40)
+    with pytest.raises(InputError, match="binary"):
+        _read(path)
+
+
+def test_cp1252_is_decoded_without_replacement_characters(tmp_path: Path) -> None:
+    original = "“Café meeting” — we paid €12 for naïve crème brûlée; Zoë’s notes follow. " * 30
+    path = tmp_path / "legacy.md"
+    path.write_bytes(original.encode("cp1252"))
+    text, _, note = _read(path)
+    assert text == original
+    assert "\ufffd" not in text and note == "decoded as cp1252 (not UTF-8)"
+
+
+def test_other_legacy_encodings_are_detected(tmp_path: Path) -> None:
+    original = "Привет, как дела? Я записал заметки о встрече и бюджете на следующий год. " * 20
+    path = tmp_path / "ru.txt"
+    path.write_bytes(original.encode("cp1251"))
+    text, _, note = _read(path)
+    assert text == original and "cp1251" in (note or "")
+
+
+def test_control_characters_are_stripped_from_summaries_and_output(tmp_path: Path) -> None:
+    c = tmp_path / "c"
+    c.mkdir()
+    noisy = ("The build\x07 finished\x08\x08 at noon and \x1b[31mthe team\x1b[0m shipped the release. " * 12).strip()
+    (c / "noisy.md").write_text(noisy)
+    text, warnings, _ = _read(c / "noisy.md")
+    assert not any(ch in text for ch in "\x07\x08\x1b") and "[31m" not in text
+    assert "The build finished at noon and the team shipped the release." in text
+    assert warnings and "control character(s) removed" in warnings[0]
+    r = CliRunner().invoke(main, ["run", str(c), "--out", str(tmp_path / "out"), "--no-index", "--no-metrics"])
+    assert r.exit_code == 0, r.output
+    final = (tmp_path / "out" / "noisy.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    assert not any(ch in final for ch in "\x07\x08\x1b")
+    assert not any(ch in r.output for ch in "\x07\x08\x1b")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
+import yaml
 
 from batchsum.cli import COMMANDS, main
 from tests.conftest import REPO
@@ -49,3 +52,37 @@ def test_help_is_fast_and_light() -> None:
 def test_readme_test_command_is_what_ci_runs() -> None:
     ci = (REPO / ".ci" / "run").read_text()
     assert "make test" in README and "make test" in ci
+
+
+def _section(title: str) -> str:
+    start = README.index(f"## {title}\n")
+    end = README.index("\n## ", start + 1)
+    return README[start:end]
+
+
+def test_how_to_use_it_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's first examples work as written (paths swapped for the sample corpus)."""
+    from click.testing import CliRunner
+
+    section = _section("How to use it")
+    bash, yaml_block = re.findall(r"```(?:bash|yaml)\n(.*?)```", section, re.S)
+    out = tmp_path / "journal-summaries"
+    monkeypatch.chdir(tmp_path)
+    for line in bash.splitlines():
+        command = line.split("#", 1)[0].strip()
+        if not command:
+            continue
+        command = command.replace("~/journal-summaries", str(out)).replace("~/journal", str(REPO / "sample_corpus"))
+        args = shlex.split(command)
+        assert args[0] == "batchsum"
+        res = CliRunner().invoke(main, args[1:], catch_exceptions=False)
+        assert res.exit_code == 0, f"{command}\n{res.output}"
+    assert (out / "index.md").is_file()
+    # The config example is valid for `batchsum run` (every key an option of it).
+    from batchsum.cli.defaults import command_defaults
+
+    data = yaml.safe_load(yaml_block)
+    run_cmd = main.get_command(click.Context(main), "run")
+    assert run_cmd is not None
+    defaults = command_defaults(run_cmd, "run", data, Path("batchsum.yaml"))
+    assert defaults["content_type"] == "journal" and defaults["out"].endswith("journal-summaries")

@@ -21,9 +21,16 @@ import pytest
 
 from batchsum.backends.budget import count_message_tokens
 from batchsum.backends.extractive import ExtractiveBackend
-from batchsum.backends.llm import FALLBACK_BACKEND, LLMBackend, parse_facets, parse_retry_after, sanitize_for_log
+from batchsum.backends.llm import (
+    FALLBACK_BACKEND,
+    LLMBackend,
+    check_server,
+    parse_facets,
+    parse_retry_after,
+    sanitize_for_log,
+)
 from batchsum.config import LLMConfig
-from batchsum.errors import AbortRun, ConfigError, SummarizationError
+from batchsum.errors import AbortRun, ConfigError, LLMAuthError, LLMUnreachable, SummarizationError
 from batchsum.model import SummaryRequest
 from batchsum.tokens import get_tokenizer
 
@@ -289,23 +296,78 @@ def test_timeouts_are_retried_then_fall_back(fake_llm: FakeLLMServer) -> None:
     assert out.llm_calls == 2 and out.text
 
 
-def test_connection_errors_are_retried_then_fall_back() -> None:
+def test_connection_errors_after_the_start_are_retried_then_fall_back() -> None:
     from tests.fakeserver import FakeLLMServer
 
-    dead = FakeLLMServer()
-    url = dead.base_url
-    dead.close()  # nothing listens on this port any more
+    server = FakeLLMServer().start()
     backend = LLMBackend(
-        LLMConfig(base_url=url, model="fake", rpm=None, tpm=None, max_attempts=2),
+        LLMConfig(base_url=server.base_url, model="fake", rpm=None, tpm=None, max_attempts=2),
         tokenizer=TOK,
         fallback=ExtractiveBackend(TOK),
         cache_dir=None,
         retry_initial=0.01,
         retry_max=0.05,
     )
-    out = one(backend, req())
+
+    async def body(b: LLMBackend) -> tuple[Any, Any]:
+        first = await b.summarize(req("a"))
+        server.close()  # the server goes away mid-run: nothing listens on this port any more
+        return first, await b.summarize(req("b"))
+
+    try:
+        first, out = with_backend(backend, body)
+    finally:
+        server.close()
+    assert first.backend == "llm"
     assert out.backend == FALLBACK_BACKEND and "connection error" in (out.error or "")
     assert out.llm_calls == 2 and backend.retries == 1
+
+
+@pytest.mark.parametrize("on_error", ["fallback", "fail"])
+def test_a_server_refusing_connections_at_the_start_stops_the_run(on_error: str) -> None:
+    from tests.fakeserver import FakeLLMServer
+
+    dead = FakeLLMServer()
+    url = dead.base_url
+    dead.close()  # nothing listens on this port any more
+    backend = LLMBackend(
+        LLMConfig(base_url=url, model="fake", rpm=None, tpm=None, on_error=on_error),  # type: ignore[arg-type]
+        tokenizer=TOK,
+        fallback=ExtractiveBackend(TOK),
+        cache_dir=None,
+    )
+
+    async def body(b: LLMBackend) -> list[BaseException | Any]:
+        return await asyncio.gather(*(b.summarize(req(f"n{i}")) for i in range(8)), return_exceptions=True)
+
+    t0 = time.perf_counter()
+    results = with_backend(backend, body)
+    assert all(isinstance(r, LLMUnreachable) for r in results), results
+    assert "cannot connect" in str(results[0]) and url in str(results[0])
+    assert backend.requests_sent == 0 and backend.fallbacks == 0
+    assert time.perf_counter() - t0 < 5.0, "no retries against a server that is not there"
+
+
+def test_preflight_names_refused_server_and_rejected_key(fake_llm: FakeLLMServer) -> None:
+    from tests.fakeserver import FakeLLMServer
+
+    dead = FakeLLMServer()
+    url = dead.base_url
+    dead.close()
+    with pytest.raises(LLMUnreachable, match="cannot connect"):
+        check_server(LLMConfig(base_url=url, model="fake"))
+    backend = make_backend(fake_llm, base_url=url)
+    with pytest.raises(LLMUnreachable):
+        with_backend(backend, lambda b: b.preflight())
+
+    check_server(LLMConfig(base_url=fake_llm.base_url, model="fake", api_key=SECRET))  # healthy: passes
+    fake_llm.configure(require_key="the-right-key")
+    with pytest.raises(LLMAuthError) as info:
+        check_server(LLMConfig(base_url=fake_llm.base_url, model="fake", api_key=SECRET))
+    assert "401" in str(info.value) and SECRET not in str(info.value)
+    with pytest.raises(LLMAuthError):
+        with_backend(make_backend(fake_llm, api_key=SECRET), lambda b: b.preflight())
+    assert fake_llm.request_count == 0, "preflight sends no completion"
 
 
 def test_garbled_response_body_is_retried(fake_llm: FakeLLMServer) -> None:

@@ -12,7 +12,7 @@ import pytest
 from batchsum.config import RunConfig
 from batchsum.errors import ConfigError, PipelineError
 from batchsum.model import Thresholds
-from batchsum.pipeline import apply_pipeline, load_pipeline
+from batchsum.pipeline_file import apply_pipeline, load_pipeline
 
 REPO = Path(__file__).resolve().parent.parent
 PIPELINES = REPO / "pipelines"

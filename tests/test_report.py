@@ -575,3 +575,16 @@ def test_latest_evaluation_is_reported(store: Store) -> None:
     (row,) = data["evals"]
     assert row["docs"] == 3 and row["rouge1"] == pytest.approx(0.41) and row["budget"] == "200"
     assert "Latest evaluation (e-new)" in cli("report", "--out", str(store.out)).stdout
+
+
+def test_report_and_export_take_json_like_every_other_command(store: Store, tmp_path: Path) -> None:
+    by_flag = json.loads(cli("report", "--out", str(store.out), "--json").stdout)
+    by_format = report_json(store.out)
+    by_flag.pop("generated_at"), by_format.pop("generated_at")
+    assert by_flag == by_format
+    res = cli("export", "--out", str(store.out), "--json", str(tmp_path / "exp"))
+    assert res.exit_code == 0, res.output
+    written = json.loads(res.stdout)
+    assert written["format"] == "parquet"
+    assert sorted(written["files"]) == ["evals", "files", "nodes", "runs"]
+    assert all(Path(p).is_file() for p in written["files"].values())

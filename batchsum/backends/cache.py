@@ -46,9 +46,6 @@ class ResponseCache:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.hits = 0
-        self.misses = 0
-        self.writes = 0
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
@@ -65,13 +62,10 @@ class ResponseCache:
                 completion_tokens=int(data.get("completion_tokens", 0)),
             )
         except FileNotFoundError:
-            self.misses += 1
             return None
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.warning("ignoring unreadable LLM cache entry %s (%s)", path, exc)
-            self.misses += 1
             return None
-        self.hits += 1
         return entry
 
     def put(self, key: str, entry: CachedCompletion) -> None:
@@ -90,5 +84,3 @@ class ResponseCache:
             atomic_write_text(path, json.dumps(record, ensure_ascii=False), durable=False)
         except OSError as exc:
             log.warning("could not write LLM cache entry %s (%s)", path, exc)
-            return
-        self.writes += 1

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from batchsum.backends.noise import is_boilerplate, is_heading, line_kind, needs_context, repeated_lines, section_role
 from batchsum.model import ContentType, PromptKind, SummaryOutput, SummaryRequest
 from batchsum.text import clean_transcript, is_backchannel, parse_speaker_line, split_sentences
 from batchsum.tokens import Tokenizer
@@ -60,6 +61,14 @@ class Params:
     doc_order: bool = False  # output in source order instead of importance order
     rel_order: bool = True  # output by relevance instead of pick order
     name_w: float = 0.0  # bonus for mentioning the text's recurring names (main characters, products)
+    lead_w: float = 0.0  # bonus for the text's opening sentences (decays over ``lead_k`` sentences)
+    lead_k: float = 3.0
+    para_w: float = 0.0  # bonus for a paragraph's first sentence (topic sentences)
+    role_w: float = 0.0  # bonus for introductions/conclusions, penalty for methods sections
+    context_w: float = 0.0  # penalty for sentences that open by pointing back ("But ...")
+    brief_fill: float = 0.6  # BRIEF: add a second sentence when the first is below this share of the target
+    brief_slack: float = 0.5  # BRIEF: how much less relevant than the first the second may be
+    brief_fill_w: float = 0.3  # BRIEF: weight of filling the budget when picking the second sentence
     density_w: float = 0.0  # bonus for words per character (more words within a token budget)
 
 
@@ -69,8 +78,12 @@ DEFAULT_PARAMS = Params()
 # words into the token budget and from trusting the chunk summaries' own ranking.
 PROFILES: dict[ContentType, Params] = {
     "conversation": Params(doc_order=True),
-    "document": Params(density_w=1.0, length_norm=6.0, rank_w=0.8),
-    "journal": Params(density_w=1.0, length_norm=6.0, rank_w=0.8),
+    "document": Params(
+        density_w=1.0, length_norm=6.0, rank_w=0.8, lead_w=0.6, role_w=0.3, context_w=0.1, brief_fill=0.9, brief_fill_w=1.0
+    ),
+    "journal": Params(
+        density_w=1.0, length_norm=6.0, rank_w=0.8, lead_w=0.6, role_w=0.3, context_w=0.1, brief_fill=0.9, brief_fill_w=1.0
+    ),
 }
 
 _STOPWORDS = frozenset(
@@ -196,6 +209,9 @@ class _Unit:
     terms: list[str] = field(default_factory=list)
     candidate: bool = True
     penalty: float = 0.0  # boilerplate, tables, dialogue-only lines
+    role: str | None = None  # section role from the heading above (lead, close, detail, skip)
+    lead: bool = False  # first sentence of its paragraph
+    context: bool = False  # opens by pointing back ("But ...", "Partly, ...")
 
 
 def _static_penalty(body: str, content_type: ContentType, params: Params) -> float:
@@ -257,12 +273,23 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
                     )
                 )
         return units
-    spans = split_sentences(text)
+    blocks = _prose_blocks(text)
+    spans = [
+        (sent, role, si)
+        for block, role in blocks
+        for si, sent in enumerate(s for sp in split_sentences(block) for s in _split_lowercase(sp.text))
+    ]
     n = max(1, len(spans))
-    for i, sp in enumerate(spans):
-        sent = " ".join(sp.text.split())
+    for i, (raw, role, si) in enumerate(spans):
+        sent = " ".join(raw.split())
         words = len(sent.split())
-        ok = words >= params.min_words and not sent.startswith(("#", "|", "```"))
+        ok = (
+            words >= params.min_words
+            and role != "skip"
+            and not sent.startswith(("#", "|", "```"))
+            and line_kind(sent) not in _NOISE_KINDS
+            and not is_boilerplate(sent)
+        )
         units.append(
             _Unit(
                 sent,
@@ -274,9 +301,81 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
                 words=words,
                 candidate=ok,
                 penalty=_static_penalty(sent, content_type, params) if ok else 0.0,
+                role=role,
+                lead=si == 0,
+                context=needs_context(sent),
             )
         )
     return units
+
+
+# A period, then a lower-case word: a sentence end in lower-cased text (scraped papers, chat logs)
+# unless the word before is an abbreviation or an initial ("e.g. the", "l. angustifolius").
+_LOWER_BREAK = re.compile(r"(?<=[a-z0-9>)\]][.!?])\s+(?=[a-z<(])")
+_NO_BREAK_BEFORE = frozenset("e.g i.e al vs cf etc approx fig figs eq no vol ca resp ref refs sp spp var".split())
+
+
+def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
+    """Split a long 'sentence' that is really several lower-case sentences run together."""
+    if len(sentence.split()) < min_words or ". " not in sentence:
+        return [sentence]
+    out: list[str] = []
+    start = 0
+    for m in _LOWER_BREAK.finditer(sentence):
+        before = sentence[start : m.start()].rsplit(None, 1)[-1].rstrip(".!?").lower() if m.start() > start else ""
+        if len(before) <= 1 or before in _NO_BREAK_BEFORE:
+            continue
+        out.append(sentence[start : m.start()].strip())
+        start = m.end()
+    out.append(sentence[start:].strip())
+    return [s for s in out if s]
+
+
+_NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
+
+
+def _prose_blocks(text: str) -> list[tuple[str, str | None]]:
+    """The prose of ``text`` as blocks (paragraphs, or the runs between layout lines) with their section role.
+
+    Layout lines (separators, headings, contents and index entries, repeated page headers) are
+    dropped and end the block before them, so a heading is never glued to the sentence under it;
+    a heading sets the role (``lead``, ``close``, ``detail``, ``skip``) of the prose below it.
+    """
+    lines = text.split("\n")
+    repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
+    blocks: list[tuple[str, str | None]] = []
+    current: list[str] = []
+    role: str | None = None
+
+    def flush() -> None:
+        if current:
+            blocks.append(("\n".join(current), role))
+            current.clear()
+
+    prev: str | None = None
+    for li, line in enumerate(lines):
+        if not line.strip():
+            flush()
+            prev = None
+            continue
+        kind = line_kind(line, repeated)
+        if kind == "short":
+            nxt = lines[li + 1] if li + 1 < len(lines) else None
+            kind = "heading" if is_heading(line, prev, nxt) else None
+        prev = line if kind is None else None
+        if kind is None:
+            current.append(line)
+            continue
+        flush()
+        if kind == "heading":
+            title = line.strip().lstrip("# ")
+            new_role = section_role(title)
+            # A named part sets the role; a top-level heading (capitals, '#') or any heading after
+            # a skipped part ends it; a plain sub-heading keeps its parent's role.
+            if new_role is not None or role == "skip" or title.isupper() or line.lstrip().startswith("# "):
+                role = new_role
+    flush()
+    return blocks
 
 
 class _Matrix:
@@ -359,6 +458,10 @@ def _lexrank(sim: np.ndarray, damping: float, iterations: int = 40) -> np.ndarra
     return p / p.max()
 
 
+# Section roles: introductions and conclusions say what a paper or report is about; methods are detail.
+_ROLE_WEIGHT = {"lead": 1.0, "close": 1.0, "detail": -1.0}
+
+
 def _relevance(
     units: list[_Unit], mat: _Matrix, content_type: ContentType, kind: PromptKind, params: Params
 ) -> np.ndarray:
@@ -376,6 +479,7 @@ def _relevance(
     cues = _CUES[content_type]
     rel = np.empty(n)
     meta = kind in ("meta", "rolling")
+    whole = kind in ("brief", "standard")  # the unit list starts where the text starts (not a chunk)
     for i, u in enumerate(units):
         content = len(u.terms)
         length = min(1.0, content / params.length_norm) ** 0.5 if content else 0.0
@@ -388,6 +492,13 @@ def _relevance(
             score += params.position_w * (1.0 - u.pos) ** 2
         else:
             score += params.position_w * 0.5 * (1.0 - u.pos) ** 2
+        if not meta:
+            if whole:
+                score += params.lead_w * float(np.exp(-u.rank / params.lead_k))
+            score += params.para_w * u.lead
+            if u.role is not None:
+                score += params.role_w * _ROLE_WEIGHT.get(u.role, 0.0)
+        score -= params.context_w * u.context
         score -= u.penalty
         rel[i] = score
     return rel
@@ -555,9 +666,7 @@ def summarize_text(
         rel = rel + _carry_forward(units, mat, params)
 
     if kind == "brief":
-        cands = [i for i, u in enumerate(units) if u.candidate] or list(range(len(units)))
-        best = max(cands, key=lambda i: (rel[i], -i))
-        return _trim_to(units[best].text, cap, tokenizer)
+        return _brief(units, rel, mat, tokenizer, target, cap, params, content_type)
 
     joiner = "\n" if content_type == "conversation" else " "
     chosen = _select(units, rel, mat, tokenizer, min(cap, target), 1, params, content_type, kind)
@@ -574,6 +683,70 @@ def summarize_text(
         out = joiner.join(units[i].text for i in order)
     if tokenizer.count(out) > cap:
         out = _trim_to(out, cap, tokenizer)
+    return out
+
+
+def _brief(
+    units: list[_Unit],
+    rel: np.ndarray,
+    mat: _Matrix,
+    tokenizer: Tokenizer,
+    target: int,
+    cap: int,
+    params: Params,
+    content_type: ContentType,
+) -> str:
+    """One line: the best whole sentence that fits, plus a second when the first is far below target.
+
+    Sentences that lean on context ("But ...") are passed over while a standalone one exists, and a
+    sentence is cut (at a clause boundary) only when no candidate fits the cap at all.
+    """
+    ranked = sorted(range(len(units)), key=lambda i: (-rel[i], i))
+    pools = (
+        [i for i in ranked if units[i].candidate and not units[i].context],
+        [i for i in ranked if units[i].candidate],
+    )
+    cost: dict[int, int] = {}
+
+    def tokens(i: int) -> int:
+        if i not in cost:
+            cost[i] = tokenizer.count(units[i].text)
+        return cost[i]
+
+    fitting: list[int] = []
+    pool: list[int] = []
+    for pool in pools:
+        # The best sentence that fits, looking a little further down when the top one does not.
+        fitting = [i for i in pool[:12] if len(units[i].text) / 6.0 <= cap and tokens(i) <= cap]
+        if fitting:
+            break
+    if not fitting:
+        # Nothing whole fits: cut the best candidate (or, with no candidate, the best unit) at a clause.
+        top = pools[1] or [i for i in ranked if units[i].body]
+        return _trim_to(units[top[0]].text, cap, tokenizer) if top else ""
+    best = fitting[0]
+    chosen = [best]
+    used = tokens(best)
+    if used < params.brief_fill * target:
+        limit = min(cap, int(target * 1.1))
+        sims = mat.sim_row(best)
+        # The second sentence trades relevance against how well the pair fills the budget.
+        best_pair, best_score = -1, -np.inf
+        for i in pool[:40]:
+            if i == best or sims[i] > params.max_overlap or len(units[i].text) / 6.0 > limit - used:
+                continue
+            total = used + 1 + tokens(i)
+            if total > limit or rel[i] < rel[best] - params.brief_slack:
+                continue
+            pair_score = rel[i] + params.brief_fill_w * min(1.0, total / target)
+            if pair_score > best_score:
+                best_pair, best_score = i, pair_score
+        if best_pair >= 0:
+            chosen.append(best_pair)
+    joiner = "\n" if content_type == "conversation" else " "
+    out = joiner.join(units[i].text for i in sorted(chosen))
+    if len(chosen) > 1 and tokenizer.count(out) > cap:
+        out = units[best].text
     return out
 
 

@@ -22,6 +22,7 @@ import json
 import logging
 import random
 import re
+import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,8 +42,9 @@ from batchsum.backends.budget import (
 from batchsum.backends.cache import CachedCompletion, ResponseCache, cache_key
 from batchsum.backends.prompts import PromptSet
 from batchsum.config import LLMConfig
-from batchsum.errors import AbortRun, ConfigError, SummarizationError
+from batchsum.errors import AbortRun, ConfigError, LLMAuthError, LLMUnavailable, LLMUnreachable, SummarizationError
 from batchsum.model import Backend, SummaryOutput, SummaryRequest
+from batchsum.secrets import scrub_text
 from batchsum.tokens import Tokenizer
 
 log = logging.getLogger(__name__)
@@ -61,7 +63,6 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_SECRETISH = re.compile(r"(?:sk-[A-Za-z0-9_\-]{8,}|Bearer\s+\S+|(?i:api[_-]?key|authorization|token)\s*[:=]\s*\S+)")
 
 
 # ---- facets (seed 002) ------------------------------------------------------------------------
@@ -129,7 +130,7 @@ def sanitize_for_log(text: str, secrets: Sequence[str] = (), limit: int = LOG_SN
     for secret in secrets:
         if secret:
             text = text.replace(secret, "***")
-    text = _SECRETISH.sub("***", text)
+    text = scrub_text(text)
     text = _CONTROL.sub(" ", text)
     return text[:limit]
 
@@ -290,7 +291,9 @@ class LLMBackend:
         self._models: list[str] | None = None
         self._models_lock = asyncio.Lock()
         self._dead_models: dict[str, str] = {}
-        self._auth_failure: str | None = None
+        # Set when the server cannot serve any node (refused at start, key rejected): every node raises it.
+        self._unavailable: LLMUnavailable | None = None
+        self._reachable: asyncio.Future[None] | None = None
         self._abort_reason: str | None = None
         self._secrets = [cfg.api_key] if cfg.api_key else []
         # Run-wide statistics (read by the runner / bench).
@@ -335,6 +338,8 @@ class LLMBackend:
                 node_id=request.node_id,
                 cause=LLMCallError(self._abort_reason),
             )
+        if self._unavailable is not None:
+            raise self._unavailable
         stats = _NodeStats()
         try:
             return await self._summarize(request, stats)
@@ -501,8 +506,6 @@ class LLMBackend:
         self, request: SummaryRequest, prompt: _Prompt, stats: _NodeStats, extra: dict[str, Any] | None = None
     ) -> str:
         """The raw text of one completion for ``prompt`` (from the cache or a server)."""
-        if self._auth_failure is not None:
-            raise _NodeFailure(self._auth_failure)
         messages = prompt.messages
         params: dict[str, Any] = {"max_tokens": prompt.max_tokens, "temperature": self.cfg.temperature, **(extra or {})}
         models = await self._model_chain()
@@ -532,8 +535,14 @@ class LLMBackend:
                     log.warning("model %s is not available (%s); trying the next model if any", model, last_cause)
                     continue
                 if exc.auth:
-                    self._auth_failure = last_cause
-                    raise _NodeFailure(last_cause) from None
+                    self._unavailable = LLMAuthError(
+                        f"the LLM server at {self.cfg.base_url} rejected the credentials ({last_cause}); "
+                        "check --api-key / OPENAI_API_KEY. The run stopped instead of falling back to extractive.",
+                        node_id=request.node_id,
+                        cause=LLMCallError(last_cause),
+                    )
+                    log.error("%s", self._unavailable)
+                    raise self._unavailable from None
                 if exc.retryable:
                     if model != models[-1]:
                         log.warning(
@@ -577,6 +586,47 @@ class LLMBackend:
             if self.model is None:
                 self.model = chain[0]
             return chain
+
+    async def _ensure_reachable(self) -> None:
+        """Before the first request: a server that refuses connections stops the run at once.
+
+        One TCP connect (~0.2 ms on loopback) shared by every task; without it each node would retry
+        a refused connection ``max_attempts`` times and then fall back, and the run would "succeed".
+        """
+        if self._reachable is None:
+            self._reachable = asyncio.get_running_loop().create_future()
+            try:
+                await _tcp_probe(self.cfg.base_url or "", min(self.cfg.timeout, PROBE_TIMEOUT_S))
+            except LLMUnreachable as exc:
+                self._unavailable = exc
+                log.error("%s", exc)
+            self._reachable.set_result(None)
+        else:
+            await asyncio.shield(self._reachable)
+        if self._unavailable is not None:
+            raise self._unavailable
+
+    async def preflight(self) -> None:
+        """Fail fast before any work: :class:`LLMUnreachable` when the server refuses connections,
+        :class:`LLMAuthError` when it rejects the key on ``GET /models``.
+
+        A server without ``/models`` (or any other answer) passes: only a certain failure stops a run.
+        """
+        await self._ensure_reachable()
+        import openai
+
+        try:
+            await self._get_client().models.list()
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+            cause = f"HTTP {exc.status_code}: {_describe(exc, self._secrets)}"
+            self._unavailable = LLMAuthError(
+                f"the LLM server at {self.cfg.base_url} rejected the credentials ({cause}); "
+                "check --api-key / OPENAI_API_KEY",
+                cause=LLMCallError(cause),
+            )
+            raise self._unavailable from None
+        except Exception as exc:  # no /models, a proxy quirk: the first real request decides
+            log.debug("preflight GET /models: %s", _describe(exc, self._secrets))
 
     def _get_client(self) -> Any:
         if self._client is None:
@@ -644,6 +694,8 @@ class LLMBackend:
         import openai
         from openai.types.chat import ChatCompletion
 
+        if self._reachable is None or not self._reachable.done():
+            await self._ensure_reachable()
         client = self._get_client()
         estimate = prompt.prompt_tokens + prompt.max_tokens
         await self._slots.acquire(priority)
@@ -698,6 +750,67 @@ class LLMBackend:
         choices = getattr(response, "choices", None) or []
         content = (choices[0].message.content if choices and choices[0].message else None) or ""
         return content, prompt_tokens, completion_tokens
+
+
+PROBE_TIMEOUT_S = 10.0
+
+
+async def _tcp_probe(base_url: str, timeout: float) -> None:
+    """Raise :class:`LLMUnreachable` when nothing accepts a TCP connection at ``base_url``.
+
+    Only a definite failure counts (refused, unknown host, no route); a slow connect does not.
+    """
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base_url)
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise LLMUnreachable(f"--base-url {base_url!r} has an invalid port") from None
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    except (TimeoutError, asyncio.TimeoutError):
+        return
+    except OSError as exc:
+        if isinstance(exc, ConnectionRefusedError):
+            reason = "connection refused"
+        elif isinstance(exc, socket.gaierror):
+            reason = f"unknown host {host!r}"
+        else:
+            reason = exc.strerror or str(exc) or type(exc).__name__
+        raise LLMUnreachable(
+            f"cannot connect to the LLM server at {base_url} ({reason}); is it running? Check --base-url. "
+            "The run stopped before summarizing anything."
+        ) from None
+    writer.close()
+    try:
+        await writer.wait_closed()
+    except OSError:
+        pass
+
+
+def check_server(cfg: LLMConfig) -> None:
+    """Synchronous preflight for callers without an event loop (see :meth:`LLMBackend.preflight`)."""
+    asyncio.run(_tcp_probe(cfg.base_url or "", min(cfg.timeout, PROBE_TIMEOUT_S)))
+    import urllib.error
+    import urllib.request
+
+    url = (cfg.base_url or "").rstrip("/") + "/models"
+    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {cfg.api_key or 'not-needed'}"})
+    try:
+        with urllib.request.urlopen(req, timeout=min(cfg.timeout, PROBE_TIMEOUT_S)):
+            pass
+    except urllib.error.HTTPError as exc:
+        if exc.code in (401, 403):
+            secrets = [cfg.api_key] if cfg.api_key else []
+            cause = f"HTTP {exc.code}: {sanitize_for_log(str(exc.reason), secrets, limit=160)}"
+            raise LLMAuthError(
+                f"the LLM server at {cfg.base_url} rejected the credentials ({cause}); check --api-key / OPENAI_API_KEY",
+                cause=LLMCallError(cause),
+            ) from None
+    except (OSError, ValueError) as exc:  # the first real request decides
+        log.debug("preflight GET %s: %s", url, exc)
 
 
 def _http_client(timeout: float) -> Any:

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from batchsum import __version__
+from batchsum.cli.defaults import apply_out_envvar
 
 # command name -> "module:attribute"; each module owns its command(s).
 COMMANDS: dict[str, str] = {
@@ -19,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "index": "batchsum.cli.search:index",
     "search": "batchsum.cli.search:search",
     "eval": "batchsum.cli.eval:eval_",
+    "compact": "batchsum.cli.compact:compact_cmd",
     "facts": "batchsum.cli.facts:facts",
     "serve": "batchsum.cli.serve:serve",
     "watch": "batchsum.cli.watch:watch",
@@ -32,6 +34,7 @@ SHORT_HELP: dict[str, str] = {
     "index": "Check or rebuild the search index of an output folder.",
     "search": "Search every summary of an output folder.",
     "eval": "Score summaries against reference summaries (ROUGE).",
+    "compact": "Compact a chat or agent session into a summary plus its recent tail.",
     "facts": "Extract and reconcile facts from journals and conversations.",
     "serve": "OpenAI-compatible chat endpoint with the output's memory.",
     "watch": "Re-run incrementally whenever sources change.",
@@ -50,7 +53,10 @@ class LazyGroup(click.Group):
             return None
         module_name, attr = target.split(":")
         cmd: Any = getattr(importlib.import_module(module_name), attr)
-        return cmd if isinstance(cmd, click.Command) else None
+        if not isinstance(cmd, click.Command):
+            return None
+        apply_out_envvar(cmd)
+        return cmd
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # The group's own --help needs only names and one-liners: import nothing heavy for it.
@@ -59,28 +65,39 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-# Set only by :func:`entry` (the ``batchsum`` executable and ``python -m batchsum``): a program that
-# calls ``main`` itself, or a test, keeps its own garbage collection untouched.
-_FREEZE_AFTER_IMPORTS = False
-
-
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="batchsum")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Summarize, measure and search large folders of journals, transcripts and documents.
 
     Offline by default (extractive summarizer); any OpenAI-compatible server with --base-url.
+    Option defaults may come from BATCHSUM_OUT and a config file (./batchsum.yaml, then
+    ~/.config/batchsum/config.yaml); command-line flags always win.
     """
-    if _FREEZE_AFTER_IMPORTS:
-        import gc
+    _load_config_defaults(ctx)
 
-        # Modules and settings loaded so far live as long as the process: keep them out of every
-        # garbage collection (scanning them was ~5 % of a short re-run, more of a long one).
-        gc.freeze()
+
+def _load_config_defaults(ctx: click.Context) -> None:
+    """Fill the invoked command's defaults from the config file (flags and env still win)."""
+    from batchsum.cli.defaults import command_defaults, find_config_file, load_config_file
+    from batchsum.errors import BatchsumError
+
+    name = ctx.invoked_subcommand
+    if name is None:
+        return
+    try:
+        path = find_config_file()
+        if path is None:
+            return
+        cmd = ctx.command.get_command(ctx, name) if isinstance(ctx.command, click.Group) else None
+        if cmd is not None:
+            ctx.default_map = {name: command_defaults(cmd, name, load_config_file(path), path)}
+    except BatchsumError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        raise SystemExit(2) from None
 
 
 def entry() -> None:
-    """The ``batchsum`` executable: :func:`main` in a process of its own."""
-    global _FREEZE_AFTER_IMPORTS
-    _FREEZE_AFTER_IMPORTS = True
+    """The ``batchsum`` executable and ``python -m batchsum``."""
     main()

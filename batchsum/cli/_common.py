@@ -11,7 +11,6 @@ import click
 
 from batchsum.errors import BatchsumError, ConfigError, IndexError_, LockedError, MetricsError
 
-EXIT_OK = 0
 EXIT_SOME_FAILED = 1
 EXIT_USAGE = 2
 EXIT_LOCKED = 3

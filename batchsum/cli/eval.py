@@ -9,6 +9,18 @@ from pathlib import Path
 import click
 
 from batchsum.cli._common import EXIT_SOME_FAILED, translate_errors
+from batchsum.errors import ConfigError
+
+
+def _require_eval_extra() -> None:
+    """ROUGE and the baselines are an optional extra: say how to get them instead of a traceback."""
+    import importlib.util
+
+    missing = [m for m in ("rouge_score", "nltk", "sumy") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ConfigError(
+            f"batchsum eval needs {', '.join(missing)}: pip install 'batchsum[eval]' (make install includes it)"
+        )
 
 
 def _budget(ctx: click.Context, param: click.Parameter, value: str | None) -> str | int | None:
@@ -72,6 +84,7 @@ def eval_(
     Reports ROUGE-1/2/Lsum F1 (stemmed), entity and number recall, compression ratio and seconds
     per document; with --baselines, one table of every method at the same budget.
     """
+    _require_eval_extra()
     from batchsum.evaluate.runner import EvalOptions, evaluate, render_table
 
     opts = EvalOptions(

@@ -52,6 +52,7 @@ out_option = click.option(
     show_default=True,
     help="Output format on stdout.",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (same as --format json).")
 @click.option(
     "--html",
     "html_file",
@@ -70,6 +71,7 @@ def report(
     last: int | None,
     content_type: str | None,
     fmt: str,
+    as_json: bool,
     html_file: Path | None,
     price_per_1k: float | None,
 ) -> None:
@@ -79,16 +81,16 @@ def report(
     Reads the per-run Parquet snapshots, so it works while a run is in progress and only shows
     completed runs.
     """
+    import batchsum
     from batchsum.metrics.render import render
-    from batchsum.metrics.report import build_report
     from batchsum.tree import atomic_write_text
 
     if run_id is not None and last is not None:
         raise ConfigError("--run and --last cannot be combined")
-    data = build_report(
+    data = batchsum.report(
         out, metrics_db=metrics_db, run=run_id, last=last, content_type=content_type, price_per_1k=price_per_1k
     )
-    click.echo(render(data, fmt), nl=False)
+    click.echo(render(data, "json" if as_json else fmt), nl=False)
     if html_file is not None:
         from batchsum.metrics.html import render_html
 
@@ -112,11 +114,18 @@ def report(
     default=None,
     help="Metrics database, when it was moved with `run --metrics-db`.",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the written files as a JSON object.")
 @click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
 @translate_errors
-def export(fmt: str, out: Path, metrics_db: Path | None, dest: Path) -> None:
+def export(fmt: str, out: Path, metrics_db: Path | None, as_json: bool, dest: Path) -> None:
     """Export all metrics (runs, files, nodes, evals of completed runs) to DEST/<table>.<format>."""
     from batchsum.metrics.export import export_metrics
 
-    for path in export_metrics(out, dest, fmt, metrics_db):
+    paths = export_metrics(out, dest, fmt, metrics_db)
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"format": fmt, "dest": str(dest), "files": {p.stem: str(p) for p in paths}}))
+        return
+    for path in paths:
         click.echo(str(path))

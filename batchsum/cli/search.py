@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from batchsum.cli._common import EXIT_SOME_FAILED, translate_errors
-from batchsum.config import RunConfig
+from batchsum.config import IndexConfig
 from batchsum.model import CONTENT_TYPES
 
 DEFAULT_OUT = Path("batchsum-out")
@@ -33,9 +33,8 @@ def _index_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collection: str,
-            embed_base_url: str | None, embed_model: str | None) -> RunConfig:  # fmt: skip
-    return RunConfig(
-        paths=[],
+            embed_base_url: str | None, embed_model: str | None) -> IndexConfig:  # fmt: skip
+    return IndexConfig(
         out=out,
         chroma_host=chroma_host,
         chroma_port=chroma_port,
@@ -80,14 +79,14 @@ def search(
     embed_model: str | None,
 ) -> None:
     """Search every summary of an output folder for QUERY (all tree levels, reranked, recent first on ties)."""
+    import batchsum
     from batchsum.index.search import highlight
-    from batchsum.index.search import search as run_search
 
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
     if role == "memory":
         _search_memory(cfg, query, k, as_json)
         return
-    hits = run_search(
+    hits = batchsum.search(
         cfg,
         query,
         k=k,
@@ -113,7 +112,7 @@ def search(
         click.echo(f"   {h.summary_path}")
 
 
-def _search_memory(cfg: RunConfig, query: str, k: int, as_json: bool) -> None:
+def _search_memory(cfg: IndexConfig, query: str, k: int, as_json: bool) -> None:
     """``--role memory``: the facts, ranked like summaries (see :mod:`batchsum.memory.search`)."""
     from batchsum.memory.search import search_facts
 

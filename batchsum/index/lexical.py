@@ -44,7 +44,7 @@ from batchsum.tree import atomic_target
 if TYPE_CHECKING:
     import numpy as np
 
-    from batchsum.config import RunConfig
+    from batchsum.config import IndexConfig
     from batchsum.index.store import IndexNode
 
 log = logging.getLogger(__name__)
@@ -198,7 +198,7 @@ class LexFilter:
         return self.sources is None or source in self.sources
 
 
-def lexical_path(cfg: RunConfig) -> Path:
+def lexical_path(cfg: IndexConfig) -> Path:
     """Where the lexical index of this output and collection lives."""
     return cfg.state_dir / f"lexical-{cfg.collection}.sqlite3"
 
@@ -409,7 +409,7 @@ class LexicalStore:
         return out
 
 
-def open_lexical(cfg: RunConfig) -> LexicalStore:
+def open_lexical(cfg: IndexConfig) -> LexicalStore:
     """The lexical store of this output and collection (created when absent)."""
     from batchsum.errors import IndexError_
 
@@ -471,7 +471,7 @@ def keep_only(store: LexicalStore, doc_ids: set[str]) -> int:
     return len(gone)
 
 
-def rebuild(cfg: RunConfig, nodes: Sequence[IndexNode]) -> None:
+def rebuild(cfg: IndexConfig, nodes: Sequence[IndexNode]) -> None:
     """Build the lexical index of ``nodes`` into a fresh file and atomically swap it in."""
     path = lexical_path(cfg)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from batchsum.errors import ConfigError
-from batchsum.index.embed import OnnxEmbedder, default_threads
+from batchsum.index.embed import default_threads
 
 
 class Reranker(Protocol):
@@ -131,22 +131,6 @@ def maxsim(query_vectors: np.ndarray, doc_vectors: Sequence[np.ndarray]) -> np.n
         if len(d) and len(query_vectors):
             out[i] = float((query_vectors @ d.T).max(axis=1).mean())
     return out
-
-
-class MaxSimReranker:
-    """Late-interaction MaxSim over MiniLM content-token vectors (last hidden state)."""
-
-    name = "maxsim"
-
-    def __init__(self, embedder: OnnxEmbedder) -> None:
-        self.embedder = embedder
-
-    def score(self, query: str, docs: Sequence[str], keys: Sequence[str] | None = None) -> np.ndarray:
-        """MaxSim of the query against each document, token vectors computed now."""
-        if not docs:
-            return np.zeros(0, dtype=np.float32)
-        q = self.embedder.token_vectors([query])[0]
-        return maxsim(q, self.embedder.token_vectors(docs))
 
 
 class CrossEncoderReranker:

@@ -39,7 +39,7 @@ from batchsum.index.store import chroma_errors, date_to_ts, open_collection, tok
 from batchsum.model import CONTENT_TYPES
 
 if TYPE_CHECKING:
-    from batchsum.config import RunConfig
+    from batchsum.config import IndexConfig
     from batchsum.index.rerank import Reranker
 
 log = logging.getLogger(__name__)
@@ -309,7 +309,7 @@ def validate_query(
 
 
 def search(
-    cfg: RunConfig,
+    cfg: IndexConfig,
     query: str,
     *,
     k: int = 5,
@@ -344,7 +344,7 @@ def search(
 
 
 def lexical_candidates(
-    cfg: RunConfig, query: str, per_level: int, filt: LexFilter, focus_docs: set[str]
+    cfg: IndexConfig, query: str, per_level: int, filt: LexFilter, focus_docs: set[str]
 ) -> tuple[dict[str, float], list[str]]:
     """BM25 scores (node id -> score) of the nodes the query's words reach, and the ``per_level`` best of
     each level as new candidates. An output indexed before the lexical channel existed has none: ({}, [])."""
@@ -377,7 +377,7 @@ def lexical_candidates(
 
 
 def _search(
-    cfg: RunConfig,
+    cfg: IndexConfig,
     col: Any,
     embedder: Any,
     ranker: Reranker | None,

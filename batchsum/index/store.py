@@ -36,7 +36,7 @@ from batchsum.index.rerank import TokenRow, TokenStore
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
 if TYPE_CHECKING:
-    from batchsum.config import RunConfig
+    from batchsum.config import IndexConfig
 
 log = logging.getLogger(__name__)
 
@@ -224,12 +224,12 @@ def tree_nodes(out: Path) -> Iterator[IndexNode]:
 # -- Chroma client and collection --------------------------------------------------------------------
 
 
-def chroma_dir(cfg: RunConfig) -> Path:
+def chroma_dir(cfg: IndexConfig) -> Path:
     """Where the embedded Chroma database lives."""
     return cfg.state_dir / "chroma"
 
 
-def _where(cfg: RunConfig) -> str:
+def _where(cfg: IndexConfig) -> str:
     if cfg.chroma_host:
         return f"Chroma server {cfg.chroma_host}:{cfg.chroma_port or 8000}"
     return str(chroma_dir(cfg))
@@ -246,7 +246,7 @@ def _settings() -> Any:
     return Settings(anonymized_telemetry=False)
 
 
-def open_client(cfg: RunConfig, *, create: bool) -> Any:
+def open_client(cfg: IndexConfig, *, create: bool) -> Any:
     """A Chroma client: ``HttpClient`` with --chroma-host, else ``PersistentClient`` under the output.
 
     Clients are kept per process (building one parses settings: ~20 ms, too much per search).
@@ -324,7 +324,7 @@ def _collection_metadata(embedder: Embedder) -> dict[str, Any]:
     }
 
 
-def _get_collection(client: Any, cfg: RunConfig) -> Any | None:
+def _get_collection(client: Any, cfg: IndexConfig) -> Any | None:
     from chromadb.errors import NotFoundError
 
     register_embedding_function()  # a persisted collection names our EmbeddingFunction
@@ -345,7 +345,7 @@ def _get_collection(client: Any, cfg: RunConfig) -> Any | None:
 
 
 @contextlib.contextmanager
-def chroma_errors(cfg: RunConfig) -> Iterator[None]:
+def chroma_errors(cfg: IndexConfig) -> Iterator[None]:
     """Turn a failure inside chromadb (or its HTTP transport) into a one-line IndexError_."""
     try:
         yield
@@ -358,7 +358,7 @@ def chroma_errors(cfg: RunConfig) -> Iterator[None]:
         raise
 
 
-def _corrupt(cfg: RunConfig, exc: BaseException) -> IndexError_:
+def _corrupt(cfg: IndexConfig, exc: BaseException) -> IndexError_:
     if cfg.chroma_host:
         return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
     return IndexError_(
@@ -366,7 +366,7 @@ def _corrupt(cfg: RunConfig, exc: BaseException) -> IndexError_:
     )
 
 
-def _check_compatible(cfg: RunConfig, col: Any, embedder: Embedder) -> None:
+def _check_compatible(cfg: IndexConfig, col: Any, embedder: Embedder) -> None:
     meta = col.metadata or {}
     model, dim = meta.get("embed_model"), meta.get("embed_dim")
     if model != embedder.name or (dim is not None and int(dim) != int(embedder.dimension)):
@@ -377,7 +377,7 @@ def _check_compatible(cfg: RunConfig, col: Any, embedder: Embedder) -> None:
         )
 
 
-def open_collection(cfg: RunConfig, embedder: Embedder, *, create: bool) -> Any:
+def open_collection(cfg: IndexConfig, embedder: Embedder, *, create: bool) -> Any:
     """The output's collection, checked against ``embedder``; created when ``create`` and absent."""
     client = open_client(cfg, create=create)
     col = _get_collection(client, cfg)
@@ -392,7 +392,7 @@ def open_collection(cfg: RunConfig, embedder: Embedder, *, create: bool) -> Any:
     return _create_collection(client, cfg, embedder)
 
 
-def _create_collection(client: Any, cfg: RunConfig, embedder: Embedder) -> Any:
+def _create_collection(client: Any, cfg: IndexConfig, embedder: Embedder) -> Any:
     try:
         return client.create_collection(
             cfg.collection,
@@ -421,7 +421,7 @@ def _row(node: IndexNode, tokens: Any, embedding: Any) -> TokenRow:
     return TokenRow(node.metadata["content_hash"], node.metadata.get("doc_ts"), tokens, embedding)
 
 
-def token_store(cfg: RunConfig) -> TokenStore:
+def token_store(cfg: IndexConfig) -> TokenStore:
     """The MaxSim token-vector cache of this output and collection."""
     path = cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3"
     try:
@@ -492,7 +492,7 @@ def _add(total: IndexStats, part: IndexStats) -> None:
     total.nodes_deleted += part.nodes_deleted
 
 
-def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -> IndexStats:
+def sync_index(cfg: IndexConfig, changed: Iterable[str], deleted: Iterable[str]) -> IndexStats:
     """Bring the index in line with the tree for these source relpaths.
 
     ``changed``: relpaths whose trees were (re)written — their records become exactly their node files
@@ -534,7 +534,7 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
 
 
 @contextlib.contextmanager
-def _lexical_errors(cfg: RunConfig) -> Iterator[None]:
+def _lexical_errors(cfg: IndexConfig) -> Iterator[None]:
     """A broken lexical database is a one-line IndexError_ naming the cure, like a broken Chroma folder."""
     try:
         yield
@@ -544,7 +544,7 @@ def _lexical_errors(cfg: RunConfig) -> Iterator[None]:
         ) from None
 
 
-def _compare(cfg: RunConfig, col: Any) -> tuple[IndexCheck, dict[str, IndexNode]]:
+def _compare(cfg: IndexConfig, col: Any) -> tuple[IndexCheck, dict[str, IndexNode]]:
     tree = {n.id: n for n in tree_nodes(cfg.out)}
     indexed = _indexed_hashes(col, {"role": "summary"})  # facts (role: memory) are the memory's to sync
     check = IndexCheck(nodes_in_tree=len(tree), nodes_in_index=len(indexed))
@@ -560,7 +560,7 @@ def _compare(cfg: RunConfig, col: Any) -> tuple[IndexCheck, dict[str, IndexNode]
     return check, tree
 
 
-def check_index(cfg: RunConfig) -> IndexCheck:
+def check_index(cfg: IndexConfig) -> IndexCheck:
     """Compare the index with the Markdown tree: missing, stale and orphan node ids (read-only)."""
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
@@ -570,7 +570,7 @@ def check_index(cfg: RunConfig) -> IndexCheck:
 
 
 @contextlib.contextmanager
-def _output_locked(cfg: RunConfig, wait: bool) -> Iterator[None]:
+def _output_locked(cfg: IndexConfig, wait: bool) -> Iterator[None]:
     """Hold the output's run lock: a run writing the tree while the index is rebuilt from it would
     leave the index behind the tree (or index half-written nodes)."""
     from batchsum.lock import RunLock
@@ -581,7 +581,7 @@ def _output_locked(cfg: RunConfig, wait: bool) -> Iterator[None]:
         yield
 
 
-def repair_index(cfg: RunConfig, *, wait: bool = False) -> IndexStats:
+def repair_index(cfg: IndexConfig, *, wait: bool = False) -> IndexStats:
     """Index missing and stale nodes and remove orphans (what plain ``batchsum index OUT`` does).
 
     Creates the index when the output has none yet, so it also repairs a run that crashed between
@@ -592,7 +592,7 @@ def repair_index(cfg: RunConfig, *, wait: bool = False) -> IndexStats:
         return _repair(cfg)
 
 
-def _repair(cfg: RunConfig) -> IndexStats:
+def _repair(cfg: IndexConfig) -> IndexStats:
     t0 = time.perf_counter()
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=True)
@@ -612,14 +612,14 @@ def _repair(cfg: RunConfig) -> IndexStats:
     return stats
 
 
-def rebuild_index(cfg: RunConfig, *, wait: bool = False) -> IndexStats:
+def rebuild_index(cfg: IndexConfig, *, wait: bool = False) -> IndexStats:
     """Drop and recreate the collection, then index every node file of the tree (under the
     output's lock, like :func:`repair_index`)."""
     with _output_locked(cfg, wait):
         return _rebuild(cfg)
 
 
-def _rebuild(cfg: RunConfig) -> IndexStats:
+def _rebuild(cfg: IndexConfig) -> IndexStats:
     t0 = time.perf_counter()
     embedder = get_embedder(cfg)
     # Read the tree before touching the index, so a bad tree never costs the old index.
@@ -647,7 +647,7 @@ def _rebuild(cfg: RunConfig) -> IndexStats:
     return stats
 
 
-def _move_aside(cfg: RunConfig) -> None:
+def _move_aside(cfg: IndexConfig) -> None:
     path = chroma_dir(cfg)
     if not path.exists():
         return

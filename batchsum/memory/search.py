@@ -18,7 +18,7 @@ from batchsum.errors import ConfigError
 from batchsum.memory.files import ROLE
 
 if TYPE_CHECKING:
-    from batchsum.config import RunConfig
+    from batchsum.config import IndexConfig
 
 CANDIDATES = 3  # x k
 MIN_COSINE = 0.2  # below this a fact is unrelated to the query (MiniLM: unrelated sentences score ~0-0.15)
@@ -51,7 +51,7 @@ class FactHit:
 
 
 def search_facts(
-    cfg: RunConfig,
+    cfg: IndexConfig,
     query: str,
     *,
     k: int = 5,

@@ -29,7 +29,6 @@ TARGET_LABELS: dict[str, str] = {"BRIEF": "≈20 %", "STANDARD": "≈12 %", "DET
 HIST_BINS = 15  # ratio histogram bins per level; the last one is open-ended
 HIST_SPAN = 3.0  # the bins cover 0 .. 3 x the level's target ratio
 WORST_FILES = 10
-SUMMARIZED_STATUSES = ("done", "unchanged")
 
 
 @dataclass

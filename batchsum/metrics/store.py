@@ -1,6 +1,6 @@
 """The metrics store: a DuckDB file (system of record) plus per-run Parquet snapshots.
 
-The runner holds no connection while it works: :meth:`MetricsStore.record_run` opens the
+A run holds no connection while it works: :meth:`MetricsStore.record_run` opens the
 database, writes one run in one short transaction, snapshots it to Parquet and closes.
 Reports read the snapshots (see :mod:`batchsum.metrics.reader`), so they never wait for,
 or see half of, a run being recorded.

@@ -14,7 +14,7 @@ from batchsum.config import RunConfig
 from batchsum.model import TARGET_RATIO, Document, PromptKind, SummaryLevel, node_id
 from batchsum.tokens import Tokenizer
 
-# L1s keep more detail than the final; each level at least halves its input (seed 004), so
+# L1s keep more detail than the final; each level at least halves its input, so
 # L1 ≈ 15 % of a chunk, L2 ≈ 7 % of its group's source, and L3 the level's target (7 % / 4 %).
 L1_RATIO = 0.15
 L2_RATIO = 0.07
@@ -51,10 +51,6 @@ class FilePlan:
     depth: int = 0
     parent_id: str | None = None
 
-    @property
-    def by_id(self) -> dict[str, PlannedNode]:
-        return {n.node_id: n for n in self.nodes}
-
 
 def target_for(ratio: float, source_tokens: int) -> int:
     """Desired output tokens for ``source_tokens`` at ``ratio``."""
@@ -62,7 +58,7 @@ def target_for(ratio: float, source_tokens: int) -> int:
 
 
 def leaf_max_tokens(input_tokens: int, target: int) -> int:
-    """Output cap for a node: the seed-004 budget, and always below the input size."""
+    """Output cap for a node: the output budget, and always below the input size."""
     return max(1, min(output_budget(input_tokens, target), input_tokens - 1))
 
 

@@ -1,6 +1,7 @@
 """Declarative pipeline files: ``batchsum run --pipeline pipelines/nightly.yaml``.
 
-A pipeline file lists corpora and the settings of a run; command-line flags override it.
+A pipeline file lists corpora and the settings of a run; command-line flags override it. Its keys,
+their types and bounds come from the settings schema (:mod:`batchsum.settings`).
 The file is parsed node by node (``yaml.compose``) so that every error names the file and
 line: unknown keys (with the closest valid key suggested), wrong types, out-of-range or
 unknown enum values, missing or non-existent paths.
@@ -32,6 +33,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from batchsum.config import LLMConfig, RunConfig
 from batchsum.errors import PipelineError
 from batchsum.model import Thresholds
+from batchsum.settings import pipeline_keys
 
 log = logging.getLogger(__name__)
 
@@ -76,82 +78,38 @@ class _Key:
     minimum: float | None = None
     maximum: float | None = None
     section: dict[str, _Key] | None = None
+    zero_is_none: bool = False
 
 
-_BACKEND: dict[str, _Key] = {
-    "kind": _Key("enum", None, choices=("extractive", "llm")),
-    "base_url": _Key("str", "llm.base_url", nullable=True),
-    "model": _Key("str", "llm.model", nullable=True),
-    "fallback_models": _Key("strlist", "llm.fallback_models"),
-    "api_key_env": _Key("special"),
-    "rpm": _Key("number", "llm.rpm", nullable=True, minimum=0.001),
-    "tpm": _Key("number", "llm.tpm", nullable=True, minimum=1),
-    "concurrency": _Key("int", "llm.concurrency", minimum=1, maximum=256),
-    "timeout": _Key("number", "llm.timeout", minimum=0.1),
-    "max_attempts": _Key("int", "llm.max_attempts", minimum=1, maximum=100),
-    "on_error": _Key("enum", "llm.on_error", choices=("fallback", "fail", "abort")),
-    "context_window": _Key("int", "llm.context_window", minimum=512),
-    "facets": _Key("special"),
-    "cache": _Key("bool", "llm.cache"),
-    "temperature": _Key("number", "llm.temperature", minimum=0, maximum=2),
-    "prompts_dir": _Key("dir", "llm.prompts_dir"),
-    "price_per_1k": _Key("number", "price_per_1k", nullable=True, minimum=0),
-}
-_LEVELS: dict[str, _Key] = {
-    name: _Key("int", f"thresholds.{name}", minimum=1) for name in ("none", "brief", "standard", "detailed")
-}
-_CHUNKING: dict[str, _Key] = {
-    "size": _Key("int", "chunk_size", minimum=50),
-    "overlap": _Key("int", "chunk_overlap", minimum=0),
-    "group_size": _Key("int", "group_size", minimum=2),
-}
-_ROLLING: dict[str, _Key] = {"max_chain_depth": _Key("int", "max_chain_depth", minimum=0)}
-_INDEX: dict[str, _Key] = {
-    "enabled": _Key("bool", "index"),
-    "collection": _Key("str", "collection"),
-    "chroma_host": _Key("str", "chroma_host", nullable=True),
-    "chroma_port": _Key("int", "chroma_port", nullable=True, minimum=1, maximum=65535),
-    "embed_base_url": _Key("str", "embed_base_url", nullable=True),
-    "embed_model": _Key("str", "embed_model", nullable=True),
-}
-_METRICS: dict[str, _Key] = {"enabled": _Key("bool", "metrics"), "db": _Key("path", "metrics_db", nullable=True)}
-_LOGGING: dict[str, _Key] = {
-    "file": _Key("path", "log_file", nullable=True),
-    "format": _Key("enum", "log_format", choices=("text", "json")),
-}
+def _schema() -> dict[str, dict[str, _Key]]:
+    """Keys by section, from the settings schema plus the keys only a pipeline file has."""
+    order = ("", "backend", "levels", "chunking", "rolling", "index", "metrics", "logging")
+    sections: dict[str, dict[str, _Key]] = {name: {} for name in order}
+    for name, keys in pipeline_keys().items():
+        for key, s in keys.items():
+            sections[name][key] = _Key(
+                s.kind, s.field, s.choices, s.nullable, s.minimum, s.maximum, zero_is_none=s.zero_is_none
+            )
+    sections["backend"].update(
+        kind=_Key("enum", None, choices=("extractive", "llm")), api_key_env=_Key("special"), facets=_Key("special")
+    )
+    sections[""].update(
+        version=_Key("int", None, minimum=PIPELINE_VERSION, maximum=PIPELINE_VERSION),
+        root=_Key("special"),
+        corpora=_Key("special"),
+        **{name: _Key("section", section=sections[name]) for name in order if name},
+    )
+    sections["corpora[]"] = _CORPUS
+    return sections
+
+
 _CORPUS: dict[str, _Key] = {
     "path": _Key("special"),
     "type": _Key("enum", None, choices=CORPUS_TYPES),
     "ignore": _Key("strlist"),
 }
-_TOP: dict[str, _Key] = {
-    "version": _Key("int", None, minimum=PIPELINE_VERSION, maximum=PIPELINE_VERSION),
-    "root": _Key("special"),
-    "corpora": _Key("special"),
-    "output": _Key("path", "out"),
-    "encoding": _Key("str", "encoding"),
-    "ignore": _Key("strlist", "ignore"),
-    "backend": _Key("section", section=_BACKEND),
-    "levels": _Key("section", section=_LEVELS),
-    "chunking": _Key("section", section=_CHUNKING),
-    "rolling": _Key("section", section=_ROLLING),
-    "index": _Key("section", section=_INDEX),
-    "metrics": _Key("section", section=_METRICS),
-    "logging": _Key("section", section=_LOGGING),
-    "git": _Key("bool", "git"),
-    "wait": _Key("bool", "wait_lock"),
-}
-_SECTIONS: dict[str, dict[str, _Key]] = {
-    "": _TOP,
-    "backend": _BACKEND,
-    "levels": _LEVELS,
-    "chunking": _CHUNKING,
-    "rolling": _ROLLING,
-    "index": _INDEX,
-    "metrics": _METRICS,
-    "logging": _LOGGING,
-    "corpora[]": _CORPUS,
-}
+_SECTIONS = _schema()
+_TOP = _SECTIONS[""]
 
 
 def _type_name(value: Any) -> str:
@@ -280,7 +238,7 @@ class _Parser:
                 raise self.fail(node, f"'{name}' must be at least {spec.minimum:g}, got {value}")
             if spec.maximum is not None and value > spec.maximum:
                 raise self.fail(node, f"'{name}' must be at most {spec.maximum:g}, got {value}")
-            return value
+            return None if spec.zero_is_none and value == 0 else value
         if kind == "strlist":
             if isinstance(value, str):
                 value = [value]

@@ -1,0 +1,378 @@
+"""Agent and chat transcripts: read and write them as OpenAI-style message lists.
+
+Three layouts are read:
+
+* **Markdown** with one ``### user`` / ``### assistant`` / ``### tool`` / ``### system`` section
+  per message (the layout agent-session exports use; tool observations may also be user turns);
+* **JSON**: a list of messages or ``{"messages": [...]}``;
+* **JSONL**: one message per line (or lines holding ``{"messages": [...]}``).
+
+Messages come back as the dicts found in the file, so a compaction's verbatim tail can be written
+back unchanged. :func:`agent_transcript_reason` tells a batch run that a text is an agent/tool
+transcript rather than a plain conversation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from batchsum.compact.messages import as_message
+from batchsum.errors import InputError
+
+if TYPE_CHECKING:  # the facet rules load only when a session is digested, not when walk classifies files
+    from batchsum.facets import ExtractedFacets
+    from batchsum.tokens import Tokenizer
+
+TranscriptFormat = Literal["markdown", "json", "jsonl", "rendered"]
+
+_SECTION = re.compile(r"^#{2,3}[ \t]+(user|assistant|tool|system|function|developer)[ \t]*$", re.M | re.I)
+_FENCE = re.compile(r"^```")
+_RENDERED_ROLE = re.compile(r"^(User|Assistant|Tool|System|Function): ", re.M)
+_RENDERED_TURN = re.compile(r"(?:\A|\n\n)([A-Z][\w-]{0,40}): ")
+_OBSERVATION_MARKS = ("(Open file:", "(Current directory:", "bash-$", "[File: ", "exit code", "Traceback (most recent")
+
+
+@dataclass
+class Transcript:
+    """Messages of one transcript plus what is needed to write it back in its own layout."""
+
+    messages: list[dict[str, Any]]
+    format: TranscriptFormat
+    preamble: str = ""  # Markdown text before the first section (a title), kept for writing back
+    extra: dict[str, Any] = field(default_factory=dict)  # other keys of a {"messages": [...]} JSON object
+
+
+def parse_markdown(text: str, where: str = "transcript") -> Transcript:
+    """Messages of a Markdown transcript with ``### <role>`` sections."""
+    heads = list(_SECTION.finditer(text))
+    if not heads:
+        raise InputError(where, "no '### user' / '### assistant' sections found")
+    messages: list[dict[str, Any]] = []
+    for i, head in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        body = text[head.end() : end].strip("\n")
+        messages.append({"role": head.group(1).lower(), "content": body})
+    return Transcript(messages, "markdown", preamble=text[: heads[0].start()].strip("\n"))
+
+
+def _check(messages: list[Any], where: str, lines: list[int] | None = None) -> list[dict[str, Any]]:
+    for i, m in enumerate(messages):
+        loc = f"{where}: line {lines[i]}" if lines else f"{where}: message {i + 1}"
+        as_message(m, loc)  # raises InputError naming the line/message and the reason
+    return messages
+
+
+def parse_json(text: str, where: str = "transcript") -> Transcript:
+    """Messages of a JSON chat: a list, or an object with a ``messages`` list."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(where, f"invalid JSON: {exc.msg} (line {exc.lineno})") from None
+    extra: dict[str, Any] = {}
+    if isinstance(data, dict):
+        if not isinstance(data.get("messages"), list):
+            raise InputError(where, "JSON object has no 'messages' list")
+        extra = {k: v for k, v in data.items() if k != "messages"}
+        data = data["messages"]
+    if not isinstance(data, list):
+        raise InputError(where, "JSON is not a chat: expected a list of messages or {'messages': [...]}")
+    return Transcript(_check(data, where), "json", extra=extra)
+
+
+def parse_jsonl(text: str, where: str = "transcript") -> Transcript:
+    """Messages of a JSONL chat: one message (or one ``{"messages": [...]}``) per line."""
+    messages: list[Any] = []
+    lines: list[int] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(where, f"invalid JSON on line {lineno}: {exc.msg}") from None
+        if isinstance(item, dict) and isinstance(item.get("messages"), list):
+            messages.extend(item["messages"])
+            lines.extend([lineno] * len(item["messages"]))
+        else:
+            messages.append(item)
+            lines.append(lineno)
+    return Transcript(_check(messages, where, lines), "jsonl")
+
+
+def parse_rendered(text: str, where: str = "transcript") -> Transcript:
+    """Messages of a chat already rendered as ``Role: text`` turns separated by blank lines.
+
+    This is how a batch run holds a .json/.jsonl chat; a label that is not a role (a tool's or a
+    person's name) becomes ``name``, on a tool message when it names a known tool.
+    """
+    from batchsum.compact.extractors import known_tool_name
+
+    heads = list(_RENDERED_TURN.finditer(text))
+    if not heads:
+        raise InputError(where, "no 'Role: text' turns found")
+    messages: list[dict[str, Any]] = []
+    for i, head in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        label = head.group(1)
+        body = text[head.end() : end].strip("\n")
+        role = label.lower()
+        if role in ("user", "assistant", "tool", "system", "function"):
+            messages.append({"role": role, "content": body})
+        elif known_tool_name(role):
+            messages.append({"role": "tool", "name": role, "content": body})
+        else:
+            messages.append({"role": "user", "name": label, "content": body})
+    return Transcript(messages, "rendered")
+
+
+def parse_transcript(text: str, fmt: TranscriptFormat | None = None, where: str = "transcript") -> Transcript:
+    """Parse ``text`` in ``fmt``, or guess the layout from its first character and its sections."""
+    if fmt is None:
+        head = text.lstrip()[:1]
+        if head == "[":
+            fmt = "json"
+        elif head == "{":
+            first = text.lstrip().split("\n", 1)[0]
+            try:
+                json.loads(first)
+                fmt = "jsonl"
+            except json.JSONDecodeError:
+                fmt = "json"
+        elif _SECTION.search(text) is None and _RENDERED_ROLE.search(text) is not None:
+            fmt = "rendered"
+        else:
+            fmt = "markdown"
+    if fmt == "markdown":
+        return parse_markdown(text, where)
+    if fmt == "rendered":
+        return parse_rendered(text, where)
+    if fmt == "json":
+        return parse_json(text, where)
+    return parse_jsonl(text, where)
+
+
+def read_transcript(path: Path) -> Transcript:
+    """Read a transcript file; the extension decides the layout (.json, .jsonl, else Markdown)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(str(path), "no such file") from None
+    except IsADirectoryError:
+        raise InputError(str(path), "is a folder, not a transcript file") from None
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(str(path), f"not UTF-8 text (byte {exc.start})") from None
+    text = text.replace("\r\n", "\n")
+    ext = path.suffix.lower()
+    fmt: TranscriptFormat | None = {".json": "json", ".jsonl": "jsonl", ".md": "markdown"}.get(ext)  # type: ignore[assignment]
+    return parse_transcript(text, fmt, str(path))
+
+
+def render_markdown(messages: list[dict[str, Any]], preamble: str = "") -> str:
+    """Messages as ``### <role>`` sections (the layout :func:`parse_markdown` reads back)."""
+    parts = [preamble] if preamble else []
+    for m in messages:
+        msg = as_message(m)
+        body = msg.content
+        if msg.tool_calls and not body:
+            body = "\n".join(f"[tool call {c.name}: {c.arguments}]" for c in msg.tool_calls)
+        parts.append(f"### {msg.role}\n\n{body}")
+    return "\n\n".join(parts) + "\n"
+
+
+def render_transcript(messages: list[dict[str, Any]], fmt: TranscriptFormat, *, preamble: str = "") -> str:
+    """Messages written in ``fmt``."""
+    if fmt == "markdown":
+        return render_markdown(messages, preamble)
+    if fmt == "json":
+        return json.dumps(messages, ensure_ascii=False, indent=2) + "\n"
+    if fmt == "rendered":
+        parts = []
+        for m in messages:
+            msg = as_message(m)
+            label = msg.name or msg.role
+            parts.append(f"{label[:1].upper()}{label[1:]}: {msg.content}")
+        return "\n\n".join(parts) + "\n"
+    return "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages)
+
+
+def agent_transcript_reason(text: str) -> str | None:
+    """Why ``text`` is an agent/tool transcript (for ``--type auto``), or None when it is not.
+
+    Markdown: at least three role sections with both user and assistant, and tool activity
+    (``### tool`` sections, fenced commands in assistant turns, or shell/file-viewer observations).
+    Chats already rendered as ``Role: text`` turns count when they contain tool turns (``Tool:`` or
+    a known tool's name, as a batch run renders .json/.jsonl chats).
+    """
+    sample = text[:200_000]
+    roles = [m.group(1).lower() for m in _SECTION.finditer(sample)]
+    if len(roles) >= 3 and "user" in roles and "assistant" in roles:
+        tools = roles.count("tool")
+        fenced = 0
+        observed = sum(sample.count(mark) for mark in _OBSERVATION_MARKS)
+        if not tools:
+            fenced = sum(1 for line in sample.splitlines() if _FENCE.match(line)) // 2
+        if tools or fenced >= 2 or observed >= 2:
+            signal = f"{tools} tool sections" if tools else f"{fenced} fenced commands"
+            return f"agent transcript ({len(roles)} turns, {signal})"
+        return None
+    if "Assistant: " not in sample:
+        return None
+    from batchsum.compact.extractors import known_tool_name
+
+    labels = [m.group(1) for m in _RENDERED_TURN.finditer(sample)]
+    tools = sum(1 for label in labels if label == "Tool" or known_tool_name(label))
+    if tools and "Assistant" in labels:
+        return f"agent transcript ({len(labels)} turns, {tools} tool results)"
+    return None
+
+
+# ---- agent sessions in batch runs ----------------------------------------------------------------
+@dataclass
+class AgentDigest:
+    """An agent session prepared for the summary tree, plus its facets.
+
+    ``text`` is the session as ``Role: text`` turns with every tool result replaced by its
+    extractor one-liner (what the normal tree should summarize); the lists are what the session
+    touched, ran and hit, for the final's front matter and body.
+    """
+
+    text: str
+    files_touched: list[str]
+    commands_run: list[str]
+    errors: list[str]
+    facets: ExtractedFacets
+    tool_results: int
+    turns: int
+
+    def front_matter(self) -> dict[str, Any]:
+        """Front-matter keys for the session's final summary (YAML-ready plain data)."""
+        from batchsum.facets import facets_front_matter
+
+        out: dict[str, Any] = {"agent_session": True, "tool_results": self.tool_results}
+        if self.files_touched:
+            out["files_touched"] = list(self.files_touched)
+        if self.commands_run:
+            out["commands_run"] = list(self.commands_run)
+        if self.errors:
+            out["errors"] = list(self.errors)
+        out.update(facets_front_matter(self.facets))
+        return out
+
+    def markdown(self) -> str:
+        """A Markdown section for the final's body: files, commands, errors, then the extracted facets."""
+        from batchsum.facets import render_facets_markdown
+
+        lines = ["## Agent session (extracted)", ""]
+        if self.files_touched:
+            lines += ["**Files touched:** " + ", ".join(f"`{f}`" for f in self.files_touched), ""]
+        if self.commands_run:
+            lines += ["**Commands run:**", ""] + [f"- `{c}`" for c in self.commands_run] + [""]
+        if self.errors:
+            lines += ["**Errors:**", ""] + [f"- {e}" for e in self.errors] + [""]
+        body = "\n".join(lines)
+        facets = render_facets_markdown(self.facets, heading="### Facets (extracted)")
+        return body + "\n" + facets
+
+
+def digest_agent_transcript(
+    text: str, *, fmt: TranscriptFormat | None = None, tokenizer: Tokenizer | None = None
+) -> AgentDigest:
+    """Summarize the tool results of an agent session with the rule-based extractors.
+
+    Raises InputError when ``text`` is not a transcript in any layout we read.
+    """
+    from batchsum.compact.extractors import (
+        classify_turns,
+        command_line,
+        command_paths,
+        format_summary,
+        summarize_tool_result,
+    )
+    from batchsum.facets import extract_facets
+    from batchsum.tokens import get_tokenizer
+
+    tok = tokenizer or get_tokenizer()
+    transcript = parse_transcript(text, fmt)
+    turns = classify_turns([as_message(m) for m in transcript.messages])
+    lines: list[str] = []
+    files: list[str] = []
+    commands: list[str] = []
+    errors: list[str] = []
+    speaker_turns: list[tuple[str | None, str]] = []
+    results = 0
+    for t in turns:
+        if t.kind == "tool_result":
+            s = summarize_tool_result(t, tok)
+            results += 1
+            files += s.files
+            errors += s.errors
+            lines.append(f"Tool: {format_summary(s)}")
+            continue
+        content = " ".join(t.message.content.split())
+        if t.kind == "assistant" and t.command:
+            commands.append(command_line(t.command))
+            files += command_paths(t.command)
+        label = {"task": "User", "user": "User", "assistant": "Assistant"}.get(t.kind, t.message.role.capitalize())
+        if content:
+            lines.append(f"{label}: {content}")
+            speaker_turns.append((label, t.message.content))
+    known = _unique(files) + _unique(commands)
+    return AgentDigest(
+        text="\n\n".join(lines),
+        files_touched=_unique(files),
+        commands_run=_unique(commands),
+        errors=_unique(errors)[:20],
+        facets=extract_facets(speaker_turns, entities=known, agent=results > 0),
+        tool_results=results,
+        turns=len(turns),
+    )
+
+
+def _unique(items: list[str]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        if item and item not in out:
+            out.append(item)
+    return out
+
+
+@dataclass
+class RunExtras:
+    """What a batch run adds for one conversation: text for the tree, front matter, a body section."""
+
+    text: str | None  # replaces the document text before chunking (agent sessions); None keeps it
+    front_matter: dict[str, Any]
+    markdown: str
+    digest: AgentDigest | None = None
+
+
+def run_extras(text: str, *, content_type: str, type_reason: str, llm_facets: bool) -> RunExtras | None:
+    """Offline extras of one document for ``batchsum run``, or None when there are none.
+
+    Agent sessions (``type_reason`` from :func:`agent_transcript_reason`) get their tool results
+    reduced and their files, commands, errors and facets; other conversations get extracted facets
+    unless an LLM already writes facets for them (``llm_facets``).
+    """
+    if type_reason.startswith("agent transcript"):
+        try:
+            digest = digest_agent_transcript(text)
+        except InputError:
+            digest = None  # detected by its shape but not parseable as turns: plain conversation facets
+        if digest is not None:
+            return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest)
+    if content_type != "conversation" or llm_facets:
+        return None
+    from batchsum.facets import extract_facets, facets_front_matter, render_facets_markdown
+
+    facets = extract_facets(text)
+    if facets.is_empty():
+        return None
+    return RunExtras(None, facets_front_matter(facets), render_facets_markdown(facets))

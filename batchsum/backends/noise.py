@@ -1,0 +1,196 @@
+"""What an extractive summary must never pick: structural lines and sentences that cannot stand alone.
+
+Pure, regex-based checks used by the extractive backend before scoring:
+
+* **lines** that are layout, not prose: separators (``* * * *``, ``-----``), headings, tables of
+  contents, back-of-book index entries, page headers and footers (short lines that repeat),
+  licence and transcription boilerplate;
+* **sentences** that open by pointing back at text the reader of a summary has not seen
+  ("Partly, ...", "But ...", "This was ...") or that are cut-off fragments.
+
+Headings are kept apart from the prose (they are never candidates), and their words name the
+section that follows, so scoring can tell an introduction or a conclusion from a methods section.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+__all__ = [
+    "BOILERPLATE",
+    "is_boilerplate",
+    "is_heading",
+    "line_kind",
+    "needs_context",
+    "repeated_lines",
+    "section_role",
+]
+
+BOILERPLATE = (
+    "gutenberg",
+    "produced by",
+    "transcriber",
+    "e-text",
+    "etext",
+    "illustrated by",
+    "copyright",
+    "all rights reserved",
+    "http://",
+    "https://",
+    "www.",
+    "isbn",
+    "table of contents",
+    "this ebook",
+    "this e-book",
+    "license",
+    "licence",
+    "distributed proofreading",
+)
+
+_SEPARATOR = re.compile(r"^[\W_]*$")  # no letter or digit at all: "* * * *", "-----", "~~~"
+_TOC_LEADER = re.compile(r"(?:\.\s?){3,}\s*\d+\s*$|\s{3,}\d{1,4}\s*$")  # "Chapter I ..... 5"
+_PAGE_REF = re.compile(r"\b\d{1,4}(?:[-–]\d{1,4})?\b")
+_CHAPTER = re.compile(
+    r"^(?:chapter|book|part|section|volume|vol\.|canto|act|scene|letter|appendix)\s+"
+    r"(?:[ivxlcdm]+|\d+|[a-z]+)\b[^.!?]{0,60}$",
+    re.IGNORECASE,
+)
+_ROMAN = re.compile(r"^[ivxlcdm]+\.?$", re.IGNORECASE)
+_SENT_END = re.compile(r"[.!?…][\"'”’)\]]*$")
+_DIGITS = re.compile(r"\d")
+
+# Openers that point back at an earlier sentence: such a sentence is unreadable on its own.
+_CONTEXT_OPENERS = frozenset(
+    """
+    partly also but and or nor so then thus hence therefore moreover furthermore besides still yet however
+    nevertheless nonetheless meanwhile instead likewise similarly otherwise anyway anyhow accordingly
+    consequently conversely additionally alternatively indeed namely afterwards later again too
+    """.split()
+)
+_CONTEXT_PHRASES = (
+    "in addition",
+    "on the other hand",
+    "for example",
+    "for instance",
+    "in fact",
+    "as a result",
+    "in contrast",
+    "by contrast",
+    "at the same time",
+    "in this case",
+    "in that case",
+    "as such",
+    "as well",
+    "this is",
+    "this was",
+    "that is",
+    "that was",
+    "these are",
+    "these were",
+    "those are",
+    "those were",
+    "it is also",
+    "it was also",
+    "other than that",
+    "after that",
+    "because of this",
+    "because of that",
+)
+
+_ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("skip", ("references", "bibliography", "acknowledg", "index", "contents", "footnotes", "notes", "funding")),
+    ("skip", ("competing interests", "authors' contributions", "author contributions", "abbreviations")),
+    ("lead", ("abstract", "summary", "introduction", "background", "overview", "preface")),
+    ("close", ("conclusion", "conclusions", "discussion", "concluding", "findings", "outlook", "implications")),
+    ("detail", ("method", "materials", "experimental", "procedure", "protocol", "statistical", "supplementary")),
+)
+
+
+def is_boilerplate(text: str) -> bool:
+    """Licence, transcription and publishing notes (Project Gutenberg headers, URLs, ISBNs)."""
+    low = text.lower()
+    return any(k in low for k in BOILERPLATE)
+
+
+def _norm_line(line: str) -> str:
+    return _DIGITS.sub("#", " ".join(line.split()).lower())
+
+
+def repeated_lines(lines: Sequence[str], min_count: int = 3, max_words: int = 12) -> frozenset[str]:
+    """Short lines seen ``min_count`` times or more (digits ignored): running page headers and footers."""
+    counts = Counter(_norm_line(ln) for ln in lines if ln.strip() and len(ln.split()) <= max_words)
+    return frozenset(k for k, c in counts.items() if c >= min_count)
+
+
+def line_kind(line: str, repeated: frozenset[str] = frozenset()) -> str | None:
+    """What a whole line is when it is not prose, else None.
+
+    ``separator``, ``heading``, ``short`` (a short unpunctuated line: see :func:`is_heading`), ``toc`` (contents entry with a page number), ``index`` (a
+    back-of-book index entry: a term followed by page numbers), ``header`` (a page header: in
+    ``repeated``) or ``boilerplate``. A line that ends like a sentence is prose unless it is a
+    separator or boilerplate.
+    """
+    s = line.strip()
+    if not s:
+        return None
+    if _SEPARATOR.match(s):
+        return "separator"
+    if s.startswith("#"):
+        return "heading"
+    if s.startswith("|") and s.endswith("|"):
+        return "table"
+    words = s.split()
+    if len(words) <= 12 and _norm_line(s) in repeated:
+        return "header"
+    if _TOC_LEADER.search(s) and len(words) <= 16:
+        return "toc"
+    refs = _PAGE_REF.findall(s)
+    if len(refs) >= 2 and "," in s and len(refs) >= 0.3 * len(words):
+        return "index"  # "Abbotsford, 12, 45-47, 301"
+    ends = bool(_SENT_END.search(s))
+    if _CHAPTER.match(s) or _ROMAN.match(s):
+        return "heading"
+    if s.isupper() and len(words) <= 16 and any(c.isalpha() for c in s):
+        return "heading"
+    if not ends and len(words) <= 12 and len(s) <= 90 and s[-1] not in ",;:-–—(\"“'‘":
+        return "short"  # a heading when it stands alone; the caller knows the neighbours
+    return None
+
+
+def is_heading(line: str, prev: str | None, nxt: str | None) -> bool:
+    """A ``short`` line is a heading when it opens a paragraph and does not read as wrapped prose.
+
+    ``prev``/``nxt`` are the neighbouring lines (None at the text's edges; blank lines count as
+    edges). Hard-wrapped prose also has short unpunctuated lines, but inside a paragraph, or
+    as wide as the line after it.
+    """
+    if prev is not None and prev.strip():
+        return False
+    if nxt is None or not nxt.strip():
+        return True
+    s = line.strip()
+    return s.istitle() or len(s) < 0.6 * len(nxt.strip())
+
+
+def section_role(heading: str) -> str | None:
+    """``lead``, ``close``, ``detail`` or ``skip`` for a heading's words; None when it names no known part."""
+    low = " ".join(re.findall(r"[a-z']+", heading.lower()))
+    if not low:
+        return None
+    for role, keys in _ROLES:
+        if any(low.startswith(k) or f" {k}" in f" {low}" for k in keys):
+            return role
+    return None
+
+
+def needs_context(sentence: str) -> bool:
+    """True when the sentence opens by leaning on what came before ("Partly, ...", "But then ...")."""
+    low = sentence.lstrip("\"'“‘([—–- ").lower()
+    m = re.match(r"[a-z]+", low)
+    if not m:
+        return False
+    if m.group(0) in _CONTEXT_OPENERS:
+        return True
+    return low.startswith(_CONTEXT_PHRASES)

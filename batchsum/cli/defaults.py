@@ -1,0 +1,114 @@
+"""Option defaults from the environment and a config file, for every command.
+
+Precedence, highest first: command-line flags, environment variables (``BATCHSUM_OUT`` for every
+``--out``; the documented per-option ones such as ``OPENAI_BASE_URL``), the config file, built-in
+defaults. The config file is the first of ``$BATCHSUM_CONFIG``, ``./batchsum.yaml`` and
+``<user config folder>/batchsum/config.yaml`` that exists::
+
+    out: ~/journal-summaries      # top-level keys apply to every command that has the option
+    run:                          # a section per command overrides them for that command
+      type: journal
+      base-url: http://127.0.0.1:8080/v1
+    search:
+      limit: 5
+
+Keys are option names (``base-url`` or ``base_url``). An unknown key is an error naming the file,
+so a typo never silently does nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from batchsum.errors import ConfigError
+
+OUT_ENVVAR = "BATCHSUM_OUT"
+CONFIG_ENVVAR = "BATCHSUM_CONFIG"
+LOCAL_CONFIG = "batchsum.yaml"
+
+
+def user_config_file() -> Path:
+    """``$XDG_CONFIG_HOME/batchsum/config.yaml`` (``~/.config`` when unset)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    return Path(base) / "batchsum" / "config.yaml"
+
+
+def find_config_file() -> Path | None:
+    """The config file in effect, or None."""
+    explicit = os.environ.get(CONFIG_ENVVAR)
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"{CONFIG_ENVVAR}={explicit}: no such file")
+        return path
+    for path in (Path(LOCAL_CONFIG), user_config_file()):
+        if path.is_file():
+            return path
+    return None
+
+
+def load_config_file(path: Path) -> dict[str, Any]:
+    """The file's mapping; ConfigError naming the file when it is not one."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError(f"{path}: cannot read config file: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a config file is a mapping of option names to values")
+    return data
+
+
+def _option_names(cmd: click.Command) -> dict[str, str]:
+    """Every spelling a config key may use (``base-url``, ``base_url``) → the click parameter name."""
+    names: dict[str, str] = {}
+    for param in cmd.params:
+        if not isinstance(param, click.Option) or param.name is None:
+            continue
+        for opt in (*param.opts, *param.secondary_opts):
+            if opt.startswith("--"):
+                bare = opt[2:]
+                names[bare] = names[bare.replace("-", "_")] = param.name
+    return names
+
+
+def command_defaults(cmd: click.Command, cmd_name: str, data: dict[str, Any], source: Path) -> dict[str, Any]:
+    """The default map of one command: top-level keys it has, then its own section."""
+    names = _option_names(cmd)
+    defaults: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            continue  # another command's section
+        if str(key) in names:
+            defaults[names[str(key)]] = _expand(value)
+    section = data.get(cmd_name)
+    if section is not None:
+        if not isinstance(section, dict):
+            raise ConfigError(f"{source}: '{cmd_name}' must be a mapping of option names to values")
+        for key, value in section.items():
+            if str(key) not in names:
+                raise ConfigError(f"{source}: '{cmd_name}.{key}' is not an option of `batchsum {cmd_name}`")
+            defaults[names[str(key)]] = _expand(value)
+    return defaults
+
+
+def _expand(value: Any) -> Any:
+    # Paths in a config file are written like on a shell line: ~ means the home folder.
+    if isinstance(value, str) and value.startswith("~"):
+        return os.path.expanduser(value)
+    return value
+
+
+def apply_out_envvar(cmd: click.Command) -> None:
+    """Every command's ``--out`` reads ``BATCHSUM_OUT`` unless it names its own variable."""
+    for param in cmd.params:
+        if isinstance(param, click.Option) and param.name == "out" and param.envvar is None:
+            param.envvar = OUT_ENVVAR
+            param.show_envvar = True

@@ -1,0 +1,54 @@
+"""Live conversation compaction: keep a chat or coding-agent session inside its context window.
+
+``compact()`` replaces old turns with one structured summary message and keeps the recent tail
+verbatim; ``should_compact()`` decides when (token ratio with hysteresis, cooldown, depth cap);
+``Conversation`` does both as messages arrive. Rule-based by default (offline, deterministic);
+an LLM on request, with the rules as fallback.
+
+Names load on first use, so reading a transcript (``batchsum.compact.messages``) does not pull in
+the extractive summarizer and numpy.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from batchsum.compact.api import CompactionResult, Conversation, compact
+    from batchsum.compact.config import DEFAULT_CONFIG, CompactConfig
+    from batchsum.compact.record import SummaryContext, SummaryRecord
+    from batchsum.compact.trigger import TriggerDecision, TriggerState, should_compact
+
+_EXPORTS = {
+    "CompactionResult": "api",
+    "Conversation": "api",
+    "compact": "api",
+    "DEFAULT_CONFIG": "config",
+    "CompactConfig": "config",
+    "SummaryContext": "record",
+    "SummaryRecord": "record",
+    "TriggerDecision": "trigger",
+    "TriggerState": "trigger",
+    "should_compact": "trigger",
+}
+
+__all__ = [
+    "DEFAULT_CONFIG",
+    "CompactConfig",
+    "CompactionResult",
+    "Conversation",
+    "SummaryContext",
+    "SummaryRecord",
+    "TriggerDecision",
+    "TriggerState",
+    "compact",
+    "should_compact",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'batchsum.compact' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"batchsum.compact.{module}"), name)

@@ -1,0 +1,547 @@
+"""``compact()``: replace the old part of a conversation with one summary message, keep the tail verbatim.
+
+The result is ``[leading system prompt] + [summary system message] + tail``. The summary is built
+by rules (tool-result extractors, the extractive summarizer with the conversation profile, and
+rule-based facets), or by an LLM when a backend is given, falling back to the rules when the
+model fails. Its budget is ``min(max_summary_tokens, max(128, dropped_tokens // 2))`` and never
+more than the replaced messages cost, so every compaction reduces tokens; when that is impossible
+the input comes back unchanged with the reason. Nothing here recurses.
+
+A chained compaction (the conversation already starts with one of our summary messages, or
+``history`` is given) integrates the previous summary and goes one level deeper; a compaction
+that would pass ``max_summary_chain_depth`` starts a fresh chain at depth 0 from ``originals``
+(the full conversation) when the caller still has it, else from the previous summary.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from batchsum.backends.budget import trim_to_sentence_boundary
+from batchsum.backends.extractive import summarize_text
+from batchsum.compact.config import DEFAULT_CONFIG, CompactConfig
+from batchsum.compact.extractors import (
+    SUMMARY_MARK,
+    Turn,
+    classify_turns,
+    command_line,
+    command_paths,
+    format_summary,
+    summarize_tool_result,
+)
+from batchsum.compact.messages import MESSAGE_OVERHEAD, Message, as_message, message_ids, message_tokens, to_dict
+from batchsum.compact.record import (
+    MAX_CONTEXT_ITEMS,
+    SummaryContext,
+    SummaryRecord,
+    new_record_id,
+    now_ms,
+    parse_summary_header,
+    parse_summary_message,
+    render_summary_message,
+)
+from batchsum.compact.trigger import TriggerDecision, TriggerState, should_compact
+from batchsum.errors import ConfigError
+from batchsum.facets import ActionItem, extract_facets
+from batchsum.tokens import Tokenizer, get_tokenizer
+
+log = logging.getLogger(__name__)
+
+NARRATIVE_SHARE = 0.4  # of the summary budget; the rest goes to facets and key points
+MIN_SUMMARY_TOKENS = 16  # below this a summary says nothing: leave the conversation as it is
+MAX_KEY_POINTS = MAX_CONTEXT_ITEMS
+MAX_FILES_AND_COMMANDS = 300  # files and commands are what a coding session needs back; cap only runaways
+
+
+@dataclass
+class CompactionResult:
+    """What a compaction produced, or why it left the conversation unchanged."""
+
+    messages: list[dict[str, Any]]
+    record: SummaryRecord | None
+    tokens_before: int
+    tokens_after: int
+    compacted: bool
+    reason: str
+    mode: str = "rule-based"  # "rule-based", "llm", or "rule-based (LLM failed)"
+    dropped_messages: int = 0
+    preserved_messages: int = 0
+    notes: list[str] = field(default_factory=list)
+    llm_error: str | None = None
+
+    @property
+    def summary(self) -> str:
+        """The summary message's text ("" when nothing was compacted)."""
+        if not self.compacted or self.record is None:
+            return ""
+        for m in self.messages:
+            if m.get("role") == "system" and str(m.get("content", "")).startswith(SUMMARY_MARK):
+                return str(m["content"])
+        return ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        return {
+            "compacted": self.compacted,
+            "reason": self.reason,
+            "mode": self.mode,
+            "tokens_before": self.tokens_before,
+            "tokens_after": self.tokens_after,
+            "dropped_messages": self.dropped_messages,
+            "preserved_messages": self.preserved_messages,
+            "summary": self.summary,
+            "record": self.record.to_dict() if self.record else None,
+            "messages": self.messages,
+            "notes": list(self.notes),
+            "llm_error": self.llm_error,
+        }
+
+
+@dataclass
+class _Parent:
+    """The summary a chained compaction builds on."""
+
+    id: str
+    depth: int
+    narrative: str
+    key_points: list[str]
+    context: SummaryContext
+
+
+def _dedupe(items: Sequence[str], limit: int) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    for item in items:
+        item = item.strip()
+        if item and item not in seen:
+            seen.add(item)
+            out.append(item)
+    return out[:limit]
+
+
+def _prose(text: str) -> str:
+    """An assistant or user turn without its fenced command blocks, on one line."""
+    import re
+
+    text = re.sub(r"```.*?```|<command>.*?</command>", " ", text, flags=re.S)
+    return " ".join(text.split())
+
+
+def _find_parent(summary_turn: Turn | None, history: Sequence[SummaryRecord] | None) -> _Parent | None:
+    last = history[-1] if history else None
+    header = parse_summary_header(summary_turn.message.content) if summary_turn else None
+    if last is not None and (header is None or header["id"] == last.id):
+        return _Parent(last.id, last.depth, last.summary, list(last.key_points), last.context)
+    if header is not None and summary_turn is not None:
+        narrative, key_points, ctx = parse_summary_message(summary_turn.message.content)
+        return _Parent(header["id"], header["depth"], narrative, key_points, ctx)
+    return None
+
+
+@dataclass
+class _Material:
+    """What the rules gathered from the messages to replace."""
+
+    conversation: list[str] = field(default_factory=list)  # "User: ..." lines for the extractive summarizer
+    speaker_turns: list[tuple[str | None, str]] = field(default_factory=list)
+    key_points: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+    roles: list[str] = field(default_factory=list)
+    prior_text: str = ""  # a previous summary read as plain text (chain restart without originals)
+    task: str = ""  # the first user turn: what the session is about
+    agentic: bool = False  # tool results present: a coding/agent session
+
+
+def _gather(turns: Sequence[Turn], cfg: CompactConfig, tok: Tokenizer) -> _Material:
+    mat = _Material()
+    for t in turns:
+        m = t.message
+        if m.role not in mat.roles and t.kind != "summary":
+            mat.roles.append(m.role)
+        if t.kind == "summary":
+            narrative, key_points, ctx = parse_summary_message(m.content)
+            mat.prior_text = narrative
+            mat.key_points.extend(key_points)
+            mat.files.extend(ctx.files_touched)
+            mat.commands.extend(ctx.commands_run)
+            mat.errors.extend(ctx.errors)
+            continue
+        if t.kind == "tool_result":
+            mat.agentic = True
+            s = summarize_tool_result(t, tok, keep_errors=cfg.preserve_error_details, excerpt_tokens=cfg.excerpt_tokens)
+            mat.key_points.append(format_summary(s))
+            mat.files.extend(s.files)
+            mat.errors.extend(s.errors)
+            if t.tool_name and t.tool_name not in mat.tools:
+                mat.tools.append(t.tool_name)
+            continue
+        if t.kind == "assistant":
+            if t.command:
+                mat.commands.append(command_line(t.command))
+                mat.files.extend(command_paths(t.command))
+            for call in m.tool_calls:
+                if call.name not in mat.tools:
+                    mat.tools.append(call.name)
+        prose = _prose(m.content)
+        if t.kind == "task" and not mat.task:
+            mat.task = prose
+            mat.speaker_turns.append(("User", m.content))
+            continue
+        if prose:
+            label = {"task": "User", "user": "User", "assistant": "Assistant"}.get(t.kind, m.role.capitalize())
+            mat.conversation.append(f"{label}: {prose}")
+            mat.speaker_turns.append((label, m.content))
+    return mat
+
+
+def _head(text: str, budget: int, tok: Tokenizer) -> str:
+    """The start of ``text`` within ``budget`` tokens, cut at a sentence or word end."""
+    head, cut = trim_to_sentence_boundary(text, budget, tok)
+    return head if not cut or head.endswith("…") else head + " …"
+
+
+def _narrative(text: str, prior: str, budget: int, tok: Tokenizer) -> str:
+    if budget <= 0:
+        return ""
+    if not text.strip():  # nothing new to say: the previous narrative, within the budget
+        return trim_to_sentence_boundary(prior, budget, tok)[0] if prior.strip() else ""
+    kind = "rolling" if prior else "standard"
+    out = summarize_text(
+        text,
+        target_tokens=budget,
+        max_tokens=budget,
+        kind=kind,  # type: ignore[arg-type]
+        content_type="conversation",
+        tokenizer=tok,
+        prior_context=prior or None,
+    )
+    return " ".join(out.split())
+
+
+def build_rule_record(
+    dropped: Sequence[Turn],
+    tail: Sequence[Turn],
+    *,
+    parent: _Parent | None,
+    depth: int,
+    parent_id: str | None,
+    ids: Sequence[str],
+    cap: int,
+    cfg: CompactConfig,
+    tok: Tokenizer,
+) -> SummaryRecord:
+    """The rule-based record of ``dropped`` (entities of ``tail`` included, so the record lists every
+    file and command of the conversation so far)."""
+    mat = _gather(dropped, cfg, tok)
+    tail_mat = _gather(tail, cfg, tok)
+    prior_narrative = parent.narrative if parent else mat.prior_text
+    budget = max(16, int(cap * NARRATIVE_SHARE))
+    task = ""
+    if mat.task:
+        # The opening request says what the session is for; its head is kept, the rest is summarized.
+        task = "Task: " + _head(mat.task, max(12, budget // 3), tok)
+        budget -= tok.count(task) + 1
+        if not mat.conversation:
+            mat.conversation.append(f"User: {mat.task}")
+    narrative = _narrative("\n".join(mat.conversation), prior_narrative, budget, tok)
+    narrative = f"{task} {narrative}".strip() if task else narrative
+    facets = extract_facets(mat.speaker_turns, agent=mat.agentic)
+    pctx = parent.context if parent else SummaryContext()
+    files = _dedupe([*pctx.files_touched, *mat.files, *tail_mat.files], MAX_FILES_AND_COMMANDS)
+    commands = _dedupe([*pctx.commands_run, *mat.commands, *tail_mat.commands], MAX_FILES_AND_COMMANDS)
+    entities = _dedupe([*files, *commands], MAX_FILES_AND_COMMANDS * 2)
+    others = _dedupe([e for e in [*pctx.domain_entities, *facets.entities] if e not in entities], MAX_CONTEXT_ITEMS)
+    decisions = _dedupe([*pctx.decisions, *facets.decisions], MAX_CONTEXT_ITEMS)
+    actions: list[ActionItem] = []
+    for a in [*pctx.action_items, *facets.action_items]:
+        if all(a.task != b.task for b in actions):
+            actions.append(a)
+    participants = _dedupe([*pctx.participants, *mat.roles, *mat.tools], MAX_CONTEXT_ITEMS)
+    key_points = [*(parent.key_points if parent else []), *mat.key_points]
+    context = SummaryContext(
+        participants=participants,
+        decisions=decisions,
+        action_items=actions[-MAX_CONTEXT_ITEMS:],
+        unresolved=_dedupe([*pctx.unresolved, *facets.unresolved], MAX_CONTEXT_ITEMS),
+        domain_entities=entities + others,
+        files_touched=files,
+        commands_run=commands,
+        errors=_dedupe([*pctx.errors, *mat.errors], 20),
+        source="extracted",
+    )
+    return SummaryRecord(
+        id=new_record_id(),
+        timestamp=now_ms(),
+        depth=depth,
+        parent_id=parent_id,
+        summary=narrative,
+        key_points=key_points[-MAX_KEY_POINTS:],
+        context=context,
+        original_message_ids=list(ids),
+        mode="rule-based",
+    )
+
+
+def _unchanged(raw: list[dict[str, Any]], tokens: int, reason: str) -> CompactionResult:
+    return CompactionResult(raw, None, tokens, tokens, False, reason, mode="none", preserved_messages=len(raw))
+
+
+def _tail_start(msgs: Sequence[Message], start: int, keep: int) -> int:
+    """Index where the verbatim tail begins; a tool result is never separated from its call."""
+    cut = max(start, len(msgs) - keep)
+    while cut > start and msgs[cut].role == "tool" and msgs[cut].tool_call_id:
+        cut -= 1  # pull the assistant turn that made the call into the tail with its results
+    return cut
+
+
+def _restart_source(
+    originals: Sequence[Mapping[str, Any] | Message] | None, tail: Sequence[Message]
+) -> list[Message] | None:
+    """The original messages before the tail, when ``originals`` still holds them."""
+    if not originals:
+        return None
+    orig = [as_message(m, f"original message {i + 1}") for i, m in enumerate(originals)]
+    n = len(tail)
+    if n and len(orig) > n:
+        head, end = orig[: len(orig) - n], orig[len(orig) - n :]
+        if [(m.role, m.content) for m in end] == [(m.role, m.content) for m in tail]:
+            return head
+    keys = {(m.role, m.content) for m in tail}
+    head = [m for m in orig if (m.role, m.content) not in keys and not m.content.startswith(SUMMARY_MARK)]
+    return head or None
+
+
+def compact(
+    messages: Sequence[Mapping[str, Any] | Message],
+    *,
+    context_window: int,
+    config: CompactConfig | None = None,
+    backend: Any = None,
+    history: Sequence[SummaryRecord] | SummaryRecord | None = None,
+    originals: Sequence[Mapping[str, Any] | Message] | None = None,
+    tokenizer: Tokenizer | None = None,
+) -> CompactionResult:
+    """Compact ``messages`` into one summary message plus the verbatim tail.
+
+    ``backend``: an LLM for the summary (a :class:`batchsum.compact.llm.LLMSummarizer`, an
+    ``LLMConfig`` or an ``LLMBackend``); None uses the rules. ``history``: the summary records so
+    far, oldest first (the last is the parent). ``originals``: the full conversation, used to start a
+    fresh chain at the depth cap. Raises InputError for a message that is not a chat message.
+    """
+    cfg = config or DEFAULT_CONFIG
+    cfg.validate()
+    if isinstance(history, SummaryRecord):
+        history = [history]
+    if context_window < 64:
+        raise ConfigError(f"context_window must be at least 64 tokens (got {context_window})")
+    tok = tokenizer or get_tokenizer(cfg.encoding)
+    msgs = [as_message(m, f"message {i + 1}") for i, m in enumerate(messages)]
+    raw = [dict(m) if isinstance(m, Mapping) else to_dict(m) for m in messages]
+    costs = [message_tokens(m, tok) for m in msgs]
+    tokens_before = sum(costs) + 3
+    start = 0
+    if cfg.keep_system:
+        while start < len(msgs) and msgs[start].role == "system" and not msgs[start].content.startswith(SUMMARY_MARK):
+            start += 1
+    cut = _tail_start(msgs, start, cfg.preserve_recent)
+    if cut <= start and start < len(msgs) and msgs[start].content.startswith(SUMMARY_MARK):
+        cut = start + 1  # an earlier summary is never "recent": it can always be folded into a new one
+    if cut <= start:
+        return _unchanged(
+            raw,
+            tokens_before,
+            f"nothing to compact: {len(msgs) - start} messages, preserve_recent {cfg.preserve_recent}",
+        )
+    result = _compact_at(msgs, raw, costs, tokens_before, start, cut, cfg, tok, backend, history, originals)
+    if result.compacted and result.tokens_after > context_window:
+        # Even compacted, the conversation overflows (a huge tail): keep a shorter tail, once.
+        budget = context_window * cfg.trigger_token_ratio - (result.tokens_after - sum(costs[cut:]))
+        keep = len(msgs) - cut
+        while keep > cfg.min_preserve_recent and sum(costs[len(msgs) - keep :]) > budget:
+            keep -= 1
+        new_cut = _tail_start(msgs, start, keep)
+        if new_cut > cut:
+            retry = _compact_at(msgs, raw, costs, tokens_before, start, new_cut, cfg, tok, backend, history, originals)
+            if retry.compacted:
+                retry.notes.append(
+                    f"tail shortened from {len(msgs) - cut} to {len(msgs) - new_cut} messages: "
+                    f"the result still exceeded the {context_window}-token context window"
+                )
+                return retry
+    return result
+
+
+def _compact_at(
+    msgs: list[Message],
+    raw: list[dict[str, Any]],
+    costs: list[int],
+    tokens_before: int,
+    start: int,
+    cut: int,
+    cfg: CompactConfig,
+    tok: Tokenizer,
+    backend: Any,
+    history: Sequence[SummaryRecord] | None,
+    originals: Sequence[Mapping[str, Any] | Message] | None,
+) -> CompactionResult:
+    turns = classify_turns(msgs)
+    dropped_turns = turns[start:cut]
+    tail_turns = turns[cut:]
+    dropped_tokens = sum(costs[start:cut])
+    summary_turn = next((t for t in dropped_turns if t.kind == "summary"), None)
+    parent = _find_parent(summary_turn, history)
+    notes: list[str] = []
+    depth = parent.depth + 1 if parent else 0
+    parent_id = parent.id if parent else None
+    ids = message_ids(msgs)[start:cut]
+    if parent is not None and depth >= cfg.max_summary_chain_depth:
+        fresh = _restart_source(originals, msgs[cut:])
+        restarted_from = parent.id
+        if fresh is not None:
+            # A new chain from the original messages: no summary-of-summary drift.
+            fresh_turns = classify_turns(fresh)
+            fresh_turns = [t for t in fresh_turns if t.kind != "system" or not cfg.keep_system]
+            dropped_turns = fresh_turns
+            ids = message_ids(fresh)
+            parent = None
+            notes.append(
+                f"depth cap {cfg.max_summary_chain_depth} reached: new chain from {len(fresh)} original messages"
+            )
+        else:
+            # Only the summary is left: read it as plain material, keep its facets, start at depth 0.
+            parent = _Parent(parent.id, -1, parent.narrative, parent.key_points, parent.context)
+            notes.append(f"depth cap {cfg.max_summary_chain_depth} reached: new chain from the previous summary")
+        depth, parent_id = 0, None
+    else:
+        restarted_from = None
+    cap = min(cfg.max_summary_tokens, max(cfg.summary_floor_tokens, dropped_tokens // 2))
+    # Never more than the replaced messages cost (minus the summary message's own overhead).
+    cap = min(cap, dropped_tokens - MESSAGE_OVERHEAD - 1)
+    if cap < MIN_SUMMARY_TOKENS:
+        return _unchanged(
+            raw,
+            tokens_before,
+            f"cannot reduce: the {cut - start} messages to replace cost only {dropped_tokens} tokens",
+        )
+    record = build_rule_record(
+        dropped_turns, tail_turns, parent=parent, depth=depth, parent_id=parent_id, ids=ids, cap=cap, cfg=cfg, tok=tok
+    )
+    if restarted_from:
+        record.context.raw["restarted_from"] = restarted_from
+    mode = "rule-based"
+    llm_error: str | None = None
+    if backend is not None:
+        from batchsum.compact.llm import LLMSummaryError, as_summarizer
+
+        summarizer = as_summarizer(backend)
+        try:
+            record = summarizer.improve(record, dropped_turns, cap=cap, config=cfg, tokenizer=tok)
+            mode = "llm"
+        except LLMSummaryError as exc:
+            if cfg.abort_on_failure:
+                raise
+            llm_error = str(exc)
+            mode = "rule-based (LLM failed)"
+            notes.append(f"LLM summary failed ({exc}); the rule-based summary was used")
+            log.warning("LLM compaction failed (%s); using the rule-based summary", exc)
+    content = render_summary_message(record, cap, tok)
+    summary_msg = {"role": "system", "content": content}
+    record.token_estimate = message_tokens(as_message(summary_msg), tok)
+    if record.token_estimate >= dropped_tokens:
+        return _unchanged(raw, tokens_before, "cannot reduce: the summary would cost as much as what it replaces")
+    new = [*raw[:start], summary_msg, *raw[cut:]]
+    tokens_after = sum(costs[:start]) + record.token_estimate + sum(costs[cut:]) + 3
+    log.info(
+        "compaction: depth %d, %d messages compressed, %d -> %d tokens (%s)",
+        record.depth,
+        cut - start,
+        tokens_before,
+        tokens_after,
+        mode,
+    )
+    return CompactionResult(
+        messages=new,
+        record=record,
+        tokens_before=tokens_before,
+        tokens_after=tokens_after,
+        compacted=True,
+        reason=(
+            f"replaced {cut - start} messages ({dropped_tokens} tokens) with a {record.token_estimate}-token summary"
+        ),
+        mode=mode,
+        dropped_messages=cut - start,
+        preserved_messages=len(msgs) - cut,
+        notes=notes,
+        llm_error=llm_error,
+    )
+
+
+class Conversation:
+    """A live conversation kept inside a context window: append messages, compaction happens on its own.
+
+    ``append`` checks the trigger after each message and compacts when it fires; the summary chain
+    is in ``history`` and every original message in ``archive`` (used for fresh chains at the depth cap).
+    """
+
+    def __init__(
+        self,
+        *,
+        context_window: int,
+        config: CompactConfig | None = None,
+        backend: Any = None,
+        tokenizer: Tokenizer | None = None,
+    ) -> None:
+        self.context_window = context_window
+        self.config = config or DEFAULT_CONFIG
+        self.config.validate()
+        self.backend = backend
+        self.tokenizer = tokenizer or get_tokenizer(self.config.encoding)
+        self.messages: list[dict[str, Any]] = []
+        self.archive: list[dict[str, Any]] = []
+        self.history: list[SummaryRecord] = []
+        self.state = TriggerState()
+        self.last_decision: TriggerDecision | None = None
+
+    def _chain(self) -> list[SummaryRecord]:
+        """Records of the current chain (since the last depth-0 record)."""
+        for i in range(len(self.history) - 1, -1, -1):
+            if self.history[i].depth == 0:
+                return self.history[i:]
+        return []
+
+    def append(self, message: Mapping[str, Any]) -> CompactionResult | None:
+        """Add one message; return the compaction it caused, if any."""
+        as_message(message, f"message {len(self.messages) + 1}")
+        self.messages.append(dict(message))
+        self.archive.append(dict(message))
+        decision = should_compact(
+            self.messages,
+            context_window=self.context_window,
+            config=self.config,
+            state=self.state,
+            history=self._chain(),
+            tokenizer=self.tokenizer,
+        )
+        self.last_decision = decision
+        if not decision:
+            return None
+        result = compact(
+            self.messages,
+            context_window=self.context_window,
+            config=self.config,
+            backend=self.backend,
+            history=self._chain(),
+            originals=self.archive,
+            tokenizer=self.tokenizer,
+        )
+        self.state.compacted(len(result.messages), decision.ratio)
+        if result.compacted and result.record is not None:
+            self.history.append(result.record)
+            self.messages = result.messages
+        return result

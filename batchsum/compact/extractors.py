@@ -1,0 +1,588 @@
+"""Rule-based summaries of tool results: what an agent read, ran, searched and changed.
+
+Each tool kind has an extractor that keeps the facts a later turn may need and drops the bulk:
+
+* **read_file** - path, line count, file type, top-level definitions (Python, JS/TS, Rust, Go, Java, C);
+* **shell** - command, exit status, error lines, the last lines of output;
+* **search** - pattern, match count, files with matches;
+* **create_file / edit_file** - path and size of the change;
+* anything else - the head and tail of the result with the middle cut out.
+
+The tool behind a result is known from the OpenAI ``tool_calls`` it answers, from a fenced
+(```` ``` ```` or ``<command>``) command in the assistant turn before it (agent exports where tool
+observations are user turns), or, failing both, from the shape of the output. Everything here is
+deterministic and offline.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from batchsum.backends.budget import middle_truncate
+from batchsum.compact.messages import Message
+from batchsum.tokens import Tokenizer
+
+ToolKind = Literal["read_file", "shell", "search", "create_file", "edit_file", "other"]
+TurnKind = Literal["system", "summary", "task", "user", "assistant", "tool_result"]
+Status = Literal["success", "error", "partial"]
+
+SUMMARY_MARK = "[Conversation summary"  # first characters of every summary message we write
+MAX_FACT_CHARS = 160
+DEFAULT_EXCERPT_TOKENS = 60  # head + tail kept from a result no extractor understands
+
+_FENCED = re.compile(r"```[^\n]*\n(.*?)```|<command>\s*\n?(.*?)</command>", re.S)
+_FILE_HEADER = re.compile(r"^\[File: (.+?) \((\d+) lines total\)\]", re.M)
+_OPEN_FILE = re.compile(r"^\(Open file: (.+?)\)\s*$", re.M)
+_CWD = re.compile(r"^\(Current directory: (.+?)\)\s*$", re.M)
+_TRAILER = re.compile(r"^(?:\(Open file: .*\)|\(Current directory: .*\)|bash-\$|\$)\s*$")
+_FOUND = re.compile(r'Found (\d+) match(?:es)? for "(.*?)" in (\S+?):?\s*$', re.M)
+_NO_MATCH = re.compile(r'No matches found for "(.*?)"', re.M)
+_SEARCH_FILE_LINE = re.compile(r"^(\S+?) \((\d+) match(?:es)?\)\s*$", re.M)
+_GREP_LINE = re.compile(r"^([\w./~-]+\.\w+):(\d+):", re.M)
+_EXIT = re.compile(
+    r"(?:exit(?:ed)?(?: with)?(?: code| status)?|returned non-zero exit status|return code)[:= ]+(-?\d+)", re.I
+)
+_ERROR_LINE = re.compile(
+    r"^(?:Traceback \(most recent call last\)|[\w.]*(?:Error|Exception)\b|error\b|fatal\b|E\s{3}|FAILED\b|E\d{3} )"
+    r"|\b(?:command not found|No such file or directory|Permission denied|Segmentation fault)\b",
+    re.I,
+)
+_WEAK_ERROR = re.compile(r"\b(?:failed|failure|error)\b", re.I)
+_LINE_NO = re.compile(r"^\d+:")
+_EDIT_FAILED = re.compile(
+    r"introduced new syntax error|Your proposed edit has introduced|^(?:Error|ERROR)\b[:!]"
+    r"|^No replacement was performed|^(?:Edit|Write) failed",
+    re.M,
+)
+_EXTS = (
+    "py pyi pyx ipynb js mjs cjs ts tsx jsx md rst txt json jsonl yaml yml toml cfg ini conf env c h cc cpp cxx hpp "
+    "rs go java kt scala rb php pl sh bash zsh ps1 html htm css scss xml csv tsv sql lock log out patch diff traj "
+    "enc pem key crt bin elf so o a exe dll img png jpg jpeg gif svg pdf zip tar gz tgz bz2 xz 7z pcap pcapng dat "
+    "asm s sage wasm swift m lua r jl dart vue ex exs erl hs ml tex bib gradle mk cmake dockerfile"
+).split()
+_PATH = re.compile(r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)*[\w-][\w.-]*\.(?:" + "|".join(_EXTS) + r"))(?![\w/-])")
+_ABS_PATH = re.compile(r"(?<![\w/.:-])(/(?:[\w.-]+/)+[\w.-]+)")
+_DEFS: dict[str, re.Pattern[str]] = {
+    "python": re.compile(r"^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.M),
+    "javascript": re.compile(
+        r"^(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:function\*?|class|const|let|interface|type|enum)\s+([A-Za-z_$][\w$]*)",
+        re.M,
+    ),
+    "rust": re.compile(
+        r"^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:fn|struct|enum|trait|mod|type)\s+([A-Za-z_]\w*)", re.M
+    ),
+    "go": re.compile(r"^(?:func(?:\s+\([^)]*\))?|type)\s+([A-Za-z_]\w*)", re.M),
+    "java": re.compile(
+        r"^(?:public\s+|private\s+|protected\s+)?(?:abstract\s+|final\s+|static\s+)*(?:class|interface|enum|record)\s+(\w+)",
+        re.M,
+    ),
+    "c": re.compile(r"^(?:static\s+)?(?:[\w*]+\s+)+\**([A-Za-z_]\w*)\s*\([^;]*$", re.M),
+}
+_FILE_TYPES = {
+    "py": "python",
+    "pyi": "python",
+    "js": "javascript",
+    "mjs": "javascript",
+    "cjs": "javascript",
+    "jsx": "javascript",
+    "ts": "typescript",
+    "tsx": "typescript",
+    "rs": "rust",
+    "go": "go",
+    "java": "java",
+    "kt": "kotlin",
+    "c": "c",
+    "h": "c",
+    "cc": "c++",
+    "cpp": "c++",
+    "hpp": "c++",
+    "md": "markdown",
+    "rst": "restructuredtext",
+    "json": "json",
+    "yaml": "yaml",
+    "yml": "yaml",
+    "toml": "toml",
+    "sh": "shell",
+    "html": "html",
+    "css": "css",
+    "txt": "text",
+}
+_READ_CMDS = {"open", "cat", "head", "tail", "less", "more", "view", "goto", "scroll_down", "scroll_up", "nl", "bat"}
+_SEARCH_CMDS = {"search_dir", "search_file", "find_file", "grep", "rg", "ag", "find", "ack", "egrep", "fgrep", "locate"}
+_CREATE_CMDS = {"create", "touch", "write_file", "create_file"}
+_EDIT_CMDS = {"edit", "str_replace", "insert", "apply_patch", "patch"}
+_TOOL_NAMES: dict[str, ToolKind] = {
+    "read_file": "read_file",
+    "read": "read_file",
+    "view_file": "read_file",
+    "open_file": "read_file",
+    "cat": "read_file",
+    "execute_bash": "shell",
+    "bash": "shell",
+    "shell": "shell",
+    "run_command": "shell",
+    "terminal": "shell",
+    "exec": "shell",
+    "search_files": "search",
+    "grep": "search",
+    "search": "search",
+    "find_file": "search",
+    "search_dir": "search",
+    "search_file": "search",
+    "glob": "search",
+    "create_file": "create_file",
+    "write_file": "create_file",
+    "write": "create_file",
+    "edit_file": "edit_file",
+    "edit": "edit_file",
+    "str_replace": "edit_file",
+    "apply_patch": "edit_file",
+}
+
+
+@dataclass
+class ToolSummary:
+    """What one tool result said, in a few facts."""
+
+    tool: str  # the tool's name as called (or the kind when unnamed)
+    kind: ToolKind
+    status: Status
+    key_facts: list[str]
+    metadata: dict[str, str | int] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    command: str | None = None
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Turn:
+    """One message with its role in an agent session."""
+
+    index: int
+    message: Message
+    kind: TurnKind
+    command: str | None = None  # assistant: the command it issued; tool_result: the command it answers
+    tool_name: str | None = None
+    tool_args: dict[str, Any] = field(default_factory=dict)
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+def _clip(text: str, limit: int = MAX_FACT_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def extract_command(text: str) -> str | None:
+    """The last fenced (```` ``` ```` or ``<command>``) block of an assistant turn, stripped."""
+    found = [(m.group(1) if m.group(1) is not None else m.group(2)) for m in _FENCED.finditer(text)]
+    found = [f.strip() for f in found if f and f.strip()]
+    return found[-1] if found else None
+
+
+def command_line(command: str) -> str:
+    """The first line of a command (an ``edit 1:1`` block's header, a one-line shell command)."""
+    return _clip(command.strip().split("\n", 1)[0], 200)
+
+
+def _argv(command: str) -> list[str]:
+    line = command_line(command)
+    try:
+        return shlex.split(line)
+    except ValueError:
+        return line.split()
+
+
+def command_kind(command: str) -> ToolKind:
+    """The tool kind a command line belongs to (``open x.py`` reads, ``edit 3:5`` edits, ...)."""
+    argv = _argv(command)
+    if not argv:
+        return "other"
+    word = argv[0].rsplit("/", 1)[-1]
+    if word == "sed" and any(a.startswith("-i") for a in argv[1:]):
+        return "edit_file"
+    if word in _READ_CMDS:
+        return "read_file"
+    if word in _SEARCH_CMDS:
+        return "search"
+    if word in _CREATE_CMDS:
+        return "create_file"
+    if word in _EDIT_CMDS:
+        return "edit_file"
+    if word == "str_replace_editor" and len(argv) > 1:
+        return {"view": "read_file", "create": "create_file"}.get(argv[1], "edit_file")  # type: ignore[return-value]
+    return "shell"
+
+
+def find_paths(text: str) -> list[str]:
+    """File paths mentioned in ``text`` (known extensions, or absolute paths with two or more parts)."""
+    out: list[str] = []
+    for m in _PATH.finditer(text):
+        path = m.group(1).rstrip(".")
+        if path and not path.startswith(("http", "www.")) and path not in out:
+            out.append(path)
+    for m in _ABS_PATH.finditer(text):
+        path = m.group(1).rstrip(".:,")
+        if path not in out and not any(o.endswith(path) or path.endswith(o) for o in out if "/" in o):
+            out.append(path)
+    return out
+
+
+def command_paths(command: str) -> list[str]:
+    """Paths among a command line's arguments (``python reproduce.py`` -> ``reproduce.py``)."""
+    out: list[str] = []
+    for arg in _argv(command)[1:]:
+        if arg.startswith("-") or "://" in arg:
+            continue
+        for p in find_paths(arg):
+            if p not in out:
+                out.append(p)
+    return out
+
+
+def _strip_trailer(text: str) -> tuple[str, list[str]]:
+    """Output without agent-shell status lines (``(Open file: ...)``, ``bash-$``); plus the open file."""
+    files = [p for p in _OPEN_FILE.findall(text) if p.strip() and p.strip() != "n/a"]
+    lines = text.rstrip().split("\n")
+    while lines and _TRAILER.match(lines[-1].strip()):
+        lines.pop()
+    return "\n".join(lines).rstrip(), files
+
+
+def _exit_code(text: str) -> int | None:
+    found = _EXIT.findall(text)
+    return int(found[-1]) if found else None
+
+
+def _error_lines(text: str, limit: int) -> list[str]:
+    """Error lines of an output: exception/"error:" lines first, then lines merely saying "failed"."""
+    strong: list[str] = []
+    weak: list[str] = []
+    for line in text.split("\n"):
+        s = line.strip().lstrip("-*> ").strip()
+        if not s or _LINE_NO.match(s):
+            continue  # empty, or a numbered line of a file viewer: source code, not an error message
+        target = strong if _ERROR_LINE.search(s) else weak if _WEAK_ERROR.search(s) else None
+        if target is not None and _clip(s, limit) not in target:
+            target.append(_clip(s, limit))
+    return strong + [w for w in weak if w not in strong]
+
+
+def _last_lines(text: str, n: int = 2) -> list[str]:
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    return [_clip(ln, 120) for ln in lines[-n:]]
+
+
+def file_type(path: str) -> str:
+    """A short type name from a path's extension ("python", "markdown", ...)."""
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    return _FILE_TYPES.get(ext, ext or "unknown")
+
+
+def definitions(content: str, ftype: str) -> list[str]:
+    """Top-level definitions (classes, functions, exports) of a file's text, in order."""
+    lang = {"typescript": "javascript", "kotlin": "java", "c++": "c"}.get(ftype, ftype)
+    rx = _DEFS.get(lang)
+    if rx is None:
+        return []
+    lines = [_LINE_NO.sub("", ln, count=1) for ln in content.split("\n")]
+    text = "\n".join(lines)
+    out: list[str] = []
+    for name in rx.findall(text):
+        if name not in out and name not in ("if", "for", "while", "switch", "return", "main" if lang == "c" else ""):
+            out.append(name)
+    return out
+
+
+# ---- extractors --------------------------------------------------------------------------------
+def _path_arg(args: dict[str, Any], command: str | None) -> str | None:
+    for key in ("path", "file_path", "filename", "file", "target_file", "filepath"):
+        if isinstance(args.get(key), str) and args[key].strip():
+            return str(args[key]).strip()
+    if command:
+        paths = command_paths(command)
+        if paths:
+            return paths[0]
+    return None
+
+
+def summarize_read(content: str, tool: str, args: dict[str, Any], command: str | None) -> ToolSummary:
+    """File read: path, lines, type, top-level definitions."""
+    body, open_files = _strip_trailer(content)
+    header = _FILE_HEADER.search(body)
+    path = header.group(1) if header else (_path_arg(args, command) or (open_files[0] if open_files else "unknown"))
+    lines = int(header.group(2)) if header else len(body.split("\n"))
+    ftype = file_type(path)
+    facts = [f"File: {path}", f"Lines: {lines}", f"Type: {ftype}"]
+    defs = definitions(body, ftype)
+    if defs:
+        more = f" (+{len(defs) - 8} more)" if len(defs) > 8 else ""
+        facts.append(f"Defines: {', '.join(defs[:8])}{more}")
+    files = [p for p in [path, *open_files] if p != "unknown"]
+    if command:
+        files = command_paths(command) + files
+    return ToolSummary(
+        tool,
+        "read_file",
+        "success",
+        facts,
+        {"path": path, "lines": lines, "definitions": len(defs)},
+        files=_dedupe(files),
+        command=command_line(command) if command else None,
+    )
+
+
+def summarize_shell(
+    content: str, tool: str, args: dict[str, Any], command: str | None, *, keep_errors: bool = True
+) -> ToolSummary:
+    """Shell command: command, exit status, error lines, last lines of output."""
+    cmd = command or str(args.get("command") or args.get("cmd") or "unknown")
+    body, open_files = _strip_trailer(content)
+    code = _exit_code(body)
+    errors = _error_lines(body, 300 if keep_errors else 120)
+    failed = code not in (None, 0) or (code is None and bool(errors))
+    out_lines = len([ln for ln in body.split("\n") if ln.strip()])
+    facts = [f"Command: {_clip(command_line(cmd), 80)}", f"Exit: {'?' if code is None else code}"]
+    facts.append(f"Output: {out_lines} lines")
+    if errors:
+        facts.append(f"Error: {errors[0] if keep_errors else _clip(errors[0], 100)}")
+    last = _last_lines(body)
+    if last and (not errors or last[-1] != errors[0]):
+        facts.append(f"Last: {' / '.join(last)}")
+    files = command_paths(cmd) + open_files
+    return ToolSummary(
+        tool,
+        "shell",
+        "error" if failed else "success",
+        facts,
+        {"command": command_line(cmd), "exit_code": "?" if code is None else code, "output_lines": out_lines},
+        files=_dedupe(files),
+        command=command_line(cmd),
+        errors=errors[:3] if failed else [],
+    )
+
+
+def summarize_search(content: str, tool: str, args: dict[str, Any], command: str | None) -> ToolSummary:
+    """Search/grep: pattern, match count, files."""
+    body, open_files = _strip_trailer(content)
+    pattern = str(args.get("pattern") or args.get("query") or args.get("regex") or "")
+    found = _FOUND.search(body)
+    if not pattern and found:
+        pattern = found.group(2)
+    if not pattern and command:
+        argv = _argv(command)
+        pattern = next((a for a in argv[1:] if not a.startswith("-")), "")
+    files: list[str] = []
+    counted = 0
+    for m in _SEARCH_FILE_LINE.finditer(body):
+        files.append(m.group(1))
+        counted += int(m.group(2))
+    for m in _GREP_LINE.finditer(body):
+        files.append(m.group(1))
+        counted += 1
+    if not files:
+        files = [ln.strip() for ln in body.split("\n") if ln.strip() and find_paths(ln.strip()) == [ln.strip()]]
+    files = _dedupe(files)
+    if found:
+        matches = int(found.group(1))
+    elif _NO_MATCH.search(body):
+        matches = 0
+    else:
+        matches = counted or len(files)
+    facts = [f'Pattern: "{_clip(pattern or "unknown", 60)}"', f"Matches: {matches}", f"Files: {len(files)}"]
+    if files:
+        facts.append(f"Top files: {', '.join(files[:3])}")
+    return ToolSummary(
+        tool,
+        "search",
+        "success" if matches else "partial",
+        facts,
+        {"pattern": pattern or "unknown", "match_count": matches, "file_count": len(files)},
+        files=_dedupe(files + open_files),
+        command=command_line(command) if command else None,
+    )
+
+
+def summarize_write(content: str, tool: str, args: dict[str, Any], command: str | None, kind: ToolKind) -> ToolSummary:
+    """File create/edit: path and the size of the change."""
+    body, open_files = _strip_trailer(content)
+    header = _FILE_HEADER.search(body)
+    path = _path_arg(args, command) or (header.group(1) if header else None) or (open_files[0] if open_files else None)
+    facts = [f"File: {path or 'unknown'}"]
+    meta: dict[str, str | int] = {"path": path or "unknown"}
+    if header:
+        facts.append(f"Now: {header.group(2)} lines")
+        meta["lines"] = int(header.group(2))
+    new_text = args.get("new_str") or args.get("content") or args.get("file_text") or args.get("new_content")
+    old_text = args.get("old_str")
+    if isinstance(new_text, str):
+        added = len(new_text.split("\n"))
+        removed = len(old_text.split("\n")) if isinstance(old_text, str) else 0
+        facts.append(f"Change: +{added}/-{removed} lines")
+        meta["added"], meta["removed"] = added, removed
+    elif command and "\n" in command.strip():
+        head, _, rest = command.strip().partition("\n")
+        rest = rest.rsplit("\nend_of_edit", 1)[0] if rest.rstrip().endswith("end_of_edit") else rest
+        added = len(rest.split("\n")) if rest else 0
+        span = head.split()[1] if len(head.split()) > 1 else ""
+        facts.append(f"Change: {added} lines written" + (f" at {span}" if span else ""))
+        meta["added"] = added
+    # Only the tool's own verdict counts: the edited code itself may well mention errors.
+    failed = bool(_EDIT_FAILED.search(body))
+    errors = _error_lines(body.split("This is how your edit would have looked", 1)[0], 200) if failed else []
+    if failed and errors:
+        facts.append(f"Error: {errors[0]}")
+    files = [path] if path else []
+    return ToolSummary(
+        tool,
+        kind,
+        "error" if failed else "success",
+        facts,
+        meta,
+        files=_dedupe(files + open_files),
+        command=command_line(command) if command else None,
+        errors=errors[:3] if failed else [],
+    )
+
+
+def summarize_other(content: str, tool: str, tokenizer: Tokenizer, budget: int = DEFAULT_EXCERPT_TOKENS) -> ToolSummary:
+    """Anything else: line count plus the head and tail of the result (middle truncated)."""
+    body, open_files = _strip_trailer(content)
+    lines = len([ln for ln in body.split("\n") if ln.strip()])
+    flat = " ".join(body.split())
+    excerpt, _ = middle_truncate(flat, budget, tokenizer)
+    excerpt = " ".join(excerpt.split())
+    errors = _error_lines(body, 200)
+    facts = [f"Output: {lines} lines"]
+    if excerpt:
+        facts.append(f"Excerpt: {excerpt}")
+    return ToolSummary(tool, "other", "success", facts, {"output_lines": lines}, files=open_files, errors=errors[:3])
+
+
+def _dedupe(items: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        item = item.strip()
+        if item and item not in out:
+            out.append(item)
+    return out
+
+
+def _kind_from_output(content: str) -> ToolKind | None:
+    if re.search(r"^(?:File updated|Text replaced|The file .* has been edited|Your proposed edit has)", content, re.M):
+        return "edit_file"
+    if _FOUND.search(content) or _NO_MATCH.search(content):
+        return "search"
+    header = _FILE_HEADER.search(content)
+    if header:
+        return "create_file" if int(header.group(2)) <= 1 and content.count("\n") < 8 else "read_file"
+    return None
+
+
+def known_tool_name(name: str) -> bool:
+    """True when ``name`` is a tool name the extractors know (``read_file``, ``execute_bash``, ...)."""
+    return name.lower() in _TOOL_NAMES or name.lower() == "str_replace_editor"
+
+
+def tool_kind(turn: Turn) -> ToolKind:
+    """The kind of tool behind one tool-result turn."""
+    if turn.tool_name:
+        name = turn.tool_name.lower()
+        if name == "str_replace_editor":
+            sub = str(turn.tool_args.get("command") or "")
+            return {"view": "read_file", "create": "create_file"}.get(sub, "edit_file")  # type: ignore[return-value]
+        if name in _TOOL_NAMES:
+            return _TOOL_NAMES[name]
+    if turn.command:
+        return command_kind(turn.command)
+    return _kind_from_output(turn.message.content) or "other"
+
+
+def summarize_tool_result(
+    turn: Turn, tokenizer: Tokenizer, *, keep_errors: bool = True, excerpt_tokens: int = DEFAULT_EXCERPT_TOKENS
+) -> ToolSummary:
+    """Summarize one tool-result turn with the extractor for its tool kind."""
+    kind = tool_kind(turn)
+    content = turn.message.content
+    tool = turn.tool_name or kind
+    args = turn.tool_args
+    if kind == "read_file":
+        return summarize_read(content, tool, args, turn.command)
+    if kind == "shell":
+        return summarize_shell(content, tool, args, turn.command, keep_errors=keep_errors)
+    if kind == "search":
+        return summarize_search(content, tool, args, turn.command)
+    if kind in ("create_file", "edit_file"):
+        return summarize_write(content, tool, args, turn.command, kind)
+    summary = summarize_other(content, tool, tokenizer, excerpt_tokens)
+    if turn.command:
+        summary.command = command_line(turn.command)
+        summary.files = _dedupe(command_paths(turn.command) + summary.files)
+    return summary
+
+
+def format_summary(summary: ToolSummary) -> str:
+    """One compact line: ``[✓ read_file: File: app.py | Lines: 100 | Type: python]`` (``✗`` on error)."""
+    mark = "✗" if summary.status == "error" else "✓"
+    return f"[{mark} {summary.tool}: {' | '.join(summary.key_facts)}]"
+
+
+# ---- turn classification -----------------------------------------------------------------------
+def classify_turns(messages: Sequence[Message]) -> list[Turn]:
+    """Label every message: system, summary, task, user, assistant or tool_result.
+
+    A user turn right after an assistant turn that issued a command (fenced block or tool call),
+    or one ending in an agent-shell prompt, is that command's observation, i.e. a tool result.
+    """
+    turns: list[Turn] = []
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    pending: list[tuple[str, dict[str, Any]]] = []  # tool calls of the last assistant turn, in order
+    pending_command: str | None = None
+    seen_task = False
+    for i, m in enumerate(messages):
+        if m.role in ("system", "developer"):
+            kind: TurnKind = "summary" if m.content.lstrip().startswith(SUMMARY_MARK) else "system"
+            turns.append(Turn(i, m, kind))
+            continue
+        if m.role == "assistant":
+            pending = []
+            for c in m.tool_calls:
+                args = c.args()
+                calls[c.id or f"#{len(calls)}"] = (c.name, args)
+                pending.append((c.name, args))
+            pending_command = extract_command(m.content)
+            if pending_command is None and pending:
+                name, args = pending[0]
+                cmd = args.get("command") or args.get("cmd")
+                pending_command = str(cmd) if isinstance(cmd, str) and name.lower() != "str_replace_editor" else None
+            turns.append(Turn(i, m, "assistant", command=pending_command))
+            continue
+        if m.role in ("tool", "function"):
+            name, args = (m.name or "", {})
+            if m.tool_call_id and m.tool_call_id in calls:
+                name, args = calls[m.tool_call_id]
+                name = m.name or name
+            elif pending:
+                name, args = pending.pop(0)
+                name = m.name or name
+            cmd = args.get("command") or args.get("cmd")
+            command = str(cmd) if isinstance(cmd, str) and name.lower() != "str_replace_editor" else pending_command
+            turns.append(Turn(i, m, "tool_result", command=command, tool_name=name or None, tool_args=args))
+            pending_command = None
+            continue
+        # user
+        observation = pending_command is not None or bool(pending)
+        if not observation and seen_task:
+            tail = m.content.rstrip()[-200:]
+            observation = "(Current directory:" in tail or tail.endswith("bash-$")
+        if observation:
+            name, args = pending.pop(0) if pending else ("", {})
+            turns.append(Turn(i, m, "tool_result", command=pending_command, tool_name=name or None, tool_args=args))
+            pending_command = None
+        else:
+            turns.append(Turn(i, m, "user" if seen_task else "task"))
+            seen_task = True
+    return turns

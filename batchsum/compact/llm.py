@@ -1,0 +1,257 @@
+"""LLM mode of compaction: one structured-JSON request per compaction, validated, with a safe fallback.
+
+The model sees the replaced messages as a canonical transcript in which tool results are already
+reduced to their rule-based one-liners (tool output is noise to a summarizer, and it is most of
+the tokens), trimmed from the oldest side to fit. Its answer must be one JSON object with
+``summary``, ``key_points``, ``decisions``, ``action_items``, ``unresolved`` and ``entities``.
+
+Failures follow the same rules as the run's LLM backend: transport errors (connection, timeout,
+408/409/425/429, 5xx, a garbled body) are retried with exponential backoff honouring
+``Retry-After``; anything else - other 4xx, output that is not valid JSON for the schema - is not
+retried. The caller then keeps the rule-based record, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from batchsum.backends.budget import count_message_tokens, prompt_budget, trim_to_sentence_boundary
+from batchsum.backends.llm import (
+    MAX_RETRY_AFTER_S,
+    RETRYABLE_STATUS,
+    clean_output,
+    parse_facets,
+    parse_retry_after,
+    sanitize_for_log,
+)
+from batchsum.compact.config import CompactConfig
+from batchsum.compact.extractors import Turn, format_summary, summarize_tool_result
+from batchsum.compact.record import MAX_CONTEXT_ITEMS, SummaryRecord
+from batchsum.config import LLMConfig
+from batchsum.errors import ConfigError
+from batchsum.facets import ActionItem
+from batchsum.tokens import Tokenizer
+
+log = logging.getLogger(__name__)
+
+SYSTEM_PROMPT = """You are an expert conversation summarizer. \
+Produce a STRICT JSON object ONLY matching the provided schema. No markdown, no commentary.
+Preserve:
+- Technical identifiers (filenames, class names, function signatures) verbatim.
+- Concrete numbers, dates, versions.
+If an element is absent, use an empty array instead of fabricating.
+Do NOT add information not present in the source."""
+
+SCHEMA_PROMPT = """Summarize the conversation below so it can replace it in the context window of an ongoing session.
+Return ONLY one JSON object with exactly these keys:
+{"summary": "narrative paragraph, at most {max_words} words: \
+what the task is, what was done, what failed, the current state",
+ "key_points": ["short highlight", "..."],
+ "decisions": ["decision that was made", "..."],
+ "action_items": [{"owner": "who or null", "task": "what is still to do", "due": "when or null"}],
+ "unresolved": ["open question", "..."],
+ "entities": ["files, classes, functions, commands and APIs, verbatim"]}"""
+
+MAX_ERROR_CHARS = 300
+
+
+class LLMSummaryError(Exception):
+    """The model could not produce a valid summary (sanitized message, no secrets)."""
+
+
+@dataclass
+class LLMSummarizer:
+    """An OpenAI-compatible chat endpoint used for compaction summaries."""
+
+    base_url: str
+    model: str | None = None
+    api_key: str | None = None
+    timeout: float = 120.0
+    max_attempts: int = 2  # transport errors: the first try plus one retry
+    context_window: int = 8192  # of the summarizing model
+    temperature: float = 0.2
+    retry_initial: float = 0.25
+    retry_max: float = 8.0
+    requests_sent: int = field(default=0, init=False)
+    retries: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        if not self.base_url:
+            raise ConfigError("LLM compaction needs --base-url")
+        if self.max_attempts < 1:
+            raise ConfigError(f"--max-attempts must be at least 1 (got {self.max_attempts})")
+
+    # ---- prompt --------------------------------------------------------------------------------
+    def _transcript(self, turns: Sequence[Turn], config: CompactConfig, tokenizer: Tokenizer) -> list[str]:
+        lines: list[str] = []
+        for t in turns:
+            m = t.message
+            if t.kind == "tool_result":
+                s = summarize_tool_result(t, tokenizer, excerpt_tokens=config.excerpt_tokens)
+                lines.append(f"[tool] {format_summary(s)}")
+            elif t.kind == "summary":
+                lines.append(f"[previous summary]\n{m.content}")
+            else:
+                text = m.content.strip()
+                if t.kind == "assistant" and m.tool_calls and not text:
+                    text = "; ".join(f"calls {c.name}({c.arguments[:200]})" for c in m.tool_calls)
+                lines.append(f"[{m.role}] {text}")
+        return lines
+
+    def build_messages(
+        self, turns: Sequence[Turn], *, cap: int, max_tokens: int, config: CompactConfig, tokenizer: Tokenizer
+    ) -> list[dict[str, str]]:
+        """The chat request: system prompt, then schema + meta header + transcript (oldest trimmed)."""
+        lines = self._transcript(turns, config, tokenizer)
+        words = max(20, int(cap * 0.4 * 0.75))
+        instructions = SCHEMA_PROMPT.replace("{max_words}", str(words))
+
+        def build(body: list[str], omitted: int) -> list[dict[str, str]]:
+            meta = f"<meta total_messages={len(turns)} omitted_oldest={omitted} />"
+            user = f"{instructions}\n\n{meta}\n\nConversation:\n" + "\n\n".join(body)
+            return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+        budget = min(config.llm_max_transcript_tokens, prompt_budget(self.context_window, max_tokens))
+        overhead = count_message_tokens(build([], 0), tokenizer)
+        room = budget - overhead
+        if room < 32:
+            raise LLMSummaryError(f"context window {self.context_window} leaves no room for the transcript")
+        costs = [tokenizer.count(line) + 1 for line in lines]
+        first = 0
+        total = sum(costs)
+        while first < len(lines) - 1 and total > room:
+            total -= costs[first]
+            first += 1
+        body = lines[first:]
+        if total > room and body:  # one huge line left: keep its end, where the latest state is
+            ids = tokenizer.encode(body[-1])
+            body = [tokenizer.decode(ids[-max(1, room - 8) :])]
+        return build(body, first)
+
+    # ---- call ----------------------------------------------------------------------------------
+    def _client(self) -> Any:
+        import openai
+
+        return openai.OpenAI(
+            base_url=self.base_url, api_key=self.api_key or "not-needed", timeout=self.timeout, max_retries=0
+        )
+
+    def _model(self, client: Any) -> str:
+        if self.model:
+            return self.model
+        try:
+            names = [m.id for m in client.models.list().data]
+        except Exception as exc:  # any failure: no model could be discovered
+            raise LLMSummaryError(f"no --model given and listing models failed ({self._clean(exc)})") from None
+        if not names:
+            raise LLMSummaryError("no --model given and the server lists no models")
+        self.model = names[0]
+        return self.model
+
+    def _clean(self, exc: BaseException | str) -> str:
+        secrets = [self.api_key] if self.api_key else []
+        return sanitize_for_log(str(exc) or type(exc).__name__, secrets, limit=MAX_ERROR_CHARS)
+
+    def complete(self, messages: list[dict[str, str]], max_tokens: int) -> str:
+        """The raw reply text; transport errors retried up to ``max_attempts``, others raised at once."""
+        import openai
+
+        client = self._client()
+        try:
+            model = self._model(client)
+            last = "no attempt made"
+            for attempt in range(1, self.max_attempts + 1):
+                retry_after: float | None = None
+                try:
+                    self.requests_sent += 1
+                    response = client.chat.completions.create(
+                        model=model, messages=messages, max_tokens=max_tokens, temperature=self.temperature
+                    )
+                    choices = response.choices or []
+                    return (choices[0].message.content if choices and choices[0].message else None) or ""
+                except openai.APIStatusError as exc:
+                    status = int(exc.status_code or 0)
+                    last = f"HTTP {status} from model {model}: {self._clean(exc.message)}"
+                    if status not in RETRYABLE_STATUS and status < 500:
+                        raise LLMSummaryError(last) from None
+                    retry_after = parse_retry_after(exc.response.headers.get("retry-after"))
+                except openai.APITimeoutError:
+                    last = f"timeout after {self.timeout:g}s"
+                except openai.APIConnectionError as exc:
+                    last = f"connection error ({self._clean(exc)})"
+                except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
+                    last = f"invalid response body ({self._clean(exc)})"
+                if attempt < self.max_attempts:
+                    self.retries += 1
+                    delay = min(self.retry_max, self.retry_initial * 2 ** (attempt - 1)) * (1 + random.random() / 2)
+                    if retry_after is not None:
+                        delay = min(retry_after, MAX_RETRY_AFTER_S)
+                    log.info(
+                        "LLM compaction: %s (attempt %d/%d); retrying in %.2fs", last, attempt, self.max_attempts, delay
+                    )
+                    time.sleep(delay)
+            raise LLMSummaryError(f"{last} (after {self.max_attempts} attempts)")
+        finally:
+            client.close()
+
+    # ---- the record ----------------------------------------------------------------------------
+    def improve(
+        self, record: SummaryRecord, turns: Sequence[Turn], *, cap: int, config: CompactConfig, tokenizer: Tokenizer
+    ) -> SummaryRecord:
+        """``record`` with the model's narrative and facets; files, commands and errors stay rule-based.
+
+        Raises LLMSummaryError when the call fails or the reply is not valid JSON for the schema.
+        """
+        send_max = max(64, min(cap + max(128, cap), self.context_window // 2))
+        messages = self.build_messages(turns, cap=cap, max_tokens=send_max, config=config, tokenizer=tokenizer)
+        raw = self.complete(messages, send_max)
+        facets = parse_facets(raw)
+        if facets is None:
+            raise LLMSummaryError(f"reply is not valid summary JSON; it began: {sanitize_for_log(raw, limit=200)!r}")
+        narrative, _ = trim_to_sentence_boundary(
+            " ".join(clean_output(str(facets["summary"])).split()), max(16, int(cap * 0.4)), tokenizer
+        )
+        if not narrative:
+            raise LLMSummaryError("reply has an empty summary")
+        ctx = record.context
+        llm_actions = [
+            ActionItem(str(a["task"]), a.get("owner") or None, a.get("due") or None) for a in facets["action_items"]
+        ]
+        entities = list(ctx.domain_entities)
+        entities += [e for e in facets["entities"] if e not in entities]
+        context = replace(
+            ctx,
+            decisions=list(facets["decisions"]) or ctx.decisions,
+            action_items=llm_actions or ctx.action_items,
+            unresolved=list(facets["unresolved"]) or ctx.unresolved,
+            domain_entities=entities[: len(ctx.domain_entities) + MAX_CONTEXT_ITEMS],
+            source="llm",
+        )
+        key_points = [*record.key_points, *facets["key_points"]][-MAX_CONTEXT_ITEMS:]
+        return replace(record, summary=narrative, key_points=key_points, context=context, mode="llm")
+
+
+def as_summarizer(backend: Any) -> LLMSummarizer:
+    """An :class:`LLMSummarizer` from itself, an ``LLMConfig`` or the run's ``LLMBackend``."""
+    if isinstance(backend, LLMSummarizer):
+        return backend
+    cfg = getattr(backend, "cfg", backend)
+    if isinstance(cfg, LLMConfig):
+        if not cfg.base_url:
+            raise ConfigError("LLM compaction needs --base-url")
+        return LLMSummarizer(
+            base_url=cfg.base_url,
+            model=cfg.model,
+            api_key=cfg.api_key,
+            timeout=cfg.timeout,
+            max_attempts=cfg.max_attempts,
+            context_window=cfg.context_window,
+            temperature=cfg.temperature,
+        )
+    raise ConfigError(f"backend must be an LLMSummarizer, LLMConfig or LLMBackend (got {type(backend).__name__})")

@@ -1,0 +1,106 @@
+"""Change detection: which sources are new, changed, unchanged or deleted since the last run.
+
+The cheap test comes first: a file whose size and mtime match its manifest entry, under the same
+configuration, with its tree intact, is unchanged without being read. Only the others are read; one
+whose content hash still matches was merely touched (see :func:`touched_only`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from batchsum.state import ManifestEntry, node_key
+from batchsum.walk import Problem, SourceRef, discover
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+    from batchsum.model import Document
+
+NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate stored nodes and trees
+
+
+def backend_identity(cfg: RunConfig) -> tuple[str, str | None]:
+    """(backend name, model) a run with ``cfg`` summarizes with; part of every node key."""
+    return ("llm", cfg.llm.model) if cfg.llm.enabled else ("extractive", None)
+
+
+def config_signature(cfg: RunConfig) -> str:
+    """Hash of the settings that shape every tree; a change re-plans every file."""
+    t = cfg.thresholds
+    name, model = backend_identity(cfg)
+    return node_key(
+        NODE_FORMAT,
+        name,
+        model,
+        cfg.encoding,
+        [t.none, t.brief, t.standard, t.detailed],
+        cfg.chunk_size,
+        cfg.chunk_overlap,
+        cfg.group_size,
+        cfg.content_type,
+        cfg.keep_short,
+    )[:16]
+
+
+def tree_intact(out: str, entry: ManifestEntry) -> bool:
+    """True when the final summary the entry names is on disk (a file without one has nothing to lose)."""
+    if entry.final_id is None:
+        return True
+    # Plain strings: this runs once per file on every re-run (layout of tree.node_path).
+    return os.path.exists(f"{out}/{entry.relpath}/summaries/L3/final.md")
+
+
+@dataclass
+class Diff:
+    """The walk compared with the manifest."""
+
+    todo: list[SourceRef] = field(default_factory=list)  # new, or stat differs: to be read
+    unchanged: list[ManifestEntry] = field(default_factory=list)  # stat matches: not read
+    deleted: list[ManifestEntry] = field(default_factory=list)  # under a walked root, no longer there
+    unindexed: list[str] = field(default_factory=list)  # trees written by a run that died before indexing
+    problems: list[Problem] = field(default_factory=list)  # met by the walk
+    roots: dict[str, str] = field(default_factory=dict)  # relpath -> corpus root as given
+    files: int = 0  # files found by the walk
+
+
+def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
+    """Walk ``cfg.paths`` and sort every file (and every vanished one) by what a run must do with it."""
+    walk = discover(
+        cfg.paths,
+        out=cfg.out,
+        extra_ignore=cfg.ignore,
+        corpus_ignores=cfg.corpus_ignores,
+        type_overrides=cfg.type_overrides,
+    )
+    d = Diff(problems=list(walk.problems), files=len(walk.refs))
+    seen = {r.relpath for r in walk.refs}
+    roots = {str(r) for r in walk.roots}
+    d.deleted = [e for rel, e in sorted(manifest.items()) if e.root in roots and rel not in seen]
+    d.unindexed = [rel for rel, e in sorted(manifest.items()) if not e.indexed and rel in seen]
+    out = str(cfg.out)
+    for ref in walk.refs:
+        d.roots[ref.relpath] = str(ref.root)
+        entry = manifest.get(ref.relpath)
+        if entry is not None and _stat_matches(ref, entry, sig) and tree_intact(out, entry):
+            d.unchanged.append(entry)
+        else:
+            d.todo.append(ref)
+    return d
+
+
+def _stat_matches(ref: SourceRef, entry: ManifestEntry, sig: str) -> bool:
+    if entry.config_sig != sig:
+        return False
+    try:
+        st = os.stat(ref.fspath)
+    except OSError:
+        return False  # reading it reports why
+    return entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns
+
+
+def touched_only(doc: Document, entry: ManifestEntry | None, sig: str, out: Path) -> bool:
+    """True when ``doc`` was read because its stat changed but its content and tree did not."""
+    return entry is not None and entry.sha256 == doc.sha256 and entry.config_sig == sig and tree_intact(str(out), entry)

@@ -1,0 +1,159 @@
+"""The executor seam: how the planned nodes of every file become summaries.
+
+An :class:`Executor` receives the file plans as the orchestrator prepares them and runs each file's
+node graph (an L1 is runnable at once, an L2 when its L1s are finished, the final when its inputs are).
+It calls back into the :class:`Driver` (the orchestrator) for everything that is not computing a
+summary, so every executor commits exactly alike:
+
+* ``driver.job(...)`` builds a node's request and key from its finished children (pure, cheap);
+* ``driver.stored(job)`` returns an output already in the node store (resume, incremental reuse);
+* ``driver.node_finished(...)`` records a computed output in the node store and counts its tokens;
+* ``driver.file_finished(...)`` / ``driver.file_failed(...)`` write the file's tree, manifest entry
+  and records, or record why it failed.
+
+All driver calls happen on the event loop thread, one at a time. An executor only decides *where* a
+summary is computed: :class:`LocalExecutor` awaits the backend in this process (rate limits live in
+the backends). A distributed executor can hand ``job.request`` to workers (the extractive backend is
+CPU-bound and needs nothing but the request) or send LLM requests through a limiter shared by the
+whole cluster, as long as it calls the driver as described and raises :class:`AbortRun` from
+:meth:`Executor.execute` after cancelling what is in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from batchsum.engine.nodes import NodeJob, heights
+from batchsum.errors import AbortRun, BatchsumError
+
+if TYPE_CHECKING:
+    from batchsum.engine.records import NodeResult
+    from batchsum.model import Backend, SummaryOutput, SummaryRequest
+    from batchsum.planning import FilePlan, PlannedNode
+
+
+class Driver(Protocol):
+    """What an executor asks of the run that drives it (implemented by the orchestrator)."""
+
+    def job(self, plan: FilePlan, node: PlannedNode, children: list[NodeResult], height: int) -> NodeJob:
+        """The job of ``node``; ``children`` are the results of ``node.inputs`` in that order, ``height``
+        the number of nodes from it to the file's final (backends serve higher ones first)."""
+        ...
+
+    def stored(self, job: NodeJob) -> SummaryOutput | None:
+        """The output recorded under ``job.key`` by an earlier run, or None."""
+        ...
+
+    def node_finished(self, plan: FilePlan, job: NodeJob, output: SummaryOutput, reused: bool) -> NodeResult:
+        """Record one finished node; returns its result for the parents and the file's commit."""
+        ...
+
+    def file_finished(self, plan: FilePlan, results: list[NodeResult], wall_ms: float) -> None:
+        """Every node of ``plan`` is finished (``results`` in ``plan.nodes`` order): commit the file."""
+        ...
+
+    def file_failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
+        """A node of ``plan`` failed for good: the file is recorded as failed, the batch goes on."""
+        ...
+
+
+class Executor(Protocol):
+    """Runs the node graphs of planned files (see the module docstring for the contract)."""
+
+    async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
+        """Run every plan from ``plans`` (start each as soon as it arrives) until all are finished or
+        failed. On :class:`AbortRun` from a node: cancel the rest, then raise it."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release the backends' connections."""
+        ...
+
+
+# Builds an executor from the run's backend and its extractive fallback.
+ExecutorFactory = Callable[["Backend", "Backend"], Executor]
+
+
+async def summarize(backend: Backend, fallback: Backend, request: SummaryRequest) -> SummaryOutput:
+    """``backend``'s summary of ``request``; the fallback's when the backend returned nothing."""
+    out = await backend.summarize(request)
+    if not out.text.strip() and request.text.strip():
+        # A backend returning nothing must not silently empty a node.
+        out = await fallback.summarize(request)
+        out.backend = f"{fallback.name} (fallback)"
+        out.error = "empty output"
+    return out
+
+
+class LocalExecutor:
+    """One asyncio task per node in this process; files start as soon as they are planned."""
+
+    def __init__(self, backend: Backend, fallback: Backend) -> None:
+        self.backend = backend
+        self.fallback = fallback
+        self._aborted = False
+
+    async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
+        tasks: list[asyncio.Task[None]] = []
+        async for plan in plans:
+            if self._aborted:
+                break
+            tasks.append(asyncio.create_task(self._file(plan, driver)))
+            await asyncio.sleep(0)  # let the new file's leaves start before the next file is read
+        pending = set(tasks)
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+            for t in done:
+                exc = t.exception()
+                if exc is None:
+                    continue
+                if isinstance(exc, AbortRun):
+                    await _cancel(pending)
+                raise exc
+
+    async def aclose(self) -> None:
+        await self.backend.aclose()
+
+    async def _file(self, plan: FilePlan, driver: Driver) -> None:
+        t0 = time.perf_counter()
+        tasks: dict[str, asyncio.Task[NodeResult]] = {}
+        height = heights(plan)
+        for node in plan.nodes:  # dependency order: a node's inputs have tasks before it
+            tasks[node.node_id] = asyncio.create_task(self._node(plan, node, tasks, height[node.node_id], driver))
+        try:
+            results = await asyncio.gather(*tasks.values())
+        except AbortRun:
+            self._aborted = True
+            await _cancel(tasks.values())
+            raise
+        except (BatchsumError, OSError) as exc:
+            await _cancel(tasks.values())
+            driver.file_failed(plan, str(exc), (time.perf_counter() - t0) * 1000)
+            return
+        driver.file_finished(plan, list(results), (time.perf_counter() - t0) * 1000)
+
+    async def _node(
+        self,
+        plan: FilePlan,
+        node: PlannedNode,
+        tasks: dict[str, asyncio.Task[NodeResult]],
+        height: int,
+        driver: Driver,
+    ) -> NodeResult:
+        children = [await tasks[c] for c in node.inputs]
+        job = driver.job(plan, node, children, height)
+        out = driver.stored(job)
+        if out is not None:
+            return driver.node_finished(plan, job, out, reused=True)
+        out = await summarize(self.backend, self.fallback, job.request)
+        return driver.node_finished(plan, job, out, reused=False)
+
+
+async def _cancel(tasks: Iterable[asyncio.Task[Any]]) -> None:
+    pending = list(tasks)
+    for t in pending:
+        t.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)

@@ -1,0 +1,125 @@
+"""One summary node as work: its request to a backend and the key its output is stored under.
+
+Pure functions of the plan and the node's children; any executor (local or distributed) calls them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from batchsum.engine.changes import NODE_FORMAT
+from batchsum.model import SummaryRequest
+from batchsum.planning import leaf_max_tokens
+from batchsum.state import node_key
+
+if TYPE_CHECKING:
+    from batchsum.config import LLMConfig
+    from batchsum.engine.records import NodeResult
+    from batchsum.model import PromptKind
+    from batchsum.planning import FilePlan, PlannedNode
+
+
+@dataclass
+class NodeJob:
+    """A node ready to summarize: everything a backend needs and the key of its output."""
+
+    node: PlannedNode
+    request: SummaryRequest
+    key: str
+
+
+def heights(plan: FilePlan) -> dict[str, int]:
+    """Per node: how many nodes the chain from it to the file's final holds (the final: 1)."""
+    parent = {child: n.node_id for n in plan.nodes for child in n.inputs}
+    out: dict[str, int] = {}
+    for n in reversed(plan.nodes):  # dependency order reversed: parents come first
+        up = parent.get(n.node_id)
+        out[n.node_id] = 1 + (out[up] if up is not None else 0)
+    return out
+
+
+def output_key(
+    identity: tuple[str, str | None],
+    node: PlannedNode,
+    kind: PromptKind,
+    content_type: str,
+    text: str,
+    max_tokens: int,
+    prior: str | None,
+    facets: bool,
+) -> str:
+    """Hash of everything that determines a node's output. Leaves the chunk count out on purpose:
+    appending a chunk must not invalidate the summaries of the chunks before it."""
+    name, model = identity
+    return node_key(
+        NODE_FORMAT,
+        name,
+        model,
+        kind,
+        content_type,
+        text,
+        node.target_tokens,
+        max_tokens,
+        node.index if node.level == 1 else None,
+        prior,
+        facets,
+    )
+
+
+def leaf_key(identity: tuple[str, str | None], plan: FilePlan, node: PlannedNode) -> str:
+    """The key a leaf (a node without inputs) gets when there is no previous final to build on."""
+    max_tokens = leaf_max_tokens(max(node.source_tokens, 2), node.target_tokens)
+    return output_key(identity, node, node.kind, plan.doc.content_type, node.text or "", max_tokens, None, False)
+
+
+def make_job(
+    identity: tuple[str, str | None],
+    llm: LLMConfig,
+    plan: FilePlan,
+    node: PlannedNode,
+    children: list[NodeResult],
+    height: int,
+) -> NodeJob:
+    """The job of ``node`` once its children (in ``node.inputs`` order) are finished."""
+    doc = plan.doc
+    parts: list[str] = []
+    if node.inputs:
+        parts = [c.output.text for c in children if c.output.text.strip()]
+        text = "\n\n".join(parts)
+        input_tokens = sum(c.output_tokens for c in children)
+    else:
+        text = node.text or ""
+        input_tokens = node.source_tokens
+    kind = node.kind
+    prior = None
+    if node.level == 3 and plan.prior_context:
+        prior = plan.prior_context
+        if kind == "meta":
+            kind = "rolling"
+        elif kind == "brief":
+            prior = None  # a brief summary is always made fresh from its short source
+    max_tokens = leaf_max_tokens(max(input_tokens, 2), node.target_tokens)
+    facets = (
+        node.level == 3
+        and llm.enabled
+        and (llm.facets is True or (llm.facets is None and doc.content_type == "conversation"))
+    )
+    request = SummaryRequest(
+        node_id=node.node_id,
+        kind=kind,
+        content_type=doc.content_type,
+        text=text,
+        input_tokens=input_tokens,
+        target_tokens=node.target_tokens,
+        max_tokens=max_tokens,
+        parts=parts,
+        chunk_index=(node.index + 1) if node.level == 1 and node.index is not None else None,
+        total_chunks=node.total_chunks,
+        prior_context=prior,
+        facets=facets,
+        summary_level=plan.level,
+        priority=height,
+    )
+    key = output_key(identity, node, kind, doc.content_type, text, max_tokens, prior, facets)
+    return NodeJob(node, request, key)

@@ -1,0 +1,452 @@
+"""The run: walk, compare with the manifest, hand changed files to the executor, commit each
+finished file, then index, record metrics and (optionally) commit to git.
+
+Unchanged files are settled from the manifest without an event loop; only the rest are read,
+planned and executed. Each finished node is recorded in the node store at once (crash-safe resume,
+incremental reuse); each finished file's tree is written and its manifest entry saved before the
+next file finishes; the index, metrics and git commit follow at the end.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+from batchsum.engine.changes import Diff, backend_identity, config_signature, diff, touched_only
+from batchsum.engine.progress import Progress, show_bars
+from batchsum.engine.records import (
+    NodeResult,
+    RunResult,
+    done_file_record,
+    entry_file_record,
+    node_record,
+    ratio,
+    run_record,
+    scrub_command,
+    utc_now,
+)
+from batchsum.errors import AbortRun
+from batchsum.model import FileRecord, NodeRecord, SummaryLevel
+from batchsum.state import ManifestEntry, StateStore
+from batchsum.walk import Problem, SourceRef
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+    from batchsum.engine.executor import ExecutorFactory
+    from batchsum.engine.nodes import NodeJob
+    from batchsum.model import Backend, SummaryOutput
+    from batchsum.planning import FilePlan, PlannedNode
+    from batchsum.tokens import Tokenizer
+
+log = logging.getLogger(__name__)
+
+LLM_CACHE_DIR = "llm-cache"  # in the state folder
+
+
+def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
+    """(the run's backend, the extractive fallback it falls back to)."""
+    from batchsum.backends.extractive import ExtractiveBackend
+
+    extractive = ExtractiveBackend(tokenizer)
+    if not cfg.llm.enabled:
+        return extractive, extractive
+    from batchsum.backends.llm import LLMBackend
+
+    llm = LLMBackend(
+        cfg.llm,
+        tokenizer=tokenizer,
+        fallback=extractive,
+        cache_dir=(cfg.state_dir / LLM_CACHE_DIR) if cfg.llm.cache else None,
+    )
+    return llm, extractive
+
+
+def load_tokenizer(cfg: RunConfig, warnings: list[str]) -> Tokenizer:
+    """The run's tokenizer; a warning is added when only estimates are available."""
+    from batchsum.tokens import get_tokenizer
+
+    tokenizer = get_tokenizer(cfg.encoding)
+    if not tokenizer.exact:
+        warnings.append(f"tiktoken {cfg.encoding} unavailable offline; token counts are ~4 chars/token estimates")
+    return tokenizer
+
+
+def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult:
+    """Summarize ``cfg.paths`` into ``cfg.out`` under the output's lock; return what was done.
+
+    ``executor`` builds the executor from the backends (default: the local asyncio one). Never raises
+    for a single bad file: it is recorded as a problem and the batch goes on.
+    """
+    from batchsum.lock import RunLock
+    from batchsum.settings import validate
+
+    validate(cfg)
+    cfg.state_dir.mkdir(parents=True, exist_ok=True)
+    bars = show_bars(cfg.quiet, cfg.progress)
+    with Progress(cfg.log_file, cfg.log_format, bars=bars) as progress, RunLock(cfg.out, wait=cfg.wait_lock) as lock:
+        if lock.stale:
+            progress.event("stale_lock_taken_over", level="warning", previous=lock.stale)
+        return _Run(cfg, progress, executor).execute()
+
+
+class _Run:
+    """One run's state; also the executor's :class:`~batchsum.engine.executor.Driver`."""
+
+    def __init__(self, cfg: RunConfig, progress: Progress, executor: ExecutorFactory | None) -> None:
+        self.cfg = cfg
+        self.progress = progress
+        self.executor_factory = executor
+        self.identity = backend_identity(cfg)
+        self.run_id = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + os.urandom(3).hex()
+        self.stamp = self.run_id.split("-")[0]
+        self.started = utc_now()
+        self.t0 = time.perf_counter()
+        self.sig = config_signature(cfg)
+        self.state = StateStore(cfg.state_dir)
+        self.manifest: dict[str, ManifestEntry] = {}
+        self.roots: dict[str, str] = {}
+        self.files: list[FileRecord] = []
+        self.nodes: list[NodeRecord] = []
+        self.problems: list[Problem] = []
+        self.levels: Counter[str] = Counter()
+        self.warnings: list[str] = []
+        self.to_index: list[str] = []  # relpaths whose trees were written (or must be re-indexed)
+        self.deleted: list[str] = []
+        self.added = 0
+        self.modified = 0
+        self.planned = 0  # files read and planned this run
+        self.aborted: AbortRun | None = None
+        self.index_failed = False
+        self.tokenizer_: Tokenizer | None = None
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        # Loaded on first use: an unchanged nightly re-run needs neither it nor the planning modules.
+        if self.tokenizer_ is None:
+            self.tokenizer_ = load_tokenizer(self.cfg, self.warnings)
+        return self.tokenizer_
+
+    # ------------------------------------------------------------------ the run
+    def execute(self) -> RunResult:
+        cfg = self.cfg
+        self.progress.event("run_started", run_id=self.run_id, out=str(cfg.out))
+        if cfg.git:
+            from batchsum.gitver import ensure_repo
+
+            ensure_repo(cfg.out)
+        self.manifest = self.state.load_manifest()
+        d = diff(cfg, self.manifest, self.sig)
+        self.roots = d.roots
+        for p in d.problems:
+            self._skip(p, None)
+        self.progress.start(d.files)
+        try:
+            for entry in d.deleted:
+                self._delete(entry)
+            self.to_index.extend(d.unindexed)
+            for entry in d.unchanged:
+                self._unchanged(entry)
+            if d.todo:
+                self._execute(d)
+        finally:
+            self.progress.stop()
+        return self._finish()
+
+    def _execute(self, d: Diff) -> None:
+        import asyncio
+
+        from batchsum.engine.executor import LocalExecutor
+
+        backend, fallback = make_backends(self.cfg, self.tokenizer)
+        executor = (self.executor_factory or LocalExecutor)(backend, fallback)
+
+        async def go() -> None:
+            try:
+                await executor.execute(self._plans(d.todo), self)
+            except AbortRun as exc:
+                self.aborted = exc
+            finally:
+                await executor.aclose()
+
+        asyncio.run(go())
+
+    async def _plans(self, refs: list[SourceRef]) -> AsyncIterator[FilePlan]:
+        import asyncio
+
+        for ref in refs:
+            if self.cfg.llm.enabled:
+                # Reading and tokenizing happen off the event loop so requests already scheduled keep
+                # flowing while the next file is prepared.
+                plan = await asyncio.to_thread(self._prepare, ref)
+            else:
+                plan = self._prepare(ref)
+            if plan is not None:
+                yield plan
+
+    def _prepare(self, ref: SourceRef) -> FilePlan | None:
+        """Read and plan a file whose stat differs from its manifest entry; None when it cannot be
+        read or was only touched (then it is recorded as unchanged)."""
+        from batchsum.engine.prepare import plan_document, read_source
+
+        rel = ref.relpath
+        entry = self.manifest.get(rel)
+        doc = read_source(ref, self.cfg)
+        if isinstance(doc, Problem):
+            self._skip(doc, rel)
+            self.progress.file_settled()
+            return None
+        if doc.decode_note and doc.decode_note.startswith("lossy"):
+            self.warnings.append(f"{ref.path}: {doc.decode_note}")
+            self.progress.event("decode_lossy", path=str(ref.path), note=doc.decode_note, level="warning")
+        if entry is not None and touched_only(doc, entry, self.sig, self.cfg.out):
+            # Remember the new stat so the next run skips reading it.
+            entry.size, entry.mtime_ns = doc.size, doc.mtime_ns
+            self.state.save_entry(entry)
+            self._unchanged(entry)
+            return None
+        plan = plan_document(doc, self.cfg, self.tokenizer)
+        self._attach_prior(plan, entry)
+        self.planned += 1
+        self.progress.nodes_planned(len(plan.nodes))
+        return plan
+
+    def _attach_prior(self, plan: FilePlan, entry: ManifestEntry | None) -> None:
+        """Rolling chain: build the new final on the previous one, up to the depth cap."""
+        if entry is None or entry.final_id is None or plan.final_id is None:
+            return
+        if plan.level is SummaryLevel.BRIEF:
+            return
+        depth = entry.depth + 1
+        if depth > self.cfg.max_chain_depth:
+            self.progress.event("chain_reset", relpath=plan.doc.relpath, depth=entry.depth)
+            return  # a fresh summary from the source stops drift
+        from batchsum.summary_files import previous_final
+
+        prior = previous_final(self.cfg.out, entry.relpath)
+        if prior is None:
+            return
+        plan.prior_context = prior
+        plan.depth = depth
+        plan.parent_id = entry.final_key
+
+    # ------------------------------------------------------------------ Driver
+    def job(self, plan: FilePlan, node: PlannedNode, children: list[NodeResult], height: int) -> NodeJob:
+        from batchsum.engine.nodes import make_job
+
+        return make_job(self.identity, self.cfg.llm, plan, node, children, height)
+
+    def stored(self, job: NodeJob) -> SummaryOutput | None:
+        return self.state.get_node(job.key)
+
+    def node_finished(self, plan: FilePlan, job: NodeJob, output: SummaryOutput, reused: bool) -> NodeResult:
+        if not reused and len(plan.nodes) > 1:
+            # A single-node file is redone whenever it changes and its tree is written at once;
+            # only multi-node trees gain from per-node records (resume, incremental reuse).
+            self.state.put_node(job.key, output)
+        self.progress.node_finished()
+        tokens = self.tokenizer.count(output.text)
+        return NodeResult(job.node, output, job.key, job.request.input_tokens, tokens, reused)
+
+    def file_finished(self, plan: FilePlan, results: list[NodeResult], wall_ms: float) -> None:
+        from batchsum.summary_files import write_tree
+
+        doc = plan.doc
+        rel = doc.relpath
+        created = utc_now()
+        write_tree(self.cfg.out, plan, results, self.stamp, created)
+        final = next((r for r in results if r.node.level == 3), None)
+        final_out = final.output_tokens if final is not None else 0
+        existed = rel in self.manifest
+        if existed:
+            self.modified += 1
+        else:
+            self.added += 1
+        entry = ManifestEntry(
+            relpath=rel,
+            root=self.roots[rel],
+            size=doc.size,
+            mtime_ns=doc.mtime_ns,
+            sha256=doc.sha256,
+            content_type=doc.content_type,
+            level=plan.level.value,
+            tokens=doc.tokens,
+            doc_date=doc.doc_date,
+            chunks=len(plan.chunks),
+            node_ids=[r.node.node_id for r in results],
+            node_keys={r.node.node_id: r.key for r in results},
+            final_id=plan.final_id,
+            final_key=final.key if final is not None else None,
+            depth=plan.depth if plan.prior_context else 0,
+            parent_id=plan.parent_id if plan.prior_context else None,
+            indexed=False,
+            updated_at=created,
+            config_sig=self.sig,
+            final_tokens=final_out,
+        )
+        self.state.save_entry(entry)
+        self.manifest[rel] = entry
+        if plan.final_id is not None or existed:
+            self.to_index.append(rel)
+        self.levels[plan.level.value] += 1
+        recs = [node_record(self.run_id, plan, r) for r in results]
+        self.nodes.extend(recs)
+        self.files.append(done_file_record(self.run_id, plan, results, recs, final_out, wall_ms))
+        self.progress.event(
+            "file_done",
+            relpath=rel,
+            summary_level=plan.level.value,
+            content_type=doc.content_type,
+            input_tokens=doc.tokens,
+            output_tokens=final_out,
+            nodes=len(results),
+            recomputed=sum(1 for r in results if not r.reused),
+        )
+        self.progress.file_settled()
+
+    def file_failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
+        from batchsum.engine.records import doc_file_record
+
+        doc = plan.doc
+        self.problems.append(Problem(str(doc.path), f"summarization failed: {reason}"))
+        self.files.append(
+            doc_file_record(self.run_id, doc, level=doc.level.value, status="failed", error=reason, wall_ms=wall_ms)
+        )
+        self.progress.event("file_failed", relpath=doc.relpath, error=reason, level="error")
+        self.progress.file_settled()
+
+    # ------------------------------------------------------------------ files not executed
+    def _skip(self, problem: Problem, rel: str | None) -> None:
+        self.problems.append(problem)
+        self.progress.event("file_skipped", path=problem.path, reason=problem.reason, level="warning")
+        if rel is not None:
+            self.files.append(FileRecord(run_id=self.run_id, relpath=rel, status="skipped", error=problem.reason))
+
+    def _unchanged(self, entry: ManifestEntry) -> None:
+        self.levels[entry.level] += 1
+        rec = entry_file_record(self.run_id, entry, "unchanged")
+        if entry.final_id is not None:  # an unchanged file keeps the output size of its existing final
+            if entry.final_tokens:
+                rec.output_tokens = entry.final_tokens
+            else:
+                from batchsum.summary_files import final_tokens
+
+                rec.output_tokens = final_tokens(self.cfg.out, entry.relpath)
+            rec.compression_ratio = ratio(rec.output_tokens, rec.input_tokens)
+        self.files.append(rec)
+        self.progress.file_settled()
+
+    def _delete(self, entry: ManifestEntry) -> None:
+        """Soft-delete the tree of a source that disappeared."""
+        from batchsum.tree import soft_delete_tree
+
+        soft_delete_tree(self.cfg.out, entry.relpath, self.stamp)
+        self.state.remove_entry(entry.relpath)
+        self.deleted.append(entry.relpath)
+        self.files.append(entry_file_record(self.run_id, entry, "deleted"))
+        self.progress.event("file_deleted", relpath=entry.relpath)
+
+    # ------------------------------------------------------------------ end of run
+    def _finish(self) -> RunResult:
+        cfg = self.cfg
+        wrote = bool(self.planned or self.state.writes)
+        if wrote:
+            from batchsum.tree import flush_to_disk
+
+            # One flush of the output's filesystem for the whole run's trees and manifest.
+            flush_to_disk(cfg.out)
+        self._sync_index()
+        self.state.write_snapshot()
+        failed = sum(1 for f in self.files if f.status == "failed")
+        status = "aborted" if self.aborted else ("partial" if failed or self.problems else "ok")
+        name, model = self.identity
+        run = run_record(
+            run_id=self.run_id,
+            started_at=self.started,
+            command=scrub_command(cfg.command_line),
+            backend=name,
+            model=model,
+            status=status,
+            out=cfg.out,
+            files=self.files,
+            nodes=self.nodes,
+            wall_ms=(time.perf_counter() - self.t0) * 1000,
+        )
+        self._record_metrics(run)
+        if wrote and not self.aborted:
+            self._collect_garbage()
+        if cfg.git:
+            from batchsum.gitver import commit_run
+
+            commit_run(cfg.out, added=self.added, changed=self.modified, deleted=len(self.deleted), run_id=self.run_id)
+        exit_code = 1 if (self.aborted or failed or self.problems or self.index_failed) else 0
+        self.progress.event("run_finished", run_id=self.run_id, status=status, exit_code=exit_code, wall_ms=run.wall_ms)
+        return RunResult(
+            run=run,
+            files=self.files,
+            nodes=self.nodes,
+            problems=self.problems,
+            levels=self.levels,
+            exit_code=exit_code,
+            out=cfg.out,
+            warnings=self.warnings,
+            tokenizer=self.tokenizer_.name if self.tokenizer_ is not None else "",
+        )
+
+    def _sync_index(self) -> None:
+        cfg = self.cfg
+        if not cfg.index or (not self.to_index and not self.deleted):
+            return
+        changed = sorted(set(self.to_index))
+        try:
+            from batchsum.index import sync_index
+
+            sync_index(cfg, changed, sorted(set(self.deleted)))
+        except Exception as exc:  # the tree is the truth: a failed index is repaired later, never fatal
+            self.index_failed = True
+            msg = f"search index not updated ({exc}); it will be repaired by the next run or `batchsum index {cfg.out}`"
+            self.warnings.append(msg)
+            self.progress.event("index_failed", error=str(exc), level="error")
+            return
+        for rel in changed:
+            e = self.manifest.get(rel)
+            if e is not None and not e.indexed:
+                e.indexed = True
+                self.state.save_entry(e)
+
+    def _record_metrics(self, run: Any) -> None:
+        if not self.cfg.metrics:
+            return
+        try:
+            from batchsum.metrics.store import MetricsStore, defer_run
+
+            parquet = self.cfg.state_dir / "parquet"
+            # A run that changed nothing skips DuckDB (~0.3 s to start): its rows wait as JSON
+            # that reports read and the next recording run folds into the database.
+            quiet = not self.nodes and all(f.status in ("unchanged", "skipped") for f in self.files)
+            if quiet and defer_run(parquet, run, self.files, self.nodes):
+                return
+            MetricsStore(self.cfg.metrics_path, parquet).record_run(run, self.files, self.nodes)
+        except Exception as exc:  # metrics never fail a run whose trees are written
+            self.warnings.append(f"metrics not recorded: {exc}")
+
+    def _collect_garbage(self) -> None:
+        from batchsum.state import NODE_GRACE_DAYS, prune_store
+
+        cutoff = time.time() - NODE_GRACE_DAYS * 86400
+        try:
+            removed = self.state.collect_garbage(cutoff)
+            # LLM responses outlive their use once the node records exist; past the grace period an
+            # entry only helps a config change that keeps the prompt, which is rare.
+            responses = prune_store(self.cfg.state_dir / LLM_CACHE_DIR, cutoff)
+        except OSError as exc:  # housekeeping never fails a run
+            log.warning("could not clean old records in %s: %s", self.cfg.state_dir, exc)
+            return
+        if removed or responses:
+            self.progress.event(
+                "nodes_collected", removed=removed, responses_removed=responses, grace_days=NODE_GRACE_DAYS
+            )

@@ -1,0 +1,241 @@
+"""What a run did, as records: per node, per file and for the whole run.
+
+Pure functions from in-memory results to the ``NodeRecord``/``FileRecord``/``RunRecord`` rows that
+metrics store and ``run --json`` prints; nothing here touches the disk.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from batchsum.model import FileRecord, NodeRecord, RunRecord, SummaryOutput, node_id
+
+if TYPE_CHECKING:
+    from batchsum.model import Document
+    from batchsum.planning import FilePlan, PlannedNode
+    from batchsum.state import ManifestEntry
+    from batchsum.walk import Problem
+
+
+def utc_now() -> str:
+    """ISO 8601 UTC timestamp, seconds precision."""
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def ratio(output_tokens: int, input_tokens: int) -> float:
+    """Output/input, capped at 1.0; 0.0 for an empty input."""
+    return min(1.0, output_tokens / input_tokens) if input_tokens else 0.0
+
+
+@dataclass
+class NodeResult:
+    """A node's output with the bookkeeping needed for the tree and metrics."""
+
+    node: PlannedNode
+    output: SummaryOutput
+    key: str
+    input_tokens: int
+    output_tokens: int
+    reused: bool
+
+
+@dataclass
+class RunResult:
+    """What a run did."""
+
+    run: RunRecord
+    files: list[FileRecord]
+    nodes: list[NodeRecord]
+    problems: list[Problem]
+    levels: Counter[str]
+    exit_code: int
+    out: Path
+    warnings: list[str] = field(default_factory=list)
+    tokenizer: str = ""
+
+    def summary_line(self) -> str:
+        """One line: files by level, tokens in → out, ratio, failures, seconds."""
+        r = self.run
+        lv = ", ".join(f"{k} {v}" for k, v in sorted(self.levels.items()) if v)
+        pct = (r.output_tokens / r.input_tokens * 100) if r.input_tokens else 0.0
+        parts = [
+            f"{r.files_total} files ({lv or 'none'})",
+            f"{r.files_done} summarized, {r.files_unchanged} unchanged",
+        ]
+        if r.files_deleted:
+            parts.append(f"{r.files_deleted} deleted")
+        parts += [
+            f"tokens {r.input_tokens:,} → {r.output_tokens:,} ({pct:.1f}%)",
+            f"{r.files_failed + r.files_skipped} failed",
+            f"{r.wall_ms / 1000:.1f}s",
+        ]
+        return "; ".join(parts)
+
+    def as_json(self) -> dict[str, Any]:
+        """The machine-readable summary ``run --json`` prints."""
+        from dataclasses import asdict
+
+        # Records hold only flat values: a copy of the instance dict is ~10x cheaper than asdict's
+        # deep copy, which matters for thousands of unchanged files on a nightly re-run.
+        return {
+            "run": asdict(self.run),
+            "levels": dict(self.levels),
+            "exit_code": self.exit_code,
+            "out": str(self.out),
+            "tokenizer": self.tokenizer,
+            "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
+            "warnings": self.warnings,
+            "files": [dict(f.__dict__) for f in self.files],
+        }
+
+
+def doc_file_record(run_id: str, doc: Document, **kw: Any) -> FileRecord:
+    """A file record filled from what was read of ``doc``."""
+    return FileRecord(
+        run_id=run_id,
+        relpath=doc.relpath,
+        sha256=doc.sha256,
+        bytes=doc.size,
+        content_type=doc.content_type,
+        input_tokens=doc.tokens,
+        **kw,
+    )
+
+
+def entry_file_record(run_id: str, entry: ManifestEntry, status: str) -> FileRecord:
+    """A file record filled from what the manifest knows of a file this run did not read."""
+    return FileRecord(
+        run_id=run_id,
+        relpath=entry.relpath,
+        sha256=entry.sha256,
+        bytes=entry.size,
+        content_type=entry.content_type,
+        level=entry.level,
+        input_tokens=entry.tokens,
+        status=status,
+    )
+
+
+def node_record(run_id: str, plan: FilePlan, res: NodeResult) -> NodeRecord:
+    """The metrics row of one node of ``plan``."""
+    node = res.node
+    parent: str | None = None
+    if node.level == 1:
+        parent = node_id(plan.doc.doc_id, 2, node.parent_group) if node.parent_group is not None else plan.final_id
+    elif node.level == 2:
+        parent = plan.final_id
+    out = res.output
+    sent = not res.reused and out.llm_calls > 0
+    return NodeRecord(
+        run_id=run_id,
+        relpath=plan.doc.relpath,
+        node_id=node.node_id,
+        level=f"L{node.level}",
+        index=node.index,
+        parent=parent,
+        input_tokens=res.input_tokens,
+        output_tokens=res.output_tokens,
+        compression_ratio=ratio(res.output_tokens, res.input_tokens),
+        backend=out.backend,
+        model=out.model,
+        attempts=0 if res.reused else out.attempts,
+        latency_ms=0.0 if res.reused else out.latency_ms,
+        cache_hit=(not res.reused) and out.cache_hit,
+        # Tokens are what a server reported for requests this run actually sent.
+        prompt_tokens=out.prompt_tokens if sent else 0,
+        completion_tokens=out.completion_tokens if sent else 0,
+        llm_calls=out.llm_calls if sent else 0,
+        reused=res.reused,
+        error=out.error,
+    )
+
+
+def done_file_record(
+    run_id: str, plan: FilePlan, results: list[NodeResult], nodes: list[NodeRecord], final_tokens: int, wall_ms: float
+) -> FileRecord:
+    """The record of a file whose tree was written this run."""
+    doc = plan.doc
+    return doc_file_record(
+        run_id,
+        doc,
+        level=plan.level.value,
+        output_tokens=final_tokens,
+        compression_ratio=ratio(final_tokens, doc.tokens),
+        chunks=len(plan.chunks),
+        nodes=len(results),
+        llm_calls=sum(n.llm_calls for n in nodes),
+        prompt_tokens=sum(n.prompt_tokens for n in nodes),
+        completion_tokens=sum(n.completion_tokens for n in nodes),
+        wall_ms=wall_ms,
+        status="done",
+        fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
+        nodes_recomputed=sum(1 for r in results if not r.reused),
+    )
+
+
+def run_record(
+    *,
+    run_id: str,
+    started_at: str,
+    command: str,
+    backend: str,
+    model: str | None,
+    status: str,
+    out: Path,
+    files: list[FileRecord],
+    nodes: list[NodeRecord],
+    wall_ms: float,
+) -> RunRecord:
+    """The run's totals, summed from its file and node records."""
+    counts = Counter(f.status for f in files)
+    live = [f for f in files if f.status in ("done", "unchanged")]
+    computed = [n for n in nodes if not n.reused]
+    return RunRecord(
+        run_id=run_id,
+        started_at=started_at,
+        finished_at=utc_now(),
+        command=command,
+        backend=backend,
+        model=model,
+        status=status,
+        out_dir=str(out),
+        files_total=len(live) + counts["failed"] + counts["skipped"],
+        files_done=counts["done"],
+        files_unchanged=counts["unchanged"],
+        files_failed=counts["failed"],
+        files_skipped=counts["skipped"],
+        files_deleted=counts["deleted"],
+        input_tokens=sum(f.input_tokens for f in live),
+        output_tokens=sum(f.output_tokens for f in live),
+        llm_calls=sum(n.llm_calls for n in computed),
+        cache_hits=sum(1 for n in nodes if n.cache_hit),
+        prompt_tokens=sum(n.prompt_tokens for n in computed),
+        completion_tokens=sum(n.completion_tokens for n in computed),
+        nodes_computed=len(computed),
+        nodes_reused=len(nodes) - len(computed),
+        wall_ms=wall_ms,
+    )
+
+
+def scrub_command(cmd: str) -> str:
+    """The command line with API keys and secret-looking values replaced by ``***``."""
+    from batchsum.events import scrub_text
+
+    out: list[str] = []
+    hide = False
+    for p in cmd.split():
+        if hide:
+            out.append("***")
+            hide = False
+        elif p in ("--api-key", "--api_key"):
+            hide = True
+            out.append(p)
+        elif p.startswith("--api-key="):
+            out.append("--api-key=***")
+        else:
+            out.append(p)
+    return scrub_text(" ".join(out))

@@ -1,0 +1,331 @@
+"""Offline, rule-based facets of a conversation: decisions, action items, open questions, entities.
+
+With an LLM the final of a conversation carries model-written facets; without one these rules
+produce the same shape from cue patterns, so offline users get them too. Everything is marked
+``source: "extracted"`` (and rendered under an "extracted" heading): the items are sentences
+picked by patterns, not judgements.
+
+* **decisions** - decision cues ("we decided", "agreed", "let's go with", "the fix is");
+* **action items** - commitments ("I'll ...", "we need to ...", "<Name> will ...", "<Name>, can you
+  ...", "TODO") with an owner (the speaker for first-person commitments, the named person
+  otherwise) and a due phrase when one is given ("by Friday", "tomorrow", an ISO date);
+* **unresolved** - questions nobody else picks up afterwards, and explicit "open question"/"TBD";
+* **entities** - file paths, code identifiers in backticks, CamelCase names and capitalised names
+  that recur away from sentence starts; **participants** - the speakers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from batchsum.compact.extractors import find_paths
+from batchsum.text import parse_speaker_line, split_sentences
+
+MAX_ITEMS = 30
+MAX_ITEM_CHARS = 240
+FACETS_SOURCE = "extracted"
+
+_DECISION = re.compile(
+    r"\b(?:decided|decide to|decision(?: is)?|agreed|we agree|settled on|go(?:ing)? with|went with|opted|chose|"
+    r"the plan is|final(?:ly)? (?:answer|choice)|conclusion is|the fix is|the solution is|"
+    r"resolved to|approved|signed off)\b",
+    re.I,
+)
+_COMMIT = re.compile(
+    r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:"
+    r"(?P<we>we(?:'ll| will| need to| should| must| have to| are going to|'re going to))\b"
+    r"|(?P<lets>let's|let us)\b"
+    r"|(?P<todo>todo|action item|action|follow[- ]up)\s*[:\-]"
+    r")",
+    re.I,
+)
+# First-person commitments anywhere in a sentence ("..., I'll book on Friday"); "I'm calling X this
+# week" counts when a time is given.
+_SELF = re.compile(
+    r"\b(?:I'll|I will|I am going to|I'm going to|I can take|I'm taking)\b(?! not\b)"
+    r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
+)
+_NAMED = re.compile(
+    r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
+)
+_MENTION = re.compile(r"@([A-Za-z][\w.-]+)")
+_DUE = re.compile(
+    r"\b(?:by|before|until|due|on)\s+(?P<when>(?:next |this |end of (?:the )?)?"
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|eod|eow|"
+    r"week|month|quarter|sprint|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?(?: of)? [A-Z][a-z]+|[A-Z][a-z]+ \d{1,2}))"
+    r"|\b(?P<bare>tomorrow|tonight|next week|next month|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))\b",
+    re.I,
+)
+_OPEN = re.compile(
+    r"\b(?:open question|unresolved|still (?:unclear|unknown|open)|not sure (?:yet|whether|if)|tbd|to be decided|"
+    r"need to figure out|remains to be seen|no answer yet)\b",
+    re.I,
+)
+_BACKTICK = re.compile(r"`([^`\n]{2,80})`")
+_CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:_[a-z0-9]+){1,}|[A-Z]{2,}[a-z]*\d*)\b")
+_CAPNAME = re.compile(r"(?<=[a-z,;:] )([A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})*)")
+_WORD = re.compile(r"[A-Za-z][a-z]{3,}")
+_ANSWER = re.compile(
+    r"^(?:yes|yeah|yep|no|nope|sure|probably|already|it (?:will|does|is|was|won't)|we (?:do|will|did|don't)|"
+    r"they (?:do|will|did)|because|i think|not yet)\b",
+    re.I,
+)
+_STOP = frozenset(
+    """
+    that this with from have what when where which there their about would could should will just they them
+    then than been were your into also some more very only like well here okay yeah sure maybe know think
+    going want need does done make made take took said says because while after before over under again
+    other each into much many really still even back first last next good great thanks thank please let's
+    """.split()
+)
+_FIRST_PERSON = frozenset({"i", "we", "you", "it", "this", "that", "there", "the", "a", "an", "so", "ok", "okay"})
+
+
+@dataclass
+class ActionItem:
+    """One commitment: who, what, by when (owner and due only when the text says so)."""
+
+    task: str
+    owner: str | None = None
+    due: str | None = None
+
+
+@dataclass
+class ExtractedFacets:
+    """Facets picked by rules; ``source`` says so wherever they are shown."""
+
+    participants: list[str] = field(default_factory=list)
+    decisions: list[str] = field(default_factory=list)
+    action_items: list[ActionItem] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    source: str = FACETS_SOURCE
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        return asdict(self)
+
+    def is_empty(self) -> bool:
+        """True when no rule found anything."""
+        return not (self.decisions or self.action_items or self.unresolved or self.entities)
+
+
+@dataclass
+class _Sentence:
+    speaker: str | None
+    text: str
+    turn: int
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_ITEM_CHARS else text[: MAX_ITEM_CHARS - 1].rstrip() + "…"
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP}
+
+
+def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
+    out: list[_Sentence] = []
+    for ti, (speaker, body) in enumerate(turns):
+        # Code blocks and quoted tool output are not conversation; facets come from prose only.
+        prose = re.sub(r"```.*?```|<command>.*?</command>", " ", body, flags=re.S)
+        for span in split_sentences(prose):
+            text = span.text.strip()
+            if len(text.split()) >= 3:
+                out.append(_Sentence(speaker, text, ti))
+    return out
+
+
+def turns_from_text(text: str) -> list[tuple[str | None, str]]:
+    """``Speaker: text`` lines as (speaker, text) turns; unlabeled lines continue the previous turn."""
+    turns: list[tuple[str | None, str]] = []
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        speaker, body = parse_speaker_line(line)
+        if speaker is None and turns:
+            prev_speaker, prev = turns[-1]
+            turns[-1] = (prev_speaker, f"{prev}\n{body}")
+        else:
+            turns.append((speaker, body))
+    return turns
+
+
+def _due(text: str) -> str | None:
+    m = _DUE.search(text)
+    if not m:
+        return None
+    return (m.group("when") or m.group("bare") or "").strip() or None
+
+
+def _action(sentence: _Sentence, participants: Sequence[str] = ()) -> ActionItem | None:
+    text = sentence.text.strip()
+    first, _, rest = text.partition(" ")
+    if first in participants and rest.startswith("to "):  # "Maya to send the report by Friday."
+        return ActionItem(_clip(text), first, _due(text))
+    if text.endswith("?") and not _NAMED.search(text):
+        return None
+    if _SELF.search(text) and len(text.split()) >= 3:
+        return ActionItem(_clip(text), sentence.speaker, _due(text))
+    m = _COMMIT.match(text)
+    if m:
+        owner = sentence.speaker if m.group("todo") else None
+        task = text[m.end() :].strip(" ,:-") if m.group("todo") else text
+        if len(task.split()) < 3:
+            return None
+        return ActionItem(_clip(task), owner, _due(text))
+    named = _NAMED.search(text)
+    if named and named.group("name").split()[0].lower() not in _FIRST_PERSON:
+        return ActionItem(_clip(text), named.group("name"), _due(text))
+    mention = _MENTION.search(text)
+    if mention and re.search(r"\b(?:please|can you|could you|will|to)\b", text, re.I):
+        return ActionItem(_clip(text), mention.group(1), _due(text))
+    return None
+
+
+def _entities(sentences: Sequence[_Sentence], raw: str, extra: Sequence[str]) -> list[str]:
+    found: list[str] = []
+
+    def add(item: str) -> None:
+        item = item.strip().strip(".,;:")
+        if item and item not in found and len(found) < MAX_ITEMS * 3:
+            found.append(item)
+
+    for item in extra:
+        add(item)
+    prose = " ".join(s.text for s in sentences)
+    for path in find_paths(prose):
+        add(path)
+    for m in _BACKTICK.finditer(raw):
+        if not m.group(1).strip().replace(".", "").isdigit():
+            add(m.group(1))
+    for m in _CAMEL.finditer(prose):
+        word = m.group(1)
+        if word.isupper():
+            # An all-caps word inside a run of all-caps words is shouting, not a name.
+            before = prose[: m.start()].split()[-1:] or [""]
+            after = prose[m.end() :].split()[:1] or [""]
+            if len(word) < 3 or any(w.strip(".,:;!?'\"").isupper() and len(w) > 1 for w in before + after):
+                continue
+        add(word)
+    counts = Counter(m.group(1) for m in _CAPNAME.finditer(prose))
+    for name, n in counts.most_common():
+        if n >= 2 and name.lower() not in _STOP:
+            add(name)
+    return found
+
+
+def _topics(sentences: Sequence[_Sentence], n: int = 5) -> list[str]:
+    counts: Counter[str] = Counter()
+    for s in sentences:
+        counts.update(w for w in _content_words(s.text) if len(w) > 4)
+    return [w for w, c in counts.most_common(n) if c >= 2]
+
+
+def extract_facets(
+    turns: Sequence[tuple[str | None, str]] | str,
+    *,
+    entities: Sequence[str] = (),
+    max_items: int = MAX_ITEMS,
+    agent: bool = False,
+) -> ExtractedFacets:
+    """Rule-based facets of a conversation given as (speaker, text) turns or ``Speaker: text`` lines.
+
+    ``entities`` are known entities (file paths, commands) put first. ``agent``: the conversation
+    is an agent session, whose "Let's ..." lines narrate steps already taken - only the last
+    three ownerless ones are kept as still open. Deterministic; no network.
+    """
+    if isinstance(turns, str):
+        raw = turns
+        turns = turns_from_text(turns)
+    else:
+        raw = "\n".join(body for _, body in turns)
+    sentences = _sentences(turns)
+    participants: list[str] = []
+    for speaker, _ in turns:
+        if speaker and speaker not in participants:
+            participants.append(speaker)
+    decisions: list[str] = []
+    actions: list[ActionItem] = []
+    unresolved: list[str] = []
+    for i, s in enumerate(sentences):
+        if _DECISION.search(s.text) and not s.text.endswith("?"):
+            if _clip(s.text) not in decisions:
+                decisions.append(_clip(s.text))
+            continue
+        item = _action(s, participants)
+        if item is not None:
+            if all(a.task != item.task for a in actions):
+                actions.append(item)
+            continue
+        if _OPEN.search(s.text):
+            unresolved.append(_clip(s.text))
+        elif s.text.endswith("?") and len(s.text.split()) >= 4:
+            words = _content_words(s.text)
+            reply = turns[s.turn + 1] if s.turn + 1 < len(turns) else None
+            answered = reply is not None and reply[0] != s.speaker and bool(_ANSWER.match(reply[1].strip()))
+            answered = answered or any(
+                t.speaker != s.speaker and len(words & _content_words(t.text)) >= max(2, int(0.4 * len(words)))
+                for t in sentences[i + 1 :]
+            )
+            if not answered and _clip(s.text) not in unresolved:
+                unresolved.append(_clip(s.text))
+    if agent:
+        actions = [a for a in actions if a.owner is not None] + [a for a in actions if a.owner is None][-3:]
+    return ExtractedFacets(
+        participants=participants[:max_items],
+        decisions=decisions[:max_items],
+        action_items=actions[:max_items],
+        unresolved=unresolved[:max_items],
+        entities=_entities(sentences, raw, entities)[: max_items * 3],
+        topics=_topics(sentences),
+    )
+
+
+def render_facets_markdown(facets: ExtractedFacets, heading: str = "## Facets (extracted)") -> str:
+    """The facets as a Markdown section; empty lists are left out."""
+    lines = [heading, "", f"_Picked by rules from the text ({facets.source}), not written by a model._", ""]
+
+    def section(title: str, items: Sequence[str]) -> None:
+        if items:
+            lines.append(f"**{title}**")
+            lines.append("")
+            lines.extend(f"- {item}" for item in items)
+            lines.append("")
+
+    section("Decisions", facets.decisions)
+    section(
+        "Action items",
+        [
+            (f"{a.owner}: " if a.owner else "") + a.task + (f" (due: {a.due})" if a.due else "")
+            for a in facets.action_items
+        ],
+    )
+    section("Open questions", facets.unresolved)
+    if facets.entities:
+        lines.append("**Entities:** " + ", ".join(f"`{e}`" if "/" in e or "." in e else e for e in facets.entities))
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def facets_front_matter(facets: ExtractedFacets) -> dict[str, Any]:
+    """Front-matter keys for a summary file (YAML-ready plain data)."""
+    out: dict[str, Any] = {"facets_source": facets.source}
+    if facets.decisions:
+        out["decisions"] = list(facets.decisions)
+    if facets.action_items:
+        out["action_items"] = [{k: v for k, v in asdict(a).items() if v} for a in facets.action_items]
+    if facets.unresolved:
+        out["unresolved"] = list(facets.unresolved)
+    if facets.entities:
+        out["entities"] = list(facets.entities)
+    if facets.participants:
+        out["participants"] = list(facets.participants)
+    return out

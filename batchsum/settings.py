@@ -1,0 +1,412 @@
+"""The run settings schema: one entry per setting drives its command-line option, its pipeline-file
+key, its default (the config dataclass's), its bounds and its validation.
+
+The command line (:mod:`batchsum.cli.run`) builds its options from :data:`SETTINGS`, the pipeline
+file parser (:mod:`batchsum.pipeline_file`) its keys, and :func:`validate` checks a finished
+:class:`~batchsum.config.RunConfig` against the same bounds, whoever built it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from batchsum.config import RunConfig
+from batchsum.errors import ConfigError
+from batchsum.model import Thresholds
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+Kind = Literal["str", "int", "number", "bool", "path", "dir", "strlist", "enum"]
+Scope = Literal["common", "run", "file"]  # run and plan / run only / pipeline file only
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of a run.
+
+    ``field`` is the RunConfig attribute (``llm.<name>`` for LLMConfig, ``thresholds.<name>`` for a
+    level bound); ``flag`` the command-line option (None: pipeline file only); ``key`` the dotted
+    pipeline-file key (None: command line only).
+    """
+
+    field: str
+    kind: Kind
+    flag: str | None = None
+    key: str | None = None
+    help: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    nullable: bool = False  # a pipeline file may say null (the dataclass default then holds None)
+    zero_is_none: bool = False  # 0 means "no limit", stored as None
+    inverted: bool = False  # the flag is ``--no-<x>`` and stores False
+    scope: Scope = "common"
+    short: str | None = None
+    envvar: str | None = None
+    param: str | None = None  # click parameter name when it differs from the flag's
+
+    @property
+    def param_name(self) -> str:
+        """The click parameter name of the flag."""
+        assert self.flag is not None
+        return self.param or self.flag.lstrip("-").replace("-", "_")
+
+    @property
+    def default(self) -> Any:
+        """The config dataclass's default."""
+        obj: Any = RunConfig(paths=[])
+        for part in self.field.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+
+def _s(field: str, kind: Kind, flag: str | None, key: str | None, help: str = "", **kw: Any) -> Setting:
+    return Setting(field, kind, flag, key, help, **kw)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    _s("out", "path", "--out", "output", "Output folder for the summary tree and state.", short="-o"),
+    _s("encoding", "str", "--encoding", "encoding", "tiktoken encoding for token counts."),
+    _s("chunk_size", "int", "--chunk-size", "chunking.size", "Tokens per chunk.", minimum=50),
+    _s(
+        "chunk_overlap",
+        "int",
+        "--chunk-overlap",
+        "chunking.overlap",
+        "Tokens shared by neighbouring chunks.",
+        minimum=0,
+    ),
+    _s("group_size", "int", "--group-size", "chunking.group_size", "L1s per L2 group.", minimum=2),
+    _s("ignore", "strlist", "--ignore", "ignore", "Extra gitignore-style pattern to skip (repeatable)."),
+    _s(
+        "llm.base_url",
+        "str",
+        "--base-url",
+        "backend.base_url",
+        "OpenAI-compatible server, e.g. http://localhost:11434/v1 [env OPENAI_BASE_URL]. "
+        "Without it: the offline extractive summarizer.",
+        nullable=True,
+        envvar="OPENAI_BASE_URL",
+    ),
+    _s(
+        "llm.api_key",
+        "str",
+        "--api-key",
+        None,
+        "API key [env OPENAI_API_KEY]; never stored or logged.",
+        envvar="OPENAI_API_KEY",
+    ),
+    _s(
+        "llm.model",
+        "str",
+        "--model",
+        "backend.model",
+        "Model name [env BATCHSUM_MODEL].",
+        nullable=True,
+        envvar="BATCHSUM_MODEL",
+    ),
+    _s(
+        "llm.fallback_models",
+        "strlist",
+        "--fallback-model",
+        "backend.fallback_models",
+        "Models to try in order when --model is missing or keeps failing.",
+    ),
+    _s("llm.timeout", "number", "--timeout", "backend.timeout", "Seconds per LLM request.", minimum=0.1),
+    _s(
+        "llm.rpm",
+        "number",
+        "--rpm",
+        "backend.rpm",
+        "Requests per minute (0 = unlimited).",
+        minimum=0,
+        nullable=True,
+        zero_is_none=True,
+    ),
+    _s(
+        "llm.tpm",
+        "number",
+        "--tpm",
+        "backend.tpm",
+        "Prompt+max output tokens per minute (0 = unlimited).",
+        minimum=0,
+        nullable=True,
+        zero_is_none=True,
+    ),
+    _s(
+        "llm.concurrency",
+        "int",
+        "--concurrency",
+        "backend.concurrency",
+        "Max LLM requests in flight.",
+        minimum=1,
+        maximum=256,
+    ),
+    _s(
+        "llm.max_attempts",
+        "int",
+        "--max-attempts",
+        "backend.max_attempts",
+        "Attempts per request (retries on 429/5xx/timeouts).",
+        minimum=1,
+        maximum=100,
+    ),
+    _s(
+        "llm.on_error",
+        "enum",
+        "--on-error",
+        "backend.on_error",
+        "When a node finally fails: extractive fallback, fail the file, or abort the run.",
+        choices=("fallback", "fail", "abort"),
+    ),
+    _s("llm.prompts_dir", "dir", "--prompts", "backend.prompts_dir", "Folder of custom prompt files."),
+    _s(
+        "llm.context_window",
+        "int",
+        "--context-window",
+        "backend.context_window",
+        "Tokens the model reads at once.",
+        minimum=512,
+    ),
+    _s("llm.cache", "bool", "--no-cache", "backend.cache", "Bypass the on-disk LLM response cache.", inverted=True),
+    _s("llm.temperature", "number", None, "backend.temperature", minimum=0, maximum=2),
+    _s(
+        "max_chain_depth",
+        "int",
+        "--max-chain-depth",
+        "rolling.max_chain_depth",
+        "Rolling summaries built on previous finals before a fresh one from source.",
+        minimum=0,
+    ),
+    _s(
+        "price_per_1k",
+        "number",
+        "--price-per-1k",
+        "backend.price_per_1k",
+        "Price per 1k tokens, for cost estimates.",
+        minimum=0,
+        nullable=True,
+    ),
+    *(_s(f"thresholds.{n}", "int", None, f"levels.{n}", minimum=0) for n in ("none", "brief", "standard", "detailed")),
+    _s(
+        "index", "bool", "--no-index", "index.enabled", "Do not index summaries for search.", inverted=True, scope="run"
+    ),
+    _s(
+        "metrics",
+        "bool",
+        "--no-metrics",
+        "metrics.enabled",
+        "Do not record metrics in DuckDB/Parquet.",
+        inverted=True,
+        scope="run",
+    ),
+    _s(
+        "metrics_db",
+        "path",
+        "--metrics-db",
+        "metrics.db",
+        "Metrics DuckDB file [<out>/.batchsum/metrics.duckdb].",
+        nullable=True,
+        scope="run",
+    ),
+    _s(
+        "chroma_host",
+        "str",
+        "--chroma-host",
+        "index.chroma_host",
+        "Use a Chroma server instead of the embedded index.",
+        nullable=True,
+        scope="run",
+    ),
+    _s(
+        "chroma_port",
+        "int",
+        "--chroma-port",
+        "index.chroma_port",
+        "Chroma server port.",
+        nullable=True,
+        minimum=1,
+        maximum=65535,
+        scope="run",
+    ),
+    _s("collection", "str", "--collection", "index.collection", "Chroma collection name.", scope="run"),
+    _s(
+        "embed_base_url",
+        "str",
+        "--embed-base-url",
+        "index.embed_base_url",
+        "OpenAI-compatible embeddings endpoint instead of the packaged MiniLM.",
+        nullable=True,
+        scope="run",
+    ),
+    _s(
+        "embed_model",
+        "str",
+        "--embed-model",
+        "index.embed_model",
+        "Embedding model name for --embed-base-url.",
+        nullable=True,
+        scope="run",
+    ),
+    _s("git", "bool", "--git", "git", "Version the output folder with git (one commit per run).", scope="run"),
+    _s(
+        "wait_lock",
+        "bool",
+        "--wait",
+        "wait",
+        "Wait for another run on the same output instead of exiting with code 3.",
+        scope="run",
+    ),
+    _s(
+        "follow_symlinks",
+        "bool",
+        "--follow-symlinks",
+        "follow_symlinks",
+        "Read symlinks whose target lies outside every PATH given (skipped with a message otherwise).",
+    ),
+    # --redact/--no-redact is a three-way flag (unset: on when text would leave the machine), declared in cli.run.
+    _s("redact", "bool", None, "redact", nullable=True),
+    _s(
+        "log_file",
+        "path",
+        "--log-file",
+        "logging.file",
+        "Append one line per event to this file.",
+        nullable=True,
+        scope="run",
+    ),
+    _s(
+        "log_format",
+        "enum",
+        "--log-format",
+        "logging.format",
+        "Event log format.",
+        choices=("text", "json"),
+        scope="run",
+    ),
+)
+
+BY_FIELD: dict[str, Setting] = {s.field: s for s in SETTINGS}
+
+
+def pipeline_keys() -> dict[str, dict[str, Setting]]:
+    """Pipeline-file keys by section (``""`` = top level): ``{"backend": {"rpm": <Setting>}, ...}``."""
+    sections: dict[str, dict[str, Setting]] = {}
+    for s in SETTINGS:
+        if s.key is None:
+            continue
+        section, _, name = s.key.rpartition(".")
+        sections.setdefault(section, {})[name] = s
+    return sections
+
+
+def bounds_error(s: Setting, value: float) -> str | None:
+    """Why ``value`` is out of ``s``'s bounds, or None."""
+    if s.minimum is not None and value < s.minimum:
+        return f"must be at least {s.minimum:g}, got {value}"
+    if s.maximum is not None and value > s.maximum:
+        return f"must be at most {s.maximum:g}, got {value}"
+    return None
+
+
+def _get(cfg: RunConfig, field: str) -> Any:
+    obj: Any = cfg
+    for part in field.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def assign(cfg: RunConfig, field: str, value: Any) -> None:
+    """Set a (dotted) field of ``cfg``; a level bound replaces the frozen thresholds."""
+    head, _, name = field.rpartition(".")
+    if head == "thresholds":
+        cfg.thresholds = dataclasses.replace(cfg.thresholds, **{name: value})
+    elif head == "llm":
+        setattr(cfg.llm, name, value)
+    else:
+        setattr(cfg, field, value)
+
+
+def parse_thresholds(value: str | None) -> Thresholds:
+    """``--thresholds 100,500,3000,15000``: the four level bounds in tokens."""
+    if not value:
+        return Thresholds()
+    try:
+        nums = [int(x) for x in value.split(",")]
+    except ValueError:
+        raise ConfigError(f"--thresholds must be four integers like 100,500,3000,15000, got {value!r}") from None
+    if len(nums) != 4 or not (0 <= nums[0] <= nums[1] <= nums[2] <= nums[3]):
+        raise ConfigError(
+            f"--thresholds must be four increasing integers (NONE,BRIEF,STANDARD,DETAILED), got {value!r}"
+        )
+    return Thresholds(*nums)
+
+
+def validate(cfg: RunConfig) -> None:
+    """Raise ConfigError naming the option when ``cfg`` breaks a bound or a cross-field rule."""
+    for s in SETTINGS:
+        if s.kind in ("int", "number"):
+            value = _get(cfg, s.field)
+            why = None if value is None else bounds_error(s, value)
+            if why is not None:
+                raise ConfigError(f"{s.flag or s.key}: {why}")
+    if cfg.chunk_overlap >= cfg.chunk_size:
+        raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
+    if cfg.llm.enabled and not cfg.llm.model:
+        raise ConfigError("--base-url needs --model (or BATCHSUM_MODEL)")
+
+
+def click_option(s: Setting) -> Callable[[Any], Any]:
+    """The click option of a setting: type, bounds, default and help from the schema."""
+    import click
+
+    assert s.flag is not None
+    decls = [s.flag, *([s.short] if s.short else []), s.param_name]
+    kw: dict[str, Any] = {"help": s.help}
+    if s.envvar:
+        kw["envvar"] = s.envvar
+    if s.kind == "bool":
+        kw["is_flag"] = True
+    elif s.kind == "strlist":
+        kw["multiple"] = True
+    else:
+        default = s.default
+        if default is None and s.zero_is_none:
+            default = 0
+        if default is not None and not s.envvar:
+            kw["default"] = default
+            kw["show_default"] = True
+        if s.kind == "int":
+            kw["type"] = click.IntRange(
+                None if s.minimum is None else int(s.minimum), None if s.maximum is None else int(s.maximum)
+            )
+        elif s.kind == "number":
+            kw["type"] = click.FloatRange(s.minimum, s.maximum)
+        elif s.kind == "enum":
+            kw["type"] = click.Choice(list(s.choices))
+        elif s.kind == "path":
+            kw["type"] = click.Path(path_type=Path, dir_okay=s.field == "out")
+        elif s.kind == "dir":
+            kw["type"] = click.Path(path_type=Path, file_okay=False)
+    return click.option(*decls, **kw)
+
+
+def from_params(cfg: RunConfig, params: dict[str, Any]) -> None:
+    """Fill ``cfg`` from parsed click parameters (settings whose option the command has)."""
+    for s in SETTINGS:
+        if s.flag is None or s.param_name not in params:
+            continue
+        value = params[s.param_name]
+        if s.kind == "bool":
+            value = not value if s.inverted else bool(value)
+        elif s.kind == "strlist":
+            value = list(value or ())
+        elif s.zero_is_none:
+            value = None if value is None or value <= 0 else value
+        elif s.kind == "str" and not value:
+            value = s.default  # an empty environment variable is no setting
+        assign(cfg, s.field, value)

@@ -1,0 +1,146 @@
+"""What one source's summary files say, and writing them when the source's summaries are finished.
+
+Each node becomes ``summaries/L<n>/...md``: YAML front matter (ids, level, token counts, how it was
+made) and a Markdown body (the summary, then the facets of a final as sections). Receives results in
+memory; reads nothing but the files it replaces.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from batchsum.tree import node_path, read_node, soft_delete, summaries_dir, write_node
+
+if TYPE_CHECKING:
+    from batchsum.engine.records import NodeResult
+    from batchsum.planning import FilePlan
+
+
+def front_matter(plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any]:
+    """The front matter of one node file."""
+    doc = plan.doc
+    node = res.node
+    out = res.output
+    meta: dict[str, Any] = {
+        "id": node.node_id,
+        "doc_id": doc.doc_id,
+        "source_path": doc.relpath,
+        "source_sha256": doc.sha256,
+        "role": "summary",
+        "level": node.level,
+    }
+    if node.level == 1:
+        meta["chunk_index"] = node.index
+        if node.parent_group is not None:
+            meta["parent_group"] = node.parent_group
+        if node.chunk is not None:
+            meta["source_span"] = [node.chunk.start, node.chunk.end]
+    elif node.level == 2:
+        meta["group_index"] = node.index
+    meta["is_final"] = node.level == 3
+    meta["summary_level"] = plan.level.value
+    meta["input_tokens"] = res.input_tokens
+    meta["output_tokens"] = res.output_tokens
+    meta["compression_ratio"] = round(min(1.0, res.output_tokens / res.input_tokens), 4) if res.input_tokens else 0.0
+    if node.level == 3:
+        meta["source_tokens"] = doc.tokens
+        meta["source_compression_ratio"] = round(min(1.0, res.output_tokens / doc.tokens), 4) if doc.tokens else 0.0
+    meta["content_type"] = doc.content_type
+    meta["content_type_reason"] = doc.type_reason
+    meta["backend"] = out.backend
+    meta["model"] = out.model
+    if out.error:
+        meta["error"] = out.error[:500]
+    if out.trimmed:
+        meta["trimmed"] = True
+    meta["created_at"] = created
+    meta["doc_date"] = doc.doc_date
+    meta["node_key"] = res.key
+    if node.level == 3:
+        meta["parent_id"] = plan.parent_id if plan.prior_context else None
+        meta["depth"] = plan.depth if plan.prior_context else 0
+        if doc.decode_note:
+            meta["decode_note"] = doc.decode_note
+        if out.facets:
+            meta["facets"] = out.facets
+    return meta
+
+
+def body(res: NodeResult) -> str:
+    """The Markdown body: the summary, then the facets (if any) as bulleted sections."""
+    text = res.output.text.strip()
+    f = res.output.facets
+    if not f:
+        return text
+    sections: list[str] = [text]
+
+    def bullets(title: str, items: list[Any]) -> None:
+        if items:
+            sections.append(f"## {title}\n" + "\n".join(f"- {i}" for i in items))
+
+    bullets("Key points", list(f.get("key_points") or []))
+    bullets("Decisions", list(f.get("decisions") or []))
+    actions = []
+    for a in f.get("action_items") or []:
+        if isinstance(a, dict):
+            owner = a.get("owner") or "unassigned"
+            due = f" (due {a['due']})" if a.get("due") else ""
+            actions.append(f"{owner}: {a.get('task', '')}{due}")
+    bullets("Action items", actions)
+    bullets("Unresolved", list(f.get("unresolved") or []))
+    bullets("Entities", list(f.get("entities") or []))
+    return "\n\n".join(sections)
+
+
+def summary_text(text: str) -> str:
+    """A final's summary without its facet sections (what a rolling summary builds on)."""
+    return text.split("\n\n## ", 1)[0].strip()
+
+
+def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str, created: str) -> None:
+    """Write the node files of a finished source; earlier finals go to ``history/``, nodes of the
+    previous tree that no longer exist to ``deleted/<stamp>/`` (nothing is destroyed)."""
+    doc = plan.doc
+    rel = doc.relpath
+    written: set[Path] = set()
+    for res in results:
+        node = res.node
+        path = node_path(out, rel, node.level, node.index)
+        written.add(path)
+        if path.exists():
+            try:
+                old_meta, _ = read_node(path)
+            except (OSError, ValueError):
+                old_meta = {}
+            if old_meta.get("node_key") == res.key and old_meta.get("source_sha256") == doc.sha256:
+                continue  # identical node already on disk: keep its file (and created_at)
+            if node.level == 3:
+                hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"
+                hist.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, hist)
+        write_node(path, front_matter(plan, res, created), body(res))
+    sdir = summaries_dir(out, rel)
+    if sdir.is_dir():
+        stale = [p for lvl in ("L1", "L2", "L3") for p in sorted((sdir / lvl).glob("*.md")) if p not in written]
+        if stale:
+            soft_delete(out, rel, stale, stamp)
+
+
+def previous_final(out: Path, relpath: str) -> str | None:
+    """The summary text of the final on disk, or None when there is none (or it is unreadable)."""
+    try:
+        _, text = read_node(node_path(out, relpath, 3, None))
+    except (OSError, ValueError):
+        return None
+    return summary_text(text) or None
+
+
+def final_tokens(out: Path, relpath: str) -> int:
+    """The output tokens the final on disk records (0 when unreadable)."""
+    try:
+        meta, _ = read_node(node_path(out, relpath, 3, None))
+        return int(meta.get("output_tokens") or 0)
+    except (OSError, ValueError):
+        return 0

@@ -1,0 +1,85 @@
+"""Compaction of real agent sessions (shared/bench/agent_sessions_raw), offline, default settings.
+
+Figures: token reduction (1 - tokens_after / tokens_before) median and worst over every session
+(target: every session reduced), how many sessions keep every command and command path in
+``context.domain_entities`` (target: all), how many chain on a second compaction (depth 1, parent
+set; target: all), and the median time per compaction. Quick mode uses the first eight sessions.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+from bench.common import BenchContext, BenchResult, emit, skip
+
+AREA = "compact"
+CONTEXT_WINDOW = 8192
+
+
+def run(ctx: BenchContext) -> list[BenchResult]:
+    """Compact every agent session twice (the second chains onto the first) and report the figures."""
+    from batchsum.agent_transcript import read_transcript
+    from batchsum.compact import compact
+    from batchsum.compact.extractors import classify_turns, command_line, command_paths
+    from batchsum.compact.messages import as_message
+
+    folder = ctx.bench_data("agent_sessions_raw", "docs")
+    if folder is None:
+        return skip(AREA, "shared/bench/agent_sessions_raw not found")
+    files = sorted(folder.glob("*.md"))
+    if ctx.quick:
+        files = files[:8]
+    compact([{"role": "user", "content": "warm up"}] * 8, context_window=CONTEXT_WINDOW)  # tokenizer load
+    reductions: list[float] = []
+    seconds: list[float] = []
+    entities_ok = chained = 0
+    worst_name = ""
+    for path in files:
+        messages = read_transcript(path).messages
+        t0 = time.perf_counter()
+        result = compact(messages, context_window=CONTEXT_WINDOW)
+        seconds.append(time.perf_counter() - t0)
+        reduction = 1.0 - result.tokens_after / result.tokens_before
+        if not reductions or reduction < min(reductions):
+            worst_name = path.stem
+        reductions.append(reduction)
+        if result.record is None:
+            continue
+        wanted: set[str] = set()
+        for turn in classify_turns([as_message(m) for m in messages]):
+            if turn.kind == "assistant" and turn.command:
+                wanted.add(command_line(turn.command))
+                wanted.update(command_paths(turn.command))
+        if wanted <= set(result.record.context.domain_entities):
+            entities_ok += 1
+        again = compact(result.messages, context_window=CONTEXT_WINDOW, history=[result.record])
+        if again.record is not None and again.record.depth == 1 and again.record.parent_id == result.record.id:
+            chained += 1
+    n = len(files)
+    worst = min(reductions)
+    return [
+        emit(BenchResult(AREA, f"sessions compacted ({CONTEXT_WINDOW}-token window)", str(n), "", "", None)),
+        emit(BenchResult(AREA, "token reduction, median", statistics.median(reductions) * 100, "%", "> 0", True)),
+        emit(BenchResult(AREA, "token reduction, worst", worst * 100, "%", "> 0 (every session)", worst > 0)),
+        emit(BenchResult(AREA, f"  worst session: {worst_name[:38]}", "-", "", "", None)),
+        emit(
+            BenchResult(
+                AREA, "sessions with all commands+paths in entities", f"{entities_ok}/{n}", "", "all", entities_ok == n
+            )
+        ),
+        emit(BenchResult(AREA, "sessions chaining (depth 1, parent set)", f"{chained}/{n}", "", "all", chained == n)),
+        emit(BenchResult(AREA, "time per compaction, median", statistics.median(seconds) * 1000, "ms", "", None)),
+    ]
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
+    ap.add_argument("--workdir", type=Path, default=Path(".bench-out/compact"))
+    args = ap.parse_args()
+    run(BenchContext(shared=args.shared if args.shared.exists() else None, quick=args.quick, workdir=args.workdir))

@@ -1,0 +1,71 @@
+"""Option defaults: flags > environment (BATCHSUM_OUT) > config file > built-in defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from tests.conftest import SAMPLE_CORPUS
+
+JOURNAL = SAMPLE_CORPUS / "journal"
+
+
+def run(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str]:
+    res = CliRunner().invoke(main, args, env=env, catch_exceptions=False)
+    return res.exit_code, res.output
+
+
+@pytest.fixture
+def cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_config_file_env_and_flag_precedence(cwd: Path) -> None:
+    (cwd / "batchsum.yaml").write_text("out: from-config\nrun:\n  no-index: true\n  quiet: true\n")
+    assert run(["run", str(JOURNAL)])[0] == 0
+    assert (cwd / "from-config" / ".batchsum").is_dir()
+    assert not (cwd / "from-config" / ".batchsum" / "chroma").exists()  # run.no-index from the file
+
+    assert run(["run", str(JOURNAL)], env={"BATCHSUM_OUT": str(cwd / "from-env")})[0] == 0
+    assert (cwd / "from-env" / ".batchsum").is_dir()
+
+    code, _ = run(["run", str(JOURNAL), "--out", str(cwd / "from-flag")], env={"BATCHSUM_OUT": str(cwd / "x")})
+    assert code == 0
+    assert (cwd / "from-flag" / ".batchsum").is_dir() and not (cwd / "x").exists()
+
+
+def test_user_config_folder_is_read_when_there_is_no_local_file(cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    conf = cwd / "xdg" / "batchsum" / "config.yaml"
+    conf.parent.mkdir(parents=True)
+    conf.write_text(f"out: {cwd / 'user-out'}\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(cwd / "xdg"))
+    assert run(["run", str(JOURNAL), "--no-index", "--quiet"])[0] == 0
+    assert (cwd / "user-out" / ".batchsum").is_dir()
+    # report finds the same output folder without --out
+    code, out = run(["report", "--json"])
+    assert code == 0 and '"runs"' in out
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("run:\n  no-such-option: 1\n", "'run.no-such-option' is not an option of `batchsum run`"),
+        ("run: [1, 2]\n", "'run' must be a mapping"),
+        ("- a list\n", "a config file is a mapping"),
+        ("out: [unclosed\n", "cannot read config file"),
+    ],
+)
+def test_a_bad_config_file_is_a_usage_error_naming_it(cwd: Path, text: str, message: str) -> None:
+    (cwd / "batchsum.yaml").write_text(text)
+    code, out = run(["run", str(JOURNAL)])
+    assert code == 2
+    assert "batchsum.yaml" in out and message in out
+
+
+def test_batchsum_config_names_the_file(cwd: Path) -> None:
+    code, out = run(["run", str(JOURNAL)], env={"BATCHSUM_CONFIG": str(cwd / "missing.yaml")})
+    assert code == 2 and "missing.yaml: no such file" in out

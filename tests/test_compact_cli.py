@@ -1,0 +1,196 @@
+"""``batchsum compact``, transcript reading/writing, agent-transcript detection and the batch-run digest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from batchsum.agent_transcript import (
+    agent_transcript_reason,
+    digest_agent_transcript,
+    parse_transcript,
+    read_transcript,
+    render_transcript,
+)
+from batchsum.cli import main
+from batchsum.errors import InputError
+from batchsum.walk import SourceRef, read_document
+
+
+def _markdown_session(steps: int = 9) -> str:
+    parts = ["### user\n\nThe build fails on main. Find out why and fix config/settings.toml."]
+    for i in range(steps):
+        parts.append(f"### assistant\n\nChecking part {i} of the build.\n```\ncat config/part_{i}.toml\n```")
+        body = "\n".join(f"key_{i}_{k} = {k}" for k in range(50))
+        parts.append(f"### user\n\n{body}\n(Open file: n/a)\n(Current directory: /repo)\nbash-$")
+    parts.append("### assistant\n\nNow run the build.\n```\nmake build\n```")
+    parts.append("### user\n\nmake: *** [build] Error 2\nerror: missing key 'name'\n(Current directory: /repo)\nbash-$")
+    return "\n\n".join(parts) + "\n"
+
+
+def _run(*args: str) -> Any:
+    return CliRunner().invoke(main, ["compact", *args])
+
+
+def test_cli_markdown_session(tmp_path: Path) -> None:
+    path = tmp_path / "session.md"
+    text = _markdown_session()
+    path.write_text(text)
+    out = _run(str(path), "--context-window", "4096")
+    assert out.exit_code == 0, out.output
+    assert out.stdout.startswith("### system\n\n[Conversation summary")
+    sections = out.stdout.split("\n\n### ")
+    assert len(sections) == 7  # the summary + 6 verbatim messages
+    original_tail = text.split("\n\n### ")[-6:]
+    assert sections[1:] == original_tail
+    assert "compacted" in out.stderr and "->" in out.stderr
+
+
+def test_cli_json_and_history_chain(tmp_path: Path) -> None:
+    path = tmp_path / "session.md"
+    path.write_text(_markdown_session())
+    first = _run(str(path), "--json", "--preserve-recent", "4")
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert data["compacted"] and data["tokens_after"] < data["tokens_before"]
+    assert data["summary"].startswith("[Conversation summary")
+    assert "make build" in data["record"]["context"]["domain_entities"]
+    assert len(data["messages"]) == 5
+    (tmp_path / "r1.json").write_text(first.stdout)
+    compacted = tmp_path / "compacted.jsonl"
+    compacted.write_text("".join(json.dumps(m) + "\n" for m in data["messages"]))
+    more = tmp_path / "more.jsonl"
+    extra = [{"role": "assistant", "content": f"Another check {i}.\n```\nls dir_{i}\n```"} for i in range(3)]
+    more.write_text(compacted.read_text() + "".join(json.dumps(m) + "\n" for m in extra))
+    second = _run(str(more), "--json", "--preserve-recent", "2", "--history", str(tmp_path / "r1.json"))
+    assert second.exit_code == 0, second.output
+    rec = json.loads(second.stdout)["record"]
+    assert rec["depth"] == 1 and rec["parent_id"] == data["record"]["id"]
+    assert "make build" in rec["context"]["domain_entities"]
+
+
+def test_cli_out_file_and_json_layout(tmp_path: Path) -> None:
+    msgs = [{"role": "user" if i % 2 else "assistant", "content": f"turn {i} " + "words " * 80} for i in range(14)]
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps({"messages": msgs}))
+    target = tmp_path / "out.json"
+    out = _run(str(path), "--out", str(target), "-q")
+    assert out.exit_code == 0, out.output
+    written = json.loads(target.read_text())
+    assert written[1:] == msgs[-6:]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("missing.md", None, "no such file"),
+        ("bad.jsonl", '{"role": "user", "content": "hi"}\nnot json\n', "line 2"),
+        ("norole.jsonl", '{"content": "hi"}\n', "has no 'role'"),
+        ("plain.md", "just some notes\n", "no '### user'"),
+    ],
+)
+def test_cli_bad_input_names_file_and_reason(tmp_path: Path, name: str, content: str | None, message: str) -> None:
+    path = tmp_path / name
+    if content is not None:
+        path.write_text(content)
+    out = _run(str(path))
+    assert out.exit_code == 1
+    assert str(path) in out.stderr and message in out.stderr
+
+
+def test_cli_model_without_base_url_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "s.md"
+    path.write_text(_markdown_session())
+    out = _run(str(path), "--model", "x")
+    assert out.exit_code == 2 and "--base-url" in out.stderr
+
+
+def test_transcript_layouts_round_trip() -> None:
+    msgs = [{"role": "user", "content": "a\nb"}, {"role": "assistant", "content": "c", "name": "bot"}]
+    for fmt in ("json", "jsonl"):
+        text = render_transcript(msgs, fmt)  # type: ignore[arg-type]
+        assert parse_transcript(text).messages == msgs
+    md = render_transcript(msgs, "markdown")
+    assert [m["content"] for m in parse_transcript(md).messages] == ["a\nb", "c"]
+
+
+def test_agent_transcript_detection_and_walk(tmp_path: Path) -> None:
+    assert agent_transcript_reason(_markdown_session()) is not None
+    assert agent_transcript_reason("Maya: hello there\nJonas: hi\nMaya: how are you\nJonas: fine\n") is None
+    assert agent_transcript_reason("### user\n\nhello\n\n### assistant\n\nhi\n\n### user\n\nbye\n") is None
+    rendered = "User: run it\n\nAssistant: running\n\nTool: 3 passed\n"
+    assert agent_transcript_reason(rendered) is not None
+    (tmp_path / "s.md").write_text(_markdown_session())
+    doc = read_document(SourceRef(tmp_path / "s.md", "s.md", tmp_path))
+    assert doc.content_type == "conversation"
+    assert doc.type_reason.startswith("agent transcript")
+
+
+def test_digest_for_batch_runs() -> None:
+    digest = digest_agent_transcript(_markdown_session())
+    assert digest.tool_results == 10
+    assert "config/part_0.toml" in digest.files_touched
+    assert "make build" in digest.commands_run
+    assert any("missing key" in e for e in digest.errors)
+    assert "Tool: [✓ read_file: File: config/part_0.toml" in digest.text
+    assert "key_0_49" not in digest.text  # tool output is reduced before the tree is built
+    fm = digest.front_matter()
+    assert fm["agent_session"] is True and fm["facets_source"] == "extracted"
+    assert yaml.safe_load(yaml.safe_dump(fm)) == fm
+    md = digest.markdown()
+    assert md.startswith("## Agent session (extracted)") and "`make build`" in md
+
+
+def test_read_transcript_errors(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="folder"):
+        read_transcript(tmp_path)
+    bad = tmp_path / "x.json"
+    bad.write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(InputError, match="UTF-8"):
+        read_transcript(bad)
+
+
+def test_rendered_chat_from_a_batch_run(tmp_path: Path) -> None:
+    msgs = [
+        {"role": "user", "content": "Fix tests/test_a.py please."},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "execute_bash", "arguments": '{"command": "x"}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c", "name": "execute_bash", "content": "E   AssertionError\nexit code: 1"},
+        {"role": "assistant", "content": "The test fails; I will fix the assertion tomorrow."},
+    ]
+    path = tmp_path / "chat.jsonl"
+    path.write_text("".join(json.dumps(m) + "\n" for m in msgs))
+    doc = read_document(SourceRef(path, "chat.jsonl", tmp_path))
+    assert doc.type_reason.startswith("agent transcript")
+    digest = digest_agent_transcript(doc.text)
+    assert digest.tool_results == 1
+    assert digest.errors == ["E AssertionError"]
+    assert "Tool: [✗ execute_bash:" in digest.text
+    assert [a.owner for a in digest.facets.action_items] == ["Assistant"]
+
+
+def test_run_extras() -> None:
+    from batchsum.agent_transcript import run_extras
+
+    agent = run_extras(
+        _markdown_session(), content_type="conversation", type_reason="agent transcript (x)", llm_facets=False
+    )
+    assert agent is not None and agent.digest is not None and agent.text is not None
+    assert agent.front_matter["agent_session"] is True and "make build" in agent.front_matter["commands_run"]
+    chat = "Ana: I'll send the report by Friday.\nBen: We decided to ship on Monday.\n"
+    extras = run_extras(chat, content_type="conversation", type_reason="speaker turns", llm_facets=False)
+    assert extras is not None and extras.text is None
+    assert extras.front_matter["facets_source"] == "extracted"
+    assert extras.markdown.startswith("## Facets (extracted)")
+    assert run_extras(chat, content_type="conversation", type_reason="speaker turns", llm_facets=True) is None
+    assert run_extras(chat, content_type="document", type_reason="default", llm_facets=False) is None

@@ -1,0 +1,270 @@
+"""Per-genre properties of the extractive summarizer on small hand-made texts.
+
+A diary, a paper with sections, a meeting transcript and a book with layout noise: every level fills
+its budget with whole sentences, and headings, separators, contents, index entries, page headers,
+licence text, filler turns and sentences that lean on missing context are never picked.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from batchsum.backends.extractive import summarize_text
+from batchsum.backends.noise import is_heading, line_kind, needs_context, repeated_lines, section_role
+from batchsum.model import ContentType, PromptKind
+from batchsum.text import split_sentences
+from batchsum.tokens import Tokenizer, get_tokenizer
+
+DIARY = """## 2024-03-02
+
+Today I finally finished the third chapter of the novel I have been writing since January.
+The ending of the chapter took me four drafts, because the sister kept sounding like a stranger.
+Partly, I was a little too far beyond the press.
+In the afternoon the Faculty meeting dragged on for three hours about the new grading rules.
+I argued that the exam weight should drop, and most of my colleagues agreed with me in the end.
+Anna came to visit in the evening, and we walked along the river until it was dark.
+She told me she is moving to Lisbon in May for a new job at the museum.
+I felt happy for her, but I will miss our long Sunday walks very much.
+Tomorrow I want to start the fourth chapter early, before the house wakes up.
+I also need to call my mother about the trip to the coast in April.
+"""
+
+PAPER = """Effects of sleep on memory in older adults
+
+ABSTRACT
+We studied whether a short afternoon nap improves word recall in adults over sixty-five years old.
+
+BACKGROUND
+Memory decline is common in older adults and sleep is known to support memory consolidation.
+Few studies have tested whether short naps help older adults remember new words.
+
+METHODS
+participants and design
+Eighty adults over sixty-five were randomly assigned to a nap group or a rest group.
+Each participant learned a list of forty words before a ninety minute break.
+statistical analysis
+Recall scores were compared with a two-sided t test at the five percent level.
+
+RESULTS
+The nap group recalled on average six more words than the rest group after the break.
+The benefit of the nap was largest for participants who slept more than twenty minutes.
+Participants in the rest group reported feeling more tired in the evening.
+
+CONCLUSIONS
+A short afternoon nap improves word recall in older adults and could support memory training.
+Future work should test longer periods of daily naps over several months.
+
+REFERENCES
+Smith J, Jones K. Sleep and memory in aging. Journal of Sleep Research, 2019, 12, 45-67.
+Brown A. Naps and recall in the elderly. Memory Studies, 2020, 3, 101-110.
+"""
+
+TRANSCRIPT = """Project Manager: Okay.
+Marketing: Yeah.
+Project Manager: So today we have to decide the battery type for the new remote control.
+Industrial Designer: Um.
+Industrial Designer: I looked at the costs and lithium cells are twice as expensive as alkaline cells.
+Marketing: Mm-hmm.
+Marketing: Our survey shows that users care more about the battery lasting a year than about the price.
+Project Manager: Right.
+Project Manager: Then we decide on lithium cells, and the design team will make the case a bit larger.
+User Interface: Okay, okay.
+User Interface: I will draw the new button layout for the larger case by next Tuesday.
+Marketing: Yeah, yeah.
+Project Manager: Good, the next meeting will review the button layout and the final price.
+Industrial Designer: Sure.
+"""
+
+BOOK = """The Project Gutenberg eBook of Winter Letters, by A. Writer
+This eBook is for the use of anyone anywhere at no cost and with almost no restrictions.
+
+CONTENTS
+Chapter I. The Farm ........ 1
+Chapter II. The Storm ........ 17
+Chapter III. The Letter ........ 33
+
+CHAPTER I
+
+The farm stood at the end of the valley, where the road turned into a narrow path.
+Every winter the snow closed the path and the family lived alone for three months.
+The eldest daughter kept a journal of those months, and she wrote in it every night.
+
+* * * * *
+
+WINTER LETTERS 17
+
+The great storm came in January and buried the barn up to its roof.
+The daughter dug a tunnel to the barn every morning to feed the cows.
+Her father praised her courage, and the journal records the pride she felt that night.
+
+* * * * *
+
+WINTER LETTERS 33
+
+In March a letter arrived from the city, offering the daughter a place at the school.
+She left the farm in April, and the journal ends with her first night in the city.
+
+* * * * *
+
+WINTER LETTERS 41
+
+INDEX
+Barn, 17, 18, 25
+Courage, 21, 24
+Farm, 1, 3-5, 33
+Storm, 17-19, 22
+"""
+
+
+@pytest.fixture(scope="module")
+def tok() -> Tokenizer:
+    return get_tokenizer()
+
+
+def summarize(
+    text: str, tok: Tokenizer, kind: PromptKind, ctype: ContentType, ratio: float, *, parts: list[str] | None = None
+) -> tuple[str, int]:
+    """Summary at ``ratio`` of the input, with the pipeline's cap rule; returns (summary, target)."""
+    source_tokens = tok.count(text)
+    target = max(16, round(ratio * source_tokens))
+    out = summarize_text(
+        text,
+        target_tokens=target,
+        max_tokens=min(target, source_tokens - 1),
+        kind=kind,
+        content_type=ctype,
+        tokenizer=tok,
+        parts=parts,
+    )
+    assert tok.count(out) <= target
+    return out, target
+
+
+def whole_sentences(out: str, source: str) -> list[str]:
+    """The summary's sentences; each must be a whole sentence of the source (never cut)."""
+    flat = " ".join(source.split())
+    sentences = [" ".join(s.text.split()) for s in split_sentences(out)]
+    for s in sentences:
+        assert not s.endswith("…"), s
+        assert s in flat, s
+        assert re.search(r"[.!?][\"')\]]*$", s), f"cut mid-sentence: {s!r}"
+    return sentences
+
+
+# ----------------------------------------------------------------------------- a diary
+
+
+def test_diary_brief_is_one_line_that_stands_alone(tok: Tokenizer) -> None:
+    out, target = summarize(DIARY, tok, "brief", "journal", 0.20)
+    sentences = whole_sentences(out, DIARY)
+    assert 1 <= len(sentences) <= 2
+    assert not any(needs_context(s) for s in sentences)
+    assert "Partly" not in out
+    assert "2024-03-02" not in out  # the dated heading is not a sentence
+    assert tok.count(out) >= 0.5 * target
+
+
+@pytest.mark.parametrize("ratio", [0.12, 0.25, 0.4])
+def test_diary_standard_fills_its_budget(tok: Tokenizer, ratio: float) -> None:
+    out, target = summarize(DIARY, tok, "standard", "journal", ratio)
+    whole_sentences(out, DIARY)
+    assert tok.count(out) >= 0.75 * target
+    assert "Partly" not in out
+    assert "##" not in out
+
+
+# ----------------------------------------------------------------------------- a paper
+
+
+def test_paper_headings_and_references_are_never_sentences(tok: Tokenizer) -> None:
+    for ratio in (0.2, 0.35):
+        out, target = summarize(PAPER, tok, "standard", "document", ratio)
+        sentences = whole_sentences(out, PAPER)
+        assert tok.count(out) >= 0.75 * target
+        for heading in ("ABSTRACT", "BACKGROUND", "METHODS", "RESULTS", "CONCLUSIONS", "REFERENCES"):
+            assert heading not in out
+        assert not any(s.startswith(("participants and design", "statistical analysis")) for s in sentences)
+        assert "Journal of Sleep Research" not in out and "Memory Studies" not in out
+
+
+def test_paper_prefers_abstract_and_conclusions_over_methods(tok: Tokenizer) -> None:
+    out, _ = summarize(PAPER, tok, "standard", "document", 0.12)
+    assert "nap" in out
+    assert "two-sided t test" not in out
+
+
+# ----------------------------------------------------------------------------- a transcript
+
+
+def test_transcript_keeps_decisions_and_drops_filler_turns(tok: Tokenizer) -> None:
+    out, target = summarize(TRANSCRIPT, tok, "standard", "conversation", 0.3)
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    assert lines
+    assert tok.count(out) >= 0.6 * target
+    for line in lines:
+        body = line.split(": ", 1)[-1]
+        assert len(body.split()) >= 5, f"filler turn picked: {line!r}"
+        assert body.rstrip()[-1] in ".!?", f"cut mid-sentence: {line!r}"
+    assert "lithium" in out
+
+
+def test_transcript_brief_is_one_content_sentence(tok: Tokenizer) -> None:
+    out, _ = summarize(TRANSCRIPT, tok, "brief", "conversation", 0.2)
+    assert 1 <= len(split_sentences(out)) <= 2
+    assert not re.fullmatch(r"\W*(okay|yeah|mm-hmm|um|right|sure)\W*", out, re.IGNORECASE)
+
+
+# ----------------------------------------------------------------------------- layout noise
+
+
+@pytest.mark.parametrize("kind", ["brief", "standard"])
+def test_book_layout_noise_is_never_selected(tok: Tokenizer, kind: PromptKind) -> None:
+    out, _ = summarize(BOOK, tok, kind, "document", 0.3)
+    whole_sentences(out, BOOK)
+    for noise in ("* *", "Gutenberg", "eBook", "........", "WINTER LETTERS", "CHAPTER", "INDEX", "Barn, 17"):
+        assert noise not in out, noise
+    assert "farm" in out or "storm" in out or "daughter" in out
+
+
+def test_meta_over_noisy_parts_drops_noise(tok: Tokenizer) -> None:
+    parts = [
+        "* * * * *\nThe storm buried the barn up to its roof in January.",
+        "The daughter left the farm for the city school in April.\n\nINDEX\nBarn, 17, 18, 25\nCourage, 21, 24",
+    ]
+    text = "\n\n".join(parts)
+    out = summarize_text(
+        text, target_tokens=40, max_tokens=40, kind="meta", content_type="document", tokenizer=tok, parts=parts
+    )
+    assert "storm" in out and "daughter" in out
+    assert "*" not in out and "Barn, 17" not in out
+
+
+def test_line_kinds() -> None:
+    assert line_kind("* * * * *") == "separator"
+    assert line_kind("------------------") == "separator"
+    assert line_kind("Chapter II. The Storm ........ 17") == "toc"
+    assert line_kind("Abbotsford, 12, 45-47, 301") == "index"
+    assert line_kind("CHAPTER IV") == "heading"
+    assert line_kind("## Results") == "heading"
+    assert line_kind("bac clone sequencing and annotation") == "short"
+    assert line_kind("We walked to the river and talked until dark.") is None
+    assert line_kind("WINTER LETTERS 17", repeated_lines(["WINTER LETTERS 17", "WINTER LETTERS 33", "WINTER LETTERS 41"]))
+    # A short unpunctuated line is a heading only when it opens a paragraph and is not wrapped prose.
+    assert is_heading("statistical analysis", None, "Recall scores were compared with a two-sided t test here.")
+    assert not is_heading("little--very little man. Less, I think, than", "It was a", "him in person; God knows")
+    assert not is_heading("season. We had indeed met in public twenty", None, "years ago. There is a manly frank")
+
+
+def test_section_roles_and_context_openers() -> None:
+    assert section_role("ABSTRACT") == "lead"
+    assert section_role("Conclusions") == "close"
+    assert section_role("materials and methods") == "detail"
+    assert section_role("References") == "skip"
+    assert section_role("bac clone sequencing") is None
+    assert needs_context("Partly, I was a little too far beyond the press.")
+    assert needs_context("But then the rain came.")
+    assert needs_context("This was the best day of the trip.")
+    assert not needs_context("Today I finished the third chapter.")
+    assert not needs_context("Thistles grew along the road.")

@@ -1,0 +1,88 @@
+"""Offline rule-based facets: decisions, action items with owners and dates, open questions, entities."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from batchsum.facets import extract_facets, facets_front_matter, render_facets_markdown
+
+REPO = Path(__file__).resolve().parent.parent
+
+MEETING = """\
+Maya: Okay, let's start. The venue question first.
+Luis: The Lisbon venue doubled its price, so I want to propose Porto instead.
+Maya: Then that's decided: the offsite moves to Porto in November.
+Luis: I'll confirm the booking today and pay the deposit by Friday.
+Maya: Priya, can you write the design note for the sync endpoint?
+Priya: Sure. What format should the export use for the school?
+Jonas: Jonas to check the buoy antennas next week.
+Alice: Should we also invite the cooperative to the offsite meeting?
+Maya: We need to finish the grant report before the offsite.
+Alice: The open question is still whether the dashboard works on old phones.
+"""
+
+
+def test_decisions_actions_questions() -> None:
+    f = extract_facets(MEETING)
+    assert f.source == "extracted"
+    assert f.participants == ["Maya", "Luis", "Priya", "Jonas", "Alice"]
+    assert any("decided" in d and "Porto" in d for d in f.decisions)
+    owners = {a.owner: a for a in f.action_items}
+    assert owners["Luis"].task.startswith("I'll confirm the booking") and owners["Luis"].due == "Friday"
+    assert "Priya" in owners and "design note" in owners["Priya"].task
+    assert "Jonas" in owners and owners["Jonas"].due == "next week"
+    assert any(a.owner is None and "grant report" in a.task for a in f.action_items)
+    assert any("invite the cooperative" in q for q in f.unresolved)
+    assert any("open question" in q for q in f.unresolved)
+
+
+def test_answered_question_is_not_unresolved() -> None:
+    f = extract_facets("Ana: Should the card turn red automatically?\nBen: It will, above 25 NTU at two buoys.\n")
+    assert f.unresolved == []
+
+
+def test_entities_paths_identifiers_and_names() -> None:
+    text = (
+        "Ana: The bug is in src/app/fields.py, in `TimeDelta._serialize`, not in utils.py.\n"
+        "Ben: YOU MUST READ THIS. The JSON export from DuckDB is fine, Porto said so and Porto agreed.\n"
+    )
+    f = extract_facets(text, entities=["pytest -k fields"])
+    assert f.entities[0] == "pytest -k fields"
+    for item in ("src/app/fields.py", "utils.py", "TimeDelta._serialize", "DuckDB", "JSON", "Porto"):
+        assert item in f.entities
+    assert "YOU" not in f.entities and "MUST" not in f.entities
+
+
+def test_sample_chat_has_owners() -> None:
+    text = (REPO / "sample_corpus" / "chats" / "team-channel-2026-10-17.txt").read_text()
+    f = extract_facets(text)
+    owners = {a.owner for a in f.action_items}
+    assert {"Jonas", "Luis", "Alice"} <= owners
+    assert any(a.due == "Monday" for a in f.action_items)
+
+
+def test_agent_mode_keeps_only_latest_plans() -> None:
+    turns = [("Assistant", f"Let's run step number {i} of the plan now.") for i in range(8)]
+    assert len(extract_facets(turns).action_items) == 8
+    kept = extract_facets(turns, agent=True).action_items
+    assert [a.task for a in kept] == [f"Let's run step number {i} of the plan now." for i in (5, 6, 7)]
+
+
+def test_rendering_is_marked_extracted() -> None:
+    f = extract_facets(MEETING)
+    md = render_facets_markdown(f)
+    assert md.startswith("## Facets (extracted)")
+    assert "not written by a model" in md
+    assert "- Luis: I'll confirm the booking today and pay the deposit by Friday. (due: Friday)" in md
+    fm = facets_front_matter(f)
+    assert fm["facets_source"] == "extracted"
+    assert yaml.safe_load(yaml.safe_dump(fm)) == fm
+    assert {"task", "owner", "due"} >= set(fm["action_items"][0])
+
+
+def test_empty_and_code_only_input() -> None:
+    assert extract_facets("").is_empty()
+    f = extract_facets([("Assistant", "```\nwe will decide later\n```")])
+    assert f.decisions == [] and f.action_items == []
