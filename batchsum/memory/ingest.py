@@ -128,8 +128,8 @@ class _FactsPass:
         """Changed files with their new units (unchanged files settled here, from their stat)."""
         cfg = self.cfg
         walk = discover(
-            cfg.paths, out=cfg.out, extra_ignore=cfg.ignore,
-            corpus_ignores=cfg.corpus_ignores, type_overrides=cfg.type_overrides,
+            cfg.paths, out=cfg.out, extra_ignore=cfg.ignore, corpus_ignores=cfg.corpus_ignores,
+            type_overrides=cfg.type_overrides, follow_symlinks=cfg.follow_symlinks,
         )  # fmt: skip
         for p in walk.problems:
             self._problem(p.path, p.reason)
@@ -155,7 +155,8 @@ class _FactsPass:
                 self.result.other += 1
             return None
         try:
-            doc = read_document(ref, self.cfg.content_type)
+            # Redacted like a run's text: entries go to the same LLM server.
+            doc = read_document(ref, self.cfg.content_type, redact=self.cfg.redact_secrets)
         except InputError as exc:
             self._problem(exc.path, exc.reason)
             return None

@@ -167,7 +167,7 @@ class MemoryWriter:
             self.guard.refresh(force=True)  # an index error may be a stale client: reopen when nobody uses it
 
     def _summarize(self) -> None:
-        from batchsum.runner import run
+        from batchsum import run
 
         cfg = summary_run_config(self.scfg)
         try:
