@@ -24,8 +24,8 @@ from batchsum.errors import BatchsumError, ConfigError
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
+    from batchsum.engine.records import RunResult
     from batchsum.memory.ingest import FactsConfig
-    from batchsum.runner import RunResult
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ class Watcher:
     # ---- one pass --------------------------------------------------------------------------
     def run_once(self) -> RunResult | None:
         """An incremental run (and facts pass), reported; never raises for a bad file or a failed run."""
-        from batchsum.runner import run
+        from batchsum import run
 
         self.runs += 1
         try:
@@ -129,8 +129,7 @@ class Watcher:
         """Run once, then after every debounced burst of relevant changes, until :meth:`stop`."""
         import watchfiles
 
-        self.run_once()
-        self.report(f"watching {', '.join(str(p) for p in self.cfg.paths)} (Ctrl-C to stop)")
+        started = False
         for changes in watchfiles.watch(
             *self.cfg.paths,
             watch_filter=self._relevant,
@@ -138,11 +137,19 @@ class Watcher:
             step=min(50, self.debounce_ms),
             stop_event=self._stop,
             rust_timeout=STOP_CHECK_MS,
-            yield_on_timeout=False,
+            yield_on_timeout=True,
             raise_interrupt=False,
         ):
             if self._stop.is_set():
                 break
+            if not started:
+                # The first run starts once the OS watch is in place, so no change can slip in between.
+                started = True
+                self.run_once()
+                self.report(f"watching {', '.join(str(p) for p in self.cfg.paths)} (Ctrl-C to stop)")
+                continue
+            if not changes:
+                continue  # a timeout: only there to check for a stop request
             names = sorted({os.path.relpath(p) for _, p in changes})
             shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
             self.report(f"{len(names)} changed: {shown}")

@@ -125,11 +125,20 @@ def test_add_update_delete_none_on_a_contradicting_journal(fake_llm: FakeLLMServ
     assert hits and hits[0]["text"] == LISBON
     assert not {PORTO, ENGINEER} & {h["text"] for h in hits}
 
+    # `batchsum index` leaves the facts alone (they are no orphans of the summary tree); a rebuild drops
+    # them from the index and the next facts pass puts them back.
+    runner = CliRunner()
+    assert runner.invoke(main, ["index", str(out), "--check"]).exit_code == 0
+    assert runner.invoke(main, ["index", str(out), "--rebuild"]).exit_code == 0
+
     # Nothing changed: nothing is read or sent.
     fake_llm.configure(reset_log=True)
     third = facts_cli(src, "--out", out, "--json", base_url=fake_llm.base_url)
     assert third.exit_code == 0 and json.loads(third.output)["unchanged"] == 1
     assert fake_llm.request_count == 0
+    found = CliRunner().invoke(main, ["search", "where does the user live", "--out", str(out), "--role", "memory",
+                                      "--json"], catch_exceptions=False)  # fmt: skip
+    assert json.loads(found.output)[0]["text"] == LISBON
 
 
 def test_malformed_answer_is_retried_once_then_gives_no_facts(
@@ -220,3 +229,32 @@ def test_units_split_entries_and_turns() -> None:
     turns = conversation_turns(_doc("User: I moved to Lisbon.\nIt is sunny.\n\nAssistant: Nice!\n", "conversation"))
     assert [(u.turn, u.speaker, u.line) for u in turns] == [(1, "User", 1), (2, "Assistant", 4)]
     assert turns[0].text == "User: I moved to Lisbon.\nIt is sunny."
+
+
+def test_git_commits_the_facts(fake_llm: FakeLLMServer, journal: tuple[Path, Path]) -> None:
+    import subprocess
+
+    src, out = journal
+    script(fake_llm)
+    result = facts_cli(src, "--out", out, "--git", base_url=fake_llm.base_url)
+    assert result.exit_code == 0, result.output
+    log = subprocess.run(["git", "-C", str(out), "log", "--name-only", "--format=%s"], capture_output=True, text=True)
+    assert "3 added" in log.stdout
+    assert sum(1 for line in log.stdout.splitlines() if line.startswith("journal/facts/")) == 3
+
+
+def test_429_is_retried_and_a_hung_server_times_out(fake_llm: FakeLLMServer, journal: tuple[Path, Path]) -> None:
+    src, out = journal
+    script(fake_llm)
+    fake_llm.configure(rules=[{"status": 429, "retry_after": "0", "times": 2}, *[r.__dict__ for r in fake_llm.rules]])
+    argv = ["facts", str(src), "--out", str(out), "--base-url", fake_llm.base_url, "--model", "fake", "--rpm", "0",
+            "--max-attempts", "3", "--json"]  # fmt: skip
+    result = CliRunner().invoke(main, argv, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert [e.status for e in fake_llm.log].count(429) == 2
+    assert live_texts(out) == sorted([PORTO, ANA, ENGINEER])
+
+    (src / "journal" / "life.md").write_text(ENTRY_1 + "\n" + ENTRY_2 + "\n" + ENTRY_3, encoding="utf-8")
+    fake_llm.configure(rules=[{"hang": 5}])
+    hung = facts_cli(src, "--out", out, "--timeout", "0.5", base_url=fake_llm.base_url)
+    assert hung.exit_code == 1 and "timeout" in hung.output

@@ -139,7 +139,7 @@ def test_chat_injects_memory_and_writes_turns_and_facts(known: Path, upstream: F
         chunks = [c.choices[0].delta.content or "" for c in stream if c.choices]
         assert len([c for c in chunks if c]) > 1
         assert "".join(chunks) == "Any ideas for a day trip with Marta."
-        assert upstream.log[[e.stream for e in upstream.log].index(True)].stream
+        assert [e.stream for e in upstream.log].count(True) == 1  # forwarded as a stream
 
         # The write path: turns on disk, the fact extracted from the user's turn.
         conv = known / "conversations" / "trip"
@@ -178,7 +178,9 @@ def test_chat_injects_memory_and_writes_turns_and_facts(known: Path, upstream: F
 
 def test_errors_are_openai_style_and_upstream_failures_are_502(tmp_path: Path, upstream: FakeLLMServer) -> None:
     out = tmp_path / "out"
-    with serving(out, upstream.base_url, "--timeout", "2", "--no-facts", "--no-summaries") as (url, _proc):
+    secret = "sk-upstream-secret-0123456789"
+    serve_args = ("--timeout", "2", "--no-facts", "--no-summaries", "--api-key", secret, "-v")
+    with serving(out, upstream.base_url, *serve_args) as (url, proc):
         headers = {"Authorization": f"Bearer {KEY}"}
         with httpx.Client(base_url=url, timeout=30) as http:
             r = http.post("/chat/completions", json={"messages": []})
@@ -197,6 +199,7 @@ def test_errors_are_openai_style_and_upstream_failures_are_502(tmp_path: Path, u
             ok = {"messages": [{"role": "user", "content": "Hello there"}]}
             r = http.post("/chat/completions", json=ok, headers=headers)
             assert r.status_code == 200 and "retrieval;dur=" in r.headers["Server-Timing"]
+            assert upstream.log[-1].authorized  # the upstream key goes to the upstream ...
 
             upstream.configure(rules=[{"status": 500, "times": 1}])
             r = http.post("/chat/completions", json=ok, headers=headers)
@@ -213,9 +216,84 @@ def test_errors_are_openai_style_and_upstream_failures_are_502(tmp_path: Path, u
         with pytest.raises(openai.APIStatusError) as err:
             client.chat.completions.create(model="fake", messages=[{"role": "user", "content": "Hello?"}])
         assert err.value.status_code == 502 and "upstream server" in str(err.value)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0
+        assert proc.stderr is not None
+        logged = proc.stderr.read()
+    assert "upstream server answered HTTP 500" in logged  # failures are logged, ...
+    assert secret not in logged  # ... and never the key
+    assert not any(secret in p.read_text(errors="replace") for p in out.rglob("*") if p.is_file())
 
 
 def test_refuses_to_listen_beyond_loopback_without_a_key(tmp_path: Path) -> None:
     argv = ["serve", "--out", str(tmp_path), "--host", "0.0.0.0", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
     result = CliRunner().invoke(main, argv, env={"BATCHSUM_SERVE_KEY": ""})
     assert result.exit_code == 2 and "--serve-key" in result.output
+
+
+BOAT = (
+    "# Boat\n\nWe finally bought the old wooden sailboat from the harbour master in Seixal. Her name is Gaivota, "
+    "she is eight metres long and needs new sails, a fresh coat of varnish and a working outboard engine before "
+    "the summer. Ana wants to repaint the hull blue; I would rather keep the original white. The mooring costs "
+    "ninety euros a month and the first trip is planned for April, weather permitting, along the Tagus estuary. "
+    "The previous owner left us a box of old charts, a brass compass and a logbook from 1974 in which someone "
+    "recorded every crossing to Cascais, with the wind, the tide and the number of fish caught on the way."
+)
+LONG_MESSAGE = (
+    "Let me tell you about the plan for the summer. We want to spend two weeks in the Azores, first on São "
+    "Miguel to see the crater lakes and the tea plantations, then a ferry to Pico to climb the mountain if the "
+    "weather allows it. My partner Ana is worried about the ferry schedule, which changes in July, and about "
+    "the price of renting a car on both islands. I would like to stay in small guest houses rather than hotels, "
+    "and to spend at least one day whale watching from Lajes. Can you help me plan the days?"
+)
+
+
+def test_conversation_summary_and_runs_of_other_processes(known: Path, upstream: FakeLLMServer) -> None:
+    with serving(known, upstream.base_url, "--no-facts") as (url, _proc):
+        client = openai.OpenAI(base_url=url, api_key=KEY, max_retries=0, timeout=60)
+        # A long enough conversation gets a summary tree, and later requests get that summary first.
+        client.chat.completions.create(
+            model="fake", messages=[{"role": "user", "content": LONG_MESSAGE}], extra_body={"conversation_id": "azores"}
+        )
+        final = known / "conversations" / "azores" / "transcript.md" / "summaries" / "L3" / "final.md"
+        wait_for(final.is_file)
+        client.chat.completions.create(
+            model="fake",
+            messages=[{"role": "user", "content": "And the ferry?"}],
+            extra_body={"conversation_id": "azores"},
+        )
+        context = str(chat_requests(upstream)[-1][0]["content"])
+        summary = context.split("Summary of this conversation so far:\n")[1].split("Memories:")[0]
+        assert "the plan for the summer" in summary  # the fake upstream summarizes by quoting the start
+
+        # A run by another process (a nightly one) while serving: its new summaries are retrieved.
+        notes = known.parent / "src" / "notes"
+        (notes / "boat.md").write_text(BOAT, encoding="utf-8")
+        nightly = subprocess.run(
+            [sys.executable, "-m", "batchsum", "run", str(known.parent / "src"), "--out", str(known), "-q", "--wait"],
+            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300,
+        )  # fmt: skip
+        assert nightly.returncode == 0, nightly.stderr
+        client.chat.completions.create(
+            model="fake", messages=[{"role": "user", "content": "What is the name of our sailboat?"}]
+        )
+        context = str(chat_requests(upstream)[-1][0]["content"])
+        assert "[summary] notes/boat.md: " in context, context
+
+
+def test_serve_watch_summarizes_changed_sources(tmp_path: Path, upstream: FakeLLMServer) -> None:
+    src, out = tmp_path / "notes", tmp_path / "out"
+    src.mkdir()
+    with serving(out, upstream.base_url, "--watch", str(src), "--debounce", "200ms", "--no-facts") as (url, _proc):
+        (src / "boat.md").write_text(BOAT, encoding="utf-8")
+        final = out / "boat.md" / "summaries" / "L3" / "final.md"
+        wait_for(final.is_file)
+        client = openai.OpenAI(base_url=url, api_key=KEY, max_retries=0, timeout=60)
+
+        def retrieved() -> bool:  # the tree is written before the run indexes it: ask until it has
+            client.chat.completions.create(
+                model="fake", messages=[{"role": "user", "content": "Tell me about the sailboat"}]
+            )
+            return "[summary] boat.md: " in str(chat_requests(upstream)[-1][0]["content"])
+
+        wait_for(retrieved)

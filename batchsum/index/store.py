@@ -679,7 +679,7 @@ def _lexical_errors(cfg: IndexConfig) -> Iterator[None]:
 
 def _compare(cfg: IndexConfig, col: Any) -> tuple[IndexCheck, dict[str, IndexNode]]:
     tree = {n.id: n for n in tree_nodes(cfg.out)}
-    indexed = _indexed_hashes(col)
+    indexed = _indexed_hashes(col, {"role": "summary"})  # facts (role: memory) are the memory's to sync
     check = IndexCheck(nodes_in_tree=len(tree), nodes_in_index=len(indexed))
     for nid, node in tree.items():
         h = indexed.get(nid)

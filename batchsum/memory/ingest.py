@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from batchsum.errors import ConfigError, InputError, SummarizationError
 from batchsum.memory.engine import Changes, MemoryEngine, Source
-from batchsum.memory.files import check_scope
+from batchsum.memory.files import check_scope, iter_facts
 from batchsum.memory.llm import JsonFormat
 from batchsum.memory.manifest import FactsManifest, SourceState
 from batchsum.memory.units import Unit, is_user_turn, units_of
@@ -128,8 +128,8 @@ class _FactsPass:
         """Changed files with their new units (unchanged files settled here, from their stat)."""
         cfg = self.cfg
         walk = discover(
-            cfg.paths, out=cfg.out, extra_ignore=cfg.ignore,
-            corpus_ignores=cfg.corpus_ignores, type_overrides=cfg.type_overrides,
+            cfg.paths, out=cfg.out, extra_ignore=cfg.ignore, corpus_ignores=cfg.corpus_ignores,
+            type_overrides=cfg.type_overrides, follow_symlinks=cfg.follow_symlinks,
         )  # fmt: skip
         for p in walk.problems:
             self._problem(p.path, p.reason)
@@ -155,7 +155,8 @@ class _FactsPass:
                 self.result.other += 1
             return None
         try:
-            doc = read_document(ref, self.cfg.content_type)
+            # Redacted like a run's text: entries go to the same LLM server.
+            doc = read_document(ref, self.cfg.content_type, redact=self.cfg.redact_secrets)
         except InputError as exc:
             self._problem(exc.path, exc.reason)
             return None
@@ -176,12 +177,10 @@ class _FactsPass:
 
     async def run(self) -> None:
         work = self.plan()
-        if not work:
-            self.manifest.save()
-            return
         engine = MemoryEngine(self.cfg, json_format=self.fcfg.json_format)
         try:
-            if engine.index is not None:
+            if engine.index is not None and (work or next(iter_facts(self.cfg.out), None) is not None):
+                # Every pass: an index rebuilt since (or a crash between file and index) is healed here.
                 await asyncio.to_thread(engine.index.sync)
             # Extraction for every job starts now (the backend caps what is in flight); reconciliation
             # then walks the jobs in source order.

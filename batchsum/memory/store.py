@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum.memory.files import ROLE, Fact, iter_facts
 
 if TYPE_CHECKING:
-    from batchsum.config import RunConfig
+    from batchsum.config import IndexConfig
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class Neighbour:
 class FactIndex:
     """Facts of one output folder in its Chroma collection; opened on first use."""
 
-    def __init__(self, cfg: RunConfig) -> None:
+    def __init__(self, cfg: IndexConfig) -> None:
         self.cfg = cfg
         self._embedder: Any = None
 

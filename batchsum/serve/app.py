@@ -132,6 +132,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     try:
         data = await upstream.complete(forward)
     except UpstreamError as exc:
+        log.warning("%s", exc)
         return error(exc.status, str(exc), kind="upstream_error", code="upstream_failed")
     upstream_ms = (time.perf_counter() - u0) * 1000
     choice = data["choices"][0] if data["choices"] else {}
@@ -150,6 +151,7 @@ async def _stream(
     except StopAsyncIteration:
         return error(502, "upstream server closed the stream without data", kind="upstream_error")
     except UpstreamError as exc:
+        log.warning("%s", exc)
         return error(exc.status, str(exc), kind="upstream_error", code="upstream_failed")
     headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **_timing(ctx, 0.0, t0)}
     response = web.StreamResponse(status=200, headers=headers)
@@ -241,6 +243,12 @@ async def _cleanup(app: web.Application) -> None:
     await app[UPSTREAM].close()
 
 
+def _watch_report(line: str) -> None:
+    """The watcher's lines in the server's log: problems as warnings."""
+    problem = line.startswith(("failed", "run failed", "facts failed", "warning"))
+    log.log(logging.WARNING if problem else logging.INFO, "watch: %s", line)
+
+
 def run_server(scfg: ServeConfig, announce: Callable[[str], None] = print) -> None:
     """Serve until SIGINT or SIGTERM; ``announce`` gets the base URL once listening."""
     asyncio.run(_serve(scfg, announce))
@@ -266,7 +274,7 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
             guard = app[GUARD]
             watcher = Watcher(
                 watch_config(scfg.run, scfg.watch), debounce_ms=scfg.debounce_ms,
-                around=lambda: guard.use(own_writes=True),
+                around=lambda: guard.use(own_writes=True), report=_watch_report,
             ).start_thread()  # fmt: skip
         announce(f"http://{scfg.host}:{port}/v1")
         stop = asyncio.Event()

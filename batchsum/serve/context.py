@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from batchsum.errors import BatchsumError
+from batchsum.errors import BatchsumError, IndexError_
 from batchsum.memory.files import ROLE
 from batchsum.serve.config import ServeConfig
 from batchsum.serve.conversations import read_summary, scope_of
@@ -75,8 +75,15 @@ def retrieve(scfg: ServeConfig, query: str, conversation_id: str, guard: ChromaG
     ctx = Context(conversation_summary=read_summary(scfg.out, conversation_id))
     if query.strip() and scfg.run.index:
         guard.refresh()
-        with guard.use():
-            ctx.memories = _facts(scfg, query, conversation_id) + _summaries(scfg, query)
+        for attempt in range(2):
+            try:
+                with guard.use():
+                    ctx.memories = _facts(scfg, query, conversation_id) + _summaries(scfg, query)
+                break
+            except IndexError_ as exc:  # a client that missed another process's writes: reopen, once
+                log.info("index read failed (%s); reopening it", exc)
+                if attempt or not guard.refresh(force=True):
+                    break
     ctx.retrieval_ms = (time.perf_counter() - t0) * 1000
     return ctx
 
@@ -87,7 +94,11 @@ def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[st
     where = {"$or": [{"role": ROLE}, {"$and": [{"role": "user"}, {"scope": scope_of(conversation_id)}]}]}
     try:
         hits = search_facts(scfg.run, query, k=scfg.top_facts, where=where)
-    except BatchsumError as exc:  # no index yet: nothing to inject
+    except IndexError_ as exc:
+        if "no search index" in str(exc) or "does not exist" in str(exc):
+            return []  # nothing indexed yet
+        raise
+    except BatchsumError as exc:
         log.debug("no facts retrieved: %s", exc)
         return []
     return [(h.role, h.text) for h in hits]
@@ -99,6 +110,10 @@ def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
 
     try:
         hits = search(scfg.run, query, k=scfg.top_summaries)
+    except IndexError_ as exc:
+        if "no search index" in str(exc) or "does not exist" in str(exc):
+            return []
+        raise
     except BatchsumError as exc:
         log.debug("no summaries retrieved: %s", exc)
         return []

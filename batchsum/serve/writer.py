@@ -61,6 +61,7 @@ class MemoryWriter:
         self._thread: threading.Thread | None = None
         self.written = 0  # exchanges written so far
         self.errors: list[str] = []
+        self._needs_sync = True  # fact records are checked against the files first (healed after a rebuild)
 
     def start(self) -> MemoryWriter:
         self._thread = threading.Thread(target=self._main, name="batchsum-memory-writer", daemon=True)
@@ -124,6 +125,12 @@ class MemoryWriter:
             if not pending:
                 return changed
             with RunLock(self.scfg.out, wait=True, poll=LOCK_POLL_S):
+                if engine is not None and engine.index is not None and self._needs_sync:
+                    try:
+                        engine.index.sync()
+                        self._needs_sync = False
+                    except BatchsumError as exc:
+                        log.warning("fact index not synced with the fact files (%s)", exc)
                 for path, exchange in pending:
                     if self._stop.is_set():
                         break
@@ -136,11 +143,14 @@ class MemoryWriter:
         out = self.scfg.out
         user, assistant = write_turns(out, exchange)
         path.unlink(missing_ok=True)
-        if engine is None:
-            return
         try:
-            if engine.index is not None:
-                await asyncio.to_thread(engine.index.upsert, [user, assistant])
+            if self.scfg.run.index:
+                from batchsum.memory.store import FactIndex
+
+                index = engine.index if engine is not None and engine.index is not None else FactIndex(self.scfg.run)
+                await asyncio.to_thread(index.upsert, [user, assistant])
+            if engine is None:
+                return
             from batchsum.memory.engine import Source
 
             source = Source(scope_of(exchange.conversation_id), user.source_path, None, user.source_turn,
@@ -151,11 +161,13 @@ class MemoryWriter:
                 log.info("%s: facts %d added, %d updated, %d deleted", name, len(changes.added),
                          len(changes.updated), len(changes.deleted))  # fmt: skip
         except BatchsumError as exc:
-            log.warning("%s: facts not extracted (%s); the turns are saved", exchange.conversation_id, exc)
+            log.warning("%s: facts not extracted or indexed (%s); the turns are saved", exchange.conversation_id, exc)
             self.errors.append(str(exc))
+            self._needs_sync = True  # files written but maybe not indexed: checked on the next exchange
+            self.guard.refresh(force=True)  # an index error may be a stale client: reopen when nobody uses it
 
     def _summarize(self) -> None:
-        from batchsum.runner import run
+        from batchsum import run
 
         cfg = summary_run_config(self.scfg)
         try:
