@@ -23,7 +23,7 @@ install: $(BIN)/batchsum
 
 # The real local LLM server for the integration test (builds llama.cpp from source once; pip caches the wheel).
 install-llm: install
-	$(BIN)/pip install --quiet -e '.[dev,eval,llama]' --config-settings editable_mode=compat
+	$(BIN)/pip install --quiet -e '.[dev,eval,ray,llama]' --config-settings editable_mode=compat
 
 run: install
 	$(BIN)/batchsum run sample_corpus --out $(OUT)
