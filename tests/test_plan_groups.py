@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from batchsum.config import RunConfig
-from batchsum.plan import plan_file
+from batchsum.planning import plan_file
 from batchsum.tokens import get_tokenizer
 from batchsum.walk import discover, read_document
 
