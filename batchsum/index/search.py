@@ -36,7 +36,7 @@ from batchsum.index.embed import STOPWORDS, OnnxEmbedder, get_embedder, get_onnx
 from batchsum.index.lexical import LexFilter, LexicalStore, lexical_path, query_tokens
 from batchsum.index.rerank import TokenRow, TokenStore, cross_encoder, maxsim
 from batchsum.index.store import chroma_errors, date_to_ts, open_collection, token_store
-from batchsum.model import CONTENT_TYPES
+from batchsum.model import CONTENT_TYPES, doc_id_of
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -397,7 +397,7 @@ def _search(
     else:
         qvec = embedder.embed([q])[0]
     cands = _candidates(col, qvec, k * CANDIDATES_PER_LEVEL, level, base)
-    dense_docs = {i.split(":summary:", 1)[0] for i in cands}
+    dense_docs = {doc_id_of(i) for i in cands}
     bm25, lex_ids = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
     ids = list(dict.fromkeys([*cands, *lex_ids]))
     if not ids:
@@ -444,7 +444,7 @@ def _search(
     final = (1 - RECENCY_WEIGHT) * relevance + RECENCY_WEIGHT * rec
 
     # Stage 3: MMR (one source per hit where possible), then fetch text and metadata of the chosen few.
-    groups = [i.split(":summary:", 1)[0] for i in ids]
+    groups = [doc_id_of(i) for i in ids]
     order = mmr(final, matrix, k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
     chosen = _fetch(col, [ids[i] for i in order if ids[i] not in fetched])
     chosen.update(fetched)

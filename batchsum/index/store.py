@@ -33,6 +33,8 @@ from batchsum.index.embed import (
 from batchsum.index.lexical import keep_only, open_lexical, update_docs
 from batchsum.index.lexical import rebuild as rebuild_lexical
 from batchsum.index.rerank import TokenRow, TokenStore
+from batchsum.model import doc_id_of
+from batchsum.model import node_id as make_node_id
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
 if TYPE_CHECKING:
@@ -142,7 +144,7 @@ def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> In
         level = int(meta.get("level", level))
     except (TypeError, ValueError):
         pass
-    node_id = str(meta.get("id") or f"{doc_id}:summary:L{level}:{'final' if index is None else index}")
+    node_id = str(meta.get("id") or make_node_id(doc_id, level, index))
     md: dict[str, Any] = {
         "id": node_id,
         "doc_id": doc_id,
@@ -517,13 +519,13 @@ def sync_index(cfg: IndexConfig, changed: Iterable[str], deleted: Iterable[str])
             gone = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
             stats.nodes_deleted += _delete_ids(col, gone)
             tokens.delete(gone)
-            lex.delete_docs(sorted({*batch, *(i.split(":summary:", 1)[0] for i in gone)}))
+            lex.delete_docs(sorted({*batch, *(doc_id_of(i) for i in gone)}))
         for batch in _batched(changed_l, IN_BATCH):
             existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
             nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
             _add(stats, _replace_nodes(col, embedder, nodes, existing, tokens))
             # After Chroma, like the token cache: a crash in between is healed by the next sync or repair.
-            update_docs(lex, cfg.state_dir, nodes, {*batch, *(i.split(":summary:", 1)[0] for i in existing)})
+            update_docs(lex, cfg.state_dir, nodes, {*batch, *(doc_id_of(i) for i in existing)})
         if backfill:
             everything = list(tree_nodes(cfg.out))
             log.info("filling the lexical index of %s from its %d summary nodes (once)", cfg.out, len(everything))
