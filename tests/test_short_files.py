@@ -139,3 +139,17 @@ def test_plan_counts_short_files_without_summaries(corpus: Path, tmp_path: Path)
     d = json.loads(r.stdout)
     assert d["levels"] == {"NONE": 4, "BRIEF": 1}
     assert d["nodes"] == 1  # only the BRIEF file's final is a summary to make
+
+
+def test_pipeline_file_can_turn_short_files_off(corpus: Path, tmp_path: Path) -> None:
+    from batchsum.config import RunConfig
+    from batchsum.errors import PipelineError
+    from batchsum.pipeline_file import apply_pipeline, load_pipeline
+
+    path = tmp_path / "p.yaml"
+    path.write_text(f"corpora: [{corpus}]\nlevels:\n  keep_short: false\n")
+    cfg = apply_pipeline(load_pipeline(path), RunConfig(paths=[]), set())
+    assert cfg.keep_short is False
+    path.write_text(f"corpora: [{corpus}]\nlevels:\n  keep_short: maybe\n")
+    with pytest.raises(PipelineError, match=r"'levels\.keep_short' must be true or false"):
+        load_pipeline(path)

@@ -43,7 +43,7 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.state import is_complete
 from batchsum.index.store import chroma_errors, date_to_ts, open_collection, vector_store
 from batchsum.index.vectors import NodeRow
-from batchsum.model import CONTENT_TYPES
+from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.tree import read_node
 
 if TYPE_CHECKING:
@@ -466,7 +466,7 @@ def _search(
     # a Chroma query; vectors and dates come from the vector store, metadata only for the hits.
     qvec = embedder.embed([q])[0]
     cands = _candidates(col, qvec, k * CANDIDATES_PER_LEVEL, level, base)
-    dense_docs = {i.split(":summary:", 1)[0] for i in cands}
+    dense_docs = {doc_id_of(i) for i in cands}
     lex = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
     ids = list(dict.fromkeys([*cands, *lex.candidates]))
     if not ids:
@@ -518,7 +518,7 @@ def _search(
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then metadata and text of the chosen few.
-    groups = [i.split(":summary:", 1)[0] for i in ids]
+    groups = [doc_id_of(i) for i in ids]
     order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
     missing = [ids[i] for i in order if ids[i] not in metas]
     metas.update({i: md for i, (md, _) in _fetch(col, missing).items()})

@@ -51,6 +51,8 @@ from batchsum.index.state import (
     write_state,
 )
 from batchsum.index.vectors import NodeRow, VectorStore
+from batchsum.model import doc_id_of
+from batchsum.model import node_id as make_node_id
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
 if TYPE_CHECKING:
@@ -180,7 +182,7 @@ def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> In
         level = int(meta.get("level", level))
     except (TypeError, ValueError):
         pass
-    node_id = str(meta.get("id") or f"{doc_id}:summary:L{level}:{'final' if index is None else index}")
+    node_id = str(meta.get("id") or make_node_id(doc_id, level, index))
     md: dict[str, Any] = {
         "id": node_id,
         "doc_id": doc_id,
@@ -631,13 +633,13 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
             gone = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
             stats.nodes_deleted += _delete_ids(col, gone)
             vectors.delete(gone)
-            lex.delete_docs(sorted({*batch, *(i.split(":summary:", 1)[0] for i in gone)}))
+            lex.delete_docs(sorted({*batch, *(doc_id_of(i) for i in gone)}))
         for batch in _batched(changed_l, IN_BATCH):
             existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
             nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
             _add(stats, _replace_nodes(col, embedder, nodes, existing, vectors))
             # After Chroma, like the vectors: a crash in between is healed by the next sync or repair.
-            update_docs(lex, cfg.state_dir, nodes, {*batch, *(i.split(":summary:", 1)[0] for i in existing)})
+            update_docs(lex, cfg.state_dir, nodes, {*batch, *(doc_id_of(i) for i in existing)})
         if backfill and work is None:
             everything = list(tree_nodes(cfg.out))
             log.info("filling the lexical index of %s from its %d summary nodes (once)", cfg.out, len(everything))
