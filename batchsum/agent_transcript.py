@@ -331,7 +331,7 @@ def digest_agent_transcript(
         if content:
             lines.append(f"{label}: {content}")
             speaker_turns.append((label, t.message.content))
-    known = _unique(files) + _unique(commands)
+    known = _unique(files)  # commands have their own key; listing them again as entities only repeats them
     return AgentDigest(
         text="\n\n".join(lines),
         files_touched=_unique(files),

@@ -205,8 +205,9 @@ def _entities(sentences: Sequence[_Sentence], raw: str, extra: Sequence[str]) ->
     for path in find_paths(prose):
         add(path)
     for m in _BACKTICK.finditer(raw):
-        if not m.group(1).strip().replace(".", "").isdigit():
-            add(m.group(1))
+        span = m.group(1).strip()
+        if len(span) >= 3 and not span.startswith("-") and not span.replace(".", "").isdigit():
+            add(span)
     for m in _CAMEL.finditer(prose):
         word = m.group(1)
         if word.isupper():

@@ -221,3 +221,31 @@ def test_batch_run_writes_agent_facets_and_offline_conversation_facets(tmp_path:
     meta, body = read_node(planning)
     assert meta["facets_source"] == "extracted" and meta.get("action_items")
     assert "(extracted)" in body
+
+
+def test_batch_run_writes_agent_facets(tmp_path: Path) -> None:
+    from batchsum.tree import node_path, read_node
+
+    corpus = tmp_path / "in"
+    corpus.mkdir()
+    (corpus / "session.md").write_text(_markdown_session())
+    (corpus / "standup.txt").write_text(
+        "Ana: I'll send the calibration report by Friday, then we can close the ticket.\n"
+        "Ben: We decided to ship the new firmware on Monday after the field test.\n"
+        "Cleo: Should we also update the dashboard colours before the release?\n"
+        "Ana: The open question is still whether the old buoys can take the update.\n"
+    )
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "-q"])
+    assert res.exit_code == 0, res.output
+    meta, body = read_node(node_path(out, "session.md", 3, None))
+    assert meta["content_type_reason"].startswith("agent transcript")
+    assert meta["agent_session"] is True and meta["tool_results"] == 10
+    assert "make build" in meta["commands_run"] and "config/part_0.toml" in meta["files_touched"]
+    assert any("missing key" in e for e in meta["errors"])
+    assert "## Agent session (extracted)" in body
+    assert meta["source_tokens"] < 1000  # the tree was built from the reduced session, not 500 lines of config
+    meta, body = read_node(node_path(out, "standup.txt", 3, None))
+    assert meta["facets_source"] == "extracted"
+    assert any(a.get("owner") == "Ana" and a.get("due") == "Friday" for a in meta["action_items"])
+    assert "## Facets (extracted)" in body

@@ -64,7 +64,8 @@ _EXTS = (
     "py pyi pyx ipynb js mjs cjs ts tsx jsx md rst txt json jsonl yaml yml toml cfg ini conf env c h cc cpp cxx hpp "
     "rs go java kt scala rb php pl sh bash zsh ps1 html htm css scss xml csv tsv sql lock log out patch diff traj "
     "enc pem key crt bin elf so o a exe dll img png jpg jpeg gif svg pdf zip tar gz tgz bz2 xz 7z pcap pcapng dat "
-    "asm s sage wasm swift m lua r jl dart vue ex exs erl hs ml tex bib gradle mk cmake dockerfile"
+    "asm s sage wasm swift m lua r jl dart vue ex exs erl hs ml tex bib gradle mk cmake dockerfile "
+    "mp3 mp4 m4a m4v mpeg mpg avi mov mkv webm wav ogg flac bmp ico tif tiff webp iso dmg apk jar whl"
 ).split()
 _PATH = re.compile(r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)*[\w-][\w.-]*\.(?:" + "|".join(_EXTS) + r"))(?![\w/-])")
 _ABS_PATH = re.compile(r"(?<![\w/.:-])(/(?:[\w.-]+/)+[\w.-]+)")
