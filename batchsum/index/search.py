@@ -40,7 +40,7 @@ from batchsum.errors import ConfigError, IndexError_
 from batchsum.index.embed import STOPWORDS, get_embedder
 from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_tokens, source_text
 from batchsum.index.rerank import cross_encoder
-from batchsum.index.state import is_complete
+from batchsum.index.state import completeness
 from batchsum.index.store import chroma_errors, date_to_ts, open_collection, vector_store
 from batchsum.index.vectors import NodeRow
 from batchsum.model import CONTENT_TYPES
@@ -357,12 +357,13 @@ def search(
     ``strict`` refused (IndexError_).
     """
     q = validate_query(query, k, level, content_type, reranker)
-    warning = is_complete(cfg)
-    if warning is not None:
-        if strict or "older batchsum" in warning:
-            raise IndexError_(warning)
+    found = completeness(cfg)
+    if found is not None:
+        fatal, message = found
+        if strict or fatal:
+            raise IndexError_(message)
         if warn:
-            log.warning("%s", warning)
+            log.warning("%s", message)
     ranker: Reranker | None = cross_encoder(reranker) if reranker is not None else None
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
