@@ -44,7 +44,6 @@ from batchsum.index.state import completeness
 from batchsum.index.store import chroma_errors, date_to_ts, open_collection, vector_store
 from batchsum.index.vectors import NodeRow
 from batchsum.model import CONTENT_TYPES
-from batchsum.tree import read_node
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -295,16 +294,19 @@ def _fetch(col: Any, ids: list[str], embeddings: bool = False) -> dict[str, tupl
 
 
 def _node_text(cfg: RunConfig, md: dict[str, Any]) -> str:
-    """The node's text, read from its file in the tree (Chroma does not keep a copy)."""
+    """The node's text, read from its file in the tree (Chroma does not keep a copy). Only the body is
+    needed: parsing the front matter's YAML cost more than the rest of a search."""
     rel = md.get("summary_path")
     if not rel:
         return ""
     try:
-        return read_node(cfg.out / str(rel))[1]
+        text = (cfg.out / str(rel)).read_text(encoding="utf-8")
     except (OSError, ValueError):
         return ""
-    except Exception:  # a broken front matter: the hit stays, without a snippet
-        return ""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 3)
+        text = text[end + len("\n---\n") :] if end >= 0 else ""
+    return text.strip("\n")
 
 
 def _source_snippet(cfg: RunConfig, md: dict[str, Any], ev: Evidence, terms: list[str]) -> tuple[str, list[str]]:
