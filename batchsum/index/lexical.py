@@ -514,11 +514,11 @@ class LexicalStore:
         # so a node's passages are one slice (found by binary search).
         src_doc, src_off, src_score = doc_of[~own], offset[~own], unit_score[~own]
         per_doc: dict[int, tuple[Any, Any]] = {}
-        order = np.lexsort((src_off, src_doc))
-        src_doc, src_off, src_score = src_doc[order], src_off[order], src_score[order]
+        by_pos = np.lexsort((src_off, src_doc))
+        src_doc, src_off, src_score = src_doc[by_pos], src_off[by_pos], src_score[by_pos]
         bounds = np.flatnonzero(np.diff(src_doc)) + 1
         for part in np.split(np.arange(len(src_doc)), bounds):
-        src_doc, src_off, src_score = src_doc[by_pos], src_off[by_pos], src_score[by_pos]
+            if len(part):
                 per_doc[int(src_doc[part[0]])] = (src_off[part], src_score[part])
         for row in by_nkey.values():
             _, nid, dkey, s, e = row[:5]
