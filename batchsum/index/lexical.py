@@ -517,9 +517,9 @@ class LexicalStore:
         by_pos = np.lexsort((src_off, src_doc))
         src_doc, src_off, src_score = src_doc[by_pos], src_off[by_pos], src_score[by_pos]
         bounds = np.flatnonzero(np.diff(src_doc)) + 1
-        for part in np.split(np.arange(len(src_doc)), bounds):
-            if len(part):
-                per_doc[int(src_doc[part[0]])] = (src_off[part], src_score[part])
+        for idx in np.split(np.arange(len(src_doc)), bounds):
+            if len(idx):
+                per_doc[int(src_doc[idx[0]])] = (src_off[idx], src_score[idx])
         for row in by_nkey.values():
             _, nid, dkey, s, e = row[:5]
             got = per_doc.get(int(dkey))
