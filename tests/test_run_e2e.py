@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from batchsum.cli import main
-from batchsum.tokens import count_tokens
 from batchsum.summary_files import summary_text
+from batchsum.tokens import count_tokens
 from batchsum.tree import iter_tree, read_node
 from tests.conftest import SAMPLE_CORPUS
 

@@ -86,12 +86,12 @@ def search(
     """
     from batchsum.index.search import MIN_RELEVANCE, highlight
     from batchsum.index.search import search as run_search
-    from batchsum.index.state import is_complete
+    from batchsum.index.state import completeness
 
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
-    warning = is_complete(cfg)
-    if warning is not None and not strict:
-        click.echo(f"Warning: {warning}", err=True)
+    found = completeness(cfg)
+    if found is not None and not (found[0] or strict):  # fatal or --strict: search() raises it
+        click.echo(f"Warning: {found[1]}", err=True)
     if role == "memory":
         _search_memory(cfg, query, k, as_json)
         return

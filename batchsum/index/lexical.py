@@ -511,19 +511,29 @@ class LexicalStore:
             if row is not None and score > best.get(row[1], 0.0):
                 best[row[1]] = score
                 evidence[row[1]] = Evidence(False, int(off))
-        # Source passages score every node whose span holds them.
+        # Source passages score every node whose span holds them: per document, passages sorted by offset,
+        # so a node's passages are one slice (found by binary search).
         src_doc, src_off, src_score = doc_of[~own], offset[~own], unit_score[~own]
+        per_doc: dict[int, tuple[Any, Any]] = {}
+        by_pos = np.lexsort((src_off, src_doc))
+        src_doc, src_off, src_score = src_doc[by_pos], src_off[by_pos], src_score[by_pos]
+        bounds = np.flatnonzero(np.diff(src_doc)) + 1
+        for idx in np.split(np.arange(len(src_doc)), bounds):
+            if len(idx):
+                per_doc[int(src_doc[idx[0]])] = (src_off[idx], src_score[idx])
         for row in by_nkey.values():
             _, nid, dkey, s, e = row[:5]
-            if s is None or e is None:
+            got = per_doc.get(int(dkey))
+            if s is None or e is None or got is None:
                 continue
-            sel = np.flatnonzero((src_doc == dkey) & (src_off >= s) & (src_off < e))
-            if len(sel):
-                i = sel[int(np.argmax(src_score[sel]))]
-                score = float(src_score[i])
+            offs, scores = got
+            lo, hi = int(np.searchsorted(offs, s, "left")), int(np.searchsorted(offs, e, "left"))
+            if hi > lo:
+                i = lo + int(np.argmax(scores[lo:hi]))
+                score = float(scores[i])
                 if score > best.get(nid, 0.0):
                     best[nid] = score
-                    evidence[nid] = Evidence(True, int(src_off[i]))
+                    evidence[nid] = Evidence(True, int(offs[i]))
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:

@@ -40,11 +40,10 @@ from batchsum.errors import ConfigError, IndexError_
 from batchsum.index.embed import STOPWORDS, get_embedder
 from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_tokens, source_text
 from batchsum.index.rerank import cross_encoder
-from batchsum.index.state import is_complete
+from batchsum.index.state import completeness
 from batchsum.index.store import chroma_errors, date_to_ts, open_collection, vector_store
 from batchsum.index.vectors import NodeRow
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.tree import read_node
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -295,16 +294,19 @@ def _fetch(col: Any, ids: list[str], embeddings: bool = False) -> dict[str, tupl
 
 
 def _node_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
-    """The node's text, read from its file in the tree (Chroma does not keep a copy)."""
+    """The node's text, read from its file in the tree (Chroma does not keep a copy). Only the body is
+    needed: parsing the front matter's YAML cost more than the rest of a search."""
     rel = md.get("summary_path")
     if not rel:
         return ""
     try:
-        return read_node(cfg.out / str(rel))[1]
+        text = (cfg.out / str(rel)).read_text(encoding="utf-8")
     except (OSError, ValueError):
         return ""
-    except Exception:  # a broken front matter: the hit stays, without a snippet
-        return ""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 3)
+        text = text[end + len("\n---\n") :] if end >= 0 else ""
+    return text.strip("\n")
 
 
 def _source_snippet(cfg: IndexConfig, md: dict[str, Any], ev: Evidence, terms: list[str]) -> tuple[str, list[str]]:
@@ -357,12 +359,13 @@ def search(
     ``strict`` refused (IndexError_).
     """
     q = validate_query(query, k, level, content_type, reranker)
-    warning = is_complete(cfg)
-    if warning is not None:
-        if strict or "older batchsum" in warning:
-            raise IndexError_(warning)
+    found = completeness(cfg)
+    if found is not None:
+        fatal, message = found
+        if strict or fatal:
+            raise IndexError_(message)
         if warn:
-            log.warning("%s", warning)
+            log.warning("%s", message)
     ranker: Reranker | None = cross_encoder(reranker) if reranker is not None else None
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)

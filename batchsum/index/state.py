@@ -113,6 +113,13 @@ def index_needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
 
 def is_complete(cfg: IndexConfig) -> str | None:
     """None when the index is complete and current; else a one-line warning for ``search``."""
+    found = completeness(cfg)
+    return None if found is None else found[1]
+
+
+def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
+    """None when the index can be searched as it is; else (fatal, message): fatal for an older layout,
+    which must never be read with the new model, else a warning that results may be incomplete."""
     work = index_needs_work(cfg)
     if work is None:
         return None
@@ -120,11 +127,11 @@ def is_complete(cfg: IndexConfig) -> str | None:
     if kind == UNKNOWN:
         return None  # opening the collection tells: its recorded model and layout are checked there
     if kind == UPGRADE:
-        return (
+        return True, (
             f"the search index in {cfg.out} was built by an older batchsum;"
             f" run `batchsum index {cfg.out}` to upgrade it"
         )
-    return (
+    return False, (
         f"the search index in {cfg.out} is incomplete (an indexing run was interrupted or a part is missing); "
         f"results may miss documents until the next run or `batchsum index {cfg.out}`"
     )
