@@ -126,6 +126,9 @@ def _batchsum(server: _Server, inputs: list[str], out: Path, concurrency: int) -
         "--no-index",
         "--no-metrics",
         "--no-cache",
+        # The bound's graph (and the reference client) asks one question per node; the shared server
+        # answers a facets request with no JSON, so each conversation's final would be asked twice.
+        "--no-facets",
         "--no-progress",
         "--json",
     )

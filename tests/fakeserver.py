@@ -351,8 +351,9 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             self._send(status, json.dumps(obj).encode(), headers)
 
         def _reply(self, entry: LogEntry, status: int, obj: Any, headers: dict[str, str] | None = None) -> int:
-            # Stamp the finish before writing: the client may act on the reply before we log it.
+            # Stamp finish and status before writing: the client may act on the reply before we log it.
             entry.finish = time.time()
+            entry.status = status
             self._json(status, obj, headers)
             return status
 
