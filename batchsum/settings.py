@@ -288,6 +288,16 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=1,
         scope="run",
     ),
+    _s(
+        "ray_limiter",
+        "str",
+        "--ray-limiter",
+        "ray.limiter",
+        "Share the LLM limits with every --executor ray run naming this limiter (several drivers,"
+        " one provider limit; the first run's limits hold) [a limiter of this run's own].",
+        nullable=True,
+        scope="run",
+    ),
     _s("git", "bool", "--git", "git", "Version the output folder with git (one commit per run).", scope="run"),
     _s(
         "wait_lock",

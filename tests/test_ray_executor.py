@@ -30,7 +30,7 @@ from tests.test_index import chroma_server as _chroma_server
 ray = pytest.importorskip("ray")
 pytestmark = pytest.mark.ray
 
-_CREATED = re.compile(r"^created_at: .*$", re.M)
+_STAMPS = re.compile(r"^(created_at|generated_at): .*$", re.M)  # front matter timestamps
 chroma_server = _chroma_server  # a real Chroma server on loopback (fixture of test_index)
 
 
@@ -46,7 +46,7 @@ def local_ray() -> Iterator[None]:
 def committed(out: Path) -> tuple[dict[str, str], dict[str, dict[str, str]], set[str]]:
     """(node file -> text without its timestamp, relpath -> node keys, keys in the node store)."""
     files = {
-        str(p.relative_to(out)): _CREATED.sub("", p.read_text(encoding="utf-8"))
+        str(p.relative_to(out)): _STAMPS.sub("", p.read_text(encoding="utf-8"))
         for p in sorted(out.rglob("*.md"))
         if p.is_file() and ".batchsum" not in p.parts
     }
@@ -228,3 +228,36 @@ def test_an_abort_with_one_file_admitted_at_a_time_ends_the_run(tmp_path: Path) 
     [result] = results
     assert result.run.status == "aborted" and result.exit_code == 1
     assert result.run.files_done < 26
+
+
+def test_two_runs_naming_one_limiter_share_its_concurrency(tmp_path: Path) -> None:
+    from batchsum.engine.limiter import LIMITER_NAMESPACE
+
+    name = f"test-shared-{os.getpid()}"
+    results: list[Any] = []
+    factories: list[Recording] = []
+    with FakeLLMServer(latency=0.1) as server:
+
+        def one_run(i: int) -> None:
+            cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / f"out{i}", index=False, metrics=False, quiet=True)
+            # Each run alone may have 3 in flight; together they still may only have 3.
+            cfg.llm = llm_config(server.base_url, concurrency=3)
+            factory = Recording(cfg, RayOptions(workers=1, limiter=name))
+            factories.append(factory)
+            results.append(run(cfg, executor=factory))
+
+        runs = [threading.Thread(target=one_run, args=(i,)) for i in range(2)]
+        for t in runs:
+            t.start()
+        for t in runs:
+            t.join(timeout=600)
+        peak = server.peak_inflight
+    try:
+        assert len(results) == 2 and all(r.exit_code == 0 and r.run.files_done == 26 for r in results)
+        assert peak <= 3, f"{peak} requests in flight for a shared limit of 3"
+        limiter = ray.get_actor(name, namespace=LIMITER_NAMESPACE)
+        stats = ray.get(limiter.stats.remote())
+        assert stats["granted"] == sum(r.run.llm_calls for r in results), "both runs went through it"
+        assert stats["inflight"] == 0
+    finally:
+        ray.kill(ray.get_actor(name, namespace=LIMITER_NAMESPACE))

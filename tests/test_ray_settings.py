@@ -20,9 +20,11 @@ REPO = Path(__file__).resolve().parent.parent
 
 def test_pipeline_file_keys_choose_ray_and_its_cluster(tmp_path: Path) -> None:
     spec = tmp_path / "p.yaml"
-    spec.write_text("corpora:\n  - path: docs\nexecutor: ray\nray:\n  address: auto\n  workers: 3\n")
+    spec.write_text(
+        "corpora:\n  - path: docs\nexecutor: ray\nray:\n  address: auto\n  workers: 3\n  limiter: nightly\n"
+    )
     cfg = apply_pipeline(load_pipeline(spec), RunConfig(paths=[]), set())
-    assert (cfg.executor, cfg.ray_address, cfg.ray_workers) == ("ray", "auto", 3)
+    assert (cfg.executor, cfg.ray_address, cfg.ray_workers, cfg.ray_limiter) == ("ray", "auto", 3, "nightly")
     spec.write_text("corpora:\n  - path: docs\nexecutor: spark\n")
     with pytest.raises(PipelineError, match="executor"):
         load_pipeline(spec)

@@ -83,7 +83,7 @@ def executor_for(cfg: RunConfig) -> ExecutorFactory:
     if cfg.executor == "ray":
         from batchsum.engine.ray_executor import RayOptions, ray_executor
 
-        return ray_executor(cfg, RayOptions(address=cfg.ray_address, workers=cfg.ray_workers))
+        return ray_executor(cfg, RayOptions(address=cfg.ray_address, workers=cfg.ray_workers, limiter=cfg.ray_limiter))
     return LocalExecutor
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+LIMITER_NAMESPACE = "batchsum"  # Ray namespace of named (shared) limiters
 LEASE_MARGIN_S = 30.0  # a granted request that outlives its HTTP timeout by this much is presumed dead
 
 
@@ -215,6 +216,11 @@ class LimiterService:
         self._kick()
         return len(stale)
 
+    async def limits(self) -> tuple[int, float | None, float | None, float]:
+        """(concurrency, rpm, tpm, period) this limiter enforces."""
+        b = self._budget
+        return b.concurrency, b.rpm, b.tpm, b.period
+
     async def stats(self) -> dict[str, Any]:
         """Counters: requests granted, peak and current in flight, leases expired, waiters."""
         return {
@@ -296,11 +302,25 @@ class LimiterGate:
 
 
 def start_limiter(
-    concurrency: int, rpm: float | None, tpm: float | None, *, period: float = 60.0, timeout: float = 120.0
+    concurrency: int,
+    rpm: float | None,
+    tpm: float | None,
+    *,
+    period: float = 60.0,
+    timeout: float = 120.0,
+    name: str | None = None,
 ) -> Any:
-    """Start the limiter actor on the connected Ray cluster; returns its handle."""
+    """Start the limiter actor on the connected Ray cluster; returns its handle.
+
+    With ``name``, the limiter is the cluster's limiter of that name, shared by every run that names
+    it (several drivers, one provider limit): it is created by the first such run, with that run's
+    limits, and outlives it.
+    """
     import ray
 
     # Every waiting request is a pending call on the actor: its concurrency must not be what limits.
-    actor = ray.remote(LimiterService).options(num_cpus=0, max_concurrency=100_000)
+    options: dict[str, Any] = {"num_cpus": 0, "max_concurrency": 100_000}
+    if name is not None:
+        options.update(name=name, namespace=LIMITER_NAMESPACE, get_if_exists=True, lifetime="detached")
+    actor = ray.remote(LimiterService).options(**options)
     return actor.remote(concurrency, rpm, tpm, period=period, lease_s=timeout + LEASE_MARGIN_S)

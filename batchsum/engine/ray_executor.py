@@ -113,6 +113,7 @@ class RayOptions:
     workers: int | None = None  # None: one per CPU of the cluster
     files_in_flight: int | None = None  # None: enough to keep every worker and request slot busy
     rate_period: float = 60.0  # the window of --rpm/--tpm (shorter only in tests)
+    limiter: str | None = None  # a named limiter shared by every run on the cluster that names it
 
 
 def connect(address: str | None) -> bool:
@@ -145,14 +146,23 @@ class RayExecutor(LocalExecutor):
         self._owns_ray = connect(options.address)
         try:
             n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            run_tag = os.urandom(4).hex()
+            self._shared_limiter = options.limiter is not None
             self._limiter: Any = None
             self.limiter_stats: dict[str, Any] | None = None  # the limiter's counters, kept when it stops
             if cfg.llm.enabled:
                 from batchsum.engine.limiter import start_limiter
 
                 self._limiter = start_limiter(
-                    cfg.llm.concurrency, cfg.llm.rpm, cfg.llm.tpm, period=options.rate_period, timeout=cfg.llm.timeout
+                    cfg.llm.concurrency,
+                    cfg.llm.rpm,
+                    cfg.llm.tpm,
+                    period=options.rate_period,
+                    timeout=cfg.llm.timeout,
+                    name=options.limiter,
                 )
+                if options.limiter is not None:
+                    _warn_if_other_limits(options.limiter, self._limiter, cfg, options.rate_period)
             worker_cls = ray.remote(SummaryWorker).options(
                 # An LLM worker waits on the network: it takes no CPU slot from the CPU-bound ones.
                 num_cpus=0 if cfg.llm.enabled else 1,
@@ -163,7 +173,9 @@ class RayExecutor(LocalExecutor):
                 max_task_retries=CALL_RETRIES,
             )
             self.workers: list[Any] = [
-                worker_cls.remote(cfg, f"w{i}", self._limiter, options.rate_period) for i in range(n)
+                # Worker names are unique on the cluster: a shared limiter tells the runs' workers apart.
+                worker_cls.remote(cfg, f"{run_tag}-w{i}", self._limiter, options.rate_period)
+                for i in range(n)
             ]
             self._load = [0] * n  # calls outstanding per worker: a node goes to the least busy one
             # Files admitted but not finished: the driver holds their text and plans, so this bounds its
@@ -231,11 +243,27 @@ class RayExecutor(LocalExecutor):
             except Exception:  # a worker that is gone has nothing to close
                 pass
             ray.kill(w)
-        if self._limiter is not None:
+        if self._limiter is not None and not self._shared_limiter:
             ray.kill(self._limiter)
         await super().aclose()
         if self._owns_ray:
             ray.shutdown()
+
+
+def _warn_if_other_limits(name: str, limiter: Any, cfg: RunConfig, period: float) -> None:
+    """A shared limiter keeps the limits of the run that created it: say so when this run asks for others."""
+    import ray
+
+    held = tuple(ray.get(limiter.limits.remote()))
+    rpm = cfg.llm.rpm if cfg.llm.rpm else None
+    tpm = cfg.llm.tpm if cfg.llm.tpm else None
+    if held != (cfg.llm.concurrency, rpm, tpm, period):
+        log.warning(
+            "Ray limiter %r enforces concurrency %s, rpm %s, tpm %s (per %ss), set by the run that created it;"
+            " this run's --concurrency/--rpm/--tpm are not used",
+            name,
+            *held,
+        )
 
 
 def ray_executor(cfg: RunConfig, options: RayOptions | None = None) -> ExecutorFactory:
