@@ -223,4 +223,5 @@ class RunRecord:
     completion_tokens: int = 0
     nodes_computed: int = 0
     nodes_reused: int = 0
+    fallback_nodes: int = 0  # nodes the configured LLM did not produce (extractive fallback): a degraded run
     wall_ms: float = 0.0

@@ -145,8 +145,8 @@ def run(ctx: click.Context, **params: Any) -> None:
                 click.echo(f"  {p.path}: {p.reason}", err=True)
         if not cfg.quiet:
             click.echo(result.summary_line())
-            if result.run.status == "aborted":
-                click.echo("run aborted; finished work was kept", err=True)
+    if result.run.status == "aborted":  # an error: shown even with --quiet or --json
+        click.echo(f"run aborted: {result.stopped_by}; finished work was kept", err=True)
     ctx.exit(result.exit_code)
 
 

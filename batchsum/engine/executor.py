@@ -116,13 +116,12 @@ class LocalExecutor:
         pending = set(tasks)
         while pending:
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-            for t in done:
-                exc = t.exception()
-                if exc is None:
-                    continue
-                if isinstance(exc, AbortRun):
+            # Read every finished task's exception (several files can fail at once), then raise the first.
+            errors = [exc for t in done if (exc := t.exception()) is not None]
+            if errors:
+                if any(isinstance(e, AbortRun) for e in errors):
                     await _cancel(pending)
-                raise exc
+                raise errors[0]
 
     async def aclose(self) -> None:
         await self.backend.aclose()

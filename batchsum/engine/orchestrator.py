@@ -10,6 +10,7 @@ next file finishes; the index, metrics and git commit follow at the end.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
 import time
 from collections import Counter
@@ -43,6 +44,11 @@ if TYPE_CHECKING:
     from batchsum.model import Document, SummaryOutput
     from batchsum.planning import FilePlan, PlannedNode
     from batchsum.tokens import Tokenizer
+
+log = logging.getLogger(__name__)
+
+# Exit code of a run that finished but with nodes the configured LLM did not produce (see README).
+EXIT_DEGRADED = 4
 
 
 def load_tokenizer(cfg: RunConfig, warnings: list[str]) -> Tokenizer:
@@ -100,6 +106,7 @@ class _Run:
         self.modified = 0
         self.planned = 0  # files read and planned this run
         self.aborted: AbortRun | None = None
+        self.todo: list[SourceRef] = []  # files to read this run (an aborted run counts the ones it missed)
         self.index_failed = False
         self.tokenizer_: Tokenizer | None = None
 
@@ -130,11 +137,38 @@ class _Run:
             self.to_index.extend(d.unindexed)
             for entry in d.unchanged:
                 self._unchanged(entry)
-            if d.todo:
+            self.todo = d.todo
+            if d.todo and self._preflight():
                 self._execute(d)
         finally:
             self.progress.stop()
         return self._finish()
+
+    def _preflight(self) -> bool:
+        """Before any work: a server that refuses connections or rejects the key stops the run."""
+        if not self.cfg.llm.enabled:
+            return True
+        from batchsum.backends.llm import check_server
+        from batchsum.errors import LLMUnavailable
+
+        try:
+            check_server(self.cfg.llm)
+        except LLMUnavailable as exc:
+            self.aborted = exc
+            log.debug("%s", exc)  # the caller reports it (RunResult.stopped_by)
+            self.progress.event("run_stopped", reason=str(exc), level="error")
+            return False
+        return True
+
+    def _record_unreached(self) -> None:
+        """Files an aborted run never got to are counted (skipped, with the cause), not forgotten."""
+        if self.aborted is None:
+            return
+        seen = {f.relpath for f in self.files}
+        for ref in self.todo:
+            if ref.relpath not in seen:
+                reason = f"not summarized: the run stopped ({self.aborted})"
+                self.files.append(FileRecord(run_id=self.run_id, relpath=ref.relpath, status="skipped", error=reason))
 
     def _execute(self, d: Diff) -> None:
         import asyncio
@@ -374,8 +408,12 @@ class _Run:
         self.progress.end_phase()
         self.state.write_snapshot()
         self._write_index_page(wrote)
+        self._record_unreached()
         failed = sum(1 for f in self.files if f.status == "failed")
+        fell_back = sum(f.fallback_nodes for f in self.files if f.status == "done")
         status = "aborted" if self.aborted else ("partial" if failed or self.problems else "ok")
+        if status == "ok" and fell_back:
+            status = "degraded"  # finished, but not with the backend it was configured for
         name, model = self.identity
         run = run_record(
             run_id=self.run_id,
@@ -404,6 +442,8 @@ class _Run:
             commit_run(cfg.out, added=self.added, changed=self.modified, deleted=len(self.deleted), run_id=self.run_id)
         self.progress.end_phase()
         exit_code = 1 if (self.aborted or failed or self.problems or self.index_failed) else 0
+        if exit_code == 0 and status == "degraded":
+            exit_code = EXIT_DEGRADED
         self.progress.event("run_finished", run_id=self.run_id, status=status, exit_code=exit_code, wall_ms=run.wall_ms)
         return RunResult(
             run=run,
@@ -415,6 +455,7 @@ class _Run:
             out=cfg.out,
             warnings=self.warnings,
             tokenizer=self.tokenizer_.name if self.tokenizer_ is not None else "",
+            stopped_by=_cause(self.aborted) if self.aborted is not None else None,
         )
 
     def _write_index_page(self, wrote: bool) -> None:
@@ -458,3 +499,10 @@ class _Run:
             if e is not None and not e.indexed:
                 e.indexed = True
                 self.state.save_entry(e)
+
+
+def _cause(exc: AbortRun) -> str:
+    """Which node stopped the run and why, in one line."""
+    node = f"node {exc.node_id}: " if exc.node_id else ""
+    cause = f" ({exc.cause})" if exc.cause is not None and str(exc.cause) not in str(exc) else ""
+    return f"{node}{exc}{cause}"
