@@ -55,6 +55,8 @@ class ManifestEntry:
     config_sig: str = ""
     final_tokens: int = 0
     version: int = MANIFEST_VERSION
+    # Nodes the configured LLM did not produce (extractive fallback): provisional, redone by the next run.
+    fallback_nodes: int = 0
 
 
 _FIELDS = [f.name for f in fields(ManifestEntry)]

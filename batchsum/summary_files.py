@@ -131,7 +131,8 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
                 old_meta, _ = read_node(path)
             except (OSError, ValueError):
                 old_meta = {}
-            if old_meta.get("node_key") == res.key and old_meta.get("source_sha256") == doc.sha256:
+            provisional = "fallback" in str(old_meta.get("backend") or "")
+            if old_meta.get("node_key") == res.key and old_meta.get("source_sha256") == doc.sha256 and not provisional:
                 continue  # identical node already on disk: keep its file (and created_at)
             if node.level == 3:
                 hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"

@@ -72,3 +72,29 @@ def test_closing_line_names_the_fallbacks(tmp_path: Path) -> None:
         )  # fmt: skip
     assert res.exit_code == 4
     assert "DEGRADED:" in res.stdout and "fell back to extractive" in res.stdout
+
+
+def test_fallback_nodes_are_provisional_and_redone_once_the_server_recovers(tmp_path: Path) -> None:
+    from batchsum.tree import read_node
+
+    out = tmp_path / "out"
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True, rules=[{"status": 500}])
+        base = ["--base-url", server.base_url, "--model", "m", "--max-attempts", "1"]
+        code, data, _ = _run(out, *base)
+        assert code == 4
+        fell_back = {f["relpath"] for f in data["files"] if f["fallback_nodes"]}
+        assert fell_back
+        server.configure(rules=[], reset_log=True)  # the server recovers
+        code, data, _ = _run(out, *base)
+        assert code == 0 and data["run"]["status"] == "ok"
+        redone = {f["relpath"] for f in data["files"] if f["status"] == "done"}
+        assert redone == fell_back  # only the provisional files, nothing else
+        assert server.request_count > 0
+        for rel in fell_back:
+            meta, _ = read_node(out / rel / "summaries" / "L3" / "final.md")
+            assert meta["backend"] == "llm", rel
+        server.configure(reset_log=True)
+        code, data, _ = _run(out, *base)
+        assert code == 0 and data["run"]["files_done"] == 0  # converged: a quiet re-run again
+        assert server.request_count == 0

@@ -88,7 +88,12 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     for ref in walk.refs:
         d.roots[ref.relpath] = str(ref.root)
         entry = manifest.get(ref.relpath)
-        if entry is not None and _stat_matches(ref, entry, sig) and tree_intact(out, entry):
+        if (
+            entry is not None
+            and _stat_matches(ref, entry, sig)
+            and tree_intact(out, entry)
+            and not entry.fallback_nodes
+        ):
             d.unchanged.append(entry)
         else:
             d.todo.append(ref)
@@ -107,4 +112,10 @@ def _stat_matches(ref: SourceRef, entry: ManifestEntry, sig: str) -> bool:
 
 def touched_only(doc: Document, entry: ManifestEntry | None, sig: str, out: Path) -> bool:
     """True when ``doc`` was read because its stat changed but its content and tree did not."""
-    return entry is not None and entry.sha256 == doc.sha256 and entry.config_sig == sig and tree_intact(str(out), entry)
+    return (
+        entry is not None
+        and entry.sha256 == doc.sha256
+        and entry.config_sig == sig
+        and not entry.fallback_nodes  # provisional nodes are redone, not kept
+        and tree_intact(str(out), entry)
+    )

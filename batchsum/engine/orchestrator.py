@@ -289,7 +289,7 @@ class _Run:
         return self.state.get_node(job.key)
 
     def node_finished(self, plan: FilePlan, job: NodeJob, output: SummaryOutput, reused: bool) -> NodeResult:
-        if not reused and len(plan.nodes) > 1:
+        if not reused and len(plan.nodes) > 1 and "fallback" not in output.backend:
             # A single-node file is redone whenever it changes and its tree is written at once;
             # only multi-node trees gain from per-node records (resume, incremental reuse).
             self.state.put_node(job.key, output)
@@ -332,6 +332,7 @@ class _Run:
             updated_at=created,
             config_sig=self.sig,
             final_tokens=final_out,
+            fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
         )
         self.state.save_entry(entry)
         self.manifest[rel] = entry
