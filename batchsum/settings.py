@@ -404,6 +404,21 @@ def validate(cfg: RunConfig) -> None:
         raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
     if cfg.llm.enabled and not cfg.llm.model:
         raise ConfigError("--base-url needs --model (or BATCHSUM_MODEL)")
+    check_out_apart(cfg.out, cfg.paths)
+
+
+def check_out_apart(out: Path, paths: list[Path]) -> None:
+    """The output folder and the corpora must not contain each other: a tree written into its own
+    corpus is read back as sources, and a corpus inside the output is mistaken for trees."""
+    out_abs = out.expanduser().resolve()
+    for path in paths:
+        root = path.expanduser().resolve()
+        if not root.is_dir():
+            continue
+        if out_abs == root or root in out_abs.parents:
+            raise ConfigError(f"--out {out} is inside the corpus {path}: choose an output folder outside it")
+        if out_abs in root.parents:
+            raise ConfigError(f"the corpus {path} is inside the output folder {out}: move one out of the other")
 
 
 def click_option(s: Setting) -> Callable[[Any], Any]:

@@ -303,7 +303,15 @@ class _Run:
         doc = plan.doc
         rel = doc.relpath
         created = utc_now()
-        write_tree(self.cfg.out, plan, results, self.stamp, created)
+        try:
+            write_tree(self.cfg.out, plan, results, self.stamp, created)
+        except OSError as exc:
+            # A foreign file where a tree folder must go (or a full or read-only disk): this file fails.
+            from batchsum.errors import describe_os_error
+
+            where = exc.filename or self.cfg.out / rel
+            self.file_failed(plan, f"cannot write its summaries at {where}: {describe_os_error(exc)}", wall_ms)
+            return
         final = next((r for r in results if r.node.level == 3), None)
         final_out = final.output_tokens if final is not None else 0
         existed = rel in self.manifest

@@ -1,0 +1,43 @@
+"""The output folder and the corpus never overlap, and a foreign file in the tree fails one file only."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from tests.conftest import SAMPLE_CORPUS
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, ["run", *args, "--no-index", "--no-metrics"])
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_out_inside_or_equal_to_the_corpus_is_a_usage_error(tmp_path: Path) -> None:
+    corpus = tmp_path / "journal"
+    shutil.copytree(SAMPLE_CORPUS / "journal", corpus)
+    for out in (corpus, corpus / "summaries"):
+        code, _, err = _run(str(corpus), "--out", str(out))
+        assert code == 2 and "is inside the corpus" in err, err
+    code, _, err = _run(str(corpus), "--out", str(tmp_path))
+    assert code == 2 and "is inside the output folder" in err
+    assert not (corpus / "summaries").exists()
+
+
+def test_a_foreign_file_where_a_tree_folder_goes_fails_that_file_only(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "2026-10-05.md").mkdir(parents=True)
+    (out / "2026-10-05.md" / "summaries").write_text("not a folder")  # blocks that file's tree
+    code, stdout, _ = _run(str(SAMPLE_CORPUS / "journal"), "--out", str(out), "--json")
+    assert code == 1
+    data = json.loads(stdout)
+    failed = [f for f in data["files"] if f["status"] == "failed"]
+    assert [f["relpath"] for f in failed] == ["2026-10-05.md"]
+    assert (
+        "cannot write its summaries" in failed[0]["error"] and "a file is where a folder belongs" in failed[0]["error"]
+    )
+    assert data["run"]["files_done"] == data["run"]["files_total"] - 1
