@@ -32,6 +32,7 @@ from batchsum.engine.records import (
     utc_now,
 )
 from batchsum.errors import AbortRun
+from batchsum.metrics.usage_journal import UsageJournal, usage_dir
 from batchsum.model import FileRecord, NodeRecord, SummaryLevel, SummaryOutput
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.walk import Problem, SourceRef
@@ -106,6 +107,7 @@ class _Run:
         self.modified = 0
         self.planned = 0  # files read and planned this run
         self.aborted: AbortRun | None = None
+        self.journal = UsageJournal(cfg.state_dir, self.run_id)
         self.todo: list[SourceRef] = []  # files to read this run (an aborted run counts the ones it missed)
         self.index_failed = False
         self.tokenizer_: Tokenizer | None = None
@@ -289,13 +291,17 @@ class _Run:
         return self.state.get_node(job.key)
 
     def node_finished(self, plan: FilePlan, job: NodeJob, output: SummaryOutput, reused: bool) -> NodeResult:
+        result = NodeResult(
+            job.node, output, job.key, job.request.input_tokens, self.tokenizer.count(output.text), reused
+        )
+        if not reused and output.llm_calls and self.cfg.metrics:
+            self.journal.append(node_record(self.run_id, plan, result))  # spend survives a kill -9
         if not reused and len(plan.nodes) > 1 and "fallback" not in output.backend:
             # A single-node file is redone whenever it changes and its tree is written at once;
             # only multi-node trees gain from per-node records (resume, incremental reuse).
             self.state.put_node(job.key, output)
         self.progress.node_finished()
-        tokens = self.tokenizer.count(output.text)
-        return NodeResult(job.node, output, job.key, job.request.input_tokens, tokens, reused)
+        return result
 
     def file_finished(self, plan: FilePlan, results: list[NodeResult], wall_ms: float) -> None:
         from batchsum.summary_files import write_tree
@@ -440,8 +446,13 @@ class _Run:
             self.progress.phase("metrics", total=None, unit="table")
             warning = wrapup.record_metrics(cfg, run, self.files, self.nodes)
             self.progress.end_phase()
+            self.journal.close(recorded=warning is None)
             if warning:
                 self.warnings.append(warning)
+            if usage_dir(cfg.state_dir).is_dir():  # one stat: journals of killed runs, if any
+                warning = wrapup.fold_interrupted_usage(cfg, self.run_id)
+                if warning:
+                    self.warnings.append(warning)
         if wrote and not self.aborted:
             wrapup.collect_garbage(cfg, self.state, self.progress)
         if cfg.git:

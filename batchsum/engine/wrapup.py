@@ -46,6 +46,21 @@ def record_metrics(cfg: RunConfig, run: RunRecord, files: list[FileRecord], node
     return None
 
 
+def fold_interrupted_usage(cfg: RunConfig, run_id: str) -> str | None:
+    """Record the LLM usage journals of runs killed before their metrics; a warning on failure."""
+    try:
+        from batchsum.metrics.store import MetricsStore
+        from batchsum.metrics.usage_journal import fold_interrupted
+
+        store = MetricsStore(cfg.metrics_path, cfg.state_dir / "parquet")
+        folded = fold_interrupted(cfg.state_dir, store, run_id, str(cfg.out))
+    except Exception as exc:  # the journals stay for the next run
+        return f"LLM usage of an interrupted run not recorded yet: {exc}"
+    if folded:
+        log.info("recorded the LLM usage of %d interrupted run(s)", folded)
+    return None
+
+
 def collect_garbage(cfg: RunConfig, state: StateStore, progress: Progress) -> None:
     """Delete node records and LLM responses no manifest entry uses once they are past the grace period."""
     from batchsum.backends.registry import LLM_CACHE_DIR

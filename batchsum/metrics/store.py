@@ -366,6 +366,14 @@ class MetricsStore:
             self._snapshot_run(con, run.run_id)
             self._repair_snapshots(con)
 
+    def has_run(self, run_id: str) -> bool:
+        """Whether the database already holds this run."""
+        if not self.db_path.exists():
+            return False
+        with self._connection() as con:
+            row = con.execute("SELECT count(*) FROM runs WHERE run_id = ?", [run_id]).fetchone()
+        return bool(row and row[0])
+
     def _snapshot_run(self, con: Any, run_id: str) -> None:
         """Parquet snapshots of one run: files and nodes first, since a reader only trusts runs
         whose ``runs`` snapshot exists."""

@@ -1,0 +1,106 @@
+"""LLM spend that survives a crash: one JSON line per node that called the LLM, appended as it finishes.
+
+A run records its metrics at its end; a run killed before that would lose the calls it paid for.
+So every node that sent requests is also appended to ``<state>/usage/<run_id>.jsonl`` the moment it
+finishes, and the file is deleted once the run's metrics are stored. A later run folds any journal
+left behind into the metrics as an ``interrupted`` run (its calls, tokens and nodes), unless that
+run did reach the database. Only nodes with LLM calls are written, so extractive runs and quiet
+re-runs never touch it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from batchsum import jsonio
+from batchsum.model import NodeRecord, RunRecord
+
+if TYPE_CHECKING:
+    from batchsum.metrics.store import MetricsStore
+
+log = logging.getLogger(__name__)
+
+USAGE_DIR = "usage"
+
+
+def usage_dir(state_dir: Path) -> Path:
+    """Where the journals of one output folder live."""
+    return state_dir / USAGE_DIR
+
+
+class UsageJournal:
+    """The append-only journal of one run; the file is created on the first node with LLM calls."""
+
+    def __init__(self, state_dir: Path, run_id: str) -> None:
+        self.path = usage_dir(state_dir) / f"{run_id}.jsonl"
+        self._fh: IO[bytes] | None = None
+
+    def append(self, record: NodeRecord) -> None:
+        """One node's usage, flushed to the OS at once (a kill -9 cannot lose it; a power cut may)."""
+        if self._fh is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "ab")  # noqa: SIM115 - kept open for the run's lifetime
+        self._fh.write(jsonio.dumps(dataclasses.asdict(record)) + b"\n")
+        self._fh.flush()
+
+    def close(self, *, recorded: bool) -> None:
+        """Close the file; ``recorded``: the run's metrics are stored, so the journal is not needed."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        if recorded:
+            self.path.unlink(missing_ok=True)
+
+
+def _read(path: Path) -> list[NodeRecord]:
+    fields = {f.name for f in dataclasses.fields(NodeRecord)}
+    nodes: list[NodeRecord] = []
+    for line in path.read_bytes().splitlines():
+        try:
+            row = jsonio.loads(line)
+            nodes.append(NodeRecord(**{k: v for k, v in row.items() if k in fields}))
+        except (ValueError, TypeError):
+            continue  # the line a kill cut short
+    return nodes
+
+
+def fold_interrupted(state_dir: Path, store: MetricsStore, current_run_id: str, out_dir: str) -> int:
+    """Record the journals of runs that died before their metrics as ``interrupted`` runs.
+
+    Returns how many runs were folded. A journal whose run is already in the database (killed
+    between storing its metrics and deleting the journal) is just removed.
+    """
+    folder = usage_dir(state_dir)
+    folded = 0
+    for path in sorted(folder.glob("*.jsonl")):
+        run_id = path.stem
+        if run_id == current_run_id:
+            continue
+        nodes = _read(path)
+        if nodes and not store.has_run(run_id):
+            store.record_run(_interrupted_run(run_id, nodes, out_dir), [], nodes)
+            folded += 1
+        path.unlink(missing_ok=True)
+    return folded
+
+
+def _interrupted_run(run_id: str, nodes: list[NodeRecord], out_dir: str) -> RunRecord:
+    stamp = run_id.split("-", 1)[0]  # 20261122T234544Z
+    started = f"{stamp[0:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]}Z"
+    return RunRecord(
+        run_id=run_id,
+        started_at=started,
+        finished_at=None,
+        command="(interrupted before it recorded its metrics; LLM usage from its journal)",
+        backend="llm",
+        model=next((n.model for n in nodes if n.model), None),
+        status="interrupted",
+        out_dir=out_dir,
+        llm_calls=sum(n.llm_calls for n in nodes),
+        prompt_tokens=sum(n.prompt_tokens for n in nodes),
+        completion_tokens=sum(n.completion_tokens for n in nodes),
+        nodes_computed=len(nodes),
+    )
