@@ -90,6 +90,12 @@ def node_id(doc_id: str, level: int, index: int | None) -> str:
     return f"{doc_id}{NODE_ID_SEP}L{level}:{'final' if index is None else index}"
 
 
+def level_and_index_of(nid: str) -> tuple[int, int | None]:
+    """(level, index) of a node id; index None for a final."""
+    level, _, index = nid.rsplit(NODE_ID_SEP, 1)[1].partition(":")
+    return int(level[1:]), (None if index == "final" else int(index))
+
+
 def doc_id_of(nid: str) -> str:
     """The document id a node id belongs to."""
     return nid.split(NODE_ID_SEP, 1)[0]

@@ -57,6 +57,8 @@ class ManifestEntry:
     version: int = MANIFEST_VERSION
     # Nodes the configured LLM did not produce (extractive fallback): provisional, redone by the next run.
     fallback_nodes: int = 0
+    # [size, mtime_ns] of the final as written: a different stat means someone else changed it.
+    final_stat: list[int] = field(default_factory=list)
 
 
 _FIELDS = [f.name for f in fields(ManifestEntry)]

@@ -126,6 +126,8 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
         node = res.node
         path = node_path(out, rel, node.level, node.index)
         written.add(path)
+        if path.is_dir():  # a folder where this node's file belongs: moved aside, not destroyed
+            soft_delete(out, rel, [path], stamp)
         if path.exists():
             try:
                 old_meta, _ = read_node(path)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum.model import level_and_index_of
 from batchsum.state import ManifestEntry, node_key
 from batchsum.walk import Problem, SourceRef, discover
 
@@ -49,11 +50,26 @@ def config_signature(cfg: RunConfig) -> str:
 
 
 def tree_intact(out: str, entry: ManifestEntry) -> bool:
-    """True when the final summary the entry names is on disk (a file without one has nothing to lose)."""
+    """True when every node file the entry names is a regular file on disk, and the final is the one
+    this tool wrote (same size and mtime as recorded). One stat per node: a deleted L1, a final replaced
+    by a folder or edited into broken front matter is restored by the run that notices it."""
     if entry.final_id is None:
         return True
-    # Plain strings: this runs once per file on every re-run (layout of tree.node_path).
-    return os.path.exists(f"{out}/{entry.relpath}/summaries/L3/final.md")
+    import stat
+
+    base = f"{out}/{entry.relpath}/summaries"  # plain strings: this runs per file on every re-run
+    for nid in entry.node_ids or [entry.final_id]:
+        level, index = level_and_index_of(nid)
+        name = "L3/final.md" if level == 3 else (f"L1/chunk_{index}.md" if level == 1 else f"L2/group_{index}.md")
+        try:
+            st = os.stat(f"{base}/{name}")
+        except OSError:
+            return False
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        if level == 3 and entry.final_stat and [st.st_size, st.st_mtime_ns] != entry.final_stat:
+            return False
+    return True
 
 
 @dataclass

@@ -15,6 +15,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from batchsum.engine import wrapup
@@ -108,6 +109,7 @@ class _Run:
         self.planned = 0  # files read and planned this run
         self.aborted: AbortRun | None = None
         self.journal = UsageJournal(cfg.state_dir, self.run_id)
+        self.heal: dict[str, ManifestEntry] = {}  # relpaths whose unchanged source has a damaged tree
         self.todo: list[SourceRef] = []  # files to read this run (an aborted run counts the ones it missed)
         self.index_failed = False
         self.tokenizer_: Tokenizer | None = None
@@ -240,7 +242,12 @@ class _Run:
             self.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
             self.progress.event("file_empty", path=str(ref.path))
         if not plan.kept_whole:
-            self._attach_prior(plan, entry)
+            if entry is not None and entry.sha256 == doc.sha256 and entry.config_sig == self.sig:
+                # Same source, same settings, a damaged tree: restore the recorded nodes, no new chain link.
+                self.heal[rel] = entry
+                plan.depth, plan.parent_id = entry.depth, entry.parent_id
+            else:
+                self._attach_prior(plan, entry)
             self.progress.nodes_planned(len(plan.nodes))
         return plan
 
@@ -285,7 +292,14 @@ class _Run:
     def job(self, plan: FilePlan, node: PlannedNode, children: list[NodeResult], height: int) -> NodeJob:
         from batchsum.engine.nodes import make_job
 
-        return make_job(self.identity, self.cfg.llm, plan, node, children, height)
+        job = make_job(self.identity, self.cfg.llm, plan, node, children, height)
+        healing = self.heal.get(plan.doc.relpath)
+        if healing is not None:
+            recorded = healing.node_keys.get(node.node_id)
+            # The recorded node (a rolling final's key depends on a prior final no longer at hand).
+            if recorded is not None and recorded != job.key and self.state.get_node(recorded) is not None:
+                job.key = recorded
+        return job
 
     def stored(self, job: NodeJob) -> SummaryOutput | None:
         return self.state.get_node(job.key)
@@ -347,6 +361,7 @@ class _Run:
             config_sig=self.sig,
             final_tokens=final_out,
             fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
+            final_stat=_final_stat(self.cfg.out, rel) if plan.final_id is not None else [],
         )
         self.state.save_entry(entry)
         self.manifest[rel] = entry
@@ -526,3 +541,14 @@ def _cause(exc: AbortRun) -> str:
     node = f"node {exc.node_id}: " if exc.node_id else ""
     cause = f" ({exc.cause})" if exc.cause is not None and str(exc.cause) not in str(exc) else ""
     return f"{node}{exc}{cause}"
+
+
+def _final_stat(out: Path, relpath: str) -> list[int]:
+    """[size, mtime_ns] of a final as this run left it (see changes.tree_intact)."""
+    from batchsum.tree import node_path
+
+    try:
+        st = node_path(out, relpath, 3, None).stat()
+    except OSError:
+        return []
+    return [st.st_size, st.st_mtime_ns]
