@@ -41,3 +41,19 @@ def test_a_foreign_file_where_a_tree_folder_goes_fails_that_file_only(tmp_path: 
         "cannot write its summaries" in failed[0]["error"] and "a file is where a folder belongs" in failed[0]["error"]
     )
     assert data["run"]["files_done"] == data["run"]["files_total"] - 1
+
+
+def test_a_damaged_metrics_database_stops_the_run_before_any_work(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    db = out / ".batchsum" / "metrics.duckdb"
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"\x00garbage, not a database" * 10)
+    res = CliRunner().invoke(main, ["run", str(SAMPLE_CORPUS / "journal"), "--out", str(out), "--no-index"])
+    assert res.exit_code == 2
+    assert f"is not a DuckDB database or is corrupt: {db}" in res.stderr
+    assert not list(out.rglob("final.md")) and db.read_bytes().startswith(b"\x00garbage")
+    # --no-metrics still runs (the database is left for the user to move or repair).
+    res = CliRunner().invoke(
+        main, ["run", str(SAMPLE_CORPUS / "journal"), "--out", str(out), "--no-index", "--no-metrics"]
+    )
+    assert res.exit_code == 0

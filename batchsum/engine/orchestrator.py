@@ -78,6 +78,12 @@ def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult
     with Progress(cfg.log_file, cfg.log_format, bars=bars) as progress, RunLock(cfg.out, wait=cfg.wait_lock) as lock:
         if lock.stale:
             progress.event("stale_lock_taken_over", level="warning", previous=lock.stale)
+        if cfg.metrics and cfg.metrics_path.exists():
+            from batchsum.metrics.store import check_db_header
+
+            # 16 bytes read: a damaged metrics database stops the run before any work (exit 2),
+            # instead of every night's metrics being dropped with a warning nobody reads.
+            check_db_header(cfg.metrics_path)
         return _Run(cfg, progress, executor).execute()
 
 
@@ -112,6 +118,7 @@ class _Run:
         self.heal: dict[str, ManifestEntry] = {}  # relpaths whose unchanged source has a damaged tree
         self.todo: list[SourceRef] = []  # files to read this run (an aborted run counts the ones it missed)
         self.index_failed = False
+        self.metrics_failed = False
         self.tokenizer_: Tokenizer | None = None
 
     @property
@@ -464,6 +471,7 @@ class _Run:
             self.journal.close(recorded=warning is None)
             if warning:
                 self.warnings.append(warning)
+                self.metrics_failed = True
             if usage_dir(cfg.state_dir).is_dir():  # one stat: journals of killed runs, if any
                 warning = wrapup.fold_interrupted_usage(cfg, self.run_id)
                 if warning:
@@ -476,7 +484,7 @@ class _Run:
             self.progress.phase("git", total=None, unit="commit")
             commit_run(cfg.out, added=self.added, changed=self.modified, deleted=len(self.deleted), run_id=self.run_id)
         self.progress.end_phase()
-        exit_code = 1 if (self.aborted or failed or self.problems or self.index_failed) else 0
+        exit_code = 1 if (self.aborted or failed or self.problems or self.index_failed or self.metrics_failed) else 0
         if exit_code == 0 and status == "degraded":
             exit_code = EXIT_DEGRADED
         self.progress.event("run_finished", run_id=self.run_id, status=status, exit_code=exit_code, wall_ms=run.wall_ms)
