@@ -11,6 +11,9 @@ The library API (the CLI is built on it)::
     hits = batchsum.search(IndexConfig(out=Path("out")), "who moved to Lisbon?", k=5)
     stats = batchsum.report(Path("out"), last=10)      # compression statistics from the metrics
 
+    from batchsum.compact import compact, should_compact  # live chat / agent session compaction
+    result = compact(messages, context_window=8192)     # summary message + verbatim tail, tokens_after
+
 Each function imports its stage on first call, so ``import batchsum`` stays cheap.
 """
 
