@@ -731,7 +731,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
 
         text, redactions = redact_secrets(text)
     for w in warnings:
-        log.warning("%s: %s", path, w)
+        log.debug("%s: %s", path, w)  # a run reports them (Document.warnings) once, in its warnings
     choice = ref.type_override or type_choice
     if choice == "auto":
         ctype, reason = detect_type(path, text, ref.relpath)

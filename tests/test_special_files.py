@@ -169,10 +169,6 @@ def test_file_that_changes_while_read_is_reported() -> None:
         read_document(SourceRef(path, "status.txt", path.parent))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the runner wiring: discover(..., follow_symlinks=cfg.follow_symlinks); remove this marker once wired",
-)
 def test_follow_symlinks_end_to_end(tmp_path: Path) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()

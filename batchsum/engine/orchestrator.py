@@ -29,12 +29,12 @@ from batchsum.engine.records import (
     node_record,
     ratio,
     run_record,
-    scrub_command,
     utc_now,
 )
 from batchsum.errors import AbortRun
 from batchsum.metrics.usage_journal import UsageJournal, usage_dir
 from batchsum.model import FileRecord, NodeRecord, SummaryLevel, SummaryOutput
+from batchsum.secrets import scrub_command
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.walk import Problem, SourceRef
 
@@ -73,7 +73,6 @@ def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult
     from batchsum.settings import validate
 
     validate(cfg)
-    cfg.state_dir.mkdir(parents=True, exist_ok=True)
     bars = show_bars(cfg.quiet, cfg.progress)
     with Progress(cfg.log_file, cfg.log_format, bars=bars) as progress, RunLock(cfg.out, wait=cfg.wait_lock) as lock:
         if lock.stale:
@@ -230,6 +229,9 @@ class _Run:
             self._skip(doc, rel)
             self.progress.file_settled()
             return None
+        for warning in doc.warnings:  # text kept despite a problem (bad cue timings, control characters)
+            self.warnings.append(f"{ref.path}: {warning}")
+            self.progress.event("file_warning", path=str(ref.path), warning=warning, level="warning")
         if doc.decode_note and doc.decode_note.startswith("lossy"):
             self.warnings.append(f"{ref.path}: {doc.decode_note}")
             self.progress.event("decode_lossy", path=str(ref.path), note=doc.decode_note, level="warning")

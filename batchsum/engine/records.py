@@ -225,23 +225,3 @@ def run_record(
         wall_ms=wall_ms,
         fallback_nodes=sum(f.fallback_nodes for f in files if f.status == "done"),
     )
-
-
-def scrub_command(cmd: str) -> str:
-    """The command line with API keys and secret-looking values replaced by ``***``."""
-    from batchsum.events import scrub_text
-
-    out: list[str] = []
-    hide = False
-    for p in cmd.split():
-        if hide:
-            out.append("***")
-            hide = False
-        elif p in ("--api-key", "--api_key"):
-            hide = True
-            out.append(p)
-        elif p.startswith("--api-key="):
-            out.append("--api-key=***")
-        else:
-            out.append(p)
-    return scrub_text(" ".join(out))
