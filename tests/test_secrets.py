@@ -239,7 +239,16 @@ def test_redact_end_to_end_summaries_index_and_requests(tmp_path: Path) -> None:
         if path.is_file():
             assert_no_secret(path.read_bytes().decode("utf-8", "replace"), str(path))
     found = subprocess.run(
-        [sys.executable, "-m", "batchsum", "search", "deployment credentials of the billing service", "--out", str(out), "--json"],
+        [
+            sys.executable,
+            "-m",
+            "batchsum",
+            "search",
+            "deployment credentials of the billing service",
+            "--out",
+            str(out),
+            "--json",
+        ],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)},
