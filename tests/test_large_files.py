@@ -48,7 +48,7 @@ PROBE = """
 import resource, sys
 from pathlib import Path
 from batchsum.config import RunConfig
-from batchsum.plan import plan_file
+from batchsum.planning import plan_file
 from batchsum.tokens import get_tokenizer
 from batchsum.walk import SourceRef, read_document
 path = Path(sys.argv[1])
