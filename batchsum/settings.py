@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from batchsum.config import RunConfig
+from batchsum.config import STATE_DIR, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.model import Thresholds
 
@@ -417,7 +417,8 @@ def check_out_apart(out: Path, paths: list[Path]) -> None:
             continue
         if out_abs == root or root in out_abs.parents:
             raise ConfigError(f"--out {out} is inside the corpus {path}: choose an output folder outside it")
-        if out_abs in root.parents:
+        if out_abs in root.parents and (out_abs / STATE_DIR) not in (root, *root.parents):
+            # (batchsum's own sources under the state folder, e.g. the chat endpoint's transcripts, are fine)
             raise ConfigError(f"the corpus {path} is inside the output folder {out}: move one out of the other")
 
 
