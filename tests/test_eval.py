@@ -254,3 +254,23 @@ def test_ref_budget_is_equal_length_when_batchsum_is_shorter() -> None:
     assert _budgets("ref", doc, 4) == ([4, 3], 4)
     # batchsum longer than the references: the references' own lengths.
     assert _budgets("ref", doc, 50) == ([6, 3], 6)
+
+
+def test_half_splits_the_documents_into_two_disjoint_halves(tmp_path: Path) -> None:
+    from batchsum.evaluate.runner import EvalOptions, Problem, collect
+
+    docs, refs = tmp_path / "docs", tmp_path / "refs"
+    docs.mkdir()
+    refs.mkdir()
+    for i in range(5):
+        (docs / f"d{i}.txt").write_text(f"Document {i} talks about the harbor buoys and the tide. " * 30)
+        (refs / f"d{i}.txt").write_text(f"Reference {i} about buoys.")
+    halves = []
+    for half in (0, 1):
+        problems: list[Problem] = []
+        opts = EvalOptions(docs_dir=docs, refs_dir=refs, out=tmp_path / f"out{half}", half=half)
+        halves.append([d.doc_id for d in collect(opts, problems)])
+        assert not [p for p in problems if p.kind == "orphan_reference"]  # the other half is not an orphan
+    assert halves == [["d0", "d2", "d4"], ["d1", "d3"]]
+    with pytest.raises(ConfigError):
+        collect(EvalOptions(docs_dir=docs, refs_dir=refs, half=2), [])

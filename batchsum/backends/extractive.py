@@ -707,7 +707,7 @@ def summarize_text(
         rel = rel + _carry_forward(units, mat, params)
 
     if kind == "brief":
-        return _brief(units, rel, mat, tokenizer, target, cap, params, content_type)
+        return _brief(units, rel, mat, tokenizer, target, cap, params)
 
     joiner = "\n" if content_type == "conversation" else " "
     # A journal's picks are grouped under their dates ("2025-03-02: "): budget a little per pick for them.
@@ -757,7 +757,6 @@ def _brief(
     target: int,
     cap: int,
     params: Params,
-    content_type: ContentType,
 ) -> str:
     """One line: the best whole sentence that fits, plus a second when the first is far below target.
 
@@ -806,8 +805,7 @@ def _brief(
                 best_pair, best_score = i, pair_score
         if best_pair >= 0:
             chosen.append(best_pair)
-    # BRIEF is one line whatever the content type: two short turns read as one sentence pair.
-    out = " ".join(units[i].text for i in sorted(chosen))
+    out = " ".join(units[i].text for i in sorted(chosen))  # one line, conversations too
     if len(chosen) > 1 and tokenizer.count(out) > cap:
         out = units[best].text
     return out
