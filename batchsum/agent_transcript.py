@@ -187,12 +187,19 @@ def render_markdown(messages: list[dict[str, Any]], preamble: str = "") -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def render_transcript(messages: list[dict[str, Any]], fmt: TranscriptFormat, *, preamble: str = "") -> str:
-    """Messages written in ``fmt``."""
+def render_transcript(
+    messages: list[dict[str, Any]],
+    fmt: TranscriptFormat,
+    *,
+    preamble: str = "",
+    extra: dict[str, Any] | None = None,
+) -> str:
+    """Messages written in ``fmt`` (``extra``: the other keys of a ``{"messages": [...]}`` JSON object)."""
     if fmt == "markdown":
         return render_markdown(messages, preamble)
     if fmt == "json":
-        return json.dumps(messages, ensure_ascii=False, indent=2) + "\n"
+        data: Any = {**extra, "messages": messages} if extra else messages
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     if fmt == "rendered":
         parts = []
         for m in messages:
@@ -324,7 +331,7 @@ def digest_agent_transcript(
         if content:
             lines.append(f"{label}: {content}")
             speaker_turns.append((label, t.message.content))
-    known = _unique(files) + _unique(commands)
+    known = _unique(files)  # commands have their own key; listing them again as entities only repeats them
     return AgentDigest(
         text="\n\n".join(lines),
         files_touched=_unique(files),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from batchsum.tokens import Tokenizer
@@ -57,7 +58,7 @@ def _split_spans(text: str, start: int, end: int, pattern: re.Pattern[str]) -> l
     return spans
 
 
-def _units(text: str, starts: list[int], budget: int) -> list[tuple[int, int, int]]:
+def _units(text: str, starts: Sequence[int], budget: int) -> list[tuple[int, int, int]]:
     """(start_char, end_char, tokens) units, none over ``budget`` tokens."""
 
     def tok(c: int) -> int:
@@ -97,7 +98,7 @@ def chunk_text(
     chunk_size: int = 3000,
     overlap: int = 200,
     *,
-    starts: list[int] | None = None,
+    starts: Sequence[int] | None = None,
 ) -> list[Chunk]:
     """Split ``text`` into ~``chunk_size``-token chunks, each starting with ~``overlap`` tokens of the previous.
 
@@ -105,7 +106,7 @@ def chunk_text(
     """
     if chunk_size <= 0 or overlap < 0 or overlap >= chunk_size:
         raise ValueError("need chunk_size > overlap >= 0")
-    if not text.strip():
+    if not text or text.isspace():  # not strip(): that copies the whole text
         return []
     if starts is None:
         starts = tokenizer.token_starts(text)

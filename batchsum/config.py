@@ -91,6 +91,10 @@ class RunConfig(IndexConfig):
     keep_short: bool = True  # files below the NONE bound get their source kept whole as the final
     redact: bool | None = None  # None: on when --base-url or --embed-base-url is not loopback
     follow_symlinks: bool = False  # read symlinks whose target lies outside every given path
+    executor: Literal["local", "ray"] = "local"  # where summaries are computed (engine/executor.py)
+    ray_address: str | None = None  # None: a local Ray on this machine's cores; "auto": RAY_ADDRESS
+    ray_workers: int | None = None  # None: one per CPU of the Ray cluster
+    ray_limiter: str | None = None  # a named LLM limiter shared by every run on the cluster that names it
 
     @property
     def redact_secrets(self) -> bool:
@@ -104,6 +108,11 @@ class RunConfig(IndexConfig):
     @property
     def embed_api_key(self) -> str | None:
         return self.llm.api_key
+
+    @property
+    def backend_kind(self) -> str:
+        """The backend registry's key: ``llm`` when a server is configured, else ``extractive``."""
+        return "llm" if self.llm.enabled else "extractive"
 
     @property
     def metrics_path(self) -> Path:

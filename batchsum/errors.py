@@ -4,7 +4,8 @@ The hierarchy::
 
     BatchsumError                 base of everything we raise on purpose
     ├── ConfigError               bad option, pipeline file or environment (exit 2)
-    │   └── PipelineError         a pipeline YAML file is invalid (names the line)
+    │   ├── PipelineError         a pipeline YAML file is invalid (names the line)
+    │   └── StorageError          the output cannot be written: read-only, full, no permission
     ├── InputError                one source file cannot be read or decoded
     ├── SummarizationError        a node could not be summarized (cause attached)
     │   └── AbortRun              ``--on-error abort``: stop the run, keep what is done
@@ -20,6 +21,8 @@ The CLI maps these to exit codes; library code never calls ``sys.exit``.
 
 from __future__ import annotations
 
+import errno
+
 
 class BatchsumError(Exception):
     """Base class of all batchsum errors."""
@@ -31,6 +34,35 @@ class ConfigError(BatchsumError):
 
 class PipelineError(ConfigError):
     """A pipeline file is invalid; the message names the file and line."""
+
+
+class StorageError(ConfigError):
+    """An OS error on a file batchsum must write; the message names the path and what to do."""
+
+    def __init__(self, path: str, exc: OSError) -> None:
+        super().__init__(f"{path}: {describe_os_error(exc)}")
+        self.path = path
+        self.errno = exc.errno
+
+
+_OS_ADVICE = {
+    errno.EROFS: "read-only file system; give a writable --out (or remount it read-write)",
+    errno.EACCES: "permission denied; make it writable by this user or give another --out",
+    errno.EPERM: "operation not permitted; make it writable by this user or give another --out",
+    errno.ENOSPC: "no space left on device; free some space and run again (finished work is kept)",
+    errno.EDQUOT: "disk quota exceeded; free some space and run again (finished work is kept)",
+    errno.EFBIG: "file too large for this file system or the process's file-size limit (ulimit -f)",
+    errno.EISDIR: "is a folder where a file belongs; move it away and run again",
+    errno.ENOTDIR: "a file is where a folder belongs; move it away and run again",
+}
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line: what went wrong and what to do about it."""
+    advice = _OS_ADVICE.get(exc.errno or 0)
+    if advice is not None:
+        return advice
+    return exc.strerror or str(exc) or type(exc).__name__
 
 
 class InputError(BatchsumError):

@@ -27,6 +27,7 @@ from batchsum.text import parse_speaker_line, split_sentences
 
 MAX_ITEMS = 30
 MAX_ITEM_CHARS = 240
+ANSWER_WINDOW = 60  # sentences after a question searched for its answer (keeps long chats linear)
 FACETS_SOURCE = "extracted"
 
 _DECISION = re.compile(
@@ -204,8 +205,9 @@ def _entities(sentences: Sequence[_Sentence], raw: str, extra: Sequence[str]) ->
     for path in find_paths(prose):
         add(path)
     for m in _BACKTICK.finditer(raw):
-        if not m.group(1).strip().replace(".", "").isdigit():
-            add(m.group(1))
+        span = m.group(1).strip()
+        if len(span) >= 3 and not span.startswith("-") and not span.replace(".", "").isdigit():
+            add(span)
     for m in _CAMEL.finditer(prose):
         word = m.group(1)
         if word.isupper():
@@ -273,7 +275,7 @@ def extract_facets(
             answered = reply is not None and reply[0] != s.speaker and bool(_ANSWER.match(reply[1].strip()))
             answered = answered or any(
                 t.speaker != s.speaker and len(words & _content_words(t.text)) >= max(2, int(0.4 * len(words)))
-                for t in sentences[i + 1 :]
+                for t in sentences[i + 1 : i + 1 + ANSWER_WINDOW]
             )
             if not answered and _clip(s.text) not in unresolved:
                 unresolved.append(_clip(s.text))

@@ -7,6 +7,10 @@ the lock is a leftover of a crashed run: it is reported and taken over.
 
 The lock file is never unlinked: removing it while another process waits on the old inode
 would let two runs hold "the" lock at once. Release truncates it instead.
+
+Damage is taken over with a warning: garbage in the file is overwritten, a folder named ``lock``
+is moved aside. An OS error (read-only or full file system, no permission) is a
+:class:`~batchsum.errors.StorageError` naming the path and what to do.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from types import TracebackType
 from typing import Any
 
 from batchsum.config import STATE_DIR
-from batchsum.errors import LockedError
+from batchsum.errors import LockedError, StorageError
 from batchsum.events import scrub_argv, utc_timestamp
 
 
@@ -35,6 +39,7 @@ def _hostname() -> str:
 log = logging.getLogger(__name__)
 
 LOCK_NAME = "lock"
+MAX_LOCK_BYTES = 1 << 16  # holder details are ~200 bytes; a bigger file is damage, not worth reading whole
 
 
 def lock_path(out: Path) -> Path:
@@ -42,19 +47,27 @@ def lock_path(out: Path) -> Path:
     return out / STATE_DIR / LOCK_NAME
 
 
-def read_lock_info(path: Path) -> dict[str, Any] | None:
-    """The holder's details from a lock file, or None when empty, missing or unreadable."""
+def _read_raw(path: Path) -> bytes:
     try:
-        raw = path.read_text(encoding="utf-8").strip()
+        with open(path, "rb") as fh:
+            return fh.read(MAX_LOCK_BYTES).strip()
     except OSError:
-        return None
+        return b""
+
+
+def _parse(raw: bytes) -> dict[str, Any] | None:
     if not raw:
         return None
     try:
-        info = json.loads(raw)
-    except json.JSONDecodeError:
+        info = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
         return None
     return info if isinstance(info, dict) else None
+
+
+def read_lock_info(path: Path) -> dict[str, Any] | None:
+    """The holder's details from a lock file, or None when empty, missing or unreadable."""
+    return _parse(_read_raw(path))
 
 
 def pid_alive(pid: int) -> bool:
@@ -108,7 +121,12 @@ class RunLock:
         """Take the lock or raise :class:`LockedError`; returns self."""
         if self._fd is not None:
             return self
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError as exc:  # a file where the state folder belongs
+            raise StorageError(str(self.path.parent), OSError(errno.ENOTDIR, exc.strerror)) from None
+        except OSError as exc:
+            raise StorageError(str(self.path.parent), exc) from None
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
         announced = False
         while True:
@@ -135,14 +153,20 @@ class RunLock:
     def _try_lock(self) -> int | None:
         """Open and flock the file; None if someone else holds it."""
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except IsADirectoryError:
+                self._move_folder_aside()
+                continue
+            except OSError as exc:
+                raise StorageError(str(self.path), exc) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
                 os.close(fd)
                 if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                     return None
-                raise
+                raise StorageError(str(self.path), exc) from None
             # Someone may have replaced the file between open and flock; lock the current one.
             try:
                 same = os.path.samestat(os.fstat(fd), os.stat(self.path))
@@ -152,9 +176,27 @@ class RunLock:
                 return fd
             os.close(fd)
 
+    def _move_folder_aside(self) -> None:
+        """A folder where the lock file belongs (damage, or a mistaken mkdir): keep it, renamed."""
+        aside = self.path.with_name(f"{LOCK_NAME}.folder-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}")
+        try:
+            os.rename(self.path, aside)
+        except FileNotFoundError:
+            return  # another run moved it first
+        except OSError as exc:
+            raise StorageError(str(self.path), exc) from None
+        log.warning("%s was a folder, not a lock file; moved it to %s and took the lock over", self.path, aside)
+
     def _take_over(self, fd: int) -> None:
         """Report a crashed holder, then write our own details into the file."""
-        previous = read_lock_info(self.path)
+        raw = _read_raw(self.path)
+        previous = _parse(raw)
+        if raw and previous is None:
+            log.warning(
+                "lock file %s held unreadable data (%d bytes, not a batchsum lock record); taking it over",
+                self.path,
+                len(raw),
+            )
         if previous:
             self.stale = previous
             pid = previous.get("pid")
@@ -178,8 +220,14 @@ class RunLock:
         data = (json.dumps(self.info) + "\n").encode()
         # Not fsynced: the flock is the lock; these details only name the holder in messages, and a
         # power cut that loses them also ended that holder.
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, data, 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, data, 0)
+        except OSError as exc:
+            self._fd = None
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+            raise StorageError(str(self.path), exc) from None
 
     def release(self) -> None:
         """Clear the holder details and drop the lock (idempotent)."""

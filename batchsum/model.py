@@ -95,14 +95,6 @@ def doc_id_of(nid: str) -> str:
     return nid.split(NODE_ID_SEP, 1)[0]
 
 
-def level_of(nid: str) -> int | None:
-    """The level (1, 2 or 3) a node id names, or None when it is not a node id."""
-    _, sep, tail = nid.rpartition(NODE_ID_SEP)
-    if not sep or len(tail) < 3 or tail[0] != "L" or tail[1] not in "123" or tail[2] != ":":
-        return None
-    return int(tail[1])
-
-
 @dataclass
 class SummaryRequest:
     """Everything a backend needs to produce one summary node."""
@@ -202,6 +194,7 @@ class FileRecord:
     error: str | None = None
     fallback_nodes: int = 0
     nodes_recomputed: int = 0
+    secrets_redacted: int = 0  # secrets replaced by [REDACTED:<kind>] before summarizing (--redact)
 
 
 @dataclass
@@ -230,4 +223,5 @@ class RunRecord:
     completion_tokens: int = 0
     nodes_computed: int = 0
     nodes_reused: int = 0
+    fallback_nodes: int = 0  # nodes the configured LLM did not produce (extractive fallback): a degraded run
     wall_ms: float = 0.0

@@ -136,3 +136,18 @@ def render_index(rows: Iterable[IndexRow], *, generated_at: str | None = None) -
 def _neg_date(date: str | None) -> tuple[int, ...]:
     # Newest first: sort on the negated digits of an ISO date (missing dates sort last anyway).
     return tuple(-int(part) for part in (date or "0-0-0")[:10].split("-") if part.isdigit())
+
+
+def index_path(out: Path) -> Path:
+    """``OUT/index.md``, or ``OUT/batchsum-index.md`` when a source named ``index.md`` owns that name."""
+    path = out / INDEX_NAME
+    return out / "batchsum-index.md" if path.is_dir() else path
+
+
+def write_index(out: Path, rows: Iterable[IndexRow]) -> Path:
+    """Rewrite the root index atomically (readers see the old one or the new one)."""
+    from batchsum.tree import atomic_write_text
+
+    path = index_path(out)
+    atomic_write_text(path, render_index(rows), durable=False)
+    return path

@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from batchsum.backends.registry import BACKENDS
 from batchsum.config import LLMConfig, RunConfig
 from batchsum.errors import PipelineError
 from batchsum.model import Thresholds
@@ -83,7 +84,7 @@ class _Key:
 
 def _schema() -> dict[str, dict[str, _Key]]:
     """Keys by section, from the settings schema plus the keys only a pipeline file has."""
-    order = ("", "backend", "levels", "chunking", "rolling", "index", "metrics", "logging")
+    order = ("", "backend", "levels", "chunking", "rolling", "index", "metrics", "logging", "ray")
     sections: dict[str, dict[str, _Key]] = {name: {} for name in order}
     for name, keys in pipeline_keys().items():
         for key, s in keys.items():
@@ -91,7 +92,7 @@ def _schema() -> dict[str, dict[str, _Key]]:
                 s.kind, s.field, s.choices, s.nullable, s.minimum, s.maximum, zero_is_none=s.zero_is_none
             )
     sections["backend"].update(
-        kind=_Key("enum", None, choices=("extractive", "llm")), api_key_env=_Key("special"), facets=_Key("special")
+        kind=_Key("enum", None, choices=tuple(BACKENDS)), api_key_env=_Key("special"), facets=_Key("special")
     )
     sections[""].update(
         version=_Key("int", None, minimum=PIPELINE_VERSION, maximum=PIPELINE_VERSION),

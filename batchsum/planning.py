@@ -1,12 +1,15 @@
 """Plan a file's summary tree: which nodes, their inputs, prompts and budgets.
 
-NONE: no node. BRIEF/STANDARD: one L3 from the text. DETAILED: L1 per chunk, L3 over the
+NONE: the source kept whole as its final (kind ``source``, no summary), or no node at all for an
+empty file or with ``keep_short`` off. BRIEF/STANDARD: one L3 from the text. DETAILED: L1 per chunk, L3 over the
 L1s. HIERARCHICAL: L1 per chunk, L2 per group of ``group_size`` L1s, L3 over the L2s.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
 from batchsum.backends.budget import output_budget
 from batchsum.chunking import Chunk, chunk_text
@@ -14,11 +17,17 @@ from batchsum.config import RunConfig
 from batchsum.model import TARGET_RATIO, Document, PromptKind, SummaryLevel, node_id
 from batchsum.tokens import Tokenizer
 
+if TYPE_CHECKING:
+    from batchsum.agent_transcript import RunExtras
+
 # L1s keep more detail than the final; each level at least halves its input, so
 # L1 ≈ 15 % of a chunk, L2 ≈ 7 % of its group's source, and L3 the level's target (7 % / 4 %).
 L1_RATIO = 0.15
 L2_RATIO = 0.07
 MIN_TARGET = 16
+
+# A prompt kind, or "source": a short file kept whole as its own final, never sent to a backend.
+NodeKind = PromptKind | Literal["source"]
 
 
 @dataclass
@@ -28,7 +37,7 @@ class PlannedNode:
     node_id: str
     level: int  # 1, 2, 3
     index: int | None  # chunk/group index; None for the final
-    kind: PromptKind
+    kind: NodeKind
     source_tokens: int  # tokens of the source this node covers
     target_tokens: int
     inputs: list[str] = field(default_factory=list)  # child node ids (meta/rolling)
@@ -50,6 +59,12 @@ class FilePlan:
     prior_context: str | None = None
     depth: int = 0
     parent_id: str | None = None
+    extras: RunExtras | None = None  # offline facets / agent-session digest for the final
+
+    @property
+    def kept_whole(self) -> bool:
+        """True when the file is short enough to be its own final (no summary is made)."""
+        return len(self.nodes) == 1 and self.nodes[0].kind == "source"
 
 
 def target_for(ratio: float, source_tokens: int) -> int:
@@ -62,17 +77,19 @@ def leaf_max_tokens(input_tokens: int, target: int) -> int:
     return max(1, min(output_budget(input_tokens, target), input_tokens - 1))
 
 
-def plan_file(doc: Document, starts: list[int], cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
+def plan_file(doc: Document, starts: Sequence[int], cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     """Build the node plan of ``doc`` (whose token starts are ``starts``)."""
-    tokens = len(starts) if doc.text.strip() else 0
+    tokens = len(starts) if doc.text and not doc.text.isspace() else 0
     doc.tokens = tokens
     level = cfg.thresholds.level_for(tokens)
     doc.level = level
     did = doc.doc_id
-    if level is SummaryLevel.NONE:
-        return FilePlan(doc, level, [], [], None)
-    ratio = TARGET_RATIO[level]
     final = node_id(did, 3, None)
+    if level is SummaryLevel.NONE:
+        if not tokens or not cfg.keep_short:
+            return FilePlan(doc, level, [], [], None)  # an empty file has nothing to keep
+        return FilePlan(doc, level, [], [PlannedNode(final, 3, None, "source", tokens, tokens, text=doc.text)], final)
+    ratio = TARGET_RATIO[level]
     if level in (SummaryLevel.BRIEF, SummaryLevel.STANDARD):
         kind: PromptKind = "brief" if level is SummaryLevel.BRIEF else "standard"
         node = PlannedNode(final, 3, None, kind, tokens, target_for(ratio, tokens), text=doc.text)
@@ -102,8 +119,9 @@ def plan_file(doc: Document, starts: list[int], cfg: RunConfig, tokenizer: Token
     top_inputs = l1_ids
     if hierarchical:
         top_inputs = []
+        leaves = nodes[:n]  # the L1s only: L2 nodes are appended to ``nodes`` as the loop goes
         for g in range((n + cfg.group_size - 1) // cfg.group_size):
-            members = nodes[g * cfg.group_size : (g + 1) * cfg.group_size]
+            members = leaves[g * cfg.group_size : (g + 1) * cfg.group_size]
             src = sum(m.chunk.tokens - m.chunk.overlap_tokens for m in members if m.chunk)
             gid = node_id(did, 2, g)
             top_inputs.append(gid)

@@ -69,20 +69,33 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "private_key",
         # A literal first: re finds "-----BEGIN" by fast substring search, so this is cheap on any text.
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
+        r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         ("private key",),
         multiline=True,
     ),
     _Rule("anthropic_key", r"\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_\-]{20,}", ("sk-ant-",)),
-    _Rule("openai_key", r"\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b", ("sk-",)),
-    _Rule("aws_access_key", r"\b(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}\b", ("a3t", "abia", "acca", "akia", "asia")),
+    _Rule(
+        "openai_key",
+        r"\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{16,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b",
+        ("sk-",),
+    ),
+    _Rule(
+        "aws_access_key",
+        r"\b(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}\b",
+        ("a3t", "abia", "acca", "akia", "asia"),
+    ),
     _Rule(
         "aws_secret_key",
         r"(?P<keep>\baws_?(?:secret_?access_?key|secret_?key)[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
         ("aws",),
         re.IGNORECASE,
     ),
-    _Rule("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+    _Rule(
+        "github_token",
+        r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    ),
     _Rule(
         "slack_token",
         r"\bxox[abposr]-(?:[0-9]+-)*[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/]+",
@@ -97,7 +110,9 @@ _RULES: tuple[_Rule, ...] = (
         ("bearer",),
         re.IGNORECASE,
     ),
-    _Rule("generic_key", r"(?P<prefix>\bsk-)[A-Za-z0-9_\-]{16,}|(?P<prefix2>\bkey-)[A-Za-z0-9]{20,}\b", ("sk-", "key-")),
+    _Rule(
+        "generic_key", r"(?P<prefix>\bsk-)[A-Za-z0-9_\-]{16,}|(?P<prefix2>\bkey-)[A-Za-z0-9]{20,}\b", ("sk-", "key-")
+    ),
     _Rule(
         "password",
         r"(?P<keep>\b(?:password|passphrase|passwd|pwd)\b[\"']?[ \t]*[:=][ \t]*)"

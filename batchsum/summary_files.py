@@ -11,11 +11,12 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum.navigation import links_block, title_for, with_links
 from batchsum.tree import node_path, read_node, soft_delete, summaries_dir, write_node
 
 if TYPE_CHECKING:
     from batchsum.engine.records import NodeResult
-    from batchsum.planning import FilePlan
+    from batchsum.planning import FilePlan, PlannedNode
 
 
 def front_matter(plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any]:
@@ -25,6 +26,7 @@ def front_matter(plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any
     out = res.output
     meta: dict[str, Any] = {
         "id": node.node_id,
+        "title": _title(doc.relpath, node),
         "doc_id": doc.doc_id,
         "source_path": doc.relpath,
         "source_sha256": doc.sha256,
@@ -44,6 +46,8 @@ def front_matter(plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any
     meta["input_tokens"] = res.input_tokens
     meta["output_tokens"] = res.output_tokens
     meta["compression_ratio"] = round(min(1.0, res.output_tokens / res.input_tokens), 4) if res.input_tokens else 0.0
+    if node.kind == "source":
+        meta["kept_whole"] = True  # the source text itself, too short to need a summary
     if node.level == 3:
         meta["source_tokens"] = doc.tokens
         meta["source_compression_ratio"] = round(min(1.0, res.output_tokens / doc.tokens), 4) if doc.tokens else 0.0
@@ -65,7 +69,20 @@ def front_matter(plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any
             meta["decode_note"] = doc.decode_note
         if out.facets:
             meta["facets"] = out.facets
+        if plan.extras is not None:
+            for key, value in plan.extras.front_matter.items():
+                meta.setdefault(key, value)  # what the backend itself wrote wins
     return meta
+
+
+def _title(relpath: str, node: PlannedNode) -> str:
+    # Named after the source, so a notes app lists "2026-10-01", not hundreds of notes called "final".
+    name = title_for(relpath)
+    if node.level == 1:
+        return f"{name} · chunk {node.index}"
+    if node.level == 2:
+        return f"{name} · group {node.index}"
+    return name
 
 
 def body(res: NodeResult) -> str:
@@ -120,12 +137,36 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
                 hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"
                 hist.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(path, hist)
-        write_node(path, front_matter(plan, res, created), body(res))
+        text = body(res)
+        if node.level == 3 and plan.extras is not None and plan.extras.markdown:
+            text = f"{text}\n\n{plan.extras.markdown.strip()}"
+        text = with_links(text, _links(plan, res.node, path.parent))
+        write_node(path, front_matter(plan, res, created), text)
     sdir = summaries_dir(out, rel)
     if sdir.is_dir():
         stale = [p for lvl in ("L1", "L2", "L3") for p in sorted((sdir / lvl).glob("*.md")) if p not in written]
         if stale:
             soft_delete(out, rel, stale, stamp)
+
+
+def _links(plan: FilePlan, node: PlannedNode, node_dir: Path) -> str:
+    """Links from a node to its parent, its children and the source file."""
+    nodes = plan.nodes
+    parent: tuple[int, int | None] | None
+    children: list[tuple[int, int | None]]
+    l2: list[tuple[int, int | None]] = [(2, n.index) for n in nodes if n.level == 2]
+    if node.level == 3:
+        parent = None
+        children = l2 or [(1, n.index) for n in nodes if n.level == 1]
+    elif node.level == 2:
+        parent = (3, None)
+        children = [(1, n.index) for n in nodes if n.level == 1 and n.parent_group == node.index]
+    else:
+        parent = (2, node.parent_group) if node.parent_group is not None else (3, None)
+        children = []
+    return links_block(
+        level=node.level, index=node.index, source=plan.doc.path, node_dir=node_dir, parent=parent, children=children
+    )
 
 
 def previous_final(out: Path, relpath: str) -> str | None:

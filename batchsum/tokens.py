@@ -13,6 +13,7 @@ import gzip
 import hashlib
 import logging
 import os
+import re
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
@@ -44,7 +45,7 @@ class Tokenizer(Protocol):
 
     def decode(self, tokens: Sequence[int]) -> str: ...
 
-    def token_starts(self, text: str) -> list[int]:
+    def token_starts(self, text: str) -> Sequence[int]:
         """Character offset where each token of ``text`` starts (len == token count)."""
         ...
 
@@ -81,6 +82,25 @@ def _seed_tiktoken_cache(encoding: str) -> Path | None:
         return None
 
 
+PIECE_CHARS = 1 << 20  # tokenize at most about this much text at once
+_PIECE_END = re.compile(r"\n(?=\S)")
+
+
+def _pieces(text: str, size: int) -> list[tuple[int, int]]:
+    """(start, end) spans covering ``text``, each ending after a newline before a non-space, ~``size`` long."""
+    spans: list[tuple[int, int]] = []
+    lo = 0
+    n = len(text)
+    while n - lo > size:
+        m = _PIECE_END.search(text, lo + size)
+        if m is None:
+            break
+        spans.append((lo, m.end()))
+        lo = m.end()
+    spans.append((lo, n))
+    return spans
+
+
 class TiktokenTokenizer:
     """Exact counts through tiktoken."""
 
@@ -102,23 +122,42 @@ class TiktokenTokenizer:
     def decode(self, tokens: Sequence[int]) -> str:
         return self._enc.decode(list(tokens))
 
-    def token_starts(self, text: str) -> list[int]:
+    def token_starts(self, text: str) -> Sequence[int]:
+        """Token start offsets as a compact ``array`` (4 bytes a token), tokenized piece by piece.
+
+        A list of Python ints costs ~36 bytes a token and tiktoken's own list as much again: a 200 MB
+        file needed gigabytes. Pieces end after a newline that precedes a non-space character, a
+        point no cl100k/o200k pre-token crosses, so the tokens are exactly those of the whole text.
+        """
+        import array
+
+        small = len(text) < 2**32
+        out = array.array("I" if small else "Q")
+        for lo, hi in _pieces(text, PIECE_CHARS):
+            starts = self._piece_starts(text[lo:hi])  # the whole text when it is one piece: no copy
+            if starts is not None:
+                out.frombytes((starts + lo).astype("uint32" if small else "uint64").tobytes())
+        return out
+
+    def _piece_starts(self, text: str) -> Any:
+        """Start offsets of the tokens of ``text`` as a numpy int64 array, or None when it has none."""
         import numpy as np
 
         tokens = self._enc.encode(text, disallowed_special=())
         if not tokens:
-            return []
+            return None
         lengths = self._byte_lengths()[np.asarray(tokens, dtype=np.int64)]
+        del tokens
         byte_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         if text.isascii():
-            return byte_starts.tolist()  # type: ignore[no-any-return]
+            return byte_starts
         raw = np.frombuffer(text.encode("utf-8", errors="surrogatepass"), dtype=np.uint8)
         # char index of each byte: count of non-continuation bytes before it (a token may start mid-character).
         lead = (raw & 0xC0) != 0x80
         char_of_byte = np.cumsum(lead) - 1
         clipped = np.minimum(byte_starts, len(raw) - 1)
         starts = char_of_byte[clipped] + (~lead[clipped])  # mid-character starts round up to the next char
-        return np.maximum.accumulate(starts).tolist()  # type: ignore[no-any-return]
+        return np.maximum.accumulate(starts)
 
     def _byte_lengths(self) -> Any:
         """Byte length of every token id, built once per encoding."""
@@ -181,8 +220,8 @@ class EstimateTokenizer:
     def decode(self, tokens: Sequence[int]) -> str:
         return "".join(chr(t) for t in tokens)
 
-    def token_starts(self, text: str) -> list[int]:
-        return list(range(0, len(text), CHARS_PER_TOKEN))
+    def token_starts(self, text: str) -> Sequence[int]:
+        return range(0, len(text), CHARS_PER_TOKEN)
 
 
 _lock = threading.Lock()

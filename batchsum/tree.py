@@ -59,7 +59,8 @@ def _create_temp(folder: Path, name: str) -> str:
     while True:
         tmp = os.path.join(folder, f".{name}.{os.getpid()}.{next(_TMP_SEQ)}.tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            # 0o666 minus the umask, like any file a program creates: a shared tree stays readable.
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:  # left by a killed process that had this pid
             continue
         os.close(fd)
@@ -136,8 +137,11 @@ def write_node(path: Path, meta: dict[str, Any], body: str) -> None:
 
 
 def read_node(path: Path) -> tuple[dict[str, Any], str]:
-    """Read one summary node file."""
-    return parse_markdown(path.read_text(encoding="utf-8"))
+    """Read one summary node file: its front matter and its summary text (navigation links dropped)."""
+    from batchsum.navigation import strip_links
+
+    meta, body = parse_markdown(path.read_text(encoding="utf-8"))
+    return meta, strip_links(body)
 
 
 @dataclass

@@ -232,7 +232,17 @@ def _walk_dir(
             if entry.is_symlink() and policy.refuses(entry.path, result):
                 continue
             _walk_dir(
-                result, root, Path(entry.path), rel_in_root, prefix, spec, out_abs, override, seen_files, visited, policy
+                result,
+                root,
+                Path(entry.path),
+                rel_in_root,
+                prefix,
+                spec,
+                out_abs,
+                override,
+                seen_files,
+                visited,
+                policy,
             )
             continue
         # scandir's d_type answers this without a syscall for everything but symlinks.
@@ -245,7 +255,9 @@ def _walk_dir(
         if not regular and os.path.exists(entry.path):
             # A FIFO would block the first read forever and /dev/zero never ends: report, never open.
             if spec is None or not spec.match_file(rel_in_root):
-                result.problems.append(Problem(entry.path, f"{_kind_of(Path(entry.path))}, not a regular file: skipped"))
+                result.problems.append(
+                    Problem(entry.path, f"{_kind_of(Path(entry.path))}, not a regular file: skipped")
+                )
             continue
         if not supported:
             continue
@@ -590,7 +602,7 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     """Decide journal/conversation/document from extension, content shape and folder names."""
     agent = agent_transcript_reason(text)
     if agent is not None:
-        return "conversation", agent  # reason starts "agent transcript": see is_agent_transcript
+        return "conversation", agent  # the reason starts "agent transcript" (see agent_transcript.run_extras)
     ext = path.suffix.lower()
     if ext in CHAT_EXTS or ext in SUBTITLE_EXTS:
         return "conversation", f"extension {ext}"

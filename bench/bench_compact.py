@@ -1,29 +1,50 @@
 """Compaction of real agent sessions (shared/bench/agent_sessions_raw), offline, default settings.
 
 Figures: token reduction (1 - tokens_after / tokens_before) median and worst over every session
-(target: every session reduced), how many sessions keep every command and command path in
-``context.domain_entities`` (target: all), how many chain on a second compaction (depth 1, parent
-set; target: all), and the median time per compaction. Quick mode uses the first eight sessions.
+(target: every session reduced), how many sessions keep every command and every file shown in
+``context.domain_entities`` (target: all; "used" is read by plain regexes, not our extractors),
+how many chain on a second compaction (depth 1, parent set; target: all), and the median time per
+compaction. Quick mode uses the first eight sessions.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.common import BenchContext, BenchResult, emit, skip
 
 AREA = "compact"
 CONTEXT_WINDOW = 8192
+# An independent reading of "what the session used" (not our extractors): the first line of every
+# fenced or <command> block of an assistant turn, and every [File: ...] / (Open file: ...) path.
+_BLOCK = re.compile(r"```[^\n]*\n(.*?)```|<command>\n?(.*?)</command>", re.S)
+_SHOWN = re.compile(r"\[File: (\S+) \(\d+ lines total\)\]|\(Open file: (\S+)\)")
+
+
+def used_in(messages: list[dict[str, Any]]) -> set[str]:
+    """Commands and file paths a session visibly used."""
+    found: set[str] = set()
+    for m in messages:
+        content = str(m.get("content") or "")
+        if m.get("role") == "assistant":
+            for a, b in _BLOCK.findall(content):
+                block = (a or b).strip()
+                if block:
+                    found.add(block.split("\n", 1)[0].strip())
+        for a, b in _SHOWN.findall(content):
+            if (a or b) != "n/a":
+                found.add(a or b)
+    return found
 
 
 def run(ctx: BenchContext) -> list[BenchResult]:
     """Compact every agent session twice (the second chains onto the first) and report the figures."""
     from batchsum.agent_transcript import read_transcript
     from batchsum.compact import compact
-    from batchsum.compact.extractors import classify_turns, command_line, command_paths
-    from batchsum.compact.messages import as_message
 
     folder = ctx.bench_data("agent_sessions_raw", "docs")
     if folder is None:
@@ -47,12 +68,7 @@ def run(ctx: BenchContext) -> list[BenchResult]:
         reductions.append(reduction)
         if result.record is None:
             continue
-        wanted: set[str] = set()
-        for turn in classify_turns([as_message(m) for m in messages]):
-            if turn.kind == "assistant" and turn.command:
-                wanted.add(command_line(turn.command))
-                wanted.update(command_paths(turn.command))
-        if wanted <= set(result.record.context.domain_entities):
+        if used_in(messages) <= set(result.record.context.domain_entities):
             entities_ok += 1
         again = compact(result.messages, context_window=CONTEXT_WINDOW, history=[result.record])
         if again.record is not None and again.record.depth == 1 and again.record.parent_id == result.record.id:
@@ -66,7 +82,7 @@ def run(ctx: BenchContext) -> list[BenchResult]:
         emit(BenchResult(AREA, f"  worst session: {worst_name[:38]}", "-", "", "", None)),
         emit(
             BenchResult(
-                AREA, "sessions with all commands+paths in entities", f"{entities_ok}/{n}", "", "all", entities_ok == n
+                AREA, "sessions with all commands+files in entities", f"{entities_ok}/{n}", "", "all", entities_ok == n
             )
         ),
         emit(BenchResult(AREA, "sessions chaining (depth 1, parent set)", f"{chained}/{n}", "", "all", chained == n)),

@@ -1,4 +1,10 @@
-"""Search index benchmarks: indexing throughput, search latency and retrieval quality.
+"""Search index benchmarks: cost of indexing, size on disk, search latency and retrieval quality.
+
+* first-run cost: ``batchsum run`` with the index vs the same run with ``--no-index`` (same window,
+  wall and peak RSS) on scott_daily, the 35 QMSum meetings and (full only) the 100 Gutenberg books
+  -> ratio <= 2; peak RSS <= 400 MB (scott_daily), <= 1 GiB (books); index on disk (everything under
+  .batchsum but the tree, node store and metrics) <= 2x the corpus bytes on the books; the quiet
+  re-run right after a changing run <= 3 % of the first run.
 
 * throughput: a Markdown tree of >= 10,000 nodes (quick: 300) built from paragraphs of the
   gutenberg books, indexed from scratch with ``rebuild_index`` -> nodes/s (target >= 250).
@@ -119,7 +125,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _throughput_and_latency(ctx: BenchContext) -> list[BenchResult]:
     from batchsum.config import RunConfig
-    from batchsum.index.embed import get_onnx_embedder
+    from batchsum.index.embed import get_static_embedder
     from batchsum.index.search import search
     from batchsum.index.store import rebuild_index
 
@@ -136,15 +142,15 @@ def _throughput_and_latency(ctx: BenchContext) -> list[BenchResult]:
         shutil.rmtree(out)
     written = _write_tree(out, paras)
     results: list[BenchResult] = []
-    emb = get_onnx_embedder()
+    emb = get_static_embedder()
     tokens = sum(len(t) for t in emb.token_ids([p for _, p in paras]))
     results.append(emit(BenchResult(AREA, "tree nodes (gutenberg paragraphs)", float(written), "nodes")))
     results.append(emit(BenchResult(AREA, "mean WordPiece tokens per node", tokens / max(1, written), "tokens")))
     cfg = RunConfig(paths=[], out=out)
     stats = rebuild_index(cfg)
     rate = stats.nodes_indexed / stats.seconds if stats.seconds else 0.0
-    results.append(emit(BenchResult(AREA, "index throughput (rebuild, MiniLM int8)", rate, "nodes/s", ">= 250",
-                                    rate >= 250)))  # fmt: skip
+    results.append(emit(BenchResult(AREA, "index throughput (rebuild: static vectors + BM25)", rate, "nodes/s",
+                                    ">= 250", rate >= 250)))  # fmt: skip
     results.append(emit(BenchResult(AREA, "embedding throughput", tokens / stats.seconds, "tokens/s")))
 
     queries = _queries_from(paras, 30 if ctx.quick else 100)
@@ -161,18 +167,18 @@ def _throughput_and_latency(ctx: BenchContext) -> list[BenchResult]:
 
 
 def _pool_sources(cfg: RunConfig, query: str, k: int = 5) -> tuple[set[str], set[str]]:
-    """Source paths of the candidates the reranker sees (before rerank, recency and MMR): (dense, dense + BM25)."""
-    from batchsum.index.embed import get_onnx_embedder
+    """Source paths of the candidates that get scored (before the floor and MMR): (dense, dense + BM25)."""
+    from batchsum.index.embed import get_embedder
     from batchsum.index.lexical import LexFilter
-    from batchsum.index.search import CANDIDATES_PER_LEVEL, _candidates, lexical_candidates
+    from batchsum.index.search import CANDIDATES_PER_LEVEL, LEXICAL_PER_LEVEL, _candidates, lexical_candidates
     from batchsum.index.store import open_collection
 
-    emb = get_onnx_embedder()
+    emb = get_embedder(cfg)
     col = open_collection(cfg, emb, create=False)
     ids = _candidates(col, emb.embed([query])[0], k * CANDIDATES_PER_LEVEL, None, [])
     dense = {i.split(":summary:")[0] for i in ids}
-    _, lex_ids = lexical_candidates(cfg, query, k * CANDIDATES_PER_LEVEL, LexFilter(), dense)
-    return dense, dense | {i.split(":summary:")[0] for i in lex_ids}
+    lex = lexical_candidates(cfg, query, k * LEXICAL_PER_LEVEL, LexFilter(), dense)
+    return dense, dense | {i.split(":summary:")[0] for i in lex.candidates}
 
 
 def _qmsum(ctx: BenchContext) -> list[BenchResult]:
@@ -226,10 +232,99 @@ def _qmsum(ctx: BenchContext) -> list[BenchResult]:
     return results
 
 
+NONSENSE = "kubernetes cluster autoscaling yaml"
+
+
+def _first_runs(ctx: BenchContext, name: str, paths: list[Path], rss_target_mb: float | None,
+                disk_target: float | None) -> list[BenchResult]:  # fmt: skip
+    """First run with and without the index in one window; size on disk; the quiet re-run after a change."""
+    import shutil
+
+    from batchsum.config import RunConfig
+    from batchsum.index.store import index_sizes
+    from bench.common import timed_run
+
+    base = ctx.workdir / f"first-{name}"
+    shutil.rmtree(base, ignore_errors=True)
+    plain_wall, plain_rss = _timed_first(paths, base / "plain", "--no-index")
+    emit(BenchResult(AREA, f"{name}: peak RSS of the first run --no-index", plain_rss / 1024, "MB"))
+    wall, rss = _timed_first(paths, base / "indexed")
+    out = base / "indexed"
+    results = [emit(BenchResult(AREA, f"{name}: first run --no-index", plain_wall, "s")),
+               emit(BenchResult(AREA, f"{name}: first run with the index", wall, "s")),
+               emit(BenchResult(AREA, f"{name}: first run index / --no-index", wall / plain_wall, "x", "<= 2",
+                                wall / plain_wall <= 2))]  # fmt: skip
+    rss_mb = rss / 1024
+    target = f"<= {rss_target_mb:.0f}" if rss_target_mb else ""
+    results.append(emit(BenchResult(AREA, f"{name}: peak RSS of the first run", rss_mb, "MB", target,
+                                    rss_mb <= rss_target_mb if rss_target_mb else None)))  # fmt: skip
+    corpus_bytes = sum(f.stat().st_size for p in paths for f in ([p] if p.is_file() else p.rglob("*")) if f.is_file())
+    index_bytes = sum(part.bytes for part in index_sizes(RunConfig(paths=[], out=out)))
+    ratio = index_bytes / max(1, corpus_bytes)
+    results.append(emit(BenchResult(AREA, f"{name}: index on disk / corpus bytes", ratio, "x",
+                                    f"<= {disk_target:g}" if disk_target else "",
+                                    ratio <= disk_target if disk_target else None)))  # fmt: skip
+    if paths[0].is_dir() and paths[0].parent == ctx.workdir:
+        # A changing run (one entry edited), then the quiet re-run right after it.
+        edited = sorted(paths[0].glob("*.*"))[0]
+        edited.write_text(edited.read_text(encoding="utf-8") + "\nA line added for the benchmark.\n", encoding="utf-8")
+        timed_run(batchsum_cmd("run", *map(str, paths), "--out", str(out), "--quiet"))
+        quiet_wall, _ = timed_run(batchsum_cmd("run", *map(str, paths), "--out", str(out), "--quiet"))
+        share = quiet_wall / wall
+        results.append(emit(BenchResult(AREA, f"{name}: quiet re-run after a changing run / first run", share * 100,
+                                        "%", "<= 3", share <= 0.03)))  # fmt: skip
+    hits = subprocess.run(batchsum_cmd("search", NONSENSE, "--out", str(out), "--json"), capture_output=True,
+                          text=True)  # fmt: skip
+    n = len(json.loads(hits.stdout or "[]")) if hits.returncode == 0 else -1
+    results.append(emit(BenchResult(AREA, f"{name}: hits for '{NONSENSE}'", float(n), "", "0", n == 0)))
+    return results
+
+
+def _timed_first(paths: list[Path], out: Path, *extra: str) -> tuple[float, float]:
+    """Wall seconds and peak RSS (KiB) of one first run, measured by /usr/bin/time when present."""
+    import os
+    import shutil
+
+    time_bin = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
+    cmd = batchsum_cmd("run", *map(str, paths), "--out", str(out), "--quiet", *extra)
+    if time_bin is None:
+        from bench.common import timed_run
+
+        return timed_run(cmd)
+    t0 = time.perf_counter()
+    proc = subprocess.run([time_bin, "-f", "%M", *cmd], capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    rss = float(proc.stderr.strip().splitlines()[-1])
+    return wall, rss
+
+
+def _costs(ctx: BenchContext) -> list[BenchResult]:
+    results: list[BenchResult] = []
+    scott = ctx.bench_data("journals", "scott_daily")
+    if scott is None:
+        return skip(AREA, "shared/bench/journals/scott_daily not found")
+    # A scratch copy: the quiet re-run is measured right after a run that edited one entry.
+    import shutil
+
+    copy = ctx.workdir / "scott_daily"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(scott, copy)
+    results += _first_runs(ctx, "scott_daily", [copy], 400, None)
+    meetings = ctx.bench_data("qmsum", "docs")
+    if meetings is not None:
+        results += _first_runs(ctx, "qmsum", [meetings], None, None)
+    books = ctx.bench_data("gutenberg", "docs")
+    if books is not None and not ctx.quick:
+        results += _first_runs(ctx, "gutenberg", [books], 1024, 2.0)
+    return results
+
+
 def run(ctx: BenchContext) -> list[BenchResult]:
     """Throughput, latency and retrieval quality of the search index."""
     ctx.workdir.mkdir(parents=True, exist_ok=True)
-    return [*_throughput_and_latency(ctx), *_qmsum(ctx)]
+    return [*_costs(ctx), *_throughput_and_latency(ctx), *_qmsum(ctx)]
 
 
 if __name__ == "__main__":

@@ -1,4 +1,7 @@
-"""``make eval``: ``batchsum eval --baselines --budget ref`` on the shared QMSum and SQuALITY sets.
+"""``make eval``: ``batchsum eval --baselines --budget ref`` on the five shared sets.
+
+Meetings (QMSum), long stories (SQuALITY), game transcripts (CRD3), first-person diaries and
+biomedical papers (PubMed): a change must hold up on every kind of text, not one.
 
 For each set: fresh summaries of ``<shared>/bench/<set>/docs`` (a clean output tree, so seconds per
 document are a full run), scored against ``refs_multi/`` when the set has several references per
@@ -6,7 +9,9 @@ document (max over them) and ``refs/`` otherwise, with the five baselines at the
 Results go to one persistent metrics store, ``.bench-out/eval/metrics.duckdb``, so quality can be
 tracked run over run. Baseline outputs are cached, so re-runs only pay for batchsum.
 
-    python -m bench.eval_sets [--shared ../shared] [--sets qmsum,squality] [--limit N] [--jobs 2]
+    python -m bench.eval_sets [--shared ../shared] [--sets qmsum,pubmed] [--limit N] [--half 0|1] [--jobs 2]
+
+``--half 0`` / ``--half 1`` evaluate every other document: tune on one half, report the other.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SETS = ("qmsum", "squality")
-# QMSum's AMI/ICSI transcripts are partly lowercased, so entities are matched case-insensitively.
-CASE_INSENSITIVE = {"qmsum"}
+SETS = ("diaries", "pubmed", "squality", "qmsum", "crd3")  # cheapest first
+# QMSum's AMI/ICSI transcripts are partly lowercased and the PubMed bodies fully, so entities are
+# matched case-insensitively there.
+CASE_INSENSITIVE = {"qmsum", "pubmed"}
 
 
 def _refs_dir(set_dir: Path) -> Path:
@@ -36,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=Path, default=REPO.parent / "shared")
     ap.add_argument("--sets", default=",".join(SETS), help="comma-separated set names under <shared>/bench")
     ap.add_argument("--limit", type=int, default=None, help="only the first N documents of each set")
+    ap.add_argument("--half", type=int, choices=(0, 1), default=None, help="every other document (0 or 1)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes for the baselines")
     ap.add_argument("--workdir", type=Path, default=REPO / ".bench-out" / "eval")
     ap.add_argument("--json", type=Path, default=None, help="also write all reports to this JSON file")
@@ -69,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             metrics_db=args.workdir / "metrics.duckdb",
             jobs=max(1, args.jobs),
             limit=args.limit,
+            half=args.half,
         )
         print(f"== {name}: {opts.docs_dir} vs {opts.refs_dir}", flush=True)
         t0 = time.perf_counter()

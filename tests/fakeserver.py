@@ -9,6 +9,7 @@ assert on what the server actually saw, never on client-side bookkeeping.
 Faults are *rules*, matched in order against each request::
 
     {"match": "NODE-7", "model": "fake", "times": 2,          # which requests (all optional)
+     "fraction": 0.2,                                          # this share of them (by prompt hash)
      "status": 429, "retry_after": "1", "hang": 5.0,          # what to do (pick any)
      "latency": 0.5, "content": "text", "malformed_json": true, "bad_body": true}
 
@@ -55,6 +56,8 @@ class Rule:
     malformed_json: bool = False
     bad_body: bool = False
     error_code: str | None = None
+    fraction: float | None = None  # applies to this share of matching requests (deterministic, see applies)
+    _seen: dict[str, int] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rule:
@@ -72,7 +75,16 @@ class Rule:
             return False
         if self.model is not None and self.model != model:
             return False
-        return self.match is None or self.match in prompt
+        if self.match is not None and self.match not in prompt:
+            return False
+        if self.fraction is None:
+            return True
+        # Decided by the prompt and how often this rule has seen it: the same requests fail whatever the
+        # arrival order, and a retry of a failed one gets a fresh draw.
+        n = self._seen.get(prompt, 0)
+        self._seen[prompt] = n + 1
+        draw = int(hashlib.sha256(f"{n}:{prompt}".encode()).hexdigest()[:8], 16) / 2**32
+        return draw < self.fraction
 
 
 @dataclass
@@ -339,8 +351,9 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             self._send(status, json.dumps(obj).encode(), headers)
 
         def _reply(self, entry: LogEntry, status: int, obj: Any, headers: dict[str, str] | None = None) -> int:
-            # Stamp the finish before writing: the client may act on the reply before we log it.
+            # Stamp finish and status before writing: the client may act on the reply before we log it.
             entry.finish = time.time()
+            entry.status = status
             self._json(status, obj, headers)
             return status
 
@@ -352,7 +365,11 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def _key_rejected(self) -> bool:
             if server.require_key is None or self.headers.get("Authorization") == f"Bearer {server.require_key}":
                 return False
-            error = {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}
+            error = {
+                "message": "Incorrect API key provided",
+                "type": "invalid_request_error",
+                "code": "invalid_api_key",
+            }
             self._json(401, {"error": error})
             return True
 

@@ -15,6 +15,7 @@ from batchsum.compact.messages import as_message
 from batchsum.compact.record import parse_summary_header
 from batchsum.errors import ConfigError, InputError
 from batchsum.tokens import get_tokenizer
+from bench.bench_compact import used_in
 
 SESSIONS = Path("/work/shared/bench/agent_sessions_raw/docs")
 SESSION_FILES = sorted(SESSIONS.glob("*.md")) if SESSIONS.is_dir() else []
@@ -82,7 +83,7 @@ def test_reduces_keeps_tail_and_lists_entities() -> None:
         assert item in entities
     assert any("NameError" in e for e in record.context.errors)
     assert len(record.original_message_ids) == len(msgs) - 6
-    # The summary message never exceeds the seed-004 cap.
+    # The summary message never exceeds the budget rule's cap.
     dropped = result.tokens_before - result.tokens_after + record.token_estimate
     assert record.token_estimate <= min(500, max(128, dropped // 2)) + 4
 
@@ -100,6 +101,7 @@ def test_every_bench_session(path: Path) -> None:
     commands, paths = _session_commands_and_paths(messages)
     assert set(commands) <= entities
     assert set(paths) <= entities
+    assert used_in(messages) <= entities  # the same, read by plain regexes instead of our extractors
     # A second compaction chains onto the first.
     again = compact(result.messages, context_window=8192, history=[result.record])
     assert again.compacted, again.reason
@@ -252,8 +254,8 @@ def test_deterministic_offline() -> None:
     a = compact(msgs, context_window=8192)
     b = compact(msgs, context_window=8192)
     assert a.record is not None and b.record is not None
-    assert a.messages[0]["content"].split("\n", 1)[1] == b.messages[0]["content"].split("\n", 1)[1]
-    assert a.record.context == b.record.context
+    assert a.messages == b.messages  # the record id is derived from the input, so even the header matches
+    assert a.record.id == b.record.id and a.record.context == b.record.context
 
 
 def test_record_round_trips_through_json() -> None:
@@ -295,6 +297,9 @@ def test_command_and_path_helpers() -> None:
     assert extract_command("Let's see.\n<command>\nopen src/x.py 10\n</command>") == "open src/x.py 10"
     assert extract_command("text ```\nedit 1:2\nfoo\nend_of_edit\n```") == "edit 1:2\nfoo\nend_of_edit"
     assert command_paths("python reproduce.py --flag") == ["reproduce.py"]
+    assert command_paths("ls -F src/") == ["src/"] and command_paths("cd /testbed") == ["/testbed"]
+    long_cmd = 'curl -F "file=@a.pl"  http://host:8000/x.pl?' + "q" * 300
+    assert command_line(long_cmd + "\nsecond line") == long_cmd  # verbatim: spacing and length kept
     assert "marshmallow.fields" not in find_paths("from marshmallow.fields import TimeDelta in src/fields.py")
     assert "src/fields.py" in find_paths("from marshmallow.fields import TimeDelta in src/fields.py")
 
@@ -318,3 +323,12 @@ def test_extremely_long_single_message() -> None:
     assert result.compacted and result.record is not None
     assert tok.count(result.messages[0]["content"]) <= 500
     assert result.tokens_after < result.tokens_before // 10
+
+
+def test_task_line_is_carried_along_the_chain() -> None:
+    first = compact(_agent_session(), context_window=8192)
+    assert first.record is not None and first.record.task.startswith("We need to fix the rounding bug")
+    assert "\nTask: We need to fix the rounding bug" in first.messages[0]["content"]
+    for history in ([first.record], None):  # from the record, or read back from the message
+        second = compact(first.messages + _agent_session(4)[1:], context_window=8192, history=history)
+        assert second.record is not None and second.record.task == first.record.task

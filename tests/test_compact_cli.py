@@ -77,12 +77,13 @@ def test_cli_json_and_history_chain(tmp_path: Path) -> None:
 def test_cli_out_file_and_json_layout(tmp_path: Path) -> None:
     msgs = [{"role": "user" if i % 2 else "assistant", "content": f"turn {i} " + "words " * 80} for i in range(14)]
     path = tmp_path / "chat.json"
-    path.write_text(json.dumps({"messages": msgs}))
+    path.write_text(json.dumps({"model": "m1", "messages": msgs}))
     target = tmp_path / "out.json"
     out = _run(str(path), "--out", str(target), "-q")
     assert out.exit_code == 0, out.output
     written = json.loads(target.read_text())
-    assert written[1:] == msgs[-6:]
+    assert written["model"] == "m1"  # the object's other keys are kept
+    assert written["messages"][1:] == msgs[-6:]
 
 
 @pytest.mark.parametrize(
@@ -194,3 +195,57 @@ def test_run_extras() -> None:
     assert extras.markdown.startswith("## Facets (extracted)")
     assert run_extras(chat, content_type="conversation", type_reason="speaker turns", llm_facets=True) is None
     assert run_extras(chat, content_type="document", type_reason="default", llm_facets=False) is None
+
+
+def test_batch_run_writes_agent_facets_and_offline_conversation_facets(tmp_path: Path) -> None:
+    """`batchsum run` digests agent sessions and writes extracted facets, offline."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+    from batchsum.tree import read_node
+    from tests.conftest import SAMPLE_CORPUS
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "session.md").write_text(_markdown_session(12), encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(
+        main, ["run", str(corpus), str(SAMPLE_CORPUS / "meetings"), "--out", str(out), "--no-index", "-q"]
+    )
+    assert res.exit_code == 0, res.output
+    meta, body = read_node(out / "corpus" / "session.md" / "summaries" / "L3" / "final.md")
+    assert meta["agent_session"] is True and meta["content_type"] == "conversation"
+    assert meta["files_touched"] and meta["commands_run"]
+    assert "## Agent session (extracted)" in body
+    planning = out / "meetings" / "2026-10-06-planning-meeting.txt" / "summaries" / "L3" / "final.md"
+    meta, body = read_node(planning)
+    assert meta["facets_source"] == "extracted" and meta.get("action_items")
+    assert "(extracted)" in body
+
+
+def test_batch_run_writes_agent_facets(tmp_path: Path) -> None:
+    from batchsum.tree import node_path, read_node
+
+    corpus = tmp_path / "in"
+    corpus.mkdir()
+    (corpus / "session.md").write_text(_markdown_session())
+    (corpus / "standup.txt").write_text(
+        "Ana: I'll send the calibration report by Friday, then we can close the ticket.\n"
+        "Ben: We decided to ship the new firmware on Monday after the field test.\n"
+        "Cleo: Should we also update the dashboard colours before the release?\n"
+        "Ana: The open question is still whether the old buoys can take the update.\n"
+    )
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "-q"])
+    assert res.exit_code == 0, res.output
+    meta, body = read_node(node_path(out, "session.md", 3, None))
+    assert meta["content_type_reason"].startswith("agent transcript")
+    assert meta["agent_session"] is True and meta["tool_results"] == 10
+    assert "make build" in meta["commands_run"] and "config/part_0.toml" in meta["files_touched"]
+    assert any("missing key" in e for e in meta["errors"])
+    assert "## Agent session (extracted)" in body
+    assert meta["source_tokens"] < 1000  # the tree was built from the reduced session, not 500 lines of config
+    meta, body = read_node(node_path(out, "standup.txt", 3, None))
+    assert meta["facets_source"] == "extracted"
+    assert any(a.get("owner") == "Ana" and a.get("due") == "Friday" for a in meta["action_items"])
+    assert "## Facets (extracted)" in body

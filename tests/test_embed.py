@@ -35,7 +35,11 @@ def emb() -> OnnxEmbedder:
 def test_packaged_files_are_found() -> None:
     model, tokenizer = packaged_model_files()
     assert model.name == "model.onnx" and model.stat().st_size > 10_000_000
-    assert tokenizer.name == "tokenizer.json"
+    # The tokenizer ships inside batchsum itself: no unrelated SDK is needed at run time.
+    import batchsum
+
+    assert tokenizer.name == "minilm-tokenizer.json"
+    assert Path(batchsum.__file__).parent in tokenizer.parents
 
 
 def test_vectors_are_normalized_and_match_reference_pipeline(emb: OnnxEmbedder) -> None:

@@ -12,7 +12,17 @@ import re
 import pytest
 
 from batchsum.backends.extractive import summarize_text
-from batchsum.backends.noise import is_heading, line_kind, needs_context, repeated_lines, section_role
+from batchsum.backends.noise import (
+    entry_date,
+    is_footnote,
+    is_fragment,
+    is_heading,
+    is_index_block,
+    line_kind,
+    needs_context,
+    repeated_lines,
+    section_role,
+)
 from batchsum.model import ContentType, PromptKind
 from batchsum.text import split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
@@ -145,7 +155,8 @@ def summarize(
 def whole_sentences(out: str, source: str) -> list[str]:
     """The summary's sentences; each must be a whole sentence of the source (never cut)."""
     flat = " ".join(source.split())
-    sentences = [" ".join(s.text.split()) for s in split_sentences(out)]
+    undated = re.sub(r"(?m)^\d{4}-\d{2}-\d{2}: ", "", out)  # journal entries are marked by their date
+    sentences = [" ".join(s.text.split()) for s in split_sentences(undated)]
     for s in sentences:
         assert not s.endswith("…"), s
         assert s in flat, s
@@ -250,7 +261,9 @@ def test_line_kinds() -> None:
     assert line_kind("## Results") == "heading"
     assert line_kind("bac clone sequencing and annotation") == "short"
     assert line_kind("We walked to the river and talked until dark.") is None
-    assert line_kind("WINTER LETTERS 17", repeated_lines(["WINTER LETTERS 17", "WINTER LETTERS 33", "WINTER LETTERS 41"]))
+    assert line_kind(
+        "WINTER LETTERS 17", repeated_lines(["WINTER LETTERS 17", "WINTER LETTERS 33", "WINTER LETTERS 41"])
+    )
     # A short unpunctuated line is a heading only when it opens a paragraph and is not wrapped prose.
     assert is_heading("statistical analysis", None, "Recall scores were compared with a two-sided t test here.")
     assert not is_heading("little--very little man. Less, I think, than", "It was a", "him in person; God knows")
@@ -268,3 +281,100 @@ def test_section_roles_and_context_openers() -> None:
     assert needs_context("This was the best day of the trip.")
     assert not needs_context("Today I finished the third chapter.")
     assert not needs_context("Thistles grew along the road.")
+
+
+def test_index_blocks_and_footnotes_without_a_heading_are_dropped(tok: Tokenizer) -> None:
+    # A chunk cut from the end of a book: index entries and footnotes, no INDEX heading above them.
+    chunk = (
+        "Abbeville, i. 284, 300.\nAbbotsford labourers, i. 156.\nAbercorn, Lady, ii. 452.\n"
+        "Acland, Sir Thomas, ii. 163, 168.\nAdam's class, High School, Edinburgh, ii. 274.\n\n"
+        "[228] W. Scott, Esq., afterwards of Raeburn, the sheriff-substitute of the county.\n\n"
+        "The storm in January buried the barn and the family dug a tunnel to reach the cows.\n"
+        "In March a letter from the city offered the daughter a place at the school[12].\n"
+    )
+    out, _ = summarize(chunk, tok, "standard", "document", 0.4)
+    assert "storm" in out and "letter" in out
+    assert "Abbeville" not in out and "Acland" not in out and "Raeburn" not in out
+    assert "[12]" not in out  # footnote markers are not summary text
+    assert is_index_block(chunk.split("\n\n")[0].splitlines())
+    assert is_footnote("[228] W. Scott, Esq., afterwards of Raeburn.")
+
+
+def test_hierarchical_final_is_capped_at_a_human_length(tok: Tokenizer) -> None:
+    import asyncio
+
+    from batchsum.backends.extractive import ExtractiveBackend
+    from batchsum.model import SummaryLevel, SummaryRequest
+
+    nouns = (
+        "river market court church harbour garden library castle bridge forest village meadow tavern abbey "
+        "mill orchard school theatre quarry chapel barracks ferry lighthouse vineyard brewery museum"
+    ).split()
+    entries = [
+        f"_March_ {d}.--I walked to the {nouns[d % 26]} with {name} and we talked about the {nouns[(d * 7) % 26]} "
+        f"and the {nouns[(d * 11 + 3) % 26]} until {hour} o'clock."
+        for d in range(1, 29)
+        for name, hour in (("Anne", 2), ("Cadell", 4), ("Lockhart", 6))
+    ]
+    parts = [" ".join(entries[i : i + 20]) for i in range(0, len(entries), 20)]
+    text = "\n\n".join(parts)
+
+    def final(backend: ExtractiveBackend, level: SummaryLevel) -> str:
+        request = SummaryRequest(
+            node_id="diary:summary:L3:final",
+            kind="meta",
+            content_type="journal",
+            text=text,
+            input_tokens=tok.count(text),
+            target_tokens=3000,
+            max_tokens=3000,
+            parts=parts,
+            summary_level=level,
+        )
+        return asyncio.run(backend.summarize(request)).text
+
+    capped = final(ExtractiveBackend(tok, final_words=100), SummaryLevel.HIERARCHICAL)
+    assert 0.85 * 130 <= tok.count(capped) <= 130
+    # Journals keep their sequence: the picked entries come out in source order.
+    days = [int(m) for m in re.findall(r"_March_ (\d+)", capped)]
+    assert days == sorted(days)
+    assert tok.count(final(ExtractiveBackend(tok, final_words=0), SummaryLevel.HIERARCHICAL)) > 130
+    assert tok.count(final(ExtractiveBackend(tok, final_words=100), SummaryLevel.DETAILED)) > 130
+    assert ExtractiveBackend(tok, final_words=100).version != ExtractiveBackend(tok, final_words=0).version
+
+
+def test_journal_output_keeps_dated_entries_in_order(tok: Tokenizer) -> None:
+    entries = []
+    for day, (place, event) in enumerate(
+        [
+            ("harbour", "the new battery for buoy three arrived and we installed it before the storm"),
+            ("office", "the grant report was rejected and I rewrote the budget section twice"),
+            ("river", "Anna told me she is moving to Lisbon for a job at the maritime museum"),
+            ("workshop", "we calibrated the turbidity sensors against the reference probe all day"),
+            ("beach", "the first swimmers of the year came and the dashboard finally felt useful"),
+        ],
+        start=1,
+    ):
+        entries.append(
+            f"## 2025-03-0{day}\n\nIn the morning I went to the {place}. Later {event}. "
+            f"I wrote notes about the {place} until late in the evening.\n"
+        )
+    text = "\n".join(entries)
+    out, _target = summarize(text, tok, "standard", "journal", 0.4)
+    lines = out.splitlines()
+    dates = [ln.split(":", 1)[0] for ln in lines]
+    assert len(lines) >= 2 and all(re.fullmatch(r"2025-03-0\d", d) for d in dates), out
+    assert dates == sorted(set(dates))  # one line per entry, in the journal's order
+    # The level above reads the dates back: a meta summary of these lines keeps them.
+    meta = summarize_text(
+        out, target_tokens=40, max_tokens=40, kind="meta", content_type="journal", tokenizer=tok, parts=lines
+    )
+    assert all(re.match(r"2025-03-0\d: ", ln) for ln in meta.splitlines()), meta
+    assert entry_date("## 2025-03-02 (Sunday)") == "2025-03-02" and entry_date("Results") is None
+
+
+def test_broken_off_sentences_are_fragments() -> None:
+    assert is_fragment("So we go with the.")
+    assert is_fragment("And I think that if we, and.")
+    assert not is_fragment("We decided on lithium cells.")
+    assert not is_fragment("That is what we talked about.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -26,7 +27,7 @@ from batchsum.index.store import (
     rebuild_index,
     repair_index,
     sync_index,
-    token_store,
+    vector_store,
 )
 from batchsum.lock import RunLock
 from batchsum.tree import node_path, summaries_dir, write_node
@@ -44,6 +45,7 @@ def node_meta(
     summary_level: str = "STANDARD",
     parent_group: int | None = None,
     n_chunks: int = 0,
+    date_source: str | None = None,
 ) -> dict[str, Any]:
     """Front matter as the runner writes it."""
     meta: dict[str, Any] = {
@@ -74,6 +76,8 @@ def node_meta(
             "doc_date": doc_date,
         }
     )
+    if date_source is not None:
+        meta["date_source"] = date_source
     if level == 3:
         meta["parent_id"] = None
         meta["depth"] = 1
@@ -89,23 +93,26 @@ def write_doc(
     groups: list[str] | None = None,
     content_type: str = "document",
     doc_date: str | None = "2024-05-01",
+    date_source: str | None = None,
 ) -> list[str]:
-    """Write one source file's summary tree; return its node ids."""
+    """Write one source file's summary tree; return its node ids (``date_source``: where the date came from,
+    e.g. "front matter"; without it only a date in the file name counts for recency)."""
     chunks = chunks or []
     groups = groups or []
     level_name = "HIERARCHICAL" if groups else ("DETAILED" if chunks else "STANDARD")
     ids = []
     for i, body in enumerate(chunks):
         meta = node_meta(rel, 1, i, content_type=content_type, doc_date=doc_date, summary_level=level_name,
-                         parent_group=(i // 5) if groups else None)  # fmt: skip
+                         parent_group=(i // 5) if groups else None, date_source=date_source)  # fmt: skip
         write_node(node_path(out, rel, 1, i), meta, body)
         ids.append(meta["id"])
     for j, body in enumerate(groups):
-        meta = node_meta(rel, 2, j, content_type=content_type, doc_date=doc_date, summary_level=level_name)
+        meta = node_meta(rel, 2, j, content_type=content_type, doc_date=doc_date, summary_level=level_name,
+                         date_source=date_source)  # fmt: skip
         write_node(node_path(out, rel, 2, j), meta, body)
         ids.append(meta["id"])
     meta = node_meta(rel, 3, None, content_type=content_type, doc_date=doc_date, summary_level=level_name,
-                     n_chunks=len(chunks))  # fmt: skip
+                     n_chunks=len(chunks), date_source=date_source)  # fmt: skip
     write_node(node_path(out, rel, 3, None), meta, final)
     ids.append(meta["id"])
     return ids
@@ -192,31 +199,32 @@ def test_deleted_source_leaves_no_node(tree: tuple[RunConfig, list[str]]) -> Non
     assert {m["doc_id"] for m in indexed(cfg).values()} == {"notes/budget.md"}
 
 
-def test_token_store_follows_the_index(tree: tuple[RunConfig, list[str]]) -> None:
+def test_vector_store_follows_the_index(tree: tuple[RunConfig, list[str]]) -> None:
     cfg, _ids = tree
     sync_index(cfg, ["books/long.txt", "notes/budget.md", "journal/2024-03-05.md", "undated.md"], [])
-    store = token_store(cfg)
+    store = vector_store(cfg)
     try:
         assert store.hashes() == {k: v["content_hash"] for k, v in indexed(cfg).items()}
-        row = store.get_many(["notes/budget.md:summary:L3:final"])["notes/budget.md:summary:L3:final"]
-        assert row.doc_ts == 1714521600 and row.embedding.shape == (384,) and row.vectors.shape[1] == 384
-        # "The committee cut the travel budget by ten percent." -> content tokens only (no "the", "by", ".")
-        assert 5 <= len(row.vectors) <= 9
+        rows = store.get_many(["notes/budget.md:summary:L3:final", "journal/2024-03-05.md:summary:L3:final"])
+        budget, journal = rows["notes/budget.md:summary:L3:final"], rows["journal/2024-03-05.md:summary:L3:final"]
+        assert budget.embedding.shape == (256,) and abs(float((budget.embedding**2).sum()) - 1.0) < 0.02
+        # Only a date the document states (here: its file name) counts for recency, not a copy date.
+        assert budget.recency_ts is None and journal.recency_ts == 1709596800
     finally:
         store.close()
     shutil.rmtree(cfg.out / "books")
     sync_index(cfg, [], ["books/long.txt"])
-    store = token_store(cfg)
+    store = vector_store(cfg)
     try:
         assert set(store.hashes()) == set(indexed(cfg)) and not any(i.startswith("books/") for i in store.hashes())
     finally:
         store.close()
 
 
-def test_rebuild_replaces_a_corrupt_token_cache(tree: tuple[RunConfig, list[str]]) -> None:
+def test_rebuild_replaces_corrupt_node_vectors(tree: tuple[RunConfig, list[str]]) -> None:
     cfg, ids = tree
     sync_index(cfg, ["notes/budget.md"], [])
-    cache = cfg.state_dir / "tokvecs-batchsum.sqlite3"
+    cache = cfg.state_dir / "vectors-batchsum.sqlite3"
     for extra in (cache.with_name(cache.name + "-wal"), cache.with_name(cache.name + "-shm")):
         extra.unlink(missing_ok=True)
     cache.write_bytes(b"garbage" * 1000)
@@ -437,3 +445,124 @@ def test_bad_collection_name(tree: tuple[RunConfig, list[str]]) -> None:
     cfg, _ = tree
     res = CliRunner().invoke(main, ["index", str(cfg.out), "--collection", "a b"])
     assert res.exit_code == 2 and "--collection" in _one_line_error(res.output)
+
+
+# -- layout upgrades, incomplete indexes, quiet re-runs ----------------------------------------------------
+
+
+def _legacy_index(cfg: RunConfig, ids: list[str]) -> Path:
+    """An index as the previous layout left it: MiniLM (384 dims) records with documents, no state file,
+    the MaxSim token-vector cache beside it."""
+    col = open_client(cfg, create=True).create_collection(
+        cfg.collection,
+        metadata={"embed_model": "all-MiniLM-L6-v2-onnx-int8", "embed_dim": 384, "batchsum_schema": 1},
+        embedding_function=None,
+    )
+    col.add(ids=ids, embeddings=[[0.05] * 384 for _ in ids], documents=["old text"] * len(ids))
+    tokvecs = cfg.state_dir / "tokvecs-batchsum.sqlite3"
+    tokvecs.write_bytes(b"SQLite format 3\x00" + b"\x00" * 4096)
+    return tokvecs
+
+
+def test_an_index_of_the_older_layout_is_never_read_and_the_next_run_rebuilds_it(
+    tree: tuple[RunConfig, list[str]], caplog: pytest.LogCaptureFixture
+) -> None:
+    cfg, ids = tree
+    tokvecs = _legacy_index(cfg, ids)
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out)])
+    assert res.exit_code == 2 and "older batchsum" in _one_line_error(res.output)
+    with caplog.at_level("WARNING", logger="batchsum"):
+        stats = sync_index(cfg, [], [])  # what a quiet run does when the cheap check says so
+    assert stats.nodes_indexed == len(ids) and any("older batchsum" in n for n in stats.notes)
+    assert "older batchsum" in caplog.text
+    assert not tokvecs.exists() and check_index(cfg).ok
+    meta = open_client(cfg, create=False).get_collection(cfg.collection, embedding_function=None).metadata
+    assert meta["embed_model"] == "minilm-static-256" and meta["embed_dim"] == 256
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out), "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)[0]["source_path"] == "notes/budget.md"
+
+
+def test_an_interrupted_rebuild_is_flagged_searched_with_a_warning_and_repaired(
+    tree: tuple[RunConfig, list[str]],
+) -> None:
+    cfg, ids = tree
+    sync_index(cfg, ["notes/budget.md", "books/long.txt"], [])
+    # A rebuild that dies half-way (here: the lexical layer cannot be written) leaves the index flagged.
+    lexical = cfg.state_dir / "lexical-batchsum.sqlite3"
+    lexical.unlink()
+    lexical.mkdir()
+    with pytest.raises(OSError):
+        rebuild_index(cfg)
+    assert json.loads((cfg.state_dir / "index-batchsum.json").read_text())["complete"] is False
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out)])
+    assert res.exit_code == 0 and "incomplete" in res.output and "notes/budget.md" in res.output
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out), "--strict"])
+    assert res.exit_code != 0 and "incomplete" in _one_line_error(res.output)
+    lexical.rmdir()
+    stats = sync_index(cfg, [], [])  # the next run repairs it, though no source changed
+    assert any("interrupted" in n for n in stats.notes)
+    assert lexical.is_file() and check_index(cfg).ok and len(indexed(cfg)) == len(ids)
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out), "--strict", "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)[0]["source_path"] == "notes/budget.md"
+
+
+def test_index_stats_show_size_per_part_and_node(tree: tuple[RunConfig, list[str]]) -> None:
+    cfg, ids = tree
+    sync_index(cfg, ["books/long.txt", "notes/budget.md", "journal/2024-03-05.md", "undated.md"], [])
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--stats", "--json"])
+    assert res.exit_code == 0, res.output
+    st = json.loads(res.output)
+    parts = {p["name"]: p["bytes"] for p in st["parts"]}
+    assert st["nodes"] == len(ids) and st["state"] == "complete"
+    assert parts["chroma"] > 0 and parts["lexical"] > 0 and parts["vectors"] > 0
+    assert st["total_bytes"] == sum(parts.values()) and st["bytes_per_node"] == pytest.approx(
+        st["total_bytes"] / 8, 0.1
+    )
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--stats"])
+    assert res.exit_code == 0 and "B/node" in res.output and "lexical" in res.output
+
+
+def _run(corpus: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "batchsum", "run", str(corpus), "--out", str(out), *extra],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+
+
+def test_a_quiet_rerun_after_a_changing_run_opens_no_index_but_repairs_a_missing_part(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    day = "We repaired the harbour crane and painted the old shed. The gulls were loud over the boats. "
+    (corpus / "2024-03-01.md").write_text("# Monday\n\n" + day * 12)
+    ice = "The fishermen argued about the price of ice all morning. Nobody agreed on the new quota. "
+    (corpus / "2024-03-02.md").write_text("# Tuesday\n\n" + ice * 12)
+    out = tmp_path / "out"
+    assert _run(corpus, out).returncode == 0
+    ferry = "The ferry was late; we waited two hours at the pier. The captain blamed the fog in the bay. "
+    (corpus / "2024-03-02.md").write_text("# Tuesday\n\n" + ferry * 12)
+    assert _run(corpus, out).returncode == 0  # a changing run
+    state = out / ".batchsum"
+    # Damage every part of the index: a run that opened any of them would fail to read it.
+    damaged = {p: b"not a database, must stay unread\x00" * 64 for p in
+               (state / "chroma" / "chroma.sqlite3", state / "lexical-batchsum.sqlite3",
+                state / "vectors-batchsum.sqlite3")}  # fmt: skip
+    for p, data in damaged.items():
+        for side in ("-wal", "-shm"):
+            Path(f"{p}{side}").unlink(missing_ok=True)
+        p.write_bytes(data)
+    quiet = _run(corpus, out)
+    assert quiet.returncode == 0 and "index" not in quiet.stderr.lower(), quiet.stderr
+    assert all(p.read_bytes() == data for p, data in damaged.items())
+    # A missing part is noticed by a few stats and rebuilt by the next run, though nothing changed.
+    shutil.rmtree(state / "chroma")
+    for p in (state / "lexical-batchsum.sqlite3", state / "vectors-batchsum.sqlite3"):
+        p.unlink()
+    repaired = _run(corpus, out)
+    assert repaired.returncode == 0 and "Chroma folder" in repaired.stderr and "missing" in repaired.stderr
+    cfg = RunConfig(paths=[], out=out)
+    assert check_index(cfg).ok and (state / "lexical-batchsum.sqlite3").is_file()
+    hits = [h["source_path"] for h in json.loads(CliRunner().invoke(
+        main, ["search", "ferry late at the pier", "--out", str(out), "--json"]).output)]  # fmt: skip
+    assert hits[0] == "2024-03-02.md"

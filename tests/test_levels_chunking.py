@@ -52,7 +52,7 @@ def test_tokenizer_is_exact_offline() -> None:
     text = "naïve café — 日本語 🙂 text"
     starts = tok.token_starts(text)
     assert len(starts) == tok.count(text)
-    assert starts == sorted(starts) and starts[0] == 0
+    assert list(starts) == sorted(starts) and starts[0] == 0
 
 
 def _corpus(seed: int, paragraphs: int) -> str:

@@ -1,4 +1,4 @@
-"""LLM backend against a real loopback HTTP server, driven by the real openai client.
+"""LLM backend against a real loopback HTTP server (aiohttp transport, openai SDK for model listing).
 
 Every limit and retry claim is checked on the server's own request log, never on client-side
 bookkeeping alone.

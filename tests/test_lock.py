@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from batchsum.errors import LockedError
+from batchsum.errors import LockedError, StorageError
 from batchsum.lock import RunLock, lock_path, read_lock_info
 
 REPO = Path(__file__).resolve().parent.parent
@@ -161,3 +162,147 @@ def test_two_locks_in_one_process_conflict_and_release_is_idempotent(tmp_path: P
     with RunLock(tmp_path / "o") as again:
         assert again.held
     assert not again.held
+
+
+# ---- damaged lock files and OS errors ----------------------------------------------------------
+def test_binary_garbage_in_the_lock_file_is_taken_over(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    out = tmp_path / "out"
+    path = lock_path(out)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(os.urandom(512) + b"\xff\xfe\x00garbage")
+    with caplog.at_level(logging.WARNING), RunLock(out) as lock:
+        assert lock.held and lock.stale is None
+        assert read_lock_info(path)["pid"] == os.getpid()
+    assert "held unreadable data" in caplog.text and str(path) in caplog.text
+
+
+def test_a_lock_folder_is_moved_aside_and_taken_over(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    out = tmp_path / "out"
+    path = lock_path(out)
+    path.mkdir(parents=True)
+    (path / "something.txt").write_text("kept")
+    with caplog.at_level(logging.WARNING), RunLock(out) as lock:
+        assert lock.held and path.is_file()
+    (aside,) = path.parent.glob("lock.folder-*")
+    assert (aside / "something.txt").read_text() == "kept"
+    assert "was a folder" in caplog.text
+
+
+def test_garbage_lock_file_end_to_end(tmp_path: Path) -> None:
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "a.md").write_text("The committee met on Tuesday and agreed on the plan. " * 10)
+    out = tmp_path / "out"
+    lock_path(out).parent.mkdir(parents=True)
+    lock_path(out).write_bytes(b"\x00\x01\x02\xff" * 64)
+    proc = subprocess.run(
+        [sys.executable, "-m", "batchsum", "run", str(c), "--out", str(out), "--no-index", "--no-metrics"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "held unreadable data" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_file_where_the_state_folder_belongs(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".batchsum").write_text("not a folder")
+    with pytest.raises(StorageError, match=r"\.batchsum: a file is where a folder belongs"):
+        RunLock(out).acquire()
+
+
+UNSHARE = shutil.which("unshare")
+
+
+def _in_private_mount(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run a shell script as root of a new user + mount namespace: its mounts vanish with it."""
+    if UNSHARE is None:
+        pytest.skip("unshare not available")
+    probe = subprocess.run([UNSHARE, "-rm", "true"], capture_output=True, timeout=30)
+    if probe.returncode != 0:
+        pytest.skip("user namespaces not available here")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PY": sys.executable, "T": str(tmp_path)}
+    return subprocess.run(
+        [UNSHARE, "-rm", "sh", "-euc", script], capture_output=True, text=True, env=env, cwd=REPO, timeout=120
+    )
+
+
+def test_read_only_output_is_a_one_line_error_exit_2(tmp_path: Path) -> None:
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "a.md").write_text("The committee met on Tuesday and agreed on the plan. " * 10)
+    (tmp_path / "mnt").mkdir()
+    proc = _in_private_mount(
+        """
+        mount -t tmpfs -o size=1m tmpfs "$T/mnt"
+        mkdir -p "$T/mnt/out/.batchsum"
+        mount -o remount,ro "$T/mnt"
+        set +e
+        "$PY" -m batchsum run "$T/c" --out "$T/mnt/out" --no-index --no-metrics
+        echo "exit=$?"
+        """,
+        tmp_path,
+    )
+    assert "exit=2" in proc.stdout, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert lines == [
+        f"Error: {tmp_path}/mnt/out/.batchsum/lock: read-only file system; give a writable --out "
+        "(or remount it read-write)"
+    ]
+
+
+def test_full_disk_while_taking_the_lock_names_the_path(tmp_path: Path) -> None:
+    (tmp_path / "mnt").mkdir()
+    proc = _in_private_mount(
+        """
+        mount -t tmpfs -o size=64k tmpfs "$T/mnt"
+        mkdir -p "$T/mnt/out/.batchsum"
+        dd if=/dev/zero of="$T/mnt/fill" bs=4k 2>/dev/null || true
+        "$PY" - <<'PY'
+import os, sys
+from pathlib import Path
+from batchsum.errors import StorageError
+from batchsum.lock import RunLock
+try:
+    RunLock(Path(os.environ["T"]) / "mnt" / "out").acquire()
+except StorageError as exc:
+    print("ERR", exc)
+else:
+    print("acquired")
+PY
+        """,
+        tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "ERR " in proc.stdout and "no space left on device" in proc.stdout and "lock" in proc.stdout, proc.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to drop to another user")
+def test_permission_denied_names_the_path(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    lock_path(out).parent.mkdir(parents=True)
+    tmp_path.chmod(0o755)
+    code = f"""
+import os
+from pathlib import Path
+from batchsum.errors import StorageError
+from batchsum.lock import RunLock
+os.setgid(65534); os.setuid(65534)  # imports first: the interpreter's files may not be readable by nobody
+try:
+    RunLock(Path({str(out)!r})).acquire()
+except StorageError as exc:
+    print("ERR", exc)
+"""
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert "ERR " in proc.stdout and "permission denied" in proc.stdout, (proc.stdout, proc.stderr)

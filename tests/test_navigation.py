@@ -44,3 +44,55 @@ def test_index_groups_by_type_newest_first() -> None:
     assert "(<journal/2026-03-01.md/summaries/L3/final.md>)" in text
     assert "kept whole" in lines[-1]
     assert title_for("journal/2026-03-01.md") == "2026-03-01" and title_for("notes/README") == "README"
+
+
+def _run(args: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+
+    res = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+
+
+def test_a_run_writes_a_navigable_tree_readable_by_others(tmp_path: Path) -> None:
+    import os
+    import re
+    import stat
+
+    from batchsum.tree import parse_markdown, read_node
+    from tests.conftest import SAMPLE_CORPUS
+
+    out = tmp_path / "out"
+    old = os.umask(0o022)
+    try:
+        _run(["run", str(SAMPLE_CORPUS), "--out", str(out), "--no-index", "--quiet"])
+    finally:
+        os.umask(old)
+    finals = sorted(out.rglob("summaries/L3/final.md"))
+    assert finals
+    for final in [*finals, out / "index.md"]:
+        assert stat.S_IMODE(final.stat().st_mode) == 0o644, final
+    # Every relative link of every node file resolves to an existing file.
+    nodes = [p for p in out.rglob("summaries/L*/*.md")]
+    for node in nodes:
+        text = node.read_text(encoding="utf-8")
+        meta, body = parse_markdown(text)
+        assert meta["title"] and meta["title"] != "final"
+        links = re.findall(r"\]\(<([^>]+)>\)", body)
+        assert any(link.endswith(meta["source_path"].rsplit("/", 1)[-1]) for link in links), node
+        for link in links:
+            assert (node.parent / link).resolve().is_file(), (node, link)
+        assert "batchsum:links" not in read_node(node)[1]  # readers get the summary text alone
+    logbook = out / "logbook" / "harbor-logbook-2025-2026.md" / "summaries"
+    final_body = (logbook / "L3" / "final.md").read_text(encoding="utf-8")
+    assert "(<../L2/group_0.md>)" in final_body
+    assert "Up: [group 0](<../L2/group_0.md>)" in (logbook / "L1" / "chunk_0.md").read_text(encoding="utf-8")
+    # The root index lists every final once, with a working link.
+    index = (out / "index.md").read_text(encoding="utf-8")
+    linked = re.findall(r"\]\(<([^>]+)>\)", index)
+    assert sorted(out / link for link in linked) == finals
+    # A re-run with nothing changed leaves the index page alone.
+    before = (out / "index.md").stat().st_mtime_ns
+    _run(["run", str(SAMPLE_CORPUS), "--out", str(out), "--no-index", "--quiet"])
+    assert (out / "index.md").stat().st_mtime_ns == before

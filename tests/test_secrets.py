@@ -223,11 +223,6 @@ def _run(corpus: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[st
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the runner wiring: read_document(ref, type, redact=cfg.redact_secrets), and the "
-    "lexical index's source_text() with the same flag; remove this marker once wired",
-)
 def test_redact_end_to_end_summaries_index_and_requests(tmp_path: Path) -> None:
     c = tmp_path / "c"
     c.mkdir()

@@ -21,12 +21,24 @@ MESSAGE_OVERHEAD = 4  # role markers and separators per chat message (OpenAI's a
 REPLY_PRIMING = 3  # tokens the server adds to prime the assistant's reply
 OMISSION_MARK = "\n[... {n} tokens omitted ...]\n"
 
+# A HIERARCHICAL final is read by a person in a minute or two: its length is capped in words, and
+# the detail stays in the L2/L1 levels below it. English prose averages ~1.3 cl100k tokens a word.
+FINAL_WORDS = 500
+TOKENS_PER_WORD = 1.3
+
 _SENTENCE_END = re.compile(r"[.!?…][\"')\]]*(?=\s|$)|\n\s*\n")
 
 
 def output_budget(input_tokens: int, target_tokens: int) -> int:
     """Output cap of one call: ``min(target_tokens, max(128, input_tokens // 2))`` (at least 1)."""
     return max(1, min(target_tokens, max(OUTPUT_FLOOR, input_tokens // 2)))
+
+
+def final_cap(target_tokens: int, final_words: int | None = FINAL_WORDS) -> int:
+    """Target of a HIERARCHICAL final: the level's target, at most ``final_words`` words (None or 0: no cap)."""
+    if not final_words or final_words <= 0:
+        return target_tokens
+    return max(1, min(target_tokens, round(final_words * TOKENS_PER_WORD)))
 
 
 def count_message_tokens(messages: Sequence[dict[str, str]], tokenizer: Tokenizer) -> int:

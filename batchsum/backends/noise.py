@@ -20,8 +20,12 @@ from collections.abc import Sequence
 
 __all__ = [
     "BOILERPLATE",
+    "entry_date",
     "is_boilerplate",
+    "is_footnote",
+    "is_fragment",
     "is_heading",
+    "is_index_block",
     "line_kind",
     "needs_context",
     "repeated_lines",
@@ -127,10 +131,10 @@ def repeated_lines(lines: Sequence[str], min_count: int = 3, max_words: int = 12
 def line_kind(line: str, repeated: frozenset[str] = frozenset()) -> str | None:
     """What a whole line is when it is not prose, else None.
 
-    ``separator``, ``heading``, ``short`` (a short unpunctuated line: see :func:`is_heading`), ``toc`` (contents entry with a page number), ``index`` (a
-    back-of-book index entry: a term followed by page numbers), ``header`` (a page header: in
-    ``repeated``) or ``boilerplate``. A line that ends like a sentence is prose unless it is a
-    separator or boilerplate.
+    ``separator``, ``heading``, ``short`` (a short unpunctuated line: see :func:`is_heading`),
+    ``toc`` (a contents entry with a page number), ``index`` (a back-of-book index entry: a term
+    followed by page numbers), ``header`` (a running page header: in ``repeated``) or ``table``.
+    A line that ends like a sentence is prose unless it is a separator, header or index entry.
     """
     s = line.strip()
     if not s:
@@ -174,6 +178,36 @@ def is_heading(line: str, prev: str | None, nxt: str | None) -> bool:
     return s.istitle() or len(s) < 0.6 * len(nxt.strip())
 
 
+_FOOTNOTE = re.compile(r"^\s*\[(?:\d{1,4}|[a-z*†])\]\s")  # "[228] W. Scott, Esq., ..."
+_INDEX_REF = re.compile(r"(?:\b[ivx]{1,4}\.\s*|\bp{1,2}\.\s*)?\b\d{1,4}(?:[-–]\d{1,4})?\b[,;.]")
+
+
+def is_footnote(line: str) -> bool:
+    """A footnote or endnote body: a line that opens with its bracketed marker."""
+    return _FOOTNOTE.match(line) is not None
+
+
+def is_index_block(lines: Sequence[str]) -> bool:
+    """Most lines of the block carry page references ("Acland, Sir Thomas, ii. 163, 168."): an index."""
+    body = [ln for ln in lines if ln.strip()]
+    if len(body) < 3:
+        return False
+    hits = sum(1 for ln in body if _INDEX_REF.search(ln) and ("," in ln or ";" in ln))
+    return hits >= 0.6 * len(body)
+
+
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+
+
+def entry_date(heading: str) -> str | None:
+    """The ISO date a journal entry's heading names ("## 2025-03-02 (Sunday)"), else None."""
+    m = _ISO_DATE.search(heading)
+    if m is None or len(heading.split()) > 8:
+        return None
+    year, month, day = (int(g) for g in m.groups())
+    return m.group(0) if 1 <= month <= 12 and 1 <= day <= 31 and year >= 1000 else None
+
+
 def section_role(heading: str) -> str | None:
     """``lead``, ``close``, ``detail`` or ``skip`` for a heading's words; None when it names no known part."""
     low = " ".join(re.findall(r"[a-z']+", heading.lower()))
@@ -183,6 +217,18 @@ def section_role(heading: str) -> str | None:
         if any(low.startswith(k) or f" {k}" in f" {low}" for k in keys):
             return role
     return None
+
+
+# A sentence that ends on one of these was broken off: "So we go with the.", "I think that if."
+# (Prepositions are left out: "what we talked about." is a whole sentence.)
+_DANGLING = frozenset("a an the and or but nor because if than my your our their his her its to".split())
+_LAST_WORD = re.compile(r"([A-Za-z']+)\W*$")
+
+
+def is_fragment(sentence: str) -> bool:
+    """True for a sentence broken off mid-clause (it ends on an article, a conjunction or a possessive)."""
+    m = _LAST_WORD.search(sentence.rstrip())
+    return m is not None and m.group(1).lower() in _DANGLING
 
 
 def needs_context(sentence: str) -> bool:

@@ -110,7 +110,9 @@ def compact_cmd(
     if as_json:
         text = json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n"
     else:
-        text = render_transcript(result.messages, transcript.format, preamble=transcript.preamble)
+        text = render_transcript(
+            result.messages, transcript.format, preamble=transcript.preamble, extra=transcript.extra
+        )
     if out_path is not None:
         out_path.write_text(text, encoding="utf-8")
     else:

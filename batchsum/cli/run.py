@@ -125,6 +125,10 @@ def run(ctx: click.Context, **params: Any) -> None:
     setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
+    if cfg.llm.enabled:
+        from batchsum.backends.warmup import start_llm_imports
+
+        start_llm_imports()  # overlaps the client's import with walking and reading files
     result = batchsum.run(cfg)
     if params["as_json"]:
         from batchsum import jsonio
@@ -141,8 +145,8 @@ def run(ctx: click.Context, **params: Any) -> None:
                 click.echo(f"  {p.path}: {p.reason}", err=True)
         if not cfg.quiet:
             click.echo(result.summary_line())
-            if result.run.status == "aborted":
-                click.echo("run aborted; finished work was kept", err=True)
+    if result.run.status == "aborted":  # an error: shown even with --quiet or --json
+        click.echo(f"run aborted: {result.stopped_by}; finished work was kept", err=True)
     ctx.exit(result.exit_code)
 
 

@@ -58,7 +58,8 @@ def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collect
 @click.option("--role", type=click.Choice(["summary", "memory"]), default="summary", show_default=True,
               help="Search summaries, or the facts of `batchsum facts` / `batchsum serve` (memory).")  # fmt: skip
 @click.option("--reranker", type=click.Path(path_type=Path), metavar="PATH",
-              help="ONNX cross-encoder (file or folder, tokenizer.json beside it) instead of MaxSim.")  # fmt: skip
+              help="ONNX cross-encoder (file or folder, tokenizer.json beside it) to score hits.")  # fmt: skip
+@click.option("--strict", is_flag=True, help="Fail when the index is incomplete or outdated (else: a warning).")
 @_index_options
 @translate_errors
 def search(
@@ -72,21 +73,29 @@ def search(
     as_json: bool,
     role: str,
     reranker: Path | None,
+    strict: bool,
     chroma_host: str | None,
     chroma_port: int | None,
     collection: str,
     embed_base_url: str | None,
     embed_model: str | None,
 ) -> None:
-    """Search every summary of an output folder for QUERY (all tree levels, reranked, recent first on ties)."""
-    import batchsum
-    from batchsum.index.search import highlight
+    """Search every summary of an output folder for QUERY (all tree levels; scores are absolute, 0..1).
+
+    Only hits of at least a minimum relevance are shown; a query nothing answers says so.
+    """
+    from batchsum.index.search import MIN_RELEVANCE, highlight
+    from batchsum.index.search import search as run_search
+    from batchsum.index.state import completeness
 
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
+    found = completeness(cfg)
+    if found is not None and not (found[0] or strict):  # fatal or --strict: search() raises it
+        click.echo(f"Warning: {found[1]}", err=True)
     if role == "memory":
         _search_memory(cfg, query, k, as_json)
         return
-    hits = batchsum.search(
+    hits = run_search(
         cfg,
         query,
         k=k,
@@ -95,12 +104,14 @@ def search(
         path_glob=path_glob,
         since=since.date() if since else None,
         reranker=reranker,
+        strict=strict,
+        warn=False,
     )
     if as_json:
         click.echo(json.dumps([h.to_dict() for h in hits], indent=2, ensure_ascii=False))
         return
     if not hits:
-        click.echo("No matching summaries.")
+        click.echo(f"No good match for {query!r} (no summary or source passage reached relevance {MIN_RELEVANCE}).")
         return
     for h in hits:
         where = "final" if h.is_final else f"L{h.level}"
@@ -108,7 +119,8 @@ def search(
             f"{h.rank}. {h.score:.3f}  {click.style(where, fg='cyan')}  {click.style(h.source_path, bold=True)}"
             f"  {h.doc_date or '-'}"
         )
-        click.echo("   " + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
+        origin = click.style("source: ", dim=True) if h.snippet_from == "source" else ""
+        click.echo("   " + origin + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
         click.echo(f"   {h.summary_path}")
 
 
@@ -130,6 +142,7 @@ def _search_memory(cfg: IndexConfig, query: str, k: int, as_json: bool) -> None:
 @click.argument("out", type=click.Path(path_type=Path))
 @click.option("--rebuild", is_flag=True, help="Drop the index and re-index from the Markdown tree alone.")
 @click.option("--check", is_flag=True, help="Report nodes missing from the index, stale ones and orphans.")
+@click.option("--stats", is_flag=True, help="Show the index's size on disk per part and per node (reads only).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--wait", is_flag=True, help="Wait for a run on the same output instead of exiting with code 3.")
 @_index_options
@@ -138,6 +151,7 @@ def index(
     out: Path,
     rebuild: bool,
     check: bool,
+    stats: bool,
     as_json: bool,
     wait: bool,
     chroma_host: str | None,
@@ -155,9 +169,12 @@ def index(
     from batchsum.errors import ConfigError
     from batchsum.index.store import check_index, rebuild_index, repair_index
 
-    if rebuild and check:
-        raise ConfigError("--rebuild and --check exclude each other; pick one")
+    if sum((rebuild, check, stats)) > 1:
+        raise ConfigError("--rebuild, --check and --stats exclude each other; pick one")
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
+    if stats:
+        _print_stats(cfg, as_json)
+        return
     if check:
         result = check_index(cfg)
         if as_json:
@@ -182,21 +199,47 @@ def index(
         if not result.ok:
             raise SystemExit(EXIT_SOME_FAILED)
         return
-    stats = rebuild_index(cfg, wait=wait) if rebuild else repair_index(cfg, wait=wait)
+    done = rebuild_index(cfg, wait=wait) if rebuild else repair_index(cfg, wait=wait)
     if as_json:
         payload = {
-            "docs": stats.docs,
-            "nodes_indexed": stats.nodes_indexed,
-            "nodes_unchanged": stats.nodes_unchanged,
-            "nodes_deleted": stats.nodes_deleted,
-            "seconds": round(stats.seconds, 3),
-            "nodes_per_s": round(stats.nodes_per_s, 1),
+            "docs": done.docs,
+            "nodes_indexed": done.nodes_indexed,
+            "nodes_unchanged": done.nodes_unchanged,
+            "nodes_deleted": done.nodes_deleted,
+            "seconds": round(done.seconds, 3),
+            "nodes_per_s": round(done.nodes_per_s, 1),
+            "notes": done.notes,
         }
         click.echo(json.dumps(payload, indent=2))
         return
     verb = "Rebuilt" if rebuild else "Indexed"
     click.echo(
-        f"{verb}: {stats.nodes_indexed} nodes embedded, {stats.nodes_unchanged} unchanged, "
-        f"{stats.nodes_deleted} removed in {stats.seconds:.1f}s"
-        + (f" ({stats.nodes_per_s:.0f} nodes/s)" if stats.nodes_indexed else "")
+        f"{verb}: {done.nodes_indexed} nodes embedded, {done.nodes_unchanged} unchanged, "
+        f"{done.nodes_deleted} removed in {done.seconds:.1f}s"
+        + (f" ({done.nodes_per_s:.0f} nodes/s)" if done.nodes_indexed else "")
     )
+
+
+def _print_stats(cfg: IndexConfig, as_json: bool) -> None:
+    from batchsum.index.store import index_stats
+
+    st = index_stats(cfg)
+    if as_json:
+        click.echo(json.dumps(st, indent=2))
+        return
+    nodes = st["nodes"]
+    click.echo(f"Search index of {cfg.out}: {nodes} nodes, {st['state']}")
+    for part in st["parts"]:
+        per = f"{part['bytes'] / nodes:,.0f} B/node" if nodes else "-"
+        click.echo(f"  {part['name']:<22} {_human(part['bytes']):>10}  {per:>14}  {part['path']}")
+    per = f"{st['total_bytes'] / nodes:,.0f} B/node" if nodes else "-"
+    click.echo(f"  {'total':<22} {_human(st['total_bytes']):>10}  {per:>14}")
+
+
+def _human(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
+        size /= 1024
+    return f"{n} B"

@@ -16,6 +16,7 @@ that would pass ``max_summary_chain_depth`` starts a fresh chain at depth 0 from
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,7 +52,7 @@ from batchsum.tokens import Tokenizer, get_tokenizer
 log = logging.getLogger(__name__)
 
 NARRATIVE_SHARE = 0.4  # of the summary budget; the rest goes to facets and key points
-MIN_SUMMARY_TOKENS = 16  # below this a summary says nothing: leave the conversation as it is
+MIN_SUMMARY_TOKENS = 48  # the header line plus a few words; below this a summary says nothing
 MAX_KEY_POINTS = MAX_CONTEXT_ITEMS
 MAX_FILES_AND_COMMANDS = 300  # files and commands are what a coding session needs back; cap only runaways
 
@@ -109,6 +110,7 @@ class _Parent:
     narrative: str
     key_points: list[str]
     context: SummaryContext
+    task: str = ""
 
 
 def _dedupe(items: Sequence[str], limit: int) -> list[str]:
@@ -122,22 +124,23 @@ def _dedupe(items: Sequence[str], limit: int) -> list[str]:
     return out[:limit]
 
 
-def _prose(text: str) -> str:
-    """An assistant or user turn without its fenced command blocks, on one line."""
-    import re
+_SHELL_STATUS = re.compile(r"^\((?:Open file|Current directory): .*\)\s*$|^bash-\$\s*$", re.M)
 
+
+def _prose(text: str) -> str:
+    """A turn without fenced command blocks and agent-shell status lines, on one line."""
     text = re.sub(r"```.*?```|<command>.*?</command>", " ", text, flags=re.S)
-    return " ".join(text.split())
+    return " ".join(_SHELL_STATUS.sub(" ", text).split())
 
 
 def _find_parent(summary_turn: Turn | None, history: Sequence[SummaryRecord] | None) -> _Parent | None:
     last = history[-1] if history else None
     header = parse_summary_header(summary_turn.message.content) if summary_turn else None
     if last is not None and (header is None or header["id"] == last.id):
-        return _Parent(last.id, last.depth, last.summary, list(last.key_points), last.context)
+        return _Parent(last.id, last.depth, last.summary, list(last.key_points), last.context, last.task)
     if header is not None and summary_turn is not None:
-        narrative, key_points, ctx = parse_summary_message(summary_turn.message.content)
-        return _Parent(header["id"], header["depth"], narrative, key_points, ctx)
+        narrative, key_points, ctx, task = parse_summary_message(summary_turn.message.content)
+        return _Parent(header["id"], header["depth"], narrative, key_points, ctx, task)
     return None
 
 
@@ -165,8 +168,9 @@ def _gather(turns: Sequence[Turn], cfg: CompactConfig, tok: Tokenizer) -> _Mater
         if m.role not in mat.roles and t.kind != "summary":
             mat.roles.append(m.role)
         if t.kind == "summary":
-            narrative, key_points, ctx = parse_summary_message(m.content)
+            narrative, key_points, ctx, task = parse_summary_message(m.content)
             mat.prior_text = narrative
+            mat.task = mat.task or task
             mat.key_points.extend(key_points)
             mat.files.extend(ctx.files_touched)
             mat.commands.extend(ctx.commands_run)
@@ -191,12 +195,12 @@ def _gather(turns: Sequence[Turn], cfg: CompactConfig, tok: Tokenizer) -> _Mater
         prose = _prose(m.content)
         if t.kind == "task" and not mat.task:
             mat.task = prose
-            mat.speaker_turns.append(("User", m.content))
+            mat.speaker_turns.append(("User", _SHELL_STATUS.sub("", m.content)))
             continue
         if prose:
             label = {"task": "User", "user": "User", "assistant": "Assistant"}.get(t.kind, m.role.capitalize())
             mat.conversation.append(f"{label}: {prose}")
-            mat.speaker_turns.append((label, m.content))
+            mat.speaker_turns.append((label, _SHELL_STATUS.sub("", m.content)))
     return mat
 
 
@@ -242,15 +246,16 @@ def build_rule_record(
     tail_mat = _gather(tail, cfg, tok)
     prior_narrative = parent.narrative if parent else mat.prior_text
     budget = max(16, int(cap * NARRATIVE_SHARE))
-    task = ""
-    if mat.task:
-        # The opening request says what the session is for; its head is kept, the rest is summarized.
-        task = "Task: " + _head(mat.task, max(12, budget // 3), tok)
-        budget -= tok.count(task) + 1
+    # The opening request says what the session is for: its head is kept (and carried along the
+    # chain), the rest of the conversation is summarized.
+    task = parent.task if parent and parent.task else ""
+    if not task and mat.task:
+        task = _head(mat.task, max(12, budget // 3), tok)
         if not mat.conversation:
             mat.conversation.append(f"User: {mat.task}")
+    if task:
+        budget = max(16, budget - tok.count(task) - 3)
     narrative = _narrative("\n".join(mat.conversation), prior_narrative, budget, tok)
-    narrative = f"{task} {narrative}".strip() if task else narrative
     facets = extract_facets(mat.speaker_turns, agent=mat.agentic)
     pctx = parent.context if parent else SummaryContext()
     files = _dedupe([*pctx.files_touched, *mat.files, *tail_mat.files], MAX_FILES_AND_COMMANDS)
@@ -276,7 +281,7 @@ def build_rule_record(
         source="extracted",
     )
     return SummaryRecord(
-        id=new_record_id(),
+        id=new_record_id(parent_id, depth, ids),
         timestamp=now_ms(),
         depth=depth,
         parent_id=parent_id,
@@ -285,6 +290,7 @@ def build_rule_record(
         context=context,
         original_message_ids=list(ids),
         mode="rule-based",
+        task=task,
     )
 
 
@@ -415,7 +421,7 @@ def _compact_at(
             )
         else:
             # Only the summary is left: read it as plain material, keep its facets, start at depth 0.
-            parent = _Parent(parent.id, -1, parent.narrative, parent.key_points, parent.context)
+            parent = _Parent(parent.id, -1, parent.narrative, parent.key_points, parent.context, parent.task)
             notes.append(f"depth cap {cfg.max_summary_chain_depth} reached: new chain from the previous summary")
         depth, parent_id = 0, None
     else:
@@ -451,6 +457,8 @@ def _compact_at(
             notes.append(f"LLM summary failed ({exc}); the rule-based summary was used")
             log.warning("LLM compaction failed (%s); using the rule-based summary", exc)
     content = render_summary_message(record, cap, tok)
+    if tok.count(content) > cap:
+        return _unchanged(raw, tokens_before, f"cannot reduce: a summary needs more than the {cap}-token budget")
     summary_msg = {"role": "system", "content": content}
     record.token_estimate = message_tokens(as_message(summary_msg), tok)
     if record.token_estimate >= dropped_tokens:

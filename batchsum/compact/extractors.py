@@ -16,6 +16,7 @@ deterministic and offline.
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Sequence
@@ -53,6 +54,7 @@ _ERROR_LINE = re.compile(
 )
 _WEAK_ERROR = re.compile(r"\b(?:failed|failure|error)\b", re.I)
 _LINE_NO = re.compile(r"^\d+:")
+_DIR_ARG = re.compile(r"(?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]*|/[\w.-]+")
 _EDIT_FAILED = re.compile(
     r"introduced new syntax error|Your proposed edit has introduced|^(?:Error|ERROR)\b[:!]"
     r"|^No replacement was performed|^(?:Edit|Write) failed",
@@ -62,7 +64,8 @@ _EXTS = (
     "py pyi pyx ipynb js mjs cjs ts tsx jsx md rst txt json jsonl yaml yml toml cfg ini conf env c h cc cpp cxx hpp "
     "rs go java kt scala rb php pl sh bash zsh ps1 html htm css scss xml csv tsv sql lock log out patch diff traj "
     "enc pem key crt bin elf so o a exe dll img png jpg jpeg gif svg pdf zip tar gz tgz bz2 xz 7z pcap pcapng dat "
-    "asm s sage wasm swift m lua r jl dart vue ex exs erl hs ml tex bib gradle mk cmake dockerfile"
+    "asm s sage wasm swift m lua r jl dart vue ex exs erl hs ml tex bib gradle mk cmake dockerfile "
+    "mp3 mp4 m4a m4v mpeg mpg avi mov mkv webm wav ogg flac bmp ico tif tiff webp iso dmg apk jar whl"
 ).split()
 _PATH = re.compile(r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)*[\w-][\w.-]*\.(?:" + "|".join(_EXTS) + r"))(?![\w/-])")
 _ABS_PATH = re.compile(r"(?<![\w/.:-])(/(?:[\w.-]+/)+[\w.-]+)")
@@ -183,17 +186,23 @@ def extract_command(text: str) -> str | None:
     return found[-1] if found else None
 
 
+MAX_COMMAND_CHARS = 4000  # a command line is kept verbatim up to this; summaries shorten it when shown
+
+
 def command_line(command: str) -> str:
-    """The first line of a command (an ``edit 1:1`` block's header, a one-line shell command)."""
-    return _clip(command.strip().split("\n", 1)[0], 200)
+    """The first line of a command, verbatim (an ``edit 1:1`` block's header, a one-line shell command)."""
+    line = command.strip().split("\n", 1)[0].strip()
+    return line if len(line) <= MAX_COMMAND_CHARS else line[: MAX_COMMAND_CHARS - 1] + "…"
 
 
-def _argv(command: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _argv(command: str) -> tuple[str, ...]:
+    # Cached: each command is split by several extractors, and shlex is slow.
     line = command_line(command)
     try:
-        return shlex.split(line)
+        return tuple(shlex.split(line))
     except ValueError:
-        return line.split()
+        return tuple(line.split())
 
 
 def command_kind(command: str) -> ToolKind:
@@ -237,7 +246,10 @@ def command_paths(command: str) -> list[str]:
     for arg in _argv(command)[1:]:
         if arg.startswith("-") or "://" in arg:
             continue
-        for p in find_paths(arg):
+        found = find_paths(arg)
+        if not found and _DIR_ARG.fullmatch(arg):
+            found = [arg]  # a folder argument such as src/ or /testbed
+        for p in found:
             if p not in out:
                 out.append(p)
     return out
@@ -345,7 +357,9 @@ def summarize_shell(
     errors = _error_lines(body, 300 if keep_errors else 120)
     failed = code not in (None, 0) or (code is None and bool(errors))
     out_lines = len([ln for ln in body.split("\n") if ln.strip()])
-    facts = [f"Command: {_clip(command_line(cmd), 80)}", f"Exit: {'?' if code is None else code}"]
+    facts = [f"Command: {_clip(command_line(cmd), 80)}"]
+    if code is not None:  # agent shells often do not report it; "Exit: ?" would only cost tokens
+        facts.append(f"Exit: {code}")
     facts.append(f"Output: {out_lines} lines")
     if errors:
         facts.append(f"Error: {errors[0] if keep_errors else _clip(errors[0], 100)}")
@@ -546,6 +560,7 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
         if m.role in ("system", "developer"):
             kind: TurnKind = "summary" if m.content.lstrip().startswith(SUMMARY_MARK) else "system"
             turns.append(Turn(i, m, kind))
+            seen_task = seen_task or kind == "summary"  # the opening request is already summarized
             continue
         if m.role == "assistant":
             pending = []

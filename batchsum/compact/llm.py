@@ -105,15 +105,26 @@ class LLMSummarizer:
         return lines
 
     def build_messages(
-        self, turns: Sequence[Turn], *, cap: int, max_tokens: int, config: CompactConfig, tokenizer: Tokenizer
+        self,
+        turns: Sequence[Turn],
+        *,
+        cap: int,
+        max_tokens: int,
+        config: CompactConfig,
+        tokenizer: Tokenizer,
+        depth: int = 0,
     ) -> list[dict[str, str]]:
         """The chat request: system prompt, then schema + meta header + transcript (oldest trimmed)."""
         lines = self._transcript(turns, config, tokenizer)
+        total_tokens = sum(tokenizer.count(t.message.content) for t in turns)
         words = max(20, int(cap * 0.4 * 0.75))
         instructions = SCHEMA_PROMPT.replace("{max_words}", str(words))
 
         def build(body: list[str], omitted: int) -> list[dict[str, str]]:
-            meta = f"<meta total_messages={len(turns)} omitted_oldest={omitted} />"
+            meta = (
+                f"<meta total_messages={len(turns)} total_tokens={total_tokens} depth={depth} "
+                f"omitted_oldest={omitted} />"
+            )
             user = f"{instructions}\n\n{meta}\n\nConversation:\n" + "\n\n".join(body)
             return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
@@ -209,7 +220,9 @@ class LLMSummarizer:
         Raises LLMSummaryError when the call fails or the reply is not valid JSON for the schema.
         """
         send_max = max(64, min(cap + max(128, cap), self.context_window // 2))
-        messages = self.build_messages(turns, cap=cap, max_tokens=send_max, config=config, tokenizer=tokenizer)
+        messages = self.build_messages(
+            turns, cap=cap, max_tokens=send_max, config=config, tokenizer=tokenizer, depth=record.depth
+        )
         raw = self.complete(messages, send_max)
         facets = parse_facets(raw)
         if facets is None:

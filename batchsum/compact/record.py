@@ -9,6 +9,7 @@ from such a message, so a saved session can be compacted again without its histo
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 import uuid
@@ -58,6 +59,7 @@ class SummaryRecord:
     original_message_ids: list[str]
     token_estimate: int = 0  # tokens of the summary message
     mode: str = "rule-based"  # "rule-based" or "llm"
+    task: str = ""  # the head of the opening request, carried along the chain
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
@@ -81,12 +83,18 @@ class SummaryRecord:
             original_message_ids=list(data.get("original_message_ids") or []),
             token_estimate=int(data.get("token_estimate") or 0),
             mode=str(data.get("mode") or "rule-based"),
+            task=str(data.get("task") or ""),
         )
 
 
-def new_record_id() -> str:
-    """A fresh record id (uuid4, hex)."""
-    return uuid.uuid4().hex
+def new_record_id(parent_id: str | None, depth: int, message_ids: Sequence[str]) -> str:
+    """A record id in uuid form, derived from what the record replaces.
+
+    Derived rather than random so a compaction is a pure function of its input: the id is part of
+    the summary message, and a random id would change its token count and so what fits the budget.
+    """
+    blob = "\x00".join([parent_id or "", str(depth), *message_ids])
+    return uuid.UUID(bytes=hashlib.sha256(blob.encode("utf-8")).digest()[:16], version=4).hex
 
 
 def now_ms() -> int:
@@ -145,6 +153,8 @@ def render_summary_message(record: SummaryRecord, cap: int, tokenizer: Tokenizer
         used += cost
         return True
 
+    if record.task:
+        fits(f"Task: {record.task}")
     if record.summary:
         fits(f"Summary: {record.summary}")
 
@@ -204,17 +214,21 @@ _LIST_SECTIONS = {
 _INLINE = {"Files: ": "files_touched", "Commands: ": "commands_run", "Entities: ": "domain_entities"}
 
 
-def parse_summary_message(content: str) -> tuple[str, list[str], SummaryContext]:
-    """Narrative, key points (oldest first) and facets read back from a summary message we wrote.
+def parse_summary_message(content: str) -> tuple[str, list[str], SummaryContext, str]:
+    """Narrative, key points (oldest first), facets and task read back from a summary message we wrote.
 
     Used to chain from a saved session when the summary record itself is not at hand; items the
     message left out for its token cap are lost, which is why callers should pass ``history``.
     """
     ctx = SummaryContext()
     narrative = ""
+    task = ""
     key_points: list[str] = []
     current: str | None = None
     for line in content.split("\n")[1:]:
+        if line.startswith("Task: ") and not task:
+            task, current = line[len("Task: ") :].strip(), None
+            continue
         if line.startswith("Summary: "):
             narrative, current = line[len("Summary: ") :].strip(), None
             continue
@@ -234,10 +248,10 @@ def parse_summary_message(content: str) -> tuple[str, list[str], SummaryContext]
             if current == "key_points":
                 key_points.insert(0, item)
             elif current == "action_items":
-                owner, sep, task = item.partition(": ")
+                owner, sep, what = item.partition(": ")
                 ctx.action_items.append(
-                    ActionItem(task, owner) if sep and len(owner.split()) <= 3 else ActionItem(item)
+                    ActionItem(what, owner) if sep and len(owner.split()) <= 3 else ActionItem(item)
                 )
             else:
                 getattr(ctx, current).append(item)
-    return narrative, key_points, ctx
+    return narrative, key_points, ctx, task

@@ -65,8 +65,10 @@ class TriggerDecision:
         return self.compact
 
 
-def chain_length(history: Sequence[SummaryRecord] | None) -> int:
+def chain_length(history: Sequence[SummaryRecord] | SummaryRecord | None) -> int:
     """Records in the current chain: the last record's depth + 1 (0 without history)."""
+    if isinstance(history, SummaryRecord):
+        return history.depth + 1
     if not history:
         return 0
     return history[-1].depth + 1
@@ -78,7 +80,7 @@ def should_compact(
     context_window: int,
     config: CompactConfig | None = None,
     state: TriggerState | None = None,
-    history: Sequence[SummaryRecord] | None = None,
+    history: Sequence[SummaryRecord] | SummaryRecord | None = None,
     tokens: int | None = None,
     tokenizer: Tokenizer | None = None,
 ) -> TriggerDecision:

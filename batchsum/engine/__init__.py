@@ -7,5 +7,6 @@
 ``nodes``         one node as work: its backend request and the key of its output
 ``records``       node, file and run records
 ``progress``      progress bars and the event log
+``wrapup``        the end of a run: index sync, metrics, old records collected
 ``preview``       what a run would do (``batchsum plan``)
 """

@@ -24,7 +24,8 @@ NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate s
 
 def backend_identity(cfg: RunConfig) -> tuple[str, str | None]:
     """(backend name, model) a run with ``cfg`` summarizes with; part of every node key."""
-    return ("llm", cfg.llm.model) if cfg.llm.enabled else ("extractive", None)
+    kind = cfg.backend_kind
+    return kind, cfg.llm.model if kind == "llm" else None
 
 
 def config_signature(cfg: RunConfig) -> str:
@@ -42,6 +43,8 @@ def config_signature(cfg: RunConfig) -> str:
         cfg.group_size,
         cfg.content_type,
         cfg.keep_short,
+        # Only when on, so turning redaction on re-reads every file but default signatures stay as they were.
+        *(["redact"] if cfg.redact_secrets else []),
     )[:16]
 
 
@@ -74,6 +77,7 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
         extra_ignore=cfg.ignore,
         corpus_ignores=cfg.corpus_ignores,
         type_overrides=cfg.type_overrides,
+        follow_symlinks=cfg.follow_symlinks,
     )
     d = Diff(problems=list(walk.problems), files=len(walk.refs))
     seen = {r.relpath for r in walk.refs}

@@ -30,6 +30,7 @@ from batchsum.engine.nodes import NodeJob, heights
 from batchsum.errors import AbortRun, BatchsumError
 
 if TYPE_CHECKING:
+    from batchsum.config import RunConfig
     from batchsum.engine.records import NodeResult
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
     from batchsum.planning import FilePlan, PlannedNode
@@ -77,6 +78,15 @@ class Executor(Protocol):
 ExecutorFactory = Callable[["Backend", "Backend"], Executor]
 
 
+def executor_for(cfg: RunConfig) -> ExecutorFactory:
+    """The executor a run's settings ask for (``--executor``; Ray is imported only when chosen)."""
+    if cfg.executor == "ray":
+        from batchsum.engine.ray_executor import RayOptions, ray_executor
+
+        return ray_executor(cfg, RayOptions(address=cfg.ray_address, workers=cfg.ray_workers, limiter=cfg.ray_limiter))
+    return LocalExecutor
+
+
 async def summarize(backend: Backend, fallback: Backend, request: SummaryRequest) -> SummaryOutput:
     """``backend``'s summary of ``request``; the fallback's when the backend returned nothing."""
     out = await backend.summarize(request)
@@ -106,13 +116,12 @@ class LocalExecutor:
         pending = set(tasks)
         while pending:
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-            for t in done:
-                exc = t.exception()
-                if exc is None:
-                    continue
-                if isinstance(exc, AbortRun):
+            # Read every finished task's exception (several files can fail at once), then raise the first.
+            errors = [exc for t in done if (exc := t.exception()) is not None]
+            if errors:
+                if any(isinstance(e, AbortRun) for e in errors):
                     await _cancel(pending)
-                raise exc
+                raise errors[0]
 
     async def aclose(self) -> None:
         await self.backend.aclose()
@@ -148,8 +157,12 @@ class LocalExecutor:
         out = driver.stored(job)
         if out is not None:
             return driver.node_finished(plan, job, out, reused=True)
-        out = await summarize(self.backend, self.fallback, job.request)
+        out = await self.compute(job.request)
         return driver.node_finished(plan, job, out, reused=False)
+
+    async def compute(self, request: SummaryRequest) -> SummaryOutput:
+        """The summary of one node's request, computed here (a distributed executor overrides this)."""
+        return await summarize(self.backend, self.fallback, request)
 
 
 async def _cancel(tasks: Iterable[asyncio.Task[Any]]) -> None:

@@ -69,8 +69,15 @@ def output_key(
 
 def leaf_key(identity: tuple[str, str | None], plan: FilePlan, node: PlannedNode) -> str:
     """The key a leaf (a node without inputs) gets when there is no previous final to build on."""
+    if node.kind == "source":
+        return kept_whole_key(plan)
     max_tokens = leaf_max_tokens(max(node.source_tokens, 2), node.target_tokens)
     return output_key(identity, node, node.kind, plan.doc.content_type, node.text or "", max_tokens, None, False)
+
+
+def kept_whole_key(plan: FilePlan) -> str:
+    """The key of a final that is the source kept whole: its content alone decides it."""
+    return node_key(NODE_FORMAT, "source", plan.doc.sha256)
 
 
 def make_job(
@@ -82,6 +89,8 @@ def make_job(
     height: int,
 ) -> NodeJob:
     """The job of ``node`` once its children (in ``node.inputs`` order) are finished."""
+    if node.kind == "source":
+        raise ValueError(f"{node.node_id}: a file kept whole is not summarized")
     doc = plan.doc
     parts: list[str] = []
     if node.inputs:
@@ -91,7 +100,7 @@ def make_job(
     else:
         text = node.text or ""
         input_tokens = node.source_tokens
-    kind = node.kind
+    kind: PromptKind = node.kind
     prior = None
     if node.level == 3 and plan.prior_context:
         prior = plan.prior_context

@@ -15,8 +15,9 @@ import os
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from batchsum.engine import wrapup
 from batchsum.engine.changes import Diff, backend_identity, config_signature, diff, touched_only
 from batchsum.engine.progress import Progress, show_bars
 from batchsum.engine.records import (
@@ -31,39 +32,23 @@ from batchsum.engine.records import (
     utc_now,
 )
 from batchsum.errors import AbortRun
-from batchsum.model import FileRecord, NodeRecord, SummaryLevel
+from batchsum.model import FileRecord, NodeRecord, SummaryLevel, SummaryOutput
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.walk import Problem, SourceRef
 
 if TYPE_CHECKING:
+    from batchsum.agent_transcript import RunExtras
     from batchsum.config import RunConfig
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.engine.nodes import NodeJob
-    from batchsum.model import Backend, SummaryOutput
+    from batchsum.model import Document, SummaryOutput
     from batchsum.planning import FilePlan, PlannedNode
     from batchsum.tokens import Tokenizer
 
 log = logging.getLogger(__name__)
 
-LLM_CACHE_DIR = "llm-cache"  # in the state folder
-
-
-def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
-    """(the run's backend, the extractive fallback it falls back to)."""
-    from batchsum.backends.extractive import ExtractiveBackend
-
-    extractive = ExtractiveBackend(tokenizer)
-    if not cfg.llm.enabled:
-        return extractive, extractive
-    from batchsum.backends.llm import LLMBackend
-
-    llm = LLMBackend(
-        cfg.llm,
-        tokenizer=tokenizer,
-        fallback=extractive,
-        cache_dir=(cfg.state_dir / LLM_CACHE_DIR) if cfg.llm.cache else None,
-    )
-    return llm, extractive
+# Exit code of a run that finished but with nodes the configured LLM did not produce (see README).
+EXIT_DEGRADED = 4
 
 
 def load_tokenizer(cfg: RunConfig, warnings: list[str]) -> Tokenizer:
@@ -121,6 +106,7 @@ class _Run:
         self.modified = 0
         self.planned = 0  # files read and planned this run
         self.aborted: AbortRun | None = None
+        self.todo: list[SourceRef] = []  # files to read this run (an aborted run counts the ones it missed)
         self.index_failed = False
         self.tokenizer_: Tokenizer | None = None
 
@@ -151,19 +137,47 @@ class _Run:
             self.to_index.extend(d.unindexed)
             for entry in d.unchanged:
                 self._unchanged(entry)
-            if d.todo:
+            self.todo = d.todo
+            if d.todo and self._preflight():
                 self._execute(d)
         finally:
             self.progress.stop()
         return self._finish()
 
+    def _preflight(self) -> bool:
+        """Before any work: a server that refuses connections or rejects the key stops the run."""
+        if not self.cfg.llm.enabled:
+            return True
+        from batchsum.backends.llm import check_server
+        from batchsum.errors import LLMUnavailable
+
+        try:
+            check_server(self.cfg.llm)
+        except LLMUnavailable as exc:
+            self.aborted = exc
+            log.debug("%s", exc)  # the caller reports it (RunResult.stopped_by)
+            self.progress.event("run_stopped", reason=str(exc), level="error")
+            return False
+        return True
+
+    def _record_unreached(self) -> None:
+        """Files an aborted run never got to are counted (skipped, with the cause), not forgotten."""
+        if self.aborted is None:
+            return
+        seen = {f.relpath for f in self.files}
+        for ref in self.todo:
+            if ref.relpath not in seen:
+                reason = f"not summarized: the run stopped ({self.aborted})"
+                self.files.append(FileRecord(run_id=self.run_id, relpath=ref.relpath, status="skipped", error=reason))
+
     def _execute(self, d: Diff) -> None:
         import asyncio
 
-        from batchsum.engine.executor import LocalExecutor
+        from batchsum.backends.registry import make_backends
+        from batchsum.engine.executor import executor_for
 
         backend, fallback = make_backends(self.cfg, self.tokenizer)
-        executor = (self.executor_factory or LocalExecutor)(backend, fallback)
+        executor = (self.executor_factory or executor_for(self.cfg))(backend, fallback)
 
         async def go() -> None:
             try:
@@ -185,7 +199,12 @@ class _Run:
                 plan = await asyncio.to_thread(self._prepare, ref)
             else:
                 plan = self._prepare(ref)
-            if plan is not None:
+            if plan is None:
+                continue
+            if plan.kept_whole:
+                # Nothing to summarize: the file is its own final, written now without the executor.
+                self.file_finished(plan, [self._kept_whole(plan)], 0.0)
+            else:
                 yield plan
 
     def _prepare(self, ref: SourceRef) -> FilePlan | None:
@@ -209,16 +228,42 @@ class _Run:
             self.state.save_entry(entry)
             self._unchanged(entry)
             return None
+        extras = self._extras(doc)
+        if extras is not None and extras.text is not None:
+            doc.text = extras.text  # an agent session is summarized from its digested tool results
         plan = plan_document(doc, self.cfg, self.tokenizer)
-        self._attach_prior(plan, entry)
+        plan.extras = extras
         self.planned += 1
-        self.progress.nodes_planned(len(plan.nodes))
+        if not doc.text.strip():
+            self.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
+            self.progress.event("file_empty", path=str(ref.path))
+        if not plan.kept_whole:
+            self._attach_prior(plan, entry)
+            self.progress.nodes_planned(len(plan.nodes))
         return plan
+
+    def _extras(self, doc: Document) -> RunExtras | None:
+        """Offline facets for conversations (unless the LLM writes them) and agent-session digests."""
+        from batchsum.agent_transcript import run_extras
+
+        llm = self.cfg.llm
+        llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")
+        return run_extras(doc.text, content_type=doc.content_type, type_reason=doc.type_reason, llm_facets=llm_facets)
+
+    def _kept_whole(self, plan: FilePlan) -> NodeResult:
+        """The final of a file short enough to be kept whole: its own text, ratio 1.0."""
+        from batchsum.engine.nodes import kept_whole_key
+
+        doc = plan.doc
+        output = SummaryOutput(text=doc.text, backend="source", attempts=0)
+        return NodeResult(plan.nodes[0], output, kept_whole_key(plan), doc.tokens, doc.tokens, reused=False)
 
     def _attach_prior(self, plan: FilePlan, entry: ManifestEntry | None) -> None:
         """Rolling chain: build the new final on the previous one, up to the depth cap."""
         if entry is None or entry.final_id is None or plan.final_id is None:
             return
+        if entry.level == SummaryLevel.NONE.value:
+            return  # the previous final is the old source itself, not a summary to build on
         if plan.level is SummaryLevel.BRIEF:
             return
         depth = entry.depth + 1
@@ -360,9 +405,15 @@ class _Run:
             # One flush of the output's filesystem for the whole run's trees and manifest.
             flush_to_disk(cfg.out)
         self._sync_index()
+        self.progress.end_phase()
         self.state.write_snapshot()
+        self._write_index_page(wrote)
+        self._record_unreached()
         failed = sum(1 for f in self.files if f.status == "failed")
+        fell_back = sum(f.fallback_nodes for f in self.files if f.status == "done")
         status = "aborted" if self.aborted else ("partial" if failed or self.problems else "ok")
+        if status == "ok" and fell_back:
+            status = "degraded"  # finished, but not with the backend it was configured for
         name, model = self.identity
         run = run_record(
             run_id=self.run_id,
@@ -376,14 +427,23 @@ class _Run:
             nodes=self.nodes,
             wall_ms=(time.perf_counter() - self.t0) * 1000,
         )
-        self._record_metrics(run)
+        if cfg.metrics:
+            self.progress.phase("metrics", total=None, unit="table")
+            warning = wrapup.record_metrics(cfg, run, self.files, self.nodes)
+            self.progress.end_phase()
+            if warning:
+                self.warnings.append(warning)
         if wrote and not self.aborted:
-            self._collect_garbage()
+            wrapup.collect_garbage(cfg, self.state, self.progress)
         if cfg.git:
             from batchsum.gitver import commit_run
 
+            self.progress.phase("git", total=None, unit="commit")
             commit_run(cfg.out, added=self.added, changed=self.modified, deleted=len(self.deleted), run_id=self.run_id)
+        self.progress.end_phase()
         exit_code = 1 if (self.aborted or failed or self.problems or self.index_failed) else 0
+        if exit_code == 0 and status == "degraded":
+            exit_code = EXIT_DEGRADED
         self.progress.event("run_finished", run_id=self.run_id, status=status, exit_code=exit_code, wall_ms=run.wall_ms)
         return RunResult(
             run=run,
@@ -395,22 +455,44 @@ class _Run:
             out=cfg.out,
             warnings=self.warnings,
             tokenizer=self.tokenizer_.name if self.tokenizer_ is not None else "",
+            stopped_by=_cause(self.aborted) if self.aborted is not None else None,
         )
+
+    def _write_index_page(self, wrote: bool) -> None:
+        """The root index.md, rewritten when the tree changed (or when it is missing)."""
+        from batchsum.navigation import IndexRow, index_path, write_index
+
+        if not (wrote or self.deleted) and index_path(self.cfg.out).exists():
+            return
+        rows = [
+            IndexRow(e.relpath, e.content_type, e.level, e.doc_date, e.tokens, e.final_tokens)
+            for e in self.manifest.values()
+            if e.final_id is not None
+        ]
+        try:
+            write_index(self.cfg.out, rows)
+        except OSError as exc:  # a convenience page never fails a run whose trees are written
+            self.warnings.append(f"index page not written: {exc}")
 
     def _sync_index(self) -> None:
         cfg = self.cfg
-        if not cfg.index or (not self.to_index and not self.deleted):
+        if not cfg.index:
             return
-        changed = sorted(set(self.to_index))
-        try:
-            from batchsum.index import sync_index
+        if not self.to_index and not self.deleted:
+            # A quiet run still repairs an interrupted, partial or outdated index (a few stats, no Chroma).
+            from batchsum.index.state import index_needs_work
 
-            sync_index(cfg, changed, sorted(set(self.deleted)))
-        except Exception as exc:  # the tree is the truth: a failed index is repaired later, never fatal
+            if index_needs_work(cfg) is None:
+                return
+        changed = sorted(set(self.to_index))
+        deleted = sorted(set(self.deleted))
+        self.progress.phase("indexing", total=len(changed) + len(deleted), unit="file")
+        warning = wrapup.sync_index(cfg, changed, deleted, self.progress)
+        if warning is None:
+            self.progress.advance(len(changed) + len(deleted))
+        else:
             self.index_failed = True
-            msg = f"search index not updated ({exc}); it will be repaired by the next run or `batchsum index {cfg.out}`"
-            self.warnings.append(msg)
-            self.progress.event("index_failed", error=str(exc), level="error")
+            self.warnings.append(warning)
             return
         for rel in changed:
             e = self.manifest.get(rel)
@@ -418,35 +500,9 @@ class _Run:
                 e.indexed = True
                 self.state.save_entry(e)
 
-    def _record_metrics(self, run: Any) -> None:
-        if not self.cfg.metrics:
-            return
-        try:
-            from batchsum.metrics.store import MetricsStore, defer_run
 
-            parquet = self.cfg.state_dir / "parquet"
-            # A run that changed nothing skips DuckDB (~0.3 s to start): its rows wait as JSON
-            # that reports read and the next recording run folds into the database.
-            quiet = not self.nodes and all(f.status in ("unchanged", "skipped") for f in self.files)
-            if quiet and defer_run(parquet, run, self.files, self.nodes):
-                return
-            MetricsStore(self.cfg.metrics_path, parquet).record_run(run, self.files, self.nodes)
-        except Exception as exc:  # metrics never fail a run whose trees are written
-            self.warnings.append(f"metrics not recorded: {exc}")
-
-    def _collect_garbage(self) -> None:
-        from batchsum.state import NODE_GRACE_DAYS, prune_store
-
-        cutoff = time.time() - NODE_GRACE_DAYS * 86400
-        try:
-            removed = self.state.collect_garbage(cutoff)
-            # LLM responses outlive their use once the node records exist; past the grace period an
-            # entry only helps a config change that keeps the prompt, which is rare.
-            responses = prune_store(self.cfg.state_dir / LLM_CACHE_DIR, cutoff)
-        except OSError as exc:  # housekeeping never fails a run
-            log.warning("could not clean old records in %s: %s", self.cfg.state_dir, exc)
-            return
-        if removed or responses:
-            self.progress.event(
-                "nodes_collected", removed=removed, responses_removed=responses, grace_days=NODE_GRACE_DAYS
-            )
+def _cause(exc: AbortRun) -> str:
+    """Which node stopped the run and why, in one line."""
+    node = f"node {exc.node_id}: " if exc.node_id else ""
+    cause = f" ({exc.cause})" if exc.cause is not None and str(exc.cause) not in str(exc) else ""
+    return f"{node}{exc}{cause}"

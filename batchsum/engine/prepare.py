@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
     """The decoded document, or the problem that kept it from being read."""
     try:
-        return read_document(ref, cfg.content_type)
+        return read_document(ref, cfg.content_type, redact=cfg.redact_secrets)
     except InputError as exc:
         return Problem(exc.path, exc.reason)
 

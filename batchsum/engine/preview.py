@@ -83,8 +83,10 @@ def preview(cfg: RunConfig) -> PlanSummary:
         (summary.changed if entry is not None else summary.new).append(ref.relpath)
         summary.levels[plan.level.value] += 1
         summary.chunks += len(plan.chunks)
-        summary.nodes += len(plan.nodes)
         summary.input_tokens += doc.tokens
+        if plan.kept_whole:
+            continue  # written as it is: no summary to make
+        summary.nodes += len(plan.nodes)
         summary.est_output_tokens += sum(n.target_tokens for n in plan.nodes)
         # Leaves' keys are known before running; stored ones cost nothing.
         summary.nodes_stored += sum(

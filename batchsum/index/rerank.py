@@ -1,19 +1,15 @@
-"""Rerankers: score (query, summary) pairs more finely than the bi-encoder retrieval did.
+"""Rerankers: score (query, summary) pairs more finely than the first stage did.
 
-Default: late interaction (ColBERT-style MaxSim) over the contextual token vectors of the packaged
-MiniLM model — each query token takes its best-matching summary token, scores are averaged — so it
-works offline with nothing extra installed. ``--reranker PATH``: an ONNX cross-encoder (e.g.
-ms-marco-MiniLM-L-6-v2 exported to ONNX) with its ``tokenizer.json`` beside it; a long summary is
-scored window by window and keeps its best window. Raw scores are returned; the search normalizes
-them by min–max.
+``maxsim``: late interaction (each query token takes its best-matching document token, averaged).
+``--reranker PATH``: an ONNX cross-encoder (e.g. ms-marco-MiniLM-L-6-v2 exported to ONNX) with its
+``tokenizer.json`` beside it; a long summary is scored window by window and keeps its best window.
+Raw scores are returned (logits for the cross-encoder).
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -29,99 +25,6 @@ class Reranker(Protocol):
     name: str
 
     def score(self, query: str, docs: Sequence[str], keys: Sequence[str] | None = None) -> np.ndarray: ...
-
-
-def quantize(vectors: np.ndarray) -> tuple[bytes, bytes]:
-    """int8 with one float32 scale per row (unit vectors lose < 0.5 % of a cosine)."""
-    scale = np.abs(vectors).max(axis=1, keepdims=True) / 127.0
-    scale = np.where(scale > 0, scale, 1.0).astype(np.float32)
-    q = np.round(vectors / scale).astype(np.int8)
-    return q.tobytes(), scale.tobytes()
-
-
-def dequantize(n: int, q: bytes, scale: bytes, dim: int) -> np.ndarray:
-    """Inverse of :func:`quantize`."""
-    arr = np.frombuffer(q, dtype=np.int8).reshape(n, dim).astype(np.float32)
-    return arr * np.frombuffer(scale, dtype=np.float32).reshape(n, 1)
-
-
-@dataclass
-class TokenRow:
-    """What search needs of one indexed node without asking Chroma for its metadata."""
-
-    content_hash: str
-    doc_ts: int | None
-    vectors: np.ndarray  # MaxSim token vectors
-    embedding: np.ndarray  # the text vector (as in Chroma), for MMR
-
-
-class TokenStore:
-    """Per-node token vectors and recency date, keyed by node id (``<out>/.batchsum/tokvecs-<collection>.sqlite3``).
-
-    Indexing computes the token vectors for free (the same forward pass as the text vector). Keeping
-    them here makes the MaxSim rerank a lookup instead of a model run per candidate, and keeping the
-    date here spares a metadata fetch per candidate (the slow part of a Chroma query). Rows are written
-    before their Chroma records and deleted with them; a missing row is computed on the fly.
-    """
-
-    def __init__(self, path: Path, dim: int) -> None:
-        self.path = path
-        self.dim = dim
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), timeout=30.0, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS nodes_v2 (id TEXT PRIMARY KEY, hash TEXT, doc_ts INTEGER,"
-            " n INTEGER, q BLOB, s BLOB, e BLOB, es BLOB)"
-        )
-        self._db.commit()
-
-    def close(self) -> None:
-        """Close the database."""
-        self._db.close()
-
-    def get_many(self, ids: Sequence[str]) -> dict[str, TokenRow]:
-        """Rows of the ids that are present."""
-        found: dict[str, TokenRow] = {}
-        uniq = list(dict.fromkeys(ids))
-        for start in range(0, len(uniq), 500):
-            part = uniq[start : start + 500]
-            marks = ",".join("?" * len(part))
-            sql = f"SELECT id, hash, doc_ts, n, q, s, e, es FROM nodes_v2 WHERE id IN ({marks})"
-            for nid, h, ts, n, q, sc, e, es in self._db.execute(sql, part):
-                emb = dequantize(1, e, es, self.dim)[0]
-                found[nid] = TokenRow(h, ts, dequantize(int(n), q, sc, self.dim), emb)
-        return found
-
-    def put_many(self, items: Sequence[tuple[str, TokenRow]]) -> None:
-        """Store (node id, row) pairs."""
-        rows = [
-            (nid, r.content_hash, r.doc_ts, len(r.vectors), *quantize(r.vectors), *quantize(r.embedding[None, :]))
-            for nid, r in items
-        ]
-        with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO nodes_v2 VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-
-    def delete(self, ids: Sequence[str]) -> None:
-        """Forget these node ids."""
-        with self._db:
-            self._db.executemany("DELETE FROM nodes_v2 WHERE id = ?", [(i,) for i in ids])
-
-    def hashes(self) -> dict[str, str]:
-        """node id -> content hash of every row."""
-        return {nid: h for nid, h in self._db.execute("SELECT id, hash FROM nodes_v2")}
-
-    def keep_only(self, ids: set[str]) -> int:
-        """Delete every row whose id is not in ``ids``; return how many went."""
-        gone = [i for i in self.hashes() if i not in ids]
-        self.delete(gone)
-        return len(gone)
-
-    def clear(self) -> None:
-        """Delete everything."""
-        with self._db:
-            self._db.execute("DELETE FROM nodes_v2")
 
 
 def maxsim(query_vectors: np.ndarray, doc_vectors: Sequence[np.ndarray]) -> np.ndarray:

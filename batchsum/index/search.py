@@ -1,18 +1,23 @@
-"""Search every summary of an output folder (seed 001 §3, adapted to summary trees).
+"""Search every summary of an output folder.
 
-1. Retrieve ``k*3`` candidates per level (L1, L2, L3: a collapsed-tree search) by cosine similarity,
-   and as many per level by BM25 over the nodes' summaries and the source passages they summarize
-   (:mod:`batchsum.index.lexical`): the words a summary dropped still find its node.
-2. Rerank them (MaxSim late interaction by default, an ONNX cross-encoder with ``--reranker``).
-3. Min–max normalize the reranker scores (not sigmoid: agent-cli #279 squashed them into 0.2–0.4);
-   with MaxSim, blend them with the min–max normalized cosine and BM25 scores of the candidates,
-   BM25 weighing most (it also reads the source; the summary vectors only see the gist).
-4. ``score = 0.8 * relevance + 0.2 * exp(-age_days / 30)``, age from the document's date.
-5. MMR with λ = 0.7 picks the final ``k``, diversifying by source rather than by topic: near-copies
-   (cosine ≥ 0.92 to a hit already chosen, e.g. an L1 and the L3 that repeats it) are dropped, never
-   shown twice, and a second node of an already chosen source is penalized like a near-copy, so
-   ``k`` hits tend to cover ``k`` sources; a node of another source is not penalized for being about
-   the same topic (in a folder of many documents on one subject that pushed unrelated files up).
+1. Retrieve ``k*3`` candidates per level (L1, L2, L3: a collapsed-tree search) by cosine similarity of
+   the static vectors, and ``k`` per level by BM25 over the nodes' summaries and the source passages
+   they summarize (:mod:`batchsum.index.lexical`): the words a summary dropped still find its node.
+2. Score each candidate with an absolute relevance in 0..1, comparable across queries:
+   ``min(1, WEIGHT_BM25 * bm25 / reference + WEIGHT_COSINE * calibrated cosine)``, where ``reference``
+   is the BM25 score of a passage holding every query word once (so the lexical part says how much of
+   the query, weighted by rarity, the best passage holds) and the cosine is mapped from the range where
+   unrelated texts and paraphrases fall. Evidence beyond a full answer orders hits that both reach 1.
+   With ``--reranker`` an ONNX cross-encoder's probability replaces it. Candidates below
+   :data:`MIN_RELEVANCE` are not hits: a query nothing answers gets none.
+3. ``score = relevance + RECENCY_BONUS * recency * (1 - relevance)``: a recent dated document moves up
+   among equally relevant ones; an undated document (its only date is when the file was copied) gets
+   no bonus.
+4. MMR with λ = 0.7 picks the final ``k``, diversifying by source: near-copies (cosine ≥ 0.92 to a hit
+   already chosen) and repeated snippets are dropped, a second node of an already chosen source is
+   penalized; the hits are shown in score order.
+5. The snippet is the passage that matched: a source passage when the words were found there, else
+   the best sentences of the summary.
 """
 
 from __future__ import annotations
@@ -31,12 +36,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from batchsum.errors import ConfigError
-from batchsum.index.embed import STOPWORDS, OnnxEmbedder, get_embedder, get_onnx_embedder
-from batchsum.index.lexical import LexFilter, LexicalStore, lexical_path, query_tokens
-from batchsum.index.rerank import TokenRow, TokenStore, cross_encoder, maxsim
-from batchsum.index.store import chroma_errors, date_to_ts, open_collection, token_store
-from batchsum.model import CONTENT_TYPES
+from batchsum.errors import ConfigError, IndexError_
+from batchsum.index.embed import STOPWORDS, get_embedder
+from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_tokens, source_text
+from batchsum.index.rerank import cross_encoder
+from batchsum.index.state import completeness
+from batchsum.index.store import chroma_errors, date_to_ts, open_collection, vector_store
+from batchsum.index.vectors import NodeRow
+from batchsum.model import CONTENT_TYPES, doc_id_of
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -46,16 +53,18 @@ log = logging.getLogger(__name__)
 
 CANDIDATES_PER_LEVEL = 3  # x k, dense channel
 LEXICAL_PER_LEVEL = 1  # x k, lexical channel (it mostly adds nodes the dense pool already holds)
-# Relevance with the default MaxSim reranker (QMSum recall@5: see bench/bench_index.py).
-WEIGHT_MAXSIM = 0.2
-WEIGHT_COSINE = 0.2
-WEIGHT_BM25 = 0.6
+# Absolute relevance (calibrated on the QMSum queries and on queries about nothing in the corpus).
+WEIGHT_BM25 = 0.7
+WEIGHT_COSINE = 0.3
+COSINE_FLOOR = 0.1  # static-vector cosine of unrelated texts (0.0-0.2): relevance 0 from the meaning side
+COSINE_FULL = 0.5  # and of a paraphrase (0.4-0.5; a near-copy is 0.8-0.95): 1
+MIN_RELEVANCE = 0.35  # below: not a hit ("no good match")
 SAME_SOURCE_PENALTY = 1.0  # MMR penalty of a node whose source is already among the hits (as for cosine 1.0)
 # Weight of MMR's similarity penalty between nodes of different sources. 0: a relevant file is never
-# pushed down for resembling another relevant file (QMSum recall@5 0.751 at 1.0, 0.776 at 0).
+# pushed down for resembling another relevant file.
 CROSS_SOURCE_SIMILARITY = 0.0
 WIDE_FACTOR = 10  # the unfiltered first query fetches this many times k*3 nodes
-RECENCY_WEIGHT = 0.2
+RECENCY_BONUS = 0.15
 RECENCY_DAYS = 30.0
 MMR_LAMBDA = 0.7
 DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
@@ -72,9 +81,9 @@ class SearchHit:
     """One search result."""
 
     rank: int
-    score: float  # final combined score (relevance and recency), 0..1
-    relevance: float  # min-max normalized reranker score, 0..1
-    recency: float  # exp(-age_days/30); 0 when the document has no date
+    score: float  # relevance with the recency bonus, 0..1
+    relevance: float  # absolute relevance, 0..1, comparable across queries
+    recency: float  # exp(-age_days/30); 0 when the document has no real date
     similarity: float  # cosine of query and summary embeddings
     node_id: str
     level: int
@@ -86,6 +95,7 @@ class SearchHit:
     summary_path: Path  # the node's Markdown file
     snippet: str
     terms: list[str]  # query terms found in the snippet (for highlighting)
+    snippet_from: str = "summary"  # "source" when the snippet is the source passage that matched
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -270,24 +280,44 @@ def _matching_sources(col: Any, glob: str, base: list[dict[str, Any]]) -> list[s
     return [s for s in sources if fnmatch.fnmatchcase(s, pattern) or fnmatch.fnmatchcase(s, pattern + "/*")]
 
 
-def _fetch(col: Any, ids: list[str], embeddings: bool = False) -> dict[str, tuple[str, dict[str, Any], np.ndarray]]:
-    """id -> (document, metadata, embedding or an empty array) for a few ids."""
+def _fetch(col: Any, ids: list[str], embeddings: bool = False) -> dict[str, tuple[dict[str, Any], np.ndarray]]:
+    """id -> (metadata, embedding or an empty array) for a few ids."""
     if not ids:
         return {}
-    include = ["documents", "metadatas", "embeddings"] if embeddings else ["documents", "metadatas"]
+    include = ["metadatas", "embeddings"] if embeddings else ["metadatas"]
     res = col.get(ids=ids, include=include)
     embs = res["embeddings"] if embeddings else [np.zeros(0, np.float32)] * len(res["ids"])
     return {
-        rid: (doc or "", dict(md or {}), np.asarray(emb, dtype=np.float32))
-        for rid, doc, md, emb in zip(res["ids"], res["documents"], res["metadatas"], embs, strict=True)
+        rid: (dict(md or {}), np.asarray(emb, dtype=np.float32))
+        for rid, md, emb in zip(res["ids"], res["metadatas"], embs, strict=True)
     }
 
 
-def _remember(store: TokenStore, rows: list[tuple[str, TokenRow]]) -> None:
+def _node_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
+    """The node's text, read from its file in the tree (Chroma does not keep a copy). Only the body is
+    needed: parsing the front matter's YAML cost more than the rest of a search."""
+    rel = md.get("summary_path")
+    if not rel:
+        return ""
     try:
-        store.put_many(rows)
-    except sqlite3.Error:  # a read-only output folder: the cache only saves time
-        pass
+        text = (cfg.out / str(rel)).read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return ""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 3)
+        text = text[end + len("\n---\n") :] if end >= 0 else ""
+    return text.strip("\n")
+
+
+def _source_snippet(cfg: IndexConfig, md: dict[str, Any], ev: Evidence, terms: list[str]) -> tuple[str, list[str]]:
+    """The source passage at ``ev.start`` as a snippet, or ("", []) when the source is gone or changed."""
+    text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""),
+                       md.get("source_sha256"))  # fmt: skip
+    if text is None:
+        return "", []
+    # The passage is ~100 words from ev.start; start at a word boundary.
+    window = text[ev.start : ev.start + SNIPPET_CHARS * 4]
+    return make_snippet(window, terms)
 
 
 def validate_query(
@@ -319,10 +349,23 @@ def search(
     since: date | None = None,
     reranker: Path | None = None,
     today: date | None = None,
+    strict: bool = False,
+    warn: bool = True,
 ) -> list[SearchHit]:
-    """Search the output's summaries; best first. ``today`` fixes the recency reference (default: now)."""
+    """Search the output's summaries; best first, only hits of at least :data:`MIN_RELEVANCE`.
+
+    ``today`` fixes the recency reference (default: now). An incomplete index (an interrupted run,
+    a missing part) is searched with a logged warning (``warn``; the CLI prints its own), or with
+    ``strict`` refused (IndexError_).
+    """
     q = validate_query(query, k, level, content_type, reranker)
-    # None: MaxSim with stored token vectors (the default); else an ONNX cross-encoder.
+    found = completeness(cfg)
+    if found is not None:
+        fatal, message = found
+        if strict or fatal:
+            raise IndexError_(message)
+        if warn:
+            log.warning("%s", message)
     ranker: Reranker | None = cross_encoder(reranker) if reranker is not None else None
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
@@ -332,8 +375,9 @@ def search(
         if content_type:
             base.append({"content_type": content_type})
         if since is not None:
+            # Only documents with a real date: a copy date says nothing about when a text was written.
             filt.since_ts = date_to_ts(since)
-            base.append({"doc_ts": {"$gte": filt.since_ts}})
+            base.extend([{"doc_ts": {"$gte": filt.since_ts}}, {"dated": True}])
         if path_glob:
             sources = _matching_sources(col, path_glob, base)
             if not sources:
@@ -343,37 +387,70 @@ def search(
         return _search(cfg, col, embedder, ranker, q, k, level, base, filt, today or datetime.now(UTC).date())
 
 
+@dataclass
+class LexicalResult:
+    """What the lexical channel says about a query."""
+
+    scores: dict[str, float]  # node id -> best BM25 passage score
+    candidates: list[str]  # the best nodes of each level
+    reference: float  # BM25 of a passage holding each query word once
+    evidence: dict[str, Evidence]
+
+
 def lexical_candidates(
     cfg: IndexConfig, query: str, per_level: int, filt: LexFilter, focus_docs: set[str]
-) -> tuple[dict[str, float], list[str]]:
-    """BM25 scores (node id -> score) of the nodes the query's words reach, and the ``per_level`` best of
-    each level as new candidates. An output indexed before the lexical channel existed has none: ({}, [])."""
+) -> LexicalResult:
+    """BM25 scores of the nodes the query's words reach, and the ``per_level`` best of each level as new
+    candidates. An output without a (current) lexical index has none."""
+    empty = LexicalResult({}, [], 0.0, {})
     path = lexical_path(cfg)
     if not path.is_file():
-        return {}, []
+        return empty
     try:
         store = LexicalStore(path, keep_outdated=True)
     except sqlite3.Error as exc:
         log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
-        return {}, []
+        return empty
     if store.outdated:
         store.close()
         log.warning("lexical index %s has another layout (another batchsum version); searching by meaning only until"
                     " `batchsum index %s` rewrites it", path, cfg.out)  # fmt: skip
-        return {}, []
+        return empty
     with contextlib.closing(store):
         try:
             scores = store.scores(query_tokens(query), filt, focus_docs)
         except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
-            return {}, []
+            return empty
+        reference, evidence = store.last_reference, store.last_evidence
     by_level: dict[str, list[str]] = {}
     for nid in sorted(scores, key=lambda i: -scores[i]):
         m = _ID_LEVEL.search(nid)
         got = by_level.setdefault(m.group(1) if m else "?", [])
         if len(got) < per_level:
             got.append(nid)
-    return scores, [nid for got in by_level.values() for nid in got]
+    return LexicalResult(scores, [nid for got in by_level.values() for nid in got], reference, evidence)
+
+
+def strength_of(cosine: np.ndarray, bm25: np.ndarray, reference: float) -> np.ndarray:
+    """How strongly each candidate answers the query: 1.0 is a full answer, more is more evidence (a passage
+    repeating the query's words). :func:`relevance_of` caps it at 1.
+
+    ``WEIGHT_BM25 * bm25 / reference + WEIGHT_COSINE * calibrated cosine``; without a lexical channel
+    (``reference`` 0) the calibrated cosine alone."""
+    meaning = np.clip((cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR), 0.0, 1.0)
+    if reference <= 0:
+        return meaning.astype(np.float32)
+    return (WEIGHT_BM25 * np.maximum(bm25, 0.0) / reference + WEIGHT_COSINE * meaning).astype(np.float32)
+
+
+def relevance_of(cosine: np.ndarray, bm25: np.ndarray, reference: float) -> np.ndarray:
+    """Absolute relevance in 0..1 from static-vector cosines and BM25 scores (see the module docstring)."""
+    return np.minimum(strength_of(cosine, bm25, reference), 1.0)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return (1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))).astype(np.float32)
 
 
 def _search(
@@ -388,89 +465,109 @@ def _search(
     filt: LexFilter,
     today: date,
 ) -> list[SearchHit]:
-    # Stage 1: per-level candidates. Only ids and distances: metadata, documents and vectors are the slow
-    # part of a Chroma query; they come from the token store, or from Chroma for the few that need them.
-    qtoks: np.ndarray | None = None
-    if isinstance(embedder, OnnxEmbedder) and ranker is None:
-        qvecs, toks = embedder.encode([q], with_tokens=True)  # one pass: text vector + MaxSim token vectors
-        qvec, qtoks = qvecs[0], toks[0]
-    else:
-        qvec = embedder.embed([q])[0]
+    # Stage 1: per-level candidates. Only ids and distances: metadata and vectors are the slow part of
+    # a Chroma query; vectors and dates come from the vector store, metadata only for the hits.
+    qvec = embedder.embed([q])[0]
     cands = _candidates(col, qvec, k * CANDIDATES_PER_LEVEL, level, base)
-    dense_docs = {i.split(":summary:", 1)[0] for i in cands}
-    bm25, lex_ids = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
-    ids = list(dict.fromkeys([*cands, *lex_ids]))
+    dense_docs = {doc_id_of(i) for i in cands}
+    lex = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
+    ids = list(dict.fromkeys([*cands, *lex.candidates]))
     if not ids:
         return []
 
-    # Stage 2: rerank. Stored rows give token vectors, text vector and date of each candidate; what is not
-    # stored (an index built by an embeddings server, or a cache lost) is fetched and computed now.
-    with contextlib.closing(token_store(cfg)) as store:
+    # Stage 2: absolute relevance. What the vector store lacks (a cache lost) comes from Chroma.
+    with contextlib.closing(vector_store(cfg)) as store:
         rows = store.get_many(ids)
-        need = ids if ranker is not None else [i for i in ids if i not in rows]
-        fetched = _fetch(col, need, embeddings=True)
-        # A lexical hit Chroma does not hold (a sync interrupted between the two) cannot be shown.
-        ids = [i for i in ids if i in rows or i in fetched]
-        need = [i for i in need if i in fetched]
-        if not ids:
-            return []
-        if ranker is not None:
-            raw = ranker.score(q, [fetched[i][0] for i in ids])
-        else:
-            onnx = embedder if isinstance(embedder, OnnxEmbedder) else get_onnx_embedder()
-            if qtoks is None:
-                qtoks = onnx.token_vectors([q])[0]
-            if need:
-                fresh = onnx.token_vectors([fetched[i][0] for i in need])
-                for nid, t in zip(need, fresh, strict=True):
-                    _, md, emb = fetched[nid]
-                    rows[nid] = TokenRow(str(md.get("content_hash", "")), md.get("doc_ts"), t, emb)
-                if onnx is embedder:
-                    _remember(store, [(nid, rows[nid]) for nid in need])
-            raw = maxsim(qtoks, [rows[i].vectors for i in ids])
-    matrix = np.stack([fetched[i][2] if i in fetched else rows[i].embedding for i in ids]).astype(np.float32)
+    need = [i for i in ids if i not in rows]
+    fetched = _fetch(col, need, embeddings=True)
+    for nid, (md, emb) in fetched.items():
+        ts = md.get("doc_ts") if md.get("dated") else None
+        rows[nid] = NodeRow(str(md.get("content_hash", "")), ts, emb)
+    # A lexical hit Chroma does not hold (a sync interrupted between the two) cannot be shown.
+    ids = [i for i in ids if i in rows and rows[i].embedding.size]
+    if not ids:
+        return []
+    matrix = np.stack([rows[i].embedding for i in ids]).astype(np.float32)
     matrix = matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
     qunit = np.asarray(qvec, dtype=np.float32) / max(float(np.linalg.norm(qvec)), 1e-12)
     cosine = np.einsum("id,d->i", matrix, qunit)
-    relevance = minmax(raw)
-    lexical = np.array([bm25.get(i, 0.0) for i in ids], dtype=np.float32)
-    if ranker is None and lexical.any():
-        # Meaning (MaxSim, cosine) and words (BM25, which also sees the source) vote together; a cross-encoder
-        # reads the words itself, so the lexical channel only brings it candidates.
-        blend = WEIGHT_MAXSIM * relevance + WEIGHT_COSINE * minmax(cosine) + WEIGHT_BM25 * minmax(lexical)
-        relevance = minmax(blend)
-    stamps = [fetched[i][1].get("doc_ts") if i in fetched else rows[i].doc_ts for i in ids]
-    rec = np.array([recency(ts, today) for ts in stamps], dtype=np.float32)
-    final = (1 - RECENCY_WEIGHT) * relevance + RECENCY_WEIGHT * rec
+    texts: dict[str, str] = {}
+    metas: dict[str, dict[str, Any]] = {}
+    if ranker is not None:
+        metas = {i: md for i, (md, _) in _fetch(col, ids).items()}
+        texts = {i: _node_text(cfg, metas.get(i, {})) for i in ids}
+        strength = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
+    else:
+        bm25 = np.array([lex.scores.get(i, 0.0) for i in ids], dtype=np.float32)
+        strength = strength_of(cosine, bm25, lex.reference)
+    relevance = np.minimum(strength, 1.0)
+    rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
+    final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
+    # Order: the score, then the evidence beyond a full answer (two hits both at 1.0 are not equal),
+    # then recency; never against the shown score.
+    ranked = final + (strength - relevance) + 1e-6 * rec
+    keep = np.flatnonzero(relevance >= MIN_RELEVANCE)
+    if not len(keep):
+        return []
+    ids = [ids[i] for i in keep]
+    matrix, cosine, relevance, rec, final, ranked = (
+        matrix[keep],
+        cosine[keep],
+        relevance[keep],
+        rec[keep],
+        final[keep],
+        ranked[keep],
+    )
 
-    # Stage 3: MMR (one source per hit where possible), then fetch text and metadata of the chosen few.
-    groups = [i.split(":summary:", 1)[0] for i in ids]
-    order = mmr(final, matrix, k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
-    chosen = _fetch(col, [ids[i] for i in order if ids[i] not in fetched])
-    chosen.update(fetched)
+    # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
+    # dropped below), then metadata and text of the chosen few.
+    groups = [doc_id_of(i) for i in ids]
+    order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
+    missing = [ids[i] for i in order if ids[i] not in metas]
+    metas.update({i: md for i, (md, _) in _fetch(col, missing).items()})
+    order.sort(key=lambda i: -float(ranked[i]))
 
     terms = query_terms(q)
     hits: list[SearchHit] = []
-    for rank, i in enumerate(order, start=1):
-        doc, md, _ = chosen[ids[i]]
-        snippet, found = make_snippet(doc, terms)
+    shown: set[str] = set()
+    for i in order:
+        nid = ids[i]
+        got = metas.get(nid)
+        if got is None:
+            continue
+        md = got
+        snippet, found, origin = "", list[str](), "summary"
+        ev = lex.evidence.get(nid)
+        if ev is not None and ev.in_source:
+            snippet, found = _source_snippet(cfg, md, ev, terms)
+            origin = "source" if snippet else origin
+        if not snippet:
+            text = texts.get(nid)
+            snippet, found = make_snippet(text if text is not None else _node_text(cfg, md), terms)
+        key = " ".join(snippet.lower().split())
+        if key and key in shown:
+            continue  # the same passage under another node of the same file
+        shown.add(key)
         hits.append(
             SearchHit(
-                rank=rank,
+                rank=len(hits) + 1,
                 score=round(float(final[i]), 4),
                 relevance=round(float(relevance[i]), 4),
                 recency=round(float(rec[i]), 4),
-                similarity=round(cands.get(ids[i], float(cosine[i])), 4),
-                node_id=ids[i],
+                similarity=round(float(cosine[i]), 4),
+                node_id=nid,
                 level=int(md.get("level", 3)),
                 is_final=bool(md.get("is_final", False)),
                 doc_id=str(md.get("doc_id", "")),
                 source_path=str(md.get("source_path", md.get("doc_id", ""))),
-                doc_date=md.get("doc_date"),
+                doc_date=md.get("doc_date") if md.get("dated") else None,
                 content_type=md.get("content_type"),
                 summary_path=cfg.out / str(md.get("summary_path", "")),
                 snippet=snippet,
                 terms=found,
+                snippet_from=origin,
             )
         )
+        if len(hits) == k:
+            break
     return hits

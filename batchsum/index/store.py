@@ -1,9 +1,15 @@
-"""The Chroma side of the index: client, collection, sync, check, repair and rebuild.
+"""The index as a whole: Chroma client and collection, sync, check, repair, rebuild, state and sizes.
 
-Every summary node file of the Markdown tree becomes one Chroma record whose id is the node id,
-whose document is the node's body and whose metadata copies the front matter (seed 000 §3.3) plus
-``doc_ts`` (numeric date for ``--since``), ``summary_path`` and ``content_hash`` (to find stale
-records). The tree is the source of truth: anything here can be rebuilt from it.
+Every summary node file of the Markdown tree becomes one Chroma record whose id is the node id and
+whose metadata copies the front matter plus ``doc_ts`` (numeric date for ``--since``), ``dated``
+(whether that date is real, for recency), ``summary_path`` and ``content_hash`` (to find stale
+records). The node's text is not copied into Chroma: the tree holds it, and Chroma would index it a
+second time. Beside Chroma: the node vectors (:mod:`batchsum.index.vectors`) and the lexical layer
+(:mod:`batchsum.index.lexical`). The tree is the source of truth: everything here can be rebuilt from it.
+
+``index-<collection>.json`` records the layout and whether the index is complete: it is written
+"incomplete" before any change and "complete" after, so an interrupted sync or rebuild is noticed
+(:func:`index_needs_work`) and repaired by the next run, and ``search`` can warn.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -23,24 +30,38 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.errors import BatchsumError, ConfigError, IndexError_
 from batchsum.index.embed import (
-    DIMENSION,
     Embedder,
-    OnnxEmbedder,
     chroma_embedding_function,
     get_embedder,
     register_embedding_function,
 )
 from batchsum.index.lexical import keep_only, open_lexical, update_docs
 from batchsum.index.lexical import rebuild as rebuild_lexical
-from batchsum.index.rerank import TokenRow, TokenStore
+from batchsum.index.state import (
+    LAYOUT,
+    UNKNOWN,
+    UPGRADE,
+    chroma_dir,
+    index_needs_work,
+    legacy_files,
+    lexical_path,
+    read_state,
+    state_path,
+    vectors_path,
+    write_state,
+)
+from batchsum.index.vectors import NodeRow, VectorStore
+from batchsum.model import doc_id_of
+from batchsum.model import node_id as make_node_id
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
 if TYPE_CHECKING:
-    from batchsum.config import IndexConfig
+    from batchsum.config import IndexConfig, RunConfig
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = LAYOUT
+LEGACY_MODEL = "all-MiniLM-L6-v2-onnx-int8"  # what layout 1 embedded with
 UPSERT_BATCH = 256
 GET_PAGE = 5000
 IN_BATCH = 200  # doc ids per `$in` filter
@@ -69,6 +90,7 @@ class IndexStats:
     nodes_unchanged: int = 0  # already indexed with the same content hash
     nodes_deleted: int = 0
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)  # what the user should know (an upgrade, a repair)
 
     @property
     def nodes_per_s(self) -> float:
@@ -119,6 +141,24 @@ def date_to_ts(value: Any) -> int | None:
     return int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp())
 
 
+_DATE_SOURCES = ("name", "file name", "front matter", "front_matter", "heading")
+
+
+def has_real_date(meta: dict[str, Any], source_path: str) -> bool:
+    """True when the document's date says when it was written: found in its file name (or recorded as
+    coming from its name or front matter), not the file's modification time, which is only when it
+    was copied."""
+    source = str(meta.get("date_source") or "").lower()
+    if source:
+        return source in _DATE_SOURCES
+    day = str(meta.get("doc_date") or "")[:10]
+    if len(day) != 10:
+        return False
+    stem = Path(source_path).name
+    digits = "".join(ch for ch in stem if ch.isdigit())
+    return day in stem or day.replace("-", "") in digits or day.replace("-", "_") in stem
+
+
 def content_hash(meta: dict[str, Any], body: str) -> str:
     """Hash of everything indexed from a node file, to tell stale records apart."""
     canon = json.dumps({"meta": meta, "body": body}, sort_keys=True, default=str, ensure_ascii=False)
@@ -142,7 +182,7 @@ def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> In
         level = int(meta.get("level", level))
     except (TypeError, ValueError):
         pass
-    node_id = str(meta.get("id") or f"{doc_id}:summary:L{level}:{'final' if index is None else index}")
+    node_id = str(meta.get("id") or make_node_id(doc_id, level, index))
     md: dict[str, Any] = {
         "id": node_id,
         "doc_id": doc_id,
@@ -177,6 +217,7 @@ def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> In
     ts = date_to_ts(meta.get("doc_date"))
     if ts is not None:
         md["doc_ts"] = ts
+    md["dated"] = ts is not None and has_real_date(meta, str(md["source_path"]))
     md["content_hash"] = content_hash({k: _plain(v) for k, v in meta.items()}, body)
     return IndexNode(node_id, doc_id, body, md, _span(meta.get("source_span")))
 
@@ -222,11 +263,6 @@ def tree_nodes(out: Path) -> Iterator[IndexNode]:
 
 
 # -- Chroma client and collection --------------------------------------------------------------------
-
-
-def chroma_dir(cfg: IndexConfig) -> Path:
-    """Where the embedded Chroma database lives."""
-    return cfg.state_dir / "chroma"
 
 
 def _where(cfg: IndexConfig) -> str:
@@ -366,9 +402,23 @@ def _corrupt(cfg: IndexConfig, exc: BaseException) -> IndexError_:
     )
 
 
+def is_legacy(col: Any, embedder: Embedder) -> bool:
+    """True for a collection of an older layout that a rebuild may replace: batchsum's own MiniLM
+    model, or the configured one, recorded with an older schema (a foreign model is never replaced)."""
+    meta = col.metadata or {}
+    if str(meta.get("batchsum_schema")) == str(SCHEMA_VERSION):
+        return False
+    return meta.get("embed_model") in (LEGACY_MODEL, embedder.name)
+
+
 def _check_compatible(cfg: IndexConfig, col: Any, embedder: Embedder) -> None:
     meta = col.metadata or {}
     model, dim = meta.get("embed_model"), meta.get("embed_dim")
+    if is_legacy(col, embedder):
+        raise IndexError_(
+            f"the search index in {_where(cfg)} was built by an older batchsum;"
+            f" the next run or `batchsum index {cfg.out}` upgrades it"
+        )
     if model != embedder.name or (dim is not None and int(dim) != int(embedder.dimension)):
         raise IndexError_(
             f"the index in {_where(cfg)} (collection {cfg.collection!r}) was built with {model or 'another model'}"
@@ -409,6 +459,66 @@ def _create_collection(client: Any, cfg: IndexConfig, embedder: Embedder) -> Any
         raise _corrupt(cfg, exc) from None
 
 
+# -- state -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class PartSize:
+    """One part of the index on disk."""
+
+    name: str
+    path: Path
+    bytes: int
+
+
+def index_sizes(cfg: IndexConfig) -> list[PartSize]:
+    """Size on disk of each part of the index (Chroma, node vectors, lexical layer, state)."""
+
+    def size(p: Path) -> int:
+        if p.is_dir():
+            return sum(f.stat().st_size for f in p.rglob("*") if f.is_file())
+        total = 0
+        for q in (p, Path(f"{p}-wal"), Path(f"{p}-shm"), Path(f"{p}-journal")):
+            with contextlib.suppress(OSError):
+                total += q.stat().st_size
+        return total
+
+    parts = [
+        PartSize("chroma", chroma_dir(cfg), 0 if cfg.chroma_host else size(chroma_dir(cfg))),
+        PartSize("vectors", vectors_path(cfg), size(vectors_path(cfg))),
+        PartSize("lexical", lexical_path(cfg), size(lexical_path(cfg))),
+        PartSize("state", state_path(cfg), size(state_path(cfg))),
+    ]
+    legacy = cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3"
+    if legacy.exists():
+        parts.append(PartSize("legacy token vectors", legacy, size(legacy)))
+    return parts
+
+
+def index_stats(cfg: IndexConfig) -> dict[str, Any]:
+    """Sizes on disk per part, node count and state of the index (reads only, opens no Chroma)."""
+    parts = index_sizes(cfg)
+    nodes = 0
+    path = vectors_path(cfg)
+    if path.is_file():
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+                nodes = int(db.execute("SELECT COUNT(*) FROM nodes").fetchone()[0])
+        except sqlite3.Error:
+            nodes = 0
+    work = index_needs_work(cfg)
+    state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
+    total = sum(p.bytes for p in parts)
+    return {
+        "out": str(cfg.out),
+        "nodes": nodes,
+        "state": state,
+        "total_bytes": total,
+        "bytes_per_node": round(total / nodes, 1) if nodes else None,
+        "parts": [{"name": p.name, "path": str(p.path), "bytes": p.bytes} for p in parts],
+    }
+
+
 # -- writing -----------------------------------------------------------------------------------------
 
 
@@ -417,36 +527,32 @@ def _batched(items: list[Any], size: int) -> Iterator[list[Any]]:
         yield items[start : start + size]
 
 
-def _row(node: IndexNode, tokens: Any, embedding: Any) -> TokenRow:
-    return TokenRow(node.metadata["content_hash"], node.metadata.get("doc_ts"), tokens, embedding)
-
-
-def token_store(cfg: IndexConfig) -> TokenStore:
-    """The MaxSim token-vector cache of this output and collection."""
-    path = cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3"
+def vector_store(cfg: IndexConfig) -> VectorStore:
+    """The node vector store of this output and collection."""
+    path = vectors_path(cfg)
     try:
-        return TokenStore(path, DIMENSION)
+        return VectorStore(path)
     except sqlite3.Error as exc:
         raise IndexError_(
-            f"token cache {path} is unreadable ({exc}); run `batchsum index {cfg.out} --rebuild`"
+            f"node vectors {path} are unreadable ({exc}); run `batchsum index {cfg.out} --rebuild`"
         ) from None
 
 
-def _upsert(col: Any, embedder: Embedder, nodes: list[IndexNode], tokens: TokenStore | None) -> int:
+def _recency_ts(node: IndexNode) -> int | None:
+    return node.metadata.get("doc_ts") if node.metadata.get("dated") else None
+
+
+def _upsert(col: Any, embedder: Embedder, nodes: list[IndexNode], vectors: VectorStore | None) -> int:
     for batch in _batched(nodes, UPSERT_BATCH):
-        bodies = [n.body for n in batch]
-        if isinstance(embedder, OnnxEmbedder) and tokens is not None:
-            # The forward pass that makes the text vector also yields the token vectors the reranker needs.
-            vectors, toks = embedder.encode(bodies, with_tokens=True)
-            tokens.put_many([(n.id, _row(n, t, v)) for n, t, v in zip(batch, toks, vectors, strict=True)])
-        else:
-            vectors = embedder.embed(bodies)
-        col.upsert(
-            ids=[n.id for n in batch],
-            embeddings=vectors,
-            documents=[n.body for n in batch],
-            metadatas=[n.metadata for n in batch],
-        )
+        embs = embedder.embed([n.body for n in batch])
+        if vectors is not None:
+            vectors.put_many(
+                [
+                    (n.id, NodeRow(n.metadata["content_hash"], _recency_ts(n), e))
+                    for n, e in zip(batch, embs, strict=True)
+                ]
+            )
+        col.upsert(ids=[n.id for n in batch], embeddings=embs, metadatas=[n.metadata for n in batch])
     return len(nodes)
 
 
@@ -471,18 +577,18 @@ def _delete_ids(col: Any, ids: list[str]) -> int:
 
 
 def _replace_nodes(
-    col: Any, embedder: Embedder, nodes: list[IndexNode], existing: dict[str, str], tokens: TokenStore
+    col: Any, embedder: Embedder, nodes: list[IndexNode], existing: dict[str, str], vectors: VectorStore
 ) -> IndexStats:
     """Upsert nodes whose hash changed, then delete records of the same docs that are gone."""
     stats = IndexStats()
     todo = [n for n in nodes if existing.get(n.id) != n.metadata["content_hash"]]
     stats.nodes_unchanged = len(nodes) - len(todo)
     # Upsert before deleting so a crash in between never leaves a document unsearchable.
-    stats.nodes_indexed = _upsert(col, embedder, todo, tokens)
+    stats.nodes_indexed = _upsert(col, embedder, todo, vectors)
     keep = {n.id for n in nodes}
     gone = [i for i in existing if i not in keep]
     stats.nodes_deleted = _delete_ids(col, gone)
-    tokens.delete(gone)
+    vectors.delete(gone)
     return stats
 
 
@@ -492,45 +598,74 @@ def _add(total: IndexStats, part: IndexStats) -> None:
     total.nodes_deleted += part.nodes_deleted
 
 
-def sync_index(cfg: IndexConfig, changed: Iterable[str], deleted: Iterable[str]) -> IndexStats:
-    """Bring the index in line with the tree for these source relpaths.
+def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -> IndexStats:
+    """Bring the index in line with the tree for these source relpaths (the caller holds the run lock).
 
     ``changed``: relpaths whose trees were (re)written — their records become exactly their node files
     (unchanged ones are not re-embedded). ``deleted``: relpaths whose sources disappeared — all their
-    records are removed.
+    records are removed. An index of an older layout is rebuilt, an incomplete one (an interrupted
+    sync or rebuild, a missing part) repaired, whatever changed; :attr:`IndexStats.notes` says so.
     """
     t0 = time.perf_counter()
     changed_l = sorted(dict.fromkeys(changed))
     deleted_l = sorted(dict.fromkeys(d for d in deleted if d not in set(changed_l)))
     stats = IndexStats(docs=len(changed_l) + len(deleted_l))
-    if not changed_l and not deleted_l:
+    work = _needs_work(cfg)
+    if work is not None:
+        log.warning("%s", work[1])
+        if work[0] == UPGRADE:
+            done = _rebuild(cfg)
+            done.notes.append(work[1])
+            return done
+        stats.notes.append(work[1])
+    elif not changed_l and not deleted_l:
         return stats
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=True)
-    tokens = token_store(cfg)
+    write_state(cfg, complete=False, embedder=embedder)
+    vectors = vector_store(cfg)
     lex = open_lexical(cfg)
-    with contextlib.closing(tokens), contextlib.closing(lex), chroma_errors(cfg), _lexical_errors(cfg):
-        # An index made before this lexical layout (or before the lexical channel): its store was just
-        # created or emptied, and the documents this sync leaves alone would be missing from it.
+    with contextlib.closing(vectors), contextlib.closing(lex), chroma_errors(cfg), _lexical_errors(cfg):
+        # A lexical store of another layout (just emptied) or a new one beside an existing collection: the
+        # documents this sync leaves alone would be missing from it.
         backfill = not lex.filled and col.count() > 0
         for batch in _batched(deleted_l, IN_BATCH):
             gone = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
             stats.nodes_deleted += _delete_ids(col, gone)
-            tokens.delete(gone)
-            lex.delete_docs(sorted({*batch, *(i.split(":summary:", 1)[0] for i in gone)}))
+            vectors.delete(gone)
+            lex.delete_docs(sorted({*batch, *(doc_id_of(i) for i in gone)}))
         for batch in _batched(changed_l, IN_BATCH):
             existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
             nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
-            _add(stats, _replace_nodes(col, embedder, nodes, existing, tokens))
-            # After Chroma, like the token cache: a crash in between is healed by the next sync or repair.
-            update_docs(lex, cfg.state_dir, nodes, {*batch, *(i.split(":summary:", 1)[0] for i in existing)})
-        if backfill:
+            _add(stats, _replace_nodes(col, embedder, nodes, existing, vectors))
+            # After Chroma, like the vectors: a crash in between is healed by the next sync or repair.
+            update_docs(lex, cfg.state_dir, nodes, {*batch, *(doc_id_of(i) for i in existing)})
+        if backfill and work is None:
             everything = list(tree_nodes(cfg.out))
             log.info("filling the lexical index of %s from its %d summary nodes (once)", cfg.out, len(everything))
             update_docs(lex, cfg.state_dir, everything)
             keep_only(lex, {n.doc_id for n in everything})
+    if work is not None:
+        repaired = _repair(cfg, embedder)
+        stats.nodes_indexed += repaired.nodes_indexed
+        stats.nodes_deleted += repaired.nodes_deleted
+    write_state(cfg, complete=True, embedder=embedder)
     stats.seconds = time.perf_counter() - t0
     return stats
+
+
+def _needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
+    """:func:`index_needs_work`, with an index of unknown layout resolved by opening its collection."""
+    work = index_needs_work(cfg)
+    if work is None or work[0] != UNKNOWN:
+        return work
+    embedder = get_embedder(cfg)
+    with chroma_errors(cfg):
+        col = _get_collection(open_client(cfg, create=True), cfg)
+    if col is not None and is_legacy(col, embedder):
+        return UPGRADE, f"the search index in {cfg.out} was built by an older batchsum; rebuilding it in the new layout"
+    # Current layout with its state file lost, or a foreign model (refused when the collection is opened).
+    return "repair", f"the search index in {cfg.out} had no state file; checking it against the tree"
 
 
 @contextlib.contextmanager
@@ -585,25 +720,39 @@ def repair_index(cfg: IndexConfig, *, wait: bool = False) -> IndexStats:
     """Index missing and stale nodes and remove orphans (what plain ``batchsum index OUT`` does).
 
     Creates the index when the output has none yet, so it also repairs a run that crashed between
-    writing the tree and indexing it. Takes the output's lock (LockedError while a run holds it,
-    unless ``wait``).
+    writing the tree and indexing it; an index of an older layout is rebuilt. Takes the output's lock
+    (LockedError while a run holds it, unless ``wait``).
     """
     with _output_locked(cfg, wait):
-        return _repair(cfg)
+        work = _needs_work(cfg)
+        if work is not None and work[0] == UPGRADE:
+            log.warning("%s", work[1])
+            stats = _rebuild(cfg)
+            stats.notes.append(work[1])
+            return stats
+        embedder = get_embedder(cfg)
+        stats = _repair(cfg, embedder)
+        write_state(cfg, complete=True, embedder=embedder)
+        if work is not None:
+            stats.notes.append(work[1])
+        return stats
 
 
-def _repair(cfg: IndexConfig) -> IndexStats:
+def _repair(cfg: IndexConfig, embedder: Embedder) -> IndexStats:
     t0 = time.perf_counter()
-    embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=True)
-    with contextlib.closing(token_store(cfg)) as tokens, chroma_errors(cfg):
+    write_state(cfg, complete=False, embedder=embedder)
+    with contextlib.closing(vector_store(cfg)) as vectors, chroma_errors(cfg):
         check, tree = _compare(cfg, col)
-        todo = [tree[i] for i in (*check.missing, *check.stale)]
+        stored = vectors.hashes()
+        redo = {*check.missing, *check.stale}
+        redo.update(i for i, n in tree.items() if stored.get(i) != n.metadata["content_hash"])
+        todo = [tree[i] for i in sorted(redo)]
         stats = IndexStats(docs=len({n.doc_id for n in todo}))
         stats.nodes_unchanged = len(tree) - len(todo)
-        stats.nodes_indexed = _upsert(col, embedder, todo, tokens)
+        stats.nodes_indexed = _upsert(col, embedder, todo, vectors)
         stats.nodes_deleted = _delete_ids(col, check.orphans)
-        tokens.keep_only(set(tree))
+        vectors.keep_only(set(tree))
     with contextlib.closing(open_lexical(cfg)) as lex, _lexical_errors(cfg):
         # Unchanged documents are recognized by their signature and cost no source read.
         update_docs(lex, cfg.state_dir, tree.values())
@@ -633,18 +782,38 @@ def _rebuild(cfg: IndexConfig) -> IndexStats:
         _move_aside(cfg)
         client = open_client(cfg, create=True)
         col = None
-    if col is not None:
+    # From here until the end the index is incomplete: a kill leaves the state file saying so.
+    write_state(cfg, complete=False, embedder=embedder)
+    if col is not None and not cfg.chroma_host and _only_collection(client, cfg):
+        # Deleting a collection leaves its pages in chroma.sqlite3; a fresh folder gives them back.
+        _forget_system(chroma_dir(cfg))
+        shutil.rmtree(chroma_dir(cfg))
+        client = open_client(cfg, create=True)
+    elif col is not None:
         client.delete_collection(cfg.collection)
     col = _create_collection(client, cfg, embedder)
     stats = IndexStats(docs=len({n.doc_id for n in nodes}))
-    cache = cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3"
-    for stale in (cache, cache.with_name(cache.name + "-wal"), cache.with_name(cache.name + "-shm")):
-        stale.unlink(missing_ok=True)  # a derived cache, rebuilt right below (also cures a corrupt one)
-    with contextlib.closing(token_store(cfg)) as tokens, chroma_errors(cfg):
-        stats.nodes_indexed = _upsert(col, embedder, nodes, tokens)
+    for stale in (
+        *legacy_files(cfg),
+        vectors_path(cfg),
+        Path(f"{vectors_path(cfg)}-wal"),
+        Path(f"{vectors_path(cfg)}-shm"),
+    ):
+        stale.unlink(missing_ok=True)  # derived data, rebuilt right below (also cures a corrupt file)
+    with contextlib.closing(vector_store(cfg)) as vectors, chroma_errors(cfg):
+        stats.nodes_indexed = _upsert(col, embedder, nodes, vectors)
     rebuild_lexical(cfg, nodes)
+    write_state(cfg, complete=True, embedder=embedder)
     stats.seconds = time.perf_counter() - t0
     return stats
+
+
+def _only_collection(client: Any, cfg: IndexConfig) -> bool:
+    try:
+        names = [getattr(c, "name", c) for c in client.list_collections()]
+    except Exception:  # cannot tell: keep the folder
+        return False
+    return names == [cfg.collection]
 
 
 def _move_aside(cfg: IndexConfig) -> None:

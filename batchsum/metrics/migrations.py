@@ -100,6 +100,16 @@ def m004_runs_recorded_at(con: Any) -> None:
     con.execute("ALTER TABLE runs ADD COLUMN recorded_at VARCHAR")
 
 
+@migration
+def m005_files_secrets_redacted(con: Any) -> None:
+    con.execute("ALTER TABLE files ADD COLUMN secrets_redacted BIGINT DEFAULT 0")
+
+
+@migration
+def m006_runs_fallback_nodes(con: Any) -> None:
+    con.execute("ALTER TABLE runs ADD COLUMN fallback_nodes BIGINT DEFAULT 0")
+
+
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # Table -> record dataclass; the partition key of every table is its first column.

@@ -65,7 +65,8 @@ class ChromaGuard:
             if self._users:
                 self._foreign = True  # try again on the next request
                 return False
-            from batchsum.index.store import _forget_system, chroma_dir
+            from batchsum.index.state import chroma_dir
+            from batchsum.index.store import _forget_system
 
             # Index internals: dropping the cached System is the only way to make chromadb reread the folder.
             _forget_system(chroma_dir(self.cfg))

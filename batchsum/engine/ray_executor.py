@@ -1,0 +1,276 @@
+"""The same task graph on a Ray cluster: summaries are computed by worker actors, commits stay here.
+
+The driver (this process) walks, plans and runs each file's node graph exactly as the local
+executor does (:class:`~batchsum.engine.executor.LocalExecutor`, whose graph this class inherits):
+node keys, node-store reuse, node records, trees, manifest and metrics are all made here, by the
+same code. Only the computation of a summary leaves the process: each node's request goes to one of
+``workers`` :class:`SummaryWorker` actors, which hold the backend (the extractive summarizer, or the
+LLM backend with the extractive fallback). Every LLM request of every worker passes one
+:class:`~batchsum.engine.limiter.LimiterService` actor, so the cluster as a whole keeps ``--rpm``,
+``--tpm`` and ``--concurrency``.
+
+A worker that dies is restarted by Ray and its calls are retried on it; the driver records each
+node the moment its result arrives, so a dead worker loses no finished node, and a driver killed
+with ``kill -9`` leaves a node store the next run (either executor) resumes from.
+
+Ray is imported only when a Ray executor is built: ``batchsum --help`` and runs with the local
+executor never load it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+from typing import TYPE_CHECKING, Any
+
+from batchsum.backends.registry import LLM_CACHE_DIR
+from batchsum.engine.executor import LocalExecutor, summarize
+from batchsum.errors import AbortRun, BatchsumError, ConfigError, SummarizationError
+
+if TYPE_CHECKING:
+    import asyncio
+    from collections.abc import AsyncIterator
+
+    from batchsum.config import RunConfig
+    from batchsum.engine.executor import Driver, ExecutorFactory
+    from batchsum.model import Backend, SummaryOutput, SummaryRequest
+    from batchsum.planning import FilePlan
+
+log = logging.getLogger(__name__)
+
+WORKER_RESTARTS = 3  # a worker that keeps dying (e.g. out of memory on one input) is not restarted forever
+CALL_RETRIES = 2  # calls lost with a dead worker are retried on its restart this often
+MAX_PENDING_CALLS = 10_000  # an LLM worker's concurrent calls, mostly waiting for the limiter
+
+
+class SummaryWorker:
+    """One worker's backend (the body of a Ray actor): computes summaries, commits nothing."""
+
+    def __init__(self, cfg: RunConfig, name: str, limiter: Any | None, rate_period: float) -> None:
+        from batchsum.backends.extractive import ExtractiveBackend
+        from batchsum.tokens import get_tokenizer
+
+        tokenizer = get_tokenizer(cfg.encoding)
+        extractive = ExtractiveBackend(tokenizer)
+        self.backend: Backend = extractive
+        self.fallback: Backend = extractive
+        if cfg.llm.enabled:
+            from pathlib import Path
+
+            from batchsum.backends.llm import LLMBackend
+            from batchsum.engine.limiter import LimiterGate
+
+            gate = None
+            if limiter is not None:
+                gate = LimiterGate(limiter, name)
+                # A restarted worker frees the slots its dead predecessor held before asking for new ones.
+                ray_get(gate.reclaim())
+            # The rates are the limiter's, for the whole cluster; the worker's own cap on requests in
+            # flight only repeats the global one.
+            llm = dataclasses.replace(cfg.llm, rpm=None, tpm=None)
+            self.backend = LLMBackend(
+                llm,
+                tokenizer=tokenizer,
+                fallback=extractive,
+                # The response cache is only shared when the state folder is (always on one machine).
+                cache_dir=Path(cfg.state_dir) / LLM_CACHE_DIR if cfg.llm.cache else None,
+                rate_period=rate_period,
+                gate=gate,
+            )
+
+    async def summarize(self, request: SummaryRequest) -> tuple[Any, ...]:
+        """("ok", output), or ("abort" | "fail", message, node id): a named error crosses the process
+        boundary as data, so the driver raises the same exception the local executor would."""
+        try:
+            return "ok", await summarize(self.backend, self.fallback, request)
+        except AbortRun as exc:
+            return "abort", str(exc), exc.node_id
+        except (BatchsumError, OSError) as exc:
+            return "fail", str(exc), request.node_id
+
+    async def pid(self) -> int:
+        """The worker's process id (tests kill it)."""
+        return os.getpid()
+
+    async def aclose(self) -> None:
+        """Close the backend's connections."""
+        await self.backend.aclose()
+
+
+def ray_get(ref: Any) -> Any:
+    """``ray.get`` (imported on use)."""
+    import ray
+
+    return ray.get(ref)
+
+
+@dataclasses.dataclass
+class RayOptions:
+    """Where and how wide a Ray run goes."""
+
+    address: str | None = None  # None: start a local Ray on this machine's cores; "auto": RAY_ADDRESS
+    workers: int | None = None  # None: one per CPU of the cluster
+    files_in_flight: int | None = None  # None: enough to keep every worker and request slot busy
+    rate_period: float = 60.0  # the window of --rpm/--tpm (shorter only in tests)
+    limiter: str | None = None  # a named limiter shared by every run on the cluster that names it
+
+
+def connect(address: str | None) -> bool:
+    """Join ``address`` (``auto``: ``RAY_ADDRESS``), or start a local Ray when None; True when this call
+    started or joined Ray (and so must shut it down), False when Ray was already connected."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    if address == "auto" and not os.environ.get("RAY_ADDRESS"):
+        raise ConfigError("--ray-address auto needs RAY_ADDRESS (the address of a running Ray cluster)")
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+    if address is None:
+        kwargs["num_cpus"] = os.cpu_count() or 1
+    try:
+        ray.init(address=address, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = address or "a local Ray"
+        raise ConfigError(f"cannot start or join Ray at {where}: {exc}") from None
+    return True
+
+
+class RayExecutor(LocalExecutor):
+    """The local executor's graph, with each summary computed by a Ray worker actor."""
+
+    def __init__(self, cfg: RunConfig, options: RayOptions, backend: Backend, fallback: Backend) -> None:
+        super().__init__(backend, fallback)
+        import ray
+
+        self._owns_ray = connect(options.address)
+        try:
+            n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            run_tag = os.urandom(4).hex()
+            self._shared_limiter = options.limiter is not None
+            self._limiter: Any = None
+            self.limiter_stats: dict[str, Any] | None = None  # the limiter's counters, kept when it stops
+            if cfg.llm.enabled:
+                from batchsum.engine.limiter import start_limiter
+
+                self._limiter = start_limiter(
+                    cfg.llm.concurrency,
+                    cfg.llm.rpm,
+                    cfg.llm.tpm,
+                    period=options.rate_period,
+                    timeout=cfg.llm.timeout,
+                    name=options.limiter,
+                )
+                if options.limiter is not None:
+                    _warn_if_other_limits(options.limiter, self._limiter, cfg, options.rate_period)
+            worker_cls = ray.remote(SummaryWorker).options(
+                # An LLM worker waits on the network: it takes no CPU slot from the CPU-bound ones.
+                num_cpus=0 if cfg.llm.enabled else 1,
+                # An LLM worker takes every node it is sent at once, so all of them wait at the limiter,
+                # which serves the deepest chains first; an extractive worker computes one at a time.
+                max_concurrency=MAX_PENDING_CALLS if cfg.llm.enabled else 1,
+                max_restarts=WORKER_RESTARTS,
+                max_task_retries=CALL_RETRIES,
+            )
+            self.workers: list[Any] = [
+                # Worker names are unique on the cluster: a shared limiter tells the runs' workers apart.
+                worker_cls.remote(cfg, f"{run_tag}-w{i}", self._limiter, options.rate_period)
+                for i in range(n)
+            ]
+            self._load = [0] * n  # calls outstanding per worker: a node goes to the least busy one
+            # Files admitted but not finished: the driver holds their text and plans, so this bounds its
+            # memory whatever the size of the corpus.
+            self.files_in_flight = options.files_in_flight or max(64, 8 * n, 4 * cfg.llm.concurrency)
+            self._room: asyncio.Semaphore | None = None  # made by execute(), on the run's event loop
+        except BaseException:
+            # A half-built executor is never closed by the run: stop the Ray it started.
+            if self._owns_ray:
+                ray.shutdown()
+            raise
+
+    async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
+        """The local executor's graph, admitting a new file only while fewer than ``files_in_flight`` run."""
+        import asyncio
+
+        room = self._room = asyncio.Semaphore(self.files_in_flight)
+
+        async def admitted() -> AsyncIterator[FilePlan]:
+            async for plan in plans:
+                await room.acquire()
+                yield plan
+
+        await super().execute(admitted(), driver)
+
+    async def _file(self, plan: FilePlan, driver: Driver) -> None:
+        # However the file ends (committed, failed, aborted), its admission slot is free again.
+        try:
+            await super()._file(plan, driver)
+        finally:
+            if self._room is not None:
+                self._room.release()
+
+    async def compute(self, request: SummaryRequest) -> SummaryOutput:
+        """The summary of ``request``, computed by the least busy worker."""
+        from ray.exceptions import RayActorError
+
+        i = min(range(len(self.workers)), key=self._load.__getitem__)
+        self._load[i] += 1
+        try:
+            reply = await self.workers[i].summarize.remote(request)
+        except RayActorError as exc:
+            # Ray restarted the worker and retried the call, and it died again: this node fails, the batch goes on.
+            raise SummarizationError(
+                f"{request.node_id}: Ray worker died ({type(exc).__name__})", node_id=request.node_id
+            ) from None
+        finally:
+            self._load[i] -= 1
+        if reply[0] == "ok":
+            out: SummaryOutput = reply[1]
+            return out
+        if reply[0] == "abort":
+            raise AbortRun(reply[1], node_id=reply[2])
+        raise SummarizationError(reply[1], node_id=reply[2])
+
+    async def aclose(self) -> None:
+        import ray
+
+        if self._limiter is not None:
+            self.limiter_stats = await self._limiter.stats.remote()
+            log.info("Ray limiter: %s", self.limiter_stats)
+        for w in self.workers:
+            try:
+                await w.aclose.remote()
+            except Exception:  # a worker that is gone has nothing to close
+                pass
+            ray.kill(w)
+        if self._limiter is not None and not self._shared_limiter:
+            ray.kill(self._limiter)
+        await super().aclose()
+        if self._owns_ray:
+            ray.shutdown()
+
+
+def _warn_if_other_limits(name: str, limiter: Any, cfg: RunConfig, period: float) -> None:
+    """A shared limiter keeps the limits of the run that created it: say so when this run asks for others."""
+    import ray
+
+    held = tuple(ray.get(limiter.limits.remote()))
+    rpm = cfg.llm.rpm if cfg.llm.rpm else None
+    tpm = cfg.llm.tpm if cfg.llm.tpm else None
+    if held != (cfg.llm.concurrency, rpm, tpm, period):
+        log.warning(
+            "Ray limiter %r enforces concurrency %s, rpm %s, tpm %s (per %ss), set by the run that created it;"
+            " this run's --concurrency/--rpm/--tpm are not used",
+            name,
+            *held,
+        )
+
+
+def ray_executor(cfg: RunConfig, options: RayOptions | None = None) -> ExecutorFactory:
+    """The factory the orchestrator calls with the run's backends to get a :class:`RayExecutor`."""
+    opts = options or RayOptions()
+
+    def build(backend: Backend, fallback: Backend) -> RayExecutor:
+        return RayExecutor(cfg, opts, backend, fallback)
+
+    return build

@@ -1,0 +1,64 @@
+"""The end of a run: hand the written trees to the search index, record the metrics, and clean
+records no run needs any more. Each step reports its failure instead of failing the run: the
+tree is the truth, and every output here can be repaired from it."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+    from batchsum.engine.progress import Progress
+    from batchsum.model import FileRecord, NodeRecord, RunRecord
+    from batchsum.state import StateStore
+
+log = logging.getLogger(__name__)
+
+
+def sync_index(cfg: RunConfig, changed: list[str], deleted: list[str], progress: Progress) -> str | None:
+    """Bring the index in line with the trees of ``changed`` and ``deleted`` sources; a warning on failure."""
+    try:
+        from batchsum.index import sync_index as sync
+
+        sync(cfg, changed, deleted)
+    except Exception as exc:  # the tree is the truth: a failed index is repaired later, never fatal
+        progress.event("index_failed", error=str(exc), level="error")
+        return f"search index not updated ({exc}); it will be repaired by the next run or `batchsum index {cfg.out}`"
+    return None
+
+
+def record_metrics(cfg: RunConfig, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> str | None:
+    """Store the run's records; a warning when they could not be stored."""
+    try:
+        from batchsum.metrics.store import MetricsStore, defer_run
+
+        parquet = cfg.state_dir / "parquet"
+        # A run that changed nothing skips DuckDB (~0.3 s to start): its rows wait as JSON that
+        # reports read and the next recording run folds into the database.
+        quiet = not nodes and all(f.status in ("unchanged", "skipped") for f in files)
+        if quiet and defer_run(parquet, run, files, nodes):
+            return None
+        MetricsStore(cfg.metrics_path, parquet).record_run(run, files, nodes)
+    except Exception as exc:  # metrics never fail a run whose trees are written
+        return f"metrics not recorded: {exc}"
+    return None
+
+
+def collect_garbage(cfg: RunConfig, state: StateStore, progress: Progress) -> None:
+    """Delete node records and LLM responses no manifest entry uses once they are past the grace period."""
+    from batchsum.backends.registry import LLM_CACHE_DIR
+    from batchsum.state import NODE_GRACE_DAYS, prune_store
+
+    cutoff = time.time() - NODE_GRACE_DAYS * 86400
+    try:
+        removed = state.collect_garbage(cutoff)
+        # LLM responses outlive their use once the node records exist; past the grace period an
+        # entry only helps a config change that keeps the prompt, which is rare.
+        responses = prune_store(cfg.state_dir / LLM_CACHE_DIR, cutoff)
+    except OSError as exc:  # housekeeping never fails a run
+        log.warning("could not clean old records in %s: %s", cfg.state_dir, exc)
+        return
+    if removed or responses:
+        progress.event("nodes_collected", removed=removed, responses_removed=responses, grace_days=NODE_GRACE_DAYS)

@@ -1,0 +1,137 @@
+"""The index's state file and the cheap question "does the index need work?".
+
+``<out>/.batchsum/index-<collection>.json`` records the layout and whether the index is complete: it
+is written "incomplete" before any change and "complete" after, so an interrupted sync or rebuild is
+noticed and repaired by the next run, and ``search`` can warn. Everything here costs a few stats and a
+small JSON read (no numpy, no database), so a quiet re-run can ask without slowing down.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from batchsum.config import IndexConfig
+    from batchsum.index.embed import Embedder
+
+# 1: MiniLM vectors with documents in Chroma, MaxSim token vectors in tokvecs-*.sqlite3 (no state file).
+# 2: static vectors, no documents in Chroma, vectors-*.sqlite3, this state file.
+LAYOUT = 2
+
+
+def chroma_dir(cfg: IndexConfig) -> Path:
+    """Where the embedded Chroma database lives."""
+    return cfg.state_dir / "chroma"
+
+
+def lexical_path(cfg: IndexConfig) -> Path:
+    """Where the lexical index of this output and collection lives."""
+    return cfg.state_dir / f"lexical-{cfg.collection}.sqlite3"
+
+
+def state_path(cfg: IndexConfig) -> Path:
+    """The index's state file (layout, complete or not)."""
+    return cfg.state_dir / f"index-{cfg.collection}.json"
+
+
+def vectors_path(cfg: IndexConfig) -> Path:
+    """The node vector store of this output and collection."""
+    return cfg.state_dir / f"vectors-{cfg.collection}.sqlite3"
+
+
+def legacy_files(cfg: IndexConfig) -> list[Path]:
+    """Files of the layout before the state file existed (MaxSim token vectors)."""
+    base = cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3"
+    return [p for p in (base, Path(f"{base}-wal"), Path(f"{base}-shm")) if p.exists()]
+
+
+def read_state(cfg: IndexConfig) -> dict[str, Any] | None:
+    """The state file's content; None when absent, {} when unreadable."""
+    try:
+        data = json.loads(state_path(cfg).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_state(cfg: IndexConfig, complete: bool, embedder: Embedder | None = None) -> None:
+    """Record the layout and whether the index is complete (atomically)."""
+    from batchsum.tree import atomic_target
+
+    state: dict[str, Any] = {
+        "layout": LAYOUT,
+        "complete": complete,
+        "updated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+    if embedder is not None:
+        state["embed_model"] = embedder.name
+    path = state_path(cfg)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_target(path) as tmp:
+        tmp.write_text(json.dumps(state) + "\n", encoding="utf-8")
+
+
+UPGRADE = "upgrade"
+UNKNOWN = "unknown"
+
+
+def index_needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
+    """Why the index must be repaired or rebuilt even when no source changed, or None when it is fine.
+
+    Cheap: a few stats and a small JSON file, no database opened, so a quiet re-run can ask. Returns
+    (kind, message): kind :data:`UPGRADE` (an older layout: rebuild) or ``"repair"``.
+    """
+    state = read_state(cfg)
+    if state is None:
+        if legacy_files(cfg):
+            return (
+                UPGRADE,
+                f"the search index in {cfg.out} was built by an older batchsum; rebuilding it in the new layout",
+            )
+        if not cfg.chroma_host and (chroma_dir(cfg) / "chroma.sqlite3").exists():
+            # An index without a state file: an older layout, or a state file lost. Whoever opens the
+            # collection decides (see ``index.store``); a quiet run asks it once.
+            return UNKNOWN, f"the search index in {cfg.out} has no state file; checking its layout"
+        return None
+    if state.get("layout") != LAYOUT:
+        return UPGRADE, f"the search index in {cfg.out} has another layout ({state.get('layout')}); rebuilding it"
+    if not state.get("complete"):
+        return "repair", f"the search index of {cfg.out} is incomplete (an indexing run was interrupted); repairing it"
+    if not cfg.chroma_host and not (chroma_dir(cfg) / "chroma.sqlite3").is_file():
+        return "repair", f"the Chroma folder of {cfg.out} is missing; rebuilding it from the tree"
+    if not lexical_path(cfg).is_file():
+        return "repair", f"the lexical index of {cfg.out} is missing; rebuilding it from the tree"
+    if not vectors_path(cfg).is_file():
+        return "repair", f"the node vectors of {cfg.out} are missing; rebuilding them from the tree"
+    return None
+
+
+def is_complete(cfg: IndexConfig) -> str | None:
+    """None when the index is complete and current; else a one-line warning for ``search``."""
+    found = completeness(cfg)
+    return None if found is None else found[1]
+
+
+def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
+    """None when the index can be searched as it is; else (fatal, message): fatal for an older layout,
+    which must never be read with the new model, else a warning that results may be incomplete."""
+    work = index_needs_work(cfg)
+    if work is None:
+        return None
+    kind, _ = work
+    if kind == UNKNOWN:
+        return None  # opening the collection tells: its recorded model and layout are checked there
+    if kind == UPGRADE:
+        return True, (
+            f"the search index in {cfg.out} was built by an older batchsum;"
+            f" run `batchsum index {cfg.out}` to upgrade it"
+        )
+    return False, (
+        f"the search index in {cfg.out} is incomplete (an indexing run was interrupted or a part is missing); "
+        f"results may miss documents until the next run or `batchsum index {cfg.out}`"
+    )

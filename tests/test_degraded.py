@@ -1,0 +1,74 @@
+"""A run that did not get what it paid for says so: fast stops, degraded status and exit code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from tests.conftest import SAMPLE_CORPUS
+from tests.fakeserver import FakeLLMServer
+
+JOURNAL = SAMPLE_CORPUS / "journal"
+
+
+def _run(out: Path, *args: str) -> tuple[int, dict[str, Any], str]:
+    res = CliRunner().invoke(
+        main, ["run", str(JOURNAL), "--out", str(out), "--no-index", "--json", "--rpm", "0", "--tpm", "0", *args]
+    )
+    return res.exit_code, json.loads(res.stdout), res.stderr
+
+
+def test_a_refused_connection_stops_the_run_before_any_work(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:  # a loopback port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    code, data, err = _run(tmp_path / "out", "--base-url", f"http://127.0.0.1:{port}/v1", "--model", "m")
+    assert code == 1
+    assert data["run"]["status"] == "aborted"
+    assert data["run"]["files_total"] == 17 and data["run"]["files_skipped"] == 17
+    assert data["run"]["llm_calls"] == 0
+    assert "cannot connect to the LLM server" in data["stopped_by"]
+    assert "run aborted: cannot connect" in err
+    assert not list((tmp_path / "out").rglob("final.md")), "nothing was summarized"
+
+
+def test_a_rejected_key_stops_the_run_instead_of_falling_back(tmp_path: Path) -> None:
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True, require_key="right-key")
+        code, data, err = _run(
+            tmp_path / "out", "--base-url", server.base_url, "--model", "m", "--api-key", "wrong-key"
+        )
+    assert code == 1 and data["run"]["status"] == "aborted"
+    assert "rejected the credentials" in data["stopped_by"] and "wrong-key" not in err + data["stopped_by"]
+    assert not any(f.get("fallback_nodes") for f in data["files"])
+
+
+def test_fallbacks_make_a_degraded_run_with_its_own_exit_code(tmp_path: Path) -> None:
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True, rules=[{"status": 500}])
+        code, data, _ = _run(tmp_path / "out", "--base-url", server.base_url, "--model", "m", "--max-attempts", "1")
+    assert code == 4
+    run = data["run"]
+    assert run["status"] == "degraded" and run["fallback_nodes"] > 0
+    assert run["fallback_nodes"] == sum(f["fallback_nodes"] for f in data["files"])
+    # The closing line says it too.
+    res = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "out"), "--json"])
+    assert res.exit_code == 0
+
+
+def test_closing_line_names_the_fallbacks(tmp_path: Path) -> None:
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True, rules=[{"status": 500}])
+        res = CliRunner().invoke(
+            main,
+            ["run", str(JOURNAL), "--out", str(tmp_path / "out"), "--no-index", "--base-url", server.base_url,
+             "--model", "m", "--max-attempts", "1", "--rpm", "0", "--tpm", "0"],
+        )  # fmt: skip
+    assert res.exit_code == 4
+    assert "DEGRADED:" in res.stdout and "fell back to extractive" in res.stdout
