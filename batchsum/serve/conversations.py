@@ -73,9 +73,11 @@ def summary_path(out: Path, conversation_id: str) -> Path:
 def read_summary(out: Path, conversation_id: str) -> str | None:
     """The conversation's final summary text, if it has one."""
     try:
-        _, body = read_node(summary_path(out, conversation_id))
+        meta, body = read_node(summary_path(out, conversation_id))
     except (OSError, ValueError):
         return None
+    if meta.get("kept_whole"):
+        return None  # the transcript itself, not a summary of it
     return body.strip() or None
 
 

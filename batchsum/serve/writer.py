@@ -41,6 +41,7 @@ def summary_run_config(scfg: ServeConfig) -> RunConfig:
         corpus_ignores={},
         ignore=[],
         metrics=False,  # the nightly report stays about nightly runs
+        keep_short=False,  # a short chat's "summary" would be the chat itself, which the client sends anyway
         wait_lock=True,
         quiet=True,
         progress=False,
