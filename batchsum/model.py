@@ -70,6 +70,7 @@ class Document:
     content_type: ContentType
     type_reason: str
     doc_date: str | None = None  # ISO date (journal date from name/front matter, else mtime)
+    date_source: str = ""  # name | front matter | mtime
     decode_note: str | None = None  # set when a lossy or non-UTF-8 decode was needed
     warnings: list[str] = field(default_factory=list)  # text kept despite a problem (bad cue timing, ...)
     redactions: dict[str, int] = field(default_factory=dict)  # secrets replaced, per kind (--redact)

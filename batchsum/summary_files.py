@@ -61,6 +61,8 @@ def front_matter(plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any
         meta["trimmed"] = True
     meta["created_at"] = created
     meta["doc_date"] = doc.doc_date
+    if doc.date_source:
+        meta["date_source"] = doc.date_source  # search gives recency only to a real date (not an mtime)
     meta["node_key"] = res.key
     if node.level == 3:
         meta["parent_id"] = plan.parent_id if plan.prior_context else None

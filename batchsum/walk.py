@@ -628,16 +628,22 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
 
 def doc_date_for(path: Path, text: str, mtime_ns: int) -> str:
     """Journal date from the file name or front matter, else the file's mtime (ISO date)."""
+    return dated(path, text, mtime_ns)[0]
+
+
+def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
+    """(ISO date, where it came from: ``name``, ``front matter`` or ``mtime``). Only the first two say
+    when a text was written; an mtime is only when the file was last copied or touched."""
     m = _rx().date.search(path.stem)
     if m:
         try:
-            return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+            return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat(), "name"
         except ValueError:
             pass
     fm = _rx().front_date.search(text[:2000]) if text.startswith("---") else None
     if fm:
-        return fm.group(1)
-    return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat()
+        return fm.group(1), "front matter"
+    return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat(), "mtime"
 
 
 def _open_regular(path: Path) -> tuple[int, os.stat_result]:
@@ -737,6 +743,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         ctype, reason = detect_type(path, text, ref.relpath)
     else:
         ctype, reason = choice, "--type"
+    doc_date, date_source = dated(path, text, st.st_mtime_ns)
     return Document(
         path=path,
         relpath=ref.relpath,
@@ -746,7 +753,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         mtime_ns=st.st_mtime_ns,
         content_type=ctype,
         type_reason=reason,
-        doc_date=doc_date_for(path, text, st.st_mtime_ns),
+        doc_date=doc_date,
+        date_source=date_source,
         decode_note=note,
         warnings=warnings,
         redactions=redactions,

@@ -84,6 +84,10 @@ def test_a_run_writes_a_navigable_tree_readable_by_others(tmp_path: Path) -> Non
         for link in links:
             assert (node.parent / link).resolve().is_file(), (node, link)
         assert "batchsum:links" not in read_node(node)[1]  # readers get the summary text alone
+    # Where each date came from: a file name is a real date, a copy time is not (search's recency uses it).
+    journal_meta, _ = read_node(out / "journal" / "2026-10-05.md" / "summaries" / "L3" / "final.md")
+    memo_meta, _ = read_node(out / "docs" / "battery-field-study-memo.md" / "summaries" / "L3" / "final.md")
+    assert journal_meta["date_source"] == "name" and memo_meta["date_source"] == "mtime"
     logbook = out / "logbook" / "harbor-logbook-2025-2026.md" / "summaries"
     final_body = (logbook / "L3" / "final.md").read_text(encoding="utf-8")
     assert "(<../L2/group_0.md>)" in final_body
