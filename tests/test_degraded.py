@@ -98,3 +98,19 @@ def test_fallback_nodes_are_provisional_and_redone_once_the_server_recovers(tmp_
         code, data, _ = _run(out, *base)
         assert code == 0 and data["run"]["files_done"] == 0  # converged: a quiet re-run again
         assert server.request_count == 0
+
+
+def test_json_is_printed_on_errors_too(tmp_path: Path) -> None:
+    """`--json` with a held lock (exit 3) or a usage error (exit 2) still prints one JSON object."""
+    from batchsum.lock import RunLock
+
+    out = tmp_path / "out"
+    with RunLock(out):
+        res = CliRunner().invoke(main, ["run", str(JOURNAL), "--out", str(out), "--json"])
+    assert res.exit_code == 3
+    err = json.loads(res.stdout)
+    assert err["exit_code"] == 3 and err["kind"] == "LockedError" and str(out) in err["error"]
+    res = CliRunner().invoke(main, ["run", str(JOURNAL), "--out", str(JOURNAL), "--json"])
+    assert res.exit_code == 2 and json.loads(res.stdout)["exit_code"] == 2
+    res = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "nothing"), "--json"])
+    assert res.exit_code == 2 and "error" in json.loads(res.stdout)

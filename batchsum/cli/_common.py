@@ -28,15 +28,21 @@ def exit_code_for(exc: BatchsumError) -> int:
 
 
 def translate_errors(func: F) -> F:
-    """Turn our exceptions into one-line messages on stderr and exit codes."""
+    """Turn our exceptions into one-line messages on stderr and exit codes; with ``--json`` also a JSON
+    object on stdout, so a script piping into ``jq`` gets the error instead of empty input."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except BatchsumError as exc:
+            code = exit_code_for(exc)
+            if kwargs.get("as_json"):
+                import json
+
+                click.echo(json.dumps({"error": str(exc), "kind": type(exc).__name__, "exit_code": code}))
             click.echo(f"Error: {exc}", err=True)
-            raise SystemExit(exit_code_for(exc)) from None
+            raise SystemExit(code) from None
 
     return wrapper  # type: ignore[return-value]
 
