@@ -86,3 +86,14 @@ def test_how_to_use_it_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert run_cmd is not None
     defaults = command_defaults(run_cmd, "run", data, Path("batchsum.yaml"))
     assert defaults["content_type"] == "journal" and defaults["out"].endswith("journal-summaries")
+
+
+def test_readme_closing_line_example_matches_a_real_run(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    example = re.search(r"Without `--json`, a run ends with one line:\n`([^`]+)`", README)
+    assert example is not None
+    res = CliRunner().invoke(main, ["run", str(REPO / "sample_corpus"), "--out", str(tmp_path / "o"), "--no-index"])
+    assert res.exit_code == 0, res.output
+    shape = lambda line: re.sub(r"[\d.,]+", "N", line.strip())  # noqa: E731 - numbers vary, the layout must not
+    assert shape(res.stdout.splitlines()[-1]) == shape(example.group(1))
