@@ -6,7 +6,7 @@ OUT ?= batchsum-out
 SHARED ?= ../shared
 QUICK ?=
 
-.PHONY: install install-llm run test lint typecheck bench eval report clean
+.PHONY: install install-llm run test lint typecheck bench faults eval report clean
 
 $(BIN)/batchsum: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -38,6 +38,10 @@ lint: install
 
 bench: install
 	$(BIN)/python -m bench.run_all $(if $(QUICK),--quick,) --shared $(SHARED)
+
+# kill -9 at random points, a full disk, damaged state: tried / crashed / lost / unclear (targets 0).
+faults: install
+	$(BIN)/python -m bench.run_all $(if $(QUICK),--quick,) --shared $(SHARED) --only faults
 
 eval: install
 	$(BIN)/python -m bench.eval_sets --shared $(SHARED)

@@ -99,11 +99,16 @@ def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
 
 def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` atomically, like :func:`atomic_write_text`."""
-    with atomic_target(path) as tmp, open(tmp, "wb") as fh:
-        fh.write(data)
-        if durable:
-            fh.flush()
-            os.fsync(fh.fileno())
+    try:
+        with atomic_target(path) as tmp, open(tmp, "wb") as fh:
+            fh.write(data)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+    except OSError as exc:
+        if exc.filename is None:  # a failed write names no file: name the one being written
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
 
 
 def render_markdown(meta: dict[str, Any], body: str) -> str:

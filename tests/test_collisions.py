@@ -57,3 +57,27 @@ def test_a_damaged_metrics_database_stops_the_run_before_any_work(tmp_path: Path
         main, ["run", str(SAMPLE_CORPUS / "journal"), "--out", str(out), "--no-index", "--no-metrics"]
     )
     assert res.exit_code == 0
+
+
+def test_a_full_disk_is_one_line_with_the_path_and_the_next_run_recovers(tmp_path: Path) -> None:
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    def small_files() -> None:  # a file-size limit stands in for a full disk (no root, no tmpfs needed)
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "batchsum", "run", str(SAMPLE_CORPUS), "--out", str(out), "--no-index"]
+    full = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, preexec_fn=small_files, timeout=600)
+    assert full.returncode == 2, full.stderr
+    assert "Traceback" not in full.stderr
+    line = full.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"Error: {out}") and "ulimit -f" in line
+    again = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert len(list(out.rglob("summaries/L3/final.md"))) == 26

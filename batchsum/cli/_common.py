@@ -36,15 +36,25 @@ def translate_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except BatchsumError as exc:
-            code = exit_code_for(exc)
-            if kwargs.get("as_json"):
-                import json
+            _fail(str(exc), type(exc).__name__, exit_code_for(exc), bool(kwargs.get("as_json")))
+        except OSError as exc:
+            # A full disk, a read-only or vanished output: one line naming the path and what to do
+            # (finished work is kept: every file is written atomically).
+            from batchsum.errors import describe_os_error
 
-                click.echo(json.dumps({"error": str(exc), "kind": type(exc).__name__, "exit_code": code}))
-            click.echo(f"Error: {exc}", err=True)
-            raise SystemExit(code) from None
+            where = f"{exc.filename}: " if exc.filename else ""
+            _fail(f"{where}{describe_os_error(exc)}", "OSError", EXIT_USAGE, bool(kwargs.get("as_json")))
 
     return wrapper  # type: ignore[return-value]
+
+
+def _fail(message: str, kind: str, code: int, as_json: bool) -> None:
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"error": message, "kind": kind, "exit_code": code}))
+    click.echo(f"Error: {message}", err=True)
+    raise SystemExit(code) from None
 
 
 def setup_logging(quiet: bool = False, verbose: bool = False) -> None:
