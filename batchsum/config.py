@@ -91,6 +91,7 @@ class RunConfig(IndexConfig):
     keep_short: bool = True  # files below the NONE bound get their source kept whole as the final
     redact: bool | None = None  # None: on when --base-url or --embed-base-url is not loopback
     follow_symlinks: bool = False  # read symlinks whose target lies outside every given path
+    facts: bool = False  # after summarizing: extract and reconcile facts (batchsum facts) with the same LLM
     executor: Literal["local", "ray"] = "local"  # where summaries are computed (engine/executor.py)
     ray_address: str | None = None  # None: a local Ray on this machine's cores; "auto": RAY_ADDRESS
     ray_workers: int | None = None  # None: one per CPU of the Ray cluster

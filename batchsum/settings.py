@@ -308,6 +308,14 @@ SETTINGS: tuple[Setting, ...] = (
         scope="run",
     ),
     _s(
+        "facts",
+        "bool",
+        "--facts",
+        "facts",
+        "After summarizing, extract and reconcile facts from new journal entries and chat turns (needs --base-url).",
+        scope="run",
+    ),
+    _s(
         "follow_symlinks",
         "bool",
         "--follow-symlinks",
@@ -404,6 +412,8 @@ def validate(cfg: RunConfig) -> None:
         raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
     if cfg.llm.enabled and not cfg.llm.model:
         raise ConfigError("--base-url needs --model (or BATCHSUM_MODEL)")
+    if cfg.facts and not cfg.llm.enabled:
+        raise ConfigError("--facts extracts facts with an LLM: give --base-url (and --model) too")
     check_out_apart(cfg.out, cfg.paths)
 
 

@@ -258,3 +258,21 @@ def test_429_is_retried_and_a_hung_server_times_out(fake_llm: FakeLLMServer, jou
     fake_llm.configure(rules=[{"hang": 5}])
     hung = facts_cli(src, "--out", out, "--timeout", "0.5", base_url=fake_llm.base_url)
     assert hung.exit_code == 1 and "timeout" in hung.output
+
+
+def test_run_with_facts_summarizes_and_extracts_in_one_command(
+    fake_llm: FakeLLMServer, journal: tuple[Path, Path]
+) -> None:
+    src, out = journal
+    script(fake_llm)
+    fake_llm.configure(any_model=True)
+    argv = ["run", str(src), "--out", str(out), "--facts", "--base-url", fake_llm.base_url, "--model", "fake",
+            "--rpm", "0", "--tpm", "0", "--no-index", "--max-attempts", "1"]  # fmt: skip
+    res = CliRunner().invoke(main, argv, catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert (out / "journal" / "life.md" / "summaries" / "L3" / "final.md").is_file()
+    assert live_texts(out) == sorted([PORTO, ANA, ENGINEER])
+    assert "facts:" in res.stderr or "facts:" in res.stdout
+    # Without an LLM, --facts is a usage error before any work.
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--facts"])
+    assert res.exit_code == 2 and "--facts extracts facts with an LLM" in res.stderr

@@ -147,7 +147,15 @@ def run(ctx: click.Context, **params: Any) -> None:
             click.echo(result.summary_line())
     if result.run.status == "aborted":  # an error: shown even with --quiet or --json
         click.echo(f"run aborted: {result.stopped_by}; finished work was kept", err=True)
-    ctx.exit(result.exit_code)
+    exit_code = result.exit_code
+    if cfg.facts and result.run.status != "aborted":
+        from batchsum.memory.ingest import FactsConfig, run_facts
+
+        facts = run_facts(FactsConfig(run=cfg))
+        if not cfg.quiet:
+            click.echo(f"facts: {facts.summary_line()}", err=params["as_json"])
+        exit_code = max(exit_code, facts.exit_code)
+    ctx.exit(exit_code)
 
 
 @click.command()
