@@ -415,6 +415,14 @@ def test_report_reads_the_database_when_there_are_no_snapshots(store: Store) -> 
     assert [t["run_id"] for t in data["trend"]] == [RUN_A, RUN_B]
 
 
+def test_report_reads_the_database_when_snapshots_are_damaged(store: Store) -> None:
+    for snap in (store.out / ".batchsum" / "parquet" / "runs").rglob("*.parquet"):
+        snap.write_bytes(b"not parquet")
+    data = report_json(store.out, "--last", "2")
+    assert data["source"].startswith("database ")
+    assert [t["run_id"] for t in data["trend"]] == [RUN_A, RUN_B]
+
+
 HOLDER = textwrap.dedent(
     """
     import sys, duckdb

@@ -13,6 +13,7 @@ large; queries prune by run id); a database is copied into memory and let go at 
 
 from __future__ import annotations
 
+import logging
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -34,6 +35,8 @@ from batchsum.metrics.store import (
     pending_runs,
     read_pending,
 )
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -212,9 +215,15 @@ def _copy_source(db_path: Path) -> MetricsSource:
 def open_metrics(out: Path, metrics_db: Path | None = None) -> MetricsSource:
     """Open the metrics of output folder ``out`` for reading (Parquet first, then the database)."""
     parquet_dir = default_parquet_dir(out)
-    if has_snapshots(parquet_dir, "runs") or pending_runs(parquet_dir):
-        return _parquet_source(parquet_dir)
     db_path = metrics_db or default_db_path(out)
+    if has_snapshots(parquet_dir, "runs") or pending_runs(parquet_dir):
+        try:
+            return _parquet_source(parquet_dir)
+        except MetricsError as exc:
+            if not db_path.exists():
+                raise
+            # Damaged snapshots do not hide an intact database: read it instead.
+            log.warning("%s; reading %s instead", exc, db_path)
     if db_path.exists():
         return _database_source(db_path)
     raise MetricsError(
