@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.agent_transcript import agent_transcript_reason
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.errors import ConfigError, InputError
 from batchsum.model import ContentType, Document
@@ -600,6 +599,9 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
 
 def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     """Decide journal/conversation/document from extension, content shape and folder names."""
+    # Imported here: only a file that is read needs it, never an unchanged re-run.
+    from batchsum.agent_transcript import agent_transcript_reason
+
     agent = agent_transcript_reason(text)
     if agent is not None:
         return "conversation", agent  # the reason starts "agent transcript" (see agent_transcript.run_extras)

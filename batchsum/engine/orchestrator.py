@@ -34,7 +34,6 @@ from batchsum.engine.records import (
 from batchsum.errors import AbortRun
 from batchsum.metrics.usage_journal import UsageJournal, usage_dir
 from batchsum.model import FileRecord, NodeRecord, SummaryLevel, SummaryOutput
-from batchsum.secrets import scrub_command
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.walk import Problem, SourceRef
 
@@ -457,7 +456,7 @@ class _Run:
         run = run_record(
             run_id=self.run_id,
             started_at=self.started,
-            command=scrub_command(cfg.command_line),
+            command=_scrubbed(cfg.command_line),
             backend=name,
             model=model,
             status=status,
@@ -562,3 +561,10 @@ def _final_stat(out: Path, relpath: str) -> list[int]:
     except OSError:
         return []
     return [st.st_size, st.st_mtime_ns]
+
+
+def _scrubbed(command_line: str) -> str:
+    # The secrets module compiles its rule table on import: only a run that records itself pays for it.
+    from batchsum.secrets import scrub_command
+
+    return scrub_command(command_line)
