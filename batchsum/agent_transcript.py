@@ -361,12 +361,12 @@ class RunExtras:
     digest: AgentDigest | None = None
 
 
-def run_extras(text: str, *, content_type: str, type_reason: str, llm_facets: bool) -> RunExtras | None:
+def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets: bool) -> RunExtras | None:
     """Offline extras of one document for ``batchsum run``, or None when there are none.
 
     Agent sessions (``type_reason`` from :func:`agent_transcript_reason`) get their tool results
     reduced and their files, commands, errors and facets; other conversations get extracted facets
-    unless an LLM already writes facets for them (``llm_facets``).
+    when ``offline_facets`` (False when an LLM writes them, or facets are turned off).
     """
     if type_reason.startswith("agent transcript"):
         try:
@@ -375,7 +375,7 @@ def run_extras(text: str, *, content_type: str, type_reason: str, llm_facets: bo
             digest = None  # detected by its shape but not parseable as turns: plain conversation facets
         if digest is not None:
             return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest)
-    if content_type != "conversation" or llm_facets:
+    if content_type != "conversation" or not offline_facets:
         return None
     from batchsum.facets import extract_facets, facets_front_matter, render_facets_markdown
 

@@ -212,8 +212,9 @@ def _entities(sentences: Sequence[_Sentence], raw: str, extra: Sequence[str]) ->
         word = m.group(1)
         if word.isupper():
             # An all-caps word inside a run of all-caps words is shouting, not a name.
-            before = prose[: m.start()].split()[-1:] or [""]
-            after = prose[m.end() :].split()[:1] or [""]
+            # A window, not the whole prefix: splitting all of the text before every match was quadratic.
+            before = prose[max(0, m.start() - 120) : m.start()].split()[-1:] or [""]
+            after = prose[m.end() : m.end() + 120].split()[:1] or [""]
             if len(word) < 3 or any(w.strip(".,:;!?'\"").isupper() and len(w) > 1 for w in before + after):
                 continue
         add(word)
@@ -257,6 +258,13 @@ def extract_facets(
     decisions: list[str] = []
     actions: list[ActionItem] = []
     unresolved: list[str] = []
+    words_of: dict[int, set[str]] = {}  # content words per sentence, computed once for the answer search
+
+    def words_at(j: int) -> set[str]:
+        if j not in words_of:
+            words_of[j] = _content_words(sentences[j].text)
+        return words_of[j]
+
     for i, s in enumerate(sentences):
         if _DECISION.search(s.text) and not s.text.endswith("?"):
             if _clip(s.text) not in decisions:
@@ -270,12 +278,13 @@ def extract_facets(
         if _OPEN.search(s.text):
             unresolved.append(_clip(s.text))
         elif s.text.endswith("?") and len(s.text.split()) >= 4:
-            words = _content_words(s.text)
+            words = words_at(i)
             reply = turns[s.turn + 1] if s.turn + 1 < len(turns) else None
             answered = reply is not None and reply[0] != s.speaker and bool(_ANSWER.match(reply[1].strip()))
+            need = max(2, int(0.4 * len(words)))
             answered = answered or any(
-                t.speaker != s.speaker and len(words & _content_words(t.text)) >= max(2, int(0.4 * len(words)))
-                for t in sentences[i + 1 : i + 1 + ANSWER_WINDOW]
+                sentences[j].speaker != s.speaker and len(words & words_at(j)) >= need
+                for j in range(i + 1, min(len(sentences), i + 1 + ANSWER_WINDOW))
             )
             if not answered and _clip(s.text) not in unresolved:
                 unresolved.append(_clip(s.text))

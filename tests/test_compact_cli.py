@@ -184,17 +184,17 @@ def test_run_extras() -> None:
     from batchsum.agent_transcript import run_extras
 
     agent = run_extras(
-        _markdown_session(), content_type="conversation", type_reason="agent transcript (x)", llm_facets=False
+        _markdown_session(), content_type="conversation", type_reason="agent transcript (x)", offline_facets=True
     )
     assert agent is not None and agent.digest is not None and agent.text is not None
     assert agent.front_matter["agent_session"] is True and "make build" in agent.front_matter["commands_run"]
     chat = "Ana: I'll send the report by Friday.\nBen: We decided to ship on Monday.\n"
-    extras = run_extras(chat, content_type="conversation", type_reason="speaker turns", llm_facets=False)
+    extras = run_extras(chat, content_type="conversation", type_reason="speaker turns", offline_facets=True)
     assert extras is not None and extras.text is None
     assert extras.front_matter["facets_source"] == "extracted"
     assert extras.markdown.startswith("## Facets (extracted)")
-    assert run_extras(chat, content_type="conversation", type_reason="speaker turns", llm_facets=True) is None
-    assert run_extras(chat, content_type="document", type_reason="default", llm_facets=False) is None
+    assert run_extras(chat, content_type="conversation", type_reason="speaker turns", offline_facets=False) is None
+    assert run_extras(chat, content_type="document", type_reason="default", offline_facets=True) is None
 
 
 def test_batch_run_writes_agent_facets_and_offline_conversation_facets(tmp_path: Path) -> None:
@@ -249,3 +249,11 @@ def test_batch_run_writes_agent_facets(tmp_path: Path) -> None:
     assert meta["facets_source"] == "extracted"
     assert any(a.get("owner") == "Ana" and a.get("due") == "Friday" for a in meta["action_items"])
     assert "## Facets (extracted)" in body
+    # --no-facets turns the offline rules off as well: the final is the summary alone.
+    out2 = tmp_path / "out2"
+    args = ["run", str(corpus), "--out", str(out2), "--no-index", "--no-metrics", "-q", "--no-facets"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    meta, body = read_node(node_path(out2, "standup.txt", 3, None))
+    assert "facets_source" not in meta and "action_items" not in meta
+    assert "## Facets" not in body

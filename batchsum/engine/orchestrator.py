@@ -265,7 +265,9 @@ class _Run:
 
         llm = self.cfg.llm
         llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")
-        return run_extras(doc.text, content_type=doc.content_type, type_reason=doc.type_reason, llm_facets=llm_facets)
+        # --no-facets means none at all: the rules cost more CPU than reading and tokenizing a meeting.
+        offline = llm.facets is not False and not llm_facets
+        return run_extras(doc.text, content_type=doc.content_type, type_reason=doc.type_reason, offline_facets=offline)
 
     def _kept_whole(self, plan: FilePlan) -> NodeResult:
         """The final of a file short enough to be kept whole: its own text, ratio 1.0."""
