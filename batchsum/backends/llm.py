@@ -54,6 +54,7 @@ MAX_RETRY_AFTER_S = 600.0  # a Retry-After beyond this is clamped (and logged) r
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})  # plus every 5xx
 LOG_SNIPPET_CHARS = 200  # seed 002: how much of a bad output to show in the log
 ESTIMATE_SLACK = 16  # tokens added to template + input_tokens for merges across their boundary
+TEMPLATE_MEMO = 256  # prompt templates whose size is remembered
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?|\n?```\s*$")
@@ -294,6 +295,7 @@ class LLMBackend:
         self._tokenizer = tokenizer
         self._fallback = fallback
         self._prompts = PromptSet.load(cfg.prompts_dir)
+        self._template_sizes: dict[tuple[tuple[str, str], ...], int] = {}
         self._cache = ResponseCache(cache_dir) if cache_dir is not None and cfg.cache else None
         self._retry_initial = retry_initial
         self._retry_max = retry_max
@@ -475,7 +477,7 @@ class LLMBackend:
         # counted the input, so template + input_tokens is the size - trusted only when that count is
         # plausible (<= 6 chars/token) and the prompt is clearly inside the budget; close calls are counted.
         if request.input_tokens * 6 >= len(text):
-            template = count_message_tokens(build("", [""] * len(parts), prior), self._tokenizer)
+            template = self._template_tokens(build("", [""] * len(parts), prior))
             estimate = template + request.input_tokens + 2 * len(parts) + ESTIMATE_SLACK
             if estimate <= budget * 0.75:
                 return _Prompt(messages, send_max, estimate)
@@ -519,6 +521,17 @@ class LLMBackend:
             self.cfg.context_window,
         )
         return _Prompt(messages, send_max, size)
+
+    def _template_tokens(self, messages: list[dict[str, str]]) -> int:
+        """Size of a prompt without its input; a run has a handful of distinct templates, so each is
+        counted once (counting every call's template was a tenth of the LLM phase's CPU at C=64)."""
+        key = tuple((m.get("role", ""), m.get("content", "")) for m in messages)
+        size = self._template_sizes.get(key)
+        if size is None:
+            if len(self._template_sizes) >= TEMPLATE_MEMO:
+                self._template_sizes.clear()  # templates with a previous final in them are one per file
+            size = self._template_sizes[key] = count_message_tokens(messages, self._tokenizer)
+        return size
 
     # ---- completions: cache, model chain, retries ---------------------------------------------
     async def _complete(

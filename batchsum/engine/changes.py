@@ -2,7 +2,7 @@
 
 The cheap test comes first: a file whose size and mtime match its manifest entry, under the same
 configuration, with its tree intact, is unchanged without being read. Only the others are read; one
-whose content hash still matches was merely touched (see :func:`touched_only`).
+whose content hash still matches was merely touched (see :func:`touched_sha`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from batchsum.walk import Problem, SourceRef, discover
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
-    from batchsum.model import Document
 
 NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate stored nodes and trees
 
@@ -126,12 +125,9 @@ def _stat_matches(ref: SourceRef, entry: ManifestEntry, sig: str) -> bool:
     return entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns
 
 
-def touched_only(doc: Document, entry: ManifestEntry | None, sig: str, out: Path) -> bool:
-    """True when ``doc`` was read because its stat changed but its content and tree did not."""
-    return (
-        entry is not None
-        and entry.sha256 == doc.sha256
-        and entry.config_sig == sig
-        and not entry.fallback_nodes  # provisional nodes are redone, not kept
-        and tree_intact(str(out), entry)
-    )
+def touched_sha(entry: ManifestEntry | None, sig: str, out: Path) -> str | None:
+    """The recorded content hash a re-read file must still have to count as merely touched (its
+    stat changed, its settings and tree did not); None when it must be planned whatever it holds."""
+    if entry is None or entry.config_sig != sig or entry.fallback_nodes:
+        return None  # provisional nodes are redone, not kept
+    return entry.sha256 if tree_intact(str(out), entry) else None

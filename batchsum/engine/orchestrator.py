@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from batchsum.engine import wrapup
-from batchsum.engine.changes import Diff, backend_identity, config_signature, diff, touched_only
+from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
 from batchsum.engine.progress import Progress, show_bars
 from batchsum.engine.records import (
     NodeResult,
@@ -38,11 +38,11 @@ from batchsum.state import ManifestEntry, StateStore
 from batchsum.walk import Problem, SourceRef
 
 if TYPE_CHECKING:
-    from batchsum.agent_transcript import RunExtras
     from batchsum.config import RunConfig
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.engine.nodes import NodeJob
-    from batchsum.model import Document, SummaryOutput
+    from batchsum.engine.prepare import Prepared
+    from batchsum.model import SummaryOutput
     from batchsum.planning import FilePlan, PlannedNode
     from batchsum.tokens import Tokenizer
 
@@ -148,7 +148,7 @@ class _Run:
                 self._unchanged(entry)
             self.todo = d.todo
             if d.todo and self._preflight():
-                self._execute(d)
+                self._execute(d.todo)
         finally:
             self.progress.stop()
         return self._finish()
@@ -179,7 +179,7 @@ class _Run:
                 reason = f"not summarized: the run stopped ({self.aborted})"
                 self.files.append(FileRecord(run_id=self.run_id, relpath=ref.relpath, status="skipped", error=reason))
 
-    def _execute(self, d: Diff) -> None:
+    def _execute(self, refs: list[SourceRef]) -> None:
         import asyncio
 
         from batchsum.backends.registry import make_backends
@@ -190,7 +190,7 @@ class _Run:
 
         async def go() -> None:
             try:
-                await executor.execute(self._plans(d.todo), self)
+                await executor.execute(self._plans(refs), self)
             except AbortRun as exc:
                 self.aborted = exc
             finally:
@@ -201,13 +201,16 @@ class _Run:
     async def _plans(self, refs: list[SourceRef]) -> AsyncIterator[FilePlan]:
         import asyncio
 
+        from batchsum.engine.prepare import prepare_file
+
         for ref in refs:
             if self.cfg.llm.enabled:
                 # Reading and tokenizing happen off the event loop so requests already scheduled keep
                 # flowing while the next file is prepared.
-                plan = await asyncio.to_thread(self._prepare, ref)
+                prepared = await asyncio.to_thread(prepare_file, ref, self.cfg, self.tokenizer, self._same_sha(ref))
             else:
-                plan = self._prepare(ref)
+                prepared = prepare_file(ref, self.cfg, self.tokenizer, self._same_sha(ref))
+            plan = self._settle(ref, prepared)
             if plan is None:
                 continue
             if plan.kept_whole:
@@ -216,14 +219,15 @@ class _Run:
             else:
                 yield plan
 
-    def _prepare(self, ref: SourceRef) -> FilePlan | None:
-        """Read and plan a file whose stat differs from its manifest entry; None when it cannot be
-        read or was only touched (then it is recorded as unchanged)."""
-        from batchsum.engine.prepare import plan_document, read_source
+    def _same_sha(self, ref: SourceRef) -> str | None:
+        return touched_sha(self.manifest.get(ref.relpath), self.sig, self.cfg.out)
 
+    def _settle(self, ref: SourceRef, prepared: Prepared) -> FilePlan | None:
+        """Record what reading a file found; its plan, or None when it cannot be read or was only
+        touched (then it is recorded as unchanged)."""
         rel = ref.relpath
         entry = self.manifest.get(rel)
-        doc = read_source(ref, self.cfg)
+        doc = prepared.doc
         if isinstance(doc, Problem):
             self._skip(doc, rel)
             self.progress.file_settled()
@@ -234,17 +238,14 @@ class _Run:
         if doc.decode_note and doc.decode_note.startswith("lossy"):
             self.warnings.append(f"{ref.path}: {doc.decode_note}")
             self.progress.event("decode_lossy", path=str(ref.path), note=doc.decode_note, level="warning")
-        if entry is not None and touched_only(doc, entry, self.sig, self.cfg.out):
+        plan = prepared.plan
+        if plan is None:
+            assert entry is not None  # only a file with a manifest entry is compared by content
             # Remember the new stat so the next run skips reading it.
             entry.size, entry.mtime_ns = doc.size, doc.mtime_ns
             self.state.save_entry(entry)
             self._unchanged(entry)
             return None
-        extras = self._extras(doc)
-        if extras is not None and extras.text is not None:
-            doc.text = extras.text  # an agent session is summarized from its digested tool results
-        plan = plan_document(doc, self.cfg, self.tokenizer)
-        plan.extras = extras
         self.planned += 1
         if not doc.text.strip():
             self.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
@@ -258,16 +259,6 @@ class _Run:
                 self._attach_prior(plan, entry)
             self.progress.nodes_planned(len(plan.nodes))
         return plan
-
-    def _extras(self, doc: Document) -> RunExtras | None:
-        """Offline facets for conversations (unless the LLM writes them) and agent-session digests."""
-        from batchsum.agent_transcript import run_extras
-
-        llm = self.cfg.llm
-        llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")
-        # --no-facets means none at all: the rules cost more CPU than reading and tokenizing a meeting.
-        offline = llm.facets is not False and not llm_facets
-        return run_extras(doc.text, content_type=doc.content_type, type_reason=doc.type_reason, offline_facets=offline)
 
     def _kept_whole(self, plan: FilePlan) -> NodeResult:
         """The final of a file short enough to be kept whole: its own text, ratio 1.0."""

@@ -1,17 +1,32 @@
-"""Reading one source that may have changed and planning its summary tree."""
+"""Reading one source that may have changed and planning its summary tree.
+
+:func:`prepare_file` is a function of the file and the settings alone: a run calls it from a worker
+thread while its event loop sends requests, and ``batchsum plan`` calls it to preview the same plan.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from batchsum.errors import InputError
 from batchsum.walk import Problem, SourceRef, read_document
 
 if TYPE_CHECKING:
+    from batchsum.agent_transcript import RunExtras
     from batchsum.config import RunConfig
     from batchsum.model import Document
     from batchsum.planning import FilePlan
     from batchsum.tokens import Tokenizer
+
+
+@dataclass
+class Prepared:
+    """A read file: its document (or the problem that kept it from being read) and its plan, which
+    is None when the content is the one the caller already has (``same_sha``)."""
+
+    doc: Document | Problem
+    plan: FilePlan | None = None
 
 
 def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
@@ -28,3 +43,27 @@ def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePl
 
     starts = tokenizer.token_starts(doc.text) if doc.text.strip() else []
     return plan_file(doc, starts, cfg, tokenizer)
+
+
+def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
+    """Offline facets for conversations (unless the LLM writes them) and agent-session digests."""
+    from batchsum.agent_transcript import run_extras
+
+    llm = cfg.llm
+    llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")
+    # --no-facets means none at all: the rules cost more CPU than reading and tokenizing a meeting.
+    offline = llm.facets is not False and not llm_facets
+    return run_extras(doc.text, content_type=doc.content_type, type_reason=doc.type_reason, offline_facets=offline)
+
+
+def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, same_sha: str | None = None) -> Prepared:
+    """Read ``ref`` and plan it, unless it cannot be read or its content hashes to ``same_sha``."""
+    doc = read_source(ref, cfg)
+    if isinstance(doc, Problem) or (same_sha is not None and doc.sha256 == same_sha):
+        return Prepared(doc)
+    extras = extras_for(doc, cfg)
+    if extras is not None and extras.text is not None:
+        doc.text = extras.text  # an agent session is summarized from its digested tool results
+    plan = plan_document(doc, cfg, tokenizer)
+    plan.extras = extras
+    return Prepared(doc, plan)

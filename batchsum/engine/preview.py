@@ -6,8 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from batchsum.engine.changes import backend_identity, config_signature, diff, touched_only
-from batchsum.engine.prepare import plan_document, read_source
+from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
+from batchsum.engine.prepare import prepare_file
 from batchsum.state import StateStore
 from batchsum.walk import Problem
 
@@ -70,16 +70,17 @@ def preview(cfg: RunConfig) -> PlanSummary:
     summary.unchanged = [e.relpath for e in d.unchanged]
     tokenizer: Tokenizer | None = None
     for ref in d.todo:
-        doc = read_source(ref, cfg)
+        entry = manifest.get(ref.relpath)
+        tokenizer = tokenizer or get_tokenizer(cfg.encoding)
+        # As a run prepares it (agent sessions are planned from their digest), extras included.
+        prepared = prepare_file(ref, cfg, tokenizer, touched_sha(entry, sig, cfg.out))
+        doc, plan = prepared.doc, prepared.plan
         if isinstance(doc, Problem):
             summary.problems.append(doc)
             continue
-        entry = manifest.get(ref.relpath)
-        if entry is not None and touched_only(doc, entry, sig, cfg.out):
+        if plan is None:
             summary.unchanged.append(ref.relpath)
             continue
-        tokenizer = tokenizer or get_tokenizer(cfg.encoding)
-        plan = plan_document(doc, cfg, tokenizer)
         (summary.changed if entry is not None else summary.new).append(ref.relpath)
         summary.levels[plan.level.value] += 1
         summary.chunks += len(plan.chunks)
