@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from bench.common import BenchContext, BenchResult, batchsum_cmd, emit
+from tests.readonly import CannotMakeReadOnly, read_only_view
 
 AREA = "faults"
 REPO = Path(__file__).resolve().parent.parent
@@ -149,6 +150,27 @@ def run(ctx: BenchContext) -> list[BenchResult]:
         if damaged.returncode != 2:
             tally.unclear += 1
             tally.notes.append(f"corrupt metrics database: exit {damaged.returncode}, expected 2")
+
+        # Read-only output: search works from a copy of the index; a run says read-only (exit 2).
+        indexed = base / "indexed"
+        first = subprocess.run(batchsum_cmd("run", str(corpus), "--out", str(indexed)), capture_output=True, text=True)
+        tally.judge("indexed run for read-only", first)
+        try:
+            with read_only_view(indexed, base / "read-only") as ro:
+                found = subprocess.run(
+                    batchsum_cmd("search", "harbor", "--out", str(ro)), capture_output=True, text=True
+                )
+                tally.judge("read-only: search", found)
+                if found.returncode != 0 or "corrupt" in found.stderr:
+                    tally.unclear += 1
+                    tally.notes.append(f"read-only: search exit {found.returncode}: {found.stderr.strip()[-200:]}")
+                ran = _run(ro, corpus)
+                tally.judge("read-only: run", ran, expect_failure=True)
+                if ran.returncode != 2 or "read-only" not in ran.stderr:
+                    tally.unclear += 1
+                    tally.notes.append(f"read-only: run exit {ran.returncode}: {ran.stderr.strip()[-200:]}")
+        except CannotMakeReadOnly as exc:
+            tally.notes.append(f"read-only: not tried ({exc})")
 
     for note in tally.notes:
         print(f"{AREA:<12} | {note}", flush=True)

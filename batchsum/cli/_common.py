@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -37,6 +38,13 @@ def translate_errors(func: F) -> F:
             return func(*args, **kwargs)
         except BatchsumError as exc:
             _fail(str(exc), type(exc).__name__, exit_code_for(exc), bool(kwargs.get("as_json")))
+        except BrokenPipeError:
+            # The reader went away (`batchsum search ... | head`): nothing to report to anyone. Python
+            # would print a second error when it flushes stdout at exit, so stdout goes to /dev/null.
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(1) from None
         except OSError as exc:
             # A full disk, a read-only or vanished output: one line naming the path and what to do
             # (finished work is kept: every file is written atomically).

@@ -40,7 +40,7 @@ from batchsum.errors import ConfigError, IndexError_
 from batchsum.index.embed import STOPWORDS, get_embedder
 from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_tokens, source_text
 from batchsum.index.rerank import cross_encoder
-from batchsum.index.state import completeness
+from batchsum.index.state import completeness, readable_index
 from batchsum.index.store import chroma_errors, date_to_ts, open_collection, vector_store
 from batchsum.index.vectors import NodeRow
 from batchsum.model import CONTENT_TYPES, doc_id_of
@@ -359,6 +359,23 @@ def search(
     ``strict`` refused (IndexError_).
     """
     q = validate_query(query, k, level, content_type, reranker)
+    with readable_index(cfg) as readable:
+        return _search_output(readable, q, k, level, content_type, path_glob, since, reranker, today, strict, warn)
+
+
+def _search_output(
+    cfg: IndexConfig,
+    q: str,
+    k: int,
+    level: str | None,
+    content_type: str | None,
+    path_glob: str | None,
+    since: date | None,
+    reranker: Path | None,
+    today: date | None,
+    strict: bool,
+    warn: bool,
+) -> list[SearchHit]:
     found = completeness(cfg)
     if found is not None:
         fatal, message = found

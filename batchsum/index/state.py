@@ -9,6 +9,9 @@ small JSON read (no numpy, no database), so a quiet re-run can ask without slowi
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,29 +20,78 @@ if TYPE_CHECKING:
     from batchsum.config import IndexConfig
     from batchsum.index.embed import Embedder
 
+log = logging.getLogger(__name__)
+
 # 1: MiniLM vectors with documents in Chroma, MaxSim token vectors in tokvecs-*.sqlite3 (no state file).
 # 2: static vectors, no documents in Chroma, vectors-*.sqlite3, this state file.
 LAYOUT = 2
 
 
+def _index_dir(cfg: IndexConfig) -> Path:
+    return cfg.index_copy or cfg.state_dir
+
+
 def chroma_dir(cfg: IndexConfig) -> Path:
     """Where the embedded Chroma database lives."""
-    return cfg.state_dir / "chroma"
+    return _index_dir(cfg) / "chroma"
 
 
 def lexical_path(cfg: IndexConfig) -> Path:
     """Where the lexical index of this output and collection lives."""
-    return cfg.state_dir / f"lexical-{cfg.collection}.sqlite3"
+    return _index_dir(cfg) / f"lexical-{cfg.collection}.sqlite3"
 
 
 def state_path(cfg: IndexConfig) -> Path:
     """The index's state file (layout, complete or not)."""
-    return cfg.state_dir / f"index-{cfg.collection}.json"
+    return _index_dir(cfg) / f"index-{cfg.collection}.json"
 
 
 def vectors_path(cfg: IndexConfig) -> Path:
     """The node vector store of this output and collection."""
-    return cfg.state_dir / f"vectors-{cfg.collection}.sqlite3"
+    return _index_dir(cfg) / f"vectors-{cfg.collection}.sqlite3"
+
+
+def read_only(folder: Path) -> bool:
+    """True when ``folder`` exists but cannot be written (read-only storage, or no write permission)."""
+    import os
+
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY) or not os.access(folder, os.W_OK)
+    except OSError:
+        return False  # missing: whoever opens it reports that
+
+
+@contextmanager
+def readable_index(cfg: IndexConfig) -> Iterator[IndexConfig]:
+    """``cfg``, or when its output is read-only a config that reads a temporary copy of the index.
+
+    Chroma and SQLite in WAL mode write when they open a database (migrations, the shared-memory
+    file), so on read-only storage they fail as if the index were damaged. The copy (the index
+    files only, never the tree) is removed afterwards.
+    """
+    import dataclasses
+    import shutil
+    import tempfile
+
+    if cfg.chroma_host or cfg.index_copy is not None or not read_only(cfg.state_dir):
+        yield cfg
+        return
+    log.info("%s is read-only: searching a temporary copy of its index", cfg.out)
+    with tempfile.TemporaryDirectory(prefix="batchsum-index-") as tmp:
+        copy = dataclasses.replace(cfg, index_copy=Path(tmp))
+        for src, dst in ((chroma_dir(cfg), chroma_dir(copy)),):
+            if src.is_dir():
+                shutil.copytree(src, dst)
+        for path in (lexical_path(cfg), vectors_path(cfg), state_path(cfg)):
+            for part in (path, path.with_name(path.name + "-wal")):
+                if part.is_file():
+                    shutil.copy2(part, Path(tmp) / part.name)
+        try:
+            yield copy
+        finally:
+            from batchsum.index.store import forget_client
+
+            forget_client(chroma_dir(copy))
 
 
 def legacy_files(cfg: IndexConfig) -> list[Path]:

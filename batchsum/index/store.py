@@ -325,6 +325,11 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
     return client
 
 
+def forget_client(path: Path) -> None:
+    """Close and forget the embedded Chroma client of ``path`` (a folder about to be removed)."""
+    _forget_system(path)
+
+
 def _forget_system(path: Path) -> None:
     """Drop Chroma's per-process cache entry for ``path`` so the next open really reopens it.
 
