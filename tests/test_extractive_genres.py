@@ -8,6 +8,7 @@ licence text, filler turns and sentences that lean on missing context are never 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -378,3 +379,26 @@ def test_broken_off_sentences_are_fragments() -> None:
     assert is_fragment("And I think that if we, and.")
     assert not is_fragment("We decided on lithium cells.")
     assert not is_fragment("That is what we talked about.")
+
+
+def test_a_chunk_that_is_all_noise_still_gets_a_summary_not_an_empty_node(tmp_path: Path) -> None:
+    """A chunk holding only footnotes (the tail of a journal entry) is summarized by its head: an empty
+    node would count as a failed summary and mark an offline run degraded."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+
+    tok = get_tokenizer()
+    notes = "FOOTNOTES:\n\n" + "".join(
+        f'[{i}] "When he was in Paris," Hazlitt writes of letter {i}, "he sat in the reading room all day."\n\n'
+        for i in range(380, 420)
+    )
+    out = summarize_text(notes, target_tokens=60, max_tokens=80, kind="chunk", content_type="journal", tokenizer=tok)
+    assert out.strip() and tok.count(out) <= 80
+    entry = "_October_ 31.--At breakfast visited by M. Gallois, who spoke frankly about the museum. " * 150
+    corpus = tmp_path / "in"
+    corpus.mkdir()
+    (corpus / "scott_1826-10-31.md").write_text(entry + "\n\n" + notes * 3)
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-index", "--no-metrics"])
+    assert res.exit_code == 0, res.output
+    assert "DEGRADED" not in res.output

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from batchsum.backends.budget import FINAL_WORDS, final_cap
+from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_to_sentence_boundary
 from batchsum.backends.noise import (
     entry_date,
     is_boilerplate,
@@ -695,7 +695,9 @@ def summarize_text(
             u.prior = True
         units = prior_units + units
     if not units:
-        return ""
+        # Everything is noise by our rules (a chunk of footnotes, a table): its head, cut at a sentence
+        # end, says more than an empty node (which a run would have to count as a failed summary).
+        return trim_to_sentence_boundary(" ".join(source.split()), target, tokenizer)[0]
     for u in units:
         u.terms = _terms(u.body)
 

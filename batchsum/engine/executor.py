@@ -90,7 +90,7 @@ def executor_for(cfg: RunConfig) -> ExecutorFactory:
 async def summarize(backend: Backend, fallback: Backend, request: SummaryRequest) -> SummaryOutput:
     """``backend``'s summary of ``request``; the fallback's when the backend returned nothing."""
     out = await backend.summarize(request)
-    if not out.text.strip() and request.text.strip():
+    if not out.text.strip() and request.text.strip() and fallback is not backend:
         # A backend returning nothing must not silently empty a node.
         out = await fallback.summarize(request)
         out.backend = f"{fallback.name} (fallback)"

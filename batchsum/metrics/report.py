@@ -17,15 +17,22 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from batchsum.backends.budget import FINAL_WORDS, final_cap
 from batchsum.errors import ConfigError, MetricsError
 from batchsum.metrics.parquet import sql_literal
 from batchsum.metrics.privacy import scrub_optional
 from batchsum.metrics.reader import MetricsSource, open_metrics
 from batchsum.model import CONTENT_TYPES, TARGET_RATIO, SummaryLevel
+from batchsum.planning import MIN_TARGET
 
 FALLBACK_BACKEND = "extractive (fallback)"
 LEVEL_ORDER: tuple[str, ...] = tuple(level.value for level in SummaryLevel)
-TARGET_LABELS: dict[str, str] = {"BRIEF": "≈20 %", "STANDARD": "≈12 %", "DETAILED": "≈7 %", "HIERARCHICAL": "3–5 %"}
+TARGET_LABELS: dict[str, str] = {
+    "BRIEF": "≈20 %",
+    "STANDARD": "≈12 %",
+    "DETAILED": "≈7 %",
+    "HIERARCHICAL": f"≈4 %, ≤{FINAL_WORDS} words",
+}
 HIST_BINS = 15  # ratio histogram bins per level; the last one is open-ended
 HIST_SPAN = 3.0  # the bins cover 0 .. 3 x the level's target ratio
 WORST_FILES = 10
@@ -166,6 +173,14 @@ _SUMMARIZED = (
 )
 
 
+# A file's own target in tokens, as the planner sets it (``planning.target_for``; a HIERARCHICAL final
+# is also capped at a human length, ``budget.final_cap``): "×target" is output / this, per file.
+_TARGET_TOKENS = (
+    f"CASE WHEN s.level = 'HIERARCHICAL' THEN least(greatest({MIN_TARGET}, round(t.target * s.input_tokens)),"
+    f" {final_cap(10**9)}) ELSE greatest({MIN_TARGET}, round(t.target * s.input_tokens)) END"
+)
+
+
 def _group_stats(con: Any) -> list[dict[str, Any]]:
     return _rows(
         con,
@@ -184,8 +199,10 @@ def _group_stats(con: Any) -> list[dict[str, Any]]:
                sum(s.output_tokens) FILTER (WHERE {_SUMMARIZED})
                    / nullif(sum(s.input_tokens) FILTER (WHERE {_SUMMARIZED}), 0) AS ratio_overall,
                coalesce(sum(n.nodes) FILTER (WHERE s.status <> 'deleted'), 0) AS nodes,
-               coalesce(sum(n.fallback_nodes) FILTER (WHERE s.status <> 'deleted'), 0) AS fallback_nodes
+               coalesce(sum(n.fallback_nodes) FILTER (WHERE s.status <> 'deleted'), 0) AS fallback_nodes,
+               avg(s.output_tokens / {_TARGET_TOKENS}) FILTER (WHERE {_SUMMARIZED}) AS vs_target
         FROM state s JOIN state_nodes n USING (relpath)
+             LEFT JOIN (VALUES {_targets_sql()}) t(level, target) ON t.level = s.level
         WHERE s.status <> 'deleted'
         GROUP BY GROUPING SETS ((s.content_type, s.level), (s.level), (s.content_type), ())
         """,
@@ -197,7 +214,6 @@ def _decorate(row: dict[str, Any]) -> dict[str, Any]:
     target = next((ratio for lvl, ratio in TARGET_RATIO.items() if lvl.value == level), None)
     row["target"] = target
     row["target_label"] = TARGET_LABELS.get(level or "", "")
-    row["vs_target"] = (row["ratio_mean"] / target) if target and row.get("ratio_mean") is not None else None
     nodes = row.get("nodes") or 0
     row["fallback_share"] = (row["fallback_nodes"] / nodes) if nodes else 0.0
     for key in ("files", "summarized", "failed", "skipped", "tokens_in", "tokens_out", "nodes", "fallback_nodes"):
@@ -237,7 +253,7 @@ def _worst_files(con: Any) -> list[dict[str, Any]]:
         con,
         f"""
         SELECT s.relpath, s.content_type, s.level, s.input_tokens, s.output_tokens, s.compression_ratio,
-               t.target, s.compression_ratio / t.target AS vs_target, s.src_run_id AS run_id
+               t.target, s.output_tokens / {_TARGET_TOKENS} AS vs_target, s.src_run_id AS run_id
         FROM state s JOIN (VALUES {_targets_sql()}) t(level, target) USING (level)
         WHERE {_SUMMARIZED}
         ORDER BY vs_target DESC, s.relpath LIMIT {WORST_FILES}
