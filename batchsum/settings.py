@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from batchsum.config import STATE_DIR, RunConfig
+from batchsum.config import STATE_DIR, LLMConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.model import Thresholds
 
@@ -415,6 +415,17 @@ def validate(cfg: RunConfig) -> None:
     if cfg.facts and not cfg.llm.enabled:
         raise ConfigError("--facts extracts facts with an LLM: give --base-url (and --model) too")
     check_out_apart(cfg.out, cfg.paths)
+
+
+def validate_llm(llm: LLMConfig) -> None:
+    """The bounds of the ``llm.*`` settings for an LLM client built outside a run (``compact``,
+    ``facts``, ``serve``): the same bounds and messages as :func:`validate`."""
+    for s in SETTINGS:
+        if s.kind in ("int", "number") and s.field.startswith("llm."):
+            value = getattr(llm, s.field.removeprefix("llm."))
+            why = None if value is None else bounds_error(s, value)
+            if why is not None:
+                raise ConfigError(f"{s.flag or s.key}: {why}")
 
 
 def check_out_apart(out: Path, paths: list[Path]) -> None:

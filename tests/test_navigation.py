@@ -100,3 +100,31 @@ def test_a_run_writes_a_navigable_tree_readable_by_others(tmp_path: Path) -> Non
     before = (out / "index.md").stat().st_mtime_ns
     _run(["run", str(SAMPLE_CORPUS), "--out", str(out), "--no-index", "--quiet"])
     assert (out / "index.md").stat().st_mtime_ns == before
+
+
+def test_the_index_embeds_a_final_without_its_extracted_sections(tmp_path: Path) -> None:
+    """Facets picked by rules are shown to the reader but not embedded: names and action items pull
+    unrelated queries towards the final."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+    from batchsum.index.store import doc_nodes
+    from batchsum.navigation import summary_only
+    from batchsum.tree import node_path, read_node
+
+    corpus = tmp_path / "in"
+    corpus.mkdir()
+    (corpus / "standup.txt").write_text(
+        "Ana: I'll send the calibration report by Friday, then we can close the ticket.\n"
+        "Ben: We decided to ship the new firmware on Monday after the field test.\n"
+        "Cleo: Should we also update the dashboard colours before the release?\n"
+        "Ana: The open question is still whether the old buoys can take the update.\n" * 3
+    )
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "-q"])
+    assert res.exit_code == 0, res.output
+    _, body = read_node(node_path(out, "standup.txt", 3, None))
+    assert "## Facets (extracted)" in body
+    final = next(n for n in doc_nodes(out, "standup.txt") if n.id.endswith(":L3:final"))
+    assert final.body == summary_only(body) and final.body.strip()
+    assert "Facets" not in final.body and body.startswith(final.body)

@@ -953,20 +953,11 @@ def _classify_status(
 
 
 def _validate(cfg: LLMConfig) -> None:
-    """Reject settings the backend cannot honour, with the option's name."""
+    """Reject settings the backend cannot honour, with the option's name (bounds: the settings schema)."""
+    from batchsum.settings import validate_llm
+
     if not cfg.base_url:
         raise ConfigError("the LLM backend needs --base-url (or OPENAI_BASE_URL)")
-    if cfg.concurrency < 1:
-        raise ConfigError(f"--concurrency must be at least 1 (got {cfg.concurrency})")
-    if cfg.max_attempts < 1:
-        raise ConfigError(f"--max-attempts must be at least 1 (got {cfg.max_attempts})")
-    if cfg.timeout <= 0:
-        raise ConfigError(f"--timeout must be positive (got {cfg.timeout})")
-    if cfg.rpm is not None and cfg.rpm < 0:
-        raise ConfigError(f"--rpm must be positive, or 0 for unlimited (got {cfg.rpm})")
-    if cfg.tpm is not None and cfg.tpm < 0:
-        raise ConfigError(f"--tpm must be positive, or 0 for unlimited (got {cfg.tpm})")
-    if cfg.context_window < 256:
-        raise ConfigError(f"--context-window must be at least 256 tokens (got {cfg.context_window})")
+    validate_llm(cfg)
     if cfg.on_error not in ("fallback", "fail", "abort"):
         raise ConfigError(f"--on-error must be fallback, fail or abort (got {cfg.on_error!r})")

@@ -53,6 +53,7 @@ from batchsum.index.state import (
 from batchsum.index.vectors import NodeRow, VectorStore
 from batchsum.model import doc_id_of
 from batchsum.model import node_id as make_node_id
+from batchsum.navigation import summary_only
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
 if TYPE_CHECKING:
@@ -219,7 +220,7 @@ def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> In
         md["doc_ts"] = ts
     md["dated"] = ts is not None and has_real_date(meta, str(md["source_path"]))
     md["content_hash"] = content_hash({k: _plain(v) for k, v in meta.items()}, body)
-    return IndexNode(node_id, doc_id, body, md, _span(meta.get("source_span")))
+    return IndexNode(node_id, doc_id, summary_only(body), md, _span(meta.get("source_span")))
 
 
 def _span(value: Any) -> tuple[int, int] | None:
