@@ -79,9 +79,8 @@ def readable_index(cfg: IndexConfig) -> Iterator[IndexConfig]:
     log.info("%s is read-only: searching a temporary copy of its index", cfg.out)
     with tempfile.TemporaryDirectory(prefix="batchsum-index-") as tmp:
         copy = dataclasses.replace(cfg, index_copy=Path(tmp))
-        for src, dst in ((chroma_dir(cfg), chroma_dir(copy)),):
-            if src.is_dir():
-                shutil.copytree(src, dst)
+        if chroma_dir(cfg).is_dir():
+            shutil.copytree(chroma_dir(cfg), chroma_dir(copy))
         for path in (lexical_path(cfg), vectors_path(cfg), state_path(cfg)):
             for part in (path, path.with_name(path.name + "-wal")):
                 if part.is_file():
