@@ -65,7 +65,9 @@ def _run_timed(src: Path, out: Path, metrics: bool) -> tuple[float, float]:
     if out.exists():
         shutil.rmtree(out)
     extra = [] if metrics else ["--no-metrics"]
-    return _timed_cpu(batchsum_cmd("run", str(src), "--out", str(out), "--no-index", "--quiet", *extra))
+    # The corpus is a folder of symlinks to the shared data, outside it: followed on purpose.
+    cmd = batchsum_cmd("run", str(src), "--out", str(out), "--no-index", "--quiet", "--follow-symlinks", *extra)
+    return _timed_cpu(cmd)
 
 
 _RECORD_SCRIPT = """
