@@ -367,7 +367,7 @@ def bounds_error(s: Setting, value: float) -> str | None:
     return None
 
 
-def _get(cfg: RunConfig, field: str) -> Any:
+def _get(cfg: Any, field: str) -> Any:
     obj: Any = cfg
     for part in field.split("."):
         obj = getattr(obj, part)
@@ -402,12 +402,7 @@ def parse_thresholds(value: str | None) -> Thresholds:
 
 def validate(cfg: RunConfig) -> None:
     """Raise ConfigError naming the option when ``cfg`` breaks a bound or a cross-field rule."""
-    for s in SETTINGS:
-        if s.kind in ("int", "number"):
-            value = _get(cfg, s.field)
-            why = None if value is None else bounds_error(s, value)
-            if why is not None:
-                raise ConfigError(f"{s.flag or s.key}: {why}")
+    _check_bounds(cfg)
     if cfg.chunk_overlap >= cfg.chunk_size:
         raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
     if cfg.llm.enabled and not cfg.llm.model:
@@ -420,9 +415,14 @@ def validate(cfg: RunConfig) -> None:
 def validate_llm(llm: LLMConfig) -> None:
     """The bounds of the ``llm.*`` settings for an LLM client built outside a run (``compact``,
     ``facts``, ``serve``): the same bounds and messages as :func:`validate`."""
+    _check_bounds(llm, "llm.")
+
+
+def _check_bounds(obj: Any, prefix: str = "") -> None:
+    """ConfigError naming the option of the first numeric setting under ``prefix`` out of bounds."""
     for s in SETTINGS:
-        if s.kind in ("int", "number") and s.field.startswith("llm."):
-            value = getattr(llm, s.field.removeprefix("llm."))
+        if s.kind in ("int", "number") and s.field.startswith(prefix):
+            value = _get(obj, s.field.removeprefix(prefix))
             why = None if value is None else bounds_error(s, value)
             if why is not None:
                 raise ConfigError(f"{s.flag or s.key}: {why}")

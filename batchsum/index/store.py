@@ -317,7 +317,7 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
         path.mkdir(parents=True, exist_ok=True)
         client = chromadb.PersistentClient(path=str(path), settings=_settings())
     except Exception as exc:
-        _forget_system(path)
+        forget_client(path)
         raise IndexError_(
             f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
             f"run `batchsum index {cfg.out} --rebuild` (it moves the broken folder aside)"
@@ -327,11 +327,6 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
 
 
 def forget_client(path: Path) -> None:
-    """Close and forget the embedded Chroma client of ``path`` (a folder about to be removed)."""
-    _forget_system(path)
-
-
-def _forget_system(path: Path) -> None:
     """Drop Chroma's per-process cache entry for ``path`` so the next open really reopens it.
 
     Chroma keeps one System per persist directory for the life of the process, even a System that
@@ -792,7 +787,7 @@ def _rebuild(cfg: IndexConfig) -> IndexStats:
     write_state(cfg, complete=False, embedder=embedder)
     if col is not None and not cfg.chroma_host and _only_collection(client, cfg):
         # Deleting a collection leaves its pages in chroma.sqlite3; a fresh folder gives them back.
-        _forget_system(chroma_dir(cfg))
+        forget_client(chroma_dir(cfg))
         shutil.rmtree(chroma_dir(cfg))
         client = open_client(cfg, create=True)
     elif col is not None:
@@ -828,6 +823,6 @@ def _move_aside(cfg: IndexConfig) -> None:
         return
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     dest = path.with_name(f"chroma.broken-{stamp}")
-    _forget_system(path)
+    forget_client(path)
     path.rename(dest)
     log.warning("moved the unreadable index %s to %s", path, dest)

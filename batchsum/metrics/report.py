@@ -175,9 +175,10 @@ _SUMMARIZED = (
 
 # A file's own target in tokens, as the planner sets it (``planning.target_for``; a HIERARCHICAL final
 # is also capped at a human length, ``budget.final_cap``): "×target" is output / this, per file.
+_FINAL_CAP_TOKENS = final_cap(2**31)  # the cap itself: what final_cap leaves of any larger target
 _TARGET_TOKENS = (
     f"CASE WHEN s.level = 'HIERARCHICAL' THEN least(greatest({MIN_TARGET}, round(t.target * s.input_tokens)),"
-    f" {final_cap(10**9)}) ELSE greatest({MIN_TARGET}, round(t.target * s.input_tokens)) END"
+    f" {_FINAL_CAP_TOKENS}) ELSE greatest({MIN_TARGET}, round(t.target * s.input_tokens)) END"
 )
 
 

@@ -66,10 +66,10 @@ class ChromaGuard:
                 self._foreign = True  # try again on the next request
                 return False
             from batchsum.index.state import chroma_dir
-            from batchsum.index.store import _forget_system
+            from batchsum.index.store import forget_client
 
             # Index internals: dropping the cached System is the only way to make chromadb reread the folder.
-            _forget_system(chroma_dir(self.cfg))
+            forget_client(chroma_dir(self.cfg))
             self._seen, self._foreign = stamp, False
             self.reopened += 1
             return True
