@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.navigation import links_block, title_for, with_links
-from batchsum.tree import node_path, read_node, soft_delete, summaries_dir, write_node
+from batchsum.navigation import links_block, strip_links, title_for, with_links
+from batchsum.tree import TreeNode, node_path, read_node, soft_delete, summaries_dir, write_node
 
 if TYPE_CHECKING:
     from batchsum.engine.records import NodeResult
@@ -118,12 +118,16 @@ def summary_text(text: str) -> str:
     return text.split("\n\n## ", 1)[0].strip()
 
 
-def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str, created: str) -> None:
+def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str, created: str) -> list[TreeNode]:
     """Write the node files of a finished source; earlier finals go to ``history/``, nodes of the
-    previous tree that no longer exist to ``deleted/<stamp>/`` (nothing is destroyed)."""
+    previous tree that no longer exist to ``deleted/<stamp>/`` (nothing is destroyed).
+
+    Returns every live node as :func:`~batchsum.tree.read_node` would read it back (front matter and
+    summary text), so the index is handed the tree without parsing it again."""
     doc = plan.doc
     rel = doc.relpath
     written: set[Path] = set()
+    live: list[TreeNode] = []
     for res in results:
         node = res.node
         path = node_path(out, rel, node.level, node.index)
@@ -132,11 +136,12 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
             soft_delete(out, rel, [path], stamp)
         if path.exists():
             try:
-                old_meta, _ = read_node(path)
+                old_meta, old_body = read_node(path)
             except (OSError, ValueError):
-                old_meta = {}
+                old_meta, old_body = {}, ""
             provisional = "fallback" in str(old_meta.get("backend") or "")
             if old_meta.get("node_key") == res.key and old_meta.get("source_sha256") == doc.sha256 and not provisional:
+                live.append(TreeNode(path, old_meta, old_body))
                 continue  # identical node already on disk: keep its file (and created_at)
             if node.level == 3:
                 hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"
@@ -145,13 +150,16 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
         text = body(res)
         if node.level == 3 and plan.extras is not None and plan.extras.markdown:
             text = f"{text}\n\n{plan.extras.markdown.strip()}"
-        text = with_links(text, _links(plan, res.node, path.parent))
-        write_node(path, front_matter(plan, res, created), text)
+        meta = front_matter(plan, res, created)
+        write_node(path, meta, with_links(text, _links(plan, res.node, path.parent)))
+        # The body as read_node returns it; the front matter is plain data that YAML gives back unchanged.
+        live.append(TreeNode(path, meta, strip_links(text.rstrip().lstrip("\n"))))
     sdir = summaries_dir(out, rel)
     if sdir.is_dir():
         stale = [p for lvl in ("L1", "L2", "L3") for p in sorted((sdir / lvl).glob("*.md")) if p not in written]
         if stale:
             soft_delete(out, rel, stale, stamp)
+    return live
 
 
 def _links(plan: FilePlan, node: PlannedNode, node_dir: Path) -> str:

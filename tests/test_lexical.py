@@ -19,12 +19,12 @@ from batchsum.index.lexical import (
     lexical_path,
     passages,
     query_tokens,
-    source_text,
     stem,
     tokenize,
 )
 from batchsum.index.search import search
 from batchsum.index.store import rebuild_index, repair_index, sync_index
+from batchsum.sources import source_text
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.tree import node_path, read_node, write_node
 from tests.test_index import node_meta, write_doc

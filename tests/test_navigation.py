@@ -108,7 +108,7 @@ def test_the_index_embeds_a_final_without_its_extracted_sections(tmp_path: Path)
     from click.testing import CliRunner
 
     from batchsum.cli import main
-    from batchsum.index.store import doc_nodes
+    from batchsum.index.records import doc_nodes
     from batchsum.navigation import summary_only
     from batchsum.tree import node_path, read_node
 

@@ -42,14 +42,19 @@ if TYPE_CHECKING:
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.engine.nodes import NodeJob
     from batchsum.engine.prepare import Prepared
+    from batchsum.index.records import DocUpdate
     from batchsum.model import SummaryOutput
     from batchsum.planning import FilePlan, PlannedNode
     from batchsum.tokens import Tokenizer
+    from batchsum.tree import TreeNode
 
 log = logging.getLogger(__name__)
 
 # Exit code of a run that finished but with nodes the configured LLM did not produce (see README).
 EXIT_DEGRADED = 4
+# Source text kept in memory for the index until the run's end; past it, the index reads the rest
+# back from disk. Bounds the peak memory of a first run over a large corpus (~1 byte per character).
+INDEX_SOURCE_CHARS = 32_000_000
 
 
 def load_tokenizer(cfg: RunConfig, warnings: list[str]) -> Tokenizer:
@@ -107,6 +112,8 @@ class _Run:
         self.levels: Counter[str] = Counter()
         self.warnings: list[str] = []
         self.to_index: list[str] = []  # relpaths whose trees were written (or must be re-indexed)
+        self.index_docs: dict[str, DocUpdate] = {}  # trees this run wrote, handed to the index in memory
+        self.index_chars = 0  # source characters held in index_docs
         self.deleted: list[str] = []
         self.added = 0
         self.modified = 0
@@ -325,7 +332,7 @@ class _Run:
         rel = doc.relpath
         created = utc_now()
         try:
-            write_tree(self.cfg.out, plan, results, self.stamp, created)
+            live = write_tree(self.cfg.out, plan, results, self.stamp, created)
         except OSError as exc:
             # A foreign file where a tree folder must go (or a full or read-only disk): this file fails.
             from batchsum.errors import describe_os_error
@@ -368,6 +375,8 @@ class _Run:
         self.manifest[rel] = entry
         if plan.final_id is not None or existed:
             self.to_index.append(rel)
+            if self.cfg.index:
+                self._hand_to_index(plan, live)
         self.levels[plan.level.value] += 1
         recs = [node_record(self.run_id, plan, r) for r in results]
         self.nodes.extend(recs)
@@ -383,6 +392,23 @@ class _Run:
             recomputed=sum(1 for r in results if not r.reused),
         )
         self.progress.file_settled()
+
+    def _hand_to_index(self, plan: FilePlan, live: list[TreeNode]) -> None:
+        """Keep what the index needs of a written tree: its records and the text its spans point into."""
+        from batchsum.index.records import DocUpdate, node_from_file
+
+        nodes = [node_from_file(self.cfg.out, n.path, n.meta, n.body) for n in live]
+        text = plan.doc.text
+        source: str | None = None  # None: read back at indexing time, as a repair does
+        if self.index_chars + len(text) <= INDEX_SOURCE_CHARS:
+            if not self.cfg.redact_secrets:
+                from batchsum.secrets import redact
+
+                # Secrets never reach the index or a search snippet, whatever the run sends elsewhere.
+                text = redact(text)[0]
+            source = text
+            self.index_chars += len(text)
+        self.index_docs[plan.doc.relpath] = DocUpdate(plan.doc.relpath, nodes, source)
 
     def file_failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
         from batchsum.engine.records import doc_file_record
@@ -524,7 +550,8 @@ class _Run:
         changed = sorted(set(self.to_index))
         deleted = sorted(set(self.deleted))
         self.progress.phase("indexing", total=len(changed) + len(deleted), unit="file")
-        warning = wrapup.sync_index(cfg, changed, deleted, self.progress)
+        warning = wrapup.sync_index(cfg, changed, deleted, self.index_docs, self.progress)
+        self.index_docs.clear()
         if warning is None:
             self.progress.advance(len(changed) + len(deleted))
         else:

@@ -11,18 +11,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.engine.progress import Progress
+    from batchsum.index.records import DocUpdate
     from batchsum.model import FileRecord, NodeRecord, RunRecord
     from batchsum.state import StateStore
 
 log = logging.getLogger(__name__)
 
 
-def sync_index(cfg: RunConfig, changed: list[str], deleted: list[str], progress: Progress) -> str | None:
-    """Bring the index in line with the trees of ``changed`` and ``deleted`` sources; a warning on failure."""
+def sync_index(
+    cfg: RunConfig, changed: list[str], deleted: list[str], docs: dict[str, DocUpdate], progress: Progress
+) -> str | None:
+    """Bring the index in line with the trees of ``changed`` and ``deleted`` sources (``docs``: the
+    ones this run finished, in memory); a warning on failure."""
     try:
         from batchsum.index import sync_index as sync
 
-        sync(cfg, changed, deleted)
+        sync(cfg, changed, deleted, docs=docs)
     except Exception as exc:  # the tree is the truth: a failed index is repaired later, never fatal
         progress.event("index_failed", error=str(exc), level="error")
         return f"search index not updated ({exc}); it will be repaired by the next run or `batchsum index {cfg.out}`"

@@ -14,9 +14,10 @@ source count as evidence for the nodes built from them:
 Scoring passages rather than whole chunks rewards query words that occur *together* (a chunk of 3,000
 tokens contains most query words somewhere; a 100-word passage only where the topic is discussed).
 
-Source text is read at indexing time from the file the manifest records (``<out>/.batchsum/manifest``),
-and used only when its sha256 still equals the node's ``source_sha256``; otherwise (moved, edited or
-deleted source, a tree without a manifest) the node is indexed by its summary alone.
+A run hands each finished file's source text over in memory (the text its nodes' spans point into);
+repair and rebuild get it from a :data:`~batchsum.index.records.SourceReader`, which returns it only
+while the file still hashes to the node's ``source_sha256``; otherwise (moved, edited or deleted
+source, a tree without a manifest) the node is indexed by its summary alone.
 
 Storage: ``<out>/.batchsum/lexical-<collection>.sqlite3``, one transaction per document (a crash
 leaves every document either old or new, never half-written); ``--rebuild`` builds a fresh file
@@ -36,7 +37,7 @@ import re
 import sqlite3
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,7 +48,7 @@ from batchsum.tree import atomic_target
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
-    from batchsum.index.store import IndexNode
+    from batchsum.index.records import IndexNode, SourceReader
 
 log = logging.getLogger(__name__)
 
@@ -133,47 +134,6 @@ def passage_counts(text: str) -> list[tuple[int, Counter[str]]]:
         both.update(halves[i + 1][1])
         out.append((halves[i][0], both))
     return out
-
-
-# -- source text ---------------------------------------------------------------------------------------
-
-
-def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None:
-    """The rendered text of a source file as the run summarized it, or None when it is gone or changed.
-
-    The manifest records the corpus root; the file is ``root`` itself (a file given on the command
-    line) or ``root/relpath`` (with or without the root-name prefix several roots add). Only a file
-    whose sha256 equals ``sha256`` (the node's ``source_sha256``) is used.
-    """
-    if not sha256:
-        return None
-    from batchsum.state import StateStore
-    from batchsum.walk import SourceRef, read_document
-
-    entry = StateStore(state_dir).entry(relpath)
-    if entry is None or not entry.root:
-        return None
-    root = Path(entry.root)
-    tail = relpath.split("/", 1)[1] if "/" in relpath else relpath
-    for path in dict.fromkeys((root, root / relpath, root / tail)):
-        if not path.is_file():
-            continue
-        try:
-            if _sha256(path) != sha256:
-                continue
-            # Secrets are never worth finding and must not reach the index or a snippet: always redacted here.
-            return read_document(SourceRef(path=path, relpath=relpath, root=root), redact=True).text
-        except Exception as exc:  # an unreadable source only costs its lexical evidence
-            log.debug("%s: source not used for lexical search (%s)", path, exc)
-    return None
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def node_spans(nodes: Sequence[IndexNode], n_chars: int) -> dict[str, tuple[int, int]]:
@@ -575,11 +535,21 @@ def _by_doc(nodes: Iterable[IndexNode]) -> dict[str, list[IndexNode]]:
     return out
 
 
-def update_docs(store: LexicalStore, state_dir: Path, nodes: Iterable[IndexNode], docs: Iterable[str] = ()) -> int:
-    """Bring these documents' lexical data in line with their node files; return how many were rewritten.
+def update_docs(
+    store: LexicalStore,
+    nodes: Iterable[IndexNode],
+    docs: Iterable[str] = (),
+    *,
+    sources: Mapping[str, str | None] | None = None,
+    read_source: SourceReader | None = None,
+) -> int:
+    """Bring these documents' lexical data in line with their nodes; return how many were rewritten.
 
     ``docs`` names documents to sync even when they have no nodes left (their data is removed).
+    A document's source text comes from ``sources`` (doc id -> text, handed over by a run) or else
+    from ``read_source``; without either it is indexed by its summaries alone.
     """
+    sources = sources or {}
     grouped = _by_doc(nodes)
     wanted = sorted(set(grouped) | set(docs))
     known = store.signatures(wanted)
@@ -598,8 +568,11 @@ def update_docs(store: LexicalStore, state_dir: Path, nodes: Iterable[IndexNode]
             # Same nodes as indexed (with or without their source): skip without reading or hashing the source.
             if known.get(doc_id) in (doc_signature(doc_nodes, sha), doc_signature(doc_nodes, None)):
                 continue
-            rel = str(doc_nodes[0].metadata.get("source_path") or doc_id)
-            text = source_text(state_dir, rel, sha)
+            if doc_id in sources:
+                text = sources[doc_id]
+            else:
+                rel = str(doc_nodes[0].metadata.get("source_path") or doc_id)
+                text = read_source(rel, sha) if read_source is not None and sha else None
             sig = doc_signature(doc_nodes, sha if text is not None else None)
             # Many documents per transaction (a commit per small journal entry cost more than indexing
             # it); still all-or-nothing per document, and bounded so memory does not follow the corpus.
@@ -623,14 +596,14 @@ def keep_only(store: LexicalStore, doc_ids: set[str]) -> int:
     return len(gone)
 
 
-def rebuild(cfg: IndexConfig, nodes: Sequence[IndexNode]) -> None:
+def rebuild(cfg: IndexConfig, nodes: Sequence[IndexNode], read_source: SourceReader | None) -> None:
     """Build the lexical index of ``nodes`` into a fresh file and atomically swap it in."""
     path = lexical_path(cfg)
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_target(path) as tmp:
         store = LexicalStore(tmp)  # sqlite takes the empty temp file as an empty database
         try:
-            update_docs(store, cfg.state_dir, nodes)
+            update_docs(store, nodes, read_source=read_source)
             store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             store._db.execute("PRAGMA journal_mode=DELETE")  # fold the WAL in: only the one file moves
         finally:

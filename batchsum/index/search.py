@@ -38,12 +38,14 @@ import numpy as np
 
 from batchsum.errors import ConfigError, IndexError_
 from batchsum.index.embed import STOPWORDS, get_embedder
-from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_tokens, source_text
+from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_tokens
+from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
 from batchsum.index.state import completeness, readable_index
-from batchsum.index.store import chroma_errors, date_to_ts, open_collection, vector_store
+from batchsum.index.store import chroma_errors, open_collection, vector_store
 from batchsum.index.vectors import NodeRow
 from batchsum.model import CONTENT_TYPES, doc_id_of
+from batchsum.sources import source_text
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig

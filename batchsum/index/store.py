@@ -1,11 +1,11 @@
 """The index as a whole: Chroma client and collection, sync, check, repair, rebuild, state and sizes.
 
-Every summary node file of the Markdown tree becomes one Chroma record whose id is the node id and
-whose metadata copies the front matter plus ``doc_ts`` (numeric date for ``--since``), ``dated``
-(whether that date is real, for recency), ``summary_path`` and ``content_hash`` (to find stale
-records). The node's text is not copied into Chroma: the tree holds it, and Chroma would index it a
-second time. Beside Chroma: the node vectors (:mod:`batchsum.index.vectors`) and the lexical layer
-(:mod:`batchsum.index.lexical`). The tree is the source of truth: everything here can be rebuilt from it.
+Every summary node of the Markdown tree becomes one Chroma record whose id is the node id and whose
+metadata is built by :mod:`batchsum.index.records`. A run hands its finished files over in memory
+(:class:`~batchsum.index.records.DocUpdate`); repair and rebuild read the tree. The node's text is
+not copied into Chroma: the tree holds it, and Chroma would index it a second time. Beside Chroma:
+the node vectors (:mod:`batchsum.index.vectors`) and the lexical layer (:mod:`batchsum.index.lexical`).
+The tree is the source of truth: everything here can be rebuilt from it.
 
 ``index-<collection>.json`` records the layout and whether the index is complete: it is written
 "incomplete" before any change and "complete" after, so an interrupted sync or rebuild is noticed
@@ -15,16 +15,14 @@ second time. Beside Chroma: the node vectors (:mod:`batchsum.index.vectors`) and
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import logging
 import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +35,7 @@ from batchsum.index.embed import (
 )
 from batchsum.index.lexical import keep_only, open_lexical, update_docs
 from batchsum.index.lexical import rebuild as rebuild_lexical
+from batchsum.index.records import DocUpdate, IndexNode, SourceReader, doc_nodes, tree_nodes
 from batchsum.index.state import (
     LAYOUT,
     UNKNOWN,
@@ -52,9 +51,7 @@ from batchsum.index.state import (
 )
 from batchsum.index.vectors import NodeRow, VectorStore
 from batchsum.model import doc_id_of
-from batchsum.model import node_id as make_node_id
-from batchsum.navigation import summary_only
-from batchsum.tree import iter_tree, read_node, summaries_dir
+from batchsum.sources import manifest_reader
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig, RunConfig
@@ -66,20 +63,6 @@ LEGACY_MODEL = "all-MiniLM-L6-v2-onnx-int8"  # what layout 1 embedded with
 UPSERT_BATCH = 256
 GET_PAGE = 5000
 IN_BATCH = 200  # doc ids per `$in` filter
-
-_INT_KEYS = ("level", "chunk_index", "group_index", "input_tokens", "output_tokens", "depth")
-_STR_KEYS = ("source_sha256", "summary_level", "content_type", "backend", "model", "parent_id")
-
-
-@dataclass
-class IndexNode:
-    """One node file prepared for Chroma."""
-
-    id: str
-    doc_id: str
-    body: str
-    metadata: dict[str, Any]
-    span: tuple[int, int] | None = None  # L1: the chunk's character span in the rendered source
 
 
 @dataclass
@@ -113,154 +96,6 @@ class IndexCheck:
     def ok(self) -> bool:
         """True when the index matches the tree exactly."""
         return not (self.missing or self.stale or self.orphans)
-
-
-# -- node files -> records ---------------------------------------------------------------------------
-
-
-def _plain(value: Any) -> Any:
-    """A front-matter value as a Chroma metadata value (str/int/float/bool), or None to omit it."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (datetime, date)):
-        return value.isoformat()
-    return str(value)
-
-
-def date_to_ts(value: Any) -> int | None:
-    """Epoch seconds (UTC midnight) of an ISO date or datetime; None when unparseable."""
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        return int(value.replace(tzinfo=value.tzinfo or UTC).timestamp())
-    if isinstance(value, date):
-        return int(datetime(value.year, value.month, value.day, tzinfo=UTC).timestamp())
-    try:
-        d = date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return None
-    return int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp())
-
-
-_DATE_SOURCES = ("name", "file name", "front matter", "front_matter", "heading")
-
-
-def has_real_date(meta: dict[str, Any], source_path: str) -> bool:
-    """True when the document's date says when it was written: found in its file name (or recorded as
-    coming from its name or front matter), not the file's modification time, which is only when it
-    was copied."""
-    source = str(meta.get("date_source") or "").lower()
-    if source:
-        return source in _DATE_SOURCES
-    day = str(meta.get("doc_date") or "")[:10]
-    if len(day) != 10:
-        return False
-    stem = Path(source_path).name
-    digits = "".join(ch for ch in stem if ch.isdigit())
-    return day in stem or day.replace("-", "") in digits or day.replace("-", "_") in stem
-
-
-def content_hash(meta: dict[str, Any], body: str) -> str:
-    """Hash of everything indexed from a node file, to tell stale records apart."""
-    canon = json.dumps({"meta": meta, "body": body}, sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
-
-
-def _level_from_path(path: Path) -> tuple[int, int | None]:
-    level = {"L1": 1, "L2": 2, "L3": 3}.get(path.parent.name, 3)
-    digits = "".join(ch for ch in path.stem.rsplit("_", 1)[-1] if ch.isdigit())
-    return level, (int(digits) if level < 3 and digits else None)
-
-
-def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> IndexNode:
-    """Build the Chroma record of one node file (front matter missing fields filled from its path)."""
-    rel_file = path.relative_to(out).as_posix()
-    # <relpath>/summaries/L<n>/<file>.md
-    doc_guess = rel_file.rsplit("/summaries/", 1)[0]
-    doc_id = str(meta.get("doc_id") or meta.get("source_path") or doc_guess)
-    level, index = _level_from_path(path)
-    try:
-        level = int(meta.get("level", level))
-    except (TypeError, ValueError):
-        pass
-    node_id = str(meta.get("id") or make_node_id(doc_id, level, index))
-    md: dict[str, Any] = {
-        "id": node_id,
-        "doc_id": doc_id,
-        "source_path": str(meta.get("source_path") or doc_id),
-        "role": "summary",
-        "level": level,
-        "is_final": bool(meta.get("is_final", level == 3)),
-        "summary_path": rel_file,
-    }
-    for key in _INT_KEYS[1:]:
-        val = meta.get(key)
-        if isinstance(val, bool) or val is None:
-            continue
-        try:
-            md[key] = int(val)
-        except (TypeError, ValueError):
-            continue
-    for key in _STR_KEYS:
-        val = _plain(meta.get(key))
-        if val is not None:
-            md[key] = str(val)
-    pg = _plain(meta.get("parent_group"))
-    if pg is not None:
-        md["parent_group"] = pg
-    cr = meta.get("compression_ratio")
-    if isinstance(cr, (int, float)) and not isinstance(cr, bool):
-        md["compression_ratio"] = float(cr)
-    for key in ("created_at", "doc_date"):
-        val = _plain(meta.get(key))
-        if val is not None:
-            md[key] = str(val)
-    ts = date_to_ts(meta.get("doc_date"))
-    if ts is not None:
-        md["doc_ts"] = ts
-    md["dated"] = ts is not None and has_real_date(meta, str(md["source_path"]))
-    md["content_hash"] = content_hash({k: _plain(v) for k, v in meta.items()}, body)
-    return IndexNode(node_id, doc_id, summary_only(body), md, _span(meta.get("source_span")))
-
-
-def _span(value: Any) -> tuple[int, int] | None:
-    """``source_span: [start, end]`` of the front matter, or None when absent or malformed."""
-    if isinstance(value, (list, tuple)) and len(value) == 2:
-        try:
-            start, end = int(value[0]), int(value[1])
-        except (TypeError, ValueError):
-            return None
-        return (start, end) if 0 <= start <= end else None
-    return None
-
-
-def doc_nodes(out: Path, relpath: str) -> list[IndexNode]:
-    """The live node files of one source file, read from the tree."""
-    base = summaries_dir(out, relpath)
-    nodes: list[IndexNode] = []
-    for sub in ("L1", "L2", "L3"):
-        folder = base / sub
-        if not folder.is_dir():
-            continue
-        for p in sorted(folder.glob("*.md")):
-            if p.name.startswith("."):
-                continue
-            try:
-                meta, body = read_node(p)
-            except (OSError, ValueError) as exc:
-                log.warning("%s: not indexed (%s)", p, exc)
-                continue
-            except Exception as exc:  # yaml errors: a broken file must not stop the batch
-                log.warning("%s: not indexed (%s)", p, exc)
-                continue
-            nodes.append(node_from_file(out, p, meta, body))
-    return nodes
-
-
-def tree_nodes(out: Path) -> Iterator[IndexNode]:
-    """Every live node file of the output folder as a record."""
-    for tn in iter_tree(out):
-        yield node_from_file(out, tn.path, tn.meta, tn.body)
 
 
 # -- Chroma client and collection --------------------------------------------------------------------
@@ -599,23 +434,35 @@ def _add(total: IndexStats, part: IndexStats) -> None:
     total.nodes_deleted += part.nodes_deleted
 
 
-def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -> IndexStats:
+def sync_index(
+    cfg: RunConfig,
+    changed: Iterable[str],
+    deleted: Iterable[str],
+    *,
+    docs: Mapping[str, DocUpdate] | None = None,
+    read_source: SourceReader | None = None,
+) -> IndexStats:
     """Bring the index in line with the tree for these source relpaths (the caller holds the run lock).
 
     ``changed``: relpaths whose trees were (re)written — their records become exactly their node files
     (unchanged ones are not re-embedded). ``deleted``: relpaths whose sources disappeared — all their
     records are removed. An index of an older layout is rebuilt, an incomplete one (an interrupted
     sync or rebuild, a missing part) repaired, whatever changed; :attr:`IndexStats.notes` says so.
-    """
+
+    ``docs``: the run's finished files in memory (relpath -> :class:`DocUpdate`), so neither node
+    files nor sources are read back; a changed relpath without one is read from the tree, its
+    source through ``read_source`` (default: the output's manifest)."""
     t0 = time.perf_counter()
     changed_l = sorted(dict.fromkeys(changed))
     deleted_l = sorted(dict.fromkeys(d for d in deleted if d not in set(changed_l)))
     stats = IndexStats(docs=len(changed_l) + len(deleted_l))
+    docs = docs or {}
+    reader = read_source or manifest_reader(cfg.state_dir)
     work = _needs_work(cfg)
     if work is not None:
         log.warning("%s", work[1])
         if work[0] == UPGRADE:
-            done = _rebuild(cfg)
+            done = _rebuild(cfg, reader)
             done.notes.append(work[1])
             return done
         stats.notes.append(work[1])
@@ -637,17 +484,19 @@ def sync_index(cfg: RunConfig, changed: Iterable[str], deleted: Iterable[str]) -
             lex.delete_docs(sorted({*batch, *(doc_id_of(i) for i in gone)}))
         for batch in _batched(changed_l, IN_BATCH):
             existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
-            nodes = [n for rel in batch for n in doc_nodes(cfg.out, rel)]
+            handed = [docs[rel] for rel in batch if rel in docs]
+            nodes = [n for rel in batch for n in (docs[rel].nodes if rel in docs else doc_nodes(cfg.out, rel))]
             _add(stats, _replace_nodes(col, embedder, nodes, existing, vectors))
             # After Chroma, like the vectors: a crash in between is healed by the next sync or repair.
-            update_docs(lex, cfg.state_dir, nodes, {*batch, *(doc_id_of(i) for i in existing)})
+            sources = {n.doc_id: d.source for d in handed if d.source is not None for n in d.nodes}
+            update_docs(lex, nodes, {*batch, *(doc_id_of(i) for i in existing)}, sources=sources, read_source=reader)
         if backfill and work is None:
             everything = list(tree_nodes(cfg.out))
             log.info("filling the lexical index of %s from its %d summary nodes (once)", cfg.out, len(everything))
-            update_docs(lex, cfg.state_dir, everything)
+            update_docs(lex, everything, read_source=reader)
             keep_only(lex, {n.doc_id for n in everything})
     if work is not None:
-        repaired = _repair(cfg, embedder)
+        repaired = _repair(cfg, embedder, reader)
         stats.nodes_indexed += repaired.nodes_indexed
         stats.nodes_deleted += repaired.nodes_deleted
     write_state(cfg, complete=True, embedder=embedder)
@@ -717,29 +566,31 @@ def _output_locked(cfg: IndexConfig, wait: bool) -> Iterator[None]:
         yield
 
 
-def repair_index(cfg: IndexConfig, *, wait: bool = False) -> IndexStats:
+def repair_index(cfg: IndexConfig, *, wait: bool = False, read_source: SourceReader | None = None) -> IndexStats:
     """Index missing and stale nodes and remove orphans (what plain ``batchsum index OUT`` does).
 
     Creates the index when the output has none yet, so it also repairs a run that crashed between
     writing the tree and indexing it; an index of an older layout is rebuilt. Takes the output's lock
-    (LockedError while a run holds it, unless ``wait``).
+    (LockedError while a run holds it, unless ``wait``). Sources come through ``read_source``
+    (default: the output's manifest).
     """
+    reader = read_source or manifest_reader(cfg.state_dir)
     with _output_locked(cfg, wait):
         work = _needs_work(cfg)
         if work is not None and work[0] == UPGRADE:
             log.warning("%s", work[1])
-            stats = _rebuild(cfg)
+            stats = _rebuild(cfg, reader)
             stats.notes.append(work[1])
             return stats
         embedder = get_embedder(cfg)
-        stats = _repair(cfg, embedder)
+        stats = _repair(cfg, embedder, reader)
         write_state(cfg, complete=True, embedder=embedder)
         if work is not None:
             stats.notes.append(work[1])
         return stats
 
 
-def _repair(cfg: IndexConfig, embedder: Embedder) -> IndexStats:
+def _repair(cfg: IndexConfig, embedder: Embedder, read_source: SourceReader) -> IndexStats:
     t0 = time.perf_counter()
     col = open_collection(cfg, embedder, create=True)
     write_state(cfg, complete=False, embedder=embedder)
@@ -756,20 +607,20 @@ def _repair(cfg: IndexConfig, embedder: Embedder) -> IndexStats:
         vectors.keep_only(set(tree))
     with contextlib.closing(open_lexical(cfg)) as lex, _lexical_errors(cfg):
         # Unchanged documents are recognized by their signature and cost no source read.
-        update_docs(lex, cfg.state_dir, tree.values())
+        update_docs(lex, tree.values(), read_source=read_source)
         keep_only(lex, {n.doc_id for n in tree.values()})
     stats.seconds = time.perf_counter() - t0
     return stats
 
 
-def rebuild_index(cfg: IndexConfig, *, wait: bool = False) -> IndexStats:
+def rebuild_index(cfg: IndexConfig, *, wait: bool = False, read_source: SourceReader | None = None) -> IndexStats:
     """Drop and recreate the collection, then index every node file of the tree (under the
     output's lock, like :func:`repair_index`)."""
     with _output_locked(cfg, wait):
-        return _rebuild(cfg)
+        return _rebuild(cfg, read_source or manifest_reader(cfg.state_dir))
 
 
-def _rebuild(cfg: IndexConfig) -> IndexStats:
+def _rebuild(cfg: IndexConfig, read_source: SourceReader) -> IndexStats:
     t0 = time.perf_counter()
     embedder = get_embedder(cfg)
     # Read the tree before touching the index, so a bad tree never costs the old index.
@@ -803,7 +654,7 @@ def _rebuild(cfg: IndexConfig) -> IndexStats:
         stale.unlink(missing_ok=True)  # derived data, rebuilt right below (also cures a corrupt file)
     with contextlib.closing(vector_store(cfg)) as vectors, chroma_errors(cfg):
         stats.nodes_indexed = _upsert(col, embedder, nodes, vectors)
-    rebuild_lexical(cfg, nodes)
+    rebuild_lexical(cfg, nodes, read_source)
     write_state(cfg, complete=True, embedder=embedder)
     stats.seconds = time.perf_counter() - t0
     return stats

@@ -27,7 +27,7 @@ BATCH = 256
 
 def fact_metadata(out: Path, fact: Fact) -> dict[str, Any]:
     """The Chroma metadata of a fact (None values dropped: Chroma takes only str/int/float/bool)."""
-    from batchsum.index.store import content_hash, date_to_ts
+    from batchsum.index.records import content_hash, date_to_ts
 
     meta = {k: v for k, v in fact.meta().items() if v is not None}
     md: dict[str, Any] = {k: v for k, v in meta.items() if isinstance(v, (str, int, float, bool))}

@@ -1,0 +1,54 @@
+"""The source a summary was built from, found again through the manifest (for search snippets and for
+re-indexing a tree the run did not hand over in memory).
+
+The manifest records each file's corpus root; the file is ``root`` itself (a file given on the command
+line) or ``root/relpath`` (with or without the root-name prefix several roots add). Only a file whose
+sha256 still equals the node's ``source_sha256`` is used: a moved, edited or deleted source gives None.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None:
+    """The rendered text of a source file as the run summarized it, or None when it is gone or changed."""
+    if not sha256:
+        return None
+    from batchsum.state import StateStore
+    from batchsum.walk import SourceRef, read_document
+
+    entry = StateStore(state_dir).entry(relpath)
+    if entry is None or not entry.root:
+        return None
+    root = Path(entry.root)
+    tail = relpath.split("/", 1)[1] if "/" in relpath else relpath
+    for path in dict.fromkeys((root, root / relpath, root / tail)):
+        if not path.is_file():
+            continue
+        try:
+            if _sha256(path) != sha256:
+                continue
+            # Secrets are never worth finding and must not reach the index or a snippet: always redacted here.
+            return read_document(SourceRef(path=path, relpath=relpath, root=root), redact=True).text
+        except Exception as exc:  # an unreadable source only costs its lexical evidence
+            log.debug("%s: source not used (%s)", path, exc)
+    return None
+
+
+def manifest_reader(state_dir: Path) -> Callable[[str, str | None], str | None]:
+    """A :data:`batchsum.index.records.SourceReader` over the output's manifest."""
+    return lambda relpath, sha256: source_text(state_dir, relpath, sha256)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
