@@ -32,6 +32,7 @@ from batchsum.metrics.store import (
     is_lock_error,
     json_scan,
     open_error,
+    pending_run_id,
     pending_runs,
     read_pending,
 )
@@ -125,7 +126,7 @@ def _pending_scans(parquet_dir: Path) -> dict[str, str]:
     """Typed scans of deferred runs that have no Parquet snapshot yet, per table that has rows."""
     done = snapshotted_keys(parquet_dir, "runs")
     # A run torn by a power cut is left out (the next recording run drops it).
-    folders = [f for f in pending_runs(parquet_dir) if f.name not in done and read_pending(f) is not None]
+    folders = [f for f in pending_runs(parquet_dir) if pending_run_id(f) not in done and read_pending(f) is not None]
     scans: dict[str, str] = {}
     for table in ("runs", "files", "nodes"):
         paths = [str(f / f"{table}.json") for f in folders if (f / f"{table}.json").is_file()]

@@ -5,10 +5,11 @@ database, writes one run in one short transaction, snapshots it to Parquet and c
 Reports read the snapshots (see :mod:`batchsum.metrics.reader`), so they never wait for,
 or see half of, a run being recorded.
 
-A run that changed nothing (every file unchanged) is not worth a DuckDB start: :func:`defer_run`
-writes its rows as JSON arrays under ``.batchsum/metrics-pending/<run_id>/`` in a few
-milliseconds; readers include them, and the next :meth:`MetricsStore.record_run` folds them into
-the database and snapshots them. ``runs.json`` is written last and marks a pending run complete.
+Every run's rows are first written as JSON arrays under ``.batchsum/metrics-pending/<run_id>/``
+(:func:`write_pending`, a few milliseconds). A run that changed something then folds every pending
+run into the database and snapshots it (:meth:`MetricsStore.record_run`); a run that changed
+nothing is not worth a DuckDB start (:func:`defer_run`): its rows wait, readers include them, and
+the next recording run folds them in. ``runs.json`` is written last and marks a pending run complete.
 Pending files are not fsynced (they describe a run that changed nothing, and two fsyncs were ~5 %
 of such a run): a power cut can tear them, so readers and the fold skip a run whose files
 do not parse, and the fold drops it.
@@ -234,6 +235,13 @@ def pending_runs(parquet_dir: Path) -> list[Path]:
     return [Path(d.path) for d in dirs if os.path.isfile(os.path.join(d.path, PENDING_RUNS_FILE))]
 
 
+def pending_run_id(folder: Path) -> str:
+    """The run id of a pending run's folder."""
+    from urllib.parse import unquote
+
+    return unquote(folder.name)
+
+
 def read_pending(folder: Path) -> dict[str, list[dict[str, Any]]] | None:
     """The rows of one deferred run per table, or None when a power cut tore one of its files."""
     rows: dict[str, list[dict[str, Any]]] = {}
@@ -268,15 +276,23 @@ def defer_run(parquet_dir: Path, run: RunRecord, files: list[FileRecord], nodes:
     (then record it with :meth:`MetricsStore.record_run`, which folds them all in)."""
     if len(pending_runs(parquet_dir)) >= MAX_PENDING_RUNS:
         return False
+    write_pending(parquet_dir, run, files, nodes)
+    return True
+
+
+def write_pending(parquet_dir: Path, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> None:
+    """Write one run's rows as a pending run: the one way every run's metrics are written."""
+    from urllib.parse import quote
+
     rows = _run_rows(run, files, nodes)
-    folder = pending_dir(parquet_dir) / run.run_id
+    # Escaped like the Parquet partitions: a run id is any string the API was given.
+    folder = pending_dir(parquet_dir) / quote(run.run_id, safe="-_.")
     folder.mkdir(parents=True, exist_ok=True)
     for table in ("files", "nodes", "runs"):  # runs last: it marks the run complete
         if not rows[table]:
             continue
         with atomic_target(folder / f"{table}.json") as tmp, open(tmp, "wb") as fh:
             write_json_rows(fh, table, rows[table])
-    return True
 
 
 class MetricsStore:
@@ -357,13 +373,15 @@ class MetricsStore:
             con.close()
 
     def record_run(self, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> None:
-        """Store one run (replacing an earlier recording of the same run id), then snapshot it;
-        deferred runs waiting in the pending folder are folded in first."""
-        rows = _run_rows(run, files, nodes)
+        """Store one run (replacing an earlier recording of the same run id) and snapshot it.
+
+        Its rows take the path of every run's: written as a pending run, then folded into the
+        database with any deferred runs waiting beside it. So the rows are on disk before DuckDB is
+        touched (a crash while writing the database loses nothing), and the database is written one
+        way only. Nothing is written when the database refuses the connection."""
         with self._connection() as con:
+            write_pending(self.parquet_dir, run, files, nodes)
             self._fold_pending(con)
-            self._replace(con, "run_id", run.run_id, rows)
-            self._snapshot_run(con, run.run_id)
             self._repair_snapshots(con)
 
     def has_run(self, run_id: str) -> bool:
@@ -388,11 +406,12 @@ class MetricsStore:
 
         for folder in pending_runs(self.parquet_dir):
             rows = read_pending(folder)
+            run_id = pending_run_id(folder)
             if rows is None:
-                log.warning("metrics of run %s were torn by a crash before reaching disk; dropped", folder.name)
+                log.warning("metrics of run %s were torn by a crash before reaching disk; dropped", run_id)
             else:
-                self._replace(con, "run_id", folder.name, rows)
-                self._snapshot_run(con, folder.name)
+                self._replace(con, "run_id", run_id, rows)
+                self._snapshot_run(con, run_id)
             # Removed only once snapshotted; readers skip a pending run that has a snapshot.
             shutil.rmtree(folder, ignore_errors=True)
 
