@@ -84,12 +84,30 @@ def test_extractive_run_commits_what_the_local_executor_commits(tmp_path: Path) 
         assert result.run.files_done == 26
         outs[name] = committed(cfg.out)
     local, on_ray = outs["local"], outs["ray"]
+    assert factory is not None and factory.executor is not None
+    assert factory.executor.prepared_remotely == 26, "every file read, tokenized and planned by a worker"
     assert len(local[0]) > 26 and local[0] == on_ray[0], "the same node files, byte for byte but the timestamp"
     assert local[1] == on_ray[1], "the same manifest node keys"
     assert local[2] == on_ray[2] and local[2], "the same node store"
     # The nightly re-run after a Ray run changes nothing, whichever executor it uses.
     again = run(RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "ray", index=False, metrics=False, quiet=True))
     assert again.run.files_unchanged == 26 and again.run.nodes_computed == 0
+
+
+def test_a_file_the_workers_cannot_read_gets_the_local_message(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_CORPUS, corpus)
+    (corpus / "blob.txt").write_bytes(b"\x00\x01\x02\x03" * 100)
+    problems = {}
+    for name in ("local", "ray"):
+        cfg = RunConfig(paths=[corpus], out=tmp_path / name, index=False, metrics=False, quiet=True)
+        factory = Recording(cfg, RayOptions(workers=2)) if name == "ray" else None
+        result = run(cfg, executor=factory)
+        assert result.exit_code == 1 and result.run.files_done == 26
+        problems[name] = [(Path(p.path).name, p.reason) for p in result.problems]
+    assert problems["ray"] == problems["local"] and problems["local"][0][0] == "blob.txt"
+    assert factory is not None and factory.executor is not None
+    assert factory.executor.prepared_remotely == 26  # the bad file was read again by the driver
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,9 @@ summary, so every executor commits exactly alike:
 * ``driver.file_finished(...)`` / ``driver.file_failed(...)`` write the file's tree, manifest entry
   and records, or record why it failed.
 
+Before that, an executor that implements :class:`ReadsAhead` reads and plans the changed files on
+its own workers (the orchestrator still settles each result: problems, touched files, plans).
+
 All driver calls happen on the event loop thread, one at a time. An executor only decides *where* a
 summary is computed: :class:`LocalExecutor` awaits the backend in this process (rate limits live in
 the backends). A distributed executor can hand ``job.request`` to workers (the extractive backend is
@@ -24,16 +27,18 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from batchsum.engine.nodes import NodeJob, heights
 from batchsum.errors import AbortRun, BatchsumError
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
+    from batchsum.engine.prepare import Prepared
     from batchsum.engine.records import NodeResult
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
     from batchsum.planning import FilePlan, PlannedNode
+    from batchsum.walk import SourceRef
 
 
 class Driver(Protocol):
@@ -61,6 +66,10 @@ class Driver(Protocol):
         ...
 
 
+# A changed file to read and plan, and the content hash that means "only touched" (None: always plan).
+Work = tuple["SourceRef", "str | None"]
+
+
 class Executor(Protocol):
     """Runs the node graphs of planned files (see the module docstring for the contract)."""
 
@@ -71,6 +80,16 @@ class Executor(Protocol):
 
     async def aclose(self) -> None:
         """Release the backends' connections."""
+        ...
+
+
+@runtime_checkable
+class ReadsAhead(Protocol):
+    """An executor that can also read and plan the changed files on its own workers (optional)."""
+
+    def read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]] | None:
+        """Read and plan these files where the executor computes, yielding each file with
+        ``prepare_file``'s result in ``work``'s order; None when the run reads and plans them itself."""
         ...
 
 

@@ -39,7 +39,7 @@ from batchsum.walk import Problem, SourceRef
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
-    from batchsum.engine.executor import ExecutorFactory
+    from batchsum.engine.executor import Executor, ExecutorFactory
     from batchsum.engine.nodes import NodeJob
     from batchsum.engine.prepare import Prepared
     from batchsum.index.records import DocUpdate
@@ -197,7 +197,7 @@ class _Run:
 
         async def go() -> None:
             try:
-                await executor.execute(self._plans(refs), self)
+                await executor.execute(self._plans(refs, executor), self)
             except AbortRun as exc:
                 self.aborted = exc
             finally:
@@ -205,18 +205,8 @@ class _Run:
 
         asyncio.run(go())
 
-    async def _plans(self, refs: list[SourceRef]) -> AsyncIterator[FilePlan]:
-        import asyncio
-
-        from batchsum.engine.prepare import prepare_file
-
-        for ref in refs:
-            if self.cfg.llm.enabled:
-                # Reading and tokenizing happen off the event loop so requests already scheduled keep
-                # flowing while the next file is prepared.
-                prepared = await asyncio.to_thread(prepare_file, ref, self.cfg, self.tokenizer, self._same_sha(ref))
-            else:
-                prepared = prepare_file(ref, self.cfg, self.tokenizer, self._same_sha(ref))
+    async def _plans(self, refs: list[SourceRef], executor: Executor) -> AsyncIterator[FilePlan]:
+        async for ref, prepared in self._prepared(refs, executor):
             plan = self._settle(ref, prepared)
             if plan is None:
                 continue
@@ -225,6 +215,29 @@ class _Run:
                 self.file_finished(plan, [self._kept_whole(plan)], 0.0)
             else:
                 yield plan
+
+    async def _prepared(self, refs: list[SourceRef], executor: Executor) -> AsyncIterator[tuple[SourceRef, Prepared]]:
+        """Each changed file read and planned: by the executor's workers when it offers, else here."""
+        import asyncio
+
+        from batchsum.engine.executor import ReadsAhead
+        from batchsum.engine.prepare import prepare_file
+
+        remote = None
+        if isinstance(executor, ReadsAhead):
+            remote = executor.read_ahead([(ref, self._same_sha(ref)) for ref in refs])
+        if remote is not None:
+            async for pair in remote:
+                yield pair
+            return
+        for ref in refs:
+            if self.cfg.llm.enabled:
+                # Reading and tokenizing happen off the event loop so requests already scheduled keep
+                # flowing while the next file is prepared.
+                prepared = await asyncio.to_thread(prepare_file, ref, self.cfg, self.tokenizer, self._same_sha(ref))
+            else:
+                prepared = prepare_file(ref, self.cfg, self.tokenizer, self._same_sha(ref))
+            yield ref, prepared
 
     def _same_sha(self, ref: SourceRef) -> str | None:
         return touched_sha(self.manifest.get(ref.relpath), self.sig, self.cfg.out)

@@ -1,13 +1,14 @@
 """The same task graph on a Ray cluster: summaries are computed by worker actors, commits stay here.
 
-The driver (this process) walks, plans and runs each file's node graph exactly as the local
-executor does (:class:`~batchsum.engine.executor.LocalExecutor`, whose graph this class inherits):
-node keys, node-store reuse, node records, trees, manifest and metrics are all made here, by the
-same code. Only the computation of a summary leaves the process: each node's request goes to one of
-``workers`` :class:`SummaryWorker` actors, which hold the backend (the extractive summarizer, or the
-LLM backend with the extractive fallback). Every LLM request of every worker passes one
-:class:`~batchsum.engine.limiter.LimiterService` actor, so the cluster as a whole keeps ``--rpm``,
-``--tpm`` and ``--concurrency``.
+The driver (this process) walks and runs each file's node graph exactly as the local executor does
+(:class:`~batchsum.engine.executor.LocalExecutor`, whose graph this class inherits): node keys,
+node-store reuse, node records, trees, manifest and metrics are all made here, by the same code.
+The CPU work leaves the process: ``workers`` :class:`SummaryWorker` actors read, tokenize and plan
+the changed files (:meth:`RayExecutor.read_ahead`, a few files ahead of the run; the files must be
+reachable at the same path from every node) and compute each node's summary with the backend they
+hold (the extractive summarizer, or the LLM backend with the extractive fallback). Every LLM
+request of every worker passes one :class:`~batchsum.engine.limiter.LimiterService` actor, so the
+cluster as a whole keeps ``--rpm``, ``--tpm`` and ``--concurrency``.
 
 A worker that dies is restarted by Ray and its calls are retried on it; the driver records each
 node the moment its result arrives, so a dead worker loses no finished node, and a driver killed
@@ -33,9 +34,12 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from batchsum.config import RunConfig
-    from batchsum.engine.executor import Driver, ExecutorFactory
+    from batchsum.engine.executor import Driver, ExecutorFactory, Work
+    from batchsum.engine.prepare import Prepared
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
     from batchsum.planning import FilePlan
+    from batchsum.tokens import Tokenizer
+    from batchsum.walk import SourceRef
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +56,8 @@ class SummaryWorker:
         from batchsum.tokens import get_tokenizer
 
         tokenizer = get_tokenizer(cfg.encoding)
+        self.cfg = cfg
+        self.tokenizer = tokenizer
         extractive = ExtractiveBackend(tokenizer)
         self.backend: Backend = extractive
         self.fallback: Backend = extractive
@@ -88,6 +94,15 @@ class SummaryWorker:
             return "abort", str(exc), exc.node_id
         except (BatchsumError, OSError) as exc:
             return "fail", str(exc), request.node_id
+
+    async def prepare(self, ref: SourceRef, same_sha: str | None) -> Prepared:
+        """Read, tokenize and plan one changed file here (``prepare_file``); in a thread, so an LLM
+        worker's requests keep flowing meanwhile."""
+        import asyncio
+
+        from batchsum.engine.prepare import prepare_file
+
+        return await asyncio.to_thread(prepare_file, ref, self.cfg, self.tokenizer, same_sha)
 
     async def pid(self) -> int:
         """The worker's process id (tests kill it)."""
@@ -143,6 +158,10 @@ class RayExecutor(LocalExecutor):
         super().__init__(backend, fallback)
         import ray
 
+        self.cfg = cfg
+        self._turn = 0  # the worker that reads the next file (round robin)
+        self.prepared_remotely = 0  # files whose reading and planning a worker did
+
         self._owns_ray = connect(options.address)
         try:
             n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -178,6 +197,9 @@ class RayExecutor(LocalExecutor):
                 for i in range(n)
             ]
             self._load = [0] * n  # calls outstanding per worker: a node goes to the least busy one
+            # Files being read and planned ahead of the run: two per worker keeps each busy between
+            # its summaries without holding many unplanned texts in the driver.
+            self.read_window = 2 * n
             # Files admitted but not finished: the driver holds their text and plans, so this bounds its
             # memory whatever the size of the corpus.
             self.files_in_flight = options.files_in_flight or max(64, 8 * n, 4 * cfg.llm.concurrency)
@@ -208,6 +230,52 @@ class RayExecutor(LocalExecutor):
         finally:
             if self._room is not None:
                 self._room.release()
+
+    def read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]]:
+        """The workers read, tokenize and plan the changed files, a few per worker ahead of the run."""
+        return self._read_ahead(work)
+
+    async def _read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]]:
+        import asyncio
+        from collections import deque
+
+        from ray.exceptions import RayError
+
+        from batchsum.engine.prepare import prepare_file
+        from batchsum.walk import Problem
+
+        queue: deque[tuple[SourceRef, str | None, Any]] = deque()
+        todo = iter(work)
+
+        def submit() -> None:
+            for ref, same_sha in todo:
+                worker = self.workers[self._turn % len(self.workers)]
+                self._turn += 1
+                queue.append((ref, same_sha, worker.prepare.remote(ref, same_sha)))
+                if len(queue) >= self.read_window:
+                    return
+
+        submit()
+        while queue:
+            ref, same_sha, pending = queue.popleft()
+            try:
+                prepared: Prepared | None = await pending
+            except RayError as exc:
+                log.debug("%s: not prepared by a Ray worker (%s)", ref.path, exc)
+                prepared = None
+            if prepared is None or isinstance(prepared.doc, Problem):
+                # Read again where the walk found it: a worker on another node may not see this
+                # corpus, and a file that is truly bad gets the driver's own message.
+                prepared = await asyncio.to_thread(prepare_file, ref, self.cfg, self._tokenizer(), same_sha)
+            else:
+                self.prepared_remotely += 1
+            submit()
+            yield ref, prepared
+
+    def _tokenizer(self) -> Tokenizer:
+        from batchsum.tokens import get_tokenizer
+
+        return get_tokenizer(self.cfg.encoding)
 
     async def compute(self, request: SummaryRequest) -> SummaryOutput:
         """The summary of ``request``, computed by the least busy worker."""
