@@ -94,6 +94,33 @@ def test_extractive_run_commits_what_the_local_executor_commits(tmp_path: Path) 
     assert again.run.files_unchanged == 26 and again.run.nodes_computed == 0
 
 
+def test_workers_embed_what_the_driver_indexes(tmp_path: Path) -> None:
+    import json
+
+    from batchsum.index.store import open_client
+
+    vectors = {}
+    for name in ("local", "ray"):
+        log = tmp_path / f"{name}.jsonl"
+        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / name, metrics=False, quiet=True,
+                        log_file=log, log_format="json")  # fmt: skip
+        factory = Recording(cfg, RayOptions(workers=2)) if name == "ray" else None
+        result = run(cfg, executor=factory)
+        assert result.exit_code == 0, result.problems
+        synced = [e for e in map(json.loads, log.read_text().splitlines()) if e["event"] == "index_synced"]
+        col = open_client(cfg, create=False).get_collection(cfg.collection, embedding_function=None)
+        got = col.get(include=["embeddings"])
+        vectors[name] = dict(zip(got["ids"], got["embeddings"], strict=True))
+        if name == "ray":
+            # Every summary a worker computed was embedded there; kept-whole files (no summary) here.
+            assert synced[0]["embedded_by_workers"] == result.run.nodes_computed - result.levels["NONE"] > 0
+        else:
+            assert synced[0]["embedded_by_workers"] == 0
+    assert vectors["ray"].keys() == vectors["local"].keys()
+    for node_id, vec in vectors["local"].items():
+        assert list(vectors["ray"][node_id]) == pytest.approx(list(vec), abs=1e-6), node_id
+
+
 def test_a_file_the_workers_cannot_read_gets_the_local_message(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     shutil.copytree(SAMPLE_CORPUS, corpus)

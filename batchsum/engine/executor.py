@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from batchsum.engine.nodes import NodeJob, heights
@@ -90,6 +90,15 @@ class ReadsAhead(Protocol):
     def read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]] | None:
         """Read and plan these files where the executor computes, yielding each file with
         ``prepare_file``'s result in ``work``'s order; None when the run reads and plans them itself."""
+        ...
+
+
+@runtime_checkable
+class EmbedsAhead(Protocol):
+    """An executor whose workers also embed the summaries they compute, for the search index (optional)."""
+
+    def embeddings(self) -> Mapping[str, Any]:
+        """Vectors of the summaries computed by this run, by summary text (the index embeds the rest)."""
         ...
 
 

@@ -14,9 +14,9 @@ import logging
 import os
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from batchsum.engine import wrapup
 from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
@@ -114,6 +114,7 @@ class _Run:
         self.to_index: list[str] = []  # relpaths whose trees were written (or must be re-indexed)
         self.index_docs: dict[str, DocUpdate] = {}  # trees this run wrote, handed to the index in memory
         self.index_chars = 0  # source characters held in index_docs
+        self.embedded: Mapping[str, Any] = {}  # summary vectors the executor's workers computed
         self.deleted: list[str] = []
         self.added = 0
         self.modified = 0
@@ -190,7 +191,7 @@ class _Run:
         import asyncio
 
         from batchsum.backends.registry import make_backends
-        from batchsum.engine.executor import executor_for
+        from batchsum.engine.executor import EmbedsAhead, executor_for
 
         backend, fallback = make_backends(self.cfg, self.tokenizer)
         executor = (self.executor_factory or executor_for(self.cfg))(backend, fallback)
@@ -204,6 +205,8 @@ class _Run:
                 await executor.aclose()
 
         asyncio.run(go())
+        if isinstance(executor, EmbedsAhead):
+            self.embedded = executor.embeddings()
 
     async def _plans(self, refs: list[SourceRef], executor: Executor) -> AsyncIterator[FilePlan]:
         async for ref, prepared in self._prepared(refs, executor):
@@ -563,7 +566,7 @@ class _Run:
         changed = sorted(set(self.to_index))
         deleted = sorted(set(self.deleted))
         self.progress.phase("indexing", total=len(changed) + len(deleted), unit="file")
-        warning = wrapup.sync_index(cfg, changed, deleted, self.index_docs, self.progress)
+        warning = wrapup.sync_index(cfg, changed, deleted, self.index_docs, self.embedded, self.progress)
         self.index_docs.clear()
         if warning is None:
             self.progress.advance(len(changed) + len(deleted))

@@ -5,8 +5,9 @@ The driver (this process) walks and runs each file's node graph exactly as the l
 node-store reuse, node records, trees, manifest and metrics are all made here, by the same code.
 The CPU work leaves the process: ``workers`` :class:`SummaryWorker` actors read, tokenize and plan
 the changed files (:meth:`RayExecutor.read_ahead`, a few files ahead of the run; the files must be
-reachable at the same path from every node) and compute each node's summary with the backend they
-hold (the extractive summarizer, or the LLM backend with the extractive fallback). Every LLM
+reachable at the same path from every node), compute each node's summary with the backend they
+hold (the extractive summarizer, or the LLM backend with the extractive fallback) and embed it for
+the search index, which the driver then writes (to the local Chroma or a ``--chroma-host`` server). Every LLM
 request of every worker passes one :class:`~batchsum.engine.limiter.LimiterService` actor, so the
 cluster as a whole keeps ``--rpm``, ``--tpm`` and ``--concurrency``.
 
@@ -31,11 +32,12 @@ from batchsum.errors import AbortRun, BatchsumError, ConfigError, SummarizationE
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Mapping
 
     from batchsum.config import RunConfig
     from batchsum.engine.executor import Driver, ExecutorFactory, Work
     from batchsum.engine.prepare import Prepared
+    from batchsum.index.embed import Embedder
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
     from batchsum.planning import FilePlan
     from batchsum.tokens import Tokenizer
@@ -46,6 +48,9 @@ log = logging.getLogger(__name__)
 WORKER_RESTARTS = 3  # a worker that keeps dying (e.g. out of memory on one input) is not restarted forever
 CALL_RETRIES = 2  # calls lost with a dead worker are retried on its restart this often
 MAX_PENDING_CALLS = 10_000  # an LLM worker's concurrent calls, mostly waiting for the limiter
+# Summary vectors the driver keeps for the index until the run's end (~1.5 KB each); past it the
+# driver embeds the rest itself.
+EMBEDDED_CAP = 50_000
 
 
 class SummaryWorker:
@@ -58,6 +63,7 @@ class SummaryWorker:
         tokenizer = get_tokenizer(cfg.encoding)
         self.cfg = cfg
         self.tokenizer = tokenizer
+        self.embedder: Embedder | None = None  # loaded with the first summary to embed
         extractive = ExtractiveBackend(tokenizer)
         self.backend: Backend = extractive
         self.fallback: Backend = extractive
@@ -86,14 +92,27 @@ class SummaryWorker:
             )
 
     async def summarize(self, request: SummaryRequest) -> tuple[Any, ...]:
-        """("ok", output), or ("abort" | "fail", message, node id): a named error crosses the process
-        boundary as data, so the driver raises the same exception the local executor would."""
+        """("ok", output, vector), or ("abort" | "fail", message, node id): a named error crosses the
+        process boundary as data, so the driver raises the same exception the local executor would.
+
+        ``vector`` is the search index's embedding of the summary (None when the run has no index),
+        computed here so the driver only writes it."""
         try:
-            return "ok", await summarize(self.backend, self.fallback, request)
+            out = await summarize(self.backend, self.fallback, request)
+            return "ok", out, self._embed(out.text.strip())
         except AbortRun as exc:
             return "abort", str(exc), exc.node_id
         except (BatchsumError, OSError) as exc:
             return "fail", str(exc), request.node_id
+
+    def _embed(self, text: str) -> Any:
+        if not self.cfg.index or not text:
+            return None
+        if self.embedder is None:
+            from batchsum.index.embed import get_embedder
+
+            self.embedder = get_embedder(self.cfg)
+        return self.embedder.embed([text])[0]
 
     async def prepare(self, ref: SourceRef, same_sha: str | None) -> Prepared:
         """Read, tokenize and plan one changed file here (``prepare_file``); in a thread, so an LLM
@@ -161,6 +180,7 @@ class RayExecutor(LocalExecutor):
         self.cfg = cfg
         self._turn = 0  # the worker that reads the next file (round robin)
         self.prepared_remotely = 0  # files whose reading and planning a worker did
+        self._embedded: dict[str, Any] = {}
 
         self._owns_ray = connect(options.address)
         try:
@@ -231,6 +251,10 @@ class RayExecutor(LocalExecutor):
             if self._room is not None:
                 self._room.release()
 
+    def embeddings(self) -> Mapping[str, Any]:
+        """The workers' vectors of the summaries they computed, by summary text."""
+        return self._embedded
+
     def read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]]:
         """The workers read, tokenize and plan the changed files, a few per worker ahead of the run."""
         return self._read_ahead(work)
@@ -294,6 +318,8 @@ class RayExecutor(LocalExecutor):
             self._load[i] -= 1
         if reply[0] == "ok":
             out: SummaryOutput = reply[1]
+            if reply[2] is not None and len(self._embedded) < EMBEDDED_CAP:
+                self._embedded[out.text.strip()] = reply[2]
             return out
         if reply[0] == "abort":
             raise AbortRun(reply[1], node_id=reply[2])

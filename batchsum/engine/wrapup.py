@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -19,14 +20,28 @@ log = logging.getLogger(__name__)
 
 
 def sync_index(
-    cfg: RunConfig, changed: list[str], deleted: list[str], docs: dict[str, DocUpdate], progress: Progress
+    cfg: RunConfig,
+    changed: list[str],
+    deleted: list[str],
+    docs: dict[str, DocUpdate],
+    embedded: Mapping[str, Any],
+    progress: Progress,
 ) -> str | None:
     """Bring the index in line with the trees of ``changed`` and ``deleted`` sources (``docs``: the
-    ones this run finished, in memory); a warning on failure."""
+    ones this run finished, in memory; ``embedded``: summary vectors its workers computed); a warning
+    on failure."""
     try:
         from batchsum.index import sync_index as sync
 
-        sync(cfg, changed, deleted, docs=docs)
+        stats = sync(cfg, changed, deleted, docs=docs, embedded=embedded)
+        progress.event(
+            "index_synced",
+            nodes_indexed=stats.nodes_indexed,
+            nodes_unchanged=stats.nodes_unchanged,
+            nodes_deleted=stats.nodes_deleted,
+            embedded_by_workers=stats.nodes_embedded_elsewhere,
+            seconds=round(stats.seconds, 3),
+        )
     except Exception as exc:  # the tree is the truth: a failed index is repaired later, never fatal
         progress.event("index_failed", error=str(exc), level="error")
         return f"search index not updated ({exc}); it will be repaired by the next run or `batchsum index {cfg.out}`"

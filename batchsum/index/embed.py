@@ -22,7 +22,7 @@ import importlib.util
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -238,6 +238,34 @@ class OnnxEmbedder:
     def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Contextual content-token vectors (last hidden state, L2-normalized) of each text, for MaxSim."""
         return self.encode(texts, with_tokens=True)[1]
+
+
+class Precomputed:
+    """``embedder`` with vectors already computed elsewhere (by a run's Ray workers), looked up by text."""
+
+    def __init__(self, embedder: Embedder, vectors: Mapping[str, np.ndarray]) -> None:
+        self.inner = embedder
+        self.vectors = vectors
+        self.name = embedder.name
+        self.dimension = embedder.dimension
+        self.reused = 0  # texts whose vector came from ``vectors``
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """The known vectors, and the inner embedder's for the rest (one call for all of those)."""
+        rows = [self.vectors.get(t) for t in texts]
+        missing = [i for i, row in enumerate(rows) if row is None]
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        if missing:
+            out[missing] = self.inner.embed([texts[i] for i in missing])
+        for i, row in enumerate(rows):
+            if row is not None:
+                out[i] = row
+        self.reused += len(texts) - len(missing)
+        return out
+
+    def config(self) -> dict[str, Any]:
+        """The inner embedder's (the collection is rebuilt with that one)."""
+        return self.inner.config()
 
 
 def _content_token_mask(tok: Any) -> np.ndarray:

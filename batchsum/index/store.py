@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum.errors import BatchsumError, ConfigError, IndexError_
 from batchsum.index.embed import (
     Embedder,
+    Precomputed,
     chroma_embedding_function,
     get_embedder,
     register_embedding_function,
@@ -73,6 +74,7 @@ class IndexStats:
     nodes_indexed: int = 0  # embedded and upserted
     nodes_unchanged: int = 0  # already indexed with the same content hash
     nodes_deleted: int = 0
+    nodes_embedded_elsewhere: int = 0  # of nodes_indexed, vectors computed by the run's workers
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)  # what the user should know (an upgrade, a repair)
 
@@ -441,6 +443,7 @@ def sync_index(
     *,
     docs: Mapping[str, DocUpdate] | None = None,
     read_source: SourceReader | None = None,
+    embedded: Mapping[str, Any] | None = None,
 ) -> IndexStats:
     """Bring the index in line with the tree for these source relpaths (the caller holds the run lock).
 
@@ -451,7 +454,8 @@ def sync_index(
 
     ``docs``: the run's finished files in memory (relpath -> :class:`DocUpdate`), so neither node
     files nor sources are read back; a changed relpath without one is read from the tree, its
-    source through ``read_source`` (default: the output's manifest)."""
+    source through ``read_source`` (default: the output's manifest). ``embedded``: vectors already
+    computed for node texts (by a run's workers), used instead of embedding those texts here."""
     t0 = time.perf_counter()
     changed_l = sorted(dict.fromkeys(changed))
     deleted_l = sorted(dict.fromkeys(d for d in deleted if d not in set(changed_l)))
@@ -469,6 +473,9 @@ def sync_index(
     elif not changed_l and not deleted_l:
         return stats
     embedder = get_embedder(cfg)
+    # The run's nodes are embedded with the vectors its workers computed; the collection and the
+    # state still name the embedder itself.
+    upserting = Precomputed(embedder, embedded or {})
     col = open_collection(cfg, embedder, create=True)
     write_state(cfg, complete=False, embedder=embedder)
     vectors = vector_store(cfg)
@@ -486,7 +493,7 @@ def sync_index(
             existing = _indexed_hashes(col, {"doc_id": {"$in": batch}})
             handed = [docs[rel] for rel in batch if rel in docs]
             nodes = [n for rel in batch for n in (docs[rel].nodes if rel in docs else doc_nodes(cfg.out, rel))]
-            _add(stats, _replace_nodes(col, embedder, nodes, existing, vectors))
+            _add(stats, _replace_nodes(col, upserting, nodes, existing, vectors))
             # After Chroma, like the vectors: a crash in between is healed by the next sync or repair.
             sources = {n.doc_id: d.source for d in handed if d.source is not None for n in d.nodes}
             update_docs(lex, nodes, {*batch, *(doc_id_of(i) for i in existing)}, sources=sources, read_source=reader)
@@ -500,6 +507,7 @@ def sync_index(
         stats.nodes_indexed += repaired.nodes_indexed
         stats.nodes_deleted += repaired.nodes_deleted
     write_state(cfg, complete=True, embedder=embedder)
+    stats.nodes_embedded_elsewhere = upserting.reused
     stats.seconds = time.perf_counter() - t0
     return stats
 
