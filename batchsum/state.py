@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -157,6 +158,17 @@ class StateStore:
         except FileNotFoundError:
             pass
         self._entries.pop(relpath, None)
+
+    def mark_indexed(self, relpaths: Iterable[str]) -> None:
+        """Record that these sources' trees are in the search index, in the end-of-run snapshot only.
+
+        Not a second write of each entry's file: a crash before the snapshot costs a sync that finds
+        those trees already indexed, not lost work."""
+        for rel in relpaths:
+            entry = self._entries.get(rel)
+            if entry is not None and not entry.indexed:
+                entry.indexed = True
+                self._snapshot_valid = False
 
     def write_snapshot(self) -> None:
         """Write every entry to the one-file snapshot unless it is already current."""

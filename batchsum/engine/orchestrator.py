@@ -574,11 +574,11 @@ class _Run:
             self.index_failed = True
             self.warnings.append(warning)
             return
+        self.state.mark_indexed(changed)
         for rel in changed:
             e = self.manifest.get(rel)
-            if e is not None and not e.indexed:
+            if e is not None:
                 e.indexed = True
-                self.state.save_entry(e)
 
 
 def _cause(exc: AbortRun) -> str:
