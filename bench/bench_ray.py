@@ -7,6 +7,8 @@ Ray is started once (``num_cpus=2``) and its start-up reported apart; every run 
   executor and Ray with 1 and 2 workers. The workers read, tokenize, plan, summarize and embed; the
   driver writes the trees and the index beside them, so on 2 cores the figure expected near 2× is 2
   workers against the local executor (one process); 2 workers against 1 is shown too.
+* QMSum with the extractive backend and in the LLM phase: the Ray run's node files must equal the
+  local run's (front matter timestamps aside).
 * LLM phase on the QMSum meetings against the loopback server at 200 ms per request,
   ``--concurrency 16``: (first request → last response) / task-graph bound
   ``max(depth × latency, calls × latency / concurrency)`` for both executors, and the peak in
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import shutil
 import subprocess
@@ -168,6 +171,35 @@ def _cpu_stages(ctx: BenchContext) -> list[BenchResult]:
     return results
 
 
+_STAMPS = re.compile(r"^(created_at|generated_at): .*$", re.M)  # front matter timestamps
+
+
+def _node_files(out: Path) -> dict[str, str]:
+    """Every node file of a tree (and the root index page), front matter timestamps removed."""
+    return {
+        str(p.relative_to(out)): _STAMPS.sub("", p.read_text(encoding="utf-8"))
+        for p in sorted(out.rglob("*.md"))
+        if p.is_file() and ".batchsum" not in p.parts
+    }
+
+
+def _same_summaries(ctx: BenchContext) -> list[BenchResult]:
+    """QMSum with the extractive backend: the Ray run writes the local run's node files."""
+    from batchsum.config import RunConfig
+
+    docs = ctx.bench_data("qmsum", "docs")
+    if docs is None:
+        return skip(AREA, "shared/bench/qmsum/docs not found")
+    trees = {}
+    for name, workers in (("local", None), ("ray", 2)):
+        cfg = RunConfig(paths=[docs], out=ctx.workdir / AREA / f"qmsum-{name}", index=False, metrics=False, quiet=True)
+        _timed_run(cfg, workers)
+        trees[name] = _node_files(cfg.out)
+    same = trees["local"] == trees["ray"] and len(trees["local"]) > 35
+    label = f"QMSum extractive: node files identical, local vs ray ({len(trees['local'])} files)"
+    return [emit(BenchResult(AREA, label, "yes" if same else "NO", target="yes", ok=same))]
+
+
 def _depth(levels: dict[str, int]) -> int:
     return max((LEVEL_DEPTH.get(level, 0) for level, n in levels.items() if n), default=0)
 
@@ -182,6 +214,7 @@ def _llm_phase(ctx: BenchContext) -> list[BenchResult]:
     paths, label = [docs], f"{len(files)} meetings"
     results: list[BenchResult] = []
     server = _Server(LATENCY_S)
+    trees = {}
     try:
         for name, workers in (("local", None), ("ray 2 workers", 2)):
             server.reset()
@@ -191,6 +224,7 @@ def _llm_phase(ctx: BenchContext) -> list[BenchResult]:
                 base_url=server.base_url, model="fake", rpm=None, tpm=None, concurrency=CONCURRENCY, cache=False
             )
             wall, result = _timed_run(cfg, workers)
+            trees[name] = _node_files(cfg.out)
             log = server.log()
             reqs = log["requests"]
             calls = len(reqs)
@@ -211,6 +245,9 @@ def _llm_phase(ctx: BenchContext) -> list[BenchResult]:
                 ),
                 emit(BenchResult(AREA, f"LLM {name}: (first request -> last response) / bound", span / bound, "x")),
             ]
+        same = trees["local"] == trees["ray 2 workers"]
+        label = f"QMSum LLM: node files identical, local vs ray ({len(trees['local'])} files)"
+        results.append(emit(BenchResult(AREA, label, "yes" if same else "NO", target="yes", ok=same)))
     finally:
         server.close()
     return results
@@ -232,7 +269,8 @@ def run(ctx: BenchContext) -> list[BenchResult]:
     ]
     try:
         results += _cpu_stages(ctx)
-        if not ctx.quick:  # the quick suite has no room for a second set of LLM runs (see bench_llm)
+        if not ctx.quick:
+            results += _same_summaries(ctx)  # the quick suite has no room for a second set of LLM runs (see bench_llm)
             results += _llm_phase(ctx)
     finally:
         ray.shutdown()
