@@ -7,9 +7,9 @@ The CPU work leaves the process: ``workers`` :class:`SummaryWorker` actors read,
 the changed files (:meth:`RayExecutor.read_ahead`, a few files ahead of the run; the files must be
 reachable at the same path from every node), compute each node's summary with the backend they
 hold (the extractive summarizer, or the LLM backend with the extractive fallback) and embed it for
-the search index, which the driver then writes (to the local Chroma or a ``--chroma-host`` server). Every LLM
-request of every worker passes one :class:`~batchsum.engine.limiter.LimiterService` actor, so the
-cluster as a whole keeps ``--rpm``, ``--tpm`` and ``--concurrency``.
+the search index, which the driver then writes (to the local Chroma or a ``--chroma-host`` server).
+Every LLM request of every worker passes one :class:`~batchsum.engine.limiter.LimiterService`
+actor, so the cluster as a whole keeps ``--rpm``, ``--tpm`` and ``--concurrency``.
 
 A worker that dies is restarted by Ray and its calls are retried on it; the driver records each
 node the moment its result arrives, so a dead worker loses no finished node, and a driver killed
@@ -106,7 +106,8 @@ class SummaryWorker:
             return "fail", str(exc), request.node_id
 
     def _embed(self, text: str) -> Any:
-        if not self.cfg.index or not text:
+        # A remote embedder (--embed-base-url) is called by the driver in batches, not once per summary.
+        if not self.cfg.index or self.cfg.embed_base_url or not text:
             return None
         if self.embedder is None:
             from batchsum.index.embed import get_embedder
