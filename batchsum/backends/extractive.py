@@ -179,7 +179,10 @@ _stem_cache: dict[str, str] = {}
 
 
 def _stem(word: str) -> str:
-    """A small, deterministic suffix stripper (Porter step 1 plus -ly/-ment/-ness)."""
+    """A small, deterministic suffix stripper (Porter step 1 plus -ly/-ment/-ness).
+
+    Not the search index's lighter stemmer (:func:`batchsum.index.lexical.stem`): with that one the
+    summaries gained on PubMed and QMSum and lost on diaries and SQuALITY (`make eval`, 2026-11-24)."""
     cached = _stem_cache.get(word)
     if cached is not None:
         return cached
