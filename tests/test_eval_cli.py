@@ -194,3 +194,20 @@ def test_eval_unsummarized_document_in_tree_counts_as_failure(tmp_path: Path) ->
     assert report["failed"] == 1
     harbor = next(d for d in report["methods"][0]["docs"] if d["doc_id"] == "harbor")
     assert harbor["status"] == "failed"
+
+
+def test_eval_scores_the_summary_not_the_extracted_sections(tmp_path: Path) -> None:
+    from batchsum.evaluate.scoring import plain_text, word_count
+    from batchsum.navigation import EXTRACTED_HEADINGS
+    from batchsum.tree import read_node
+
+    docs, refs = _fixture(tmp_path)
+    out = tmp_path / "out"
+    code, stdout, stderr = _invoke(str(docs), str(refs), "--out", str(out), "--no-metrics", "--json")
+    assert code == 0, stderr
+    _meta, body = read_node(out / "meeting.txt" / "summaries" / "L3" / "final.md")
+    heading = EXTRACTED_HEADINGS[0]
+    assert heading in body  # the run appended the meeting's decisions and action items for its reader
+    summary = body[: body.index(heading)]
+    words = {d["doc_id"]: d["summary_words"] for d in json.loads(stdout)["methods"][0]["docs"]}
+    assert words["meeting"] == word_count(plain_text(summary))
