@@ -274,3 +274,18 @@ def test_half_splits_the_documents_into_two_disjoint_halves(tmp_path: Path) -> N
     assert halves == [["d0", "d2", "d4"], ["d1", "d3"]]
     with pytest.raises(ConfigError):
         collect(EvalOptions(docs_dir=docs, refs_dir=refs, half=2), [])
+
+
+def test_a_half_is_summarized_and_scored(tmp_path: Path) -> None:
+    from batchsum.evaluate.runner import EvalOptions, evaluate
+
+    docs, refs = tmp_path / "docs", tmp_path / "refs"
+    docs.mkdir()
+    refs.mkdir()
+    for i in range(4):
+        (docs / f"d{i}.txt").write_text(f"Buoy {i} reported the harbor tide at noon and again at dusk. " * 30)
+        (refs / f"d{i}.txt").write_text(f"Buoy {i} reported the tide twice.")
+    report = evaluate(EvalOptions(docs_dir=docs, refs_dir=refs, out=tmp_path / "out", half=1, metrics=False))
+    own = report.methods[0]
+    assert [d.doc_id for d in own.docs] == ["d1", "d3"]
+    assert own.n_scored == 2 and not report.problems and own.rouge1 > 0

@@ -384,12 +384,14 @@ def batchsum_summaries(
         from batchsum import run
 
         source = opts.docs_dir
-        if opts.limit is not None or opts.half is not None:
+        subset = opts.limit is not None or opts.half is not None
+        if subset:
             # The state folder is never walked, so the subset's links cannot be summarized twice.
             source = _mirror(readable, opts.out / STATE_DIR / "eval-subset")
         cfg = RunConfig(
             paths=[source],
             out=opts.out,
+            follow_symlinks=subset,  # the subset is a folder of links to the documents
             index=False,
             metrics=False,
             quiet=True,
