@@ -228,7 +228,10 @@ def _is_heading_like(line: str) -> bool:
 
 _MARKERS = re.compile(
     r"\{[A-Za-z_]+\}|\[(?:laughter|laughs|laugh|noise|inaudible|crosstalk|music|applause|silence|pause|"
-    r"unintelligible|coughs?|sighs?|background noise|overlapping)\]|<(?:unk|noise|laugh)>",
+    r"unintelligible|coughs?|sighs?|background noise|overlapping)\]|<(?:unk|noise|laugh)>"
+    # Caption cues: "(laughter)", "(water splashing)", "[click, TV static]". In a transcript a short
+    # bracketed aside is a sound or stage direction, never something a speaker said.
+    r"|\((?:[a-z]+(?:[ -][a-z]+){0,2})\)|\[[^\]\n]{1,40}\]",
     re.IGNORECASE,
 )
 _FILLERS = re.compile(

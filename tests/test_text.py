@@ -126,6 +126,13 @@ def test_clean_transcript_removes_markers_fillers_and_spacing() -> None:
     assert clean_transcript("I don 't know , [laughter] maybe .") == "I don't know, maybe."
 
 
+def test_clean_transcript_drops_caption_cues() -> None:
+    raw = "Welcome back (cheering) to the show. [click, TV static]\nThe boat hit the rock (water splashing)!"
+    assert clean_transcript(raw).split("\n") == ["Welcome back to the show.", "The boat hit the rock!"]
+    # A longer aside is speech, not a cue.
+    assert clean_transcript("We met (in 2019, I think) there.") == "We met (in 2019, I think) there."
+
+
 def test_clean_transcript_drops_cut_off_word_starts() -> None:
     assert clean_transcript("ho how it works for w we're done") == "How it works for we're done"
     # Real short words that happen to start the next word stay.
