@@ -258,6 +258,29 @@ def test_transcript_prefers_the_long_explanation_to_quick_exchanges(tok: Tokeniz
     assert sum(1 for ln in picked if ln.split(": ", 1)[-1] in explanation) >= 2, picked
 
 
+EPISODE = """Host: Welcome back, everyone, good to see the whole table tonight.
+Ana: Thanks, I brought snacks for everyone at the table tonight.
+Host: Last time we left off, the crew had escaped the flooded mine. They kept the stolen map. \
+The captain swore to reach the lighthouse before winter.
+Ben: Can I roll to see whether the tavern in the harbor town has any rooms left for the whole crew tonight?
+Host: Roll for it, and tell me what you get on the dice, and remember the tavern is crowded with sailors tonight.
+Ben: I rolled a fourteen on the dice, plus two for charisma, so sixteen for the tavern keeper in the harbor town.
+Ana: I want to buy a new rope and a brass lantern at the market stall before the tavern closes tonight.
+Host: The market stall in the harbor town sells rope and brass lanterns for five silver pieces each tonight.
+Ben: I will pay for the rope and the brass lantern with the silver pieces from the tavern keeper.
+Ana: Then we go back to the tavern in the harbor town and ask the keeper about rooms for the crew.
+"""
+
+
+def test_transcript_keeps_a_recap_turn(tok: Tokenizer) -> None:
+    # A turn that opens as a recap is a summary someone already made, even in short sentences.
+    out, _ = summarize(EPISODE, tok, "chunk", "conversation", 0.15)
+    recap = EPISODE.split("Host: Last time", 1)[1].split("\n", 1)[0]
+    picked = [ln.split(": ", 1)[-1] for ln in out.splitlines() if ln.strip()]
+    assert picked[0].startswith("Last time we left off"), picked
+    assert sum(1 for p in picked if p in recap) >= 2, picked
+
+
 # ----------------------------------------------------------------------------- layout noise
 
 
