@@ -78,6 +78,14 @@ def test_output_budget_formula(input_tokens: int, target: int, expected: int) ->
     assert output_budget(input_tokens, target) == expected
 
 
+def test_a_brief_line_may_run_ten_percent_over_its_target() -> None:
+    from batchsum.planning import leaf_max_tokens
+
+    assert leaf_max_tokens(350, 70, "brief") == 77  # room for a last whole sentence
+    assert leaf_max_tokens(350, 70, "standard") == leaf_max_tokens(350, 70) == 70
+    assert leaf_max_tokens(72, 70, "brief") == 71  # never as long as the input
+
+
 def test_middle_truncate_keeps_head_and_tail_within_budget() -> None:
     text = numbered("Alpha", 200)
     out, removed = middle_truncate(text, 150, TOK)

@@ -71,7 +71,7 @@ def leaf_key(identity: tuple[str, str | None], plan: FilePlan, node: PlannedNode
     """The key a leaf (a node without inputs) gets when there is no previous final to build on."""
     if node.kind == "source":
         return kept_whole_key(plan)
-    max_tokens = leaf_max_tokens(max(node.source_tokens, 2), node.target_tokens)
+    max_tokens = leaf_max_tokens(max(node.source_tokens, 2), node.target_tokens, node.kind)
     return output_key(identity, node, node.kind, plan.doc.content_type, node.text or "", max_tokens, None, False)
 
 
@@ -108,7 +108,7 @@ def make_job(
             kind = "rolling"
         elif kind == "brief":
             prior = None  # a brief summary is always made fresh from its short source
-    max_tokens = leaf_max_tokens(max(input_tokens, 2), node.target_tokens)
+    max_tokens = leaf_max_tokens(max(input_tokens, 2), node.target_tokens, kind)
     facets = (
         node.level == 3
         and llm.enabled
