@@ -69,10 +69,12 @@ def test_vanished_file_is_an_input_error(tmp_path: Path) -> None:
         read_document(ref)
 
 
-def test_usage_errors_exit_2(tmp_path: Path) -> None:
+def test_usage_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["run", str(tmp_path / "nope")])
     assert r.exit_code == 2
     assert "does not exist" in r.stderr
+    assert not (tmp_path / "batchsum-out").exists()  # a mistyped path leaves no output folder behind
     r = CliRunner().invoke(main, ["run", str(tmp_path), "--type", "poem"])
     assert r.exit_code == 2 and "unknown --type" in r.stderr
     r = CliRunner().invoke(main, ["run", str(tmp_path), "--thresholds", "1,2"])
