@@ -92,6 +92,9 @@ class RunConfig(IndexConfig):
     command_line: str = ""
     price_per_1k: float | None = None
     keep_short: bool = True  # files below the NONE bound get their source kept whole as the final
+    # Word cap of a HIERARCHICAL final (0: none). budget.FINAL_WORDS, spelled out: importing it here
+    # would load the tokenizer module for every `batchsum --help`.
+    final_words: int = 500
     redact: bool | None = None  # None: on when --base-url or --embed-base-url is not loopback
     follow_symlinks: bool = False  # read symlinks whose target lies outside every given path
     facts: bool = False  # after summarizing: extract and reconcile facts (batchsum facts) with the same LLM

@@ -202,6 +202,7 @@ class FileRecord:
     fallback_nodes: int = 0
     nodes_recomputed: int = 0
     secrets_redacted: int = 0  # secrets replaced by [REDACTED:<kind>] before summarizing (--redact)
+    target_tokens: int | None = None  # the final's planned length (None: not planned this run)
 
 
 @dataclass

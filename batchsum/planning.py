@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from batchsum.backends.budget import output_budget
+from batchsum.backends.budget import final_cap, output_budget
 from batchsum.chunking import Chunk, chunk_text
 from batchsum.config import RunConfig
 from batchsum.model import TARGET_RATIO, Document, PromptKind, SummaryLevel, node_id
@@ -135,5 +135,9 @@ def plan_file(doc: Document, starts: Sequence[int], cfg: RunConfig, tokenizer: T
             nodes.append(
                 PlannedNode(gid, 2, g, "meta", src, target_for(L2_RATIO, src), inputs=[m.node_id for m in members])
             )
-    nodes.append(PlannedNode(final, 3, None, "meta", tokens, target_for(ratio, tokens), inputs=top_inputs))
+    target = target_for(ratio, tokens)
+    if level is SummaryLevel.HIERARCHICAL:
+        # Read by a person in a minute or two, whatever the backend: the detail stays in L2 and L1.
+        target = final_cap(target, cfg.final_words)
+    nodes.append(PlannedNode(final, 3, None, "meta", tokens, target, inputs=top_inputs))
     return FilePlan(doc, level, chunks, nodes, final)

@@ -201,6 +201,14 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     *(_s(f"thresholds.{n}", "int", None, f"levels.{n}", minimum=0) for n in ("none", "brief", "standard", "detailed")),
     _s(
+        "final_words",
+        "int",
+        "--final-words",
+        "levels.final_words",
+        "Word cap of a HIERARCHICAL final from the extractive summarizer (0: no cap).",
+        minimum=0,
+    ),
+    _s(
         "index", "bool", "--no-index", "index.enabled", "Do not index summaries for search.", inverted=True, scope="run"
     ),
     _s(

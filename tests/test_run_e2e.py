@@ -121,3 +121,31 @@ def test_deterministic_and_rerun_does_nothing(sample_run: tuple[Path, Path, dict
     assert data["run"]["files_done"] == 0
     assert data["run"]["nodes_computed"] == 0
     assert data["run"]["files_unchanged"] == data["run"]["files_total"]
+
+
+def test_final_words_caps_a_hierarchical_final_and_its_report_target(tmp_path: Path) -> None:
+    import duckdb
+
+    from batchsum.backends.budget import FINAL_WORDS
+    from batchsum.config import RunConfig
+    from batchsum.navigation import summary_only
+
+    assert RunConfig(paths=[]).final_words == FINAL_WORDS
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(SAMPLE_CORPUS / "logbook" / "harbor-logbook-2025-2026.md", corpus / "logbook.md")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--final-words", "120"])
+    assert res.exit_code == 0, res.output
+    meta, body = read_node(out / "logbook.md" / "summaries" / "L3" / "final.md")
+    assert meta["summary_level"] == "HIERARCHICAL"
+    assert 80 <= len(summary_text(summary_only(body)).split()) <= 120
+    con = duckdb.connect(str(out / ".batchsum" / "metrics.duckdb"), read_only=True)
+    try:
+        assert con.execute("SELECT target_tokens FROM files").fetchall() == [(156,)]  # 120 words * 1.3
+    finally:
+        con.close()
+    report = CliRunner().invoke(main, ["report", "--out", str(out), "--json"])
+    assert report.exit_code == 0, report.output
+    level = next(g for g in json.loads(report.stdout)["by_level"] if g["level"] == "HIERARCHICAL")
+    assert 0.85 <= level["vs_target"] <= 1.1

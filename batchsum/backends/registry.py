@@ -19,7 +19,7 @@ BackendFactory = Callable[["RunConfig", "Tokenizer"], "tuple[Backend, Backend]"]
 def _extractive(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
     from batchsum.backends.extractive import ExtractiveBackend
 
-    extractive = ExtractiveBackend(tokenizer)
+    extractive = ExtractiveBackend(tokenizer, final_words=cfg.final_words)
     return extractive, extractive
 
 
@@ -30,8 +30,9 @@ class LazyExtractive:
     name = "extractive"
     model: str | None = None
 
-    def __init__(self, tokenizer: Tokenizer) -> None:
+    def __init__(self, tokenizer: Tokenizer, final_words: int) -> None:
         self._tokenizer = tokenizer
+        self._final_words = final_words
         self._backend: Backend | None = None
 
     async def summarize(self, request: SummaryRequest) -> SummaryOutput:
@@ -39,7 +40,7 @@ class LazyExtractive:
         if self._backend is None:
             from batchsum.backends.extractive import ExtractiveBackend
 
-            self._backend = ExtractiveBackend(self._tokenizer)
+            self._backend = ExtractiveBackend(self._tokenizer, final_words=self._final_words)
         return await self._backend.summarize(request)
 
     async def aclose(self) -> None:
@@ -49,7 +50,7 @@ class LazyExtractive:
 def _llm(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
     from batchsum.backends.llm import LLMBackend
 
-    extractive = LazyExtractive(tokenizer)
+    extractive = LazyExtractive(tokenizer, cfg.final_words)
     cache_dir = (cfg.state_dir / LLM_CACHE_DIR) if cfg.llm.cache else None
     return LLMBackend(cfg.llm, tokenizer=tokenizer, fallback=extractive, cache_dir=cache_dir), extractive
 

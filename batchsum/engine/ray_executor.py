@@ -64,7 +64,7 @@ class SummaryWorker:
         self.cfg = cfg
         self.tokenizer = tokenizer
         self.embedder: Embedder | None = None  # loaded with the first summary to embed
-        extractive = ExtractiveBackend(tokenizer)
+        extractive = ExtractiveBackend(tokenizer, final_words=cfg.final_words)
         self.backend: Backend = extractive
         self.fallback: Backend = extractive
         if cfg.llm.enabled:

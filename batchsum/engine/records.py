@@ -179,6 +179,7 @@ def done_file_record(
         fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
         nodes_recomputed=sum(1 for r in results if not r.reused),
         secrets_redacted=sum(doc.redactions.values()),
+        target_tokens=next((n.target_tokens for n in plan.nodes if n.node_id == plan.final_id), None),
     )
 
 

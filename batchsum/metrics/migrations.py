@@ -110,6 +110,11 @@ def m006_runs_fallback_nodes(con: Any) -> None:
     con.execute("ALTER TABLE runs ADD COLUMN fallback_nodes BIGINT DEFAULT 0")
 
 
+@migration
+def m007_files_target_tokens(con: Any) -> None:
+    con.execute("ALTER TABLE files ADD COLUMN target_tokens BIGINT")
+
+
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # Table -> record dataclass; the partition key of every table is its first column.

@@ -127,7 +127,7 @@ def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None
                 SELECT f.*, row_number() OVER (PARTITION BY f.relpath, f.sha256 ORDER BY r.seq DESC) AS rn
                 FROM (
                     SELECT run_id, relpath, sha256, input_tokens, output_tokens, compression_ratio, nodes,
-                           fallback_nodes
+                           fallback_nodes, target_tokens
                     FROM files WHERE status = 'done'
                 ) f JOIN run_order r USING (run_id)
             ) WHERE rn = 1
@@ -135,6 +135,7 @@ def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None
         joined AS (
             SELECT k.*, d.run_id AS d_run_id, d.input_tokens AS d_in, d.output_tokens AS d_out,
                    d.compression_ratio AS d_ratio, d.nodes AS d_nodes, d.fallback_nodes AS d_fb,
+                   d.target_tokens AS d_target,
                    (k.status = 'unchanged' AND coalesce(k.output_tokens, 0) = 0 AND d.run_id IS NOT NULL) AS carry
             FROM latest k LEFT JOIN last_done d ON d.relpath = k.relpath AND d.sha256 IS NOT DISTINCT FROM k.sha256
         )
@@ -145,7 +146,8 @@ def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None
                coalesce(CASE WHEN carry THEN d_out ELSE output_tokens END, 0) AS output_tokens,
                CASE WHEN carry THEN d_ratio ELSE compression_ratio END AS compression_ratio,
                coalesce(CASE WHEN inherit THEN d_nodes ELSE nodes END, 0) AS file_nodes,
-               coalesce(CASE WHEN inherit THEN d_fb ELSE fallback_nodes END, 0) AS file_fallback_nodes
+               coalesce(CASE WHEN inherit THEN d_fb ELSE fallback_nodes END, 0) AS file_fallback_nodes,
+               CASE WHEN carry THEN d_target ELSE target_tokens END AS target_tokens
         FROM (SELECT *, (status = 'unchanged' AND d_run_id IS NOT NULL) AS inherit FROM joined)
         """
     )
@@ -176,9 +178,12 @@ _SUMMARIZED = (
 # A file's own target in tokens, as the planner sets it (``planning.target_for``; a HIERARCHICAL final
 # is also capped at a human length, ``budget.final_cap``): "×target" is output / this, per file.
 _FINAL_CAP_TOKENS = final_cap(2**31)  # the cap itself: what final_cap leaves of any larger target
+# Runs since the cap became a setting (--final-words) record each final's planned length; older
+# rows, and files a run did not re-plan, fall back to the default cap.
 _TARGET_TOKENS = (
-    f"CASE WHEN s.level = 'HIERARCHICAL' THEN least(greatest({MIN_TARGET}, round(t.target * s.input_tokens)),"
-    f" {_FINAL_CAP_TOKENS}) ELSE greatest({MIN_TARGET}, round(t.target * s.input_tokens)) END"
+    f"coalesce(s.target_tokens, CASE WHEN s.level = 'HIERARCHICAL' THEN least(greatest({MIN_TARGET}, "
+    f"round(t.target * s.input_tokens)), {_FINAL_CAP_TOKENS}) ELSE greatest({MIN_TARGET}, "
+    "round(t.target * s.input_tokens)) END)"
 )
 
 
