@@ -147,7 +147,7 @@ def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None
                CASE WHEN carry THEN d_ratio ELSE compression_ratio END AS compression_ratio,
                coalesce(CASE WHEN inherit THEN d_nodes ELSE nodes END, 0) AS file_nodes,
                coalesce(CASE WHEN inherit THEN d_fb ELSE fallback_nodes END, 0) AS file_fallback_nodes,
-               CASE WHEN carry THEN d_target ELSE target_tokens END AS target_tokens
+               coalesce(target_tokens, CASE WHEN inherit THEN d_target END) AS target_tokens
         FROM (SELECT *, (status = 'unchanged' AND d_run_id IS NOT NULL) AS inherit FROM joined)
         """
     )
