@@ -124,6 +124,13 @@ def _root_names(roots: list[Path]) -> dict[Path, str]:
     return names
 
 
+def require_paths(paths: Iterable[Path]) -> None:
+    """Raise :class:`ConfigError` naming the first of ``paths`` that does not exist (a link counts)."""
+    for p in paths:
+        if not os.path.lexists(p):
+            raise ConfigError(f"path does not exist: {p}")
+
+
 def discover(
     paths: Iterable[Path],
     *,
@@ -141,11 +148,8 @@ def discover(
     """
     result = WalkResult()
     given = list(paths)
-    roots: list[Path] = []
-    for p in given:
-        if not os.path.lexists(p):
-            raise ConfigError(f"path does not exist: {p}")
-        roots.append(Path(os.path.abspath(p)))
+    require_paths(given)
+    roots = [Path(os.path.abspath(p)) for p in given]
     result.roots = roots
     out_abs = Path(os.path.abspath(out)) if out else None
     prefixes = _root_names(roots)

@@ -31,11 +31,11 @@ from batchsum.engine.records import (
     run_record,
     utc_now,
 )
-from batchsum.errors import AbortRun, ConfigError
+from batchsum.errors import AbortRun
 from batchsum.metrics.usage_journal import UsageJournal, usage_dir
 from batchsum.model import FileRecord, NodeRecord, SummaryLevel, SummaryOutput
 from batchsum.state import ManifestEntry, StateStore
-from batchsum.walk import Problem, SourceRef
+from batchsum.walk import Problem, SourceRef, require_paths
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -77,10 +77,7 @@ def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult
     from batchsum.settings import validate
 
     validate(cfg)
-    # Before the lock: a mistyped path must not leave an empty output folder behind.
-    missing = [p for p in cfg.paths if not os.path.lexists(p)]
-    if missing:
-        raise ConfigError(f"path does not exist: {missing[0]}")
+    require_paths(cfg.paths)  # before the lock: a mistyped path must not leave an empty output folder behind
     bars = show_bars(cfg.quiet, cfg.progress)
     with Progress(cfg.log_file, cfg.log_format, bars=bars) as progress, RunLock(cfg.out, wait=cfg.wait_lock) as lock:
         if lock.stale:
