@@ -256,15 +256,23 @@ def test_ref_budget_is_equal_length_when_batchsum_is_shorter() -> None:
     assert _budgets("ref", doc, 50) == ([6, 3], 6)
 
 
-def test_half_splits_the_documents_into_two_disjoint_halves(tmp_path: Path) -> None:
-    from batchsum.evaluate.runner import EvalOptions, Problem, collect
-
+def _numbered_set(tmp_path: Path, n: int, doc: str, ref: str) -> tuple[Path, Path]:
+    """``docs/d<i>.txt`` and ``refs/d<i>.txt`` for i < n, from templates with ``{i}``."""
     docs, refs = tmp_path / "docs", tmp_path / "refs"
     docs.mkdir()
     refs.mkdir()
-    for i in range(5):
-        (docs / f"d{i}.txt").write_text(f"Document {i} talks about the harbor buoys and the tide. " * 30)
-        (refs / f"d{i}.txt").write_text(f"Reference {i} about buoys.")
+    for i in range(n):
+        (docs / f"d{i}.txt").write_text(doc.format(i=i) * 30)
+        (refs / f"d{i}.txt").write_text(ref.format(i=i))
+    return docs, refs
+
+
+def test_half_splits_the_documents_into_two_disjoint_halves(tmp_path: Path) -> None:
+    from batchsum.evaluate.runner import EvalOptions, Problem, collect
+
+    docs, refs = _numbered_set(
+        tmp_path, 5, "Document {i} talks about the harbor buoys and the tide. ", "Reference {i} about buoys."
+    )
     halves = []
     for half in (0, 1):
         problems: list[Problem] = []
@@ -279,12 +287,12 @@ def test_half_splits_the_documents_into_two_disjoint_halves(tmp_path: Path) -> N
 def test_a_half_is_summarized_and_scored(tmp_path: Path) -> None:
     from batchsum.evaluate.runner import EvalOptions, evaluate
 
-    docs, refs = tmp_path / "docs", tmp_path / "refs"
-    docs.mkdir()
-    refs.mkdir()
-    for i in range(4):
-        (docs / f"d{i}.txt").write_text(f"Buoy {i} reported the harbor tide at noon and again at dusk. " * 30)
-        (refs / f"d{i}.txt").write_text(f"Buoy {i} reported the tide twice.")
+    docs, refs = _numbered_set(
+        tmp_path,
+        4,
+        "Buoy {i} reported the harbor tide at noon and again at dusk. ",
+        "Buoy {i} reported the tide twice.",
+    )
     report = evaluate(EvalOptions(docs_dir=docs, refs_dir=refs, out=tmp_path / "out", half=1, metrics=False))
     own = report.methods[0]
     assert [d.doc_id for d in own.docs] == ["d1", "d3"]
