@@ -101,6 +101,7 @@ class RunConfig(IndexConfig):
     executor: Literal["local", "ray"] = "local"  # where summaries are computed (engine/executor.py)
     ray_address: str | None = None  # None: a local Ray on this machine's cores; "auto": RAY_ADDRESS
     ray_workers: int | None = None  # None: one per CPU of the Ray cluster
+    processes: int | None = None  # local executor's summary processes; None: one per CPU (engine/process_executor.py)
     ray_limiter: str | None = None  # a named LLM limiter shared by every run on the cluster that names it
 
     @property

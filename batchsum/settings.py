@@ -278,6 +278,17 @@ SETTINGS: tuple[Setting, ...] = (
         scope="run",
     ),
     _s(
+        "processes",
+        "int",
+        "--processes",
+        "processes",
+        "Processes computing extractive summaries with the local executor (1: this one only) [one per CPU,"
+        " once a run has enough text to gain from them].",
+        nullable=True,
+        minimum=1,
+        scope="run",
+    ),
+    _s(
         "ray_address",
         "str",
         "--ray-address",

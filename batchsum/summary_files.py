@@ -128,25 +128,19 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
     rel = doc.relpath
     written: set[Path] = set()
     live: list[TreeNode] = []
+    sdir = summaries_dir(out, rel)
+    # A source without a summaries folder has nothing on disk to keep, move aside or soft-delete:
+    # one stat instead of several per node (a first run's writing is mostly such lookups).
+    new_tree = not sdir.is_dir()
     for res in results:
         node = res.node
         path = node_path(out, rel, node.level, node.index)
         written.add(path)
-        if path.is_dir():  # a folder where this node's file belongs: moved aside, not destroyed
-            soft_delete(out, rel, [path], stamp)
-        if path.exists():
-            try:
-                old_meta, old_body = read_node(path)
-            except (OSError, ValueError):
-                old_meta, old_body = {}, ""
-            provisional = "fallback" in str(old_meta.get("backend") or "")
-            if old_meta.get("node_key") == res.key and old_meta.get("source_sha256") == doc.sha256 and not provisional:
-                live.append(TreeNode(path, old_meta, old_body))
+        if not new_tree:
+            kept = _settle_previous(out, rel, path, res, doc.sha256, stamp)
+            if kept is not None:
+                live.append(kept)
                 continue  # identical node already on disk: keep its file (and created_at)
-            if node.level == 3:
-                hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"
-                hist.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(path, hist)
         text = body(res)
         if node.level == 3 and plan.extras is not None and plan.extras.markdown:
             text = f"{text}\n\n{plan.extras.markdown.strip()}"
@@ -154,12 +148,33 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
         write_node(path, meta, with_links(text, _links(plan, res.node, path.parent)))
         # The body as read_node returns it; the front matter is plain data that YAML gives back unchanged.
         live.append(TreeNode(path, meta, strip_links(text.rstrip().lstrip("\n"))))
-    sdir = summaries_dir(out, rel)
-    if sdir.is_dir():
+    if not new_tree:
         stale = [p for lvl in ("L1", "L2", "L3") for p in sorted((sdir / lvl).glob("*.md")) if p not in written]
         if stale:
             soft_delete(out, rel, stale, stamp)
     return live
+
+
+def _settle_previous(out: Path, rel: str, path: Path, res: NodeResult, sha256: str, stamp: str) -> TreeNode | None:
+    """What is on disk where ``res`` goes: the node itself when identical (returned, to keep); a
+    previous final copied to ``history/``; a folder in the way soft-deleted. None: write ``res``."""
+    if path.is_dir():  # a folder where this node's file belongs: moved aside, not destroyed
+        soft_delete(out, rel, [path], stamp)
+        return None
+    if not path.exists():
+        return None
+    try:
+        old_meta, old_body = read_node(path)
+    except (OSError, ValueError):
+        old_meta, old_body = {}, ""
+    provisional = "fallback" in str(old_meta.get("backend") or "")
+    if old_meta.get("node_key") == res.key and old_meta.get("source_sha256") == sha256 and not provisional:
+        return TreeNode(path, old_meta, old_body)
+    if res.node.level == 3:
+        hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"
+        hist.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, hist)
+    return None
 
 
 def _links(plan: FilePlan, node: PlannedNode, node_dir: Path) -> str:

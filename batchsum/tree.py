@@ -53,18 +53,33 @@ def node_path(out: Path, relpath: str, level: int, index: int | None) -> Path:
 _TMP_SEQ = itertools.count()
 
 
-def _create_temp(folder: Path, name: str) -> str:
-    # tempfile.mkstemp's job (exclusive create, mode 0600) without importing tempfile and random,
-    # which is a tenth of an unchanged re-run's start-up; pid + counter keep names unique.
+def _create_temp(folder: Path, name: str) -> tuple[str, int]:
+    """(path, open write descriptor) of a new temp file in ``folder``."""
+    # tempfile.mkstemp's job (exclusive create) without importing tempfile and random, which is a
+    # tenth of an unchanged re-run's start-up; pid + counter keep names unique.
     while True:
         tmp = os.path.join(folder, f".{name}.{os.getpid()}.{next(_TMP_SEQ)}.tmp")
         try:
             # 0o666 minus the umask, like any file a program creates: a shared tree stays readable.
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:  # left by a killed process that had this pid
             continue
-        os.close(fd)
-        return tmp
+
+
+def _open_temp(path: Path) -> tuple[str, int]:
+    try:
+        return _create_temp(path.parent, path.name)
+    except FileNotFoundError:
+        # Create folders only when missing: an mkdir per write was a large share of a run's time.
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return _create_temp(path.parent, path.name)
+
+
+def _discard(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
 
 
 @contextmanager
@@ -74,20 +89,13 @@ def atomic_target(path: Path) -> Iterator[Path]:
     ``os.replace`` makes the switch atomic against a killed process: readers see the old file or
     the new one, never half of one.
     """
-    try:
-        tmp = _create_temp(path.parent, path.name)
-    except FileNotFoundError:
-        # Create folders only when missing: an mkdir per write was a large share of a run's time.
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = _create_temp(path.parent, path.name)
+    tmp, fd = _open_temp(path)
+    os.close(fd)
     try:
         yield Path(tmp)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
 
 
@@ -100,11 +108,19 @@ def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
 def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` atomically, like :func:`atomic_write_text`."""
     try:
-        with atomic_target(path) as tmp, open(tmp, "wb") as fh:
-            fh.write(data)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
+        tmp, fd = _open_temp(path)
+        try:
+            # Written through the descriptor that created the file: a second open of it was ~5 % of
+            # a first extractive run (make bench), most of whose time is creating small files.
+            with open(fd, "wb") as fh:
+                fh.write(data)
+                if durable:
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            _discard(tmp)
+            raise
     except OSError as exc:
         if exc.filename is None:  # a failed write names no file: name the one being written
             raise OSError(exc.errno, exc.strerror, str(path)) from exc

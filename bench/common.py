@@ -72,3 +72,70 @@ def timed_run(cmd: list[str], env: dict[str, str] | None = None, check: bool = T
     if check and proc.returncode not in (0, 1):
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
     return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+@dataclass
+class TreeUsage:
+    """What a command and every process it started used (worker pools included)."""
+
+    wall: float  # seconds, start to the command's exit
+    cpu: float  # user + system seconds of the whole process tree
+    peak_rss_kib: int  # largest sum of resident memory of the tree's live processes (polled)
+    exit_code: int
+
+
+def _tree_rss_kib(root: int) -> int:
+    """Resident memory (KiB) of ``root`` and its live descendants, from /proc."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            parents[int(entry)] = int(fields[1])
+            rss[int(entry)] = int(fields[21]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+        except (OSError, IndexError, ValueError):
+            continue  # exited meanwhile
+    tree, frontier = {root}, [root]
+    while frontier:
+        pid = frontier.pop()
+        for child, parent in parents.items():
+            if parent == pid and child not in tree:
+                tree.add(child)
+                frontier.append(child)
+    return sum(rss.get(pid, 0) for pid in tree)
+
+
+def measure_tree(cmd: list[str], log: Path, poll: float = 0.05) -> TreeUsage:
+    """Run ``cmd`` with its output in ``log``; CPU and memory count every process it starts.
+
+    A command's worker processes may outlive it by a moment or belong to a fork server it started:
+    this process becomes their "subreaper" (Linux), so they are reaped here and their CPU time lands
+    in this process's children's usage. Memory is the tree's resident total, polled every ``poll`` s
+    (shared pages of forked workers are counted in each: an upper bound)."""
+    import ctypes
+
+    pr_set_child_subreaper = 36
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = 0
+    with open(log, "w", encoding="utf-8") as fh:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        while proc.poll() is None:
+            peak = max(peak, _tree_rss_kib(proc.pid))
+            time.sleep(poll)
+        wall = time.perf_counter() - t0
+    deadline = time.monotonic() + 10.0  # orphaned workers and fork servers exit with their run
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            time.sleep(0.01)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return TreeUsage(wall, cpu, peak, proc.returncode)

@@ -930,6 +930,10 @@ class ExtractiveBackend:
 
     async def summarize(self, request: SummaryRequest) -> SummaryOutput:
         """Summarize one node; CPU-bound and quick, so it runs inline."""
+        return self.summarize_now(request)
+
+    def summarize_now(self, request: SummaryRequest) -> SummaryOutput:
+        """:meth:`summarize` without an event loop (for worker processes)."""
         t0 = time.perf_counter()
         target, max_tokens = request.target_tokens, request.max_tokens
         if request.summary_level is SummaryLevel.HIERARCHICAL and request.node_id.endswith(":L3:final"):

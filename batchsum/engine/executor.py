@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from batchsum.engine.nodes import NodeJob, heights
@@ -106,13 +106,16 @@ class EmbedsAhead(Protocol):
 ExecutorFactory = Callable[["Backend", "Backend"], Executor]
 
 
-def executor_for(cfg: RunConfig) -> ExecutorFactory:
-    """The executor a run's settings ask for (``--executor``; Ray is imported only when chosen)."""
+def executor_for(cfg: RunConfig, todo: Sequence[SourceRef] = ()) -> ExecutorFactory:
+    """The executor a run's settings ask for (``--executor``; Ray is imported only when chosen) for
+    reading the changed files of ``todo``: the local one uses worker processes when they pay."""
     if cfg.executor == "ray":
         from batchsum.engine.ray_executor import RayOptions, ray_executor
 
         return ray_executor(cfg, RayOptions(address=cfg.ray_address, workers=cfg.ray_workers, limiter=cfg.ray_limiter))
-    return LocalExecutor
+    from batchsum.engine.process_executor import process_executor
+
+    return process_executor(cfg, todo) or LocalExecutor
 
 
 async def summarize(backend: Backend, fallback: Backend, request: SummaryRequest) -> SummaryOutput:
@@ -129,6 +132,10 @@ async def summarize(backend: Backend, fallback: Backend, request: SummaryRequest
 class LocalExecutor:
     """One asyncio task per node in this process; files start as soon as they are planned."""
 
+    # Files started but not finished before the next one is read (None: no bound). Without one, an
+    # executor whose compute does not block the loop would read the whole corpus into memory ahead.
+    files_ahead: int | None = None
+
     def __init__(self, backend: Backend, fallback: Backend) -> None:
         self.backend = backend
         self.fallback = fallback
@@ -136,10 +143,16 @@ class LocalExecutor:
 
     async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
         tasks: list[asyncio.Task[None]] = []
+        slots = asyncio.Semaphore(self.files_ahead) if self.files_ahead else None
         async for plan in plans:
             if self._aborted:
                 break
-            tasks.append(asyncio.create_task(self._file(plan, driver)))
+            if slots is not None:
+                await slots.acquire()
+            task = asyncio.create_task(self._file(plan, driver))
+            tasks.append(task)
+            if slots is not None:
+                task.add_done_callback(lambda _: slots.release())
             await asyncio.sleep(0)  # let the new file's leaves start before the next file is read
         pending = set(tasks)
         while pending:

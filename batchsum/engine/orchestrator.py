@@ -193,9 +193,12 @@ class _Run:
 
         from batchsum.backends.registry import make_backends
         from batchsum.engine.executor import EmbedsAhead, executor_for
+        from batchsum.engine.process_executor import ProcessExecutor
 
+        # The executor first: worker processes start while this one loads the backend.
+        factory = self.executor_factory or executor_for(self.cfg, refs)
         backend, fallback = make_backends(self.cfg, self.tokenizer)
-        executor = (self.executor_factory or executor_for(self.cfg))(backend, fallback)
+        executor = factory(backend, fallback)
 
         async def go() -> None:
             try:
@@ -206,6 +209,9 @@ class _Run:
                 await executor.aclose()
 
         asyncio.run(go())
+        if isinstance(executor, ProcessExecutor) and executor.broken:
+            self.warnings.append(executor.broken)
+            self.progress.event("workers_lost", reason=executor.broken, level="warning")
         if isinstance(executor, EmbedsAhead):
             self.embedded = executor.embeddings()
 

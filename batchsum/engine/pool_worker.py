@@ -1,0 +1,65 @@
+"""The worker side of :mod:`batchsum.engine.process_executor`: what each worker process runs.
+
+The fork server imports this module once, with the summarizer, numpy and the default tokenizer's
+ranks loaded at import, so every worker forked from it starts ready (a tokenizer load per worker was
+a tenth of a second each). Nothing here writes to the output folder: workers compute, the run's own
+process commits.
+"""
+
+from __future__ import annotations
+
+import signal
+from typing import TYPE_CHECKING
+
+from batchsum.backends.extractive import ExtractiveBackend
+from batchsum.engine.changes import backend_identity
+from batchsum.engine.nodes import make_job
+from batchsum.engine.prepare import prepare_file
+from batchsum.tokens import DEFAULT_ENCODING, get_tokenizer
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+    from batchsum.engine.prepare import Prepared
+    from batchsum.engine.process_executor import Ahead
+    from batchsum.model import SummaryOutput, SummaryRequest
+    from batchsum.tokens import Tokenizer
+    from batchsum.walk import SourceRef
+
+get_tokenizer(DEFAULT_ENCODING)  # cached: forked workers (and a run's own process) reuse it
+
+_cfg: RunConfig | None = None
+_tokenizer: Tokenizer | None = None
+_backend: ExtractiveBackend | None = None
+
+
+def init_worker(cfg: RunConfig) -> None:
+    """Set up one worker for a run with settings ``cfg``."""
+    global _cfg, _tokenizer, _backend
+    # Ctrl-C reaches the whole process group; the run's own process handles it and stops the pool.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _cfg = cfg
+    _tokenizer = get_tokenizer(cfg.encoding)
+    _backend = ExtractiveBackend(_tokenizer, final_words=cfg.final_words)
+
+
+def warm_up() -> None:
+    """Nothing: submitted once per worker so the pool starts its processes before the work arrives."""
+
+
+def prepare(ref: SourceRef, same_sha: str | None) -> tuple[Prepared, Ahead | None]:
+    """``prepare_file`` of one changed file, with this worker's tokenizer; for a file planned as one
+    node, also that node's request and summary, computed ahead (one trip to a worker, not two)."""
+    assert _cfg is not None and _tokenizer is not None and _backend is not None, "worker not initialized"
+    prepared = prepare_file(ref, _cfg, _tokenizer, same_sha)
+    plan = prepared.plan
+    if plan is None or len(plan.nodes) != 1 or plan.nodes[0].kind == "source":
+        return prepared, None
+    # The request the run will make unless it builds on a previous final (then this one is unused).
+    request = make_job(backend_identity(_cfg), _cfg.llm, plan, plan.nodes[0], [], 1).request
+    return prepared, (request, _backend.summarize_now(request))
+
+
+def summarize(request: SummaryRequest) -> SummaryOutput:
+    """The extractive summary of one node."""
+    assert _backend is not None, "worker not initialized"
+    return _backend.summarize_now(request)

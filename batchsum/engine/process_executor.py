@@ -1,0 +1,257 @@
+"""The local executor on every core: files read, planned and summarized by worker processes.
+
+The extractive summarizer is CPU-bound Python, so one process uses one core. A run with enough text
+hands the reading, tokenizing and planning of its changed files and the summaries of their nodes to a
+pool of worker processes (``--processes``, one per CPU by default), while this process writes the
+finished trees and keeps the records. Everything else is
+:class:`~batchsum.engine.executor.LocalExecutor`'s: the same node graph, keys, node store, trees,
+manifest and records, so the output is the same byte for byte.
+
+By default the pool starts only when the changed files hold :data:`POOL_MIN_BYTES` (a small run is
+done in this process before workers could start), and the run reads and summarizes here until the
+workers are up; ``--processes N`` asks for N workers whatever the size, and waits for them.
+
+Workers come from a fork server (``forkserver``, where the platform has one) that has imported the
+summarizer; each worker is a fork of it, safe whatever threads this process runs (``batchsum watch``
+and ``serve`` run summaries from threads). A worker that dies (killed, out of memory) breaks the
+pool: the run says so and does the rest here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from batchsum.engine.executor import LocalExecutor
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
+
+    from batchsum.config import RunConfig
+    from batchsum.engine.executor import ExecutorFactory, Work
+    from batchsum.engine.prepare import Prepared
+    from batchsum.model import Backend, SummaryOutput, SummaryRequest
+    from batchsum.tokens import Tokenizer
+    from batchsum.walk import SourceRef
+
+log = logging.getLogger(__name__)
+
+# A node's request and the summary a worker computed for it while reading its file.
+Ahead = tuple["SummaryRequest", "SummaryOutput"]
+
+# Changed source bytes from which a run starts the pool: ~0.25 s of work in one process, about what
+# starting the fork server and its workers costs (make bench).
+POOL_MIN_BYTES = 200_000
+FILES_AHEAD_PER_WORKER = 8  # files read ahead per worker: enough to keep each busy, bounded memory
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def pool_size(cfg: RunConfig) -> int:
+    """Worker processes for this run: 0 when everything is computed in this process."""
+    if cfg.llm.enabled:
+        return 0  # an LLM run waits on the network, not the CPU; its fallback is rare
+    wanted = cfg.processes if cfg.processes is not None else available_cpus()
+    return wanted if wanted > 1 else 0
+
+
+def process_executor(cfg: RunConfig, todo: Sequence[SourceRef]) -> ExecutorFactory | None:
+    """The factory of a :class:`ProcessExecutor` for a run of ``cfg`` that reads the files of ``todo``,
+    or None when one process is the faster choice. The pool starts now, while the run loads its summarizer."""
+    workers = pool_size(cfg)
+    if not workers or not todo:
+        return None
+    if cfg.processes is None and not holds_bytes(todo, POOL_MIN_BYTES):
+        return None  # one per CPU is the default for runs worth it; --processes N asks for N
+    pool = start_pool(workers, cfg)
+
+    def factory(backend: Backend, fallback: Backend) -> ProcessExecutor:
+        return ProcessExecutor(backend, fallback, cfg, pool, workers=workers)
+
+    return factory
+
+
+def holds_bytes(refs: Sequence[SourceRef], enough: int) -> bool:
+    """Whether the files of ``refs`` hold at least ``enough`` bytes (stats only until they do)."""
+    total = 0
+    for ref in refs:
+        try:
+            total += os.stat(ref.fspath).st_size
+        except OSError:
+            continue  # reading it will say why
+        if total >= enough:
+            return True
+    return False
+
+
+@dataclass
+class WorkerPool:
+    """A pool of worker processes, the thread that starts them and its calls (done: a worker is up)."""
+
+    executor: ProcessPoolExecutor
+    starter: threading.Thread | None = None
+    started: list[Future[None]] = field(default_factory=list)
+
+    def ready(self) -> bool:
+        """Whether every worker is up (until then the run works in its own process)."""
+        return bool(self.started) and all(f.done() for f in self.started)
+
+    async def wait_ready(self) -> None:
+        """Until every worker is up; raises ``BrokenProcessPool`` when one could not start."""
+        if self.starter is not None:
+            await asyncio.to_thread(self.starter.join)
+        for f in self.started:
+            await asyncio.wrap_future(f)
+
+
+def start_pool(workers: int, cfg: RunConfig) -> WorkerPool:
+    """A pool of ``workers`` processes set up for ``cfg``; they start in the background."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from batchsum.engine import pool_worker
+
+    ctx: BaseContext
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload([pool_worker.__name__])
+    else:
+        ctx = multiprocessing.get_context("spawn")
+    pool = WorkerPool(
+        ProcessPoolExecutor(workers, mp_context=ctx, initializer=pool_worker.init_worker, initargs=(cfg,))
+    )
+
+    def start() -> None:
+        # The first calls start the fork server and wait for its imports (~0.3 s): from a thread,
+        # so the run goes on meanwhile.
+        try:
+            pool.started = [pool.executor.submit(pool_worker.warm_up) for _ in range(workers)]
+        except RuntimeError:  # the pool was shut down already (a run that stopped at once)
+            pass
+
+    pool.starter = threading.Thread(target=start, name="batchsum-pool-start", daemon=True)
+    pool.starter.start()
+    return pool
+
+
+class ProcessExecutor(LocalExecutor):
+    """:class:`LocalExecutor` whose files are read and summarized by the processes of ``pool``."""
+
+    def __init__(self, backend: Backend, fallback: Backend, cfg: RunConfig, pool: WorkerPool, *, workers: int) -> None:
+        super().__init__(backend, fallback)
+        self.cfg = cfg
+        self.read_window = workers * FILES_AHEAD_PER_WORKER
+        self.files_ahead = self.read_window
+        self.broken: str | None = None  # why the pool stopped, when a worker died
+        self.pool: WorkerPool | None = pool
+        # --processes N asks for workers: wait for them rather than start the run in this process.
+        self.wait_for_workers = cfg.processes is not None
+        self.prepared_by_workers = 0  # files read and planned by a worker
+        self.computed_by_workers = 0  # node summaries computed by a worker
+        self._ahead: dict[str, Ahead] = {}  # by node id, until the run asks for that node
+
+    def read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]]:
+        """The workers read, tokenize and plan the changed files, a few per worker ahead of the run
+        (this process reads the first ones itself while the workers start)."""
+        return self._read_ahead(work)
+
+    async def _read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]]:
+        from batchsum.engine import pool_worker
+        from batchsum.engine.prepare import prepare_file
+
+        queue: deque[tuple[SourceRef, str | None, asyncio.Future[Any] | None]] = deque()
+        todo = iter(work)
+        if self.wait_for_workers and self.pool is not None:
+            await self._result(self.pool.wait_ready())
+
+        def submit() -> None:
+            for ref, same_sha in todo:
+                queue.append((ref, same_sha, self._submit(pool_worker.prepare, ref, same_sha)))
+                if len(queue) >= self.read_window:
+                    return
+
+        submit()
+        while queue:
+            ref, same_sha, pending = queue.popleft()
+            result = await self._result(pending)
+            if result is None:
+                prepared = prepare_file(ref, self.cfg, self._tokenizer(), same_sha)
+            else:
+                prepared, ahead = result
+                self.prepared_by_workers += 1
+                if ahead is not None:
+                    self._ahead[ahead[0].node_id] = ahead
+            submit()
+            yield ref, prepared
+
+    async def compute(self, request: SummaryRequest) -> SummaryOutput:
+        """The node's summary: computed by a worker (here while none is up, or after they died)."""
+        from batchsum.engine import pool_worker
+
+        ahead = self._ahead.pop(request.node_id, None)
+        if ahead is not None and ahead[0] == request:
+            self.computed_by_workers += 1
+            return ahead[1]  # computed with its file's reading
+        output = await self._result(self._submit(pool_worker.summarize, request))
+        if output is not None:
+            self.computed_by_workers += 1
+            return output
+        return await super().compute(request)
+
+    def _submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any] | None:
+        """``fn(*args)`` on a worker, or None when no worker is up."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        pool = self.pool
+        if pool is None or not pool.ready():
+            return None
+        try:
+            return asyncio.wrap_future(pool.executor.submit(fn, *args))
+        except BrokenProcessPool as exc:
+            self._lost(exc)
+            return None
+
+    async def _result(self, pending: Awaitable[Any] | None) -> Any:
+        """The worker's result, or None when it has none (no worker was up, or they died)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        if pending is None:
+            return None
+        try:
+            return await pending
+        except BrokenProcessPool as exc:
+            self._lost(exc)
+            return None
+
+    def _lost(self, exc: Exception) -> None:
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            self.broken = f"a worker process died ({exc}); the rest of the run was done in one process"
+            log.warning("%s", self.broken)
+            pool.executor.shutdown(wait=False, cancel_futures=True)
+
+    def _tokenizer(self) -> Tokenizer:
+        from batchsum.tokens import get_tokenizer
+
+        return get_tokenizer(self.cfg.encoding)
+
+    async def aclose(self) -> None:
+        self._ahead.clear()
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            # Workers ignore Ctrl-C (it reaches the whole process group): they finish the work in hand.
+            pool.executor.shutdown(wait=True, cancel_futures=True)
+        await super().aclose()

@@ -1,0 +1,147 @@
+"""Worker processes (``--processes``): real processes from a real fork server compute the same tree,
+manifest and records as one process; a worker that dies costs a warning, not the run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import batchsum
+from batchsum.cli import main
+from batchsum.config import LLMConfig, RunConfig
+from batchsum.engine.executor import LocalExecutor, executor_for
+from batchsum.engine.process_executor import (
+    POOL_MIN_BYTES,
+    ProcessExecutor,
+    holds_bytes,
+    pool_size,
+    process_executor,
+)
+from batchsum.model import Backend
+from batchsum.tree import iter_tree, read_node
+from batchsum.walk import SourceRef
+from tests.conftest import SAMPLE_CORPUS
+
+
+def _tree(out: Path) -> dict[str, tuple[str | None, str]]:
+    return {str(n.path.relative_to(out)): (n.meta.get("node_key"), n.body) for n in iter_tree(out)}
+
+
+def _records(result: batchsum.RunResult) -> list[tuple[str, str, int, int]]:
+    return sorted((f.relpath, f.level, f.input_tokens, f.output_tokens) for f in result.files)
+
+
+def _refs(corpus: Path) -> list[SourceRef]:
+    return [SourceRef(p, str(p.relative_to(corpus)), corpus) for p in sorted(corpus.rglob("*")) if p.is_file()]
+
+
+class Recorded:
+    """An executor factory that keeps the ProcessExecutor it builds (the public executor seam)."""
+
+    def __init__(self, cfg: RunConfig, corpus: Path) -> None:
+        factory = process_executor(cfg, _refs(corpus))
+        assert factory is not None
+        self.factory = factory
+        self.made: list[ProcessExecutor] = []
+
+    def __call__(self, backend: Backend, fallback: Backend) -> ProcessExecutor:
+        executor = self.factory(backend, fallback)
+        assert isinstance(executor, ProcessExecutor)
+        self.made.append(executor)
+        return executor
+
+
+def test_worker_processes_leave_the_tree_one_process_leaves(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_CORPUS, corpus)
+    one = batchsum.run(RunConfig(paths=[corpus], out=tmp_path / "one", index=False, quiet=True, processes=1))
+    cfg = RunConfig(paths=[corpus], out=tmp_path / "two", index=False, quiet=True, processes=2)
+    recorded = Recorded(cfg, corpus)
+    two = batchsum.run(cfg, executor=recorded)
+
+    assert two.exit_code == one.exit_code == 0
+    executor = recorded.made[0]
+    # Every file was read by a worker and every node computed by one (--processes waits for them).
+    assert executor.prepared_by_workers == len(two.files) - len(two.problems) > 0
+    assert executor.computed_by_workers == two.run.nodes_computed - two.levels["NONE"] > 0
+    assert executor.broken is None and not two.warnings
+    assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
+    assert _records(two) == _records(one)
+
+    # The state is the same too: a one-process re-run finds nothing to do.
+    again = batchsum.run(RunConfig(paths=[corpus], out=tmp_path / "two", index=False, quiet=True, processes=1))
+    assert again.run.files_unchanged == len(again.files) and again.run.nodes_computed == 0
+
+
+def test_a_changed_file_is_redone_by_the_workers_on_its_previous_final(tmp_path: Path) -> None:
+    """A re-run chains a changed file's final to its previous one (a request the worker that read it
+    could not make ahead); the tree matches one process's."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_CORPUS, corpus)
+    outs = {}
+    for n in (1, 2):
+        out = tmp_path / f"out{n}"
+        batchsum.run(RunConfig(paths=[corpus], out=out, index=False, quiet=True, processes=n))
+        outs[n] = out
+    note = corpus / "docs" / "sync-protocol-design-note.md"  # one node (STANDARD): its summary is made ahead
+    note.write_text((corpus / "journal" / "2026-10-21.md").read_text(encoding="utf-8"), encoding="utf-8")
+    one = batchsum.run(RunConfig(paths=[corpus], out=outs[1], index=False, quiet=True, processes=1))
+    two = batchsum.run(RunConfig(paths=[corpus], out=outs[2], index=False, quiet=True, processes=2))
+    assert one.run.files_done == two.run.files_done == 1
+    final = "docs/sync-protocol-design-note.md/summaries/L3/final.md"
+    assert read_node(outs[2] / final)[0]["depth"] == 1  # built on the previous final
+    assert _tree(outs[2])[final] == _tree(outs[1])[final]
+
+
+def test_a_worker_that_dies_costs_a_warning_not_the_run(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_CORPUS, corpus)
+    one = batchsum.run(RunConfig(paths=[corpus], out=tmp_path / "one", index=False, quiet=True, processes=1))
+    cfg = RunConfig(paths=[corpus], out=tmp_path / "two", index=False, quiet=True, processes=2)
+    recorded = Recorded(cfg, corpus)
+
+    def killing(backend: Backend, fallback: Backend) -> ProcessExecutor:
+        """Kills a worker, as the out-of-memory killer would, once the workers are up."""
+        executor = recorded(backend, fallback)
+        assert executor.pool is not None and executor.pool.starter is not None
+        executor.pool.starter.join()
+        for started in executor.pool.started:
+            started.result()
+        os.kill(next(iter(executor.pool.executor._processes)), signal.SIGKILL)  # the stdlib pool's own table
+        return executor
+
+    two = batchsum.run(cfg, executor=killing)
+    assert two.exit_code == 0 and not two.problems
+    assert recorded.made[0].broken is not None
+    assert any("worker process died" in w for w in two.warnings)
+    assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
+    assert _records(two) == _records(one)
+
+
+def test_pool_size_and_when_a_run_uses_one() -> None:
+    assert pool_size(RunConfig(paths=[], processes=1)) == 0
+    assert pool_size(RunConfig(paths=[], processes=3)) == 3
+    assert pool_size(RunConfig(paths=[], processes=3, llm=LLMConfig(base_url="http://127.0.0.1:9/v1"))) == 0
+    refs = _refs(SAMPLE_CORPUS)
+    total = sum(os.stat(r.fspath).st_size for r in refs)
+    assert holds_bytes(refs, total) and not holds_bytes(refs, total + 1)
+    # By default a run below the threshold stays in one process (the sample corpus is one).
+    assert total < POOL_MIN_BYTES
+    assert executor_for(RunConfig(paths=[SAMPLE_CORPUS]), refs) is LocalExecutor
+    assert executor_for(RunConfig(paths=[SAMPLE_CORPUS], processes=1), refs) is LocalExecutor
+    assert executor_for(RunConfig(paths=[SAMPLE_CORPUS], processes=2), []) is LocalExecutor
+
+
+def test_processes_option_from_the_command_line(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_CORPUS / "docs", corpus)
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--processes", "2", "-q"])
+    assert res.exit_code == 0, res.output
+    assert any(out.rglob("final.md"))
+    bad = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--processes", "0"])
+    assert bad.exit_code == 2 and "--processes" in bad.output
