@@ -104,6 +104,7 @@ class WorkerPool:
     executor: ProcessPoolExecutor
     starter: threading.Thread | None = None
     started: list[Future[None]] = field(default_factory=list)
+    failure: Exception | None = None  # why the workers could not be started
 
     def ready(self) -> bool:
         """Whether every worker is up (until then the run works in its own process)."""
@@ -139,8 +140,8 @@ def start_pool(workers: int, cfg: RunConfig) -> WorkerPool:
         # so the run goes on meanwhile.
         try:
             pool.started = [pool.executor.submit(pool_worker.warm_up) for _ in range(workers)]
-        except RuntimeError:  # the pool was shut down already (a run that stopped at once)
-            pass
+        except RuntimeError as exc:  # a broken pool, or one shut down already (a run that stopped at once)
+            pool.failure = exc
 
     pool.starter = threading.Thread(target=start, name="batchsum-pool-start", daemon=True)
     pool.starter.start()
@@ -216,6 +217,9 @@ class ProcessExecutor(LocalExecutor):
         from concurrent.futures.process import BrokenProcessPool
 
         pool = self.pool
+        if pool is not None and pool.failure is not None:
+            self._lost(pool.failure)
+            return None
         if pool is None or not pool.ready():
             return None
         try:
@@ -239,7 +243,7 @@ class ProcessExecutor(LocalExecutor):
     def _lost(self, exc: Exception) -> None:
         pool, self.pool = self.pool, None
         if pool is not None:
-            self.broken = f"a worker process died ({exc}); the rest of the run was done in one process"
+            self.broken = f"worker processes lost ({exc}); the rest of the run was done in one process"
             log.warning("%s", self.broken)
             pool.executor.shutdown(wait=False, cancel_futures=True)
 
