@@ -281,23 +281,15 @@ def _first_runs(ctx: BenchContext, name: str, paths: list[Path], rss_target_mb: 
 
 
 def _timed_first(paths: list[Path], out: Path, *extra: str) -> tuple[float, float]:
-    """Wall seconds and peak RSS (KiB) of one first run, measured by /usr/bin/time when present."""
-    import os
-    import shutil
+    """Wall seconds and peak RSS (KiB) of one first run, its worker processes included."""
+    from bench.common import measure_tree
 
-    time_bin = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
     cmd = batchsum_cmd("run", *map(str, paths), "--out", str(out), "--quiet", *extra)
-    if time_bin is None:
-        from bench.common import timed_run
-
-        return timed_run(cmd)
-    t0 = time.perf_counter()
-    proc = subprocess.run([time_bin, "-f", "%M", *cmd], capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    rss = float(proc.stderr.strip().splitlines()[-1])
-    return wall, rss
+    out.parent.mkdir(parents=True, exist_ok=True)
+    usage = measure_tree(cmd, out.with_name(out.name + ".log"))
+    if usage.exit_code not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd)} failed ({usage.exit_code})")
+    return usage.wall, usage.peak_rss_kib
 
 
 def _costs(ctx: BenchContext) -> list[BenchResult]:

@@ -65,7 +65,9 @@ def batchsum_cmd(*args: str) -> list[str]:
 
 
 def timed_run(cmd: list[str], env: dict[str, str] | None = None, check: bool = True) -> tuple[float, int]:
-    """Run ``cmd``; return (wall seconds, peak RSS of children in KiB)."""
+    """Run ``cmd``; return (wall seconds, peak RSS in KiB of the largest process run so far).
+
+    For a run's memory use :func:`measure_tree`, which counts its worker processes."""
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, env={**os.environ, **(env or {})}, capture_output=True, text=True)
     wall = time.perf_counter() - t0
@@ -114,7 +116,8 @@ def measure_tree(cmd: list[str], log: Path, poll: float = 0.05) -> TreeUsage:
     A command's worker processes may outlive it by a moment or belong to a fork server it started:
     this process becomes their "subreaper" (Linux), so they are reaped here and their CPU time lands
     in this process's children's usage. Memory is the tree's resident total, polled every ``poll`` s
-    (shared pages of forked workers are counted in each: an upper bound)."""
+    (shared pages of forked workers are counted in each: an upper bound), and at least the run's own
+    exact peak."""
     import ctypes
 
     pr_set_child_subreaper = 36
@@ -124,10 +127,15 @@ def measure_tree(cmd: list[str], log: Path, poll: float = 0.05) -> TreeUsage:
     with open(log, "w", encoding="utf-8") as fh:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        while proc.poll() is None:
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
             peak = max(peak, _tree_rss_kib(proc.pid))
             time.sleep(poll)
         wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    peak = max(peak, int(usage.ru_maxrss))  # the run's own exact peak, in case polling missed it
     deadline = time.monotonic() + 10.0  # orphaned workers and fork servers exit with their run
     while time.monotonic() < deadline:
         try:

@@ -145,6 +145,10 @@ class _Run:
             ensure_repo(cfg.out)
         self.manifest = self.state.load_manifest()
         d = diff(cfg, self.manifest, self.sig)
+        if d.todo and cfg.index:
+            from batchsum.index.warmup import start_index_warmup
+
+            start_index_warmup(embed_locally=not cfg.embed_base_url)
         self.roots = d.roots
         for p in d.problems:
             self._skip(p, None)

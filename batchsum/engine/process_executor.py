@@ -50,6 +50,9 @@ Ahead = tuple["SummaryRequest", "SummaryOutput"]
 # starting the fork server and its workers costs (make bench).
 POOL_MIN_BYTES = 200_000
 FILES_AHEAD_PER_WORKER = 8  # files read ahead per worker: enough to keep each busy, bounded memory
+# A file larger than this is read and planned here, its nodes still summarized by the workers: a
+# worker's reading comes back as a copy of the text and its chunks (a 200 MB file would need ~1 GB).
+WORKER_FILE_MAX_BYTES = 8_000_000
 
 
 def available_cpus() -> int:
@@ -95,6 +98,14 @@ def holds_bytes(refs: Sequence[SourceRef], enough: int) -> bool:
         if total >= enough:
             return True
     return False
+
+
+def _fits_worker(ref: SourceRef) -> bool:
+    """Whether a worker should read ``ref`` (else this process does, and says why it cannot)."""
+    try:
+        return os.stat(ref.fspath).st_size <= WORKER_FILE_MAX_BYTES
+    except OSError:
+        return False
 
 
 @dataclass
@@ -180,7 +191,8 @@ class ProcessExecutor(LocalExecutor):
 
         def submit() -> None:
             for ref, same_sha in todo:
-                queue.append((ref, same_sha, self._submit(pool_worker.prepare, ref, same_sha)))
+                pending = self._submit(pool_worker.prepare, ref, same_sha) if _fits_worker(ref) else None
+                queue.append((ref, same_sha, pending))
                 if len(queue) >= self.read_window:
                     return
 
