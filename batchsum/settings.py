@@ -48,6 +48,7 @@ class Setting:
     short: str | None = None
     envvar: str | None = None
     param: str | None = None  # click parameter name when it differs from the flag's
+    command_default: Any = None  # the command line's default when it is not the library's (None: the same)
 
     @property
     def param_name(self) -> str:
@@ -282,10 +283,10 @@ SETTINGS: tuple[Setting, ...] = (
         "int",
         "--processes",
         "processes",
-        "Processes computing extractive summaries with the local executor (1: this one only) [one per CPU,"
-        " once a run has enough text to gain from them].",
-        nullable=True,
-        minimum=1,
+        "Worker processes that read and summarize with the extractive summarizer: 0 = one per CPU for"
+        " runs with >= 200 KB of changed text, 1 = this process only.",
+        minimum=0,
+        command_default=0,
         scope="run",
     ),
     _s(
@@ -476,7 +477,7 @@ def click_option(s: Setting) -> Callable[[Any], Any]:
     elif s.kind == "strlist":
         kw["multiple"] = True
     else:
-        default = s.default
+        default = s.default if s.command_default is None else s.command_default
         if default is None and s.zero_is_none:
             default = 0
         if default is not None and not s.envvar:

@@ -120,6 +120,7 @@ def _books(ctx: BenchContext) -> tuple[list[Path], str] | None:
 
 def _cpu_stages(ctx: BenchContext) -> list[BenchResult]:
     from batchsum.config import RunConfig
+    from batchsum.engine.process_executor import AUTO
 
     found = _books(ctx)
     if found is None:
@@ -138,9 +139,9 @@ def _cpu_stages(ctx: BenchContext) -> list[BenchResult]:
         walls: dict[str, float] = {}
         for name, workers, processes in (
             ("local, one process", None, 1),
-            ("local, worker processes", None, None),
-            ("ray 1 worker", 1, None),
-            ("ray 2 workers", 2, None),
+            ("local, worker processes", None, AUTO),
+            ("ray 1 worker", 1, 1),
+            ("ray 2 workers", 2, 1),
         ):
             out = ctx.workdir / AREA / f"out-{index}-{workers}-{processes}"
             cfg = RunConfig(paths=paths, out=out, index=index, metrics=False, quiet=True, processes=processes)

@@ -82,12 +82,13 @@ class TreeUsage:
 
     wall: float  # seconds, start to the command's exit
     cpu: float  # user + system seconds of the whole process tree
-    peak_rss_kib: int  # largest sum of resident memory of the tree's live processes (polled)
+    peak_rss_kib: int  # the tree's largest total memory (summed PSS, polled), at least the command's own peak RSS
     exit_code: int
 
 
-def _tree_rss_kib(root: int) -> int:
-    """Resident memory (KiB) of ``root`` and its live descendants, from /proc."""
+def _tree_memory_kib(root: int) -> int:
+    """Memory (KiB) of ``root`` and its live descendants: their proportional set sizes summed, so
+    pages forked workers share with their fork server count once (RSS where PSS is unavailable)."""
     parents: dict[int, int] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -107,7 +108,18 @@ def _tree_rss_kib(root: int) -> int:
             if parent == pid and child not in tree:
                 tree.add(child)
                 frontier.append(child)
-    return sum(rss.get(pid, 0) for pid in tree)
+    return sum(_pss_kib(pid, rss.get(pid, 0)) for pid in tree)
+
+
+def _pss_kib(pid: int, fallback: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return fallback
 
 
 def measure_tree(cmd: list[str], log: Path, poll: float = 0.05) -> TreeUsage:
@@ -115,9 +127,8 @@ def measure_tree(cmd: list[str], log: Path, poll: float = 0.05) -> TreeUsage:
 
     A command's worker processes may outlive it by a moment or belong to a fork server it started:
     this process becomes their "subreaper" (Linux), so they are reaped here and their CPU time lands
-    in this process's children's usage. Memory is the tree's resident total, polled every ``poll`` s
-    (shared pages of forked workers are counted in each: an upper bound), and at least the run's own
-    exact peak."""
+    in this process's children's usage. Memory is the tree's total (proportional set sizes, polled
+    every ``poll`` s), and at least the run's own exact peak RSS."""
     import ctypes
 
     pr_set_child_subreaper = 36
@@ -131,7 +142,7 @@ def measure_tree(cmd: list[str], log: Path, poll: float = 0.05) -> TreeUsage:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
-            peak = max(peak, _tree_rss_kib(proc.pid))
+            peak = max(peak, _tree_memory_kib(proc.pid))
             time.sleep(poll)
         wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)

@@ -8,6 +8,7 @@ import shutil
 import signal
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 import batchsum
@@ -15,6 +16,7 @@ from batchsum.cli import main
 from batchsum.config import LLMConfig, RunConfig
 from batchsum.engine.executor import LocalExecutor, executor_for
 from batchsum.engine.process_executor import (
+    AUTO,
     POOL_MIN_BYTES,
     ProcessExecutor,
     holds_bytes,
@@ -123,17 +125,30 @@ def test_a_worker_that_dies_costs_a_warning_not_the_run(tmp_path: Path) -> None:
 
 
 def test_pool_size_and_when_a_run_uses_one() -> None:
+    assert pool_size(RunConfig(paths=[])) == 0  # the library's default: this process only
     assert pool_size(RunConfig(paths=[], processes=1)) == 0
     assert pool_size(RunConfig(paths=[], processes=3)) == 3
+    assert pool_size(RunConfig(paths=[], processes=AUTO)) == len(os.sched_getaffinity(0))
     assert pool_size(RunConfig(paths=[], processes=3, llm=LLMConfig(base_url="http://127.0.0.1:9/v1"))) == 0
     refs = _refs(SAMPLE_CORPUS)
     total = sum(os.stat(r.fspath).st_size for r in refs)
     assert holds_bytes(refs, total) and not holds_bytes(refs, total + 1)
-    # By default a run below the threshold stays in one process (the sample corpus is one).
+    # Automatic: a run below the threshold stays in one process (the sample corpus is one).
     assert total < POOL_MIN_BYTES
+    assert executor_for(RunConfig(paths=[SAMPLE_CORPUS], processes=AUTO), refs) is LocalExecutor
     assert executor_for(RunConfig(paths=[SAMPLE_CORPUS]), refs) is LocalExecutor
-    assert executor_for(RunConfig(paths=[SAMPLE_CORPUS], processes=1), refs) is LocalExecutor
     assert executor_for(RunConfig(paths=[SAMPLE_CORPUS], processes=2), []) is LocalExecutor
+
+
+def test_the_command_defaults_to_automatic_and_the_library_to_one_process() -> None:
+    from batchsum.settings import SETTINGS
+
+    setting = next(s for s in SETTINGS if s.field == "processes")
+    assert setting.default == 1 and setting.command_default == AUTO
+    run = main.get_command(click.Context(main), "run")
+    assert run is not None
+    option = next(p for p in run.params if p.name == "processes")
+    assert option.default == AUTO
 
 
 def test_processes_option_from_the_command_line(tmp_path: Path) -> None:
@@ -143,5 +158,5 @@ def test_processes_option_from_the_command_line(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--processes", "2", "-q"])
     assert res.exit_code == 0, res.output
     assert any(out.rglob("final.md"))
-    bad = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--processes", "0"])
+    bad = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--processes", "-1"])
     assert bad.exit_code == 2 and "--processes" in bad.output

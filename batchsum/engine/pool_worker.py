@@ -8,6 +8,14 @@ process commits.
 
 from __future__ import annotations
 
+import os
+
+# One BLAS thread per worker, set before numpy loads (a user's own setting wins): OpenBLAS's idle
+# threads spin, and beside the other workers they made a run 1.4x slower on 2 cores (make bench).
+# Only worker processes import this module, so the run's own process keeps its settings.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
 import signal
 from typing import TYPE_CHECKING
 
@@ -25,7 +33,7 @@ if TYPE_CHECKING:
     from batchsum.tokens import Tokenizer
     from batchsum.walk import SourceRef
 
-get_tokenizer(DEFAULT_ENCODING)  # cached: forked workers (and a run's own process) reuse it
+get_tokenizer(DEFAULT_ENCODING)  # cached: the workers forked from the fork server reuse it
 
 _cfg: RunConfig | None = None
 _tokenizer: Tokenizer | None = None

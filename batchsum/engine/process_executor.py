@@ -2,14 +2,14 @@
 
 The extractive summarizer is CPU-bound Python, so one process uses one core. A run with enough text
 hands the reading, tokenizing and planning of its changed files and the summaries of their nodes to a
-pool of worker processes (``--processes``, one per CPU by default), while this process writes the
-finished trees and keeps the records. Everything else is
-:class:`~batchsum.engine.executor.LocalExecutor`'s: the same node graph, keys, node store, trees,
-manifest and records, so the output is the same byte for byte.
+pool of worker processes, while this process writes the finished trees and keeps the records.
+Everything else is :class:`~batchsum.engine.executor.LocalExecutor`'s: the same node graph, keys,
+node store, trees, manifest and records, so the output is the same byte for byte.
 
-By default the pool starts only when the changed files hold :data:`POOL_MIN_BYTES` (a small run is
-done in this process before workers could start), and the run reads and summarizes here until the
-workers are up; ``--processes N`` asks for N workers whatever the size, and waits for them.
+``RunConfig.processes``: 1 (the library's default) never starts a worker; :data:`AUTO` (0, the
+command's default) starts one per CPU when the changed files hold :data:`POOL_MIN_BYTES` (a small run
+is done before workers could start) and works in this process until they are up; N asks for N
+workers whatever the size, and waits for them.
 
 Workers come from a fork server (``forkserver``, where the platform has one) that has imported the
 summarizer; each worker is a fork of it, safe whatever threads this process runs (``batchsum watch``
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum.engine.executor import LocalExecutor
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+    from collections.abc import AsyncIterator, Awaitable, Sequence
     from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.context import BaseContext
 
@@ -63,11 +63,14 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+AUTO = 0  # ``RunConfig.processes``: one worker per CPU, for runs with POOL_MIN_BYTES of changed text
+
+
 def pool_size(cfg: RunConfig) -> int:
     """Worker processes for this run: 0 when everything is computed in this process."""
     if cfg.llm.enabled:
         return 0  # an LLM run waits on the network, not the CPU; its fallback is rare
-    wanted = cfg.processes if cfg.processes is not None else available_cpus()
+    wanted = available_cpus() if cfg.processes == AUTO else cfg.processes
     return wanted if wanted > 1 else 0
 
 
@@ -77,8 +80,8 @@ def process_executor(cfg: RunConfig, todo: Sequence[SourceRef]) -> ExecutorFacto
     workers = pool_size(cfg)
     if not workers or not todo:
         return None
-    if cfg.processes is None and not holds_bytes(todo, POOL_MIN_BYTES):
-        return None  # one per CPU is the default for runs worth it; --processes N asks for N
+    if cfg.processes == AUTO and not holds_bytes(todo, POOL_MIN_BYTES):
+        return None  # automatic: only for runs worth it; --processes N asks for N
     pool = start_pool(workers, cfg)
 
     def factory(backend: Backend, fallback: Backend) -> ProcessExecutor:
@@ -98,6 +101,17 @@ def holds_bytes(refs: Sequence[SourceRef], enough: int) -> bool:
         if total >= enough:
             return True
     return False
+
+
+WORKER_MODULE = "batchsum.engine.pool_worker"
+
+
+def in_worker(name: str, *args: Any) -> Any:
+    """``pool_worker.<name>(*args)``, run in a worker. The run's own process never imports that
+    module: it sets the workers' BLAS threads before numpy loads."""
+    import importlib
+
+    return getattr(importlib.import_module(WORKER_MODULE), name)(*args)
 
 
 def _fits_worker(ref: SourceRef) -> bool:
@@ -134,23 +148,21 @@ def start_pool(workers: int, cfg: RunConfig) -> WorkerPool:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from batchsum.engine import pool_worker
-
     ctx: BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload([pool_worker.__name__])
+        ctx.set_forkserver_preload([WORKER_MODULE])
     else:
         ctx = multiprocessing.get_context("spawn")
     pool = WorkerPool(
-        ProcessPoolExecutor(workers, mp_context=ctx, initializer=pool_worker.init_worker, initargs=(cfg,))
+        ProcessPoolExecutor(workers, mp_context=ctx, initializer=in_worker, initargs=("init_worker", cfg))
     )
 
     def start() -> None:
         # The first calls start the fork server and wait for its imports (~0.3 s): from a thread,
         # so the run goes on meanwhile.
         try:
-            pool.started = [pool.executor.submit(pool_worker.warm_up) for _ in range(workers)]
+            pool.started = [pool.executor.submit(in_worker, "warm_up") for _ in range(workers)]
         except RuntimeError as exc:  # a broken pool, or one shut down already (a run that stopped at once)
             pool.failure = exc
 
@@ -170,7 +182,7 @@ class ProcessExecutor(LocalExecutor):
         self.broken: str | None = None  # why the pool stopped, when a worker died
         self.pool: WorkerPool | None = pool
         # --processes N asks for workers: wait for them rather than start the run in this process.
-        self.wait_for_workers = cfg.processes is not None
+        self.wait_for_workers = cfg.processes != AUTO
         self.prepared_by_workers = 0  # files read and planned by a worker
         self.computed_by_workers = 0  # node summaries computed by a worker
         self._ahead: dict[str, Ahead] = {}  # by node id, until the run asks for that node
@@ -181,7 +193,6 @@ class ProcessExecutor(LocalExecutor):
         return self._read_ahead(work)
 
     async def _read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]]:
-        from batchsum.engine import pool_worker
         from batchsum.engine.prepare import prepare_file
 
         queue: deque[tuple[SourceRef, str | None, asyncio.Future[Any] | None]] = deque()
@@ -191,7 +202,7 @@ class ProcessExecutor(LocalExecutor):
 
         def submit() -> None:
             for ref, same_sha in todo:
-                pending = self._submit(pool_worker.prepare, ref, same_sha) if _fits_worker(ref) else None
+                pending = self._submit("prepare", ref, same_sha) if _fits_worker(ref) else None
                 queue.append((ref, same_sha, pending))
                 if len(queue) >= self.read_window:
                     return
@@ -212,20 +223,18 @@ class ProcessExecutor(LocalExecutor):
 
     async def compute(self, request: SummaryRequest) -> SummaryOutput:
         """The node's summary: computed by a worker (here while none is up, or after they died)."""
-        from batchsum.engine import pool_worker
-
         ahead = self._ahead.pop(request.node_id, None)
         if ahead is not None and ahead[0] == request:
             self.computed_by_workers += 1
             return ahead[1]  # computed with its file's reading
-        output = await self._result(self._submit(pool_worker.summarize, request))
+        output = await self._result(self._submit("summarize", request))
         if output is not None:
             self.computed_by_workers += 1
             return output
         return await super().compute(request)
 
-    def _submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any] | None:
-        """``fn(*args)`` on a worker, or None when no worker is up."""
+    def _submit(self, name: str, *args: Any) -> asyncio.Future[Any] | None:
+        """``pool_worker.<name>(*args)`` on a worker, or None when no worker is up."""
         from concurrent.futures.process import BrokenProcessPool
 
         pool = self.pool
@@ -235,7 +244,7 @@ class ProcessExecutor(LocalExecutor):
         if pool is None or not pool.ready():
             return None
         try:
-            return asyncio.wrap_future(pool.executor.submit(fn, *args))
+            return asyncio.wrap_future(pool.executor.submit(in_worker, name, *args))
         except BrokenProcessPool as exc:
             self._lost(exc)
             return None
