@@ -151,7 +151,7 @@ def start_pool(workers: int, cfg: RunConfig) -> WorkerPool:
     ctx: BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload([WORKER_MODULE])
+        ctx.set_forkserver_preload([WORKER_MODULE, __name__])  # __name__: where in_worker lives
     else:
         ctx = multiprocessing.get_context("spawn")
     pool = WorkerPool(
