@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 from pathlib import Path
+from typing import Any
 
 import click
 from click.testing import CliRunner
@@ -105,6 +106,7 @@ def test_a_worker_that_dies_costs_a_warning_not_the_run(tmp_path: Path) -> None:
     one = batchsum.run(RunConfig(paths=[corpus], out=tmp_path / "one", index=False, quiet=True, processes=1))
     cfg = RunConfig(paths=[corpus], out=tmp_path / "two", index=False, quiet=True, processes=2)
     recorded = Recorded(cfg, corpus)
+    tables: list[dict[int, Any]] = []  # the stdlib pool's table of its processes, as the run leaves it
 
     def killing(backend: Backend, fallback: Backend) -> ProcessExecutor:
         """Kills a worker, as the out-of-memory killer would, once the workers are up."""
@@ -113,12 +115,18 @@ def test_a_worker_that_dies_costs_a_warning_not_the_run(tmp_path: Path) -> None:
         executor.pool.starter.join()
         for started in executor.pool.started:
             started.result()
-        os.kill(next(iter(executor.pool.executor._processes)), signal.SIGKILL)  # the stdlib pool's own table
+        table = executor.pool.executor._processes  # the stdlib pool's own table
+        os.kill(next(iter(table)), signal.SIGKILL)
+        tables.append(table)
         return executor
 
     two = batchsum.run(cfg, executor=killing)
     assert two.exit_code == 0 and not two.problems
     assert recorded.made[0].broken is not None
+    # No worker outlives the broken pool (one left waiting would keep this process from exiting).
+    for process in tables[0].values():
+        process.join(timeout=30)
+        assert not process.is_alive()
     assert any("worker processes lost" in w for w in two.warnings)
     assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
     assert _records(two) == _records(one)

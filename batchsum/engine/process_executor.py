@@ -114,6 +114,18 @@ def in_worker(name: str, *args: Any) -> Any:
     return getattr(importlib.import_module(WORKER_MODULE), name)(*args)
 
 
+def stop_workers(executor: ProcessPoolExecutor) -> None:
+    """Terminate what is left of a broken pool's processes.
+
+    A worker the stdlib started for a call that raced with the pool breaking is never stopped by it
+    (CPython 3.11-3.13), and the interpreter's exit then waits for that worker forever (seen in CI:
+    a run that finished, and never exited). All of this run's calls come from its event loop thread,
+    so by the time it learns the pool broke, every worker it caused to start is in the table."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()
+
+
 def _fits_worker(ref: SourceRef) -> bool:
     """Whether a worker should read ``ref`` (else this process does, and says why it cannot)."""
     try:
@@ -266,6 +278,7 @@ class ProcessExecutor(LocalExecutor):
         if pool is not None:
             self.broken = f"worker processes lost ({exc}); the rest of the run was done in one process"
             log.warning("%s", self.broken)
+            stop_workers(pool.executor)  # first: shutting down forgets the table of processes
             pool.executor.shutdown(wait=False, cancel_futures=True)
 
     def _tokenizer(self) -> Tokenizer:
