@@ -12,9 +12,9 @@ is done before workers could start) and works in this process until they are up;
 workers whatever the size, and waits for them.
 
 Workers come from a fork server (``forkserver``, where the platform has one) that has imported the
-summarizer; each worker is a fork of it, safe whatever threads this process runs (``batchsum watch``
-and ``serve`` run summaries from threads). A worker that dies (killed, out of memory) breaks the
-pool: the run says so and does the rest here.
+summarizer; each worker is a fork of it, safe whatever threads this process runs (a library caller's,
+or those of ``batchsum watch`` and ``serve``, which keep to one process by default). A worker that
+dies (killed, out of memory) breaks the pool: the run says so and does the rest here.
 """
 
 from __future__ import annotations
