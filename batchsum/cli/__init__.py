@@ -4,7 +4,6 @@ so ``batchsum --help`` never imports chromadb, onnxruntime, duckdb or openai."""
 from __future__ import annotations
 
 import importlib
-import os
 from typing import Any
 
 import click
@@ -99,14 +98,9 @@ def _load_config_defaults(ctx: click.Context) -> None:
         raise SystemExit(2) from None
 
 
-# One BLAS thread: the summarizer's matrices are small, and OpenBLAS's idle threads spin on the
-# other cores, which made a run with worker processes 1.4x slower on 2 cores (make bench).
-# (OMP_NUM_THREADS is left alone: it is not numpy's alone.)
-SINGLE_THREADED_BLAS = {"OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-
-
 def entry() -> None:
     """The ``batchsum`` executable and ``python -m batchsum``."""
-    for name, value in SINGLE_THREADED_BLAS.items():
-        os.environ.setdefault(name, value)  # a user's own setting wins
+    from batchsum.blas import single_threaded_blas
+
+    single_threaded_blas()  # the command's own process; workers set theirs (engine/pool_worker.py)
     main()

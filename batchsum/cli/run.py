@@ -126,7 +126,7 @@ def run(ctx: click.Context, **params: Any) -> None:
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
     if cfg.llm.enabled:
-        from batchsum.backends.warmup import start_llm_imports
+        from batchsum.warmup import start_llm_imports
 
         start_llm_imports()  # overlaps the client's import with walking and reading files
     result = batchsum.run(cfg)

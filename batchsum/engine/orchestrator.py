@@ -146,7 +146,7 @@ class _Run:
         self.manifest = self.state.load_manifest()
         d = diff(cfg, self.manifest, self.sig)
         if d.todo and cfg.index:
-            from batchsum.index.warmup import start_index_warmup
+            from batchsum.warmup import start_index_warmup
 
             start_index_warmup(embed_locally=not cfg.embed_base_url)
         self.roots = d.roots

@@ -8,22 +8,20 @@ process commits.
 
 from __future__ import annotations
 
-import os
+from batchsum.blas import single_threaded_blas
 
-# One BLAS thread per worker, set before numpy loads (a user's own setting wins): OpenBLAS's idle
-# threads spin, and beside the other workers they made a run 1.4x slower on 2 cores (make bench).
-# Only worker processes import this module, so the run's own process keeps its settings.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-os.environ.setdefault("MKL_NUM_THREADS", "1")
+# Before numpy loads. Only worker processes import this module, so the run's own process (a library
+# caller's) keeps its settings.
+single_threaded_blas()
 
-import signal
-from typing import TYPE_CHECKING
+import signal  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
 
-from batchsum.backends.extractive import ExtractiveBackend
-from batchsum.engine.changes import backend_identity
-from batchsum.engine.nodes import make_job
-from batchsum.engine.prepare import prepare_file
-from batchsum.tokens import DEFAULT_ENCODING, get_tokenizer
+from batchsum.backends.extractive import ExtractiveBackend  # noqa: E402
+from batchsum.engine.changes import backend_identity  # noqa: E402
+from batchsum.engine.nodes import make_job  # noqa: E402
+from batchsum.engine.prepare import prepare_file  # noqa: E402
+from batchsum.tokens import DEFAULT_ENCODING, get_tokenizer  # noqa: E402
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig

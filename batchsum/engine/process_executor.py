@@ -189,8 +189,7 @@ class ProcessExecutor(LocalExecutor):
     def __init__(self, backend: Backend, fallback: Backend, cfg: RunConfig, pool: WorkerPool, *, workers: int) -> None:
         super().__init__(backend, fallback)
         self.cfg = cfg
-        self.read_window = workers * FILES_AHEAD_PER_WORKER
-        self.files_ahead = self.read_window
+        self.files_ahead = workers * FILES_AHEAD_PER_WORKER
         self.broken: str | None = None  # why the pool stopped, when a worker died
         self.pool: WorkerPool | None = pool
         # --processes N asks for workers: wait for them rather than start the run in this process.
@@ -209,6 +208,7 @@ class ProcessExecutor(LocalExecutor):
 
         queue: deque[tuple[SourceRef, str | None, asyncio.Future[Any] | None]] = deque()
         todo = iter(work)
+        window = self.files_ahead or 1
         if self.wait_for_workers and self.pool is not None:
             await self._result(self.pool.wait_ready())
 
@@ -216,7 +216,7 @@ class ProcessExecutor(LocalExecutor):
             for ref, same_sha in todo:
                 pending = self._submit("prepare", ref, same_sha) if _fits_worker(ref) else None
                 queue.append((ref, same_sha, pending))
-                if len(queue) >= self.read_window:
+                if len(queue) >= window:
                     return
 
         submit()
