@@ -58,11 +58,21 @@ class Recorded:
         return executor
 
 
-def test_worker_processes_leave_the_tree_one_process_leaves(tmp_path: Path) -> None:
+def _config(corpus: Path, out: Path, processes: int) -> RunConfig:
+    return RunConfig(paths=[corpus], out=out, index=False, quiet=True, processes=processes)
+
+
+def _summarized_in_one_process(tmp_path: Path) -> tuple[Path, batchsum.RunResult, RunConfig]:
+    """The sample corpus copied and summarized in one process into ``one``; the config of the same
+    run with two workers into ``two``."""
     corpus = tmp_path / "corpus"
     shutil.copytree(SAMPLE_CORPUS, corpus)
-    one = batchsum.run(RunConfig(paths=[corpus], out=tmp_path / "one", index=False, quiet=True, processes=1))
-    cfg = RunConfig(paths=[corpus], out=tmp_path / "two", index=False, quiet=True, processes=2)
+    one = batchsum.run(_config(corpus, tmp_path / "one", 1))
+    return corpus, one, _config(corpus, tmp_path / "two", 2)
+
+
+def test_worker_processes_leave_the_tree_one_process_leaves(tmp_path: Path) -> None:
+    corpus, one, cfg = _summarized_in_one_process(tmp_path)
     recorded = Recorded(cfg, corpus)
     two = batchsum.run(cfg, executor=recorded)
 
@@ -76,7 +86,7 @@ def test_worker_processes_leave_the_tree_one_process_leaves(tmp_path: Path) -> N
     assert _records(two) == _records(one)
 
     # The state is the same too: a one-process re-run finds nothing to do.
-    again = batchsum.run(RunConfig(paths=[corpus], out=tmp_path / "two", index=False, quiet=True, processes=1))
+    again = batchsum.run(_config(corpus, tmp_path / "two", 1))
     assert again.run.files_unchanged == len(again.files) and again.run.nodes_computed == 0
 
 
@@ -85,15 +95,13 @@ def test_a_changed_file_is_redone_by_the_workers_on_its_previous_final(tmp_path:
     could not make ahead); the tree matches one process's."""
     corpus = tmp_path / "corpus"
     shutil.copytree(SAMPLE_CORPUS, corpus)
-    outs = {}
-    for n in (1, 2):
-        out = tmp_path / f"out{n}"
-        batchsum.run(RunConfig(paths=[corpus], out=out, index=False, quiet=True, processes=n))
-        outs[n] = out
+    outs = {n: tmp_path / f"out{n}" for n in (1, 2)}
+    for n, out in outs.items():
+        batchsum.run(_config(corpus, out, n))
     note = corpus / "docs" / "sync-protocol-design-note.md"  # one node (STANDARD): its summary is made ahead
     note.write_text((corpus / "journal" / "2026-10-21.md").read_text(encoding="utf-8"), encoding="utf-8")
-    one = batchsum.run(RunConfig(paths=[corpus], out=outs[1], index=False, quiet=True, processes=1))
-    two = batchsum.run(RunConfig(paths=[corpus], out=outs[2], index=False, quiet=True, processes=2))
+    one = batchsum.run(_config(corpus, outs[1], 1))
+    two = batchsum.run(_config(corpus, outs[2], 2))
     assert one.run.files_done == two.run.files_done == 1
     final = "docs/sync-protocol-design-note.md/summaries/L3/final.md"
     assert read_node(outs[2] / final)[0]["depth"] == 1  # built on the previous final
@@ -101,10 +109,7 @@ def test_a_changed_file_is_redone_by_the_workers_on_its_previous_final(tmp_path:
 
 
 def test_a_worker_that_dies_costs_a_warning_not_the_run(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    shutil.copytree(SAMPLE_CORPUS, corpus)
-    one = batchsum.run(RunConfig(paths=[corpus], out=tmp_path / "one", index=False, quiet=True, processes=1))
-    cfg = RunConfig(paths=[corpus], out=tmp_path / "two", index=False, quiet=True, processes=2)
+    corpus, one, cfg = _summarized_in_one_process(tmp_path)
     recorded = Recorded(cfg, corpus)
     tables: list[dict[int, Any]] = []  # the stdlib pool's table of its processes, as the run leaves it
 
