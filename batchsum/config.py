@@ -106,6 +106,9 @@ class RunConfig(IndexConfig):
     # runs with enough text (the command's default); N = N workers.
     processes: int = 1
     ray_limiter: str | None = None  # a named LLM limiter shared by every run on the cluster that names it
+    digests: bool = True  # a digest per month and year of dated sources, per folder of undated ones (digests.py)
+    digest_month_words: int = 300  # word budget of a month's (or a folder's) digest
+    digest_year_words: int = 600  # word budget of a year's digest
 
     @property
     def redact_secrets(self) -> bool:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,9 +35,42 @@ def title_for(relpath: str) -> str:
     return stem if dot and stem else name
 
 
-def _link(label: str, target: str) -> str:
+# Characters a name may hold that would end or change a Markdown link target, or a page's text:
+# control characters (a newline ends the line, ESC drives terminals), HTML (``<!--`` hides the rest
+# of the page), and the link and emphasis punctuation of CommonMark.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_MD_PUNCT = re.compile(r"([\\`*_\[\]{}#|!])")
+_TARGET_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029%<>\\#?]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    return repr(match.group())[1:-1]  # "\n", "\x1b": shown, never acted on
+
+
+def escape_html(text: str) -> str:
+    """Text put inside a page as prose: control characters shown as escapes, no HTML."""
+    return _CONTROL.sub(_visible, text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def escape_text(text: str) -> str:
+    """A name or a line shown in a page as plain text (a link label, a heading, a one-line summary)."""
+    return escape_html(_MD_PUNCT.sub(r"\\\1", text))
+
+
+def link_target(target: str) -> str:
+    """A relative link target that stays one target whatever characters its file names hold."""
+    # Percent-encoded where a character would end the target or be read as a fragment or query; a
+    # space stays (readable, and allowed inside angle brackets).
+    return _TARGET_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), target)
+
+
+def md_link(label: str, target: str) -> str:
+    """A Markdown link whose label and target are safe whatever characters a file name holds."""
     # Angle brackets let a target contain spaces and parentheses (CommonMark).
-    return f"[{label}](<{target}>)"
+    return f"[{escape_text(label)}](<{link_target(target)}>)"
+
+
+_link = md_link
 
 
 def links_block(
@@ -114,38 +148,100 @@ class IndexRow:
     doc_date: str | None
     tokens: int
     final_tokens: int
+    line: str = ""  # one-line summary
+    period: str | None = None  # the id of its month or folder digest ("month:1826-05", "folder:notes")
 
 
-def render_index(rows: Iterable[IndexRow], *, generated_at: str | None = None) -> str:
-    """The root ``index.md``: files grouped by content type, newest dated first, then by path."""
-    groups: dict[str, list[IndexRow]] = defaultdict(list)
-    total = 0
-    for row in rows:
-        groups[row.content_type].append(row)
-        total += 1
+@dataclass(frozen=True)
+class PeriodPage:
+    """A period's digest as the root index shows it."""
+
+    id: str  # "month:1826-05", "year:1826", "folder:notes"
+    title: str
+    path: str  # relative to the output folder
+    summary: str
+
+
+def render_index(
+    rows: Iterable[IndexRow], *, periods: Mapping[str, PeriodPage] | None = None, generated_at: str | None = None
+) -> str:
+    """The root ``index.md``. With ``periods`` (digests): files by year and month, newest first, each
+    month opening with its digest's summary, then undated files by folder; without: files grouped by
+    content type, newest dated first, then by path."""
+    items = list(rows)
     stamp = generated_at or dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-    out = [
-        "---",
-        "title: Summaries",
-        f"files: {total}",
-        f"generated_at: '{stamp}'",
-        "---",
-        "",
-        "# Summaries",
-        "",
-    ]
-    if not total:
+    out = ["---", "title: Summaries", f"files: {len(items)}", f"generated_at: '{stamp}'", "---", "", "# Summaries", ""]
+    if not items:
         out.append("No summarized files yet.")
-    for ctype in sorted(groups):
-        items = sorted(groups[ctype], key=lambda r: (r.doc_date is None, _neg_date(r.doc_date), r.relpath))
-        out += [f"## {ctype.capitalize()} ({len(items)})", ""]
-        for r in items:
-            date = f"{r.doc_date} · " if r.doc_date else ""
-            kept = r.level == "NONE"
-            size = f"{r.tokens:,} tokens, kept whole" if kept else f"{r.tokens:,} → {r.final_tokens:,} tokens"
-            out.append(f"- {_link(r.relpath, r.relpath + '/summaries/L3/final.md')} — {date}{r.level} · {size}")
-        out.append("")
+    elif periods is None or not any(r.period for r in items):
+        out += _by_type(items)
+    else:
+        out += _by_period(items, periods)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _row_line(r: IndexRow, *, with_type: bool) -> str:
+    kept = r.level == "NONE"
+    size = f"{r.tokens:,} tokens, kept whole" if kept else f"{r.tokens:,} → {r.final_tokens:,} tokens"
+    link = _link(r.relpath if not with_type else title_for(r.relpath), r.relpath + "/summaries/L3/final.md")
+    if not with_type:
+        date = f"{r.doc_date} · " if r.doc_date else ""
+        return f"- {link} — {date}{r.level} · {size}"
+    date = f"{r.doc_date} · " if r.doc_date and r.period and r.period.startswith("month:") else ""
+    line = f" — {escape_html(r.line)}" if r.line else ""
+    return f"- {date}{link}{line} ({r.content_type}, {r.level}, {size})"
+
+
+def _by_type(items: list[IndexRow]) -> list[str]:
+    groups: dict[str, list[IndexRow]] = defaultdict(list)
+    for row in items:
+        groups[row.content_type].append(row)
+    out: list[str] = []
+    for ctype in sorted(groups):
+        rows = sorted(groups[ctype], key=lambda r: (r.doc_date is None, _neg_date(r.doc_date), r.relpath))
+        out += [f"## {ctype.capitalize()} ({len(rows)})", ""]
+        out += [_row_line(r, with_type=False) for r in rows]
+        out.append("")
+    return out
+
+
+def _by_period(items: list[IndexRow], periods: Mapping[str, PeriodPage]) -> list[str]:
+    groups: dict[str, list[IndexRow]] = defaultdict(list)
+    for row in items:
+        groups[row.period or "folder:"].append(row)
+    months = sorted((p for p in groups if p.startswith("month:")), reverse=True)
+    folders = sorted(p for p in groups if not p.startswith("month:"))
+    years = sorted({m[6:10] for m in months}, reverse=True)
+    out: list[str] = []
+    if years:
+        digests = " · ".join(_link(y, periods[f"year:{y}"].path) for y in years if f"year:{y}" in periods)
+        out += [f"{len(items)} files; {len(months)} months over {len(years)} years. Year digests: {digests}", ""]
+    for year in years:
+        out += [f"## {year}", ""]
+        page = periods.get(f"year:{year}")
+        if page is not None:
+            out += [f"The year in one page: {_link(page.title, page.path)}", ""]
+        for month in (m for m in months if m[6:10] == year):
+            out += _period_section(month, groups[month], periods)
+    if folders:
+        out += ["## Undated, by folder", ""]
+        for folder in folders:
+            out += _period_section(folder, groups[folder], periods)
+    return out
+
+
+def _period_section(pid: str, rows: list[IndexRow], periods: Mapping[str, PeriodPage]) -> list[str]:
+    page = periods.get(pid)
+    title = page.title if page is not None else (pid.split(":", 1)[1] or "(top level)")
+    out = [f"### {escape_text(title)} ({len(rows)} files)", ""]
+    if page is not None:
+        if page.summary:
+            out += ["\n".join(escape_html(line) for line in page.summary.splitlines()), ""]
+        out += [f"Digest: {_link(page.title, page.path)}", ""]
+    rows = sorted(rows, key=lambda r: (r.doc_date or "", r.relpath))
+    out += [_row_line(r, with_type=True) for r in rows]
+    out.append("")
+    return out
 
 
 def _neg_date(date: str | None) -> tuple[int, ...]:
@@ -159,10 +255,10 @@ def index_path(out: Path) -> Path:
     return out / "batchsum-index.md" if path.is_dir() else path
 
 
-def write_index(out: Path, rows: Iterable[IndexRow]) -> Path:
+def write_index(out: Path, rows: Iterable[IndexRow], periods: Mapping[str, PeriodPage] | None = None) -> Path:
     """Rewrite the root index atomically (readers see the old one or the new one)."""
     from batchsum.tree import atomic_write_text
 
     path = index_path(out)
-    atomic_write_text(path, render_index(rows), durable=False)
+    atomic_write_text(path, render_index(rows, periods=periods), durable=False)
     return path

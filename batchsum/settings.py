@@ -210,6 +210,23 @@ SETTINGS: tuple[Setting, ...] = (
         minimum=0,
     ),
     _s(
+        "digests",
+        "bool",
+        "--no-digests",
+        "digests.enabled",
+        "Write no month, year or folder digests (see docs/digests.md).",
+        inverted=True,
+    ),
+    _s(
+        "digest_month_words",
+        "int",
+        "--month-words",
+        "digests.month_words",
+        "Word budget of a month's digest.",
+        minimum=20,
+    ),
+    _s("digest_year_words", "int", "--year-words", "digests.year_words", "Word budget of a year's digest.", minimum=20),
+    _s(
         "index", "bool", "--no-index", "index.enabled", "Do not index summaries for search.", inverted=True, scope="run"
     ),
     _s(

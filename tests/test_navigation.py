@@ -95,7 +95,13 @@ def test_a_run_writes_a_navigable_tree_readable_by_others(tmp_path: Path) -> Non
     # The root index lists every final once, with a working link.
     index = (out / "index.md").read_text(encoding="utf-8")
     linked = re.findall(r"\]\(<([^>]+)>\)", index)
-    assert sorted(out / link for link in linked) == finals
+    assert sorted(out / link for link in linked if link.endswith("/final.md")) == finals
+    # ... and every month, year and folder digest, whose own links all resolve too.
+    digests = sorted((out / "digests").rglob("*.md"))
+    assert {out / link for link in linked if not link.endswith("/final.md")} == set(digests)
+    for digest in digests:
+        for link in re.findall(r"\]\(<([^>]+)>\)", digest.read_text(encoding="utf-8")):
+            assert (digest.parent / link).resolve().is_file(), (digest, link)
     # A re-run with nothing changed leaves the index page alone.
     before = (out / "index.md").stat().st_mtime_ns
     _run(["run", str(SAMPLE_CORPUS), "--out", str(out), "--no-index", "--quiet"])

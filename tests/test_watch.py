@@ -111,6 +111,8 @@ def test_watch_summarizes_new_files_soft_deletes_removed_ones_and_stops_cleanly(
     wait_for(lambda: not (out / "b.md" / "summaries").exists())
     assert list((out / "b.md" / "deleted").glob("*/summaries/L3/final.md"))
     w.expect("1 deleted")
+    index = (out / "index.md").read_text(encoding="utf-8")  # written before the run reports
+    assert "b.md" not in index and "files: 2" in index  # the index page lists live sources only
 
     w.proc.send_signal(signal.SIGTERM)
     assert w.proc.wait(timeout=30) == 0

@@ -185,6 +185,12 @@ def plan(ctx: click.Context, **params: Any) -> None:
         click.echo("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.levels.items())))
     click.echo(f"chunks: {summary.chunks}  nodes to build: {summary.nodes} ({summary.nodes_stored} already stored)")
     click.echo(f"LLM calls: {summary.llm_calls}")
+    if summary.periods is not None and summary.periods.periods:
+        dp = summary.periods
+        click.echo(
+            f"digests to redo: {len(dp.periods)} ({', '.join(dp.periods[:6])}{', …' if len(dp.periods) > 6 else ''}); "
+            f"{dp.llm_calls} LLM calls, {dp.input_tokens:,} input tokens, est. {dp.est_output_tokens:,} output tokens"
+        )
     click.echo(f"input tokens: {summary.input_tokens:,}  est. output tokens: {summary.est_output_tokens:,}")
     if summary.est_cost is not None:
         click.echo(f"est. cost: {summary.est_cost:.4f}")

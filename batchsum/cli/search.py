@@ -49,7 +49,11 @@ def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collect
 @click.option("--out", "-o", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True,
               help="Output folder of a batchsum run.")  # fmt: skip
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Number of results.")
-@click.option("--level", type=click.Choice(["1", "2", "3", "final"]), help="Only this tree level (final: top nodes).")
+@click.option(
+    "--level",
+    type=click.Choice(["1", "2", "3", "final", "period"]),
+    help="Only this tree level (final: top nodes; period: month, year and folder digests).",
+)
 @click.option("--type", "content_type", type=click.Choice(list(CONTENT_TYPES)), help="Only this content type.")
 @click.option("--path", "path_glob", metavar="GLOB", help="Only sources whose relative path matches, e.g. 'notes/*'.")
 @click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="DATE",
@@ -114,7 +118,7 @@ def search(
         click.echo(f"No good match for {query!r} (no summary or source passage reached relevance {MIN_RELEVANCE}).")
         return
     for h in hits:
-        where = "final" if h.is_final else f"L{h.level}"
+        where = "final" if h.is_final else ("period" if h.level == 4 else f"L{h.level}")
         click.echo(
             f"{h.rank}. {h.score:.3f}  {click.style(where, fg='cyan')}  {click.style(h.source_path, bold=True)}"
             f"  {h.doc_date or '-'}"

@@ -117,6 +117,7 @@ class _Run:
         self.index_chars = 0  # source characters held in index_docs
         self.embedded: Mapping[str, Any] = {}  # summary vectors the executor's workers computed
         self.deleted: list[str] = []
+        self.index_gone: list[str] = []  # index documents to remove that are not sources (digests of gone periods)
         self.added = 0
         self.modified = 0
         self.planned = 0  # files read and planned this run
@@ -475,6 +476,7 @@ class _Run:
 
         soft_delete_tree(self.cfg.out, entry.relpath, self.stamp)
         self.state.remove_entry(entry.relpath)
+        self.manifest.pop(entry.relpath, None)  # the index page and the digests list live sources only
         self.deleted.append(entry.relpath)
         self.files.append(entry_file_record(self.run_id, entry, "deleted"))
         self.progress.event("file_deleted", relpath=entry.relpath)
@@ -488,6 +490,7 @@ class _Run:
 
             # One flush of the output's filesystem for the whole run's trees and manifest.
             flush_to_disk(cfg.out)
+        self._update_digests(wrote)
         self._sync_index()
         self.progress.end_phase()
         self.state.write_snapshot()
@@ -550,32 +553,71 @@ class _Run:
 
     def _write_index_page(self, wrote: bool) -> None:
         """The root index.md, rewritten when the tree changed (or when it is missing)."""
+        from batchsum.digests import index_view, period_id
         from batchsum.navigation import IndexRow, index_path, write_index
 
         if not (wrote or self.deleted) and index_path(self.cfg.out).exists():
             return
-        rows = [
-            IndexRow(e.relpath, e.content_type, e.level, e.doc_date, e.tokens, e.final_tokens)
-            for e in self.manifest.values()
-            if e.final_id is not None
-        ]
+        facts, pages = index_view(self.cfg) if self.cfg.digests else ({}, {})
+        rows = []
+        for e in self.manifest.values():
+            if e.final_id is None:
+                continue
+            f = facts.get(e.relpath)
+            line, period = (f.line, period_id(f)) if f is not None and f.final_key == e.final_key else ("", None)
+            rows.append(
+                IndexRow(e.relpath, e.content_type, e.level, e.doc_date, e.tokens, e.final_tokens, line, period)
+            )
         try:
-            write_index(self.cfg.out, rows)
+            write_index(self.cfg.out, rows, pages or None)
         except OSError as exc:  # a convenience page never fails a run whose trees are written
             self.warnings.append(f"index page not written: {exc}")
+
+    def _update_digests(self, wrote: bool) -> None:
+        """Redo the month, year and folder digests whose files changed (none on an unchanged night)."""
+        from batchsum.digests import state_path, update_digests
+
+        cfg = self.cfg
+        if not cfg.digests or self.aborted or not (wrote or self.deleted or not state_path(cfg).exists()):
+            return
+        try:
+            done = update_digests(cfg, self.manifest, self.state, self.tokenizer, self.run_id)
+        except Exception as exc:  # digests are made from the trees; a failure never fails the run
+            log.debug("digests failed", exc_info=True)
+            self.warnings.append(f"digests not updated: {exc}")
+            self.progress.event("digests_failed", error=str(exc), level="error")
+            return
+        self.nodes.extend(done.records)
+        redone = done.redone
+        self.progress.event(
+            "digests_updated",
+            redone=[p.id for p in redone],
+            kept=len(done.digests) - len(redone),
+            removed=done.removed,
+            seconds=round(done.seconds, 3),
+        )
+        if cfg.index:
+            from batchsum.index.records import DocUpdate, node_from_file
+
+            for period in redone:
+                d = done.digests[period]
+                node = node_from_file(cfg.out, cfg.out / d.path, d.meta, d.text)
+                self.index_docs[d.path] = DocUpdate(d.path, [node], None)
+                self.to_index.append(d.path)
+            self.index_gone.extend(done.removed)
 
     def _sync_index(self) -> None:
         cfg = self.cfg
         if not cfg.index:
             return
-        if not self.to_index and not self.deleted:
+        if not self.to_index and not self.deleted and not self.index_gone:
             # A quiet run still repairs an interrupted, partial or outdated index (a few stats, no Chroma).
             from batchsum.index.state import index_needs_work
 
             if index_needs_work(cfg) is None:
                 return
         changed = sorted(set(self.to_index))
-        deleted = sorted(set(self.deleted))
+        deleted = sorted(set(self.deleted) | set(self.index_gone))
         self.progress.phase("indexing", total=len(changed) + len(deleted), unit="file")
         warning = wrapup.sync_index(cfg, changed, deleted, self.index_docs, self.embedded, self.progress)
         self.index_docs.clear()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from batchsum.digests import PeriodPlan, plan_digests
 from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
 from batchsum.engine.prepare import prepare_file
+from batchsum.periods import real_date
 from batchsum.state import StateStore
 from batchsum.walk import Problem
 
@@ -34,6 +36,7 @@ class PlanSummary:
     est_output_tokens: int = 0
     est_cost: float | None = None
     backend: str = "extractive"
+    periods: PeriodPlan | None = None  # the month, year and folder digests it would redo
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form ``plan --json`` prints."""
@@ -52,6 +55,7 @@ class PlanSummary:
             "est_output_tokens": self.est_output_tokens,
             "est_cost": self.est_cost,
             "backend": self.backend,
+            "periods": asdict(self.periods) if self.periods is not None else None,
         }
 
 
@@ -69,6 +73,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
     summary.deleted = [e.relpath for e in d.deleted]
     summary.unchanged = [e.relpath for e in d.unchanged]
     tokenizer: Tokenizer | None = None
+    touched: dict[str, tuple[str | None, int]] = {}  # what the digests need of each file to summarize
     for ref in d.todo:
         entry = manifest.get(ref.relpath)
         tokenizer = tokenizer or get_tokenizer(cfg.encoding)
@@ -85,6 +90,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
         summary.levels[plan.level.value] += 1
         summary.chunks += len(plan.chunks)
         summary.input_tokens += doc.tokens
+        final = next((n.target_tokens for n in plan.nodes if n.level == 3), doc.tokens)
+        touched[ref.relpath] = (real_date(doc.doc_date, doc.date_source), doc.tokens if plan.kept_whole else final)
         if plan.kept_whole:
             continue  # written as it is: no summary to make
         summary.nodes += len(plan.nodes)
@@ -95,6 +102,11 @@ def preview(cfg: RunConfig) -> PlanSummary:
         )
     if cfg.llm.enabled:
         summary.llm_calls = summary.nodes - summary.nodes_stored
+    if cfg.digests:
+        summary.periods = plan_digests(cfg, manifest, touched, summary.deleted)
+        summary.llm_calls += summary.periods.llm_calls
+        summary.input_tokens += summary.periods.input_tokens
+        summary.est_output_tokens += summary.periods.est_output_tokens
     if cfg.price_per_1k is not None:
         summary.est_cost = round((summary.input_tokens + summary.est_output_tokens) / 1000 * cfg.price_per_1k, 4)
     return summary

@@ -162,7 +162,7 @@ def node_spans(nodes: Sequence[IndexNode], n_chars: int) -> dict[str, tuple[int,
 class LexFilter:
     """What a search is restricted to (mirrors the Chroma ``where`` clauses of the dense channel)."""
 
-    level: str | None = None  # "1", "2", "3" or "final"
+    level: str | None = None  # "1", "2", "3", "final" or "period" (level 4)
     content_type: str | None = None
     since_ts: int | None = None
     sources: set[str] | None = None
@@ -171,7 +171,7 @@ class LexFilter:
         """True when a node with these attributes passes the filter."""
         if self.level == "final" and not is_final:
             return False
-        if self.level not in (None, "final") and level != int(str(self.level)):
+        if self.level not in (None, "final") and level != (4 if self.level == "period" else int(str(self.level))):
             return False
         if self.content_type is not None and content_type != self.content_type:
             return False

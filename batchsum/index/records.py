@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from batchsum.digests import iter_digests
 from batchsum.model import node_id as make_node_id
 from batchsum.navigation import summary_only
 from batchsum.tree import iter_tree, read_node, summaries_dir
@@ -195,6 +196,8 @@ def doc_nodes(out: Path, relpath: str) -> list[IndexNode]:
 
 
 def tree_nodes(out: Path) -> Iterator[IndexNode]:
-    """Every live node file of the output folder as a record."""
+    """Every live node file of the output folder as a record, the period digests included."""
     for tn in iter_tree(out):
+        yield node_from_file(out, tn.path, tn.meta, tn.body)
+    for tn in iter_digests(out):
         yield node_from_file(out, tn.path, tn.meta, tn.body)

@@ -70,7 +70,7 @@ RECENCY_BONUS = 0.15
 RECENCY_DAYS = 30.0
 MMR_LAMBDA = 0.7
 DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
-LEVELS = ("1", "2", "3", "final")
+LEVELS = ("1", "2", "3", "final", "period")  # period: month, year and folder digests (level 4)
 SNIPPET_CHARS = 240
 
 _STOP = STOPWORDS
@@ -231,7 +231,12 @@ def mmr(
     return chosen
 
 
-_ID_LEVEL = re.compile(r":summary:L([123]):[^:]*$")
+_ID_LEVEL = re.compile(r":summary:L([1234]):[^:]*$")
+
+
+def level_number(level: str) -> int:
+    """The tree level a ``--level`` value names (``period``: the digests above the files, level 4)."""
+    return 4 if level == "period" else int(level)
 
 
 def _query(col: Any, qvec: np.ndarray, n: int, where: dict[str, Any] | None) -> list[tuple[str, float]]:
@@ -248,15 +253,15 @@ def _candidates(
     a level-filtered query, several times slower in Chroma, runs only for a level that falls short.
     """
     if level is not None:
-        where = {"is_final": True} if level == "final" else {"level": int(level)}
+        where = {"is_final": True} if level == "final" else {"level": level_number(level)}
         return dict(_query(col, qvec, per_level, _and([*base, where])))
     wide = per_level * WIDE_FACTOR
     found = _query(col, qvec, wide, _and(base))
-    by_level: dict[int, list[tuple[str, float]]] = {1: [], 2: [], 3: []}
+    by_level: dict[int, list[tuple[str, float]]] = {1: [], 2: [], 3: [], 4: []}
     for rid, sim in found:
         m = _ID_LEVEL.search(rid)
         if m is None:  # not a batchsum node id: fall back to one query per level
-            by_level = {1: [], 2: [], 3: []}
+            by_level = {1: [], 2: [], 3: [], 4: []}
             break
         got = by_level[int(m.group(1))]
         if len(got) < per_level:
@@ -265,7 +270,7 @@ def _candidates(
         for lvl, got in by_level.items():
             if len(got) < per_level:  # more of this level may lie beyond the wide net
                 by_level[lvl] = _query(col, qvec, per_level, _and([*base, {"level": lvl}]))
-    return {rid: sim for lvl in (1, 2, 3) for rid, sim in by_level[lvl]}
+    return {rid: sim for lvl in (1, 2, 3, 4) for rid, sim in by_level[lvl]}
 
 
 def _and(clauses: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -332,7 +337,7 @@ def validate_query(
     if k < 1:
         raise ConfigError(f"-k {k}: ask for at least 1 result")
     if level is not None and level not in LEVELS:
-        raise ConfigError(f"--level {level}: use 1, 2, 3 or final")
+        raise ConfigError(f"--level {level}: use 1, 2, 3, final or period")
     if content_type is not None and content_type not in CONTENT_TYPES:
         raise ConfigError(f"--type {content_type}: use one of {', '.join(CONTENT_TYPES)}")
     if reranker is not None and not reranker.exists():

@@ -182,6 +182,31 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
         )
     )
 
+    # Period digests above the files, against their word budgets.
+    rows = [
+        [
+            p["period"],
+            fmt_int(p["digests"]),
+            fmt_int(p["files"]),
+            fmt_int(p["tokens_in"]),
+            fmt_int(p["tokens_out"]),
+            f"{p['words_mean']:.0f} ({p['words_min']}-{p['words_max']})",
+            f"≈{p['budget_words']} words",
+            fmt_times(p["vs_budget"]),
+        ]
+        for p in report.periods
+    ]
+    if rows:
+        out.append(
+            Section(
+                "Period digests",
+                ["period", "digests", "files", "tokens in", "tokens out", "words (min-max)", "budget", "×budget"],
+                rows,
+                "lrrrrrlr",
+                note="month and folder digests are made from their files' finals, year digests from their months'.",
+            )
+        )
+
     # Per content type.
     max_in = max((g["tokens_in"] for g in report.by_type), default=0) or 1
     rows = [
@@ -423,6 +448,7 @@ def _csv_key(section: str, row: dict[str, Any]) -> str:
         "fallback_reasons": ("reason",),
         "trend": ("run_id",),
         "evals": ("dataset", "method", "budget"),
+        "periods": ("period",),
     }[section]
     return "/".join(str(row.get(k) or "") for k in keys)
 
@@ -442,7 +468,7 @@ def render_csv(report: Report) -> str:
         else:
             w.writerow(["totals", "all", metric, value])
     for section in ("runs", "by_level", "by_type", "by_type_level", "worst_files", "failures", "fallback_reasons",
-                    "trend", "evals"):  # fmt: skip
+                    "trend", "evals", "periods"):  # fmt: skip
         for row in getattr(report, section):
             key = _csv_key(section, row)
             for metric, value in row.items():

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum.backends.budget import FINAL_WORDS, final_cap
+from batchsum.digests import period_stats
 from batchsum.errors import ConfigError, MetricsError
 from batchsum.metrics.parquet import sql_literal
 from batchsum.metrics.privacy import scrub_optional
@@ -58,6 +59,7 @@ class Report:
     cost: dict[str, Any] | None
     evals: list[dict[str, Any]] = field(default_factory=list)
     eval_id: str | None = None
+    periods: list[dict[str, Any]] = field(default_factory=list)  # month / year / folder digests vs their budget
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (for JSON)."""
@@ -444,4 +446,6 @@ def build_report(
 ) -> Report:
     """Open the metrics of ``out`` read-only and compute the report."""
     with open_metrics(out, metrics_db) as source:
-        return build_report_from(source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k)
+        report = build_report_from(source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k)
+    report.periods = period_stats(out)
+    return report

@@ -1,0 +1,589 @@
+"""Digests: one summary per month and per year of dated sources (per folder for undated ones), made
+from the finals of the period's files with the run's backend, like a file's final is made from its
+parts (a ``meta`` request: extractive by default, the LLM when one is configured).
+
+A month (or folder) digest merges the finals of its files, a year digest the digests of its months.
+Each period is redone only when what it is made from changed: its files' final keys (a month or a
+folder) or its months' (a year), with the backend and the word budget. So appending to one entry
+redoes that entry, its month and its year; deleting an entry redoes its periods; an unchanged night
+redoes nothing and reads no final. What each period was made from, and each file's one-line summary
+and date (cached by its final's key), are kept in ``.batchsum/digests.json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import stat
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from batchsum import jsonio
+from batchsum.backends.budget import TOKENS_PER_WORD, output_budget
+from batchsum.config import STATE_DIR
+from batchsum.engine.changes import NODE_FORMAT, backend_identity
+from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
+from batchsum.navigation import LINKS_MARKER, PeriodPage, escape_html, link_target, md_link, summary_only
+from batchsum.periods import (
+    DIGESTS_DIR,
+    DIGESTS_DIR_ALT,
+    PERIOD_KINDS,
+    FileFacts,
+    Period,
+    digests_dir,
+    folder_of,
+    group,
+    month_of,
+    one_line,
+    real_date,
+    years_of,
+)
+from batchsum.state import node_key
+from batchsum.tree import TreeNode, atomic_write_bytes, node_path, read_node, write_node
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+    from batchsum.model import Backend
+    from batchsum.state import ManifestEntry, StateStore
+    from batchsum.tokens import Tokenizer
+
+log = logging.getLogger(__name__)
+
+STATE_NAME = "digests.json"
+STATE_VERSION = 1
+MONTH_WORDS = 300
+YEAR_WORDS = 600
+
+
+@dataclass
+class PeriodState:
+    """What one period's digest on disk was made from."""
+
+    sig: str  # hash of its inputs (files' final keys, or its months' signatures), backend and budget
+    key: str  # node key of its output
+    path: str  # relative to the output folder
+    files: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    words: int = 0
+    target_words: int = 0
+
+
+@dataclass
+class DigestState:
+    """``.batchsum/digests.json``: per file its facts, per period what its digest was made from."""
+
+    files: dict[str, FileFacts] = field(default_factory=dict)
+    periods: dict[str, PeriodState] = field(default_factory=dict)
+
+
+@dataclass
+class Digest:
+    """One period's digest as this run leaves it."""
+
+    period: Period
+    path: str
+    text: str
+    members: list[FileFacts]  # the files of the period (a year: of all its months)
+    redone: bool  # remade this run (its inputs changed), not kept from an earlier run
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class DigestRun:
+    """What updating the digests did."""
+
+    digests: dict[Period, Digest] = field(default_factory=dict)
+    removed: list[str] = field(default_factory=list)  # digest paths of periods that no longer have files
+    records: list[NodeRecord] = field(default_factory=list)  # metrics of the periods made this run
+    folder: str = "digests"
+    seconds: float = 0.0
+
+    @property
+    def redone(self) -> list[Period]:
+        """The periods remade this run."""
+        return [p for p, d in self.digests.items() if d.redone]
+
+
+def state_path(cfg: RunConfig) -> Path:
+    """Where the digests' state lives."""
+    return cfg.state_dir / STATE_NAME
+
+
+def load_state(path: Path) -> DigestState:
+    """The digests' state, empty when missing or unreadable (every period is then checked again)."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):  # a symlink or FIFO planted in the state folder is ignored
+            return DigestState()
+        data = jsonio.loads(path.read_bytes())
+        if data.get("version") != STATE_VERSION:
+            return DigestState()
+        files = {rel: FileFacts(**f) for rel, f in data.get("files", {}).items()}
+        periods = {pid: PeriodState(**p) for pid, p in data.get("periods", {}).items()}
+        return DigestState(files, periods)
+    except (OSError, ValueError, TypeError, AttributeError):
+        return DigestState()
+
+
+def save_state(path: Path, state: DigestState) -> None:
+    """Write the digests' state atomically."""
+    doc = {
+        "version": STATE_VERSION,
+        "files": {rel: asdict(f) for rel, f in sorted(state.files.items())},
+        "periods": {pid: asdict(p) for pid, p in sorted(state.periods.items())},
+    }
+    atomic_write_bytes(path, jsonio.dumps(doc, sort_keys=True), durable=False)
+
+
+def target_words(cfg: RunConfig, period: Period) -> int:
+    """The word budget of a period's digest (a month and a folder share one)."""
+    return cfg.digest_year_words if period.kind == "year" else cfg.digest_month_words
+
+
+def file_facts(out: Path, entry: ManifestEntry, cached: FileFacts | None) -> FileFacts | None:
+    """A summarized source's facts: the cached ones while its final is unchanged, else read from it."""
+    if entry.final_id is None or entry.final_key is None:
+        return None
+    if cached is not None and cached.final_key == entry.final_key:
+        return cached
+    try:
+        meta, body = read_node(node_path(out, entry.relpath, 3, None))
+    except (OSError, ValueError) as exc:
+        log.warning("%s: final unreadable, left out of its digests (%s)", entry.relpath, exc)
+        return None
+    return FileFacts(
+        relpath=entry.relpath,
+        final_key=entry.final_key,
+        date=real_date(meta.get("doc_date"), meta.get("date_source")),
+        line=one_line(summary_only(body)),
+        tokens=int(meta.get("output_tokens") or entry.final_tokens or 0),
+        content_type=str(meta.get("content_type") or entry.content_type),
+    )
+
+
+def final_text(out: Path, relpath: str) -> str:
+    """The summary text of a file's final (its extracted sections left out), "" when unreadable."""
+    try:
+        _, body = read_node(node_path(out, relpath, 3, None))
+    except (OSError, ValueError):
+        return ""
+    return summary_only(body).split("\n\n## ", 1)[0].strip()
+
+
+def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:
+    return node_key("digest", NODE_FORMAT, identity, words, inputs)
+
+
+class _Builder:
+    """One update of an output's digests."""
+
+    def __init__(self, cfg: RunConfig, store: StateStore, tokenizer: Tokenizer, run_id: str) -> None:
+        self.cfg = cfg
+        self.out = cfg.out
+        self.store = store
+        self.tokenizer = tokenizer
+        self.run_id = run_id
+        self.identity = backend_identity(cfg)
+        self.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self.backend: Backend | None = None
+
+    def _backend(self) -> Backend:
+        if self.backend is None:
+            from batchsum.backends.registry import make_backends
+
+            self.backend = make_backends(self.cfg, self.tokenizer)[0]
+        return self.backend
+
+    def request(self, period: Period, parts: list[str], input_tokens: int) -> tuple[SummaryRequest, str]:
+        """The backend request of one period's digest and the key its output is stored under."""
+        target = max(1, round(target_words(self.cfg, period) * TOKENS_PER_WORD))
+        max_tokens = output_budget(max(input_tokens, 2), target)
+        text = "\n\n".join(parts)
+        doc_id = period.path()
+        req = SummaryRequest(
+            node_id=node_id(doc_id, 4, None),
+            kind="meta",
+            content_type="journal" if period.kind != "folder" else "document",
+            text=text,
+            input_tokens=input_tokens,
+            target_tokens=target,
+            max_tokens=max_tokens,
+            parts=parts,
+            summary_level=SummaryLevel.HIERARCHICAL,
+        )
+        key = node_key(NODE_FORMAT, "digest", *self.identity, "meta", req.content_type, text, target, max_tokens)
+        return req, key
+
+    async def summarize(self, jobs: list[tuple[SummaryRequest, str]]) -> list[tuple[SummaryOutput, bool]]:
+        """Outputs of ``jobs`` (stored ones reused), at most the LLM's concurrency at a time."""
+        gate = asyncio.Semaphore(max(1, self.cfg.llm.concurrency))
+
+        async def one(req: SummaryRequest, key: str) -> tuple[SummaryOutput, bool]:
+            stored = self.store.get_node(key)
+            if stored is not None:
+                return stored, True
+            if not req.parts:
+                return SummaryOutput(text="", backend="none", llm_calls=0), False
+            async with gate:
+                output = await self._backend().summarize(req)
+            if "fallback" not in output.backend and output.text.strip():
+                self.store.put_node(key, output)
+            return output, False
+
+        return list(await asyncio.gather(*(one(r, k) for r, k in jobs)))
+
+    async def aclose(self) -> None:
+        if self.backend is not None:
+            await self.backend.aclose()
+
+
+def update_digests(
+    cfg: RunConfig, manifest: dict[str, ManifestEntry], store: StateStore, tokenizer: Tokenizer, run_id: str
+) -> DigestRun:
+    """Bring ``digests/`` in line with the finals the manifest names; see the module's docstring."""
+    t0 = time.perf_counter()
+    builder = _Builder(cfg, store, tokenizer, run_id)
+    try:
+        result = asyncio.run(_update(builder, manifest))
+    finally:
+        if builder.backend is not None:
+            asyncio.run(builder.aclose())
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
+    cfg, out = b.cfg, b.out
+    spath = state_path(cfg)
+    old = load_state(spath)
+    new = DigestState()
+    for rel, entry in manifest.items():
+        facts = file_facts(out, entry, old.files.get(rel))
+        if facts is not None:
+            new.files[rel] = facts
+    folder = digests_dir(manifest)
+    groups = group(new.files.values())
+    years = years_of(p for p in groups if p.kind == "month")
+    run = DigestRun(folder=folder)
+    sigs: dict[Period, str] = {}
+    for period, members in groups.items():
+        words = target_words(cfg, period)
+        sigs[period] = _sig(b.identity, words, [[f.relpath, f.final_key] for f in members])
+    for year, months in years.items():
+        sigs[year] = _sig(b.identity, target_words(cfg, year), [sigs[m] for m in months])
+
+    def stale(period: Period) -> bool:
+        prev = old.periods.get(period.id)
+        return prev is None or prev.sig != sigs[period] or not (out / period.path(folder)).is_file()
+
+    # Months and folders first (from the finals), then years (from their months' digests).
+    lower = [p for p in sorted(groups, key=lambda p: p.id) if stale(p)]
+    jobs = []
+    for period in lower:
+        members = groups[period]
+        parts = [t for t in (final_text(out, f.relpath) for f in members) if t]
+        jobs.append(b.request(period, parts, sum(f.tokens for f in members)))
+    outputs = await b.summarize(jobs)
+    texts: dict[Period, str] = {}
+    for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):
+        texts[period] = output.text.strip()
+        _settle(b, run, new, folder, period, groups[period], req, key, output, reused, sigs[period])
+    upper = [y for y in sorted(years, key=lambda p: p.id) if stale(y)]
+    jobs = []
+    for year in upper:
+        parts = [texts.get(m) or _digest_text(out / m.path(folder)) for m in years[year]]
+        tokens = sum(b.tokenizer.count(p) for p in parts)
+        jobs.append(b.request(year, [p for p in parts if p], tokens))
+    outputs = await b.summarize(jobs)
+    for year, (req, key), (output, reused) in zip(upper, jobs, outputs, strict=True):
+        members = [f for m in years[year] for f in groups[m]]
+        _settle(b, run, new, folder, year, members, req, key, output, reused, sigs[year], months=years[year])
+    for period in [*groups, *years]:
+        if period in run.digests:
+            continue
+        prev = old.periods[period.id]
+        new.periods[period.id] = prev
+        members = groups.get(period) or [f for m in years.get(period, []) for f in groups[m]]
+        run.digests[period] = Digest(period, prev.path, "", members, redone=False)
+    live = {d.path for d in run.digests.values()}
+    for prev in old.periods.values():
+        if prev.path not in live:
+            run.removed.append(prev.path)
+            try:
+                (out / prev.path).unlink()
+            except OSError:
+                pass
+    save_state(spath, new)
+    return run
+
+
+def _digest_text(path: Path) -> str:
+    """A digest's summary text, without its title."""
+    try:
+        body = read_node(path)[1].strip()
+    except (OSError, ValueError):
+        return ""
+    return body.split("\n\n", 1)[1].strip() if body.startswith("# ") and "\n\n" in body else body
+
+
+def _settle(
+    b: _Builder,
+    run: DigestRun,
+    state: DigestState,
+    folder: str,
+    period: Period,
+    members: list[FileFacts],
+    req: SummaryRequest,
+    key: str,
+    output: SummaryOutput,
+    reused: bool,
+    sig: str,
+    months: list[Period] | None = None,
+) -> None:
+    """Write one period's digest, record it in the state and in the run's metrics."""
+    path = period.path(folder)
+    text = output.text.strip()
+    out_tokens = b.tokenizer.count(text) if text else 0
+    meta = digest_meta(b, period, path, members, req, output, out_tokens, key, months, folder)
+    # The title opens the page and is indexed with the text: a search naming the period finds it.
+    page = f"# {escape_html(period.title)}\n\n{text}"
+    write_node(b.out / path, meta, f"{page}\n\n{links_block(period, path, members, months, folder)}")
+    words = len(text.split())
+    state.periods[period.id] = PeriodState(
+        sig, key, path, len(members), req.input_tokens, out_tokens, words, target_words(b.cfg, period)
+    )
+    run.digests[period] = Digest(period, path, page, members, redone=True, meta=meta)
+    run.records.append(
+        NodeRecord(
+            run_id=b.run_id,
+            relpath=path,
+            node_id=req.node_id,
+            level="period",
+            index=None,
+            parent=None,
+            input_tokens=req.input_tokens,
+            output_tokens=out_tokens,
+            compression_ratio=round(min(1.0, out_tokens / req.input_tokens), 4) if req.input_tokens else 0.0,
+            backend=output.backend,
+            model=output.model,
+            attempts=output.attempts,
+            latency_ms=output.latency_ms,
+            cache_hit=output.cache_hit,
+            prompt_tokens=0 if reused else output.prompt_tokens,
+            completion_tokens=0 if reused else output.completion_tokens,
+            llm_calls=0 if reused else output.llm_calls,
+            reused=reused,
+            error=output.error,
+        )
+    )
+
+
+def _rel(target: str, here: str) -> str:
+    return os.path.relpath(target, os.path.dirname(here)).replace(os.sep, "/")
+
+
+def final_link(relpath: str, here: str) -> str:
+    """The relative link from the page at ``here`` to a source's final."""
+    return _rel(node_path(Path(""), relpath, 3, None).as_posix(), here)
+
+
+def digest_meta(
+    b: _Builder,
+    period: Period,
+    path: str,
+    members: list[FileFacts],
+    req: SummaryRequest,
+    output: SummaryOutput,
+    out_tokens: int,
+    key: str,
+    months: list[Period] | None,
+    folder: str,
+) -> dict[str, Any]:
+    """The front matter of a digest."""
+    meta: dict[str, Any] = {
+        "id": req.node_id,
+        "title": period.title,
+        "doc_id": path,
+        "source_path": path,
+        "role": "digest",
+        "level": 4,
+        "is_final": False,
+        "period": period.key,
+        "period_kind": period.kind,
+        "files": len(members),
+        "input_tokens": req.input_tokens,
+        "output_tokens": out_tokens,
+        "target_tokens": req.target_tokens,
+        "compression_ratio": round(min(1.0, out_tokens / req.input_tokens), 4) if req.input_tokens else 0.0,
+        "content_type": req.content_type,
+        "backend": output.backend,
+        "model": output.model,
+        "created_at": b.created,
+        "doc_date": period.start,
+        "date_source": "period",
+        "node_key": key,
+    }
+    if output.error:
+        meta["error"] = output.error[:500]
+    if months is not None:
+        meta["months"] = [link_target(_rel(m.path(folder), path)) for m in months]
+    meta["finals"] = [link_target(final_link(f.relpath, path)) for f in members]
+    return meta
+
+
+def links_block(period: Period, path: str, members: list[FileFacts], months: list[Period] | None, folder: str) -> str:
+    """The navigation after a digest's text: up to its year, down to its months, and (a month or a
+    folder) every file with its date, its one-line summary and a link to its final."""
+    head: list[str] = []
+    year = period.year
+    if year is not None:
+        head.append(f"Up: {md_link(year.title, _rel(year.path(folder), path))}")
+    if months:
+        head.append("Months: " + " · ".join(md_link(m.title, _rel(m.path(folder), path)) for m in months))
+    block = LINKS_MARKER + ("\n" + "  \n".join(head) if head else "")
+    if months is None:
+        entries = [entry_line(f, final_link(f.relpath, path)) for f in members]
+        block += "\n\n" + "\n".join(entries)
+    return block
+
+
+def entry_line(facts: FileFacts, link: str) -> str:
+    """``- [date](link) — one-line summary`` for one file."""
+    label = facts.date or facts.relpath.rsplit("/", 1)[-1]
+    line = f" — {escape_html(facts.line)}" if facts.line else ""
+    return f"- {md_link(label, link)}{line}"
+
+
+def index_view(cfg: RunConfig) -> tuple[dict[str, FileFacts], dict[str, PeriodPage]]:
+    """What the root index shows of the digests: each file's facts and each period's page (a month's
+    or a folder's with its summary, read back from its digest)."""
+    state = load_state(state_path(cfg))
+    pages: dict[str, PeriodPage] = {}
+    for pid, prev in state.periods.items():
+        kind, _, key = pid.partition(":")
+        if kind not in PERIOD_KINDS:
+            continue
+        period = Period(kind, key)  # type: ignore[arg-type]
+        summary = "" if kind == "year" else _digest_text(cfg.out / prev.path)
+        pages[pid] = PeriodPage(pid, period.title, prev.path, summary)
+    return state.files, pages
+
+
+def period_id(facts: FileFacts) -> str:
+    """The id of the month (or folder) a file's digest line sits under."""
+    return (month_of(facts) or Period("folder", folder_of(facts.relpath))).id
+
+
+def iter_digests(out: Path) -> Iterator[TreeNode]:
+    """Every digest file of an output folder (for the index's repair and rebuild), sorted."""
+    for name in (DIGESTS_DIR, DIGESTS_DIR_ALT):
+        folder = out / name
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*.md")):
+            if path.name.startswith(".") or not path.is_file():
+                continue
+            try:
+                meta, body = read_node(path)
+            except (OSError, ValueError):
+                continue
+            if isinstance(meta, dict) and meta.get("role") == "digest":
+                yield TreeNode(path, meta, body)
+
+
+def period_stats(out: Path) -> list[dict[str, Any]]:
+    """Per kind of period (month, year, folder): how many digests, their files, tokens and words against
+    their word budget (``vs_budget``: mean words / budget), from the output's digest state."""
+    state = load_state(out / STATE_DIR / STATE_NAME)
+    rows: list[dict[str, Any]] = []
+    for kind in PERIOD_KINDS:
+        ps = [p for pid, p in state.periods.items() if pid.startswith(kind + ":")]
+        if not ps:
+            continue
+        words = sorted(p.words for p in ps)
+        budget = max(p.target_words for p in ps)
+        tokens_in = sum(p.input_tokens for p in ps)
+        tokens_out = sum(p.output_tokens for p in ps)
+        mean = sum(words) / len(words)
+        rows.append(
+            {
+                "period": kind,
+                "digests": len(ps),
+                "files": sum(p.files for p in ps),
+                "tokens_in": tokens_in,
+                "tokens_out": tokens_out,
+                "ratio_overall": tokens_out / tokens_in if tokens_in else None,
+                "words_mean": round(mean, 1),
+                "words_min": words[0],
+                "words_max": words[-1],
+                "budget_words": budget,
+                "vs_budget": round(mean / budget, 3) if budget else None,
+                "empty": sum(1 for w in words if w == 0),
+            }
+        )
+    return rows
+
+
+@dataclass
+class PeriodPlan:
+    """The digests a run would redo (``batchsum plan``), with their calls and tokens."""
+
+    periods: list[str] = field(default_factory=list)  # ids: month:1826-05, year:1826, folder:notes
+    llm_calls: int = 0
+    input_tokens: int = 0
+    est_output_tokens: int = 0
+
+
+def plan_digests(
+    cfg: RunConfig, manifest: dict[str, ManifestEntry], touched: dict[str, tuple[str | None, int]], deleted: list[str]
+) -> PeriodPlan:
+    """Which periods a run would redo, given the files it would summarize (``touched``: relpath ->
+    (real date or None, the final's planned tokens)) and the ones it would delete; reads only state."""
+    state = load_state(state_path(cfg))
+    files: dict[str, FileFacts] = {}
+    for rel, entry in manifest.items():
+        facts = state.files.get(rel)
+        if facts is None and entry.final_id is not None:  # digests not made yet: the date from the name
+            day = str(entry.doc_date or "")[:10]
+            dated = day if day and (day in rel or day.replace("-", "") in rel) else None
+            facts = FileFacts(rel, entry.final_key or "", dated, "", entry.final_tokens, entry.content_type)
+        if facts is not None:
+            files[rel] = facts
+    affected = {period_id(files[rel]) for rel in [*touched, *deleted] if rel in files}
+    for rel in deleted:
+        files.pop(rel, None)
+    for rel, (date, tokens) in touched.items():
+        files[rel] = FileFacts(rel, "", date, "", tokens)
+        affected.add(period_id(files[rel]))
+    after = group(files.values())
+    months = [p for p in after if p.kind == "month"]
+    years = years_of(months)
+    affected |= {p.id for p in after if p.id not in state.periods}
+    affected |= {y.id for y, ms in years.items() if y.id not in state.periods or any(m.id in affected for m in ms)}
+    plan = PeriodPlan()
+    for period, members in after.items():
+        if period.id in affected:
+            _plan_one(cfg, plan, period, sum(f.tokens for f in members))
+    for year, ms in years.items():
+        if year.id in affected:
+            parts = [_budget(cfg, m, sum(f.tokens for f in after[m])) for m in ms]
+            _plan_one(cfg, plan, year, sum(parts))
+    plan.periods.sort()
+    return plan
+
+
+def _budget(cfg: RunConfig, period: Period, input_tokens: int) -> int:
+    return output_budget(max(input_tokens, 2), max(1, round(target_words(cfg, period) * TOKENS_PER_WORD)))
+
+
+def _plan_one(cfg: RunConfig, plan: PeriodPlan, period: Period, input_tokens: int) -> None:
+    plan.periods.append(period.id)
+    plan.input_tokens += input_tokens
+    plan.est_output_tokens += _budget(cfg, period, input_tokens)
+    if cfg.llm.enabled:
+        plan.llm_calls += 1

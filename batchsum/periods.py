@@ -1,0 +1,166 @@
+"""Periods above the files: which month, year or folder each summarized source belongs to.
+
+A source whose date says when it was written (from its file name or front matter) belongs to a month
+and that month's year; any other source (no date, or only a file's modification time, which says when
+it was copied) belongs to its folder. Each period gets one digest (see :mod:`batchsum.digests`) under
+``digests/`` in the output: ``digests/<YYYY>/<YYYY-MM>.md`` for a month, ``digests/<YYYY>.md`` for a
+year, ``digests/folders/<folder>.md`` for a folder (``digests/top.md`` for the output's top level).
+Everything here is pure: no file is read or written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+PeriodKind = Literal["month", "year", "folder"]
+PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
+DIGESTS_DIR = "digests"
+# The digests folder when a source tree already owns ``digests/`` in the output.
+DIGESTS_DIR_ALT = "batchsum-digests"
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+# Dates that say when a text was written (walk.dated); an mtime only says when the file was copied.
+REAL_DATE_SOURCES = frozenset({"name", "front matter"})
+ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most this many words
+
+_ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})")
+_WS = re.compile(r"\s+")
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(?=\s|$)")
+
+
+@dataclass
+class FileFacts:
+    """What a digest needs of one summarized source (cached between runs by its final's key)."""
+
+    relpath: str
+    final_key: str
+    date: str | None  # ISO date when it is real (name or front matter), else None
+    line: str  # one-line summary
+    tokens: int  # the final's output tokens
+    content_type: str = "document"
+
+
+@dataclass(frozen=True)
+class Period:
+    """One month, year or folder that has a digest."""
+
+    kind: PeriodKind
+    key: str  # "1826-05", "1826", or the folder's relpath ("" for the top level)
+
+    @property
+    def id(self) -> str:
+        """``month:1826-05``, ``year:1826``, ``folder:meetings``: the period's key in the digest state."""
+        return f"{self.kind}:{self.key}"
+
+    @property
+    def title(self) -> str:
+        """``May 1826``, ``1826``, ``meetings`` (``(top level)`` for the top folder)."""
+        if self.kind == "month":
+            year, month = self.key.split("-")
+            return f"{MONTH_NAMES[int(month) - 1]} {year}"
+        if self.kind == "folder":
+            return self.key or "(top level)"
+        return self.key
+
+    def path(self, folder: str = DIGESTS_DIR) -> str:
+        """The digest's path relative to the output folder."""
+        if self.kind == "month":
+            return f"{folder}/{self.key[:4]}/{self.key}.md"
+        if self.kind == "year":
+            return f"{folder}/{self.key}.md"
+        return f"{folder}/folders/{self.key}.md" if self.key else f"{folder}/top.md"
+
+    @property
+    def year(self) -> Period | None:
+        """The year a month belongs to (None for a year or a folder)."""
+        return Period("year", self.key[:4]) if self.kind == "month" else None
+
+    @property
+    def start(self) -> str | None:
+        """The period's first day (ISO), for search's date filters and recency; None for a folder."""
+        if self.kind == "month":
+            return f"{self.key}-01"
+        return f"{self.key}-01-01" if self.kind == "year" else None
+
+
+def digests_dir(relpaths: Iterable[str]) -> str:
+    """``digests``, or ``batchsum-digests`` when a source's tree already lives under ``digests/``."""
+    taken = any(rel == DIGESTS_DIR or rel.startswith(DIGESTS_DIR + "/") for rel in relpaths)
+    return DIGESTS_DIR_ALT if taken else DIGESTS_DIR
+
+
+def real_date(doc_date: object, date_source: object) -> str | None:
+    """The ISO date of a source when it says when the text was written, else None."""
+    day = str(doc_date or "")[:10]
+    if str(date_source or "") not in REAL_DATE_SOURCES or not _ISO_MONTH.match(day):
+        return None
+    return day
+
+
+def folder_of(relpath: str) -> str:
+    """The folder of a source relpath ("" at the top level)."""
+    return relpath.rsplit("/", 1)[0] if "/" in relpath else ""
+
+
+def month_of(facts: FileFacts) -> Period | None:
+    """The month of a dated source, None for an undated one."""
+    if facts.date is None:
+        return None
+    m = _ISO_MONTH.match(facts.date)
+    if m is None or not 1 <= int(m.group(2)) <= 12:
+        return None
+    return Period("month", f"{m.group(1)}-{m.group(2)}")
+
+
+def group(files: Iterable[FileFacts]) -> dict[Period, list[FileFacts]]:
+    """Months and folders with the files in each, oldest date (then path) first; years are built from
+    months (:func:`years_of`)."""
+    out: dict[Period, list[FileFacts]] = defaultdict(list)
+    for f in files:
+        out[month_of(f) or Period("folder", folder_of(f.relpath))].append(f)
+    for members in out.values():
+        members.sort(key=lambda f: (f.date or "", f.relpath))
+    return dict(out)
+
+
+def years_of(months: Iterable[Period]) -> dict[Period, list[Period]]:
+    """Each year with its months, oldest first."""
+    out: dict[Period, list[Period]] = defaultdict(list)
+    for m in sorted(months, key=lambda p: p.key):
+        year = m.year
+        if year is not None:
+            out[year].append(m)
+    return dict(out)
+
+
+def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
+    """A one-line summary: the first sentence of ``summary`` on one line, at most ``words`` words."""
+    flat = _WS.sub(" ", summary).strip()
+    if not flat:
+        return ""
+    first = flat
+    for end in _SENTENCE_END.finditer(flat):
+        # A first "sentence" of a few words ("May 3.") says nothing: take sentences up to a third of the cap.
+        if len(flat[: end.end()].split(" ")) >= words // 3:
+            first = flat[: end.end()]
+            break
+    parts = first.split(" ")
+    if len(parts) > words:
+        return " ".join(parts[:words]).rstrip(",;:-") + "…"
+    return first

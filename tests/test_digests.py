@@ -1,0 +1,241 @@
+"""Digests above the files: a month and a year digest for dated entries, a folder digest for undated
+ones, redone only when their files change; the root index a person reads; search, report and plan."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from batchsum.digests import load_state
+from batchsum.periods import FileFacts, Period, group, one_line, years_of
+from batchsum.tree import parse_markdown
+
+PLACES = ["Bergen", "Oslo", "Tromsø", "Stavanger", "Ålesund", "Bodø"]
+
+
+def entry(day: str, i: int) -> str:
+    place = PLACES[i % len(PLACES)]
+    return (
+        f"# {day}\n\nI took the early train to {place} and met Ingrid at the station. "
+        f"We talked about the harbour survey and the {i + 3} boats that still need repairs before winter. "
+        f"In the afternoon I wrote my report on the {place} pier and sent it to the council. "
+        f"The weather turned cold and the wind from the north kept the ferries in port for {i % 4 + 2} hours. "
+        "I read in the evening and went to bed early, tired but content with the day's work.\n"
+    )
+
+
+DAYS = ["2025-11-03", "2025-11-17", "2025-12-01", "2025-12-24", "2026-01-05", "2026-01-20"]
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    src = tmp_path / "journal"
+    (src / "notes").mkdir(parents=True)
+    for i, day in enumerate(DAYS):
+        (src / f"{day}.md").write_text(entry(day, i), encoding="utf-8")
+    for name in ("boats", "pier"):  # undated: grouped by their folder
+        text = entry("notes", 7).replace("# notes", f"# About the {name}").replace("I took", "We took")
+        (src / "notes" / f"{name}.md").write_text(text, encoding="utf-8")
+    return src
+
+
+def run(src: Path, out: Path, *extra: str) -> list[dict[str, object]]:
+    """One run; its JSON log events."""
+    log = out.parent / f"log-{len(list(out.parent.glob('log-*')))}.jsonl"
+    args = ["run", str(src), "--out", str(out), "--no-index", "--quiet", "--log-format", "json", "--log-file"]
+    res = CliRunner().invoke(main, [*args, str(log), *extra], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def redone(events: list[dict[str, object]]) -> tuple[list[str], list[object]]:
+    """(periods the run's digests redid, files it summarized)."""
+    done = [e for e in events if e["event"] == "digests_updated"]
+    files = [e["relpath"] for e in events if e["event"] == "file_done"]
+    return (list(done[0]["redone"]) if done else []), files  # type: ignore[call-overload]
+
+
+def test_every_month_year_and_folder_gets_a_digest_with_text_and_links(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    periods, _ = redone(run(corpus, out))
+    assert sorted(periods) == [
+        "folder:notes",
+        "month:2025-11",
+        "month:2025-12",
+        "month:2026-01",
+        "year:2025",
+        "year:2026",
+    ]
+    month = out / "digests" / "2025" / "2025-11.md"
+    meta, body = parse_markdown(month.read_text(encoding="utf-8"))
+    assert meta["period"] == "2025-11" and meta["period_kind"] == "month" and meta["files"] == 2
+    assert meta["input_tokens"] > meta["output_tokens"] > 0 and meta["level"] == 4
+    assert body.startswith("# November 2025\n\n") and "Ingrid" in body
+    for link in meta["finals"]:
+        assert (month.parent / link).resolve().is_file(), link
+    year_meta, year_body = parse_markdown((out / "digests" / "2025.md").read_text(encoding="utf-8"))
+    assert year_meta["files"] == 4 and year_meta["months"] == ["2025/2025-11.md", "2025/2025-12.md"]
+    assert year_body.startswith("# 2025\n\n") and len(year_body.split("<!--")[0].split()) > 8
+    folder_meta, _ = parse_markdown((out / "digests" / "folders" / "notes.md").read_text(encoding="utf-8"))
+    assert folder_meta["files"] == 2 and folder_meta["period_kind"] == "folder"
+    # The root index: each month opens with its digest's summary, each file has its one-line summary.
+    index = (out / "index.md").read_text(encoding="utf-8")
+    assert "### November 2025 (2 files)" in index and "## Undated, by folder" in index
+    month_text = body.split("\n\n", 1)[1].split("<!--")[0].strip()
+    assert month_text.splitlines()[0] in index
+    lines = [line for line in index.splitlines() if line.startswith("- ")]
+    assert len(lines) == len(DAYS) + 2
+    assert all(" — " in line for line in lines)
+    assert any(line.startswith("- 2025-11-03 · [2025-11-03](<") and "early train to Bergen" in line for line in lines)
+
+
+def test_appending_to_one_entry_redoes_that_entry_its_month_and_its_year_only(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run(corpus, out)
+    before = {p: p.stat().st_mtime_ns for p in (out / "digests").rglob("*.md")}
+    with (corpus / "2025-12-01.md").open("a", encoding="utf-8") as fh:
+        fh.write("Late in the evening a letter came from Ingrid about the new lighthouse keeper in Oslo.\n")
+    periods, files = redone(run(corpus, out))
+    assert files == ["2025-12-01.md"]
+    assert sorted(periods) == ["month:2025-12", "year:2025"]
+    changed = sorted(p.relative_to(out).as_posix() for p in before if p.stat().st_mtime_ns != before[p])
+    assert changed == ["digests/2025.md", "digests/2025/2025-12.md"]
+    # An unchanged night redoes nothing.
+    periods, files = redone(run(corpus, out))
+    assert periods == [] and files == []
+
+
+def test_a_deleted_entry_redoes_its_periods_and_leaves_the_index(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run(corpus, out)
+    (corpus / "2025-11-17.md").unlink()
+    periods, _ = redone(run(corpus, out))
+    assert sorted(periods) == ["month:2025-11", "year:2025"]
+    index = (out / "index.md").read_text(encoding="utf-8")
+    assert "2025-11-17" not in index and f"files: {len(DAYS) + 1}" in index
+    # A month whose last entry is deleted loses its digest; its year is redone without it.
+    for day in ("2026-01-05", "2026-01-20"):
+        (corpus / f"{day}.md").unlink()
+    periods, _ = redone(run(corpus, out))
+    assert periods == []
+    assert not (out / "digests" / "2026" / "2026-01.md").exists() and not (out / "digests" / "2026.md").exists()
+    assert "month:2026-01" not in load_state(out / ".batchsum" / "digests.json").periods
+    assert "2026" not in (out / "index.md").read_text(encoding="utf-8").split("---", 2)[2]
+
+
+def test_word_budgets_and_no_digests(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run(corpus, out, "--month-words", "25")
+    _, body = parse_markdown((out / "digests" / "2025" / "2025-11.md").read_text(encoding="utf-8"))
+    assert 5 < len(body.split("<!--")[0].split()) <= 25 + 3  # the title's words besides the budget
+    bare = tmp_path / "bare"
+    run(corpus, bare, "--no-digests")
+    assert not (bare / "digests").exists()
+    assert "## Journal" in (bare / "index.md").read_text(encoding="utf-8")
+
+
+def test_report_counts_digests_as_their_own_level_and_plan_shows_their_work(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run(corpus, out)
+    res = CliRunner().invoke(main, ["report", "--out", str(out), "--format", "json"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    periods = {p["period"]: p for p in json.loads(res.output)["periods"]}
+    assert periods["month"]["digests"] == 3 and periods["month"]["budget_words"] == 300
+    assert periods["year"]["digests"] == 2 and periods["year"]["budget_words"] == 600
+    assert periods["folder"]["files"] == 2 and periods["month"]["words_min"] > 0
+    (corpus / "2026-01-20.md").write_text(entry("2026-01-20", 9) + "One more line.\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["plan", str(corpus), "--out", str(out), "--json"], catch_exceptions=False)
+    plan = json.loads(res.output)["periods"]
+    assert plan["periods"] == ["month:2026-01", "year:2026"] and plan["llm_calls"] == 0
+    assert plan["input_tokens"] > 0 and plan["est_output_tokens"] > 0
+
+
+def test_llm_digests_are_made_by_the_server_and_counted_in_the_plan(
+    corpus: Path, tmp_path: Path, fake_llm: object
+) -> None:
+    out = tmp_path / "out"
+    url = fake_llm.base_url  # type: ignore[attr-defined]
+    llm = ["--base-url", url, "--model", "fake-model", "--api-key", "k"]
+    res = CliRunner().invoke(main, ["plan", str(corpus), "--out", str(out), "--json", *llm], catch_exceptions=False)
+    plan = json.loads(res.output)
+    assert plan["periods"]["llm_calls"] == 6  # three months, two years, one folder
+    events = run(corpus, out, *llm)
+    assert len(redone(events)[0]) == 6
+    meta, body = parse_markdown((out / "digests" / "2025.md").read_text(encoding="utf-8"))
+    assert meta["backend"] == "llm" and meta["model"] == "fake-model" and body.strip()
+
+
+def test_names_that_would_break_a_page_are_escaped(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    nasty = "a]b\nc\x1bd <!-- e.md"
+    (src / nasty).write_text(entry("x", 1), encoding="utf-8")
+    (src / "plain.md").write_text(entry("y", 2), encoding="utf-8")
+    out = tmp_path / "out"
+    run(src, out)
+    for page in [out / "index.md", *(out / "digests").rglob("*.md")]:
+        text = page.read_text(encoding="utf-8")
+        assert "\x1b" not in text and "<!--" not in text.replace("<!-- batchsum:links -->", ""), page
+        for target in re.findall(r"\]\(<([^>]+)>\)", text):
+            assert "\n" not in target
+            assert (page.parent / unquote(target)).resolve().is_file(), (page, target)
+    lines = [line for line in (out / "index.md").read_text(encoding="utf-8").splitlines() if line.startswith("- ")]
+    assert len(lines) == 2 and any("a\\]b\\nc\\x1bd &lt;\\!-- e" in line for line in lines)
+
+
+def test_periods_one_line_and_grouping() -> None:
+    files = [
+        FileFacts("j/2026-03-02.md", "k1", "2026-03-02", "", 10),
+        FileFacts("j/2026-03-01.md", "k2", "2026-03-01", "", 10),
+        FileFacts("j/2025-12-31.md", "k3", "2025-12-31", "", 10),
+        FileFacts("notes/a.md", "k4", None, "", 10),
+        FileFacts("top.md", "k5", None, "", 10),
+    ]
+    groups = group(files)
+    assert [f.relpath for f in groups[Period("month", "2026-03")]] == ["j/2026-03-01.md", "j/2026-03-02.md"]
+    assert set(groups) == {
+        Period("month", "2026-03"),
+        Period("month", "2025-12"),
+        Period("folder", "notes"),
+        Period("folder", ""),
+    }
+    assert years_of(groups) == {Period("year", "2025"): [Period("month", "2025-12")],
+                                Period("year", "2026"): [Period("month", "2026-03")]}  # fmt: skip
+    assert Period("month", "2026-03").path() == "digests/2026/2026-03.md"
+    assert Period("folder", "").path() == "digests/top.md" and Period("year", "2026").path() == "digests/2026.md"
+    assert Period("month", "2026-03").title == "March 2026"
+    assert one_line("May 3. We sailed at dawn with the\nwhole crew aboard. Later rain.") == (
+        "May 3. We sailed at dawn with the whole crew aboard."
+    )
+    assert one_line(" ".join(["word"] * 50)).endswith("…")
+
+
+def test_digests_are_indexed_and_found_by_a_search_for_their_month(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+
+    def search(*args: str) -> list[dict[str, object]]:
+        got = CliRunner().invoke(main, ["search", *args, "--out", str(out), "--json"], catch_exceptions=False)
+        assert got.exit_code == 0, got.output
+        return list(json.loads(got.output))
+
+    hits = search("December 2025 harbour survey", "--level", "period")
+    assert hits and {h["level"] for h in hits} == {4}
+    assert hits[0]["doc_id"] == "digests/2025/2025-12.md"
+    top3 = [h["doc_id"] for h in search("what happened in December 2025")[:3]]
+    assert "digests/2025/2025-12.md" in top3
+    check = CliRunner().invoke(main, ["index", str(out), "--check"], catch_exceptions=False)
+    assert check.exit_code == 0, check.output  # the digests' records match their files
+    # A month whose last entry is deleted leaves the index with its digest.
+    for day in ("2026-01-05", "2026-01-20"):
+        (corpus / f"{day}.md").unlink()
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert not [h for h in search("January 2026", "--level", "period") if "2026" in str(h["doc_id"])]
