@@ -84,7 +84,7 @@ class _Key:
 
 def _schema() -> dict[str, dict[str, _Key]]:
     """Keys by section, from the settings schema plus the keys only a pipeline file has."""
-    order = ("", "backend", "levels", "chunking", "rolling", "index", "metrics", "logging", "ray")
+    order = ("", "backend", "levels", "chunking", "rolling", "digests", "index", "metrics", "logging", "ray")
     sections: dict[str, dict[str, _Key]] = {name: {} for name in order}
     for name, keys in pipeline_keys().items():
         for key, s in keys.items():

@@ -239,3 +239,15 @@ def test_digests_are_indexed_and_found_by_a_search_for_their_month(corpus: Path,
     res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--quiet"], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     assert not [h for h in search("January 2026", "--level", "period") if "2026" in str(h["doc_id"])]
+
+
+def test_pipeline_file_sets_the_digest_budgets(tmp_path: Path) -> None:
+    from batchsum.config import RunConfig
+    from batchsum.pipeline_file import apply_pipeline, load_pipeline
+
+    path = tmp_path / "p.yaml"
+    (tmp_path / "j").mkdir()
+    yaml = f"version: 1\ncorpora:\n  - path: {tmp_path / 'j'}\ndigests:\n  enabled: false\n  month_words: 120\n  year_words: 400\n"
+    path.write_text(yaml, encoding="utf-8")
+    cfg = apply_pipeline(load_pipeline(path), RunConfig(paths=[]), set())
+    assert (cfg.digests, cfg.digest_month_words, cfg.digest_year_words) == (False, 120, 400)
