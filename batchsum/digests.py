@@ -29,6 +29,7 @@ from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
 from batchsum.navigation import LINKS_MARKER, PeriodPage, escape_html, link_target, md_link, summary_only
 from batchsum.periods import (
+    DIGEST_STATE,
     DIGESTS_DIR,
     DIGESTS_DIR_ALT,
     PERIOD_KINDS,
@@ -43,6 +44,7 @@ from batchsum.periods import (
     years_of,
 )
 from batchsum.state import node_key
+from batchsum.text import split_sentences
 from batchsum.tree import TreeNode, atomic_write_bytes, node_path, read_node, write_node
 
 if TYPE_CHECKING:
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-STATE_NAME = "digests.json"
+STATE_NAME = DIGEST_STATE
 STATE_VERSION = 1
 MONTH_WORDS = 300
 YEAR_WORDS = 600
@@ -291,7 +293,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     outputs = await b.summarize(jobs)
     texts: dict[Period, str] = {}
     for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):
-        texts[period] = output.text.strip()
+        texts[period] = paragraphs_by_part(output.text.strip(), req.parts)  # as written and read back
         _settle(b, run, new, folder, period, groups[period], req, key, output, reused, sigs[period])
     upper = [y for y in sorted(years, key=lambda p: p.id) if stale(y)]
     jobs = []
@@ -347,13 +349,15 @@ def _settle(
 ) -> None:
     """Write one period's digest, record it in the state and in the run's metrics."""
     path = period.path(folder)
-    text = output.text.strip()
+    text = paragraphs_by_part(output.text.strip(), req.parts)
     out_tokens = b.tokenizer.count(text) if text else 0
     meta = digest_meta(b, period, path, members, req, output, out_tokens, key, months, folder)
     # The title opens the page and is indexed with the text: a search naming the period finds it.
     page = f"# {escape_html(period.title)}\n\n{text}"
     write_node(b.out / path, meta, f"{page}\n\n{links_block(period, path, members, months, folder)}")
     words = len(text.split())
+    if "fallback" in output.backend:
+        sig = ""  # made by the fallback, not the configured LLM: provisional, redone by the next run
     state.periods[period.id] = PeriodState(
         sig, key, path, len(members), req.input_tokens, out_tokens, words, target_words(b.cfg, period)
     )
@@ -381,6 +385,24 @@ def _settle(
             error=output.error,
         )
     )
+
+
+def paragraphs_by_part(text: str, parts: list[str]) -> str:
+    """An extractive digest with a paragraph per input it quotes (a day, a month), in order; any other
+    text (an LLM's, which quotes nothing verbatim) as it is."""
+    norm = [" ".join(p.split()) for p in parts]
+    paragraphs: list[list[str]] = []
+    current = -1
+    for sentence in split_sentences(text):
+        flat = " ".join(sentence.text.split())
+        where = next((i for i, p in enumerate(norm) if flat in p), None)
+        if where is None:
+            return text
+        if where != current:
+            paragraphs.append([])
+            current = where
+        paragraphs[-1].append(flat)
+    return "\n\n".join(" ".join(p) for p in paragraphs) if paragraphs else text
 
 
 def _rel(target: str, here: str) -> str:

@@ -18,6 +18,7 @@ from typing import Literal
 
 PeriodKind = Literal["month", "year", "folder"]
 PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
+DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
 DIGESTS_DIR_ALT = "batchsum-digests"

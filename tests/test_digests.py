@@ -247,7 +247,20 @@ def test_pipeline_file_sets_the_digest_budgets(tmp_path: Path) -> None:
 
     path = tmp_path / "p.yaml"
     (tmp_path / "j").mkdir()
-    yaml = f"version: 1\ncorpora:\n  - path: {tmp_path / 'j'}\ndigests:\n  enabled: false\n  month_words: 120\n  year_words: 400\n"
+    yaml = f"version: 1\ncorpora:\n  - path: {tmp_path / 'j'}\n"
+    yaml += "digests:\n  enabled: false\n  month_words: 120\n  year_words: 400\n"
     path.write_text(yaml, encoding="utf-8")
     cfg = apply_pipeline(load_pipeline(path), RunConfig(paths=[]), set())
     assert (cfg.digests, cfg.digest_month_words, cfg.digest_year_words) == (False, 120, 400)
+
+
+def test_an_extractive_digest_gets_a_paragraph_per_input_it_quotes() -> None:
+    from batchsum.digests import paragraphs_by_part
+
+    parts = ["We left Oslo at dawn. The sea was calm.", "Ingrid wrote from Bergen.\nShe is well."]
+    text = "We left Oslo at dawn. Ingrid wrote from Bergen. She is well. The sea was calm."
+    assert paragraphs_by_part(text, parts) == (
+        "We left Oslo at dawn.\n\nIngrid wrote from Bergen. She is well.\n\nThe sea was calm."
+    )
+    written = "In short, a calm voyage and good news from Bergen."  # an LLM's words: kept as written
+    assert paragraphs_by_part(written, parts) == written

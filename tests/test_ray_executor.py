@@ -77,7 +77,9 @@ def llm_config(url: str, **kw: Any) -> LLMConfig:
 def test_extractive_run_commits_what_the_local_executor_commits(tmp_path: Path) -> None:
     outs = {}
     for name in ("local", "ray"):
-        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / name, index=False, metrics=False, quiet=True)
+        cfg = RunConfig(
+            paths=[SAMPLE_CORPUS], out=tmp_path / name, index=False, metrics=False, quiet=True, digests=False
+        )
         factory = Recording(cfg, RayOptions(workers=2)) if name == "ray" else None
         result = run(cfg, executor=factory)
         assert result.exit_code == 0, result.problems
@@ -90,7 +92,9 @@ def test_extractive_run_commits_what_the_local_executor_commits(tmp_path: Path) 
     assert local[1] == on_ray[1], "the same manifest node keys"
     assert local[2] == on_ray[2] and local[2], "the same node store"
     # The nightly re-run after a Ray run changes nothing, whichever executor it uses.
-    again = run(RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "ray", index=False, metrics=False, quiet=True))
+    again = run(
+        RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "ray", index=False, metrics=False, quiet=True, digests=False)
+    )
     assert again.run.files_unchanged == 26 and again.run.nodes_computed == 0
 
 
@@ -102,7 +106,7 @@ def test_workers_embed_what_the_driver_indexes(tmp_path: Path) -> None:
     vectors = {}
     for name in ("local", "ray"):
         log = tmp_path / f"{name}.jsonl"
-        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / name, metrics=False, quiet=True,
+        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / name, metrics=False, quiet=True, digests=False,
                         log_file=log, log_format="json")  # fmt: skip
         factory = Recording(cfg, RayOptions(workers=2)) if name == "ray" else None
         result = run(cfg, executor=factory)
@@ -127,7 +131,7 @@ def test_a_file_the_workers_cannot_read_gets_the_local_message(tmp_path: Path) -
     (corpus / "blob.txt").write_bytes(b"\x00\x01\x02\x03" * 100)
     problems = {}
     for name in ("local", "ray"):
-        cfg = RunConfig(paths=[corpus], out=tmp_path / name, index=False, metrics=False, quiet=True)
+        cfg = RunConfig(paths=[corpus], out=tmp_path / name, index=False, metrics=False, quiet=True, digests=False)
         factory = Recording(cfg, RayOptions(workers=2)) if name == "ray" else None
         result = run(cfg, executor=factory)
         assert result.exit_code == 1 and result.run.files_done == 26
@@ -142,7 +146,7 @@ def local_llm_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, 
     """What the local executor commits for the sample corpus against a fault-free server."""
     out = tmp_path_factory.mktemp("llm") / "local"
     with FakeLLMServer() as server:
-        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=out, index=False, metrics=False, quiet=True)
+        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=out, index=False, metrics=False, quiet=True, digests=False)
         cfg.llm = llm_config(server.base_url)
         result = run(cfg)
     assert result.exit_code == 0 and result.run.llm_calls > 20
@@ -155,7 +159,9 @@ def test_llm_run_through_429s_keeps_the_global_concurrency(
 ) -> None:
     rules = [{"status": 429, "retry_after": "0", "fraction": 0.2}]
     with FakeLLMServer(latency=0.05, rules=rules) as server:
-        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "out", index=False, metrics=False, quiet=True)
+        cfg = RunConfig(
+            paths=[SAMPLE_CORPUS], out=tmp_path / "out", index=False, metrics=False, quiet=True, digests=False
+        )
         cfg.llm = llm_config(server.base_url, concurrency=8)
         factory = Recording(cfg, RayOptions(workers=2))
         result = run(cfg, executor=factory)
@@ -184,7 +190,7 @@ def test_two_workers_share_one_requests_per_window_budget(tmp_path: Path) -> Non
     # 4 per 2-second window (the minute, scaled down): one start every 0.5 s across both workers.
     rpm, period = 4, 2.0
     with FakeLLMServer() as server:
-        cfg = RunConfig(paths=[corpus], out=tmp_path / "out", index=False, metrics=False, quiet=True)
+        cfg = RunConfig(paths=[corpus], out=tmp_path / "out", index=False, metrics=False, quiet=True, digests=False)
         cfg.llm = llm_config(server.base_url, rpm=rpm, concurrency=8)
         factory = Recording(cfg, RayOptions(workers=2, rate_period=period))
         result = run(cfg, executor=factory)
@@ -202,7 +208,9 @@ def test_a_worker_killed_mid_run_loses_no_finished_node(
     tmp_path: Path, local_llm_tree: tuple[dict[str, str], dict[str, dict[str, str]]]
 ) -> None:
     with FakeLLMServer(latency=0.2) as server:
-        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "out", index=False, metrics=False, quiet=True)
+        cfg = RunConfig(
+            paths=[SAMPLE_CORPUS], out=tmp_path / "out", index=False, metrics=False, quiet=True, digests=False
+        )
         cfg.llm = llm_config(server.base_url, concurrency=4)
         factory = Recording(cfg, RayOptions(workers=2))
         killed: list[int] = []
@@ -244,7 +252,7 @@ def test_the_driver_writes_the_index_to_a_chroma_server(tmp_path: Path, chroma_s
     from batchsum.cli import main
     from batchsum.index.store import chroma_dir
 
-    cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "out", metrics=False, quiet=True)
+    cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "out", metrics=False, quiet=True, digests=False)
     cfg.chroma_host, cfg.chroma_port, cfg.collection = "127.0.0.1", chroma_server, "cluster"
     result = run(cfg, executor=Recording(cfg, RayOptions(workers=2)))
     assert result.exit_code == 0, (result.problems, result.warnings)
@@ -262,7 +270,9 @@ def test_an_abort_with_one_file_admitted_at_a_time_ends_the_run(tmp_path: Path) 
     # an admission slot that the aborted file never gives back.
     rules = [{"match": "battery", "status": 400}]
     with FakeLLMServer(rules=rules) as server:
-        cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / "out", index=False, metrics=False, quiet=True)
+        cfg = RunConfig(
+            paths=[SAMPLE_CORPUS], out=tmp_path / "out", index=False, metrics=False, quiet=True, digests=False
+        )
         cfg.llm = llm_config(server.base_url, on_error="abort", concurrency=2)
         factory = Recording(cfg, RayOptions(workers=2, files_in_flight=1))
         results: list[Any] = []
@@ -284,7 +294,9 @@ def test_two_runs_naming_one_limiter_share_its_concurrency(tmp_path: Path) -> No
     with FakeLLMServer(latency=0.1) as server:
 
         def one_run(i: int) -> None:
-            cfg = RunConfig(paths=[SAMPLE_CORPUS], out=tmp_path / f"out{i}", index=False, metrics=False, quiet=True)
+            cfg = RunConfig(
+                paths=[SAMPLE_CORPUS], out=tmp_path / f"out{i}", index=False, metrics=False, quiet=True, digests=False
+            )
             # Each run alone may have 3 in flight; together they still may only have 3.
             cfg.llm = llm_config(server.base_url, concurrency=3)
             factory = Recording(cfg, RayOptions(workers=1, limiter=name))

@@ -87,7 +87,7 @@ def known(tmp_path: Path, upstream: FakeLLMServer) -> Path:
     (tmp_path / "src" / "notes" / "flat-hunt.md").write_text(FLAT_HUNT, encoding="utf-8")
     out = tmp_path / "out"
     runner = CliRunner()
-    assert runner.invoke(main, ["run", str(tmp_path / "src"), "--out", str(out), "-q"]).exit_code == 0
+    assert runner.invoke(main, ["run", str(tmp_path / "src"), "--out", str(out), "-q", "--no-digests"]).exit_code == 0
     script(upstream)
     facts = runner.invoke(main, ["facts", str(tmp_path / "src"), "--out", str(out), "--base-url", upstream.base_url,
                                  "--model", "fake", "--rpm", "0"])  # fmt: skip
@@ -270,7 +270,8 @@ def test_conversation_summary_and_runs_of_other_processes(known: Path, upstream:
         notes = known.parent / "src" / "notes"
         (notes / "boat.md").write_text(BOAT, encoding="utf-8")
         nightly = subprocess.run(
-            [sys.executable, "-m", "batchsum", "run", str(known.parent / "src"), "--out", str(known), "-q", "--wait"],
+            [sys.executable, "-m", "batchsum", "run", str(known.parent / "src"), "--out", str(known), "-q", "--wait",
+             "--no-digests"],
             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300,
         )  # fmt: skip
         assert nightly.returncode == 0, nightly.stderr

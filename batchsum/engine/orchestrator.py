@@ -117,6 +117,7 @@ class _Run:
         self.index_chars = 0  # source characters held in index_docs
         self.embedded: Mapping[str, Any] = {}  # summary vectors the executor's workers computed
         self.deleted: list[str] = []
+        self.digest_usage = [0, 0, 0]  # LLM calls, prompt and completion tokens of the digests
         self.index_gone: list[str] = []  # index documents to remove that are not sources (digests of gone periods)
         self.added = 0
         self.modified = 0
@@ -514,6 +515,9 @@ class _Run:
             nodes=self.nodes,
             wall_ms=(time.perf_counter() - self.t0) * 1000,
         )
+        run.llm_calls += self.digest_usage[0]
+        run.prompt_tokens += self.digest_usage[1]
+        run.completion_tokens += self.digest_usage[2]
         if cfg.metrics:
             self.progress.phase("metrics", total=None, unit="table")
             warning = wrapup.record_metrics(cfg, run, self.files, self.nodes)
@@ -553,11 +557,12 @@ class _Run:
 
     def _write_index_page(self, wrote: bool) -> None:
         """The root index.md, rewritten when the tree changed (or when it is missing)."""
-        from batchsum.digests import index_view, period_id
         from batchsum.navigation import IndexRow, index_path, write_index
 
         if not (wrote or self.deleted) and index_path(self.cfg.out).exists():
             return
+        from batchsum.digests import index_view, period_id
+
         facts, pages = index_view(self.cfg) if self.cfg.digests else ({}, {})
         rows = []
         for e in self.manifest.values():
@@ -575,11 +580,17 @@ class _Run:
 
     def _update_digests(self, wrote: bool) -> None:
         """Redo the month, year and folder digests whose files changed (none on an unchanged night)."""
-        from batchsum.digests import state_path, update_digests
+        from batchsum.periods import DIGEST_STATE
 
         cfg = self.cfg
-        if not cfg.digests or self.aborted or not (wrote or self.deleted or not state_path(cfg).exists()):
+        if (
+            not cfg.digests
+            or self.aborted
+            or not (wrote or self.deleted or not (cfg.state_dir / DIGEST_STATE).exists())
+        ):
             return
+        from batchsum.digests import update_digests
+
         try:
             done = update_digests(cfg, self.manifest, self.state, self.tokenizer, self.run_id)
         except Exception as exc:  # digests are made from the trees; a failure never fails the run
@@ -587,11 +598,17 @@ class _Run:
             self.warnings.append(f"digests not updated: {exc}")
             self.progress.event("digests_failed", error=str(exc), level="error")
             return
-        self.nodes.extend(done.records)
         redone = done.redone
+        for r in done.records:  # the digests' spend is the run's (their nodes are not files' nodes)
+            self.digest_usage[0] += r.llm_calls
+            self.digest_usage[1] += r.prompt_tokens
+            self.digest_usage[2] += r.completion_tokens
         self.progress.event(
             "digests_updated",
             redone=[p.id for p in redone],
+            llm_calls=self.digest_usage[0],
+            prompt_tokens=self.digest_usage[1],
+            completion_tokens=self.digest_usage[2],
             kept=len(done.digests) - len(redone),
             removed=done.removed,
             seconds=round(done.seconds, 3),

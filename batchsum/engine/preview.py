@@ -104,9 +104,10 @@ def preview(cfg: RunConfig) -> PlanSummary:
         summary.llm_calls = summary.nodes - summary.nodes_stored
     if cfg.digests:
         summary.periods = plan_digests(cfg, manifest, touched, summary.deleted)
-        summary.llm_calls += summary.periods.llm_calls
-        summary.input_tokens += summary.periods.input_tokens
-        summary.est_output_tokens += summary.periods.est_output_tokens
+        summary.llm_calls += summary.periods.llm_calls  # the totals of tokens stay the files' (shown apart)
     if cfg.price_per_1k is not None:
-        summary.est_cost = round((summary.input_tokens + summary.est_output_tokens) / 1000 * cfg.price_per_1k, 4)
+        tokens = summary.input_tokens + summary.est_output_tokens
+        if summary.periods is not None:
+            tokens += summary.periods.input_tokens + summary.periods.est_output_tokens
+        summary.est_cost = round(tokens / 1000 * cfg.price_per_1k, 4)
     return summary
