@@ -50,6 +50,7 @@ _END_PUNCT = re.compile(r"[.!?…]+[" + re.escape(_CLOSERS) + r"]*(?=\s|$)")
 # Full-width terminals end a sentence wherever they stand (CJK text has no space after them).
 _CJK_CLOSERS = "」』”’）》〉】\"'"
 _CJK_END = re.compile(r"[。！？]+[" + re.escape(_CJK_CLOSERS) + r"]*")
+_CJK_LINE_END = re.compile(r"[。！？」』][" + re.escape(_CJK_CLOSERS) + r"]*[ \t]*\n")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _LINE_START_BREAK = re.compile(
     r"""^[ \t]*(?:
@@ -161,14 +162,21 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
     """``sentencex``'s boundaries for ``language``; a line break inside the block is a space to it."""
     import sentencex  # loaded on first use: the English path never needs it
 
-    flat = block.replace("\n", " ")  # same length, so its offsets are the block's
-    start = 0
-    for b in sentencex.get_sentence_boundaries(language, flat):
-        if b["start_index"] > start and _continues(flat, b["start_index"]):
-            continue  # "т. е. исчез": a lower-case word after a stop goes on the same sentence
-        _emit(block, start, b["start_index"], offset, out)
-        start = b["start_index"]
-    _emit(block, start, len(block), offset, out)
+    # A line that ends on a full-width stop ends its sentence even inside a quotation: a Japanese or
+    # Chinese quotation that runs over several paragraphs opens 「 on each and closes only on the last.
+    piece_start = 0
+    for m in [*_CJK_LINE_END.finditer(block), None]:
+        piece_end = m.end() if m is not None else len(block)
+        piece = block[piece_start:piece_end]
+        flat = piece.replace("\n", " ")  # same length, so its offsets are the piece's
+        start = 0
+        for b in sentencex.get_sentence_boundaries(language, flat):
+            if b["start_index"] > start and _continues(flat, b["start_index"]):
+                continue  # "т. е. исчез": a lower-case word after a stop goes on the same sentence
+            _emit(piece, start, b["start_index"], offset + piece_start, out)
+            start = b["start_index"]
+        _emit(piece, start, len(piece), offset + piece_start, out)
+        piece_start = piece_end
 
 
 def _continues(text: str, pos: int) -> bool:
