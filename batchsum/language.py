@@ -269,5 +269,5 @@ def word_count(text: str) -> int:
     n = 0
     for tok in text.split():
         cjk = sum(len(r) for r in cjk_run.findall(tok))
-        n += cjk + (1 if cjk < len(tok) and any(c.isalnum() for c in cjk_run.sub("", tok)) else 0)
+        n += cjk + (1 if cjk < len(tok) else 0)  # the rest of the token is one word, as str.split counts
     return n
