@@ -506,6 +506,13 @@ def get_embedder(cfg: IndexConfig) -> Embedder:
     return get_static_embedder()
 
 
+def embedding_function(cfg: IndexConfig | None = None) -> Any:
+    """The embedder that built an output's collection, as a Chroma ``EmbeddingFunction``: pass it to
+    ``get_collection(..., embedding_function=...)`` to query batchsum's collection by text from plain
+    ``chromadb`` (default: the static MiniLM vectors batchsum indexes with)."""
+    return chroma_embedding_function(get_embedder(cfg) if cfg is not None else get_static_embedder())
+
+
 def chroma_embedding_function(embedder: Embedder) -> Any:
     """``embedder`` wrapped as a registered Chroma ``EmbeddingFunction``."""
     return _ef_class()(embedder=embedder)

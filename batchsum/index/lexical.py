@@ -221,6 +221,7 @@ class Evidence:
 
     in_source: bool
     start: int
+    coverage: float = 0.0  # share of the query's weight (idf) whose terms the passage holds, 0..1
 
 
 class LexicalStore:
@@ -419,7 +420,7 @@ class LexicalStore:
         if not found:
             return {}
         lens = self._lengths(sorted({d for rows, _ in found for d, _, _ in rows}))
-        uid_parts, weights = [], []
+        uid_parts, weights, held = [], [], []
         for rows, w in found:
             units = np.concatenate([u for _, u, _ in rows]).astype(np.int64)
             tf = np.concatenate([f for _, _, f in rows]).astype(np.float64)
@@ -427,10 +428,13 @@ class LexicalStore:
             dks = np.repeat(np.array([d for d, _, _ in rows], dtype=np.int64), [len(u) for _, u, _ in rows])
             uid_parts.append(dks * _UID_SHIFT + units)
             weights.append(w * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl)))
+            held.append(np.full(len(units), w / reference))
         uids, inverse = np.unique(np.concatenate(uid_parts), return_inverse=True)
         unit_score = np.zeros(len(uids), dtype=np.float64)
         np.add.at(unit_score, inverse.reshape(-1), np.concatenate(weights))
-        return self._node_scores(uids, unit_score, filt, list(focus_docs))
+        coverage = np.zeros(len(uids), dtype=np.float64)
+        np.add.at(coverage, inverse.reshape(-1), np.concatenate(held))
+        return self._node_scores(uids, unit_score, coverage, filt, list(focus_docs))
 
     def _lengths(self, dkeys: list[int]) -> dict[int, Any]:
         import numpy as np
@@ -456,7 +460,9 @@ class LexicalStore:
                 out[int(dkey)] = (np.frombuffer(nk or b"", dtype=np.int32), np.frombuffer(st or b"", dtype=np.int32))
         return out
 
-    def _node_scores(self, uids: Any, unit_score: Any, filt: LexFilter, focus: list[str]) -> dict[str, float]:
+    def _node_scores(
+        self, uids: Any, unit_score: Any, coverage: Any, filt: LexFilter, focus: list[str]
+    ) -> dict[str, float]:
         import numpy as np
 
         top = np.argsort(-unit_score)[:TOP_UNITS]
@@ -467,7 +473,7 @@ class LexicalStore:
             dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
         doc_of = uids // _UID_SHIFT
         keep = np.isin(doc_of, np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
-        uids, unit_score, doc_of = uids[keep], unit_score[keep], doc_of[keep]
+        uids, unit_score, coverage, doc_of = uids[keep], unit_score[keep], coverage[keep], doc_of[keep]
         numbers = uids % _UID_SHIFT
         layout = self._layout(sorted(dkeys))
         owner = np.zeros(len(uids), dtype=np.int64)
@@ -482,34 +488,35 @@ class LexicalStore:
         by_nkey = {row[0]: row for row in nodes if filt.admits(int(row[5]), bool(row[6]), row[7], row[8], row[9])}
         # Summary passages score their own node.
         own = owner >= 0
-        for nkey, score, off in zip(owner[own].tolist(), unit_score[own].tolist(), offset[own].tolist(), strict=True):
+        for nkey, score, off, cov in zip(owner[own].tolist(), unit_score[own].tolist(), offset[own].tolist(),
+                                         coverage[own].tolist(), strict=True):  # fmt: skip
             row = by_nkey.get(nkey)
             if row is not None and score > best.get(row[1], 0.0):
                 best[row[1]] = score
-                evidence[row[1]] = Evidence(False, int(off))
+                evidence[row[1]] = Evidence(False, int(off), cov)
         # Source passages score every node whose span holds them: per document, passages sorted by offset,
         # so a node's passages are one slice (found by binary search).
-        src_doc, src_off, src_score = doc_of[~own], offset[~own], unit_score[~own]
-        per_doc: dict[int, tuple[Any, Any]] = {}
+        src_doc, src_off, src_score, src_cov = doc_of[~own], offset[~own], unit_score[~own], coverage[~own]
+        per_doc: dict[int, tuple[Any, Any, Any]] = {}
         by_pos = np.lexsort((src_off, src_doc))
-        src_doc, src_off, src_score = src_doc[by_pos], src_off[by_pos], src_score[by_pos]
+        src_doc, src_off, src_score, src_cov = src_doc[by_pos], src_off[by_pos], src_score[by_pos], src_cov[by_pos]
         bounds = np.flatnonzero(np.diff(src_doc)) + 1
         for idx in np.split(np.arange(len(src_doc)), bounds):
             if len(idx):
-                per_doc[int(src_doc[idx[0]])] = (src_off[idx], src_score[idx])
+                per_doc[int(src_doc[idx[0]])] = (src_off[idx], src_score[idx], src_cov[idx])
         for row in by_nkey.values():
             _, nid, dkey, s, e = row[:5]
             got = per_doc.get(int(dkey))
             if s is None or e is None or got is None:
                 continue
-            offs, scores = got
+            offs, scores, covs = got
             lo, hi = int(np.searchsorted(offs, s, "left")), int(np.searchsorted(offs, e, "left"))
             if hi > lo:
                 i = lo + int(np.argmax(scores[lo:hi]))
                 score = float(scores[i])
                 if score > best.get(nid, 0.0):
                     best[nid] = score
-                    evidence[nid] = Evidence(True, int(offs[i]))
+                    evidence[nid] = Evidence(True, int(offs[i]), float(covs[i]))
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:

@@ -1,13 +1,15 @@
 """Search every summary of an output folder.
 
 1. Retrieve ``k*3`` candidates per level (L1, L2, L3: a collapsed-tree search) by cosine similarity of
-   the static vectors, and ``k`` per level by BM25 over the nodes' summaries and the source passages
-   they summarize (:mod:`batchsum.index.lexical`): the words a summary dropped still find its node.
-2. Score each candidate with an absolute relevance in 0..1, comparable across queries:
-   ``min(1, WEIGHT_BM25 * bm25 / reference + WEIGHT_COSINE * calibrated cosine)``, where ``reference``
-   is the BM25 score of a passage holding every query word once (so the lexical part says how much of
-   the query, weighted by rarity, the best passage holds) and the cosine is mapped from the range where
-   unrelated texts and paraphrases fall. Evidence beyond a full answer orders hits that both reach 1.
+   the static vectors (:mod:`batchsum.index.dense`: exact over search's own copy of the vectors, or
+   Chroma with ``--chroma-host``), and ``k`` per level by BM25 over the nodes' summaries and the source
+   passages they summarize (:mod:`batchsum.index.lexical`): the words a summary dropped still find its node.
+2. Score each candidate with an absolute relevance in 0..1, comparable across queries: the weighted mean
+   of the *coverage* of its best passage (the share of the query's idf weight whose words it holds),
+   the cosine mapped from the range where unrelated texts and paraphrases fall, and the passage's BM25
+   over a *reference* (the BM25 of a passage holding every query word once), capped at 1. So 1.000 needs
+   every query word in one passage, with BM25 at least the reference and a summary as close as a
+   paraphrase; a query about words that appear nowhere scores from the meaning side alone, low.
    With ``--reranker`` an ONNX cross-encoder's probability replaces it. Candidates below
    :data:`MIN_RELEVANCE` are not hits: a query nothing answers gets none.
 3. ``score = relevance + RECENCY_BONUS * recency * (1 - relevance)``: a recent dated document moves up
@@ -16,8 +18,8 @@
 4. MMR with λ = 0.7 picks the final ``k``, diversifying by source: near-copies (cosine ≥ 0.92 to a hit
    already chosen) and repeated snippets are dropped, a second node of an already chosen source is
    penalized; the hits are shown in score order.
-5. The snippet is the passage that matched: a source passage when the words were found there, else
-   the best sentences of the summary.
+5. The snippet is the passage that matched (:mod:`batchsum.index.snippets`): whole sentences of the
+   source when the words were found there, else the best sentences of the summary.
 """
 
 from __future__ import annotations
@@ -54,11 +56,12 @@ log = logging.getLogger(__name__)
 CANDIDATES_PER_LEVEL = 3  # x k, dense channel
 LEXICAL_PER_LEVEL = 1  # x k, lexical channel (it mostly adds nodes the dense pool already holds)
 # Absolute relevance (calibrated on the QMSum queries and on queries about nothing in the corpus).
-WEIGHT_BM25 = 0.7
+WEIGHT_COVERAGE = 0.7  # of the share of the query (by idf) the best passage holds
 WEIGHT_COSINE = 0.3
 COSINE_FLOOR = 0.1  # static-vector cosine of unrelated texts (0.0-0.2): relevance 0 from the meaning side
 COSINE_FULL = 0.5  # and of a paraphrase (0.4-0.5; a near-copy is 0.8-0.95): 1
-MIN_RELEVANCE = 0.35  # below: not a hit ("no good match")
+MIN_RELEVANCE = 0.3  # below: not a hit ("no good match")
+WEIGHT_EVIDENCE = 0.3  # of BM25 / reference (capped at 1: a passage holding each query word once)
 SAME_SOURCE_PENALTY = 1.0  # MMR penalty of a node whose source is already among the hits (as for cosine 1.0)
 # Weight of MMR's similarity penalty between nodes of different sources. 0: a relevant file is never
 # pushed down for resembling another relevant file.
@@ -323,21 +326,18 @@ def lexical_candidates(
     return LexicalResult(scores, [nid for got in by_level.values() for nid in got], reference, evidence, groups)
 
 
-def strength_of(cosine: np.ndarray, bm25: np.ndarray, reference: float) -> np.ndarray:
-    """How strongly each candidate answers the query: 1.0 is a full answer, more is more evidence (a passage
-    repeating the query's words). :func:`relevance_of` caps it at 1.
+def relevance_of(cosine: np.ndarray, coverage: np.ndarray | None, evidence: np.ndarray | None = None) -> np.ndarray:
+    """Absolute relevance in 0..1 (see the module docstring).
 
-    ``WEIGHT_BM25 * bm25 / reference + WEIGHT_COSINE * calibrated cosine``; without a lexical channel
-    (``reference`` 0) the calibrated cosine alone."""
+    ``coverage``: the share of the query's weight (idf) that the node's best passage holds; ``evidence``:
+    that passage's BM25 over the reference score. Without a lexical channel (None) the calibrated cosine
+    alone."""
     meaning = np.clip((cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR), 0.0, 1.0)
-    if reference <= 0:
+    if coverage is None:
         return meaning.astype(np.float32)
-    return (WEIGHT_BM25 * np.maximum(bm25, 0.0) / reference + WEIGHT_COSINE * meaning).astype(np.float32)
-
-
-def relevance_of(cosine: np.ndarray, bm25: np.ndarray, reference: float) -> np.ndarray:
-    """Absolute relevance in 0..1 from static-vector cosines and BM25 scores (see the module docstring)."""
-    return np.minimum(strength_of(cosine, bm25, reference), 1.0)
+    strength = np.clip(evidence, 0.0, 1.0) if evidence is not None else np.clip(coverage, 0.0, 1.0)
+    parts = WEIGHT_COVERAGE * np.clip(coverage, 0.0, 1.0) + WEIGHT_COSINE * meaning + WEIGHT_EVIDENCE * strength
+    return (parts / (WEIGHT_COVERAGE + WEIGHT_COSINE + WEIGHT_EVIDENCE)).astype(np.float32)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -376,16 +376,17 @@ def _search(
     texts: dict[str, str] = {}
     if ranker is not None:
         texts = {i: _node_text(cfg, rows[i].metadata) for i in ids}
-        strength = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
+        relevance = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
+        evidence = np.zeros_like(relevance)
     else:
-        bm25 = np.array([lex.scores.get(i, 0.0) for i in ids], dtype=np.float32)
-        strength = strength_of(cosine, bm25, lex.reference)
-    relevance = np.minimum(strength, 1.0)
+        coverage = np.array([lex.evidence[i].coverage if i in lex.evidence else 0.0 for i in ids], np.float32)
+        # BM25 over the reference: how strongly the best passage answers (repeated words, a short passage).
+        evidence = np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / max(lex.reference, 1e-9)
+        relevance = relevance_of(cosine, coverage if lex.reference > 0 else None, evidence)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
-    # Order: the score, then the evidence beyond a full answer (two hits both at 1.0 are not equal),
-    # then recency; never against the shown score.
-    ranked = final + (strength - relevance) + 1e-6 * rec
+    # Order: the score, then the evidence beyond a full answer, then recency; never against the shown score.
+    ranked = final + 1e-3 * evidence + 1e-6 * rec
     keep = np.flatnonzero(relevance >= MIN_RELEVANCE)
     if not len(keep):
         return []
