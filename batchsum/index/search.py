@@ -60,7 +60,7 @@ WEIGHT_COVERAGE = 0.7  # of the share of the query (by idf) the best passage hol
 WEIGHT_COSINE = 0.3
 COSINE_FLOOR = 0.1  # static-vector cosine of unrelated texts (0.0-0.2): relevance 0 from the meaning side
 COSINE_FULL = 0.5  # and of a paraphrase (0.4-0.5; a near-copy is 0.8-0.95): 1
-MIN_RELEVANCE = 0.3  # below: not a hit ("no good match")
+MIN_RELEVANCE = 0.2  # below: not a hit ("no good match")
 WEIGHT_EVIDENCE = 0.3  # of BM25 / reference (capped at 1: a passage holding each query word once)
 SAME_SOURCE_PENALTY = 1.0  # MMR penalty of a node whose source is already among the hits (as for cosine 1.0)
 # Weight of MMR's similarity penalty between nodes of different sources. 0: a relevant file is never
