@@ -220,6 +220,6 @@ def test_language_option_overrides_detection(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--language", "German"])
     assert res.exit_code == 0, res.output
     meta, _ = _final(out, "notes.txt")
-    assert meta["language"] == "de" and meta["language_source"] == "--language"
+    assert meta["language"] == "de" and meta["language_source"] == "configured"
     bad = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--language", "xx"])
     assert bad.exit_code == 2 and "--language: unknown language 'xx'" in bad.output
