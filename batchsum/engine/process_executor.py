@@ -27,7 +27,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from batchsum.engine.executor import LocalExecutor
+from batchsum.engine.executor import LocalExecutor, Note
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Sequence
@@ -280,6 +280,9 @@ class ProcessExecutor(LocalExecutor):
             log.warning("%s", self.broken)
             stop_workers(pool.executor)  # first: shutting down forgets the table of processes
             pool.executor.shutdown(wait=False, cancel_futures=True)
+
+    def notes(self) -> list[Note]:
+        return [Note("workers_lost", self.broken)] if self.broken else []
 
     def _tokenizer(self) -> Tokenizer:
         from batchsum.tokens import get_tokenizer
