@@ -66,6 +66,6 @@ def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backen
 def check_llm_server(cfg: LLMConfig) -> None:
     """Raise :class:`~batchsum.errors.LLMUnavailable` when the configured server refuses connections
     or rejects the key (before any work, so a run does not fall back node by node)."""
-    from batchsum.backends.llm import check_server
+    from batchsum.backends.llm_client import check_server
 
     check_server(cfg)

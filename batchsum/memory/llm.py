@@ -197,7 +197,7 @@ class FactsLLM:
             return parse_json(raw2, model)
         except ValueError as exc:
             self.malformed += 1
-            from batchsum.backends.llm import sanitize_for_log
+            from batchsum.backends.llm_output import sanitize_for_log
 
             log.warning(
                 "%s: the model's answer was not valid JSON twice (%s); no facts from it. Answer began: %r",
