@@ -41,6 +41,7 @@ from batchsum.backends.prompts import PromptSet
 from batchsum.config import LLMConfig
 from batchsum.errors import AbortRun, ConfigError, SummarizationError
 from batchsum.model import Backend, SummaryOutput, SummaryRequest
+from batchsum.settings import validate_llm
 from batchsum.tokens import Tokenizer
 
 log = logging.getLogger(__name__)
@@ -331,7 +332,6 @@ class LLMBackend:
 
 def _validate(cfg: LLMConfig) -> None:
     """Reject settings the backend cannot honour, with the option's name (bounds: the settings schema)."""
-    from batchsum.settings import validate_llm
 
     if not cfg.base_url:
         raise ConfigError("the LLM backend needs --base-url (or OPENAI_BASE_URL)")

@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
+from batchsum.engine.nodes import leaf_key
 from batchsum.engine.prepare import prepare_file
 from batchsum.state import StateStore
+from batchsum.tokens import get_tokenizer
 from batchsum.walk import Problem
 
 if TYPE_CHECKING:
@@ -57,8 +59,6 @@ class PlanSummary:
 
 def preview(cfg: RunConfig) -> PlanSummary:
     """What ``run`` would do now with ``cfg``: reads sources and state, writes nothing, takes no lock."""
-    from batchsum.engine.nodes import leaf_key
-    from batchsum.tokens import get_tokenizer
 
     identity = backend_identity(cfg)
     sig = config_signature(cfg)
