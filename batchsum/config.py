@@ -6,10 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from batchsum.model import Thresholds
+from batchsum.model import Thresholds, TypeChoice
 
 OnError = Literal["fallback", "fail", "abort"]
-TypeChoice = Literal["journal", "conversation", "document", "auto"]
 
 STATE_DIR = ".batchsum"
 
