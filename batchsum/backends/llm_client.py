@@ -202,12 +202,9 @@ class LLMClient:
         gate: RequestGate | None = None,
         transport: ChatTransport | None = None,
     ) -> None:
-        """``rate_period``: the window ``rpm``/``tpm`` refer to (60 s; shorter only in tests).
-
-        ``retry_initial``/``retry_max``: exponential backoff bounds in seconds (jitter added).
-        ``gate``: limits shared with other processes, entered around each request besides this client's own.
-        ``transport``: how requests travel (default: HTTP to ``cfg.base_url`` through aiohttp).
-        """
+        """``rate_period``: the window ``rpm``/``tpm`` refer to (60 s; shorter only in tests);
+        ``retry_initial``/``retry_max``: backoff bounds in seconds; ``gate``: limits shared with other
+        processes; ``transport``: how requests travel (default: HTTP to ``cfg.base_url`` via aiohttp)."""
         if not cfg.base_url:
             raise ConfigError("the LLM client needs --base-url (or OPENAI_BASE_URL)")
         self.cfg = cfg
@@ -366,11 +363,8 @@ class LLMClient:
             raise self.unavailable
 
     async def preflight(self) -> None:
-        """Fail fast before any work: :class:`LLMUnreachable` when the server refuses connections,
-        :class:`LLMAuthError` when it rejects the key on ``GET /models``.
-
-        A server without ``/models`` (or any other answer) passes: only a certain failure stops a run.
-        """
+        """Fail fast: :class:`LLMUnreachable` when the server refuses connections, :class:`LLMAuthError`
+        when it rejects the key on ``GET /models``; any other answer passes (the first request decides)."""
         await self._ensure_reachable()
         import openai
 
@@ -412,14 +406,7 @@ class LLMClient:
 
         def wait(state: RetryCallState) -> float:
             exc = state.outcome.exception() if state.outcome is not None else None
-            backoff = min(self._retry_max, self._retry_initial * 2 ** (state.attempt_number - 1))
-            backoff += random.uniform(0, backoff / 2)
-            if isinstance(exc, _CallFailure) and exc.retry_after is not None:
-                if exc.retry_after > MAX_RETRY_AFTER_S:
-                    log.warning("Retry-After of %.0fs clamped to %.0fs", exc.retry_after, MAX_RETRY_AFTER_S)
-                # Never earlier than the server asked; a little jitter spreads a crowd of waiters.
-                return min(exc.retry_after, MAX_RETRY_AFTER_S) + random.uniform(0, 0.25)
-            return backoff
+            return retry_delay(exc, state.attempt_number, self._retry_initial, self._retry_max)
 
         def before_sleep(state: RetryCallState) -> None:
             self.retries += 1
@@ -502,6 +489,17 @@ class LLMClient:
         self.prompt_tokens += prompt_tokens
         self.completion_tokens += completion_tokens
         return content, prompt_tokens, completion_tokens
+
+
+def retry_delay(exc: BaseException | None, attempt: int, initial: float, most: float) -> float:
+    """Seconds before the next attempt: exponential backoff with jitter, or the server's Retry-After."""
+    if isinstance(exc, _CallFailure) and exc.retry_after is not None:
+        if exc.retry_after > MAX_RETRY_AFTER_S:
+            log.warning("Retry-After of %.0fs clamped to %.0fs", exc.retry_after, MAX_RETRY_AFTER_S)
+        # Never earlier than the server asked; a little jitter spreads a crowd of waiters.
+        return min(exc.retry_after, MAX_RETRY_AFTER_S) + random.uniform(0, 0.25)
+    backoff = min(most, initial * 2 ** (attempt - 1))
+    return backoff + random.uniform(0, backoff / 2)
 
 
 def _parse_completion(raw: bytes) -> tuple[str, dict[str, Any] | None]:
