@@ -225,8 +225,7 @@ class LLMClient:
         # Set when the server cannot serve any request (refused at start, key rejected): every call raises it.
         self.unavailable: LLMUnavailable | None = None
         self._reachable: asyncio.Future[None] | None = None
-        # An injected transport needs no TCP probe: it may not speak TCP at all.
-        self._probe = transport is None
+        self._probe = transport is None  # an injected transport may not speak TCP at all
         self.secrets = [cfg.api_key] if cfg.api_key else []
         # Statistics of everything sent through this client.
         self.requests_sent = 0
