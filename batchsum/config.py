@@ -11,6 +11,7 @@ from batchsum.model import Thresholds, TypeChoice
 OnError = Literal["fallback", "fail", "abort"]
 
 STATE_DIR = ".batchsum"
+LLM_CACHE_DIR = "llm-cache"  # LLM responses, in the state folder (summaries, facts and compaction share it)
 
 
 @dataclass

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from batchsum.config import LLM_CACHE_DIR
+
 if TYPE_CHECKING:
     from batchsum.config import LLMConfig, RunConfig
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
     from batchsum.tokens import Tokenizer
 
-LLM_CACHE_DIR = "llm-cache"  # LLM responses, in the state folder
 
 BackendFactory = Callable[["RunConfig", "Tokenizer"], "tuple[Backend, Backend]"]
 

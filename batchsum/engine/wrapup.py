@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from batchsum.backends.registry import LLM_CACHE_DIR
+from batchsum.config import LLM_CACHE_DIR
 from batchsum.metrics.store import MetricsStore, defer_run
 from batchsum.metrics.usage_journal import fold_interrupted
 from batchsum.state import NODE_GRACE_DAYS, prune_store
