@@ -33,7 +33,7 @@ from batchsum.model import RunRecord
 from batchsum.secrets import scrub_command
 from batchsum.settings import validate
 from batchsum.walk import require_paths
-from batchsum.warmup import start_index_warmup
+from batchsum.warmup import start_index_warmup, start_tokenizer
 
 if TYPE_CHECKING:
     from batchsum.engine.executor import ExecutorFactory
@@ -73,8 +73,11 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
 
     # diff: unchanged files are settled from the manifest, deleted ones soft-deleted
     d = diff(cfg, committer.manifest, committer.sig)
-    if d.todo and cfg.index:
-        start_index_warmup(embed_locally=not cfg.embed_base_url)
+    if d.todo:
+        # Loaded in the background while the changed files are read; an unchanged re-run loads neither.
+        start_tokenizer(cfg.encoding)
+        if cfg.index:
+            start_index_warmup(embed_locally=not cfg.embed_base_url)
     committer.roots = d.roots
     for problem in d.problems:
         ledger.skipped(problem, None)
