@@ -125,9 +125,8 @@ def run(ctx: click.Context, **params: Any) -> None:
     setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
-    from batchsum.warmup import start_llm_imports, start_tokenizer
+    from batchsum.warmup import start_llm_imports
 
-    start_tokenizer(cfg.encoding)  # overlaps the tokenizer's load with the output's lock and the walk
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
     result = batchsum.run(cfg)
