@@ -38,7 +38,7 @@ def test_plan_counts_the_requests_and_tokens_a_run_sends(tmp_path: Path, fake_ll
     (corpus / "review.txt").write_text(transcript(2, 400), encoding="utf-8")  # chunks + final
     (corpus / "notes.md").write_text(prose(3, 700), encoding="utf-8")  # chunks, groups, final
     out = tmp_path / "out"
-    llm = ["--base-url", fake_llm.base_url, "--model", "fake", "--rpm", "0", "--tpm", "0"]
+    llm = ["--base-url", fake_llm.base_url, "--model", "fake", "--rpm", "0", "--tpm", "0", "--no-digests"]
     run = ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "--no-cache", *llm]
 
     plan = _invoke("plan", str(corpus), "--out", str(out), *llm, "--price", "2,8")

@@ -63,7 +63,7 @@ def filter_sql(filt: LexFilter) -> tuple[str, list[Any]]:
         clauses.append("is_final = 1")
     elif filt.level is not None:
         clauses.append("level = ?")
-        params.append(int(filt.level))
+        params.append(4 if filt.level == "period" else int(filt.level))  # period: the digests, level 4
     if filt.content_type is not None:
         clauses.append("content_type = ?")
         params.append(filt.content_type)
