@@ -48,7 +48,18 @@ SECRET_KEYS = frozenset(
 )
 # Command-line options whose next argument (or ``=value``) is a credential.
 SECRET_FLAGS = frozenset(
-    {"--api-key", "--api_key", "--token", "--auth-token", "--password", "--secret", "--access-key", "--authorization"}
+    {
+        "--api-key",
+        "--api_key",
+        "--serve-key",
+        "--serve_key",
+        "--token",
+        "--auth-token",
+        "--password",
+        "--secret",
+        "--access-key",
+        "--authorization",
+    }
 )
 
 
@@ -133,9 +144,9 @@ _RULES: tuple[_Rule, ...] = (
 _SCRUB_ONLY: tuple[_Rule, ...] = (
     _Rule(
         "flag",
-        r"(?P<keep>--(?:api[-_]?key|token|auth[-_]?token|password|secret|access[-_]?key)(?:\s+|=))"
+        r"(?P<keep>--(?:api[-_]?key|serve[-_]?key|token|auth[-_]?token|password|secret|access[-_]?key)(?:\s+|=))"
         r"(?:\"[^\"]*\"|'[^']*'|\S+)",
-        ("--api", "--token", "--auth", "--password", "--secret", "--access"),
+        ("--api", "--serve", "--token", "--auth", "--password", "--secret", "--access"),
         re.IGNORECASE,
     ),
     _Rule(
