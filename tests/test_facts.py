@@ -155,10 +155,32 @@ def test_malformed_answer_is_retried_once_then_gives_no_facts(
     assert len(retries) == 2
     assert "not valid JSON twice" in caplog.text and "journal/life.md:line 1" in caplog.text
     assert not list(iter_facts(out))
-    # Both entries are done: a re-run asks nothing (the warning was the answer).
+    # Neither entry is done and no bad answer was cached: a re-run asks the server again, and once it
+    # answers well the facts are extracted.
     fake_llm.configure(reset_log=True)
     assert facts_cli(src, "--out", out, base_url=fake_llm.base_url).exit_code == 0
-    assert fake_llm.request_count == 0
+    assert fake_llm.request_count == 4
+    script(fake_llm)
+    fake_llm.configure(reset_log=True)
+    healed = facts_cli(src, "--out", out, "--json", base_url=fake_llm.base_url)
+    assert healed.exit_code == 0, healed.output
+    assert json.loads(healed.output)["malformed"] == 0
+    assert live_texts(out) == sorted([PORTO, ANA, ENGINEER])
+
+
+def test_an_answer_nested_100000_levels_is_malformed_not_a_crash_and_not_cached(
+    fake_llm: FakeLLMServer, journal: tuple[Path, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    src, out = journal
+    (src / "journal" / "life.md").write_text(ENTRY_1, encoding="utf-8")
+    fake_llm.configure(rules=[{"content": '{"facts": ' + "[" * 100_000 + "]" * 100_000 + "}"}])
+    result = facts_cli(src, "--out", out, "--json", "--no-index", base_url=fake_llm.base_url)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["malformed"] == 1
+    assert "nested deeper than" in caplog.text
+    fake_llm.configure(reset_log=True)
+    again = facts_cli(src, "--out", out, "--json", "--no-index", base_url=fake_llm.base_url)
+    assert again.exit_code == 0 and fake_llm.request_count == 2  # asked again, not replayed from the cache
 
 
 def test_second_answer_valid_after_a_malformed_first(fake_llm: FakeLLMServer, journal: tuple[Path, Path]) -> None:

@@ -368,12 +368,20 @@ class LLMBackend:
             return await self._on_failure(request, str(exc), stats)
 
     async def complete(
-        self, messages: list[dict[str, str]], *, max_tokens: int, name: str, extra: dict[str, Any] | None = None
+        self,
+        messages: list[dict[str, str]],
+        *,
+        max_tokens: int,
+        name: str,
+        extra: dict[str, Any] | None = None,
+        accept: Callable[[str], bool] | None = None,
     ) -> str:
         """The raw text of one chat completion of ``messages`` through this backend's model chain,
         limits, retries and response cache, for requests other than summaries (facts, ...).
 
         ``extra``: more request parameters (e.g. ``response_format``); they are part of the cache key.
+        ``accept``: whether an answer may be cached (and a cached one used); a rejected answer is
+        still returned, so the caller can ask again, but never replayed from the cache.
         No fallback: raises :class:`SummarizationError` naming ``name`` when every model fails.
         """
         request = SummaryRequest(
@@ -382,7 +390,7 @@ class LLMBackend:
         )  # fmt: skip
         prompt = _Prompt(list(messages), max(1, max_tokens), count_message_tokens(messages, self._tokenizer))
         try:
-            return await self._complete(request, prompt, _NodeStats(), extra)
+            return await self._complete(request, prompt, _NodeStats(), extra, accept)
         except _NodeFailure as exc:
             cause = sanitize_for_log(str(exc), self._secrets, limit=300)
             raise SummarizationError(f"{name}: {cause}", node_id=name, cause=LLMCallError(cause)) from None
@@ -536,7 +544,12 @@ class LLMBackend:
 
     # ---- completions: cache, model chain, retries ---------------------------------------------
     async def _complete(
-        self, request: SummaryRequest, prompt: _Prompt, stats: _NodeStats, extra: dict[str, Any] | None = None
+        self,
+        request: SummaryRequest,
+        prompt: _Prompt,
+        stats: _NodeStats,
+        extra: dict[str, Any] | None = None,
+        accept: Callable[[str], bool] | None = None,
     ) -> str:
         """The raw text of one completion for ``prompt`` (from the cache or a server)."""
         messages = prompt.messages
@@ -545,7 +558,7 @@ class LLMBackend:
         if self._cache is not None:
             for model in models:
                 hit = self._cache.get(cache_key(model, messages, params))
-                if hit is not None:
+                if hit is not None and (accept is None or accept(hit.content)):
                     self.cache_hits += 1
                     stats.cache_hit = True
                     stats.model = hit.model
@@ -584,7 +597,7 @@ class LLMBackend:
                     continue
                 raise _NodeFailure(last_cause) from None
             stats.model = model
-            if self._cache is not None and content.strip():
+            if self._cache is not None and content.strip() and (accept is None or accept(content)):
                 self._cache.put(
                     cache_key(model, messages, params),
                     CachedCompletion(model, content, prompt_tokens, completion_tokens),

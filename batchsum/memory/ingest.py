@@ -51,7 +51,7 @@ class FactsResult:
     unchanged: int = 0
     other: int = 0  # documents: no facts are extracted from them
     units: int = 0  # new entries/turns sent to the model
-    malformed: int = 0  # units whose answers were invalid JSON twice (no facts, warning)
+    malformed: int = 0  # answers that were invalid JSON twice (no facts, warning; asked again next run)
     changes: Changes = field(default_factory=Changes)
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
@@ -218,11 +218,14 @@ class _FactsPass:
                 failed = True
                 break
             self.result.units += len(job.units)
-            if facts is not None:
-                first = job.units[0]
-                source = Source(job.scope, doc.relpath, first.line, first.turn, first.date)
-                changes = await engine.reconcile(facts, source, name=job.name)
-                self.result.changes.merge(changes)
+            if facts is None:
+                # Malformed answers twice (warned): not marked done, so the next run asks again.
+                failed = True
+                continue
+            first = job.units[0]
+            source = Source(job.scope, doc.relpath, first.line, first.turn, first.date)
+            changes = await engine.reconcile(facts, source, name=job.name)
+            self.result.changes.merge(changes)
             state.units.update(u.key for u in job.units)
         if failed:
             # Keep the old stat so the file is read again next time; the units done so far stay done.

@@ -4,7 +4,8 @@ Both go through :meth:`batchsum.backends.llm.LLMBackend.complete` (the summaries
 chain, rate limits, retries and response cache) with a JSON schema in ``response_format``, and are
 validated with pydantic. An answer that does not validate is asked for once more (the bad answer
 and a correction are appended, so the retry is a different request, not a cache hit); a second bad
-answer gives ``None`` and a warning naming the unit.
+answer gives ``None`` and a warning naming the unit. Only answers that validate are cached, so the
+next run asks again instead of replaying a bad one.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import re
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from batchsum import jsonio
 
 if TYPE_CHECKING:
     from batchsum.backends.llm import LLMBackend
@@ -155,9 +158,9 @@ def parse_json(raw: str, model: type[BaseModel]) -> Any:
         raise ValueError("no JSON found")
     end = max(text.rfind("}"), text.rfind("]"))
     try:
-        data = json.loads(text[start : end + 1])
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON: {exc.msg}") from None
+        data = jsonio.loads(text[start : end + 1])  # depth-safe: a 100,000-level answer is a ValueError
+    except ValueError as exc:
+        raise ValueError(f"invalid JSON: {getattr(exc, 'msg', exc)}") from None
     if model is ExtractedFacts and isinstance(data, list):
         data = {"facts": data}  # a bare list of strings is what the seed's prompt asks small models for
     try:
@@ -182,7 +185,15 @@ class FactsLLM:
         when the server cannot be reached at all)."""
         fmt = response_format(self.json_format, model.__name__.lower(), model)
         extra = {"response_format": fmt} if fmt else None
-        raw = await self.backend.complete(messages, max_tokens=max_tokens, name=name, extra=extra)
+
+        def valid(answer: str) -> bool:  # only valid answers are cached, so a bad one is asked again next run
+            try:
+                parse_json(answer, model)
+            except ValueError:
+                return False
+            return True
+
+        raw = await self.backend.complete(messages, max_tokens=max_tokens, name=name, extra=extra, accept=valid)
         try:
             return parse_json(raw, model)
         except ValueError as exc:
@@ -192,7 +203,7 @@ class FactsLLM:
             {"role": "assistant", "content": raw[:2000]},
             {"role": "user", "content": RETRY_PROMPT.format(error=error)},
         ]
-        raw2 = await self.backend.complete(retry, max_tokens=max_tokens, name=name, extra=extra)
+        raw2 = await self.backend.complete(retry, max_tokens=max_tokens, name=name, extra=extra, accept=valid)
         try:
             return parse_json(raw2, model)
         except ValueError as exc:
@@ -200,7 +211,8 @@ class FactsLLM:
             from batchsum.backends.llm import sanitize_for_log
 
             log.warning(
-                "%s: the model's answer was not valid JSON twice (%s); no facts from it. Answer began: %r",
+                "%s: the model's answer was not valid JSON twice (%s); no facts from it, retried next run. "
+                "Answer began: %r",
                 name,
                 exc,
                 sanitize_for_log(raw2, limit=120),
