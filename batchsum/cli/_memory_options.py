@@ -50,6 +50,13 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
             click.option("--max-attempts", type=click.IntRange(min=1), default=5, show_default=True),
             click.option("--no-cache", is_flag=True, help="Do not reuse cached LLM responses."),
             click.option(
+                "--redact/--no-redact",
+                default=None,
+                help="Replace secrets in text sent to the LLM server (and, for serve, in the summaries and facts "
+                "injected into requests) by [REDACTED:<kind>] [default: on when --base-url/--embed-base-url is "
+                "not loopback].",
+            ),
+            click.option(
                 "--json-format",
                 type=click.Choice(["json_schema", "json_object", "off"]),
                 default="json_schema",
@@ -100,5 +107,6 @@ def build_config(paths: list[Path], out: Path, params: dict[str, Any], **extra: 
         chroma_port=params.get("chroma_port"),
         embed_base_url=params.get("embed_base_url"),
         embed_model=params.get("embed_model"),
+        redact=params.get("redact"),
         **extra,
     )
