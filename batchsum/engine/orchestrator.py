@@ -308,6 +308,8 @@ class _Run:
             return
         if entry.level == SummaryLevel.NONE.value:
             return  # the previous final is the old source itself, not a summary to build on
+        if entry.root and entry.root != self.roots.get(plan.doc.relpath, entry.root):
+            return  # the same relpath under another folder given: another source's summary
         if plan.level is SummaryLevel.BRIEF:
             return
         depth = entry.depth + 1
