@@ -205,6 +205,14 @@ def test_errors_are_openai_style_and_upstream_failures_are_502(tmp_path: Path, u
             r = http.post("/chat/completions", json=ok, headers=headers)
             assert r.status_code == 502 and "HTTP 500" in r.json()["error"]["message"]
 
+            deep = b'{"messages": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+            r = http.post("/chat/completions", content=deep, headers=headers)
+            assert r.status_code == 400 and "nested deeper than" in r.json()["error"]["message"]
+
+            upstream.configure(rules=[{"bad_body": True, "times": 1}])  # a JSON body where SSE was asked for
+            r = http.post("/chat/completions", json={**ok, "stream": True}, headers=headers)
+            assert r.status_code == 502 and "without server-sent events" in r.json()["error"]["message"]
+
             upstream.configure(rules=[{"hang": 10, "times": 1}])
             t0 = time.monotonic()
             r = http.post("/chat/completions", json={**ok, "stream": True}, headers=headers)

@@ -21,6 +21,7 @@ from typing import Any
 
 from aiohttp import web
 
+from batchsum import jsonio
 from batchsum.errors import ConfigError
 from batchsum.serve.config import ServeConfig
 from batchsum.serve.context import Context, inject, last_user_text, retrieve
@@ -114,7 +115,9 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     t0 = time.perf_counter()
     scfg = request.app[CONFIG]
     try:
-        body = await request.json()
+        body = jsonio.loads(await request.read())  # depth-safe: a deeply nested body is a 400, not a 500
+    except jsonio.TooDeep as exc:
+        return error(400, f"the request body is not valid JSON: {exc}")
     except (ValueError, UnicodeDecodeError):
         return error(400, "the request body is not valid JSON")
     try:
