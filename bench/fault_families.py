@@ -164,7 +164,10 @@ def redaction(base: Path) -> Family:
     text = "# Ops notes\n\n" + "\n\n".join(f"For the deploy we used {s} yesterday." for s in SECRETS) + "\n"
     corpus = _write(base / "c" / "ops.md", text).parent
     out = base / "out"
-    fam.run("run --redact", batchsum_cmd("run", str(corpus), "--out", str(out), "--redact", "--no-metrics"))
+    # Thresholds above the note's size: its final is the whole (redacted) text, so every secret is judged.
+    cmd = batchsum_cmd("run", str(corpus), "--out", str(out), "--redact", "--no-metrics", "--no-index",
+                       "--thresholds", "100000,200000,300000,400000")  # fmt: skip
+    fam.run("run --redact", cmd)
     written = "\n".join(p.read_text(errors="replace") for p in out.rglob("*") if p.is_file() and p.suffix == ".md")
     for secret in SECRETS.values():
         if secret in written:
@@ -224,7 +227,8 @@ def serve(base: Path) -> Family:
     )
     corpus = _write(base / "src" / "notes" / "deploy.md", note).parent.parent
     out = base / "out"
-    fam.run("summarize without redaction", batchsum_cmd("run", str(corpus), "--out", str(out), "--no-redact", "-q"))
+    cmd = batchsum_cmd("run", str(corpus), "--out", str(out), "--no-redact", "-q")
+    fam.run("summarize without redaction", cmd, timeout=5 * HANG_S)  # the first index load is slow on a busy machine
     key = "serve-secret-key-123"
     with (
         FakeLLMServer().start() as upstream,
