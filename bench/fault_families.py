@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench.common import batchsum_cmd
 
@@ -217,8 +218,6 @@ def _serving(fam: Family, out: Path, upstream: str, *extra: str) -> Iterator[str
 
 
 def serve(base: Path) -> Family:
-    import httpx
-
     from tests.fakeserver import FakeLLMServer
 
     fam = Family("serve")
@@ -230,39 +229,49 @@ def serve(base: Path) -> Family:
     cmd = batchsum_cmd("run", str(corpus), "--out", str(out), "--no-redact", "-q")
     fam.run("summarize without redaction", cmd, timeout=5 * HANG_S)  # the first index load is slow on a busy machine
     key = "serve-secret-key-123"
-    with (
-        FakeLLMServer().start() as upstream,
-        _serving(fam, out, upstream.base_url, "--serve-key", key, "--redact") as url,
-    ):
-        if url is None:
-            fam.crashed += 1
-            fam.notes.append("serve did not start")
-            return fam
-        lock = (out / ".batchsum" / "lock").read_text(errors="replace")
-        if key in lock:
-            fam.lose("--serve-key", "written in clear text into the lock file")
-        headers = {"Authorization": f"Bearer {key}"}
-        ask = {"model": "fake", "messages": [{"role": "user", "content": "Why did the staging deploy fail?"}]}
-        with httpx.Client(timeout=HANG_S) as client:
-            fam.tried += 1
-            client.post(f"{url}/chat/completions", json=ask, headers=headers)
-            sent = "\n".join(str(m.get("content")) for e in upstream.log for m in e.messages)
-            if "sk_live_4eC39HqLyjWDarjtT1zdp7dc" in sent:
-                fam.lose("serve --redact", "a secret of a summary was sent upstream")
-            fam.tried += 1
-            deep = '{"model": "fake", "messages": ' + "[" * 100_000 + "]" * 100_000 + "}"
-            r = client.post(
-                f"{url}/chat/completions", content=deep, headers={**headers, "Content-Type": "application/json"}
-            )
-            if r.status_code >= 500:
-                fam.crashed += 1
-                fam.notes.append(f"deeply nested body: HTTP {r.status_code}")
-            fam.tried += 1
-            upstream.configure(rules=[{"content": "plain", "bad_body": True}])
-            r = client.post(f"{url}/chat/completions", json={**ask, "stream": True}, headers=headers)
-            if r.status_code == 200 and "error" not in r.text:
-                fam.lose("non-SSE upstream on a stream", "passed on as HTTP 200 without an error")
+    with FakeLLMServer().start() as upstream:
+        extra: tuple[str, ...] = ("--serve-key", key, "--redact")
+        with _serving(fam, out, upstream.base_url, *extra) as url:
+            if url is not None:
+                _ask(fam, out, upstream, key, url)
+        if url is None:  # no --redact option: that is a leak; the other cases are tried without it
+            fam.lose("serve --redact", "serve has no --redact option")
+            with _serving(fam, out, upstream.base_url, "--serve-key", key) as url:
+                if url is None:
+                    fam.crashed += 1
+                    fam.notes.append("serve did not start")
+                else:
+                    _ask(fam, out, upstream, key, url)
     return fam
+
+
+def _ask(fam: Family, out: Path, upstream: Any, key: str, url: str) -> None:
+    import httpx
+
+    lock = (out / ".batchsum" / "lock").read_text(errors="replace")
+    if key in lock:
+        fam.lose("--serve-key", "written in clear text into the lock file")
+    headers = {"Authorization": f"Bearer {key}"}
+    ask = {"model": "fake", "messages": [{"role": "user", "content": "Why did the staging deploy fail?"}]}
+    with httpx.Client(timeout=HANG_S) as client:
+        fam.tried += 1
+        client.post(f"{url}/chat/completions", json=ask, headers=headers)
+        sent = "\n".join(str(m.get("content")) for e in upstream.log for m in e.messages)
+        if "sk_live_4eC39HqLyjWDarjtT1zdp7dc" in sent:
+            fam.lose("serve --redact", "a secret of a summary was sent upstream")
+        fam.tried += 1
+        deep = '{"model": "fake", "messages": ' + "[" * 100_000 + "]" * 100_000 + "}"
+        r = client.post(
+            f"{url}/chat/completions", content=deep, headers={**headers, "Content-Type": "application/json"}
+        )
+        if r.status_code >= 500:
+            fam.crashed += 1
+            fam.notes.append(f"deeply nested body: HTTP {r.status_code}")
+        fam.tried += 1
+        upstream.configure(rules=[{"content": "plain", "bad_body": True}])
+        r = client.post(f"{url}/chat/completions", json={**ask, "stream": True}, headers=headers)
+        if r.status_code == 200 and "error" not in r.text:
+            fam.lose("non-SSE upstream on a stream", "passed on as HTTP 200 without an error")
 
 
 FAMILIES: tuple[Callable[[Path], Family], ...] = (
@@ -276,11 +285,13 @@ FAMILIES: tuple[Callable[[Path], Family], ...] = (
 )
 
 
-def run_families(workdir: Path) -> list[Family]:
-    """Every family, each in its own temporary folder."""
+def run_families(workdir: Path, only: set[str] | None = None) -> list[Family]:
+    """Every family (or those named in ``only``), each in its own temporary folder."""
     found = []
     sys.path.insert(0, str(REPO))
     for family in FAMILIES:
+        if only and family.__name__ not in only:
+            continue
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory(dir=workdir) as tmp:
             try:
@@ -304,8 +315,9 @@ def table(families: list[Family]) -> str:
 
 def main() -> None:
     """``python -m bench.fault_families``: the families alone, for a before/after table."""
+    only = set(sys.argv[1:])  # family function names, e.g. "serve"; none: all
     with tempfile.TemporaryDirectory() as tmp:
-        families = run_families(Path(tmp))
+        families = run_families(Path(tmp), only)
     for f in families:
         for note in f.notes:
             print(f"{f.name}: {note}")
