@@ -6,6 +6,7 @@ gitleaks (https://github.com/gitleaks/gitleaks, MIT licence, (c) 2019 Zachary Ri
 rules, each a regular expression, the lower-case keywords one of which every match contains, and an
 entropy floor for the captured secret. batchsum reads them as data: this script translates the few Go
 regular-expression forms Python spells differently (a ``(?i)`` in the middle of a pattern, ``\\z``),
+lets a secret end before prose punctuation (``.``, ``,``, ``)``) as well as where gitleaks ends it,
 keeps each rule's allowlist regexes that apply to the secret, and leaves out the rules that only match
 file paths and ``generic-api-key`` (prose like "key: unfortunately" would match it; batchsum's own
 ``credential`` and ``password`` rules cover assignments).
@@ -54,8 +55,15 @@ def _group_end(pattern: str, start: int) -> int:
     return len(pattern)
 
 
+# gitleaks' end of a secret: a quote, space, ``;``, an escaped newline or the end. That suits code; in
+# prose a key also ends before ``.``, ``,`` or a closing bracket ("the key is sk_live_....").
+SECRET_END = """(?:[\\x60'"\\s;]|\\\\[nr]|$)"""
+PROSE_END = """(?:[\\x60'"\\s;.,:!?)\\]}>]|\\\\[nr]|$)"""
+
+
 def to_python(pattern: str) -> str:
-    """A Go (RE2) pattern as Python ``re`` reads it."""
+    """A Go (RE2) pattern as Python ``re`` reads it (and a secret may end where prose ends it)."""
+    pattern = pattern.replace(SECRET_END, PROSE_END)
     pattern = pattern.replace("\\z", "\\Z")
     while True:
         pos = pattern.find("(?i)", 1)

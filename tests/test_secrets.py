@@ -291,3 +291,13 @@ def test_provider_rules_are_gitleaks_own_with_attribution() -> None:
     assert len(provider_rules()) >= 200 and all(r.markers for r in provider_rules())
     prose = "The key to a good talk is patience; ask Sarah. See https://example.com/a:b and s. 12 of the task."
     assert redact(prose) == (prose, {})
+
+
+def test_provider_keys_end_before_prose_punctuation() -> None:
+    text = "The gateway rejected sk_live_4eC39HqLyjWDarjtT1zdp7dc. Use (hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH), ok?"
+    redacted, counts = redact(text)
+    assert (
+        redacted
+        == "The gateway rejected [REDACTED:stripe_access_token]. Use ([REDACTED:huggingface_access_token]), ok?"
+    )
+    assert counts == {"stripe_access_token": 1, "huggingface_access_token": 1}
