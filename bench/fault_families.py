@@ -112,7 +112,8 @@ def facts(base: Path) -> Family:
     from tests.fakeserver import FakeLLMServer
 
     fam = Family("facts answers")
-    src = _write(base / "src" / "journal" / "life.md", "## 2026-10-01\nI live in Porto with my partner Ana.\n").parent
+    journal = _write(base / "src" / "journal" / "life.md", "## 2026-10-01\nI live in Porto with my partner Ana.\n")
+    src = journal.parent.parent  # relpath journal/life.md: a journal, so its entries yield facts
     out = base / "out"
     with FakeLLMServer().start() as server:
         llm = ["--base-url", server.base_url, "--model", "fake", "--rpm", "0", "--max-attempts", "1", "--no-index"]
