@@ -106,6 +106,10 @@ class RunConfig(IndexConfig):
     # runs with enough text (the command's default); N = N workers.
     processes: int = 1
     ray_limiter: str | None = None  # a named LLM limiter shared by every run on the cluster that names it
+    # A change of the settings the output folder remembers (batchsum/remembered.py) that makes an LLM
+    # summarize files again is refused unless confirmed (yes) or asked for (rebuild: nothing reused).
+    yes: bool = False
+    rebuild: bool = False
 
     @property
     def redact_secrets(self) -> bool:

@@ -318,6 +318,22 @@ SETTINGS: tuple[Setting, ...] = (
         nullable=True,
         scope="run",
     ),
+    _s(
+        "rebuild",
+        "bool",
+        "--rebuild",
+        None,
+        "Build with the options given and defaults for the rest, not the settings the output folder"
+        " remembers; files those change are summarized again.",
+    ),
+    _s(
+        "yes",
+        "bool",
+        "--yes",
+        None,
+        "Go ahead when changed settings make an LLM summarize files again (refused with exit code 5 otherwise).",
+        scope="run",
+    ),
     _s("git", "bool", "--git", "git", "Version the output folder with git (one commit per run).", scope="run"),
     _s(
         "wait_lock",

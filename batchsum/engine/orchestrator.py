@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum import remembered
 from batchsum.engine import wrapup
 from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
 from batchsum.engine.progress import Progress, show_bars
@@ -144,6 +145,12 @@ class _Run:
 
             ensure_repo(cfg.out)
         self.manifest = self.state.load_manifest()
+        notice = remembered.check(cfg, self.manifest, self.sig, confirmed=cfg.yes or cfg.rebuild)
+        if notice is not None:
+            self.warnings.append(notice.message)
+            self.progress.event(
+                "settings_changed", changes=[str(c) for c in notice.changes], redo=notice.redo, files=notice.total
+            )
         d = diff(cfg, self.manifest, self.sig)
         if d.todo and cfg.index:
             from batchsum.warmup import start_index_warmup
