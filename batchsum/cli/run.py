@@ -138,6 +138,10 @@ def run(ctx: click.Context, **params: Any) -> None:
     setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
+    if cfg.executor == "ray":
+        from batchsum.engine.ray_executor import require_ray
+
+        require_ray()  # before the output folder is locked or created
     if cfg.llm.enabled:
         from batchsum.warmup import start_llm_imports
 

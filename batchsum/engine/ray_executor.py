@@ -361,8 +361,20 @@ def _warn_if_other_limits(name: str, limiter: Any, cfg: RunConfig, period: float
         )
 
 
+def require_ray() -> None:
+    """ConfigError naming the extra to install when Ray cannot be imported."""
+    try:
+        import ray  # noqa: F401
+    except ImportError as exc:
+        # A Ray whose own imports fail is named as such; a missing one needs only the extra.
+        broken = "" if getattr(exc, "name", None) == "ray" else f" (importing it failed: {exc})"
+        raise ConfigError(f"--executor ray needs Ray{broken}: pip install 'batchsum[ray]'") from None
+
+
 def ray_executor(cfg: RunConfig, options: RayOptions | None = None) -> ExecutorFactory:
-    """The factory the orchestrator calls with the run's backends to get a :class:`RayExecutor`."""
+    """The factory the orchestrator calls with the run's backends to get a :class:`RayExecutor`;
+    ConfigError at once when Ray is not installed."""
+    require_ray()
     opts = options or RayOptions()
 
     def build(backend: Backend, fallback: Backend) -> RayExecutor:
