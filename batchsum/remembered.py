@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
-from batchsum.config import STATE_DIR, RunConfig
+from batchsum.config import STATE_DIR, IndexConfig, RunConfig
 from batchsum.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -199,3 +199,13 @@ def check(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str, *, confi
     if old != snapshot(cfg):
         save(cfg)
     return notice
+
+
+def index_config(out: Path) -> IndexConfig:
+    """The index settings of the output folder ``out`` (collection, embedder) as it was built."""
+    cfg = IndexConfig(out=out)
+    old = load(out) or {}
+    for field in ("collection", "embed_base_url", "embed_model"):
+        if field in old and old[field] is not None:
+            setattr(cfg, field, old[field])
+    return cfg

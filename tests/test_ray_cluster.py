@@ -43,7 +43,7 @@ def _free_port() -> int:
 
 def _ray_start(args: list[str], env: dict[str, str]) -> int:
     """``ray start`` in a new process group; the group's id (the node's daemons stay in it)."""
-    proc = subprocess.Popen(  # noqa: S603 - our own venv's ray
+    proc = subprocess.Popen(
         [RAY, "start", "--disable-usage-stats", "--num-cpus=1", "--node-ip-address=127.0.0.1", *args],
         env=env,
         stdout=subprocess.PIPE,
@@ -129,7 +129,7 @@ def cluster() -> Iterator[tuple[str, dict[str, str]]]:
                 node_env,
             )
         )
-        status = subprocess.run(  # noqa: S603
+        status = subprocess.run(
             [RAY, "status", f"--address=127.0.0.1:{port}"], env=node_env, capture_output=True, text=True, timeout=120
         )
         assert "/2.0 CPU" in status.stdout, status.stdout + status.stderr  # two nodes of one CPU each
@@ -142,7 +142,7 @@ def cluster() -> Iterator[tuple[str, dict[str, str]]]:
 def _batchsum(out: Path, address: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     env = {**env, "PYTHONPATH": str(REPO), "BATCHSUM_CACHE_DIR": str(out.parent / "cache")}
     args = ["run", str(SAMPLE_CORPUS / "journal"), "--out", str(out), "--no-index", "--json"]
-    return subprocess.run(  # noqa: S603
+    return subprocess.run(
         [sys.executable, "-m", "batchsum", *args, "--executor", "ray", "--ray-address", address],
         env=env,
         capture_output=True,

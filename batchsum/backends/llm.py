@@ -32,6 +32,7 @@ from typing import Any, Protocol
 from aiolimiter import AsyncLimiter
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from batchsum import throttle
 from batchsum.backends.budget import (
     count_message_tokens,
     fit_parts,
@@ -737,11 +738,11 @@ class LLMBackend:
                 ticket = await self._gate.enter(priority, estimate)
             # Pace inside the slot: a slot taken late must not turn a paced start into a burst.
             if self._rpm is not None:
-                await self._rpm.acquire()
+                await throttle.acquire(self._rpm, 1, "--rpm")
             reserved = 0.0
             if self._tpm is not None:
                 reserved = float(min(estimate, self._tpm.max_rate))
-                await self._tpm.acquire(reserved)
+                await throttle.acquire(self._tpm, reserved, "--tpm")
             self.inflight += 1
             self.peak_inflight = max(self.peak_inflight, self.inflight)
             self.requests_sent += 1
