@@ -445,7 +445,9 @@ def validate(cfg: RunConfig) -> None:
     if cfg.chunk_overlap >= cfg.chunk_size:
         raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
     if cfg.llm.enabled and not cfg.llm.model:
-        raise ConfigError("--base-url needs --model (or BATCHSUM_MODEL)")
+        from batchsum.backends.server_models import missing_model_message
+
+        raise ConfigError(missing_model_message(cfg.llm))
     if cfg.facts and not cfg.llm.enabled:
         raise ConfigError("--facts extracts facts with an LLM: give --base-url (and --model) too")
     check_out_apart(cfg.out, cfg.paths)

@@ -12,7 +12,7 @@ defaults. The config file is the first of ``$BATCHSUM_CONFIG``, ``./batchsum.yam
     search:
       limit: 5
 
-Keys are option names (``base-url`` or ``base_url``). An unknown key is an error naming the file,
+Keys are option names (``base-url`` or ``base_url``; ``k`` for search's ``-k``). An unknown key is an error naming the file,
 so a typo never silently does nothing.
 """
 
@@ -72,6 +72,7 @@ def _option_names(cmd: click.Command) -> dict[str, str]:
     for param in cmd.params:
         if not isinstance(param, click.Option) or param.name is None:
             continue
+        names[param.name] = param.name  # also an option known only by a short flag: `search: {k: 3}`
         for opt in (*param.opts, *param.secondary_opts):
             if opt.startswith("--"):
                 bare = opt[2:]

@@ -163,7 +163,7 @@ def run(ctx: click.Context, **params: Any) -> None:
         if not cfg.quiet:
             click.echo(result.summary_line())
     if result.run.status == "aborted":  # an error: shown even with --quiet or --json
-        click.echo(f"run aborted: {result.stopped_by}; finished work was kept", err=True)
+        click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
     exit_code = result.exit_code
     if cfg.facts and result.run.status != "aborted":
         from batchsum.memory.ingest import FactsConfig, run_facts
