@@ -10,9 +10,9 @@ defaults. The config file is the first of ``$BATCHSUM_CONFIG``, ``./batchsum.yam
       type: journal
       base-url: http://127.0.0.1:8080/v1
     search:
-      limit: 5
+      k: 5                        # an option known only by a short flag: its name
 
-Keys are option names (``base-url`` or ``base_url``; ``k`` for search's ``-k``). An unknown key is an error naming the file,
+Keys are option names (``base-url`` or ``base_url``). An unknown key is an error naming the file,
 so a typo never silently does nothing.
 """
 
