@@ -56,6 +56,7 @@ from batchsum.backends.noise import (
     repeated_lines,
     section_role,
 )
+from batchsum.language import content_terms, sentence_joiner, word_count
 from batchsum.model import ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
 from batchsum.text import clean_transcript, is_backchannel, parse_speaker_line, split_sentences
 from batchsum.tokens import Tokenizer
@@ -236,8 +237,13 @@ def _stem(word: str) -> str:
     return w
 
 
-def _terms(text: str) -> list[str]:
-    """Stemmed content words of ``text`` (numbers excluded: they make near-duplicates look distinct)."""
+def _terms(text: str, language: str | None = None) -> list[str]:
+    """Stemmed content words of ``text`` (numbers excluded: they make near-duplicates look distinct).
+
+    Another language than English gets its own stop words and, for CJK, character bigrams
+    (:func:`batchsum.language.content_terms`)."""
+    if language is not None and language != "en":
+        return content_terms(text, language)
     out = []
     for w in _WORD.findall(text.lower()):
         if len(w) < 3 or w in _STOPWORDS or w[0].isdigit():
@@ -284,7 +290,9 @@ def _static_penalty(body: str, content_type: ContentType, params: Params) -> flo
     return pen
 
 
-def _units_from_text(text: str, content_type: ContentType, params: Params, part: int = 0) -> list[_Unit]:
+def _units_from_text(
+    text: str, content_type: ContentType, params: Params, part: int = 0, language: str | None = None
+) -> list[_Unit]:
     """Split one text into candidate units, cleaning transcripts and parsing speakers."""
     units: list[_Unit] = []
     if content_type == "conversation":
@@ -308,9 +316,9 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
                 continue
             turn_words = len(body.split())
             recap = bool(_RECAP.search(body[:200]))
-            for si, sp in enumerate(split_sentences(body)):
+            for si, sp in enumerate(split_sentences(body, language)):
                 sent = sp.text
-                words = len(sent.split())
+                words = word_count(sent)
                 ok = words >= params.min_words and not is_backchannel(sent) and not is_fragment(sent)
                 prefix = speaker is not None and si == 0 and turn_words >= params.speaker_prefix_min_words
                 shown = f"{speaker}: {sent}" if prefix else sent
@@ -334,7 +342,7 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
     spans = [
         (sent, role, date, si)
         for block, role, date in blocks
-        for si, sent in enumerate(s for sp in split_sentences(block) for s in _split_lowercase(sp.text))
+        for si, sent in enumerate(s for sp in split_sentences(block, language) for s in _split_lowercase(sp.text))
     ]
     n = max(1, len(spans))
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
@@ -345,7 +353,7 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
             carried, sent = m.group(1), sent[m.end() :]
         elif date is not None:
             carried = date
-        words = len(sent.split())
+        words = word_count(sent)
         ok = (
             words >= params.min_words
             and role != "skip"
@@ -668,8 +676,7 @@ def _trim_to(text: str, cap: int, tokenizer: Tokenizer) -> str:
             hi = mid - 1
     k = lo
     if k == 0:
-        ids = tokenizer.encode(text)[:cap]
-        return tokenizer.decode(ids).strip() if cap > 0 else ""
+        return _trim_chars(text, cap, tokenizer)
     for j in range(k, max(1, int(k * 0.6)) - 1, -1):
         if words[j - 1][-1:] in ",;:" or (j < len(words) and words[j].lower() in {"and", "but", "which", "while"}):
             k = j
@@ -679,6 +686,23 @@ def _trim_to(text: str, cap: int, tokenizer: Tokenizer) -> str:
         k -= 1
         out = " ".join(words[:k]).rstrip(",;:-–—") + "…"
     return out if k > 0 else ""
+
+
+def _trim_chars(text: str, cap: int, tokenizer: Tokenizer) -> str:
+    """Cut a text with no word to break at (CJK) at a character, preferably a clause mark, plus "…"."""
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits with its ellipsis (never half a character)
+        mid = (lo + hi + 1) // 2
+        if tokenizer.count(text[:mid] + "…") <= cap:
+            lo = mid
+        else:
+            hi = mid - 1
+    head = text[:lo]
+    clause = max(head.rfind(c) for c in "，、；：,;:")
+    if clause >= 0.6 * lo:
+        head = head[: clause + 1]
+    head = head.rstrip("，、；：,;:-–— ")
+    return head + "…" if head else ""
 
 
 def summarize_text(
@@ -693,6 +717,7 @@ def summarize_text(
     prior_context: str | None = None,
     input_tokens: int | None = None,
     params: Params | None = None,
+    language: str | None = None,
 ) -> str:
     """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
 
@@ -717,14 +742,14 @@ def summarize_text(
     units: list[_Unit] = []
     if meta and pieces:
         for pi, piece in enumerate(pieces):
-            part_units = _units_from_text(piece, content_type, params, part=pi)
+            part_units = _units_from_text(piece, content_type, params, part=pi, language=language)
             for u in part_units:
                 u.pos = (pi + u.pos) / len(pieces)
             units.extend(part_units)
     else:
-        units = _units_from_text(source, content_type, params)
+        units = _units_from_text(source, content_type, params, language=language)
     if kind == "rolling" and prior_context and prior_context.strip():
-        prior_units = _units_from_text(prior_context, content_type, params, part=-1)
+        prior_units = _units_from_text(prior_context, content_type, params, part=-1, language=language)
         for u in prior_units:
             u.prior = True
         units = prior_units + units
@@ -733,7 +758,7 @@ def summarize_text(
         # end, says more than an empty node (which a run would have to count as a failed summary).
         return trim_to_sentence_boundary(" ".join(source.split()), target, tokenizer)[0]
     for u in units:
-        u.terms = _terms(u.body)
+        u.terms = _terms(u.body, language)
 
     mat = _Matrix(units)
     rel = _relevance(units, mat, content_type, kind, params)
@@ -745,7 +770,7 @@ def summarize_text(
     if kind == "brief":
         return _brief(units, rel, mat, tokenizer, target, cap, params)
 
-    joiner = "\n" if content_type == "conversation" else " "
+    joiner = "\n" if content_type == "conversation" else sentence_joiner(language)
     # A journal's picks are grouped under their dates ("2025-03-02: "): budget a little per pick for them.
     sep = 4 if any(u.date for u in units) else 1
     chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind)
@@ -950,6 +975,7 @@ class ExtractiveBackend:
             prior_context=request.prior_context,
             input_tokens=request.input_tokens or None,
             params=self._params,
+            language=request.language,
         )
         out_tokens = self._tokenizer.count(text) if text else 0
         return SummaryOutput(
