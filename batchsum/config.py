@@ -44,7 +44,7 @@ class LLMConfig:
     def settle_rates(self) -> None:
         """Give ``rpm``/``tpm`` left at AUTO_RATE their value for ``base_url``'s server."""
         if self.rpm == AUTO_RATE or self.tpm == AUTO_RATE:
-            from batchsum.engine.limiter import default_rates
+            from batchsum.throttle import default_rates
 
             rpm, tpm = default_rates(self.base_url)
             self.rpm = rpm if self.rpm == AUTO_RATE else self.rpm

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.config import LLMConfig, RunConfig
-from batchsum.engine.limiter import default_rates, local_server
 from batchsum.settings import validate
+from batchsum.throttle import default_rates, local_server
 from tests.conftest import SAMPLE_CORPUS
 from tests.fakeserver import FakeLLMServer
 

@@ -23,40 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-# Limits of a hosted API when none are given: a provider's lowest tiers allow about this much.
-HOSTED_RPM = 60.0
-HOSTED_TPM = 60000.0
-LAN_SUFFIXES = (".local", ".lan", ".internal", ".home.arpa")  # mDNS (RFC 6762), RFC 8375, common LAN names
-
 LIMITER_NAMESPACE = "batchsum"  # Ray namespace of named (shared) limiters
 LEASE_MARGIN_S = 30.0  # a granted request that outlives its HTTP timeout by this much is presumed dead
-
-
-def local_server(url: str | None) -> bool:
-    """True for a server on this machine or the local network: a loopback or private address
-    (RFC 1918, RFC 4193, link-local), ``localhost``, a single-label host name or a LAN suffix."""
-    import ipaddress
-    from urllib.parse import urlsplit
-
-    try:
-        host = (urlsplit(url or "").hostname or "").lower().rstrip(".")
-    except ValueError:
-        return False
-    if not host:
-        return False
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host == "localhost" or "." not in host or host.endswith((".localhost", *LAN_SUFFIXES))
-    return ip.is_loopback or ip.is_private or ip.is_link_local
-
-
-def default_rates(base_url: str | None) -> tuple[float | None, float | None]:
-    """(requests, tokens) per minute when none are given: no limit for a local or LAN server
-    (Ollama, llama.cpp, vLLM: only ``--concurrency`` matters there), a hosted API's otherwise."""
-    if local_server(base_url):
-        return None, None
-    return HOSTED_RPM, HOSTED_TPM
 
 
 @dataclass
