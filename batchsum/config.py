@@ -127,6 +127,9 @@ class RunConfig(IndexConfig):
     # summarize files again is refused unless confirmed (yes) or asked for (rebuild: nothing reused).
     yes: bool = False
     rebuild: bool = False
+    # Off for a run over batchsum's own files in the folder (serve's conversation transcripts), whose
+    # settings are not the folder's.
+    remember: bool = True
 
     def __post_init__(self) -> None:
         super().__post_init__()

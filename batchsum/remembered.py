@@ -178,8 +178,9 @@ def changes(old: dict[str, Any], cfg: RunConfig) -> list[Change]:
     return [Change(f, REMEMBERED[f], old[f], new[f]) for f in REMEMBERED if f in old and old[f] != new[f]]
 
 
-def check(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str, *, confirmed: bool) -> Notice | None:
-    """What this run changes against the settings its output folder remembers (None: nothing).
+def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: bool) -> Notice | None:
+    """What this run changes against the settings its output folder remembers (None: nothing);
+    ``entries``: the manifest entries of the files this run walks.
 
     Raises :class:`SettingsChanged` when the change makes an LLM backend summarize files again and
     the run is not ``confirmed``. Otherwise the run's settings become the folder's.
@@ -188,8 +189,8 @@ def check(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str, *, confi
     found = changes(old, cfg) if old else []
     notice = None
     if found:
-        redo = sum(1 for e in manifest.values() if e.config_sig != sig)
-        notice = Notice(found, redo, len(manifest))
+        redo = sum(1 for e in entries if e.config_sig != sig)
+        notice = Notice(found, redo, len(entries))
         if cfg.llm.enabled and redo and not confirmed:
             raise SettingsChanged(
                 f"{cfg.out}: {notice.message.replace(' files redone', ' files would be summarized again')} "

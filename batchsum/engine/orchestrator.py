@@ -145,13 +145,16 @@ class _Run:
 
             ensure_repo(cfg.out)
         self.manifest = self.state.load_manifest()
-        notice = remembered.check(cfg, self.manifest, self.sig, confirmed=cfg.yes or cfg.rebuild)
-        if notice is not None:
-            self.warnings.append(notice.message)
-            self.progress.event(
-                "settings_changed", changes=[str(c) for c in notice.changes], redo=notice.redo, files=notice.total
-            )
         d = diff(cfg, self.manifest, self.sig)
+        if cfg.remember:
+            # Only the files this run walks count: other corpora in the folder are not redone.
+            mine = [e for e in map(self.manifest.get, d.roots) if e is not None]
+            notice = remembered.check(cfg, mine, self.sig, confirmed=cfg.yes or cfg.rebuild)
+            if notice is not None:
+                self.warnings.append(notice.message)
+                self.progress.event(
+                    "settings_changed", changes=[str(c) for c in notice.changes], redo=notice.redo, files=notice.total
+                )
         if d.todo and cfg.index:
             from batchsum.warmup import start_index_warmup
 
