@@ -77,7 +77,7 @@ class Document:
     tokens: int = 0
     level: SummaryLevel = SummaryLevel.NONE
     language: str | None = None  # ISO 639-1 code (detected, or --language); None: no letters to tell
-    language_source: str = ""  # detected | --language
+    language_source: str = ""  # detected | configured (--language, the pipeline or config file)
 
     @property
     def doc_id(self) -> str:

@@ -40,7 +40,7 @@ def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
 def set_language(doc: Document, cfg: RunConfig) -> None:
     """``doc.language``: the configured one, or detected from the text (``auto``)."""
     if cfg.language != "auto":
-        doc.language, doc.language_source = cfg.language, "--language"
+        doc.language, doc.language_source = cfg.language, "configured"
         return
     from batchsum.language import detect_language
 
