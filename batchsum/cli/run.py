@@ -142,10 +142,9 @@ def run(ctx: click.Context, **params: Any) -> None:
         from batchsum.engine.ray_executor import require_ray
 
         require_ray()  # before the output folder is locked or created
-    from batchsum.warmup import start_llm_imports, start_tokenizer
-
-    start_tokenizer(cfg.encoding)  # overlaps the tokenizer's load with the output's lock and the walk
     if cfg.llm.enabled:
+        from batchsum.warmup import start_llm_imports
+
         start_llm_imports()  # overlaps the client's import with walking and reading files
     result = batchsum.run(cfg)
     if params["as_json"]:

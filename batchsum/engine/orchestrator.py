@@ -155,6 +155,11 @@ class _Run:
                 self.progress.event(
                     "settings_changed", changes=[str(c) for c in notice.changes], redo=notice.redo, files=notice.total
                 )
+        if d.todo:
+            from batchsum.warmup import start_tokenizer
+
+            # Only with files to read: an unchanged re-run never loads tiktoken (make bench, fast path).
+            start_tokenizer(cfg.encoding)
         if d.todo and cfg.index:
             from batchsum.warmup import start_index_warmup
 
