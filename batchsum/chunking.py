@@ -42,7 +42,9 @@ SECTION_MIN = 16
 SECTION_EXTRA = 8
 
 _PARA_END = re.compile(r"\n[ \t]*\n\s*")
-_SENT_END = re.compile(r"[.!?…][\"')\]]*\s+|\n+")  # only match ends are used
+# Sentence ends (only where a match ends is used): Latin punctuation before whitespace; CJK full stops,
+# after which no space is written; line breaks.
+_SENT_END = re.compile(r"[.!?…][\"')\]]*\s+|[。！？][」』”’）)\]]*\s*|\n+")
 
 # Strength of a cut after a unit: a paragraph end, a sentence or line end, a piece of a long sentence.
 _PARAGRAPH, _SENTENCE, _PIECE = 2, 1, 0

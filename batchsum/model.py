@@ -13,6 +13,14 @@ from typing import Any, Literal, Protocol
 
 ContentType = Literal["journal", "conversation", "document"]
 CONTENT_TYPES: tuple[ContentType, ...] = ("journal", "conversation", "document")
+# What ``--type`` and a pipeline corpus accept: a content type, ``auto`` (decided per file), or an alias.
+TypeChoice = Literal["journal", "conversation", "document", "auto"]
+TYPE_CHOICES: tuple[TypeChoice, ...] = ("auto", *CONTENT_TYPES)
+TYPE_ALIASES: dict[str, ContentType] = {
+    "transcript": "conversation",
+    "transcripts": "conversation",
+    "chat": "conversation",
+}
 PromptKind = Literal["brief", "standard", "chunk", "meta", "rolling"]
 
 

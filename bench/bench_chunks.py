@@ -31,7 +31,7 @@ from bench.common import BenchContext, BenchResult, emit, skip
 
 AREA = "chunks"
 CORPORA = [("qmsum", "docs"), ("crd3", "docs"), ("journals", "whole"), ("journals", "scott_daily")]
-QUICK_FILES = 6
+QUICK_FILES = 3
 TARGET = 1.05  # at most this times the seed graph's requests and L1 tokens on QMSum
 APPENDED = (
     "\n\nLater the same evening we went over the notes once more. Nothing in them changed the plan, "

@@ -78,3 +78,13 @@ def test_query_stopwords_and_empty_queries() -> None:
     assert query_groups("the of and", [None]) == []
     assert query_groups("summarize the budget", [None], frozenset({"summarize"})) == [["budget"]]
     assert query_groups("summarize", [None], frozenset({"summarize"})) == [["summar"]]
+
+
+def test_a_stem_counts_only_in_the_languages_that_made_it() -> None:
+    from batchsum.index.analysis import term_languages
+
+    made = term_languages("para resguardarla", ["spanish", "french"])
+    # The French stem of a Spanish word matches only French documents, and the other way round.
+    assert made[stem("resguardarla", "fr")] == {"french"} and made[stem("resguardarla", "es")] == {"spanish"}
+    assert made[stem("para", "es")] == {"spanish", "french"}  # both make "par"
+    assert term_languages("精神分外", ["english"]) == {}  # CJK bigrams count in every document

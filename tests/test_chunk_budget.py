@@ -122,3 +122,11 @@ def test_append_and_edit_redo_few_nodes(tmp_path: Path) -> None:
     edited, _ = insert_at_line(text + transcript(6, 30), 0.5, "Marketing: One more remark on the price .\n")
     meeting.write_text(edited, encoding="utf-8")
     assert _run(corpus, out)["nodes_recomputed"] <= 4
+
+
+def test_cjk_text_is_cut_after_its_full_stops() -> None:
+    # No spaces and no line breaks: only the full stops say where a sentence ends.
+    text = "".join(f"第{i}回の会議では予算と日程について長い議論があり、結論は次回に持ち越された。" for i in range(400))
+    chunks = chunk_text(text, TOK, 600, 50)
+    assert len(chunks) > 5
+    assert all(c.text.endswith("。") for c in chunks)

@@ -19,6 +19,7 @@ from batchsum.engine.prepare import prepare_file
 from batchsum.engine.records import NodeResult
 from batchsum.model import SummaryOutput
 from batchsum.state import StateStore
+from batchsum.tokens import get_tokenizer
 from batchsum.walk import Problem
 
 if TYPE_CHECKING:
@@ -145,8 +146,6 @@ def _nodes(plan: FilePlan, ids: list[str]) -> list[Any]:
 
 def preview(cfg: RunConfig) -> PlanSummary:
     """What ``run`` would do now with ``cfg``: reads sources and state, writes nothing, takes no lock."""
-    from batchsum.tokens import get_tokenizer
-
     identity = backend_identity(cfg)
     sig = config_signature(cfg)
     state = StateStore(cfg.state_dir)

@@ -160,6 +160,24 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
     return list((kept or groups).values())
 
 
+def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set[str | None]]:
+    """For each stem :func:`query_groups` makes of a non-CJK query word, the languages whose analysis made it
+    (None: documents without a recorded language): a stem counts only in documents of those languages, so
+    Spanish "para" stemmed as French ("par") does not match every French "par"."""
+    langs = list(dict.fromkeys(snowball_name(x) for x in languages)) or [None]
+    made: dict[str, set[str | None]] = {}
+    for cjk, word in _words(query):
+        if cjk or len(word) < 2 or word in STOPWORDS:
+            continue
+        for lang in langs:
+            term = stem(word, lang)
+            made.setdefault(term, set()).add(lang)
+            sibling = _sibling(term) if (lang or script_language(word)) == "english" else None
+            if sibling:
+                made.setdefault(sibling, set()).add(lang)
+    return made
+
+
 def _sibling(stem_: str) -> str | None:
     m = _SIBLING.match(stem_)
     if m is None:

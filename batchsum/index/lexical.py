@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.index.analysis import _CJK_CLASS, analyze, query_groups, snowball_name
+from batchsum.index.analysis import _CJK_CLASS, analyze, query_groups, snowball_name, term_languages
 from batchsum.index.analysis import stem as analysis_stem
 from batchsum.index.state import lexical_path
 from batchsum.tree import atomic_target
@@ -78,6 +78,11 @@ def stem(word: str, language: str | None = None) -> str:
 def tokenize(text: str, language: str | None = None) -> list[str]:
     """The index terms of ``text`` (see :mod:`batchsum.index.analysis`): "The Budgets were CUT" -> budget, cut."""
     return analyze(text, language)
+
+
+def query_languages(query: str, languages: Iterable[str | None]) -> dict[str, set[str | None]]:
+    """The languages whose analysis made each stem of the query (:func:`~batchsum.index.analysis.term_languages`)."""
+    return term_languages(query, languages)
 
 
 def query_tokens(query: str, languages: Iterable[str | None] = (None,)) -> list[list[str]]:
@@ -245,6 +250,7 @@ class LexicalStore:
         # term once, at average length) and where each scored node's best passage is.
         self.last_reference = 0.0
         self.last_evidence: dict[str, Evidence] = {}
+        self._langs: dict[int, str | None] | None = None
         if self.outdated:
             return
         with self._db:
@@ -369,13 +375,25 @@ class LexicalStore:
         """The Snowball languages of the indexed documents (None: analysed by script)."""
         return [r[0] for r in self._db.execute("SELECT DISTINCT lang FROM lex_docs")]
 
-    def _group_postings(self, group: Sequence[str]) -> list[tuple[int, Any, Any]]:
-        """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed."""
+    def _doc_languages(self) -> dict[int, str | None]:
+        if self._langs is None:
+            self._langs = {int(d): lang for d, lang in self._db.execute("SELECT dkey, lang FROM lex_docs")}
+        return self._langs
+
+    def _group_postings(
+        self, group: Sequence[str], made_by: Mapping[str, set[str | None]] | None = None
+    ) -> list[tuple[int, Any, Any]]:
+        """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed.
+        ``made_by``: the languages whose analysis made each member; a member counts only in their documents."""
         import numpy as np
 
         rows: dict[int, list[tuple[Any, Any]]] = {}
         for term in dict.fromkeys(group):
+            langs = made_by.get(term) if made_by is not None else None
+            doc_lang = self._doc_languages() if langs is not None else None
             for d, data in self._db.execute("SELECT dkey, data FROM lex_postings WHERE term = ?", (term,)):
+                if doc_lang is not None and langs is not None and doc_lang.get(int(d)) not in langs:
+                    continue
                 rows.setdefault(int(d), []).append(unpack_postings(data))
         out: list[tuple[int, Any, Any]] = []
         for d, parts in rows.items():
@@ -389,7 +407,11 @@ class LexicalStore:
         return out
 
     def scores(
-        self, groups: Sequence[Sequence[str]], filt: LexFilter, focus_docs: Iterable[str] = ()
+        self,
+        groups: Sequence[Sequence[str]],
+        filt: LexFilter,
+        focus_docs: Iterable[str] = (),
+        made_by: Mapping[str, set[str | None]] | None = None,
     ) -> dict[str, float]:
         """BM25 score of the nodes of every document among the :data:`TOP_UNITS` best passages, and of
         ``focus_docs`` (so nodes proposed by the dense channel get their true score); node id -> score.
@@ -409,7 +431,7 @@ class LexicalStore:
         found: list[tuple[list[tuple[int, Any, Any]], float]] = []
         reference = 0.0
         for group, qtf in counts.items():
-            rows = self._group_postings(group)
+            rows = self._group_postings(group, made_by)
             n = sum(len(u) for _, u, _ in rows)
             idf = math.log(1.0 + (n_units - n + 0.5) / (n + 0.5))
             # A query word the corpus lacks still counts in the reference: it is part of what was asked.

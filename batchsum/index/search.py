@@ -39,7 +39,7 @@ import numpy as np
 from batchsum.errors import ConfigError, IndexError_
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
-from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_tokens
+from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
@@ -311,8 +311,9 @@ def lexical_candidates(
         return empty
     with contextlib.closing(store):
         try:
-            groups = query_tokens(query, store.languages())
-            scores = store.scores(groups, filt, focus_docs)
+            languages = store.languages()
+            groups = query_tokens(query, languages)
+            scores = store.scores(groups, filt, focus_docs, query_languages(query, languages))
         except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
             return empty

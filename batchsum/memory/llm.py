@@ -4,8 +4,7 @@ Both go through :meth:`batchsum.backends.llm.LLMBackend.complete` (the summaries
 chain, rate limits, retries and response cache) with a JSON schema in ``response_format``, and are
 validated with pydantic. An answer that does not validate is asked for once more (the bad answer
 and a correction are appended, so the retry is a different request, not a cache hit); a second bad
-answer gives ``None`` and a warning naming the unit. Only answers that validate are cached, so the
-next run asks again instead of replaying a bad one.
+answer gives ``None`` and a warning naming the unit.
 """
 
 from __future__ import annotations
@@ -18,6 +17,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from batchsum import jsonio
+from batchsum.backends.llm_output import sanitize_for_log
+from batchsum.errors import SummarizationError
 
 if TYPE_CHECKING:
     from batchsum.backends.llm import LLMBackend
@@ -208,11 +209,9 @@ class FactsLLM:
             return parse_json(raw2, model)
         except ValueError as exc:
             self.malformed += 1
-            from batchsum.backends.llm import sanitize_for_log
 
             log.warning(
-                "%s: the model's answer was not valid JSON twice (%s); no facts from it, retried next run. "
-                "Answer began: %r",
+                "%s: the model's answer was not valid JSON twice (%s); no facts from it. Answer began: %r",
                 name,
                 exc,
                 sanitize_for_log(raw2, limit=120),
@@ -231,7 +230,6 @@ class FactsLLM:
 
     async def reconcile(self, existing: list[Fact], new: list[str], *, name: str) -> list[MemoryEvent] | None:
         """Events for every memory (existing ones by their position as id); None when the LLM failed."""
-        from batchsum.errors import SummarizationError
 
         payload = {
             "existing_memories": [{"id": str(i), "text": f.text} for i, f in enumerate(existing)],
