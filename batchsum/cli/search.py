@@ -177,7 +177,7 @@ def index(
         _print_stats(cfg, as_json)
         return
     if check:
-        from batchsum.index.state import readable_index
+        from batchsum.index.readonly import readable_index
 
         with readable_index(cfg) as readable:  # read-only storage: check a copy (opening writes)
             result = check_index(readable)
