@@ -85,7 +85,6 @@ class Params:
     rank_w: float = 0.3  # meta: prior from a unit's rank inside its child summary
     coverage_w: float = 0.1  # meta: bonus for a part not yet represented
     prior_w: float = 0.15  # rolling: carry-forward bonus for the previous final's sentences
-    speaker_prefix_min_words: int = 200  # conversations: keep "Speaker:" on units at least this long
     doc_order: bool = False  # output in source order instead of importance order
     rel_order: bool = True  # output by relevance instead of pick order
     name_w: float = 0.0  # bonus for mentioning the text's recurring names (main characters, products)
@@ -198,6 +197,7 @@ _RECAP = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_WHOLE = re.compile(r"[.!?…][\"'”’)\]]*$")  # a sentence that ends as a sentence
 _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")
 
 _stem_cache: dict[str, str] = {}
@@ -267,6 +267,7 @@ class _Unit:
     date: str | None = None  # journals: the date of the entry the sentence belongs to
     turn_words: int = 0  # conversations: words in the speaker turn the sentence belongs to
     recap: bool = False  # conversations: the turn opens as a recap or summary ("Last time we left off ...")
+    turn: int = -1  # conversations: the source line (turn) the sentence belongs to
 
 
 def _static_penalty(body: str, content_type: ContentType, params: Params) -> float:
@@ -303,32 +304,35 @@ def _units_from_text(text: str, content_type: ContentType, params: Params, part:
             bodies.append(body)
         # One cleanup pass over all turns at once; clean_transcript keeps the line structure.
         cleaned = clean_transcript("\n".join(bodies)).split("\n")
-        for li, (speaker, body) in enumerate(zip(speakers, cleaned, strict=True)):
-            if not body:
-                continue
+        sentences = [(li, sp.text) for li, body in enumerate(cleaned) if body for sp in split_sentences(body)]
+        # A sentence that stops without a full stop was broken off, unless the transcript has no punctuation.
+        punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
+        for li, sent in sentences:
+            speaker, body = speakers[li], cleaned[li]
             turn_words = len(body.split())
-            recap = bool(_RECAP.search(body[:200]))
-            for si, sp in enumerate(split_sentences(body)):
-                sent = sp.text
-                words = len(sent.split())
-                ok = words >= params.min_words and not is_backchannel(sent) and not is_fragment(sent)
-                prefix = speaker is not None and si == 0 and turn_words >= params.speaker_prefix_min_words
-                shown = f"{speaker}: {sent}" if prefix else sent
-                units.append(
-                    _Unit(
-                        shown,
-                        sent,
-                        speaker,
-                        li / n,
-                        part,
-                        len(units),
-                        words=words,
-                        candidate=ok,
-                        penalty=_static_penalty(sent, content_type, params) if ok else 0.0,
-                        turn_words=turn_words,
-                        recap=recap,
-                    )
+            words = len(sent.split())
+            ok = (
+                words >= params.min_words
+                and not is_backchannel(sent)
+                and not is_fragment(sent)
+                and (not punctuated or bool(_WHOLE.search(sent)))
+            )
+            units.append(
+                _Unit(
+                    f"{speaker}: {sent}" if speaker else sent,
+                    sent,
+                    speaker,
+                    li / n,
+                    part,
+                    len(units),
+                    words=words,
+                    candidate=ok,
+                    penalty=_static_penalty(sent, content_type, params) if ok else 0.0,
+                    turn_words=turn_words,
+                    recap=bool(_RECAP.search(body[:200])),
+                    turn=li,
                 )
+            )
         return units
     blocks = _prose_blocks(text)
     spans = [
@@ -768,7 +772,20 @@ def summarize_text(
 
 
 def _join(units: list[_Unit], order: list[int], joiner: str) -> str:
-    """The picked sentences; a journal's are grouped by entry, one line per date ("2025-03-02: ...")."""
+    """The picked sentences; a journal's are grouped by entry, one line per date ("2025-03-02: ..."), and a
+    conversation's by turn, one line per turn with its speaker ("Luis: ...")."""
+    if any(units[i].turn >= 0 for i in order):
+        turns: list[str] = []
+        prev: tuple[int, int] | None = None
+        for i in order:
+            u = units[i]
+            key = (u.part, u.turn)
+            if key == prev and turns and u.speaker:
+                turns[-1] += " " + u.body
+            else:
+                turns.append(u.text)
+            prev = key
+        return "\n".join(turns)
     if not any(units[i].date for i in order):
         return joiner.join(units[i].text for i in order)
     lines: list[str] = []
@@ -845,10 +862,15 @@ def _brief(
         chosen.append(best_next)
         used += 1 + tokens(best_next)
         max_sim = np.maximum(max_sim, mat.sim_row(best_next))
-    out = " ".join(units[i].text for i in sorted(chosen))  # one line, conversations too
+    def line(picks: list[int]) -> str:  # one line; a conversation's one line per turn with its speaker
+        if units[picks[0]].turn >= 0:
+            return _join(units, sorted(picks), " ")
+        return " ".join(units[i].text for i in sorted(picks))
+
+    out = line(chosen)
     while len(chosen) > 1 and tokenizer.count(out) > cap:
         chosen.pop()
-        out = " ".join(units[i].text for i in sorted(chosen))
+        out = line(chosen)
     return out
 
 
