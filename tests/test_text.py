@@ -167,12 +167,27 @@ def test_word_count() -> None:
 
 @pytest.mark.parametrize(
     "contraction",
-    ["let's suppose", "don't think", "we're recording", "it's simple", "I'll look", "they've verified",
-     "I'd decide", "I'm making", "can't tell", "she's sure", "that's settled"],
+    [
+        "let's suppose",
+        "don't think",
+        "we're recording",
+        "it's simple",
+        "I'll look",
+        "they've verified",
+        "I'd decide",
+        "I'm making",
+        "can't tell",
+        "she's sure",
+        "that's settled",
+    ],
 )
 def test_clean_transcript_keeps_contractions_before_a_word_with_the_same_letters(contraction: str) -> None:
     # The stutter rule must never read the clitic of a contraction as a false start of the next word.
-    for line in (f"So {contraction} now.", f"{contraction} about it , uh , again.", f"Well {contraction} {{vocalsound}} ok"):
+    for line in (
+        f"So {contraction} now.",
+        f"{contraction} about it , uh , again.",
+        f"Well {contraction} {{vocalsound}} ok",
+    ):
         cleaned = clean_transcript(line)
         assert contraction.split()[0].lower() in cleaned.lower().split(), (line, cleaned)
         assert contraction.split()[1] in cleaned, (line, cleaned)
@@ -180,8 +195,14 @@ def test_clean_transcript_keeps_contractions_before_a_word_with_the_same_letters
 
 @pytest.mark.parametrize(
     ("spaced", "joined"),
-    [("I haven ' t had a cold", "haven't"), ("I ' Ve been there", "I've"), ("we 're here", "we're"),
-     ("don ' t go", "don't"), ("it 's fine", "it's"), ("do n't go", "don't")],
+    [
+        ("I haven ' t had a cold", "haven't"),
+        ("I ' Ve been there", "I've"),
+        ("we 're here", "we're"),
+        ("don ' t go", "don't"),
+        ("it 's fine", "it's"),
+        ("do n't go", "don't"),
+    ],
 )
 def test_clean_transcript_rejoins_tokenizer_spaced_clitics(spaced: str, joined: str) -> None:
     cleaned = clean_transcript(spaced)
