@@ -259,6 +259,9 @@ _SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?%)\]}])")
 _SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
 # Tokenizer spacing on both sides of the apostrophe ("don ' t", "I ' Ve"): the clitic rejoins, lower-cased.
 _SPACED_CLITIC = re.compile(r"(\w)(?:[ \t]+['’][ \t]*|['’][ \t]+)(s|re|ve|ll|d|m|t)\b", re.IGNORECASE)
+# Tokenized transcripts (QMSum's "we 're", "word ,") also space their hyphens: "belief - net".
+_TOKENIZED = re.compile(r"\w [,.?](?=\s|$)", re.MULTILINE)
+_SPACED_HYPHEN = re.compile(r"(?<=[A-Za-z]) - (?=[A-Za-z])")
 _MULTI_PUNCT = re.compile(r"([,;:])(?:[ \t]*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
 _LINE_HEAD = re.compile(r"^[ \t,;:.\-–—]+", re.MULTILINE)
@@ -270,11 +273,14 @@ _LOWER_AFTER_END = re.compile(r"(^|[.!?] )([a-z])", re.MULTILINE)
 def clean_transcript(text: str) -> str:
     """Remove disfluency markers (``{disfmarker}``, ``{vocalsound}``, ``[laughter]``), filler words
     (um, uh, mm-hmm, "you know"), stuttered repeats ("the the") and tokenizer spacing (``we 're``,
-    ``word ,``) from transcript text. Works line by line: the number of lines never changes.
+    ``word ,``, and in such tokenized text ``belief - net``) from transcript text. Works line by line:
+    the number of lines never changes.
     """
     if not text:
         return ""
     s = _MARKERS.sub(" ", text)
+    if _TOKENIZED.search(s):
+        s = _SPACED_HYPHEN.sub("-", s)
     s = _FILLERS.sub(" ", s)
     s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
     s = _SPLIT_CLITIC.sub(r"\1\2", s)
