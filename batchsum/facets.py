@@ -37,12 +37,14 @@ MAX_ITEM_CHARS = 240
 ANSWER_WINDOW = 60  # sentences after a question searched for its answer (keeps long chats linear)
 FACETS_SOURCE = "extracted"
 
+# A decision has a collective subject ("we decided", "that's settled"); "I chose the damage" is a narration.
 _DECISION = re.compile(
-    r"\b(?:decided|decide to|(?:the|our|a|final) decision (?:is|was)|made (?:a|the) decision|agreed|we agree|settled on|go(?:ing)? with|went with|opted|chose|"
-    r"the plan is|final(?:ly)? (?:answer|choice)|conclusion is|the fix is|the solution is|"
-    r"resolved to|approved|signed off)\b",
+    r"\b(?:we|we've|we have|we all|it's|that's|it is|that is|it was|the team|everyone)\s+(?:\w+\s+){0,2}?"
+    r"(?:decided|agreed|settled|chose|opted|approved|signed off|going with|go with|went with)\b"
+    r"|\b(?:the|our|final) (?:decision|plan|fix|solution|conclusion) (?:is|was)\b|\bresolved to\b",
     re.I,
 )
+_CONDITIONAL = re.compile(r"^(?:if|when|whether|unless|once)\b|\bif we\b", re.I)
 _COMMIT = re.compile(
     r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:"
     r"(?P<we>we(?:'ll| will| need to| should| must| have to| are going to|'re going to))\b"
@@ -54,11 +56,18 @@ _COMMIT = re.compile(
 # First-person commitments anywhere in a sentence ("..., I'll book on Friday"); "I'm calling X this
 # week" counts when a time is given.
 _SELF = re.compile(
-    r"\b(?:I'll|I will|I am going to|I'm going to|I can take|I'm taking)\b(?! not\b)"
+    r"^(?:I'll|I will|I am going to|I'm going to|I can take|I'm taking)\b(?! not\b| be\b| get to\b| say\b)"
     r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
 )
 _NAMED = re.compile(
     r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
+)
+# Talk about the talk ("let's see", "we'll see", "let's say") is not something to do.
+_META_TALK = re.compile(
+    r"^(?:let's|let us|we'll|we will|i'll|i will|i'm going to|i am going to)\s+(?:see|say|look|start|begin|"
+    r"go back|move on|do this|talk|just|get to|have(?! to)|close|end|wrap up|address|ask you|turn it over|"
+    r"give the floor|tell you|present|show you|explain)\b",
+    re.I,
 )
 _MENTION = re.compile(r"@([A-Za-z][\w.-]+)")
 _DUE = re.compile(
@@ -154,10 +163,29 @@ def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
 _LEAD_IN = re.compile(r"^(?:(?:so|okay|ok|well|then|and|now|yeah|right|alright|like)\b[,]?\s+)+", re.I)
 _LEANS = re.compile(r"^(?:but|or|because|which|as|than|though|although)\b", re.I)
 _MARKUP = re.compile(r"[{}<>|\\]|\s[,.;:!?]|\b\w+-\s|\s-[\w\s]|#{2,}")
+_RESTART = re.compile(
+    r"[a-z] (?:The|This|That|We|It|So|And|But|What|Well|Maybe|Actually|Yeah|Okay|If|In|Let's|You|Is|Are|Do)\b"
+)
+# A speaker going back over their words ("we should we should", "are we gonna are we"), or spoken filler.
+_REPEATED = re.compile(r"\b(\w+ \w+) (?:\w+ ){0,2}\1\b|\b(\w{4,}) (?:\w+ )?\2\b|, like,|\byes or no\?$", re.I)
+# Short tokens that are not words: what is left of a word broken off mid-way ("We s decide", "don't oc").
+_REAL_SHORT = frozenset(
+    """
+    a i am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ye id tv uk us eu un pm am
+    """.split()
+)
+# An open question is one for the group ("should we ...", "how do we ...") or an either-or.
+_GROUP_QUESTION = re.compile(
+    r"^(?:should|shall|do|did|can|could|will|would|are|have|must) we\b"
+    r"|\b(?:how|what|which|when|where|who|why|whether) (?:should|shall|do|can|could|will|would|are|is|does) (?:we|it)\b"
+    r"|^(?:is|are|was) (?:it|there|that)\b.*\bor\b",
+    re.I,
+)
 _NOT_NAMES = frozenset(
     """
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july
     august september october november december ok okay yes yeah no tv am pm id uh um fyi asap eta tbd btw imo lol
+    euro euros dollar dollars pound pounds
     """.split()
 )
 
@@ -173,6 +201,13 @@ def _whole(text: str) -> str | None:
         return None
     if _LEANS.match(text) or _MARKUP.search(text) or is_fragment(text) or text.count('"') % 2:
         return None
+    short = (w.lower().strip(",;:.!?") for w in words)
+    if (
+        _RESTART.search(text)
+        or _REPEATED.search(text)
+        or any(len(w) <= 2 and w.isalpha() and w not in _REAL_SHORT for w in short)
+    ):
+        return None  # a speaker starting over ("This doe This is") or a cut-off word ("We s decide")
     return text
 
 
@@ -212,6 +247,8 @@ def _due(text: str) -> str | None:
 
 def _action(sentence: _Sentence, participants: Sequence[str] = ()) -> ActionItem | None:
     text = sentence.text.strip()
+    if _META_TALK.match(text):
+        return None
     first, _, rest = text.partition(" ")
     if first in participants and rest.startswith("to "):  # "Maya to send the report by Friday."
         return ActionItem(_clip(text), first, _due(text))
@@ -257,7 +294,8 @@ def _entities(
         add(item)
     prose = " ".join(s.text for s in sentences)
     for path in find_paths(prose):
-        add(path)
+        if "/" in path or re.fullmatch(r"[\w-]{2,}\.[A-Za-z0-9]{1,6}", path):  # not "a.m" or "p.m"
+            add(path)
     for m in _BACKTICK.finditer(raw):
         span = m.group(1).strip()
         if len(span) >= 3 and not span.startswith("-") and not span.replace(".", "").isdigit():
@@ -280,7 +318,10 @@ def _entities(
         words = name.lower().split()
         if n >= 2 and name not in speakers and not any(w in lower or w in _STOP or w in _NOT_NAMES for w in words):
             counts[name] += n
-    names = [name for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], prose.find(kv[0])))]
+    names: list[str] = []
+    for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], prose.find(kv[0]))):
+        if not any(name[:5] == other[:5] for other in names):  # "Canadians" after "Canada"
+            names.append(name)
     for name in names[:max_names]:
         add(name)
     return found
@@ -338,7 +379,7 @@ def extract_facets(
         whole = _whole(s.text)
         if whole is None:
             continue
-        if _DECISION.search(whole) and not whole.endswith("?"):
+        if _DECISION.search(whole) and not whole.endswith("?") and not _CONDITIONAL.search(whole):
             if _clip(whole) not in decisions:
                 decisions.append(_clip(whole))
             continue
@@ -351,7 +392,7 @@ def extract_facets(
             continue
         if _OPEN.search(whole):
             unresolved.append(_clip(whole))
-        elif whole.endswith("?") and len(whole.split()) >= 6:
+        elif whole.endswith("?") and len(whole.split()) >= 6 and _GROUP_QUESTION.search(whole):
             words = words_at(i)
             reply = turns[s.turn + 1] if s.turn + 1 < len(turns) else None
             answered = reply is not None and reply[0] != s.speaker and bool(_ANSWER.match(reply[1].strip()))
