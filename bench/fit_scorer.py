@@ -172,7 +172,12 @@ def _objective(per_set: dict[str, tuple[float, float, float]], skip: str | None 
 def render(results: list[dict[str, Any]], names: list[str]) -> str:
     """The pooled fit and the leave-one-genre-out table (R-1 / R-2 / R-Lsum of the held-out set)."""
     best = max(results, key=lambda r: _objective(r["scores"]))
-    lines = [f"pooled fit: {best['params']}", "", "| held-out set | fit on the other seven | R-1 | R-2 | R-Lsum | pooled fit's R-1/R-2/R-Lsum |", "|---|---|---|---|---|---|"]
+    lines = [
+        f"pooled fit: {best['params']}",
+        "",
+        "| held-out set | fit on the other seven | R-1 | R-2 | R-Lsum | pooled fit's R-1/R-2/R-Lsum |",
+        "|---|---|---|---|---|---|",
+    ]
     for name in names:
         fold = max(results, key=lambda r, n=name: _objective(r["scores"], skip=n))
         r1, r2, rl = fold["scores"][name]
