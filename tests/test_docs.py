@@ -1,4 +1,5 @@
-"""Every command and every option is documented in the README (sqlite-utils' test_docs idea)."""
+"""Every command and every option is documented in the README or a docs/ page (sqlite-utils' test_docs idea),
+and the examples the guide shows run as written."""
 
 from __future__ import annotations
 
@@ -16,11 +17,13 @@ from batchsum.cli import COMMANDS, main
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
+PAGES = {p.name: p.read_text(encoding="utf-8") for p in sorted((REPO / "docs").glob("*.md"))}
+DOCS = "\n".join([README, *PAGES.values()])
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_command_documented(name: str) -> None:
-    assert re.search(rf"batchsum {name}\b", README), f"`batchsum {name}` missing from README"
+    assert re.search(rf"batchsum {name}\b", DOCS), f"`batchsum {name}` missing from README.md and docs/"
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -32,9 +35,9 @@ def test_every_option_documented(name: str) -> None:
         for p in cmd.params
         if isinstance(p, click.Option)
         for opt in p.opts + p.secondary_opts
-        if opt.startswith("--") and opt not in ("--help",) and opt not in README
+        if opt.startswith("--") and opt not in ("--help",) and opt not in DOCS
     ]
-    assert not missing, f"batchsum {name}: options not in README: {missing}"
+    assert not missing, f"batchsum {name}: options not in README.md or docs/: {missing}"
 
 
 def test_help_is_fast_and_light() -> None:
@@ -54,6 +57,26 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     assert "make test" in README and "make test" in ci
 
 
+def test_guide_is_short_and_links_every_page() -> None:
+    assert len(README.splitlines()) <= 400
+    for name in PAGES:
+        assert f"(docs/{name})" in README, f"README does not link docs/{name}"
+
+
+def test_doc_links_resolve() -> None:
+    """Relative links between the guide and the docs pages point at files that exist."""
+    for name, text in [("README.md", README), *((f"docs/{n}", t) for n, t in PAGES.items())]:
+        base = (REPO / name).parent
+        for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", text):
+            assert (base / target).is_file(), f"{name}: link to missing {target}"
+
+
+def test_documented_commands_exist() -> None:
+    """Every `batchsum X` the docs name is a real command (a renamed command leaves no stale page)."""
+    named = set(re.findall(r"`batchsum ([a-z]+)\b", DOCS))
+    assert named - set(COMMANDS) == set()
+
+
 def _section(title: str) -> str:
     start = README.index(f"## {title}\n")
     end = README.index("\n## ", start + 1)
@@ -64,7 +87,7 @@ def test_how_to_use_it_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     """The README's first examples work as written (paths swapped for the sample corpus)."""
     from click.testing import CliRunner
 
-    section = _section("How to use it")
+    section = _section("The two commands")
     bash, yaml_block = re.findall(r"```(?:bash|yaml)\n(.*?)```", section, re.S)
     out = tmp_path / "journal-summaries"
     monkeypatch.chdir(tmp_path)
@@ -88,12 +111,16 @@ def test_how_to_use_it_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert defaults["content_type"] == "journal" and defaults["out"].endswith("journal-summaries")
 
 
-def test_readme_closing_line_example_matches_a_real_run(tmp_path: Path) -> None:
+def test_closing_line_examples_match_a_real_run(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    example = re.search(r"Without `--json`, a run ends with one line:\n`([^`]+)`", README)
-    assert example is not None
+    examples = [
+        re.search(r"Without `--json`, a run ends with one line:\n`([^`]+)`", PAGES["run.md"]),
+        re.search(r"It ends with one line such as\n`([^`]+)`", README),
+    ]
+    assert all(examples)
     res = CliRunner().invoke(main, ["run", str(REPO / "sample_corpus"), "--out", str(tmp_path / "o"), "--no-index"])
     assert res.exit_code == 0, res.output
     shape = lambda line: re.sub(r"[\d.,]+", "N", line.strip())  # noqa: E731 - numbers vary, the layout must not
-    assert shape(res.stdout.splitlines()[-1]) == shape(example.group(1))
+    for example in examples:
+        assert example is not None and shape(res.stdout.splitlines()[-1]) == shape(example.group(1))

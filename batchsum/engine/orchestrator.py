@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Exit code of a run that finished but with nodes the configured LLM did not produce (see README).
+# Exit code of a run that finished but with nodes the configured LLM did not produce (docs/run.md).
 EXIT_DEGRADED = 4
 # Source text kept in memory for the index until the run's end; past it, the index reads the rest
 # back from disk. Bounds the peak memory of a first run over a large corpus (~1 byte per character).
