@@ -8,7 +8,7 @@ whatever its number of documents. A grid over the fitted parameters is scored on
 is its best point on all sets, and leave-one-genre-out picks the best point on seven sets and
 reports the eighth.
 
-    python -m bench.fit_scorer [--shared ../shared] [--docs 6] [--half 0] [--json fit.json]
+    python -m bench.fit_scorer [--shared ../shared] [--docs 4] [--half 0] [--grid vector_w=0,0.5] [--json fit.json]
 
 Documents: every other document of each set (``--half 0``, the first ``--docs`` of them), so the
 other half stays for checking.
@@ -135,11 +135,14 @@ def main(argv: list[str] | None = None) -> int:
     """Score the grid, print the pooled fit and the leave-one-genre-out table."""
     ap = argparse.ArgumentParser(prog="python -m bench.fit_scorer", description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=REPO.parent / "shared")
-    ap.add_argument("--docs", type=int, default=6, help="documents per set")
+    ap.add_argument("--docs", type=int, default=4, help="documents per set")
     ap.add_argument("--half", type=int, choices=(0, 1), default=0)
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--json", type=Path, default=None, help="write every grid point's scores here")
     ap.add_argument("--limit", type=int, default=None, help="only the first N grid points (a timing check)")
+    ap.add_argument(
+        "--grid", action="append", default=[], metavar="NAME=V1,V2", help="values of one parameter (replaces its row)"
+    )
     args = ap.parse_args(argv)
     from batchsum.backends.scorer import SCORER
 
@@ -149,8 +152,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     data = {name: _load(args.shared, name, min(args.docs, FEWER.get(name, args.docs)), args.half) for name in names}
     _memoize_leaves()
-    keys = list(GRID)
-    points = [dict(zip(keys, values, strict=True)) for values in itertools.product(*GRID.values())][: args.limit]
+    grid = dict(GRID)
+    for item in args.grid:
+        name, _, values = item.partition("=")
+        grid[name] = tuple(float(v) for v in values.split(","))
+    keys = list(grid)
+    points = [dict(zip(keys, values, strict=True)) for values in itertools.product(*grid.values())][: args.limit]
     results: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     for k, point in enumerate(points):
