@@ -53,10 +53,11 @@ _COMMIT = re.compile(
     r")",
     re.I,
 )
-# First-person commitments anywhere in a sentence ("..., I'll book on Friday"); "I'm calling X this
+# First-person commitments opening a sentence or a clause ("..., I'll book on Friday"); "I'm calling X this
 # week" counts when a time is given.
 _SELF = re.compile(
-    r"^(?:I'll|I will|I am going to|I'm going to|I can take|I'm taking)\b(?! not\b| be\b| get to\b| say\b)"
+    r"(?:^|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to|I can take|I'm taking)\b"
+    r"(?! not\b| be\b| get to\b| say\b)"
     r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
 )
 _NAMED = re.compile(

@@ -32,11 +32,11 @@ __all__ = ["SCORER", "Matrix", "Params", "carry_forward", "relevance"]
 class Params:
     """The scorer's parameters. The first five are fit (one set for all text); the rest are fixed rules."""
 
-    beta: float = 0.3  # PacSum edge threshold, as a share of the similarity range
+    beta: float = 0.0  # PacSum edge threshold, as a share of the similarity range
     backward_w: float = -0.5  # PacSum lambda1: weight of edges to earlier sentences (later ones weigh 1)
-    vector_w: float = 0.5  # share of the static sentence-vector cosine in the similarity
-    length_norm: float = 20.0  # content words at which the length factor saturates
-    position_w: float = 0.3  # prior for the opening of a whole text (or of the first parts of a meta node)
+    vector_w: float = 0.0  # share of the static sentence-vector cosine in the similarity
+    length_norm: float = 4.0  # content words at which the length factor saturates
+    position_w: float = 0.0  # prior for the opening of a whole text (or of the first parts of a meta node)
     redundancy: float = 0.6  # MMR weight of the similarity to what is already chosen
     min_words: int = 5  # shorter units are context, not candidates
     max_overlap: float = 0.65  # hard redundancy cut (cosine)
