@@ -118,12 +118,14 @@ def clean_text_line(out: Path) -> str:
     from batchsum.evaluate.scoring import plain_text
     from batchsum.navigation import summary_only
     from batchsum.text import parse_speaker_line
+    from batchsum.tree import iter_tree
 
     glued = markup = spacing = lines = cut = convo = named = 0
-    for final in out.rglob("final.md"):
-        raw = final.read_text(encoding="utf-8")
-        conversation = "\ncontent_type: conversation\n" in raw.split("\n---", 1)[0]
-        for line in plain_text(summary_only(raw)).splitlines():
+    for node in iter_tree(out):
+        if node.path.parent.name != "L3" or node.path.name != "final.md":
+            continue
+        conversation = node.meta.get("content_type") == "conversation"
+        for line in plain_text(summary_only(node.body)).splitlines():
             lines += 1
             glued += len(_GLUED.findall(line))
             markup += len(_MARKUP.findall(line))

@@ -322,3 +322,10 @@ def test_dialogsum_turns_keep_one_line_per_turn(tok: Tokenizer) -> None:
     assert len(lines) >= 2, out
     assert all(ln.startswith(("Person1: ", "Person2: ")) for ln in lines), out
     assert "' " not in out and " '" not in out, out
+
+
+def test_dialogsum_style_files_are_conversations(tmp_path: Path) -> None:
+    from batchsum.walk import detect_type
+
+    text = "\n".join(f"#Person{1 + i % 2}#: Line number {i} of a short talk about the weather." for i in range(6))
+    assert detect_type(tmp_path / "dev_1.txt", text, "dev_1.txt")[0] == "conversation"
