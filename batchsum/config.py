@@ -69,6 +69,7 @@ class RunConfig(IndexConfig):
 
     paths: list[Path]
     content_type: TypeChoice = "auto"
+    language: str = "auto"  # ISO 639-1 code of every source, or auto: detected per file
     encoding: str = "cl100k_base"
     thresholds: Thresholds = field(default_factory=Thresholds)
     chunk_size: int = 3000

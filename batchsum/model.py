@@ -76,6 +76,8 @@ class Document:
     redactions: dict[str, int] = field(default_factory=dict)  # secrets replaced, per kind (--redact)
     tokens: int = 0
     level: SummaryLevel = SummaryLevel.NONE
+    language: str | None = None  # ISO 639-1 code (detected, or --language); None: no letters to tell
+    language_source: str = ""  # detected | --language
 
     @property
     def doc_id(self) -> str:
@@ -119,6 +121,7 @@ class SummaryRequest:
     prior_context: str | None = None  # previous L3 when one exists
     facets: bool = False  # ask for structured facets (conversations, final node only)
     summary_level: SummaryLevel = SummaryLevel.STANDARD
+    language: str | None = None  # ISO 639-1 code of the source: sentence rules, stop words, the reply's language
     # Nodes on the longest chain still to run from this one (itself included): backends that queue
     # requests serve higher first, which finishes a forest of trees soonest (Hu's level order).
     priority: int = 1
@@ -203,6 +206,7 @@ class FileRecord:
     nodes_recomputed: int = 0
     secrets_redacted: int = 0  # secrets replaced by [REDACTED:<kind>] before summarizing (--redact)
     target_tokens: int | None = None  # the final's planned length (None: not planned this run)
+    language: str | None = None  # ISO 639-1 code of the source (None: not read this run, or no letters)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from batchsum.config import STATE_DIR, LLMConfig, RunConfig
 from batchsum.errors import ConfigError
+from batchsum.language import check_language
 from batchsum.model import Thresholds
 
 if TYPE_CHECKING:
@@ -201,6 +202,14 @@ SETTINGS: tuple[Setting, ...] = (
         inverted=True,
     ),
     *(_s(f"thresholds.{n}", "int", None, f"levels.{n}", minimum=0) for n in ("none", "brief", "standard", "detailed")),
+    _s(
+        "language",
+        "str",
+        "--language",
+        "language",
+        "Language of the sources as an ISO 639-1 code (de, fr, zh, ja, ...): sentence rules, stop words and "
+        "the language LLM summaries are written in. auto: detected per file.",
+    ),
     _s(
         "final_words",
         "int",
@@ -425,6 +434,10 @@ def validate(cfg: RunConfig) -> None:
     _check_bounds(cfg)
     if cfg.chunk_overlap >= cfg.chunk_size:
         raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
+    try:
+        cfg.language = check_language(cfg.language)
+    except ValueError as exc:
+        raise ConfigError(f"--language: {exc}") from None
     if cfg.llm.enabled and not cfg.llm.model:
         raise ConfigError("--base-url needs --model (or BATCHSUM_MODEL)")
     if cfg.facts and not cfg.llm.enabled:

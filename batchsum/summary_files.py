@@ -53,6 +53,9 @@ def front_matter(plan: FilePlan, res: NodeResult, created: str) -> dict[str, Any
         meta["source_compression_ratio"] = round(min(1.0, res.output_tokens / doc.tokens), 4) if doc.tokens else 0.0
     meta["content_type"] = doc.content_type
     meta["content_type_reason"] = doc.type_reason
+    if doc.language:
+        meta["language"] = doc.language
+        meta["language_source"] = doc.language_source
     meta["backend"] = out.backend
     meta["model"] = out.model
     if out.error:

@@ -1,8 +1,10 @@
 """Text utilities: sentence splitting with offsets, transcript cleanup and speaker lines.
 
-Everything here is pure, deterministic and regex-based so it runs offline with no model or
-NLTK data. The extractive backend builds on these; the chunker and the eval tool may reuse
-:func:`split_sentences` so every stage agrees on what a sentence is.
+Everything here is pure, deterministic and offline (no model or NLTK data). English sentences are
+split by the rules below; other languages by ``sentencex`` (Wikimedia's rule-based segmenter with
+abbreviation lists for ~300 languages, CJK full-width punctuation and quotes). The extractive
+backend builds on these; the chunker and the eval tool may reuse :func:`split_sentences` so every
+stage agrees on what a sentence is.
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ _SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.
 _CLOSERS = "\"'”’»)]"
 _OPENERS = "\"'“‘«([-—–*•¿¡"
 _END_PUNCT = re.compile(r"[.!?…]+[" + re.escape(_CLOSERS) + r"]*(?=\s|$)")
+# Full-width terminals end a sentence wherever they stand (CJK text has no space after them).
+_CJK_CLOSERS = "」』”’）》〉】\"'"
+_CJK_END = re.compile(r"[。！？]+[" + re.escape(_CJK_CLOSERS) + r"]*")
+_CJK_LINE_END = re.compile(r"[。！？」』][" + re.escape(_CJK_CLOSERS) + r"]*[ \t]*\n")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _LINE_START_BREAK = re.compile(
     r"""^[ \t]*(?:
@@ -138,8 +144,53 @@ def _next_starts_sentence(block: str, pos: int) -> bool:
     return c.isupper() or c.isdigit() or not c.isalpha()
 
 
-def _split_block(block: str, offset: int, out: list[SentenceSpan]) -> None:
-    """Split one line-group (no blank lines, no forced line breaks) at terminal punctuation."""
+def _split_block(block: str, offset: int, out: list[SentenceSpan], language: str | None = None) -> None:
+    """Split one line-group (no blank lines, no forced line breaks) into sentences."""
+    if language is not None and language != "en":
+        _split_block_sentencex(block, offset, out, language)
+        return
+    start = 0
+    if "。" in block or "！" in block or "？" in block:
+        # Language unknown but full-width terminals present: those end sentences on their own.
+        for m in _CJK_END.finditer(block):
+            _split_latin(block[start : m.end()], offset + start, out)
+            start = m.end()
+        _split_latin(block[start:], offset + start, out)
+        return
+    _split_latin(block, offset, out)
+
+
+def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], language: str) -> None:
+    """``sentencex``'s boundaries for ``language``; a line break inside the block is a space to it."""
+    import sentencex  # loaded on first use: the English path never needs it
+
+    # A line that ends on a full-width stop ends its sentence even inside a quotation: a Japanese or
+    # Chinese quotation that runs over several paragraphs opens 「 on each and closes only on the last.
+    piece_start = 0
+    for m in [*_CJK_LINE_END.finditer(block), None]:
+        piece_end = m.end() if m is not None else len(block)
+        piece = block[piece_start:piece_end]
+        flat = piece.replace("\n", " ")  # same length, so its offsets are the piece's
+        start = 0
+        for b in sentencex.get_sentence_boundaries(language, flat):
+            if b["start_index"] > start and _continues(flat, b["start_index"]):
+                continue  # "т. е. исчез": a lower-case word after a stop goes on the same sentence
+            _emit(piece, start, b["start_index"], offset + piece_start, out)
+            start = b["start_index"]
+        _emit(piece, start, len(piece), offset + piece_start, out)
+        piece_start = piece_end
+
+
+def _continues(text: str, pos: int) -> bool:
+    """Whether the text at ``pos`` opens (past spaces and opening quotes) with a lower-case letter."""
+    j = pos
+    while j < len(text) and (text[j].isspace() or text[j] in _OPENERS):
+        j += 1
+    return j < len(text) and text[j].islower()
+
+
+def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
+    """Split at ``.``/``!``/``?``/``…`` by the English rules (abbreviations, initials, capitals)."""
     start = 0
     for m in _END_PUNCT.finditer(block):
         end = m.end()
@@ -171,31 +222,33 @@ def _emit(block: str, start: int, end: int, offset: int, out: list[SentenceSpan]
     out.append(SentenceSpan(s, s + len(stripped), stripped))
 
 
-def split_sentences(text: str) -> list[SentenceSpan]:
+def split_sentences(text: str, language: str | None = None) -> list[SentenceSpan]:
     """Split ``text`` into sentences with character offsets into ``text``.
 
     Blank lines always end a sentence; a single newline ends one only before or after a line that
     is a bullet, heading, timestamp, table row or ``Speaker:`` turn (hard-wrapped prose is joined).
-    Inside a line, ``.``/``!``/``?``/``…`` (with closing quotes or brackets) end a sentence when
-    followed by whitespace and a capital, digit or opening quote — but not after known
-    abbreviations (``Dr.``, ``e.g.``) or single initials; decimals never split.
+    Inside a line, for English (``language`` None or ``en``), ``.``/``!``/``?``/``…`` (with closing
+    quotes or brackets) end a sentence when followed by whitespace and a capital, digit or opening
+    quote — but not after known abbreviations (``Dr.``, ``e.g.``) or single initials; decimals never
+    split; full-width ``。！？`` always end one. Any other ``language`` (ISO 639-1) is split by
+    ``sentencex`` with that language's rules.
     """
     out: list[SentenceSpan] = []
     if not text or text.isspace():
         return out
     if "\n" not in text:
-        _split_block(text, 0, out)
+        _split_block(text, 0, out, language)
         return out
     para_start = 0
     for m in [*_BLANK_LINE.finditer(text), None]:
         para_end = m.start() if m is not None else len(text)
-        _split_paragraph(text, para_start, para_end, out)
+        _split_paragraph(text, para_start, para_end, out, language)
         if m is not None:
             para_start = m.end()
     return out
 
 
-def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan]) -> None:
+def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], language: str | None) -> None:
     """Group a paragraph's lines into blocks (forced breaks) and split each block."""
     block_start = start
     pos = start
@@ -209,13 +262,13 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan]) -
             _LINE_START_BREAK.match(line) is not None or parse_speaker_line(line)[0] is not None
         )
         if not first and (forced or prev_forced) and pos > block_start:
-            _split_block(text[block_start:pos], block_start, out)
+            _split_block(text[block_start:pos], block_start, out, language)
             block_start = pos
         prev_forced = forced or _is_heading_like(line)
         first = False
         pos = line_end + 1
     if block_start < end:
-        _split_block(text[block_start:end], block_start, out)
+        _split_block(text[block_start:end], block_start, out, language)
 
 
 def _is_heading_like(line: str) -> bool:

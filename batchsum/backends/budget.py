@@ -26,7 +26,8 @@ OMISSION_MARK = "\n[... {n} tokens omitted ...]\n"
 FINAL_WORDS = 500
 TOKENS_PER_WORD = 1.3
 
-_SENTENCE_END = re.compile(r"[.!?…][\"')\]]*(?=\s|$)|\n\s*\n")
+# Full-width 。！？ end a sentence with no space after them (Chinese, Japanese).
+_SENTENCE_END = re.compile(r"[.!?…][\"')\]]*(?=\s|$)|[。！？][」』”’）》]*|\n\s*\n")
 
 
 def output_budget(input_tokens: int, target_tokens: int) -> int:
@@ -137,7 +138,8 @@ def trim_to_sentence_boundary(text: str, max_tokens: int, tokenizer: Tokenizer) 
     tokens = tokenizer.encode(text)
     if len(tokens) <= max_tokens:
         return text, False
-    kept = tokenizer.decode(tokens[:max_tokens])
+    # A cut between the tokens of one character decodes to U+FFFD: never keep half a character.
+    kept = tokenizer.decode(tokens[:max_tokens]).rstrip("\ufffd")
     for _ in range(8):
         ends = [m.end() for m in _SENTENCE_END.finditer(kept)]
         if ends and ends[-1] >= len(kept) // 4:

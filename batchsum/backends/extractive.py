@@ -28,6 +28,7 @@ import numpy as np
 from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_to_sentence_boundary
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, units_from_text
+from batchsum.language import sentence_joiner
 from batchsum.model import ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
 from batchsum.tokens import Tokenizer
 
@@ -121,8 +122,7 @@ def _trim_to(text: str, cap: int, tokenizer: Tokenizer) -> str:
             hi = mid - 1
     k = lo
     if k == 0:
-        ids = tokenizer.encode(text)[:cap]
-        return tokenizer.decode(ids).strip() if cap > 0 else ""
+        return _trim_chars(text, cap, tokenizer)
     for j in range(k, max(1, int(k * 0.6)) - 1, -1):
         if words[j - 1][-1:] in ",;:" or (j < len(words) and words[j].lower() in {"and", "but", "which", "while"}):
             k = j
@@ -132,6 +132,23 @@ def _trim_to(text: str, cap: int, tokenizer: Tokenizer) -> str:
         k -= 1
         out = " ".join(words[:k]).rstrip(",;:-–—") + "…"
     return out if k > 0 else ""
+
+
+def _trim_chars(text: str, cap: int, tokenizer: Tokenizer) -> str:
+    """Cut a text with no word to break at (CJK) at a character, preferably a clause mark, plus "…"."""
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits with its ellipsis (never half a character)
+        mid = (lo + hi + 1) // 2
+        if tokenizer.count(text[:mid] + "…") <= cap:
+            lo = mid
+        else:
+            hi = mid - 1
+    head = text[:lo]
+    clause = max(head.rfind(c) for c in "，、；：,;:")
+    if clause >= 0.6 * lo:
+        head = head[: clause + 1]
+    head = head.rstrip("，、；：,;:-–— ")
+    return head + "…" if head else ""
 
 
 def summarize_text(
@@ -146,6 +163,7 @@ def summarize_text(
     prior_context: str | None = None,
     input_tokens: int | None = None,
     params: Params | None = None,
+    language: str | None = None,
 ) -> str:
     """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
 
@@ -170,14 +188,14 @@ def summarize_text(
     units: list[Unit] = []
     if meta and pieces:
         for pi, piece in enumerate(pieces):
-            part_units = units_from_text(piece, content_type, params.min_words, part=pi)
+            part_units = units_from_text(piece, content_type, params.min_words, part=pi, language=language)
             for u in part_units:
                 u.pos = (pi + u.pos) / len(pieces)
             units.extend(part_units)
     else:
-        units = units_from_text(source, content_type, params.min_words)
+        units = units_from_text(source, content_type, params.min_words, language=language)
     if kind == "rolling" and prior_context and prior_context.strip():
-        prior_units = units_from_text(prior_context, content_type, params.min_words, part=-1)
+        prior_units = units_from_text(prior_context, content_type, params.min_words, part=-1, language=language)
         for u in prior_units:
             u.prior = True
         units = prior_units + units
@@ -186,7 +204,7 @@ def summarize_text(
         # end, says more than an empty node (which a run would have to count as a failed summary).
         return trim_to_sentence_boundary(" ".join(source.split()), target, tokenizer)[0]
     for u in units:
-        u.terms = terms(u.body)
+        u.terms = terms(u.body, language)
 
     mat = Matrix(units, params.vector_w)
     rel = relevance(units, mat, meta, kind in ("brief", "standard"), params)
@@ -196,7 +214,7 @@ def summarize_text(
     if kind == "brief":
         return _brief(units, rel, mat, tokenizer, target, cap, params)
 
-    joiner = "\n" if content_type == "conversation" else " "
+    joiner = "\n" if content_type == "conversation" else sentence_joiner(language)
     # A journal's picks are grouped under their dates ("2025-03-02: "): budget a little per pick for them.
     sep = 4 if any(u.date for u in units) else 1
     chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind)
@@ -367,6 +385,7 @@ class ExtractiveBackend:
             prior_context=request.prior_context,
             input_tokens=request.input_tokens or None,
             params=self._params,
+            language=request.language,
         )
         out_tokens = self._tokenizer.count(text) if text else 0
         return SummaryOutput(

@@ -10,7 +10,9 @@ a user folder (``--prompts DIR``) whose files replace the defaults one by one:
 * ``facets`` - appended when structured facets (JSON) are requested.
 
 Placeholders are ``{name}`` with a name from :data:`PLACEHOLDERS`; any other ``{identifier}`` is a
-configuration error naming the file. Braces that do not enclose a bare identifier (JSON examples
+configuration error naming the file. A source in another language than English gets the summary
+in its own language: the user message ends with :data:`LANGUAGE_LINE` unless a template places
+``{language}`` itself. Braces that do not enclose a bare identifier (JSON examples
 such as ``{"summary": ...}``) are literal text.
 """
 
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from batchsum.errors import ConfigError
+from batchsum.language import language_name
 from batchsum.model import SummaryRequest
 
 DEFAULTS_DIR = Path(__file__).with_name("prompts")
@@ -38,8 +41,10 @@ PLACEHOLDERS = frozenset(
         "previous_summary",  # the previous summary itself, or "(none)"
         "content_type",  # journal / conversation / document
         "max_words",  # a word budget derived from max_tokens
+        "language",  # the source's language in English ("German"), or "the language of the content"
     }
 )
+LANGUAGE_LINE = "Write the summary in {language}, the language of the content."
 WORDS_PER_TOKEN = 0.75
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _PRIOR_ONLY_LINE = re.compile(r"^[ \t]*\{prior_context\}[ \t]*\n?", re.MULTILINE)
@@ -115,11 +120,15 @@ class PromptSet:
             "previous_summary": prior_text or "(none)",
             "content_type": request.content_type,
             "max_words": str(max(8, int(max_tokens * WORDS_PER_TOKEN))),
+            "language": language_name(request.language) or "the language of the content",
         }
         prior_block = f"{PRIOR_INTRO}\n{prior_text}\n" if prior_text and not wants_previous else ""
         pieces = [type_template, kind_template]
         if facets:
             pieces.append(self.templates["facets"])
+        placed = any("{language}" in self.templates[n] for n in ("system", request.content_type, request.kind))
+        if request.language and request.language != "en" and not placed:
+            pieces.append(LANGUAGE_LINE)
         rendered: list[str] = []
         for piece in pieces:
             out, prior_block = _render(piece, values, prior_block)

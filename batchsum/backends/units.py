@@ -25,6 +25,7 @@ from batchsum.backends.noise import (
     repeated_lines,
     section_role,
 )
+from batchsum.language import content_terms, word_count
 from batchsum.model import ContentType
 from batchsum.text import clean_transcript, is_backchannel, parse_speaker_line, split_sentences
 
@@ -96,8 +97,13 @@ def _stem(word: str) -> str:
     return w
 
 
-def terms(text: str) -> list[str]:
-    """Stemmed content words of ``text`` (numbers excluded: they make near-duplicates look distinct)."""
+def terms(text: str, language: str | None = None) -> list[str]:
+    """Stemmed content words of ``text`` (numbers excluded: they make near-duplicates look distinct).
+
+    Another language than English gets its own stop words and, for CJK, character bigrams
+    (:func:`batchsum.language.content_terms`)."""
+    if language is not None and language != "en":
+        return content_terms(text, language)
     out = []
     for w in _WORD.findall(text.lower()):
         if len(w) < 3 or w in STOPWORDS or w[0].isdigit():
@@ -140,7 +146,9 @@ def _static_penalty(body: str, content_type: ContentType) -> float:
     return pen
 
 
-def units_from_text(text: str, content_type: ContentType, min_words: int = 5, part: int = 0) -> list[Unit]:
+def units_from_text(
+    text: str, content_type: ContentType, min_words: int = 5, part: int = 0, language: str | None = None
+) -> list[Unit]:
     """Split one text into candidate units, cleaning transcripts and parsing speakers.
 
     Units shorter than ``min_words`` words are kept (as context) but are not candidates."""
@@ -161,12 +169,12 @@ def units_from_text(text: str, content_type: ContentType, min_words: int = 5, pa
             bodies.append(body)
         # One cleanup pass over all turns at once; clean_transcript keeps the line structure.
         cleaned = clean_transcript("\n".join(bodies)).split("\n")
-        sentences = [(li, sp.text) for li, body in enumerate(cleaned) if body for sp in split_sentences(body)]
+        sentences = [(li, sp.text) for li, body in enumerate(cleaned) if body for sp in split_sentences(body, language)]
         # A sentence that stops without a full stop was broken off, unless the transcript has no punctuation.
         punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
         for li, sent in sentences:
             speaker, body = speakers[li], cleaned[li]
-            words = len(sent.split())
+            words = word_count(sent)
             ok = (
                 words >= min_words
                 and not is_backchannel(sent)
@@ -192,7 +200,7 @@ def units_from_text(text: str, content_type: ContentType, min_words: int = 5, pa
     spans = [
         (sent, role, date)
         for block, role, date in blocks
-        for sp in split_sentences(block)
+        for sp in split_sentences(block, language)
         for sent in _split_lowercase(sp.text)
     ]
     n = max(1, len(spans))
@@ -204,7 +212,7 @@ def units_from_text(text: str, content_type: ContentType, min_words: int = 5, pa
             carried, sent = m.group(1), sent[m.end() :]
         elif date is not None:
             carried = date
-        words = len(sent.split())
+        words = word_count(sent)
         ok = (
             words >= min_words
             and role != "skip"

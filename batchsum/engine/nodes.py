@@ -48,6 +48,7 @@ def output_key(
     max_tokens: int,
     prior: str | None,
     facets: bool,
+    language: str | None = None,
 ) -> str:
     """Hash of everything that determines a node's output. Leaves the chunk count out on purpose:
     appending a chunk must not invalidate the summaries of the chunks before it."""
@@ -64,6 +65,8 @@ def output_key(
         node.index if node.level == 1 else None,
         prior,
         facets,
+        # English is the default every key had before languages were told apart: its keys stay valid.
+        *([language] if language and language != "en" else []),
     )
 
 
@@ -72,7 +75,10 @@ def leaf_key(identity: tuple[str, str | None], plan: FilePlan, node: PlannedNode
     if node.kind == "source":
         return kept_whole_key(plan)
     max_tokens = leaf_max_tokens(max(node.source_tokens, 2), node.target_tokens, node.kind)
-    return output_key(identity, node, node.kind, plan.doc.content_type, node.text or "", max_tokens, None, False)
+    doc = plan.doc
+    return output_key(
+        identity, node, node.kind, doc.content_type, node.text or "", max_tokens, None, False, doc.language
+    )
 
 
 def kept_whole_key(plan: FilePlan) -> str:
@@ -129,6 +135,7 @@ def make_job(
         facets=facets,
         summary_level=plan.level,
         priority=height,
+        language=doc.language,
     )
-    key = output_key(identity, node, kind, doc.content_type, text, max_tokens, prior, facets)
+    key = output_key(identity, node, kind, doc.content_type, text, max_tokens, prior, facets, doc.language)
     return NodeJob(node, request, key)

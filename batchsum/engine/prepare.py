@@ -37,6 +37,16 @@ def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
         return Problem(exc.path, exc.reason)
 
 
+def set_language(doc: Document, cfg: RunConfig) -> None:
+    """``doc.language``: the configured one, or detected from the text (``auto``)."""
+    if cfg.language != "auto":
+        doc.language, doc.language_source = cfg.language, "--language"
+        return
+    from batchsum.language import detect_language
+
+    doc.language, doc.language_source = detect_language(doc.text), "detected"
+
+
 def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     """Tokenize ``doc`` and plan its nodes (sets ``doc.tokens`` and ``doc.level``)."""
     from batchsum.planning import plan_file
@@ -64,6 +74,7 @@ def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, same_sha:
     extras = extras_for(doc, cfg)
     if extras is not None and extras.text is not None:
         doc.text = extras.text  # an agent session is summarized from its digested tool results
+    set_language(doc, cfg)
     plan = plan_document(doc, cfg, tokenizer)
     plan.extras = extras
     return Prepared(doc, plan)

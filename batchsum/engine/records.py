@@ -106,6 +106,7 @@ def doc_file_record(run_id: str, doc: Document, **kw: Any) -> FileRecord:
         bytes=doc.size,
         content_type=doc.content_type,
         input_tokens=doc.tokens,
+        language=doc.language,
         **kw,
     )
 

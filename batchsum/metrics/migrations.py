@@ -115,6 +115,11 @@ def m007_files_target_tokens(con: Any) -> None:
     con.execute("ALTER TABLE files ADD COLUMN target_tokens BIGINT")
 
 
+@migration
+def m008_files_language(con: Any) -> None:
+    con.execute("ALTER TABLE files ADD COLUMN language VARCHAR")
+
+
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # Table -> record dataclass; the partition key of every table is its first column.

@@ -56,7 +56,19 @@ MAX_PENDING_RUNS = 30
 # Identity columns are kept verbatim (scrubbing a path would break joins); every other
 # string column is free text that may carry a pasted key or header.
 _VERBATIM = frozenset(
-    {"run_id", "relpath", "node_id", "parent", "sha256", "content_type", "level", "status", "eval_id", "doc_id"}
+    {
+        "run_id",
+        "relpath",
+        "node_id",
+        "parent",
+        "sha256",
+        "content_type",
+        "language",
+        "level",
+        "status",
+        "eval_id",
+        "doc_id",
+    }
 )
 
 
