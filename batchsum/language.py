@@ -181,16 +181,20 @@ def _load_model() -> Any:
 def detect_language(text: str) -> str | None:
     """ISO 639-1 code of the main language of ``text``; None when it has no letters."""
     sample = _sample(text)
-    letters, han, kana, hangul = _script_counts(sample)
-    if letters == 0:
-        return None
-    if han + kana >= 0.3 * letters:
-        # Kana in running text is Japanese (even a kanji-heavy page has a few percent); Han alone is Chinese.
-        return "ja" if kana >= 0.02 * (han + kana) else "zh"
-    if hangul >= 0.3 * letters:
-        return "ko"
+    if sample.isascii():  # no Han, kana or Hangul to count (a C-speed check: most English files)
+        if not any(map(str.isalpha, sample)):
+            return None
+    else:
+        letters, han, kana, hangul = _script_counts(sample)
+        if letters == 0:
+            return None
+        if han + kana >= 0.3 * letters:
+            # Kana in running text is Japanese (even a kanji-heavy page has a few percent); Han alone is Chinese.
+            return "ja" if kana >= 0.02 * (han + kana) else "zh"
+        if hangul >= 0.3 * letters:
+            return "ko"
     model = _load_model()
-    labels, _ = model.predict(" ".join(sample.split()), k=1)
+    labels, _ = model.predict(sample.replace("\n", " "), k=1)  # fastText reads one line
     code = labels[0].removeprefix("__label__") if labels else ""
     return code or None
 

@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parent.parent
 LANGS = ("de", "fr", "es", "ru", "zh", "ja")
 CJK = frozenset({"zh", "ja"})
 # A line ends a sentence on terminal punctuation, optionally followed by closing quotes or brackets.
-_SENTENCE_END = re.compile(r"[.!?…。！？][\"'”’»)\]」』）》〉】]*$")
+_SENTENCE_END = re.compile(r"[.!?…。！？][\s\"'”’»)\]」』）》〉】]*$")  # French sets » apart: "lui. »"
 _CJK_CHARS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{4}")
 _WORD = re.compile(r"[^\W\d_]{3,}")
 

@@ -30,7 +30,7 @@ if not MULTILINGUAL.is_dir():
     MULTILINGUAL = Path("/work/shared/bench/multilingual")
 needs_data = pytest.mark.skipif(not MULTILINGUAL.is_dir(), reason="shared/bench/multilingual not on this machine")
 LANGS = ("de", "fr", "es", "ru", "zh", "ja")
-SENTENCE_END = re.compile(r"[.!?…。！？][\"'”’»)\]」』）》]*$")
+SENTENCE_END = re.compile(r"[.!?…。！？][\s\"'”’»)\]」』）》]*$")
 
 
 def _docs(lang: str) -> list[Path]:

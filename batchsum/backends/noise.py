@@ -226,7 +226,10 @@ _LAST_WORD = re.compile(r"([A-Za-z']+)\W*$")
 
 
 def is_fragment(sentence: str) -> bool:
-    """True for a sentence broken off mid-clause (it ends on an article, a conjunction or a possessive)."""
+    """True for a sentence broken off mid-clause (it ends on an article, a conjunction or a possessive),
+    or one that announces what follows it and ends there ("... dit tout en riant :", "说道：——")."""
+    if sentence.rstrip().rstrip("-–—― ").endswith((":", "：")):
+        return True
     m = _LAST_WORD.search(sentence.rstrip())
     return m is not None and m.group(1).lower() in _DANGLING
 

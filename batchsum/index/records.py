@@ -25,7 +25,7 @@ from batchsum.tree import iter_tree, read_node, summaries_dir
 log = logging.getLogger(__name__)
 
 _INT_KEYS = ("level", "chunk_index", "group_index", "input_tokens", "output_tokens", "depth")
-_STR_KEYS = ("source_sha256", "summary_level", "content_type", "backend", "model", "parent_id")
+_STR_KEYS = ("source_sha256", "summary_level", "content_type", "language", "backend", "model", "parent_id")
 
 
 @dataclass
