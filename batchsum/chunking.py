@@ -1,30 +1,53 @@
-"""Token-budgeted, append-stable chunking: paragraphs first, then sentences, then characters.
+"""Token-budgeted chunking whose cuts are chosen by content in the last stretch of each budget.
 
-The text is tokenized once; each token belongs to the unit (paragraph, sentence or piece)
-in which it starts. Units tile the text exactly, so every token lands in some chunk.
+The text is tokenized once and tiled into units: sentences (or lines) inside paragraphs, and
+pieces at token boundaries of a sentence longer than a chunk. Each token belongs to the unit in
+which it starts, so every token lands in some chunk.
 
-Boundaries are content-defined: once a chunk holds ``MIN_FILL`` of its budget it ends after
-the next "anchor" unit (one whose text hash is 0 mod ``ANCHOR_EVERY``), or where the budget
-forces it. A chunk's end depends only on text before it (appending changes only the last
-chunk or two), and because cuts prefer anchors, an edit in the middle of a file moves at most
-the cuts up to the next anchor: later chunks, and their summaries, stay the same.
+A chunk takes units until its budget is nearly spent; its cut is the strongest unit end in the
+last ``WINDOW`` of the budget: a paragraph end beats a sentence end, and among equals the one
+whose unit text hashes highest (ties: the later one). This is the local-maximum rule of
+content-defined chunking (Bjørner, Blass & Gurevich, "Content-Dependent Chunking for
+Differential Compression: The Local Maximum Approach", 2010) confined to a window, so chunks
+hold at least ``1 - WINDOW`` of their budget, ~95 % on average, and a corpus needs about as many
+chunks as fixed-size splitting (QMSum: 1.02x the requests of 3000/200 windows; the rule it
+replaces, "first anchor past 75 % of the budget", made 1.20x). What content-defined cuts keep:
+
+* a chunk's end depends only on its start and the text up to the end of its window, so appending
+  to a file changes only its last chunk or two;
+* an edit in the middle of a chunk moves its cut only when it changes which boundary is the
+  strongest in the window (about ``edit / window`` of the time); the next cuts then usually fall
+  on the same boundaries again within a chunk or two.
+
+Two chains of cuts that drifted apart may stay apart, so long texts are first cut into sections
+(``_sections``) at points chosen by the text alone, and every section starts a new chain: an edit
+moves at most the cuts of its own section. A section's last chunk may be short; sections are long
+(16 to ~24 chunks) so that costs ~2 % more chunks on long files and nothing on files under ~50k tokens.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from hashlib import blake2b
 
 from batchsum.tokens import Tokenizer
 
-MIN_FILL = 0.75
-ANCHOR_EVERY = 6
+WINDOW = 0.1  # share of the chunk size in which a cut is chosen by content
+# Sections (in chunks): at least SECTION_MIN long, then ending at a content-chosen point SECTION_EXTRA on average.
+SECTION_MIN = 16
+SECTION_EXTRA = 8
 
 _PARA_END = re.compile(r"\n[ \t]*\n\s*")
-_SENT_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+")
+# Sentence ends (only where a match ends is used): Latin punctuation before whitespace; CJK full stops,
+# after which no space is written; line breaks.
+_SENT_END = re.compile(r"[.!?…][\"')\]]*\s+|[。！？][」』”’）)\]]*\s*|\n+")
+
+# Strength of a cut after a unit: a paragraph end, a sentence or line end, a piece of a long sentence.
+_PARAGRAPH, _SENTENCE, _PIECE = 2, 1, 0
 
 
 @dataclass(frozen=True)
@@ -44,52 +67,98 @@ class Chunk:
         return hashlib.sha256(self.text.encode("utf-8", errors="surrogatepass")).hexdigest()
 
 
-def _split_spans(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
-    """Tile text[start:end] with spans that end after each match of ``pattern``."""
-    spans: list[tuple[int, int]] = []
-    pos = start
-    for m in pattern.finditer(text, start, end):
-        if m.end() <= pos:
-            continue
-        spans.append((pos, m.end()))
-        pos = m.end()
-    if pos < end:
-        spans.append((pos, end))
-    return spans
+class _Units:
+    """Units tiling a text, as parallel lists: ``start``/``end`` (characters), ``tokens``, ``strength``
+    of a cut after each, and ``cum`` (tokens before each unit; one entry more than units)."""
 
+    def __init__(self, text: str, starts: Sequence[int], budget: int) -> None:
+        import numpy as np
 
-def _units(text: str, starts: Sequence[int], budget: int) -> list[tuple[int, int, int]]:
-    """(start_char, end_char, tokens) units, none over ``budget`` tokens."""
+        self.text = text
+        paragraphs = {m.end() for m in _PARA_END.finditer(text)}
+        ends = sorted(paragraphs.union(m.end() for m in _SENT_END.finditer(text)))
+        if not ends or ends[-1] != len(text):
+            ends.append(len(text))
+        if ends[0] == 0:
+            ends.pop(0)
+        tok_ends = np.searchsorted(np.asarray(starts), np.asarray(ends), side="left").tolist()
+        self.start: list[int] = []
+        self.end: list[int] = []
+        self.tokens: list[int] = []
+        self.strength: list[int] = []
+        cs, t0 = 0, 0
+        for ce, t1 in zip(ends, tok_ends, strict=True):
+            strength = _PARAGRAPH if ce in paragraphs or ce == len(text) else _SENTENCE
+            while t1 - t0 > budget:  # a sentence longer than a chunk: pieces at token boundaries
+                piece_end = int(starts[t0 + budget])
+                self._add(cs, piece_end, budget, _PIECE)
+                cs, t0 = piece_end, t0 + budget
+            self._add(cs, ce, t1 - t0, strength)
+            cs, t0 = ce, t1
+        self.cum = [0]
+        for n in self.tokens:
+            self.cum.append(self.cum[-1] + n)
 
-    def tok(c: int) -> int:
-        return bisect_left(starts, c)
+    def _add(self, start: int, end: int, tokens: int, strength: int) -> None:
+        self.start.append(start)
+        self.end.append(end)
+        self.tokens.append(tokens)
+        self.strength.append(strength)
 
-    out: list[tuple[int, int, int]] = []
-    for ps, pe in _split_spans(text, 0, len(text), _PARA_END):
-        n = tok(pe) - tok(ps)
-        if n <= budget:
-            out.append((ps, pe, n))
-            continue
-        for ss, se in _split_spans(text, ps, pe, _SENT_END):
-            m = tok(se) - tok(ss)
-            if m <= budget:
-                out.append((ss, se, m))
-                continue
-            # Character fallback at token boundaries: long code lines, tables, unpunctuated text.
-            t0, t1 = tok(ss), tok(se)
-            k = t0
-            while k < t1:
-                k2 = min(k + budget, t1)
-                cs = ss if k == t0 else starts[k]
-                ce = se if k2 == t1 else starts[k2]
-                out.append((cs, ce, k2 - k))
-                k = k2
-    return out
+    def __len__(self) -> int:
+        return len(self.end)
 
+    def hash(self, k: int) -> int:
+        """A 32-bit hash of unit ``k``'s text (surrounding whitespace aside)."""
+        unit = self.text[self.start[k] : self.end[k]].strip()
+        return int.from_bytes(blake2b(unit.encode("utf-8", "surrogatepass"), digest_size=4).digest(), "big")
 
-def _is_anchor(unit: str) -> bool:
-    digest = hashlib.blake2b(unit.strip().encode("utf-8", errors="surrogatepass"), digest_size=4).digest()
-    return int.from_bytes(digest, "big") % ANCHOR_EVERY == 0
+    def sections(self, chunk_size: int) -> list[int]:
+        """Indexes after the last unit of each section. A section ends at the first sentence or paragraph
+        end, once it holds ``SECTION_MIN`` chunks' worth of tokens, whose hash falls under its share of
+        ``SECTION_EXTRA`` chunks' worth: a rule of the text alone, so two chains of cuts that drift
+        apart after an edit meet again at the next section end."""
+        out: list[int] = []
+        scale = 2**32 / (SECTION_EXTRA * chunk_size)
+        k = 0
+        while True:
+            k = max(bisect_left(self.cum, self.cum[k] + SECTION_MIN * chunk_size), 1)  # past the floor
+            while k < len(self) and (self.strength[k - 1] == _PIECE or self.hash(k - 1) >= self.tokens[k - 1] * scale):
+                k += 1
+            if k >= len(self):
+                out.append(len(self))
+                return out
+            out.append(k)
+
+    def cut(self, i: int, stop: int, room: int, window: int) -> int:
+        """Index after the last unit of a chunk whose new content starts at unit ``i`` and may hold
+        ``room`` tokens: everything before ``stop`` if it fits, else the strongest end in the last
+        ``window`` (paragraph over sentence, then the higher hash, then the later)."""
+        base = self.cum[i]
+        last = bisect_right(self.cum, base + room, i, stop + 1) - 1  # units i..last-1 fit
+        if last == stop:
+            return stop
+        first = max(bisect_left(self.cum, base + room - window, i + 1, last + 1), i + 1)
+        best, best_rank = max(last, i + 1), (-1, -1)
+        for k in range(first, last + 1):
+            rank = (self.strength[k - 1], self.hash(k - 1))
+            if rank >= best_rank:
+                best, best_rank = k, rank
+        return best
+
+    def overlap(self, starts: Sequence[int], first: int, i: int, overlap: int) -> tuple[int, int]:
+        """(start char, tokens) of the overlap before unit ``i``: whole trailing units of the previous
+        chunk's new content (units ``first`` to ``i - 1``) that fit, else its last ``overlap`` tokens."""
+        j = i
+        while j - 1 >= first and self.cum[i] - self.cum[j - 1] <= overlap:
+            j -= 1
+        if j < i:
+            return self.start[j], self.cum[i] - self.cum[j]
+        if overlap == 0:
+            return self.start[i], 0
+        end_tok = self.cum[i]
+        first_tok = max(self.cum[i - 1], end_tok - overlap)
+        return (int(starts[first_tok]) if first_tok < len(starts) else self.end[i - 1]), end_tok - first_tok
 
 
 def chunk_text(
@@ -100,7 +169,8 @@ def chunk_text(
     *,
     starts: Sequence[int] | None = None,
 ) -> list[Chunk]:
-    """Split ``text`` into ~``chunk_size``-token chunks, each starting with ~``overlap`` tokens of the previous.
+    """Split ``text`` into chunks of at most ``chunk_size`` tokens, each starting with up to ``overlap``
+    tokens of the previous one.
 
     ``starts`` (from ``tokenizer.token_starts(text)``) avoids tokenizing the text a second time.
     """
@@ -112,39 +182,23 @@ def chunk_text(
         starts = tokenizer.token_starts(text)
     if not starts:
         return []
-    budget = chunk_size - overlap
-    units = _units(text, starts, budget)
-    anchors = [_is_anchor(text[a:b]) for a, b, _ in units]
+    units = _Units(text, starts, chunk_size - overlap)
+    window = max(1, round(WINDOW * chunk_size))
+    sections = iter(units.sections(chunk_size))
+    stop = next(sections)
     chunks: list[Chunk] = []
     i = 0
     prev_first = 0  # first unit of the previous chunk's new content
     while i < len(units):
-        if not chunks:
-            cstart, used = units[0][0], 0
+        if chunks:
+            cstart, used = units.overlap(starts, prev_first, i, overlap)
         else:
-            # Overlap: whole trailing units of the previous chunk that fit, else its last `overlap` tokens.
-            j, used = i, 0
-            while j - 1 >= prev_first and used + units[j - 1][2] <= overlap:
-                j -= 1
-                used += units[j][2]
-            if j < i:
-                cstart = units[j][0]
-            elif overlap > 0:
-                end_tok = bisect_left(starts, units[i - 1][1])
-                first_tok = max(bisect_left(starts, units[i - 1][0]), end_tok - overlap)
-                cstart = starts[first_tok] if first_tok < len(starts) else units[i - 1][1]
-                used = end_tok - first_tok
-            else:
-                cstart, used = units[i][0], 0
-        k = i
-        total = used
-        min_fill = used + MIN_FILL * (chunk_size - used)
-        while k < len(units) and (k == i or total + units[k][2] <= chunk_size):
-            total += units[k][2]
-            k += 1
-            if total >= min_fill and anchors[k - 1]:
-                break
-        cend = units[k - 1][1]
+            cstart, used = units.start[0], 0
+        if i == stop:
+            stop = next(sections)
+        k = units.cut(i, stop, chunk_size - used, window)
+        cend = units.end[k - 1]
+        total = used + units.cum[k] - units.cum[i]
         chunks.append(Chunk(len(chunks), cstart, cend, total, used, text[cstart:cend]))
         prev_first = i
         i = k

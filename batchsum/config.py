@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from batchsum.model import Thresholds
+from batchsum.model import Thresholds, TypeChoice
 
 OnError = Literal["fallback", "fail", "abort"]
-TypeChoice = Literal["journal", "conversation", "document", "auto"]
 
 STATE_DIR = ".batchsum"
+LLM_CACHE_DIR = "llm-cache"  # LLM responses, in the state folder (summaries, facts and compaction share it)
 
 
 @dataclass

@@ -13,6 +13,14 @@ from typing import Any, Literal, Protocol
 
 ContentType = Literal["journal", "conversation", "document"]
 CONTENT_TYPES: tuple[ContentType, ...] = ("journal", "conversation", "document")
+# What ``--type`` and a pipeline corpus accept: a content type, ``auto`` (decided per file), or an alias.
+TypeChoice = Literal["journal", "conversation", "document", "auto"]
+TYPE_CHOICES: tuple[TypeChoice, ...] = ("auto", *CONTENT_TYPES)
+TYPE_ALIASES: dict[str, ContentType] = {
+    "transcript": "conversation",
+    "transcripts": "conversation",
+    "chat": "conversation",
+}
 PromptKind = Literal["brief", "standard", "chunk", "meta", "rolling"]
 
 
@@ -77,7 +85,7 @@ class Document:
     tokens: int = 0
     level: SummaryLevel = SummaryLevel.NONE
     language: str | None = None  # ISO 639-1 code (detected, or --language); None: no letters to tell
-    language_source: str = ""  # detected | --language
+    language_source: str = ""  # detected | configured (--language, the pipeline or config file)
 
     @property
     def doc_id(self) -> str:

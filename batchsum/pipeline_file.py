@@ -33,13 +33,14 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from batchsum.backends.registry import BACKENDS
 from batchsum.config import LLMConfig, RunConfig
 from batchsum.errors import PipelineError
-from batchsum.model import Thresholds
+from batchsum.model import TYPE_CHOICES, Thresholds
 from batchsum.settings import pipeline_keys
 
 log = logging.getLogger(__name__)
 
 PIPELINE_VERSION = 1
-CORPUS_TYPES = ("auto", "journal", "conversation", "transcript", "document")
+# A corpus's ``type``: a content type, ``auto``, or ``transcript`` (an alias of ``conversation``).
+CORPUS_TYPES = (*TYPE_CHOICES, "transcript")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

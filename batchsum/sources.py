@@ -8,10 +8,12 @@ sha256 still equals the node's ``source_sha256`` is used: a moved, edited or del
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
+
+from batchsum.state import StateStore
+from batchsum.walk import SourceRef, read_document
 
 log = logging.getLogger(__name__)
 
@@ -20,9 +22,6 @@ def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None
     """The rendered text of a source file as the run summarized it, or None when it is gone or changed."""
     if not sha256:
         return None
-    from batchsum.state import StateStore
-    from batchsum.walk import SourceRef, read_document
-
     entry = StateStore(state_dir).entry(relpath)
     if entry is None or not entry.root:
         return None
@@ -32,23 +31,16 @@ def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None
         if not path.is_file():
             continue
         try:
-            if _sha256(path) != sha256:
-                continue
             # Secrets are never worth finding and must not reach the index or a snippet: always redacted here.
-            return read_document(SourceRef(path=path, relpath=relpath, root=root), redact=True).text
+            doc = read_document(SourceRef(path=path, relpath=relpath, root=root), redact=True)
         except Exception as exc:  # an unreadable source only costs its lexical evidence
             log.debug("%s: source not used (%s)", path, exc)
+            continue
+        if doc.sha256 == sha256:  # hashed once, while it was read: a moved or edited source is not used
+            return doc.text
     return None
 
 
 def manifest_reader(state_dir: Path) -> Callable[[str, str | None], str | None]:
     """A :data:`batchsum.index.records.SourceReader` over the output's manifest."""
     return lambda relpath, sha256: source_text(state_dir, relpath, sha256)
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()

@@ -16,7 +16,6 @@ import os
 import re
 import threading
 from collections.abc import Sequence
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
@@ -226,35 +225,46 @@ class EstimateTokenizer:
 
 _lock = threading.Lock()
 _warned: set[str] = set()
+_loaded: dict[str, Tokenizer] = {}
 
 
-@lru_cache(maxsize=8)
 def get_tokenizer(encoding: str = DEFAULT_ENCODING) -> Tokenizer:
-    """Return a cached tokenizer for ``encoding``; never touches the network."""
+    """Return a cached tokenizer for ``encoding``; never touches the network. Thread-safe: a caller
+    that arrives while another thread loads it (``warmup.start_tokenizer``) waits for that load."""
+    tokenizer = _loaded.get(encoding)
+    if tokenizer is not None:
+        return tokenizer
     with _lock:
-        seeded = _seed_tiktoken_cache(encoding)
-        previous = os.environ.get("TIKTOKEN_CACHE_DIR")
+        if encoding not in _loaded:
+            _loaded[encoding] = _load_tokenizer(encoding)
+        return _loaded[encoding]
+
+
+def _load_tokenizer(encoding: str) -> Tokenizer:
+    """tiktoken's encoding from the packaged BPE file, else the estimate (warned once); under ``_lock``."""
+    seeded = _seed_tiktoken_cache(encoding)
+    previous = os.environ.get("TIKTOKEN_CACHE_DIR")
+    if seeded is not None:
+        os.environ["TIKTOKEN_CACHE_DIR"] = str(seeded)
+    try:
+        if seeded is None:
+            raise FileNotFoundError(f"no packaged BPE file for {encoding!r}")
+        return TiktokenTokenizer(encoding)
+    except Exception as exc:
+        if encoding not in _warned:
+            _warned.add(encoding)
+            log.warning(
+                "tiktoken encoding %s unavailable offline (%s); using a ~4 chars/token estimate",
+                encoding,
+                exc,
+            )
+        return EstimateTokenizer(encoding)
+    finally:
         if seeded is not None:
-            os.environ["TIKTOKEN_CACHE_DIR"] = str(seeded)
-        try:
-            if seeded is None:
-                raise FileNotFoundError(f"no packaged BPE file for {encoding!r}")
-            return TiktokenTokenizer(encoding)
-        except Exception as exc:
-            if encoding not in _warned:
-                _warned.add(encoding)
-                log.warning(
-                    "tiktoken encoding %s unavailable offline (%s); using a ~4 chars/token estimate",
-                    encoding,
-                    exc,
-                )
-            return EstimateTokenizer(encoding)
-        finally:
-            if seeded is not None:
-                if previous is None:
-                    os.environ.pop("TIKTOKEN_CACHE_DIR", None)
-                else:
-                    os.environ["TIKTOKEN_CACHE_DIR"] = previous
+            if previous is None:
+                os.environ.pop("TIKTOKEN_CACHE_DIR", None)
+            else:
+                os.environ["TIKTOKEN_CACHE_DIR"] = previous
 
 
 def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:

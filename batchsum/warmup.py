@@ -1,5 +1,6 @@
 """Libraries a run will need later, loaded in a background thread while it does something else.
 
+* The tokenizer: tiktoken's ranks and its compiled pattern, needed for the first file's chunks.
 * The LLM backend (aiohttp, pydantic, aiolimiter, tenacity): a few hundred milliseconds of imports
   that would otherwise delay the first request. Started when a run will call a server, they overlap
   the part of the reading that releases the GIL (file reads, hashing, tiktoken).
@@ -42,6 +43,18 @@ def _llm_imports() -> None:
     import tenacity  # noqa: F401
 
     import batchsum.backends.llm  # noqa: F401
+
+
+def start_tokenizer(encoding: str) -> None:
+    """Begin loading the run's tokenizer (tiktoken's ranks, ~0.3 s) in a daemon thread (once per process),
+    overlapping the walk and the imports before the first file is chunked."""
+
+    def load() -> None:
+        from batchsum.tokens import get_tokenizer
+
+        get_tokenizer(encoding)
+
+    _once_in_background(f"tokenizer-{encoding}", load)
 
 
 def start_llm_imports() -> None:

@@ -168,50 +168,56 @@ def _throughput_and_latency(ctx: BenchContext) -> list[BenchResult]:
 
 def _pool_sources(cfg: RunConfig, query: str, k: int = 5) -> tuple[set[str], set[str]]:
     """Source paths of the candidates that get scored (before the floor and MMR): (dense, dense + BM25)."""
+    from batchsum.index.dense import open_dense
     from batchsum.index.embed import get_embedder
     from batchsum.index.lexical import LexFilter
-    from batchsum.index.search import CANDIDATES_PER_LEVEL, LEXICAL_PER_LEVEL, _candidates, lexical_candidates
-    from batchsum.index.store import open_collection
+    from batchsum.index.search import CANDIDATES_PER_LEVEL, LEXICAL_PER_LEVEL, lexical_candidates
 
     emb = get_embedder(cfg)
-    col = open_collection(cfg, emb, create=False)
-    ids = _candidates(col, emb.embed([query])[0], k * CANDIDATES_PER_LEVEL, None, [])
+    dense_index = open_dense(cfg, emb)
+    try:
+        ids = dense_index.nearest(emb.embed([query])[0], k * CANDIDATES_PER_LEVEL, LexFilter())
+    finally:
+        dense_index.close()
     dense = {i.split(":summary:")[0] for i in ids}
     lex = lexical_candidates(cfg, query, k * LEXICAL_PER_LEVEL, LexFilter(), dense)
     return dense, dense | {i.split(":summary:")[0] for i in lex.candidates}
 
 
-def _qmsum(ctx: BenchContext) -> list[BenchResult]:
+def _qmsum(ctx: BenchContext, name: str = "qmsum") -> list[BenchResult]:
+    """Recall of the right meeting for the specific queries of one QMSum split (nothing tuned on either)."""
     from batchsum.config import RunConfig
     from batchsum.index.search import search
     from batchsum.index.store import rebuild_index
 
-    docs = ctx.bench_data("qmsum", "docs")
-    qdir = ctx.bench_data("qmsum", "queries")
+    docs = ctx.bench_data(name, "docs")
+    qdir = ctx.bench_data(name, "queries")
     if docs is None or qdir is None:
-        return skip(AREA, "shared/bench/qmsum not found")
+        return skip(AREA, f"shared/bench/{name} not found")
     meetings = sorted(docs.glob("*.txt"))
     if ctx.quick:
-        meetings = meetings[::7]  # a spread of AMI, ICSI and parliament meetings
+        meetings = meetings[:: max(1, len(meetings) // 5)]  # a spread of AMI, ICSI and parliament meetings
     # Quick and full runs keep separate outputs: a quick run given 5 files would otherwise search
-    # the full run's 35 meetings (those files are not deleted: they belong to another corpus root).
-    out = ctx.workdir / ("qmsum-out-quick" if ctx.quick else "qmsum-out")
+    # the full run's meetings (those files are not deleted: they belong to another corpus root).
+    out = ctx.workdir / (f"{name}-out-quick" if ctx.quick else f"{name}-out")
     proc = subprocess.run(
         batchsum_cmd("run", *map(str, meetings), "--out", str(out), "--no-index"), capture_output=True, text=True
     )
     if proc.returncode not in (0, 1):
-        return skip(AREA, f"batchsum run on qmsum failed ({proc.returncode}): {proc.stderr.strip()[-160:]}")
+        return skip(AREA, f"batchsum run on {name} failed ({proc.returncode}): {proc.stderr.strip()[-160:]}")
     cfg = RunConfig(paths=[], out=out)
     stats = rebuild_index(cfg)
-    results = [emit(BenchResult(AREA, "qmsum: meetings / summary nodes indexed", f"{len(meetings)} / "
+    results = [emit(BenchResult(AREA, f"{name}: meetings / summary nodes indexed", f"{len(meetings)} / "
                                 f"{stats.nodes_indexed}"))]  # fmt: skip
     hits1 = hits5 = pool_hits = dense_pool_hits = total = 0
+    queries: list[str] = []
     for m in meetings:
         qfile = qdir / f"{m.stem}.json"
         if not qfile.is_file():
             continue
         specific = [q["query"] for q in json.loads(qfile.read_text(encoding="utf-8")).get("specific_query_list", [])]
         for query in specific[:2] if ctx.quick else specific:
+            queries.append(query)
             found = [h.source_path for h in search(cfg, query, k=5)]
             ranks = [i for i, sp in enumerate(found) if m.stem in sp]
             total += 1
@@ -221,18 +227,46 @@ def _qmsum(ctx: BenchContext) -> list[BenchResult]:
             dense_pool_hits += any(m.stem in sp for sp in dense_pool)
             pool_hits += any(m.stem in sp for sp in pool)
     if not total:
-        return [*results, *skip(AREA, "no qmsum specific queries found")]
+        return [*results, *skip(AREA, f"no {name} specific queries found")]
     r5, r1 = hits5 / total, hits1 / total
-    label = f"qmsum recall@5 of the right meeting ({total} queries, {len(meetings)} meetings)"
+    label = f"{name} recall@5 of the right meeting ({total} queries, {len(meetings)} meetings)"
     results.append(emit(BenchResult(AREA, label, r5, "", ">= 0.9", r5 >= 0.9)))
-    results.append(emit(BenchResult(AREA, "qmsum recall@1", r1, "")))
-    results.append(emit(BenchResult(AREA, "qmsum right meeting in the dense 3k-per-level pool", dense_pool_hits / total,
-                                    "")))  # fmt: skip
-    results.append(emit(BenchResult(AREA, "qmsum right meeting in the dense + BM25 pool", pool_hits / total, "")))
+    results.append(emit(BenchResult(AREA, f"{name} recall@1", r1, "")))
+    results.append(emit(BenchResult(AREA, f"{name} right meeting in the dense 3k-per-level pool",
+                                    dense_pool_hits / total, "")))  # fmt: skip
+    results.append(emit(BenchResult(AREA, f"{name} right meeting in the dense + BM25 pool", pool_hits / total, "")))
+    if name == "qmsum":
+        results += _cli_query_wall(ctx, cfg, queries[:3], name)
     return results
 
 
+def _cli_query_wall(ctx: BenchContext, cfg: RunConfig, queries: list[str], name: str) -> list[BenchResult]:
+    """``batchsum search`` as a user runs it: wall time of a whole command (median of 7 after one warm-up,
+    so the page cache is warm), and whether it returns exactly the library's hits."""
+    from batchsum.index.search import search
+
+    walls: list[float] = []
+    same = True
+    for i, query in enumerate(queries or ["budget"]):
+        cmd = batchsum_cmd("search", query, "--out", str(cfg.out), "--json")
+        subprocess.run(cmd, capture_output=True, text=True, check=True)  # warm-up
+        for _ in range(7 if i == 0 else 1):
+            t0 = time.perf_counter()
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
+            walls.append(time.perf_counter() - t0)
+        cli = [(h["node_id"], h["score"]) for h in json.loads(proc.stdout)]
+        same &= cli == [(h.node_id, h.score) for h in search(cfg, query, k=5)]
+    wall = statistics.median(walls[:7])
+    return [
+        emit(BenchResult(AREA, f"{name}: CLI search wall (median of 7, warm)", wall, "s", "<= 0.5", wall <= 0.5)),
+        emit(
+            BenchResult(AREA, f"{name}: CLI hits = library hits ({len(queries)} queries)", str(same), "", "True", same)
+        ),
+    ]
+
+
 NONSENSE = "kubernetes cluster autoscaling yaml"
+SCOTT_QUERIES = ["when did Lady Scott die?", "money troubles with the printers", "a dinner with friends"]
 
 
 def _first_runs(ctx: BenchContext, name: str, paths: list[Path], rss_target_mb: float | None,
@@ -275,8 +309,10 @@ def _first_runs(ctx: BenchContext, name: str, paths: list[Path], rss_target_mb: 
                                         "%", "<= 3", share <= 0.03)))  # fmt: skip
     hits = subprocess.run(batchsum_cmd("search", NONSENSE, "--out", str(out), "--json"), capture_output=True,
                           text=True)  # fmt: skip
-    n = len(json.loads(hits.stdout or "[]")) if hits.returncode == 0 else -1
-    results.append(emit(BenchResult(AREA, f"{name}: hits for '{NONSENSE}'", float(n), "", "0", n == 0)))
+    best = max((h["score"] for h in json.loads(hits.stdout or "[]")), default=0.0) if hits.returncode == 0 else 1.0
+    results.append(emit(BenchResult(AREA, f"{name}: best score for '{NONSENSE}'", best, "", "< 0.3", best < 0.3)))
+    if name == "scott_daily":
+        results += _cli_query_wall(ctx, RunConfig(paths=[], out=out), SCOTT_QUERIES, name)
     return results
 
 
@@ -316,7 +352,7 @@ def _costs(ctx: BenchContext) -> list[BenchResult]:
 def run(ctx: BenchContext) -> list[BenchResult]:
     """Throughput, latency and retrieval quality of the search index."""
     ctx.workdir.mkdir(parents=True, exist_ok=True)
-    return [*_costs(ctx), *_throughput_and_latency(ctx), *_qmsum(ctx)]
+    return [*_costs(ctx), *_throughput_and_latency(ctx), *_qmsum(ctx, "qmsum"), *_qmsum(ctx, "qmsum_train")]
 
 
 if __name__ == "__main__":

@@ -1,17 +1,20 @@
-"""LLM path: batchsum next to the plain reference client, both against the task-graph bound.
+"""LLM path: batchsum next to the plain reference client, both against the seed graph's bound.
 
 One loopback server (``shared/tools/llm_bench/fake_openai.py``: aiohttp, a fixed 200 ms a request,
 one JSONL line per request) serves, in the same window and alternating:
 
 * ``batchsum run <qmsum docs> --no-index --no-metrics --no-cache`` as a fresh process;
-* ``ref_pipeline.py``, the ~100-line asyncio client that runs exactly the same task graph.
+* ``ref_pipeline.py``, the ~100-line asyncio client that runs the seed's task graph (3000/200-token
+  chunks, groups of 5).
 
-For each client and concurrency: process wall (interpreter start to exit: imports, reading and
-tokenizing count), calls and peak in flight as the *server* saw them, and
-``bound = max(depth × latency, calls × latency / concurrency)`` from those calls. Targets:
-batchsum wall / bound ≤ 1.25 at ``--concurrency 16`` and ≤ 1.6 at 64, and no further from the bound
-than the reference client measured in the same run (the best of ``REPEATS`` runs each, so a
-neighbour's burst on this shared machine does not decide). Quick mode: 8 meetings, one repeat.
+The bound is that seed graph's for the corpus (``bound.py``: ``max(depth × latency, calls × latency
+/ concurrency)``), the same for both clients, so a bigger graph costs batchsum its ratio. For each
+client and concurrency: requests and prompt tokens as the *server* saw them, process wall
+(interpreter start to exit: imports, reading and tokenizing count), when the first request came
+after the start and how long the process lived after the last answer, and wall / bound. Targets:
+batchsum ≤ 1.25 at ``--concurrency 16``; at 64 ≤ 1.1 × the reference's ratio measured in the same
+run. Ratios are the best of ``REPEATS`` alternating runs (the spread is printed), so a neighbour's
+burst on this shared machine does not decide. Quick mode: 8 meetings, one repeat.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +36,9 @@ LATENCY_S = 0.2
 QUICK_DOCS = 8
 REPEATS = 3
 REPO = Path(__file__).resolve().parent.parent
-LEVEL_DEPTH = {"HIERARCHICAL": 3, "DETAILED": 2, "STANDARD": 1, "BRIEF": 1}
 # (concurrency, target wall / bound for batchsum)
-SETTINGS: list[tuple[int, float]] = [(16, 1.25), (64, 1.6)]
+# (concurrency, target): wall / bound at 16; at 64, times the reference client's wall / bound
+SETTINGS: list[tuple[int, float]] = [(16, 1.25), (64, 1.1)]
 
 
 class _Server:
@@ -134,7 +138,7 @@ def _batchsum(server: _Server, inputs: list[str], out: Path, concurrency: int) -
     )
 
 
-def _measure(cmd: list[str], server: _Server, env: dict[str, str]) -> tuple[float, list[dict[str, Any]], str]:
+def _measure(cmd: list[str], server: _Server, env: dict[str, str]) -> tuple[float, list[dict[str, Any]], str, float]:
     started = time.time()
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO)
@@ -142,11 +146,67 @@ def _measure(cmd: list[str], server: _Server, env: dict[str, str]) -> tuple[floa
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"{cmd[0]} failed ({proc.returncode}): {proc.stderr[-2000:]}")
     time.sleep(0.05)  # the server writes its log line just after the response
-    return wall, server.requests(started, time.time()), proc.stdout
+    return wall, server.requests(started, time.time()), proc.stdout, started
+
+
+def seed_bounds(tools: Path, corpus: Path) -> dict[int, float]:
+    """Lower bound per concurrency of the seed's task graph for ``corpus`` (``bound.py``)."""
+    sys.path.insert(0, str(tools))
+    try:
+        import bound  # type: ignore[import-not-found]
+
+        result = bound.analyze(str(corpus), LATENCY_S * 1000, [c for c, _ in SETTINGS])
+    finally:
+        sys.path.remove(str(tools))
+    return {int(c): float(b["lower_bound_s"]) for c, b in result["bounds"].items()}
+
+
+@dataclass
+class _Runs:
+    """One client's repeats at one concurrency."""
+
+    ratios: list[float] = field(default_factory=list)
+    walls: list[float] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)  # of the best repeat
+    fallbacks: int = 0
+    lead: float = 0.0  # process start to first request, of the best repeat
+    tail: float = 0.0  # last answer to process exit
+
+    def add(self, wall: float, bound: float, reqs: list[dict[str, Any]], started: float, fallbacks: int = 0) -> None:
+        if not self.ratios or wall / bound < min(self.ratios):
+            self.requests, self.fallbacks = reqs, fallbacks
+            if reqs:
+                self.lead = min(r["t_arrival"] for r in reqs) - started
+                self.tail = started + wall - max(r["t_finish"] for r in reqs)
+        self.ratios.append(wall / bound)
+        self.walls.append(wall)
+
+    @property
+    def best(self) -> float:
+        return min(self.ratios)
+
+    def spread(self) -> str:
+        return f"{min(self.ratios):.2f}-{max(self.ratios):.2f}"
+
+
+def _client_lines(label: str, runs: _Runs, label_docs: str) -> list[BenchResult]:
+    reqs = runs.requests
+    tokens = sum(int(r.get("prompt_tokens", 0)) for r in reqs)
+    first = min((r["t_arrival"] for r in reqs), default=0.0)
+    last = max((r["t_finish"] for r in reqs), default=0.0)
+    return [
+        emit(BenchResult(AREA, f"{label}: process wall ({label_docs})", min(runs.walls), "s")),
+        emit(BenchResult(AREA, f"{label}: requests / prompt tokens", f"{len(reqs)} / {tokens:,}")),
+        emit(BenchResult(AREA, f"{label}: peak in flight", str(_peak(reqs)))),
+        emit(BenchResult(AREA, f"{label}: start to first request", runs.lead, "s")),
+        emit(BenchResult(AREA, f"{label}: requests span", last - first, "s")),
+        emit(BenchResult(AREA, f"{label}: last answer to exit", runs.tail, "s")),
+    ]
 
 
 def run(ctx: BenchContext) -> list[BenchResult]:
-    """Wall / bound of batchsum and of the reference client at concurrency 16 and 64."""
+    """Wall / bound of batchsum and of the reference client at concurrency 16 and 64, the bound being
+    the seed graph's for the corpus (the same for both clients)."""
     docs = ctx.bench_data("qmsum", "docs")
     tools = ctx.shared / "tools" / "llm_bench" if ctx.shared is not None else None
     if docs is None:
@@ -165,24 +225,22 @@ def run(ctx: BenchContext) -> list[BenchResult]:
         corpus = docs
     label_docs = f"{len(files)} meetings"
     repeats = 1 if ctx.quick else REPEATS
+    bounds = seed_bounds(tools, corpus)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("OPENAI_API_KEY", None)
     results: list[BenchResult] = []
     server = _Server(tools, ctx.workdir, LATENCY_S)
     try:
         for concurrency, target in SETTINGS:
-            best: dict[str, tuple[float, float, list[dict[str, Any]], int]] = {}
+            bound = bounds[concurrency]
+            ours, ref = _Runs(), _Runs()
             for _ in range(repeats):
                 # Alternate the two clients so both see the same neighbours on this shared machine.
                 cmd = _batchsum(server, [str(corpus)], ctx.workdir / f"llm-{concurrency}", concurrency)
-                wall, reqs, stdout = _measure(cmd, server, env)
-                summary = json.loads(stdout)
-                depth = max((LEVEL_DEPTH.get(lv, 0) for lv, n in summary.get("levels", {}).items() if n), default=0)
-                fallbacks = sum(int(f.get("fallback_nodes", 0)) for f in summary.get("files", []))
-                bound = max(depth * LATENCY_S, len(reqs) * LATENCY_S / concurrency)
-                if "batchsum" not in best or wall / bound < best["batchsum"][1]:
-                    best["batchsum"] = (wall, wall / bound, reqs, fallbacks)
-                ref = [
+                wall, reqs, stdout, started = _measure(cmd, server, env)
+                fallbacks = sum(int(f.get("fallback_nodes", 0)) for f in json.loads(stdout).get("files", []))
+                ours.add(wall, bound, reqs, started, fallbacks)
+                refcmd = [
                     sys.executable,
                     str(tools / "ref_pipeline.py"),
                     str(corpus),
@@ -191,41 +249,23 @@ def run(ctx: BenchContext) -> list[BenchResult]:
                     "--concurrency",
                     str(concurrency),
                 ]
-                wall, reqs, _ = _measure(ref, server, env)
-                bound = max(3 * LATENCY_S, len(reqs) * LATENCY_S / concurrency)
-                if "reference" not in best or wall / bound < best["reference"][1]:
-                    best["reference"] = (wall, wall / bound, reqs, 0)
-            for client in ("reference", "batchsum"):
-                wall, ratio, reqs, fallbacks = best[client]
-                label = f"C={concurrency} {client}"
-                first = min(r["t_arrival"] for r in reqs) if reqs else 0.0
-                last = max(r["t_finish"] for r in reqs) if reqs else 0.0
-                bound = wall / ratio
-                results += [
-                    emit(BenchResult(AREA, f"{label}: process wall ({label_docs})", wall, "s")),
-                    emit(BenchResult(AREA, f"{label}: calls / peak in flight", f"{len(reqs)} / {_peak(reqs)}")),
-                    emit(BenchResult(AREA, f"{label}: requests span / bound", (last - first) / bound, "x")),
-                ]
-                if client == "batchsum":
-                    ref_ratio = best["reference"][1]
-                    ok = ratio <= target and fallbacks == 0 and _peak(reqs) <= concurrency
-                    results += [
-                        emit(BenchResult(AREA, f"{label}: lower bound", bound, "s")),
-                        emit(BenchResult(AREA, f"{label}: wall / bound", ratio, "x", target=f"<= {target}", ok=ok)),
-                        emit(
-                            BenchResult(
-                                AREA,
-                                f"C={concurrency} batchsum vs reference (wall/bound)",
-                                f"{ratio:.3f} vs {ref_ratio:.3f}",
-                                target="batchsum <= reference",
-                                ok=ratio <= ref_ratio,
-                            )
-                        ),
-                    ]
-                    if fallbacks:
-                        results.append(emit(BenchResult(AREA, f"{label}: fallback nodes", str(fallbacks), ok=False)))
-                else:
-                    results.append(emit(BenchResult(AREA, f"{label}: wall / bound", ratio, "x")))
+                wall, reqs, _, started = _measure(refcmd, server, env)
+                ref.add(wall, bound, reqs, started)
+            c = f"C={concurrency}"
+            results.append(emit(BenchResult(AREA, f"{c}: seed graph lower bound", bound, "s")))
+            results += _client_lines(f"{c} reference", ref, label_docs)
+            results.append(emit(BenchResult(AREA, f"{c} reference: wall / bound (runs {ref.spread()})", ref.best, "x")))
+            results += _client_lines(f"{c} batchsum", ours, label_docs)
+            # At 16 the bound is the work itself; at 64 the depth and start-up weigh, and the reference
+            # run in the same window says what this machine allows.
+            limit = target if concurrency == 16 else target * ref.best
+            ok = ours.best <= limit and ours.fallbacks == 0 and _peak(ours.requests) <= concurrency
+            goal = f"<= {target}" if concurrency == 16 else f"<= {target} x ref = {limit:.2f}"
+            results.append(
+                emit(BenchResult(AREA, f"{c} batchsum: wall / bound (runs {ours.spread()})", ours.best, "x", goal, ok))
+            )
+            if ours.fallbacks:
+                results.append(emit(BenchResult(AREA, f"{c} batchsum: fallback nodes", str(ours.fallbacks), ok=False)))
     finally:
         server.close()
     return results

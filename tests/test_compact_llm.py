@@ -84,14 +84,15 @@ def test_client_errors_are_not_retried(fake_llm: FakeLLMServer) -> None:
     assert "HTTP 400" in (result.llm_error or "")
 
 
-def test_connection_refused_is_retried_then_falls_back() -> None:
+def test_connection_refused_falls_back_at_once() -> None:
+    # The shared client's rule: a server that refuses connections is unusable, not retried request by request.
     server = FakeLLMServer()
     url = server.base_url
     server.close()  # nothing listens on that port any more
     llm = LLMSummarizer(base_url=url, model="fake", max_attempts=2, retry_initial=0.01, timeout=5)
     result = compact(_session(), context_window=8192, backend=llm)
-    assert llm.requests_sent == 2
-    assert result.mode == "rule-based (LLM failed)" and "connection" in (result.llm_error or "")
+    assert llm.requests_sent == 0
+    assert result.mode == "rule-based (LLM failed)" and "connection refused" in (result.llm_error or "")
 
 
 def test_abort_on_failure_raises(fake_llm: FakeLLMServer) -> None:

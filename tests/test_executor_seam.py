@@ -11,7 +11,7 @@ from pathlib import Path
 
 import batchsum
 from batchsum.config import RunConfig
-from batchsum.engine.executor import Driver, summarize
+from batchsum.engine.executor import Driver, Note, summarize
 from batchsum.engine.records import NodeResult
 from batchsum.model import Backend
 from batchsum.planning import FilePlan
@@ -42,6 +42,9 @@ class ThreadedExecutor:
 
     async def aclose(self) -> None:
         await self.backend.aclose()
+
+    def notes(self) -> list[Note]:
+        return []
 
 
 def _tree(out: Path) -> dict[str, tuple[str | None, str]]:

@@ -24,6 +24,7 @@ from batchsum.model import SummaryRequest
 from batchsum.text import split_sentences
 from batchsum.tokens import Tokenizer
 from tests.conftest import REPO
+from tests.fakeserver import FakeLLMServer
 
 MULTILINGUAL = REPO.parent / "shared" / "bench" / "multilingual"
 if not MULTILINGUAL.is_dir():
@@ -220,6 +221,22 @@ def test_language_option_overrides_detection(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--language", "German"])
     assert res.exit_code == 0, res.output
     meta, _ = _final(out, "notes.txt")
-    assert meta["language"] == "de" and meta["language_source"] == "--language"
+    assert meta["language"] == "de" and meta["language_source"] == "configured"
     bad = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--language", "xx"])
     assert bad.exit_code == 2 and "--language: unknown language 'xx'" in bad.output
+
+
+def test_llm_requests_ask_for_the_sources_language(tmp_path: Path, fake_llm: FakeLLMServer) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    russian = "Вчера мы долго гуляли у реки и говорили о поездке в Лиссабон. " * 40
+    (corpus / "ru.txt").write_text(russian, encoding="utf-8")
+    english = "Yesterday we walked by the river and talked about the trip to Lisbon. " * 40
+    (corpus / "en.txt").write_text(english, encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["run", str(corpus), "--out", str(out), "--no-index", "--base-url", fake_llm.base_url, "--model", "fake"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    asks = fake_llm.requests(match="Write the summary in Russian, the language of the content.")
+    assert asks and all("Лиссабон" in e.prompt_text for e in asks)
+    assert fake_llm.requests(match="Lisbon") and not fake_llm.requests(match="Write the summary in English")

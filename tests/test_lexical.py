@@ -191,7 +191,7 @@ def test_a_run_after_an_upgrade_refills_every_document(tmp_path: Path) -> None:
 def test_tokens_passages_and_stems() -> None:
     assert stem("budgets") == "budget" == stem("budget's") and stem("meetings") == stem("meeting") == "meet"
     assert stem("class") == "class"
-    assert stem("discussed") == "discuss" and stem("batteries") == "battery"
+    assert stem("discussed") == "discuss" and stem("batteries") == stem("battery") == "batteri"
     assert stem("release") == stem("released") == stem("releases") and stem("name") == stem("names")
     assert tokenize("The Budgets were CUT, by Anna's team!") == ["budget", "cut", "anna", "team"]
     # Letters spelled one by one are one word, as the query writes it.
@@ -199,8 +199,8 @@ def test_tokens_passages_and_stems() -> None:
         "lcd", "screen", "two", "lcd", "tv", "usa", "offic"
     ]  # fmt: skip
     assert tokenize("plan A. B. said a_b") == ["plan", "said"]  # initials apart, one-letter words: dropped
-    assert query_tokens("Summarize the discussion about the budget") == ["budget"]
-    assert query_tokens("Summarize the discussion") == ["summariz", "discussion"]  # nothing else to go on
+    assert query_tokens("Summarize the discussion about the budget") == [["budget"]]
+    assert query_tokens("Summarize the discussion") == [["summar"], ["discuss"]]  # nothing else to go on
     text = " ".join(f"w{i}" for i in range(250))
     got = list(passages(text, words=100, stride=50))
     assert [len(t.split()) for _, t in got] == [100, 100, 100, 100]

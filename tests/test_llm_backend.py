@@ -21,14 +21,9 @@ import pytest
 
 from batchsum.backends.budget import count_message_tokens
 from batchsum.backends.extractive import ExtractiveBackend
-from batchsum.backends.llm import (
-    FALLBACK_BACKEND,
-    LLMBackend,
-    check_server,
-    parse_facets,
-    parse_retry_after,
-    sanitize_for_log,
-)
+from batchsum.backends.llm import FALLBACK_BACKEND, LLMBackend
+from batchsum.backends.llm_client import check_server, parse_retry_after
+from batchsum.backends.llm_output import parse_facets, sanitize_for_log
 from batchsum.config import LLMConfig
 from batchsum.errors import AbortRun, ConfigError, LLMAuthError, LLMUnreachable, SummarizationError
 from batchsum.model import SummaryRequest
@@ -586,7 +581,7 @@ def test_fake_server_control_and_log_endpoints(fake_llm: FakeLLMServer) -> None:
 
 def test_request_slots_serve_the_longest_remaining_chain_first() -> None:
     """Waiting requests go highest priority first (FIFO within one); a cancelled waiter loses no slot."""
-    from batchsum.backends.llm import _PrioritySlots
+    from batchsum.backends.llm_client import _PrioritySlots
 
     async def scenario() -> list[str]:
         slots = _PrioritySlots(1)

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 import batchsum
 from batchsum.cli import main
 from batchsum.config import LLMConfig, RunConfig
-from batchsum.engine.executor import LocalExecutor, executor_for
+from batchsum.engine.executor import LocalExecutor
+from batchsum.engine.executor_choice import executor_for
 from batchsum.engine.process_executor import (
     AUTO,
     POOL_MIN_BYTES,

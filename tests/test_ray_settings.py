@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.config import RunConfig
-from batchsum.engine.executor import LocalExecutor, executor_for
+from batchsum.engine.executor import LocalExecutor
+from batchsum.engine.executor_choice import executor_for
 from batchsum.errors import PipelineError
 from batchsum.pipeline_file import apply_pipeline, load_pipeline
 
@@ -38,7 +39,7 @@ def test_unknown_executor_is_a_usage_error(tmp_path: Path) -> None:
 def test_the_local_executor_is_the_default_and_never_imports_ray() -> None:
     assert executor_for(RunConfig(paths=[])) is LocalExecutor
     probe = (
-        "import sys; from batchsum.config import RunConfig; from batchsum.engine.executor import executor_for;"
+        "import sys; from batchsum.config import RunConfig; from batchsum.engine.executor_choice import executor_for;"
         " executor_for(RunConfig(paths=[])); print('ray' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, check=True)

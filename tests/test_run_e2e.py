@@ -135,6 +135,7 @@ def test_final_words_caps_a_hierarchical_final_and_its_report_target(tmp_path: P
     from batchsum.backends.budget import FINAL_WORDS
     from batchsum.config import RunConfig
     from batchsum.navigation import summary_only
+    from batchsum.tokens import get_tokenizer
 
     assert RunConfig(paths=[]).final_words == FINAL_WORDS
     corpus = tmp_path / "corpus"
@@ -145,7 +146,10 @@ def test_final_words_caps_a_hierarchical_final_and_its_report_target(tmp_path: P
     assert res.exit_code == 0, res.output
     meta, body = read_node(out / "logbook.md" / "summaries" / "L3" / "final.md")
     assert meta["summary_level"] == "HIERARCHICAL"
-    assert 80 <= len(summary_text(summary_only(body)).split()) <= 120
+    final = summary_text(summary_only(body))
+    # Within the cap, and using it: at least 80 % of its 156 tokens (a logbook's numbers and dates make
+    # few words of many tokens, so a word floor would depend on which sentences the chunking yields).
+    assert len(final.split()) <= 120 and get_tokenizer().count(final) >= 0.8 * 156
     con = duckdb.connect(str(out / ".batchsum" / "metrics.duckdb"), read_only=True)
     try:
         assert con.execute("SELECT target_tokens FROM files").fetchall() == [(156,)]  # 120 words * 1.3

@@ -17,7 +17,9 @@ from batchsum.cli import main
 from batchsum.config import RunConfig
 from batchsum.errors import ConfigError, IndexError_
 from batchsum.index.embed import packaged_model_files
-from batchsum.index.search import make_snippet, minmax, mmr, query_terms, search
+from batchsum.index.lexical import LexFilter, query_tokens
+from batchsum.index.search import minmax, mmr, search
+from batchsum.index.snippets import make_snippet
 from batchsum.index.store import sync_index
 from tests.conftest import SAMPLE_CORPUS
 from tests.test_index import write_doc
@@ -117,9 +119,8 @@ def test_searches_all_levels_of_the_tree(corpus: RunConfig) -> None:
 
 
 def test_every_level_gets_its_candidates_even_when_one_level_floods_the_results(tmp_path: Path) -> None:
+    from batchsum.index.dense import ChromaVectors, open_dense
     from batchsum.index.embed import get_static_embedder
-    from batchsum.index.search import _candidates
-    from batchsum.index.store import open_collection
 
     out = tmp_path / "out"
     # 40 chunk summaries all about tides crowd out the few finals in an unfiltered top 30.
@@ -130,10 +131,12 @@ def test_every_level_gets_its_candidates_even_when_one_level_floods_the_results(
     cfg = RunConfig(paths=[], out=out)
     sync_index(cfg, ["tides.md", "a.md", "b.md"], [])
     emb = get_static_embedder()
-    col = open_collection(cfg, emb, create=False)
-    cands = _candidates(col, emb.embed(["high tide times"])[0], 3, None, [])
-    levels = [int(i.split(":summary:L")[1][0]) for i in cands]
-    assert levels.count(1) == 3 and levels.count(2) == 1 and levels.count(3) == 3
+    qvec = emb.embed(["high tide times"])[0]
+    # Chroma's wide query split by level, and the exact ranking of search's own copy of the vectors.
+    for dense in (ChromaVectors(cfg, emb), open_dense(cfg, emb)):
+        cands = dense.nearest(qvec, 3, LexFilter())
+        levels = [int(i.split(":summary:L")[1][0]) for i in cands]
+        assert levels.count(1) == 3 and levels.count(2) == 1 and levels.count(3) == 3
     assert len(search(cfg, "a year of harbour observations", k=1, level="3")) == 1
 
 
@@ -280,9 +283,9 @@ def test_minmax_not_sigmoid() -> None:
 
 def test_snippet_centres_on_query_terms() -> None:
     body = "Intro sentence about nothing. " * 10 + "The budget was cut by ten percent. " + "Filler text here. " * 10
-    snippet, found = make_snippet(body, query_terms("what happened to the budget?"))
+    snippet, found = make_snippet(body, query_tokens("what happened to the budget?"))
     assert "budget was cut" in snippet and found == ["budget"] and len(snippet) <= 250
-    assert query_terms("What did the team DECIDE about budgets?") == ["team", "decide", "budgets"]
+    assert query_tokens("What did the team DECIDE about budgets?") == [["team"], ["decid", "decis"], ["budget"]]
 
 
 def test_bad_search_arguments(corpus: RunConfig) -> None:

@@ -14,23 +14,11 @@ resumed runs never pay twice. The API key never appears in logs, errors or cache
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import email.utils
-import heapq
-import json
 import logging
-import random
-import re
-import socket
-import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
-
-from aiolimiter import AsyncLimiter
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from typing import Any
 
 from batchsum.backends.budget import (
     count_message_tokens,
@@ -39,234 +27,30 @@ from batchsum.backends.budget import (
     prompt_budget,
     trim_to_sentence_boundary,
 )
-from batchsum.backends.cache import CachedCompletion, ResponseCache, cache_key
+from batchsum.backends.llm_client import (
+    CallFailed,
+    CallStats,
+    ChatTransport,
+    LLMCallError,
+    LLMClient,
+    Prompt,
+    RequestGate,
+)
+from batchsum.backends.llm_output import clean_output, parse_facets, sanitize_for_log
 from batchsum.backends.prompts import PromptSet
 from batchsum.config import LLMConfig
-from batchsum.errors import AbortRun, ConfigError, LLMAuthError, LLMUnavailable, LLMUnreachable, SummarizationError
+from batchsum.errors import AbortRun, ConfigError, SummarizationError
 from batchsum.model import Backend, SummaryOutput, SummaryRequest
-from batchsum.secrets import scrub_text
+from batchsum.settings import validate_llm
 from batchsum.tokens import Tokenizer
 
 log = logging.getLogger(__name__)
 
 FALLBACK_BACKEND = "extractive (fallback)"
-MAX_RETRY_AFTER_S = 600.0  # a Retry-After beyond this is clamped (and logged) rather than stalling a run
-RETRYABLE_STATUS = frozenset({408, 409, 425, 429})  # plus every 5xx
-LOG_SNIPPET_CHARS = 200  # seed 002: how much of a bad output to show in the log
 ESTIMATE_SLACK = 16  # tokens added to template + input_tokens for merges across their boundary
 TEMPLATE_MEMO = 256  # prompt templates whose size is remembered
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
-_FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?|\n?```\s*$")
-_LABEL = re.compile(
-    r"^\s*(?:\*\*)?(?:(?:one[- ]sentence|section|synthesi[sz]ed|updated|final)\s+)?summary"
-    r"(?:\s*\([^)\n]{0,60}\))?(?:\*\*)?\s*:\s*(?:\*\*)?\s*",
-    re.IGNORECASE,
-)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
-
-# ---- facets (seed 002) ------------------------------------------------------------------------
-class ActionItem(BaseModel):
-    """One action item of a conversation."""
-
-    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
-
-    owner: str | None = None
-    task: str = Field(min_length=1)
-    due: str | None = None
-
-
-class Facets(BaseModel):
-    """Structured facets of a conversation summary; lists are capped, not rejected, when long."""
-
-    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
-
-    summary: str = Field(min_length=1)
-    key_points: list[str] = Field(default_factory=list)
-    decisions: list[str] = Field(default_factory=list)
-    action_items: list[ActionItem] = Field(default_factory=list)
-    unresolved: list[str] = Field(default_factory=list)
-    entities: list[str] = Field(default_factory=list)
-
-    @field_validator("key_points", "decisions", "unresolved", "entities", mode="before")
-    @classmethod
-    def _cap_strings(cls, value: Any) -> Any:
-        if value is None:
-            return []
-        if isinstance(value, list):
-            return [str(v).strip() for v in value if v is not None and str(v).strip()][:30]
-        return value
-
-    @field_validator("action_items", mode="before")
-    @classmethod
-    def _cap_items(cls, value: Any) -> Any:
-        if value is None:
-            return []
-        if isinstance(value, list):
-            # Small models often answer with bare strings; they are tasks without owner or date.
-            return [{"task": v} if isinstance(v, str) else v for v in value if v][:30]
-        return value
-
-
-def parse_facets(raw: str) -> dict[str, Any] | None:
-    """The validated facets dict in ``raw`` (tolerating fences and chatter around it), or None."""
-    text = _FENCE.sub("", _THINK.sub("", raw).strip()).strip()
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        return None
-    try:
-        data = json.loads(text[start : end + 1])
-        facets = Facets.model_validate(data)
-    except (ValueError, ValidationError):
-        return None
-    if not facets.summary.strip():
-        return None
-    return facets.model_dump()
-
-
-# ---- helpers ----------------------------------------------------------------------------------
-def sanitize_for_log(text: str, secrets: Sequence[str] = (), limit: int = LOG_SNIPPET_CHARS) -> str:
-    """First ``limit`` characters of ``text`` without control characters or anything key-like."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    text = scrub_text(text)
-    text = _CONTROL.sub(" ", text)
-    return text[:limit]
-
-
-def clean_output(raw: str) -> str:
-    """Model output minus reasoning blocks, code fences and a leading "Summary:" label."""
-    text = _THINK.sub("", raw).strip()
-    text = _FENCE.sub("", text).strip()
-    text = _LABEL.sub("", text, count=1).strip()
-    return text
-
-
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date), or None."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
-
-
-class _TokenLimiter(AsyncLimiter):
-    """aiolimiter's leaky bucket plus a correction once the server reports real usage."""
-
-    def adjust(self, delta: float) -> None:
-        """Add ``delta`` tokens to the bucket (negative: give back an over-estimate)."""
-        # aiolimiter has no public refund; its level/leak/wake internals are stable across 1.x.
-        if not delta or not hasattr(self, "_level"):
-            return
-        self._leak()
-        self._level = min(float(self.max_rate), max(0.0, self._level + delta))
-        self._wake_next()
-
-
-class _CallFailure(Exception):
-    """One request failed; ``retryable`` decides whether tenacity tries again."""
-
-    def __init__(
-        self, message: str, *, retryable: bool, retry_after: float | None = None, missing_model: bool = False
-    ) -> None:
-        super().__init__(message)
-        self.retryable = retryable
-        self.retry_after = retry_after
-        self.missing_model = missing_model
-        self.auth = False
-
-
-class LLMCallError(Exception):
-    """The sanitized cause attached to SummarizationError (never carries request headers)."""
-
-
-class _NodeFailure(Exception):
-    """The node cannot be produced by the LLM; ``on_error`` decides what happens."""
-
-
-@dataclass
-class _Prompt:
-    """One chat request's messages, its max_tokens and its prompt size in our tokens."""
-
-    messages: list[dict[str, str]]
-    max_tokens: int
-    prompt_tokens: int
-
-
-@dataclass
-class _NodeStats:
-    sent: int = 0  # requests sent for this node
-    attempts: int = 0  # requests of the completion that produced the text
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    http_s: float = 0.0
-    cache_hit: bool = False
-    model: str | None = None
-
-
-class _PrioritySlots:
-    """A semaphore whose waiters are served highest priority first (FIFO within a priority).
-
-    With a fixed number of requests in flight, serving the nodes with the longest chain still
-    above them first finishes a forest of summary trees soonest; a FIFO semaphore leaves every
-    L2 and L3 queued behind all the L1s that arrived before them.
-    """
-
-    def __init__(self, slots: int) -> None:
-        self._free = slots
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._seq = 0
-
-    async def acquire(self, priority: int) -> None:
-        """Wait for a slot."""
-        if self._free > 0 and not self._waiters:
-            self._free -= 1
-            return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._seq += 1
-        heapq.heappush(self._waiters, (-priority, self._seq, fut))
-        try:
-            await fut
-        except asyncio.CancelledError:
-            if fut.done() and not fut.cancelled():
-                self.release()  # the slot was handed over just as we were cancelled: pass it on
-            raise
-
-    def release(self) -> None:
-        """Hand the slot to the best waiter still waiting, or free it."""
-        while self._waiters:
-            _, _, fut = heapq.heappop(self._waiters)
-            if not fut.done():
-                fut.set_result(None)
-                return
-        self._free += 1
-
-
-class RequestGate(Protocol):
-    """Limits shared beyond this backend (e.g. by every worker of a cluster), asked before each request."""
-
-    async def enter(self, priority: int, tokens: int) -> str:
-        """Wait until a request of ``tokens`` (prompt + max output) may start; returns its ticket."""
-        ...
-
-    def exit(self, ticket: str, used_tokens: int | None) -> None:
-        """The request is over; ``used_tokens`` is what the server reported (None when it failed)."""
-        ...
-
-
-# ---- the backend ------------------------------------------------------------------------------
 class LLMBackend:
     """Summaries from an OpenAI-compatible server, shared by every node task of a run."""
 
@@ -283,72 +67,78 @@ class LLMBackend:
         retry_initial: float = 0.5,
         retry_max: float = 30.0,
         gate: RequestGate | None = None,
+        transport: ChatTransport | None = None,
     ) -> None:
-        """``rate_period``: the window ``rpm``/``tpm`` refer to (60 s; shorter only in tests).
-
-        ``retry_initial``/``retry_max``: exponential backoff bounds in seconds (jitter added).
-        ``gate``: limits shared with other processes, entered around each request besides this backend's own.
-        """
+        """``rate_period``, ``retry_initial``, ``retry_max``, ``gate`` and ``transport``: see
+        :class:`~batchsum.backends.llm_client.LLMClient`, which sends every request of this backend."""
         _validate(cfg)
         self.cfg = cfg
-        self.model: str | None = cfg.model
+        self.client = LLMClient(
+            cfg,
+            cache_dir=cache_dir,
+            rate_period=rate_period,
+            retry_initial=retry_initial,
+            retry_max=retry_max,
+            gate=gate,
+            transport=transport,
+        )
         self._tokenizer = tokenizer
         self._fallback = fallback
         self._prompts = PromptSet.load(cfg.prompts_dir)
         self._template_sizes: dict[tuple[Any, ...], int] = {}
-        self._cache = ResponseCache(cache_dir) if cache_dir is not None and cfg.cache else None
-        self._retry_initial = retry_initial
-        self._retry_max = retry_max
-        self._client: Any = None  # the openai SDK client: model discovery only
-        self._transport: _Transport | None = None  # chat completions
-        self._gate = gate
-        self._slots = _PrioritySlots(cfg.concurrency)
-        # Capacity 1 spaces requests evenly: no minute ever sees more than rpm requests, even at start.
-        self._rpm = AsyncLimiter(1, rate_period / cfg.rpm) if cfg.rpm else None
-        self._tpm = _TokenLimiter(cfg.tpm, rate_period) if cfg.tpm else None
-        self._models: list[str] | None = None
-        self._models_lock = asyncio.Lock()
-        self._dead_models: dict[str, str] = {}
-        # Set when the server cannot serve any node (refused at start, key rejected): every node raises it.
-        self._unavailable: LLMUnavailable | None = None
-        self._reachable: asyncio.Future[None] | None = None
         self._abort_reason: str | None = None
-        self._secrets = [cfg.api_key] if cfg.api_key else []
-        # Run-wide statistics (read by the runner / bench).
-        self.requests_sent = 0
-        self.retries = 0
-        self.cache_hits = 0
+        self._secrets = self.client.secrets
         self.fallbacks = 0
-        self.prompt_tokens = 0
-        self.completion_tokens = 0
-        self.inflight = 0
-        self.peak_inflight = 0
         self.inputs_truncated = 0
         self.outputs_trimmed = 0
 
     @property
+    def model(self) -> str | None:
+        """The first model of the chain (known once the server was asked, when none was given)."""
+        return self.client.model
+
+    @model.setter
+    def model(self, value: str | None) -> None:
+        self.client.model = value
+
+    @property
+    def requests_sent(self) -> int:
+        """Requests sent so far."""
+        return self.client.requests_sent
+
+    @property
+    def retries(self) -> int:
+        """Retries so far."""
+        return self.client.retries
+
+    @property
+    def peak_inflight(self) -> int:
+        """Most requests in flight at once so far."""
+        return self.client.peak_inflight
+
+    @property
     def stats(self) -> dict[str, int]:
         """Counters of this backend so far."""
+        c = self.client
         return {
-            "requests_sent": self.requests_sent,
-            "retries": self.retries,
-            "cache_hits": self.cache_hits,
+            "requests_sent": c.requests_sent,
+            "retries": c.retries,
+            "cache_hits": c.cache_hits,
             "fallbacks": self.fallbacks,
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "peak_inflight": self.peak_inflight,
+            "prompt_tokens": c.prompt_tokens,
+            "completion_tokens": c.completion_tokens,
+            "peak_inflight": c.peak_inflight,
             "inputs_truncated": self.inputs_truncated,
             "outputs_trimmed": self.outputs_trimmed,
         }
 
+    async def preflight(self) -> None:
+        """Fail fast before any work (see :meth:`LLMClient.preflight`)."""
+        await self.client.preflight()
+
     async def aclose(self) -> None:
         """Close the HTTP clients."""
-        client, self._client = self._client, None
-        if client is not None:
-            await client.close()
-        transport, self._transport = self._transport, None
-        if transport is not None:
-            await transport.close()
+        await self.client.aclose()
 
     # ---- public entry point -------------------------------------------------------------------
     async def summarize(self, request: SummaryRequest) -> SummaryOutput:
@@ -359,12 +149,12 @@ class LLMBackend:
                 node_id=request.node_id,
                 cause=LLMCallError(self._abort_reason),
             )
-        if self._unavailable is not None:
-            raise self._unavailable
-        stats = _NodeStats()
+        if self.client.unavailable is not None:
+            raise self.client.unavailable
+        stats = CallStats()
         try:
             return await self._summarize(request, stats)
-        except _NodeFailure as exc:
+        except CallFailed as exc:
             return await self._on_failure(request, str(exc), stats)
 
     async def complete(
@@ -380,14 +170,14 @@ class LLMBackend:
             node_id=name, kind="standard", content_type="document", text="", input_tokens=0,
             target_tokens=max_tokens, max_tokens=max_tokens,
         )  # fmt: skip
-        prompt = _Prompt(list(messages), max(1, max_tokens), count_message_tokens(messages, self._tokenizer))
+        prompt = Prompt(list(messages), max(1, max_tokens), count_message_tokens(messages, self._tokenizer))
         try:
-            return await self._complete(request, prompt, _NodeStats(), extra)
-        except _NodeFailure as exc:
+            return await self._complete(request, prompt, CallStats(), extra)
+        except CallFailed as exc:
             cause = sanitize_for_log(str(exc), self._secrets, limit=300)
             raise SummarizationError(f"{name}: {cause}", node_id=name, cause=LLMCallError(cause)) from None
 
-    async def _summarize(self, request: SummaryRequest, stats: _NodeStats) -> SummaryOutput:
+    async def _summarize(self, request: SummaryRequest, stats: CallStats) -> SummaryOutput:
         cap = max(1, request.max_tokens)
         facets: dict[str, Any] | None = None
         if request.facets:
@@ -414,7 +204,7 @@ class LLMBackend:
                 stats.model,
                 sanitize_for_log(raw, self._secrets),
             )
-            raise _NodeFailure(f"model {stats.model} returned an empty summary")
+            raise CallFailed(f"model {stats.model} returned an empty summary")
         text, trimmed = trim_to_sentence_boundary(text, cap, self._tokenizer)
         if trimmed:
             self.outputs_trimmed += 1
@@ -434,7 +224,7 @@ class LLMBackend:
             facets=facets,
         )
 
-    async def _on_failure(self, request: SummaryRequest, cause: str, stats: _NodeStats) -> SummaryOutput:
+    async def _on_failure(self, request: SummaryRequest, cause: str, stats: CallStats) -> SummaryOutput:
         cause = sanitize_for_log(cause, self._secrets, limit=300)
         if self.cfg.on_error == "abort":
             self._abort_reason = cause
@@ -455,8 +245,13 @@ class LLMBackend:
             latency_ms=stats.http_s * 1000.0,
         )
 
+    async def _complete(
+        self, request: SummaryRequest, prompt: Prompt, stats: CallStats, extra: dict[str, Any] | None = None
+    ) -> str:
+        return await self.client.complete(request.node_id, prompt, stats, priority=request.priority, extra=extra)
+
     # ---- prompt building and fitting ----------------------------------------------------------
-    def _prepare(self, request: SummaryRequest, *, facets: bool) -> _Prompt:
+    def _prepare(self, request: SummaryRequest, *, facets: bool) -> Prompt:
         """Messages that fit ``context_window - max_tokens``, the max_tokens to send, the prompt size."""
         cap = max(1, request.max_tokens)
         # JSON facets carry lists besides the summary; give them room, the summary is trimmed to cap anyway.
@@ -481,10 +276,10 @@ class LLMBackend:
             template = self._template_tokens(shape, lambda: build("", [""] * len(parts), prior))
             estimate = template + request.input_tokens + 2 * len(parts) + ESTIMATE_SLACK
             if estimate <= budget * 0.75:
-                return _Prompt(messages, send_max, estimate)
+                return Prompt(messages, send_max, estimate)
         size = count_message_tokens(messages, self._tokenizer)
         if size <= budget:
-            return _Prompt(messages, send_max, size)
+            return Prompt(messages, send_max, size)
         # Too big: measure the template alone, then shrink the previous summary and the input to fit.
         overhead = count_message_tokens(build("", [""] * len(parts), None), self._tokenizer)
         if prior:
@@ -492,7 +287,7 @@ class LLMBackend:
         prior_cost = count_message_tokens(build("", [""] * len(parts), prior), self._tokenizer) - overhead
         room = budget - overhead - prior_cost
         if room <= 16:
-            raise _NodeFailure(
+            raise CallFailed(
                 f"prompt template alone needs {overhead + prior_cost} tokens; "
                 f"--context-window {self.cfg.context_window} leaves {budget} after the output budget"
             )
@@ -510,9 +305,9 @@ class LLMBackend:
                 break
             room -= over + 8
             if room <= 16:
-                raise _NodeFailure(f"input cannot be fitted into --context-window {self.cfg.context_window}")
+                raise CallFailed(f"input cannot be fitted into --context-window {self.cfg.context_window}")
         else:
-            raise _NodeFailure(f"input cannot be fitted into --context-window {self.cfg.context_window}")
+            raise CallFailed(f"input cannot be fitted into --context-window {self.cfg.context_window}")
         self.inputs_truncated += 1
         log.warning(
             "%s: %s input of %d tokens middle-truncated (head and tail kept) to fit --context-window %d",
@@ -521,7 +316,7 @@ class LLMBackend:
             input_tokens,
             self.cfg.context_window,
         )
-        return _Prompt(messages, send_max, size)
+        return Prompt(messages, send_max, size)
 
     def _template_tokens(self, shape: tuple[Any, ...], build: Callable[[], list[dict[str, str]]]) -> int:
         """Size of a prompt without its input, counted once per template shape: prompts of one shape
@@ -534,428 +329,9 @@ class LLMBackend:
             size = self._template_sizes[shape] = count_message_tokens(build(), self._tokenizer)
         return size
 
-    # ---- completions: cache, model chain, retries ---------------------------------------------
-    async def _complete(
-        self, request: SummaryRequest, prompt: _Prompt, stats: _NodeStats, extra: dict[str, Any] | None = None
-    ) -> str:
-        """The raw text of one completion for ``prompt`` (from the cache or a server)."""
-        messages = prompt.messages
-        params: dict[str, Any] = {"max_tokens": prompt.max_tokens, "temperature": self.cfg.temperature, **(extra or {})}
-        models = await self._model_chain()
-        if self._cache is not None:
-            for model in models:
-                hit = self._cache.get(cache_key(model, messages, params))
-                if hit is not None:
-                    self.cache_hits += 1
-                    stats.cache_hit = True
-                    stats.model = hit.model
-                    stats.attempts = 0
-                    return hit.content
-        last_cause = "no model to try"
-        stats.attempts = 0
-        for model in models:
-            if model in self._dead_models:
-                last_cause = self._dead_models[model]
-                continue
-            try:
-                content, prompt_tokens, completion_tokens = await self._call_with_retries(
-                    request, model, prompt, params, stats
-                )
-            except _CallFailure as exc:
-                last_cause = f"{exc} (after {self.cfg.max_attempts} attempts)" if exc.retryable else str(exc)
-                if exc.missing_model:
-                    self._dead_models[model] = last_cause
-                    log.warning("model %s is not available (%s); trying the next model if any", model, last_cause)
-                    continue
-                if exc.auth:
-                    self._unavailable = LLMAuthError(
-                        f"the LLM server at {self.cfg.base_url} rejected the credentials ({last_cause}); "
-                        "check --api-key / OPENAI_API_KEY. The run stopped instead of falling back to extractive.",
-                        node_id=request.node_id,
-                        cause=LLMCallError(last_cause),
-                    )
-                    log.error("%s", self._unavailable)
-                    raise self._unavailable from None
-                if exc.retryable:
-                    if model != models[-1]:
-                        log.warning(
-                            "%s: model %s keeps failing (%s); trying the next model", request.node_id, model, exc
-                        )
-                    continue
-                raise _NodeFailure(last_cause) from None
-            stats.model = model
-            if self._cache is not None and content.strip():
-                self._cache.put(
-                    cache_key(model, messages, params),
-                    CachedCompletion(model, content, prompt_tokens, completion_tokens),
-                )
-            return content
-        raise _NodeFailure(last_cause)
-
-    async def _model_chain(self) -> list[str]:
-        """``model`` then ``fallback_models`` (deduplicated); asks ``/models`` when none is given."""
-        if self._models is not None:
-            return self._models
-        async with self._models_lock:
-            if self._models is not None:
-                return self._models
-            chain: list[str] = []
-            for name in [self.cfg.model, *self.cfg.fallback_models]:
-                if name and name not in chain:
-                    chain.append(name)
-            if not chain:
-                try:
-                    listing = await self._get_client().models.list()
-                    names = [m.id for m in listing.data]
-                except Exception as exc:  # any failure means: we could not discover a model
-                    raise _NodeFailure(
-                        f"no --model given and listing the server's models failed ({_describe(exc, self._secrets)})"
-                    ) from None
-                if not names:
-                    raise ConfigError("no --model given and the server lists no models")
-                chain = [names[0]]
-                log.info("no --model given; using the server's first model %s", names[0])
-            self._models = chain
-            if self.model is None:
-                self.model = chain[0]
-            return chain
-
-    async def _ensure_reachable(self) -> None:
-        """Before the first request: a server that refuses connections stops the run at once.
-
-        One TCP connect (~0.2 ms on loopback) shared by every task; without it each node would retry
-        a refused connection ``max_attempts`` times and then fall back, and the run would "succeed".
-        """
-        if self._reachable is None:
-            self._reachable = asyncio.get_running_loop().create_future()
-            try:
-                await _tcp_probe(self.cfg.base_url or "", min(self.cfg.timeout, PROBE_TIMEOUT_S))
-            except LLMUnreachable as exc:
-                self._unavailable = exc
-                log.error("%s", exc)
-            self._reachable.set_result(None)
-        else:
-            await asyncio.shield(self._reachable)
-        if self._unavailable is not None:
-            raise self._unavailable
-
-    async def preflight(self) -> None:
-        """Fail fast before any work: :class:`LLMUnreachable` when the server refuses connections,
-        :class:`LLMAuthError` when it rejects the key on ``GET /models``.
-
-        A server without ``/models`` (or any other answer) passes: only a certain failure stops a run.
-        """
-        await self._ensure_reachable()
-        import openai
-
-        try:
-            await self._get_client().models.list()
-        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-            cause = f"HTTP {exc.status_code}: {_describe(exc, self._secrets)}"
-            self._unavailable = LLMAuthError(
-                f"the LLM server at {self.cfg.base_url} rejected the credentials ({cause}); "
-                "check --api-key / OPENAI_API_KEY",
-                cause=LLMCallError(cause),
-            )
-            raise self._unavailable from None
-        except Exception as exc:  # no /models, a proxy quirk: the first real request decides
-            log.debug("preflight GET /models: %s", _describe(exc, self._secrets))
-
-    def _get_client(self) -> Any:
-        if self._client is None:
-            import openai
-
-            self._client = openai.AsyncOpenAI(
-                base_url=self.cfg.base_url,
-                api_key=self.cfg.api_key or "not-needed",
-                timeout=self.cfg.timeout,
-                max_retries=0,  # retries are ours (tenacity), so limits and Retry-After apply to each one
-            )
-        return self._client
-
-    async def _call_with_retries(
-        self,
-        request: SummaryRequest,
-        model: str,
-        prompt: _Prompt,
-        params: dict[str, Any],
-        stats: _NodeStats,
-    ) -> tuple[str, int, int]:
-        from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
-
-        def wait(state: RetryCallState) -> float:
-            exc = state.outcome.exception() if state.outcome is not None else None
-            backoff = min(self._retry_max, self._retry_initial * 2 ** (state.attempt_number - 1))
-            backoff += random.uniform(0, backoff / 2)
-            if isinstance(exc, _CallFailure) and exc.retry_after is not None:
-                if exc.retry_after > MAX_RETRY_AFTER_S:
-                    log.warning("Retry-After of %.0fs clamped to %.0fs", exc.retry_after, MAX_RETRY_AFTER_S)
-                # Never earlier than the server asked; a little jitter spreads a crowd of waiters.
-                return min(exc.retry_after, MAX_RETRY_AFTER_S) + random.uniform(0, 0.25)
-            return backoff
-
-        def before_sleep(state: RetryCallState) -> None:
-            self.retries += 1
-            exc = state.outcome.exception() if state.outcome is not None else None
-            log.info(
-                "%s: %s (model %s, attempt %d/%d); retrying in %.1fs",
-                request.node_id,
-                exc,
-                model,
-                state.attempt_number,
-                self.cfg.max_attempts,
-                state.upcoming_sleep,
-            )
-
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.cfg.max_attempts),
-            wait=wait,
-            retry=retry_if_exception(lambda e: isinstance(e, _CallFailure) and e.retryable),
-            before_sleep=before_sleep,
-            reraise=True,
-        )
-        async for attempt in retrying:
-            with attempt:
-                stats.attempts += 1
-                return await self._send_once(model, prompt, params, stats, request.priority)
-        raise AssertionError("unreachable: tenacity either returns or re-raises")
-
-    async def _send_once(
-        self, model: str, prompt: _Prompt, params: dict[str, Any], stats: _NodeStats, priority: int = 1
-    ) -> tuple[str, int, int]:
-        if self._reachable is None or not self._reachable.done():
-            await self._ensure_reachable()
-        if self._transport is None:
-            self._transport = _Transport(self.cfg.base_url or "", self.cfg.api_key, self.cfg.timeout)
-        transport = self._transport
-        estimate = prompt.prompt_tokens + prompt.max_tokens
-        ticket: str | None = None
-        usage: dict[str, Any] | None = None
-        await self._slots.acquire(priority)
-        try:
-            if self._gate is not None:
-                ticket = await self._gate.enter(priority, estimate)
-            # Pace inside the slot: a slot taken late must not turn a paced start into a burst.
-            if self._rpm is not None:
-                await self._rpm.acquire()
-            reserved = 0.0
-            if self._tpm is not None:
-                reserved = float(min(estimate, self._tpm.max_rate))
-                await self._tpm.acquire(reserved)
-            self.inflight += 1
-            self.peak_inflight = max(self.peak_inflight, self.inflight)
-            self.requests_sent += 1
-            stats.sent += 1
-            t0 = time.perf_counter()
-            try:
-                raw = await transport.chat({"model": model, "messages": prompt.messages, **params})
-                content, usage = _parse_completion(raw)
-            except _HTTPStatus as exc:
-                raise _classify_status(exc.status, exc.body, exc.headers, model, self._secrets) from None
-            except TimeoutError:
-                raise _CallFailure(f"timeout after {self.cfg.timeout:g}s", retryable=True) from None
-            except _TransportError as exc:
-                raise _CallFailure(f"connection error ({_describe(exc, self._secrets)})", retryable=True) from None
-            except ValueError as exc:
-                # A garbled 200 body is a transport problem (proxy, truncated stream), not bad model output.
-                raise _CallFailure(f"invalid response body ({_describe(exc, self._secrets)})", retryable=True) from None
-            finally:
-                self.inflight -= 1
-                stats.http_s += time.perf_counter() - t0
-        finally:
-            self._slots.release()
-            if ticket is not None and self._gate is not None:
-                self._gate.exit(ticket, _used_tokens(usage))
-        prompt_tokens = int(usage.get("prompt_tokens") or 0) if usage else 0
-        completion_tokens = int(usage.get("completion_tokens") or 0) if usage else 0
-        if self._tpm is not None and usage:
-            self._tpm.adjust(prompt_tokens + completion_tokens - reserved)
-        stats.prompt_tokens += prompt_tokens
-        stats.completion_tokens += completion_tokens
-        self.prompt_tokens += prompt_tokens
-        self.completion_tokens += completion_tokens
-        return content, prompt_tokens, completion_tokens
-
-
-def _parse_completion(raw: bytes) -> tuple[str, dict[str, Any] | None]:
-    """(message content, usage) of a chat completion body; ValueError when it is not one."""
-    import orjson
-
-    data = orjson.loads(raw)
-    if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
-        raise ValueError("not a chat completion (no 'choices' list)")
-    choices = data["choices"]
-    message = choices[0].get("message") if choices and isinstance(choices[0], dict) else None
-    content = message.get("content") if isinstance(message, dict) else None
-    usage = data.get("usage")
-    return (content if isinstance(content, str) else ""), (usage if isinstance(usage, dict) else None)
-
-
-def _used_tokens(usage: dict[str, Any] | None) -> int | None:
-    """Prompt + completion tokens a response reports, or None (no response, or no usage block)."""
-    if not usage:
-        return None
-    return int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
-
-
-PROBE_TIMEOUT_S = 10.0
-
-
-async def _tcp_probe(base_url: str, timeout: float) -> None:
-    """Raise :class:`LLMUnreachable` when nothing accepts a TCP connection at ``base_url``.
-
-    Only a definite failure counts (refused, unknown host, no route); a slow connect does not.
-    """
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(base_url)
-    host = parts.hostname or ""
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        raise LLMUnreachable(f"--base-url {base_url!r} has an invalid port") from None
-    try:
-        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-    except TimeoutError:
-        return
-    except OSError as exc:
-        if isinstance(exc, ConnectionRefusedError):
-            reason = "connection refused"
-        elif isinstance(exc, socket.gaierror):
-            reason = f"unknown host {host!r}"
-        else:
-            reason = exc.strerror or str(exc) or type(exc).__name__
-        raise LLMUnreachable(
-            f"cannot connect to the LLM server at {base_url} ({reason}); is it running? Check --base-url. "
-            "The run stopped before summarizing anything."
-        ) from None
-    writer.close()
-    try:
-        await writer.wait_closed()
-    except OSError:
-        pass
-
-
-def check_server(cfg: LLMConfig) -> None:
-    """Synchronous preflight for callers without an event loop (see :meth:`LLMBackend.preflight`)."""
-    asyncio.run(_tcp_probe(cfg.base_url or "", min(cfg.timeout, PROBE_TIMEOUT_S)))
-    import urllib.error
-    import urllib.request
-
-    url = (cfg.base_url or "").rstrip("/") + "/models"
-    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {cfg.api_key or 'not-needed'}"})
-    try:
-        with urllib.request.urlopen(req, timeout=min(cfg.timeout, PROBE_TIMEOUT_S)):
-            pass
-    except urllib.error.HTTPError as exc:
-        if exc.code in (401, 403):
-            secrets = [cfg.api_key] if cfg.api_key else []
-            cause = f"HTTP {exc.code}: {sanitize_for_log(str(exc.reason), secrets, limit=160)}"
-            raise LLMAuthError(
-                f"the LLM server at {cfg.base_url} rejected the credentials ({cause}); "
-                "check --api-key / OPENAI_API_KEY",
-                cause=LLMCallError(cause),
-            ) from None
-    except (OSError, ValueError) as exc:  # the first real request decides
-        log.debug("preflight GET %s: %s", url, exc)
-
-
-class _HTTPStatus(Exception):
-    """A non-2xx answer: status, parsed error body and headers."""
-
-    def __init__(self, status: int, body: Any, headers: Mapping[str, str]) -> None:
-        super().__init__(f"HTTP {status}")
-        self.status = status
-        self.body = body
-        self.headers = headers
-
-
-class _TransportError(Exception):
-    """The connection failed or broke (refused, reset, closed mid-answer)."""
-
-
-class _Transport:
-    """``POST {base_url}/chat/completions`` over one aiohttp session.
-
-    aiohttp is the transport under openai's own ``DefaultAioHttpClient``; calling it directly skips
-    the SDK's request building, httpx shim and auth-retry wrapper: measured on this 2-core machine at
-    64 requests in flight, 0.4 ms of client CPU a call against 1.5 ms through ``AsyncOpenAI.post``,
-    and the ~1 s ``import openai`` leaves the critical path. The openai SDK still lists models when no
-    ``--model`` is given. Same headers as the SDK's (``Authorization: Bearer``), no retries here.
-    """
-
-    def __init__(self, base_url: str, api_key: str | None, timeout: float) -> None:
-        import aiohttp
-
-        self._url = base_url.rstrip("/") + "/chat/completions"
-        self._aiohttp = aiohttp
-        self._session = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=0),  # our priority slots bound what is in flight
-            timeout=aiohttp.ClientTimeout(total=timeout),
-            headers={
-                "Authorization": f"Bearer {api_key or 'not-needed'}",
-                "Content-Type": "application/json",
-                "Accept": "application/json",
-            },
-        )
-
-    async def chat(self, body: dict[str, Any]) -> bytes:
-        """The raw body of a 2xx answer; :class:`_HTTPStatus`, :class:`_TransportError` or TimeoutError."""
-        import orjson
-
-        aiohttp = self._aiohttp
-        try:
-            async with self._session.post(self._url, data=orjson.dumps(body)) as resp:
-                raw = await resp.read()
-                if resp.status >= 300:
-                    raise _HTTPStatus(resp.status, _error_body(raw), resp.headers)
-                return raw
-        except TimeoutError:  # aiohttp's timeouts subclass it; caught before OSError, its base
-            raise
-        except (aiohttp.ClientError, OSError) as exc:
-            raise _TransportError(str(exc) or type(exc).__name__) from None
-
-    async def close(self) -> None:
-        await self._session.close()
-
-
-def _error_body(raw: bytes) -> Any:
-    """The ``error`` object of an OpenAI-style error answer (or the whole JSON, or the text)."""
-    import orjson
-
-    try:
-        data = orjson.loads(raw)
-    except ValueError:
-        return raw[:500].decode("utf-8", "replace")
-    if isinstance(data, dict) and isinstance(data.get("error"), dict):
-        return data["error"]
-    return data
-
-
-def _describe(exc: BaseException, secrets: Sequence[str]) -> str:
-    return sanitize_for_log(str(exc) or type(exc).__name__, secrets, limit=160)
-
-
-def _classify_status(
-    status: int, body: Any, headers: Mapping[str, str], model: str, secrets: Sequence[str]
-) -> _CallFailure:
-    """Map an HTTP error to retryable / missing model / fatal."""
-    code = str(body.get("code") or "") if isinstance(body, dict) else ""
-    detail = body.get("message") if isinstance(body, dict) and body.get("message") else str(body or f"HTTP {status}")
-    detail = sanitize_for_log(str(detail), secrets, limit=160)
-    if status == 404 or code == "model_not_found":
-        return _CallFailure(f"model {model} not found (HTTP {status}: {detail})", retryable=False, missing_model=True)
-    if status in RETRYABLE_STATUS or status >= 500:
-        retry_after = parse_retry_after(headers.get("retry-after"))
-        return _CallFailure(f"HTTP {status} from model {model}: {detail}", retryable=True, retry_after=retry_after)
-    failure = _CallFailure(f"HTTP {status} from model {model}: {detail}", retryable=False)
-    failure.auth = status in (401, 403)
-    return failure
-
 
 def _validate(cfg: LLMConfig) -> None:
     """Reject settings the backend cannot honour, with the option's name (bounds: the settings schema)."""
-    from batchsum.settings import validate_llm
 
     if not cfg.base_url:
         raise ConfigError("the LLM backend needs --base-url (or OPENAI_BASE_URL)")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from batchsum.config import LLM_CACHE_DIR
+
 if TYPE_CHECKING:
-    from batchsum.config import RunConfig
+    from batchsum.config import LLMConfig, RunConfig
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
     from batchsum.tokens import Tokenizer
 
-LLM_CACHE_DIR = "llm-cache"  # LLM responses, in the state folder
 
 BackendFactory = Callable[["RunConfig", "Tokenizer"], "tuple[Backend, Backend]"]
 
@@ -61,3 +62,11 @@ BACKENDS: dict[str, BackendFactory] = {"extractive": _extractive, "llm": _llm}
 def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
     """(the run's backend, the extractive fallback)."""
     return BACKENDS[cfg.backend_kind](cfg, tokenizer)
+
+
+def check_llm_server(cfg: LLMConfig) -> None:
+    """Raise :class:`~batchsum.errors.LLMUnavailable` when the configured server refuses connections
+    or rejects the key (before any work, so a run does not fall back node by node)."""
+    from batchsum.backends.llm_client import check_server
+
+    check_server(cfg)

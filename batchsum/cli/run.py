@@ -125,9 +125,9 @@ def run(ctx: click.Context, **params: Any) -> None:
     setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
-    if cfg.llm.enabled:
-        from batchsum.warmup import start_llm_imports
+    from batchsum.warmup import start_llm_imports
 
+    if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
     result = batchsum.run(cfg)
     if params["as_json"]:
@@ -158,8 +158,29 @@ def run(ctx: click.Context, **params: Any) -> None:
     ctx.exit(exit_code)
 
 
+def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[float, float | None] | None:
+    """``--price IN[,OUT]``: prices per million prompt and completion tokens."""
+    if value is None:
+        return None
+    try:
+        parts = [float(p) for p in value.split(",")]
+    except ValueError:
+        parts = []
+    if len(parts) not in (1, 2) or any(p < 0 for p in parts):
+        raise click.BadParameter(
+            f"expected PROMPT[,COMPLETION] prices per million tokens like 0.15,0.60, got {value!r}"
+        )
+    return parts[0], (parts[1] if len(parts) == 2 else None)
+
+
 @click.command()
 @common_options
+@click.option(
+    "--price",
+    callback=_price,
+    metavar="IN[,OUT]",
+    help="Price per million prompt tokens (and completion tokens, if different): prints the run's cost.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 @translate_errors
@@ -169,11 +190,15 @@ def plan(ctx: click.Context, **params: Any) -> None:
 
     setup_logging(quiet=True)
     params.setdefault("quiet", True)
+    price = params.pop("price")
     cfg = build_config(ctx, params)
     cfg.quiet = True
     summary = batchsum.plan(cfg)
+    cost = summary.cost(*price) if price is not None else None
     if params["as_json"]:
-        click.echo(json.dumps(summary.as_dict(), indent=2))
+        click.echo(
+            json.dumps({**summary.as_dict(), **({"cost": round(cost, 6)} if cost is not None else {})}, indent=2)
+        )
         return
     d = summary.as_dict()
     click.echo(f"backend: {d['backend']}")
@@ -184,9 +209,15 @@ def plan(ctx: click.Context, **params: Any) -> None:
     if summary.levels:
         click.echo("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.levels.items())))
     click.echo(f"chunks: {summary.chunks}  nodes to build: {summary.nodes} ({summary.nodes_stored} already stored)")
-    click.echo(f"LLM calls: {summary.llm_calls}")
+    click.echo(
+        f"LLM requests: {summary.llm_calls}  prompt tokens: {summary.prompt_tokens:,} "
+        f"({summary.prompt_tokens_estimated:,} of them summaries this run writes, taken at their targets)"
+    )
     click.echo(f"input tokens: {summary.input_tokens:,}  est. output tokens: {summary.est_output_tokens:,}")
-    if summary.est_cost is not None:
+    if cost is not None and price is not None:
+        per_out = price[1] if price[1] is not None else price[0]
+        click.echo(f"cost: {cost:.4f} (per million tokens: {price[0]:g} prompt, {per_out:g} output)")
+    elif summary.est_cost is not None:
         click.echo(f"est. cost: {summary.est_cost:.4f}")
     for rel in summary.new:
         click.echo(f"  + {rel}")

@@ -84,8 +84,9 @@ def search(
 
     Only hits of at least a minimum relevance are shown; a query nothing answers says so.
     """
-    from batchsum.index.search import MIN_RELEVANCE, highlight
+    from batchsum.index.search import MIN_RELEVANCE
     from batchsum.index.search import search as run_search
+    from batchsum.index.snippets import highlight
     from batchsum.index.state import completeness
 
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)

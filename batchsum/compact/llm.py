@@ -5,36 +5,29 @@ reduced to their rule-based one-liners (tool output is noise to a summarizer, an
 the tokens), trimmed from the oldest side to fit. Its answer must be one JSON object with
 ``summary``, ``key_points``, ``decisions``, ``action_items``, ``unresolved`` and ``entities``.
 
-Failures follow the same rules as the run's LLM backend: transport errors (connection, timeout,
-408/409/425/429, 5xx, a garbled body) are retried with exponential backoff honouring
-``Retry-After``; anything else - other 4xx, output that is not valid JSON for the schema - is not
-retried. The caller then keeps the rule-based record, so nothing is lost.
+Requests go through the one LLM client (:class:`batchsum.backends.llm_client.LLMClient`), so failures
+follow the run's rules: transport errors (connection, timeout, 408/409/425/429, 5xx, a garbled body)
+are retried with exponential backoff honouring ``Retry-After``; anything else - other 4xx, output
+that is not valid JSON for the schema - is not retried. The caller then keeps the rule-based record,
+so nothing is lost.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import logging
-import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from batchsum.backends.budget import count_message_tokens, prompt_budget, trim_to_sentence_boundary
-from batchsum.backends.llm import (
-    MAX_RETRY_AFTER_S,
-    RETRYABLE_STATUS,
-    clean_output,
-    parse_facets,
-    parse_retry_after,
-    sanitize_for_log,
-)
+from batchsum.backends.llm_client import CallFailed, CallStats, ChatTransport, LLMClient, Prompt
+from batchsum.backends.llm_output import clean_output, parse_facets, sanitize_for_log
 from batchsum.compact.config import CompactConfig
 from batchsum.compact.extractors import Turn, format_summary, summarize_tool_result
 from batchsum.compact.record import MAX_CONTEXT_ITEMS, SummaryRecord
 from batchsum.config import LLMConfig
-from batchsum.errors import ConfigError
+from batchsum.errors import ConfigError, LLMUnavailable
 from batchsum.facets import ActionItem
 from batchsum.tokens import Tokenizer
 
@@ -78,6 +71,7 @@ class LLMSummarizer:
     temperature: float = 0.2
     retry_initial: float = 0.25
     retry_max: float = 8.0
+    transport: ChatTransport | None = None  # how requests travel (default: HTTP through aiohttp)
     requests_sent: int = field(default=0, init=False)
     retries: int = field(default=0, init=False)
 
@@ -146,70 +140,39 @@ class LLMSummarizer:
         return build(body, first)
 
     # ---- call ----------------------------------------------------------------------------------
-    def _client(self) -> Any:
-        import openai
-
-        return openai.OpenAI(
-            base_url=self.base_url, api_key=self.api_key or "not-needed", timeout=self.timeout, max_retries=0
+    def _config(self) -> LLMConfig:
+        # One request at a time and no pacing: compaction sends one request per compaction.
+        return LLMConfig(
+            base_url=self.base_url,
+            api_key=self.api_key,
+            model=self.model,
+            timeout=self.timeout,
+            max_attempts=self.max_attempts,
+            rpm=None,
+            tpm=None,
+            concurrency=1,
+            cache=False,
+            temperature=self.temperature,
         )
 
-    def _model(self, client: Any) -> str:
-        if self.model:
-            return self.model
-        try:
-            names = [m.id for m in client.models.list().data]
-        except Exception as exc:  # any failure: no model could be discovered
-            raise LLMSummaryError(f"no --model given and listing models failed ({self._clean(exc)})") from None
-        if not names:
-            raise LLMSummaryError("no --model given and the server lists no models")
-        self.model = names[0]
-        return self.model
-
-    def _clean(self, exc: BaseException | str) -> str:
-        secrets = [self.api_key] if self.api_key else []
-        return sanitize_for_log(str(exc) or type(exc).__name__, secrets, limit=MAX_ERROR_CHARS)
-
     def complete(self, messages: list[dict[str, str]], max_tokens: int) -> str:
-        """The raw reply text; transport errors retried up to ``max_attempts``, others raised at once."""
-        import openai
+        """The raw reply text, through the shared LLM client: transport errors retried up to
+        ``max_attempts``, others raised at once (as :class:`LLMSummaryError`)."""
+        return asyncio.run(self._complete(messages, max_tokens))
 
-        client = self._client()
+    async def _complete(self, messages: list[dict[str, str]], max_tokens: int) -> str:
+        client = LLMClient(
+            self._config(), retry_initial=self.retry_initial, retry_max=self.retry_max, transport=self.transport
+        )
         try:
-            model = self._model(client)
-            last = "no attempt made"
-            for attempt in range(1, self.max_attempts + 1):
-                retry_after: float | None = None
-                try:
-                    self.requests_sent += 1
-                    response = client.chat.completions.create(
-                        model=model, messages=messages, max_tokens=max_tokens, temperature=self.temperature
-                    )
-                    choices = response.choices or []
-                    return (choices[0].message.content if choices and choices[0].message else None) or ""
-                except openai.APIStatusError as exc:
-                    status = int(exc.status_code or 0)
-                    last = f"HTTP {status} from model {model}: {self._clean(exc.message)}"
-                    if status not in RETRYABLE_STATUS and status < 500:
-                        raise LLMSummaryError(last) from None
-                    retry_after = parse_retry_after(exc.response.headers.get("retry-after"))
-                except openai.APITimeoutError:
-                    last = f"timeout after {self.timeout:g}s"
-                except openai.APIConnectionError as exc:
-                    last = f"connection error ({self._clean(exc)})"
-                except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
-                    last = f"invalid response body ({self._clean(exc)})"
-                if attempt < self.max_attempts:
-                    self.retries += 1
-                    delay = min(self.retry_max, self.retry_initial * 2 ** (attempt - 1)) * (1 + random.random() / 2)
-                    if retry_after is not None:
-                        delay = min(retry_after, MAX_RETRY_AFTER_S)
-                    log.info(
-                        "LLM compaction: %s (attempt %d/%d); retrying in %.2fs", last, attempt, self.max_attempts, delay
-                    )
-                    time.sleep(delay)
-            raise LLMSummaryError(f"{last} (after {self.max_attempts} attempts)")
+            return await client.complete("compaction", Prompt(messages, max_tokens, 0), CallStats())
+        except (CallFailed, LLMUnavailable, ConfigError) as exc:
+            raise LLMSummaryError(sanitize_for_log(str(exc), client.secrets, limit=MAX_ERROR_CHARS)) from None
         finally:
-            client.close()
+            self.requests_sent += client.requests_sent
+            self.retries += client.retries
+            self.model = self.model or client.model
+            await client.aclose()
 
     # ---- the record ----------------------------------------------------------------------------
     def improve(

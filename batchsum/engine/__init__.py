@@ -1,12 +1,18 @@
 """The engine that runs the pipeline over a corpus.
 
-``orchestrator``  walk, diff against the manifest, drive the executor, commit, index, metrics
-``changes``       which files are new, changed, unchanged or deleted
-``prepare``       read one changed file and plan its summary tree
-``executor``      the seam: how planned nodes become summaries (``LocalExecutor``: asyncio)
-``nodes``         one node as work: its backend request and the key of its output
-``records``       node, file and run records
-``progress``      progress bars and the event log
-``wrapup``        the end of a run: index sync, metrics, old records collected
-``preview``       what a run would do (``batchsum plan``)
+``orchestrator``     the run as a script: diff -> prepare -> execute -> finish
+``changes``          which files are new, changed, unchanged or deleted (the diff)
+``prepare``          read one changed file and plan its summary tree
+``plans``            the changed files read, planned and settled, as the stream an executor runs
+``executor``         the seam: the Executor and Driver protocols, ``LocalExecutor`` (asyncio)
+``executor_choice``  which executor a run uses (local, worker processes, Ray)
+``driver``           the run's Driver: each finished node recorded, each finished file committed
+``committer``        the node store, trees, manifest entries, soft deletes, flush and index page
+``ledger``           the run's tallies, status and exit code
+``index_feed``       the trees a run wrote, handed to the search index in memory
+``nodes``            one node as work: its backend request and the key of its output
+``records``          node, file and run records
+``progress``         progress bars and the event log
+``wrapup``           the end of a run: index sync, metrics, old records collected
+``preview``          what a run would do (``batchsum plan``)
 """

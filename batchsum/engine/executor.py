@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from batchsum.engine.nodes import NodeJob, heights
 from batchsum.errors import AbortRun, BatchsumError
 
 if TYPE_CHECKING:
-    from batchsum.config import RunConfig
     from batchsum.engine.prepare import Prepared
     from batchsum.engine.records import NodeResult
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
@@ -66,6 +66,14 @@ class Driver(Protocol):
         ...
 
 
+@dataclass
+class Note:
+    """Something the run should tell about how its executor fared (a warning and its event)."""
+
+    event: str
+    message: str
+
+
 # A changed file to read and plan, and the content hash that means "only touched" (None: always plan).
 Work = tuple["SourceRef", "str | None"]
 
@@ -80,6 +88,10 @@ class Executor(Protocol):
 
     async def aclose(self) -> None:
         """Release the backends' connections."""
+        ...
+
+    def notes(self) -> list[Note]:
+        """What the run should report about this executor once it is closed (e.g. workers lost)."""
         ...
 
 
@@ -104,18 +116,6 @@ class EmbedsAhead(Protocol):
 
 # Builds an executor from the run's backend and its extractive fallback.
 ExecutorFactory = Callable[["Backend", "Backend"], Executor]
-
-
-def executor_for(cfg: RunConfig, todo: Sequence[SourceRef] = ()) -> ExecutorFactory:
-    """The executor a run's settings ask for (``--executor``; Ray is imported only when chosen) for
-    reading the changed files of ``todo``: the local one uses worker processes when they pay."""
-    if cfg.executor == "ray":
-        from batchsum.engine.ray_executor import RayOptions, ray_executor
-
-        return ray_executor(cfg, RayOptions(address=cfg.ray_address, workers=cfg.ray_workers, limiter=cfg.ray_limiter))
-    from batchsum.engine.process_executor import process_executor
-
-    return process_executor(cfg, todo) or LocalExecutor
 
 
 async def summarize(backend: Backend, fallback: Backend, request: SummaryRequest) -> SummaryOutput:
@@ -166,6 +166,9 @@ class LocalExecutor:
 
     async def aclose(self) -> None:
         await self.backend.aclose()
+
+    def notes(self) -> list[Note]:
+        return []
 
     async def _file(self, plan: FilePlan, driver: Driver) -> None:
         t0 = time.perf_counter()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from batchsum.errors import InputError
+from batchsum.planning import plan_file
 from batchsum.walk import Problem, SourceRef, read_document
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
 def set_language(doc: Document, cfg: RunConfig) -> None:
     """``doc.language``: the configured one, or detected from the text (``auto``)."""
     if cfg.language != "auto":
-        doc.language, doc.language_source = cfg.language, "--language"
+        doc.language, doc.language_source = cfg.language, "configured"
         return
     from batchsum.language import detect_language
 
@@ -49,7 +50,6 @@ def set_language(doc: Document, cfg: RunConfig) -> None:
 
 def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     """Tokenize ``doc`` and plan its nodes (sets ``doc.tokens`` and ``doc.level``)."""
-    from batchsum.planning import plan_file
 
     starts = tokenizer.token_starts(doc.text) if doc.text.strip() else []
     return plan_file(doc, starts, cfg, tokenizer)

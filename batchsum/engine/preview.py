@@ -1,4 +1,11 @@
-"""``batchsum plan``: what a run would do now, computed without writing anything."""
+"""``batchsum plan``: what a run would do now, computed without writing anything.
+
+Nodes are walked as the run walks them: a node whose key is in the node store (every leaf of an
+unchanged chunk, and a group or final whose inputs are all stored and whose own output is too)
+costs nothing; every other node is one request. A request's prompt is its template (counted once
+per shape, as the LLM backend does) plus its input: a leaf's tokens, or its children's outputs
+(their stored length, else their target length). Output tokens are the nodes' targets.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +14,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
+from batchsum.engine.nodes import heights, make_job
 from batchsum.engine.prepare import prepare_file
+from batchsum.engine.records import NodeResult
+from batchsum.model import SummaryOutput
 from batchsum.state import StateStore
+from batchsum.tokens import get_tokenizer
 from batchsum.walk import Problem
 
 if TYPE_CHECKING:
+    from batchsum.backends.prompts import PromptSet
     from batchsum.config import RunConfig
+    from batchsum.planning import FilePlan
     from batchsum.tokens import Tokenizer
 
 
@@ -28,12 +41,20 @@ class PlanSummary:
     levels: Counter[str] = field(default_factory=Counter)
     chunks: int = 0
     nodes: int = 0
-    nodes_stored: int = 0  # leaves whose output is already in the node store
-    llm_calls: int = 0
-    input_tokens: int = 0
+    nodes_stored: int = 0  # nodes whose output is already in the node store
+    llm_calls: int = 0  # requests the run will send (LLM backend)
+    input_tokens: int = 0  # tokens of the files to summarize
+    prompt_tokens: int = 0  # tokens of those requests' prompts (LLM backend)
+    prompt_tokens_estimated: int = 0  # the part of them that are outputs of this run, taken at their targets
     est_output_tokens: int = 0
     est_cost: float | None = None
     backend: str = "extractive"
+
+    def cost(self, input_per_million: float, output_per_million: float | None = None) -> float:
+        """Cost of the planned requests at a price per million prompt (and completion) tokens; the
+        completion price defaults to the prompt's."""
+        out = input_per_million if output_per_million is None else output_per_million
+        return (self.prompt_tokens * input_per_million + self.est_output_tokens * out) / 1e6
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form ``plan --json`` prints."""
@@ -49,17 +70,82 @@ class PlanSummary:
             "nodes_already_stored": self.nodes_stored,
             "llm_calls": self.llm_calls,
             "input_tokens": self.input_tokens,
+            "prompt_tokens": self.prompt_tokens,
+            "prompt_tokens_estimated": self.prompt_tokens_estimated,
             "est_output_tokens": self.est_output_tokens,
             "est_cost": self.est_cost,
             "backend": self.backend,
         }
 
 
+class _PromptSizer:
+    """Prompt tokens of a request: its template, counted once per shape, plus its input."""
+
+    def __init__(self, prompts: PromptSet, tokenizer: Tokenizer) -> None:
+        self.prompts = prompts
+        self.tokenizer = tokenizer
+        self._templates: dict[tuple[Any, ...], int] = {}
+
+    def size(self, request: Any, input_tokens: int) -> int:
+        from batchsum.backends.budget import count_message_tokens
+
+        n = len(request.parts)
+        shape = (request.kind, request.content_type, request.facets, n, request.prior_context)
+        if shape not in self._templates:
+            messages = self.prompts.build_messages(
+                request, text="", parts=[""] * n, prior=request.prior_context, max_tokens=request.max_tokens,
+                facets=request.facets,
+            )  # fmt: skip
+            self._templates[shape] = count_message_tokens(messages, self.tokenizer)
+        return self._templates[shape] + input_tokens + 2 * n
+
+
+def _walk(
+    plan: FilePlan,
+    cfg: RunConfig,
+    state: StateStore,
+    tokenizer: Tokenizer,
+    sizer: _PromptSizer | None,
+    summary: PlanSummary,
+) -> None:
+    """Count ``plan``'s stored nodes, requests and their prompt and output tokens into ``summary``."""
+    identity = backend_identity(cfg)
+    height = heights(plan)
+    done: dict[str, NodeResult | None] = {}  # None: computed by the run, output unknown yet
+    for node in plan.nodes:
+        estimated = 0
+        children = [done[c] for c in node.inputs]
+        known = [c for c in children if c is not None]
+        if len(known) == len(children):
+            job = make_job(identity, cfg.llm, plan, node, known, height[node.node_id])
+            stored = state.get_node(job.key) if len(plan.nodes) > 1 else None
+            if stored is not None:
+                count = tokenizer.count(stored.text)  # as the run counts it: part of the parent's key
+                done[node.node_id] = NodeResult(node, stored, job.key, job.request.input_tokens, count, True)
+                summary.nodes_stored += 1
+                continue
+        else:  # some input is made by this run: the prompt's size is estimated from the targets
+            stand_in = [
+                c or NodeResult(plan_node, SummaryOutput(text="-", backend=""), "", 0, plan_node.target_tokens, False)
+                for c, plan_node in zip(children, _nodes(plan, node.inputs), strict=True)
+            ]
+            job = make_job(identity, cfg.llm, plan, node, stand_in, height[node.node_id])
+            estimated = sum(c.output_tokens for c, known in zip(stand_in, children, strict=True) if known is None)
+        done[node.node_id] = None
+        summary.est_output_tokens += node.target_tokens
+        if sizer is not None:
+            summary.llm_calls += 1
+            summary.prompt_tokens += sizer.size(job.request, job.request.input_tokens)
+            summary.prompt_tokens_estimated += estimated
+
+
+def _nodes(plan: FilePlan, ids: list[str]) -> list[Any]:
+    by_id = {n.node_id: n for n in plan.nodes}
+    return [by_id[i] for i in ids]
+
+
 def preview(cfg: RunConfig) -> PlanSummary:
     """What ``run`` would do now with ``cfg``: reads sources and state, writes nothing, takes no lock."""
-    from batchsum.engine.nodes import leaf_key
-    from batchsum.tokens import get_tokenizer
-
     identity = backend_identity(cfg)
     sig = config_signature(cfg)
     state = StateStore(cfg.state_dir)
@@ -69,9 +155,14 @@ def preview(cfg: RunConfig) -> PlanSummary:
     summary.deleted = [e.relpath for e in d.deleted]
     summary.unchanged = [e.relpath for e in d.unchanged]
     tokenizer: Tokenizer | None = None
+    sizer: _PromptSizer | None = None
     for ref in d.todo:
         entry = manifest.get(ref.relpath)
         tokenizer = tokenizer or get_tokenizer(cfg.encoding)
+        if sizer is None and cfg.llm.enabled:
+            from batchsum.backends.prompts import PromptSet
+
+            sizer = _PromptSizer(PromptSet.load(cfg.llm.prompts_dir), tokenizer)
         # As a run prepares it (agent sessions are planned from their digest), extras included.
         prepared = prepare_file(ref, cfg, tokenizer, touched_sha(entry, sig, cfg.out))
         doc, plan = prepared.doc, prepared.plan
@@ -88,13 +179,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
         if plan.kept_whole:
             continue  # written as it is: no summary to make
         summary.nodes += len(plan.nodes)
-        summary.est_output_tokens += sum(n.target_tokens for n in plan.nodes)
-        # Leaves' keys are known before running; stored ones cost nothing.
-        summary.nodes_stored += sum(
-            1 for n in plan.nodes if not n.inputs and state.get_node(leaf_key(identity, plan, n)) is not None
-        )
-    if cfg.llm.enabled:
-        summary.llm_calls = summary.nodes - summary.nodes_stored
+        _walk(plan, cfg, state, tokenizer, sizer, summary)
     if cfg.price_per_1k is not None:
-        summary.est_cost = round((summary.input_tokens + summary.est_output_tokens) / 1000 * cfg.price_per_1k, 4)
+        spent = summary.prompt_tokens if cfg.llm.enabled else summary.input_tokens
+        summary.est_cost = round((spent + summary.est_output_tokens) / 1000 * cfg.price_per_1k, 4)
     return summary

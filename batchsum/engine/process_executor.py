@@ -27,7 +27,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from batchsum.engine.executor import LocalExecutor
+from batchsum.engine.executor import LocalExecutor, Note
+from batchsum.engine.prepare import prepare_file
+from batchsum.tokens import get_tokenizer
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Sequence
@@ -204,7 +206,6 @@ class ProcessExecutor(LocalExecutor):
         return self._read_ahead(work)
 
     async def _read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]]:
-        from batchsum.engine.prepare import prepare_file
 
         queue: deque[tuple[SourceRef, str | None, asyncio.Future[Any] | None]] = deque()
         todo = iter(work)
@@ -281,8 +282,10 @@ class ProcessExecutor(LocalExecutor):
             stop_workers(pool.executor)  # first: shutting down forgets the table of processes
             pool.executor.shutdown(wait=False, cancel_futures=True)
 
+    def notes(self) -> list[Note]:
+        return [Note("workers_lost", self.broken)] if self.broken else []
+
     def _tokenizer(self) -> Tokenizer:
-        from batchsum.tokens import get_tokenizer
 
         return get_tokenizer(self.cfg.encoding)
 

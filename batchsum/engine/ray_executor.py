@@ -26,7 +26,7 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
-from batchsum.backends.registry import LLM_CACHE_DIR
+from batchsum.config import LLM_CACHE_DIR
 from batchsum.engine.executor import LocalExecutor, summarize
 from batchsum.errors import AbortRun, BatchsumError, ConfigError, SummarizationError
 

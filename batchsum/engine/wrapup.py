@@ -9,6 +9,11 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from batchsum.config import LLM_CACHE_DIR
+from batchsum.metrics.store import MetricsStore, defer_run
+from batchsum.metrics.usage_journal import fold_interrupted
+from batchsum.state import NODE_GRACE_DAYS, prune_store
+
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.engine.progress import Progress
@@ -31,7 +36,8 @@ def sync_index(
     ones this run finished, in memory; ``embedded``: summary vectors its workers computed); a warning
     on failure."""
     try:
-        from batchsum.index import sync_index as sync
+        # The index stack (numpy, SQLite, Chroma) loads only when the index has work.
+        from batchsum.index.store import sync_index as sync
 
         stats = sync(cfg, changed, deleted, docs=docs, embedded=embedded)
         progress.event(
@@ -51,8 +57,6 @@ def sync_index(
 def record_metrics(cfg: RunConfig, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> str | None:
     """Store the run's records; a warning when they could not be stored."""
     try:
-        from batchsum.metrics.store import MetricsStore, defer_run
-
         parquet = cfg.state_dir / "parquet"
         # A run that changed nothing skips DuckDB (~0.3 s to start): its rows wait as JSON that
         # reports read and the next recording run folds into the database.
@@ -68,9 +72,6 @@ def record_metrics(cfg: RunConfig, run: RunRecord, files: list[FileRecord], node
 def fold_interrupted_usage(cfg: RunConfig, run_id: str) -> str | None:
     """Record the LLM usage journals of runs killed before their metrics; a warning on failure."""
     try:
-        from batchsum.metrics.store import MetricsStore
-        from batchsum.metrics.usage_journal import fold_interrupted
-
         store = MetricsStore(cfg.metrics_path, cfg.state_dir / "parquet")
         folded = fold_interrupted(cfg.state_dir, store, run_id, str(cfg.out))
     except Exception as exc:  # the journals stay for the next run
@@ -82,8 +83,6 @@ def fold_interrupted_usage(cfg: RunConfig, run_id: str) -> str | None:
 
 def collect_garbage(cfg: RunConfig, state: StateStore, progress: Progress) -> None:
     """Delete node records and LLM responses no manifest entry uses once they are past the grace period."""
-    from batchsum.backends.registry import LLM_CACHE_DIR
-    from batchsum.state import NODE_GRACE_DAYS, prune_store
 
     cutoff = time.time() - NODE_GRACE_DAYS * 86400
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from batchsum.index.embed import embedding_function
     from batchsum.index.search import SearchHit, search
     from batchsum.index.store import IndexCheck, IndexStats, check_index, rebuild_index, repair_index, sync_index
 
@@ -18,6 +19,7 @@ __all__ = [
     "IndexStats",
     "SearchHit",
     "check_index",
+    "embedding_function",
     "rebuild_index",
     "repair_index",
     "search",
@@ -28,6 +30,7 @@ _LAZY = {
     "IndexCheck": "batchsum.index.store",
     "IndexStats": "batchsum.index.store",
     "check_index": "batchsum.index.store",
+    "embedding_function": "batchsum.index.embed",
     "rebuild_index": "batchsum.index.store",
     "repair_index": "batchsum.index.store",
     "sync_index": "batchsum.index.store",

@@ -268,14 +268,19 @@ class Precomputed:
         return self.inner.config()
 
 
+def _is_content(token: str) -> bool:
+    """True for a WordPiece token worth matching (a word or word piece, not "?", "the" or [SEP])."""
+    word = token.removeprefix("##").lower()
+    special = token.startswith("[") and token.endswith("]")
+    return not special and bool(_WORDY.search(word)) and (token.startswith("##") or word not in STOPWORDS)
+
+
 def _content_token_mask(tok: Any) -> np.ndarray:
     """vocab-sized bool array: True for tokens worth matching in MaxSim (words, not "?", "the" or [SEP])."""
     vocab = tok.get_vocab()
     keep = np.zeros(max(vocab.values()) + 1, dtype=bool)
     for token, tid in vocab.items():
-        word = token.removeprefix("##").lower()
-        special = token.startswith("[") and token.endswith("]")
-        keep[tid] = not special and bool(_WORDY.search(word)) and (token.startswith("##") or word not in STOPWORDS)
+        keep[tid] = _is_content(token)
     return keep
 
 
@@ -352,7 +357,10 @@ _SIF = 1e-4
 
 
 class StaticEmbedder:
-    """Static MiniLM token vectors: a text is the SIF-weighted mean of its content tokens' vectors."""
+    """Static MiniLM token vectors: a text is the SIF-weighted mean of its content tokens' vectors.
+
+    Token rows are dequantized and weighted only when a text uses them: a query touches a dozen of the
+    30,522 rows, so a search pays for reading the table, not for converting all of it."""
 
     name = STATIC_NAME
 
@@ -366,8 +374,7 @@ class StaticEmbedder:
             tokenizer_path = packaged_tokenizer()
         try:
             with np.load(path) as data:
-                q, scale = data["q"], data["scale"]
-                table = q.astype(np.float32) * scale[:, None]
+                self._q, self._scale = data["q"], data["scale"].astype(np.float32)
         except (OSError, KeyError, ValueError) as exc:
             raise IndexError_(
                 f"static embedding table {path} is missing or damaged ({exc}); reinstall batchsum"
@@ -376,20 +383,38 @@ class StaticEmbedder:
         tok.no_truncation()
         tok.no_padding()
         self.tokenizer = tok
-        if tok.get_vocab_size() != len(table):
+        if tok.get_vocab_size() != len(self._q):
             raise IndexError_(
-                f"static embedding table {path} has {len(table)} tokens, the tokenizer {tokenizer_path} "
+                f"static embedding table {path} has {len(self._q)} tokens, the tokenizer {tokenizer_path} "
                 f"{tok.get_vocab_size()}; reinstall batchsum"
             )
-        self.dimension = int(table.shape[1])
-        self.unit = _l2(table)  # per-token unit vectors (MaxSim)
-        keep = _content_token_mask(tok)[: len(table)]
-        ids = np.arange(len(table))
+        self.dimension = int(self._q.shape[1])
+        # Zipf probability of each id (SIF weight a / (a + p)); NaN: weight not computed yet.
+        ids = np.arange(len(self._q))
         rank = np.where(ids >= _FIRST_WORD_ID, ids - _FIRST_WORD_ID + 1, 50).astype(np.float64)
         inv = 1.0 / (rank + 1.0)
-        proba = inv / inv.sum()
-        self.weights = np.where(keep, _SIF / (_SIF + proba), 0.0).astype(np.float32)
-        self._weighted = table * self.weights[:, None]
+        self._sif = (_SIF / (_SIF + inv / inv.sum())).astype(np.float32)
+        self._weights = np.full(len(self._q), np.nan, dtype=np.float32)
+        self._lock = threading.Lock()
+
+    @property
+    def weights(self) -> np.ndarray:
+        """SIF weight of every token id (0 for punctuation, stopwords and special tokens)."""
+        return self._weights_of(np.arange(len(self._q)))
+
+    @functools.cached_property
+    def unit(self) -> np.ndarray:
+        """Per-token unit vectors (MaxSim)."""
+        return _l2(self._q.astype(np.float32) * self._scale[:, None])
+
+    def _weights_of(self, ids: np.ndarray) -> np.ndarray:
+        with self._lock:
+            todo = ids[np.isnan(self._weights[ids])]
+            if len(todo):
+                todo = np.unique(todo)
+                keep = np.array([_is_content(self.tokenizer.id_to_token(int(i)) or "") for i in todo], dtype=bool)
+                self._weights[todo] = np.where(keep, self._sif[todo], 0.0)
+            return self._weights[ids]
 
     def config(self) -> dict[str, Any]:
         """What a reopened Chroma collection needs to rebuild this embedder."""
@@ -402,9 +427,14 @@ class StaticEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalized vector per text (all zeros for a text without content words)."""
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for row, ids in enumerate(self.token_ids(texts)):
-            if ids:
-                out[row] = self._weighted[np.asarray(ids, dtype=np.int64)].sum(axis=0)
+        all_ids = self.token_ids(texts)
+        flat = np.fromiter((i for ids in all_ids for i in ids), dtype=np.int64)
+        if not len(flat):
+            return out
+        uniq, inverse = np.unique(flat, return_inverse=True)
+        rows = self._q[uniq].astype(np.float32) * (self._scale[uniq] * self._weights_of(uniq))[:, None]
+        owner = np.repeat(np.arange(len(texts)), [len(ids) for ids in all_ids])
+        np.add.at(out, owner, rows[inverse.reshape(-1)])
         return _l2(out)
 
     def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
@@ -412,7 +442,7 @@ class StaticEmbedder:
         out: list[np.ndarray] = []
         for ids in self.token_ids(texts):
             uniq = np.unique(np.asarray(ids, dtype=np.int64)) if ids else np.zeros(0, dtype=np.int64)
-            uniq = uniq[self.weights[uniq] > 0] if len(uniq) else uniq
+            uniq = uniq[self._weights_of(uniq) > 0] if len(uniq) else uniq
             out.append(self.unit[uniq])
         return out
 
@@ -420,8 +450,8 @@ class StaticEmbedder:
         """(unit vectors, SIF weights) of a text's distinct content tokens."""
         ids = self.token_ids([text])[0]
         uniq = np.unique(np.asarray(ids, dtype=np.int64)) if ids else np.zeros(0, dtype=np.int64)
-        uniq = uniq[self.weights[uniq] > 0] if len(uniq) else uniq
-        return self.unit[uniq], self.weights[uniq]
+        uniq = uniq[self._weights_of(uniq) > 0] if len(uniq) else uniq
+        return self.unit[uniq], self._weights_of(uniq)
 
 
 def packaged_tokenizer() -> Path:
@@ -474,6 +504,13 @@ def get_embedder(cfg: IndexConfig) -> Embedder:
             {"kind": "openai", "base_url": cfg.embed_base_url, "model": cfg.embed_model}, api_key=cfg.embed_api_key
         )
     return get_static_embedder()
+
+
+def embedding_function(cfg: IndexConfig | None = None) -> Any:
+    """The embedder that built an output's collection, as a Chroma ``EmbeddingFunction``: pass it to
+    ``get_collection(..., embedding_function=...)`` to query batchsum's collection by text from plain
+    ``chromadb`` (default: the static MiniLM vectors batchsum indexes with)."""
+    return chroma_embedding_function(get_embedder(cfg) if cfg is not None else get_static_embedder())
 
 
 def chroma_embedding_function(embedder: Embedder) -> Any:

@@ -27,7 +27,6 @@ beside it and swaps it in with an atomic rename. Like the token cache it is deri
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import itertools
 import logging
@@ -42,7 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.index.embed import STOPWORDS
+from batchsum.index.analysis import _CJK_CLASS, analyze, query_groups, snowball_name, term_languages
+from batchsum.index.analysis import stem as analysis_stem
 from batchsum.index.state import lexical_path
 from batchsum.tree import atomic_target
 
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEX_SCHEMA = 5  # 5: one posting row per (term, document), delta-packed; doc_ts only when dated
+LEX_SCHEMA = 6  # 6: Snowball stems in the document's language, CJK bigrams; a language per document
 PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 points of recall@5
 PASSAGE_STRIDE = 50
 BM25_K1 = 1.2
@@ -60,52 +60,40 @@ BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction
 TOP_UNITS = 100  # best passages whose documents get node scores (plus the documents the dense channel found)
 
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
-# Letters spelled one by one: "L_C_D_" (transcripts), "U.S.A." (prose), with a plural or possessive "s".
-# Split, each letter would be dropped as a one-letter word and "LCD" could never match.
-_SPELLED = re.compile(r"(?<![^\W_])((?:[^\W\d_][_.]){2,})(?:'?s\b)?", re.UNICODE)
 # Words that say what the asker wants done, not what the text is about ("summarize the discussion
 # about ..."); in a transcript they match filler talk. Used for queries only.
 QUERY_STOPWORDS = frozenset(
     "summarize summarise summary discuss discussed discussing discussion discussions talk talked talking"
     " think thought say said saying mention opinion opinions tell told explain".split()
 )
-_SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "s")
+# A passage's "words": whitespace-separated runs, and in CJK text (no spaces) every two characters.
+_WORD_SPAN = re.compile(rf"[{_CJK_CLASS}]{{1,2}}|[^\s{_CJK_CLASS}]+")
 
 
-@functools.lru_cache(maxsize=1 << 18)
-def stem(word: str) -> str:
-    """A light suffix stripper (possessive, plurals, -ing, -ed): "budgets" and "budget's" match "budget"."""
-    if word.endswith("'s"):
-        word = word[:-2]
-    if len(word) <= 4 or word.endswith("ss"):
-        return word[:-1] if len(word) == 4 and word.endswith("e") else word
-    for suf in _SUFFIXES:
-        if word.endswith(suf) and len(word) - len(suf) >= 3:
-            base = word[: -len(suf)]
-            return base + "y" if suf in ("ies", "ied") else base
-    # A final "e" goes too, so "release" meets "released" and "releases" ("releas").
-    return word[:-1] if word.endswith("e") else word
+def stem(word: str, language: str | None = None) -> str:
+    """Snowball stem of a word (lowercased first), in ``language`` or by script: "died" -> "die"."""
+    return analysis_stem(word.lower().removesuffix("'s"), language)
 
 
-def tokenize(text: str) -> list[str]:
-    """Lowercased, stemmed content words of ``text`` (stopwords and one-letter words dropped, spelled-out
-    letters joined: "L_C_D_s" -> "lcd")."""
-    text = _SPELLED.sub(lambda m: m.group(1)[::2], text.lower())
-    return [stem(w) for w in _TOKEN.findall(text) if len(w) > 1 and w not in STOPWORDS]
+def tokenize(text: str, language: str | None = None) -> list[str]:
+    """The index terms of ``text`` (see :mod:`batchsum.index.analysis`): "The Budgets were CUT" -> budget, cut."""
+    return analyze(text, language)
 
 
-def query_tokens(query: str) -> list[str]:
-    """The query's lexical terms: :func:`tokenize` minus words that only phrase the request."""
-    stops = {stem(w) for w in QUERY_STOPWORDS} | QUERY_STOPWORDS
-    kept = [t for t in tokenize(query) if t not in stops]
-    # A query made only of such words still means something: keep them rather than match nothing.
-    return kept or tokenize(query)
+def query_languages(query: str, languages: Iterable[str | None]) -> dict[str, set[str | None]]:
+    """The languages whose analysis made each stem of the query (:func:`~batchsum.index.analysis.term_languages`)."""
+    return term_languages(query, languages)
+
+
+def query_tokens(query: str, languages: Iterable[str | None] = (None,)) -> list[list[str]]:
+    """The query's term groups (:func:`~batchsum.index.analysis.query_groups`) minus words that only phrase
+    the request ("summarize", "discuss"), unless nothing else is left."""
+    return query_groups(query, languages, QUERY_STOPWORDS)
 
 
 def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE) -> Iterator[tuple[int, str]]:
     """(char offset, text) of overlapping windows of ``words`` words, every ``stride`` words."""
-    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    spans = [(m.start(), m.end()) for m in _WORD_SPAN.finditer(text)]
     if not spans:
         return
     start = 0
@@ -117,14 +105,14 @@ def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE
         start += stride
 
 
-def passage_counts(text: str) -> list[tuple[int, Counter[str]]]:
+def passage_counts(text: str, language: str | None = None) -> list[tuple[int, Counter[str]]]:
     """(char offset, term counts) of each :func:`passages` window, tokenizing every word once: a window is
     two consecutive half-windows (PASSAGE_WORDS = 2 * PASSAGE_STRIDE)."""
-    spans = [m.start() for m in re.finditer(r"\S+", text)]
+    spans = [m.start() for m in _WORD_SPAN.finditer(text)]
     if not spans:
         return []
     halves = [(spans[i], Counter(tokenize(text[spans[i] : spans[i + PASSAGE_STRIDE] if i + PASSAGE_STRIDE < len(spans)
-                                                  else len(text)])))
+                                                  else len(text)], language)))
               for i in range(0, len(spans), PASSAGE_STRIDE)]  # fmt: skip
     if len(halves) == 1:
         return halves
@@ -134,6 +122,15 @@ def passage_counts(text: str) -> list[tuple[int, Counter[str]]]:
         both.update(halves[i + 1][1])
         out.append((halves[i][0], both))
     return out
+
+
+def doc_language(nodes: Sequence[IndexNode]) -> str | None:
+    """The language a document's nodes record (the front matter's ``language``), or None."""
+    for n in nodes:
+        lang = n.metadata.get("language")
+        if lang:
+            return str(lang)
+    return None
 
 
 def node_spans(nodes: Sequence[IndexNode], n_chars: int) -> dict[str, tuple[int, int]]:
@@ -187,7 +184,7 @@ _SCHEMA = (
     # (-1 for a source passage) and its char offset, as packed int32 arrays. terms: the document's
     # distinct terms (zlib), to delete its postings without a second index on them.
     "CREATE TABLE IF NOT EXISTS lex_docs (dkey INTEGER PRIMARY KEY, doc_id TEXT NOT NULL UNIQUE, sig TEXT NOT NULL,"
-    " units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB, terms BLOB)",
+    " units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB, terms BLOB, lang TEXT)",
     "CREATE TABLE IF NOT EXISTS lex_nodes (nkey INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, dkey INTEGER NOT NULL,"
     " start INTEGER, stop INTEGER, level INTEGER, is_final INTEGER, content_type TEXT, doc_ts INTEGER, source TEXT)",
     "CREATE INDEX IF NOT EXISTS lex_nodes_doc ON lex_nodes (dkey)",
@@ -229,6 +226,7 @@ class Evidence:
 
     in_source: bool
     start: int
+    coverage: float = 0.0  # share of the query's weight (idf) whose terms the passage holds, 0..1
 
 
 class LexicalStore:
@@ -252,6 +250,7 @@ class LexicalStore:
         # term once, at average length) and where each scored node's best passage is.
         self.last_reference = 0.0
         self.last_evidence: dict[str, Evidence] = {}
+        self._langs: dict[int, str | None] | None = None
         if self.outdated:
             return
         with self._db:
@@ -300,16 +299,17 @@ class LexicalStore:
         from array import array
 
         spans = node_spans(nodes, len(source)) if source is not None else {}
+        language = doc_language(nodes)
         units: list[tuple[str | None, int, Counter[str]]] = []
         if source is not None:
-            units.extend((None, off, counts) for off, counts in passage_counts(source))
+            units.extend((None, off, counts) for off, counts in passage_counts(source, language))
         for n in nodes:
-            units.extend((n.id, off, counts) for off, counts in passage_counts(n.body))
+            units.extend((n.id, off, counts) for off, counts in passage_counts(n.body, language))
         units = [u for u in units if u[2]]
         self._delete_docs([doc_id])
         cur = self._db.execute(
-            "INSERT INTO lex_docs (doc_id, sig, units, total_len) VALUES (?, ?, ?, ?)",
-            (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units)),
+            "INSERT INTO lex_docs (doc_id, sig, units, total_len, lang) VALUES (?, ?, ?, ?, ?)",
+            (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units), snowball_name(language)),
         )
         dkey = int(cur.lastrowid or 0)
         nkeys: dict[str, int] = {}
@@ -371,28 +371,67 @@ class LexicalStore:
 
     # -- searching -------------------------------------------------------------------------------------
 
-    def scores(self, terms: Sequence[str], filt: LexFilter, focus_docs: Iterable[str] = ()) -> dict[str, float]:
+    def languages(self) -> list[str | None]:
+        """The Snowball languages of the indexed documents (None: analysed by script)."""
+        return [r[0] for r in self._db.execute("SELECT DISTINCT lang FROM lex_docs")]
+
+    def _doc_languages(self) -> dict[int, str | None]:
+        if self._langs is None:
+            self._langs = {int(d): lang for d, lang in self._db.execute("SELECT dkey, lang FROM lex_docs")}
+        return self._langs
+
+    def _group_postings(
+        self, group: Sequence[str], made_by: Mapping[str, set[str | None]] | None = None
+    ) -> list[tuple[int, Any, Any]]:
+        """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed.
+        ``made_by``: the languages whose analysis made each member; a member counts only in their documents."""
+        import numpy as np
+
+        rows: dict[int, list[tuple[Any, Any]]] = {}
+        for term in dict.fromkeys(group):
+            langs = made_by.get(term) if made_by is not None else None
+            doc_lang = self._doc_languages() if langs is not None else None
+            for d, data in self._db.execute("SELECT dkey, data FROM lex_postings WHERE term = ?", (term,)):
+                if doc_lang is not None and langs is not None and doc_lang.get(int(d)) not in langs:
+                    continue
+                rows.setdefault(int(d), []).append(unpack_postings(data))
+        out: list[tuple[int, Any, Any]] = []
+        for d, parts in rows.items():
+            if len(parts) == 1:
+                out.append((d, *parts[0]))
+                continue
+            units, inverse = np.unique(np.concatenate([u for u, _ in parts]), return_inverse=True)
+            tf = np.zeros(len(units), dtype=np.int64)
+            np.add.at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
+            out.append((d, units, tf))
+        return out
+
+    def scores(
+        self,
+        groups: Sequence[Sequence[str]],
+        filt: LexFilter,
+        focus_docs: Iterable[str] = (),
+        made_by: Mapping[str, set[str | None]] | None = None,
+    ) -> dict[str, float]:
         """BM25 score of the nodes of every document among the :data:`TOP_UNITS` best passages, and of
         ``focus_docs`` (so nodes proposed by the dense channel get their true score); node id -> score.
+        Each group of terms counts as one query term (:func:`~batchsum.index.analysis.query_groups`).
 
         Also sets :attr:`last_reference` and :attr:`last_evidence` (see the constructor)."""
         import numpy as np
 
         self.last_reference = 0.0
         self.last_evidence = {}
-        counts = Counter(terms)
+        counts = Counter(tuple(g) for g in groups if g)
         n_units, total = self._db.execute("SELECT TOTAL(units), TOTAL(total_len) FROM lex_docs").fetchone()
         if not counts or not n_units:
             return {}
         avgdl = max(float(total) / float(n_units), 1e-9)
-        # Postings first, per term: rows of (document, passages, tfs). Passage lengths come per document below.
+        # Postings first, per group: rows of (document, passages, tfs). Passage lengths come per document below.
         found: list[tuple[list[tuple[int, Any, Any]], float]] = []
         reference = 0.0
-        for term, qtf in counts.items():
-            rows = [
-                (int(d), *unpack_postings(data))
-                for d, data in self._db.execute("SELECT dkey, data FROM lex_postings WHERE term = ?", (term,))
-            ]
+        for group, qtf in counts.items():
+            rows = self._group_postings(group, made_by)
             n = sum(len(u) for _, u, _ in rows)
             idf = math.log(1.0 + (n_units - n + 0.5) / (n + 0.5))
             # A query word the corpus lacks still counts in the reference: it is part of what was asked.
@@ -403,7 +442,7 @@ class LexicalStore:
         if not found:
             return {}
         lens = self._lengths(sorted({d for rows, _ in found for d, _, _ in rows}))
-        uid_parts, weights = [], []
+        uid_parts, weights, held = [], [], []
         for rows, w in found:
             units = np.concatenate([u for _, u, _ in rows]).astype(np.int64)
             tf = np.concatenate([f for _, _, f in rows]).astype(np.float64)
@@ -411,10 +450,13 @@ class LexicalStore:
             dks = np.repeat(np.array([d for d, _, _ in rows], dtype=np.int64), [len(u) for _, u, _ in rows])
             uid_parts.append(dks * _UID_SHIFT + units)
             weights.append(w * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl)))
+            held.append(np.full(len(units), w / reference))
         uids, inverse = np.unique(np.concatenate(uid_parts), return_inverse=True)
         unit_score = np.zeros(len(uids), dtype=np.float64)
         np.add.at(unit_score, inverse.reshape(-1), np.concatenate(weights))
-        return self._node_scores(uids, unit_score, filt, list(focus_docs))
+        coverage = np.zeros(len(uids), dtype=np.float64)
+        np.add.at(coverage, inverse.reshape(-1), np.concatenate(held))
+        return self._node_scores(uids, unit_score, coverage, filt, list(focus_docs))
 
     def _lengths(self, dkeys: list[int]) -> dict[int, Any]:
         import numpy as np
@@ -440,7 +482,9 @@ class LexicalStore:
                 out[int(dkey)] = (np.frombuffer(nk or b"", dtype=np.int32), np.frombuffer(st or b"", dtype=np.int32))
         return out
 
-    def _node_scores(self, uids: Any, unit_score: Any, filt: LexFilter, focus: list[str]) -> dict[str, float]:
+    def _node_scores(
+        self, uids: Any, unit_score: Any, coverage: Any, filt: LexFilter, focus: list[str]
+    ) -> dict[str, float]:
         import numpy as np
 
         top = np.argsort(-unit_score)[:TOP_UNITS]
@@ -451,7 +495,7 @@ class LexicalStore:
             dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
         doc_of = uids // _UID_SHIFT
         keep = np.isin(doc_of, np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
-        uids, unit_score, doc_of = uids[keep], unit_score[keep], doc_of[keep]
+        uids, unit_score, coverage, doc_of = uids[keep], unit_score[keep], coverage[keep], doc_of[keep]
         numbers = uids % _UID_SHIFT
         layout = self._layout(sorted(dkeys))
         owner = np.zeros(len(uids), dtype=np.int64)
@@ -466,34 +510,35 @@ class LexicalStore:
         by_nkey = {row[0]: row for row in nodes if filt.admits(int(row[5]), bool(row[6]), row[7], row[8], row[9])}
         # Summary passages score their own node.
         own = owner >= 0
-        for nkey, score, off in zip(owner[own].tolist(), unit_score[own].tolist(), offset[own].tolist(), strict=True):
+        for nkey, score, off, cov in zip(owner[own].tolist(), unit_score[own].tolist(), offset[own].tolist(),
+                                         coverage[own].tolist(), strict=True):  # fmt: skip
             row = by_nkey.get(nkey)
             if row is not None and score > best.get(row[1], 0.0):
                 best[row[1]] = score
-                evidence[row[1]] = Evidence(False, int(off))
+                evidence[row[1]] = Evidence(False, int(off), cov)
         # Source passages score every node whose span holds them: per document, passages sorted by offset,
         # so a node's passages are one slice (found by binary search).
-        src_doc, src_off, src_score = doc_of[~own], offset[~own], unit_score[~own]
-        per_doc: dict[int, tuple[Any, Any]] = {}
+        src_doc, src_off, src_score, src_cov = doc_of[~own], offset[~own], unit_score[~own], coverage[~own]
+        per_doc: dict[int, tuple[Any, Any, Any]] = {}
         by_pos = np.lexsort((src_off, src_doc))
-        src_doc, src_off, src_score = src_doc[by_pos], src_off[by_pos], src_score[by_pos]
+        src_doc, src_off, src_score, src_cov = src_doc[by_pos], src_off[by_pos], src_score[by_pos], src_cov[by_pos]
         bounds = np.flatnonzero(np.diff(src_doc)) + 1
         for idx in np.split(np.arange(len(src_doc)), bounds):
             if len(idx):
-                per_doc[int(src_doc[idx[0]])] = (src_off[idx], src_score[idx])
+                per_doc[int(src_doc[idx[0]])] = (src_off[idx], src_score[idx], src_cov[idx])
         for row in by_nkey.values():
             _, nid, dkey, s, e = row[:5]
             got = per_doc.get(int(dkey))
             if s is None or e is None or got is None:
                 continue
-            offs, scores = got
+            offs, scores, covs = got
             lo, hi = int(np.searchsorted(offs, s, "left")), int(np.searchsorted(offs, e, "left"))
             if hi > lo:
                 i = lo + int(np.argmax(scores[lo:hi]))
                 score = float(scores[i])
                 if score > best.get(nid, 0.0):
                     best[nid] = score
-                    evidence[nid] = Evidence(True, int(offs[i]))
+                    evidence[nid] = Evidence(True, int(offs[i]), float(covs[i]))
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:

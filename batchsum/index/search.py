@@ -1,13 +1,15 @@
 """Search every summary of an output folder.
 
 1. Retrieve ``k*3`` candidates per level (L1, L2, L3: a collapsed-tree search) by cosine similarity of
-   the static vectors, and ``k`` per level by BM25 over the nodes' summaries and the source passages
-   they summarize (:mod:`batchsum.index.lexical`): the words a summary dropped still find its node.
-2. Score each candidate with an absolute relevance in 0..1, comparable across queries:
-   ``min(1, WEIGHT_BM25 * bm25 / reference + WEIGHT_COSINE * calibrated cosine)``, where ``reference``
-   is the BM25 score of a passage holding every query word once (so the lexical part says how much of
-   the query, weighted by rarity, the best passage holds) and the cosine is mapped from the range where
-   unrelated texts and paraphrases fall. Evidence beyond a full answer orders hits that both reach 1.
+   the static vectors (:mod:`batchsum.index.dense`: exact over search's own copy of the vectors, or
+   Chroma with ``--chroma-host``), and ``k`` per level by BM25 over the nodes' summaries and the source
+   passages they summarize (:mod:`batchsum.index.lexical`): the words a summary dropped still find its node.
+2. Score each candidate with an absolute relevance in 0..1, comparable across queries: the weighted mean
+   of the *coverage* of its best passage (the share of the query's idf weight whose words it holds),
+   the cosine mapped from the range where unrelated texts and paraphrases fall, and the passage's BM25
+   over a *reference* (the BM25 of a passage holding every query word once), capped at 1. So 1.000 needs
+   every query word in one passage, with BM25 at least the reference and a summary as close as a
+   paraphrase; a query about words that appear nowhere scores from the meaning side alone, low.
    With ``--reranker`` an ONNX cross-encoder's probability replaces it. Candidates below
    :data:`MIN_RELEVANCE` are not hits: a query nothing answers gets none.
 3. ``score = relevance + RECENCY_BONUS * recency * (1 - relevance)``: a recent dated document moves up
@@ -16,19 +18,17 @@
 4. MMR with λ = 0.7 picks the final ``k``, diversifying by source: near-copies (cosine ≥ 0.92 to a hit
    already chosen) and repeated snippets are dropped, a second node of an already chosen source is
    penalized; the hits are shown in score order.
-5. The snippet is the passage that matched: a source passage when the words were found there, else
-   the best sentences of the summary.
+5. The snippet is the passage that matched (:mod:`batchsum.index.snippets`): whole sentences of the
+   source when the words were found there, else the best sentences of the summary.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fnmatch
 import logging
 import math
 import re
 import sqlite3
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -37,13 +37,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from batchsum.errors import ConfigError, IndexError_
-from batchsum.index.embed import STOPWORDS, get_embedder
-from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_tokens
+from batchsum.index.dense import DenseIndex, matching_sources, open_dense
+from batchsum.index.embed import get_embedder
+from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
+from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
 from batchsum.index.state import completeness, readable_index
-from batchsum.index.store import chroma_errors, open_collection, vector_store
-from batchsum.index.vectors import NodeRow
 from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.sources import source_text
 
@@ -56,26 +56,21 @@ log = logging.getLogger(__name__)
 CANDIDATES_PER_LEVEL = 3  # x k, dense channel
 LEXICAL_PER_LEVEL = 1  # x k, lexical channel (it mostly adds nodes the dense pool already holds)
 # Absolute relevance (calibrated on the QMSum queries and on queries about nothing in the corpus).
-WEIGHT_BM25 = 0.7
+WEIGHT_COVERAGE = 0.7  # of the share of the query (by idf) the best passage holds
 WEIGHT_COSINE = 0.3
 COSINE_FLOOR = 0.1  # static-vector cosine of unrelated texts (0.0-0.2): relevance 0 from the meaning side
 COSINE_FULL = 0.5  # and of a paraphrase (0.4-0.5; a near-copy is 0.8-0.95): 1
-MIN_RELEVANCE = 0.35  # below: not a hit ("no good match")
+MIN_RELEVANCE = 0.2  # below: not a hit ("no good match")
+WEIGHT_EVIDENCE = 0.3  # of BM25 / reference (capped at 1: a passage holding each query word once)
 SAME_SOURCE_PENALTY = 1.0  # MMR penalty of a node whose source is already among the hits (as for cosine 1.0)
 # Weight of MMR's similarity penalty between nodes of different sources. 0: a relevant file is never
 # pushed down for resembling another relevant file.
 CROSS_SOURCE_SIMILARITY = 0.0
-WIDE_FACTOR = 10  # the unfiltered first query fetches this many times k*3 nodes
 RECENCY_BONUS = 0.15
 RECENCY_DAYS = 30.0
 MMR_LAMBDA = 0.7
 DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
 LEVELS = ("1", "2", "3", "final")
-SNIPPET_CHARS = 240
-
-_STOP = STOPWORDS
-_WORD = re.compile(r"[\w'-]+", re.UNICODE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @dataclass
@@ -104,61 +99,6 @@ class SearchHit:
         d = asdict(self)
         d["summary_path"] = str(self.summary_path)
         return d
-
-
-def query_terms(query: str) -> list[str]:
-    """Content words of the query, lowercased, in order, without duplicates."""
-    words = [w.strip("'-").lower() for w in _WORD.findall(query)]
-    return list(dict.fromkeys(w for w in words if len(w) > 1 and w not in _STOP))
-
-
-def _term_re(terms: list[str]) -> re.Pattern[str] | None:
-    if not terms:
-        return None
-    # Match word starts, allowing inflections of longer terms ("budget" -> "budgets", "decide" -> "decided").
-    parts = [re.escape(t[:5]) + r"\w*" if len(t) >= 6 else re.escape(t) + r"\b" for t in terms]
-    return re.compile(r"\b(?:" + "|".join(parts) + ")", re.IGNORECASE)
-
-
-def make_snippet(text: str, terms: list[str], limit: int = SNIPPET_CHARS) -> tuple[str, list[str]]:
-    """The passage of ``text`` with the most distinct query terms (about ``limit`` chars) and those terms."""
-    flat = " ".join(text.split())
-    pattern = _term_re(terms)
-    sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
-    if not sentences:
-        return "", []
-    best, best_hits = 0, -1
-    if pattern is not None:
-        for i, s in enumerate(sentences):
-            hits = len({m.group(0).lower() for m in pattern.finditer(s)})
-            if hits > best_hits:
-                best, best_hits = i, hits
-    chosen = " ".join(sentences[best].split())
-    j = best + 1
-    while len(chosen) < limit // 2 and j < len(sentences):
-        chosen += " " + " ".join(sentences[j].split())
-        j += 1
-    if len(chosen) > limit:
-        start = 0
-        if pattern is not None:
-            m = pattern.search(chosen)
-            if m and m.start() > limit // 3:
-                start = chosen.rfind(" ", 0, m.start() - limit // 4) + 1
-        cut = chosen[start : start + limit]
-        cut = cut[: cut.rfind(" ")] if " " in cut[limit // 2 :] else cut
-        chosen = ("… " if start else "") + cut + " …"
-    if not chosen:
-        chosen = flat[:limit]
-    found = sorted({m.group(0).lower() for m in pattern.finditer(chosen)}) if pattern is not None else []
-    return chosen, found
-
-
-def highlight(snippet: str, terms: list[str], mark: Callable[[str], str]) -> str:
-    """``snippet`` with every occurrence of the query terms passed through ``mark``."""
-    pattern = _term_re(terms)
-    if pattern is None:
-        return snippet
-    return pattern.sub(lambda m: mark(m.group(0)), snippet)
 
 
 def minmax(scores: np.ndarray) -> np.ndarray:
@@ -232,94 +172,33 @@ def mmr(
 
 
 _ID_LEVEL = re.compile(r":summary:L([123]):[^:]*$")
-
-
-def _query(col: Any, qvec: np.ndarray, n: int, where: dict[str, Any] | None) -> list[tuple[str, float]]:
-    res = col.query(query_embeddings=[qvec], n_results=n, where=where, include=["distances"])
-    return [(rid, 1.0 - float(d)) for rid, d in zip(res["ids"][0], res["distances"][0], strict=True)]
-
-
-def _candidates(
-    col: Any, qvec: np.ndarray, per_level: int, level: str | None, base: list[dict[str, Any]]
-) -> dict[str, float]:
-    """The ``per_level`` nearest nodes of each level (or of the one asked for): id -> cosine similarity.
-
-    One wide unfiltered query usually holds enough nodes of every level (a node id names its level);
-    a level-filtered query, several times slower in Chroma, runs only for a level that falls short.
-    """
-    if level is not None:
-        where = {"is_final": True} if level == "final" else {"level": int(level)}
-        return dict(_query(col, qvec, per_level, _and([*base, where])))
-    wide = per_level * WIDE_FACTOR
-    found = _query(col, qvec, wide, _and(base))
-    by_level: dict[int, list[tuple[str, float]]] = {1: [], 2: [], 3: []}
-    for rid, sim in found:
-        m = _ID_LEVEL.search(rid)
-        if m is None:  # not a batchsum node id: fall back to one query per level
-            by_level = {1: [], 2: [], 3: []}
-            break
-        got = by_level[int(m.group(1))]
-        if len(got) < per_level:
-            got.append((rid, sim))
-    if len(found) == wide or any(not _ID_LEVEL.search(r) for r, _ in found):
-        for lvl, got in by_level.items():
-            if len(got) < per_level:  # more of this level may lie beyond the wide net
-                by_level[lvl] = _query(col, qvec, per_level, _and([*base, {"level": lvl}]))
-    return {rid: sim for lvl in (1, 2, 3) for rid, sim in by_level[lvl]}
-
-
-def _and(clauses: list[dict[str, Any]]) -> dict[str, Any] | None:
-    if not clauses:
-        return None
-    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
-
-
-def _matching_sources(col: Any, glob: str, base: list[dict[str, Any]]) -> list[str]:
-    """Source relpaths (of indexed documents) matching a path glob; a trailing '/' means the folder."""
-    pattern = glob.rstrip("/") + "/*" if glob.endswith("/") else glob
-    res = col.get(where=_and([*base, {"is_final": True}]), include=["metadatas"])
-    sources = sorted({str((md or {}).get("source_path", "")) for md in res["metadatas"] or []})
-    return [s for s in sources if fnmatch.fnmatchcase(s, pattern) or fnmatch.fnmatchcase(s, pattern + "/*")]
-
-
-def _fetch(col: Any, ids: list[str], embeddings: bool = False) -> dict[str, tuple[dict[str, Any], np.ndarray]]:
-    """id -> (metadata, embedding or an empty array) for a few ids."""
-    if not ids:
-        return {}
-    include = ["metadatas", "embeddings"] if embeddings else ["metadatas"]
-    res = col.get(ids=ids, include=include)
-    embs = res["embeddings"] if embeddings else [np.zeros(0, np.float32)] * len(res["ids"])
-    return {
-        rid: (dict(md or {}), np.asarray(emb, dtype=np.float32))
-        for rid, md, emb in zip(res["ids"], res["metadatas"], embs, strict=True)
-    }
+SOURCE_CONTEXT = 400  # chars read before a source passage, to start its snippet at a sentence start
 
 
 def _node_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
-    """The node's text, read from its file in the tree (Chroma does not keep a copy). Only the body is
-    needed: parsing the front matter's YAML cost more than the rest of a search."""
+    """The node's summary text, read from its file in the tree (no front matter, links or markup)."""
     rel = md.get("summary_path")
     if not rel:
         return ""
     try:
-        text = (cfg.out / str(rel)).read_text(encoding="utf-8")
+        return node_body((cfg.out / str(rel)).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ""
-    if text.startswith("---\n"):
-        end = text.find("\n---\n", 3)
-        text = text[end + len("\n---\n") :] if end >= 0 else ""
-    return text.strip("\n")
 
 
-def _source_snippet(cfg: IndexConfig, md: dict[str, Any], ev: Evidence, terms: list[str]) -> tuple[str, list[str]]:
-    """The source passage at ``ev.start`` as a snippet, or ("", []) when the source is gone or changed."""
+def _source_snippet(
+    cfg: IndexConfig, md: dict[str, Any], ev: Evidence, groups: list[list[str]]
+) -> tuple[str, list[str]]:
+    """The sentences of the source passage at ``ev.start``, or ("", []) when the source is gone or changed."""
     text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""),
                        md.get("source_sha256"))  # fmt: skip
     if text is None:
         return "", []
-    # The passage is ~100 words from ev.start; start at a word boundary.
-    window = text[ev.start : ev.start + SNIPPET_CHARS * 4]
-    return make_snippet(window, terms)
+    # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
+    # and after it, and keep whole sentences only.
+    start = max(0, ev.start - SOURCE_CONTEXT)
+    window = text[start : ev.start + SNIPPET_CHARS * 4]
+    return make_snippet(window, groups, language=md.get("language"), partial_edges=start > 0)
 
 
 def validate_query(
@@ -387,23 +266,17 @@ def _search_output(
             log.warning("%s", message)
     ranker: Reranker | None = cross_encoder(reranker) if reranker is not None else None
     embedder = get_embedder(cfg)
-    col = open_collection(cfg, embedder, create=False)
-    with chroma_errors(cfg):
-        base: list[dict[str, Any]] = []
+    dense = open_dense(cfg, embedder)
+    with contextlib.closing(dense):
         filt = LexFilter(level=level, content_type=content_type)
-        if content_type:
-            base.append({"content_type": content_type})
         if since is not None:
-            # Only documents with a real date: a copy date says nothing about when a text was written.
             filt.since_ts = date_to_ts(since)
-            base.extend([{"doc_ts": {"$gte": filt.since_ts}}, {"dated": True}])
         if path_glob:
-            sources = _matching_sources(col, path_glob, base)
+            sources = matching_sources(dense.sources(), path_glob)
             if not sources:
                 return []
             filt.sources = set(sources)
-            base.append({"source_path": {"$in": sources}})
-        return _search(cfg, col, embedder, ranker, q, k, level, base, filt, today or datetime.now(UTC).date())
+        return _search(cfg, dense, embedder, ranker, q, k, filt, today or datetime.now(UTC).date())
 
 
 @dataclass
@@ -414,6 +287,7 @@ class LexicalResult:
     candidates: list[str]  # the best nodes of each level
     reference: float  # BM25 of a passage holding each query word once
     evidence: dict[str, Evidence]
+    groups: list[list[str]]  # the query's terms (see :func:`batchsum.index.analysis.query_groups`)
 
 
 def lexical_candidates(
@@ -421,7 +295,7 @@ def lexical_candidates(
 ) -> LexicalResult:
     """BM25 scores of the nodes the query's words reach, and the ``per_level`` best of each level as new
     candidates. An output without a (current) lexical index has none."""
-    empty = LexicalResult({}, [], 0.0, {})
+    empty = LexicalResult({}, [], 0.0, {}, query_tokens(query))
     path = lexical_path(cfg)
     if not path.is_file():
         return empty
@@ -437,7 +311,9 @@ def lexical_candidates(
         return empty
     with contextlib.closing(store):
         try:
-            scores = store.scores(query_tokens(query), filt, focus_docs)
+            languages = store.languages()
+            groups = query_tokens(query, languages)
+            scores = store.scores(groups, filt, focus_docs, query_languages(query, languages))
         except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
             return empty
@@ -448,24 +324,21 @@ def lexical_candidates(
         got = by_level.setdefault(m.group(1) if m else "?", [])
         if len(got) < per_level:
             got.append(nid)
-    return LexicalResult(scores, [nid for got in by_level.values() for nid in got], reference, evidence)
+    return LexicalResult(scores, [nid for got in by_level.values() for nid in got], reference, evidence, groups)
 
 
-def strength_of(cosine: np.ndarray, bm25: np.ndarray, reference: float) -> np.ndarray:
-    """How strongly each candidate answers the query: 1.0 is a full answer, more is more evidence (a passage
-    repeating the query's words). :func:`relevance_of` caps it at 1.
+def relevance_of(cosine: np.ndarray, coverage: np.ndarray | None, evidence: np.ndarray | None = None) -> np.ndarray:
+    """Absolute relevance in 0..1 (see the module docstring).
 
-    ``WEIGHT_BM25 * bm25 / reference + WEIGHT_COSINE * calibrated cosine``; without a lexical channel
-    (``reference`` 0) the calibrated cosine alone."""
+    ``coverage``: the share of the query's weight (idf) that the node's best passage holds; ``evidence``:
+    that passage's BM25 over the reference score. Without a lexical channel (None) the calibrated cosine
+    alone."""
     meaning = np.clip((cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR), 0.0, 1.0)
-    if reference <= 0:
+    if coverage is None:
         return meaning.astype(np.float32)
-    return (WEIGHT_BM25 * np.maximum(bm25, 0.0) / reference + WEIGHT_COSINE * meaning).astype(np.float32)
-
-
-def relevance_of(cosine: np.ndarray, bm25: np.ndarray, reference: float) -> np.ndarray:
-    """Absolute relevance in 0..1 from static-vector cosines and BM25 scores (see the module docstring)."""
-    return np.minimum(strength_of(cosine, bm25, reference), 1.0)
+    strength = np.clip(evidence, 0.0, 1.0) if evidence is not None else np.clip(coverage, 0.0, 1.0)
+    parts = WEIGHT_COVERAGE * np.clip(coverage, 0.0, 1.0) + WEIGHT_COSINE * meaning + WEIGHT_EVIDENCE * strength
+    return (parts / (WEIGHT_COVERAGE + WEIGHT_COSINE + WEIGHT_EVIDENCE)).astype(np.float32)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -474,35 +347,26 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 def _search(
     cfg: IndexConfig,
-    col: Any,
+    dense: DenseIndex,
     embedder: Any,
     ranker: Reranker | None,
     q: str,
     k: int,
-    level: str | None,
-    base: list[dict[str, Any]],
     filt: LexFilter,
     today: date,
 ) -> list[SearchHit]:
-    # Stage 1: per-level candidates. Only ids and distances: metadata and vectors are the slow part of
-    # a Chroma query; vectors and dates come from the vector store, metadata only for the hits.
+    # Stage 1: per-level candidates from the vectors and from BM25.
     qvec = embedder.embed([q])[0]
-    cands = _candidates(col, qvec, k * CANDIDATES_PER_LEVEL, level, base)
+    cands = dense.nearest(qvec, k * CANDIDATES_PER_LEVEL, filt)
     dense_docs = {doc_id_of(i) for i in cands}
     lex = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
     ids = list(dict.fromkeys([*cands, *lex.candidates]))
     if not ids:
         return []
 
-    # Stage 2: absolute relevance. What the vector store lacks (a cache lost) comes from Chroma.
-    with contextlib.closing(vector_store(cfg)) as store:
-        rows = store.get_many(ids)
-    need = [i for i in ids if i not in rows]
-    fetched = _fetch(col, need, embeddings=True)
-    for nid, (md, emb) in fetched.items():
-        ts = md.get("doc_ts") if md.get("dated") else None
-        rows[nid] = NodeRow(str(md.get("content_hash", "")), ts, emb)
-    # A lexical hit Chroma does not hold (a sync interrupted between the two) cannot be shown.
+    # Stage 2: absolute relevance.
+    rows = dense.rows(ids)
+    # A lexical hit the vectors do not hold (a sync interrupted between the two) cannot be shown.
     ids = [i for i in ids if i in rows and rows[i].embedding.size]
     if not ids:
         return []
@@ -511,20 +375,19 @@ def _search(
     qunit = np.asarray(qvec, dtype=np.float32) / max(float(np.linalg.norm(qvec)), 1e-12)
     cosine = np.einsum("id,d->i", matrix, qunit)
     texts: dict[str, str] = {}
-    metas: dict[str, dict[str, Any]] = {}
     if ranker is not None:
-        metas = {i: md for i, (md, _) in _fetch(col, ids).items()}
-        texts = {i: _node_text(cfg, metas.get(i, {})) for i in ids}
-        strength = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
+        texts = {i: _node_text(cfg, rows[i].metadata) for i in ids}
+        relevance = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
+        evidence = np.zeros_like(relevance)
     else:
-        bm25 = np.array([lex.scores.get(i, 0.0) for i in ids], dtype=np.float32)
-        strength = strength_of(cosine, bm25, lex.reference)
-    relevance = np.minimum(strength, 1.0)
+        coverage = np.array([lex.evidence[i].coverage if i in lex.evidence else 0.0 for i in ids], np.float32)
+        # BM25 over the reference: how strongly the best passage answers (repeated words, a short passage).
+        evidence = np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / max(lex.reference, 1e-9)
+        relevance = relevance_of(cosine, coverage if lex.reference > 0 else None, evidence)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
-    # Order: the score, then the evidence beyond a full answer (two hits both at 1.0 are not equal),
-    # then recency; never against the shown score.
-    ranked = final + (strength - relevance) + 1e-6 * rec
+    # Order: the score, then the evidence beyond a full answer, then recency; never against the shown score.
+    ranked = final + 1e-3 * evidence + 1e-6 * rec
     keep = np.flatnonzero(relevance >= MIN_RELEVANCE)
     if not len(keep):
         return []
@@ -539,30 +402,25 @@ def _search(
     )
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
-    # dropped below), then metadata and text of the chosen few.
+    # dropped below), then the text of the chosen few.
     groups = [doc_id_of(i) for i in ids]
     order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
-    missing = [ids[i] for i in order if ids[i] not in metas]
-    metas.update({i: md for i, (md, _) in _fetch(col, missing).items()})
     order.sort(key=lambda i: -float(ranked[i]))
 
-    terms = query_terms(q)
     hits: list[SearchHit] = []
     shown: set[str] = set()
     for i in order:
         nid = ids[i]
-        got = metas.get(nid)
-        if got is None:
-            continue
-        md = got
+        md = rows[nid].metadata
         snippet, found, origin = "", list[str](), "summary"
         ev = lex.evidence.get(nid)
         if ev is not None and ev.in_source:
-            snippet, found = _source_snippet(cfg, md, ev, terms)
+            snippet, found = _source_snippet(cfg, md, ev, lex.groups)
             origin = "source" if snippet else origin
         if not snippet:
             text = texts.get(nid)
-            snippet, found = make_snippet(text if text is not None else _node_text(cfg, md), terms)
+            body = text if text is not None else _node_text(cfg, md)
+            snippet, found = make_snippet(body, lex.groups, language=md.get("language"))
         key = " ".join(snippet.lower().split())
         if key and key in shown:
             continue  # the same passage under another node of the same file

@@ -24,7 +24,9 @@ log = logging.getLogger(__name__)
 
 # 1: MiniLM vectors with documents in Chroma, MaxSim token vectors in tokvecs-*.sqlite3 (no state file).
 # 2: static vectors, no documents in Chroma, vectors-*.sqlite3, this state file.
-LAYOUT = 2
+# 3: summary texts as Chroma documents; filter fields and metadata in vectors-*.sqlite3 (searched without
+#    Chroma); Snowball stems and CJK bigrams in the lexical layer.
+LAYOUT = 3
 
 
 def _index_dir(cfg: IndexConfig) -> Path:

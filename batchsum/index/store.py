@@ -1,10 +1,12 @@
 """The index as a whole: Chroma client and collection, sync, check, repair, rebuild, state and sizes.
 
-Every summary node of the Markdown tree becomes one Chroma record whose id is the node id and whose
-metadata is built by :mod:`batchsum.index.records`. A run hands its finished files over in memory
-(:class:`~batchsum.index.records.DocUpdate`); repair and rebuild read the tree. The node's text is
-not copied into Chroma: the tree holds it, and Chroma would index it a second time. Beside Chroma:
-the node vectors (:mod:`batchsum.index.vectors`) and the lexical layer (:mod:`batchsum.index.lexical`).
+Every summary node of the Markdown tree becomes one Chroma record whose id is the node id, whose
+document is the node's summary text and whose metadata is built by :mod:`batchsum.index.records`, so
+the collection is usable from plain ``chromadb`` with :func:`batchsum.index.embedding_function`. A run
+hands its finished files over in memory (:class:`~batchsum.index.records.DocUpdate`); repair and
+rebuild read the tree. Beside Chroma, the store of record: search's own copy of the vectors and the
+fields it filters on (:mod:`batchsum.index.vectors`, read without importing chromadb) and the lexical
+layer (:mod:`batchsum.index.lexical`, BM25 over summaries and sources, which Chroma does not do).
 The tree is the source of truth: everything here can be rebuilt from it.
 
 ``index-<collection>.json`` records the layout and whether the index is complete: it is written
@@ -386,11 +388,14 @@ def _upsert(col: Any, embedder: Embedder, nodes: list[IndexNode], vectors: Vecto
         if vectors is not None:
             vectors.put_many(
                 [
-                    (n.id, NodeRow(n.metadata["content_hash"], _recency_ts(n), e))
+                    (n.id, NodeRow(n.metadata["content_hash"], _recency_ts(n), e, n.metadata))
                     for n, e in zip(batch, embs, strict=True)
                 ]
             )
-        col.upsert(ids=[n.id for n in batch], embeddings=embs, metadatas=[n.metadata for n in batch])
+        # The summary text is the record's document, so other tools (plain chromadb, LangChain, LlamaIndex)
+        # get text back and can query with :func:`batchsum.index.embedding_function`.
+        col.upsert(ids=[n.id for n in batch], embeddings=embs, metadatas=[n.metadata for n in batch],
+                   documents=[n.body for n in batch])  # fmt: skip
     return len(nodes)
 
 

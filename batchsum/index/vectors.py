@@ -1,20 +1,35 @@
-"""What search needs of every indexed node without asking Chroma: its vector, hash and recency date.
+"""Search's own copy of every indexed node: its vector, the fields search filters on, and its metadata.
 
 ``<out>/.batchsum/vectors-<collection>.sqlite3``, one row per node: the text vector as int8 with one
-scale (a unit vector loses < 0.5 % of a cosine), the content hash and the date used for recency (only
-for documents with a real date). Chroma's metadata fetch per candidate is the slow part of a query;
-this lookup is not. Rows are written before their Chroma records and deleted with them; a missing row
-is fetched from Chroma.
+scale (a unit vector loses < 0.5 % of a cosine), the content hash, the date used for recency (only for
+documents with a real date), level, content type and source (what ``--level``, ``--type``, ``--since``
+and ``--path`` filter on) and the node's Chroma metadata as JSON. Rows are written before their
+Chroma records and deleted with them.
+
+Why a copy beside Chroma: a search of a local index reads this file with the standard library's
+sqlite3 and numpy and ranks every node exactly (a few thousand int8 rows take milliseconds), where
+opening Chroma first costs a second of imports; Chroma stays the store of record that other tools
+(and ``--chroma-host``) query.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from batchsum.index.lexical import LexFilter
+
+_COLUMNS = (
+    "id TEXT PRIMARY KEY, hash TEXT, recency_ts INTEGER, e BLOB, es BLOB, level INTEGER, is_final INTEGER,"
+    " content_type TEXT, doc_ts INTEGER, dated INTEGER, source TEXT, md TEXT"
+)
 
 
 def quantize(vectors: np.ndarray) -> tuple[bytes, bytes]:
@@ -37,21 +52,52 @@ class NodeRow:
     content_hash: str
     recency_ts: int | None  # the document's date as epoch seconds; None when it has no real date
     embedding: np.ndarray
+    metadata: dict[str, Any] = field(default_factory=dict)  # the node's Chroma metadata
+
+
+def filter_sql(filt: LexFilter) -> tuple[str, list[Any]]:
+    """A WHERE clause (or "") and its parameters for what ``filt`` admits (its sources are checked apart)."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if filt.level == "final":
+        clauses.append("is_final = 1")
+    elif filt.level is not None:
+        clauses.append("level = ?")
+        params.append(int(filt.level))
+    if filt.content_type is not None:
+        clauses.append("content_type = ?")
+        params.append(filt.content_type)
+    if filt.since_ts is not None:
+        # Only documents with a real date: a copy date says nothing about when a text was written.
+        clauses.append("dated = 1 AND doc_ts >= ?")
+        params.append(filt.since_ts)
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
 class VectorStore:
     """Node id -> :class:`NodeRow` (see the module docstring)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        """Open (or create) the store. ``read_only``: open an existing file for searching, never write."""
         self.path = path
+        if read_only:
+            # mode=rw: never create the file; no PRAGMA or DDL, so a search writes nothing.
+            self._db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=30.0, check_same_thread=False)
+            self.current = "md" in self._columns()
+            return
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), timeout=30.0, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS nodes (id TEXT PRIMARY KEY, hash TEXT, recency_ts INTEGER, e BLOB, es BLOB)"
-        )
+        columns = self._columns()
+        if columns and "md" not in columns:  # an older layout of derived data: start empty
+            self._db.execute("DROP TABLE nodes")
+        self._db.execute(f"CREATE TABLE IF NOT EXISTS nodes ({_COLUMNS})")
         self._db.commit()
+        self.current = True
+
+    def _columns(self) -> set[str]:
+        return {row[1] for row in self._db.execute("PRAGMA table_info(nodes)")}
 
     def close(self) -> None:
         """Close the database."""
@@ -63,16 +109,60 @@ class VectorStore:
         uniq = list(dict.fromkeys(ids))
         for start in range(0, len(uniq), 500):
             part = uniq[start : start + 500]
-            sql = f"SELECT id, hash, recency_ts, e, es FROM nodes WHERE id IN ({','.join('?' * len(part))})"
-            for nid, h, ts, e, es in self._db.execute(sql, part):
-                found[nid] = NodeRow(h, ts, dequantize(e, es))
+            sql = f"SELECT id, hash, recency_ts, e, es, md FROM nodes WHERE id IN ({','.join('?' * len(part))})"
+            for nid, h, ts, e, es, md in self._db.execute(sql, part):
+                found[nid] = NodeRow(h, ts, dequantize(e, es), json.loads(md) if md else {})
         return found
 
     def put_many(self, items: Sequence[tuple[str, NodeRow]]) -> None:
         """Store (node id, row) pairs."""
-        rows = [(nid, r.content_hash, r.recency_ts, *quantize(r.embedding[None, :])) for nid, r in items]
+        rows = []
+        for nid, r in items:
+            m = r.metadata
+            rows.append((nid, r.content_hash, r.recency_ts, *quantize(r.embedding[None, :]), m.get("level"),
+                         int(bool(m.get("is_final"))), m.get("content_type"), m.get("doc_ts"),
+                         int(bool(m.get("dated"))), str(m.get("source_path", m.get("doc_id", ""))),
+                         json.dumps(m, ensure_ascii=False)))  # fmt: skip
         with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO nodes VALUES (?, ?, ?, ?, ?)", rows)
+            self._db.executemany(f"INSERT OR REPLACE INTO nodes VALUES ({','.join('?' * 12)})", rows)
+
+    def nearest(self, query: np.ndarray, per_level: int, filt: LexFilter) -> dict[str, float]:
+        """The ``per_level`` nodes of each level (L1, L2, L3) most similar to the unit vector ``query``,
+        exactly (every admitted row is compared): node id -> cosine similarity."""
+        where, params = filter_sql(filt)
+        ids: list[str] = []
+        levels: list[int] = []
+        blobs: list[bytes] = []
+        scales: list[bytes] = []
+        for nid, level, e, es, source in self._db.execute(f"SELECT id, level, e, es, source FROM nodes{where}", params):
+            if filt.sources is not None and source not in filt.sources:
+                continue
+            ids.append(nid)
+            levels.append(int(level or 3))
+            blobs.append(e)
+            scales.append(es)
+        if not ids:
+            return {}
+        dim = len(blobs[0])
+        matrix = np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(len(ids), dim).astype(np.float32)
+        matrix *= np.frombuffer(b"".join(scales), dtype=np.float32)[:, None]
+        norms = np.clip(np.linalg.norm(matrix, axis=1), 1e-12, None)
+        q = np.asarray(query, dtype=np.float32)
+        cosine = np.einsum("id,d->i", matrix, q / max(float(np.linalg.norm(q)), 1e-12)) / norms
+        level_of = np.asarray(levels)
+        found: dict[str, float] = {}
+        for lvl in (1, 2, 3):
+            idx = np.flatnonzero(level_of == lvl)
+            if not len(idx):
+                continue
+            top = idx[np.argsort(-cosine[idx], kind="stable")[:per_level]]
+            found.update((ids[i], float(cosine[i])) for i in top)
+        return found
+
+    def sources(self, final_only: bool = True) -> list[str]:
+        """Distinct source paths of the indexed documents."""
+        sql = "SELECT DISTINCT source FROM nodes" + (" WHERE is_final = 1" if final_only else "")
+        return sorted(str(r[0]) for r in self._db.execute(sql))
 
     def delete(self, ids: Sequence[str]) -> None:
         """Forget these node ids."""

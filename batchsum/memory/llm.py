@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from batchsum.backends.llm_output import sanitize_for_log
+from batchsum.errors import SummarizationError
+
 if TYPE_CHECKING:
     from batchsum.backends.llm import LLMBackend
     from batchsum.memory.files import Fact
@@ -197,7 +200,6 @@ class FactsLLM:
             return parse_json(raw2, model)
         except ValueError as exc:
             self.malformed += 1
-            from batchsum.backends.llm import sanitize_for_log
 
             log.warning(
                 "%s: the model's answer was not valid JSON twice (%s); no facts from it. Answer began: %r",
@@ -219,7 +221,6 @@ class FactsLLM:
 
     async def reconcile(self, existing: list[Fact], new: list[str], *, name: str) -> list[MemoryEvent] | None:
         """Events for every memory (existing ones by their position as id); None when the LLM failed."""
-        from batchsum.errors import SummarizationError
 
         payload = {
             "existing_memories": [{"id": str(i), "text": f.text} for i, f in enumerate(existing)],

@@ -225,17 +225,16 @@ def create_app(scfg: ServeConfig) -> web.Application:
 async def _startup(app: web.Application) -> None:
     app[WRITER].start()
     if app[CONFIG].run.index:
-        # Load the embedder now, not on the first request (a second or two on a small machine).
-        asyncio.get_running_loop().run_in_executor(None, _warm_up, app[CONFIG])
+        # Ready when it says so: the embedder, Chroma (the facts) and the index files are loaded before the
+        # server listens, so the first request costs what any other does, not a second or two of loading.
+        await asyncio.to_thread(_warm_up, app[CONFIG], app[GUARD])
 
 
-def _warm_up(scfg: ServeConfig) -> None:
+def _warm_up(scfg: ServeConfig, guard: ChromaGuard) -> None:
     try:
-        from batchsum.index.embed import get_embedder
-
-        get_embedder(scfg.run).embed(["warm up"])
-    except Exception as exc:  # only an optimization: the first request loads it otherwise
-        log.debug("embedder warm-up failed: %s", exc)
+        retrieve(scfg, "warm up", "warm-up", guard)
+    except Exception as exc:  # only an optimization: the first request loads what is missing
+        log.debug("warm-up failed: %s", exc)
 
 
 async def _cleanup(app: web.Application) -> None:

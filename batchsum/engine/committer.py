@@ -1,0 +1,164 @@
+"""What a run makes durable: the node store, each file's tree and manifest entry, soft deletes, and
+the end-of-run flush, snapshot and index page.
+
+The committer owns the output's :class:`~batchsum.state.StateStore` and the run's view of the
+manifest. Every executor commits through it, one file at a time, so a run killed at any point leaves
+either a file's old tree and entry or its new ones.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from batchsum.config import RunConfig
+from batchsum.engine.changes import config_signature, touched_sha
+from batchsum.engine.records import NodeResult, utc_now
+from batchsum.model import Document, SummaryOutput
+from batchsum.navigation import IndexRow, index_path, write_index
+from batchsum.state import ManifestEntry, StateStore
+from batchsum.summary_files import write_tree
+from batchsum.tree import TreeNode, flush_to_disk, node_path, soft_delete_tree
+from batchsum.walk import SourceRef
+
+if TYPE_CHECKING:
+    from batchsum.planning import FilePlan  # a type only: planning loads the tokenizer's modules
+
+
+def new_run_id() -> str:
+    """A sortable, unique id: the UTC start time and three random bytes."""
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + os.urandom(3).hex()
+
+
+@dataclass
+class Committed:
+    """A file's commit: its manifest entry, the tree nodes written, and whether it was known before."""
+
+    entry: ManifestEntry
+    live: list[TreeNode]
+    existed: bool
+
+
+class Committer:
+    """The run's writes to the output folder and its state store."""
+
+    def __init__(self, cfg: RunConfig, run_id: str) -> None:
+        self.cfg = cfg
+        self.out = cfg.out
+        self.stamp = run_id.split("-")[0]  # names history and deleted/ folders
+        self.sig = config_signature(cfg)
+        self.state = StateStore(cfg.state_dir)
+        self.manifest: dict[str, ManifestEntry] = self.state.load_manifest()
+        self.roots: dict[str, str] = {}  # relpath -> corpus root it was found under
+
+    # ------------------------------------------------------------------ reading
+    def same_sha(self, ref: SourceRef) -> str | None:
+        """The content hash meaning ``ref`` was only touched since its summaries were made, if any."""
+        return touched_sha(self.manifest.get(ref.relpath), self.sig, self.out)
+
+    def stored(self, key: str) -> SummaryOutput | None:
+        """A node output recorded by an earlier run (resume, incremental reuse)."""
+        return self.state.get_node(key)
+
+    @property
+    def wrote(self) -> bool:
+        """Whether this run changed the manifest."""
+        return bool(self.state.writes)
+
+    # ------------------------------------------------------------------ writing
+    def store_node(self, key: str, output: SummaryOutput) -> None:
+        """Record a computed node at once, so a killed run resumes from it."""
+        self.state.put_node(key, output)
+
+    def touched(self, entry: ManifestEntry, doc: Document) -> None:
+        """Remember a touched file's new stat so the next run skips reading it."""
+        entry.size, entry.mtime_ns = doc.size, doc.mtime_ns
+        self.state.save_entry(entry)
+
+    def commit_file(self, plan: FilePlan, results: list[NodeResult]) -> Committed:
+        """Write a finished file's tree, then its manifest entry. Raises OSError when the tree cannot
+        be written (a foreign file in the way, a full or read-only disk); nothing is recorded then."""
+        doc = plan.doc
+        rel = doc.relpath
+        created = utc_now()
+        live = write_tree(self.out, plan, results, self.stamp, created)
+        final = next((r for r in results if r.node.level == 3), None)
+        existed = rel in self.manifest
+        chained = bool(plan.prior_context)
+        entry = ManifestEntry(
+            relpath=rel,
+            root=self.roots[rel],
+            size=doc.size,
+            mtime_ns=doc.mtime_ns,
+            sha256=doc.sha256,
+            content_type=doc.content_type,
+            level=plan.level.value,
+            tokens=doc.tokens,
+            doc_date=doc.doc_date,
+            chunks=len(plan.chunks),
+            node_ids=[r.node.node_id for r in results],
+            node_keys={r.node.node_id: r.key for r in results},
+            final_id=plan.final_id,
+            final_key=final.key if final is not None else None,
+            depth=plan.depth if chained else 0,
+            parent_id=plan.parent_id if chained else None,
+            indexed=False,
+            updated_at=created,
+            config_sig=self.sig,
+            final_tokens=final.output_tokens if final is not None else 0,
+            fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
+            final_stat=_final_stat(self.out, rel) if plan.final_id is not None else [],
+        )
+        self.state.save_entry(entry)
+        self.manifest[rel] = entry
+        return Committed(entry, live, existed)
+
+    def delete(self, entry: ManifestEntry) -> None:
+        """Soft-delete the tree of a source that disappeared and forget its entry."""
+        soft_delete_tree(self.out, entry.relpath, self.stamp)
+        self.state.remove_entry(entry.relpath)
+
+    def mark_indexed(self, relpaths: list[str]) -> None:
+        """These files' trees are in the search index."""
+        self.state.mark_indexed(relpaths)
+        for rel in relpaths:
+            entry = self.manifest.get(rel)
+            if entry is not None:
+                entry.indexed = True
+
+    # ------------------------------------------------------------------ end of run
+    def flush(self) -> None:
+        """One flush of the output's filesystem for the whole run's trees and manifest."""
+        flush_to_disk(self.out)
+
+    def write_snapshot(self) -> None:
+        """The one-file manifest snapshot an unchanged re-run reads."""
+        self.state.write_snapshot()
+
+    def write_index_page(self, changed: bool) -> str | None:
+        """The root index.md, rewritten when the tree changed (or when it is missing); a warning when
+        it cannot be written (a convenience page never fails a run whose trees are written)."""
+        if not changed and index_path(self.out).exists():
+            return None
+        rows = [
+            IndexRow(e.relpath, e.content_type, e.level, e.doc_date, e.tokens, e.final_tokens)
+            for e in self.manifest.values()
+            if e.final_id is not None
+        ]
+        try:
+            write_index(self.out, rows)
+        except OSError as exc:
+            return f"index page not written: {exc}"
+        return None
+
+
+def _final_stat(out: Path, relpath: str) -> list[int]:
+    """[size, mtime_ns] of a final as this run left it (see changes.tree_intact)."""
+    try:
+        st = node_path(out, relpath, 3, None).stat()
+    except OSError:
+        return []
+    return [st.st_size, st.st_mtime_ns]

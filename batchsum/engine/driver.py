@@ -1,0 +1,118 @@
+"""The run's side of the executor seam: what happens to each node and each file as it finishes.
+
+:class:`RunDriver` implements :class:`~batchsum.engine.executor.Driver`. It builds each node's job,
+hands back stored outputs, records computed ones (node store, usage journal), and settles each file:
+the committer writes its tree and manifest entry, the ledger counts it, the index feed keeps it.
+"""
+
+from __future__ import annotations
+
+from batchsum.config import RunConfig
+from batchsum.engine.changes import backend_identity
+from batchsum.engine.committer import Committer
+from batchsum.engine.index_feed import IndexFeed
+from batchsum.engine.ledger import Ledger
+from batchsum.engine.nodes import NodeJob, kept_whole_key, make_job
+from batchsum.engine.progress import Progress
+from batchsum.engine.records import NodeResult, node_record
+from batchsum.errors import describe_os_error
+from batchsum.metrics.usage_journal import UsageJournal
+from batchsum.model import SummaryOutput
+from batchsum.planning import FilePlan, PlannedNode
+from batchsum.state import ManifestEntry
+from batchsum.tokens import Tokenizer, get_tokenizer
+
+
+class LazyTokenizer:
+    """The run's tokenizer, loaded on first use: an unchanged re-run needs none."""
+
+    def __init__(self, cfg: RunConfig, ledger: Ledger) -> None:
+        self.encoding = cfg.encoding
+        self.ledger = ledger
+        self.loaded: Tokenizer | None = None
+
+    def __call__(self) -> Tokenizer:
+        if self.loaded is None:
+            self.loaded = get_tokenizer(self.encoding)
+            if not self.loaded.exact:
+                self.ledger.warn(
+                    f"tiktoken {self.encoding} unavailable offline; token counts are ~4 chars/token estimates"
+                )
+        return self.loaded
+
+    @property
+    def name(self) -> str:
+        """The tokenizer's name, or "" when the run needed none."""
+        return self.loaded.name if self.loaded is not None else ""
+
+
+class RunDriver:
+    """The :class:`~batchsum.engine.executor.Driver` of one run."""
+
+    def __init__(
+        self,
+        cfg: RunConfig,
+        committer: Committer,
+        ledger: Ledger,
+        feed: IndexFeed,
+        progress: Progress,
+        tokenizer: LazyTokenizer,
+        journal: UsageJournal,
+    ) -> None:
+        self.cfg = cfg
+        self.committer = committer
+        self.ledger = ledger
+        self.feed = feed
+        self.progress = progress
+        self.tokenizer = tokenizer
+        self.identity = backend_identity(cfg)
+        self.journal = journal
+        self.heal: dict[str, ManifestEntry] = {}  # relpaths whose unchanged source has a damaged tree
+
+    def job(self, plan: FilePlan, node: PlannedNode, children: list[NodeResult], height: int) -> NodeJob:
+        job = make_job(self.identity, self.cfg.llm, plan, node, children, height)
+        healing = self.heal.get(plan.doc.relpath)
+        if healing is not None:
+            recorded = healing.node_keys.get(node.node_id)
+            # The recorded node (a rolling final's key depends on a prior final no longer at hand).
+            if recorded is not None and recorded != job.key and self.committer.stored(recorded) is not None:
+                job.key = recorded
+        return job
+
+    def stored(self, job: NodeJob) -> SummaryOutput | None:
+        return self.committer.stored(job.key)
+
+    def node_finished(self, plan: FilePlan, job: NodeJob, output: SummaryOutput, reused: bool) -> NodeResult:
+        count = self.tokenizer().count(output.text)
+        result = NodeResult(job.node, output, job.key, job.request.input_tokens, count, reused)
+        if not reused and output.llm_calls and self.cfg.metrics:
+            self.journal.append(node_record(self.ledger.run_id, plan, result))  # spend survives a kill -9
+        if not reused and len(plan.nodes) > 1 and "fallback" not in output.backend:
+            # A single-node file is redone whenever it changes and its tree is written at once;
+            # only multi-node trees gain from per-node records (resume, incremental reuse).
+            self.committer.store_node(job.key, output)
+        self.progress.node_finished()
+        return result
+
+    def file_finished(self, plan: FilePlan, results: list[NodeResult], wall_ms: float) -> None:
+        try:
+            committed = self.committer.commit_file(plan, results)
+        except OSError as exc:
+            # A foreign file where a tree folder must go (or a full or read-only disk): this file fails.
+            where = exc.filename or self.cfg.out / plan.doc.relpath
+            self.file_failed(plan, f"cannot write its summaries at {where}: {describe_os_error(exc)}", wall_ms)
+            return
+        if plan.final_id is not None or committed.existed:
+            self.feed.written(plan, committed.live)
+        final_out = committed.entry.final_tokens
+        self.ledger.done(plan, results, existed=committed.existed, final_out=final_out, wall_ms=wall_ms)
+
+    def file_failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
+        self.ledger.failed(plan, reason, wall_ms)
+
+    def keep_whole(self, plan: FilePlan) -> None:
+        """Commit a file short enough to be its own final: its text, ratio 1.0, no backend."""
+        doc = plan.doc
+        output = SummaryOutput(text=doc.text, backend="source", attempts=0)
+        result = NodeResult(plan.nodes[0], output, kept_whole_key(plan), doc.tokens, doc.tokens, reused=False)
+        self.file_finished(plan, [result], 0.0)

@@ -1,0 +1,86 @@
+"""The execute stage of a run: the changed files read, planned and summarized on an executor.
+
+Everything a run needs only when some file changed lives behind this module (the event loop, the
+executors, the backends, the tokenizer, planning), so an unchanged nightly re-run never loads it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from batchsum.backends.registry import check_llm_server, make_backends
+from batchsum.config import RunConfig
+from batchsum.engine.committer import Committer
+from batchsum.engine.driver import LazyTokenizer, RunDriver
+from batchsum.engine.executor import EmbedsAhead, ExecutorFactory
+from batchsum.engine.executor_choice import executor_for
+from batchsum.engine.index_feed import IndexFeed
+from batchsum.engine.ledger import Ledger
+from batchsum.engine.plans import plan_stream
+from batchsum.engine.progress import Progress
+from batchsum.errors import AbortRun, LLMUnavailable
+from batchsum.metrics.usage_journal import UsageJournal
+from batchsum.walk import SourceRef
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Executed:
+    """What the execute stage hands to the end of the run."""
+
+    feed: IndexFeed  # the trees written, for the search index
+    tokenizer: str  # the tokenizer's name ("" when none was needed)
+
+
+def execute(
+    cfg: RunConfig,
+    refs: list[SourceRef],
+    factory: ExecutorFactory | None,
+    committer: Committer,
+    ledger: Ledger,
+    progress: Progress,
+    journal: UsageJournal,
+) -> Executed:
+    """Prepare and execute the changed files ``refs`` on the executor ``factory`` builds (default:
+    :func:`executor_for`); every file ends in ``ledger``, every write goes through ``committer``."""
+    tokenizer = LazyTokenizer(cfg, ledger)
+    feed = IndexFeed(cfg)
+    if not _server_usable(cfg, ledger, progress):
+        return Executed(feed, tokenizer.name)
+    driver = RunDriver(cfg, committer, ledger, feed, progress, tokenizer, journal)
+    # The executor first: worker processes start while this one loads the backend.
+    factory = factory or executor_for(cfg, refs)
+    backend, fallback = make_backends(cfg, tokenizer())
+    executor = factory(backend, fallback)
+
+    async def go() -> None:
+        try:
+            await executor.execute(plan_stream(refs, executor, driver), driver)
+        except AbortRun as exc:
+            ledger.aborted = exc
+        finally:
+            await executor.aclose()
+
+    asyncio.run(go())
+    for note in executor.notes():
+        ledger.warn(note.message, note.event, reason=note.message)
+    if isinstance(executor, EmbedsAhead):
+        feed.embedded = executor.embeddings()
+    return Executed(feed, tokenizer.name)
+
+
+def _server_usable(cfg: RunConfig, ledger: Ledger, progress: Progress) -> bool:
+    """Before any work: a server that refuses connections or rejects the key stops the run."""
+    if not cfg.llm.enabled:
+        return True
+    try:
+        check_llm_server(cfg.llm)
+    except LLMUnavailable as exc:
+        ledger.aborted = exc
+        log.debug("%s", exc)  # the caller reports it (RunResult.stopped_by)
+        progress.event("run_stopped", reason=str(exc), level="error")
+        return False
+    return True

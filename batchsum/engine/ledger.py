@@ -1,0 +1,163 @@
+"""A run's tallies and the rules that turn them into its status and exit code.
+
+The ledger only counts: every file of the run ends in it exactly once (done, unchanged, failed, skipped
+or deleted), with the problems and warnings the run met; :meth:`Ledger.result` then decides the run's
+status and exit code. It writes nothing to disk.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from batchsum.engine.progress import Progress
+from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
+from batchsum.engine.records import node_record as make_node_record
+from batchsum.errors import AbortRun
+from batchsum.model import FileRecord, NodeRecord, RunRecord
+from batchsum.state import ManifestEntry
+from batchsum.summary_files import final_tokens
+from batchsum.walk import Problem, SourceRef
+
+if TYPE_CHECKING:
+    from batchsum.planning import FilePlan  # a type only: planning loads the tokenizer's modules
+
+# Exit code of a run that finished but with nodes the configured LLM did not produce (docs/run.md).
+EXIT_DEGRADED = 4
+
+
+@dataclass
+class Ledger:
+    """Files, nodes, problems and warnings of one run, as they are settled."""
+
+    run_id: str
+    progress: Progress
+    files: list[FileRecord] = field(default_factory=list)
+    nodes: list[NodeRecord] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    levels: Counter[str] = field(default_factory=Counter)
+    warnings: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    added: int = 0
+    modified: int = 0
+    planned: int = 0  # files read and planned this run
+    aborted: AbortRun | None = None
+    index_failed: bool = False
+    metrics_failed: bool = False
+
+    def warn(self, message: str, event: str | None = None, **fields: object) -> None:
+        """A warning for the closing summary (and, with ``event``, the event log)."""
+        self.warnings.append(message)
+        if event is not None:
+            self.progress.event(event, level="warning", **fields)
+
+    def skipped(self, problem: Problem, rel: str | None) -> None:
+        """A file that could not be read (``rel`` None: not even found as a source)."""
+        self.problems.append(problem)
+        self.progress.event("file_skipped", path=problem.path, reason=problem.reason, level="warning")
+        if rel is not None:
+            self.files.append(FileRecord(run_id=self.run_id, relpath=rel, status="skipped", error=problem.reason))
+
+    def unchanged(self, entry: ManifestEntry, out: Path) -> None:
+        """A file whose summaries are current; it keeps the output size of its existing final."""
+        self.levels[entry.level] += 1
+        rec = entry_file_record(self.run_id, entry, "unchanged")
+        if entry.final_id is not None:
+            rec.output_tokens = entry.final_tokens or final_tokens(out, entry.relpath)
+            rec.compression_ratio = ratio(rec.output_tokens, rec.input_tokens)
+        self.files.append(rec)
+        self.progress.file_settled()
+
+    def deleted_source(self, entry: ManifestEntry) -> None:
+        """A source that disappeared (its tree was moved aside)."""
+        self.deleted.append(entry.relpath)
+        self.files.append(entry_file_record(self.run_id, entry, "deleted"))
+        self.progress.event("file_deleted", relpath=entry.relpath)
+
+    def done(self, plan: FilePlan, results: list[NodeResult], *, existed: bool, final_out: int, wall_ms: float) -> None:
+        """A file whose tree and manifest entry are written."""
+        doc = plan.doc
+        if existed:
+            self.modified += 1
+        else:
+            self.added += 1
+        self.levels[plan.level.value] += 1
+        recs = [make_node_record(self.run_id, plan, r) for r in results]
+        self.nodes.extend(recs)
+        self.files.append(done_file_record(self.run_id, plan, results, recs, final_out, wall_ms))
+        self.progress.event(
+            "file_done",
+            relpath=doc.relpath,
+            summary_level=plan.level.value,
+            content_type=doc.content_type,
+            input_tokens=doc.tokens,
+            output_tokens=final_out,
+            nodes=len(results),
+            recomputed=sum(1 for r in results if not r.reused),
+        )
+        self.progress.file_settled()
+
+    def failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
+        """A file whose summaries could not be made or written; the batch goes on."""
+        doc = plan.doc
+        self.problems.append(Problem(str(doc.path), f"summarization failed: {reason}"))
+        self.files.append(
+            doc_file_record(self.run_id, doc, level=doc.level.value, status="failed", error=reason, wall_ms=wall_ms)
+        )
+        self.progress.event("file_failed", relpath=doc.relpath, error=reason, level="error")
+        self.progress.file_settled()
+
+    def unreached(self, todo: list[SourceRef]) -> None:
+        """Files an aborted run never got to are counted (skipped, with the cause), not forgotten."""
+        if self.aborted is None:
+            return
+        seen = {f.relpath for f in self.files}
+        reason = f"not summarized: the run stopped ({self.aborted})"
+        for ref in todo:
+            if ref.relpath not in seen:
+                self.files.append(FileRecord(run_id=self.run_id, relpath=ref.relpath, status="skipped", error=reason))
+
+    def status(self) -> str:
+        """``aborted``, ``partial`` (some files failed or were skipped), ``degraded`` (finished, but
+        some nodes fell back from the configured backend) or ``ok``."""
+        if self.aborted is not None:
+            return "aborted"
+        if self.problems or any(f.status == "failed" for f in self.files):
+            return "partial"
+        if any(f.fallback_nodes for f in self.files if f.status == "done"):
+            return "degraded"
+        return "ok"
+
+    def exit_code(self, status: str) -> int:
+        """1 when anything failed (a file, the index, the metrics) or the run stopped; 4 when degraded."""
+        if status in ("aborted", "partial") or self.index_failed or self.metrics_failed:
+            return 1
+        return EXIT_DEGRADED if status == "degraded" else 0
+
+    def result(self, run: RunRecord, out: Path, tokenizer: str) -> RunResult:
+        """What the run did, with its exit code."""
+        exit_code = self.exit_code(run.status)
+        self.progress.event(
+            "run_finished", run_id=self.run_id, status=run.status, exit_code=exit_code, wall_ms=run.wall_ms
+        )
+        return RunResult(
+            run=run,
+            files=self.files,
+            nodes=self.nodes,
+            problems=self.problems,
+            levels=self.levels,
+            exit_code=exit_code,
+            out=out,
+            warnings=self.warnings,
+            tokenizer=tokenizer,
+            stopped_by=_cause(self.aborted) if self.aborted is not None else None,
+        )
+
+
+def _cause(exc: AbortRun) -> str:
+    """Which node stopped the run and why, in one line."""
+    node = f"node {exc.node_id}: " if exc.node_id else ""
+    cause = f" ({exc.cause})" if exc.cause is not None and str(exc.cause) not in str(exc) else ""
+    return f"{node}{exc}{cause}"

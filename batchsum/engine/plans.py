@@ -1,0 +1,111 @@
+"""The changed files, read and planned, as the stream of plans an executor runs.
+
+Each file is read and planned by the executor's workers when it offers to (:class:`ReadsAhead`), else
+here. What reading found is settled before the plan goes on: an unreadable file is skipped, a file
+only touched is recorded as unchanged, a file short enough is kept whole at once, and a changed file
+is chained onto its previous final (or, with a damaged tree, set to restore its recorded nodes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from batchsum.engine.driver import RunDriver
+from batchsum.engine.executor import Executor, ReadsAhead
+from batchsum.engine.prepare import Prepared, prepare_file
+from batchsum.model import SummaryLevel
+from batchsum.planning import FilePlan
+from batchsum.state import ManifestEntry
+from batchsum.summary_files import previous_final
+from batchsum.walk import Problem, SourceRef
+
+
+async def plan_stream(refs: list[SourceRef], executor: Executor, driver: RunDriver) -> AsyncIterator[FilePlan]:
+    """The plans of ``refs`` that need the executor, in order; the rest are settled on the way."""
+    async for ref, prepared in _prepared(refs, executor, driver):
+        plan = settle(ref, prepared, driver)
+        if plan is None:
+            continue
+        if plan.kept_whole:
+            driver.keep_whole(plan)  # nothing to summarize: written now, without the executor
+        else:
+            yield plan
+
+
+async def _prepared(
+    refs: list[SourceRef], executor: Executor, driver: RunDriver
+) -> AsyncIterator[tuple[SourceRef, Prepared]]:
+    """Each changed file read and planned: by the executor's workers when it offers, else here."""
+    committer = driver.committer
+    if isinstance(executor, ReadsAhead):
+        remote = executor.read_ahead([(ref, committer.same_sha(ref)) for ref in refs])
+        if remote is not None:
+            async for pair in remote:
+                yield pair
+            return
+    cfg = driver.cfg
+    for ref in refs:
+        if cfg.llm.enabled:
+            # Reading and tokenizing happen off the event loop so requests already scheduled keep
+            # flowing while the next file is prepared.
+            prepared = await asyncio.to_thread(prepare_file, ref, cfg, driver.tokenizer(), committer.same_sha(ref))
+        else:
+            prepared = prepare_file(ref, cfg, driver.tokenizer(), committer.same_sha(ref))
+        yield ref, prepared
+
+
+def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | None:
+    """Record what reading a file found; its plan, or None when it cannot be read or was only
+    touched (then it is recorded as unchanged)."""
+    ledger, committer, progress = driver.ledger, driver.committer, driver.progress
+    rel = ref.relpath
+    entry = committer.manifest.get(rel)
+    doc = prepared.doc
+    if isinstance(doc, Problem):
+        ledger.skipped(doc, rel)
+        progress.file_settled()
+        return None
+    for warning in doc.warnings:  # text kept despite a problem (bad cue timings, control characters)
+        ledger.warn(f"{ref.path}: {warning}", "file_warning", path=str(ref.path), warning=warning)
+    if doc.decode_note and doc.decode_note.startswith("lossy"):
+        ledger.warn(f"{ref.path}: {doc.decode_note}", "decode_lossy", path=str(ref.path), note=doc.decode_note)
+    plan = prepared.plan
+    if plan is None:
+        assert entry is not None  # only a file with a manifest entry is compared by content
+        committer.touched(entry, doc)
+        ledger.unchanged(entry, driver.cfg.out)
+        return None
+    ledger.planned += 1
+    if not doc.text.strip():
+        ledger.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
+        progress.event("file_empty", path=str(ref.path))
+    if not plan.kept_whole:
+        if entry is not None and entry.sha256 == doc.sha256 and entry.config_sig == committer.sig:
+            # Same source, same settings, a damaged tree: restore the recorded nodes, no new chain link.
+            driver.heal[rel] = entry
+            plan.depth, plan.parent_id = entry.depth, entry.parent_id
+        else:
+            _attach_prior(plan, entry, driver)
+        progress.nodes_planned(len(plan.nodes))
+    return plan
+
+
+def _attach_prior(plan: FilePlan, entry: ManifestEntry | None, driver: RunDriver) -> None:
+    """Rolling chain: build the new final on the previous one, up to the depth cap."""
+    if entry is None or entry.final_id is None or plan.final_id is None:
+        return
+    if entry.level == SummaryLevel.NONE.value:
+        return  # the previous final is the old source itself, not a summary to build on
+    if plan.level is SummaryLevel.BRIEF:
+        return
+    depth = entry.depth + 1
+    if depth > driver.cfg.max_chain_depth:
+        driver.progress.event("chain_reset", relpath=plan.doc.relpath, depth=entry.depth)
+        return  # a fresh summary from the source stops drift
+    prior = previous_final(driver.cfg.out, entry.relpath)
+    if prior is None:
+        return
+    plan.prior_context = prior
+    plan.depth = depth
+    plan.parent_id = entry.final_key

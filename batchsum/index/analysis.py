@@ -1,0 +1,185 @@
+"""Text analysis for the lexical index: the same words for a document and for a query, in any language.
+
+* **Words** are runs of letters and digits, lowercased; letters spelled one by one ("L_C_D_", "U.S.A.")
+  are joined first. English function words (:data:`~batchsum.index.embed.STOPWORDS`) and one-letter
+  words are dropped in every language: they carry no topic, and a mixed index must drop them alike.
+* **Stemming** is Snowball (the ``PyStemmer`` package) in the document's language: the front matter's
+  ``language`` when a run recorded one, else the script's usual language (Latin: English; Cyrillic:
+  Russian; Greek: Greek; Arabic: Arabic). "died", "dies" and "dying" all become "die".
+* **Chinese, Japanese and Korean** have no spaces between words: a run of Han, kana or Hangul becomes
+  its overlapping character bigrams, as Lucene's ``CJKAnalyzer`` does (a lone character stays a
+  unigram), so "预算会议" is "预算 算会 会议" and a query of two characters is one bigram. This needs no
+  dictionary and is decided by script, whatever language the document was tagged with.
+* **A query's language is unknown** (a few words say little). Each query word becomes a group: its
+  stems under every language the index holds, plus English derivational siblings that Snowball keeps
+  apart ("decid" from "decide", "decis" from "decision"). BM25 scores a group as one term, its
+  frequency the sum of its members' (Lucene's ``SynonymQuery``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from batchsum.index.embed import STOPWORDS
+
+DEFAULT_LANGUAGE = "english"
+# ISO 639-1/-3 codes and English names -> Snowball algorithm names (those PyStemmer ships).
+_ISO = {
+    "ar": "arabic", "hy": "armenian", "eu": "basque", "ca": "catalan", "cs": "czech", "da": "danish",
+    "nl": "dutch", "en": "english", "eo": "esperanto", "et": "estonian", "fi": "finnish", "fr": "french",
+    "de": "german", "el": "greek", "hi": "hindi", "hu": "hungarian", "id": "indonesian", "ga": "irish",
+    "it": "italian", "lt": "lithuanian", "ne": "nepali", "no": "norwegian", "nb": "norwegian", "nn": "norwegian",
+    "fa": "persian", "pl": "polish", "pt": "portuguese", "ro": "romanian", "ru": "russian", "sr": "serbian",
+    "st": "sesotho", "es": "spanish", "sv": "swedish", "ta": "tamil", "tr": "turkish", "yi": "yiddish",
+    "deu": "german", "ger": "german", "fra": "french", "fre": "french", "spa": "spanish", "rus": "russian",
+    "eng": "english", "ita": "italian", "por": "portuguese", "nld": "dutch", "swe": "swedish",
+}  # fmt: skip
+# Languages written without spaces: analysed as CJK bigrams, never stemmed.
+CJK_LANGUAGES = frozenset({"zh", "ja", "ko", "zho", "chi", "jpn", "kor", "chinese", "japanese", "korean"})
+
+_CJK_CLASS = (
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
+    "\u31f0-\u31ff\uff66-\uff9f"  # katakana extensions, half-width katakana
+    "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"  # Hangul
+)
+_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+# Letters spelled one by one: "L_C_D_" (transcripts), "U.S.A." (prose), with a plural or possessive "s".
+# Split, each letter would be dropped as a one-letter word and "LCD" could never match.
+_SPELLED = re.compile(r"(?<![^\W_])((?:[^\W\d_][_.]){2,})(?:'?s\b)?", re.UNICODE)
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_GREEK = re.compile(r"[\u0370-\u03ff]")
+_ARABIC = re.compile(r"[\u0600-\u06ff]")
+# Snowball's English stems of a verb and of its -ion noun differ in their last letter ("decid"/"decis",
+# "provid"/"provis", "conclud"/"conclus", "explod"/"explos"); a query stem also reaches its sibling.
+_SIBLING = re.compile(r"^(\w{3,}[aeiou])([ds])$")
+
+
+def snowball_name(language: str | None) -> str | None:
+    """The Snowball algorithm for a language code or name ("de", "german"); None when there is none."""
+    if not language:
+        return None
+    key = language.strip().lower().replace("_", "-").split("-")[0]
+    if key in CJK_LANGUAGES:
+        return None
+    name = _ISO.get(key, key)
+    return name if name in _algorithms() else None
+
+
+@functools.cache
+def _algorithms() -> frozenset[str]:
+    import Stemmer
+
+    return frozenset(Stemmer.algorithms())
+
+
+@functools.cache
+def _stemmer(name: str) -> Any:
+    import Stemmer
+
+    stemmer = Stemmer.Stemmer(name)
+    stemmer.maxCacheSize = 100_000
+    return stemmer
+
+
+def script_language(word: str) -> str:
+    """The Snowball language a word of unknown language is stemmed in, from its script."""
+    if _CYRILLIC.search(word):
+        return "russian"
+    if _GREEK.search(word):
+        return "greek"
+    if _ARABIC.search(word):
+        return "arabic"
+    return DEFAULT_LANGUAGE
+
+
+def stem(word: str, language: str | None = None) -> str:
+    """Snowball stem of one lowercased word in ``language`` (by script when unknown or unsupported)."""
+    name = snowball_name(language) or script_language(word)
+    return str(_stemmer(name).stemWord(word))
+
+
+def cjk_bigrams(run: str) -> list[str]:
+    """Overlapping character bigrams of a run of CJK characters; a single character stays itself."""
+    if len(run) < 2:
+        return [run] if run else []
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def _words(text: str) -> list[tuple[bool, str]]:
+    """(is_cjk, piece) in order: CJK runs and the other words between them (lowercased, spelled letters joined)."""
+    text = _SPELLED.sub(lambda m: m.group(1)[::2], text.lower())
+    out: list[tuple[bool, str]] = []
+    pos = 0
+    for m in _CJK_RUN.finditer(text):
+        out.extend((False, w) for w in _TOKEN.findall(text, pos, m.start()))
+        out.append((True, m.group(0)))
+        pos = m.end()
+    out.extend((False, w) for w in _TOKEN.findall(text, pos))
+    return out
+
+
+def analyze(text: str, language: str | None = None) -> list[str]:
+    """The index terms of ``text`` in ``language`` (None: decided by script), in order."""
+    name = snowball_name(language)
+    terms: list[str] = []
+    for cjk, piece in _words(text):
+        if cjk:
+            terms.extend(cjk_bigrams(piece))
+        elif len(piece) > 1 and piece not in STOPWORDS:
+            terms.append(str(_stemmer(name or script_language(piece)).stemWord(piece)))
+    return terms
+
+
+def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[str] = frozenset()) -> list[list[str]]:
+    """The query's terms as groups of alternatives (see the module docstring), in order, without duplicates.
+
+    ``languages``: those of the indexed documents (None: unknown, analysed by script). Words in ``drop``
+    (lowercased) are left out unless nothing else remains.
+    """
+    langs = list(dict.fromkeys(snowball_name(x) for x in languages)) or [None]
+    groups: dict[tuple[str, ...], list[str]] = {}
+    kept: dict[tuple[str, ...], list[str]] = {}
+    for cjk, piece in _words(query):
+        pieces = cjk_bigrams(piece) if cjk else [piece]
+        for word in pieces:
+            if not cjk and (len(word) < 2 or word in STOPWORDS):
+                continue
+            if cjk:
+                group = [word]
+            else:
+                group = list(dict.fromkeys(stem(word, lang) for lang in langs))
+                if "english" in [lang or script_language(word) for lang in langs]:
+                    group.extend(s for s in map(_sibling, group) if s and s not in group)
+            target = groups if word in drop else kept
+            target.setdefault(tuple(group), group)
+    return list((kept or groups).values())
+
+
+def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set[str | None]]:
+    """For each stem :func:`query_groups` makes of a non-CJK query word, the languages whose analysis made it
+    (None: documents without a recorded language): a stem counts only in documents of those languages, so
+    Spanish "para" stemmed as French ("par") does not match every French "par"."""
+    langs = list(dict.fromkeys(snowball_name(x) for x in languages)) or [None]
+    made: dict[str, set[str | None]] = {}
+    for cjk, word in _words(query):
+        if cjk or len(word) < 2 or word in STOPWORDS:
+            continue
+        for lang in langs:
+            term = stem(word, lang)
+            made.setdefault(term, set()).add(lang)
+            sibling = _sibling(term) if (lang or script_language(word)) == "english" else None
+            if sibling:
+                made.setdefault(sibling, set()).add(lang)
+    return made
+
+
+def _sibling(stem_: str) -> str | None:
+    m = _SIBLING.match(stem_)
+    if m is None:
+        return None
+    return m.group(1) + ("s" if m.group(2) == "d" else "d")

@@ -1,0 +1,126 @@
+"""Snippets: the sentences of a summary or a source passage that hold the query's words, as clean text.
+
+A node file's body ends with the tree's navigation (``<!-- batchsum:links -->`` and its links) and may
+start with YAML front matter; transcripts carry markup such as ``{vocalsound}`` or ``{disfmarker}``.
+None of that is prose: :func:`clean_text` removes it before sentences are chosen. A query word is
+found in a sentence when one of its stems (:mod:`batchsum.index.analysis`) is among the sentence's
+terms, so "died" is found for "die" and "预算" inside "预算会议"; the surface words found are returned
+for highlighting.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from batchsum.index.analysis import _CJK_CLASS, analyze, cjk_bigrams
+from batchsum.navigation import strip_links, summary_only
+
+SNIPPET_CHARS = 240
+
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+# Transcript annotations: {vocalsound}, {disfmarker}, {gap}, {pause}, [laughter], <noise> ...
+_MARKUP = re.compile(r"\{[A-Za-z_ ]{1,30}\}|\[(?:[a-z_ ]{1,30})\]|<(?:[a-z_ ]{1,30})>")
+_SPACES = re.compile(r"[ \t]+")
+# Sentence ends (with a closing quote or bracket after the stop), CJK full stops (after a closing quote),
+# paragraph breaks, list items and speaker turns ("Anna: ..."); a hard-wrapped line goes on.
+_SENTENCE = re.compile(
+    r"(?<=[.!?…][\"'”’)\]])\s+|(?<=[.!?…])\s+(?=\S)|(?<=[。！？])(?![」』”’）])|(?<=[。！？][」』”’）])"
+    r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:]{1,40}:\s)"
+)
+_WORD = re.compile(rf"[{_CJK_CLASS}]+|[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without front matter, HTML comments (the tree's link block and what follows it) and
+    transcript markup; runs of spaces collapsed, line breaks kept."""
+    text = _FRONT_MATTER.sub("", text, count=1)
+    text = strip_links(text)
+    text = _COMMENT.sub(" ", text)
+    text = _MARKUP.sub(" ", text)
+    return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
+
+
+def node_body(text: str) -> str:
+    """A node file's summary text for display: no front matter, links or extracted sections."""
+    return summary_only(clean_text(text)).strip("\n")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of clean text, each on one line."""
+    return [" ".join(s.split()) for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[[str], list[str]]:
+    """A function giving the surface words of a text that match a query term."""
+    wanted = {t for g in groups for t in g}
+
+    def found(text: str) -> list[str]:
+        out: list[str] = []
+        for m in _WORD.finditer(text):
+            word = m.group(0)
+            if _CJK_RUN.fullmatch(word):
+                pairs = cjk_bigrams(word)
+                hits = {i for i, p in enumerate(pairs) if p in wanted}
+                out.extend(word[i : i + 2] for i in sorted(hits))
+            elif any(t in wanted for t in analyze(word, language)):
+                out.append(word)
+        return out
+
+    return found
+
+
+def make_snippet(
+    text: str,
+    groups: Sequence[Sequence[str]],
+    limit: int = SNIPPET_CHARS,
+    *,
+    language: str | None = None,
+    partial_edges: bool = False,
+) -> tuple[str, list[str]]:
+    """The sentences of ``text`` (about ``limit`` chars) with the most distinct query terms, and the words found.
+
+    ``partial_edges``: ``text`` is a window cut out of a longer text, so its first and last pieces are
+    likely parts of sentences and are used only when nothing else is there."""
+    parts = sentences(clean_text(text))
+    if partial_edges and len(parts) > 2:
+        parts = parts[1:-1]
+    if not parts:
+        return "", []
+    found = _matcher(groups, language)
+    hits = [len({w.lower() for w in found(s)}) for s in parts]
+    best = max(range(len(parts)), key=lambda i: (hits[i], -i))
+    chosen = parts[best]
+    j = best + 1
+    while len(chosen) < limit // 2 and j < len(parts):
+        chosen += " " + parts[j]
+        j += 1
+    if len(chosen) > limit:
+        chosen = _cut(chosen, limit, found)
+    words = sorted({w.lower(): w for w in found(chosen)}.values(), key=str.lower)
+    return chosen, words
+
+
+def _cut(text: str, limit: int, found: Callable[[str], list[str]]) -> str:
+    """About ``limit`` chars of ``text`` around its first query word, cut at spaces, marked with "…"."""
+    words = found(text)
+    start = 0
+    if words:
+        at = text.find(words[0])
+        if at > limit // 3:
+            start = max(0, text.rfind(" ", 0, at - limit // 4) + 1)
+    cut = text[start : start + limit]
+    if start + limit < len(text) and " " in cut[limit // 2 :]:
+        cut = cut[: cut.rfind(" ")]
+    return ("… " if start else "") + cut + (" …" if start + len(cut) < len(text) else "")
+
+
+def highlight(snippet: str, terms: Sequence[str], mark: Callable[[str], str]) -> str:
+    """``snippet`` with every occurrence of the found words passed through ``mark``."""
+    if not terms:
+        return snippet
+    parts = sorted({t for t in terms if t}, key=len, reverse=True)
+    alts = "|".join(re.escape(t) if _CJK_RUN.fullmatch(t) else rf"\b{re.escape(t)}\b" for t in parts)
+    return re.compile(alts, re.IGNORECASE).sub(lambda m: mark(m.group(0)), snippet)

@@ -1,0 +1,128 @@
+"""What a search shows: clean snippets, readable scores, inflections and other languages found, the same hits
+from the command line and the library, and a Chroma collection other tools can read (real runs, real Chroma)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from batchsum.config import RunConfig
+from batchsum.index.search import MIN_RELEVANCE, search
+
+REPO = Path(__file__).resolve().parent.parent
+
+ENTRY = """---
+title: A sad day
+tags: [family]
+---
+
+_May_ 15.--Received the melancholy intelligence that all is over at Abbotsford.
+
+_May_ 16.--She died at nine in the morning, after being very ill for two days, easy at last.
+I arrived here late last night. Anne is worn out, and has had hysterics, which returned on my arrival.
+"""
+SEASON = "_March_ 2.--The budget season begins again; the printers want their money and I have none to give."
+MEETING = "\n".join(
+    [
+        "Anna: Okay {vocalsound} so the first item is the budget for the new remote control.",
+        "Ben: We looked at the {disfmarker} the numbers again last week.",
+        "Anna: Right. So we decided to cut the budget for the case by ten percent {vocalsound} and keep the chip.",
+        "Ben: And the marketing people agreed {gap} with the decision about the budget.",
+        "Carl: Then the next item is the colour of the buttons, which should be yellow like a banana.",
+    ]
+    * 3
+)
+# Lu Xun, 狂人日记 (public domain), and Goethe, Werther (public domain).
+CHINESE = (
+    "今天晚上，很好的月光。我不见他，已是三十多年；今天见了，精神分外爽快。"
+    "才知道以前的三十多年，全是发昏；然而须十分小心。"
+)
+GERMAN = (
+    "Wie froh bin ich, daß ich weg bin! Bester Freund, was ist das Herz des Menschen! Dich zu verlassen, den "
+    "ich so liebe, von dem ich unzertrennlich war, und froh zu sein! Ich weiß, du verzeihst mir's. Waren "
+    "nicht meine übrigen Verbindungen recht ausgesucht vom Schicksal, um ein Herz wie das meine zu ängstigen?"
+)
+
+
+@pytest.fixture(scope="module")
+def output(tmp_path_factory: pytest.TempPathFactory) -> RunConfig:
+    root = tmp_path_factory.mktemp("quality")
+    src = root / "src"
+    (src / "journal").mkdir(parents=True)
+    (src / "journal" / "1826-05-15.md").write_text(ENTRY, encoding="utf-8")
+    (src / "journal" / "1826-03-02.md").write_text(SEASON + "\n", encoding="utf-8")
+    (src / "meeting.txt").write_text(MEETING + "\n", encoding="utf-8")
+    (src / "kuangren.txt").write_text(CHINESE + "\n", encoding="utf-8")
+    (src / "werther.txt").write_text(GERMAN + "\n", encoding="utf-8")
+    out = root / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    return RunConfig(paths=[], out=out)
+
+
+def test_snippets_are_clean_sentences(output: RunConfig) -> None:
+    for query in ("when did she die", "budget decision", "buttons banana yellow", "melancholy intelligence"):
+        hits = search(output, query, k=5)
+        assert hits, query
+        for h in hits:
+            assert "<!--" not in h.snippet and "batchsum:links" not in h.snippet, h.snippet
+            assert "{" not in h.snippet and "title:" not in h.snippet and "---" not in h.snippet, h.snippet
+
+
+def test_inflections_meet(output: RunConfig) -> None:
+    hits = search(output, "when did she die?", k=3)
+    assert hits[0].source_path == "journal/1826-05-15.md"
+    assert "died" in hits[0].snippet and "died" in hits[0].terms
+
+
+def test_scores_are_readable(output: RunConfig) -> None:
+    decided = search(output, "what did we decide about the budget?", k=5)
+    assert decided[0].source_path == "meeting.txt"
+    season = [h for h in decided if h.source_path == "journal/1826-03-02.md"]
+    assert all(h.score < 0.9 for h in season)  # "budget season" holds one of the two words
+    assert all(a.score >= b.score for a, b in itertools.pairwise(decided))
+    exact = search(output, "She died at nine in the morning", k=1)
+    assert exact[0].source_path == "journal/1826-05-15.md" and exact[0].score >= 0.9
+    nonsense = search(output, "kubernetes cluster autoscaling yaml", k=5)
+    assert nonsense == [] or max(h.score for h in nonsense) < MIN_RELEVANCE + 0.1
+
+
+def test_other_languages_are_found(output: RunConfig) -> None:
+    assert search(output, "精神分外", k=3)[0].source_path == "kuangren.txt"
+    assert search(output, "三十多年", k=3)[0].source_path == "kuangren.txt"
+    # "Herzen" is not in the text; its stem is ("Herz").
+    assert search(output, "unzertrennlich Herzen", k=3)[0].source_path == "werther.txt"
+
+
+def test_cli_and_library_return_the_same_hits(output: RunConfig) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for query in ("budget decision", "when did she die", "精神分外"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "batchsum", "search", query, "--out", str(output.out), "--json", "-k", "5"],
+            capture_output=True, text=True, env=env, check=True,
+        )  # fmt: skip
+        cli = [(h["node_id"], h["score"], h["snippet"]) for h in json.loads(proc.stdout)]
+        lib = [(h.node_id, h.score, h.snippet) for h in search(output, query, k=5)]
+        assert cli == lib and cli, query
+
+
+def test_the_collection_is_usable_from_plain_chromadb(output: RunConfig) -> None:
+    import chromadb
+
+    from batchsum.index import embedding_function
+
+    client = chromadb.PersistentClient(path=str(output.out / ".batchsum" / "chroma"))
+    col = client.get_collection("batchsum", embedding_function=embedding_function())
+    got = col.get(where={"is_final": True}, include=["documents", "metadatas"])
+    assert got["documents"] and all(d for d in got["documents"])
+    res = col.query(query_texts=["yellow banana buttons"], n_results=2, where={"is_final": True})
+    assert res["metadatas"][0][0]["source_path"] == "meeting.txt"
+    assert "remote control" in res["documents"][0][0]
