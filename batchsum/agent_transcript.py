@@ -221,15 +221,7 @@ def agent_transcript_reason(text: str) -> str | None:
     sample = text[:200_000]
     roles = [m.group(1).lower() for m in _SECTION.finditer(sample)]
     if len(roles) >= 3 and "user" in roles and "assistant" in roles:
-        tools = roles.count("tool")
-        fenced = 0
-        observed = sum(sample.count(mark) for mark in _OBSERVATION_MARKS)
-        if not tools:
-            fenced = sum(1 for line in sample.splitlines() if _FENCE.match(line)) // 2
-        if tools or fenced >= 2 or observed >= 2:
-            signal = f"{tools} tool sections" if tools else f"{fenced} fenced commands"
-            return f"agent transcript ({len(roles)} turns, {signal})"
-        return None
+        return _tool_activity(sample, len(roles), roles.count("tool"), "tool sections")
     if "Assistant: " not in sample:
         return None
     from batchsum.compact.extractors import known_tool_name
@@ -238,6 +230,22 @@ def agent_transcript_reason(text: str) -> str | None:
     tools = sum(1 for label in labels if label == "Tool" or known_tool_name(label))
     if tools and "Assistant" in labels:
         return f"agent transcript ({len(labels)} turns, {tools} tool results)"
+    if len(labels) >= 3 and "User" in labels and "Assistant" in labels:
+        # The same session as .json/.jsonl, observations as user turns: the Markdown signals apply.
+        return _tool_activity(sample, len(labels), 0, "tool results")
+    return None
+
+
+def _tool_activity(sample: str, turns: int, tools: int, what: str) -> str | None:
+    """The agent-transcript reason of a session of ``turns`` turns with ``tools`` tool turns, fenced
+    commands or shell/file-viewer observations; None without any."""
+    fenced = 0
+    observed = sum(sample.count(mark) for mark in _OBSERVATION_MARKS)
+    if not tools:
+        fenced = sum(1 for line in sample.splitlines() if _FENCE.match(line)) // 2
+    if tools or fenced >= 2 or observed >= 2:
+        signal = f"{tools} {what}" if tools else f"{fenced} fenced commands"
+        return f"agent transcript ({turns} turns, {signal})"
     return None
 
 

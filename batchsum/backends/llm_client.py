@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from aiolimiter import AsyncLimiter
 
+from batchsum import throttle
 from batchsum.backends.cache import CachedCompletion, ResponseCache, cache_key
 from batchsum.backends.llm_output import sanitize_for_log
 from batchsum.config import LLMConfig
@@ -450,11 +451,11 @@ class LLMClient:
                 ticket = await self._gate.enter(priority, estimate)
             # Pace inside the slot: a slot taken late must not turn a paced start into a burst.
             if self._rpm is not None:
-                await self._rpm.acquire()
+                await throttle.acquire(self._rpm, 1, "--rpm")
             reserved = 0.0
             if self._tpm is not None:
                 reserved = float(min(estimate, self._tpm.max_rate))
-                await self._tpm.acquire(reserved)
+                await throttle.acquire(self._tpm, reserved, "--tpm")
             self.inflight += 1
             self.peak_inflight = max(self.peak_inflight, self.inflight)
             self.requests_sent += 1

@@ -47,6 +47,7 @@ def summary_run_config(scfg: ServeConfig) -> RunConfig:
         progress=False,
         log_file=None,
         command_line="batchsum serve (conversation summaries)",
+        remember=False,  # its settings are not the ones the folder's nightly runs remember
     )
 
 
