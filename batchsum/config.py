@@ -62,7 +62,7 @@ class IndexConfig:
     embed_base_url: str | None = None
     embed_model: str | None = None
     # Where the index's own files are read from when not from the state folder: a temporary copy
-    # when the output is on read-only storage (see ``index.state.readable_index``).
+    # when the output is on read-only storage (see ``index.readonly.readable_index``).
     index_copy: Path | None = None
 
     def __post_init__(self) -> None:

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.errors import ConfigError, InputError
-from batchsum.model import ContentType, Document
+from batchsum.hashing import sha256_bytes
+from batchsum.model import TYPE_ALIASES, TYPE_CHOICES, ContentType, Document
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,6 @@ CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
 ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS
 IGNORE_FILE = ".batchsumignore"
-TYPE_ALIASES = {"transcript": "conversation", "transcripts": "conversation", "chat": "conversation"}
 
 
 class _Patterns:
@@ -105,7 +105,7 @@ class WalkResult:
 def normalize_type(value: str) -> TypeChoice:
     """Map aliases (``transcript``) to canonical type names; raise ConfigError on unknown."""
     v = TYPE_ALIASES.get(value.lower(), value.lower())
-    if v not in ("journal", "conversation", "document", "auto"):
+    if v not in TYPE_CHOICES:
         raise ConfigError(f"unknown --type {value!r} (choose journal, conversation, transcript, document or auto)")
     return v  # type: ignore[return-value]
 
@@ -374,12 +374,6 @@ def _utf8_name(name: str) -> bool:
 # ---------------------------------------------------------------- reading and decoding
 
 
-def _sha256(raw: bytes | bytearray) -> str:
-    import hashlib  # not at module level: the walk of an unchanged re-run hashes nothing
-
-    return hashlib.sha256(raw).hexdigest()
-
-
 DETECT_SAMPLE = 1 << 18  # bytes given to the encoding detector: enough to tell, bounded for huge files
 READ_BLOCK = 1 << 22
 
@@ -632,11 +626,6 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     return "document", "default"
 
 
-def doc_date_for(path: Path, text: str, mtime_ns: int) -> str:
-    """Journal date from the file name or front matter, else the file's mtime (ISO date)."""
-    return dated(path, text, mtime_ns)[0]
-
-
 def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
     """(ISO date, where it came from: ``name``, ``front matter`` or ``mtime``). Only the first two say
     when a text was written; an mtime is only when the file was last copied or touched."""
@@ -717,7 +706,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         if exc.errno == 40:  # ELOOP
             raise InputError(str(path), "symlink loop") from exc
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from exc
-    sha = _sha256(raw)
+    sha = sha256_bytes(raw)
     try:
         text, note = decode_bytes(raw)
     except ValueError as exc:

@@ -13,6 +13,7 @@ import click
 from batchsum.cli._common import setup_logging, translate_errors
 from batchsum.cli._memory_options import build_config, index_options, llm_options
 from batchsum.errors import ConfigError
+from batchsum.model import TYPE_CHOICES
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -58,7 +59,7 @@ def _reuse_remembered(cfg: RunConfig) -> None:
 @click.option(
     "--type",
     "content_type",
-    type=click.Choice(["auto", "journal", "conversation", "document"]),
+    type=click.Choice(list(TYPE_CHOICES)),
     default="auto",
     show_default=True,
     help="Content type of every file (auto: decide per file).",

@@ -264,9 +264,8 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
             await site.start()
         except OSError as exc:
             raise ConfigError(f"cannot listen on {scfg.host}:{scfg.port} ({exc.strerror or exc})") from None
-        server = site._server
-        sockets = getattr(server, "sockets", None) or []
-        port = sockets[0].getsockname()[1] if sockets else scfg.port
+        addresses = runner.addresses  # the bound (host, port, ...) of each listening socket
+        port = addresses[0][1] if addresses else scfg.port
         if scfg.watch:
             from batchsum.watch import Watcher, watch_config
 

@@ -76,10 +76,6 @@ class MemoryWriter:
         self._idle.clear()
         self._wake.set()
 
-    def wait_idle(self, timeout: float) -> bool:
-        """Wait until everything spooled so far is written (tests, shutdown)."""
-        return self._idle.wait(timeout)
-
     def stop(self, timeout: float = 30.0) -> None:
         """Finish the current exchange and stop; what is still spooled is written at the next start."""
         self._stop.set()
