@@ -41,7 +41,7 @@ class _Patterns:
     def __init__(self) -> None:
         self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
         self.speaker = re.compile(
-            r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)\s*:\s+\S", re.MULTILINE
+            r"^\s*(?:\[[^\]]{1,20}\]\s*)?#?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)#?\s*:\s+\S", re.MULTILINE
         )
         self.dated_heading = re.compile(
             r"^\s{0,3}(?:#{1,6}\s*)?(?:\*\*)?\s*(?:\d{4}-\d{2}-\d{2}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*,?\s+\w+\s+\d{1,2}"
