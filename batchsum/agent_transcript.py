@@ -14,12 +14,16 @@ transcript rather than a plain conversation.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from batchsum import jsonio
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
 
@@ -69,9 +73,12 @@ def _check(messages: list[Any], where: str, lines: list[int] | None = None) -> l
 def parse_json(text: str, where: str = "transcript") -> Transcript:
     """Messages of a JSON chat: a list, or an object with a ``messages`` list."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(where, f"invalid JSON: {exc.msg} (line {exc.lineno})") from None
+        data = jsonio.loads(text)
+    except jsonio.TooDeep as exc:
+        raise InputError(where, f"invalid JSON: {exc}") from None
+    except ValueError as exc:
+        detail = f"{exc.msg} (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise InputError(where, f"invalid JSON: {detail}") from None
     extra: dict[str, Any] = {}
     if isinstance(data, dict):
         if not isinstance(data.get("messages"), list):
@@ -91,9 +98,10 @@ def parse_jsonl(text: str, where: str = "transcript") -> Transcript:
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(where, f"invalid JSON on line {lineno}: {exc.msg}") from None
+            item = jsonio.loads(line)
+        except ValueError as exc:
+            detail = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            raise InputError(where, f"invalid JSON on line {lineno}: {detail}") from None
         if isinstance(item, dict) and isinstance(item.get("messages"), list):
             messages.extend(item["messages"])
             lines.extend([lineno] * len(item["messages"]))
@@ -138,9 +146,9 @@ def parse_transcript(text: str, fmt: TranscriptFormat | None = None, where: str 
         elif head == "{":
             first = text.lstrip().split("\n", 1)[0]
             try:
-                json.loads(first)
+                jsonio.loads(first)
                 fmt = "jsonl"
-            except json.JSONDecodeError:
+            except ValueError:
                 fmt = "json"
         elif _SECTION.search(text) is None and _RENDERED_ROLE.search(text) is not None:
             fmt = "rendered"
@@ -155,10 +163,35 @@ def parse_transcript(text: str, fmt: TranscriptFormat | None = None, where: str 
     return parse_jsonl(text, where)
 
 
+MAX_TRANSCRIPT_BYTES = 256 << 20  # a session past this is not a chat to compact (the context windows are MBs)
+
+
+def _read_bounded(path: Path) -> bytes:
+    """A regular file's bytes: FIFOs and devices (``/dev/zero``) are refused, never waited on or read
+    forever, and a file over :data:`MAX_TRANSCRIPT_BYTES` is refused before it is read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(str(path), "not a regular file (a FIFO, socket or device); give a transcript file")
+        if st.st_size > MAX_TRANSCRIPT_BYTES:
+            raise InputError(
+                str(path),
+                f"{st.st_size / 2**20:.0f} MiB; compact reads sessions up to {MAX_TRANSCRIPT_BYTES >> 20} MiB",
+            )
+        os.set_blocking(fd, True)
+        raw = fh.read(MAX_TRANSCRIPT_BYTES + 1)
+    if len(raw) > MAX_TRANSCRIPT_BYTES:  # grew while being read
+        raise InputError(str(path), f"over {MAX_TRANSCRIPT_BYTES >> 20} MiB; compact reads sessions up to that size")
+    return raw
+
+
 def read_transcript(path: Path) -> Transcript:
     """Read a transcript file; the extension decides the layout (.json, .jsonl, else Markdown)."""
     try:
-        raw = path.read_bytes()
+        raw = _read_bounded(path)
     except FileNotFoundError:
         raise InputError(str(path), "no such file") from None
     except IsADirectoryError:
@@ -221,15 +254,7 @@ def agent_transcript_reason(text: str) -> str | None:
     sample = text[:200_000]
     roles = [m.group(1).lower() for m in _SECTION.finditer(sample)]
     if len(roles) >= 3 and "user" in roles and "assistant" in roles:
-        tools = roles.count("tool")
-        fenced = 0
-        observed = sum(sample.count(mark) for mark in _OBSERVATION_MARKS)
-        if not tools:
-            fenced = sum(1 for line in sample.splitlines() if _FENCE.match(line)) // 2
-        if tools or fenced >= 2 or observed >= 2:
-            signal = f"{tools} tool sections" if tools else f"{fenced} fenced commands"
-            return f"agent transcript ({len(roles)} turns, {signal})"
-        return None
+        return _tool_activity(sample, len(roles), roles.count("tool"), "tool sections")
     if "Assistant: " not in sample:
         return None
     from batchsum.compact.extractors import known_tool_name
@@ -238,6 +263,22 @@ def agent_transcript_reason(text: str) -> str | None:
     tools = sum(1 for label in labels if label == "Tool" or known_tool_name(label))
     if tools and "Assistant" in labels:
         return f"agent transcript ({len(labels)} turns, {tools} tool results)"
+    if len(labels) >= 3 and "User" in labels and "Assistant" in labels:
+        # The same session as .json/.jsonl, observations as user turns: the Markdown signals apply.
+        return _tool_activity(sample, len(labels), 0, "tool results")
+    return None
+
+
+def _tool_activity(sample: str, turns: int, tools: int, what: str) -> str | None:
+    """The agent-transcript reason of a session of ``turns`` turns with ``tools`` tool turns, fenced
+    commands or shell/file-viewer observations; None without any."""
+    fenced = 0
+    observed = sum(sample.count(mark) for mark in _OBSERVATION_MARKS)
+    if not tools:
+        fenced = sum(1 for line in sample.splitlines() if _FENCE.match(line)) // 2
+    if tools or fenced >= 2 or observed >= 2:
+        signal = f"{tools} {what}" if tools else f"{fenced} fenced commands"
+        return f"agent transcript ({turns} turns, {signal})"
     return None
 
 

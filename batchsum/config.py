@@ -12,6 +12,9 @@ OnError = Literal["fallback", "fail", "abort"]
 
 STATE_DIR = ".batchsum"
 LLM_CACHE_DIR = "llm-cache"  # LLM responses, in the state folder (summaries, facts and compaction share it)
+# A request or token rate left unset: none for a server on this machine or the LAN, the hosted-API
+# default otherwise (see ``LLMConfig.settle_rates``).
+AUTO_RATE = -1.0
 
 
 @dataclass
@@ -23,8 +26,8 @@ class LLMConfig:
     model: str | None = None
     fallback_models: list[str] = field(default_factory=list)
     timeout: float = 120.0
-    rpm: float | None = 60.0  # requests per minute; None = unlimited
-    tpm: float | None = 60000.0  # prompt + max output tokens per minute; None = unlimited
+    rpm: float | None = AUTO_RATE  # requests per minute; None = unlimited
+    tpm: float | None = AUTO_RATE  # prompt + max output tokens per minute; None = unlimited
     concurrency: int = 4
     max_attempts: int = 5
     on_error: OnError = "fallback"
@@ -38,6 +41,15 @@ class LLMConfig:
     def enabled(self) -> bool:
         return bool(self.base_url)
 
+    def settle_rates(self) -> None:
+        """Give ``rpm``/``tpm`` left at AUTO_RATE their value for ``base_url``'s server."""
+        if self.rpm == AUTO_RATE or self.tpm == AUTO_RATE:
+            from batchsum.throttle import default_rates
+
+            rpm, tpm = default_rates(self.base_url)
+            self.rpm = rpm if self.rpm == AUTO_RATE else self.rpm
+            self.tpm = tpm if self.tpm == AUTO_RATE else self.tpm
+
 
 @dataclass(kw_only=True)
 class IndexConfig:
@@ -50,8 +62,12 @@ class IndexConfig:
     embed_base_url: str | None = None
     embed_model: str | None = None
     # Where the index's own files are read from when not from the state folder: a temporary copy
-    # when the output is on read-only storage (see ``index.state.readable_index``).
+    # when the output is on read-only storage (see ``index.readonly.readable_index``).
     index_copy: Path | None = None
+
+    def __post_init__(self) -> None:
+        # The library takes plain strings for paths, as the command line does.
+        self.out = Path(self.out)
 
     @property
     def state_dir(self) -> Path:
@@ -110,6 +126,23 @@ class RunConfig(IndexConfig):
     digests: bool = True  # a digest per month and year of dated sources, per folder of undated ones (digests.py)
     digest_month_words: int = 300  # word budget of a month's (or a folder's) digest
     digest_year_words: int = 600  # word budget of a year's digest
+    # A change of the settings the output folder remembers (batchsum/remembered.py) that makes an LLM
+    # summarize files again is refused unless confirmed (yes) or asked for (rebuild: nothing reused).
+    yes: bool = False
+    rebuild: bool = False
+    # Off for a run over batchsum's own files in the folder (serve's conversation transcripts), whose
+    # settings are not the folder's.
+    remember: bool = True
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.paths = [Path(p) for p in ([self.paths] if isinstance(self.paths, (str, Path)) else self.paths)]
+        if self.metrics_db is not None:
+            self.metrics_db = Path(self.metrics_db)
+        if self.log_file is not None:
+            self.log_file = Path(self.log_file)
+        if self.llm.prompts_dir is not None:
+            self.llm.prompts_dir = Path(self.llm.prompts_dir)
 
     @property
     def redact_secrets(self) -> bool:

@@ -10,8 +10,14 @@ picked by patterns, not judgements.
   ...", "TODO") with an owner (the speaker for first-person commitments, the named person
   otherwise) and a due phrase when one is given ("by Friday", "tomorrow", an ISO date);
 * **unresolved** - questions nobody else picks up afterwards, and explicit "open question"/"TBD";
-* **entities** - file paths, code identifiers in backticks, CamelCase names and capitalised names
-  that recur away from sentence starts; **participants** - the speakers.
+* **entities** - file paths, code identifiers in backticks, CamelCase names, acronyms and capitalised
+  names that recur away from sentence starts and are never written in lower case; **participants** -
+  the speakers.
+
+Precise or absent: the text is cleaned of disfluency markers and tokenizer spacing first, an item is a
+whole sentence (a capital, a full stop, no markup, not broken off, standing on its own), an owner is a
+speaker of the source, and each kind keeps at most :data:`MAX_ITEMS` items, the ones sharing most
+with the conversation's frequent words; a kind with nothing that passes is left out.
 """
 
 from __future__ import annotations
@@ -22,20 +28,23 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from batchsum.backends.noise import is_fragment
 from batchsum.compact.extractors import find_paths
-from batchsum.text import parse_speaker_line, split_sentences
+from batchsum.text import clean_transcript, parse_speaker_line, split_sentences
 
-MAX_ITEMS = 30
+MAX_ITEMS = 5
 MAX_ITEM_CHARS = 240
 ANSWER_WINDOW = 60  # sentences after a question searched for its answer (keeps long chats linear)
 FACETS_SOURCE = "extracted"
 
+# A decision has a collective subject ("we decided", "that's settled"); "I chose the damage" is a narration.
 _DECISION = re.compile(
-    r"\b(?:decided|decide to|decision(?: is)?|agreed|we agree|settled on|go(?:ing)? with|went with|opted|chose|"
-    r"the plan is|final(?:ly)? (?:answer|choice)|conclusion is|the fix is|the solution is|"
-    r"resolved to|approved|signed off)\b",
+    r"\b(?:we|we've|we have|we all|it's|that's|it is|that is|it was|the team|everyone)\s+(?:\w+\s+){0,2}?"
+    r"(?:decided|agreed|settled|chose|opted|approved|signed off|going with|go with|went with)\b"
+    r"|\b(?:the|our|final) (?:decision|plan|fix|solution|conclusion) (?:is|was)\b|\bresolved to\b",
     re.I,
 )
+_CONDITIONAL = re.compile(r"^(?:if|when|whether|unless|once)\b|\bif we\b", re.I)
 _COMMIT = re.compile(
     r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:"
     r"(?P<we>we(?:'ll| will| need to| should| must| have to| are going to|'re going to))\b"
@@ -44,14 +53,22 @@ _COMMIT = re.compile(
     r")",
     re.I,
 )
-# First-person commitments anywhere in a sentence ("..., I'll book on Friday"); "I'm calling X this
+# First-person commitments opening a sentence or a clause ("..., I'll book on Friday"); "I'm calling X this
 # week" counts when a time is given.
 _SELF = re.compile(
-    r"\b(?:I'll|I will|I am going to|I'm going to|I can take|I'm taking)\b(?! not\b)"
+    r"(?:^|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to|I can take|I'm taking)\b"
+    r"(?! not\b| be\b| get to\b| say\b)"
     r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
 )
 _NAMED = re.compile(
     r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
+)
+# Talk about the talk ("let's see", "we'll see", "let's say") is not something to do.
+_META_TALK = re.compile(
+    r"^(?:let's|let us|we'll|we will|i'll|i will|i'm going to|i am going to)\s+(?:see|say|look|start|begin|"
+    r"go back|move on|do this|talk|just|get to|have(?! to)|close|end|wrap up|address|ask you|turn it over|"
+    r"give the floor|tell you|present|show you|explain)\b",
+    re.I,
 )
 _MENTION = re.compile(r"@([A-Za-z][\w.-]+)")
 _DUE = re.compile(
@@ -68,7 +85,7 @@ _OPEN = re.compile(
 )
 _BACKTICK = re.compile(r"`([^`\n]{2,80})`")
 _CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:_[a-z0-9]+){1,}|[A-Z]{2,}[a-z]*\d*)\b")
-_CAPNAME = re.compile(r"(?<=[a-z,;:] )([A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})*)")
+_CAPNAME = re.compile(r"(?<=[a-z,;:] )([A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})*)\b")
 _WORD = re.compile(r"[A-Za-z][a-z]{3,}")
 _ANSWER = re.compile(
     r"^(?:yes|yeah|yep|no|nope|sure|probably|already|it (?:will|does|is|was|won't)|we (?:do|will|did|don't)|"
@@ -136,12 +153,75 @@ def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     out: list[_Sentence] = []
     for ti, (speaker, body) in enumerate(turns):
         # Code blocks and quoted tool output are not conversation; facets come from prose only.
-        prose = re.sub(r"```.*?```|<command>.*?</command>", " ", body, flags=re.S)
+        prose = clean_transcript(re.sub(r"```.*?```|<command>.*?</command>", " ", body, flags=re.S))
         for span in split_sentences(prose):
             text = span.text.strip()
             if len(text.split()) >= 3:
                 out.append(_Sentence(speaker, text, ti))
     return out
+
+
+_LEAD_IN = re.compile(r"^(?:(?:so|okay|ok|well|then|and|now|yeah|right|alright|like)\b[,]?\s+)+", re.I)
+_LEANS = re.compile(r"^(?:but|or|because|which|as|than|though|although)\b", re.I)
+_MARKUP = re.compile(r"[{}<>|\\]|\s[,.;:!?]|\b\w+-\s|\s-[\w\s]|#{2,}")
+_RESTART = re.compile(
+    r"[a-z] (?:The|This|That|We|It|So|And|But|What|Well|Maybe|Actually|Yeah|Okay|If|In|Let's|You|Is|Are|Do)\b"
+)
+# A speaker going back over their words ("we should we should", "are we gonna are we"), or spoken filler.
+_REPEATED = re.compile(r"\b(\w+ \w+) (?:\w+ ){0,2}\1\b|\b(\w{4,}) (?:\w+ )?\2\b|, like,|\byes or no\?$", re.I)
+# Short tokens that are not words: what is left of a word broken off mid-way ("We s decide", "don't oc").
+_REAL_SHORT = frozenset(
+    """
+    a i am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ye id tv uk us eu un pm am
+    """.split()
+)
+# An open question is one for the group ("should we ...", "how do we ...") or an either-or.
+_GROUP_QUESTION = re.compile(
+    r"^(?:should|shall|do|did|can|could|will|would|are|have|must) we\b"
+    r"|\b(?:how|what|which|when|where|who|why|whether) (?:should|shall|do|can|could|will|would|are|is|does) (?:we|it)\b"
+    r"|^(?:is|are|was) (?:it|there|that)\b.*\bor\b",
+    re.I,
+)
+_NOT_NAMES = frozenset(
+    """
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+    august september october november december ok okay yes yeah no tv am pm id uh um fyi asap eta tbd btw imo lol
+    euro euros dollar dollars pound pounds
+    """.split()
+)
+
+
+def _whole(text: str) -> str | None:
+    """``text`` as a clean, whole, self-standing sentence (lead-ins like "So," dropped), or None."""
+    text = _LEAD_IN.sub("", " ".join(text.split()))
+    if not text:
+        return None
+    text = text[0].upper() + text[1:]
+    words = text.split()
+    if not 5 <= len(words) <= 40 or not text[0].isalnum() or text[-1] not in ".!?":
+        return None
+    if _LEANS.match(text) or _MARKUP.search(text) or is_fragment(text) or text.count('"') % 2:
+        return None
+    short = (w.lower().strip(",;:.!?") for w in words)
+    if (
+        _RESTART.search(text)
+        or _REPEATED.search(text)
+        or any(len(w) <= 2 and w.isalpha() and w not in _REAL_SHORT for w in short)
+    ):
+        return None  # a speaker starting over ("This doe This is") or a cut-off word ("We s decide")
+    return text
+
+
+def _topic_score(text: str, topics: dict[str, int]) -> float:
+    """How much a sentence shares with the conversation's frequent content words."""
+    words = _content_words(text)
+    return sum(topics.get(w, 0) for w in words) / (1.0 + len(words)) ** 0.5
+
+
+def _best(items: list[Any], key: Any, topics: dict[str, int], n: int) -> list[Any]:
+    """The ``n`` items that share most with the conversation's topics, in source order."""
+    ranked = sorted(range(len(items)), key=lambda i: (-_topic_score(key(items[i]), topics), i))[:n]
+    return [items[i] for i in sorted(ranked)]
 
 
 def turns_from_text(text: str) -> list[tuple[str | None, str]]:
@@ -168,6 +248,8 @@ def _due(text: str) -> str | None:
 
 def _action(sentence: _Sentence, participants: Sequence[str] = ()) -> ActionItem | None:
     text = sentence.text.strip()
+    if _META_TALK.match(text):
+        return None
     first, _, rest = text.partition(" ")
     if first in participants and rest.startswith("to "):  # "Maya to send the report by Friday."
         return ActionItem(_clip(text), first, _due(text))
@@ -191,25 +273,40 @@ def _action(sentence: _Sentence, participants: Sequence[str] = ()) -> ActionItem
     return None
 
 
-def _entities(sentences: Sequence[_Sentence], raw: str, extra: Sequence[str]) -> list[str]:
+def _entities(
+    sentences: Sequence[_Sentence], raw: str, extra: Sequence[str], speakers: set[str], max_names: int
+) -> list[str]:
+    """Known entities, paths and code identifiers (all of them: a compaction record must keep every file
+    it touched), then the ``max_names`` names that occur most often.
+
+    A name is a CamelCase or snake_case identifier, an acronym that is not part of a shouted run, or
+    a capitalised word (or run of them) seen at least twice away from a sentence start and never
+    written in lower case in the text ("Source", "View" and "Hold" are words, "Porto" is a name).
+    Speakers are participants, not entities.
+    """
     found: list[str] = []
 
     def add(item: str) -> None:
         item = item.strip().strip(".,;:")
-        if item and item not in found and len(found) < MAX_ITEMS * 3:
+        if item and item not in found:
             found.append(item)
 
     for item in extra:
         add(item)
     prose = " ".join(s.text for s in sentences)
     for path in find_paths(prose):
-        add(path)
+        if "/" in path or re.fullmatch(r"[\w-]{2,}\.[A-Za-z0-9]{1,6}", path):  # not "a.m" or "p.m"
+            add(path)
     for m in _BACKTICK.finditer(raw):
         span = m.group(1).strip()
         if len(span) >= 3 and not span.startswith("-") and not span.replace(".", "").isdigit():
             add(span)
+    lower = set(re.findall(r"\b[a-z][a-z']*\b", prose))
+    counts: Counter[str] = Counter()
     for m in _CAMEL.finditer(prose):
         word = m.group(1)
+        if word.lower() in _NOT_NAMES or any(word in item for item in found):
+            continue  # "TimeDelta" of "TimeDelta._serialize" is already there
         if word.isupper():
             # An all-caps word inside a run of all-caps words is shouting, not a name.
             # A window, not the whole prefix: splitting all of the text before every match was quadratic.
@@ -217,12 +314,26 @@ def _entities(sentences: Sequence[_Sentence], raw: str, extra: Sequence[str]) ->
             after = prose[m.end() : m.end() + 120].split()[:1] or [""]
             if len(word) < 3 or any(w.strip(".,:;!?'\"").isupper() and len(w) > 1 for w in before + after):
                 continue
-        add(word)
-    counts = Counter(m.group(1) for m in _CAPNAME.finditer(prose))
-    for name, n in counts.most_common():
-        if n >= 2 and name.lower() not in _STOP:
-            add(name)
+        counts[word] += 2  # an identifier or acronym is a name the first time it is seen
+    for name, n in Counter(m.group(1) for m in _CAPNAME.finditer(prose)).items():
+        words = name.lower().split()
+        if n >= 2 and name not in speakers and not any(w in lower or w in _STOP or w in _NOT_NAMES for w in words):
+            counts[name] += n
+    names: list[str] = []
+    for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], prose.find(kv[0]))):
+        if not any(name[:5] == other[:5] for other in names):  # "Canadians" after "Canada"
+            names.append(name)
+    for name in names[:max_names]:
+        add(name)
     return found
+
+
+def _topic_counts(sentences: Sequence[_Sentence]) -> dict[str, int]:
+    """Content words said in at least three sentences, with their sentence counts."""
+    counts: Counter[str] = Counter()
+    for s in sentences:
+        counts.update(_content_words(s.text))
+    return {w: c for w, c in counts.items() if c >= 3}
 
 
 def _topics(sentences: Sequence[_Sentence], n: int = 5) -> list[str]:
@@ -266,18 +377,23 @@ def extract_facets(
         return words_of[j]
 
     for i, s in enumerate(sentences):
-        if _DECISION.search(s.text) and not s.text.endswith("?"):
-            if _clip(s.text) not in decisions:
-                decisions.append(_clip(s.text))
+        whole = _whole(s.text)
+        if whole is None:
             continue
-        item = _action(s, participants)
+        if _DECISION.search(whole) and not whole.endswith("?") and not _CONDITIONAL.search(whole):
+            if _clip(whole) not in decisions:
+                decisions.append(_clip(whole))
+            continue
+        item = _action(_Sentence(s.speaker, whole, s.turn), participants)
         if item is not None:
+            if item.owner is not None and item.owner not in participants:
+                continue  # "Or, can you ...": an owner is someone who speaks in the source
             if all(a.task != item.task for a in actions):
                 actions.append(item)
             continue
-        if _OPEN.search(s.text):
-            unresolved.append(_clip(s.text))
-        elif s.text.endswith("?") and len(s.text.split()) >= 4:
+        if _OPEN.search(whole):
+            unresolved.append(_clip(whole))
+        elif whole.endswith("?") and len(whole.split()) >= 6 and _GROUP_QUESTION.search(whole):
             words = words_at(i)
             reply = turns[s.turn + 1] if s.turn + 1 < len(turns) else None
             answered = reply is not None and reply[0] != s.speaker and bool(_ANSWER.match(reply[1].strip()))
@@ -286,16 +402,17 @@ def extract_facets(
                 sentences[j].speaker != s.speaker and len(words & words_at(j)) >= need
                 for j in range(i + 1, min(len(sentences), i + 1 + ANSWER_WINDOW))
             )
-            if not answered and _clip(s.text) not in unresolved:
-                unresolved.append(_clip(s.text))
+            if not answered and _clip(whole) not in unresolved:
+                unresolved.append(_clip(whole))
     if agent:
         actions = [a for a in actions if a.owner is not None] + [a for a in actions if a.owner is None][-3:]
+    topics = _topic_counts(sentences)
     return ExtractedFacets(
-        participants=participants[:max_items],
-        decisions=decisions[:max_items],
-        action_items=actions[:max_items],
-        unresolved=unresolved[:max_items],
-        entities=_entities(sentences, raw, entities)[: max_items * 3],
+        participants=participants,
+        decisions=_best(decisions, str, topics, max_items),
+        action_items=_best(actions, lambda a: a.task, topics, max_items),
+        unresolved=_best(unresolved, str, topics, max_items),
+        entities=_entities(sentences, raw, entities, set(participants), max_items),
         topics=_topics(sentences),
     )
 

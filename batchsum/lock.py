@@ -26,6 +26,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from batchsum import statefile
 from batchsum.config import STATE_DIR
 from batchsum.errors import LockedError, StorageError
 from batchsum.events import scrub_argv, utc_timestamp
@@ -49,8 +50,7 @@ def lock_path(out: Path) -> Path:
 
 def _read_raw(path: Path) -> bytes:
     try:
-        with open(path, "rb") as fh:
-            return fh.read(MAX_LOCK_BYTES).strip()
+        return statefile.read_bytes(path, MAX_LOCK_BYTES).strip()
     except OSError:
         return b""
 
@@ -154,7 +154,9 @@ class RunLock:
         """Open and flock the file; None if someone else holds it."""
         while True:
             try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                # No link is followed and nothing but a regular file is used: a link planted here
+                # would otherwise have its target truncated, and a FIFO would hang the run.
+                fd = statefile.open_regular(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             except IsADirectoryError:
                 self._move_folder_aside()
                 continue
@@ -169,7 +171,7 @@ class RunLock:
                 raise StorageError(str(self.path), exc) from None
             # Someone may have replaced the file between open and flock; lock the current one.
             try:
-                same = os.path.samestat(os.fstat(fd), os.stat(self.path))
+                same = os.path.samestat(os.fstat(fd), os.lstat(self.path))
             except FileNotFoundError:
                 same = False
             if same:

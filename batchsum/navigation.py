@@ -16,7 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-LINKS_MARKER = "<!-- batchsum:links -->"
+from batchsum.tree import LINKS_MARKER, atomic_write_text
+from batchsum.tree import strip_links as strip_links  # part of the links API, defined with the node format
+
 INDEX_NAME = "index.md"
 
 _LEVEL_DIRS = {1: ("L1", "chunk"), 2: ("L2", "group"), 3: ("L3", "final")}
@@ -115,12 +117,6 @@ def _rel(target: str, here: str) -> str:
 def with_links(body: str, block: str) -> str:
     """``body`` followed by its links block (if any)."""
     return f"{body.rstrip()}\n\n{block}" if block else body
-
-
-def strip_links(body: str) -> str:
-    """The summary text of a node body, without the navigation block."""
-    cut = body.find(LINKS_MARKER)
-    return body if cut < 0 else body[:cut].rstrip()
 
 
 # Sections a run appends to a final for its reader, picked by rules from the source (facets.py,
@@ -257,8 +253,6 @@ def index_path(out: Path) -> Path:
 
 def write_index(out: Path, rows: Iterable[IndexRow], periods: Mapping[str, PeriodPage] | None = None) -> Path:
     """Rewrite the root index atomically (readers see the old one or the new one)."""
-    from batchsum.tree import atomic_write_text
-
     path = index_path(out)
     atomic_write_text(path, render_index(rows, periods=periods), durable=False)
     return path

@@ -146,6 +146,7 @@ class _Parser:
         self.base: Path | None = None
         self.settings: dict[str, Any] = {}
         self.lines: dict[str, int] = {}
+        self.errors: list[PipelineError] = []  # every mistake of the file is reported, not only the first
 
     # -- helpers -------------------------------------------------------------------------
     def fail(self, node: Node | None, message: str) -> PipelineError:
@@ -252,31 +253,38 @@ class _Parser:
     # -- sections ------------------------------------------------------------------------
     def section(self, name: str, node: Node, schema: dict[str, _Key]) -> None:
         for key, key_node, value_node in self.mapping(node, f"'{name}'"):
-            spec = schema.get(key)
-            if spec is None:
-                raise self.unknown(key, key_node, name)
-            dotted = f"{name}.{key}"
-            if key == "kind":
-                self.settings["__kind__"] = self.check(dotted, spec, value_node)
-                self.lines["__kind__"] = key_node.start_mark.line + 1
-            elif key == "api_key_env":
-                env = self.value(value_node)
-                if not isinstance(env, str) or not _ENV_NAME.fullmatch(env):
-                    raise self.fail(
-                        value_node,
-                        f"'{dotted}' must be the NAME of an environment variable (like OPENAI_API_KEY), "
-                        f"got {_show(env)}; never put the key itself in a pipeline file",
-                    )
-                self.settings["__api_key_env__"] = env
-            elif key == "facets":
-                facets = self.value(value_node)
-                if facets not in (True, False, None, "auto"):
-                    raise self.fail(value_node, f"'{dotted}' must be true, false or auto, got {_show(facets)}")
-                self.settings["llm.facets"] = None if facets == "auto" else facets
-            else:
-                assert spec.target is not None
-                self.settings[spec.target] = self.check(dotted, spec, value_node)
-            self.lines[spec.target or key] = key_node.start_mark.line + 1
+            try:
+                self.section_key(name, schema, key, key_node, value_node)
+            except PipelineError as exc:
+                self.errors.append(exc)
+
+    def section_key(self, name: str, schema: dict[str, _Key], key: str, key_node: Node, value_node: Node) -> None:
+        """One key of section ``name``."""
+        spec = schema.get(key)
+        if spec is None:
+            raise self.unknown(key, key_node, name)
+        dotted = f"{name}.{key}"
+        if key == "kind":
+            self.settings["__kind__"] = self.check(dotted, spec, value_node)
+            self.lines["__kind__"] = key_node.start_mark.line + 1
+        elif key == "api_key_env":
+            env = self.value(value_node)
+            if not isinstance(env, str) or not _ENV_NAME.fullmatch(env):
+                raise self.fail(
+                    value_node,
+                    f"'{dotted}' must be the NAME of an environment variable (like OPENAI_API_KEY), "
+                    f"got {_show(env)}; never put the key itself in a pipeline file",
+                )
+            self.settings["__api_key_env__"] = env
+        elif key == "facets":
+            facets = self.value(value_node)
+            if facets not in (True, False, None, "auto"):
+                raise self.fail(value_node, f"'{dotted}' must be true, false or auto, got {_show(facets)}")
+            self.settings["llm.facets"] = None if facets == "auto" else facets
+        else:
+            assert spec.target is not None
+            self.settings[spec.target] = self.check(dotted, spec, value_node)
+        self.lines[spec.target or key] = key_node.start_mark.line + 1
 
     def corpora(self, node: Node) -> list[CorpusSpec]:
         if not isinstance(node, SequenceNode):
@@ -286,36 +294,43 @@ class _Parser:
         result: list[CorpusSpec] = []
         seen: dict[str, int] = {}
         for item in node.value:
-            line = item.start_mark.line + 1
-            spec = CorpusSpec(path=Path("."), line=line)
-            path_node: Node | None = None
-            if isinstance(item, ScalarNode):
-                path_node = item
-            else:
-                for key, key_node, value_node in self.mapping(item, "each corpus"):
-                    if key not in _CORPUS:
-                        raise self.unknown(key, key_node, "corpora[]")
-                    if key == "path":
-                        path_node = value_node
-                    elif key == "type":
-                        kind = self.check("type", _CORPUS["type"], value_node)
-                        spec.type = "conversation" if kind == "transcript" else kind
-                    else:
-                        spec.ignore = self.check("ignore", _CORPUS["ignore"], value_node)
-            if path_node is None:
-                raise self.fail(item, "corpus entry has no 'path'")
-            raw = self.value(path_node)
-            if not isinstance(raw, str) or not raw.strip():
-                raise self.fail(path_node, f"corpus 'path' must be a path, got {_type_name(raw)} {_show(raw)}")
-            spec.path = self.resolve(raw)
-            if not spec.path.exists():
-                where = "" if spec.path.is_absolute() else f" (relative to {Path.cwd()})"
-                raise self.fail(path_node, f"corpus path {spec.path} does not exist{where}")
-            if str(spec.path) in seen:
-                raise self.fail(path_node, f"corpus {spec.path} is listed twice (first on line {seen[str(spec.path)]})")
-            seen[str(spec.path)] = line
-            result.append(spec)
+            try:
+                self.corpus(item, result, seen)
+            except PipelineError as exc:
+                self.errors.append(exc)
         return result
+
+    def corpus(self, item: Node, result: list[CorpusSpec], seen: dict[str, int]) -> None:
+        """One entry of ``corpora``, appended to ``result``."""
+        line = item.start_mark.line + 1
+        spec = CorpusSpec(path=Path("."), line=line)
+        path_node: Node | None = None
+        if isinstance(item, ScalarNode):
+            path_node = item
+        else:
+            for key, key_node, value_node in self.mapping(item, "each corpus"):
+                if key not in _CORPUS:
+                    raise self.unknown(key, key_node, "corpora[]")
+                if key == "path":
+                    path_node = value_node
+                elif key == "type":
+                    kind = self.check("type", _CORPUS["type"], value_node)
+                    spec.type = "conversation" if kind == "transcript" else kind
+                else:
+                    spec.ignore = self.check("ignore", _CORPUS["ignore"], value_node)
+        if path_node is None:
+            raise self.fail(item, "corpus entry has no 'path'")
+        raw = self.value(path_node)
+        if not isinstance(raw, str) or not raw.strip():
+            raise self.fail(path_node, f"corpus 'path' must be a path, got {_type_name(raw)} {_show(raw)}")
+        spec.path = self.resolve(raw)
+        if not spec.path.exists():
+            where = "" if spec.path.is_absolute() else f" (relative to {Path.cwd()})"
+            raise self.fail(path_node, f"corpus path {spec.path} does not exist{where}")
+        if str(spec.path) in seen:
+            raise self.fail(path_node, f"corpus {spec.path} is listed twice (first on line {seen[str(spec.path)]})")
+        seen[str(spec.path)] = line
+        result.append(spec)
 
     def parse(self) -> PipelineSpec:
         try:
@@ -343,23 +358,31 @@ class _Parser:
                 self.base = base
         corpora: list[CorpusSpec] | None = None
         for key, key_node, value_node in items:
-            spec = _TOP.get(key)
-            if spec is None:
-                raise self.unknown(key, key_node, "")
-            if key == "root":
-                continue
-            if key == "corpora":
-                corpora = self.corpora(value_node)
-            elif spec.kind == "section":
-                assert spec.section is not None
-                self.section(key, value_node, spec.section)
-            elif spec.target is None:
-                self.check(key, spec, value_node)  # version: validated, not a setting
-            else:
-                self.settings[spec.target] = self.check(key, spec, value_node)
-                self.lines[spec.target] = key_node.start_mark.line + 1
-        if corpora is None:
-            raise self.fail(root, "missing required key 'corpora' (the folders or files to summarize)")
+            try:
+                spec = _TOP.get(key)
+                if spec is None:
+                    raise self.unknown(key, key_node, "")
+                if key == "root":
+                    continue
+                if key == "corpora":
+                    corpora = self.corpora(value_node)
+                elif spec.kind == "section":
+                    assert spec.section is not None
+                    self.section(key, value_node, spec.section)
+                elif spec.target is None:
+                    self.check(key, spec, value_node)  # version: validated, not a setting
+                else:
+                    self.settings[spec.target] = self.check(key, spec, value_node)
+                    self.lines[spec.target] = key_node.start_mark.line + 1
+            except PipelineError as exc:
+                self.errors.append(exc)
+        if corpora is None and "corpora" not in {key for key, _, _ in items}:
+            self.errors.append(self.fail(root, "missing required key 'corpora' (the folders or files to summarize)"))
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise PipelineError(f"{len(self.errors)} errors:\n" + "\n".join(f"  {e}" for e in self.errors))
+        assert corpora is not None
         return self.finish(corpora)
 
     def finish(self, corpora: list[CorpusSpec]) -> PipelineSpec:

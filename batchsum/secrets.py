@@ -9,20 +9,30 @@ Two uses of the same rules:
   command line) with ``***``, keeping a short prefix (``sk-***``, ``--api-key ***``) so a reader
   still sees what was hidden.
 
-The provider patterns follow the public rule sets of detect-secrets (Yelp, ``plugins/*.py``) and
-gitleaks (``config/gitleaks.toml``): AWS access key ids, GitHub ``gh?_``/``github_pat_`` tokens,
-Slack ``xox?-`` tokens and webhooks, Google ``AIza`` keys, JWTs and PEM private-key blocks.
-detect-secrets itself is not a dependency: it imports ``requests`` on load, has no Anthropic,
-Google or current OpenAI (``sk-proj-``) rules, and scans line by line (a private-key block spans
-lines).
+Provider rules come from gitleaks' maintained rule set (``config/gitleaks.toml``, MIT licence, (c) 2019
+Zachary Rice), vendored as data in ``batchsum/data/secret_rules.json`` by
+``scripts/update_secret_rules.py``: ~220 providers (Stripe ``sk_live_``, GitLab ``glpat-``, npm ``npm_``,
+Hugging Face ``hf_``, ...), each a pattern, the keywords one of which every match contains, and an
+entropy floor for the captured secret, applied as gitleaks applies them (only the captured secret is
+replaced). Around them, batchsum keeps a few rules of its own: PEM private-key blocks (they span lines),
+Anthropic and current OpenAI keys, passwords in URLs and Azure ``AccountKey=`` (detect-secrets'
+``BasicAuthDetector`` and ``AzureStorageKeyDetector``), and ``password:``/``api_key=``-style assignments.
+detect-secrets itself is not a dependency: it imports ``requests`` on load and scans line by line.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
+import warnings
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from batchsum import jsonio
 
 MASK = "***"
 
@@ -48,7 +58,18 @@ SECRET_KEYS = frozenset(
 )
 # Command-line options whose next argument (or ``=value``) is a credential.
 SECRET_FLAGS = frozenset(
-    {"--api-key", "--api_key", "--token", "--auth-token", "--password", "--secret", "--access-key", "--authorization"}
+    {
+        "--api-key",
+        "--api_key",
+        "--serve-key",
+        "--serve_key",
+        "--token",
+        "--auth-token",
+        "--password",
+        "--secret",
+        "--access-key",
+        "--authorization",
+    }
 )
 
 
@@ -61,6 +82,11 @@ class _Rule:
     markers: tuple[str, ...]  # lower-case substrings one of which every match contains (in any case)
     flags: int = 0
     multiline: bool = False  # may span lines: run over the whole text, not the lines around a marker
+    # gitleaks' form: only the captured secret (this group; 0 = the first that matched, or the whole
+    # match) is replaced, and only when its Shannon entropy reaches ``entropy`` and no ``allow`` matches it.
+    group: int | None = None
+    entropy: float = 0.0
+    allow: tuple[str, ...] = ()
 
 
 # Order matters: specific provider forms before the generic ``sk-``/``key-`` forms, and private-key
@@ -104,6 +130,10 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])", ("aiza",)),
     _Rule("jwt", r"\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{5,}", ("eyj",)),
+    # detect-secrets BasicAuthDetector: a password in a URL's user info (postgres://user:pass@host).
+    _Rule("url_password", r"(?P<keep>\b[a-z][a-z0-9+.-]*://[^\s:@/{}]+:)[^\s@/{}]+(?=@)", ("://",), re.IGNORECASE),
+    # detect-secrets AzureStorageKeyDetector: storage connection strings.
+    _Rule("azure_storage_key", r"(?P<keep>\bAccountKey\s*=\s*)[A-Za-z0-9+/=]{40,}", ("accountkey",), re.IGNORECASE),
     _Rule(
         "bearer_token",
         r"(?P<keep>\bbearer\s+)[A-Za-z0-9._~+/=\-]{6,}",
@@ -133,9 +163,9 @@ _RULES: tuple[_Rule, ...] = (
 _SCRUB_ONLY: tuple[_Rule, ...] = (
     _Rule(
         "flag",
-        r"(?P<keep>--(?:api[-_]?key|token|auth[-_]?token|password|secret|access[-_]?key)(?:\s+|=))"
+        r"(?P<keep>--(?:api[-_]?key|serve[-_]?key|token|auth[-_]?token|password|secret|access[-_]?key)(?:\s+|=))"
         r"(?:\"[^\"]*\"|'[^']*'|\S+)",
-        ("--api", "--token", "--auth", "--password", "--secret", "--access"),
+        ("--api", "--serve", "--token", "--auth", "--password", "--secret", "--access"),
         re.IGNORECASE,
     ),
     _Rule(
@@ -157,37 +187,115 @@ _SCRUB_ONLY: tuple[_Rule, ...] = (
 _SCRUB_LOOSE: tuple[_Rule, ...] = (_Rule("short_key", r"(?P<prefix>\bsk-)[A-Za-z0-9_\-]{6,}", ("sk-",)),)
 
 
-@dataclass(frozen=True)
+RULES_FILE = Path(__file__).resolve().parent / "data" / "secret_rules.json"
+# Ours, applied before gitleaks' rules, and generic forms applied after them.
+_GENERIC = frozenset({"bearer_token", "generic_key", "password", "credential"})
+
+
+@functools.cache
+def provider_rules() -> tuple[_Rule, ...]:
+    """gitleaks' provider rules from the vendored data file (see the module docstring)."""
+    doc: dict[str, Any] = jsonio.loads(RULES_FILE.read_bytes())
+    return tuple(
+        _Rule(
+            r["id"].replace("-", "_"),
+            r["regex"],
+            tuple(r["keywords"]),
+            group=int(r.get("group") or 0),
+            entropy=float(r.get("entropy") or 0),
+            allow=tuple(r.get("allow") or ()),
+        )
+        for r in doc["rules"]
+    )
+
+
+def _all_rules() -> tuple[_Rule, ...]:
+    own = [r for r in _RULES if r.kind not in _GENERIC]
+    generic = [r for r in _RULES if r.kind in _GENERIC]
+    return (*own, *provider_rules(), *generic)
+
+
+def shannon_entropy(text: str) -> float:
+    """Bits per character of ``text`` (gitleaks' entropy floor is measured this way)."""
+    if not text:
+        return 0.0
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+
+
+@dataclass
 class _Compiled:
-    kind: str
-    regex: re.Pattern[str]
-    markers: tuple[str, ...]
-    multiline: bool
+    """A rule, compiled the first time a text contains one of its markers (most never are)."""
+
+    rule: _Rule
+    _regex: re.Pattern[str] | None = field(default=None, repr=False)
+    _allow: list[re.Pattern[str]] = field(default_factory=list, repr=False)
+
+    @property
+    def kind(self) -> str:
+        return self.rule.kind
+
+    @property
+    def markers(self) -> tuple[str, ...]:
+        return self.rule.markers
+
+    @property
+    def multiline(self) -> bool:
+        return self.rule.multiline
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        if self._regex is None:
+            with warnings.catch_warnings():  # gitleaks' patterns use "[[" and "--" in classes as literals
+                warnings.simplefilter("ignore", FutureWarning)
+                self._regex = re.compile(self.rule.pattern, self.rule.flags)
+                self._allow = [re.compile(a) for a in self.rule.allow]
+        return self._regex
+
+    def secret_span(self, m: re.Match[str]) -> tuple[int, int] | None:
+        """The span to replace in match ``m``, or None when gitleaks would not report it."""
+        group = self.rule.group
+        if group is None:
+            return m.span()
+        if group > 0:
+            span = m.span(group)
+        else:
+            span = next((m.span(i) for i in range(1, (m.re.groups or 0) + 1) if m.group(i)), m.span())
+        if span[0] < 0:
+            return None
+        secret = m.string[span[0] : span[1]]
+        if shannon_entropy(secret) < self.rule.entropy or any(a.search(secret) for a in self._allow):
+            return None
+        return span
 
 
 def _compile(rules: Sequence[_Rule]) -> list[_Compiled]:
-    return [_Compiled(r.kind, re.compile(r.pattern, r.flags), r.markers, r.multiline) for r in rules]
+    return [_Compiled(r) for r in rules]
 
 
 @dataclass(frozen=True)
 class _RuleSet:
     rules: list[_Compiled]
-    markers: frozenset[str]  # every rule's markers, each searched once per text
+    markers: list[str]  # every rule's markers, found in one pass by ``matcher``
+    matcher: Any  # ahocorasick_rs.AhoCorasick over ``markers``
 
 
 def _rule_set(rules: Sequence[_Rule]) -> _RuleSet:
-    return _RuleSet(_compile(rules), frozenset(m for r in rules for m in r.markers))
+    import ahocorasick_rs
+
+    markers = sorted({m for r in rules for m in r.markers})
+    return _RuleSet(_compile(rules), markers, ahocorasick_rs.AhoCorasick(markers))
 
 
 @functools.cache
 def _redact_rules() -> _RuleSet:
-    return _rule_set(_RULES)
+    return _rule_set(_all_rules())
 
 
 @functools.cache
 def _scrub_rules() -> _RuleSet:
     # Flags and headers first: "--api-key sk-..." keeps its flag name, not a half-masked key.
-    return _rule_set(_SCRUB_ONLY + _RULES + _SCRUB_LOOSE)
+    return _rule_set(_SCRUB_ONLY + _all_rules() + _SCRUB_LOOSE)
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -210,35 +318,51 @@ def _lower(text: str) -> str:
     return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
 
 
-def _windows(text: str, low: str, markers: set[str]) -> list[tuple[int, int]]:
-    """Merged spans of the lines (capped at WINDOW each side) that contain a marker."""
-    spans: list[tuple[int, int]] = []
-    for marker in markers:
-        pos = low.find(marker)
-        while pos >= 0:
-            start = max(text.rfind("\n", 0, pos) + 1, pos - WINDOW)
-            end = text.find("\n", pos)
-            end = len(text) if end < 0 else end
-            end = min(end, pos + WINDOW)
-            spans.append((start, end))
-            pos = low.find(marker, end)  # the rest of this window is scanned anyway
-    spans.sort()
-    merged: list[tuple[int, int]] = []
-    for start, end in spans:
+def _found(text: str, rule_set: _RuleSet) -> list[tuple[str, int]]:
+    """(marker, offset) of every marker in ``text`` (lower-cased), in order of offset."""
+    found = rule_set.matcher.find_matches_as_indexes(_lower(text), overlapping=True)
+    return sorted((rule_set.markers[i], start) for i, start, _ in found) if found else []
+
+
+def _windows(text: str, hits: list[tuple[str, int]]) -> list[tuple[int, int, set[str]]]:
+    """Merged spans of the lines (capped at WINDOW each side) around the markers, with the markers in each."""
+    merged: list[tuple[int, int, set[str]]] = []
+    for marker, pos in sorted(hits, key=lambda h: h[1]):
+        if merged and pos < merged[-1][1]:
+            merged[-1][2].add(marker)
+            continue
+        start = max(text.rfind("\n", 0, pos) + 1, pos - WINDOW)
+        end = text.find("\n", pos)
+        end = min(len(text) if end < 0 else end, pos + WINDOW)
         if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end), merged[-1][2] | {marker})
         else:
-            merged.append((start, end))
+            merged.append((start, end, {marker}))
     return merged
+
+
+_DONE = ("[REDACTED:", MASK)
 
 
 def _sub(text: str, rule: _Compiled, replace: str | None, counts: dict[str, int] | None) -> str:
     n = 0
+    label = f"[REDACTED:{rule.kind}]" if replace is None else replace
 
     def one(m: re.Match[str]) -> str:
         nonlocal n
+        if rule.rule.group is None:
+            kept = _keep(m, replace is not None)
+            if m.group()[len(kept) :].startswith(_DONE):  # "token=[REDACTED:npm_access_token]": done already
+                return m.group()
+            n += 1
+            return kept + label
+        span = rule.secret_span(m)
+        if span is None:
+            return m.group()
         n += 1
-        return _keep(m, replace is not None) + (f"[REDACTED:{rule.kind}]" if replace is None else replace)
+        start = m.start()
+        whole = m.group()
+        return whole[: span[0] - start] + label + whole[span[1] - start :]
 
     new = rule.regex.sub(one, text)
     if not n:
@@ -249,18 +373,20 @@ def _sub(text: str, rule: _Compiled, replace: str | None, counts: dict[str, int]
 
 
 def _apply(text: str, rule_set: _RuleSet, replace: str | None, counts: dict[str, int] | None) -> str:
-    # Python's re tries an alternation at every position (~0.5 µs a character); str.find is memchr-fast.
-    # So markers are found by find() on a lower-cased copy, and the rules run only on the lines
-    # around them: text without a marker costs one lower() and one find per distinct marker.
-    low = _lower(text)
-    present = {m for m in rule_set.markers if m in low}
-    if not present:
+    # Python's re tries an alternation at every position (~0.5 µs a character), so the rules' markers are
+    # found first, all in one Aho-Corasick pass over a lower-cased copy, and each rule then runs only on
+    # the lines around its own markers: text without a marker costs one lower() and that one pass.
+    hits = _found(text, rule_set)
+    if not hits:
         return text
+    present = {m for m, _ in hits}
     rules = rule_set.rules
-    for rule in rules:
-        if rule.multiline and not present.isdisjoint(rule.markers):
-            text = _sub(text, rule, replace, counts)
-            low = _lower(text)
+    multiline = [r for r in rules if r.multiline and not present.isdisjoint(r.markers)]
+    for rule in multiline:
+        text = _sub(text, rule, replace, counts)
+    if multiline:
+        hits = _found(text, rule_set)
+        present = {m for m, _ in hits}
     local = [r for r in rules if not r.multiline and not present.isdisjoint(r.markers)]
     if not local:
         return text
@@ -268,14 +394,17 @@ def _apply(text: str, rule_set: _RuleSet, replace: str | None, counts: dict[str,
         for rule in local:
             text = _sub(text, rule, replace, counts)
         return text
-    spans = _windows(text, low, present)
+    by_marker: dict[str, list[int]] = {}
+    for i, rule in enumerate(local):
+        for m in rule.markers:
+            by_marker.setdefault(m, []).append(i)
     pieces: list[str] = []
     last = 0
-    for start, end in spans:
+    for start, end, markers in _windows(text, hits):
         piece = text[start:end]
-        for rule in local:
-            if any(m in piece.lower() for m in rule.markers):
-                piece = _sub(piece, rule, replace, counts)
+        wanted = {i for m in markers for i in by_marker.get(m, ())}
+        for i in sorted(wanted):
+            piece = _sub(piece, local[i], replace, counts)
         pieces.append(text[last:start])
         pieces.append(piece)
         last = end

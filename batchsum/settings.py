@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from batchsum.config import STATE_DIR, LLMConfig, RunConfig
+from batchsum.config import AUTO_RATE, STATE_DIR, LLMConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.language import check_language
 from batchsum.model import Thresholds
@@ -124,7 +124,8 @@ SETTINGS: tuple[Setting, ...] = (
         "number",
         "--rpm",
         "backend.rpm",
-        "Requests per minute (0 = unlimited).",
+        "Requests per minute (0 = unlimited) [60 for a hosted API; unlimited for a server on this machine"
+        " or the local network].",
         minimum=0,
         nullable=True,
         zero_is_none=True,
@@ -134,7 +135,8 @@ SETTINGS: tuple[Setting, ...] = (
         "number",
         "--tpm",
         "backend.tpm",
-        "Prompt+max output tokens per minute (0 = unlimited).",
+        "Prompt+max output tokens per minute (0 = unlimited) [60000 for a hosted API; unlimited for a"
+        " server on this machine or the local network].",
         minimum=0,
         nullable=True,
         zero_is_none=True,
@@ -344,6 +346,22 @@ SETTINGS: tuple[Setting, ...] = (
         nullable=True,
         scope="run",
     ),
+    _s(
+        "rebuild",
+        "bool",
+        "--rebuild",
+        None,
+        "Build with the options given and defaults for the rest, not the settings the output folder"
+        " remembers; files those change are summarized again.",
+    ),
+    _s(
+        "yes",
+        "bool",
+        "--yes",
+        None,
+        "Go ahead when changed settings make an LLM summarize files again (refused with exit code 5 otherwise).",
+        scope="run",
+    ),
     _s("git", "bool", "--git", "git", "Version the output folder with git (one commit per run).", scope="run"),
     _s(
         "wait_lock",
@@ -448,6 +466,7 @@ def parse_thresholds(value: str | None) -> Thresholds:
 
 def validate(cfg: RunConfig) -> None:
     """Raise ConfigError naming the option when ``cfg`` breaks a bound or a cross-field rule."""
+    cfg.llm.settle_rates()
     _check_bounds(cfg)
     if cfg.chunk_overlap >= cfg.chunk_size:
         raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
@@ -456,7 +475,9 @@ def validate(cfg: RunConfig) -> None:
     except ValueError as exc:
         raise ConfigError(f"--language: {exc}") from None
     if cfg.llm.enabled and not cfg.llm.model:
-        raise ConfigError("--base-url needs --model (or BATCHSUM_MODEL)")
+        from batchsum.backends.server_models import missing_model_message
+
+        raise ConfigError(missing_model_message(cfg.llm))
     if cfg.facts and not cfg.llm.enabled:
         raise ConfigError("--facts extracts facts with an LLM: give --base-url (and --model) too")
     check_out_apart(cfg.out, cfg.paths)
@@ -465,6 +486,7 @@ def validate(cfg: RunConfig) -> None:
 def validate_llm(llm: LLMConfig) -> None:
     """The bounds of the ``llm.*`` settings for an LLM client built outside a run (``compact``,
     ``facts``, ``serve``): the same bounds and messages as :func:`validate`."""
+    llm.settle_rates()
     _check_bounds(llm, "llm.")
 
 
@@ -510,6 +532,8 @@ def click_option(s: Setting) -> Callable[[Any], Any]:
         default = s.default if s.command_default is None else s.command_default
         if default is None and s.zero_is_none:
             default = 0
+        if default == AUTO_RATE:
+            default = None  # chosen by the server's address
         if default is not None and not s.envvar:
             kw["default"] = default
             kw["show_default"] = True
@@ -539,7 +563,7 @@ def from_params(cfg: RunConfig, params: dict[str, Any]) -> None:
         elif s.kind == "strlist":
             value = list(value or ())
         elif s.zero_is_none:
-            value = None if value is None or value <= 0 else value
+            value = s.default if value is None else (None if value <= 0 else value)
         elif s.kind == "str" and not value:
             value = s.default  # an empty environment variable is no setting
         assign(cfg, s.field, value)

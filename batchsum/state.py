@@ -11,6 +11,9 @@
   by a hash of everything that determines it. Written the moment a node finishes, so a killed
   run resumes without redoing (or re-paying for) finished nodes, and an edited file reuses
   the nodes of its unchanged chunks.
+
+Every read goes through :mod:`batchsum.statefile`: a link or FIFO planted here reads as a missing
+entry (that source is redone), never as another file's content or a hang.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from batchsum import jsonio
+from batchsum import jsonio, statefile
 from batchsum.model import SummaryOutput
 from batchsum.tree import atomic_write_bytes
 
@@ -68,7 +71,7 @@ _FIELDS = [f.name for f in fields(ManifestEntry)]
 def _read_entry(path: Path) -> ManifestEntry | None:
     """One per-source manifest file, or None when it is unreadable (that source is then redone)."""
     try:
-        return ManifestEntry(**jsonio.loads(path.read_bytes()))
+        return ManifestEntry(**jsonio.loads(statefile.read_bytes(path)))
     except (OSError, ValueError, TypeError):
         return None
 
@@ -114,7 +117,7 @@ class StateStore:
 
     def _load_snapshot(self) -> dict[str, ManifestEntry] | None:
         try:
-            data = jsonio.loads(self.snapshot_path.read_bytes())
+            data = jsonio.loads(statefile.read_bytes(self.snapshot_path))
             if data.get("version") != MANIFEST_VERSION:
                 return None
             columns = data["columns"]
@@ -203,7 +206,7 @@ class StateStore:
         """A finished node's output, or None."""
         p = self._node_path(key)
         try:
-            data = jsonio.loads(p.read_bytes())
+            data = jsonio.loads(statefile.read_bytes(p))
             return SummaryOutput(**data)
         except (OSError, ValueError, TypeError):
             return None

@@ -100,6 +100,8 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
     if not rest[:1].isspace() or not rest.strip():
         return None, line.strip()
     label = line[start:colon].strip().strip("*_").strip()
+    if len(label) > 2 and label[0] == "#" and label[-1] == "#":
+        label = label[1:-1]  # DialogSum's "#Person1#:" (a heading would have no closing mark)
     paren = label.find("(")
     bare = (label[:paren] if paren >= 0 else label).strip()
     if paren >= 0 and (label.count("(") != label.count(")") or not label.endswith(")")):
@@ -294,7 +296,8 @@ _FILLERS = re.compile(
 )
 _REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b)+", re.IGNORECASE)
 # A cut-off word start repeated as the full word ("ho how", "w we're", "inter- interface").
-_FRAGMENT = re.compile(r"\b([A-Za-z]{1,4})-?[ \t]+(?=(\1)[A-Za-z'])", re.IGNORECASE)
+# Never the clitic of a contraction: "let's suppose", "don't think" and "we're recording" are not stutters.
+_FRAGMENT = re.compile(r"(?<!['’])\b([A-Za-z]{1,4})-?[ \t]+(?=(\1)[A-Za-z'])", re.IGNORECASE)
 _REAL_SHORT_WORDS = frozenset(
     """
     a i an as at be by do go he if in is it me my no of on or so to up us we am and are but can did for get had
@@ -307,6 +310,11 @@ _REAL_SHORT_WORDS = frozenset(
 _ORPHAN_END = re.compile(r"(?<=[.!?])[ \t]+[.!?]+(?=\s|$)")
 _SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?%)\]}])")
 _SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
+# Tokenizer spacing on both sides of the apostrophe ("don ' t", "I ' Ve"): the clitic rejoins, lower-cased.
+_SPACED_CLITIC = re.compile(r"(\w)(?:[ \t]+['’][ \t]*|['’][ \t]+)(s|re|ve|ll|d|m|t)\b", re.IGNORECASE)
+# Tokenized transcripts (QMSum's "we 're", "word ,") also space their hyphens: "belief - net".
+_TOKENIZED = re.compile(r"\w [,.?](?=\s|$)", re.MULTILINE)
+_SPACED_HYPHEN = re.compile(r"(?<=[A-Za-z]) - (?=[A-Za-z])")
 _MULTI_PUNCT = re.compile(r"([,;:])(?:[ \t]*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
 _LINE_HEAD = re.compile(r"^[ \t,;:.\-–—]+", re.MULTILINE)
@@ -318,12 +326,16 @@ _LOWER_AFTER_END = re.compile(r"(^|[.!?] )([a-z])", re.MULTILINE)
 def clean_transcript(text: str) -> str:
     """Remove disfluency markers (``{disfmarker}``, ``{vocalsound}``, ``[laughter]``), filler words
     (um, uh, mm-hmm, "you know"), stuttered repeats ("the the") and tokenizer spacing (``we 're``,
-    ``word ,``) from transcript text. Works line by line: the number of lines never changes.
+    ``word ,``, and in such tokenized text ``belief - net``) from transcript text. Works line by line:
+    the number of lines never changes.
     """
     if not text:
         return ""
     s = _MARKERS.sub(" ", text)
+    if _TOKENIZED.search(s):
+        s = _SPACED_HYPHEN.sub("-", s)
     s = _FILLERS.sub(" ", s)
+    s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
     s = _SPLIT_CLITIC.sub(r"\1\2", s)
     s = _SPACES.sub(" ", s)
     s = _REPEAT.sub(r"\1", s)

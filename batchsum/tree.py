@@ -50,13 +50,24 @@ def node_path(out: Path, relpath: str, level: int, index: int | None) -> Path:
     return base / "L3" / "final.md"
 
 
+# A node body ends with its navigation links after this marker (see navigation.py).
+LINKS_MARKER = "<!-- batchsum:links -->"
+
+
+def strip_links(body: str) -> str:
+    """The summary text of a node body, without the navigation block."""
+    cut = body.find(LINKS_MARKER)
+    return body if cut < 0 else body[:cut].rstrip()
+
+
 _TMP_SEQ = itertools.count()
 
 
 def _create_temp(folder: Path, name: str) -> tuple[str, int]:
     """(path, open write descriptor) of a new temp file in ``folder``."""
-    # tempfile.mkstemp's job (exclusive create) without importing tempfile and random, which is a
-    # tenth of an unchanged re-run's start-up; pid + counter keep names unique.
+    # Not tempfile.mkstemp: it creates files with mode 0o600, and a node file gets what any file a
+    # program creates gets (0o666 minus the umask), so a shared tree stays readable; pid + counter
+    # keep names unique.
     while True:
         tmp = os.path.join(folder, f".{name}.{os.getpid()}.{next(_TMP_SEQ)}.tmp")
         try:
@@ -159,8 +170,6 @@ def write_node(path: Path, meta: dict[str, Any], body: str) -> None:
 
 def read_node(path: Path) -> tuple[dict[str, Any], str]:
     """Read one summary node file: its front matter and its summary text (navigation links dropped)."""
-    from batchsum.navigation import strip_links
-
     meta, body = parse_markdown(path.read_text(encoding="utf-8"))
     return meta, strip_links(body)
 

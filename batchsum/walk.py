@@ -14,14 +14,15 @@ import logging
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.errors import ConfigError, InputError
-from batchsum.model import ContentType, Document
+from batchsum.hashing import sha256_bytes
+from batchsum.model import TYPE_ALIASES, TYPE_CHOICES, ContentType, Document
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,6 @@ CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
 ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS
 IGNORE_FILE = ".batchsumignore"
-TYPE_ALIASES = {"transcript": "conversation", "transcripts": "conversation", "chat": "conversation"}
 
 
 class _Patterns:
@@ -41,7 +41,7 @@ class _Patterns:
     def __init__(self) -> None:
         self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
         self.speaker = re.compile(
-            r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)\s*:\s+\S", re.MULTILINE
+            r"^\s*(?:\[[^\]]{1,20}\]\s*)?#?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)#?\s*:\s+\S", re.MULTILINE
         )
         self.dated_heading = re.compile(
             r"^\s{0,3}(?:#{1,6}\s*)?(?:\*\*)?\s*(?:\d{4}-\d{2}-\d{2}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*,?\s+\w+\s+\d{1,2}"
@@ -105,23 +105,46 @@ class WalkResult:
 def normalize_type(value: str) -> TypeChoice:
     """Map aliases (``transcript``) to canonical type names; raise ConfigError on unknown."""
     v = TYPE_ALIASES.get(value.lower(), value.lower())
-    if v not in ("journal", "conversation", "document", "auto"):
+    if v not in TYPE_CHOICES:
         raise ConfigError(f"unknown --type {value!r} (choose journal, conversation, transcript, document or auto)")
     return v  # type: ignore[return-value]
 
 
 def _root_names(roots: list[Path]) -> dict[Path, str]:
-    """Relpath prefix per root: none for a single root, its (de-duplicated) name for several."""
-    if len(roots) == 1:
-        return {roots[0]: ""}
-    names: dict[Path, str] = {}
-    seen: dict[str, int] = {}
-    for r in roots:
-        base = r.name or "root"
-        n = seen.get(base, 0)
-        seen[base] = n + 1
-        names[r] = base if n == 0 else f"{base}-{n + 1}"
-    return names
+    """Relpath prefix per root: none for a single root, its name for several.
+
+    A function of the paths, not of their order: roots that share a name (two ``notes`` folders) take
+    as many parent folders as tell them apart (``work-notes``, ``home-notes``), so the same paths in
+    any order give the same tree, and no file's summaries or previous summary pass to another's."""
+    distinct = sorted(set(roots), key=str)
+    if len(distinct) == 1:
+        return dict.fromkeys(roots, "")
+
+    def label(root: Path, depth: int) -> str:
+        parts = [p for p in root.parts[-depth:] if p != root.anchor]
+        return "-".join(parts) or "root"
+
+    depth = dict.fromkeys(distinct, 1)
+    while True:
+        groups: dict[str, list[Path]] = {}
+        for r in distinct:
+            groups.setdefault(label(r, depth[r]), []).append(r)
+        clashing = [r for members in groups.values() if len(members) > 1 for r in members]
+        deeper = [r for r in clashing if depth[r] < len(r.parts)]
+        if not deeper:
+            break
+        for r in deeper:
+            depth[r] += 1
+    names = {r: label(r, depth[r]) for r in distinct}
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name] = counts.get(name, 0) + 1
+    for r, name in names.items():
+        if counts[name] > 1:  # "a/b-c" and "a-b/c": only a hash of the path tells them apart
+            import hashlib
+
+            names[r] = f"{name}-{hashlib.sha1(str(r).encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
+    return {r: names[r] for r in roots}
 
 
 def require_paths(paths: Iterable[Path]) -> None:
@@ -374,12 +397,6 @@ def _utf8_name(name: str) -> bool:
 # ---------------------------------------------------------------- reading and decoding
 
 
-def _sha256(raw: bytes | bytearray) -> str:
-    import hashlib  # not at module level: the walk of an unchanged re-run hashes nothing
-
-    return hashlib.sha256(raw).hexdigest()
-
-
 DETECT_SAMPLE = 1 << 18  # bytes given to the encoding detector: enough to tell, bounded for huge files
 READ_BLOCK = 1 << 22
 
@@ -554,6 +571,29 @@ _SPEAKER_PREFIX = re.compile(r"^([A-Z][\w .'-]{0,40}):\s+")
 _HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
 
 
+def _cue_blocks(raw_text: str) -> Iterator[list[str]]:
+    """The non-blank lines of each cue. Cues are separated by blank lines, but some writers leave them
+    out: a block with several timing lines is cut before each (with its SRT number, if it has one), and
+    a header run straight into the cues loses only the lines before the first timing."""
+    for block in re.split(r"\n[ \t]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
+        lines = [ln.strip() for ln in block.split("\n") if ln.strip()]
+        if not lines:
+            continue
+        timings = [i for i, ln in enumerate(lines) if _VTT_TS.match(ln)]
+        if lines[0].startswith(_HEADER_BLOCKS):
+            if not timings:
+                continue
+            lines = lines[timings[0] :]
+            timings = [t - timings[0] for t in timings]
+        cuts = [0]
+        for t in timings[1:]:
+            cut = t - 1 if t - 1 > cuts[-1] and lines[t - 1].isdigit() else t
+            cuts.append(cut)
+        for start, end in zip(cuts, [*cuts[1:], len(lines)], strict=True):
+            if end > start:
+                yield lines[start:end]
+
+
 def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     """Render WebVTT/SRT cues as ``Speaker: text`` lines, merging consecutive cues of one speaker.
 
@@ -562,10 +602,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     """
     turns: list[tuple[str | None, str]] = []
     malformed = 0
-    for block in re.split(r"\n[ \t]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
-        lines = [ln.strip() for ln in block.split("\n") if ln.strip()]
-        if not lines or lines[0].startswith(_HEADER_BLOCKS):
-            continue
+    for lines in _cue_blocks(raw_text):
         timing = next((i for i, ln in enumerate(lines) if _TIMING_LIKE.search(ln)), None)
         if timing is None:
             malformed += 1  # no timing line at all
@@ -630,11 +667,6 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     if _rx().date.search(path.stem) and re.search(r"\b(I|I'm|I've|my|me)\b", sample):
         return "journal", "dated file name, first-person text"
     return "document", "default"
-
-
-def doc_date_for(path: Path, text: str, mtime_ns: int) -> str:
-    """Journal date from the file name or front matter, else the file's mtime (ISO date)."""
-    return dated(path, text, mtime_ns)[0]
 
 
 def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
@@ -717,7 +749,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         if exc.errno == 40:  # ELOOP
             raise InputError(str(path), "symlink loop") from exc
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from exc
-    sha = _sha256(raw)
+    sha = sha256_bytes(raw)
     try:
         text, note = decode_bytes(raw)
     except ValueError as exc:

@@ -7,7 +7,10 @@ Each case runs the real ``batchsum`` command on a copy of ``sample_corpus`` and 
   not parse, or a summary that differs from an undisturbed reference run;
 * **unclear**: an exit code the README does not document, or a failure without a one-line reason.
 
-Targets: all three counts at 0. ``make faults`` runs this module alone; ``make bench`` includes it.
+Then the hostile inputs of :mod:`bench.fault_families`, printed as a table of tried / crashed / hung /
+lost per family.
+
+Targets: all counts at 0 but "tried". ``make faults`` runs this module alone; ``make bench`` includes it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import time
 from pathlib import Path
 
 from bench.common import BenchContext, BenchResult, batchsum_cmd, emit
+from bench.fault_families import run_families, table
 from tests.readonly import CannotMakeReadOnly, read_only_view
 
 AREA = "faults"
@@ -172,9 +176,17 @@ def run(ctx: BenchContext) -> list[BenchResult]:
         except CannotMakeReadOnly as exc:
             tally.notes.append(f"read-only: not tried ({exc})")
 
+    families = run_families(ctx.workdir)
     for note in tally.notes:
         print(f"{AREA:<12} | {note}", flush=True)
+    for fam in families:
+        for note in fam.notes:
+            print(f"{AREA:<12} | {fam.name}: {note}", flush=True)
+    print(table(families), flush=True)
+    bad = {k: sum(getattr(f, k) for f in families) for k in ("crashed", "hung", "lost")}
     return [
+        emit(BenchResult(AREA, "hostile-input cases tried", sum(f.tried for f in families), "", "", None)),
+        *(emit(BenchResult(AREA, f"hostile inputs {k}", n, "", "0", n == 0)) for k, n in bad.items()),
         emit(BenchResult(AREA, "cases tried", tally.tried, "", "", None)),
         emit(BenchResult(AREA, "crashed (traceback or signal)", tally.crashed, "", "0", tally.crashed == 0)),
         emit(BenchResult(AREA, "lost (tree differs after recovery)", tally.lost, "", "0", tally.lost == 0)),

@@ -1,7 +1,12 @@
-"""``make eval``: ``batchsum eval --baselines --budget ref`` on the five shared sets.
+"""``make eval``: ``batchsum eval --baselines --budget ref`` on the eight shared sets.
 
-Meetings (QMSum), long stories (SQuALITY), game transcripts (CRD3), first-person diaries and
-biomedical papers (PubMed): a change must hold up on every kind of text, not one.
+Meetings (QMSum val and train), long stories (SQuALITY), game transcripts (CRD3), first-person
+diaries, biomedical papers (PubMed), short two-person dialogues (DialogSum) and earnings calls
+(ECTSum): a change must hold up on every kind of text, not one. After the per-set tables come the
+clean-text checks of batchsum's finals (glued words, markup, tokenizer spacing, lines cut
+mid-sentence, conversation lines naming their speaker), one table of batchsum against the best
+baseline per metric, and the leave-one-genre-out table of the scorer's last fit
+(``python -m bench.fit_scorer``, stored in ``bench/fit_scorer.json``).
 
 For each set: fresh summaries of ``<shared>/bench/<set>/docs`` (a clean output tree, so seconds per
 document are a full run), scored against ``refs_multi/`` when the set has several references per
@@ -19,13 +24,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-SETS = ("diaries", "pubmed", "squality", "qmsum", "crd3")  # cheapest first
+SETS = ("diaries", "dialogsum_dev", "pubmed", "ectsum_val", "squality", "qmsum", "qmsum_train", "crd3")
+FIT_JSON = REPO / "bench" / "fit_scorer.json"
 # QMSum's AMI/ICSI transcripts are partly lowercased and the PubMed bodies fully, so entities are
 # matched case-insensitively there.
 CASE_INSENSITIVE = {"qmsum", "pubmed"}
@@ -41,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.eval_sets", description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=REPO.parent / "shared")
     ap.add_argument("--sets", default=",".join(SETS), help="comma-separated set names under <shared>/bench")
-    ap.add_argument("--limit", type=int, default=None, help="only the first N documents of each set")
+    ap.add_argument("--limit", type=int, default=40, help="only the first N documents of each set (0: all)")
     ap.add_argument("--half", type=int, choices=(0, 1), default=None, help="every other document (0 or 1)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes for the baselines")
     ap.add_argument("--workdir", type=Path, default=REPO / ".bench-out" / "eval")
@@ -75,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             dataset=name,
             metrics_db=args.workdir / "metrics.duckdb",
             jobs=max(1, args.jobs),
-            limit=args.limit,
+            limit=args.limit or None,
             half=args.half,
         )
         print(f"== {name}: {opts.docs_dir} vs {opts.refs_dir}", flush=True)
@@ -88,11 +96,82 @@ def main(argv: list[str] | None = None) -> int:
         for problem in report.problems:
             print(f"   warning: {problem.line()}")
         print(render_table(report))
+        print(clean_text_line(out), flush=True)
         print(f"({time.perf_counter() - t0:.0f}s; eval id {report.eval_id})\n", flush=True)
         reports.append(report.as_dict())
+    if reports:
+        print(versus_best(reports))
+    print(logo_table(FIT_JSON))
     if args.json:
         args.json.write_text(json.dumps(reports, indent=2), encoding="utf-8")
     return 0
+
+
+_GLUED = re.compile(r"[A-Za-z]['’](?!(?:s|t|re|ve|ll|d|m)\b)[a-z]{2,}")  # "let'suppose", "don'think"
+_MARKUP = re.compile(r"\{[a-z_]+\}|</?[a-z][\w-]*(?:\s[^<>]*)?>|^#{1,6}\s|^>\s|```|bash-\$", re.MULTILINE)
+_SPACING = re.compile(r"\w [,.;:!?](?=\s|$)|\w '(?:s|t|re|ve|ll|d|m)\b|\w n't\b", re.IGNORECASE)
+_WHOLE = re.compile(r"[.!?…][\"'”’)\]]*$")
+
+
+def clean_text_line(out: Path) -> str:
+    """Clean-text checks over the finals of one output tree (targets: 0, 0, 0, <= 2 %, >= 80 %)."""
+    from batchsum.evaluate.scoring import plain_text
+    from batchsum.navigation import summary_only
+    from batchsum.text import parse_speaker_line
+    from batchsum.tree import iter_tree
+
+    glued = markup = spacing = lines = cut = convo = named = 0
+    for node in iter_tree(out):
+        if node.path.parent.name != "L3" or node.path.name != "final.md":
+            continue
+        conversation = node.meta.get("content_type") == "conversation"
+        for line in plain_text(summary_only(node.body)).splitlines():
+            lines += 1
+            glued += len(_GLUED.findall(line))
+            markup += len(_MARKUP.findall(line))
+            spacing += len(_SPACING.findall(line))
+            cut += not _WHOLE.search(line.rstrip())
+            if conversation:
+                convo += 1
+                named += parse_speaker_line(line)[0] is not None
+    share = f"{100.0 * named / convo:.0f} %" if convo else "-"
+    return (
+        f"clean text: {glued} glued words, {markup} markup, {spacing} tokenizer spacings, "
+        f"{100.0 * cut / max(1, lines):.1f} % of {lines} lines cut, conversation lines naming a speaker {share}"
+    )
+
+
+def versus_best(reports: list[dict[str, Any]]) -> str:
+    """batchsum against the best baseline of each metric, per set (target: ahead on all three everywhere)."""
+    rows = ["| set | batchsum R-1 / R-2 / R-Lsum | best baseline R-1 / R-2 / R-Lsum | ahead on |", "|---|---|---|---|"]
+    keys = ("rouge1", "rouge2", "rougeLsum")
+    for rep in reports:
+        methods = {m["method"]: m for m in rep["methods"]}
+        ours = methods.get("batchsum")
+        others = [m for name, m in methods.items() if not name.startswith("batchsum")]
+        if ours is None or not others:
+            continue
+        best = {k: max(others, key=lambda m, k=k: m[k]) for k in keys}
+        ahead = sum(ours[k] > best[k][k] for k in keys)
+        rows.append(
+            f"| {rep['dataset']} | "
+            + " / ".join(f"{100 * ours[k]:.1f}" for k in keys)
+            + " | "
+            + " / ".join(f"{100 * best[k][k]:.1f} ({best[k]['method']})" for k in keys)
+            + f" | {ahead} of 3 |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def logo_table(path: Path) -> str:
+    """The leave-one-genre-out table of the scorer's last fit, or how to make it."""
+    if not path.is_file():
+        return f"leave-one-genre-out: no fit recorded ({path} missing; run python -m bench.fit_scorer --json {path})"
+    from bench.fit_scorer import render
+
+    results = json.loads(path.read_text(encoding="utf-8"))
+    names = list(results[0]["scores"]) if results else []
+    return "leave-one-genre-out (the scorer's last fit, bench/fit_scorer.py):\n" + render(results, names)
 
 
 if __name__ == "__main__":

@@ -156,6 +156,20 @@ def test_well_formed_subtitles_have_no_warning(tmp_path: Path) -> None:
     assert warnings == []
 
 
+@pytest.mark.parametrize("ext", [".vtt", ".srt"])
+def test_subtitles_without_blank_lines_between_cues_keep_all_their_text(tmp_path: Path, ext: str) -> None:
+    sep = "." if ext == ".vtt" else ","
+    cues = [
+        (f"{i + 1}\n" if ext == ".srt" else "") + f"00:00:{i % 60:02d}{sep}000 --> 00:00:{i % 60:02d}{sep}900\n{t}"
+        for i, t in enumerate(CUE_TEXT)
+    ]
+    path = tmp_path / f"meeting{ext}"
+    path.write_text(("WEBVTT\n" if ext == ".vtt" else "") + "\n".join(cues) + "\n")
+    text, warnings, _ = _read(path)
+    assert text == " ".join(CUE_TEXT)  # one speaker throughout: one turn, every cue's text, no number
+    assert warnings == []
+
+
 def test_malformed_subtitles_end_to_end_warn_and_summarize(tmp_path: Path) -> None:
     c = tmp_path / "c"
     c.mkdir()

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from tests.conftest import SAMPLE_CORPUS
+from tests.fakeserver import FakeLLMServer
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -81,3 +82,55 @@ def test_a_full_disk_is_one_line_with_the_path_and_the_next_run_recovers(tmp_pat
     again = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=600)
     assert again.returncode == 0, again.stderr
     assert len(list(out.rglob("summaries/L3/final.md"))) == 26
+
+
+def _two_notes(tmp_path: Path) -> tuple[Path, Path]:
+    work, home = tmp_path / "work" / "notes", tmp_path / "home" / "notes"
+    for folder, topic in ((work, "The quarterly budget review moved to Thursday."),
+                          (home, "The garden fence needs painting before the rain.")):  # fmt: skip
+        folder.mkdir(parents=True)
+        (folder / "todo.md").write_text(f"# Todo\n\n{topic} " * 8, encoding="utf-8")
+    return work, home
+
+
+def test_tree_names_do_not_depend_on_the_order_of_the_paths(tmp_path: Path) -> None:
+    work, home = _two_notes(tmp_path)
+    trees = []
+    for i, order in enumerate(((work, home), (home, work))):
+        out = tmp_path / f"out{i}"
+        code, _, err = _run(*map(str, order), "--out", str(out))
+        assert code == 0, err
+        trees.append(sorted(str(p.relative_to(out)) for p in out.rglob("final.md")))
+        finals = {p.parent.parent.parent.parent.name: p.read_text() for p in out.rglob("final.md")}
+        assert "budget" in finals["work-notes"] and "fence" in finals["home-notes"]
+    assert (
+        trees[0] == trees[1] == ["home-notes/todo.md/summaries/L3/final.md", "work-notes/todo.md/summaries/L3/final.md"]
+    )
+    # Rerun over the first output in the other order: nothing changes, nothing is redone.
+    code, stdout, err = _run(str(home), str(work), "--out", str(tmp_path / "out0"), "--json")
+    assert code == 0, err
+    assert {f["status"] for f in json.loads(stdout)["files"]} == {"unchanged"}
+
+
+def test_a_previous_summary_of_another_folder_is_never_built_on(tmp_path: Path, fake_llm: FakeLLMServer) -> None:
+    """Same relpath (``notes/todo.md``) under another folder given: a new source, summarized fresh."""
+    work, home = _two_notes(tmp_path)
+    journal = tmp_path / "j" / "journal"
+    journal.mkdir(parents=True)
+    (journal / "day.md").write_text("# Day\n\nA quiet day at the harbour with long walks. " * 8, encoding="utf-8")
+    out = tmp_path / "out"
+    llm = ["--base-url", fake_llm.base_url, "--model", "fake", "--rpm", "0", "--thresholds", "10,20,3000,15000"]
+    for i, notes in enumerate((work, work, home)):
+        if i == 1:  # an edit: the new summary rolls on the previous one of the same file
+            (work / "todo.md").write_text((work / "todo.md").read_text() + "\nAlso book the meeting room.\n")
+        fake_llm.configure(reset_log=True)
+        code, _, err = _run(str(notes), str(journal), "--out", str(out), *llm)
+        assert code == 0, err
+        prompts = [e.prompt_text for e in fake_llm.log]
+        rolled = [p for p in prompts if "Previous summary (for continuity" in p]
+        if i == 1:
+            assert rolled and all("budget" in p for p in rolled)
+        if i == 2:
+            assert not rolled, "home's todo.md was summarized on work's previous summary"
+            assert any("fence" in p for p in prompts)
+    assert "fence" in (out / "notes" / "todo.md" / "summaries" / "L3" / "final.md").read_text()

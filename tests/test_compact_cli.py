@@ -257,3 +257,47 @@ def test_batch_run_writes_agent_facets(tmp_path: Path) -> None:
     meta, body = read_node(node_path(out2, "standup.txt", 3, None))
     assert "facets_source" not in meta and "action_items" not in meta
     assert "## Facets" not in body
+
+
+def test_devices_fifos_huge_and_deeply_nested_inputs_are_clear_errors(tmp_path: Path) -> None:
+    import os
+
+    from batchsum.agent_transcript import MAX_TRANSCRIPT_BYTES
+
+    fifo = tmp_path / "session.fifo"
+    os.mkfifo(fifo)  # nobody writes to it: reading would wait forever
+    huge = tmp_path / "huge.md"
+    with open(huge, "wb") as fh:
+        fh.truncate(MAX_TRANSCRIPT_BYTES + 1)  # sparse: refused from its size, never read
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    deep_line = tmp_path / "deep.jsonl"
+    deep_line.write_text('{"role": "user", "content": ' + "[" * 5000 + "]" * 5000 + "}\n")
+    cases = {
+        "/dev/zero": "not a regular file",
+        str(fifo): "not a regular file",
+        str(huge): f"compact reads sessions up to {MAX_TRANSCRIPT_BYTES >> 20} MiB",
+        str(deep): "nested deeper than 1024 levels",
+        str(deep_line): "nested deeper than 1024 levels",
+    }
+    for path, reason in cases.items():
+        result = _run(path, "--context-window", "1000")
+        assert result.exit_code == 1, (path, result.output)
+        assert "Traceback" not in result.output
+        assert f"{path}: " in result.output and reason in result.output, (path, result.output)
+
+
+def test_a_garbage_llm_cache_entry_is_a_miss_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from batchsum.backends.cache import ResponseCache, cache_key
+
+    cache = ResponseCache(tmp_path)
+    key = cache_key("m", [{"role": "user", "content": "x"}], {})
+    path = tmp_path / key[:2] / f"{key}.json"
+    path.parent.mkdir(parents=True)
+    for garbage in (b"[" * 100_000 + b"]" * 100_000, b"\x00\xff garbage", b'["not", "an", "object"]'):
+        path.write_bytes(garbage)
+        assert cache.get(key) is None
+    path.unlink()
+    path.symlink_to("/etc/hostname")
+    assert cache.get(key) is None
+    assert caplog.text.count("ignoring unreadable LLM cache entry") == 4

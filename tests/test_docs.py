@@ -3,6 +3,7 @@ and the examples the guide shows run as written."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -101,6 +102,9 @@ def test_how_to_use_it_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         res = CliRunner().invoke(main, args[1:], catch_exceptions=False)
         assert res.exit_code == 0, f"{command}\n{res.output}"
     assert (out / "index.md").is_file()
+    # The day-two command (the last line) leaves out the first run's options and redoes nothing.
+    assert "tomorrow" in line and "--type" not in command
+    assert " 0 summarized, " in res.stdout and "settings changed" not in res.output, res.output
     # The config example is valid for `batchsum run` (every key an option of it).
     from batchsum.cli.defaults import command_defaults
 
@@ -109,6 +113,21 @@ def test_how_to_use_it_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert run_cmd is not None
     defaults = command_defaults(run_cmd, "run", data, Path("batchsum.yaml"))
     assert defaults["content_type"] == "journal" and defaults["out"].endswith("journal-summaries")
+
+
+def test_library_example_runs(tmp_path: Path) -> None:
+    """The guide's library example runs as written, from a folder holding the sample corpus."""
+    import shutil
+
+    block = re.search(r"```python\n(.*?)```", _section("A ten-minute tour"), re.S)
+    assert block is not None and "batchsum.run(" in block.group(1) and "batchsum.compact(" in block.group(1)
+    shutil.copytree(REPO / "sample_corpus", tmp_path / "sample_corpus")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    res = subprocess.run(
+        [sys.executable, "-c", block.group(1)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert res.returncode == 0, res.stderr
+    assert "26 files" in res.stdout and (tmp_path / "batchsum-out" / "index.md").is_file()
 
 
 def test_closing_line_examples_match_a_real_run(tmp_path: Path) -> None:

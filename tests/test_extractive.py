@@ -275,3 +275,57 @@ def test_backend_protocol(tok: Tokenizer) -> None:
     assert name == "extractive" and calls == 0
     assert text_out and completion == tok.count(text_out) <= request.max_tokens
     assert backend.name == "extractive" and backend.model is None
+
+
+MEETING = "\n".join(
+    [
+        "Luis: Okay , so we 're recording {disfmarker} let's start with the venue question.",
+        "Ana: Yeah .",
+        "Luis: I looked at Lisbon first , but the hotels there are fully booked for the conference week.",
+        "Ana: So what do you propose instead ?",
+        "Luis: So I looked elsewhere , and I want to propose Porto because flights and rooms are cheaper there.",
+        "Ana: Mm-hmm . I don't think the budget allows more than two nights anyway , and the landmark - iness cor",
+        "Kim: The train from Porto to the venue takes three hours , which is a problem for the speakers.",
+        "Ana: We decided last week that speakers get their travel refunded , so the train is fine.",
+        "Kim: Let's suppose we go with Porto , then I will book the rooms by Friday.",
+        "Luis: Okay .",
+    ]
+)
+
+
+@pytest.mark.parametrize("kind", ["brief", "standard", "chunk"])
+def test_conversation_lines_name_their_speaker_and_are_whole(tok: Tokenizer, kind: PromptKind) -> None:
+    text = "\n".join([MEETING] * (3 if kind == "chunk" else 1))
+    out = run(text, tok, kind, "conversation", target=90 if kind != "brief" else 60, max_tokens=120)
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    assert len(lines) >= 2, out  # turns are not merged into one line
+    for ln in lines:
+        speaker, body = ln.split(": ", 1)
+        assert speaker in {"Luis", "Ana", "Kim"}, ln
+        assert body.rstrip()[-1] in ".!?", ln  # a whole sentence, never a broken-off one
+        assert "{" not in body and " ," not in body and " 're" not in body and "let'suppose" not in body, ln
+
+
+def test_dialogsum_turns_keep_one_line_per_turn(tok: Tokenizer) -> None:
+    dialogue = "\n".join(
+        [
+            "#Person1#: Hello, how are you doing today?",
+            "#Person2#: I ' Ve been having trouble breathing lately.",
+            "#Person1#: Have you had any type of cold lately?",
+            "#Person2#: No, I haven ' t had a cold. I just have a heavy feeling in my chest when I try to breathe.",
+            "#Person1#: I am going to send you to a pulmonary specialist who can run tests on you for asthma.",
+            "#Person2#: Thank you for your help, doctor.",
+        ]
+    )
+    out = run(dialogue, tok, "brief", "conversation", target=60, max_tokens=66)
+    lines = out.splitlines()
+    assert len(lines) >= 2, out
+    assert all(ln.startswith(("Person1: ", "Person2: ")) for ln in lines), out
+    assert "' " not in out and " '" not in out, out
+
+
+def test_dialogsum_style_files_are_conversations(tmp_path: Path) -> None:
+    from batchsum.walk import detect_type
+
+    text = "\n".join(f"#Person{1 + i % 2}#: Line number {i} of a short talk about the weather." for i in range(6))
+    assert detect_type(tmp_path / "dev_1.txt", text, "dev_1.txt")[0] == "conversation"

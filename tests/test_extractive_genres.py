@@ -25,7 +25,7 @@ from batchsum.backends.noise import (
     section_role,
 )
 from batchsum.model import ContentType, PromptKind
-from batchsum.text import split_sentences
+from batchsum.text import parse_speaker_line, split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
 
 DIARY = """## 2024-03-02
@@ -231,57 +231,9 @@ def test_transcript_keeps_decisions_and_drops_filler_turns(tok: Tokenizer) -> No
 
 def test_transcript_brief_is_one_content_sentence(tok: Tokenizer) -> None:
     out, _ = summarize(TRANSCRIPT, tok, "brief", "conversation", 0.2)
-    assert 1 <= len(split_sentences(out)) <= 3 and "\n" not in out
+    assert 1 <= len(split_sentences(out)) <= 3
+    assert all(parse_speaker_line(ln)[0] for ln in out.splitlines()), out  # one line per turn, with its speaker
     assert not re.fullmatch(r"\W*(okay|yeah|mm-hmm|um|right|sure)\W*", out, re.IGNORECASE)
-
-
-STANDUP = """Dana: Did the sensor order arrive at the harbor office today?
-Eli: The sensor order arrived this morning at the office.
-Dana: Are the new sensors calibrated for salt water yet?
-Eli: Not yet, the sensors need calibration first.
-Farah: I can calibrate the harbor sensors on Thursday.
-Dana: Good, then the harbor sensors go out next week.
-Eli: Let me explain what went wrong with the last sensor batch at the harbor, because it matters for this one. \
-The old sensors drifted by two degrees within a month, since salt crystals built up on the membrane and nobody \
-cleaned them. We only noticed when the winter readings disagreed with the weather station by a wide margin. The \
-new sensors have a coated membrane, but they still need a monthly cleaning visit from someone on the harbor team. \
-If we skip that visit again, the whole winter record becomes useless for the climate report.
-Farah: Okay, I will add the monthly cleaning visit to the harbor calendar.
-Dana: Thanks, next item is the budget for the winter season.
-"""
-
-
-def test_transcript_prefers_the_long_explanation_to_quick_exchanges(tok: Tokenizer) -> None:
-    out, _ = summarize(STANDUP, tok, "chunk", "conversation", 0.25)
-    explanation = STANDUP.split("Eli: Let me explain", 1)[1].split("\n", 1)[0]
-    picked = [ln for ln in out.splitlines() if ln.strip()]
-    assert sum(1 for ln in picked if ln.split(": ", 1)[-1] in explanation) >= 2, picked
-
-
-EPISODE = """Host: Welcome back, everyone, good to see the whole table tonight.
-Ana: Thanks, I brought snacks for everyone at the table tonight.
-Host: Last time we left off, the crew had escaped the flooded mine. They kept the stolen map. \
-The captain swore to reach the lighthouse before winter.
-Ben: Can I roll to see whether the tavern in the harbor town has any rooms left for the whole crew tonight?
-Host: Roll for it, and tell me what you get on the dice, and remember the tavern is crowded with sailors tonight.
-Ben: I rolled a fourteen on the dice, plus two for charisma, so sixteen for the tavern keeper in the harbor town.
-Ana: I want to buy a new rope and a brass lantern at the market stall before the tavern closes tonight.
-Host: The market stall in the harbor town sells rope and brass lanterns for five silver pieces each tonight.
-Ben: I will pay for the rope and the brass lantern with the silver pieces from the tavern keeper.
-Ana: Then we go back to the tavern in the harbor town and ask the keeper about rooms for the crew.
-"""
-
-
-def test_transcript_keeps_a_recap_turn(tok: Tokenizer) -> None:
-    # A turn that opens as a recap is a summary someone already made, even in short sentences.
-    out, _ = summarize(EPISODE, tok, "chunk", "conversation", 0.15)
-    recap = EPISODE.split("Host: Last time", 1)[1].split("\n", 1)[0]
-    picked = [ln.split(": ", 1)[-1] for ln in out.splitlines() if ln.strip()]
-    assert picked[0].startswith("Last time we left off"), picked
-    assert sum(1 for p in picked if p in recap) >= 2, picked
-
-
-# ----------------------------------------------------------------------------- layout noise
 
 
 @pytest.mark.parametrize("kind", ["brief", "standard"])
@@ -455,3 +407,31 @@ def test_a_chunk_that_is_all_noise_still_gets_a_summary_not_an_empty_node(tmp_pa
     res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-index", "--no-metrics"])
     assert res.exit_code == 0, res.output
     assert "DEGRADED" not in res.output
+
+
+MARKDOWN_AND_SESSION = """# Setting up the harbor sensors
+
+> The sensors must be cleaned every month, or the winter readings drift away from the weather station.
+
+### Calibration
+
+<span class="caption">Figure 2: the coated membrane</span> shows the salt crust after a month at sea.
+
+```bash
+$ sensorctl calibrate --port 3 --salt-water
+```
+
+(Open file: n/a) (Current directory: /harbor) bash-$ The calibration tool reads the port and writes the offsets.
+
+The harbor team calibrates every sensor for salt water before it goes into the water, which takes an hour.
+The offsets are stored on the sensor itself, so a sensor moved to another buoy keeps its calibration.
+Cleaning visits are booked by the harbor office and logged in the maintenance sheet with the readings.
+"""
+
+
+@pytest.mark.parametrize("kind", ["brief", "standard"])
+def test_markup_and_agent_chrome_never_become_sentences(tok: Tokenizer, kind: PromptKind) -> None:
+    out, _ = summarize(MARKDOWN_AND_SESSION, tok, kind, "document", 0.5)
+    assert out.strip()
+    for noise in ("#", "<span", "</span>", "```", "bash-$", "(Open file", "$ sensorctl", "> "):
+        assert noise not in out, (noise, out)

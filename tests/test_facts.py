@@ -155,10 +155,27 @@ def test_malformed_answer_is_retried_once_then_gives_no_facts(
     assert len(retries) == 2
     assert "not valid JSON twice" in caplog.text and "journal/life.md:line 1" in caplog.text
     assert not list(iter_facts(out))
-    # Both entries are done: a re-run asks nothing (the warning was the answer).
+    # Neither entry is done: the next pass asks again, here with another model that answers well.
+    fake_llm.configure(reset_log=True)
+    script(fake_llm)
+    argv = ["facts", str(src), "--out", str(out), "--base-url", fake_llm.base_url, "--model", "other", "--rpm", "0"]
+    again = CliRunner().invoke(main, argv, catch_exceptions=False)
+    assert again.exit_code == 0, again.output
+    assert len(extraction_requests(fake_llm)) == 2
+    assert PORTO in live_texts(out) and ENGINEER in live_texts(out)
+    # Then they are done: a third pass asks nothing.
     fake_llm.configure(reset_log=True)
     assert facts_cli(src, "--out", out, base_url=fake_llm.base_url).exit_code == 0
     assert fake_llm.request_count == 0
+
+
+def test_the_command_says_malformed_entries_are_asked_again(
+    fake_llm: FakeLLMServer, journal: tuple[Path, Path]
+) -> None:
+    src, out = journal
+    result = facts_cli(src, "--out", out, "--no-index", base_url=fake_llm.base_url)
+    assert result.exit_code == 0, result.output
+    assert "2 malformed answer(s): their entries are asked again by the next `batchsum facts`" in result.stderr
 
 
 def test_second_answer_valid_after_a_malformed_first(fake_llm: FakeLLMServer, journal: tuple[Path, Path]) -> None:
@@ -273,6 +290,21 @@ def test_run_with_facts_summarizes_and_extracts_in_one_command(
     assert (out / "journal" / "life.md" / "summaries" / "L3" / "final.md").is_file()
     assert live_texts(out) == sorted([PORTO, ANA, ENGINEER])
     assert "facts:" in res.stderr or "facts:" in res.stdout
-    # Without an LLM, --facts is a usage error before any work.
-    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--facts"])
+    # Without an LLM (a new folder: this one remembers its server), --facts is a usage error before any work.
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out.parent / "other-out"), "--facts"])
     assert res.exit_code == 2 and "--facts extracts facts with an LLM" in res.stderr
+
+
+def test_an_answer_nested_100000_levels_is_malformed_not_a_crash_and_not_cached(
+    fake_llm: FakeLLMServer, journal: tuple[Path, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    src, out = journal
+    (src / "journal" / "life.md").write_text(ENTRY_1, encoding="utf-8")
+    fake_llm.configure(rules=[{"content": '{"facts": ' + "[" * 100_000 + "]" * 100_000 + "}"}])
+    result = facts_cli(src, "--out", out, "--json", "--no-index", base_url=fake_llm.base_url)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["malformed"] == 1
+    assert "nested deeper than" in caplog.text
+    fake_llm.configure(reset_log=True)
+    again = facts_cli(src, "--out", out, "--json", "--no-index", base_url=fake_llm.base_url)
+    assert again.exit_code == 0 and fake_llm.request_count == 2  # asked again, not replayed from the cache

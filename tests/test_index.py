@@ -566,3 +566,27 @@ def test_a_quiet_rerun_after_a_changing_run_opens_no_index_but_repairs_a_missing
     hits = [h["source_path"] for h in json.loads(CliRunner().invoke(
         main, ["search", "ferry late at the pier", "--out", str(out), "--json"]).output)]  # fmt: skip
     assert hits[0] == "2024-03-02.md"
+
+
+def test_check_reads_a_read_only_output_and_finds_a_garbage_lexical_file(
+    tree: tuple[RunConfig, list[str]], tmp_path: Path
+) -> None:
+    from batchsum.index.state import lexical_path
+    from tests.readonly import CannotMakeReadOnly, read_only_view
+
+    cfg, _ = tree
+    runner = CliRunner()
+    assert runner.invoke(main, ["index", str(cfg.out)]).exit_code == 0
+    try:
+        with read_only_view(cfg.out, tmp_path / "ro") as ro:
+            res = runner.invoke(main, ["index", str(ro), "--check"])
+            assert res.exit_code == 0 and "index OK" in res.output, res.output
+            assert "corrupt" not in res.output and "unreadable" not in res.output
+    except CannotMakeReadOnly as exc:
+        pytest.skip(str(exc))
+    lexical = lexical_path(cfg)
+    lexical.write_bytes(b"garbage " * 4096)
+    for extra in ([], ["--json"]):
+        res = runner.invoke(main, ["index", str(cfg.out), "--check", *extra])
+        assert res.exit_code == 1 and "lexical index" in res.output, res.output
+    assert "--rebuild" in res.output or '"damaged"' in res.output

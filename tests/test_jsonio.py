@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
+
 from batchsum import jsonio
 
 
@@ -36,3 +38,14 @@ def test_malformed_input_raises_value_error() -> None:
         except ValueError:
             continue
         raise AssertionError(f"{raw!r} parsed")
+
+
+def test_deep_nesting_is_a_value_error_not_a_recursion_error() -> None:
+    for text in ("[" * 100_000 + "]" * 100_000, '{"a":' * 2000 + "1" + "}" * 2000):
+        with pytest.raises(jsonio.TooDeep, match="nested deeper than"):
+            jsonio.loads(text)
+    value = jsonio.loads("[" * 100 + "]" * 100)
+    depth = 0
+    while value:
+        value, depth = value[0], depth + 1
+    assert depth == 99

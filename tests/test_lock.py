@@ -306,3 +306,61 @@ except StorageError as exc:
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     assert "ERR " in proc.stdout and "permission denied" in proc.stdout, (proc.stdout, proc.stderr)
+
+
+def _run_cli(corpus: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "batchsum", "run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", *extra],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,  # a guard against a hang, not a speed target
+    )
+
+
+def test_a_symlinked_lock_is_refused_and_its_target_untouched(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "a.md").write_text("The committee met on Tuesday and agreed on the plan. " * 10)
+    out = tmp_path / "out"
+    lock_path(out).parent.mkdir(parents=True)
+    lock_path(out).symlink_to(victim)
+    with pytest.raises(StorageError, match="symbolic link; refused"):
+        RunLock(out).acquire()
+    proc = _run_cli(c, out)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"{lock_path(out)}: is a symbolic link; refused" in proc.stderr
+    assert victim.read_text() == "precious\n"
+    assert read_lock_info(lock_path(out)) is None  # reading holder details does not follow it either
+
+
+def test_a_fifo_lock_is_refused_without_hanging(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    lock_path(out).parent.mkdir(parents=True)
+    os.mkfifo(lock_path(out))
+    with pytest.raises(StorageError, match="is a FIFO"):
+        RunLock(out).acquire()
+    assert read_lock_info(lock_path(out)) is None
+
+
+def test_serve_key_and_api_key_are_masked_in_the_lock_file(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(out), "--serve-key", "srv-secret-1", "--api-key=sk-secretsecret123"],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "locked"
+        raw = lock_path(out).read_text()
+        assert "srv-secret-1" not in raw and "sk-secretsecret123" not in raw
+        assert read_lock_info(lock_path(out))["argv"][-3:] == ["--serve-key", "***", "--api-key=***"]  # type: ignore[index]
+    finally:
+        proc.kill()
+        proc.wait()

@@ -74,7 +74,11 @@ def test_shipped_nightly_llm_loads_and_applies(monkeypatch: pytest.MonkeyPatch) 
     assert cfg.llm.enabled and cfg.llm.base_url == "http://127.0.0.1:8080/v1"
     assert cfg.llm.api_key == "sk-test-0000000000"
     assert cfg.llm.fallback_models == ["qwen2.5-0.5b-instruct"]
-    assert (cfg.llm.rpm, cfg.llm.tpm, cfg.llm.concurrency, cfg.llm.on_error) == (60, 60000, 4, "fallback")
+    assert (cfg.llm.concurrency, cfg.llm.on_error) == (4, "fallback")
+    assert cfg.out == Path.home() / "batchsum-llm-out", "the example writes outside the checkout"
+    assert cfg.log_file is not None and Path.home() in cfg.log_file.parents
+    cfg.llm.settle_rates()
+    assert (cfg.llm.rpm, cfg.llm.tpm) == (None, None), "no rate limits for the loopback server by default"
     assert cfg.llm.facets is None  # "auto"
     assert cfg.thresholds == Thresholds() and (cfg.chunk_size, cfg.chunk_overlap, cfg.group_size) == (3000, 200, 5)
     assert cfg.git is True and cfg.log_format == "json" and cfg.price_per_1k == 0.0

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.summary_files import summary_text
+from batchsum.text import parse_speaker_line
 from batchsum.tokens import count_tokens
 from batchsum.tree import iter_tree, read_node
 from tests.conftest import SAMPLE_CORPUS
@@ -92,8 +93,13 @@ def test_brief_is_one_sentence(sample_run: tuple[Path, Path, dict]) -> None:
     briefs = [n for n in iter_tree(out) if n.meta["summary_level"] == "BRIEF"]
     assert briefs
     for n in briefs:
-        # One line of summary; extracted facets of a chat may follow as their own sections.
-        assert summary_text(n.body).count("\n") == 0
+        # One line of summary (a conversation's: one per turn, each naming its speaker); extracted
+        # facets of a chat may follow as their own sections.
+        lines = summary_text(n.body).splitlines()
+        if n.meta["content_type"] == "conversation":
+            assert lines and all(parse_speaker_line(ln)[0] for ln in lines), lines
+        else:
+            assert len(lines) == 1, lines
 
 
 def test_ignore_file_hidden_and_types(sample_run: tuple[Path, Path, dict]) -> None:

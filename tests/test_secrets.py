@@ -258,3 +258,46 @@ def test_redact_end_to_end_summaries_index_and_requests(tmp_path: Path) -> None:
     assert found.returncode == 0, found.stderr
     assert_no_secret(found.stdout, "search results")
     assert json.loads(found.stdout)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "secret"),
+    [
+        ("DATABASE_URL=postgres://admin:Sup3r-S3cret@db.internal:5432/app", "url_password", "Sup3r-S3cret"),
+        ("mysql://root:hunter22@10.0.0.5/shop and more", "url_password", "hunter22"),
+        ("stripe: sk_live_4eC39HqLyjWDarjtT1zdp7dc", "stripe_access_token", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+        ("token glpat-AbCdEfGhIjKlMnOpQrSt for CI", "gitlab_pat", "glpat-AbCdEfGhIjKlMnOpQrSt"),
+        ("//registry.npmjs.org/:_authToken=npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 x", "npm_access_token",
+         "npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+        ("HF_TOKEN is hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH now", "huggingface_access_token",
+         "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH"),
+        ("DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=" + "Zm9vYmFy" * 11 + ";EndpointSuffix=x",
+         "azure_storage_key", "Zm9vYmFy" * 11),
+    ],
+)  # fmt: skip
+def test_rule_set_covers_database_urls_and_more_providers(text: str, kind: str, secret: str) -> None:
+    redacted, counts = redact(text)
+    assert secret not in redacted and f"[REDACTED:{kind}]" in redacted and counts == {kind: 1}, redacted
+    assert secret not in scrub_text(text) and "***" in scrub_text(text)
+
+
+def test_provider_rules_are_gitleaks_own_with_attribution() -> None:
+    import json
+
+    from batchsum.secrets import RULES_FILE, provider_rules
+
+    doc = json.loads(RULES_FILE.read_text(encoding="utf-8"))
+    assert "gitleaks" in doc["source"] and "MIT" in doc["license"]
+    assert len(provider_rules()) >= 200 and all(r.markers for r in provider_rules())
+    prose = "The key to a good talk is patience; ask Sarah. See https://example.com/a:b and s. 12 of the task."
+    assert redact(prose) == (prose, {})
+
+
+def test_provider_keys_end_before_prose_punctuation() -> None:
+    text = "The gateway rejected sk_live_4eC39HqLyjWDarjtT1zdp7dc. Use (hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH), ok?"
+    redacted, counts = redact(text)
+    assert (
+        redacted
+        == "The gateway rejected [REDACTED:stripe_access_token]. Use ([REDACTED:huggingface_access_token]), ok?"
+    )
+    assert counts == {"stripe_access_token": 1, "huggingface_access_token": 1}

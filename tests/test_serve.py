@@ -205,6 +205,14 @@ def test_errors_are_openai_style_and_upstream_failures_are_502(tmp_path: Path, u
             r = http.post("/chat/completions", json=ok, headers=headers)
             assert r.status_code == 502 and "HTTP 500" in r.json()["error"]["message"]
 
+            deep = b'{"messages": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+            r = http.post("/chat/completions", content=deep, headers=headers)
+            assert r.status_code == 400 and "nested deeper than" in r.json()["error"]["message"]
+
+            upstream.configure(rules=[{"bad_body": True, "times": 1}])  # a JSON body where SSE was asked for
+            r = http.post("/chat/completions", json={**ok, "stream": True}, headers=headers)
+            assert r.status_code == 502 and "without server-sent events" in r.json()["error"]["message"]
+
             upstream.configure(rules=[{"hang": 10, "times": 1}])
             t0 = time.monotonic()
             r = http.post("/chat/completions", json={**ok, "stream": True}, headers=headers)
@@ -298,3 +306,40 @@ def test_serve_watch_summarizes_changed_sources(tmp_path: Path, upstream: FakeLL
             return "[summary] boat.md: " in str(chat_requests(upstream)[-1][0]["content"])
 
         wait_for(retrieved)
+
+
+def test_redact_masks_secrets_in_the_injected_summaries(tmp_path: Path, upstream: FakeLLMServer) -> None:
+    """A note summarized without redaction still quotes its key; serve --redact masks it in what goes upstream."""
+    key = "sk-proj-" + "Q7x" * 12
+    src = tmp_path / "src" / "notes"
+    src.mkdir(parents=True)
+    (src / "deploy.md").write_text(
+        "# Deploy notes\n\nThe staging deploy of the billing service failed twice this week because the "
+        f"payment gateway rejected the staging key {key} of the billing database "
+        "postgres://admin:Sup3rS3cret@db.internal:5432/billing. We rolled back on Thursday.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    ran = CliRunner().invoke(main, ["run", str(tmp_path / "src"), "--out", str(out), "-q", "--no-redact"])
+    assert ran.exit_code == 0, ran.output
+    assert any(key in p.read_text(encoding="utf-8") for p in out.rglob("*.md") if p.is_file())  # quoted
+    question = "Why did the staging deploy of the billing service fail?"
+    for flag, leaked in (("--no-redact", True), ("--redact", False)):
+        upstream.configure(reset_log=True)
+        with serving(out, upstream.base_url, flag, "--no-facts", "--no-summaries") as (url, _proc):
+            client = openai.OpenAI(base_url=url, api_key=KEY, max_retries=0, timeout=60)
+            client.chat.completions.create(model="fake", messages=[{"role": "user", "content": question}])
+        context = str(chat_requests(upstream)[-1][0]["content"])
+        assert "[summary] notes/deploy.md:" in context
+        assert (key in context) is leaked and ("Sup3rS3cret" in context) is leaked
+        if not leaked:
+            assert "[REDACTED:openai_key]" in context
+
+
+def test_serve_redacts_by_default_when_the_upstream_is_not_loopback() -> None:
+    from batchsum.cli._memory_options import build_config
+
+    remote = build_config([], Path("out"), {"base_url": "https://llm.example.com/v1"})
+    local = build_config([], Path("out"), {"base_url": "http://127.0.0.1:8080/v1"})
+    forced = build_config([], Path("out"), {"base_url": "https://llm.example.com/v1", "redact": False})
+    assert remote.redact_secrets and not local.redact_secrets and not forced.redact_secrets

@@ -163,3 +163,64 @@ def test_not_backchannels(turn: str) -> None:
 def test_word_count() -> None:
     assert word_count("  one two\nthree  ") == 3
     assert word_count("") == 0
+
+
+@pytest.mark.parametrize(
+    "contraction",
+    [
+        "let's suppose",
+        "don't think",
+        "we're recording",
+        "it's simple",
+        "I'll look",
+        "they've verified",
+        "I'd decide",
+        "I'm making",
+        "can't tell",
+        "she's sure",
+        "that's settled",
+    ],
+)
+def test_clean_transcript_keeps_contractions_before_a_word_with_the_same_letters(contraction: str) -> None:
+    # The stutter rule must never read the clitic of a contraction as a false start of the next word.
+    for line in (
+        f"So {contraction} now.",
+        f"{contraction} about it , uh , again.",
+        f"Well {contraction} {{vocalsound}} ok",
+    ):
+        cleaned = clean_transcript(line)
+        assert contraction.split()[0].lower() in cleaned.lower().split(), (line, cleaned)
+        assert contraction.split()[1] in cleaned, (line, cleaned)
+
+
+@pytest.mark.parametrize(
+    ("spaced", "joined"),
+    [
+        ("I haven ' t had a cold", "haven't"),
+        ("I ' Ve been there", "I've"),
+        ("we 're here", "we're"),
+        ("don ' t go", "don't"),
+        ("it 's fine", "it's"),
+        ("do n't go", "don't"),
+    ],
+)
+def test_clean_transcript_rejoins_tokenizer_spaced_clitics(spaced: str, joined: str) -> None:
+    cleaned = clean_transcript(spaced)
+    assert joined.lower() in cleaned.lower(), cleaned
+    assert " '" not in cleaned and "' " not in cleaned, cleaned
+
+
+def test_clean_transcript_leaves_no_markup_or_spacing_on_random_transcripts() -> None:
+    rng = random.Random(7)
+    noise = ["{disfmarker}", "{vocalsound}", "{pause}", "[laughter]", "um", "uh ,", ",", "it 's", "do n't", "the the"]
+    words = "we need to decide the remote design and budget so let's suppose it works don't worry".split()
+    for _ in range(200):
+        line = " ".join(rng.choice(words + noise) for _ in range(rng.randint(3, 25)))
+        cleaned = clean_transcript(line)
+        assert "{" not in cleaned and "[" not in cleaned, (line, cleaned)
+        assert " ," not in cleaned and " ." not in cleaned and " 's" not in cleaned, (line, cleaned)
+
+
+def test_parse_speaker_line_reads_dialogsum_labels_but_not_headings() -> None:
+    assert parse_speaker_line("#Person1#: Hello, how are you?") == ("Person1", "Hello, how are you?")
+    assert parse_speaker_line("## Results: the numbers") == (None, "## Results: the numbers")

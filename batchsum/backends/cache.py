@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from batchsum import jsonio, statefile
 from batchsum.tree import atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,8 @@ class ResponseCache:
         """The cached completion for ``key``, or None."""
         path = self._path(key)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            # Depth-safe and link-safe: a planted or damaged entry is a miss, not a crash or a hang.
+            data = jsonio.loads(statefile.read_bytes(path))
             entry = CachedCompletion(
                 model=str(data["model"]),
                 content=str(data["content"]),
@@ -63,7 +65,7 @@ class ResponseCache:
             )
         except FileNotFoundError:
             return None
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("ignoring unreadable LLM cache entry %s (%s)", path, exc)
             return None
         return entry

@@ -158,12 +158,20 @@ class LLMBackend:
             return await self._on_failure(request, str(exc), stats)
 
     async def complete(
-        self, messages: list[dict[str, str]], *, max_tokens: int, name: str, extra: dict[str, Any] | None = None
+        self,
+        messages: list[dict[str, str]],
+        *,
+        max_tokens: int,
+        name: str,
+        extra: dict[str, Any] | None = None,
+        accept: Callable[[str], bool] | None = None,
     ) -> str:
         """The raw text of one chat completion of ``messages`` through this backend's model chain,
         limits, retries and response cache, for requests other than summaries (facts, ...).
 
         ``extra``: more request parameters (e.g. ``response_format``); they are part of the cache key.
+        ``accept``: whether an answer may be cached (and a cached one used); a rejected answer is still
+        returned, so the caller can ask again, but never replayed from the cache.
         No fallback: raises :class:`SummarizationError` naming ``name`` when every model fails.
         """
         request = SummaryRequest(
@@ -172,7 +180,8 @@ class LLMBackend:
         )  # fmt: skip
         prompt = Prompt(list(messages), max(1, max_tokens), count_message_tokens(messages, self._tokenizer))
         try:
-            return await self._complete(request, prompt, CallStats(), extra)
+            return await self.client.complete(name, prompt, CallStats(), priority=request.priority, extra=extra,
+                                              accept=accept)  # fmt: skip
         except CallFailed as exc:
             cause = sanitize_for_log(str(exc), self._secrets, limit=300)
             raise SummarizationError(f"{name}: {cause}", node_id=name, cause=LLMCallError(cause)) from None

@@ -20,13 +20,14 @@ import logging
 import random
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from aiolimiter import AsyncLimiter
 
+from batchsum import throttle
 from batchsum.backends.cache import CachedCompletion, ResponseCache, cache_key
 from batchsum.backends.llm_output import sanitize_for_log
 from batchsum.config import LLMConfig
@@ -253,10 +254,12 @@ class LLMClient:
         *,
         priority: int = 1,
         extra: dict[str, Any] | None = None,
+        accept: Callable[[str], bool] | None = None,
     ) -> str:
         """The raw text of one completion for ``prompt`` (from the cache or a server), for the request
         named ``node_id``; ``priority``: its place in the queue for a slot (higher first); ``extra``:
-        more request parameters (e.g. ``response_format``), part of the cache key.
+        more request parameters (e.g. ``response_format``), part of the cache key; ``accept``: whether an
+        answer may be cached and a cached one used (bad answers are never replayed).
 
         Raises :class:`CallFailed` when every model fails, :class:`LLMUnavailable` when the server
         cannot serve anything (refused connections, a rejected key)."""
@@ -268,7 +271,7 @@ class LLMClient:
         if self._cache is not None:
             for model in models:
                 hit = self._cache.get(cache_key(model, messages, params))
-                if hit is not None:
+                if hit is not None and (accept is None or accept(hit.content)):
                     self.cache_hits += 1
                     stats.cache_hit = True
                     stats.model = hit.model
@@ -305,7 +308,7 @@ class LLMClient:
                     continue
                 raise CallFailed(last_cause) from None
             stats.model = model
-            if self._cache is not None and content.strip():
+            if self._cache is not None and content.strip() and (accept is None or accept(content)):
                 self._cache.put(
                     cache_key(model, messages, params),
                     CachedCompletion(model, content, prompt_tokens, completion_tokens),
@@ -450,11 +453,11 @@ class LLMClient:
                 ticket = await self._gate.enter(priority, estimate)
             # Pace inside the slot: a slot taken late must not turn a paced start into a burst.
             if self._rpm is not None:
-                await self._rpm.acquire()
+                await throttle.acquire(self._rpm, 1, "--rpm")
             reserved = 0.0
             if self._tpm is not None:
                 reserved = float(min(estimate, self._tpm.max_rate))
-                await self._tpm.acquire(reserved)
+                await throttle.acquire(self._tpm, reserved, "--tpm")
             self.inflight += 1
             self.peak_inflight = max(self.peak_inflight, self.inflight)
             self.requests_sent += 1

@@ -11,10 +11,12 @@ from typing import Any, TypeVar
 import click
 
 from batchsum.errors import BatchsumError, ConfigError, IndexError_, LockedError, MetricsError
+from batchsum.remembered import SettingsChanged
 
 EXIT_SOME_FAILED = 1
 EXIT_USAGE = 2
 EXIT_LOCKED = 3
+EXIT_SETTINGS_CHANGED = 5
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -23,6 +25,8 @@ def exit_code_for(exc: BatchsumError) -> int:
     """Map a named exception to its documented exit code."""
     if isinstance(exc, LockedError):
         return EXIT_LOCKED
+    if isinstance(exc, SettingsChanged):
+        return EXIT_SETTINGS_CHANGED
     if isinstance(exc, (ConfigError, IndexError_, MetricsError)):
         return EXIT_USAGE
     return EXIT_SOME_FAILED

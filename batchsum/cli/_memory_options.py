@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from batchsum.config import LLMConfig, RunConfig
+from batchsum.config import AUTO_RATE, LLMConfig, RunConfig
 
 
 def _apply(func: Callable[..., Any], opts: list[Callable[..., Any]]) -> Callable[..., Any]:
@@ -42,13 +42,19 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
             click.option(
                 "--rpm",
                 type=click.FloatRange(min=0),
-                default=60.0,
-                show_default=True,
-                help="Requests per minute (0 = unlimited).",
+                help="Requests per minute (0 = unlimited) [60 for a hosted API; unlimited for a server on this"
+                " machine or the local network].",
             ),
             click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True),
             click.option("--max-attempts", type=click.IntRange(min=1), default=5, show_default=True),
             click.option("--no-cache", is_flag=True, help="Do not reuse cached LLM responses."),
+            click.option(
+                "--redact/--no-redact",
+                default=None,
+                help="Replace secrets in text sent to the LLM server (and, for serve, in the summaries and facts "
+                "injected into requests) by [REDACTED:<kind>] [default: on when --base-url/--embed-base-url is "
+                "not loopback].",
+            ),
             click.option(
                 "--json-format",
                 type=click.Choice(["json_schema", "json_object", "off"]),
@@ -85,7 +91,7 @@ def build_config(paths: list[Path], out: Path, params: dict[str, Any], **extra: 
         api_key=params.get("api_key"),
         model=params.get("model"),
         timeout=float(params.get("timeout") or 120.0),
-        rpm=(params.get("rpm") or None),
+        rpm=AUTO_RATE if params.get("rpm") is None else (params["rpm"] or None),
         concurrency=int(params.get("concurrency") or 4),
         max_attempts=int(params.get("max_attempts") or 5),
         cache=not params.get("no_cache", False),
@@ -100,5 +106,6 @@ def build_config(paths: list[Path], out: Path, params: dict[str, Any], **extra: 
         chroma_port=params.get("chroma_port"),
         embed_base_url=params.get("embed_base_url"),
         embed_model=params.get("embed_model"),
+        redact=params.get("redact"),
         **extra,
     )

@@ -125,7 +125,8 @@ def compact_cmd(
             err=True,
         )
         for note in result.notes:
-            click.echo(f"note: {note}", err=True)
+            if not (result.llm_error and result.llm_error in note):  # said once, below
+                click.echo(f"note: {note}", err=True)
     if result.llm_error:
         click.echo(f"warning: the LLM summary failed ({result.llm_error}); the rule-based summary was used", err=True)
 

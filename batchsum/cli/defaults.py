@@ -10,7 +10,7 @@ defaults. The config file is the first of ``$BATCHSUM_CONFIG``, ``./batchsum.yam
       type: journal
       base-url: http://127.0.0.1:8080/v1
     search:
-      limit: 5
+      k: 5                        # an option known only by a short flag: its name
 
 Keys are option names (``base-url`` or ``base_url``). An unknown key is an error naming the file,
 so a typo never silently does nothing.
@@ -72,6 +72,7 @@ def _option_names(cmd: click.Command) -> dict[str, str]:
     for param in cmd.params:
         if not isinstance(param, click.Option) or param.name is None:
             continue
+        names[param.name] = param.name  # also an option known only by a short flag: `search: {k: 3}`
         for opt in (*param.opts, *param.secondary_opts):
             if opt.startswith("--"):
                 bare = opt[2:]

@@ -54,4 +54,10 @@ def facts(paths: tuple[Path, ...], out: Path, content_type: str, scope: str | No
         for p in result.problems:
             click.echo(f"failed: {p.path}: {p.reason}", err=True)
         click.echo(result.summary_line())
+        if result.malformed:
+            click.echo(
+                f"warning: {result.malformed} malformed answer(s): their entries are asked again by the next"
+                " `batchsum facts` (another --model may answer better)",
+                err=True,
+            )
     raise SystemExit(result.exit_code)

@@ -8,6 +8,7 @@ import click
 
 from batchsum.cli._common import translate_errors
 from batchsum.errors import ConfigError
+from batchsum.model import CONTENT_TYPES
 
 _OUT_HELP = "Output folder of a run (its metrics live in <out>/.batchsum/)."
 out_option = click.option(
@@ -40,7 +41,7 @@ out_option = click.option(
 @click.option(
     "--type",
     "content_type",
-    type=click.Choice(["journal", "conversation", "document"]),
+    type=click.Choice(list(CONTENT_TYPES)),
     default=None,
     help="Only files of this content type.",
 )

@@ -14,6 +14,8 @@ from batchsum.cli._common import EXIT_USAGE, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.errors import ConfigError
 
+_SOURCE = click.core.ParameterSource
+
 
 def _options(scope: str) -> list[Any]:
     from batchsum.settings import SETTINGS, click_option
@@ -76,30 +78,36 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     )
     cfg.llm.facets = params.get("facets")
     from_params(cfg, params)
+    # Parameter name -> config field, to tell which options this command line (or its environment or
+    # config file) gave: those win over a pipeline file and over the output folder's remembered settings.
+    fields = {
+        "paths": "paths",
+        "content_type": "content_type",
+        "thresholds": "thresholds",
+        "facets": "llm.facets",
+        "redact": "redact",
+    }
+    fields.update({s.param_name: s.field for s in SETTINGS if s.flag is not None})
+    sources = {name: ctx.get_parameter_source(name) for name in fields if name in params}
+    cli_set = {fields[name] for name, src in sources.items() if src in (_SOURCE.COMMANDLINE, _SOURCE.ENVIRONMENT)}
+    given = cli_set | {fields[name] for name, src in sources.items() if src == _SOURCE.DEFAULT_MAP}
     pipeline = params.get("pipeline")
     if pipeline is not None:
         from batchsum.pipeline_file import apply_pipeline, load_pipeline
 
         spec = load_pipeline(pipeline)
-        # Parameter name -> config field, for the options given on the command line (they win over the file).
-        fields = {
-            "paths": "paths",
-            "content_type": "content_type",
-            "thresholds": "thresholds",
-            "facets": "llm.facets",
-            "redact": "redact",
-        }
-        fields.update({s.param_name: s.field for s in SETTINGS if s.flag is not None})
-        cli_set = {
-            field
-            for name, field in fields.items()
-            if name in params
-            and ctx.get_parameter_source(name)
-            in (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
-        }
         if not params.get("paths"):
             cli_set.discard("paths")
         cfg = apply_pipeline(spec, cfg, cli_set)
+        given |= {k for k in spec.settings if k != "thresholds"} | {
+            f"thresholds.{k}" for k in spec.settings.get("thresholds", {})
+        }
+        if any(c.type != "auto" for c in spec.corpora):
+            given.add("content_type")
+    if not cfg.rebuild:
+        from batchsum.remembered import reuse
+
+        reuse(cfg, given)
     if not cfg.paths:
         raise ConfigError("no input: give one or more PATHs or --pipeline FILE")
     validate(cfg)
@@ -118,16 +126,25 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
 def run(ctx: click.Context, **params: Any) -> None:
     """Summarize PATHS (files or folders) into a Markdown tree under --out.
 
-    Exit codes: 0 all done, 1 some files failed, 2 usage/config error, 3 output locked by another run.
+    An output folder remembers the settings it was built with (type, backend, model, levels...): an
+    option left out reuses them; a changed one is reported with the files it redoes.
+
+    Exit codes: 0 all done, 1 some files failed, 2 usage/config error, 3 output locked by another run,
+    4 finished with nodes the LLM did not produce, 5 changed settings would make the LLM summarize
+    files again (add --yes or --rebuild).
     """
     import batchsum
 
     setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
-    from batchsum.warmup import start_llm_imports
+    if cfg.executor == "ray":
+        from batchsum.engine.ray_executor import require_ray
 
+        require_ray()  # before the output folder is locked or created
     if cfg.llm.enabled:
+        from batchsum.warmup import start_llm_imports
+
         start_llm_imports()  # overlaps the client's import with walking and reading files
     result = batchsum.run(cfg)
     if params["as_json"]:
@@ -146,7 +163,7 @@ def run(ctx: click.Context, **params: Any) -> None:
         if not cfg.quiet:
             click.echo(result.summary_line())
     if result.run.status == "aborted":  # an error: shown even with --quiet or --json
-        click.echo(f"run aborted: {result.stopped_by}; finished work was kept", err=True)
+        click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
     exit_code = result.exit_code
     if cfg.facts and result.run.status != "aborted":
         from batchsum.memory.ingest import FactsConfig, run_facts

@@ -181,7 +181,10 @@ def index(
         _print_stats(cfg, as_json)
         return
     if check:
-        result = check_index(cfg)
+        from batchsum.index.readonly import readable_index
+
+        with readable_index(cfg) as readable:  # read-only storage: check a copy (opening writes)
+            result = check_index(readable)
         if as_json:
             payload = {
                 "ok": result.ok,
@@ -190,6 +193,7 @@ def index(
                 "missing": result.missing,
                 "stale": result.stale,
                 "orphans": result.orphans,
+                "damaged": result.damaged,
             }
             click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
         else:
@@ -200,7 +204,12 @@ def index(
                     click.echo(f"  {nid}")
                 if len(ids) > 20:
                     click.echo(f"  ... and {len(ids) - 20} more")
-            click.echo("index OK" if result.ok else f"run `batchsum index {out}` to repair")
+            for problem in result.damaged:
+                click.echo(f"damaged: {problem}")
+            if result.damaged:
+                click.echo(f"run `batchsum index {out} --rebuild` to rebuild it")
+            else:
+                click.echo("index OK" if result.ok else f"run `batchsum index {out}` to repair")
         if not result.ok:
             raise SystemExit(EXIT_SOME_FAILED)
         return

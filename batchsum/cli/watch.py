@@ -6,13 +6,43 @@ import signal
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from batchsum.cli._common import setup_logging, translate_errors
 from batchsum.cli._memory_options import build_config, index_options, llm_options
 from batchsum.errors import ConfigError
+from batchsum.model import TYPE_CHOICES
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+
+
+# Watch's options that the output folder remembers: parameter name -> RunConfig field.
+_REMEMBERED_PARAMS = {
+    "content_type": "content_type",
+    "ignore": "ignore",
+    "base_url": "llm.base_url",
+    "model": "llm.model",
+    "collection": "collection",
+    "embed_base_url": "embed_base_url",
+    "embed_model": "embed_model",
+}
+
+
+def _reuse_remembered(cfg: RunConfig) -> None:
+    """Options left out take the output folder's remembered settings, as with ``batchsum run``."""
+    from batchsum.remembered import reuse
+
+    ctx = click.get_current_context()
+    source = click.core.ParameterSource
+    given = {
+        field
+        for name, field in _REMEMBERED_PARAMS.items()
+        if ctx.get_parameter_source(name) in (source.COMMANDLINE, source.ENVIRONMENT, source.DEFAULT_MAP)
+    }
+    reuse(cfg, given)
 
 
 @click.command()
@@ -29,7 +59,7 @@ from batchsum.errors import ConfigError
 @click.option(
     "--type",
     "content_type",
-    type=click.Choice(["auto", "journal", "conversation", "document"]),
+    type=click.Choice(list(TYPE_CHOICES)),
     default="auto",
     show_default=True,
     help="Content type of every file (auto: decide per file).",
@@ -58,6 +88,7 @@ def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, 
         raise ConfigError("--facts needs an LLM: give --base-url (and --model)")
     cfg = build_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,
                        metrics=not no_metrics, quiet=True, command_line="batchsum watch")  # fmt: skip
+    _reuse_remembered(cfg)
     cfg = watch_config(cfg, list(paths))
     facts = FactsConfig(run=cfg, json_format=params["json_format"]) if with_facts else None
 

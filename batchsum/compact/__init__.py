@@ -12,6 +12,8 @@ the extractive summarizer and numpy.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -52,3 +54,16 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'batchsum.compact' has no attribute {name!r}")
     return getattr(importlib.import_module(f"batchsum.compact.{module}"), name)
+
+
+class _CallablePackage(types.ModuleType):
+    """``batchsum.compact(messages, context_window=...)`` is ``batchsum.compact.compact(...)``: the
+    package and its main function share a name on ``batchsum``."""
+
+    def __call__(self, messages: Any, /, **options: Any) -> CompactionResult:
+        from batchsum.compact.api import compact
+
+        return compact(messages, **options)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

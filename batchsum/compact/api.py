@@ -455,7 +455,8 @@ def _compact_at(
             llm_error = str(exc)
             mode = "rule-based (LLM failed)"
             notes.append(f"LLM summary failed ({exc}); the rule-based summary was used")
-            log.warning("LLM compaction failed (%s); using the rule-based summary", exc)
+            # Reported once, by the caller, from the result (llm_error, notes, mode), not also here.
+            log.info("LLM compaction failed (%s); using the rule-based summary", exc)
     content = render_summary_message(record, cap, tok)
     if tok.count(content) > cap:
         return _unchanged(raw, tokens_before, f"cannot reduce: a summary needs more than the {cap}-token budget")

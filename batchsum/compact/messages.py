@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from batchsum import jsonio
 from batchsum.errors import InputError
 from batchsum.tokens import Tokenizer
 
@@ -32,7 +33,7 @@ class ToolCall:
     def args(self) -> dict[str, Any]:
         """The arguments parsed as a JSON object ({} when they are not one)."""
         try:
-            value = json.loads(self.arguments) if self.arguments else {}
+            value = jsonio.loads(self.arguments) if self.arguments else {}  # depth-safe
         except ValueError:
             return {}
         return value if isinstance(value, dict) else {}

@@ -17,6 +17,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from batchsum import remembered
 from batchsum.config import RunConfig
 from batchsum.engine import wrapup
 from batchsum.engine.changes import backend_identity, diff
@@ -39,6 +40,7 @@ from batchsum.warmup import start_index_warmup, start_tokenizer
 if TYPE_CHECKING:
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.index.records import DocUpdate
+    from batchsum.state import ManifestEntry
 
 __all__ = ["run"]
 
@@ -62,6 +64,23 @@ def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult
         return _run(cfg, progress, executor)
 
 
+def _check_remembered(
+    cfg: RunConfig,
+    walked: Mapping[str, str],
+    manifest: Mapping[str, ManifestEntry],
+    sig: str,
+    ledger: Ledger,
+) -> None:
+    """Compare the run's settings with the ones the output folder remembers (raises SettingsChanged
+    when an LLM would redo files unconfirmed); a change is a warning and a ``settings_changed`` event.
+    Only the files this run walks count: other corpora in the folder are not redone."""
+    mine = [e for e in map(manifest.get, walked) if e is not None]
+    notice = remembered.check(cfg, mine, sig, confirmed=cfg.yes or cfg.rebuild)
+    if notice is not None:
+        changes = [str(c) for c in notice.changes]
+        ledger.warn(notice.message, "settings_changed", changes=changes, redo=notice.redo, files=notice.total)
+
+
 def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) -> RunResult:
     started, t0 = utc_now(), time.perf_counter()
     run_id = new_run_id()
@@ -74,6 +93,8 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
 
     # diff: unchanged files are settled from the manifest, deleted ones soft-deleted
     d = diff(cfg, committer.manifest, committer.sig)
+    if cfg.remember:
+        _check_remembered(cfg, d.roots, committer.manifest, committer.sig, ledger)
     if d.todo:
         # Loaded in the background while the changed files are read; an unchanged re-run loads neither.
         start_tokenizer(cfg.encoding)

@@ -97,6 +97,8 @@ def _attach_prior(plan: FilePlan, entry: ManifestEntry | None, driver: RunDriver
         return
     if entry.level == SummaryLevel.NONE.value:
         return  # the previous final is the old source itself, not a summary to build on
+    if entry.root and entry.root != driver.committer.roots.get(plan.doc.relpath, entry.root):
+        return  # the same relpath under another folder given: another source's summary
     if plan.level is SummaryLevel.BRIEF:
         return
     depth = entry.depth + 1

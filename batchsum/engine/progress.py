@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from batchsum import throttle
+
 if TYPE_CHECKING:
     from batchsum.events import EventLog
 
@@ -108,11 +110,15 @@ class Progress:
     def node_finished(self) -> None:
         """One summary node is finished (computed or reused)."""
         if self._phase == "summarizing":
+            self._show_files()
             self.advance()
 
     def _show_files(self) -> None:
         if self._bar is not None and self._phase == "summarizing":
-            self._bar.set_postfix_str(f"files {self._files_done}/{self._files_total}", refresh=False)
+            # A run held back by its own --rpm/--tpm says so: it is not stuck, nor is the server slow.
+            held = throttle.waiting()
+            files = f"files {self._files_done}/{self._files_total}"
+            self._bar.set_postfix_str(f"{files}, {held}" if held else files, refresh=False)
 
     def stop(self) -> None:
         """End the current phase (the event log stays open)."""

@@ -163,12 +163,45 @@ def connect(address: str | None) -> bool:
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     if address is None:
         kwargs["num_cpus"] = os.cpu_count() or 1
+    if address is not None:
+        use_cluster_token()
     try:
         ray.init(address=address, **kwargs)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
+    except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
         where = address or "a local Ray"
-        raise ConfigError(f"cannot start or join Ray at {where}: {exc}") from None
+        hint = f" ({TOKEN_HINT})" if address is not None and not cluster_token_available() else ""
+        raise ConfigError(f"cannot start or join Ray at {where}: {exc}{hint}") from None
     return True
+
+
+TOKEN_HINT = (
+    "no Ray cluster token here: a cluster started with token authentication (`ray start --head` with"
+    " Ray >= 2.60) needs RAY_AUTH_TOKEN=<token> or the file ~/.ray/auth_token; `ray get-auth-token`"
+    " on the head node prints it"
+)
+
+
+def cluster_token_available() -> bool:
+    """Whether this machine has a Ray cluster token: ``RAY_AUTH_TOKEN``, the file ``RAY_AUTH_TOKEN_PATH``
+    names, or ``~/.ray/auth_token`` (where Ray looks, in that order)."""
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return True
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.expanduser("~/.ray/auth_token")
+    return os.path.isfile(path)
+
+
+def use_cluster_token() -> None:
+    """Send this machine's cluster token (:func:`cluster_token_available`) when joining a cluster by
+    address, as ``ray start --address`` does: clusters started with ``ray start --head`` (Ray >= 2.60)
+    refuse clients without it (``InvalidAuthToken``), and ``ray.init`` only looks for a token when it
+    finds the cluster itself. A ``RAY_AUTH_MODE`` the user set is left as it is."""
+    if "RAY_AUTH_MODE" in os.environ or not cluster_token_available():
+        return
+    try:
+        from ray._private.authentication.authentication_token_setup import _enable_token_auth
+    except ImportError:  # a Ray without token authentication
+        return
+    _enable_token_auth()  # RAY_AUTH_MODE=token for this process and its children, config refreshed
 
 
 class RayExecutor(LocalExecutor):
@@ -361,8 +394,20 @@ def _warn_if_other_limits(name: str, limiter: Any, cfg: RunConfig, period: float
         )
 
 
+def require_ray() -> None:
+    """ConfigError naming the extra to install when Ray cannot be imported."""
+    try:
+        import ray  # noqa: F401
+    except ImportError as exc:
+        # A Ray whose own imports fail is named as such; a missing one needs only the extra.
+        broken = "" if getattr(exc, "name", None) == "ray" else f" (importing it failed: {exc})"
+        raise ConfigError(f"--executor ray needs Ray{broken}: pip install 'batchsum[ray]'") from None
+
+
 def ray_executor(cfg: RunConfig, options: RayOptions | None = None) -> ExecutorFactory:
-    """The factory the orchestrator calls with the run's backends to get a :class:`RayExecutor`."""
+    """The factory the orchestrator calls with the run's backends to get a :class:`RayExecutor`;
+    ConfigError at once when Ray is not installed."""
+    require_ray()
     opts = options or RayOptions()
 
     def build(backend: Backend, fallback: Backend) -> RayExecutor:

@@ -71,8 +71,10 @@ class RunResult:
             parts.append(f"{r.files_deleted} deleted")
         parts += [
             f"tokens {r.input_tokens:,} → {r.output_tokens:,} ({pct:.1f}%)",
-            f"{r.files_failed + r.files_skipped} failed",
+            f"{r.files_failed} failed",
         ]
+        if r.files_skipped:  # named as --json names them: files_failed and files_skipped
+            parts.append(f"{r.files_skipped} skipped")
         if r.fallback_nodes:
             parts.append(f"DEGRADED: {r.fallback_nodes} nodes fell back to extractive")
         parts.append(f"{r.wall_ms / 1000:.1f}s")

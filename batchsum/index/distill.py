@@ -13,30 +13,17 @@ different model is noticed instead of silently mixing vector spaces.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import numpy as np
 
-STATIC_DIM = 256
-DATA_DIR = Path(__file__).with_name("data")
-STATIC_FILE = DATA_DIR / "minilm-static-256.npz"
-
-
-def file_sha256(path: Path) -> str:
-    """sha256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+from batchsum.hashing import sha256_file
+from batchsum.index.embed import DATA_DIR, STATIC_DIM, STATIC_FILE, OnnxEmbedder, packaged_model_files
 
 
 def distill(model_path: Path, tokenizer_path: Path, dim: int = STATIC_DIM, batch: int = 512) -> dict[str, np.ndarray]:
     """Token table of the model: ``q`` (vocab x dim int8), ``scale`` (vocab float32), ``mean`` and ``components``
     of the projection, and the hashes of the inputs."""
-    from batchsum.index.embed import OnnxEmbedder
-
     enc = OnnxEmbedder(model_path, tokenizer_path, batch_size=batch)
     vocab = enc.tokenizer.get_vocab_size()
     windows = [[enc.cls_id, tid, enc.sep_id] for tid in range(vocab)]
@@ -56,15 +43,13 @@ def distill(model_path: Path, tokenizer_path: Path, dim: int = STATIC_DIM, batch
         "scale": scale,
         "mean": mean.astype(np.float32),
         "components": components.astype(np.float32),
-        "model_sha256": np.array(file_sha256(model_path)),
-        "tokenizer_sha256": np.array(file_sha256(tokenizer_path)),
+        "model_sha256": np.array(sha256_file(model_path)),
+        "tokenizer_sha256": np.array(sha256_file(tokenizer_path)),
     }
 
 
 def main() -> None:
     """Build the shipped table from the installed model."""
-    from batchsum.index.embed import packaged_model_files
-
     model, tokenizer = packaged_model_files()
     table = distill(model, tokenizer)
     DATA_DIR.mkdir(parents=True, exist_ok=True)

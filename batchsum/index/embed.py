@@ -31,6 +31,11 @@ import numpy as np
 
 from batchsum.errors import ConfigError, IndexError_
 
+# The static token table, distilled from the packaged MiniLM by ``python -m batchsum.index.distill``.
+STATIC_DIM = 256
+DATA_DIR = Path(__file__).with_name("data")
+STATIC_FILE = DATA_DIR / "minilm-static-256.npz"
+
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
 
@@ -367,8 +372,6 @@ class StaticEmbedder:
     def __init__(self, table_path: Path | None = None, tokenizer_path: Path | None = None) -> None:
         from tokenizers import Tokenizer
 
-        from batchsum.index.distill import STATIC_FILE
-
         path = table_path or STATIC_FILE
         if tokenizer_path is None:
             tokenizer_path = packaged_tokenizer()
@@ -445,13 +448,6 @@ class StaticEmbedder:
             uniq = uniq[self._weights_of(uniq) > 0] if len(uniq) else uniq
             out.append(self.unit[uniq])
         return out
-
-    def token_weights(self, text: str) -> tuple[np.ndarray, np.ndarray]:
-        """(unit vectors, SIF weights) of a text's distinct content tokens."""
-        ids = self.token_ids([text])[0]
-        uniq = np.unique(np.asarray(ids, dtype=np.int64)) if ids else np.zeros(0, dtype=np.int64)
-        uniq = uniq[self._weights_of(uniq) > 0] if len(uniq) else uniq
-        return self.unit[uniq], self._weights_of(uniq)
 
 
 def packaged_tokenizer() -> Path:

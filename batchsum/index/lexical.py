@@ -365,10 +365,6 @@ class LexicalStore:
         """Every node id with lexical data."""
         return {r[0] for r in self._db.execute("SELECT id FROM lex_nodes")}
 
-    def doc_count(self) -> int:
-        """How many documents have lexical data."""
-        return int(self._db.execute("SELECT COUNT(*) FROM lex_docs").fetchone()[0])
-
     # -- searching -------------------------------------------------------------------------------------
 
     def languages(self) -> list[str | None]:

@@ -40,10 +40,11 @@ from batchsum.errors import ConfigError, IndexError_
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
 from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
+from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
-from batchsum.index.state import completeness, readable_index
+from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.sources import source_text
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,38 +59,6 @@ def read_only(folder: Path) -> bool:
         return bool(os.statvfs(folder).f_flag & os.ST_RDONLY) or not os.access(folder, os.W_OK)
     except OSError:
         return False  # missing: whoever opens it reports that
-
-
-@contextmanager
-def readable_index(cfg: IndexConfig) -> Iterator[IndexConfig]:
-    """``cfg``, or when its output is read-only a config that reads a temporary copy of the index.
-
-    Chroma and SQLite in WAL mode write when they open a database (migrations, the shared-memory
-    file), so on read-only storage they fail as if the index were damaged. The copy (the index
-    files only, never the tree) is removed afterwards.
-    """
-    import dataclasses
-    import shutil
-    import tempfile
-
-    if cfg.chroma_host or cfg.index_copy is not None or not read_only(cfg.state_dir):
-        yield cfg
-        return
-    log.info("%s is read-only: searching a temporary copy of its index", cfg.out)
-    with tempfile.TemporaryDirectory(prefix="batchsum-index-") as tmp:
-        copy = dataclasses.replace(cfg, index_copy=Path(tmp))
-        if chroma_dir(cfg).is_dir():
-            shutil.copytree(chroma_dir(cfg), chroma_dir(copy))
-        for path in (lexical_path(cfg), vectors_path(cfg), state_path(cfg)):
-            for part in (path, path.with_name(path.name + "-wal")):
-                if part.is_file():
-                    shutil.copy2(part, Path(tmp) / part.name)
-        try:
-            yield copy
-        finally:
-            from batchsum.index.store import forget_client
-
-            forget_client(chroma_dir(copy))
 
 
 def legacy_files(cfg: IndexConfig) -> list[Path]:
@@ -162,12 +128,6 @@ def index_needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
     if not vectors_path(cfg).is_file():
         return "repair", f"the node vectors of {cfg.out} are missing; rebuilding them from the tree"
     return None
-
-
-def is_complete(cfg: IndexConfig) -> str | None:
-    """None when the index is complete and current; else a one-line warning for ``search``."""
-    found = completeness(cfg)
-    return None if found is None else found[1]
 
 
 def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:

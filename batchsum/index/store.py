@@ -95,11 +95,12 @@ class IndexCheck:
     missing: list[str] = field(default_factory=list)  # in the tree, not in the index
     stale: list[str] = field(default_factory=list)  # indexed with other content than the file has now
     orphans: list[str] = field(default_factory=list)  # in the index, no node file any more
+    damaged: list[str] = field(default_factory=list)  # index files that fail SQLite's integrity check
 
     @property
     def ok(self) -> bool:
-        """True when the index matches the tree exactly."""
-        return not (self.missing or self.stale or self.orphans)
+        """True when the index matches the tree exactly and its files are sound."""
+        return not (self.missing or self.stale or self.orphans or self.damaged)
 
 
 # -- Chroma client and collection --------------------------------------------------------------------
@@ -564,7 +565,22 @@ def check_index(cfg: IndexConfig) -> IndexCheck:
     col = open_collection(cfg, embedder, create=False)
     with chroma_errors(cfg):
         check, _ = _compare(cfg, col)
+    check.damaged = _check_lexical(cfg)
     return check
+
+
+def _check_lexical(cfg: IndexConfig) -> list[str]:
+    """SQLite's ``quick_check`` of the lexical index, opened read-only (nothing is created or migrated)."""
+    path = lexical_path(cfg)
+    if not path.is_file():
+        return []
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+            rows = db.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.Error as exc:
+        return [f"lexical index {path}: {exc}"]
+    bad = [str(r[0]) for r in rows if r[0] != "ok"]
+    return [f"lexical index {path}: {bad[0]}"] if bad else []
 
 
 @contextlib.contextmanager

@@ -51,7 +51,7 @@ class FactsResult:
     unchanged: int = 0
     other: int = 0  # documents: no facts are extracted from them
     units: int = 0  # new entries/turns sent to the model
-    malformed: int = 0  # units whose answers were invalid JSON twice (no facts, warning)
+    malformed: int = 0  # units whose answers were invalid JSON twice (no facts, warning; retried next pass)
     changes: Changes = field(default_factory=Changes)
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
@@ -209,7 +209,7 @@ class _FactsPass:
         state: SourceState,
         tasks: dict[int, asyncio.Task[list[str] | None]],
     ) -> None:
-        failed = False
+        failed = retry = False
         for job in jobs:
             try:
                 facts = await tasks[id(job)]
@@ -218,13 +218,17 @@ class _FactsPass:
                 failed = True
                 break
             self.result.units += len(job.units)
-            if facts is not None:
-                first = job.units[0]
-                source = Source(job.scope, doc.relpath, first.line, first.turn, first.date)
-                changes = await engine.reconcile(facts, source, name=job.name)
-                self.result.changes.merge(changes)
+            if facts is None:
+                # Malformed answers: the entries stay pending, so the next pass (maybe with another
+                # --model) asks again instead of recording them as done without facts.
+                retry = True
+                continue
+            first = job.units[0]
+            source = Source(job.scope, doc.relpath, first.line, first.turn, first.date)
+            changes = await engine.reconcile(facts, source, name=job.name)
+            self.result.changes.merge(changes)
             state.units.update(u.key for u in job.units)
-        if failed:
+        if failed or retry:
             # Keep the old stat so the file is read again next time; the units done so far stay done.
             old = self.manifest.files.get(doc.relpath)
             state.size, state.mtime_ns, state.sha256 = (old.size, old.mtime_ns, old.sha256) if old else (-1, -1, "")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from batchsum import jsonio
 from batchsum.backends.llm_output import sanitize_for_log
 from batchsum.errors import SummarizationError
 
@@ -158,9 +159,9 @@ def parse_json(raw: str, model: type[BaseModel]) -> Any:
         raise ValueError("no JSON found")
     end = max(text.rfind("}"), text.rfind("]"))
     try:
-        data = json.loads(text[start : end + 1])
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON: {exc.msg}") from None
+        data = jsonio.loads(text[start : end + 1])  # depth-safe: a 100,000-level answer is a ValueError
+    except ValueError as exc:
+        raise ValueError(f"invalid JSON: {getattr(exc, 'msg', exc)}") from None
     if model is ExtractedFacts and isinstance(data, list):
         data = {"facts": data}  # a bare list of strings is what the seed's prompt asks small models for
     try:
@@ -185,7 +186,15 @@ class FactsLLM:
         when the server cannot be reached at all)."""
         fmt = response_format(self.json_format, model.__name__.lower(), model)
         extra = {"response_format": fmt} if fmt else None
-        raw = await self.backend.complete(messages, max_tokens=max_tokens, name=name, extra=extra)
+
+        def valid(answer: str) -> bool:  # only valid answers are cached, so a bad one is asked again next run
+            try:
+                parse_json(answer, model)
+            except ValueError:
+                return False
+            return True
+
+        raw = await self.backend.complete(messages, max_tokens=max_tokens, name=name, extra=extra, accept=valid)
         try:
             return parse_json(raw, model)
         except ValueError as exc:
@@ -195,7 +204,7 @@ class FactsLLM:
             {"role": "assistant", "content": raw[:2000]},
             {"role": "user", "content": RETRY_PROMPT.format(error=error)},
         ]
-        raw2 = await self.backend.complete(retry, max_tokens=max_tokens, name=name, extra=extra)
+        raw2 = await self.backend.complete(retry, max_tokens=max_tokens, name=name, extra=extra, accept=valid)
         try:
             return parse_json(raw2, model)
         except ValueError as exc:

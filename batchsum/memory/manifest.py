@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from batchsum import jsonio, statefile
 from batchsum.tree import atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ class FactsManifest:
         self.path = state_dir / "facts" / "manifest.json"
         self.files: dict[str, SourceState] = {}
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = jsonio.loads(statefile.read_bytes(self.path))
         except FileNotFoundError:
             return
         except (OSError, ValueError) as exc:

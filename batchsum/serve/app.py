@@ -21,6 +21,7 @@ from typing import Any
 
 from aiohttp import web
 
+from batchsum import jsonio
 from batchsum.errors import ConfigError
 from batchsum.serve.config import ServeConfig
 from batchsum.serve.context import Context, inject, last_user_text, retrieve
@@ -114,7 +115,9 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     t0 = time.perf_counter()
     scfg = request.app[CONFIG]
     try:
-        body = await request.json()
+        body = jsonio.loads(await request.read())  # depth-safe: a deeply nested body is a 400, not a 500
+    except jsonio.TooDeep as exc:
+        return error(400, f"the request body is not valid JSON: {exc}")
     except (ValueError, UnicodeDecodeError):
         return error(400, "the request body is not valid JSON")
     try:
@@ -264,9 +267,8 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
             await site.start()
         except OSError as exc:
             raise ConfigError(f"cannot listen on {scfg.host}:{scfg.port} ({exc.strerror or exc})") from None
-        server = site._server
-        sockets = getattr(server, "sockets", None) or []
-        port = sockets[0].getsockname()[1] if sockets else scfg.port
+        addresses = runner.addresses  # the bound (host, port, ...) of each listening socket
+        port = addresses[0][1] if addresses else scfg.port
         if scfg.watch:
             from batchsum.watch import Watcher, watch_config
 

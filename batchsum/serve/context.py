@@ -4,7 +4,8 @@ Retrieved: the conversation's own summary (if it has one), the best facts of eve
 conversation's earlier user turns (ranked by :func:`batchsum.memory.search.search_facts`), and the best
 summary nodes (:func:`batchsum.index.search.search`, the ranking of ``batchsum search``). They go into
 one system message placed just before the user's last message: summary first, then ``[role] content``
-lines (scores are not shown).
+lines (scores are not shown). With redaction on (``--redact``; the default when the upstream is not
+loopback) every secret in them is replaced by ``[REDACTED:<kind>]`` first, as ``run`` does to sources.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from batchsum.errors import BatchsumError, IndexError_
 from batchsum.memory.files import ROLE
+from batchsum.secrets import redact
 from batchsum.serve.config import ServeConfig
 from batchsum.serve.conversations import read_summary, scope_of
 from batchsum.serve.guard import ChromaGuard
@@ -84,8 +86,28 @@ def retrieve(scfg: ServeConfig, query: str, conversation_id: str, guard: ChromaG
                 log.info("index read failed (%s); reopening it", exc)
                 if attempt or not guard.refresh(force=True):
                     break
+    if scfg.run.redact_secrets:
+        _redact(ctx)
     ctx.retrieval_ms = (time.perf_counter() - t0) * 1000
     return ctx
+
+
+def _redact(ctx: Context) -> None:
+    """Mask secrets in what is injected: it leaves the machine when the upstream is not loopback, and a
+    summary or fact may quote a key from a note that was summarized without --redact."""
+    total: dict[str, int] = {}
+
+    def clean(text: str) -> str:
+        new, counts = redact(text)
+        for kind, n in counts.items():
+            total[kind] = total.get(kind, 0) + n
+        return new
+
+    if ctx.conversation_summary:
+        ctx.conversation_summary = clean(ctx.conversation_summary)
+    ctx.memories = [(role, clean(text)) for role, text in ctx.memories]
+    if total:
+        log.info("redacted %s from the injected context", ", ".join(f"{n} {k}" for k, n in sorted(total.items())))
 
 
 def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[str, str]]:

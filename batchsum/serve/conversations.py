@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from batchsum import jsonio, statefile
 from batchsum.config import STATE_DIR
 from batchsum.errors import ConfigError
 from batchsum.memory.files import Fact, utc_now
@@ -117,7 +118,7 @@ def spooled(out: Path) -> list[tuple[Path, Exchange]]:
     found = []
     for name in names:
         try:
-            data = json.loads((folder / name).read_text(encoding="utf-8"))
+            data = jsonio.loads(statefile.read_bytes(folder / name))
             found.append((folder / name, Exchange(**data)))
         except (OSError, ValueError, TypeError):
             continue

@@ -8,15 +8,16 @@ everything else is a 502.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncGenerator
 from typing import Any
 
 import aiohttp
 
+from batchsum import jsonio
 from batchsum.backends.llm import sanitize_for_log
 
 CONNECT_TIMEOUT_S = 10.0
+SSE_FIELDS = (b"data:", b":", b"event:", b"id:", b"retry:")  # the lines an event stream is made of
 
 
 class UpstreamError(Exception):
@@ -58,12 +59,22 @@ class Upstream:
     async def _error(self, resp: aiohttp.ClientResponse) -> UpstreamError:
         raw = await resp.text(errors="replace")
         try:
-            detail = json.loads(raw).get("error", {}).get("message") or raw
+            detail = jsonio.loads(raw).get("error", {}).get("message") or raw
         except (ValueError, AttributeError):
             detail = raw
         detail = sanitize_for_log(str(detail), self._secrets, limit=300)
         status = resp.status if 400 <= resp.status < 500 and resp.status not in (401, 403, 408, 429) else 502
         return UpstreamError(f"upstream server answered HTTP {resp.status}: {detail}", status)
+
+    async def _not_sse(self, resp: aiohttp.ClientResponse, first: bytes) -> UpstreamError:
+        """A stream request answered with something other than server-sent events (a JSON body, an HTML
+        error page): an error, never relayed as a 200 stream."""
+        rest = await resp.content.read(300)
+        begins = sanitize_for_log((first + rest).decode("utf-8", "replace"), self._secrets, limit=120)
+        kind = resp.headers.get("Content-Type") or "no Content-Type"
+        return UpstreamError(
+            f"upstream server answered a stream request without server-sent events ({kind}): {begins!r}"
+        )
 
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         """A non-streamed completion as the upstream's JSON."""
@@ -71,7 +82,7 @@ class Upstream:
             async with self.session.post(self.url, json=body, headers=self._headers) as resp:
                 if resp.status != 200:
                     raise await self._error(resp)
-                data = await resp.json(content_type=None)
+                data = await resp.json(content_type=None, loads=jsonio.loads)
         except UpstreamError:
             raise
         except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
@@ -87,8 +98,12 @@ class Upstream:
             async with self.session.post(self.url, json=body, headers=self._headers) as resp:
                 if resp.status != 200:
                     raise await self._error(resp)
+                if "json" in resp.headers.get("Content-Type", ""):
+                    raise await self._not_sse(resp, b"")
                 async for line in resp.content:
                     if line.strip():
+                        if not line.startswith(SSE_FIELDS):
+                            raise await self._not_sse(resp, line)
                         yield line.rstrip(b"\r\n")
         except UpstreamError:
             raise
@@ -104,7 +119,7 @@ def delta_text(line: bytes) -> str | None:
     if payload == b"[DONE]":
         return None
     try:
-        data = json.loads(payload)
+        data = jsonio.loads(payload)
         choices = data.get("choices") or []
         return str((choices[0].get("delta") or {}).get("content") or "") if choices else ""
     except (ValueError, AttributeError, IndexError, TypeError):

@@ -47,6 +47,7 @@ def summary_run_config(scfg: ServeConfig) -> RunConfig:
         progress=False,
         log_file=None,
         command_line="batchsum serve (conversation summaries)",
+        remember=False,  # its settings are not the ones the folder's nightly runs remember
     )
 
 
@@ -74,10 +75,6 @@ class MemoryWriter:
         """A new exchange was spooled."""
         self._idle.clear()
         self._wake.set()
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Wait until everything spooled so far is written (tests, shutdown)."""
-        return self._idle.wait(timeout)
 
     def stop(self, timeout: float = 30.0) -> None:
         """Finish the current exchange and stop; what is still spooled is written at the next start."""

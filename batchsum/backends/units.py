@@ -1,0 +1,324 @@
+"""Candidate units of the extractive summarizer: sentences with their speaker, position and role.
+
+Layout lines are never candidates and never glued to the sentence below them
+(:mod:`batchsum.backends.noise`: separators, headings, contents and index entries, page headers,
+footnotes, licence boilerplate); a heading names the section below it (introduction, methods,
+references) and a dated heading the journal entry. A conversation's ``Speaker: text`` turns are
+cleaned of disfluency markers and fillers first; backchannels ("Yeah.", "Mm-hmm."), fragments and
+sentences that stop without a full stop are kept as context but are not candidates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from batchsum.backends.noise import (
+    entry_date,
+    is_boilerplate,
+    is_footnote,
+    is_fragment,
+    is_heading,
+    is_index_block,
+    line_kind,
+    needs_context,
+    repeated_lines,
+    section_role,
+)
+from batchsum.language import content_terms, word_count
+from batchsum.model import ContentType
+from batchsum.text import clean_transcript, is_backchannel, parse_speaker_line, split_sentences
+
+__all__ = ["STOPWORDS", "Unit", "terms", "units_from_text"]
+
+QUOTE_PENALTY = 0.25  # units that are mostly quoted dialogue (stories) say little on their own
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all almost also although am among an and another any anybody anyhow anyone
+    anything anyway anywhere are aren't around as at be became because become becomes been before being below
+    beside besides between beyond both but by can can't cannot could couldn't did didn't do does doesn't doing
+    don't done down during each either else enough etc even ever every everybody everyone everything everywhere
+    few for from further get gets getting got gotten had hadn't has hasn't have haven't having he he'd he'll he's
+    her here here's hers herself him himself his how how's however i i'd i'll i'm i've if in into is isn't it it's
+    its itself just least less let let's like likely many may me might mine more most mostly much must mustn't
+    my myself neither never nevertheless next no nobody none nor not nothing now nowhere of off often on once one
+    ones only onto or other others otherwise ought our ours ourselves out over own per perhaps please quite rather
+    really said same say says see seem seemed seems several shall shan't she she'd she'll she's should shouldn't
+    since so some somebody somehow someone something sometime sometimes somewhat somewhere still such than that
+    that's the their theirs them themselves then there there's thereby therefore these they they'd they'll
+    they're they've this those though through throughout thus to together too toward towards under until up upon
+    us very via was wasn't we we'd we'll we're we've well were weren't what what's whatever when when's whenever
+    where where's whereas wherever whether which while who who's whoever whole whom whose why why's will with
+    within without won't would wouldn't yet you you'd you'll you're you've your yours yourself yourselves
+    yeah yes yep okay ok oh um uh mm hmm huh ah alright right gonna wanna gotta kinda sorta actually basically
+    thing things stuff kind sort lot lots bit guess mean know think go going goes went gone come came
+    want wanted maybe probably sure just also again really okay way ways put take took make made
+    """.split()
+)
+
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_WHOLE = re.compile(r"[.!?…][\"'”’)\]]*$")  # a sentence that ends as a sentence
+_QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")
+
+_stem_cache: dict[str, str] = {}
+
+
+def _stem(word: str) -> str:
+    """A small, deterministic suffix stripper (Porter step 1 plus -ly/-ment/-ness).
+
+    Not the search index's lighter stemmer (:func:`batchsum.index.lexical.stem`): with that one the
+    summaries gained on PubMed and QMSum and lost on diaries and SQuALITY (`make eval`, 2026-11-24)."""
+    cached = _stem_cache.get(word)
+    if cached is not None:
+        return cached
+    w = word.replace("’", "'")
+    if "'" in w:
+        w = w.split("'", 1)[0]
+    if len(w) > 4:
+        if w.endswith("sses"):
+            w = w[:-2]
+        elif w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        for suffix in ("ingly", "edly", "ing", "ed", "ly", "ment", "ness"):
+            if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+                w = w[: -len(suffix)]
+                if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+                    w = w[:-1]
+                break
+        if w.endswith("e") and len(w) > 4:
+            w = w[:-1]
+        if w.endswith("y") and len(w) > 4:
+            w = w[:-1] + "i"
+    if len(_stem_cache) < 200_000:
+        _stem_cache[word] = w
+    return w
+
+
+def terms(text: str, language: str | None = None) -> list[str]:
+    """Stemmed content words of ``text`` (numbers excluded: they make near-duplicates look distinct).
+
+    Another language than English gets its own stop words and, for CJK, character bigrams
+    (:func:`batchsum.language.content_terms`)."""
+    if language is not None and language != "en":
+        return content_terms(text, language)
+    out = []
+    for w in _WORD.findall(text.lower()):
+        if len(w) < 3 or w in STOPWORDS or w[0].isdigit():
+            continue
+        out.append(_stem(w))
+    return out
+
+
+@dataclass
+class Unit:
+    """One candidate sentence."""
+
+    text: str  # what goes into the summary
+    body: str  # text without the speaker label
+    speaker: str | None
+    pos: float  # relative position in its source, 0..1
+    part: int = 0
+    prior: bool = False  # from the previous final (rolling)
+    words: int = 0
+    terms: list[str] = field(default_factory=list)
+    candidate: bool = True
+    penalty: float = 0.0  # boilerplate, tables, dialogue-only lines
+    context: bool = False  # opens by pointing back ("But ...", "Partly, ...")
+    date: str | None = None  # journals: the date of the entry the sentence belongs to
+    turn: int = -1  # conversations: the source line (turn) the sentence belongs to
+
+
+def _static_penalty(body: str, content_type: ContentType) -> float:
+    """Penalty for units that rarely belong in a summary, whatever their centrality."""
+    if not body:
+        return 0.0
+    pen = 0.0
+    if is_boilerplate(body):  # conversations: a read-out licence or URL
+        pen += 1.0
+    if content_type != "conversation" and ('"' in body or "“" in body):
+        quoted = sum(len(m.group(0)) for m in _QUOTED.finditer(body))
+        pen += QUOTE_PENALTY * (quoted / len(body))
+    if sum(map(str.isalpha, body)) < 0.6 * len(body):
+        pen += 0.3
+    return pen
+
+
+def units_from_text(
+    text: str, content_type: ContentType, min_words: int = 5, part: int = 0, language: str | None = None
+) -> list[Unit]:
+    """Split one text into candidate units, cleaning transcripts and parsing speakers.
+
+    Units shorter than ``min_words`` words are kept (as context) but are not candidates."""
+    units: list[Unit] = []
+    if content_type == "conversation":
+        lines = [ln for ln in text.split("\n") if ln.strip()]
+        n = max(1, len(lines))
+        speakers: list[str | None] = []
+        bodies: list[str] = []
+        current: str | None = None
+        for raw in lines:
+            speaker, body = parse_speaker_line(raw)
+            if speaker is not None:
+                current = speaker
+            elif raw[:1].isspace():
+                speaker = current  # an indented continuation of the previous turn
+            speakers.append(speaker)
+            bodies.append(body)
+        # One cleanup pass over all turns at once; clean_transcript keeps the line structure.
+        cleaned = clean_transcript("\n".join(bodies)).split("\n")
+        sentences = [(li, sp.text) for li, body in enumerate(cleaned) if body for sp in split_sentences(body, language)]
+        # A sentence that stops without a full stop was broken off, unless the transcript has no punctuation.
+        punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
+        for li, sent in sentences:
+            speaker, body = speakers[li], cleaned[li]
+            words = word_count(sent)
+            ok = (
+                words >= min_words
+                and not is_backchannel(sent)
+                and not is_fragment(sent)
+                and (not punctuated or bool(_WHOLE.search(sent)))
+                and not _MARKUP.search(sent)
+            )
+            units.append(
+                Unit(
+                    f"{speaker}: {sent}" if speaker else sent,
+                    sent,
+                    speaker,
+                    li / n,
+                    part,
+                    words=words,
+                    candidate=ok,
+                    penalty=_static_penalty(sent, content_type) if ok else 0.0,
+                    turn=li,
+                )
+            )
+        return units
+    blocks = _prose_blocks(text)
+    spans = [
+        (sent, role, date)
+        for block, role, date in blocks
+        for sp in split_sentences(block, language)
+        for sent in _split_lowercase(sp.text)
+    ]
+    n = max(1, len(spans))
+    carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
+    for i, (raw, role, date) in enumerate(spans):
+        sent = _QUOTE_MARK.sub("", _FOOTNOTE_MARK.sub("", " ".join(raw.split())))
+        m = _DATE_PREFIX.match(sent)
+        if m:
+            carried, sent = m.group(1), sent[m.end() :]
+        elif date is not None:
+            carried = date
+        words = word_count(sent)
+        ok = (
+            words >= min_words
+            and role != "skip"
+            and not sent.startswith(("#", "|", "```"))
+            and not _MARKUP.search(sent)
+            and line_kind(sent) not in _NOISE_KINDS
+            and not is_boilerplate(sent)
+            and not is_fragment(sent)
+        )
+        units.append(
+            Unit(
+                sent,
+                sent,
+                None,
+                i / n,
+                part,
+                words=words,
+                candidate=ok,
+                penalty=_static_penalty(sent, content_type) if ok else 0.0,
+                date=carried if content_type == "journal" else None,
+                context=needs_context(sent),
+            )
+        )
+    return units
+
+
+# A period, then a lower-case word: a sentence end in lower-cased text (scraped papers, chat logs)
+# unless the word before is an abbreviation or an initial ("e.g. the", "l. angustifolius").
+_LOWER_BREAK = re.compile(r"(?<=[a-z0-9>)\]][.!?])\s+(?=[a-z<(])")
+_NO_BREAK_BEFORE = frozenset("e.g i.e al vs cf etc approx fig figs eq no vol ca resp ref refs sp spp var".split())
+
+
+def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
+    """Split a long 'sentence' that is really several lower-case sentences run together."""
+    if len(sentence.split()) < min_words or ". " not in sentence:
+        return [sentence]
+    out: list[str] = []
+    start = 0
+    for m in _LOWER_BREAK.finditer(sentence):
+        before = sentence[start : m.start()].rsplit(None, 1)[-1].rstrip(".!?").lower() if m.start() > start else ""
+        if len(before) <= 1 or before in _NO_BREAK_BEFORE:
+            continue
+        out.append(sentence[start : m.start()].strip())
+        start = m.end()
+    out.append(sentence[start:].strip())
+    return [s for s in out if s]
+
+
+# How a journal summary marks its entries ("2025-03-02: ..."), read back by the level above.
+_DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2}): ")
+
+_FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]")  # "pages[131]": the reader of a summary has no footnotes
+
+_QUOTE_MARK = re.compile(r"^(?:>\s*)+")  # a Markdown blockquote reads as its text
+# Markup and agent-session chrome are never summary sentences: a flattened heading or code fence, an
+# HTML tag, a shell prompt, the status lines of an agent's tool ("(Open file: n/a)").
+_MARKUP = re.compile(
+    r"(?:^|\s)#{2,6}\s|```|</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>|\bbash-\$|\((?:Open file|Current directory):|"
+    r"\[File: |^\s*\$ \w|\s>\s*>"
+)
+_NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
+
+
+def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None]]:
+    """The prose of ``text`` as blocks (paragraphs, or the runs between layout lines) with their section role.
+
+    Layout lines (separators, headings, contents and index entries, repeated page headers) are
+    dropped and end the block before them, so a heading is never glued to the sentence under it;
+    a heading sets the role (``lead``, ``close``, ``detail``, ``skip``) of the prose below it, and
+    a dated heading (a journal entry) the date of the prose below it.
+    """
+    lines = text.split("\n")
+    repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
+    blocks: list[tuple[str, str | None, str | None]] = []
+    current: list[str] = []
+    role: str | None = None
+    date: str | None = None
+
+    def flush() -> None:
+        # A back-of-book index spread over a chunk of its own has no INDEX heading above it.
+        if current and not is_footnote(current[0]) and not is_index_block(current):
+            blocks.append(("\n".join(current), role, date))
+        current.clear()
+
+    prev: str | None = None
+    for li, line in enumerate(lines):
+        if not line.strip():
+            flush()
+            prev = None
+            continue
+        kind = line_kind(line, repeated)
+        if kind == "short":
+            nxt = lines[li + 1] if li + 1 < len(lines) else None
+            kind = "heading" if is_heading(line, prev, nxt) else None
+        prev = line if kind is None else None
+        if kind is None:
+            current.append(line)
+            continue
+        flush()
+        if kind == "heading":
+            title = line.strip().lstrip("# ")
+            date = entry_date(title) or date
+            new_role = section_role(title)
+            # A named part sets the role; a top-level heading (capitals, '#') or any heading after
+            # a skipped part ends it; a plain sub-heading keeps its parent's role.
+            if new_role is not None or role == "skip" or title.isupper() or line.lstrip().startswith("# "):
+                role = new_role
+    flush()
+    return blocks

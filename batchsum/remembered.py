@@ -1,0 +1,212 @@
+"""An output folder remembers the settings it was built with (``<out>/.batchsum/settings.json``).
+
+A re-run that leaves an option out reuses the folder's value (:func:`reuse`), so the nightly
+``batchsum run ~/journal --out ~/journal-summaries`` summarizes like the first run did. A re-run
+that gives a different value is a change (:func:`check`): it is logged with the number of files it
+makes the run summarize again, and with an LLM backend the run refuses to spend on them unless
+confirmed (``--yes``) or asked for (``--rebuild``: the options given, defaults for the rest).
+
+Only settings that change what is written are remembered (type, backend, model, levels, budgets,
+chunking, prompts, redaction, ignore patterns, embedder); never a key, a limit or where to log.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from batchsum import jsonio
+from batchsum.config import STATE_DIR, IndexConfig, RunConfig
+from batchsum.errors import ConfigError
+
+if TYPE_CHECKING:
+    from batchsum.state import ManifestEntry
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "settings.json"
+FORMAT = 1
+
+# RunConfig fields (dotted for LLMConfig and the level bounds) and the option that sets each.
+REMEMBERED: dict[str, str] = {
+    "content_type": "--type",
+    "llm.base_url": "--base-url",
+    "llm.model": "--model",
+    "llm.prompts_dir": "--prompts",
+    "llm.context_window": "--context-window",
+    "llm.temperature": "backend.temperature",
+    "llm.facets": "--facets",
+    "encoding": "--encoding",
+    "thresholds.none": "--thresholds",
+    "thresholds.brief": "--thresholds",
+    "thresholds.standard": "--thresholds",
+    "thresholds.detailed": "--thresholds",
+    "chunk_size": "--chunk-size",
+    "chunk_overlap": "--chunk-overlap",
+    "group_size": "--group-size",
+    "keep_short": "--no-short",
+    "final_words": "--final-words",
+    "max_chain_depth": "--max-chain-depth",
+    "redact": "--redact",
+    "ignore": "--ignore",
+    "follow_symlinks": "--follow-symlinks",
+    "embed_base_url": "--embed-base-url",
+    "embed_model": "--embed-model",
+    "collection": "--collection",
+}
+_PATHS = {"llm.prompts_dir"}
+
+
+class SettingsChanged(ConfigError):
+    """A re-run with an LLM backend would summarize files again because a setting changed, and
+    neither ``--yes`` nor ``--rebuild`` was given (the CLI exits with code 5)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One remembered setting the run changes."""
+
+    field: str
+    option: str
+    old: Any
+    new: Any
+
+    def __str__(self) -> str:
+        return f"{self.option} {_show(self.old)} -> {_show(self.new)}"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What a run's settings change: the changes and the files they make it summarize again."""
+
+    changes: list[Change]
+    redo: int  # files of the folder summarized with other settings than this run's
+    total: int  # files the folder holds
+
+    @property
+    def message(self) -> str:
+        what = ", ".join(dict.fromkeys(str(c) for c in self.changes))
+        return f"settings changed since this folder was built ({what}): {self.redo} of {self.total} files redone"
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "(unset)"
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "(none)"
+    return str(value)
+
+
+def settings_path(out: Path) -> Path:
+    """Where ``out`` keeps its remembered settings."""
+    return Path(out) / STATE_DIR / FILE_NAME
+
+
+def _get(cfg: RunConfig, field: str) -> Any:
+    obj: Any = cfg
+    for part in field.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def snapshot(cfg: RunConfig) -> dict[str, Any]:
+    """The remembered settings of ``cfg`` as JSON values."""
+    values: dict[str, Any] = {}
+    for field in REMEMBERED:
+        value = _get(cfg, field)
+        if isinstance(value, Path):
+            value = str(value)
+        elif isinstance(value, (list, tuple)):
+            value = [str(v) for v in value]
+        values[field] = value
+    return values
+
+
+def load(out: Path) -> dict[str, Any] | None:
+    """The settings ``out`` was last built with; None for a new folder (or one built before folders
+    remembered them). An unreadable file is a warning: the run then uses the options it is given."""
+    path = settings_path(out)
+    try:
+        data = jsonio.loads(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        log.warning("%s: cannot read the remembered settings (%s); using the options given", path, exc)
+        return None
+    values = data.get("settings") if isinstance(data, dict) else None
+    if not isinstance(values, dict):
+        log.warning("%s: not a settings file; using the options given", path)
+        return None
+    return {k: v for k, v in values.items() if k in REMEMBERED}
+
+
+def save(cfg: RunConfig) -> None:
+    """Remember ``cfg``'s settings in its output folder."""
+    from batchsum.tree import atomic_write_bytes
+
+    path = settings_path(cfg.out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"format": FORMAT, "command_line": cfg.command_line, "settings": snapshot(cfg)}
+    atomic_write_bytes(path, jsonio.dumps(data, sort_keys=True))
+
+
+def reuse(cfg: RunConfig, given: set[str]) -> list[str]:
+    """Fill every remembered setting of ``cfg`` that is not in ``given`` (field names, ``thresholds``
+    for all four bounds) from its output folder; return the fields whose value that changed."""
+    from batchsum.settings import assign
+
+    old = load(cfg.out)
+    if not old:
+        return []
+    reused = []
+    for field, value in old.items():
+        if field in given or (field.startswith("thresholds.") and "thresholds" in given):
+            continue
+        if field in _PATHS and value is not None:
+            value = Path(value)
+        if _get(cfg, field) != value:
+            assign(cfg, field, value)
+            reused.append(field)
+    return reused
+
+
+def changes(old: dict[str, Any], cfg: RunConfig) -> list[Change]:
+    """The remembered settings ``cfg`` gives another value than ``old``."""
+    new = snapshot(cfg)
+    return [Change(f, REMEMBERED[f], old[f], new[f]) for f in REMEMBERED if f in old and old[f] != new[f]]
+
+
+def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: bool) -> Notice | None:
+    """What this run changes against the settings its output folder remembers (None: nothing);
+    ``entries``: the manifest entries of the files this run walks.
+
+    Raises :class:`SettingsChanged` when the change makes an LLM backend summarize files again and
+    the run is not ``confirmed``. Otherwise the run's settings become the folder's.
+    """
+    old = load(cfg.out)
+    found = changes(old, cfg) if old else []
+    notice = None
+    if found:
+        redo = sum(1 for e in entries if e.config_sig != sig)
+        notice = Notice(found, redo, len(entries))
+        if cfg.llm.enabled and redo and not confirmed:
+            raise SettingsChanged(
+                f"{cfg.out}: {notice.message.replace(' files redone', ' files would be summarized again')} "
+                f"with {cfg.llm.model} at {cfg.llm.base_url}. Leave the option(s) out to keep the folder's "
+                "settings, or add --yes to go ahead (--rebuild: the options given, defaults for the rest)"
+            )
+    if old != snapshot(cfg):
+        save(cfg)
+    return notice
+
+
+def index_config(out: Path) -> IndexConfig:
+    """The index settings of the output folder ``out`` (collection, embedder) as it was built."""
+    cfg = IndexConfig(out=out)
+    old = load(out) or {}
+    for field in ("collection", "embed_base_url", "embed_model"):
+        if field in old and old[field] is not None:
+            setattr(cfg, field, old[field])
+    return cfg

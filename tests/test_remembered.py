@@ -1,0 +1,82 @@
+"""An output folder remembers how it was built: a re-run without options reuses its settings, a changed
+option is reported with the files it redoes, and an LLM's spend on them needs --yes or --rebuild."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from tests.conftest import SAMPLE_CORPUS
+from tests.fakeserver import FakeLLMServer
+
+JOURNAL = SAMPLE_CORPUS / "journal"
+
+
+def _run(*args: str) -> tuple[int, dict[str, Any], str]:
+    res = CliRunner().invoke(main, ["run", *args, "--no-index", "--json"])
+    return res.exit_code, (json.loads(res.stdout) if res.stdout.strip() else {}), res.stderr
+
+
+def _statuses(data: dict[str, Any]) -> set[str]:
+    return {f["status"] for f in data["files"]}
+
+
+def test_the_day_two_command_reuses_the_first_runs_settings(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, first, _ = _run(str(JOURNAL), "--out", str(out), "--type", "document", "--thresholds", "50,400,3000,15000")
+    assert code == 0 and _statuses(first) == {"done"}
+    code, again, err = _run(str(JOURNAL), "--out", str(out))
+    assert code == 0
+    assert _statuses(again) == {"unchanged"}, "nothing is redone"
+    assert "settings changed" not in err
+    saved = json.loads((out / ".batchsum" / "settings.json").read_text())["settings"]
+    assert saved["content_type"] == "document" and saved["thresholds.none"] == 50
+
+
+def test_a_changed_option_says_so_and_how_many_files_it_redoes(tmp_path: Path) -> None:
+    out, log = tmp_path / "out", tmp_path / "run.log"
+    _run(str(JOURNAL), "--out", str(out), "--type", "journal")
+    code, data, err = _run(str(JOURNAL), "--out", str(out), "--type", "document", "--log-file", str(log))
+    assert code == 0
+    n = len(data["files"])
+    assert any(f"(--type journal -> document): {n} of {n} files" in w for w in data["warnings"])
+    res = CliRunner().invoke(main, ["run", str(JOURNAL), "--out", str(out), "--no-index", "--type", "journal"])
+    assert "warning: settings changed since this folder was built (--type document -> journal)" in res.stderr
+    assert any("--type journal -> document" in w for w in data["warnings"])
+    text = log.read_text()
+    assert "settings_changed" in text and "--type journal -> document" in text
+    # The new settings are the folder's now: the next bare re-run keeps them.
+    code, data, err = _run(str(JOURNAL), "--out", str(out))
+    assert _statuses(data) == {"unchanged"} and "settings changed" not in err
+
+
+def test_an_llm_run_refuses_to_spend_on_changed_settings_without_yes_or_rebuild(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True)
+        llm = ["--base-url", server.base_url, "--model", "m", "--rpm", "0"]
+        code, _, _ = _run(str(JOURNAL), "--out", str(out), "--type", "journal", *llm)
+        assert code == 0
+        calls = server.request_count
+        # The day-two command: no --type, no --base-url, no --model: all remembered, nothing sent.
+        code, data, _ = _run(str(JOURNAL), "--out", str(out), "--rpm", "0")
+        assert code == 0 and _statuses(data) == {"unchanged"} and server.request_count == calls
+        # A changed level bound with an LLM: refused before any request, with exit code 5.
+        code, data, err = _run(str(JOURNAL), "--out", str(out), "--thresholds", "50,400,3000,15000", "--rpm", "0")
+        assert code == 5, err
+        assert "--yes" in err and "--rebuild" in err and "would be summarized again" in err
+        assert data["exit_code"] == 5 and server.request_count == calls
+        code, data, err = _run(
+            str(JOURNAL), "--out", str(out), "--thresholds", "50,400,3000,15000", "--rpm", "0", "--yes"
+        )
+        assert code == 0 and "done" in _statuses(data) and server.request_count > calls
+        # --rebuild: defaults for what is not given (type auto instead of the remembered journal).
+        code, data, err = _run(str(JOURNAL), "--out", str(out), *llm, "--rebuild")
+        assert code == 0 and any("--type journal -> auto" in w for w in data["warnings"])
+        saved = json.loads((out / ".batchsum" / "settings.json").read_text())["settings"]
+        assert saved["content_type"] == "auto" and saved["thresholds.none"] == 100
+        assert "api_key" not in json.dumps(saved)
