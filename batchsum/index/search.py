@@ -357,6 +357,22 @@ def fused_of(cosine: np.ndarray, bm25_ratio: np.ndarray | None) -> np.ndarray:
     return (WEIGHT_BM25 * np.maximum(bm25_ratio, 0.0) + WEIGHT_MEANING * meaning).astype(np.float32)
 
 
+def _digests_after_their_entries(ranked: np.ndarray, matrix: np.ndarray, levels: list[int]) -> np.ndarray:
+    """A period digest (level 4) that repeats a candidate entry (cosine >= :data:`DUPLICATE_SIM`) ranks just
+    below it: the entry is where the words were written, and MMR then drops the copy."""
+    period = [i for i, lv in enumerate(levels) if lv == 4]
+    entries = [i for i, lv in enumerate(levels) if lv != 4]
+    if not period or not entries:
+        return ranked
+    out = ranked.copy()
+    sims = np.einsum("id,jd->ij", matrix[period], matrix[entries])
+    for row, i in enumerate(period):
+        copied = [entries[c] for c in np.flatnonzero(sims[row] >= DUPLICATE_SIM)]
+        if copied:
+            out[i] = min(out[i], min(float(ranked[j]) for j in copied) - 1e-4)
+    return out
+
+
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))).astype(np.float32)
 
@@ -420,6 +436,8 @@ def _search(
         final[keep],
         ranked[keep],
     )
+
+    ranked = _digests_after_their_entries(ranked, matrix, [int(rows[i].metadata.get("level", 3)) for i in ids])
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
