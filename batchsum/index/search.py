@@ -357,19 +357,28 @@ def fused_of(cosine: np.ndarray, bm25_ratio: np.ndarray | None) -> np.ndarray:
     return (WEIGHT_BM25 * np.maximum(bm25_ratio, 0.0) + WEIGHT_MEANING * meaning).astype(np.float32)
 
 
-def _digests_after_their_entries(ranked: np.ndarray, matrix: np.ndarray, levels: list[int]) -> np.ndarray:
-    """A period digest (level 4) that repeats a candidate entry (cosine >= :data:`DUPLICATE_SIM`) ranks just
-    below it: the entry is where the words were written, and MMR then drops the copy."""
-    period = [i for i, lv in enumerate(levels) if lv == 4]
-    entries = [i for i, lv in enumerate(levels) if lv != 4]
+def _digests_after_their_entries(
+    ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray
+) -> np.ndarray:
+    """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical
+    (cosine >= :data:`DUPLICATE_SIM`), or one of its period holding as much of the query (coverage). The
+    entry is where the words were written; MMR then drops the copy."""
+    period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
+    entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
     if not period or not entries:
         return ranked
     out = ranked.copy()
     sims = np.einsum("id,jd->ij", matrix[period], matrix[entries])
     for row, i in enumerate(period):
-        copied = [entries[c] for c in np.flatnonzero(sims[row] >= DUPLICATE_SIM)]
-        if copied:
-            out[i] = min(out[i], min(float(ranked[j]) for j in copied) - 1e-4)
+        span = Path(str(metadata[i].get("source_path", ""))).stem  # digests/1826/1826-05.md -> 1826-05
+        repeated = [
+            j
+            for c, j in enumerate(entries)
+            if sims[row, c] >= DUPLICATE_SIM
+            or (str(metadata[j].get("doc_date") or "").startswith(span) and coverage[j] >= coverage[i])
+        ]
+        if repeated:
+            out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
     return out
 
 
@@ -410,7 +419,7 @@ def _search(
     if ranker is not None:
         texts = {i: _node_text(cfg, rows[i].metadata) for i in ids}
         relevance = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
-        evidence = np.zeros_like(relevance)
+        evidence = coverage = np.zeros_like(relevance)
         strength = relevance
     else:
         coverage = np.array([lex.evidence[i].coverage if i in lex.evidence else 0.0 for i in ids], np.float32)
@@ -437,7 +446,7 @@ def _search(
         ranked[keep],
     )
 
-    ranked = _digests_after_their_entries(ranked, matrix, [int(rows[i].metadata.get("level", 3)) for i in ids])
+    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage[keep])
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
