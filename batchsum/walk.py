@@ -1,4 +1,4 @@
-"""Find source files, read and decode them, render chats/subtitles, and classify them.
+"""Find source files, read them (decoding.py decodes, formats.py renders chats and subtitles), and classify them.
 
 Every problem with a single file becomes a ``Problem`` (path + one-line reason) or an
 ``InputError``; nothing here stops a batch.
@@ -6,21 +6,21 @@ Every problem with a single file becomes a ``Problem`` (path + one-line reason) 
 
 from __future__ import annotations
 
-import codecs
 import datetime as dt
 import functools
-import json
 import logging
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from batchsum.config import STATE_DIR, TypeChoice
+from batchsum.decoding import decode_bytes, strip_control
 from batchsum.errors import ConfigError, InputError
+from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import TYPE_ALIASES, TYPE_CHOICES, ContentType, Document
 
@@ -392,250 +392,6 @@ def _utf8_name(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-# ---------------------------------------------------------------- reading and decoding
-
-
-DETECT_SAMPLE = 1 << 18  # bytes given to the encoding detector: enough to tell, bounded for huge files
-READ_BLOCK = 1 << 22
-
-
-def _utf16_without_bom(raw: bytes | bytearray) -> str | None:
-    """The UTF-16 codec a BOM-less file is written in, judged by where its NUL bytes sit."""
-    sample = raw[: min(len(raw), 8192) & ~1]
-    if len(sample) < 4:
-        return None
-    even = sample[0::2].count(0)
-    odd = sample[1::2].count(0)
-    pairs = len(sample) // 2
-    # ASCII-range text in UTF-16 has a NUL in one half of most code units and almost none in the other.
-    if odd >= pairs * 0.3 and even <= pairs * 0.02:
-        return "utf-16-le"
-    if even >= pairs * 0.3 and odd <= pairs * 0.02:
-        return "utf-16-be"
-    return None
-
-
-def _mostly_printable(sample: str) -> bool:
-    if not sample:
-        return True
-    bad = sum(1 for c in sample if not (c.isprintable() or c in "\n\r\t"))
-    return bad <= len(sample) // 50
-
-
-def _legacy_encoding(raw: bytes) -> str | None:
-    """The most plausible non-UTF-8 encoding of ``raw`` (charset-normalizer), or None.
-
-    charset-normalizer ranks several single-byte codecs equal on Western text and often names a
-    Central European or Mac one; cp1252 is preferred when it decodes the sample and reads as
-    cleanly as the detector's best guess.
-    """
-    from charset_normalizer import from_bytes
-    from charset_normalizer.md import mess_ratio
-
-    sample = raw[:DETECT_SAMPLE]
-    best = from_bytes(sample).best()
-    try:
-        western = sample.decode("cp1252")
-    except UnicodeDecodeError:
-        western = None
-    if western is not None:
-        chaos = mess_ratio(western, 1.0)
-        if best is None or chaos <= best.chaos + 0.1:
-            return "cp1252"
-    return best.encoding if best is not None else None
-
-
-def decode_bytes(raw: bytes | bytearray) -> tuple[str, str | None]:
-    """Decode with BOM sniffing, strict UTF-8, BOM-less UTF-16, then a detected legacy encoding.
-
-    Returns (text, note); note is None for a clean UTF-8 decode and starts with "lossy" when
-    characters had to be replaced.
-    """
-    if raw.startswith(codecs.BOM_UTF8):
-        return bytes(raw[len(codecs.BOM_UTF8) :]).decode("utf-8", errors="replace"), "utf-8 with BOM"
-    if raw.startswith(codecs.BOM_UTF16_LE) or raw.startswith(codecs.BOM_UTF16_BE):
-        return raw.decode("utf-16", errors="replace"), "utf-16 (BOM)"
-    if b"\x00" in raw[:8192]:
-        codec = _utf16_without_bom(raw)
-        if codec is not None:
-            try:
-                text = raw.decode(codec)
-            except UnicodeDecodeError:
-                text = None
-            # Binary data can put its NULs in one half too; text decodes to printable characters.
-            if text is not None and _mostly_printable(text[:4096]):
-                return text, f"{codec} (no BOM)"
-        raise ValueError("binary file (contains NUL bytes)")
-    try:
-        return raw.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        utf8_error = exc
-    encoding = _legacy_encoding(bytes(raw[:DETECT_SAMPLE]))
-    if encoding is not None:
-        text = raw.decode(encoding, errors="replace")
-        bad = text.count("\ufffd")
-        if bad == 0:
-            return text, f"decoded as {encoding} (not UTF-8)"
-        if bad <= max(16, len(text) // 10):
-            return text, f"lossy {encoding} decode: {bad} invalid byte sequence(s) replaced"
-    text = raw.decode("utf-8", errors="replace")
-    bad = text.count("\ufffd")
-    if bad > max(16, len(text) // 10):
-        raise ValueError(f"binary or undecodable file ({bad} invalid UTF-8 sequences)") from utf8_error
-    return text, f"lossy utf-8 decode: {bad} invalid byte sequence(s) replaced"
-
-
-# C0 controls but tab/newline/CR, DEL, C1 controls, and whole ANSI escape sequences: a BEL in a
-# journal must not ring the terminal of whoever reads the summary.
-_CONTROL_CHARS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
-
-
-def strip_control(text: str) -> tuple[str, int]:
-    """``text`` without control characters (form feeds become newlines), and how many went."""
-    if "\x0c" in text:
-        text = text.replace("\x0c", "\n")
-    if _CONTROL_CHARS.search(text) is None:
-        return text, 0
-    n = 0
-
-    def drop(_m: re.Match[str]) -> str:
-        nonlocal n
-        n += 1
-        return ""
-
-    return _CONTROL_CHARS.sub(drop, text), n
-
-
-def render_chat(raw_text: str, path: Path) -> str:
-    """Render OpenAI chat messages (.jsonl lines or a ``messages`` list) as ``Role: content`` lines."""
-    messages: list[Any]
-    stripped = raw_text.strip()
-    if not stripped:
-        return ""
-    try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(stripped)
-            if isinstance(data, dict):
-                if not isinstance(data.get("messages"), list):
-                    keys = ", ".join(sorted(map(str, data))[:5]) or "none"
-                    raise ValueError(
-                        "JSON is not a conversation: expected a list of messages or {'messages': [...]}, "
-                        f"found an object with keys: {keys}"
-                    )
-                messages = data["messages"]
-            elif isinstance(data, list):
-                messages = data
-            else:
-                raise ValueError(
-                    f"JSON is not a conversation: expected a list of messages, found a {type(data).__name__}"
-                )
-        else:
-            messages = []
-            for lineno, line in enumerate(raw_text.splitlines(), 1):
-                if not line.strip():
-                    continue
-                try:
-                    item = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise ValueError(f"invalid JSON on line {lineno}: {exc.msg}") from exc
-                if isinstance(item, dict) and "messages" in item and isinstance(item["messages"], list):
-                    messages.extend(item["messages"])
-                else:
-                    messages.append(item)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from exc
-    lines: list[str] = []
-    for i, m in enumerate(messages):
-        if not isinstance(m, dict) or "content" not in m:
-            raise ValueError(
-                f"JSON is not a conversation: message {i + 1} has no 'content' (expected {{'role', 'content'}})"
-            )
-        role = str(m.get("name") or m.get("role") or "unknown").strip()
-        content = m["content"]
-        if isinstance(content, list):  # multi-part content: keep the text parts
-            content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-        content = str(content or "").strip()
-        if content:
-            lines.append(f"{role[:1].upper()}{role[1:]}: {content}")
-    return "\n\n".join(lines)
-
-
-_VTT_TS = re.compile(r"^\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}\s*-->\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}(?:\s|$)")
-# A line that tries to be a cue timing: an arrow, or nothing but clock-like numbers and separators.
-_TIMING_LIKE = re.compile(r"-->|^[\s\d:.,\->]*\d[:.,]\d[\s\d:.,\->]*$")
-_VOICE = re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>")
-_TAG = re.compile(r"</?[^>]+>")
-_SPEAKER_PREFIX = re.compile(r"^([A-Z][\w .'-]{0,40}):\s+")
-_HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
-
-
-def _cue_blocks(raw_text: str) -> Iterator[list[str]]:
-    """The non-blank lines of each cue. Cues are separated by blank lines, but some writers leave them
-    out: a block with several timing lines is cut before each (with its SRT number, if it has one), and
-    a header run straight into the cues loses only the lines before the first timing."""
-    for block in re.split(r"\n[ \t]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
-        lines = [ln.strip() for ln in block.split("\n") if ln.strip()]
-        if not lines:
-            continue
-        timings = [i for i, ln in enumerate(lines) if _VTT_TS.match(ln)]
-        if lines[0].startswith(_HEADER_BLOCKS):
-            if not timings:
-                continue
-            lines = lines[timings[0] :]
-            timings = [t - timings[0] for t in timings]
-        cuts = [0]
-        for t in timings[1:]:
-            cut = t - 1 if t - 1 > cuts[-1] and lines[t - 1].isdigit() else t
-            cuts.append(cut)
-        for start, end in zip(cuts, [*cuts[1:], len(lines)], strict=True):
-            if end > start:
-                yield lines[start:end]
-
-
-def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
-    """Render WebVTT/SRT cues as ``Speaker: text`` lines, merging consecutive cues of one speaker.
-
-    A cue whose timing line is malformed or missing keeps its text (the timing is dropped); the
-    number of such cues is appended to ``warnings``.
-    """
-    turns: list[tuple[str | None, str]] = []
-    malformed = 0
-    for lines in _cue_blocks(raw_text):
-        timing = next((i for i, ln in enumerate(lines) if _TIMING_LIKE.search(ln)), None)
-        if timing is None:
-            malformed += 1  # no timing line at all
-            if len(lines) > 1 and lines[0].isdigit():
-                lines = lines[1:]  # an SRT cue number
-            text_lines = lines
-        else:
-            if not _VTT_TS.match(lines[timing]):
-                malformed += 1
-            # Lines before the timing are a cue number or identifier.
-            text_lines = lines[timing + 1 :]
-        if not text_lines:
-            continue
-        joined = " ".join(text_lines)
-        speaker: str | None = None
-        m = _VOICE.search(joined)
-        if m:
-            speaker = m.group(1).strip()
-        else:
-            m2 = _SPEAKER_PREFIX.match(joined)
-            if m2:
-                speaker = m2.group(1)
-                joined = joined[m2.end() :]
-        text = _TAG.sub("", joined).strip()
-        if not text:
-            continue
-        if turns and turns[-1][0] == speaker:
-            turns[-1] = (speaker, turns[-1][1] + " " + text)
-        else:
-            turns.append((speaker, text))
-    if malformed and warnings is not None:
-        warnings.append(f"{malformed} cue(s) with a malformed or missing timestamp: text kept, timing dropped")
-    return "\n\n".join(f"{sp}: {tx}" if sp else tx for sp, tx in turns)
 
 
 def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:

@@ -210,6 +210,20 @@ def test_json_that_is_not_a_conversation_is_a_per_file_problem(tmp_path: Path, b
     assert [f["relpath"] for f in data["files"] if f["status"] == "done"] == ["good.md"]
 
 
+@pytest.mark.parametrize("name", ["deep.json", "deep.jsonl"])
+def test_deeply_nested_chat_json_is_a_per_file_problem(tmp_path: Path, name: str) -> None:
+    # The stdlib parser recurses per level: 100,000 levels used to be a RecursionError for the whole run.
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "good.md").write_text(GOOD)
+    (c / name).write_text("[" * 100_000 + "]" * 100_000)
+    code, data, _ = _run(c, tmp_path / "out")
+    assert code == 1
+    (problem,) = data["problems"]
+    assert problem["path"].endswith(name) and "nested deeper" in problem["reason"]
+    assert [f["relpath"] for f in data["files"] if f["status"] == "done"] == ["good.md"]
+
+
 @pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
 def test_utf16_without_bom_is_detected(tmp_path: Path, codec: str) -> None:
     path = tmp_path / "notes.txt"

@@ -217,7 +217,7 @@ def doc_id_for(relpath: str) -> str:
 
 
 def _read_text(path: Path) -> tuple[str, str | None]:
-    from batchsum.walk import decode_bytes
+    from batchsum.decoding import decode_bytes
 
     return decode_bytes(path.read_bytes())
 

@@ -1,0 +1,119 @@
+"""Bytes to text: BOM sniffing, strict UTF-8, BOM-less UTF-16, a detected legacy encoding, control characters."""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+__all__ = ["DETECT_SAMPLE", "READ_BLOCK", "decode_bytes", "strip_control"]
+
+
+DETECT_SAMPLE = 1 << 18  # bytes given to the encoding detector: enough to tell, bounded for huge files
+READ_BLOCK = 1 << 22
+
+
+def _utf16_without_bom(raw: bytes | bytearray) -> str | None:
+    """The UTF-16 codec a BOM-less file is written in, judged by where its NUL bytes sit."""
+    sample = raw[: min(len(raw), 8192) & ~1]
+    if len(sample) < 4:
+        return None
+    even = sample[0::2].count(0)
+    odd = sample[1::2].count(0)
+    pairs = len(sample) // 2
+    # ASCII-range text in UTF-16 has a NUL in one half of most code units and almost none in the other.
+    if odd >= pairs * 0.3 and even <= pairs * 0.02:
+        return "utf-16-le"
+    if even >= pairs * 0.3 and odd <= pairs * 0.02:
+        return "utf-16-be"
+    return None
+
+
+def _mostly_printable(sample: str) -> bool:
+    if not sample:
+        return True
+    bad = sum(1 for c in sample if not (c.isprintable() or c in "\n\r\t"))
+    return bad <= len(sample) // 50
+
+
+def _legacy_encoding(raw: bytes) -> str | None:
+    """The most plausible non-UTF-8 encoding of ``raw`` (charset-normalizer), or None.
+
+    charset-normalizer ranks several single-byte codecs equal on Western text and often names a
+    Central European or Mac one; cp1252 is preferred when it decodes the sample and reads as
+    cleanly as the detector's best guess.
+    """
+    from charset_normalizer import from_bytes
+    from charset_normalizer.md import mess_ratio
+
+    sample = raw[:DETECT_SAMPLE]
+    best = from_bytes(sample).best()
+    try:
+        western = sample.decode("cp1252")
+    except UnicodeDecodeError:
+        western = None
+    if western is not None:
+        chaos = mess_ratio(western, 1.0)
+        if best is None or chaos <= best.chaos + 0.1:
+            return "cp1252"
+    return best.encoding if best is not None else None
+
+
+def decode_bytes(raw: bytes | bytearray) -> tuple[str, str | None]:
+    """Decode with BOM sniffing, strict UTF-8, BOM-less UTF-16, then a detected legacy encoding.
+
+    Returns (text, note); note is None for a clean UTF-8 decode and starts with "lossy" when
+    characters had to be replaced.
+    """
+    if raw.startswith(codecs.BOM_UTF8):
+        return bytes(raw[len(codecs.BOM_UTF8) :]).decode("utf-8", errors="replace"), "utf-8 with BOM"
+    if raw.startswith(codecs.BOM_UTF16_LE) or raw.startswith(codecs.BOM_UTF16_BE):
+        return raw.decode("utf-16", errors="replace"), "utf-16 (BOM)"
+    if b"\x00" in raw[:8192]:
+        codec = _utf16_without_bom(raw)
+        if codec is not None:
+            try:
+                text = raw.decode(codec)
+            except UnicodeDecodeError:
+                text = None
+            # Binary data can put its NULs in one half too; text decodes to printable characters.
+            if text is not None and _mostly_printable(text[:4096]):
+                return text, f"{codec} (no BOM)"
+        raise ValueError("binary file (contains NUL bytes)")
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        utf8_error = exc
+    encoding = _legacy_encoding(bytes(raw[:DETECT_SAMPLE]))
+    if encoding is not None:
+        text = raw.decode(encoding, errors="replace")
+        bad = text.count("\ufffd")
+        if bad == 0:
+            return text, f"decoded as {encoding} (not UTF-8)"
+        if bad <= max(16, len(text) // 10):
+            return text, f"lossy {encoding} decode: {bad} invalid byte sequence(s) replaced"
+    text = raw.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    if bad > max(16, len(text) // 10):
+        raise ValueError(f"binary or undecodable file ({bad} invalid UTF-8 sequences)") from utf8_error
+    return text, f"lossy utf-8 decode: {bad} invalid byte sequence(s) replaced"
+
+
+# C0 controls but tab/newline/CR, DEL, C1 controls, and whole ANSI escape sequences: a BEL in a
+# journal must not ring the terminal of whoever reads the summary.
+_CONTROL_CHARS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
+def strip_control(text: str) -> tuple[str, int]:
+    """``text`` without control characters (form feeds become newlines), and how many went."""
+    if "\x0c" in text:
+        text = text.replace("\x0c", "\n")
+    if _CONTROL_CHARS.search(text) is None:
+        return text, 0
+    n = 0
+
+    def drop(_m: re.Match[str]) -> str:
+        nonlocal n
+        n += 1
+        return ""
+
+    return _CONTROL_CHARS.sub(drop, text), n

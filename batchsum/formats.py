@@ -1,0 +1,143 @@
+"""Chat exports (.json/.jsonl) and subtitles (.vtt/.srt) rendered as ``Speaker: text`` lines."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from batchsum import jsonio
+
+__all__ = ["render_chat", "render_subtitles"]
+
+
+def render_chat(raw_text: str, path: Path) -> str:
+    """Render OpenAI chat messages (.jsonl lines or a ``messages`` list) as ``Role: content`` lines."""
+    messages: list[Any]
+    stripped = raw_text.strip()
+    if not stripped:
+        return ""
+    try:
+        if path.suffix.lower() == ".json":
+            data = jsonio.loads(stripped)
+            if isinstance(data, dict):
+                if not isinstance(data.get("messages"), list):
+                    keys = ", ".join(sorted(map(str, data))[:5]) or "none"
+                    raise ValueError(
+                        "JSON is not a conversation: expected a list of messages or {'messages': [...]}, "
+                        f"found an object with keys: {keys}"
+                    )
+                messages = data["messages"]
+            elif isinstance(data, list):
+                messages = data
+            else:
+                raise ValueError(
+                    f"JSON is not a conversation: expected a list of messages, found a {type(data).__name__}"
+                )
+        else:
+            messages = []
+            for lineno, line in enumerate(raw_text.splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    item = jsonio.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"invalid JSON on line {lineno}: {exc.msg}") from exc
+                if isinstance(item, dict) and "messages" in item and isinstance(item["messages"], list):
+                    messages.extend(item["messages"])
+                else:
+                    messages.append(item)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from exc
+    lines: list[str] = []
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or "content" not in m:
+            raise ValueError(
+                f"JSON is not a conversation: message {i + 1} has no 'content' (expected {{'role', 'content'}})"
+            )
+        role = str(m.get("name") or m.get("role") or "unknown").strip()
+        content = m["content"]
+        if isinstance(content, list):  # multi-part content: keep the text parts
+            content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+        content = str(content or "").strip()
+        if content:
+            lines.append(f"{role[:1].upper()}{role[1:]}: {content}")
+    return "\n\n".join(lines)
+
+
+_VTT_TS = re.compile(r"^\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}\s*-->\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}(?:\s|$)")
+# A line that tries to be a cue timing: an arrow, or nothing but clock-like numbers and separators.
+_TIMING_LIKE = re.compile(r"-->|^[\s\d:.,\->]*\d[:.,]\d[\s\d:.,\->]*$")
+_VOICE = re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>")
+_TAG = re.compile(r"</?[^>]+>")
+_SPEAKER_PREFIX = re.compile(r"^([A-Z][\w .'-]{0,40}):\s+")
+_HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
+
+
+def _cue_blocks(raw_text: str) -> Iterator[list[str]]:
+    """The non-blank lines of each cue. Cues are separated by blank lines, but some writers leave them
+    out: a block with several timing lines is cut before each (with its SRT number, if it has one), and
+    a header run straight into the cues loses only the lines before the first timing."""
+    for block in re.split(r"\n[ \t]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
+        lines = [ln.strip() for ln in block.split("\n") if ln.strip()]
+        if not lines:
+            continue
+        timings = [i for i, ln in enumerate(lines) if _VTT_TS.match(ln)]
+        if lines[0].startswith(_HEADER_BLOCKS):
+            if not timings:
+                continue
+            lines = lines[timings[0] :]
+            timings = [t - timings[0] for t in timings]
+        cuts = [0]
+        for t in timings[1:]:
+            cut = t - 1 if t - 1 > cuts[-1] and lines[t - 1].isdigit() else t
+            cuts.append(cut)
+        for start, end in zip(cuts, [*cuts[1:], len(lines)], strict=True):
+            if end > start:
+                yield lines[start:end]
+
+
+def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
+    """Render WebVTT/SRT cues as ``Speaker: text`` lines, merging consecutive cues of one speaker.
+
+    A cue whose timing line is malformed or missing keeps its text (the timing is dropped); the
+    number of such cues is appended to ``warnings``.
+    """
+    turns: list[tuple[str | None, str]] = []
+    malformed = 0
+    for lines in _cue_blocks(raw_text):
+        timing = next((i for i, ln in enumerate(lines) if _TIMING_LIKE.search(ln)), None)
+        if timing is None:
+            malformed += 1  # no timing line at all
+            if len(lines) > 1 and lines[0].isdigit():
+                lines = lines[1:]  # an SRT cue number
+            text_lines = lines
+        else:
+            if not _VTT_TS.match(lines[timing]):
+                malformed += 1
+            # Lines before the timing are a cue number or identifier.
+            text_lines = lines[timing + 1 :]
+        if not text_lines:
+            continue
+        joined = " ".join(text_lines)
+        speaker: str | None = None
+        m = _VOICE.search(joined)
+        if m:
+            speaker = m.group(1).strip()
+        else:
+            m2 = _SPEAKER_PREFIX.match(joined)
+            if m2:
+                speaker = m2.group(1)
+                joined = joined[m2.end() :]
+        text = _TAG.sub("", joined).strip()
+        if not text:
+            continue
+        if turns and turns[-1][0] == speaker:
+            turns[-1] = (speaker, turns[-1][1] + " " + text)
+        else:
+            turns.append((speaker, text))
+    if malformed and warnings is not None:
+        warnings.append(f"{malformed} cue(s) with a malformed or missing timestamp: text kept, timing dropped")
+    return "\n\n".join(f"{sp}: {tx}" if sp else tx for sp, tx in turns)
