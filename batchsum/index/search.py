@@ -12,12 +12,15 @@
    paraphrase; a query about words that appear nowhere scores from the meaning side alone, low.
    With ``--reranker`` an ONNX cross-encoder's probability replaces it. Candidates below
    :data:`MIN_RELEVANCE` are not hits: a query nothing answers gets none.
-3. ``score = relevance + RECENCY_BONUS * recency * (1 - relevance)``: a recent dated document moves up
-   among equally relevant ones; an undated document (its only date is when the file was copied) gets
-   no bonus.
-4. MMR with λ = 0.7 picks the final ``k``, diversifying by source: near-copies (cosine ≥ 0.92 to a hit
-   already chosen) and repeated snippets are dropped, a second node of an already chosen source is
-   penalized; the hits are shown in score order.
+3. Rank by the *fused* relevance, not the readable one: ``WEIGHT_BM25 · BM25 / reference +
+   WEIGHT_COSINE · calibrated cosine``, uncapped (a passage repeating the query's rare words outranks
+   one that merely holds them), plus ``RECENCY_BONUS * recency * (1 - min(1, fused))``: a recent dated
+   document moves up among equally relevant ones; an undated document (its only date is when the file
+   was copied) gets no bonus. The readable relevance of step 2 (with the same recency bonus) is what is
+   shown, never increasing down the list: a hit is never shown as more relevant than one ranked above it.
+4. MMR with λ = 0.7 over the fused rank picks the final ``k``, diversifying by source: near-copies
+   (cosine ≥ 0.92 to a hit already chosen) and repeated snippets are dropped, a second node of an
+   already chosen source is penalized; the hits are shown in rank order.
 5. The snippet is the passage that matched (:mod:`batchsum.index.snippets`): whole sentences of the
    source when the words were found there, else the best sentences of the summary.
 """
@@ -63,6 +66,9 @@ COSINE_FLOOR = 0.1  # static-vector cosine of unrelated texts (0.0-0.2): relevan
 COSINE_FULL = 0.5  # and of a paraphrase (0.4-0.5; a near-copy is 0.8-0.95): 1
 MIN_RELEVANCE = 0.2  # below: not a hit ("no good match")
 WEIGHT_EVIDENCE = 0.3  # of BM25 / reference (capped at 1: a passage holding each query word once)
+# Ranking (fused relevance): BM25 over the reference and the calibrated cosine, uncapped.
+WEIGHT_BM25 = 0.7
+WEIGHT_MEANING = 0.3
 SAME_SOURCE_PENALTY = 1.0  # MMR penalty of a node whose source is already among the hits (as for cosine 1.0)
 # Weight of MMR's similarity penalty between nodes of different sources. 0: a relevant file is never
 # pushed down for resembling another relevant file.
@@ -342,6 +348,31 @@ def relevance_of(cosine: np.ndarray, coverage: np.ndarray | None, evidence: np.n
     return (parts / (WEIGHT_COVERAGE + WEIGHT_COSINE + WEIGHT_EVIDENCE)).astype(np.float32)
 
 
+def fused_of(cosine: np.ndarray, bm25_ratio: np.ndarray | None) -> np.ndarray:
+    """The ranking strength: ``WEIGHT_BM25 * BM25 / reference + WEIGHT_MEANING * calibrated cosine``, uncapped
+    (1.0 is a full answer, more is more evidence). Without a lexical channel (None) the calibrated cosine."""
+    meaning = np.clip((cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR), 0.0, 1.0)
+    if bm25_ratio is None:
+        return meaning.astype(np.float32)
+    return (WEIGHT_BM25 * np.maximum(bm25_ratio, 0.0) + WEIGHT_MEANING * meaning).astype(np.float32)
+
+
+def _digests_after_their_entries(ranked: np.ndarray, matrix: np.ndarray, levels: list[int]) -> np.ndarray:
+    """A period digest (level 4) that repeats a candidate entry (cosine >= :data:`DUPLICATE_SIM`) ranks just
+    below it: the entry is where the words were written, and MMR then drops the copy."""
+    period = [i for i, lv in enumerate(levels) if lv == 4]
+    entries = [i for i, lv in enumerate(levels) if lv != 4]
+    if not period or not entries:
+        return ranked
+    out = ranked.copy()
+    sims = np.einsum("id,jd->ij", matrix[period], matrix[entries])
+    for row, i in enumerate(period):
+        copied = [entries[c] for c in np.flatnonzero(sims[row] >= DUPLICATE_SIM)]
+        if copied:
+            out[i] = min(out[i], min(float(ranked[j]) for j in copied) - 1e-4)
+    return out
+
+
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))).astype(np.float32)
 
@@ -380,15 +411,19 @@ def _search(
         texts = {i: _node_text(cfg, rows[i].metadata) for i in ids}
         relevance = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
         evidence = np.zeros_like(relevance)
+        strength = relevance
     else:
         coverage = np.array([lex.evidence[i].coverage if i in lex.evidence else 0.0 for i in ids], np.float32)
         # BM25 over the reference: how strongly the best passage answers (repeated words, a short passage).
         evidence = np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / max(lex.reference, 1e-9)
-        relevance = relevance_of(cosine, coverage if lex.reference > 0 else None, evidence)
+        lexical = lex.reference > 0
+        relevance = relevance_of(cosine, coverage if lexical else None, evidence)
+        strength = fused_of(cosine, evidence if lexical else None)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
-    # Order: the score, then the evidence beyond a full answer, then recency; never against the shown score.
-    ranked = final + 1e-3 * evidence + 1e-6 * rec
+    # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
+    # recency breaks near-ties among dated documents.
+    ranked = strength + RECENCY_BONUS * rec * (1.0 - np.minimum(strength, 1.0)) + 1e-6 * rec
     keep = np.flatnonzero(relevance >= MIN_RELEVANCE)
     if not len(keep):
         return []
@@ -402,6 +437,8 @@ def _search(
         ranked[keep],
     )
 
+    ranked = _digests_after_their_entries(ranked, matrix, [int(rows[i].metadata.get("level", 3)) for i in ids])
+
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
     groups = [doc_id_of(i) for i in ids]
@@ -410,6 +447,7 @@ def _search(
 
     hits: list[SearchHit] = []
     shown: set[str] = set()
+    ceiling = 1.0  # the shown score never rises down the list
     for i in order:
         nid = ids[i]
         md = rows[nid].metadata
@@ -426,10 +464,11 @@ def _search(
         if key and key in shown:
             continue  # the same passage under another node of the same file
         shown.add(key)
+        ceiling = min(ceiling, float(final[i]))
         hits.append(
             SearchHit(
                 rank=len(hits) + 1,
-                score=round(float(final[i]), 4),
+                score=round(ceiling, 4),
                 relevance=round(float(relevance[i]), 4),
                 recency=round(float(rec[i]), 4),
                 similarity=round(float(cosine[i]), 4),
