@@ -133,6 +133,8 @@ def _batchsum(server: _Server, inputs: list[str], out: Path, concurrency: int) -
         # The bound's graph (and the reference client) asks one question per node; the shared server
         # answers a facets request with no JSON, so each conversation's final would be asked twice.
         "--no-facets",
+        # A folder digest is one more request after the files' finals, outside the seed's graph.
+        "--no-digests",
         "--no-progress",
         "--json",
     )

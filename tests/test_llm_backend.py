@@ -108,9 +108,9 @@ def test_summary_comes_from_the_server_with_usage_and_stats(fake_llm: FakeLLMSer
 
 
 FOCUS = {
-    "conversation": "Summarize this conversation focusing on:",
-    "journal": "Summarize this journal entry focusing on:",
-    "document": "Summarize this document focusing on:",
+    "conversation": "Summarize this conversation:",
+    "journal": "Summarize this journal entry:",
+    "document": "Summarize this document:",
 }
 KIND_MARK = {
     "brief": "single, comprehensive sentence",

@@ -189,7 +189,7 @@ def test_custom_prompts_dir_replaces_only_the_given_files(fake_llm: FakeLLMServe
     asyncio.run(main())
     brief, standard = (e.messages[1]["content"] for e in fake_llm.log)
     assert "CUSTOM-BRIEF for a journal:" in brief and "CUSTOM-JOURNAL focus." in brief
-    assert "concise paragraph" in standard and "Summarize this document focusing on:" in standard
+    assert "concise paragraph" in standard and "Summarize this document:" in standard
 
 
 def test_unknown_placeholder_is_a_config_error_naming_the_file(tmp_path: Path) -> None:
