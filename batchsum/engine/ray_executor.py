@@ -22,6 +22,7 @@ executor never load it.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import logging
 import os
 from typing import TYPE_CHECKING, Any
@@ -395,7 +396,14 @@ def _warn_if_other_limits(name: str, limiter: Any, cfg: RunConfig, period: float
 
 
 def require_ray() -> None:
-    """ConfigError naming the extra to install when Ray cannot be imported."""
+    """ConfigError naming the extra to install when Ray is not installed. Found without importing it, so
+    the command can check before it touches the output folder and an unchanged re-run never loads Ray."""
+    if importlib.util.find_spec("ray") is None:
+        raise ConfigError("--executor ray needs Ray: pip install 'batchsum[ray]'")
+
+
+def _import_ray() -> None:
+    """ConfigError naming the extra when Ray cannot be imported (missing, or its own imports fail)."""
     try:
         import ray  # noqa: F401
     except ImportError as exc:
@@ -407,7 +415,7 @@ def require_ray() -> None:
 def ray_executor(cfg: RunConfig, options: RayOptions | None = None) -> ExecutorFactory:
     """The factory the orchestrator calls with the run's backends to get a :class:`RayExecutor`;
     ConfigError at once when Ray is not installed."""
-    require_ray()
+    _import_ray()
     opts = options or RayOptions()
 
     def build(backend: Backend, fallback: Backend) -> RayExecutor:
