@@ -56,15 +56,25 @@ def execute(
     backend, fallback = make_backends(cfg, tokenizer())
     executor = factory(backend, fallback)
 
+    if cfg.llm.enabled:
+        # The event loop waits for answers and sends requests; the files are written beside it.
+        committer.start_writer()
+
     async def go() -> None:
         try:
             await executor.execute(plan_stream(refs, executor, driver), driver)
         except AbortRun as exc:
             ledger.aborted = exc
         finally:
-            await executor.aclose()
+            try:
+                await driver.drain()  # the files that finished are committed, even when the run stops
+            finally:
+                await executor.aclose()
 
-    asyncio.run(go())
+    try:
+        asyncio.run(go())
+    finally:
+        committer.stop_writer()
     for note in executor.notes():
         ledger.warn(note.message, note.event, reason=note.message)
     if isinstance(executor, EmbedsAhead):
