@@ -29,9 +29,11 @@ from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
 from batchsum.navigation import LINKS_MARKER, PeriodPage, escape_html, link_target, md_link, summary_only
 from batchsum.periods import (
+    DIGEST_FORMAT,
     DIGEST_STATE,
     DIGESTS_DIR,
     DIGESTS_DIR_ALT,
+    MONTH_NAMES,
     PERIOD_KINDS,
     FileFacts,
     Period,
@@ -181,14 +183,20 @@ def final_text(out: Path, relpath: str) -> str:
 
 
 def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:
-    return node_key("digest", NODE_FORMAT, identity, words, inputs)
+    return node_key("digest", NODE_FORMAT, DIGEST_FORMAT, identity, words, inputs)
 
 
 def digest_request(
-    cfg: RunConfig, identity: tuple[str, str | None], period: Period, parts: list[str], input_tokens: int
+    cfg: RunConfig,
+    identity: tuple[str, str | None],
+    period: Period,
+    parts: list[str],
+    input_tokens: int,
+    labels: list[str] | None = None,
 ) -> tuple[SummaryRequest, str]:
     """The backend request of one period's digest and the key its output is stored under (the run
-    sends it; ``plan`` sizes it)."""
+    sends it; ``plan`` sizes it). ``labels``: an extractive year's month names, one per part (its
+    digest is written month by month, :func:`by_month`)."""
     target = max(1, round(target_words(cfg, period) * TOKENS_PER_WORD))
     max_tokens = output_budget(max(input_tokens, 2), target)
     text = "\n\n".join(parts)
@@ -203,8 +211,63 @@ def digest_request(
         parts=parts,
         summary_level=SummaryLevel.HIERARCHICAL,
     )
-    key = node_key(NODE_FORMAT, "digest", *identity, "meta", req.content_type, text, target, max_tokens)
+    layout = ["by-month", *labels] if labels is not None else []
+    key = node_key(NODE_FORMAT, "digest", *identity, "meta", req.content_type, text, target, max_tokens, *layout)
     return req, key
+
+
+def month_labels(identity: tuple[str, str | None], period: Period, months: list[Period]) -> list[str] | None:
+    """The month names an extractive year's digest is written under (None for any other digest: an
+    LLM writes a year as it sees fit)."""
+    if period.kind != "year" or identity[0] != "extractive":
+        return None
+    return [MONTH_NAMES[int(m.key[5:7]) - 1] for m in months]
+
+
+async def by_month(backend: Backend, tokenizer: Tokenizer, req: SummaryRequest, labels: list[str]) -> SummaryOutput:
+    """An extractive year's digest: a paragraph per month, in order, opening with the month's name, each
+    the sentences the backend picks from that month's digest (its days as the parts to cover) within
+    the month's share of the year's budget. Shares are proportional to the months' digests, and a month
+    whose whole digest fits its share is quoted whole, its unused share going to the others (water-
+    filling), so a short month never starves a long one and every month is named."""
+    heads = [f"**{label}.** " for label in labels]
+    sizes = [tokenizer.count(p) for p in req.parts]
+    room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
+    alloc: dict[int, int] = {}
+    open_ = list(range(len(labels)))
+    while open_:
+        weight = sum(sizes[i] for i in open_) or 1
+        share = {i: room * sizes[i] // weight for i in open_}
+        whole = [i for i in open_ if sizes[i] <= share[i]]
+        if not whole:
+            alloc.update(share)
+            break
+        for i in whole:
+            alloc[i] = sizes[i]
+            room -= sizes[i]
+            open_.remove(i)
+    paragraphs: list[str] = []
+    for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
+        if alloc[i] >= sizes[i]:
+            body = " ".join(part.split())
+        else:
+            days = [d for d in part.split("\n\n") if d.strip()]
+            sub = SummaryRequest(
+                node_id=f"{req.node_id}#{labels[i]}",
+                kind="meta",
+                content_type=req.content_type,
+                text=part,
+                input_tokens=sizes[i],
+                target_tokens=max(1, alloc[i]),
+                max_tokens=max(1, alloc[i]),
+                parts=days,
+                summary_level=req.summary_level,
+            )
+            body = " ".join((await backend.summarize(sub)).text.split())
+        if body:
+            paragraphs.append(head + body)
+    text = "\n\n".join(paragraphs)
+    return SummaryOutput(text=text, backend=backend.name, completion_tokens=tokenizer.count(text), llm_calls=0)
 
 
 def signatures(
@@ -246,6 +309,7 @@ class _Builder:
         self.identity = backend_identity(cfg)
         self.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.backend: Backend | None = None
+        self.labels: dict[str, list[str]] = {}  # node id -> month names of an extractive year (by_month)
 
     def _backend(self) -> Backend:
         if self.backend is None:
@@ -254,9 +318,14 @@ class _Builder:
             self.backend = make_backends(self.cfg, self.tokenizer)[0]
         return self.backend
 
-    def request(self, period: Period, parts: list[str], input_tokens: int) -> tuple[SummaryRequest, str]:
+    def request(
+        self, period: Period, parts: list[str], input_tokens: int, labels: list[str] | None = None
+    ) -> tuple[SummaryRequest, str]:
         """The backend request of one period's digest and the key its output is stored under."""
-        return digest_request(self.cfg, self.identity, period, parts, input_tokens)
+        req, key = digest_request(self.cfg, self.identity, period, parts, input_tokens, labels)
+        if labels is not None:
+            self.labels[req.node_id] = labels
+        return req, key
 
     async def summarize(self, jobs: list[tuple[SummaryRequest, str]]) -> list[tuple[SummaryOutput, bool]]:
         """Outputs of ``jobs`` (stored ones reused), at most the LLM's concurrency at a time."""
@@ -269,7 +338,11 @@ class _Builder:
             if not req.parts:
                 return SummaryOutput(text="", backend="none", llm_calls=0), False
             async with gate:
-                output = await self._backend().summarize(req)
+                labels = self.labels.get(req.node_id)
+                if labels is not None:
+                    output = await by_month(self._backend(), self.tokenizer, req, labels)
+                else:
+                    output = await self._backend().summarize(req)
             if "fallback" not in output.backend and output.text.strip():
                 self.store.put_node(key, output)
             return output, False
@@ -329,9 +402,11 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     upper = [y for y in sorted(years, key=lambda p: p.id) if stale(y)]
     jobs = []
     for year in upper:
-        parts = [texts.get(m) or _digest_text(out / m.path(folder)) for m in years[year]]
+        written = [(m, texts.get(m) or _digest_text(out / m.path(folder))) for m in years[year]]
+        written = [(m, t) for m, t in written if t]
+        parts = [t for _, t in written]
         tokens = sum(b.tokenizer.count(p) for p in parts)
-        jobs.append(b.request(year, [p for p in parts if p], tokens))
+        jobs.append(b.request(year, parts, tokens, month_labels(b.identity, year, [m for m, _ in written])))
     outputs = await b.summarize(jobs)
     for year, (req, key), (output, reused) in zip(upper, jobs, outputs, strict=True):
         members = [f for m in years[year] for f in groups[m]]
@@ -630,10 +705,12 @@ def plan_digests(
     sigs = signatures(cfg, identity, groups, years)
     plan = PeriodPlan()
 
-    def stored_tokens(period: Period, parts: list[str], input_tokens: int) -> int | None:
+    def stored_tokens(
+        period: Period, parts: list[str], input_tokens: int, labels: list[str] | None = None
+    ) -> int | None:
         if store is None or tokenizer is None:
             return None
-        _, key = digest_request(cfg, identity, period, [p for p in parts if p], input_tokens)
+        _, key = digest_request(cfg, identity, period, [p for p in parts if p], input_tokens, labels)
         output = store.get_node(key)
         return tokenizer.count(paragraphs_by_part(output.text.strip(), parts)) if output is not None else None
 
@@ -655,8 +732,10 @@ def plan_digests(
         inputs = [made.get(m, _kept_tokens(state, m)) for m in months]
         known = None
         if not any(m in made for m in months):
-            parts = [_digest_text(out / m.path(folder)) for m in months]
-            known = stored_tokens(year, parts, sum(tokenizer.count(p) for p in parts) if tokenizer else 0)
+            written = [(m, t) for m in months if (t := _digest_text(out / m.path(folder)))]
+            parts = [t for _, t in written]
+            labels = month_labels(identity, year, [m for m, _ in written])
+            known = stored_tokens(year, parts, sum(tokenizer.count(p) for p in parts) if tokenizer else 0, labels)
         fresh = sum(made[m] for m in months if m in made)
         _plan_one(cfg, identity, plan, year, inputs, fresh, known, size)
     return plan

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 PeriodKind = Literal["month", "year", "folder"]
 PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
+# How digests are laid out (an extractive year month by month is 2): part of every digest's signature,
+# so a new layout redoes them all.
+DIGEST_FORMAT = 2
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
@@ -176,9 +179,9 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
 
 
 def digest_settings(cfg: RunConfig, identity: tuple[str, str | None]) -> list[object]:
-    """What every digest depends on besides its inputs: the backend and model (``identity``) and the
-    word budgets."""
-    return [*identity, cfg.digest_month_words, cfg.digest_year_words]
+    """What every digest depends on besides its inputs: the backend and model (``identity``), the word
+    budgets and the layout."""
+    return [*identity, cfg.digest_month_words, cfg.digest_year_words, DIGEST_FORMAT]
 
 
 def digests_pending(cfg: RunConfig, identity: tuple[str, str | None]) -> bool:
