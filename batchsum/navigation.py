@@ -211,7 +211,8 @@ def _by_period(items: list[IndexRow], periods: Mapping[str, PeriodPage]) -> list
     out: list[str] = []
     if years:
         digests = " · ".join(_link(y, periods[f"year:{y}"].path) for y in years if f"year:{y}" in periods)
-        out += [f"{len(items)} files; {len(months)} months over {len(years)} years. Year digests: {digests}", ""]
+        span = f"{plural(len(months), 'month')} over {plural(len(years), 'year')}"
+        out += [f"{plural(len(items), 'file')}; {span}. Year digests: {digests}", ""]
     for year in years:
         out += [f"## {year}", ""]
         page = periods.get(f"year:{year}")
@@ -229,7 +230,7 @@ def _by_period(items: list[IndexRow], periods: Mapping[str, PeriodPage]) -> list
 def _period_section(pid: str, rows: list[IndexRow], periods: Mapping[str, PeriodPage]) -> list[str]:
     page = periods.get(pid)
     title = page.title if page is not None else (pid.split(":", 1)[1] or "(top level)")
-    out = [f"### {escape_text(title)} ({len(rows)} files)", ""]
+    out = [f"### {escape_text(title)} ({plural(len(rows), 'file')})", ""]
     if page is not None:
         if page.summary:
             out += ["\n".join(escape_html(line) for line in page.summary.splitlines()), ""]
@@ -238,6 +239,11 @@ def _period_section(pid: str, rows: list[IndexRow], periods: Mapping[str, Period
     out += [_row_line(r, with_type=True) for r in rows]
     out.append("")
     return out
+
+
+def plural(n: int, word: str) -> str:
+    """``1 file``, ``2 files``, ``1,253 files``: a count with its noun."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def _neg_date(date: str | None) -> tuple[int, ...]:
