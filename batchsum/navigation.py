@@ -246,6 +246,34 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
+_PERIOD_WORDS = {"month": "the month", "year": "the year", "folder": "the folder"}
+
+
+def period_context(meta: Mapping[str, object], body: str, chars: int) -> str:
+    """A period's digest as context for a model (``serve``): what it summarizes (the period, how many
+    files), then its text with each paragraph (a day of a month, a month of a year) cut to an equal
+    share of ``chars``, so the whole period is represented and not only its first days."""
+    title = str(meta.get("title") or meta.get("period") or "")
+    files = meta.get("files")
+    count = plural(files, "file") if isinstance(files, int) else "its files"
+    text = body.strip()
+    if text.startswith("# ") and "\n\n" in text:
+        text = text.split("\n\n", 1)[1]  # the title, said in the label
+    paragraphs = [" ".join(p.split()) for p in text.split("\n\n") if p.strip()]
+    share = max(80, chars // max(1, len(paragraphs)) - 3)  # room for " …" and the space after it
+    kept: list[str] = []
+    used = 0
+    for p in paragraphs:
+        cut = p if len(p) <= share else p[:share].rsplit(" ", 1)[0] + " …"
+        if kept and used + len(cut) > chars:
+            kept.append("…")
+            break
+        kept.append(cut)
+        used += len(cut) + 1
+    what = _PERIOD_WORDS.get(str(meta.get("period_kind")), "the period")
+    return f"{title} (digest of {what}, from {count}): {' '.join(kept)}"
+
+
 def _neg_date(date: str | None) -> tuple[int, ...]:
     # Newest first: sort on the negated digits of an ISO date (missing dates sort last anyway).
     return tuple(-int(part) for part in (date or "0-0-0")[:10].split("-") if part.isdigit())
