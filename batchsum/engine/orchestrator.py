@@ -31,7 +31,7 @@ from batchsum.lock import RunLock
 from batchsum.metrics.store import check_db_header
 from batchsum.metrics.usage_journal import UsageJournal, usage_dir
 from batchsum.model import RunRecord
-from batchsum.periods import DIGEST_STATE
+from batchsum.periods import digests_pending
 from batchsum.secrets import scrub_command
 from batchsum.settings import validate
 from batchsum.walk import require_paths
@@ -179,8 +179,10 @@ def _update_digests(
 ) -> tuple[int, int, int]:
     """Redo the month, year and folder digests whose files changed (none on an unchanged night); hand
     the redone ones to the index. Returns their LLM calls, prompt and completion tokens."""
-    first = not (cfg.state_dir / DIGEST_STATE).exists()
-    if not cfg.digests or ledger.aborted is not None or not (wrote or ledger.deleted or first):
+    if not cfg.digests or ledger.aborted is not None:
+        return (0, 0, 0)
+    # An unchanged night still redoes digests made with other settings, by the fallback, or gone.
+    if not (wrote or ledger.deleted or digests_pending(cfg, backend_identity(cfg))):
         return (0, 0, 0)
     # Loaded here: an unchanged re-run needs neither the digests nor the event loop.
     from batchsum.digests import update_digests
