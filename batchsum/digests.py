@@ -17,7 +17,7 @@ import logging
 import os
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -300,7 +300,9 @@ def is_stale(out: Path, old: DigestState, folder: str, period: Period, sig: str 
 class _Builder:
     """One update of an output's digests."""
 
-    def __init__(self, cfg: RunConfig, store: StateStore, tokenizer: Tokenizer, run_id: str) -> None:
+    def __init__(
+        self, cfg: RunConfig, store: StateStore, tokenizer: Tokenizer, run_id: str, compute: Compute | None = None
+    ) -> None:
         self.cfg = cfg
         self.out = cfg.out
         self.store = store
@@ -309,6 +311,8 @@ class _Builder:
         self.identity = backend_identity(cfg)
         self.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.backend: Backend | None = None
+        self.compute = compute if cfg.llm.enabled else None  # extractive digests are made here, no limits to share
+        self.executor: Any = None  # the executor built for an LLM run's digests under Ray (when not handed one)
         self.labels: dict[str, list[str]] = {}  # node id -> month names of an extractive year (by_month)
 
     def _backend(self) -> Backend:
@@ -317,6 +321,21 @@ class _Builder:
 
             self.backend = make_backends(self.cfg, self.tokenizer)[0]
         return self.backend
+
+    async def _summarize(self, req: SummaryRequest) -> SummaryOutput:
+        """One digest's output from the LLM through the run's executor, or from the backend here."""
+        if self.compute is None and self.cfg.llm.enabled and self.cfg.executor == "ray":
+            # A run with no file to summarize built no executor: the digests' requests still go through
+            # the cluster's limiter (a named one is the one other runs share).
+            from batchsum.backends.registry import make_backends
+            from batchsum.engine.executor_choice import executor_for
+
+            backend, fallback = make_backends(self.cfg, self.tokenizer)
+            self.executor = executor_for(self.cfg)(backend, fallback)
+            self.compute = self.executor.compute
+        if self.compute is not None:
+            return await self.compute(req)
+        return await self._backend().summarize(req)
 
     def request(
         self, period: Period, parts: list[str], input_tokens: int, labels: list[str] | None = None
@@ -342,7 +361,7 @@ class _Builder:
                 if labels is not None:
                     output = await by_month(self._backend(), self.tokenizer, req, labels)
                 else:
-                    output = await self._backend().summarize(req)
+                    output = await self._summarize(req)
             if "fallback" not in output.backend and output.text.strip():
                 self.store.put_node(key, output)
             return output, False
@@ -350,21 +369,40 @@ class _Builder:
         return list(await asyncio.gather(*(one(r, k) for r, k in jobs)))
 
     async def aclose(self) -> None:
+        if self.executor is not None:
+            await self.executor.aclose()
         if self.backend is not None:
             await self.backend.aclose()
+
+
+Compute = Callable[[SummaryRequest], Awaitable[SummaryOutput]]
 
 
 def update_digests(
     cfg: RunConfig, manifest: dict[str, ManifestEntry], store: StateStore, tokenizer: Tokenizer, run_id: str
 ) -> DigestRun:
     """Bring ``digests/`` in line with the finals the manifest names; see the module's docstring."""
+    return asyncio.run(aupdate_digests(cfg, manifest, store, tokenizer, run_id))
+
+
+async def aupdate_digests(
+    cfg: RunConfig,
+    manifest: dict[str, ManifestEntry],
+    store: StateStore,
+    tokenizer: Tokenizer,
+    run_id: str,
+    compute: Compute | None = None,
+) -> DigestRun:
+    """:func:`update_digests` on a running event loop. ``compute``: the run's executor's (``compute`` of
+    :class:`~batchsum.engine.executor.LocalExecutor`), so an LLM run's digests share its backend and
+    limits (with ``--executor ray``, the cluster-wide limiter); without it, an LLM run under Ray builds
+    the run's kind of executor for them, any other run its own backend."""
     t0 = time.perf_counter()
-    builder = _Builder(cfg, store, tokenizer, run_id)
+    builder = _Builder(cfg, store, tokenizer, run_id, compute)
     try:
-        result = asyncio.run(_update(builder, manifest))
+        result = await _update(builder, manifest)
     finally:
-        if builder.backend is not None:
-            asyncio.run(builder.aclose())
+        await builder.aclose()
     result.seconds = time.perf_counter() - t0
     return result
 
