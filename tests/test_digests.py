@@ -264,3 +264,27 @@ def test_an_extractive_digest_gets_a_paragraph_per_input_it_quotes() -> None:
     )
     written = "In short, a calm voyage and good news from Bergen."  # an LLM's words: kept as written
     assert paragraphs_by_part(written, parts) == written
+
+
+def test_an_extractive_year_reads_month_by_month_in_the_months_own_words(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for day, i in (("2025-12-08", 3), ("2025-12-15", 4), ("2025-12-30", 5)):  # December outweighs November
+        (corpus / f"{day}.md").write_text(entry(day, i), encoding="utf-8")
+    run(corpus, out, "--year-words", "100")
+
+    def text(path: Path) -> str:
+        body = parse_markdown(path.read_text(encoding="utf-8"))[1]
+        return body.split("\n\n", 1)[1].split("<!--")[0].strip()
+
+    year = text(out / "digests" / "2025.md")
+    paragraphs = year.split("\n\n")
+    assert [p.split(" ", 1)[0] for p in paragraphs] == ["**November.**", "**December.**"]
+    for paragraph, month in zip(paragraphs, ("2025-11", "2025-12"), strict=True):
+        source = " ".join(text(out / "digests" / "2025" / f"{month}.md").split())
+        body = paragraph.split(" ", 1)[1]
+        sentences = [s.strip() + "." for s in body.split(". ") if s.strip(" .")]
+        invented = [s for s in sentences if s.rstrip(".") not in source]
+        assert sentences and not invented, (invented, source)
+    # Each month's share follows the length of its digest: the longer December gets more words.
+    assert len(paragraphs[1].split()) > len(paragraphs[0].split())
+    assert len(year.split()) <= 100 * 1.3 + 4
