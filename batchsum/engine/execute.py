@@ -59,11 +59,15 @@ def execute(
     executor = factory(backend, fallback)
 
     digests: Any = None
+    if cfg.llm.enabled:
+        # The event loop waits for answers and sends requests; the files are written beside it.
+        committer.start_writer()
 
     async def go() -> None:
         nonlocal digests
         try:
             await executor.execute(plan_stream(refs, executor, driver), driver)
+            await driver.drain()  # the digests read the trees and entries just written
             if cfg.digests and cfg.llm.enabled:
                 # The digests' requests share the run's backend and limits (Ray: the cluster's limiter).
                 from batchsum.digests import aupdate_digests
@@ -76,9 +80,15 @@ def execute(
         except AbortRun as exc:
             ledger.aborted = exc
         finally:
-            await executor.aclose()
+            try:
+                await driver.drain()  # the files that finished are committed, even when the run stops
+            finally:
+                await executor.aclose()
 
-    asyncio.run(go())
+    try:
+        asyncio.run(go())
+    finally:
+        committer.stop_writer()
     for note in executor.notes():
         ledger.warn(note.message, note.event, reason=note.message)
     if isinstance(executor, EmbedsAhead):

@@ -78,6 +78,7 @@ RECENCY_DAYS = 30.0
 MMR_LAMBDA = 0.7
 DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
 LEVELS = ("1", "2", "3", "final", "period")  # period: month, year and folder digests (level 4)
+EMBEDDER_LANGUAGES = frozenset({None, "", "en"})  # what the static embedder reads (None: no language recorded)
 
 
 @dataclass
@@ -137,6 +138,7 @@ def mmr(
     groups: list[str] | None = None,
     group_penalty: float = SAME_SOURCE_PENALTY,
     cross_group: float = 1.0,
+    copyable: np.ndarray | None = None,
 ) -> list[int]:
     """Maximal marginal relevance: up to ``k`` indices, each maximizing ``λ·score − (1−λ)·max_sim(selected)``.
 
@@ -146,7 +148,8 @@ def mmr(
     a candidate whose group is already chosen counts as at least ``group_penalty`` similar (never dropped
     for it): another node of the same file must be clearly more relevant than a hit from a new file;
     the similarity penalty between candidates of different groups is scaled by ``cross_group`` (0: only
-    near-copies and groups diversify).
+    near-copies and groups diversify). ``copyable`` (n x n, bool) says which pairs may be near-copies at
+    all (default: every pair); a pair it excludes is never dropped for its cosine.
     """
     n = len(scores)
     if n == 0:
@@ -155,6 +158,7 @@ def mmr(
     # onnxruntime's for the cores (on 2 cores it doubled search latency).
     sims = np.einsum("id,jd->ij", vectors, vectors)
     penalties = sims
+    copies = sims if copyable is None else np.where(copyable, sims, -1.0)
     if groups is not None:
         codes: dict[str, int] = {}
         group = np.array([codes.setdefault(g, len(codes)) for g in groups], dtype=np.int64)
@@ -164,7 +168,7 @@ def mmr(
     left = list(range(n))
     while left and len(chosen) < k:
         if chosen:
-            closest = sims[np.ix_(left, chosen)].max(axis=1)
+            closest = copies[np.ix_(left, chosen)].max(axis=1)
             left = [i for i, c in zip(left, closest, strict=True) if c < duplicate]
             if not left:
                 break
@@ -387,6 +391,19 @@ def _digests_after_their_entries(
     return out
 
 
+def _copyable(groups: list[str], metadata: list[dict[str, Any]]) -> np.ndarray:
+    """Which pairs of candidates can be near-copies by their vectors: nodes of one source (an L1 and the
+    final that repeats it), a period digest with anything (it repeats its entries), and two English nodes.
+    The static embedder knows English only: it gives any two texts of another language a cosine near
+    0.96, so there it cannot tell a copy from a different document."""
+    codes: dict[str, int] = {}
+    group = np.array([codes.setdefault(g, len(codes)) for g in groups], dtype=np.int64)
+    digest = np.array([md.get("level") == 4 for md in metadata], dtype=bool)
+    english = np.array([md.get("language") in EMBEDDER_LANGUAGES for md in metadata], dtype=bool)
+    same = group[:, None] == group[None, :]
+    return same | digest[:, None] | digest[None, :] | (english[:, None] & english[None, :])
+
+
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))).astype(np.float32)
 
@@ -456,7 +473,8 @@ def _search(
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
     groups = [doc_id_of(i) for i in ids]
-    order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
+    order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY,
+                copyable=_copyable(groups, [rows[i].metadata for i in ids]))  # fmt: skip
     order.sort(key=lambda i: -float(ranked[i]))
 
     hits: list[SearchHit] = []
