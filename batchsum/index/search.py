@@ -378,11 +378,15 @@ def fused_of(cosine: np.ndarray, bm25_ratio: np.ndarray | None) -> np.ndarray:
 
 
 def _digests_after_their_entries(
-    ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray
+    ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray, query: str = ""
 ) -> np.ndarray:
     """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical
     (cosine >= :data:`DUPLICATE_SIM`), or one of its period holding as much of the query (coverage). The
-    entry is where the words were written; MMR then drops the copy."""
+    entry is where the words were written; MMR then drops the copy. A query that names the digest's
+    period ("what happened in May 1826?") asks for the period: an entry that mentions the date holds the
+    same words without being the answer, so only a near copy outranks the digest then."""
+    from batchsum.periods import period_named
+
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
     if not period or not entries:
@@ -391,11 +395,12 @@ def _digests_after_their_entries(
     sims = np.einsum("id,jd->ij", matrix[period], matrix[entries])
     for row, i in enumerate(period):
         span = Path(str(metadata[i].get("source_path", ""))).stem  # digests/1826/1826-05.md -> 1826-05
+        named = period_named(query, span)
         repeated = [
             j
             for c, j in enumerate(entries)
             if sims[row, c] >= DUPLICATE_SIM
-            or (str(metadata[j].get("doc_date") or "").startswith(span) and coverage[j] >= coverage[i])
+            or (not named and str(metadata[j].get("doc_date") or "").startswith(span) and coverage[j] >= coverage[i])
         ]
         if repeated:
             out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
@@ -477,7 +482,7 @@ def _search(
     ids = [ids[i] for i in keep]
     matrix, cosine, relevance, rec, final, ranked, coverage = _rows(keep, matrix, cosine, relevance, rec, final,
                                                                    ranked, coverage)  # fmt: skip
-    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage)
+    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
