@@ -288,3 +288,19 @@ def test_an_extractive_year_reads_month_by_month_in_the_months_own_words(corpus:
     # Each month's share follows the length of its digest: the longer December gets more words.
     assert len(paragraphs[1].split()) > len(paragraphs[0].split())
     assert len(year.split()) <= 100 * 1.3 + 4
+
+
+def test_a_query_naming_a_month_finds_its_digest_before_entries_that_mention_the_date(tmp_path: Path) -> None:
+    src = tmp_path / "journal"
+    src.mkdir()
+    for i, day in enumerate(["2025-11-10", "2025-12-02", "2025-12-09", "2025-12-16", "2025-12-23", "2026-01-05"]):
+        # Each December entry mentions the month and year, as letters and footnotes do ("23d May 1826").
+        text = entry(day, i).replace("I read in the evening", "I dated my letter 9 December 2025 and read")
+        (src / f"{day}.md").write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    got = CliRunner().invoke(main, ["search", "what happened in December 2025?", "--out", str(out), "--json"])
+    assert got.exit_code == 0, got.output
+    ids = [h["doc_id"] for h in json.loads(got.output)]
+    assert ids[0] == "digests/2025/2025-12.md", ids  # the month itself answers, before any of its entries

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.index.analysis import _CJK_CLASS, analyze, query_groups, snowball_name, term_languages
 from batchsum.index.analysis import stem as analysis_stem
+from batchsum.index.proximity import pack_sequence, proximity_scores, unpack_sequence
 from batchsum.index.state import lexical_path
 from batchsum.tree import atomic_target
 
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEX_SCHEMA = 6  # 6: Snowball stems in the document's language, CJK bigrams; a language per document
+LEX_SCHEMA = 7  # 7: each document's terms in order (proximity); 6: Snowball stems in its language, CJK bigrams
 PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 points of recall@5
 PASSAGE_STRIDE = 50
 BM25_K1 = 1.2
@@ -106,22 +107,36 @@ def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE
 
 
 def passage_counts(text: str, language: str | None = None) -> list[tuple[int, Counter[str]]]:
-    """(char offset, term counts) of each :func:`passages` window, tokenizing every word once: a window is
-    two consecutive half-windows (PASSAGE_WORDS = 2 * PASSAGE_STRIDE)."""
+    """(char offset, term counts) of each :func:`passages` window (see :func:`passage_terms`)."""
+    return passage_terms(text, language)[0]
+
+
+def passage_terms(
+    text: str, language: str | None = None
+) -> tuple[list[tuple[int, Counter[str]]], list[str], list[tuple[int, int]]]:
+    """The :func:`passages` windows of ``text`` as (char offset, term counts), its terms in order, and each
+    window's range in that order. Every word is tokenized once: a window is two consecutive half-windows
+    (PASSAGE_WORDS = 2 * PASSAGE_STRIDE)."""
     spans = [m.start() for m in _WORD_SPAN.finditer(text)]
     if not spans:
-        return []
-    halves = [(spans[i], Counter(tokenize(text[spans[i] : spans[i + PASSAGE_STRIDE] if i + PASSAGE_STRIDE < len(spans)
-                                                  else len(text)], language)))
-              for i in range(0, len(spans), PASSAGE_STRIDE)]  # fmt: skip
+        return [], [], []
+    terms: list[str] = []
+    halves: list[tuple[int, Counter[str], int]] = []  # (char offset, counts, first term)
+    for i in range(0, len(spans), PASSAGE_STRIDE):
+        stop = spans[i + PASSAGE_STRIDE] if i + PASSAGE_STRIDE < len(spans) else len(text)
+        words = tokenize(text[spans[i] : stop], language)
+        halves.append((spans[i], Counter(words), len(terms)))
+        terms.extend(words)
     if len(halves) == 1:
-        return halves
+        return [(halves[0][0], halves[0][1])], terms, [(0, len(terms))]
     out: list[tuple[int, Counter[str]]] = []
+    ranges: list[tuple[int, int]] = []
     for i in range(len(halves) - 1):
         both = halves[i][1].copy()
         both.update(halves[i + 1][1])
         out.append((halves[i][0], both))
-    return out
+        ranges.append((halves[i][2], halves[i + 2][2] if i + 2 < len(halves) else len(terms)))
+    return out, terms, ranges
 
 
 def doc_language(nodes: Sequence[IndexNode]) -> str | None:
@@ -182,9 +197,12 @@ _SCHEMA = (
     # units / total_len: this document's passages and their words, for BM25's N and average length.
     # lens / nkeys / starts: per passage (numbered from 0), its word count, the node of a summary passage
     # (-1 for a source passage) and its char offset, as packed int32 arrays. terms: the document's
-    # distinct terms (zlib), to delete its postings without a second index on them.
+    # distinct terms (zlib), to delete its postings without a second index on them. seq: its terms in
+    # order as numbers into that sorted list, and spans: each passage's range in seq as int32 (start, stop)
+    # pairs, for the proximity score (:mod:`batchsum.index.proximity`).
     "CREATE TABLE IF NOT EXISTS lex_docs (dkey INTEGER PRIMARY KEY, doc_id TEXT NOT NULL UNIQUE, sig TEXT NOT NULL,"
-    " units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB, terms BLOB, lang TEXT)",
+    " units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB, terms BLOB, lang TEXT,"
+    " seq BLOB, spans BLOB)",
     "CREATE TABLE IF NOT EXISTS lex_nodes (nkey INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, dkey INTEGER NOT NULL,"
     " start INTEGER, stop INTEGER, level INTEGER, is_final INTEGER, content_type TEXT, doc_ts INTEGER, source TEXT)",
     "CREATE INDEX IF NOT EXISTS lex_nodes_doc ON lex_nodes (dkey)",
@@ -301,11 +319,17 @@ class LexicalStore:
         spans = node_spans(nodes, len(source)) if source is not None else {}
         language = doc_language(nodes)
         units: list[tuple[str | None, int, Counter[str]]] = []
-        if source is not None:
-            units.extend((None, off, counts) for off, counts in passage_counts(source, language))
-        for n in nodes:
-            units.extend((n.id, off, counts) for off, counts in passage_counts(n.body, language))
-        units = [u for u in units if u[2]]
+        order: list[str] = []  # the document's terms in order: the source's, then each node's
+        ranges: list[int] = []  # per unit, its (start, stop) in ``order``
+        for owner, text in [(None, source), *((n.id, n.body) for n in nodes)]:
+            if text is None:
+                continue
+            windows, terms, where = passage_terms(text, language)
+            for (off, held), (a, b) in zip(windows, where, strict=True):
+                if held:
+                    units.append((owner, off, held))
+                    ranges.extend((a + len(order), b + len(order)))
+            order.extend(terms)
         self._delete_docs([doc_id])
         cur = self._db.execute(
             "INSERT INTO lex_docs (doc_id, sig, units, total_len, lang) VALUES (?, ?, ?, ?, ?)",
@@ -326,20 +350,23 @@ class LexicalStore:
             nkeys[n.id] = int(cur.lastrowid or 0)
         postings: dict[str, tuple[array[int], array[int]]] = {}
         for number, (_, _, counts) in enumerate(units):
-            for t, c in counts.items():
+            for t, tf in counts.items():
                 got = postings.get(t)
                 if got is None:
                     got = postings[t] = (array("i"), array("B"))
                 got[0].append(number)
-                got[1].append(min(c, 255))
+                got[1].append(min(tf, 255))
         lens = array("i", [sum(c.values()) for _, _, c in units])
         owners = array("i", [nkeys[nid] if nid is not None else -1 for nid, _, _ in units])
         starts = array("i", [off for _, off, _ in units])
-        terms = zlib.compress("\n".join(sorted(postings)).encode("utf-8", errors="surrogatepass"))
+        vocabulary = sorted(postings)
+        term_number = {t: i for i, t in enumerate(vocabulary)}
+        packed_terms = zlib.compress("\n".join(vocabulary).encode("utf-8", errors="surrogatepass"))
         self._db.execute(
-            "UPDATE lex_docs SET lens = ?, nkeys = ?, starts = ?, terms = ? WHERE dkey = ?",
-            (lens.tobytes(), owners.tobytes(), starts.tobytes(), terms, dkey),
-        )
+            "UPDATE lex_docs SET lens = ?, nkeys = ?, starts = ?, terms = ?, seq = ?, spans = ? WHERE dkey = ?",
+            (lens.tobytes(), owners.tobytes(), starts.tobytes(), packed_terms,
+             pack_sequence([term_number[t] for t in order]), array("i", ranges).tobytes(), dkey),
+        )  # fmt: skip
         self._db.executemany(
             "INSERT INTO lex_postings VALUES (?, ?, ?)",
             ((t, dkey, pack_postings(u, f)) for t, (u, f) in postings.items()),
@@ -425,6 +452,7 @@ class LexicalStore:
         avgdl = max(float(total) / float(n_units), 1e-9)
         # Postings first, per group: rows of (document, passages, tfs). Passage lengths come per document below.
         found: list[tuple[list[tuple[int, Any, Any]], float]] = []
+        groups_found: list[tuple[Sequence[str], float]] = []
         reference = 0.0
         for group, qtf in counts.items():
             rows = self._group_postings(group, made_by)
@@ -434,6 +462,7 @@ class LexicalStore:
             reference += qtf * idf
             if rows:
                 found.append((rows, qtf * idf))
+                groups_found.append((group, qtf * idf))
         self.last_reference = reference
         if not found:
             return {}
@@ -452,7 +481,64 @@ class LexicalStore:
         np.add.at(unit_score, inverse.reshape(-1), np.concatenate(weights))
         coverage = np.zeros(len(uids), dtype=np.float64)
         np.add.at(coverage, inverse.reshape(-1), np.concatenate(held))
-        return self._node_scores(uids, unit_score, coverage, filt, list(focus_docs))
+        dkeys = self._pool(uids, unit_score, list(focus_docs))
+        if len(found) > 1:
+            unit_score = unit_score + self._proximity(uids, sorted(dkeys), groups_found, made_by, avgdl)
+        return self._node_scores(uids, unit_score, coverage, filt, dkeys)
+
+    def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:
+        """The documents whose nodes get scores: those of the :data:`TOP_UNITS` best passages, and ``focus``."""
+        import numpy as np
+
+        top = np.argsort(-unit_score)[:TOP_UNITS]
+        dkeys = {int(d) for d in (uids[top] // _UID_SHIFT).tolist()}
+        for start in range(0, len(focus), 500):
+            part = focus[start : start + 500]
+            sql = f"SELECT dkey FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
+            dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
+        return dkeys
+
+    def _proximity(
+        self,
+        uids: Any,
+        dkeys: list[int],
+        groups: list[tuple[Sequence[str], float]],
+        made_by: Mapping[str, set[str | None]] | None,
+        avgdl: float,
+    ) -> Any:
+        """Per entry of ``uids``, the proximity score of that passage (:mod:`batchsum.index.proximity`), for
+        the passages of ``dkeys``; ``groups``: each query group's terms and idf weight."""
+        import bisect
+
+        import numpy as np
+
+        bonus = np.zeros(len(uids), dtype=np.float64)
+        weights = np.array([w for _, w in groups], dtype=np.float64)
+        for start in range(0, len(dkeys), 500):
+            part = dkeys[start : start + 500]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT dkey, terms, seq, spans, lens, lang FROM lex_docs WHERE dkey IN ({marks})"
+            for dkey, blob, seq, spans, lens, lang in self._db.execute(sql, part):
+                if not seq or not blob:
+                    continue
+                vocabulary = zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n")
+                group_of = np.full(len(vocabulary), -1, dtype=np.int64)
+                for gi, (members, _) in enumerate(groups):
+                    for term in members:
+                        if made_by is not None and term in made_by and lang not in made_by[term]:
+                            continue
+                        at = bisect.bisect_left(vocabulary, term)
+                        if at < len(vocabulary) and vocabulary[at] == term:
+                            group_of[at] = gi
+                if int((np.unique(group_of) >= 0).sum()) < 2:
+                    continue
+                ranges = np.frombuffer(spans, dtype=np.int32).reshape(-1, 2)
+                k_norm = BM25_K1 * (1 - BM25_B + BM25_B * np.frombuffer(lens, dtype=np.int32) / avgdl)
+                prox = proximity_scores(unpack_sequence(seq), group_of, weights, ranges[:, 0], ranges[:, 1],
+                                        k_norm, BM25_K1)  # fmt: skip
+                held = np.flatnonzero(prox > 0)
+                bonus[np.searchsorted(uids, int(dkey) * _UID_SHIFT + held)] += prox[held]
+        return bonus
 
     def _lengths(self, dkeys: list[int]) -> dict[int, Any]:
         import numpy as np
@@ -479,16 +565,10 @@ class LexicalStore:
         return out
 
     def _node_scores(
-        self, uids: Any, unit_score: Any, coverage: Any, filt: LexFilter, focus: list[str]
+        self, uids: Any, unit_score: Any, coverage: Any, filt: LexFilter, dkeys: set[int]
     ) -> dict[str, float]:
         import numpy as np
 
-        top = np.argsort(-unit_score)[:TOP_UNITS]
-        dkeys = {int(d) for d in (uids[top] // _UID_SHIFT).tolist()}
-        for start in range(0, len(focus), 500):
-            part = focus[start : start + 500]
-            sql = f"SELECT dkey FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
-            dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
         doc_of = uids // _UID_SHIFT
         keep = np.isin(doc_of, np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
         uids, unit_score, coverage, doc_of = uids[keep], unit_score[keep], coverage[keep], doc_of[keep]

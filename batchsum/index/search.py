@@ -78,6 +78,7 @@ RECENCY_DAYS = 30.0
 MMR_LAMBDA = 0.7
 DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
 LEVELS = ("1", "2", "3", "final", "period")  # period: month, year and folder digests (level 4)
+EMBEDDER_LANGUAGES = frozenset({None, "", "en"})  # what the static embedder reads (None: no language recorded)
 
 
 @dataclass
@@ -137,6 +138,7 @@ def mmr(
     groups: list[str] | None = None,
     group_penalty: float = SAME_SOURCE_PENALTY,
     cross_group: float = 1.0,
+    copyable: np.ndarray | None = None,
 ) -> list[int]:
     """Maximal marginal relevance: up to ``k`` indices, each maximizing ``λ·score − (1−λ)·max_sim(selected)``.
 
@@ -146,7 +148,8 @@ def mmr(
     a candidate whose group is already chosen counts as at least ``group_penalty`` similar (never dropped
     for it): another node of the same file must be clearly more relevant than a hit from a new file;
     the similarity penalty between candidates of different groups is scaled by ``cross_group`` (0: only
-    near-copies and groups diversify).
+    near-copies and groups diversify). ``copyable`` (n x n, bool) says which pairs may be near-copies at
+    all (default: every pair); a pair it excludes is never dropped for its cosine.
     """
     n = len(scores)
     if n == 0:
@@ -155,6 +158,7 @@ def mmr(
     # onnxruntime's for the cores (on 2 cores it doubled search latency).
     sims = np.einsum("id,jd->ij", vectors, vectors)
     penalties = sims
+    copies = sims if copyable is None else np.where(copyable, sims, -1.0)
     if groups is not None:
         codes: dict[str, int] = {}
         group = np.array([codes.setdefault(g, len(codes)) for g in groups], dtype=np.int64)
@@ -164,7 +168,7 @@ def mmr(
     left = list(range(n))
     while left and len(chosen) < k:
         if chosen:
-            closest = sims[np.ix_(left, chosen)].max(axis=1)
+            closest = copies[np.ix_(left, chosen)].max(axis=1)
             left = [i for i, c in zip(left, closest, strict=True) if c < duplicate]
             if not left:
                 break
@@ -358,11 +362,15 @@ def fused_of(cosine: np.ndarray, bm25_ratio: np.ndarray | None) -> np.ndarray:
 
 
 def _digests_after_their_entries(
-    ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray
+    ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray, query: str = ""
 ) -> np.ndarray:
     """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical
     (cosine >= :data:`DUPLICATE_SIM`), or one of its period holding as much of the query (coverage). The
-    entry is where the words were written; MMR then drops the copy."""
+    entry is where the words were written; MMR then drops the copy. A query that names the digest's
+    period ("what happened in May 1826?") asks for the period: an entry that mentions the date holds the
+    same words without being the answer, so only a near copy outranks the digest then."""
+    from batchsum.periods import period_named
+
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
     if not period or not entries:
@@ -371,15 +379,29 @@ def _digests_after_their_entries(
     sims = np.einsum("id,jd->ij", matrix[period], matrix[entries])
     for row, i in enumerate(period):
         span = Path(str(metadata[i].get("source_path", ""))).stem  # digests/1826/1826-05.md -> 1826-05
+        named = period_named(query, span)
         repeated = [
             j
             for c, j in enumerate(entries)
             if sims[row, c] >= DUPLICATE_SIM
-            or (str(metadata[j].get("doc_date") or "").startswith(span) and coverage[j] >= coverage[i])
+            or (not named and str(metadata[j].get("doc_date") or "").startswith(span) and coverage[j] >= coverage[i])
         ]
         if repeated:
             out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
     return out
+
+
+def _copyable(groups: list[str], metadata: list[dict[str, Any]]) -> np.ndarray:
+    """Which pairs of candidates can be near-copies by their vectors: nodes of one source (an L1 and the
+    final that repeats it), a period digest with anything (it repeats its entries), and two English nodes.
+    The static embedder knows English only: it gives any two texts of another language a cosine near
+    0.96, so there it cannot tell a copy from a different document."""
+    codes: dict[str, int] = {}
+    group = np.array([codes.setdefault(g, len(codes)) for g in groups], dtype=np.int64)
+    digest = np.array([md.get("level") == 4 for md in metadata], dtype=bool)
+    english = np.array([md.get("language") in EMBEDDER_LANGUAGES for md in metadata], dtype=bool)
+    same = group[:, None] == group[None, :]
+    return same | digest[:, None] | digest[None, :] | (english[:, None] & english[None, :])
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -446,12 +468,13 @@ def _search(
         ranked[keep],
     )
 
-    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage[keep])
+    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage[keep], q)
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
     groups = [doc_id_of(i) for i in ids]
-    order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
+    order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY,
+                copyable=_copyable(groups, [rows[i].metadata for i in ids]))  # fmt: skip
     order.sort(key=lambda i: -float(ranked[i]))
 
     hits: list[SearchHit] = []
