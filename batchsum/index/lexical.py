@@ -32,18 +32,22 @@ import itertools
 import logging
 import math
 import os
-import re
 import sqlite3
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.index.analysis import _CJK_CLASS, analyze, query_groups, snowball_name, term_languages
-from batchsum.index.analysis import stem as analysis_stem
-from batchsum.index.proximity import pack_sequence, proximity_scores, unpack_sequence
+from batchsum.index.analysis import query_groups, snowball_name, term_languages
+from batchsum.index.passages import PASSAGE_STRIDE as PASSAGE_STRIDE
+from batchsum.index.passages import PASSAGE_WORDS as PASSAGE_WORDS
+from batchsum.index.passages import doc_passages
+from batchsum.index.passages import passages as passages
+from batchsum.index.passages import stem as stem
+from batchsum.index.passages import tokenize as tokenize
+from batchsum.index.proximity import pack_sequence, proximity_bonus
 from batchsum.index.state import lexical_path
 from batchsum.tree import atomic_target
 
@@ -54,8 +58,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEX_SCHEMA = 7  # 7: each document's terms in order (proximity); 6: Snowball stems in its language, CJK bigrams
-PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 points of recall@5
-PASSAGE_STRIDE = 50
 BM25_K1 = 1.2
 BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction
@@ -67,18 +69,6 @@ QUERY_STOPWORDS = frozenset(
     "summarize summarise summary discuss discussed discussing discussion discussions talk talked talking"
     " think thought say said saying mention opinion opinions tell told explain".split()
 )
-# A passage's "words": whitespace-separated runs, and in CJK text (no spaces) every two characters.
-_WORD_SPAN = re.compile(rf"[{_CJK_CLASS}]{{1,2}}|[^\s{_CJK_CLASS}]+")
-
-
-def stem(word: str, language: str | None = None) -> str:
-    """Snowball stem of a word (lowercased first), in ``language`` or by script: "died" -> "die"."""
-    return analysis_stem(word.lower().removesuffix("'s"), language)
-
-
-def tokenize(text: str, language: str | None = None) -> list[str]:
-    """The index terms of ``text`` (see :mod:`batchsum.index.analysis`): "The Budgets were CUT" -> budget, cut."""
-    return analyze(text, language)
 
 
 def query_languages(query: str, languages: Iterable[str | None]) -> dict[str, set[str | None]]:
@@ -90,81 +80,6 @@ def query_tokens(query: str, languages: Iterable[str | None] = (None,)) -> list[
     """The query's term groups (:func:`~batchsum.index.analysis.query_groups`) minus words that only phrase
     the request ("summarize", "discuss"), unless nothing else is left."""
     return query_groups(query, languages, QUERY_STOPWORDS)
-
-
-def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE) -> Iterator[tuple[int, str]]:
-    """(char offset, text) of overlapping windows of ``words`` words, every ``stride`` words."""
-    spans = [(m.start(), m.end()) for m in _WORD_SPAN.finditer(text)]
-    if not spans:
-        return
-    start = 0
-    while True:
-        end = min(len(spans), start + words)
-        yield spans[start][0], text[spans[start][0] : spans[end - 1][1]]
-        if end == len(spans):
-            return
-        start += stride
-
-
-def passage_counts(text: str, language: str | None = None) -> list[tuple[int, Counter[str]]]:
-    """(char offset, term counts) of each :func:`passages` window (see :func:`passage_terms`)."""
-    return passage_terms(text, language)[0]
-
-
-def passage_terms(
-    text: str, language: str | None = None
-) -> tuple[list[tuple[int, Counter[str]]], list[str], list[tuple[int, int]]]:
-    """The :func:`passages` windows of ``text`` as (char offset, term counts), its terms in order, and each
-    window's range in that order. Every word is tokenized once: a window is two consecutive half-windows
-    (PASSAGE_WORDS = 2 * PASSAGE_STRIDE)."""
-    spans = [m.start() for m in _WORD_SPAN.finditer(text)]
-    if not spans:
-        return [], [], []
-    terms: list[str] = []
-    halves: list[tuple[int, Counter[str], int]] = []  # (char offset, counts, first term)
-    for i in range(0, len(spans), PASSAGE_STRIDE):
-        stop = spans[i + PASSAGE_STRIDE] if i + PASSAGE_STRIDE < len(spans) else len(text)
-        words = tokenize(text[spans[i] : stop], language)
-        halves.append((spans[i], Counter(words), len(terms)))
-        terms.extend(words)
-    if len(halves) == 1:
-        return [(halves[0][0], halves[0][1])], terms, [(0, len(terms))]
-    out: list[tuple[int, Counter[str]]] = []
-    ranges: list[tuple[int, int]] = []
-    for i in range(len(halves) - 1):
-        both = halves[i][1].copy()
-        both.update(halves[i + 1][1])
-        out.append((halves[i][0], both))
-        ranges.append((halves[i][2], halves[i + 2][2] if i + 2 < len(halves) else len(terms)))
-    return out, terms, ranges
-
-
-def doc_language(nodes: Sequence[IndexNode]) -> str | None:
-    """The language a document's nodes record (the front matter's ``language``), or None."""
-    for n in nodes:
-        lang = n.metadata.get("language")
-        if lang:
-            return str(lang)
-    return None
-
-
-def node_spans(nodes: Sequence[IndexNode], n_chars: int) -> dict[str, tuple[int, int]]:
-    """The source span each node of one document summarizes (L1: its chunk; L2: its group; L3: all)."""
-    spans: dict[str, tuple[int, int]] = {}
-    groups: dict[Any, list[tuple[int, int]]] = {}
-    for n in nodes:
-        if n.metadata.get("level") == 1 and n.span is not None:
-            spans[n.id] = n.span
-            groups.setdefault(n.metadata.get("parent_group"), []).append(n.span)
-    for n in nodes:
-        level = n.metadata.get("level")
-        if level == 2:
-            kids = groups.get(n.metadata.get("group_index"))
-            if kids:
-                spans[n.id] = (min(s for s, _ in kids), max(e for _, e in kids))
-        elif level == 3 or n.metadata.get("is_final"):
-            spans[n.id] = (0, n_chars)
-    return spans
 
 
 # -- the store -----------------------------------------------------------------------------------------
@@ -316,24 +231,12 @@ class LexicalStore:
         """:meth:`replace_doc` inside the caller's transaction (many small documents, one commit)."""
         from array import array
 
-        spans = node_spans(nodes, len(source)) if source is not None else {}
-        language = doc_language(nodes)
-        units: list[tuple[str | None, int, Counter[str]]] = []
-        order: list[str] = []  # the document's terms in order: the source's, then each node's
-        ranges: list[int] = []  # per unit, its (start, stop) in ``order``
-        for owner, text in [(None, source), *((n.id, n.body) for n in nodes)]:
-            if text is None:
-                continue
-            windows, terms, where = passage_terms(text, language)
-            for (off, held), (a, b) in zip(windows, where, strict=True):
-                if held:
-                    units.append((owner, off, held))
-                    ranges.extend((a + len(order), b + len(order)))
-            order.extend(terms)
+        doc = doc_passages(nodes, source)
+        spans, units = doc.spans, doc.units
         self._delete_docs([doc_id])
         cur = self._db.execute(
             "INSERT INTO lex_docs (doc_id, sig, units, total_len, lang) VALUES (?, ?, ?, ?, ?)",
-            (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units), snowball_name(language)),
+            (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units), snowball_name(doc.language)),
         )
         dkey = int(cur.lastrowid or 0)
         nkeys: dict[str, int] = {}
@@ -365,7 +268,7 @@ class LexicalStore:
         self._db.execute(
             "UPDATE lex_docs SET lens = ?, nkeys = ?, starts = ?, terms = ?, seq = ?, spans = ? WHERE dkey = ?",
             (lens.tobytes(), owners.tobytes(), starts.tobytes(), packed_terms,
-             pack_sequence([term_number[t] for t in order]), array("i", ranges).tobytes(), dkey),
+             pack_sequence([term_number[t] for t in doc.order]), array("i", doc.ranges).tobytes(), dkey),
         )  # fmt: skip
         self._db.executemany(
             "INSERT INTO lex_postings VALUES (?, ?, ?)",
@@ -406,28 +309,9 @@ class LexicalStore:
     def _group_postings(
         self, group: Sequence[str], made_by: Mapping[str, set[str | None]] | None = None
     ) -> list[tuple[int, Any, Any]]:
-        """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed.
-        ``made_by``: the languages whose analysis made each member; a member counts only in their documents."""
-        import numpy as np
-
-        rows: dict[int, list[tuple[Any, Any]]] = {}
-        for term in dict.fromkeys(group):
-            langs = made_by.get(term) if made_by is not None else None
-            doc_lang = self._doc_languages() if langs is not None else None
-            for d, data in self._db.execute("SELECT dkey, data FROM lex_postings WHERE term = ?", (term,)):
-                if doc_lang is not None and langs is not None and doc_lang.get(int(d)) not in langs:
-                    continue
-                rows.setdefault(int(d), []).append(unpack_postings(data))
-        out: list[tuple[int, Any, Any]] = []
-        for d, parts in rows.items():
-            if len(parts) == 1:
-                out.append((d, *parts[0]))
-                continue
-            units, inverse = np.unique(np.concatenate([u for u, _ in parts]), return_inverse=True)
-            tf = np.zeros(len(units), dtype=np.int64)
-            np.add.at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
-            out.append((d, units, tf))
-        return out
+        """Rows of (document, passages, tfs) of a term group (:func:`merged_postings`)."""
+        langs = self._doc_languages() if made_by is not None and any(t in made_by for t in group) else None
+        return merged_postings(self._db, group, made_by, langs)
 
     def scores(
         self,
@@ -483,7 +367,9 @@ class LexicalStore:
         np.add.at(coverage, inverse.reshape(-1), np.concatenate(held))
         dkeys = self._pool(uids, unit_score, list(focus_docs))
         if len(found) > 1:
-            unit_score = unit_score + self._proximity(uids, sorted(dkeys), groups_found, made_by, avgdl)
+            unit_score = unit_score + proximity_bonus(
+                self._db, uids, sorted(dkeys), groups_found, made_by, (avgdl, BM25_K1, BM25_B), _UID_SHIFT
+            )
         return self._node_scores(uids, unit_score, coverage, filt, dkeys)
 
     def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:
@@ -497,48 +383,6 @@ class LexicalStore:
             sql = f"SELECT dkey FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
             dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
         return dkeys
-
-    def _proximity(
-        self,
-        uids: Any,
-        dkeys: list[int],
-        groups: list[tuple[Sequence[str], float]],
-        made_by: Mapping[str, set[str | None]] | None,
-        avgdl: float,
-    ) -> Any:
-        """Per entry of ``uids``, the proximity score of that passage (:mod:`batchsum.index.proximity`), for
-        the passages of ``dkeys``; ``groups``: each query group's terms and idf weight."""
-        import bisect
-
-        import numpy as np
-
-        bonus = np.zeros(len(uids), dtype=np.float64)
-        weights = np.array([w for _, w in groups], dtype=np.float64)
-        for start in range(0, len(dkeys), 500):
-            part = dkeys[start : start + 500]
-            marks = ",".join("?" * len(part))
-            sql = f"SELECT dkey, terms, seq, spans, lens, lang FROM lex_docs WHERE dkey IN ({marks})"
-            for dkey, blob, seq, spans, lens, lang in self._db.execute(sql, part):
-                if not seq or not blob:
-                    continue
-                vocabulary = zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n")
-                group_of = np.full(len(vocabulary), -1, dtype=np.int64)
-                for gi, (members, _) in enumerate(groups):
-                    for term in members:
-                        if made_by is not None and term in made_by and lang not in made_by[term]:
-                            continue
-                        at = bisect.bisect_left(vocabulary, term)
-                        if at < len(vocabulary) and vocabulary[at] == term:
-                            group_of[at] = gi
-                if int((np.unique(group_of) >= 0).sum()) < 2:
-                    continue
-                ranges = np.frombuffer(spans, dtype=np.int32).reshape(-1, 2)
-                k_norm = BM25_K1 * (1 - BM25_B + BM25_B * np.frombuffer(lens, dtype=np.int32) / avgdl)
-                prox = proximity_scores(unpack_sequence(seq), group_of, weights, ranges[:, 0], ranges[:, 1],
-                                        k_norm, BM25_K1)  # fmt: skip
-                held = np.flatnonzero(prox > 0)
-                bonus[np.searchsorted(uids, int(dkey) * _UID_SHIFT + held)] += prox[held]
-        return bonus
 
     def _lengths(self, dkeys: list[int]) -> dict[int, Any]:
         import numpy as np
@@ -592,29 +436,8 @@ class LexicalStore:
             if row is not None and score > best.get(row[1], 0.0):
                 best[row[1]] = score
                 evidence[row[1]] = Evidence(False, int(off), cov)
-        # Source passages score every node whose span holds them: per document, passages sorted by offset,
-        # so a node's passages are one slice (found by binary search).
-        src_doc, src_off, src_score, src_cov = doc_of[~own], offset[~own], unit_score[~own], coverage[~own]
-        per_doc: dict[int, tuple[Any, Any, Any]] = {}
-        by_pos = np.lexsort((src_off, src_doc))
-        src_doc, src_off, src_score, src_cov = src_doc[by_pos], src_off[by_pos], src_score[by_pos], src_cov[by_pos]
-        bounds = np.flatnonzero(np.diff(src_doc)) + 1
-        for idx in np.split(np.arange(len(src_doc)), bounds):
-            if len(idx):
-                per_doc[int(src_doc[idx[0]])] = (src_off[idx], src_score[idx], src_cov[idx])
-        for row in by_nkey.values():
-            _, nid, dkey, s, e = row[:5]
-            got = per_doc.get(int(dkey))
-            if s is None or e is None or got is None:
-                continue
-            offs, scores, covs = got
-            lo, hi = int(np.searchsorted(offs, s, "left")), int(np.searchsorted(offs, e, "left"))
-            if hi > lo:
-                i = lo + int(np.argmax(scores[lo:hi]))
-                score = float(scores[i])
-                if score > best.get(nid, 0.0):
-                    best[nid] = score
-                    evidence[nid] = Evidence(True, int(offs[i]), float(covs[i]))
+        _best_source_passages(by_nkey.values(), doc_of[~own], offset[~own], unit_score[~own], coverage[~own],
+                              best, evidence)  # fmt: skip
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:
@@ -627,6 +450,71 @@ class LexicalStore:
             )
             out.extend(self._db.execute(sql, part))
         return out
+
+
+def merged_postings(
+    db: sqlite3.Connection,
+    group: Sequence[str],
+    made_by: Mapping[str, set[str | None]] | None,
+    doc_lang: Mapping[int, str | None] | None,
+) -> list[tuple[int, Any, Any]]:
+    """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed.
+    ``made_by``: the languages whose analysis made each member; with ``doc_lang`` (document -> language)
+    a member counts only in documents of those languages."""
+    import numpy as np
+
+    rows: dict[int, list[tuple[Any, Any]]] = {}
+    for term in dict.fromkeys(group):
+        langs = made_by.get(term) if made_by is not None else None
+        for d, data in db.execute("SELECT dkey, data FROM lex_postings WHERE term = ?", (term,)):
+            if doc_lang is not None and langs is not None and doc_lang.get(int(d)) not in langs:
+                continue
+            rows.setdefault(int(d), []).append(unpack_postings(data))
+    out: list[tuple[int, Any, Any]] = []
+    for d, parts in rows.items():
+        if len(parts) == 1:
+            out.append((d, *parts[0]))
+            continue
+        units, inverse = np.unique(np.concatenate([u for u, _ in parts]), return_inverse=True)
+        tf = np.zeros(len(units), dtype=np.int64)
+        np.add.at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
+        out.append((d, units, tf))
+    return out
+
+
+def _best_source_passages(
+    nodes: Iterable[tuple[Any, ...]],
+    doc: Any,
+    offset: Any,
+    score: Any,
+    coverage: Any,
+    best: dict[str, float],
+    evidence: dict[str, Evidence],
+) -> None:
+    """Source passages (document, char offset, score, coverage) score every node whose span holds them:
+    raise ``best`` (and set ``evidence``) of each node in ``nodes`` (lex_nodes rows) whose best passage
+    beats it. Per document the passages are sorted by offset, so a node's passages are one slice."""
+    import numpy as np
+
+    per_doc: dict[int, tuple[Any, Any, Any]] = {}
+    by_pos = np.lexsort((offset, doc))
+    doc, offset, score, coverage = doc[by_pos], offset[by_pos], score[by_pos], coverage[by_pos]
+    bounds = np.flatnonzero(np.diff(doc)) + 1
+    for idx in np.split(np.arange(len(doc)), bounds):
+        if len(idx):
+            per_doc[int(doc[idx[0]])] = (offset[idx], score[idx], coverage[idx])
+    for row in nodes:
+        _, nid, dkey, s, e = row[:5]
+        got = per_doc.get(int(dkey))
+        if s is None or e is None or got is None:
+            continue
+        offs, scores, covs = got
+        lo, hi = int(np.searchsorted(offs, s, "left")), int(np.searchsorted(offs, e, "left"))
+        if hi > lo:
+            i = lo + int(np.argmax(scores[lo:hi]))
+            if float(scores[i]) > best.get(nid, 0.0):
+                best[nid] = float(scores[i])
+                evidence[nid] = Evidence(True, int(offs[i]), float(covs[i]))
 
 
 def open_lexical(cfg: IndexConfig) -> LexicalStore:

@@ -13,9 +13,11 @@ beyond BM25's own, only the order of each document's terms, kept as one array of
 
 from __future__ import annotations
 
+import bisect
+import sqlite3
 import zlib
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -84,3 +86,47 @@ def proximity_scores(
     per_unit = acc.reshape(n_units, n_groups)
     term = np.minimum(1.0, weights)[None, :] * per_unit * (k1 + 1) / (per_unit + k_norm[:, None])
     return term.sum(axis=1)
+
+
+def proximity_bonus(
+    db: sqlite3.Connection,
+    uids: Any,
+    dkeys: list[int],
+    groups: Sequence[tuple[Sequence[str], float]],
+    made_by: Mapping[str, set[str | None]] | None,
+    bm25: tuple[float, float, float],
+    uid_shift: int,
+) -> Any:
+    """Per entry of ``uids`` (``document * uid_shift + passage``, ascending), the proximity score of that
+    passage, for the documents ``dkeys`` of the lexical file ``db``. ``groups``: each query group's terms
+    and idf weight; ``made_by``: the languages whose analysis made a term (it counts only in their
+    documents); ``bm25``: (average passage length, k1, b)."""
+    avgdl, k1, b = bm25
+
+    bonus = np.zeros(len(uids), dtype=np.float64)
+    weights = np.array([w for _, w in groups], dtype=np.float64)
+    for start in range(0, len(dkeys), 500):
+        part = dkeys[start : start + 500]
+        marks = ",".join("?" * len(part))
+        sql = f"SELECT dkey, terms, seq, spans, lens, lang FROM lex_docs WHERE dkey IN ({marks})"
+        for dkey, blob, seq, spans, lens, lang in db.execute(sql, part):
+            if not seq or not blob:
+                continue
+            vocabulary = zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n")
+            group_of = np.full(len(vocabulary), -1, dtype=np.int64)
+            for gi, (members, _) in enumerate(groups):
+                for term in members:
+                    if made_by is not None and term in made_by and lang not in made_by[term]:
+                        continue
+                    at = bisect.bisect_left(vocabulary, term)
+                    if at < len(vocabulary) and vocabulary[at] == term:
+                        group_of[at] = gi
+            if int((np.unique(group_of) >= 0).sum()) < 2:
+                continue
+            ranges = np.frombuffer(spans, dtype=np.int32).reshape(-1, 2)
+            k_norm = k1 * (1 - b + b * np.frombuffer(lens, dtype=np.int32) / avgdl)
+            prox = proximity_scores(unpack_sequence(seq), group_of, weights, ranges[:, 0], ranges[:, 1],
+                                    k_norm, k1)  # fmt: skip
+            held = np.flatnonzero(prox > 0)
+            bonus[np.searchsorted(uids, int(dkey) * uid_shift + held)] += prox[held]
+    return bonus

@@ -49,7 +49,6 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
 from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.sources import source_text
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -201,6 +200,8 @@ def _source_snippet(
     cfg: IndexConfig, md: dict[str, Any], ev: Evidence, groups: list[list[str]]
 ) -> tuple[str, list[str]]:
     """The sentences of the source passage at ``ev.start``, or ("", []) when the source is gone or changed."""
+    from batchsum.sources import source_text  # the walker's readers: only when a source passage is shown
+
     text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""),
                        md.get("source_sha256"))  # fmt: skip
     if text is None:
@@ -210,6 +211,21 @@ def _source_snippet(
     start = max(0, ev.start - SOURCE_CONTEXT)
     window = text[start : ev.start + SNIPPET_CHARS * 4]
     return make_snippet(window, groups, language=md.get("language"), partial_edges=start > 0)
+
+
+def _snippet_of(
+    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, groups: list[list[str]], text: str | None
+) -> tuple[str, list[str], str]:
+    """(snippet, query terms in it, "source" or "summary"): the source passage that matched when the best
+    lexical evidence is in the source and the source is still there, else the best sentences of the
+    node's summary (``text`` when already read)."""
+    if ev is not None and ev.in_source:
+        snippet, found = _source_snippet(cfg, md, ev, groups)
+        if snippet:
+            return snippet, found, "source"
+    body = text if text is not None else _node_text(cfg, md)
+    snippet, found = make_snippet(body, groups, language=md.get("language"))
+    return snippet, found, "summary"
 
 
 def validate_query(
@@ -367,8 +383,9 @@ def _digests_after_their_entries(
     """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical
     (cosine >= :data:`DUPLICATE_SIM`), or one of its period holding as much of the query (coverage). The
     entry is where the words were written; MMR then drops the copy. A query that names the digest's
-    period ("what happened in May 1826?") asks for the period: an entry that mentions the date holds the
-    same words without being the answer, so only a near copy outranks the digest then."""
+    period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the period: an entry that
+    mentions the date holds the same words without being the answer, so only a near copy outranks the
+    digest then, and the digest ranks just above the best of its entries among the candidates."""
     from batchsum.periods import period_named
 
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
@@ -388,6 +405,12 @@ def _digests_after_their_entries(
         ]
         if repeated:
             out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
+        elif named:
+            # The period is what was asked for: its digest leads to its entries, and the best of them that
+            # matches scores it (a document scored by its best passage: MaxP, Dai & Callan 2019).
+            own = [float(ranked[j]) for j in entries if str(metadata[j].get("doc_date") or "").startswith(span)]
+            if own:
+                out[i] = max(out[i], max(own) + 1e-4)
     return out
 
 
@@ -402,6 +425,11 @@ def _copyable(groups: list[str], metadata: list[dict[str, Any]]) -> np.ndarray:
     english = np.array([md.get("language") in EMBEDDER_LANGUAGES for md in metadata], dtype=bool)
     same = group[:, None] == group[None, :]
     return same | digest[:, None] | digest[None, :] | (english[:, None] & english[None, :])
+
+
+def _rows(keep: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
+    """The ``keep`` rows of each array."""
+    return [a[keep] for a in arrays]
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -459,16 +487,9 @@ def _search(
     if not len(keep):
         return []
     ids = [ids[i] for i in keep]
-    matrix, cosine, relevance, rec, final, ranked = (
-        matrix[keep],
-        cosine[keep],
-        relevance[keep],
-        rec[keep],
-        final[keep],
-        ranked[keep],
-    )
-
-    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage[keep], q)
+    matrix, cosine, relevance, rec, final, ranked, coverage = _rows(keep, matrix, cosine, relevance, rec, final,
+                                                                   ranked, coverage)  # fmt: skip
+    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
@@ -483,15 +504,7 @@ def _search(
     for i in order:
         nid = ids[i]
         md = rows[nid].metadata
-        snippet, found, origin = "", list[str](), "summary"
-        ev = lex.evidence.get(nid)
-        if ev is not None and ev.in_source:
-            snippet, found = _source_snippet(cfg, md, ev, lex.groups)
-            origin = "source" if snippet else origin
-        if not snippet:
-            text = texts.get(nid)
-            body = text if text is not None else _node_text(cfg, md)
-            snippet, found = make_snippet(body, lex.groups, language=md.get("language"))
+        snippet, found, origin = _snippet_of(cfg, md, lex.evidence.get(nid), lex.groups, texts.get(nid))
         key = " ".join(snippet.lower().split())
         if key and key in shown:
             continue  # the same passage under another node of the same file
