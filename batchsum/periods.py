@@ -123,7 +123,9 @@ def period_named(query: str, key: str) -> bool:
     m = re.fullmatch(r"(\d{4})-(\d{2})", key)
     if m is not None and 1 <= int(m.group(2)) <= 12:
         return key in lowered or (m.group(1) in words and MONTH_NAMES[int(m.group(2)) - 1].lower() in words)
-    return bool(re.fullmatch(r"\d{4}", key)) and key in words
+    # A year is named by itself, not as the year of a month ("May 1826" asks for the month).
+    months = {name.lower() for name in MONTH_NAMES}
+    return bool(re.fullmatch(r"\d{4}", key)) and key in words and not months & words
 
 
 def digests_dir(relpaths: Iterable[str]) -> str:

@@ -396,8 +396,9 @@ def _digests_after_their_entries(
     """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical
     (cosine >= :data:`DUPLICATE_SIM`), or one of its period holding as much of the query (coverage). The
     entry is where the words were written; MMR then drops the copy. A query that names the digest's
-    period ("what happened in May 1826?") asks for the period: an entry that mentions the date holds the
-    same words without being the answer, so only a near copy outranks the digest then."""
+    period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the period: an entry that
+    mentions the date holds the same words without being the answer, so only a near copy outranks the
+    digest then, and the digest ranks just above the best of its entries among the candidates."""
     from batchsum.periods import period_named
 
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
@@ -417,6 +418,12 @@ def _digests_after_their_entries(
         ]
         if repeated:
             out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
+        elif named:
+            # The period is what was asked for: its digest leads to its entries, and the best of them that
+            # matches scores it (a document scored by its best passage: MaxP, Dai & Callan 2019).
+            own = [float(ranked[j]) for j in entries if str(metadata[j].get("doc_date") or "").startswith(span)]
+            if own:
+                out[i] = max(out[i], max(own) + 1e-4)
     return out
 
 
