@@ -13,9 +13,7 @@ import click
 from batchsum import jsonio
 from batchsum.cli._common import EXIT_USAGE, setup_logging, translate_errors
 from batchsum.config import RunConfig
-from batchsum.engine.ray_executor import require_ray
 from batchsum.errors import ConfigError
-from batchsum.pipeline_file import apply_pipeline, load_pipeline
 from batchsum.remembered import reuse
 from batchsum.settings import SETTINGS, click_option, from_params, validate
 from batchsum.warmup import start_llm_imports
@@ -69,6 +67,9 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     given = cli_set | {_FIELDS[name] for name, src in sources.items() if src == _SOURCE.DEFAULT_MAP}
     pipeline = params.get("pipeline")
     if pipeline is not None:
+        # Lazy: the pipeline file needs PyYAML, which an unchanged re-run without one never loads.
+        from batchsum.pipeline_file import apply_pipeline, load_pipeline
+
         spec = load_pipeline(pipeline)
         if not params.get("paths"):
             cli_set.discard("paths")
@@ -111,6 +112,9 @@ def run(ctx: click.Context, **params: Any) -> None:
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
     if cfg.executor == "ray":
+        # Lazy: the Ray executor's module loads asyncio and the task graph, which an unchanged re-run never needs.
+        from batchsum.engine.ray_executor import require_ray
+
         require_ray()  # before the output folder is locked or created
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
