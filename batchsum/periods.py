@@ -111,6 +111,23 @@ class Period:
         return f"{self.key}-01-01" if self.kind == "year" else None
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def period_named(query: str, key: str) -> bool:
+    """Whether ``query`` names the month (``1826-05``: "May 1826", "may 1826", "1826-05") or the year
+    (``1826``) ``key`` is: its words are then what the period's digest is about, not what an entry that
+    mentions the date holds."""
+    lowered = query.lower()
+    words = set(_WORD.findall(lowered))
+    m = re.fullmatch(r"(\d{4})-(\d{2})", key)
+    if m is not None and 1 <= int(m.group(2)) <= 12:
+        return key in lowered or (m.group(1) in words and MONTH_NAMES[int(m.group(2)) - 1].lower() in words)
+    # A year is named by itself, not as the year of a month ("May 1826" asks for the month).
+    months = {name.lower() for name in MONTH_NAMES}
+    return bool(re.fullmatch(r"\d{4}", key)) and key in words and not months & words
+
+
 def digests_dir(relpaths: Iterable[str]) -> str:
     """``digests``, or ``batchsum-digests`` when a source's tree already lives under ``digests/``."""
     taken = any(rel == DIGESTS_DIR or rel.startswith(DIGESTS_DIR + "/") for rel in relpaths)

@@ -288,3 +288,29 @@ def test_an_extractive_year_reads_month_by_month_in_the_months_own_words(corpus:
     # Each month's share follows the length of its digest: the longer December gets more words.
     assert len(paragraphs[1].split()) > len(paragraphs[0].split())
     assert len(year.split()) <= 100 * 1.3 + 4
+
+
+def test_a_query_naming_a_month_finds_its_digest_before_entries_that_mention_the_date(tmp_path: Path) -> None:
+    src = tmp_path / "journal"
+    src.mkdir()
+    for i, day in enumerate(["2025-11-10", "2025-12-02", "2025-12-09", "2025-12-16", "2025-12-23", "2026-01-05"]):
+        # Each December entry mentions the month and year, as letters and footnotes do ("23d May 1826").
+        text = entry(day, i).replace("I read in the evening", "I dated my letter 9 December 2025 and read")
+        if day == "2025-12-16":
+            text += "Old Halvorsen, the lighthouse keeper at Svolvær, retired after forty years.\n"
+        (src / f"{day}.md").write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+
+    def search(query: str) -> list[str]:
+        got = CliRunner().invoke(main, ["search", query, "--out", str(out), "--json"])
+        assert got.exit_code == 0, got.output
+        return [h["doc_id"] for h in json.loads(got.output)]
+
+    ids = search("what happened in December 2025?")
+    assert ids[0] == "digests/2025/2025-12.md", ids  # the month itself answers, before any of its entries
+    # The month's events: its digest leads, then the entry that holds them.
+    ids = search("December 2025: Halvorsen, lighthouse keeper, Svolvær")
+    assert ids[:2] == ["digests/2025/2025-12.md", "2025-12-16.md"], ids
+    assert search("Halvorsen, lighthouse keeper, Svolvær")[0] == "2025-12-16.md"  # no month asked for

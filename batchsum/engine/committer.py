@@ -147,6 +147,7 @@ class Committer:
             final_tokens=final.output_tokens if final is not None else 0,
             fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
             final_stat=_final_stat(self.out, rel) if plan.final_id is not None else [],
+            language=doc.language,
         )
         self.state.save_entry(entry)
         self.manifest[rel] = entry
