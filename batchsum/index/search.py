@@ -28,6 +28,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import math
 import re
@@ -196,14 +197,22 @@ def _node_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
         return ""
 
 
+@functools.lru_cache(maxsize=16)
+def _source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None:
+    """:func:`batchsum.sources.source_text`, kept for the last few sources: reading one means decoding,
+    rendering and redacting the whole file (about 10 ms for a meeting transcript), and the hits of a
+    search (and of the next requests of ``serve``) often come from the same few files. The text is
+    returned only while the file still hashes to ``sha256``, so a cached text is that file's text."""
+    from batchsum.sources import source_text  # the walker's readers: only when a source passage is shown
+
+    return source_text(state_dir, relpath, sha256)
+
+
 def _source_snippet(
     cfg: IndexConfig, md: dict[str, Any], ev: Evidence, groups: list[list[str]]
 ) -> tuple[str, list[str]]:
     """The sentences of the source passage at ``ev.start``, or ("", []) when the source is gone or changed."""
-    from batchsum.sources import source_text  # the walker's readers: only when a source passage is shown
-
-    text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""),
-                       md.get("source_sha256"))  # fmt: skip
+    text = _source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
     if text is None:
         return "", []
     # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
@@ -259,16 +268,19 @@ def search(
     today: date | None = None,
     strict: bool = False,
     warn: bool = True,
+    snippets: bool = True,
 ) -> list[SearchHit]:
     """Search the output's summaries; best first, only hits of at least :data:`MIN_RELEVANCE`.
 
     ``today`` fixes the recency reference (default: now). An incomplete index (an interrupted run,
     a missing part) is searched with a logged warning (``warn``; the CLI prints its own), or with
-    ``strict`` refused (IndexError_).
+    ``strict`` refused (IndexError_). ``snippets=False`` leaves every hit's snippet empty (a caller that
+    reads the hits' summaries saves reading their sources).
     """
     q = validate_query(query, k, level, content_type, reranker)
     with readable_index(cfg) as readable:
-        return _search_output(readable, q, k, level, content_type, path_glob, since, reranker, today, strict, warn)
+        return _search_output(readable, q, k, level, content_type, path_glob, since, reranker, today, strict, warn,
+                              snippets)  # fmt: skip
 
 
 def _search_output(
@@ -283,6 +295,7 @@ def _search_output(
     today: date | None,
     strict: bool,
     warn: bool,
+    snippets: bool = True,
 ) -> list[SearchHit]:
     found = completeness(cfg)
     if found is not None:
@@ -303,7 +316,7 @@ def _search_output(
             if not sources:
                 return []
             filt.sources = set(sources)
-        return _search(cfg, dense, embedder, ranker, q, k, filt, today or datetime.now(UTC).date())
+        return _search(cfg, dense, embedder, ranker, q, k, filt, today or datetime.now(UTC).date(), snippets)
 
 
 @dataclass
@@ -445,6 +458,7 @@ def _search(
     k: int,
     filt: LexFilter,
     today: date,
+    snippets: bool = True,
 ) -> list[SearchHit]:
     # Stage 1: per-level candidates from the vectors and from BM25.
     qvec = embedder.embed([q])[0]
@@ -504,7 +518,8 @@ def _search(
     for i in order:
         nid = ids[i]
         md = rows[nid].metadata
-        snippet, found, origin = _snippet_of(cfg, md, lex.evidence.get(nid), lex.groups, texts.get(nid))
+        snippet, found, origin = (_snippet_of(cfg, md, lex.evidence.get(nid), lex.groups, texts.get(nid))
+                                  if snippets else ("", [], "summary"))  # fmt: skip
         key = " ".join(snippet.lower().split())
         if key and key in shown:
             continue  # the same passage under another node of the same file

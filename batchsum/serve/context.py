@@ -136,7 +136,8 @@ def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
     from batchsum.tree import read_node
 
     try:
-        hits = search(scfg.run, query, k=scfg.top_summaries)
+        # The summaries are injected, not the snippets: reading the hits' sources for them is wasted.
+        hits = search(scfg.run, query, k=scfg.top_summaries, snippets=False)
     except IndexError_ as exc:
         if "no search index" in str(exc) or "does not exist" in str(exc):
             return []
@@ -149,7 +150,7 @@ def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
         try:
             meta, body = read_node(h.summary_path)
         except (OSError, ValueError):
-            meta, body = {}, h.snippet
+            continue  # removed since it was indexed
         if meta.get("role") == "digest":  # a summary of a period, said so, its whole period represented
             found.append(("summary", period_context(meta, body, DIGEST_CHARS)))
             continue
