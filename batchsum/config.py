@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Literal
 
 from batchsum.model import Thresholds, TypeChoice
+from batchsum.secrets import redact_by_default
+from batchsum.throttle import default_rates
 
 OnError = Literal["fallback", "fail", "abort"]
 
@@ -44,8 +46,6 @@ class LLMConfig:
     def settle_rates(self) -> None:
         """Give ``rpm``/``tpm`` left at AUTO_RATE their value for ``base_url``'s server."""
         if self.rpm == AUTO_RATE or self.tpm == AUTO_RATE:
-            from batchsum.throttle import default_rates
-
             rpm, tpm = default_rates(self.base_url)
             self.rpm = rpm if self.rpm == AUTO_RATE else self.rpm
             self.tpm = tpm if self.tpm == AUTO_RATE else self.tpm
@@ -149,7 +149,6 @@ class RunConfig(IndexConfig):
         """Whether source text is redacted before it is summarized, indexed or sent anywhere."""
         if self.redact is not None:
             return self.redact
-        from batchsum.secrets import redact_by_default
 
         return redact_by_default(self.llm.base_url, self.embed_base_url)
 

@@ -17,7 +17,7 @@ import logging
 import os
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,12 +29,15 @@ from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
 from batchsum.navigation import LINKS_MARKER, PeriodPage, escape_html, link_target, md_link, summary_only
 from batchsum.periods import (
+    DIGEST_FORMAT,
     DIGEST_STATE,
     DIGESTS_DIR,
     DIGESTS_DIR_ALT,
+    MONTH_NAMES,
     PERIOD_KINDS,
     FileFacts,
     Period,
+    digest_settings,
     digests_dir,
     folder_of,
     group,
@@ -81,6 +84,7 @@ class DigestState:
 
     files: dict[str, FileFacts] = field(default_factory=dict)
     periods: dict[str, PeriodState] = field(default_factory=dict)
+    settings: list[Any] = field(default_factory=list)  # periods.digest_settings of the run that wrote it
 
 
 @dataclass
@@ -127,7 +131,7 @@ def load_state(path: Path) -> DigestState:
             return DigestState()
         files = {rel: FileFacts(**f) for rel, f in data.get("files", {}).items()}
         periods = {pid: PeriodState(**p) for pid, p in data.get("periods", {}).items()}
-        return DigestState(files, periods)
+        return DigestState(files, periods, list(data.get("settings") or []))
     except (OSError, ValueError, TypeError, AttributeError):
         return DigestState()
 
@@ -138,6 +142,7 @@ def save_state(path: Path, state: DigestState) -> None:
         "version": STATE_VERSION,
         "files": {rel: asdict(f) for rel, f in sorted(state.files.items())},
         "periods": {pid: asdict(p) for pid, p in sorted(state.periods.items())},
+        "settings": state.settings,
     }
     atomic_write_bytes(path, jsonio.dumps(doc, sort_keys=True), durable=False)
 
@@ -178,13 +183,126 @@ def final_text(out: Path, relpath: str) -> str:
 
 
 def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:
-    return node_key("digest", NODE_FORMAT, identity, words, inputs)
+    return node_key("digest", NODE_FORMAT, DIGEST_FORMAT, identity, words, inputs)
+
+
+def digest_request(
+    cfg: RunConfig,
+    identity: tuple[str, str | None],
+    period: Period,
+    parts: list[str],
+    input_tokens: int,
+    labels: list[str] | None = None,
+) -> tuple[SummaryRequest, str]:
+    """The backend request of one period's digest and the key its output is stored under (the run
+    sends it; ``plan`` sizes it). ``labels``: an extractive year's month names, one per part (its
+    digest is written month by month, :func:`by_month`)."""
+    target = max(1, round(target_words(cfg, period) * TOKENS_PER_WORD))
+    max_tokens = output_budget(max(input_tokens, 2), target)
+    text = "\n\n".join(parts)
+    req = SummaryRequest(
+        node_id=node_id(period.path(), 4, None),
+        kind="meta",
+        content_type="journal" if period.kind != "folder" else "document",
+        text=text,
+        input_tokens=input_tokens,
+        target_tokens=target,
+        max_tokens=max_tokens,
+        parts=parts,
+        summary_level=SummaryLevel.HIERARCHICAL,
+    )
+    layout = ["by-month", *labels] if labels is not None else []
+    key = node_key(NODE_FORMAT, "digest", *identity, "meta", req.content_type, text, target, max_tokens, *layout)
+    return req, key
+
+
+def month_labels(identity: tuple[str, str | None], period: Period, months: list[Period]) -> list[str] | None:
+    """The month names an extractive year's digest is written under (None for any other digest: an
+    LLM writes a year as it sees fit)."""
+    if period.kind != "year" or identity[0] != "extractive":
+        return None
+    return [MONTH_NAMES[int(m.key[5:7]) - 1] for m in months]
+
+
+async def by_month(backend: Backend, tokenizer: Tokenizer, req: SummaryRequest, labels: list[str]) -> SummaryOutput:
+    """An extractive year's digest: a paragraph per month, in order, opening with the month's name, each
+    the sentences the backend picks from that month's digest (its days as the parts to cover) within
+    the month's share of the year's budget. Shares are proportional to the months' digests, and a month
+    whose whole digest fits its share is quoted whole, its unused share going to the others (water-
+    filling), so a short month never starves a long one and every month is named."""
+    heads = [f"**{label}.** " for label in labels]
+    sizes = [tokenizer.count(p) for p in req.parts]
+    room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
+    alloc: dict[int, int] = {}
+    open_ = list(range(len(labels)))
+    while open_:
+        weight = sum(sizes[i] for i in open_) or 1
+        share = {i: room * sizes[i] // weight for i in open_}
+        whole = [i for i in open_ if sizes[i] <= share[i]]
+        if not whole:
+            alloc.update(share)
+            break
+        for i in whole:
+            alloc[i] = sizes[i]
+            room -= sizes[i]
+            open_.remove(i)
+    paragraphs: list[str] = []
+    for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
+        if alloc[i] >= sizes[i]:
+            body = " ".join(part.split())
+        else:
+            days = [d for d in part.split("\n\n") if d.strip()]
+            sub = SummaryRequest(
+                node_id=f"{req.node_id}#{labels[i]}",
+                kind="meta",
+                content_type=req.content_type,
+                text=part,
+                input_tokens=sizes[i],
+                target_tokens=max(1, alloc[i]),
+                max_tokens=max(1, alloc[i]),
+                parts=days,
+                summary_level=req.summary_level,
+            )
+            body = " ".join((await backend.summarize(sub)).text.split())
+        if body:
+            paragraphs.append(head + body)
+    text = "\n\n".join(paragraphs)
+    return SummaryOutput(text=text, backend=backend.name, completion_tokens=tokenizer.count(text), llm_calls=0)
+
+
+def signatures(
+    cfg: RunConfig,
+    identity: tuple[str, str | None],
+    groups: dict[Period, list[FileFacts]],
+    years: dict[Period, list[Period]],
+) -> dict[Period, str | None]:
+    """Each period's signature: what its digest is made from (its files' final keys, or its months'
+    signatures), the backend and the budget. None when a file's final is not known yet (``plan``: a
+    file the run will summarize), so the period is redone."""
+    sigs: dict[Period, str | None] = {}
+    for period, members in groups.items():
+        known = all(f.final_key for f in members)
+        inputs = [[f.relpath, f.final_key] for f in members]
+        sigs[period] = _sig(identity, target_words(cfg, period), inputs) if known else None
+    for year, months in years.items():
+        parts = [sigs[m] for m in months]
+        sigs[year] = _sig(identity, target_words(cfg, year), parts) if all(parts) else None
+    return sigs
+
+
+def is_stale(out: Path, old: DigestState, folder: str, period: Period, sig: str | None) -> bool:
+    """Whether ``period``'s digest is redone: its inputs changed (or are not known yet), it was made by
+    the fallback (its recorded signature is empty), or its file is gone."""
+    prev = old.periods.get(period.id)
+    return sig is None or prev is None or prev.sig != sig or not (out / period.path(folder)).is_file()
 
 
 class _Builder:
     """One update of an output's digests."""
 
-    def __init__(self, cfg: RunConfig, store: StateStore, tokenizer: Tokenizer, run_id: str) -> None:
+    def __init__(
+        self, cfg: RunConfig, store: StateStore, tokenizer: Tokenizer, run_id: str, compute: Compute | None = None
+    ) -> None:
         self.cfg = cfg
         self.out = cfg.out
         self.store = store
@@ -193,6 +311,9 @@ class _Builder:
         self.identity = backend_identity(cfg)
         self.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.backend: Backend | None = None
+        self.compute = compute if cfg.llm.enabled else None  # extractive digests are made here, no limits to share
+        self.executor: Any = None  # the executor built for an LLM run's digests under Ray (when not handed one)
+        self.labels: dict[str, list[str]] = {}  # node id -> month names of an extractive year (by_month)
 
     def _backend(self) -> Backend:
         if self.backend is None:
@@ -201,24 +322,28 @@ class _Builder:
             self.backend = make_backends(self.cfg, self.tokenizer)[0]
         return self.backend
 
-    def request(self, period: Period, parts: list[str], input_tokens: int) -> tuple[SummaryRequest, str]:
+    async def _summarize(self, req: SummaryRequest) -> SummaryOutput:
+        """One digest's output from the LLM through the run's executor, or from the backend here."""
+        if self.compute is None and self.cfg.llm.enabled and self.cfg.executor == "ray":
+            # A run with no file to summarize built no executor: the digests' requests still go through
+            # the cluster's limiter (a named one is the one other runs share).
+            from batchsum.backends.registry import make_backends
+            from batchsum.engine.executor_choice import executor_for
+
+            backend, fallback = make_backends(self.cfg, self.tokenizer)
+            self.executor = executor_for(self.cfg)(backend, fallback)
+            self.compute = self.executor.compute
+        if self.compute is not None:
+            return await self.compute(req)
+        return await self._backend().summarize(req)
+
+    def request(
+        self, period: Period, parts: list[str], input_tokens: int, labels: list[str] | None = None
+    ) -> tuple[SummaryRequest, str]:
         """The backend request of one period's digest and the key its output is stored under."""
-        target = max(1, round(target_words(self.cfg, period) * TOKENS_PER_WORD))
-        max_tokens = output_budget(max(input_tokens, 2), target)
-        text = "\n\n".join(parts)
-        doc_id = period.path()
-        req = SummaryRequest(
-            node_id=node_id(doc_id, 4, None),
-            kind="meta",
-            content_type="journal" if period.kind != "folder" else "document",
-            text=text,
-            input_tokens=input_tokens,
-            target_tokens=target,
-            max_tokens=max_tokens,
-            parts=parts,
-            summary_level=SummaryLevel.HIERARCHICAL,
-        )
-        key = node_key(NODE_FORMAT, "digest", *self.identity, "meta", req.content_type, text, target, max_tokens)
+        req, key = digest_request(self.cfg, self.identity, period, parts, input_tokens, labels)
+        if labels is not None:
+            self.labels[req.node_id] = labels
         return req, key
 
     async def summarize(self, jobs: list[tuple[SummaryRequest, str]]) -> list[tuple[SummaryOutput, bool]]:
@@ -232,7 +357,11 @@ class _Builder:
             if not req.parts:
                 return SummaryOutput(text="", backend="none", llm_calls=0), False
             async with gate:
-                output = await self._backend().summarize(req)
+                labels = self.labels.get(req.node_id)
+                if labels is not None:
+                    output = await by_month(self._backend(), self.tokenizer, req, labels)
+                else:
+                    output = await self._summarize(req)
             if "fallback" not in output.backend and output.text.strip():
                 self.store.put_node(key, output)
             return output, False
@@ -240,21 +369,40 @@ class _Builder:
         return list(await asyncio.gather(*(one(r, k) for r, k in jobs)))
 
     async def aclose(self) -> None:
+        if self.executor is not None:
+            await self.executor.aclose()
         if self.backend is not None:
             await self.backend.aclose()
+
+
+Compute = Callable[[SummaryRequest], Awaitable[SummaryOutput]]
 
 
 def update_digests(
     cfg: RunConfig, manifest: dict[str, ManifestEntry], store: StateStore, tokenizer: Tokenizer, run_id: str
 ) -> DigestRun:
     """Bring ``digests/`` in line with the finals the manifest names; see the module's docstring."""
+    return asyncio.run(aupdate_digests(cfg, manifest, store, tokenizer, run_id))
+
+
+async def aupdate_digests(
+    cfg: RunConfig,
+    manifest: dict[str, ManifestEntry],
+    store: StateStore,
+    tokenizer: Tokenizer,
+    run_id: str,
+    compute: Compute | None = None,
+) -> DigestRun:
+    """:func:`update_digests` on a running event loop. ``compute``: the run's executor's (``compute`` of
+    :class:`~batchsum.engine.executor.LocalExecutor`), so an LLM run's digests share its backend and
+    limits (with ``--executor ray``, the cluster-wide limiter); without it, an LLM run under Ray builds
+    the run's kind of executor for them, any other run its own backend."""
     t0 = time.perf_counter()
-    builder = _Builder(cfg, store, tokenizer, run_id)
+    builder = _Builder(cfg, store, tokenizer, run_id, compute)
     try:
-        result = asyncio.run(_update(builder, manifest))
+        result = await _update(builder, manifest)
     finally:
-        if builder.backend is not None:
-            asyncio.run(builder.aclose())
+        await builder.aclose()
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -263,7 +411,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     cfg, out = b.cfg, b.out
     spath = state_path(cfg)
     old = load_state(spath)
-    new = DigestState()
+    new = DigestState(settings=digest_settings(cfg, b.identity))
     for rel, entry in manifest.items():
         facts = file_facts(out, entry, old.files.get(rel))
         if facts is not None:
@@ -272,16 +420,10 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     groups = group(new.files.values())
     years = years_of(p for p in groups if p.kind == "month")
     run = DigestRun(folder=folder)
-    sigs: dict[Period, str] = {}
-    for period, members in groups.items():
-        words = target_words(cfg, period)
-        sigs[period] = _sig(b.identity, words, [[f.relpath, f.final_key] for f in members])
-    for year, months in years.items():
-        sigs[year] = _sig(b.identity, target_words(cfg, year), [sigs[m] for m in months])
+    sigs = signatures(cfg, b.identity, groups, years)
 
     def stale(period: Period) -> bool:
-        prev = old.periods.get(period.id)
-        return prev is None or prev.sig != sigs[period] or not (out / period.path(folder)).is_file()
+        return is_stale(out, old, folder, period, sigs[period])
 
     # Months and folders first (from the finals), then years (from their months' digests).
     lower = [p for p in sorted(groups, key=lambda p: p.id) if stale(p)]
@@ -294,17 +436,19 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     texts: dict[Period, str] = {}
     for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):
         texts[period] = paragraphs_by_part(output.text.strip(), req.parts)  # as written and read back
-        _settle(b, run, new, folder, period, groups[period], req, key, output, reused, sigs[period])
+        _settle(b, run, new, folder, period, groups[period], req, key, output, reused, sigs[period] or "")
     upper = [y for y in sorted(years, key=lambda p: p.id) if stale(y)]
     jobs = []
     for year in upper:
-        parts = [texts.get(m) or _digest_text(out / m.path(folder)) for m in years[year]]
+        written = [(m, texts.get(m) or _digest_text(out / m.path(folder))) for m in years[year]]
+        written = [(m, t) for m, t in written if t]
+        parts = [t for _, t in written]
         tokens = sum(b.tokenizer.count(p) for p in parts)
-        jobs.append(b.request(year, [p for p in parts if p], tokens))
+        jobs.append(b.request(year, parts, tokens, month_labels(b.identity, year, [m for m, _ in written])))
     outputs = await b.summarize(jobs)
     for year, (req, key), (output, reused) in zip(upper, jobs, outputs, strict=True):
         members = [f for m in years[year] for f in groups[m]]
-        _settle(b, run, new, folder, year, members, req, key, output, reused, sigs[year], months=years[year])
+        _settle(b, run, new, folder, year, members, req, key, output, reused, sigs[year] or "", months=years[year])
     for period in [*groups, *years]:
         if period in run.digests:
             continue
@@ -553,59 +697,115 @@ def period_stats(out: Path) -> list[dict[str, Any]]:
 
 @dataclass
 class PeriodPlan:
-    """The digests a run would redo (``batchsum plan``), with their calls and tokens."""
+    """The digests a run would redo (``batchsum plan``), with their requests and tokens."""
 
     periods: list[str] = field(default_factory=list)  # ids: month:1826-05, year:1826, folder:notes
     llm_calls: int = 0
-    input_tokens: int = 0
+    input_tokens: int = 0  # of the finals (a year: of its months' digests) the digests are made from
+    prompt_tokens: int = 0  # of the LLM requests (template and input)
+    prompt_tokens_estimated: int = 0  # the part of them that are outputs of this run, taken at their budgets
     est_output_tokens: int = 0
 
 
 def plan_digests(
-    cfg: RunConfig, manifest: dict[str, ManifestEntry], touched: dict[str, tuple[str | None, int]], deleted: list[str]
+    cfg: RunConfig,
+    manifest: dict[str, ManifestEntry],
+    touched: dict[str, tuple[str | None, int]],
+    deleted: list[str],
+    store: StateStore | None = None,
+    tokenizer: Tokenizer | None = None,
+    size: Callable[[SummaryRequest, int], int] | None = None,
 ) -> PeriodPlan:
-    """Which periods a run would redo, given the files it would summarize (``touched``: relpath ->
-    (real date or None, the final's planned tokens)) and the ones it would delete; reads only state."""
+    """Which periods a run would redo and what they cost, given the files it would summarize
+    (``touched``: relpath -> (real date or None, the final's planned tokens)) and the ones it would
+    delete. The same staleness test as the run (:func:`signatures`, :func:`is_stale`): a period with a
+    file to summarize is redone, any other only when its signature, its file or its backend says so.
+    A redone period whose inputs are all known (no file of it summarized, a year none of whose months
+    is redone) costs nothing when its output is in ``store``, as in the run. ``size`` gives an LLM
+    request's prompt tokens from the request and its input tokens."""
     state = load_state(state_path(cfg))
+    identity = backend_identity(cfg)
+    out = cfg.out
+    gone = set(deleted)
     files: dict[str, FileFacts] = {}
     for rel, entry in manifest.items():
-        facts = state.files.get(rel)
-        if facts is None and entry.final_id is not None:  # digests not made yet: the date from the name
-            day = str(entry.doc_date or "")[:10]
-            dated = day if day and (day in rel or day.replace("-", "") in rel) else None
-            facts = FileFacts(rel, entry.final_key or "", dated, "", entry.final_tokens, entry.content_type)
+        if rel in gone or rel in touched:
+            continue
+        # The facts the run will use: cached by the final's key, else read from the final itself.
+        facts = file_facts(out, entry, state.files.get(rel))
         if facts is not None:
             files[rel] = facts
-    affected = {period_id(files[rel]) for rel in [*touched, *deleted] if rel in files}
-    for rel in deleted:
-        files.pop(rel, None)
     for rel, (date, tokens) in touched.items():
-        files[rel] = FileFacts(rel, "", date, "", tokens)
-        affected.add(period_id(files[rel]))
-    after = group(files.values())
-    months = [p for p in after if p.kind == "month"]
-    years = years_of(months)
-    affected |= {p.id for p in after if p.id not in state.periods}
-    affected |= {y.id for y, ms in years.items() if y.id not in state.periods or any(m.id in affected for m in ms)}
+        files[rel] = FileFacts(rel, "", date, "", tokens)  # its final's key is known only once made
+    groups = group(files.values())
+    years = years_of(p for p in groups if p.kind == "month")
+    folder = digests_dir([*files, *(rel for rel in manifest if rel not in gone)])
+    sigs = signatures(cfg, identity, groups, years)
     plan = PeriodPlan()
-    for period, members in after.items():
-        if period.id in affected:
-            _plan_one(cfg, plan, period, sum(f.tokens for f in members))
-    for year, ms in years.items():
-        if year.id in affected:
-            parts = [_budget(cfg, m, sum(f.tokens for f in after[m])) for m in ms]
-            _plan_one(cfg, plan, year, sum(parts))
-    plan.periods.sort()
+
+    def stored_tokens(
+        period: Period, parts: list[str], input_tokens: int, labels: list[str] | None = None
+    ) -> int | None:
+        if store is None or tokenizer is None:
+            return None
+        _, key = digest_request(cfg, identity, period, [p for p in parts if p], input_tokens, labels)
+        output = store.get_node(key)
+        return tokenizer.count(paragraphs_by_part(output.text.strip(), parts)) if output is not None else None
+
+    made: dict[Period, int] = {}  # output tokens of the months redone (at their budgets when not stored)
+    for period in sorted(groups, key=lambda p: p.id):
+        if not is_stale(out, state, folder, period, sigs[period]):
+            continue
+        members = groups[period]
+        inputs = [f.tokens for f in members]
+        known = None
+        if sigs[period] is not None:
+            known = stored_tokens(period, [final_text(out, f.relpath) for f in members], sum(inputs))
+        fresh = sum(f.tokens for f in members if not f.final_key)
+        made[period] = _plan_one(cfg, identity, plan, period, inputs, fresh, known, size)
+    for year in sorted(years, key=lambda p: p.id):
+        if not is_stale(out, state, folder, year, sigs[year]):
+            continue
+        months = years[year]
+        inputs = [made.get(m, _kept_tokens(state, m)) for m in months]
+        known = None
+        if not any(m in made for m in months):
+            written = [(m, t) for m in months if (t := _digest_text(out / m.path(folder)))]
+            parts = [t for _, t in written]
+            labels = month_labels(identity, year, [m for m, _ in written])
+            known = stored_tokens(year, parts, sum(tokenizer.count(p) for p in parts) if tokenizer else 0, labels)
+        fresh = sum(made[m] for m in months if m in made)
+        _plan_one(cfg, identity, plan, year, inputs, fresh, known, size)
     return plan
 
 
-def _budget(cfg: RunConfig, period: Period, input_tokens: int) -> int:
-    return output_budget(max(input_tokens, 2), max(1, round(target_words(cfg, period) * TOKENS_PER_WORD)))
+def _kept_tokens(state: DigestState, period: Period) -> int:
+    prev = state.periods.get(period.id)
+    return prev.output_tokens if prev is not None else 0
 
 
-def _plan_one(cfg: RunConfig, plan: PeriodPlan, period: Period, input_tokens: int) -> None:
+def _plan_one(
+    cfg: RunConfig,
+    identity: tuple[str, str | None],
+    plan: PeriodPlan,
+    period: Period,
+    inputs: list[int],
+    fresh: int,
+    stored: int | None,
+    size: Callable[[SummaryRequest, int], int] | None,
+) -> int:
+    """Count one redone digest (made from parts of ``inputs`` tokens, ``fresh`` of them written by this
+    run; ``stored``: its output's tokens when the node store has it) into ``plan``; returns its output
+    tokens (a digest to make: its budget)."""
     plan.periods.append(period.id)
-    plan.input_tokens += input_tokens
-    plan.est_output_tokens += _budget(cfg, period, input_tokens)
+    if stored is not None:
+        return stored  # written from the node store: no request
+    req, _ = digest_request(cfg, identity, period, [""] * len(inputs), sum(inputs))
+    plan.input_tokens += req.input_tokens
+    plan.est_output_tokens += req.max_tokens
     if cfg.llm.enabled:
         plan.llm_calls += 1
+        if size is not None:
+            plan.prompt_tokens += size(req, req.input_tokens)
+            plan.prompt_tokens_estimated += fresh
+    return req.max_tokens

@@ -11,6 +11,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from batchsum.errors import ConfigError
+
 ContentType = Literal["journal", "conversation", "document"]
 CONTENT_TYPES: tuple[ContentType, ...] = ("journal", "conversation", "document")
 # What ``--type`` and a pipeline corpus accept: a content type, ``auto`` (decided per file), or an alias.
@@ -21,6 +23,16 @@ TYPE_ALIASES: dict[str, ContentType] = {
     "transcripts": "conversation",
     "chat": "conversation",
 }
+
+
+def normalize_type(value: str) -> TypeChoice:
+    """Map aliases (``transcript``) to canonical type names; raise ConfigError on unknown."""
+    v = TYPE_ALIASES.get(value.lower(), value.lower())
+    if v not in TYPE_CHOICES:
+        raise ConfigError(f"unknown --type {value!r} (choose journal, conversation, transcript, document or auto)")
+    return v  # type: ignore[return-value]
+
+
 PromptKind = Literal["brief", "standard", "chunk", "meta", "rolling"]
 
 

@@ -211,7 +211,8 @@ def _by_period(items: list[IndexRow], periods: Mapping[str, PeriodPage]) -> list
     out: list[str] = []
     if years:
         digests = " · ".join(_link(y, periods[f"year:{y}"].path) for y in years if f"year:{y}" in periods)
-        out += [f"{len(items)} files; {len(months)} months over {len(years)} years. Year digests: {digests}", ""]
+        span = f"{plural(len(months), 'month')} over {plural(len(years), 'year')}"
+        out += [f"{plural(len(items), 'file')}; {span}. Year digests: {digests}", ""]
     for year in years:
         out += [f"## {year}", ""]
         page = periods.get(f"year:{year}")
@@ -229,7 +230,7 @@ def _by_period(items: list[IndexRow], periods: Mapping[str, PeriodPage]) -> list
 def _period_section(pid: str, rows: list[IndexRow], periods: Mapping[str, PeriodPage]) -> list[str]:
     page = periods.get(pid)
     title = page.title if page is not None else (pid.split(":", 1)[1] or "(top level)")
-    out = [f"### {escape_text(title)} ({len(rows)} files)", ""]
+    out = [f"### {escape_text(title)} ({plural(len(rows), 'file')})", ""]
     if page is not None:
         if page.summary:
             out += ["\n".join(escape_html(line) for line in page.summary.splitlines()), ""]
@@ -238,6 +239,39 @@ def _period_section(pid: str, rows: list[IndexRow], periods: Mapping[str, Period
     out += [_row_line(r, with_type=True) for r in rows]
     out.append("")
     return out
+
+
+def plural(n: int, word: str) -> str:
+    """``1 file``, ``2 files``, ``1,253 files``: a count with its noun."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+_PERIOD_WORDS = {"month": "the month", "year": "the year", "folder": "the folder"}
+
+
+def period_context(meta: Mapping[str, object], body: str, chars: int) -> str:
+    """A period's digest as context for a model (``serve``): what it summarizes (the period, how many
+    files), then its text with each paragraph (a day of a month, a month of a year) cut to an equal
+    share of ``chars``, so the whole period is represented and not only its first days."""
+    title = str(meta.get("title") or meta.get("period") or "")
+    files = meta.get("files")
+    count = plural(files, "file") if isinstance(files, int) else "its files"
+    text = body.strip()
+    if text.startswith("# ") and "\n\n" in text:
+        text = text.split("\n\n", 1)[1]  # the title, said in the label
+    paragraphs = [" ".join(p.split()) for p in text.split("\n\n") if p.strip()]
+    share = max(80, chars // max(1, len(paragraphs)) - 3)  # room for " …" and the space after it
+    kept: list[str] = []
+    used = 0
+    for p in paragraphs:
+        cut = p if len(p) <= share else p[:share].rsplit(" ", 1)[0] + " …"
+        if kept and used + len(cut) > chars:
+            kept.append("…")
+            break
+        kept.append(cut)
+        used += len(cut) + 1
+    what = _PERIOD_WORDS.get(str(meta.get("period_kind")), "the period")
+    return f"{title} (digest of {what}, from {count}): {' '.join(kept)}"
 
 
 def _neg_date(date: str | None) -> tuple[int, ...]:

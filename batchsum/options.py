@@ -11,28 +11,29 @@ then the defaults, as on the command line.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from batchsum.config import RunConfig
-from batchsum.model import Thresholds
+from batchsum.remembered import reuse
+from batchsum.settings import BY_FIELD, SETTINGS, Setting, assign
 
 PathLike = str | Path
-# Options that are not in the settings schema: the command declares them itself.
-_EXTRA = {"type", "thresholds", "facets", "redact", "progress", "quiet"}
+# Keywords that are not settings: how the run reports itself.
+_EXTRA = {"progress", "quiet"}
 
 
 def _keywords() -> dict[str, tuple[str, bool]]:
-    """Accepted keyword -> (config field, inverted flag)."""
-    from batchsum.settings import SETTINGS
-
+    """Accepted keyword -> (config field, whether a true value means the field is false)."""
     names: dict[str, tuple[str, bool]] = {}
     for s in SETTINGS:
-        last = s.field.rpartition(".")[2]
-        names.setdefault(last, (s.field, False))
+        names.setdefault(s.field.rpartition(".")[2], (s.field, False))
         if s.flag is not None:
-            names[s.param_name] = (s.field, s.inverted)
+            flag = s.flag.removeprefix("--").replace("-", "_")
+            names[flag] = names[s.param_name] = (s.field, s.inverted)
+            if s.both:
+                names[f"no_{flag}"] = (s.field, True)
     return names
 
 
@@ -42,25 +43,20 @@ def _as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     return [Path(p) for p in paths]
 
 
-def _thresholds(value: Any) -> Thresholds:
-    from batchsum.settings import parse_thresholds
-
-    if isinstance(value, Thresholds):
-        return value
-    if isinstance(value, str):
-        return parse_thresholds(value)
-    if isinstance(value, Sequence):
-        return parse_thresholds(",".join(str(int(v)) for v in value))
-    raise TypeError(f"thresholds: four token bounds as '100,500,3000,15000', a list or Thresholds, got {value!r}")
-
-
-def _value(field: str, kind: str, value: Any) -> Any:
+def _value(s: Setting, value: Any, inverted: bool) -> Any:
+    """A keyword's value as the field holds it."""
     if value is None:
         return None
-    if kind in ("path", "dir"):
+    if s.parse is not None:
+        return s.parse(value)
+    if s.kind in ("path", "dir"):
         return Path(value)
-    if kind == "strlist":
+    if s.kind == "strlist":
         return [value] if isinstance(value, str) else [str(v) for v in value]
+    if inverted:
+        return not value
+    if s.zero_is_none and value <= 0:
+        return None
     return value
 
 
@@ -68,34 +64,15 @@ def run_config(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any])
     """The RunConfig of ``paths`` and keyword ``options``, and the config fields they gave
     (the rest may come from the output folder's remembered settings). TypeError names an unknown
     keyword and the nearest known one."""
-    from batchsum.settings import BY_FIELD, assign
-    from batchsum.walk import normalize_type
-
     cfg = RunConfig(paths=_as_paths(paths))
     known = _keywords()
     given: set[str] = set()
     for key, value in options.items():
-        if key == "type":
-            cfg.content_type = normalize_type(value)
-            given.add("content_type")
-        elif key == "thresholds":
-            cfg.thresholds = _thresholds(value)
-            given.add("thresholds")
-        elif key in ("facets", "redact"):
-            field = "llm.facets" if key == "facets" else "redact"
-            assign(cfg, field, value)
-            given.add(field)
-        elif key in ("progress", "quiet"):
+        if key in _EXTRA:
             setattr(cfg, key, value)
         elif key in known:
             field, inverted = known[key]
-            s = BY_FIELD[field]
-            value = _value(field, s.kind, value)
-            if inverted:
-                value = not value
-            elif s.zero_is_none and value is not None and value <= 0:
-                value = None
-            assign(cfg, field, value)
+            assign(cfg, field, _value(BY_FIELD[field], value, inverted))
             given.add(field)
         else:
             near = difflib.get_close_matches(key, [*known, *_EXTRA], n=1)
@@ -109,7 +86,5 @@ def build(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any]) -> R
     (none with ``rebuild=True``)."""
     cfg, given = run_config(paths, options)
     if not cfg.rebuild:
-        from batchsum.remembered import reuse
-
         reuse(cfg, given)
     return cfg

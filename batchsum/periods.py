@@ -5,19 +5,30 @@ and that month's year; any other source (no date, or only a file's modification 
 it was copied) belongs to its folder. Each period gets one digest (see :mod:`batchsum.digests`) under
 ``digests/`` in the output: ``digests/<YYYY>/<YYYY-MM>.md`` for a month, ``digests/<YYYY>.md`` for a
 year, ``digests/folders/<folder>.md`` for a folder (``digests/top.md`` for the output's top level).
-Everything here is pure: no file is read or written.
+Everything here is pure (no file is read or written) but :func:`digests_pending`, the cheap check an
+unchanged run makes before it loads the digests.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+from batchsum import jsonio
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
 
 PeriodKind = Literal["month", "year", "folder"]
 PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
+# How digests are laid out (an extractive year month by month is 2): part of every digest's signature,
+# so a new layout redoes them all.
+DIGEST_FORMAT = 2
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
@@ -100,6 +111,23 @@ class Period:
         return f"{self.key}-01-01" if self.kind == "year" else None
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def period_named(query: str, key: str) -> bool:
+    """Whether ``query`` names the month (``1826-05``: "May 1826", "may 1826", "1826-05") or the year
+    (``1826``) ``key`` is: its words are then what the period's digest is about, not what an entry that
+    mentions the date holds."""
+    lowered = query.lower()
+    words = set(_WORD.findall(lowered))
+    m = re.fullmatch(r"(\d{4})-(\d{2})", key)
+    if m is not None and 1 <= int(m.group(2)) <= 12:
+        return key in lowered or (m.group(1) in words and MONTH_NAMES[int(m.group(2)) - 1].lower() in words)
+    # A year is named by itself, not as the year of a month ("May 1826" asks for the month).
+    months = {name.lower() for name in MONTH_NAMES}
+    return bool(re.fullmatch(r"\d{4}", key)) and key in words and not months & words
+
+
 def digests_dir(relpaths: Iterable[str]) -> str:
     """``digests``, or ``batchsum-digests`` when a source's tree already lives under ``digests/``."""
     taken = any(rel == DIGESTS_DIR or rel.startswith(DIGESTS_DIR + "/") for rel in relpaths)
@@ -165,3 +193,27 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
     if len(parts) > words:
         return " ".join(parts[:words]).rstrip(",;:-") + "…"
     return first
+
+
+def digest_settings(cfg: RunConfig, identity: tuple[str, str | None]) -> list[object]:
+    """What every digest depends on besides its inputs: the backend and model (``identity``), the word
+    budgets and the layout."""
+    return [*identity, cfg.digest_month_words, cfg.digest_year_words, DIGEST_FORMAT]
+
+
+def digests_pending(cfg: RunConfig, identity: tuple[str, str | None]) -> bool:
+    """Whether a run whose files are all unchanged still has digests to redo: none made yet, made with
+    other settings (:func:`digest_settings`), made by the fallback (provisional: an empty signature),
+    or a digest file gone. Reads the digests' state and stats the digests, nothing else."""
+    state_file = cfg.state_dir / DIGEST_STATE
+    try:
+        st = os.lstat(state_file)
+        if not stat.S_ISREG(st.st_mode):
+            return True
+        data = jsonio.loads(state_file.read_bytes())
+        if list(data.get("settings") or []) != digest_settings(cfg, identity):
+            return True
+        periods = data.get("periods") or {}
+        return any(not p.get("sig") or not (cfg.out / str(p.get("path"))).is_file() for p in periods.values())
+    except (OSError, ValueError, TypeError, AttributeError):
+        return True

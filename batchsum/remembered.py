@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from batchsum import jsonio
 from batchsum.config import STATE_DIR, IndexConfig, RunConfig
 from batchsum.errors import ConfigError
+from batchsum.settings import SETTINGS, assign
+from batchsum.tree import atomic_write_bytes
 
 if TYPE_CHECKING:
     from batchsum.state import ManifestEntry
@@ -30,32 +32,7 @@ FILE_NAME = "settings.json"
 FORMAT = 1
 
 # RunConfig fields (dotted for LLMConfig and the level bounds) and the option that sets each.
-REMEMBERED: dict[str, str] = {
-    "content_type": "--type",
-    "llm.base_url": "--base-url",
-    "llm.model": "--model",
-    "llm.prompts_dir": "--prompts",
-    "llm.context_window": "--context-window",
-    "llm.temperature": "backend.temperature",
-    "llm.facets": "--facets",
-    "encoding": "--encoding",
-    "thresholds.none": "--thresholds",
-    "thresholds.brief": "--thresholds",
-    "thresholds.standard": "--thresholds",
-    "thresholds.detailed": "--thresholds",
-    "chunk_size": "--chunk-size",
-    "chunk_overlap": "--chunk-overlap",
-    "group_size": "--group-size",
-    "keep_short": "--no-short",
-    "final_words": "--final-words",
-    "max_chain_depth": "--max-chain-depth",
-    "redact": "--redact",
-    "ignore": "--ignore",
-    "follow_symlinks": "--follow-symlinks",
-    "embed_base_url": "--embed-base-url",
-    "embed_model": "--embed-model",
-    "collection": "--collection",
-}
+REMEMBERED: dict[str, str] = {s.field: s.name for s in SETTINGS if s.remember}
 _PATHS = {"llm.prompts_dir"}
 
 
@@ -144,8 +121,6 @@ def load(out: Path) -> dict[str, Any] | None:
 
 def save(cfg: RunConfig) -> None:
     """Remember ``cfg``'s settings in its output folder."""
-    from batchsum.tree import atomic_write_bytes
-
     path = settings_path(cfg.out)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {"format": FORMAT, "command_line": cfg.command_line, "settings": snapshot(cfg)}
@@ -155,7 +130,6 @@ def save(cfg: RunConfig) -> None:
 def reuse(cfg: RunConfig, given: set[str]) -> list[str]:
     """Fill every remembered setting of ``cfg`` that is not in ``given`` (field names, ``thresholds``
     for all four bounds) from its output folder; return the fields whose value that changed."""
-    from batchsum.settings import assign
 
     old = load(cfg.out)
     if not old:

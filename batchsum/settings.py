@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from batchsum.config import AUTO_RATE, STATE_DIR, LLMConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.language import check_language
-from batchsum.model import Thresholds
+from batchsum.model import Thresholds, normalize_type
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
 Kind = Literal["str", "int", "number", "bool", "path", "dir", "strlist", "enum"]
 Scope = Literal["common", "run", "file"]  # run and plan / run only / pipeline file only
@@ -50,6 +50,15 @@ class Setting:
     envvar: str | None = None
     param: str | None = None  # click parameter name when it differs from the flag's
     command_default: Any = None  # the command line's default when it is not the library's (None: the same)
+    both: bool = False  # a ``--x/--no-x`` pair; left out, the value stays as it is (default or remembered)
+    parse: Callable[[Any], Any] | None = None  # turns a given value (e.g. a flag's string) into the field's
+    remember: bool = False  # an output folder keeps it (:mod:`batchsum.remembered`)
+    label: str | None = None  # how messages name it, when not by its flag or key
+
+    @property
+    def name(self) -> str:
+        """How messages name the setting: its flag, else its pipeline-file key."""
+        return self.label or self.flag or self.key or self.field
 
     @property
     def param_name(self) -> str:
@@ -70,10 +79,56 @@ def _s(field: str, kind: Kind, flag: str | None, key: str | None, help: str = ""
     return Setting(field, kind, flag, key, help, **kw)
 
 
+def parse_thresholds(value: str | Sequence[int] | Thresholds | None) -> Thresholds:
+    """The four level bounds in tokens from ``"100,500,3000,15000"``, a list of four or Thresholds."""
+    if value is None or value == "":
+        return Thresholds()
+    if isinstance(value, Thresholds):
+        return value
+    text = value if isinstance(value, str) else ",".join(str(v) for v in value)
+    try:
+        nums = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise ConfigError(f"--thresholds must be four integers like 100,500,3000,15000, got {value!r}") from None
+    if len(nums) != 4 or not (0 <= nums[0] <= nums[1] <= nums[2] <= nums[3]):
+        raise ConfigError(
+            f"--thresholds must be four increasing integers (NONE,BRIEF,STANDARD,DETAILED), got {value!r}"
+        )
+    return Thresholds(*nums)
+
+
 SETTINGS: tuple[Setting, ...] = (
+    _s(
+        "content_type",
+        "str",
+        "--type",
+        None,
+        "journal | conversation (alias: transcript) | document | auto (decide per file).",
+        param="content_type",
+        command_default="auto",
+        parse=normalize_type,
+        remember=True,
+    ),
+    _s(
+        "thresholds",
+        "str",
+        "--thresholds",
+        None,
+        "Level bounds NONE,BRIEF,STANDARD,DETAILED in tokens [100,500,3000,15000].",
+        parse=parse_thresholds,
+    ),
+    _s(
+        "llm.facets",
+        "bool",
+        "--facets",
+        None,
+        "Structured facets in finals [default: on for conversations].",
+        both=True,
+        remember=True,
+    ),
     _s("out", "path", "--out", "output", "Output folder for the summary tree and state.", short="-o"),
-    _s("encoding", "str", "--encoding", "encoding", "tiktoken encoding for token counts."),
-    _s("chunk_size", "int", "--chunk-size", "chunking.size", "Tokens per chunk.", minimum=50),
+    _s("encoding", "str", "--encoding", "encoding", "tiktoken encoding for token counts.", remember=True),
+    _s("chunk_size", "int", "--chunk-size", "chunking.size", "Tokens per chunk.", minimum=50, remember=True),
     _s(
         "chunk_overlap",
         "int",
@@ -81,9 +136,10 @@ SETTINGS: tuple[Setting, ...] = (
         "chunking.overlap",
         "Tokens shared by neighbouring chunks.",
         minimum=0,
+        remember=True,
     ),
-    _s("group_size", "int", "--group-size", "chunking.group_size", "L1s per L2 group.", minimum=2),
-    _s("ignore", "strlist", "--ignore", "ignore", "Extra gitignore-style pattern to skip (repeatable)."),
+    _s("group_size", "int", "--group-size", "chunking.group_size", "L1s per L2 group.", minimum=2, remember=True),
+    _s("ignore", "strlist", "--ignore", "ignore", "Extra gitignore-style pattern to skip (repeatable).", remember=True),
     _s(
         "llm.base_url",
         "str",
@@ -93,6 +149,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Without it: the offline extractive summarizer.",
         nullable=True,
         envvar="OPENAI_BASE_URL",
+        remember=True,
     ),
     _s(
         "llm.api_key",
@@ -110,6 +167,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Model name [env BATCHSUM_MODEL].",
         nullable=True,
         envvar="BATCHSUM_MODEL",
+        remember=True,
     ),
     _s(
         "llm.fallback_models",
@@ -167,7 +225,7 @@ SETTINGS: tuple[Setting, ...] = (
         "When a node finally fails: extractive fallback, fail the file, or abort the run.",
         choices=("fallback", "fail", "abort"),
     ),
-    _s("llm.prompts_dir", "dir", "--prompts", "backend.prompts_dir", "Folder of custom prompt files."),
+    _s("llm.prompts_dir", "dir", "--prompts", "backend.prompts_dir", "Folder of custom prompt files.", remember=True),
     _s(
         "llm.context_window",
         "int",
@@ -175,9 +233,10 @@ SETTINGS: tuple[Setting, ...] = (
         "backend.context_window",
         "Tokens the model reads at once.",
         minimum=512,
+        remember=True,
     ),
     _s("llm.cache", "bool", "--no-cache", "backend.cache", "Bypass the on-disk LLM response cache.", inverted=True),
-    _s("llm.temperature", "number", None, "backend.temperature", minimum=0, maximum=2),
+    _s("llm.temperature", "number", None, "backend.temperature", minimum=0, maximum=2, remember=True),
     _s(
         "max_chain_depth",
         "int",
@@ -185,6 +244,7 @@ SETTINGS: tuple[Setting, ...] = (
         "rolling.max_chain_depth",
         "Rolling summaries built on previous finals before a fresh one from source.",
         minimum=0,
+        remember=True,
     ),
     _s(
         "price_per_1k",
@@ -198,12 +258,16 @@ SETTINGS: tuple[Setting, ...] = (
     _s(
         "keep_short",
         "bool",
-        "--no-short",
+        "--short",
         "levels.keep_short",
-        "Write nothing for files below the NONE bound (by default their text is kept whole as their final).",
-        inverted=True,
+        "Keep files below the NONE bound whole as their final; --no-short writes nothing for them [default: keep].",
+        both=True,
+        remember=True,
     ),
-    *(_s(f"thresholds.{n}", "int", None, f"levels.{n}", minimum=0) for n in ("none", "brief", "standard", "detailed")),
+    *(
+        _s(f"thresholds.{n}", "int", None, f"levels.{n}", minimum=0, remember=True, label="--thresholds")
+        for n in ("none", "brief", "standard", "detailed")
+    ),
     _s(
         "language",
         "str",
@@ -219,6 +283,7 @@ SETTINGS: tuple[Setting, ...] = (
         "levels.final_words",
         "Word cap of a HIERARCHICAL final from the extractive summarizer (0: no cap).",
         minimum=0,
+        remember=True,
     ),
     _s(
         "digests",
@@ -278,7 +343,7 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=65535,
         scope="run",
     ),
-    _s("collection", "str", "--collection", "index.collection", "Chroma collection name.", scope="run"),
+    _s("collection", "str", "--collection", "index.collection", "Chroma collection name.", scope="run", remember=True),
     _s(
         "embed_base_url",
         "str",
@@ -287,6 +352,7 @@ SETTINGS: tuple[Setting, ...] = (
         "OpenAI-compatible embeddings endpoint instead of the packaged MiniLM.",
         nullable=True,
         scope="run",
+        remember=True,
     ),
     _s(
         "embed_model",
@@ -296,6 +362,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Embedding model name for --embed-base-url.",
         nullable=True,
         scope="run",
+        remember=True,
     ),
     _s(
         "executor",
@@ -385,9 +452,19 @@ SETTINGS: tuple[Setting, ...] = (
         "--follow-symlinks",
         "follow_symlinks",
         "Read symlinks whose target lies outside every PATH given (skipped with a message otherwise).",
+        remember=True,
     ),
-    # --redact/--no-redact is a three-way flag (unset: on when text would leave the machine), declared in cli.run.
-    _s("redact", "bool", None, "redact", nullable=True),
+    _s(
+        "redact",
+        "bool",
+        "--redact",
+        "redact",
+        "Replace secrets (API keys, tokens, passwords, private keys) in source text by [REDACTED:<kind>] before it "
+        "is summarized, indexed or sent [default: on when --base-url/--embed-base-url is not loopback].",
+        nullable=True,
+        both=True,
+        remember=True,
+    ),
     _s(
         "log_file",
         "path",
@@ -447,21 +524,6 @@ def assign(cfg: RunConfig, field: str, value: Any) -> None:
         setattr(cfg.llm, name, value)
     else:
         setattr(cfg, field, value)
-
-
-def parse_thresholds(value: str | None) -> Thresholds:
-    """``--thresholds 100,500,3000,15000``: the four level bounds in tokens."""
-    if not value:
-        return Thresholds()
-    try:
-        nums = [int(x) for x in value.split(",")]
-    except ValueError:
-        raise ConfigError(f"--thresholds must be four integers like 100,500,3000,15000, got {value!r}") from None
-    if len(nums) != 4 or not (0 <= nums[0] <= nums[1] <= nums[2] <= nums[3]):
-        raise ConfigError(
-            f"--thresholds must be four increasing integers (NONE,BRIEF,STANDARD,DETAILED), got {value!r}"
-        )
-    return Thresholds(*nums)
 
 
 def validate(cfg: RunConfig) -> None:
@@ -524,12 +586,16 @@ def click_option(s: Setting) -> Callable[[Any], Any]:
     kw: dict[str, Any] = {"help": s.help}
     if s.envvar:
         kw["envvar"] = s.envvar
-    if s.kind == "bool":
+    if s.kind == "bool" and s.both:
+        decls[0] = f"{s.flag}/--no-{s.flag.removeprefix('--')}"
+        kw["default"] = None
+    elif s.kind == "bool":
         kw["is_flag"] = True
     elif s.kind == "strlist":
         kw["multiple"] = True
     else:
-        default = s.default if s.command_default is None else s.command_default
+        # A parsed setting's command-line default is its text (or none), not the parsed object.
+        default = s.command_default if s.command_default is not None or s.parse else s.default
         if default is None and s.zero_is_none:
             default = 0
         if default == AUTO_RATE:
@@ -558,7 +624,11 @@ def from_params(cfg: RunConfig, params: dict[str, Any]) -> None:
         if s.flag is None or s.param_name not in params:
             continue
         value = params[s.param_name]
-        if s.kind == "bool":
+        if s.both and value is None:
+            continue  # left out: the default (or the remembered setting) stands
+        if s.parse is not None and value is not None:
+            value = s.parse(value)
+        elif s.kind == "bool":
             value = not value if s.inverted else bool(value)
         elif s.kind == "strlist":
             value = list(value or ())

@@ -63,6 +63,8 @@ class ManifestEntry:
     fallback_nodes: int = 0
     # [size, mtime_ns] of the final as written: a different stat means someone else changed it.
     final_stat: list[int] = field(default_factory=list)
+    # The language the file was read in: the metrics row of a run that does not read it again still names it.
+    language: str | None = None
 
 
 _FIELDS = [f.name for f in fields(ManifestEntry)]

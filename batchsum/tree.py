@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -138,11 +139,75 @@ def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None
         raise
 
 
+# A string YAML reads back as itself without quotes: a letter first (no indicator, number, date or
+# ``.inf``), words joined by single spaces or colons (no ": ", " #" or trailing blank).
+_PLAIN = re.compile(r"[A-Za-z][\w.,/()+@·'-]*(?:[ :][\w.,/()+@·'-]+)*")
+_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})  # YAML 1.1 bools, null
+# What a double-quoted scalar must escape: the quote, the backslash, and what YAML does not allow as
+# printable or reads as a line break.
+_ESCAPE = re.compile(r'[\\"\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]')
+_FLOAT = re.compile(r"-?[0-9]+\.[0-9]*(?:e[-+][0-9]+)?")  # a repr() that PyYAML's float resolver matches
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group()
+    if c in '\\"':
+        return "\\" + c
+    o = ord(c)
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+
+def _scalar(value: Any) -> str | None:
+    """``value`` as one YAML scalar, or None when it is not a str, int, float, bool or None."""
+    kind = type(value)
+    if kind is str:
+        if _PLAIN.fullmatch(value) and value.lower() not in _WORDS:
+            return value
+        return '"' + _ESCAPE.sub(_escape, value) + '"'
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return str(value)
+    if value is None:
+        return "null"
+    if kind is float:
+        text = repr(value)
+        return text if _FLOAT.fullmatch(text) else None
+    return None
+
+
+def dump_front_matter(meta: dict[str, Any]) -> str:
+    """``meta`` as block-style YAML that ``yaml.safe_load`` reads back equal.
+
+    Front matter is a flat mapping of short scalars and lists of them; those are written here (a
+    node's ~25 keys through PyYAML's representer cost ~1 ms, most of the CPU of writing its file).
+    Any other value (facets, nested mappings) and any unusual key goes through PyYAML.
+    """
+    lines: list[str] = []
+    for key, value in meta.items():
+        if type(key) is str and _KEY.fullmatch(key) and key.lower() not in _WORDS:
+            if type(value) is list:
+                items = [text for text in map(_scalar, value) if text is not None]
+                if len(items) == len(value):
+                    lines.append(f"{key}:\n- " + "\n- ".join(items) if items else f"{key}: []")
+                    continue
+            else:
+                text = _scalar(value)
+                if text is not None:
+                    lines.append(f"{key}: {text}")
+                    continue
+        yaml, dumper, _ = _yaml()
+        dumped = yaml.dump(
+            {key: value}, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
+        )
+        lines.append(dumped.rstrip("\n"))
+    return "".join(line + "\n" for line in lines) if lines else "{}\n"
+
+
 def render_markdown(meta: dict[str, Any], body: str) -> str:
-    """Front matter dumped by PyYAML (so no value can break it) followed by the body."""
-    yaml, dumper, _ = _yaml()
-    dumped = yaml.dump(meta, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000)
-    return f"{FRONT}{dumped}{FRONT}\n{body.rstrip()}\n"
+    """Front matter (:func:`dump_front_matter`, so no value can break it) followed by the body."""
+    return f"{FRONT}{dump_front_matter(meta)}{FRONT}\n{body.rstrip()}\n"
 
 
 def parse_markdown(text: str) -> tuple[dict[str, Any], str]:

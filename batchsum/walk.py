@@ -22,7 +22,7 @@ from batchsum.decoding import decode_bytes, strip_control
 from batchsum.errors import ConfigError, InputError
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
-from batchsum.model import TYPE_ALIASES, TYPE_CHOICES, ContentType, Document
+from batchsum.model import ContentType, Document
 
 log = logging.getLogger(__name__)
 
@@ -100,14 +100,6 @@ class WalkResult:
     refs: list[SourceRef] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     roots: list[Path] = field(default_factory=list)
-
-
-def normalize_type(value: str) -> TypeChoice:
-    """Map aliases (``transcript``) to canonical type names; raise ConfigError on unknown."""
-    v = TYPE_ALIASES.get(value.lower(), value.lower())
-    if v not in TYPE_CHOICES:
-        raise ConfigError(f"unknown --type {value!r} (choose journal, conversation, transcript, document or auto)")
-    return v  # type: ignore[return-value]
 
 
 def _root_names(roots: list[Path]) -> dict[Path, str]:

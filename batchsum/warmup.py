@@ -17,6 +17,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from batchsum.tokens import get_tokenizer
+
 _started: set[str] = set()
 _lock = threading.Lock()
 
@@ -50,8 +52,6 @@ def start_tokenizer(encoding: str) -> None:
     overlapping the walk and the imports before the first file is chunked."""
 
     def load() -> None:
-        from batchsum.tokens import get_tokenizer
-
         get_tokenizer(encoding)
 
     _once_in_background(f"tokenizer-{encoding}", load)

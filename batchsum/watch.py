@@ -20,7 +20,9 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum import run
 from batchsum.errors import BatchsumError, ConfigError
+from batchsum.walk import ALL_EXTS
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -77,8 +79,6 @@ class Watcher:
     # ---- one pass --------------------------------------------------------------------------
     def run_once(self) -> RunResult | None:
         """An incremental run (and facts pass), reported; never raises for a bad file or a failed run."""
-        from batchsum import run
-
         self.runs += 1
         try:
             with self._around():
@@ -113,8 +113,6 @@ class Watcher:
 
     # ---- watching --------------------------------------------------------------------------
     def _relevant(self, change: Any, path: str) -> bool:
-        from batchsum.walk import ALL_EXTS
-
         real = os.path.realpath(path)
         if real == self._out or real.startswith(self._out + os.sep):
             return False  # our own writes

@@ -7,7 +7,7 @@ same length in words: ``lead`` (the period's finals in date order, cut at the di
 
 Search: for each month, ``what happened in <Month YYYY>?`` and an events query (the month's name with
 the three entities of its finals most specific to it, tf-idf against the other months); the rank of
-the month's digest among the hits (top-1, top-3 rates).
+the month's digest among the hits (top-1 and top-3 counts, and each miss with what outranked it).
 
 Incremental (``--incremental``): on a copy of the corpus, one line appended to one entry, then a run:
 files summarized, digests redone (and which), wall time; then an unchanged run.
@@ -37,7 +37,15 @@ from batchsum.periods import MONTH_NAMES, one_line
 from batchsum.tree import read_node
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = REPO.parent / "shared" / "bench" / "journals" / "scott_daily"
+# ../shared from the main checkout, ../../shared from a worktree under wt/.
+DEFAULT_CORPUS = next(
+    (
+        p
+        for p in (r / "shared" / "bench" / "journals" / "scott_daily" for r in (REPO.parent, REPO.parent.parent))
+        if p.is_dir()
+    ),
+    REPO.parent / "shared" / "bench" / "journals" / "scott_daily",
+)
 
 
 def batchsum(*args: str, log: Path | None = None) -> tuple[float, list[dict[str, object]]]:
@@ -117,21 +125,26 @@ def month_queries(out: Path) -> list[tuple[str, str, str]]:
     return out_q
 
 
-def search_ranks(out: Path, limit: int) -> dict[str, float]:
-    """Top-1 and top-3 rates of the month's digest for both kinds of month query."""
+def search_ranks(out: Path, limit: int) -> dict[str, object]:
+    """Top-1 and top-3 counts of the month's digest for both kinds of month query, and the misses."""
     queries = month_queries(out)
     step = max(1, len(queries) // limit) if limit else 1
     ranks: dict[str, list[int | None]] = {"plain": [], "events": []}
+    misses: list[dict[str, object]] = []  # queries whose month is not in the top 3, with what outranked it
     for doc, plain, events in queries[::step]:
         for kind, q in (("plain", plain), ("events", events)):
             cmd = [sys.executable, "-m", "batchsum", "search", q, "--out", str(out), "--json", "-k", "10"]
             res = subprocess.run(cmd, check=True, cwd=REPO, capture_output=True, text=True)
             ids = [h["doc_id"] for h in json.loads(res.stdout)]
-            ranks[kind].append(ids.index(doc) + 1 if doc in ids else None)
-    result: dict[str, float] = {"queries": len(ranks["plain"])}
+            rank = ids.index(doc) + 1 if doc in ids else None
+            ranks[kind].append(rank)
+            if rank is None or rank > 3:
+                misses.append({"query": q, "want": doc, "rank": rank, "top3": ids[:3]})
+    result: dict[str, object] = {"queries": len(ranks["plain"])}
     for kind, rs in ranks.items():
-        result[f"{kind}_top1"] = round(sum(1 for r in rs if r == 1) / len(rs), 3)
-        result[f"{kind}_top3"] = round(sum(1 for r in rs if r is not None and r <= 3) / len(rs), 3)
+        result[f"{kind}_top1"] = f"{sum(1 for r in rs if r == 1)}/{len(rs)}"
+        result[f"{kind}_top3"] = f"{sum(1 for r in rs if r is not None and r <= 3)}/{len(rs)}"
+    result["misses"] = misses
     return result
 
 

@@ -28,3 +28,11 @@ def isolate_user_state(monkeypatch: pytest.MonkeyPatch, _session_cache: Path) ->
     # No user config file (~/.config/batchsum/config.yaml) reaches a test.
     monkeypatch.setenv("XDG_CONFIG_HOME", str(_session_cache / "no-config"))
     yield
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``pytest -n`` (xdist), tests that start a Ray cluster run one after another in one worker:
+    two local clusters at once would compete for the same session folder and the machine's CPUs."""
+    for item in items:
+        if item.get_closest_marker("ray") is not None or "ray" in item.path.name:
+            item.add_marker(pytest.mark.xdist_group("ray"))

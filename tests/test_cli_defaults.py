@@ -69,3 +69,13 @@ def test_a_bad_config_file_is_a_usage_error_naming_it(cwd: Path, text: str, mess
 def test_batchsum_config_names_the_file(cwd: Path) -> None:
     code, out = run(["run", str(JOURNAL)], env={"BATCHSUM_CONFIG": str(cwd / "missing.yaml")})
     assert code == 2 and "missing.yaml: no such file" in out
+
+
+@pytest.mark.parametrize(("key", "kept"), [("no-short: true", False), ("short: false", False), ("short: true", True)])
+def test_either_side_of_a_flag_pair_reads_its_own_way(cwd: Path, key: str, kept: bool) -> None:
+    """`no-short: true` in the config file means --no-short, not --short (both are one parameter)."""
+    (cwd / "batchsum.yaml").write_text(f"run:\n  {key}\n  no-index: true\n  quiet: true\n")
+    (cwd / "src").mkdir()
+    (cwd / "src" / "note.md").write_text("A short note about the ferry.\n")
+    assert run(["run", str(cwd / "src"), "--out", str(cwd / "out")])[0] == 0
+    assert (cwd / "out" / "note.md").exists() is kept

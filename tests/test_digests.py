@@ -264,3 +264,53 @@ def test_an_extractive_digest_gets_a_paragraph_per_input_it_quotes() -> None:
     )
     written = "In short, a calm voyage and good news from Bergen."  # an LLM's words: kept as written
     assert paragraphs_by_part(written, parts) == written
+
+
+def test_an_extractive_year_reads_month_by_month_in_the_months_own_words(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for day, i in (("2025-12-08", 3), ("2025-12-15", 4), ("2025-12-30", 5)):  # December outweighs November
+        (corpus / f"{day}.md").write_text(entry(day, i), encoding="utf-8")
+    run(corpus, out, "--year-words", "100")
+
+    def text(path: Path) -> str:
+        body = parse_markdown(path.read_text(encoding="utf-8"))[1]
+        return body.split("\n\n", 1)[1].split("<!--")[0].strip()
+
+    year = text(out / "digests" / "2025.md")
+    paragraphs = year.split("\n\n")
+    assert [p.split(" ", 1)[0] for p in paragraphs] == ["**November.**", "**December.**"]
+    for paragraph, month in zip(paragraphs, ("2025-11", "2025-12"), strict=True):
+        source = " ".join(text(out / "digests" / "2025" / f"{month}.md").split())
+        body = paragraph.split(" ", 1)[1]
+        sentences = [s.strip() + "." for s in body.split(". ") if s.strip(" .")]
+        invented = [s for s in sentences if s.rstrip(".") not in source]
+        assert sentences and not invented, (invented, source)
+    # Each month's share follows the length of its digest: the longer December gets more words.
+    assert len(paragraphs[1].split()) > len(paragraphs[0].split())
+    assert len(year.split()) <= 100 * 1.3 + 4
+
+
+def test_a_query_naming_a_month_finds_its_digest_before_entries_that_mention_the_date(tmp_path: Path) -> None:
+    src = tmp_path / "journal"
+    src.mkdir()
+    for i, day in enumerate(["2025-11-10", "2025-12-02", "2025-12-09", "2025-12-16", "2025-12-23", "2026-01-05"]):
+        # Each December entry mentions the month and year, as letters and footnotes do ("23d May 1826").
+        text = entry(day, i).replace("I read in the evening", "I dated my letter 9 December 2025 and read")
+        if day == "2025-12-16":
+            text += "Old Halvorsen, the lighthouse keeper at Svolvær, retired after forty years.\n"
+        (src / f"{day}.md").write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+
+    def search(query: str) -> list[str]:
+        got = CliRunner().invoke(main, ["search", query, "--out", str(out), "--json"])
+        assert got.exit_code == 0, got.output
+        return [h["doc_id"] for h in json.loads(got.output)]
+
+    ids = search("what happened in December 2025?")
+    assert ids[0] == "digests/2025/2025-12.md", ids  # the month itself answers, before any of its entries
+    # The month's events: its digest leads, then the entry that holds them.
+    ids = search("December 2025: Halvorsen, lighthouse keeper, Svolvær")
+    assert ids[:2] == ["digests/2025/2025-12.md", "2025-12-16.md"], ids
+    assert search("Halvorsen, lighthouse keeper, Svolvær")[0] == "2025-12-16.md"  # no month asked for

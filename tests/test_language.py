@@ -240,3 +240,24 @@ def test_llm_requests_ask_for_the_sources_language(tmp_path: Path, fake_llm: Fak
     asks = fake_llm.requests(match="Write the summary in Russian, the language of the content.")
     assert asks and all("Лиссабон" in e.prompt_text for e in asks)
     assert fake_llm.requests(match="Lisbon") and not fake_llm.requests(match="Write the summary in English")
+
+
+def test_an_unchanged_file_keeps_its_language_in_the_metrics(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    text = (
+        "Wir fuhren am Morgen über die Alpen nach Italien. Die Kutsche war eng und der Weg steil, aber die "
+        "Aussicht auf die verschneiten Gipfel entschädigte uns für alles. In Verona besahen wir das Amphitheater, "
+        "und am Abend tranken wir Wein in einer kleinen Schenke, während draußen der Regen fiel. "
+    )
+    (corpus / "reise.txt").write_text(text * 3, encoding="utf-8")
+    out = tmp_path / "out"
+    for step in range(2):  # the second run reads only the new file, not the unchanged German one
+        if step:
+            (corpus / "harbor.txt").write_text(" ".join(["We counted the boats in the harbor again."] * 20))
+        res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index"])
+        assert res.exit_code == 0, res.output
+    con = duckdb.connect(str(out / ".batchsum" / "metrics.duckdb"), read_only=True)
+    rows = con.execute("SELECT run_id, status, language FROM files WHERE relpath = 'reise.txt'").fetchall()
+    con.close()
+    assert sorted((status, lang) for _, status, lang in rows) == [("done", "de"), ("unchanged", "de")], rows

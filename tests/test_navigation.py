@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from batchsum.navigation import IndexRow, links_block, render_index, strip_links, title_for, with_links
+from batchsum.navigation import (
+    IndexRow,
+    PeriodPage,
+    links_block,
+    render_index,
+    strip_links,
+    title_for,
+    with_links,
+)
 
 
 def test_final_links_down_and_to_the_source(tmp_path: Path) -> None:
@@ -44,6 +52,23 @@ def test_index_groups_by_type_newest_first() -> None:
     assert "(<journal/2026-03-01.md/summaries/L3/final.md>)" in text
     assert "kept whole" in lines[-1]
     assert title_for("journal/2026-03-01.md") == "2026-03-01" and title_for("notes/README") == "README"
+
+
+def test_index_by_period_counts_in_words_that_agree() -> None:
+    one = [IndexRow("j/2026-03-01.md", "journal", "BRIEF", "2026-03-01", 300, 60, "A walk.", "month:2026-03")]
+    pages = {
+        "month:2026-03": PeriodPage("month:2026-03", "March 2026", "digests/2026/2026-03.md", "A walk."),
+        "year:2026": PeriodPage("year:2026", "2026", "digests/2026.md", ""),
+    }
+    text = render_index(one, periods=pages, generated_at="2026-11-22T00:00:00Z")
+    assert "1 file; 1 month over 1 year. Year digests: [2026](<digests/2026.md>)" in text
+    assert "### March 2026 (1 file)" in text
+    many = [
+        IndexRow(f"j/{d}.md", "journal", "BRIEF", d, 300, 60, "A walk.", f"month:{d[:7]}")
+        for d in ("2025-12-31", "2026-03-01", "2026-03-02")
+    ]
+    text = render_index(many, periods=pages, generated_at="2026-11-22T00:00:00Z")
+    assert "3 files; 2 months over 2 years." in text and "### March 2026 (2 files)" in text
 
 
 def _run(args: list[str]) -> None:

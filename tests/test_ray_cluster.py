@@ -129,10 +129,17 @@ def cluster() -> Iterator[tuple[str, dict[str, str]]]:
                 node_env,
             )
         )
-        status = subprocess.run(
-            [RAY, "status", f"--address=127.0.0.1:{port}"], env=node_env, capture_output=True, text=True, timeout=120
-        )
-        assert "/2.0 CPU" in status.stdout, status.stdout + status.stderr  # two nodes of one CPU each
+        # The second node registers with the head asynchronously after `ray start` returns: ask until the
+        # head reports both (two nodes of one CPU each), within a bounded number of tries.
+        for _ in range(120):
+            status = subprocess.run(
+                [RAY, "status", f"--address=127.0.0.1:{port}"], env=node_env, capture_output=True, text=True,
+                timeout=120,
+            )  # fmt: skip
+            if "/2.0 CPU" in status.stdout:
+                break
+            time.sleep(0.5)
+        assert "/2.0 CPU" in status.stdout, status.stdout + status.stderr
         yield f"127.0.0.1:{port}", {**base, "HOME": str(home), "RAY_AUTH_TOKEN": token}
     finally:
         _stop(groups, str(tmp))

@@ -447,3 +447,10 @@ def test_sample_corpus_end_to_end(tmp_path: Path) -> None:
     ship = search(cfg, "when will the new dashboard be released?", k=3)
     assert "meetings/2026-10-09-dashboard-design-review.vtt" in {h.source_path for h in ship}
     assert all(h.content_type == "journal" for h in search(cfg, "buoy battery", k=5, content_type="journal"))
+
+
+def test_hits_without_snippets_are_the_same_hits(corpus: RunConfig) -> None:
+    query = "sourdough bread at the Elm Street bakery on Tuesday"
+    full, bare = search(corpus, query, k=5), search(corpus, query, k=5, snippets=False)
+    assert [(h.node_id, h.score) for h in bare] == [(h.node_id, h.score) for h in full]
+    assert all(h.snippet for h in full) and not any(h.snippet or h.terms for h in bare)

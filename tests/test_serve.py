@@ -26,6 +26,8 @@ from tests.test_facts import ENTRY_1, ENTRY_2, script
 
 REPO = Path(__file__).resolve().parent.parent
 SISTER = "The user's sister is named Marta."
+# The summary run's system prompt: its requests are the writer's, not a chat's.
+SUMMARIZER_SYSTEM = (REPO / "batchsum" / "backends" / "prompts" / "system.txt").read_text(encoding="utf-8").strip()
 KEY = "serve-test-key"
 FLAT_HUNT = (
     "# Flat hunt\n\nAna and I visited four flats in Alfama and Graça this weekend. The one near the Graça "
@@ -97,11 +99,17 @@ def known(tmp_path: Path, upstream: FakeLLMServer) -> Path:
 
 
 def chat_requests(server: FakeLLMServer) -> list[list[dict[str, object]]]:
-    """Messages of the chat requests the upstream got (not the memory's own extraction requests)."""
+    """Messages of the chat requests the upstream got, not the background writer's own requests.
+
+    The writer extracts facts and summarizes the conversation's transcript whenever a turn lands, so its
+    requests may arrive after a chat's: they are told apart by their prompts, never by their order.
+    """
     return [
         e.messages
         for e in server.log
-        if "durable facts" not in e.prompt_text and "manage a memory" not in e.prompt_text
+        if "durable facts" not in e.prompt_text
+        and "manage a memory" not in e.prompt_text
+        and SUMMARIZER_SYSTEM not in e.prompt_text
     ]
 
 

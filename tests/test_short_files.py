@@ -125,9 +125,11 @@ def test_no_short_restores_summaries_only(corpus: Path, tmp_path: Path) -> None:
     assert not (out / "journal/2024-03-01.md").exists()
     assert (out / "journal/2024-03-02.md/summaries/L3/final.md").is_file()
 
-    # Switching it on later keeps the short files (--rebuild: the folder remembers --no-short otherwise);
+    # Left out, the folder's remembered --no-short stands; --short switches it back on without --rebuild;
     # switching it off again soft-deletes them.
-    run(corpus, out, "--no-index", "--rebuild")
+    run(corpus, out, "--no-index")
+    assert not (out / "journal/2024-03-01.md").exists()
+    run(corpus, out, "--short", "--no-index")
     assert final(out, "journal/2024-03-01.md")[0]["kept_whole"] is True
     run(corpus, out, "--no-short", "--no-index")
     assert not node_path(out, "journal/2024-03-01.md", 3, None).exists()

@@ -294,12 +294,7 @@ class LLMClient:
                     log.warning("model %s is not available (%s); trying the next model if any", model, last_cause)
                     continue
                 if exc.auth:
-                    self.unavailable = LLMAuthError(
-                        f"the LLM server at {self.cfg.base_url} rejected the credentials ({last_cause}); "
-                        "check --api-key / OPENAI_API_KEY. The run stopped instead of falling back to extractive.",
-                        node_id=node_id,
-                        cause=LLMCallError(last_cause),
-                    )
+                    self.unavailable = auth_error(self.cfg.base_url, last_cause, node_id)
                     log.error("%s", self.unavailable)
                     raise self.unavailable from None
                 if exc.retryable:
@@ -374,11 +369,7 @@ class LLMClient:
             await self._sdk_client().models.list()
         except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
             cause = f"HTTP {exc.status_code}: {_describe(exc, self.secrets)}"
-            self.unavailable = LLMAuthError(
-                f"the LLM server at {self.cfg.base_url} rejected the credentials ({cause}); "
-                "check --api-key / OPENAI_API_KEY",
-                cause=LLMCallError(cause),
-            )
+            self.unavailable = auth_error(self.cfg.base_url, cause)
             raise self.unavailable from None
         except Exception as exc:  # no /models, a proxy quirk: the first real request decides
             log.debug("preflight GET /models: %s", _describe(exc, self.secrets))
@@ -493,6 +484,16 @@ class LLMClient:
         return content, prompt_tokens, completion_tokens
 
 
+def auth_error(base_url: str | None, cause: str, node_id: str | None = None) -> LLMAuthError:
+    """The error that stops a run whose key the server rejected (``node_id``: the request that found out)."""
+    stopped = " The run stopped instead of falling back to extractive." if node_id else ""
+    return LLMAuthError(
+        f"the LLM server at {base_url} rejected the credentials ({cause}); check --api-key / OPENAI_API_KEY.{stopped}",
+        node_id=node_id,
+        cause=LLMCallError(cause),
+    )
+
+
 def retry_delay(exc: BaseException | None, attempt: int, initial: float, most: float) -> float:
     """Seconds before the next attempt: exponential backoff with jitter, or the server's Retry-After."""
     if isinstance(exc, _CallFailure) and exc.retry_after is not None:
@@ -575,11 +576,7 @@ def check_server(cfg: LLMConfig) -> None:
         if exc.code in (401, 403):
             secrets = [cfg.api_key] if cfg.api_key else []
             cause = f"HTTP {exc.code}: {sanitize_for_log(str(exc.reason), secrets, limit=160)}"
-            raise LLMAuthError(
-                f"the LLM server at {cfg.base_url} rejected the credentials ({cause}); "
-                "check --api-key / OPENAI_API_KEY",
-                cause=LLMCallError(cause),
-            ) from None
+            raise auth_error(cfg.base_url, cause) from None
     except (OSError, ValueError) as exc:  # the first real request decides
         log.debug("preflight GET %s: %s", url, exc)
 

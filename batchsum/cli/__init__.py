@@ -9,7 +9,9 @@ from typing import Any
 import click
 
 from batchsum import __version__
-from batchsum.cli.defaults import apply_out_envvar
+from batchsum.blas import single_threaded_blas
+from batchsum.cli.defaults import apply_out_envvar, command_defaults, find_config_file, load_config_file
+from batchsum.errors import BatchsumError
 
 # command name -> "module:attribute"; each module owns its command(s).
 COMMANDS: dict[str, str] = {
@@ -80,9 +82,6 @@ def main(ctx: click.Context) -> None:
 
 def _load_config_defaults(ctx: click.Context) -> None:
     """Fill the invoked command's defaults from the config file (flags and env still win)."""
-    from batchsum.cli.defaults import command_defaults, find_config_file, load_config_file
-    from batchsum.errors import BatchsumError
-
     name = ctx.invoked_subcommand
     if name is None:
         return
@@ -100,7 +99,5 @@ def _load_config_defaults(ctx: click.Context) -> None:
 
 def entry() -> None:
     """The ``batchsum`` executable and ``python -m batchsum``."""
-    from batchsum.blas import single_threaded_blas
-
     single_threaded_blas()  # the command's own process; workers set theirs (engine/pool_worker.py)
     main()

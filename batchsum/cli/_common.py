@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from batchsum.errors import BatchsumError, ConfigError, IndexError_, LockedError, MetricsError
+from batchsum.errors import BatchsumError, ConfigError, IndexError_, LockedError, MetricsError, describe_os_error
 from batchsum.remembered import SettingsChanged
 
 EXIT_SOME_FAILED = 1
@@ -52,7 +52,6 @@ def translate_errors(func: F) -> F:
         except OSError as exc:
             # A full disk, a read-only or vanished output: one line naming the path and what to do
             # (finished work is kept: every file is written atomically).
-            from batchsum.errors import describe_os_error
 
             where = f"{exc.filename}: " if exc.filename else ""
             _fail(f"{where}{describe_os_error(exc)}", "OSError", EXIT_USAGE, bool(kwargs.get("as_json")))

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from batchsum.agent_transcript import read_transcript, render_transcript
 from batchsum.cli._common import setup_logging, translate_errors
+from batchsum.compact import CompactConfig, compact
+from batchsum.compact.record import SummaryRecord
 from batchsum.errors import ConfigError, InputError
 
 if TYPE_CHECKING:
@@ -81,8 +84,6 @@ def compact_cmd(
     Old messages become one summary message; the newest --preserve-recent stay verbatim. Prints
     the compacted session in the input's layout, or with --json the result object.
     """
-    from batchsum.agent_transcript import read_transcript, render_transcript
-    from batchsum.compact import CompactConfig, compact
 
     setup_logging(quiet=quiet)
     transcript = read_transcript(session)
@@ -133,8 +134,6 @@ def compact_cmd(
 
 def _read_history(path: Path) -> list[SummaryRecord]:
     """Summary records from a --json result (its ``record``) or a JSON list of records."""
-    from batchsum.compact.record import SummaryRecord
-
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

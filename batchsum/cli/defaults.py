@@ -66,17 +66,19 @@ def load_config_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def _option_names(cmd: click.Command) -> dict[str, str]:
-    """Every spelling a config key may use (``base-url``, ``base_url``) → the click parameter name."""
-    names: dict[str, str] = {}
+def _option_names(cmd: click.Command) -> dict[str, tuple[str, bool]]:
+    """Every spelling a config key may use (``base-url``, ``base_url``) → (click parameter name, whether
+    it is the ``--no-x`` side of a ``--x/--no-x`` pair, whose boolean value then reads the other way)."""
+    names: dict[str, tuple[str, bool]] = {}
     for param in cmd.params:
         if not isinstance(param, click.Option) or param.name is None:
             continue
-        names[param.name] = param.name  # also an option known only by a short flag: `search: {k: 3}`
-        for opt in (*param.opts, *param.secondary_opts):
-            if opt.startswith("--"):
-                bare = opt[2:]
-                names[bare] = names[bare.replace("-", "_")] = param.name
+        names[param.name] = (param.name, False)  # also an option known only by a short flag: `search: {k: 3}`
+        for opts, negative in ((param.opts, False), (param.secondary_opts, True)):
+            for opt in opts:
+                if opt.startswith("--"):
+                    bare = opt[2:]
+                    names[bare] = names[bare.replace("-", "_")] = (param.name, negative)
     return names
 
 
@@ -84,11 +86,16 @@ def command_defaults(cmd: click.Command, cmd_name: str, data: dict[str, Any], so
     """The default map of one command: top-level keys it has, then its own section."""
     names = _option_names(cmd)
     defaults: dict[str, Any] = {}
+
+    def put(key: str, value: Any) -> None:
+        name, negative = names[key]
+        defaults[name] = (not value) if negative and isinstance(value, bool) else _expand(value)
+
     for key, value in data.items():
         if isinstance(value, dict):
             continue  # another command's section
         if str(key) in names:
-            defaults[names[str(key)]] = _expand(value)
+            put(str(key), value)
     section = data.get(cmd_name)
     if section is not None:
         if not isinstance(section, dict):
@@ -96,7 +103,7 @@ def command_defaults(cmd: click.Command, cmd_name: str, data: dict[str, Any], so
         for key, value in section.items():
             if str(key) not in names:
                 raise ConfigError(f"{source}: '{cmd_name}.{key}' is not an option of `batchsum {cmd_name}`")
-            defaults[names[str(key)]] = _expand(value)
+            put(str(key), value)
     return defaults
 
 

@@ -10,6 +10,7 @@ import click
 
 from batchsum.cli._common import EXIT_SOME_FAILED, translate_errors
 from batchsum.errors import ConfigError
+from batchsum.evaluate.runner import EvalOptions, evaluate, render_table
 
 
 def _require_eval_extra() -> None:
@@ -85,7 +86,6 @@ def eval_(
     per document; with --baselines, one table of every method at the same budget.
     """
     _require_eval_extra()
-    from batchsum.evaluate.runner import EvalOptions, evaluate, render_table
 
     opts = EvalOptions(
         docs_dir=docs_dir,

@@ -8,7 +8,11 @@ import click
 
 from batchsum.cli._common import translate_errors
 from batchsum.errors import ConfigError
+from batchsum.metrics.export import export_metrics
+from batchsum.metrics.html import render_html
+from batchsum.metrics.render import render
 from batchsum.model import CONTENT_TYPES
+from batchsum.tree import atomic_write_text
 
 _OUT_HELP = "Output folder of a run (its metrics live in <out>/.batchsum/)."
 out_option = click.option(
@@ -83,8 +87,6 @@ def report(
     completed runs.
     """
     import batchsum
-    from batchsum.metrics.render import render
-    from batchsum.tree import atomic_write_text
 
     if run_id is not None and last is not None:
         raise ConfigError("--run and --last cannot be combined")
@@ -93,8 +95,6 @@ def report(
     )
     click.echo(render(data, "json" if as_json else fmt), nl=False)
     if html_file is not None:
-        from batchsum.metrics.html import render_html
-
         atomic_write_text(html_file, render_html(data))
         click.echo(f"HTML report written to {html_file}", err=True)
 
@@ -120,8 +120,6 @@ def report(
 @translate_errors
 def export(fmt: str, out: Path, metrics_db: Path | None, as_json: bool, dest: Path) -> None:
     """Export all metrics (runs, files, nodes, evals of completed runs) to DEST/<table>.<format>."""
-    from batchsum.metrics.export import export_metrics
-
     paths = export_metrics(out, dest, fmt, metrics_db)
     if as_json:
         import json

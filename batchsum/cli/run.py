@@ -10,46 +10,31 @@ from typing import Any
 
 import click
 
+from batchsum import jsonio
 from batchsum.cli._common import EXIT_USAGE, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.errors import ConfigError
+from batchsum.remembered import reuse
+from batchsum.settings import SETTINGS, click_option, from_params, validate
+from batchsum.warmup import start_llm_imports
 
 _SOURCE = click.core.ParameterSource
 
 
 def _options(scope: str) -> list[Any]:
-    from batchsum.settings import SETTINGS, click_option
-
     return [click_option(s) for s in SETTINGS if s.flag is not None and s.scope == scope]
 
 
 def common_options(f: Any) -> Any:
-    """Options shared by ``run`` and ``plan``: the settings schema's, plus inputs, type and levels."""
+    """Options shared by ``run`` and ``plan``: the inputs, then the settings schema's."""
     opts = [
         click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
-        click.option(
-            "--type",
-            "content_type",
-            default="auto",
-            show_default=True,
-            help="journal | conversation (alias: transcript) | document | auto (decide per file).",
-        ),
         click.option(
             "--pipeline",
             type=click.Path(path_type=Path, dir_okay=False),
             help="Declarative pipeline YAML (corpora, output, backend, limits); flags override it.",
         ),
-        click.option("--thresholds", help="Level bounds NONE,BRIEF,STANDARD,DETAILED in tokens [100,500,3000,15000]."),
-        click.option(
-            "--facets/--no-facets", default=None, help="Structured facets in finals [default: on for conversations]."
-        ),
         *_options("common"),
-        click.option(
-            "--redact/--no-redact",
-            default=None,
-            help="Replace secrets (API keys, tokens, passwords, private keys) in source text by [REDACTED:<kind>] "
-            "before it is summarized, indexed or sent [default: on when --base-url/--embed-base-url is not loopback].",
-        ),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -63,36 +48,26 @@ def run_options(f: Any) -> Any:
     return f
 
 
+# Parameter name -> config field of every setting a command line can give.
+_FIELDS = {"paths": "paths", **{s.param_name: s.field for s in SETTINGS if s.flag is not None}}
+
+
 def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     """RunConfig from parsed parameters (+ pipeline file, whose values flags override), validated."""
-    from batchsum.settings import SETTINGS, from_params, parse_thresholds, validate
-    from batchsum.walk import normalize_type
-
     cfg = RunConfig(
         paths=list(params.get("paths") or ()),
-        content_type=normalize_type(params.get("content_type") or "auto"),
-        thresholds=parse_thresholds(params.get("thresholds")),
         quiet=params.get("quiet", False) or params.get("as_json", False),
-        redact=params.get("redact"),
         command_line=shlex.join(["batchsum", *sys.argv[1:]]),
     )
-    cfg.llm.facets = params.get("facets")
     from_params(cfg, params)
-    # Parameter name -> config field, to tell which options this command line (or its environment or
-    # config file) gave: those win over a pipeline file and over the output folder's remembered settings.
-    fields = {
-        "paths": "paths",
-        "content_type": "content_type",
-        "thresholds": "thresholds",
-        "facets": "llm.facets",
-        "redact": "redact",
-    }
-    fields.update({s.param_name: s.field for s in SETTINGS if s.flag is not None})
-    sources = {name: ctx.get_parameter_source(name) for name in fields if name in params}
-    cli_set = {fields[name] for name, src in sources.items() if src in (_SOURCE.COMMANDLINE, _SOURCE.ENVIRONMENT)}
-    given = cli_set | {fields[name] for name, src in sources.items() if src == _SOURCE.DEFAULT_MAP}
+    # The options this command line (or its environment or config file) gave win over a pipeline file
+    # and over the output folder's remembered settings.
+    sources = {name: ctx.get_parameter_source(name) for name in _FIELDS if name in params}
+    cli_set = {_FIELDS[name] for name, src in sources.items() if src in (_SOURCE.COMMANDLINE, _SOURCE.ENVIRONMENT)}
+    given = cli_set | {_FIELDS[name] for name, src in sources.items() if src == _SOURCE.DEFAULT_MAP}
     pipeline = params.get("pipeline")
     if pipeline is not None:
+        # Lazy: the pipeline file needs PyYAML, which an unchanged re-run without one never loads.
         from batchsum.pipeline_file import apply_pipeline, load_pipeline
 
         spec = load_pipeline(pipeline)
@@ -105,8 +80,6 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
         if any(c.type != "auto" for c in spec.corpora):
             given.add("content_type")
     if not cfg.rebuild:
-        from batchsum.remembered import reuse
-
         reuse(cfg, given)
     if not cfg.paths:
         raise ConfigError("no input: give one or more PATHs or --pipeline FILE")
@@ -139,17 +112,14 @@ def run(ctx: click.Context, **params: Any) -> None:
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
     if cfg.executor == "ray":
+        # Lazy: the Ray executor's module loads asyncio and the task graph, which an unchanged re-run never needs.
         from batchsum.engine.ray_executor import require_ray
 
         require_ray()  # before the output folder is locked or created
     if cfg.llm.enabled:
-        from batchsum.warmup import start_llm_imports
-
         start_llm_imports()  # overlaps the client's import with walking and reading files
     result = batchsum.run(cfg)
     if params["as_json"]:
-        from batchsum import jsonio
-
         # One line, as bytes: the pretty-printer is pure Python and took longer than a whole unchanged
         # re-run, and click strips ANSI codes from text (a regex over every byte) but not from bytes.
         click.echo(jsonio.dumps(result.as_json(), default=str))

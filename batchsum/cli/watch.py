@@ -14,33 +14,25 @@ from batchsum.cli._common import setup_logging, translate_errors
 from batchsum.cli._memory_options import build_config, index_options, llm_options
 from batchsum.errors import ConfigError
 from batchsum.model import TYPE_CHOICES
+from batchsum.remembered import reuse
+from batchsum.settings import SETTINGS
+from batchsum.watch import Watcher, parse_duration_ms, watch_config
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
 
 
-# Watch's options that the output folder remembers: parameter name -> RunConfig field.
-_REMEMBERED_PARAMS = {
-    "content_type": "content_type",
-    "ignore": "ignore",
-    "base_url": "llm.base_url",
-    "model": "llm.model",
-    "collection": "collection",
-    "embed_base_url": "embed_base_url",
-    "embed_model": "embed_model",
-}
-
-
 def _reuse_remembered(cfg: RunConfig) -> None:
     """Options left out take the output folder's remembered settings, as with ``batchsum run``."""
-    from batchsum.remembered import reuse
-
     ctx = click.get_current_context()
     source = click.core.ParameterSource
     given = {
-        field
-        for name, field in _REMEMBERED_PARAMS.items()
-        if ctx.get_parameter_source(name) in (source.COMMANDLINE, source.ENVIRONMENT, source.DEFAULT_MAP)
+        s.field
+        for s in SETTINGS
+        if s.remember
+        and s.flag is not None
+        and s.param_name in ctx.params
+        and ctx.get_parameter_source(s.param_name) in (source.COMMANDLINE, source.ENVIRONMENT, source.DEFAULT_MAP)
     }
     reuse(cfg, given)
 
@@ -79,7 +71,6 @@ def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, 
     """Summarize PATHS into OUT, then again (incrementally) whenever files are created, modified or
     deleted. Holds OUT's lock only while writing; stops cleanly on Ctrl-C or SIGTERM."""
     from batchsum.memory.ingest import FactsConfig
-    from batchsum.watch import Watcher, parse_duration_ms, watch_config
 
     setup_logging(quiet, verbose)
     if not paths:

@@ -383,6 +383,31 @@ def compact(
     return result
 
 
+def _improve_with_llm(
+    record: SummaryRecord,
+    backend: Any,
+    dropped_turns: list[Turn],
+    cap: int,
+    cfg: CompactConfig,
+    tok: Tokenizer,
+    notes: list[str],
+) -> tuple[SummaryRecord, str, str | None]:
+    """The LLM's version of the rule-based record, or the record itself when the LLM fails: (record, mode, error)."""
+    # Lazy: the LLM path loads pydantic and the HTTP client, which rule-based compaction never needs.
+    from batchsum.compact.llm import LLMSummaryError, as_summarizer
+
+    try:
+        improved = as_summarizer(backend).improve(record, dropped_turns, cap=cap, config=cfg, tokenizer=tok)
+    except LLMSummaryError as exc:
+        if cfg.abort_on_failure:
+            raise
+        notes.append(f"LLM summary failed ({exc}); the rule-based summary was used")
+        # Reported once, by the caller, from the result (llm_error, notes, mode), not also here.
+        log.info("LLM compaction failed (%s); using the rule-based summary", exc)
+        return record, "rule-based (LLM failed)", str(exc)
+    return improved, "llm", None
+
+
 def _compact_at(
     msgs: list[Message],
     raw: list[dict[str, Any]],
@@ -440,23 +465,9 @@ def _compact_at(
     )
     if restarted_from:
         record.context.raw["restarted_from"] = restarted_from
-    mode = "rule-based"
-    llm_error: str | None = None
+    mode, llm_error = "rule-based", None
     if backend is not None:
-        from batchsum.compact.llm import LLMSummaryError, as_summarizer
-
-        summarizer = as_summarizer(backend)
-        try:
-            record = summarizer.improve(record, dropped_turns, cap=cap, config=cfg, tokenizer=tok)
-            mode = "llm"
-        except LLMSummaryError as exc:
-            if cfg.abort_on_failure:
-                raise
-            llm_error = str(exc)
-            mode = "rule-based (LLM failed)"
-            notes.append(f"LLM summary failed ({exc}); the rule-based summary was used")
-            # Reported once, by the caller, from the result (llm_error, notes, mode), not also here.
-            log.info("LLM compaction failed (%s); using the rule-based summary", exc)
+        record, mode, llm_error = _improve_with_llm(record, backend, dropped_turns, cap, cfg, tok, notes)
     content = render_summary_message(record, cap, tok)
     if tok.count(content) > cap:
         return _unchanged(raw, tokens_before, f"cannot reduce: a summary needs more than the {cap}-token budget")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,6 +54,25 @@ class Committer:
         self.state = StateStore(cfg.state_dir)
         self.manifest: dict[str, ManifestEntry] = self.state.load_manifest()
         self.roots: dict[str, str] = {}  # relpath -> corpus root it was found under
+        self.writer: ThreadPoolExecutor | None = None  # see start_writer
+        self._pending: dict[str, SummaryOutput] = {}  # node records handed to the writer, not yet on disk
+        self._failed: dict[str, OSError] = {}  # node records the writer could not write
+
+    def start_writer(self) -> None:
+        """From now on node records and file commits are written by one background thread, in order."""
+        if self.writer is None:
+            self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="batchsum-writer")
+
+    def stop_writer(self) -> None:
+        """Wait for every write handed to the writer thread, then end it."""
+        writer, self.writer = self.writer, None
+        if writer is not None:
+            writer.shutdown(wait=True)
+
+    def commit_later(self, plan: FilePlan, results: list[NodeResult]) -> Future[Committed]:
+        """:meth:`commit_file` on the writer thread (after the node records handed to it before)."""
+        assert self.writer is not None, "start_writer first"
+        return self.writer.submit(self.commit_file, plan, results)
 
     # ------------------------------------------------------------------ reading
     def same_sha(self, ref: SourceRef) -> str | None:
@@ -60,8 +80,9 @@ class Committer:
         return touched_sha(self.manifest.get(ref.relpath), self.sig, self.out)
 
     def stored(self, key: str) -> SummaryOutput | None:
-        """A node output recorded by an earlier run (resume, incremental reuse)."""
-        return self.state.get_node(key)
+        """A node output recorded by an earlier run (resume, incremental reuse), or by this one."""
+        pending = self._pending.get(key)
+        return pending if pending is not None else self.state.get_node(key)
 
     @property
     def wrote(self) -> bool:
@@ -70,8 +91,20 @@ class Committer:
 
     # ------------------------------------------------------------------ writing
     def store_node(self, key: str, output: SummaryOutput) -> None:
-        """Record a computed node at once, so a killed run resumes from it."""
-        self.state.put_node(key, output)
+        """Record a computed node at once (next on the writer thread, if any), so a killed run resumes from it."""
+        if self.writer is None:
+            self.state.put_node(key, output)
+            return
+        self._pending[key] = output
+        self.writer.submit(self._put, key, output)
+
+    def _put(self, key: str, output: SummaryOutput) -> None:
+        try:
+            self.state.put_node(key, output)
+        except OSError as exc:  # the file whose node this is fails when it is committed
+            self._failed[key] = exc
+        finally:
+            self._pending.pop(key, None)
 
     def touched(self, entry: ManifestEntry, doc: Document) -> None:
         """Remember a touched file's new stat so the next run skips reading it."""
@@ -83,6 +116,9 @@ class Committer:
         be written (a foreign file in the way, a full or read-only disk); nothing is recorded then."""
         doc = plan.doc
         rel = doc.relpath
+        for r in results:
+            if r.key in self._failed:
+                raise self._failed[r.key]  # its record could not be written: nor, likely, its tree
         created = utc_now()
         live = write_tree(self.out, plan, results, self.stamp, created)
         final = next((r for r in results if r.node.level == 3), None)
@@ -111,6 +147,7 @@ class Committer:
             final_tokens=final.output_tokens if final is not None else 0,
             fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
             final_stat=_final_stat(self.out, rel) if plan.final_id is not None else [],
+            language=doc.language,
         )
         self.state.save_entry(entry)
         self.manifest[rel] = entry

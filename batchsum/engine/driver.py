@@ -7,9 +7,11 @@ the committer writes its tree and manifest entry, the ledger counts it, the inde
 
 from __future__ import annotations
 
+import asyncio
+
 from batchsum.config import RunConfig
 from batchsum.engine.changes import backend_identity
-from batchsum.engine.committer import Committer
+from batchsum.engine.committer import Committed, Committer
 from batchsum.engine.index_feed import IndexFeed
 from batchsum.engine.ledger import Ledger
 from batchsum.engine.nodes import NodeJob, kept_whole_key, make_job
@@ -68,6 +70,7 @@ class RunDriver:
         self.identity = backend_identity(cfg)
         self.journal = journal
         self.heal: dict[str, ManifestEntry] = {}  # relpaths whose unchanged source has a damaged tree
+        self._commits: set[asyncio.Task[None]] = set()  # files being written by the committer's writer thread
 
     def job(self, plan: FilePlan, node: PlannedNode, children: list[NodeResult], height: int) -> NodeJob:
         job = make_job(self.identity, self.cfg.llm, plan, node, children, height)
@@ -95,13 +98,38 @@ class RunDriver:
         return result
 
     def file_finished(self, plan: FilePlan, results: list[NodeResult], wall_ms: float) -> None:
+        if self.committer.writer is not None:
+            # Written on the writer thread; the file is settled here once its tree and entry are on disk.
+            task = asyncio.get_running_loop().create_task(self._commit_later(plan, results, wall_ms))
+            self._commits.add(task)
+            task.add_done_callback(self._commits.discard)
+            return
         try:
             committed = self.committer.commit_file(plan, results)
         except OSError as exc:
-            # A foreign file where a tree folder must go (or a full or read-only disk): this file fails.
-            where = exc.filename or self.cfg.out / plan.doc.relpath
-            self.file_failed(plan, f"cannot write its summaries at {where}: {describe_os_error(exc)}", wall_ms)
+            self._commit_failed(plan, exc, wall_ms)
             return
+        self._committed(plan, results, committed, wall_ms)
+
+    async def _commit_later(self, plan: FilePlan, results: list[NodeResult], wall_ms: float) -> None:
+        try:
+            committed = await asyncio.wrap_future(self.committer.commit_later(plan, results))
+        except OSError as exc:
+            self._commit_failed(plan, exc, wall_ms)
+            return
+        self._committed(plan, results, committed, wall_ms)
+
+    async def drain(self) -> None:
+        """Wait until every finished file handed to the writer thread is written and settled."""
+        while self._commits:
+            await asyncio.gather(*self._commits)
+
+    def _commit_failed(self, plan: FilePlan, exc: OSError, wall_ms: float) -> None:
+        # A foreign file where a tree folder must go (or a full or read-only disk): this file fails.
+        where = exc.filename or self.cfg.out / plan.doc.relpath
+        self.file_failed(plan, f"cannot write its summaries at {where}: {describe_os_error(exc)}", wall_ms)
+
+    def _committed(self, plan: FilePlan, results: list[NodeResult], committed: Committed, wall_ms: float) -> None:
         if plan.final_id is not None or committed.existed:
             self.feed.written(plan, committed.live)
         final_out = committed.entry.final_tokens

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from batchsum.backends.registry import check_llm_server, make_backends
 from batchsum.config import RunConfig
@@ -33,6 +34,7 @@ class Executed:
 
     feed: IndexFeed  # the trees written, for the search index
     tokenizer: str  # the tokenizer's name ("" when none was needed)
+    digests: Any = None  # an LLM run's DigestRun, made on its executor before it closed (or what failed)
 
 
 def execute(
@@ -56,20 +58,42 @@ def execute(
     backend, fallback = make_backends(cfg, tokenizer())
     executor = factory(backend, fallback)
 
+    digests: Any = None
+    if cfg.llm.enabled:
+        # The event loop waits for answers and sends requests; the files are written beside it.
+        committer.start_writer()
+
     async def go() -> None:
+        nonlocal digests
         try:
             await executor.execute(plan_stream(refs, executor, driver), driver)
+            await driver.drain()  # the digests read the trees and entries just written
+            if cfg.digests and cfg.llm.enabled:
+                # The digests' requests share the run's backend and limits (Ray: the cluster's limiter).
+                from batchsum.digests import aupdate_digests
+
+                try:
+                    digests = await aupdate_digests(cfg, committer.manifest, committer.state, tokenizer(),
+                                                    ledger.run_id, executor.compute)  # type: ignore[attr-defined]  # fmt: skip
+                except Exception as exc:  # a digest never fails the run: the orchestrator reports it
+                    digests = exc
         except AbortRun as exc:
             ledger.aborted = exc
         finally:
-            await executor.aclose()
+            try:
+                await driver.drain()  # the files that finished are committed, even when the run stops
+            finally:
+                await executor.aclose()
 
-    asyncio.run(go())
+    try:
+        asyncio.run(go())
+    finally:
+        committer.stop_writer()
     for note in executor.notes():
         ledger.warn(note.message, note.event, reason=note.message)
     if isinstance(executor, EmbedsAhead):
         feed.embedded = executor.embeddings()
-    return Executed(feed, tokenizer.name)
+    return Executed(feed, tokenizer.name, digests)
 
 
 def _server_usable(cfg: RunConfig, ledger: Ledger, progress: Progress) -> bool:

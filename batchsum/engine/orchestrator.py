@@ -31,7 +31,7 @@ from batchsum.lock import RunLock
 from batchsum.metrics.store import check_db_header
 from batchsum.metrics.usage_journal import UsageJournal, usage_dir
 from batchsum.model import RunRecord
-from batchsum.periods import DIGEST_STATE
+from batchsum.periods import digests_pending
 from batchsum.secrets import scrub_command
 from batchsum.settings import validate
 from batchsum.walk import require_paths
@@ -108,6 +108,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     docs: dict[str, DocUpdate] = {}
     embedded: Mapping[str, Any] = {}
     tokenizer = ""
+    made: Any = None  # digests an LLM run made on its executor
     try:
         for entry in d.deleted:
             committer.delete(entry)
@@ -122,6 +123,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
             executed = execute(cfg, d.todo, factory, committer, ledger, progress, journal)
             to_index += executed.feed.changed
             docs, embedded, tokenizer = executed.feed.docs, executed.feed.embedded, executed.tokenizer
+            made = executed.digests
     finally:
         progress.stop()
 
@@ -130,7 +132,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     if wrote:
         committer.flush()
     gone: list[str] = []  # index documents that are not sources: digests of periods with no files left
-    usage = _update_digests(cfg, committer, ledger, wrote, to_index, docs, gone, progress)
+    usage = _update_digests(cfg, committer, ledger, wrote, to_index, docs, gone, progress, made)
     if cfg.index:
         _sync_index(cfg, to_index, ledger, committer, docs, embedded, progress, gone)
     progress.end_phase()
@@ -176,11 +178,15 @@ def _update_digests(
     docs: dict[str, DocUpdate],
     gone: list[str],
     progress: Progress,
+    made: Any = None,
 ) -> tuple[int, int, int]:
     """Redo the month, year and folder digests whose files changed (none on an unchanged night); hand
-    the redone ones to the index. Returns their LLM calls, prompt and completion tokens."""
-    first = not (cfg.state_dir / DIGEST_STATE).exists()
-    if not cfg.digests or ledger.aborted is not None or not (wrote or ledger.deleted or first):
+    the redone ones to the index. Returns their LLM calls, prompt and completion tokens. ``made``: the
+    digests (or the exception) an LLM run made on its executor."""
+    if not cfg.digests or ledger.aborted is not None:
+        return (0, 0, 0)
+    # An unchanged night still redoes digests made with other settings, by the fallback, or gone.
+    if made is None and not (wrote or ledger.deleted or digests_pending(cfg, backend_identity(cfg))):
         return (0, 0, 0)
     # Loaded here: an unchanged re-run needs neither the digests nor the event loop.
     from batchsum.digests import update_digests
@@ -188,7 +194,11 @@ def _update_digests(
     from batchsum.tokens import get_tokenizer
 
     try:
-        done = update_digests(cfg, committer.manifest, committer.state, get_tokenizer(cfg.encoding), ledger.run_id)
+        if isinstance(made, Exception):
+            raise made
+        done = made or update_digests(
+            cfg, committer.manifest, committer.state, get_tokenizer(cfg.encoding), ledger.run_id
+        )
     except Exception as exc:  # digests are made from the trees; a failure never fails the run
         ledger.warn(f"digests not updated: {exc}")
         progress.event("digests_failed", error=str(exc), level="error")

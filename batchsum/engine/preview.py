@@ -188,11 +188,20 @@ def preview(cfg: RunConfig) -> PlanSummary:
         summary.nodes += len(plan.nodes)
         _walk(plan, cfg, state, tokenizer, sizer, summary)
     if cfg.digests:
-        summary.periods = plan_digests(cfg, manifest, touched, summary.deleted)
-        summary.llm_calls += summary.periods.llm_calls  # the totals of tokens stay the files' (shown apart)
+        if sizer is None and cfg.llm.enabled:
+            from batchsum.backends.prompts import PromptSet
+
+            sizer = _PromptSizer(PromptSet.load(cfg.llm.prompts_dir), tokenizer or get_tokenizer(cfg.encoding))
+        size = sizer.size if sizer is not None else None
+        tokenizer = tokenizer or get_tokenizer(cfg.encoding)
+        periods = plan_digests(cfg, manifest, touched, summary.deleted, state, tokenizer, size)
+        # The digests' requests and tokens are the run's: counted in the totals (and shown apart).
+        summary.periods = periods
+        summary.llm_calls += periods.llm_calls
+        summary.prompt_tokens += periods.prompt_tokens
+        summary.prompt_tokens_estimated += periods.prompt_tokens_estimated
+        summary.est_output_tokens += periods.est_output_tokens
     if cfg.price_per_1k is not None:
         spent = summary.prompt_tokens if cfg.llm.enabled else summary.input_tokens
-        if summary.periods is not None:
-            spent += summary.periods.input_tokens + summary.periods.est_output_tokens
         summary.est_cost = round((spent + summary.est_output_tokens) / 1000 * cfg.price_per_1k, 4)
     return summary

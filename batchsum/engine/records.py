@@ -124,6 +124,7 @@ def entry_file_record(run_id: str, entry: ManifestEntry, status: str) -> FileRec
         level=entry.level,
         input_tokens=entry.tokens,
         status=status,
+        language=entry.language,
     )
 
 

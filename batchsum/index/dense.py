@@ -114,7 +114,7 @@ class ChromaVectors:
     """Chroma's approximate nearest neighbours; rows from the local copy when there is one, else Chroma."""
 
     def __init__(self, cfg: IndexConfig, embedder: Embedder) -> None:
-        from batchsum.index.store import open_collection
+        from batchsum.index.chroma import open_collection
 
         self.cfg = cfg
         self.col = open_collection(cfg, embedder, create=False)
@@ -136,7 +136,7 @@ class ChromaVectors:
         One wide unfiltered query usually holds enough nodes of every level (a node id names its level);
         a level-filtered query, several times slower in Chroma, runs only for a level that falls short.
         """
-        from batchsum.index.store import chroma_errors
+        from batchsum.index.chroma import chroma_errors
 
         base = self._where(filt)
         with chroma_errors(self.cfg):
@@ -167,7 +167,7 @@ class ChromaVectors:
 
     def rows(self, ids: list[str]) -> dict[str, NodeRow]:
         """Rows of these ids (vectors, dates and metadata), fetched from Chroma."""
-        from batchsum.index.store import chroma_errors
+        from batchsum.index.chroma import chroma_errors
 
         if not ids:
             return {}
@@ -182,7 +182,7 @@ class ChromaVectors:
 
     def sources(self) -> list[str]:
         """Source paths of the indexed documents."""
-        from batchsum.index.store import chroma_errors
+        from batchsum.index.chroma import chroma_errors
 
         with chroma_errors(self.cfg):
             res = self.col.get(where={"is_final": True}, include=["metadatas"])

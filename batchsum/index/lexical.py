@@ -32,17 +32,22 @@ import itertools
 import logging
 import math
 import os
-import re
 import sqlite3
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.index.analysis import _CJK_CLASS, analyze, query_groups, snowball_name, term_languages
-from batchsum.index.analysis import stem as analysis_stem
+from batchsum.index.analysis import query_groups, snowball_name, term_languages
+from batchsum.index.passages import PASSAGE_STRIDE as PASSAGE_STRIDE
+from batchsum.index.passages import PASSAGE_WORDS as PASSAGE_WORDS
+from batchsum.index.passages import doc_passages
+from batchsum.index.passages import passages as passages
+from batchsum.index.passages import stem as stem
+from batchsum.index.passages import tokenize as tokenize
+from batchsum.index.proximity import pack_sequence, proximity_bonus
 from batchsum.index.state import lexical_path
 from batchsum.tree import atomic_target
 
@@ -52,9 +57,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEX_SCHEMA = 6  # 6: Snowball stems in the document's language, CJK bigrams; a language per document
-PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 points of recall@5
-PASSAGE_STRIDE = 50
+LEX_SCHEMA = 7  # 7: each document's terms in order (proximity); 6: Snowball stems in its language, CJK bigrams
 BM25_K1 = 1.2
 BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction
@@ -66,18 +69,6 @@ QUERY_STOPWORDS = frozenset(
     "summarize summarise summary discuss discussed discussing discussion discussions talk talked talking"
     " think thought say said saying mention opinion opinions tell told explain".split()
 )
-# A passage's "words": whitespace-separated runs, and in CJK text (no spaces) every two characters.
-_WORD_SPAN = re.compile(rf"[{_CJK_CLASS}]{{1,2}}|[^\s{_CJK_CLASS}]+")
-
-
-def stem(word: str, language: str | None = None) -> str:
-    """Snowball stem of a word (lowercased first), in ``language`` or by script: "died" -> "die"."""
-    return analysis_stem(word.lower().removesuffix("'s"), language)
-
-
-def tokenize(text: str, language: str | None = None) -> list[str]:
-    """The index terms of ``text`` (see :mod:`batchsum.index.analysis`): "The Budgets were CUT" -> budget, cut."""
-    return analyze(text, language)
 
 
 def query_languages(query: str, languages: Iterable[str | None]) -> dict[str, set[str | None]]:
@@ -89,67 +80,6 @@ def query_tokens(query: str, languages: Iterable[str | None] = (None,)) -> list[
     """The query's term groups (:func:`~batchsum.index.analysis.query_groups`) minus words that only phrase
     the request ("summarize", "discuss"), unless nothing else is left."""
     return query_groups(query, languages, QUERY_STOPWORDS)
-
-
-def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE) -> Iterator[tuple[int, str]]:
-    """(char offset, text) of overlapping windows of ``words`` words, every ``stride`` words."""
-    spans = [(m.start(), m.end()) for m in _WORD_SPAN.finditer(text)]
-    if not spans:
-        return
-    start = 0
-    while True:
-        end = min(len(spans), start + words)
-        yield spans[start][0], text[spans[start][0] : spans[end - 1][1]]
-        if end == len(spans):
-            return
-        start += stride
-
-
-def passage_counts(text: str, language: str | None = None) -> list[tuple[int, Counter[str]]]:
-    """(char offset, term counts) of each :func:`passages` window, tokenizing every word once: a window is
-    two consecutive half-windows (PASSAGE_WORDS = 2 * PASSAGE_STRIDE)."""
-    spans = [m.start() for m in _WORD_SPAN.finditer(text)]
-    if not spans:
-        return []
-    halves = [(spans[i], Counter(tokenize(text[spans[i] : spans[i + PASSAGE_STRIDE] if i + PASSAGE_STRIDE < len(spans)
-                                                  else len(text)], language)))
-              for i in range(0, len(spans), PASSAGE_STRIDE)]  # fmt: skip
-    if len(halves) == 1:
-        return halves
-    out: list[tuple[int, Counter[str]]] = []
-    for i in range(len(halves) - 1):
-        both = halves[i][1].copy()
-        both.update(halves[i + 1][1])
-        out.append((halves[i][0], both))
-    return out
-
-
-def doc_language(nodes: Sequence[IndexNode]) -> str | None:
-    """The language a document's nodes record (the front matter's ``language``), or None."""
-    for n in nodes:
-        lang = n.metadata.get("language")
-        if lang:
-            return str(lang)
-    return None
-
-
-def node_spans(nodes: Sequence[IndexNode], n_chars: int) -> dict[str, tuple[int, int]]:
-    """The source span each node of one document summarizes (L1: its chunk; L2: its group; L3: all)."""
-    spans: dict[str, tuple[int, int]] = {}
-    groups: dict[Any, list[tuple[int, int]]] = {}
-    for n in nodes:
-        if n.metadata.get("level") == 1 and n.span is not None:
-            spans[n.id] = n.span
-            groups.setdefault(n.metadata.get("parent_group"), []).append(n.span)
-    for n in nodes:
-        level = n.metadata.get("level")
-        if level == 2:
-            kids = groups.get(n.metadata.get("group_index"))
-            if kids:
-                spans[n.id] = (min(s for s, _ in kids), max(e for _, e in kids))
-        elif level == 3 or n.metadata.get("is_final"):
-            spans[n.id] = (0, n_chars)
-    return spans
 
 
 # -- the store -----------------------------------------------------------------------------------------
@@ -182,9 +112,12 @@ _SCHEMA = (
     # units / total_len: this document's passages and their words, for BM25's N and average length.
     # lens / nkeys / starts: per passage (numbered from 0), its word count, the node of a summary passage
     # (-1 for a source passage) and its char offset, as packed int32 arrays. terms: the document's
-    # distinct terms (zlib), to delete its postings without a second index on them.
+    # distinct terms (zlib), to delete its postings without a second index on them. seq: its terms in
+    # order as numbers into that sorted list, and spans: each passage's range in seq as int32 (start, stop)
+    # pairs, for the proximity score (:mod:`batchsum.index.proximity`).
     "CREATE TABLE IF NOT EXISTS lex_docs (dkey INTEGER PRIMARY KEY, doc_id TEXT NOT NULL UNIQUE, sig TEXT NOT NULL,"
-    " units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB, terms BLOB, lang TEXT)",
+    " units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB, terms BLOB, lang TEXT,"
+    " seq BLOB, spans BLOB)",
     "CREATE TABLE IF NOT EXISTS lex_nodes (nkey INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, dkey INTEGER NOT NULL,"
     " start INTEGER, stop INTEGER, level INTEGER, is_final INTEGER, content_type TEXT, doc_ts INTEGER, source TEXT)",
     "CREATE INDEX IF NOT EXISTS lex_nodes_doc ON lex_nodes (dkey)",
@@ -298,18 +231,12 @@ class LexicalStore:
         """:meth:`replace_doc` inside the caller's transaction (many small documents, one commit)."""
         from array import array
 
-        spans = node_spans(nodes, len(source)) if source is not None else {}
-        language = doc_language(nodes)
-        units: list[tuple[str | None, int, Counter[str]]] = []
-        if source is not None:
-            units.extend((None, off, counts) for off, counts in passage_counts(source, language))
-        for n in nodes:
-            units.extend((n.id, off, counts) for off, counts in passage_counts(n.body, language))
-        units = [u for u in units if u[2]]
+        doc = doc_passages(nodes, source)
+        spans, units = doc.spans, doc.units
         self._delete_docs([doc_id])
         cur = self._db.execute(
             "INSERT INTO lex_docs (doc_id, sig, units, total_len, lang) VALUES (?, ?, ?, ?, ?)",
-            (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units), snowball_name(language)),
+            (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units), snowball_name(doc.language)),
         )
         dkey = int(cur.lastrowid or 0)
         nkeys: dict[str, int] = {}
@@ -326,20 +253,23 @@ class LexicalStore:
             nkeys[n.id] = int(cur.lastrowid or 0)
         postings: dict[str, tuple[array[int], array[int]]] = {}
         for number, (_, _, counts) in enumerate(units):
-            for t, c in counts.items():
+            for t, tf in counts.items():
                 got = postings.get(t)
                 if got is None:
                     got = postings[t] = (array("i"), array("B"))
                 got[0].append(number)
-                got[1].append(min(c, 255))
+                got[1].append(min(tf, 255))
         lens = array("i", [sum(c.values()) for _, _, c in units])
         owners = array("i", [nkeys[nid] if nid is not None else -1 for nid, _, _ in units])
         starts = array("i", [off for _, off, _ in units])
-        terms = zlib.compress("\n".join(sorted(postings)).encode("utf-8", errors="surrogatepass"))
+        vocabulary = sorted(postings)
+        term_number = {t: i for i, t in enumerate(vocabulary)}
+        packed_terms = zlib.compress("\n".join(vocabulary).encode("utf-8", errors="surrogatepass"))
         self._db.execute(
-            "UPDATE lex_docs SET lens = ?, nkeys = ?, starts = ?, terms = ? WHERE dkey = ?",
-            (lens.tobytes(), owners.tobytes(), starts.tobytes(), terms, dkey),
-        )
+            "UPDATE lex_docs SET lens = ?, nkeys = ?, starts = ?, terms = ?, seq = ?, spans = ? WHERE dkey = ?",
+            (lens.tobytes(), owners.tobytes(), starts.tobytes(), packed_terms,
+             pack_sequence([term_number[t] for t in doc.order]), array("i", doc.ranges).tobytes(), dkey),
+        )  # fmt: skip
         self._db.executemany(
             "INSERT INTO lex_postings VALUES (?, ?, ?)",
             ((t, dkey, pack_postings(u, f)) for t, (u, f) in postings.items()),
@@ -379,28 +309,9 @@ class LexicalStore:
     def _group_postings(
         self, group: Sequence[str], made_by: Mapping[str, set[str | None]] | None = None
     ) -> list[tuple[int, Any, Any]]:
-        """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed.
-        ``made_by``: the languages whose analysis made each member; a member counts only in their documents."""
-        import numpy as np
-
-        rows: dict[int, list[tuple[Any, Any]]] = {}
-        for term in dict.fromkeys(group):
-            langs = made_by.get(term) if made_by is not None else None
-            doc_lang = self._doc_languages() if langs is not None else None
-            for d, data in self._db.execute("SELECT dkey, data FROM lex_postings WHERE term = ?", (term,)):
-                if doc_lang is not None and langs is not None and doc_lang.get(int(d)) not in langs:
-                    continue
-                rows.setdefault(int(d), []).append(unpack_postings(data))
-        out: list[tuple[int, Any, Any]] = []
-        for d, parts in rows.items():
-            if len(parts) == 1:
-                out.append((d, *parts[0]))
-                continue
-            units, inverse = np.unique(np.concatenate([u for u, _ in parts]), return_inverse=True)
-            tf = np.zeros(len(units), dtype=np.int64)
-            np.add.at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
-            out.append((d, units, tf))
-        return out
+        """Rows of (document, passages, tfs) of a term group (:func:`merged_postings`)."""
+        langs = self._doc_languages() if made_by is not None and any(t in made_by for t in group) else None
+        return merged_postings(self._db, group, made_by, langs)
 
     def scores(
         self,
@@ -425,6 +336,7 @@ class LexicalStore:
         avgdl = max(float(total) / float(n_units), 1e-9)
         # Postings first, per group: rows of (document, passages, tfs). Passage lengths come per document below.
         found: list[tuple[list[tuple[int, Any, Any]], float]] = []
+        groups_found: list[tuple[Sequence[str], float]] = []
         reference = 0.0
         for group, qtf in counts.items():
             rows = self._group_postings(group, made_by)
@@ -434,6 +346,7 @@ class LexicalStore:
             reference += qtf * idf
             if rows:
                 found.append((rows, qtf * idf))
+                groups_found.append((group, qtf * idf))
         self.last_reference = reference
         if not found:
             return {}
@@ -452,7 +365,24 @@ class LexicalStore:
         np.add.at(unit_score, inverse.reshape(-1), np.concatenate(weights))
         coverage = np.zeros(len(uids), dtype=np.float64)
         np.add.at(coverage, inverse.reshape(-1), np.concatenate(held))
-        return self._node_scores(uids, unit_score, coverage, filt, list(focus_docs))
+        dkeys = self._pool(uids, unit_score, list(focus_docs))
+        if len(found) > 1:
+            unit_score = unit_score + proximity_bonus(
+                self._db, uids, sorted(dkeys), groups_found, made_by, (avgdl, BM25_K1, BM25_B), _UID_SHIFT
+            )
+        return self._node_scores(uids, unit_score, coverage, filt, dkeys)
+
+    def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:
+        """The documents whose nodes get scores: those of the :data:`TOP_UNITS` best passages, and ``focus``."""
+        import numpy as np
+
+        top = np.argsort(-unit_score)[:TOP_UNITS]
+        dkeys = {int(d) for d in (uids[top] // _UID_SHIFT).tolist()}
+        for start in range(0, len(focus), 500):
+            part = focus[start : start + 500]
+            sql = f"SELECT dkey FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
+            dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
+        return dkeys
 
     def _lengths(self, dkeys: list[int]) -> dict[int, Any]:
         import numpy as np
@@ -479,16 +409,10 @@ class LexicalStore:
         return out
 
     def _node_scores(
-        self, uids: Any, unit_score: Any, coverage: Any, filt: LexFilter, focus: list[str]
+        self, uids: Any, unit_score: Any, coverage: Any, filt: LexFilter, dkeys: set[int]
     ) -> dict[str, float]:
         import numpy as np
 
-        top = np.argsort(-unit_score)[:TOP_UNITS]
-        dkeys = {int(d) for d in (uids[top] // _UID_SHIFT).tolist()}
-        for start in range(0, len(focus), 500):
-            part = focus[start : start + 500]
-            sql = f"SELECT dkey FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
-            dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
         doc_of = uids // _UID_SHIFT
         keep = np.isin(doc_of, np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
         uids, unit_score, coverage, doc_of = uids[keep], unit_score[keep], coverage[keep], doc_of[keep]
@@ -512,29 +436,8 @@ class LexicalStore:
             if row is not None and score > best.get(row[1], 0.0):
                 best[row[1]] = score
                 evidence[row[1]] = Evidence(False, int(off), cov)
-        # Source passages score every node whose span holds them: per document, passages sorted by offset,
-        # so a node's passages are one slice (found by binary search).
-        src_doc, src_off, src_score, src_cov = doc_of[~own], offset[~own], unit_score[~own], coverage[~own]
-        per_doc: dict[int, tuple[Any, Any, Any]] = {}
-        by_pos = np.lexsort((src_off, src_doc))
-        src_doc, src_off, src_score, src_cov = src_doc[by_pos], src_off[by_pos], src_score[by_pos], src_cov[by_pos]
-        bounds = np.flatnonzero(np.diff(src_doc)) + 1
-        for idx in np.split(np.arange(len(src_doc)), bounds):
-            if len(idx):
-                per_doc[int(src_doc[idx[0]])] = (src_off[idx], src_score[idx], src_cov[idx])
-        for row in by_nkey.values():
-            _, nid, dkey, s, e = row[:5]
-            got = per_doc.get(int(dkey))
-            if s is None or e is None or got is None:
-                continue
-            offs, scores, covs = got
-            lo, hi = int(np.searchsorted(offs, s, "left")), int(np.searchsorted(offs, e, "left"))
-            if hi > lo:
-                i = lo + int(np.argmax(scores[lo:hi]))
-                score = float(scores[i])
-                if score > best.get(nid, 0.0):
-                    best[nid] = score
-                    evidence[nid] = Evidence(True, int(offs[i]), float(covs[i]))
+        _best_source_passages(by_nkey.values(), doc_of[~own], offset[~own], unit_score[~own], coverage[~own],
+                              best, evidence)  # fmt: skip
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:
@@ -547,6 +450,71 @@ class LexicalStore:
             )
             out.extend(self._db.execute(sql, part))
         return out
+
+
+def merged_postings(
+    db: sqlite3.Connection,
+    group: Sequence[str],
+    made_by: Mapping[str, set[str | None]] | None,
+    doc_lang: Mapping[int, str | None] | None,
+) -> list[tuple[int, Any, Any]]:
+    """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed.
+    ``made_by``: the languages whose analysis made each member; with ``doc_lang`` (document -> language)
+    a member counts only in documents of those languages."""
+    import numpy as np
+
+    rows: dict[int, list[tuple[Any, Any]]] = {}
+    for term in dict.fromkeys(group):
+        langs = made_by.get(term) if made_by is not None else None
+        for d, data in db.execute("SELECT dkey, data FROM lex_postings WHERE term = ?", (term,)):
+            if doc_lang is not None and langs is not None and doc_lang.get(int(d)) not in langs:
+                continue
+            rows.setdefault(int(d), []).append(unpack_postings(data))
+    out: list[tuple[int, Any, Any]] = []
+    for d, parts in rows.items():
+        if len(parts) == 1:
+            out.append((d, *parts[0]))
+            continue
+        units, inverse = np.unique(np.concatenate([u for u, _ in parts]), return_inverse=True)
+        tf = np.zeros(len(units), dtype=np.int64)
+        np.add.at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
+        out.append((d, units, tf))
+    return out
+
+
+def _best_source_passages(
+    nodes: Iterable[tuple[Any, ...]],
+    doc: Any,
+    offset: Any,
+    score: Any,
+    coverage: Any,
+    best: dict[str, float],
+    evidence: dict[str, Evidence],
+) -> None:
+    """Source passages (document, char offset, score, coverage) score every node whose span holds them:
+    raise ``best`` (and set ``evidence``) of each node in ``nodes`` (lex_nodes rows) whose best passage
+    beats it. Per document the passages are sorted by offset, so a node's passages are one slice."""
+    import numpy as np
+
+    per_doc: dict[int, tuple[Any, Any, Any]] = {}
+    by_pos = np.lexsort((offset, doc))
+    doc, offset, score, coverage = doc[by_pos], offset[by_pos], score[by_pos], coverage[by_pos]
+    bounds = np.flatnonzero(np.diff(doc)) + 1
+    for idx in np.split(np.arange(len(doc)), bounds):
+        if len(idx):
+            per_doc[int(doc[idx[0]])] = (offset[idx], score[idx], coverage[idx])
+    for row in nodes:
+        _, nid, dkey, s, e = row[:5]
+        got = per_doc.get(int(dkey))
+        if s is None or e is None or got is None:
+            continue
+        offs, scores, covs = got
+        lo, hi = int(np.searchsorted(offs, s, "left")), int(np.searchsorted(offs, e, "left"))
+        if hi > lo:
+            i = lo + int(np.argmax(scores[lo:hi]))
+            if float(scores[i]) > best.get(nid, 0.0):
+                best[nid] = float(scores[i])
+                evidence[nid] = Evidence(True, int(offs[i]), float(covs[i]))
 
 
 def open_lexical(cfg: IndexConfig) -> LexicalStore:

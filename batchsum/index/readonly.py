@@ -16,7 +16,6 @@ from pathlib import Path
 
 from batchsum.config import IndexConfig
 from batchsum.index.state import chroma_dir, lexical_path, read_only, state_path, vectors_path
-from batchsum.index.store import forget_client
 
 log = logging.getLogger(__name__)
 
@@ -44,4 +43,7 @@ def readable_index(cfg: IndexConfig) -> Iterator[IndexConfig]:
         try:
             yield copy
         finally:
+            # Only a copy needs its Chroma client dropped; the module (and chromadb's) loads only then.
+            from batchsum.index.chroma import forget_client
+
             forget_client(chroma_dir(copy))

@@ -28,6 +28,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import math
 import re
@@ -49,7 +50,6 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
 from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.sources import source_text
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -78,6 +78,7 @@ RECENCY_DAYS = 30.0
 MMR_LAMBDA = 0.7
 DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
 LEVELS = ("1", "2", "3", "final", "period")  # period: month, year and folder digests (level 4)
+EMBEDDER_LANGUAGES = frozenset({None, "", "en"})  # what the static embedder reads (None: no language recorded)
 
 
 @dataclass
@@ -137,6 +138,7 @@ def mmr(
     groups: list[str] | None = None,
     group_penalty: float = SAME_SOURCE_PENALTY,
     cross_group: float = 1.0,
+    copyable: np.ndarray | None = None,
 ) -> list[int]:
     """Maximal marginal relevance: up to ``k`` indices, each maximizing ``λ·score − (1−λ)·max_sim(selected)``.
 
@@ -146,7 +148,8 @@ def mmr(
     a candidate whose group is already chosen counts as at least ``group_penalty`` similar (never dropped
     for it): another node of the same file must be clearly more relevant than a hit from a new file;
     the similarity penalty between candidates of different groups is scaled by ``cross_group`` (0: only
-    near-copies and groups diversify).
+    near-copies and groups diversify). ``copyable`` (n x n, bool) says which pairs may be near-copies at
+    all (default: every pair); a pair it excludes is never dropped for its cosine.
     """
     n = len(scores)
     if n == 0:
@@ -155,6 +158,7 @@ def mmr(
     # onnxruntime's for the cores (on 2 cores it doubled search latency).
     sims = np.einsum("id,jd->ij", vectors, vectors)
     penalties = sims
+    copies = sims if copyable is None else np.where(copyable, sims, -1.0)
     if groups is not None:
         codes: dict[str, int] = {}
         group = np.array([codes.setdefault(g, len(codes)) for g in groups], dtype=np.int64)
@@ -164,7 +168,7 @@ def mmr(
     left = list(range(n))
     while left and len(chosen) < k:
         if chosen:
-            closest = sims[np.ix_(left, chosen)].max(axis=1)
+            closest = copies[np.ix_(left, chosen)].max(axis=1)
             left = [i for i, c in zip(left, closest, strict=True) if c < duplicate]
             if not left:
                 break
@@ -193,12 +197,22 @@ def _node_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
         return ""
 
 
+@functools.lru_cache(maxsize=16)
+def _source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None:
+    """:func:`batchsum.sources.source_text`, kept for the last few sources: reading one means decoding,
+    rendering and redacting the whole file (about 10 ms for a meeting transcript), and the hits of a
+    search (and of the next requests of ``serve``) often come from the same few files. The text is
+    returned only while the file still hashes to ``sha256``, so a cached text is that file's text."""
+    from batchsum.sources import source_text  # the walker's readers: only when a source passage is shown
+
+    return source_text(state_dir, relpath, sha256)
+
+
 def _source_snippet(
     cfg: IndexConfig, md: dict[str, Any], ev: Evidence, groups: list[list[str]]
 ) -> tuple[str, list[str]]:
     """The sentences of the source passage at ``ev.start``, or ("", []) when the source is gone or changed."""
-    text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""),
-                       md.get("source_sha256"))  # fmt: skip
+    text = _source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
     if text is None:
         return "", []
     # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
@@ -206,6 +220,21 @@ def _source_snippet(
     start = max(0, ev.start - SOURCE_CONTEXT)
     window = text[start : ev.start + SNIPPET_CHARS * 4]
     return make_snippet(window, groups, language=md.get("language"), partial_edges=start > 0)
+
+
+def _snippet_of(
+    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, groups: list[list[str]], text: str | None
+) -> tuple[str, list[str], str]:
+    """(snippet, query terms in it, "source" or "summary"): the source passage that matched when the best
+    lexical evidence is in the source and the source is still there, else the best sentences of the
+    node's summary (``text`` when already read)."""
+    if ev is not None and ev.in_source:
+        snippet, found = _source_snippet(cfg, md, ev, groups)
+        if snippet:
+            return snippet, found, "source"
+    body = text if text is not None else _node_text(cfg, md)
+    snippet, found = make_snippet(body, groups, language=md.get("language"))
+    return snippet, found, "summary"
 
 
 def validate_query(
@@ -239,16 +268,19 @@ def search(
     today: date | None = None,
     strict: bool = False,
     warn: bool = True,
+    snippets: bool = True,
 ) -> list[SearchHit]:
     """Search the output's summaries; best first, only hits of at least :data:`MIN_RELEVANCE`.
 
     ``today`` fixes the recency reference (default: now). An incomplete index (an interrupted run,
     a missing part) is searched with a logged warning (``warn``; the CLI prints its own), or with
-    ``strict`` refused (IndexError_).
+    ``strict`` refused (IndexError_). ``snippets=False`` leaves every hit's snippet empty (a caller that
+    reads the hits' summaries saves reading their sources).
     """
     q = validate_query(query, k, level, content_type, reranker)
     with readable_index(cfg) as readable:
-        return _search_output(readable, q, k, level, content_type, path_glob, since, reranker, today, strict, warn)
+        return _search_output(readable, q, k, level, content_type, path_glob, since, reranker, today, strict, warn,
+                              snippets)  # fmt: skip
 
 
 def _search_output(
@@ -263,6 +295,7 @@ def _search_output(
     today: date | None,
     strict: bool,
     warn: bool,
+    snippets: bool = True,
 ) -> list[SearchHit]:
     found = completeness(cfg)
     if found is not None:
@@ -283,7 +316,7 @@ def _search_output(
             if not sources:
                 return []
             filt.sources = set(sources)
-        return _search(cfg, dense, embedder, ranker, q, k, filt, today or datetime.now(UTC).date())
+        return _search(cfg, dense, embedder, ranker, q, k, filt, today or datetime.now(UTC).date(), snippets)
 
 
 @dataclass
@@ -358,11 +391,16 @@ def fused_of(cosine: np.ndarray, bm25_ratio: np.ndarray | None) -> np.ndarray:
 
 
 def _digests_after_their_entries(
-    ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray
+    ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray, query: str = ""
 ) -> np.ndarray:
     """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical
     (cosine >= :data:`DUPLICATE_SIM`), or one of its period holding as much of the query (coverage). The
-    entry is where the words were written; MMR then drops the copy."""
+    entry is where the words were written; MMR then drops the copy. A query that names the digest's
+    period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the period: an entry that
+    mentions the date holds the same words without being the answer, so only a near copy outranks the
+    digest then, and the digest ranks just above the best of its entries among the candidates."""
+    from batchsum.periods import period_named
+
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
     if not period or not entries:
@@ -371,15 +409,40 @@ def _digests_after_their_entries(
     sims = np.einsum("id,jd->ij", matrix[period], matrix[entries])
     for row, i in enumerate(period):
         span = Path(str(metadata[i].get("source_path", ""))).stem  # digests/1826/1826-05.md -> 1826-05
+        named = period_named(query, span)
         repeated = [
             j
             for c, j in enumerate(entries)
             if sims[row, c] >= DUPLICATE_SIM
-            or (str(metadata[j].get("doc_date") or "").startswith(span) and coverage[j] >= coverage[i])
+            or (not named and str(metadata[j].get("doc_date") or "").startswith(span) and coverage[j] >= coverage[i])
         ]
         if repeated:
             out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
+        elif named:
+            # The period is what was asked for: its digest leads to its entries, and the best of them that
+            # matches scores it (a document scored by its best passage: MaxP, Dai & Callan 2019).
+            own = [float(ranked[j]) for j in entries if str(metadata[j].get("doc_date") or "").startswith(span)]
+            if own:
+                out[i] = max(out[i], max(own) + 1e-4)
     return out
+
+
+def _copyable(groups: list[str], metadata: list[dict[str, Any]]) -> np.ndarray:
+    """Which pairs of candidates can be near-copies by their vectors: nodes of one source (an L1 and the
+    final that repeats it), a period digest with anything (it repeats its entries), and two English nodes.
+    The static embedder knows English only: it gives any two texts of another language a cosine near
+    0.96, so there it cannot tell a copy from a different document."""
+    codes: dict[str, int] = {}
+    group = np.array([codes.setdefault(g, len(codes)) for g in groups], dtype=np.int64)
+    digest = np.array([md.get("level") == 4 for md in metadata], dtype=bool)
+    english = np.array([md.get("language") in EMBEDDER_LANGUAGES for md in metadata], dtype=bool)
+    same = group[:, None] == group[None, :]
+    return same | digest[:, None] | digest[None, :] | (english[:, None] & english[None, :])
+
+
+def _rows(keep: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
+    """The ``keep`` rows of each array."""
+    return [a[keep] for a in arrays]
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -395,6 +458,7 @@ def _search(
     k: int,
     filt: LexFilter,
     today: date,
+    snippets: bool = True,
 ) -> list[SearchHit]:
     # Stage 1: per-level candidates from the vectors and from BM25.
     qvec = embedder.embed([q])[0]
@@ -437,21 +501,15 @@ def _search(
     if not len(keep):
         return []
     ids = [ids[i] for i in keep]
-    matrix, cosine, relevance, rec, final, ranked = (
-        matrix[keep],
-        cosine[keep],
-        relevance[keep],
-        rec[keep],
-        final[keep],
-        ranked[keep],
-    )
-
-    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage[keep])
+    matrix, cosine, relevance, rec, final, ranked, coverage = _rows(keep, matrix, cosine, relevance, rec, final,
+                                                                   ranked, coverage)  # fmt: skip
+    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
     groups = [doc_id_of(i) for i in ids]
-    order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY)
+    order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY,
+                copyable=_copyable(groups, [rows[i].metadata for i in ids]))  # fmt: skip
     order.sort(key=lambda i: -float(ranked[i]))
 
     hits: list[SearchHit] = []
@@ -460,15 +518,8 @@ def _search(
     for i in order:
         nid = ids[i]
         md = rows[nid].metadata
-        snippet, found, origin = "", list[str](), "summary"
-        ev = lex.evidence.get(nid)
-        if ev is not None and ev.in_source:
-            snippet, found = _source_snippet(cfg, md, ev, lex.groups)
-            origin = "source" if snippet else origin
-        if not snippet:
-            text = texts.get(nid)
-            body = text if text is not None else _node_text(cfg, md)
-            snippet, found = make_snippet(body, lex.groups, language=md.get("language"))
+        snippet, found, origin = (_snippet_of(cfg, md, lex.evidence.get(nid), lex.groups, texts.get(nid))
+                                  if snippets else ("", [], "summary"))  # fmt: skip
         key = " ".join(snippet.lower().split())
         if key and key in shown:
             continue  # the same passage under another node of the same file

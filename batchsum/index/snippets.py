@@ -56,6 +56,7 @@ def sentences(text: str) -> list[str]:
 def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[[str], list[str]]:
     """A function giving the surface words of a text that match a query term."""
     wanted = {t for g in groups for t in g}
+    matches: dict[str, bool] = {}  # word -> whether it stems to a query term (a text repeats its words)
 
     def found(text: str) -> list[str]:
         out: list[str] = []
@@ -65,7 +66,11 @@ def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[
                 pairs = cjk_bigrams(word)
                 hits = {i for i, p in enumerate(pairs) if p in wanted}
                 out.extend(word[i : i + 2] for i in sorted(hits))
-            elif any(t in wanted for t in analyze(word, language)):
+                continue
+            hit = matches.get(word)
+            if hit is None:
+                hit = matches[word] = any(t in wanted for t in analyze(word, language))
+            if hit:
                 out.append(word)
         return out
 

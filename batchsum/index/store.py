@@ -1,4 +1,4 @@
-"""The index as a whole: Chroma client and collection, sync, check, repair, rebuild, state and sizes.
+"""The index as a whole: sync, check, repair, rebuild, state and sizes (Chroma itself: :mod:`batchsum.index.chroma`).
 
 Every summary node of the Markdown tree becomes one Chroma record whose id is the node id, whose
 document is the node's summary text and whose metadata is built by :mod:`batchsum.index.records`, so
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import shutil
 import sqlite3
 import time
@@ -28,19 +27,27 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.errors import BatchsumError, ConfigError, IndexError_
+from batchsum.errors import IndexError_
+
+# forget_client and open_collection are imported from here by other packages (memory, serve).
+from batchsum.index.chroma import (
+    chroma_errors,
+    create_collection,
+    get_collection,
+    is_legacy,
+    open_client,
+)
+from batchsum.index.chroma import forget_client as forget_client
+from batchsum.index.chroma import open_collection as open_collection
 from batchsum.index.embed import (
     Embedder,
     Precomputed,
-    chroma_embedding_function,
     get_embedder,
-    register_embedding_function,
 )
 from batchsum.index.lexical import keep_only, open_lexical, update_docs
 from batchsum.index.lexical import rebuild as rebuild_lexical
 from batchsum.index.records import DocUpdate, IndexNode, SourceReader, doc_nodes, tree_nodes
 from batchsum.index.state import (
-    LAYOUT,
     UNKNOWN,
     UPGRADE,
     chroma_dir,
@@ -61,8 +68,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = LAYOUT
-LEGACY_MODEL = "all-MiniLM-L6-v2-onnx-int8"  # what layout 1 embedded with
 UPSERT_BATCH = 256
 GET_PAGE = 5000
 IN_BATCH = 200  # doc ids per `$in` filter
@@ -101,203 +106,6 @@ class IndexCheck:
     def ok(self) -> bool:
         """True when the index matches the tree exactly and its files are sound."""
         return not (self.missing or self.stale or self.orphans or self.damaged)
-
-
-# -- Chroma client and collection --------------------------------------------------------------------
-
-
-def _where(cfg: IndexConfig) -> str:
-    if cfg.chroma_host:
-        return f"Chroma server {cfg.chroma_host}:{cfg.chroma_port or 8000}"
-    return str(chroma_dir(cfg))
-
-
-_CLIENTS: dict[str, Any] = {}
-
-
-def _settings() -> Any:
-    # A fresh object per client: chromadb's client constructors mutate the settings they are given.
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    from chromadb.config import Settings
-
-    return Settings(anonymized_telemetry=False)
-
-
-def open_client(cfg: IndexConfig, *, create: bool) -> Any:
-    """A Chroma client: ``HttpClient`` with --chroma-host, else ``PersistentClient`` under the output.
-
-    Clients are kept per process (building one parses settings: ~20 ms, too much per search).
-    """
-    import chromadb
-
-    if cfg.chroma_host:
-        port = cfg.chroma_port or 8000
-        key = f"http://{cfg.chroma_host}:{port}"
-        if key in _CLIENTS:
-            return _CLIENTS[key]
-        try:
-            client = chromadb.HttpClient(host=cfg.chroma_host, port=port, settings=_settings())
-            client.heartbeat()
-        except Exception as exc:
-            raise IndexError_(
-                f"cannot reach Chroma server {cfg.chroma_host}:{port} ({_short(exc)}); "
-                "start it or drop --chroma-host to use the index inside the output folder"
-            ) from None
-        _CLIENTS[key] = client
-        return client
-    path = chroma_dir(cfg)
-    if not create:
-        if not cfg.out.is_dir():
-            raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
-        if not (path / "chroma.sqlite3").is_file():
-            raise IndexError_(f"no search index in {cfg.out}; run `batchsum index {cfg.out} --rebuild`")
-    if str(path) in _CLIENTS and path.is_dir():
-        return _CLIENTS[str(path)]
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        client = chromadb.PersistentClient(path=str(path), settings=_settings())
-    except Exception as exc:
-        forget_client(path)
-        raise IndexError_(
-            f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
-            f"run `batchsum index {cfg.out} --rebuild` (it moves the broken folder aside)"
-        ) from None
-    _CLIENTS[str(path)] = client
-    return client
-
-
-def forget_client(path: Path) -> None:
-    """Drop Chroma's per-process cache entry for ``path`` so the next open really reopens it.
-
-    Chroma keeps one System per persist directory for the life of the process, even a System that
-    failed to start; without this a folder that was broken (or moved aside) stays broken in-process.
-    """
-    _CLIENTS.pop(str(path), None)
-    try:
-        from chromadb.api.shared_system_client import SharedSystemClient
-
-        system = SharedSystemClient._identifier_to_system.pop(str(path), None)
-        SharedSystemClient._identifier_to_refcount.pop(str(path), None)
-    except (ImportError, AttributeError):
-        return
-    if system is not None:
-        try:
-            system.stop()
-        except Exception:  # a system that never started cannot stop cleanly; it is dropped either way
-            pass
-
-
-def _short(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 160 else text[:157] + "..."
-
-
-def _collection_metadata(embedder: Embedder) -> dict[str, Any]:
-    return {
-        "embed_model": embedder.name,
-        "embed_dim": int(embedder.dimension),
-        "batchsum_schema": SCHEMA_VERSION,
-        "role": "summary",
-    }
-
-
-def _get_collection(client: Any, cfg: IndexConfig) -> Any | None:
-    from chromadb.errors import NotFoundError
-
-    register_embedding_function()  # a persisted collection names our EmbeddingFunction
-    try:
-        # No embedding function here: we always pass vectors, and a foreign one must not raise a conflict
-        # before we can compare the model recorded in the metadata.
-        return client.get_collection(cfg.collection, embedding_function=None)
-    except NotFoundError:
-        return None
-    except ValueError as exc:
-        if "does not exist" in str(exc):
-            return None
-        raise _corrupt(cfg, exc) from None
-    except Exception as exc:
-        if "does not exist" in str(exc):
-            return None
-        raise _corrupt(cfg, exc) from None
-
-
-@contextlib.contextmanager
-def chroma_errors(cfg: IndexConfig) -> Iterator[None]:
-    """Turn a failure inside chromadb (or its HTTP transport) into a one-line IndexError_."""
-    try:
-        yield
-    except (BatchsumError, sqlite3.Error):
-        raise
-    except Exception as exc:
-        module = type(exc).__module__ or ""
-        if module.startswith(("chromadb", "httpx", "httpcore")) or isinstance(exc, (ConnectionError, TimeoutError)):
-            raise _corrupt(cfg, exc) from None
-        raise
-
-
-def _corrupt(cfg: IndexConfig, exc: BaseException) -> IndexError_:
-    if cfg.chroma_host:
-        return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
-    return IndexError_(
-        f"search index {chroma_dir(cfg)} is unreadable ({_short(exc)}); run `batchsum index {cfg.out} --rebuild`"
-    )
-
-
-def is_legacy(col: Any, embedder: Embedder) -> bool:
-    """True for a collection of an older layout that a rebuild may replace: batchsum's own MiniLM
-    model, or the configured one, recorded with an older schema (a foreign model is never replaced)."""
-    meta = col.metadata or {}
-    if str(meta.get("batchsum_schema")) == str(SCHEMA_VERSION):
-        return False
-    return meta.get("embed_model") in (LEGACY_MODEL, embedder.name)
-
-
-def _check_compatible(cfg: IndexConfig, col: Any, embedder: Embedder) -> None:
-    meta = col.metadata or {}
-    model, dim = meta.get("embed_model"), meta.get("embed_dim")
-    if is_legacy(col, embedder):
-        raise IndexError_(
-            f"the search index in {_where(cfg)} was built by an older batchsum;"
-            f" the next run or `batchsum index {cfg.out}` upgrades it"
-        )
-    if model != embedder.name or (dim is not None and int(dim) != int(embedder.dimension)):
-        raise IndexError_(
-            f"the index in {_where(cfg)} (collection {cfg.collection!r}) was built with {model or 'another model'}"
-            f" ({dim or '?'} dims), not {embedder.name} ({embedder.dimension} dims);"
-            f" run `batchsum index {cfg.out} --rebuild`"
-        )
-
-
-def open_collection(cfg: IndexConfig, embedder: Embedder, *, create: bool) -> Any:
-    """The output's collection, checked against ``embedder``; created when ``create`` and absent."""
-    client = open_client(cfg, create=create)
-    col = _get_collection(client, cfg)
-    if col is not None:
-        _check_compatible(cfg, col, embedder)
-        return col
-    if not create:
-        raise IndexError_(
-            f"no search index (collection {cfg.collection!r}) in {_where(cfg)};"
-            f" run `batchsum index {cfg.out} --rebuild`"
-        )
-    return _create_collection(client, cfg, embedder)
-
-
-def _create_collection(client: Any, cfg: IndexConfig, embedder: Embedder) -> Any:
-    try:
-        return client.create_collection(
-            cfg.collection,
-            metadata=_collection_metadata(embedder),
-            configuration={"hnsw": {"space": "cosine", "ef_search": 100}},
-            embedding_function=chroma_embedding_function(embedder),
-        )
-    except Exception as exc:
-        if "name" in str(exc).lower() and "character" in str(exc).lower():
-            raise ConfigError(
-                f"--collection {cfg.collection!r}: use 3-512 letters, digits, '.', '_' or '-'"
-                " (starting and ending with a letter or digit)"
-            ) from None
-        raise _corrupt(cfg, exc) from None
 
 
 # -- state -----------------------------------------------------------------------------------------
@@ -525,7 +333,7 @@ def _needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
         return work
     embedder = get_embedder(cfg)
     with chroma_errors(cfg):
-        col = _get_collection(open_client(cfg, create=True), cfg)
+        col = get_collection(open_client(cfg, create=True), cfg)
     if col is not None and is_legacy(col, embedder):
         return UPGRADE, f"the search index in {cfg.out} was built by an older batchsum; rebuilding it in the new layout"
     # Current layout with its state file lost, or a foreign model (refused when the collection is opened).
@@ -656,7 +464,7 @@ def _rebuild(cfg: IndexConfig, read_source: SourceReader) -> IndexStats:
     nodes = list(tree_nodes(cfg.out))
     try:
         client = open_client(cfg, create=True)
-        col = _get_collection(client, cfg)
+        col = get_collection(client, cfg)
     except IndexError_:
         if cfg.chroma_host:
             raise
@@ -672,7 +480,7 @@ def _rebuild(cfg: IndexConfig, read_source: SourceReader) -> IndexStats:
         client = open_client(cfg, create=True)
     elif col is not None:
         client.delete_collection(cfg.collection)
-    col = _create_collection(client, cfg, embedder)
+    col = create_collection(client, cfg, embedder)
     stats = IndexStats(docs=len({n.doc_id for n in nodes}))
     for stale in (
         *legacy_files(cfg),

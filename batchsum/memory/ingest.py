@@ -18,6 +18,8 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from batchsum.errors import ConfigError, InputError, SummarizationError
+from batchsum.gitver import commit_run, ensure_repo
+from batchsum.lock import RunLock
 from batchsum.memory.engine import Changes, MemoryEngine, Source
 from batchsum.memory.files import check_scope, iter_facts
 from batchsum.memory.llm import JsonFormat
@@ -250,19 +252,13 @@ def process_facts(fcfg: FactsConfig) -> FactsResult:
 
 def run_facts(fcfg: FactsConfig) -> FactsResult:
     """``batchsum facts``: a facts pass under the output's run lock, then a git commit with ``--git``."""
-    from batchsum.lock import RunLock
-
     cfg = fcfg.run
     cfg.state_dir.mkdir(parents=True, exist_ok=True)
     with RunLock(cfg.out, wait=cfg.wait_lock):
         if cfg.git:
-            from batchsum.gitver import ensure_repo
-
             ensure_repo(cfg.out)
         result = process_facts(fcfg)
         if cfg.git and result.changes.count:
-            from batchsum.gitver import commit_run
-
             c = result.changes
             stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
             commit_run(cfg.out, added=len(c.added), changed=len(c.updated), deleted=len(c.deleted),

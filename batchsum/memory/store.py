@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum.index.records import content_hash, date_to_ts
 from batchsum.memory.files import ROLE, Fact, iter_facts
 
 if TYPE_CHECKING:
@@ -27,8 +28,6 @@ BATCH = 256
 
 def fact_metadata(out: Path, fact: Fact) -> dict[str, Any]:
     """The Chroma metadata of a fact (None values dropped: Chroma takes only str/int/float/bool)."""
-    from batchsum.index.records import content_hash, date_to_ts
-
     meta = {k: v for k, v in fact.meta().items() if v is not None}
     md: dict[str, Any] = {k: v for k, v in meta.items() if isinstance(v, (str, int, float, bool))}
     md["source_path"] = fact.source_path or fact.scope

@@ -98,10 +98,8 @@ def _ratio_row(g: dict[str, Any]) -> list[str]:
     return [fmt_pct(g["ratio_mean"]), fmt_pct(g["ratio_median"]), fmt_pct(g["ratio_p90"])]
 
 
-def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width: int = 60) -> list[Section]:
-    """The report's tables, in display order."""
-    out: list[Section] = []
-    # Run overview.
+def _overview(report: Report, out: list[Section]) -> None:
+    """The run (or runs) at a glance: source, status, files, tokens and cost."""
     runs = report.runs
     overview: list[list[str]] = [["source", report.source]]
     if len(runs) == 1:
@@ -142,7 +140,9 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
         )
     out.append(Section("Overview", ["", ""], overview, "ll"))
 
-    # Per level, against the seed targets.
+
+def _level(report: Report, out: list[Section]) -> None:
+    """Compression per level against the seed targets."""
     rows = []
     for g in report.by_level:
         rows.append(
@@ -182,7 +182,9 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
         )
     )
 
-    # Period digests above the files, against their word budgets.
+
+def _periods(report: Report, out: list[Section]) -> None:
+    """Period digests against their word budgets (none when the run made none)."""
     rows = [
         [
             p["period"],
@@ -207,7 +209,9 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
             )
         )
 
-    # Per content type.
+
+def _type(report: Report, out: list[Section]) -> None:
+    """Compression per content type."""
     max_in = max((g["tokens_in"] for g in report.by_type), default=0) or 1
     rows = [
         [
@@ -244,6 +248,9 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
         )
     )
 
+
+def _type_level(report: Report, out: list[Section]) -> None:
+    """Compression per content type and level."""
     rows = [
         [
             g["content_type"],
@@ -279,6 +286,9 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
         )
     )
 
+
+def _worst(report: Report, out: list[Section], path_width: int) -> None:
+    """The files furthest above their level's target."""
     rows = [
         [
             shorten(w["relpath"], path_width),
@@ -302,9 +312,15 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
         )
     )
 
+
+def _failures(report: Report, out: list[Section], path_width: int) -> None:
+    """Files that failed, with their reasons."""
     rows = [[f["run_id"], shorten(f["relpath"], path_width), clip(f["error"], 160)] for f in report.failures]
     out.append(Section(f"Failures ({len(report.failures)})", ["run", "file", "reason"], rows, "lll"))
 
+
+def _fallbacks(report: Report, out: list[Section]) -> None:
+    """Why nodes fell back or failed, grouped by reason."""
     if report.fallback_reasons:
         rows = [
             [clip(r["reason"], 100), fmt_int(r["nodes"]), fmt_int(r["files"]), shorten(r["example"], 40)]
@@ -312,6 +328,9 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
         ]
         out.append(Section("Fallback and error reasons of nodes", ["reason", "nodes", "files", "e.g."], rows, "lrrl"))
 
+
+def _trend(report: Report, out: list[Section], trend_rows: int | None) -> None:
+    """Run over run: files changed, tokens, calls and wall time."""
     trend = report.trend if trend_rows is None else report.trend[-trend_rows:]
     max_spent = max((r["tokens_spent"] for r in trend), default=0)
     max_changed = max((r["files_changed"] for r in trend), default=0) or 1
@@ -349,6 +368,9 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
         Section("Run-over-run trend", headers, rows, "lllrrrrrrrr" + ("r" if with_cost else "") + "l", note=note)
     )
 
+
+def _evals(report: Report, out: list[Section]) -> None:
+    """The latest evaluation's scores per dataset and method."""
     if report.evals:
         rows = [
             [
@@ -370,6 +392,21 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
                 "lllrrrrrr",
             )
         )
+
+
+def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width: int = 60) -> list[Section]:
+    """The report's tables, in display order."""
+    out: list[Section] = []
+    _overview(report, out)
+    _level(report, out)
+    _periods(report, out)
+    _type(report, out)
+    _type_level(report, out)
+    _worst(report, out, path_width)
+    _failures(report, out, path_width)
+    _fallbacks(report, out)
+    _trend(report, out, trend_rows)
+    _evals(report, out)
     return out
 
 

@@ -40,6 +40,7 @@ from batchsum.metrics.migrations import (
     unknown_migrations,
     user_tables,
 )
+from batchsum.metrics.parquet import snapshotted_keys, write_snapshot
 from batchsum.metrics.privacy import scrub_secrets
 from batchsum.model import FileRecord, NodeRecord, RunRecord
 from batchsum.tree import atomic_target
@@ -407,7 +408,6 @@ class MetricsStore:
     def _snapshot_run(self, con: Any, run_id: str) -> None:
         """Parquet snapshots of one run: files and nodes first, since a reader only trusts runs
         whose ``runs`` snapshot exists."""
-        from batchsum.metrics.parquet import write_snapshot
 
         for table in ("files", "nodes", "runs"):
             write_snapshot(con, self.parquet_dir, table, run_id)
@@ -433,7 +433,6 @@ class MetricsStore:
         Keys must be ``evals`` columns (unknown keys raise MetricsError); missing ones are NULL,
         ``created_at`` defaults to now and ``budget`` is stored as text.
         """
-        from batchsum.metrics.parquet import write_snapshot
 
         if not rows:
             return
@@ -467,7 +466,6 @@ class MetricsStore:
     def _repair_snapshots(self, con: Any) -> None:
         """Snapshot runs and evals that are in the database but have no Parquet yet
         (an earlier snapshot failed, the folder was removed, or the data predates it)."""
-        from batchsum.metrics.parquet import snapshotted_keys, write_snapshot
 
         for table in ("runs", "evals"):
             key = PARTITION_KEYS[table]

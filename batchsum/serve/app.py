@@ -29,6 +29,7 @@ from batchsum.serve.conversations import Exchange, check_conversation_id, spool
 from batchsum.serve.guard import ChromaGuard
 from batchsum.serve.upstream import Upstream, UpstreamError, delta_text
 from batchsum.serve.writer import MemoryWriter
+from batchsum.watch import Watcher, watch_config
 
 log = logging.getLogger(__name__)
 
@@ -270,8 +271,6 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
         addresses = runner.addresses  # the bound (host, port, ...) of each listening socket
         port = addresses[0][1] if addresses else scfg.port
         if scfg.watch:
-            from batchsum.watch import Watcher, watch_config
-
             guard = app[GUARD]
             watcher = Watcher(
                 watch_config(scfg.run, scfg.watch), debounce_ms=scfg.debounce_ms,

@@ -4,8 +4,10 @@ Retrieved: the conversation's own summary (if it has one), the best facts of eve
 conversation's earlier user turns (ranked by :func:`batchsum.memory.search.search_facts`), and the best
 summary nodes (:func:`batchsum.index.search.search`, the ranking of ``batchsum search``). They go into
 one system message placed just before the user's last message: summary first, then ``[role] content``
-lines (scores are not shown). With redaction on (``--redact``; the default when the upstream is not
-loopback) every secret in them is replaced by ``[REDACTED:<kind>]`` first, as ``run`` does to sources.
+lines (scores are not shown). A period's digest (a month, a year, a folder) is named as one, with its
+number of files, each of its paragraphs cut to a share of its room so the whole period is represented.
+With redaction on (``--redact``; the default when the upstream is not loopback) every secret in them
+is replaced by ``[REDACTED:<kind>]`` first, as ``run`` does to sources.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from batchsum.serve.guard import ChromaGuard
 log = logging.getLogger(__name__)
 
 SUMMARY_CHARS = 600  # of each summary hit injected
+# Of a period's digest (a month, a year): it stands for many files, each of its paragraphs gets a share.
+DIGEST_CHARS = 3 * SUMMARY_CHARS
 CONTEXT_HEADER = (
     "Context from the user's notes and memory. Use it when it is relevant to the question; "
     "do not mention it otherwise. Later facts override earlier ones."
@@ -128,10 +132,12 @@ def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[st
 
 def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
     from batchsum.index.search import search
+    from batchsum.navigation import period_context
     from batchsum.tree import read_node
 
     try:
-        hits = search(scfg.run, query, k=scfg.top_summaries)
+        # The summaries are injected, not the snippets: reading the hits' sources for them is wasted.
+        hits = search(scfg.run, query, k=scfg.top_summaries, snippets=False)
     except IndexError_ as exc:
         if "no search index" in str(exc) or "does not exist" in str(exc):
             return []
@@ -142,9 +148,12 @@ def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
     found = []
     for h in hits:
         try:
-            _, body = read_node(h.summary_path)
+            meta, body = read_node(h.summary_path)
         except (OSError, ValueError):
-            body = h.snippet
+            continue  # removed since it was indexed
+        if meta.get("role") == "digest":  # a summary of a period, said so, its whole period represented
+            found.append(("summary", period_context(meta, body, DIGEST_CHARS)))
+            continue
         text = " ".join(body.split())
         if len(text) > SUMMARY_CHARS:
             text = text[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " …"

@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from batchsum.index.state import chroma_dir
+from batchsum.lock import lock_path
+
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
 
@@ -31,8 +34,6 @@ class ChromaGuard:
         self.reopened = 0
 
     def _stamp(self) -> int | None:
-        from batchsum.lock import lock_path
-
         try:
             return lock_path(self.cfg.out).stat().st_mtime_ns
         except OSError:
@@ -65,7 +66,6 @@ class ChromaGuard:
             if self._users:
                 self._foreign = True  # try again on the next request
                 return False
-            from batchsum.index.state import chroma_dir
             from batchsum.index.store import forget_client
 
             # Index internals: dropping the cached System is the only way to make chromadb reread the folder.

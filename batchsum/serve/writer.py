@@ -15,7 +15,11 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum import run
 from batchsum.errors import BatchsumError
+from batchsum.gitver import commit_run, ensure_repo
+from batchsum.lock import RunLock
+from batchsum.memory.store import FactIndex
 from batchsum.serve.config import ServeConfig
 from batchsum.serve.conversations import Exchange, scope_of, spooled, transcripts_root, write_turns
 from batchsum.serve.guard import ChromaGuard
@@ -115,8 +119,6 @@ class MemoryWriter:
             loop.close()
 
     def _drain(self, loop: asyncio.AbstractEventLoop, engine: MemoryEngine | None) -> set[str]:
-        from batchsum.lock import RunLock
-
         changed: set[str] = set()
         while not self._stop.is_set():
             pending = spooled(self.scfg.out)
@@ -143,8 +145,6 @@ class MemoryWriter:
         path.unlink(missing_ok=True)
         try:
             if self.scfg.run.index:
-                from batchsum.memory.store import FactIndex
-
                 index = engine.index if engine is not None and engine.index is not None else FactIndex(self.scfg.run)
                 await asyncio.to_thread(index.upsert, [user, assistant])
             if engine is None:
@@ -165,8 +165,6 @@ class MemoryWriter:
             self.guard.refresh(force=True)  # an index error may be a stale client: reopen when nobody uses it
 
     def _summarize(self) -> None:
-        from batchsum import run
-
         cfg = summary_run_config(self.scfg)
         try:
             result = run(cfg)
@@ -179,9 +177,6 @@ class MemoryWriter:
 
     def _commit(self, count: int) -> None:
         """--git without summaries: commit the written turns and facts (a summary run commits them itself)."""
-        from batchsum.gitver import commit_run, ensure_repo
-        from batchsum.lock import RunLock
-
         with RunLock(self.scfg.out, wait=True, poll=LOCK_POLL_S):
             ensure_repo(self.scfg.out)
             commit_run(self.scfg.out, added=count, changed=0, deleted=0, run_id=f"serve-{self.written}")

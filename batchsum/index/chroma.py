@@ -1,0 +1,220 @@
+"""Chroma, the index's store of record: the client (local folder or ``--chroma-host`` server), the
+collection checked against the embedder that built it, and Chroma's failures as one-line errors.
+
+chromadb is imported only inside these functions: a search of a local index never loads it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from batchsum.errors import BatchsumError, ConfigError, IndexError_
+from batchsum.index.embed import Embedder, chroma_embedding_function, register_embedding_function
+from batchsum.index.state import LAYOUT, chroma_dir
+
+if TYPE_CHECKING:
+    from batchsum.config import IndexConfig
+
+SCHEMA_VERSION = LAYOUT
+LEGACY_MODEL = "all-MiniLM-L6-v2-onnx-int8"  # what layout 1 embedded with
+
+
+def _where(cfg: IndexConfig) -> str:
+    if cfg.chroma_host:
+        return f"Chroma server {cfg.chroma_host}:{cfg.chroma_port or 8000}"
+    return str(chroma_dir(cfg))
+
+
+_CLIENTS: dict[str, Any] = {}
+
+
+def _settings() -> Any:
+    # A fresh object per client: chromadb's client constructors mutate the settings they are given.
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False)
+
+
+def open_client(cfg: IndexConfig, *, create: bool) -> Any:
+    """A Chroma client: ``HttpClient`` with --chroma-host, else ``PersistentClient`` under the output.
+
+    Clients are kept per process (building one parses settings: ~20 ms, too much per search).
+    """
+    import chromadb
+
+    if cfg.chroma_host:
+        port = cfg.chroma_port or 8000
+        key = f"http://{cfg.chroma_host}:{port}"
+        if key in _CLIENTS:
+            return _CLIENTS[key]
+        try:
+            client = chromadb.HttpClient(host=cfg.chroma_host, port=port, settings=_settings())
+            client.heartbeat()
+        except Exception as exc:
+            raise IndexError_(
+                f"cannot reach Chroma server {cfg.chroma_host}:{port} ({_short(exc)}); "
+                "start it or drop --chroma-host to use the index inside the output folder"
+            ) from None
+        _CLIENTS[key] = client
+        return client
+    path = chroma_dir(cfg)
+    if not create:
+        if not cfg.out.is_dir():
+            raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
+        if not (path / "chroma.sqlite3").is_file():
+            raise IndexError_(f"no search index in {cfg.out}; run `batchsum index {cfg.out} --rebuild`")
+    if str(path) in _CLIENTS and path.is_dir():
+        return _CLIENTS[str(path)]
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        client = chromadb.PersistentClient(path=str(path), settings=_settings())
+    except Exception as exc:
+        forget_client(path)
+        raise IndexError_(
+            f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
+            f"run `batchsum index {cfg.out} --rebuild` (it moves the broken folder aside)"
+        ) from None
+    _CLIENTS[str(path)] = client
+    return client
+
+
+def forget_client(path: Path) -> None:
+    """Drop Chroma's per-process cache entry for ``path`` so the next open really reopens it.
+
+    Chroma keeps one System per persist directory for the life of the process, even a System that
+    failed to start; without this a folder that was broken (or moved aside) stays broken in-process.
+    """
+    _CLIENTS.pop(str(path), None)
+    try:
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        system = SharedSystemClient._identifier_to_system.pop(str(path), None)
+        SharedSystemClient._identifier_to_refcount.pop(str(path), None)
+    except (ImportError, AttributeError):
+        return
+    if system is not None:
+        try:
+            system.stop()
+        except Exception:  # a system that never started cannot stop cleanly; it is dropped either way
+            pass
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _collection_metadata(embedder: Embedder) -> dict[str, Any]:
+    return {
+        "embed_model": embedder.name,
+        "embed_dim": int(embedder.dimension),
+        "batchsum_schema": SCHEMA_VERSION,
+        "role": "summary",
+    }
+
+
+def get_collection(client: Any, cfg: IndexConfig) -> Any | None:
+    """The output's collection as it is (None when absent), not yet checked against an embedder."""
+    from chromadb.errors import NotFoundError
+
+    register_embedding_function()  # a persisted collection names our EmbeddingFunction
+    try:
+        # No embedding function here: we always pass vectors, and a foreign one must not raise a conflict
+        # before we can compare the model recorded in the metadata.
+        return client.get_collection(cfg.collection, embedding_function=None)
+    except NotFoundError:
+        return None
+    except ValueError as exc:
+        if "does not exist" in str(exc):
+            return None
+        raise _corrupt(cfg, exc) from None
+    except Exception as exc:
+        if "does not exist" in str(exc):
+            return None
+        raise _corrupt(cfg, exc) from None
+
+
+@contextlib.contextmanager
+def chroma_errors(cfg: IndexConfig) -> Iterator[None]:
+    """Turn a failure inside chromadb (or its HTTP transport) into a one-line IndexError_."""
+    try:
+        yield
+    except (BatchsumError, sqlite3.Error):
+        raise
+    except Exception as exc:
+        module = type(exc).__module__ or ""
+        if module.startswith(("chromadb", "httpx", "httpcore")) or isinstance(exc, (ConnectionError, TimeoutError)):
+            raise _corrupt(cfg, exc) from None
+        raise
+
+
+def _corrupt(cfg: IndexConfig, exc: BaseException) -> IndexError_:
+    if cfg.chroma_host:
+        return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
+    return IndexError_(
+        f"search index {chroma_dir(cfg)} is unreadable ({_short(exc)}); run `batchsum index {cfg.out} --rebuild`"
+    )
+
+
+def is_legacy(col: Any, embedder: Embedder) -> bool:
+    """True for a collection of an older layout that a rebuild may replace: batchsum's own MiniLM
+    model, or the configured one, recorded with an older schema (a foreign model is never replaced)."""
+    meta = col.metadata or {}
+    if str(meta.get("batchsum_schema")) == str(SCHEMA_VERSION):
+        return False
+    return meta.get("embed_model") in (LEGACY_MODEL, embedder.name)
+
+
+def _check_compatible(cfg: IndexConfig, col: Any, embedder: Embedder) -> None:
+    meta = col.metadata or {}
+    model, dim = meta.get("embed_model"), meta.get("embed_dim")
+    if is_legacy(col, embedder):
+        raise IndexError_(
+            f"the search index in {_where(cfg)} was built by an older batchsum;"
+            f" the next run or `batchsum index {cfg.out}` upgrades it"
+        )
+    if model != embedder.name or (dim is not None and int(dim) != int(embedder.dimension)):
+        raise IndexError_(
+            f"the index in {_where(cfg)} (collection {cfg.collection!r}) was built with {model or 'another model'}"
+            f" ({dim or '?'} dims), not {embedder.name} ({embedder.dimension} dims);"
+            f" run `batchsum index {cfg.out} --rebuild`"
+        )
+
+
+def open_collection(cfg: IndexConfig, embedder: Embedder, *, create: bool) -> Any:
+    """The output's collection, checked against ``embedder``; created when ``create`` and absent."""
+    client = open_client(cfg, create=create)
+    col = get_collection(client, cfg)
+    if col is not None:
+        _check_compatible(cfg, col, embedder)
+        return col
+    if not create:
+        raise IndexError_(
+            f"no search index (collection {cfg.collection!r}) in {_where(cfg)};"
+            f" run `batchsum index {cfg.out} --rebuild`"
+        )
+    return create_collection(client, cfg, embedder)
+
+
+def create_collection(client: Any, cfg: IndexConfig, embedder: Embedder) -> Any:
+    """A new, empty collection recording ``embedder``'s model and dimension (cosine HNSW)."""
+    try:
+        return client.create_collection(
+            cfg.collection,
+            metadata=_collection_metadata(embedder),
+            configuration={"hnsw": {"space": "cosine", "ef_search": 100}},
+            embedding_function=chroma_embedding_function(embedder),
+        )
+    except Exception as exc:
+        if "name" in str(exc).lower() and "character" in str(exc).lower():
+            raise ConfigError(
+                f"--collection {cfg.collection!r}: use 3-512 letters, digits, '.', '_' or '-'"
+                " (starting and ending with a letter or digit)"
+            ) from None
+        raise _corrupt(cfg, exc) from None

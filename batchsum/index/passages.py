@@ -1,0 +1,142 @@
+"""What the lexical index holds of a document: its text cut into overlapping passages of index terms.
+
+* the source of every document (rendered as the run saw it) and every node's own summary are cut into
+  windows of :data:`PASSAGE_WORDS` words every :data:`PASSAGE_STRIDE` words; a window's terms are those
+  of :func:`batchsum.index.analysis.analyze` in the document's language;
+* each node summarizes a span of the source (:func:`node_spans`): an L1 its chunk, an L2 the chunks of
+  its group, an L3 (and a single-node file) the whole source;
+* the document's terms in order, and each window's range in that order, serve the proximity score
+  (:mod:`batchsum.index.proximity`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from batchsum.index.analysis import _CJK_CLASS, analyze
+from batchsum.index.analysis import stem as analysis_stem
+
+if TYPE_CHECKING:
+    from batchsum.index.records import IndexNode
+
+PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 points of recall@5
+PASSAGE_STRIDE = 50
+
+# A passage's "words": whitespace-separated runs, and in CJK text (no spaces) every two characters.
+_WORD_SPAN = re.compile(rf"[{_CJK_CLASS}]{{1,2}}|[^\s{_CJK_CLASS}]+")
+
+
+def stem(word: str, language: str | None = None) -> str:
+    """Snowball stem of a word (lowercased first), in ``language`` or by script: "died" -> "die"."""
+    return analysis_stem(word.lower().removesuffix("'s"), language)
+
+
+def tokenize(text: str, language: str | None = None) -> list[str]:
+    """The index terms of ``text`` (see :mod:`batchsum.index.analysis`): "The Budgets were CUT" -> budget, cut."""
+    return analyze(text, language)
+
+
+def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE) -> Iterator[tuple[int, str]]:
+    """(char offset, text) of overlapping windows of ``words`` words, every ``stride`` words."""
+    spans = [(m.start(), m.end()) for m in _WORD_SPAN.finditer(text)]
+    if not spans:
+        return
+    start = 0
+    while True:
+        end = min(len(spans), start + words)
+        yield spans[start][0], text[spans[start][0] : spans[end - 1][1]]
+        if end == len(spans):
+            return
+        start += stride
+
+
+def passage_counts(text: str, language: str | None = None) -> list[tuple[int, Counter[str]]]:
+    """(char offset, term counts) of each :func:`passages` window (see :func:`passage_terms`)."""
+    return passage_terms(text, language)[0]
+
+
+def passage_terms(
+    text: str, language: str | None = None
+) -> tuple[list[tuple[int, Counter[str]]], list[str], list[tuple[int, int]]]:
+    """The :func:`passages` windows of ``text`` as (char offset, term counts), its terms in order, and each
+    window's range in that order. Every word is tokenized once: a window is two consecutive half-windows
+    (PASSAGE_WORDS = 2 * PASSAGE_STRIDE)."""
+    spans = [m.start() for m in _WORD_SPAN.finditer(text)]
+    if not spans:
+        return [], [], []
+    terms: list[str] = []
+    halves: list[tuple[int, Counter[str], int]] = []  # (char offset, counts, first term)
+    for i in range(0, len(spans), PASSAGE_STRIDE):
+        stop = spans[i + PASSAGE_STRIDE] if i + PASSAGE_STRIDE < len(spans) else len(text)
+        words = tokenize(text[spans[i] : stop], language)
+        halves.append((spans[i], Counter(words), len(terms)))
+        terms.extend(words)
+    if len(halves) == 1:
+        return [(halves[0][0], halves[0][1])], terms, [(0, len(terms))]
+    out: list[tuple[int, Counter[str]]] = []
+    ranges: list[tuple[int, int]] = []
+    for i in range(len(halves) - 1):
+        both = halves[i][1].copy()
+        both.update(halves[i + 1][1])
+        out.append((halves[i][0], both))
+        ranges.append((halves[i][2], halves[i + 2][2] if i + 2 < len(halves) else len(terms)))
+    return out, terms, ranges
+
+
+def doc_language(nodes: Sequence[IndexNode]) -> str | None:
+    """The language a document's nodes record (the front matter's ``language``), or None."""
+    for n in nodes:
+        lang = n.metadata.get("language")
+        if lang:
+            return str(lang)
+    return None
+
+
+def node_spans(nodes: Sequence[IndexNode], n_chars: int) -> dict[str, tuple[int, int]]:
+    """The source span each node of one document summarizes (L1: its chunk; L2: its group; L3: all)."""
+    spans: dict[str, tuple[int, int]] = {}
+    groups: dict[Any, list[tuple[int, int]]] = {}
+    for n in nodes:
+        if n.metadata.get("level") == 1 and n.span is not None:
+            spans[n.id] = n.span
+            groups.setdefault(n.metadata.get("parent_group"), []).append(n.span)
+    for n in nodes:
+        level = n.metadata.get("level")
+        if level == 2:
+            kids = groups.get(n.metadata.get("group_index"))
+            if kids:
+                spans[n.id] = (min(s for s, _ in kids), max(e for _, e in kids))
+        elif level == 3 or n.metadata.get("is_final"):
+            spans[n.id] = (0, n_chars)
+    return spans
+
+
+@dataclass
+class DocPassages:
+    """One document's passages: the source's, then each node's summary's, in that order."""
+
+    language: str | None
+    spans: dict[str, tuple[int, int]]  # node id -> the source span it summarizes
+    units: list[tuple[str | None, int, Counter[str]]] = field(default_factory=list)  # (node id or None, offset, terms)
+    order: list[str] = field(default_factory=list)  # the document's terms in order
+    ranges: list[int] = field(default_factory=list)  # per unit, its (start, stop) in ``order``, flat
+
+
+def doc_passages(nodes: Sequence[IndexNode], source: str | None) -> DocPassages:
+    """The passages of a document's source (None: not available) and of its nodes' summaries; windows
+    holding no index term are left out."""
+    doc = DocPassages(doc_language(nodes), node_spans(nodes, len(source)) if source is not None else {})
+    for owner, text in [(None, source), *((n.id, n.body) for n in nodes)]:
+        if text is None:
+            continue
+        windows, terms, where = passage_terms(text, doc.language)
+        for (off, held), (a, b) in zip(windows, where, strict=True):
+            if held:
+                doc.units.append((owner, off, held))
+                doc.ranges.extend((a + len(doc.order), b + len(doc.order)))
+        doc.order.extend(terms)
+    return doc
