@@ -169,9 +169,8 @@ def logo_table(path: Path) -> str:
         return f"leave-one-genre-out: no fit recorded ({path} missing; run python -m bench.fit_scorer --json {path})"
     from bench.fit_scorer import render
 
-    results = json.loads(path.read_text(encoding="utf-8"))
-    names = list(results[0]["scores"]) if results else []
-    return "leave-one-genre-out (the scorer's last fit, bench/fit_scorer.py):\n" + render(results, names)
+    result = json.loads(path.read_text(encoding="utf-8"))
+    return "leave-one-genre-out (the scorer's last fit, bench/fit_scorer.py):\n" + render(result)
 
 
 if __name__ == "__main__":
