@@ -77,7 +77,7 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
         ledger.unchanged(entry, driver.cfg.out)
         return None
     ledger.planned += 1
-    if not doc.text.strip():
+    if not doc.text or doc.text.isspace():  # not strip(): that copies the whole text
         ledger.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
         progress.event("file_empty", path=str(ref.path))
     if not plan.kept_whole:
