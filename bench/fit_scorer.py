@@ -1,7 +1,8 @@
-"""Fit the extractive scorer's weights on all genres pooled, and report leave-one-genre-out.
+"""Fit the extractive scorer's trained alternative on all genres pooled, and report leave-one-genre-out.
 
-Method: a trainable sentence scorer (Kupiec, Pedersen & Chen 1995, "A Trainable Document
-Summarizer") as a logistic regression over the handful of features of
+The shipped scorer is the PacSum rule of :mod:`batchsum.backends.scorer`; this fits the weights of its
+trained alternative (``Params.weights``). Method: a trainable sentence scorer (Kupiec, Pedersen & Chen
+1995, "A Trainable Document Summarizer") as a logistic regression over the handful of features of
 :func:`batchsum.backends.scorer.features` (PacSum directed centrality, position, length, TF-IDF
 mass, similarity to the node's centroid, centrality x length), trained on greedy ROUGE-oracle labels
 (Nallapati, Zhai & Zhou 2017, "SummaRuNNer"): in every node the real pipeline summarizes (a whole
