@@ -2,9 +2,11 @@
 from the finals of the period's files with the run's backend, like a file's final is made from its
 parts (a ``meta`` request: extractive by default, the LLM when one is configured).
 
-A month (or folder) digest merges the finals of its files, a year digest the digests of its months.
-Each period is redone only when what it is made from changed: its files' final keys (a month or a
-folder) or its months' (a year), with the backend and the word budget. So appending to one entry
+A month (or folder) digest merges the finals of its files, a year digest the digests of its months
+(an extractive year month by month, :func:`by_month`); an extractive month names the day of each
+paragraph (:func:`digest_body`). Each period is redone only when what it is made from changed: its
+files' final keys (a month or a folder) or its months' (a year), with the backend, the word budget
+and the layout. So appending to one entry
 redoes that entry, its month and its year; deleting an entry redoes its periods; an unchanged night
 redoes nothing and reads no final. What each period was made from, and each file's one-line summary
 and date (cached by its final's key), are kept in ``.batchsum/digests.json``.

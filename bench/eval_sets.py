@@ -107,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-_GLUED = re.compile(r"[A-Za-z]['’](?!(?:s|t|re|ve|ll|d|m)\b)[a-z]{2,}")  # "let'suppose", "don'think"
+# A contraction glued to the next word ("let'suppose", "don'think", "we'recording"); words with an
+# apostrophe of their own ("o'clock", "fo'c'sle", the name "Tr'en") are not glued.
+_GLUED = re.compile(r"(?<![\w'’])[A-Za-z]+['’](?:s|t|re|ve|ll|d|m)[a-z]{2,}")
 _MARKUP = re.compile(r"\{[a-z_]+\}|</?[a-z][\w-]*(?:\s[^<>]*)?>|^#{1,6}\s|^>\s|```|bash-\$", re.MULTILINE)
 _SPACING = re.compile(r"\w [,.;:!?](?=\s|$)|\w '(?:s|t|re|ve|ll|d|m)\b|\w n't\b", re.IGNORECASE)
 _WHOLE = re.compile(r"[.!?…][\"'”’)\]]*$")
