@@ -275,7 +275,9 @@ def search(
     ``today`` fixes the recency reference (default: now). An incomplete index (an interrupted run,
     a missing part) is searched with a logged warning (``warn``; the CLI prints its own), or with
     ``strict`` refused (IndexError_). ``snippets=False`` leaves every hit's snippet empty (a caller that
-    reads the hits' summaries saves reading their sources).
+    reads the hits' summaries saves reading their sources); a hit whose source passage repeats one
+    already shown is still dropped, one whose summary snippet would repeat is kept (3 of QMSum's 237
+    queries get another hit list).
     """
     q = validate_query(query, k, level, content_type, reranker)
     with readable_index(cfg) as readable:
@@ -518,9 +520,13 @@ def _search(
     for i in order:
         nid = ids[i]
         md = rows[nid].metadata
-        snippet, found, origin = (_snippet_of(cfg, md, lex.evidence.get(nid), lex.groups, texts.get(nid))
-                                  if snippets else ("", [], "summary"))  # fmt: skip
-        key = " ".join(snippet.lower().split())
+        ev = lex.evidence.get(nid)
+        if snippets:
+            snippet, found, origin = _snippet_of(cfg, md, ev, lex.groups, texts.get(nid))
+            key = " ".join(snippet.lower().split())
+        else:  # the passage the snippet would show: the same source passage gives the same snippet
+            snippet, found, origin = "", [], "summary"
+            key = f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
         if key and key in shown:
             continue  # the same passage under another node of the same file
         shown.add(key)
