@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 from hashlib import blake2b
+from typing import Any
 
 from batchsum.tokens import Tokenizer
 
@@ -50,60 +51,99 @@ _SENT_END = re.compile(r"[.!?…][\"')\]]*\s+|[。！？][」』”’）)\]]*\s
 _PARAGRAPH, _SENTENCE, _PIECE = 2, 1, 0
 
 
-@dataclass(frozen=True)
 class Chunk:
     """A slice ``text[start:end]`` of a document, ``tokens`` long, whose first ``overlap_tokens`` repeat
-    the end of the previous chunk."""
+    the end of the previous chunk.
 
-    index: int
-    start: int
-    end: int
-    tokens: int
-    overlap_tokens: int
-    text: str
+    The chunk keeps a reference to the document's text and slices it when ``text`` is asked for: the
+    chunks of a 200 MB file would otherwise hold a second copy of it for the whole run. Pickled (to a
+    worker process), a chunk carries its own slice only.
+    """
+
+    __slots__ = ("_base", "_source", "end", "index", "overlap_tokens", "start", "tokens")
+
+    def __init__(
+        self, index: int, start: int, end: int, tokens: int, overlap_tokens: int, source: str, base: int = 0
+    ) -> None:
+        """``source[start - base : end - base]`` is the chunk's text (``base``: where ``source`` starts)."""
+        self.index, self.start, self.end, self.tokens, self.overlap_tokens = index, start, end, tokens, overlap_tokens
+        self._source, self._base = source, base
+
+    @property
+    def text(self) -> str:
+        return self._source[self.start - self._base : self.end - self._base]
 
     @property
     def content_hash(self) -> str:
         return hashlib.sha256(self.text.encode("utf-8", errors="surrogatepass")).hexdigest()
 
+    def _key(self) -> tuple[int, int, int, int, int, str]:
+        return (self.index, self.start, self.end, self.tokens, self.overlap_tokens, self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Chunk) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Chunk(index={self.index}, start={self.start}, end={self.end}, tokens={self.tokens})"
+
+    def __reduce__(self) -> tuple[type[Chunk], tuple[int, int, int, int, int, str, int]]:
+        return (Chunk, (self.index, self.start, self.end, self.tokens, self.overlap_tokens, self.text, self.start))
+
 
 class _Units:
-    """Units tiling a text, as parallel lists: ``start``/``end`` (characters), ``tokens``, ``strength``
-    of a cut after each, and ``cum`` (tokens before each unit; one entry more than units)."""
+    """Units tiling a text, as parallel arrays: ``start``/``end`` (characters), ``tokens``, ``strength``
+    of a cut after each, and ``cum`` (tokens before each unit; one entry more than units).
+
+    Compact arrays (29 bytes a unit), built with numpy: Python lists of ints cost ~100 bytes a unit,
+    and a 200 MB text has millions of sentences."""
 
     def __init__(self, text: str, starts: Sequence[int], budget: int) -> None:
         import numpy as np
 
         self.text = text
-        paragraphs = {m.end() for m in _PARA_END.finditer(text)}
-        ends = sorted(paragraphs.union(m.end() for m in _SENT_END.finditer(text)))
-        if not ends or ends[-1] != len(text):
-            ends.append(len(text))
+        paragraphs = np.fromiter((m.end() for m in _PARA_END.finditer(text)), dtype=np.int64)
+        sentences = np.fromiter((m.end() for m in _SENT_END.finditer(text)), dtype=np.int64)
+        ends = np.union1d(paragraphs, sentences)  # sorted, unique
+        del sentences
+        if not len(ends) or ends[-1] != len(text):
+            ends = np.append(ends, len(text))
         if ends[0] == 0:
-            ends.pop(0)
-        tok_ends = np.searchsorted(np.asarray(starts), np.asarray(ends), side="left").tolist()
-        self.start: list[int] = []
-        self.end: list[int] = []
-        self.tokens: list[int] = []
-        self.strength: list[int] = []
-        cs, t0 = 0, 0
-        for ce, t1 in zip(ends, tok_ends, strict=True):
-            strength = _PARAGRAPH if ce in paragraphs or ce == len(text) else _SENTENCE
-            while t1 - t0 > budget:  # a sentence longer than a chunk: pieces at token boundaries
+            ends = ends[1:]
+        strength = np.where(np.isin(ends, paragraphs) | (ends == len(text)), _PARAGRAPH, _SENTENCE).astype(np.int8)
+        del paragraphs
+        positions = np.frombuffer(starts, dtype=starts.typecode) if isinstance(starts, array) else np.asarray(starts)
+        # Compared in the positions' own type: casting 45 M token positions to int64 would copy them.
+        tok_ends = np.searchsorted(positions, ends.astype(positions.dtype), side="left").astype(np.int64)
+        first_char = np.concatenate(([0], ends[:-1]))
+        first_tok = np.concatenate(([0], tok_ends[:-1]))
+        tokens = tok_ends - first_tok
+        del tok_ends
+        # A sentence longer than a chunk: pieces at token boundaries (rare, so a Python loop).
+        parts: list[tuple[Any, Any, Any, Any]] = []
+        done = 0
+        for k in np.flatnonzero(tokens > budget).tolist():
+            parts.append((first_char[done:k], ends[done:k], tokens[done:k], strength[done:k]))
+            cs, t0, t1 = int(first_char[k]), int(first_tok[k]), int(first_tok[k] + tokens[k])
+            pieces: list[tuple[int, int, int, int]] = []
+            while t1 - t0 > budget:
                 piece_end = int(starts[t0 + budget])
-                self._add(cs, piece_end, budget, _PIECE)
+                pieces.append((cs, piece_end, budget, _PIECE))
                 cs, t0 = piece_end, t0 + budget
-            self._add(cs, ce, t1 - t0, strength)
-            cs, t0 = ce, t1
-        self.cum = [0]
-        for n in self.tokens:
-            self.cum.append(self.cum[-1] + n)
-
-    def _add(self, start: int, end: int, tokens: int, strength: int) -> None:
-        self.start.append(start)
-        self.end.append(end)
-        self.tokens.append(tokens)
-        self.strength.append(strength)
+            pieces.append((cs, int(ends[k]), t1 - t0, int(strength[k])))
+            parts.append(tuple(np.asarray(c, dtype=np.int64) for c in zip(*pieces, strict=True)))  # type: ignore[arg-type]
+            done = k + 1
+        parts.append((first_char[done:], ends[done:], tokens[done:], strength[done:]))
+        column = [np.concatenate([p[i] for p in parts]) for i in range(4)]
+        del parts, first_char, first_tok, ends, tokens, strength
+        # array.array: indexing gives Python ints (fast in the loops below), 8 bytes (1 for strength) a unit.
+        self.start = _compact(column[0], "q")
+        self.end = _compact(column[1], "q")
+        self.tokens = _compact(column[2], "q")
+        self.strength = _compact(column[3], "b")
+        self.cum = _compact(np.concatenate(([0], np.cumsum(column[2]))), "q")
 
     def __len__(self) -> int:
         return len(self.end)
@@ -161,6 +201,15 @@ class _Units:
         return (int(starts[first_tok]) if first_tok < len(starts) else self.end[i - 1]), end_tok - first_tok
 
 
+def _compact(values: Any, typecode: str) -> array[int]:
+    """A numpy integer array as an ``array.array`` of ``typecode``."""
+    import numpy as np
+
+    out = array(typecode)
+    out.frombytes(np.ascontiguousarray(values, dtype=np.dtype(typecode)).tobytes())
+    return out
+
+
 def chunk_text(
     text: str,
     tokenizer: Tokenizer,
@@ -199,7 +248,7 @@ def chunk_text(
         k = units.cut(i, stop, chunk_size - used, window)
         cend = units.end[k - 1]
         total = used + units.cum[k] - units.cum[i]
-        chunks.append(Chunk(len(chunks), cstart, cend, total, used, text[cstart:cend]))
+        chunks.append(Chunk(len(chunks), cstart, cend, total, used, text))
         prev_first = i
         i = k
     return chunks

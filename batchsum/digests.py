@@ -2,9 +2,11 @@
 from the finals of the period's files with the run's backend, like a file's final is made from its
 parts (a ``meta`` request: extractive by default, the LLM when one is configured).
 
-A month (or folder) digest merges the finals of its files, a year digest the digests of its months.
-Each period is redone only when what it is made from changed: its files' final keys (a month or a
-folder) or its months' (a year), with the backend and the word budget. So appending to one entry
+A month (or folder) digest merges the finals of its files, a year digest the digests of its months
+(an extractive year month by month, :func:`by_month`); an extractive month names the day of each
+paragraph (:func:`digest_body`). Each period is redone only when what it is made from changed: its
+files' final keys (a month or a folder) or its months' (a year), with the backend, the word budget
+and the layout. So appending to one entry
 redoes that entry, its month and its year; deleting an entry redoes its periods; an unchanged night
 redoes nothing and reads no final. What each period was made from, and each file's one-line summary
 and date (cached by its final's key), are kept in ``.batchsum/digests.json``.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import stat
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -27,7 +30,16 @@ from batchsum.backends.budget import TOKENS_PER_WORD, output_budget
 from batchsum.config import STATE_DIR
 from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
-from batchsum.navigation import LINKS_MARKER, PeriodPage, escape_html, link_target, md_link, summary_only
+from batchsum.navigation import (
+    LINKS_MARKER,
+    PeriodPage,
+    escape_html,
+    escape_text,
+    link_target,
+    md_link,
+    summary_only,
+    title_for,
+)
 from batchsum.periods import (
     DIGEST_FORMAT,
     DIGEST_STATE,
@@ -428,15 +440,18 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     # Months and folders first (from the finals), then years (from their months' digests).
     lower = [p for p in sorted(groups, key=lambda p: p.id) if stale(p)]
     jobs = []
+    owners: dict[Period, list[FileFacts]] = {}  # the file of each part
     for period in lower:
         members = groups[period]
-        parts = [t for t in (final_text(out, f.relpath) for f in members) if t]
-        jobs.append(b.request(period, parts, sum(f.tokens for f in members)))
+        owned = [(f, t) for f, t in ((f, final_text(out, f.relpath)) for f in members) if t]
+        owners[period] = [f for f, _ in owned]
+        jobs.append(b.request(period, [t for _, t in owned], sum(f.tokens for f in members)))
     outputs = await b.summarize(jobs)
     texts: dict[Period, str] = {}
     for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):
-        texts[period] = paragraphs_by_part(output.text.strip(), req.parts)  # as written and read back
-        _settle(b, run, new, folder, period, groups[period], req, key, output, reused, sigs[period] or "")
+        texts[period] = digest_body(period, output.text.strip(), req.parts, owners[period])  # as written
+        _settle(b, run, new, folder, period, groups[period], req, key, output, reused, sigs[period] or "",
+                owners=owners[period])  # fmt: skip
     upper = [y for y in sorted(years, key=lambda p: p.id) if stale(y)]
     jobs = []
     for year in upper:
@@ -490,10 +505,11 @@ def _settle(
     reused: bool,
     sig: str,
     months: list[Period] | None = None,
+    owners: list[FileFacts] | None = None,
 ) -> None:
     """Write one period's digest, record it in the state and in the run's metrics."""
     path = period.path(folder)
-    text = paragraphs_by_part(output.text.strip(), req.parts)
+    text = digest_body(period, output.text.strip(), req.parts, owners or [])
     out_tokens = b.tokenizer.count(text) if text else 0
     meta = digest_meta(b, period, path, members, req, output, out_tokens, key, months, folder)
     # The title opens the page and is indexed with the text: a search naming the period finds it.
@@ -531,22 +547,60 @@ def _settle(
     )
 
 
-def paragraphs_by_part(text: str, parts: list[str]) -> str:
-    """An extractive digest with a paragraph per input it quotes (a day, a month), in order; any other
-    text (an LLM's, which quotes nothing verbatim) as it is."""
+def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
+    """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
+    that input's index; None when a sentence is not any input's (an LLM's text)."""
     norm = [" ".join(p.split()) for p in parts]
-    paragraphs: list[list[str]] = []
-    current = -1
+    paragraphs: list[tuple[int, list[str]]] = []
     for sentence in split_sentences(text):
         flat = " ".join(sentence.text.split())
         where = next((i for i, p in enumerate(norm) if flat in p), None)
         if where is None:
-            return text
-        if where != current:
-            paragraphs.append([])
-            current = where
-        paragraphs[-1].append(flat)
-    return "\n\n".join(" ".join(p) for p in paragraphs) if paragraphs else text
+            return None
+        if not paragraphs or paragraphs[-1][0] != where:
+            paragraphs.append((where, []))
+        paragraphs[-1][1].append(flat)
+    return [(i, " ".join(p)) for i, p in paragraphs] or None
+
+
+def paragraphs_by_part(text: str, parts: list[str]) -> str:
+    """An extractive digest with a paragraph per input it quotes (a day, a month), in order; any other
+    text (an LLM's, which quotes nothing verbatim) as it is."""
+    pairs = _by_part(text, parts)
+    return "\n\n".join(p for _, p in pairs) if pairs else text
+
+
+def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFacts]) -> str:
+    """A digest's text as written: an extractive month's (or folder's) with a paragraph per entry it
+    quotes, in order, each opening with that entry's day (``**3 November.**``; a folder's: its file's
+    name) unless its first words already say the day ("_May_ 3.--"); ``owners[i]`` is the file of
+    ``parts[i]``. A year's and an LLM's text as they are."""
+    pairs = None if period.kind == "year" else _by_part(text, parts)
+    if not pairs:
+        return text
+    out = []
+    for i, paragraph in pairs:
+        label = entry_label(owners[i]) if i < len(owners) else ""
+        out.append(f"**{label}.** {paragraph}" if label and not _says_day(paragraph, owners[i]) else paragraph)
+    return "\n\n".join(out)
+
+
+def entry_label(facts: FileFacts) -> str:
+    """``3 November`` for a dated file, its name (``standup``) for another."""
+    if facts.date:
+        day, month = int(facts.date[8:10]), int(facts.date[5:7])
+        return f"{day} {MONTH_NAMES[month - 1]}"
+    return escape_text(title_for(facts.relpath))
+
+
+def _says_day(paragraph: str, facts: FileFacts) -> bool:
+    """Whether a paragraph's first words already give its entry's day (a journal's "_May_ 3.--")."""
+    if not facts.date:
+        return False
+    head = paragraph[:60].lower()
+    month = MONTH_NAMES[int(facts.date[5:7]) - 1].lower()
+    day = str(int(facts.date[8:10]))
+    return facts.date in head or (month[:3] in head and re.search(rf"(?<!\d){day}(?!\d)", head) is not None)
 
 
 def _rel(target: str, here: str) -> str:
@@ -744,13 +798,19 @@ def plan_digests(
     plan = PeriodPlan()
 
     def stored_tokens(
-        period: Period, parts: list[str], input_tokens: int, labels: list[str] | None = None
+        period: Period,
+        parts: list[str],
+        input_tokens: int,
+        labels: list[str] | None = None,
+        owners: list[FileFacts] | None = None,
     ) -> int | None:
         if store is None or tokenizer is None:
             return None
-        _, key = digest_request(cfg, identity, period, [p for p in parts if p], input_tokens, labels)
+        _, key = digest_request(cfg, identity, period, parts, input_tokens, labels)
         output = store.get_node(key)
-        return tokenizer.count(paragraphs_by_part(output.text.strip(), parts)) if output is not None else None
+        if output is None:
+            return None
+        return tokenizer.count(digest_body(period, output.text.strip(), parts, owners or []))
 
     made: dict[Period, int] = {}  # output tokens of the months redone (at their budgets when not stored)
     for period in sorted(groups, key=lambda p: p.id):
@@ -760,7 +820,9 @@ def plan_digests(
         inputs = [f.tokens for f in members]
         known = None
         if sigs[period] is not None:
-            known = stored_tokens(period, [final_text(out, f.relpath) for f in members], sum(inputs))
+            owned = [(f, t) for f, t in ((f, final_text(out, f.relpath)) for f in members) if t]
+            parts = [t for _, t in owned]
+            known = stored_tokens(period, parts, sum(inputs), owners=[f for f, _ in owned])
         fresh = sum(f.tokens for f in members if not f.final_key)
         made[period] = _plan_one(cfg, identity, plan, period, inputs, fresh, known, size)
     for year in sorted(years, key=lambda p: p.id):

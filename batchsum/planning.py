@@ -41,7 +41,7 @@ class PlannedNode:
     source_tokens: int  # tokens of the source this node covers
     target_tokens: int
     inputs: list[str] = field(default_factory=list)  # child node ids (meta/rolling)
-    text: str | None = None  # source text for leaves (brief/standard/chunk)
+    text: str | None = None  # source text for brief/standard leaves (a chunk's is ``chunk.text``)
     chunk: Chunk | None = None
     parent_group: int | None = None
     total_chunks: int | None = None
@@ -117,8 +117,7 @@ def plan_file(doc: Document, starts: Sequence[int], cfg: RunConfig, tokenizer: T
                 "chunk",
                 c.tokens,
                 target_for(L1_RATIO, c.tokens),
-                text=c.text,
-                chunk=c,
+                chunk=c,  # its text is sliced from the document's when the node is sent (one copy kept)
                 parent_group=(c.index // cfg.group_size) if hierarchical else None,
                 total_chunks=n,
             )

@@ -347,6 +347,16 @@ def clean_transcript(text: str) -> str:
     return _LOWER_AFTER_END.sub(lambda m: m.group(1) + m.group(2).upper(), s)
 
 
+def fix_spacing(sentence: str) -> str:
+    """Undo tokenizer spacing in one sentence of prose: no space before ``, . ; : ! ? % ) ] }`` and split
+    contractions rejoined ("word ,", "Gee , I", "we 're", "don ' t" as in scraped papers and stories)."""
+    if " " not in sentence:
+        return sentence
+    s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", sentence)
+    s = _SPLIT_CLITIC.sub(r"\1\2", s)
+    return _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
+
+
 BACKCHANNELS = frozenset(
     """
     yeah yes yep yup yea ya no nope nah okay ok kay alright right sure fine good great cool nice wow oh ah

@@ -51,6 +51,8 @@ DEFAULT_CORPUS = next(
 def batchsum(*args: str, log: Path | None = None) -> tuple[float, list[dict[str, object]]]:
     """Run the CLI; (seconds, JSON log events)."""
     extra = ["--log-format", "json", "--log-file", str(log)] if log is not None else []
+    if log is not None:
+        log.unlink(missing_ok=True)  # a log file is appended to: only this run's events
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "batchsum", *args, *extra], check=True, cwd=REPO, capture_output=True)
     seconds = time.perf_counter() - t0

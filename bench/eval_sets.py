@@ -107,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-_GLUED = re.compile(r"[A-Za-z]['’](?!(?:s|t|re|ve|ll|d|m)\b)[a-z]{2,}")  # "let'suppose", "don'think"
+# A contraction glued to the next word ("let'suppose", "don'think", "we'recording"); words with an
+# apostrophe of their own ("o'clock", "fo'c'sle", the name "Tr'en") are not glued.
+_GLUED = re.compile(r"(?<![\w'’])[A-Za-z]+['’](?:s|t|re|ve|ll|d|m)[a-z]{2,}")
 _MARKUP = re.compile(r"\{[a-z_]+\}|</?[a-z][\w-]*(?:\s[^<>]*)?>|^#{1,6}\s|^>\s|```|bash-\$", re.MULTILINE)
 _SPACING = re.compile(r"\w [,.;:!?](?=\s|$)|\w '(?:s|t|re|ve|ll|d|m)\b|\w n't\b", re.IGNORECASE)
 _WHOLE = re.compile(r"[.!?…][\"'”’)\]]*$")
@@ -169,9 +171,8 @@ def logo_table(path: Path) -> str:
         return f"leave-one-genre-out: no fit recorded ({path} missing; run python -m bench.fit_scorer --json {path})"
     from bench.fit_scorer import render
 
-    results = json.loads(path.read_text(encoding="utf-8"))
-    names = list(results[0]["scores"]) if results else []
-    return "leave-one-genre-out (the scorer's last fit, bench/fit_scorer.py):\n" + render(results, names)
+    result = json.loads(path.read_text(encoding="utf-8"))
+    return "leave-one-genre-out (the scorer's last fit, bench/fit_scorer.py):\n" + render(result)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,23 @@
-"""Fit the extractive scorer's parameters on the eight shared sets pooled, and report leave-one-genre-out.
+"""Fit the extractive scorer's trained alternative on all genres pooled, and report leave-one-genre-out.
 
-Every document goes through the real pipeline (read, classify, plan, every node summarized by the
-extractive backend with the candidate parameters, the final at its level's budget), and the final is
-scored like ``make eval`` does (ROUGE against each reference, cut to the reference's length). The
-objective is the mean over sets of (R-1 + R-2 + R-Lsum) / 3, so each kind of text weighs the same
-whatever its number of documents. A grid over the fitted parameters is scored once; the pooled fit
-is its best point on all sets, and leave-one-genre-out picks the best point on seven sets and
-reports the eighth.
+The shipped scorer is the PacSum rule of :mod:`batchsum.backends.scorer`; this fits the weights of its
+trained alternative (``Params.weights``). Method: a trainable sentence scorer (Kupiec, Pedersen & Chen
+1995, "A Trainable Document Summarizer") as a logistic regression over the handful of features of
+:func:`batchsum.backends.scorer.features` (PacSum directed centrality, position, length, TF-IDF
+mass, similarity to the node's centroid, centrality x length), trained on greedy ROUGE-oracle labels
+(Nallapati, Zhai & Zhou 2017, "SummaRuNNer"): in every node the real pipeline summarizes (a whole
+short text, a chunk of a long one, the child summaries of a meta node), the sentences that greedily
+maximise ROUGE-1 + ROUGE-2 F1 against the document's reference are the positives.
 
-    python -m bench.fit_scorer [--shared ../shared] [--docs 4] [--half 0] [--grid vector_w=0,0.5] [--json fit.json]
+Data: the training documents of each set are those *after* the first ``--eval-docs`` (the ones
+``make eval`` scores), so fit and evaluation never share a document. Each set weighs the same in the
+fit whatever its number of nodes and sentences. Genres: the two QMSum sets are one genre (meetings).
 
-Documents: every other document of each set (``--half 0``, the first ``--docs`` of them), so the
-other half stays for checking.
+Leave-one-genre-out: for each genre, fit on the others and score the held-out genre's evaluation
+documents (the first ``--eval-docs``) through the real pipeline, cut to the reference's length as
+``make eval`` does. The pooled fit is scored on every set the same way.
+
+    python -m bench.fit_scorer [--shared ../shared] [--train-docs 24] [--eval-docs 40] [--json bench/fit_scorer.json]
 """
 
 from __future__ import annotations
@@ -19,22 +25,21 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 REPO = Path(__file__).resolve().parent.parent
-SETS = ("qmsum", "qmsum_train", "squality", "crd3", "diaries", "pubmed", "dialogsum_dev", "ectsum_val")
-GRID: dict[str, tuple[float, ...]] = {
-    "beta": (0.0, 0.5),
-    "backward_w": (-0.5, 0.5),
-    "position_w": (0.0, 0.3, 1.0),
-    "length_norm": (8.0, 30.0),
-}
-# Very long documents (CRD3 sessions run to 54k words) cost as much as a set of short ones.
-FEWER = {"crd3": 2}
+SETS = ("diaries", "dialogsum_dev", "pubmed", "ectsum_val", "squality", "qmsum", "qmsum_train", "crd3")
+GENRE = {"qmsum": "meetings", "qmsum_train": "meetings"}
+TOKENS_PER_WORD = 1.3  # as batchsum.backends.budget: a node's token budget in words
+L2 = 1e-2  # ridge on the logistic weights (features are in 0..1)
 
 
 @dataclass
@@ -43,21 +48,26 @@ class _Child:
     output_tokens: int
 
 
+def genre(name: str) -> str:
+    """The genre a set belongs to (both QMSum splits are meetings)."""
+    return GENRE.get(name, name)
+
+
 def _refs(set_dir: Path, doc_id: str) -> list[str]:
     multi = sorted((set_dir / "refs_multi").glob(f"{doc_id}.*.txt")) if (set_dir / "refs_multi").is_dir() else []
     paths = multi or [set_dir / "refs" / f"{doc_id}.txt"]
     return [p.read_text(encoding="utf-8") for p in paths if p.is_file()]
 
 
-def _load(shared: Path, name: str, n: int, half: int) -> list[tuple[Any, list[str]]]:
-    """(plan, references) of the set's documents."""
+def load(shared: Path, name: str, start: int, n: int) -> list[tuple[Any, list[str]]]:
+    """(plan, references) of documents ``start .. start + n`` of a set (sorted by name, as ``make eval``)."""
     from batchsum.config import RunConfig
     from batchsum.engine.prepare import prepare_file
     from batchsum.tokens import get_tokenizer
     from batchsum.walk import SourceRef
 
     set_dir = shared / "bench" / name
-    docs = sorted(p for p in (set_dir / "docs").iterdir() if p.is_file())[half::2][:n]
+    docs = sorted(p for p in (set_dir / "docs").iterdir() if p.is_file())[start : start + n]
     cfg = RunConfig(paths=[set_dir / "docs"], out=Path("/nonexistent"), index=False, metrics=False)
     tok = get_tokenizer()
     out = []
@@ -67,34 +77,6 @@ def _load(shared: Path, name: str, n: int, half: int) -> list[tuple[Any, list[st
         if refs and prepared.plan is not None:
             out.append((prepared.plan, refs))
     return out
-
-
-def _memoize_leaves() -> None:
-    """Units and similarity matrices depend on a node's text, not on the parameters: compute them once per
-    text for the whole grid (a leaf's text is the same at every grid point; meta nodes' texts differ)."""
-    from batchsum.backends import extractive
-
-    units_of = extractive.units_from_text
-    matrix = extractive.Matrix
-    units_memo: dict[tuple[Any, ...], list[Any]] = {}
-    matrix_memo: dict[tuple[Any, ...], Any] = {}
-
-    def units_from_text(text: str, content_type: Any, min_words: int = 5, part: int = 0) -> list[Any]:
-        key = (text, content_type, min_words, part)
-        if key not in units_memo:
-            units_memo[key] = units_of(text, content_type, min_words, part)
-        return [replace(u) for u in units_memo[key]]
-
-    def memo_matrix(units: list[Any], vector_w: float = 0.0) -> Any:
-        key = (tuple(u.body for u in units), vector_w)
-        if key not in matrix_memo:
-            if len(matrix_memo) > 20000:
-                matrix_memo.clear()
-            matrix_memo[key] = matrix(units, vector_w)
-        return matrix_memo[key]
-
-    extractive.units_from_text = units_from_text  # type: ignore[assignment]
-    extractive.Matrix = memo_matrix  # type: ignore[assignment,misc]
 
 
 def final_text(plan: Any, params: Any) -> str:
@@ -131,65 +113,218 @@ def score_set(docs: list[tuple[Any, list[str]]], params: Any) -> tuple[float, fl
     return r1 / n, r2 / n, rl / n
 
 
+# ----------------------------------------------------------------------------- oracle labels
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def _grams(text: str) -> tuple[Counter[str], Counter[tuple[str, str]]]:
+    from batchsum.backends.units import _stem
+
+    toks = [_stem(t) for t in _TOKEN.findall(text.lower())]
+    return Counter(toks), Counter(itertools.pairwise(toks))
+
+
+def _f1(overlap: int, produced: int, wanted: int) -> float:
+    if overlap <= 0 or produced <= 0 or wanted <= 0:
+        return 0.0
+    p, r = overlap / produced, overlap / wanted
+    return 2 * p * r / (p + r)
+
+
+def oracle(sentences: list[str], candidate: list[bool], reference: str, max_words: int | None = None) -> np.ndarray:
+    """Greedy ROUGE oracle (Nallapati et al. 2017): add the sentence that most raises ROUGE-1 + ROUGE-2
+    F1 of the selection against ``reference`` until none raises it or the picks reach ``max_words``
+    (the node's own budget: a chunk's summary cannot hold the whole reference); 1 for the picks."""
+    ref1, ref2 = _grams(reference)
+    n1, n2 = sum(ref1.values()), sum(ref2.values())
+    grams = [_grams(s) for s in sentences]
+    sel1: Counter[str] = Counter()
+    sel2: Counter[tuple[str, str]] = Counter()
+    o1 = o2 = len1 = len2 = 0
+    best = 0.0
+    labels = np.zeros(len(sentences))
+    while True:
+        pick, pick_val, pick_state = -1, best, (0, 0, 0, 0)
+        for i, (g1, g2) in enumerate(grams):
+            if labels[i] or not candidate[i] or not g1:
+                continue
+            d1 = sum(min(sel1[t] + c, ref1[t]) - min(sel1[t], ref1[t]) for t, c in g1.items() if t in ref1)
+            d2 = sum(min(sel2[t] + c, ref2[t]) - min(sel2[t], ref2[t]) for t, c in g2.items() if t in ref2)
+            l1, l2 = len1 + sum(g1.values()), len2 + sum(g2.values())
+            val = _f1(o1 + d1, l1, n1) + _f1(o2 + d2, l2, n2)
+            if val > pick_val + 1e-9:
+                pick, pick_val, pick_state = i, val, (o1 + d1, o2 + d2, l1, l2)
+        if pick < 0 or (max_words is not None and len1 >= max_words):
+            return labels
+        labels[pick] = 1.0
+        best = pick_val
+        o1, o2, len1, len2 = pick_state
+        sel1.update(grams[pick][0])
+        sel2.update(grams[pick][1])
+
+
+Rows = list[tuple[np.ndarray, np.ndarray]]
+
+
+def _xy(train: dict[str, Rows]) -> dict[str, Rows]:
+    return {k: v for k, v in train.items() if v}
+
+
+def training_rows(docs: list[tuple[Any, list[str]]], params: Any) -> Rows:
+    """(features, oracle labels) of the candidate units of every node the pipeline summarizes."""
+    from batchsum.backends import extractive
+
+    rows: Rows = []
+    original = extractive.relevance
+    original_summarize = extractive.summarize_text
+    reference = [""]
+    budget = [0]
+
+    def summarize(text: str, **kw: Any) -> str:
+        budget[0] = int(kw.get("target_tokens") or 0)
+        return original_summarize(text, **kw)
+
+    def recording(units: list[Any], mat: Any, meta: bool, whole: bool, p: Any) -> np.ndarray:
+        from batchsum.backends.scorer import features
+
+        cand = [bool(u.candidate) for u in units]
+        if sum(cand) >= 2:
+            x = features(units, mat, meta, whole, p)
+            words = round(budget[0] / TOKENS_PER_WORD) if budget[0] > 0 else None
+            y = oracle([u.body for u in units], cand, reference[0], words)
+            keep = np.array(cand)
+            rows.append((x[keep], y[keep]))
+        return original(units, mat, meta, whole, p)
+
+    extractive.relevance = recording  # type: ignore[assignment]
+    extractive.summarize_text = summarize  # type: ignore[assignment]
+    try:
+        for plan, refs in docs:
+            if plan.kept_whole:
+                continue
+            reference[0] = refs[0]
+            final_text(plan, params)
+    finally:
+        extractive.relevance = original  # type: ignore[assignment]
+        extractive.summarize_text = original_summarize  # type: ignore[assignment]
+    return rows
+
+
+# ----------------------------------------------------------------------------- the fit
+
+
+def fit_logistic(sets: dict[str, list[tuple[np.ndarray, np.ndarray]]]) -> np.ndarray:
+    """Weighted, L2-regularised logistic regression (Newton's method); every set weighs the same in
+    total and every node the same within its set. Returns the feature weights (intercept dropped: the
+    scorer ranks within a node)."""
+    xs, ys, ws = [], [], []
+    for rows in sets.values():
+        rows = [r for r in rows if len(r[1])]
+        for x, y in rows:
+            xs.append(x)
+            ys.append(y)
+            ws.append(np.full(len(y), 1.0 / (len(rows) * len(y))))
+    x = np.column_stack([np.vstack(xs), np.ones(sum(len(y) for y in ys))])
+    y = np.concatenate(ys)
+    w = np.concatenate(ws)
+    w = w / w.sum()
+    beta = np.zeros(x.shape[1])
+    ridge = L2 * np.eye(x.shape[1])
+    ridge[-1, -1] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+        grad = x.T @ (w * (p - y)) + ridge @ beta
+        hess = (x * (w * p * (1 - p))[:, None]).T @ x + ridge
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return beta[:-1]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Score the grid, print the pooled fit and the leave-one-genre-out table."""
+    """Build oracle rows, fit pooled and leave-one-genre-out, score the evaluation documents."""
     ap = argparse.ArgumentParser(prog="python -m bench.fit_scorer", description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=REPO.parent / "shared")
-    ap.add_argument("--docs", type=int, default=4, help="documents per set")
-    ap.add_argument("--half", type=int, choices=(0, 1), default=0)
+    ap.add_argument("--train-docs", type=int, default=24, help="training documents per set (after the evaluated)")
+    ap.add_argument("--eval-docs", type=int, default=40, help="the first N documents: evaluated, never trained on")
     ap.add_argument("--sets", default=",".join(SETS))
-    ap.add_argument("--json", type=Path, default=None, help="write every grid point's scores here")
-    ap.add_argument("--limit", type=int, default=None, help="only the first N grid points (a timing check)")
-    ap.add_argument(
-        "--grid", action="append", default=[], metavar="NAME=V1,V2", help="values of one parameter (replaces its row)"
-    )
+    ap.add_argument("--no-eval", action="store_true", help="fit only (no leave-one-genre-out scoring)")
+    ap.add_argument("--json", type=Path, default=None, help="write the weights and scores here")
     args = ap.parse_args(argv)
-    from batchsum.backends.scorer import SCORER
+    from batchsum.backends.scorer import FEATURES, SCORER
 
     names = [s for s in args.sets.split(",") if (args.shared / "bench" / s / "docs").is_dir()]
     if not names:
         print(f"fit_scorer: SKIPPED - no shared sets under {args.shared / 'bench'}")
         return 0
-    data = {name: _load(args.shared, name, min(args.docs, FEWER.get(name, args.docs)), args.half) for name in names}
-    _memoize_leaves()
-    grid = dict(GRID)
-    for item in args.grid:
-        name, _, values = item.partition("=")
-        grid[name] = tuple(float(v) for v in values.split(","))
-    keys = list(grid)
-    points = [dict(zip(keys, values, strict=True)) for values in itertools.product(*grid.values())][: args.limit]
-    results: list[dict[str, Any]] = []
     t0 = time.perf_counter()
-    for k, point in enumerate(points):
-        params = replace(SCORER, **point)
-        per_set = {name: score_set(docs, params) for name, docs in data.items()}
-        results.append({"params": point, "scores": per_set})
-        print(f"[{k + 1}/{len(points)} {time.perf_counter() - t0:.0f}s] {point} {_objective(per_set):.4f}", flush=True)
-        if args.json:
-            args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
-    print(render(results, names))
+    train: dict[str, Rows] = {}
+    for name in names:
+        docs = load(args.shared, name, args.eval_docs, args.train_docs)
+        train[name] = training_rows(docs, SCORER)
+        n_units = sum(len(r[1]) for r in train[name])
+        n_pos = int(sum(r[1].sum() for r in train[name]))
+        print(
+            f"[{time.perf_counter() - t0:.0f}s] {name}: {len(docs)} training documents, "
+            f"{len(train[name])} nodes, {n_units} sentences, {n_pos} oracle picks",
+            flush=True,
+        )
+    genres = sorted({genre(n) for n in names})
+    pooled = fit_logistic(_xy(train))
+    folds = {g: fit_logistic(_xy({k: v for k, v in train.items() if genre(k) != g})) for g in genres}
+    print("pooled weights: " + ", ".join(f"{f} {v:+.3f}" for f, v in zip(FEATURES, pooled, strict=True)))
+    result: dict[str, Any] = {
+        "features": list(FEATURES),
+        "pooled": [round(float(v), 4) for v in pooled],
+        "folds": {g: [round(float(v), 4) for v in w] for g, w in folds.items()},
+        "train_docs": args.train_docs,
+        "eval_docs": args.eval_docs,
+        "scores": {},
+    }
+
+    def params(w: np.ndarray) -> Any:
+        return replace(SCORER, weights=tuple(round(float(v), 4) for v in w))
+
+    if not args.no_eval:
+        for name in names:
+            docs = load(args.shared, name, 0, args.eval_docs)
+            fold = score_set(docs, params(folds[genre(name)]))
+            full = score_set(docs, params(pooled))
+            result["scores"][name] = {"logo": fold, "pooled": full}
+            print(
+                f"[{time.perf_counter() - t0:.0f}s] {name}: leave-one-genre-out "
+                + " / ".join(f"{100 * v:.1f}" for v in fold)
+                + "; pooled "
+                + " / ".join(f"{100 * v:.1f}" for v in full),
+                flush=True,
+            )
+            if args.json:
+                args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+        print(render(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
     return 0
 
 
-def _objective(per_set: dict[str, tuple[float, float, float]], skip: str | None = None) -> float:
-    vals = [sum(v) / 3.0 for name, v in per_set.items() if name != skip]
-    return sum(vals) / max(1, len(vals))
-
-
-def render(results: list[dict[str, Any]], names: list[str]) -> str:
-    """The pooled fit and the leave-one-genre-out table (R-1 / R-2 / R-Lsum of the held-out set)."""
-    best = max(results, key=lambda r: _objective(r["scores"]))
+def render(result: dict[str, Any]) -> str:
+    """The leave-one-genre-out table: each set scored with the weights fit without its genre."""
+    feats = result.get("features", [])
     lines = [
-        f"pooled fit: {best['params']}",
+        "pooled weights: " + ", ".join(f"{f} {w:+.2f}" for f, w in zip(feats, result.get("pooled", []), strict=False)),
         "",
-        "| held-out set | fit on the other seven | R-1 | R-2 | R-Lsum | pooled fit's R-1/R-2/R-Lsum |",
-        "|---|---|---|---|---|---|",
+        "| held-out set | leave-one-genre-out R-1 / R-2 / R-Lsum | pooled fit R-1 / R-2 / R-Lsum |",
+        "|---|---|---|",
     ]
-    for name in names:
-        fold = max(results, key=lambda r, n=name: _objective(r["scores"], skip=n))
-        r1, r2, rl = fold["scores"][name]
-        p1, p2, pl = best["scores"][name]
-        lines.append(f"| {name} | {fold['params']} | {r1:.3f} | {r2:.3f} | {rl:.3f} | {p1:.3f} / {p2:.3f} / {pl:.3f} |")
+    for name, s in result.get("scores", {}).items():
+        lines.append(
+            f"| {name} | "
+            + " / ".join(f"{100 * v:.1f}" for v in s["logo"])
+            + " | "
+            + " / ".join(f"{100 * v:.1f}" for v in s["pooled"])
+            + " |"
+        )
     return "\n".join(lines)
 
 

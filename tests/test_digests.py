@@ -314,3 +314,43 @@ def test_a_query_naming_a_month_finds_its_digest_before_entries_that_mention_the
     ids = search("December 2025: Halvorsen, lighthouse keeper, Svolvær")
     assert ids[:2] == ["digests/2025/2025-12.md", "2025-12-16.md"], ids
     assert search("Halvorsen, lighthouse keeper, Svolvær")[0] == "2025-12-16.md"  # no month asked for
+
+
+def test_new_budgets_redo_every_digest_and_the_index_page_with_no_file_changed(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    path = out / "digests" / "2025" / "2025-11.md"
+
+    def month_text() -> str:
+        body = parse_markdown(path.read_text(encoding="utf-8"))[1]
+        return " ".join(body.split("\n\n", 1)[1].split("<!--")[0].split())
+
+    for day, i in (("2025-11-05", 2), ("2025-11-08", 3), ("2025-11-21", 4), ("2025-11-26", 5)):
+        (corpus / f"{day}.md").write_text(entry(day, i), encoding="utf-8")  # a month worth a longer digest
+    run(corpus, out, "--month-words", "20")
+    short = month_text()
+    periods, files = redone(run(corpus, out))  # the default budget, 300 words
+    assert files == [] and len(periods) == 6  # three months, a folder, two years
+    assert len(month_text().split()) > len(short.split())
+    index = (out / "index.md").read_text(encoding="utf-8")
+    section = index.split("### November 2025", 1)[1].split("Digest:", 1)[0]
+    assert " ".join(section.split()[2:]) == month_text()  # the page shows the new summary
+    assert redone(run(corpus, out)) == ([], [])  # the same budgets again: an unchanged night
+
+
+def test_a_month_digest_names_the_day_of_each_paragraph_unless_it_does_already() -> None:
+    from batchsum.digests import digest_body
+
+    parts = ["We left Oslo at dawn. The sea was calm.", "_May_ 9.--Ingrid wrote from Bergen. She is well."]
+    owners = [
+        FileFacts("j/2026-05-03.md", "k1", "2026-05-03", "", 9),
+        FileFacts("j/2026-05-09.md", "k2", "2026-05-09", "", 9),
+    ]
+    text = "We left Oslo at dawn. _May_ 9.--Ingrid wrote from Bergen."
+    assert digest_body(Period("month", "2026-05"), text, parts, owners) == (
+        "**3 May.** We left Oslo at dawn.\n\n_May_ 9.--Ingrid wrote from Bergen."
+    )
+    undated = [FileFacts("notes/stand*up.md", "k3", None, "", 9), FileFacts("notes/b.md", "k4", None, "", 9)]
+    assert digest_body(Period("folder", "notes"), text, parts, undated).startswith("**stand\\*up.** We left")
+    written = "In short, a calm voyage and good news from Bergen."  # an LLM's words: kept as written
+    assert digest_body(Period("month", "2026-05"), written, parts, owners) == written
+    assert digest_body(Period("year", "2026"), text, parts, owners) == text  # a year names its months itself

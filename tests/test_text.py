@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 import pytest
 
@@ -224,3 +225,15 @@ def test_clean_transcript_leaves_no_markup_or_spacing_on_random_transcripts() ->
 def test_parse_speaker_line_reads_dialogsum_labels_but_not_headings() -> None:
     assert parse_speaker_line("#Person1#: Hello, how are you?") == ("Person1", "Hello, how are you?")
     assert parse_speaker_line("## Results: the numbers") == (None, "## Results: the numbers")
+
+
+def test_fix_spacing_undoes_tokenizer_spacing_in_prose() -> None:
+    from batchsum.backends.units import units_from_text
+    from batchsum.text import fix_spacing
+
+    spaced = re.compile(r"\w [,.;:!?](?=\s|$)|\w '(?:s|t|re|ve|ll|d|m)\b")
+    text = "Gee , I thought excitedly , this is one big ship ! We 're sure it ca n't land . The run (n = 3 ) ended ."
+    for u in units_from_text(text, "document"):
+        assert not spaced.search(u.text), u.text
+    # Words with an apostrophe of their own stay as written.
+    assert fix_spacing("It was three o'clock by the fo'c'sle clock .") == "It was three o'clock by the fo'c'sle clock."

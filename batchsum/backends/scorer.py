@@ -11,9 +11,14 @@ Relevance is that centrality times a length factor (content words, saturating at
 plus a prior for the start of the text (``position_w``). Selection (in :mod:`batchsum.backends.extractive`)
 is greedy MMR (Carbonell & Goldstein 1998) with weight ``redundancy``.
 
-The same five numbers serve every kind of text (conversations, journals, documents); they were fit on
-the eight shared evaluation sets pooled and checked leave-one-genre-out (``bench/fit_scorer.py``).
-Deterministic, numpy only (plus the packaged token table).
+The same five numbers serve every kind of text (conversations, journals, documents); they were fit by
+a grid on the shared evaluation sets pooled and checked leave-one-genre-out (docs/eval.md).
+
+A trained alternative (``Params.weights``): a logistic regression over the handful of
+:data:`FEATURES` of each sentence (Kupiec, Pedersen & Chen 1995, "A Trainable Document Summarizer"),
+fit on greedy ROUGE-oracle labels (Nallapati, Zhai & Zhou 2017, "SummaRuNNer") by
+``bench/fit_scorer.py``. Leave-one-genre-out it scored no better than the rule above, so it is not
+the default. Deterministic, numpy only (plus the packaged token table).
 """
 
 from __future__ import annotations
@@ -25,7 +30,12 @@ import numpy as np
 
 from batchsum.backends.units import Unit
 
-__all__ = ["SCORER", "Matrix", "Params", "carry_forward", "relevance"]
+__all__ = ["FEATURES", "SCORER", "Matrix", "Params", "carry_forward", "features", "relevance"]
+
+
+# The features the relevance model weighs, each scaled to 0..1 within the node (a chunk, a whole
+# text, or the child summaries of a meta node), so one set of weights serves nodes of every size.
+FEATURES = ("centrality", "opening", "lead", "part_order", "length", "tfidf", "centroid", "centrality_x_length")
 
 
 @dataclass(frozen=True)
@@ -45,12 +55,18 @@ class Params:
     prior_w: float = 0.15  # rolling: carry-forward bonus for the previous final's sentences
     context_w: float = 0.1  # penalty for a sentence that opens by pointing back ("But ...")
     brief_max: int = 3  # BRIEF: most sentences on its line (only reached with short ones)
+    # The trained alternative: logistic-regression weights over FEATURES (bench/fit_scorer.py). None
+    # keeps the PacSum rule above, which scored as well or better leave-one-genre-out (docs/eval.md).
+    weights: tuple[float, ...] | None = None
 
 
-# Fit by bench/fit_scorer.py on the eight shared sets pooled (tables on docs/eval.md). position_w is 0.3,
+# Fit by a grid over the five on the shared sets pooled (tables on docs/eval.md). position_w is 0.3,
 # not the grid's 0: within the fit's noise (0.001-0.002 of the objective), and without it a short
 # entry's one-line summary can lose the opening sentence that says what the entry is about.
 SCORER = Params()
+
+# Content words at which the trained scorer's length feature saturates.
+LENGTH_SATURATION = 30.0
 
 
 class Matrix:
@@ -86,6 +102,7 @@ class Matrix:
         # cannot dominate a vector and hide that two sentences say the same thing.
         idf = 1.0 + np.log((self.n + 1.0) / (df + 1.0))
         vals = (1.0 + np.log(counts.astype(np.float64))) * idf[c]
+        self.mass = np.bincount(r, weights=vals, minlength=self.n)  # a unit's TF-IDF sum
         norms = np.sqrt(np.bincount(r, weights=vals * vals, minlength=self.n))
         vals = vals / np.where(norms[r] > 0, norms[r], 1.0)
         self.rows, self.cols, self.vals = r, c, vals
@@ -147,25 +164,58 @@ def _unit_range(x: np.ndarray) -> np.ndarray:
     return (x - lo) / (hi - lo) if hi > lo else np.ones_like(x)
 
 
+def features(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: Params) -> np.ndarray:
+    """The ``(n, len(FEATURES))`` feature matrix of a node's units, every column in 0..1.
+
+    ``opening`` is ``(1 - position)²`` and ``lead`` ``1 / (1 + k)`` for the k-th sentence of a node that
+    starts where the text starts (``whole``: a BRIEF/STANDARD node); ``part_order`` is ``(1 - position)²``
+    over the parts of a meta node (``meta``: units from child summaries in source order); a chunk of a
+    longer text has none of them (its opening is not the text's).
+    """
+    n = len(units)
+    centroid = mat.colsum()
+    cnorm = float(np.linalg.norm(centroid))
+    to_centroid = _unit_range(mat.dot(centroid) / cnorm) if cnorm > 0 else np.zeros(n)
+    if mat.sim is not None:
+        cen = _unit_range(directed_centrality(mat.sim, params.beta, params.backward_w))
+    else:
+        cen = to_centroid
+    content = np.array([len(u.terms) for u in units], dtype=np.float64)
+    length = np.minimum(1.0, content / LENGTH_SATURATION)
+    pos = np.array([u.pos for u in units], dtype=np.float64)
+    early = (1.0 - pos) ** 2
+    zero = np.zeros(n)
+    mass = mat.mass / max(1e-9, float(mat.mass.max())) if n else zero
+    opening = early if whole and not meta else zero
+    lead = 1.0 / (1.0 + np.arange(n)) if whole and not meta else zero
+    part_order = early if meta else zero
+    return np.column_stack([cen, opening, lead, part_order, length, mass, to_centroid, cen * length])
+
+
 def relevance(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: Params) -> np.ndarray:
     """Score every unit (higher is more summary-worthy).
 
     ``whole``: the units start where the text starts (a BRIEF/STANDARD node), so the position prior
     applies; ``meta``: units come from child summaries in source order, the prior follows the parts.
+    With ``params.weights`` the score is instead the trained linear score of :func:`features` (Kupiec
+    et al. 1995 on Nallapati et al. 2017 oracle labels), scaled to 0..1 within the node.
     """
     n = len(units)
-    if mat.sim is not None:
-        cen = _unit_range(directed_centrality(mat.sim, params.beta, params.backward_w))
+    if params.weights is not None:
+        x = features(units, mat, meta, whole, params)
+        rel = _unit_range(x @ np.asarray(params.weights, dtype=np.float64)) if n > 1 else np.ones(n)
     else:
-        centroid = mat.colsum()
-        cnorm = np.linalg.norm(centroid)
-        cen = _unit_range(mat.dot(centroid) / cnorm) if cnorm > 0 else np.zeros(n)
-    content = np.array([len(u.terms) for u in units], dtype=np.float64)
-    length = np.sqrt(np.minimum(1.0, content / params.length_norm))
-    rel = cen * length
-    if whole or meta:
-        pos = np.array([u.pos for u in units])
-        rel = rel + params.position_w * (1.0 - pos) ** 2
+        if mat.sim is not None:
+            cen = _unit_range(directed_centrality(mat.sim, params.beta, params.backward_w))
+        else:
+            centroid = mat.colsum()
+            cnorm = np.linalg.norm(centroid)
+            cen = _unit_range(mat.dot(centroid) / cnorm) if cnorm > 0 else np.zeros(n)
+        content = np.array([len(u.terms) for u in units], dtype=np.float64)
+        rel = cen * np.sqrt(np.minimum(1.0, content / params.length_norm))
+        if whole or meta:
+            pos = np.array([u.pos for u in units])
+            rel = rel + params.position_w * (1.0 - pos) ** 2
     rel = rel - params.context_w * np.array([u.context for u in units], dtype=np.float64)
     return rel - np.array([u.penalty for u in units])
 

@@ -27,7 +27,7 @@ from batchsum.backends.noise import (
 )
 from batchsum.language import content_terms, word_count
 from batchsum.model import ContentType
-from batchsum.text import clean_transcript, is_backchannel, parse_speaker_line, split_sentences
+from batchsum.text import clean_transcript, fix_spacing, is_backchannel, parse_speaker_line, split_sentences
 
 __all__ = ["STOPWORDS", "Unit", "terms", "units_from_text"]
 
@@ -206,7 +206,7 @@ def units_from_text(
     n = max(1, len(spans))
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     for i, (raw, role, date) in enumerate(spans):
-        sent = _QUOTE_MARK.sub("", _FOOTNOTE_MARK.sub("", " ".join(raw.split())))
+        sent = fix_spacing(_QUOTE_MARK.sub("", _FOOTNOTE_MARK.sub("", " ".join(raw.split()))))
         m = _DATE_PREFIX.match(sent)
         if m:
             carried, sent = m.group(1), sent[m.end() :]

@@ -135,14 +135,21 @@ class LocalExecutor:
     # Files started but not finished before the next one is read (None: no bound). Without one, an
     # executor whose compute does not block the loop would read the whole corpus into memory ahead.
     files_ahead: int | None = None
+    # Leaves whose request is built but not yet summarized (None: no bound). A leaf's request holds
+    # its chunk's text, sliced from the document's when the job is built: unbounded, an executor whose
+    # compute does not block the loop would hold a second copy of a big file in queued requests.
+    leaves_ahead: int | None = None
 
     def __init__(self, backend: Backend, fallback: Backend) -> None:
         self.backend = backend
         self.fallback = fallback
         self._aborted = False
+        self._leaf_slots: asyncio.Semaphore | None = None
 
     async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
         tasks: list[asyncio.Task[None]] = []
+        if self.leaves_ahead:
+            self._leaf_slots = asyncio.Semaphore(self.leaves_ahead)
         slots = asyncio.Semaphore(self.files_ahead) if self.files_ahead else None
         async for plan in plans:
             if self._aborted:
@@ -197,7 +204,18 @@ class LocalExecutor:
         driver: Driver,
     ) -> NodeResult:
         children = [await tasks[c] for c in node.inputs]
+        if not node.inputs and self._leaf_slots is not None:
+            async with self._leaf_slots:
+                return await self._leaf(plan, node, height, driver)
         job = driver.job(plan, node, children, height)
+        out = driver.stored(job)
+        if out is not None:
+            return driver.node_finished(plan, job, out, reused=True)
+        out = await self.compute(job.request)
+        return driver.node_finished(plan, job, out, reused=False)
+
+    async def _leaf(self, plan: FilePlan, node: PlannedNode, height: int, driver: Driver) -> NodeResult:
+        job = driver.job(plan, node, [], height)
         out = driver.stored(job)
         if out is not None:
             return driver.node_finished(plan, job, out, reused=True)

@@ -77,8 +77,15 @@ def leaf_key(identity: tuple[str, str | None], plan: FilePlan, node: PlannedNode
     max_tokens = leaf_max_tokens(max(node.source_tokens, 2), node.target_tokens, node.kind)
     doc = plan.doc
     return output_key(
-        identity, node, node.kind, doc.content_type, node.text or "", max_tokens, None, False, doc.language
+        identity, node, node.kind, doc.content_type, leaf_text(node), max_tokens, None, False, doc.language
     )
+
+
+def leaf_text(node: PlannedNode) -> str:
+    """The source text a leaf summarizes (a chunk's is sliced from its document's text now)."""
+    if node.text is not None:
+        return node.text
+    return node.chunk.text if node.chunk is not None else ""
 
 
 def kept_whole_key(plan: FilePlan) -> str:
@@ -104,7 +111,7 @@ def make_job(
         text = "\n\n".join(parts)
         input_tokens = sum(c.output_tokens for c in children)
     else:
-        text = node.text or ""
+        text = leaf_text(node)
         input_tokens = node.source_tokens
     kind: PromptKind = node.kind
     prior = None

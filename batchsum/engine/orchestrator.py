@@ -137,7 +137,8 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         _sync_index(cfg, to_index, ledger, committer, docs, embedded, progress, gone)
     progress.end_phase()
     committer.write_snapshot()
-    warning = committer.write_index_page(wrote or bool(ledger.deleted))
+    # A month's summary is on the index page: digests redone on a night with no file changed rewrite it too.
+    warning = committer.write_index_page(wrote or bool(ledger.deleted) or usage[3])
     if warning is not None:
         ledger.warn(warning)
     ledger.unreached(d.todo)
@@ -179,15 +180,15 @@ def _update_digests(
     gone: list[str],
     progress: Progress,
     made: Any = None,
-) -> tuple[int, int, int]:
+) -> tuple[int, int, int, bool]:
     """Redo the month, year and folder digests whose files changed (none on an unchanged night); hand
-    the redone ones to the index. Returns their LLM calls, prompt and completion tokens. ``made``: the
-    digests (or the exception) an LLM run made on its executor."""
+    the redone ones to the index. Returns their LLM calls, prompt and completion tokens, and whether any
+    was redone or removed. ``made``: the digests (or the exception) an LLM run made on its executor."""
     if not cfg.digests or ledger.aborted is not None:
-        return (0, 0, 0)
+        return (0, 0, 0, False)
     # An unchanged night still redoes digests made with other settings, by the fallback, or gone.
     if made is None and not (wrote or ledger.deleted or digests_pending(cfg, backend_identity(cfg))):
-        return (0, 0, 0)
+        return (0, 0, 0, False)
     # Loaded here: an unchanged re-run needs neither the digests nor the event loop.
     from batchsum.digests import update_digests
     from batchsum.index.records import DocUpdate, node_from_file
@@ -202,11 +203,12 @@ def _update_digests(
     except Exception as exc:  # digests are made from the trees; a failure never fails the run
         ledger.warn(f"digests not updated: {exc}")
         progress.event("digests_failed", error=str(exc), level="error")
-        return (0, 0, 0)
+        return (0, 0, 0, False)
     usage = (
         sum(r.llm_calls for r in done.records),
         sum(r.prompt_tokens for r in done.records),
         sum(r.completion_tokens for r in done.records),
+        bool(done.redone or done.removed),
     )
     redone = done.redone
     progress.event(

@@ -9,6 +9,7 @@ is chained onto its previous final (or, with a damaged tree, set to restore its 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncIterator
 
 from batchsum.engine.driver import RunDriver
@@ -19,6 +20,8 @@ from batchsum.planning import FilePlan
 from batchsum.state import ManifestEntry
 from batchsum.summary_files import previous_final
 from batchsum.walk import Problem, SourceRef
+
+LLM_FILES_AHEAD = 2  # files an LLM run reads and plans at once (worker threads)
 
 
 async def plan_stream(refs: list[SourceRef], executor: Executor, driver: RunDriver) -> AsyncIterator[FilePlan]:
@@ -45,14 +48,27 @@ async def _prepared(
                 yield pair
             return
     cfg = driver.cfg
-    for ref in refs:
-        if cfg.llm.enabled:
-            # Reading and tokenizing happen off the event loop so requests already scheduled keep
-            # flowing while the next file is prepared.
-            prepared = await asyncio.to_thread(prepare_file, ref, cfg, driver.tokenizer(), committer.same_sha(ref))
-        else:
-            prepared = prepare_file(ref, cfg, driver.tokenizer(), committer.same_sha(ref))
-        yield ref, prepared
+    if not cfg.llm.enabled:
+        for ref in refs:
+            yield ref, prepare_file(ref, cfg, driver.tokenizer(), committer.same_sha(ref))
+        return
+    # Reading and tokenizing happen off the event loop so requests already scheduled keep flowing,
+    # two files at a time: tiktoken releases the GIL, and with many requests in flight the pace at
+    # which files are planned is the pace at which requests can start.
+    pending: deque[tuple[SourceRef, asyncio.Future[Prepared]]] = deque()
+    try:
+        for ref in refs:
+            work = asyncio.to_thread(prepare_file, ref, cfg, driver.tokenizer(), committer.same_sha(ref))
+            pending.append((ref, asyncio.ensure_future(work)))
+            if len(pending) >= LLM_FILES_AHEAD:
+                done, prepared = pending.popleft()
+                yield done, await prepared
+        while pending:
+            done, prepared = pending.popleft()
+            yield done, await prepared
+    finally:
+        for _, prepared in pending:  # a run that stops: the files being read are not waited for
+            prepared.cancel()
 
 
 def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | None:
@@ -77,7 +93,7 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
         ledger.unchanged(entry, driver.cfg.out)
         return None
     ledger.planned += 1
-    if not doc.text.strip():
+    if not doc.text or doc.text.isspace():  # not strip(): that copies the whole text
         ledger.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
         progress.event("file_empty", path=str(ref.path))
     if not plan.kept_whole:

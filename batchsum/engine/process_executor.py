@@ -52,6 +52,9 @@ Ahead = tuple["SummaryRequest", "SummaryOutput"]
 # starting the fork server and its workers costs (make bench).
 POOL_MIN_BYTES = 200_000
 FILES_AHEAD_PER_WORKER = 8  # files read ahead per worker: enough to keep each busy, bounded memory
+# Leaf requests (chunk texts) built ahead per worker: the pool's queue stays fed, and one big file's
+# thousands of chunks are sliced from its text a few at a time, not all at once.
+LEAVES_AHEAD_PER_WORKER = 16
 # A file larger than this is read and planned here, its nodes still summarized by the workers: a
 # worker's reading comes back as a copy of the text and its chunks (a 200 MB file would need ~1 GB).
 WORKER_FILE_MAX_BYTES = 8_000_000
@@ -192,6 +195,7 @@ class ProcessExecutor(LocalExecutor):
         super().__init__(backend, fallback)
         self.cfg = cfg
         self.files_ahead = workers * FILES_AHEAD_PER_WORKER
+        self.leaves_ahead = workers * LEAVES_AHEAD_PER_WORKER
         self.broken: str | None = None  # why the pool stopped, when a worker died
         self.pool: WorkerPool | None = pool
         # --processes N asks for workers: wait for them rather than start the run in this process.

@@ -22,6 +22,7 @@ from batchsum.errors import ConfigError, InputError, MetricsError
 from batchsum.evaluate.baseline_runs import run_baselines
 from batchsum.evaluate.baselines import BASELINES
 from batchsum.evaluate.scoring import ZERO, Scores, plain_text, score, truncate_words, word_count
+from batchsum.model import Thresholds
 from batchsum.navigation import summary_only
 
 log = logging.getLogger(__name__)
@@ -155,6 +156,7 @@ class EvalReport:
     n_ranked: int
     metrics_recorded: bool
     failed: int  # documents that could not be read or summarized
+    kept_whole: int = 0  # documents under the NONE threshold: their own text is batchsum's summary
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form, per-document scores included."""
@@ -169,6 +171,7 @@ class EvalReport:
             "n_documents": self.n_documents,
             "n_with_reference": self.n_with_reference,
             "failed": self.failed,
+            "kept_whole": self.kept_whole,
             "ranks": self.ranks,
             "n_ranked": self.n_ranked,
             "metrics_recorded": self.metrics_recorded,
@@ -374,7 +377,6 @@ def batchsum_summaries(
 ) -> tuple[dict[str, str], float | None]:
     """Summaries of the readable ``docs`` (source text for NONE-level files) and seconds per document."""
     from batchsum.config import STATE_DIR, RunConfig
-    from batchsum.model import Thresholds
 
     readable = [d for d in docs if d.text is not None]
     seconds: float | None = None
@@ -634,6 +636,7 @@ def evaluate(opts: EvalOptions, progress: Progress | None = None) -> EvalReport:
         n_ranked=n_ranked,
         metrics_recorded=False,
         failed=sum(1 for d in scored_docs if d.has_reference and d.doc_id not in own),
+        kept_whole=sum(1 for d in scored_docs if d.text is not None and d.tokens < Thresholds().none),
     )
     if opts.metrics:
         report.metrics_recorded = _record(report, opts, problems)
@@ -664,6 +667,11 @@ def render_table(report: EvalReport) -> str:
         lines.append(
             f"{m.method:<18} {_fmt(m.rouge1):>6} {_fmt(m.rouge2):>6} {_fmt(m.rougeLsum):>6} "
             f"{_fmt(m.entity_recall):>7} {_fmt(m.number_recall):>7} {_fmt(m.compression_ratio):>6} {secs:>8}"
+        )
+    if report.kept_whole:
+        lines.append(
+            f"({report.kept_whole} document(s) under {Thresholds().none} tokens get no summary (level NONE): "
+            "batchsum's figures score their own text, as a reader sees it)"
         )
     zero = max((m.n_zero for m in report.methods), default=0)
     if zero:

@@ -1,0 +1,124 @@
+"""One big file in bounded memory: a planned document holds its text once (chunks slice it when a
+request is built), a chunk sent to a worker carries only its own slice, and an executor builds only
+a bounded number of leaf requests ahead of the workers that summarize them."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import random
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+import batchsum
+from batchsum import tokens
+from batchsum.chunking import chunk_text
+from batchsum.config import RunConfig
+from batchsum.engine.executor import LocalExecutor
+from batchsum.engine.prepare import prepare_file
+from batchsum.model import Backend, SummaryOutput, SummaryRequest
+from batchsum.tokens import get_tokenizer
+from batchsum.walk import SourceRef
+
+WORDS = "the committee met on tuesday and agreed plan library budget release team shipped notes".split()
+
+
+def _book(path: Path, chars: int, seed: int = 5) -> None:
+    """Prose with curly quotes, so Python holds it at 2 bytes a character, as most books."""
+    rng = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as fh:
+        size = 0
+        while size < chars:
+            words = [rng.choice(WORDS) for _ in range(rng.randint(8, 30))]
+            para = "\u201c" + " ".join(words).capitalize() + ".\u201d She\u2019d said so.\n\n"
+            fh.write(para)
+            size += len(para)
+
+
+def test_a_planned_document_holds_its_text_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tokenized a piece at a time: a piece's own working memory (~30 bytes a character) is the same
+    # for any file size; small pieces here, so what is measured is what grows with the file.
+    monkeypatch.setattr(tokens, "PIECE_CHARS", 1 << 16)
+    path = tmp_path / "book.txt"
+    _book(path, 3_000_000)
+    small = tmp_path / "small.txt"
+    _book(small, 30_000)
+    cfg = RunConfig(paths=[path], out=tmp_path / "out", index=False, quiet=True)
+    tok = get_tokenizer(cfg.encoding)
+    # A small file first: the modules and the tokenizer's tables it loads are not the big file's cost.
+    prepare_file(SourceRef(small, small.name, small.parent), cfg, tok)
+    tracemalloc.start()
+    try:
+        prepared = prepare_file(SourceRef(path, path.name, path.parent), cfg, tok)
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    plan = prepared.plan
+    assert plan is not None and len(plan.chunks) > 50
+    text_bytes = sys.getsizeof(plan.doc.text)
+    assert text_bytes > 2 * len(plan.doc.text)  # two bytes a character
+    # The text, the nodes and nothing else: the chunks' texts were a second copy of it.
+    assert held < 1.2 * text_bytes, (held, text_bytes)
+    # Reading needs the bytes and the text at once; planning the text, a 4-byte offset per token
+    # and the sentence table (a list of Python ints per sentence was ~1.1x the text on its own).
+    assert peak < 2.6 * text_bytes, (peak, text_bytes)
+    leaves = [n for n in plan.nodes if n.chunk is not None]
+    assert leaves and all(n.text is None for n in leaves)
+    assert all(n.chunk.text == plan.doc.text[n.chunk.start : n.chunk.end] for n in leaves if n.chunk)
+
+
+def test_a_pickled_chunk_carries_its_own_slice_only() -> None:
+    text = "One sentence here. " * 20_000
+    chunks = chunk_text(text, get_tokenizer("cl100k_base"), 300, 30)
+    assert len(chunks) > 10
+    middle = chunks[len(chunks) // 2]
+    copy = pickle.loads(pickle.dumps(middle))
+    assert copy == middle and copy.text == text[middle.start : middle.end]
+    assert len(pickle.dumps(middle)) < len(middle.text) + 200
+
+
+class _CountingExecutor(LocalExecutor):
+    """Counts the leaf requests built and not yet summarized (what the bound is for)."""
+
+    leaves_ahead = 3
+
+    def __init__(self, backend: Backend, fallback: Backend) -> None:
+        super().__init__(backend, fallback)
+        self.in_flight = 0
+        self.most = 0
+        self.leaves = 0
+
+    async def compute(self, request: SummaryRequest) -> SummaryOutput:
+        if request.chunk_index is not None:
+            self.leaves += 1
+            self.in_flight += 1
+            self.most = max(self.most, self.in_flight)
+        try:
+            for _ in range(3):  # let every other node task run meanwhile
+                await asyncio.sleep(0)
+            return await super().compute(request)
+        finally:
+            if request.chunk_index is not None:
+                self.in_flight -= 1
+
+
+def test_leaf_requests_are_built_a_bounded_number_ahead(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    _book(corpus / "a.txt", 60_000, seed=1)
+    _book(corpus / "b.txt", 60_000, seed=2)
+    made: list[_CountingExecutor] = []
+
+    def factory(backend: Backend, fallback: Backend) -> _CountingExecutor:
+        made.append(_CountingExecutor(backend, fallback))
+        return made[-1]
+
+    cfg = RunConfig(paths=[corpus], out=tmp_path / "out", index=False, quiet=True, chunk_size=300, chunk_overlap=30)
+    result = batchsum.run(cfg, executor=factory)
+    assert result.exit_code == 0
+    executor = made[0]
+    assert executor.leaves > 20
+    assert executor.most == executor.leaves_ahead  # reached, never passed
