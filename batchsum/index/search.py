@@ -237,6 +237,18 @@ def _snippet_of(
     return snippet, found, "summary"
 
 
+def _passage_shown(
+    cfg: IndexConfig, nid: str, md: dict[str, Any], lex: LexicalResult, text: str | None, snippets: bool
+) -> tuple[str, list[str], str, str]:
+    """:func:`_snippet_of` and a key that is the same for two hits showing the same passage; without
+    ``snippets`` no snippet, and the key of the source passage that matched (it would give the snippet)."""
+    ev = lex.evidence.get(nid)
+    if snippets:
+        snippet, found, origin = _snippet_of(cfg, md, ev, lex.groups, text)
+        return snippet, found, origin, " ".join(snippet.lower().split())
+    return "", [], "summary", f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
+
+
 def validate_query(
     query: str, k: int, level: str | None, content_type: str | None, reranker: Path | None = None
 ) -> str:
@@ -520,13 +532,7 @@ def _search(
     for i in order:
         nid = ids[i]
         md = rows[nid].metadata
-        ev = lex.evidence.get(nid)
-        if snippets:
-            snippet, found, origin = _snippet_of(cfg, md, ev, lex.groups, texts.get(nid))
-            key = " ".join(snippet.lower().split())
-        else:  # the passage the snippet would show: the same source passage gives the same snippet
-            snippet, found, origin = "", [], "summary"
-            key = f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
+        snippet, found, origin, key = _passage_shown(cfg, nid, md, lex, texts.get(nid), snippets)
         if key and key in shown:
             continue  # the same passage under another node of the same file
         shown.add(key)
