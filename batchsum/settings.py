@@ -537,6 +537,7 @@ def validate(cfg: RunConfig) -> None:
     except ValueError as exc:
         raise ConfigError(f"--language: {exc}") from None
     if cfg.llm.enabled and not cfg.llm.model:
+        # Lazy: the backends package stays out of an unchanged re-run (tests/test_rerun_fast_path.py).
         from batchsum.backends.server_models import missing_model_message
 
         raise ConfigError(missing_model_message(cfg.llm))

@@ -121,9 +121,19 @@ def summary_text(text: str) -> str:
     return text.split("\n\n## ", 1)[0].strip()
 
 
-def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str, created: str) -> list[TreeNode]:
+def write_tree(
+    out: Path,
+    plan: FilePlan,
+    results: list[NodeResult],
+    stamp: str,
+    created: str,
+    early: dict[str, TreeNode] | None = None,
+) -> list[TreeNode]:
     """Write the node files of a finished source; earlier finals go to ``history/``, nodes of the
     previous tree that no longer exist to ``deleted/<stamp>/`` (nothing is destroyed).
+
+    ``early``: the nodes of a new tree already written as they finished (:func:`write_node_file`),
+    by node id; the tree is then known to be new.
 
     Returns every live node as :func:`~batchsum.tree.read_node` would read it back (front matter and
     summary text), so the index is handed the tree without parsing it again."""
@@ -134,9 +144,13 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
     sdir = summaries_dir(out, rel)
     # A source without a summaries folder has nothing on disk to keep, move aside or soft-delete:
     # one stat instead of several per node (a first run's writing is mostly such lookups).
-    new_tree = not sdir.is_dir()
+    new_tree = early is not None or not sdir.is_dir()
     for res in results:
         node = res.node
+        done = early.get(node.node_id) if early is not None else None
+        if done is not None:
+            live.append(done)
+            continue
         path = node_path(out, rel, node.level, node.index)
         written.add(path)
         if not new_tree:
@@ -144,18 +158,25 @@ def write_tree(out: Path, plan: FilePlan, results: list[NodeResult], stamp: str,
             if kept is not None:
                 live.append(kept)
                 continue  # identical node already on disk: keep its file (and created_at)
-        text = body(res)
-        if node.level == 3 and plan.extras is not None and plan.extras.markdown:
-            text = f"{text}\n\n{plan.extras.markdown.strip()}"
-        meta = front_matter(plan, res, created)
-        write_node(path, meta, with_links(text, _links(plan, res.node, path.parent)))
-        # The body as read_node returns it; the front matter is plain data that YAML gives back unchanged.
-        live.append(TreeNode(path, meta, strip_links(text.rstrip().lstrip("\n"))))
+        live.append(write_node_file(out, plan, res, created))
     if not new_tree:
         stale = [p for lvl in ("L1", "L2", "L3") for p in sorted((sdir / lvl).glob("*.md")) if p not in written]
         if stale:
             soft_delete(out, rel, stale, stamp)
     return live
+
+
+def write_node_file(out: Path, plan: FilePlan, res: NodeResult, created: str) -> TreeNode:
+    """Write one node's file (replacing whatever is there); the node as :func:`read_node` reads it."""
+    node = res.node
+    path = node_path(out, plan.doc.relpath, node.level, node.index)
+    text = body(res)
+    if node.level == 3 and plan.extras is not None and plan.extras.markdown:
+        text = f"{text}\n\n{plan.extras.markdown.strip()}"
+    meta = front_matter(plan, res, created)
+    write_node(path, meta, with_links(text, _links(plan, res.node, path.parent)))
+    # The body as read_node returns it; the front matter is plain data that YAML gives back unchanged.
+    return TreeNode(path, meta, strip_links(text.rstrip().lstrip("\n")))
 
 
 def _settle_previous(out: Path, rel: str, path: Path, res: NodeResult, sha256: str, stamp: str) -> TreeNode | None:

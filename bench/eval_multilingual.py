@@ -9,7 +9,8 @@ Per language (de, fr, es, ru, zh, ja; Goethe, Daudet, Valera, Tolstoy, Lu Xun, S
 * **search** - a phrase from the middle of the document (the first two adjacent words there that are
   not stop words; four characters in Chinese and Japanese) finds the document among the top 3 hits
   of the search behind ``batchsum search``. The same is also counted, for information, with the phrases
-  found the same way a quarter and three quarters into the document.
+  found the same way a quarter and three quarters into the document, and with the first two adjacent
+  words at each of the three places whatever they are (stop words too).
 
     python -m bench.eval_multilingual [--shared ../shared] [--langs de,zh] [--workdir .bench-out/multilingual]
 
@@ -48,25 +49,26 @@ class LangResult:
     language_ok: int = 0
     found: int = 0
     found_elsewhere: int = 0  # of the phrases a quarter and three quarters in (two per document)
+    found_with_stops: int = 0  # of the phrases that may be stop words, at 1/4, 1/2 and 3/4 (three per document)
     misses: list[str] = field(default_factory=list)
     sample: str = ""
 
 
-def middle_phrase(text: str, lang: str, at: float = 0.5) -> str:
+def middle_phrase(text: str, lang: str, at: float = 0.5, stops: bool = False) -> str:
     """Two consecutive words (four CJK characters) from the middle of ``text`` (``at``: elsewhere, as a share
-    of its length)."""
+    of its length); with ``stops`` the first two whatever they are, stop words included."""
     mid = int(len(text) * at)
     if lang in CJK:
         m = _CJK_CHARS.search(text, mid) or _CJK_CHARS.search(text)
         return m.group(0) if m else ""
     from batchsum.language import stop_words
 
-    stops = stop_words(lang)
+    skip = frozenset() if stops else stop_words(lang)
     space = text.find(" ", mid)  # start at a word, not inside one
     words = list(_WORD.finditer(text, space + 1 if space >= 0 else mid))
     for a, b in itertools.pairwise(words):
         # Adjacent in one clause (not across punctuation), and not two function words ("die ich").
-        if text[a.end() : b.start()] == " " and not {a.group(0).lower(), b.group(0).lower()} & stops:
+        if text[a.end() : b.start()] == " " and not {a.group(0).lower(), b.group(0).lower()} & skip:
             return f"{a.group(0)} {b.group(0)}"
     return ""
 
@@ -152,15 +154,20 @@ def main(argv: list[str] | None = None) -> int:
                 top = [h.source_path for h in hits[:3]]
                 where = "" if at == 0.5 else f" ({at:.0%} in, information only)"
                 r.misses.append(f"{relpath}: search {phrase!r}{where} top 3 = {top}")
+            if lang not in CJK:  # four characters have no stop words: the same phrases as above
+                phrase = middle_phrase(text, lang, at, stops=True)
+                hits = search(cfg, phrase, k=3, warn=False) if phrase else []
+            r.found_with_stops += any(h.source_path == relpath for h in hits[:3])
 
     print(f"multilingual: {len(sources)} documents, one run in {run_s:.1f} s (extractive, this machine's load)")
     print(f"{'lang':<5} {'docs':>5} {'finals':>7} {'whole sentences':>16} {'language':>9} {'search top 3':>13}"
-          f" {'at 1/4 and 3/4':>15}")  # fmt: skip
+          f" {'at 1/4 and 3/4':>15} {'stop words too':>15}")  # fmt: skip
     ok = True
     for lang, r in figures.items():
         print(
             f"{lang:<5} {r.docs:>5} {r.finals:>7} {f'{r.whole}/{r.finals}':>16} "
             f"{f'{r.language_ok}/{r.finals}':>9} {f'{r.found}/{r.docs}':>13} {f'{r.found_elsewhere}/{2 * r.docs}':>15}"
+            f" {f'{r.found_with_stops}/{3 * r.docs}':>15}"
         )
         ok = ok and r.finals == r.docs and r.whole == r.finals and r.language_ok == r.finals and r.found == r.docs
     for lang, r in figures.items():

@@ -18,10 +18,10 @@ from batchsum.tokens import get_tokenizer
 from batchsum.walk import SourceRef
 
 
-def _plan(tmp_path: Path, cfg: RunConfig) -> FilePlan:
+def _plan(tmp_path: Path, cfg: RunConfig, lines: int = 20) -> FilePlan:
     src = tmp_path / "corpus" / "notes.md"
     src.parent.mkdir()
-    src.write_text("The committee met on Tuesday and agreed on the budget.\n" * 20, encoding="utf-8")
+    src.write_text("The committee met on Tuesday and agreed on the budget.\n" * lines, encoding="utf-8")
     prepared = prepare_file(SourceRef(src, "notes.md", src.parent), cfg, get_tokenizer(cfg.encoding))
     assert prepared.plan is not None and prepared.plan.nodes
     return prepared.plan
@@ -68,3 +68,46 @@ def test_a_record_the_writer_cannot_write_fails_its_file(tmp_path: Path) -> None
     committer.stop_writer()
     assert "notes.md" not in committer.manifest
     assert not (cfg.out / "notes.md" / "summaries").exists()
+
+
+def _chunked(tmp_path: Path) -> tuple[RunConfig, FilePlan, Committer]:
+    cfg = RunConfig(
+        paths=[tmp_path / "corpus"], out=tmp_path / "out", index=False, quiet=True, chunk_size=120, chunk_overlap=10
+    )
+    plan = _plan(tmp_path, cfg, lines=1500)
+    assert len(plan.nodes) > 3
+    committer = Committer(cfg, "20260101T000000Z-abcdef")
+    committer.roots = {"notes.md": str(tmp_path / "corpus")}
+    committer.start_writer()
+    return cfg, plan, committer
+
+
+def test_nodes_of_a_new_tree_are_written_as_they_finish(tmp_path: Path) -> None:
+    from batchsum.tree import iter_tree
+
+    cfg, plan, committer = _chunked(tmp_path)
+    results = _results(plan, "cc" * 31)
+    leaves = [r for r in results if r.node.level < 3]
+    for r in leaves:
+        committer.write_node_later(plan, r)
+    committer.writer.submit(lambda: None).result(timeout=60)  # type: ignore[union-attr]
+    on_disk = {n.path for n in iter_tree(cfg.out)}
+    assert len(on_disk) == len(leaves)  # written before the file is finished
+    committed = committer.commit_later(plan, results).result(timeout=60)
+    committer.stop_writer()
+    tree = {n.path: (n.meta["node_key"], n.body) for n in iter_tree(cfg.out)}
+    assert len(tree) == len(results)
+    # What the commit hands on is what is on disk, nodes written early included.
+    assert {n.path: (n.meta["node_key"], n.body) for n in committed.live} == tree
+
+
+def test_a_failed_or_unfinished_file_leaves_no_early_nodes(tmp_path: Path) -> None:
+    cfg, plan, committer = _chunked(tmp_path)
+    results = _results(plan, "dd" * 31)
+    committer.write_node_later(plan, results[0])
+    committer.discard_later(plan)  # the file failed
+    committer.writer.submit(lambda: None).result(timeout=60)  # type: ignore[union-attr]
+    assert not (cfg.out / "notes.md").exists()
+    committer.write_node_later(plan, results[1])  # a run that stops before the file is finished
+    committer.stop_writer()
+    assert not (cfg.out / "notes.md").exists() and cfg.out.is_dir()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+import batchsum
 from batchsum.cli._common import translate_errors
 from batchsum.errors import ConfigError
 from batchsum.metrics.export import export_metrics
@@ -86,8 +87,6 @@ def report(
     Reads the per-run Parquet snapshots, so it works while a run is in progress and only shows
     completed runs.
     """
-    import batchsum
-
     if run_id is not None and last is not None:
         raise ConfigError("--run and --last cannot be combined")
     data = batchsum.report(

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+import batchsum
 from batchsum import jsonio
 from batchsum.cli._common import EXIT_USAGE, setup_logging, translate_errors
 from batchsum.config import RunConfig
@@ -106,8 +107,6 @@ def run(ctx: click.Context, **params: Any) -> None:
     4 finished with nodes the LLM did not produce, 5 changed settings would make the LLM summarize
     files again (add --yes or --rebuild).
     """
-    import batchsum
-
     setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
@@ -173,8 +172,6 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> t
 @translate_errors
 def plan(ctx: click.Context, **params: Any) -> None:
     """Dry run: files new/changed/unchanged/deleted, levels, chunks, LLM calls, tokens and cost — writes nothing."""
-    import batchsum
-
     setup_logging(quiet=True)
     params.setdefault("quiet", True)
     price = params.pop("price")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shutil
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +22,8 @@ from batchsum.engine.records import NodeResult, utc_now
 from batchsum.model import Document, SummaryOutput
 from batchsum.navigation import IndexRow, index_path, write_index
 from batchsum.state import ManifestEntry, StateStore
-from batchsum.summary_files import write_tree
-from batchsum.tree import TreeNode, flush_to_disk, node_path, soft_delete_tree
+from batchsum.summary_files import write_node_file, write_tree
+from batchsum.tree import TreeNode, flush_to_disk, node_path, soft_delete_tree, summaries_dir
 from batchsum.walk import SourceRef
 
 if TYPE_CHECKING:
@@ -56,7 +57,10 @@ class Committer:
         self.roots: dict[str, str] = {}  # relpath -> corpus root it was found under
         self.writer: ThreadPoolExecutor | None = None  # see start_writer
         self._pending: dict[str, SummaryOutput] = {}  # node records handed to the writer, not yet on disk
-        self._failed: dict[str, OSError] = {}  # node records the writer could not write
+        self._failed: dict[str, OSError] = {}  # node records (or early node files) the writer could not write
+        # Per file: the nodes of its new tree written as they finished, by node id (None: its tree
+        # existed before this run, so its nodes wait for the commit, which settles the old files).
+        self._early: dict[str, dict[str, TreeNode] | None] = {}
 
     def start_writer(self) -> None:
         """From now on node records and file commits are written by one background thread, in order."""
@@ -64,10 +68,48 @@ class Committer:
             self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="batchsum-writer")
 
     def stop_writer(self) -> None:
-        """Wait for every write handed to the writer thread, then end it."""
+        """Wait for every write handed to the writer thread, then end it. The node files of new trees
+        whose file was never committed (a run that stopped) are removed: no tree without its entry."""
         writer, self.writer = self.writer, None
         if writer is not None:
             writer.shutdown(wait=True)
+        for rel in list(self._early):
+            self._discard(rel)
+
+    def write_node_later(self, plan: FilePlan, result: NodeResult) -> None:
+        """Write a finished node's file now (on the writer thread) when its file's tree is new."""
+        assert self.writer is not None, "start_writer first"
+        self.writer.submit(self._write_early, plan, result)
+
+    def discard_later(self, plan: FilePlan) -> None:
+        """A file failed: remove the node files of its new tree written so far (on the writer thread)."""
+        if self.writer is not None:
+            self.writer.submit(self._discard, plan.doc.relpath)
+
+    def _write_early(self, plan: FilePlan, result: NodeResult) -> None:
+        rel = plan.doc.relpath
+        if rel not in self._early:
+            self._early[rel] = None if summaries_dir(self.out, rel).is_dir() else {}
+        nodes = self._early[rel]
+        if nodes is None:
+            return
+        try:
+            nodes[result.node.node_id] = write_node_file(self.out, plan, result, utc_now())
+        except OSError as exc:  # the file fails when it is committed, as if its tree failed then
+            self._failed[result.key] = exc
+
+    def _discard(self, rel: str) -> None:
+        if not self._early.pop(rel, None):
+            return
+        folder = summaries_dir(self.out, rel)
+        shutil.rmtree(folder, ignore_errors=True)
+        for parent in folder.parents:  # the folders made for it, when nothing else is in them
+            if parent == self.out or self.out not in parent.parents:
+                break
+            try:
+                parent.rmdir()
+            except OSError:
+                break
 
     def commit_later(self, plan: FilePlan, results: list[NodeResult]) -> Future[Committed]:
         """:meth:`commit_file` on the writer thread (after the node records handed to it before)."""
@@ -120,7 +162,7 @@ class Committer:
             if r.key in self._failed:
                 raise self._failed[r.key]  # its record could not be written: nor, likely, its tree
         created = utc_now()
-        live = write_tree(self.out, plan, results, self.stamp, created)
+        live = write_tree(self.out, plan, results, self.stamp, created, self._early.pop(rel, None))
         final = next((r for r in results if r.node.level == 3), None)
         existed = rel in self.manifest
         chained = bool(plan.prior_context)

@@ -94,6 +94,8 @@ class RunDriver:
             # A single-node file is redone whenever it changes and its tree is written at once;
             # only multi-node trees gain from per-node records (resume, incremental reuse).
             self.committer.store_node(job.key, output)
+        if self.committer.writer is not None and job.node.level < 3 and len(plan.nodes) > 1:
+            self.committer.write_node_later(plan, result)  # its file's commit then writes only the rest
         self.progress.node_finished()
         return result
 
@@ -136,6 +138,7 @@ class RunDriver:
         self.ledger.done(plan, results, existed=committed.existed, final_out=final_out, wall_ms=wall_ms)
 
     def file_failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
+        self.committer.discard_later(plan)  # what was written of its new tree as its nodes finished
         self.ledger.failed(plan, reason, wall_ms)
 
     def keep_whole(self, plan: FilePlan) -> None:

@@ -237,6 +237,18 @@ def _snippet_of(
     return snippet, found, "summary"
 
 
+def _passage_shown(
+    cfg: IndexConfig, nid: str, md: dict[str, Any], lex: LexicalResult, text: str | None, snippets: bool
+) -> tuple[str, list[str], str, str]:
+    """:func:`_snippet_of` and a key that is the same for two hits showing the same passage; without
+    ``snippets`` no snippet, and the key of the source passage that matched (it would give the snippet)."""
+    ev = lex.evidence.get(nid)
+    if snippets:
+        snippet, found, origin = _snippet_of(cfg, md, ev, lex.groups, text)
+        return snippet, found, origin, " ".join(snippet.lower().split())
+    return "", [], "summary", f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
+
+
 def validate_query(
     query: str, k: int, level: str | None, content_type: str | None, reranker: Path | None = None
 ) -> str:
@@ -275,7 +287,9 @@ def search(
     ``today`` fixes the recency reference (default: now). An incomplete index (an interrupted run,
     a missing part) is searched with a logged warning (``warn``; the CLI prints its own), or with
     ``strict`` refused (IndexError_). ``snippets=False`` leaves every hit's snippet empty (a caller that
-    reads the hits' summaries saves reading their sources).
+    reads the hits' summaries saves reading their sources); a hit whose source passage repeats one
+    already shown is still dropped, one whose summary snippet would repeat is kept (3 of QMSum's 237
+    queries get another hit list).
     """
     q = validate_query(query, k, level, content_type, reranker)
     with readable_index(cfg) as readable:
@@ -518,9 +532,7 @@ def _search(
     for i in order:
         nid = ids[i]
         md = rows[nid].metadata
-        snippet, found, origin = (_snippet_of(cfg, md, lex.evidence.get(nid), lex.groups, texts.get(nid))
-                                  if snippets else ("", [], "summary"))  # fmt: skip
-        key = " ".join(snippet.lower().split())
+        snippet, found, origin, key = _passage_shown(cfg, nid, md, lex, texts.get(nid), snippets)
         if key and key in shown:
             continue  # the same passage under another node of the same file
         shown.add(key)
