@@ -5,7 +5,7 @@ diaries, biomedical papers (PubMed), short two-person dialogues (DialogSum) and 
 (ECTSum): a change must hold up on every kind of text, not one. After the per-set tables come the
 clean-text checks of batchsum's finals (glued words, markup, tokenizer spacing, lines cut
 mid-sentence, conversation lines naming their speaker), one table of batchsum against the best
-baseline per metric, and the leave-one-genre-out table of the scorer's last fit
+baseline per metric, and the leave-one-genre-out table of the trained alternative scorer's last fit
 (``python -m bench.fit_scorer``, stored in ``bench/fit_scorer.json``).
 
 For each set: fresh summaries of ``<shared>/bench/<set>/docs`` (a clean output tree, so seconds per
@@ -166,13 +166,14 @@ def versus_best(reports: list[dict[str, Any]]) -> str:
 
 
 def logo_table(path: Path) -> str:
-    """The leave-one-genre-out table of the scorer's last fit, or how to make it."""
+    """The leave-one-genre-out table of the trained alternative scorer's last fit, or how to make it."""
     if not path.is_file():
         return f"leave-one-genre-out: no fit recorded ({path} missing; run python -m bench.fit_scorer --json {path})"
     from bench.fit_scorer import render
 
     result = json.loads(path.read_text(encoding="utf-8"))
-    return "leave-one-genre-out (the scorer's last fit, bench/fit_scorer.py):\n" + render(result)
+    head = "leave-one-genre-out of the trained alternative scorer (its last fit, bench/fit_scorer.py):\n"
+    return head + render(result)
 
 
 if __name__ == "__main__":

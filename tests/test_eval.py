@@ -297,3 +297,19 @@ def test_a_half_is_summarized_and_scored(tmp_path: Path) -> None:
     own = report.methods[0]
     assert [d.doc_id for d in own.docs] == ["d1", "d3"]
     assert own.n_scored == 2 and not report.problems and own.rouge1 > 0
+
+
+def test_baseline_cache_key_survives_missing_sumy_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    from batchsum.evaluate import baseline_runs
+
+    task = ("lexrank", "doc", "Some text. More text.", 12)
+    normal = baseline_runs._cache_path(task)
+
+    def missing(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", missing)
+    # The same key from the module's own version: a reinstall under a running eval keeps its cache.
+    assert baseline_runs._cache_path(task) == normal

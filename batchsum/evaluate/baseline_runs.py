@@ -37,14 +37,27 @@ def _baseline_task(task: tuple[str, str, str, int]) -> tuple[str, str, str | Non
     return method, doc_id, None, 0.0
 
 
+def _sumy_version() -> str:
+    """sumy's version, from its package metadata or, while an install rewrites that, from the module."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sumy")
+    except PackageNotFoundError:
+        # A venv being reinstalled under a running eval loses the metadata for a moment; the cache key
+        # must not end an evaluation that has run for an hour.
+        import sumy
+
+        return str(getattr(sumy, "__version__", "unknown"))
+
+
 def _cache_path(task: tuple[str, str, str, int]) -> Path:
     import hashlib
-    from importlib.metadata import version
 
     from batchsum.tokens import cache_dir
 
     method, _doc_id, text, budget = task
-    key = f"{BASELINE_CACHE_FORMAT}|{version('sumy')}|{method}|{budget}|".encode() + text.encode("utf-8", "replace")
+    key = f"{BASELINE_CACHE_FORMAT}|{_sumy_version()}|{method}|{budget}|".encode() + text.encode("utf-8", "replace")
     return cache_dir() / "eval-baselines" / f"{hashlib.sha256(key).hexdigest()}.json"
 
 
