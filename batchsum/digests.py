@@ -4,7 +4,7 @@ parts (a ``meta`` request: extractive by default, the LLM when one is configured
 
 A month (or folder) digest merges the finals of its files, a year digest the digests of its months
 (an extractive year month by month, :func:`by_month`); an extractive month names the day of each
-paragraph (:func:`digest_body`). Each period is redone only when what it is made from changed: its
+paragraph (:func:`batchsum.digest_pages.digest_body`). Each period is redone only when what it is made from changed: its
 files' final keys (a month or a folder) or its months' (a year), with the backend, the word budget
 and the layout. So appending to one entry
 redoes that entry, its month and its year; deleting an entry redoes its periods; an unchanged night
@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import stat
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -28,17 +27,14 @@ from typing import TYPE_CHECKING, Any
 from batchsum import jsonio
 from batchsum.backends.budget import TOKENS_PER_WORD, output_budget
 from batchsum.config import STATE_DIR
+from batchsum.digest_pages import digest_body, final_link, links_block, relative_link
 from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
 from batchsum.navigation import (
-    LINKS_MARKER,
     PeriodPage,
     escape_html,
-    escape_text,
     link_target,
-    md_link,
     summary_only,
-    title_for,
 )
 from batchsum.periods import (
     DIGEST_FORMAT,
@@ -59,7 +55,6 @@ from batchsum.periods import (
     years_of,
 )
 from batchsum.state import node_key
-from batchsum.text import split_sentences
 from batchsum.tree import TreeNode, atomic_write_bytes, node_path, read_node, write_node
 
 if TYPE_CHECKING:
@@ -455,7 +450,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     upper = [y for y in sorted(years, key=lambda p: p.id) if stale(y)]
     jobs = []
     for year in upper:
-        written = [(m, texts.get(m) or _digest_text(out / m.path(folder))) for m in years[year]]
+        written = [(m, texts.get(m) or digest_text(out / m.path(folder))) for m in years[year]]
         written = [(m, t) for m, t in written if t]
         parts = [t for _, t in written]
         tokens = sum(b.tokenizer.count(p) for p in parts)
@@ -483,7 +478,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     return run
 
 
-def _digest_text(path: Path) -> str:
+def digest_text(path: Path) -> str:
     """A digest's summary text, without its title."""
     try:
         body = read_node(path)[1].strip()
@@ -547,71 +542,6 @@ def _settle(
     )
 
 
-def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
-    """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
-    that input's index; None when a sentence is not any input's (an LLM's text)."""
-    norm = [" ".join(p.split()) for p in parts]
-    paragraphs: list[tuple[int, list[str]]] = []
-    for sentence in split_sentences(text):
-        flat = " ".join(sentence.text.split())
-        where = next((i for i, p in enumerate(norm) if flat in p), None)
-        if where is None:
-            return None
-        if not paragraphs or paragraphs[-1][0] != where:
-            paragraphs.append((where, []))
-        paragraphs[-1][1].append(flat)
-    return [(i, " ".join(p)) for i, p in paragraphs] or None
-
-
-def paragraphs_by_part(text: str, parts: list[str]) -> str:
-    """An extractive digest with a paragraph per input it quotes (a day, a month), in order; any other
-    text (an LLM's, which quotes nothing verbatim) as it is."""
-    pairs = _by_part(text, parts)
-    return "\n\n".join(p for _, p in pairs) if pairs else text
-
-
-def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFacts]) -> str:
-    """A digest's text as written: an extractive month's (or folder's) with a paragraph per entry it
-    quotes, in order, each opening with that entry's day (``**3 November.**``; a folder's: its file's
-    name) unless its first words already say the day ("_May_ 3.--"); ``owners[i]`` is the file of
-    ``parts[i]``. A year's and an LLM's text as they are."""
-    pairs = None if period.kind == "year" else _by_part(text, parts)
-    if not pairs:
-        return text
-    out = []
-    for i, paragraph in pairs:
-        label = entry_label(owners[i]) if i < len(owners) else ""
-        out.append(f"**{label}.** {paragraph}" if label and not _says_day(paragraph, owners[i]) else paragraph)
-    return "\n\n".join(out)
-
-
-def entry_label(facts: FileFacts) -> str:
-    """``3 November`` for a dated file, its name (``standup``) for another."""
-    if facts.date:
-        day, month = int(facts.date[8:10]), int(facts.date[5:7])
-        return f"{day} {MONTH_NAMES[month - 1]}"
-    return escape_text(title_for(facts.relpath))
-
-
-def _says_day(paragraph: str, facts: FileFacts) -> bool:
-    """Whether a paragraph's first words already give its entry's day (a journal's "_May_ 3.--")."""
-    if not facts.date:
-        return False
-    head = paragraph[:60].lower()
-    month = MONTH_NAMES[int(facts.date[5:7]) - 1].lower()
-    day = str(int(facts.date[8:10]))
-    return facts.date in head or (month[:3] in head and re.search(rf"(?<!\d){day}(?!\d)", head) is not None)
-
-
-def _rel(target: str, here: str) -> str:
-    return os.path.relpath(target, os.path.dirname(here)).replace(os.sep, "/")
-
-
-def final_link(relpath: str, here: str) -> str:
-    """The relative link from the page at ``here`` to a source's final."""
-    return _rel(node_path(Path(""), relpath, 3, None).as_posix(), here)
-
-
 def digest_meta(
     b: _Builder,
     period: Period,
@@ -651,32 +581,9 @@ def digest_meta(
     if output.error:
         meta["error"] = output.error[:500]
     if months is not None:
-        meta["months"] = [link_target(_rel(m.path(folder), path)) for m in months]
+        meta["months"] = [link_target(relative_link(m.path(folder), path)) for m in months]
     meta["finals"] = [link_target(final_link(f.relpath, path)) for f in members]
     return meta
-
-
-def links_block(period: Period, path: str, members: list[FileFacts], months: list[Period] | None, folder: str) -> str:
-    """The navigation after a digest's text: up to its year, down to its months, and (a month or a
-    folder) every file with its date, its one-line summary and a link to its final."""
-    head: list[str] = []
-    year = period.year
-    if year is not None:
-        head.append(f"Up: {md_link(year.title, _rel(year.path(folder), path))}")
-    if months:
-        head.append("Months: " + " · ".join(md_link(m.title, _rel(m.path(folder), path)) for m in months))
-    block = LINKS_MARKER + ("\n" + "  \n".join(head) if head else "")
-    if months is None:
-        entries = [entry_line(f, final_link(f.relpath, path)) for f in members]
-        block += "\n\n" + "\n".join(entries)
-    return block
-
-
-def entry_line(facts: FileFacts, link: str) -> str:
-    """``- [date](link) — one-line summary`` for one file."""
-    label = facts.date or facts.relpath.rsplit("/", 1)[-1]
-    line = f" — {escape_html(facts.line)}" if facts.line else ""
-    return f"- {md_link(label, link)}{line}"
 
 
 def index_view(cfg: RunConfig) -> tuple[dict[str, FileFacts], dict[str, PeriodPage]]:
@@ -689,7 +596,7 @@ def index_view(cfg: RunConfig) -> tuple[dict[str, FileFacts], dict[str, PeriodPa
         if kind not in PERIOD_KINDS:
             continue
         period = Period(kind, key)  # type: ignore[arg-type]
-        summary = "" if kind == "year" else _digest_text(cfg.out / prev.path)
+        summary = "" if kind == "year" else digest_text(cfg.out / prev.path)
         pages[pid] = PeriodPage(pid, period.title, prev.path, summary)
     return state.files, pages
 
@@ -747,127 +654,3 @@ def period_stats(out: Path) -> list[dict[str, Any]]:
             }
         )
     return rows
-
-
-@dataclass
-class PeriodPlan:
-    """The digests a run would redo (``batchsum plan``), with their requests and tokens."""
-
-    periods: list[str] = field(default_factory=list)  # ids: month:1826-05, year:1826, folder:notes
-    llm_calls: int = 0
-    input_tokens: int = 0  # of the finals (a year: of its months' digests) the digests are made from
-    prompt_tokens: int = 0  # of the LLM requests (template and input)
-    prompt_tokens_estimated: int = 0  # the part of them that are outputs of this run, taken at their budgets
-    est_output_tokens: int = 0
-
-
-def plan_digests(
-    cfg: RunConfig,
-    manifest: dict[str, ManifestEntry],
-    touched: dict[str, tuple[str | None, int]],
-    deleted: list[str],
-    store: StateStore | None = None,
-    tokenizer: Tokenizer | None = None,
-    size: Callable[[SummaryRequest, int], int] | None = None,
-) -> PeriodPlan:
-    """Which periods a run would redo and what they cost, given the files it would summarize
-    (``touched``: relpath -> (real date or None, the final's planned tokens)) and the ones it would
-    delete. The same staleness test as the run (:func:`signatures`, :func:`is_stale`): a period with a
-    file to summarize is redone, any other only when its signature, its file or its backend says so.
-    A redone period whose inputs are all known (no file of it summarized, a year none of whose months
-    is redone) costs nothing when its output is in ``store``, as in the run. ``size`` gives an LLM
-    request's prompt tokens from the request and its input tokens."""
-    state = load_state(state_path(cfg))
-    identity = backend_identity(cfg)
-    out = cfg.out
-    gone = set(deleted)
-    files: dict[str, FileFacts] = {}
-    for rel, entry in manifest.items():
-        if rel in gone or rel in touched:
-            continue
-        # The facts the run will use: cached by the final's key, else read from the final itself.
-        facts = file_facts(out, entry, state.files.get(rel))
-        if facts is not None:
-            files[rel] = facts
-    for rel, (date, tokens) in touched.items():
-        files[rel] = FileFacts(rel, "", date, "", tokens)  # its final's key is known only once made
-    groups = group(files.values())
-    years = years_of(p for p in groups if p.kind == "month")
-    folder = digests_dir([*files, *(rel for rel in manifest if rel not in gone)])
-    sigs = signatures(cfg, identity, groups, years)
-    plan = PeriodPlan()
-
-    def stored_tokens(
-        period: Period,
-        parts: list[str],
-        input_tokens: int,
-        labels: list[str] | None = None,
-        owners: list[FileFacts] | None = None,
-    ) -> int | None:
-        if store is None or tokenizer is None:
-            return None
-        _, key = digest_request(cfg, identity, period, parts, input_tokens, labels)
-        output = store.get_node(key)
-        if output is None:
-            return None
-        return tokenizer.count(digest_body(period, output.text.strip(), parts, owners or []))
-
-    made: dict[Period, int] = {}  # output tokens of the months redone (at their budgets when not stored)
-    for period in sorted(groups, key=lambda p: p.id):
-        if not is_stale(out, state, folder, period, sigs[period]):
-            continue
-        members = groups[period]
-        inputs = [f.tokens for f in members]
-        known = None
-        if sigs[period] is not None:
-            owned = [(f, t) for f, t in ((f, final_text(out, f.relpath)) for f in members) if t]
-            parts = [t for _, t in owned]
-            known = stored_tokens(period, parts, sum(inputs), owners=[f for f, _ in owned])
-        fresh = sum(f.tokens for f in members if not f.final_key)
-        made[period] = _plan_one(cfg, identity, plan, period, inputs, fresh, known, size)
-    for year in sorted(years, key=lambda p: p.id):
-        if not is_stale(out, state, folder, year, sigs[year]):
-            continue
-        months = years[year]
-        inputs = [made.get(m, _kept_tokens(state, m)) for m in months]
-        known = None
-        if not any(m in made for m in months):
-            written = [(m, t) for m in months if (t := _digest_text(out / m.path(folder)))]
-            parts = [t for _, t in written]
-            labels = month_labels(identity, year, [m for m, _ in written])
-            known = stored_tokens(year, parts, sum(tokenizer.count(p) for p in parts) if tokenizer else 0, labels)
-        fresh = sum(made[m] for m in months if m in made)
-        _plan_one(cfg, identity, plan, year, inputs, fresh, known, size)
-    return plan
-
-
-def _kept_tokens(state: DigestState, period: Period) -> int:
-    prev = state.periods.get(period.id)
-    return prev.output_tokens if prev is not None else 0
-
-
-def _plan_one(
-    cfg: RunConfig,
-    identity: tuple[str, str | None],
-    plan: PeriodPlan,
-    period: Period,
-    inputs: list[int],
-    fresh: int,
-    stored: int | None,
-    size: Callable[[SummaryRequest, int], int] | None,
-) -> int:
-    """Count one redone digest (made from parts of ``inputs`` tokens, ``fresh`` of them written by this
-    run; ``stored``: its output's tokens when the node store has it) into ``plan``; returns its output
-    tokens (a digest to make: its budget)."""
-    plan.periods.append(period.id)
-    if stored is not None:
-        return stored  # written from the node store: no request
-    req, _ = digest_request(cfg, identity, period, [""] * len(inputs), sum(inputs))
-    plan.input_tokens += req.input_tokens
-    plan.est_output_tokens += req.max_tokens
-    if cfg.llm.enabled:
-        plan.llm_calls += 1
-        if size is not None:
-            plan.prompt_tokens += size(req, req.input_tokens)
-            plan.prompt_tokens_estimated += fresh
-    return req.max_tokens

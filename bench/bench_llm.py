@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -188,7 +189,7 @@ class _Runs:
         return min(self.ratios)
 
     def spread(self) -> str:
-        return f"{min(self.ratios):.2f}-{max(self.ratios):.2f}"
+        return f"{min(self.ratios):.2f}-{max(self.ratios):.2f}, median {statistics.median(self.ratios):.2f}"
 
 
 def _client_lines(label: str, runs: _Runs, label_docs: str) -> list[BenchResult]:

@@ -255,7 +255,7 @@ def test_pipeline_file_sets_the_digest_budgets(tmp_path: Path) -> None:
 
 
 def test_an_extractive_digest_gets_a_paragraph_per_input_it_quotes() -> None:
-    from batchsum.digests import paragraphs_by_part
+    from batchsum.digest_pages import paragraphs_by_part
 
     parts = ["We left Oslo at dawn. The sea was calm.", "Ingrid wrote from Bergen.\nShe is well."]
     text = "We left Oslo at dawn. Ingrid wrote from Bergen. She is well. The sea was calm."
@@ -338,7 +338,7 @@ def test_new_budgets_redo_every_digest_and_the_index_page_with_no_file_changed(c
 
 
 def test_a_month_digest_names_the_day_of_each_paragraph_unless_it_does_already() -> None:
-    from batchsum.digests import digest_body
+    from batchsum.digest_pages import digest_body
 
     parts = ["We left Oslo at dawn. The sea was calm.", "_May_ 9.--Ingrid wrote from Bergen. She is well."]
     owners = [

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from batchsum.digests import PeriodPlan, plan_digests
+from batchsum.digest_plan import PeriodPlan, plan_digests
 from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
 from batchsum.engine.nodes import heights, make_job
 from batchsum.engine.prepare import prepare_file

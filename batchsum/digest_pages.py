@@ -1,0 +1,115 @@
+"""What a digest file says: its paragraphs (an extractive month's by entry, each opening with its day) and
+the links to its files' finals and its months."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from batchsum.navigation import (
+    LINKS_MARKER,
+    escape_html,
+    escape_text,
+    md_link,
+    title_for,
+)
+from batchsum.periods import (
+    MONTH_NAMES,
+    FileFacts,
+    Period,
+)
+from batchsum.text import split_sentences
+from batchsum.tree import node_path
+
+if TYPE_CHECKING:
+    pass
+
+
+def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
+    """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
+    that input's index; None when a sentence is not any input's (an LLM's text)."""
+    norm = [" ".join(p.split()) for p in parts]
+    paragraphs: list[tuple[int, list[str]]] = []
+    for sentence in split_sentences(text):
+        flat = " ".join(sentence.text.split())
+        where = next((i for i, p in enumerate(norm) if flat in p), None)
+        if where is None:
+            return None
+        if not paragraphs or paragraphs[-1][0] != where:
+            paragraphs.append((where, []))
+        paragraphs[-1][1].append(flat)
+    return [(i, " ".join(p)) for i, p in paragraphs] or None
+
+
+def paragraphs_by_part(text: str, parts: list[str]) -> str:
+    """An extractive digest with a paragraph per input it quotes (a day, a month), in order; any other
+    text (an LLM's, which quotes nothing verbatim) as it is."""
+    pairs = _by_part(text, parts)
+    return "\n\n".join(p for _, p in pairs) if pairs else text
+
+
+def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFacts]) -> str:
+    """A digest's text as written: an extractive month's (or folder's) with a paragraph per entry it
+    quotes, in order, each opening with that entry's day (``**3 November.**``; a folder's: its file's
+    name) unless its first words already say the day ("_May_ 3.--"); ``owners[i]`` is the file of
+    ``parts[i]``. A year's and an LLM's text as they are."""
+    pairs = None if period.kind == "year" else _by_part(text, parts)
+    if not pairs:
+        return text
+    out = []
+    for i, paragraph in pairs:
+        label = entry_label(owners[i]) if i < len(owners) else ""
+        out.append(f"**{label}.** {paragraph}" if label and not _says_day(paragraph, owners[i]) else paragraph)
+    return "\n\n".join(out)
+
+
+def entry_label(facts: FileFacts) -> str:
+    """``3 November`` for a dated file, its name (``standup``) for another."""
+    if facts.date:
+        day, month = int(facts.date[8:10]), int(facts.date[5:7])
+        return f"{day} {MONTH_NAMES[month - 1]}"
+    return escape_text(title_for(facts.relpath))
+
+
+def _says_day(paragraph: str, facts: FileFacts) -> bool:
+    """Whether a paragraph's first words already give its entry's day (a journal's "_May_ 3.--")."""
+    if not facts.date:
+        return False
+    head = paragraph[:60].lower()
+    month = MONTH_NAMES[int(facts.date[5:7]) - 1].lower()
+    day = str(int(facts.date[8:10]))
+    return facts.date in head or (month[:3] in head and re.search(rf"(?<!\d){day}(?!\d)", head) is not None)
+
+
+def relative_link(target: str, here: str) -> str:
+    return os.path.relpath(target, os.path.dirname(here)).replace(os.sep, "/")
+
+
+def final_link(relpath: str, here: str) -> str:
+    """The relative link from the page at ``here`` to a source's final."""
+    return relative_link(node_path(Path(""), relpath, 3, None).as_posix(), here)
+
+
+def links_block(period: Period, path: str, members: list[FileFacts], months: list[Period] | None, folder: str) -> str:
+    """The navigation after a digest's text: up to its year, down to its months, and (a month or a
+    folder) every file with its date, its one-line summary and a link to its final."""
+    head: list[str] = []
+    year = period.year
+    if year is not None:
+        head.append(f"Up: {md_link(year.title, relative_link(year.path(folder), path))}")
+    if months:
+        head.append("Months: " + " · ".join(md_link(m.title, relative_link(m.path(folder), path)) for m in months))
+    block = LINKS_MARKER + ("\n" + "  \n".join(head) if head else "")
+    if months is None:
+        entries = [entry_line(f, final_link(f.relpath, path)) for f in members]
+        block += "\n\n" + "\n".join(entries)
+    return block
+
+
+def entry_line(facts: FileFacts, link: str) -> str:
+    """``- [date](link) — one-line summary`` for one file."""
+    label = facts.date or facts.relpath.rsplit("/", 1)[-1]
+    line = f" — {escape_html(facts.line)}" if facts.line else ""
+    return f"- {md_link(label, link)}{line}"
