@@ -50,6 +50,7 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
 from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of
+from batchsum.periods import period_named
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -413,8 +414,6 @@ def _digests_after_their_entries(
     period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the period: an entry that
     mentions the date holds the same words without being the answer, so only a near copy outranks the
     digest then, and the digest ranks just above the best of its entries among the candidates."""
-    from batchsum.periods import period_named
-
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
     if not period or not entries:
