@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from batchsum import jsonio
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
+from batchsum.tokens import Tokenizer, get_tokenizer
 
 if TYPE_CHECKING:  # the facet rules load only when a session is digested, not when walk classifies files
     from batchsum.facets import ExtractedFacets
-    from batchsum.tokens import Tokenizer
 
 TranscriptFormat = Literal["markdown", "json", "jsonl", "rendered"]
 
@@ -345,7 +345,6 @@ def digest_agent_transcript(
         summarize_tool_result,
     )
     from batchsum.facets import extract_facets
-    from batchsum.tokens import get_tokenizer
 
     tok = tokenizer or get_tokenizer()
     transcript = parse_transcript(text, fmt)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
 from batchsum.backends.budget import TOKENS_PER_WORD, output_budget
+from batchsum.backends.registry import make_backends
 from batchsum.config import STATE_DIR
 from batchsum.digest_pages import digest_body, final_link, links_block, relative_link
 from batchsum.engine.changes import NODE_FORMAT, backend_identity
@@ -324,8 +325,6 @@ class _Builder:
 
     def _backend(self) -> Backend:
         if self.backend is None:
-            from batchsum.backends.registry import make_backends
-
             self.backend = make_backends(self.cfg, self.tokenizer)[0]
         return self.backend
 
@@ -334,7 +333,6 @@ class _Builder:
         if self.compute is None and self.cfg.llm.enabled and self.cfg.executor == "ray":
             # A run with no file to summarize built no executor: the digests' requests still go through
             # the cluster's limiter (a named one is the one other runs share).
-            from batchsum.backends.registry import make_backends
             from batchsum.engine.executor_choice import executor_for
 
             backend, fallback = make_backends(self.cfg, self.tokenizer)

@@ -23,6 +23,7 @@ from batchsum.errors import ConfigError, InputError
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
+from batchsum.secrets import redact as redact_secrets
 
 log = logging.getLogger(__name__)
 
@@ -519,8 +520,6 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         warnings.append(f"{controls} control character(s) removed")
     redactions: dict[str, int] = {}
     if redact:
-        from batchsum.secrets import redact as redact_secrets
-
         text, redactions = redact_secrets(text)
     for w in warnings:
         log.debug("%s: %s", path, w)  # a run reports them (Document.warnings) once, in its warnings

@@ -298,6 +298,10 @@ def test_a_query_naming_a_month_finds_its_digest_before_entries_that_mention_the
         text = entry(day, i).replace("I read in the evening", "I dated my letter 9 December 2025 and read")
         if day == "2025-12-16":
             text += "Old Halvorsen, the lighthouse keeper at Svolvær, retired after forty years.\n"
+        if day == "2026-01-05":  # January's one entry, long enough that its month's digest nearly copies it
+            text += "".join(
+                entry(day, j).split("\n\n", 1)[1].replace("I took", f"On trip {j} I took") for j in range(8)
+            )
         (src / f"{day}.md").write_text(text, encoding="utf-8")
     out = tmp_path / "out"
     res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--quiet"], catch_exceptions=False)
@@ -314,6 +318,8 @@ def test_a_query_naming_a_month_finds_its_digest_before_entries_that_mention_the
     ids = search("December 2025: Halvorsen, lighthouse keeper, Svolvær")
     assert ids[:2] == ["digests/2025/2025-12.md", "2025-12-16.md"], ids
     assert search("Halvorsen, lighthouse keeper, Svolvær")[0] == "2025-12-16.md"  # no month asked for
+    # A month of a single entry: its digest nearly copies the entry, and still answers for the month.
+    assert search("what happened in January 2026?")[0] == "digests/2026/2026-01.md"
 
 
 def test_new_budgets_redo_every_digest_and_the_index_page_with_no_file_changed(corpus: Path, tmp_path: Path) -> None:

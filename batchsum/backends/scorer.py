@@ -29,6 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from batchsum.backends.units import Unit
+from batchsum.errors import IndexError_
+from batchsum.index.embed import get_static_embedder
 
 __all__ = ["FEATURES", "SCORER", "Matrix", "Params", "carry_forward", "features", "relevance"]
 
@@ -137,9 +139,6 @@ class Matrix:
 
 def _sentence_vectors(texts: list[str]) -> np.ndarray | None:
     """Static MiniLM sentence vectors (float64, unit length), or None when the table cannot be loaded."""
-    from batchsum.errors import IndexError_
-    from batchsum.index.embed import get_static_embedder
-
     try:
         return get_static_embedder().embed(texts).astype(np.float64)
     except IndexError_:

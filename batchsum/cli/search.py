@@ -12,6 +12,9 @@ import click
 
 from batchsum.cli._common import EXIT_SOME_FAILED, translate_errors
 from batchsum.config import IndexConfig
+from batchsum.errors import ConfigError
+from batchsum.index.readonly import readable_index
+from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES
 
 DEFAULT_OUT = Path("batchsum-out")
@@ -91,7 +94,6 @@ def search(
     from batchsum.index.search import MIN_RELEVANCE
     from batchsum.index.search import search as run_search
     from batchsum.index.snippets import highlight
-    from batchsum.index.state import completeness
 
     cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
     found = completeness(cfg)
@@ -171,7 +173,6 @@ def index(
     --check exits with code 1 when the index and the tree differ. Repairing and rebuilding take
     the output's lock, like a run (exit code 3 while a run holds it).
     """
-    from batchsum.errors import ConfigError
     from batchsum.index.store import check_index, rebuild_index, repair_index
 
     if sum((rebuild, check, stats)) > 1:
@@ -181,8 +182,6 @@ def index(
         _print_stats(cfg, as_json)
         return
     if check:
-        from batchsum.index.readonly import readable_index
-
         with readable_index(cfg) as readable:  # read-only storage: check a copy (opening writes)
             result = check_index(readable)
         if as_json:

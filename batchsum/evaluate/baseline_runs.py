@@ -12,6 +12,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from batchsum.evaluate.baselines import summarize, warm_up
+from batchsum.tokens import cache_dir
+from batchsum.tree import atomic_write_text
 
 __all__ = ["BASELINE_CACHE_FORMAT", "run_baselines"]
 
@@ -54,8 +56,6 @@ def _sumy_version() -> str:
 def _cache_path(task: tuple[str, str, str, int]) -> Path:
     import hashlib
 
-    from batchsum.tokens import cache_dir
-
     method, _doc_id, text, budget = task
     key = f"{BASELINE_CACHE_FORMAT}|{_sumy_version()}|{method}|{budget}|".encode() + text.encode("utf-8", "replace")
     return cache_dir() / "eval-baselines" / f"{hashlib.sha256(key).hexdigest()}.json"
@@ -73,8 +73,6 @@ def _cached(task: tuple[str, str, str, int]) -> tuple[str, float] | None:
 
 def _store(task: tuple[str, str, str, int], text: str, seconds: float) -> None:
     import json
-
-    from batchsum.tree import atomic_write_text
 
     try:
         atomic_write_text(_cache_path(task), json.dumps({"text": text, "seconds": seconds}))

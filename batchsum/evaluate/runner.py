@@ -18,12 +18,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from batchsum import run
+from batchsum.config import STATE_DIR, RunConfig
+from batchsum.decoding import decode_bytes
 from batchsum.errors import ConfigError, InputError, MetricsError
 from batchsum.evaluate.baseline_runs import run_baselines
 from batchsum.evaluate.baselines import BASELINES
 from batchsum.evaluate.scoring import ZERO, Scores, plain_text, score, truncate_words, word_count
+from batchsum.metrics.store import MetricsStore, default_db_path
 from batchsum.model import Thresholds
 from batchsum.navigation import summary_only
+from batchsum.tokens import get_tokenizer
+from batchsum.tree import iter_tree
+from batchsum.walk import discover, read_document
 
 log = logging.getLogger(__name__)
 
@@ -220,8 +227,6 @@ def doc_id_for(relpath: str) -> str:
 
 
 def _read_text(path: Path) -> tuple[str, str | None]:
-    from batchsum.decoding import decode_bytes
-
     return decode_bytes(path.read_bytes())
 
 
@@ -262,9 +267,6 @@ def match_references(doc_ids: list[str], refs: dict[str, Path]) -> tuple[dict[st
 
 def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
     """Find documents (as ``batchsum run`` would), read them and attach their references."""
-    from batchsum.tokens import get_tokenizer
-    from batchsum.walk import discover, read_document
-
     if not opts.docs_dir.is_dir():
         raise ConfigError(f"documents folder does not exist or is not a folder: {opts.docs_dir}")
     if not opts.refs_dir.is_dir():
@@ -340,8 +342,6 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
 
 def _final_index(out: Path) -> dict[str, str]:
     """source relpath -> body of its L3 final, for every final in an existing tree."""
-    from batchsum.tree import iter_tree
-
     finals: dict[str, str] = {}
     for node in iter_tree(out):
         if node.path.parent.name == "L3" and node.path.name == "final.md":
@@ -376,14 +376,10 @@ def batchsum_summaries(
     opts: EvalOptions, docs: list[EvalDoc], problems: list[Problem]
 ) -> tuple[dict[str, str], float | None]:
     """Summaries of the readable ``docs`` (source text for NONE-level files) and seconds per document."""
-    from batchsum.config import STATE_DIR, RunConfig
-
     readable = [d for d in docs if d.text is not None]
     seconds: float | None = None
     failures: dict[str, str] = {}
     if not opts.tree:
-        from batchsum import run
-
         source = opts.docs_dir
         subset = opts.limit is not None or opts.half is not None
         if subset:
@@ -533,8 +529,6 @@ def _rank(methods: list[MethodResult]) -> tuple[dict[str, int], int]:
 
 
 def _record(report: EvalReport, opts: EvalOptions, problems: list[Problem]) -> bool:
-    from batchsum.metrics.store import MetricsStore, default_db_path
-
     db = opts.metrics_db or default_db_path(opts.out)
     rows: list[dict[str, Any]] = []
     for m in report.methods:
@@ -569,8 +563,6 @@ def _record(report: EvalReport, opts: EvalOptions, problems: list[Problem]) -> b
 
 def evaluate(opts: EvalOptions, progress: Progress | None = None) -> EvalReport:
     """Run the whole evaluation described by ``opts`` and return its report."""
-    from batchsum.tokens import get_tokenizer
-
     opts.budget = parse_budget(opts.budget)
     unknown = [m for m in opts.methods if m not in BASELINES]
     if unknown:

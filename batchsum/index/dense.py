@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from batchsum.errors import IndexError_
+from batchsum.index.chroma import chroma_errors, open_collection
 from batchsum.index.lexical import LexFilter
 from batchsum.index.state import read_state, vectors_path
 from batchsum.index.vectors import NodeRow, VectorStore
@@ -114,8 +115,6 @@ class ChromaVectors:
     """Chroma's approximate nearest neighbours; rows from the local copy when there is one, else Chroma."""
 
     def __init__(self, cfg: IndexConfig, embedder: Embedder) -> None:
-        from batchsum.index.chroma import open_collection
-
         self.cfg = cfg
         self.col = open_collection(cfg, embedder, create=False)
 
@@ -136,8 +135,6 @@ class ChromaVectors:
         One wide unfiltered query usually holds enough nodes of every level (a node id names its level);
         a level-filtered query, several times slower in Chroma, runs only for a level that falls short.
         """
-        from batchsum.index.chroma import chroma_errors
-
         base = self._where(filt)
         with chroma_errors(self.cfg):
             if filt.level is not None:
@@ -167,8 +164,6 @@ class ChromaVectors:
 
     def rows(self, ids: list[str]) -> dict[str, NodeRow]:
         """Rows of these ids (vectors, dates and metadata), fetched from Chroma."""
-        from batchsum.index.chroma import chroma_errors
-
         if not ids:
             return {}
         with chroma_errors(self.cfg):
@@ -182,8 +177,6 @@ class ChromaVectors:
 
     def sources(self) -> list[str]:
         """Source paths of the indexed documents."""
-        from batchsum.index.chroma import chroma_errors
-
         with chroma_errors(self.cfg):
             res = self.col.get(where={"is_final": True}, include=["metadatas"])
         return sorted({str((md or {}).get("source_path", "")) for md in res["metadatas"] or []})

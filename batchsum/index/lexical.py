@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum.errors import IndexError_
 from batchsum.index.analysis import query_groups, snowball_name, term_languages
 from batchsum.index.passages import PASSAGE_STRIDE as PASSAGE_STRIDE
 from batchsum.index.passages import PASSAGE_WORDS as PASSAGE_WORDS
@@ -519,8 +520,6 @@ def _best_source_passages(
 
 def open_lexical(cfg: IndexConfig) -> LexicalStore:
     """The lexical store of this output and collection (created when absent)."""
-    from batchsum.errors import IndexError_
-
     path = lexical_path(cfg)
     try:
         return LexicalStore(path)

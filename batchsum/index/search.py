@@ -50,6 +50,7 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
 from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of
+from batchsum.periods import period_named
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -410,35 +411,42 @@ def _digests_after_their_entries(
     """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical
     (cosine >= :data:`DUPLICATE_SIM`), or one of its period holding as much of the query (coverage). The
     entry is where the words were written; MMR then drops the copy. A query that names the digest's
-    period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the period: an entry that
-    mentions the date holds the same words without being the answer, so only a near copy outranks the
-    digest then, and the digest ranks just above the best of its entries among the candidates."""
-    from batchsum.periods import period_named
-
+    period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the period: the digest
+    ranks just above the best of its own entries and of the digests it nearly copies (a month of a single
+    entry; the year of a single month), so MMR keeps it and drops those copies; only a near copy from
+    another period's entries still outranks it."""
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
     if not period or not entries:
         return ranked
     out = ranked.copy()
     sims = np.einsum("id,jd->ij", matrix[period], matrix[entries])
+    digest_sims = np.einsum("id,jd->ij", matrix[period], matrix[period])
     for row, i in enumerate(period):
         span = Path(str(metadata[i].get("source_path", ""))).stem  # digests/1826/1826-05.md -> 1826-05
         named = period_named(query, span)
+        own = [j for j in entries if _of_period(metadata[j], span)]
         repeated = [
             j
             for c, j in enumerate(entries)
-            if sims[row, c] >= DUPLICATE_SIM
-            or (not named and str(metadata[j].get("doc_date") or "").startswith(span) and coverage[j] >= coverage[i])
+            if (sims[row, c] >= DUPLICATE_SIM and not (named and j in own))
+            or (not named and j in own and coverage[j] >= coverage[i])
         ]
         if repeated:
             out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
         elif named:
             # The period is what was asked for: its digest leads to its entries, and the best of them that
             # matches scores it (a document scored by its best passage: MaxP, Dai & Callan 2019).
-            own = [float(ranked[j]) for j in entries if str(metadata[j].get("doc_date") or "").startswith(span)]
-            if own:
-                out[i] = max(out[i], max(own) + 1e-4)
+            copies = [j for c, j in enumerate(period) if j != i and digest_sims[row, c] >= DUPLICATE_SIM]
+            rivals = [float(ranked[j]) for j in own + copies]
+            if rivals:
+                out[i] = max(out[i], max(rivals) + 1e-4)
     return out
+
+
+def _of_period(md: dict[str, Any], span: str) -> bool:
+    """Whether a candidate entry is dated within the period ``span`` (``1826-05``, ``1826``)."""
+    return str(md.get("doc_date") or "").startswith(span)
 
 
 def _copyable(groups: list[str], metadata: list[dict[str, Any]]) -> np.ndarray:

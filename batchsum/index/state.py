@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum.tree import atomic_target
+
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
     from batchsum.index.embed import Embedder
@@ -80,8 +82,6 @@ def read_state(cfg: IndexConfig) -> dict[str, Any] | None:
 
 def write_state(cfg: IndexConfig, complete: bool, embedder: Embedder | None = None) -> None:
     """Record the layout and whether the index is complete (atomically)."""
-    from batchsum.tree import atomic_target
-
     state: dict[str, Any] = {
         "layout": LAYOUT,
         "complete": complete,

@@ -60,6 +60,7 @@ from batchsum.index.state import (
     write_state,
 )
 from batchsum.index.vectors import NodeRow, VectorStore
+from batchsum.lock import RunLock
 from batchsum.model import doc_id_of
 from batchsum.sources import manifest_reader
 
@@ -395,8 +396,6 @@ def _check_lexical(cfg: IndexConfig) -> list[str]:
 def _output_locked(cfg: IndexConfig, wait: bool) -> Iterator[None]:
     """Hold the output's run lock: a run writing the tree while the index is rebuilt from it would
     leave the index behind the tree (or index half-written nodes)."""
-    from batchsum.lock import RunLock
-
     if not cfg.out.is_dir():
         raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
     with RunLock(cfg.out, wait=wait):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum.memory.files import Fact, read_scope, soft_delete, write_fact
 from batchsum.memory.llm import FactsLLM, JsonFormat
 from batchsum.memory.store import FactIndex
+from batchsum.tokens import get_tokenizer
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -67,7 +68,6 @@ def make_backend(cfg: RunConfig) -> Any:
     """The LLM backend of the run configuration (same client, limits, retries and cache as summaries)."""
     from batchsum.backends.extractive import ExtractiveBackend
     from batchsum.backends.llm import LLMBackend
-    from batchsum.tokens import get_tokenizer
 
     tokenizer = get_tokenizer(cfg.encoding)
     return LLMBackend(

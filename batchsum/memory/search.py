@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from batchsum.errors import ConfigError
+from batchsum.index.embed import get_embedder
+from batchsum.index.search import minmax, mmr, recency
+from batchsum.index.store import chroma_errors, open_collection
 from batchsum.memory.files import ROLE
 
 if TYPE_CHECKING:
@@ -63,10 +66,6 @@ def search_facts(
 
     ``where``: a Chroma filter replacing the default ``role: memory`` (e.g. facts or this chat's turns).
     """
-    from batchsum.index.embed import get_embedder
-    from batchsum.index.search import minmax, mmr, recency
-    from batchsum.index.store import chroma_errors, open_collection
-
     q = query.strip()
     if not q:
         raise ConfigError("empty query: give some words to search for")

@@ -19,10 +19,12 @@ from typing import Any
 
 from batchsum.errors import BatchsumError, IndexError_
 from batchsum.memory.files import ROLE
+from batchsum.navigation import period_context
 from batchsum.secrets import redact
 from batchsum.serve.config import ServeConfig
 from batchsum.serve.conversations import read_summary, scope_of
 from batchsum.serve.guard import ChromaGuard
+from batchsum.tree import read_node
 
 log = logging.getLogger(__name__)
 
@@ -132,8 +134,6 @@ def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[st
 
 def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
     from batchsum.index.search import search
-    from batchsum.navigation import period_context
-    from batchsum.tree import read_node
 
     try:
         # The summaries are injected, not the snippets: reading the hits' sources for them is wasted.

@@ -19,6 +19,7 @@ from batchsum import run
 from batchsum.errors import BatchsumError
 from batchsum.gitver import commit_run, ensure_repo
 from batchsum.lock import RunLock
+from batchsum.memory.engine import MemoryEngine, Source
 from batchsum.memory.store import FactIndex
 from batchsum.serve.config import ServeConfig
 from batchsum.serve.conversations import Exchange, scope_of, spooled, transcripts_root, write_turns
@@ -26,7 +27,6 @@ from batchsum.serve.guard import ChromaGuard
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
-    from batchsum.memory.engine import MemoryEngine
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +97,6 @@ class MemoryWriter:
                 if self._stop.is_set():
                     break
                 if engine is None and self.scfg.facts:
-                    from batchsum.memory.engine import MemoryEngine
-
                     engine = MemoryEngine(self.scfg.run, json_format=self.scfg.json_format)
                 self.guard.refresh()
                 with self.guard.use(own_writes=True):
@@ -149,7 +147,6 @@ class MemoryWriter:
                 await asyncio.to_thread(index.upsert, [user, assistant])
             if engine is None:
                 return
-            from batchsum.memory.engine import Source
 
             source = Source(scope_of(exchange.conversation_id), user.source_path, None, user.source_turn,
                             exchange.created_at[:10])  # fmt: skip
