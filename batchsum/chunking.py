@@ -97,7 +97,7 @@ class _Units:
     """Units tiling a text, as parallel arrays: ``start``/``end`` (characters), ``tokens``, ``strength``
     of a cut after each, and ``cum`` (tokens before each unit; one entry more than units).
 
-    Compact arrays (29 bytes a unit), built with numpy: Python lists of ints cost ~100 bytes a unit,
+    Compact arrays (17 bytes a unit), built with numpy: Python lists of ints cost ~100 bytes a unit,
     and a 200 MB text has millions of sentences."""
 
     def __init__(self, text: str, starts: Sequence[int], budget: int) -> None:
@@ -116,17 +116,16 @@ class _Units:
         del paragraphs
         positions = np.frombuffer(starts, dtype=starts.typecode) if isinstance(starts, array) else np.asarray(starts)
         # Compared in the positions' own type: casting 45 M token positions to int64 would copy them.
-        tok_ends = np.searchsorted(positions, ends.astype(positions.dtype), side="left").astype(np.int64)
+        tok_ends = np.searchsorted(positions, ends.astype(positions.dtype), side="left")
+        tokens = np.diff(tok_ends, prepend=0)
         first_char = np.concatenate(([0], ends[:-1]))
-        first_tok = np.concatenate(([0], tok_ends[:-1]))
-        tokens = tok_ends - first_tok
-        del tok_ends
         # A sentence longer than a chunk: pieces at token boundaries (rare, so a Python loop).
         parts: list[tuple[Any, Any, Any, Any]] = []
         done = 0
         for k in np.flatnonzero(tokens > budget).tolist():
             parts.append((first_char[done:k], ends[done:k], tokens[done:k], strength[done:k]))
-            cs, t0, t1 = int(first_char[k]), int(first_tok[k]), int(first_tok[k] + tokens[k])
+            cs, t1 = int(first_char[k]), int(tok_ends[k])
+            t0 = t1 - int(tokens[k])
             pieces: list[tuple[int, int, int, int]] = []
             while t1 - t0 > budget:
                 piece_end = int(starts[t0 + budget])
@@ -135,15 +134,22 @@ class _Units:
             pieces.append((cs, int(ends[k]), t1 - t0, int(strength[k])))
             parts.append(tuple(np.asarray(c, dtype=np.int64) for c in zip(*pieces, strict=True)))  # type: ignore[arg-type]
             done = k + 1
-        parts.append((first_char[done:], ends[done:], tokens[done:], strength[done:]))
-        column = [np.concatenate([p[i] for p in parts]) for i in range(4)]
-        del parts, first_char, first_tok, ends, tokens, strength
-        # array.array: indexing gives Python ints (fast in the loops below), 8 bytes (1 for strength) a unit.
-        self.start = _compact(column[0], "q")
-        self.end = _compact(column[1], "q")
-        self.tokens = _compact(column[2], "q")
-        self.strength = _compact(column[3], "b")
-        self.cum = _compact(np.concatenate(([0], np.cumsum(column[2]))), "q")
+        del tok_ends
+        if parts:
+            parts.append((first_char[done:], ends[done:], tokens[done:], strength[done:]))
+            first_char, ends, tokens, strength = (np.concatenate([p[i] for p in parts]) for i in range(4))
+            del parts
+        # array.array: indexing gives Python ints (fast in the loops below), 4 bytes (1 for strength) a
+        # unit. Each column is converted and let go in turn: a 200 MB text has ~4 M units.
+        wide = "i" if len(text) < 2**31 else "q"  # 4 bytes an offset or a count below 2 G characters
+        self.start = _compact(first_char, wide)
+        del first_char
+        self.end = _compact(ends, wide)
+        del ends
+        self.strength = _compact(strength, "b")
+        del strength
+        self.tokens = _compact(tokens, wide)
+        self.cum = _compact(np.concatenate(([0], np.cumsum(tokens))), wide)
 
     def __len__(self) -> int:
         return len(self.end)
@@ -206,7 +212,7 @@ def _compact(values: Any, typecode: str) -> array[int]:
     import numpy as np
 
     out = array(typecode)
-    out.frombytes(np.ascontiguousarray(values, dtype=np.dtype(typecode)).tobytes())
+    out.frombytes(np.ascontiguousarray(values, dtype=np.dtype(typecode)).data.cast("B"))  # no bytes copy
     return out
 
 
