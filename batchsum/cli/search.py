@@ -91,7 +91,7 @@ def search(
 
     Only hits of at least a minimum relevance are shown; a query nothing answers says so.
     """
-    # Lazy: the query path loads numpy; `batchsum search --help` and `batchsum index` do not.
+    # Lazy: the query path loads numpy; `batchsum search --help` does not.
     from batchsum.index.search import MIN_RELEVANCE
     from batchsum.index.search import search as run_search
     from batchsum.index.snippets import highlight
