@@ -117,6 +117,7 @@ def parse_rendered(text: str, where: str = "transcript") -> Transcript:
     This is how a batch run holds a .json/.jsonl chat; a label that is not a role (a tool's or a
     person's name) becomes ``name``, on a tool message when it names a known tool.
     """
+    # Lazy: the extractors pull in batchsum.backends; walk loads this module for every file it reads.
     from batchsum.compact.extractors import known_tool_name
 
     heads = list(_RENDERED_TURN.finditer(text))
@@ -257,6 +258,7 @@ def agent_transcript_reason(text: str) -> str | None:
         return _tool_activity(sample, len(roles), roles.count("tool"), "tool sections")
     if "Assistant: " not in sample:
         return None
+    # Lazy: the extractors pull in batchsum.backends; walk loads this module for every file it reads.
     from batchsum.compact.extractors import known_tool_name
 
     labels = [m.group(1) for m in _RENDERED_TURN.finditer(sample)]
@@ -302,6 +304,7 @@ class AgentDigest:
 
     def front_matter(self) -> dict[str, Any]:
         """Front-matter keys for the session's final summary (YAML-ready plain data)."""
+        # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
         from batchsum.facets import facets_front_matter
 
         out: dict[str, Any] = {"agent_session": True, "tool_results": self.tool_results}
@@ -316,6 +319,7 @@ class AgentDigest:
 
     def markdown(self) -> str:
         """A Markdown section for the final's body: files, commands, errors, then the extracted facets."""
+        # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
         from batchsum.facets import render_facets_markdown
 
         lines = ["## Agent session (extracted)", ""]
@@ -337,6 +341,7 @@ def digest_agent_transcript(
 
     Raises InputError when ``text`` is not a transcript in any layout we read.
     """
+    # Lazy: the extractors pull in batchsum.backends; walk loads this module for every file it reads.
     from batchsum.compact.extractors import (
         classify_turns,
         command_line,
@@ -344,6 +349,8 @@ def digest_agent_transcript(
         format_summary,
         summarize_tool_result,
     )
+
+    # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
     from batchsum.facets import extract_facets
 
     tok = tokenizer or get_tokenizer()
@@ -417,6 +424,7 @@ def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets
             return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest)
     if content_type != "conversation" or not offline_facets:
         return None
+    # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
     from batchsum.facets import extract_facets, facets_front_matter, render_facets_markdown
 
     facets = extract_facets(text)

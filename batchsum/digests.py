@@ -333,6 +333,7 @@ class _Builder:
         if self.compute is None and self.cfg.llm.enabled and self.cfg.executor == "ray":
             # A run with no file to summarize built no executor: the digests' requests still go through
             # the cluster's limiter (a named one is the one other runs share).
+            # Lazy: the executors (~12 ms) stay out of `batchsum report`, which loads this module.
             from batchsum.engine.executor_choice import executor_for
 
             backend, fallback = make_backends(self.cfg, self.tokenizer)

@@ -44,6 +44,7 @@ def _llm_imports() -> None:
     import aiohttp  # noqa: F401
     import tenacity  # noqa: F401
 
+    # The point of this thread: the LLM backend's imports (asyncio, aiohttp) off the main thread.
     import batchsum.backends.llm  # noqa: F401
 
 
@@ -70,6 +71,7 @@ def start_index_warmup(embed_locally: bool) -> None:
         import chromadb  # noqa: F401
 
         if embed_locally:
+            # The point of this thread: the embedder (numpy, ONNX) loads off the main thread.
             from batchsum.index.embed import get_static_embedder
 
             get_static_embedder()

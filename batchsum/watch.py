@@ -97,6 +97,7 @@ class Watcher:
         return result
 
     def _facts(self) -> None:
+        # Lazy: fact extraction loads asyncio and pydantic, only for a watch with --facts.
         from batchsum.memory.ingest import run_facts
 
         assert self.facts is not None

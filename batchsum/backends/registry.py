@@ -18,6 +18,7 @@ BackendFactory = Callable[["RunConfig", "Tokenizer"], "tuple[Backend, Backend]"]
 
 
 def _extractive(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
+    # Lazy: numpy, only once a summary is made (`batchsum report` loads this module via digests).
     from batchsum.backends.extractive import ExtractiveBackend
 
     extractive = ExtractiveBackend(tokenizer, final_words=cfg.final_words)
@@ -39,6 +40,7 @@ class LazyExtractive:
     async def summarize(self, request: SummaryRequest) -> SummaryOutput:
         """The extractive summary of ``request``."""
         if self._backend is None:
+            # Lazy: numpy, only once a summary is made (`batchsum report` loads this module via digests).
             from batchsum.backends.extractive import ExtractiveBackend
 
             self._backend = ExtractiveBackend(self._tokenizer, final_words=self._final_words)
@@ -49,6 +51,7 @@ class LazyExtractive:
 
 
 def _llm(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
+    # Lazy: the LLM backend loads asyncio and the HTTP client, only for LLM runs.
     from batchsum.backends.llm import LLMBackend
 
     extractive = LazyExtractive(tokenizer, cfg.final_words)
@@ -67,6 +70,7 @@ def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backen
 def check_llm_server(cfg: LLMConfig) -> None:
     """Raise :class:`~batchsum.errors.LLMUnavailable` when the configured server refuses connections
     or rejects the key (before any work, so a run does not fall back node by node)."""
+    # Lazy: asyncio and the HTTP client, only for LLM runs.
     from batchsum.backends.llm_client import check_server
 
     check_server(cfg)

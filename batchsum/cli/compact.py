@@ -92,6 +92,7 @@ def compact_cmd(
         history = _read_history(history_path)
     backend = None
     if base_url:
+        # Lazy: the LLM summarizer loads asyncio and the HTTP client, only with --base-url.
         from batchsum.compact.llm import LLMSummarizer
 
         backend = LLMSummarizer(

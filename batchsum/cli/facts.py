@@ -33,6 +33,7 @@ def facts(paths: tuple[Path, ...], out: Path, content_type: str, scope: str | No
           git: bool, wait: bool, as_json: bool, quiet: bool, verbose: bool, **params: Any) -> None:  # fmt: skip
     """Extract atomic facts from new journal entries and conversation turns in PATHS and reconcile them
     with what OUT already knows (ADD / UPDATE / DELETE / NONE). Needs an OpenAI-compatible --base-url."""
+    # Lazy: fact extraction loads asyncio and pydantic; `batchsum facts --help` does not.
     from batchsum.memory.ingest import FactsConfig, run_facts
 
     setup_logging(quiet, verbose)

@@ -135,6 +135,7 @@ def run(ctx: click.Context, **params: Any) -> None:
         click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
     exit_code = result.exit_code
     if cfg.facts and result.run.status != "aborted":
+        # Lazy: fact extraction loads asyncio and pydantic, only for a run with --facts.
         from batchsum.memory.ingest import FactsConfig, run_facts
 
         facts = run_facts(FactsConfig(run=cfg))

@@ -91,6 +91,7 @@ def search(
 
     Only hits of at least a minimum relevance are shown; a query nothing answers says so.
     """
+    # Lazy: the query path loads numpy; `batchsum search --help` does not.
     from batchsum.index.search import MIN_RELEVANCE
     from batchsum.index.search import search as run_search
     from batchsum.index.snippets import highlight
@@ -133,6 +134,7 @@ def search(
 
 def _search_memory(cfg: IndexConfig, query: str, k: int, as_json: bool) -> None:
     """``--role memory``: the facts, ranked like summaries (see :mod:`batchsum.memory.search`)."""
+    # Lazy: the facts' search opens the index writer, which the query path never loads.
     from batchsum.memory.search import search_facts
 
     facts = search_facts(cfg, query, k=k)
@@ -173,6 +175,7 @@ def index(
     --check exits with code 1 when the index and the tree differ. Repairing and rebuilding take
     the output's lock, like a run (exit code 3 while a run holds it).
     """
+    # Lazy: the index writer (numpy, the walker) stays off the query path (tests/test_search_imports.py).
     from batchsum.index.store import check_index, rebuild_index, repair_index
 
     if sum((rebuild, check, stats)) > 1:
@@ -234,6 +237,7 @@ def index(
 
 
 def _print_stats(cfg: IndexConfig, as_json: bool) -> None:
+    # Lazy: the index writer (numpy, the walker) stays off the query path (tests/test_search_imports.py).
     from batchsum.index.store import index_stats
 
     st = index_stats(cfg)

@@ -12,6 +12,7 @@ import click
 from batchsum.cli._common import setup_logging, translate_errors
 from batchsum.cli._memory_options import build_config, index_options, llm_options
 from batchsum.errors import ConfigError
+from batchsum.watch import parse_duration_ms
 
 
 def _loopback(host: str) -> bool:
@@ -69,9 +70,9 @@ def serve(out: Path, host: str, port: int, serve_key: str | None, watch_paths: t
     """An OpenAI-compatible chat endpoint (POST /v1/chat/completions, GET /v1/models) that answers
     through the upstream --base-url/--model with the summaries and facts of OUT injected, and keeps
     each conversation's turns, facts and summary under OUT/conversations/."""
+    # Lazy: the server loads aiohttp, asyncio and pydantic; `batchsum serve --help` does not.
     from batchsum.serve.app import run_server
     from batchsum.serve.config import ServeConfig
-    from batchsum.watch import parse_duration_ms
 
     setup_logging(quiet, verbose)
     if not params.get("base_url") or not params.get("model"):

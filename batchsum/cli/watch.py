@@ -70,6 +70,7 @@ def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, 
           **params: Any) -> None:  # fmt: skip
     """Summarize PATHS into OUT, then again (incrementally) whenever files are created, modified or
     deleted. Holds OUT's lock only while writing; stops cleanly on Ctrl-C or SIGTERM."""
+    # Lazy: fact extraction loads asyncio and pydantic; `batchsum watch --help` does not.
     from batchsum.memory.ingest import FactsConfig
 
     setup_logging(quiet, verbose)

@@ -27,9 +27,14 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
+from batchsum.backends.llm import LLMBackend
 from batchsum.config import LLM_CACHE_DIR
 from batchsum.engine.executor import LocalExecutor, summarize
+from batchsum.engine.limiter import LimiterGate, start_limiter
+from batchsum.engine.prepare import Prepared, prepare_file
 from batchsum.errors import AbortRun, BatchsumError, ConfigError, SummarizationError
+from batchsum.tokens import Tokenizer, get_tokenizer
+from batchsum.walk import Problem, SourceRef
 
 if TYPE_CHECKING:
     import asyncio
@@ -37,12 +42,9 @@ if TYPE_CHECKING:
 
     from batchsum.config import RunConfig
     from batchsum.engine.executor import Driver, ExecutorFactory, Work
-    from batchsum.engine.prepare import Prepared
     from batchsum.index.embed import Embedder
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
     from batchsum.planning import FilePlan
-    from batchsum.tokens import Tokenizer
-    from batchsum.walk import SourceRef
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +60,8 @@ class SummaryWorker:
     """One worker's backend (the body of a Ray actor): computes summaries, commits nothing."""
 
     def __init__(self, cfg: RunConfig, name: str, limiter: Any | None, rate_period: float) -> None:
+        # Lazy: numpy loads in the worker actors that summarize, not with the driver's module.
         from batchsum.backends.extractive import ExtractiveBackend
-        from batchsum.tokens import get_tokenizer
 
         tokenizer = get_tokenizer(cfg.encoding)
         self.cfg = cfg
@@ -70,9 +72,6 @@ class SummaryWorker:
         self.fallback: Backend = extractive
         if cfg.llm.enabled:
             from pathlib import Path
-
-            from batchsum.backends.llm import LLMBackend
-            from batchsum.engine.limiter import LimiterGate
 
             gate = None
             if limiter is not None:
@@ -111,6 +110,7 @@ class SummaryWorker:
         if not self.cfg.index or self.cfg.embed_base_url or not text:
             return None
         if self.embedder is None:
+            # Lazy: the embedder (numpy, ONNX) loads only in a worker that embeds.
             from batchsum.index.embed import get_embedder
 
             self.embedder = get_embedder(self.cfg)
@@ -120,8 +120,6 @@ class SummaryWorker:
         """Read, tokenize and plan one changed file here (``prepare_file``); in a thread, so an LLM
         worker's requests keep flowing meanwhile."""
         import asyncio
-
-        from batchsum.engine.prepare import prepare_file
 
         return await asyncio.to_thread(prepare_file, ref, self.cfg, self.tokenizer, same_sha)
 
@@ -225,8 +223,6 @@ class RayExecutor(LocalExecutor):
             self._limiter: Any = None
             self.limiter_stats: dict[str, Any] | None = None  # the limiter's counters, kept when it stops
             if cfg.llm.enabled:
-                from batchsum.engine.limiter import start_limiter
-
                 self._limiter = start_limiter(
                     cfg.llm.concurrency,
                     cfg.llm.rpm,
@@ -300,9 +296,6 @@ class RayExecutor(LocalExecutor):
 
         from ray.exceptions import RayError
 
-        from batchsum.engine.prepare import prepare_file
-        from batchsum.walk import Problem
-
         queue: deque[tuple[SourceRef, str | None, Any]] = deque()
         todo = iter(work)
 
@@ -332,8 +325,6 @@ class RayExecutor(LocalExecutor):
             yield ref, prepared
 
     def _tokenizer(self) -> Tokenizer:
-        from batchsum.tokens import get_tokenizer
-
         return get_tokenizer(self.cfg.encoding)
 
     async def compute(self, request: SummaryRequest) -> SummaryOutput:

@@ -66,6 +66,7 @@ class Changes:
 
 def make_backend(cfg: RunConfig) -> Any:
     """The LLM backend of the run configuration (same client, limits, retries and cache as summaries)."""
+    # Lazy: the summarizers load numpy, asyncio and the HTTP client, only when facts are extracted.
     from batchsum.backends.extractive import ExtractiveBackend
     from batchsum.backends.llm import LLMBackend
 

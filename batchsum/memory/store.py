@@ -61,6 +61,7 @@ class FactIndex:
     @property
     def embedder(self) -> Any:
         if self._embedder is None:
+            # Lazy: the embedder (numpy) loads with the first fact embedded.
             from batchsum.index.embed import get_embedder
 
             self._embedder = get_embedder(self.cfg)
@@ -70,12 +71,14 @@ class FactIndex:
     def collection(self) -> Any:
         # Looked up on every use (a dict lookup and one small query): the process's client may have been
         # reopened since (see batchsum.serve.guard), and an old collection handle would point at the old one.
+        # Lazy: the index writer (numpy) loads with the first use of the fact index.
         from batchsum.index.store import open_collection
 
         return open_collection(self.cfg, self.embedder, create=True)
 
     def upsert(self, facts: list[Fact]) -> int:
         """Embed and store these facts (by id)."""
+        # Lazy: the index writer (numpy) loads with the first use of the fact index.
         from batchsum.index.store import chroma_errors
 
         with chroma_errors(self.cfg):
@@ -92,6 +95,7 @@ class FactIndex:
 
     def delete(self, ids: Iterable[str]) -> int:
         """Remove these facts' records."""
+        # Lazy: the index writer (numpy) loads with the first use of the fact index.
         from batchsum.index.store import chroma_errors
 
         ids = list(ids)
@@ -102,6 +106,7 @@ class FactIndex:
 
     def indexed(self) -> dict[str, str]:
         """id -> content hash of every fact record."""
+        # Lazy: the index writer (numpy) loads with the first use of the fact index.
         from batchsum.index.store import chroma_errors
 
         found: dict[str, str] = {}
@@ -129,6 +134,7 @@ class FactIndex:
 
     def neighbours(self, scope: str, texts: list[str], k: int = 5) -> list[Neighbour]:
         """The facts of ``scope`` nearest to any of ``texts`` (best similarity first, no duplicates)."""
+        # Lazy: the index writer (numpy) loads with the first use of the fact index.
         from batchsum.index.store import chroma_errors
 
         if not texts:

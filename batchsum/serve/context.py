@@ -117,6 +117,7 @@ def _redact(ctx: Context) -> None:
 
 
 def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[str, str]]:
+    # Lazy: numpy and the search load with the first request, not at server start.
     from batchsum.memory.search import search_facts
 
     where = {"$or": [{"role": ROLE}, {"$and": [{"role": "user"}, {"scope": scope_of(conversation_id)}]}]}
@@ -133,6 +134,7 @@ def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[st
 
 
 def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
+    # Lazy: numpy and the search load with the first request, not at server start.
     from batchsum.index.search import search
 
     try:

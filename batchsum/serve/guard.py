@@ -66,6 +66,7 @@ class ChromaGuard:
             if self._users:
                 self._foreign = True  # try again on the next request
                 return False
+            # Lazy: the index writer (numpy) loads only when a change by another process must be reread.
             from batchsum.index.store import forget_client
 
             # Index internals: dropping the cached System is the only way to make chromadb reread the folder.
