@@ -164,10 +164,11 @@ class TiktokenTokenizer:
             import numpy as np
 
             table = np.zeros(self._enc.n_vocab, dtype=np.int64)
-            for token_bytes, rank in self._enc._mergeable_ranks.items():
-                table[rank] = len(token_bytes)
-            for special, rank in self._enc._special_tokens.items():
-                table[rank] = len(special.encode("utf-8"))
+            for token in range(self._enc.n_vocab):
+                try:
+                    table[token] = len(self._enc.decode_single_token_bytes(token))
+                except KeyError:  # an id the encoding leaves unused
+                    continue
             self._lengths = table
         return self._lengths
 
