@@ -30,6 +30,17 @@ def isolate_user_state(monkeypatch: pytest.MonkeyPatch, _session_cache: Path) ->
     yield
 
 
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """A real local Ray of two CPUs for the tests of one module."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``pytest -n`` (xdist), tests that start a Ray cluster run one after another in one worker:
     two local clusters at once would compete for the same session folder and the machine's CPUs."""

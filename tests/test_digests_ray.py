@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,16 +16,7 @@ from tests.fakeserver import FakeLLMServer
 from tests.test_digests import DAYS, entry
 
 ray = pytest.importorskip("ray")
-pytestmark = pytest.mark.ray
-
-
-@pytest.fixture(scope="module", autouse=True)
-def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
+pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("local_ray")]
 
 
 def test_llm_digests_under_ray_go_through_the_cluster_limiter(tmp_path: Path) -> None:

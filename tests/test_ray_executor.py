@@ -13,7 +13,6 @@ import shutil
 import signal
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,19 +27,10 @@ from tests.fakeserver import FakeLLMServer
 from tests.test_index import chroma_server as _chroma_server
 
 ray = pytest.importorskip("ray")
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("local_ray")]
 
 _STAMPS = re.compile(r"^(created_at|generated_at): .*$", re.M)  # front matter timestamps
 chroma_server = _chroma_server  # a real Chroma server on loopback (fixture of test_index)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def committed(out: Path) -> tuple[dict[str, str], dict[str, dict[str, str]], set[str]]:
