@@ -146,7 +146,7 @@ SETTINGS: tuple[Setting, ...] = (
         "--base-url",
         "backend.base_url",
         "OpenAI-compatible server, e.g. http://localhost:11434/v1 [env OPENAI_BASE_URL]. "
-        "Without it: the offline extractive summarizer.",
+        "Without it, summaries come from the offline extractive summarizer.",
         nullable=True,
         envvar="OPENAI_BASE_URL",
         remember=True,
