@@ -17,7 +17,7 @@ from typing import Any
 
 from batchsum.config import RunConfig
 from batchsum.remembered import reuse
-from batchsum.settings import BY_FIELD, SETTINGS, Setting, assign
+from batchsum.settings import BY_FIELD, SETTINGS, assign
 
 PathLike = str | Path
 # Keywords that are not settings: how the run reports itself.
@@ -43,23 +43,6 @@ def _as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     return [Path(p) for p in paths]
 
 
-def _value(s: Setting, value: Any, inverted: bool) -> Any:
-    """A keyword's value as the field holds it."""
-    if value is None:
-        return None
-    if s.parse is not None:
-        return s.parse(value)
-    if s.kind in ("path", "dir"):
-        return Path(value)
-    if s.kind == "strlist":
-        return [value] if isinstance(value, str) else [str(v) for v in value]
-    if inverted:
-        return not value
-    if s.zero_is_none and value <= 0:
-        return None
-    return value
-
-
 def run_config(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any]) -> tuple[RunConfig, set[str]]:
     """The RunConfig of ``paths`` and keyword ``options``, and the config fields they gave
     (the rest may come from the output folder's remembered settings). TypeError names an unknown
@@ -72,7 +55,7 @@ def run_config(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any])
             setattr(cfg, key, value)
         elif key in known:
             field, inverted = known[key]
-            assign(cfg, field, _value(BY_FIELD[field], value, inverted))
+            assign(cfg, field, BY_FIELD[field].coerce(value, negated=inverted))
             given.add(field)
         else:
             near = difflib.get_close_matches(key, [*known, *_EXTRA], n=1)

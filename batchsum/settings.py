@@ -60,6 +60,23 @@ class Setting:
         """How messages name the setting: its flag, else its pipeline-file key."""
         return self.label or self.flag or self.key or self.field
 
+    def coerce(self, value: Any, *, negated: bool = False) -> Any:
+        """A given value (a flag's or a library keyword's) as the field holds it; ``negated``: the value
+        of a ``--no-x`` flag, which sets the field to its opposite."""
+        if value is None:
+            return None
+        if self.parse is not None:
+            return self.parse(value)
+        if self.kind in ("path", "dir"):
+            return Path(value)
+        if self.kind == "strlist":
+            return [value] if isinstance(value, str) else [str(v) for v in value]
+        if self.kind == "bool":
+            return not value if negated else bool(value)
+        if self.zero_is_none and value <= 0:
+            return None
+        return value
+
     @property
     def param_name(self) -> str:
         """The click parameter name of the flag."""
@@ -619,6 +636,19 @@ def click_option(s: Setting) -> Callable[[Any], Any]:
     return click.option(*decls, **kw)
 
 
+def given_fields(ctx: Any, extra: dict[str, str] | None = None) -> tuple[set[str], set[str]]:
+    """The config fields a click command invocation gave for the schema's options it has (and ``extra``:
+    parameter name -> field): (by the command line or the environment, those and the config file's).
+    Given fields win over a pipeline file and over an output folder's remembered settings."""
+    import click
+
+    source = click.core.ParameterSource
+    fields = {**(extra or {}), **{s.param_name: s.field for s in SETTINGS if s.flag is not None}}
+    sources = {name: ctx.get_parameter_source(name) for name in fields if name in ctx.params}
+    typed = {fields[name] for name, src in sources.items() if src in (source.COMMANDLINE, source.ENVIRONMENT)}
+    return typed, typed | {fields[name] for name, src in sources.items() if src == source.DEFAULT_MAP}
+
+
 def from_params(cfg: RunConfig, params: dict[str, Any]) -> None:
     """Fill ``cfg`` from parsed click parameters (settings whose option the command has)."""
     for s in SETTINGS:
@@ -627,14 +657,8 @@ def from_params(cfg: RunConfig, params: dict[str, Any]) -> None:
         value = params[s.param_name]
         if s.both and value is None:
             continue  # left out: the default (or the remembered setting) stands
-        if s.parse is not None and value is not None:
-            value = s.parse(value)
-        elif s.kind == "bool":
-            value = not value if s.inverted else bool(value)
-        elif s.kind == "strlist":
-            value = list(value or ())
-        elif s.zero_is_none:
-            value = s.default if value is None else (None if value <= 0 else value)
-        elif s.kind == "str" and not value:
-            value = s.default  # an empty environment variable is no setting
+        if value is None or (s.kind == "str" and not value and s.parse is None):
+            value = s.default  # left out, or an empty environment variable: no setting
+        else:
+            value = s.coerce(value, negated=s.inverted)
         assign(cfg, s.field, value)

@@ -16,10 +16,8 @@ from batchsum.cli._common import EXIT_USAGE, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.errors import ConfigError
 from batchsum.remembered import reuse
-from batchsum.settings import SETTINGS, click_option, from_params, validate
+from batchsum.settings import SETTINGS, click_option, from_params, given_fields, validate
 from batchsum.warmup import start_llm_imports
-
-_SOURCE = click.core.ParameterSource
 
 
 def _options(scope: str) -> list[Any]:
@@ -49,10 +47,6 @@ def run_options(f: Any) -> Any:
     return f
 
 
-# Parameter name -> config field of every setting a command line can give.
-_FIELDS = {"paths": "paths", **{s.param_name: s.field for s in SETTINGS if s.flag is not None}}
-
-
 def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     """RunConfig from parsed parameters (+ pipeline file, whose values flags override), validated."""
     cfg = RunConfig(
@@ -63,9 +57,7 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     from_params(cfg, params)
     # The options this command line (or its environment or config file) gave win over a pipeline file
     # and over the output folder's remembered settings.
-    sources = {name: ctx.get_parameter_source(name) for name in _FIELDS if name in params}
-    cli_set = {_FIELDS[name] for name, src in sources.items() if src in (_SOURCE.COMMANDLINE, _SOURCE.ENVIRONMENT)}
-    given = cli_set | {_FIELDS[name] for name, src in sources.items() if src == _SOURCE.DEFAULT_MAP}
+    cli_set, given = given_fields(ctx, {"paths": "paths"})
     pipeline = params.get("pipeline")
     if pipeline is not None:
         # Lazy: the pipeline file needs PyYAML, which an unchanged re-run without one never loads.

@@ -15,7 +15,7 @@ from batchsum.cli._memory_options import build_config, index_options, llm_option
 from batchsum.errors import ConfigError
 from batchsum.model import TYPE_CHOICES
 from batchsum.remembered import reuse
-from batchsum.settings import SETTINGS
+from batchsum.settings import given_fields
 from batchsum.watch import Watcher, parse_duration_ms, watch_config
 
 if TYPE_CHECKING:
@@ -24,17 +24,7 @@ if TYPE_CHECKING:
 
 def _reuse_remembered(cfg: RunConfig) -> None:
     """Options left out take the output folder's remembered settings, as with ``batchsum run``."""
-    ctx = click.get_current_context()
-    source = click.core.ParameterSource
-    given = {
-        s.field
-        for s in SETTINGS
-        if s.remember
-        and s.flag is not None
-        and s.param_name in ctx.params
-        and ctx.get_parameter_source(s.param_name) in (source.COMMANDLINE, source.ENVIRONMENT, source.DEFAULT_MAP)
-    }
-    reuse(cfg, given)
+    reuse(cfg, given_fields(click.get_current_context())[1])
 
 
 @click.command()
