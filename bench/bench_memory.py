@@ -16,7 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from bench.common import BenchContext, BenchResult, batchsum_cmd, emit, skip
+from bench.common import BenchContext, BenchResult, batchsum_cmd, emit, rss_pss_kib, skip, tree_pids
 
 AREA = "memory"
 SIZE_BYTES = 194_000_000
@@ -43,38 +43,6 @@ def build_file(books: Path, path: Path, size: int) -> None:
     os.replace(tmp, path)
 
 
-def _tree(root: int) -> list[int]:
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as fh:
-                    parents[int(entry)] = int(fh.read().rsplit(b")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue  # exited meanwhile
-    tree, frontier = [root], [root]
-    while frontier:
-        pid = frontier.pop()
-        kids = [c for c, p in parents.items() if p == pid]
-        tree += kids
-        frontier += kids
-    return tree
-
-
-def _rss_pss_kib(pid: int) -> tuple[int, int]:
-    rss = pss = 0
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Rss:"):
-                    rss = int(line.split()[1])
-                elif line.startswith("Pss:"):
-                    pss = int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return rss, pss
-
-
 def measure(cmd: list[str], log: Path) -> tuple[float, int, int, int, int]:
     """Run ``cmd``: (wall s, exit code, peak RSS sum KiB, peak PSS sum KiB, most processes at once)."""
     peak_rss = peak_pss = most = 0
@@ -82,8 +50,8 @@ def measure(cmd: list[str], log: Path) -> tuple[float, int, int, int, int]:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT)
         while proc.poll() is None:
-            tree = _tree(proc.pid)
-            sizes = [_rss_pss_kib(p) for p in tree]
+            tree = tree_pids(proc.pid)
+            sizes = [rss_pss_kib(p) for p in tree]
             peak_rss = max(peak_rss, sum(r for r, _ in sizes))
             peak_pss = max(peak_pss, sum(p for _, p in sizes))
             most = max(most, len(tree))

@@ -86,40 +86,53 @@ class TreeUsage:
     exit_code: int
 
 
-def _tree_memory_kib(root: int) -> int:
-    """Memory (KiB) of ``root`` and its live descendants: their proportional set sizes summed, so
-    pages forked workers share with their fork server count once (RSS where PSS is unavailable)."""
+def tree_pids(root: int) -> list[int]:
+    """``root`` and its live descendants (read from ``/proc``)."""
     parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-            parents[int(entry)] = int(fields[1])
-            rss[int(entry)] = int(fields[21]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+                parents[int(entry)] = int(fh.read().rsplit(b")", 1)[1].split()[1])
         except (OSError, IndexError, ValueError):
             continue  # exited meanwhile
-    tree, frontier = {root}, [root]
+    tree, frontier = [root], [root]
     while frontier:
         pid = frontier.pop()
         for child, parent in parents.items():
             if parent == pid and child not in tree:
-                tree.add(child)
+                tree.append(child)
                 frontier.append(child)
-    return sum(_pss_kib(pid, rss.get(pid, 0)) for pid in tree)
+    return tree
 
 
-def _pss_kib(pid: int, fallback: int) -> int:
+def rss_pss_kib(pid: int) -> tuple[int, int]:
+    """A process's resident and proportional set sizes (KiB); its RSS for both where the kernel gives
+    no PSS, and (0, 0) once it has exited."""
+    rss = pss = 0
     try:
         with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as fh:
             for line in fh:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1])
+                if line.startswith("Rss:"):
+                    rss = int(line.split()[1])
+                elif line.startswith("Pss:"):
+                    pss = int(line.split()[1])
+        return rss, pss
     except (OSError, ValueError, IndexError):
         pass
-    return fallback
+    try:
+        with open(f"/proc/{pid}/statm", encoding="ascii") as fh:
+            rss = int(fh.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    except (OSError, ValueError, IndexError):
+        return 0, 0
+    return rss, rss
+
+
+def _tree_memory_kib(root: int) -> int:
+    """Memory (KiB) of ``root`` and its live descendants: their proportional set sizes summed, so
+    pages forked workers share with their fork server count once (RSS where PSS is unavailable)."""
+    return sum(rss_pss_kib(pid)[1] for pid in tree_pids(root))
 
 
 def measure_tree(cmd: list[str], log: Path, poll: float = 0.05) -> TreeUsage:
