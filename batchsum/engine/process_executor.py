@@ -262,7 +262,10 @@ class ProcessExecutor(LocalExecutor):
             return None
         try:
             return asyncio.wrap_future(pool.executor.submit(in_worker, name, *args))
-        except BrokenProcessPool as exc:
+        except (BrokenProcessPool, OSError) as exc:
+            # A submit may start a replacement worker through the fork server; when the death of a
+            # worker took the fork server's connection with it, that start fails with an OSError
+            # (EBADF) before the pool knows it is broken: the same loss, the same fallback.
             self._lost(exc)
             return None
 
