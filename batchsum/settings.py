@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from batchsum.config import AUTO_RATE, STATE_DIR, LLMConfig, RunConfig
+from batchsum.config import AUTO_RATE, STATE_DIR, IndexConfig, LLMConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.language import check_language
 from batchsum.model import Thresholds, normalize_type
@@ -532,15 +532,18 @@ def _get(cfg: Any, field: str) -> Any:
     return obj
 
 
-def assign(cfg: RunConfig, field: str, value: Any) -> None:
+def assign(cfg: IndexConfig, field: str, value: Any) -> None:
     """Set a (dotted) field of ``cfg``; a level bound replaces the frozen thresholds."""
     head, _, name = field.rpartition(".")
+    if not head:
+        setattr(cfg, field, value)
+        return
+    if not isinstance(cfg, RunConfig):
+        raise TypeError(f"{field} is a setting of a run, not of an index")
     if head == "thresholds":
         cfg.thresholds = dataclasses.replace(cfg.thresholds, **{name: value})
-    elif head == "llm":
-        setattr(cfg.llm, name, value)
     else:
-        setattr(cfg, field, value)
+        setattr(cfg.llm, name, value)
 
 
 def validate(cfg: RunConfig) -> None:
@@ -649,8 +652,9 @@ def given_fields(ctx: Any, extra: dict[str, str] | None = None) -> tuple[set[str
     return typed, typed | {fields[name] for name, src in sources.items() if src == source.DEFAULT_MAP}
 
 
-def from_params(cfg: RunConfig, params: dict[str, Any]) -> None:
-    """Fill ``cfg`` from parsed click parameters (settings whose option the command has)."""
+def from_params(cfg: IndexConfig, params: dict[str, Any]) -> None:
+    """Fill ``cfg`` (a RunConfig, or an IndexConfig for index settings) from parsed click parameters
+    (settings whose option the command has)."""
     for s in SETTINGS:
         if s.flag is None or s.param_name not in params:
             continue

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import click
 
 from batchsum.agent_transcript import read_transcript, render_transcript
 from batchsum.cli._common import setup_logging, translate_errors
+from batchsum.cli._schema_options import COMPACT_LLM_FIELDS, llm_config, schema_options
 from batchsum.compact import CompactConfig, compact
 from batchsum.compact.record import SummaryRecord
 from batchsum.errors import ConfigError, InputError
-
-if TYPE_CHECKING:
-    from batchsum.compact.record import SummaryRecord
 
 
 @click.command("compact")
@@ -41,19 +39,7 @@ if TYPE_CHECKING:
     show_default=True,
     help="Upper bound of the summary (also at most half of what it replaces, min 128).",
 )
-@click.option("--base-url", envvar="OPENAI_BASE_URL", help="OpenAI-compatible server for an LLM-written summary.")
-@click.option("--api-key", envvar="OPENAI_API_KEY", help="API key [env OPENAI_API_KEY]; never stored or logged.")
-@click.option("--model", envvar="BATCHSUM_MODEL", help="Model name [env BATCHSUM_MODEL].")
-@click.option(
-    "--timeout", type=click.FloatRange(min=0.1), default=120.0, show_default=True, help="Seconds per request."
-)
-@click.option(
-    "--max-attempts",
-    type=click.IntRange(1),
-    default=2,
-    show_default=True,
-    help="Tries per request; only transport errors are retried.",
-)
+@schema_options(*COMPACT_LLM_FIELDS)
 @click.option(
     "--history",
     "history_path",
@@ -69,15 +55,11 @@ def compact_cmd(
     context_window: int,
     preserve_recent: int,
     max_summary_tokens: int,
-    base_url: str | None,
-    api_key: str | None,
-    model: str | None,
-    timeout: float,
-    max_attempts: int,
     history_path: Path | None,
     out_path: Path | None,
     as_json: bool,
     quiet: bool,
+    **params: Any,
 ) -> None:
     """Compact SESSION (chat .json/.jsonl, or Markdown with ### user / ### assistant sections).
 
@@ -90,21 +72,11 @@ def compact_cmd(
     history: list[SummaryRecord] | None = None
     if history_path is not None:
         history = _read_history(history_path)
-    backend = None
-    if base_url:
-        # Lazy: the LLM summarizer loads asyncio and the HTTP client, only with --base-url.
-        from batchsum.compact.llm import LLMSummarizer
-
-        backend = LLMSummarizer(
-            base_url=base_url,
-            model=model,
-            api_key=api_key,
-            timeout=timeout,
-            max_attempts=max_attempts,
-            context_window=max(context_window, 512),
-        )
-    elif model:
+    llm = llm_config(params)
+    if llm.model and not llm.base_url:
         raise ConfigError("--model needs --base-url (or OPENAI_BASE_URL)")
+    llm.context_window = max(context_window, 512)
+    backend = llm if llm.base_url else None
     config = CompactConfig(preserve_recent=preserve_recent, max_summary_tokens=max_summary_tokens)
     result = compact(
         transcript.messages, context_window=context_window, config=config, backend=backend, history=history

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from batchsum.cli._common import setup_logging, translate_errors
-from batchsum.cli._memory_options import build_config, index_options, llm_options
+from batchsum.cli._schema_options import build_config, index_options, llm_options
 from batchsum.errors import ConfigError
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 import click
 
 from batchsum.cli._common import EXIT_SOME_FAILED, translate_errors
+from batchsum.cli._schema_options import SEARCH_INDEX_FIELDS, index_config, schema_options
 from batchsum.config import IndexConfig
 from batchsum.errors import ConfigError
 from batchsum.index.readonly import readable_index
@@ -18,33 +18,6 @@ from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES
 
 DEFAULT_OUT = Path("batchsum-out")
-
-
-def _index_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Options shared by both commands: where the index lives and which embedder built it."""
-    for opt in reversed(
-        [
-            click.option("--chroma-host", metavar="HOST", help="Use a Chroma server instead of OUT/.batchsum/chroma."),
-            click.option("--chroma-port", type=int, metavar="PORT", help="Port of the Chroma server [default: 8000]."),
-            click.option("--collection", default="batchsum", show_default=True, help="Chroma collection name."),
-            click.option("--embed-base-url", metavar="URL", help="OpenAI-compatible /v1/embeddings server to use."),
-            click.option("--embed-model", metavar="NAME", help="Embedding model name on that server."),
-        ]
-    ):
-        func = opt(func)
-    return func
-
-
-def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collection: str,
-            embed_base_url: str | None, embed_model: str | None) -> IndexConfig:  # fmt: skip
-    return IndexConfig(
-        out=out,
-        chroma_host=chroma_host,
-        chroma_port=chroma_port,
-        collection=collection,
-        embed_base_url=embed_base_url,
-        embed_model=embed_model,
-    )
 
 
 @click.command()
@@ -67,7 +40,7 @@ def _config(out: Path, chroma_host: str | None, chroma_port: int | None, collect
 @click.option("--reranker", type=click.Path(path_type=Path), metavar="PATH",
               help="ONNX cross-encoder (file or folder, tokenizer.json beside it) to score hits.")  # fmt: skip
 @click.option("--strict", is_flag=True, help="Fail when the index is incomplete or outdated (else: a warning).")
-@_index_options
+@schema_options(*SEARCH_INDEX_FIELDS)
 @translate_errors
 def search(
     query: str,
@@ -81,11 +54,7 @@ def search(
     role: str,
     reranker: Path | None,
     strict: bool,
-    chroma_host: str | None,
-    chroma_port: int | None,
-    collection: str,
-    embed_base_url: str | None,
-    embed_model: str | None,
+    **params: Any,
 ) -> None:
     """Search every summary of an output folder for QUERY (all tree levels; scores are absolute, 0..1).
 
@@ -96,7 +65,7 @@ def search(
     from batchsum.index.search import search as run_search
     from batchsum.index.snippets import highlight
 
-    cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
+    cfg = index_config(out, params)
     found = completeness(cfg)
     if found is not None and not (found[0] or strict):  # fatal or --strict: search() raises it
         click.echo(f"Warning: {found[1]}", err=True)
@@ -154,7 +123,7 @@ def _search_memory(cfg: IndexConfig, query: str, k: int, as_json: bool) -> None:
 @click.option("--stats", is_flag=True, help="Show the index's size on disk per part and per node (reads only).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--wait", is_flag=True, help="Wait for a run on the same output instead of exiting with code 3.")
-@_index_options
+@schema_options(*SEARCH_INDEX_FIELDS)
 @translate_errors
 def index(
     out: Path,
@@ -163,11 +132,7 @@ def index(
     stats: bool,
     as_json: bool,
     wait: bool,
-    chroma_host: str | None,
-    chroma_port: int | None,
-    collection: str,
-    embed_base_url: str | None,
-    embed_model: str | None,
+    **params: Any,
 ) -> None:
     """Check, repair or rebuild the search index of output folder OUT.
 
@@ -180,7 +145,7 @@ def index(
 
     if sum((rebuild, check, stats)) > 1:
         raise ConfigError("--rebuild, --check and --stats exclude each other; pick one")
-    cfg = _config(out, chroma_host, chroma_port, collection, embed_base_url, embed_model)
+    cfg = index_config(out, params)
     if stats:
         _print_stats(cfg, as_json)
         return
