@@ -113,6 +113,7 @@ def entry() -> None:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
             if not isinstance(exc.code, int | None):
                 print(exc.code, file=sys.stderr)
+            # Private: atexit has no public call that runs its handlers before the interpreter exits.
             atexit._run_exitfuncs()
             for stream in (sys.stdout, sys.stderr):
                 try:

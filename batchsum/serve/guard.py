@@ -69,7 +69,7 @@ class ChromaGuard:
             # Lazy: the index writer (numpy) loads only when a change by another process must be reread.
             from batchsum.index.store import forget_client
 
-            # Index internals: dropping the cached System is the only way to make chromadb reread the folder.
+            # chromadb rereads a folder only through a client opened anew.
             forget_client(chroma_dir(self.cfg))
             self._seen, self._foreign = stamp, False
             self.reopened += 1
