@@ -24,6 +24,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from batchsum import jsonio
+from batchsum.compact.extractors import (
+    classify_turns,
+    command_line,
+    command_paths,
+    format_summary,
+    known_tool_name,
+    summarize_tool_result,
+)
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
 from batchsum.tokens import Tokenizer, get_tokenizer
@@ -117,8 +125,6 @@ def parse_rendered(text: str, where: str = "transcript") -> Transcript:
     This is how a batch run holds a .json/.jsonl chat; a label that is not a role (a tool's or a
     person's name) becomes ``name``, on a tool message when it names a known tool.
     """
-    # Lazy: the extractors pull in batchsum.backends; walk loads this module for every file it reads.
-    from batchsum.compact.extractors import known_tool_name
 
     heads = list(_RENDERED_TURN.finditer(text))
     if not heads:
@@ -258,8 +264,6 @@ def agent_transcript_reason(text: str) -> str | None:
         return _tool_activity(sample, len(roles), roles.count("tool"), "tool sections")
     if "Assistant: " not in sample:
         return None
-    # Lazy: the extractors pull in batchsum.backends; walk loads this module for every file it reads.
-    from batchsum.compact.extractors import known_tool_name
 
     labels = [m.group(1) for m in _RENDERED_TURN.finditer(sample)]
     tools = sum(1 for label in labels if label == "Tool" or known_tool_name(label))
@@ -341,14 +345,6 @@ def digest_agent_transcript(
 
     Raises InputError when ``text`` is not a transcript in any layout we read.
     """
-    # Lazy: the extractors pull in batchsum.backends; walk loads this module for every file it reads.
-    from batchsum.compact.extractors import (
-        classify_turns,
-        command_line,
-        command_paths,
-        format_summary,
-        summarize_tool_result,
-    )
 
     # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
     from batchsum.facets import extract_facets

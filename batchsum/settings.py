@@ -9,6 +9,7 @@ file parser (:mod:`batchsum.pipeline_file`) its keys, and :func:`validate` check
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -581,6 +582,14 @@ def _check_bounds(obj: Any, prefix: str = "") -> None:
             why = None if value is None else bounds_error(s, value)
             if why is not None:
                 raise ConfigError(f"{s.flag or s.key}: {why}")
+
+
+def require_ray() -> None:
+    """ConfigError naming the extra to install when Ray is not installed (``--executor ray``). Found without
+    importing it, so the command can check before it touches the output folder and an unchanged re-run
+    never loads Ray."""
+    if importlib.util.find_spec("ray") is None:
+        raise ConfigError("--executor ray needs Ray: pip install 'batchsum[ray]'")
 
 
 def check_out_apart(out: Path, paths: list[Path]) -> None:

@@ -4,6 +4,9 @@ functions too (only ``if TYPE_CHECKING:`` imports are left out: they never run).
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.conftest import REPO
@@ -85,3 +88,81 @@ def test_nothing_imports_the_cli() -> None:
     offenders = sorted(m for m, deps in graph.items() if not m.startswith("batchsum.cli") and m != "batchsum.__main__"
                        and any(d.startswith("batchsum.cli") for d in deps))  # fmt: skip
     assert offenders == []
+
+
+# Imports of batchsum's own modules inside functions, each keeping a heavy library off a fast path or off
+# a process that never needs it. Any other own-module import sits at the top of its module.
+LAZY_OWN_IMPORTS: dict[str, set[str]] = {
+    # `import batchsum` runs before every batchsum module, `batchsum --help` included: the library API
+    # loads its stage on first call.
+    "batchsum": {
+        "batchsum.config",
+        "batchsum.options",
+        "batchsum.engine.orchestrator",
+        "batchsum.engine.preview",
+        "batchsum.index.search",
+        "batchsum.metrics.report",
+        "batchsum.remembered",
+    },
+    "batchsum.compact": {"batchsum.compact.api"},  # numpy, on the first compaction
+    "batchsum.compact.api": {"batchsum.compact.llm"},  # the event loop and HTTP client, only for LLM compaction
+    # A command's --help loads its module: no pydantic, aiohttp or event loop for it.
+    "batchsum.cli.facts": {"batchsum.memory.ingest"},
+    "batchsum.cli.serve": {"batchsum.serve.app", "batchsum.serve.config"},
+    "batchsum.cli.watch": {"batchsum.memory.ingest"},
+    "batchsum.watch": {"batchsum.memory.ingest"},
+    # numpy, asyncio and the HTTP client, only for the backend a run uses
+    "batchsum.backends.registry": {
+        "batchsum.backends.extractive",
+        "batchsum.backends.llm",
+        "batchsum.backends.llm_client",
+    },
+    "batchsum.backends.llm_output": {"batchsum.backends.llm_facets"},  # pydantic, only when facets are asked for
+    # An unchanged re-run: no event loop, digests, index stack, backends or fact extraction.
+    "batchsum.engine.orchestrator": {"batchsum.engine.execute", "batchsum.digests"},
+    "batchsum.engine.wrapup": {"batchsum.index.store"},
+    "batchsum.settings": {"batchsum.backends.server_models"},
+    "batchsum.walk": {"batchsum.agent_transcript"},
+    "batchsum.agent_transcript": {"batchsum.facets"},  # its regexes, only when a session is digested
+    "batchsum.cli.run": {"batchsum.memory.ingest"},
+    # The query path of a search: no index writer, no walker (tests/test_search_imports.py).
+    "batchsum.cli.search": {"batchsum.memory.search"},
+    "batchsum.index.search": {"batchsum.sources"},
+    "batchsum.engine.ray_executor": {"batchsum.backends.extractive", "batchsum.index.embed"},  # not in the driver
+    "batchsum.warmup": {"batchsum.backends.llm", "batchsum.index.embed"},  # its purpose: imports off the main thread
+}
+
+
+def _lazy_own_imports(path: Path, modules: set[str]) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_checking_nodes(tree)
+    found: set[str] = set()
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(func):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names if a.name in modules)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("batchsum"):
+                found.update(
+                    f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
+                    for a in node.names
+                )
+    return found
+
+
+def test_own_modules_are_imported_at_the_top() -> None:
+    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    lazy = {name: found for name, path in files.items() if (found := _lazy_own_imports(path, set(files)))}
+    assert lazy == LAZY_OWN_IMPORTS
+
+
+def test_the_command_line_imports_nothing_heavy() -> None:
+    """``import batchsum.cli`` (what ``batchsum --help`` runs) loads no heavy library."""
+    code = "import json, sys; import batchsum.cli; print(json.dumps(sorted(sys.modules)))"
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                                           check=True).stdout))  # fmt: skip
+    heavy = {"numpy", "chromadb", "onnxruntime", "ray", "openai", "aiohttp", "pydantic", "duckdb", "yaml", "asyncio"}
+    assert heavy & loaded == set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from batchsum.config import LLM_CACHE_DIR
+from batchsum.config import BACKEND_KINDS, LLM_CACHE_DIR
 
 if TYPE_CHECKING:
     from batchsum.config import LLMConfig, RunConfig
@@ -18,7 +18,7 @@ BackendFactory = Callable[["RunConfig", "Tokenizer"], "tuple[Backend, Backend]"]
 
 
 def _extractive(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
-    # Lazy: numpy, only once a summary is made (`batchsum report` loads this module via digests).
+    # Lazy: numpy, only once a summary is made (every run and plan loads the registry, LLM ones too).
     from batchsum.backends.extractive import ExtractiveBackend
 
     extractive = ExtractiveBackend(tokenizer, final_words=cfg.final_words)
@@ -40,7 +40,7 @@ class LazyExtractive:
     async def summarize(self, request: SummaryRequest) -> SummaryOutput:
         """The extractive summary of ``request``."""
         if self._backend is None:
-            # Lazy: numpy, only once a summary is made (`batchsum report` loads this module via digests).
+            # Lazy: numpy, only once a summary is made (every run and plan loads the registry, LLM ones too).
             from batchsum.backends.extractive import ExtractiveBackend
 
             self._backend = ExtractiveBackend(self._tokenizer, final_words=self._final_words)
@@ -59,7 +59,7 @@ def _llm(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
     return LLMBackend(cfg.llm, tokenizer=tokenizer, fallback=extractive, cache_dir=cache_dir), extractive
 
 
-BACKENDS: dict[str, BackendFactory] = {"extractive": _extractive, "llm": _llm}
+BACKENDS: dict[str, BackendFactory] = dict(zip(BACKEND_KINDS, (_extractive, _llm), strict=True))
 
 
 def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:

@@ -23,7 +23,7 @@ COMMANDS: dict[str, str] = {
     "plan": "batchsum.cli.run:plan",
     "report": "batchsum.cli.report:report",
     "export": "batchsum.cli.report:export",
-    "index": "batchsum.cli.search:index",
+    "index": "batchsum.cli.index:index",
     "search": "batchsum.cli.search:search",
     "eval": "batchsum.cli.eval:eval_",
     "compact": "batchsum.cli.compact:compact_cmd",

@@ -26,6 +26,7 @@ from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
 from batchsum.engine.records import RunResult, run_record, utc_now
 from batchsum.gitver import commit_run, ensure_repo
+from batchsum.index.records import DocUpdate, node_from_file
 from batchsum.index.state import index_needs_work
 from batchsum.lock import RunLock
 from batchsum.metrics.store import check_db_header
@@ -34,12 +35,12 @@ from batchsum.model import RunRecord
 from batchsum.periods import digests_pending
 from batchsum.secrets import scrub_command
 from batchsum.settings import validate
+from batchsum.tokens import get_tokenizer
 from batchsum.walk import require_paths
 from batchsum.warmup import start_index_warmup, start_tokenizer
 
 if TYPE_CHECKING:
     from batchsum.engine.executor import ExecutorFactory
-    from batchsum.index.records import DocUpdate
     from batchsum.state import ManifestEntry
 
 __all__ = ["run"]
@@ -191,8 +192,6 @@ def _update_digests(
         return (0, 0, 0, False)
     # Loaded here: an unchanged re-run needs neither the digests nor the event loop.
     from batchsum.digests import update_digests
-    from batchsum.index.records import DocUpdate, node_from_file
-    from batchsum.tokens import get_tokenizer
 
     try:
         if isinstance(made, Exception):

@@ -22,7 +22,6 @@ executor never load it.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import logging
 import os
 from typing import TYPE_CHECKING, Any
@@ -384,13 +383,6 @@ def _warn_if_other_limits(name: str, limiter: Any, cfg: RunConfig, period: float
             name,
             *held,
         )
-
-
-def require_ray() -> None:
-    """ConfigError naming the extra to install when Ray is not installed. Found without importing it, so
-    the command can check before it touches the output folder and an unchanged re-run never loads Ray."""
-    if importlib.util.find_spec("ray") is None:
-        raise ConfigError("--executor ray needs Ray: pip install 'batchsum[ray]'")
 
 
 def _import_ray() -> None:
