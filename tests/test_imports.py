@@ -106,11 +106,6 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     },
     "batchsum.compact": {"batchsum.compact.api"},  # numpy, on the first compaction
     "batchsum.compact.api": {"batchsum.compact.llm"},  # the event loop and HTTP client, only for LLM compaction
-    # A command's --help loads its module: no pydantic, aiohttp or event loop for it.
-    "batchsum.cli.facts": {"batchsum.memory.ingest"},
-    "batchsum.cli.serve": {"batchsum.serve.app", "batchsum.serve.config"},
-    "batchsum.cli.watch": {"batchsum.memory.ingest"},
-    "batchsum.watch": {"batchsum.memory.ingest"},
     # numpy, asyncio and the HTTP client, only for the backend a run uses
     "batchsum.backends.registry": {
         "batchsum.backends.extractive",
@@ -124,9 +119,7 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     "batchsum.settings": {"batchsum.backends.server_models"},
     "batchsum.walk": {"batchsum.agent_transcript"},
     "batchsum.agent_transcript": {"batchsum.facets"},  # its regexes, only when a session is digested
-    "batchsum.cli.run": {"batchsum.memory.ingest"},
     # The query path of a search: no index writer, no walker (tests/test_search_imports.py).
-    "batchsum.cli.search": {"batchsum.memory.search"},
     "batchsum.index.search": {"batchsum.sources"},
     "batchsum.engine.ray_executor": {"batchsum.backends.extractive", "batchsum.index.embed"},  # not in the driver
     "batchsum.warmup": {"batchsum.backends.llm", "batchsum.index.embed"},  # its purpose: imports off the main thread

@@ -1,10 +1,9 @@
-"""The ``batchsum`` command line. Commands live in sibling modules and load lazily,
-so ``batchsum --help`` never imports chromadb, onnxruntime, duckdb or openai."""
+"""The ``batchsum`` command line. Commands live in sibling modules, loaded by name when one runs
+(:mod:`batchsum.cli._lazy`), so ``batchsum --help`` never imports chromadb, onnxruntime, duckdb or openai."""
 
 from __future__ import annotations
 
 import atexit
-import importlib
 import os
 import sys
 import threading
@@ -14,10 +13,11 @@ import click
 
 from batchsum import __version__
 from batchsum.blas import single_threaded_blas
+from batchsum.cli._lazy import load
 from batchsum.cli.defaults import apply_out_envvar, command_defaults, find_config_file, load_config_file
 from batchsum.errors import BatchsumError
 
-# command name -> "module:attribute"; each module owns its command(s).
+# command name -> "module:attribute"; each module declares its command(s), whose work lives in a module of its own.
 COMMANDS: dict[str, str] = {
     "run": "batchsum.cli.run:run",
     "plan": "batchsum.cli.run:plan",
@@ -57,8 +57,7 @@ class LazyGroup(click.Group):
         target = COMMANDS.get(cmd_name)
         if target is None:
             return None
-        module_name, attr = target.split(":")
-        cmd: Any = getattr(importlib.import_module(module_name), attr)
+        cmd: Any = load(target)
         if not isinstance(cmd, click.Command):
             return None
         apply_out_envvar(cmd)
