@@ -106,12 +106,6 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     },
     "batchsum.compact": {"batchsum.compact.api"},  # numpy, on the first compaction
     "batchsum.compact.api": {"batchsum.compact.llm"},  # the event loop and HTTP client, only for LLM compaction
-    # numpy, asyncio and the HTTP client, only for the backend a run uses
-    "batchsum.backends.registry": {
-        "batchsum.backends.extractive",
-        "batchsum.backends.llm",
-        "batchsum.backends.llm_client",
-    },
     "batchsum.backends.llm_output": {"batchsum.backends.llm_facets"},  # pydantic, only when facets are asked for
     # An unchanged re-run: no event loop, digests, index stack, backends or fact extraction.
     "batchsum.engine.orchestrator": {"batchsum.engine.execute", "batchsum.digests"},
@@ -121,7 +115,7 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     "batchsum.agent_transcript": {"batchsum.facets"},  # its regexes, only when a session is digested
     # The query path of a search: no index writer, no walker (tests/test_search_imports.py).
     "batchsum.index.search": {"batchsum.sources"},
-    "batchsum.engine.ray_executor": {"batchsum.backends.extractive", "batchsum.index.embed"},  # not in the driver
+    "batchsum.engine.ray_executor": {"batchsum.index.embed"},  # the embedder: in the workers, not in the driver
     "batchsum.warmup": {"batchsum.backends.llm", "batchsum.index.embed"},  # its purpose: imports off the main thread
 }
 
