@@ -93,18 +93,6 @@ def test_nothing_imports_the_cli() -> None:
 # Imports of batchsum's own modules inside functions, each keeping a heavy library off a fast path or off
 # a process that never needs it. Any other own-module import sits at the top of its module.
 LAZY_OWN_IMPORTS: dict[str, set[str]] = {
-    # `import batchsum` runs before every batchsum module, `batchsum --help` included: the library API
-    # loads its stage on first call.
-    "batchsum": {
-        "batchsum.config",
-        "batchsum.options",
-        "batchsum.engine.orchestrator",
-        "batchsum.engine.preview",
-        "batchsum.index.search",
-        "batchsum.metrics.report",
-        "batchsum.remembered",
-    },
-    "batchsum.compact": {"batchsum.compact.api"},  # numpy, on the first compaction
     "batchsum.compact.api": {"batchsum.compact.llm"},  # the event loop and HTTP client, only for LLM compaction
     "batchsum.backends.llm_output": {"batchsum.backends.llm_facets"},  # pydantic, only when facets are asked for
     # An unchanged re-run: no event loop, digests, index stack, backends or fact extraction.
