@@ -21,7 +21,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from batchsum import jsonio
 from batchsum.compact.extractors import (
@@ -34,10 +34,8 @@ from batchsum.compact.extractors import (
 )
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
+from batchsum.facets import ExtractedFacets, extract_facets, facets_front_matter, render_facets_markdown
 from batchsum.tokens import Tokenizer, get_tokenizer
-
-if TYPE_CHECKING:  # the facet rules load only when a session is digested, not when walk classifies files
-    from batchsum.facets import ExtractedFacets
 
 TranscriptFormat = Literal["markdown", "json", "jsonl", "rendered"]
 
@@ -308,9 +306,6 @@ class AgentDigest:
 
     def front_matter(self) -> dict[str, Any]:
         """Front-matter keys for the session's final summary (YAML-ready plain data)."""
-        # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
-        from batchsum.facets import facets_front_matter
-
         out: dict[str, Any] = {"agent_session": True, "tool_results": self.tool_results}
         if self.files_touched:
             out["files_touched"] = list(self.files_touched)
@@ -323,9 +318,6 @@ class AgentDigest:
 
     def markdown(self) -> str:
         """A Markdown section for the final's body: files, commands, errors, then the extracted facets."""
-        # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
-        from batchsum.facets import render_facets_markdown
-
         lines = ["## Agent session (extracted)", ""]
         if self.files_touched:
             lines += ["**Files touched:** " + ", ".join(f"`{f}`" for f in self.files_touched), ""]
@@ -345,9 +337,6 @@ def digest_agent_transcript(
 
     Raises InputError when ``text`` is not a transcript in any layout we read.
     """
-
-    # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
-    from batchsum.facets import extract_facets
 
     tok = tokenizer or get_tokenizer()
     transcript = parse_transcript(text, fmt)
@@ -420,9 +409,6 @@ def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets
             return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest)
     if content_type != "conversation" or not offline_facets:
         return None
-    # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
-    from batchsum.facets import extract_facets, facets_front_matter, render_facets_markdown
-
     facets = extract_facets(text)
     if facets.is_empty():
         return None

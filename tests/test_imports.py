@@ -98,9 +98,7 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     # An unchanged re-run: no event loop, digests, index stack, backends or fact extraction.
     "batchsum.engine.orchestrator": {"batchsum.engine.execute", "batchsum.digests"},
     "batchsum.engine.wrapup": {"batchsum.index.store"},
-    "batchsum.settings": {"batchsum.backends.server_models"},
     "batchsum.walk": {"batchsum.agent_transcript"},
-    "batchsum.agent_transcript": {"batchsum.facets"},  # its regexes, only when a session is digested
     # The query path of a search: no index writer, no walker (tests/test_search_imports.py).
     "batchsum.index.search": {"batchsum.sources"},
     "batchsum.engine.ray_executor": {"batchsum.index.embed"},  # the embedder: in the workers, not in the driver
