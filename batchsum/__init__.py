@@ -18,10 +18,11 @@ instead of paths and options. Each function imports its stage on first call (:da
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from batchsum.lazy import load
 
 if TYPE_CHECKING:
     from datetime import date
@@ -55,9 +56,7 @@ _STAGES: dict[str, str] = {
 
 
 def _stage(name: str) -> Any:
-    module, _, attr = _STAGES[name].partition(":")
-    loaded = importlib.import_module(module)
-    return getattr(loaded, attr) if attr else loaded
+    return load(_STAGES[name])
 
 
 def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None = None, **options: Any) -> RunResult:

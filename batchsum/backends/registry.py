@@ -4,11 +4,11 @@ by :func:`backend_class`, from the one table :data:`CLASSES`."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from batchsum.config import BACKEND_KINDS, LLM_CACHE_DIR
+from batchsum.lazy import load
 
 if TYPE_CHECKING:
     from batchsum.config import LLMConfig, RunConfig
@@ -28,8 +28,7 @@ CLASSES: dict[str, str] = dict(
 
 def backend_class(kind: str) -> Any:
     """The backend class of ``kind`` (one of :data:`~batchsum.config.BACKEND_KINDS`), its module imported now."""
-    module, _, name = CLASSES[kind].partition(":")
-    return getattr(importlib.import_module(module), name)
+    return load(CLASSES[kind])
 
 
 def _extractive(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:

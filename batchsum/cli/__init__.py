@@ -1,5 +1,10 @@
 """The ``batchsum`` command line. Commands live in sibling modules, loaded by name when one runs
-(:mod:`batchsum.cli._lazy`), so ``batchsum --help`` never imports chromadb, onnxruntime, duckdb or openai."""
+(:data:`COMMANDS`), so ``batchsum --help`` never imports chromadb, onnxruntime, duckdb or openai.
+
+A command whose work needs a heavy library (pydantic, aiohttp, numpy, the event loop) declares only its
+options and help in ``<cmd>.py``, which ``batchsum <cmd> --help`` and the config file's defaults load;
+its work lives in ``<cmd>_body.py``, which imports those libraries at the top and is loaded, like the
+command modules, by :func:`batchsum.lazy.load` when the command runs."""
 
 from __future__ import annotations
 
@@ -13,11 +18,11 @@ import click
 
 from batchsum import __version__
 from batchsum.blas import single_threaded_blas
-from batchsum.cli._lazy import load
 from batchsum.cli.defaults import apply_out_envvar, command_defaults, find_config_file, load_config_file
 from batchsum.errors import BatchsumError
+from batchsum.lazy import load
 
-# command name -> "module:attribute"; each module declares its command(s), whose work lives in a module of its own.
+# command name -> "module:attribute": the module declaring it (loaded when the command runs or shows its help).
 COMMANDS: dict[str, str] = {
     "run": "batchsum.cli.run:run",
     "plan": "batchsum.cli.run:plan",

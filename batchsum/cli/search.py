@@ -9,8 +9,8 @@ from typing import Any
 import click
 
 from batchsum.cli._common import translate_errors
-from batchsum.cli._lazy import load
 from batchsum.cli._schema_options import SEARCH_INDEX_FIELDS, schema_options
+from batchsum.lazy import load
 from batchsum.model import CONTENT_TYPES
 
 DEFAULT_OUT = Path("batchsum-out")

@@ -11,12 +11,12 @@ from typing import Any
 
 import click
 
-from batchsum.cli._lazy import load
 from batchsum.cli._schema_options import index_config
 from batchsum.index.search import MIN_RELEVANCE
 from batchsum.index.search import search as run_search
 from batchsum.index.snippets import highlight
 from batchsum.index.state import completeness
+from batchsum.lazy import load
 
 
 def search(
