@@ -1,5 +1,5 @@
-"""What ``batchsum facts`` does: call :func:`batchsum.memory.run_facts`, print what changed (the options and
-help are declared in :mod:`batchsum.cli.facts`); the facts of ``run --facts`` and ``search --role memory``."""
+"""The work of the facts commands: ``batchsum facts`` (its options and help are declared in
+:mod:`batchsum.cli.facts`), ``batchsum run --facts`` and ``batchsum search --role memory``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from batchsum.memory.search import search_facts
 def facts(paths: tuple[Path, ...], out: Path, content_type: str, scope: str | None, ignore: tuple[str, ...],
           git: bool, wait: bool, as_json: bool, quiet: bool, verbose: bool, **params: Any) -> None:  # fmt: skip
     """Extract and reconcile the facts of PATHS into OUT; exit with the result's code."""
-
     setup_logging(quiet, verbose)
     if not paths:
         raise ConfigError("give at least one file or folder to extract facts from")
