@@ -20,6 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
+from batchsum.tree import atomic_write_bytes
+
 log = logging.getLogger(__name__)
 
 DEFAULT_ENCODING = "cl100k_base"
@@ -71,10 +73,7 @@ def _seed_tiktoken_cache(encoding: str) -> Path | None:
         target_dir.mkdir(parents=True, exist_ok=True)
         target = target_dir / hashlib.sha1(url.encode()).hexdigest()
         if not target.exists():
-            raw = gzip.decompress(packaged.read_bytes())
-            tmp = target.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_bytes(raw)
-            os.replace(tmp, target)
+            atomic_write_bytes(target, gzip.decompress(packaged.read_bytes()), durable=False)
         return target_dir
     except (ModuleNotFoundError, OSError) as exc:
         log.debug("could not seed tiktoken cache: %s", exc)
@@ -192,11 +191,7 @@ def _load_encoding(tiktoken: Any, encoding: str) -> Any:
         from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
 
         params = ENCODING_CONSTRUCTORS[encoding]()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            pickle.dump(params, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        atomic_write_bytes(path, pickle.dumps(params, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
     except (ImportError, KeyError, OSError) as exc:
         log.debug("could not cache tiktoken ranks: %s", exc)
     return enc

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from batchsum.agent_transcript import run_extras
 from batchsum.errors import InputError
+from batchsum.language import detect_language
 from batchsum.planning import plan_file
 from batchsum.walk import Problem, SourceRef, read_document
 
@@ -43,7 +45,6 @@ def set_language(doc: Document, cfg: RunConfig) -> None:
     if cfg.language != "auto":
         doc.language, doc.language_source = cfg.language, "configured"
         return
-    from batchsum.language import detect_language
 
     doc.language, doc.language_source = detect_language(doc.text), "detected"
 
@@ -58,7 +59,6 @@ def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePl
 
 def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
     """Offline facets for conversations (unless the LLM writes them) and agent-session digests."""
-    from batchsum.agent_transcript import run_extras
 
     llm = cfg.llm
     llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")

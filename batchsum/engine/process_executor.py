@@ -126,6 +126,7 @@ def stop_workers(executor: ProcessPoolExecutor) -> None:
     (CPython 3.11-3.13), and the interpreter's exit then waits for that worker forever (seen in CI:
     a run that finished, and never exited). All of this run's calls come from its event loop thread,
     so by the time it learns the pool broke, every worker it caused to start is in the table."""
+    # Private: the stdlib has no public handle on a pool's processes (active_children() is every child).
     for process in list((getattr(executor, "_processes", None) or {}).values()):
         if process.is_alive():
             process.terminate()

@@ -217,6 +217,19 @@ class LexicalStore:
         """Close the database."""
         self._db.close()
 
+    def commit(self) -> None:
+        """Commit the documents written since the last commit (:meth:`write_doc` leaves that to its caller)."""
+        self._db.commit()
+
+    def rollback(self) -> None:
+        """Drop the documents written since the last commit."""
+        self._db.rollback()
+
+    def fold_wal(self) -> None:
+        """Fold the write-ahead log into the database file and stop using one: the file alone is the index."""
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._db.execute("PRAGMA journal_mode=DELETE")
+
     # -- writing ---------------------------------------------------------------------------------------
 
     def signatures(self, doc_ids: Iterable[str] | None = None) -> dict[str, str]:
@@ -596,7 +609,6 @@ def update_docs(
         store.delete_docs(gone)
     written = 0
     pending = 0  # source characters written in the open transaction
-    db = store._db
     try:
         for doc_id in wanted:
             doc_nodes = grouped.get(doc_id)
@@ -618,11 +630,11 @@ def update_docs(
             written += 1
             pending += len(text or "") + sum(len(n.body) for n in doc_nodes)
             if pending > COMMIT_CHARS:
-                db.commit()
+                store.commit()
                 pending = 0
-        db.commit()
+        store.commit()
     except BaseException:
-        db.rollback()
+        store.rollback()
         raise
     return written
 
@@ -642,8 +654,7 @@ def rebuild(cfg: IndexConfig, nodes: Sequence[IndexNode], read_source: SourceRea
         store = LexicalStore(tmp)  # sqlite takes the empty temp file as an empty database
         try:
             update_docs(store, nodes, read_source=read_source)
-            store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            store._db.execute("PRAGMA journal_mode=DELETE")  # fold the WAL in: only the one file moves
+            store.fold_wal()  # only the one file moves
         finally:
             store.close()
         # The old database's WAL and shared-memory files belong to the old file: drop them first.
