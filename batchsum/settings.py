@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from batchsum.backends.server_models import missing_model_message
 from batchsum.config import AUTO_RATE, STATE_DIR, IndexConfig, LLMConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.language import check_language
@@ -558,9 +559,6 @@ def validate(cfg: RunConfig) -> None:
     except ValueError as exc:
         raise ConfigError(f"--language: {exc}") from None
     if cfg.llm.enabled and not cfg.llm.model:
-        # Lazy: the backends package stays out of an unchanged re-run (tests/test_rerun_fast_path.py).
-        from batchsum.backends.server_models import missing_model_message
-
         raise ConfigError(missing_model_message(cfg.llm))
     if cfg.facts and not cfg.llm.enabled:
         raise ConfigError("--facts extracts facts with an LLM: give --base-url (and --model) too")

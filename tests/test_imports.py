@@ -1,10 +1,12 @@
 """Dependencies point one way: no import cycle among batchsum's modules, counting imports inside
-functions too (only ``if TYPE_CHECKING:`` imports are left out: they never run)."""
+functions and modules loaded by name (``"batchsum.module:name"``) too (only ``if TYPE_CHECKING:`` imports
+are left out: they never run)."""
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,7 @@ from pathlib import Path
 from tests.conftest import REPO
 
 PACKAGE = REPO / "batchsum"
+TARGET = r"batchsum(\.\w+)+:\w+"  # what batchsum.lazy.load is given
 
 
 def _module_name(path: Path) -> str:
@@ -43,6 +46,8 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
             for alias in node.names:
                 sub = f"{node.module}.{alias.name}"
                 found.add(sub if sub in modules else node.module)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(TARGET, node.value):
+            found.add(node.value.partition(":")[0])  # loaded by name (batchsum.lazy.load): an import all the same
     return {m for m in found if m in modules}
 
 
@@ -91,44 +96,14 @@ def test_nothing_imports_the_cli() -> None:
 
 
 # Imports of batchsum's own modules inside functions, each keeping a heavy library off a fast path or off
-# a process that never needs it. Any other own-module import sits at the top of its module.
+# a process that never needs it. Any other own-module import sits at the top of its module, or is named
+# in one of the tables batchsum.lazy.load reads (see test_every_module_loaded_by_name_exists).
 LAZY_OWN_IMPORTS: dict[str, set[str]] = {
-    # `import batchsum` runs before every batchsum module, `batchsum --help` included: the library API
-    # loads its stage on first call.
-    "batchsum": {
-        "batchsum.config",
-        "batchsum.options",
-        "batchsum.engine.orchestrator",
-        "batchsum.engine.preview",
-        "batchsum.index.search",
-        "batchsum.metrics.report",
-        "batchsum.remembered",
-    },
-    "batchsum.compact": {"batchsum.compact.api"},  # numpy, on the first compaction
     "batchsum.compact.api": {"batchsum.compact.llm"},  # the event loop and HTTP client, only for LLM compaction
-    # A command's --help loads its module: no pydantic, aiohttp or event loop for it.
-    "batchsum.cli.facts": {"batchsum.memory.ingest"},
-    "batchsum.cli.serve": {"batchsum.serve.app", "batchsum.serve.config"},
-    "batchsum.cli.watch": {"batchsum.memory.ingest"},
-    "batchsum.watch": {"batchsum.memory.ingest"},
-    # numpy, asyncio and the HTTP client, only for the backend a run uses
-    "batchsum.backends.registry": {
-        "batchsum.backends.extractive",
-        "batchsum.backends.llm",
-        "batchsum.backends.llm_client",
-    },
     "batchsum.backends.llm_output": {"batchsum.backends.llm_facets"},  # pydantic, only when facets are asked for
-    # An unchanged re-run: no event loop, digests, index stack, backends or fact extraction.
-    "batchsum.engine.orchestrator": {"batchsum.engine.execute", "batchsum.digests"},
-    "batchsum.engine.wrapup": {"batchsum.index.store"},
-    "batchsum.settings": {"batchsum.backends.server_models"},
-    "batchsum.walk": {"batchsum.agent_transcript"},
-    "batchsum.agent_transcript": {"batchsum.facets"},  # its regexes, only when a session is digested
-    "batchsum.cli.run": {"batchsum.memory.ingest"},
     # The query path of a search: no index writer, no walker (tests/test_search_imports.py).
-    "batchsum.cli.search": {"batchsum.memory.search"},
     "batchsum.index.search": {"batchsum.sources"},
-    "batchsum.engine.ray_executor": {"batchsum.backends.extractive", "batchsum.index.embed"},  # not in the driver
+    "batchsum.engine.ray_executor": {"batchsum.index.embed"},  # the embedder: in the workers, not in the driver
     "batchsum.warmup": {"batchsum.backends.llm", "batchsum.index.embed"},  # its purpose: imports off the main thread
 }
 
@@ -166,3 +141,30 @@ def test_the_command_line_imports_nothing_heavy() -> None:
                                            check=True).stdout))  # fmt: skip
     heavy = {"numpy", "chromadb", "onnxruntime", "ray", "openai", "aiohttp", "pydantic", "duckdb", "yaml", "asyncio"}
     assert heavy & loaded == set()
+
+
+def _named_targets() -> set[str]:
+    """Every ``"batchsum.module:name"`` string in the package: what batchsum.lazy.load is given."""
+    found: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(TARGET, node.value):
+                found.add(node.value)
+    return found
+
+
+def test_every_module_loaded_by_name_exists() -> None:
+    """The tables of modules loaded on demand (the library's entry points, the commands and their work,
+    the backends, what an unchanged re-run skips) name objects that exist."""
+    import batchsum
+    from batchsum.lazy import load
+
+    targets = _named_targets() | set(batchsum._STAGES.values())
+    assert len(targets) > 20  # the tables were found
+    missing = []
+    for target in sorted(targets):
+        try:
+            load(target)
+        except (ImportError, AttributeError) as exc:
+            missing.append(f"{target}: {exc}")
+    assert missing == []

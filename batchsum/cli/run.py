@@ -15,6 +15,7 @@ from batchsum import jsonio
 from batchsum.cli._common import EXIT_USAGE, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.errors import ConfigError
+from batchsum.lazy import load
 from batchsum.pipeline_file import apply_pipeline, load_pipeline
 from batchsum.remembered import reuse
 from batchsum.settings import SETTINGS, click_option, from_params, given_fields, require_ray, validate
@@ -122,10 +123,8 @@ def run(ctx: click.Context, **params: Any) -> None:
         click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
     exit_code = result.exit_code
     if cfg.facts and result.run.status != "aborted":
-        # Lazy: fact extraction loads asyncio and pydantic, only for a run with --facts.
-        from batchsum.memory.ingest import FactsConfig, run_facts
-
-        facts = run_facts(FactsConfig(run=cfg))
+        # Fact extraction (asyncio, pydantic) loads only for a run with --facts.
+        facts = load("batchsum.cli.facts_body:after_run")(cfg)
         if not cfg.quiet:
             click.echo(f"facts: {facts.summary_line()}", err=params["as_json"])
         exit_code = max(exit_code, facts.exit_code)
