@@ -101,8 +101,6 @@ def test_nothing_imports_the_cli() -> None:
 LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     "batchsum.compact.api": {"batchsum.compact.llm"},  # the event loop and HTTP client, only for LLM compaction
     "batchsum.backends.llm_output": {"batchsum.backends.llm_facets"},  # pydantic, only when facets are asked for
-    # the transcript rules, only once a file is read (an unchanged re-run reads none)
-    "batchsum.walk": {"batchsum.agent_transcript"},
     # The query path of a search: no index writer, no walker (tests/test_search_imports.py).
     "batchsum.index.search": {"batchsum.sources"},
     "batchsum.engine.ray_executor": {"batchsum.index.embed"},  # the embedder: in the workers, not in the driver

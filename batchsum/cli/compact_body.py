@@ -29,7 +29,6 @@ def compact_cmd(
     **params: Any,
 ) -> None:
     """Compact SESSION and print (or write) the result."""
-
     setup_logging(quiet=quiet)
     transcript = read_transcript(session)
     history: list[SummaryRecord] | None = None

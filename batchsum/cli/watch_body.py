@@ -30,7 +30,6 @@ def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, 
           with_facts: bool, no_metrics: bool, git: bool, quiet: bool, verbose: bool,
           **params: Any) -> None:  # fmt: skip
     """Summarize PATHS into OUT now and after every change, until SIGINT/SIGTERM."""
-
     setup_logging(quiet, verbose)
     if not paths:
         raise ConfigError("give at least one file or folder to watch")
