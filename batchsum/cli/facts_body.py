@@ -1,5 +1,5 @@
 """The work of the facts commands: ``batchsum facts`` (its options and help are declared in
-:mod:`batchsum.cli.facts`), ``batchsum run --facts`` and ``batchsum search --role memory``."""
+:mod:`batchsum.cli.facts`) and ``batchsum run --facts``."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ import click
 
 from batchsum.cli._common import setup_logging
 from batchsum.cli._schema_options import build_config
-from batchsum.config import IndexConfig, RunConfig
+from batchsum.config import RunConfig
 from batchsum.errors import ConfigError
 from batchsum.memory.ingest import FactsConfig, FactsResult, run_facts
-from batchsum.memory.search import search_facts
 
 
 def facts(paths: tuple[Path, ...], out: Path, content_type: str, scope: str | None, ignore: tuple[str, ...],
@@ -51,15 +50,3 @@ def facts(paths: tuple[Path, ...], out: Path, content_type: str, scope: str | No
 def after_run(cfg: RunConfig) -> FactsResult:
     """``batchsum run --facts``: the facts of the sources the run has just summarized."""
     return run_facts(FactsConfig(run=cfg))
-
-
-def print_facts(cfg: IndexConfig, query: str, k: int, as_json: bool) -> None:
-    """``--role memory``: the facts, ranked like summaries (see :mod:`batchsum.memory.search`)."""
-    facts = search_facts(cfg, query, k=k)
-    if as_json:
-        click.echo(json.dumps([h.to_dict() for h in facts], indent=2, ensure_ascii=False))
-    elif not facts:
-        click.echo("No matching facts.")
-    for h in [] if as_json else facts:
-        click.echo(f"{h.rank}. {h.score:.3f}  {click.style(h.scope, fg='cyan')}  {h.text}")
-        click.echo(f"   {h.source_path}  {h.doc_date or '-'}  {h.path}")

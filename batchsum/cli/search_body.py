@@ -1,5 +1,5 @@
 """What ``batchsum search`` does: a thin wrapper over :mod:`batchsum.index.search` (``--role memory``:
-:mod:`batchsum.memory.search`, by :mod:`batchsum.cli.facts_body`); the options and help are declared in
+:mod:`batchsum.memory.search`, by :mod:`batchsum.cli.search_memory`); the options and help are declared in
 :mod:`batchsum.cli.search`."""
 
 from __future__ import annotations
@@ -39,8 +39,7 @@ def search(
     if found is not None and not (found[0] or strict):  # fatal or --strict: search() raises it
         click.echo(f"Warning: {found[1]}", err=True)
     if role == "memory":
-        # The facts' search opens the index writer, which the query path never loads.
-        load("batchsum.cli.facts_body:print_facts")(cfg, query, k, as_json)
+        load("batchsum.cli.search_memory:print_facts")(cfg, query, k, as_json)
         return
     hits = run_search(
         cfg,

@@ -51,10 +51,7 @@ def set_language(doc: Document, cfg: RunConfig) -> None:
 
 def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     """Tokenize ``doc`` and plan its nodes (sets ``doc.tokens`` and ``doc.level``)."""
-
-    # isspace(), not strip(): that copies the whole text (a second 400 MB for a 200 MB book).
-    starts = [] if not doc.text or doc.text.isspace() else tokenizer.token_starts(doc.text)
-    return plan_file(doc, starts, cfg, tokenizer)
+    return plan_file(doc, None, cfg, tokenizer)
 
 
 def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
