@@ -12,8 +12,8 @@ The library API (the CLI is built on it); options are named like the command's f
     result = batchsum.compact(messages, context_window=8192)     # summary message + verbatim tail
 
 A :class:`~batchsum.config.RunConfig` (or :class:`~batchsum.config.IndexConfig`) may be passed
-instead of paths and options. Each function imports its stage on first call, so ``import batchsum``
-stays cheap.
+instead of paths and options. Each function imports its stage on first call (:data:`_STAGES`), so
+``import batchsum`` stays cheap.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from batchsum.lazy import load
 
 if TYPE_CHECKING:
     from datetime import date
@@ -39,17 +41,22 @@ __all__ = ["__version__", "compact", "plan", "report", "run", "search"]
 
 Paths = str | Path | Iterable[str | Path]
 
+# What each entry point calls, as "module:name" (or a module), imported on its first call: ``import batchsum``
+# runs before every batchsum module, ``batchsum --help`` included, so it imports none of them.
+_STAGES: dict[str, str] = {
+    "config_for": "batchsum.options:config_for",
+    "index_config": "batchsum.remembered:index_config",
+    "run": "batchsum.engine.orchestrator:run",
+    "plan": "batchsum.engine.preview:preview",
+    "search": "batchsum.index.search:search",
+    "report": "batchsum.metrics.report:build_report",
+    # The compaction package, callable like its ``compact`` function (batchsum/compact/__init__.py).
+    "compact": "batchsum.compact",
+}
 
-def _config(paths: RunConfig | Paths, options: dict[str, Any]) -> RunConfig:
-    from batchsum.config import RunConfig
 
-    if isinstance(paths, RunConfig):
-        if options:
-            raise TypeError(f"options {sorted(options)} go with paths, not with a RunConfig (set its fields)")
-        return paths
-    from batchsum.options import build
-
-    return build(paths, options)
+def _stage(name: str) -> Any:
+    return load(_STAGES[name])
 
 
 def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None = None, **options: Any) -> RunResult:
@@ -60,19 +67,17 @@ def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None =
     factory building the executor from the backends. Raises :class:`~batchsum.errors.LockedError`
     when another run holds the output, :class:`~batchsum.remembered.SettingsChanged` when changed
     settings would make an LLM summarize files again (pass ``yes=True`` or ``rebuild=True``)."""
-    from batchsum.engine.orchestrator import run as run_engine
-
     if isinstance(executor, str):
         options["executor"] = executor
         executor = None
-    return run_engine(_config(paths, options), executor=executor)
+    result: RunResult = _stage("run")(_stage("config_for")(paths, options), executor=executor)
+    return result
 
 
 def plan(paths: RunConfig | Paths, /, **options: Any) -> PlanSummary:
     """What :func:`run` would do now: new/changed/unchanged/deleted files, nodes, calls, tokens, cost."""
-    from batchsum.engine.preview import preview
-
-    return preview(_config(paths, options))
+    summary: PlanSummary = _stage("plan")(_stage("config_for")(paths, options))
+    return summary
 
 
 def search(
@@ -89,10 +94,8 @@ def search(
     """The ``k`` summaries of the output folder ``out`` that best answer ``query``, best first;
     ``level`` is 1, 2, 3 or ``final``, ``path_glob`` matches source paths, ``since`` drops older
     documents. The folder's index settings (collection, embedder) are the ones it was built with."""
-    from batchsum.index.search import search as search_index
-
-    return search_index(
-        _index_config(out),
+    hits: list[SearchHit] = _stage("search")(
+        _stage("index_config")(out),
         query,
         k=k,
         level=level,
@@ -101,6 +104,7 @@ def search(
         since=since,
         reranker=reranker,
     )
+    return hits
 
 
 def report(
@@ -113,28 +117,14 @@ def report(
     price_per_1k: float | None = None,
 ) -> Report:
     """Compression statistics of the runs recorded for ``out`` (one ``run`` id or the ``last`` n)."""
-    from batchsum.metrics.report import build_report
-
-    return build_report(
+    stats: Report = _stage("report")(
         Path(out), metrics_db=metrics_db, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k
     )
-
-
-def _index_config(out: IndexConfig | str | Path) -> IndexConfig:
-    from batchsum.config import IndexConfig
-
-    if isinstance(out, IndexConfig):
-        return out
-    from batchsum.remembered import index_config
-
-    return index_config(Path(out))
+    return stats
 
 
 def __getattr__(name: str) -> ModuleType:
-    # ``batchsum.compact`` is the compaction package, loaded on first use; it is callable like its
-    # ``compact`` function (batchsum/compact/__init__.py).
     if name == "compact":
-        import importlib
-
-        return importlib.import_module("batchsum.compact")
+        package: ModuleType = _stage("compact")
+        return package
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

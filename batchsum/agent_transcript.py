@@ -8,8 +8,8 @@ Three layouts are read:
 * **JSONL**: one message per line (or lines holding ``{"messages": [...]}``).
 
 Messages come back as the dicts found in the file, so a compaction's verbatim tail can be written
-back unchanged. :func:`agent_transcript_reason` tells a batch run that a text is an agent/tool
-transcript rather than a plain conversation.
+back unchanged. :func:`~batchsum.transcript_shape.agent_transcript_reason` tells a batch run that a
+text is an agent/tool transcript rather than a plain conversation.
 """
 
 from __future__ import annotations
@@ -21,23 +21,25 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from batchsum import jsonio
+from batchsum.compact.extractors import (
+    classify_turns,
+    command_line,
+    command_paths,
+    format_summary,
+    summarize_tool_result,
+)
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
+from batchsum.facets import ExtractedFacets, extract_facets, facets_front_matter, render_facets_markdown
 from batchsum.tokens import Tokenizer, get_tokenizer
-
-if TYPE_CHECKING:  # the facet rules load only when a session is digested, not when walk classifies files
-    from batchsum.facets import ExtractedFacets
+from batchsum.transcript_shape import RENDERED_TURN, SECTION, known_tool_name
 
 TranscriptFormat = Literal["markdown", "json", "jsonl", "rendered"]
 
-_SECTION = re.compile(r"^#{2,3}[ \t]+(user|assistant|tool|system|function|developer)[ \t]*$", re.M | re.I)
-_FENCE = re.compile(r"^```")
 _RENDERED_ROLE = re.compile(r"^(User|Assistant|Tool|System|Function): ", re.M)
-_RENDERED_TURN = re.compile(r"(?:\A|\n\n)([A-Z][\w-]{0,40}): ")
-_OBSERVATION_MARKS = ("(Open file:", "(Current directory:", "bash-$", "[File: ", "exit code", "Traceback (most recent")
 
 
 @dataclass
@@ -52,7 +54,7 @@ class Transcript:
 
 def parse_markdown(text: str, where: str = "transcript") -> Transcript:
     """Messages of a Markdown transcript with ``### <role>`` sections."""
-    heads = list(_SECTION.finditer(text))
+    heads = list(SECTION.finditer(text))
     if not heads:
         raise InputError(where, "no '### user' / '### assistant' sections found")
     messages: list[dict[str, Any]] = []
@@ -117,10 +119,8 @@ def parse_rendered(text: str, where: str = "transcript") -> Transcript:
     This is how a batch run holds a .json/.jsonl chat; a label that is not a role (a tool's or a
     person's name) becomes ``name``, on a tool message when it names a known tool.
     """
-    # Lazy: the extractors pull in batchsum.backends; walk loads this module for every file it reads.
-    from batchsum.compact.extractors import known_tool_name
 
-    heads = list(_RENDERED_TURN.finditer(text))
+    heads = list(RENDERED_TURN.finditer(text))
     if not heads:
         raise InputError(where, "no 'Role: text' turns found")
     messages: list[dict[str, Any]] = []
@@ -151,7 +151,7 @@ def parse_transcript(text: str, fmt: TranscriptFormat | None = None, where: str 
                 fmt = "jsonl"
             except ValueError:
                 fmt = "json"
-        elif _SECTION.search(text) is None and _RENDERED_ROLE.search(text) is not None:
+        elif SECTION.search(text) is None and _RENDERED_ROLE.search(text) is not None:
             fmt = "rendered"
         else:
             fmt = "markdown"
@@ -244,46 +244,6 @@ def render_transcript(
     return "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages)
 
 
-def agent_transcript_reason(text: str) -> str | None:
-    """Why ``text`` is an agent/tool transcript (for ``--type auto``), or None when it is not.
-
-    Markdown: at least three role sections with both user and assistant, and tool activity
-    (``### tool`` sections, fenced commands in assistant turns, or shell/file-viewer observations).
-    Chats already rendered as ``Role: text`` turns count when they contain tool turns (``Tool:`` or
-    a known tool's name, as a batch run renders .json/.jsonl chats).
-    """
-    sample = text[:200_000]
-    roles = [m.group(1).lower() for m in _SECTION.finditer(sample)]
-    if len(roles) >= 3 and "user" in roles and "assistant" in roles:
-        return _tool_activity(sample, len(roles), roles.count("tool"), "tool sections")
-    if "Assistant: " not in sample:
-        return None
-    # Lazy: the extractors pull in batchsum.backends; walk loads this module for every file it reads.
-    from batchsum.compact.extractors import known_tool_name
-
-    labels = [m.group(1) for m in _RENDERED_TURN.finditer(sample)]
-    tools = sum(1 for label in labels if label == "Tool" or known_tool_name(label))
-    if tools and "Assistant" in labels:
-        return f"agent transcript ({len(labels)} turns, {tools} tool results)"
-    if len(labels) >= 3 and "User" in labels and "Assistant" in labels:
-        # The same session as .json/.jsonl, observations as user turns: the Markdown signals apply.
-        return _tool_activity(sample, len(labels), 0, "tool results")
-    return None
-
-
-def _tool_activity(sample: str, turns: int, tools: int, what: str) -> str | None:
-    """The agent-transcript reason of a session of ``turns`` turns with ``tools`` tool turns, fenced
-    commands or shell/file-viewer observations; None without any."""
-    fenced = 0
-    observed = sum(sample.count(mark) for mark in _OBSERVATION_MARKS)
-    if not tools:
-        fenced = sum(1 for line in sample.splitlines() if _FENCE.match(line)) // 2
-    if tools or fenced >= 2 or observed >= 2:
-        signal = f"{tools} {what}" if tools else f"{fenced} fenced commands"
-        return f"agent transcript ({turns} turns, {signal})"
-    return None
-
-
 # ---- agent sessions in batch runs ----------------------------------------------------------------
 @dataclass
 class AgentDigest:
@@ -304,9 +264,6 @@ class AgentDigest:
 
     def front_matter(self) -> dict[str, Any]:
         """Front-matter keys for the session's final summary (YAML-ready plain data)."""
-        # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
-        from batchsum.facets import facets_front_matter
-
         out: dict[str, Any] = {"agent_session": True, "tool_results": self.tool_results}
         if self.files_touched:
             out["files_touched"] = list(self.files_touched)
@@ -319,9 +276,6 @@ class AgentDigest:
 
     def markdown(self) -> str:
         """A Markdown section for the final's body: files, commands, errors, then the extracted facets."""
-        # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
-        from batchsum.facets import render_facets_markdown
-
         lines = ["## Agent session (extracted)", ""]
         if self.files_touched:
             lines += ["**Files touched:** " + ", ".join(f"`{f}`" for f in self.files_touched), ""]
@@ -341,17 +295,6 @@ def digest_agent_transcript(
 
     Raises InputError when ``text`` is not a transcript in any layout we read.
     """
-    # Lazy: the extractors pull in batchsum.backends; walk loads this module for every file it reads.
-    from batchsum.compact.extractors import (
-        classify_turns,
-        command_line,
-        command_paths,
-        format_summary,
-        summarize_tool_result,
-    )
-
-    # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
-    from batchsum.facets import extract_facets
 
     tok = tokenizer or get_tokenizer()
     transcript = parse_transcript(text, fmt)
@@ -411,9 +354,9 @@ class RunExtras:
 def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets: bool) -> RunExtras | None:
     """Offline extras of one document for ``batchsum run``, or None when there are none.
 
-    Agent sessions (``type_reason`` from :func:`agent_transcript_reason`) get their tool results
-    reduced and their files, commands, errors and facets; other conversations get extracted facets
-    when ``offline_facets`` (False when an LLM writes them, or facets are turned off).
+    Agent sessions (``type_reason`` from :func:`~batchsum.transcript_shape.agent_transcript_reason`) get
+    their tool results reduced and their files, commands, errors and facets; other conversations get
+    extracted facets when ``offline_facets`` (False when an LLM writes them, or facets are turned off).
     """
     if type_reason.startswith("agent transcript"):
         try:
@@ -424,9 +367,6 @@ def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets
             return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest)
     if content_type != "conversation" or not offline_facets:
         return None
-    # Lazy: the facet rules (~10-30 ms of regexes) load only when a session is digested.
-    from batchsum.facets import extract_facets, facets_front_matter, render_facets_markdown
-
     facets = extract_facets(text)
     if facets.is_empty():
         return None

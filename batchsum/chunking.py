@@ -31,11 +31,12 @@ import hashlib
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from hashlib import blake2b
+from itertools import chain, islice
 from typing import Any
 
-from batchsum.tokens import Tokenizer
+from batchsum.tokens import Tokenizer, text_pieces
 
 WINDOW = 0.1  # share of the chunk size in which a cut is chosen by content
 # Sections (in chunks): at least SECTION_MIN long, then ending at a content-chosen point SECTION_EXTRA on average.
@@ -57,7 +58,7 @@ class Chunk:
 
     The chunk keeps a reference to the document's text and slices it when ``text`` is asked for: the
     chunks of a 200 MB file would otherwise hold a second copy of it for the whole run. Pickled (to a
-    worker process), a chunk carries its own slice only.
+    worker process), a chunk carries its own slice only. ``release`` drops the reference.
     """
 
     __slots__ = ("_base", "_source", "end", "index", "overlap_tokens", "start", "tokens")
@@ -67,11 +68,18 @@ class Chunk:
     ) -> None:
         """``source[start - base : end - base]`` is the chunk's text (``base``: where ``source`` starts)."""
         self.index, self.start, self.end, self.tokens, self.overlap_tokens = index, start, end, tokens, overlap_tokens
-        self._source, self._base = source, base
+        self._source: str | None = source
+        self._base = base
 
     @property
     def text(self) -> str:
+        if self._source is None:
+            raise RuntimeError(f"the text of chunk {self.index} was released")
         return self._source[self.start - self._base : self.end - self._base]
+
+    def release(self) -> None:
+        """Let go of the document's text (its summary's request is built): ``text`` is gone."""
+        self._source = None
 
     @property
     def content_hash(self) -> str:
@@ -97,28 +105,48 @@ class _Units:
     """Units tiling a text, as parallel arrays: ``start``/``end`` (characters), ``tokens``, ``strength``
     of a cut after each, and ``cum`` (tokens before each unit; one entry more than units).
 
-    Compact arrays (17 bytes a unit), built with numpy: Python lists of ints cost ~100 bytes a unit,
-    and a 200 MB text has millions of sentences."""
+    Built a piece of the text at a time (``Tokenizer.starts_by_piece``): no unit crosses a piece's
+    end, so the units are those of the whole text, and what is held is ~17 bytes a unit (compact
+    arrays: Python lists of ints cost ~100 bytes a unit, and a 200 MB text has millions of units),
+    never an offset per token of the whole text. Token starts are kept only inside units a cut may
+    fall in: those longer than the overlap (which may take their last tokens) or than a chunk."""
 
-    def __init__(self, text: str, starts: Sequence[int], budget: int) -> None:
+    def __init__(self, text: str, pieces: Iterable[tuple[int, int, Any]], budget: int, overlap: int) -> None:
+        self.text = text
+        # 4 bytes an offset or a count below 2 G characters.
+        self.wide = wide = "i" if len(text) < 2**31 else "q"
+        self.start, self.end, self.tokens = array(wide), array(wide), array(wide)
+        self.cum = array(wide, [0])
+        self.strength = array("b")
+        self.count = 0  # tokens of the text, a unit's or not
+        # Runs of kept token starts: the first token of each, where its starts begin in ``_kept``.
+        self._run_token, self._run_at, self._kept = array("q"), array("q"), array(wide)
+        self._keep_over = budget if overlap == 0 else min(budget, overlap)
+        for lo, hi, starts in pieces:
+            self._add(lo, hi, starts, budget)
+
+    def _add(self, lo: int, hi: int, starts: Any, budget: int) -> None:
+        """The units of ``text[lo:hi]``, whose tokens start at ``starts`` (numpy int64, absolute)."""
         import numpy as np
 
-        self.text = text
-        paragraphs = np.fromiter((m.end() for m in _PARA_END.finditer(text)), dtype=np.int64)
-        sentences = np.fromiter((m.end() for m in _SENT_END.finditer(text)), dtype=np.int64)
+        text, base = self.text, self.count
+        paragraphs = np.fromiter((m.end() for m in _PARA_END.finditer(text, lo, hi)), dtype=np.int64)
+        sentences = np.fromiter((m.end() for m in _SENT_END.finditer(text, lo, hi)), dtype=np.int64)
         ends = np.union1d(paragraphs, sentences)  # sorted, unique
-        del sentences
-        if not len(ends) or ends[-1] != len(text):
-            ends = np.append(ends, len(text))
+        if not len(ends) or ends[-1] != hi:
+            ends = np.append(ends, hi)
         if ends[0] == 0:
             ends = ends[1:]
         strength = np.where(np.isin(ends, paragraphs) | (ends == len(text)), _PARAGRAPH, _SENTENCE).astype(np.int8)
-        del paragraphs
-        positions = np.frombuffer(starts, dtype=starts.typecode) if isinstance(starts, array) else np.asarray(starts)
-        # Compared in the positions' own type: casting 45 M token positions to int64 would copy them.
-        tok_ends = np.searchsorted(positions, ends.astype(positions.dtype), side="left")
-        tokens = np.diff(tok_ends, prepend=0)
-        first_char = np.concatenate(([0], ends[:-1]))
+        tok_ends = np.searchsorted(starts, ends, side="left") + base
+        tokens = np.diff(tok_ends, prepend=base)
+        first_char = np.concatenate(([lo], ends[:-1]))
+        for k in np.flatnonzero(tokens > self._keep_over).tolist():
+            t1 = int(tok_ends[k])
+            t0 = t1 - int(tokens[k])
+            self._run_token.append(t0)
+            self._run_at.append(len(self._kept))
+            _extend(self._kept, starts[t0 - base : t1 - base])
         # A sentence longer than a chunk: pieces at token boundaries (rare, so a Python loop).
         parts: list[tuple[Any, Any, Any, Any]] = []
         done = 0
@@ -128,28 +156,27 @@ class _Units:
             t0 = t1 - int(tokens[k])
             pieces: list[tuple[int, int, int, int]] = []
             while t1 - t0 > budget:
-                piece_end = int(starts[t0 + budget])
+                piece_end = int(starts[t0 + budget - base])
                 pieces.append((cs, piece_end, budget, _PIECE))
                 cs, t0 = piece_end, t0 + budget
             pieces.append((cs, int(ends[k]), t1 - t0, int(strength[k])))
             parts.append(tuple(np.asarray(c, dtype=np.int64) for c in zip(*pieces, strict=True)))  # type: ignore[arg-type]
             done = k + 1
-        del tok_ends
         if parts:
             parts.append((first_char[done:], ends[done:], tokens[done:], strength[done:]))
             first_char, ends, tokens, strength = (np.concatenate([p[i] for p in parts]) for i in range(4))
-            del parts
-        # array.array: indexing gives Python ints (fast in the loops below), 4 bytes (1 for strength) a
-        # unit. Each column is converted and let go in turn: a 200 MB text has ~4 M units.
-        wide = "i" if len(text) < 2**31 else "q"  # 4 bytes an offset or a count below 2 G characters
-        self.start = _compact(first_char, wide)
-        del first_char
-        self.end = _compact(ends, wide)
-        del ends
-        self.strength = _compact(strength, "b")
-        del strength
-        self.tokens = _compact(tokens, wide)
-        self.cum = _compact(np.concatenate(([0], np.cumsum(tokens))), wide)
+        _extend(self.start, first_char)
+        _extend(self.end, ends)
+        _extend(self.strength, strength)
+        _extend(self.tokens, tokens)
+        _extend(self.cum, np.cumsum(tokens) + self.cum[-1])
+        self.count = base + len(starts)
+
+    def start_of(self, token: int) -> int:
+        """Where ``token`` starts: a token of a unit longer than the overlap or a chunk."""
+        run = bisect_right(self._run_token, token) - 1
+        assert run >= 0, "a token outside the units whose starts are kept"
+        return self._kept[self._run_at[run] + token - self._run_token[run]]
 
     def __len__(self) -> int:
         return len(self.end)
@@ -192,7 +219,7 @@ class _Units:
                 best, best_rank = k, rank
         return best
 
-    def overlap(self, starts: Sequence[int], first: int, i: int, overlap: int) -> tuple[int, int]:
+    def overlap(self, first: int, i: int, overlap: int) -> tuple[int, int]:
         """(start char, tokens) of the overlap before unit ``i``: whole trailing units of the previous
         chunk's new content (units ``first`` to ``i - 1``) that fit, else its last ``overlap`` tokens."""
         j = i
@@ -204,16 +231,90 @@ class _Units:
             return self.start[i], 0
         end_tok = self.cum[i]
         first_tok = max(self.cum[i - 1], end_tok - overlap)
-        return (int(starts[first_tok]) if first_tok < len(starts) else self.end[i - 1]), end_tok - first_tok
+        # Unit i - 1 alone is longer than the overlap: its token starts are kept.
+        return (self.start_of(first_tok) if first_tok < self.count else self.end[i - 1]), end_tok - first_tok
 
 
-def _compact(values: Any, typecode: str) -> array[int]:
-    """A numpy integer array as an ``array.array`` of ``typecode``."""
+def _extend(out: array[int], values: Any) -> None:
+    """Append a numpy integer array to ``out``, in ``out``'s type."""
     import numpy as np
 
-    out = array(typecode)
-    out.frombytes(np.ascontiguousarray(values, dtype=np.dtype(typecode)).data.cast("B"))  # no bytes copy
-    return out
+    out.frombytes(np.ascontiguousarray(values, dtype=np.dtype(out.typecode)).data.cast("B"))  # no bytes copy
+
+
+class Tokenized:
+    """A text tokenized once: its token count, then its chunks of at most ``chunk_size`` tokens, each
+    starting with up to ``overlap`` tokens of the previous one.
+
+    A text of one piece keeps its token starts until it is chunked (a short file is only counted); a
+    longer one is turned into units as it is tokenized, a piece at a time. ``starts`` (from
+    ``tokenizer.token_starts(text)``) avoids tokenizing the text a second time.
+    """
+
+    def __init__(
+        self,
+        text: str,
+        tokenizer: Tokenizer,
+        chunk_size: int = 3000,
+        overlap: int = 200,
+        *,
+        starts: Sequence[int] | None = None,
+    ) -> None:
+        if chunk_size <= 0 or overlap < 0 or overlap >= chunk_size:
+            raise ValueError("need chunk_size > overlap >= 0")
+        self.text, self.chunk_size, self.overlap = text, chunk_size, overlap
+        self.count = 0
+        self._head: list[tuple[int, int, Any]] = []
+        self._units: _Units | None = None
+        if not text or text.isspace():  # not strip(): that copies the whole text
+            return
+        pieces = iter(tokenizer.starts_by_piece(text) if starts is None else _given_pieces(text, starts))
+        self._head = list(islice(pieces, 2))
+        if len(self._head) < 2:
+            self.count = sum(len(p[2]) for p in self._head)
+        else:
+            self._units = _Units(text, chain(self._head, pieces), chunk_size - overlap, overlap)
+            self._head = []
+            self.count = self._units.count
+
+    def chunks(self) -> list[Chunk]:
+        """The chunks, in order."""
+        if not self.count:
+            return []
+        chunk_size, overlap, text = self.chunk_size, self.overlap, self.text
+        units = self._units or _Units(text, self._head, chunk_size - overlap, overlap)
+        window = max(1, round(WINDOW * chunk_size))
+        sections = iter(units.sections(chunk_size))
+        stop = next(sections)
+        chunks: list[Chunk] = []
+        i = 0
+        prev_first = 0  # first unit of the previous chunk's new content
+        while i < len(units):
+            if chunks:
+                cstart, used = units.overlap(prev_first, i, overlap)
+            else:
+                cstart, used = units.start[0], 0
+            if i == stop:
+                stop = next(sections)
+            k = units.cut(i, stop, chunk_size - used, window)
+            cend = units.end[k - 1]
+            total = used + units.cum[k] - units.cum[i]
+            chunks.append(Chunk(len(chunks), cstart, cend, total, used, text))
+            prev_first = i
+            i = k
+        return chunks
+
+
+def _given_pieces(text: str, starts: Sequence[int]) -> Iterator[tuple[int, int, Any]]:
+    """``starts`` of the whole text cut as ``Tokenizer.starts_by_piece`` would give them."""
+    import numpy as np
+
+    positions = np.frombuffer(starts, dtype=starts.typecode) if isinstance(starts, array) else np.asarray(starts)
+    spans = text_pieces(text)
+    for n, (lo, hi) in enumerate(spans):
+        a = int(np.searchsorted(positions, lo, side="left"))
+        b = len(positions) if n == len(spans) - 1 else int(np.searchsorted(positions, hi, side="left"))
+        yield lo, hi, positions[a:b].astype(np.int64)
 
 
 def chunk_text(
@@ -225,36 +326,5 @@ def chunk_text(
     starts: Sequence[int] | None = None,
 ) -> list[Chunk]:
     """Split ``text`` into chunks of at most ``chunk_size`` tokens, each starting with up to ``overlap``
-    tokens of the previous one.
-
-    ``starts`` (from ``tokenizer.token_starts(text)``) avoids tokenizing the text a second time.
-    """
-    if chunk_size <= 0 or overlap < 0 or overlap >= chunk_size:
-        raise ValueError("need chunk_size > overlap >= 0")
-    if not text or text.isspace():  # not strip(): that copies the whole text
-        return []
-    if starts is None:
-        starts = tokenizer.token_starts(text)
-    if not starts:
-        return []
-    units = _Units(text, starts, chunk_size - overlap)
-    window = max(1, round(WINDOW * chunk_size))
-    sections = iter(units.sections(chunk_size))
-    stop = next(sections)
-    chunks: list[Chunk] = []
-    i = 0
-    prev_first = 0  # first unit of the previous chunk's new content
-    while i < len(units):
-        if chunks:
-            cstart, used = units.overlap(starts, prev_first, i, overlap)
-        else:
-            cstart, used = units.start[0], 0
-        if i == stop:
-            stop = next(sections)
-        k = units.cut(i, stop, chunk_size - used, window)
-        cend = units.end[k - 1]
-        total = used + units.cum[k] - units.cum[i]
-        chunks.append(Chunk(len(chunks), cstart, cend, total, used, text))
-        prev_first = i
-        i = k
-    return chunks
+    tokens of the previous one (see :class:`Tokenized`)."""
+    return Tokenized(text, tokenizer, chunk_size, overlap, starts=starts).chunks()

@@ -12,6 +12,8 @@ from batchsum.throttle import default_rates
 
 OnError = Literal["fallback", "fail", "abort"]
 
+# The kinds of backend a run can use (a pipeline file's ``backend.kind``; batchsum.backends.registry builds them).
+BACKEND_KINDS = ("extractive", "llm")
 STATE_DIR = ".batchsum"
 LLM_CACHE_DIR = "llm-cache"  # LLM responses, in the state folder (summaries, facts and compaction share it)
 # A request or token rate left unset: none for a server on this machine or the LAN, the hosted-API
@@ -158,7 +160,8 @@ class RunConfig(IndexConfig):
 
     @property
     def backend_kind(self) -> str:
-        """The backend registry's key: ``llm`` when a server is configured, else ``extractive``."""
+        """The backend registry's key (one of :data:`BACKEND_KINDS`): ``llm`` when a server is configured,
+        else ``extractive``."""
         return "llm" if self.llm.enabled else "extractive"
 
     @property

@@ -7,17 +7,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from batchsum.digest_pages import digest_body
+from batchsum.digest_state import DigestState, digest_text, load_state, state_path
 from batchsum.digests import (
-    DigestState,
     digest_request,
-    digest_text,
     file_facts,
     final_text,
     is_stale,
-    load_state,
     month_labels,
     signatures,
-    state_path,
 )
 from batchsum.engine.changes import backend_identity
 from batchsum.model import SummaryRequest

@@ -71,3 +71,13 @@ def build(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any]) -> R
     if not cfg.rebuild:
         reuse(cfg, given)
     return cfg
+
+
+def config_for(paths: RunConfig | PathLike | Iterable[PathLike], options: Mapping[str, Any]) -> RunConfig:
+    """:func:`build`, or a RunConfig given instead of paths (then ``options`` must be empty: its fields
+    are set on it)."""
+    if isinstance(paths, RunConfig):
+        if options:
+            raise TypeError(f"options {sorted(options)} go with paths, not with a RunConfig (set its fields)")
+        return paths
+    return build(paths, options)

@@ -25,16 +25,15 @@ import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-
-from batchsum.backends.registry import BACKENDS
-from batchsum.config import LLMConfig, RunConfig
+from batchsum.config import BACKEND_KINDS, LLMConfig, RunConfig
 from batchsum.errors import PipelineError
 from batchsum.model import TYPE_CHOICES, Thresholds
 from batchsum.settings import pipeline_keys
+
+if TYPE_CHECKING:
+    from yaml.nodes import Node
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +92,7 @@ def _schema() -> dict[str, dict[str, _Key]]:
                 s.kind, s.field, s.choices, s.nullable, s.minimum, s.maximum, zero_is_none=s.zero_is_none
             )
     sections["backend"].update(
-        kind=_Key("enum", None, choices=tuple(BACKENDS)), api_key_env=_Key("special"), facets=_Key("special")
+        kind=_Key("enum", None, choices=BACKEND_KINDS), api_key_env=_Key("special"), facets=_Key("special")
     )
     sections[""].update(
         version=_Key("int", None, minimum=PIPELINE_VERSION, maximum=PIPELINE_VERSION),
@@ -141,6 +140,9 @@ class _Parser:
     """Walks the composed YAML node tree, validating as it goes."""
 
     def __init__(self, path: Path, text: str) -> None:
+        import yaml  # PyYAML loads only when a pipeline file is read: a run without one never needs it
+
+        self.yaml = yaml
         self.path = path
         self.loader = yaml.SafeLoader(text)
         self.base: Path | None = None
@@ -156,12 +158,12 @@ class _Parser:
     def value(self, node: Node) -> Any:
         try:
             return self.loader.construct_object(node, deep=True)
-        except yaml.YAMLError as exc:
+        except self.yaml.YAMLError as exc:
             raise self.fail(node, f"invalid value: {exc}") from None
 
     def mapping(self, node: Node, where: str) -> list[tuple[str, Node, Node]]:
         """(key, key node, value node) triples of a mapping node; rejects duplicates."""
-        if not isinstance(node, MappingNode):
+        if not isinstance(node, self.yaml.MappingNode):
             raise self.fail(node, f"{where} must be a mapping, got {_type_name(self.value(node))}")
         seen: dict[str, int] = {}
         items: list[tuple[str, Node, Node]] = []
@@ -287,7 +289,7 @@ class _Parser:
         self.lines[spec.target or key] = key_node.start_mark.line + 1
 
     def corpora(self, node: Node) -> list[CorpusSpec]:
-        if not isinstance(node, SequenceNode):
+        if not isinstance(node, self.yaml.SequenceNode):
             raise self.fail(node, f"'corpora' must be a list of corpora, got {_type_name(self.value(node))}")
         if not node.value:
             raise self.fail(node, "'corpora' is empty: list at least one folder or file")
@@ -305,7 +307,7 @@ class _Parser:
         line = item.start_mark.line + 1
         spec = CorpusSpec(path=Path("."), line=line)
         path_node: Node | None = None
-        if isinstance(item, ScalarNode):
+        if isinstance(item, self.yaml.ScalarNode):
             path_node = item
         else:
             for key, key_node, value_node in self.mapping(item, "each corpus"):
@@ -335,11 +337,11 @@ class _Parser:
     def parse(self) -> PipelineSpec:
         try:
             root = self.loader.get_single_node()
-        except yaml.MarkedYAMLError as exc:
+        except self.yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + 1 if mark is not None else 1
             raise PipelineError(f"{self.path}:{line}: invalid YAML: {exc.problem or exc.context}") from None
-        except yaml.YAMLError as exc:
+        except self.yaml.YAMLError as exc:
             raise PipelineError(f"{self.path}:1: invalid YAML: {exc}") from None
         if root is None:
             raise PipelineError(f"{self.path}:1: the file is empty; it needs at least a 'corpora' list")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from batchsum.backends.budget import final_cap, output_budget
-from batchsum.chunking import Chunk, chunk_text
+from batchsum.chunking import Chunk, Tokenized
 from batchsum.config import RunConfig
 from batchsum.model import TARGET_RATIO, Document, PromptKind, SummaryLevel, node_id
 from batchsum.tokens import Tokenizer
@@ -60,6 +60,15 @@ class FilePlan:
     depth: int = 0
     parent_id: str | None = None
     extras: RunExtras | None = None  # offline facets / agent-session digest for the final
+    text_released: bool = False  # the document's text was let go (``release_text``)
+
+    def release_text(self) -> None:
+        """Let go of the document's text, the chunks' hold on it included: once every chunk's request is
+        built, a big file's text would otherwise stay in memory through its summaries' upper levels."""
+        for c in self.chunks:
+            c.release()
+        self.doc.text = ""
+        self.text_released = True
 
     @property
     def kept_whole(self) -> bool:
@@ -84,9 +93,10 @@ def leaf_max_tokens(input_tokens: int, target: int, kind: PromptKind | None = No
     return max(1, min(output_budget(input_tokens, target), input_tokens - 1))
 
 
-def plan_file(doc: Document, starts: Sequence[int], cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
-    """Build the node plan of ``doc`` (whose token starts are ``starts``)."""
-    tokens = len(starts) if doc.text and not doc.text.isspace() else 0
+def plan_file(doc: Document, starts: Sequence[int] | None, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
+    """Build the node plan of ``doc``, tokenized here unless its token starts are given (``starts``)."""
+    tokenized = Tokenized(doc.text, tokenizer, cfg.chunk_size, cfg.chunk_overlap, starts=starts)
+    tokens = tokenized.count
     doc.tokens = tokens
     level = cfg.thresholds.level_for(tokens)
     doc.level = level
@@ -101,7 +111,8 @@ def plan_file(doc: Document, starts: Sequence[int], cfg: RunConfig, tokenizer: T
         kind: PromptKind = "brief" if level is SummaryLevel.BRIEF else "standard"
         node = PlannedNode(final, 3, None, kind, tokens, target_for(ratio, tokens), text=doc.text)
         return FilePlan(doc, level, [], [node], final)
-    chunks = chunk_text(doc.text, tokenizer, cfg.chunk_size, cfg.chunk_overlap, starts=starts)
+    chunks = tokenized.chunks()
+    del tokenized  # its units: ~17 bytes a sentence of the text
     n = len(chunks)
     hierarchical = level is SummaryLevel.HIERARCHICAL and n > 1
     nodes: list[PlannedNode] = []

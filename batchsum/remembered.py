@@ -176,10 +176,13 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: 
     return notice
 
 
-def index_config(out: Path) -> IndexConfig:
-    """The index settings of the output folder ``out`` (collection, embedder) as it was built."""
-    cfg = IndexConfig(out=out)
-    old = load(out) or {}
+def index_config(out: IndexConfig | str | Path) -> IndexConfig:
+    """The index settings of the output folder ``out`` (collection, embedder) as it was built; an
+    IndexConfig is taken as given."""
+    if isinstance(out, IndexConfig):
+        return out
+    cfg = IndexConfig(out=Path(out))
+    old = load(cfg.out) or {}
     for field in ("collection", "embed_base_url", "embed_model"):
         if field in old and old[field] is not None:
             setattr(cfg, field, old[field])

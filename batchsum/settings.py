@@ -9,11 +9,13 @@ file parser (:mod:`batchsum.pipeline_file`) its keys, and :func:`validate` check
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from batchsum.config import AUTO_RATE, STATE_DIR, LLMConfig, RunConfig
+from batchsum.backends.server_models import missing_model_message
+from batchsum.config import AUTO_RATE, STATE_DIR, IndexConfig, LLMConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.language import check_language
 from batchsum.model import Thresholds, normalize_type
@@ -532,15 +534,18 @@ def _get(cfg: Any, field: str) -> Any:
     return obj
 
 
-def assign(cfg: RunConfig, field: str, value: Any) -> None:
+def assign(cfg: IndexConfig, field: str, value: Any) -> None:
     """Set a (dotted) field of ``cfg``; a level bound replaces the frozen thresholds."""
     head, _, name = field.rpartition(".")
+    if not head:
+        setattr(cfg, field, value)
+        return
+    if not isinstance(cfg, RunConfig):
+        raise TypeError(f"{field} is a setting of a run, not of an index")
     if head == "thresholds":
         cfg.thresholds = dataclasses.replace(cfg.thresholds, **{name: value})
-    elif head == "llm":
-        setattr(cfg.llm, name, value)
     else:
-        setattr(cfg, field, value)
+        setattr(cfg.llm, name, value)
 
 
 def validate(cfg: RunConfig) -> None:
@@ -554,9 +559,6 @@ def validate(cfg: RunConfig) -> None:
     except ValueError as exc:
         raise ConfigError(f"--language: {exc}") from None
     if cfg.llm.enabled and not cfg.llm.model:
-        # Lazy: the backends package stays out of an unchanged re-run (tests/test_rerun_fast_path.py).
-        from batchsum.backends.server_models import missing_model_message
-
         raise ConfigError(missing_model_message(cfg.llm))
     if cfg.facts and not cfg.llm.enabled:
         raise ConfigError("--facts extracts facts with an LLM: give --base-url (and --model) too")
@@ -578,6 +580,14 @@ def _check_bounds(obj: Any, prefix: str = "") -> None:
             why = None if value is None else bounds_error(s, value)
             if why is not None:
                 raise ConfigError(f"{s.flag or s.key}: {why}")
+
+
+def require_ray() -> None:
+    """ConfigError naming the extra to install when Ray is not installed (``--executor ray``). Found without
+    importing it, so the command can check before it touches the output folder and an unchanged re-run
+    never loads Ray."""
+    if importlib.util.find_spec("ray") is None:
+        raise ConfigError("--executor ray needs Ray: pip install 'batchsum[ray]'")
 
 
 def check_out_apart(out: Path, paths: list[Path]) -> None:
@@ -649,8 +659,9 @@ def given_fields(ctx: Any, extra: dict[str, str] | None = None) -> tuple[set[str
     return typed, typed | {fields[name] for name, src in sources.items() if src == source.DEFAULT_MAP}
 
 
-def from_params(cfg: RunConfig, params: dict[str, Any]) -> None:
-    """Fill ``cfg`` from parsed click parameters (settings whose option the command has)."""
+def from_params(cfg: IndexConfig, params: dict[str, Any]) -> None:
+    """Fill ``cfg`` (a RunConfig, or an IndexConfig for index settings) from parsed click parameters
+    (settings whose option the command has)."""
     for s in SETTINGS:
         if s.flag is None or s.param_name not in params:
             continue

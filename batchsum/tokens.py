@@ -15,10 +15,12 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
+
+from batchsum.tree import atomic_write_bytes
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,11 @@ class Tokenizer(Protocol):
         """Character offset where each token of ``text`` starts (len == token count)."""
         ...
 
+    def starts_by_piece(self, text: str) -> Iterator[tuple[int, int, Any]]:
+        """``token_starts(text)`` a piece at a time: (start, end, starts of the tokens that start in
+        ``text[start:end]`` as a numpy int64 array) for each piece of :func:`text_pieces`."""
+        ...
+
 
 def cache_dir() -> Path:
     """Our cache folder (``$BATCHSUM_CACHE_DIR`` or ``~/.cache/batchsum``)."""
@@ -71,10 +78,7 @@ def _seed_tiktoken_cache(encoding: str) -> Path | None:
         target_dir.mkdir(parents=True, exist_ok=True)
         target = target_dir / hashlib.sha1(url.encode()).hexdigest()
         if not target.exists():
-            raw = gzip.decompress(packaged.read_bytes())
-            tmp = target.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_bytes(raw)
-            os.replace(tmp, target)
+            atomic_write_bytes(target, gzip.decompress(packaged.read_bytes()), durable=False)
         return target_dir
     except (ModuleNotFoundError, OSError) as exc:
         log.debug("could not seed tiktoken cache: %s", exc)
@@ -86,7 +90,9 @@ _PIECE_END = re.compile(r"\n(?=\S)")
 
 
 def _pieces(text: str, size: int) -> list[tuple[int, int]]:
-    """(start, end) spans covering ``text``, each ending after a newline before a non-space, ~``size`` long."""
+    """(start, end) spans covering ``text``, each ending after a newline before a non-space, ~``size`` long.
+
+    No sentence or paragraph end (``batchsum.chunking``) and no pre-token crosses such a point."""
     spans: list[tuple[int, int]] = []
     lo = 0
     n = len(text)
@@ -98,6 +104,11 @@ def _pieces(text: str, size: int) -> list[tuple[int, int]]:
         lo = m.end()
     spans.append((lo, n))
     return spans
+
+
+def text_pieces(text: str) -> list[tuple[int, int]]:
+    """The pieces ``text`` is tokenized in (``PIECE_CHARS`` long), as (start, end) spans."""
+    return _pieces(text, PIECE_CHARS)
 
 
 class TiktokenTokenizer:
@@ -132,11 +143,16 @@ class TiktokenTokenizer:
 
         small = len(text) < 2**32
         out = array.array("I" if small else "Q")
-        for lo, hi in _pieces(text, PIECE_CHARS):
-            starts = self._piece_starts(text[lo:hi])  # the whole text when it is one piece: no copy
-            if starts is not None:
-                out.frombytes((starts + lo).astype("uint32" if small else "uint64").tobytes())
+        for _, _, starts in self.starts_by_piece(text):
+            out.frombytes(starts.astype("uint32" if small else "uint64").tobytes())
         return out
+
+    def starts_by_piece(self, text: str) -> Iterator[tuple[int, int, Any]]:
+        import numpy as np
+
+        for lo, hi in text_pieces(text):
+            starts = self._piece_starts(text[lo:hi])  # the whole text when it is one piece: no copy
+            yield lo, hi, (np.zeros(0, dtype=np.int64) if starts is None else starts + lo)
 
     def _piece_starts(self, text: str) -> Any:
         """Start offsets of the tokens of ``text`` as a numpy int64 array, or None when it has none."""
@@ -192,11 +208,7 @@ def _load_encoding(tiktoken: Any, encoding: str) -> Any:
         from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
 
         params = ENCODING_CONSTRUCTORS[encoding]()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            pickle.dump(params, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        atomic_write_bytes(path, pickle.dumps(params, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
     except (ImportError, KeyError, OSError) as exc:
         log.debug("could not cache tiktoken ranks: %s", exc)
     return enc
@@ -222,6 +234,12 @@ class EstimateTokenizer:
 
     def token_starts(self, text: str) -> Sequence[int]:
         return range(0, len(text), CHARS_PER_TOKEN)
+
+    def starts_by_piece(self, text: str) -> Iterator[tuple[int, int, Any]]:
+        import numpy as np
+
+        for lo, hi in text_pieces(text):
+            yield lo, hi, np.arange(-(-lo // CHARS_PER_TOKEN) * CHARS_PER_TOKEN, hi, CHARS_PER_TOKEN, dtype=np.int64)
 
 
 _lock = threading.Lock()

@@ -24,6 +24,7 @@ from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
 from batchsum.secrets import redact as redact_secrets
+from batchsum.transcript_shape import agent_transcript_reason
 
 log = logging.getLogger(__name__)
 
@@ -389,9 +390,6 @@ def _utf8_name(name: str) -> bool:
 
 def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     """Decide journal/conversation/document from extension, content shape and folder names."""
-    # Imported here: only a file that is read needs it, never an unchanged re-run.
-    from batchsum.agent_transcript import agent_transcript_reason
-
     agent = agent_transcript_reason(text)
     if agent is not None:
         return "conversation", agent  # the reason starts "agent transcript" (see agent_transcript.run_extras)

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import run
 from batchsum.errors import BatchsumError, ConfigError
+from batchsum.memory.ingest import FactsConfig, run_facts
 from batchsum.walk import ALL_EXTS
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.engine.records import RunResult
-    from batchsum.memory.ingest import FactsConfig
 
 log = logging.getLogger(__name__)
 
@@ -97,9 +97,6 @@ class Watcher:
         return result
 
     def _facts(self) -> None:
-        # Lazy: fact extraction loads asyncio and pydantic, only for a watch with --facts.
-        from batchsum.memory.ingest import run_facts
-
         assert self.facts is not None
         fcfg = dataclasses.replace(self.facts, run=self.cfg)
         try:

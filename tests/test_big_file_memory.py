@@ -1,14 +1,17 @@
-"""One big file in bounded memory: a planned document holds its text once (chunks slice it when a
-request is built), a chunk sent to a worker carries only its own slice, and an executor builds only
-a bounded number of leaf requests ahead of the workers that summarize them."""
+"""One big file in bounded memory: planning holds no offset per token of the whole text, a planned
+document holds its text once (chunks slice it when a request is built) and lets it go once every
+chunk's request is built, a chunk sent to a worker carries only its own slice, and an executor builds
+only a bounded number of leaf requests ahead of the workers that summarize them."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import pickle
 import random
 import sys
 import tracemalloc
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,9 +20,10 @@ import batchsum
 from batchsum import tokens
 from batchsum.chunking import chunk_text
 from batchsum.config import RunConfig
-from batchsum.engine.executor import LocalExecutor
-from batchsum.engine.prepare import prepare_file
-from batchsum.model import Backend, SummaryOutput, SummaryRequest
+from batchsum.engine.executor import Driver, LocalExecutor
+from batchsum.engine.prepare import plan_document, prepare_file, read_source
+from batchsum.model import Backend, Document, SummaryOutput, SummaryRequest
+from batchsum.planning import FilePlan
 from batchsum.tokens import get_tokenizer
 from batchsum.walk import SourceRef
 
@@ -62,12 +66,72 @@ def test_a_planned_document_holds_its_text_once(tmp_path: Path, monkeypatch: pyt
     assert text_bytes > 2 * len(plan.doc.text)  # two bytes a character
     # The text, the nodes and nothing else: the chunks' texts were a second copy of it.
     assert held < 1.2 * text_bytes, (held, text_bytes)
-    # Reading needs the bytes and the text at once; planning the text, a 4-byte offset per token
-    # and the sentence table (a list of Python ints per sentence was ~1.1x the text on its own).
-    assert peak < 2.6 * text_bytes, (peak, text_bytes)
+    # Reading needs the bytes and the text at once, and the decoder a buffer of its own (~2.1x the
+    # text); planning less (see the next test).
+    assert peak < 2.3 * text_bytes, (peak, text_bytes)
     leaves = [n for n in plan.nodes if n.chunk is not None]
     assert leaves and all(n.text is None for n in leaves)
     assert all(n.chunk.text == plan.doc.text[n.chunk.start : n.chunk.end] for n in leaves if n.chunk)
+
+
+def test_planning_holds_no_offset_per_token_of_the_whole_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "PIECE_CHARS", 1 << 14)  # a piece's own working memory: small here
+    path = tmp_path / "book.txt"
+    _book(path, 3_000_000)
+    cfg = RunConfig(paths=[path], out=tmp_path / "out", index=False, quiet=True)
+    tok = get_tokenizer(cfg.encoding)
+    doc = read_source(SourceRef(path, path.name, path.parent), cfg)
+    assert isinstance(doc, Document)
+    plan_document(dataclasses.replace(doc, relpath="warm.txt", text=doc.text[:30_000]), cfg, tok)  # modules, tables
+    tracemalloc.start()
+    try:
+        plan = plan_document(doc, cfg, tok)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(plan.chunks) > 50
+    # Sentences and their token counts (~17 bytes a sentence), not a 4-byte offset per token.
+    assert peak < 4 * doc.tokens, (peak, doc.tokens)
+
+
+class _Watching(LocalExecutor):
+    """Keeps the plans it runs (the public executor seam)."""
+
+    def __init__(self, backend: Backend, fallback: Backend) -> None:
+        super().__init__(backend, fallback)
+        self.plans: list[FilePlan] = []
+
+    async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
+        async def kept() -> AsyncIterator[FilePlan]:
+            async for plan in plans:
+                self.plans.append(plan)
+                yield plan
+
+        await super().execute(kept(), driver)
+
+
+@pytest.mark.parametrize("index", [False, True])
+def test_a_document_lets_its_text_go_once_its_chunks_requests_are_built(tmp_path: Path, index: bool) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    _book(corpus / "a.txt", 60_000)
+    made: list[_Watching] = []
+
+    def factory(backend: Backend, fallback: Backend) -> _Watching:
+        made.append(_Watching(backend, fallback))
+        return made[-1]
+
+    cfg = RunConfig(paths=[corpus], out=tmp_path / "out", index=index, quiet=True, chunk_size=300, chunk_overlap=30)
+    result = batchsum.run(cfg, executor=factory)
+    assert result.exit_code == 0
+    (plan,) = made[0].plans
+    assert len(plan.chunks) > 20
+    # Without an index nothing needs it; the index keeps a small file's text for its spans.
+    assert plan.text_released is not index
+    assert (plan.doc.text == "") is not index
+    if not index:
+        with pytest.raises(RuntimeError, match="released"):
+            _ = plan.chunks[0].text
 
 
 def test_a_pickled_chunk_carries_its_own_slice_only() -> None:

@@ -11,7 +11,6 @@ import yaml
 from click.testing import CliRunner
 
 from batchsum.agent_transcript import (
-    agent_transcript_reason,
     digest_agent_transcript,
     parse_transcript,
     read_transcript,
@@ -19,6 +18,7 @@ from batchsum.agent_transcript import (
 )
 from batchsum.cli import main
 from batchsum.errors import InputError
+from batchsum.transcript_shape import agent_transcript_reason
 from batchsum.walk import SourceRef, read_document
 
 

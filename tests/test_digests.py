@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from batchsum.cli import main
-from batchsum.digests import load_state
+from batchsum.digest_state import load_state
 from batchsum.periods import FileFacts, Period, group, one_line, years_of
 from batchsum.tree import parse_markdown
 

@@ -1,14 +1,20 @@
 """Dependencies point one way: no import cycle among batchsum's modules, counting imports inside
-functions too (only ``if TYPE_CHECKING:`` imports are left out: they never run)."""
+functions and modules loaded by name (``"batchsum.module:name"``) too (only ``if TYPE_CHECKING:`` imports
+are left out: they never run)."""
 
 from __future__ import annotations
 
 import ast
+import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.conftest import REPO
 
 PACKAGE = REPO / "batchsum"
+TARGET = r"batchsum(\.\w+)+:\w+"  # what batchsum.lazy.load is given
 
 
 def _module_name(path: Path) -> str:
@@ -40,6 +46,8 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
             for alias in node.names:
                 sub = f"{node.module}.{alias.name}"
                 found.add(sub if sub in modules else node.module)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(TARGET, node.value):
+            found.add(node.value.partition(":")[0])  # loaded by name (batchsum.lazy.load): an import all the same
     return {m for m in found if m in modules}
 
 
@@ -85,3 +93,78 @@ def test_nothing_imports_the_cli() -> None:
     offenders = sorted(m for m, deps in graph.items() if not m.startswith("batchsum.cli") and m != "batchsum.__main__"
                        and any(d.startswith("batchsum.cli") for d in deps))  # fmt: skip
     assert offenders == []
+
+
+# Imports of batchsum's own modules inside functions, each keeping a heavy library off a fast path or off
+# a process that never needs it. Any other own-module import sits at the top of its module, or is named
+# in one of the tables batchsum.lazy.load reads (see test_every_module_loaded_by_name_exists).
+LAZY_OWN_IMPORTS: dict[str, set[str]] = {
+    "batchsum.compact.api": {"batchsum.compact.llm"},  # the event loop and HTTP client, only for LLM compaction
+    "batchsum.backends.llm_output": {"batchsum.backends.llm_facets"},  # pydantic, only when facets are asked for
+    # The query path of a search: no index writer, no walker (tests/test_search_imports.py).
+    "batchsum.index.search": {"batchsum.sources"},
+    "batchsum.engine.ray_executor": {"batchsum.index.embed"},  # the embedder: in the workers, not in the driver
+    "batchsum.warmup": {"batchsum.backends.llm", "batchsum.index.embed"},  # its purpose: imports off the main thread
+}
+
+
+def _lazy_own_imports(path: Path, modules: set[str]) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_checking_nodes(tree)
+    found: set[str] = set()
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(func):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names if a.name in modules)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("batchsum"):
+                found.update(
+                    f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
+                    for a in node.names
+                )
+    return found
+
+
+def test_own_modules_are_imported_at_the_top() -> None:
+    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    lazy = {name: found for name, path in files.items() if (found := _lazy_own_imports(path, set(files)))}
+    assert lazy == LAZY_OWN_IMPORTS
+
+
+def test_the_command_line_imports_nothing_heavy() -> None:
+    """``import batchsum.cli`` (what ``batchsum --help`` runs) loads no heavy library."""
+    code = "import json, sys; import batchsum.cli; print(json.dumps(sorted(sys.modules)))"
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
+                                           check=True).stdout))  # fmt: skip
+    heavy = {"numpy", "chromadb", "onnxruntime", "ray", "openai", "aiohttp", "pydantic", "duckdb", "yaml", "asyncio"}
+    assert heavy & loaded == set()
+
+
+def _named_targets() -> set[str]:
+    """Every ``"batchsum.module:name"`` string in the package: what batchsum.lazy.load is given."""
+    found: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(TARGET, node.value):
+                found.add(node.value)
+    return found
+
+
+def test_every_module_loaded_by_name_exists() -> None:
+    """The tables of modules loaded on demand (the library's entry points, the commands and their work,
+    the backends, what an unchanged re-run skips) name objects that exist."""
+    import batchsum
+    from batchsum.lazy import load
+
+    targets = _named_targets() | set(batchsum._STAGES.values())
+    assert len(targets) > 20  # the tables were found
+    missing = []
+    for target in sorted(targets):
+        try:
+            load(target)
+        except (ImportError, AttributeError) as exc:
+            missing.append(f"{target}: {exc}")
+    assert missing == []

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import batchsum.tokens as tokens_mod
+from batchsum.chunking import chunk_text
 from batchsum.tokens import _pieces, get_tokenizer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,6 +43,18 @@ def test_piecewise_token_starts_equal_whole_text_tokenization(monkeypatch) -> No
     for size in (64, 1000, 7777):
         monkeypatch.setattr(tokens_mod, "PIECE_CHARS", size)
         assert list(tok.token_starts(text)) == whole, size
+
+
+def test_chunks_are_the_same_whatever_the_piece_size(monkeypatch) -> None:
+    """Units are built a piece at a time; no sentence crosses a piece's end, so the cuts are those of the whole text."""
+    tok = get_tokenizer("cl100k_base")
+    text = _mixed_text(1500)
+    settings = [(300, 30), (120, 100), (500, 0)]  # 120/100: lines longer than a chunk's new content
+    whole = [chunk_text(text, tok, size, overlap) for size, overlap in settings]  # one piece
+    assert all(len(chunks) > 20 for chunks in whole)
+    for piece in (64, 1000):
+        monkeypatch.setattr(tokens_mod, "PIECE_CHARS", piece)
+        assert [chunk_text(text, tok, size, overlap) for size, overlap in settings] == whole, piece
 
 
 PROBE = """

@@ -206,3 +206,15 @@ def test_tokens_passages_and_stems() -> None:
     assert [len(t.split()) for _, t in got] == [100, 100, 100, 100]
     assert got[1][0] == text.index("w50 ") and got[-1][1].endswith("w249")
     assert list(passages("")) == []
+
+
+def test_a_document_rollup_counts_its_further_passages(tmp_path: Path) -> None:
+    """A document's rollup is its best passage plus a share of its next best ones: the source passages
+    around SECRET add to minutes.md's; hangar.md's single summary passage is all it has."""
+    cfg, _, rel = _corpus(tmp_path)
+    with contextlib.closing(LexicalStore(lexical_path(cfg))) as store:
+        scores = store.scores(query_tokens("zeppelin hangar roof"), LexFilter())
+        rollup = store.last_rollup
+    assert rollup["hangar.md"] == pytest.approx(scores["hangar.md:summary:L3:final"])
+    best = max(v for k, v in scores.items() if k.startswith(rel))
+    assert best < rollup[rel] < 2 * best

@@ -20,6 +20,7 @@ from batchsum.engine.executor_choice import executor_for
 from batchsum.engine.process_executor import (
     AUTO,
     POOL_MIN_BYTES,
+    WORKER_FILE_MAX_BYTES,
     ProcessExecutor,
     holds_bytes,
     pool_size,
@@ -46,8 +47,8 @@ def _refs(corpus: Path) -> list[SourceRef]:
 class Recorded:
     """An executor factory that keeps the ProcessExecutor it builds (the public executor seam)."""
 
-    def __init__(self, cfg: RunConfig, corpus: Path) -> None:
-        factory = process_executor(cfg, _refs(corpus))
+    def __init__(self, cfg: RunConfig, corpus: Path | list[SourceRef]) -> None:
+        factory = process_executor(cfg, _refs(corpus) if isinstance(corpus, Path) else corpus)
         assert factory is not None
         self.factory = factory
         self.made: list[ProcessExecutor] = []
@@ -134,6 +135,34 @@ def test_a_worker_that_dies_costs_a_warning_not_the_run(tmp_path: Path) -> None:
         process.join(timeout=30)
         assert not process.is_alive()
     assert any("worker processes lost" in w for w in two.warnings)
+    assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
+    assert _records(two) == _records(one)
+
+
+def test_a_first_file_too_big_for_a_worker_is_read_before_the_pool_starts(tmp_path: Path) -> None:
+    """Workers would only wait while this process reads and plans it, their memory added to its peak."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_CORPUS, corpus)
+    with open(corpus / "0-big.txt", "wb") as fh:  # binary (NUL bytes): read here, quickly found unreadable
+        fh.truncate(WORKER_FILE_MAX_BYTES + 1)
+    one = batchsum.run(_config(corpus, tmp_path / "one", 1))
+    cfg = _config(corpus, tmp_path / "two", 2)
+    # The run reads its files in path order: the big one first.
+    recorded = Recorded(cfg, [r for r in _refs(corpus) if not r.relpath.startswith(".")])
+    pools: list[object] = []
+
+    def watching(backend: Backend, fallback: Backend) -> ProcessExecutor:
+        executor = recorded(backend, fallback)
+        pools.append(executor.pool)
+        return executor
+
+    two = batchsum.run(cfg, executor=watching)
+    executor = recorded.made[0]
+    assert pools == [None]  # no worker process while the big file was read
+    # Then the pool started, and (--processes waits for it) the workers read every other file.
+    assert [p.path for p in two.problems] == [str(corpus / "0-big.txt")]
+    assert executor.prepared_by_workers == len(two.files) - 1 > 0
+    assert executor.computed_by_workers > 0 and executor.broken is None
     assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
     assert _records(two) == _records(one)
 

@@ -454,3 +454,22 @@ def test_hits_without_snippets_are_the_same_hits(corpus: RunConfig) -> None:
     full, bare = search(corpus, query, k=5), search(corpus, query, k=5, snippets=False)
     assert [(h.node_id, h.score) for h in bare] == [(h.node_id, h.score) for h in full]
     assert all(h.snippet for h in full) and not any(h.snippet or h.terms for h in bare)
+
+
+def test_a_document_is_ranked_by_all_its_matching_passages(tmp_path: Path) -> None:
+    """Documents are ranked by their best passages rolled up, then each shows its best node once: the walk
+    that saw herons by the river three times outranks the note that mentions them once (a little more
+    strongly), and k hits come from k files although the walk's nodes alone could fill them."""
+    out = tmp_path / "out"
+    write_doc(out, "walks/river.md", "Three walks along the river, each with a heron.",
+              chunks=["A grey heron fished by the river in the morning.",
+                      "At dusk the heron stood in the river reeds again.",
+                      "The heron flew low over the river towards the weir."])  # fmt: skip
+    write_doc(out, "notes/heron.md", "A heron by the river: the heron fished by the river bank.")
+    write_doc(out, "notes/kingfisher.md", "A kingfisher dived into the river near the bridge.")
+    write_doc(out, "notes/garden.md", "A heron visited the garden pond and took two goldfish.")
+    cfg = RunConfig(paths=[], out=out)
+    sync_index(cfg, ["walks/river.md", "notes/heron.md", "notes/kingfisher.md", "notes/garden.md"], [])
+    hits = search(cfg, "heron by the river", k=3)
+    assert [h.source_path for h in hits][:2] == ["walks/river.md", "notes/heron.md"]
+    assert len({h.source_path for h in hits}) == 3

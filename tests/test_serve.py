@@ -345,7 +345,7 @@ def test_redact_masks_secrets_in_the_injected_summaries(tmp_path: Path, upstream
 
 
 def test_serve_redacts_by_default_when_the_upstream_is_not_loopback() -> None:
-    from batchsum.cli._memory_options import build_config
+    from batchsum.cli._schema_options import build_config
 
     remote = build_config([], Path("out"), {"base_url": "https://llm.example.com/v1"})
     local = build_config([], Path("out"), {"base_url": "http://127.0.0.1:8080/v1"})

@@ -35,6 +35,7 @@ from batchsum.backends.llm_client import (
     LLMClient,
     Prompt,
     RequestGate,
+    check_server,
 )
 from batchsum.backends.llm_output import clean_output, parse_facets, sanitize_for_log
 from batchsum.backends.prompts import PromptSet
@@ -91,6 +92,12 @@ class LLMBackend:
         self.fallbacks = 0
         self.inputs_truncated = 0
         self.outputs_trimmed = 0
+
+    @staticmethod
+    def check_server(cfg: LLMConfig) -> None:
+        """Raise :class:`~batchsum.errors.LLMUnavailable` when the server refuses connections or rejects the
+        key (:func:`~batchsum.backends.llm_client.check_server`)."""
+        check_server(cfg)
 
     @property
     def model(self) -> str | None:

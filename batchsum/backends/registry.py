@@ -1,12 +1,14 @@
 """Backends by kind (the pipeline file's ``backend.kind``): each kind builds the run's backend and
-the extractive fallback it falls back to. Backend modules are imported only when a run needs one."""
+the extractive fallback it falls back to. Backend modules are imported only when a run needs one,
+by :func:`backend_class`, from the one table :data:`CLASSES`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from batchsum.config import LLM_CACHE_DIR
+from batchsum.config import BACKEND_KINDS, LLM_CACHE_DIR
+from batchsum.lazy import load
 
 if TYPE_CHECKING:
     from batchsum.config import LLMConfig, RunConfig
@@ -16,12 +18,21 @@ if TYPE_CHECKING:
 
 BackendFactory = Callable[["RunConfig", "Tokenizer"], "tuple[Backend, Backend]"]
 
+# kind -> its backend class. Imported when a run builds one: numpy for the extractive backend (every run
+# and plan loads this registry, LLM ones too), the event loop and the HTTP client for the LLM's.
+CLASSES: dict[str, str] = dict(
+    zip(BACKEND_KINDS, ("batchsum.backends.extractive:ExtractiveBackend", "batchsum.backends.llm:LLMBackend"),
+        strict=True)
+)  # fmt: skip
+
+
+def backend_class(kind: str) -> Any:
+    """The backend class of ``kind`` (one of :data:`~batchsum.config.BACKEND_KINDS`), its module imported now."""
+    return load(CLASSES[kind])
+
 
 def _extractive(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
-    # Lazy: numpy, only once a summary is made (`batchsum report` loads this module via digests).
-    from batchsum.backends.extractive import ExtractiveBackend
-
-    extractive = ExtractiveBackend(tokenizer, final_words=cfg.final_words)
+    extractive = backend_class("extractive")(tokenizer, final_words=cfg.final_words)
     return extractive, extractive
 
 
@@ -40,10 +51,7 @@ class LazyExtractive:
     async def summarize(self, request: SummaryRequest) -> SummaryOutput:
         """The extractive summary of ``request``."""
         if self._backend is None:
-            # Lazy: numpy, only once a summary is made (`batchsum report` loads this module via digests).
-            from batchsum.backends.extractive import ExtractiveBackend
-
-            self._backend = ExtractiveBackend(self._tokenizer, final_words=self._final_words)
+            self._backend = backend_class("extractive")(self._tokenizer, final_words=self._final_words)
         return await self._backend.summarize(request)
 
     async def aclose(self) -> None:
@@ -51,15 +59,12 @@ class LazyExtractive:
 
 
 def _llm(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
-    # Lazy: the LLM backend loads asyncio and the HTTP client, only for LLM runs.
-    from batchsum.backends.llm import LLMBackend
-
     extractive = LazyExtractive(tokenizer, cfg.final_words)
     cache_dir = (cfg.state_dir / LLM_CACHE_DIR) if cfg.llm.cache else None
-    return LLMBackend(cfg.llm, tokenizer=tokenizer, fallback=extractive, cache_dir=cache_dir), extractive
+    return backend_class("llm")(cfg.llm, tokenizer=tokenizer, fallback=extractive, cache_dir=cache_dir), extractive
 
 
-BACKENDS: dict[str, BackendFactory] = {"extractive": _extractive, "llm": _llm}
+BACKENDS: dict[str, BackendFactory] = dict(zip(BACKEND_KINDS, (_extractive, _llm), strict=True))
 
 
 def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
@@ -70,7 +75,4 @@ def make_backends(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backen
 def check_llm_server(cfg: LLMConfig) -> None:
     """Raise :class:`~batchsum.errors.LLMUnavailable` when the configured server refuses connections
     or rejects the key (before any work, so a run does not fall back node by node)."""
-    # Lazy: asyncio and the HTTP client, only for LLM runs.
-    from batchsum.backends.llm_client import check_server
-
-    check_server(cfg)
+    backend_class("llm").check_server(cfg)

@@ -1,10 +1,14 @@
-"""The ``batchsum`` command line. Commands live in sibling modules and load lazily,
-so ``batchsum --help`` never imports chromadb, onnxruntime, duckdb or openai."""
+"""The ``batchsum`` command line. Commands live in sibling modules, loaded by name when one runs
+(:data:`COMMANDS`), so ``batchsum --help`` never imports chromadb, onnxruntime, duckdb or openai.
+
+A command whose work needs a heavy library (pydantic, aiohttp, numpy, the event loop) declares only its
+options and help in ``<cmd>.py``, which ``batchsum <cmd> --help`` and the config file's defaults load;
+its work lives in ``<cmd>_body.py``, which imports those libraries at the top and is loaded, like the
+command modules, by :func:`batchsum.lazy.load` when the command runs."""
 
 from __future__ import annotations
 
 import atexit
-import importlib
 import os
 import sys
 import threading
@@ -16,14 +20,15 @@ from batchsum import __version__
 from batchsum.blas import single_threaded_blas
 from batchsum.cli.defaults import apply_out_envvar, command_defaults, find_config_file, load_config_file
 from batchsum.errors import BatchsumError
+from batchsum.lazy import load
 
-# command name -> "module:attribute"; each module owns its command(s).
+# command name -> "module:attribute": the module declaring it (loaded when the command runs or shows its help).
 COMMANDS: dict[str, str] = {
     "run": "batchsum.cli.run:run",
     "plan": "batchsum.cli.run:plan",
     "report": "batchsum.cli.report:report",
     "export": "batchsum.cli.report:export",
-    "index": "batchsum.cli.search:index",
+    "index": "batchsum.cli.index:index",
     "search": "batchsum.cli.search:search",
     "eval": "batchsum.cli.eval:eval_",
     "compact": "batchsum.cli.compact:compact_cmd",
@@ -57,8 +62,7 @@ class LazyGroup(click.Group):
         target = COMMANDS.get(cmd_name)
         if target is None:
             return None
-        module_name, attr = target.split(":")
-        cmd: Any = getattr(importlib.import_module(module_name), attr)
+        cmd: Any = load(target)
         if not isinstance(cmd, click.Command):
             return None
         apply_out_envvar(cmd)
@@ -113,6 +117,7 @@ def entry() -> None:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
             if not isinstance(exc.code, int | None):
                 print(exc.code, file=sys.stderr)
+            # Private: atexit has no public call that runs its handlers before the interpreter exits.
             atexit._run_exitfuncs()
             for stream in (sys.stdout, sys.stderr):
                 try:

@@ -1,16 +1,16 @@
-"""``batchsum facts``: parse options, call :func:`batchsum.memory.run_facts`, print what changed."""
+"""``batchsum facts``: its options and help (what ``batchsum facts --help`` loads); the extraction runs in
+:mod:`batchsum.cli.facts_body`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import click
 
-from batchsum.cli._common import setup_logging, translate_errors
-from batchsum.cli._memory_options import build_config, index_options, llm_options
-from batchsum.errors import ConfigError
+from batchsum.cli._common import translate_errors
+from batchsum.cli._schema_options import index_options, llm_options
+from batchsum.lazy import load
 
 
 @click.command()
@@ -29,36 +29,7 @@ from batchsum.errors import ConfigError
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--verbose", "-v", is_flag=True, help="More log output.")
 @translate_errors
-def facts(paths: tuple[Path, ...], out: Path, content_type: str, scope: str | None, ignore: tuple[str, ...],
-          git: bool, wait: bool, as_json: bool, quiet: bool, verbose: bool, **params: Any) -> None:  # fmt: skip
+def facts(**params: Any) -> None:
     """Extract atomic facts from new journal entries and conversation turns in PATHS and reconcile them
     with what OUT already knows (ADD / UPDATE / DELETE / NONE). Needs an OpenAI-compatible --base-url."""
-    # Lazy: fact extraction loads asyncio and pydantic; `batchsum facts --help` does not.
-    from batchsum.memory.ingest import FactsConfig, run_facts
-
-    setup_logging(quiet, verbose)
-    if not paths:
-        raise ConfigError("give at least one file or folder to extract facts from")
-    cfg = build_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,
-                       wait_lock=wait, quiet=quiet)  # fmt: skip
-    result = run_facts(FactsConfig(run=cfg, scope=scope, json_format=params["json_format"]))
-    if as_json:
-        c = result.changes
-        click.echo(json.dumps({
-            "files": result.files, "unchanged": result.unchanged, "documents_skipped": result.other,
-            "units": result.units, "added": len(c.added), "updated": len(c.updated), "deleted": len(c.deleted),
-            "kept": c.kept, "malformed": result.malformed,
-            "problems": [{"path": p.path, "reason": p.reason} for p in result.problems],
-            "seconds": round(result.seconds, 3),
-        }))  # fmt: skip
-    elif not quiet:
-        for p in result.problems:
-            click.echo(f"failed: {p.path}: {p.reason}", err=True)
-        click.echo(result.summary_line())
-        if result.malformed:
-            click.echo(
-                f"warning: {result.malformed} malformed answer(s): their entries are asked again by the next"
-                " `batchsum facts` (another --model may answer better)",
-                err=True,
-            )
-    raise SystemExit(result.exit_code)
+    load("batchsum.cli.facts_body:facts")(**params)

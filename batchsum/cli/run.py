@@ -15,8 +15,10 @@ from batchsum import jsonio
 from batchsum.cli._common import EXIT_USAGE, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.errors import ConfigError
+from batchsum.lazy import load
+from batchsum.pipeline_file import apply_pipeline, load_pipeline
 from batchsum.remembered import reuse
-from batchsum.settings import SETTINGS, click_option, from_params, given_fields, validate
+from batchsum.settings import SETTINGS, click_option, from_params, given_fields, require_ray, validate
 from batchsum.warmup import start_llm_imports
 
 
@@ -60,9 +62,6 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     cli_set, given = given_fields(ctx, {"paths": "paths"})
     pipeline = params.get("pipeline")
     if pipeline is not None:
-        # Lazy: the pipeline file needs PyYAML, which an unchanged re-run without one never loads.
-        from batchsum.pipeline_file import apply_pipeline, load_pipeline
-
         spec = load_pipeline(pipeline)
         if not params.get("paths"):
             cli_set.discard("paths")
@@ -103,9 +102,6 @@ def run(ctx: click.Context, **params: Any) -> None:
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
     if cfg.executor == "ray":
-        # Lazy: the Ray executor's module loads asyncio and the task graph, which an unchanged re-run never needs.
-        from batchsum.engine.ray_executor import require_ray
-
         require_ray()  # before the output folder is locked or created
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
@@ -127,10 +123,8 @@ def run(ctx: click.Context, **params: Any) -> None:
         click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
     exit_code = result.exit_code
     if cfg.facts and result.run.status != "aborted":
-        # Lazy: fact extraction loads asyncio and pydantic, only for a run with --facts.
-        from batchsum.memory.ingest import FactsConfig, run_facts
-
-        facts = run_facts(FactsConfig(run=cfg))
+        # Fact extraction (asyncio, pydantic) loads only for a run with --facts.
+        facts = load("batchsum.cli.facts_body:after_run")(cfg)
         if not cfg.quiet:
             click.echo(f"facts: {facts.summary_line()}", err=params["as_json"])
         exit_code = max(exit_code, facts.exit_code)

@@ -1,27 +1,16 @@
-"""``batchsum serve``: parse options, build a ServeConfig, run the endpoint until SIGINT/SIGTERM."""
+"""``batchsum serve``: its options and help (what ``batchsum serve --help`` loads); the server is started by
+:mod:`batchsum.cli.serve_body`."""
 
 from __future__ import annotations
 
-import ipaddress
-import os
 from pathlib import Path
 from typing import Any
 
 import click
 
-from batchsum.cli._common import setup_logging, translate_errors
-from batchsum.cli._memory_options import build_config, index_options, llm_options
-from batchsum.errors import ConfigError
-from batchsum.watch import parse_duration_ms
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+from batchsum.cli._common import translate_errors
+from batchsum.cli._schema_options import index_options, llm_options
+from batchsum.lazy import load
 
 
 @click.command()
@@ -64,34 +53,8 @@ def _loopback(host: str) -> bool:
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--verbose", "-v", is_flag=True, help="More log output.")
 @translate_errors
-def serve(out: Path, host: str, port: int, serve_key: str | None, watch_paths: tuple[Path, ...], debounce: str,
-          no_facts: bool, no_summaries: bool, top_k: int, git: bool, quiet: bool, verbose: bool,
-          **params: Any) -> None:  # fmt: skip
+def serve(**params: Any) -> None:
     """An OpenAI-compatible chat endpoint (POST /v1/chat/completions, GET /v1/models) that answers
     through the upstream --base-url/--model with the summaries and facts of OUT injected, and keeps
     each conversation's turns, facts and summary under OUT/conversations/."""
-    # Lazy: the server loads aiohttp, asyncio and pydantic; `batchsum serve --help` does not.
-    from batchsum.serve.app import run_server
-    from batchsum.serve.config import ServeConfig
-
-    setup_logging(quiet, verbose)
-    if not params.get("base_url") or not params.get("model"):
-        raise ConfigError("serve needs the upstream server: --base-url URL and --model NAME")
-    if not _loopback(host) and not serve_key:
-        raise ConfigError(f"--host {host} is reachable from other machines: set --serve-key (or BATCHSUM_SERVE_KEY)")
-    cfg = build_config(list(watch_paths), out, params, git=git, quiet=True)
-    scfg = ServeConfig(
-        run=cfg, host=host, port=port, client_key=serve_key or None, watch=list(watch_paths),
-        json_format=params["json_format"], top_facts=top_k, facts=not no_facts, summarize=not no_summaries,
-        debounce_ms=parse_duration_ms(debounce),
-    )  # fmt: skip
-    out.mkdir(parents=True, exist_ok=True)
-
-    def announce(url: str) -> None:
-        click.echo(f"batchsum serve: listening on {url} (upstream {cfg.llm.base_url}, model {cfg.llm.model})",
-                   err=False)  # fmt: skip
-        if not quiet:
-            click.echo(f"  point a client at it: OPENAI_BASE_URL={url}", err=True)
-
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    run_server(scfg, announce)
+    load("batchsum.cli.serve_body:serve")(**params)

@@ -1,30 +1,17 @@
-"""``batchsum watch``: parse options, build a RunConfig, watch until SIGINT/SIGTERM."""
+"""``batchsum watch``: its options and help (what ``batchsum watch --help`` loads); the watcher runs in
+:mod:`batchsum.cli.watch_body`."""
 
 from __future__ import annotations
 
-import signal
-import time
 from pathlib import Path
-from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from batchsum.cli._common import setup_logging, translate_errors
-from batchsum.cli._memory_options import build_config, index_options, llm_options
-from batchsum.errors import ConfigError
+from batchsum.cli._common import translate_errors
+from batchsum.cli._schema_options import index_options, llm_options
+from batchsum.lazy import load
 from batchsum.model import TYPE_CHOICES
-from batchsum.remembered import reuse
-from batchsum.settings import given_fields
-from batchsum.watch import Watcher, parse_duration_ms, watch_config
-
-if TYPE_CHECKING:
-    from batchsum.config import RunConfig
-
-
-def _reuse_remembered(cfg: RunConfig) -> None:
-    """Options left out take the output folder's remembered settings, as with ``batchsum run``."""
-    reuse(cfg, given_fields(click.get_current_context())[1])
 
 
 @click.command()
@@ -55,43 +42,7 @@ def _reuse_remembered(cfg: RunConfig) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--verbose", "-v", is_flag=True, help="More log output.")
 @translate_errors
-def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, ignore: tuple[str, ...],
-          with_facts: bool, no_metrics: bool, git: bool, quiet: bool, verbose: bool,
-          **params: Any) -> None:  # fmt: skip
+def watch(**params: Any) -> None:
     """Summarize PATHS into OUT, then again (incrementally) whenever files are created, modified or
     deleted. Holds OUT's lock only while writing; stops cleanly on Ctrl-C or SIGTERM."""
-    # Lazy: fact extraction loads asyncio and pydantic; `batchsum watch --help` does not.
-    from batchsum.memory.ingest import FactsConfig
-
-    setup_logging(quiet, verbose)
-    if not paths:
-        raise ConfigError("give at least one file or folder to watch")
-    if with_facts and not params.get("base_url"):
-        raise ConfigError("--facts needs an LLM: give --base-url (and --model)")
-    cfg = build_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,
-                       metrics=not no_metrics, quiet=True, command_line="batchsum watch")  # fmt: skip
-    _reuse_remembered(cfg)
-    cfg = watch_config(cfg, list(paths))
-    facts = FactsConfig(run=cfg, json_format=params["json_format"]) if with_facts else None
-
-    def report(line: str) -> None:
-        is_problem = line.startswith(("failed", "run failed", "facts failed", "warning"))
-        if is_problem or not quiet:
-            click.echo(f"[{time.strftime('%H:%M:%S')}] {line}", err=is_problem)
-
-    watcher = Watcher(cfg, debounce_ms=parse_duration_ms(debounce), facts=facts, report=report)
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        if watcher.stopping:  # a second signal: stop now (a run in progress resumes next time)
-            raise KeyboardInterrupt
-        report("stopping (a run in progress finishes first)")
-        watcher.stop(timeout=0)
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
-    try:
-        watcher.loop()
-    except KeyboardInterrupt:
-        report("stopped")
-        raise SystemExit(130) from None
-    report("stopped")
+    load("batchsum.cli.watch_body:watch")(**params)

@@ -61,10 +61,8 @@ class _CallablePackage(types.ModuleType):
     package and its main function share a name on ``batchsum``."""
 
     def __call__(self, messages: Any, /, **options: Any) -> CompactionResult:
-        # Lazy: numpy and the extractive summarizer load on the first call (see the module docstring).
-        from batchsum.compact.api import compact
-
-        return compact(messages, **options)
+        result: CompactionResult = __getattr__("compact")(messages, **options)
+        return result
 
 
 sys.modules[__name__].__class__ = _CallablePackage

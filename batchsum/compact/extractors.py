@@ -26,8 +26,8 @@ from typing import Any, Literal
 from batchsum.backends.budget import middle_truncate
 from batchsum.compact.messages import Message
 from batchsum.tokens import Tokenizer
+from batchsum.transcript_shape import TOOL_NAMES, ToolKind
 
-ToolKind = Literal["read_file", "shell", "search", "create_file", "edit_file", "other"]
 TurnKind = Literal["system", "summary", "task", "user", "assistant", "tool_result"]
 Status = Literal["success", "error", "partial"]
 
@@ -118,33 +118,6 @@ _READ_CMDS = {"open", "cat", "head", "tail", "less", "more", "view", "goto", "sc
 _SEARCH_CMDS = {"search_dir", "search_file", "find_file", "grep", "rg", "ag", "find", "ack", "egrep", "fgrep", "locate"}
 _CREATE_CMDS = {"create", "touch", "write_file", "create_file"}
 _EDIT_CMDS = {"edit", "str_replace", "insert", "apply_patch", "patch"}
-_TOOL_NAMES: dict[str, ToolKind] = {
-    "read_file": "read_file",
-    "read": "read_file",
-    "view_file": "read_file",
-    "open_file": "read_file",
-    "cat": "read_file",
-    "execute_bash": "shell",
-    "bash": "shell",
-    "shell": "shell",
-    "run_command": "shell",
-    "terminal": "shell",
-    "exec": "shell",
-    "search_files": "search",
-    "grep": "search",
-    "search": "search",
-    "find_file": "search",
-    "search_dir": "search",
-    "search_file": "search",
-    "glob": "search",
-    "create_file": "create_file",
-    "write_file": "create_file",
-    "write": "create_file",
-    "edit_file": "edit_file",
-    "edit": "edit_file",
-    "str_replace": "edit_file",
-    "apply_patch": "edit_file",
-}
 
 
 @dataclass
@@ -496,11 +469,6 @@ def _kind_from_output(content: str) -> ToolKind | None:
     return None
 
 
-def known_tool_name(name: str) -> bool:
-    """True when ``name`` is a tool name the extractors know (``read_file``, ``execute_bash``, ...)."""
-    return name.lower() in _TOOL_NAMES or name.lower() == "str_replace_editor"
-
-
 def tool_kind(turn: Turn) -> ToolKind:
     """The kind of tool behind one tool-result turn."""
     if turn.tool_name:
@@ -508,8 +476,8 @@ def tool_kind(turn: Turn) -> ToolKind:
         if name == "str_replace_editor":
             sub = str(turn.tool_args.get("command") or "")
             return {"view": "read_file", "create": "create_file"}.get(sub, "edit_file")  # type: ignore[return-value]
-        if name in _TOOL_NAMES:
-            return _TOOL_NAMES[name]
+        if name in TOOL_NAMES:
+            return TOOL_NAMES[name]
     if turn.command:
         return command_kind(turn.command)
     return _kind_from_output(turn.message.content) or "other"

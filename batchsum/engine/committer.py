@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from batchsum.config import RunConfig
+from batchsum.digest_state import index_view, period_id
 from batchsum.engine.changes import config_signature, touched_sha
 from batchsum.engine.records import NodeResult, utc_now
 from batchsum.model import Document, SummaryOutput
@@ -223,8 +224,6 @@ class Committer:
         it cannot be written (a convenience page never fails a run whose trees are written)."""
         if not changed and index_path(self.out).exists():
             return None
-        from batchsum.digests import index_view, period_id  # only when the page is rewritten
-
         facts, pages = index_view(self.cfg) if self.cfg.digests else ({}, {})
         rows = []
         for e in self.manifest.values():

@@ -71,6 +71,7 @@ class RunDriver:
         self.journal = journal
         self.heal: dict[str, ManifestEntry] = {}  # relpaths whose unchanged source has a damaged tree
         self._commits: set[asyncio.Task[None]] = set()  # files being written by the committer's writer thread
+        self._unbuilt: dict[str, int] = {}  # per file, its chunks whose request is not built yet
 
     def job(self, plan: FilePlan, node: PlannedNode, children: list[NodeResult], height: int) -> NodeJob:
         job = make_job(self.identity, self.cfg.llm, plan, node, children, height)
@@ -80,7 +81,21 @@ class RunDriver:
             # The recorded node (a rolling final's key depends on a prior final no longer at hand).
             if recorded is not None and recorded != job.key and self.committer.stored(recorded) is not None:
                 job.key = recorded
+        if node.chunk is not None:
+            self._chunk_built(plan)
         return job
+
+    def _chunk_built(self, plan: FilePlan) -> None:
+        """Count a chunk's request built; after the last, the document's text is let go unless the
+        index keeps it (the requests carry their own slices)."""
+        rel = plan.doc.relpath
+        left = self._unbuilt.get(rel, len(plan.chunks)) - 1
+        if left > 0:
+            self._unbuilt[rel] = left
+            return
+        self._unbuilt.pop(rel, None)
+        if not self.feed.keeps_text(plan):
+            plan.release_text()
 
     def stored(self, job: NodeJob) -> SummaryOutput | None:
         return self.committer.stored(job.key)

@@ -13,6 +13,7 @@ from typing import Any
 
 from batchsum.backends.registry import check_llm_server, make_backends
 from batchsum.config import RunConfig
+from batchsum.digests import aupdate_digests
 from batchsum.engine.committer import Committer
 from batchsum.engine.driver import LazyTokenizer, RunDriver
 from batchsum.engine.executor import EmbedsAhead, ExecutorFactory
@@ -70,7 +71,6 @@ def execute(
             await driver.drain()  # the digests read the trees and entries just written
             if cfg.digests and cfg.llm.enabled:
                 # The digests' requests share the run's backend and limits (Ray: the cluster's limiter).
-                from batchsum.digests import aupdate_digests
 
                 try:
                     digests = await aupdate_digests(cfg, committer.manifest, committer.state, tokenizer(),

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from batchsum.config import RunConfig
 from batchsum.engine.executor import ExecutorFactory, LocalExecutor
 from batchsum.engine.process_executor import process_executor
+from batchsum.engine.ray_executor import RayOptions, ray_executor
 from batchsum.walk import SourceRef
 
 
@@ -15,7 +16,5 @@ def executor_for(cfg: RunConfig, todo: Sequence[SourceRef] = ()) -> ExecutorFact
     """The executor a run's settings ask for (``--executor``) for reading the changed files of
     ``todo``. Ray is imported only when chosen: it is the heaviest import of all."""
     if cfg.executor == "ray":
-        from batchsum.engine.ray_executor import RayOptions, ray_executor
-
         return ray_executor(cfg, RayOptions(address=cfg.ray_address, workers=cfg.ray_workers, limiter=cfg.ray_limiter))
     return process_executor(cfg, todo) or LocalExecutor

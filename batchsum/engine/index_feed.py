@@ -31,6 +31,10 @@ class IndexFeed:
         self.chars = 0  # source characters held in docs
         self.embedded: Mapping[str, Any] = {}  # summary vectors the executor's workers computed
 
+    def keeps_text(self, plan: FilePlan) -> bool:
+        """Whether the index would keep ``plan``'s source text in memory (else a run may let it go)."""
+        return self.cfg.index and self.chars + len(plan.doc.text) <= INDEX_SOURCE_CHARS
+
     def written(self, plan: FilePlan, live: list[TreeNode]) -> None:
         """Keep what the index needs of a written tree: its records and the text its spans point into."""
         self.changed.append(plan.doc.relpath)
@@ -39,7 +43,7 @@ class IndexFeed:
         nodes = [node_from_file(self.cfg.out, n.path, n.meta, n.body) for n in live]
         text = plan.doc.text
         source: str | None = None  # None: read back at indexing time, as a repair does
-        if self.chars + len(text) <= INDEX_SOURCE_CHARS:
+        if not plan.text_released and self.chars + len(text) <= INDEX_SOURCE_CHARS:
             if not self.cfg.redact_secrets:
                 # Secrets never reach the index or a search snippet, whatever the run sends elsewhere.
                 text = redact(text)[0]

@@ -70,17 +70,6 @@ def output_key(
     )
 
 
-def leaf_key(identity: tuple[str, str | None], plan: FilePlan, node: PlannedNode) -> str:
-    """The key a leaf (a node without inputs) gets when there is no previous final to build on."""
-    if node.kind == "source":
-        return kept_whole_key(plan)
-    max_tokens = leaf_max_tokens(max(node.source_tokens, 2), node.target_tokens, node.kind)
-    doc = plan.doc
-    return output_key(
-        identity, node, node.kind, doc.content_type, leaf_text(node), max_tokens, None, False, doc.language
-    )
-
-
 def leaf_text(node: PlannedNode) -> str:
     """The source text a leaf summarizes (a chunk's is sliced from its document's text now)."""
     if node.text is not None:

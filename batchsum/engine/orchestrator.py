@@ -26,7 +26,9 @@ from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
 from batchsum.engine.records import RunResult, run_record, utc_now
 from batchsum.gitver import commit_run, ensure_repo
+from batchsum.index.records import DocUpdate, node_from_file
 from batchsum.index.state import index_needs_work
+from batchsum.lazy import load
 from batchsum.lock import RunLock
 from batchsum.metrics.store import check_db_header
 from batchsum.metrics.usage_journal import UsageJournal, usage_dir
@@ -34,15 +36,26 @@ from batchsum.model import RunRecord
 from batchsum.periods import digests_pending
 from batchsum.secrets import scrub_command
 from batchsum.settings import validate
+from batchsum.tokens import get_tokenizer
 from batchsum.walk import require_paths
 from batchsum.warmup import start_index_warmup, start_tokenizer
 
 if TYPE_CHECKING:
+    from batchsum.digests import DigestRun
+    from batchsum.engine.execute import Executed
     from batchsum.engine.executor import ExecutorFactory
-    from batchsum.index.records import DocUpdate
     from batchsum.state import ManifestEntry
 
 __all__ = ["run"]
+
+# What an unchanged re-run never loads (tests/test_rerun_fast_path.py), loaded when a run has work for it:
+# prepare and execute (the event loop, the executors, the backends, the tokenizer), the digests of the
+# periods, and the index stack (numpy, SQLite, Chroma).
+_WORK: dict[str, str] = {
+    "execute": "batchsum.engine.execute:execute",
+    "digests": "batchsum.digests:update_digests",
+    "index": "batchsum.index.store:sync_index",
+}
 
 
 def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult:
@@ -115,12 +128,8 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
             ledger.deleted_source(entry)
         for entry in d.unchanged:
             ledger.unchanged(entry, cfg.out)
-        if d.todo:
-            # prepare + execute. Loaded here, once: an unchanged re-run never needs the event loop,
-            # the executors, the backends or the tokenizer.
-            from batchsum.engine.execute import execute
-
-            executed = execute(cfg, d.todo, factory, committer, ledger, progress, journal)
+        if d.todo:  # prepare + execute
+            executed: Executed = load(_WORK["execute"])(cfg, d.todo, factory, committer, ledger, progress, journal)
             to_index += executed.feed.changed
             docs, embedded, tokenizer = executed.feed.docs, executed.feed.embedded, executed.tokenizer
             made = executed.digests
@@ -189,15 +198,10 @@ def _update_digests(
     # An unchanged night still redoes digests made with other settings, by the fallback, or gone.
     if made is None and not (wrote or ledger.deleted or digests_pending(cfg, backend_identity(cfg))):
         return (0, 0, 0, False)
-    # Loaded here: an unchanged re-run needs neither the digests nor the event loop.
-    from batchsum.digests import update_digests
-    from batchsum.index.records import DocUpdate, node_from_file
-    from batchsum.tokens import get_tokenizer
-
     try:
         if isinstance(made, Exception):
             raise made
-        done = made or update_digests(
+        done: DigestRun = made or load(_WORK["digests"])(
             cfg, committer.manifest, committer.state, get_tokenizer(cfg.encoding), ledger.run_id
         )
     except Exception as exc:  # digests are made from the trees; a failure never fails the run
@@ -247,7 +251,7 @@ def _sync_index(
     changed = sorted(set(to_index))
     deleted = sorted(set(ledger.deleted) | set(gone))
     progress.phase("indexing", total=len(changed) + len(deleted), unit="file")
-    warning = wrapup.sync_index(cfg, changed, deleted, docs, embedded, progress)
+    warning = wrapup.sync_index(load(_WORK["index"]), cfg, changed, deleted, docs, embedded, progress)
     docs.clear()
     if warning is not None:
         ledger.index_failed = True

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from batchsum.agent_transcript import run_extras
 from batchsum.errors import InputError
+from batchsum.language import detect_language
 from batchsum.planning import plan_file
 from batchsum.walk import Problem, SourceRef, read_document
 
@@ -43,22 +45,17 @@ def set_language(doc: Document, cfg: RunConfig) -> None:
     if cfg.language != "auto":
         doc.language, doc.language_source = cfg.language, "configured"
         return
-    from batchsum.language import detect_language
 
     doc.language, doc.language_source = detect_language(doc.text), "detected"
 
 
 def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     """Tokenize ``doc`` and plan its nodes (sets ``doc.tokens`` and ``doc.level``)."""
-
-    # isspace(), not strip(): that copies the whole text (a second 400 MB for a 200 MB book).
-    starts = [] if not doc.text or doc.text.isspace() else tokenizer.token_starts(doc.text)
-    return plan_file(doc, starts, cfg, tokenizer)
+    return plan_file(doc, None, cfg, tokenizer)
 
 
 def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
     """Offline facets for conversations (unless the LLM writes them) and agent-session digests."""
-    from batchsum.agent_transcript import run_extras
 
     llm = cfg.llm
     llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")

@@ -13,6 +13,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from batchsum.backends.budget import count_message_tokens
+from batchsum.backends.prompts import PromptSet
 from batchsum.digest_plan import PeriodPlan, plan_digests
 from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
 from batchsum.engine.nodes import heights, make_job
@@ -25,7 +27,6 @@ from batchsum.tokens import get_tokenizer
 from batchsum.walk import Problem
 
 if TYPE_CHECKING:
-    from batchsum.backends.prompts import PromptSet
     from batchsum.config import RunConfig
     from batchsum.planning import FilePlan
     from batchsum.tokens import Tokenizer
@@ -91,8 +92,6 @@ class _PromptSizer:
         self._templates: dict[tuple[Any, ...], int] = {}
 
     def size(self, request: Any, input_tokens: int) -> int:
-        from batchsum.backends.budget import count_message_tokens
-
         n = len(request.parts)
         shape = (request.kind, request.content_type, request.facets, n, request.prior_context)
         if shape not in self._templates:
@@ -165,8 +164,6 @@ def preview(cfg: RunConfig) -> PlanSummary:
         entry = manifest.get(ref.relpath)
         tokenizer = tokenizer or get_tokenizer(cfg.encoding)
         if sizer is None and cfg.llm.enabled:
-            from batchsum.backends.prompts import PromptSet
-
             sizer = _PromptSizer(PromptSet.load(cfg.llm.prompts_dir), tokenizer)
         # As a run prepares it (agent sessions are planned from their digest), extras included.
         prepared = prepare_file(ref, cfg, tokenizer, touched_sha(entry, sig, cfg.out))
@@ -189,8 +186,6 @@ def preview(cfg: RunConfig) -> PlanSummary:
         _walk(plan, cfg, state, tokenizer, sizer, summary)
     if cfg.digests:
         if sizer is None and cfg.llm.enabled:
-            from batchsum.backends.prompts import PromptSet
-
             sizer = _PromptSizer(PromptSet.load(cfg.llm.prompts_dir), tokenizer or get_tokenizer(cfg.encoding))
         size = sizer.size if sizer is not None else None
         tokenizer = tokenizer or get_tokenizer(cfg.encoding)

@@ -81,13 +81,16 @@ def pool_size(cfg: RunConfig) -> int:
 
 def process_executor(cfg: RunConfig, todo: Sequence[SourceRef]) -> ExecutorFactory | None:
     """The factory of a :class:`ProcessExecutor` for a run of ``cfg`` that reads the files of ``todo``,
-    or None when one process is the faster choice. The pool starts now, while the run loads its summarizer."""
+    or None when one process is the faster choice. The pool starts now, while the run loads its summarizer
+    (or once this process has planned a first file too big for a worker)."""
     workers = pool_size(cfg)
     if not workers or not todo:
         return None
     if cfg.processes == AUTO and not holds_bytes(todo, POOL_MIN_BYTES):
         return None  # automatic: only for runs worth it; --processes N asks for N
-    pool = start_pool(workers, cfg)
+    # A first file too big for a worker is read and planned here before the pool starts: the workers
+    # would wait through its planning with their memory added to its peak.
+    pool = start_pool(workers, cfg) if _fits_worker(todo[0]) else None
 
     def factory(backend: Backend, fallback: Backend) -> ProcessExecutor:
         return ProcessExecutor(backend, fallback, cfg, pool, workers=workers)
@@ -126,6 +129,7 @@ def stop_workers(executor: ProcessPoolExecutor) -> None:
     (CPython 3.11-3.13), and the interpreter's exit then waits for that worker forever (seen in CI:
     a run that finished, and never exited). All of this run's calls come from its event loop thread,
     so by the time it learns the pool broke, every worker it caused to start is in the table."""
+    # Private: the stdlib has no public handle on a pool's processes (active_children() is every child).
     for process in list((getattr(executor, "_processes", None) or {}).values()):
         if process.is_alive():
             process.terminate()
@@ -191,9 +195,14 @@ def start_pool(workers: int, cfg: RunConfig) -> WorkerPool:
 class ProcessExecutor(LocalExecutor):
     """:class:`LocalExecutor` whose files are read and summarized by the processes of ``pool``."""
 
-    def __init__(self, backend: Backend, fallback: Backend, cfg: RunConfig, pool: WorkerPool, *, workers: int) -> None:
+    def __init__(
+        self, backend: Backend, fallback: Backend, cfg: RunConfig, pool: WorkerPool | None, *, workers: int
+    ) -> None:
+        """``pool``: None to start it once this process has planned the first file (too big for a worker)."""
         super().__init__(backend, fallback)
         self.cfg = cfg
+        self.workers = workers
+        self.deferred = pool is None  # the pool is still to start
         self.files_ahead = workers * FILES_AHEAD_PER_WORKER
         self.leaves_ahead = workers * LEAVES_AHEAD_PER_WORKER
         self.broken: str | None = None  # why the pool stopped, when a worker died
@@ -219,9 +228,10 @@ class ProcessExecutor(LocalExecutor):
 
         def submit() -> None:
             for ref, same_sha in todo:
-                pending = self._submit("prepare", ref, same_sha) if _fits_worker(ref) else None
+                fits = _fits_worker(ref)
+                pending = self._submit("prepare", ref, same_sha) if fits else None
                 queue.append((ref, same_sha, pending))
-                if len(queue) >= window:
+                if len(queue) >= window or (self.deferred and not fits):
                     return
 
         submit()
@@ -230,6 +240,8 @@ class ProcessExecutor(LocalExecutor):
             result = await self._result(pending)
             if result is None:
                 prepared = prepare_file(ref, self.cfg, self._tokenizer(), same_sha)
+                if self.deferred:
+                    await self._start_pool()
             else:
                 prepared, ahead = result
                 self.prepared_by_workers += 1
@@ -237,6 +249,13 @@ class ProcessExecutor(LocalExecutor):
                     self._ahead[ahead[0].node_id] = ahead
             submit()
             yield ref, prepared
+
+    async def _start_pool(self) -> None:
+        """Start the deferred pool (and wait for it when the run asked for workers)."""
+        self.deferred = False
+        self.pool = start_pool(self.workers, self.cfg)
+        if self.wait_for_workers:
+            await self._result(self.pool.wait_ready())
 
     async def compute(self, request: SummaryRequest) -> SummaryOutput:
         """The node's summary: computed by a worker (here while none is up, or after they died)."""

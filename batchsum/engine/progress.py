@@ -5,12 +5,10 @@ from __future__ import annotations
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from batchsum import throttle
-
-if TYPE_CHECKING:
-    from batchsum.events import EventLog
+from batchsum.events import EventLog
 
 
 def show_bars(quiet: bool, progress: bool | None) -> bool:
@@ -36,8 +34,6 @@ class Progress:
         self._events: EventLog | None = None
         self._handler: logging.Handler | None = None
         if log_file is not None:
-            from batchsum.events import EventLog
-
             self._events = EventLog(log_file, log_format)
             # Warnings logged by any batchsum module land in the event log too.
             self._handler = self._events.handler()

@@ -22,12 +22,12 @@ executor never load it.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import logging
 import os
 from typing import TYPE_CHECKING, Any
 
 from batchsum.backends.llm import LLMBackend
+from batchsum.backends.registry import backend_class
 from batchsum.config import LLM_CACHE_DIR
 from batchsum.engine.executor import LocalExecutor, summarize
 from batchsum.engine.limiter import LimiterGate, start_limiter
@@ -60,14 +60,12 @@ class SummaryWorker:
     """One worker's backend (the body of a Ray actor): computes summaries, commits nothing."""
 
     def __init__(self, cfg: RunConfig, name: str, limiter: Any | None, rate_period: float) -> None:
-        # Lazy: numpy loads in the worker actors that summarize, not with the driver's module.
-        from batchsum.backends.extractive import ExtractiveBackend
-
         tokenizer = get_tokenizer(cfg.encoding)
         self.cfg = cfg
         self.tokenizer = tokenizer
         self.embedder: Embedder | None = None  # loaded with the first summary to embed
-        extractive = ExtractiveBackend(tokenizer, final_words=cfg.final_words)
+        # numpy loads in the worker actors that summarize, not with the driver's module.
+        extractive = backend_class("extractive")(tokenizer, final_words=cfg.final_words)
         self.backend: Backend = extractive
         self.fallback: Backend = extractive
         if cfg.llm.enabled:
@@ -384,13 +382,6 @@ def _warn_if_other_limits(name: str, limiter: Any, cfg: RunConfig, period: float
             name,
             *held,
         )
-
-
-def require_ray() -> None:
-    """ConfigError naming the extra to install when Ray is not installed. Found without importing it, so
-    the command can check before it touches the output folder and an unchanged re-run never loads Ray."""
-    if importlib.util.find_spec("ray") is None:
-        raise ConfigError("--executor ray needs Ray: pip install 'batchsum[ray]'")
 
 
 def _import_ray() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from batchsum.config import LLM_CACHE_DIR
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.engine.progress import Progress
     from batchsum.index.records import DocUpdate
+    from batchsum.index.store import IndexStats
     from batchsum.model import FileRecord, NodeRecord, RunRecord
     from batchsum.state import StateStore
 
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 
 
 def sync_index(
+    sync: Callable[..., IndexStats],
     cfg: RunConfig,
     changed: list[str],
     deleted: list[str],
@@ -33,12 +35,10 @@ def sync_index(
     progress: Progress,
 ) -> str | None:
     """Bring the index in line with the trees of ``changed`` and ``deleted`` sources (``docs``: the
-    ones this run finished, in memory; ``embedded``: summary vectors its workers computed); a warning
-    on failure."""
+    ones this run finished, in memory; ``embedded``: summary vectors its workers computed) by ``sync``
+    (:func:`batchsum.index.store.sync_index`, which the orchestrator loads only when the index has work);
+    a warning on failure."""
     try:
-        # The index stack (numpy, SQLite, Chroma) loads only when the index has work.
-        from batchsum.index.store import sync_index as sync
-
         stats = sync(cfg, changed, deleted, docs=docs, embedded=embedded)
         progress.event(
             "index_synced",

@@ -69,13 +69,14 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
             raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
         if not (path / "chroma.sqlite3").is_file():
             raise IndexError_(f"no search index in {cfg.out}; run `batchsum index {cfg.out} --rebuild`")
-    if str(path) in _CLIENTS and path.is_dir():
-        return _CLIENTS[str(path)]
+    if str(path) in _CLIENTS:
+        if path.is_dir():
+            return _CLIENTS[str(path)]
+        forget_client(path)  # the folder went away (moved aside, deleted): its client is stale
     try:
         path.mkdir(parents=True, exist_ok=True)
-        client = chromadb.PersistentClient(path=str(path), settings=_settings())
+        client = _persistent_client(path)
     except Exception as exc:
-        forget_client(path)
         raise IndexError_(
             f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
             f"run `batchsum index {cfg.out} --rebuild` (it moves the broken folder aside)"
@@ -84,25 +85,37 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
     return client
 
 
-def forget_client(path: Path) -> None:
-    """Drop Chroma's per-process cache entry for ``path`` so the next open really reopens it.
+def _persistent_client(path: Path) -> Any:
+    """A client of a Chroma System of our own for ``path``.
 
-    Chroma keeps one System per persist directory for the life of the process, even a System that
-    failed to start; without this a folder that was broken (or moved aside) stays broken in-process.
+    ``chromadb.PersistentClient`` keeps one System per folder for the life of the process, even
+    one that failed to start, so a folder that was broken (or moved aside) would stay broken
+    in-process. A System started here joins that table only once it runs (``Client.from_system``
+    replaces the folder's entry), and ``close()`` stops it when its last client goes.
     """
-    _CLIENTS.pop(str(path), None)
-    try:
-        from chromadb.api.shared_system_client import SharedSystemClient
+    from chromadb.api.client import Client
+    from chromadb.config import System
 
-        system = SharedSystemClient._identifier_to_system.pop(str(path), None)
-        SharedSystemClient._identifier_to_refcount.pop(str(path), None)
-    except (ImportError, AttributeError):
-        return
-    if system is not None:
-        try:
+    settings = _settings()
+    settings.persist_directory = str(path)
+    settings.is_persistent = True
+    system = System(settings)
+    try:
+        system.start()
+    except Exception:
+        with contextlib.suppress(Exception):  # a half-started System is stopped as far as it can be
             system.stop()
-        except Exception:  # a system that never started cannot stop cleanly; it is dropped either way
-            pass
+        raise
+    # A failure from here on releases the System itself (Client.__init__ closes what it opened).
+    return Client.from_system(system)
+
+
+def forget_client(path: Path) -> None:
+    """Close this process's client of the Chroma folder ``path``, so the next open really reopens it."""
+    client = _CLIENTS.pop(str(path), None)
+    if client is not None:
+        with contextlib.suppress(Exception):  # a client whose folder is gone may fail to close; it is dropped
+            client.close()
 
 
 def _short(exc: BaseException) -> str:

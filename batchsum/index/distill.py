@@ -27,8 +27,7 @@ def distill(model_path: Path, tokenizer_path: Path, dim: int = STATIC_DIM, batch
     enc = OnnxEmbedder(model_path, tokenizer_path, batch_size=batch)
     vocab = enc.tokenizer.get_vocab_size()
     windows = [[enc.cls_id, tid, enc.sep_id] for tid in range(vocab)]
-    pooled, _ = enc._forward(windows, want_tokens=False)
-    pooled = pooled.astype(np.float64)
+    pooled = enc.pooled(windows).astype(np.float64)
     mean = pooled.mean(axis=0)
     centred = pooled - mean
     # Principal axes of the token cloud: the first ``dim`` keep nearly all of its variance.

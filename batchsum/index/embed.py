@@ -180,6 +180,10 @@ class OnnxEmbedder:
                 out.owner.append(owner)
         return out
 
+    def pooled(self, windows: list[list[int]]) -> np.ndarray:
+        """Pooled, normalized vectors of token-id windows (each ``[CLS] ... [SEP]``), one row each."""
+        return self._forward(windows, want_tokens=False)[0]
+
     def _forward(self, windows: list[list[int]], want_tokens: bool) -> tuple[np.ndarray, list[np.ndarray]]:
         """Pooled, normalized vectors per window (+ the kept tokens' normalized last hidden states)."""
         n = len(windows)

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from batchsum.config import IndexConfig
+from batchsum.index.chroma import forget_client
 from batchsum.index.state import chroma_dir, lexical_path, read_only, state_path, vectors_path
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,4 @@ def readable_index(cfg: IndexConfig) -> Iterator[IndexConfig]:
         try:
             yield copy
         finally:
-            # Only a copy needs its Chroma client dropped; the module (and chromadb's) loads only then.
-            from batchsum.index.chroma import forget_client
-
             forget_client(chroma_dir(copy))

@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from batchsum.digest_state import iter_digests
 from batchsum.model import node_id as make_node_id
 from batchsum.navigation import summary_only
 from batchsum.tree import iter_tree, read_node, summaries_dir
@@ -198,7 +199,6 @@ def tree_nodes(out: Path) -> Iterator[IndexNode]:
     """Every live node file of the output folder as a record, the period digests included."""
     for tn in iter_tree(out):
         yield node_from_file(out, tn.path, tn.meta, tn.body)
-    from batchsum.digests import iter_digests  # digests imports asyncio: only a tree walk needs it
 
     for tn in iter_digests(out):
         yield node_from_file(out, tn.path, tn.meta, tn.body)

@@ -12,15 +12,18 @@
    paraphrase; a query about words that appear nowhere scores from the meaning side alone, low.
    With ``--reranker`` an ONNX cross-encoder's probability replaces it. Candidates below
    :data:`MIN_RELEVANCE` are not hits: a query nothing answers gets none.
-3. Rank by the *fused* relevance, not the readable one: ``WEIGHT_BM25 · BM25 / reference +
-   WEIGHT_COSINE · calibrated cosine``, uncapped (a passage repeating the query's rare words outranks
-   one that merely holds them), plus ``RECENCY_BONUS * recency * (1 - min(1, fused))``: a recent dated
-   document moves up among equally relevant ones; an undated document (its only date is when the file
-   was copied) gets no bonus. The readable relevance of step 2 (with the same recency bonus) is what is
-   shown, never increasing down the list: a hit is never shown as more relevant than one ranked above it.
+3. Rank documents by the *fused* relevance, not the readable one: ``WEIGHT_BM25 · rollup / reference +
+   WEIGHT_MEANING · calibrated cosine`` (the document's rollup: its best passage plus a share of its
+   next best, see :data:`~batchsum.index.lexical.ROLLUP_PASSAGES`; the cosine of its closest candidate
+   node), uncapped (a passage repeating the query's rare words outranks one that merely holds them);
+   a document's nodes are ordered by their own best passage; plus
+   ``RECENCY_BONUS * recency * (1 - min(1, fused))``: a recent dated document moves up among equally
+   relevant ones; an undated document (its only date is when the file was copied) gets no bonus. The
+   readable relevance of step 2 (with the same recency bonus) is what is shown, never increasing down
+   the list: a hit is never shown as more relevant than one ranked above it.
 4. MMR with λ = 0.7 over the fused rank picks the final ``k``, diversifying by source: near-copies
    (cosine ≥ 0.92 to a hit already chosen) and repeated snippets are dropped, a second node of an
-   already chosen source is penalized; the hits are shown in rank order.
+   already chosen source comes after every other source; the hits are shown in rank order.
 5. The snippet is the passage that matched (:mod:`batchsum.index.snippets`): whole sentences of the
    source when the words were found there, else the best sentences of the summary.
 """
@@ -33,7 +36,7 @@ import logging
 import math
 import re
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,6 +74,9 @@ WEIGHT_EVIDENCE = 0.3  # of BM25 / reference (capped at 1: a passage holding eac
 WEIGHT_BM25 = 0.7
 WEIGHT_MEANING = 0.3
 SAME_SOURCE_PENALTY = 1.0  # MMR penalty of a node whose source is already among the hits (as for cosine 1.0)
+# What search passes instead: documents are ranked (:func:`rolled_up`), so another node of a source
+# already shown comes after every other candidate source (0.7 * 1 - 0.3 * 2.5 < 0).
+SHOWN_SOURCE_PENALTY = 2.5
 # Weight of MMR's similarity penalty between nodes of different sources. 0: a relevant file is never
 # pushed down for resembling another relevant file.
 CROSS_SOURCE_SIMILARITY = 0.0
@@ -339,10 +345,11 @@ class LexicalResult:
     """What the lexical channel says about a query."""
 
     scores: dict[str, float]  # node id -> best BM25 passage score
-    candidates: list[str]  # the best nodes of each level
+    candidates: list[str]  # the best nodes of each level (of the documents with the best ``rollup``)
     reference: float  # BM25 of a passage holding each query word once
     evidence: dict[str, Evidence]
     groups: list[list[str]]  # the query's terms (see :func:`batchsum.index.analysis.query_groups`)
+    rollup: dict[str, float] = field(default_factory=dict)  # doc id -> its rollup (LexicalStore.last_rollup)
 
 
 def lexical_candidates(
@@ -372,14 +379,15 @@ def lexical_candidates(
         except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
             return empty
-        reference, evidence = store.last_reference, store.last_evidence
+        reference, evidence, rollup = store.last_reference, store.last_evidence, store.last_rollup
     by_level: dict[str, list[str]] = {}
-    for nid in sorted(scores, key=lambda i: -scores[i]):
+    for nid in sorted(scores, key=lambda i: (-rollup.get(doc_id_of(i), 0.0), -scores[i])):
         m = _ID_LEVEL.search(nid)
         got = by_level.setdefault(m.group(1) if m else "?", [])
         if len(got) < per_level:
             got.append(nid)
-    return LexicalResult(scores, [nid for got in by_level.values() for nid in got], reference, evidence, groups)
+    candidates = [nid for got in by_level.values() for nid in got]
+    return LexicalResult(scores, candidates, reference, evidence, groups, rollup)
 
 
 def relevance_of(cosine: np.ndarray, coverage: np.ndarray | None, evidence: np.ndarray | None = None) -> np.ndarray:
@@ -403,6 +411,22 @@ def fused_of(cosine: np.ndarray, bm25_ratio: np.ndarray | None) -> np.ndarray:
     if bm25_ratio is None:
         return meaning.astype(np.float32)
     return (WEIGHT_BM25 * np.maximum(bm25_ratio, 0.0) + WEIGHT_MEANING * meaning).astype(np.float32)
+
+
+def rolled_up(ids: list[str], cosine: np.ndarray, lex: LexicalResult) -> np.ndarray:
+    """Each candidate's rank strength as its document's (a document is ranked, then its best node shown):
+    :func:`fused_of` with the document's rollup (its best passage plus a share of its next best) and the
+    best meaning of its candidate nodes, plus a thousandth of the node's own
+    strength to order the nodes of one document."""
+    reference = max(lex.reference, 1e-9)
+    docs = [doc_id_of(i) for i in ids]
+    doc_cosine: dict[str, float] = {}
+    for doc, c in zip(docs, cosine.tolist(), strict=True):
+        doc_cosine[doc] = max(doc_cosine.get(doc, -1.0), c)
+    own = fused_of(cosine, np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / reference)
+    whole = fused_of(np.array([doc_cosine[d] for d in docs], np.float32),
+                     np.array([lex.rollup.get(d, 0.0) for d in docs], np.float32) / reference)  # fmt: skip
+    return (whole + 1e-3 * own).astype(np.float32)
 
 
 def _digests_after_their_entries(
@@ -513,7 +537,7 @@ def _search(
         evidence = np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / max(lex.reference, 1e-9)
         lexical = lex.reference > 0
         relevance = relevance_of(cosine, coverage if lexical else None, evidence)
-        strength = fused_of(cosine, evidence if lexical else None)
+        strength = rolled_up(ids, cosine, lex) if lexical else fused_of(cosine, None)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
@@ -530,20 +554,29 @@ def _search(
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
     groups = [doc_id_of(i) for i in ids]
-    order = mmr(ranked, matrix, 2 * k, groups=groups, cross_group=CROSS_SOURCE_SIMILARITY,
+    # MMR weighs relevance against similarity (0..1): on the best candidate's scale, so a second node of a
+    # source already shown needs the same lead over a new source whatever the query's BM25 scale.
+    order = mmr(ranked / max(float(ranked.max()), 1e-9), matrix, 2 * k, groups=groups,
+                group_penalty=SHOWN_SOURCE_PENALTY, cross_group=CROSS_SOURCE_SIMILARITY,
                 copyable=_copyable(groups, [rows[i].metadata for i in ids]))  # fmt: skip
-    order.sort(key=lambda i: -float(ranked[i]))
-
-    hits: list[SearchHit] = []
+    # The first k of MMR's order (a hit repeating a passage already shown skipped), shown in rank order.
+    picked: list[tuple[int, str, list[str], str]] = []
     shown: set[str] = set()
-    ceiling = 1.0  # the shown score never rises down the list
     for i in order:
-        nid = ids[i]
-        md = rows[nid].metadata
-        snippet, found, origin, key = _passage_shown(cfg, nid, md, lex, texts.get(nid), snippets)
+        snippet, found, origin, key = _passage_shown(cfg, ids[i], rows[ids[i]].metadata, lex, texts.get(ids[i]),
+                                                     snippets)  # fmt: skip
         if key and key in shown:
             continue  # the same passage under another node of the same file
         shown.add(key)
+        picked.append((i, snippet, found, origin))
+        if len(picked) == k:
+            break
+    picked.sort(key=lambda p: -float(ranked[p[0]]))
+    hits: list[SearchHit] = []
+    ceiling = 1.0  # the shown score never rises down the list
+    for i, snippet, found, origin in picked:
+        nid = ids[i]
+        md = rows[nid].metadata
         ceiling = min(ceiling, float(final[i]))
         hits.append(
             SearchHit(
@@ -565,6 +598,4 @@ def _search(
                 snippet_from=origin,
             )
         )
-        if len(hits) == k:
-            break
     return hits

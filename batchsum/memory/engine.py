@@ -11,6 +11,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from batchsum.backends.extractive import ExtractiveBackend
+from batchsum.backends.llm import LLMBackend
 from batchsum.memory.files import Fact, read_scope, soft_delete, write_fact
 from batchsum.memory.llm import FactsLLM, JsonFormat
 from batchsum.memory.store import FactIndex
@@ -66,9 +68,6 @@ class Changes:
 
 def make_backend(cfg: RunConfig) -> Any:
     """The LLM backend of the run configuration (same client, limits, retries and cache as summaries)."""
-    # Lazy: the summarizers load numpy, asyncio and the HTTP client, only when facts are extracted.
-    from batchsum.backends.extractive import ExtractiveBackend
-    from batchsum.backends.llm import LLMBackend
 
     tokenizer = get_tokenizer(cfg.encoding)
     return LLMBackend(

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum.index.embed import get_embedder
 from batchsum.index.records import content_hash, date_to_ts
+from batchsum.index.store import chroma_errors, open_collection
 from batchsum.memory.files import ROLE, Fact, iter_facts
 
 if TYPE_CHECKING:
@@ -61,9 +63,6 @@ class FactIndex:
     @property
     def embedder(self) -> Any:
         if self._embedder is None:
-            # Lazy: the embedder (numpy) loads with the first fact embedded.
-            from batchsum.index.embed import get_embedder
-
             self._embedder = get_embedder(self.cfg)
         return self._embedder
 
@@ -71,15 +70,11 @@ class FactIndex:
     def collection(self) -> Any:
         # Looked up on every use (a dict lookup and one small query): the process's client may have been
         # reopened since (see batchsum.serve.guard), and an old collection handle would point at the old one.
-        # Lazy: the index writer (numpy) loads with the first use of the fact index.
-        from batchsum.index.store import open_collection
 
         return open_collection(self.cfg, self.embedder, create=True)
 
     def upsert(self, facts: list[Fact]) -> int:
         """Embed and store these facts (by id)."""
-        # Lazy: the index writer (numpy) loads with the first use of the fact index.
-        from batchsum.index.store import chroma_errors
 
         with chroma_errors(self.cfg):
             for start in range(0, len(facts), BATCH):
@@ -95,8 +90,6 @@ class FactIndex:
 
     def delete(self, ids: Iterable[str]) -> int:
         """Remove these facts' records."""
-        # Lazy: the index writer (numpy) loads with the first use of the fact index.
-        from batchsum.index.store import chroma_errors
 
         ids = list(ids)
         if ids:
@@ -106,8 +99,6 @@ class FactIndex:
 
     def indexed(self) -> dict[str, str]:
         """id -> content hash of every fact record."""
-        # Lazy: the index writer (numpy) loads with the first use of the fact index.
-        from batchsum.index.store import chroma_errors
 
         found: dict[str, str] = {}
         with chroma_errors(self.cfg):
@@ -134,8 +125,6 @@ class FactIndex:
 
     def neighbours(self, scope: str, texts: list[str], k: int = 5) -> list[Neighbour]:
         """The facts of ``scope`` nearest to any of ``texts`` (best similarity first, no duplicates)."""
-        # Lazy: the index writer (numpy) loads with the first use of the fact index.
-        from batchsum.index.store import chroma_errors
 
         if not texts:
             return []

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum.backends.budget import FINAL_WORDS, final_cap
-from batchsum.digests import period_stats
+from batchsum.digest_state import period_stats
 from batchsum.errors import ConfigError, MetricsError
 from batchsum.metrics.parquet import sql_literal
 from batchsum.metrics.privacy import scrub_optional

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from batchsum.errors import BatchsumError, IndexError_
+from batchsum.index.search import search
 from batchsum.memory.files import ROLE
+from batchsum.memory.search import search_facts
 from batchsum.navigation import period_context
 from batchsum.secrets import redact
 from batchsum.serve.config import ServeConfig
@@ -117,9 +119,6 @@ def _redact(ctx: Context) -> None:
 
 
 def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[str, str]]:
-    # Lazy: numpy and the search load with the first request, not at server start.
-    from batchsum.memory.search import search_facts
-
     where = {"$or": [{"role": ROLE}, {"$and": [{"role": "user"}, {"scope": scope_of(conversation_id)}]}]}
     try:
         hits = search_facts(scfg.run, query, k=scfg.top_facts, where=where)
@@ -134,9 +133,6 @@ def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[st
 
 
 def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
-    # Lazy: numpy and the search load with the first request, not at server start.
-    from batchsum.index.search import search
-
     try:
         # The summaries are injected, not the snippets: reading the hits' sources for them is wasted.
         hits = search(scfg.run, query, k=scfg.top_summaries, snippets=False)

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from batchsum.index.state import chroma_dir
+from batchsum.index.store import forget_client
 from batchsum.lock import lock_path
 
 if TYPE_CHECKING:
@@ -66,10 +67,8 @@ class ChromaGuard:
             if self._users:
                 self._foreign = True  # try again on the next request
                 return False
-            # Lazy: the index writer (numpy) loads only when a change by another process must be reread.
-            from batchsum.index.store import forget_client
 
-            # Index internals: dropping the cached System is the only way to make chromadb reread the folder.
+            # chromadb rereads a folder only through a client opened anew.
             forget_client(chroma_dir(self.cfg))
             self._seen, self._foreign = stamp, False
             self.reopened += 1

@@ -1,0 +1,70 @@
+"""What ``batchsum search`` does: a thin wrapper over :mod:`batchsum.index.search` (``--role memory``:
+:mod:`batchsum.memory.search`, by :mod:`batchsum.cli.search_memory`); the options and help are declared in
+:mod:`batchsum.cli.search`."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from batchsum.cli._schema_options import index_config
+from batchsum.index.search import MIN_RELEVANCE
+from batchsum.index.search import search as run_search
+from batchsum.index.snippets import highlight
+from batchsum.index.state import completeness
+from batchsum.lazy import load
+
+
+def search(
+    query: str,
+    out: Path,
+    k: int,
+    level: str | None,
+    content_type: str | None,
+    path_glob: str | None,
+    since: datetime | None,
+    as_json: bool,
+    role: str,
+    reranker: Path | None,
+    strict: bool,
+    **params: Any,
+) -> None:
+    """Print the hits of QUERY in the index of OUT (or, with ``role="memory"``, its facts)."""
+    cfg = index_config(out, params)
+    found = completeness(cfg)
+    if found is not None and not (found[0] or strict):  # fatal or --strict: search() raises it
+        click.echo(f"Warning: {found[1]}", err=True)
+    if role == "memory":
+        load("batchsum.cli.search_memory:print_facts")(cfg, query, k, as_json)
+        return
+    hits = run_search(
+        cfg,
+        query,
+        k=k,
+        level=level,
+        content_type=content_type,
+        path_glob=path_glob,
+        since=since.date() if since else None,
+        reranker=reranker,
+        strict=strict,
+        warn=False,
+    )
+    if as_json:
+        click.echo(json.dumps([h.to_dict() for h in hits], indent=2, ensure_ascii=False))
+        return
+    if not hits:
+        click.echo(f"No good match for {query!r} (no summary or source passage reached relevance {MIN_RELEVANCE}).")
+        return
+    for h in hits:
+        where = "final" if h.is_final else ("period" if h.level == 4 else f"L{h.level}")
+        click.echo(
+            f"{h.rank}. {h.score:.3f}  {click.style(where, fg='cyan')}  {click.style(h.source_path, bold=True)}"
+            f"  {h.doc_date or '-'}"
+        )
+        origin = click.style("source: ", dim=True) if h.snippet_from == "source" else ""
+        click.echo("   " + origin + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
+        click.echo(f"   {h.summary_path}")

@@ -1,0 +1,64 @@
+"""What ``batchsum watch`` does: build a RunConfig, watch until SIGINT/SIGTERM (the options and help are
+declared in :mod:`batchsum.cli.watch`)."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import click
+
+from batchsum.cli._common import setup_logging
+from batchsum.cli._schema_options import build_config
+from batchsum.config import RunConfig
+from batchsum.errors import ConfigError
+from batchsum.memory.ingest import FactsConfig
+from batchsum.remembered import reuse
+from batchsum.settings import given_fields
+from batchsum.watch import Watcher, parse_duration_ms, watch_config
+
+
+def _reuse_remembered(cfg: RunConfig) -> None:
+    """Options left out take the output folder's remembered settings, as with ``batchsum run``."""
+    reuse(cfg, given_fields(click.get_current_context())[1])
+
+
+def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, ignore: tuple[str, ...],
+          with_facts: bool, no_metrics: bool, git: bool, quiet: bool, verbose: bool,
+          **params: Any) -> None:  # fmt: skip
+    """Summarize PATHS into OUT now and after every change, until SIGINT/SIGTERM."""
+    setup_logging(quiet, verbose)
+    if not paths:
+        raise ConfigError("give at least one file or folder to watch")
+    if with_facts and not params.get("base_url"):
+        raise ConfigError("--facts needs an LLM: give --base-url (and --model)")
+    cfg = build_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,
+                       metrics=not no_metrics, quiet=True, command_line="batchsum watch")  # fmt: skip
+    _reuse_remembered(cfg)
+    cfg = watch_config(cfg, list(paths))
+    facts = FactsConfig(run=cfg, json_format=params["json_format"]) if with_facts else None
+
+    def report(line: str) -> None:
+        is_problem = line.startswith(("failed", "run failed", "facts failed", "warning"))
+        if is_problem or not quiet:
+            click.echo(f"[{time.strftime('%H:%M:%S')}] {line}", err=is_problem)
+
+    watcher = Watcher(cfg, debounce_ms=parse_duration_ms(debounce), facts=facts, report=report)
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        if watcher.stopping:  # a second signal: stop now (a run in progress resumes next time)
+            raise KeyboardInterrupt
+        report("stopping (a run in progress finishes first)")
+        watcher.stop(timeout=0)
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        watcher.loop()
+    except KeyboardInterrupt:
+        report("stopped")
+        raise SystemExit(130) from None
+    report("stopped")

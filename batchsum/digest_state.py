@@ -1,0 +1,169 @@
+"""The digests' record of what they were made from (``.batchsum/digests.json``) and what reading an output's
+digests needs: the root index's view of them, their files for the search index, their statistics.
+
+Nothing here makes a digest (:mod:`batchsum.digests` does), so the committer, the index and the report
+read digests without the summarizers or the event loop."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from batchsum import jsonio
+from batchsum.config import STATE_DIR
+from batchsum.navigation import PeriodPage
+from batchsum.periods import (
+    DIGEST_STATE,
+    DIGESTS_DIR,
+    DIGESTS_DIR_ALT,
+    PERIOD_KINDS,
+    FileFacts,
+    Period,
+    folder_of,
+    month_of,
+)
+from batchsum.tree import TreeNode, atomic_write_bytes, read_node
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
+
+STATE_NAME = DIGEST_STATE
+STATE_VERSION = 1
+
+
+@dataclass
+class PeriodState:
+    """What one period's digest on disk was made from."""
+
+    sig: str  # hash of its inputs (files' final keys, or its months' signatures), backend and budget
+    key: str  # node key of its output
+    path: str  # relative to the output folder
+    files: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    words: int = 0
+    target_words: int = 0
+
+
+@dataclass
+class DigestState:
+    """``.batchsum/digests.json``: per file its facts, per period what its digest was made from."""
+
+    files: dict[str, FileFacts] = field(default_factory=dict)
+    periods: dict[str, PeriodState] = field(default_factory=dict)
+    settings: list[Any] = field(default_factory=list)  # periods.digest_settings of the run that wrote it
+
+
+def state_path(cfg: RunConfig) -> Path:
+    """Where the digests' state lives."""
+    return cfg.state_dir / STATE_NAME
+
+
+def load_state(path: Path) -> DigestState:
+    """The digests' state, empty when missing or unreadable (every period is then checked again)."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):  # a symlink or FIFO planted in the state folder is ignored
+            return DigestState()
+        data = jsonio.loads(path.read_bytes())
+        if data.get("version") != STATE_VERSION:
+            return DigestState()
+        files = {rel: FileFacts(**f) for rel, f in data.get("files", {}).items()}
+        periods = {pid: PeriodState(**p) for pid, p in data.get("periods", {}).items()}
+        return DigestState(files, periods, list(data.get("settings") or []))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return DigestState()
+
+
+def save_state(path: Path, state: DigestState) -> None:
+    """Write the digests' state atomically."""
+    doc = {
+        "version": STATE_VERSION,
+        "files": {rel: asdict(f) for rel, f in sorted(state.files.items())},
+        "periods": {pid: asdict(p) for pid, p in sorted(state.periods.items())},
+        "settings": state.settings,
+    }
+    atomic_write_bytes(path, jsonio.dumps(doc, sort_keys=True), durable=False)
+
+
+def digest_text(path: Path) -> str:
+    """A digest's summary text, without its title."""
+    try:
+        body = read_node(path)[1].strip()
+    except (OSError, ValueError):
+        return ""
+    return body.split("\n\n", 1)[1].strip() if body.startswith("# ") and "\n\n" in body else body
+
+
+def index_view(cfg: RunConfig) -> tuple[dict[str, FileFacts], dict[str, PeriodPage]]:
+    """What the root index shows of the digests: each file's facts and each period's page (a month's
+    or a folder's with its summary, read back from its digest)."""
+    state = load_state(state_path(cfg))
+    pages: dict[str, PeriodPage] = {}
+    for pid, prev in state.periods.items():
+        kind, _, key = pid.partition(":")
+        if kind not in PERIOD_KINDS:
+            continue
+        period = Period(kind, key)  # type: ignore[arg-type]
+        summary = "" if kind == "year" else digest_text(cfg.out / prev.path)
+        pages[pid] = PeriodPage(pid, period.title, prev.path, summary)
+    return state.files, pages
+
+
+def period_id(facts: FileFacts) -> str:
+    """The id of the month (or folder) a file's digest line sits under."""
+    return (month_of(facts) or Period("folder", folder_of(facts.relpath))).id
+
+
+def iter_digests(out: Path) -> Iterator[TreeNode]:
+    """Every digest file of an output folder (for the index's repair and rebuild), sorted."""
+    for name in (DIGESTS_DIR, DIGESTS_DIR_ALT):
+        folder = out / name
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*.md")):
+            if path.name.startswith(".") or not path.is_file():
+                continue
+            try:
+                meta, body = read_node(path)
+            except (OSError, ValueError):
+                continue
+            if isinstance(meta, dict) and meta.get("role") == "digest":
+                yield TreeNode(path, meta, body)
+
+
+def period_stats(out: Path) -> list[dict[str, Any]]:
+    """Per kind of period (month, year, folder): how many digests, their files, tokens and words against
+    their word budget (``vs_budget``: mean words / budget), from the output's digest state."""
+    state = load_state(out / STATE_DIR / STATE_NAME)
+    rows: list[dict[str, Any]] = []
+    for kind in PERIOD_KINDS:
+        ps = [p for pid, p in state.periods.items() if pid.startswith(kind + ":")]
+        if not ps:
+            continue
+        words = sorted(p.words for p in ps)
+        budget = max(p.target_words for p in ps)
+        tokens_in = sum(p.input_tokens for p in ps)
+        tokens_out = sum(p.output_tokens for p in ps)
+        mean = sum(words) / len(words)
+        rows.append(
+            {
+                "period": kind,
+                "digests": len(ps),
+                "files": sum(p.files for p in ps),
+                "tokens_in": tokens_in,
+                "tokens_out": tokens_out,
+                "ratio_overall": tokens_out / tokens_in if tokens_in else None,
+                "words_mean": round(mean, 1),
+                "words_min": words[0],
+                "words_max": words[-1],
+                "budget_words": budget,
+                "vs_budget": round(mean / budget, 3) if budget else None,
+                "empty": sum(1 for w in words if w == 0),
+            }
+        )
+    return rows
