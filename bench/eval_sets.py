@@ -5,8 +5,9 @@ diaries, biomedical papers (PubMed), short two-person dialogues (DialogSum) and 
 (ECTSum): a change must hold up on every kind of text, not one. After the per-set tables come the
 clean-text checks of batchsum's finals (glued words, markup, tokenizer spacing, lines cut
 mid-sentence, conversation lines naming their speaker), one table of batchsum against the best
-baseline per metric, and the leave-one-genre-out table of the trained alternative scorer's last fit
-(``python -m bench.fit_scorer``, stored in ``bench/fit_scorer.json``).
+baseline per metric, and the leave-one-genre-out tables of the shipped scorer's last grid fit
+(``python -m bench.fit_scorer --grid``, ``bench/fit_grid.json``) and of the trained alternative's
+(``python -m bench.fit_scorer``, ``bench/fit_scorer.json``).
 
 For each set: fresh summaries of ``<shared>/bench/<set>/docs`` (a clean output tree, so seconds per
 document are a full run), scored against ``refs_multi/`` when the set has several references per
@@ -34,6 +35,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 SETS = ("diaries", "dialogsum_dev", "pubmed", "ectsum_val", "squality", "qmsum", "qmsum_train", "crd3")
 FIT_JSON = REPO / "bench" / "fit_scorer.json"
+GRID_JSON = REPO / "bench" / "fit_grid.json"
 # QMSum's AMI/ICSI transcripts are partly lowercased and the PubMed bodies fully, so entities are
 # matched case-insensitively there.
 CASE_INSENSITIVE = {"qmsum", "pubmed"}
@@ -101,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         reports.append(report.as_dict())
     if reports:
         print(versus_best(reports))
+    print(grid_table(GRID_JSON))
     print(logo_table(FIT_JSON))
     if args.json:
         args.json.write_text(json.dumps(reports, indent=2), encoding="utf-8")
@@ -163,6 +166,18 @@ def versus_best(reports: list[dict[str, Any]]) -> str:
             + f" | {ahead} of 3 |"
         )
     return "\n".join(rows) + "\n"
+
+
+def grid_table(path: Path) -> str:
+    """The leave-one-genre-out table of the shipped rule's last grid fit, or how to make it."""
+    if not path.is_file():
+        return f"leave-one-genre-out: no grid fit recorded ({path} missing; run python -m bench.fit_scorer --grid ...)"
+    from bench.fit_scorer import render_grid
+
+    result = json.loads(path.read_text(encoding="utf-8"))
+    return "leave-one-genre-out of the shipped scorer (its last grid fit, bench/fit_scorer.py --grid):\n" + render_grid(
+        result
+    )
 
 
 def logo_table(path: Path) -> str:

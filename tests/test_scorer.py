@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from batchsum.backends.scorer import FEATURES, SCORER, Matrix, features, relevance
+from batchsum.backends.scorer import FEATURES, SCORER, Matrix, boundary_distance, features, relevance
 from batchsum.backends.units import terms, units_from_text
 from bench.fit_scorer import fit_logistic, oracle
 
@@ -74,3 +74,40 @@ def test_fit_finds_the_informative_feature() -> None:
     w = fit_logistic({"a": rows[:15], "b": rows[15:]})
     assert w.shape == (len(FEATURES),)
     assert w[0] > 0 and w[0] == max(w, key=abs)
+
+
+CHUNK = (
+    "The pump failed twice during the night shift in the east wing. "
+    "Engineers traced the pump failure to a worn seal in the east wing. "
+    "A replacement seal for the pump arrived from the supplier on Monday. "
+    "Lunch was served late on Tuesday. "
+    "After the new seal the pump ran for a week without failure."
+)
+
+
+def _relevance(units: list, whole: bool) -> np.ndarray:
+    return relevance(units, Matrix(units), meta=False, whole=whole, params=SCORER)
+
+
+def test_where_a_chunk_cuts_the_text_is_no_boundary() -> None:
+    # A chunk of a longer text without headings: no sentence is nearer a boundary than another, so the
+    # ranking does not depend on the order the sentences come in (a whole text's does: its start is one).
+    units = _units(CHUNK)
+    assert np.isinf(boundary_distance(units, SCORER.section_alpha)).all()
+    backwards = _units(" ".join(reversed([u.text for u in units])))
+    assert np.allclose(_relevance(units, whole=False), _relevance(backwards, whole=False)[::-1])
+    assert not np.allclose(_relevance(units, whole=True), _relevance(backwards, whole=True)[::-1])
+
+
+def test_headings_are_boundaries_at_both_ends_of_a_section() -> None:
+    text = CHUNK + "\n\nRESULTS\n\n" + CHUNK.replace("pump", "valve") + "\n\nDISCUSSION\n\n" + CHUNK
+    units = _units(text)
+    dist = boundary_distance(units, 0.5)
+    sections = [u.section for u in units]
+    first = sections.index(1)
+    last = len(sections) - 1 - sections[::-1].index(1)
+    assert dist[first] == 0.0 and dist[last] == 0.0  # the first and last sentences of RESULTS
+    assert dist[first + 2] > 0.0
+    # Before the chunk's first heading only that heading is a boundary, not where the chunk starts.
+    assert dist[0] == 0.5 * (sections.count(0) - 1) and dist[sections.count(0) - 1] == 0.0
+    assert dist[-1] == sections.count(2) - 1  # after the last one, only that heading: the chunk's end is none

@@ -7,12 +7,17 @@ sentences are nodes of a graph whose edge weights are their similarities, pruned
 sentence that later ones build on more central than one that repeats earlier ones). Similarity blends
 lexical TF-IDF cosine (stemmed content words) with the cosine of static sentence vectors distilled
 from the index's packaged MiniLM (:class:`batchsum.index.embed.StaticEmbedder`), weight ``vector_w``.
+In the nodes of a long text (its chunks and the meta nodes over their summaries) the centrality takes
+HipoRank's boundary-aware form (Dong, Mircea & Cheung 2021, "Discourse-Aware Unsupervised Summarization
+for Long Scientific Documents"): "earlier" becomes "nearer a section boundary" (a chunk's headings, a
+meta node's start and end of the text; where a chunk cuts the text is none), with weights
+``section_backward_w`` and ``section_alpha``.
 Relevance is that centrality times a length factor (content words, saturating at ``length_norm``)
 plus a prior for the start of the text (``position_w``). Selection (in :mod:`batchsum.backends.extractive`)
 is greedy MMR (Carbonell & Goldstein 1998) with weight ``redundancy``.
 
-The same five numbers serve every kind of text (conversations, journals, documents); they were fit by
-a grid on the shared evaluation sets pooled and checked leave-one-genre-out (docs/eval.md).
+The same numbers serve every kind of text (conversations, journals, documents); they were fit by a
+grid on the shared evaluation sets pooled and checked leave-one-genre-out (docs/eval.md).
 
 A trained alternative (``Params.weights``): a logistic regression over the handful of
 :data:`FEATURES` of each sentence (Kupiec, Pedersen & Chen 1995, "A Trainable Document Summarizer"),
@@ -42,13 +47,15 @@ FEATURES = ("centrality", "opening", "lead", "part_order", "length", "tfidf", "c
 
 @dataclass(frozen=True)
 class Params:
-    """The scorer's parameters. The first five are fit (one set for all text); the rest are fixed rules."""
+    """The scorer's parameters. The first seven are fit (one set for all text); the rest are fixed rules."""
 
     beta: float = 0.0  # PacSum edge threshold, as a share of the similarity range
     backward_w: float = -0.5  # PacSum lambda1: weight of edges to earlier sentences (later ones weigh 1)
     vector_w: float = 0.0  # share of the static sentence-vector cosine in the similarity
     length_norm: float = 4.0  # content words at which the length factor saturates
     position_w: float = 0.3  # prior for the opening of a whole text (or of the first parts of a meta node)
+    section_backward_w: float = 0.5  # HipoRank (long texts): weight of edges to sentences nearer a boundary
+    section_alpha: float = 0.3  # HipoRank's alpha: a sentence from a section's end counts alpha
     redundancy: float = 0.6  # MMR weight of the similarity to what is already chosen
     min_words: int = 5  # shorter units are context, not candidates
     max_overlap: float = 0.65  # hard redundancy cut (cosine)
@@ -62,9 +69,10 @@ class Params:
     weights: tuple[float, ...] | None = None
 
 
-# Fit by a grid over the five on the shared sets pooled (tables on docs/eval.md). position_w is 0.3,
-# not the grid's 0: within the fit's noise (0.001-0.002 of the objective), and without it a short
-# entry's one-line summary can lose the opening sentence that says what the entry is about.
+# Fit by grids on the shared sets pooled (tables on docs/eval.md): the PacSum five, then HipoRank's two
+# (section_backward_w, section_alpha). position_w is 0.3, not the grid's 0: within the fit's noise
+# (0.001-0.002 of the objective), and without it a short entry's one-line summary can lose the opening
+# sentence that says what the entry is about.
 SCORER = Params()
 
 # Content words at which the trained scorer's length feature saturates.
@@ -145,17 +153,65 @@ def _sentence_vectors(texts: list[str]) -> np.ndarray | None:
         return None  # a damaged install still summarizes, on lexical similarity alone
 
 
-def directed_centrality(sim: np.ndarray, beta: float, backward_w: float) -> np.ndarray:
-    """PacSum centrality: thresholded edges to later sentences plus ``backward_w`` times those to earlier ones."""
+def boundary_distance(units: Sequence[Unit], alpha: float) -> np.ndarray:
+    """How far each sentence of a chunk is from the nearest boundary of its section, in sentences (HipoRank).
+
+    Sections are delimited by headings; the distance of the x-th of a section's m sentences is
+    ``min(x, alpha * (m - 1 - x))`` (Dong et al. 2021; ``alpha`` 0 or less: only the start counts).
+    Where the chunk cuts a longer text is no boundary: the part before the chunk's first heading has
+    no start and the part after its last heading no end; a sentence with neither is infinitely far.
+    """
+    n = len(units)
+    sec = np.array([u.section for u in units])
+    count: dict[int, int] = {}
+    x = np.zeros(n)
+    for i, k in enumerate(sec.tolist()):
+        x[i] = count.get(k, 0)
+        count[k] = int(x[i]) + 1
+    m = np.array([float(count[k]) for k in sec.tolist()])
+    start = np.where(sec == 0, np.inf, x)  # section 0: the text before the chunk's first heading
+    end = alpha * (m - 1.0 - x) if alpha > 0 else np.full(n, np.inf)
+    if n:
+        end[sec == sec.max()] = np.inf
+    return np.minimum(start, end)
+
+
+def directed_centrality(sim: np.ndarray, beta: float, backward_w: float, dist: np.ndarray | None = None) -> np.ndarray:
+    """PacSum centrality: thresholded edges to later sentences plus ``backward_w`` times those to earlier ones.
+
+    With ``dist`` (:func:`boundary_distance`), "later" means farther from a section boundary (HipoRank's
+    boundary-aware edges): a sentence near a boundary that the rest of its section builds on is central.
+    """
     n = sim.shape[0]
     if n == 1:
         return np.ones(1)
     off = ~np.eye(n, dtype=bool)
     lo, hi = float(sim[off].min()), float(sim[off].max())
     edges = np.where(off, np.maximum(0.0, sim - (lo + beta * (hi - lo))), 0.0)
-    later = np.triu(edges, 1).sum(axis=1)
-    earlier = np.tril(edges, -1).sum(axis=1)
-    return later + backward_w * earlier
+    if dist is None:
+        later = np.triu(edges, 1).sum(axis=1)
+        earlier = np.tril(edges, -1).sum(axis=1)
+        return later + backward_w * earlier
+    di, dj = dist[:, None], dist[None, :]
+    weight = np.where(di < dj, 1.0, np.where(di > dj, backward_w, 0.5 * (1.0 + backward_w)))
+    return (weight * edges).sum(axis=1)
+
+
+def centrality(units: Sequence[Unit], sim: np.ndarray, params: Params, chunk: bool, meta: bool) -> np.ndarray:
+    """The node's centrality in 0..1.
+
+    A whole (short) text: PacSum's directed centrality, its start the one boundary. The nodes of a long
+    text: HipoRank's boundary-aware form, a chunk's boundaries being its headings (not where the chunk
+    cuts the text) and a meta node's the start and end of the text its parts cover, in order.
+    """
+    if chunk:
+        dist: np.ndarray | None = boundary_distance(units, params.section_alpha)
+    elif meta:
+        x = np.arange(len(units), dtype=np.float64)
+        dist = np.minimum(x, params.section_alpha * (len(units) - 1.0 - x)) if params.section_alpha > 0 else x
+    else:
+        return _unit_range(directed_centrality(sim, params.beta, params.backward_w))
+    return _unit_range(directed_centrality(sim, params.beta, params.section_backward_w, dist))
 
 
 def _unit_range(x: np.ndarray) -> np.ndarray:
@@ -175,10 +231,7 @@ def features(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: Pa
     centroid = mat.colsum()
     cnorm = float(np.linalg.norm(centroid))
     to_centroid = _unit_range(mat.dot(centroid) / cnorm) if cnorm > 0 else np.zeros(n)
-    if mat.sim is not None:
-        cen = _unit_range(directed_centrality(mat.sim, params.beta, params.backward_w))
-    else:
-        cen = to_centroid
+    cen = centrality(units, mat.sim, params, not (meta or whole), meta) if mat.sim is not None else to_centroid
     content = np.array([len(u.terms) for u in units], dtype=np.float64)
     length = np.minimum(1.0, content / LENGTH_SATURATION)
     pos = np.array([u.pos for u in units], dtype=np.float64)
@@ -205,7 +258,7 @@ def relevance(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: P
         rel = _unit_range(x @ np.asarray(params.weights, dtype=np.float64)) if n > 1 else np.ones(n)
     else:
         if mat.sim is not None:
-            cen = _unit_range(directed_centrality(mat.sim, params.beta, params.backward_w))
+            cen = centrality(units, mat.sim, params, not (meta or whole), meta)
         else:
             centroid = mat.colsum()
             cnorm = np.linalg.norm(centroid)

@@ -129,6 +129,7 @@ class Unit:
     context: bool = False  # opens by pointing back ("But ...", "Partly, ...")
     date: str | None = None  # journals: the date of the entry the sentence belongs to
     turn: int = -1  # conversations: the source line (turn) the sentence belongs to
+    section: int = 0  # prose: the heading-delimited section of its text the sentence is in
 
 
 def _static_penalty(body: str, content_type: ContentType) -> float:
@@ -198,14 +199,14 @@ def units_from_text(
         return units
     blocks = _prose_blocks(text)
     spans = [
-        (sent, role, date)
-        for block, role, date in blocks
+        (sent, role, date, section)
+        for block, role, date, section in blocks
         for sp in split_sentences(block, language)
         for sent in _split_lowercase(sp.text)
     ]
     n = max(1, len(spans))
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
-    for i, (raw, role, date) in enumerate(spans):
+    for i, (raw, role, date, section) in enumerate(spans):
         sent = fix_spacing(_QUOTE_MARK.sub("", _FOOTNOTE_MARK.sub("", " ".join(raw.split()))))
         m = _DATE_PREFIX.match(sent)
         if m:
@@ -234,6 +235,7 @@ def units_from_text(
                 penalty=_static_penalty(sent, content_type) if ok else 0.0,
                 date=carried if content_type == "journal" else None,
                 context=needs_context(sent),
+                section=section,
             )
         )
     return units
@@ -276,8 +278,9 @@ _MARKUP = re.compile(
 _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
 
 
-def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None]]:
-    """The prose of ``text`` as blocks (paragraphs, or the runs between layout lines) with their section role.
+def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int]]:
+    """The prose of ``text`` as blocks (paragraphs, or the runs between layout lines) with their section role
+    and section number (headings delimit sections).
 
     Layout lines (separators, headings, contents and index entries, repeated page headers) are
     dropped and end the block before them, so a heading is never glued to the sentence under it;
@@ -286,15 +289,16 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None]]:
     """
     lines = text.split("\n")
     repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
-    blocks: list[tuple[str, str | None, str | None]] = []
+    blocks: list[tuple[str, str | None, str | None, int]] = []
     current: list[str] = []
     role: str | None = None
     date: str | None = None
+    section = 0
 
     def flush() -> None:
         # A back-of-book index spread over a chunk of its own has no INDEX heading above it.
         if current and not is_footnote(current[0]) and not is_index_block(current):
-            blocks.append(("\n".join(current), role, date))
+            blocks.append(("\n".join(current), role, date, section))
         current.clear()
 
     prev: str | None = None
@@ -313,6 +317,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None]]:
             continue
         flush()
         if kind == "heading":
+            section += 1
             title = line.strip().lstrip("# ")
             date = entry_date(title) or date
             new_role = section_role(title)
