@@ -43,10 +43,13 @@ class _Patterns:
     def __init__(self) -> None:
         self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
         self.speaker = re.compile(
-            r"^\s*(?:\[[^\]]{1,20}\]\s*)?#?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)#?\s*:\s+\S", re.MULTILINE
+            r"^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?#?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)#?[ \t]*:\s+\S", re.MULTILINE
         )
         self.dated_heading = re.compile(
-            r"^\s{0,3}(?:#{1,6}\s*)?(?:\*\*)?\s*(?:\d{4}-\d{2}-\d{2}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*,?\s+\w+\s+\d{1,2}"
+            # [ \t], not \s, before the date: \s crosses newlines, and a run of blank lines was then scanned
+            # once per line (quadratic: minutes for a 20 KB file of blank lines).
+            r"^[ \t]{0,3}(?:#{1,6}[ \t]*)?(?:\*\*)?[ \t]*"
+            r"(?:\d{4}-\d{2}-\d{2}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*,?\s+\w+\s+\d{1,2}"
             r"|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})",
             re.MULTILINE | re.IGNORECASE,
         )

@@ -193,6 +193,20 @@ def subtitles(base: Path) -> Family:
     return fam
 
 
+def long_runs(base: Path) -> Family:
+    fam = Family("long runs of blanks or dots")
+    cases = {
+        "blank.md": "\n" * 200_000,
+        "blank_then_text.md": " \n" * 100_000 + "Then one line of text at the very end of the file.\n",
+        "leader.md": "Contents " + ". " * 60_000 + "5\n\nThe committee met and agreed on the plan.\n" * 3,
+        "spaces.md": "The committee met on Tuesday." + " " * 100_000 + ",\nThe plan was agreed.\n",
+    }
+    for name, text in cases.items():
+        corpus = _write(base / name.removesuffix(".md") / name, text).parent
+        fam.run(name, batchsum_cmd("run", str(corpus), "--out", str(base / "out" / name), "--no-index", "--no-metrics"))
+    return fam
+
+
 @contextmanager
 def _serving(fam: Family, out: Path, upstream: str, *extra: str) -> Iterator[str | None]:
     cmd = batchsum_cmd("serve", "--out", str(out), "--port", "0", "--base-url", upstream, "--model", "fake",
@@ -282,6 +296,7 @@ FAMILIES: tuple[Callable[[Path], Family], ...] = (
     compact,
     redaction,
     subtitles,
+    long_runs,
     serve,
 )
 

@@ -271,3 +271,28 @@ def test_control_characters_are_stripped_from_summaries_and_output(tmp_path: Pat
     final = (tmp_path / "out" / "noisy.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
     assert not any(ch in final for ch in "\x07\x08\x1b")
     assert not any(ch in r.output for ch in "\x07\x08\x1b")
+
+
+# Runs of whitespace or dots that a backtracking regex crosses once per starting position (quadratic: a
+# 20 KB file of blank lines took minutes to classify). Each case finishes in well under a second now.
+PATHOLOGICAL = {
+    "blank.md": "\n" * 200_000,
+    "blank_then_text.md": " \n" * 100_000 + "Then one line of text at the very end of the file.\n",
+    "leader.md": "Contents " + ". " * 60_000 + "5\n\n" + GOOD,
+    "spaces.md": GOOD + " " * 100_000 + ",\n" + GOOD,
+}
+
+
+def test_long_runs_of_whitespace_or_dots_do_not_stall_the_run(tmp_path: Path) -> None:
+    c = tmp_path / "c"
+    c.mkdir()
+    for name, text in PATHOLOGICAL.items():
+        (c / name).write_text(text)
+    cmd = [sys.executable, "-m", "batchsum", "run", str(c), "--out", str(tmp_path / "out"), "--no-index",
+           "--no-metrics", "--json"]  # fmt: skip
+    # A bound for a hang, not a speed figure: the run takes seconds; the quadratic scans took hours.
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode in (0, 1), done.stderr
+    data = json.loads(done.stdout)
+    finished = {Path(f["relpath"]).name for f in data["files"]} | {Path(p["path"]).name for p in data["problems"]}
+    assert set(PATHOLOGICAL) <= finished
