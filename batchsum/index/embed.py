@@ -146,7 +146,6 @@ class OnnxEmbedder:
         self.cls_id = _special_id(tok, "[CLS]", 101)
         self.sep_id = _special_id(tok, "[SEP]", 102)
         self.pad_id = _special_id(tok, "[PAD]", 0)
-        self._keep = _content_token_mask(tok)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or default_threads()
         opts.inter_op_num_threads = 1
@@ -182,13 +181,8 @@ class OnnxEmbedder:
 
     def pooled(self, windows: list[list[int]]) -> np.ndarray:
         """Pooled, normalized vectors of token-id windows (each ``[CLS] ... [SEP]``), one row each."""
-        return self._forward(windows, want_tokens=False)[0]
-
-    def _forward(self, windows: list[list[int]], want_tokens: bool) -> tuple[np.ndarray, list[np.ndarray]]:
-        """Pooled, normalized vectors per window (+ the kept tokens' normalized last hidden states)."""
         n = len(windows)
         pooled = np.zeros((n, self.dimension), dtype=np.float32)
-        tokens: list[np.ndarray] = [np.zeros((0, self.dimension), dtype=np.float32)] * n
         # Sorting by length keeps padding (wasted compute) small within each batch.
         order = sorted(range(n), key=lambda i: len(windows[i]))
         for start in range(0, n, self.batch_size):
@@ -208,45 +202,19 @@ class OnnxEmbedder:
             summed = (hidden * weights).sum(axis=1)
             mean = summed / np.clip(weights.sum(axis=1), 1e-9, None)
             pooled[idx] = _l2(mean)
-            if want_tokens:
-                for row, i in enumerate(idx):
-                    inner = np.asarray(windows[i][1:-1])
-                    keep = self._keep[inner] if len(inner) else inner.astype(bool)
-                    if not keep.any():  # e.g. a text of only stopwords: keep what there is
-                        keep = np.ones(len(inner), dtype=bool)
-                    tokens[i] = _l2(hidden[row, 1 : len(windows[i]) - 1][keep].astype(np.float32))
-        return pooled, tokens
+        return pooled
 
-    def encode(self, texts: Sequence[str], with_tokens: bool = False) -> tuple[np.ndarray, list[np.ndarray]]:
-        """Text vectors and, when asked, token vectors for MaxSim, from one forward pass.
-
-        Text vector: the re-normalized, length-weighted mean of the text's window vectors. Token vectors:
-        the L2-normalized last hidden states of every window's content tokens (punctuation, stopwords
-        and special tokens dropped), concatenated.
-        """
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalized vector per text: the re-normalized, length-weighted mean of its windows' vectors."""
         if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32), []
+            return np.zeros((0, self.dimension), dtype=np.float32)
         win = self._window(self.token_ids(texts))
-        pooled, toks = self._forward(win.windows, want_tokens=with_tokens)
+        pooled = self.pooled(win.windows)
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         # Weight each window by its real token count so a short tail window counts less.
         lengths = np.array([len(w) - 2 for w in win.windows], dtype=np.float32)
         np.add.at(out, np.array(win.owner), pooled * np.maximum(lengths, 1.0)[:, None])
-        per_text: list[np.ndarray] = []
-        if with_tokens:
-            parts: list[list[np.ndarray]] = [[] for _ in texts]
-            for owner, t in zip(win.owner, toks, strict=True):
-                parts[owner].append(t)
-            per_text = [np.concatenate(p) for p in parts]
-        return _l2(out), per_text
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One L2-normalized vector per text; long texts are the re-normalized mean of their windows."""
-        return self.encode(texts)[0]
-
-    def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
-        """Contextual content-token vectors (last hidden state, L2-normalized) of each text, for MaxSim."""
-        return self.encode(texts, with_tokens=True)[1]
+        return _l2(out)
 
 
 class Precomputed:
@@ -282,15 +250,6 @@ def _is_content(token: str) -> bool:
     word = token.removeprefix("##").lower()
     special = token.startswith("[") and token.endswith("]")
     return not special and bool(_WORDY.search(word)) and (token.startswith("##") or word not in STOPWORDS)
-
-
-def _content_token_mask(tok: Any) -> np.ndarray:
-    """vocab-sized bool array: True for tokens worth matching in MaxSim (words, not "?", "the" or [SEP])."""
-    vocab = tok.get_vocab()
-    keep = np.zeros(max(vocab.values()) + 1, dtype=bool)
-    for token, tid in vocab.items():
-        keep[tid] = _is_content(token)
-    return keep
 
 
 def _special_id(tok: Any, token: str, default: int) -> int:
@@ -443,15 +402,6 @@ class StaticEmbedder:
         owner = np.repeat(np.arange(len(texts)), [len(ids) for ids in all_ids])
         np.add.at(out, owner, rows[inverse.reshape(-1)])
         return _l2(out)
-
-    def token_vectors(self, texts: Sequence[str]) -> list[np.ndarray]:
-        """Unit vectors of each text's distinct content tokens (for MaxSim)."""
-        out: list[np.ndarray] = []
-        for ids in self.token_ids(texts):
-            uniq = np.unique(np.asarray(ids, dtype=np.int64)) if ids else np.zeros(0, dtype=np.int64)
-            uniq = uniq[self._weights_of(uniq) > 0] if len(uniq) else uniq
-            out.append(self.unit[uniq])
-        return out
 
 
 def packaged_tokenizer() -> Path:

@@ -35,7 +35,7 @@ import os
 import sqlite3
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -169,6 +169,14 @@ class Evidence:
     coverage: float = 0.0  # share of the query's weight (idf) whose terms the passage holds, 0..1
 
 
+def _rows_in(db: sqlite3.Connection, sql: str, keys: Sequence[Any]) -> Iterator[Any]:
+    """The rows of ``sql`` (whose ``IN ({})`` takes the keys) for every key, 500 at a time (SQLite's
+    limit on variables)."""
+    for start in range(0, len(keys), 500):
+        part = list(keys[start : start + 500])
+        yield from db.execute(sql.format(",".join("?" * len(part))), part)
+
+
 class LexicalStore:
     """BM25 passages, postings and node spans of one output folder (see the module docstring)."""
 
@@ -240,21 +248,11 @@ class LexicalStore:
         """doc id -> signature of what is indexed (all documents when ``doc_ids`` is None)."""
         if doc_ids is None:
             return dict(self._db.execute("SELECT doc_id, sig FROM lex_docs"))
-        found: dict[str, str] = {}
-        ids = list(doc_ids)
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            sql = f"SELECT doc_id, sig FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
-            found.update(self._db.execute(sql, part))
-        return found
-
-    def replace_doc(self, doc_id: str, sig: str, nodes: Sequence[IndexNode], source: str | None) -> None:
-        """Make ``doc_id``'s lexical data exactly these nodes (and source passages), in one transaction."""
-        with self._db:
-            self.write_doc(doc_id, sig, nodes, source)
+        return dict(_rows_in(self._db, "SELECT doc_id, sig FROM lex_docs WHERE doc_id IN ({})", list(doc_ids)))
 
     def write_doc(self, doc_id: str, sig: str, nodes: Sequence[IndexNode], source: str | None) -> None:
-        """:meth:`replace_doc` inside the caller's transaction (many small documents, one commit)."""
+        """Make ``doc_id``'s lexical data exactly these nodes (and source passages), inside the caller's transaction
+        (many small documents, one commit)."""
         from array import array
 
         doc = doc_passages(nodes, source)
@@ -405,35 +403,24 @@ class LexicalStore:
 
         top = np.argsort(-unit_score)[:TOP_UNITS]
         dkeys = {int(d) for d in (uids[top] // _UID_SHIFT).tolist()}
-        for start in range(0, len(focus), 500):
-            part = focus[start : start + 500]
-            sql = f"SELECT dkey FROM lex_docs WHERE doc_id IN ({','.join('?' * len(part))})"
-            dkeys.update(int(r[0]) for r in self._db.execute(sql, part))
+        dkeys.update(int(r[0]) for r in _rows_in(self._db, "SELECT dkey FROM lex_docs WHERE doc_id IN ({})", focus))
         return dkeys
 
     def _lengths(self, dkeys: list[int]) -> dict[int, Any]:
         import numpy as np
 
-        out: dict[int, Any] = {}
-        keys = [int(d) for d in dkeys]
-        for start in range(0, len(keys), 500):
-            part = keys[start : start + 500]
-            sql = f"SELECT dkey, lens FROM lex_docs WHERE dkey IN ({','.join('?' * len(part))})"
-            for dkey, blob in self._db.execute(sql, part):
-                out[int(dkey)] = np.frombuffer(blob or b"", dtype=np.int32)
-        return out
+        rows = _rows_in(self._db, "SELECT dkey, lens FROM lex_docs WHERE dkey IN ({})", [int(d) for d in dkeys])
+        return {int(dkey): np.frombuffer(blob or b"", dtype=np.int32) for dkey, blob in rows}
 
     def _layout(self, dkeys: list[int]) -> dict[int, tuple[Any, Any]]:
         """dkey -> (node key per passage, char offset per passage)."""
         import numpy as np
 
-        out: dict[int, tuple[Any, Any]] = {}
-        for start in range(0, len(dkeys), 500):
-            part = dkeys[start : start + 500]
-            sql = f"SELECT dkey, nkeys, starts FROM lex_docs WHERE dkey IN ({','.join('?' * len(part))})"
-            for dkey, nk, st in self._db.execute(sql, part):
-                out[int(dkey)] = (np.frombuffer(nk or b"", dtype=np.int32), np.frombuffer(st or b"", dtype=np.int32))
-        return out
+        rows = _rows_in(self._db, "SELECT dkey, nkeys, starts FROM lex_docs WHERE dkey IN ({})", dkeys)
+        return {
+            int(dkey): (np.frombuffer(nk or b"", dtype=np.int32), np.frombuffer(st or b"", dtype=np.int32))
+            for dkey, nk, st in rows
+        }
 
     def _node_scores(
         self, uids: Any, unit_score: Any, coverage: Any, filt: LexFilter, dkeys: set[int]

@@ -54,11 +54,6 @@ def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE
         start += stride
 
 
-def passage_counts(text: str, language: str | None = None) -> list[tuple[int, Counter[str]]]:
-    """(char offset, term counts) of each :func:`passages` window (see :func:`passage_terms`)."""
-    return passage_terms(text, language)[0]
-
-
 def passage_terms(
     text: str, language: str | None = None
 ) -> tuple[list[tuple[int, Counter[str]]], list[str], list[tuple[int, int]]]:

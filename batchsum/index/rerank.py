@@ -27,15 +27,6 @@ class Reranker(Protocol):
     def score(self, query: str, docs: Sequence[str], keys: Sequence[str] | None = None) -> np.ndarray: ...
 
 
-def maxsim(query_vectors: np.ndarray, doc_vectors: Sequence[np.ndarray]) -> np.ndarray:
-    """Mean over query tokens of the best cosine with any token of each document."""
-    out = np.zeros(len(doc_vectors), dtype=np.float32)
-    for i, d in enumerate(doc_vectors):
-        if len(d) and len(query_vectors):
-            out[i] = float((query_vectors @ d.T).max(axis=1).mean())
-    return out
-
-
 class CrossEncoderReranker:
     """An ONNX cross-encoder loaded from ``--reranker PATH`` (a .onnx file or a folder with model.onnx)."""
 

@@ -572,19 +572,29 @@ def _search(
         if len(picked) == k:
             break
     picked.sort(key=lambda p: -float(ranked[p[0]]))
+    chosen = [(ids[i], rows[ids[i]].metadata, snippet, found, origin) for i, snippet, found, origin in picked]
+    scores = [(float(final[i]), float(relevance[i]), float(rec[i]), float(cosine[i])) for i, *_ in picked]
+    return _hits(cfg, chosen, scores)
+
+
+def _hits(
+    cfg: IndexConfig,
+    shown: list[tuple[str, dict[str, Any], str, list[str], str]],
+    scores: list[tuple[float, float, float, float]],
+) -> list[SearchHit]:
+    """The hits as shown, in rank order: (node id, metadata, snippet, terms found, snippet origin) with
+    (final score, relevance, recency, similarity) each."""
     hits: list[SearchHit] = []
     ceiling = 1.0  # the shown score never rises down the list
-    for i, snippet, found, origin in picked:
-        nid = ids[i]
-        md = rows[nid].metadata
-        ceiling = min(ceiling, float(final[i]))
+    for (nid, md, snippet, found, origin), (final, relevance, rec, cosine) in zip(shown, scores, strict=True):
+        ceiling = min(ceiling, final)
         hits.append(
             SearchHit(
                 rank=len(hits) + 1,
                 score=round(ceiling, 4),
-                relevance=round(float(relevance[i]), 4),
-                recency=round(float(rec[i]), 4),
-                similarity=round(float(cosine[i]), 4),
+                relevance=round(relevance, 4),
+                recency=round(rec, 4),
+                similarity=round(cosine, 4),
                 node_id=nid,
                 level=int(md.get("level", 3)),
                 is_final=bool(md.get("is_final", False)),
