@@ -406,14 +406,14 @@ def render_grid(result: dict[str, Any]) -> str:
     ]
     for name, s in result.get("scores", {}).items():
         point = result["folds"][genre(name)]
-        lines.append(
-            f"| {name} | {', '.join(f'{k} {v}' for k, v in point.items())} | "
-            + " / ".join(f"{100 * v:.1f}" for v in s["logo"])
-            + " | "
-            + " / ".join(f"{100 * v:.1f}" for v in s["pooled"])
-            + " |"
-        )
+        fit = ", ".join(f"{k} {v}" for k, v in point.items())
+        lines.append(f"| {name} | {fit} | {_rouge(s['logo'])} | {_rouge(s['pooled'])} |")
     return "\n".join(lines)
+
+
+def _rouge(scores: list[float]) -> str:
+    """R-1 / R-2 / R-Lsum as percentages, one decimal."""
+    return " / ".join(f"{100 * v:.1f}" for v in scores)
 
 
 def render(result: dict[str, Any]) -> str:
@@ -426,13 +426,7 @@ def render(result: dict[str, Any]) -> str:
         "|---|---|---|",
     ]
     for name, s in result.get("scores", {}).items():
-        lines.append(
-            f"| {name} | "
-            + " / ".join(f"{100 * v:.1f}" for v in s["logo"])
-            + " | "
-            + " / ".join(f"{100 * v:.1f}" for v in s["pooled"])
-            + " |"
-        )
+        lines.append(f"| {name} | {_rouge(s['logo'])} | {_rouge(s['pooled'])} |")
     return "\n".join(lines)
 
 
