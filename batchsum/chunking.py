@@ -31,12 +31,12 @@ import hashlib
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from hashlib import blake2b
 from itertools import chain, islice
 from typing import Any
 
-from batchsum.tokens import Tokenizer, text_pieces
+from batchsum.tokens import Tokenizer
 
 WINDOW = 0.1  # share of the chunk size in which a cut is chosen by content
 # Sections (in chunks): at least SECTION_MIN long, then ending at a content-chosen point SECTION_EXTRA on average.
@@ -247,8 +247,7 @@ class Tokenized:
     starting with up to ``overlap`` tokens of the previous one.
 
     A text of one piece keeps its token starts until it is chunked (a short file is only counted); a
-    longer one is turned into units as it is tokenized, a piece at a time. ``starts`` (from
-    ``tokenizer.token_starts(text)``) avoids tokenizing the text a second time.
+    longer one is turned into units as it is tokenized, a piece at a time.
     """
 
     def __init__(
@@ -257,8 +256,6 @@ class Tokenized:
         tokenizer: Tokenizer,
         chunk_size: int = 3000,
         overlap: int = 200,
-        *,
-        starts: Sequence[int] | None = None,
     ) -> None:
         if chunk_size <= 0 or overlap < 0 or overlap >= chunk_size:
             raise ValueError("need chunk_size > overlap >= 0")
@@ -268,7 +265,7 @@ class Tokenized:
         self._units: _Units | None = None
         if not text or text.isspace():  # not strip(): that copies the whole text
             return
-        pieces = iter(tokenizer.starts_by_piece(text) if starts is None else _given_pieces(text, starts))
+        pieces = iter(tokenizer.starts_by_piece(text))
         self._head = list(islice(pieces, 2))
         if len(self._head) < 2:
             self.count = sum(len(p[2]) for p in self._head)
@@ -305,26 +302,12 @@ class Tokenized:
         return chunks
 
 
-def _given_pieces(text: str, starts: Sequence[int]) -> Iterator[tuple[int, int, Any]]:
-    """``starts`` of the whole text cut as ``Tokenizer.starts_by_piece`` would give them."""
-    import numpy as np
-
-    positions = np.frombuffer(starts, dtype=starts.typecode) if isinstance(starts, array) else np.asarray(starts)
-    spans = text_pieces(text)
-    for n, (lo, hi) in enumerate(spans):
-        a = int(np.searchsorted(positions, lo, side="left"))
-        b = len(positions) if n == len(spans) - 1 else int(np.searchsorted(positions, hi, side="left"))
-        yield lo, hi, positions[a:b].astype(np.int64)
-
-
 def chunk_text(
     text: str,
     tokenizer: Tokenizer,
     chunk_size: int = 3000,
     overlap: int = 200,
-    *,
-    starts: Sequence[int] | None = None,
 ) -> list[Chunk]:
     """Split ``text`` into chunks of at most ``chunk_size`` tokens, each starting with up to ``overlap``
     tokens of the previous one (see :class:`Tokenized`)."""
-    return Tokenized(text, tokenizer, chunk_size, overlap, starts=starts).chunks()
+    return Tokenized(text, tokenizer, chunk_size, overlap).chunks()

@@ -7,7 +7,6 @@ L1s. HIERARCHICAL: L1 per chunk, L2 per group of ``group_size`` L1s, L3 over the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -93,9 +92,9 @@ def leaf_max_tokens(input_tokens: int, target: int, kind: PromptKind | None = No
     return max(1, min(output_budget(input_tokens, target), input_tokens - 1))
 
 
-def plan_file(doc: Document, starts: Sequence[int] | None, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
-    """Build the node plan of ``doc``, tokenized here unless its token starts are given (``starts``)."""
-    tokenized = Tokenized(doc.text, tokenizer, cfg.chunk_size, cfg.chunk_overlap, starts=starts)
+def plan_file(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
+    """Tokenize ``doc`` and build its node plan."""
+    tokenized = Tokenized(doc.text, tokenizer, cfg.chunk_size, cfg.chunk_overlap)
     tokens = tokenized.count
     doc.tokens = tokens
     level = cfg.thresholds.level_for(tokens)

@@ -71,7 +71,7 @@ def batchsum_graph(text: str, tok: Tokenizer, cfg: RunConfig) -> Graph:
         return Graph([], [])
     if level in (SummaryLevel.BRIEF, SummaryLevel.STANDARD):
         return Graph([_h("L1", text)], [len(text)])
-    chunks = chunk_text(text, tok, cfg.chunk_size, cfg.chunk_overlap, starts=starts)
+    chunks = chunk_text(text, tok, cfg.chunk_size, cfg.chunk_overlap)
     l1 = [_h("L1", c.index, c.text) for c in chunks]
     return Graph(_tree(l1, level, cfg.group_size), [c.end for c in chunks])
 

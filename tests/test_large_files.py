@@ -69,10 +69,9 @@ tok = get_tokenizer("cl100k_base")
 tok.count("warm up")  # the encoding's own tables are not the file's cost
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 doc = read_document(SourceRef(path, path.name, path.parent))
-starts = tok.token_starts(doc.text)
-plan = plan_file(doc, starts, RunConfig(paths=[path]), tok)
+plan = plan_file(doc, RunConfig(paths=[path]), tok)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(len(starts), len(plan.nodes), base, peak)
+print(doc.tokens, len(plan.nodes), base, peak)
 """
 
 
@@ -97,7 +96,8 @@ def test_reading_tokenizing_and_planning_a_big_file_stays_near_its_size(tmp_path
     n_tokens, n_nodes, base_kib, peak_kib = (int(x) for x in proc.stdout.split())
     assert n_tokens > 3_500_000 and n_nodes > 1000
     grown_mb = (peak_kib - base_kib) / 1024
-    # The file (24 MB of text) is held as bytes, then as text, plus its chunks and a 4-byte offset
-    # per token: ~110 MB. A list of Python ints per token alone was ~36 bytes a token (~130 MB here),
-    # and tiktoken's own list as much again.
+    # The file (24 MB of text) is held as bytes, then as text, plus its chunks and its sentence table
+    # (planning tokenizes a piece of the text at a time: no offset per token of the whole text). A list
+    # of Python ints per token alone was ~36 bytes a token (~130 MB here), and tiktoken's own list as
+    # much again.
     assert grown_mb < 170, f"read+tokenize+plan of a 24 MB file grew RSS by {grown_mb:.0f} MB"

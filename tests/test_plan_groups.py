@@ -19,7 +19,7 @@ def test_a_partial_last_group_holds_only_its_own_chunks(tmp_path: Path) -> None:
     tok = get_tokenizer()
     doc = read_document(discover([tmp_path]).refs[0])
     cfg = RunConfig(paths=[tmp_path], chunk_size=1000, chunk_overlap=0, group_size=5)
-    plan = plan_file(doc, tok.token_starts(doc.text), cfg, tok)
+    plan = plan_file(doc, cfg, tok)
     l1 = [n.node_id for n in plan.nodes if n.level == 1]
     groups = [n for n in plan.nodes if n.level == 2]
     assert len(l1) % 5 != 0 and len(groups) >= 3  # the last group is partial

@@ -51,7 +51,7 @@ def set_language(doc: Document, cfg: RunConfig) -> None:
 
 def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     """Tokenize ``doc`` and plan its nodes (sets ``doc.tokens`` and ``doc.level``)."""
-    return plan_file(doc, None, cfg, tokenizer)
+    return plan_file(doc, cfg, tokenizer)
 
 
 def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
