@@ -197,20 +197,20 @@ def directed_centrality(sim: np.ndarray, beta: float, backward_w: float, dist: n
     return (weight * edges).sum(axis=1)
 
 
-def centrality(units: Sequence[Unit], sim: np.ndarray, params: Params, chunk: bool, meta: bool) -> np.ndarray:
-    """The node's centrality in 0..1.
+def centrality(units: Sequence[Unit], sim: np.ndarray, params: Params, meta: bool, whole: bool) -> np.ndarray:
+    """The node's centrality in 0..1 (``meta``: a node over summaries; ``whole``: a whole text; else a chunk).
 
     A whole (short) text: PacSum's directed centrality, its start the one boundary. The nodes of a long
     text: HipoRank's boundary-aware form, a chunk's boundaries being its headings (not where the chunk
     cuts the text) and a meta node's the start and end of the text its parts cover, in order.
     """
-    if chunk:
-        dist: np.ndarray | None = boundary_distance(units, params.section_alpha)
-    elif meta:
+    if meta:
         x = np.arange(len(units), dtype=np.float64)
         dist = np.minimum(x, params.section_alpha * (len(units) - 1.0 - x)) if params.section_alpha > 0 else x
-    else:
+    elif whole:
         return _unit_range(directed_centrality(sim, params.beta, params.backward_w))
+    else:
+        dist = boundary_distance(units, params.section_alpha)
     return _unit_range(directed_centrality(sim, params.beta, params.section_backward_w, dist))
 
 
@@ -231,7 +231,7 @@ def features(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: Pa
     centroid = mat.colsum()
     cnorm = float(np.linalg.norm(centroid))
     to_centroid = _unit_range(mat.dot(centroid) / cnorm) if cnorm > 0 else np.zeros(n)
-    cen = centrality(units, mat.sim, params, not (meta or whole), meta) if mat.sim is not None else to_centroid
+    cen = centrality(units, mat.sim, params, meta, whole) if mat.sim is not None else to_centroid
     content = np.array([len(u.terms) for u in units], dtype=np.float64)
     length = np.minimum(1.0, content / LENGTH_SATURATION)
     pos = np.array([u.pos for u in units], dtype=np.float64)
@@ -258,7 +258,7 @@ def relevance(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: P
         rel = _unit_range(x @ np.asarray(params.weights, dtype=np.float64)) if n > 1 else np.ones(n)
     else:
         if mat.sim is not None:
-            cen = centrality(units, mat.sim, params, not (meta or whole), meta)
+            cen = centrality(units, mat.sim, params, meta, whole)
         else:
             centroid = mat.colsum()
             cnorm = np.linalg.norm(centroid)
