@@ -413,17 +413,17 @@ def fused_of(cosine: np.ndarray, bm25_ratio: np.ndarray | None) -> np.ndarray:
     return (WEIGHT_BM25 * np.maximum(bm25_ratio, 0.0) + WEIGHT_MEANING * meaning).astype(np.float32)
 
 
-def rolled_up(ids: list[str], cosine: np.ndarray, lex: LexicalResult) -> np.ndarray:
+def rolled_up(ids: list[str], cosine: np.ndarray, evidence: np.ndarray, lex: LexicalResult) -> np.ndarray:
     """Each candidate's rank strength as its document's (a document is ranked, then its best node shown):
     :func:`fused_of` with the document's rollup (its best passage plus a share of its next best) and the
-    best meaning of its candidate nodes, plus a thousandth of the node's own
-    strength to order the nodes of one document."""
+    best meaning of its candidate nodes, plus a thousandth of the node's own strength (``evidence``: its
+    best passage's BM25 over the reference) to order the nodes of one document."""
     reference = max(lex.reference, 1e-9)
     docs = [doc_id_of(i) for i in ids]
     doc_cosine: dict[str, float] = {}
     for doc, c in zip(docs, cosine.tolist(), strict=True):
         doc_cosine[doc] = max(doc_cosine.get(doc, -1.0), c)
-    own = fused_of(cosine, np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / reference)
+    own = fused_of(cosine, evidence)
     whole = fused_of(np.array([doc_cosine[d] for d in docs], np.float32),
                      np.array([lex.rollup.get(d, 0.0) for d in docs], np.float32) / reference)  # fmt: skip
     return (whole + 1e-3 * own).astype(np.float32)
@@ -537,7 +537,7 @@ def _search(
         evidence = np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / max(lex.reference, 1e-9)
         lexical = lex.reference > 0
         relevance = relevance_of(cosine, coverage if lexical else None, evidence)
-        strength = rolled_up(ids, cosine, lex) if lexical else fused_of(cosine, None)
+        strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
