@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
 from batchsum.config import STATE_DIR
-from batchsum.navigation import PeriodPage
+from batchsum.navigation import PeriodPage, summary_only
 from batchsum.periods import (
     DIGEST_STATE,
     DIGESTS_DIR,
@@ -25,11 +25,14 @@ from batchsum.periods import (
     Period,
     folder_of,
     month_of,
+    one_line,
+    real_date,
 )
 from batchsum.tree import TreeNode, atomic_write_bytes, read_node
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
+    from batchsum.state import ManifestEntry
 
 STATE_NAME = DIGEST_STATE
 STATE_VERSION = 1
@@ -56,6 +59,33 @@ class DigestState:
     files: dict[str, FileFacts] = field(default_factory=dict)
     periods: dict[str, PeriodState] = field(default_factory=dict)
     settings: list[Any] = field(default_factory=list)  # periods.digest_settings of the run that wrote it
+
+
+@dataclass
+class Final:
+    """What the digests take of one file's final: its facts and its summary text."""
+
+    facts: FileFacts
+    text: str  # the summary, its extracted sections and facets left out
+
+
+def final_of(entry: ManifestEntry, meta: dict[str, Any], body: str) -> Final:
+    """The digests' view of the final of ``entry`` (it has one) whose front matter is ``meta`` and whose
+    body, links stripped, is ``body``: as read back from its file or as the run just wrote it."""
+    facts = FileFacts(
+        relpath=entry.relpath,
+        final_key=entry.final_key or "",
+        date=real_date(meta.get("doc_date"), meta.get("date_source")),
+        line=one_line(summary_only(body)),
+        tokens=int(meta.get("output_tokens") or entry.final_tokens or 0),
+        content_type=str(meta.get("content_type") or entry.content_type),
+    )
+    return Final(facts, final_summary(body))
+
+
+def final_summary(body: str) -> str:
+    """The summary text of a final's body (links stripped): its extracted sections and facets left out."""
+    return summary_only(body).split("\n\n## ", 1)[0].strip()
 
 
 def state_path(cfg: RunConfig) -> Path:

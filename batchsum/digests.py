@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,8 +27,11 @@ from batchsum.backends.registry import make_backends
 from batchsum.digest_pages import digest_body, final_link, links_block, relative_link
 from batchsum.digest_state import (
     DigestState,
+    Final,
     PeriodState,
     digest_text,
+    final_of,
+    final_summary,
     load_state,
     save_state,
     state_path,
@@ -36,11 +39,7 @@ from batchsum.digest_state import (
 from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.engine.executor_choice import executor_for
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
-from batchsum.navigation import (
-    escape_html,
-    link_target,
-    summary_only,
-)
+from batchsum.navigation import escape_html, link_target
 from batchsum.periods import (
     DIGEST_FORMAT,
     MONTH_NAMES,
@@ -49,8 +48,6 @@ from batchsum.periods import (
     digest_settings,
     digests_dir,
     group,
-    one_line,
-    real_date,
     years_of,
 )
 from batchsum.state import node_key
@@ -101,34 +98,41 @@ def target_words(cfg: RunConfig, period: Period) -> int:
     return cfg.digest_year_words if period.kind == "year" else cfg.digest_month_words
 
 
-def file_facts(out: Path, entry: ManifestEntry, cached: FileFacts | None) -> FileFacts | None:
-    """A summarized source's facts: the cached ones while its final is unchanged, else read from it."""
+def file_facts(
+    out: Path, entry: ManifestEntry, cached: FileFacts | None, finals: dict[str, Final] | None = None
+) -> FileFacts | None:
+    """A summarized source's facts: the cached ones while its final is unchanged, else its final's.
+
+    ``finals``: the finals at hand by relpath (those the run just wrote); a final read from its file
+    here is added, so :func:`final_text` does not read it again."""
     if entry.final_id is None or entry.final_key is None:
         return None
     if cached is not None and cached.final_key == entry.final_key:
         return cached
-    try:
-        meta, body = read_node(node_path(out, entry.relpath, 3, None))
-    except (OSError, ValueError) as exc:
-        log.warning("%s: final unreadable, left out of its digests (%s)", entry.relpath, exc)
-        return None
-    return FileFacts(
-        relpath=entry.relpath,
-        final_key=entry.final_key,
-        date=real_date(meta.get("doc_date"), meta.get("date_source")),
-        line=one_line(summary_only(body)),
-        tokens=int(meta.get("output_tokens") or entry.final_tokens or 0),
-        content_type=str(meta.get("content_type") or entry.content_type),
-    )
+    final = (finals or {}).get(entry.relpath)
+    if final is None or final.facts.final_key != entry.final_key:
+        try:
+            meta, body = read_node(node_path(out, entry.relpath, 3, None))
+        except (OSError, ValueError) as exc:
+            log.warning("%s: final unreadable, left out of its digests (%s)", entry.relpath, exc)
+            return None
+        final = final_of(entry, meta, body)
+        if finals is not None:
+            finals[entry.relpath] = final
+    return final.facts
 
 
-def final_text(out: Path, relpath: str) -> str:
-    """The summary text of a file's final (its extracted sections left out), "" when unreadable."""
+def final_text(out: Path, facts: FileFacts, finals: Mapping[str, Final] | None = None) -> str:
+    """The summary text of a file's final (its extracted sections left out), "" when unreadable: the
+    one at hand in ``finals`` when it is that final, else read from its file."""
+    final = (finals or {}).get(facts.relpath)
+    if final is not None and final.facts.final_key == facts.final_key:
+        return final.text
     try:
-        _, body = read_node(node_path(out, relpath, 3, None))
+        _, body = read_node(node_path(out, facts.relpath, 3, None))
     except (OSError, ValueError):
         return ""
-    return summary_only(body).split("\n\n## ", 1)[0].strip()
+    return final_summary(body)
 
 
 def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:
@@ -324,10 +328,16 @@ Compute = Callable[[SummaryRequest], Awaitable[SummaryOutput]]
 
 
 def update_digests(
-    cfg: RunConfig, manifest: dict[str, ManifestEntry], store: StateStore, tokenizer: Tokenizer, run_id: str
+    cfg: RunConfig,
+    manifest: dict[str, ManifestEntry],
+    store: StateStore,
+    tokenizer: Tokenizer,
+    run_id: str,
+    finals: Mapping[str, Final] | None = None,
 ) -> DigestRun:
-    """Bring ``digests/`` in line with the finals the manifest names; see the module's docstring."""
-    return asyncio.run(aupdate_digests(cfg, manifest, store, tokenizer, run_id))
+    """Bring ``digests/`` in line with the finals the manifest names; see the module's docstring.
+    ``finals``: the finals the run just wrote, by relpath (any other is read from its file)."""
+    return asyncio.run(aupdate_digests(cfg, manifest, store, tokenizer, run_id, finals=finals))
 
 
 async def aupdate_digests(
@@ -337,6 +347,7 @@ async def aupdate_digests(
     tokenizer: Tokenizer,
     run_id: str,
     compute: Compute | None = None,
+    finals: Mapping[str, Final] | None = None,
 ) -> DigestRun:
     """:func:`update_digests` on a running event loop. ``compute``: the run's executor's (``compute`` of
     :class:`~batchsum.engine.executor.LocalExecutor`), so an LLM run's digests share its backend and
@@ -345,20 +356,20 @@ async def aupdate_digests(
     t0 = time.perf_counter()
     builder = _Builder(cfg, store, tokenizer, run_id, compute)
     try:
-        result = await _update(builder, manifest)
+        result = await _update(builder, manifest, dict(finals or {}))
     finally:
         await builder.aclose()
     result.seconds = time.perf_counter() - t0
     return result
 
 
-async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
+async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[str, Final]) -> DigestRun:
     cfg, out = b.cfg, b.out
     spath = state_path(cfg)
     old = load_state(spath)
     new = DigestState(settings=digest_settings(cfg, b.identity))
     for rel, entry in manifest.items():
-        facts = file_facts(out, entry, old.files.get(rel))
+        facts = file_facts(out, entry, old.files.get(rel), finals)
         if facts is not None:
             new.files[rel] = facts
     folder = digests_dir(manifest)
@@ -376,7 +387,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     owners: dict[Period, list[FileFacts]] = {}  # the file of each part
     for period in lower:
         members = groups[period]
-        owned = [(f, t) for f, t in ((f, final_text(out, f.relpath)) for f in members) if t]
+        owned = [(f, t) for f, t in ((f, final_text(out, f, finals)) for f in members) if t]
         owners[period] = [f for f, _ in owned]
         jobs.append(b.request(period, [t for _, t in owned], sum(f.tokens for f in members)))
     outputs = await b.summarize(jobs)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from batchsum.config import RunConfig
-from batchsum.digest_state import index_view, period_id
+from batchsum.digest_state import Final, final_of, index_view, period_id
 from batchsum.engine.changes import config_signature, touched_sha
 from batchsum.engine.records import NodeResult, utc_now
 from batchsum.model import Document, SummaryOutput
@@ -62,6 +62,9 @@ class Committer:
         # Per file: the nodes of its new tree written as they finished, by node id (None: its tree
         # existed before this run, so its nodes wait for the commit, which settles the old files).
         self._early: dict[str, dict[str, TreeNode] | None] = {}
+        # The finals this run wrote, as the digests take them: they are made after the files and would
+        # otherwise parse each final's file back, most of their time on a first run (make bench).
+        self.finals: dict[str, Final] = {}
 
     def start_writer(self) -> None:
         """From now on node records and file commits are written by one background thread, in order."""
@@ -194,6 +197,12 @@ class Committer:
         )
         self.state.save_entry(entry)
         self.manifest[rel] = entry
+        self.finals.pop(rel, None)
+        if self.cfg.digests and final is not None:
+            final_path = node_path(self.out, rel, 3, None)
+            for node in live:
+                if node.path == final_path:
+                    self.finals[rel] = final_of(entry, node.meta, node.body)
         return Committed(entry, live, existed)
 
     def delete(self, entry: ManifestEntry) -> None:
@@ -201,6 +210,7 @@ class Committer:
         soft_delete_tree(self.out, entry.relpath, self.stamp)
         self.state.remove_entry(entry.relpath)
         self.manifest.pop(entry.relpath, None)  # the index page and the digests list live sources only
+        self.finals.pop(entry.relpath, None)
 
     def mark_indexed(self, relpaths: list[str]) -> None:
         """These files' trees are in the search index."""

@@ -74,7 +74,8 @@ def execute(
 
                 try:
                     digests = await aupdate_digests(cfg, committer.manifest, committer.state, tokenizer(),
-                                                    ledger.run_id, executor.compute)  # type: ignore[attr-defined]  # fmt: skip
+                                                    ledger.run_id, executor.compute,  # type: ignore[attr-defined]
+                                                    committer.finals)  # fmt: skip
                 except Exception as exc:  # a digest never fails the run: the orchestrator reports it
                     digests = exc
         except AbortRun as exc:

@@ -202,7 +202,7 @@ def _update_digests(
         if isinstance(made, Exception):
             raise made
         done: DigestRun = made or load(_WORK["digests"])(
-            cfg, committer.manifest, committer.state, get_tokenizer(cfg.encoding), ledger.run_id
+            cfg, committer.manifest, committer.state, get_tokenizer(cfg.encoding), ledger.run_id, committer.finals
         )
     except Exception as exc:  # digests are made from the trees; a failure never fails the run
         ledger.warn(f"digests not updated: {exc}")
