@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +28,7 @@ from batchsum.periods import (
     one_line,
     real_date,
 )
-from batchsum.tree import TreeNode, atomic_write_bytes, read_node
+from batchsum.tree import TreeNode, atomic_write_bytes, read_node, strip_links
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -123,15 +123,24 @@ def save_state(path: Path, state: DigestState) -> None:
 def digest_text(path: Path) -> str:
     """A digest's summary text, without its title."""
     try:
-        body = read_node(path)[1].strip()
+        body = read_node(path)[1]
     except (OSError, ValueError):
         return ""
+    return digest_summary(body)
+
+
+def digest_summary(body: str) -> str:
+    """The summary text of a digest's body (its title and links left out)."""
+    body = strip_links(body).strip()
     return body.split("\n\n", 1)[1].strip() if body.startswith("# ") and "\n\n" in body else body
 
 
-def index_view(cfg: RunConfig) -> tuple[dict[str, FileFacts], dict[str, PeriodPage]]:
+def index_view(
+    cfg: RunConfig, written: Mapping[str, str] | None = None
+) -> tuple[dict[str, FileFacts], dict[str, PeriodPage]]:
     """What the root index shows of the digests: each file's facts and each period's page (a month's
-    or a folder's with its summary, read back from its digest)."""
+    or a folder's with its summary). ``written``: the bodies of the digests the run just wrote, by
+    period id; any other digest is read back from its file."""
     state = load_state(state_path(cfg))
     pages: dict[str, PeriodPage] = {}
     for pid, prev in state.periods.items():
@@ -139,7 +148,12 @@ def index_view(cfg: RunConfig) -> tuple[dict[str, FileFacts], dict[str, PeriodPa
         if kind not in PERIOD_KINDS:
             continue
         period = Period(kind, key)  # type: ignore[arg-type]
-        summary = "" if kind == "year" else digest_text(cfg.out / prev.path)
+        if kind == "year":
+            summary = ""
+        elif written is not None and pid in written:
+            summary = digest_summary(written[pid])
+        else:
+            summary = digest_text(cfg.out / prev.path)
         pages[pid] = PeriodPage(pid, period.title, prev.path, summary)
     return state.files, pages
 

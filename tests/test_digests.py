@@ -124,10 +124,19 @@ Maya: We need to finish the grant report before the offsite, and the survey of t
 
 def _without_created_at(path: Path) -> str:
     lines = path.read_text(encoding="utf-8").splitlines(True)
-    return "".join(line for line in lines if not line.startswith("created_at:"))
+    return "".join(line for line in lines if not line.startswith(("created_at:", "generated_at:")))
 
 
-def test_digests_made_from_the_finals_a_run_wrote_equal_those_made_from_their_files(
+def _same_digests_and_index(one: Path, other: Path) -> None:
+    digests = sorted(p.relative_to(one) for p in (one / "digests").rglob("*.md"))
+    assert digests == sorted(p.relative_to(other) for p in (other / "digests").rglob("*.md")) and len(digests) == 6
+    for rel in [*digests, Path("index.md")]:
+        assert _without_created_at(one / rel) == _without_created_at(other / rel), rel
+    state = Path(".batchsum") / "digests.json"
+    assert (one / state).read_bytes() == (other / state).read_bytes()
+
+
+def test_digests_and_index_made_from_what_a_run_wrote_equal_those_made_from_the_files(
     corpus: Path, tmp_path: Path
 ) -> None:
     # A final with extracted sections, which its digest leaves out.
@@ -139,12 +148,15 @@ def test_digests_made_from_the_finals_a_run_wrote_equal_those_made_from_their_fi
     assert files == [] and sorted(again) == sorted(periods) and "folder:notes" in periods
     final = (fresh / "notes" / "standup.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
     assert "\n## Facets (extracted)" in final
-    digests = sorted(p.relative_to(fresh) for p in (fresh / "digests").rglob("*.md"))
-    assert digests == sorted(p.relative_to(later) for p in (later / "digests").rglob("*.md")) and len(digests) == 6
-    for rel in digests:
-        assert _without_created_at(fresh / rel) == _without_created_at(later / rel), rel
-    state = Path(".batchsum") / "digests.json"
-    assert (fresh / state).read_bytes() == (later / state).read_bytes()
+    _same_digests_and_index(fresh, later)
+    # One entry changed: its month's summary on the index page is the one just written, the others' are
+    # read back from their digests.
+    with (corpus / "2025-12-01.md").open("a", encoding="utf-8") as fh:
+        fh.write("Late in the evening a letter came from Ingrid about the new lighthouse keeper in Oslo.\n")
+    assert redone(run(corpus, later))[0] == ["month:2025-12", "year:2025"]
+    refreshed = tmp_path / "refreshed"
+    run(corpus, refreshed)
+    _same_digests_and_index(refreshed, later)
 
 
 def test_a_deleted_entry_redoes_its_periods_and_leaves_the_index(corpus: Path, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -229,12 +230,13 @@ class Committer:
         """The one-file manifest snapshot an unchanged re-run reads."""
         self.state.write_snapshot()
 
-    def write_index_page(self, changed: bool) -> str | None:
+    def write_index_page(self, changed: bool, digests: Mapping[str, str] | None = None) -> str | None:
         """The root index.md, rewritten when the tree changed (or when it is missing); a warning when
-        it cannot be written (a convenience page never fails a run whose trees are written)."""
+        it cannot be written (a convenience page never fails a run whose trees are written).
+        ``digests``: the digests this run wrote, by period id (their summaries are not read back)."""
         if not changed and index_path(self.out).exists():
             return None
-        facts, pages = index_view(self.cfg) if self.cfg.digests else ({}, {})
+        facts, pages = index_view(self.cfg, digests) if self.cfg.digests else ({}, {})
         rows = []
         for e in self.manifest.values():
             if e.final_id is None:
