@@ -177,12 +177,19 @@ def month_labels(identity: tuple[str, str | None], period: Period, months: list[
     return [MONTH_NAMES[int(m.key[5:7]) - 1] for m in months]
 
 
-async def by_month(backend: Backend, tokenizer: Tokenizer, req: SummaryRequest, labels: list[str]) -> SummaryOutput:
+# How a digest's request becomes its output: the run's executor's ``compute``, or a backend's ``summarize``.
+Compute = Callable[[SummaryRequest], Awaitable[SummaryOutput]]
+
+
+async def by_month(
+    summarize: Compute, name: str, tokenizer: Tokenizer, req: SummaryRequest, labels: list[str]
+) -> SummaryOutput:
     """An extractive year's digest: a paragraph per month, in order, opening with the month's name, each
-    the sentences the backend picks from that month's digest (its days as the parts to cover) within
-    the month's share of the year's budget. Shares are proportional to the months' digests, and a month
-    whose whole digest fits its share is quoted whole, its unused share going to the others (water-
-    filling), so a short month never starves a long one and every month is named."""
+    the sentences the backend (``name``, through ``summarize``) picks from that month's digest (its days
+    as the parts to cover) within the month's share of the year's budget. Shares are proportional to the
+    months' digests, and a month whose whole digest fits its share is quoted whole, its unused share
+    going to the others (water-filling), so a short month never starves a long one and every month is
+    named."""
     heads = [f"**{label}.** " for label in labels]
     sizes = [tokenizer.count(p) for p in req.parts]
     room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
@@ -199,13 +206,10 @@ async def by_month(backend: Backend, tokenizer: Tokenizer, req: SummaryRequest, 
             alloc[i] = sizes[i]
             room -= sizes[i]
             open_.remove(i)
-    paragraphs: list[str] = []
-    for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
-        if alloc[i] >= sizes[i]:
-            body = " ".join(part.split())
-        else:
-            days = [d for d in part.split("\n\n") if d.strip()]
-            sub = SummaryRequest(
+    subs: dict[int, SummaryRequest] = {}  # the months cut to their share, summarized side by side
+    for i, part in enumerate(req.parts):
+        if alloc[i] < sizes[i]:
+            subs[i] = SummaryRequest(
                 node_id=f"{req.node_id}#{labels[i]}",
                 kind="meta",
                 content_type=req.content_type,
@@ -213,14 +217,17 @@ async def by_month(backend: Backend, tokenizer: Tokenizer, req: SummaryRequest, 
                 input_tokens=sizes[i],
                 target_tokens=max(1, alloc[i]),
                 max_tokens=max(1, alloc[i]),
-                parts=days,
+                parts=[d for d in part.split("\n\n") if d.strip()],
                 summary_level=req.summary_level,
             )
-            body = " ".join((await backend.summarize(sub)).text.split())
+    cut = dict(zip(subs, await asyncio.gather(*map(summarize, subs.values())), strict=True))
+    paragraphs: list[str] = []
+    for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
+        body = " ".join((cut[i].text if i in cut else part).split())
         if body:
             paragraphs.append(head + body)
     text = "\n\n".join(paragraphs)
-    return SummaryOutput(text=text, backend=backend.name, completion_tokens=tokenizer.count(text), llm_calls=0)
+    return SummaryOutput(text=text, backend=name, completion_tokens=tokenizer.count(text), llm_calls=0)
 
 
 def signatures(
@@ -264,7 +271,8 @@ class _Builder:
         self.identity = backend_identity(cfg)
         self.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.backend: Backend | None = None
-        self.compute = compute if cfg.llm.enabled else None  # extractive digests are made here, no limits to share
+        # The run's executor's: an LLM run's backend and limits, an extractive run's worker processes.
+        self.compute = compute
         self.executor: Any = None  # the executor built for an LLM run's digests under Ray (when not handed one)
         self.labels: dict[str, list[str]] = {}  # node id -> month names of an extractive year (by_month)
 
@@ -308,7 +316,7 @@ class _Builder:
             async with gate:
                 labels = self.labels.get(req.node_id)
                 if labels is not None:
-                    output = await by_month(self._backend(), self.tokenizer, req, labels)
+                    output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels)
                 else:
                     output = await self._summarize(req)
             if "fallback" not in output.backend and output.text.strip():
@@ -322,9 +330,6 @@ class _Builder:
             await self.executor.aclose()
         if self.backend is not None:
             await self.backend.aclose()
-
-
-Compute = Callable[[SummaryRequest], Awaitable[SummaryOutput]]
 
 
 def update_digests(
@@ -351,8 +356,9 @@ async def aupdate_digests(
 ) -> DigestRun:
     """:func:`update_digests` on a running event loop. ``compute``: the run's executor's (``compute`` of
     :class:`~batchsum.engine.executor.LocalExecutor`), so an LLM run's digests share its backend and
-    limits (with ``--executor ray``, the cluster-wide limiter); without it, an LLM run under Ray builds
-    the run's kind of executor for them, any other run its own backend."""
+    limits (with ``--executor ray``, the cluster-wide limiter) and an extractive run's are summarized
+    by its worker processes; without it, an LLM run under Ray builds the run's kind of executor for
+    them, any other run its own backend."""
     t0 = time.perf_counter()
     builder = _Builder(cfg, store, tokenizer, run_id, compute)
     try:

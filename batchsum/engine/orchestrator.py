@@ -121,7 +121,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     docs: dict[str, DocUpdate] = {}
     embedded: Mapping[str, Any] = {}
     tokenizer = ""
-    made: Any = None  # digests an LLM run made on its executor
+    made: Any = None  # digests made on the run's executor (an LLM's, or an extractive run's workers)
     try:
         for entry in d.deleted:
             committer.delete(entry)
@@ -195,7 +195,7 @@ def _update_digests(
     """Redo the month, year and folder digests whose files changed (none on an unchanged night); hand
     the redone ones to the index, and their pages to ``pages`` by period id. Returns their LLM calls,
     prompt and completion tokens, and whether any was redone or removed. ``made``: the digests (or the
-    exception) an LLM run made on its executor."""
+    exception) made on the run's executor."""
     if not cfg.digests or ledger.aborted is not None:
         return (0, 0, 0, False)
     # An unchanged night still redoes digests made with other settings, by the fallback, or gone.
