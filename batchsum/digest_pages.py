@@ -87,9 +87,14 @@ def relative_link(target: str, here: str) -> str:
     return os.path.relpath(target, os.path.dirname(here)).replace(os.sep, "/")
 
 
+# A final's path inside its source's folder; joined as a string: a Path per link was most of the cost of
+# a digest's hundreds of links (make bench profile), and relpath normalizes the joined path all the same.
+_FINAL = node_path(Path(""), "", 3, None).as_posix()
+
+
 def final_link(relpath: str, here: str) -> str:
     """The relative link from the page at ``here`` to a source's final."""
-    return relative_link(node_path(Path(""), relpath, 3, None).as_posix(), here)
+    return relative_link(f"{relpath}/{_FINAL}", here)
 
 
 def links_block(period: Period, path: str, members: list[FileFacts], months: list[Period] | None, folder: str) -> str:

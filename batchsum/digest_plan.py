@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from batchsum.digest_pages import digest_body
-from batchsum.digest_state import DigestState, digest_text, load_state, state_path
+from batchsum.digest_state import DigestState, Final, digest_text, load_state, state_path
 from batchsum.digests import (
     digest_request,
     file_facts,
@@ -65,11 +65,12 @@ def plan_digests(
     out = cfg.out
     gone = set(deleted)
     files: dict[str, FileFacts] = {}
+    finals: dict[str, Final] = {}  # those read for their facts, not read again for their text
     for rel, entry in manifest.items():
         if rel in gone or rel in touched:
             continue
         # The facts the run will use: cached by the final's key, else read from the final itself.
-        facts = file_facts(out, entry, state.files.get(rel))
+        facts = file_facts(out, entry, state.files.get(rel), finals)
         if facts is not None:
             files[rel] = facts
     for rel, (date, tokens) in touched.items():
@@ -103,7 +104,7 @@ def plan_digests(
         inputs = [f.tokens for f in members]
         known = None
         if sigs[period] is not None:
-            owned = [(f, t) for f, t in ((f, final_text(out, f.relpath)) for f in members) if t]
+            owned = [(f, t) for f, t in ((f, final_text(out, f, finals)) for f in members) if t]
             parts = [t for _, t in owned]
             known = stored_tokens(period, parts, sum(inputs), owners=[f for f, _ in owned])
         fresh = sum(f.tokens for f in members if not f.final_key)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
 from batchsum.config import STATE_DIR
-from batchsum.navigation import PeriodPage
+from batchsum.navigation import PeriodPage, summary_only
 from batchsum.periods import (
     DIGEST_STATE,
     DIGESTS_DIR,
@@ -25,11 +25,14 @@ from batchsum.periods import (
     Period,
     folder_of,
     month_of,
+    one_line,
+    real_date,
 )
-from batchsum.tree import TreeNode, atomic_write_bytes, read_node
+from batchsum.tree import TreeNode, atomic_write_bytes, read_node, strip_links
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
+    from batchsum.state import ManifestEntry
 
 STATE_NAME = DIGEST_STATE
 STATE_VERSION = 1
@@ -56,6 +59,33 @@ class DigestState:
     files: dict[str, FileFacts] = field(default_factory=dict)
     periods: dict[str, PeriodState] = field(default_factory=dict)
     settings: list[Any] = field(default_factory=list)  # periods.digest_settings of the run that wrote it
+
+
+@dataclass
+class Final:
+    """What the digests take of one file's final: its facts and its summary text."""
+
+    facts: FileFacts
+    text: str  # the summary, its extracted sections and facets left out
+
+
+def final_of(entry: ManifestEntry, meta: dict[str, Any], body: str) -> Final:
+    """The digests' view of the final of ``entry`` (it has one) whose front matter is ``meta`` and whose
+    body, links stripped, is ``body``: as read back from its file or as the run just wrote it."""
+    facts = FileFacts(
+        relpath=entry.relpath,
+        final_key=entry.final_key or "",
+        date=real_date(meta.get("doc_date"), meta.get("date_source")),
+        line=one_line(summary_only(body)),
+        tokens=int(meta.get("output_tokens") or entry.final_tokens or 0),
+        content_type=str(meta.get("content_type") or entry.content_type),
+    )
+    return Final(facts, final_summary(body))
+
+
+def final_summary(body: str) -> str:
+    """The summary text of a final's body (links stripped): its extracted sections and facets left out."""
+    return summary_only(body).split("\n\n## ", 1)[0].strip()
 
 
 def state_path(cfg: RunConfig) -> Path:
@@ -93,15 +123,24 @@ def save_state(path: Path, state: DigestState) -> None:
 def digest_text(path: Path) -> str:
     """A digest's summary text, without its title."""
     try:
-        body = read_node(path)[1].strip()
+        body = read_node(path)[1]
     except (OSError, ValueError):
         return ""
+    return digest_summary(body)
+
+
+def digest_summary(body: str) -> str:
+    """The summary text of a digest's body (its title and links left out)."""
+    body = strip_links(body).strip()
     return body.split("\n\n", 1)[1].strip() if body.startswith("# ") and "\n\n" in body else body
 
 
-def index_view(cfg: RunConfig) -> tuple[dict[str, FileFacts], dict[str, PeriodPage]]:
+def index_view(
+    cfg: RunConfig, written: Mapping[str, str] | None = None
+) -> tuple[dict[str, FileFacts], dict[str, PeriodPage]]:
     """What the root index shows of the digests: each file's facts and each period's page (a month's
-    or a folder's with its summary, read back from its digest)."""
+    or a folder's with its summary). ``written``: the bodies of the digests the run just wrote, by
+    period id; any other digest is read back from its file."""
     state = load_state(state_path(cfg))
     pages: dict[str, PeriodPage] = {}
     for pid, prev in state.periods.items():
@@ -109,7 +148,12 @@ def index_view(cfg: RunConfig) -> tuple[dict[str, FileFacts], dict[str, PeriodPa
         if kind not in PERIOD_KINDS:
             continue
         period = Period(kind, key)  # type: ignore[arg-type]
-        summary = "" if kind == "year" else digest_text(cfg.out / prev.path)
+        if kind == "year":
+            summary = ""
+        elif written is not None and pid in written:
+            summary = digest_summary(written[pid])
+        else:
+            summary = digest_text(cfg.out / prev.path)
         pages[pid] = PeriodPage(pid, period.title, prev.path, summary)
     return state.files, pages
 

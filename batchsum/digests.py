@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,8 +27,11 @@ from batchsum.backends.registry import make_backends
 from batchsum.digest_pages import digest_body, final_link, links_block, relative_link
 from batchsum.digest_state import (
     DigestState,
+    Final,
     PeriodState,
     digest_text,
+    final_of,
+    final_summary,
     load_state,
     save_state,
     state_path,
@@ -36,11 +39,7 @@ from batchsum.digest_state import (
 from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.engine.executor_choice import executor_for
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
-from batchsum.navigation import (
-    escape_html,
-    link_target,
-    summary_only,
-)
+from batchsum.navigation import escape_html, link_target
 from batchsum.periods import (
     DIGEST_FORMAT,
     MONTH_NAMES,
@@ -49,8 +48,6 @@ from batchsum.periods import (
     digest_settings,
     digests_dir,
     group,
-    one_line,
-    real_date,
     years_of,
 )
 from batchsum.state import node_key
@@ -101,34 +98,41 @@ def target_words(cfg: RunConfig, period: Period) -> int:
     return cfg.digest_year_words if period.kind == "year" else cfg.digest_month_words
 
 
-def file_facts(out: Path, entry: ManifestEntry, cached: FileFacts | None) -> FileFacts | None:
-    """A summarized source's facts: the cached ones while its final is unchanged, else read from it."""
+def file_facts(
+    out: Path, entry: ManifestEntry, cached: FileFacts | None, finals: dict[str, Final] | None = None
+) -> FileFacts | None:
+    """A summarized source's facts: the cached ones while its final is unchanged, else its final's.
+
+    ``finals``: the finals at hand by relpath (those the run just wrote); a final read from its file
+    here is added, so :func:`final_text` does not read it again."""
     if entry.final_id is None or entry.final_key is None:
         return None
     if cached is not None and cached.final_key == entry.final_key:
         return cached
-    try:
-        meta, body = read_node(node_path(out, entry.relpath, 3, None))
-    except (OSError, ValueError) as exc:
-        log.warning("%s: final unreadable, left out of its digests (%s)", entry.relpath, exc)
-        return None
-    return FileFacts(
-        relpath=entry.relpath,
-        final_key=entry.final_key,
-        date=real_date(meta.get("doc_date"), meta.get("date_source")),
-        line=one_line(summary_only(body)),
-        tokens=int(meta.get("output_tokens") or entry.final_tokens or 0),
-        content_type=str(meta.get("content_type") or entry.content_type),
-    )
+    final = (finals or {}).get(entry.relpath)
+    if final is None or final.facts.final_key != entry.final_key:
+        try:
+            meta, body = read_node(node_path(out, entry.relpath, 3, None))
+        except (OSError, ValueError) as exc:
+            log.warning("%s: final unreadable, left out of its digests (%s)", entry.relpath, exc)
+            return None
+        final = final_of(entry, meta, body)
+        if finals is not None:
+            finals[entry.relpath] = final
+    return final.facts
 
 
-def final_text(out: Path, relpath: str) -> str:
-    """The summary text of a file's final (its extracted sections left out), "" when unreadable."""
+def final_text(out: Path, facts: FileFacts, finals: Mapping[str, Final] | None = None) -> str:
+    """The summary text of a file's final (its extracted sections left out), "" when unreadable: the
+    one at hand in ``finals`` when it is that final, else read from its file."""
+    final = (finals or {}).get(facts.relpath)
+    if final is not None and final.facts.final_key == facts.final_key:
+        return final.text
     try:
-        _, body = read_node(node_path(out, relpath, 3, None))
+        _, body = read_node(node_path(out, facts.relpath, 3, None))
     except (OSError, ValueError):
         return ""
-    return summary_only(body).split("\n\n## ", 1)[0].strip()
+    return final_summary(body)
 
 
 def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:
@@ -173,12 +177,19 @@ def month_labels(identity: tuple[str, str | None], period: Period, months: list[
     return [MONTH_NAMES[int(m.key[5:7]) - 1] for m in months]
 
 
-async def by_month(backend: Backend, tokenizer: Tokenizer, req: SummaryRequest, labels: list[str]) -> SummaryOutput:
+# How a digest's request becomes its output: the run's executor's ``compute``, or a backend's ``summarize``.
+Compute = Callable[[SummaryRequest], Awaitable[SummaryOutput]]
+
+
+async def by_month(
+    summarize: Compute, name: str, tokenizer: Tokenizer, req: SummaryRequest, labels: list[str]
+) -> SummaryOutput:
     """An extractive year's digest: a paragraph per month, in order, opening with the month's name, each
-    the sentences the backend picks from that month's digest (its days as the parts to cover) within
-    the month's share of the year's budget. Shares are proportional to the months' digests, and a month
-    whose whole digest fits its share is quoted whole, its unused share going to the others (water-
-    filling), so a short month never starves a long one and every month is named."""
+    the sentences the backend (``name``, through ``summarize``) picks from that month's digest (its days
+    as the parts to cover) within the month's share of the year's budget. Shares are proportional to the
+    months' digests, and a month whose whole digest fits its share is quoted whole, its unused share
+    going to the others (water-filling), so a short month never starves a long one and every month is
+    named."""
     heads = [f"**{label}.** " for label in labels]
     sizes = [tokenizer.count(p) for p in req.parts]
     room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
@@ -195,13 +206,10 @@ async def by_month(backend: Backend, tokenizer: Tokenizer, req: SummaryRequest, 
             alloc[i] = sizes[i]
             room -= sizes[i]
             open_.remove(i)
-    paragraphs: list[str] = []
-    for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
-        if alloc[i] >= sizes[i]:
-            body = " ".join(part.split())
-        else:
-            days = [d for d in part.split("\n\n") if d.strip()]
-            sub = SummaryRequest(
+    subs: dict[int, SummaryRequest] = {}  # the months cut to their share, summarized side by side
+    for i, part in enumerate(req.parts):
+        if alloc[i] < sizes[i]:
+            subs[i] = SummaryRequest(
                 node_id=f"{req.node_id}#{labels[i]}",
                 kind="meta",
                 content_type=req.content_type,
@@ -209,14 +217,17 @@ async def by_month(backend: Backend, tokenizer: Tokenizer, req: SummaryRequest, 
                 input_tokens=sizes[i],
                 target_tokens=max(1, alloc[i]),
                 max_tokens=max(1, alloc[i]),
-                parts=days,
+                parts=[d for d in part.split("\n\n") if d.strip()],
                 summary_level=req.summary_level,
             )
-            body = " ".join((await backend.summarize(sub)).text.split())
+    cut = dict(zip(subs, await asyncio.gather(*map(summarize, subs.values())), strict=True))
+    paragraphs: list[str] = []
+    for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
+        body = " ".join((cut[i].text if i in cut else part).split())
         if body:
             paragraphs.append(head + body)
     text = "\n\n".join(paragraphs)
-    return SummaryOutput(text=text, backend=backend.name, completion_tokens=tokenizer.count(text), llm_calls=0)
+    return SummaryOutput(text=text, backend=name, completion_tokens=tokenizer.count(text), llm_calls=0)
 
 
 def signatures(
@@ -260,7 +271,8 @@ class _Builder:
         self.identity = backend_identity(cfg)
         self.created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.backend: Backend | None = None
-        self.compute = compute if cfg.llm.enabled else None  # extractive digests are made here, no limits to share
+        # The run's executor's: an LLM run's backend and limits, an extractive run's worker processes.
+        self.compute = compute
         self.executor: Any = None  # the executor built for an LLM run's digests under Ray (when not handed one)
         self.labels: dict[str, list[str]] = {}  # node id -> month names of an extractive year (by_month)
 
@@ -304,7 +316,7 @@ class _Builder:
             async with gate:
                 labels = self.labels.get(req.node_id)
                 if labels is not None:
-                    output = await by_month(self._backend(), self.tokenizer, req, labels)
+                    output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels)
                 else:
                     output = await self._summarize(req)
             if "fallback" not in output.backend and output.text.strip():
@@ -320,14 +332,17 @@ class _Builder:
             await self.backend.aclose()
 
 
-Compute = Callable[[SummaryRequest], Awaitable[SummaryOutput]]
-
-
 def update_digests(
-    cfg: RunConfig, manifest: dict[str, ManifestEntry], store: StateStore, tokenizer: Tokenizer, run_id: str
+    cfg: RunConfig,
+    manifest: dict[str, ManifestEntry],
+    store: StateStore,
+    tokenizer: Tokenizer,
+    run_id: str,
+    finals: Mapping[str, Final] | None = None,
 ) -> DigestRun:
-    """Bring ``digests/`` in line with the finals the manifest names; see the module's docstring."""
-    return asyncio.run(aupdate_digests(cfg, manifest, store, tokenizer, run_id))
+    """Bring ``digests/`` in line with the finals the manifest names; see the module's docstring.
+    ``finals``: the finals the run just wrote, by relpath (any other is read from its file)."""
+    return asyncio.run(aupdate_digests(cfg, manifest, store, tokenizer, run_id, finals=finals))
 
 
 async def aupdate_digests(
@@ -337,28 +352,30 @@ async def aupdate_digests(
     tokenizer: Tokenizer,
     run_id: str,
     compute: Compute | None = None,
+    finals: Mapping[str, Final] | None = None,
 ) -> DigestRun:
     """:func:`update_digests` on a running event loop. ``compute``: the run's executor's (``compute`` of
     :class:`~batchsum.engine.executor.LocalExecutor`), so an LLM run's digests share its backend and
-    limits (with ``--executor ray``, the cluster-wide limiter); without it, an LLM run under Ray builds
-    the run's kind of executor for them, any other run its own backend."""
+    limits (with ``--executor ray``, the cluster-wide limiter) and an extractive run's are summarized
+    by its worker processes; without it, an LLM run under Ray builds the run's kind of executor for
+    them, any other run its own backend."""
     t0 = time.perf_counter()
     builder = _Builder(cfg, store, tokenizer, run_id, compute)
     try:
-        result = await _update(builder, manifest)
+        result = await _update(builder, manifest, dict(finals or {}))
     finally:
         await builder.aclose()
     result.seconds = time.perf_counter() - t0
     return result
 
 
-async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
+async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[str, Final]) -> DigestRun:
     cfg, out = b.cfg, b.out
     spath = state_path(cfg)
     old = load_state(spath)
     new = DigestState(settings=digest_settings(cfg, b.identity))
     for rel, entry in manifest.items():
-        facts = file_facts(out, entry, old.files.get(rel))
+        facts = file_facts(out, entry, old.files.get(rel), finals)
         if facts is not None:
             new.files[rel] = facts
     folder = digests_dir(manifest)
@@ -376,7 +393,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry]) -> DigestRun:
     owners: dict[Period, list[FileFacts]] = {}  # the file of each part
     for period in lower:
         members = groups[period]
-        owned = [(f, t) for f, t in ((f, final_text(out, f.relpath)) for f in members) if t]
+        owned = [(f, t) for f, t in ((f, final_text(out, f, finals)) for f in members) if t]
         owners[period] = [f for f, _ in owned]
         jobs.append(b.request(period, [t for _, t in owned], sum(f.tokens for f in members)))
     outputs = await b.summarize(jobs)

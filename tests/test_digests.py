@@ -111,6 +111,54 @@ def test_appending_to_one_entry_redoes_that_entry_its_month_and_its_year_only(co
     assert periods == [] and files == []
 
 
+MEETING = """\
+Maya: Okay, let's start. The venue question first, then the harbour survey and the boats.
+Luis: The Lisbon venue doubled its price, so I want to propose Porto instead for the offsite.
+Maya: Then that's decided: the offsite moves to Porto in November, after the survey.
+Luis: I'll confirm the booking today and pay the deposit by Friday.
+Maya: Priya, can you write the design note for the sync endpoint before the offsite?
+Priya: Sure. What format should the export use for the harbour council?
+Maya: We need to finish the grant report before the offsite, and the survey of the pier too.
+"""
+
+
+def _without_created_at(path: Path) -> str:
+    lines = path.read_text(encoding="utf-8").splitlines(True)
+    return "".join(line for line in lines if not line.startswith(("created_at:", "generated_at:")))
+
+
+def _same_digests_and_index(one: Path, other: Path) -> None:
+    digests = sorted(p.relative_to(one) for p in (one / "digests").rglob("*.md"))
+    assert digests == sorted(p.relative_to(other) for p in (other / "digests").rglob("*.md")) and len(digests) == 6
+    for rel in [*digests, Path("index.md")]:
+        assert _without_created_at(one / rel) == _without_created_at(other / rel), rel
+    state = Path(".batchsum") / "digests.json"
+    assert (one / state).read_bytes() == (other / state).read_bytes()
+
+
+def test_digests_and_index_made_from_what_a_run_wrote_equal_those_made_from_the_files(
+    corpus: Path, tmp_path: Path
+) -> None:
+    # A final with extracted sections, which its digest leaves out.
+    (corpus / "notes" / "standup.md").write_text(MEETING, encoding="utf-8")
+    fresh, later = tmp_path / "fresh", tmp_path / "later"
+    periods, _ = redone(run(corpus, fresh))  # the digests take the finals the run has just written
+    run(corpus, later, "--no-digests")
+    again, files = redone(run(corpus, later))  # no file changed: the finals are read from their files
+    assert files == [] and sorted(again) == sorted(periods) and "folder:notes" in periods
+    final = (fresh / "notes" / "standup.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    assert "\n## Facets (extracted)" in final
+    _same_digests_and_index(fresh, later)
+    # One entry changed: its month's summary on the index page is the one just written, the others' are
+    # read back from their digests.
+    with (corpus / "2025-12-01.md").open("a", encoding="utf-8") as fh:
+        fh.write("Late in the evening a letter came from Ingrid about the new lighthouse keeper in Oslo.\n")
+    assert redone(run(corpus, later))[0] == ["month:2025-12", "year:2025"]
+    refreshed = tmp_path / "refreshed"
+    run(corpus, refreshed)
+    _same_digests_and_index(refreshed, later)
+
+
 def test_a_deleted_entry_redoes_its_periods_and_leaves_the_index(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     run(corpus, out)

@@ -168,3 +168,26 @@ def test_every_module_loaded_by_name_exists() -> None:
         except (ImportError, AttributeError) as exc:
             missing.append(f"{target}: {exc}")
     assert missing == []
+
+
+def test_a_plain_first_run_loads_neither_ray_nor_the_llm_backend(tmp_path: Path) -> None:
+    """A first extractive run summarizes and writes digests without Ray's executor, the LLM backend
+    or its HTTP client (each only for the runs that ask for them), and without a YAML parser: its digests
+    and index page take what it wrote from memory."""
+    corpus = tmp_path / "journal"
+    corpus.mkdir()
+    for day in ("2025-11-03", "2025-11-17", "2025-12-01"):
+        text = f"# {day}\n\nWe walked to the harbour and counted the boats that came in overnight. " * 8
+        (corpus / f"{day}.md").write_text(text, encoding="utf-8")
+    # The modules loaded, read at exit (the command ends with os._exit, after the exit handlers).
+    code = (
+        "import atexit, json, sys; atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr));"
+        "from batchsum.cli import entry; sys.argv[0] = 'batchsum'; entry()"
+    )
+    args = ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-index", "--no-metrics", "--quiet"]
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=REPO, check=True)
+    imported = set(json.loads(proc.stderr.strip().splitlines()[-1]))
+    assert {"batchsum.engine.execute", "batchsum.digests", "batchsum.backends.extractive"} <= imported
+    assert (tmp_path / "out" / "digests" / "2025.md").is_file()
+    unused = {"batchsum.engine.ray_executor", "batchsum.backends.llm", "batchsum.backends.llm_client", "ray", "yaml"}
+    assert unused & imported == set()

@@ -45,6 +45,19 @@ def test_piecewise_token_starts_equal_whole_text_tokenization(monkeypatch) -> No
         assert list(tok.token_starts(text)) == whole, size
 
 
+def test_token_starts_step_by_each_tokens_own_length() -> None:
+    """Each token starts where the one before it ends, whatever part of the vocabulary the text uses."""
+    tok = get_tokenizer("cl100k_base")
+    docs = [*sorted((REPO / "docs").glob("*.md")), REPO / "README.md"]
+    text = "".join(p.read_text(encoding="utf-8") for p in docs).encode("ascii", "ignore").decode()
+    tokens = tok.encode(text)
+    assert len(set(tokens)) > 5_000  # thousands of different tokens
+    starts = list(tok.token_starts(text))
+    assert starts[0] == 0 and len(starts) == len(tokens)
+    ends = [*starts[1:], len(text)]
+    assert [e - s for s, e in zip(starts, ends, strict=True)] == [len(tok.decode([t])) for t in tokens]
+
+
 def test_chunks_are_the_same_whatever_the_piece_size(monkeypatch) -> None:
     """Units are built a piece at a time; no sentence crosses a piece's end, so the cuts are those of the whole text."""
     tok = get_tokenizer("cl100k_base")

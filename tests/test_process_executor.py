@@ -4,6 +4,7 @@ manifest and records as one process; a worker that dies costs a warning, not the
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 from pathlib import Path
@@ -34,6 +35,12 @@ from tests.conftest import SAMPLE_CORPUS
 
 def _tree(out: Path) -> dict[str, tuple[str | None, str]]:
     return {str(n.path.relative_to(out)): (n.meta.get("node_key"), n.body) for n in iter_tree(out)}
+
+
+def _digests(out: Path) -> dict[str, str]:
+    """Each digest file's text, its time of writing left out."""
+    lines = {str(p.relative_to(out)): p.read_text(encoding="utf-8").splitlines() for p in out.glob("digests/**/*.md")}
+    return {path: "\n".join(x for x in text if not x.startswith("created_at:")) for path, text in lines.items()}
 
 
 def _records(result: batchsum.RunResult) -> list[tuple[str, str, int, int]]:
@@ -80,11 +87,16 @@ def test_worker_processes_leave_the_tree_one_process_leaves(tmp_path: Path) -> N
 
     assert two.exit_code == one.exit_code == 0
     executor = recorded.made[0]
-    # Every file was read by a worker and every node computed by one (--processes waits for them).
+    # Every file was read by a worker and every node computed by one (--processes waits for them), and
+    # so was the digest of every month and folder.
     assert executor.prepared_by_workers == len(two.files) - len(two.problems) > 0
-    assert executor.computed_by_workers == two.run.nodes_computed - two.levels["NONE"] > 0
+    nodes = two.run.nodes_computed - two.levels["NONE"]
+    digests = _digests(tmp_path / "two")
+    periods = [d for d in digests if not re.fullmatch(r"digests/\d{4}\.md", d)]  # not a year's
+    assert len(periods) >= 2 and executor.computed_by_workers >= nodes + len(periods) > len(periods)
     assert executor.broken is None and not two.warnings
     assert _tree(tmp_path / "two") == _tree(tmp_path / "one")
+    assert digests == _digests(tmp_path / "one")
     assert _records(two) == _records(one)
 
     # The state is the same too: a one-process re-run finds nothing to do.

@@ -11,13 +11,14 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from batchsum.config import RunConfig
-from batchsum.digest_state import index_view, period_id
+from batchsum.digest_state import Final, final_of, index_view, period_id
 from batchsum.engine.changes import config_signature, touched_sha
 from batchsum.engine.records import NodeResult, utc_now
 from batchsum.model import Document, SummaryOutput
@@ -62,6 +63,9 @@ class Committer:
         # Per file: the nodes of its new tree written as they finished, by node id (None: its tree
         # existed before this run, so its nodes wait for the commit, which settles the old files).
         self._early: dict[str, dict[str, TreeNode] | None] = {}
+        # The finals this run wrote, as the digests take them: they are made after the files and would
+        # otherwise parse each final's file back, most of their time on a first run (make bench).
+        self.finals: dict[str, Final] = {}
 
     def start_writer(self) -> None:
         """From now on node records and file commits are written by one background thread, in order."""
@@ -194,6 +198,12 @@ class Committer:
         )
         self.state.save_entry(entry)
         self.manifest[rel] = entry
+        self.finals.pop(rel, None)
+        if self.cfg.digests and final is not None:
+            final_path = node_path(self.out, rel, 3, None)
+            for node in live:
+                if node.path == final_path:
+                    self.finals[rel] = final_of(entry, node.meta, node.body)
         return Committed(entry, live, existed)
 
     def delete(self, entry: ManifestEntry) -> None:
@@ -201,6 +211,7 @@ class Committer:
         soft_delete_tree(self.out, entry.relpath, self.stamp)
         self.state.remove_entry(entry.relpath)
         self.manifest.pop(entry.relpath, None)  # the index page and the digests list live sources only
+        self.finals.pop(entry.relpath, None)
 
     def mark_indexed(self, relpaths: list[str]) -> None:
         """These files' trees are in the search index."""
@@ -219,12 +230,13 @@ class Committer:
         """The one-file manifest snapshot an unchanged re-run reads."""
         self.state.write_snapshot()
 
-    def write_index_page(self, changed: bool) -> str | None:
+    def write_index_page(self, changed: bool, digests: Mapping[str, str] | None = None) -> str | None:
         """The root index.md, rewritten when the tree changed (or when it is missing); a warning when
-        it cannot be written (a convenience page never fails a run whose trees are written)."""
+        it cannot be written (a convenience page never fails a run whose trees are written).
+        ``digests``: the digests this run wrote, by period id (their summaries are not read back)."""
         if not changed and index_path(self.out).exists():
             return None
-        facts, pages = index_view(self.cfg) if self.cfg.digests else ({}, {})
+        facts, pages = index_view(self.cfg, digests) if self.cfg.digests else ({}, {})
         rows = []
         for e in self.manifest.values():
             if e.final_id is None:

@@ -21,6 +21,7 @@ from batchsum.engine.executor_choice import executor_for
 from batchsum.engine.index_feed import IndexFeed
 from batchsum.engine.ledger import Ledger
 from batchsum.engine.plans import plan_stream
+from batchsum.engine.process_executor import ProcessExecutor
 from batchsum.engine.progress import Progress
 from batchsum.errors import AbortRun, LLMUnavailable
 from batchsum.metrics.usage_journal import UsageJournal
@@ -35,7 +36,7 @@ class Executed:
 
     feed: IndexFeed  # the trees written, for the search index
     tokenizer: str  # the tokenizer's name ("" when none was needed)
-    digests: Any = None  # an LLM run's DigestRun, made on its executor before it closed (or what failed)
+    digests: Any = None  # the DigestRun made on the run's executor before it closed (or what failed), if any
 
 
 def execute(
@@ -69,12 +70,14 @@ def execute(
         try:
             await executor.execute(plan_stream(refs, executor, driver), driver)
             await driver.drain()  # the digests read the trees and entries just written
-            if cfg.digests and cfg.llm.enabled:
-                # The digests' requests share the run's backend and limits (Ray: the cluster's limiter).
-
+            if cfg.digests and (cfg.llm.enabled or isinstance(executor, ProcessExecutor)):
+                # The digests' requests share the run's backend and limits (Ray: the cluster's limiter),
+                # or its worker processes: an extractive run's digests are otherwise summarized one by one
+                # in this process after the files (~10% of a first run, make bench).
                 try:
                     digests = await aupdate_digests(cfg, committer.manifest, committer.state, tokenizer(),
-                                                    ledger.run_id, executor.compute)  # type: ignore[attr-defined]  # fmt: skip
+                                                    ledger.run_id, executor.compute,  # type: ignore[attr-defined]
+                                                    committer.finals)  # fmt: skip
                 except Exception as exc:  # a digest never fails the run: the orchestrator reports it
                     digests = exc
         except AbortRun as exc:

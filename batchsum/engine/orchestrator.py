@@ -121,7 +121,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     docs: dict[str, DocUpdate] = {}
     embedded: Mapping[str, Any] = {}
     tokenizer = ""
-    made: Any = None  # digests an LLM run made on its executor
+    made: Any = None  # digests made on the run's executor (an LLM's, or an extractive run's workers)
     try:
         for entry in d.deleted:
             committer.delete(entry)
@@ -141,13 +141,14 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     if wrote:
         committer.flush()
     gone: list[str] = []  # index documents that are not sources: digests of periods with no files left
-    usage = _update_digests(cfg, committer, ledger, wrote, to_index, docs, gone, progress, made)
+    pages: dict[str, str] = {}  # the digests redone, by period id, for the index page
+    usage = _update_digests(cfg, committer, ledger, wrote, to_index, docs, gone, progress, made, pages)
     if cfg.index:
         _sync_index(cfg, to_index, ledger, committer, docs, embedded, progress, gone)
     progress.end_phase()
     committer.write_snapshot()
     # A month's summary is on the index page: digests redone on a night with no file changed rewrite it too.
-    warning = committer.write_index_page(wrote or bool(ledger.deleted) or usage[3])
+    warning = committer.write_index_page(wrote or bool(ledger.deleted) or usage[3], pages)
     if warning is not None:
         ledger.warn(warning)
     ledger.unreached(d.todo)
@@ -189,10 +190,12 @@ def _update_digests(
     gone: list[str],
     progress: Progress,
     made: Any = None,
+    pages: dict[str, str] | None = None,
 ) -> tuple[int, int, int, bool]:
     """Redo the month, year and folder digests whose files changed (none on an unchanged night); hand
-    the redone ones to the index. Returns their LLM calls, prompt and completion tokens, and whether any
-    was redone or removed. ``made``: the digests (or the exception) an LLM run made on its executor."""
+    the redone ones to the index, and their pages to ``pages`` by period id. Returns their LLM calls,
+    prompt and completion tokens, and whether any was redone or removed. ``made``: the digests (or the
+    exception) made on the run's executor."""
     if not cfg.digests or ledger.aborted is not None:
         return (0, 0, 0, False)
     # An unchanged night still redoes digests made with other settings, by the fallback, or gone.
@@ -202,7 +205,7 @@ def _update_digests(
         if isinstance(made, Exception):
             raise made
         done: DigestRun = made or load(_WORK["digests"])(
-            cfg, committer.manifest, committer.state, get_tokenizer(cfg.encoding), ledger.run_id
+            cfg, committer.manifest, committer.state, get_tokenizer(cfg.encoding), ledger.run_id, committer.finals
         )
     except Exception as exc:  # digests are made from the trees; a failure never fails the run
         ledger.warn(f"digests not updated: {exc}")
@@ -215,6 +218,8 @@ def _update_digests(
         bool(done.redone or done.removed),
     )
     redone = done.redone
+    if pages is not None:
+        pages.update((period.id, done.digests[period].text) for period in redone)
     progress.event(
         "digests_updated",
         redone=[p.id for p in redone],

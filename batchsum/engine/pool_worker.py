@@ -1,9 +1,9 @@
 """The worker side of :mod:`batchsum.engine.process_executor`: what each worker process runs.
 
-The fork server imports this module once, with the summarizer, numpy and the default tokenizer's
-ranks loaded at import, so every worker forked from it starts ready (a tokenizer load per worker was
-a tenth of a second each). Nothing here writes to the output folder: workers compute, the run's own
-process commits.
+The fork server imports this module once, with the summarizer, numpy, the default tokenizer's ranks
+and the language model loaded at import, so every worker forked from it starts ready (a tokenizer load
+per worker was a tenth of a second each). Nothing here writes to the output folder: workers compute,
+the run's own process commits.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from batchsum.backends.extractive import ExtractiveBackend  # noqa: E402
 from batchsum.engine.changes import backend_identity  # noqa: E402
 from batchsum.engine.nodes import make_job  # noqa: E402
 from batchsum.engine.prepare import prepare_file  # noqa: E402
+from batchsum.language import detect_language  # noqa: E402
 from batchsum.tokens import DEFAULT_ENCODING, get_tokenizer  # noqa: E402
 
 if TYPE_CHECKING:
@@ -31,7 +32,11 @@ if TYPE_CHECKING:
     from batchsum.tokens import Tokenizer
     from batchsum.walk import SourceRef
 
-get_tokenizer(DEFAULT_ENCODING)  # cached: the workers forked from the fork server reuse it
+# Loaded here once, in the fork server, for every worker forked from it: the tokenizer with its table of
+# token lengths (built by the first token_starts) and the language model (by the first detection), each
+# ~25-40 ms that every worker spent again on its first file (make bench profile).
+get_tokenizer(DEFAULT_ENCODING).token_starts("Warm up.")
+detect_language("The fork server loads the language model once for all its workers.")
 
 _cfg: RunConfig | None = None
 _tokenizer: Tokenizer | None = None

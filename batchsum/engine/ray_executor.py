@@ -404,3 +404,9 @@ def ray_executor(cfg: RunConfig, options: RayOptions | None = None) -> ExecutorF
         return RayExecutor(cfg, opts, backend, fallback)
 
     return build
+
+
+def configured(cfg: RunConfig) -> ExecutorFactory:
+    """:func:`ray_executor` with the cluster, workers and limiter ``cfg`` names (``--ray-address``,
+    ``--ray-workers``, ``--ray-limiter``)."""
+    return ray_executor(cfg, RayOptions(address=cfg.ray_address, workers=cfg.ray_workers, limiter=cfg.ray_limiter))
