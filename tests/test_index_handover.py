@@ -54,16 +54,16 @@ def _source_units_with(cfg: RunConfig, doc_id: str, term: str) -> int:
     """How many source passages (not summary passages) of ``doc_id`` hold ``term``."""
     import array
 
-    from batchsum.index.lexical import unpack_postings
+    from batchsum.index.segments import split_docs
 
     with contextlib.closing(sqlite3.connect(lexical_path(cfg))) as db:
-        dkey, nkeys = db.execute("SELECT dkey, nkeys FROM lex_docs WHERE doc_id = ?", (doc_id,)).fetchone()
-        row = db.execute("SELECT data FROM lex_postings WHERE term = ? AND dkey = ?", (term, dkey)).fetchone()
+        dkey, nkeys, seg = db.execute("SELECT dkey, nkeys, seg FROM lex_docs WHERE doc_id = ?", (doc_id,)).fetchone()
+        row = db.execute("SELECT data FROM lex_postings WHERE term = ? AND seg = ?", (term, seg)).fetchone()
     if row is None:
         return 0
     owners = array.array("i")
     owners.frombytes(nkeys)
-    units, _ = unpack_postings(row[0])
+    units = next((u for d, u, _ in split_docs(row[0]) if d == dkey), [])
     return sum(1 for u in units if owners[int(u)] == -1)  # -1: a passage of the source
 
 

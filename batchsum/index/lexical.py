@@ -19,23 +19,23 @@ repair and rebuild get it from a :data:`~batchsum.index.records.SourceReader`, w
 while the file still hashes to the node's ``source_sha256``; otherwise (moved, edited or deleted
 source, a tree without a manifest) the node is indexed by its summary alone.
 
-Storage: ``<out>/.batchsum/lexical-<collection>.sqlite3``, one transaction per document (a crash
-leaves every document either old or new, never half-written); ``--rebuild`` builds a fresh file
-beside it and swaps it in with an atomic rename. Like the token cache it is derived data.
+Storage: ``<out>/.batchsum/lexical-<collection>.sqlite3``, postings written in segments
+(:mod:`batchsum.index.segments`), many documents per transaction (a crash leaves every document either
+old or new, never half-written); ``--rebuild`` builds a fresh file beside it and swaps it in with an
+atomic rename. Like the token cache it is derived data.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import itertools
 import logging
 import math
 import os
 import sqlite3
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,16 @@ from batchsum.index.passages import passages as passages
 from batchsum.index.passages import stem as stem
 from batchsum.index.passages import tokenize as tokenize
 from batchsum.index.proximity import pack_sequence, proximity_bonus
+from batchsum.index.segments import (
+    SEGMENT_POSTINGS,
+    SEGMENT_SCHEMA,
+    SegmentBuffer,
+    delete_postings,
+    merge_small,
+    next_segment,
+    split_docs,
+    write_segment,
+)
 from batchsum.index.state import lexical_path
 from batchsum.model import doc_id_of
 from batchsum.tree import atomic_target
@@ -59,10 +69,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LEX_SCHEMA = 7  # 7: each document's terms in order (proximity); 6: Snowball stems in its language, CJK bigrams
+LEX_SCHEMA = 8  # 8: postings in segments; 7: each document's terms in order (proximity); 6: Snowball stems
 BM25_K1 = 1.2
 BM25_B = 0.75
-COMMIT_CHARS = 8_000_000  # text per lexical transaction
+COMMIT_CHARS = 8_000_000  # text per lexical transaction (and segment), at most
 TOP_UNITS = 100  # best passages whose documents get node scores (plus the documents the dense channel found)
 # A document's rollup: its best passage score plus ROLLUP_OTHERS times each of its next best, among its
 # best ROLLUP_PASSAGES (source and summary passages). 5 passages: best on QMSum val (4 on train); a share
@@ -121,43 +131,21 @@ _SCHEMA = (
     # (-1 for a source passage) and its char offset, as packed int32 arrays. terms: the document's
     # distinct terms (zlib), to delete its postings without a second index on them. seq: its terms in
     # order as numbers into that sorted list, and spans: each passage's range in seq as int32 (start, stop)
-    # pairs, for the proximity score (:mod:`batchsum.index.proximity`).
-    "CREATE TABLE IF NOT EXISTS lex_docs (dkey INTEGER PRIMARY KEY, doc_id TEXT NOT NULL UNIQUE, sig TEXT NOT NULL,"
-    " units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB, terms BLOB, lang TEXT,"
-    " seq BLOB, spans BLOB)",
+    # pairs, for the proximity score (:mod:`batchsum.index.proximity`). seg: the segment holding its postings.
+    # AUTOINCREMENT: a key is never reused, so a document dropped from the unwritten segment cannot take
+    # the postings of a later document with its key along.
+    "CREATE TABLE IF NOT EXISTS lex_docs (dkey INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL UNIQUE,"
+    " sig TEXT NOT NULL, units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB,"
+    " terms BLOB, lang TEXT, seq BLOB, spans BLOB, seg INTEGER)",
     "CREATE TABLE IF NOT EXISTS lex_nodes (nkey INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, dkey INTEGER NOT NULL,"
     " start INTEGER, stop INTEGER, level INTEGER, is_final INTEGER, content_type TEXT, doc_ts INTEGER, source TEXT)",
     "CREATE INDEX IF NOT EXISTS lex_nodes_doc ON lex_nodes (dkey)",
-    # One row per (term, document): the passages holding the term and its count in each, packed by
-    # :func:`pack_postings` (about 3 bytes a posting). A rowid table: its rows hold ~4 KB in-page where a
-    # WITHOUT ROWID table spills anything over ~1 KB into overflow pages (a third of the file was waste).
-    "CREATE TABLE IF NOT EXISTS lex_postings (term TEXT NOT NULL, dkey INTEGER NOT NULL, data BLOB NOT NULL)",
-    "CREATE UNIQUE INDEX IF NOT EXISTS lex_postings_term ON lex_postings (term, dkey)",
+    # One row per (term, segment): the term's postings in the segment's documents (about 3 bytes a
+    # posting, 8 a document). A rowid table: its rows hold ~4 KB in-page where a WITHOUT ROWID table
+    # spills anything over ~1 KB into overflow pages.
+    *SEGMENT_SCHEMA,
 )
 _UID_SHIFT = 1 << 32
-
-
-def pack_postings(units: Sequence[int], tfs: Sequence[int]) -> bytes:
-    """Ascending passage numbers as deltas (uint16, or uint32 when a gap is wider) followed by the counts
-    (uint8), after one byte giving the delta width. Plain Python: most lists are a few numbers long,
-    where numpy's per-call cost dominated indexing."""
-    from array import array
-
-    deltas = [units[0], *(b - a for a, b in itertools.pairwise(units))] if len(units) else []
-    wide = bool(deltas) and max(deltas) >= 65536
-    packed = array("I" if wide else "H", deltas)
-    width = packed.itemsize
-    return bytes([width]) + packed.tobytes() + bytes(tfs)
-
-
-def unpack_postings(data: bytes) -> tuple[Any, Any]:
-    """Inverse of :func:`pack_postings`: (passage numbers as int64, counts as uint8)."""
-    import numpy as np
-
-    width = data[0]
-    n = (len(data) - 1) // (width + 1)
-    deltas = np.frombuffer(data, dtype=np.uint16 if width == 2 else np.uint32, count=n, offset=1)
-    return np.cumsum(deltas, dtype=np.int64), np.frombuffer(data, dtype=np.uint8, count=n, offset=1 + n * width)
 
 
 @dataclass
@@ -205,12 +193,16 @@ class LexicalStore:
         self.last_evidence: dict[str, Evidence] = {}
         self.last_rollup: dict[str, float] = {}
         self._langs: dict[int, str | None] | None = None
+        # Postings of the documents written since the last commit, and the segment they will form.
+        self._buffer = SegmentBuffer()
+        self._seg: int | None = None
+        self.pending_chars = 0  # text written since the last commit (update_docs bounds a transaction by it)
         if self.outdated:
             return
         with self._db:
             if other_layout:
                 # Another layout of derived data: start empty; `batchsum index OUT` fills it again.
-                for table in ("lex_postings", "lex_nodes", "lex_units", "lex_docs", "lex_meta"):
+                for table in ("lex_postings", "lex_segs", "lex_nodes", "lex_units", "lex_docs", "lex_meta"):
                     self._db.execute(f"DROP TABLE IF EXISTS {table}")
             for stmt in _SCHEMA:
                 self._db.execute(stmt)
@@ -230,12 +222,27 @@ class LexicalStore:
         self._db.close()
 
     def commit(self) -> None:
-        """Commit the documents written since the last commit (:meth:`write_doc` leaves that to its caller)."""
+        """Commit the documents written since the last commit (:meth:`write_doc` leaves that to its caller):
+        their postings become a segment, and small segments are merged."""
+        if self._seg is not None:
+            write_segment(self._db, self._seg, self._buffer)
+            self._buffer.clear()
+            self._seg = None
+            merge_small(self._db)
+        self.pending_chars = 0
         self._db.commit()
 
     def rollback(self) -> None:
         """Drop the documents written since the last commit."""
+        self._buffer.clear()
+        self._seg = None
+        self.pending_chars = 0
         self._db.rollback()
+
+    @property
+    def full(self) -> bool:
+        """True when the open transaction holds enough to commit (text or postings: memory stays bounded)."""
+        return self.pending_chars > COMMIT_CHARS or len(self._buffer) >= SEGMENT_POSTINGS
 
     def fold_wal(self) -> None:
         """Fold the write-ahead log into the database file and stop using one: the file alone is the index."""
@@ -258,10 +265,13 @@ class LexicalStore:
         doc = doc_passages(nodes, source)
         spans, units = doc.spans, doc.units
         self._delete_docs([doc_id])
+        if self._seg is None:
+            self._seg = next_segment(self._db)
         cur = self._db.execute(
-            "INSERT INTO lex_docs (doc_id, sig, units, total_len, lang) VALUES (?, ?, ?, ?, ?)",
-            (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units), snowball_name(doc.language)),
-        )
+            "INSERT INTO lex_docs (doc_id, sig, units, total_len, lang, seg) VALUES (?, ?, ?, ?, ?, ?)",
+            (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units), snowball_name(doc.language),
+             self._seg),
+        )  # fmt: skip
         dkey = int(cur.lastrowid or 0)
         nkeys: dict[str, int] = {}
         for n in nodes:
@@ -275,18 +285,12 @@ class LexicalStore:
                  str(m.get("source_path", doc_id))),
             )  # fmt: skip
             nkeys[n.id] = int(cur.lastrowid or 0)
-        postings: dict[str, tuple[array[int], array[int]]] = {}
-        for number, (_, _, counts) in enumerate(units):
-            for t, tf in counts.items():
-                got = postings.get(t)
-                if got is None:
-                    got = postings[t] = (array("i"), array("B"))
-                got[0].append(number)
-                got[1].append(min(tf, 255))
+        self._buffer.add(dkey, [c for _, _, c in units])
+        self.pending_chars += len(source or "") + sum(len(n.body) for n in nodes)
         lens = array("i", [sum(c.values()) for _, _, c in units])
         owners = array("i", [nkeys[nid] if nid is not None else -1 for nid, _, _ in units])
         starts = array("i", [off for _, off, _ in units])
-        vocabulary = sorted(postings)
+        vocabulary = sorted({t for _, _, c in units for t in c})
         term_number = {t: i for i, t in enumerate(vocabulary)}
         packed_terms = zlib.compress("\n".join(vocabulary).encode("utf-8", errors="surrogatepass"))
         self._db.execute(
@@ -294,26 +298,32 @@ class LexicalStore:
             (lens.tobytes(), owners.tobytes(), starts.tobytes(), packed_terms,
              pack_sequence([term_number[t] for t in doc.order]), array("i", doc.ranges).tobytes(), dkey),
         )  # fmt: skip
-        self._db.executemany(
-            "INSERT INTO lex_postings VALUES (?, ?, ?)",
-            ((t, dkey, pack_postings(u, f)) for t, (u, f) in postings.items()),
-        )
 
     def delete_docs(self, doc_ids: Sequence[str]) -> None:
-        """Forget these documents entirely."""
-        with self._db:
+        """Forget these documents entirely (and commit what was written before)."""
+        try:
             self._delete_docs(doc_ids)
+            self.commit()
+        except BaseException:
+            self.rollback()
+            raise
 
     def _delete_docs(self, doc_ids: Sequence[str]) -> None:
+        written: list[tuple[int, int, list[str]]] = []  # (key, segment, terms) of documents in a written segment
         for d in doc_ids:
-            row = self._db.execute("SELECT dkey, terms FROM lex_docs WHERE doc_id = ?", (d,)).fetchone()
+            row = self._db.execute("SELECT dkey, terms, seg FROM lex_docs WHERE doc_id = ?", (d,)).fetchone()
             if row is None:
                 continue
-            dkey, blob = row
-            terms = zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n") if blob else []
-            self._db.executemany("DELETE FROM lex_postings WHERE term = ? AND dkey = ?", ((t, dkey) for t in terms))
+            dkey, blob, seg = row
+            if seg is not None and seg == self._seg:
+                self._buffer.drop(int(dkey))
+            elif seg is not None and blob:
+                written.append(
+                    (int(dkey), int(seg), zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n"))
+                )
             for table in ("lex_nodes", "lex_docs"):
                 self._db.execute(f"DELETE FROM {table} WHERE dkey = ?", (dkey,))
+        delete_postings(self._db, written)
 
     def node_ids(self) -> set[str]:
         """Every node id with lexical data."""
@@ -501,10 +511,10 @@ def merged_postings(
     rows: dict[int, list[tuple[Any, Any]]] = {}
     for term in dict.fromkeys(group):
         langs = made_by.get(term) if made_by is not None else None
-        for d, data in db.execute("SELECT dkey, data FROM lex_postings WHERE term = ?", (term,)):
-            if doc_lang is not None and langs is not None and doc_lang.get(int(d)) not in langs:
-                continue
-            rows.setdefault(int(d), []).append(unpack_postings(data))
+        keep = _of_languages(doc_lang, langs) if doc_lang is not None and langs is not None else None
+        for (data,) in db.execute("SELECT data FROM lex_postings WHERE term = ?", (term,)):
+            for d, units, tfs in split_docs(data, keep):
+                rows.setdefault(d, []).append((units, tfs))
     out: list[tuple[int, Any, Any]] = []
     for d, parts in rows.items():
         if len(parts) == 1:
@@ -515,6 +525,11 @@ def merged_postings(
         np.add.at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
         out.append((d, units, tf))
     return out
+
+
+def _of_languages(doc_lang: Mapping[int, str | None], langs: set[str | None]) -> Callable[[int], bool]:
+    """A predicate on document keys: the document's language is one of ``langs``."""
+    return lambda d: doc_lang.get(d) in langs
 
 
 def _best_source_passages(
@@ -584,12 +599,15 @@ def update_docs(
     *,
     sources: Mapping[str, str | None] | None = None,
     read_source: SourceReader | None = None,
+    commit: bool = True,
 ) -> int:
     """Bring these documents' lexical data in line with their nodes; return how many were rewritten.
 
     ``docs`` names documents to sync even when they have no nodes left (their data is removed).
     A document's source text comes from ``sources`` (doc id -> text, handed over by a run) or else
-    from ``read_source``; without either it is indexed by its summaries alone.
+    from ``read_source``; without either it is indexed by its summaries alone. Without ``commit`` the
+    last documents stay in the open transaction, so a caller syncing batch after batch commits (and
+    writes a segment) once per :data:`COMMIT_CHARS` or :data:`~batchsum.index.segments.SEGMENT_POSTINGS`.
     """
     sources = sources or {}
     grouped = _by_doc(nodes)
@@ -599,7 +617,6 @@ def update_docs(
     if gone:
         store.delete_docs(gone)
     written = 0
-    pending = 0  # source characters written in the open transaction
     try:
         for doc_id in wanted:
             doc_nodes = grouped.get(doc_id)
@@ -619,11 +636,10 @@ def update_docs(
             # it); still all-or-nothing per document, and bounded so memory does not follow the corpus.
             store.write_doc(doc_id, sig, doc_nodes, text)
             written += 1
-            pending += len(text or "") + sum(len(n.body) for n in doc_nodes)
-            if pending > COMMIT_CHARS:
+            if store.full:
                 store.commit()
-                pending = 0
-        store.commit()
+        if commit:
+            store.commit()
     except BaseException:
         store.rollback()
         raise
