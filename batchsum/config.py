@@ -120,7 +120,7 @@ class RunConfig(IndexConfig):
     executor: Literal["local", "ray"] = "local"  # where summaries are computed (engine/executor.py)
     ray_address: str | None = None  # None: a local Ray on this machine's cores; "auto": RAY_ADDRESS
     ray_workers: int | None = None  # None: one per CPU of the Ray cluster
-    # Worker processes of the local executor (engine/process_executor.py): 1 = this process only
+    # Worker processes of the local executor (engine/workers.py): 1 = this process only
     # (the library's default: no process is started behind a caller's back); 0 = one per CPU for
     # runs with enough text (the command's default); N = N workers.
     processes: int = 1

@@ -120,7 +120,7 @@ def _books(ctx: BenchContext) -> tuple[list[Path], str] | None:
 
 def _cpu_stages(ctx: BenchContext) -> list[BenchResult]:
     from batchsum.config import RunConfig
-    from batchsum.engine.process_executor import AUTO
+    from batchsum.engine.workers import AUTO
 
     found = _books(ctx)
     if found is None:

@@ -172,8 +172,8 @@ def test_every_module_loaded_by_name_exists() -> None:
 
 def test_a_plain_first_run_loads_neither_ray_nor_the_llm_backend(tmp_path: Path) -> None:
     """A first extractive run summarizes and writes digests without Ray's executor, the LLM backend
-    or its HTTP client (each only for the runs that ask for them), and without a YAML parser: its digests
-    and index page take what it wrote from memory."""
+    or its HTTP client (each only for the runs that ask for them), without a YAML parser (its digests
+    and index page take what it wrote from memory), and journal entries without a conversation's rules."""
     corpus = tmp_path / "journal"
     corpus.mkdir()
     for day in ("2025-11-03", "2025-11-17", "2025-12-01"):
@@ -190,4 +190,5 @@ def test_a_plain_first_run_loads_neither_ray_nor_the_llm_backend(tmp_path: Path)
     assert {"batchsum.engine.execute", "batchsum.digests", "batchsum.backends.extractive"} <= imported
     assert (tmp_path / "out" / "digests" / "2025.md").is_file()
     unused = {"batchsum.engine.ray_executor", "batchsum.backends.llm", "batchsum.backends.llm_client", "ray", "yaml"}
+    unused |= {"batchsum.agent_transcript", "batchsum.facets"}  # a conversation's extras: these are journal entries
     assert unused & imported == set()

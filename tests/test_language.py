@@ -138,6 +138,8 @@ def test_terms_per_language() -> None:
     # Japanese bigrams of hiragana only (particles, inflections) are not terms.
     assert content_terms("予算について話した", "ja") == ["予算", "算に", "て話", "話し"]
     assert word_count("今天的预算很好 and more") == 9
+    assert word_count("Grüße aus Köln — déjà vu,\n  le 3 mai.") == 9  # no CJK: one a whitespace-separated token
+    assert word_count("写了 report 和 plan。") == 5
 
 
 def test_cjk_cuts_never_split_a_character_or_a_sentence() -> None:

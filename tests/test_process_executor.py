@@ -18,15 +18,8 @@ from batchsum.cli import main
 from batchsum.config import LLMConfig, RunConfig
 from batchsum.engine.executor import LocalExecutor
 from batchsum.engine.executor_choice import executor_for
-from batchsum.engine.process_executor import (
-    AUTO,
-    POOL_MIN_BYTES,
-    WORKER_FILE_MAX_BYTES,
-    ProcessExecutor,
-    holds_bytes,
-    pool_size,
-    process_executor,
-)
+from batchsum.engine.process_executor import ProcessExecutor, process_executor
+from batchsum.engine.workers import AUTO, POOL_MIN_BYTES, WORKER_FILE_MAX_BYTES, holds_bytes, pool_size
 from batchsum.model import Backend
 from batchsum.tree import iter_tree, read_node
 from batchsum.walk import SourceRef

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from batchsum.backends.scorer import FEATURES, SCORER, Matrix, boundary_distance, features, relevance
+from batchsum.backends.scorer import FEATURES, SCORER, Matrix, boundary_distance, features, figure_share, relevance
 from batchsum.backends.units import terms, units_from_text
 from bench.fit_scorer import fit_logistic, oracle
 
@@ -111,3 +111,18 @@ def test_headings_are_boundaries_at_both_ends_of_a_section() -> None:
     # Before the chunk's first heading only that heading is a boundary, not where the chunk starts.
     assert dist[0] == 0.5 * (sections.count(0) - 1) and dist[sections.count(0) - 1] == 0.0
     assert dist[-1] == sections.count(2) - 1  # after the last one, only that heading: the chunk's end is none
+
+
+def test_a_sentence_stating_figures_gains_over_its_twin_without() -> None:
+    text = (
+        "Revenue in the quarter grew across every region we serve. "
+        "Revenue in the quarter grew 12% to $4.1 billion across every region. "
+        "The board thanked the staff for a strong quarter of work."
+    )
+    units = _units(text)
+    mat = Matrix(units)
+    with_figures = relevance(units, mat, False, False, SCORER)
+    without = relevance(units, mat, False, False, replace(SCORER, figure_w=0.0))
+    assert figure_share(units)[1] > 0 and figure_share(units)[0] == 0
+    assert with_figures[1] - without[1] > 0
+    assert with_figures[0] == without[0] and with_figures[2] == without[2]

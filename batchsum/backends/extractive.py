@@ -34,7 +34,7 @@ from batchsum.tokens import Tokenizer
 
 __all__ = ["ExtractiveBackend", "Params", "summarize_text"]
 
-ALGORITHM_VERSION = 8  # bump when the same input would give a different summary
+ALGORITHM_VERSION = 9  # bump when the same input would give a different summary
 BRIEF_FILL = 0.9  # BRIEF: add another sentence while the line is below this share of its target
 BRIEF_SLACK = 1.0  # BRIEF: how much less relevant than the first the others may be
 

@@ -13,7 +13,10 @@ for Long Scientific Documents"): "earlier" becomes "nearer a section boundary" (
 meta node's start and end of the text; where a chunk cuts the text is none), with weights
 ``section_backward_w`` and ``section_alpha``.
 Relevance is that centrality times a length factor (content words, saturating at ``length_norm``)
-plus a prior for the start of the text (``position_w``). Selection (in :mod:`batchsum.backends.extractive`)
+plus a prior for the start of the text (``position_w``) plus a salience signal for figures, a
+sentence's figures per word (``figure_w``; Fattah & Ren 2009, "GA, MR, FFNN, PNN and GMM based
+models for automatic text summarization", feature "sentence inclusion of numerical data": amounts,
+rates and counts are what results are stated in). Selection (in :mod:`batchsum.backends.extractive`)
 is greedy MMR (Carbonell & Goldstein 1998) with weight ``redundancy``.
 
 The same numbers serve every kind of text (conversations, journals, documents); they were fit by a
@@ -28,6 +31,7 @@ the default. Deterministic, numpy only (plus the packaged token table).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -47,13 +51,14 @@ FEATURES = ("centrality", "opening", "lead", "part_order", "length", "tfidf", "c
 
 @dataclass(frozen=True)
 class Params:
-    """The scorer's parameters. The first seven are fit (one set for all text); the rest are fixed rules."""
+    """The scorer's parameters. The first eight are fit (one set for all text); the rest are fixed rules."""
 
     beta: float = 0.0  # PacSum edge threshold, as a share of the similarity range
     backward_w: float = -0.5  # PacSum lambda1: weight of edges to earlier sentences (later ones weigh 1)
     vector_w: float = 0.0  # share of the static sentence-vector cosine in the similarity
     length_norm: float = 4.0  # content words at which the length factor saturates
     position_w: float = 0.3  # prior for the opening of a whole text (or of the first parts of a meta node)
+    figure_w: float = 1.0  # weight of a sentence's share of figures (Fattah & Ren 2009's numerical data)
     section_backward_w: float = 0.5  # HipoRank (long texts): weight of edges to sentences nearer a boundary
     section_alpha: float = 0.3  # HipoRank's alpha: a sentence from a section's end counts alpha
     redundancy: float = 0.6  # MMR weight of the similarity to what is already chosen
@@ -70,9 +75,9 @@ class Params:
 
 
 # Fit by grids on the shared sets pooled (tables on docs/eval.md): the PacSum five, then HipoRank's two
-# (section_backward_w, section_alpha). position_w is 0.3, not the grid's 0: within the fit's noise
-# (0.001-0.002 of the objective), and without it a short entry's one-line summary can lose the opening
-# sentence that says what the entry is about.
+# (section_backward_w, section_alpha), then figure_w with position_w. position_w is 0.3, not the first
+# grid's 0: within the fit's noise (0.001-0.002 of the objective), and without it a short entry's
+# one-line summary can lose the opening sentence that says what the entry is about.
 SCORER = Params()
 
 # Content words at which the trained scorer's length feature saturates.
@@ -268,8 +273,19 @@ def relevance(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: P
         if whole or meta:
             pos = np.array([u.pos for u in units])
             rel = rel + params.position_w * (1.0 - pos) ** 2
+        if params.figure_w:
+            rel = rel + params.figure_w * figure_share(units)
     rel = rel - params.context_w * np.array([u.context for u in units], dtype=np.float64)
     return rel - np.array([u.penalty for u in units])
+
+
+_FIGURE = re.compile(r"\S*\d\S*")  # a token holding a digit: an amount, a percentage, a count, a date
+
+
+def figure_share(units: Sequence[Unit]) -> np.ndarray:
+    """Each unit's figures per word (Fattah & Ren 2009, "GA, MR, FFNN, PNN and GMM based models for
+    automatic text summarization": a sentence with numerical data states a result worth keeping)."""
+    return np.array([len(_FIGURE.findall(u.body)) / max(1, u.words) for u in units], dtype=np.float64)
 
 
 def carry_forward(units: list[Unit], mat: Matrix, params: Params) -> np.ndarray:

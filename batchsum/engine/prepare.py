@@ -9,11 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from batchsum.agent_transcript import run_extras
 from batchsum.errors import InputError
 from batchsum.language import detect_language
+from batchsum.lazy import load
 from batchsum.planning import plan_file
 from batchsum.walk import Problem, SourceRef, read_document
+
+# The extras of a conversation (an agent session's digest, offline facets), loaded with the first one:
+# their rules are ~20 ms of imports (facets, compaction's extractors) a run of other files never uses.
+EXTRAS = "batchsum.agent_transcript:run_extras"
 
 if TYPE_CHECKING:
     from batchsum.agent_transcript import RunExtras
@@ -57,11 +61,16 @@ def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePl
 def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
     """Offline facets for conversations (unless the LLM writes them) and agent-session digests."""
 
+    if doc.content_type != "conversation":
+        return None  # none but a conversation's (an agent session is one: walk.detect_type)
     llm = cfg.llm
     llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")
     # --no-facets means none at all: the rules cost more CPU than reading and tokenizing a meeting.
     offline = llm.facets is not False and not llm_facets
-    return run_extras(doc.text, content_type=doc.content_type, type_reason=doc.type_reason, offline_facets=offline)
+    extras: RunExtras | None = load(EXTRAS)(
+        doc.text, content_type=doc.content_type, type_reason=doc.type_reason, offline_facets=offline
+    )
+    return extras
 
 
 def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, same_sha: str | None = None) -> Prepared:
