@@ -64,7 +64,6 @@ def _select(
     est = np.array([len(u.text) / 6.0 for u in units])
     exact = np.full(n, -1, dtype=np.int64)
     max_sim = np.zeros(n)
-    near = np.zeros(n, dtype=bool)
     chosen: list[int] = []
     used = 0
     # Speakers as integer ids; fair share flattens talk time (square root), so the main speaker
@@ -97,13 +96,13 @@ def _select(
             if exact[best] > room:
                 continue  # the estimate was optimistic; the exact cost is now known
         remaining[best] = False
-        if chosen and (max_sim[best] > params.max_overlap or near[best]):
+        if chosen and max_sim[best] > params.max_overlap:
             continue
         chosen.append(best)
         used += int(exact[best]) + (sep_cost if len(chosen) > 1 else 0)
         max_sim = np.maximum(max_sim, mat.sim_row(best))
         if params.near_words:
-            near |= mat.near_row(best, params.near_words)
+            remaining &= ~mat.near_row(best, params.near_words)
         picked[spk[best]] += 1
         covered |= parts == units[best].part
     return chosen
