@@ -34,7 +34,6 @@ from batchsum.tokens import Tokenizer
 
 __all__ = ["ExtractiveBackend", "Params", "summarize_text"]
 
-ALGORITHM_VERSION = 10  # bump when the same input would give a different summary
 BRIEF_FILL = 0.9  # BRIEF: add another sentence while the line is below this share of its target
 BRIEF_SLACK = 1.0  # BRIEF: how much less relevant than the first the others may be
 
@@ -362,8 +361,6 @@ class ExtractiveBackend:
         self._tokenizer = tokenizer
         self._params = params
         self._final_words = final_words
-        # Part of every node's cache key: a new algorithm or cap must not reuse old summaries.
-        self.version = f"{ALGORITHM_VERSION};final_words={final_words or 0}"
 
     async def summarize(self, request: SummaryRequest) -> SummaryOutput:
         """Summarize one node; CPU-bound and quick, so it runs inline."""

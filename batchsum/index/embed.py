@@ -394,13 +394,21 @@ class StaticEmbedder:
         """One L2-normalized vector per text (all zeros for a text without content words)."""
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         all_ids = self.token_ids(texts)
-        flat = np.fromiter((i for ids in all_ids for i in ids), dtype=np.int64)
+        lengths = np.array([len(ids) for ids in all_ids], dtype=np.int64)
+        flat = np.fromiter((i for ids in all_ids for i in ids), dtype=np.int64, count=int(lengths.sum()))
         if not len(flat):
             return out
         uniq, inverse = np.unique(flat, return_inverse=True)
         rows = self._q[uniq].astype(np.float32) * (self._scale[uniq] * self._weights_of(uniq))[:, None]
-        owner = np.repeat(np.arange(len(texts)), [len(ids) for ids in all_ids])
-        np.add.at(out, owner, rows[inverse.reshape(-1)])
+        token_rows = rows[inverse.reshape(-1)]
+        starts = np.r_[0, np.cumsum(lengths)[:-1]]
+        # Token position by position, over every text that long at once: each text's sum in token order,
+        # the same float32 sums as np.add.at (whose row-wise scatter took half of indexing's embedding time).
+        longest_first = np.argsort(-lengths, kind="stable")
+        negative = -lengths[longest_first]
+        for j in range(int(lengths.max())):
+            live = longest_first[: int(np.searchsorted(negative, -j, side="left"))]
+            out[live] += token_rows[starts[live] + j]
         return _l2(out)
 
 

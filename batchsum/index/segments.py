@@ -99,12 +99,15 @@ class SegmentBuffer:
 
     def add(self, dkey: int, units: Sequence[Counter[str]]) -> None:
         """Buffer a document's postings: the term counts of each of its passages, numbered from 0."""
-        ids, before = self.ids, len(self.term)
+        ids = self.ids
+        terms = [t for counts in units for t in counts]
+        for t in set(terms).difference(ids):
+            ids[t] = len(ids)
+        self.term.extend(map(ids.__getitem__, terms))
+        self.tf.extend([c if c < 255 else 255 for counts in units for c in counts.values()])
         for number, counts in enumerate(units):
-            self.term.extend([ids.setdefault(t, len(ids)) for t in counts])
-            self.tf.extend([min(c, 255) for c in counts.values()])
             self.unit.extend([number] * len(counts))
-        self.doc.extend([dkey] * (len(self.term) - before))
+        self.doc.extend([dkey] * len(terms))
 
     def drop(self, dkey: int) -> None:
         """Leave a buffered document out of the segment (it was deleted or rewritten before the flush)."""

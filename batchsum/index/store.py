@@ -72,6 +72,7 @@ log = logging.getLogger(__name__)
 # Records per Chroma upsert. Each call costs Chroma a fixed overhead: on 10,000 short notes, calls of
 # 2,000 records took a tenth less of its time than calls of 200 (its local limit is 5,461).
 UPSERT_BATCH = 2000
+EMBED_BATCH = 256  # texts per embedder call (2,000 short summaries at once took 115 MB more)
 GET_PAGE = 5000
 IN_BATCH = 200  # doc ids per `$in` filter
 
@@ -195,8 +196,11 @@ def _recency_ts(node: IndexNode) -> int | None:
 
 
 def _upsert(col: Any, embedder: Embedder, nodes: list[IndexNode], vectors: VectorStore | None) -> int:
+    import numpy as np
+
     for batch in _batched(nodes, UPSERT_BATCH):
-        embs = embedder.embed([n.body for n in batch])
+        # Embedded EMBED_BATCH texts at a time: the static embedder holds a row per token of its texts.
+        embs = np.concatenate([embedder.embed(part) for part in _batched([n.body for n in batch], EMBED_BATCH)])
         if vectors is not None:
             vectors.put_many(
                 [
