@@ -162,3 +162,28 @@ def test_final_words_caps_a_hierarchical_final_and_its_report_target(tmp_path: P
         assert 0.85 <= level["vs_target"] <= 1.1
         args = ["run", str(corpus), "--out", str(out), "--no-index", "--final-words", "120"]
         assert CliRunner().invoke(main, args).exit_code == 0
+
+
+def test_another_final_words_redoes_the_finals_it_shapes(tmp_path: Path) -> None:
+    """The cap shapes the extractive final, so a re-run with another cap must not keep the old finals."""
+    from batchsum.navigation import summary_only
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(SAMPLE_CORPUS / "logbook" / "harbor-logbook-2025-2026.md", corpus / "logbook.md")
+    out = tmp_path / "out"
+    final_path = out / "logbook.md" / "summaries" / "L3" / "final.md"
+    words = []
+    for cap in ("120", "60", "60"):
+        args = ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "--final-words", cap, "--json"]
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 0, res.output
+        words.append(
+            (
+                json.loads(res.stdout)["run"]["files_done"],
+                len(summary_text(summary_only(read_node(final_path)[1])).split()),
+            )
+        )
+    assert words[0][0] == 1 and 60 < words[0][1] <= 120
+    assert words[1][0] == 1 and words[1][1] <= 60  # redone under the new cap
+    assert words[2] == (0, words[1][1])  # and then unchanged again

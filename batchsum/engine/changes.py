@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum.backends.identity import extractive_identity
 from batchsum.model import level_and_index_of
 from batchsum.state import ManifestEntry, node_key
 from batchsum.walk import Problem, SourceRef, discover
@@ -23,9 +24,10 @@ NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate s
 
 
 def backend_identity(cfg: RunConfig) -> tuple[str, str | None]:
-    """(backend name, model) a run with ``cfg`` summarizes with; part of every node key."""
+    """(backend name, what shapes its outputs) of a run with ``cfg``: part of every node key and of the
+    run's signature. For an LLM that is its model; for the extractive summarizer, its version and cap."""
     kind = cfg.backend_kind
-    return kind, cfg.llm.model if kind == "llm" else None
+    return kind, cfg.llm.model if kind == "llm" else extractive_identity(cfg.final_words or 0)
 
 
 def config_signature(cfg: RunConfig) -> str:

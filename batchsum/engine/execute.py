@@ -74,6 +74,8 @@ def execute(
                 # The digests' requests share the run's backend and limits (Ray: the cluster's limiter),
                 # or its worker processes: an extractive run's digests are otherwise summarized one by one
                 # in this process after the files (~10% of a first run, make bench).
+                if not cfg.llm.enabled:
+                    committer.start_flush()  # the trees' flush goes on meanwhile (an LLM's spend waits)
                 try:
                     digests = await aupdate_digests(cfg, committer.manifest, committer.state, tokenizer(),
                                                     ledger.run_id, executor.compute,  # type: ignore[attr-defined]

@@ -111,15 +111,16 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     if cfg.remember:
         _check_remembered(cfg, d.roots, committer.manifest, committer.sig, ledger)
     if d.todo:
+        if factory is None and cfg.executor != "ray":
+            # Chosen now, so worker processes start (importing the summarizer on another core) while this
+            # one loads the run's work: 0.1-0.3 s sooner than from execute (make bench). First: the
+            # tokenizer's thread below holds the GIL for tens of milliseconds at a time. Ray's executor
+            # waits for execute's check of the LLM server.
+            factory = load(_WORK["executor"])(cfg, d.todo)
         # Loaded in the background while the changed files are read; an unchanged re-run loads neither.
         start_tokenizer(cfg.encoding)
         if cfg.index:
             start_index_warmup(embed_locally=not cfg.embed_base_url)
-        if factory is None and cfg.executor != "ray":
-            # Chosen now, so worker processes start (importing the summarizer on another core) while this
-            # one loads the run's work: 0.1-0.3 s sooner than from execute (make bench). Ray's executor
-            # waits for execute's check of the LLM server.
-            factory = load(_WORK["executor"])(cfg, d.todo)
     committer.roots = d.roots
     for problem in d.problems:
         ledger.skipped(problem, None)

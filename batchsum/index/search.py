@@ -436,9 +436,9 @@ def _digests_after_their_entries(
     (cosine >= :data:`DUPLICATE_SIM`), or one of its period holding as much of the query (coverage). The
     entry is where the words were written; MMR then drops the copy. A query that names the digest's
     period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the period: the digest
-    ranks just above the best of its own entries and of the digests it nearly copies (a month of a single
-    entry; the year of a single month), so MMR keeps it and drops those copies; only a near copy from
-    another period's entries still outranks it."""
+    ranks just above the best entry, of its period or another (a June entry that mentions May answers less
+    than May's own digest), and above the digests it nearly copies (a month of a single entry; the year of
+    a single month), so MMR keeps it and drops those copies."""
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
     if not period or not entries:
@@ -453,16 +453,15 @@ def _digests_after_their_entries(
         repeated = [
             j
             for c, j in enumerate(entries)
-            if (sims[row, c] >= DUPLICATE_SIM and not (named and j in own))
-            or (not named and j in own and coverage[j] >= coverage[i])
+            if not named and ((sims[row, c] >= DUPLICATE_SIM) or (j in own and coverage[j] >= coverage[i]))
         ]
         if repeated:
             out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
         elif named:
-            # The period is what was asked for: its digest leads to its entries, and the best of them that
-            # matches scores it (a document scored by its best passage: MaxP, Dai & Callan 2019).
+            # The period is what was asked for: its digest leads, scored by the best entry that matches
+            # (as a document is scored by its best passage: MaxP, Dai & Callan 2019).
             copies = [j for c, j in enumerate(period) if j != i and digest_sims[row, c] >= DUPLICATE_SIM]
-            rivals = [float(ranked[j]) for j in own + copies]
+            rivals = [float(ranked[j]) for j in entries + copies]
             if rivals:
                 out[i] = max(out[i], max(rivals) + 1e-4)
     return out
