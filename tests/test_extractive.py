@@ -201,6 +201,40 @@ def test_meta_draws_from_several_parts(tok: Tokenizer) -> None:
         assert any(s.text in p for p in parts)  # extractive: every sentence comes from a child
 
 
+GAME_STORY = [
+    "MATT: The ship drifts into the harbour of Nicodranas as the storm finally breaks over the grey cliffs.",
+    "LAURA: Jester wants to find her mother at the Lavish Chateau before anyone else sees the captain.",
+    "TRAVIS: Fjord ties the boat to the dock and asks the harbour master about the missing crew.",
+    "MATT: The harbour master says the crew was taken by pirates who sailed north toward the Cyrios islands.",
+    "LIAM: Caleb studies the map and suggests they hire a faster ship before the pirates reach the islands.",
+    "MARISHA: Beau wants to question the pirates' contact who drinks every night at the Wet Dog tavern.",
+    "SAM: Nott sneaks into the tavern and steals a letter from the contact's coat pocket.",
+    "MATT: The letter names a buyer in the Menagerie Coast who pays gold for captured sailors.",
+    "TALIESIN: Molly reads the cards and warns the group that the buyer is a member of the Myriad.",
+    "ASHLEY: Yasha agrees to guard the ship while the others follow the contact through the market.",
+]
+# Short turns that differ only in a number: by their rare words (the numbers) they look unrelated.
+DAMAGE_TURNS = [
+    f"{who}: That's {n} points of damage."
+    for who, n in zip(
+        ("TALIESIN", "TRAVIS", "MARISHA", "LIAM", "SAM", "ASHLEY"),
+        ("nine", "ten", "eleven", "twelve", "seven", "eight"),
+        strict=True,
+    )
+]
+
+
+@pytest.mark.parametrize("target", [80, 120, 160])
+def test_near_duplicate_turns_are_kept_once(tok: Tokenizer, target: int) -> None:
+    parts = ["\n".join(GAME_STORY[:5] + DAMAGE_TURNS[:3]), "\n".join(GAME_STORY[5:] + DAMAGE_TURNS[3:])]
+    whole = run("\n".join(parts), tok, "standard", "conversation", target=target, max_tokens=target)
+    meta = run("", tok, "meta", "conversation", target=target, max_tokens=target, parts=parts)
+    for out in (whole, meta):
+        lines = out.split("\n")
+        assert sum("points of damage" in line for line in lines) <= 1, out
+        assert sum(line in GAME_STORY for line in lines) >= 2, out
+
+
 def test_rolling_keeps_a_relevant_prior_sentence(tok: Tokenizer) -> None:
     prior = (
         "The team chose lithium batteries for the remote control after the field test. "

@@ -7,11 +7,11 @@ One pass per node, numpy only:
 2. **Relevance** (:mod:`batchsum.backends.scorer`): position-aware directed centrality (PacSum) over
    a blend of TF-IDF and static sentence-vector similarity, times a length factor, plus a prior for
    the start of the text. One set of parameters for every kind of text.
-3. **Selection**: greedy MMR under the node's token budget (conversations also balance speakers;
-   meta nodes cover their parts). The picks are output in source order: a conversation one turn
-   per line with its speaker (``Luis: ...``), a journal one line per dated entry. BRIEF is one line
-   (a conversation's, one per turn): the best whole sentence that fits, then the next short ones
-   while the line is still well below its budget.
+3. **Selection**: greedy MMR under the node's token budget, never taking a near-duplicate of a pick
+   (conversations also balance speakers; meta nodes cover their parts). The picks are output in
+   source order: a conversation one turn per line with its speaker (``Luis: ...``), a journal one
+   line per dated entry. BRIEF is one line (a conversation's, one per turn): the best whole sentence
+   that fits, then the next short ones while the line is still well below its budget.
 
 Meta and rolling nodes run the same machinery over the child summaries (with a bonus for parts not
 yet covered); rolling nodes additionally carry forward the previous final's sentences that remain
@@ -100,6 +100,8 @@ def _select(
         chosen.append(best)
         used += int(exact[best]) + (sep_cost if len(chosen) > 1 else 0)
         max_sim = np.maximum(max_sim, mat.sim_row(best))
+        if params.near_words:
+            remaining &= ~mat.near_row(best, params.near_words)
         picked[spk[best]] += 1
         covered |= parts == units[best].part
     return chosen

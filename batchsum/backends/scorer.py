@@ -17,7 +17,12 @@ plus a prior for the start of the text (``position_w``) plus a salience signal f
 sentence's figures per word (``figure_w``; Fattah & Ren 2009, "GA, MR, FFNN, PNN and GMM based
 models for automatic text summarization", feature "sentence inclusion of numerical data": amounts,
 rates and counts are what results are stated in). Selection (in :mod:`batchsum.backends.extractive`)
-is greedy MMR (Carbonell & Goldstein 1998) with weight ``redundancy``.
+is greedy MMR (Carbonell & Goldstein 1998) with weight ``redundancy``, plus a near-duplicate cut on
+word sets (resemblance, Broder 1997, "On the Resemblance and Containment of Documents"): a unit that
+shares two or more content words with a pick and differs from it in at most ``near_words`` is not
+taken. MMR's TF-IDF cosine misses such pairs when they differ in their rarest words ("That's nine
+points of damage." / "That's ten points of damage.": the numbers weigh most), and a long conversation
+then repeats one short turn a dozen times.
 
 The same numbers serve every kind of text (conversations, journals, documents); they were fit by a
 grid on the shared evaluation sets pooled and checked leave-one-genre-out (docs/eval.md).
@@ -62,6 +67,7 @@ class Params:
     section_backward_w: float = 0.5  # HipoRank (long texts): weight of edges to sentences nearer a boundary
     section_alpha: float = 0.3  # HipoRank's alpha: a sentence from a section's end counts alpha
     redundancy: float = 0.6  # MMR weight of the similarity to what is already chosen
+    near_words: int = 2  # a near-duplicate of a pick: shares 2+ content words and differs in at most this many
     min_words: int = 5  # shorter units are context, not candidates
     max_overlap: float = 0.65  # hard redundancy cut (cosine)
     speaker_w: float = 0.3  # conversations: penalty for a speaker over their fair share of the summary
@@ -139,6 +145,16 @@ class Matrix:
         """Sum of the rows selected by ``mask`` (all rows when None)."""
         w = self.vals if mask is None else self.vals * mask[self.rows]
         return np.bincount(self.cols, weights=w, minlength=self.v)
+
+    def near_row(self, i: int, differ: int) -> np.ndarray:
+        """Which units share at least two of unit ``i``'s distinct content words and differ from it in at
+        most ``differ`` (the symmetric difference of the two word sets)."""
+        sel = self.rows == i
+        vec = np.zeros(self.v)
+        vec[self.cols[sel]] = 1.0
+        shared = np.bincount(self.rows, weights=vec[self.cols], minlength=self.n)
+        size = np.bincount(self.rows, minlength=self.n)
+        return (shared >= 2) & (size + int(sel.sum()) - 2 * shared <= differ)
 
     def sim_row(self, i: int) -> np.ndarray:
         """Similarity of unit ``i`` to every unit."""
