@@ -17,15 +17,25 @@ from batchsum.periods import FileFacts, Period, group, one_line, years_of
 from batchsum.tree import parse_markdown
 
 PLACES = ["Bergen", "Oslo", "Tromsø", "Stavanger", "Ålesund", "Bodø"]
+PEOPLE = ["Ingrid", "Magnus", "Sigrid", "Leif", "Astrid", "Olav", "Kari", "Nils", "Ragna"]
+SPOTS = ["station", "museum", "market", "library", "quay", "town hall", "bakery", "chapel", "bridge"]
+VESSELS = ["boats", "trawlers", "ferries", "dinghies", "barges", "tugs", "sloops", "kayaks", "yachts"]
+WORK = ["repairs", "paint", "engines", "inspection", "sails", "welding", "caulking", "masts", "hulls"]
+WEATHER = ["cold", "wet", "stormy", "foggy", "mild", "icy", "windy", "grey", "bright"]
+WINDS = ["north", "east", "west", "south", "fjord", "sea", "mountains", "islands", "glacier"]
 
 
 def entry(day: str, i: int) -> str:
-    place = PLACES[i % len(PLACES)]
+    """One day of a journal. Days differ in several words of every sentence, as real days do: sentences
+    that differ in a word or two are near-duplicates, which the summarizer keeps once."""
+    place, person, spot = PLACES[i % len(PLACES)], PEOPLE[i % 9], SPOTS[i % 9]
+    vessel, work, weather, wind = VESSELS[i % 9], WORK[i % 9], WEATHER[i % 9], WINDS[i % 9]
     return (
-        f"# {day}\n\nI took the early train to {place} and met Ingrid at the station. "
-        f"We talked about the harbour survey and the {i + 3} boats that still need repairs before winter. "
-        f"In the afternoon I wrote my report on the {place} pier and sent it to the council. "
-        f"The weather turned cold and the wind from the north kept the ferries in port for {i % 4 + 2} hours. "
+        f"# {day}\n\nI took the early train to {place} and met {person} at the {spot}. "
+        f"We talked about the harbour survey and the {i + 3} {vessel} that still need {work} before winter. "
+        f"In the afternoon I wrote my report on the {place} pier and sent it to {PEOPLE[(i + 4) % 9]} "
+        f"with a note on the {vessel}. "
+        f"The weather turned {weather} and the wind from the {wind} kept the ferries in port for {i % 4 + 2} hours. "
         "I read in the evening and went to bed early, tired but content with the day's work.\n"
     )
 
