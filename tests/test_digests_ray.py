@@ -42,7 +42,10 @@ def test_llm_digests_under_ray_go_through_the_cluster_limiter(tmp_path: Path) ->
         try:
             first = once()
             assert len(first) == 5  # three months, two years: made on the run's own Ray executor
-            (src / f"{DAYS[0]}.md").unlink()  # no file to summarize: the digests alone need the LLM
+            # No file to summarize: the digests alone need the LLM. The later November day goes, so that
+            # November's new digest differs from its old one and the year's prompt is not one the
+            # response cache has already answered.
+            (src / f"{DAYS[1]}.md").unlink()
             log.unlink()
             assert once() == ["month:2025-11", "year:2025"]
             sent = len(server.log)
