@@ -279,6 +279,7 @@ class LimiterGate:
         self.holder = holder
         self.incarnation = uuid.uuid4().hex[:12]
         self._seq = itertools.count()
+        self._releases: set[Any] = set()  # sent and maybe not yet applied by the actor (see drain)
 
     def reclaim(self) -> Any:
         """Free what earlier incarnations of this worker held (call once, when the worker starts)."""
@@ -298,7 +299,19 @@ class LimiterGate:
 
     def exit(self, ticket: str, used_tokens: int | None) -> None:
         """The request is over; ``used_tokens`` is what the server reported (None when it failed)."""
-        self._actor.release.remote(ticket, used_tokens)
+        self._releases.add(self._actor.release.remote(ticket, used_tokens))
+        if len(self._releases) > 256:  # keep only those still on their way
+            import ray
+
+            done, _ = ray.wait(list(self._releases), num_returns=len(self._releases), timeout=0)
+            self._releases.difference_update(done)
+
+    async def drain(self) -> None:
+        """Wait until the limiter has applied every release this gate sent. Ray orders the calls of one
+        caller only, so without this the driver could read the limiter's counters before a worker's
+        last release arrived."""
+        await asyncio.gather(*self._releases)
+        self._releases.clear()
 
 
 def start_limiter(

@@ -68,14 +68,14 @@ class SummaryWorker:
         extractive = backend_class("extractive")(tokenizer, final_words=cfg.final_words)
         self.backend: Backend = extractive
         self.fallback: Backend = extractive
+        self.gate: LimiterGate | None = None
         if cfg.llm.enabled:
             from pathlib import Path
 
-            gate = None
             if limiter is not None:
-                gate = LimiterGate(limiter, name)
+                self.gate = LimiterGate(limiter, name)
                 # A restarted worker frees the slots its dead predecessor held before asking for new ones.
-                ray_get(gate.reclaim())
+                ray_get(self.gate.reclaim())
             # The rates are the limiter's, for the whole cluster; the worker's own cap on requests in
             # flight only repeats the global one.
             llm = dataclasses.replace(cfg.llm, rpm=None, tpm=None)
@@ -86,7 +86,7 @@ class SummaryWorker:
                 # The response cache is only shared when the state folder is (always on one machine).
                 cache_dir=Path(cfg.state_dir) / LLM_CACHE_DIR if cfg.llm.cache else None,
                 rate_period=rate_period,
-                gate=gate,
+                gate=self.gate,
             )
 
     async def summarize(self, request: SummaryRequest) -> tuple[Any, ...]:
@@ -126,7 +126,9 @@ class SummaryWorker:
         return os.getpid()
 
     async def aclose(self) -> None:
-        """Close the backend's connections."""
+        """Close the backend's connections, once the limiter has every slot this worker gave back."""
+        if self.gate is not None:
+            await self.gate.drain()
         await self.backend.aclose()
 
 
@@ -352,14 +354,15 @@ class RayExecutor(LocalExecutor):
     async def aclose(self) -> None:
         import ray
 
-        if self._limiter is not None:
-            self.limiter_stats = await self._limiter.stats.remote()
-            log.info("Ray limiter: %s", self.limiter_stats)
         for w in self.workers:
             try:
                 await w.aclose.remote()
             except Exception:  # a worker that is gone has nothing to close
                 pass
+        if self._limiter is not None:  # read after the workers' closes: every release is in
+            self.limiter_stats = await self._limiter.stats.remote()
+            log.info("Ray limiter: %s", self.limiter_stats)
+        for w in self.workers:
             ray.kill(w)
         if self._limiter is not None and not self._shared_limiter:
             ray.kill(self._limiter)
