@@ -157,6 +157,25 @@ class Evidence:
     coverage: float = 0.0  # share of the query's weight (idf) whose terms the passage holds, 0..1
 
 
+def _doc_lengths(db: sqlite3.Connection, dkeys: list[int]) -> dict[int, Any]:
+    """dkey -> the length of each of its passages."""
+    import numpy as np
+
+    rows = _rows_in(db, "SELECT dkey, lens FROM lex_docs WHERE dkey IN ({})", [int(d) for d in dkeys])
+    return {int(dkey): np.frombuffer(blob or b"", dtype=np.int32) for dkey, blob in rows}
+
+
+def _doc_layout(db: sqlite3.Connection, dkeys: list[int]) -> dict[int, tuple[Any, Any]]:
+    """dkey -> (node key per passage, char offset per passage)."""
+    import numpy as np
+
+    rows = _rows_in(db, "SELECT dkey, nkeys, starts FROM lex_docs WHERE dkey IN ({})", dkeys)
+    return {
+        int(dkey): (np.frombuffer(nk or b"", dtype=np.int32), np.frombuffer(st or b"", dtype=np.int32))
+        for dkey, nk, st in rows
+    }
+
+
 def _rows_in(db: sqlite3.Connection, sql: str, keys: Sequence[Any]) -> Iterator[Any]:
     """The rows of ``sql`` (whose ``IN ({})`` takes the keys) for every key, 500 at a time (SQLite's
     limit on variables)."""
@@ -385,7 +404,7 @@ class LexicalStore:
         self.last_reference = reference
         if not found:
             return {}
-        lens = self._lengths(sorted({d for rows, _ in found for d, _, _ in rows}))
+        lens = _doc_lengths(self._db, sorted({d for rows, _ in found for d, _, _ in rows}))
         uid_parts, weights, held = [], [], []
         for rows, w in found:
             units = np.concatenate([u for _, u, _ in rows]).astype(np.int64)
@@ -416,22 +435,6 @@ class LexicalStore:
         dkeys.update(int(r[0]) for r in _rows_in(self._db, "SELECT dkey FROM lex_docs WHERE doc_id IN ({})", focus))
         return dkeys
 
-    def _lengths(self, dkeys: list[int]) -> dict[int, Any]:
-        import numpy as np
-
-        rows = _rows_in(self._db, "SELECT dkey, lens FROM lex_docs WHERE dkey IN ({})", [int(d) for d in dkeys])
-        return {int(dkey): np.frombuffer(blob or b"", dtype=np.int32) for dkey, blob in rows}
-
-    def _layout(self, dkeys: list[int]) -> dict[int, tuple[Any, Any]]:
-        """dkey -> (node key per passage, char offset per passage)."""
-        import numpy as np
-
-        rows = _rows_in(self._db, "SELECT dkey, nkeys, starts FROM lex_docs WHERE dkey IN ({})", dkeys)
-        return {
-            int(dkey): (np.frombuffer(nk or b"", dtype=np.int32), np.frombuffer(st or b"", dtype=np.int32))
-            for dkey, nk, st in rows
-        }
-
     def _node_scores(
         self, uids: Any, unit_score: Any, coverage: Any, filt: LexFilter, dkeys: set[int]
     ) -> dict[str, float]:
@@ -441,7 +444,7 @@ class LexicalStore:
         keep = np.isin(doc_of, np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
         uids, unit_score, coverage, doc_of = uids[keep], unit_score[keep], coverage[keep], doc_of[keep]
         numbers = uids % _UID_SHIFT
-        layout = self._layout(sorted(dkeys))
+        layout = _doc_layout(self._db, sorted(dkeys))
         owner = np.zeros(len(uids), dtype=np.int64)
         offset = np.zeros(len(uids), dtype=np.int64)
         for d in np.unique(doc_of).tolist():
