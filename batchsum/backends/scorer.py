@@ -124,6 +124,7 @@ class Matrix:
         idf = 1.0 + np.log((self.n + 1.0) / (df + 1.0))
         vals = (1.0 + np.log(counts.astype(np.float64))) * idf[c]
         self.mass = np.bincount(r, weights=vals, minlength=self.n)  # a unit's TF-IDF sum
+        self.distinct = np.bincount(r, minlength=self.n)  # a unit's distinct content words
         norms = np.sqrt(np.bincount(r, weights=vals * vals, minlength=self.n))
         vals = vals / np.where(norms[r] > 0, norms[r], 1.0)
         self.rows, self.cols, self.vals = r, c, vals
@@ -149,12 +150,10 @@ class Matrix:
     def near_row(self, i: int, differ: int) -> np.ndarray:
         """Which units share at least two of unit ``i``'s distinct content words and differ from it in at
         most ``differ`` (the symmetric difference of the two word sets)."""
-        sel = self.rows == i
         vec = np.zeros(self.v)
-        vec[self.cols[sel]] = 1.0
+        vec[self.cols[self.rows == i]] = 1.0
         shared = np.bincount(self.rows, weights=vec[self.cols], minlength=self.n)
-        size = np.bincount(self.rows, minlength=self.n)
-        return (shared >= 2) & (size + int(sel.sum()) - 2 * shared <= differ)
+        return (shared >= 2) & (self.distinct + self.distinct[i] - 2 * shared <= differ)
 
     def sim_row(self, i: int) -> np.ndarray:
         """Similarity of unit ``i`` to every unit."""
