@@ -135,27 +135,12 @@ class SegmentBuffer:
         pair = np.flatnonzero(np.r_[True, (term[1:] != term[:-1]) | (doc[1:] != doc[:-1])])
         pair_count = np.diff(np.r_[pair, len(term)])
         first = np.flatnonzero(np.r_[True, term[pair[1:]] != term[pair[:-1]]])
-        wide = np.maximum.reduceat(unit, pair[first]) >= 65536
         ends = np.r_[first[1:], len(pair)]
-        docs_b = doc[pair].astype("<i4")
-        counts_b = pair_count.astype("<u4")
-        u2, u4 = unit.astype("<u2"), unit.astype("<u4")
-        for i, (a, b) in enumerate(zip(first.tolist(), ends.tolist(), strict=True)):
+        docs, counts = doc[pair], pair_count
+        for a, b in zip(first.tolist(), ends.tolist(), strict=True):
             lo = int(pair[a])
             hi = int(pair[b]) if b < len(pair) else len(term)
-            w = bool(wide[i])
-            yield (
-                names[int(term[lo])],
-                b"".join(
-                    (
-                        struct.pack("<B3xI", 4 if w else 2, b - a),
-                        docs_b[a:b].tobytes(),
-                        counts_b[a:b].tobytes(),
-                        (u4 if w else u2)[lo:hi].tobytes(),
-                        tf[lo:hi].tobytes(),
-                    )
-                ),
-            )
+            yield names[int(term[lo])], pack_segment(docs[a:b], counts[a:b], unit[lo:hi], tf[lo:hi])
 
 
 def next_segment(db: sqlite3.Connection) -> int:
