@@ -13,6 +13,7 @@ import sys
 import tracemalloc
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -94,6 +95,22 @@ def test_planning_holds_no_offset_per_token_of_the_whole_text(tmp_path: Path, mo
     assert peak < 4 * doc.tokens, (peak, doc.tokens)
 
 
+E = TypeVar("E", bound=LocalExecutor)
+
+
+def _run_on(executor_class: type[E], cfg: RunConfig) -> E:
+    """Run ``cfg`` on an executor of ``executor_class`` (the public executor seam); return that executor."""
+    made: list[E] = []
+
+    def factory(backend: Backend, fallback: Backend) -> E:
+        made.append(executor_class(backend, fallback))
+        return made[-1]
+
+    result = batchsum.run(cfg, executor=factory)
+    assert result.exit_code == 0
+    return made[0]
+
+
 class _Watching(LocalExecutor):
     """Keeps the plans it runs (the public executor seam)."""
 
@@ -115,16 +132,8 @@ def test_a_document_lets_its_text_go_once_its_chunks_requests_are_built(tmp_path
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     _book(corpus / "a.txt", 60_000)
-    made: list[_Watching] = []
-
-    def factory(backend: Backend, fallback: Backend) -> _Watching:
-        made.append(_Watching(backend, fallback))
-        return made[-1]
-
     cfg = RunConfig(paths=[corpus], out=tmp_path / "out", index=index, quiet=True, chunk_size=300, chunk_overlap=30)
-    result = batchsum.run(cfg, executor=factory)
-    assert result.exit_code == 0
-    (plan,) = made[0].plans
+    (plan,) = _run_on(_Watching, cfg).plans
     assert len(plan.chunks) > 20
     # Without an index nothing needs it; the index keeps a small file's text for its spans.
     assert plan.text_released is not index
@@ -174,15 +183,7 @@ def test_leaf_requests_are_built_a_bounded_number_ahead(tmp_path: Path) -> None:
     corpus.mkdir()
     _book(corpus / "a.txt", 60_000, seed=1)
     _book(corpus / "b.txt", 60_000, seed=2)
-    made: list[_CountingExecutor] = []
-
-    def factory(backend: Backend, fallback: Backend) -> _CountingExecutor:
-        made.append(_CountingExecutor(backend, fallback))
-        return made[-1]
-
     cfg = RunConfig(paths=[corpus], out=tmp_path / "out", index=False, quiet=True, chunk_size=300, chunk_overlap=30)
-    result = batchsum.run(cfg, executor=factory)
-    assert result.exit_code == 0
-    executor = made[0]
+    executor = _run_on(_CountingExecutor, cfg)
     assert executor.leaves > 20
     assert executor.most == executor.leaves_ahead  # reached, never passed
