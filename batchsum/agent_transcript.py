@@ -30,6 +30,8 @@ from batchsum.compact.extractors import (
     command_paths,
     format_summary,
     summarize_tool_result,
+    turn_prose,
+    without_viewer_lines,
 )
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
@@ -313,14 +315,14 @@ def digest_agent_transcript(
             errors += s.errors
             lines.append(f"Tool: {format_summary(s)}")
             continue
-        content = " ".join(t.message.content.split())
+        content = turn_prose(t.message.content)
         if t.kind == "assistant" and t.command:
             commands.append(command_line(t.command))
             files += command_paths(t.command)
         label = {"task": "User", "user": "User", "assistant": "Assistant"}.get(t.kind, t.message.role.capitalize())
         if content:
             lines.append(f"{label}: {content}")
-            speaker_turns.append((label, t.message.content))
+            speaker_turns.append((label, without_viewer_lines(t.message.content)))
     known = _unique(files)  # commands have their own key; listing them again as entities only repeats them
     return AgentDigest(
         text="\n\n".join(lines),

@@ -14,6 +14,7 @@ from batchsum.backends.budget import final_cap, output_budget
 from batchsum.chunking import Chunk, Tokenized
 from batchsum.config import RunConfig
 from batchsum.model import TARGET_RATIO, Document, PromptKind, SummaryLevel, node_id
+from batchsum.text import speaker_at
 from batchsum.tokens import Tokenizer
 
 if TYPE_CHECKING:
@@ -44,6 +45,8 @@ class PlannedNode:
     chunk: Chunk | None = None
     parent_group: int | None = None
     total_chunks: int | None = None
+    # A conversation's chunk cut inside a turn: that turn's speaker, so its lines are still someone's.
+    speaker: str | None = None
 
 
 @dataclass
@@ -130,6 +133,7 @@ def plan_file(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
                 chunk=c,  # its text is sliced from the document's when the node is sent (one copy kept)
                 parent_group=(c.index // cfg.group_size) if hierarchical else None,
                 total_chunks=n,
+                speaker=speaker_at(doc.text, c.start) if doc.content_type == "conversation" else None,
             )
         )
     top_inputs = l1_ids

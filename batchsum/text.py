@@ -115,6 +115,17 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
     return label, rest.strip()
 
 
+def speaker_at(text: str, pos: int) -> str | None:
+    """The speaker whose turn ``text[pos:]`` starts inside: the label of the line holding ``pos`` when
+    ``pos`` is not that line's start (a chunk cut inside a long turn), else None."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    if pos <= line_start:
+        return None
+    line_end = text.find("\n", line_start, pos)
+    speaker, _ = parse_speaker_line(text[line_start : pos if line_end < 0 else line_end])
+    return speaker
+
+
 def _is_abbreviation(block: str, dot_index: int) -> bool:
     """True when the period at ``dot_index`` belongs to an abbreviation or an initial."""
     i = dot_index

@@ -187,3 +187,68 @@ def test_another_final_words_redoes_the_finals_it_shapes(tmp_path: Path) -> None
     assert words[0][0] == 1 and 60 < words[0][1] <= 120
     assert words[1][0] == 1 and words[1][1] <= 60  # redone under the new cap
     assert words[2] == (0, words[1][1])  # and then unchanged again
+
+
+def _summary_lines(path: Path) -> list[str]:
+    from batchsum.navigation import summary_only
+
+    body = summary_text(summary_only(read_node(path)[1]))
+    return [ln for ln in body.split("\n") if ln.strip()]
+
+
+def test_a_chunk_cut_inside_a_turn_keeps_that_turns_speaker(tmp_path: Path) -> None:
+    """Long turns are cut between chunks: every line of every chunk summary and of the final still
+    names its speaker (the chunk opens inside someone's turn, and that someone said it)."""
+    topics = ["the budget", "the harbour crane", "the winter schedule", "the new ferry", "the survey"]
+    turns = []
+    for i in range(12):
+        speaker = ("Luis", "Maria", "Ana")[i % 3]
+        said = " ".join(
+            f"Point {j + 1} on {topics[(i + j) % len(topics)]} is that we should check the figures for "
+            f"{topics[(i + 2 * j) % len(topics)]} again before the {('spring', 'summer', 'autumn')[j % 3]} meeting."
+            for j in range(14)
+        )
+        turns.append(f"{speaker}: {said}")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "meeting.txt").write_text("\n".join(turns) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "--chunk-size", "300",
+            "--chunk-overlap", "20"]  # fmt: skip
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    chunks = sorted((out / "meeting.txt" / "summaries" / "L1").glob("chunk_*.md"))
+    assert len(chunks) >= 4  # 12 turns of ~14 sentences in 300-token chunks: most start inside a turn
+    for path in [*chunks, out / "meeting.txt" / "summaries" / "L3" / "final.md"]:
+        lines = _summary_lines(path)
+        assert lines and all(parse_speaker_line(ln)[0] in {"Luis", "Maria", "Ana"} for ln in lines), (path, lines)
+
+
+def test_an_agent_sessions_final_holds_no_file_viewer_lines(tmp_path: Path) -> None:
+    """A file viewer's numbered lines and the agent shell's status lines, quoted in a user turn (an
+    agent's demonstration, an observation), are code, not summary sentences."""
+    listing = "\n".join(f"{1490 + i}:    :param keys{i}: A field class or instance for dict keys." for i in range(12))
+    session = (
+        "### user\n\nWe're solving an issue in the repository: the TimeDelta field rounds 345 milliseconds "
+        "down to 344 when it serializes them. Here is how the file looks.\n\n"
+        f"[File: /repo/src/fields.py (1997 lines total)]\n{listing}\n(517 more lines below)\n"
+        "(Open file: /repo/src/fields.py)\n(Current directory: /repo)\nbash-$\n\n"
+        "### assistant\n\nThe rounding happens in the serialize method, so let's open the fields file at "
+        "the TimeDelta class and look at how the value is divided.\n\n```\nopen src/fields.py 1474\n```\n\n"
+        f"### user\n\n{listing}\n(Open file: /repo/src/fields.py)\n(Current directory: /repo)\nbash-$\n\n"
+        "### assistant\n\nThe value is divided and then truncated by int, which drops the last millisecond. "
+        "We should round the quotient to the nearest integer instead of truncating it.\n\n```\nsubmit\n```\n"
+    )
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "session.md").write_text(session * 3, encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics"])
+    assert res.exit_code == 0, res.output
+    finals = list(out.rglob("final.md"))
+    assert len(finals) == 1
+    lines = _summary_lines(finals[0])
+    assert lines and all(parse_speaker_line(ln)[0] for ln in lines), lines
+    text = "\n".join(lines)
+    assert "1491:" not in text and ":param keys" not in text and "Open file" not in text and "bash-$" not in text
+    assert "round" in text  # the prose is still there

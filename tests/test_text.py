@@ -237,3 +237,14 @@ def test_fix_spacing_undoes_tokenizer_spacing_in_prose() -> None:
         assert not spaced.search(u.text), u.text
     # Words with an apostrophe of their own stay as written.
     assert fix_spacing("It was three o'clock by the fo'c'sle clock .") == "It was three o'clock by the fo'c'sle clock."
+
+
+def test_speaker_at_names_the_turn_a_position_falls_inside() -> None:
+    from batchsum.text import speaker_at
+
+    text = "Luis: We should go to Porto. It is cheaper.\nMaria: I agree.\nno label here, then more"
+    assert speaker_at(text, text.index("It is")) == "Luis"  # inside Luis's turn
+    assert speaker_at(text, text.index("agree")) == "Maria"
+    assert speaker_at(text, text.index("Maria")) is None  # a line start: the line names its own speaker
+    assert speaker_at(text, 0) is None
+    assert speaker_at(text, text.index("then")) is None  # inside a line with no label

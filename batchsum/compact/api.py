@@ -16,7 +16,6 @@ that would pass ``max_summary_chain_depth`` starts a fresh chain at depth 0 from
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +31,8 @@ from batchsum.compact.extractors import (
     command_paths,
     format_summary,
     summarize_tool_result,
+    turn_prose,
+    without_viewer_lines,
 )
 from batchsum.compact.messages import MESSAGE_OVERHEAD, Message, as_message, message_ids, message_tokens, to_dict
 from batchsum.compact.record import (
@@ -124,15 +125,6 @@ def _dedupe(items: Sequence[str], limit: int) -> list[str]:
     return out[:limit]
 
 
-_SHELL_STATUS = re.compile(r"^\((?:Open file|Current directory): .*\)\s*$|^bash-\$\s*$", re.M)
-
-
-def _prose(text: str) -> str:
-    """A turn without fenced command blocks and agent-shell status lines, on one line."""
-    text = re.sub(r"```.*?```|<command>.*?</command>", " ", text, flags=re.S)
-    return " ".join(_SHELL_STATUS.sub(" ", text).split())
-
-
 def _find_parent(summary_turn: Turn | None, history: Sequence[SummaryRecord] | None) -> _Parent | None:
     last = history[-1] if history else None
     header = parse_summary_header(summary_turn.message.content) if summary_turn else None
@@ -192,15 +184,15 @@ def _gather(turns: Sequence[Turn], cfg: CompactConfig, tok: Tokenizer) -> _Mater
             for call in m.tool_calls:
                 if call.name not in mat.tools:
                     mat.tools.append(call.name)
-        prose = _prose(m.content)
+        prose = turn_prose(m.content)
         if t.kind == "task" and not mat.task:
             mat.task = prose
-            mat.speaker_turns.append(("User", _SHELL_STATUS.sub("", m.content)))
+            mat.speaker_turns.append(("User", without_viewer_lines(m.content)))
             continue
         if prose:
             label = {"task": "User", "user": "User", "assistant": "Assistant"}.get(t.kind, m.role.capitalize())
             mat.conversation.append(f"{label}: {prose}")
-            mat.speaker_turns.append((label, _SHELL_STATUS.sub("", m.content)))
+            mat.speaker_turns.append((label, without_viewer_lines(m.content)))
     return mat
 
 

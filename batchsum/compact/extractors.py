@@ -228,6 +228,27 @@ def command_paths(command: str) -> list[str]:
     return out
 
 
+# Not prose in a turn: fenced command blocks, agent-shell status lines, and a file viewer's numbered
+# lines ("1493:", "1494:    :param keys: ...") or its "(517 more lines below)".
+_COMMAND_BLOCK = re.compile(r"```.*?```|<command>.*?</command>", re.S)
+_NOT_PROSE_LINE = re.compile(
+    r"^\((?:Open file|Current directory): .*\)\s*$|^bash-\$\s*$"
+    r"|^\d{1,6}:(?!\d).*$|^\(\d+ more lines (?:above|below)\)\s*$",
+    re.M,
+)
+
+
+def without_viewer_lines(text: str) -> str:
+    """``text`` without agent-shell status lines and a file viewer's numbered lines (code the turn
+    quotes, not something anyone said); the other lines kept as they are."""
+    return _NOT_PROSE_LINE.sub("", text)
+
+
+def turn_prose(text: str) -> str:
+    """A turn's prose on one line: :func:`without_viewer_lines`, and without fenced command blocks."""
+    return " ".join(without_viewer_lines(_COMMAND_BLOCK.sub(" ", text)).split())
+
+
 def _strip_trailer(text: str) -> tuple[str, list[str]]:
     """Output without agent-shell status lines (``(Open file: ...)``, ``bash-$``); plus the open file."""
     files = [p for p in _OPEN_FILE.findall(text) if p.strip() and p.strip() != "n/a"]

@@ -71,10 +71,13 @@ def output_key(
 
 
 def leaf_text(node: PlannedNode) -> str:
-    """The source text a leaf summarizes (a chunk's is sliced from its document's text now)."""
+    """The source text a leaf summarizes (a chunk's is sliced from its document's text now); a chunk
+    cut inside a conversation's turn opens with that turn's speaker label."""
     if node.text is not None:
         return node.text
-    return node.chunk.text if node.chunk is not None else ""
+    if node.chunk is None:
+        return ""
+    return f"{node.speaker}: {node.chunk.text}" if node.speaker else node.chunk.text
 
 
 def kept_whole_key(plan: FilePlan) -> str:
