@@ -186,9 +186,10 @@ class StateStore:
         self._snapshot_valid = True
 
     # ------------------------------------------------------------------ node store
-    def collect_garbage(self, older_than: float) -> int:
-        """Delete node records that no manifest entry references and that were last written before
-        ``older_than`` (epoch seconds), plus temp files left that long by killed runs; returns how many.
+    def collect_garbage(self, older_than: float, keep: Iterable[str] = ()) -> int:
+        """Delete node records that no manifest entry references (nor ``keep``: the digests') and that
+        were last written before ``older_than`` (epoch seconds), plus temp files left that long by
+        killed runs; returns how many.
 
         Every edit leaves the records of the replaced chunks behind, so a nightly run over growing
         journals would otherwise grow the store forever. The grace period keeps what a recent failed
@@ -199,6 +200,7 @@ class StateStore:
             self.load_manifest()
         live = {k for e in self._entries.values() for k in e.node_keys.values()}
         live.update(e.final_key for e in self._entries.values() if e.final_key)
+        live.update(keep)
         return prune_store(self.nodes_dir, older_than, live)
 
     def _node_path(self, key: str) -> Path:

@@ -216,14 +216,14 @@ def test_old_unreferenced_node_records_are_collected(corpus: Path, tmp_path: Pat
     before = stored()
     third = run_json(corpus, out, "--log-file", str(log_file), "--log-format", "json")
     live = set(keys(out, "journal/long.md").values()) | set(keys(out, "journal/short.md").values())
-    # A digest whose files' lines changed is rewritten by the run; digests.json, not the manifest, names it.
+    # Digests' records are named by digests.json, not the manifest: an old one still named is kept.
     digests = json.loads((out / ".batchsum" / "digests.json").read_text())
-    written = {p["key"] for p in digests["periods"].values()}
-    assert before & live <= stored() <= live | written  # old and referenced: kept; old and unreferenced: gone
-    assert replaced <= before - live and not stray.exists()
+    named = {p["key"] for p in digests["periods"].values()}
+    assert before & (live | named) <= stored() <= live | named  # old and referenced: kept; the rest: gone
+    assert replaced <= before - live - named and not stray.exists()
     events = [json.loads(line) for line in log_file.read_text().splitlines()]
     assert [(e["removed"], e["responses_removed"]) for e in events if e["event"] == "nodes_collected"] == [
-        (len(before - live) + 1, 1)
+        (len(before - live - named) + 1, 1)
     ]
     assert [p.name for p in cache.iterdir()] == ["cd02.json"]
     assert next(f for f in third["files"] if f["relpath"] == "journal/long.md")["status"] == "unchanged"
@@ -233,3 +233,27 @@ def test_old_unreferenced_node_records_are_collected(corpus: Path, tmp_path: Pat
     fourth = run_json(corpus, out)
     assert fourth["run"]["nodes_reused"] > 0
     assert next(f for f in fourth["files"] if f["relpath"] == "journal/long.md")["nodes_recomputed"] <= 4
+
+
+def test_old_digest_records_still_named_by_digests_json_are_kept(tmp_path: Path) -> None:
+    """Digests' records are named by digests.json, not by a file's manifest entry: the collection of
+    old unreferenced records keeps them (a digest redone from the same inputs, its page deleted or an
+    edit reverted, reuses its record instead of a new summary)."""
+    corpus = tmp_path / "corpus"
+    for folder, month, seed in (("a", "2025-03", 3), ("b", "2024-07", 4)):
+        (corpus / folder).mkdir(parents=True)
+        for day in (1, 2, 3):
+            (corpus / folder / f"{month}-{day:02d}.md").write_text(journal_text(seed * 10 + day, 3))
+    out = tmp_path / "out"
+    nodes_dir = out / ".batchsum" / "nodes"
+    run_json(corpus, out)
+    old = time.time() - 31 * 86400
+    for p in nodes_dir.glob("*/*"):
+        os.utime(p, (old, old))
+    before = {p.stem for p in nodes_dir.glob("*/*.json")}
+    with open(corpus / "a" / "2025-03-02.md", "a") as fh:  # a change in a/ only: b/'s digests stay
+        fh.write("\nA letter came by the morning train, and the harbour master read it twice.\n")
+    run_json(corpus, out)
+    periods = json.loads((out / ".batchsum" / "digests.json").read_text())["periods"]
+    untouched = {p["key"] for p in periods.values() if "2024" in p["path"]} & before
+    assert untouched and untouched <= {p.stem for p in nodes_dir.glob("*/*.json")}

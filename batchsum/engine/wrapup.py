@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from batchsum.config import LLM_CACHE_DIR
+from batchsum.digest_state import load_state, state_path
 from batchsum.metrics.store import MetricsStore, defer_run
 from batchsum.metrics.usage_journal import fold_interrupted
 from batchsum.state import NODE_GRACE_DAYS, prune_store
@@ -86,7 +87,10 @@ def collect_garbage(cfg: RunConfig, state: StateStore, progress: Progress) -> No
 
     cutoff = time.time() - NODE_GRACE_DAYS * 86400
     try:
-        removed = state.collect_garbage(cutoff)
+        # The digests' records are named by digests.json, not the manifest: a digest redone from the
+        # same inputs (its file deleted, an edit reverted) reuses its record instead of a new request.
+        digests = load_state(state_path(cfg))
+        removed = state.collect_garbage(cutoff, keep=[p.key for p in digests.periods.values()])
         # LLM responses outlive their use once the node records exist; past the grace period an
         # entry only helps a config change that keeps the prompt, which is rare.
         responses = prune_store(cfg.state_dir / LLM_CACHE_DIR, cutoff)
