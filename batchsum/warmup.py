@@ -9,7 +9,8 @@
   overlaps the summarizing (the run's process mostly waits for its worker processes then).
 
 The main thread's own imports wait for these threads' (module locks), so nothing is loaded twice,
-and any error surfaces there.
+and any error surfaces there. What both sides import and is circular inside (numpy) is imported
+before the thread starts (:func:`start_index_warmup`).
 """
 
 from __future__ import annotations
@@ -65,7 +66,16 @@ def start_llm_imports() -> None:
 
 def start_index_warmup(embed_locally: bool) -> None:
     """Begin loading chromadb (and the packaged embedder when ``embed_locally``) in a daemon thread,
-    once per process."""
+    once per process. numpy (and for an LLM run pydantic) is imported first, in the caller's thread."""
+    # Both threads go on to import numpy (the summarizer here, chromadb there), and an LLM run's
+    # pydantic (its facets here, chromadb there). Two threads inside such a package's initialisation at
+    # once can trip Python's import-deadlock avoidance, which hands one of them a partially initialised
+    # module: a run died of "cannot import name 'NDArray' from partially initialized module
+    # 'numpy._typing'". Imported whole before the thread starts, there is no race.
+    import numpy  # noqa: F401
+
+    if "llm" in _started:
+        import pydantic  # noqa: F401
 
     def load() -> None:
         import chromadb  # noqa: F401

@@ -192,3 +192,21 @@ def test_a_plain_first_run_loads_neither_ray_nor_the_llm_backend(tmp_path: Path)
     unused = {"batchsum.engine.ray_executor", "batchsum.backends.llm", "batchsum.backends.llm_client", "ray", "yaml"}
     unused |= {"batchsum.agent_transcript", "batchsum.facets"}  # a conversation's extras: these are journal entries
     assert unused & imported == set()
+
+
+def test_index_warmup_imports_numpy_before_its_thread_starts() -> None:
+    """The index warm-up thread imports chromadb (numpy) while the run's own thread imports the
+    summarizer (numpy): numpy must be whole before that thread starts, or one of them can get it
+    partially initialised. Threads are not started in this subprocess, so only the caller's
+    own imports count."""
+    code = (
+        "import sys, threading\n"
+        "threading.Thread.start = lambda self: None\n"
+        "from batchsum.warmup import start_index_warmup\n"
+        "assert 'numpy' not in sys.modules\n"
+        "start_index_warmup(embed_locally=True)\n"
+        "assert 'numpy.linalg' in sys.modules and 'chromadb' not in sys.modules\n"
+        "print('numpy whole before the thread')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=REPO)
+    assert proc.returncode == 0 and proc.stdout.strip() == "numpy whole before the thread", proc.stderr
