@@ -84,6 +84,7 @@ class TreeUsage:
     cpu: float  # user + system seconds of the whole process tree
     peak_rss_kib: int  # the tree's largest total memory (summed PSS, polled), at least the command's own peak RSS
     exit_code: int
+    crashed: bool = False  # its output holds a Python traceback: exit code 1 then is a crash, not failed files
 
 
 def tree_pids(root: int) -> list[int]:
@@ -170,4 +171,5 @@ def measure_tree(cmd: list[str], log: Path, poll: float = 0.05) -> TreeUsage:
             time.sleep(0.01)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return TreeUsage(wall, cpu, peak, proc.returncode)
+    crashed = "Traceback (most recent call last)" in log.read_text(encoding="utf-8", errors="replace")
+    return TreeUsage(wall, cpu, peak, proc.returncode, crashed)
