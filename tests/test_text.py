@@ -248,3 +248,13 @@ def test_speaker_at_names_the_turn_a_position_falls_inside() -> None:
     assert speaker_at(text, text.index("Maria")) is None  # a line start: the line names its own speaker
     assert speaker_at(text, 0) is None
     assert speaker_at(text, text.index("then")) is None  # inside a line with no label
+
+
+def test_an_agent_tool_record_is_one_unit_not_cut_at_its_periods() -> None:
+    from batchsum.backends.units import units_from_text
+
+    record = "[✓ edit: File: fields.py | Last: File updated. Edit the file again if necessary. If it didn't, fix it.]"
+    text = f"Assistant: We should round the value instead of truncating it.\n\nTool: {record}\n"
+    units = units_from_text(text, "conversation")
+    assert [u.body for u in units if u.speaker == "Tool"] == [record]
+    assert [u.speaker for u in units] == ["Assistant", "Tool"]

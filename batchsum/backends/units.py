@@ -170,7 +170,12 @@ def units_from_text(
             bodies.append(body)
         # One cleanup pass over all turns at once; clean_transcript keeps the line structure.
         cleaned = clean_transcript("\n".join(bodies)).split("\n")
-        sentences = [(li, sp.text) for li, body in enumerate(cleaned) if body for sp in split_sentences(body, language)]
+        sentences = [
+            (li, text)
+            for li, body in enumerate(cleaned)
+            if body
+            for text in ([body] if _TOOL_RECORD.match(body) else [sp.text for sp in split_sentences(body, language)])
+        ]
         # A sentence that stops without a full stop was broken off, unless the transcript has no punctuation.
         punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
         for li, sent in sentences:
@@ -275,6 +280,9 @@ _MARKUP = re.compile(
     r"(?:^|\s)#{2,6}\s|```|</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>|\bbash-\$|\((?:Open file|Current directory):|"
     r"\[File: |^\s*\$ \w|\s>\s*>"
 )
+# An agent session's tool result as its one-line record ("[✓ shell: Command: make | Output: 3 lines]",
+# compact.extractors.format_summary): one unit, never cut into "sentences" at the periods inside it.
+_TOOL_RECORD = re.compile(r"^\[[✓✗] [^\]\n]*\]$")
 _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
 
 
