@@ -14,7 +14,7 @@ from batchsum.backends.budget import final_cap, output_budget
 from batchsum.chunking import Chunk, Tokenized
 from batchsum.config import RunConfig
 from batchsum.model import TARGET_RATIO, Document, PromptKind, SummaryLevel, node_id
-from batchsum.text import speaker_at
+from batchsum.text import speakers_at
 from batchsum.tokens import Tokenizer
 
 if TYPE_CHECKING:
@@ -119,7 +119,9 @@ def plan_file(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     hierarchical = level is SummaryLevel.HIERARCHICAL and n > 1
     nodes: list[PlannedNode] = []
     l1_ids: list[str] = []
-    for c in chunks:
+    conversation = doc.content_type == "conversation"
+    speakers = speakers_at(doc.text, [c.start for c in chunks]) if conversation else [None] * n
+    for c, speaker in zip(chunks, speakers, strict=True):
         nid = node_id(did, 1, c.index)
         l1_ids.append(nid)
         nodes.append(
@@ -133,7 +135,7 @@ def plan_file(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
                 chunk=c,  # its text is sliced from the document's when the node is sent (one copy kept)
                 parent_group=(c.index // cfg.group_size) if hierarchical else None,
                 total_chunks=n,
-                speaker=speaker_at(doc.text, c.start) if doc.content_type == "conversation" else None,
+                speaker=speaker,
             )
         )
     top_inputs = l1_ids

@@ -10,6 +10,7 @@ stage agrees on what a sentence is.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -115,15 +116,20 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
     return label, rest.strip()
 
 
-def speaker_at(text: str, pos: int) -> str | None:
-    """The speaker whose turn ``text[pos:]`` starts inside: the label of the line holding ``pos`` when
-    ``pos`` is not that line's start (a chunk cut inside a long turn), else None."""
-    line_start = text.rfind("\n", 0, pos) + 1
-    if pos <= line_start:
-        return None
-    line_end = text.find("\n", line_start, pos)
-    speaker, _ = parse_speaker_line(text[line_start : pos if line_end < 0 else line_end])
-    return speaker
+def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:
+    """For each of the ascending ``positions``, the speaker whose turn ``text[pos:]`` starts inside: the
+    label of the line holding ``pos`` when ``pos`` is not that line's start (a chunk cut inside a long
+    turn), else None. One pass over the text, however long its lines."""
+    out: list[str | None] = []
+    line_start = scanned = 0
+    for pos in positions:
+        newline = text.rfind("\n", scanned, pos)  # only the stretch since the previous position
+        if newline >= 0:
+            line_start = newline + 1
+        scanned = max(scanned, pos)
+        # A label is within the line's first 160 characters (parse_speaker_line): no need to copy more.
+        out.append(parse_speaker_line(text[line_start : min(pos, line_start + 400)])[0] if pos > line_start else None)
+    return out
 
 
 def _is_abbreviation(block: str, dot_index: int) -> bool:

@@ -239,15 +239,17 @@ def test_fix_spacing_undoes_tokenizer_spacing_in_prose() -> None:
     assert fix_spacing("It was three o'clock by the fo'c'sle clock .") == "It was three o'clock by the fo'c'sle clock."
 
 
-def test_speaker_at_names_the_turn_a_position_falls_inside() -> None:
-    from batchsum.text import speaker_at
+def test_speakers_at_names_the_turn_a_position_falls_inside() -> None:
+    from batchsum.text import speakers_at
 
     text = "Luis: We should go to Porto. It is cheaper.\nMaria: I agree.\nno label here, then more"
-    assert speaker_at(text, text.index("It is")) == "Luis"  # inside Luis's turn
-    assert speaker_at(text, text.index("agree")) == "Maria"
-    assert speaker_at(text, text.index("Maria")) is None  # a line start: the line names its own speaker
-    assert speaker_at(text, 0) is None
-    assert speaker_at(text, text.index("then")) is None  # inside a line with no label
+    positions = [0, text.index("It is"), text.index("Maria"), text.index("agree"), text.index("then")]
+    # The start; inside Luis's turn; a line start (the line names its own speaker); inside Maria's
+    # turn; inside a line with no label.
+    assert speakers_at(text, positions) == [None, "Luis", None, "Maria", None]
+    long_turn = "Ana: " + "and then we talked about the harbour " * 20_000  # one 740,000-character line
+    cuts = list(range(1000, len(long_turn), 3000))
+    assert speakers_at(long_turn, cuts) == ["Ana"] * len(cuts)
 
 
 def test_an_agent_tool_record_is_one_unit_not_cut_at_its_periods() -> None:
