@@ -39,7 +39,9 @@ _FENCED = re.compile(r"```[^\n]*\n(.*?)```|<command>\s*\n?(.*?)</command>", re.S
 _FILE_HEADER = re.compile(r"^\[File: (.+?) \((\d+) lines total\)\]", re.M)
 _OPEN_FILE = re.compile(r"^\(Open file: (.+?)\)\s*$", re.M)
 _CWD = re.compile(r"^\(Current directory: (.+?)\)\s*$", re.M)
-_TRAILER = re.compile(r"^(?:\(Open file: .*\)|\(Current directory: .*\)|bash-\$|\$)\s*$")
+# An agent shell's status line: the open file, the directory, the prompt.
+_SHELL_STATUS = r"\((?:Open file|Current directory): .*\)|bash-\$"
+_TRAILER = re.compile(rf"^(?:{_SHELL_STATUS}|\$)\s*$")
 _FOUND = re.compile(r'Found (\d+) match(?:es)? for "(.*?)" in (\S+?):?\s*$', re.M)
 _NO_MATCH = re.compile(r'No matches found for "(.*?)"', re.M)
 _SEARCH_FILE_LINE = re.compile(r"^(\S+?) \((\d+) match(?:es)?\)\s*$", re.M)
@@ -232,9 +234,7 @@ def command_paths(command: str) -> list[str]:
 # lines ("1493:", "1494:    :param keys: ...") or its "(517 more lines below)".
 _COMMAND_BLOCK = re.compile(r"```.*?```|<command>.*?</command>", re.S)
 _NOT_PROSE_LINE = re.compile(
-    r"^\((?:Open file|Current directory): .*\)\s*$|^bash-\$\s*$"
-    r"|^\d{1,6}:(?!\d).*$|^\(\d+ more lines (?:above|below)\)\s*$",
-    re.M,
+    rf"^(?:{_SHELL_STATUS})\s*$|^\d{{1,6}}:(?!\d).*$|^\(\d+ more lines (?:above|below)\)\s*$", re.M
 )
 
 
