@@ -235,6 +235,13 @@ def _delete_ids(col: Any, ids: list[str]) -> int:
     return len(ids)
 
 
+def _delete_records(col: Any, vectors: VectorStore, ids: list[str]) -> int:
+    """Delete these records from Chroma and from search's copy of the vectors; returns how many."""
+    deleted = _delete_ids(col, ids)
+    vectors.delete(ids)
+    return deleted
+
+
 @dataclass
 class _Replacer:
     """Nodes to upsert and records to delete, gathered over batches of documents and sent to Chroma
@@ -261,8 +268,7 @@ class _Replacer:
         """Send what was gathered."""
         # Upsert before deleting so a crash in between never leaves a document unsearchable.
         self.stats.nodes_indexed += _upsert(self.col, self.embedder, self.todo, self.vectors)
-        self.stats.nodes_deleted += _delete_ids(self.col, self.gone)
-        self.vectors.delete(self.gone)
+        self.stats.nodes_deleted += _delete_records(self.col, self.vectors, self.gone)
         self.todo, self.gone = [], []
 
 
@@ -316,8 +322,7 @@ def sync_index(
         backfill = not lex.filled and col.count() > 0
         for batch in _batched(deleted_l, IN_BATCH):
             gone = list(_indexed_hashes(col, {"doc_id": {"$in": batch}}))
-            stats.nodes_deleted += _delete_ids(col, gone)
-            vectors.delete(gone)
+            stats.nodes_deleted += _delete_records(col, vectors, gone)
             lex.delete_docs(sorted({*batch, *(doc_id_of(i) for i in gone)}))
         replacer = _Replacer(col, upserting, vectors, stats)
         for batch in _batched(changed_l, IN_BATCH):
