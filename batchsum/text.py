@@ -121,12 +121,12 @@ def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:
     label of the line holding ``pos`` when ``pos`` is not that line's start (a chunk cut inside a long
     turn), else None. One pass over the text, however long its lines."""
     out: list[str | None] = []
-    line_start = scanned = 0
+    line_start = previous = 0
     for pos in positions:
-        newline = text.rfind("\n", scanned, pos)  # only the stretch since the previous position
+        newline = text.rfind("\n", previous, pos)  # only the stretch since the previous position
         if newline >= 0:
             line_start = newline + 1
-        scanned = max(scanned, pos)
+        previous = pos
         # A label is within the line's first 160 characters (parse_speaker_line): no need to copy more.
         out.append(parse_speaker_line(text[line_start : min(pos, line_start + 400)])[0] if pos > line_start else None)
     return out
