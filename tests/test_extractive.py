@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from pathlib import Path
 
 import pytest
 
 from batchsum.backends.extractive import ExtractiveBackend, summarize_text
+from batchsum.backends.scorer import SCORER
 from batchsum.model import ContentType, PromptKind, SummaryRequest
 from batchsum.text import split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
@@ -184,6 +186,27 @@ def test_speaker_aware_selection(tok: Tokenizer) -> None:
     others = sum(w in out for w in ("rubber case", "speech recognition", "deadline"))
     assert others >= 2
     assert anns <= 2
+
+
+def test_speaker_fair_share_follows_talk_time(tok: Tokenizer) -> None:
+    # Turns of made-up words share no word, so nothing but the opening prior and the speaker penalty
+    # (made dominant here) tells them apart: each speaker's lines then follow their talk time. The
+    # narrator holds 3 of every 4 turns, all turns equally long, so about 3/4 of the lines.
+    rng = random.Random(5)
+
+    def word() -> str:
+        return "".join(rng.choice("bcdfghklmnprstvz") + rng.choice("aeiou") for _ in range(3))
+
+    lines = []
+    for i in range(48):
+        speaker = "MATT" if i % 4 != 3 else ["LAURA", "SAM", "TRAVIS"][i // 4 % 3]
+        lines.append(f"{speaker}: " + " ".join(word() for _ in range(12)).capitalize() + ".")
+    params = dataclasses.replace(SCORER, speaker_w=5.0)
+    out = run("\n".join(lines), tok, "standard", "conversation", target=700, max_tokens=700, params=params)
+    picked = [line for line in out.splitlines() if line.strip()]
+    assert len(picked) >= 12
+    share = sum(line.startswith("MATT:") for line in picked) / len(picked)
+    assert 0.7 <= share <= 0.8
 
 
 def test_meta_draws_from_several_parts(tok: Tokenizer) -> None:

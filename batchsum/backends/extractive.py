@@ -65,12 +65,13 @@ def _select(
     max_sim = np.zeros(n)
     chosen: list[int] = []
     used = 0
-    # Speakers as integer ids; fair share flattens talk time (square root), so the main speaker
-    # leads but cannot monopolise the summary.
+    # Speakers as integer ids; a speaker's fair share of the picks is their share of the talk time
+    # (proportional representation: the square root of talk time scored lower on the pooled fit,
+    # docs/eval.md), so the main speaker leads but cannot monopolise the summary.
     ids: dict[str | None, int] = {}
     spk = np.array([ids.setdefault(u.speaker, len(ids)) for u in units], dtype=np.int64)
     talk = np.bincount(spk, weights=[u.words if u.candidate else 0 for u in units], minlength=len(ids))
-    share = np.sqrt(talk) / max(1e-9, float(np.sqrt(talk).sum()))
+    share = talk / max(1e-9, float(talk.sum()))
     picked = np.zeros(len(ids))
     speaker_aware = content_type == "conversation" and params.speaker_w > 0 and len(ids) > 1
     parts = np.array([u.part for u in units])
