@@ -3,6 +3,7 @@ manifest and records as one process; a worker that dies costs a warning, not the
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import pytest
 from click.testing import CliRunner
 
 import batchsum
@@ -95,6 +97,28 @@ def test_worker_processes_leave_the_tree_one_process_leaves(tmp_path: Path) -> N
     # The state is the same too: a one-process re-run finds nothing to do.
     again = batchsum.run(_config(corpus, tmp_path / "two", 1))
     assert again.run.files_unchanged == len(again.files) and again.run.nodes_computed == 0
+
+
+def _children() -> list[str]:
+    """The command lines of this process's child processes (Linux)."""
+    pids = [pid for task in Path("/proc/self/task").iterdir() for pid in (task / "children").read_text().split()]
+    cmdlines = []
+    for pid in pids:
+        with contextlib.suppress(OSError):  # a child that ended meanwhile
+            cmdlines.append((Path("/proc") / pid / "cmdline").read_text().replace("\0", " "))
+    return cmdlines
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads child processes from /proc")
+def test_a_run_leaves_no_fork_server_behind(tmp_path: Path) -> None:
+    """The fork server holds the workers' imports; a run stops it with its workers, and the next
+    run's workers come from a new one."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_CORPUS, corpus)
+    for n in (1, 2):
+        result = batchsum.run(_config(corpus, tmp_path / f"out{n}", 2))
+        assert result.exit_code == 0 and not result.warnings
+        assert not [c for c in _children() if "forkserver" in c]
 
 
 def test_a_changed_file_is_redone_by_the_workers_on_its_previous_final(tmp_path: Path) -> None:

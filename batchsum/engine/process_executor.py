@@ -28,6 +28,7 @@ from batchsum.engine.workers import (
     in_worker,
     start_pool,
     start_workers,
+    stop_fork_server,
     stop_workers,
 )
 from batchsum.tokens import get_tokenizer
@@ -199,4 +200,5 @@ class ProcessExecutor(LocalExecutor):
         if pool is not None:
             # Workers ignore Ctrl-C (it reaches the whole process group): they finish the work in hand.
             pool.executor.shutdown(wait=True, cancel_futures=True)
+            stop_fork_server()
         await super().aclose()
