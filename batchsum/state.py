@@ -149,10 +149,9 @@ class StateStore:
         self.writes += 1
         # Atomic against kill -9; a run flushes the disk once at its end, since an fsync
         # per file cost ~2.5 ms each (most of a 1,253-file run).
-        atomic_write_bytes(
-            self.manifest_dir / _name(entry.relpath), jsonio.dumps(asdict(entry), sort_keys=True), durable=False
-        )
-        self._entries[entry.relpath] = ManifestEntry(**asdict(entry))
+        data = asdict(entry)  # a deep copy: the entry kept is not the caller's (its lists may change)
+        atomic_write_bytes(self.manifest_dir / _name(entry.relpath), jsonio.dumps(data, sort_keys=True), durable=False)
+        self._entries[entry.relpath] = ManifestEntry(**data)
 
     def remove_entry(self, relpath: str) -> None:
         """Forget a source (after its tree was soft-deleted)."""
