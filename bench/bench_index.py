@@ -329,7 +329,7 @@ def _timed_first(paths: list[Path], out: Path, *extra: str) -> tuple[float, floa
     cmd = batchsum_cmd("run", *map(str, paths), "--out", str(out), "--quiet", *extra)
     out.parent.mkdir(parents=True, exist_ok=True)
     usage = measure_tree(cmd, out.with_name(out.name + ".log"))
-    if usage.exit_code not in (0, 1) or usage.crashed:
+    if not usage.completed:
         raise RuntimeError(f"{' '.join(cmd)} failed ({usage.exit_code}; see {out.name}.log)")
     return usage.wall, usage.peak_rss_kib
 

@@ -70,7 +70,7 @@ def run(ctx: BenchContext) -> list[BenchResult]:
         shutil.rmtree(out, ignore_errors=True)
         usage = measure_tree(batchsum_cmd("run", str(notes), "--out", str(out), "--quiet", *extra),
                              out.with_name(out.name + ".log"))  # fmt: skip
-        if usage.exit_code not in (0, 1) or usage.crashed:
+        if not usage.completed:
             return [*results, *skip(AREA, f"batchsum run {label} failed ({usage.exit_code})")]
         timings[label] = usage
         results.append(emit(BenchResult(AREA, f"first run {label}", usage.wall, "s")))

@@ -86,6 +86,11 @@ class TreeUsage:
     exit_code: int
     crashed: bool = False  # its output holds a Python traceback: exit code 1 then is a crash, not failed files
 
+    @property
+    def completed(self) -> bool:
+        """Whether a ``batchsum run`` got to its end: exit code 0, or 1 (some files failed), and no crash."""
+        return self.exit_code in (0, 1) and not self.crashed
+
 
 def tree_pids(root: int) -> list[int]:
     """``root`` and its live descendants (read from ``/proc``)."""
