@@ -127,7 +127,8 @@ def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:
         if newline >= 0:
             line_start = newline + 1
         previous = pos
-        # A label is within the line's first 160 characters (parse_speaker_line): no need to copy more.
+        # A label's colon is within 160 characters of the line's start or of its timestamp
+        # (parse_speaker_line): 400 characters hold it, so a long turn is never copied whole.
         out.append(parse_speaker_line(text[line_start : min(pos, line_start + 400)])[0] if pos > line_start else None)
     return out
 
