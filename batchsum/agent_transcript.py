@@ -323,16 +323,22 @@ def digest_agent_transcript(
         if content:
             lines.append(f"{label}: {content}")
             speaker_turns.append((label, without_viewer_lines(t.message.content)))
-    known = _unique(files)  # commands have their own key; listing them again as entities only repeats them
+    known = _most_specific(_unique(files))  # commands have their own key; listed again they would only repeat
     return AgentDigest(
         text="\n\n".join(lines),
-        files_touched=_unique(files),
+        files_touched=known,
         commands_run=_unique(commands),
         errors=_unique(errors)[:20],
         facets=extract_facets(speaker_turns, entities=known, agent=results > 0),
         tool_results=results,
         turns=len(turns),
     )
+
+
+def _most_specific(paths: list[str]) -> list[str]:
+    """``paths`` without a path that another one ends with: "chall.py" beside "/ctf/chall.py" is the
+    same file named less fully (or, beside several such, no file in particular)."""
+    return [p for p in paths if not any(q.endswith("/" + p.removeprefix("./")) for q in paths if q != p)]
 
 
 def _unique(items: list[str]) -> list[str]:

@@ -298,7 +298,9 @@ def _entities(
         if "/" in path or re.fullmatch(r"[\w-]{2,}\.[A-Za-z0-9]{1,6}", path):  # not "a.m" or "p.m"
             add(path)
     for m in _BACKTICK.finditer(raw):
-        span = m.group(1).strip()
+        span = m.group(1)
+        if span != span.strip() or span[0] in ",;:.)":
+            continue  # the prose between two code spans, where a stray backtick put them out of step
         if len(span) >= 3 and not span.startswith("-") and not span.replace(".", "").isdigit():
             add(span)
     lower = set(re.findall(r"\b[a-z][a-z']*\b", prose))
@@ -308,6 +310,8 @@ def _entities(
         if word.lower() in _NOT_NAMES or any(word in item for item in found):
             continue  # "TimeDelta" of "TimeDelta._serialize" is already there
         if word.isupper():
+            if word.lower() in lower:
+                continue  # "NOT", "ISSUE": a word also written in lower case is a word in capitals
             # An all-caps word inside a run of all-caps words is shouting, not a name.
             # A window, not the whole prefix: splitting all of the text before every match was quadratic.
             before = prose[max(0, m.start() - 120) : m.start()].split()[-1:] or [""]

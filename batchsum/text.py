@@ -340,7 +340,8 @@ _COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
 _LINE_HEAD = re.compile(r"^[ \t,;:.\-–—]+", re.MULTILINE)
 _LINE_TAIL = re.compile(r"(?<![ \t,;:])[ \t,;:]+$", re.MULTILINE)
 _SPACES = re.compile(r"[ \t]{2,}|\t")
-_LOWER_AFTER_END = re.compile(r"(^|[.!?] )([a-z])", re.MULTILINE)
+# Only a word: "pyproject.toml" or "e.g." opening a line keeps its case.
+_LOWER_AFTER_END = re.compile(r"(^|[.!?] )([a-z])(?=[a-z'-]*(?:[\s,;:!?]|\.(?!\w)|$))", re.MULTILINE)
 
 
 def clean_transcript(text: str) -> str:

@@ -147,6 +147,20 @@ def test_digest_for_batch_runs() -> None:
     assert md.startswith("## Agent session (extracted)") and "`make build`" in md
 
 
+def test_digest_names_each_file_once_and_errors_by_their_name() -> None:
+    session = (
+        "### user\n\nFix the crash in chall.py.\n\n"
+        "### assistant\n\nLet me open it.\n```\nopen chall.py\n```\n\n"
+        "### user\n\n[File: /ctf/chall.py (3 lines total)]\n1:print(1/0)\n(Open file: /ctf/chall.py)\nbash-$\n\n"
+        "### assistant\n\nRun it.\n```\npython chall.py\n```\n\n"
+        '### user\n\nTraceback (most recent call last):\n  File "/ctf/chall.py", line 1\n'
+        "ZeroDivisionError: division by zero\n(Open file: /ctf/chall.py)\nbash-$\n"
+    )
+    digest = digest_agent_transcript(session)
+    assert digest.files_touched == ["/ctf/chall.py"]  # "chall.py" is the same file, named less fully
+    assert digest.errors == ["ZeroDivisionError: division by zero"]
+
+
 def test_read_transcript_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="folder"):
         read_transcript(tmp_path)

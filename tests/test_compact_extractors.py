@@ -63,8 +63,10 @@ def test_traceback_without_exit_code_is_an_error() -> None:
     content = 'Traceback (most recent call last):\n  File "r.py", line 1\nZeroDivisionError: division by zero\n'
     s = summarize_tool_result(_tool(content, command="python r.py"), TOK)
     assert s.status == "error" and not any(f.startswith("Exit") for f in s.key_facts)
-    assert any("ZeroDivisionError" in e for e in s.errors)
+    assert s.errors[0] == "ZeroDivisionError: division by zero"  # the error's name, not the traceback's header
     assert s.files == ["r.py"]
+    header_only = summarize_tool_result(_tool("Traceback (most recent call last):\n", command="python r.py"), TOK)
+    assert header_only.errors == ["Traceback (most recent call last):"]  # all there is to say
 
 
 def test_search_results() -> None:

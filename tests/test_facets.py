@@ -57,6 +57,19 @@ def test_entities_paths_identifiers_and_names() -> None:
     assert "YOU" not in names and "MUST" not in names and "TimeDelta" not in names
 
 
+def test_words_in_capitals_file_names_and_stray_backticks_are_not_names() -> None:
+    text = (
+        "User: Read the ISSUE below, then fix it. Do not touch the CI config.\n"
+        "User: The issue: the JSON export drops rows. Note: this is not a drill, and the CI is green.\n"
+        "Tool: AUTHORS.rst\npyproject.toml\nazure-pipelines.yml\n"
+        "Assistant: I'll run `pytest -x`, then edit the ` and ` bits of `fields.py` before we ship it.\n"
+    )
+    entities = extract_facets(text).entities
+    assert {"pyproject.toml", "azure-pipelines.yml", "pytest -x", "fields.py", "JSON"} <= set(entities)
+    # "ISSUE" is "issue" in capitals; a file name opening a line keeps its case; " and " lies between two spans.
+    assert not {"ISSUE", "Pyproject.toml", "Azure-pipelines.yml", "and"} & set(entities)
+
+
 def test_sample_chat_has_owners() -> None:
     text = (REPO / "sample_corpus" / "chats" / "team-channel-2026-10-17.txt").read_text()
     f = extract_facets(text)

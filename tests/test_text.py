@@ -252,6 +252,11 @@ def test_speakers_at_names_the_turn_a_position_falls_inside() -> None:
     assert speakers_at(long_turn, cuts) == ["Ana"] * len(cuts)
 
 
+def test_cleaning_capitalizes_words_not_file_names() -> None:
+    cleaned = clean_transcript("um so we start\npyproject.toml\nazure-pipelines.yml\nok.\nso-called fixes")
+    assert cleaned.split("\n") == ["So we start", "pyproject.toml", "azure-pipelines.yml", "Ok.", "So-called fixes"]
+
+
 def test_an_agent_tool_record_is_one_unit_not_cut_at_its_periods() -> None:
     from batchsum.backends.units import units_from_text
 
@@ -260,3 +265,28 @@ def test_an_agent_tool_record_is_one_unit_not_cut_at_its_periods() -> None:
     units = units_from_text(text, "conversation")
     assert [u.body for u in units if u.speaker == "Tool"] == [record]
     assert [u.speaker for u in units] == ["Assistant", "Tool"]
+
+
+def test_agent_tool_records_reach_the_summarizer_verbatim() -> None:
+    """Every record ``digest_agent_transcript`` writes stays one unit, untouched by the speech cleaner:
+    brackets, braces, repeated numbers and spaced punctuation in tool output are the program's own."""
+    from batchsum.agent_transcript import digest_agent_transcript
+    from batchsum.backends.units import units_from_text
+
+    outputs = [
+        ("python exploit.py", "[*] Opening connection\n[16] Got random number: 1364650861\n[*] Closed connection"),
+        ("set_cursors 1475 1475", "1574:        result[keys[k]] = v\n(422 more lines below)"),
+        ("./rock", "EXECUTION TIMED OUT"),
+        ("file release", "release: ELF 64-bit LSB executable, x86-64, version 1 (SYSV), dynamically linked"),
+        ("decompile rock", "int main() {\n  do { step(); } while( true );\n}"),
+    ]
+    parts = ["### user\n\nThe exploit fails. Find out why and get the flag."]
+    for command, output in outputs:
+        parts.append(f"### assistant\n\nLet me try the next step of the exploit.\n```\n{command}\n```")
+        parts.append(f"### user\n\n{output}\n(Current directory: /ctf)\nbash-$")
+    digest = digest_agent_transcript("\n\n".join(parts) + "\n")
+    records = [line.removeprefix("Tool: ") for line in digest.text.split("\n") if line.startswith("Tool: [")]
+    assert len(records) == len(outputs)
+    assert any("[*]" in r for r in records) and any("{" in r for r in records)
+    units = units_from_text(digest.text, "conversation")
+    assert [u.body for u in units if u.speaker == "Tool"] == records

@@ -168,8 +168,13 @@ def units_from_text(
                 speaker = current  # an indented continuation of the previous turn
             speakers.append(speaker)
             bodies.append(body)
-        # One cleanup pass over all turns at once; clean_transcript keeps the line structure.
-        cleaned = clean_transcript("\n".join(bodies)).split("\n")
+        # One cleanup pass over all turns at once; clean_transcript keeps the line structure. A tool
+        # record is the program's output, not speech: the cleaner's rules ("[*]" as a cue, "1475 1475"
+        # as a stutter, "{...}" as markup) would mangle it, so it is left out of the pass.
+        records = {i: body for i, body in enumerate(bodies) if _TOOL_RECORD.match(body)}
+        cleaned = clean_transcript("\n".join("" if i in records else b for i, b in enumerate(bodies))).split("\n")
+        for i, record in records.items():
+            cleaned[i] = record
         sentences = [
             (li, text)
             for li, body in enumerate(cleaned)
@@ -281,8 +286,9 @@ _MARKUP = re.compile(
     r"\[File: |^\s*\$ \w|\s>\s*>"
 )
 # An agent session's tool result as its one-line record ("[✓ shell: Command: make | Output: 3 lines]",
-# compact.extractors.format_summary): one unit, never cut into "sentences" at the periods inside it.
-_TOOL_RECORD = re.compile(r"^\[[✓✗] [^\]\n]*\]$")
+# compact.extractors.format_summary): one unit, never cleaned as speech nor cut into "sentences" at the
+# periods inside it.
+_TOOL_RECORD = re.compile(r"^\[[✓✗] [^\n]*\]$")  # brackets inside are the output's ("[*] Closed")
 _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
 
 

@@ -274,7 +274,9 @@ def _error_lines(text: str, limit: int) -> list[str]:
         target = strong if _ERROR_LINE.search(s) else weak if _WEAK_ERROR.search(s) else None
         if target is not None and _clip(s, limit) not in target:
             target.append(_clip(s, limit))
-    return strong + [w for w in weak if w not in strong]
+    # A traceback's header says only that one follows; its last line names the error.
+    named = [e for e in strong if not e.startswith("Traceback (most recent call last)")]
+    return (named or strong) + [w for w in weak if w not in strong]
 
 
 def _last_lines(text: str, n: int = 2) -> list[str]:
