@@ -315,14 +315,15 @@ def digest_agent_transcript(
             errors += s.errors
             lines.append(f"Tool: {format_summary(s)}")
             continue
-        content = turn_prose(t.message.content)
+        message = t.message.content if t.kind == "assistant" else without_standing_orders(t.message.content)
+        content = turn_prose(message)
         if t.kind == "assistant" and t.command:
             commands.append(command_line(t.command))
             files += command_paths(t.command)
         label = {"task": "User", "user": "User", "assistant": "Assistant"}.get(t.kind, t.message.role.capitalize())
         if content:
             lines.append(f"{label}: {content}")
-            speaker_turns.append((label, without_viewer_lines(t.message.content)))
+            speaker_turns.append((label, without_viewer_lines(message)))
     known = _most_specific(_unique(files))  # commands have their own key; listed again they would only repeat
     return AgentDigest(
         text="\n\n".join(lines),
@@ -333,6 +334,18 @@ def digest_agent_transcript(
         tool_results=results,
         turns=len(turns),
     )
+
+
+# What an agent framework (SWE-agent's layout) tells the agent in every session: a worked example of
+# another task, and the instructions and tips that follow the task. Neither says what this session did.
+_DEMONSTRATION = re.compile(r"\A.*?^-{3} DEMONSTRATION -{3}\s*$.*?^-{3} END OF DEMONSTRATION -{3}[^\n]*$", re.S | re.M)
+_INSTRUCTIONS = re.compile(r"^(?:INSTRUCTIONS|IMPORTANT TIPS):\s*$.*", re.S | re.M)
+
+
+def without_standing_orders(text: str) -> str:
+    """A user turn of an agent session without a demonstration (and what introduces it) and without
+    the instructions from an ``INSTRUCTIONS:`` line on."""
+    return _INSTRUCTIONS.sub("", _DEMONSTRATION.sub("", text)).strip()
 
 
 def _most_specific(paths: list[str]) -> list[str]:

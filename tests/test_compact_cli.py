@@ -161,6 +161,25 @@ def test_digest_names_each_file_once_and_errors_by_their_name() -> None:
     assert digest.errors == ["ZeroDivisionError: division by zero"]
 
 
+def test_digest_leaves_out_the_worked_example_and_the_standing_instructions() -> None:
+    session = (
+        "### user\n\nHere is a demonstration of how to use the interface.\n--- DEMONSTRATION ---\n"
+        "ISSUE:\nTimeDelta rounds 345 down to 344.\n```\nsubmit\n```\n--- END OF DEMONSTRATION ---\n\n"
+        "### user\n\nWe're solving this issue. ISSUE:\nThe export drops the last row of every table.\n\n"
+        "INSTRUCTIONS:\nEdit all the files you need to and run any checks that you want.\n"
+        "IMPORTANT TIPS:\n1. Always start by trying to replicate the bug.\n(Open file: n/a)\nbash-$\n\n"
+        "### assistant\n\nLet me find the exporter first.\n```\nfind_file export.py\n```\n\n"
+        "### user\n\nFound 1 matches for export.py:\n/repo/export.py\n(Open file: n/a)\nbash-$\n"
+    )
+    digest = digest_agent_transcript(session)
+    lines = digest.text.split("\n\n")
+    assert lines[0] == "User: We're solving this issue. ISSUE: The export drops the last row of every table."
+    assert lines[1].startswith("Assistant: Let me find") and lines[2].startswith("Tool: [")
+    assert digest.tool_results == 1  # the task after the example is no command's output
+    for boilerplate in ("demonstration", "TimeDelta", "Edit all the files", "replicate"):
+        assert boilerplate not in digest.text
+
+
 def test_read_transcript_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="folder"):
         read_transcript(tmp_path)

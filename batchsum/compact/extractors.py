@@ -581,7 +581,9 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
             continue
         # user
         observation = pending_command is not None or bool(pending)
-        if not observation and seen_task:
+        if not observation and seen_task and turns and turns[-1].kind == "assistant":
+            # Only an answer to the agent: a second user message in a row (the task after a worked
+            # example) ends with the shell prompt too, and is no command's output.
             tail = m.content.rstrip()[-200:]
             observation = "(Current directory:" in tail or tail.endswith("bash-$")
         if observation:
