@@ -271,6 +271,8 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
     block_start = start
     pos = start
     prev_forced = False
+    prev_quoted = False  # the previous line is a blockquote line with text
+    in_item = False  # the previous line is a list item or an indented line continuing one
     first = True
     while pos < end:
         nl = text.find("\n", pos, end)
@@ -279,14 +281,33 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
         forced = bool(line.strip()) and (
             _LINE_START_BREAK.match(line) is not None or parse_speaker_line(line)[0] is not None
         )
-        if not first and (forced or prev_forced) and pos > block_start:
+        quoted = _quoted_text(line)
+        # Hard-wrapped Markdown: the next line of a blockquote ("> ...") or an indented line under a
+        # list item goes on with the same sentence, like a wrapped line of plain prose.
+        goes_on = not first and (
+            (prev_quoted and quoted is not None and _LINE_START_BREAK.match(quoted) is None)
+            or (in_item and not forced and line[:1] in " \t" and bool(line.strip()))
+        )
+        if not first and not goes_on and (forced or prev_forced) and pos > block_start:
             _split_block(text[block_start:pos], block_start, out, language)
             block_start = pos
-        prev_forced = forced or _is_heading_like(line)
+        prev_forced = forced or goes_on or _is_heading_like(line)
+        prev_quoted = bool(quoted)
+        in_item = (forced and _LIST_ITEM.match(line) is not None) or (goes_on and in_item)
         first = False
         pos = line_end + 1
     if block_start < end:
         _split_block(text[block_start:end], block_start, out, language)
+
+
+_QUOTE_PREFIX = re.compile(r"[ \t]*(?:>[ \t]?)+")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])\s")
+
+
+def _quoted_text(line: str) -> str | None:
+    """The text of a blockquote line (past its ``>`` marks), or None when ``line`` is not one."""
+    m = _QUOTE_PREFIX.match(line)
+    return line[m.end() :].strip() if m and ">" in m.group(0) else None
 
 
 def _is_heading_like(line: str) -> bool:

@@ -252,6 +252,31 @@ def test_speakers_at_names_the_turn_a_position_falls_inside() -> None:
     assert speakers_at(long_turn, cuts) == ["Ana"] * len(cuts)
 
 
+def test_hard_wrapped_markdown_quotes_and_list_items_are_joined() -> None:
+    quote = (
+        "> Note: This book assumes the command line. Rust makes\n"
+        "> no demands about your editor, so\n"
+        "> use your favorite IDE.\n"
+        "Plain text after the quote."
+    )
+    assert texts(quote) == [
+        "> Note: This book assumes the command line.",
+        "Rust makes\n> no demands about your editor, so\n> use your favorite IDE.",
+        "Plain text after the quote.",
+    ]
+    items = (
+        "- Custom macros that specify code added with the attribute\n"
+        "  used on structs and enums\n"
+        "- Function-like macros that look like function calls\n"
+        "Then a paragraph."
+    )
+    assert texts(items) == [
+        "- Custom macros that specify code added with the attribute\n  used on structs and enums",
+        "- Function-like macros that look like function calls",
+        "Then a paragraph.",
+    ]
+
+
 def test_cleaning_capitalizes_words_not_file_names() -> None:
     cleaned = clean_transcript("um so we start\npyproject.toml\nazure-pipelines.yml\nok.\nso-called fixes")
     assert cleaned.split("\n") == ["So we start", "pyproject.toml", "azure-pipelines.yml", "Ok.", "So-called fixes"]
@@ -265,6 +290,27 @@ def test_an_agent_tool_record_is_one_unit_not_cut_at_its_periods() -> None:
     units = units_from_text(text, "conversation")
     assert [u.body for u in units if u.speaker == "Tool"] == [record]
     assert [u.speaker for u in units] == ["Assistant", "Tool"]
+
+
+def test_markdown_reads_as_its_rendered_text() -> None:
+    from batchsum.backends.units import units_from_text
+
+    page = (
+        "<!-- Old headings. Do not remove or links may break. -->\n"
+        '<a id="creating-a-project"></a>\n\n'
+        "> Note: Rust makes no specific demands about your editing or tooling, so\n"
+        "> use any editor. See [Appendix D][devtools]<!-- ignore --> for more details.\n\n"
+        "Open the file and enter the code in [Listing 1-1](ch01.html#listing), as the picture shows.\n"
+        "![A terminal window](img/terminal.png)\n\n"
+        "```rust\nfn main() {\n    // Prints a greeting. It is the first program of the book.\n}\n```\n\n"
+        "[devtools]: appendix-04-useful-development-tools.html\n"
+    )
+    bodies = [u.body for u in units_from_text(page, "document")]
+    assert bodies == [
+        "Note: Rust makes no specific demands about your editing or tooling, so use any editor.",
+        "See Appendix D for more details.",
+        "Open the file and enter the code in Listing 1-1, as the picture shows.",
+    ]
 
 
 def test_agent_tool_records_reach_the_summarizer_verbatim() -> None:

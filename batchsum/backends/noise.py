@@ -6,7 +6,8 @@ Pure, regex-based checks used by the extractive backend before scoring:
   contents, back-of-book index entries, page headers and footers (short lines that repeat),
   licence and transcription boilerplate;
 * **sentences** that open by pointing back at text the reader of a summary has not seen
-  ("Partly, ...", "But ...", "This was ...") or that are cut-off fragments.
+  ("Partly, ...", "But ...", "This was ...") or that are cut-off fragments;
+* **Markdown** that is not read as text: comments, fenced code, link targets and definitions.
 
 Headings are kept apart from the prose (they are never candidates), and their words name the
 section that follows, so scoring can tell an introduction or a conclusion from a methods section.
@@ -27,6 +28,7 @@ __all__ = [
     "is_heading",
     "is_index_block",
     "line_kind",
+    "markdown_as_text",
     "needs_context",
     "repeated_lines",
     "section_role",
@@ -245,3 +247,30 @@ def needs_context(sentence: str) -> bool:
     if m.group(0) in _CONTEXT_OPENERS:
         return True
     return low.startswith(_CONTEXT_PHRASES)
+
+
+# What a rendered Markdown page does not show, or shows as its text: a comment (``<!-- ignore -->``), a
+# fenced code block (code is never a summary sentence), an empty anchor (``<a id="x"></a>``), an image,
+# a link reference definition (``[devtools]: appendix-04.html``), a link's target (``[Appendix D][devtools]``
+# and ``[Appendix D](appendix-04.html)`` read "Appendix D"). Emphasis stays: a summary is Markdown too.
+_MD_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# Backticks only: a line of tildes is as often a scene break in a story.
+_MD_FENCE = re.compile(r"^[ \t]*```[^\n]*\n.*?^[ \t]*```[ \t]*$", re.S | re.M)
+_MD_ANCHOR = re.compile(r"<a\s[^<>]*>\s*</a>")
+_MD_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_MD_LINK_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+[^\n]*$", re.M)
+_MD_LINK = re.compile(r"\[([^\]\n]+)\](?:\[[^\]\n]*\]|\([^)\s]+(?:[ \t]+\"[^\"\n]*\")?\))")
+
+
+def markdown_as_text(text: str) -> str:
+    """``text`` as a reader of its rendered Markdown sees it: without comments, fenced code, empty
+    anchors, images and link reference definitions, and with each link as its text. A removed block
+    leaves its line breaks behind, so paragraphs stay where they were."""
+
+    def blank(m: re.Match[str]) -> str:
+        return "\n" * m.group(0).count("\n")
+
+    for pattern in (_MD_COMMENT, _MD_FENCE):
+        text = pattern.sub(blank, text)
+    text = _MD_LINK_DEF.sub("", _MD_IMAGE.sub("", _MD_ANCHOR.sub("", text)))
+    return _MD_LINK.sub(r"\1", text)

@@ -21,6 +21,7 @@ from batchsum.backends.noise import (
     is_heading,
     is_index_block,
     line_kind,
+    markdown_as_text,
     needs_context,
     repeated_lines,
     section_role,
@@ -207,7 +208,7 @@ def units_from_text(
                 )
             )
         return units
-    blocks = _prose_blocks(text)
+    blocks = _prose_blocks(markdown_as_text(text))
     spans = [
         (sent, role, date, section)
         for block, role, date, section in blocks
@@ -217,7 +218,7 @@ def units_from_text(
     n = max(1, len(spans))
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     for i, (raw, role, date, section) in enumerate(spans):
-        sent = fix_spacing(_QUOTE_MARK.sub("", _FOOTNOTE_MARK.sub("", " ".join(raw.split()))))
+        sent = fix_spacing(" ".join(_FOOTNOTE_MARK.sub("", _QUOTE_MARK.sub("", raw)).split()))
         m = _DATE_PREFIX.match(sent)
         if m:
             carried, sent = m.group(1), sent[m.end() :]
@@ -278,7 +279,7 @@ _DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2}): ")
 
 _FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]")  # "pages[131]": the reader of a summary has no footnotes
 
-_QUOTE_MARK = re.compile(r"^(?:>\s*)+")  # a Markdown blockquote reads as its text
+_QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.M)  # a Markdown blockquote reads as its text
 # Markup and agent-session chrome are never summary sentences: a flattened heading or code fence, an
 # HTML tag, a shell prompt, the status lines of an agent's tool ("(Open file: n/a)").
 _MARKUP = re.compile(
