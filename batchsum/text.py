@@ -293,7 +293,7 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
             block_start = pos
         prev_forced = forced or goes_on or _is_heading_like(line)
         prev_quoted = bool(quoted)
-        in_item = (forced and _LIST_ITEM.match(line) is not None) or (goes_on and in_item)
+        in_item = (forced and LIST_ITEM.match(line) is not None) or (goes_on and in_item)
         first = False
         pos = line_end + 1
     if block_start < end:
@@ -301,7 +301,7 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
 
 
 _QUOTE_PREFIX = re.compile(r"[ \t]*(?:>[ \t]?)+")
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])\s")
+LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])\s")  # a bulleted or numbered list item
 
 
 def _quoted_text(line: str) -> str | None:

@@ -386,3 +386,26 @@ def test_dialogsum_style_files_are_conversations(tmp_path: Path) -> None:
 
     text = "\n".join(f"#Person{1 + i % 2}#: Line number {i} of a short talk about the weather." for i in range(6))
     assert detect_type(tmp_path / "dev_1.txt", text, "dev_1.txt")[0] == "conversation"
+
+
+def test_picked_list_items_keep_lines_of_their_own(tok: Tokenizer) -> None:
+    page = (
+        "Macros are a way of writing code that writes other code, which is known as metaprogramming. "
+        "Rust has declarative macros and three kinds of procedural macros:\n\n"
+        "- Custom derive macros that specify code added with the derive attribute\n"
+        "  used on structs and enums\n"
+        "- Attribute-like macros that define custom attributes usable on any item\n"
+        "- Function-like macros that look like function calls but operate on the tokens\n"
+        "  specified as their argument\n\n"
+        "Procedural macros accept some code as an input, operate on that code, and produce some code as an "
+        "output. Declarative macros match the code against patterns, and each of the macros writes code. "
+        "A macro is expanded before the compiler interprets the meaning of the code."
+    )
+    summary = summarize_text(
+        page, target_tokens=120, max_tokens=120, kind="standard", content_type="document", tokenizer=tok
+    )
+    items = [line for line in summary.split("\n") if line.startswith("- ")]
+    assert items, summary
+    for item in items:  # each item whole, its wrapped line joined, and nothing after it on its line
+        assert item.endswith(("enums", "any item", "their argument")), summary
+    assert "\n\n- " in summary and not summary.startswith("\n")

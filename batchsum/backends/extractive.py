@@ -30,6 +30,7 @@ from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, rele
 from batchsum.backends.units import Unit, terms, units_from_text
 from batchsum.language import sentence_joiner
 from batchsum.model import ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
+from batchsum.text import LIST_ITEM
 from batchsum.tokens import Tokenizer
 
 __all__ = ["ExtractiveBackend", "Params", "summarize_text"]
@@ -254,7 +255,19 @@ def _join(units: list[Unit], order: list[int], joiner: str) -> str:
             prev = key
         return "\n".join(turns)
     if not any(units[i].date for i in order):
-        return joiner.join(units[i].text for i in order)
+        if joiner != " ":
+            return joiner.join(units[i].text for i in order)
+        # A list item ("- Function-like macros ...", often no sentence) keeps a line of its own, as in
+        # its source; run into a paragraph, it glued to the sentence after it. Blank lines around a
+        # list keep the prose after it out of its last item when the Markdown is rendered.
+        text = ""
+        prev_item = False
+        for k, i in enumerate(order):
+            item = LIST_ITEM.match(units[i].text) is not None
+            sep = " " if not (item or prev_item) else "\n" if item and prev_item else "\n\n"
+            text += ("" if k == 0 else sep) + units[i].text
+            prev_item = item
+        return text
     lines: list[str] = []
     last: str | None = None
     for i in order:
