@@ -383,6 +383,10 @@ def test_broken_off_sentences_are_fragments() -> None:
     assert is_fragment("And I think that if we, and.")
     assert not is_fragment("We decided on lithium cells.")
     assert not is_fragment("That is what we talked about.")
+    # What a story's speech tag ends on before the words it introduces: no sentence by itself.
+    assert is_fragment("When Helen had departed on her errand, Mr. Sharp commenced,—")
+    assert is_fragment("I was going to—") and is_fragment("Then he said;")
+    assert not is_fragment("She had gone — and so had he.")
 
 
 def test_a_chunk_that_is_all_noise_still_gets_a_summary_not_an_empty_node(tmp_path: Path) -> None:
