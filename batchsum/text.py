@@ -365,6 +365,25 @@ _SPACES = re.compile(r"[ \t]{2,}|\t")
 _LOWER_AFTER_END = re.compile(r"(^|[.!?] )([a-z])(?=[a-z'-]*(?:[\s,;:!?]|\.(?!\w)|$))", re.MULTILINE)
 
 
+# A line holding a straight quote spaced off on both sides, as a tokenizer leaves it ('say , " this is it " and').
+_SPACED_QUOTES = re.compile(r'^.*(?:^|[ \t])"(?:[ \t].*)?$', re.MULTILINE)
+_EMPTY_QUOTE = re.compile(r'(?:^|(?<=[ \t]))"[ \t]+"(?=[ \t,.;:!?]|$)', re.MULTILINE)  # what was quoted was a sound
+_LOOSE_QUOTE = re.compile(r'(?:^|(?<=[ \t]))"(?=[ \t]|$)', re.MULTILINE)
+
+
+def _join_quotes(m: re.Match[str]) -> str:
+    """Every loose quote of one line against its words: the first opens (its space after goes), the
+    next closes (its space before goes), and so on."""
+    parts = _LOOSE_QUOTE.split(m.group(0))
+    out = parts[0]
+    for k, part in enumerate(parts[1:]):
+        if k % 2 == 0 and part.strip():  # a lone quote at the line's end closes
+            out += '"' + part.lstrip(" \t")
+        else:
+            out = out.rstrip(" \t") + '"' + part
+    return out
+
+
 def clean_transcript(text: str) -> str:
     """Remove disfluency markers (``{disfmarker}``, ``{vocalsound}``, ``[laughter]``), filler words
     (um, uh, mm-hmm, "you know"), stuttered repeats ("the the") and tokenizer spacing (``we 're``,
@@ -374,12 +393,18 @@ def clean_transcript(text: str) -> str:
     if not text:
         return ""
     s = _MARKERS.sub(" ", text)
-    if _TOKENIZED.search(s):
+    tokenized = _TOKENIZED.search(s) is not None
+    if tokenized:
         s = _SPACED_HYPHEN.sub("-", s)
     s = _FILLERS.sub(" ", s)
     s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
     s = _SPLIT_CLITIC.sub(r"\1\2", s)
     s = _SPACES.sub(" ", s)
+    # After the fillers and markers are gone: an empty quotation is what they leave, and in tokenized
+    # text the spaces inside a quotation are spacing too.
+    s = _SPACES.sub(" ", _EMPTY_QUOTE.sub(" ", s))
+    if tokenized:
+        s = _SPACED_QUOTES.sub(_join_quotes, s)
     s = _REPEAT.sub(r"\1", s)
     s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)
     s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))

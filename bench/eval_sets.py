@@ -114,7 +114,10 @@ def main(argv: list[str] | None = None) -> int:
 # apostrophe of their own ("o'clock", "fo'c'sle", the name "Tr'en") are not glued.
 _GLUED = re.compile(r"(?<![\w'’])[A-Za-z]+['’](?:s|t|re|ve|ll|d|m)[a-z]{2,}")
 _MARKUP = re.compile(r"\{[a-z_]+\}|</?[a-z][\w-]*(?:\s[^<>]*)?>|^#{1,6}\s|^>\s|```|bash-\$", re.MULTILINE)
-_SPACING = re.compile(r"\w [,.;:!?](?=\s|$)|\w '(?:s|t|re|ve|ll|d|m)\b|\w n't\b", re.IGNORECASE)
+# "word ,", "we 're", "do n't", and a quote spaced off on both sides ('say , " this is it "').
+_SPACING = re.compile(
+    r"\w [,.;:!?](?=\s|$)|\w '(?:s|t|re|ve|ll|d|m)\b|\w n't\b|(?:^|\s)\"(?=\s|$)", re.IGNORECASE | re.MULTILINE
+)
 _WHOLE = re.compile(r"[.!?…][\"'”’)\]]*$")
 
 

@@ -277,6 +277,21 @@ def test_hard_wrapped_markdown_quotes_and_list_items_are_joined() -> None:
     ]
 
 
+def test_tokenized_quotes_close_on_their_words_and_empty_ones_go() -> None:
+    tokenized = (
+        'Grad C: so the person says , " um yeah I wanted to go shopping " and " maybe eat here " , right .\n'
+        "Professor C: build a system that said , \" whenever you got a question I 've got three answers .\n"
+        'PhD A: you get some speech and then a " {vocalsound} " , and some more speech .'
+    )
+    assert clean_transcript(tokenized).split("\n") == [
+        'Grad C: so the person says, "yeah I wanted to go shopping" and "maybe eat here", right.',
+        "Professor C: build a system that said, \"whenever you got a question I've got three answers.",
+        "PhD A: you get some speech and then a, and some more speech.",
+    ]
+    # Quotes already against their words are left alone, in tokenized text or not.
+    assert clean_transcript('MATT: He goes, "Thank you." "Of course."') == 'MATT: He goes, "Thank you." "Of course."'
+
+
 def test_cleaning_capitalizes_words_not_file_names() -> None:
     cleaned = clean_transcript("um so we start\npyproject.toml\nazure-pipelines.yml\nok.\nso-called fixes")
     assert cleaned.split("\n") == ["So we start", "pyproject.toml", "azure-pipelines.yml", "Ok.", "So-called fixes"]
