@@ -346,6 +346,13 @@ _REAL_SHORT_WORDS = frozenset(
     need next only over same some such take tell them then there these they this time very want well what
     """.split()
 )
+# A word broken off before another starts ("It w I don't know", "the de the details"): in a transcript
+# with tokenizer spacing, which writes out every restart, a lower-case one- or two-letter token that
+# is not a word. Not in other text: chat writes "u" and "r" for words.
+_CUT_OFF = re.compile(r"(?<![\w'’-])([a-z]{1,2})[ \t]+(?=[A-Za-z])")
+_SHORT_WORDS = frozenset(w for w in _REAL_SHORT_WORDS if len(w) <= 2) | frozenset(
+    "oh ah aw ow hi yo ya em ma pa ye ok ad et ex pm tv id uk eu un mr ms dr st vs x".split()
+)
 _ORPHAN_END = re.compile(r"(?<=[.!?])[ \t]+[.!?]+(?=\s|$)")
 # The look-behinds start a match only where a run of blanks starts: tried from every blank of a long run,
 # these were quadratic (seconds for 30,000 spaces). Same matches.
@@ -405,6 +412,8 @@ def clean_transcript(text: str) -> str:
     s = _SPACES.sub(" ", _EMPTY_QUOTE.sub(" ", s))
     if tokenized:
         s = _SPACED_QUOTES.sub(_join_quotes, s)
+    if tokenized:  # a transcribed meeting, where a one- or two-letter non-word is a word broken off
+        s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in _SHORT_WORDS else "", s)
     s = _REPEAT.sub(r"\1", s)
     s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)
     s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))

@@ -292,6 +292,20 @@ def test_tokenized_quotes_close_on_their_words_and_empty_ones_go() -> None:
     assert clean_transcript('MATT: He goes, "Thank you." "Of course."') == 'MATT: He goes, "Thank you." "Of course."'
 
 
+def test_words_broken_off_in_a_tokenized_meeting_go_and_short_words_stay() -> None:
+    meeting = (
+        "Professor C: We m We may wind up with the de the details , et cetera .\n"
+        "Grad B: It 's a m pragmatic approach , oh , and an ad push is x times cheaper .\n"
+    )
+    assert clean_transcript(meeting).split("\n") == [
+        "Professor C: We may wind up with the details, et cetera.",
+        "Grad B: It's a pragmatic approach, oh, and an ad push is x times cheaper.",
+        "",
+    ]
+    # Untokenized text (a chat) keeps its short words: "u" and "r" are words there.
+    assert clean_transcript("Ana: r u coming to the harbour tonight?") == "Ana: r u coming to the harbour tonight?"
+
+
 def test_cleaning_capitalizes_words_not_file_names() -> None:
     cleaned = clean_transcript("um so we start\npyproject.toml\nazure-pipelines.yml\nok.\nso-called fixes")
     assert cleaned.split("\n") == ["So we start", "pyproject.toml", "azure-pipelines.yml", "Ok.", "So-called fixes"]
