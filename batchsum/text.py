@@ -393,9 +393,10 @@ def _join_quotes(m: re.Match[str]) -> str:
 
 def clean_transcript(text: str) -> str:
     """Remove disfluency markers (``{disfmarker}``, ``{vocalsound}``, ``[laughter]``), filler words
-    (um, uh, mm-hmm, "you know"), stuttered repeats ("the the") and tokenizer spacing (``we 're``,
-    ``word ,``, and in such tokenized text ``belief - net``) from transcript text. Works line by line:
-    the number of lines never changes.
+    (um, uh, mm-hmm, "you know"), stuttered repeats ("the the"), empty quotations and tokenizer spacing
+    (``we 're``, ``word ,``, and in such tokenized text ``belief - net``, ``say " this "`` and words
+    broken off: "We m We may") from transcript text. Works line by line: the number of lines never
+    changes.
     """
     if not text:
         return ""
@@ -412,7 +413,7 @@ def clean_transcript(text: str) -> str:
     s = _SPACES.sub(" ", _EMPTY_QUOTE.sub(" ", s))
     if tokenized:
         s = _SPACED_QUOTES.sub(_join_quotes, s)
-    if tokenized:  # a transcribed meeting, where a one- or two-letter non-word is a word broken off
+        # A transcribed meeting, where a one- or two-letter non-word is a word broken off.
         s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in _SHORT_WORDS else "", s)
     s = _REPEAT.sub(r"\1", s)
     s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)

@@ -231,12 +231,12 @@ _LAST_WORD = re.compile(r"([A-Za-z']+)\W*$")
 
 def is_fragment(sentence: str) -> bool:
     """True for a sentence broken off mid-clause (it ends on an article, a conjunction or a possessive,
-    or on a comma or a dash: "Mr. Sharp commenced,—"), or one that announces what follows it and ends
-    there ("... dit tout en riant :", "说道：——")."""
+    or on a comma, a semicolon or a dash: "Mr. Sharp commenced,—"), or one that announces what follows
+    it and ends there ("... dit tout en riant :", "说道：——")."""
     end = sentence.rstrip()
-    if end.endswith(("-", "–", "—", "―")) or end.endswith((":", "：", ",", "，", ";")):
+    if end.endswith(("-", "–", "—", "―", ":", "：", ",", "，", ";")):
         return True
-    m = _LAST_WORD.search(sentence.rstrip())
+    m = _LAST_WORD.search(end)
     return m is not None and m.group(1).lower() in _DANGLING
 
 
