@@ -329,10 +329,31 @@ _MARKERS = re.compile(
     re.IGNORECASE,
 )
 _FILLERS = re.compile(
-    r"(?<![\w'-])(?:u+m+|u+h+m*|e+r+m+|e+r+|a+h+|h+m+|m+h*m+|m+-h+m+|u+h+-h+u+h+|uh-oh|you know|i mean)"
+    r"(?<![\w'-])(?:u+m+|u+h+m*|e+r+m+|e+r+|a+h+|h+m+|m+h*m+|m+-h+m+|u+h+-h+u+h+|uh-oh)"
     r"(?![\w'-])[ \t]*,?",
     re.IGNORECASE,
 )
+# "you know" and "I mean" are fillers only when set off by a comma and not what a word before them
+# governs: "So, you know, we ..." loses them, "as some of you know, the ..." and "Do you know the
+# way?" keep them.
+_DISCOURSE = re.compile(r"(?<![\w'-])(?:you know|i mean)(?![\w'-])[ \t]*(,?)", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"([\w'’]+)([ \t]*,?)[ \t]*$")
+_GOVERNING = frozenset(
+    """
+    as of if do does did don't didn't dont what how whether that who whom all because since when where why
+    to can could would will should might must than
+    """.split()
+)
+
+
+def _drop_discourse(m: re.Match[str]) -> str:
+    before = _WORD_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
+    if before is not None and before.group(1).lower() in _GOVERNING:
+        return m.group(0)
+    set_off = bool(m.group(1)) or (before is not None and "," in before.group(2))
+    return "" if set_off else m.group(0)
+
+
 _REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b)+", re.IGNORECASE)
 # A cut-off word start repeated as the full word ("ho how", "w we're", "inter- interface").
 # Never the clitic of a contraction: "let's suppose", "don't think" and "we're recording" are not stutters.
@@ -404,7 +425,7 @@ def clean_transcript(text: str) -> str:
     tokenized = _TOKENIZED.search(s) is not None
     if tokenized:
         s = _SPACED_HYPHEN.sub("-", s)
-    s = _FILLERS.sub(" ", s)
+    s = _DISCOURSE.sub(_drop_discourse, _FILLERS.sub(" ", s))
     s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
     s = _SPLIT_CLITIC.sub(r"\1\2", s)
     s = _SPACES.sub(" ", s)

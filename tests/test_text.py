@@ -306,6 +306,21 @@ def test_words_broken_off_in_a_tokenized_meeting_go_and_short_words_stay() -> No
     assert clean_transcript("Ana: r u coming to the harbour tonight?") == "Ana: r u coming to the harbour tonight?"
 
 
+def test_you_know_and_i_mean_go_only_as_fillers() -> None:
+    lines = [
+        "Luis: So, as some of you know, the Lisbon venue has doubled its price.",
+        "Ana: Do you know the way to the harbour?",
+        "Ben: That is what I mean by a warning.",
+        "Maya: So, you know, we should go. It is , you know , fine .",
+        "Jonas: I mean, the buoy is fine.",
+    ]
+    assert clean_transcript("\n".join(lines)).split("\n") == [
+        *lines[:3],
+        "Maya: So, we should go. It is, fine.",
+        "Jonas: the buoy is fine.",
+    ]
+
+
 def test_cleaning_capitalizes_words_not_file_names() -> None:
     cleaned = clean_transcript("um so we start\npyproject.toml\nazure-pipelines.yml\nok.\nso-called fixes")
     assert cleaned.split("\n") == ["So we start", "pyproject.toml", "azure-pipelines.yml", "Ok.", "So-called fixes"]
