@@ -347,6 +347,7 @@ _GOVERNING = frozenset(
 
 
 def _drop_discourse(m: re.Match[str]) -> str:
+    """The matched "you know" / "I mean" removed when it is a filler, else kept as it stands."""
     before = _WORD_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
     if before is not None and before.group(1).lower() in _GOVERNING:
         return m.group(0)
