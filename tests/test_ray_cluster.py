@@ -41,25 +41,38 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _ray_start(args: list[str], env: dict[str, str]) -> int:
-    """``ray start`` in a new process group; the group's id (the node's daemons stay in it)."""
-    proc = subprocess.Popen(
-        [RAY, "start", "--disable-usage-stats", "--num-cpus=1", "--node-ip-address=127.0.0.1", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+def _kill_group(pgid: int) -> None:
     try:
-        output, _ = proc.communicate(timeout=START_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail(f"ray start {' '.join(args)} did not finish in {START_TIMEOUT_S} s")
-    if proc.returncode != 0:
-        os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail(f"ray start {' '.join(args)} failed:\n{output[-3000:]}")
-    return proc.pid
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:  # every process of the group has exited already
+        pass
+
+
+def _ray_start(args: list[str], env: dict[str, str], tries: int = 1) -> tuple[int, list[str]]:
+    """``ray start`` in a new process group: the group's id (the node's daemons stay in it) and the
+    arguments it started with. ``args`` may hold ``{port}`` fields: each try fills them with new free
+    ports, since one chosen here can be taken by another test before Ray binds it (the suite runs on
+    two workers)."""
+    output = ""
+    for _ in range(tries):
+        filled = [a.format(port=_free_port()) if "{port}" in a else a for a in args]
+        proc = subprocess.Popen(
+            [RAY, "start", "--disable-usage-stats", "--num-cpus=1", "--node-ip-address=127.0.0.1", *filled],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        try:
+            output, _ = proc.communicate(timeout=START_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc.pid)
+            pytest.fail(f"ray start {' '.join(filled)} did not finish in {START_TIMEOUT_S} s")
+        if proc.returncode == 0:
+            return proc.pid, filled
+        _kill_group(proc.pid)
+    pytest.fail(f"ray start {' '.join(args)} failed {tries} time(s); the last said:\n{output[-3000:]}")
 
 
 def _cluster_pids(groups: list[int], marker: str) -> set[int]:
@@ -102,33 +115,29 @@ def cluster() -> Iterator[tuple[str, dict[str, str]]]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
     token = secrets.token_hex(32)
     node_env = {**base, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}
-    port = _free_port()
     groups: list[int] = []
     try:
-        groups.append(
-            _ray_start(
-                [
-                    "--head",
-                    f"--port={port}",
-                    f"--temp-dir={tmp / 'ray'}",
-                    "--include-dashboard=false",
-                    f"--dashboard-port={_free_port()}",
-                    f"--ray-client-server-port={_free_port()}",
-                    f"--dashboard-agent-listen-port={_free_port()}",
-                ],
-                node_env,
-            )
+        head, started = _ray_start(
+            [
+                "--head",
+                "--port={port}",
+                f"--temp-dir={tmp / 'ray'}",
+                "--include-dashboard=false",
+                "--dashboard-port={port}",
+                "--ray-client-server-port={port}",
+                "--dashboard-agent-listen-port={port}",
+            ],
+            node_env,
+            tries=3,
         )
-        groups.append(
-            _ray_start(
-                [
-                    f"--address=127.0.0.1:{port}",
-                    f"--temp-dir={tmp / 'ray'}",
-                    f"--dashboard-agent-listen-port={_free_port()}",
-                ],
-                node_env,
-            )
+        groups.append(head)
+        port = next(a.removeprefix("--port=") for a in started if a.startswith("--port="))
+        worker, _ = _ray_start(
+            [f"--address=127.0.0.1:{port}", f"--temp-dir={tmp / 'ray'}", "--dashboard-agent-listen-port={port}"],
+            node_env,
+            tries=3,
         )
+        groups.append(worker)
         # The second node registers with the head asynchronously after `ray start` returns: ask until the
         # head reports both (two nodes of one CPU each), within a bounded number of tries.
         for _ in range(120):
