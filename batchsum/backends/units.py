@@ -148,6 +148,17 @@ def _static_penalty(body: str, content_type: ContentType) -> float:
     return pen
 
 
+def _cleaned_turns(bodies: list[str]) -> list[str]:
+    """The turns' bodies after one clean_transcript pass over all of them (it keeps the line structure).
+    A tool record is the program's output, not speech: the cleaner's rules ("[*]" as a cue, "1475 1475"
+    as a stutter, "{...}" as markup) would mangle it, so it is left out of the pass."""
+    records = {i: body for i, body in enumerate(bodies) if _TOOL_RECORD.match(body)}
+    cleaned = clean_transcript("\n".join("" if i in records else b for i, b in enumerate(bodies))).split("\n")
+    for i, record in records.items():
+        cleaned[i] = record
+    return cleaned
+
+
 def units_from_text(
     text: str, content_type: ContentType, min_words: int = 5, part: int = 0, language: str | None = None
 ) -> list[Unit]:
@@ -169,13 +180,7 @@ def units_from_text(
                 speaker = current  # an indented continuation of the previous turn
             speakers.append(speaker)
             bodies.append(body)
-        # One cleanup pass over all turns at once; clean_transcript keeps the line structure. A tool
-        # record is the program's output, not speech: the cleaner's rules ("[*]" as a cue, "1475 1475"
-        # as a stutter, "{...}" as markup) would mangle it, so it is left out of the pass.
-        records = {i: body for i, body in enumerate(bodies) if _TOOL_RECORD.match(body)}
-        cleaned = clean_transcript("\n".join("" if i in records else b for i, b in enumerate(bodies))).split("\n")
-        for i, record in records.items():
-            cleaned[i] = record
+        cleaned = _cleaned_turns(bodies)
         sentences = [
             (li, text)
             for li, body in enumerate(cleaned)
