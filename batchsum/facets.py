@@ -30,7 +30,7 @@ from typing import Any
 
 from batchsum.backends.noise import is_fragment
 from batchsum.compact.extractors import find_paths
-from batchsum.text import clean_transcript, parse_speaker_line, split_sentences
+from batchsum.text import SHORT_WORDS, clean_transcript, parse_speaker_line, split_sentences
 
 MAX_ITEMS = 5
 MAX_ITEM_CHARS = 240
@@ -169,12 +169,6 @@ _RESTART = re.compile(
 )
 # A speaker going back over their words ("we should we should", "are we gonna are we"), or spoken filler.
 _REPEATED = re.compile(r"\b(\w+ \w+) (?:\w+ ){0,2}\1\b|\b(\w{4,}) (?:\w+ )?\2\b|, like,|\byes or no\?$", re.I)
-# Short tokens that are not words: what is left of a word broken off mid-way ("We s decide", "don't oc").
-_REAL_SHORT = frozenset(
-    """
-    a i am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ye id tv uk us eu un pm am
-    """.split()
-)
 # An open question is one for the group ("should we ...", "how do we ...") or an either-or.
 _GROUP_QUESTION = re.compile(
     r"^(?:should|shall|do|did|can|could|will|would|are|have|must) we\b"
@@ -206,7 +200,7 @@ def _whole(text: str) -> str | None:
     if (
         _RESTART.search(text)
         or _REPEATED.search(text)
-        or any(len(w) <= 2 and w.isalpha() and w not in _REAL_SHORT for w in short)
+        or any(len(w) <= 2 and w.isalpha() and w not in SHORT_WORDS for w in short)
     ):
         return None  # a speaker starting over ("This doe This is") or a cut-off word ("We s decide")
     return text

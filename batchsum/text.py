@@ -15,6 +15,9 @@ from dataclasses import dataclass
 
 __all__ = [
     "BACKCHANNELS",
+    "LIST_ITEM",
+    "QUOTE_MARKS",
+    "SHORT_WORDS",
     "SentenceSpan",
     "clean_transcript",
     "is_backchannel",
@@ -300,14 +303,14 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
         _split_block(text[block_start:end], block_start, out, language)
 
 
-_QUOTE_PREFIX = re.compile(r"[ \t]*(?:>[ \t]?)+")
+QUOTE_MARKS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)  # a Markdown blockquote line's "> " marks
 LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])\s")  # a bulleted or numbered list item
 
 
 def _quoted_text(line: str) -> str | None:
     """The text of a blockquote line (past its ``>`` marks), or None when ``line`` is not one."""
-    m = _QUOTE_PREFIX.match(line)
-    return line[m.end() :].strip() if m and ">" in m.group(0) else None
+    m = QUOTE_MARKS.match(line)
+    return line[m.end() :].strip() if m is not None else None
 
 
 def _is_heading_like(line: str) -> bool:
@@ -372,9 +375,12 @@ _REAL_SHORT_WORDS = frozenset(
 # with tokenizer spacing, which writes out every restart, a lower-case one- or two-letter token that
 # is not a word. Not in other text: chat writes "u" and "r" for words.
 _CUT_OFF = re.compile(r"(?<![\w'’-])([a-z]{1,2})[ \t]+(?=[A-Za-z])")
-_SHORT_WORDS = frozenset(w for w in _REAL_SHORT_WORDS if len(w) <= 2) | frozenset(
-    "oh ah aw ow hi yo ya em ma pa ye ok ad et ex pm tv id uk eu un mr ms dr st vs x".split()
+# One- and two-letter tokens that are words; anything else that short is a word broken off ("We s
+# decide"). The transcript cleaner also keeps interjections, abbreviations and a variable.
+SHORT_WORDS = frozenset(
+    "a i am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ye id tv uk eu un pm".split()
 )
+_CUT_OFF_KEEPS = SHORT_WORDS | frozenset("ad ah aw dr em et ex ma mr ms ow pa st vs x ya yo".split())
 _ORPHAN_END = re.compile(r"(?<=[.!?])[ \t]+[.!?]+(?=\s|$)")
 # The look-behinds start a match only where a run of blanks starts: tried from every blank of a long run,
 # these were quadratic (seconds for 30,000 spaces). Same matches.
@@ -429,14 +435,13 @@ def clean_transcript(text: str) -> str:
     s = _DISCOURSE.sub(_drop_discourse, _FILLERS.sub(" ", s))
     s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
     s = _SPLIT_CLITIC.sub(r"\1\2", s)
-    s = _SPACES.sub(" ", s)
-    # After the fillers and markers are gone: an empty quotation is what they leave, and in tokenized
-    # text the spaces inside a quotation are spacing too.
+    # After the fillers and markers are gone: an empty quotation is what they leave (and in tokenized
+    # text, below, the spaces inside a quotation are spacing too).
     s = _SPACES.sub(" ", _EMPTY_QUOTE.sub(" ", s))
     if tokenized:
         s = _SPACED_QUOTES.sub(_join_quotes, s)
         # A transcribed meeting, where a one- or two-letter non-word is a word broken off.
-        s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in _SHORT_WORDS else "", s)
+        s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in _CUT_OFF_KEEPS else "", s)
     s = _REPEAT.sub(r"\1", s)
     s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)
     s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))

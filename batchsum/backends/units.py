@@ -28,7 +28,14 @@ from batchsum.backends.noise import (
 )
 from batchsum.language import content_terms, word_count
 from batchsum.model import ContentType
-from batchsum.text import clean_transcript, fix_spacing, is_backchannel, parse_speaker_line, split_sentences
+from batchsum.text import (
+    QUOTE_MARKS,
+    clean_transcript,
+    fix_spacing,
+    is_backchannel,
+    parse_speaker_line,
+    split_sentences,
+)
 
 __all__ = ["STOPWORDS", "Unit", "terms", "units_from_text"]
 
@@ -223,7 +230,8 @@ def units_from_text(
     n = max(1, len(spans))
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     for i, (raw, role, date, section) in enumerate(spans):
-        sent = fix_spacing(" ".join(_FOOTNOTE_MARK.sub("", _QUOTE_MARK.sub("", raw)).split()))
+        # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
+        sent = fix_spacing(" ".join(_FOOTNOTE_MARK.sub("", QUOTE_MARKS.sub("", raw)).split()))
         m = _DATE_PREFIX.match(sent)
         if m:
             carried, sent = m.group(1), sent[m.end() :]
@@ -284,7 +292,6 @@ _DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2}): ")
 
 _FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]")  # "pages[131]": the reader of a summary has no footnotes
 
-_QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.M)  # a Markdown blockquote reads as its text
 # Markup and agent-session chrome are never summary sentences: a flattened heading or code fence, an
 # HTML tag, a shell prompt, the status lines of an agent's tool ("(Open file: n/a)").
 _MARKUP = re.compile(
