@@ -456,8 +456,10 @@ def fix_spacing(sentence: str) -> str:
     contractions rejoined ("word ,", "Gee , I", "we 're", "don ' t" as in scraped papers and stories)."""
     if " " not in sentence:
         return sentence
-    s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", sentence)
-    s = _SPLIT_CLITIC.sub(r"\1\2", s)
+    s = sentence
+    if "'" in s or "’" in s:  # no apostrophe, no clitic to rejoin (most sentences: half of this function's time)
+        s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
+        s = _SPLIT_CLITIC.sub(r"\1\2", s)
     return _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
 
 

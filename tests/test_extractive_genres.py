@@ -387,6 +387,9 @@ def test_broken_off_sentences_are_fragments() -> None:
     assert is_fragment("When Helen had departed on her errand, Mr. Sharp commenced,—")
     assert is_fragment("I was going to—") and is_fragment("Then he said;")
     assert not is_fragment("She had gone — and so had he.")
+    # The last word is a whole word: "Nathe" is not "the"; quotes and brackets after it do not count.
+    assert not is_fragment("We sailed with Nathe.") and not is_fragment("We met in 1826.")
+    assert is_fragment('He pointed at the."') and is_fragment("We looked at the (")
 
 
 def test_a_chunk_that_is_all_noise_still_gets_a_summary_not_an_empty_node(tmp_path: Path) -> None:

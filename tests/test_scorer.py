@@ -124,5 +124,6 @@ def test_a_sentence_stating_figures_gains_over_its_twin_without() -> None:
     with_figures = relevance(units, mat, False, False, SCORER)
     without = relevance(units, mat, False, False, replace(SCORER, figure_w=0.0))
     assert figure_share(units)[1] > 0 and figure_share(units)[0] == 0
+    assert figure_share(units)[1] == 2 / units[1].words  # "12%" and "$4.1": one figure per token
     assert with_figures[1] - without[1] > 0
     assert with_figures[0] == without[0] and with_figures[2] == without[2]
