@@ -21,9 +21,11 @@ __all__ = [
     "SentenceSpan",
     "clean_transcript",
     "is_backchannel",
+    "paragraph_width",
     "parse_speaker_line",
     "split_sentences",
     "word_count",
+    "wraps_onto",
 ]
 
 
@@ -276,20 +278,29 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
     prev_forced = False
     prev_quoted = False  # the previous line is a blockquote line with text
     in_item = False  # the previous line is a list item or an indented line continuing one
+    in_turn = False  # the previous line is a "Speaker:" turn or a wrapped line continuing one
+    prev_line = ""
+    width = paragraph_width(text[start:end])
     first = True
     while pos < end:
         nl = text.find("\n", pos, end)
         line_end = end if nl == -1 else nl
         line = text[pos:line_end]
-        forced = bool(line.strip()) and (
-            _LINE_START_BREAK.match(line) is not None or parse_speaker_line(line)[0] is not None
-        )
+        speaker_line = bool(line.strip()) and parse_speaker_line(line)[0] is not None
+        if speaker_line and line[:1].islower() and not prev_forced and wraps_onto(prev_line, line, width):
+            # Not a turn ("and our guiding principle is this: you should never have to fear upgrading to a")
+            # but the wrapped rest of the prose line before it, which runs on into it.
+            speaker_line = False
+        forced = bool(line.strip()) and (_LINE_START_BREAK.match(line) is not None or speaker_line)
         quoted = _quoted_text(line)
         # Hard-wrapped Markdown: the next line of a blockquote ("> ...") or an indented line under a
-        # list item goes on with the same sentence, like a wrapped line of plain prose.
+        # list item goes on with the same sentence, like a wrapped line of plain prose; so does the
+        # wrapped line of a hard-wrapped script's turn ("SOCRATES: Let us, Nicias and Laches, comply
+        # with the request of" / "Lysimachus and Melesias.").
         goes_on = not first and (
             (prev_quoted and quoted is not None and _LINE_START_BREAK.match(quoted) is None)
             or (in_item and not forced and line[:1] in " \t" and bool(line.strip()))
+            or (in_turn and not forced and wraps_onto(prev_line, line, width))
         )
         if not first and not goes_on and (forced or prev_forced) and pos > block_start:
             _split_block(text[block_start:pos], block_start, out, language)
@@ -297,6 +308,8 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
         prev_forced = forced or goes_on or _is_heading_like(line)
         prev_quoted = bool(quoted)
         in_item = (forced and LIST_ITEM.match(line) is not None) or (goes_on and in_item)
+        in_turn = speaker_line or (goes_on and in_turn)
+        prev_line = line
         first = False
         pos = line_end + 1
     if block_start < end:
@@ -311,6 +324,27 @@ def _quoted_text(line: str) -> str | None:
     """The text of a blockquote line (past its ``>`` marks), or None when ``line`` is not one."""
     m = QUOTE_MARKS.match(line)
     return line[m.end() :].strip() if m is not None else None
+
+
+def paragraph_width(paragraph: str) -> int:
+    """The width a paragraph's lines were set to: its longest line (trailing blanks left out)."""
+    return max((len(line.rstrip()) for line in paragraph.split("\n")), default=0)
+
+
+# Hard-wrapped text is set to the width of a page or a terminal (Project Gutenberg's 70 columns, e-mail's
+# 72-78, code's 80-120); lines longer than this were never wrapped (a transcript's turn per line).
+WRAP_WIDTH_MAX = 150
+
+
+def wraps_onto(prev: str, line: str, width: int) -> bool:
+    """Whether ``line`` is the wrapped rest of ``prev`` in text set ``width`` wide: it has text, is not
+    indented, and its first word would not have fit at the end of ``prev`` (within a tenth of the
+    width: texts wrapped by hand, or at a width a little under their longest line, break early). A
+    line that ends shorter than that was ended by its writer (a turn of one line, then something else)."""
+    words = line.split(None, 1)
+    if not words or line[:1].isspace() or not prev.strip() or width > WRAP_WIDTH_MAX:
+        return False
+    return len(prev.rstrip()) + 1 + len(words[0]) > 0.9 * width
 
 
 def _is_heading_like(line: str) -> bool:

@@ -441,3 +441,40 @@ def test_markup_and_agent_chrome_never_become_sentences(tok: Tokenizer, kind: Pr
     assert out.strip()
     for noise in ("#", "<span", "</span>", "```", "bash-$", "(Open file", "$ sensorctl", "> "):
         assert noise not in out, (noise, out)
+
+
+def test_a_hard_wrapped_script_read_as_a_conversation_keeps_whole_turns(tok: Tokenizer) -> None:
+    import textwrap
+
+    turns = [
+        (
+            "SOCRATES",
+            "Let us, Nicias and Laches, comply with the request of Lysimachus and Melesias. "
+            "There will be no harm in asking ourselves the question which was first proposed to us.",
+        ),
+        (
+            "LACHES",
+            "Very true, Socrates; and I would gladly hear what Nicias has to say about the training "
+            "of the young men in fighting with heavy armour.",
+        ),
+        (
+            "NICIAS",
+            "I think the art of fighting in armour gives a young man strength and courage, and it "
+            "prepares him for the order of battle, where the knowledge will be most useful to him.",
+        ),
+        (
+            "SOCRATES",
+            "Then must we not first know the nature of courage before we advise anyone how "
+            "the young men may attain it by the help of studies and pursuits?",
+        ),
+    ] * 3
+    # A play set 70 columns wide: each turn wrapped onto lines of its own, a blank line between turns.
+    script = "\n\n".join(textwrap.fill(f"{who}: {said}", 70) for who, said in turns)
+    out, _ = summarize(script, tok, "standard", "conversation", 0.4)
+    lines = out.splitlines()
+    assert lines
+    for line in lines:
+        who, _, said = line.partition(": ")
+        assert who in {"SOCRATES", "LACHES", "NICIAS"}, line  # every line names its speaker
+        assert said[-1] in ".?!", line  # and is made of whole sentences
+        assert any(said in s for w, s in turns if w == who), line  # of that speaker's own turn

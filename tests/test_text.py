@@ -73,6 +73,42 @@ def test_newlines_wrapped_prose_joins_but_blocks_split() -> None:
     ]
 
 
+def test_a_hard_wrapped_script_keeps_each_turn_whole() -> None:
+    # A play or dialogue set 70 columns wide: a turn's wrapped lines go on with its sentence.
+    source = (
+        "SOCRATES: Let us, Nicias and Laches, comply with the request of\n"
+        "Lysimachus and Melesias. There will be no harm in asking ourselves\n"
+        "the question which was first proposed to us.\n\n"
+        "LACHES: Very true.\n"
+        "NICIAS: Yes."
+    )
+    assert [" ".join(t.split()) for t in texts(source)] == [
+        "SOCRATES: Let us, Nicias and Laches, comply with the request of Lysimachus and Melesias.",
+        "There will be no harm in asking ourselves the question which was first proposed to us.",
+        "LACHES: Very true.",
+        "NICIAS: Yes.",
+    ]
+
+
+def test_a_wrapped_prose_line_that_looks_like_a_label_goes_on_with_its_sentence() -> None:
+    source = (
+        "Our solution to this problem is what we call stability without stagnation,\n"
+        "and our guiding principle is this: you should never have to fear upgrading to a\n"
+        "new version of stable Rust. Each upgrade should be painless."
+    )
+    assert [" ".join(t.split()) for t in texts(source)] == [
+        "Our solution to this problem is what we call stability without stagnation, and our guiding "
+        "principle is this: you should never have to fear upgrading to a new version of stable Rust.",
+        "Each upgrade should be painless.",
+    ]
+    # A line its writer ended (it would have held the next word) is not joined to a turn.
+    assert texts("Alice: hi there\nok so what\nBob: a much longer line than the others here") == [
+        "Alice: hi there",
+        "ok so what",
+        "Bob: a much longer line than the others here",
+    ]
+
+
 def test_bullets_and_headings_are_their_own_sentences() -> None:
     source = "# Results\n- first item\n- second item. With more\n1. numbered"
     assert texts(source) == ["# Results", "- first item", "- second item.", "With more", "1. numbered"]

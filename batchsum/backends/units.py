@@ -33,12 +33,15 @@ from batchsum.text import (
     clean_transcript,
     fix_spacing,
     is_backchannel,
+    paragraph_width,
     parse_speaker_line,
     split_sentences,
+    wraps_onto,
 )
 
 __all__ = ["STOPWORDS", "Unit", "terms", "units_from_text"]
 
+_BLANK_LINES = re.compile(r"\n\s*\n")
 QUOTE_PENALTY = 0.25  # units that are mostly quoted dialogue (stories) say little on their own
 
 STOPWORDS = frozenset(
@@ -174,19 +177,28 @@ def units_from_text(
     Units shorter than ``min_words`` words are kept (as context) but are not candidates."""
     units: list[Unit] = []
     if content_type == "conversation":
-        lines = [ln for ln in text.split("\n") if ln.strip()]
-        n = max(1, len(lines))
         speakers: list[str | None] = []
         bodies: list[str] = []
         current: str | None = None
-        for raw in lines:
-            speaker, body = parse_speaker_line(raw)
-            if speaker is not None:
-                current = speaker
-            elif raw[:1].isspace():
-                speaker = current  # an indented continuation of the previous turn
-            speakers.append(speaker)
-            bodies.append(body)
+        for paragraph in _BLANK_LINES.split(text):
+            width = paragraph_width(paragraph)
+            prev = ""  # the previous line of this paragraph, when it belongs to a turn
+            for raw in paragraph.split("\n"):
+                if not raw.strip():
+                    continue
+                speaker, body = parse_speaker_line(raw)
+                if speaker is None and wraps_onto(prev, raw, width):
+                    bodies[-1] += " " + body  # a hard-wrapped turn (a script): one turn, not a turn per line
+                    prev = raw
+                    continue
+                if speaker is not None:
+                    current = speaker
+                elif raw[:1].isspace():
+                    speaker = current  # an indented continuation of the previous turn
+                speakers.append(speaker)
+                bodies.append(body)
+                prev = raw if speaker is not None else ""
+        n = max(1, len(bodies))
         cleaned = _cleaned_turns(bodies)
         sentences = [
             (li, text)
