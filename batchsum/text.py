@@ -41,7 +41,7 @@ class SentenceSpan:
 # Tokens that end with a period but rarely end a sentence. Lower-cased, without the period.
 _ABBREVIATIONS = frozenset(
     """
-    mr mrs ms mx dr prof sr jr st mt ft hon rev gen col lt sgt capt cmdr adm gov sen rep pres supt insp
+    mr mrs ms mx messrs mme mlle dr prof sr jr st mt ft hon rev gen col lt sgt capt cmdr adm gov sen rep pres supt insp
     vs etc e.g i.e cf al approx dept est inc ltd co corp bros no nos vol vols fig figs eq eqs sec ch pp p
     jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun
     a.m p.m u.s u.k u.n ph.d b.a m.a m.d
@@ -419,6 +419,8 @@ _ORPHAN_END = re.compile(r"(?<=[.!?])[ \t]+[.!?]+(?=\s|$)")
 # The look-behinds start a match only where a run of blanks starts: tried from every blank of a long run,
 # these were quadratic (seconds for 30,000 spaces). Same matches.
 _SPACE_BEFORE = re.compile(r"(?<![ \t])[ \t]+([,.;:!?%)\]}])")
+# A quotation mark spaced off the sentence it opens or closes ('" I had no trouble', 'so it ends "').
+_QUOTE_SPACED_OFF = re.compile(r'^"[ \t]+(?=\w)|(?<=[\w.,!?])[ \t]+"$')  # replaced by the quotation mark alone
 _SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
 # Tokenizer spacing on both sides of the apostrophe ("don ' t", "I ' Ve"): the clitic rejoins, lower-cased.
 _SPACED_CLITIC = re.compile(r"(\w)(?:[ \t]+['’][ \t]*|['’][ \t]+)(s|re|ve|ll|d|m|t)\b", re.IGNORECASE)
@@ -486,11 +488,12 @@ def clean_transcript(text: str) -> str:
 
 
 def fix_spacing(sentence: str) -> str:
-    """Undo tokenizer spacing in one sentence of prose: no space before ``, . ; : ! ? % ) ] }`` and split
-    contractions rejoined ("word ,", "Gee , I", "we 're", "don ' t" as in scraped papers and stories)."""
+    """Undo tokenizer spacing in one sentence of prose: no space before ``, . ; : ! ? % ) ] }``, split
+    contractions rejoined ("word ,", "Gee , I", "we 're", "don ' t" as in scraped papers and stories) and a
+    quotation mark that opens or closes the sentence on its words."""
     if " " not in sentence:
         return sentence
-    s = sentence
+    s = _QUOTE_SPACED_OFF.sub('"', sentence)
     if "'" in s or "’" in s:  # no apostrophe, no clitic to rejoin (most sentences: half of this function's time)
         s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
         s = _SPLIT_CLITIC.sub(r"\1\2", s)

@@ -267,6 +267,11 @@ def test_line_kinds() -> None:
     assert line_kind("## Results") == "heading"
     assert line_kind("bac clone sequencing and annotation") == "short"
     assert line_kind("We walked to the river and talked until dark.") is None
+    # Amounts and decimals are no page numbers: an earnings call's figures, a wrapped line of a journal.
+    assert line_kind("Revenue was $1,234.5 million, up 3.5%, and EPS was $0.45, against $0.38.") is None
+    assert line_kind("now to less than £60,000.") is None
+    assert is_index_block(["Acland, Sir Thomas, ii. 163, 168.", "Barn, 17, 18, 25", "Farm, 1, 3-5, 33"])
+    assert not is_index_block(["Sales rose 4.5, 6.1 and 7.2.", "We paid £1,000, £2,000.", "Costs: 3.5, 4.5; 7.5."])
     assert line_kind(
         "WINTER LETTERS 17", repeated_lines(["WINTER LETTERS 17", "WINTER LETTERS 33", "WINTER LETTERS 41"])
     )

@@ -34,6 +34,11 @@ def test_abbreviations_and_initials_do_not_split() -> None:
     ]
 
 
+def test_titles_of_address_do_not_split() -> None:
+    assert len(texts("I have understood that the Messrs. Hay Allan are young men of talent.")) == 1
+    assert len(texts("We dined with Mme. Récamier and Mlle. Dupont.")) == 1
+
+
 def test_soft_abbreviation_at_sentence_end_splits() -> None:
     assert texts("We bought pens, paper, etc. The shop closed.") == ["We bought pens, paper, etc.", "The shop closed."]
 
@@ -273,6 +278,9 @@ def test_fix_spacing_undoes_tokenizer_spacing_in_prose() -> None:
         assert not spaced.search(u.text), u.text
     # Words with an apostrophe of their own stay as written.
     assert fix_spacing("It was three o'clock by the fo'c'sle clock .") == "It was three o'clock by the fo'c'sle clock."
+    # A quotation mark spaced off the sentence it opens or closes (as some stories are typed).
+    assert fix_spacing('" I had no trouble," Nagurski said.') == '"I had no trouble," Nagurski said.'
+    assert fix_spacing('" Die now—die now—die now —"') == '"Die now—die now—die now —"'
 
 
 def test_speakers_at_names_the_turn_a_position_falls_inside() -> None:

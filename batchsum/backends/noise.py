@@ -59,7 +59,9 @@ _SEPARATOR = re.compile(r"^[\W_]*$")  # no letter or digit at all: "* * * *", "-
 # The look-behinds start a match only at the head of a run of dots or blanks (quadratic otherwise: 41 s for a
 # line of 30,000 ". "). Same matches.
 _TOC_LEADER = re.compile(r"(?<!\.)(?<!\.\s)(?:\.\s?){3,}\s*\d+\s*$|(?<!\s)\s{3,}\d{1,4}\s*$")  # "Chapter I ..... 5"
-_PAGE_REF = re.compile(r"\b\d{1,4}(?:[-–]\d{1,4})?\b")
+# A page number stands alone: the digits of an amount or a decimal ("£60,000", "3.5") are none.
+_NOT_IN_NUMBER = r"(?<![\d,.£$€¥])"
+_PAGE_REF = re.compile(_NOT_IN_NUMBER + r"\b\d{1,4}(?:[-–]\d{1,4})?\b(?![.,]\d)")
 _CHAPTER = re.compile(
     r"^(?:chapter|book|part|section|volume|vol\.|canto|act|scene|letter|appendix)\s+"
     r"(?:[ivxlcdm]+|\d+|[a-z]+)\b[^.!?]{0,60}$",
@@ -186,7 +188,9 @@ def is_heading(line: str, prev: str | None, nxt: str | None) -> bool:
 
 
 _FOOTNOTE = re.compile(r"^\s*\[(?:\d{1,4}|[a-z*†])\]\s")  # "[228] W. Scott, Esq., ..."
-_INDEX_REF = re.compile(r"(?:\b[ivx]{1,4}\.\s*|\bp{1,2}\.\s*)?\b\d{1,4}(?:[-–]\d{1,4})?\b[,;.]")
+_INDEX_REF = re.compile(
+    r"(?:\b[ivx]{1,4}\.\s*|\bp{1,2}\.\s*)?" + _NOT_IN_NUMBER + r"\b\d{1,4}(?:[-–]\d{1,4})?\b[,;.](?!\d)"
+)
 
 
 def is_footnote(line: str) -> bool:
