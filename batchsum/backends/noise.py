@@ -59,9 +59,13 @@ _SEPARATOR = re.compile(r"^[\W_]*$")  # no letter or digit at all: "* * * *", "-
 # The look-behinds start a match only at the head of a run of dots or blanks (quadratic otherwise: 41 s for a
 # line of 30,000 ". "). Same matches.
 _TOC_LEADER = re.compile(r"(?<!\.)(?<!\.\s)(?:\.\s?){3,}\s*\d+\s*$|(?<!\s)\s{3,}\d{1,4}\s*$")  # "Chapter I ..... 5"
-# A page number stands alone: the digits of an amount or a decimal ("£60,000", "3.5") are none.
-_NOT_IN_NUMBER = r"(?<![\d,.£$€¥])"
-_PAGE_REF = re.compile(_NOT_IN_NUMBER + r"\b\d{1,4}(?:[-–]\d{1,4})?\b(?![.,]\d)")
+# A page reference in an index entry is an item of a list ("Abbotsford, 12, 45-47, 301"; "Acland, Sir
+# Thomas, ii. 163, 168."): between commas or semicolons (or the line's end), not an amount, a decimal
+# or a share ("$1,234.5", "£60,000", "3.5", "26%"), which a sentence of figures has many of ("For 2020,
+# revenues totaled $344 million, up 26% over 2019.").
+_PAGE_REF = re.compile(
+    r"[,;]\s+(?:\b[ivx]{1,4}\.\s*|\bp{1,2}\.\s*)?\d{1,4}(?:[-–]\d{1,4})?\b(?![.,]\d|%)(?=\s*(?:[,;.]|$))"
+)
 _CHAPTER = re.compile(
     r"^(?:chapter|book|part|section|volume|vol\.|canto|act|scene|letter|appendix)\s+"
     r"(?:[ivxlcdm]+|\d+|[a-z]+)\b[^.!?]{0,60}$",
@@ -188,9 +192,6 @@ def is_heading(line: str, prev: str | None, nxt: str | None) -> bool:
 
 
 _FOOTNOTE = re.compile(r"^\s*\[(?:\d{1,4}|[a-z*†])\]\s")  # "[228] W. Scott, Esq., ..."
-_INDEX_REF = re.compile(
-    r"(?:\b[ivx]{1,4}\.\s*|\bp{1,2}\.\s*)?" + _NOT_IN_NUMBER + r"\b\d{1,4}(?:[-–]\d{1,4})?\b[,;.](?!\d)"
-)
 
 
 def is_footnote(line: str) -> bool:
@@ -203,7 +204,7 @@ def is_index_block(lines: Sequence[str]) -> bool:
     body = [ln for ln in lines if ln.strip()]
     if len(body) < 3:
         return False
-    hits = sum(1 for ln in body if ("," in ln or ";" in ln) and _INDEX_REF.search(ln))
+    hits = sum(1 for ln in body if ("," in ln or ";" in ln) and _PAGE_REF.search(ln))
     return hits >= 0.6 * len(body)
 
 
