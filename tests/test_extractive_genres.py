@@ -24,6 +24,7 @@ from batchsum.backends.noise import (
     repeated_lines,
     section_role,
 )
+from batchsum.backends.units import units_from_text
 from batchsum.model import ContentType, PromptKind
 from batchsum.text import parse_speaker_line, split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
@@ -483,3 +484,15 @@ def test_a_hard_wrapped_script_read_as_a_conversation_keeps_whole_turns(tok: Tok
         assert who in {"SOCRATES", "LACHES", "NICIAS"}, line  # every line names its speaker
         assert said[-1] in ".?!", line  # and is made of whole sentences
         assert any(said in s for w, s in turns if w == who), line  # of that speaker's own turn
+
+
+def test_a_citation_placeholder_is_left_out_not_its_sentence() -> None:
+    # Scraped papers (SumPubMed) write each citation as "<cit>": the sentence is the paper's, the mark is not.
+    text = (
+        "Resection is often impossible due to the tumor's intimate association with peripheral nerves <cit>. "
+        "The treatment of choice remains complete surgical excision with wide margins <cit> <cit>."
+    )
+    units = units_from_text(text, "document")
+    assert [u.candidate for u in units] == [True, True]
+    assert all("<cit>" not in u.text and "cit" not in u.text.split() for u in units)
+    assert units[0].text.endswith("peripheral nerves.")

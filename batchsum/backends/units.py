@@ -302,7 +302,9 @@ def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
 # How a journal summary marks its entries ("2025-03-02: ..."), read back by the level above.
 _DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2}): ")
 
-_FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]")  # "pages[131]": the reader of a summary has no footnotes
+# "pages[131]", and the placeholder of a citation in scraped papers ("nerves <cit>."): the reader of a summary
+# has no footnotes or bibliography.
+_FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]|[ \t]*<cit>")
 
 # Markup and agent-session chrome are never summary sentences: a flattened heading or code fence, an
 # HTML tag, a shell prompt, the status lines of an agent's tool ("(Open file: n/a)").
