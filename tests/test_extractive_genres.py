@@ -396,6 +396,9 @@ def test_broken_off_sentences_are_fragments() -> None:
     # The last word is a whole word: "Nathe" is not "the"; quotes and brackets after it do not count.
     assert not is_fragment("We sailed with Nathe.") and not is_fragment("We met in 1826.")
     assert is_fragment('He pointed at the."') and is_fragment("We looked at the (")
+    # "her" and "his" end many whole sentences as pronouns; "Q&A" ends on no article.
+    assert not is_fragment("She didn't give ground, though; I'll say that for her.")
+    assert not is_fragment("We will then open it up for Q&A.") and not is_fragment("The choice was his.")
 
 
 def test_a_chunk_that_is_all_noise_still_gets_a_summary_not_an_empty_node(tmp_path: Path) -> None:

@@ -231,9 +231,10 @@ def section_role(heading: str) -> str | None:
     return None
 
 
-# A sentence that ends on one of these was broken off: "So we go with the.", "I think that if."
-# (Prepositions are left out: "what we talked about." is a whole sentence.)
-_DANGLING = frozenset("a an the and or but nor because if than my your our their his her its to".split())
+# A sentence that ends on one of these, written in lower case, was broken off: "So we go with the.", "I
+# think that if." (Prepositions are left out: "what we talked about." is a whole sentence; so are "her"
+# and "his", which end many as pronouns: "I'll say that for her."; "Q&A." ends on no article.)
+_DANGLING = frozenset("a an the and or but nor because if than my your our their its to".split())
 # The look-behind starts a match only where a word starts: tried from every letter of a word, the
 # search was quadratic in the word's length and a large share of a run's regex time. Same matches.
 _LAST_WORD = re.compile(r"(?<![A-Za-z'])([A-Za-z']+)\W*$")
@@ -247,7 +248,7 @@ def is_fragment(sentence: str) -> bool:
     if end.endswith(("-", "–", "—", "―", ":", "：", ",", "，", ";")):
         return True
     m = _LAST_WORD.search(end)
-    return m is not None and m.group(1).lower() in _DANGLING
+    return m is not None and m.group(1) in _DANGLING
 
 
 def needs_context(sentence: str) -> bool:
