@@ -23,6 +23,7 @@ __all__ = [
     "is_backchannel",
     "paragraph_width",
     "parse_speaker_line",
+    "screenplay_turn",
     "split_sentences",
     "word_count",
     "wraps_onto",
@@ -119,6 +120,30 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
     if len(words) > 3 and any(w.lower() in {"the", "a", "an"} for w in words[1:]):
         return None, line.strip()
     return label, rest.strip()
+
+
+# A screenplay's character cue (the Fountain format's Character element, https://fountain.io/syntax): a
+# name in capitals on a line of its own, perhaps with an extension ("JOHN (O.S.)", "MARY (CONT'D)"), the
+# dialogue on the lines right under it. Scene headings ("INT. KITCHEN - NIGHT") are not cues.
+_CUE = re.compile(r"[ \t]*([A-Z][A-Z0-9 .'’&-]{0,40}?)[ \t]*(?:\([^()\n]{1,20}\))?[ \t]*")
+_SCENE = re.compile(r"(?:INT|EXT|EST|I/E)[./ ]")
+
+
+def screenplay_turn(paragraph: str) -> tuple[str, str] | None:
+    """``(speaker, dialogue)`` when ``paragraph`` is a screenplay cue with the dialogue under it, else None.
+
+    The cue is at most four words; the dialogue has lower-case letters (not a second line of
+    capitals), and its parenthetical directions ("(beat)") are left out."""
+    lines = [ln for ln in paragraph.split("\n") if ln.strip()]
+    if len(lines) < 2:
+        return None
+    m = _CUE.fullmatch(lines[0])
+    if m is None or _SCENE.match(m.group(1)) or len(m.group(1).split()) > 4 or not any(c.isalpha() for c in m.group(1)):
+        return None
+    said = " ".join(ln.strip() for ln in lines[1:] if not (ln.strip().startswith("(") and ln.strip().endswith(")")))
+    if not any(c.islower() for c in said):
+        return None
+    return m.group(1).strip(), said
 
 
 def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:

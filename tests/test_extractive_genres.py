@@ -499,3 +499,42 @@ def test_a_citation_placeholder_is_left_out_not_its_sentence() -> None:
     assert [u.candidate for u in units] == [True, True]
     assert all("<cit>" not in u.text and "cit" not in u.text.split() for u in units)
     assert units[0].text.endswith("peripheral nerves.")
+
+
+SCREENPLAY = """INT. KITCHEN - NIGHT
+
+The room is dark except for the glow of the refrigerator. MARY (40s, tired) stands at the counter,
+sorting a stack of unpaid bills.
+
+                              JOHN (O.S.)
+               Are you still up?
+
+                              MARY
+               The bank called again today. They
+               want the whole payment by Friday or
+               they take the house.
+
+                              JOHN
+                    (quietly)
+               We can sell the truck. I talked to
+               Eddie, he said he would give us four
+               thousand for it.
+
+She pushes the bills toward him. He picks one up, reads it, and sits down heavily.
+"""
+
+
+def test_a_screenplay_read_as_a_conversation_names_who_speaks(tok: Tokenizer) -> None:
+    from batchsum.text import screenplay_turn
+
+    assert screenplay_turn("  JOHN (O.S.)\n     Are you still up?") == ("JOHN", "Are you still up?")
+    assert screenplay_turn("INT. KITCHEN - NIGHT\nThe room is dark.") is None  # a scene heading
+    assert screenplay_turn("CHAPTER ONE\nTHE BEGINNING") is None  # two lines of capitals
+    units = units_from_text(SCREENPLAY, "conversation")
+    said = {u.body: u.speaker for u in units}
+    assert said["The bank called again today."] == "MARY"
+    assert said["We can sell the truck."] == "JOHN"  # the "(quietly)" direction left out
+    # The wrapped stage direction is one sentence, not a line of its own.
+    assert "MARY (40s, tired) stands at the counter, sorting a stack of unpaid bills." in said
+    out, _ = summarize(SCREENPLAY, tok, "standard", "conversation", 0.5)
+    assert any(line.startswith(("MARY: ", "JOHN: ")) for line in out.splitlines()), out

@@ -35,6 +35,7 @@ from batchsum.text import (
     is_backchannel,
     paragraph_width,
     parse_speaker_line,
+    screenplay_turn,
     split_sentences,
     wraps_onto,
 )
@@ -181,15 +182,22 @@ def units_from_text(
         bodies: list[str] = []
         current: str | None = None
         for paragraph in _BLANK_LINES.split(text):
+            cue = screenplay_turn(paragraph)
+            if cue is not None:
+                current = cue[0]
+                speakers.append(cue[0])
+                bodies.append(cue[1])
+                continue
             width = paragraph_width(paragraph)
-            prev = ""  # the previous line of this paragraph, when it belongs to a turn
+            prev = ""  # the previous line of this paragraph
             for raw in paragraph.split("\n"):
                 if not raw.strip():
                     continue
                 speaker, body = parse_speaker_line(raw)
-                if speaker is None and wraps_onto(prev, raw, width):
-                    bodies[-1] += " " + body  # a hard-wrapped turn (a script): one turn, not a turn per line
-                    prev = raw
+                prev, wrapped = raw, wraps_onto(prev, raw, width)
+                if speaker is None and wrapped:
+                    # A hard-wrapped turn or stage direction (a script): one line, not a line per turn.
+                    bodies[-1] += " " + body
                     continue
                 if speaker is not None:
                     current = speaker
@@ -197,7 +205,6 @@ def units_from_text(
                     speaker = current  # an indented continuation of the previous turn
                 speakers.append(speaker)
                 bodies.append(body)
-                prev = raw if speaker is not None else ""
         n = max(1, len(bodies))
         cleaned = _cleaned_turns(bodies)
         sentences = [
