@@ -170,6 +170,39 @@ def _cleaned_turns(bodies: list[str]) -> list[str]:
     return cleaned
 
 
+def _turn_lines(text: str) -> tuple[list[str | None], list[str]]:
+    """A conversation's lines as (speaker, text) pairs, in order: one per line, or per screenplay cue and
+    its dialogue; a hard-wrapped line goes on the line it wraps from."""
+    speakers: list[str | None] = []
+    bodies: list[str] = []
+    current: str | None = None
+    for paragraph in _BLANK_LINES.split(text):
+        cue = screenplay_turn(paragraph)
+        if cue is not None:
+            current = cue[0]
+            speakers.append(cue[0])
+            bodies.append(cue[1])
+            continue
+        width = paragraph_width(paragraph)
+        prev = ""  # the previous line of this paragraph
+        for raw in paragraph.split("\n"):
+            if not raw.strip():
+                continue
+            speaker, body = parse_speaker_line(raw)
+            prev, wrapped = raw, wraps_onto(prev, raw, width)
+            if speaker is None and wrapped:
+                # A hard-wrapped turn or stage direction (a script): one line, not a line per turn.
+                bodies[-1] += " " + body
+                continue
+            if speaker is not None:
+                current = speaker
+            elif raw[:1].isspace():
+                speaker = current  # an indented continuation of the previous turn
+            speakers.append(speaker)
+            bodies.append(body)
+    return speakers, bodies
+
+
 def units_from_text(
     text: str, content_type: ContentType, min_words: int = 5, part: int = 0, language: str | None = None
 ) -> list[Unit]:
@@ -178,33 +211,7 @@ def units_from_text(
     Units shorter than ``min_words`` words are kept (as context) but are not candidates."""
     units: list[Unit] = []
     if content_type == "conversation":
-        speakers: list[str | None] = []
-        bodies: list[str] = []
-        current: str | None = None
-        for paragraph in _BLANK_LINES.split(text):
-            cue = screenplay_turn(paragraph)
-            if cue is not None:
-                current = cue[0]
-                speakers.append(cue[0])
-                bodies.append(cue[1])
-                continue
-            width = paragraph_width(paragraph)
-            prev = ""  # the previous line of this paragraph
-            for raw in paragraph.split("\n"):
-                if not raw.strip():
-                    continue
-                speaker, body = parse_speaker_line(raw)
-                prev, wrapped = raw, wraps_onto(prev, raw, width)
-                if speaker is None and wrapped:
-                    # A hard-wrapped turn or stage direction (a script): one line, not a line per turn.
-                    bodies[-1] += " " + body
-                    continue
-                if speaker is not None:
-                    current = speaker
-                elif raw[:1].isspace():
-                    speaker = current  # an indented continuation of the previous turn
-                speakers.append(speaker)
-                bodies.append(body)
+        speakers, bodies = _turn_lines(text)
         n = max(1, len(bodies))
         cleaned = _cleaned_turns(bodies)
         sentences = [
@@ -216,7 +223,7 @@ def units_from_text(
         # A sentence that stops without a full stop was broken off, unless the transcript has no punctuation.
         punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
         for li, sent in sentences:
-            speaker, body = speakers[li], cleaned[li]
+            speaker = speakers[li]
             words = word_count(sent)
             ok = (
                 words >= min_words
