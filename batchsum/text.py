@@ -274,7 +274,8 @@ def split_sentences(text: str, language: str | None = None) -> list[SentenceSpan
     """Split ``text`` into sentences with character offsets into ``text``.
 
     Blank lines always end a sentence; a single newline ends one only before or after a line that
-    is a bullet, heading, timestamp, table row or ``Speaker:`` turn (hard-wrapped prose is joined).
+    is a bullet, heading, timestamp, table row or ``Speaker:`` turn (hard-wrapped prose is joined, and so
+    are the wrapped lines of a turn: :func:`wraps_onto`).
     Inside a line, for English (``language`` None or ``en``), ``.``/``!``/``?``/``…`` (with closing
     quotes or brackets) end a sentence when followed by whitespace and a capital, digit or opening
     quote — but not after known abbreviations (``Dr.``, ``e.g.``) or single initials; decimals never
