@@ -388,6 +388,21 @@ def test_dialogsum_style_files_are_conversations(tmp_path: Path) -> None:
     assert detect_type(tmp_path / "dev_1.txt", text, "dev_1.txt")[0] == "conversation"
 
 
+def test_a_screenplay_is_a_conversation(tmp_path: Path) -> None:
+    from batchsum.walk import detect_type
+
+    scenes = "\n\n".join(
+        f"                    {who}\n          Line number {i}, said the way people talk in a kitchen at night."
+        for i, who in enumerate(["MARY", "JOHN (O.S.)", "MARY", "JOHN", "EDDIE"])
+    )
+    text = "INT. KITCHEN - NIGHT\n\nThe room is dark.\n\n" + scenes
+    kind, reason = detect_type(tmp_path / "ep1.txt", text, "ep1.txt")
+    assert kind == "conversation" and reason.startswith("screenplay cues"), reason
+    # A book's chapter headings above their titles are no screenplay.
+    book = "\n\n".join(f"CHAPTER {n}\nIn Which We Meet\n\n" + "It was a long day at sea. " * 20 for n in "IVX")
+    assert detect_type(tmp_path / "b.txt", book, "b.txt")[0] == "document"
+
+
 def test_picked_list_items_keep_lines_of_their_own(tok: Tokenizer) -> None:
     page = (
         "Macros are a way of writing code that writes other code, which is known as metaprogramming. "
