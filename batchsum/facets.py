@@ -30,7 +30,7 @@ from typing import Any
 
 from batchsum.backends.noise import is_fragment
 from batchsum.compact.extractors import find_paths
-from batchsum.text import SHORT_WORDS, clean_transcript, parse_speaker_line, split_sentences
+from batchsum.text import SHORT_WORDS, clean_transcript, conversation_lines, split_sentences
 
 MAX_ITEMS = 5
 MAX_ITEM_CHARS = 240
@@ -219,12 +219,10 @@ def _best(items: list[Any], key: Any, topics: dict[str, int], n: int) -> list[An
 
 
 def turns_from_text(text: str) -> list[tuple[str | None, str]]:
-    """``Speaker: text`` lines as (speaker, text) turns; unlabeled lines continue the previous turn."""
+    """The conversation's lines (:func:`~batchsum.text.conversation_lines`) as (speaker, text) turns;
+    an unlabelled line continues the previous turn."""
     turns: list[tuple[str | None, str]] = []
-    for line in text.split("\n"):
-        if not line.strip():
-            continue
-        speaker, body = parse_speaker_line(line)
+    for speaker, body in conversation_lines(text):
         if speaker is None and turns:
             prev_speaker, prev = turns[-1]
             turns[-1] = (prev_speaker, f"{prev}\n{body}")

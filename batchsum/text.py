@@ -20,6 +20,8 @@ __all__ = [
     "SHORT_WORDS",
     "SentenceSpan",
     "clean_transcript",
+    "conversation_lines",
+    "email_sender",
     "is_backchannel",
     "paragraph_width",
     "parse_speaker_line",
@@ -144,6 +146,75 @@ def screenplay_turn(paragraph: str) -> tuple[str, str] | None:
     if not any(c.islower() for c in said):
         return None
     return m.group(1).strip(), said
+
+
+# An e-mail's header fields (RFC 5322, and Outlook's "Sent:"), and the line a mail client puts above a
+# quoted message.
+_HEADER_FIELD = re.compile(r"(?i)[ \t]*(from|sent|date|to|cc|bcc|subject|reply-to|importance):[ \t]")
+_ORIGINAL_MESSAGE = re.compile(r"(?i)[ \t]*-{2,}[ \t]*(?:original|forwarded) message[ \t]*-{2,}[ \t]*")
+
+
+def email_sender(lines: Sequence[str]) -> str | None:
+    """The sender's name when ``lines`` are an e-mail's header block ("From: Priya Raman <priya@...>",
+    "To: ...", "Subject: ..."), else None: a block of at least two header fields, one of them From."""
+    fields: dict[str, str] = {}
+    for line in lines:
+        if not line.strip() or _ORIGINAL_MESSAGE.fullmatch(line):
+            continue
+        m = _HEADER_FIELD.match(line)
+        if m is None:
+            return None
+        fields[m.group(1).lower()] = line[m.end() :].strip()
+    sender = fields.get("from")
+    if sender is None or len(fields) < 2:
+        return None
+    name = sender.split("<", 1)[0].strip().strip('"').strip()
+    return name or sender.strip("<> ")
+
+
+_BLANK_LINES = re.compile(r"\n\s*\n")
+
+
+def conversation_lines(text: str) -> list[tuple[str | None, str]]:
+    """A conversation's lines as (speaker, text), in order: one per line (``Speaker: text``, or None
+    for an unlabelled line), or one per screenplay cue with its dialogue (scene headings left out). A
+    hard-wrapped line goes on the line it wraps from, an indented one is its turn's speaker's, and in
+    an e-mail thread an unlabelled line is the sender's of the header block above it (the header
+    itself is left out)."""
+    lines: list[tuple[str | None, str]] = []
+    current: str | None = None
+    sender: str | None = None
+    for paragraph in _BLANK_LINES.split(text):
+        writer = email_sender(paragraph.split("\n"))
+        if writer is not None:
+            sender = writer
+            continue
+        cue = screenplay_turn(paragraph)
+        if cue is not None:
+            current = cue[0]
+            lines.append(cue)
+            continue
+        if _SCENE.match(paragraph.strip()) and paragraph.strip().isupper():
+            continue  # a screenplay's scene heading ("INT. KITCHEN - NIGHT") is layout, like a heading
+        width = paragraph_width(paragraph)
+        prev = ""  # the previous line of this paragraph
+        for raw in paragraph.split("\n"):
+            if not raw.strip():
+                continue
+            speaker, body = parse_speaker_line(raw)
+            prev, wrapped = raw, wraps_onto(prev, raw, width)
+            if speaker is None and wrapped:
+                # A hard-wrapped turn or stage direction (a script): one line, not a line per turn.
+                lines[-1] = (lines[-1][0], f"{lines[-1][1]} {body}")
+                continue
+            if speaker is not None:
+                current = speaker
+            elif raw[:1].isspace():
+                speaker = current  # an indented continuation of the previous turn
+            else:
+                speaker = sender
+            lines.append((speaker, body))
+    return lines
 
 
 def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:

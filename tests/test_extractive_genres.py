@@ -536,5 +536,43 @@ def test_a_screenplay_read_as_a_conversation_names_who_speaks(tok: Tokenizer) ->
     assert said["We can sell the truck."] == "JOHN"  # the "(quietly)" direction left out
     # The wrapped stage direction is one sentence, not a line of its own.
     assert "MARY (40s, tired) stands at the counter, sorting a stack of unpaid bills." in said
+    assert not any("KITCHEN" in u.text for u in units)  # the scene heading is layout
     out, _ = summarize(SCREENPLAY, tok, "standard", "conversation", 0.5)
     assert any(line.startswith(("MARY: ", "JOHN: ")) for line in out.splitlines()), out
+
+
+EMAIL_THREAD = """From: Priya Raman <priya@example.org>
+Sent: Tuesday, March 4, 2025 9:12 AM
+To: Luis Ortega <luis@example.org>
+Subject: RE: Lisbon venue
+
+Hi Luis,
+
+Thanks for the quick turnaround. I looked at the two quotes and the Porto option is about 20% cheaper
+for the same dates, and the hotel can hold 40 rooms until Friday.
+
+Best,
+Priya
+
+-----Original Message-----
+From: Luis Ortega <luis@example.org>
+Sent: Monday, March 3, 2025 5:40 PM
+Subject: Lisbon venue
+
+Priya, the Lisbon venue cancelled our booking this morning because of a double reservation.
+"""
+
+
+def test_an_email_thread_names_each_message_writer_and_drops_its_headers() -> None:
+    from batchsum.text import email_sender
+
+    assert email_sender(["From: Priya Raman <priya@example.org>", "To: Luis"]) == "Priya Raman"
+    assert email_sender(["From: the top of the hill, we could see", "the whole valley below."]) is None
+    said = {u.body: u.speaker for u in units_from_text(EMAIL_THREAD, "conversation")}
+    assert said["Thanks for the quick turnaround."] == "Priya Raman"
+    assert said["Priya, the Lisbon venue cancelled our booking this morning because of a double reservation."] == (
+        "Luis Ortega"
+    )
+    for ctype in ("conversation", "document"):
+        texts = [u.text for u in units_from_text(EMAIL_THREAD, ctype)]
+        assert not any("Sent:" in t or "@" in t or "Subject:" in t for t in texts), texts

@@ -31,18 +31,15 @@ from batchsum.model import ContentType
 from batchsum.text import (
     QUOTE_MARKS,
     clean_transcript,
+    conversation_lines,
+    email_sender,
     fix_spacing,
     is_backchannel,
-    paragraph_width,
-    parse_speaker_line,
-    screenplay_turn,
     split_sentences,
-    wraps_onto,
 )
 
 __all__ = ["STOPWORDS", "Unit", "terms", "units_from_text"]
 
-_BLANK_LINES = re.compile(r"\n\s*\n")
 QUOTE_PENALTY = 0.25  # units that are mostly quoted dialogue (stories) say little on their own
 
 STOPWORDS = frozenset(
@@ -170,39 +167,6 @@ def _cleaned_turns(bodies: list[str]) -> list[str]:
     return cleaned
 
 
-def _turn_lines(text: str) -> tuple[list[str | None], list[str]]:
-    """A conversation's lines as (speaker, text) pairs, in order: one per line, or per screenplay cue and
-    its dialogue; a hard-wrapped line goes on the line it wraps from."""
-    speakers: list[str | None] = []
-    bodies: list[str] = []
-    current: str | None = None
-    for paragraph in _BLANK_LINES.split(text):
-        cue = screenplay_turn(paragraph)
-        if cue is not None:
-            current = cue[0]
-            speakers.append(cue[0])
-            bodies.append(cue[1])
-            continue
-        width = paragraph_width(paragraph)
-        prev = ""  # the previous line of this paragraph
-        for raw in paragraph.split("\n"):
-            if not raw.strip():
-                continue
-            speaker, body = parse_speaker_line(raw)
-            prev, wrapped = raw, wraps_onto(prev, raw, width)
-            if speaker is None and wrapped:
-                # A hard-wrapped turn or stage direction (a script): one line, not a line per turn.
-                bodies[-1] += " " + body
-                continue
-            if speaker is not None:
-                current = speaker
-            elif raw[:1].isspace():
-                speaker = current  # an indented continuation of the previous turn
-            speakers.append(speaker)
-            bodies.append(body)
-    return speakers, bodies
-
-
 def units_from_text(
     text: str, content_type: ContentType, min_words: int = 5, part: int = 0, language: str | None = None
 ) -> list[Unit]:
@@ -211,7 +175,8 @@ def units_from_text(
     Units shorter than ``min_words`` words are kept (as context) but are not candidates."""
     units: list[Unit] = []
     if content_type == "conversation":
-        speakers, bodies = _turn_lines(text)
+        lines = conversation_lines(text)
+        speakers, bodies = [who for who, _ in lines], [said for _, said in lines]
         n = max(1, len(bodies))
         cleaned = _cleaned_turns(bodies)
         sentences = [
@@ -351,8 +316,9 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int]]:
     section = 0
 
     def flush() -> None:
-        # A back-of-book index spread over a chunk of its own has no INDEX heading above it.
-        if current and not is_footnote(current[0]) and not is_index_block(current):
+        # A back-of-book index spread over a chunk of its own has no INDEX heading above it; an e-mail's
+        # header block is no prose either.
+        if current and not is_footnote(current[0]) and not is_index_block(current) and email_sender(current) is None:
             blocks.append(("\n".join(current), role, date, section))
         current.clear()
 
