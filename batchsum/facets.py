@@ -333,10 +333,16 @@ def _topic_counts(sentences: Sequence[_Sentence]) -> dict[str, int]:
 
 
 def _topics(sentences: Sequence[_Sentence], n: int = 5) -> list[str]:
+    """The ``n`` words said in most sentences (at least two), ties in the order they are first said."""
     counts: Counter[str] = Counter()
-    for s in sentences:
-        counts.update(w for w in _content_words(s.text) if len(w) > 4)
-    return [w for w, c in counts.most_common(n) if c >= 2]
+    first: dict[str, tuple[int, str]] = {}
+    for i, s in enumerate(sentences):
+        # sorted: a set's order changes from one process to the next, and ties would with it
+        for w in sorted(w for w in _content_words(s.text) if len(w) > 4):
+            counts[w] += 1
+            first.setdefault(w, (i, w))
+    ranked = sorted(counts, key=lambda w: (-counts[w], first[w]))
+    return [w for w in ranked[:n] if counts[w] >= 2]
 
 
 def extract_facets(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import yaml
@@ -129,3 +130,25 @@ def test_facets_of_a_noisy_meeting_are_clean_whole_sentences_with_speaker_owners
         assert len(kind) <= 5
     assert "JavaBayes" in f.entities and "Berkeley" in f.entities
     assert not {"The", "Yes", "Or", "So", "Source", "Okay"} & set(f.entities)
+
+
+def test_topics_are_the_same_in_every_process() -> None:
+    # A set's order follows the string hash seed, which differs from one process to the next.
+    import subprocess
+    import sys
+
+    code = (
+        "from batchsum.facets import extract_facets\n"
+        "turns = ['Ana: The budget for the harbour sensors is late again.',"
+        " 'Ben: The harbour sensors need a budget line and a supplier.',"
+        " 'Ana: Our supplier quoted the sensors twice, the budget once.',"
+        " 'Ben: Then the supplier and the harbour team meet on Friday.']\n"
+        "print(extract_facets('\\n'.join(turns)).topics)\n"
+    )
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True, text=True
+        ).stdout
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(outs) == 1 and "harbour" in next(iter(outs)), outs
