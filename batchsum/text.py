@@ -140,12 +140,15 @@ def screenplay_turn(paragraph: str) -> tuple[str, str] | None:
     if len(lines) < 2:
         return None
     m = _CUE.fullmatch(lines[0])
-    if m is None or _SCENE.match(m.group(1)) or len(m.group(1).split()) > 4 or not any(c.isalpha() for c in m.group(1)):
+    name = m.group(1).strip() if m is not None else ""
+    if not any(c.isalpha() for c in name) or _SCENE.match(name) or len(name.split()) > 4:
+        return None
+    if name.lower() in BACKCHANNELS:  # "OK" or "YES" said on a line of its own is no one's name
         return None
     said = " ".join(ln.strip() for ln in lines[1:] if not (ln.strip().startswith("(") and ln.strip().endswith(")")))
     if not any(c.islower() for c in said):
         return None
-    return m.group(1).strip(), said
+    return name, said
 
 
 # An e-mail's header fields (RFC 5322, and Outlook's "Sent:"), and the line a mail client puts above a

@@ -530,6 +530,7 @@ def test_a_screenplay_read_as_a_conversation_names_who_speaks(tok: Tokenizer) ->
     assert screenplay_turn("  JOHN (O.S.)\n     Are you still up?") == ("JOHN", "Are you still up?")
     assert screenplay_turn("INT. KITCHEN - NIGHT\nThe room is dark.") is None  # a scene heading
     assert screenplay_turn("CHAPTER ONE\nTHE BEGINNING") is None  # two lines of capitals
+    assert screenplay_turn("OK\nsure thing, see you at the harbour") is None  # a word said, not a name
     units = units_from_text(SCREENPLAY, "conversation")
     said = {u.body: u.speaker for u in units}
     assert said["The bank called again today."] == "MARY"
