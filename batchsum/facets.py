@@ -221,14 +221,13 @@ def _best(items: list[Any], key: Any, topics: dict[str, int], n: int) -> list[An
 def turns_from_text(text: str) -> list[tuple[str | None, str]]:
     """The conversation's lines (:func:`~batchsum.text.conversation_lines`) as (speaker, text) turns;
     an unlabelled line continues the previous turn."""
-    turns: list[tuple[str | None, str]] = []
+    turns: list[tuple[str | None, list[str]]] = []  # lines joined once at the end: linear in the text
     for speaker, body in conversation_lines(text):
         if speaker is None and turns:
-            prev_speaker, prev = turns[-1]
-            turns[-1] = (prev_speaker, f"{prev}\n{body}")
+            turns[-1][1].append(body)
         else:
-            turns.append((speaker, body))
-    return turns
+            turns.append((speaker, [body]))
+    return [(speaker, "\n".join(lines)) for speaker, lines in turns]
 
 
 def _due(text: str) -> str | None:

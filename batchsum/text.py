@@ -184,7 +184,9 @@ def conversation_lines(text: str) -> list[tuple[str | None, str]]:
     hard-wrapped line goes on the line it wraps from, an indented one is its turn's speaker's, and in
     an e-mail thread an unlabelled line is the sender's of the header block above it (the header
     itself is left out)."""
-    lines: list[tuple[str | None, str]] = []
+    # Each line as (speaker, its pieces): a wrapped line adds a piece, joined once at the end (adding to
+    # the line's string instead copied it at every piece: quadratic in a long wrapped paragraph).
+    lines: list[tuple[str | None, list[str]]] = []
     current: str | None = None
     sender: str | None = None
     for paragraph in _BLANK_LINES.split(text):
@@ -195,7 +197,7 @@ def conversation_lines(text: str) -> list[tuple[str | None, str]]:
         cue = screenplay_turn(paragraph)
         if cue is not None:
             current = cue[0]
-            lines.append(cue)
+            lines.append((cue[0], [cue[1]]))
             continue
         if _SCENE.match(paragraph.strip()) and paragraph.strip().isupper():
             continue  # a screenplay's scene heading ("INT. KITCHEN - NIGHT") is layout, like a heading
@@ -208,7 +210,7 @@ def conversation_lines(text: str) -> list[tuple[str | None, str]]:
             prev, wrapped = raw, wraps_onto(prev, raw, width)
             if speaker is None and wrapped:
                 # A hard-wrapped turn or stage direction (a script): one line, not a line per turn.
-                lines[-1] = (lines[-1][0], f"{lines[-1][1]} {body}")
+                lines[-1][1].append(body)
                 continue
             if speaker is not None:
                 current = speaker
@@ -216,8 +218,8 @@ def conversation_lines(text: str) -> list[tuple[str | None, str]]:
                 speaker = current  # an indented continuation of the previous turn
             else:
                 speaker = sender
-            lines.append((speaker, body))
-    return lines
+            lines.append((speaker, [body]))
+    return [(speaker, " ".join(pieces)) for speaker, pieces in lines]
 
 
 def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:
