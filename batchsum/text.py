@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "BACKCHANNELS",
+    "BLANK_LINES",
     "LIST_ITEM",
     "QUOTE_MARKS",
     "SHORT_WORDS",
@@ -61,6 +62,9 @@ _CJK_CLOSERS = "」』”’）》〉】\"'"
 _CJK_END = re.compile(r"[。！？]+[" + re.escape(_CJK_CLOSERS) + r"]*")
 _CJK_LINE_END = re.compile(r"[。！？」』][" + re.escape(_CJK_CLOSERS) + r"]*[ \t]*\n")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+# Between two paragraphs, for splitting a text into them; unlike _BLANK_LINE (which the sentence
+# splitter steps over) it leaves the next line's indentation, which says whose turn that line continues.
+BLANK_LINES = re.compile(r"\n\s*\n")
 _LINE_START_BREAK = re.compile(
     r"""^[ \t]*(?:
         [-*+•]\s                              # bullet
@@ -175,9 +179,6 @@ def email_sender(lines: Sequence[str]) -> str | None:
     return name or sender.strip("<> ")
 
 
-_BLANK_LINES = re.compile(r"\n\s*\n")
-
-
 def conversation_lines(text: str) -> list[tuple[str | None, str]]:
     """A conversation's lines as (speaker, text), in order: one per line (``Speaker: text``, or None
     for an unlabelled line), or one per screenplay cue with its dialogue (scene headings left out). A
@@ -189,8 +190,9 @@ def conversation_lines(text: str) -> list[tuple[str | None, str]]:
     lines: list[tuple[str | None, list[str]]] = []
     current: str | None = None
     sender: str | None = None
-    for paragraph in _BLANK_LINES.split(text):
-        writer = email_sender(paragraph.split("\n"))
+    for paragraph in BLANK_LINES.split(text):
+        rows = paragraph.split("\n")
+        writer = email_sender(rows)
         if writer is not None:
             sender = writer
             continue
@@ -199,16 +201,18 @@ def conversation_lines(text: str) -> list[tuple[str | None, str]]:
             current = cue[0]
             lines.append((cue[0], [cue[1]]))
             continue
-        if _SCENE.match(paragraph.strip()) and paragraph.strip().isupper():
+        stripped = paragraph.strip()
+        if _SCENE.match(stripped) and stripped.isupper():
             continue  # a screenplay's scene heading ("INT. KITCHEN - NIGHT") is layout, like a heading
         width = paragraph_width(paragraph)
         prev = ""  # the previous line of this paragraph
-        for raw in paragraph.split("\n"):
+        for raw in rows:
             if not raw.strip():
                 continue
             speaker, body = parse_speaker_line(raw)
-            prev, wrapped = raw, wraps_onto(prev, raw, width)
-            if speaker is None and wrapped:
+            wrapped = speaker is None and wraps_onto(prev, raw, width)
+            prev = raw
+            if wrapped:
                 # A hard-wrapped turn or stage direction (a script): one line, not a line per turn.
                 lines[-1][1].append(body)
                 continue
@@ -443,10 +447,10 @@ def wraps_onto(prev: str, line: str, width: int) -> bool:
     indented, and its first word would not have fit at the end of ``prev`` (within a tenth of the
     width: texts wrapped by hand, or at a width a little under their longest line, break early). A
     line that ends shorter than that was ended by its writer (a turn of one line, then something else)."""
+    if width > WRAP_WIDTH_MAX or line[:1].isspace() or not prev.strip():
+        return False  # before the split below: most lines of a transcript end here
     words = line.split(None, 1)
-    if not words or line[:1].isspace() or not prev.strip() or width > WRAP_WIDTH_MAX:
-        return False
-    return len(prev.rstrip()) + 1 + len(words[0]) > 0.9 * width
+    return bool(words) and len(prev.rstrip()) + 1 + len(words[0]) > 0.9 * width
 
 
 def _is_heading_like(line: str) -> bool:

@@ -24,7 +24,7 @@ from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
 from batchsum.secrets import redact as redact_secrets
-from batchsum.text import screenplay_turn
+from batchsum.text import BLANK_LINES, screenplay_turn
 from batchsum.transcript_shape import agent_transcript_reason
 
 log = logging.getLogger(__name__)
@@ -412,7 +412,7 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
         speaker_lines = len(_rx().speaker.findall(sample))
         if speaker_lines >= 4 and speaker_lines / len(lines) >= 0.4:
             return "conversation", f"speaker turns ({speaker_lines}/{len(lines)} lines)"
-        paragraphs = [p for p in re.split(r"\n\s*\n", sample) if p.strip()]
+        paragraphs = [p for p in BLANK_LINES.split(sample) if p.strip()]
         cues = sum(1 for p in paragraphs if screenplay_turn(p) is not None)
         if cues >= 4 and cues >= 0.3 * len(paragraphs):
             return "conversation", f"screenplay cues ({cues}/{len(paragraphs)} paragraphs)"

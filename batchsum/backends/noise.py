@@ -204,7 +204,7 @@ def is_index_block(lines: Sequence[str]) -> bool:
     body = [ln for ln in lines if ln.strip()]
     if len(body) < 3:
         return False
-    hits = sum(1 for ln in body if ("," in ln or ";" in ln) and _PAGE_REF.search(ln))
+    hits = sum(1 for ln in body if _PAGE_REF.search(ln))  # a reference follows a comma or a semicolon
     return hits >= 0.6 * len(body)
 
 
