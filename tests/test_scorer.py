@@ -127,3 +127,15 @@ def test_a_sentence_stating_figures_gains_over_its_twin_without() -> None:
     assert figure_share(units)[1] == 2 / units[1].words  # "12%" and "$4.1": one figure per token
     assert with_figures[1] - without[1] > 0
     assert with_figures[0] == without[0] and with_figures[2] == without[2]
+
+
+def test_amounts_and_rates_count_as_figures_and_bare_integers_do_not() -> None:
+    text = (
+        "The margin rose 100 basis points and costs fell by 6 percent on 1,200 orders. "
+        "She rolled an 18 on the die in 2020 and dealt 11 points of damage. "
+        "Release 2.10.5 went out on 12.03.2026 with the new login page."
+    )
+    units = _units(text)
+    assert figure_share(units)[0] == 3 / units[0].words  # "100" (basis points), "6" (percent), "1,200"
+    assert figure_share(units)[1] == 0  # a die roll, a year and a count state no result
+    assert figure_share(units)[2] == 0  # nor does a version or a date
