@@ -418,3 +418,26 @@ def test_a_month_digest_names_the_day_of_each_paragraph_unless_it_does_already()
     written = "In short, a calm voyage and good news from Bergen."  # an LLM's words: kept as written
     assert digest_body(Period("month", "2026-05"), written, parts, owners) == written
     assert digest_body(Period("year", "2026"), text, parts, owners) == text  # a year names its months itself
+
+
+def test_a_folder_digest_ranks_below_a_file_of_its_folder_that_holds_as_much_of_the_query() -> None:
+    import numpy as np
+
+    from batchsum.index.search import _digests_after_their_entries
+
+    metadata = [
+        {"level": 4, "source_path": "digests/folders/meetings.md"},
+        {"level": 3, "source_path": "meetings/2026-10-09-review.txt"},
+        {"level": 4, "source_path": "digests/top.md"},
+        {"level": 3, "source_path": "notes.md"},
+        {"level": 3, "source_path": "journal/2026-10-09.md"},
+    ]
+    matrix = np.eye(5, dtype=np.float32)  # no two nodes alike: only the folder decides
+    ranked = np.array([0.9, 0.8, 0.85, 0.7, 0.95], dtype=np.float32)
+    coverage = np.ones(5, dtype=np.float32)
+    out = _digests_after_their_entries(ranked, matrix, metadata, coverage, "when will the dashboard ship?")
+    assert out[1] > out[0] > out[3]  # the meeting where the words were written, then its folder's digest
+    assert out[3] > out[2]  # the top level's digest after the top level's own file
+    assert out[4] == ranked[4]  # an entry is never moved
+    fewer = _digests_after_their_entries(ranked, matrix, metadata, np.array([1, 0.5, 1, 1, 1], np.float32), "q")
+    assert fewer[0] == ranked[0]  # a file holding less of the query than the digest does not outrank it

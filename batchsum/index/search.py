@@ -38,7 +38,7 @@ import re
 import sqlite3
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,7 +53,7 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
 from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.periods import period_named
+from batchsum.periods import folder_of, period_named
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -432,13 +432,13 @@ def rolled_up(ids: list[str], cosine: np.ndarray, evidence: np.ndarray, lex: Lex
 def _digests_after_their_entries(
     ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray, query: str = ""
 ) -> np.ndarray:
-    """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical
-    (cosine >= :data:`DUPLICATE_SIM`), or one of its period holding as much of the query (coverage). The
-    entry is where the words were written; MMR then drops the copy. A query that names the digest's
-    period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the period: the digest
-    ranks just above the best entry, of its period or another (a June entry that mentions May answers less
-    than May's own digest), and above the digests it nearly copies (a month of a single entry; the year of
-    a single month), so MMR keeps it and drops those copies."""
+    """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical (cosine
+    >= :data:`DUPLICATE_SIM`), or one of its period (for a folder's digest, a file of that folder) holding as
+    much of the query (coverage). The entry is where the words were written; MMR then drops the copy. A query
+    that names the digest's period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the
+    period: the digest ranks just above the best entry, of its period or another (a June entry that mentions May
+    answers less than May's own digest), and above the digests it nearly copies (a month of a single entry; the
+    year of a single month), so MMR keeps it and drops those copies."""
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
     if not period or not entries:
@@ -449,7 +449,11 @@ def _digests_after_their_entries(
     for row, i in enumerate(period):
         span = Path(str(metadata[i].get("source_path", ""))).stem  # digests/1826/1826-05.md -> 1826-05
         named = period_named(query, span)
-        own = [j for j in entries if _of_period(metadata[j], span)]
+        folder = _digest_folder(str(metadata[i].get("source_path", "")))
+        if folder is None:
+            own = [j for j in entries if _of_period(metadata[j], span)]
+        else:
+            own = [j for j in entries if folder_of(str(metadata[j].get("source_path", ""))) == folder]
         repeated = [
             j
             for c, j in enumerate(entries)
@@ -465,6 +469,17 @@ def _digests_after_their_entries(
             if rivals:
                 out[i] = max(out[i], max(rivals) + 1e-4)
     return out
+
+
+def _digest_folder(source_path: str) -> str | None:
+    """The folder a folder digest covers (``digests/folders/a/b.md``: ``a/b``; ``digests/top.md``: the top
+    level, ``""``), None for a month or a year digest."""
+    parts = PurePosixPath(source_path).parts
+    if len(parts) == 2 and parts[1] == "top.md":
+        return ""
+    if len(parts) >= 3 and parts[1] == "folders":
+        return str(PurePosixPath(*parts[2:]).with_suffix(""))
+    return None
 
 
 def _of_period(md: dict[str, Any], span: str) -> bool:
