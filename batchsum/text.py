@@ -83,6 +83,22 @@ _LABEL = re.compile(r"[A-Za-z\u00C0-\u024F][\w .'’\-&/]*")
 _LABEL_STOP = frozenset(
     {"note", "warning", "tip", "example", "summary", "question", "answer", "q", "a", "re", "subject", "date", "to"}
 )
+# Several speakers at once, as transcripts write them ("SAM, LAURA:", "TRAVIS, MARISHA and SAM:"): two to six
+# names of one to three words in capitals. Capitalised words with a comma are as often a hard-wrapped line
+# of prose ("Excitement, Enjoyment: delightful sounds truly") or an index entry ("James, Henry: character").
+_NAME = re.compile(r"[A-Z\u00C0-\u00DE][A-Z\u00C0-\u00DE.'’\-]*(?: [A-Z\u00C0-\u00DE][A-Z\u00C0-\u00DE.'’\-]*){0,2}")
+_NAME_SEP = re.compile(r",[ \t]*(?:and[ \t]+)?|[ \t]+(?:and|&)[ \t]+")
+_NOT_NAMES = frozenset({"yes", "no", "well", "okay", "ok", "so", "now", "then", "oh", "hey", "hi", "dear", "but"})
+
+
+def _names(label: str) -> bool:
+    """Whether ``label`` lists two to six speakers ("SAM, LAURA", "TRAVIS, MARISHA and SAM")."""
+    parts = _NAME_SEP.split(label)
+    return (
+        2 <= len(parts) <= 6
+        and all(_NAME.fullmatch(p) for p in parts)
+        and not any(p.split()[0].lower() in _NOT_NAMES for p in parts)
+    )
 
 
 def word_count(text: str) -> int:
@@ -119,6 +135,8 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
     bare = (label[:paren] if paren >= 0 else label).strip()
     if paren >= 0 and (label.count("(") != label.count(")") or not label.endswith(")")):
         return None, line.strip()
+    if "," in bare and _names(bare):
+        return label, rest.strip()
     m = _LABEL.fullmatch(bare)
     words = bare.split()
     if m is None or not words or len(words) > 6 or len(bare) > 60 or bare.lower() in _LABEL_STOP:

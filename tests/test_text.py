@@ -268,6 +268,23 @@ def test_parse_speaker_line_reads_dialogsum_labels_but_not_headings() -> None:
     assert parse_speaker_line("## Results: the numbers") == (None, "## Results: the numbers")
 
 
+def test_a_turn_of_several_speakers_names_them_all_and_a_lead_in_with_a_comma_is_no_label() -> None:
+    from batchsum.backends.units import units_from_text
+
+    assert parse_speaker_line("SAM, LAURA: What a day.") == ("SAM, LAURA", "What a day.")
+    assert parse_speaker_line("TRAVIS, MARISHA and SAM: We agree.") == ("TRAVIS, MARISHA and SAM", "We agree.")
+    for prose in ("Well, I think: this is it.", "YES, SIR: the report is ready.", "Excitement, Enjoyment: sounds."):
+        assert parse_speaker_line(prose) == (None, prose)
+    text = (
+        "MATT: Make a perception check on the wall over there.\n"
+        "SAM, LAURA: We both rolled really well on that one, twenty-two.\n"
+        "TRAVIS: Water is coming in from under the door!\n"
+    )
+    turns = [(u.speaker, u.body) for u in units_from_text(text, "conversation")]
+    assert ("SAM, LAURA", "We both rolled really well on that one, twenty-two.") in turns
+    assert not any("LAURA:" in body for _, body in turns)  # not glued into the game master's turn
+
+
 def test_fix_spacing_undoes_tokenizer_spacing_in_prose() -> None:
     from batchsum.backends.units import units_from_text
     from batchsum.text import fix_spacing
