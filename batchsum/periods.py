@@ -147,6 +147,18 @@ def folder_of(relpath: str) -> str:
     return relpath.rsplit("/", 1)[0] if "/" in relpath else ""
 
 
+def digest_folder(path: str) -> str | None:
+    """The folder whose digest is at ``path`` (the inverse of :meth:`Period.path` for a folder:
+    ``digests/folders/a/b.md`` is ``a/b``, ``digests/top.md`` the top level ``""``), None for a month's
+    or a year's digest."""
+    parts = path.split("/")
+    if len(parts) == 2 and parts[1] == "top.md":
+        return ""
+    if len(parts) >= 3 and parts[1] == "folders" and parts[-1].endswith(".md"):
+        return "/".join(parts[2:])[: -len(".md")]
+    return None
+
+
 def month_of(facts: FileFacts) -> Period | None:
     """The month of a dated source, None for an undated one."""
     if facts.date is None:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.digest_state import load_state
-from batchsum.periods import FileFacts, Period, group, one_line, years_of
+from batchsum.periods import FileFacts, Period, digest_folder, group, one_line, years_of
 from batchsum.tree import parse_markdown
 
 PLACES = ["Bergen", "Oslo", "Tromsø", "Stavanger", "Ålesund", "Bodø"]
@@ -441,3 +441,7 @@ def test_a_folder_digest_ranks_below_a_file_of_its_folder_that_holds_as_much_of_
     assert out[4] == ranked[4]  # an entry is never moved
     fewer = _digests_after_their_entries(ranked, matrix, metadata, np.array([1, 0.5, 1, 1, 1], np.float32), "q")
     assert fewer[0] == ranked[0]  # a file holding less of the query than the digest does not outrank it
+    for key in ("", "meetings", "notes/2026"):  # the folder is read back from where its digest is written
+        assert digest_folder(Period("folder", key).path()) == key
+    assert digest_folder(Period("month", "2026-10").path()) is None
+    assert digest_folder(Period("year", "2026").path()) is None

@@ -38,7 +38,7 @@ import re
 import sqlite3
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,7 +53,7 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
 from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.periods import folder_of, period_named
+from batchsum.periods import digest_folder, folder_of, period_named
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -447,9 +447,10 @@ def _digests_after_their_entries(
     sims = np.einsum("id,jd->ij", matrix[period], matrix[entries])
     digest_sims = np.einsum("id,jd->ij", matrix[period], matrix[period])
     for row, i in enumerate(period):
-        span = Path(str(metadata[i].get("source_path", ""))).stem  # digests/1826/1826-05.md -> 1826-05
+        path = str(metadata[i].get("source_path", ""))
+        span = Path(path).stem  # digests/1826/1826-05.md -> 1826-05
         named = period_named(query, span)
-        folder = _digest_folder(str(metadata[i].get("source_path", "")))
+        folder = digest_folder(path)
         if folder is None:
             own = [j for j in entries if _of_period(metadata[j], span)]
         else:
@@ -469,17 +470,6 @@ def _digests_after_their_entries(
             if rivals:
                 out[i] = max(out[i], max(rivals) + 1e-4)
     return out
-
-
-def _digest_folder(source_path: str) -> str | None:
-    """The folder a folder digest covers (``digests/folders/a/b.md``: ``a/b``; ``digests/top.md``: the top
-    level, ``""``), None for a month or a year digest."""
-    parts = PurePosixPath(source_path).parts
-    if len(parts) == 2 and parts[1] == "top.md":
-        return ""
-    if len(parts) >= 3 and parts[1] == "folders":
-        return str(PurePosixPath(*parts[2:]).with_suffix(""))
-    return None
 
 
 def _of_period(md: dict[str, Any], span: str) -> bool:
