@@ -139,3 +139,28 @@ def test_amounts_and_rates_count_as_figures_and_bare_integers_do_not() -> None:
     assert figure_share(units)[0] == 3 / units[0].words  # "100" (basis points), "6" (percent), "1,200"
     assert figure_share(units)[1] == 0  # a die roll, a year and a count state no result
     assert figure_share(units)[2] == 0  # nor does a version or a date
+
+
+GAME_CHUNK = (
+    "Roll damage on the troll. "
+    "The troll takes nine damage. "
+    "The troll roars as Fjord rolls damage with his falchion, and the blow throws the troll across the wet "
+    "stone floor of the cavern toward the river, where the cold current drags the wounded troll under the surface. "
+    "Fjord rolls damage on the troll again. "
+    "Ten damage to the troll. "
+    "Everyone at the table laughs at the joke about snacks."
+)
+
+
+def test_in_a_long_texts_node_the_sentence_that_tells_what_happened_outranks_short_lines() -> None:
+    # Cosine centrality favours short lines of a chunk's most frequent words; in the nodes of a long
+    # text the length factor saturates late (section_length_norm), so the narration wins the chunk.
+    units = _units(GAME_CHUNK)
+    mat = Matrix(units)
+    narration = next(i for i, u in enumerate(units) if "falchion" in u.body)
+    assert int(np.argmax(relevance(units, mat, False, False, SCORER))) == narration
+    early = replace(SCORER, section_length_norm=SCORER.length_norm)
+    assert int(np.argmax(relevance(units, mat, False, False, early))) != narration
+    # A whole short text keeps its own, early saturation: its short opening still leads.
+    assert np.allclose(relevance(units, mat, False, True, SCORER), relevance(units, mat, False, True, early))
+    assert int(np.argmax(relevance(units, mat, False, True, SCORER))) == 0
