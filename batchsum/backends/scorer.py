@@ -68,7 +68,7 @@ class Params:
     figure_w: float = 4.0  # weight of a sentence's share of amounts and rates (Fattah & Ren 2009's numerical data)
     section_backward_w: float = 0.5  # HipoRank (long texts): weight of edges to sentences nearer a boundary
     section_alpha: float = 0.3  # HipoRank's alpha: a sentence from a section's end counts alpha
-    section_length_norm: float = 30.0  # the same in the nodes of a long text (chunks and their meta nodes)
+    section_length_norm: float = 30.0  # length_norm in the nodes of a long text (chunks and their meta nodes)
     redundancy: float = 0.6  # MMR weight of the similarity to what is already chosen
     near_words: int = 2  # a near-duplicate of a pick: shares 2+ content words and differs in at most this many
     min_words: int = 5  # shorter units are context, not candidates
