@@ -424,3 +424,51 @@ def test_picked_list_items_keep_lines_of_their_own(tok: Tokenizer) -> None:
     for item in items:  # each item whole, its wrapped line joined, and nothing after it on its line
         assert item.endswith(("enums", "any item", "their argument")), summary
     assert "\n\n- " in summary and not summary.startswith("\n")
+
+
+def test_picked_list_items_keep_their_lists_heading(tok: Tokenizer) -> None:
+    # "- Corrections of past readings." alone reads as a plan; under "Non-goals" it says the opposite.
+    goals = [
+        "A client that polls regularly ends up with every reading exactly once.",
+        "A new client can fetch the full history from the beginning.",
+    ]
+    non_goals = [
+        "Filtering and aggregation of readings on the server.",
+        "Corrections of past readings after calibration.",
+    ]
+    note = (
+        "# Design note\n\nClients need every reading exactly once, without gaps or duplicates in the readings.\n\n"
+        "## Goals\n\n"
+        + "".join(f"- {g}\n" for g in goals)
+        + "\n## Non-goals\n\n"
+        + "".join(f"- {g}\n" for g in non_goals)
+        + "\nOther notes:\n- Readings of a buoy arrive late when its radio link is poor.\n"
+    )
+    source_of = {f"- {g}": "Goals" for g in goals} | {f"- {g}": "Non-goals" for g in non_goals}
+    source_of["- Readings of a buoy arrive late when its radio link is poor."] = "Other notes"
+
+    def check(summary: str) -> int:
+        label, seen = None, 0
+        for line in summary.split("\n"):
+            if line.startswith("- "):
+                assert label == source_of[line], summary
+                seen += 1
+            elif line:
+                label = line[:-1] if line.endswith(":") else None
+        return seen
+
+    summary = summarize_text(
+        note, target_tokens=90, max_tokens=90, kind="standard", content_type="document", tokenizer=tok
+    )
+    assert check(summary) >= 2, summary
+    # A level above reads the label as the lead-in of the items under it and keeps it.
+    top = summarize_text(
+        "",
+        parts=[summary, "The endpoint ships by 30 October and the CSV stops at the end of the year."],
+        target_tokens=70,
+        max_tokens=70,
+        kind="meta",
+        content_type="document",
+        tokenizer=tok,
+    )
+    assert check(top) >= 1, top

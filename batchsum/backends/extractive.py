@@ -259,14 +259,21 @@ def _join(units: list[Unit], order: list[int], joiner: str) -> str:
             return joiner.join(units[i].text for i in order)
         # A list item ("- Function-like macros ...", often no sentence) keeps a line of its own, as in
         # its source; run into a paragraph, it glued to the sentence after it. Blank lines around a
-        # list keep the prose after it out of its last item when the Markdown is rendered.
+        # list keep the prose after it out of its last item when the Markdown is rendered. Its list's
+        # heading goes above it as a label: "- Corrections of past readings." under "Non-goals" says
+        # the opposite of what it says alone.
         text = ""
-        prev_item = False
+        prev_label: str | None = None  # the label of the list the previous pick belongs to; None: prose
         for k, i in enumerate(order):
             item = LIST_ITEM.match(units[i].text) is not None
-            sep = " " if not (item or prev_item) else "\n" if item and prev_item else "\n\n"
-            text += ("" if k == 0 else sep) + units[i].text
-            prev_item = item
+            label = units[i].heading if item else None
+            if label is not None and label != prev_label and label:
+                sep, piece = "\n\n", f"{label}:\n{units[i].text}"
+            else:
+                piece = units[i].text
+                sep = " " if not item and prev_label is None else "\n" if item and prev_label is not None else "\n\n"
+            text += ("" if k == 0 else sep) + piece
+            prev_label = label
         return text
     lines: list[str] = []
     last: str | None = None

@@ -63,7 +63,7 @@ class Params:
     beta: float = 0.0  # PacSum edge threshold, as a share of the similarity range
     backward_w: float = -0.5  # PacSum lambda1: weight of edges to earlier sentences (later ones weigh 1)
     vector_w: float = 0.0  # share of the static sentence-vector cosine in the similarity
-    length_norm: float = 4.0  # content words at which the length factor saturates
+    length_norm: float = 2.0  # content words at which the length factor saturates (a whole text)
     position_w: float = 0.3  # prior for the opening of a whole text (or of the first parts of a meta node)
     figure_w: float = 4.0  # weight of a sentence's share of amounts and rates (Fattah & Ren 2009's numerical data)
     section_backward_w: float = 0.5  # HipoRank (long texts): weight of edges to sentences nearer a boundary

@@ -29,6 +29,7 @@ from batchsum.backends.noise import (
 from batchsum.language import content_terms, word_count
 from batchsum.model import ContentType
 from batchsum.text import (
+    LIST_ITEM,
     QUOTE_MARKS,
     clean_transcript,
     conversation_lines,
@@ -139,6 +140,7 @@ class Unit:
     date: str | None = None  # journals: the date of the entry the sentence belongs to
     turn: int = -1  # conversations: the source line (turn) the sentence belongs to
     section: int = 0  # prose: the heading-delimited section of its text the sentence is in
+    heading: str = ""  # prose list items: the short heading or lead-in line ("Non-goals:") they belong to
 
 
 def _static_penalty(body: str, content_type: ContentType) -> float:
@@ -213,14 +215,15 @@ def units_from_text(
         return units
     blocks = _prose_blocks(markdown_as_text(text))
     spans = [
-        (sent, role, date, section)
-        for block, role, date, section in blocks
+        (sent, role, date, section, title, bi)
+        for bi, (block, role, date, section, title) in enumerate(blocks)
         for sp in split_sentences(block, language)
         for sent in _split_lowercase(sp.text)
     ]
     n = max(1, len(spans))
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
-    for i, (raw, role, date, section) in enumerate(spans):
+    lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
+    for i, (raw, role, date, section, title, bi) in enumerate(spans):
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
         sent = fix_spacing(" ".join(_FOOTNOTE_MARK.sub("", QUOTE_MARKS.sub("", raw)).split()))
         m = _DATE_PREFIX.match(sent)
@@ -229,6 +232,9 @@ def units_from_text(
         elif date is not None:
             carried = date
         words = word_count(sent)
+        item = LIST_ITEM.match(sent) is not None
+        if not item:
+            lead_in = (bi, sent[:-1]) if sent.endswith(":") and words <= _LABEL_WORDS else None
         ok = (
             words >= min_words
             and role != "skip"
@@ -251,9 +257,19 @@ def units_from_text(
                 date=carried if content_type == "journal" else None,
                 context=needs_context(sent),
                 section=section,
+                heading=_label(lead_in[1] if lead_in and lead_in[0] == bi else title) if item else "",
             )
         )
     return units
+
+
+_LABEL_WORDS = 8  # a heading or lead-in line this short names its list; a longer one is a sentence
+
+
+def _label(title: str) -> str:
+    """A list's heading as a label for its items in a summary ("Non-goals"), or "" for a long one."""
+    title = title.strip().strip("*_").rstrip(":").strip()
+    return title if title and word_count(title) <= _LABEL_WORDS else ""
 
 
 # A period, then a lower-case word: a sentence end in lower-cased text (scraped papers, chat logs)
@@ -298,9 +314,9 @@ _TOOL_RECORD = re.compile(r"^\[[✓✗] [^\n]*\]$")  # brackets inside are the o
 _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
 
 
-def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int]]:
-    """The prose of ``text`` as blocks (paragraphs, or the runs between layout lines) with their section role
-    and section number (headings delimit sections).
+def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str]]:
+    """The prose of ``text`` as blocks (paragraphs, or the runs between layout lines) with their section role,
+    section number (headings delimit sections) and the section's heading.
 
     Layout lines (separators, headings, contents and index entries, repeated page headers) are
     dropped and end the block before them, so a heading is never glued to the sentence under it;
@@ -309,17 +325,18 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int]]:
     """
     lines = text.split("\n")
     repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
-    blocks: list[tuple[str, str | None, str | None, int]] = []
+    blocks: list[tuple[str, str | None, str | None, int, str]] = []
     current: list[str] = []
     role: str | None = None
     date: str | None = None
     section = 0
+    title = ""
 
     def flush() -> None:
         # A back-of-book index spread over a chunk of its own has no INDEX heading above it; an e-mail's
         # header block is no prose either.
         if current and not is_footnote(current[0]) and not is_index_block(current) and email_sender(current) is None:
-            blocks.append(("\n".join(current), role, date, section))
+            blocks.append(("\n".join(current), role, date, section, title))
         current.clear()
 
     prev: str | None = None
