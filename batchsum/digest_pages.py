@@ -27,12 +27,17 @@ if TYPE_CHECKING:
     pass
 
 
+_DATE_LABEL = re.compile(r"^\d{4}-\d{2}-\d{2}: ", re.MULTILINE)  # how an extractive journal summary dates a line
+
+
 def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
     """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
     that input's index; None when a sentence is not any input's (an LLM's text)."""
     norm = [" ".join(p.split()) for p in parts]
     paragraphs: list[tuple[int, list[str]]] = []
-    for sentence in split_sentences(text):
+    # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
+    # it ran on to a dated line (a meeting's, undated in its final) may be another day's.
+    for sentence in split_sentences(_DATE_LABEL.sub("", text)):
         flat = " ".join(sentence.text.split())
         where = next((i for i, p in enumerate(norm) if flat in p), None)
         if where is None:

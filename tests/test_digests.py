@@ -445,3 +445,51 @@ def test_a_folder_digest_ranks_below_a_file_of_its_folder_that_holds_as_much_of_
         assert digest_folder(Period("folder", key).path()) == key
     assert digest_folder(Period("month", "2026-10").path()) is None
     assert digest_folder(Period("year", "2026").path()) is None
+
+
+def test_a_month_of_dated_entries_and_a_meeting_reads_day_by_day_under_each_files_own_day(tmp_path: Path) -> None:
+    # Entries under a dated heading are summarized with "2025-11-03: " line labels, and a meeting's turns are
+    # undated; the month's digest still gives each paragraph the day of the file it quotes.
+    src = tmp_path / "corpus"
+    (src / "journal").mkdir(parents=True)
+    (src / "meetings").mkdir()
+    for i, day in enumerate(DAYS[:2]):
+        (src / "journal" / f"{day}.md").write_text(entry(day, i) * 6, encoding="utf-8")  # STANDARD: dated lines
+    meeting = "\n".join(
+        f"{who}: {line}"
+        for who, line in [
+            ("Luis", "The quote for the venue is six thousand two hundred euros with lunches and one dinner."),
+            ("Maya", "That is within the budget if we drop the second boat trip from the plan."),
+            ("Luis", "Then I will sign the contract with the lighthouse on Friday morning."),
+            ("Maya", "Good, and please ask them about the rooms for the four of us."),
+        ]
+        * 3
+    )
+    (src / "meetings" / "2025-11-10-planning.txt").write_text(meeting + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run(src, out)
+    finals = {
+        day: " ".join(parse_markdown((out / name / "summaries/L3/final.md").read_text("utf-8"))[1].split())
+        for day, name in [("3", "journal/2025-11-03.md"), ("17", "journal/2025-11-17.md"),
+                          ("10", "meetings/2025-11-10-planning.txt")]
+    }  # fmt: skip
+    _, body = parse_markdown((out / "digests" / "2025" / "2025-11.md").read_text(encoding="utf-8"))
+    paragraphs = body.split("<!--")[0].strip().split("\n\n")[1:]
+    assert len(paragraphs) >= 2, body
+    for paragraph in paragraphs:
+        m = re.match(r"\*\*(\d+) November\.\*\* (.+)", paragraph, re.S)
+        assert m is not None, body
+        assert not re.search(r"\d{4}-\d{2}-\d{2}: ", m.group(2)), body
+        assert " ".join(m.group(2).split()) in finals[m.group(1)], (m.group(1), body)
+    index = (out / "index.md").read_text(encoding="utf-8")
+    assert any(line.startswith("- 2025-11-03 · ") and "I took the early train" in line for line in index.splitlines())
+    assert "2025-11-03: " not in index and " — # " not in index  # no date label, no heading in a one-line summary
+
+
+def test_one_line_leaves_out_a_heading_and_a_date_label() -> None:
+    assert one_line("# 2026-10-03 — Saturday\n\nRain all day. Did not open the laptop at all.") == (
+        "Rain all day. Did not open the laptop at all."
+    )
+    assert one_line("2026-10-12: The review with our program officer went badly.") == (
+        "The review with our program officer went badly."
+    )
