@@ -577,3 +577,21 @@ def test_an_email_thread_names_each_message_writer_and_drops_its_headers() -> No
     for ctype in ("conversation", "document"):
         texts = [u.text for u in units_from_text(EMAIL_THREAD, ctype)]
         assert not any("Sent:" in t or "@" in t or "Subject:" in t for t in texts), texts
+
+
+def test_indented_code_is_never_a_sentence_and_indented_verse_stays(tok: Tokenizer) -> None:
+    note = (
+        "The endpoint returns every reading with a sequence number greater than the cursor it is given.\n\n"
+        "    GET /v1/readings?after=48213&limit=10000 returns lines of newline delimited JSON objects\n\n"
+        "Each reading line carries the buoy number, the time it was measured, the tide and the temperature.\n\n"
+        '    {"seq": 48214, "buoy": 7, "measured at": "2026-10-08 03:05", "tide m": 2.41, "temp c": 16.8}\n'
+        '    {"seq": 48215, "buoy": 8, "measured at": "2026-10-08 03:05", "tide m": 2.38, "temp c": 16.9}\n\n'
+        "A client stores the cursor after it has safely written the page, and asks again with the cursor.\n"
+    )
+    units = units_from_text(note, "document")
+    assert len(units) == 3 and not any('"seq"' in u.text or "GET" in u.text for u in units), [u.text for u in units]
+    out = summarize_text(note, target_tokens=60, max_tokens=60, kind="standard", content_type="document", tokenizer=tok)
+    assert out and "{" not in out and "GET" not in out, out
+    # A book indents its verse and letters the same way; lines that end as prose does stay text.
+    verse = "She sang softly to herself.\n\n    Over the hills and far away,\n    Down by the river we go.\n"
+    assert any("Over the hills" in u.text for u in units_from_text(verse, "document"))

@@ -276,14 +276,48 @@ _MD_LINK = re.compile(r"\[([^\]\n]+)\](?:\[[^\]\n]*\]|\([^)\s]+(?:[ \t]+\"[^\"\n
 
 
 def markdown_as_text(text: str) -> str:
-    """``text`` as a reader of its rendered Markdown sees it: without comments, fenced code, empty
-    anchors, images and link reference definitions, and with each link as its text. A removed block
-    leaves its line breaks behind, so paragraphs stay where they were."""
+    """``text`` as a reader of its rendered Markdown sees it: without comments, fenced or indented code,
+    empty anchors, images and link reference definitions, and with each link as its text. A removed
+    block leaves its line breaks behind, so paragraphs stay where they were."""
 
     def blank(m: re.Match[str]) -> str:
         return "\n" * m.group(0).count("\n")
 
     for pattern in (_MD_COMMENT, _MD_FENCE):
         text = pattern.sub(blank, text)
+    text = _indented_code_out(text)
     text = _MD_LINK_DEF.sub("", _MD_IMAGE.sub("", _MD_ANCHOR.sub("", text)))
     return _MD_LINK.sub(r"\1", text)
+
+
+_INDENTED = re.compile(r"(?: {4}|\t)")
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
+# Braces, angle brackets, a path, a call "f(x)", an assignment or an arrow: what code has and verse has not
+# (a scanned book's page mark "{165a}" is no brace).
+_CODE_MARK = re.compile(r"[{}<>`\\]|[^\W_]\(|\w/\w|\s=\s|==|->|=>|::")
+_PAGE_MARK = re.compile(r"\{\d+[a-z]?\}")
+
+
+def _indented_code_out(text: str) -> str:
+    """``text`` with Markdown's indented code blocks (after a blank line, every line indented four spaces
+    or a tab) left as blank lines. A plain-text book indents its verse, letters and chapter titles the
+    same way, so a block is code only when it reads as code (braces, operators, a path, a call) and none
+    of its lines ends a sentence."""
+    if "\n    " not in text and "\n\t" not in text:
+        return text
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        if _INDENTED.match(lines[i]) and lines[i].strip() and (i == 0 or not lines[i - 1].strip()):
+            j = i
+            while j < len(lines) and lines[j].strip() and _INDENTED.match(lines[j]):
+                j += 1
+            block = lines[i:j]
+            if any(_CODE_MARK.search(_PAGE_MARK.sub("", line)) for line in block) and not any(
+                _SENTENCE_END.search(x) for x in block
+            ):
+                lines[i:j] = [""] * (j - i)
+            i = j
+        else:
+            i += 1
+    return "\n".join(lines)
