@@ -595,3 +595,25 @@ def test_indented_code_is_never_a_sentence_and_indented_verse_stays(tok: Tokeniz
     # A book indents its verse and letters the same way; lines that end as prose does stay text.
     verse = "She sang softly to herself.\n\n    Over the hills and far away,\n    Down by the river we go.\n"
     assert any("Over the hills" in u.text for u in units_from_text(verse, "document"))
+
+
+def test_html_images_and_html_block_lines_are_never_sentences() -> None:
+    page = (
+        "Ownership is a set of rules that govern how a Rust program manages its memory.\n\n"
+        '<img alt="Three tables: s1 and s2 on the stack, both pointing to the same string data.\n'
+        'Table s1 is grayed out because s1 is no longer valid." src="img/trpl04-04.svg" class="center" />\n\n'
+        '<Listing number="10-8" file-name="src/main.rs" caption="A `Point<T, U>` generic over two types">\n\n'
+        "You can use as many generic type parameters in a definition as you want to use.\n\n"
+        "</Listing>\n\n"
+        '<span class="caption">Listing 4-1: A variable and the scope in which it is valid</span>\n\n'
+        "The drop function is called automatically at the closing curly bracket of the scope.\n"
+    )
+    texts = [u.text for u in units_from_text(page, "document")]
+    assert texts == [
+        "Ownership is a set of rules that govern how a Rust program manages its memory.",
+        "You can use as many generic type parameters in a definition as you want to use.",
+        "The drop function is called automatically at the closing curly bracket of the scope.",
+    ], texts
+    # A scraped paper's number placeholder on a line of its own is part of its sentence.
+    paper = "We enrolled\n <dig> \npatients with asthma in the study over two years.\n"
+    assert "<dig>" in units_from_text(paper, "document")[0].text

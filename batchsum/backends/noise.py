@@ -263,14 +263,19 @@ def needs_context(sentence: str) -> bool:
 
 
 # What a rendered Markdown page does not show, or shows as its text: a comment (``<!-- ignore -->``), a
-# fenced code block (code is never a summary sentence), an empty anchor (``<a id="x"></a>``), an image,
+# fenced code block (code is never a summary sentence), an empty anchor (``<a id="x"></a>``), an image
+# (Markdown's or an ``<img>`` whose alt text spans lines),
 # a link reference definition (``[devtools]: appendix-04.html``), a link's target (``[Appendix D][devtools]``
 # and ``[Appendix D](appendix-04.html)`` read "Appendix D"). Emphasis stays: a summary is Markdown too.
 _MD_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# An HTML block: a line that is one tag or one element (mdBook's ``<Listing number="10-8" caption="A
+# `Point<T, U>` ...">``, ``<span class="caption">Listing 4-1: ...</span>``), never a sentence.
+# A bare ``<dig>`` on a line is a scraped paper's placeholder inside a sentence, not a tag: it stays.
+_MD_HTML_LINE = re.compile(r"^[ \t]*(?:<[A-Za-z][\w-]*[ \t][^\n]*>|</[A-Za-z][\w-]*>)[ \t]*$", re.M)
 # Backticks only: a line of tildes is as often a scene break in a story.
 _MD_FENCE = re.compile(r"^[ \t]*```[^\n]*\n.*?^[ \t]*```[ \t]*$", re.S | re.M)
 _MD_ANCHOR = re.compile(r"<a\s[^<>]*>\s*</a>")
-_MD_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_MD_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)|<img\b[^<>]*>", re.I)  # an HTML image's alt text too
 _MD_LINK_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+[^\n]*$", re.M)
 _MD_LINK = re.compile(r"\[([^\]\n]+)\](?:\[[^\]\n]*\]|\([^)\s]+(?:[ \t]+\"[^\"\n]*\")?\))")
 
@@ -283,7 +288,7 @@ def markdown_as_text(text: str) -> str:
     def blank(m: re.Match[str]) -> str:
         return "\n" * m.group(0).count("\n")
 
-    for pattern in (_MD_COMMENT, _MD_FENCE):
+    for pattern in (_MD_COMMENT, _MD_FENCE, _MD_HTML_LINE):
         text = pattern.sub(blank, text)
     text = _indented_code_out(text)
     text = _MD_LINK_DEF.sub("", _MD_IMAGE.sub("", _MD_ANCHOR.sub("", text)))
