@@ -617,3 +617,15 @@ def test_html_images_and_html_block_lines_are_never_sentences() -> None:
     # A scraped paper's number placeholder on a line of its own is part of its sentence.
     paper = "We enrolled\n <dig> \npatients with asthma in the study over two years.\n"
     assert "<dig>" in units_from_text(paper, "document")[0].text
+
+
+def test_an_inline_comment_and_a_wrapped_link_keep_their_sentence_whole() -> None:
+    page = (
+        "In the [“Implementing a Trait on a Type”][impl]<!--\nignore --> section in Chapter 10, we mentioned the rule\n"
+        "that says we may implement a trait on a type only when one of them is local to our crate. (We covered\n"
+        "them in the [“Creating Different Types with\nTuple Structs”][tuple-structs] section in Chapter 5.)\n"
+    )
+    texts = [u.text for u in units_from_text(page, "document")]
+    assert texts[0].startswith("In the “Implementing a Trait on a Type” section in Chapter 10, we mentioned"), texts
+    assert texts[0].endswith("local to our crate."), texts
+    assert "[" not in " ".join(texts) and "“Creating Different Types with Tuple Structs” section" in texts[1], texts

@@ -277,7 +277,9 @@ _MD_FENCE = re.compile(r"^[ \t]*```[^\n]*\n.*?^[ \t]*```[ \t]*$", re.S | re.M)
 _MD_ANCHOR = re.compile(r"<a\s[^<>]*>\s*</a>")
 _MD_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)|<img\b[^<>]*>", re.I)  # an HTML image's alt text too
 _MD_LINK_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+[^\n]*$", re.M)
-_MD_LINK = re.compile(r"\[([^\]\n]+)\](?:\[[^\]\n]*\]|\([^)\s]+(?:[ \t]+\"[^\"\n]*\")?\))")
+# A link's text may wrap onto the next line of its paragraph, never across a blank line.
+_MD_LINK = re.compile(r"\[((?:[^\]\n]|\n(?!\s*\n))+)\](?:\[[^\]\n]*\]|\([^)\s]+(?:[ \t]+\"[^\"\n]*\")?\))")
+_MD_INLINE_COMMENT = re.compile(r"(?<=\S)<!--.*?-->[ \t]*\n?", re.S)  # "[link]<!--\nignore --> section"
 
 
 def markdown_as_text(text: str) -> str:
@@ -288,6 +290,8 @@ def markdown_as_text(text: str) -> str:
     def blank(m: re.Match[str]) -> str:
         return "\n" * m.group(0).count("\n")
 
+    # A comment inside a line is inline: its line goes on after it ("states" did not end a paragraph).
+    text = _MD_INLINE_COMMENT.sub(" ", text)
     for pattern in (_MD_COMMENT, _MD_FENCE, _MD_HTML_LINE):
         text = pattern.sub(blank, text)
     text = _indented_code_out(text)
