@@ -56,20 +56,30 @@ _COMMIT = re.compile(
 # First-person commitments opening a sentence or a clause ("..., I'll book on Friday"); "I'm calling X this
 # week" counts when a time is given.
 _SELF = re.compile(
-    r"(?:^|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to|I can take|I'm taking)\b"
+    r"(?:^|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to)\b"
     r"(?! not\b| be\b| get to\b| say\b)"
     r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
 )
 _NAMED = re.compile(
     r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
 )
-# Talk about the talk ("let's see", "we'll see", "let's say") is not something to do.
-_META_TALK = re.compile(
-    r"^(?:let's|let us|we'll|we will|i'll|i will|i'm going to|i am going to)\s+(?:see|say|look|start|begin|"
-    r"go back|move on|do this|talk|just|get to|have(?! to)|close|end|wrap up|address|ask you|turn it over|"
-    r"give the floor|tell you|present|show you|explain)\b",
-    re.I,
+# Talk about the talk ("let's see", "we'll see", "let's say", "we'll first of all have reports", "we need to
+# decide ...": the meeting's own agenda), a supposition ("let's assume") or a wish ("let's hope") is not
+# something to do after the meeting; nor is "let's not". A sentence that opens with "I'll just ..." is the
+# meeting's mechanics ("I'll just load up your slides"); the same words in a later clause may be a promise
+# ("..., then I'll just email it to you").
+_TALK_SUBJECT = (
+    r"(?:let's|let us|we'll|we will|i'll|i will|i'm going to|i am going to|we need to|we have to|we should|"
+    r"we've got to|we must)\s+(?:first of all\s+|now\s+|then\s+|shortly\s+|just\s+)*"
 )
+_TALK_VERB = (
+    r"(?:see|say|look|start|begin|go back|move on|do this|talk|get to|have(?! to)|close|end|wrap up|address|"
+    r"ask|turn it over|read out|give the floor|tell you|present|show you|explain|assume|suppose|imagine|hope|"
+    r"not|go through|go over|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
+    r"conclude|be able to|flesh out|discuss|think)\b"
+)
+_META_TALK = re.compile(rf"^(?:{_TALK_SUBJECT}{_TALK_VERB}|(?:i'll|i will|we'll|let's) just\b)", re.I)
+_META_CLAUSE = re.compile(rf"^{_TALK_SUBJECT}{_TALK_VERB}", re.I)
 _MENTION = re.compile(r"@([A-Za-z][\w.-]+)")
 _DUE = re.compile(
     r"\b(?:by|before|until|due|on)\s+(?P<when>(?:next |this |end of (?:the )?)?"
@@ -161,14 +171,18 @@ def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     return out
 
 
-_LEAD_IN = re.compile(r"^(?:(?:so|okay|ok|well|then|and|now|yeah|right|alright|like)\b[,]?\s+)+", re.I)
+_LEAD_IN = re.compile(r"^(?:(?:so|okay|ok|well|then|and|now|yeah|yes|right|alright|like)\b[,]?\s+)+", re.I)
 _LEANS = re.compile(r"^(?:but|or|because|which|as|than|though|although)\b", re.I)
 _MARKUP = re.compile(r"[{}<>|\\]|\s[,.;:!?]|\b\w+-\s|\s-[\w\s]|#{2,}")
 _RESTART = re.compile(
     r"[a-z] (?:The|This|That|We|It|So|And|But|What|Well|Maybe|Actually|Yeah|Okay|If|In|Let's|You|Is|Are|Do)\b"
 )
 # A speaker going back over their words ("we should we should", "are we gonna are we"), or spoken filler.
-_REPEATED = re.compile(r"\b(\w+ \w+) (?:\w+ ){0,2}\1\b|\b(\w{4,}) (?:\w+ )?\2\b|, like,|\byes or no\?$", re.I)
+_REPEATED = re.compile(
+    r"\b(\w+ \w+) (?:\w+ ){0,2}\1\b|\b(\w{4,}) (?:\w+ )?\2\b|, like,|\byes or no\?$"
+    r"|\b(\w+'ll|\w+ will|\w+ would) (?:\w+ ){0,3}\3\b",  # "I'll dis I'll disregard", "we will in a minute we will"
+    re.I,
+)
 # An open question is one for the group ("should we ...", "how do we ...") or an either-or.
 _GROUP_QUESTION = re.compile(
     r"^(?:should|shall|do|did|can|could|will|would|are|have|must) we\b"
@@ -237,6 +251,9 @@ def _due(text: str) -> str | None:
     return (m.group("when") or m.group("bare") or "").strip() or None
 
 
+_CLAUSE_LEAD = re.compile(r"^[;:,\s]*(?:(?:so|and|then)\s+)?")
+
+
 def _action(sentence: _Sentence, participants: Sequence[str] = ()) -> ActionItem | None:
     text = sentence.text.strip()
     if _META_TALK.match(text):
@@ -246,7 +263,10 @@ def _action(sentence: _Sentence, participants: Sequence[str] = ()) -> ActionItem
         return ActionItem(_clip(text), first, _due(text))
     if text.endswith("?") and not _NAMED.search(text):
         return None
-    if _SELF.search(text) and len(text.split()) >= 3:
+    own = _SELF.search(text)
+    if own and _META_CLAUSE.match(_CLAUSE_LEAD.sub("", text[own.start() :])):
+        return None  # "..., I'll show you", "Before I do that, I will go through ..."
+    if own and len(text.split()) >= 3:
         return ActionItem(_clip(text), sentence.speaker, _due(text))
     m = _COMMIT.match(text)
     if m:

@@ -152,3 +152,21 @@ def test_topics_are_the_same_in_every_process() -> None:
         for seed in ("1", "2", "3", "4")
     }
     assert len(outs) == 1 and "harbour" in next(iter(outs)), outs
+
+
+def test_the_meetings_own_agenda_a_supposition_and_a_restart_are_no_action_items() -> None:
+    text = (
+        "Project Manager: I'll shortly ask for three presentations about the remote control design.\n"
+        "Project Manager: Before I do that, however, I will go through the new project requirements today.\n"
+        "Marketing: Let's assume those are the posterior probabilities of the whole network.\n"
+        "Industrial Designer: We need to decide what is going to make our remote control different.\n"
+        "Professor: I'll dis I'll disregard these numbers from the last experiment.\n"
+        "Marketing: Yes, I'll just get this slide up on the screen for everybody.\n"
+        "User Interface: It's probably easier if you put it on yours and then I'll just email it to you.\n"
+        "Project Manager: We'll skip next week, and we'll meet two weeks from now in the big room.\n"
+    )
+    tasks = [a.task for a in extract_facets(text).action_items]
+    assert tasks == [
+        "It's probably easier if you put it on yours and then I'll just email it to you.",
+        "We'll skip next week, and we'll meet two weeks from now in the big room.",
+    ], tasks
