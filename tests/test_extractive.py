@@ -472,3 +472,13 @@ def test_picked_list_items_keep_their_lists_heading(tok: Tokenizer) -> None:
         tokenizer=tok,
     )
     assert check(top) >= 1, top
+
+
+def test_a_list_label_is_the_headings_words() -> None:
+    from batchsum.backends.units import units_from_text
+
+    page = "## **Risks:** ##\n\n- The radio link fails in a storm and readings arrive a day late.\n"
+    items = [u for u in units_from_text(page, "document") if u.text.startswith("- ")]
+    assert [u.heading for u in items] == ["Risks"]
+    long = "## What we will not build this year, whatever the council asks of us\n\n- A mobile app for the buoys.\n"
+    assert [u.heading for u in units_from_text(long, "document") if u.text.startswith("- ")] == [""]

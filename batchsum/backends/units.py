@@ -268,7 +268,7 @@ _LABEL_WORDS = 8  # a heading or lead-in line this short names its list; a longe
 
 def _label(title: str) -> str:
     """A list's heading as a label for its items in a summary ("Non-goals"), or "" for a long one."""
-    title = title.strip().strip("*_").rstrip(":").strip()
+    title = title.strip().rstrip("#").strip().strip("*_").rstrip(":").strip()  # "## Goals ##", "**Goals:**"
     return title if title and word_count(title) <= _LABEL_WORDS else ""
 
 
