@@ -624,6 +624,24 @@ def fix_spacing(sentence: str) -> str:
     return _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
 
 
+def balance_quotes(sentence: str) -> str:
+    """A sentence cut from a longer quotation with its quotation marks made whole: one that starts inside it
+    (``Are you sure?" he asked.``) gets the opening mark, one whose quotation runs on past it (``"An old man
+    stood in the kitchen.``) the closing mark, so a summary never shows a stray quotation mark."""
+    opening, closing = sentence.count("“"), sentence.count("”")
+    if closing > opening and sentence.index("”") < (sentence.find("“") % (len(sentence) + 1)):
+        sentence = "“" + sentence
+    elif opening > closing and sentence.rfind("“") > sentence.rfind("”"):
+        sentence = sentence + "”"
+    if sentence.count('"') % 2:
+        first = sentence.index('"')
+        before = sentence[first - 1] if first else " "
+        if before.isdigit():  # 12" is twelve inches, not a quotation
+            return sentence
+        sentence = sentence + '"' if before.isspace() or before in "([—–-" else '"' + sentence
+    return sentence
+
+
 BACKCHANNELS = frozenset(
     """
     yeah yes yep yup yea ya no nope nah okay ok kay alright right sure fine good great cool nice wow oh ah

@@ -122,13 +122,13 @@ _WHOLE = re.compile(r"[.!?…][\"'”’)\]]*$")
 
 
 def clean_text_line(out: Path) -> str:
-    """Clean-text checks over the finals of one output tree (targets: 0, 0, 0, <= 2 %, >= 80 %)."""
+    """Clean-text checks over the finals of one output tree (targets: 0, 0, 0, 0, <= 2 %, >= 80 %)."""
     from batchsum.evaluate.scoring import plain_text
     from batchsum.navigation import summary_only
     from batchsum.text import parse_speaker_line
     from batchsum.tree import iter_tree
 
-    glued = markup = spacing = lines = cut = convo = named = 0
+    glued = markup = spacing = stray = lines = cut = convo = named = 0
     for node in iter_tree(out):
         if node.path.parent.name != "L3" or node.path.name != "final.md":
             continue
@@ -138,13 +138,14 @@ def clean_text_line(out: Path) -> str:
             glued += len(_GLUED.findall(line))
             markup += len(_MARKUP.findall(line))
             spacing += len(_SPACING.findall(line))
+            stray += line.count('"') % 2 + (line.count("“") != line.count("”"))  # a quotation left open or shut
             cut += not _WHOLE.search(line.rstrip())
             if conversation:
                 convo += 1
                 named += parse_speaker_line(line)[0] is not None
     share = f"{100.0 * named / convo:.0f} %" if convo else "-"
     return (
-        f"clean text: {glued} glued words, {markup} markup, {spacing} tokenizer spacings, "
+        f"clean text: {glued} glued words, {markup} markup, {spacing} tokenizer spacings, {stray} stray quotation marks, "
         f"{100.0 * cut / max(1, lines):.1f} % of {lines} lines cut, conversation lines naming a speaker {share}"
     )
 

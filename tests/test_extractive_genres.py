@@ -629,3 +629,27 @@ def test_an_inline_comment_and_a_wrapped_link_keep_their_sentence_whole() -> Non
     assert texts[0].startswith("In the “Implementing a Trait on a Type” section in Chapter 10, we mentioned"), texts
     assert texts[0].endswith("local to our crate."), texts
     assert "[" not in " ".join(texts) and "“Creating Different Types with Tuple Structs” section" in texts[1], texts
+
+
+def test_a_sentence_cut_from_a_longer_quotation_shows_whole_quotation_marks(tok: Tokenizer) -> None:
+    story = (
+        'The Wizard paced the laboratory behind the throne room. "Where is everybody? Are you sure you told '
+        'them tonight?" he asked the maid who was setting the long table near the fire. She nodded firmly. '
+        '"An old man with white hair stood waiting for us in the kitchen. Two stalwart youths guarded the door '
+        'with their axes," said the captain to the crowd in the square. “I have been to the lawyer about the '
+        "family matters. We talked of the loss of the great yellow diamond,” Franklin told the sergeant. "
+        'A 12" pipe had burst under the floor of the old kitchen in the night.'
+    )
+    texts = [u.text for u in units_from_text(story, "document")]
+    assert 'A 12" pipe had burst under the floor of the old kitchen in the night.' in texts  # inches, as they were
+    for text in texts[:-1]:
+        assert text.count('"') % 2 == 0 and text.count("“") == text.count("”"), text
+    assert (
+        '"Are you sure you told them tonight?" he asked the maid who was setting the long table near the fire.' in texts
+    )
+    assert '"An old man with white hair stood waiting for us in the kitchen."' in texts
+    quoted = story.rsplit("A 12", 1)[0]
+    out = summarize_text(
+        quoted, target_tokens=60, max_tokens=60, kind="standard", content_type="document", tokenizer=tok
+    )
+    assert out.count('"') % 2 == 0 and out.count("“") == out.count("”"), out

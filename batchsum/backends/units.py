@@ -31,6 +31,7 @@ from batchsum.model import ContentType
 from batchsum.text import (
     LIST_ITEM,
     QUOTE_MARKS,
+    balance_quotes,
     clean_transcript,
     conversation_lines,
     email_sender,
@@ -189,8 +190,8 @@ def units_from_text(
         ]
         # A sentence that stops without a full stop was broken off, unless the transcript has no punctuation.
         punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
-        for li, sent in sentences:
-            speaker = speakers[li]
+        for li, said in sentences:
+            speaker, sent = speakers[li], balance_quotes(said)
             words = word_count(sent)
             ok = (
                 words >= min_words
@@ -246,7 +247,7 @@ def units_from_text(
         )
         units.append(
             Unit(
-                sent,
+                balance_quotes(sent),  # shown; the scoring reads the words as they stand
                 sent,
                 None,
                 i / n,
