@@ -145,7 +145,8 @@ def clean_text_line(out: Path) -> str:
                 named += parse_speaker_line(line)[0] is not None
     share = f"{100.0 * named / convo:.0f} %" if convo else "-"
     return (
-        f"clean text: {glued} glued words, {markup} markup, {spacing} tokenizer spacings, {stray} stray quotation marks, "
+        f"clean text: {glued} glued words, {markup} markup, {spacing} tokenizer spacings, "
+        f"{stray} stray quotation marks, "
         f"{100.0 * cut / max(1, lines):.1f} % of {lines} lines cut, conversation lines naming a speaker {share}"
     )
 
