@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from batchsum.state import ManifestEntry
 
 STATE_NAME = DIGEST_STATE
-STATE_VERSION = 1
+# 2: one-line summaries without a heading or a date label; an older state's are computed again.
+STATE_VERSION = 2
 
 
 @dataclass

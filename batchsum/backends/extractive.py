@@ -267,11 +267,15 @@ def _join(units: list[Unit], order: list[int], joiner: str) -> str:
         for k, i in enumerate(order):
             item = LIST_ITEM.match(units[i].text) is not None
             label = units[i].heading if item else None
-            if label is not None and label != prev_label and label:
-                sep, piece = "\n\n", f"{label}:\n{units[i].text}"
-            else:
-                piece = units[i].text
-                sep = " " if not item and prev_label is None else "\n" if item and prev_label is not None else "\n\n"
+            piece = units[i].text
+            if item and label and label != prev_label:  # a new list: blank line, its label, its first item
+                sep, piece = "\n\n", f"{label}:\n{piece}"
+            elif item and prev_label is not None:  # the next item of the same list
+                sep = "\n"
+            elif not item and prev_label is None:  # prose after prose runs on
+                sep = " "
+            else:  # into a list or out of one
+                sep = "\n\n"
             text += ("" if k == 0 else sep) + piece
             prev_label = label
         return text
