@@ -482,3 +482,24 @@ def test_a_list_label_is_the_headings_words() -> None:
     assert [u.heading for u in items] == ["Risks"]
     long = "## What we will not build this year, whatever the council asks of us\n\n- A mobile app for the buoys.\n"
     assert [u.heading for u in units_from_text(long, "document") if u.text.startswith("- ")] == [""]
+
+
+def test_a_brief_line_holds_list_items_inline_after_their_label(tok: Tokenizer) -> None:
+    note = (
+        "# Packing list for the field trip\n\n"
+        "We leave on Friday at seven and come back on Sunday evening, so pack for two nights on the island.\n\n"
+        "## Bring\n\n- A warm jacket and a rain coat for the boat.\n- Sturdy shoes that can get wet on the rocks.\n"
+        "- A water bottle and lunch for Saturday.\n\n"
+        "## Do not bring\n\n- Phones or tablets, the island has no signal.\n- Glass bottles of any kind.\n"
+    )
+    for target in (20, 45, 60):
+        line = summarize_text(note, target_tokens=target, max_tokens=target + 10, kind="brief",
+                              content_type="document", tokenizer=tok)  # fmt: skip
+        assert "\n" not in line and " - " not in line and not line.startswith("- "), line
+        picked = [
+            item for item in ("A warm jacket", "Sturdy shoes", "A water bottle", "Phones", "Glass") if item in line
+        ]
+        assert picked, line
+        for item in picked:  # every item is read under its own list's label
+            label = "Do not bring: " if item in ("Phones", "Glass") else "Bring: "
+            assert line.rfind(label, 0, line.index(item)) >= 0, line

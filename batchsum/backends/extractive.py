@@ -357,13 +357,31 @@ def _brief(
     def line(picks: list[int]) -> str:  # one line; a conversation's one line per turn with its speaker
         if units[picks[0]].turn >= 0:
             return _join(units, sorted(picks), " ")
-        return " ".join(units[i].text for i in sorted(picks))
+        return _inline(units, sorted(picks))
 
     out = line(chosen)
     while len(chosen) > 1 and tokenizer.count(out) > cap:
         chosen.pop()
         out = line(chosen)
     return out
+
+
+def _inline(units: list[Unit], order: list[int]) -> str:
+    """Prose picks on one line. A line holds no list: an item goes without its bullet, the first of a
+    list after its label ("Bring: A warm jacket for the boat. A water bottle."), never as " - A warm ..."."""
+    parts: list[str] = []
+    prev: str | None = None  # the label of the list the previous pick belongs to; None: prose
+    for i in order:
+        text = units[i].text
+        bullet = LIST_ITEM.match(text)
+        if bullet is None:
+            parts.append(text)
+            prev = None
+            continue
+        label, body = units[i].heading, text[bullet.end() :]
+        parts.append(f"{label}: {body}" if label and label != prev else body)
+        prev = label
+    return " ".join(parts)
 
 
 def _order(units: list[Unit], chosen: list[int], kind: PromptKind) -> list[int]:
