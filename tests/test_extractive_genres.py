@@ -301,15 +301,22 @@ def test_index_blocks_and_footnotes_without_a_heading_are_dropped(tok: Tokenizer
         "Abbeville, i. 284, 300.\nAbbotsford labourers, i. 156.\nAbercorn, Lady, ii. 452.\n"
         "Acland, Sir Thomas, ii. 163, 168.\nAdam's class, High School, Edinburgh, ii. 274.\n\n"
         "[228] W. Scott, Esq., afterwards of Raeburn, the sheriff-substitute of the county.\n\n"
+        "[Footnote 6: In a letter to Dr. Chenevix, Bishop of Waterford (dated May\n23rd, 1758), Lord "
+        "Chesterfield speaks of the pamphlet.]\n\n"
+        "       Large Crown 8vo.    │ Containing  │ Containing the whole\n"
+        "                           │ 350 to 600  │of the text with some\n\n"
         "The storm in January buried the barn and the family dug a tunnel to reach the cows.\n"
         "In March a letter from the city offered the daughter a place at the school[12].\n"
     )
     out, _ = summarize(chunk, tok, "standard", "document", 0.4)
     assert "storm" in out and "letter" in out
     assert "Abbeville" not in out and "Acland" not in out and "Raeburn" not in out
+    assert "Chenevix" not in out and "│" not in out and "Containing" not in out
     assert "[12]" not in out  # footnote markers are not summary text
     assert is_index_block(chunk.split("\n\n")[0].splitlines())
     assert is_footnote("[228] W. Scott, Esq., afterwards of Raeburn.")
+    assert is_footnote("[Footnote 6: In a letter to Dr. Chenevix, Bishop of Waterford (dated May")
+    assert line_kind("                           │ 350 to 600  │of the text with some") == "table"
 
 
 def test_hierarchical_final_is_capped_at_a_human_length(tok: Tokenizer) -> None:

@@ -153,7 +153,7 @@ def line_kind(line: str, repeated: frozenset[str] = frozenset()) -> str | None:
         return "separator"
     if s.startswith("#"):
         return "heading"
-    if s.startswith("|") and s.endswith("|"):
+    if (s.startswith("|") and s.endswith("|")) or sum(map(s.count, "│┃║")) >= 2:  # Markdown's or drawn
         return "table"
     words = s.split()
     if len(words) <= 12 and _norm_line(s) in repeated:
@@ -191,7 +191,8 @@ def is_heading(line: str, prev: str | None, nxt: str | None) -> bool:
     return s.istitle() or len(s) < 0.6 * len(nxt.strip())
 
 
-_FOOTNOTE = re.compile(r"^\s*\[(?:\d{1,4}|[a-z*†])\]\s")  # "[228] W. Scott, Esq., ..."
+# "[228] W. Scott, Esq., ...", and Project Gutenberg's "[Footnote 6: In a letter to ...]".
+_FOOTNOTE = re.compile(r"^\s*\[(?:(?:\d{1,4}|[a-z*†])\]\s|Footnote [\w*†]{1,4}:)")
 
 
 def is_footnote(line: str) -> bool:
