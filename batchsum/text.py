@@ -624,15 +624,19 @@ def fix_spacing(sentence: str) -> str:
     return _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
 
 
+_QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"))  # English, Chinese and Japanese quotation marks
+
+
 def balance_quotes(sentence: str) -> str:
     """A sentence cut from a longer quotation with its quotation marks made whole: one that starts inside it
     (``Are you sure?" he asked.``) gets the opening mark, one whose quotation runs on past it (``"An old man
     stood in the kitchen.``) the closing mark, so a summary never shows a stray quotation mark."""
-    opening, closing = sentence.count("“"), sentence.count("”")
-    if closing > opening and sentence.index("”") < (sentence.find("“") % (len(sentence) + 1)):
-        sentence = "“" + sentence
-    elif opening > closing and sentence.rfind("“") > sentence.rfind("”"):
-        sentence = sentence + "”"
+    for open_mark, close_mark in _QUOTE_PAIRS:
+        opening, closing = sentence.count(open_mark), sentence.count(close_mark)
+        if closing > opening and sentence.index(close_mark) < (sentence.find(open_mark) % (len(sentence) + 1)):
+            sentence = open_mark + sentence
+        elif opening > closing and sentence.rfind(open_mark) > sentence.rfind(close_mark):
+            sentence = sentence + close_mark
     if sentence.count('"') % 2:
         first = sentence.index('"')
         before = sentence[first - 1] if first else " "

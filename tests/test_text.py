@@ -441,3 +441,16 @@ def test_agent_tool_records_reach_the_summarizer_verbatim() -> None:
     assert any("[*]" in r for r in records) and any("{" in r for r in records)
     units = units_from_text(digest.text, "conversation")
     assert [u.body for u in units if u.speaker == "Tool"] == records
+
+
+def test_a_sentence_cut_from_a_quotation_gets_its_missing_mark() -> None:
+    from batchsum.text import balance_quotes
+
+    assert balance_quotes('Are you sure?" he asked.') == '"Are you sure?" he asked.'
+    assert balance_quotes('"An old man stood waiting.') == '"An old man stood waiting."'
+    assert balance_quotes("He said “yes and went.") == "He said “yes and went.”"
+    assert balance_quotes("you went back to your room——”") == "“you went back to your room——”"
+    assert balance_quotes("「これは社交ではありません。") == "「これは社交ではありません。」"
+    assert balance_quotes("よろしい」と彼は言った。") == "「よろしい」と彼は言った。"
+    for whole in ('A 12" pipe burst.', "“a” and “b”.", "No quotation here.", '"Done," she said.'):
+        assert balance_quotes(whole) == whole
