@@ -55,6 +55,36 @@ def paragraphs_by_part(text: str, parts: list[str]) -> str:
     return "\n\n".join(p for _, p in pairs) if pairs else text
 
 
+_DAY_LABEL = re.compile(r"\*\*[^*\n]{1,60}\.\*\* ")  # "**3 November.** " opening a month's paragraph
+
+
+def day_labelled(text: str, days: list[str]) -> str:
+    """A year's words for one month (sentences picked from the month's paragraphs ``days``), each run of
+    sentences from one paragraph after that paragraph's day label, so none reads as another day's."""
+    pairs = _by_part(text, days)
+    if not pairs:
+        return text
+    out = []
+    for i, sentences in pairs:
+        label = _day_label(days[i])
+        says = sentences.startswith(label.strip()) or _SAYS_DAY.match(sentences[:60]) is not None
+        out.append(label + sentences if label and not says else sentences)
+    return " ".join(out)
+
+
+_SAYS_DAY = re.compile(r"_?(" + "|".join(MONTH_NAMES) + r")_?\.? (\d{1,2})\b")  # "_February_ 1.--A most ..."
+
+
+def _day_label(paragraph: str) -> str:
+    """The day label a month's paragraph opens with (``**3 November.** ``), or the one its own opening
+    words give ("_February_ 1.--" is ``**1 February.** ``), or ""."""
+    label = _DAY_LABEL.match(paragraph)
+    if label:
+        return label.group(0)
+    said = _SAYS_DAY.match(paragraph[:60])
+    return f"**{int(said.group(2))} {said.group(1)}.** " if said else ""
+
+
 def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFacts]) -> str:
     """A digest's text as written: an extractive month's (or folder's) with a paragraph per entry it
     quotes, in order, each opening with that entry's day (``**3 November.**``; a folder's: its file's

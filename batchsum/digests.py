@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.backends.budget import TOKENS_PER_WORD, output_budget
 from batchsum.backends.registry import make_backends
-from batchsum.digest_pages import digest_body, final_link, links_block, relative_link
+from batchsum.digest_pages import day_labelled, digest_body, final_link, links_block, relative_link
 from batchsum.digest_state import (
     DigestState,
     Final,
@@ -223,7 +223,7 @@ async def by_month(
     cut = dict(zip(subs, await asyncio.gather(*map(summarize, subs.values())), strict=True))
     paragraphs: list[str] = []
     for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
-        body = " ".join((cut[i].text if i in cut else part).split())
+        body = " ".join((day_labelled(cut[i].text, subs[i].parts or []) if i in cut else part).split())
         if body:
             paragraphs.append(head + body)
     text = "\n\n".join(paragraphs)

@@ -337,6 +337,8 @@ def test_an_extractive_year_reads_month_by_month_in_the_months_own_words(corpus:
     year = text(out / "digests" / "2025.md")
     paragraphs = year.split("\n\n")
     assert [p.split(" ", 1)[0] for p in paragraphs] == ["**November.**", "**December.**"]
+    for paragraph in paragraphs:  # a month's words go under their day, as in the month's digest
+        assert re.match(r"\*\*\w+\.\*\* \*\*\d{1,2} (?:November|December)\.\*\* ", paragraph), paragraph
     for paragraph, month in zip(paragraphs, ("2025-11", "2025-12"), strict=True):
         source = " ".join(text(out / "digests" / "2025" / f"{month}.md").split())
         body = paragraph.split(" ", 1)[1]
@@ -493,3 +495,14 @@ def test_one_line_leaves_out_a_heading_and_a_date_label() -> None:
     assert one_line("2026-10-12: The review with our program officer went badly.") == (
         "The review with our program officer went badly."
     )
+
+
+def test_a_years_words_for_a_month_go_under_their_day() -> None:
+    from batchsum.digest_pages import day_labelled
+
+    days = ["**3 May.** We left Oslo at dawn. The sea was calm.", "_May_ 9.--Ingrid wrote from Bergen. She is well."]
+    assert (
+        day_labelled("The sea was calm. She is well.", days) == "**3 May.** The sea was calm. **9 May.** She is well."
+    )
+    assert day_labelled("_May_ 9.--Ingrid wrote from Bergen.", days) == "_May_ 9.--Ingrid wrote from Bergen."
+    assert day_labelled("In short, a calm voyage.", days) == "In short, a calm voyage."  # an LLM's words
