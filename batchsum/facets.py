@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from batchsum.backends.noise import is_fragment
+from batchsum.backends.units import STOPWORDS
 from batchsum.compact.extractors import find_paths
 from batchsum.text import SHORT_WORDS, clean_transcript, conversation_lines, split_sentences
 
@@ -332,7 +333,9 @@ def _entities(
         counts[word] += 2  # an identifier or acronym is a name the first time it is seen
     for name, n in Counter(m.group(1) for m in _CAPNAME.finditer(prose)).items():
         words = name.lower().split()
-        if n >= 2 and name not in speakers and not any(w in lower or w in _STOP or w in _NOT_NAMES for w in words):
+        # A function word is never a name, even one a transcript capitalised mid-sentence ("How Shall we").
+        if n >= 2 and name not in speakers and not any(w in lower or w in _STOP or w in STOPWORDS or w in _NOT_NAMES
+                                                       for w in words):  # fmt: skip
             counts[name] += n
     names: list[str] = []
     for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], prose.find(kv[0]))):

@@ -170,3 +170,12 @@ def test_the_meetings_own_agenda_a_supposition_and_a_restart_are_no_action_items
         "It's probably easier if you put it on yours and then I'll just email it to you.",
         "We'll skip next week, and we'll meet two weeks from now in the big room.",
     ], tasks
+
+
+def test_a_function_word_capitalised_mid_sentence_is_no_name() -> None:
+    text = (
+        "Ana: And How Shall we do the logo for the Porto office, in black or not?\n"
+        "Ben: I asked Porto, and How Shall we pay for the printing of the logo?\n"
+    )
+    names = extract_facets(text).entities
+    assert "Porto" in names and "Shall" not in names
