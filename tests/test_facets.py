@@ -174,8 +174,8 @@ def test_the_meetings_own_agenda_a_supposition_and_a_restart_are_no_action_items
 
 def test_a_function_word_capitalised_mid_sentence_is_no_name() -> None:
     text = (
-        "Ana: And How Shall we do the logo for the Porto office, in black or not?\n"
-        "Ben: I asked Porto, and How Shall we pay for the printing of the logo?\n"
+        "Ana: We open an office in Porto. How Shall we do the logo for it, in black or not?\n"
+        "Ben: I asked the people in Porto. How Shall we pay for the printing of the logo?\n"
     )
     names = extract_facets(text).entities
     assert "Porto" in names and "Shall" not in names
