@@ -208,6 +208,10 @@ def summarize_text(
         return trim_to_sentence_boundary(" ".join(source.split()), target, tokenizer)[0]
     for u in units:
         u.terms = terms(u.body, language)
+    if kind == "standard" and len({u.date for u in units if u.date}) == 1:
+        # A whole text of one dated entry: its file says the date, a "2026-10-12: " label would only repeat it.
+        for u in units:
+            u.date = None
 
     mat = Matrix(units, params.vector_w)
     rel = relevance(units, mat, meta, kind in ("brief", "standard"), params)
