@@ -16,6 +16,7 @@ from batchsum.navigation import (
     title_for,
 )
 from batchsum.periods import (
+    DATE_LABEL,
     MONTH_NAMES,
     FileFacts,
     Period,
@@ -27,9 +28,6 @@ if TYPE_CHECKING:
     pass
 
 
-_DATE_LABEL = re.compile(r"^\d{4}-\d{2}-\d{2}: ", re.MULTILINE)  # how an extractive journal summary dates a line
-
-
 def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
     """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
     that input's index; None when a sentence is not any input's (an LLM's text)."""
@@ -37,7 +35,7 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
     paragraphs: list[tuple[int, list[str]]] = []
     # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
     # it ran on to a dated line (a meeting's, undated in its final) may be another day's.
-    for sentence in split_sentences(_DATE_LABEL.sub("", text)):
+    for sentence in split_sentences(DATE_LABEL.sub("", text)):
         flat = " ".join(sentence.text.split())
         where = next((i for i, p in enumerate(norm) if flat in p), None)
         if where is None:
@@ -55,7 +53,7 @@ def paragraphs_by_part(text: str, parts: list[str]) -> str:
     return "\n\n".join(p for _, p in pairs) if pairs else text
 
 
-_DAY_LABEL = re.compile(r"\*\*[^*\n]{1,60}\.\*\* ")  # "**3 November.** " opening a month's paragraph
+_DAY_LABEL = re.compile(r"\*\*\d{1,2} (?:" + "|".join(MONTH_NAMES) + r")\.\*\* ")  # "**3 November.** ", as written
 
 
 def day_labelled(text: str, days: list[str]) -> str:

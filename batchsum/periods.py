@@ -56,7 +56,7 @@ ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most t
 _ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})")
 _WS = re.compile(r"\s+")
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")  # a Markdown heading line
-_DATE_LABEL = re.compile(r"^\d{4}-\d{2}-\d{2}: ", re.MULTILINE)  # an extractive journal summary's line label
+DATE_LABEL = re.compile(r"^\d{4}-\d{2}-\d{2}: ", re.MULTILINE)  # an extractive journal summary's line label
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(?=\s|$)")
 
 
@@ -199,7 +199,7 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
     Markdown heading ("# 2026-10-03 — Saturday", atop a file kept whole as its summary) and a line's date
     label ("2026-10-12: ") are left out: the line is shown beside the file's date."""
     text = "\n".join(line for line in summary.split("\n") if not _HEADING.match(line))
-    flat = _WS.sub(" ", _DATE_LABEL.sub("", text)).strip()
+    flat = _WS.sub(" ", DATE_LABEL.sub("", text)).strip()
     if not flat:
         return ""
     first = flat

@@ -633,10 +633,11 @@ def balance_quotes(sentence: str) -> str:
     stood in the kitchen.``) the closing mark, so a summary never shows a stray quotation mark."""
     for open_mark, close_mark in _QUOTE_PAIRS:
         opening, closing = sentence.count(open_mark), sentence.count(close_mark)
-        if closing > opening and sentence.index(close_mark) < (sentence.find(open_mark) % (len(sentence) + 1)):
-            sentence = open_mark + sentence
+        first_open = sentence.find(open_mark)
+        if closing > opening and (first_open < 0 or sentence.index(close_mark) < first_open):
+            sentence = open_mark + sentence  # it starts inside the quotation
         elif opening > closing and sentence.rfind(open_mark) > sentence.rfind(close_mark):
-            sentence = sentence + close_mark
+            sentence = sentence + close_mark  # the quotation runs on past it
     if sentence.count('"') % 2:
         first = sentence.index('"')
         before = sentence[first - 1] if first else " "
