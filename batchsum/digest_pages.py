@@ -46,13 +46,6 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
     return [(i, " ".join(p)) for i, p in paragraphs] or None
 
 
-def paragraphs_by_part(text: str, parts: list[str]) -> str:
-    """An extractive digest with a paragraph per input it quotes (a day, a month), in order; any other
-    text (an LLM's, which quotes nothing verbatim) as it is."""
-    pairs = _by_part(text, parts)
-    return "\n\n".join(p for _, p in pairs) if pairs else text
-
-
 _DAY_LABEL = re.compile(r"\*\*\d{1,2} (?:" + "|".join(MONTH_NAMES) + r")\.\*\* ")  # "**3 November.** ", as written
 
 

@@ -312,18 +312,6 @@ def test_pipeline_file_sets_the_digest_budgets(tmp_path: Path) -> None:
     assert (cfg.digests, cfg.digest_month_words, cfg.digest_year_words) == (False, 120, 400)
 
 
-def test_an_extractive_digest_gets_a_paragraph_per_input_it_quotes() -> None:
-    from batchsum.digest_pages import paragraphs_by_part
-
-    parts = ["We left Oslo at dawn. The sea was calm.", "Ingrid wrote from Bergen.\nShe is well."]
-    text = "We left Oslo at dawn. Ingrid wrote from Bergen. She is well. The sea was calm."
-    assert paragraphs_by_part(text, parts) == (
-        "We left Oslo at dawn.\n\nIngrid wrote from Bergen. She is well.\n\nThe sea was calm."
-    )
-    written = "In short, a calm voyage and good news from Bergen."  # an LLM's words: kept as written
-    assert paragraphs_by_part(written, parts) == written
-
-
 def test_an_extractive_year_reads_month_by_month_in_the_months_own_words(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     for day, i in (("2025-12-08", 3), ("2025-12-15", 4), ("2025-12-30", 5)):  # December outweighs November
@@ -414,6 +402,12 @@ def test_a_month_digest_names_the_day_of_each_paragraph_unless_it_does_already()
     text = "We left Oslo at dawn. _May_ 9.--Ingrid wrote from Bergen."
     assert digest_body(Period("month", "2026-05"), text, parts, owners) == (
         "**3 May.** We left Oslo at dawn.\n\n_May_ 9.--Ingrid wrote from Bergen."
+    )
+    # A paragraph per run of sentences from one entry, in the order picked: back to an entry, its day again.
+    back = "We left Oslo at dawn. Ingrid wrote from Bergen. She is well. The sea was calm."
+    assert digest_body(Period("month", "2026-05"), back, parts, owners) == (
+        "**3 May.** We left Oslo at dawn.\n\n**9 May.** Ingrid wrote from Bergen. She is well.\n\n"
+        "**3 May.** The sea was calm."
     )
     undated = [FileFacts("notes/stand*up.md", "k3", None, "", 9), FileFacts("notes/b.md", "k4", None, "", 9)]
     assert digest_body(Period("folder", "notes"), text, parts, undated).startswith("**stand\\*up.** We left")
