@@ -16,12 +16,11 @@ from batchsum.navigation import (
     title_for,
 )
 from batchsum.periods import (
-    DATE_LABEL,
     MONTH_NAMES,
     FileFacts,
     Period,
 )
-from batchsum.text import split_sentences
+from batchsum.text import DATE_LABEL, split_sentences
 from batchsum.tree import node_path
 
 if TYPE_CHECKING:

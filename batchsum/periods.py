@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
+from batchsum.text import DATE_LABEL
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -56,7 +57,6 @@ ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most t
 _ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})")
 _WS = re.compile(r"\s+")
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")  # a Markdown heading line
-DATE_LABEL = re.compile(r"^\d{4}-\d{2}-\d{2}: ", re.MULTILINE)  # an extractive journal summary's line label
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(?=\s|$)")
 
 

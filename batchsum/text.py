@@ -16,6 +16,7 @@ from dataclasses import dataclass
 __all__ = [
     "BACKCHANNELS",
     "BLANK_LINES",
+    "DATE_LABEL",
     "LIST_ITEM",
     "QUOTE_MARKS",
     "SHORT_WORDS",
@@ -440,6 +441,9 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
         _split_block(text[block_start:end], block_start, out, language)
 
 
+# How an extractive journal summary dates a line ("2025-03-02: ..."): written by the summarizer, read back
+# by the level above, and left out where a digest or a one-line summary gives the day itself.
+DATE_LABEL = re.compile(r"^(\d{4}-\d{2}-\d{2}): ", re.MULTILINE)
 QUOTE_MARKS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)  # a Markdown blockquote line's "> " marks
 LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])\s")  # a bulleted or numbered list item
 

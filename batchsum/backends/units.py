@@ -29,6 +29,7 @@ from batchsum.backends.noise import (
 from batchsum.language import content_terms, word_count
 from batchsum.model import ContentType
 from batchsum.text import (
+    DATE_LABEL,
     LIST_ITEM,
     QUOTE_MARKS,
     balance_quotes,
@@ -227,7 +228,7 @@ def units_from_text(
     for i, (raw, role, date, section, title, bi) in enumerate(spans):
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
         sent = fix_spacing(" ".join(_FOOTNOTE_MARK.sub("", QUOTE_MARKS.sub("", raw)).split()))
-        m = _DATE_PREFIX.match(sent)
+        m = DATE_LABEL.match(sent)
         if m:
             carried, sent = m.group(1), sent[m.end() :]
         elif date is not None:
@@ -294,9 +295,6 @@ def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
     out.append(sentence[start:].strip())
     return [s for s in out if s]
 
-
-# How a journal summary marks its entries ("2025-03-02: ..."), read back by the level above.
-_DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2}): ")
 
 # "pages[131]", and the placeholder of a citation in scraped papers ("nerves <cit>."): the reader of a summary
 # has no footnotes or bibliography.
