@@ -57,7 +57,8 @@ _SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.
 
 _CLOSERS = "\"'”’»)]"
 _OPENERS = "\"'“‘«([-—–*•¿¡"
-_END_PUNCT = re.compile(r"[.!?…]+[" + re.escape(_CLOSERS) + r"]*(?=\s|$)")
+# A spaced ellipsis (". . .", common in printed books) is one mark, not three one-dot sentences.
+_END_PUNCT = re.compile(r"(?:\.(?:[ \t]\.){2,}|[.!?…]+)[" + re.escape(_CLOSERS) + r"]*(?=\s|$)")
 # Full-width terminals end a sentence wherever they stand (CJK text has no space after them).
 _CJK_CLOSERS = "」』”’）》〉】\"'"
 _CJK_END = re.compile(r"[。！？]+[" + re.escape(_CJK_CLOSERS) + r"]*")
@@ -544,6 +545,9 @@ SHORT_WORDS = frozenset(
 )
 _CUT_OFF_KEEPS = SHORT_WORDS | frozenset("ad ah aw dr em et ex ma mr ms ow pa st vs x ya yo".split())
 _ORPHAN_END = re.compile(r"(?<=[.!?])[ \t]+[.!?]+(?=\s|$)")
+# A printed book's spaced ellipsis (". . .") is one mark; left spaced, _ORPHAN_END would take it for
+# tokenizer debris and keep one period ("He paused. and then").
+_SPACED_ELLIPSIS = re.compile(r"\.(?:[ \t]\.){2,}")
 # The look-behinds start a match only where a run of blanks starts: tried from every blank of a long run,
 # these were quadratic (seconds for 30,000 spaces). Same matches.
 _SPACE_BEFORE = re.compile(r"(?<![ \t])[ \t]+([,.;:!?%)\]}])")
@@ -560,8 +564,8 @@ _COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
 _LINE_HEAD = re.compile(r"^[ \t,;:.\-–—]+", re.MULTILINE)
 _LINE_TAIL = re.compile(r"(?<![ \t,;:])[ \t,;:]+$", re.MULTILINE)
 _SPACES = re.compile(r"[ \t]{2,}|\t")
-# Only a word: "pyproject.toml" or "e.g." opening a line keeps its case.
-_LOWER_AFTER_END = re.compile(r"(^|[.!?] )([a-z])(?=[a-z'-]*(?:[\s,;:!?]|\.(?!\w)|$))", re.MULTILINE)
+# Only a word: "pyproject.toml" or "e.g." opening a line keeps its case; so does one after an ellipsis.
+_LOWER_AFTER_END = re.compile(r"(^|(?<!\.\.)[.!?] )([a-z])(?=[a-z'-]*(?:[\s,;:!?]|\.(?!\w)|$))", re.MULTILINE)
 
 
 # A line holding a straight quote spaced off on both sides, as a tokenizer leaves it ('say , " this is it " and').
@@ -608,7 +612,7 @@ def clean_transcript(text: str) -> str:
         s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in _CUT_OFF_KEEPS else "", s)
     s = _REPEAT.sub(r"\1", s)
     s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)
-    s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
+    s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", _SPACED_ELLIPSIS.sub("...", s)))
     s = _MULTI_PUNCT.sub(r"\1", s)
     s = _COMMA_BEFORE_END.sub(r"\1", s)
     s = _LINE_TAIL.sub("", _LINE_HEAD.sub("", s))
@@ -622,6 +626,8 @@ def fix_spacing(sentence: str) -> str:
     if " " not in sentence:
         return sentence
     s = _QUOTE_SPACED_OFF.sub('"', sentence)
+    if ". ." in s:
+        s = _SPACED_ELLIPSIS.sub("...", s)
     if "'" in s or "’" in s:  # no apostrophe, no clitic to rejoin (most sentences: half of this function's time)
         s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
         s = _SPLIT_CLITIC.sub(r"\1\2", s)

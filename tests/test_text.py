@@ -285,6 +285,20 @@ def test_a_turn_of_several_speakers_names_them_all_and_a_lead_in_with_a_comma_is
     assert not any("LAURA:" in body for _, body in turns)  # not glued into the game master's turn
 
 
+def test_a_spaced_ellipsis_is_one_mark() -> None:
+    from batchsum.text import fix_spacing
+
+    # As printed books set it: a lower-case word after it goes on with the sentence.
+    assert texts("He paused . . . and then he spoke. It was over . . . . The end came.") == [
+        "He paused . . . and then he spoke.",
+        "It was over . . . .",
+        "The end came.",
+    ]
+    # Shown as an ellipsis, not cut to one period ("He paused. and then he spoke.").
+    assert fix_spacing("He paused . . . and then he spoke.") == "He paused... and then he spoke."
+    assert clean_transcript("Ann: well . . . maybe we go .") == "Ann: well... maybe we go."
+
+
 def test_fix_spacing_undoes_tokenizer_spacing_in_prose() -> None:
     from batchsum.backends.units import units_from_text
     from batchsum.text import fix_spacing
