@@ -13,8 +13,14 @@ from batchsum import jsonio
 __all__ = ["render_chat", "render_subtitles"]
 
 
+# Instructions to the model, not the conversation: a summary ("System: Answer questions about ...") or a
+# search hit on them says nothing about what was discussed.
+INSTRUCTION_ROLES = frozenset({"system", "developer"})
+
+
 def render_chat(raw_text: str, path: Path) -> str:
-    """Render OpenAI chat messages (.jsonl lines or a ``messages`` list) as ``Role: content`` lines."""
+    """Render OpenAI chat messages (.jsonl lines or a ``messages`` list) as ``Role: content`` lines, leaving
+    out the system and developer messages (:data:`INSTRUCTION_ROLES`)."""
     messages: list[Any]
     stripped = raw_text.strip()
     if not stripped:
@@ -57,6 +63,8 @@ def render_chat(raw_text: str, path: Path) -> str:
             raise ValueError(
                 f"JSON is not a conversation: message {i + 1} has no 'content' (expected {{'role', 'content'}})"
             )
+        if str(m.get("role") or "").strip().lower() in INSTRUCTION_ROLES:
+            continue
         role = str(m.get("name") or m.get("role") or "unknown").strip()
         content = m["content"]
         if isinstance(content, list):  # multi-part content: keep the text parts

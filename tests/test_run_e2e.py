@@ -112,6 +112,10 @@ def test_ignore_file_hidden_and_types(sample_run: tuple[Path, Path, dict]) -> No
         meta, body = read_node(out / by_ext[ext] / "summaries" / "L3" / "final.md")
         assert meta["content_type"] == "conversation"
         assert "WEBVTT" not in body and '"role"' not in body
+    # A chat's system message instructs the model; the conversation is the user's and the assistant's.
+    meta, body = read_node(out / by_ext[".jsonl"] / "summaries" / "L3" / "final.md")
+    assert "System" not in meta["participants"] and "System:" not in body
+    assert "harbor sensor network" not in body  # in the system message only
 
 
 def test_deterministic_and_rerun_does_nothing(sample_run: tuple[Path, Path, dict], tmp_path: Path) -> None:
