@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     pass
 
 
+# A paragraph holds no list: a picked item reads on after its label ("Goals: A client ..."), not "Goals: - A".
+_BULLET = re.compile(r"^[-*+•]\s+")
+
+
 def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
     """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
     that input's index; None when a sentence is not any input's (an LLM's text)."""
@@ -35,7 +39,7 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
     # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
     # it ran on to a dated line (a meeting's, undated in its final) may be another day's.
     for sentence in split_sentences(DATE_LABEL.sub("", text)):
-        flat = " ".join(sentence.text.split())
+        flat = _BULLET.sub("", " ".join(sentence.text.split()), count=1)
         where = next((i for i, p in enumerate(norm) if flat in p), None)
         if where is None:
             return None

@@ -416,6 +416,15 @@ def test_a_month_digest_names_the_day_of_each_paragraph_unless_it_does_already()
     assert digest_body(Period("year", "2026"), text, parts, owners) == text  # a year names its months itself
 
 
+def test_a_digest_paragraph_reads_a_list_item_on_after_its_label_without_its_bullet() -> None:
+    from batchsum.digest_pages import digest_body
+
+    parts = ["A new sync endpoint.\n\nGoals:\n- Every reading exactly once.\n- The full history.", "Ship in May."]
+    owners = [FileFacts("docs/design.md", "k1", None, "", 9), FileFacts("docs/plan.md", "k2", None, "", 9)]
+    body = digest_body(Period("folder", "docs"), "Goals:\n- Every reading exactly once.\n\nShip in May.", parts, owners)
+    assert body == "**design.** Goals: Every reading exactly once.\n\n**plan.** Ship in May."
+
+
 def test_a_folder_digest_ranks_below_a_file_of_its_folder_that_holds_as_much_of_the_query() -> None:
     import numpy as np
 
