@@ -392,6 +392,28 @@ def _utf8_name(name: str) -> bool:
     return True
 
 
+# Folder names that say what their files are. A name's words are matched whole (singular or plural), so
+# "dialogsum", "blog" and "catalog" are not logs and "recall" is no call; a long word may also open or end
+# a compound ("meetingnotes", "workjournal").
+_JOURNAL_FOLDER_WORDS = frozenset({"journal", "diary", "diaries", "daily", "dailies", "log", "logbook"})
+_CONVERSATION_FOLDER_WORDS = frozenset({"meeting", "transcript", "chat", "conversation", "call", "interview"})
+_COMPOUND_MIN = 7  # letters: "journal", "meeting" and longer open or end a compound word
+
+
+def _folder_words(name: str) -> set[str]:
+    """The keywords a folder name holds: its words, singular ("team-meetings": {"meeting"}), and the long
+    keywords a compound word opens or ends with ("meetingNotes", "workjournals")."""
+    out: set[str] = set()
+    for word in re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()):
+        stem = word[:-1] if word.endswith("s") else word
+        out.update(form for form in (word, stem) if form in _FOLDER_KEYWORDS)
+        out.update(k for k in _FOLDER_KEYWORDS if len(k) >= _COMPOUND_MIN and (stem.startswith(k) or stem.endswith(k)))
+    return out
+
+
+_FOLDER_KEYWORDS = _JOURNAL_FOLDER_WORDS | _CONVERSATION_FOLDER_WORDS
+
+
 def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     """Decide journal/conversation/document from extension, content shape and folder names."""
     agent = agent_transcript_reason(text)
@@ -400,11 +422,11 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     ext = path.suffix.lower()
     if ext in CHAT_EXTS or ext in SUBTITLE_EXTS:
         return "conversation", f"extension {ext}"
-    parts = [p.lower() for p in Path(relpath).parts[:-1]]
-    for part in parts:
-        if any(w in part for w in ("journal", "diary", "daily", "log")):
+    for part in Path(relpath).parts[:-1]:
+        words = _folder_words(part)
+        if words & _JOURNAL_FOLDER_WORDS:
             return "journal", f"folder '{part}'"
-        if any(w in part for w in ("meeting", "transcript", "chat", "conversation", "call", "interview")):
+        if words & _CONVERSATION_FOLDER_WORDS:
             return "conversation", f"folder '{part}'"
     sample = text[:20000]
     lines = [ln for ln in sample.splitlines() if ln.strip()]

@@ -388,6 +388,31 @@ def test_dialogsum_style_files_are_conversations(tmp_path: Path) -> None:
     assert detect_type(tmp_path / "dev_1.txt", text, "dev_1.txt")[0] == "conversation"
 
 
+@pytest.mark.parametrize(
+    ("folder", "kind"),
+    [
+        ("journal", "journal"),
+        ("diaries", "journal"),
+        ("Logbooks", "journal"),
+        ("work_journals", "journal"),
+        ("team-meetings", "conversation"),
+        ("meetingNotes", "conversation"),
+        ("sales-calls", "conversation"),
+        # A keyword inside another word says nothing: the file's own shape decides.
+        ("dialogsum", "conversation"),
+        ("blog", "conversation"),
+        ("catalog", "conversation"),
+        ("recall", "conversation"),
+    ],
+)
+def test_a_folder_name_types_its_files_by_its_words_not_its_letters(tmp_path: Path, folder: str, kind: str) -> None:
+    from batchsum.walk import detect_type
+
+    text = "\n".join(f"#Person{1 + i % 2}#: Line number {i} of a short talk about the weather." for i in range(6))
+    got, reason = detect_type(tmp_path / "dev_1.txt", text, f"{folder}/dev_1.txt")
+    assert got == kind, reason
+
+
 def test_a_screenplay_is_a_conversation(tmp_path: Path) -> None:
     from batchsum.walk import detect_type
 
