@@ -315,8 +315,14 @@ class _Builder:
                 return SummaryOutput(text="", backend="none", llm_calls=0), False
             async with gate:
                 labels = self.labels.get(req.node_id)
+                whole = "\n\n".join(p.strip() for p in req.parts if p.strip())
                 if labels is not None:
                     output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels)
+                elif self.identity[0] == "extractive" and self.tokenizer.count(whole) <= req.target_tokens:
+                    # Finals that fit the budget are quoted whole: a summary, always shorter than its
+                    # input, could only cut one (a month of one short entry read "That can bothe…").
+                    n = self.tokenizer.count(whole)
+                    output = SummaryOutput(text=whole, backend=self.identity[0], completion_tokens=n, llm_calls=0)
                 else:
                     output = await self._summarize(req)
             if "fallback" not in output.backend and output.text.strip():

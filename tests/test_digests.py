@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from batchsum.cli import main
 from batchsum.digest_state import load_state
 from batchsum.periods import FileFacts, Period, digest_folder, group, one_line, years_of
+from batchsum.navigation import summary_only
 from batchsum.tree import parse_markdown
 
 PLACES = ["Bergen", "Oslo", "Tromsø", "Stavanger", "Ålesund", "Bodø"]
@@ -509,3 +510,26 @@ def test_a_years_words_for_a_month_go_under_their_day() -> None:
     )
     assert day_labelled("_May_ 9.--Ingrid wrote from Bergen.", days) == "_May_ 9.--Ingrid wrote from Bergen."
     assert day_labelled("In short, a calm voyage.", days) == "In short, a calm voyage."  # an LLM's words
+
+
+def test_a_month_whose_entries_fit_its_budget_quotes_their_finals_whole(tmp_path: Path) -> None:
+    src = tmp_path / "journal"
+    src.mkdir()
+    # A short entry in January, one in March: the finals of each month fit its budget.
+    (src / "2026-01-11.md").write_text(
+        "I got proof-sheets today in which I have repeated a whole passage of history told before. "
+        "James is in an awful stew about it, and I cannot blame him. " * 2,
+        encoding="utf-8",
+    )
+    (src / "2026-03-02.md").write_text("Rain all day. The boat stayed in the harbor and so did I.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run(src, out)
+    for name, month in [("2026-01-11.md", "2026-01"), ("2026-03-02.md", "2026-03")]:
+        final = " ".join(
+            summary_only(parse_markdown((out / name / "summaries/L3/final.md").read_text("utf-8"))[1])
+            .split("<!--")[0]
+            .split()
+        )
+        _, body = parse_markdown((out / "digests" / "2026" / f"{month}.md").read_text(encoding="utf-8"))
+        paragraph = body.split("<!--")[0].strip().split("\n\n")[1]
+        assert "…" not in paragraph and " ".join(paragraph.split()).endswith(final), (final, paragraph)
