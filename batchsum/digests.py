@@ -318,7 +318,7 @@ class _Builder:
                 whole = "\n\n".join(p.strip() for p in req.parts if p.strip())
                 if labels is not None:
                     output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels)
-                elif self.identity[0] == "extractive" and self.tokenizer.count(whole) <= req.target_tokens:
+                elif self.identity[0] == "extractive" and self.tokenizer.count(whole) <= req.max_tokens:
                     # Finals that fit the budget are quoted whole: a summary, always shorter than its
                     # input, could only cut one (a month of one short entry read "That can bothe…").
                     n = self.tokenizer.count(whole)
