@@ -303,6 +303,10 @@ class _Builder:
             self.labels[req.node_id] = labels
         return req, key
 
+    def _fits(self, text: str, req: SummaryRequest) -> bool:
+        """Whether ``text`` is within the digest's cap in tokens and its budget in words."""
+        return self.tokenizer.count(text) <= req.max_tokens and len(text.split()) * TOKENS_PER_WORD <= req.target_tokens
+
     async def summarize(self, jobs: list[tuple[SummaryRequest, str]]) -> list[tuple[SummaryOutput, bool]]:
         """Outputs of ``jobs`` (stored ones reused), at most the LLM's concurrency at a time."""
         gate = asyncio.Semaphore(max(1, self.cfg.llm.concurrency))
@@ -318,7 +322,7 @@ class _Builder:
                 whole = "\n\n".join(p.strip() for p in req.parts if p.strip())
                 if labels is not None:
                     output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels)
-                elif self.identity[0] == "extractive" and self.tokenizer.count(whole) <= req.max_tokens:
+                elif self.identity[0] == "extractive" and self._fits(whole, req):
                     # Finals that fit the budget are quoted whole: a summary, always shorter than its
                     # input, could only cut one (a month of one short entry read "That can bothe…").
                     n = self.tokenizer.count(whole)
