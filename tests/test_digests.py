@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.digest_state import load_state
-from batchsum.periods import FileFacts, Period, digest_folder, group, one_line, years_of
 from batchsum.navigation import summary_only
+from batchsum.periods import FileFacts, Period, digest_folder, group, one_line, years_of
 from batchsum.tree import parse_markdown
 
 PLACES = ["Bergen", "Oslo", "Tromsø", "Stavanger", "Ålesund", "Bodø"]
