@@ -7,6 +7,7 @@ read digests without the summarizers or the event loop."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
@@ -73,15 +74,27 @@ class Final:
 def final_of(entry: ManifestEntry, meta: dict[str, Any], body: str) -> Final:
     """The digests' view of the final of ``entry`` (it has one) whose front matter is ``meta`` and whose
     body, links stripped, is ``body``: as read back from its file or as the run just wrote it."""
+    text = digest_input(meta, body)
     facts = FileFacts(
         relpath=entry.relpath,
         final_key=entry.final_key or "",
         date=real_date(meta.get("doc_date"), meta.get("date_source")),
-        line=one_line(summary_only(body)),
+        line=one_line(text if meta.get("kept_whole") else summary_only(body)),
         tokens=int(meta.get("output_tokens") or entry.final_tokens or 0),
         content_type=str(meta.get("content_type") or entry.content_type),
     )
-    return Final(facts, final_summary(body))
+    return Final(facts, text)
+
+
+_SOURCE_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
+
+
+def digest_input(meta: Mapping[str, Any], body: str) -> str:
+    """What a digest reads of a final whose front matter is ``meta`` and whose body (links stripped) is
+    ``body``: its summary text; of a file kept whole, the file without its YAML front matter (no prose)."""
+    if meta.get("kept_whole"):
+        return _SOURCE_FRONT_MATTER.sub("", body, count=1).strip()
+    return final_summary(body)
 
 
 def final_summary(body: str) -> str:

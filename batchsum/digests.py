@@ -29,9 +29,9 @@ from batchsum.digest_state import (
     DigestState,
     Final,
     PeriodState,
+    digest_input,
     digest_text,
     final_of,
-    final_summary,
     load_state,
     save_state,
     state_path,
@@ -129,10 +129,10 @@ def final_text(out: Path, facts: FileFacts, finals: Mapping[str, Final] | None =
     if final is not None and final.facts.final_key == facts.final_key:
         return final.text
     try:
-        _, body = read_node(node_path(out, facts.relpath, 3, None))
+        meta, body = read_node(node_path(out, facts.relpath, 3, None))
     except (OSError, ValueError):
         return ""
-    return final_summary(body)
+    return digest_input(meta, body)
 
 
 def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:

@@ -534,3 +534,18 @@ def test_a_month_whose_entries_fit_its_budget_quotes_their_finals_whole(tmp_path
         _, body = parse_markdown((out / "digests" / "2026" / f"{month}.md").read_text(encoding="utf-8"))
         paragraph = body.split("<!--")[0].strip().split("\n\n")[1]
         assert "…" not in paragraph and " ".join(paragraph.split()).endswith(final), (final, paragraph)
+
+
+def test_an_entry_kept_whole_reaches_its_digest_and_index_without_its_front_matter(tmp_path: Path) -> None:
+    src = tmp_path / "journal"
+    src.mkdir()
+    (src / "1826-05-16.md").write_text(
+        "---\ntitle: A sad day\ntags: [family]\n---\n\n_May_ 16.--She died at nine in the morning, easy at last.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    run(src, out)
+    _, month = parse_markdown((out / "digests" / "1826" / "1826-05.md").read_text(encoding="utf-8"))
+    index = (out / "index.md").read_text(encoding="utf-8")
+    for text in (month.split("<!--")[0], index.split("\n---\n", 1)[1]):
+        assert "She died at nine" in text and "title:" not in text and "tags:" not in text, text

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from batchsum.cli import main
 from batchsum.config import RunConfig
 from batchsum.index.search import MIN_RELEVANCE, search
+from batchsum.index.snippets import make_snippet
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -75,6 +76,51 @@ def test_snippets_are_clean_sentences(output: RunConfig) -> None:
         for h in hits:
             assert "<!--" not in h.snippet and "batchsum:links" not in h.snippet, h.snippet
             assert "{" not in h.snippet and "title:" not in h.snippet and "---" not in h.snippet, h.snippet
+
+
+GUIDE = """# The guessing game
+
+<a id="processing-a-guess"></a>
+
+### Processing a guess
+
+The first part of the guessing game asks for a guess, reads it and checks that the guess is a number.
+Run the guessing game with cargo run and type a guess when the prompt asks for one.
+
+```console
+$ cargo run
+   Compiling guessing_game v0.1.0
+     Running `target/debug/guessing_game`
+Guess the number!
+Please input your guess.
+```
+
+| symbol | guess |
+|---|---|
+| `<` | the guess is too small |
+| `>` | the guess is too big |
+
+Each guess is compared with the secret number, and the game says whether the guess is too small or too big.
+"""
+
+
+def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    (src / "guide_book").mkdir(parents=True)
+    (src / "guide_book" / "guessing_game.md").write_text(GUIDE * 3, encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    shown = 0
+    for query in ("cargo run guessing game", "guess too small", "processing a guess", "guessing game secret"):
+        for h in search(RunConfig(paths=[], out=out), query, k=5):
+            shown += 1
+            for mark in ("```", "<a ", "</a>", "#", "|", "**", "\\_", "<!--"):
+                assert mark not in h.snippet, (query, mark, h.snippet)
+    assert shown >= 4
+    # A digest names its files in bold, Markdown-escaped ("**stand\\_up.**"): shown as the name.
+    snippet, _ = make_snippet("**guessing\\_game.** Run the guessing game with cargo run.", [["guess"]])
+    assert snippet == "guessing_game. Run the guessing game with cargo run.", snippet
 
 
 def test_inflections_meet(output: RunConfig) -> None:

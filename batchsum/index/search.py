@@ -50,7 +50,7 @@ from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_pa
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
-from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, node_body
+from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
 from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.periods import digest_folder, folder_of, period_named
@@ -225,7 +225,7 @@ def _source_snippet(
     # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
     # and after it, and keep whole sentences only.
     start = max(0, ev.start - SOURCE_CONTEXT)
-    window = text[start : ev.start + SNIPPET_CHARS * 4]
+    window = markdown_window(text, start, ev.start + SNIPPET_CHARS * 4)  # as the summarizer reads any text
     return make_snippet(window, groups, language=md.get("language"), partial_edges=start > 0)
 
 
@@ -237,7 +237,7 @@ def _snippet_of(
     node's summary (``text`` when already read)."""
     if ev is not None and ev.in_source:
         snippet, found = _source_snippet(cfg, md, ev, groups)
-        if snippet:
+        if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
             return snippet, found, "source"
     body = text if text is not None else _node_text(cfg, md)
     snippet, found = make_snippet(body, groups, language=md.get("language"))

@@ -33,14 +33,49 @@ _WORD = re.compile(rf"[{_CJK_CLASS}]+|[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 _CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
 
 
+# What Markdown shows as formatting: bold marks (a digest's "**3 May.**", "**stand\\_up.**") and escapes.
+_EMPHASIS = re.compile(r"\*\*")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
+
+
 def clean_text(text: str) -> str:
-    """``text`` without front matter, HTML comments (the tree's link block and what follows it) and
-    transcript markup; runs of spaces collapsed, line breaks kept."""
+    """``text`` without front matter, HTML comments (the tree's link block and what follows it),
+    transcript markup, bold marks and Markdown escapes; runs of spaces collapsed, line breaks kept."""
     text = _FRONT_MATTER.sub("", text, count=1)
     text = strip_links(text)
     text = _COMMENT.sub(" ", text)
     text = _MARKUP.sub(" ", text)
+    if "*" in text or "\\" in text:
+        text = _ESCAPE.sub(r"\1", _EMPHASIS.sub("", text))
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
+
+
+_FENCE_LINE = re.compile(r"^[ \t]*```", re.M)
+_LINE_BACK = 400  # characters a window may reach back to the start of the line it starts in
+# Layout a rendered page shows as no sentence: a table row, a heading's marks, a tag left on a line.
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
+_HEADING_MARKS = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
+_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>\n]*)?>")
+
+
+def markdown_window(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
+    :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
+    first, so its code goes too; table rows, heading marks and tags go. Line breaks stay."""
+    from batchsum.backends.noise import markdown_as_text  # a search shows a Markdown source's passage
+
+    line_start = text.rfind("\n", 0, start) + 1
+    if start - line_start <= _LINE_BACK:
+        start = line_start  # a line cut in two is no longer a table row or a heading by its first character
+    window = text[start:end]
+    if "```" in text:
+        if len(_FENCE_LINE.findall(text, 0, start)) % 2:
+            window = "```\n" + window  # it starts inside a fenced block
+        if len(_FENCE_LINE.findall(window)) % 2:
+            window += "\n```"  # it ends inside one
+    window = markdown_as_text(window)
+    window = _FENCE_LINE.sub("", window)
+    return _TAG.sub(" ", _HEADING_MARKS.sub("", _TABLE_ROW.sub("", window)))
 
 
 def node_body(text: str) -> str:
