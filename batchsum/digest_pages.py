@@ -46,7 +46,19 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
         if not paragraphs or paragraphs[-1][0] != where:
             paragraphs.append((where, []))
         paragraphs[-1][1].append(flat)
-    return [(i, " ".join(p)) for i, p in paragraphs] or None
+    return [(i, run_on(p)) for i, p in paragraphs] or None
+
+
+_FULL_WIDTH_END = tuple("。！？」』）")
+
+
+def run_on(sentences: list[str]) -> str:
+    """Sentences as one paragraph: a space between two, none after a full-width stop (Chinese and
+    Japanese put none there)."""
+    out = ""
+    for s in sentences:
+        out += ("" if not out or out.endswith(_FULL_WIDTH_END) else " ") + s
+    return out
 
 
 _DAY_LABEL = re.compile(r"\*\*\d{1,2} (?:" + "|".join(MONTH_NAMES) + r")\.\*\* ")  # "**3 November.** ", as written

@@ -58,7 +58,9 @@ ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most t
 _ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})")
 _WS = re.compile(r"\s+")
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")  # a Markdown heading line
-_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(?=\s|$)")
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(?=\s|$)|[。！？][」』”’）]*")  # a full-width stop needs no space
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # kana and Han
+CJK_CHARS_PER_WORD = 2  # a Chinese or Japanese word is one to two characters
 
 
 @dataclass
@@ -206,13 +208,21 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
     first = flat
     for end in _SENTENCE_END.finditer(flat):
         # A first "sentence" of a few words ("May 3.") says nothing: take sentences up to a third of the cap.
-        if len(flat[: end.end()].split(" ")) >= words // 3:
+        if _word_count(flat[: end.end()]) >= words // 3:
             first = flat[: end.end()]
             break
-    parts = first.split(" ")
-    if len(parts) > words:
-        return " ".join(parts[:words]).rstrip(",;:-") + "…"
-    return first
+    if _word_count(first) <= words:
+        return first
+    if len(_CJK.findall(first)) * 2 > len(first):  # Chinese or Japanese: no spaces to cut at
+        head = first[: words * CJK_CHARS_PER_WORD]
+        clause = max(head.rfind(mark) for mark in "，、；：")
+        return (head[:clause] if clause > len(head) // 2 else head) + "…"
+    return " ".join(first.split(" ")[:words]).rstrip(",;:-") + "…"
+
+
+def _word_count(text: str) -> int:
+    """Words of ``text``, a Chinese or Japanese one counting :data:`CJK_CHARS_PER_WORD` characters."""
+    return len(text.split()) + len(_CJK.findall(text)) // CJK_CHARS_PER_WORD
 
 
 def digest_settings(cfg: RunConfig, identity: tuple[str, str | None]) -> list[object]:

@@ -549,3 +549,20 @@ def test_an_entry_kept_whole_reaches_its_digest_and_index_without_its_front_matt
     index = (out / "index.md").read_text(encoding="utf-8")
     for text in (month.split("<!--")[0], index.split("\n---\n", 1)[1]):
         assert "She died at nine" in text and "title:" not in text and "tags:" not in text, text
+
+
+def test_chinese_and_japanese_lines_are_cut_at_a_full_stop_and_run_on_without_spaces() -> None:
+    from batchsum.digest_pages import digest_body
+
+    # Lu Xun, 藤野先生 (public domain): one line is the first sentence, not the whole final.
+    text = "其时进来的是一个黑瘦的先生，八字须，戴着眼镜，挟着一迭大大小小的书。一将书放在讲台上，便用了缓慢的声调。"
+    assert one_line(text) == "其时进来的是一个黑瘦的先生，八字须，戴着眼镜，挟着一迭大大小小的书。"
+    long = "长" * 200 + "。"
+    assert one_line(long).endswith("…") and len(one_line(long)) <= 61
+    parts = ["今天晚上，很好的月光。我不见他，已是三十多年。", "后面有几个人笑起来了。"]
+    owners = [
+        FileFacts("j/2026-05-03.md", "k1", "2026-05-03", "", 9),
+        FileFacts("j/2026-05-09.md", "k2", "2026-05-09", "", 9),
+    ]
+    body = digest_body(Period("month", "2026-05"), "今天晚上，很好的月光。我不见他，已是三十多年。", parts, owners)
+    assert body == "**3 May.** 今天晚上，很好的月光。我不见他，已是三十多年。", body
