@@ -282,12 +282,23 @@ class AgentDigest:
         if self.files_touched:
             lines += ["**Files touched:** " + ", ".join(f"`{f}`" for f in self.files_touched), ""]
         if self.commands_run:
-            lines += ["**Commands run:**", ""] + [f"- `{c}`" for c in self.commands_run] + [""]
+            lines += ["**Commands run:**", ""] + [f"- `{shown_command(c)}`" for c in self.commands_run] + [""]
         if self.errors:
             lines += ["**Errors:**", ""] + [f"- {e}" for e in self.errors] + [""]
         body = "\n".join(lines)
         facets = render_facets_markdown(self.facets, heading="### Facets (extracted)")
         return body + "\n" + facets
+
+
+SHOWN_COMMAND_CHARS = 200  # a command in the final's body; the front matter keeps it whole
+
+
+def shown_command(command: str) -> str:
+    """A command line as the final's body shows it: a long one (a 3,000-character ``echo '0110...'``) as
+    its start and its end around "…", so the list stays readable."""
+    if len(command) <= SHOWN_COMMAND_CHARS:
+        return command
+    return command[: SHOWN_COMMAND_CHARS - 41].rstrip() + " … " + command[-40:].lstrip()
 
 
 def digest_agent_transcript(

@@ -147,6 +147,16 @@ def test_digest_for_batch_runs() -> None:
     assert md.startswith("## Agent session (extracted)") and "`make build`" in md
 
 
+def test_a_long_command_is_shown_shortened_and_kept_whole_in_the_front_matter() -> None:
+    bits = "01" * 1500
+    session = _markdown_session(2).replace("make build", f"echo '{bits}' | decode")
+    digest = digest_agent_transcript(session)
+    whole = f"echo '{bits}' | decode"
+    assert whole in digest.front_matter()["commands_run"]
+    line = next(ln for ln in digest.markdown().splitlines() if ln.startswith("- `echo"))
+    assert len(line) < 220 and " … " in line and line.endswith("| decode`"), line
+
+
 def test_digest_names_each_file_once_and_errors_by_their_name() -> None:
     session = (
         "### user\n\nFix the crash in chall.py.\n\n"
