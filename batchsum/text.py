@@ -44,7 +44,7 @@ class SentenceSpan:
 
 
 # Tokens that end with a period but rarely end a sentence. Lower-cased, without the period.
-_ABBREVIATIONS = frozenset(
+ABBREVIATIONS = frozenset(
     """
     mr mrs ms mx messrs mme mlle dr prof sr jr st mt ft hon rev gen col lt sgt capt cmdr adm gov sen rep pres supt insp
     vs etc e.g i.e cf al approx dept est inc ltd co corp bros no nos vol vols fig figs eq eqs sec ch pp p
@@ -273,7 +273,7 @@ def _is_abbreviation(block: str, dot_index: int) -> bool:
         return False
     if len(token) == 1 and token.isalpha():
         return True  # initial: "J. Smith"
-    return token in _ABBREVIATIONS
+    return token in ABBREVIATIONS
 
 
 def _next_starts_sentence(block: str, pos: int) -> bool:

@@ -285,6 +285,18 @@ def test_a_turn_of_several_speakers_names_them_all_and_a_lead_in_with_a_comma_is
     assert not any("LAURA:" in body for _, body in turns)  # not glued into the game master's turn
 
 
+def test_a_long_sentence_is_not_split_after_a_title() -> None:
+    from batchsum.backends.units import units_from_text
+
+    # Long sentences run together in lower-cased text are split at ". a"; never after "Mr." or "Dr.".
+    long = (
+        "“Oh then, if we’ve felt that the child, dear little angel, has judged us and how he regards us, and we "
+        "haven’t been betrayed, he must have guessed—and in short it’s general!” an inference that rather stirred "
+        "up Mr. and Mrs. Moreen, as Pemberton had desired it should, and Dr. and Mrs. Bell too."
+    )
+    assert [u.text for u in units_from_text(long, "document")] == [long]
+
+
 def test_a_spaced_ellipsis_is_one_mark() -> None:
     from batchsum.text import fix_spacing
 

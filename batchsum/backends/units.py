@@ -29,6 +29,7 @@ from batchsum.backends.noise import (
 from batchsum.language import content_terms, word_count
 from batchsum.model import ContentType
 from batchsum.text import (
+    ABBREVIATIONS,
     DATE_LABEL,
     LIST_ITEM,
     QUOTE_MARKS,
@@ -277,7 +278,8 @@ def _label(title: str) -> str:
 # A period, then a lower-case word: a sentence end in lower-cased text (scraped papers, chat logs)
 # unless the word before is an abbreviation or an initial ("e.g. the", "l. angustifolius").
 _LOWER_BREAK = re.compile(r"(?<=[a-z0-9>)\]][.!?])\s+(?=[a-z<(])")
-_NO_BREAK_BEFORE = frozenset("e.g i.e al vs cf etc approx fig figs eq no vol ca resp ref refs sp spp var".split())
+# A title ("stirred up Mr. and Mrs. Moreen" in a long sentence of a book) is an abbreviation too.
+_NO_BREAK_BEFORE = ABBREVIATIONS | frozenset("ca resp ref refs sp spp var".split())
 
 
 def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
