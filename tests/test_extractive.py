@@ -381,6 +381,19 @@ def test_dialogsum_turns_keep_one_line_per_turn(tok: Tokenizer) -> None:
     assert "' " not in out and " '" not in out, out
 
 
+def test_a_paragraph_that_ends_without_a_stop_never_runs_into_the_next_pick(tok: Tokenizer) -> None:
+    text = (
+        "The kinetics of the enzyme were measured in three cell lines over forty hours of culture and the "
+        "results for every line are reported in additional file 6\n\n"
+        "To test this hypothesis, we examined the binding of the enzyme to its target in all three lines.\n\n"
+        "The binding was strongest in the line with the highest expression of the target protein."
+    )
+    out = summarize_text(
+        text, target_tokens=200, max_tokens=200, kind="standard", content_type="document", tokenizer=tok
+    )
+    assert "additional file 6. To test" in out, out
+
+
 def test_dialogsum_style_files_are_conversations(tmp_path: Path) -> None:
     from batchsum.walk import detect_type
 

@@ -247,9 +247,14 @@ def units_from_text(
             and not is_boilerplate(sent)
             and not is_fragment(sent)
         )
+        shown = balance_quotes(sent)
+        if ok and not item and _UNENDED.search(shown):
+            # A paragraph that ends without a stop ("... reported in additional file 6") ran into the next
+            # pick in a summary ("additional file 6 thus, to test ..."), and the level above read them as one.
+            shown += "."
         units.append(
             Unit(
-                balance_quotes(sent),  # shown; the scoring reads the words as they stand
+                shown,  # the scoring reads the words as they stand
                 sent,
                 None,
                 i / n,
@@ -267,6 +272,7 @@ def units_from_text(
 
 
 _LABEL_WORDS = 8  # a heading or lead-in line this short names its list; a longer one is a sentence
+_UNENDED = re.compile(r"[A-Za-z0-9)\]]$")  # a Latin-script sentence that ends with no stop
 
 
 def _label(title: str) -> str:
