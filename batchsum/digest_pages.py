@@ -41,12 +41,31 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
     for sentence in split_sentences(DATE_LABEL.sub("", text)):
         flat = _BULLET.sub("", " ".join(sentence.text.split()), count=1)
         where = next((i for i, p in enumerate(norm) if flat in p), None)
+        # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
+        # evidence ..." may join two inputs' sentences. Its pieces at every stop are each an input's.
+        pieces = [(where, flat)] if where is not None else _pieces(flat, norm)
+        if pieces is None:
+            return None
+        for where, piece in pieces:
+            if not paragraphs or paragraphs[-1][0] != where:
+                paragraphs.append((where, []))
+            paragraphs[-1][1].append(piece)
+    return [(i, run_on(p)) for i, p in paragraphs] or None
+
+
+_ANY_STOP = re.compile(r"(?<=[.!?])\s+")
+
+
+def _pieces(sentence: str, norm: list[str]) -> list[tuple[int, str]] | None:
+    """``sentence`` cut at every stop, each piece with the index of the input holding it; None when one
+    is in none (an LLM's words)."""
+    out = []
+    for piece in _ANY_STOP.split(sentence):
+        where = next((i for i, p in enumerate(norm) if piece in p), None)
         if where is None:
             return None
-        if not paragraphs or paragraphs[-1][0] != where:
-            paragraphs.append((where, []))
-        paragraphs[-1][1].append(flat)
-    return [(i, run_on(p)) for i, p in paragraphs] or None
+        out.append((where, piece))
+    return out
 
 
 _FULL_WIDTH_END = tuple("。！？」』）")

@@ -566,3 +566,16 @@ def test_chinese_and_japanese_lines_are_cut_at_a_full_stop_and_run_on_without_sp
     ]
     body = digest_body(Period("month", "2026-05"), "今天晚上，很好的月光。我不见他，已是三十多年。", parts, owners)
     assert body == "**3 May.** 今天晚上，很好的月光。我不见他，已是三十多年。", body
+
+
+def test_a_folder_of_lower_cased_papers_reads_paper_by_paper() -> None:
+    from batchsum.digest_pages import digest_body
+
+    parts = ["patients develop resistance to therapy. accumulating evidence suggests a cause.", "the gel was fixed."]
+    owners = [FileFacts("pubmed/a.txt", "k1", None, "", 9), FileFacts("pubmed/b.txt", "k2", None, "", 9)]
+    # The splitter keeps "therapy. accumulating" and "cause. the gel" together: lower case follows the stop.
+    text = "patients develop resistance to therapy. accumulating evidence suggests a cause. the gel was fixed."
+    assert digest_body(Period("folder", "pubmed"), text, parts, owners) == (
+        "**a.** patients develop resistance to therapy. accumulating evidence suggests a cause.\n\n"
+        "**b.** the gel was fixed."
+    )
