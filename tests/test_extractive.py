@@ -12,7 +12,7 @@ import pytest
 from batchsum.backends.extractive import ExtractiveBackend, summarize_text
 from batchsum.backends.scorer import SCORER
 from batchsum.model import ContentType, PromptKind, SummaryRequest
-from batchsum.text import split_sentences
+from batchsum.text import parse_speaker_line, split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_corpus"
@@ -392,6 +392,37 @@ def test_a_paragraph_that_ends_without_a_stop_never_runs_into_the_next_pick(tok:
         text, target_tokens=200, max_tokens=200, kind="standard", content_type="document", tokenizer=tok
     )
     assert "additional file 6. To test" in out, out
+
+
+def test_a_sentence_from_inside_a_plays_turn_names_its_speaker(tok: Tokenizer) -> None:
+    import textwrap
+
+    turns = {
+        "LYSIMACHUS": "I very much approve of the words of Socrates, my friends. You must determine whether you "
+        "will be questioned about the education of our sons. The matter is of great importance to us.",
+        "NICIAS": "To me, to be cross-examined by Socrates is neither unusual nor unpleasant. I knew that the "
+        "argument would soon pass from our sons to ourselves. I am willing to discourse with Socrates about courage.",
+        "LACHES": "I have but one feeling about discussions of courage, or perhaps two. The scythe was caught in "
+        "the rigging of the other ship. The two ships were passing one another while the crew laughed at him.",
+    }
+    intro = "The dialogue is about courage and about the education of the young men of Athens in the art of war."
+    text = (
+        textwrap.fill(intro, 70)
+        + "\n\n"
+        + "\n\n".join(textwrap.fill(f"{who}: {said}", 70) for who, said in turns.items())
+    )
+    out = summarize_text(
+        text, target_tokens=150, max_tokens=150, kind="standard", content_type="document", tokenizer=tok
+    )
+    said_by = {s.text: who for who, said in turns.items() for s in split_sentences(said)}
+    named = 0
+    for line in out.splitlines():
+        who, rest = parse_speaker_line(line)
+        for sent in split_sentences(rest):
+            if sent.text in said_by:  # every sentence of a turn is on a line naming its own speaker
+                assert who == said_by[sent.text], (line, out)
+                named += 1
+    assert named >= 3, out
 
 
 def test_dialogsum_style_files_are_conversations(tmp_path: Path) -> None:

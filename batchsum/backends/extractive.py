@@ -245,7 +245,7 @@ def summarize_text(
 
 def _join(units: list[Unit], order: list[int], joiner: str) -> str:
     """The picked sentences; a journal's are grouped by entry, one line per date ("2025-03-02: ..."), and a
-    conversation's by turn, one line per turn with its speaker ("Luis: ...")."""
+    conversation's (or a play's) by turn, one line per turn with its speaker ("Luis: ...")."""
     if any(units[i].turn >= 0 for i in order):
         turns: list[str] = []
         prev: tuple[int, int] | None = None
@@ -254,6 +254,8 @@ def _join(units: list[Unit], order: list[int], joiner: str) -> str:
             key = (u.part, u.turn)
             if key == prev and turns and u.speaker:
                 turns[-1] += " " + u.body
+            elif key == prev and turns and u.turn < 0:  # a play's narration between its turns: one paragraph
+                turns[-1] += " " + u.text
             else:
                 turns.append(u.text)
             prev = key

@@ -11,6 +11,7 @@ sentences that stop without a full stop are kept as context but are not candidat
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from batchsum.backends.noise import (
@@ -39,6 +40,7 @@ from batchsum.text import (
     email_sender,
     fix_spacing,
     is_backchannel,
+    parse_speaker_line,
     split_sentences,
 )
 
@@ -224,11 +226,18 @@ def units_from_text(
         for sent in _split_lowercase(sp.text)
     ]
     n = max(1, len(spans))
+    cast = _cast(raw for raw, *_ in spans)
+    turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
     for i, (raw, role, date, section, title, bi) in enumerate(spans):
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
         sent = fix_spacing(" ".join(_FOOTNOTE_MARK.sub("", QUOTE_MARKS.sub("", raw)).split()))
+        who, said = parse_speaker_line(sent) if cast else (None, sent)
+        if who in cast:
+            turn = (section, str(who), i)
+        elif turn is not None and turn[0] != section:
+            turn = None  # a turn runs on (over the hard-wrapped lines of its paragraph) to the next heading
         m = DATE_LABEL.match(sent)
         if m:
             carried, sent = m.group(1), sent[m.end() :]
@@ -252,11 +261,14 @@ def units_from_text(
             # A paragraph that ends without a stop ("... reported in additional file 6") ran into the next
             # pick in a summary ("additional file 6 thus, to test ..."), and the level above read them as one.
             shown += "."
+        speaker = turn[1] if turn is not None else None
+        if turn is not None and turn[2] != i:
+            shown = f"{speaker}: {shown}"  # a sentence from inside a play's turn still names its speaker
         units.append(
             Unit(
                 shown,  # the scoring reads the words as they stand
-                sent,
-                None,
+                said if turn is not None and turn[2] == i else sent,
+                speaker,
                 i / n,
                 part,
                 words=words,
@@ -265,11 +277,30 @@ def units_from_text(
                 date=carried if content_type == "journal" else None,
                 context=needs_context(sent),
                 section=section,
+                turn=turn[2] if turn is not None else -1,
                 heading=_label(lead_in[1] if lead_in and lead_in[0] == bi else title) if item else "",
             )
         )
     return units
 
+
+def _cast(sentences: Iterable[str]) -> frozenset[str]:
+    """The speakers of a play or dialogue set as prose (Plato's "LACHES: I have but one feeling, ..."): the names
+    in capitals that open a sentence, when there are two or more (a section's label is no name)."""
+    opened: set[str] = set()
+    for sent in sentences:
+        who, _ = parse_speaker_line(sent) if ":" in sent[:62] else (None, sent)
+        if who and who.isupper() and sum(map(str.isalpha, who)) >= 2 and who.lower() not in _SECTION_LABELS:
+            opened.add(who)
+    return frozenset(opened) if len(opened) >= 2 else frozenset()
+
+
+# A structured abstract's labels ("BACKGROUND: ... RESULTS: ...") name its sections, not speakers.
+_SECTION_LABELS = frozenset(
+    """abstract background introduction objective objectives aim aims purpose context methods method design
+    setting participants interventions measurements materials results findings discussion conclusion conclusions
+    significance limitations note notes warning summary""".split()
+)
 
 _LABEL_WORDS = 8  # a heading or lead-in line this short names its list; a longer one is a sentence
 _UNENDED = re.compile(r"[A-Za-z0-9)\]]$")  # a Latin-script sentence that ends with no stop
