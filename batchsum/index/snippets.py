@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from batchsum.backends.noise import markdown_as_text
 from batchsum.index.analysis import _CJK_CLASS, analyze, cjk_bigrams
 from batchsum.navigation import strip_links, summary_only
 
@@ -62,8 +63,6 @@ def markdown_window(text: str, start: int, end: int) -> str:
     """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
     :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
     first, so its code goes too; table rows, heading marks and tags go. Line breaks stay."""
-    from batchsum.backends.noise import markdown_as_text  # a search shows a Markdown source's passage
-
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
