@@ -425,6 +425,21 @@ def test_a_sentence_from_inside_a_plays_turn_names_its_speaker(tok: Tokenizer) -
     assert named >= 3, out
 
 
+def test_a_sponsors_read_is_never_picked_despite_its_figures(tok: Tokenizer) -> None:
+    turns = [
+        "MATT: Tome of Foes is also in the legendary bundle, which is still 25% off using the code 826LA this month.",
+        "MATT: The ogre bodyguard stands, turns back and kicks Thed in the chest, and Thed falls to his back leg.",
+        "LAURA: I cast a spell on the ogre and hold him in place while the others get the cart and the horses out.",
+        "SAM: Today's episode is brought to you by a backup service with 40% off for the first 12 months of 2019.",
+        "TRAVIS: We pay the ogre the 10,000 gold we promised and we ride back to the rest of the group on the cart.",
+        "MATT: The goblin runs off, spooks the horses, and they pull the cart another ten feet before they slow down.",
+    ]
+    out = summarize_text(
+        "\n".join(turns), target_tokens=90, max_tokens=90, kind="standard", content_type="conversation", tokenizer=tok
+    )
+    assert out and "code 826LA" not in out and "brought to you by" not in out, out
+
+
 def test_dialogsum_style_files_are_conversations(tmp_path: Path) -> None:
     from batchsum.walk import detect_type
 

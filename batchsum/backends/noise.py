@@ -122,10 +122,18 @@ _ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+# A sponsor's read in a stream or podcast ("25% off using the code 826LA", "brought to you by ..."): the ad,
+# not the show, and its figures would draw the amounts-and-rates bonus.
+_ADVERT = re.compile(
+    r"\b(?:promo|discount|coupon|offer) code\b|\bus(?:e|ing) (?:the )?code\b|\bsponsored by\b"
+    r"|\bbrought to you by\b|\bour sponsor\b|\bfree trial\b"
+)
+
+
 def is_boilerplate(text: str) -> bool:
-    """Licence, transcription and publishing notes (Project Gutenberg headers, URLs, ISBNs)."""
+    """Licence, transcription and publishing notes (Project Gutenberg headers, URLs, ISBNs) and a sponsor's read."""
     low = text.lower()
-    return any(k in low for k in BOILERPLATE)
+    return any(k in low for k in BOILERPLATE) or _ADVERT.search(low) is not None
 
 
 def _norm_line(line: str) -> str:
