@@ -280,6 +280,14 @@ def test_cli_index_check_repair_and_rebuild(tree: tuple[RunConfig, list[str]]) -
     assert res.exit_code == 0 and "1 removed" in res.output
     res = runner.invoke(main, ["index", str(cfg.out), "--check", "--json"])
     assert res.exit_code == 0 and '"ok": true' in res.output
+    # As a user types it, from the folder above the output: a relative path.
+    cwd = os.getcwd()
+    os.chdir(cfg.out.parent)
+    try:
+        res = runner.invoke(main, ["index", cfg.out.name, "--check"])
+    finally:
+        os.chdir(cwd)
+    assert res.exit_code == 0, res.output
     res = runner.invoke(main, ["index", str(cfg.out), "--rebuild"])
     assert res.exit_code == 0 and f"{len(ids) - 1} nodes embedded" in res.output
     res = runner.invoke(main, ["index", str(cfg.out), "--rebuild", "--check"])

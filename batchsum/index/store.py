@@ -409,7 +409,7 @@ def _check_lexical(cfg: IndexConfig) -> list[str]:
     if not path.is_file():
         return []
     try:
-        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
             rows = db.execute("PRAGMA quick_check").fetchall()
     except sqlite3.Error as exc:
         return [f"lexical index {path}: {exc}"]
