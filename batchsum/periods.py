@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
-from batchsum.text import DATE_LABEL
+from batchsum.text import DATE_LABEL, split_sentences
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -58,7 +58,6 @@ ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most t
 _ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})")
 _WS = re.compile(r"\s+")
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")  # a Markdown heading line
-_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(?=\s|$)|[。！？][」』”’）]*")  # a full-width stop needs no space
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # kana and Han
 CJK_CHARS_PER_WORD = 2  # a Chinese or Japanese word is one to two characters
 
@@ -206,10 +205,10 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
     if not flat:
         return ""
     first = flat
-    for end in _SENTENCE_END.finditer(flat):
+    for sentence in split_sentences(flat):  # not at "Mr." or an initial ("Lord B.")
         # A first "sentence" of a few words ("May 3.") says nothing: take sentences up to a third of the cap.
-        if _word_count(flat[: end.end()]) >= words // 3:
-            first = flat[: end.end()]
+        if _word_count(flat[: sentence.end]) >= words // 3:
+            first = flat[: sentence.end]
             break
     if _word_count(first) <= words:
         return first

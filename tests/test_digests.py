@@ -493,6 +493,14 @@ def test_a_month_of_dated_entries_and_a_meeting_reads_day_by_day_under_each_file
     assert "2025-11-03: " not in index and " — # " not in index  # no date label, no heading in a one-line summary
 
 
+def test_one_line_is_not_cut_at_a_title_or_an_initial() -> None:
+    for text in (
+        "I was kept at the Court till two, and soon after Mr. Gibson came to dinner with the news. Then rain.",
+        "I heard it reported that Lord B. had gone to London for the season and would not return. So be it.",
+    ):
+        assert one_line(text) == text.rsplit(". ", 1)[0] + ".", one_line(text)
+
+
 def test_one_line_leaves_out_a_heading_and_a_date_label() -> None:
     assert one_line("# 2026-10-03 — Saturday\n\nRain all day. Did not open the laptop at all.") == (
         "Rain all day. Did not open the laptop at all."
