@@ -321,12 +321,18 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
         flat = piece.replace("\n", " ")  # same length, so its offsets are the piece's
         start = 0
         for b in sentencex.get_sentence_boundaries(language, flat):
-            if b["start_index"] > start and _continues(flat, b["start_index"]):
+            if b["start_index"] > start and (_continues(flat, b["start_index"]) or _after_initial(flat, b["start_index"])):
                 continue  # "т. е. исчез": a lower-case word after a stop goes on the same sentence
             _emit(piece, start, b["start_index"], offset + piece_start, out)
             start = b["start_index"]
         _emit(piece, start, len(piece), offset + piece_start, out)
         piece_start = piece_end
+
+
+def _after_initial(text: str, pos: int) -> bool:
+    """Whether the text before ``pos`` ends with an initial or a one-letter title: "M. Eyssette", "D. Pedro"."""
+    before = text[:pos].rstrip()
+    return len(before) >= 2 and before[-1] == "." and before[-2].isupper() and not before[-3:-2].isalpha()
 
 
 def _continues(text: str, pos: int) -> bool:

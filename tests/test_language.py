@@ -100,6 +100,13 @@ def test_language_values_are_checked() -> None:
             ["Я видел А. С. Пушкина в 5 ч. вечера.", "Он ушёл, т. е. исчез."],
         ),
         ("Er kam z. B. am 3. Mai. Dann ging er.", "de", ["Er kam z. B. am 3. Mai.", "Dann ging er."]),
+        # A one-letter title or initial: Monsieur, Don.
+        (
+            "Il pleurait de voir M. Eyssette malheureux. Le soir vint.",
+            "fr",
+            ["Il pleurait de voir M. Eyssette malheureux.", "Le soir vint."],
+        ),
+        ("Pepita se casó con D. Gumersindo. Era viejo.", "es", ["Pepita se casó con D. Gumersindo.", "Era viejo."]),
         ("Dr. Smith went home. He left.", "en", ["Dr. Smith went home.", "He left."]),
     ],
 )
