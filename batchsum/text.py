@@ -528,6 +528,28 @@ def _drop_discourse(m: re.Match[str]) -> str:
 
 
 _REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b)+", re.IGNORECASE)
+# A number read out digit by digit ("four two zero zero one seven") repeats on purpose.
+_NUMBER_WORDS = frozenset(
+    "zero oh one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty "
+    "seventy eighty ninety hundred thousand million".split()
+)
+# Letters spelled one by one, as the AMI corpus writes them ("V_C_R_", "L_C_D_"): the word they spell.
+_SPELLED_OUT = re.compile(r"\b(?:[A-Za-z]_){2,}(?!\w)")
+
+
+def _unrepeated(m: re.Match[str]) -> str:
+    """A stuttered word once ("the the", "one one implication"), but the digits of a number read out one
+    by one ("four two zero zero one seven": a number word beside other number words) as they were said."""
+    word = m.group(1)
+    if _is_number(word):
+        beside = m.string[: m.start()].split()[-1:] + m.string[m.end() :].split()[:1]
+        if any(_is_number(w.strip(".,;:!?")) for w in beside):
+            return m.group(0)
+    return word
+
+
+def _is_number(word: str) -> bool:
+    return word.isdigit() or word.lower() in _NUMBER_WORDS
 # A cut-off word start repeated as the full word ("ho how", "w we're", "inter- interface").
 # Never the clitic of a contraction: "let's suppose", "don't think" and "we're recording" are not stutters.
 _FRAGMENT = re.compile(r"(?<!['’])\b([A-Za-z]{1,4})-?[ \t]+(?=(\1)[A-Za-z'])", re.IGNORECASE)
@@ -603,6 +625,8 @@ def clean_transcript(text: str) -> str:
     if not text:
         return ""
     s = _MARKERS.sub(" ", text)
+    if "_" in s:
+        s = _SPELLED_OUT.sub(lambda m: m.group(0).replace("_", ""), s)
     tokenized = _TOKENIZED.search(s) is not None
     if tokenized:
         s = _SPACED_HYPHEN.sub("-", s)
@@ -616,7 +640,7 @@ def clean_transcript(text: str) -> str:
         s = _SPACED_QUOTES.sub(_join_quotes, s)
         # A transcribed meeting, where a one- or two-letter non-word is a word broken off.
         s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in _CUT_OFF_KEEPS else "", s)
-    s = _REPEAT.sub(r"\1", s)
+    s = _REPEAT.sub(_unrepeated, s)
     s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)
     s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", _SPACED_ELLIPSIS.sub("...", s)))
     s = _MULTI_PUNCT.sub(r"\1", s)

@@ -297,6 +297,16 @@ def test_a_long_sentence_is_not_split_after_a_title() -> None:
     assert [u.text for u in units_from_text(long, "document")] == [long]
 
 
+def test_cleaning_keeps_a_numbers_digits_and_joins_spelled_out_letters() -> None:
+    # A stutter goes ("the the", "one one implication"); digits read one by one are the number.
+    assert clean_transcript("Grad A: Four two zero zero one seven .") == "Grad A: Four two zero zero one seven."
+    assert clean_transcript("Ben: the the one one implication of 1 1 4 4") == "Ben: the one implication of 1 1 4 4"
+    # The AMI corpus spells letters out: "V_C_R_" is VCR.
+    assert clean_transcript("Marketing: a V_C_R_ , D_V_D_ player and an L_C_D_ screen .") == (
+        "Marketing: a VCR, DVD player and an LCD screen."
+    )
+
+
 def test_a_spaced_ellipsis_is_one_mark() -> None:
     from batchsum.text import fix_spacing
 
