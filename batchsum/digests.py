@@ -163,6 +163,7 @@ def digest_request(
         max_tokens=max_tokens,
         parts=parts,
         summary_level=SummaryLevel.HIERARCHICAL,
+        peers=period.kind != "year",  # a month's entries, a folder's files; a year's months are written in order
     )
     layout = ["by-month", *labels] if labels is not None else []
     key = node_key(NODE_FORMAT, "digest", *identity, "meta", req.content_type, text, target, max_tokens, *layout)
@@ -219,6 +220,7 @@ async def by_month(
                 max_tokens=max(1, alloc[i]),
                 parts=[d for d in part.split("\n\n") if d.strip()],
                 summary_level=req.summary_level,
+                peers=True,  # the month's days
             )
     cut = dict(zip(subs, await asyncio.gather(*map(summarize, subs.values())), strict=True))
     paragraphs: list[str] = []

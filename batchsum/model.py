@@ -142,6 +142,7 @@ class SummaryRequest:
     facets: bool = False  # ask for structured facets (conversations, final node only)
     summary_level: SummaryLevel = SummaryLevel.STANDARD
     language: str | None = None  # ISO 639-1 code of the source: sentence rules, stop words, the reply's language
+    peers: bool = False  # the parts are peers (a month's entries, a folder's files), not one text in order
     # Nodes on the longest chain still to run from this one (itself included): backends that queue
     # requests serve higher first, which finishes a forest of trees soonest (Hu's level order).
     priority: int = 1

@@ -321,8 +321,9 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
         flat = piece.replace("\n", " ")  # same length, so its offsets are the piece's
         start = 0
         for b in sentencex.get_sentence_boundaries(language, flat):
-            if b["start_index"] > start and (_continues(flat, b["start_index"]) or _after_initial(flat, b["start_index"])):
-                continue  # "т. е. исчез": a lower-case word after a stop goes on the same sentence
+            at = b["start_index"]
+            if at > start and (_continues(flat, at) or _after_initial(flat, at)):
+                continue  # "т. е. исчез", "M. Eyssette": the sentence goes on
             _emit(piece, start, b["start_index"], offset + piece_start, out)
             start = b["start_index"]
         _emit(piece, start, len(piece), offset + piece_start, out)

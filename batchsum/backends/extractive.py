@@ -167,12 +167,15 @@ def summarize_text(
     input_tokens: int | None = None,
     params: Params | None = None,
     language: str | None = None,
+    peers: bool = False,
 ) -> str:
     """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
 
     ``brief`` returns exactly one sentence; other kinds fill up to ``target_tokens``. The result
     never exceeds ``max_tokens``, is strictly shorter than the input in tokens, and is a pure
     function of the arguments. ``input_tokens`` (the caller's count of the input) saves a recount.
+    ``peers``: the parts are not one text in order but peers (a month's entries, a folder's files):
+    no part's place makes it matter more, so centrality is undirected and there is no opening prior.
     """
     if params is None:
         params = SCORER
@@ -208,13 +211,15 @@ def summarize_text(
         return trim_to_sentence_boundary(" ".join(source.split()), target, tokenizer)[0]
     for u in units:
         u.terms = terms(u.body, language)
+        if peers:
+            u.section = 0  # one part's headings are no boundary for its peers
     if kind == "standard" and len({u.date for u in units if u.date}) == 1:
         # A whole text of one dated entry: its file says the date, a "2026-10-12: " label would only repeat it.
         for u in units:
             u.date = None
 
     mat = Matrix(units, params.vector_w)
-    rel = relevance(units, mat, meta, kind in ("brief", "standard"), params)
+    rel = relevance(units, mat, meta and not peers, kind in ("brief", "standard"), params)
     if kind == "rolling":
         rel = rel + carry_forward(units, mat, params)
 
@@ -434,6 +439,7 @@ class ExtractiveBackend:
             input_tokens=request.input_tokens or None,
             params=self._params,
             language=request.language,
+            peers=request.peers,
         )
         out_tokens = self._tokenizer.count(text) if text else 0
         return SummaryOutput(
