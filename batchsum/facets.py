@@ -77,8 +77,17 @@ _TALK_VERB = (
     r"(?:see|say|look|start|begin|go back|move on|do this|talk|get to|have(?! to)|close|end|wrap up|address|"
     r"ask|turn it over|read out|give the floor|tell you|present|show you|explain|assume|suppose|imagine|hope|"
     r"not|go through|go over|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
-    r"conclude|be able to|flesh out|discuss|think)\b"
+    r"conclude|be able to|flesh out|discuss|think|admit|confess|spoil|guess|bet|understand|remember|realise|"
+    r"realize|mention|point out|repeat)\b"
 )
+# A hedged future is a forecast, not a commitment: "We'll probably get lots of errors from the cross-talk."
+_HEDGED = re.compile(
+    r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:we|i)(?:'ll| will| would)\s+"
+    r"(?:probably|likely|maybe|possibly|perhaps)\b",
+    re.I,
+)
+# Done in the meeting, not after it: "I will delete this one now".
+_IN_THE_ROOM = re.compile(r"^(?:i|we)(?:'ll| will) (?!now\b)[^,;.]*(?<!from )\bnow\b(?! on\b| that\b)", re.I)
 _META_TALK = re.compile(rf"^(?:{_TALK_SUBJECT}{_TALK_VERB}|(?:i'll|i will|we'll|let's) just\b)", re.I)
 _META_CLAUSE = re.compile(rf"^{_TALK_SUBJECT}{_TALK_VERB}", re.I)
 _MENTION = re.compile(r"@([A-Za-z][\w.-]+)")
@@ -257,7 +266,7 @@ _CLAUSE_LEAD = re.compile(r"^[;:,\s]*(?:(?:so|and|then)\s+)?")
 
 def _action(sentence: _Sentence, participants: Sequence[str] = ()) -> ActionItem | None:
     text = sentence.text.strip()
-    if _META_TALK.match(text):
+    if _META_TALK.match(text) or _HEDGED.match(_CLAUSE_LEAD.sub("", text)) or _IN_THE_ROOM.search(text):
         return None
     first, _, rest = text.partition(" ")
     if first in participants and rest.startswith("to "):  # "Maya to send the report by Friday."

@@ -551,6 +551,8 @@ def _unrepeated(m: re.Match[str]) -> str:
 
 def _is_number(word: str) -> bool:
     return word.isdigit() or word.lower() in _NUMBER_WORDS
+
+
 # A cut-off word start repeated as the full word ("ho how", "w we're", "inter- interface").
 # Never the clitic of a contraction: "let's suppose", "don't think" and "we're recording" are not stutters.
 _FRAGMENT = re.compile(r"(?<!['’])\b([A-Za-z]{1,4})-?[ \t]+(?=(\1)[A-Za-z'])", re.IGNORECASE)

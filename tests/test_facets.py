@@ -172,6 +172,20 @@ def test_the_meetings_own_agenda_a_supposition_and_a_restart_are_no_action_items
     ], tasks
 
 
+def test_a_forecast_an_admission_and_a_step_taken_in_the_room_are_no_action_items() -> None:
+    text = (
+        "Marketing: I will admit I don't know what the abbreviation on the slide stands for.\n"
+        "Grad A: The other thing that's real funny, I'll spoil it for you before the demo.\n"
+        "PhD C: We'll probably get lots of errors because of the cross-talk and the noises.\n"
+        "Hon. Patty Hajdu: We need to understand that this is a complex issue for the provinces.\n"
+        "Project Manager: I will delete this one now because we don't use it yet.\n"
+        "Industrial Designer: I will send the drawings of the new case to the factory on Friday.\n"
+    )
+    assert [(a.owner, a.task) for a in extract_facets(text).action_items] == [
+        ("Industrial Designer", "I will send the drawings of the new case to the factory on Friday.")
+    ]
+
+
 def test_a_function_word_capitalised_mid_sentence_is_no_name() -> None:
     text = (
         "Ana: We open an office in Porto. How Shall we do the logo for it, in black or not?\n"
