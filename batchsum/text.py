@@ -108,6 +108,15 @@ def word_count(text: str) -> int:
     return len(text.split())
 
 
+_DOTTED = re.compile(r"(\S+)\.\s")  # a word and the period after it, inside a label
+
+
+def _ends_sentence(token: str) -> bool:
+    """Whether a period after ``token`` ends a sentence: not after an initial or a title ("Hon. Mary Ng")."""
+    t = token.lower()
+    return not (len(t) == 1 and t.isalpha()) and t not in ABBREVIATIONS
+
+
 def parse_speaker_line(line: str) -> tuple[str | None, str]:
     """Split ``"Speaker: text"`` into ``(speaker, text)``; ``(None, line)`` when there is no label.
 
@@ -139,6 +148,8 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
         return None, line.strip()
     if "," in bare and _names(bare):
         return label, rest.strip()
+    if any(_ends_sentence(tok) for tok in _DOTTED.findall(bare)):
+        return None, line.strip()  # "Listing 4-6. Spoiler alert: ..." is two sentences, not a speaker
     m = _LABEL.fullmatch(bare)
     words = bare.split()
     if m is None or not words or len(words) > 6 or len(bare) > 60 or bare.lower() in _LABEL_STOP:

@@ -307,6 +307,30 @@ def test_cleaning_keeps_a_numbers_digits_and_joins_spelled_out_letters() -> None
     )
 
 
+def test_wrapped_lines_that_open_with_chapter_or_listing_words_go_on_with_their_sentence() -> None:
+    from batchsum.backends.units import units_from_text
+
+    page = (
+        "In cases when many types are possible, such as when we converted a `String` using `parse` in the\n"
+        "[guessing game][guess]<!-- ignore --> section in\n"
+        "Chapter 2, we must add a type annotation to the variable.\n\n"
+        "So, what happens if we try to modify something we are borrowing? Try the code in\n"
+        "Listing 4-6. Spoiler alert: It does not work at all!\n\n"
+        "> The Rust team has been focusing on enabling great IDE support. See [Appendix D][devtools]<!-- ignore -->\n"
+        "> for more details about the tools.\n"
+    )
+    shown = [u.text for u in units_from_text(page, "document")]
+    assert shown == [
+        "In cases when many types are possible, such as when we converted a `String` using `parse` in the guessing "
+        "game section in Chapter 2, we must add a type annotation to the variable.",
+        "So, what happens if we try to modify something we are borrowing?",
+        "Try the code in Listing 4-6.",
+        "Spoiler alert: It does not work at all!",
+        "The Rust team has been focusing on enabling great IDE support.",
+        "See Appendix D for more details about the tools.",
+    ], shown
+
+
 def test_a_spaced_ellipsis_is_one_mark() -> None:
     from batchsum.text import fix_spacing
 

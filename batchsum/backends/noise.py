@@ -66,9 +66,10 @@ _TOC_LEADER = re.compile(r"(?<!\.)(?<!\.\s)(?:\.\s?){3,}\s*\d+\s*$|(?<!\s)\s{3,}
 _PAGE_REF = re.compile(
     r"[,;]\s+(?:\b[ivx]{1,4}\.\s*|\bp{1,2}\.\s*)?\d{1,4}(?:[-–]\d{1,4})?\b(?![.,]\d|%)(?=\s*(?:[,;.]|$))"
 )
+# A chapter line; not a wrapped line of prose that starts with one ("Chapter 2, we must add a type ...").
 _CHAPTER = re.compile(
     r"^(?:chapter|book|part|section|volume|vol\.|canto|act|scene|letter|appendix)\s+"
-    r"(?:[ivxlcdm]+|\d+|[a-z]+)\b[^.!?]{0,60}$",
+    r"(?:[ivxlcdm]+|\d+|[a-z]+)\b(?!,\s+[a-z])[^.!?]{0,60}$",
     re.IGNORECASE,
 )
 _ROMAN = re.compile(r"^[ivxlcdm]+\.?$", re.IGNORECASE)
@@ -299,7 +300,10 @@ def _blank(m: re.Match[str]) -> str:
 
 def _comment(m: re.Match[str]) -> str:
     inline = m.start() > 0 and not m.string[m.start() - 1].isspace()
-    return " " if inline else _blank(m)
+    if not inline:
+        return _blank(m)
+    # The line goes on after it; one that ends with it keeps its line break (the next may be "> ...").
+    return "\n" if m.group(0).endswith("\n") else " "
 
 
 def markdown_as_text(text: str) -> str:
