@@ -121,6 +121,11 @@ def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -
     # A digest names its files in bold, Markdown-escaped ("**stand\\_up.**"): shown as the name.
     snippet, _ = make_snippet("**guessing\\_game.** Run the guessing game with cargo run.", [["guess"]])
     assert snippet == "guessing_game. Run the guessing game with cargo run.", snippet
+    # Code keeps its angle brackets; a tokenized transcript reads as written prose; a footnote mark goes.
+    text = "A `Vec<T>`, also known as a vector, grows. It 's the beginning of speech recognition , he said."
+    snippet, _ = make_snippet(text, [["vector"], ["speech"]])
+    assert snippet == "A `Vec<T>`, also known as a vector, grows. It's the beginning of speech recognition, he said."
+    assert make_snippet("She died at nine.[442] It rained.", [["die"]])[0] == "She died at nine. It rained."
 
 
 def test_inflections_meet(output: RunConfig) -> None:

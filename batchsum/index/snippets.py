@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from batchsum.backends.noise import markdown_as_text
 from batchsum.index.analysis import _CJK_CLASS, analyze, cjk_bigrams
 from batchsum.navigation import strip_links, summary_only
+from batchsum.text import fix_spacing
 
 SNIPPET_CHARS = 240
 
@@ -48,21 +49,30 @@ def clean_text(text: str) -> str:
     text = _MARKUP.sub(" ", text)
     if "*" in text or "\\" in text:
         text = _ESCAPE.sub(r"\1", _EMPHASIS.sub("", text))
+    if "[" in text:
+        text = _FOOTNOTE.sub("", text)
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
 
 
 _FENCE_LINE = re.compile(r"^[ \t]*```", re.M)
 _LINE_BACK = 400  # characters a window may reach back to the start of the line it starts in
-# Layout a rendered page shows as no sentence: a table row, a heading's marks, a tag left on a line.
+# Layout a rendered page shows as no sentence: a table row, a heading, an HTML tag.
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
-_HEADING_MARKS = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
-_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>\n]*)?>")
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+.*$", re.M)  # a heading is no sentence (run on, it glues to one)
+# HTML's own elements only: "Vec<T>" and "Option<T>" are code, not tags.
+_TAG = re.compile(
+    r"</?(?:a|span|div|img|br|hr|p|em|strong|b|i|u|code|pre|sup|sub|small|table|thead|tbody|tr|td|th|ul|ol|li|"
+    r"h[1-6]|details|summary|figure|figcaption|section|article|aside|nav|header|footer|blockquote|kbd|mark|"
+    r"Listing)\b(?:\s[^<>\n]*)?/?>",
+    re.I,
+)
+_FOOTNOTE = re.compile(r"(?<=\S)\[\d{1,4}\]")  # "death.[442]": the reader of a snippet has no footnotes
 
 
 def markdown_window(text: str, start: int, end: int) -> str:
     """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
     :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
-    first, so its code goes too; table rows, heading marks and tags go. Line breaks stay."""
+    first, so its code goes too; table rows, headings and tags go. Line breaks stay."""
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
@@ -74,7 +84,7 @@ def markdown_window(text: str, start: int, end: int) -> str:
             window += "\n```"  # it ends inside one
     window = markdown_as_text(window)
     window = _FENCE_LINE.sub("", window)
-    return _TAG.sub(" ", _HEADING_MARKS.sub("", _TABLE_ROW.sub("", window)))
+    return _TAG.sub(" ", _HEADING.sub("", _TABLE_ROW.sub("", window)))
 
 
 def node_body(text: str) -> str:
@@ -83,8 +93,9 @@ def node_body(text: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of clean text, each on one line."""
-    return [" ".join(s.split()) for s in _SENTENCE.split(text) if s and s.strip()]
+    """The sentences of clean text, each on one line, without tokenizer spacing ("It 's", "word ,": how
+    some transcripts are written)."""
+    return [fix_spacing(" ".join(s.split())) for s in _SENTENCE.split(text) if s and s.strip()]
 
 
 def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[[str], list[str]]:
