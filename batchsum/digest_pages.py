@@ -133,8 +133,13 @@ def entry_label(facts: FileFacts) -> str:
     return escape_text(title_for(facts.relpath))
 
 
+_DAY_HEAD = re.compile(r"_?(?:" + "|".join(MONTH_NAMES) + r")_?\.? \d{1,2}\.--")  # a journal's "_May_ 3.--"
+
+
 def _says_day(paragraph: str, facts: FileFacts) -> bool:
     """Whether a paragraph's first words already give its entry's day (a journal's "_May_ 3.--")."""
+    if _DAY_HEAD.search(paragraph[:50]):
+        return True  # a file of two days: "[_Abbotsford_,] _November_ 26.--" is the 26th, not the file's 25th
     if not facts.date:
         return False
     head = paragraph[:60].lower()

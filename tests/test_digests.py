@@ -411,6 +411,15 @@ def test_a_month_digest_names_the_day_of_each_paragraph_unless_it_does_already()
         "**3 May.** We left Oslo at dawn.\n\n**9 May.** Ingrid wrote from Bergen. She is well.\n\n"
         "**3 May.** The sea was calm."
     )
+    # A file that holds two days: the paragraph that gives its own day gets no label of the file's.
+    two = ["_May_ 3.--We left Oslo.", "[_Bergen_,] _May_ 4.--Ingrid wrote from Bergen."]
+    days = [
+        FileFacts("j/2026-05-03.md", "k1", "2026-05-03", "", 9),
+        FileFacts("j/2026-05-03b.md", "k2", "2026-05-03", "", 9),
+    ]
+    assert digest_body(
+        Period("month", "2026-05"), "_May_ 3.--We left Oslo. [_Bergen_,] _May_ 4.--Ingrid wrote from Bergen.", two, days
+    ) == ("_May_ 3.--We left Oslo.\n\n[_Bergen_,] _May_ 4.--Ingrid wrote from Bergen.")
     undated = [FileFacts("notes/stand*up.md", "k3", None, "", 9), FileFacts("notes/b.md", "k4", None, "", 9)]
     assert digest_body(Period("folder", "notes"), text, parts, undated).startswith("**stand\\*up.** We left")
     written = "In short, a calm voyage and good news from Bergen."  # an LLM's words: kept as written
