@@ -14,16 +14,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "ABBREVIATIONS",
     "BACKCHANNELS",
     "BLANK_LINES",
     "DATE_LABEL",
     "LIST_ITEM",
+    "NUMBER_WORDS",
     "QUOTE_MARKS",
     "SHORT_WORDS",
     "SentenceSpan",
     "clean_transcript",
     "conversation_lines",
     "email_sender",
+    "fix_spacing",
     "is_backchannel",
     "paragraph_width",
     "parse_speaker_line",
@@ -541,7 +544,7 @@ def _drop_discourse(m: re.Match[str]) -> str:
 
 _REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b)+", re.IGNORECASE)
 # A number read out digit by digit ("four two zero zero one seven") repeats on purpose.
-_NUMBER_WORDS = frozenset(
+NUMBER_WORDS = frozenset(
     "zero oh one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty "
     "seventy eighty ninety hundred thousand million".split()
 )
@@ -561,7 +564,7 @@ def _unrepeated(m: re.Match[str]) -> str:
 
 
 def _is_number(word: str) -> bool:
-    return word.isdigit() or word.lower() in _NUMBER_WORDS
+    return word.isdigit() or word.lower() in NUMBER_WORDS
 
 
 # A cut-off word start repeated as the full word ("ho how", "w we're", "inter- interface").

@@ -425,6 +425,19 @@ def test_a_sentence_from_inside_a_plays_turn_names_its_speaker(tok: Tokenizer) -
     assert named >= 3, out
 
 
+def test_a_number_read_out_digit_by_digit_is_never_picked(tok: Tokenizer) -> None:
+    turns = [
+        "Grad A: Four two zero zero one seven.",
+        "Grad B: Three three one nine eight eight two.",
+        "Professor: The recognizer still confuses the digits in the noisy recordings from the far microphone.",
+        "Grad A: We should train the back-end on the close-talking data and test it on the far microphone.",
+    ]
+    out = summarize_text(
+        "\n".join(turns), target_tokens=60, max_tokens=60, kind="standard", content_type="conversation", tokenizer=tok
+    )
+    assert out and "zero zero" not in out and "one nine" not in out, out
+
+
 def test_a_sponsors_read_is_never_picked_despite_its_figures(tok: Tokenizer) -> None:
     turns = [
         "MATT: Tome of Foes is also in the legendary bundle, which is still 25% off using the code 826LA this month.",

@@ -33,6 +33,7 @@ from batchsum.text import (
     ABBREVIATIONS,
     DATE_LABEL,
     LIST_ITEM,
+    NUMBER_WORDS,
     QUOTE_MARKS,
     balance_quotes,
     clean_transcript,
@@ -200,6 +201,7 @@ def units_from_text(
             ok = (
                 words >= min_words
                 and not is_backchannel(sent)
+                and not only_numbers(sent)
                 and not is_fragment(sent)
                 and (not punctuated or bool(_WHOLE.search(sent)))
                 and not _MARKUP.search(sent)
@@ -282,6 +284,16 @@ def units_from_text(
             )
         )
     return units
+
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def only_numbers(sentence: str) -> bool:
+    """Whether a sentence is nothing but a number read out ("Four two zero zero one seven.": a meeting's
+    digits task, a phone number): it says nothing alone."""
+    words = _TOKEN.findall(sentence)
+    return bool(words) and all(w.isdigit() or w.lower() in NUMBER_WORDS for w in words)
 
 
 def _cast(sentences: Iterable[str]) -> frozenset[str]:
