@@ -61,7 +61,7 @@ _SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.
 _CLOSERS = "\"'”’»)]"
 _OPENERS = "\"'“‘«([-—–*•¿¡"
 # A spaced ellipsis (". . .", common in printed books) is one mark, not three one-dot sentences.
-_END_PUNCT = re.compile(r"(?:\.(?:[ \t]\.){2,}|[.!?…]+)[" + re.escape(_CLOSERS) + r"]*(?=\s|$)")
+_END_PUNCT = re.compile(r"[.!?…]+(?:(?:[ \t]\.){2,})?[" + re.escape(_CLOSERS) + r"]*(?=\s|$)")
 # Full-width terminals end a sentence wherever they stand (CJK text has no space after them).
 _CJK_CLOSERS = "」』”’）》〉】\"'"
 _CJK_END = re.compile(r"[。！？]+[" + re.escape(_CJK_CLOSERS) + r"]*")
@@ -151,7 +151,7 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
         return None, line.strip()
     if "," in bare and _names(bare):
         return label, rest.strip()
-    if any(_ends_sentence(tok) for tok in _DOTTED.findall(bare)):
+    if ". " in bare and any(_ends_sentence(tok) for tok in _DOTTED.findall(bare)):
         return None, line.strip()  # "Listing 4-6. Spoiler alert: ..." is two sentences, not a speaker
     m = _LABEL.fullmatch(bare)
     words = bare.split()

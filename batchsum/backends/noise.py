@@ -134,7 +134,12 @@ _ADVERT = re.compile(
 def is_boilerplate(text: str) -> bool:
     """Licence, transcription and publishing notes (Project Gutenberg headers, URLs, ISBNs) and a sponsor's read."""
     low = text.lower()
-    return any(k in low for k in BOILERPLATE) or _ADVERT.search(low) is not None
+    if any(k in low for k in BOILERPLATE):
+        return True
+    # This runs on every sentence of a run: the regex only where one of its words occurs (a profile).
+    if "code" in low or "sponsor" in low or "brought to you" in low or "free trial" in low:
+        return _ADVERT.search(low) is not None
+    return False
 
 
 def _norm_line(line: str) -> str:

@@ -11,6 +11,7 @@ sentences that stop without a full stop are kept as context but are not candidat
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -259,7 +260,7 @@ def units_from_text(
             and not is_fragment(sent)
         )
         shown = balance_quotes(sent)
-        if ok and not item and _UNENDED.search(shown):
+        if ok and not item and shown[-1:] in _UNENDED:
             # A paragraph that ends without a stop ("... reported in additional file 6") ran into the next
             # pick in a summary ("additional file 6 thus, to test ..."), and the level above read them as one.
             shown += "."
@@ -315,7 +316,7 @@ _SECTION_LABELS = frozenset(
 )
 
 _LABEL_WORDS = 8  # a heading or lead-in line this short names its list; a longer one is a sentence
-_UNENDED = re.compile(r"[A-Za-z0-9)\]]$")  # a Latin-script sentence that ends with no stop
+_UNENDED = frozenset(string.ascii_letters + string.digits + ")]")  # last characters of a Latin sentence with no stop
 
 
 def _label(title: str) -> str:
