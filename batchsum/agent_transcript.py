@@ -31,6 +31,7 @@ from batchsum.compact.extractors import (
     format_summary,
     summarize_tool_result,
     turn_prose,
+    without_standing_orders,
     without_viewer_lines,
 )
 from batchsum.compact.messages import as_message
@@ -345,18 +346,6 @@ def digest_agent_transcript(
         tool_results=results,
         turns=len(turns),
     )
-
-
-# What an agent framework (SWE-agent's layout) tells the agent in every session: a worked example of
-# another task, and the instructions and tips that follow the task. Neither says what this session did.
-_DEMONSTRATION = re.compile(r"\A.*?^-{3} DEMONSTRATION -{3}\s*$.*?^-{3} END OF DEMONSTRATION -{3}[^\n]*$", re.S | re.M)
-_INSTRUCTIONS = re.compile(r"^(?:INSTRUCTIONS|IMPORTANT TIPS):\s*$.*", re.S | re.M)
-
-
-def without_standing_orders(text: str) -> str:
-    """A user turn of an agent session without a demonstration (and what introduces it) and without
-    the instructions from an ``INSTRUCTIONS:`` line on."""
-    return _INSTRUCTIONS.sub("", _DEMONSTRATION.sub("", text)).strip()
 
 
 def _most_specific(paths: list[str]) -> list[str]:

@@ -26,10 +26,15 @@ _SHOWN = re.compile(r"\[File: (\S+) \(\d+ lines total\)\]|\(Open file: (\S+)\)")
 
 
 def used_in(messages: list[dict[str, Any]]) -> set[str]:
-    """Commands and file paths a session visibly used."""
+    """Commands and file paths a session visibly used; not those of the worked example of another task
+    that an agent framework puts in the first user turn (its "--- DEMONSTRATION ---")."""
+    from batchsum.compact.extractors import without_standing_orders
+
     found: set[str] = set()
     for m in messages:
         content = str(m.get("content") or "")
+        if m.get("role") != "assistant":
+            content = without_standing_orders(content)
         if m.get("role") == "assistant":
             for a, b in _BLOCK.findall(content):
                 block = (a or b).strip()

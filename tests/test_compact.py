@@ -332,3 +332,18 @@ def test_task_line_is_carried_along_the_chain() -> None:
     for history in ([first.record], None):  # from the record, or read back from the message
         second = compact(first.messages + _agent_session(4)[1:], context_window=8192, history=history)
         assert second.record is not None and second.record.task == first.record.task
+
+
+def test_a_demonstration_turn_is_not_the_task() -> None:
+    demo = (
+        "Here is a demonstration of how to correctly accomplish this task.\n"
+        "--- DEMONSTRATION ---\n"
+        "We're currently solving the following issue: TimeDelta serializes 345 ms as 344.\n"
+        "--- END OF DEMONSTRATION ---\n"
+    )
+    session = _agent_session()
+    real = dict(session[0], content=session[0]["content"] + "\n\nINSTRUCTIONS:\nYou cannot use vim in this shell.")
+    result = compact([{"role": "user", "content": demo}, real, *session[1:]], context_window=8192)
+    assert result.record is not None and result.record.task.startswith("We need to fix the rounding bug")
+    summary = result.messages[0]["content"]
+    assert "demonstration" not in summary.lower() and "vim" not in summary, summary

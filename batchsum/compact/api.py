@@ -32,6 +32,7 @@ from batchsum.compact.extractors import (
     format_summary,
     summarize_tool_result,
     turn_prose,
+    without_standing_orders,
     without_viewer_lines,
 )
 from batchsum.compact.messages import MESSAGE_OVERHEAD, Message, as_message, message_ids, message_tokens, to_dict
@@ -155,6 +156,7 @@ class _Material:
 
 def _gather(turns: Sequence[Turn], cfg: CompactConfig, tok: Tokenizer) -> _Material:
     mat = _Material()
+    task_pending = False  # the task turn held only a demonstration or instructions
     for t in turns:
         m = t.message
         if m.role not in mat.roles and t.kind != "summary":
@@ -184,15 +186,21 @@ def _gather(turns: Sequence[Turn], cfg: CompactConfig, tok: Tokenizer) -> _Mater
             for call in m.tool_calls:
                 if call.name not in mat.tools:
                     mat.tools.append(call.name)
-        prose = turn_prose(m.content)
-        if t.kind == "task" and not mat.task:
-            mat.task = prose
-            mat.speaker_turns.append(("User", without_viewer_lines(m.content)))
+        # A user turn's worked example of another task and its standing instructions say nothing of this
+        # session: "Task: Here is a demonstration of how to ..." hid the real task.
+        content = m.content if t.kind == "assistant" else without_standing_orders(m.content)
+        prose = turn_prose(content)
+        # The task is the first user turn with words of its own (after a demonstration-only turn, the next).
+        if (t.kind == "task" or (t.kind == "user" and task_pending)) and not mat.task:
+            task_pending = not prose
+            if prose:
+                mat.task = prose
+                mat.speaker_turns.append(("User", without_viewer_lines(content)))
             continue
         if prose:
             label = {"task": "User", "user": "User", "assistant": "Assistant"}.get(t.kind, m.role.capitalize())
             mat.conversation.append(f"{label}: {prose}")
-            mat.speaker_turns.append((label, without_viewer_lines(m.content)))
+            mat.speaker_turns.append((label, without_viewer_lines(content)))
     return mat
 
 

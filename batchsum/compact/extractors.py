@@ -594,3 +594,15 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
             turns.append(Turn(i, m, "user" if seen_task else "task"))
             seen_task = True
     return turns
+
+
+# What an agent framework (SWE-agent's layout) tells the agent in every session: a worked example of
+# another task, and the instructions and tips that follow the task. Neither says what this session did.
+_DEMONSTRATION = re.compile(r"\A.*?^-{3} DEMONSTRATION -{3}\s*$.*?^-{3} END OF DEMONSTRATION -{3}[^\n]*$", re.S | re.M)
+_INSTRUCTIONS = re.compile(r"^(?:INSTRUCTIONS|IMPORTANT TIPS):\s*$.*", re.S | re.M)
+
+
+def without_standing_orders(text: str) -> str:
+    """A user turn of an agent session without a demonstration (and what introduces it) and without
+    the instructions from an ``INSTRUCTIONS:`` line on."""
+    return _INSTRUCTIONS.sub("", _DEMONSTRATION.sub("", text)).strip()
