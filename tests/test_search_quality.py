@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from batchsum.cli import main
 from batchsum.config import RunConfig
 from batchsum.index.search import MIN_RELEVANCE, search
-from batchsum.index.snippets import make_snippet
+from batchsum.index.snippets import make_snippet, markdown_window
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -126,6 +126,15 @@ def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -
     snippet, _ = make_snippet(text, [["vector"], ["speech"]])
     assert snippet == "A `Vec<T>`, also known as a vector, grows. It's the beginning of speech recognition, he said."
     assert make_snippet("She died at nine.[442] It rained.", [["die"]])[0] == "She died at nine. It rained."
+    # A digest's next paragraph is another file's: a snippet never runs on into it.
+    digest = "**a.** He could not bail him out.\n\n**30IQTZ.** The rent was due on Monday."
+    assert make_snippet(digest, [["bail"]])[0] == "He could not bail him out."
+    # An e-mail's quoted reply reads as its words.
+    mail = "Hi Karl,\n\n> > Please send the renewal\n> > terms by next week.\n\nThanks."
+    assert (
+        make_snippet(markdown_window(mail, 0, len(mail)), [["renew"]])[0]
+        == "Please send the renewal terms by next week."
+    )
 
 
 def test_inflections_meet(output: RunConfig) -> None:

@@ -55,6 +55,7 @@ def clean_text(text: str) -> str:
 
 
 _FENCE_LINE = re.compile(r"^[ \t]*```", re.M)
+_QUOTE_MARKS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.M)
 _LINE_BACK = 400  # characters a window may reach back to the start of the line it starts in
 # Layout a rendered page shows as no sentence: a table row, a heading, an HTML tag.
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
@@ -82,7 +83,7 @@ def markdown_window(text: str, start: int, end: int) -> str:
             window = "```\n" + window  # it starts inside a fenced block
         if len(_FENCE_LINE.findall(window)) % 2:
             window += "\n```"  # it ends inside one
-    window = markdown_as_text(window)
+    window = _QUOTE_MARKS.sub("", markdown_as_text(window))  # an e-mail's quoted reply, a blockquote: "> >"
     window = _FENCE_LINE.sub("", window)
     return _TAG.sub(" ", _HEADING.sub("", _TABLE_ROW.sub("", window)))
 
@@ -95,7 +96,20 @@ def node_body(text: str) -> str:
 def sentences(text: str) -> list[str]:
     """The sentences of clean text, each on one line, without tokenizer spacing ("It 's", "word ,": how
     some transcripts are written)."""
-    return [fix_spacing(" ".join(s.split())) for s in _SENTENCE.split(text) if s and s.strip()]
+    return [s for _, s in _sentences_by_paragraph(text)]
+
+
+def _sentences_by_paragraph(text: str) -> list[tuple[int, str]]:
+    """:func:`sentences` with the index of the paragraph each is in."""
+    return [
+        (i, fix_spacing(" ".join(s.split())))
+        for i, paragraph in enumerate(_PARAGRAPH.split(text))
+        for s in _SENTENCE.split(paragraph)
+        if s and s.strip()
+    ]
+
+
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
 
 
 def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[[str], list[str]]:
@@ -134,17 +148,19 @@ def make_snippet(
 
     ``partial_edges``: ``text`` is a window cut out of a longer text, so its first and last pieces are
     likely parts of sentences and are used only when nothing else is there."""
-    parts = sentences(clean_text(text))
-    if partial_edges and len(parts) > 2:
-        parts = parts[1:-1]
-    if not parts:
+    numbered = _sentences_by_paragraph(clean_text(text))
+    if partial_edges and len(numbered) > 2:
+        numbered = numbered[1:-1]
+    if not numbered:
         return "", []
+    paragraph, parts = [p for p, _ in numbered], [s for _, s in numbered]
     found = _matcher(groups, language)
     hits = [len({w.lower() for w in found(s)}) for s in parts]
     best = max(range(len(parts)), key=lambda i: (hits[i], -i))
     chosen = parts[best]
     j = best + 1
-    while len(chosen) < limit // 2 and j < len(parts):
+    # More of the same paragraph only: a digest's next paragraph is another file's ("... out. 30IQTZ.").
+    while len(chosen) < limit // 2 and j < len(parts) and paragraph[j] == paragraph[best]:
         chosen += " " + parts[j]
         j += 1
     if len(chosen) > limit:
