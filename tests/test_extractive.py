@@ -600,3 +600,10 @@ def test_a_brief_line_holds_list_items_inline_after_their_label(tok: Tokenizer) 
         for item in picked:  # every item is read under its own list's label
             label = "Do not bring: " if item in ("Phones", "Glass") else "Bring: "
             assert line.rfind(label, 0, line.index(item)) >= 0, line
+    # An item that is no sentence ends before the next one's label: "Postgres 16. Postgres 16 migration: ..."
+    notes = (
+        "## Agenda\n- Q2 migration to Postgres 16\n- On-call rotation changes\n\n"
+        "## Postgres 16 migration\n- Tom reported that the staging cutover finished on Friday with little downtime.\n"
+    )
+    line = summarize_text(notes, target_tokens=40, max_tokens=44, kind="brief", content_type="document", tokenizer=tok)
+    assert "Postgres 16 Postgres" not in line and "Postgres 16. Postgres" in line, line

@@ -390,6 +390,8 @@ def _inline(units: list[Unit], order: list[int]) -> str:
             prev = None
             continue
         label, body = units[i].heading, text[bullet.end() :]
+        if body[-1:].isalnum():
+            body += "."  # an item is often no sentence: run on, "Q2 migration to Postgres 16 Postgres 16 ..."
         parts.append(f"{label}: {body}" if label and label != prev else body)
         prev = label
     return " ".join(parts)
