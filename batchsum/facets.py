@@ -75,7 +75,8 @@ _TALK_SUBJECT = (
 )
 _TALK_VERB = (
     r"(?:see|say|look|start|begin|go back|move on|do this|talk|get to|have(?! to)|close|end|wrap up|address|"
-    r"ask|turn it over|read out|give the floor|tell you|present|show you|explain|assume|suppose|imagine|hope|"
+    r"ask|turn (?:it|the \w+|things) over|hand (?:it )?over|open (?:up )?the (?:lines|floor|call)|read out|"
+    r"give the floor|tell you|present|show you|explain|assume|suppose|imagine|hope|"
     r"not|go through|go over|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
     r"conclude|be able to|flesh out|discuss|think|admit|confess|spoil|guess|bet|understand|remember|realise|"
     r"realize|mention|point out|repeat)\b"

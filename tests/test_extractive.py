@@ -438,6 +438,14 @@ def test_a_number_read_out_digit_by_digit_is_never_picked(tok: Tokenizer) -> Non
     assert out and "zero zero" not in out and "one nine" not in out, out
 
 
+def test_an_email_disclaimer_is_boilerplate() -> None:
+    from batchsum.backends.noise import is_boilerplate
+
+    assert is_boilerplate("This email and any attachments are confidential and intended solely for the addressee.")
+    assert is_boilerplate("If you are not the intended recipient, please delete this message.")
+    assert not is_boilerplate("Please send the renewal terms by next week so we can sign before June.")
+
+
 def test_a_sponsors_read_is_never_picked_despite_its_figures(tok: Tokenizer) -> None:
     turns = [
         "MATT: Tome of Foes is also in the legendary bundle, which is still 25% off using the code 826LA this month.",

@@ -173,12 +173,15 @@ def test_the_meetings_own_agenda_a_supposition_and_a_restart_are_no_action_items
 
 
 def test_a_forecast_an_admission_and_a_step_taken_in_the_room_are_no_action_items() -> None:
+    # Nor is a call's hand-over ("I'll now turn the discussion over to ...").
     text = (
         "Marketing: I will admit I don't know what the abbreviation on the slide stands for.\n"
         "Grad A: The other thing that's real funny, I'll spoil it for you before the demo.\n"
         "PhD C: We'll probably get lots of errors because of the cross-talk and the noises.\n"
         "Hon. Patty Hajdu: We need to understand that this is a complex issue for the provinces.\n"
         "Project Manager: I will delete this one now because we don't use it yet.\n"
+        "Craig Lindner: I'll now turn the discussion over to Craig for the quarterly results.\n"
+        "Operator: We'll now open the lines for the questions from the analysts on the call.\n"
         "Industrial Designer: I will send the drawings of the new case to the factory on Friday.\n"
     )
     assert [(a.owner, a.task) for a in extract_facets(text).action_items] == [

@@ -53,6 +53,9 @@ BOILERPLATE = (
     "license",
     "licence",
     "distributed proofreading",
+    "this email and any attachments",  # an e-mail's disclaimer
+    "this e-mail and any attachments",
+    "intended recipient",
 )
 
 _SEPARATOR = re.compile(r"^[\W_]*$")  # no letter or digit at all: "* * * *", "-----", "~~~"
