@@ -31,7 +31,7 @@ from typing import Any
 from batchsum.backends.noise import is_fragment
 from batchsum.backends.units import STOPWORDS
 from batchsum.compact.extractors import find_paths
-from batchsum.text import SHORT_WORDS, clean_transcript, conversation_lines, split_sentences
+from batchsum.text import SHORT_WORDS, clean_transcript, conversation_lines, speakers_of, split_sentences
 
 MAX_ITEMS = 5
 MAX_ITEM_CHARS = 240
@@ -398,8 +398,9 @@ def extract_facets(
     sentences = _sentences(turns)
     participants: list[str] = []
     for speaker, _ in turns:
-        if speaker and speaker not in participants:
-            participants.append(speaker)
+        for name in speakers_of(speaker) if speaker else ():  # "TRAVIS, LAURA" is two participants
+            if name not in participants:
+                participants.append(name)
     decisions: list[str] = []
     actions: list[ActionItem] = []
     unresolved: list[str] = []
@@ -420,7 +421,7 @@ def extract_facets(
             continue
         item = _action(_Sentence(s.speaker, whole, s.turn), participants)
         if item is not None:
-            if item.owner is not None and item.owner not in participants:
+            if item.owner is not None and not set(speakers_of(item.owner)) <= set(participants):
                 continue  # "Or, can you ...": an owner is someone who speaks in the source
             if all(a.task != item.task for a in actions):
                 actions.append(item)

@@ -31,6 +31,7 @@ __all__ = [
     "paragraph_width",
     "parse_speaker_line",
     "screenplay_turn",
+    "speakers_of",
     "split_sentences",
     "word_count",
     "wraps_onto",
@@ -104,6 +105,12 @@ def _names(label: str) -> bool:
         and all(_NAME.fullmatch(p) for p in parts)
         and not any(p.split()[0].lower() in _NOT_NAMES for p in parts)
     )
+
+
+def speakers_of(label: str) -> list[str]:
+    """The speakers a turn's label names: one, or each of several at once ("TRAVIS, LAURA": TRAVIS and LAURA)."""
+    several = ("," in label or " and " in label or "&" in label) and _names(label)
+    return _NAME_SEP.split(label) if several else [label]
 
 
 def word_count(text: str) -> int:

@@ -196,3 +196,13 @@ def test_a_function_word_capitalised_mid_sentence_is_no_name() -> None:
     )
     names = extract_facets(text).entities
     assert "Porto" in names and "Shall" not in names
+
+
+def test_a_turn_of_several_speakers_makes_each_of_them_a_participant() -> None:
+    text = (
+        "MATT: You reach the gates of the city as the sun goes down behind the hills.\n"
+        "TRAVIS, LAURA: We'll get the horses inside before the guards close the gates.\n"
+        "SAM: I'll pay the toll for the cart and the horses tomorrow morning at the market.\n"
+    )
+    facets = extract_facets(text)
+    assert facets.participants == ["MATT", "TRAVIS", "LAURA", "SAM"]
