@@ -30,8 +30,9 @@ from typing import Any
 
 from batchsum.backends.noise import is_fragment
 from batchsum.backends.units import STOPWORDS
+from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
-from batchsum.text import SHORT_WORDS, clean_transcript, conversation_lines, speakers_of, split_sentences
+from batchsum.text import conversation_lines, speakers_of, split_sentences
 
 MAX_ITEMS = 5
 MAX_ITEM_CHARS = 240

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from batchsum.text import clean_transcript, is_backchannel, parse_speaker_line, split_sentences, word_count
+from batchsum.cleanup import clean_transcript
+from batchsum.text import is_backchannel, parse_speaker_line, split_sentences, word_count
 
 
 def texts(source: str) -> list[str]:
@@ -332,7 +333,7 @@ def test_wrapped_lines_that_open_with_chapter_or_listing_words_go_on_with_their_
 
 
 def test_a_spaced_ellipsis_is_one_mark() -> None:
-    from batchsum.text import fix_spacing
+    from batchsum.cleanup import fix_spacing
 
     # As printed books set it: a lower-case word after it goes on with the sentence.
     assert texts("He paused . . . and then he spoke. It was over . . . . The end came.") == [
@@ -347,7 +348,7 @@ def test_a_spaced_ellipsis_is_one_mark() -> None:
 
 def test_fix_spacing_undoes_tokenizer_spacing_in_prose() -> None:
     from batchsum.backends.units import units_from_text
-    from batchsum.text import fix_spacing
+    from batchsum.cleanup import fix_spacing
 
     spaced = re.compile(r"\w [,.;:!?](?=\s|$)|\w '(?:s|t|re|ve|ll|d|m)\b")
     text = "Gee , I thought excitedly , this is one big ship ! We 're sure it ca n't land . The run (n = 3 ) ended ."
@@ -504,7 +505,7 @@ def test_agent_tool_records_reach_the_summarizer_verbatim() -> None:
 
 
 def test_a_sentence_cut_from_a_quotation_gets_its_missing_mark() -> None:
-    from batchsum.text import balance_quotes
+    from batchsum.cleanup import balance_quotes
 
     assert balance_quotes('Are you sure?" he asked.') == '"Are you sure?" he asked.'
     assert balance_quotes('"An old man stood waiting.') == '"An old man stood waiting."'

@@ -28,19 +28,16 @@ from batchsum.backends.noise import (
     repeated_lines,
     section_role,
 )
+from batchsum.cleanup import NUMBER_WORDS, balance_quotes, clean_transcript, fix_spacing
 from batchsum.language import content_terms, word_count
 from batchsum.model import ContentType
 from batchsum.text import (
     ABBREVIATIONS,
     DATE_LABEL,
     LIST_ITEM,
-    NUMBER_WORDS,
     QUOTE_MARKS,
-    balance_quotes,
-    clean_transcript,
     conversation_lines,
     email_sender,
-    fix_spacing,
     is_backchannel,
     parse_speaker_line,
     split_sentences,
@@ -176,51 +173,57 @@ def _cleaned_turns(bodies: list[str]) -> list[str]:
     return cleaned
 
 
+def _conversation_units(text: str, min_words: int, part: int, language: str | None) -> list[Unit]:
+    """A conversation's units: its turns cleaned as speech, each sentence with its speaker and turn."""
+    units: list[Unit] = []
+    lines = conversation_lines(text)
+    speakers, bodies = [who for who, _ in lines], [said for _, said in lines]
+    n = max(1, len(bodies))
+    cleaned = _cleaned_turns(bodies)
+    sentences = [
+        (li, piece)
+        for li, body in enumerate(cleaned)
+        if body
+        for piece in ([body] if _TOOL_RECORD.match(body) else [sp.text for sp in split_sentences(body, language)])
+    ]
+    # A sentence that stops without a full stop was broken off, unless the transcript has no punctuation.
+    punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
+    for li, said in sentences:
+        speaker, sent = speakers[li], balance_quotes(said)
+        words = word_count(sent)
+        ok = (
+            words >= min_words
+            and not is_backchannel(sent)
+            and not only_numbers(sent)
+            and not is_fragment(sent)
+            and (not punctuated or bool(_WHOLE.search(sent)))
+            and not _MARKUP.search(sent)
+        )
+        units.append(
+            Unit(
+                f"{speaker}: {sent}" if speaker else sent,
+                sent,
+                speaker,
+                li / n,
+                part,
+                words=words,
+                candidate=ok,
+                penalty=_static_penalty(sent, "conversation") if ok else 0.0,
+                turn=li,
+            )
+        )
+    return units
+
+
 def units_from_text(
     text: str, content_type: ContentType, min_words: int = 5, part: int = 0, language: str | None = None
 ) -> list[Unit]:
     """Split one text into candidate units, cleaning transcripts and parsing speakers.
 
     Units shorter than ``min_words`` words are kept (as context) but are not candidates."""
-    units: list[Unit] = []
     if content_type == "conversation":
-        lines = conversation_lines(text)
-        speakers, bodies = [who for who, _ in lines], [said for _, said in lines]
-        n = max(1, len(bodies))
-        cleaned = _cleaned_turns(bodies)
-        sentences = [
-            (li, text)
-            for li, body in enumerate(cleaned)
-            if body
-            for text in ([body] if _TOOL_RECORD.match(body) else [sp.text for sp in split_sentences(body, language)])
-        ]
-        # A sentence that stops without a full stop was broken off, unless the transcript has no punctuation.
-        punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
-        for li, said in sentences:
-            speaker, sent = speakers[li], balance_quotes(said)
-            words = word_count(sent)
-            ok = (
-                words >= min_words
-                and not is_backchannel(sent)
-                and not only_numbers(sent)
-                and not is_fragment(sent)
-                and (not punctuated or bool(_WHOLE.search(sent)))
-                and not _MARKUP.search(sent)
-            )
-            units.append(
-                Unit(
-                    f"{speaker}: {sent}" if speaker else sent,
-                    sent,
-                    speaker,
-                    li / n,
-                    part,
-                    words=words,
-                    candidate=ok,
-                    penalty=_static_penalty(sent, content_type) if ok else 0.0,
-                    turn=li,
-                )
-            )
-        return units
+        return _conversation_units(text, min_words, part, language)
+    units: list[Unit] = []
     blocks = _prose_blocks(markdown_as_text(text))
     spans = [
         (sent, role, date, section, title, bi)

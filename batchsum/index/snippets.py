@@ -14,9 +14,9 @@ import re
 from collections.abc import Callable, Sequence
 
 from batchsum.backends.noise import markdown_as_text
+from batchsum.cleanup import fix_spacing
 from batchsum.index.analysis import _CJK_CLASS, analyze, cjk_bigrams
 from batchsum.navigation import strip_links, summary_only
-from batchsum.text import fix_spacing
 
 SNIPPET_CHARS = 240
 

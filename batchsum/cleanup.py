@@ -1,0 +1,205 @@
+"""Cleaning a sentence for a reader: transcript markup and disfluencies (``{disfmarker}``, "um", "the the",
+words broken off), tokenizer spacing ("we 're", "word ,"), spaced ellipses, and quotation marks made whole.
+Line by line, so a transcript keeps its turns; it never splits sentences (:mod:`batchsum.text` does)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["NUMBER_WORDS", "SHORT_WORDS", "balance_quotes", "clean_transcript", "fix_spacing"]
+
+_MARKERS = re.compile(
+    r"\{[A-Za-z_]+\}|\[(?:laughter|laughs|laugh|noise|inaudible|crosstalk|music|applause|silence|pause|"
+    r"unintelligible|coughs?|sighs?|background noise|overlapping)\]|<(?:unk|noise|laugh)>"
+    # Caption cues: "(laughter)", "(water splashing)", "[click, TV static]". In a transcript a short
+    # bracketed aside is a sound or stage direction, never something a speaker said.
+    r"|\((?:[a-z]+(?:[ -][a-z]+){0,2})\)|\[[^\]\n]{1,40}\]",
+    re.IGNORECASE,
+)
+_FILLERS = re.compile(
+    r"(?<![\w'-])(?:u+m+|u+h+m*|e+r+m+|e+r+|a+h+|h+m+|m+h*m+|m+-h+m+|u+h+-h+u+h+|uh-oh)"
+    r"(?![\w'-])[ \t]*,?",
+    re.IGNORECASE,
+)
+# "you know" and "I mean" are fillers only when set off by a comma and not what a word before them
+# governs: "So, you know, we ..." loses them, "as some of you know, the ..." and "Do you know the
+# way?" keep them.
+_DISCOURSE = re.compile(r"(?<![\w'-])(?:you know|i mean)(?![\w'-])[ \t]*(,?)", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"([\w'’]+)([ \t]*,?)[ \t]*$")
+_GOVERNING = frozenset(
+    """
+    as of if do does did don't didn't dont what how whether that who whom all because since when where why
+    to can could would will should might must than
+    """.split()
+)
+
+
+def _drop_discourse(m: re.Match[str]) -> str:
+    """The matched "you know" / "I mean" removed when it is a filler, else kept as it stands."""
+    before = _WORD_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
+    if before is not None and before.group(1).lower() in _GOVERNING:
+        return m.group(0)
+    set_off = bool(m.group(1)) or (before is not None and "," in before.group(2))
+    return "" if set_off else m.group(0)
+
+
+_REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b)+", re.IGNORECASE)
+# A number read out digit by digit ("four two zero zero one seven") repeats on purpose.
+NUMBER_WORDS = frozenset(
+    "zero oh one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty "
+    "seventy eighty ninety hundred thousand million".split()
+)
+# Letters spelled one by one, as the AMI corpus writes them ("V_C_R_", "L_C_D_"): the word they spell.
+_SPELLED_OUT = re.compile(r"\b(?:[A-Za-z]_){2,}(?!\w)")
+
+
+def _unrepeated(m: re.Match[str]) -> str:
+    """A stuttered word once ("the the", "one one implication"), but the digits of a number read out one
+    by one ("four two zero zero one seven": a number word beside other number words) as they were said."""
+    word = m.group(1)
+    if _is_number(word):
+        beside = m.string[: m.start()].split()[-1:] + m.string[m.end() :].split()[:1]
+        if any(_is_number(w.strip(".,;:!?")) for w in beside):
+            return m.group(0)
+    return word
+
+
+def _is_number(word: str) -> bool:
+    return word.isdigit() or word.lower() in NUMBER_WORDS
+
+
+# A cut-off word start repeated as the full word ("ho how", "w we're", "inter- interface").
+# Never the clitic of a contraction: "let's suppose", "don't think" and "we're recording" are not stutters.
+_FRAGMENT = re.compile(r"(?<!['’])\b([A-Za-z]{1,4})-?[ \t]+(?=(\1)[A-Za-z'])", re.IGNORECASE)
+_REAL_SHORT_WORDS = frozenset(
+    """
+    a i an as at be by do go he if in is it me my no of on or so to up us we am and are but can did for get had
+    has her him his how its let may new not now one our out own put say see she the too two use was way who why
+    yes you all any few off old per set ten this that than them then they what when with were will your into
+    also back been both come each even from have here just know like look made make many more most much must
+    need next only over same some such take tell them then there these they this time very want well what
+    """.split()
+)
+# A word broken off before another starts ("It w I don't know", "the de the details"): in a transcript
+# with tokenizer spacing, which writes out every restart, a lower-case one- or two-letter token that
+# is not a word. Not in other text: chat writes "u" and "r" for words.
+_CUT_OFF = re.compile(r"(?<![\w'’-])([a-z]{1,2})[ \t]+(?=[A-Za-z])")
+# One- and two-letter tokens that are words; anything else that short is a word broken off ("We s
+# decide"). The transcript cleaner also keeps interjections, abbreviations and a variable.
+SHORT_WORDS = frozenset(
+    "a i am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ye id tv uk eu un pm".split()
+)
+_CUT_OFF_KEEPS = SHORT_WORDS | frozenset("ad ah aw dr em et ex ma mr ms ow pa st vs x ya yo".split())
+_ORPHAN_END = re.compile(r"(?<=[.!?])[ \t]+[.!?]+(?=\s|$)")
+# A printed book's spaced ellipsis (". . .") is one mark; left spaced, _ORPHAN_END would take it for
+# tokenizer debris and keep one period ("He paused. and then").
+_SPACED_ELLIPSIS = re.compile(r"\.(?:[ \t]\.){2,}")
+# The look-behinds start a match only where a run of blanks starts: tried from every blank of a long run,
+# these were quadratic (seconds for 30,000 spaces). Same matches.
+_SPACE_BEFORE = re.compile(r"(?<![ \t])[ \t]+([,.;:!?%)\]}])")
+# A quotation mark spaced off the sentence it opens or closes ('" I had no trouble', 'so it ends "').
+_QUOTE_SPACED_OFF = re.compile(r'^"[ \t]+(?=\w)|(?<=[\w.,!?])[ \t]+"$')  # replaced by the quotation mark alone
+_SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
+# Tokenizer spacing on both sides of the apostrophe ("don ' t", "I ' Ve"): the clitic rejoins, lower-cased.
+_SPACED_CLITIC = re.compile(r"(\w)(?:[ \t]+['’][ \t]*|['’][ \t]+)(s|re|ve|ll|d|m|t)\b", re.IGNORECASE)
+# Tokenized transcripts (QMSum's "we 're", "word ,") also space their hyphens: "belief - net".
+_TOKENIZED = re.compile(r"\w [,.?](?=\s|$)", re.MULTILINE)
+_SPACED_HYPHEN = re.compile(r"(?<=[A-Za-z]) - (?=[A-Za-z])")
+_MULTI_PUNCT = re.compile(r"([,;:])(?:[ \t]*[,;:])+")
+_COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
+_LINE_HEAD = re.compile(r"^[ \t,;:.\-–—]+", re.MULTILINE)
+_LINE_TAIL = re.compile(r"(?<![ \t,;:])[ \t,;:]+$", re.MULTILINE)
+_SPACES = re.compile(r"[ \t]{2,}|\t")
+# Only a word: "pyproject.toml" or "e.g." opening a line keeps its case; so does one after an ellipsis.
+_LOWER_AFTER_END = re.compile(r"(^|(?<!\.\.)[.!?] )([a-z])(?=[a-z'-]*(?:[\s,;:!?]|\.(?!\w)|$))", re.MULTILINE)
+
+
+# A line holding a straight quote spaced off on both sides, as a tokenizer leaves it ('say , " this is it " and').
+_SPACED_QUOTES = re.compile(r'^.*(?:^|[ \t])"(?:[ \t].*)?$', re.MULTILINE)
+_EMPTY_QUOTE = re.compile(r'(?:^|(?<=[ \t]))"[ \t]+"(?=[ \t,.;:!?]|$)', re.MULTILINE)  # what was quoted was a sound
+_LOOSE_QUOTE = re.compile(r'(?:^|(?<=[ \t]))"(?=[ \t]|$)', re.MULTILINE)
+
+
+def _join_quotes(m: re.Match[str]) -> str:
+    """Every loose quote of one line against its words: the first opens (its space after goes), the
+    next closes (its space before goes), and so on."""
+    parts = _LOOSE_QUOTE.split(m.group(0))
+    out = parts[0]
+    for k, part in enumerate(parts[1:]):
+        if k % 2 == 0 and part.strip():  # a lone quote at the line's end closes
+            out += '"' + part.lstrip(" \t")
+        else:
+            out = out.rstrip(" \t") + '"' + part
+    return out
+
+
+def clean_transcript(text: str) -> str:
+    """Remove disfluency markers (``{disfmarker}``, ``{vocalsound}``, ``[laughter]``), filler words
+    (um, uh, mm-hmm, "you know"), stuttered repeats ("the the"), empty quotations and tokenizer spacing
+    (``we 're``, ``word ,``, and in such tokenized text ``belief - net``, ``say " this "`` and words
+    broken off: "We m We may") from transcript text. Works line by line: the number of lines never
+    changes.
+    """
+    if not text:
+        return ""
+    s = _MARKERS.sub(" ", text)
+    if "_" in s:
+        s = _SPELLED_OUT.sub(lambda m: m.group(0).replace("_", ""), s)
+    tokenized = _TOKENIZED.search(s) is not None
+    if tokenized:
+        s = _SPACED_HYPHEN.sub("-", s)
+    s = _DISCOURSE.sub(_drop_discourse, _FILLERS.sub(" ", s))
+    s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
+    s = _SPLIT_CLITIC.sub(r"\1\2", s)
+    # After the fillers and markers are gone: an empty quotation is what they leave (and in tokenized
+    # text, below, the spaces inside a quotation are spacing too).
+    s = _SPACES.sub(" ", _EMPTY_QUOTE.sub(" ", s))
+    if tokenized:
+        s = _SPACED_QUOTES.sub(_join_quotes, s)
+        # A transcribed meeting, where a one- or two-letter non-word is a word broken off.
+        s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in _CUT_OFF_KEEPS else "", s)
+    s = _REPEAT.sub(_unrepeated, s)
+    s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)
+    s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", _SPACED_ELLIPSIS.sub("...", s)))
+    s = _MULTI_PUNCT.sub(r"\1", s)
+    s = _COMMA_BEFORE_END.sub(r"\1", s)
+    s = _LINE_TAIL.sub("", _LINE_HEAD.sub("", s))
+    return _LOWER_AFTER_END.sub(lambda m: m.group(1) + m.group(2).upper(), s)
+
+
+def fix_spacing(sentence: str) -> str:
+    """Undo tokenizer spacing in one sentence of prose: no space before ``, . ; : ! ? % ) ] }``, split
+    contractions rejoined ("word ,", "Gee , I", "we 're", "don ' t" as in scraped papers and stories) and a
+    quotation mark that opens or closes the sentence on its words."""
+    if " " not in sentence:
+        return sentence
+    s = _QUOTE_SPACED_OFF.sub('"', sentence)
+    if ". ." in s:
+        s = _SPACED_ELLIPSIS.sub("...", s)
+    if "'" in s or "’" in s:  # no apostrophe, no clitic to rejoin (most sentences: half of this function's time)
+        s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
+        s = _SPLIT_CLITIC.sub(r"\1\2", s)
+    return _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
+
+
+_QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"))  # English, Chinese and Japanese quotation marks
+
+
+def balance_quotes(sentence: str) -> str:
+    """A sentence cut from a longer quotation with its quotation marks made whole: one that starts inside it
+    (``Are you sure?" he asked.``) gets the opening mark, one whose quotation runs on past it (``"An old man
+    stood in the kitchen.``) the closing mark, so a summary never shows a stray quotation mark."""
+    for open_mark, close_mark in _QUOTE_PAIRS:
+        opening, closing = sentence.count(open_mark), sentence.count(close_mark)
+        first_open = sentence.find(open_mark)
+        if closing > opening and (first_open < 0 or sentence.index(close_mark) < first_open):
+            sentence = open_mark + sentence  # it starts inside the quotation
+        elif opening > closing and sentence.rfind(open_mark) > sentence.rfind(close_mark):
+            sentence = sentence + close_mark  # the quotation runs on past it
+    if sentence.count('"') % 2:
+        first = sentence.index('"')
+        before = sentence[first - 1] if first else " "
+        if before.isdigit():  # 12" is twelve inches, not a quotation
+            return sentence
+        sentence = sentence + '"' if before.isspace() or before in "([—–-" else '"' + sentence
+    return sentence
