@@ -7,6 +7,7 @@ Every problem with a single file becomes a ``Problem`` (path + one-line reason) 
 from __future__ import annotations
 
 import datetime as dt
+import email.utils
 import functools
 import logging
 import os
@@ -458,7 +459,34 @@ def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
     fm = _rx().front_date.search(text[:2000]) if text.startswith("---") else None
     if fm:
         return fm.group(1), "front matter"
+    sent = email_date(text)
+    if sent:
+        return sent, "e-mail header"
     return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat(), "mtime"
+
+
+_MAIL_DATE = re.compile(r"^(?:date|sent):[ \t]*(.+)$", re.I | re.M)
+_MAIL_FORMATS = ("%A, %B %d, %Y %I:%M %p", "%A, %B %d, %Y %H:%M", "%B %d, %Y %I:%M %p", "%d %B %Y %H:%M")
+
+
+def email_date(text: str) -> str | None:
+    """The ISO date an e-mail (or a thread's first message) was sent: the ``Date:`` (RFC 5322) or
+    Outlook's ``Sent:`` header of a header block at the top, which also has a ``From:`` line."""
+    head = text[:1500]
+    if not re.search(r"^from:[ \t]*\S", head, re.I | re.M):
+        return None
+    for m in _MAIL_DATE.finditer(head):
+        value = m.group(1).strip()
+        try:
+            return email.utils.parsedate_to_datetime(value).date().isoformat()
+        except (TypeError, ValueError, IndexError):
+            pass
+        for fmt in _MAIL_FORMATS:
+            try:
+                return dt.datetime.strptime(value, fmt).date().isoformat()
+            except ValueError:
+                continue
+    return None
 
 
 def _open_regular(path: Path) -> tuple[int, os.stat_result]:

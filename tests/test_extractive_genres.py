@@ -587,6 +587,20 @@ def test_an_email_thread_names_each_message_writer_and_drops_its_headers() -> No
         assert not any("Sent:" in t or "@" in t or "Subject:" in t for t in texts), texts
 
 
+def test_an_email_is_dated_by_its_date_header(tmp_path: Path) -> None:
+    from batchsum.periods import real_date
+    from batchsum.walk import dated
+
+    mtime = 1_800_000_000 * 10**9  # 2027: when the file was copied, not written
+    rfc = "From: Dana Whitfield <dana@example.com>\nTo: Karl\nDate: Tue, 2 Apr 2024 10:14:00 +0200\n\nHi Karl,"
+    outlook = "From: Karl Brandt\nSent: Tuesday, April 2, 2024 10:14 AM\nTo: Dana\n\nHi Dana,"
+    for text in (rfc, outlook):
+        day, source = dated(tmp_path / "renewal.txt", text, mtime)
+        assert (day, source) == ("2024-04-02", "e-mail header") and real_date(day, source) == day
+    # A "Date:" line without a header block is no e-mail's.
+    assert dated(tmp_path / "note.txt", "Date: Tue, 2 Apr 2024 10:14:00 +0200\nNotes.", mtime)[1] == "mtime"
+
+
 def test_indented_code_is_never_a_sentence_and_indented_verse_stays(tok: Tokenizer) -> None:
     note = (
         "The endpoint returns every reading with a sequence number greater than the cursor it is given.\n\n"
