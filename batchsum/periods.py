@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
-from batchsum.text import DATE_LABEL, split_sentences
+from batchsum.text import DATE_LABEL, LIST_ITEM, split_sentences
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -200,7 +200,8 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
     """A one-line summary: the first sentence of ``summary`` on one line, at most ``words`` words; a
     Markdown heading ("# 2026-10-03 — Saturday", atop a file kept whole as its summary) and a line's date
     label ("2026-10-12: ") are left out: the line is shown beside the file's date."""
-    text = "\n".join(line for line in summary.split("\n") if not _HEADING.match(line))
+    # A list's bullet says nothing on a line of its own ("- **NTU**: ..." atop a glossary kept whole).
+    text = "\n".join(_unbulleted(line) for line in summary.split("\n") if not _HEADING.match(line))
     flat = _WS.sub(" ", DATE_LABEL.sub("", text)).strip()
     if not flat:
         return ""
@@ -217,6 +218,11 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
         clause = max(head.rfind(mark) for mark in "，、；：")
         return (head[:clause] if clause > len(head) // 2 else head) + "…"
     return " ".join(first.split(" ")[:words]).rstrip(",;:-") + "…"
+
+
+def _unbulleted(line: str) -> str:
+    bullet = LIST_ITEM.match(line)
+    return line[bullet.end() :] if bullet else line
 
 
 def _word_count(text: str) -> int:

@@ -503,6 +503,16 @@ def test_a_month_of_dated_entries_and_a_meeting_reads_day_by_day_under_each_file
     assert "2025-11-03: " not in index and " — # " not in index  # no date label, no heading in a one-line summary
 
 
+def test_one_line_leaves_out_a_list_bullet() -> None:
+    glossary = (
+        "- **NTU**: nephelometric turbidity units, how cloudy the water is.\n- **Cursor**: where a client resumes."
+    )
+    assert one_line(glossary).startswith("**NTU**: nephelometric turbidity units")
+    assert one_line("We bought 3 things - apples, pears and plums - at the market stall today.").startswith(
+        "We bought 3"
+    )
+
+
 def test_one_line_is_not_cut_at_a_title_or_an_initial() -> None:
     for text in (
         "I was kept at the Court till two, and soon after Mr. Gibson came to dinner with the news. Then rain.",
