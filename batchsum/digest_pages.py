@@ -34,13 +34,13 @@ _BULLET = re.compile(r"^[-*+•]\s+")
 def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
     """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
     that input's index; None when a sentence is not any input's (an LLM's text)."""
-    norm = [" ".join(p.split()) for p in parts]
+    norm = [_for_match(" ".join(p.split())) for p in parts]
     paragraphs: list[tuple[int, list[str]]] = []
     # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
     # it ran on to a dated line (a meeting's, undated in its final) may be another day's.
     for sentence in split_sentences(DATE_LABEL.sub("", text)):
         flat = _BULLET.sub("", " ".join(sentence.text.split()), count=1)
-        where = next((i for i, p in enumerate(norm) if flat in p), None)
+        where = _holder(flat, norm)
         # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
         # evidence ..." may join two inputs' sentences. Its pieces at every stop are each an input's.
         pieces = [(where, flat)] if where is not None else _pieces(flat, norm)
@@ -54,6 +54,23 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
 
 
 _ANY_STOP = re.compile(r"(?<=[.!?])\s+")
+_QUOTES = str.maketrans("", "", "\"“”「」『』")
+
+
+def _for_match(text: str) -> str:
+    """``text`` without its quotation marks: the summarizer completes a quotation cut in two."""
+    return text.translate(_QUOTES)
+
+
+def _holder(sentence: str, norm: list[str]) -> int | None:
+    """The index of the input (``norm``: :func:`_for_match`-ed) that holds ``sentence`` as the summarizer
+    shows it: its quotation marks completed, a stop added to a paragraph that ended without one."""
+    flat = _for_match(sentence)
+    for form in (flat, flat[:-1]) if flat.endswith(".") else (flat,):
+        where = next((i for i, p in enumerate(norm) if form and form in p), None)
+        if where is not None:
+            return where
+    return None
 
 
 def _pieces(sentence: str, norm: list[str]) -> list[tuple[int, str]] | None:
@@ -61,7 +78,7 @@ def _pieces(sentence: str, norm: list[str]) -> list[tuple[int, str]] | None:
     is in none (an LLM's words)."""
     out = []
     for piece in _ANY_STOP.split(sentence):
-        where = next((i for i, p in enumerate(norm) if piece in p), None)
+        where = _holder(piece, norm)
         if where is None:
             return None
         out.append((where, piece))

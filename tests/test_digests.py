@@ -596,6 +596,18 @@ def test_chinese_and_japanese_lines_are_cut_at_a_full_stop_and_run_on_without_sp
     assert body == "**3 May.** 今天晚上，很好的月光。我不见他，已是三十多年。", body
 
 
+def test_a_digest_finds_each_sentence_in_its_file_as_the_summarizer_shows_it() -> None:
+    from batchsum.digest_pages import digest_body
+
+    # The summarizer adds a stop to a paragraph that ended without one and completes a quotation cut in two.
+    parts = ["We fixed the parser in the end", 'She said "the ferry leaves at noon, so we must hurry.']
+    owners = [FileFacts("notes/a.md", "k1", None, "", 9), FileFacts("notes/b.md", "k2", None, "", 9)]
+    text = 'We fixed the parser in the end. She said "the ferry leaves at noon, so we must hurry."'
+    assert digest_body(Period("folder", "notes"), text, parts, owners) == (
+        '**a.** We fixed the parser in the end.\n\n**b.** She said "the ferry leaves at noon, so we must hurry."'
+    )
+
+
 def test_a_folder_of_lower_cased_papers_reads_paper_by_paper() -> None:
     from batchsum.digest_pages import digest_body
 
