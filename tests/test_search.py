@@ -401,6 +401,10 @@ def test_cli_since_and_type(corpus: RunConfig) -> None:
     )
     assert res.exit_code == 0, res.output
     assert [h["source_path"] for h in json.loads(res.output)] == ["journal/2024-03-09.md"]
+    # Filters that leave out every relevant passage say so, and where the best one is without them.
+    res = CliRunner().invoke(main, ["search", "bicycle", "--out", str(corpus.out), "--since", "2099-01-01"])
+    assert res.exit_code == 0, res.output
+    assert "with --since 2099-01-01; without them the best is journal/" in res.output, res.output
 
 
 def test_openai_compatible_embeddings_end_to_end(tmp_path: Path) -> None:

@@ -57,7 +57,7 @@ def search(
         click.echo(json.dumps([h.to_dict() for h in hits], indent=2, ensure_ascii=False))
         return
     if not hits:
-        click.echo(f"No good match for {query!r} (no summary or source passage reached relevance {MIN_RELEVANCE}).")
+        click.echo(_no_match(cfg, query, level, content_type, path_glob, since, reranker))
         return
     for h in hits:
         where = "final" if h.is_final else ("period" if h.level == 4 else f"L{h.level}")
@@ -68,3 +68,34 @@ def search(
         origin = click.style("source: ", dim=True) if h.snippet_from == "source" else ""
         click.echo("   " + origin + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
         click.echo(f"   {h.summary_path}")
+
+
+def _no_match(
+    cfg: Any,
+    query: str,
+    level: str | None,
+    content_type: str | None,
+    path_glob: str | None,
+    since: datetime | None,
+    reranker: Path | None,
+) -> str:
+    """Why a search printed nothing: no passage relevant enough, or the filters left out what is."""
+    given = [
+        f"--{name} {value}"
+        for name, value in (
+            ("level", level),
+            ("type", content_type),
+            ("path", path_glob),
+            ("since", since.date().isoformat() if since else None),
+        )
+        if value
+    ]
+    if given:
+        best = run_search(cfg, query, k=1, reranker=reranker, warn=False)
+        if best:
+            dated = " (--since also leaves out a file whose only date is when it was copied)" if since else ""
+            return (
+                f"No match for {query!r} with {' '.join(given)}; without them the best is "
+                f"{best[0].source_path} at {best[0].score:.3f}{dated}."
+            )
+    return f"No good match for {query!r} (no summary or source passage reached relevance {MIN_RELEVANCE})."
