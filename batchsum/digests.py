@@ -305,9 +305,17 @@ class _Builder:
             self.labels[req.node_id] = labels
         return req, key
 
-    def _fits(self, text: str, req: SummaryRequest) -> bool:
-        """Whether ``text`` is within the digest's cap in tokens and its budget in words."""
-        return self.tokenizer.count(text) <= req.max_tokens and len(text.split()) * TOKENS_PER_WORD <= req.target_tokens
+    def _quoted_whole(self, req: SummaryRequest) -> SummaryOutput | None:
+        """An extractive digest of finals that fit its cap in tokens and its budget in words: the finals
+        themselves. A summary, always shorter than its input, could only cut one (a month of one short
+        entry read "That can bothe…"). None when they do not fit, or for an LLM."""
+        if self.identity[0] != "extractive":
+            return None
+        whole = "\n\n".join(p.strip() for p in req.parts if p.strip())
+        n = self.tokenizer.count(whole)
+        if n > req.max_tokens or len(whole.split()) * TOKENS_PER_WORD > req.target_tokens:
+            return None
+        return SummaryOutput(text=whole, backend=self.identity[0], completion_tokens=n, llm_calls=0)
 
     async def summarize(self, jobs: list[tuple[SummaryRequest, str]]) -> list[tuple[SummaryOutput, bool]]:
         """Outputs of ``jobs`` (stored ones reused), at most the LLM's concurrency at a time."""
@@ -321,16 +329,10 @@ class _Builder:
                 return SummaryOutput(text="", backend="none", llm_calls=0), False
             async with gate:
                 labels = self.labels.get(req.node_id)
-                whole = "\n\n".join(p.strip() for p in req.parts if p.strip())
                 if labels is not None:
                     output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels)
-                elif self.identity[0] == "extractive" and self._fits(whole, req):
-                    # Finals that fit the budget are quoted whole: a summary, always shorter than its
-                    # input, could only cut one (a month of one short entry read "That can bothe…").
-                    n = self.tokenizer.count(whole)
-                    output = SummaryOutput(text=whole, backend=self.identity[0], completion_tokens=n, llm_calls=0)
                 else:
-                    output = await self._summarize(req)
+                    output = self._quoted_whole(req) or await self._summarize(req)
             if "fallback" not in output.backend and output.text.strip():
                 self.store.put_node(key, output)
             return output, False

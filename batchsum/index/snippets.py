@@ -17,6 +17,7 @@ from batchsum.backends.noise import markdown_as_text
 from batchsum.cleanup import fix_spacing
 from batchsum.index.analysis import _CJK_CLASS, analyze, cjk_bigrams
 from batchsum.navigation import strip_links, summary_only
+from batchsum.text import QUOTE_MARKS
 
 SNIPPET_CHARS = 240
 
@@ -55,7 +56,6 @@ def clean_text(text: str) -> str:
 
 
 _FENCE_LINE = re.compile(r"^[ \t]*```", re.M)
-_QUOTE_MARKS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.M)
 _LINE_BACK = 400  # characters a window may reach back to the start of the line it starts in
 # Layout a rendered page shows as no sentence: a table row, a heading, an HTML tag.
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
@@ -83,7 +83,7 @@ def markdown_window(text: str, start: int, end: int) -> str:
             window = "```\n" + window  # it starts inside a fenced block
         if len(_FENCE_LINE.findall(window)) % 2:
             window += "\n```"  # it ends inside one
-    window = _QUOTE_MARKS.sub("", markdown_as_text(window))  # an e-mail's quoted reply, a blockquote: "> >"
+    window = QUOTE_MARKS.sub("", markdown_as_text(window))  # an e-mail's quoted reply, a blockquote: "> >"
     window = _FENCE_LINE.sub("", window)
     return _TAG.sub(" ", _HEADING.sub("", _TABLE_ROW.sub("", window)))
 
