@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NUMBER_WORDS", "SHORT_WORDS", "balance_quotes", "clean_transcript", "fix_spacing"]
+__all__ = ["NUMBER_WORDS", "SHORT_WORDS", "balance_quotes", "clean_transcript", "fix_spacing", "is_number_word"]
 
 _MARKERS = re.compile(
     r"\{[A-Za-z_]+\}|\[(?:laughter|laughs|laugh|noise|inaudible|crosstalk|music|applause|silence|pause|"
@@ -57,14 +57,15 @@ def _unrepeated(m: re.Match[str]) -> str:
     """A stuttered word once ("the the", "one one implication"), but the digits of a number read out one
     by one ("four two zero zero one seven": a number word beside other number words) as they were said."""
     word = m.group(1)
-    if _is_number(word):
+    if is_number_word(word):
         beside = m.string[: m.start()].split()[-1:] + m.string[m.end() :].split()[:1]
-        if any(_is_number(w.strip(".,;:!?")) for w in beside):
+        if any(is_number_word(w.strip(".,;:!?")) for w in beside):
             return m.group(0)
     return word
 
 
-def _is_number(word: str) -> bool:
+def is_number_word(word: str) -> bool:
+    """A digit string or a number's word ("zero", "twenty", "thousand")."""
     return word.isdigit() or word.lower() in NUMBER_WORDS
 
 

@@ -150,7 +150,7 @@ def entry_label(facts: FileFacts) -> str:
     return escape_text(title_for(facts.relpath))
 
 
-_DAY_HEAD = re.compile(r"_?(?:" + "|".join(MONTH_NAMES) + r")_?\.? \d{1,2}\.--")  # a journal's "_May_ 3.--"
+_DAY_HEAD = re.compile(_SAYS_DAY.pattern + r"\.--")  # a journal's own day heading, "_May_ 3.--"
 
 
 def _says_day(paragraph: str, facts: FileFacts) -> bool:

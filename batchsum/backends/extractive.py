@@ -27,7 +27,7 @@ import numpy as np
 
 from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_to_sentence_boundary
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
-from batchsum.backends.units import Unit, terms, units_from_text
+from batchsum.backends.units import Unit, terms, unended, units_from_text
 from batchsum.language import sentence_joiner
 from batchsum.model import ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
 from batchsum.text import LIST_ITEM
@@ -390,7 +390,7 @@ def _inline(units: list[Unit], order: list[int]) -> str:
             prev = None
             continue
         label, body = units[i].heading, text[bullet.end() :]
-        if body[-1:].isalnum():
+        if unended(body):
             body += "."  # an item is often no sentence: run on, "Q2 migration to Postgres 16 Postgres 16 ..."
         parts.append(f"{label}: {body}" if label and label != prev else body)
         prev = label

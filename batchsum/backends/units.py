@@ -11,7 +11,6 @@ sentences that stop without a full stop are kept as context but are not candidat
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -28,7 +27,7 @@ from batchsum.backends.noise import (
     repeated_lines,
     section_role,
 )
-from batchsum.cleanup import NUMBER_WORDS, balance_quotes, clean_transcript, fix_spacing
+from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word
 from batchsum.language import content_terms, word_count
 from batchsum.model import ContentType
 from batchsum.text import (
@@ -263,7 +262,7 @@ def units_from_text(
             and not is_fragment(sent)
         )
         shown = balance_quotes(sent)
-        if ok and not item and shown[-1:] in _UNENDED:
+        if ok and not item and unended(shown):
             # A paragraph that ends without a stop ("... reported in additional file 6") ran into the next
             # pick in a summary ("additional file 6 thus, to test ..."), and the level above read them as one.
             shown += "."
@@ -297,7 +296,7 @@ def only_numbers(sentence: str) -> bool:
     """Whether a sentence is nothing but a number read out ("Four two zero zero one seven.": a meeting's
     digits task, a phone number): it says nothing alone."""
     words = _TOKEN.findall(sentence)
-    return bool(words) and all(w.isdigit() or w.lower() in NUMBER_WORDS for w in words)
+    return bool(words) and all(map(is_number_word, words))
 
 
 def _cast(sentences: Iterable[str]) -> frozenset[str]:
@@ -319,7 +318,11 @@ _SECTION_LABELS = frozenset(
 )
 
 _LABEL_WORDS = 8  # a heading or lead-in line this short names its list; a longer one is a sentence
-_UNENDED = frozenset(string.ascii_letters + string.digits + ")]")  # last characters of a Latin sentence with no stop
+def unended(text: str) -> bool:
+    """Whether a sentence or list item in an alphabetic script ends with no stop ("... in additional file
+    6"): run on into the next one, it reads as one with it. Chinese and Japanese (from U+2E80) need none."""
+    last = text[-1:]
+    return (last.isalnum() and last < "\u2e80") or last in (")", "]")
 
 
 def _label(title: str) -> str:
