@@ -22,6 +22,7 @@ __all__ = [
     "QUOTE_MARKS",
     "SentenceSpan",
     "conversation_lines",
+    "email_headers",
     "email_sender",
     "is_backchannel",
     "paragraph_width",
@@ -198,9 +199,9 @@ _HEADER_FIELD = re.compile(r"(?i)[ \t]*(from|sent|date|to|cc|bcc|subject|reply-t
 _ORIGINAL_MESSAGE = re.compile(r"(?i)[ \t]*-{2,}[ \t]*(?:original|forwarded) message[ \t]*-{2,}[ \t]*")
 
 
-def email_sender(lines: Sequence[str]) -> str | None:
-    """The sender's name when ``lines`` are an e-mail's header block ("From: Priya Raman <priya@...>",
-    "To: ...", "Subject: ..."), else None: a block of at least two header fields, one of them From."""
+def email_headers(lines: Sequence[str]) -> dict[str, str] | None:
+    """The fields (lower-cased names) when ``lines`` are an e-mail's header block ("From: Priya Raman
+    <priya@...>", "To: ...", "Subject: ..."), else None: at least two header fields, one of them From."""
     fields: dict[str, str] = {}
     for line in lines:
         if not line.strip() or _ORIGINAL_MESSAGE.fullmatch(line):
@@ -209,9 +210,15 @@ def email_sender(lines: Sequence[str]) -> str | None:
         if m is None:
             return None
         fields[m.group(1).lower()] = line[m.end() :].strip()
-    sender = fields.get("from")
-    if sender is None or len(fields) < 2:
+    return fields if "from" in fields and len(fields) >= 2 else None
+
+
+def email_sender(lines: Sequence[str]) -> str | None:
+    """The sender's name when ``lines`` are an e-mail's header block (:func:`email_headers`), else None."""
+    fields = email_headers(lines)
+    if fields is None:
         return None
+    sender = fields["from"]
     name = sender.split("<", 1)[0].strip().strip('"').strip()
     return name or sender.strip("<> ")
 

@@ -25,7 +25,7 @@ from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
 from batchsum.secrets import redact as redact_secrets
-from batchsum.text import BLANK_LINES, screenplay_turn
+from batchsum.text import BLANK_LINES, email_headers, screenplay_turn
 from batchsum.transcript_shape import agent_transcript_reason
 
 log = logging.getLogger(__name__)
@@ -465,18 +465,16 @@ def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
     return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat(), "mtime"
 
 
-_MAIL_DATE = re.compile(r"^(?:date|sent):[ \t]*(.+)$", re.I | re.M)
 _MAIL_FORMATS = ("%A, %B %d, %Y %I:%M %p", "%A, %B %d, %Y %H:%M", "%B %d, %Y %I:%M %p", "%d %B %Y %H:%M")
 
 
 def email_date(text: str) -> str | None:
     """The ISO date an e-mail (or a thread's first message) was sent: the ``Date:`` (RFC 5322) or
-    Outlook's ``Sent:`` header of a header block at the top, which also has a ``From:`` line."""
-    head = text[:1500]
-    if not re.search(r"^from:[ \t]*\S", head, re.I | re.M):
+    Outlook's ``Sent:`` field of the header block (:func:`~batchsum.text.email_headers`) it opens with."""
+    fields = email_headers(text.lstrip()[:1500].split("\n\n", 1)[0].split("\n"))
+    if fields is None:
         return None
-    for m in _MAIL_DATE.finditer(head):
-        value = m.group(1).strip()
+    for value in filter(None, (fields.get("date"), fields.get("sent"))):
         try:
             return email.utils.parsedate_to_datetime(value).date().isoformat()
         except (TypeError, ValueError, IndexError):

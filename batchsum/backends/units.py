@@ -318,6 +318,8 @@ _SECTION_LABELS = frozenset(
 )
 
 _LABEL_WORDS = 8  # a heading or lead-in line this short names its list; a longer one is a sentence
+
+
 def unended(text: str) -> bool:
     """Whether a sentence or list item in an alphabetic script ends with no stop ("... in additional file
     6"): run on into the next one, it reads as one with it. Chinese and Japanese (from U+2E80) need none."""
