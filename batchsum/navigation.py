@@ -49,9 +49,16 @@ def _visible(match: re.Match[str]) -> str:
     return repr(match.group())[1:-1]  # "\n", "\x1b": shown, never acted on
 
 
+# Only what CommonMark would read as HTML is escaped: an ``&`` that starts an entity ("&amp;", "&#39;") and
+# a ``<`` that starts a tag or comment ("<b>", "</p>", "<!--"). "D&D", "a < b" and "x -> y" stay as
+# written, in the raw page as in the rendered one.
+_ENTITY_START = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+
+
 def escape_html(text: str) -> str:
     """Text put inside a page as prose: control characters shown as escapes, no HTML."""
-    return _CONTROL.sub(_visible, text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    return _CONTROL.sub(_visible, _TAG_START.sub("&lt;", _ENTITY_START.sub("&amp;", text)))
 
 
 def escape_text(text: str) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 from batchsum.navigation import (
     IndexRow,
     PeriodPage,
+    escape_html,
     links_block,
     render_index,
     strip_links,
@@ -159,3 +160,10 @@ def test_the_index_embeds_a_final_without_its_extracted_sections(tmp_path: Path)
     final = next(n for n in doc_nodes(out, "standup.txt") if n.id.endswith(":L3:final"))
     assert final.body == summary_only(body) and final.body.strip()
     assert "Facets" not in final.body and body.startswith(final.body)
+
+
+def test_prose_in_a_page_escapes_only_what_would_be_html() -> None:
+    # "D&D" and "a < b" read the same raw and rendered; a tag, a comment and an entity are shown, not acted on.
+    assert escape_html("D&D and a < b, x -> y") == "D&D and a < b, x -> y"
+    assert escape_html("<b>bold</b> <!-- hide") == "&lt;b>bold&lt;/b> &lt;!-- hide"
+    assert escape_html("Tom &amp; Jerry &#39;") == "Tom &amp;amp; Jerry &amp;#39;"
