@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from batchsum.navigation import (
     LINKS_MARKER,
@@ -19,16 +18,10 @@ from batchsum.periods import (
     MONTH_NAMES,
     FileFacts,
     Period,
+    unbulleted,
 )
 from batchsum.text import DATE_LABEL, split_sentences
 from batchsum.tree import node_path
-
-if TYPE_CHECKING:
-    pass
-
-
-# A paragraph holds no list: a picked item reads on after its label ("Goals: A client ..."), not "Goals: - A".
-_BULLET = re.compile(r"^[-*+•]\s+")
 
 
 def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
@@ -39,7 +32,8 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
     # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
     # it ran on to a dated line (a meeting's, undated in its final) may be another day's.
     for sentence in split_sentences(DATE_LABEL.sub("", text)):
-        flat = _BULLET.sub("", " ".join(sentence.text.split()), count=1)
+        # A paragraph holds no list: a picked item reads on after its label ("Goals: A client ..."), not "Goals: - A".
+        flat = unbulleted(" ".join(sentence.text.split()))
         where = _holder(flat, norm)
         # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
         # evidence ..." may join two inputs' sentences. Its pieces at every stop are each an input's.

@@ -16,7 +16,16 @@ import threading
 from functools import cache, lru_cache
 from typing import Any
 
+# Bodies of regex character classes ("[...]") for the scripts written without spaces between words,
+# shared by the summarizer's terms, the digests' word counts and the index's analysis.
+KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"  # hiragana, katakana, extensions, half-width katakana
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs (extension A, compatibility)
+HANGUL = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"  # syllables and jamo
+
 __all__ = [
+    "HAN",
+    "HANGUL",
+    "KANA",
     "LANGUAGE_NAMES",
     "check_language",
     "content_terms",
@@ -221,10 +230,7 @@ def _patterns() -> tuple[Any, Any, Any]:
     """(word, CJK run, hiragana run) patterns, compiled on first use (not at every start-up)."""
     import re
 
-    cjk = (
-        r"[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-        r"\uac00-\ud7af\uff66-\uff9d\U00020000-\U0002ffff]+"
-    )
+    cjk = f"[{KANA}{HAN}{HANGUL}\U00020000-\U0002ffff]+"
     return re.compile(r"\w+(?:['’]\w+)?"), re.compile(cjk), re.compile(r"[\u3040-\u309f]+")
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
+from batchsum.language import HAN, KANA
 from batchsum.text import DATE_LABEL, LIST_ITEM, split_sentences
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most t
 _ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})")
 _WS = re.compile(r"\s+")
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")  # a Markdown heading line
-_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # kana and Han
+_CJK = re.compile(f"[{KANA}{HAN}]")
 CJK_CHARS_PER_WORD = 2  # a Chinese or Japanese word is one to two characters
 
 
@@ -201,7 +202,7 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
     Markdown heading ("# 2026-10-03 — Saturday", atop a file kept whole as its summary) and a line's date
     label ("2026-10-12: ") are left out: the line is shown beside the file's date."""
     # A list's bullet says nothing on a line of its own ("- **NTU**: ..." atop a glossary kept whole).
-    text = "\n".join(_unbulleted(line) for line in summary.split("\n") if not _HEADING.match(line))
+    text = "\n".join(unbulleted(line) for line in summary.split("\n") if not _HEADING.match(line))
     flat = _WS.sub(" ", DATE_LABEL.sub("", text)).strip()
     if not flat:
         return ""
@@ -220,7 +221,8 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
     return " ".join(first.split(" ")[:words]).rstrip(",;:-") + "…"
 
 
-def _unbulleted(line: str) -> str:
+def unbulleted(line: str) -> str:
+    """``line`` without a list item's bullet or number ("- ", "2. ")."""
     bullet = LIST_ITEM.match(line)
     return line[bullet.end() :] if bullet else line
 

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from batchsum.index.embed import STOPWORDS
+from batchsum.language import HAN, HANGUL, KANA
 
 DEFAULT_LANGUAGE = "english"
 # ISO 639-1/-3 codes and English names -> Snowball algorithm names (those PyStemmer ships).
@@ -40,13 +41,8 @@ _ISO = {
 # Languages written without spaces: analysed as CJK bigrams, never stemmed.
 CJK_LANGUAGES = frozenset({"zh", "ja", "ko", "zho", "chi", "jpn", "kor", "chinese", "japanese", "korean"})
 
-_CJK_CLASS = (
-    "\u3040-\u30ff"  # hiragana, katakana
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
-    "\u31f0-\u31ff\uff66-\uff9f"  # katakana extensions, half-width katakana
-    "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"  # Hangul
-)
-_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+CJK_CLASS = KANA + HAN + HANGUL
+_CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 # Letters spelled one by one: "L_C_D_" (transcripts), "U.S.A." (prose), with a plural or possessive "s".
 # Split, each letter would be dropped as a one-letter word and "LCD" could never match.

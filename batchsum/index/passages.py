@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from batchsum.index.analysis import _CJK_CLASS, analyze
+from batchsum.index.analysis import CJK_CLASS, analyze
 from batchsum.index.analysis import stem as analysis_stem
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ PASSAGE_WORDS = 100  # QMSum: 60-150 words score alike; whole chunks lose ~4 poi
 PASSAGE_STRIDE = 50
 
 # A passage's "words": whitespace-separated runs, and in CJK text (no spaces) every two characters.
-_WORD_SPAN = re.compile(rf"[{_CJK_CLASS}]{{1,2}}|[^\s{_CJK_CLASS}]+")
+_WORD_SPAN = re.compile(rf"[{CJK_CLASS}]{{1,2}}|[^\s{CJK_CLASS}]+")
 
 
 def stem(word: str, language: str | None = None) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from batchsum.backends.noise import markdown_as_text
 from batchsum.cleanup import fix_spacing
-from batchsum.index.analysis import _CJK_CLASS, analyze, cjk_bigrams
+from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.navigation import strip_links, summary_only
 from batchsum.text import QUOTE_MARKS
 
@@ -32,8 +32,8 @@ _SENTENCE = re.compile(
     r"(?<=[.!?…][\"'”’)\]])\s+|(?<=[.!?…])\s+(?=\S)|(?<=[。！？])(?![」』”’）])|(?<=[。！？][」』”’）])"
     r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:]{1,40}:\s)"
 )
-_WORD = re.compile(rf"[{_CJK_CLASS}]+|[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
-_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+_WORD = re.compile(rf"[{CJK_CLASS}]+|[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+_CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 
 
 # What Markdown shows as formatting: bold marks (a digest's "**3 May.**", "**stand\\_up.**") and escapes.
