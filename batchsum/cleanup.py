@@ -103,6 +103,10 @@ _QUOTE_SPACED_OFF = re.compile(r'^"[ \t]+(?=\w)|(?<=[\w.,!?])[ \t]+"$')  # repla
 _SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
 # Tokenizer spacing on both sides of the apostrophe ("don ' t", "I ' Ve"): the clitic rejoins, lower-cased.
 _SPACED_CLITIC = re.compile(r"(\w)(?:[ \t]+['’][ \t]*|['’][ \t]+)(s|re|ve|ll|d|m|t)\b", re.IGNORECASE)
+# The same spacing in the elisions that are whole words ("Ma ' am", "o ' clock", "y ' all").
+_SPACED_ELISION = re.compile(
+    r"\b(ma(?=\W+am\b)|o(?=\W+clock\b)|y(?=\W+all\b))(?:[ \t]+['’][ \t]*|['’][ \t]+)(am|clock|all)\b", re.IGNORECASE
+)
 # Tokenized transcripts (QMSum's "we 're", "word ,") also space their hyphens: "belief - net".
 _TOKENIZED = re.compile(r"\w [,.?](?=\s|$)", re.MULTILINE)
 _SPACED_HYPHEN = re.compile(r"(?<=[A-Za-z]) - (?=[A-Za-z])")
@@ -150,8 +154,7 @@ def clean_transcript(text: str) -> str:
     if tokenized:
         s = _SPACED_HYPHEN.sub("-", s)
     s = _DISCOURSE.sub(_drop_discourse, _FILLERS.sub(" ", s))
-    s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
-    s = _SPLIT_CLITIC.sub(r"\1\2", s)
+    s = _rejoined_clitics(s)
     # After the fillers and markers are gone: an empty quotation is what they leave (and in tokenized
     # text, below, the spaces inside a quotation are spacing too).
     s = _SPACES.sub(" ", _EMPTY_QUOTE.sub(" ", s))
@@ -168,6 +171,12 @@ def clean_transcript(text: str) -> str:
     return _LOWER_AFTER_END.sub(lambda m: m.group(1) + m.group(2).upper(), s)
 
 
+def _rejoined_clitics(s: str) -> str:
+    """Contractions and elisions a tokenizer spaced off, joined again ("we 're", "don ' t", "Ma ' am")."""
+    s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
+    return _SPACED_ELISION.sub(r"\1'\2", _SPLIT_CLITIC.sub(r"\1\2", s))
+
+
 def fix_spacing(sentence: str) -> str:
     """Undo tokenizer spacing in one sentence of prose: no space before ``, . ; : ! ? % ) ] }``, split
     contractions rejoined ("word ,", "Gee , I", "we 're", "don ' t" as in scraped papers and stories) and a
@@ -178,8 +187,7 @@ def fix_spacing(sentence: str) -> str:
     if ". ." in s:
         s = _SPACED_ELLIPSIS.sub("...", s)
     if "'" in s or "’" in s:  # no apostrophe, no clitic to rejoin (most sentences: half of this function's time)
-        s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
-        s = _SPLIT_CLITIC.sub(r"\1\2", s)
+        s = _rejoined_clitics(s)
     return _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from batchsum.cleanup import clean_transcript
+from batchsum.cleanup import clean_transcript, fix_spacing
 from batchsum.text import is_backchannel, parse_speaker_line, split_sentences, word_count
 
 
@@ -245,12 +245,14 @@ def test_clean_transcript_keeps_contractions_before_a_word_with_the_same_letters
         ("don ' t go", "don't"),
         ("it 's fine", "it's"),
         ("do n't go", "don't"),
+        ("I didn't see the sign, Ma ' am.", "Ma'am"),
+        ("until one o ' clock", "o'clock"),
     ],
 )
 def test_clean_transcript_rejoins_tokenizer_spaced_clitics(spaced: str, joined: str) -> None:
-    cleaned = clean_transcript(spaced)
-    assert joined.lower() in cleaned.lower(), cleaned
-    assert " '" not in cleaned and "' " not in cleaned, cleaned
+    for cleaned in (clean_transcript(spaced), fix_spacing(spaced)):
+        assert joined.lower() in cleaned.lower(), cleaned
+        assert " '" not in cleaned and "' " not in cleaned, cleaned
 
 
 def test_clean_transcript_leaves_no_markup_or_spacing_on_random_transcripts() -> None:
@@ -333,8 +335,6 @@ def test_wrapped_lines_that_open_with_chapter_or_listing_words_go_on_with_their_
 
 
 def test_a_spaced_ellipsis_is_one_mark() -> None:
-    from batchsum.cleanup import fix_spacing
-
     # As printed books set it: a lower-case word after it goes on with the sentence.
     assert texts("He paused . . . and then he spoke. It was over . . . . The end came.") == [
         "He paused . . . and then he spoke.",
