@@ -299,12 +299,18 @@ def test_table_and_markdown_output(store: Store) -> None:
         "Overview",
         "Compression by level",
         "Compression by content type",
-        "Worst compression ratios",
+        "or more above their level's target",
         "Failures (1)",
         "Run-over-run trend",
     ):
         assert title in text
     assert "█" in text and "journal/broken.md" in text
+    # Only files far above their target are listed; a file within its level's band is no "worst" file.
+    worst = json.loads(cli("report", "--out", str(store.out), "--last", "2", "--json").stdout)["worst_files"]
+    section = text.split("above their level's target", 1)[1].split("Failures", 1)[0]
+    for w in worst:
+        listed = any(ln.startswith(w["relpath"][:12]) for ln in section.splitlines())
+        assert listed == (w["vs_target"] >= 1.5), (w, section)
     level_lines = [ln for ln in text.splitlines() if ln.startswith(("BRIEF ", "STANDARD ", "HIERARCHICAL "))]
     assert len(level_lines) == 3
     # aligned: the right-aligned "mean" column ends at the same position on every line

@@ -287,8 +287,21 @@ def _type_level(report: Report, out: list[Section]) -> None:
     )
 
 
+# A level's target is a band ("≈20 %"): a short file's summary is at least one sentence and a BRIEF line
+# may run 10 % over, so only a file this far above its level's target is worth a reader's look.
+FAR_ABOVE_TARGET = 1.5
+
+
 def _worst(report: Report, out: list[Section], path_width: int) -> None:
-    """The files furthest above their level's target."""
+    """The files far above their level's target (:data:`FAR_ABOVE_TARGET`), furthest first."""
+    far = [w for w in report.worst_files if (w["vs_target"] or 0) >= FAR_ABOVE_TARGET]
+    top = report.worst_files[0] if report.worst_files else None
+    empty = "(none)"
+    if top is not None and not far:
+        empty = (
+            f"(none: the furthest, {shorten(top['relpath'], path_width)}, is at "
+            f"{fmt_times(top['vs_target'])} its level's target)"
+        )
     rows = [
         [
             shorten(w["relpath"], path_width),
@@ -301,14 +314,15 @@ def _worst(report: Report, out: list[Section], path_width: int) -> None:
             fmt_times(w["vs_target"]),
             bar(w["vs_target"] / 4 if w["vs_target"] is not None else None, 12),
         ]
-        for w in report.worst_files
+        for w in far
     ]
     out.append(
         Section(
-            "Worst compression ratios (relative to the level's target)",
+            f"Files {FAR_ABOVE_TARGET:g}× or more above their level's target",
             ["file", "type", "level", "in", "out", "ratio", "target", "×target", "(full = 4×)"],
             rows,
             "lllrrrrrl",
+            empty=empty,
         )
     )
 
