@@ -41,7 +41,9 @@ def title_for(relpath: str) -> str:
 # control characters (a newline ends the line, ESC drives terminals), HTML (``<!--`` hides the rest
 # of the page), and the link and emphasis punctuation of CommonMark.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_MD_PUNCT = re.compile(r"([\\`*_\[\]{}#|!])")
+# An underscore inside a word ("val_Bed002", "crypto__eps") starts no emphasis in CommonMark: it stays, so
+# a raw page shows file names as they are.
+_MD_PUNCT = re.compile(r"([\\`*\[\]{}#|!])|(?<=[^\W_])(_+)(?=[^\W_])|(_)")
 _TARGET_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029%<>\\#?]")
 
 
@@ -63,7 +65,13 @@ def escape_html(text: str) -> str:
 
 def escape_text(text: str) -> str:
     """A name or a line shown in a page as plain text (a link label, a heading, a one-line summary)."""
-    return escape_html(_MD_PUNCT.sub(r"\\\1", text))
+    return escape_html(_MD_PUNCT.sub(_escaped, text))
+
+
+def _escaped(m: re.Match[str]) -> str:
+    if m.group(2):  # underscores between two letters or digits
+        return m.group(2)
+    return "\\" + m.group(0)
 
 
 def link_target(target: str) -> str:

@@ -8,6 +8,7 @@ from batchsum.navigation import (
     IndexRow,
     PeriodPage,
     escape_html,
+    escape_text,
     links_block,
     render_index,
     strip_links,
@@ -167,3 +168,9 @@ def test_prose_in_a_page_escapes_only_what_would_be_html() -> None:
     assert escape_html("D&D and a < b, x -> y") == "D&D and a < b, x -> y"
     assert escape_html("<b>bold</b> <!-- hide") == "&lt;b>bold&lt;/b> &lt;!-- hide"
     assert escape_html("Tom &amp; Jerry &#39;") == "Tom &amp;amp; Jerry &amp;#39;"
+
+
+def test_a_name_keeps_the_underscores_inside_its_words() -> None:
+    # CommonMark starts no emphasis inside a word: "val_Bed002" stays readable; at a word's edge it is escaped.
+    assert escape_text("val_Bed002 crypto__eps.md") == "val_Bed002 crypto__eps.md"
+    assert escape_text("__init__.py _x a*b*c") == "\\_\\_init\\_\\_.py \\_x a\\*b\\*c"
