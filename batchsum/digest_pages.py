@@ -111,6 +111,11 @@ def day_labelled(text: str, days: list[str]) -> str:
 _SAYS_DAY = re.compile(r"_?(" + "|".join(MONTH_NAMES) + r")_?\.? (\d{1,2})\b")  # "_February_ 1.--A most ..."
 
 
+def opens_with_day(paragraph: str) -> bool:
+    """Whether a paragraph opens with a day (``**3 November.**``, "_February_ 1.--")."""
+    return bool(_day_label(paragraph))
+
+
 def _day_label(paragraph: str) -> str:
     """The day label a month's paragraph opens with (``**3 November.** ``), or the one its own opening
     words give ("_February_ 1.--" is ``**1 February.** ``), or ""."""

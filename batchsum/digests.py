@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.backends.budget import TOKENS_PER_WORD, output_budget
 from batchsum.backends.registry import make_backends
-from batchsum.digest_pages import day_labelled, digest_body, final_link, links_block, relative_link
+from batchsum.digest_pages import day_labelled, digest_body, final_link, links_block, opens_with_day, relative_link
 from batchsum.digest_state import (
     DigestState,
     Final,
@@ -187,7 +187,8 @@ async def by_month(
 ) -> SummaryOutput:
     """An extractive year's digest: a paragraph per month, in order, opening with the month's name, each
     the sentences the backend (``name``, through ``summarize``) picks from that month's digest (its days
-    as the parts to cover) within the month's share of the year's budget. Shares are proportional to the
+    as the parts to cover) within the month's share of the year's budget; a paragraph that opens with its
+    day ("**22 January.**") needs no month name before it. Shares are proportional to the
     months' digests, and a month whose whole digest fits its share is quoted whole, its unused share
     going to the others (water-filling), so a short month never starves a long one and every month is
     named."""
@@ -226,8 +227,8 @@ async def by_month(
     paragraphs: list[str] = []
     for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
         body = " ".join((day_labelled(cut[i].text, subs[i].parts or []) if i in cut else part).split())
-        if body:
-            paragraphs.append(head + body)
+        if body:  # "**22 January.** Poor Mr. Pole ..." names its month: no "**January.**" before it
+            paragraphs.append(("" if opens_with_day(body) else head) + body)
     text = "\n\n".join(paragraphs)
     return SummaryOutput(text=text, backend=name, completion_tokens=tokenizer.count(text), llm_calls=0)
 

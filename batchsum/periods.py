@@ -31,9 +31,9 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # How digests are laid out (2: an extractive year month by month; 3: a month's paragraphs open with
 # their day; 4: a sentence goes under the day of the file that holds it, whatever date label the
 # summarizer gave its line; 5: so does a year's; 6: a list item reads on after its label, without its
-# bullet): part of every digest's signature, so a new layout
-# redoes them all.
-DIGEST_FORMAT = 6
+# bullet; 7: a year's month that opens with its day has no month name before it): part of every
+# digest's signature, so a new layout redoes them all.
+DIGEST_FORMAT = 7
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
