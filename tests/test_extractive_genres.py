@@ -288,6 +288,7 @@ def test_section_roles_and_context_openers() -> None:
     assert section_role("Conclusions") == "close"
     assert section_role("materials and methods") == "detail"
     assert section_role("References") == "skip"
+    assert section_role("authors’ contributions") == section_role("Authors' contributions") == "skip"
     assert section_role("bac clone sequencing") is None
     assert needs_context("Partly, I was a little too far beyond the press.")
     assert needs_context("But then the rain came.")

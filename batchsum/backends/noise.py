@@ -240,7 +240,7 @@ def entry_date(heading: str) -> str | None:
 
 def section_role(heading: str) -> str | None:
     """``lead``, ``close``, ``detail`` or ``skip`` for a heading's words; None when it names no known part."""
-    low = " ".join(re.findall(r"[a-z']+", heading.lower()))
+    low = " ".join(re.findall(r"[a-z']+", heading.lower().replace("’", "'")))  # "authors’ contributions"
     if not low:
         return None
     for role, keys in _ROLES:
