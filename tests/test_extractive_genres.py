@@ -361,6 +361,17 @@ def test_hierarchical_final_is_capped_at_a_human_length(tok: Tokenizer) -> None:
     assert days == sorted(days)
     assert tok.count(final(ExtractiveBackend(tok, final_words=0), SummaryLevel.HIERARCHICAL)) > 130
     assert tok.count(final(ExtractiveBackend(tok, final_words=100), SummaryLevel.DETAILED)) > 130
+    # The cap is in words: a text of short, common words (about one token a word) stays within it too.
+    plain = [
+        f"On day {d} we walked to the {nouns[d % 26]} and the {nouns[(d * 7) % 26]} with our old friend {name} "
+        f"and we came home at dusk to eat and rest by the fire."
+        for d in range(1, 29)
+        for name in ("Anne", "Tom", "Kate")
+    ]
+    parts = [" ".join(plain[i : i + 20]) for i in range(0, len(plain), 20)]
+    text = "\n\n".join(parts)
+    assert tok.count(text) < 1.2 * len(text.split())
+    assert 85 <= len(final(ExtractiveBackend(tok, final_words=100), SummaryLevel.HIERARCHICAL).split()) <= 100
 
 
 def test_journal_output_keeps_dated_entries_in_order(tok: Tokenizer) -> None:
