@@ -388,7 +388,14 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
     cfg, out = b.cfg, b.out
     spath = state_path(cfg)
     old = load_state(spath)
-    new = DigestState(settings=digest_settings(cfg, b.identity))
+    identity = b.identity
+    if not cfg.remember and len(old.settings) >= 2:
+        # A run over batchsum's own files (serve's conversations) is not the folder's: it redoes only the
+        # digests whose files it changed, signed with the folder's backend, so the next nightly run keeps
+        # them and the others. Signed with its own, it had redone every digest with the chat model, and
+        # the nightly every one again.
+        identity = (old.settings[0], old.settings[1])
+    new = DigestState(settings=digest_settings(cfg, identity))
     for rel, entry in manifest.items():
         facts = file_facts(out, entry, old.files.get(rel), finals)
         if facts is not None:
@@ -397,7 +404,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
     groups = group(new.files.values())
     years = years_of(p for p in groups if p.kind == "month")
     run = DigestRun(folder=folder)
-    sigs = signatures(cfg, b.identity, groups, years)
+    sigs = signatures(cfg, identity, groups, years)
 
     def stale(period: Period) -> bool:
         return is_stale(out, old, folder, period, sigs[period])

@@ -641,3 +641,31 @@ def test_a_months_digest_draws_on_the_whole_month_not_its_first_days(tmp_path: P
     text = month.split("<!--")[0]
     days = sorted(int(d) for d in re.findall(r"(?:\*\*(\d+) December\.\*\*|_December_ (\d+)\.)", text) for d in d if d)
     assert days and days[len(days) // 2] >= 12, days
+
+
+def test_a_run_over_batchsum_own_files_redoes_only_its_digests(corpus: Path, tmp_path: Path) -> None:
+    """serve's conversation summaries run in the folder with the chat model (remember=False, another backend
+    identity): they redo the digests of their own files only, and the next nightly run redoes none."""
+    import dataclasses
+
+    from batchsum import run as run_library
+    from batchsum.config import RunConfig
+    from batchsum.serve.conversations import transcripts_root
+
+    out = tmp_path / "out"
+    run(corpus, out)
+    before = {p: p.read_bytes() for p in (out / "digests").rglob("*.md")}
+    chats = transcripts_root(out) / "c1"
+    chats.mkdir(parents=True)
+    talk = "\n".join(f"{'User' if i % 2 else 'Assistant'}: {entry('x', i).splitlines()[2]}" for i in range(8))
+    (chats / "transcript.md").write_text(talk + "\n", encoding="utf-8")
+    base = RunConfig(paths=[chats.parent], out=out, index=False, metrics=False, quiet=True, progress=False)
+    guest = dataclasses.replace(
+        base, remember=False, final_words=300, type_overrides={str(chats.parent): "conversation"}
+    )
+    run_library(guest)
+    after = {p: p.read_bytes() for p in (out / "digests").rglob("*.md")}
+    assert {p for p in before if after.get(p) != before[p]} == set(), "the journal's digests were redone"
+    assert len(after) > len(before)  # the conversations' own digest
+    events = run(corpus, out)
+    assert redone(events) == ([], [])
