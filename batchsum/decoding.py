@@ -59,7 +59,8 @@ def _legacy_encoding(raw: bytes) -> str | None:
 
 
 def decode_bytes(raw: bytes | bytearray) -> tuple[str, str | None]:
-    """Decode with BOM sniffing, strict UTF-8, BOM-less UTF-16, then a detected legacy encoding.
+    """Decode with BOM sniffing, strict UTF-8, BOM-less UTF-16, UTF-8 with a few bad bytes, then a detected
+    legacy encoding.
 
     Returns (text, note); note is None for a clean UTF-8 decode and starts with "lossy" when
     characters had to be replaced.
@@ -83,6 +84,13 @@ def decode_bytes(raw: bytes | bytearray) -> tuple[str, str | None]:
         return raw.decode("utf-8"), None
     except UnicodeDecodeError as exc:
         utf8_error = exc
+    lossy = raw.decode("utf-8", errors="replace")
+    bad = lossy.count("\ufffd")
+    # UTF-8 but for a few bad bytes (a pasted Latin-1 character, a cut copy) holds more valid multi-byte
+    # characters than invalid sequences; a legacy encoding's accented bytes almost never form one. Read
+    # as cp1252, such a file had become "RenÃ©e ... â‚¬400" throughout, without a word.
+    if len(lossy) - len(lossy.encode("ascii", errors="ignore")) - bad > bad:
+        return lossy, f"lossy utf-8 decode: {bad} invalid byte sequence(s) replaced"
     encoding = _legacy_encoding(bytes(raw[:DETECT_SAMPLE]))
     if encoding is not None:
         text = raw.decode(encoding, errors="replace")
@@ -91,11 +99,9 @@ def decode_bytes(raw: bytes | bytearray) -> tuple[str, str | None]:
             return text, f"decoded as {encoding} (not UTF-8)"
         if bad <= max(16, len(text) // 10):
             return text, f"lossy {encoding} decode: {bad} invalid byte sequence(s) replaced"
-    text = raw.decode("utf-8", errors="replace")
-    bad = text.count("\ufffd")
-    if bad > max(16, len(text) // 10):
+    if bad > max(16, len(lossy) // 10):
         raise ValueError(f"binary or undecodable file ({bad} invalid UTF-8 sequences)") from utf8_error
-    return text, f"lossy utf-8 decode: {bad} invalid byte sequence(s) replaced"
+    return lossy, f"lossy utf-8 decode: {bad} invalid byte sequence(s) replaced"
 
 
 # C0 controls but tab/newline/CR, DEL, C1 controls, and whole ANSI escape sequences: a BEL in a

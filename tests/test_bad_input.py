@@ -249,6 +249,15 @@ def test_cp1252_is_decoded_without_replacement_characters(tmp_path: Path) -> Non
     assert "\ufffd" not in text and note == "decoded as cp1252 (not UTF-8)"
 
 
+def test_utf8_with_one_bad_byte_stays_utf8_and_says_so(tmp_path: Path) -> None:
+    original = "Renée paid €400 for the café and Zoë’s crème brûlée. " * 20
+    path = tmp_path / "note.md"
+    path.write_bytes(original.encode("utf-8") + b"\xff and the rest.\n")
+    text, _, note = _read(path)
+    assert text.startswith(original) and "Ã" not in text and "â‚¬" not in text
+    assert note == "lossy utf-8 decode: 1 invalid byte sequence(s) replaced"
+
+
 def test_other_legacy_encodings_are_detected(tmp_path: Path) -> None:
     original = "Привет, как дела? Я записал заметки о встрече и бюджете на следующий год. " * 20
     path = tmp_path / "ru.txt"
