@@ -136,6 +136,19 @@ def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -
         == "Please send the renewal terms by next week."
     )
 
+    # A title or an initial ends no sentence: "Mr." does not cut "Mr. Ballantyne" off its sentence.
+    scott = "Much vexed. I borrowed from Mr. Ballantyne the sum of £500 for the term. Lord B. called."
+    assert make_snippet(scott, [["ballantyn"]])[0].startswith("I borrowed from Mr. Ballantyne the sum of £500")
+    assert make_snippet(scott, [["call"]])[0] == "Lord B. called."
+
+
+def test_a_snippet_shows_the_last_sentence_of_a_source() -> None:
+    """The newest line of a journal is often the answer: a window that reaches the end of its source keeps
+    its last sentence; only a window cut short there drops it as likely cut."""
+    window = "read in the evening. We walked by the river. Later Ingrid bought a blue kayak."
+    assert make_snippet(window, [["kayak"]], cut_start=True)[0] == "Later Ingrid bought a blue kayak."
+    assert "kayak" not in make_snippet(window, [["kayak"]], cut_start=True, cut_end=True)[0]
+
 
 def test_inflections_meet(output: RunConfig) -> None:
     hits = search(output, "when did she die?", k=3)

@@ -224,9 +224,9 @@ def _source_snippet(
         return "", []
     # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
     # and after it, and keep whole sentences only.
-    start = max(0, ev.start - SOURCE_CONTEXT)
-    window = markdown_window(text, start, ev.start + SNIPPET_CHARS * 4)  # as the summarizer reads any text
-    return make_snippet(window, groups, language=md.get("language"), partial_edges=start > 0)
+    start, end = max(0, ev.start - SOURCE_CONTEXT), ev.start + SNIPPET_CHARS * 4
+    window = markdown_window(text, start, end)  # as the summarizer reads any text
+    return make_snippet(window, groups, language=md.get("language"), cut_start=start > 0, cut_end=end < len(text))
 
 
 def _snippet_of(

@@ -17,7 +17,7 @@ from batchsum.backends.noise import markdown_as_text
 from batchsum.cleanup import fix_spacing
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.navigation import strip_links, summary_only
-from batchsum.text import QUOTE_MARKS
+from batchsum.text import ABBREVIATIONS, QUOTE_MARKS
 
 SNIPPET_CHARS = 240
 
@@ -101,12 +101,29 @@ def sentences(text: str) -> list[str]:
 
 def _sentences_by_paragraph(text: str) -> list[tuple[int, str]]:
     """:func:`sentences` with the index of the paragraph each is in."""
-    return [
-        (i, fix_spacing(" ".join(s.split())))
-        for i, paragraph in enumerate(_PARAGRAPH.split(text))
-        for s in _SENTENCE.split(paragraph)
-        if s and s.strip()
-    ]
+    out: list[tuple[int, str]] = []
+    for i, paragraph in enumerate(_PARAGRAPH.split(text)):
+        for s in _SENTENCE.split(paragraph):
+            s = " ".join(s.split()) if s else ""
+            if not s:
+                continue
+            if out and out[-1][0] == i and _ends_with_abbreviation(out[-1][1]):
+                out[-1] = (i, out[-1][1] + " " + s)  # "... borrowed from Mr." | "Ballantyne the sum of £500"
+            else:
+                out.append((i, s))
+    return [(i, fix_spacing(s)) for i, s in out]
+
+
+_LAST_WORD = re.compile(r"(?:^|\s)[(\"'“‘]?([\w.]+)\.$")
+
+
+def _ends_with_abbreviation(sentence: str) -> bool:
+    """Whether a piece ends on a title, a short form or an initial ("Mr.", "e.g.", "Lord B.")."""
+    m = _LAST_WORD.search(sentence)
+    if m is None:
+        return False
+    word = m.group(1)
+    return word.lower() in ABBREVIATIONS or (len(word) == 1 and word.isupper() and word not in "AI")
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -142,15 +159,19 @@ def make_snippet(
     limit: int = SNIPPET_CHARS,
     *,
     language: str | None = None,
-    partial_edges: bool = False,
+    cut_start: bool = False,
+    cut_end: bool = False,
 ) -> tuple[str, list[str]]:
     """The sentences of ``text`` (about ``limit`` chars) with the most distinct query terms, and the words found.
 
-    ``partial_edges``: ``text`` is a window cut out of a longer text, so its first and last pieces are
-    likely parts of sentences and are used only when nothing else is there."""
+    ``cut_start``, ``cut_end``: ``text`` is a window cut out of a longer text there, so its first (last)
+    piece is likely part of a sentence and is used only when nothing else is there. A window that
+    reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer."""
     numbered = _sentences_by_paragraph(clean_text(text))
-    if partial_edges and len(numbered) > 2:
-        numbered = numbered[1:-1]
+    if cut_start and len(numbered) > 1:
+        numbered = numbered[1:]
+    if cut_end and len(numbered) > 1:
+        numbered = numbered[:-1]
     if not numbered:
         return "", []
     paragraph, parts = [p for p, _ in numbered], [s for _, s in numbered]
