@@ -57,6 +57,7 @@ def test_user_config_folder_is_read_when_there_is_no_local_file(cwd: Path, monke
         ("run: [1, 2]\n", "'run' must be a mapping"),
         ("- a list\n", "a config file is a mapping"),
         ("out: [unclosed\n", "cannot read config file"),
+        ("outt: summaries\n", "'outt' is not an option of any batchsum command"),
     ],
 )
 def test_a_bad_config_file_is_a_usage_error_naming_it(cwd: Path, text: str, message: str) -> None:
@@ -64,6 +65,13 @@ def test_a_bad_config_file_is_a_usage_error_naming_it(cwd: Path, text: str, mess
     code, out = run(["run", str(JOURNAL)])
     assert code == 2
     assert "batchsum.yaml" in out and message in out
+
+
+def test_a_top_level_key_of_another_command_is_no_error(cwd: Path) -> None:
+    # `k` is search's (-k) and `price-per-1k` report's: a run leaves them to those commands.
+    (cwd / "batchsum.yaml").write_text(f"out: {cwd / 'o'}\nk: 3\nprice-per-1k: 0.5\n")
+    code, out = run(["run", str(JOURNAL), "-q"])
+    assert code == 0, out
 
 
 def test_batchsum_config_names_the_file(cwd: Path) -> None:

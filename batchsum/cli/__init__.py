@@ -97,9 +97,14 @@ def _load_config_defaults(ctx: click.Context) -> None:
         path = find_config_file()
         if path is None:
             return
-        cmd = ctx.command.get_command(ctx, name) if isinstance(ctx.command, click.Group) else None
-        if cmd is not None:
-            ctx.default_map = {name: command_defaults(cmd, name, load_config_file(path), path)}
+        group = ctx.command if isinstance(ctx.command, click.Group) else None
+        cmd = group.get_command(ctx, name) if group is not None else None
+        if cmd is not None and group is not None:
+
+            def commands() -> list[click.Command]:
+                return [c for n in group.list_commands(ctx) if (c := group.get_command(ctx, n)) is not None]
+
+            ctx.default_map = {name: command_defaults(cmd, name, load_config_file(path), path, commands)}
     except BatchsumError as exc:
         click.echo(f"Error: {exc}", err=True)
         raise SystemExit(2) from None

@@ -19,6 +19,7 @@ so a typo never silently does nothing.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -82,10 +83,24 @@ def _option_names(cmd: click.Command) -> dict[str, tuple[str, bool]]:
     return names
 
 
-def command_defaults(cmd: click.Command, cmd_name: str, data: dict[str, Any], source: Path) -> dict[str, Any]:
-    """The default map of one command: top-level keys it has, then its own section."""
+def command_defaults(
+    cmd: click.Command,
+    cmd_name: str,
+    data: dict[str, Any],
+    source: Path,
+    commands: Callable[[], Iterable[click.Command]] | None = None,
+) -> dict[str, Any]:
+    """The default map of one command: top-level keys it has, then its own section. ``commands``: every
+    command, asked only when a top-level key is not this command's option, to tell another command's
+    option from a typo (``outt:``), which is an error naming the file."""
     names = _option_names(cmd)
     defaults: dict[str, Any] = {}
+    foreign = [str(k) for k, v in data.items() if not isinstance(v, dict) and str(k) not in names]
+    if foreign and commands is not None:
+        known = {name for other in commands() for name in _option_names(other)}
+        for key in foreign:
+            if key not in known:
+                raise ConfigError(f"{source}: '{key}' is not an option of any batchsum command")
 
     def put(key: str, value: Any) -> None:
         name, negative = names[key]
