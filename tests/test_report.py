@@ -603,3 +603,18 @@ def test_report_and_export_take_json_like_every_other_command(store: Store, tmp_
     assert written["format"] == "parquet"
     assert sorted(written["files"]) == ["evals", "files", "nodes", "runs"]
     assert all(Path(p).is_file() for p in written["files"].values())
+
+
+def test_files_a_run_skipped_are_listed_with_their_reason(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "notes.md").write_text("We met at the harbour and agreed to repaint the pier before winter. " * 12)
+    (src / "photo.txt").write_bytes(b"\x00\x01\x02\x03" * 100)
+    out = tmp_path / "out"
+    ran = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index", "-q"])
+    assert ran.exit_code == 1, ran.output
+    data = json.loads(cli("report", "--out", str(out), "--json").stdout)
+    assert [(f["relpath"], "binary" in f["error"]) for f in data["skipped"]] == [("photo.txt", True)]
+    assert data["failures"] == []
+    table = cli("report", "--out", str(out)).stdout
+    assert "Skipped files (1)" in table and "photo.txt" in table.split("Skipped files (1)")[1]

@@ -331,6 +331,9 @@ def _failures(report: Report, out: list[Section], path_width: int) -> None:
     """Files that failed, with their reasons."""
     rows = [[f["run_id"], shorten(f["relpath"], path_width), clip(f["error"], 160)] for f in report.failures]
     out.append(Section(f"Failures ({len(report.failures)})", ["run", "file", "reason"], rows, "lll"))
+    if report.skipped:  # binary, unreadable or undecodable files: not summarized, and the reader should know why
+        rows = [[f["run_id"], shorten(f["relpath"], path_width), clip(f["error"], 160)] for f in report.skipped]
+        out.append(Section(f"Skipped files ({len(report.skipped)})", ["run", "file", "reason"], rows, "lll"))
 
 
 def _fallbacks(report: Report, out: list[Section]) -> None:
@@ -496,6 +499,7 @@ def _csv_key(section: str, row: dict[str, Any]) -> str:
         "by_type_level": ("content_type", "level"),
         "worst_files": ("relpath",),
         "failures": ("run_id", "relpath"),
+        "skipped": ("run_id", "relpath"),
         "fallback_reasons": ("reason",),
         "trend": ("run_id",),
         "evals": ("dataset", "method", "budget"),
@@ -518,8 +522,8 @@ def render_csv(report: Report) -> str:
                 w.writerow(["totals", "all", f"{metric}.{k}", v])
         else:
             w.writerow(["totals", "all", metric, value])
-    for section in ("runs", "by_level", "by_type", "by_type_level", "worst_files", "failures", "fallback_reasons",
-                    "trend", "evals", "periods"):  # fmt: skip
+    for section in ("runs", "by_level", "by_type", "by_type_level", "worst_files", "failures", "skipped",
+                    "fallback_reasons", "trend", "evals", "periods"):  # fmt: skip
         for row in getattr(report, section):
             key = _csv_key(section, row)
             for metric, value in row.items():

@@ -54,6 +54,7 @@ class Report:
     histograms: dict[str, dict[str, list[float]]]  # level -> {"edges": [...], "counts": [...]}
     worst_files: list[dict[str, Any]]
     failures: list[dict[str, Any]]
+    skipped: list[dict[str, Any]]  # files a run could not read (binary, unreadable, undecodable), with why
     fallback_reasons: list[dict[str, Any]]
     trend: list[dict[str, Any]]  # every recorded run, oldest first
     cost: dict[str, Any] | None
@@ -272,16 +273,16 @@ def _worst_files(con: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _failures(con: Any, content_type: str | None) -> list[dict[str, Any]]:
+def _failures(con: Any, content_type: str | None, status: str = "failed") -> list[dict[str, Any]]:
     rows = _rows(
         con,
         """
         SELECT f.run_id, s.started_at, f.relpath, f.content_type, f.level, f.error
         FROM fsel f JOIN sel s USING (run_id)
-        WHERE f.status = 'failed' AND (? IS NULL OR f.content_type = ?)
+        WHERE f.status = ? AND (? IS NULL OR f.content_type = ?)
         ORDER BY s.seq, f.relpath
         """,
-        [content_type, content_type],
+        [status, content_type, content_type],
     )
     for r in rows:
         r["error"] = scrub_optional(r["error"]) or "(no reason recorded)"
@@ -427,6 +428,7 @@ def build_report_from(
         histograms=_histograms(con),
         worst_files=_worst_files(con),
         failures=_failures(con, content_type),
+        skipped=_failures(con, content_type, "skipped"),
         fallback_reasons=_fallback_reasons(con, run_ids, content_type),
         trend=trend,
         cost=cost,
