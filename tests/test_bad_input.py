@@ -280,6 +280,14 @@ def test_control_characters_are_stripped_from_summaries_and_output(tmp_path: Pat
     final = (tmp_path / "out" / "noisy.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
     assert not any(ch in final for ch in "\x07\x08\x1b")
     assert not any(ch in r.output for ch in "\x07\x08\x1b")
+    assert "control character(s) removed" in r.stderr
+    # --quiet prints errors only: a file's notice goes to the event log, not to cron's mail.
+    (c / "noisy.md").write_text(noisy + " Again.")
+    log = tmp_path / "events.jsonl"
+    args = ["run", str(c), "--out", str(tmp_path / "out"), "--no-index", "--no-metrics", "-q", "--log-file", str(log)]
+    r = CliRunner().invoke(main, [*args, "--log-format", "json"])
+    assert r.exit_code == 0 and r.stderr == "" and r.stdout == "", r.output
+    assert "control character(s) removed" in log.read_text(encoding="utf-8")
 
 
 # Runs of whitespace or dots that a backtracking regex crosses once per starting position (quadratic: a

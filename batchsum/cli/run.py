@@ -111,8 +111,10 @@ def run(ctx: click.Context, **params: Any) -> None:
         # re-run, and click strips ANSI codes from text (a regex over every byte) but not from bytes.
         click.echo(jsonio.dumps(result.as_json(), default=str))
     else:
+        hidden = set(result.notices) if cfg.quiet else set()
         for w in result.warnings:
-            click.echo(f"warning: {w}", err=True)
+            if w not in hidden:
+                click.echo(f"warning: {w}", err=True)
         if result.problems:
             click.echo(f"{len(result.problems)} problem(s):", err=True)
             for p in result.problems:

@@ -39,6 +39,9 @@ class Ledger:
     problems: list[Problem] = field(default_factory=list)
     levels: Counter[str] = field(default_factory=Counter)
     warnings: list[str] = field(default_factory=list)
+    # Warnings about the input or a choice the run made (a file's control characters, a lossy decode,
+    # changed settings), not about a failed step: --quiet leaves them to the event log.
+    notices: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     added: int = 0
     modified: int = 0
@@ -47,9 +50,12 @@ class Ledger:
     index_failed: bool = False
     metrics_failed: bool = False
 
-    def warn(self, message: str, event: str | None = None, **fields: object) -> None:
-        """A warning for the closing summary (and, with ``event``, the event log)."""
+    def warn(self, message: str, event: str | None = None, *, notice: bool = False, **fields: object) -> None:
+        """A warning for the closing summary (and, with ``event``, the event log); ``notice``: about the
+        input or a choice, not a failure (:attr:`notices`)."""
         self.warnings.append(message)
+        if notice:
+            self.notices.append(message)
         if event is not None:
             self.progress.event(event, level="warning", **fields)
 
@@ -151,6 +157,7 @@ class Ledger:
             exit_code=exit_code,
             out=out,
             warnings=self.warnings,
+            notices=self.notices,
             tokenizer=tokenizer,
             stopped_by=_cause(self.aborted) if self.aborted is not None else None,
         )

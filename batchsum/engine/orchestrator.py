@@ -93,7 +93,9 @@ def _check_remembered(
     notice = remembered.check(cfg, mine, sig, confirmed=cfg.yes or cfg.rebuild)
     if notice is not None:
         changes = [str(c) for c in notice.changes]
-        ledger.warn(notice.message, "settings_changed", changes=changes, redo=notice.redo, files=notice.total)
+        ledger.warn(
+            notice.message, "settings_changed", notice=True, changes=changes, redo=notice.redo, files=notice.total
+        )
 
 
 def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) -> RunResult:

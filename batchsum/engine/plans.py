@@ -83,9 +83,11 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
         progress.file_settled()
         return None
     for warning in doc.warnings:  # text kept despite a problem (bad cue timings, control characters)
-        ledger.warn(f"{ref.path}: {warning}", "file_warning", path=str(ref.path), warning=warning)
+        ledger.warn(f"{ref.path}: {warning}", "file_warning", notice=True, path=str(ref.path), warning=warning)
     if doc.decode_note and doc.decode_note.startswith("lossy"):
-        ledger.warn(f"{ref.path}: {doc.decode_note}", "decode_lossy", path=str(ref.path), note=doc.decode_note)
+        ledger.warn(
+            f"{ref.path}: {doc.decode_note}", "decode_lossy", notice=True, path=str(ref.path), note=doc.decode_note
+        )
     plan = prepared.plan
     if plan is None:
         assert entry is not None  # only a file with a manifest entry is compared by content

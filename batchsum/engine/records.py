@@ -55,6 +55,7 @@ class RunResult:
     exit_code: int
     out: Path
     warnings: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # the warnings about input or choices (--quiet hides them)
     tokenizer: str = ""
     stopped_by: str | None = None  # why an aborted run stopped (a failed node, an unusable LLM server)
 
