@@ -125,6 +125,28 @@ def test_deleted_source_moves_tree_to_deleted(corpus: Path, tmp_path: Path) -> N
     assert all(n.meta["doc_id"] != "journal/short.md" for n in iter_tree(out))
 
 
+def test_a_run_over_a_sub_folder_redoes_its_files_in_place(corpus: Path, tmp_path: Path) -> None:
+    """`batchsum run corpus/calls --out out` after `batchsum run corpus --out out`: the calls keep their
+    names (calls/x.txt) and trees, nothing is summarized a second time under another name."""
+    calls = corpus / "calls"
+    calls.mkdir()
+    for i in range(3):
+        (calls / f"call{i}.md").write_text(journal_text(10 + i, 4))
+    out = tmp_path / "out"
+    run_json(corpus, out)
+    tops = sorted(p.name for p in out.iterdir())
+    data = run_json(calls, out)
+    assert data["run"]["files_done"] == 0 and data["run"]["files_unchanged"] == 3
+    (calls / "call1.md").write_text(journal_text(99, 4))
+    (calls / "call2.md").unlink()
+    data = run_json(calls, out)
+    status = {f["relpath"]: f["status"] for f in data["files"]}
+    assert status == {"calls/call0.md": "unchanged", "calls/call1.md": "done", "calls/call2.md": "deleted"}
+    assert sorted(p.name for p in out.iterdir()) == tops  # no "call0.md" beside "calls"
+    again = run_json(corpus, out)  # the rest of the corpus was never touched
+    assert again["run"]["files_done"] == 0 and again["run"]["files_deleted"] == 0
+
+
 def test_second_run_on_locked_output_exits_3(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     with RunLock(out):

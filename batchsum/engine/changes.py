@@ -87,17 +87,25 @@ class Diff:
 
 
 def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
-    """Walk ``cfg.paths`` and sort every file (and every vanished one) by what a run must do with it."""
+    """Walk ``cfg.paths`` and sort every file (and every vanished one) by what a run must do with it.
+
+    A path inside a folder the output was built from (``notes/calls`` of ``notes``) is walked as that
+    folder, limited to the path: its files keep the names the folder gave them (``calls/x.txt``), so
+    a run over part of a corpus redoes its files in place instead of summarizing them a second time
+    under other names."""
+    paths, scopes = _within_recorded_roots(cfg.paths, {e.root for e in manifest.values()})
     walk = discover(
-        cfg.paths,
+        paths,
         out=cfg.out,
         extra_ignore=cfg.ignore,
         corpus_ignores=cfg.corpus_ignores,
         type_overrides=cfg.type_overrides,
         follow_symlinks=cfg.follow_symlinks,
     )
-    d = Diff(problems=list(walk.problems), files=len(walk.refs))
     seen = {r.relpath for r in walk.refs}
+    if scopes:
+        walk.refs = [r for r in walk.refs if _in_scope(r, scopes)]
+    d = Diff(problems=list(walk.problems), files=len(walk.refs))
     roots = {str(r) for r in walk.roots}
     d.deleted = [e for rel, e in sorted(manifest.items()) if e.root in roots and rel not in seen]
     d.unindexed = [rel for rel, e in sorted(manifest.items()) if not e.indexed and rel in seen]
@@ -115,6 +123,33 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
         else:
             d.todo.append(ref)
     return d
+
+
+def _within_recorded_roots(paths: list[Path], recorded: set[str]) -> tuple[list[Path], dict[str, list[str]]]:
+    """``paths`` with each one inside a recorded root replaced by that root (once), and the parts of
+    each such root the run is limited to (absolute paths, by root)."""
+    out: list[Path] = []
+    scopes: dict[str, list[str]] = {}
+    for path in paths:
+        given = os.path.abspath(path)
+        outer = next((r for r in sorted(recorded) if given.startswith(r.rstrip(os.sep) + os.sep)), None)
+        if outer is None:
+            out.append(path)
+            continue
+        if outer not in scopes:
+            out.append(Path(outer))
+        scopes.setdefault(outer, []).append(given)
+    if any(str(os.path.abspath(p)) in scopes for p in paths):  # the whole root was given too
+        return list(paths), {}
+    return out, scopes
+
+
+def _in_scope(ref: SourceRef, scopes: dict[str, list[str]]) -> bool:
+    parts = scopes.get(str(ref.root))
+    if parts is None:
+        return True
+    path = os.path.abspath(ref.fspath)
+    return any(path == p or path.startswith(p.rstrip(os.sep) + os.sep) for p in parts)
 
 
 def _stat_matches(ref: SourceRef, entry: ManifestEntry, sig: str) -> bool:
