@@ -76,7 +76,8 @@ _TALK_SUBJECT = (
 )
 _TALK_VERB = (
     r"(?:see|say|look|start|begin|go back|move on|do this|talk|get to|have(?! to)|close|end|wrap up|address|"
-    r"ask|turn (?:it|the \w+|things) over|hand (?:it )?over|open (?:up )?the (?:lines|floor|call)|read out|"
+    r"ask|turn (?:it|the \w+|things) over|hand (?:it )?over|open (?:up )?the (?:lines|floor|call)|open it up|"
+    r"read out|cover|walk (?:you|us|them) through|take (?:you|us|them) through|"
     r"give the floor|tell you|present|show you|explain|assume|suppose|imagine|hope|"
     r"not|go through|go over|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
     r"conclude|be able to|flesh out|discuss|think|admit|confess|spoil|guess|bet|understand|remember|realise|"
@@ -107,6 +108,7 @@ _OPEN = re.compile(
 )
 _BACKTICK = re.compile(r"`([^`\n]{2,80})`")
 _CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:_[a-z0-9]+){1,}|[A-Z]{2,}[a-z]*\d*)\b")
+_NUMBER_AFTER = re.compile(r" (?:[0-9]|[A-Z]\b|[IVX]+\b)")
 _CAPNAME = re.compile(r"(?<=[a-z,;:] )([A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})*)\b")
 _WORD = re.compile(r"[A-Za-z][a-z]{3,}")
 _ANSWER = re.compile(
@@ -207,6 +209,8 @@ _NOT_NAMES = frozenset(
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july
     august september october november december ok okay yes yeah no tv am pm id uh um fyi asap eta tbd btw imo lol
     euro euros dollar dollars pound pounds
+    ceo cfo coo cto cio vp hr roi kpi kpis eps gaap ebitda yoy faq api apis url urls pdf html usb lcd led dvd vcr gps
+    covid
     """.split()
 )
 
@@ -342,11 +346,20 @@ def _entities(
             if len(word) < 3 or any(w.strip(".,:;!?'\"").isupper() and len(w) > 1 for w in before + after):
                 continue
         counts[word] += 2  # an identifier or acronym is a name the first time it is seen
+    # A capitalised word before a number or a letter labels a part of the text ("Slide 4", "Page 12",
+    # "Series G").
+    labels = {m.group(1) for m in _CAPNAME.finditer(prose) if _NUMBER_AFTER.match(prose, m.end())}
     for name, n in Counter(m.group(1) for m in _CAPNAME.finditer(prose)).items():
         words = name.lower().split()
-        # A function word is never a name, even one a transcript capitalised mid-sentence ("How Shall we").
-        if n >= 2 and name not in speakers and not any(w in lower or w in _STOP or w in STOPWORDS or w in _NOT_NAMES
-                                                       for w in words):  # fmt: skip
+        # A word also written in lower case is a word ("Source", "View"); a run of several is a name when
+        # one of its words never is ("Live Nation" beside "live"), not when all are ("Prime Minister").
+        common = all(w in lower for w in words) or " ".join(words) in prose
+        # A function word is never a name, even one a transcript capitalised mid-sentence ("How Shall we"),
+        # nor is a run that opens with one ("Capital One" may end with one).
+        function_word = any(
+            w in _STOP or w in STOPWORDS or w in _NOT_NAMES for w in words[: 1 if len(words) > 1 else None]
+        )
+        if n >= 2 and name not in speakers and name not in labels and not common and not function_word:
             counts[name] += n
     names: list[str] = []
     for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], prose.find(kv[0]))):

@@ -182,6 +182,8 @@ def test_a_forecast_an_admission_and_a_step_taken_in_the_room_are_no_action_item
         "Project Manager: I will delete this one now because we don't use it yet.\n"
         "Craig Lindner: I'll now turn the discussion over to Craig for the quarterly results.\n"
         "Operator: We'll now open the lines for the questions from the analysts on the call.\n"
+        "Rich Fairbank: Turning to Slide 4, I will cover the changes in our allowance in greater detail.\n"
+        "Bill McDermott: With that, I'll open it up for Q&A and the questions of the analysts.\n"
         "Industrial Designer: I will send the drawings of the new case to the factory on Friday.\n"
     )
     assert [(a.owner, a.task) for a in extract_facets(text).action_items] == [
@@ -206,3 +208,14 @@ def test_a_turn_of_several_speakers_makes_each_of_them_a_participant() -> None:
     )
     facets = extract_facets(text)
     assert facets.participants == ["MATT", "TRAVIS", "LAURA", "SAM"]
+
+
+def test_a_slide_label_and_an_accounting_acronym_are_no_names_a_company_is() -> None:
+    text = (
+        "Joe: On Slide 4 you see that GAAP earnings rose, and Live Nation sold more tickets than in the spring.\n"
+        "Ann: As Slide 5 shows, GAAP margins held, and Live Nation plans live shows in the summer again.\n"
+        "Joe: Our Page 7 table repeats the GAAP figures that Live Nation reported to the market.\n"
+    )
+    names = extract_facets(text).entities
+    assert "Live Nation" in names
+    assert not {"Slide", "Page", "GAAP"} & set(names), names
