@@ -142,6 +142,17 @@ def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -
     assert make_snippet(scott, [["call"]])[0] == "Lord B. called."
 
 
+def test_a_snippet_holds_the_rare_words_of_the_query() -> None:
+    """Sentences are weighed by the idf of the query words they hold: "going" and a speaker's label
+    count for less than "lighthouse"."""
+    from batchsum.index.analysis import query_groups
+
+    groups = query_groups("what is going on with the lighthouse", [None])
+    text = "Project Manager: So what is going on today? Marketing: The lighthouse budget was cut in May."
+    weights = [3.0 if any("lighthous" in t for t in g) else 0.2 for g in groups]
+    assert make_snippet(text, groups, weights=weights)[0] == "Marketing: The lighthouse budget was cut in May."
+
+
 def test_a_snippet_shows_the_last_sentence_of_a_source() -> None:
     """The newest line of a journal is often the answer: a window that reaches the end of its source keeps
     its last sentence; only a window cut short there drops it as likely cut."""

@@ -211,6 +211,7 @@ class LexicalStore:
         self.last_reference = 0.0
         self.last_evidence: dict[str, Evidence] = {}
         self.last_rollup: dict[str, float] = {}
+        self.last_weights: dict[tuple[str, ...], float] = {}  # each query group's idf
         self._langs: dict[int, str | None] | None = None
         # Postings of the documents written since the last commit, and the segment they will form.
         self._buffer = SegmentBuffer()
@@ -383,6 +384,7 @@ class LexicalStore:
         self.last_reference = 0.0
         self.last_evidence = {}
         self.last_rollup = {}
+        self.last_weights = {}
         counts = Counter(tuple(g) for g in groups if g)
         n_units, total = self._db.execute("SELECT TOTAL(units), TOTAL(total_len) FROM lex_docs").fetchone()
         if not counts or not n_units:
@@ -398,6 +400,7 @@ class LexicalStore:
             idf = math.log(1.0 + (n_units - n + 0.5) / (n + 0.5))
             # A query word the corpus lacks still counts in the reference: it is part of what was asked.
             reference += qtf * idf
+            self.last_weights[group] = idf
             if rows:
                 found.append((rows, qtf * idf))
                 groups_found.append((group, qtf * idf))

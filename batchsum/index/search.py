@@ -216,7 +216,7 @@ def _source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | Non
 
 
 def _source_snippet(
-    cfg: IndexConfig, md: dict[str, Any], ev: Evidence, groups: list[list[str]]
+    cfg: IndexConfig, md: dict[str, Any], ev: Evidence, groups: list[list[str]], weights: list[float] | None
 ) -> tuple[str, list[str]]:
     """The sentences of the source passage at ``ev.start``, or ("", []) when the source is gone or changed."""
     text = _source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
@@ -226,21 +226,24 @@ def _source_snippet(
     # and after it, and keep whole sentences only.
     start, end = max(0, ev.start - SOURCE_CONTEXT), ev.start + SNIPPET_CHARS * 4
     window = markdown_window(text, start, end)  # as the summarizer reads any text
-    return make_snippet(window, groups, language=md.get("language"), cut_start=start > 0, cut_end=end < len(text))
+    language = md.get("language")
+    return make_snippet(
+        window, groups, language=language, cut_start=start > 0, cut_end=end < len(text), weights=weights
+    )
 
 
 def _snippet_of(
-    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, groups: list[list[str]], text: str | None
+    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, lex: LexicalResult, text: str | None
 ) -> tuple[str, list[str], str]:
     """(snippet, query terms in it, "source" or "summary"): the source passage that matched when the best
     lexical evidence is in the source and the source is still there, else the best sentences of the
     node's summary (``text`` when already read)."""
     if ev is not None and ev.in_source:
-        snippet, found = _source_snippet(cfg, md, ev, groups)
+        snippet, found = _source_snippet(cfg, md, ev, lex.groups, lex.weights)
         if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
             return snippet, found, "source"
     body = text if text is not None else _node_text(cfg, md)
-    snippet, found = make_snippet(body, groups, language=md.get("language"))
+    snippet, found = make_snippet(body, lex.groups, language=md.get("language"), weights=lex.weights)
     return snippet, found, "summary"
 
 
@@ -251,7 +254,7 @@ def _passage_shown(
     ``snippets`` no snippet, and the key of the source passage that matched (it would give the snippet)."""
     ev = lex.evidence.get(nid)
     if snippets:
-        snippet, found, origin = _snippet_of(cfg, md, ev, lex.groups, text)
+        snippet, found, origin = _snippet_of(cfg, md, ev, lex, text)
         return snippet, found, origin, " ".join(snippet.lower().split())
     return "", [], "summary", f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
 
@@ -350,6 +353,7 @@ class LexicalResult:
     evidence: dict[str, Evidence]
     groups: list[list[str]]  # the query's terms (see :func:`batchsum.index.analysis.query_groups`)
     rollup: dict[str, float] = field(default_factory=dict)  # doc id -> its rollup (LexicalStore.last_rollup)
+    weights: list[float] | None = None  # each group's idf (LexicalStore.last_weights), for the snippets
 
 
 def lexical_candidates(
@@ -380,6 +384,7 @@ def lexical_candidates(
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
             return empty
         reference, evidence, rollup = store.last_reference, store.last_evidence, store.last_rollup
+        weights = [store.last_weights.get(tuple(g), 0.0) for g in groups]
     by_level: dict[str, list[str]] = {}
     for nid in sorted(scores, key=lambda i: (-rollup.get(doc_id_of(i), 0.0), -scores[i])):
         m = _ID_LEVEL.search(nid)
@@ -387,7 +392,7 @@ def lexical_candidates(
         if len(got) < per_level:
             got.append(nid)
     candidates = [nid for got in by_level.values() for nid in got]
-    return LexicalResult(scores, candidates, reference, evidence, groups, rollup)
+    return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights)
 
 
 def relevance_of(cosine: np.ndarray, coverage: np.ndarray | None, evidence: np.ndarray | None = None) -> np.ndarray:

@@ -153,6 +153,25 @@ def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[
     return found
 
 
+def _weigher(
+    groups: Sequence[Sequence[str]], weights: Sequence[float], language: str | None
+) -> Callable[[list[str]], float]:
+    """A function giving the query weight the found words of a sentence hold (each group counted once)."""
+    group_of: dict[str, list[int]] = {}
+    for i, g in enumerate(groups):
+        for term in g:
+            group_of.setdefault(term, []).append(i)
+
+    def weigh(words: list[str]) -> float:
+        held: set[int] = set()
+        for word in words:
+            terms = [word] if _CJK_RUN.fullmatch(word) else analyze(word, language)
+            held.update(i for t in terms for i in group_of.get(t, ()))
+        return sum(weights[i] for i in held)
+
+    return weigh
+
+
 def make_snippet(
     text: str,
     groups: Sequence[Sequence[str]],
@@ -161,8 +180,12 @@ def make_snippet(
     language: str | None = None,
     cut_start: bool = False,
     cut_end: bool = False,
+    weights: Sequence[float] | None = None,
 ) -> tuple[str, list[str]]:
     """The sentences of ``text`` (about ``limit`` chars) with the most distinct query terms, and the words found.
+
+    ``weights``: each group's weight in the query (its idf): the sentence holding the most weight wins, so
+    "lighthouse" counts for more than "going" or a speaker's "Project Manager".
 
     ``cut_start``, ``cut_end``: ``text`` is a window cut out of a longer text there, so its first (last)
     piece is likely part of a sentence and is used only when nothing else is there. A window that
@@ -176,7 +199,11 @@ def make_snippet(
         return "", []
     paragraph, parts = [p for p, _ in numbered], [s for _, s in numbered]
     found = _matcher(groups, language)
-    hits = [len({w.lower() for w in found(s)}) for s in parts]
+    if weights is not None and len(weights) == len(groups):
+        weigh = _weigher(groups, weights, language)
+        hits: list[float] = [weigh(found(s)) for s in parts]
+    else:
+        hits = [len({w.lower() for w in found(s)}) for s in parts]
     best = max(range(len(parts)), key=lambda i: (hits[i], -i))
     chosen = parts[best]
     j = best + 1
