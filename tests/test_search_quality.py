@@ -126,6 +126,10 @@ def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -
     snippet, _ = make_snippet(text, [["vector"], ["speech"]])
     assert snippet == "A `Vec<T>`, also known as a vector, grows. It's the beginning of speech recognition, he said."
     assert make_snippet("She died at nine.[442] It rained.", [["die"]])[0] == "She died at nine. It rained."
+    assert make_snippet("[542] Among the letters Sir Walter kept.", [["letter"]])[0].startswith("Among the letters")
+    # A page's title is no snippet; DialogSum's "#Person2#:" reads as a speaker label.
+    assert make_snippet("# May 1826\n\n**3 May.** Lady Scott was ill.", [["may"]])[0] == "3 May. Lady Scott was ill."
+    assert make_snippet("#Person2#: A ticket to Boston.", [["boston"]])[0] == "Person2: A ticket to Boston."
     # A digest's next paragraph is another file's: a snippet never runs on into it.
     digest = "**a.** He could not bail him out.\n\n**30IQTZ.** The rent was due on Monday."
     assert make_snippet(digest, [["bail"]])[0] == "He could not bail him out."

@@ -52,7 +52,15 @@ def clean_text(text: str) -> str:
         text = _ESCAPE.sub(r"\1", _EMPHASIS.sub("", text))
     if "[" in text:
         text = _FOOTNOTE.sub("", text)
+    if "#" in text:
+        # A page's title says what it is, not what it holds (a month's "# May 1826"); DialogSum's speaker
+        # marks "#Person1#:" read as "Person1:".
+        text = _SPEAKER_MARK.sub(r"\1:", _HEADING_LINE.sub("", text))
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
+
+
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t].*$", re.M)
+_SPEAKER_MARK = re.compile(r"#(\w{1,30})#:")
 
 
 _FENCE_LINE = re.compile(r"^[ \t]*```", re.M)
@@ -67,7 +75,9 @@ _TAG = re.compile(
     r"Listing)\b(?:\s[^<>\n]*)?/?>",
     re.I,
 )
-_FOOTNOTE = re.compile(r"(?<=\S)\[\d{1,4}\]")  # "death.[442]": the reader of a snippet has no footnotes
+# "death.[442]", and a footnote's own mark before its text ("[542] Among the letters ..."): the reader of a
+# snippet has no footnotes.
+_FOOTNOTE = re.compile(r"(?<=\S)\[\d{1,4}\]|(?:(?<=\s)|^)\[\d{1,4}\][ \t]*", re.M)
 
 
 def markdown_window(text: str, start: int, end: int) -> str:
