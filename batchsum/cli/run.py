@@ -175,6 +175,11 @@ def plan(ctx: click.Context, **params: Any) -> None:
         return
     d = summary.as_dict()
     click.echo(f"backend: {d['backend']}")
+    if summary.settings_changed:
+        click.echo(
+            f"settings changed since this folder was built ({', '.join(summary.settings_changed)}): "
+            "the files they shape are planned again"
+        )
     click.echo(
         f"files: {len(summary.new)} new, {len(summary.changed)} changed, {d['unchanged']} unchanged, "
         f"{len(summary.deleted)} deleted, {len(summary.problems)} unreadable"

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from batchsum import remembered
 from batchsum.backends.budget import count_message_tokens
 from batchsum.backends.prompts import PromptSet
 from batchsum.digest_plan import PeriodPlan, plan_digests
@@ -53,6 +54,9 @@ class PlanSummary:
     est_cost: float | None = None
     backend: str = "extractive"
     periods: PeriodPlan | None = None  # the month, year and folder digests it would redo
+    # The remembered settings this plan's options change ("type auto -> document"): why files it would
+    # otherwise leave alone are planned again.
+    settings_changed: list[str] = field(default_factory=list)
 
     def cost(self, input_per_million: float, output_per_million: float | None = None) -> float:
         """Cost of the planned requests at a price per million prompt (and completion) tokens; the
@@ -80,6 +84,7 @@ class PlanSummary:
             "est_cost": self.est_cost,
             "backend": self.backend,
             "periods": asdict(self.periods) if self.periods is not None else None,
+            "settings_changed": self.settings_changed,
         }
 
 
@@ -155,6 +160,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
     manifest = state.load_manifest()
     d = diff(cfg, manifest, sig)
     summary = PlanSummary(backend=identity[0], problems=list(d.problems))
+    old = remembered.load(cfg.out)
+    summary.settings_changed = [str(c) for c in remembered.changes(old, cfg)] if old else []
     summary.deleted = [e.relpath for e in d.deleted]
     summary.unchanged = [e.relpath for e in d.unchanged]
     tokenizer: Tokenizer | None = None
