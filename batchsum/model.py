@@ -143,6 +143,8 @@ class SummaryRequest:
     summary_level: SummaryLevel = SummaryLevel.STANDARD
     language: str | None = None  # ISO 639-1 code of the source: sentence rules, stop words, the reply's language
     peers: bool = False  # the parts are peers (a month's entries, a folder's files), not one text in order
+    # A chunk's opening characters that repeat the chunk before it: read as context, not summarized again.
+    context_chars: int = 0
     # Nodes on the longest chain still to run from this one (itself included): backends that queue
     # requests serve higher first, which finishes a forest of trees soonest (Hu's level order).
     priority: int = 1

@@ -47,6 +47,9 @@ class PlannedNode:
     total_chunks: int | None = None
     # A conversation's chunk cut inside a turn: that turn's speaker, so its lines are still someone's.
     speaker: str | None = None
+    # A chunk's opening characters that repeat the end of the chunk before it (the overlap): context for
+    # its first sentences, already summarized with the chunk before.
+    overlap_chars: int = 0
 
 
 @dataclass
@@ -121,7 +124,9 @@ def plan_file(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     l1_ids: list[str] = []
     conversation = doc.content_type == "conversation"
     speakers = speakers_at(doc.text, [c.start for c in chunks]) if conversation else [None] * n
+    prev_end = 0
     for c, speaker in zip(chunks, speakers, strict=True):
+        overlap, prev_end = (max(0, prev_end - c.start) if c.index else 0), c.end
         nid = node_id(did, 1, c.index)
         l1_ids.append(nid)
         nodes.append(
@@ -136,6 +141,7 @@ def plan_file(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
                 parent_group=(c.index // cfg.group_size) if hierarchical else None,
                 total_chunks=n,
                 speaker=speaker,
+                overlap_chars=overlap,
             )
         )
     top_inputs = l1_ids

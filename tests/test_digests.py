@@ -669,3 +669,26 @@ def test_a_run_over_batchsum_own_files_redoes_only_its_digests(corpus: Path, tmp
     assert len(after) > len(before)  # the conversations' own digest
     events = run(corpus, out)
     assert redone(events) == ([], [])
+
+
+BENCH = SCOTT.parent.parent
+
+
+@pytest.mark.skipif(not (BENCH / "pubmed").is_dir(), reason="shared/bench not on this machine")
+def test_a_folder_digest_quotes_each_of_its_files_before_more_of_one(tmp_path: Path) -> None:
+    """Two papers and two chapters of the Rust book: the papers' long sentences are the more central, but a
+    digest says what each file is about before it says more of one (it had quoted the two papers only)."""
+    src = tmp_path / "reports"
+    src.mkdir()
+    for path in (
+        BENCH / "pubmed" / "docs" / "pm_1017.txt",
+        BENCH / "pubmed" / "docs" / "pm_13258.txt",
+        BENCH / "markdown_rustbook" / "docs" / "appendix-02-operators.md",
+        BENCH / "markdown_rustbook" / "docs" / "ch04-01-what-is-ownership.md",
+    ):
+        (src / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "out"
+    run(src, out)
+    body = parse_markdown(next((out / "digests").rglob("*.md")).read_text(encoding="utf-8"))[1]
+    quoted = re.findall(r"^\*\*([\w.-]+)\.\*\*", body.split("<!--")[0], re.M)
+    assert sorted(quoted) == ["appendix-02-operators", "ch04-01-what-is-ownership", "pm_1017", "pm_13258"], body

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -282,3 +283,32 @@ def test_old_digest_records_still_named_by_digests_json_are_kept(tmp_path: Path)
     periods = json.loads((out / ".batchsum" / "digests.json").read_text())["periods"]
     untouched = {p["key"] for p in periods.values() if "2024" in p["path"]} & before
     assert untouched and untouched <= {p.stem for p in nodes_dir.glob("*/*.json")}
+
+
+def test_a_chunk_knows_its_overlap_and_the_summarizer_reads_it_as_context() -> None:
+    """A chunk opens with the end of the chunk before it (the overlap): context for its first sentences,
+    which the chunk before has already summarized, not sentences to pick again."""
+    from batchsum.backends.extractive import summarize_text
+    from batchsum.config import RunConfig
+    from batchsum.model import Document
+    from batchsum.planning import plan_file
+    from batchsum.tokens import get_tokenizer
+
+    tok = get_tokenizer()
+    text = journal_text(5, 60)
+    doc = Document(Path("log.md"), "log.md", text, "x", len(text), 0, "journal", "test")
+    cfg = RunConfig(paths=[], chunk_size=600, chunk_overlap=200)
+    leaves = [n for n in plan_file(doc, cfg, tok).nodes if n.level == 1]
+    assert len(leaves) >= 5 and leaves[0].overlap_chars == 0
+    for before, node in itertools.pairwise(leaves):
+        assert before.chunk is not None and node.chunk is not None and node.overlap_chars > 0
+        assert before.chunk.text.endswith(node.chunk.text[: node.overlap_chars])
+    # The most central sentence of a chunk, in its overlap, is not picked again.
+    central = "The harbour survey of the river boats and the winter repairs was the main work of the day."
+    rest = " ".join(
+        f"The {w} needed work on the river and the harbour boats before the winter survey." for w in WORDS[:12]
+    )
+    chunk = central + " " + rest
+    kw = dict(target_tokens=40, max_tokens=40, kind="chunk", content_type="document", tokenizer=tok)
+    assert central in summarize_text(chunk, **kw)  # type: ignore[arg-type]
+    assert central not in summarize_text(chunk, context_chars=len(central) + 1, **kw)  # type: ignore[arg-type]

@@ -37,6 +37,9 @@ __all__ = ["ExtractiveBackend", "Params", "summarize_text"]
 
 BRIEF_FILL = 0.9  # BRIEF: add another sentence while the line is below this share of its target
 BRIEF_SLACK = 1.0  # BRIEF: how much less relevant than the first the others may be
+# A digest says what each of its files is about before it says more of one: a part not yet quoted gains
+# more than any relevance differs by (a folder of two papers and two book chapters had quoted the papers only).
+PEER_COVERAGE = 2.0
 
 
 def _select(
@@ -49,8 +52,10 @@ def _select(
     params: Params,
     content_type: ContentType,
     kind: PromptKind,
+    peers: bool = False,
 ) -> list[int]:
-    """Greedy MMR under a token budget; returns indices in pick order.
+    """Greedy MMR under a token budget; returns indices in pick order. ``peers``: a digest's parts (a
+    month's entries, a folder's files) are each covered once before any is covered twice.
 
     Exact token counts are taken lazily (only for units that win a round): a cheap lower-bound
     estimate filters what cannot fit, which keeps tokenization off the hot path.
@@ -88,8 +93,8 @@ def _select(
         if chosen and speaker_aware:
             over = np.maximum(0.0, picked / (len(chosen) + 1) - share)
             score = score - params.speaker_w * over[spk]
-        if multi_part and params.coverage_w:
-            score = score + params.coverage_w * (~covered)
+        if multi_part and (params.coverage_w or peers):
+            score = score + (PEER_COVERAGE if peers else params.coverage_w) * (~covered)
         score = np.where(fits, score, -np.inf)
         best = int(np.argmax(score))
         if exact[best] < 0:
@@ -168,6 +173,7 @@ def summarize_text(
     params: Params | None = None,
     language: str | None = None,
     peers: bool = False,
+    context_chars: int = 0,
 ) -> str:
     """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
 
@@ -176,6 +182,9 @@ def summarize_text(
     function of the arguments. ``input_tokens`` (the caller's count of the input) saves a recount.
     ``peers``: the parts are not one text in order but peers (a month's entries, a folder's files):
     no part's place makes it matter more, so centrality is undirected and there is no opening prior.
+    ``context_chars``: the text's opening that repeats the chunk before it (its overlap): its sentences
+    inform the others' centrality but are not picked again, so two neighbouring chunks' summaries never
+    repeat a sentence.
     """
     if params is None:
         params = SCORER
@@ -200,6 +209,12 @@ def summarize_text(
             units.extend(part_units)
     else:
         units = units_from_text(source, content_type, params.min_words, language=language)
+        if 0 < context_chars < len(source):
+            # The overlap is whole sentences of the chunk before: counted on their own, they are the first units.
+            for u in units[
+                : len(units_from_text(source[:context_chars], content_type, params.min_words, language=language))
+            ]:
+                u.candidate = False
     if kind == "rolling" and prior_context and prior_context.strip():
         prior_units = units_from_text(prior_context, content_type, params.min_words, part=-1, language=language)
         for u in prior_units:
@@ -229,7 +244,7 @@ def summarize_text(
     joiner = "\n" if content_type == "conversation" else sentence_joiner(language)
     # A journal's picks are grouped under their dates ("2025-03-02: "): budget a little per pick for them.
     sep = 4 if any(u.date for u in units) else 1
-    chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind)
+    chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind, peers)
     if not chosen:
         cands = [i for i, u in enumerate(units) if u.candidate] or list(range(len(units)))
         best = max(cands, key=lambda i: (rel[i], -i))
@@ -463,6 +478,7 @@ class ExtractiveBackend:
             params=self._params,
             language=request.language,
             peers=request.peers,
+            context_chars=request.context_chars,
         )
 
     async def aclose(self) -> None:

@@ -49,9 +49,11 @@ def output_key(
     prior: str | None,
     facets: bool,
     language: str | None = None,
+    context_chars: int = 0,
 ) -> str:
     """Hash of everything that determines a node's output. Leaves the chunk count out on purpose:
-    appending a chunk must not invalidate the summaries of the chunks before it."""
+    appending a chunk must not invalidate the summaries of the chunks before it. A chunk's overlap
+    (``context_chars``) shapes the extractive summarizer's output only: an LLM's keys stay as they were."""
     name, model = identity
     return node_key(
         NODE_FORMAT,
@@ -67,6 +69,7 @@ def output_key(
         facets,
         # English is the default every key had before languages were told apart: its keys stay valid.
         *([language] if language and language != "en" else []),
+        *([f"context={context_chars}"] if context_chars and name == "extractive" else []),
     )
 
 
@@ -105,6 +108,7 @@ def make_job(
     else:
         text = leaf_text(node)
         input_tokens = node.source_tokens
+    context = node.overlap_chars + (len(node.speaker) + 2 if node.speaker and node.overlap_chars else 0)
     kind: PromptKind = node.kind
     prior = None
     if node.level == 3 and plan.prior_context:
@@ -135,6 +139,7 @@ def make_job(
         summary_level=plan.level,
         priority=height,
         language=doc.language,
+        context_chars=context,
     )
-    key = output_key(identity, node, kind, doc.content_type, text, max_tokens, prior, facets, doc.language)
+    key = output_key(identity, node, kind, doc.content_type, text, max_tokens, prior, facets, doc.language, context)
     return NodeJob(node, request, key)
