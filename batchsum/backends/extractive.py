@@ -200,21 +200,7 @@ def summarize_text(
     target = max(1, min(target_tokens, cap)) if target_tokens > 0 else cap
 
     meta = kind in ("meta", "rolling")
-    units: list[Unit] = []
-    if meta and pieces:
-        for pi, piece in enumerate(pieces):
-            part_units = units_from_text(piece, content_type, params.min_words, part=pi, language=language)
-            for u in part_units:
-                u.pos = (pi + u.pos) / len(pieces)
-            units.extend(part_units)
-    else:
-        units = units_from_text(source, content_type, params.min_words, language=language)
-        if 0 < context_chars < len(source):
-            # The overlap is whole sentences of the chunk before: counted on their own, they are the first units.
-            for u in units[
-                : len(units_from_text(source[:context_chars], content_type, params.min_words, language=language))
-            ]:
-                u.candidate = False
+    units = _units(source, pieces if meta else [], content_type, params.min_words, language, context_chars)
     if kind == "rolling" and prior_context and prior_context.strip():
         prior_units = units_from_text(prior_context, content_type, params.min_words, part=-1, language=language)
         for u in prior_units:
@@ -410,6 +396,27 @@ def _inline(units: list[Unit], order: list[int]) -> str:
         parts.append(f"{label}: {body}" if label and label != prev else body)
         prev = label
     return " ".join(parts)
+
+
+def _units(
+    source: str, pieces: list[str], content_type: ContentType, min_words: int, language: str | None, context_chars: int
+) -> list[Unit]:
+    """The candidate sentences of a text, or of ``pieces`` (a meta node's parts, positioned in order);
+    the first ``context_chars`` of a text (a chunk's overlap) are context only."""
+    if pieces:
+        units: list[Unit] = []
+        for pi, piece in enumerate(pieces):
+            part_units = units_from_text(piece, content_type, min_words, part=pi, language=language)
+            for u in part_units:
+                u.pos = (pi + u.pos) / len(pieces)
+            units.extend(part_units)
+        return units
+    units = units_from_text(source, content_type, min_words, language=language)
+    if 0 < context_chars < len(source):
+        # The overlap is whole sentences of the chunk before: counted on their own, they are the first units.
+        for u in units[: len(units_from_text(source[:context_chars], content_type, min_words, language=language))]:
+            u.candidate = False
+    return units
 
 
 def _order(units: list[Unit], chosen: list[int], kind: PromptKind) -> list[int]:
