@@ -114,3 +114,30 @@ def test_json_is_printed_on_errors_too(tmp_path: Path) -> None:
     assert res.exit_code == 2 and json.loads(res.stdout)["exit_code"] == 2
     res = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "nothing"), "--json"])
     assert res.exit_code == 2 and "error" in json.loads(res.stdout)
+
+
+def test_a_repaired_tree_is_the_tree_a_healthy_run_makes(tmp_path: Path) -> None:
+    """One chunk of the logbook falls back; once the server recovers, that chunk is redone and so is every
+    node above it (their recorded keys were made from the fallback's text): the tree is the one a
+    healthy run makes, not a final still built on the fallback."""
+    from batchsum.tree import read_node
+
+    logbook = SAMPLE_CORPUS / "logbook"
+
+    def run(out: Path, server: FakeLLMServer) -> int:
+        args = ["run", str(logbook), "--out", str(out), "--no-index", "--no-digests", "--rpm", "0", "--tpm", "0"]
+        args += ["--base-url", server.base_url, "--model", "m", "--max-attempts", "1"]
+        return CliRunner().invoke(main, args).exit_code
+
+    healed, clean = tmp_path / "healed", tmp_path / "clean"
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True, rules=[{"match": "Took the reference probe out to buoy 3", "status": 500}])
+        assert run(healed, server) == 4  # chunk 0 fell back; the nodes above it were made from its text
+        server.configure(rules=[])
+        assert run(healed, server) == 0
+        assert run(clean, server) == 0
+    tree = healed / "harbor-logbook-2025-2026.md" / "summaries"
+    for node in ("L1/chunk_0.md", "L2/group_0.md", "L3/final.md"):
+        meta, body = read_node(tree / node)
+        assert meta["backend"] == "llm", node
+        assert body == read_node(clean / "harbor-logbook-2025-2026.md" / "summaries" / node)[1], node

@@ -76,9 +76,10 @@ class RunDriver:
     def job(self, plan: FilePlan, node: PlannedNode, children: list[NodeResult], height: int) -> NodeJob:
         job = make_job(self.identity, self.cfg.llm, plan, node, children, height)
         healing = self.heal.get(plan.doc.relpath)
-        if healing is not None:
+        if healing is not None and all(c.reused for c in children):
             recorded = healing.node_keys.get(node.node_id)
-            # The recorded node (a rolling final's key depends on a prior final no longer at hand).
+            # The recorded node (a rolling final's key depends on a prior final no longer at hand), unless a
+            # child was made again by this run: a node over a redone fallback is made from the new text.
             if recorded is not None and recorded != job.key and self.committer.stored(recorded) is not None:
                 job.key = recorded
         if node.chunk is not None:
