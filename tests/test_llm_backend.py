@@ -106,6 +106,19 @@ def test_summary_comes_from_the_server_with_usage_and_stats(fake_llm: FakeLLMSer
     assert "a.md:summary:L3:final" in entry.messages[1]["content"]
 
 
+def test_a_chat_models_frame_around_the_summary_is_left_out(fake_llm: FakeLLMServer) -> None:
+    fake_llm.configure(
+        rules=[
+            {
+                "content": "Sure! Here is a concise summary of the meeting:\n\nThe team agreed to ship the buoy "
+                "firmware in May.\n\nLet me know if you would like more detail!"
+            }
+        ]
+    )
+    out = one(make_backend(fake_llm), req("chatty.md:summary:L3:final"))
+    assert out.text == "The team agreed to ship the buoy firmware in May."
+
+
 FOCUS = {
     "conversation": "Summarize this conversation:",
     "journal": "Summarize this journal entry:",

@@ -24,6 +24,19 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# A chat model's frame around the summary: "Sure! Here is a concise summary of the meeting:" before it,
+# "Let me know if you would like more detail!" after it. Neither is the source's content, and both had
+# gone on into digests, index.md and search.
+_PREAMBLE = re.compile(
+    r"^\s*(?:(?:sure|certainly|of course|absolutely|okay|ok)\b[!,.]?\s*)?"
+    r"(?:here(?:'s| is| are)|below is|the following is)\b[^\n:]{0,150}:\s*",
+    re.IGNORECASE,
+)
+_CLOSER = re.compile(
+    r"(?:\n|(?<=[.!?])\s)\s*(?:let me know|i hope (?:this|that) helps|feel free to|if you(?:'d| would) like|"
+    r"would you like)\b[^\n]*\s*$",
+    re.IGNORECASE,
+)
 
 
 def parse_facets(raw: str) -> dict[str, Any] | None:
@@ -55,8 +68,10 @@ def sanitize_for_log(text: str, secrets: Sequence[str] = (), limit: int = LOG_SN
 
 
 def clean_output(raw: str) -> str:
-    """Model output minus reasoning blocks, code fences and a leading "Summary:" label."""
+    """Model output minus reasoning blocks, code fences, a leading "Summary:" label and a chat model's
+    frame ("Sure! Here is a summary:", "Let me know if ...")."""
     text = _THINK.sub("", raw).strip()
     text = _FENCE.sub("", text).strip()
+    text = _PREAMBLE.sub("", text, count=1).strip()
     text = _LABEL.sub("", text, count=1).strip()
-    return text
+    return _CLOSER.sub("", text).strip() or text
