@@ -23,6 +23,7 @@ from batchsum.periods import (
     Period,
     digests_dir,
     group,
+    period_language,
     years_of,
 )
 
@@ -47,14 +48,14 @@ class PeriodPlan:
 def plan_digests(
     cfg: RunConfig,
     manifest: dict[str, ManifestEntry],
-    touched: dict[str, tuple[str | None, int]],
+    touched: dict[str, tuple[str | None, int, str | None]],
     deleted: list[str],
     store: StateStore | None = None,
     tokenizer: Tokenizer | None = None,
     size: Callable[[SummaryRequest, int], int] | None = None,
 ) -> PeriodPlan:
     """Which periods a run would redo and what they cost, given the files it would summarize
-    (``touched``: relpath -> (real date or None, the final's planned tokens)) and the ones it would
+    (``touched``: relpath -> (real date or None, the final's planned tokens, language)) and the ones it would
     delete. The same staleness test as the run (:func:`signatures`, :func:`is_stale`): a period with a
     file to summarize is redone, any other only when its signature, its file or its backend says so.
     A redone period whose inputs are all known (no file of it summarized, a year none of whose months
@@ -73,13 +74,17 @@ def plan_digests(
         facts = file_facts(out, entry, state.files.get(rel), finals)
         if facts is not None:
             files[rel] = facts
-    for rel, (date, tokens) in touched.items():
-        files[rel] = FileFacts(rel, "", date, "", tokens)  # its final's key is known only once made
+    for rel, (date, tokens, language) in touched.items():
+        files[rel] = FileFacts(rel, "", date, "", tokens, language=language)  # its final's key is known once made
     groups = group(files.values())
     years = years_of(p for p in groups if p.kind == "month")
     folder = digests_dir([*files, *(rel for rel in manifest if rel not in gone)])
     sigs = signatures(cfg, identity, groups, years)
     plan = PeriodPlan()
+
+    def language_of(period: Period) -> str | None:
+        members = groups.get(period) or [f for m in years.get(period, []) for f in groups[m]]
+        return period_language(members)
 
     def stored_tokens(
         period: Period,
@@ -90,7 +95,7 @@ def plan_digests(
     ) -> int | None:
         if store is None or tokenizer is None:
             return None
-        _, key = digest_request(cfg, identity, period, parts, input_tokens, labels)
+        _, key = digest_request(cfg, identity, period, parts, input_tokens, labels, language_of(period))
         output = store.get_node(key)
         if output is None:
             return None
@@ -108,7 +113,7 @@ def plan_digests(
             parts = [t for _, t in owned]
             known = stored_tokens(period, parts, sum(inputs), owners=[f for f, _ in owned])
         fresh = sum(f.tokens for f in members if not f.final_key)
-        made[period] = _plan_one(cfg, identity, plan, period, inputs, fresh, known, size)
+        made[period] = _plan_one(cfg, identity, plan, period, inputs, fresh, known, size, language_of(period))
     for year in sorted(years, key=lambda p: p.id):
         if not is_stale(out, state, folder, year, sigs[year]):
             continue
@@ -121,7 +126,7 @@ def plan_digests(
             labels = month_labels(identity, year, [m for m, _ in written])
             known = stored_tokens(year, parts, sum(tokenizer.count(p) for p in parts) if tokenizer else 0, labels)
         fresh = sum(made[m] for m in months if m in made)
-        _plan_one(cfg, identity, plan, year, inputs, fresh, known, size)
+        _plan_one(cfg, identity, plan, year, inputs, fresh, known, size, language_of(year))
     return plan
 
 
@@ -139,6 +144,7 @@ def _plan_one(
     fresh: int,
     stored: int | None,
     size: Callable[[SummaryRequest, int], int] | None,
+    language: str | None = None,
 ) -> int:
     """Count one redone digest (made from parts of ``inputs`` tokens, ``fresh`` of them written by this
     run; ``stored``: its output's tokens when the node store has it) into ``plan``; returns its output
@@ -146,7 +152,7 @@ def _plan_one(
     plan.periods.append(period.id)
     if stored is not None:
         return stored  # written from the node store: no request
-    req, _ = digest_request(cfg, identity, period, [""] * len(inputs), sum(inputs))
+    req, _ = digest_request(cfg, identity, period, [""] * len(inputs), sum(inputs), language=language)
     plan.input_tokens += req.input_tokens
     plan.est_output_tokens += req.max_tokens
     if cfg.llm.enabled:

@@ -79,9 +79,10 @@ def final_of(entry: ManifestEntry, meta: dict[str, Any], body: str) -> Final:
         relpath=entry.relpath,
         final_key=entry.final_key or "",
         date=real_date(meta.get("doc_date"), meta.get("date_source")),
-        line=one_line(text if meta.get("kept_whole") else summary_only(body)),
+        line=one_line(text if meta.get("kept_whole") else summary_only(body), language=entry.language),
         tokens=int(meta.get("output_tokens") or entry.final_tokens or 0),
         content_type=str(meta.get("content_type") or entry.content_type),
+        language=entry.language,
     )
     return Final(facts, text)
 

@@ -48,6 +48,7 @@ from batchsum.periods import (
     digest_settings,
     digests_dir,
     group,
+    period_language,
     years_of,
 )
 from batchsum.state import node_key
@@ -107,7 +108,7 @@ def file_facts(
     here is added, so :func:`final_text` does not read it again."""
     if entry.final_id is None or entry.final_key is None:
         return None
-    if cached is not None and cached.final_key == entry.final_key:
+    if cached is not None and cached.final_key == entry.final_key and cached.language == entry.language:
         return cached
     final = (finals or {}).get(entry.relpath)
     if final is None or final.facts.final_key != entry.final_key:
@@ -146,10 +147,11 @@ def digest_request(
     parts: list[str],
     input_tokens: int,
     labels: list[str] | None = None,
+    language: str | None = None,
 ) -> tuple[SummaryRequest, str]:
     """The backend request of one period's digest and the key its output is stored under (the run
     sends it; ``plan`` sizes it). ``labels``: an extractive year's month names, one per part (its
-    digest is written month by month, :func:`by_month`)."""
+    digest is written month by month, :func:`by_month`); ``language``: its files' (:func:`period_language`)."""
     target = max(1, round(target_words(cfg, period) * TOKENS_PER_WORD))
     max_tokens = output_budget(max(input_tokens, 2), target)
     text = "\n\n".join(parts)
@@ -164,9 +166,12 @@ def digest_request(
         parts=parts,
         summary_level=SummaryLevel.HIERARCHICAL,
         peers=period.kind != "year",  # a month's entries, a folder's files; a year's months are written in order
+        language=language,
     )
     layout = ["by-month", *labels] if labels is not None else []
-    key = node_key(NODE_FORMAT, "digest", *identity, "meta", req.content_type, text, target, max_tokens, *layout)
+    # English is the default every key had before languages were told apart: its keys stay valid.
+    lang = [language] if language and language != "en" else []
+    key = node_key(NODE_FORMAT, "digest", *identity, "meta", req.content_type, text, target, max_tokens, *layout, *lang)
     return req, key
 
 
@@ -298,10 +303,15 @@ class _Builder:
         return await self._backend().summarize(req)
 
     def request(
-        self, period: Period, parts: list[str], input_tokens: int, labels: list[str] | None = None
+        self,
+        period: Period,
+        parts: list[str],
+        input_tokens: int,
+        labels: list[str] | None = None,
+        language: str | None = None,
     ) -> tuple[SummaryRequest, str]:
         """The backend request of one period's digest and the key its output is stored under."""
-        req, key = digest_request(self.cfg, self.identity, period, parts, input_tokens, labels)
+        req, key = digest_request(self.cfg, self.identity, period, parts, input_tokens, labels, language)
         if labels is not None:
             self.labels[req.node_id] = labels
         return req, key
@@ -417,7 +427,9 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         members = groups[period]
         owned = [(f, t) for f, t in ((f, final_text(out, f, finals)) for f in members) if t]
         owners[period] = [f for f, _ in owned]
-        jobs.append(b.request(period, [t for _, t in owned], sum(f.tokens for f in members)))
+        jobs.append(
+            b.request(period, [t for _, t in owned], sum(f.tokens for f in members), None, period_language(members))
+        )
     outputs = await b.summarize(jobs)
     texts: dict[Period, str] = {}
     for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):
@@ -431,7 +443,9 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         written = [(m, t) for m, t in written if t]
         parts = [t for _, t in written]
         tokens = sum(b.tokenizer.count(p) for p in parts)
-        jobs.append(b.request(year, parts, tokens, month_labels(b.identity, year, [m for m, _ in written])))
+        labels = month_labels(b.identity, year, [m for m, _ in written])
+        language = period_language(f for m in years[year] for f in groups[m])
+        jobs.append(b.request(year, parts, tokens, labels, language))
     outputs = await b.summarize(jobs)
     for year, (req, key), (output, reused) in zip(upper, jobs, outputs, strict=True):
         members = [f for m in years[year] for f in groups[m]]

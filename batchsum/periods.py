@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -73,6 +73,7 @@ class FileFacts:
     line: str  # one-line summary
     tokens: int  # the final's output tokens
     content_type: str = "document"
+    language: str | None = None  # the source's language (ISO 639-1), as the run read it
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,14 @@ def years_of(months: Iterable[Period]) -> dict[Period, list[Period]]:
     return dict(out)
 
 
-def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
+def period_language(files: Iterable[FileFacts]) -> str | None:
+    """The language most of a period's files are in (None when none is known): its digest's sentence
+    rules and, for an LLM, the language it is written in."""
+    counts = Counter(f.language for f in files if f.language)
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = None) -> str:
     """A one-line summary: the first sentence of ``summary`` on one line, at most ``words`` words; a
     Markdown heading ("# 2026-10-03 — Saturday", atop a file kept whole as its summary) and a line's date
     label ("2026-10-12: ") are left out: the line is shown beside the file's date."""
@@ -207,7 +215,7 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS) -> str:
     if not flat:
         return ""
     first = flat
-    for sentence in split_sentences(flat):  # not at "Mr." or an initial ("Lord B.")
+    for sentence in split_sentences(flat, language):  # not at "Mr." or an initial ("Lord B.")
         # A first "sentence" of a few words ("May 3.") says nothing: take sentences up to a third of the cap.
         if _word_count(flat[: sentence.end]) >= words // 3:
             first = flat[: sentence.end]

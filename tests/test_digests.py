@@ -231,6 +231,24 @@ def test_llm_digests_are_made_by_the_server_and_counted_in_the_plan(
     assert meta["backend"] == "llm" and meta["model"] == "fake-model" and body.strip()
 
 
+def test_a_digest_is_written_in_its_files_language(tmp_path: Path, fake_llm: object) -> None:
+    """German notes: every file prompt asks for German, and so does their folder's digest."""
+    src = tmp_path / "notizen"
+    src.mkdir()
+    for name, ort in (("hafen", "Hafen"), ("markt", "Markt"), ("kirche", "Kirche")):
+        text = (
+            f"Heute bin ich früh zum {ort} gegangen und habe dort lange mit meiner Schwester gesprochen. "
+            "Wir haben über die Reise nach Norwegen und über das Wetter im Winter geredet, das sehr kalt war. "
+            "Am Abend habe ich ein Buch gelesen und bin danach müde, aber zufrieden ins Bett gegangen. "
+        ) * 3
+        (src / f"{name}.md").write_text(text, encoding="utf-8")
+    llm = ["--base-url", fake_llm.base_url, "--model", "fake-model", "--api-key", "k"]  # type: ignore[attr-defined]
+    run(src, tmp_path / "out", *llm)
+    log = fake_llm.log  # type: ignore[attr-defined]
+    digest = [e for e in log if "Synthesize" in str(e.messages)]
+    assert digest and "Write the summary in German" in str(digest[-1].messages[-1]["content"])
+
+
 def test_names_that_would_break_a_page_are_escaped(tmp_path: Path) -> None:
     src = tmp_path / "src"
     src.mkdir()

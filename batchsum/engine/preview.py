@@ -166,7 +166,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
     summary.unchanged = [e.relpath for e in d.unchanged]
     tokenizer: Tokenizer | None = None
     sizer: _PromptSizer | None = None
-    touched: dict[str, tuple[str | None, int]] = {}  # what the digests need of each file to summarize
+    touched: dict[str, tuple[str | None, int, str | None]] = {}  # what the digests need of each file to summarize
     for ref in d.todo:
         entry = manifest.get(ref.relpath)
         tokenizer = tokenizer or get_tokenizer(cfg.encoding)
@@ -186,7 +186,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
         summary.chunks += len(plan.chunks)
         summary.input_tokens += doc.tokens
         final = next((n.target_tokens for n in plan.nodes if n.level == 3), doc.tokens)
-        touched[ref.relpath] = (real_date(doc.doc_date, doc.date_source), doc.tokens if plan.kept_whole else final)
+        date = real_date(doc.doc_date, doc.date_source)
+        touched[ref.relpath] = (date, doc.tokens if plan.kept_whole else final, doc.language)
         if plan.kept_whole:
             continue  # written as it is: no summary to make
         summary.nodes += len(plan.nodes)
