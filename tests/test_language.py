@@ -221,6 +221,29 @@ def test_a_run_on_real_chinese_and_japanese_prose(tmp_path: Path) -> None:
     assert rows == {name: lang for lang, name in picks.items()}
 
 
+@needs_data
+def test_a_query_about_nothing_finds_nothing_in_other_languages(tmp_path: Path) -> None:
+    """The static embedder reads English only: a Chinese or German query about nothing in the corpus
+    gets no hit from meaning alone, while a phrase from inside a document is still found."""
+    from batchsum.config import RunConfig
+    from batchsum.index.search import search
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for lang, name in (("zh", "zhaohua_07_fuqin_de_bing.txt"), ("de", "italienische_reise_01.txt")):
+        if (MULTILINGUAL / lang / "docs" / name).is_file():
+            shutil.copyfile(MULTILINGUAL / lang / "docs" / name, corpus / name)
+    for path in sorted((MULTILINGUAL / "ja" / "docs").glob("*.txt"))[:1]:
+        shutil.copyfile(path, corpus / path.name)
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    cfg = RunConfig(paths=[], out=out)
+    for query in ("量子计算机", "Quantencomputer Aktienkurs"):
+        assert search(cfg, query, k=5) == [], query
+    assert search(cfg, "父亲的病", k=3)  # the title's words, in the Chinese text
+
+
 def test_language_option_overrides_detection(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()

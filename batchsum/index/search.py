@@ -534,6 +534,13 @@ def _search(
     matrix = matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
     qunit = np.asarray(qvec, dtype=np.float32) / max(float(np.linalg.norm(qvec)), 1e-12)
     cosine = np.einsum("id,d->i", matrix, qunit)
+    # The static embedder reads English only: it gives every text of another language a near-constant
+    # vector, so its cosine there says nothing (a Chinese query about nothing in the corpus had scored
+    # 0.231 on meaning alone against every non-English node, above the floor). Such nodes are judged by
+    # their words.
+    foreign = np.array([rows[i].metadata.get("language") not in EMBEDDER_LANGUAGES for i in ids], dtype=bool)
+    if foreign.any():
+        cosine = np.where(foreign, np.minimum(cosine, COSINE_FLOOR), cosine).astype(np.float32)
     texts: dict[str, str] = {}
     if ranker is not None:
         texts = {i: _node_text(cfg, rows[i].metadata) for i in ids}
