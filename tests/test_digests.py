@@ -231,6 +231,17 @@ def test_llm_digests_are_made_by_the_server_and_counted_in_the_plan(
     assert meta["backend"] == "llm" and meta["model"] == "fake-model" and body.strip()
 
 
+def test_digests_the_fallback_made_make_a_degraded_run(corpus: Path, tmp_path: Path, fake_llm: object) -> None:
+    fake_llm.configure(rules=[{"match": "Synthesize", "status": 500}])  # type: ignore[attr-defined]
+    llm = ["--base-url", fake_llm.base_url, "--model", "fake-model", "--max-attempts", "1"]  # type: ignore[attr-defined]
+    args = ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-index", "--json", *llm]
+    res = CliRunner().invoke(main, args, catch_exceptions=False)
+    data = json.loads(res.stdout)
+    assert res.exit_code == 4 and data["run"]["status"] == "degraded"
+    assert not any(f["fallback_nodes"] for f in data["files"])  # every file's summary came from the server
+    assert data["run"]["fallback_nodes"] == 6  # three months, two years, one folder
+
+
 def test_a_digest_is_written_in_its_files_language(tmp_path: Path, fake_llm: object) -> None:
     """German notes: every file prompt asks for German, and so does their folder's digest."""
     src = tmp_path / "notizen"

@@ -47,6 +47,7 @@ class Ledger:
     modified: int = 0
     planned: int = 0  # files read and planned this run
     aborted: AbortRun | None = None
+    digest_fallbacks: int = 0  # digests the fallback made instead of the configured LLM
     index_failed: bool = False
     metrics_failed: bool = False
 
@@ -132,7 +133,7 @@ class Ledger:
             return "aborted"
         if self.problems or any(f.status == "failed" for f in self.files):
             return "partial"
-        if any(f.fallback_nodes for f in self.files if f.status == "done"):
+        if self.digest_fallbacks or any(f.fallback_nodes for f in self.files if f.status == "done"):
             return "degraded"
         return "ok"
 

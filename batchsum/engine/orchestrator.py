@@ -175,7 +175,9 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         nodes=ledger.nodes,
         wall_ms=(time.perf_counter() - t0) * 1000,
     )
-    # The digests' spend is the run's; their nodes are not counted among the files' nodes.
+    # The digests' spend is the run's, and so are their fallbacks; their nodes are not counted among the
+    # files' nodes.
+    record.fallback_nodes += ledger.digest_fallbacks
     record.llm_calls += usage[0]
     record.prompt_tokens += usage[1]
     record.completion_tokens += usage[2]
@@ -221,6 +223,7 @@ def _update_digests(
         ledger.warn(f"digests not updated: {exc}")
         progress.event("digests_failed", error=str(exc), level="error")
         return (0, 0, 0, False)
+    ledger.digest_fallbacks = sum(1 for r in done.records if "fallback" in r.backend)
     usage = (
         sum(r.llm_calls for r in done.records),
         sum(r.prompt_tokens for r in done.records),
