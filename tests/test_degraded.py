@@ -141,3 +141,31 @@ def test_a_repaired_tree_is_the_tree_a_healthy_run_makes(tmp_path: Path) -> None
         meta, body = read_node(tree / node)
         assert meta["backend"] == "llm", node
         assert body == read_node(clean / "harbor-logbook-2025-2026.md" / "summaries" / node)[1], node
+
+
+def test_a_server_that_goes_away_mid_run_stops_the_run(tmp_path: Path) -> None:
+    """A server gone after the run started: the first node that cannot reach it in all its attempts stops
+    the run (finished work kept), instead of every remaining node spending its attempts and falling back."""
+    import threading
+    import time
+
+    out = tmp_path / "out"
+    server = FakeLLMServer().start()
+    server.configure(any_model=True, rules=[{"latency": 0.2}])
+    args = ["run", str(SAMPLE_CORPUS / "logbook"), "--out", str(out), "--no-index", "--no-digests", "--json"]
+    args += ["--base-url", server.base_url, "--model", "m", "--max-attempts", "2", "--concurrency", "1"]
+    args += ["--rpm", "0", "--tpm", "0"]
+    result: dict[str, Any] = {}
+    runner = threading.Thread(target=lambda: result.update(res=CliRunner().invoke(main, args)))
+    runner.start()
+    for _ in range(600):  # bounded: at most 60 s for the first request to arrive
+        if server.request_count:
+            break
+        time.sleep(0.1)
+    server.close()
+    runner.join(120)
+    res = result["res"]
+    data = json.loads(res.stdout)
+    assert res.exit_code == 1 and data["run"]["status"] == "aborted", res.output
+    assert "stopped accepting connections" in data["stopped_by"]
+    assert data["run"]["fallback_nodes"] <= 1

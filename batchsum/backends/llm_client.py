@@ -82,6 +82,7 @@ class _CallFailure(Exception):
         self.retry_after = retry_after
         self.missing_model = missing_model
         self.auth = False
+        self.connection = False  # the server could not be reached (not an answer it gave)
 
 
 class LLMCallError(Exception):
@@ -279,6 +280,7 @@ class LLMClient:
                     return hit.content
         last_cause = "no model to try"
         stats.attempts = 0
+        unreached = False  # the last model's attempts all failed to reach the server
         for model in models:
             if model in self._dead_models:
                 last_cause = self._dead_models[model]
@@ -298,6 +300,7 @@ class LLMClient:
                     log.error("%s", self.unavailable)
                     raise self.unavailable from None
                 if exc.retryable:
+                    unreached = exc.connection
                     if model != models[-1]:
                         log.warning("%s: model %s keeps failing (%s); trying the next model", node_id, model, exc)
                     continue
@@ -309,7 +312,23 @@ class LLMClient:
                     CachedCompletion(model, content, prompt_tokens, completion_tokens),
                 )
             return content
+        if unreached:
+            await self._stop_if_gone(last_cause)
         raise CallFailed(last_cause)
+
+    async def _stop_if_gone(self, cause: str) -> None:
+        """After a node could not reach the server in all its attempts: when the server now refuses
+        connections outright, stop the run (finished work is kept; the next run resumes) instead of
+        letting every remaining node spend its attempts and fall back to the extractive summarizer."""
+        try:
+            await _tcp_probe(self.cfg.base_url or "", min(self.cfg.timeout, PROBE_TIMEOUT_S))
+        except LLMUnreachable:
+            self.unavailable = LLMUnreachable(
+                f"the LLM server at {self.cfg.base_url} stopped accepting connections during the run ({cause}); "
+                "the run stopped, finished work is kept and the next run resumes"
+            )
+            log.error("%s", self.unavailable)
+            raise self.unavailable from None
 
     async def model_chain(self) -> list[str]:
         """``model`` then ``fallback_models`` (deduplicated); asks ``/models`` when none is given."""
@@ -462,7 +481,9 @@ class LLMClient:
             except TimeoutError:
                 raise _CallFailure(f"timeout after {self.cfg.timeout:g}s", retryable=True) from None
             except TransportError as exc:
-                raise _CallFailure(f"connection error ({_describe(exc, self.secrets)})", retryable=True) from None
+                failure = _CallFailure(f"connection error ({_describe(exc, self.secrets)})", retryable=True)
+                failure.connection = True
+                raise failure from None
             except ValueError as exc:
                 # A garbled 200 body is a transport problem (proxy, truncated stream), not bad model output.
                 raise _CallFailure(f"invalid response body ({_describe(exc, self.secrets)})", retryable=True) from None
@@ -640,7 +661,8 @@ def _error_body(raw: bytes) -> Any:
 
 
 def _describe(exc: BaseException, secrets: Sequence[str]) -> str:
-    return sanitize_for_log(str(exc) or type(exc).__name__, secrets, limit=160)
+    # aiohttp names its default TLS setting in every connect error, "ssl:default" even for http://.
+    return sanitize_for_log((str(exc) or type(exc).__name__).replace(" ssl:default", ""), secrets, limit=160)
 
 
 def _classify_status(
