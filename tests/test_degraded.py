@@ -56,7 +56,8 @@ def test_fallbacks_make_a_degraded_run_with_its_own_exit_code(tmp_path: Path) ->
     assert code == 4
     run = data["run"]
     assert run["status"] == "degraded" and run["fallback_nodes"] > 0
-    assert run["fallback_nodes"] == sum(f["fallback_nodes"] for f in data["files"])
+    # The files' fallbacks and the digests' (made by the fallback too: every request fails).
+    assert run["fallback_nodes"] > sum(f["fallback_nodes"] for f in data["files"]) > 0
     # The closing line says it too.
     res = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "out"), "--json"])
     assert res.exit_code == 0
