@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,17 @@ def test_a_bad_config_file_is_a_usage_error_naming_it(cwd: Path, text: str, mess
     code, out = run(["run", str(JOURNAL)])
     assert code == 2
     assert "batchsum.yaml" in out and message in out
+
+
+def test_a_bad_config_file_is_a_json_error_with_json(cwd: Path) -> None:
+    (cwd / "batchsum.yaml").write_text("outt: summaries\n")
+    code, out = run(["search", "anything", "--json"])
+    assert code == 2
+    assert json.loads(out.splitlines()[0]) == {
+        "error": "batchsum.yaml: 'outt' is not an option of any batchsum command",
+        "kind": "ConfigError",
+        "exit_code": 2,
+    }
 
 
 def test_a_top_level_key_of_another_command_is_no_error(cwd: Path) -> None:

@@ -9,6 +9,7 @@ command modules, by :func:`batchsum.lazy.load` when the command runs."""
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import sys
 import threading
@@ -52,6 +53,16 @@ SHORT_HELP: dict[str, str] = {
 }
 
 
+class _ConfigFileFailure(click.ClickException):
+    """A bad config file, shown as click shows an error (and, with ``--json``, as JSON too)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
 class LazyGroup(click.Group):
     """A click group that imports a command's module only when that command runs."""
 
@@ -67,6 +78,23 @@ class LazyGroup(click.Group):
             return None
         apply_out_envvar(cmd)
         return cmd
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["batchsum.json"] = "--json" in args
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # `--json` promises one JSON object on stdout whatever goes wrong; click prints its own usage
+        # errors (an option out of range, a bad config file) to stderr only.
+        as_json = bool(ctx.meta.get("batchsum.json"))
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            if as_json:
+                kind = getattr(exc, "kind", type(exc).__name__)
+                error = {"error": exc.format_message(), "kind": kind, "exit_code": exc.exit_code}
+                click.echo(json.dumps(error))
+            raise
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # The group's own --help needs only names and one-liners: import nothing heavy for it.
@@ -106,8 +134,7 @@ def _load_config_defaults(ctx: click.Context) -> None:
 
             ctx.default_map = {name: command_defaults(cmd, name, load_config_file(path), path, commands)}
     except BatchsumError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        raise SystemExit(2) from None
+        raise _ConfigFileFailure(str(exc), type(exc).__name__) from None
 
 
 def entry() -> None:
