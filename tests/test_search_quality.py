@@ -146,6 +146,12 @@ def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -
     assert make_snippet(scott, [["call"]])[0] == "Lord B. called."
 
 
+def test_a_japanese_snippet_starts_at_its_quotation_and_runs_on_without_spaces() -> None:
+    text = "彼は言った。「あなたは誰ですか。同じ人間です」と私は答えた。それから二人は黙った。"
+    snippet, _ = make_snippet(text, [["人間"]])
+    assert snippet.startswith("「あなたは誰ですか。同じ人間です」と私は答えた。") and " " not in snippet, snippet
+
+
 def test_a_snippet_holds_the_rare_words_of_the_query() -> None:
     """Sentences are weighed by the idf of the query words they hold: "going" and a speaker's label
     count for less than "lighthouse"."""

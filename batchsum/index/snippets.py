@@ -119,9 +119,24 @@ def _sentences_by_paragraph(text: str) -> list[tuple[int, str]]:
                 continue
             if out and out[-1][0] == i and _ends_with_abbreviation(out[-1][1]):
                 out[-1] = (i, out[-1][1] + " " + s)  # "... borrowed from Mr." | "Ballantyne the sum of £500"
+            elif out and out[-1][0] == i and _inside_quotation(out[-1][1]):
+                out[-1] = (i, _joined(out[-1][1], s))  # "「あなたは誰ですか。" | "同じ人間です」と私は答えた。"
             else:
                 out.append((i, s))
     return [(i, fix_spacing(s)) for i, s in out]
+
+
+def _inside_quotation(sentence: str) -> bool:
+    """Whether a Chinese or Japanese quotation opened in ``sentence`` is still open at its end."""
+    return sentence.count("「") > sentence.count("」") or sentence.count("『") > sentence.count("』")
+
+
+def _joined(first: str, then: str) -> str:
+    """Two pieces of text run on: no space after a full-width stop (Chinese and Japanese put none)."""
+    return first + then if first.endswith(_FULL_WIDTH) else first + " " + then
+
+
+_FULL_WIDTH = ("。", "！", "？", "」", "』", "）", "，", "、")
 
 
 _LAST_WORD = re.compile(r"(?:^|\s)[(\"'“‘]?([\w.]+)\.$")
@@ -219,7 +234,7 @@ def make_snippet(
     j = best + 1
     # More of the same paragraph only: a digest's next paragraph is another file's ("... out. 30IQTZ.").
     while len(chosen) < limit // 2 and j < len(parts) and paragraph[j] == paragraph[best]:
-        chosen += " " + parts[j]
+        chosen = _joined(chosen, parts[j])
         j += 1
     if len(chosen) > limit:
         chosen = _cut(chosen, limit, found)
