@@ -29,6 +29,7 @@ from batchsum.compact.extractors import (
     command_line,
     command_paths,
     format_summary,
+    most_specific,
     summarize_tool_result,
     turn_prose,
     without_standing_orders,
@@ -336,7 +337,7 @@ def digest_agent_transcript(
         if content:
             lines.append(f"{label}: {content}")
             speaker_turns.append((label, without_viewer_lines(message)))
-    known = _most_specific(_unique(files))  # commands have their own key; listed again they would only repeat
+    known = most_specific(_unique(files))  # commands have their own key; listed again they would only repeat
     return AgentDigest(
         text="\n\n".join(lines),
         files_touched=known,
@@ -346,12 +347,6 @@ def digest_agent_transcript(
         tool_results=results,
         turns=len(turns),
     )
-
-
-def _most_specific(paths: list[str]) -> list[str]:
-    """``paths`` without a path that another one ends with: "chall.py" beside "/ctf/chall.py" is the
-    same file named less fully (or, beside several such, no file in particular)."""
-    return [p for p in paths if not any(q.endswith("/" + p.removeprefix("./")) for q in paths if q != p)]
 
 
 def _unique(items: list[str]) -> list[str]:

@@ -230,6 +230,20 @@ def test_openai_tool_calls_and_tool_results() -> None:
     assert "execute_bash" in ctx.participants
 
 
+def test_a_file_is_listed_once_by_its_fullest_path() -> None:
+    msgs = _agent_session(6)
+    for path in ("chall.py", "/ctf/chall.py"):
+        call = {"id": path, "type": "function", "function": {"name": "read_file", "arguments": f'{{"path": "{path}"}}'}}
+        msgs[2:2] = [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": path, "content": "print('flag')\n"},
+        ]
+    result = compact(msgs, context_window=4096, config=CompactConfig(preserve_recent=2))
+    assert result.record is not None
+    files = result.record.context.files_touched
+    assert "/ctf/chall.py" in files and "chall.py" not in files, files
+
+
 def test_tail_shrinks_when_result_would_overflow_window() -> None:
     msgs = _agent_session(12)
     result = compact(msgs, context_window=700, config=CompactConfig(preserve_recent=6))

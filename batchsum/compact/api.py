@@ -30,6 +30,7 @@ from batchsum.compact.extractors import (
     command_line,
     command_paths,
     format_summary,
+    most_specific,
     summarize_tool_result,
     turn_prose,
     without_standing_orders,
@@ -115,7 +116,7 @@ class _Parent:
     task: str = ""
 
 
-def _dedupe(items: Sequence[str], limit: int) -> list[str]:
+def _dedupe(items: Sequence[str], limit: int | None = None) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     for item in items:
@@ -258,7 +259,8 @@ def build_rule_record(
     narrative = _narrative("\n".join(mat.conversation), prior_narrative, budget, tok)
     facets = extract_facets(mat.speaker_turns, agent=mat.agentic)
     pctx = parent.context if parent else SummaryContext()
-    files = _dedupe([*pctx.files_touched, *mat.files, *tail_mat.files], MAX_FILES_AND_COMMANDS)
+    # A file once, by its fullest path ("chall.py" beside "/ctf/chall.py"), as a batch run lists it.
+    files = _dedupe(most_specific(_dedupe([*pctx.files_touched, *mat.files, *tail_mat.files])), MAX_FILES_AND_COMMANDS)
     commands = _dedupe([*pctx.commands_run, *mat.commands, *tail_mat.commands], MAX_FILES_AND_COMMANDS)
     entities = _dedupe([*files, *commands], MAX_FILES_AND_COMMANDS * 2)
     others = _dedupe([e for e in [*pctx.domain_entities, *facets.entities] if e not in entities], MAX_CONTEXT_ITEMS)

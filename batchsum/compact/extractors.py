@@ -606,3 +606,9 @@ def without_standing_orders(text: str) -> str:
     """A user turn of an agent session without a demonstration (and what introduces it) and without
     the instructions from an ``INSTRUCTIONS:`` line on."""
     return _INSTRUCTIONS.sub("", _DEMONSTRATION.sub("", text)).strip()
+
+
+def most_specific(paths: Sequence[str]) -> list[str]:
+    """``paths`` without a path that another one ends with: "chall.py" beside "/ctf/chall.py" is the
+    same file named less fully (or, beside several such, no file in particular)."""
+    return [p for p in paths if not any(q.endswith("/" + p.removeprefix("./")) for q in paths if q != p)]
