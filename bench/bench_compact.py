@@ -46,6 +46,13 @@ def used_in(messages: list[dict[str, Any]]) -> set[str]:
     return found
 
 
+def missing(used: set[str], entities: list[str]) -> set[str]:
+    """What a record's entities leave out of ``used``: a path counts as kept when an entity names the same
+    file more fully ("chall.py" by "/ctf/chall.py", the form a record lists it in)."""
+    have = set(entities)
+    return {u for u in used if u not in have and not any(e.endswith("/" + u.removeprefix("./")) for e in have)}
+
+
 def run(ctx: BenchContext) -> list[BenchResult]:
     """Compact every agent session twice (the second chains onto the first) and report the figures."""
     from batchsum.agent_transcript import read_transcript
@@ -73,7 +80,7 @@ def run(ctx: BenchContext) -> list[BenchResult]:
         reductions.append(reduction)
         if result.record is None:
             continue
-        if used_in(messages) <= set(result.record.context.domain_entities):
+        if not missing(used_in(messages), result.record.context.domain_entities):
             entities_ok += 1
         again = compact(result.messages, context_window=CONTEXT_WINDOW, history=[result.record])
         if again.record is not None and again.record.depth == 1 and again.record.parent_id == result.record.id:
