@@ -305,6 +305,8 @@ def test_table_and_markdown_output(store: Store) -> None:
     ):
         assert title in text
     assert "█" in text and "journal/broken.md" in text
+    # The overall ratio is the summarized files' (a file kept whole counts in and out alike): said so.
+    assert "ratio of the summarized files" in text
     # Only files far above their target are listed; a file within its level's band is no "worst" file.
     worst = json.loads(cli("report", "--out", str(store.out), "--last", "2", "--json").stdout)["worst_files"]
     section = text.split("above their level's target", 1)[1].split("Failures", 1)[0]

@@ -126,7 +126,8 @@ def _overview(report: Report, out: list[Section]) -> None:
         [
             "tokens",
             f"{fmt_int(t.get('tokens_in'))} in → {fmt_int(t.get('tokens_out'))} out "
-            f"(overall ratio {fmt_pct(t.get('ratio_overall')) or '-'})",
+            f"(ratio of the summarized files {fmt_pct(t.get('ratio_overall')) or '-'}; files kept whole "
+            "count in and out alike)",
         ]
     )
     if report.cost is not None:
