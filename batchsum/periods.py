@@ -223,10 +223,24 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
     if _word_count(first) <= words:
         return first
     if len(_CJK.findall(first)) * 2 > len(first):  # Chinese or Japanese: no spaces to cut at
-        head = first[: words * CJK_CHARS_PER_WORD]
-        clause = max(head.rfind(mark) for mark in "，、；：")
-        return (head[:clause] if clause > len(head) // 2 else head) + "…"
+        return _cjk_cut(first, words * CJK_CHARS_PER_WORD) + "…"
     return " ".join(first.split(" ")[:words]).rstrip(",;:-") + "…"
+
+
+def _cjk_cut(text: str, chars: int) -> str:
+    """``text`` cut at a clause mark (，、；：) near ``chars`` characters, never inside a word: the last
+    mark in the second half of the cap, else the first one a little past it, else the last one before."""
+    head = text[:chars]
+    clause = max(head.rfind(mark) for mark in _CLAUSE_MARKS)
+    if clause > chars // 2:
+        return head[:clause]
+    after = min((i for i in (text.find(mark, chars) for mark in _CLAUSE_MARKS) if i >= 0), default=-1)
+    if 0 <= after <= chars + chars // 3:
+        return text[:after]
+    return head[:clause] if clause > 0 else head
+
+
+_CLAUSE_MARKS = "，、；："
 
 
 def unbulleted(line: str) -> str:

@@ -279,6 +279,10 @@ def test_names_that_would_break_a_page_are_escaped(tmp_path: Path) -> None:
 
 
 def test_periods_one_line_and_grouping() -> None:
+    # A Japanese one-liner is cut at a clause mark, never inside a word ("なったか…" had cut から in two).
+    head = "骨相学の起源は知らないが、とにかく頭の形を見て人の性質を判断すると"
+    ja = head + "云うむずかしい話がいつまでも長く続いてとうとう夜になったから、私は帰った。"
+    assert one_line(ja) == head + "云うむずかしい話がいつまでも長く続いてとうとう夜になったから…"
     files = [
         FileFacts("j/2026-03-02.md", "k1", "2026-03-02", "", 10),
         FileFacts("j/2026-03-01.md", "k2", "2026-03-01", "", 10),
