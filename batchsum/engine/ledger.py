@@ -166,6 +166,9 @@ class Ledger:
 
 def _cause(exc: AbortRun) -> str:
     """Which node stopped the run and why, in one line."""
+    message = str(exc)
+    if exc.node_id and message.startswith(f"{exc.node_id}: "):  # the backend's message names it already
+        message = message[len(exc.node_id) + 2 :]
     node = f"node {exc.node_id}: " if exc.node_id else ""
-    cause = f" ({exc.cause})" if exc.cause is not None and str(exc.cause) not in str(exc) else ""
-    return f"{node}{exc}{cause}"
+    cause = f" ({exc.cause})" if exc.cause is not None and str(exc.cause) not in message else ""
+    return f"{node}{message}{cause}"
