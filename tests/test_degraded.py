@@ -179,9 +179,8 @@ def test_a_server_that_goes_away_mid_run_stops_the_run(tmp_path: Path) -> None:
 def test_an_aborted_run_names_its_node_once(tmp_path: Path) -> None:
     with FakeLLMServer().start() as server:
         server.configure(any_model=True, rules=[{"status": 500}])
-        code, data, err = _run(
-            tmp_path / "out", "--base-url", server.base_url, "--model", "m", "--max-attempts", "1", "--on-error", "abort"
-        )
+        llm = ["--base-url", server.base_url, "--model", "m", "--max-attempts", "1", "--on-error", "abort"]
+        code, data, _ = _run(tmp_path / "out", *llm)
     assert code == 1 and data["run"]["status"] == "aborted"
     node = data["stopped_by"].split(": ", 1)[0].removeprefix("node ")
     assert data["stopped_by"].count(node) == 1, data["stopped_by"]
