@@ -36,6 +36,7 @@ def test_a_refused_connection_stops_the_run_before_any_work(tmp_path: Path) -> N
     assert "cannot connect to the LLM server" in data["stopped_by"]
     assert "run aborted: cannot connect" in err
     assert not list((tmp_path / "out").rglob("final.md")), "nothing was summarized"
+    assert not (tmp_path / "out" / "index.md").exists(), "nor indexed"
 
 
 def test_a_rejected_key_stops_the_run_instead_of_falling_back(tmp_path: Path) -> None:

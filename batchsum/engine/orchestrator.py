@@ -158,9 +158,11 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     progress.end_phase()
     committer.write_snapshot()
     # A month's summary is on the index page: digests redone on a night with no file changed rewrite it too.
-    warning = committer.write_index_page(wrote or bool(ledger.deleted) or usage[3], pages)
-    if warning is not None:
-        ledger.warn(warning)
+    # A run stopped before it wrote anything (an LLM server that refused the first request) leaves no page.
+    if ledger.aborted is None or committer.wrote:
+        warning = committer.write_index_page(wrote or bool(ledger.deleted) or usage[3], pages)
+        if warning is not None:
+            ledger.warn(warning)
     ledger.unreached(d.todo)
     name, model = backend_identity(cfg)
     record = run_record(
