@@ -312,23 +312,10 @@ class LLMClient:
                     CachedCompletion(model, content, prompt_tokens, completion_tokens),
                 )
             return content
-        if unreached:
-            await self._stop_if_gone(last_cause)
+        if unreached and (gone := await _gone(self.cfg, last_cause)) is not None:
+            self.unavailable = gone
+            raise gone
         raise CallFailed(last_cause)
-
-    async def _stop_if_gone(self, cause: str) -> None:
-        """After a node could not reach the server in all its attempts: when the server now refuses
-        connections outright, stop the run (finished work is kept; the next run resumes) instead of
-        letting every remaining node spend its attempts and fall back to the extractive summarizer."""
-        try:
-            await _tcp_probe(self.cfg.base_url or "", min(self.cfg.timeout, PROBE_TIMEOUT_S))
-        except LLMUnreachable:
-            self.unavailable = LLMUnreachable(
-                f"the LLM server at {self.cfg.base_url} stopped accepting connections during the run ({cause}); "
-                "the run stopped, finished work is kept and the next run resumes"
-            )
-            log.error("%s", self.unavailable)
-            raise self.unavailable from None
 
     async def model_chain(self) -> list[str]:
         """``model`` then ``fallback_models`` (deduplicated); asks ``/models`` when none is given."""
@@ -545,6 +532,23 @@ def _used_tokens(usage: dict[str, Any] | None) -> int | None:
     if not usage:
         return None
     return int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
+
+
+async def _gone(cfg: LLMConfig, cause: str) -> LLMUnreachable | None:
+    """After a node could not reach the server in all its attempts: when the server now refuses
+    connections outright, the error that stops the run (finished work is kept; the next run resumes)
+    instead of letting every remaining node spend its attempts and fall back to the extractive
+    summarizer; None when it still accepts them."""
+    try:
+        await _tcp_probe(cfg.base_url or "", min(cfg.timeout, PROBE_TIMEOUT_S))
+    except LLMUnreachable:
+        gone = LLMUnreachable(
+            f"the LLM server at {cfg.base_url} stopped accepting connections during the run ({cause}); "
+            "the run stopped, finished work is kept and the next run resumes"
+        )
+        log.error("%s", gone)
+        return gone
+    return None
 
 
 async def _tcp_probe(base_url: str, timeout: float) -> None:
