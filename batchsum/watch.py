@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from batchsum import run
 from batchsum.errors import BatchsumError, ConfigError
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STOP_CHECK_MS = 200  # how often the watcher checks for a stop request
+MAX_BURST_MS = 60_000  # a change that never pauses (a log written line by line) still starts a run after this
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
 
 
@@ -47,6 +48,19 @@ def parse_duration_ms(value: str) -> int:
 def watch_config(cfg: RunConfig, paths: list[Path]) -> RunConfig:
     """``cfg`` for watching ``paths``: runs wait for the lock instead of failing, without progress bars."""
     return dataclasses.replace(cfg, paths=list(paths), wait_lock=True, progress=False)
+
+
+class BurstWindow(NamedTuple):
+    """How watchfiles groups changes into one run (its ``step`` and ``debounce``, in ms)."""
+
+    step: int  # a burst ends after this long without a change
+    longest: int  # a file written without pause for longer still starts a run after this
+
+
+def burst_window(debounce_ms: int) -> BurstWindow:
+    """The grouping for ``--debounce``: the burst ends after ``debounce_ms`` without a change. With the
+    step at 50 ms, six appends half a second apart had started five runs on a half-written file."""
+    return BurstWindow(debounce_ms, max(MAX_BURST_MS, debounce_ms))
 
 
 class Watcher:
@@ -126,11 +140,12 @@ class Watcher:
         import watchfiles
 
         started = False
+        window = burst_window(self.debounce_ms)
         for changes in watchfiles.watch(
             *self.cfg.paths,
             watch_filter=self._relevant,
-            debounce=self.debounce_ms,
-            step=min(50, self.debounce_ms),
+            step=window.step,
+            debounce=window.longest,
             stop_event=self._stop,
             rust_timeout=STOP_CHECK_MS,
             yield_on_timeout=True,

@@ -142,3 +142,11 @@ def test_parse_duration() -> None:
     assert [parse_duration_ms(v) for v in ("2s", "500ms", "1.5", "1m")] == [2000, 500, 1500, 60000]
     with pytest.raises(ConfigError):
         parse_duration_ms("soon")
+
+
+def test_a_burst_ends_only_after_the_debounce_without_a_change() -> None:
+    from batchsum.watch import MAX_BURST_MS, burst_window
+
+    # watchfiles yields a group when no change came for `step` ms: that is what --debounce promises.
+    assert burst_window(2000) == (2000, MAX_BURST_MS)
+    assert burst_window(120_000) == (120_000, 120_000)
