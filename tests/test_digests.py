@@ -231,6 +231,13 @@ def test_llm_digests_are_made_by_the_server_and_counted_in_the_plan(
     assert meta["backend"] == "llm" and meta["model"] == "fake-model" and body.strip()
 
 
+def test_an_offline_run_records_no_llm_tokens(corpus: Path, tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-index", "--json"])
+    run_ = json.loads(res.stdout)["run"]
+    assert res.exit_code == 0 and run_["llm_calls"] == 0
+    assert run_["prompt_tokens"] == 0 and run_["completion_tokens"] == 0  # the digests' own text is no spend
+
+
 def test_digests_the_fallback_made_make_a_degraded_run(corpus: Path, tmp_path: Path, fake_llm: object) -> None:
     fake_llm.configure(rules=[{"match": "Synthesize", "status": 500}])  # type: ignore[attr-defined]
     llm = ["--base-url", fake_llm.base_url, "--model", "fake-model", "--max-attempts", "1"]  # type: ignore[attr-defined]

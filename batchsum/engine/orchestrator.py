@@ -226,10 +226,12 @@ def _update_digests(
         progress.event("digests_failed", error=str(exc), level="error")
         return (0, 0, 0, False)
     ledger.digest_fallbacks = sum(1 for r in done.records if "fallback" in r.backend)
+    # Tokens an LLM was paid for: an extractive digest's own length is no completion.
+    paid = [r for r in done.records if r.llm_calls]
     usage = (
-        sum(r.llm_calls for r in done.records),
-        sum(r.prompt_tokens for r in done.records),
-        sum(r.completion_tokens for r in done.records),
+        sum(r.llm_calls for r in paid),
+        sum(r.prompt_tokens for r in paid),
+        sum(r.completion_tokens for r in paid),
         bool(done.redone or done.removed),
     )
     redone = done.redone
