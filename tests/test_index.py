@@ -427,6 +427,13 @@ def test_chroma_server_via_http_client(tree: tuple[RunConfig, list[str]], chroma
     # A local search of the same output has no index of its own.
     res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out)])
     assert res.exit_code == 2
+    # Another output folder on the same server and collection would delete this one's records as
+    # orphans: it is refused, named, and pointed to a collection of its own.
+    other = cfg.out.parent / "other-out"
+    shutil.copytree(cfg.out, other)
+    res = CliRunner().invoke(main, ["index", str(other), *args])
+    assert res.exit_code == 2 and f"belongs to the output folder {os.path.realpath(cfg.out)}" in res.output
+    assert check_index(remote).ok  # untouched
 
 
 def test_corrupt_chroma_folder(tree: tuple[RunConfig, list[str]]) -> None:

@@ -123,13 +123,20 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def _collection_metadata(embedder: Embedder) -> dict[str, Any]:
-    return {
+def _collection_metadata(embedder: Embedder, cfg: IndexConfig) -> dict[str, Any]:
+    meta: dict[str, Any] = {
         "embed_model": embedder.name,
         "embed_dim": int(embedder.dimension),
         "batchsum_schema": SCHEMA_VERSION,
         "role": "summary",
     }
+    if cfg.chroma_host:  # a server's collection may be any folder's: it records whose it is
+        meta["batchsum_out"] = _owner(cfg)
+    return meta
+
+
+def _owner(cfg: IndexConfig) -> str:
+    return os.path.realpath(cfg.out)
 
 
 def get_collection(client: Any, cfg: IndexConfig) -> Any | None:
@@ -186,6 +193,14 @@ def is_legacy(col: Any, embedder: Embedder) -> bool:
 
 def _check_compatible(cfg: IndexConfig, col: Any, embedder: Embedder) -> None:
     meta = col.metadata or {}
+    owner = meta.get("batchsum_out")
+    if cfg.chroma_host and owner and owner != _owner(cfg):
+        # Two output folders writing one collection: each would delete the other's records as orphans.
+        raise IndexError_(
+            f"collection {cfg.collection!r} on {_where(cfg)} belongs to the output folder {owner};"
+            f" give {cfg.out} a collection of its own with --collection NAME (or, if that folder moved here,"
+            f" run `batchsum index {cfg.out} --rebuild --chroma-host {cfg.chroma_host}`)"
+        )
     model, dim = meta.get("embed_model"), meta.get("embed_dim")
     if is_legacy(col, embedder):
         raise IndexError_(
@@ -220,7 +235,7 @@ def create_collection(client: Any, cfg: IndexConfig, embedder: Embedder) -> Any:
     try:
         return client.create_collection(
             cfg.collection,
-            metadata=_collection_metadata(embedder),
+            metadata=_collection_metadata(embedder, cfg),
             configuration={"hnsw": {"space": "cosine", "ef_search": 100}},
             embedding_function=chroma_embedding_function(embedder),
         )
