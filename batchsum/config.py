@@ -80,6 +80,16 @@ class IndexConfig:
         """Key for ``embed_base_url`` (a run uses its LLM key; search has none)."""
         return None
 
+    def index_command(self, *flags: str) -> str:
+        """The ``batchsum index`` command that repairs this index, where it lives: a server's index is
+        repaired on the server (``--chroma-host``), not in the output folder."""
+        where = ["--chroma-host", self.chroma_host] if self.chroma_host else []
+        if self.chroma_host and self.chroma_port:
+            where += ["--chroma-port", str(self.chroma_port)]
+        if self.collection != "batchsum":
+            where += ["--collection", self.collection]
+        return " ".join(["batchsum index", str(self.out), *flags, *where])
+
 
 @dataclass
 class RunConfig(IndexConfig):

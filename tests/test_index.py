@@ -422,6 +422,7 @@ def test_chroma_server_via_http_client(tree: tuple[RunConfig, list[str]], chroma
     assert '"source_path": "notes/budget.md"' in res.output
     res = CliRunner().invoke(main, ["index", str(cfg.out), *args, "--check"])
     assert res.exit_code == 1 and "2 missing" in res.output, res.output  # the two docs never synced
+    assert f"run `batchsum index {cfg.out} {' '.join(args)}` to repair" in res.output  # on the server
     res = CliRunner().invoke(main, ["index", str(cfg.out), *args])
     assert res.exit_code == 0 and check_index(remote).ok
     # A local search of the same output has no index of its own.

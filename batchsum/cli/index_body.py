@@ -58,9 +58,9 @@ def index(
             for problem in result.damaged:
                 click.echo(f"damaged: {problem}")
             if result.damaged:
-                click.echo(f"run `batchsum index {out} --rebuild` to rebuild it")
+                click.echo(f"run `{cfg.index_command('--rebuild')}` to rebuild it")
             else:
-                click.echo("index OK" if result.ok else f"run `batchsum index {out}` to repair")
+                click.echo("index OK" if result.ok else f"run `{cfg.index_command()}` to repair")
         if not result.ok:
             raise SystemExit(EXIT_SOME_FAILED)
         return

@@ -51,7 +51,7 @@ def sync_index(
         )
     except Exception as exc:  # the tree is the truth: a failed index is repaired later, never fatal
         progress.event("index_failed", error=str(exc), level="error")
-        return f"search index not updated ({exc}); it will be repaired by the next run or `batchsum index {cfg.out}`"
+        return f"search index not updated ({exc}); it will be repaired by the next run or `{cfg.index_command()}`"
     return None
 
 

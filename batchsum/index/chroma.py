@@ -68,7 +68,7 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
         if not cfg.out.is_dir():
             raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
         if not (path / "chroma.sqlite3").is_file():
-            raise IndexError_(f"no search index in {cfg.out}; run `batchsum index {cfg.out} --rebuild`")
+            raise IndexError_(f"no search index in {cfg.out}; run `{cfg.index_command('--rebuild')}`")
     if str(path) in _CLIENTS:
         if path.is_dir():
             return _CLIENTS[str(path)]
@@ -79,7 +79,7 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
     except Exception as exc:
         raise IndexError_(
             f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
-            f"run `batchsum index {cfg.out} --rebuild` (it moves the broken folder aside)"
+            f"run `{cfg.index_command('--rebuild')}` (it moves the broken folder aside)"
         ) from None
     _CLIENTS[str(path)] = client
     return client
@@ -178,7 +178,7 @@ def _corrupt(cfg: IndexConfig, exc: BaseException) -> IndexError_:
     if cfg.chroma_host:
         return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
     return IndexError_(
-        f"search index {chroma_dir(cfg)} is unreadable ({_short(exc)}); run `batchsum index {cfg.out} --rebuild`"
+        f"search index {chroma_dir(cfg)} is unreadable ({_short(exc)}); run `{cfg.index_command('--rebuild')}`"
     )
 
 
@@ -199,19 +199,19 @@ def _check_compatible(cfg: IndexConfig, col: Any, embedder: Embedder) -> None:
         raise IndexError_(
             f"collection {cfg.collection!r} on {_where(cfg)} belongs to the output folder {owner};"
             f" give {cfg.out} a collection of its own with --collection NAME (or, if that folder moved here,"
-            f" run `batchsum index {cfg.out} --rebuild --chroma-host {cfg.chroma_host}`)"
+            f" run `{cfg.index_command('--rebuild')}`)"
         )
     model, dim = meta.get("embed_model"), meta.get("embed_dim")
     if is_legacy(col, embedder):
         raise IndexError_(
             f"the search index in {_where(cfg)} was built by an older batchsum;"
-            f" the next run or `batchsum index {cfg.out}` upgrades it"
+            f" the next run or `{cfg.index_command()}` upgrades it"
         )
     if model != embedder.name or (dim is not None and int(dim) != int(embedder.dimension)):
         raise IndexError_(
             f"the index in {_where(cfg)} (collection {cfg.collection!r}) was built with {model or 'another model'}"
             f" ({dim or '?'} dims), not {embedder.name} ({embedder.dimension} dims);"
-            f" run `batchsum index {cfg.out} --rebuild`"
+            f" run `{cfg.index_command('--rebuild')}`"
         )
 
 
@@ -224,8 +224,7 @@ def open_collection(cfg: IndexConfig, embedder: Embedder, *, create: bool) -> An
         return col
     if not create:
         raise IndexError_(
-            f"no search index (collection {cfg.collection!r}) in {_where(cfg)};"
-            f" run `batchsum index {cfg.out} --rebuild`"
+            f"no search index (collection {cfg.collection!r}) in {_where(cfg)}; run `{cfg.index_command('--rebuild')}`"
         )
     return create_collection(client, cfg, embedder)
 

@@ -52,7 +52,7 @@ def open_dense(cfg: IndexConfig, embedder: Embedder) -> DenseIndex:
             store = VectorStore(path, read_only=True)
         except sqlite3.Error as exc:
             raise IndexError_(
-                f"node vectors {path} are unreadable ({exc}); run `batchsum index {cfg.out} --rebuild`"
+                f"node vectors {path} are unreadable ({exc}); run `{cfg.index_command('--rebuild')}`"
             ) from None
         if store.current:
             state = read_state(cfg) or {}
@@ -61,7 +61,7 @@ def open_dense(cfg: IndexConfig, embedder: Embedder) -> DenseIndex:
                 store.close()
                 raise IndexError_(
                     f"the index in {cfg.out} (collection {cfg.collection!r}) was built with {model},"
-                    f" not {embedder.name}; run `batchsum index {cfg.out} --rebuild`"
+                    f" not {embedder.name}; run `{cfg.index_command('--rebuild')}`"
                 )
             return LocalVectors(store)
         store.close()

@@ -580,7 +580,7 @@ def open_lexical(cfg: IndexConfig) -> LexicalStore:
         return LexicalStore(path)
     except sqlite3.Error as exc:
         raise IndexError_(
-            f"lexical index {path} is unreadable ({exc}); run `batchsum index {cfg.out} --rebuild`"
+            f"lexical index {path} is unreadable ({exc}); run `{cfg.index_command('--rebuild')}`"
         ) from None
 
 

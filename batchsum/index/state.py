@@ -141,10 +141,9 @@ def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
         return None  # opening the collection tells: its recorded model and layout are checked there
     if kind == UPGRADE:
         return True, (
-            f"the search index in {cfg.out} was built by an older batchsum;"
-            f" run `batchsum index {cfg.out}` to upgrade it"
+            f"the search index in {cfg.out} was built by an older batchsum; run `{cfg.index_command()}` to upgrade it"
         )
     return False, (
         f"the search index in {cfg.out} is incomplete (an indexing run was interrupted or a part is missing); "
-        f"results may miss documents until the next run or `batchsum index {cfg.out}`"
+        f"results may miss documents until the next run or `{cfg.index_command()}`"
     )

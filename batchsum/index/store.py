@@ -187,7 +187,7 @@ def vector_store(cfg: IndexConfig) -> VectorStore:
         return VectorStore(path)
     except sqlite3.Error as exc:
         raise IndexError_(
-            f"node vectors {path} are unreadable ({exc}); run `batchsum index {cfg.out} --rebuild`"
+            f"node vectors {path} are unreadable ({exc}); run `{cfg.index_command('--rebuild')}`"
         ) from None
 
 
@@ -373,7 +373,7 @@ def _lexical_errors(cfg: IndexConfig) -> Iterator[None]:
         yield
     except sqlite3.DatabaseError as exc:
         raise IndexError_(
-            f"lexical index in {cfg.state_dir} is unreadable ({exc}); run `batchsum index {cfg.out} --rebuild`"
+            f"lexical index in {cfg.state_dir} is unreadable ({exc}); run `{cfg.index_command('--rebuild')}`"
         ) from None
 
 
