@@ -232,3 +232,58 @@ def test_processes_option_from_the_command_line(tmp_path: Path) -> None:
     assert any(out.rglob("final.md"))
     bad = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--processes", "-1"])
     assert bad.exit_code == 2 and "--processes" in bad.output
+
+
+def _children_of(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux)."""
+    out: list[int] = []
+    with contextlib.suppress(OSError):  # a process that ended meanwhile
+        for task in (Path("/proc") / str(pid) / "task").iterdir():
+            out += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads child processes from /proc")
+def test_workers_of_a_killed_run_end_with_it(tmp_path: Path) -> None:
+    """A run killed with SIGKILL can stop nothing: its workers see it gone and exit (they had waited for
+    work forever, ~225 MB each time)."""
+    import subprocess
+    import sys
+    import time
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    text = (SAMPLE_CORPUS / "logbook" / "harbor-logbook-2025-2026.md").read_text(encoding="utf-8")
+    for i in range(40):  # enough work that the run is still busy when it is killed
+        (corpus / f"log{i}.md").write_text(text.replace("buoy", f"buoy{i}"), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    cmd = [sys.executable, "-m", "batchsum", "run", str(corpus), "--out", str(tmp_path / "out")]
+    proc = subprocess.Popen([*cmd, "--no-index", "--processes", "2", "-q"], env=env)
+    workers: list[int] = []
+    servers: list[int] = []
+    try:
+        for _ in range(600):  # bounded: the fork server and its workers appear within a minute
+            servers = _children_of(proc.pid)
+            workers = [w for server in servers for w in _children_of(server)]
+            if len(workers) >= 2 or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert workers and proc.poll() is None, "the run ended before its workers were seen"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        for _ in range(300):  # bounded: they look for their run every second
+            if not any(Path(f"/proc/{w}").exists() and "(Z)" not in _state(w) for w in workers):
+                break
+            time.sleep(0.1)
+        assert not [w for w in workers if Path(f"/proc/{w}").exists() and "(Z)" not in _state(w)]
+    finally:
+        for pid in [*workers, *servers]:  # whatever a failure left behind
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    try:
+        return "(Z)" if (Path("/proc") / str(pid) / "stat").read_text().split()[2] == "Z" else ""
+    except OSError:
+        return ""

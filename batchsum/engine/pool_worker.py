@@ -14,7 +14,10 @@ from batchsum.blas import single_threaded_blas
 # caller's) keeps its settings.
 single_threaded_blas()
 
+import os  # noqa: E402
 import signal  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
 from typing import TYPE_CHECKING  # noqa: E402
 
 from batchsum.backends.extractive import ExtractiveBackend  # noqa: E402
@@ -43,14 +46,32 @@ _tokenizer: Tokenizer | None = None
 _backend: ExtractiveBackend | None = None
 
 
-def init_worker(cfg: RunConfig) -> None:
-    """Set up one worker for a run with settings ``cfg``."""
+def init_worker(cfg: RunConfig, run_pid: int | None = None) -> None:
+    """Set up one worker for a run with settings ``cfg``, by the process ``run_pid``."""
     global _cfg, _tokenizer, _backend
     # Ctrl-C reaches the whole process group; the run's own process handles it and stops the pool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if run_pid is not None:
+        threading.Thread(target=_end_with, args=(run_pid,), name="batchsum-run-watch", daemon=True).start()
     _cfg = cfg
     _tokenizer = get_tokenizer(cfg.encoding)
     _backend = ExtractiveBackend(_tokenizer, final_words=cfg.final_words)
+
+
+def _end_with(run_pid: int) -> None:
+    """Exit once the run's process is gone. A run killed with SIGKILL stops nothing: its workers (and the
+    fork server) hold their own pipes' write ends, wait for work forever and keep ~225 MB."""
+    while True:
+        time.sleep(RUN_WATCH_S)
+        try:
+            os.kill(run_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the pid was taken by another user's process: ours is gone
+            os._exit(0)
+
+
+RUN_WATCH_S = 1.0  # how often a worker looks for its run (a kill signal 0: microseconds)
 
 
 def warm_up() -> None:

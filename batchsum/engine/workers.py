@@ -161,7 +161,7 @@ def start_pool(workers: int, cfg: RunConfig) -> WorkerPool:
     else:
         ctx = multiprocessing.get_context("spawn")
     pool = WorkerPool(
-        ProcessPoolExecutor(workers, mp_context=ctx, initializer=in_worker, initargs=("init_worker", cfg))
+        ProcessPoolExecutor(workers, mp_context=ctx, initializer=in_worker, initargs=("init_worker", cfg, os.getpid()))
     )
 
     def start() -> None:
