@@ -308,3 +308,19 @@ def test_two_runs_naming_one_limiter_share_its_concurrency(tmp_path: Path) -> No
         assert stats["inflight"] == 0
     finally:
         ray.kill(ray.get_actor(name, namespace=LIMITER_NAMESPACE))
+
+
+def test_without_an_address_ray_starts_its_own_even_where_ray_address_is_set(tmp_path: Path) -> None:
+    """`--executor ray` without `--ray-address` is a Ray of this machine's own: RAY_ADDRESS naming a
+    cluster (here one nobody answers) had made Ray try to join it and refuse the cores batchsum gives."""
+    import subprocess
+    import sys
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.md").write_text("Today I walked to the harbour and met Anna at the market to talk about the boats.\n")
+    env = {**os.environ, "RAY_ADDRESS": "127.0.0.1:1", "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    cmd = [sys.executable, "-m", "batchsum", "run", str(src), "--out", str(tmp_path / "out"), "--executor", "ray"]
+    done = subprocess.run([*cmd, "--no-index", "-q"], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "out" / "a.md" / "summaries" / "L3" / "final.md").is_file()

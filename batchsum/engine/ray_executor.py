@@ -165,7 +165,9 @@ def connect(address: str | None) -> bool:
     if address is not None:
         use_cluster_token()
     try:
-        ray.init(address=address, **kwargs)
+        # "local": a Ray of this machine's own, even where RAY_ADDRESS names a cluster (Ray would join it,
+        # and refuse the num_cpus given) or another run's cluster is still up.
+        ray.init(address=address or "local", **kwargs)
     except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
         where = address or "a local Ray"
         hint = f" ({TOKEN_HINT})" if address is not None and not cluster_token_available() else ""
