@@ -44,3 +44,21 @@ def test_the_local_executor_is_the_default_and_never_imports_ray() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_ray_address_nobody_answers_is_refused_before_the_output_is_touched(tmp_path: Path) -> None:
+    """Ray waits minutes for a head node that is not there; a connect to the address says at once."""
+    import socket
+
+    pytest.importorskip("ray")
+    with socket.socket() as s:  # a loopback port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.md").write_text("Today I walked to the harbour and met Anna at the market.\n")
+    out = tmp_path / "out"
+    args = ["run", str(src), "--out", str(out), "--executor", "ray", "--ray-address", f"127.0.0.1:{port}"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2 and f"cannot reach Ray at 127.0.0.1:{port} (connection refused)" in res.output
+    assert not out.exists()

@@ -102,7 +102,7 @@ def run(ctx: click.Context, **params: Any) -> None:
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
     if cfg.executor == "ray":
-        require_ray()  # before the output folder is locked or created
+        require_ray(cfg.ray_address)  # before the output folder is locked or created
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
     result = batchsum.run(cfg)
