@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.navigation import links_block, strip_links, title_for, with_links
+from batchsum.navigation import links_block, strip_links, summary_only, title_for, with_links
 from batchsum.tree import TreeNode, node_path, read_node, soft_delete, summaries_dir, write_node
 
 if TYPE_CHECKING:
@@ -192,7 +192,9 @@ def _settle_previous(out: Path, rel: str, path: Path, res: NodeResult, sha256: s
     except (OSError, ValueError):
         old_meta, old_body = {}, ""
     provisional = "fallback" in str(old_meta.get("backend") or "")
-    if old_meta.get("node_key") == res.key and old_meta.get("source_sha256") == sha256 and not provisional:
+    same = old_meta.get("node_key") == res.key and old_meta.get("source_sha256") == sha256 and not provisional
+    # A final edited by hand keeps its key: its text tells (the edit goes to history/, the summary back).
+    if same and summary_only(strip_links(old_body)).strip() == res.output.text.strip():
         return TreeNode(path, old_meta, old_body)
     if res.node.level == 3:
         hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"

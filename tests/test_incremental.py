@@ -312,3 +312,29 @@ def test_a_chunk_knows_its_overlap_and_the_summarizer_reads_it_as_context() -> N
     kw = dict(target_tokens=40, max_tokens=40, kind="chunk", content_type="document", tokenizer=tok)
     assert central in summarize_text(chunk, **kw)  # type: ignore[arg-type]
     assert central not in summarize_text(chunk, context_chars=len(central) + 1, **kw)  # type: ignore[arg-type]
+
+
+def test_a_final_edited_by_hand_is_restored_and_the_edit_kept(tmp_path: Path) -> None:
+    """A summary changed by hand (or by another tool) is the run's to write: the next run restores it, so
+    the final, index.md and the digests agree again, and the edited text goes to history/."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "note.md").write_text(journal_text(3, 3))
+    out = tmp_path / "out"
+    run_json(src, out)
+    final = out / "note.md" / "summaries" / "L3" / "final.md"
+    original = final.read_text(encoding="utf-8")
+    edited = original.replace(read_node(final)[1].split()[0], "EDITED", 1)
+    final.write_text(edited, encoding="utf-8")
+    data = run_json(src, out)
+    assert data["run"]["files_done"] == 1
+    assert read_node_text(final.read_text(encoding="utf-8")) == read_node_text(original)
+    assert [p.read_text(encoding="utf-8") for p in (final.parent.parent / "history").glob("*.md")] == [edited]
+    assert run_json(src, out)["run"]["files_done"] == 0  # and quiet again
+
+
+def read_node_text(text: str) -> str:
+    """The body of a node file's text."""
+    from batchsum.tree import parse_markdown
+
+    return parse_markdown(text)[1]
