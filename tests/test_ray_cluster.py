@@ -183,3 +183,10 @@ def test_without_the_token_the_run_says_where_to_put_it(cluster: tuple[str, dict
     res = _batchsum(tmp_path / "out", address, env)
     assert res.returncode == 2
     assert "RAY_AUTH_TOKEN" in res.stderr and "~/.ray/auth_token" in res.stderr
+
+
+def test_a_wrong_token_is_named_as_refused(cluster: tuple[str, dict[str, str]], tmp_path: Path) -> None:
+    address, env = cluster
+    res = _batchsum(tmp_path / "out", address, {**env, "RAY_AUTH_TOKEN": "0" * 64})
+    assert res.returncode == 2
+    assert "refused this machine's token" in res.stderr and "ray get-auth-token" in res.stderr, res.stderr[-2000:]

@@ -170,11 +170,19 @@ def connect(address: str | None) -> bool:
         ray.init(address=address or "local", **kwargs)
     except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
         where = address or "a local Ray"
-        hint = f" ({TOKEN_HINT})" if address is not None and not cluster_token_available() else ""
+        hint = ""
+        if address is not None:
+            # Ray logs a refused token but raises only "Failed to connect": the head answered (checked
+            # before the run), so a token this machine has may be the wrong one.
+            hint = f" ({TOKEN_HINT})" if not cluster_token_available() else f" ({WRONG_TOKEN_HINT})"
         raise ConfigError(f"cannot start or join Ray at {where}: {exc}{hint}") from None
     return True
 
 
+WRONG_TOKEN_HINT = (
+    "if the cluster refused this machine's token, RAY_AUTH_TOKEN or ~/.ray/auth_token must be the one"
+    " `ray get-auth-token` prints on the head node"
+)
 TOKEN_HINT = (
     "no Ray cluster token here: a cluster started with token authentication (`ray start --head` with"
     " Ray >= 2.60) needs RAY_AUTH_TOKEN=<token> or the file ~/.ray/auth_token; `ray get-auth-token`"
