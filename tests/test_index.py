@@ -369,6 +369,14 @@ def test_chroma_server_down(tree: tuple[RunConfig, list[str]]) -> None:
     assert res.exit_code == 2 and "cannot reach Chroma server" in res.output
     with pytest.raises(IndexError_):
         sync_index(RunConfig(paths=[], out=cfg.out, chroma_host="127.0.0.1", chroma_port=port), ["notes/budget.md"], [])
+    # A run whose index cannot be updated writes its summaries, exits 1 and says it is partial.
+    src = cfg.out.parent / "more"
+    src.mkdir()
+    (src / "note.md").write_text("We repainted the pier and ordered new mooring rings from the foundry in Bergen.\n")
+    run_args = ["run", str(src), "--out", str(cfg.out.parent / "out2"), "--chroma-host", "127.0.0.1"]
+    res = CliRunner().invoke(main, [*run_args, "--chroma-port", str(port), "--json"])
+    assert res.exit_code == 1 and json.loads(res.stdout)["run"]["status"] == "partial"
+    assert (cfg.out.parent / "out2" / "note.md" / "summaries" / "L3" / "final.md").is_file()
 
 
 def _free_port() -> int:

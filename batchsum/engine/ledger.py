@@ -131,8 +131,8 @@ class Ledger:
         some nodes fell back from the configured backend) or ``ok``."""
         if self.aborted is not None:
             return "aborted"
-        if self.problems or any(f.status == "failed" for f in self.files):
-            return "partial"
+        if self.problems or self.index_failed or any(f.status == "failed" for f in self.files):
+            return "partial"  # (an index that could not be updated: a search would miss the run's files)
         if self.digest_fallbacks or any(f.fallback_nodes for f in self.files if f.status == "done"):
             return "degraded"
         return "ok"
