@@ -85,20 +85,34 @@ def search(
     query: str,
     *,
     k: int = 5,
-    level: str | None = None,
+    level: str | int | None = None,
     content_type: str | None = None,
     path_glob: str | None = None,
-    since: date | None = None,
+    since: date | str | None = None,
     reranker: Path | None = None,
 ) -> list[SearchHit]:
     """The ``k`` summaries of the output folder ``out`` that best answer ``query``, best first;
-    ``level`` is 1, 2, 3 or ``final``, ``path_glob`` matches source paths, ``since`` drops older
-    documents. The folder's index settings (collection, embedder) are the ones it was built with."""
+    ``level`` is 1, 2, 3, ``final`` or ``period``, ``content_type`` one of ``run``'s types (the
+    command's ``--type``), ``path_glob`` matches source paths (``--path``), ``since`` (a date or an
+    ISO ``YYYY-MM-DD`` string) drops older documents. The folder's index settings (collection,
+    embedder) are the ones it was built with. Raises :class:`~batchsum.errors.ConfigError` for a bad
+    argument, as the command does."""
+    import datetime
+
+    from batchsum.errors import ConfigError
+
+    if not isinstance(query, str):
+        raise ConfigError(f"query {query!r}: give the words to search for as a string")
+    if isinstance(since, str):
+        try:
+            since = datetime.date.fromisoformat(since)
+        except ValueError:
+            raise ConfigError(f"since {since!r}: use a date, or a string like 2026-10-01") from None
     hits: list[SearchHit] = _stage("search")(
         _stage("index_config")(out),
         query,
         k=k,
-        level=level,
+        level=None if level is None else str(level),
         content_type=content_type,
         path_glob=path_glob,
         since=since,

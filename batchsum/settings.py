@@ -582,6 +582,10 @@ def _check_bounds(obj: Any, prefix: str = "") -> None:
             why = None if value is None else bounds_error(s, value)
             if why is not None:
                 raise ConfigError(f"{s.flag or s.key}: {why}")
+        elif s.choices and s.field.startswith(prefix):  # the library's too (executor="dask" had run locally)
+            value = _get(obj, s.field.removeprefix(prefix))
+            if value is not None and value not in s.choices:
+                raise ConfigError(f"{s.flag or s.key} {value!r}: use {', '.join(s.choices)}")
 
 
 def require_ray(address: str | None = None) -> None:

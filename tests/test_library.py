@@ -73,3 +73,22 @@ def test_compact_is_callable_from_the_package() -> None:
     from batchsum.compact import compact
 
     assert compact(messages, context_window=1024).tokens_after == result.tokens_after
+
+
+def test_the_library_checks_its_arguments_as_the_command_does(tmp_path: Path) -> None:
+    from batchsum.errors import ConfigError
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "2026-10-01.md").write_text("Today I walked to the harbour and met Anna at the market about the boats.\n")
+    out = str(tmp_path / "out")
+    with pytest.raises(ConfigError, match="--executor 'dask': use local, ray"):
+        batchsum.run(str(src), out=out, executor="dask")
+    assert batchsum.run(str(src), out=out).exit_code == 0
+    assert batchsum.search(out, "harbour", level=3) == batchsum.search(out, "harbour", level="3")
+    assert batchsum.search(out, "harbour", since="2026-09-30")
+    assert not batchsum.search(out, "harbour", since="2026-10-02")
+    with pytest.raises(ConfigError, match="since 'yesterday'"):
+        batchsum.search(out, "harbour", since="yesterday")
+    with pytest.raises(ConfigError, match="query None"):
+        batchsum.search(out, None)  # type: ignore[arg-type]
