@@ -97,22 +97,11 @@ def search(
     ISO ``YYYY-MM-DD`` string) drops older documents. The folder's index settings (collection,
     embedder) are the ones it was built with. Raises :class:`~batchsum.errors.ConfigError` for a bad
     argument, as the command does."""
-    import datetime
-
-    from batchsum.errors import ConfigError
-
-    if not isinstance(query, str):
-        raise ConfigError(f"query {query!r}: give the words to search for as a string")
-    if isinstance(since, str):
-        try:
-            since = datetime.date.fromisoformat(since)
-        except ValueError:
-            raise ConfigError(f"since {since!r}: use a date, or a string like 2026-10-01") from None
     hits: list[SearchHit] = _stage("search")(
         _stage("index_config")(out),
         query,
         k=k,
-        level=None if level is None else str(level),
+        level=level,
         content_type=content_type,
         path_glob=path_glob,
         since=since,

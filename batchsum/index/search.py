@@ -282,10 +282,10 @@ def search(
     query: str,
     *,
     k: int = 5,
-    level: str | None = None,
+    level: str | int | None = None,
     content_type: str | None = None,
     path_glob: str | None = None,
-    since: date | None = None,
+    since: date | str | None = None,
     reranker: Path | None = None,
     today: date | None = None,
     strict: bool = False,
@@ -301,6 +301,14 @@ def search(
     already shown is still dropped, one whose summary snippet would repeat is kept (3 of QMSum's 237
     queries get another hit list).
     """
+    if not isinstance(query, str):  # the library's callers: the command gives a string
+        raise ConfigError(f"query {query!r}: give the words to search for as a string")
+    level = None if level is None else str(level)  # search(level=3) as --level 3
+    if isinstance(since, str):
+        try:
+            since = date.fromisoformat(since)
+        except ValueError:
+            raise ConfigError(f"since {since!r}: use a date, or a string like 2026-10-01") from None
     q = validate_query(query, k, level, content_type, reranker)
     with readable_index(cfg) as readable:
         return _search_output(readable, q, k, level, content_type, path_glob, since, reranker, today, strict, warn,
