@@ -92,3 +92,5 @@ def test_the_library_checks_its_arguments_as_the_command_does(tmp_path: Path) ->
         batchsum.search(out, "harbour", since="yesterday")
     with pytest.raises(ConfigError, match="query None"):
         batchsum.search(out, None)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="--type bogus"):
+        batchsum.report(out, content_type="bogus")

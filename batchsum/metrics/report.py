@@ -379,6 +379,8 @@ def build_report_from(
         raise ConfigError("--run and --last cannot be combined")
     if price_per_1k is not None and price_per_1k < 0:
         raise ConfigError(f"--price-per-1k must not be negative, got {price_per_1k}")
+    if content_type is not None and content_type not in CONTENT_TYPES:  # the library's: the command's is a choice
+        raise ConfigError(f"--type {content_type}: use one of {', '.join(CONTENT_TYPES)}")
     con = source.con
     run_ids = select_runs(con, run, last)
     _build_state(con, run_ids, content_type)
