@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import Path
 
+from batchsum.language import run_on
 from batchsum.navigation import (
     LINKS_MARKER,
     escape_html,
@@ -76,18 +77,6 @@ def _pieces(sentence: str, norm: list[str]) -> list[tuple[int, str]] | None:
         if where is None:
             return None
         out.append((where, piece))
-    return out
-
-
-_FULL_WIDTH_END = tuple("。！？」』）")
-
-
-def run_on(sentences: list[str]) -> str:
-    """Sentences as one paragraph: a space between two, none after a full-width stop (Chinese and
-    Japanese put none there)."""
-    out = ""
-    for s in sentences:
-        out += ("" if not out or out.endswith(_FULL_WIDTH_END) else " ") + s
     return out
 
 

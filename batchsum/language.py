@@ -13,6 +13,7 @@ Everything heavy (the model, the stop-word files, the sentence splitter) loads o
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import Any
 
@@ -32,6 +33,7 @@ __all__ = [
     "detect_language",
     "is_cjk",
     "language_name",
+    "run_on",
     "sentence_joiner",
     "stop_words",
     "word_count",
@@ -135,6 +137,18 @@ def language_name(code: str | None) -> str | None:
 def is_cjk(code: str | None) -> bool:
     """Whether ``code`` is written without spaces between words (Chinese, Japanese; Korean partly)."""
     return code in CJK_LANGUAGES
+
+
+_FULL_WIDTH_END = tuple("。！？」』）")
+
+
+def run_on(pieces: Iterable[str]) -> str:
+    """Pieces of text as one run: a space between two, none after a full-width stop (Chinese and
+    Japanese put none there)."""
+    out = ""
+    for piece in pieces:
+        out += ("" if not out or out.endswith(_FULL_WIDTH_END) else " ") + piece
+    return out
 
 
 def sentence_joiner(code: str | None) -> str:

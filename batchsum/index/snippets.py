@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from batchsum.backends.noise import markdown_as_text
 from batchsum.cleanup import fix_spacing
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
+from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
 from batchsum.text import ABBREVIATIONS, QUOTE_MARKS
 
@@ -55,11 +56,10 @@ def clean_text(text: str) -> str:
     if "#" in text:
         # A page's title says what it is, not what it holds (a month's "# May 1826"); DialogSum's speaker
         # marks "#Person1#:" read as "Person1:".
-        text = _SPEAKER_MARK.sub(r"\1:", _HEADING_LINE.sub("", text))
+        text = _SPEAKER_MARK.sub(r"\1:", _HEADING.sub("", text))
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
 
 
-_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t].*$", re.M)
 _SPEAKER_MARK = re.compile(r"#(\w{1,30})#:")
 
 
@@ -120,7 +120,7 @@ def _sentences_by_paragraph(text: str) -> list[tuple[int, str]]:
             if out and out[-1][0] == i and _ends_with_abbreviation(out[-1][1]):
                 out[-1] = (i, out[-1][1] + " " + s)  # "... borrowed from Mr." | "Ballantyne the sum of £500"
             elif out and out[-1][0] == i and _inside_quotation(out[-1][1]):
-                out[-1] = (i, _joined(out[-1][1], s))  # "「あなたは誰ですか。" | "同じ人間です」と私は答えた。"
+                out[-1] = (i, run_on((out[-1][1], s)))  # "「あなたは誰ですか。" | "同じ人間です」と私は答えた。"
             else:
                 out.append((i, s))
     return [(i, fix_spacing(s)) for i, s in out]
@@ -129,14 +129,6 @@ def _sentences_by_paragraph(text: str) -> list[tuple[int, str]]:
 def _inside_quotation(sentence: str) -> bool:
     """Whether a Chinese or Japanese quotation opened in ``sentence`` is still open at its end."""
     return sentence.count("「") > sentence.count("」") or sentence.count("『") > sentence.count("』")
-
-
-def _joined(first: str, then: str) -> str:
-    """Two pieces of text run on: no space after a full-width stop (Chinese and Japanese put none)."""
-    return first + then if first.endswith(_FULL_WIDTH) else first + " " + then
-
-
-_FULL_WIDTH = ("。", "！", "？", "」", "』", "）", "，", "、")
 
 
 _LAST_WORD = re.compile(r"(?:^|\s)[(\"'“‘]?([\w.]+)\.$")
@@ -234,7 +226,7 @@ def make_snippet(
     j = best + 1
     # More of the same paragraph only: a digest's next paragraph is another file's ("... out. 30IQTZ.").
     while len(chosen) < limit // 2 and j < len(parts) and paragraph[j] == paragraph[best]:
-        chosen = _joined(chosen, parts[j])
+        chosen = run_on((chosen, parts[j]))
         j += 1
     if len(chosen) > limit:
         chosen = _cut(chosen, limit, found)
