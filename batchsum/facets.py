@@ -348,8 +348,9 @@ def _entities(
         counts[word] += 2  # an identifier or acronym is a name the first time it is seen
     # A capitalised word before a number or a letter labels a part of the text ("Slide 4", "Page 12",
     # "Series G").
-    labels = {m.group(1) for m in _CAPNAME.finditer(prose) if _NUMBER_AFTER.match(prose, m.end())}
-    for name, n in Counter(m.group(1) for m in _CAPNAME.finditer(prose)).items():
+    capitalised = list(_CAPNAME.finditer(prose))
+    labels = {m.group(1) for m in capitalised if _NUMBER_AFTER.match(prose, m.end())}
+    for name, n in Counter(m.group(1) for m in capitalised).items():
         words = name.lower().split()
         # A word also written in lower case is a word ("Source", "View"); a run of several is a name when
         # one of its words never is ("Live Nation" beside "live"), not when all are ("Prime Minister").
