@@ -23,6 +23,7 @@ from batchsum.periods import (
     Period,
     digests_dir,
     group,
+    members_of,
     period_language,
     years_of,
 )
@@ -83,8 +84,7 @@ def plan_digests(
     plan = PeriodPlan()
 
     def language_of(period: Period) -> str | None:
-        members = groups.get(period) or [f for m in years.get(period, []) for f in groups[m]]
-        return period_language(members)
+        return period_language(members_of(period, groups, years))
 
     def stored_tokens(
         period: Period,

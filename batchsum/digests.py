@@ -48,6 +48,7 @@ from batchsum.periods import (
     digest_settings,
     digests_dir,
     group,
+    members_of,
     period_language,
     years_of,
 )
@@ -444,18 +445,18 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         parts = [t for _, t in written]
         tokens = sum(b.tokenizer.count(p) for p in parts)
         labels = month_labels(b.identity, year, [m for m, _ in written])
-        language = period_language(f for m in years[year] for f in groups[m])
+        language = period_language(members_of(year, groups, years))
         jobs.append(b.request(year, parts, tokens, labels, language))
     outputs = await b.summarize(jobs)
     for year, (req, key), (output, reused) in zip(upper, jobs, outputs, strict=True):
-        members = [f for m in years[year] for f in groups[m]]
+        members = members_of(year, groups, years)
         _settle(b, run, new, folder, year, members, req, key, output, reused, sigs[year] or "", months=years[year])
     for period in [*groups, *years]:
         if period in run.digests:
             continue
         prev = old.periods[period.id]
         new.periods[period.id] = prev
-        members = groups.get(period) or [f for m in years.get(period, []) for f in groups[m]]
+        members = members_of(period, groups, years)
         run.digests[period] = Digest(period, prev.path, "", members, redone=False)
     live = {d.path for d in run.digests.values()}
     for prev in old.periods.values():

@@ -198,6 +198,13 @@ def years_of(months: Iterable[Period]) -> dict[Period, list[Period]]:
     return dict(out)
 
 
+def members_of(
+    period: Period, groups: dict[Period, list[FileFacts]], years: dict[Period, list[Period]]
+) -> list[FileFacts]:
+    """The files of a month or folder (``groups``), or of a year's months (``years``)."""
+    return groups.get(period) or [f for m in years.get(period, []) for f in groups[m]]
+
+
 def period_language(files: Iterable[FileFacts]) -> str | None:
     """The language most of a period's files are in (None when none is known): its digest's sentence
     rules and, for an LLM, the language it is written in."""
