@@ -65,9 +65,7 @@ def _end_with(run_pid: int) -> None:
         time.sleep(RUN_WATCH_S)
         try:
             os.kill(run_pid, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:  # the pid was taken by another user's process: ours is gone
+        except (ProcessLookupError, PermissionError):  # gone, or its pid is another user's process now
             os._exit(0)
 
 
