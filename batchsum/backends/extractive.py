@@ -15,13 +15,15 @@ One pass per node, numpy only:
 
 Meta and rolling nodes run the same machinery over the child summaries (with a bonus for parts not
 yet covered); rolling nodes additionally carry forward the previous final's sentences that remain
-central to the new material. Budgets are hard: output never exceeds ``max_tokens`` and is always
-strictly shorter than the input; a HIERARCHICAL final is capped at a human length (500 words).
+central to the new material. Budgets are hard: output never exceeds ``max_tokens`` and is
+strictly shorter than the input (a text that already fits its target comes back whole); a HIERARCHICAL
+final is capped at a human length (500 words).
 """
 
 from __future__ import annotations
 
 import time
+from typing import get_args
 
 import numpy as np
 
@@ -29,7 +31,7 @@ from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_to_sentence_bo
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, unended, units_from_text
 from batchsum.language import is_cjk, sentence_joiner
-from batchsum.model import ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
+from batchsum.model import CONTENT_TYPES, ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
 from batchsum.text import LIST_ITEM
 from batchsum.tokens import Tokenizer
 
@@ -177,15 +179,18 @@ def summarize_text(
 ) -> str:
     """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
 
-    ``brief`` returns exactly one sentence; other kinds fill up to ``target_tokens``. The result
-    never exceeds ``max_tokens``, is strictly shorter than the input in tokens, and is a pure
-    function of the arguments. ``input_tokens`` (the caller's count of the input) saves a recount.
+    ``brief`` returns one line of whole sentences; other kinds fill up to ``target_tokens`` (0: up to
+    ``max_tokens``). The result never exceeds ``max_tokens`` and is a pure function of the arguments.
+    It is strictly shorter than the input in tokens, except that a text (not ``parts``) that already
+    fits ``target_tokens`` comes back whole rather than cut. Raises :class:`ValueError` for an unknown
+    ``kind`` or ``content_type`` or a budget below 0 (``max_tokens`` below 1). ``input_tokens`` (the caller's count of the input) saves a recount.
     ``peers``: the parts are not one text in order but peers (a month's entries, a folder's files):
     no part's place makes it matter more, so centrality is undirected and there is no opening prior.
     ``context_chars``: the text's opening that repeats the chunk before it (its overlap): its sentences
     inform the others' centrality but are not picked again, so two neighbouring chunks' summaries never
     repeat a sentence.
     """
+    _check_arguments(kind, content_type, target_tokens, max_tokens)
     if params is None:
         params = SCORER
     pieces = [p for p in (parts or []) if p and p.strip()]
@@ -194,12 +199,15 @@ def summarize_text(
         return ""
     if input_tokens is None or input_tokens <= 0:
         input_tokens = tokenizer.count(source) if source.strip() else 0
-    cap = min(max_tokens, input_tokens - 1) if input_tokens else max_tokens
+    meta = kind in ("meta", "rolling")
+    # A summary is shorter than its text, but a text that already fits its budget (a library
+    # caller's one sentence) is not worth cutting mid-sentence to prove it.
+    fits = not meta and 0 < input_tokens <= target_tokens
+    cap = min(max_tokens, input_tokens - 1) if input_tokens and not fits else max_tokens
     if cap <= 0:
         return ""
     target = max(1, min(target_tokens, cap)) if target_tokens > 0 else cap
 
-    meta = kind in ("meta", "rolling")
     units = _units(source, pieces if meta else [], content_type, params.min_words, language, context_chars)
     if kind == "rolling" and prior_context and prior_context.strip():
         prior_units = units_from_text(prior_context, content_type, params.min_words, part=-1, language=language)
@@ -247,6 +255,16 @@ def summarize_text(
     if tokenizer.count(out) > cap:
         out = _trim_to(out, cap, tokenizer)
     return out
+
+
+def _check_arguments(kind: str, content_type: str, target_tokens: int, max_tokens: int) -> None:
+    """A library caller's mistake is an error naming it, not a summary of some other kind."""
+    if kind not in get_args(PromptKind):
+        raise ValueError(f"kind must be one of {', '.join(get_args(PromptKind))}, not {kind!r}")
+    if content_type not in CONTENT_TYPES:
+        raise ValueError(f"content_type must be one of {', '.join(CONTENT_TYPES)}, not {content_type!r}")
+    if max_tokens < 1 or target_tokens < 0:
+        raise ValueError(f"max_tokens must be at least 1 and target_tokens at least 0 (got {max_tokens}, {target_tokens})")
 
 
 def _join(units: list[Unit], order: list[int], joiner: str) -> str:
