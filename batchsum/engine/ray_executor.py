@@ -164,6 +164,13 @@ def connect(address: str | None) -> bool:
         kwargs["num_cpus"] = os.cpu_count() or 1
     if address is not None:
         use_cluster_token()
+    # Ray announces, at warning level, that the local cluster it starts uses token authentication and how
+    # to opt out; that cluster lives only for this run, and the notice would reach `--quiet`'s cron mail
+    # every night. Its errors still pass.
+    banner = logging.getLogger("ray._private.authentication.authentication_token_setup")
+    only_errors = _OnlyErrors()
+    if address is None:
+        banner.addFilter(only_errors)
     try:
         # "local": a Ray of this machine's own, even where RAY_ADDRESS names a cluster (Ray would join it,
         # and refuse the num_cpus given) or another run's cluster is still up.
@@ -176,7 +183,16 @@ def connect(address: str | None) -> bool:
             # before the run), so a token this machine has may be the wrong one.
             hint = f" ({TOKEN_HINT})" if not cluster_token_available() else f" ({WRONG_TOKEN_HINT})"
         raise ConfigError(f"cannot start or join Ray at {where}: {exc}{hint}") from None
+    finally:
+        banner.removeFilter(only_errors)
     return True
+
+
+class _OnlyErrors(logging.Filter):
+    """Lets a logger's errors through and nothing below them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.ERROR
 
 
 WRONG_TOKEN_HINT = (
