@@ -107,6 +107,8 @@ _SPACED_CLITIC = re.compile(r"(\w)(?:[ \t]+['’][ \t]*|['’][ \t]+)(s|re|ve|ll
 _SPACED_ELISION = re.compile(
     r"\b(ma(?=\W+am\b)|o(?=\W+clock\b)|y(?=\W+all\b))(?:[ \t]+['’][ \t]*|['’][ \t]+)(am|clock|all)\b", re.IGNORECASE
 )
+# A plural's possessive, spaced off by a tokenizer: "two hours ' time", "the customers ' needs".
+_SPACED_PLURAL_POSSESSIVE = re.compile(r"(?<=\ws)[ \t]+['’][ \t]+(?=[a-z])")
 # Tokenized transcripts (QMSum's "we 're", "word ,") also space their hyphens: "belief - net".
 _TOKENIZED = re.compile(r"\w [,.?](?=\s|$)", re.MULTILINE)
 _SPACED_HYPHEN = re.compile(r"(?<=[A-Za-z]) - (?=[A-Za-z])")
@@ -172,8 +174,10 @@ def clean_transcript(text: str) -> str:
 
 
 def _rejoined_clitics(s: str) -> str:
-    """Contractions and elisions a tokenizer spaced off, joined again ("we 're", "don ' t", "Ma ' am")."""
+    """Contractions, elisions and plural possessives a tokenizer spaced off, joined again ("we 're",
+    "don ' t", "Ma ' am", "hours ' time")."""
     s = _SPACED_CLITIC.sub(lambda m: f"{m.group(1)}'{m.group(2).lower()}", s)
+    s = _SPACED_PLURAL_POSSESSIVE.sub("' ", s)
     return _SPACED_ELISION.sub(r"\1'\2", _SPLIT_CLITIC.sub(r"\1\2", s))
 
 

@@ -35,8 +35,33 @@ def test_decisions_actions_questions() -> None:
     assert "Priya" in owners and "design note" in owners["Priya"].task
     assert "Jonas" in owners and owners["Jonas"].due == "next week"
     assert any(a.owner is None and "grant report" in a.task for a in f.action_items)
-    assert any("invite the cooperative" in q for q in f.unresolved)
     assert any("open question" in q for q in f.unresolved)
+    # A question nobody answers is not taken for an open one: in meetings most such are about the room.
+    assert not any("invite the cooperative" in q for q in f.unresolved)
+
+
+def test_a_suggestion_a_negated_future_or_talk_about_the_room_is_no_action_item() -> None:
+    f = extract_facets(
+        "Ana: We should put zap buttons on the remote control.\n"
+        "Ben: We have to finish the grant report by Friday.\n"
+        "Ana: Well, I'll never have to buy any batteries again with that one.\n"
+        "Ben: I'll figure out the average of the ratings here.\n"
+        "Ana: I've I will also take notes during this meeting.\n"
+        "Ben: I'll send the minutes to everyone tomorrow.\n"
+    )
+    tasks = [a.task for a in f.action_items]
+    assert any("grant report" in t for t in tasks), "an obligation with a deadline is a task"
+    assert any("send the minutes" in t for t in tasks)
+    assert not any(w in t for t in tasks for w in ("zap buttons", "batteries", "average", "take notes")), tasks
+
+
+def test_a_name_keeps_its_particles() -> None:
+    text = (
+        "Luis: The offsite moves from Lisbon to Casa do Farol in Porto.\n"
+        "Maya: Then we book Casa do Farol for two nights, and the train from Lisbon.\n"
+    )
+    names = extract_facets(text).entities
+    assert "Casa do Farol" in names and "Casa" not in names and "Farol" not in names
 
 
 def test_answered_question_is_not_unresolved() -> None:
@@ -81,7 +106,9 @@ def test_sample_chat_has_owners() -> None:
 
 def test_agent_mode_keeps_only_latest_plans() -> None:
     turns = [("Assistant", f"Let's run step number {i} of the plan now.") for i in range(8)]
-    assert len(extract_facets(turns).action_items) == 5  # at most five per kind
+    assert extract_facets(turns).action_items == []  # in a meeting "let's" proposes what to do in the room
+    due = [(who, f"Let's run step number {i} of the plan by Friday.") for who, i in zip("AB" * 4, range(8))]
+    assert len(extract_facets(due).action_items) == 5  # with a deadline it is a task; at most five per kind
     kept = extract_facets(turns, agent=True).action_items
     assert [a.task for a in kept] == [f"Let's run step number {i} of the plan now." for i in (5, 6, 7)]
 

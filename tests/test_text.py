@@ -255,6 +255,15 @@ def test_clean_transcript_rejoins_tokenizer_spaced_clitics(spaced: str, joined: 
         assert " '" not in cleaned and "' " not in cleaned, cleaned
 
 
+@pytest.mark.parametrize(
+    ("spaced", "joined"),
+    [("offline in about two hours ' time.", "two hours' time."), ("the customers ' needs", "customers' needs")],
+)
+def test_clean_transcript_rejoins_a_plurals_spaced_possessive(spaced: str, joined: str) -> None:
+    for cleaned in (clean_transcript(spaced), fix_spacing(spaced)):
+        assert joined in cleaned, cleaned
+
+
 def test_clean_transcript_leaves_no_markup_or_spacing_on_random_transcripts() -> None:
     rng = random.Random(7)
     noise = ["{disfmarker}", "{vocalsound}", "{pause}", "[laughter]", "um", "uh ,", ",", "it 's", "do n't", "the the"]

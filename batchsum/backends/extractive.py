@@ -264,7 +264,9 @@ def _check_arguments(kind: str, content_type: str, target_tokens: int, max_token
     if content_type not in CONTENT_TYPES:
         raise ValueError(f"content_type must be one of {', '.join(CONTENT_TYPES)}, not {content_type!r}")
     if max_tokens < 1 or target_tokens < 0:
-        raise ValueError(f"max_tokens must be at least 1 and target_tokens at least 0 (got {max_tokens}, {target_tokens})")
+        raise ValueError(
+            f"max_tokens must be at least 1 and target_tokens at least 0 (got {max_tokens}, {target_tokens})"
+        )
 
 
 def _join(units: list[Unit], order: list[int], joiner: str) -> str:
