@@ -94,7 +94,8 @@ _HEDGED = re.compile(
 )
 # Done in the meeting, not after it: "I will delete this one now", "I'll figure out the average here."
 _IN_THE_ROOM = re.compile(
-    r"^(?:i|we)(?:'ll| will) (?!now\b)[^,;.]*(?<!from )\bnow\b(?! on\b| that\b)|^(?:i|we)(?:'ll| will) [^,;]*\bhere[.!]$",
+    r"^(?:i|we)(?:'ll| will) (?!now\b)[^,;.]*(?<!from )\bnow\b(?! on\b| that\b)"
+    r"|^(?:i|we)(?:'ll| will) [^,;]*\bhere[.!]$",
     re.I,
 )
 _META_TALK = re.compile(rf"^(?:{_TALK_SUBJECT}{_TALK_VERB}|(?:i'll|i will|we'll|let's) just\b)", re.I)

@@ -183,7 +183,8 @@ def summarize_text(
     ``max_tokens``). The result never exceeds ``max_tokens`` and is a pure function of the arguments.
     It is strictly shorter than the input in tokens, except that a text (not ``parts``) that already
     fits ``target_tokens`` comes back whole rather than cut. Raises :class:`ValueError` for an unknown
-    ``kind`` or ``content_type`` or a budget below 0 (``max_tokens`` below 1). ``input_tokens`` (the caller's count of the input) saves a recount.
+    ``kind`` or ``content_type`` or a budget below 0 (``max_tokens`` below 1). ``input_tokens`` (the
+    caller's count of the input) saves a recount.
     ``peers``: the parts are not one text in order but peers (a month's entries, a folder's files):
     no part's place makes it matter more, so centrality is undirected and there is no opening prior.
     ``context_chars``: the text's opening that repeats the chunk before it (its overlap): its sentences
