@@ -107,7 +107,7 @@ def test_sample_chat_has_owners() -> None:
 def test_agent_mode_keeps_only_latest_plans() -> None:
     turns = [("Assistant", f"Let's run step number {i} of the plan now.") for i in range(8)]
     assert extract_facets(turns).action_items == []  # in a meeting "let's" proposes what to do in the room
-    due = [(who, f"Let's run step number {i} of the plan by Friday.") for who, i in zip("AB" * 4, range(8), strict=True)]
+    due = [("AB"[i % 2], f"Let's run step number {i} of the plan by Friday.") for i in range(8)]
     assert len(extract_facets(due).action_items) == 5  # with a deadline it is a task; at most five per kind
     kept = extract_facets(turns, agent=True).action_items
     assert [a.task for a in kept] == [f"Let's run step number {i} of the plan now." for i in (5, 6, 7)]
