@@ -346,12 +346,22 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
         start = 0
         for b in sentencex.get_sentence_boundaries(language, flat):
             at = b["start_index"]
-            if at > start and (_continues(flat, at) or _after_initial(flat, at)):
-                continue  # "т. е. исчез", "M. Eyssette": the sentence goes on
+            if at > start and (_continues(flat, at) or _after_initial(flat, at) or _quoted_on(flat, at)):
+                continue  # "т. е. исчез", "M. Eyssette", "「ええ、まあ。」と云いながら": the sentence goes on
             _emit(piece, start, b["start_index"], offset + piece_start, out)
             start = b["start_index"]
         _emit(piece, start, len(piece), offset + piece_start, out)
         piece_start = piece_end
+
+
+# A Japanese quotation ends in 。」 and the sentence goes on with the particle that reports it:
+# 「ええ、まあ。」と云いながら、「じゃ、やって見ろ。」ぐらいな事に.
+_QUOTATIVE = re.compile(r"\s*(?:と|って|とか|ぐらい|くらい|など|なんて)")
+
+
+def _quoted_on(text: str, pos: int) -> bool:
+    """Whether a closed quotation before ``pos`` is reported by a particle at ``pos``."""
+    return text[:pos].rstrip().endswith(("」", "』")) and _QUOTATIVE.match(text, pos) is not None
 
 
 def _after_initial(text: str, pos: int) -> bool:

@@ -93,6 +93,15 @@ def test_language_values_are_checked() -> None:
             "ja",
             ["「何だ」と彼は言った。", "私は笑った！", "『そうか』"],
         ),
+        # A quotation that ends in 。」 and is reported by a particle is inside its sentence.
+        (
+            "入学試験はどうしたと尋いたら、「ええ、まあ。」と云いながら頭を撫でた。すぐ「じゃ、やって見ろ。」ぐらいな事になる。",
+            "ja",
+            [
+                "入学試験はどうしたと尋いたら、「ええ、まあ。」と云いながら頭を撫でた。",
+                "すぐ「じゃ、やって見ろ。」ぐらいな事になる。",
+            ],
+        ),
         ("¿Qué pasa? ¡Nada! El Sr. García vino.", "es", ["¿Qué pasa?", "¡Nada!", "El Sr. García vino."]),
         (
             "Я видел А. С. Пушкина в 5 ч. вечера. Он ушёл, т. е. исчез.",
@@ -159,6 +168,15 @@ def test_cjk_cuts_never_split_a_character_or_a_sentence() -> None:
         one, target_tokens=30, max_tokens=30, kind="standard", content_type="document", tokenizer=tok, language="zh"
     )
     assert summary.endswith("…") and "\ufffd" not in summary and tok.count(summary) <= 30
+
+
+def test_a_brief_line_runs_chinese_and_japanese_sentences_on_without_spaces() -> None:
+    tok = _tokenizer()
+    text = "海は静かだった。由比ヶ浜で貝殻を拾った。帰りの電車は混んでいた。友人に手紙を書こうと思う。" * 3
+    line = summarize_text(
+        text, target_tokens=60, max_tokens=66, kind="brief", content_type="journal", tokenizer=tok, language="ja"
+    )
+    assert line.count("。") >= 2 and "。 " not in line, line
 
 
 # --- prompts -------------------------------------------------------------------------------

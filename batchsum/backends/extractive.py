@@ -234,7 +234,7 @@ def summarize_text(
         rel = rel + carry_forward(units, mat, params)
 
     if kind == "brief":
-        return _brief(units, rel, mat, tokenizer, target, cap, params)
+        return _brief(units, rel, mat, tokenizer, target, cap, params, sentence_joiner(language))
 
     joiner = "\n" if content_type == "conversation" else sentence_joiner(language)
     # A journal's picks are grouped under their dates ("2025-03-02: "): budget a little per pick for them.
@@ -334,6 +334,7 @@ def _brief(
     target: int,
     cap: int,
     params: Params,
+    joiner: str = " ",
 ) -> str:
     """One line: the best whole sentence that fits, plus a second when the first is far below target.
 
@@ -390,7 +391,7 @@ def _brief(
     def line(picks: list[int]) -> str:  # one line; a conversation's one line per turn with its speaker
         if units[picks[0]].turn >= 0:
             return _join(units, sorted(picks), " ")
-        return _inline(units, sorted(picks))
+        return _inline(units, sorted(picks), joiner)
 
     out = line(chosen)
     while len(chosen) > 1 and tokenizer.count(out) > cap:
@@ -399,9 +400,10 @@ def _brief(
     return out
 
 
-def _inline(units: list[Unit], order: list[int]) -> str:
-    """Prose picks on one line. A line holds no list: an item goes without its bullet, the first of a
-    list after its label ("Bring: A warm jacket for the boat. A water bottle."), never as " - A warm ..."."""
+def _inline(units: list[Unit], order: list[int], joiner: str = " ") -> str:
+    """Prose picks on one line, ``joiner`` between sentences (none in Chinese and Japanese). A line holds
+    no list: an item goes without its bullet, the first of a list after its label ("Bring: A warm jacket
+    for the boat. A water bottle."), never as " - A warm ..."."""
     parts: list[str] = []
     prev: str | None = None  # the label of the list the previous pick belongs to; None: prose
     for i in order:
@@ -416,7 +418,7 @@ def _inline(units: list[Unit], order: list[int]) -> str:
             body += "."  # an item is often no sentence: run on, "Q2 migration to Postgres 16 Postgres 16 ..."
         parts.append(f"{label}: {body}" if label and label != prev else body)
         prev = label
-    return " ".join(parts)
+    return joiner.join(parts)
 
 
 def _units(
