@@ -281,6 +281,25 @@ def test_line_kinds() -> None:
     assert is_heading("statistical analysis", None, "Recall scores were compared with a two-sided t test here.")
     assert not is_heading("little--very little man. Less, I think, than", "It was a", "him in person; God knows")
     assert not is_heading("season. We had indeed met in public twenty", None, "years ago. There is a manly frank")
+    # Chinese and Japanese: a line that ends on 。 is prose, and one Latin capital makes no all-caps heading.
+    assert line_kind("Ｅ君に青山の小宮君の留守宅の様子を見に行ってもらった。") is None
+    assert line_kind("今天一早坐高铁去了杭州。") is None
+
+
+def test_a_japanese_entry_keeps_its_first_paragraph_and_never_sums_up_as_its_date_note(tok: Tokenizer) -> None:
+    text = (
+        "Ｅ君に青山の小宮君の留守宅の様子を見に行ってもらった。帰っての話によると、地震の時長男が二階に居たら"
+        "書棚が倒れて出口をふさいだので心配した、それだけで別に異状はなかったそうである。\n"
+        "\u3000夜警で一緒になった人で地震当時前橋に行っていた人の話によると、一日の夜の東京の火事は丁度火柱の"
+        "ように見えたので大島の噴火でないかという噂があったそうである。\n（昭和十年十月）\n"
+    )
+    units = units_from_text(text, "journal", 5, language="ja")
+    assert units[0].text.startswith("Ｅ君に"), "the first paragraph is prose, not a heading"
+    assert not any(u.candidate for u in units if u.text.startswith("（"))
+    line = summarize_text(
+        text, target_tokens=46, max_tokens=50, kind="brief", content_type="journal", tokenizer=tok, language="ja"
+    )
+    assert "昭和十年" not in line and line.endswith("。"), line
 
 
 def test_section_roles_and_context_openers() -> None:

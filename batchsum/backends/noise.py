@@ -76,7 +76,7 @@ _CHAPTER = re.compile(
     re.IGNORECASE,
 )
 _ROMAN = re.compile(r"^[ivxlcdm]+\.?$", re.IGNORECASE)
-_SENT_END = re.compile(r"[.!?…][\"'”’)\]]*$")
+_SENT_END = re.compile(r"[.!?…。！？][\"'”’)\]」』）]*$")
 _DIGITS = re.compile(r"\d")
 
 # Openers that point back at an earlier sentence: such a sentence is unreadable on its own.
@@ -186,11 +186,18 @@ def line_kind(line: str, repeated: frozenset[str] = frozenset()) -> str | None:
     ends = bool(_SENT_END.search(s))
     if _CHAPTER.match(s) or _ROMAN.match(s):
         return "heading"
-    if s.isupper() and len(words) <= 16 and any(c.isalpha() for c in s):
+    if s.isupper() and len(words) <= 16 and _mostly_capitals(s):
         return "heading"
     if not ends and len(words) <= 12 and len(s) <= 90 and s[-1] not in ",;:-–—(\"“'‘":
         return "short"  # a heading when it stands alone; the caller knows the neighbours
     return None
+
+
+def _mostly_capitals(s: str) -> bool:
+    """Letters mostly capitals: "CHAPTER ONE", not a Chinese or Japanese line whose one Latin letter
+    is a capital ("Ｅ君に青山の…": ``str.isupper`` ignores the letters that have no case)."""
+    letters = [c for c in s if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) >= 0.5 * len(letters)
 
 
 def is_heading(line: str, prev: str | None, nxt: str | None) -> bool:

@@ -260,6 +260,7 @@ def units_from_text(
             and line_kind(sent) not in _NOISE_KINDS
             and not is_boilerplate(sent)
             and not is_fragment(sent)
+            and not _BRACKETED.match(sent)
         )
         shown = balance_quotes(sent)
         if ok and not item and unended(shown):
@@ -371,6 +372,8 @@ _MARKUP = re.compile(
 # periods inside it.
 _TOOL_RECORD = re.compile(r"^\[[✓✗] [^\n]*\]$")  # brackets inside are the output's ("[*] Closed")
 _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
+# A line wholly in brackets is an aside or a note, "（昭和十年十月）", "(Applause.)": never a summary by itself.
+_BRACKETED = re.compile(r"^[(\[（【〔][^()\[\]（）【】〔〕]*[)\]）】〕][.。]?$")
 
 
 def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str]]:
