@@ -53,6 +53,7 @@ from batchsum.periods import (
     years_of,
 )
 from batchsum.state import node_key
+from batchsum.text import split_sentences
 from batchsum.tree import node_path, read_node, write_node
 
 if TYPE_CHECKING:
@@ -201,18 +202,26 @@ async def by_month(
     heads = [f"**{label}.** " for label in labels]
     sizes = [tokenizer.count(p) for p in req.parts]
     room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
-    alloc: dict[int, int] = {}
-    open_ = list(range(len(labels)))
+    # Each month first gets room for its shortest sentence: a share below it (a month of one long
+    # sentence beside long months) left the month's paragraph a bare "…".
+    floors = [
+        min(size, _shortest_sentence(part, tokenizer, req.language))
+        for size, part in zip(sizes, req.parts, strict=True)
+    ]
+    alloc = dict(enumerate(floors))
+    room = max(0, room - sum(floors))
+    open_ = [i for i in range(len(labels)) if floors[i] < sizes[i]]
     while open_:
-        weight = sum(sizes[i] for i in open_) or 1
-        share = {i: room * sizes[i] // weight for i in open_}
-        whole = [i for i in open_ if sizes[i] <= share[i]]
+        weight = sum(sizes[i] - floors[i] for i in open_) or 1
+        share = {i: room * (sizes[i] - floors[i]) // weight for i in open_}
+        whole = [i for i in open_ if sizes[i] - floors[i] <= share[i]]
         if not whole:
-            alloc.update(share)
+            for i in open_:
+                alloc[i] += share[i]
             break
         for i in whole:
             alloc[i] = sizes[i]
-            room -= sizes[i]
+            room -= sizes[i] - floors[i]
             open_.remove(i)
     subs: dict[int, SummaryRequest] = {}  # the months cut to their share, summarized side by side
     for i, part in enumerate(req.parts):
@@ -237,6 +246,12 @@ async def by_month(
             paragraphs.append(("" if opens_with_day(body) else head) + body)
     text = "\n\n".join(paragraphs)
     return SummaryOutput(text=text, backend=name, completion_tokens=tokenizer.count(text), llm_calls=0)
+
+
+def _shortest_sentence(text: str, tokenizer: Tokenizer, language: str | None) -> int:
+    """Tokens of the shortest sentence of ``text`` (with a few for the day label it is shown after)."""
+    counts = [tokenizer.count(s.text) for s in split_sentences(text, language) if s.text.strip()]
+    return min(counts, default=0) + 4
 
 
 def signatures(

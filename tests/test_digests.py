@@ -732,3 +732,23 @@ def test_a_folder_digest_quotes_each_of_its_files_before_more_of_one(tmp_path: P
     body = parse_markdown(next((out / "digests").rglob("*.md")).read_text(encoding="utf-8"))[1]
     quoted = re.findall(r"^\*\*([\w.-]+)\.\*\*", body.split("<!--")[0], re.M)
     assert sorted(quoted) == ["appendix-02-operators", "ch04-01-what-is-ownership", "pm_1017", "pm_13258"], body
+
+
+def test_a_year_quotes_a_month_of_one_long_sentence_beside_long_months(tmp_path: Path) -> None:
+    """A month's share of its year is at least its shortest sentence: a short month beside six long ones had
+    a share below its one sentence, and its paragraph read "**July.** **2 July.**…"."""
+    src = tmp_path / "journal"
+    src.mkdir()
+    for m in range(1, 7):
+        for d in range(1, 9):
+            (src / f"2026-{m:02d}-{d * 3:02d}.md").write_text(entry(f"2026-{m:02d}-{d * 3:02d}", m * 9 + d), "utf-8")
+    (src / "2026-07-02.md").write_text(
+        "We sailed the old ketch from Bergen to the Lofoten islands, through three days of rain and one bright "
+        "evening, with Ingrid at the helm and the dog asleep on the coiled ropes.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    run(src, out)
+    _, year = parse_markdown((out / "digests" / "2026.md").read_text(encoding="utf-8"))
+    july = next(p for p in year.split("<!--")[0].split("\n\n") if "July" in p)
+    assert "Lofoten" in july and not july.rstrip().endswith("…"), july
