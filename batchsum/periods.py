@@ -122,18 +122,31 @@ class Period:
 _WORD = re.compile(r"[^\W_]+")
 
 
-def period_named(query: str, key: str) -> bool:
-    """Whether ``query`` names the month (``1826-05``: "May 1826", "may 1826", "1826-05") or the year
-    (``1826``) ``key`` is: its words are then what the period's digest is about, not what an entry that
-    mentions the date holds."""
+# "2024年4月", "2024 年 4 月", Korean "2024년 4월"; a year alone, "1826年".
+_CJK_MONTH = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]")
+_CJK_YEAR = re.compile(r"(\d{4})\s*[年년]")
+_ISO_KEY = re.compile(r"(?<![\d-])(\d{4})-(\d{2})(?![\d-])")
+
+
+def periods_named(query: str) -> list[str]:
+    """The months (``1826-05``) and years (``1826``) ``query`` names: "May 1826", "1826-05", "2024年4月";
+    a year by itself ("in 1826", "1826年"), not as the year of a month ("May 1826" asks for the month)."""
     lowered = query.lower()
-    words = set(_WORD.findall(lowered))
-    m = re.fullmatch(r"(\d{4})-(\d{2})", key)
-    if m is not None and 1 <= int(m.group(2)) <= 12:
-        return key in lowered or (m.group(1) in words and MONTH_NAMES[int(m.group(2)) - 1].lower() in words)
-    # A year is named by itself, not as the year of a month ("May 1826" asks for the month).
-    months = {name.lower() for name in MONTH_NAMES}
-    return bool(re.fullmatch(r"\d{4}", key)) and key in words and not months & words
+    words = _WORD.findall(lowered)
+    keys = [f"{y}-{int(m):02d}" for y, m in _ISO_KEY.findall(lowered) + _CJK_MONTH.findall(lowered)]
+    years = [w for w in words if re.fullmatch(r"\d{4}", w)]
+    months = [i for i, name in enumerate(MONTH_NAMES, 1) if name.lower() in words]
+    keys += [f"{y}-{m:02d}" for y in years for m in months]
+    keys = [k for k in dict.fromkeys(keys) if 1 <= int(k[5:]) <= 12]
+    if not keys:
+        keys = list(dict.fromkeys(years + _CJK_YEAR.findall(lowered)))
+    return keys
+
+
+def period_named(query: str, key: str) -> bool:
+    """Whether ``query`` names the month or year ``key`` (:func:`periods_named`): its words are then what
+    the period's digest is about, not what an entry that mentions the date holds."""
+    return key in periods_named(query)
 
 
 def digests_dir(relpaths: Iterable[str]) -> str:

@@ -411,6 +411,9 @@ def test_a_query_naming_a_month_finds_its_digest_before_entries_that_mention_the
     assert search("Halvorsen, lighthouse keeper, Svolvær")[0] == "2025-12-16.md"  # no month asked for
     # A month of a single entry: its digest nearly copies the entry, and still answers for the month.
     assert search("what happened in January 2026?")[0] == "digests/2026/2026-01.md"
+    # A month named by its number, as a Chinese or Japanese journal keeper writes it, or as an ISO month.
+    for query in ("2025-12", "2025年12月", "2025年12月发生了什么", "2025年12月の出来事"):
+        assert search(query)[0] == "digests/2025/2025-12.md", (query, search(query))
 
 
 def test_new_budgets_redo_every_digest_and_the_index_page_with_no_file_changed(corpus: Path, tmp_path: Path) -> None:

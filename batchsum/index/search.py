@@ -52,8 +52,8 @@ from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
 from batchsum.index.state import completeness
-from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.periods import digest_folder, folder_of, period_named
+from batchsum.model import CONTENT_TYPES, doc_id_of, node_id
+from batchsum.periods import DIGESTS_DIR, DIGESTS_DIR_ALT, Period, digest_folder, folder_of, period_named, periods_named
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -450,14 +450,15 @@ def _digests_after_their_entries(
     much of the query (coverage). The entry is where the words were written; MMR then drops the copy. A query
     that names the digest's period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the
     period: the digest ranks just above the best entry, of its period or another (a June entry that mentions May
-    answers less than May's own digest), and above the digests it nearly copies (a month of a single entry; the
-    year of a single month), so MMR keeps it and drops those copies."""
+    answers less than May's own digest), above the digests of periods not asked for, and above the digests it
+    nearly copies (a month of a single entry; the year of a single month), so MMR keeps it and drops those
+    copies."""
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
-    if not period or not entries:
+    if not period:
         return ranked
     out = ranked.copy()
-    sims = np.einsum("id,jd->ij", matrix[period], matrix[entries])
+    sims = np.einsum("id,jd->ij", matrix[period], matrix[entries]) if entries else np.zeros((len(period), 0))
     digest_sims = np.einsum("id,jd->ij", matrix[period], matrix[period])
     for row, i in enumerate(period):
         path = str(metadata[i].get("source_path", ""))
@@ -478,11 +479,33 @@ def _digests_after_their_entries(
         elif named:
             # The period is what was asked for: its digest leads, scored by the best entry that matches
             # (as a document is scored by its best passage: MaxP, Dai & Callan 2019).
-            copies = [j for c, j in enumerate(period) if j != i and digest_sims[row, c] >= DUPLICATE_SIM]
-            rivals = [float(ranked[j]) for j in entries + copies]
+            # It also outranks the digests of periods not asked for (a one-entry month's short digest
+            # holding "2024" as often), and those it nearly copies.
+            others = [
+                j
+                for c, j in enumerate(period)
+                if j != i
+                and (
+                    digest_sims[row, c] >= DUPLICATE_SIM
+                    or not period_named(query, Path(str(metadata[j].get("source_path", ""))).stem)
+                )
+            ]
+            rivals = [float(ranked[j]) for j in entries + others]
             if rivals:
                 out[i] = max(out[i], max(rivals) + 1e-4)
     return out
+
+
+def _named_digests(query: str, filt: LexFilter) -> list[str]:
+    """The node ids of the digests of the periods ``query`` names (in either digests folder), when the
+    filters admit period digests."""
+    if filt.level not in (None, "period") or filt.content_type or filt.since_ts is not None or filt.sources:
+        return []
+    return [
+        node_id(Period("month" if len(key) == 7 else "year", key).path(folder), 4, None)
+        for key in periods_named(query)
+        for folder in (DIGESTS_DIR, DIGESTS_DIR_ALT)
+    ]
 
 
 def _of_period(md: dict[str, Any], span: str) -> bool:
@@ -528,7 +551,8 @@ def _search(
     cands = dense.nearest(qvec, k * CANDIDATES_PER_LEVEL, filt)
     dense_docs = {doc_id_of(i) for i in cands}
     lex = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
-    ids = list(dict.fromkeys([*cands, *lex.candidates]))
+    asked = _named_digests(q, filt)
+    ids = list(dict.fromkeys([*cands, *lex.candidates, *asked]))
     if not ids:
         return []
 
@@ -562,6 +586,12 @@ def _search(
         lexical = lex.reference > 0
         relevance = relevance_of(cosine, coverage if lexical else None, evidence)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
+    # A period the query names ("2024-04", "2024年4月発生了什么") is what was asked for: its digest answers
+    # at least as well as any candidate (and outranks them: `_digests_after_their_entries`), though a short
+    # digest of another month may hold more of the query's words.
+    named = [n for n, i in enumerate(ids) if i in asked]
+    if named:
+        relevance[named] = np.maximum(relevance[named], float(relevance.max()))
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
