@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.backends.budget import TOKENS_PER_WORD, output_budget
+from batchsum.backends.budget import TOKENS_PER_WORD, output_budget, tokens_per_word
 from batchsum.backends.registry import make_backends
 from batchsum.digest_pages import day_labelled, digest_body, final_link, links_block, opens_with_day, relative_link
 from batchsum.digest_state import (
@@ -154,7 +154,7 @@ def digest_request(
     """The backend request of one period's digest and the key its output is stored under (the run
     sends it; ``plan`` sizes it). ``labels``: an extractive year's month names, one per part (its
     digest is written month by month, :func:`by_month`); ``language``: its files' (:func:`period_language`)."""
-    target = max(1, round(target_words(cfg, period) * TOKENS_PER_WORD))
+    target = max(1, round(target_words(cfg, period) * tokens_per_word(language)))
     max_tokens = output_budget(max(input_tokens, 2), target)
     text = "\n\n".join(parts)
     req = SummaryRequest(
@@ -266,12 +266,20 @@ def signatures(
     sigs: dict[Period, str | None] = {}
     for period, members in groups.items():
         known = all(f.final_key for f in members)
-        inputs = [[f.relpath, f.final_key] for f in members]
+        inputs = [[f.relpath, f.final_key] for f in members] + _rate(period_language(members))
         sigs[period] = _sig(identity, target_words(cfg, period), inputs) if known else None
     for year, months in years.items():
-        parts = [sigs[m] for m in months]
-        sigs[year] = _sig(identity, target_words(cfg, year), parts) if all(parts) else None
+        parts: list[Any] = [sigs[m] for m in months]
+        rate = _rate(period_language(members_of(year, groups, years)))
+        sigs[year] = _sig(identity, target_words(cfg, year), parts + rate) if all(parts) else None
     return sigs
+
+
+def _rate(language: str | None) -> list[Any]:
+    """What a digest in ``language`` also depends on: the tokens its words cost (none for English, whose
+    rate every signature had before languages were budgeted apart)."""
+    rate = tokens_per_word(language)
+    return [] if rate == TOKENS_PER_WORD else [["tokens_per_word", rate]]
 
 
 def is_stale(out: Path, old: DigestState, folder: str, period: Period, sig: str | None) -> bool:

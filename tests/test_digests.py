@@ -755,3 +755,40 @@ def test_a_year_quotes_a_month_of_one_long_sentence_beside_long_months(tmp_path:
     _, year = parse_markdown((out / "digests" / "2026.md").read_text(encoding="utf-8"))
     july = next(p for p in year.split("<!--")[0].split("\n\n") if "July" in p)
     assert "Lofoten" in july and not july.rstrip().endswith("…"), july
+
+
+PLACES_ZH = ["杭州", "苏州", "南京", "绍兴", "宁波", "扬州", "无锡", "嘉兴", "湖州", "温州", "台州", "金华", "常州"]
+PEOPLE_ZH = ["李明", "张华", "王芳", "刘洋", "陈静", "杨帆", "赵磊", "黄丽", "周强", "吴敏", "郑军", "孙悦", "马超"]
+THINGS_ZH = ["茶叶", "旧书", "瓷器", "丝绸", "木雕", "字画", "豆腐", "青菜", "桂花糕", "毛笔", "砚台", "纸伞", "竹篮"]
+DOINGS_ZH = ["修理自行车", "整理书架", "写一封长信", "学做红烧肉", "种两盆兰花", "练习书法", "打扫阁楼", "复习英语"]
+
+
+def zh_entry(d: int) -> str:
+    """A Chinese journal day whose sentences differ from every other day's in several words."""
+    p = [PLACES_ZH[(d + k) % 13] for k in range(4)]
+    who = [PEOPLE_ZH[(d * 5 + k) % 13] for k in range(4)]
+    thing = [THINGS_ZH[(d * 7 + k) % 13] for k in range(4)]
+    return (
+        f"早上{who[0]}打电话来，说他在{p[0]}买到了很好的{thing[0]}，价钱是{d + 20}块。"
+        f"上午我去{p[1]}的老街走了一圈，看见{d + 3}家卖{thing[1]}的小店，和店主聊了很久。"
+        f"中午和{who[1]}在{p[2]}吃面，他说下个月要{DOINGS_ZH[d % 8]}，问我愿不愿意帮忙。"
+        f"下午在家{DOINGS_ZH[(d + 3) % 8]}，一直做到天黑，觉得很累但是很满足。"
+        f"傍晚{who[2]}送来一包{thing[2]}，说是从{p[3]}带回来的，我留她喝了一杯茶。"
+        f"晚上给{who[3]}写信，讲了今天在{p[1]}看到的{thing[3]}，还有{d % 5 + 2}件想买的东西。\n"
+    )
+
+
+def test_a_chinese_month_digest_fills_its_budget_in_words(tmp_path: Path) -> None:
+    """A digest's budget is in words of its own language: at English's rate of tokens a word, a Chinese
+    month of 300 words came out at about 200 (two characters a word, about three tokens)."""
+    from batchsum.periods import _word_count
+
+    src = tmp_path / "journal"
+    src.mkdir()
+    for d in range(1, 29):
+        (src / f"2024-03-{d:02d}.md").write_text(zh_entry(d), "utf-8")
+    out = tmp_path / "out"
+    run(src, out)
+    _, body = parse_markdown((out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8"))
+    words = _word_count(body.split("<!--")[0])
+    assert 0.75 * 300 <= words <= 1.1 * 300, words

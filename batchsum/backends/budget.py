@@ -25,6 +25,15 @@ OMISSION_MARK = "\n[... {n} tokens omitted ...]\n"
 # the detail stays in the L2/L1 levels below it. English prose averages ~1.3 cl100k tokens a word.
 FINAL_WORDS = 500
 TOKENS_PER_WORD = 1.3
+# The same in other languages, a Chinese or Japanese word counting two characters (as digests count
+# words): cl100k tokens per word of shared/bench/multilingual's prose. A budget in words costs that many
+# tokens in the text's own language; at English's rate a Chinese month digest came out at 200 words of 300.
+TOKENS_PER_WORD_IN = {"de": 1.9, "fr": 1.7, "es": 1.7, "ru": 3.0, "zh": 2.9, "ja": 2.4}
+
+
+def tokens_per_word(language: str | None) -> float:
+    """cl100k tokens per word of text in ``language`` (ISO 639-1; None: English)."""
+    return TOKENS_PER_WORD_IN.get(language or "en", TOKENS_PER_WORD)
 
 # Full-width 。！？ end a sentence with no space after them (Chinese, Japanese).
 _SENTENCE_END = re.compile(r"[.!?…][\"')\]]*(?=\s|$)|[。！？][」』”’）》]*|\n\s*\n")
