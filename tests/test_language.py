@@ -259,7 +259,9 @@ def test_a_query_about_nothing_finds_nothing_in_other_languages(tmp_path: Path) 
     cfg = RunConfig(paths=[], out=out)
     for query in ("量子计算机", "Quantencomputer Aktienkurs"):
         assert search(cfg, query, k=5) == [], query
-    assert search(cfg, "父亲的病", k=3)  # the title's words, in the Chinese text
+    hits = search(cfg, "父亲的病", k=3)  # the title's words, in the Chinese text
+    # Judged by its words alone, a full match scores as a full match does in English (it had stopped at 0.769).
+    assert hits and hits[0].relevance >= 0.95, hits
 
 
 def test_language_option_overrides_detection(tmp_path: Path) -> None:

@@ -403,18 +403,28 @@ def lexical_candidates(
     return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights)
 
 
-def relevance_of(cosine: np.ndarray, coverage: np.ndarray | None, evidence: np.ndarray | None = None) -> np.ndarray:
+def relevance_of(
+    cosine: np.ndarray,
+    coverage: np.ndarray | None,
+    evidence: np.ndarray | None = None,
+    words_only: np.ndarray | None = None,
+) -> np.ndarray:
     """Absolute relevance in 0..1 (see the module docstring).
 
     ``coverage``: the share of the query's weight (idf) that the node's best passage holds; ``evidence``:
     that passage's BM25 over the reference score. Without a lexical channel (None) the calibrated cosine
-    alone."""
+    alone. ``words_only``: nodes the embedder cannot read (another language), judged by their words
+    alone: the meaning's share is left out of their mean, so a full match is 1.0 there too (it had
+    stopped at 0.769, where every exact hit tied)."""
     meaning = np.clip((cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR), 0.0, 1.0)
     if coverage is None:
         return meaning.astype(np.float32)
     strength = np.clip(evidence, 0.0, 1.0) if evidence is not None else np.clip(coverage, 0.0, 1.0)
-    parts = WEIGHT_COVERAGE * np.clip(coverage, 0.0, 1.0) + WEIGHT_COSINE * meaning + WEIGHT_EVIDENCE * strength
-    return (parts / (WEIGHT_COVERAGE + WEIGHT_COSINE + WEIGHT_EVIDENCE)).astype(np.float32)
+    words = WEIGHT_COVERAGE * np.clip(coverage, 0.0, 1.0) + WEIGHT_EVIDENCE * strength
+    both = (words + WEIGHT_COSINE * meaning) / (WEIGHT_COVERAGE + WEIGHT_COSINE + WEIGHT_EVIDENCE)
+    if words_only is None:
+        return both.astype(np.float32)
+    return np.where(words_only, words / (WEIGHT_COVERAGE + WEIGHT_EVIDENCE), both).astype(np.float32)
 
 
 def fused_of(cosine: np.ndarray, bm25_ratio: np.ndarray | None) -> np.ndarray:
@@ -584,7 +594,7 @@ def _search(
         # BM25 over the reference: how strongly the best passage answers (repeated words, a short passage).
         evidence = np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / max(lex.reference, 1e-9)
         lexical = lex.reference > 0
-        relevance = relevance_of(cosine, coverage if lexical else None, evidence)
+        relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
     # A period the query names ("2024-04", "2024年4月発生了什么") is what was asked for: its digest answers
     # at least as well as any candidate (and outranks them: `_digests_after_their_entries`), though a short
