@@ -59,13 +59,13 @@ class Notice:
     """What a run's settings change: the changes and the files they make it summarize again."""
 
     changes: list[Change]
-    redo: int  # files of the folder summarized with other settings than this run's
+    redo: int  # files of the folder planned with other settings than this run's (stored nodes are reused)
     total: int  # files the folder holds
 
     @property
     def message(self) -> str:
         what = ", ".join(dict.fromkeys(str(c) for c in self.changes))
-        return f"settings changed since this folder was built ({what}): {self.redo} of {self.total} files redone"
+        return f"settings changed since this folder was built ({what}): {self.redo} of {self.total} files planned again"
 
 
 def _show(value: Any) -> str:
@@ -167,8 +167,9 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: 
         notice = Notice(found, redo, len(entries))
         if cfg.llm.enabled and redo and not confirmed:
             raise SettingsChanged(
-                f"{cfg.out}: {notice.message.replace(' files redone', ' files would be summarized again')} "
-                f"with {cfg.llm.model} at {cfg.llm.base_url}. Leave the option(s) out to keep the folder's "
+                f"{cfg.out}: {notice.message.replace(' files planned again', ' files would be planned again')} "
+                f"for {cfg.llm.model} at {cfg.llm.base_url} (summaries already stored are reused: `batchsum plan` "
+                "with the same options counts the requests). Leave the option(s) out to keep the folder's "
                 "settings, or add --yes to go ahead (--rebuild: the options given, defaults for the rest)"
             )
     if old != snapshot(cfg):

@@ -68,7 +68,7 @@ def test_an_llm_run_refuses_to_spend_on_changed_settings_without_yes_or_rebuild(
         # A changed level bound with an LLM: refused before any request, with exit code 5.
         code, data, err = _run(str(JOURNAL), "--out", str(out), "--thresholds", "50,400,3000,15000", "--rpm", "0")
         assert code == 5, err
-        assert "--yes" in err and "--rebuild" in err and "would be summarized again" in err
+        assert "--yes" in err and "--rebuild" in err and "would be planned again" in err and "batchsum plan" in err
         assert data["exit_code"] == 5 and server.request_count == calls
         code, data, err = _run(
             str(JOURNAL), "--out", str(out), "--thresholds", "50,400,3000,15000", "--rpm", "0", "--yes"
@@ -80,3 +80,47 @@ def test_an_llm_run_refuses_to_spend_on_changed_settings_without_yes_or_rebuild(
         saved = json.loads((out / ".batchsum" / "settings.json").read_text())["settings"]
         assert saved["content_type"] == "auto" and saved["thresholds.none"] == 100
         assert "api_key" not in json.dumps(saved)
+
+
+def _keys(out: Path) -> dict[str, str]:
+    """Each summary node file's stored key, by its path under ``out``."""
+    keys = {}
+    for path in out.rglob("summaries/L*/*.md"):
+        line = next(ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("node_key:"))
+        keys[str(path.relative_to(out))] = line.split(":", 1)[1].strip()
+    return keys
+
+
+def test_a_new_word_cap_redoes_the_hierarchical_finals_only(tmp_path: Path) -> None:
+    """`--final-words` caps HIERARCHICAL finals: only they are summarized again. It had been part of the
+    extractive summarizer's identity, in every node's key, so a new cap redid every node of every file."""
+    out = tmp_path / "out"
+    assert _run(str(SAMPLE_CORPUS), "--out", str(out))[0] == 0
+    before = _keys(out)
+    code, data, _ = _run(str(SAMPLE_CORPUS), "--out", str(out), "--final-words", "300")
+    assert code == 0 and any("--final-words 500 -> 300" in w for w in data["warnings"]), data["warnings"]
+    after = _keys(out)
+    final = "logbook/harbor-logbook-2025-2026.md/summaries/L3/final.md"
+    assert after[final] != before[final]
+    assert {p: k for p, k in after.items() if p != final} == {p: k for p, k in before.items() if p != final}
+    words = len((out / final).read_text(encoding="utf-8").split("---", 2)[2].split("<!--")[0].split())
+    assert words <= 300
+
+
+def test_a_new_word_cap_reaches_an_llms_hierarchical_final(tmp_path: Path, fake_llm: FakeLLMServer) -> None:
+    """With an LLM the cap is in the final's target: another cap plans every file again (confirmed with
+    --yes), the logbook's final gets a new key, and every other node comes from the node store. (Its
+    request here is the same as before, the fake server's summaries being short, so the response cache
+    answers it.)"""
+    fake_llm.configure(any_model=True)
+    llm = ["--base-url", fake_llm.base_url, "--model", "m", "--rpm", "0"]
+    out = tmp_path / "out"
+    assert _run(str(SAMPLE_CORPUS), "--out", str(out), *llm)[0] == 0
+    before, calls = _keys(out), fake_llm.request_count
+    code, _, err = _run(str(SAMPLE_CORPUS), "--out", str(out), "--final-words", "300", "--rpm", "0", "--yes")
+    assert code == 0, err
+    after = _keys(out)
+    final = "logbook/harbor-logbook-2025-2026.md/summaries/L3/final.md"
+    assert after[final] != before[final]
+    assert {p: k for p, k in after.items() if p != final} == {p: k for p, k in before.items() if p != final}
+    assert fake_llm.request_count - calls <= 1

@@ -35,6 +35,7 @@ def tokens_per_word(language: str | None) -> float:
     """cl100k tokens per word of text in ``language`` (ISO 639-1; None: English)."""
     return TOKENS_PER_WORD_IN.get(language or "en", TOKENS_PER_WORD)
 
+
 # Full-width 。！？ end a sentence with no space after them (Chinese, Japanese).
 _SENTENCE_END = re.compile(r"[.!?…][\"')\]]*(?=\s|$)|[。！？][」』”’）》]*|\n\s*\n")
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 # Bump when the same input would give a different extractive summary. It is part of every node key
 # and of the run's signature, so the next run after an upgrade redoes every tree once instead of
 # keeping summaries the new version would not write.
-EXTRACTIVE_VERSION = 24
+EXTRACTIVE_VERSION = 25
 
 
-def extractive_identity(final_words: int) -> str:
-    """The algorithm's version and the final's word cap (0: no cap), the two that shape its output."""
-    return f"v{EXTRACTIVE_VERSION};final_words={final_words}"
+def extractive_identity() -> str:
+    """The algorithm's version. The final's word cap shapes HIERARCHICAL finals only, so it is part of
+    their keys (:func:`batchsum.engine.nodes.output_key`), not of every node's."""
+    return f"v{EXTRACTIVE_VERSION}"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum.backends.budget import FINAL_WORDS
 from batchsum.backends.identity import extractive_identity
 from batchsum.model import level_and_index_of
 from batchsum.state import ManifestEntry, node_key
@@ -25,9 +26,9 @@ NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate s
 
 def backend_identity(cfg: RunConfig) -> tuple[str, str | None]:
     """(backend name, what shapes its outputs) of a run with ``cfg``: part of every node key and of the
-    run's signature. For an LLM that is its model; for the extractive summarizer, its version and cap."""
+    run's signature. For an LLM that is its model; for the extractive summarizer, its version."""
     kind = cfg.backend_kind
-    return kind, cfg.llm.model if kind == "llm" else extractive_identity(cfg.final_words or 0)
+    return kind, cfg.llm.model if kind == "llm" else extractive_identity()
 
 
 def config_signature(cfg: RunConfig) -> str:
@@ -47,6 +48,9 @@ def config_signature(cfg: RunConfig) -> str:
         cfg.keep_short,
         # Only when on, so turning redaction on re-reads every file but default signatures stay as they were.
         *(["redact"] if cfg.redact_secrets else []),
+        # The same for the final's word cap: another cap plans every file again, and only the HIERARCHICAL
+        # finals it shapes get new keys.
+        *([f"final_words={cfg.final_words}"] if cfg.final_words != FINAL_WORDS else []),
     )[:16]
 
 

@@ -74,7 +74,7 @@ class RunDriver:
         self._unbuilt: dict[str, int] = {}  # per file, its chunks whose request is not built yet
 
     def job(self, plan: FilePlan, node: PlannedNode, children: list[NodeResult], height: int) -> NodeJob:
-        job = make_job(self.identity, self.cfg.llm, plan, node, children, height)
+        job = make_job(self.identity, self.cfg.llm, plan, node, children, height, self.cfg.final_words)
         healing = self.heal.get(plan.doc.relpath)
         if healing is not None and all(c.reused for c in children):
             recorded = healing.node_keys.get(node.node_id)

@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from batchsum.backends.budget import FINAL_WORDS
 from batchsum.engine.changes import NODE_FORMAT
-from batchsum.model import SummaryRequest
+from batchsum.model import SummaryLevel, SummaryRequest
 from batchsum.planning import leaf_max_tokens
 from batchsum.state import node_key
 
@@ -50,10 +51,13 @@ def output_key(
     facets: bool,
     language: str | None = None,
     context_chars: int = 0,
+    final_words: int | None = None,
 ) -> str:
     """Hash of everything that determines a node's output. Leaves the chunk count out on purpose:
     appending a chunk must not invalidate the summaries of the chunks before it. A chunk's overlap
-    (``context_chars``) shapes the extractive summarizer's output only: an LLM's keys stay as they were."""
+    (``context_chars``) and the word cap of a HIERARCHICAL final (``final_words``, given for that node
+    only) shape the extractive summarizer's output only: an LLM's keys stay as they were (its final's
+    cap is in its target)."""
     name, model = identity
     return node_key(
         NODE_FORMAT,
@@ -70,6 +74,7 @@ def output_key(
         # English is the default every key had before languages were told apart: its keys stay valid.
         *([language] if language and language != "en" else []),
         *([f"context={context_chars}"] if context_chars and name == "extractive" else []),
+        *([f"final_words={final_words}"] if final_words is not None and name == "extractive" else []),
     )
 
 
@@ -95,8 +100,10 @@ def make_job(
     node: PlannedNode,
     children: list[NodeResult],
     height: int,
+    final_words: int = FINAL_WORDS,
 ) -> NodeJob:
-    """The job of ``node`` once its children (in ``node.inputs`` order) are finished."""
+    """The job of ``node`` once its children (in ``node.inputs`` order) are finished; ``final_words``:
+    the run's word cap of a HIERARCHICAL final."""
     if node.kind == "source":
         raise ValueError(f"{node.node_id}: a file kept whole is not summarized")
     doc = plan.doc
@@ -141,5 +148,8 @@ def make_job(
         language=doc.language,
         context_chars=context,
     )
-    key = output_key(identity, node, kind, doc.content_type, text, max_tokens, prior, facets, doc.language, context)
+    capped = final_words if plan.level is SummaryLevel.HIERARCHICAL and node.level == 3 else None
+    key = output_key(
+        identity, node, kind, doc.content_type, text, max_tokens, prior, facets, doc.language, context, capped
+    )
     return NodeJob(node, request, key)

@@ -119,6 +119,10 @@ def _attach_prior(plan: FilePlan, entry: ManifestEntry | None, driver: RunDriver
         return  # the same relpath under another folder given: another source's summary
     if plan.level is SummaryLevel.BRIEF:
         return
+    if entry.sha256 == plan.doc.sha256:
+        # The same text planned again because a setting changed: nothing new to build on the old final,
+        # and its stored nodes (keyed without a prior) are reused rather than summarized again.
+        return
     depth = entry.depth + 1
     if depth > driver.cfg.max_chain_depth:
         driver.progress.event("chain_reset", relpath=plan.doc.relpath, depth=entry.depth)

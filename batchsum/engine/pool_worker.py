@@ -85,7 +85,7 @@ def prepare(ref: SourceRef, same_sha: str | None) -> tuple[Prepared, Ahead | Non
     if plan is None or len(plan.nodes) != 1 or plan.nodes[0].kind == "source":
         return prepared, None
     # The request the run will make unless it builds on a previous final (then this one is unused).
-    request = make_job(backend_identity(_cfg), _cfg.llm, plan, plan.nodes[0], [], 1).request
+    request = make_job(backend_identity(_cfg), _cfg.llm, plan, plan.nodes[0], [], 1, _cfg.final_words).request
     return prepared, (request, _backend.summarize_now(request))
 
 

@@ -125,7 +125,7 @@ def _walk(
         children = [done[c] for c in node.inputs]
         known = [c for c in children if c is not None]
         if len(known) == len(children):
-            job = make_job(identity, cfg.llm, plan, node, known, height[node.node_id])
+            job = make_job(identity, cfg.llm, plan, node, known, height[node.node_id], cfg.final_words)
             stored = state.get_node(job.key) if len(plan.nodes) > 1 else None
             if stored is not None:
                 count = tokenizer.count(stored.text)  # as the run counts it: part of the parent's key
@@ -137,7 +137,7 @@ def _walk(
                 c or NodeResult(plan_node, SummaryOutput(text="-", backend=""), "", 0, plan_node.target_tokens, False)
                 for c, plan_node in zip(children, _nodes(plan, node.inputs), strict=True)
             ]
-            job = make_job(identity, cfg.llm, plan, node, stand_in, height[node.node_id])
+            job = make_job(identity, cfg.llm, plan, node, stand_in, height[node.node_id], cfg.final_words)
             estimated = sum(c.output_tokens for c, known in zip(stand_in, children, strict=True) if known is None)
         done[node.node_id] = None
         summary.est_output_tokens += node.target_tokens
