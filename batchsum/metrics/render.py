@@ -102,6 +102,10 @@ def _overview(report: Report, out: list[Section]) -> None:
     """The run (or runs) at a glance: source, status, files, tokens and cost."""
     runs = report.runs
     overview: list[list[str]] = [["source", report.source]]
+    if not runs:
+        overview.append(["runs", "none yet: the store holds `batchsum eval` results only"])
+        out.append(Section("Overview", ["", ""], overview, "ll"))
+        return
     if len(runs) == 1:
         r = runs[0]
         overview += [
@@ -416,6 +420,9 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
     """The report's tables, in display order."""
     out: list[Section] = []
     _overview(report, out)
+    if not report.runs:  # evaluation results only: no run's tables to show
+        _evals(report, out)
+        return out
     _level(report, out)
     _periods(report, out)
     _type(report, out)

@@ -82,14 +82,19 @@ def _type_key(ctype: str | None) -> int:
 
 
 def select_runs(con: Any, run: str | None, last: int | None) -> list[str]:
-    """Run ids chosen by ``--run`` (exact id or unique prefix) or ``--last N`` (default: the latest)."""
+    """Run ids chosen by ``--run`` (exact id or unique prefix) or ``--last N`` (default: the latest);
+    none when the store holds evaluation results but no run."""
     con.execute(
         "CREATE OR REPLACE TEMP TABLE run_order AS SELECT run_id, started_at, "
         "row_number() OVER (ORDER BY started_at, recorded_at NULLS FIRST, run_id) AS seq FROM runs"
     )
     all_ids = [r[0] for r in con.execute("SELECT run_id FROM run_order ORDER BY seq").fetchall()]
     if not all_ids:
-        raise MetricsError("the metrics store holds no completed run yet")
+        # `batchsum eval` records its results without a run: they alone still make a report.
+        has_evals = con.execute("SELECT count(*) FROM evals").fetchone()[0] > 0
+        if run is not None or not has_evals:
+            raise MetricsError("the metrics store holds no completed run yet")
+        return []
     if run is not None:
         if run in all_ids:
             return [run]
@@ -451,5 +456,6 @@ def build_report(
     """Open the metrics of ``out`` read-only and compute the report."""
     with open_metrics(out, metrics_db) as source:
         report = build_report_from(source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k)
-    report.periods = period_stats(out)
+    if report.runs:  # an eval's own digests are not the folder's: with no run, no digest table
+        report.periods = period_stats(out)
     return report
