@@ -18,12 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from batchsum.backends.budget import FINAL_WORDS, final_cap
-from batchsum.digest_state import period_stats
+from batchsum.config import STATE_DIR
+from batchsum.digest_state import STATE_NAME, PeriodState, digest_text, load_state
 from batchsum.errors import ConfigError, MetricsError
 from batchsum.metrics.parquet import sql_literal
 from batchsum.metrics.privacy import scrub_optional
 from batchsum.metrics.reader import MetricsSource, open_metrics
 from batchsum.model import CONTENT_TYPES, TARGET_RATIO, SummaryLevel
+from batchsum.periods import PERIOD_KINDS
+from batchsum.periods import _word_count as digest_words  # the one the digests budget with: no second count to drift
 from batchsum.planning import MIN_TARGET
 
 FALLBACK_BACKEND = "extractive (fallback)"
@@ -371,6 +374,48 @@ def _evals(con: Any) -> tuple[str | None, list[dict[str, Any]]]:
     return latest[0], rows
 
 
+def _period_words(out: Path, period: PeriodState) -> int:
+    """A digest's length in words as its budget counts them (a Chinese or Japanese word is two
+    characters); the digest state's own count splits at whitespace, so it is read from the digest."""
+    path = out / period.path
+    if not path.is_file():  # removed since the run: the state's count is all there is
+        return period.words
+    return digest_words(digest_text(path))
+
+
+def _period_stats(out: Path) -> list[dict[str, Any]]:
+    """Per kind of period (month, year, folder): how many digests, their files, tokens and words against
+    their word budget (``vs_budget``: mean words / budget), from the output's digest state."""
+    state = load_state(out / STATE_DIR / STATE_NAME)
+    rows: list[dict[str, Any]] = []
+    for kind in PERIOD_KINDS:
+        ps = [p for pid, p in state.periods.items() if pid.startswith(kind + ":")]
+        if not ps:
+            continue
+        words = sorted(_period_words(out, p) for p in ps)
+        budget = max(p.target_words for p in ps)
+        tokens_in = sum(p.input_tokens for p in ps)
+        tokens_out = sum(p.output_tokens for p in ps)
+        mean = sum(words) / len(words)
+        rows.append(
+            {
+                "period": kind,
+                "digests": len(ps),
+                "files": sum(p.files for p in ps),
+                "tokens_in": tokens_in,
+                "tokens_out": tokens_out,
+                "ratio_overall": tokens_out / tokens_in if tokens_in else None,
+                "words_mean": round(mean, 1),
+                "words_min": words[0],
+                "words_max": words[-1],
+                "budget_words": budget,
+                "vs_budget": round(mean / budget, 3) if budget else None,
+                "empty": sum(1 for w in words if w == 0),
+            }
+        )
+    return rows
+
+
 def build_report_from(
     source: MetricsSource,
     *,
@@ -457,5 +502,5 @@ def build_report(
     with open_metrics(out, metrics_db) as source:
         report = build_report_from(source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k)
     if report.runs:  # an eval's own digests are not the folder's: with no run, no digest table
-        report.periods = period_stats(out)
+        report.periods = _period_stats(out)
     return report
