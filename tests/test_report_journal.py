@@ -62,3 +62,12 @@ def test_chinese_digests_count_words_as_their_budget_does(journal: Path) -> None
     assert han > 4 * spaced
     assert han // 2 <= month["words_max"] <= han // 2 + spaced
     assert month["vs_budget"] == pytest.approx(month["words_mean"] / month["budget_words"], abs=1e-3)
+
+
+def test_type_filter_leaves_out_the_period_digests(journal: Path) -> None:
+    # A digest covers its month's files whatever their type: its figures are no one type's.
+    assert report_json(journal)["periods"]
+    for ctype in ("journal", "conversation"):
+        assert report_json(journal, "--type", ctype)["periods"] == []
+    table = CliRunner().invoke(main, ["report", "--out", str(journal), "--type", "journal"]).stdout
+    assert "Compression by level" in table and "Period digests" not in table

@@ -501,6 +501,8 @@ def build_report(
     """Open the metrics of ``out`` read-only and compute the report."""
     with open_metrics(out, metrics_db) as source:
         report = build_report_from(source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k)
-    if report.runs:  # an eval's own digests are not the folder's: with no run, no digest table
+    # A digest covers a month's or a folder's files whatever their type, so --type leaves the table out;
+    # an eval's own digests are not the folder's, so with no run there is none either.
+    if report.runs and content_type is None:
         report.periods = _period_stats(out)
     return report
