@@ -71,3 +71,12 @@ def test_type_filter_leaves_out_the_period_digests(journal: Path) -> None:
         assert report_json(journal, "--type", ctype)["periods"] == []
     table = CliRunner().invoke(main, ["report", "--out", str(journal), "--type", "journal"]).stdout
     assert "Compression by level" in table and "Period digests" not in table
+
+
+def test_a_library_run_shows_no_blank_command_line(journal: Path) -> None:
+    (run,) = report_json(journal)["runs"]
+    assert run["command"] == ""  # batchsum.run has no command line to record
+    for fmt in ("table", "md"):
+        res = CliRunner().invoke(main, ["report", "--out", str(journal), "--format", fmt])
+        overview = res.stdout.split("Compression by level")[0]
+        assert "wall time" in overview and "command" not in overview, fmt

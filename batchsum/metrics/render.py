@@ -113,9 +113,10 @@ def _overview(report: Report, out: list[Section]) -> None:
             ["started / finished", f"{r['started_at']} / {r['finished_at'] or '-'}"],
             ["status", str(r["status"])],
             ["backend", f"{r['backend']}" + (f" ({r['model']})" if r.get("model") else "")],
-            ["command", scrub_secrets(r["command"] or "")],
-            ["wall time", fmt_ms(r["wall_ms"])],
         ]
+        if r["command"]:  # a run made through the library (batchsum.run) has no command line
+            overview.append(["command", scrub_secrets(r["command"])])
+        overview.append(["wall time", fmt_ms(r["wall_ms"])])
     else:
         overview += [
             ["runs", f"{len(runs)}: {runs[0]['run_id']} … {runs[-1]['run_id']}"],
