@@ -25,6 +25,7 @@ from batchsum.metrics import open_store
 from batchsum.model import TARGET_RATIO, FileRecord, NodeRecord, RunRecord, SummaryLevel
 from batchsum.tree import iter_tree
 from tests.conftest import SAMPLE_CORPUS
+from tests.test_eval_cli import _fixture as eval_fixture
 from tests.test_metrics_store import BEARER, SECRET, file_digest, make_run
 
 RUN_A = "20240101T000000Z-aaaaaa"
@@ -620,3 +621,24 @@ def test_files_a_run_skipped_are_listed_with_their_reason(tmp_path: Path) -> Non
     assert data["failures"] == []
     table = cli("report", "--out", str(out)).stdout
     assert "Skipped files (1)" in table and "photo.txt" in table.split("Skipped files (1)")[1]
+
+
+def test_a_store_of_evaluations_only_reports_the_latest_evaluation(tmp_path: Path) -> None:
+    docs, refs = eval_fixture(tmp_path)
+    out = tmp_path / "eval-out"
+    ran = cli("eval", str(docs), str(refs), "--out", str(out), "--budget", "ref", "--quiet")
+    assert ran.exit_code == 0, ran.output
+    res = cli("report", "--out", str(out))
+    assert res.exit_code == 0, res.output
+    assert "none yet: the store holds `batchsum eval` results only" in res.stdout
+    latest = res.stdout.split("Latest evaluation (")[1]
+    assert "batchsum" in latest and "ref" in latest
+    data = report_json(out)
+    assert data["runs"] == [] and data["trend"] == [] and data["periods"] == []
+    assert {e["method"] for e in data["evals"]} == {"batchsum"} and data["evals"][0]["docs"] == 3
+    html = tmp_path / "r.html"
+    assert cli("report", "--out", str(out), "--html", str(html), "--format", "md").exit_code == 0
+    assert "Latest evaluation" in html.read_text()
+    # Without a run, a run cannot be chosen: a clear error, not an empty report.
+    res = cli("report", "--out", str(out), "--run", "2024")
+    assert res.exit_code == 2 and "holds no completed run yet" in res.stderr

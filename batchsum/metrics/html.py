@@ -167,6 +167,8 @@ def _section_html(s: Section) -> str:
 def render_html(report: Report) -> str:
     """One HTML file that opens offline: tables plus ratio histograms, tokens per type and trend charts."""
     secs = sections(report, trend_rows=None, path_width=90)
+    if not report.runs:  # evaluation results only: no run to chart
+        return _page(["<h1>batchsum report</h1>", f'<p class="sub">{_e(report.source)}</p>', *map(_section_html, secs)])
     charts = []
     for level, hist in report.histograms.items():
         target = next((g["target"] for g in report.by_level if g["level"] == level), None)
@@ -201,6 +203,10 @@ def render_html(report: Report) -> str:
         '<div class="charts">' + "".join(f'<div class="chart">{c}</div>' for c in trend_charts) + "</div>",
         *(_section_html(s) for s in secs[1:] if s.title.startswith(_LATE)),
     ]
+    return _page(body)
+
+
+def _page(body: list[str]) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

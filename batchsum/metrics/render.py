@@ -102,6 +102,10 @@ def _overview(report: Report, out: list[Section]) -> None:
     """The run (or runs) at a glance: source, status, files, tokens and cost."""
     runs = report.runs
     overview: list[list[str]] = [["source", report.source]]
+    if not runs:
+        overview.append(["runs", "none yet: the store holds `batchsum eval` results only"])
+        out.append(Section("Overview", ["", ""], overview, "ll"))
+        return
     if len(runs) == 1:
         r = runs[0]
         overview += [
@@ -109,9 +113,10 @@ def _overview(report: Report, out: list[Section]) -> None:
             ["started / finished", f"{r['started_at']} / {r['finished_at'] or '-'}"],
             ["status", str(r["status"])],
             ["backend", f"{r['backend']}" + (f" ({r['model']})" if r.get("model") else "")],
-            ["command", scrub_secrets(r["command"] or "")],
-            ["wall time", fmt_ms(r["wall_ms"])],
         ]
+        if r["command"]:  # a run made through the library (batchsum.run) has no command line
+            overview.append(["command", scrub_secrets(r["command"])])
+        overview.append(["wall time", fmt_ms(r["wall_ms"])])
     else:
         overview += [
             ["runs", f"{len(runs)}: {runs[0]['run_id']} … {runs[-1]['run_id']}"],
@@ -416,6 +421,9 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
     """The report's tables, in display order."""
     out: list[Section] = []
     _overview(report, out)
+    if not report.runs:  # evaluation results only: no run's tables to show
+        _evals(report, out)
+        return out
     _level(report, out)
     _periods(report, out)
     _type(report, out)

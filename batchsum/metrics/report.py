@@ -18,12 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from batchsum.backends.budget import FINAL_WORDS, final_cap
-from batchsum.digest_state import period_stats
+from batchsum.config import STATE_DIR
+from batchsum.digest_state import STATE_NAME, PeriodState, digest_text, load_state
 from batchsum.errors import ConfigError, MetricsError
 from batchsum.metrics.parquet import sql_literal
 from batchsum.metrics.privacy import scrub_optional
 from batchsum.metrics.reader import MetricsSource, open_metrics
 from batchsum.model import CONTENT_TYPES, TARGET_RATIO, SummaryLevel
+from batchsum.periods import PERIOD_KINDS
+from batchsum.periods import _word_count as digest_words  # the one the digests budget with: no second count to drift
 from batchsum.planning import MIN_TARGET
 
 FALLBACK_BACKEND = "extractive (fallback)"
@@ -82,14 +85,19 @@ def _type_key(ctype: str | None) -> int:
 
 
 def select_runs(con: Any, run: str | None, last: int | None) -> list[str]:
-    """Run ids chosen by ``--run`` (exact id or unique prefix) or ``--last N`` (default: the latest)."""
+    """Run ids chosen by ``--run`` (exact id or unique prefix) or ``--last N`` (default: the latest);
+    none when the store holds evaluation results but no run."""
     con.execute(
         "CREATE OR REPLACE TEMP TABLE run_order AS SELECT run_id, started_at, "
         "row_number() OVER (ORDER BY started_at, recorded_at NULLS FIRST, run_id) AS seq FROM runs"
     )
     all_ids = [r[0] for r in con.execute("SELECT run_id FROM run_order ORDER BY seq").fetchall()]
     if not all_ids:
-        raise MetricsError("the metrics store holds no completed run yet")
+        # `batchsum eval` records its results without a run: they alone still make a report.
+        has_evals = con.execute("SELECT count(*) FROM evals").fetchone()[0] > 0
+        if run is not None or not has_evals:
+            raise MetricsError("the metrics store holds no completed run yet")
+        return []
     if run is not None:
         if run in all_ids:
             return [run]
@@ -366,6 +374,48 @@ def _evals(con: Any) -> tuple[str | None, list[dict[str, Any]]]:
     return latest[0], rows
 
 
+def _period_words(out: Path, period: PeriodState) -> int:
+    """A digest's length in words as its budget counts them (a Chinese or Japanese word is two
+    characters); the digest state's own count splits at whitespace, so it is read from the digest."""
+    path = out / period.path
+    if not path.is_file():  # removed since the run: the state's count is all there is
+        return period.words
+    return digest_words(digest_text(path))
+
+
+def _period_stats(out: Path) -> list[dict[str, Any]]:
+    """Per kind of period (month, year, folder): how many digests, their files, tokens and words against
+    their word budget (``vs_budget``: mean words / budget), from the output's digest state."""
+    state = load_state(out / STATE_DIR / STATE_NAME)
+    rows: list[dict[str, Any]] = []
+    for kind in PERIOD_KINDS:
+        ps = [p for pid, p in state.periods.items() if pid.startswith(kind + ":")]
+        if not ps:
+            continue
+        words = sorted(_period_words(out, p) for p in ps)
+        budget = max(p.target_words for p in ps)
+        tokens_in = sum(p.input_tokens for p in ps)
+        tokens_out = sum(p.output_tokens for p in ps)
+        mean = sum(words) / len(words)
+        rows.append(
+            {
+                "period": kind,
+                "digests": len(ps),
+                "files": sum(p.files for p in ps),
+                "tokens_in": tokens_in,
+                "tokens_out": tokens_out,
+                "ratio_overall": tokens_out / tokens_in if tokens_in else None,
+                "words_mean": round(mean, 1),
+                "words_min": words[0],
+                "words_max": words[-1],
+                "budget_words": budget,
+                "vs_budget": round(mean / budget, 3) if budget else None,
+                "empty": sum(1 for w in words if w == 0),
+            }
+        )
+    return rows
+
+
 def build_report_from(
     source: MetricsSource,
     *,
@@ -451,5 +501,8 @@ def build_report(
     """Open the metrics of ``out`` read-only and compute the report."""
     with open_metrics(out, metrics_db) as source:
         report = build_report_from(source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k)
-    report.periods = period_stats(out)
+    # A digest covers a month's or a folder's files whatever their type, so --type leaves the table out;
+    # an eval's own digests are not the folder's, so with no run there is none either.
+    if report.runs and content_type is None:
+        report.periods = _period_stats(out)
     return report
