@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
+import batchsum
 from batchsum.cli import main
 
 TEXT = (
@@ -71,3 +72,14 @@ def test_plan_previews_a_changed_index_setting(tmp_path: Path) -> None:
     res = _invoke(["plan", str(src), "--out", str(out), "--collection", "notes2", "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["settings_changed"] == ["--collection batchsum -> notes2"]
+
+
+def test_plan_json_lists_unchanged_files_as_the_library_does(tmp_path: Path) -> None:
+    src, out = _corpus(tmp_path)
+    assert _invoke(["run", str(src), "--out", str(out), "--no-index", "--quiet"]).exit_code == 0
+    (src / "journal" / "2026-10-02.md").write_text("# Rings\n\n" + TEXT.replace("Bergen", "Oslo") * 2, "utf-8")
+    d = json.loads(_invoke(["plan", str(src), "--out", str(out), "--json"]).output)
+    assert {k: d[k] for k in ("new", "changed", "unchanged", "deleted")} == {
+        "new": [], "changed": ["journal/2026-10-02.md"], "unchanged": ["journal/2026-10-01.md"], "deleted": []
+    }  # fmt: skip
+    assert d["unchanged"] == batchsum.plan(src, out=out).unchanged

@@ -199,7 +199,7 @@ def plan(ctx: click.Context, **params: Any) -> None:
             "the files they shape are planned again"
         )
     click.echo(
-        f"files: {len(summary.new)} new, {len(summary.changed)} changed, {d['unchanged']} unchanged, "
+        f"files: {len(summary.new)} new, {len(summary.changed)} changed, {len(summary.unchanged)} unchanged, "
         f"{len(summary.deleted)} deleted, {len(summary.problems)} unreadable"
     )
     if summary.levels:
