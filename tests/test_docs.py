@@ -143,3 +143,18 @@ def test_closing_line_examples_match_a_real_run(tmp_path: Path) -> None:
     shape = lambda line: re.sub(r"[\d.,]+", "N", line.strip())  # noqa: E731 - numbers vary, the layout must not
     for example in examples:
         assert example is not None and shape(res.stdout.splitlines()[-1]) == shape(example.group(1))
+
+
+def test_run_page_table_lists_every_option_of_run() -> None:
+    """docs/run.md's table is where `run`'s options are looked up: none is left to other pages alone."""
+    page = PAGES["run.md"]
+    table = page[page.index("## Options of `batchsum run`") : page.index("Without `--json`")]
+    cmd = main.get_command(click.Context(main), "run")
+    assert cmd is not None
+    missing = [
+        opt
+        for p in cmd.params
+        for opt in p.opts + p.secondary_opts
+        if opt.startswith("--") and opt != "--help" and not re.search(re.escape(opt) + r"(?![\w-])", table)
+    ]
+    assert not missing, f"docs/run.md's options table lacks {missing}"
