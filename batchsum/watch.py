@@ -161,9 +161,7 @@ class Watcher:
                 continue
             if not changes:
                 continue  # a timeout: only there to check for a stop request
-            names = sorted({os.path.relpath(p) for _, p in changes})
-            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-            self.report(f"{len(names)} changed: {shown}")
+            self.report(describe_changes(changes))
             self.run_once()
 
     def start_thread(self) -> Watcher:
@@ -187,6 +185,24 @@ class Watcher:
     @property
     def stopping(self) -> bool:
         return self._stop.is_set()
+
+
+def describe_changes(changes: set[tuple[Any, str]]) -> str:
+    """One line for a burst of watchfiles changes: ``1 changed: a.md; 1 deleted: b.md``. A path is
+    deleted when it had a deletion and is gone now: an editor that saves by replacing the file deletes
+    and re-creates it in one burst, which is a change."""
+    from watchfiles import Change
+
+    deleted = {p for c, p in changes if c == Change.deleted and not os.path.lexists(p)}
+    parts: list[str] = []
+    for label, paths in (("changed", {p for _, p in changes} - deleted), ("deleted", deleted)):
+        if paths:
+            parts.append(f"{len(paths)} {label}: {_shown(sorted(os.path.relpath(p) for p in paths))}")
+    return "; ".join(parts)
+
+
+def _shown(names: list[str]) -> str:
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
 
 def now() -> str:

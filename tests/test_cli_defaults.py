@@ -99,3 +99,22 @@ def test_either_side_of_a_flag_pair_reads_its_own_way(cwd: Path, key: str, kept:
     (cwd / "src" / "note.md").write_text("A short note about the ferry.\n")
     assert run(["run", str(cwd / "src"), "--out", str(cwd / "out")])[0] == 0
     assert (cwd / "out" / "note.md").exists() is kept
+
+
+def test_index_takes_out_as_an_option_from_env_or_config_or_positionally(cwd: Path) -> None:
+    out = cwd / "summaries"
+    assert run(["run", str(JOURNAL), "--out", str(out), "--quiet"])[0] == 0
+    (cwd / "batchsum.yaml").write_text(f"out: {out}\n")
+    for args, env in (
+        (["index", "--check"], None),  # the config file's out
+        (["index", "--check"], {"BATCHSUM_OUT": str(out)}),
+        (["index", "--out", str(out), "--check"], None),
+        (["index", "-o", str(out), "--check"], {"BATCHSUM_OUT": str(cwd / "elsewhere")}),
+        (["index", str(out), "--check"], {"BATCHSUM_OUT": str(cwd / "elsewhere")}),  # OUT beats the env
+        (["index", str(out), "--out", f"{out}/", "--check"], None),  # the same folder twice
+    ):
+        code, text = run(args, env)
+        assert code == 0 and "index OK" in text, (args, text)
+
+    code, text = run(["index", str(out), "--out", str(cwd / "elsewhere"), "--check"])
+    assert code == 2 and "name different folders" in text

@@ -143,3 +143,26 @@ def test_closing_line_examples_match_a_real_run(tmp_path: Path) -> None:
     shape = lambda line: re.sub(r"[\d.,]+", "N", line.strip())  # noqa: E731 - numbers vary, the layout must not
     for example in examples:
         assert example is not None and shape(res.stdout.splitlines()[-1]) == shape(example.group(1))
+    # docs/run.md shows the sample corpus's own numbers and logbook tree: only the seconds vary.
+    untimed = lambda line: line.strip().rpartition("; ")[0]  # noqa: E731
+    assert examples[0] is not None and untimed(examples[0].group(1)) == untimed(res.stdout.splitlines()[-1])
+    summaries = tmp_path / "o" / "logbook" / "harbor-logbook-2025-2026.md" / "summaries"
+    last = {lvl: max((p.stem for p in (summaries / lvl).glob("*.md")), key=lambda n: int(n.rpartition("_")[2]))
+            for lvl in ("L1", "L2")}  # fmt: skip
+    assert f"L1/chunk_0.md ... {last['L1']}.md " in PAGES["run.md"]
+    assert f"L2/group_0.md ... {last['L2']}.md " in PAGES["run.md"]
+
+
+def test_run_page_table_lists_every_option_of_run() -> None:
+    """docs/run.md's table is where `run`'s options are looked up: none is left to other pages alone."""
+    page = PAGES["run.md"]
+    table = page[page.index("## Options of `batchsum run`") : page.index("Without `--json`")]
+    cmd = main.get_command(click.Context(main), "run")
+    assert cmd is not None
+    missing = [
+        opt
+        for p in cmd.params
+        for opt in p.opts + p.secondary_opts
+        if opt.startswith("--") and opt != "--help" and not re.search(re.escape(opt) + r"(?![\w-])", table)
+    ]
+    assert not missing, f"docs/run.md's options table lacks {missing}"

@@ -182,7 +182,7 @@ def test_plan_is_a_dry_run(corpus: Path, tmp_path: Path) -> None:
     with open(corpus / "journal" / "long.md", "a") as fh:
         fh.write("\nAppended.\n")
     d2 = json.loads(CliRunner().invoke(main, ["plan", str(corpus), "--out", str(out), "--json"]).stdout)
-    assert d2["changed"] == ["journal/long.md"] and d2["unchanged"] == 1
+    assert d2["changed"] == ["journal/long.md"] and d2["unchanged"] == ["journal/short.md"]
     assert d2["nodes_already_stored"] >= d2["nodes"] - 5 and d2["settings_changed"] == []
     # A changed setting is why every file would be redone: the plan says so.
     r = CliRunner().invoke(main, ["plan", str(corpus), "--out", str(out), "--final-words", "300"])
@@ -338,3 +338,24 @@ def read_node_text(text: str) -> str:
     from batchsum.tree import parse_markdown
 
     return parse_markdown(text)[1]
+
+
+def test_rolling_summaries_are_for_standard_and_longer_files(tmp_path: Path) -> None:
+    """As docs/run.md says: a changed STANDARD file's final builds on its previous final; a BRIEF one
+    starts fresh from its source (no parent_id), its old final kept in history/ all the same."""
+    corpus = tmp_path / "corpus"
+    (corpus / "journal").mkdir(parents=True)
+    texts = {"standard.md": journal_text(3, 12), "brief.md": journal_text(4, 2)}
+    for name, text in texts.items():
+        (corpus / "journal" / name).write_text(text)
+    out = tmp_path / "out"
+    run_json(corpus, out)
+    for name, text in texts.items():
+        (corpus / "journal" / name).write_text(text + "\nThe lamp in the kitchen was mended by the neighbour.\n")
+    run_json(corpus, out)
+    finals = {n.meta["doc_id"]: n.meta for n in iter_tree(out) if n.meta.get("is_final")}
+    standard, brief = finals["journal/standard.md"], finals["journal/brief.md"]
+    assert (standard["summary_level"], brief["summary_level"]) == ("STANDARD", "BRIEF")
+    assert standard["depth"] == 1 and standard["parent_id"]
+    assert brief["depth"] == 0 and brief["parent_id"] is None
+    assert list((out / "journal" / "brief.md" / "summaries" / "history").glob("*.md"))

@@ -108,6 +108,8 @@ def test_watch_summarizes_new_files_soft_deletes_removed_ones_and_stops_cleanly(
     wait_for(lambda: (out / "c.md" / "summaries" / "L3" / "final.md").is_file())
 
     (src / "b.md").unlink()
+    # The first line to name a deletion is the watcher's own, before the run's: a deletion, not a change.
+    assert w.expect("deleted").endswith(f"1 deleted: {os.path.relpath(src / 'b.md')}")
     wait_for(lambda: not (out / "b.md" / "summaries").exists())
     assert list((out / "b.md" / "deleted").glob("*/summaries/L3/final.md"))
     w.expect("1 deleted")
@@ -150,3 +152,18 @@ def test_a_burst_ends_only_after_the_debounce_without_a_change() -> None:
     # watchfiles yields a group when no change came for `step` ms: that is what --debounce promises.
     assert burst_window(2000) == (2000, MAX_BURST_MS)
     assert burst_window(120_000) == (120_000, 120_000)
+
+
+def test_a_burst_names_deleted_sources_as_deleted(tmp_path: Path) -> None:
+    from watchfiles import Change
+
+    from batchsum.watch import describe_changes
+
+    kept, gone, saved = (tmp_path / n for n in ("kept.md", "gone.md", "saved.md"))
+    kept.write_text("x", encoding="utf-8")
+    saved.write_text("x", encoding="utf-8")  # an editor's save: deleted and written again in one burst
+    changes = {(Change.modified, str(kept)), (Change.deleted, str(gone)),
+               (Change.deleted, str(saved)), (Change.added, str(saved))}  # fmt: skip
+    rel = os.path.relpath
+    assert describe_changes(changes) == f"2 changed: {rel(kept)}, {rel(saved)}; 1 deleted: {rel(gone)}"
+    assert describe_changes({(Change.deleted, str(gone))}) == f"1 deleted: {rel(gone)}"

@@ -43,8 +43,20 @@ def common_options(f: Any) -> Any:
 
 
 def run_options(f: Any) -> Any:
-    """Options of ``run`` only: outputs, locking and logging."""
+    """The schema's options of ``run`` only: outputs, locking and logging."""
     for opt in reversed(_options("run")):
+        f = opt(f)
+    return f
+
+
+def report_options(f: Any) -> Any:
+    """How a run reports itself: --progress, --quiet, --verbose."""
+    opts = [
+        click.option("--progress/--no-progress", default=None, help="Progress bars [default: only on a TTY]."),
+        click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
+        click.option("--verbose", "-v", is_flag=True, help="More log output."),
+    ]
+    for opt in reversed(opts):
         f = opt(f)
     return f
 
@@ -82,10 +94,8 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
 @click.command()
 @common_options
 @run_options
-@click.option("--progress/--no-progress", default=None, help="Progress bars [default: only on a TTY].")
-@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@report_options
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable run summary.")
-@click.option("--verbose", "-v", is_flag=True, help="More log output.")
 @click.pass_context
 @translate_errors
 def run(ctx: click.Context, **params: Any) -> None:
@@ -150,6 +160,8 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> t
 
 @click.command()
 @common_options
+@run_options
+@report_options
 @click.option(
     "--price",
     callback=_price,
@@ -160,9 +172,15 @@ def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> t
 @click.pass_context
 @translate_errors
 def plan(ctx: click.Context, **params: Any) -> None:
-    """Dry run: files new/changed/unchanged/deleted, levels, chunks, LLM calls, tokens and cost — writes nothing."""
+    """Dry run: files new/changed/unchanged/deleted, levels, chunks, LLM calls, tokens and cost — writes nothing.
+
+    Takes every option of `batchsum run`, so a run's command line (a cron line) works as it is and
+    a changed remembered setting (--collection, --embed-model, ...) is previewed. The options that
+    change only how a run executes or reports change nothing here: where it indexes and records
+    metrics, --executor, --processes, --ray-*, --git, --wait, --yes, --facts, --log-file,
+    --log-format, --progress, --quiet and --verbose.
+    """
     setup_logging(quiet=True)
-    params.setdefault("quiet", True)
     price = params.pop("price")
     cfg = build_config(ctx, params)
     cfg.quiet = True
@@ -181,7 +199,7 @@ def plan(ctx: click.Context, **params: Any) -> None:
             "the files they shape are planned again"
         )
     click.echo(
-        f"files: {len(summary.new)} new, {len(summary.changed)} changed, {d['unchanged']} unchanged, "
+        f"files: {len(summary.new)} new, {len(summary.changed)} changed, {len(summary.unchanged)} unchanged, "
         f"{len(summary.deleted)} deleted, {len(summary.problems)} unreadable"
     )
     if summary.levels:

@@ -69,7 +69,7 @@ class PlanSummary:
         return {
             "new": self.new,
             "changed": self.changed,
-            "unchanged": len(self.unchanged),
+            "unchanged": self.unchanged,
             "deleted": self.deleted,
             "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
             "levels": dict(self.levels),
