@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
-from batchsum.config import STATE_DIR
 from batchsum.navigation import PeriodPage, summary_only
 from batchsum.periods import (
     DIGEST_STATE,
@@ -193,36 +192,3 @@ def iter_digests(out: Path) -> Iterator[TreeNode]:
                 continue
             if isinstance(meta, dict) and meta.get("role") == "digest":
                 yield TreeNode(path, meta, body)
-
-
-def period_stats(out: Path) -> list[dict[str, Any]]:
-    """Per kind of period (month, year, folder): how many digests, their files, tokens and words against
-    their word budget (``vs_budget``: mean words / budget), from the output's digest state."""
-    state = load_state(out / STATE_DIR / STATE_NAME)
-    rows: list[dict[str, Any]] = []
-    for kind in PERIOD_KINDS:
-        ps = [p for pid, p in state.periods.items() if pid.startswith(kind + ":")]
-        if not ps:
-            continue
-        words = sorted(p.words for p in ps)
-        budget = max(p.target_words for p in ps)
-        tokens_in = sum(p.input_tokens for p in ps)
-        tokens_out = sum(p.output_tokens for p in ps)
-        mean = sum(words) / len(words)
-        rows.append(
-            {
-                "period": kind,
-                "digests": len(ps),
-                "files": sum(p.files for p in ps),
-                "tokens_in": tokens_in,
-                "tokens_out": tokens_out,
-                "ratio_overall": tokens_out / tokens_in if tokens_in else None,
-                "words_mean": round(mean, 1),
-                "words_min": words[0],
-                "words_max": words[-1],
-                "budget_words": budget,
-                "vs_budget": round(mean / budget, 3) if budget else None,
-                "empty": sum(1 for w in words if w == 0),
-            }
-        )
-    return rows
