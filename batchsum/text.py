@@ -393,11 +393,25 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
             nxt = block[end:].lstrip().lstrip(_OPENERS)
             if token not in _SOFT_ABBREVIATIONS or not nxt[:1].isupper():
                 continue
-        if not _next_starts_sentence(block, end):
+        if not _next_starts_sentence(block, end) or _inside_emphasis(block, start, m.start()):
             continue
         _emit(block, start, end, offset, out)
         start = end
     _emit(block, start, len(block), offset, out)
+
+
+_EMPHASIS_OPEN = re.compile(r"(?:^|(?<=[\s(\"“]))_(?=\w)")
+_EMPHASIS_CLOSE = re.compile(r"(?<=[\w.!?,;:])_(?=\W|$)")
+
+
+def _inside_emphasis(block: str, start: int, pos: int) -> bool:
+    """Whether ``pos`` lies inside an ``_italic_`` span that closes further on: "begun _Nap. Bon._ again"
+    (Napoleon Bonaparte, a title in a Gutenberg text) is one sentence."""
+    before = block[start:pos]
+    if "_" not in before:
+        return False
+    opened = len(_EMPHASIS_OPEN.findall(before)) > len(_EMPHASIS_CLOSE.findall(before))
+    return opened and _EMPHASIS_CLOSE.search(block, pos, pos + 120) is not None
 
 
 def _emit(block: str, start: int, end: int, offset: int, out: list[SentenceSpan]) -> None:

@@ -35,6 +35,19 @@ def test_abbreviations_and_initials_do_not_split() -> None:
     ]
 
 
+def test_a_full_stop_inside_an_italic_span_ends_no_sentence() -> None:
+    assert texts("But I am begun _Nap. Bon._ again, which is always a change. Then more.") == [
+        "But I am begun _Nap. Bon._ again, which is always a change.",
+        "Then more.",
+    ]
+    assert texts("I wrote _Woodstock_. It sold well. The var my_var. Then x_y.") == [
+        "I wrote _Woodstock_.",
+        "It sold well.",
+        "The var my_var.",
+        "Then x_y.",
+    ]
+
+
 def test_titles_of_address_do_not_split() -> None:
     assert len(texts("I have understood that the Messrs. Hay Allan are young men of talent.")) == 1
     assert len(texts("We dined with Mme. Récamier and Mlle. Dupont.")) == 1
