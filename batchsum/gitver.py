@@ -117,6 +117,11 @@ def commit_run(out: Path, *, added: int, changed: int, deleted: int, run_id: str
         if _git(out, "diff", "--cached", "--quiet", check=False).returncode == 0:
             log.info("--git: nothing changed in %s; no commit", out)
             return None
+        if not (added or changed or deleted):
+            # What is staged was written by runs made without --git (or by hand): say so, not "0 changed".
+            staged = _git(out, "diff", "--cached", "--name-only").stdout.split("\n")
+            n = sum(1 for path in staged if path.strip())
+            message = f"batchsum run {run_id}: {n} files written since the last commit (runs without --git)"
         _git(out, "commit", "-q", "-m", message)
         sha = _git(out, "rev-parse", "HEAD").stdout.strip()
     except (_GitError, OSError) as exc:

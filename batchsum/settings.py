@@ -302,7 +302,7 @@ SETTINGS: tuple[Setting, ...] = (
         "int",
         "--final-words",
         "levels.final_words",
-        "Word cap of a HIERARCHICAL final from the extractive summarizer (0: no cap).",
+        "Word cap of a HIERARCHICAL final (0: no cap).",
         minimum=0,
         remember=True,
     ),
@@ -450,7 +450,17 @@ SETTINGS: tuple[Setting, ...] = (
         "Go ahead when changed settings make an LLM summarize files again (refused with exit code 5 otherwise).",
         scope="run",
     ),
-    _s("git", "bool", "--git", "git", "Version the output folder with git (one commit per run).", scope="run"),
+    _s(
+        "git",
+        "bool",
+        "--git",
+        "git",
+        "Version the output folder with git, one commit per run; --no-git stops. Left out, the folder's "
+        "remembered choice stands.",
+        scope="run",
+        both=True,
+        remember=True,
+    ),
     _s(
         "wait_lock",
         "bool",

@@ -102,3 +102,30 @@ def test_no_git_binary_returns_none(
         assert commit_run(out, added=1, changed=0, deleted=0, run_id="r1") is None
     assert "git is not installed or not on PATH" in caplog.text
     assert not (out / ".git").exists()
+
+
+def test_git_is_remembered_and_a_commit_says_what_it_holds(tmp_path: Path) -> None:
+    """`--git` is the folder's choice: the day-two command without it still commits; after a run with
+    --no-git, the next commit says it holds what runs without --git wrote, not "0 changed"."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    (src / "2026-10-01.md").write_text("We rowed out to the buoy at dawn and found the antenna bent by the gale.\n")
+
+    def run(*extra: str) -> None:
+        res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index", "-q", *extra])
+        assert res.exit_code == 0, res.output
+
+    run("--git")
+    (src / "2026-10-02.md").write_text("Jonas fixed the antenna with a spare clamp and the readings came back.\n")
+    run()  # the day-two command: no --git, and still a commit
+    assert _git(out, "log", "--format=%s").splitlines()[0].endswith(": 1 added, 0 changed, 0 deleted")
+    (src / "2026-10-03.md").write_text("Rain all day; the boat stayed in and I wrote up the buoy report.\n")
+    run("--no-git")
+    assert len(_git(out, "log", "--format=%s").splitlines()) == 2
+    run("--git")  # nothing new to summarize, but the last run's files are not committed yet
+    subject = _git(out, "log", "--format=%s").splitlines()[0]
+    assert "written since the last commit (runs without --git)" in subject and " 0 changed" not in subject, subject
