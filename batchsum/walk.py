@@ -98,6 +98,7 @@ class Problem:
 
     path: str
     reason: str
+    relpath: str | None = None  # a source file's name in the run (a skipped file counts as one)
 
 
 @dataclass
@@ -245,7 +246,8 @@ def _walk_dir(
             is_dir = False
         if not name.isascii() and not _utf8_name(name):
             kind = "folder" if is_dir else "file"
-            result.problems.append(Problem(entry.path, f"{kind} name is not valid UTF-8, skipped (rename it)"))
+            shown = None if is_dir else _printable(f"{prefix}/{rel_in_root}" if prefix else rel_in_root)
+            result.problems.append(Problem(entry.path, f"{kind} name is not valid UTF-8, skipped (rename it)", shown))
             continue
         if is_dir:
             if out_str is not None and os.path.abspath(entry.path) == out_str:
@@ -277,28 +279,33 @@ def _walk_dir(
             regular = False
         dot = name.rfind(".")  # splitext's answer for names not starting with a dot (skipped above)
         supported = dot > 0 and name[dot:].lower() in ALL_EXTS
+        rel = f"{prefix}/{rel_in_root}" if prefix else rel_in_root
         if not regular and os.path.exists(entry.path):
             # A FIFO would block the first read forever and /dev/zero never ends: report, never open.
             if spec is None or not spec.match_file(rel_in_root):
                 result.problems.append(
-                    Problem(entry.path, f"{_kind_of(Path(entry.path))}, not a regular file: skipped")
+                    Problem(entry.path, f"{_kind_of(Path(entry.path))}, not a regular file: skipped", rel)
                 )
             continue
         if not supported:
             continue
         if spec is not None and spec.match_file(rel_in_root):
             continue
-        rel = f"{prefix}/{rel_in_root}" if prefix else rel_in_root
         if entry.is_symlink():
             if not os.path.exists(entry.path):
-                result.problems.append(Problem(entry.path, "broken symlink, skipped"))
+                result.problems.append(Problem(entry.path, "broken symlink, skipped", rel))
                 continue
-            if policy.refuses(entry.path, result):
+            if policy.refuses(entry.path, result, rel):
                 continue
         if rel in seen_files:
             continue
         seen_files.add(rel)
         result.refs.append(SourceRef(entry.path, rel, root, override))
+
+
+def _printable(name: str) -> str:
+    """A file name with the bytes that are not UTF-8 shown as escapes (``bad\\xffname.md``), storable and printable."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 class _LinkPolicy:
@@ -310,8 +317,9 @@ class _LinkPolicy:
         self.follow = follow
         self.real_roots = [os.path.realpath(r) for r in roots]
 
-    def refuses(self, link: str, result: WalkResult) -> bool:
-        """True (and a problem recorded) when ``link`` resolves outside every root."""
+    def refuses(self, link: str, result: WalkResult, rel: str | None = None) -> bool:
+        """True (and a problem recorded, for the source file ``rel`` if it is one) when ``link`` resolves
+        outside every root."""
         if self.follow:
             return False
         target = os.path.realpath(link)
@@ -319,7 +327,9 @@ class _LinkPolicy:
             if target == root or target.startswith(root.rstrip(os.sep) + os.sep):
                 return False
         result.problems.append(
-            Problem(link, f"symlink to {target}, outside the given paths: skipped (use --follow-symlinks to read it)")
+            Problem(
+                link, f"symlink to {target}, outside the given paths: skipped (use --follow-symlinks to read it)", rel
+            )
         )
         return True
 
@@ -365,17 +375,17 @@ def _add_file(
 ) -> None:
     ext = path.suffix.lower()
     if not _utf8_name(rel):
-        result.problems.append(Problem(str(path), "file name is not valid UTF-8, skipped (rename it)"))
+        result.problems.append(Problem(str(path), "file name is not valid UTF-8, skipped (rename it)", _printable(rel)))
         return
     if ext not in ALL_EXTS:
         if explicit:
             result.problems.append(Problem(str(path), f"unsupported file type {ext or '(none)'!r}, skipped"))
         return
     if path.is_symlink() and not path.exists():
-        result.problems.append(Problem(str(path), "broken symlink, skipped"))
+        result.problems.append(Problem(str(path), "broken symlink, skipped", rel))
         return
     if not path.is_file():
-        result.problems.append(Problem(str(path), f"{_kind_of(path)}, not a regular file: skipped"))
+        result.problems.append(Problem(str(path), f"{_kind_of(path)}, not a regular file: skipped", rel))
         return
     if rel in seen:
         return

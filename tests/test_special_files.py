@@ -138,6 +138,28 @@ def test_symlink_policy_end_to_end(tmp_path: Path) -> None:
     assert not (tmp_path / "out" / "passwd.md").exists()
 
 
+def test_files_skipped_while_walking_count_as_skipped(tmp_path: Path) -> None:
+    """A broken symlink, a FIFO or a link outside the paths is a skipped file in the run's counts, its
+    metrics and its report, like a binary file skipped on reading (the closing line had said "1 skipped"
+    beside four problems)."""
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "good.md").write_text(GOOD)
+    (c / "bin.txt").write_bytes(b"a\0b")
+    (c / "broken.md").symlink_to(tmp_path / "nowhere.md")
+    (c / "outside.md").symlink_to("/etc/passwd")
+    os.mkfifo(c / "pipe.md")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, "-m", "batchsum", "run", str(c), "--out", str(tmp_path / "out"), "--no-index", "--json"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO, timeout=RUN_TIMEOUT_S)
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 1
+    assert len(data["problems"]) == 4
+    skipped = sorted(f["relpath"] for f in data["files"] if f["status"] == "skipped")
+    assert skipped == ["bin.txt", "broken.md", "outside.md", "pipe.md"], data["files"]
+    assert data["run"]["files_skipped"] == 4
+
+
 def test_a_second_path_makes_its_targets_inside(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()

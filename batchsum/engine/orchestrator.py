@@ -125,7 +125,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
             start_index_warmup(embed_locally=not cfg.embed_base_url)
     committer.roots = d.roots
     for problem in d.problems:
-        ledger.skipped(problem, None)
+        ledger.skipped(problem, problem.relpath)  # a source file skipped while walking counts as skipped
     progress.start(d.files)
     to_index = list(d.unindexed)
     docs: dict[str, DocUpdate] = {}
