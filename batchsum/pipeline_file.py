@@ -162,7 +162,8 @@ class _Parser:
             raise self.fail(node, f"invalid value: {exc}") from None
 
     def mapping(self, node: Node, where: str) -> list[tuple[str, Node, Node]]:
-        """(key, key node, value node) triples of a mapping node; rejects duplicates."""
+        """(key, key node, value node) triples of a mapping node; a duplicate key is an error of the file,
+        reported with the others (the first value is checked, so its mistakes are found too)."""
         if not isinstance(node, self.yaml.MappingNode):
             raise self.fail(node, f"{where} must be a mapping, got {_type_name(self.value(node))}")
         seen: dict[str, int] = {}
@@ -172,7 +173,8 @@ class _Parser:
             if not isinstance(key, str):
                 raise self.fail(key_node, f"keys must be strings, got {_type_name(key)} {_show(key)}")
             if key in seen:
-                raise self.fail(key_node, f"duplicate key '{key}' (first on line {seen[key]})")
+                self.errors.append(self.fail(key_node, f"duplicate key '{key}' (first on line {seen[key]})"))
+                continue
             seen[key] = key_node.start_mark.line + 1
             items.append((key, key_node, value_node))
         return items

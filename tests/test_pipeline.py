@@ -212,6 +212,14 @@ def test_errors_name_file_and_line(corpus: Path, body: str, line: int, message: 
     assert "\n" not in msg
 
 
+def test_a_duplicate_key_is_reported_with_the_files_other_mistakes(corpus: Path) -> None:
+    path = _write(corpus, "corpora: [notes]\noutput: a\noutput: b\nlogging: {format: xml}\ngit: maybe\n")
+    msg = _error(path)
+    assert msg.startswith("3 errors:"), msg
+    assert f"{path}:3: duplicate key 'output' (first on line 2)" in msg
+    assert "'logging.format' must be one of text, json" in msg and "'git' must be true or false" in msg
+
+
 def test_file_level_errors(tmp_path: Path) -> None:
     assert _error(tmp_path / "absent.yaml") == f"{tmp_path / 'absent.yaml'}: pipeline file not found"
     assert "is a folder" in _error(tmp_path)
