@@ -414,6 +414,9 @@ def test_a_query_naming_a_month_finds_its_digest_before_entries_that_mention_the
     # A month named by its number, as a Chinese or Japanese journal keeper writes it, or as an ISO month.
     for query in ("2025-12", "2025年12月", "2025年12月发生了什么", "2025年12月の出来事"):
         assert search(query)[0] == "digests/2025/2025-12.md", (query, search(query))
+    # A month's digest shows its month as its date.
+    got = CliRunner().invoke(main, ["search", "2025-12", "--out", str(out), "--json"])
+    assert json.loads(got.output)[0]["doc_date"] == "2025-12"
 
 
 def test_new_budgets_redo_every_digest_and_the_index_page_with_no_file_changed(corpus: Path, tmp_path: Path) -> None:

@@ -506,6 +506,17 @@ def _digests_after_their_entries(
     return out
 
 
+def _shown_date(md: dict[str, Any]) -> str | None:
+    """A hit's date: its source's, when the text says when it was written, or a month's or a year's
+    digest's period ("2024-04", "1826"); None for an undated file or a folder's digest."""
+    if md.get("dated"):
+        return str(md.get("doc_date"))
+    path = str(md.get("source_path", ""))
+    if md.get("level") == 4 and digest_folder(path) is None:
+        return Path(path).stem
+    return None
+
+
 def _named_digests(query: str, filt: LexFilter) -> list[str]:
     """The node ids of the digests of the periods ``query`` names (in either digests folder), when the
     filters admit period digests."""
@@ -664,7 +675,7 @@ def _hits(
                 is_final=bool(md.get("is_final", False)),
                 doc_id=str(md.get("doc_id", "")),
                 source_path=str(md.get("source_path", md.get("doc_id", ""))),
-                doc_date=md.get("doc_date") if md.get("dated") else None,
+                doc_date=_shown_date(md),
                 content_type=md.get("content_type"),
                 summary_path=cfg.out / str(md.get("summary_path", "")),
                 snippet=snippet,
