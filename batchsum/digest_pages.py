@@ -80,7 +80,9 @@ def _pieces(sentence: str, norm: list[str]) -> list[tuple[int, str]] | None:
     return out
 
 
-_DAY_LABEL = re.compile(r"\*\*\d{1,2} (?:" + "|".join(MONTH_NAMES) + r")\.\*\* ")  # "**3 November.** ", as written
+# "**3 November.** " as written, "**11月3日** " in Chinese and Japanese.
+_DAY_LABEL = re.compile(r"\*\*(?:\d{1,2} (?:" + "|".join(MONTH_NAMES) + r")\.|\d{1,2}月\d{1,2}日)\*\* ")
+CJK_LANGUAGES = ("zh", "ja")
 
 
 def day_labelled(text: str, days: list[str]) -> str:
@@ -126,15 +128,17 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
     out = []
     for i, paragraph in pairs:
         label = entry_label(owners[i]) if i < len(owners) else ""
-        out.append(f"**{label}.** {paragraph}" if label and not _says_day(paragraph, owners[i]) else paragraph)
+        stop = "" if label.endswith("日") else "."
+        out.append(f"**{label}{stop}** {paragraph}" if label and not _says_day(paragraph, owners[i]) else paragraph)
     return "\n\n".join(out)
 
 
 def entry_label(facts: FileFacts) -> str:
-    """``3 November`` for a dated file, its name (``standup``) for another."""
+    """``3 November`` for a dated file (``11月3日`` in Chinese or Japanese), its name (``standup``) for
+    another."""
     if facts.date:
         day, month = int(facts.date[8:10]), int(facts.date[5:7])
-        return f"{day} {MONTH_NAMES[month - 1]}"
+        return f"{month}月{day}日" if facts.language in CJK_LANGUAGES else f"{day} {MONTH_NAMES[month - 1]}"
     return escape_text(title_for(facts.relpath))
 
 

@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.backends.budget import TOKENS_PER_WORD, output_budget, tokens_per_word
 from batchsum.backends.registry import make_backends
-from batchsum.digest_pages import day_labelled, digest_body, final_link, links_block, opens_with_day, relative_link
+from batchsum.digest_pages import (
+    CJK_LANGUAGES,
+    day_labelled,
+    digest_body,
+    final_link,
+    links_block,
+    opens_with_day,
+    relative_link,
+)
 from batchsum.digest_state import (
     DigestState,
     Final,
@@ -199,7 +207,9 @@ async def by_month(
     months' digests, and a month whose whole digest fits its share is quoted whole, its unused share
     going to the others (water-filling), so a short month never starves a long one and every month is
     named."""
-    heads = [f"**{label}.** " for label in labels]
+    # A Chinese or Japanese year names its months as it writes them ("**4月** ").
+    cjk = req.language in CJK_LANGUAGES
+    heads = [f"**{MONTH_NAMES.index(label) + 1}月** " if cjk else f"**{label}.** " for label in labels]
     sizes = [tokenizer.count(p) for p in req.parts]
     room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
     # Each month first gets room for its shortest sentence: a share below it (a month of one long

@@ -795,3 +795,5 @@ def test_a_chinese_month_digest_fills_its_budget_in_words(tmp_path: Path) -> Non
     _, body = parse_markdown((out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8"))
     words = _word_count(body.split("<!--")[0])
     assert 0.75 * 300 <= words <= 1.1 * 300, words
+    # Its days are labelled as a Chinese journal writes them ("**3月5日** "), not "**5 March.**".
+    assert re.search(r"^\*\*3月\d{1,2}日\*\* ", body, re.M) and "March.**" not in body, body[:300]
