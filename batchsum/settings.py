@@ -9,9 +9,6 @@ file parser (:mod:`batchsum.pipeline_file`) its keys, and :func:`validate` check
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import os
-import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -596,33 +593,6 @@ def _check_bounds(obj: Any, prefix: str = "") -> None:
             value = _get(obj, s.field.removeprefix(prefix))
             if value is not None and value not in s.choices:
                 raise ConfigError(f"{s.flag or s.key} {value!r}: use {', '.join(s.choices)}")
-
-
-def require_ray(address: str | None = None) -> None:
-    """ConfigError naming the extra to install when Ray is not installed (``--executor ray``), or naming
-    ``address`` (``--ray-address``; ``auto``: ``RAY_ADDRESS``) when nothing there accepts a connection.
-    Checked without importing Ray, so the command can check before it touches the output folder and an
-    unchanged re-run never loads Ray; Ray itself waits minutes for a head node that is not there."""
-    if importlib.util.find_spec("ray") is None:
-        raise ConfigError("--executor ray needs Ray: pip install 'batchsum[ray]'")
-    target = os.environ.get("RAY_ADDRESS") if address == "auto" else address
-    if not target or target == "local":
-        return
-    host, _, port = target.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        return  # Ray's own parser says what is wrong with it
-    try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_PROBE_S):
-            pass
-    except OSError as exc:
-        reason = "connection refused" if isinstance(exc, ConnectionRefusedError) else (exc.strerror or str(exc))
-        raise ConfigError(
-            f"cannot reach Ray at {target} ({reason}); is the head node up (`ray start --head`)? "
-            "Without --ray-address a run starts a Ray of its own"
-        ) from None
-
-
-RAY_PROBE_S = 5.0  # a head node answers a connect at once; an unroutable address times out here
 
 
 def check_out_apart(out: Path, paths: list[Path]) -> None:

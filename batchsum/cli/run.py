@@ -14,11 +14,12 @@ import batchsum
 from batchsum import jsonio
 from batchsum.cli._common import EXIT_USAGE, setup_logging, translate_errors
 from batchsum.config import RunConfig
+from batchsum.engine.executor_choice import require_ray
 from batchsum.errors import ConfigError
 from batchsum.lazy import load
 from batchsum.pipeline_file import apply_pipeline, load_pipeline
 from batchsum.remembered import reuse
-from batchsum.settings import SETTINGS, click_option, from_params, given_fields, require_ray, validate
+from batchsum.settings import SETTINGS, click_option, from_params, given_fields, validate
 from batchsum.warmup import start_llm_imports
 
 
