@@ -607,7 +607,7 @@ def _search(
         lexical = lex.reference > 0
         relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
-    # A period the query names ("2024-04", "2024年4月発生了什么") is what was asked for: its digest answers
+    # A period the query names ("2024-04", "2024年4月发生了什么") is what was asked for: its digest answers
     # at least as well as any candidate (and outranks them: `_digests_after_their_entries`), though a short
     # digest of another month may hold more of the query's words.
     named = [n for n, i in enumerate(ids) if i in asked]
