@@ -286,6 +286,12 @@ def test_line_kinds() -> None:
     assert line_kind("今天一早坐高铁去了杭州。") is None
 
 
+def test_a_chinese_or_japanese_sentence_of_a_few_characters_is_context_not_a_candidate() -> None:
+    text = "月蝕の晩に皆で庭へ出て空を見上げた。一同で見物する。雲が厚くて月はとうとう見えなかったので残念である。"
+    units = units_from_text(text, "journal", 5, language="ja")
+    assert [u.candidate for u in units] == [True, False, True], [(u.text, u.candidate) for u in units]
+
+
 def test_a_japanese_entry_keeps_its_first_paragraph_and_never_sums_up_as_its_date_note(tok: Tokenizer) -> None:
     text = (
         "Ｅ君に青山の小宮君の留守宅の様子を見に行ってもらった。帰っての話によると、地震の時長男が二階に居たら"

@@ -28,7 +28,7 @@ from batchsum.backends.noise import (
     section_role,
 )
 from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word
-from batchsum.language import content_terms, word_count
+from batchsum.language import HAN, KANA, content_terms, word_count
 from batchsum.model import ContentType
 from batchsum.text import (
     ABBREVIATIONS,
@@ -191,7 +191,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
         speaker, sent = speakers[li], balance_quotes(said)
         words = word_count(sent)
         ok = (
-            words >= min_words
+            _long_enough(sent, words, min_words)
             and not is_backchannel(sent)
             and not only_numbers(sent)
             and not is_fragment(sent)
@@ -212,6 +212,20 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
             )
         )
     return units
+
+
+_CJK_CHAR = re.compile(f"[{KANA}{HAN}]")
+
+
+def _long_enough(sentence: str, words: int, min_words: int) -> bool:
+    """Whether a sentence of ``words`` words (:func:`~batchsum.language.word_count`, which counts a Chinese or
+    Japanese character as one) can stand as a summary's line. Here a Chinese or Japanese word is two
+    characters, as digests count them: "一同で見物する。" ("we all watched it") is three words, too few to say
+    what was watched."""
+    if words < min_words:
+        return False
+    cjk = len(_CJK_CHAR.findall(sentence))
+    return not cjk or words - cjk + cjk // 2 >= min_words
 
 
 def units_from_text(
@@ -253,7 +267,7 @@ def units_from_text(
         if not item:
             lead_in = (bi, sent[:-1]) if sent.endswith(":") and words <= _LABEL_WORDS else None
         ok = (
-            words >= min_words
+            _long_enough(sent, words, min_words)
             and role != "skip"
             and not sent.startswith(("#", "|", "```"))
             and not _MARKUP.search(sent)
