@@ -16,9 +16,11 @@ from batchsum.navigation import (
     title_for,
 )
 from batchsum.periods import (
+    LABEL_MONTHS,
     MONTH_NAMES,
     FileFacts,
     Period,
+    day_label,
     unbulleted,
 )
 from batchsum.text import DATE_LABEL, split_sentences
@@ -80,9 +82,10 @@ def _pieces(sentence: str, norm: list[str]) -> list[tuple[int, str]] | None:
     return out
 
 
-# "**3 November.** " as written, "**11月3日** " in Chinese and Japanese.
-_DAY_LABEL = re.compile(r"\*\*(?:\d{1,2} (?:" + "|".join(MONTH_NAMES) + r")\.|\d{1,2}月\d{1,2}日)\*\* ")
-CJK_LANGUAGES = ("zh", "ja")
+# A day's label as :func:`batchsum.periods.day_label` writes it: "**3 November.** ", "**3. November** ",
+# "**3 novembre** ", "**3 de noviembre** ", "**3 ноября** ", "**11月3日** ".
+_MONTH_ALTERNATION = "|".join(re.escape(w) for w in sorted(LABEL_MONTHS, key=len, reverse=True))
+_DAY_LABEL = re.compile(r"\*\*(?:\d{1,2}\.? (?:de )?(?:" + _MONTH_ALTERNATION + r")\.?|\d{1,2}月\d{1,2}日)\*\* ")
 
 
 def day_labelled(text: str, days: list[str]) -> str:
@@ -128,18 +131,16 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
     out = []
     for i, paragraph in pairs:
         label = entry_label(owners[i]) if i < len(owners) else ""
-        stop = "" if label.endswith("日") else "."
-        out.append(f"**{label}{stop}** {paragraph}" if label and not _says_day(paragraph, owners[i]) else paragraph)
+        out.append(f"**{label}** {paragraph}" if label and not _says_day(paragraph, owners[i]) else paragraph)
     return "\n\n".join(out)
 
 
 def entry_label(facts: FileFacts) -> str:
-    """``3 November`` for a dated file (``11月3日`` in Chinese or Japanese), its name (``standup``) for
-    another."""
+    """A dated file's day in its language (``3 November.``, ``3. November``, ``11月3日``:
+    :func:`~batchsum.periods.day_label`), another file's name (``standup.``)."""
     if facts.date:
-        day, month = int(facts.date[8:10]), int(facts.date[5:7])
-        return f"{month}月{day}日" if facts.language in CJK_LANGUAGES else f"{day} {MONTH_NAMES[month - 1]}"
-    return escape_text(title_for(facts.relpath))
+        return day_label(int(facts.date[8:10]), int(facts.date[5:7]), facts.language)
+    return escape_text(title_for(facts.relpath)) + "."
 
 
 _DAY_HEAD = re.compile(_SAYS_DAY.pattern + r"\.--")  # a journal's own day heading, "_May_ 3.--"

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from batchsum.backends.budget import TOKENS_PER_WORD, output_budget, tokens_per_word
 from batchsum.backends.registry import make_backends
 from batchsum.digest_pages import (
-    CJK_LANGUAGES,
     day_labelled,
     digest_body,
     final_link,
@@ -57,6 +56,7 @@ from batchsum.periods import (
     digests_dir,
     group,
     members_of,
+    month_label,
     period_language,
     years_of,
 )
@@ -207,9 +207,9 @@ async def by_month(
     months' digests, and a month whose whole digest fits its share is quoted whole, its unused share
     going to the others (water-filling), so a short month never starves a long one and every month is
     named."""
-    # A Chinese or Japanese year names its months as it writes them ("**4月** ").
-    cjk = req.language in CJK_LANGUAGES
-    heads = [f"**{MONTH_NAMES.index(label) + 1}月** " if cjk else f"**{label}.** " for label in labels]
+    # A year names its months in its entries' language ("**April.** ", "**Avril** ", "**4月** ").
+    names = [month_label(MONTH_NAMES.index(label) + 1, req.language) for label in labels]
+    heads = [f"**{name}.** " if name == label else f"**{name}** " for name, label in zip(names, labels, strict=True)]
     sizes = [tokenizer.count(p) for p in req.parts]
     room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
     # Each month first gets room for its shortest sentence: a share below it (a month of one long

@@ -52,6 +52,58 @@ MONTH_NAMES = (
     "November",
     "December",
 )
+# The months in the other languages batchsum reads (docs/languages.md): a digest's labels are written in
+# its entries' language, and a query names a month in any of them. Russian dates use the genitive
+# ("4 апреля") and "in March" the prepositional ("в марте").
+LOCAL_MONTHS: dict[str, tuple[str, ...]] = {
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+           "November", "Dezember"),
+    "fr": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+           "novembre", "décembre"),
+    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+           "noviembre", "diciembre"),
+    "ru": ("январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август", "сентябрь", "октябрь",
+           "ноябрь", "декабрь"),
+}  # fmt: skip
+_RU_GENITIVE = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября",
+                "ноября", "декабря")  # fmt: skip
+_RU_PREPOSITIONAL = ("январе", "феврале", "марте", "апреле", "мае", "июне", "июле", "августе", "сентябре",
+                     "октябре", "ноябре", "декабре")  # fmt: skip
+# The month words a day's label (:func:`day_label`) is written with.
+LABEL_MONTHS = frozenset({*MONTH_NAMES, *(m for names in LOCAL_MONTHS.values() for m in names), *_RU_GENITIVE})
+# Every word that names a month, lower case, to its number (1-12); accents also left out ("fevrier").
+MONTH_WORDS: dict[str, int] = {
+    word: i + 1
+    for names in (MONTH_NAMES, *LOCAL_MONTHS.values(), _RU_GENITIVE, _RU_PREPOSITIONAL)
+    for i, name in enumerate(names)
+    for word in {name.lower(), name.lower().translate(str.maketrans("äéû", "aeu"))}
+}
+
+
+def month_label(month: int, language: str | None) -> str:
+    """A month's name as a digest of ``language`` writes it: ``April``, ``Avril``, ``Апрель``, ``4月``."""
+    if language in ("zh", "ja"):
+        return f"{month}月"
+    names = LOCAL_MONTHS.get(language or "", MONTH_NAMES)
+    return names[month - 1][:1].upper() + names[month - 1][1:]
+
+
+def day_label(day: int, month: int, language: str | None) -> str:
+    """A day as a digest of ``language`` labels it: ``4 April.``, ``4. April``, ``4 avril``, ``4 de abril``,
+    ``4 апреля``, ``4月4日`` (English's own full stop kept)."""
+    if language in ("zh", "ja"):
+        return f"{month}月{day}日"
+    if language == "de":
+        return f"{day}. {LOCAL_MONTHS['de'][month - 1]}"
+    if language == "fr":
+        return f"{day} {LOCAL_MONTHS['fr'][month - 1]}"
+    if language == "es":
+        return f"{day} de {LOCAL_MONTHS['es'][month - 1]}"
+    if language == "ru":
+        return f"{day} {_RU_GENITIVE[month - 1]}"
+    return f"{day} {MONTH_NAMES[month - 1]}."
+
+
 # Dates that say when a text was written (walk.dated); an mtime only says when the file was copied.
 REAL_DATE_SOURCES = frozenset({"name", "front matter", "e-mail header"})
 ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most this many words
@@ -129,13 +181,14 @@ _ISO_KEY = re.compile(r"(?<![\d-])(\d{4})-(\d{2})(?![\d-])")
 
 
 def periods_named(query: str) -> list[str]:
-    """The months (``1826-05``) and years (``1826``) ``query`` names: "May 1826", "1826-05", "2024年4月";
+    """The months (``1826-05``) and years (``1826``) ``query`` names: "May 1826", "März 2024", "в марте 2024",
+    "1826-05", "2024年4月";
     a year by itself ("in 1826", "1826年"), not as the year of a month ("May 1826" asks for the month)."""
     lowered = query.lower()
     words = _WORD.findall(lowered)
     keys = [f"{y}-{int(m):02d}" for y, m in _ISO_KEY.findall(lowered) + _CJK_MONTH.findall(lowered)]
     years = [w for w in words if re.fullmatch(r"\d{4}", w)]
-    months = [i for i, name in enumerate(MONTH_NAMES, 1) if name.lower() in words]
+    months = sorted({MONTH_WORDS[w] for w in words if w in MONTH_WORDS})
     keys += [f"{y}-{m:02d}" for y in years for m in months]
     keys = [k for k in dict.fromkeys(keys) if 1 <= int(k[5:]) <= 12]
     if not keys:

@@ -797,3 +797,37 @@ def test_a_chinese_month_digest_fills_its_budget_in_words(tmp_path: Path) -> Non
     assert 0.75 * 300 <= words <= 1.1 * 300, words
     # Its days are labelled as a Chinese journal writes them ("**3月5日** "), not "**5 March.**".
     assert re.search(r"^\*\*3月\d{1,2}日\*\* ", body, re.M) and "March.**" not in body, body[:300]
+
+
+ORTE = ["Weimar", "Jena", "Erfurt", "Gotha", "Eisenach", "Leipzig", "Dresden", "Halle", "Naumburg"]
+LEUTE = ["Herder", "Wieland", "Schiller", "Knebel", "Meyer", "Riemer", "Eckermann", "Zelter", "Voigt"]
+
+
+def de_entry(d: int) -> str:
+    """A German journal day whose sentences differ from every other day's in several words."""
+    ort, wer, ziel = ORTE[d % 9], LEUTE[(d * 4) % 9], ORTE[(d + 4) % 9]
+    return (
+        f"Heute früh fuhr ich mit {wer} nach {ort}, wo wir den alten Garten und die {d + 3} Linden besahen. "
+        f"Wir sprachen lange über die Farbenlehre und über den Brief, den {wer} aus {ziel} erhalten hatte. "
+        f"Am Nachmittag schrieb ich an dem zweiten Teil und las abends in den Briefen aus {ziel}. "
+        f"Das Wetter war kalt, und der Wind kam aus Osten, so dass wir erst spät nach Hause kamen.\n"
+    )
+
+
+def test_a_german_journal_reads_its_days_in_german_and_a_month_named_in_german_finds_its_digest(
+    tmp_path: Path,
+) -> None:
+    src = tmp_path / "tagebuch"
+    src.mkdir()
+    for d in range(1, 21):
+        (src / f"2024-03-{d:02d}.md").write_text(de_entry(d), "utf-8")
+    (src / "2024-04-02.md").write_text(de_entry(30), "utf-8")
+    out = tmp_path / "out"
+    run(src, out, "--type", "journal")
+    _, body = parse_markdown((out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8"))
+    assert re.search(r"^\*\*\d{1,2}\. März\*\* ", body, re.M) and "March.**" not in body, body[:300]
+    res = CliRunner().invoke(main, ["index", str(out)])
+    assert res.exit_code == 0, res.output
+    for query in ("März 2024", "was geschah im März 2024?", "mars 2024", "в марте 2024"):
+        got = CliRunner().invoke(main, ["search", query, "--out", str(out), "--json"])
+        assert json.loads(got.output)[0]["doc_id"] == "digests/2024/2024-03.md", (query, got.output[:400])

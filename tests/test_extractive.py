@@ -631,3 +631,18 @@ def test_a_brief_line_holds_list_items_inline_after_their_label(tok: Tokenizer) 
     )
     line = summarize_text(notes, target_tokens=40, max_tokens=44, kind="brief", content_type="document", tokenizer=tok)
     assert "Postgres 16 Postgres" not in line and "Postgres 16. Postgres" in line, line
+
+
+def test_a_date_heading_labels_no_list(tok: Tokenizer) -> None:
+    """An entry's date heading above lines opening with a dash (Russian dialogue) is no list's label: it
+    had been put before every picked line ("Понедельник, 25 марта 2024: - Что, сударь, ...")."""
+    text = (
+        "# Понедельник, 25 марта 2024\n\n"
+        "- Что, сударь, к тетеньке не изволите ездить? - спросил он, подавая мне шинель.\n"
+        "- Нет, не изволю, - отвечал я сердито и вышел на улицу.\n"
+        "Вечером я долго сидел у окна и думал о своей жизни, о службе и о тех, кого потерял.\n"
+    ) * 3
+    out = summarize_text(
+        text, target_tokens=80, max_tokens=80, kind="standard", content_type="journal", tokenizer=tok, language="ru"
+    )
+    assert out and "2024" not in out, out

@@ -342,10 +342,16 @@ def unended(text: str) -> bool:
     return (last.isalnum() and last < "\u2e80") or last in (")", "]")
 
 
+# A heading that gives a year ("# Понедельник, 25 марта 2024", "## 2025-03-02") is a journal entry's date.
+_DATED = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d(?!\d)")
+
+
 def _label(title: str) -> str:
-    """A list's heading as a label for its items in a summary ("Non-goals"), or "" for a long one."""
+    """A list's heading as a label for its items in a summary ("Non-goals"), or "" for a long one or a
+    date: an entry's date says nothing its file's date does not, and a line of dialogue opening with a
+    dash under it ("- Что, сударь, ...") is no item of a list the date names."""
     title = title.strip().rstrip("#").strip().strip("*_").rstrip(":").strip()  # "## Goals ##", "**Goals:**"
-    return title if title and word_count(title) <= _LABEL_WORDS else ""
+    return title if title and word_count(title) <= _LABEL_WORDS and not _DATED.search(title) else ""
 
 
 # A period, then a lower-case word: a sentence end in lower-cased text (scraped papers, chat logs)
