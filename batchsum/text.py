@@ -345,11 +345,13 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
         flat = piece.replace("\n", " ")  # same length, so its offsets are the piece's
         start = 0
         for b in sentencex.get_sentence_boundaries(language, flat):
-            at = b["start_index"]
-            if at > start and (_continues(flat, at) or _after_initial(flat, at) or _quoted_on(flat, at)):
-                continue  # "т. е. исчез", "M. Eyssette", "「ええ、まあ。」と云いながら": the sentence goes on
-            _emit(piece, start, b["start_index"], offset + piece_start, out)
-            start = b["start_index"]
+            at = _quote_opens_next(flat, b["start_index"])
+            if at > start and (
+                _continues(flat, at) or _after_initial(flat, at) or _quoted_on(flat, at) or _clause_follows(flat, at)
+            ):
+                continue  # "т. е. исчез", "M. Eyssette", "「ええ、まあ。」と云いながら", "18..., dont": it goes on
+            _emit(piece, start, at, offset + piece_start, out)
+            start = at
         _emit(piece, start, len(piece), offset + piece_start, out)
         piece_start = piece_end
 
@@ -362,6 +364,21 @@ _QUOTATIVE = re.compile(r"\s*(?:と|って|とか|ぐらい|くらい|など|な
 def _quoted_on(text: str, pos: int) -> bool:
     """Whether a closed quotation before ``pos`` is reported by a particle at ``pos``."""
     return text[:pos].rstrip().endswith(("」", "』")) and _QUOTATIVE.match(text, pos) is not None
+
+
+def _clause_follows(text: str, pos: int) -> bool:
+    """Whether the text at ``pos`` goes on with a comma, semicolon or colon: "un printemps de 18..., dont"."""
+    rest = text[pos:].lstrip()
+    return rest[:1] in (",", ";", ":")
+
+
+def _quote_opens_next(text: str, pos: int) -> int:
+    """The boundary ``pos``, moved before a straight quote that opens the next sentence but was left at the
+    end of this one ('юности. "Где те светлые мысли': the quote belongs to "Где")."""
+    before = text[:pos].rstrip()
+    if len(before) >= 3 and before[-1] in "\"'" and before[-2].isspace() and before[-3] in ".!?…":
+        return len(before) - 1
+    return pos
 
 
 def _after_initial(text: str, pos: int) -> bool:

@@ -117,6 +117,17 @@ def test_language_values_are_checked() -> None:
         ),
         ("Pepita se casó con D. Gumersindo. Era viejo.", "es", ["Pepita se casó con D. Gumersindo.", "Era viejo."]),
         ("Dr. Smith went home. He left.", "en", ["Dr. Smith went home.", "He left."]),
+        # An ellipsis followed by a comma ends no sentence; a quote left after a stop opens the next one.
+        (
+            "Un printemps de 18..., dont la maison garde le souvenir. On a des dates.",
+            "fr",
+            ["Un printemps de 18..., dont la maison garde le souvenir.", "On a des dates."],
+        ),
+        (
+            'Возникли думы моей юности. "Где те светлые мысли о жизни? Где сила любви?"',
+            "ru",
+            ["Возникли думы моей юности.", '"Где те светлые мысли о жизни? Где сила любви?"'],
+        ),
     ],
 )
 def test_sentences_in_every_script(text: str, language: str | None, expected: list[str]) -> None:
