@@ -131,6 +131,13 @@ def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -
     assert make_snippet("# May 1826\n\n**3 May.** Lady Scott was ill.", [["may"]])[0] == "3 May. Lady Scott was ill."
     assert make_snippet("#Person2#: A ticket to Boston.", [["boston"]])[0] == "Person2: A ticket to Boston."
     # A digest's next paragraph is another file's: a snippet never runs on into it.
+    # A lower-case word after a stop goes on with the sentence; so does a one-letter short form ("z. B.").
+    assert make_snippet("Er kam. Ich höre z. B. in der Nacht die Glocke.", [["glocke"]])[0] == (
+        "Er kam. Ich höre z. B. in der Nacht die Glocke."
+    )
+    assert make_snippet("Il vint. « Fichtre ! dit le dragon en riant. »", [["dragon"]])[0].startswith(
+        "Il vint. « Fichtre"
+    )
     digest = "**a.** He could not bail him out.\n\n**30IQTZ.** The rent was due on Monday."
     assert make_snippet(digest, [["bail"]])[0] == "He could not bail him out."
     # An e-mail's quoted reply reads as its words.

@@ -30,7 +30,8 @@ _SPACES = re.compile(r"[ \t]+")
 # Sentence ends (with a closing quote or bracket after the stop), CJK full stops (after a closing quote),
 # paragraph breaks, list items and speaker turns ("Anna: ..."); a hard-wrapped line goes on.
 _SENTENCE = re.compile(
-    r"(?<=[.!?…][\"'”’)\]])\s+|(?<=[.!?…])\s+(?=\S)|(?<=[。！？])(?![」』”’）])|(?<=[。！？][」』”’）])"
+    r"(?<=[.!?…][\"'”’»)\]])\s+|(?<=[.!?…][ \u00a0\u202f]»)\s+|(?<=[.!?…])\s+(?=[^\s»])"
+    r"|(?<=[。！？])(?![」』”’）])|(?<=[。！？][」』”’）])"
     r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:]{1,40}:\s)"
 )
 _WORD = re.compile(rf"[{CJK_CLASS}]+|[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
@@ -117,13 +118,27 @@ def _sentences_by_paragraph(text: str) -> list[tuple[int, str]]:
             s = " ".join(s.split()) if s else ""
             if not s:
                 continue
-            if out and out[-1][0] == i and _ends_with_abbreviation(out[-1][1]):
-                out[-1] = (i, out[-1][1] + " " + s)  # "... borrowed from Mr." | "Ballantyne the sum of £500"
+            if out and out[-1][0] == i and (_ends_with_abbreviation(out[-1][1]) or _goes_on(out[-1][1], s)):
+                # "... borrowed from Mr." | "Ballantyne the sum of £500"; "Eh !" | "mon Dieu"; "z." | "B. in".
+                out[-1] = (i, out[-1][1] + " " + s)
             elif out and out[-1][0] == i and _inside_quotation(out[-1][1]):
                 out[-1] = (i, run_on((out[-1][1], s)))  # "「あなたは誰ですか。" | "同じ人間です」と私は答えた。"
             else:
                 out.append((i, s))
     return [(i, fix_spacing(s)) for i, s in out]
+
+
+_ONE_LETTER = re.compile(r"(?:^|\s)\w\.$")
+_OPENS_WITH_LETTER = re.compile(r"\w\.(?:\s|$)")
+
+
+def _goes_on(piece: str, after: str) -> bool:
+    """Whether ``after`` continues the sentence of ``piece``: it opens (past quotes and dashes) with a
+    lower-case word, as :func:`batchsum.text.split_sentences` has it ("Eh !" | "mon Dieu"), or a
+    one-letter short form runs over both ("Ich höre z." | "B. in der Nacht", "т." | "е. дуэль")."""
+    if after.lstrip("\"'“‘«»—–- ")[:1].islower():
+        return True
+    return _ONE_LETTER.search(piece) is not None and _OPENS_WITH_LETTER.match(after) is not None
 
 
 def _inside_quotation(sentence: str) -> bool:
