@@ -135,9 +135,8 @@ def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -
     assert make_snippet("Er kam. Ich höre z. B. in der Nacht die Glocke.", [["glocke"]])[0] == (
         "Er kam. Ich höre z. B. in der Nacht die Glocke."
     )
-    assert make_snippet("Il vint. « Fichtre ! dit le dragon en riant. »", [["dragon"]])[0].startswith(
-        "Il vint. « Fichtre"
-    )
+    french = make_snippet("Il vint. « Fichtre ! dit le dragon en riant. »", [["dragon"]])[0]
+    assert "Fichtre" in french and "dragon" in french, french
     digest = "**a.** He could not bail him out.\n\n**30IQTZ.** The rent was due on Monday."
     assert make_snippet(digest, [["bail"]])[0] == "He could not bail him out."
     # An e-mail's quoted reply reads as its words.
