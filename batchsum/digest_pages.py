@@ -51,7 +51,7 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
 
 
 _ANY_STOP = re.compile(r"(?<=[.!?])\s+")
-_QUOTES = str.maketrans("", "", '"“”「」『』')
+_QUOTES = str.maketrans("", "", '"“”„«»「」『』')
 
 
 def _for_match(text: str) -> str:

@@ -95,7 +95,8 @@ def plan_digests(
     ) -> int | None:
         if store is None or tokenizer is None:
             return None
-        _, key = digest_request(cfg, identity, period, parts, input_tokens, labels, language_of(period))
+        langs = [f.language for f in owners] if owners else None
+        _, key = digest_request(cfg, identity, period, parts, input_tokens, labels, language_of(period), langs)
         output = store.get_node(key)
         if output is None:
             return None

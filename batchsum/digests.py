@@ -146,6 +146,12 @@ def final_text(out: Path, facts: FileFacts, finals: Mapping[str, Final] | None =
     return digest_input(meta, body)
 
 
+def mixed(languages: list[str | None]) -> list[str | None]:
+    """``languages`` when they are several (a month of two journals), else none: one language is the
+    request's own."""
+    return languages if len({lang for lang in languages if lang}) > 1 else []
+
+
 def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:
     return node_key("digest", NODE_FORMAT, DIGEST_FORMAT, identity, words, inputs)
 
@@ -158,10 +164,12 @@ def digest_request(
     input_tokens: int,
     labels: list[str] | None = None,
     language: str | None = None,
+    part_languages: list[str | None] | None = None,
 ) -> tuple[SummaryRequest, str]:
     """The backend request of one period's digest and the key its output is stored under (the run
     sends it; ``plan`` sizes it). ``labels``: an extractive year's month names, one per part (its
-    digest is written month by month, :func:`by_month`); ``language``: its files' (:func:`period_language`)."""
+    digest is written month by month, :func:`by_month`); ``language``: its files' (:func:`period_language`);
+    ``part_languages``: each part's, kept only when they differ."""
     target = max(1, round(target_words(cfg, period) * tokens_per_word(language)))
     max_tokens = output_budget(max(input_tokens, 2), target)
     text = "\n\n".join(parts)
@@ -177,11 +185,15 @@ def digest_request(
         summary_level=SummaryLevel.HIERARCHICAL,
         peers=period.kind != "year",  # a month's entries, a folder's files; a year's months are written in order
         language=language,
+        part_languages=mixed(part_languages or []),
     )
     layout = ["by-month", *labels] if labels is not None else []
     # English is the default every key had before languages were told apart: its keys stay valid.
     lang = [language] if language and language != "en" else []
-    key = node_key(NODE_FORMAT, "digest", *identity, "meta", req.content_type, text, target, max_tokens, *layout, *lang)
+    key = node_key(
+        NODE_FORMAT, "digest", *identity, "meta", req.content_type, text, target, max_tokens, *layout, *lang,
+        *([req.part_languages] if req.part_languages else []),
+    )  # fmt: skip
     return req, key
 
 
@@ -277,6 +289,8 @@ def signatures(
     for period, members in groups.items():
         known = all(f.final_key for f in members)
         inputs = [[f.relpath, f.final_key] for f in members] + _rate(period_language(members))
+        if mixed([f.language for f in members]):
+            inputs.append(["languages", [f.language for f in members]])
         sigs[period] = _sig(identity, target_words(cfg, period), inputs) if known else None
     for year, months in years.items():
         parts: list[Any] = [sigs[m] for m in months]
@@ -343,9 +357,12 @@ class _Builder:
         input_tokens: int,
         labels: list[str] | None = None,
         language: str | None = None,
+        part_languages: list[str | None] | None = None,
     ) -> tuple[SummaryRequest, str]:
         """The backend request of one period's digest and the key its output is stored under."""
-        req, key = digest_request(self.cfg, self.identity, period, parts, input_tokens, labels, language)
+        req, key = digest_request(
+            self.cfg, self.identity, period, parts, input_tokens, labels, language, part_languages
+        )
         if labels is not None:
             self.labels[req.node_id] = labels
         return req, key
@@ -461,9 +478,9 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         members = groups[period]
         owned = [(f, t) for f, t in ((f, final_text(out, f, finals)) for f in members) if t]
         owners[period] = [f for f, _ in owned]
-        jobs.append(
-            b.request(period, [t for _, t in owned], sum(f.tokens for f in members), None, period_language(members))
-        )
+        tokens = sum(f.tokens for f in members)
+        parts, langs = [t for _, t in owned], [f.language for f, _ in owned]
+        jobs.append(b.request(period, parts, tokens, None, period_language(members), langs))
     outputs = await b.summarize(jobs)
     texts: dict[Period, str] = {}
     for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):

@@ -143,6 +143,8 @@ class SummaryRequest:
     summary_level: SummaryLevel = SummaryLevel.STANDARD
     language: str | None = None  # ISO 639-1 code of the source: sentence rules, stop words, the reply's language
     peers: bool = False  # the parts are peers (a month's entries, a folder's files), not one text in order
+    # Each part's language when the parts are in several (a month of journals kept in two languages).
+    part_languages: list[str | None] = field(default_factory=list)
     # A chunk's opening characters that repeat the chunk before it: read as context, not summarized again.
     context_chars: int = 0
     # Nodes on the longest chain still to run from this one (itself included): backends that queue

@@ -373,10 +373,10 @@ def _clause_follows(text: str, pos: int) -> bool:
 
 
 def _quote_opens_next(text: str, pos: int) -> int:
-    """The boundary ``pos``, moved before a straight quote that opens the next sentence but was left at the
-    end of this one ('юности. "Где те светлые мысли': the quote belongs to "Где")."""
+    """The boundary ``pos``, moved before a quotation mark that opens the next sentence but was left at the
+    end of this one ('юности. "Где те светлые мысли', "brouillard. « Eh !": the mark belongs to the next)."""
     before = text[:pos].rstrip()
-    if len(before) >= 3 and before[-1] in "\"'" and before[-2].isspace() and before[-3] in ".!?…":
+    if len(before) >= 3 and before[-1] in "\"'«„“‘‹" and before[-2].isspace() and before[-3] in ".!?…":
         return len(before) - 1
     return pos
 

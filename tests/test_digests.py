@@ -831,3 +831,42 @@ def test_a_german_journal_reads_its_days_in_german_and_a_month_named_in_german_f
     for query in ("März 2024", "was geschah im März 2024?", "mars 2024", "в марте 2024"):
         got = CliRunner().invoke(main, ["search", query, "--out", str(out), "--json"])
         assert json.loads(got.output)[0]["doc_id"] == "digests/2024/2024-03.md", (query, got.output[:400])
+
+
+MULTILINGUAL = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "multilingual"
+if not MULTILINGUAL.is_dir():
+    MULTILINGUAL = Path("/work/shared/bench/multilingual")
+
+
+def _days(text: str, n: int) -> list[str]:
+    """``n`` journal days of about 150 words cut from a book at paragraph ends."""
+    days, cur = [], ""
+    for paragraph in (p.strip() for p in text.split("\n\n")):
+        cur = f"{cur}\n\n{paragraph}" if cur else paragraph
+        if len(cur.split()) >= 150:
+            days.append(cur)
+            cur = ""
+        if len(days) == n:
+            break
+    return days
+
+
+@pytest.mark.skipif(not MULTILINGUAL.is_dir(), reason="shared/bench/multilingual not on this machine")
+def test_a_month_of_three_languages_quotes_the_journal_of_each(tmp_path: Path) -> None:
+    """Sentences of different languages share no words, so centrality is comparable only within one:
+    Goethe's Italian journey beside Daudet's Petit Chose (whose sentences repeat its few names) and
+    Tolstoy had left the month's digest with one German day, read with German stop words throughout."""
+    src = tmp_path / "journal"
+    books = {"de": "italienische_reise_01.txt", "fr": "petit_chose_ch01.txt", "ru": "tolstoy_zapiski_markera.txt"}
+    for lang, book in books.items():
+        (src / lang).mkdir(parents=True)
+        text = (MULTILINGUAL / lang / "docs" / book).read_text(encoding="utf-8")
+        for d, day in enumerate(_days(text, 14), start=1):
+            (src / lang / f"2024-03-{d:02d}.md").write_text(day + "\n", "utf-8")
+    out = tmp_path / "out"
+    run(src, out, "--type", "journal")
+    _, body = parse_markdown((out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8"))
+    paragraphs = [p for p in body.split("<!--")[0].split("\n\n") if p.startswith("**")]
+    german = [p for p in paragraphs if re.match(r"\*\*\d+\. März\*\*", p)]
+    french = [p for p in paragraphs if re.match(r"\*\*\d+ mars\*\*", p)]
+    assert len(german) >= 3 and len(french) >= 3, paragraphs

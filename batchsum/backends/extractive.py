@@ -176,6 +176,7 @@ def summarize_text(
     language: str | None = None,
     peers: bool = False,
     context_chars: int = 0,
+    part_languages: list[str | None] | None = None,
 ) -> str:
     """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
 
@@ -189,7 +190,9 @@ def summarize_text(
     no part's place makes it matter more, so centrality is undirected and there is no opening prior.
     ``context_chars``: the text's opening that repeats the chunk before it (its overlap): its sentences
     inform the others' centrality but are not picked again, so two neighbouring chunks' summaries never
-    repeat a sentence.
+    repeat a sentence. ``part_languages``: each part's language when they differ (a month of journals in
+    two languages): each part is split and weighed by its own language's rules and stop words; with one
+    language for all, the other's function words ("und", "de") made its sentences look central.
     """
     _check_arguments(kind, content_type, target_tokens, max_tokens)
     if params is None:
@@ -209,7 +212,8 @@ def summarize_text(
         return ""
     target = max(1, min(target_tokens, cap)) if target_tokens > 0 else cap
 
-    units = _units(source, pieces if meta else [], content_type, params.min_words, language, context_chars)
+    langs = part_languages if meta and part_languages and len(part_languages) == len(pieces) else None
+    units = _units(source, pieces if meta else [], content_type, params.min_words, language, context_chars, langs)
     if kind == "rolling" and prior_context and prior_context.strip():
         prior_units = units_from_text(prior_context, content_type, params.min_words, part=-1, language=language)
         for u in prior_units:
@@ -220,7 +224,7 @@ def summarize_text(
         # end, says more than an empty node (which a run would have to count as a failed summary).
         return trim_to_sentence_boundary(" ".join(source.split()), target, tokenizer)[0]
     for u in units:
-        u.terms = terms(u.body, language)
+        u.terms = terms(u.body, langs[u.part] or language if langs and u.part >= 0 else language)
         if peers:
             u.section = 0  # one part's headings are no boundary for its peers
     if kind == "standard" and len({u.date for u in units if u.date}) == 1:
@@ -232,6 +236,8 @@ def summarize_text(
     rel = relevance(units, mat, meta and not peers, kind in ("brief", "standard"), params)
     if kind == "rolling":
         rel = rel + carry_forward(units, mat, params)
+    if langs:
+        rel = _per_language(rel, units, langs)
 
     if kind == "brief":
         return _brief(units, rel, mat, tokenizer, target, cap, params, sentence_joiner(language))
@@ -268,6 +274,20 @@ def _check_arguments(kind: str, content_type: str, target_tokens: int, max_token
         raise ValueError(
             f"max_tokens must be at least 1 and target_tokens at least 0 (got {max_tokens}, {target_tokens})"
         )
+
+
+def _per_language(rel: np.ndarray, units: list[Unit], part_languages: list[str | None]) -> np.ndarray:
+    """Relevance scaled to 1 within each language of a mixed text. Sentences of two languages share no
+    words, so the similarity graph falls apart into one part per language and centrality is comparable
+    only within a part: the language whose entries repeat names most (a novel's characters) had filled
+    a month's digest, and a journal of as many entries in another language went unquoted."""
+    out = rel.copy()
+    for lang in set(part_languages):
+        idx = [i for i, u in enumerate(units) if u.part >= 0 and part_languages[u.part] == lang]
+        top = max((float(rel[i]) for i in idx), default=0.0)
+        if top > 0:
+            out[idx] = rel[idx] / top
+    return out
 
 
 def _join(units: list[Unit], order: list[int], joiner: str) -> str:
@@ -422,14 +442,21 @@ def _inline(units: list[Unit], order: list[int], joiner: str = " ") -> str:
 
 
 def _units(
-    source: str, pieces: list[str], content_type: ContentType, min_words: int, language: str | None, context_chars: int
+    source: str,
+    pieces: list[str],
+    content_type: ContentType,
+    min_words: int,
+    language: str | None,
+    context_chars: int,
+    part_languages: list[str | None] | None = None,
 ) -> list[Unit]:
     """The candidate sentences of a text, or of ``pieces`` (a meta node's parts, positioned in order);
     the first ``context_chars`` of a text (a chunk's overlap) are context only."""
     if pieces:
         units: list[Unit] = []
         for pi, piece in enumerate(pieces):
-            part_units = units_from_text(piece, content_type, min_words, part=pi, language=language)
+            lang = (part_languages[pi] if part_languages else None) or language
+            part_units = units_from_text(piece, content_type, min_words, part=pi, language=lang)
             for u in part_units:
                 u.pos = (pi + u.pos) / len(pieces)
             units.extend(part_units)
@@ -509,6 +536,7 @@ class ExtractiveBackend:
             language=request.language,
             peers=request.peers,
             context_chars=request.context_chars,
+            part_languages=request.part_languages or None,
         )
 
     async def aclose(self) -> None:
