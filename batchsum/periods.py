@@ -196,6 +196,14 @@ def periods_named(query: str) -> list[str]:
     return keys
 
 
+def only_a_period(query: str) -> bool:
+    """Whether ``query`` is nothing but a period's name ("2024-03", "März 2024", "2024年4月"): its digest
+    is then the exact answer."""
+    rest = _CJK_YEAR.sub(" ", _CJK_MONTH.sub(" ", query.lower()))
+    words = _WORD.findall(rest)
+    return bool(periods_named(query)) and all(w.isdigit() or w in MONTH_WORDS for w in words)
+
+
 def period_named(query: str, key: str) -> bool:
     """Whether ``query`` names the month or year ``key`` (:func:`periods_named`): its words are then what
     the period's digest is about, not what an entry that mentions the date holds."""

@@ -416,7 +416,9 @@ def test_a_query_naming_a_month_finds_its_digest_before_entries_that_mention_the
         assert search(query)[0] == "digests/2025/2025-12.md", (query, search(query))
     # A month's digest shows its month as its date.
     got = CliRunner().invoke(main, ["search", "2025-12", "--out", str(out), "--json"])
-    assert json.loads(got.output)[0]["doc_date"] == "2025-12"
+    first = json.loads(got.output)[0]
+    assert first["doc_date"] == "2025-12"
+    assert first["relevance"] == 1.0  # the query is nothing but the month's name: its digest is the answer
 
 
 def test_new_budgets_redo_every_digest_and_the_index_page_with_no_file_changed(corpus: Path, tmp_path: Path) -> None:

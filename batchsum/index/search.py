@@ -53,7 +53,16 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
 from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of, node_id
-from batchsum.periods import DIGESTS_DIR, DIGESTS_DIR_ALT, Period, digest_folder, folder_of, period_named, periods_named
+from batchsum.periods import (
+    DIGESTS_DIR,
+    DIGESTS_DIR_ALT,
+    Period,
+    digest_folder,
+    folder_of,
+    only_a_period,
+    period_named,
+    periods_named,
+)
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -612,7 +621,8 @@ def _search(
     # digest of another month may hold more of the query's words.
     named = [n for n, i in enumerate(ids) if i in asked]
     if named:
-        relevance[named] = np.maximum(relevance[named], float(relevance.max()))
+        # A query that is only the period's name ("2024-03") asks for exactly that digest.
+        relevance[named] = 1.0 if only_a_period(q) else np.maximum(relevance[named], float(relevance.max()))
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
