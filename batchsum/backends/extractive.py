@@ -191,12 +191,10 @@ def summarize_text(
     ``context_chars``: the text's opening that repeats the chunk before it (its overlap): its sentences
     inform the others' centrality but are not picked again, so two neighbouring chunks' summaries never
     repeat a sentence. ``part_languages``: each part's language when they differ (a month of journals in
-    two languages): each part is split and weighed by its own language's rules and stop words; with one
-    language for all, the other's function words ("und", "de") made its sentences look central.
+    two languages): each part is read by its own language's rules (:func:`_per_language`).
     """
     _check_arguments(kind, content_type, target_tokens, max_tokens)
-    if params is None:
-        params = SCORER
+    params = params or SCORER
     pieces = [p for p in (parts or []) if p and p.strip()]
     source = text if text and text.strip() else "\n\n".join(pieces)
     if not source.strip() and not (kind == "rolling" and prior_context and prior_context.strip()):
