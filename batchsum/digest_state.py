@@ -26,6 +26,7 @@ from batchsum.periods import (
     folder_of,
     month_of,
     one_line,
+    period_language,
     real_date,
 )
 from batchsum.tree import TreeNode, atomic_write_bytes, read_node, strip_links
@@ -168,7 +169,8 @@ def index_view(
             summary = digest_summary(written[pid])
         else:
             summary = digest_text(cfg.out / prev.path)
-        pages[pid] = PeriodPage(pid, period.title, prev.path, summary)
+        language = period_language(f for f in state.files.values() if period_id(f) == pid)
+        pages[pid] = PeriodPage(pid, period.title_in(language), prev.path, summary)
     return state.files, pages
 
 

@@ -53,6 +53,7 @@ from batchsum.periods import (
     FileFacts,
     Period,
     digest_settings,
+    digest_words,
     digests_dir,
     group,
     members_of,
@@ -541,9 +542,9 @@ def _settle(
     out_tokens = b.tokenizer.count(text) if text else 0
     meta = digest_meta(b, period, path, members, req, output, out_tokens, key, months, folder)
     # The title opens the page and is indexed with the text: a search naming the period finds it.
-    page = f"# {escape_html(period.title)}\n\n{text}"
+    page = f"# {escape_html(period.title_in(req.language))}\n\n{text}"
     write_node(b.out / path, meta, f"{page}\n\n{links_block(period, path, members, months, folder)}")
-    words = len(text.split())
+    words = digest_words(text)
     if "fallback" in output.backend:
         sig = ""  # made by the fallback, not the configured LLM: provisional, redone by the next run
     state.periods[period.id] = PeriodState(
@@ -590,7 +591,7 @@ def digest_meta(
     """The front matter of a digest."""
     meta: dict[str, Any] = {
         "id": req.node_id,
-        "title": period.title,
+        "title": period.title_in(req.language),
         "doc_id": path,
         "source_path": path,
         "role": "digest",

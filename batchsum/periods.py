@@ -150,6 +150,16 @@ class Period:
             return self.key or "(top level)"
         return self.key
 
+    def title_in(self, language: str | None) -> str:
+        """:attr:`title` as its entries' ``language`` writes it: ``März 2024``, ``Март 2024``, ``2024年3月``."""
+        if self.kind != "month" or language in (None, "en"):
+            return self.title
+        year, month = self.key.split("-")
+        if language in ("zh", "ja"):
+            return f"{year}年{int(month)}月"
+        name = month_label(int(month), language)
+        return f"{name} de {year}" if language == "es" else f"{name} {year}"
+
     def path(self, folder: str = DIGESTS_DIR) -> str:
         """The digest's path relative to the output folder."""
         if self.kind == "month":
@@ -298,10 +308,10 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
     first = flat
     for sentence in split_sentences(flat, language):  # not at "Mr." or an initial ("Lord B.")
         # A first "sentence" of a few words ("May 3.") says nothing: take sentences up to a third of the cap.
-        if _word_count(flat[: sentence.end]) >= words // 3:
+        if digest_words(flat[: sentence.end]) >= words // 3:
             first = flat[: sentence.end]
             break
-    if _word_count(first) <= words:
+    if digest_words(first) <= words:
         return first
     if len(_CJK.findall(first)) * 2 > len(first):  # Chinese or Japanese: no spaces to cut at
         return _cjk_cut(first, words * CJK_CHARS_PER_WORD) + "…"
@@ -330,7 +340,7 @@ def unbulleted(line: str) -> str:
     return line[bullet.end() :] if bullet else line
 
 
-def _word_count(text: str) -> int:
+def digest_words(text: str) -> int:
     """Words of ``text``, a Chinese or Japanese one counting :data:`CJK_CHARS_PER_WORD` characters."""
     return len(text.split()) + len(_CJK.findall(text)) // CJK_CHARS_PER_WORD
 

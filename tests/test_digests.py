@@ -786,7 +786,7 @@ def zh_entry(d: int) -> str:
 def test_a_chinese_month_digest_fills_its_budget_in_words(tmp_path: Path) -> None:
     """A digest's budget is in words of its own language: at English's rate of tokens a word, a Chinese
     month of 300 words came out at about 200 (two characters a word, about three tokens)."""
-    from batchsum.periods import _word_count
+    from batchsum.periods import digest_words
 
     src = tmp_path / "journal"
     src.mkdir()
@@ -795,7 +795,7 @@ def test_a_chinese_month_digest_fills_its_budget_in_words(tmp_path: Path) -> Non
     out = tmp_path / "out"
     run(src, out)
     _, body = parse_markdown((out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8"))
-    words = _word_count(body.split("<!--")[0])
+    words = digest_words(body.split("<!--")[0])
     assert 0.75 * 300 <= words <= 1.1 * 300, words
     # Its days are labelled as a Chinese journal writes them ("**3月5日** "), not "**5 March.**".
     assert re.search(r"^\*\*3月\d{1,2}日\*\* ", body, re.M) and "March.**" not in body, body[:300]
@@ -828,6 +828,9 @@ def test_a_german_journal_reads_its_days_in_german_and_a_month_named_in_german_f
     run(src, out, "--type", "journal")
     _, body = parse_markdown((out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8"))
     assert re.search(r"^\*\*\d{1,2}\. März\*\* ", body, re.M) and "March.**" not in body, body[:300]
+    # The month's title too, on its page and in the root index.
+    assert body.lstrip().startswith("# März 2024"), body[:80]
+    assert "März 2024" in (out / "index.md").read_text(encoding="utf-8")
     res = CliRunner().invoke(main, ["index", str(out)])
     assert res.exit_code == 0, res.output
     for query in ("März 2024", "was geschah im März 2024?", "mars 2024", "в марте 2024"):

@@ -25,8 +25,10 @@ from batchsum.metrics.parquet import sql_literal
 from batchsum.metrics.privacy import scrub_optional
 from batchsum.metrics.reader import MetricsSource, open_metrics
 from batchsum.model import CONTENT_TYPES, TARGET_RATIO, SummaryLevel
-from batchsum.periods import PERIOD_KINDS
-from batchsum.periods import _word_count as digest_words  # the one the digests budget with: no second count to drift
+from batchsum.periods import (
+    PERIOD_KINDS,
+    digest_words,  # the one the digests budget with: no second count to drift
+)
 from batchsum.planning import MIN_TARGET
 
 FALLBACK_BACKEND = "extractive (fallback)"
