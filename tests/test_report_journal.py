@@ -80,3 +80,18 @@ def test_a_library_run_shows_no_blank_command_line(journal: Path) -> None:
         res = CliRunner().invoke(main, ["report", "--out", str(journal), "--format", fmt])
         overview = res.stdout.split("Compression by level")[0]
         assert "wall time" in overview and "command" not in overview, fmt
+
+
+def test_a_journal_in_two_languages_is_reported_by_language(journal: Path) -> None:
+    """The files' languages are recorded: with several, the report compares their compression."""
+    src = journal.parent / "journal"
+    english = (
+        "We walked along the harbour at dawn and counted the fishing boats before the storm came in. "
+        "The harbour master said the north wind would keep them in port until Thursday at least. "
+    ) * 6
+    (src / "2024-03-20.md").write_text(english + "\n", encoding="utf-8")
+    batchsum.run(src, out=journal, index=False, quiet=True)
+    data = report_json(journal)
+    assert {g["language"]: g["files"] for g in data["by_language"]} == {"zh": 12, "en": 1}
+    table = CliRunner().invoke(main, ["report", "--out", str(journal)], catch_exceptions=False).output
+    assert "Compression by language" in table

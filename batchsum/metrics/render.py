@@ -293,6 +293,20 @@ def _type_level(report: Report, out: list[Section]) -> None:
     )
 
 
+def _languages(report: Report, out: list[Section]) -> None:
+    """Compression per source language, when the files are in several: a journal kept in two languages
+    shows whether one is summarized as closely as the other (a Chinese word costs more tokens)."""
+    if len(report.by_language) < 2:
+        return
+    rows = [
+        [g["language"], fmt_int(g["files"]), fmt_int(g["tokens_in"]), fmt_int(g["tokens_out"]),
+         fmt_pct(g["ratio_overall"]), *_ratio_row(g), fmt_int(g["failed"])]
+        for g in report.by_language
+    ]  # fmt: skip
+    head = ["language", "files", "tokens in", "tokens out", "out/in", "mean", "median", "p90", "failed"]
+    out.append(Section("Compression by language", head, rows, "lrrrrrrrr"))
+
+
 # A level's target is a band ("≈20 %"): a short file's summary is at least one sentence and a BRIEF line
 # may run 10 % over, so only a file this far above its level's target is worth a reader's look.
 FAR_ABOVE_TARGET = 1.5
@@ -428,6 +442,7 @@ def sections(report: Report, *, trend_rows: int | None = TREND_ROWS, path_width:
     _periods(report, out)
     _type(report, out)
     _type_level(report, out)
+    _languages(report, out)
     _worst(report, out, path_width)
     _failures(report, out, path_width)
     _fallbacks(report, out)
@@ -506,6 +521,7 @@ def _csv_key(section: str, row: dict[str, Any]) -> str:
         "by_level": ("level",),
         "by_type": ("content_type",),
         "by_type_level": ("content_type", "level"),
+        "by_language": ("language",),
         "worst_files": ("relpath",),
         "failures": ("run_id", "relpath"),
         "skipped": ("run_id", "relpath"),
@@ -531,7 +547,7 @@ def render_csv(report: Report) -> str:
                 w.writerow(["totals", "all", f"{metric}.{k}", v])
         else:
             w.writerow(["totals", "all", metric, value])
-    for section in ("runs", "by_level", "by_type", "by_type_level", "worst_files", "failures", "skipped",
+    for section in ("runs", "by_level", "by_type", "by_type_level", "by_language", "worst_files", "failures", "skipped",
                     "fallback_reasons", "trend", "evals", "periods"):  # fmt: skip
         for row in getattr(report, section):
             key = _csv_key(section, row)

@@ -56,6 +56,7 @@ class Report:
     by_level: list[dict[str, Any]]
     by_type: list[dict[str, Any]]
     by_type_level: list[dict[str, Any]]
+    by_language: list[dict[str, Any]]  # compression per source language (shown when there are several)
     histograms: dict[str, dict[str, list[float]]]  # level -> {"edges": [...], "counts": [...]}
     worst_files: list[dict[str, Any]]
     failures: list[dict[str, Any]]
@@ -154,6 +155,7 @@ def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None
         )
         SELECT relpath, run_id, status, error, sha256,
                coalesce(content_type, '?') AS content_type, coalesce(level, '?') AS level,
+               coalesce(language, '?') AS language,
                CASE WHEN inherit THEN d_run_id ELSE run_id END AS src_run_id,
                coalesce(CASE WHEN carry THEN d_in ELSE input_tokens END, 0) AS input_tokens,
                coalesce(CASE WHEN carry THEN d_out ELSE output_tokens END, 0) AS output_tokens,
@@ -206,6 +208,7 @@ def _group_stats(con: Any) -> list[dict[str, Any]]:
         f"""
         SELECT CASE WHEN grouping(s.content_type) = 1 THEN NULL ELSE s.content_type END AS content_type,
                CASE WHEN grouping(s.level) = 1 THEN NULL ELSE s.level END AS level,
+               CASE WHEN grouping(s.language) = 1 THEN NULL ELSE s.language END AS language,
                count(*) FILTER (WHERE s.status NOT IN ('deleted', 'skipped')) AS files,
                count(*) FILTER (WHERE {_SUMMARIZED}) AS summarized,
                count(*) FILTER (WHERE s.status = 'failed') AS failed,
@@ -223,7 +226,7 @@ def _group_stats(con: Any) -> list[dict[str, Any]]:
         FROM state s JOIN state_nodes n USING (relpath)
              LEFT JOIN (VALUES {_targets_sql()}) t(level, target) ON t.level = s.level
         WHERE s.status <> 'deleted'
-        GROUP BY GROUPING SETS ((s.content_type, s.level), (s.level), (s.content_type), ())
+        GROUP BY GROUPING SETS ((s.content_type, s.level), (s.level), (s.content_type), (s.language), ())
         """,
     )
 
@@ -437,10 +440,12 @@ def build_report_from(
     run_ids = select_runs(con, run, last)
     _build_state(con, run_ids, content_type)
     # Groups holding only skipped or deleted files have nothing to show.
+    stats = [_decorate(g) for g in _group_stats(con)]
+    by_language = sorted((g for g in stats if g["language"] is not None and g["files"]), key=lambda g: -g["files"])
     groups = [
-        _decorate(g)
-        for g in _group_stats(con)
-        if g["files"] or g["failed"] or (g["level"] is None and g["content_type"] is None)
+        g
+        for g in stats
+        if g["language"] is None and (g["files"] or g["failed"] or (g["level"] is None and g["content_type"] is None))
     ]
     total = next((g for g in groups if g["content_type"] is None and g["level"] is None), None)
     by_level = sorted(
@@ -479,6 +484,7 @@ def build_report_from(
         by_level=by_level,
         by_type=by_type,
         by_type_level=by_type_level,
+        by_language=by_language,
         histograms=_histograms(con),
         worst_files=_worst_files(con),
         failures=_failures(con, content_type),
