@@ -98,6 +98,9 @@ _SPACED_ELLIPSIS = re.compile(r"\.(?:[ \t]\.){2,}")
 # The look-behinds start a match only where a run of blanks starts: tried from every blank of a long run,
 # these were quadratic (seconds for 30,000 spaces). Same matches.
 _SPACE_BEFORE = re.compile(r"(?<![ \t])[ \t]+([,.;:!?%)\]}])")
+# French sets a space before its high punctuation ("Eh ! mon Dieu", "souvenir ; on"): that is typography,
+# not a tokenizer's spacing, and a summary quotes it as written.
+_SPACE_BEFORE_FR = re.compile(r"(?<![ \t])[ \t]+([,.%)\]}])")
 # A quotation mark spaced off the sentence it opens or closes ('" I had no trouble', 'so it ends "').
 _QUOTE_SPACED_OFF = re.compile(r'^"[ \t]+(?=\w)|(?<=[\w.,!?])[ \t]+"$')  # replaced by the quotation mark alone
 _SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
@@ -181,10 +184,11 @@ def _rejoined_clitics(s: str) -> str:
     return _SPACED_ELISION.sub(r"\1'\2", _SPLIT_CLITIC.sub(r"\1\2", s))
 
 
-def fix_spacing(sentence: str) -> str:
-    """Undo tokenizer spacing in one sentence of prose: no space before ``, . ; : ! ? % ) ] }``, split
-    contractions rejoined ("word ,", "Gee , I", "we 're", "don ' t" as in scraped papers and stories) and a
-    quotation mark that opens or closes the sentence on its words."""
+def fix_spacing(sentence: str, language: str | None = None) -> str:
+    """Undo tokenizer spacing in one sentence of prose: no space before ``, . ; : ! ? % ) ] }`` (in French
+    ``language`` ``fr``, the space before ``; : ! ?`` stays), split contractions rejoined ("word ,", "Gee , I",
+    "we 're", "don ' t" as in scraped papers and stories) and a quotation mark that opens or closes the
+    sentence on its words."""
     if " " not in sentence:
         return sentence
     s = _QUOTE_SPACED_OFF.sub('"', sentence)
@@ -192,7 +196,7 @@ def fix_spacing(sentence: str) -> str:
         s = _SPACED_ELLIPSIS.sub("...", s)
     if "'" in s or "’" in s:  # no apostrophe, no clitic to rejoin (most sentences: half of this function's time)
         s = _rejoined_clitics(s)
-    return _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", s))
+    return (_SPACE_BEFORE_FR if language == "fr" else _SPACE_BEFORE).sub(r"\1", _ORPHAN_END.sub("", s))
 
 
 _QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"))  # English, Chinese and Japanese quotation marks

@@ -181,6 +181,19 @@ def test_cjk_cuts_never_split_a_character_or_a_sentence() -> None:
     assert summary.endswith("…") and "\ufffd" not in summary and tok.count(summary) <= 30
 
 
+def test_french_keeps_its_space_before_high_punctuation() -> None:
+    """French typography sets a space before ; : ! ? - a summary quotes it as written, while a tokenizer's
+    spacing in English text ("good , I think") is still undone."""
+    from batchsum.backends.units import units_from_text
+    from batchsum.index.snippets import make_snippet
+
+    text = "« Eh ! mon Dieu, c'est Annou ; elle est vieille maintenant. » Il partit le soir même sans rien dire."
+    first = units_from_text(text, "journal", 5, language="fr")[0].text
+    assert first.startswith("« Eh ! mon Dieu") and "Annou ; elle" in first, first
+    assert make_snippet(text, [["annou"]], language="fr")[0].startswith("« Eh ! mon Dieu")
+    assert units_from_text("It is good , I think ; right ?", "journal", 2)[0].text == "It is good, I think; right?"
+
+
 def test_a_brief_line_runs_chinese_and_japanese_sentences_on_without_spaces() -> None:
     tok = _tokenizer()
     text = "海は静かだった。由比ヶ浜で貝殻を拾った。帰りの電車は混んでいた。友人に手紙を書こうと思う。" * 3

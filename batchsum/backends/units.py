@@ -251,7 +251,7 @@ def units_from_text(
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
     for i, (raw, role, date, section, title, bi) in enumerate(spans):
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
-        sent = fix_spacing(" ".join(_FOOTNOTE_MARK.sub("", QUOTE_MARKS.sub("", raw)).split()))
+        sent = fix_spacing(" ".join(_FOOTNOTE_MARK.sub("", QUOTE_MARKS.sub("", raw)).split()), language)
         who, said = parse_speaker_line(sent) if cast else (None, sent)
         if who in cast:
             turn = (section, str(who), i)

@@ -110,7 +110,7 @@ def sentences(text: str) -> list[str]:
     return [s for _, s in _sentences_by_paragraph(text)]
 
 
-def _sentences_by_paragraph(text: str) -> list[tuple[int, str]]:
+def _sentences_by_paragraph(text: str, language: str | None = None) -> list[tuple[int, str]]:
     """:func:`sentences` with the index of the paragraph each is in."""
     out: list[tuple[int, str]] = []
     for i, paragraph in enumerate(_PARAGRAPH.split(text)):
@@ -125,7 +125,7 @@ def _sentences_by_paragraph(text: str) -> list[tuple[int, str]]:
                 out[-1] = (i, run_on((out[-1][1], s)))  # "「あなたは誰ですか。" | "同じ人間です」と私は答えた。"
             else:
                 out.append((i, s))
-    return [(i, fix_spacing(s)) for i, s in out]
+    return [(i, fix_spacing(s, language)) for i, s in out]
 
 
 _ONE_LETTER = re.compile(r"(?:^|\s)\w\.$")
@@ -222,7 +222,7 @@ def make_snippet(
     ``cut_start``, ``cut_end``: ``text`` is a window cut out of a longer text there, so its first (last)
     piece is likely part of a sentence and is used only when nothing else is there. A window that
     reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer."""
-    numbered = _sentences_by_paragraph(clean_text(text))
+    numbered = _sentences_by_paragraph(clean_text(text), language)
     if cut_start and len(numbered) > 1:
         numbered = numbered[1:]
     if cut_end and len(numbered) > 1:
