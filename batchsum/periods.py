@@ -190,11 +190,14 @@ _CJK_YEAR = re.compile(r"(\d{4})\s*[年년]")
 _ISO_KEY = re.compile(r"(?<![\d-])(\d{4})-(\d{2})(?![\d-])")
 
 
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}\s*[年년]\s*\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]")
+
+
 def periods_named(query: str) -> list[str]:
-    """The months (``1826-05``) and years (``1826``) ``query`` names: "May 1826", "März 2024", "в марте 2024",
-    "1826-05", "2024年4月";
-    a year by itself ("in 1826", "1826年"), not as the year of a month ("May 1826" asks for the month)."""
-    lowered = query.lower()
+    """The months (``1826-05``) and years (``1826``) ``query`` names: "May 1826", "März 2024", "1826-05",
+    "в марте 2024", "2024年4月"; a year by itself ("in 1826", "1826年"), not as the year of a month ("May
+    1826" asks for the month). A day ("1826-05-15") names neither: its entry answers."""
+    lowered = _DAY.sub(" ", query.lower())
     words = _WORD.findall(lowered)
     keys = [f"{y}-{int(m):02d}" for y, m in _ISO_KEY.findall(lowered) + _CJK_MONTH.findall(lowered)]
     years = [w for w in words if re.fullmatch(r"\d{4}", w)]
@@ -209,7 +212,7 @@ def periods_named(query: str) -> list[str]:
 def only_a_period(query: str) -> bool:
     """Whether ``query`` is nothing but a period's name ("2024-03", "März 2024", "2024年4月"): its digest
     is then the exact answer."""
-    rest = _CJK_YEAR.sub(" ", _CJK_MONTH.sub(" ", query.lower()))
+    rest = _CJK_YEAR.sub(" ", _CJK_MONTH.sub(" ", _DAY.sub(" ", query.lower())))
     words = _WORD.findall(rest)
     return bool(periods_named(query)) and all(w.isdigit() or w in MONTH_WORDS for w in words)
 

@@ -875,3 +875,13 @@ def test_a_month_of_three_languages_quotes_the_journal_of_each(tmp_path: Path) -
     german = [p for p in paragraphs if re.match(r"\*\*\d+\. März\*\*", p)]
     french = [p for p in paragraphs if re.match(r"\*\*\d+ mars\*\*", p)]
     assert len(german) >= 3 and len(french) >= 3, paragraphs
+
+
+def test_the_periods_a_query_names() -> None:
+    from batchsum.periods import only_a_period, periods_named
+
+    assert periods_named("what happened in May 1826?") == ["1826-05"]
+    assert periods_named("что случилось в марте 2024?") == ["2024-03"] == periods_named("2024年3月发生了什么")
+    assert periods_named("in 1826") == ["1826"] == periods_named("1826年")
+    assert periods_named("what happened on 1826-05-15?") == []  # a day: its entry answers, not a period
+    assert only_a_period("März 2024") and only_a_period("2024-03") and not only_a_period("May 1826 budget")
