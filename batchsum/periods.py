@@ -217,12 +217,6 @@ def only_a_period(query: str) -> bool:
     return bool(periods_named(query)) and all(w.isdigit() or w in MONTH_WORDS for w in words)
 
 
-def period_named(query: str, key: str) -> bool:
-    """Whether ``query`` names the month or year ``key`` (:func:`periods_named`): its words are then what
-    the period's digest is about, not what an entry that mentions the date holds."""
-    return key in periods_named(query)
-
-
 def digests_dir(relpaths: Iterable[str]) -> str:
     """``digests``, or ``batchsum-digests`` when a source's tree already lives under ``digests/``."""
     taken = any(rel == DIGESTS_DIR or rel.startswith(DIGESTS_DIR + "/") for rel in relpaths)

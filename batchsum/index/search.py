@@ -60,7 +60,6 @@ from batchsum.periods import (
     digest_folder,
     folder_of,
     only_a_period,
-    period_named,
     periods_named,
 )
 
@@ -479,10 +478,12 @@ def _digests_after_their_entries(
     out = ranked.copy()
     sims = np.einsum("id,jd->ij", matrix[period], matrix[entries]) if entries else np.zeros((len(period), 0))
     digest_sims = np.einsum("id,jd->ij", matrix[period], matrix[period])
+    asked = set(periods_named(query))
+    spans = [Path(str(metadata[i].get("source_path", ""))).stem for i in period]  # digests/1826/1826-05.md -> 1826-05
     for row, i in enumerate(period):
         path = str(metadata[i].get("source_path", ""))
-        span = Path(path).stem  # digests/1826/1826-05.md -> 1826-05
-        named = period_named(query, span)
+        span = spans[row]
+        named = span in asked
         folder = digest_folder(path)
         if folder is None:
             own = [j for j in entries if _of_period(metadata[j], span)]
@@ -503,11 +504,7 @@ def _digests_after_their_entries(
             others = [
                 j
                 for c, j in enumerate(period)
-                if j != i
-                and (
-                    digest_sims[row, c] >= DUPLICATE_SIM
-                    or not period_named(query, Path(str(metadata[j].get("source_path", ""))).stem)
-                )
+                if j != i and (digest_sims[row, c] >= DUPLICATE_SIM or spans[c] not in asked)
             ]
             rivals = [float(ranked[j]) for j in entries + others]
             if rivals:
