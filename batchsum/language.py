@@ -239,6 +239,23 @@ def stop_words(code: str | None) -> frozenset[str]:
     return frozenset(w.lower() for w in get_stop_words(code))
 
 
+# A Chinese or Japanese word is one to two characters: budgets in words (digests, the shortest candidate
+# sentence) count two characters a word.
+CJK_CHARS_PER_WORD = 2
+
+
+@cache
+def _cjk_char() -> Any:
+    import re
+
+    return re.compile(f"[{KANA}{HAN}]")
+
+
+def cjk_chars(text: str) -> int:
+    """How many Chinese and Japanese characters (kana and ideographs) ``text`` holds."""
+    return len(_cjk_char().findall(text))
+
+
 @cache
 def _patterns() -> tuple[Any, Any, Any]:
     """(word, CJK run, hiragana run) patterns, compiled on first use (not at every start-up)."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
-from batchsum.language import HAN, KANA
+from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars
 from batchsum.text import DATE_LABEL, LIST_ITEM, split_sentences
 
 if TYPE_CHECKING:
@@ -111,8 +111,6 @@ ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most t
 _ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})")
 _WS = re.compile(r"\s+")
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")  # a Markdown heading line
-_CJK = re.compile(f"[{KANA}{HAN}]")
-CJK_CHARS_PER_WORD = 2  # a Chinese or Japanese word is one to two characters
 
 
 @dataclass
@@ -310,7 +308,7 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
             break
     if digest_words(first) <= words:
         return first
-    if len(_CJK.findall(first)) * 2 > len(first):  # Chinese or Japanese: no spaces to cut at
+    if cjk_chars(first) * 2 > len(first):  # Chinese or Japanese: no spaces to cut at
         return _cjk_cut(first, words * CJK_CHARS_PER_WORD) + "…"
     return " ".join(first.split(" ")[:words]).rstrip(",;:-") + "…"
 
@@ -339,7 +337,7 @@ def unbulleted(line: str) -> str:
 
 def digest_words(text: str) -> int:
     """Words of ``text``, a Chinese or Japanese one counting :data:`CJK_CHARS_PER_WORD` characters."""
-    return len(text.split()) + len(_CJK.findall(text)) // CJK_CHARS_PER_WORD
+    return len(text.split()) + cjk_chars(text) // CJK_CHARS_PER_WORD
 
 
 def digest_settings(cfg: RunConfig, identity: tuple[str, str | None]) -> list[object]:

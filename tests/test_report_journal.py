@@ -58,7 +58,7 @@ def test_chinese_digests_count_words_as_their_budget_does(journal: Path) -> None
     page = (journal / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8")
     text = page.split("\n# ", 1)[1].split("<!-- batchsum:links -->")[0]  # title and text, not the entries' lines
     han, spaced = len(HAN.findall(text)), len(text.split())
-    # A Chinese word is two characters (periods.CJK_CHARS_PER_WORD), not a run between spaces.
+    # A Chinese word is two characters (language.CJK_CHARS_PER_WORD), not a run between spaces.
     assert han > 4 * spaced
     assert han // 2 <= month["words_max"] <= han // 2 + spaced
     assert month["vs_budget"] == pytest.approx(month["words_mean"] / month["budget_words"], abs=1e-3)

@@ -28,7 +28,7 @@ from batchsum.backends.noise import (
     section_role,
 )
 from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word
-from batchsum.language import HAN, KANA, content_terms, word_count
+from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
 from batchsum.model import ContentType
 from batchsum.text import (
     ABBREVIATIONS,
@@ -214,9 +214,6 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
     return units
 
 
-_CJK_CHAR = re.compile(f"[{KANA}{HAN}]")
-
-
 def _long_enough(sentence: str, words: int, min_words: int) -> bool:
     """Whether a sentence of ``words`` words (:func:`~batchsum.language.word_count`, which counts a Chinese or
     Japanese character as one) can stand as a summary's line. Here a Chinese or Japanese word is two
@@ -224,8 +221,8 @@ def _long_enough(sentence: str, words: int, min_words: int) -> bool:
     what was watched."""
     if words < min_words:
         return False
-    cjk = len(_CJK_CHAR.findall(sentence))
-    return not cjk or words - cjk + cjk // 2 >= min_words
+    cjk = cjk_chars(sentence)
+    return not cjk or words - cjk + cjk // CJK_CHARS_PER_WORD >= min_words
 
 
 def units_from_text(
