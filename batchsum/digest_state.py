@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -158,6 +159,9 @@ def index_view(
     period id; any other digest is read back from its file."""
     state = load_state(state_path(cfg))
     pages: dict[str, PeriodPage] = {}
+    files_of: dict[str, list[FileFacts]] = defaultdict(list)  # a month's or folder's files, for its language
+    for facts in state.files.values():
+        files_of[period_id(facts)].append(facts)
     for pid, prev in state.periods.items():
         kind, _, key = pid.partition(":")
         if kind not in PERIOD_KINDS:
@@ -169,8 +173,7 @@ def index_view(
             summary = digest_summary(written[pid])
         else:
             summary = digest_text(cfg.out / prev.path)
-        language = period_language(f for f in state.files.values() if period_id(f) == pid)
-        pages[pid] = PeriodPage(pid, period.title_in(language), prev.path, summary)
+        pages[pid] = PeriodPage(pid, period.title_in(period_language(files_of[pid])), prev.path, summary)
     return state.files, pages
 
 
