@@ -34,7 +34,6 @@ __all__ = [
     "is_cjk",
     "language_name",
     "run_on",
-    "sentence_joiner",
     "stop_words",
     "word_count",
 ]
@@ -149,11 +148,6 @@ def run_on(pieces: Iterable[str]) -> str:
     for piece in pieces:
         out += ("" if not out or out.endswith(_FULL_WIDTH_END) else " ") + piece
     return out
-
-
-def sentence_joiner(code: str | None) -> str:
-    """What goes between two sentences: nothing in Chinese and Japanese, a space elsewhere."""
-    return "" if code in ("zh", "ja") else " "
 
 
 def _sample(text: str) -> str:

@@ -337,3 +337,34 @@ def test_an_unchanged_file_keeps_its_language_in_the_metrics(tmp_path: Path) -> 
     rows = con.execute("SELECT run_id, status, language FROM files WHERE relpath = 'reise.txt'").fetchall()
     con.close()
     assert sorted((status, lang) for _, status, lang in rows) == [("done", "de"), ("unchanged", "de")], rows
+
+
+@needs_data
+def test_a_summary_of_several_languages_spaces_each_sentence_by_its_own() -> None:
+    """A folder digest of Chinese, French and German files: no space after a full-width stop, one
+    after any other (its language was Chinese, and French sentences had run into each other:
+    "réfectoire.Ismérie")."""
+    picks = {"zh": "kuangren_riji.txt", "fr": "petit_chose_ch01.txt", "de": "italienische_reise_01.txt"}
+    parts, langs = [], []
+    for lang, name in [("zh", picks["zh"]), ("zh", picks["zh"]), ("fr", picks["fr"]), ("de", picks["de"])]:
+        sentences = [s.text for s in split_sentences((MULTILINGUAL / lang / "docs" / name).read_text("utf-8"), lang)]
+        parts.append(
+            " ".join(sentences[len(parts) * 6 : len(parts) * 6 + 6])
+            if lang != "zh"
+            else "".join(sentences[len(parts) * 6 : len(parts) * 6 + 6])
+        )
+        langs.append(lang)
+    out = summarize_text(
+        "",
+        target_tokens=300,
+        max_tokens=300,
+        kind="meta",
+        content_type="document",
+        tokenizer=_tokenizer(),
+        parts=parts,
+        language="zh",
+        part_languages=langs,
+    )
+    assert re.search(r"[a-zà-ÿ]{2}[.!?»][A-ZÀ-Ý«]", out) is None, out
+    assert re.search(r"[a-zäöüß]\.[A-ZÄÖÜ]", out) is None, out
+    assert re.search(r"。 \S", out) is None, out

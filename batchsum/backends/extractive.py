@@ -30,7 +30,7 @@ import numpy as np
 from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_to_sentence_boundary
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, unended, units_from_text
-from batchsum.language import is_cjk, sentence_joiner
+from batchsum.language import is_cjk, run_on
 from batchsum.model import CONTENT_TYPES, ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
 from batchsum.text import LIST_ITEM
 from batchsum.tokens import Tokenizer
@@ -238,9 +238,8 @@ def summarize_text(
         rel = _per_language(rel, units, langs)
 
     if kind == "brief":
-        return _brief(units, rel, mat, tokenizer, target, cap, params, sentence_joiner(language))
+        return _brief(units, rel, mat, tokenizer, target, cap, params)
 
-    joiner = "\n" if content_type == "conversation" else sentence_joiner(language)
     # A journal's picks are grouped under their dates ("2025-03-02: "): budget a little per pick for them.
     sep = 4 if any(u.date for u in units) else 1
     chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind, peers)
@@ -249,14 +248,15 @@ def summarize_text(
         best = max(cands, key=lambda i: (rel[i], -i))
         return _trim_to(units[best].text, cap, tokenizer)
     order = _order(units, chosen, kind)
-    out = _join(units, order, joiner)
+    out = _join(units, order, content_type == "conversation")
     # BPE merges across joins (and journal dates) can add a few tokens: drop the weakest pick until it fits.
     while tokenizer.count(out) > cap and len(chosen) > 1:
         chosen = chosen[:-1]
         order = _order(units, chosen, kind)
-        out = _join(units, order, joiner)
+        out = _join(units, order, content_type == "conversation")
     if tokenizer.count(out) > cap and any(units[i].date for i in order):
-        out = joiner.join(units[i].text for i in order)  # the sentence fits, its date does not
+        texts = [units[i].text for i in order]  # the sentence fits, its date does not
+        out = "\n".join(texts) if content_type == "conversation" else run_on(texts)
     if tokenizer.count(out) > cap:
         out = _trim_to(out, cap, tokenizer)
     return out
@@ -288,9 +288,11 @@ def _per_language(rel: np.ndarray, units: list[Unit], part_languages: list[str |
     return out
 
 
-def _join(units: list[Unit], order: list[int], joiner: str) -> str:
+def _join(units: list[Unit], order: list[int], conversation: bool) -> str:
     """The picked sentences; a journal's are grouped by entry, one line per date ("2025-03-02: ..."), and a
-    conversation's (or a play's) by turn, one line per turn with its speaker ("Luis: ...")."""
+    conversation's (or a play's) by turn, one line per turn with its speaker ("Luis: ..."). Prose runs on
+    with a space between sentences, none after a full-width stop (:func:`batchsum.language.run_on`):
+    decided per sentence, since a digest of several languages holds Chinese beside French."""
     if any(units[i].turn >= 0 for i in order):
         turns: list[str] = []
         prev: tuple[int, int] | None = None
@@ -306,8 +308,8 @@ def _join(units: list[Unit], order: list[int], joiner: str) -> str:
             prev = key
         return "\n".join(turns)
     if not any(units[i].date for i in order):
-        if joiner != " ":
-            return joiner.join(units[i].text for i in order)
+        if conversation:
+            return "\n".join(units[i].text for i in order)
         # A list item ("- Function-like macros ...", often no sentence) keeps a line of its own, as in
         # its source; run into a paragraph, it glued to the sentence after it. Blank lines around a
         # list keep the prose after it out of its last item when the Markdown is rendered. Its list's
@@ -327,7 +329,7 @@ def _join(units: list[Unit], order: list[int], joiner: str) -> str:
                 sep = " "
             else:  # into a list or out of one
                 sep = "\n\n"
-            text += ("" if k == 0 else sep) + piece
+            text = run_on((text, piece)) if sep == " " and k else text + ("" if k == 0 else sep) + piece
             prev_label = label
         return text
     lines: list[str] = []
@@ -338,7 +340,7 @@ def _join(units: list[Unit], order: list[int], joiner: str) -> str:
             lines.append(f"{u.date}: {u.text}")
             last = u.date
         elif lines:
-            lines[-1] += " " + u.text
+            lines[-1] = run_on((lines[-1], u.text))
         else:
             lines.append(u.text)
     return "\n".join(lines)
@@ -352,7 +354,6 @@ def _brief(
     target: int,
     cap: int,
     params: Params,
-    joiner: str = " ",
 ) -> str:
     """One line: the best whole sentence that fits, plus a second when the first is far below target.
 
@@ -408,8 +409,8 @@ def _brief(
 
     def line(picks: list[int]) -> str:  # one line; a conversation's one line per turn with its speaker
         if units[picks[0]].turn >= 0:
-            return _join(units, sorted(picks), " ")
-        return _inline(units, sorted(picks), joiner)
+            return _join(units, sorted(picks), conversation=True)
+        return _inline(units, sorted(picks))
 
     out = line(chosen)
     while len(chosen) > 1 and tokenizer.count(out) > cap:
@@ -418,8 +419,8 @@ def _brief(
     return out
 
 
-def _inline(units: list[Unit], order: list[int], joiner: str = " ") -> str:
-    """Prose picks on one line, ``joiner`` between sentences (none in Chinese and Japanese). A line holds
+def _inline(units: list[Unit], order: list[int]) -> str:
+    """Prose picks on one line, run on (no space after a full-width stop). A line holds
     no list: an item goes without its bullet, the first of a list after its label ("Bring: A warm jacket
     for the boat. A water bottle."), never as " - A warm ..."."""
     parts: list[str] = []
@@ -436,7 +437,7 @@ def _inline(units: list[Unit], order: list[int], joiner: str = " ") -> str:
             body += "."  # an item is often no sentence: run on, "Q2 migration to Postgres 16 Postgres 16 ..."
         parts.append(f"{label}: {body}" if label and label != prev else body)
         prev = label
-    return joiner.join(parts)
+    return run_on(parts)
 
 
 def _units(
