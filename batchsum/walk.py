@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum.chat_lines import render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.decoding import decode_bytes, strip_control
 from batchsum.errors import ConfigError, InputError
@@ -570,11 +571,16 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
     del raw  # the decoded text is the one copy kept from here on
     warnings: list[str] = []
     ext = path.suffix.lower()
+    export = None
     try:
         if ext in CHAT_EXTS:
             text = render_chat(text, path)
         elif ext in SUBTITLE_EXTS:
             text = render_subtitles(text, warnings)
+        else:
+            export = render_chat_lines(text)
+            if export is not None:
+                text = export.text
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
     if "\r" in text:
@@ -588,7 +594,10 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
     for w in warnings:
         log.debug("%s: %s", path, w)  # a run reports them (Document.warnings) once, in its warnings
     choice = ref.type_override or type_choice
-    if choice == "auto":
+    ctype: ContentType
+    if choice == "auto" and export is not None:
+        ctype, reason = "conversation", export.format
+    elif choice == "auto":
         ctype, reason = detect_type(path, text, ref.relpath)
     else:
         ctype, reason = choice, "--type"

@@ -1,0 +1,175 @@
+"""Chats and transcripts exported as text, rewritten as the ``Speaker: text`` turns a conversation is.
+
+WhatsApp (``12/03/2024, 18:02 - Ana: ...``, ``[12/03/2024, 09:14:05] Ana: ...``), Otter.ai and
+Microsoft Teams transcripts (``Ana Silva  0:03`` over the words), Zoom's saved chat
+(``09:15:10 From Ana to Everyone:`` over a tab-indented message, or ``09:15:10 From  Ana : ...``),
+IRC logs (``[09:14] <ana> ...``), ``Ana (09:14): ...`` and Markdown's ``**Ana:** ...`` all say who
+spoke when, each in its own way. Read as prose, their timestamps end up in summaries and snippets and
+the speakers in the entities. Rewritten here, the file reads like any transcript.
+
+A format applies to a file only when its turn lines make up most of the file (:func:`render_chat_lines`),
+so prose that quotes one such line is left alone. The export's own notices ("Messages and calls are
+end-to-end encrypted", ``<Media omitted>``, "This message was deleted", Otter's header and footer)
+are left out: nobody said them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["ChatExport", "render_chat_lines"]
+
+_NAME = r"[^\W\d_][\w .'’-]{0,40}?"  # a speaker's name: a letter, then up to 40 name characters
+_DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}"
+_CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?"
+
+# Text an export writes, not a person: WhatsApp's notices and placeholders (U+200E, the
+# left-to-right mark WhatsApp puts before them, is removed first).
+_NOTICE = re.compile(
+    r"^(?:<Media omitted>|<attached: [^>]*>|(?:image|video|audio|sticker|GIF|document) omitted"
+    r"|This message was deleted\.?|You deleted this message\.?|Missed (?:voice|video) call"
+    r"|Messages and calls are end-to-end encrypted\..*|.{0,60}\b(?:created group|added|left|joined using this "
+    r"group's invite link|changed (?:the subject|this group's icon|the group description)).{0,80}"
+    r"|Reacted to \".*\" with .{1,8}|Replying to .{0,80})$"
+)
+_LRM = re.compile("[\u200e\u200f\u202a-\u202e]")
+
+
+@dataclass(frozen=True)
+class _Format:
+    """One export's turn line: ``head`` matches the line that opens a turn (group ``name``; group
+    ``text`` when the words are on the same line). ``two_line``: the words follow on the next lines.
+    ``min_share``: the share of the file's non-blank lines that must open a turn."""
+
+    name: str  # as a user knows it, for the type's reason
+    head: re.Pattern[str]
+    two_line: bool = False
+    min_share: float = 0.5
+    layout: Callable[[str], bool] | None = None  # export lines that are neither a turn nor its words
+
+
+_OTTER_LAYOUT = re.compile(
+    r"^(?:SUMMARY KEYWORDS|SPEAKERS|Transcribed by https?://\S+|.{1,80} - Otter\.ai"
+    r"|\w{3}, \w{3} \d{1,2}, \d{4} \d{1,2}:\d{2}\s?[AP]M\s*\W\s*\d{1,3}:\d{2}(?::\d{2})?)$"
+)
+
+
+def _otter_layout(line: str) -> bool:
+    return bool(_OTTER_LAYOUT.match(line))
+
+
+_FORMATS = (
+    # WhatsApp, Android and US: "12/03/2024, 18:02 - Ana Silva: text" ("3/12/24, 9:14 AM - ...").
+    _Format("WhatsApp export", re.compile(rf"^{_DATE},? {_CLOCK} - (?:(?P<name>{_NAME}): )?(?P<text>.*)$")),
+    # WhatsApp, iOS: "[12/03/2024, 09:14:05] Ana Silva: text".
+    _Format("WhatsApp export (iOS)", re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?:(?P<name>{_NAME}): )?(?P<text>.*)$")),
+    # Zoom's saved chat, older: "09:15:10\t From  Ben Okafor : text" (also "to Everyone").
+    _Format(
+        "Zoom chat",
+        re.compile(rf"^{_CLOCK}\s+From\s+(?P<name>{_NAME})(?:\s+to\s+[^:]{{1,60}}?)?\s*:\s(?P<text>.*)$"),
+    ),
+    # Zoom's saved chat: "09:15:10 From Ben Okafor to Everyone:" over a tab-indented message.
+    _Format(
+        "Zoom chat",
+        re.compile(rf"^{_CLOCK}\s+From\s+(?P<name>{_NAME})\s+to\s+.{{1,60}}:$"),
+        two_line=True,
+        min_share=0.3,
+    ),
+    # Otter.ai and Teams (as text): "Ana Silva  0:03" (or "Speaker 1  12:41") over the words.
+    _Format(
+        "Otter.ai or Teams transcript",
+        re.compile(rf"^(?P<name>{_NAME})[ \t]{{2,}}\d{{1,2}}:\d{{2}}(?::\d{{2}})?$"),
+        two_line=True,
+        min_share=0.25,
+        layout=_otter_layout,
+    ),
+    # IRC: "[09:14] <ana> text", "09:14 <ana> text"; "* ana waves" is an action.
+    _Format(
+        "IRC log", re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?<[@+%]?(?P<name>[^\s>]{{1,32}})>\s(?P<text>.*)$")
+    ),
+    # "Ana (09:14): text".
+    _Format("timed speaker lines", re.compile(rf"^(?P<name>{_NAME}) \({_CLOCK}\): (?P<text>.*)$")),
+    # Markdown notes: "**Ana:** text" or "**Ana**: text".
+    _Format("bold speaker names", re.compile(rf"^\*\*(?P<name>{_NAME})(?::\*\*|\*\*:) (?P<text>.*)$"), min_share=0.4),
+)
+
+# A Markdown page's bold labels that introduce its notes, not someone speaking.
+_NOTES_LABELS = frozenset({"attendees", "participants", "present", "absent", "date", "time", "agenda", "location"})
+
+_IRC_ACTION = re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?(?:\*|-!-)\s")
+
+
+def _lines(text: str) -> list[str]:
+    return [_LRM.sub("", ln).rstrip() for ln in text.split("\n")]
+
+
+_SAMPLE = 400  # non-blank lines read to recognise a format: a long book is not scanned to the end
+
+
+def _pick(lines: list[str]) -> _Format | None:
+    """The format whose turn lines make up at least its share of the first non-blank lines (at least 3)."""
+    filled = []
+    for ln in lines:
+        if ln.strip():
+            filled.append(ln)
+            if len(filled) == _SAMPLE:
+                break
+    if len(filled) < 3:
+        return None
+    for fmt in _FORMATS:
+        lines_read = [ln.strip() for ln in filled if fmt.layout is None or not fmt.layout(ln.strip())]
+        heads = sum(1 for ln in lines_read if fmt.head.match(ln))
+        if heads >= 3 and heads >= fmt.min_share * len(lines_read):
+            return fmt
+    return None
+
+
+@dataclass(frozen=True)
+class ChatExport:
+    """A chat or transcript export rewritten as turns: ``text`` and the export's ``format``."""
+
+    text: str
+    format: str
+
+
+def render_chat_lines(text: str) -> ChatExport | None:
+    """``text`` as ``Speaker: text`` turns, one per message, when it is a chat or transcript export
+    of a known format; None when it is not (then it is read as it is).
+
+    A message's further lines go on with it; a Markdown heading stands on its own. Text before the
+    first turn stays, unattributed, except in the formats whose header is the export's own (Otter's
+    keywords and speaker list, Zoom's and Teams' titles and times). An export's notices and layout
+    lines are left out, and so is a bold line such as ``**Attendees:** ...`` that opens a Markdown
+    page's notes: it names who came, it is not a turn.
+    """
+    lines = _lines(text)
+    fmt = _pick(lines)
+    if fmt is None:
+        return None
+    turns: list[list[str]] = []  # [speaker, text...]; speaker "" for unattributed text
+    for raw in lines:
+        line = raw.strip()
+        if not line or (fmt.layout is not None and fmt.layout(line)) or _IRC_ACTION.match(line):
+            continue
+        m = fmt.head.match(line)
+        if m is None:
+            if line.startswith("#") or not turns:
+                if not fmt.two_line or turns:
+                    turns.append(["", line])
+            else:
+                turns[-1].append(line)
+            continue
+        name = " ".join(m.group("name").split()) if m.group("name") else ""
+        said = m.groupdict().get("text") or ""
+        if fmt.name == "bold speaker names" and name.lower() in _NOTES_LABELS:
+            continue
+        turns.append([name, said.strip()] if said.strip() else [name])
+    out: list[str] = []
+    for name, *words in turns:
+        said = " ".join(w for w in words if not _NOTICE.match(w))
+        if not said or (not name and _NOTICE.match(said)):
+            continue
+        out.append(f"{name}: {said}" if name else said)
+    return ChatExport("\n\n".join(out), fmt.name)
