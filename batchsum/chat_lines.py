@@ -105,7 +105,10 @@ def _lines(text: str) -> list[str]:
     return [_LRM.sub("", ln).rstrip() for ln in text.split("\n")]
 
 
-_SAMPLE = 400  # non-blank lines read to recognise a format: a long book is not scanned to the end
+# Read to recognise a format: the first 400 non-blank lines, within the first 64 KB, so a long book is
+# neither scanned nor split into lines (a 200 MB text would have held a second copy as lines).
+_SAMPLE_LINES = 400
+_SAMPLE_CHARS = 65_536
 
 
 def _pick(lines: list[str]) -> _Format | None:
@@ -114,7 +117,7 @@ def _pick(lines: list[str]) -> _Format | None:
     for ln in lines:
         if ln.strip():
             filled.append(ln)
-            if len(filled) == _SAMPLE:
+            if len(filled) == _SAMPLE_LINES:
                 break
     if len(filled) < 3:
         return None
@@ -144,10 +147,10 @@ def render_chat_lines(text: str) -> ChatExport | None:
     lines are left out, and so is a bold line such as ``**Attendees:** ...`` that opens a Markdown
     page's notes: it names who came, it is not a turn.
     """
-    lines = _lines(text)
-    fmt = _pick(lines)
+    fmt = _pick(_lines(text[:_SAMPLE_CHARS]))
     if fmt is None:
         return None
+    lines = _lines(text)
     turns: list[list[str]] = []  # [speaker, text...]; speaker "" for unattributed text
     for raw in lines:
         line = raw.strip()
