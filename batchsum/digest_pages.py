@@ -23,11 +23,11 @@ from batchsum.periods import (
     day_label,
     unbulleted,
 )
-from batchsum.text import DATE_LABEL, split_sentences
+from batchsum.text import DATE_LABEL, parse_speaker_line, split_sentences
 from batchsum.tree import node_path
 
 
-def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
+def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
     """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
     that input's index; None when a sentence is not any input's (an LLM's text)."""
     norm = [_for_match(" ".join(p.split())) for p in parts]
@@ -47,7 +47,21 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, str]] | None:
             if not paragraphs or paragraphs[-1][0] != where:
                 paragraphs.append((where, []))
             paragraphs[-1][1].append(piece)
-    return [(i, run_on(p)) for i, p in paragraphs] or None
+    return paragraphs or None
+
+
+def _paragraph(sentences: list[str], conversation: bool) -> str:
+    """A paragraph's sentences run on; a conversation's turns each on a line of their own, as in its
+    final ("Marco: ..." under "Aisha: ...", not one run of everyone's words)."""
+    if not conversation:
+        return run_on(sentences)
+    turns: list[list[str]] = []
+    for sentence in sentences:
+        if not turns or parse_speaker_line(sentence)[0] is not None:
+            turns.append([sentence])
+        else:
+            turns[-1].append(sentence)
+    return "\n".join(run_on(turn) for turn in turns)
 
 
 _ANY_STOP = re.compile(r"(?<=[.!?])\s+")
@@ -95,7 +109,8 @@ def day_labelled(text: str, days: list[str]) -> str:
     if not pairs:
         return text
     out = []
-    for i, sentences in pairs:
+    for i, picked in pairs:
+        sentences = run_on(picked)
         label = _day_label(days[i])
         says = sentences.startswith(label.strip()) or _SAYS_DAY.match(sentences[:60]) is not None
         out.append(label + sentences if label and not says else sentences)
@@ -129,7 +144,8 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
     if not pairs:
         return text
     out = []
-    for i, paragraph in pairs:
+    for i, picked in pairs:
+        paragraph = _paragraph(picked, i < len(owners) and owners[i].content_type == "conversation")
         label = entry_label(owners[i]) if i < len(owners) else ""
         out.append(f"**{label}** {paragraph}" if label and not _says_day(paragraph, owners[i]) else paragraph)
     return "\n\n".join(out)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars
-from batchsum.text import DATE_LABEL, LIST_ITEM, split_sentences
+from batchsum.text import DATE_LABEL, LIST_ITEM, parse_speaker_line, split_sentences, unended
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -296,7 +296,13 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
     Markdown heading ("# 2026-10-03 — Saturday", atop a file kept whole as its summary) and a line's date
     label ("2026-10-12: ") are left out: the line is shown beside the file's date."""
     # A list's bullet says nothing on a line of its own ("- **NTU**: ..." atop a glossary kept whole).
-    text = "\n".join(unbulleted(line) for line in summary.split("\n") if not _HEADING.match(line))
+    # A chat message that ends without a stop ends its sentence all the same: flattened, it would run
+    # into the next turn ("... at 12s Jun: I shipped ..."). A hard-wrapped line goes on, as it does.
+    lines = [unbulleted(line) for line in summary.split("\n") if not _HEADING.match(line)]
+    text = "\n".join(
+        line + "." if k + 1 < len(lines) and unended(line) and parse_speaker_line(lines[k + 1])[0] else line
+        for k, line in enumerate(lines)
+    )
     flat = _WS.sub(" ", DATE_LABEL.sub("", text)).strip()
     if not flat:
         return ""

@@ -30,6 +30,7 @@ __all__ = [
     "screenplay_turn",
     "speakers_of",
     "split_sentences",
+    "unended",
     "word_count",
     "wraps_onto",
 ]
@@ -572,3 +573,10 @@ def is_backchannel(text: str) -> bool:
     if not words:
         return True
     return all(w in BACKCHANNELS for w in words)
+
+
+def unended(text: str) -> bool:
+    """Whether a sentence or list item in an alphabetic script ends with no stop ("... in additional file
+    6"): run on into the next one, it reads as one with it. Chinese and Japanese (from U+2E80) need none."""
+    last = text[-1:]
+    return (last.isalnum() and last < "\u2e80") or last in (")", "]")

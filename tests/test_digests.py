@@ -885,3 +885,28 @@ def test_the_periods_a_query_names() -> None:
     assert periods_named("in 1826") == ["1826"] == periods_named("1826年")
     assert periods_named("what happened on 1826-05-15?") == []  # a day: its entry answers, not a period
     assert only_a_period("März 2024") and only_a_period("2024-03") and not only_a_period("May 1826 budget")
+
+
+def test_a_chat_in_a_month_keeps_one_turn_a_line(tmp_path: Path) -> None:
+    """A conversation's final is a turn a line with its speaker; its day in the month's digest is too,
+    not everyone's words in one run, and its one line ends a message at its end ("at 12s. Jun: ...")."""
+    src = tmp_path / "chats"
+    src.mkdir()
+    turns = [
+        "Marco: Hey all. Checkout is timing out for everyone on the payments page",
+        "Aisha: Looking. The p99 latency on the payments service is at twelve seconds",
+        "Jun: Oh no. I shipped the new fraud-check client behind a flag at five percent",
+        "Aisha: Hm. The flag dashboard says the flag is on for all traffic right now",
+        "Jun: That was me. I'll roll the fraud-check flag back right now",
+        "Marco: Thanks. Let's require two approvals for flag changes on payments",
+        "Jun: Done. The flag is back to zero and checkout works again for everyone",
+    ]
+    (src / "2024-11-14.txt").write_text("\n".join(turns) + "\n", encoding="utf-8")
+    (src / "2024-11-18.txt").write_text("\n".join(reversed(turns)) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run(src, out, "--type", "conversation")
+    _, body = parse_markdown((out / "digests" / "2024" / "2024-11.md").read_text(encoding="utf-8"))
+    day = next(p for p in body.split("\n\n") if p.startswith("**14 November.**"))
+    lines = day.split("\n")
+    assert len(lines) >= 2 and all(re.match(r"(\*\*14 November\.\*\* )?(Marco|Aisha|Jun): ", ln) for ln in lines), day
+    assert re.search(r"[a-z] (Marco|Aisha|Jun): ", one_line("\n".join(turns))) is None

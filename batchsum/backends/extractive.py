@@ -29,10 +29,10 @@ import numpy as np
 
 from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_to_sentence_boundary
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
-from batchsum.backends.units import Unit, terms, unended, units_from_text
+from batchsum.backends.units import Unit, terms, units_from_text
 from batchsum.language import is_cjk, run_on
 from batchsum.model import CONTENT_TYPES, ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
-from batchsum.text import LIST_ITEM
+from batchsum.text import LIST_ITEM, unended
 from batchsum.tokens import Tokenizer
 
 __all__ = ["ExtractiveBackend", "Params", "summarize_text"]

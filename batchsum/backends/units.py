@@ -40,6 +40,7 @@ from batchsum.text import (
     is_backchannel,
     parse_speaker_line,
     split_sentences,
+    unended,
 )
 
 __all__ = ["STOPWORDS", "Unit", "terms", "units_from_text"]
@@ -335,13 +336,6 @@ _SECTION_LABELS = frozenset(
 )
 
 _LABEL_WORDS = 8  # a heading or lead-in line this short names its list; a longer one is a sentence
-
-
-def unended(text: str) -> bool:
-    """Whether a sentence or list item in an alphabetic script ends with no stop ("... in additional file
-    6"): run on into the next one, it reads as one with it. Chinese and Japanese (from U+2E80) need none."""
-    last = text[-1:]
-    return (last.isalnum() and last < "\u2e80") or last in (")", "]")
 
 
 # A heading that gives a year ("# Понедельник, 25 марта 2024", "## 2025-03-02") is a journal entry's date.
