@@ -722,3 +722,22 @@ def test_a_journal_of_several_entries_dates_its_lines_and_one_entry_does_not(tok
     assert dated and set(dated) <= {"2024-03-02", "2024-03-05"}, out
     one, _ = summarize(DIARY, tok, "standard", "journal", 0.3)
     assert not re.search(r"\d{4}-\d{2}-\d{2}", one), one
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ('If `&"hi"[0]` were valid code that returned the byte value, it would return `104`.', '`&"hi"[0]`'),
+        ("To work on it, run `pip install -e .[dev]` from the folder of the clone.", "`pip install -e .[dev]`"),
+        (
+            "User: Please install it.\n"
+            "Tool: [✓ shell: Command: pip install -e .[dev] | Output: 3 lines]\n"
+            "Assistant: Done.",
+            "pip install -e .[dev]",
+        ),
+    ],
+)
+def test_code_is_quoted_as_written(text: str, kept: str) -> None:
+    """Footnote marks and tokenizer spacing are taken out of prose, not out of code: `&"hi"[0]` had
+    lost its index (and the sentence its meaning), `-e .[dev]` its space."""
+    assert any(kept in u.text for u in units_from_text(text, "document")), units_from_text(text, "document")

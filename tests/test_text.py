@@ -537,3 +537,15 @@ def test_a_sentence_cut_from_a_quotation_gets_its_missing_mark() -> None:
     assert balance_quotes("よろしい」と彼は言った。") == "「よろしい」と彼は言った。"
     for whole in ('A 12" pipe burst.', "“a” and “b”.", "No quotation here.", '"Done," she said.'):
         assert balance_quotes(whole) == whole
+
+
+def test_a_few_spaced_marks_do_not_make_a_text_tokenized() -> None:
+    """One "it , once" in an agent session had made the whole text a tokenized transcript, whose
+    one- and two-letter non-words are words broken off: "chall.py" lost its "py"."""
+    from batchsum.cleanup import clean_transcript
+
+    text = "The chall.py file encrypts one message. We looked at setup.py too. Then we ran it , once."
+    assert "chall.py" in clean_transcript(text) and "setup.py" in clean_transcript(text)
+    assert clean_transcript("So we m we may go there . It is the the best , I think .") == (
+        "So we may go there. It is the best, I think."
+    )

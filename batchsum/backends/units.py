@@ -11,7 +11,7 @@ sentences that stop without a full stop are kept as context but are not candidat
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from batchsum.backends.noise import (
@@ -254,7 +254,9 @@ def units_from_text(
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
     for i, (raw, role, date, section, title, bi) in enumerate(spans):
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
-        sent = fix_spacing(" ".join(_FOOTNOTE_MARK.sub("", QUOTE_MARKS.sub("", raw)).split()), language)
+        sent = _outside_code(
+            " ".join(QUOTE_MARKS.sub("", raw).split()), lambda t: fix_spacing(_FOOTNOTE_MARK.sub("", t), language)
+        )
         who, said = parse_speaker_line(sent) if cast else (None, sent)
         if who in cast:
             turn = (section, str(who), i)
@@ -376,6 +378,24 @@ def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
 # "pages[131]", and the placeholder of a citation in scraped papers ("nerves <cit>."): the reader of a summary
 # has no footnotes or bibliography.
 _FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]|[ \t]*<cit>")
+
+# Inline code (`&"hi"[0]`, `pip install -e .[dev]`) and a tool's record ("[✓ shell: Command: ...]")
+# say what they say: no footnote mark or tokenizer spacing is taken out of them.
+_CODE = re.compile(r"(`+)[^`]+?\1|\[[✓✗] [^\n]*\]$")
+
+
+def _outside_code(text: str, fix: Callable[[str], str]) -> str:
+    """``text`` with ``fix`` applied to everything but its inline code spans and a tool's record."""
+    if "`" not in text and "[" not in text:
+        return fix(text)
+    out: list[str] = []
+    pos = 0
+    for m in _CODE.finditer(text):
+        out += [fix(text[pos : m.start()]), m.group(0)]
+        pos = m.end()
+    out.append(fix(text[pos:]))
+    return "".join(out)
+
 
 # Markup and agent-session chrome are never summary sentences: a flattened heading or code fence, an
 # HTML tag, a shell prompt, the status lines of an agent's tool ("(Open file: n/a)").
