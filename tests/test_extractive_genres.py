@@ -741,3 +741,18 @@ def test_code_is_quoted_as_written(text: str, kept: str) -> None:
     """Footnote marks and tokenizer spacing are taken out of prose, not out of code: `&"hi"[0]` had
     lost its index (and the sentence its meaning), `-e .[dev]` its space."""
     assert any(kept in u.text for u in units_from_text(text, "document")), units_from_text(text, "document")
+
+
+def test_a_journal_of_one_file_dates_its_entries_under_their_year() -> None:
+    """A diary printed as one file names its year on a line of its own and each day alone on its line
+    ("_August_ 25."): every entry's sentences carry that date, so a summary keeps them in time."""
+    entries = {
+        "_January_ 3.": "Am writing an essay on the life-history of insects and have abandoned the cats.",
+        "_January_ 17.": "Went with L. out catapult shooting and saw a Goldfinch down by the main road.",
+        "_August_ 25.": "Had quite an adventure to-day when we cycled out to the Lighthouse on the sands.",
+    }
+    text = "Selected entries of a young naturalist.\n\n1903\n\n" + "".join(
+        f"{day}\n\n{body}\n\n" for day, body in entries.items()
+    )
+    dates = {u.date for u in units_from_text(text, "journal") if u.candidate}
+    assert {"1903-01-03", "1903-01-17", "1903-08-25"} <= dates, dates

@@ -129,6 +129,18 @@ def test_a_sentence_stating_figures_gains_over_its_twin_without() -> None:
     assert with_figures[0] == without[0] and with_figures[2] == without[2]
 
 
+def test_a_time_of_day_is_no_figure() -> None:
+    """British English writes the time with a dot ("at 5.30"): a diary's times had drawn the bonus for
+    amounts, and its final had read "It was born at 1.20. Our Goldfinch roosts at 5.30."."""
+    units = _units(
+        "Our Goldfinch roosts at 5.30 every evening in the old yew. "
+        "In bed till 12.30 reading the new book about beetles. "
+        "Earnings rose to 1.20 per share in the third quarter of the year."
+    )
+    shares = figure_share(units)
+    assert shares[0] == 0 and shares[1] == 0 and shares[2] > 0
+
+
 def test_amounts_and_rates_count_as_figures_and_bare_integers_do_not() -> None:
     text = (
         "The margin rose 100 basis points and costs fell by 6 percent on 1,200 orders. "

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 __all__ = [
     "BOILERPLATE",
     "entry_date",
+    "heading_year",
     "is_boilerplate",
     "is_footnote",
     "is_fragment",
@@ -236,13 +237,39 @@ def is_index_block(lines: Sequence[str]) -> bool:
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 
 
-def entry_date(heading: str) -> str | None:
-    """The ISO date a journal entry's heading names ("## 2025-03-02 (Sunday)"), else None."""
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")  # fmt: skip
+_MONTH = r"_?\*{0,2}(" + "|".join(m.capitalize() for m in _MONTHS) + r")\*{0,2}_?"
+# "_August_ 25.", "August 25th, 1903", "Monday, 25 August 1903": an English journal's day in words.
+_WORDS_DATE = re.compile(
+    rf"^(?:[A-Z][a-z]+day,?\s+)?(?:{_MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?|(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH})"
+    r"(?:,?\s+(\d{4}))?[.,:]?(?:--)?$"
+)
+_YEAR = re.compile(r"^[_*]*(1[5-9]\d\d|20\d\d)[_*.]*$")
+
+
+def heading_year(heading: str) -> int | None:
+    """The year a heading of its own names ("1903" over a year's entries), else None."""
+    m = _YEAR.match(heading.strip())
+    return int(m.group(1)) if m else None
+
+
+def entry_date(heading: str, year: int | None = None) -> str | None:
+    """The ISO date a journal entry's heading names ("## 2025-03-02 (Sunday)", or in words, "_August_
+    25." under a heading "1903", which is ``year``), else None."""
     m = _ISO_DATE.search(heading)
-    if m is None or len(heading.split()) > 8:
+    if m is None:
+        words = _WORDS_DATE.match(heading.strip())
+        if words is None:
+            return None
+        month = _MONTHS.index((words.group(1) or words.group(4)).lower()) + 1
+        day = int(words.group(2) or words.group(3))
+        year = int(words.group(5)) if words.group(5) else year
+        return f"{year:04d}-{month:02d}-{day:02d}" if year and 1 <= day <= 31 else None
+    if len(heading.split()) > 8:
         return None
-    year, month, day = (int(g) for g in m.groups())
-    return m.group(0) if 1 <= month <= 12 and 1 <= day <= 31 and year >= 1000 else None
+    year_, month, day = (int(g) for g in m.groups())
+    return m.group(0) if 1 <= month <= 12 and 1 <= day <= 31 and year_ >= 1000 else None
 
 
 def section_role(heading: str) -> str | None:

@@ -315,10 +315,20 @@ _AMOUNT = re.compile(
 )
 
 
+# A time of day written with a dot, as British English does ("at 5.30", "till 12.30", "6.30 p.m."):
+# it looks like a decimal but states no result (a diary's "Got home at 6.30" had outranked its news).
+_CLOCK_TIME = re.compile(
+    r"(?:\b(?:at|till|until|by|from|to|about|after|before|past)\s+\d{1,2}\.[0-5]\d|\b\d{1,2}\.[0-5]\d(?=\s*[ap]\.m\.))"
+    r"(?![\d%]|\s*(?:per\b|percent|a share|times\b|x\b|million|billion))",
+    re.IGNORECASE,
+)
+
+
 def figure_share(units: Sequence[Unit]) -> np.ndarray:
     """Each unit's amounts and rates per word (Fattah & Ren 2009, "GA, MR, FFNN, PNN and GMM based models
     for automatic text summarization": a sentence with numerical data states a result worth keeping)."""
-    return np.array([len(_AMOUNT.findall(u.body)) / max(1, u.words) for u in units], dtype=np.float64)
+    counts = [len(_AMOUNT.findall(u.body)) - len(_CLOCK_TIME.findall(u.body)) for u in units]
+    return np.array([max(0, c) / max(1, u.words) for c, u in zip(counts, units, strict=True)], dtype=np.float64)
 
 
 def carry_forward(units: list[Unit], mat: Matrix, params: Params) -> np.ndarray:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from batchsum.backends.noise import (
     entry_date,
+    heading_year,
     is_boilerplate,
     is_footnote,
     is_fragment,
@@ -427,6 +428,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
     current: list[str] = []
     role: str | None = None
     date: str | None = None
+    year: int | None = None  # a heading of its own ("1903") over entries that name their day only
     section = 0
     title = ""
 
@@ -444,7 +446,10 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             prev = None
             continue
         kind = line_kind(line, repeated)
-        if kind == "short":
+        nxt_blank = li + 1 == len(lines) or not lines[li + 1].strip()
+        if prev is None and nxt_blank and len(line) < 40 and (heading_year(line) or entry_date(line.strip(), year)):
+            kind = "heading"  # a year or a day alone on its line opens entries ("_August_ 25." under "1903")
+        elif kind == "short":
             nxt = lines[li + 1] if li + 1 < len(lines) else None
             kind = "heading" if is_heading(line, prev, nxt) else None
         prev = line if kind is None else None
@@ -455,7 +460,8 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
         if kind == "heading":
             section += 1
             title = line.strip().lstrip("# ")
-            date = entry_date(title) or date
+            year = heading_year(title) or year
+            date = entry_date(title, year) or date
             new_role = section_role(title)
             # A named part sets the role; a top-level heading (capitals, '#') or any heading after
             # a skipped part ends it; a plain sub-heading keeps its parent's role.
