@@ -254,7 +254,9 @@ def conversation_lines(text: str) -> list[tuple[str | None, str]]:
         for raw in rows:
             if not raw.strip():
                 continue
-            speaker, body = parse_speaker_line(raw)
+            # In an e-mail thread the sender speaks: "Good news: ..." or "So the plan: ..." in a message
+            # is the sender's sentence, not another speaker's turn.
+            speaker, body = parse_speaker_line(raw) if sender is None else (None, raw.strip())
             wrapped = speaker is None and wraps_onto(prev, raw, width)
             prev = raw
             if wrapped:

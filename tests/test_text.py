@@ -549,3 +549,20 @@ def test_a_few_spaced_marks_do_not_make_a_text_tokenized() -> None:
     assert clean_transcript("So we m we may go there . It is the the best , I think .") == (
         "So we may go there. It is the best, I think."
     )
+
+
+def test_in_an_e_mail_thread_the_sender_speaks() -> None:
+    """A message's "Good news: ..." or "So the plan: ..." is its sender's sentence: they had been two
+    more participants of the thread."""
+    from batchsum.text import conversation_lines
+
+    thread = (
+        "From: Helen Carter <helen@example.org>\nTo: Committee <c@example.org>\n"
+        "Date: Mon, 3 Feb 2025 09:12:44 +0100\nSubject: Venue\n\nHi all,\n\n"
+        "Good news: Lindenhof has 19-20 June free.\n\nSo the plan: Lindenhof, 19-20 June.\n\n---\n\n"
+        "From: Mei Tanaka <mei@example.org>\nTo: Committee <c@example.org>\n"
+        "Date: Tue, 4 Feb 2025 08:05:19 +0100\nSubject: Re: Venue\n\nAgreed, I will book the hotel blocks.\n"
+    )
+    lines = conversation_lines(thread)
+    assert {who for who, _ in lines if who} == {"Helen Carter", "Mei Tanaka"}, lines
+    assert ("Helen Carter", "Good news: Lindenhof has 19-20 June free.") in lines
