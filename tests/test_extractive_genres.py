@@ -756,3 +756,16 @@ def test_a_journal_of_one_file_dates_its_entries_under_their_year() -> None:
     )
     dates = {u.date for u in units_from_text(text, "journal") if u.candidate}
     assert {"1903-01-03", "1903-01-17", "1903-08-25"} <= dates, dates
+
+
+def test_captions_go_and_wrapped_compounds_stay_whole() -> None:
+    """A picture's caption ("{How dare I, Mrs. Reed? ...: p30.jpg}") is no sentence of the text, and a
+    compound hard-wrapped at its hyphen reads "high-backed", not "high- backed"."""
+    text = (
+        "I said nothing at all to her that day, in the high-\nbacked chair by the fire.\n\n"
+        "{How dare I, Mrs. Reed?  How dare I?  Because it is the truth: p30.jpg}\n\n"
+        "The next morning came bright and clear over the moor, and we set out early."
+    )
+    shown = [u.text for u in units_from_text(text, "document")]
+    assert not any("p30.jpg" in t or "Mrs. Reed" in t for t in shown), shown
+    assert any("high-backed chair" in t for t in shown), shown

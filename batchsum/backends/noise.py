@@ -24,6 +24,7 @@ __all__ = [
     "entry_date",
     "heading_year",
     "is_boilerplate",
+    "is_caption",
     "is_footnote",
     "is_fragment",
     "is_heading",
@@ -223,6 +224,16 @@ _FOOTNOTE = re.compile(r"^\s*\[(?:(?:\d{1,4}|[a-z*†])\]\s|Footnote [\w*†]{1,
 def is_footnote(line: str) -> bool:
     """A footnote or endnote body: a line that opens with its bracketed marker."""
     return _FOOTNOTE.match(line) is not None
+
+
+# An illustration's caption in a printed book: "[Illustration: PETER FLEW IN]", or the text of a picture
+# with its file, "{How dare I, Mrs. Reed? ...: p30.jpg}" (Project Gutenberg's Jane Eyre).
+_CAPTION = re.compile(r"^\s*(?:\[Illustrations?\b[^\]]*\]|\{[^{}]*\.(?:jpe?g|png|gif)\s*\})\s*$", re.IGNORECASE)
+
+
+def is_caption(lines: Sequence[str]) -> bool:
+    """The block is an illustration's caption: a picture's words, not the text's."""
+    return _CAPTION.match(" ".join(lines)) is not None
 
 
 def is_index_block(lines: Sequence[str]) -> bool:

@@ -18,6 +18,7 @@ from batchsum.backends.noise import (
     entry_date,
     heading_year,
     is_boilerplate,
+    is_caption,
     is_footnote,
     is_fragment,
     is_heading,
@@ -256,7 +257,8 @@ def units_from_text(
     for i, (raw, role, date, section, title, bi) in enumerate(spans):
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
         sent = _outside_code(
-            " ".join(QUOTE_MARKS.sub("", raw).split()), lambda t: fix_spacing(_FOOTNOTE_MARK.sub("", t), language)
+            " ".join(_WRAPPED_HYPHEN.sub("-", QUOTE_MARKS.sub("", raw)).split()),
+            lambda t: fix_spacing(_FOOTNOTE_MARK.sub("", t), language),
         )
         who, said = parse_speaker_line(sent) if cast else (None, sent)
         if who in cast:
@@ -380,6 +382,9 @@ def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
 # has no footnotes or bibliography.
 _FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]|[ \t]*<cit>")
 
+# A compound hard-wrapped at its hyphen ("high-\nbacked"): one word again, not "high- backed".
+_WRAPPED_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t>]*(?=[^\W\d_])")
+
 # Inline code (`&"hi"[0]`, `pip install -e .[dev]`) and a tool's record ("[✓ shell: Command: ...]")
 # say what they say: no footnote mark or tokenizer spacing is taken out of them.
 _CODE = re.compile(r"(`+)[^`]+?\1|\[[✓✗] [^\n]*\]$")
@@ -435,7 +440,13 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
     def flush() -> None:
         # A back-of-book index spread over a chunk of its own has no INDEX heading above it; an e-mail's
         # header block is no prose either.
-        if current and not is_footnote(current[0]) and not is_index_block(current) and email_sender(current) is None:
+        if (
+            current
+            and not is_footnote(current[0])
+            and not is_caption(current)
+            and not is_index_block(current)
+            and email_sender(current) is None
+        ):
             blocks.append(("\n".join(current), role, date, section, title))
         current.clear()
 
