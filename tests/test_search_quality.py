@@ -226,3 +226,17 @@ def test_the_collection_is_usable_from_plain_chromadb(output: RunConfig) -> None
     res = col.query(query_texts=["yellow banana buttons"], n_results=2, where={"is_final": True})
     assert res["metadatas"][0][0]["source_path"] == "meeting.txt"
     assert "remote control" in res["documents"][0][0]
+
+
+def test_snippets_skip_mail_headers_and_end_a_chat_message_at_its_turn() -> None:
+    """An e-mail's "Subject: Re: Venue for the June workshop" had been the snippet for "where will the
+    June workshop be held?", and a chat message without a stop had run into the next speaker's."""
+    mail = (
+        "From: Helen Carter <helen@example.org>\nTo: Committee <c@example.org>\n"
+        "Subject: Re: Venue for the June workshop\n\nSo the plan for the workshop: Lindenhof, 19-20 June."
+    )
+    snippet, _ = make_snippet(mail, [["workshop"], ["june"]])
+    assert "Subject" not in snippet and "Lindenhof" in snippet, snippet
+    chat = "Aisha: I count about 340 failed checkouts\nPriya: good question, let's ask Finance about refunds"
+    snippet, _ = make_snippet(chat, [["checkout"]])
+    assert "Priya" not in snippet, snippet

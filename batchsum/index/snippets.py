@@ -18,7 +18,7 @@ from batchsum.cleanup import fix_spacing
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
-from batchsum.text import ABBREVIATIONS, QUOTE_MARKS
+from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line
 
 SNIPPET_CHARS = 240
 
@@ -110,10 +110,31 @@ def sentences(text: str) -> list[str]:
     return [s for _, s in _sentences_by_paragraph(text)]
 
 
+def _turns(paragraph: str) -> list[str]:
+    """A paragraph cut before each line that opens a turn ("Priya: ..."): a chat message that ends
+    without a stop ends its sentence all the same, and a snippet does not run into the next speaker's."""
+    if ":" not in paragraph:
+        return [paragraph]
+    turns: list[str] = []
+    for line in paragraph.split("\n"):
+        if turns and parse_speaker_line(line)[0] is None:
+            turns[-1] += "\n" + line
+        else:
+            turns.append(line)
+    return turns
+
+
 def _sentences_by_paragraph(text: str, language: str | None = None) -> list[tuple[int, str]]:
     """:func:`sentences` with the index of the paragraph each is in."""
     out: list[tuple[int, str]] = []
-    for i, paragraph in enumerate(_PARAGRAPH.split(text)):
+    # A conversation's turn is a paragraph of its own: a snippet goes on within one speaker's words.
+    blocks = [
+        turn
+        for paragraph in _PARAGRAPH.split(text)
+        if email_headers(paragraph.split("\n")) is None  # an e-mail's From/To/Subject block: no answer
+        for turn in _turns(paragraph)
+    ]
+    for i, paragraph in enumerate(blocks):
         for s in _SENTENCE.split(paragraph):
             s = " ".join(s.split()) if s else ""
             if not s:
