@@ -374,7 +374,7 @@ def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets
     their tool results reduced and their files, commands, errors and facets; other conversations get
     extracted facets when ``offline_facets`` (False when an LLM writes them, or facets are turned off).
     """
-    if type_reason.startswith("agent transcript"):
+    if type_reason.removeprefix("--type; ").startswith("agent transcript"):
         try:
             digest = digest_agent_transcript(text)
         except InputError:

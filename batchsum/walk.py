@@ -599,6 +599,10 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         ctype, reason = "conversation", export.format
     elif choice == "auto":
         ctype, reason = detect_type(path, text, ref.relpath)
+    elif choice == "conversation" and (agent := agent_transcript_reason(text)) is not None:
+        # Told it is a conversation, an agent session still is one: its prompts, commands and tool
+        # output are read as such (they had filled its final, read as a plain transcript).
+        ctype, reason = choice, f"--type; {agent}"
     else:
         ctype, reason = choice, "--type"
     doc_date, date_source = dated(path, text, st.st_mtime_ns)

@@ -344,3 +344,23 @@ def test_a_garbage_llm_cache_entry_is_a_miss_with_a_warning(tmp_path: Path, capl
     path.symlink_to("/etc/hostname")
     assert cache.get(key) is None
     assert caplog.text.count("ignoring unreadable LLM cache entry") == 4
+
+
+def test_an_agent_session_told_it_is_a_conversation_is_still_read_as_one(tmp_path: Path) -> None:
+    """`--type conversation`, which the docs suggest for transcripts, had read an agent session as a
+    plain transcript: its prompts and code listings filled the final and nothing was extracted."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+    from batchsum.tree import read_node
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "session.md").write_text(_markdown_session(12), encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["run", str(corpus), "--out", str(out), "--type", "conversation", "--no-index", "-q"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    meta, body = read_node(out / "session.md" / "summaries" / "L3" / "final.md")
+    assert meta["agent_session"] is True and meta["commands_run"]
+    assert "## Agent session (extracted)" in body
