@@ -39,6 +39,7 @@ class PeriodPlan:
     """The digests a run would redo (``batchsum plan``), with their requests and tokens."""
 
     periods: list[str] = field(default_factory=list)  # ids: month:1826-05, year:1826, folder:notes
+    removed: list[str] = field(default_factory=list)  # ids of periods left without files: their digests go
     llm_calls: int = 0
     input_tokens: int = 0  # of the finals (a year: of its months' digests) the digests are made from
     prompt_tokens: int = 0  # of the LLM requests (template and input)
@@ -128,6 +129,8 @@ def plan_digests(
             known = stored_tokens(year, parts, sum(tokenizer.count(p) for p in parts) if tokenizer else 0, labels)
         fresh = sum(made[m] for m in months if m in made)
         _plan_one(cfg, identity, plan, year, inputs, fresh, known, size, language_of(year))
+    live = {p.id for p in groups} | {y.id for y in years}
+    plan.removed = sorted(pid for pid in state.periods if pid not in live)
     return plan
 
 

@@ -83,3 +83,21 @@ def test_plan_json_lists_unchanged_files_as_the_library_does(tmp_path: Path) -> 
         "new": [], "changed": ["journal/2026-10-02.md"], "unchanged": ["journal/2026-10-01.md"], "deleted": []
     }  # fmt: skip
     assert d["unchanged"] == batchsum.plan(src, out=out).unchanged
+
+
+def test_plan_names_the_digests_a_deletion_removes(tmp_path: Path) -> None:
+    """A folder whose only file goes loses its digest: the plan says so (it had listed only the month and
+    year to redo, and the run then removed the folder's digest as well)."""
+    corpus = tmp_path / "corpus"
+    for folder, name in (("notes", "harbour"), ("calls", "lighthouse")):
+        (corpus / folder).mkdir(parents=True)
+        (corpus / folder / f"{name}.md").write_text(
+            "We walked along the harbour wall to the old lighthouse and counted the boats. " * 30, encoding="utf-8"
+        )
+    out = tmp_path / "out"
+    assert _invoke(["run", str(corpus), "--out", str(out), "--no-index", "-q"]).exit_code == 0
+    (corpus / "calls" / "lighthouse.md").unlink()
+    plan = _invoke(["plan", str(corpus), "--out", str(out)])
+    assert "digests to remove (no files left): 1 (folder:calls)" in plan.output, plan.output
+    data = json.loads(_invoke(["plan", str(corpus), "--out", str(out), "--json"]).output)
+    assert data["periods"]["removed"] == ["folder:calls"]

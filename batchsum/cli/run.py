@@ -216,6 +216,11 @@ def plan(ctx: click.Context, **params: Any) -> None:
             f"digests to redo: {len(dp.periods)} ({', '.join(dp.periods[:6])}{', …' if len(dp.periods) > 6 else ''}); "
             f"{dp.llm_calls} LLM calls, {dp.input_tokens:,} input tokens, est. {dp.est_output_tokens:,} output tokens"
         )
+    if summary.periods is not None and summary.periods.removed:
+        gone = summary.periods.removed
+        click.echo(
+            f"digests to remove (no files left): {len(gone)} ({', '.join(gone[:6])}{', …' if len(gone) > 6 else ''})"
+        )
     click.echo(f"input tokens: {summary.input_tokens:,}  est. output tokens: {summary.est_output_tokens:,}")
     if cost is not None and price is not None:
         per_out = price[1] if price[1] is not None else price[0]
