@@ -1,4 +1,8 @@
-"""Chat exports (.json/.jsonl) and subtitles (.vtt/.srt) rendered as ``Speaker: text`` lines."""
+"""Chats (.json/.jsonl) and subtitles (.vtt/.srt) rendered as ``Speaker: text`` lines.
+
+OpenAI chat messages are read here; chat apps' exports (Slack, Telegram, Discord, ChatGPT) by
+:mod:`batchsum.chat_exports`, each told by its shape.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
+from batchsum.chat_exports import render_export
 
 __all__ = ["render_chat", "render_subtitles"]
 
@@ -19,8 +24,10 @@ INSTRUCTION_ROLES = frozenset({"system", "developer"})
 
 
 def render_chat(raw_text: str, path: Path) -> str:
-    """Render OpenAI chat messages (.jsonl lines or a ``messages`` list) as ``Role: content`` lines, leaving
-    out the system and developer messages (:data:`INSTRUCTION_ROLES`)."""
+    """Render a chat as ``Name: text`` lines: a chat app's export (:func:`~batchsum.chat_exports.render_export`,
+    ``.json`` only) or OpenAI chat messages (.jsonl lines or a ``messages`` list), leaving out the system
+    and developer messages (:data:`INSTRUCTION_ROLES`). Raises ValueError naming what the JSON holds
+    when it is no chat; :class:`~batchsum.chat_exports.ExportMetadata` for an export's metadata file."""
     messages: list[Any]
     stripped = raw_text.strip()
     if not stripped:
@@ -28,6 +35,9 @@ def render_chat(raw_text: str, path: Path) -> str:
     try:
         if path.suffix.lower() == ".json":
             data = jsonio.loads(stripped)
+            rendered = render_export(data, path)
+            if rendered is not None:
+                return rendered
             if isinstance(data, dict):
                 if not isinstance(data.get("messages"), list):
                     keys = ", ".join(sorted(map(str, data))[:5]) or "none"
@@ -60,8 +70,10 @@ def render_chat(raw_text: str, path: Path) -> str:
     lines: list[str] = []
     for i, m in enumerate(messages):
         if not isinstance(m, dict) or "content" not in m:
+            found = f"keys: {', '.join(sorted(map(str, m))[:6]) or 'none'}" if isinstance(m, dict) else type(m).__name__
             raise ValueError(
-                f"JSON is not a conversation: message {i + 1} has no 'content' (expected {{'role', 'content'}})"
+                f"JSON is not a conversation: message {i + 1} has no 'content' (expected {{'role', 'content'}}, "
+                f"found {found})"
             )
         if str(m.get("role") or "").strip().lower() in INSTRUCTION_ROLES:
             continue

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum.chat_exports import ExportMetadata
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.decoding import decode_bytes, strip_control
-from batchsum.errors import ConfigError, InputError
+from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
@@ -99,6 +100,9 @@ class Problem:
     path: str
     reason: str
     relpath: str | None = None  # a source file's name in the run (a skipped file counts as one)
+    # False: skipped by design, not a failure (an export's metadata file): counted as skipped, listed by
+    # ``report``, but no problem that makes the run partial.
+    failure: bool = True
 
 
 @dataclass
@@ -575,6 +579,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             text = render_chat(text, path)
         elif ext in SUBTITLE_EXTS:
             text = render_subtitles(text, warnings)
+    except ExportMetadata as exc:
+        raise NotASource(str(path), str(exc)) from exc
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
     if "\r" in text:
