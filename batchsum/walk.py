@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 TEXT_EXTS = {".md", ".markdown", ".txt"}
 CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
-ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS
+EMAIL_EXTS = {".eml"}
+ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS
 IGNORE_FILE = ".batchsumignore"
 
 
@@ -382,8 +383,8 @@ def _add_file(
         result.problems.append(Problem(str(path), "file name is not valid UTF-8, skipped (rename it)", _printable(rel)))
         return
     if ext not in ALL_EXTS:
-        if explicit:
-            result.problems.append(Problem(str(path), f"unsupported file type {ext or '(none)'!r}, skipped"))
+        if explicit:  # named on the command line: counted (and reported) as a skipped file
+            result.problems.append(Problem(str(path), f"unsupported file type {ext or '(none)'!r}, skipped", rel))
         return
     if path.is_symlink() and not path.exists():
         result.problems.append(Problem(str(path), "broken symlink, skipped", rel))
@@ -571,10 +572,15 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         text, note = decode_bytes(raw)
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
-    del raw  # the decoded text is the one copy kept from here on
     warnings: list[str] = []
     ext = path.suffix.lower()
     try:
+        if ext in EMAIL_EXTS:
+            from batchsum.eml import render_eml  # the e-mail parser (~10 ms of imports) for a run reading one
+
+            # From the bytes: a message names its parts' charsets and transfer encodings itself.
+            text, note = render_eml(bytes(raw)), None
+        del raw  # the decoded text is the one copy kept from here on
         if ext in CHAT_EXTS:
             text = render_chat(text, path)
         elif ext in SUBTITLE_EXTS:
