@@ -7,6 +7,7 @@ The hierarchy::
     │   ├── PipelineError         a pipeline YAML file is invalid (names the line)
     │   └── StorageError          the output cannot be written: read-only, full, no permission
     ├── InputError                one source file cannot be read or decoded
+    │   └── NotASource            a file that holds nothing to summarize (an export's metadata): skipped, no failure
     ├── SummarizationError        a node could not be summarized (cause attached)
     │   └── AbortRun              ``--on-error abort``: stop the run, keep what is done
     │       └── LLMUnavailable     the LLM server cannot be used at all: the run stops
@@ -72,6 +73,11 @@ class InputError(BatchsumError):
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class NotASource(InputError):
+    """A file found among the sources that holds nothing to summarize (a Slack export's ``users.json``):
+    counted as skipped with the reason, not a failure."""
 
 
 class SummarizationError(BatchsumError):

@@ -1,4 +1,8 @@
-"""Chat exports (.json/.jsonl) and subtitles (.vtt/.srt) rendered as ``Speaker: text`` lines."""
+"""Chats (.json/.jsonl) and subtitles (.vtt/.srt) rendered as ``Speaker: text`` lines.
+
+OpenAI chat messages are read here; chat apps' exports (Slack, Telegram, Discord, ChatGPT) by
+:mod:`batchsum.chat_exports`, each told by its shape.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
+from batchsum.chat_exports import render_export
 
 __all__ = ["render_chat", "render_subtitles"]
 
@@ -19,8 +24,10 @@ INSTRUCTION_ROLES = frozenset({"system", "developer"})
 
 
 def render_chat(raw_text: str, path: Path) -> str:
-    """Render OpenAI chat messages (.jsonl lines or a ``messages`` list) as ``Role: content`` lines, leaving
-    out the system and developer messages (:data:`INSTRUCTION_ROLES`)."""
+    """Render a chat as ``Name: text`` lines: a chat app's export (:func:`~batchsum.chat_exports.render_export`,
+    ``.json`` only) or OpenAI chat messages (.jsonl lines or a ``messages`` list), leaving out the system
+    and developer messages (:data:`INSTRUCTION_ROLES`). Raises ValueError naming what the JSON holds
+    when it is no chat; :class:`~batchsum.chat_exports.ExportMetadata` for an export's metadata file."""
     messages: list[Any]
     stripped = raw_text.strip()
     if not stripped:
@@ -28,6 +35,9 @@ def render_chat(raw_text: str, path: Path) -> str:
     try:
         if path.suffix.lower() == ".json":
             data = jsonio.loads(stripped)
+            rendered = render_export(data, path)
+            if rendered is not None:
+                return rendered
             if isinstance(data, dict):
                 if not isinstance(data.get("messages"), list):
                     keys = ", ".join(sorted(map(str, data))[:5]) or "none"
@@ -60,8 +70,10 @@ def render_chat(raw_text: str, path: Path) -> str:
     lines: list[str] = []
     for i, m in enumerate(messages):
         if not isinstance(m, dict) or "content" not in m:
+            found = f"keys: {', '.join(sorted(map(str, m))[:6]) or 'none'}" if isinstance(m, dict) else type(m).__name__
             raise ValueError(
-                f"JSON is not a conversation: message {i + 1} has no 'content' (expected {{'role', 'content'}})"
+                f"JSON is not a conversation: message {i + 1} has no 'content' (expected {{'role', 'content'}}, "
+                f"found {found})"
             )
         if str(m.get("role") or "").strip().lower() in INSTRUCTION_ROLES:
             continue
@@ -82,12 +94,15 @@ _VOICE = re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>")
 _TAG = re.compile(r"</?[^>]+>")
 _SPEAKER_PREFIX = re.compile(r"^([A-Z][\w .'-]{0,40}):\s+")
 _HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
+# A word's timing inside a cue (``the<00:00:00.400><c> deadline</c>``): YouTube's automatic captions, which
+# roll: each cue repeats the line the previous one ended with.
+_INLINE_TIMING = re.compile(r"<(?:\d+:)?\d{2}:\d{2}[.,]\d{3}>")
 
 
-def _cue_blocks(raw_text: str) -> Iterator[list[str]]:
-    """The non-blank lines of each cue. Cues are separated by blank lines, but some writers leave them
-    out: a block with several timing lines is cut before each (with its SRT number, if it has one), and
-    a header run straight into the cues loses only the lines before the first timing."""
+def _cue_pieces(raw_text: str) -> Iterator[list[str]]:
+    """The non-blank lines of each blank-line-separated block, cut before each timing line of a block
+    holding several (with its SRT number, if it has one); a header run straight into the cues loses
+    only the lines before the first timing."""
     for block in re.split(r"\n[ \t]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
         lines = [ln.strip() for ln in block.split("\n") if ln.strip()]
         if not lines:
@@ -107,14 +122,55 @@ def _cue_blocks(raw_text: str) -> Iterator[list[str]]:
                 yield lines[start:end]
 
 
+def _cue_blocks(raw_text: str) -> Iterator[list[str]]:
+    """The non-blank lines of each cue. Cues are separated by blank lines, but some writers leave them
+    out: a block with several timing lines is cut before each (:func:`_cue_pieces`). A cue whose timing
+    line is followed by a line of spaces (YouTube's captions) goes on with the block after it."""
+    held: list[str] | None = None  # a cue that ended at its timing line: its text may follow a blank line
+    for lines in _cue_pieces(raw_text):
+        if held is not None:
+            if not any(_TIMING_LIKE.search(ln) for ln in lines):
+                lines = held + lines
+            else:
+                yield held
+            held = None
+        if _TIMING_LIKE.search(lines[-1]):
+            held = lines
+            continue
+        yield lines
+    if held is not None:
+        yield held
+
+
+def _new_lines(text_lines: list[str], last_line: str, rolling: bool) -> tuple[list[str], str]:
+    """A cue's lines without those repeating the line before them, when captions roll (``rolling``, or
+    this cue opens with the previous cue's last line), and the cue's last line (tags left out)."""
+    plain = [" ".join(_TAG.sub("", ln).split()) for ln in text_lines]
+    new_last = next((p for p in reversed(plain) if p), last_line)
+    if not (rolling or (len(plain) > 1 and plain[0] == last_line)):
+        return text_lines, new_last
+    kept: list[str] = []
+    prev = last_line
+    for line, bare in zip(text_lines, plain, strict=True):
+        if bare and bare != prev:
+            kept.append(line)
+        prev = bare or prev
+    return kept, new_last
+
+
 def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     """Render WebVTT/SRT cues as ``Speaker: text`` lines, merging consecutive cues of one speaker.
+
+    Rolling captions (YouTube's automatic ones, or a cue opening with the line the previous one ended
+    with) give each line once.
 
     A cue whose timing line is malformed or missing keeps its text (the timing is dropped); the
     number of such cues is appended to ``warnings``.
     """
     turns: list[tuple[str | None, str]] = []
     malformed = 0
+    rolling = _INLINE_TIMING.search(raw_text) is not None
+    last_line = ""  # the previous cue's last line of text
     for lines in _cue_blocks(raw_text):
         timing = next((i for i, ln in enumerate(lines) if _TIMING_LIKE.search(ln)), None)
         if timing is None:
@@ -127,6 +183,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
                 malformed += 1
             # Lines before the timing are a cue number or identifier.
             text_lines = lines[timing + 1 :]
+        text_lines, last_line = _new_lines(text_lines, last_line, rolling)
         if not text_lines:
             continue
         joined = " ".join(text_lines)

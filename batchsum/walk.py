@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum.chat_exports import ExportMetadata
 from batchsum.chat_lines import render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.decoding import decode_bytes, strip_control
-from batchsum.errors import ConfigError, InputError
+from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
@@ -34,7 +35,8 @@ log = logging.getLogger(__name__)
 TEXT_EXTS = {".md", ".markdown", ".txt"}
 CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
-ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS
+EMAIL_EXTS = {".eml"}
+ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS
 IGNORE_FILE = ".batchsumignore"
 
 
@@ -100,6 +102,9 @@ class Problem:
     path: str
     reason: str
     relpath: str | None = None  # a source file's name in the run (a skipped file counts as one)
+    # False: skipped by design, not a failure (an export's metadata file): counted as skipped, listed by
+    # ``report``, but no problem that makes the run partial.
+    failure: bool = True
 
 
 @dataclass
@@ -379,8 +384,8 @@ def _add_file(
         result.problems.append(Problem(str(path), "file name is not valid UTF-8, skipped (rename it)", _printable(rel)))
         return
     if ext not in ALL_EXTS:
-        if explicit:
-            result.problems.append(Problem(str(path), f"unsupported file type {ext or '(none)'!r}, skipped"))
+        if explicit:  # named on the command line: counted (and reported) as a skipped file
+            result.problems.append(Problem(str(path), f"unsupported file type {ext or '(none)'!r}, skipped", rel))
         return
     if path.is_symlink() and not path.exists():
         result.problems.append(Problem(str(path), "broken symlink, skipped", rel))
@@ -432,7 +437,7 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     if agent is not None:
         return "conversation", agent  # the reason starts "agent transcript" (see agent_transcript.run_extras)
     ext = path.suffix.lower()
-    if ext in CHAT_EXTS or ext in SUBTITLE_EXTS:
+    if ext in CHAT_EXTS or ext in SUBTITLE_EXTS or ext in EMAIL_EXTS:
         return "conversation", f"extension {ext}"
     for part in Path(relpath).parts[:-1]:
         words = _folder_words(part)
@@ -568,19 +573,26 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         text, note = decode_bytes(raw)
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
-    del raw  # the decoded text is the one copy kept from here on
     warnings: list[str] = []
     ext = path.suffix.lower()
     export = None
     try:
+        if ext in EMAIL_EXTS:
+            from batchsum.eml import render_eml  # the e-mail parser (~10 ms of imports) for a run reading one
+
+            # From the bytes: a message names its parts' charsets and transfer encodings itself.
+            text, note = render_eml(bytes(raw)), None
+        del raw  # the decoded text is the one copy kept from here on
         if ext in CHAT_EXTS:
             text = render_chat(text, path)
         elif ext in SUBTITLE_EXTS:
             text = render_subtitles(text, warnings)
-        else:
+        elif ext in TEXT_EXTS:
             export = render_chat_lines(text)
             if export is not None:
                 text = export.text
+    except ExportMetadata as exc:
+        raise NotASource(str(path), str(exc)) from exc
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
     if "\r" in text:

@@ -160,6 +160,44 @@ def test_well_formed_subtitles_have_no_warning(tmp_path: Path) -> None:
     assert warnings == []
 
 
+def test_youtube_auto_captions_give_each_line_once_without_warnings(tmp_path: Path) -> None:
+    # A Kind/Language header, cue settings, a line of spaces after the timing, word timings, and each line
+    # repeated by the next cue (rolling captions).
+    vtt = (
+        "WEBVTT\nKind: captions\nLanguage: en\n\n"
+        "00:00:00.000 --> 00:00:02.500 align:start position:0%\n \n"
+        "the<00:00:00.400><c> deadline</c><00:00:00.800><c> for</c><00:00:01.300><c> the budget</c>\n\n"
+        "00:00:02.500 --> 00:00:02.510 align:start position:0%\nthe deadline for the budget\n \n\n"
+        "00:00:02.510 --> 00:00:05.000 align:start position:0%\nthe deadline for the budget\n"
+        "is<00:00:02.900><c> march</c><00:00:03.300><c> 22nd</c>\n\n"
+        "00:00:05.000 --> 00:00:05.010 align:start position:0%\nis march 22nd\n \n\n"
+        "00:00:05.010 --> 00:00:08.000 align:start position:0%\nis march 22nd\n"
+        "and<00:00:05.400><c> finance</c><00:00:05.800><c> won't move it</c>\n"
+    )
+    path = tmp_path / "youtube-auto.vtt"
+    path.write_text(vtt)
+    text, warnings, _ = _read(path)
+    assert text == "the deadline for the budget is march 22nd and finance won't move it"
+    assert warnings == []
+
+
+def test_roll_up_captions_without_word_timings_give_each_line_once(tmp_path: Path) -> None:
+    cues = ["Good morning everyone.\nThe budget is due March 22.", "The budget is due March 22.\nBen sends the quote."]
+    vtt = "WEBVTT\n\n" + "\n\n".join(f"00:00:0{i}.000 --> 00:00:0{i}.900\n{t}" for i, t in enumerate(cues))
+    path = tmp_path / "news.vtt"
+    path.write_text(vtt + "\n")
+    text, warnings, _ = _read(path)
+    assert text == "Good morning everyone. The budget is due March 22. Ben sends the quote."
+    assert warnings == []
+
+
+def test_a_line_said_twice_in_plain_subtitles_is_kept_twice(tmp_path: Path) -> None:
+    path = tmp_path / "film.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:02,000\nNo.\n\n2\n00:00:03,000 --> 00:00:04,000\nNo.\n")
+    text, _, _ = _read(path)
+    assert text == "No. No."
+
+
 @pytest.mark.parametrize("ext", [".vtt", ".srt"])
 def test_subtitles_without_blank_lines_between_cues_keep_all_their_text(tmp_path: Path, ext: str) -> None:
     sep = "." if ext == ".vtt" else ","

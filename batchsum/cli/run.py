@@ -202,6 +202,7 @@ def plan(ctx: click.Context, **params: Any) -> None:
     click.echo(
         f"files: {len(summary.new)} new, {len(summary.changed)} changed, {len(summary.unchanged)} unchanged, "
         f"{len(summary.deleted)} deleted, {len(summary.problems)} unreadable"
+        + (f", {len(summary.skipped)} skipped (not sources)" if summary.skipped else "")
     )
     if summary.levels:
         click.echo("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.levels.items())))
@@ -233,6 +234,8 @@ def plan(ctx: click.Context, **params: Any) -> None:
         click.echo(f"  ~ {rel}")
     for rel in summary.deleted:
         click.echo(f"  - {rel}")
+    for p in summary.skipped:
+        click.echo(f"  = {p.path}: {p.reason}")
     for p in summary.problems:
         click.echo(f"  ! {p.path}: {p.reason}", err=True)
 

@@ -61,9 +61,13 @@ class Ledger:
             self.progress.event(event, level="warning", **fields)
 
     def skipped(self, problem: Problem, rel: str | None) -> None:
-        """A file that could not be read (``rel`` None: not even found as a source)."""
-        self.problems.append(problem)
-        self.progress.event("file_skipped", path=problem.path, reason=problem.reason, level="warning")
+        """A file that could not be read (``rel`` None: not even found as a source), or that is no source
+        (``problem.failure`` False, an export's metadata): counted as skipped, but only the first is a
+        problem of the run."""
+        if problem.failure:
+            self.problems.append(problem)
+        level = "warning" if problem.failure else "info"
+        self.progress.event("file_skipped", path=problem.path, reason=problem.reason, level=level)
         if rel is not None:
             self.files.append(FileRecord(run_id=self.run_id, relpath=rel, status="skipped", error=problem.reason))
 

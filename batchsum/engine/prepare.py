@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from batchsum.errors import InputError
+from batchsum.errors import InputError, NotASource
 from batchsum.language import detect_language
 from batchsum.lazy import load
 from batchsum.planning import plan_file
@@ -37,11 +37,12 @@ class Prepared:
 
 
 def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
-    """The decoded document, or the problem that kept it from being read."""
+    """The decoded document, or the problem that kept it from being read (no failure for a file that is
+    no source: :class:`~batchsum.errors.NotASource`)."""
     try:
         return read_document(ref, cfg.content_type, redact=cfg.redact_secrets)
     except InputError as exc:
-        return Problem(exc.path, exc.reason)
+        return Problem(exc.path, exc.reason, failure=not isinstance(exc, NotASource))
 
 
 def set_language(doc: Document, cfg: RunConfig) -> None:

@@ -42,6 +42,7 @@ class PlanSummary:
     unchanged: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    skipped: list[Problem] = field(default_factory=list)  # files that are no source (an export's metadata)
     levels: Counter[str] = field(default_factory=Counter)
     chunks: int = 0
     nodes: int = 0
@@ -72,6 +73,7 @@ class PlanSummary:
             "unchanged": self.unchanged,
             "deleted": self.deleted,
             "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
+            "skipped": [{"path": p.path, "reason": p.reason} for p in self.skipped],
             "levels": dict(self.levels),
             "chunks": self.chunks,
             "nodes": self.nodes,
@@ -176,7 +178,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
         prepared = prepare_file(ref, cfg, tokenizer, touched_sha(entry, sig, cfg.out))
         doc, plan = prepared.doc, prepared.plan
         if isinstance(doc, Problem):
-            summary.problems.append(doc)
+            (summary.problems if doc.failure else summary.skipped).append(doc)
             continue
         if plan is None:
             summary.unchanged.append(ref.relpath)

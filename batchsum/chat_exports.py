@@ -1,0 +1,323 @@
+"""Chat app exports (Slack, Telegram, Discord, ChatGPT) rendered as ``Name: text`` turns.
+
+Each export is told by its shape, not its file name: :func:`render_export` takes the parsed JSON of a
+``.json`` file and returns its turns, or None when it has the shape of none of them (formats.py then
+reads it as an OpenAI chat). A file that has an export's shape but not its content (a Slack message
+whose ``text`` is a number) is a ValueError naming the export; a Slack export's metadata files
+(``users.json``, ``channels.json``, ...) are an :class:`ExportMetadata`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from batchsum import jsonio
+
+__all__ = ["SLACK_METADATA", "ExportMetadata", "render_export"]
+
+# The files a Slack export holds beside its channel folders: who, which channels, which apps; no messages.
+SLACK_METADATA = frozenset(
+    {"users.json", "channels.json", "integration_logs.json", "dms.json", "groups.json", "mpims.json", "canvases.json"}
+)
+# Slack messages that are no one's words: joins, leaves, bots, a channel's topic or purpose changing.
+_SLACK_LEFT_OUT = frozenset(
+    {
+        "channel_join", "channel_leave", "group_join", "group_leave", "channel_topic", "channel_purpose",
+        "channel_name", "channel_archive", "channel_unarchive", "group_topic", "group_purpose", "group_name",
+        "group_archive", "group_unarchive", "bot_message", "bot_add", "bot_remove", "pinned_item",
+        "unpinned_item", "tombstone", "reminder_add",
+    }
+)  # fmt: skip
+# DiscordChatExporter's system messages ("Joined the server.", "pinned a message."), not anyone's words.
+_DISCORD_SYSTEM = frozenset(
+    {
+        "RecipientAdd", "RecipientRemove", "Call", "ChannelNameChange", "ChannelIconChange",
+        "ChannelPinnedMessage", "GuildMemberJoin", "ThreadCreated", "ChannelFollowAdd",
+    }
+)  # fmt: skip
+# Roles of a ChatGPT conversation that are not the conversation: instructions and tool output.
+_CHATGPT_LEFT_OUT = frozenset({"system", "developer", "tool"})
+_CHATGPT_TEXT = frozenset({"text", "multimodal_text", "code"})
+_SLACK_MARKUP = re.compile(r"<([^<>|]*)(?:\|([^<>]*))?>")
+# Emoji as Slack writes them (":rotating_light:", ":wave::skin-tone-2:"): no words, and as text they become
+# entities ("rotating_light"). A clock ("10:30:00") has no letter, so it is no emoji (but ":+1:" is).
+_SLACK_EMOJI = re.compile(r"(?<![\w:])(?::(?:[a-z0-9_+'-]*[a-z][a-z0-9_+'-]*|[+-]1):)+(?![\w:])")
+USERS_JSON_LEVELS = 3  # folders above a Slack day file searched for the export's users.json
+
+
+class ExportMetadata(ValueError):
+    """A file of a chat export that holds no conversation (a Slack export's ``users.json``)."""
+
+
+def _turn(name: str, text: str) -> str:
+    return f"{name}: {text.strip()}"
+
+
+def _obj(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def render_export(data: Any, path: Path) -> str | None:
+    """``data`` (the parsed JSON of ``path``) as ``Name: text`` turns, one per message, when it has the
+    shape of a Slack day file, a Telegram Desktop or DiscordChatExporter export or a ChatGPT
+    ``conversations.json``; None when it has none of them. Raises :class:`ExportMetadata` for a Slack
+    export's metadata files and ValueError naming the export for one that is broken."""
+    if isinstance(data, list):
+        if path.name.lower() in SLACK_METADATA and _is_slack_metadata(data):
+            raise ExportMetadata(f"Slack export metadata ({path.name}), not a conversation: skipped")
+        dicts = [d for d in data if isinstance(d, dict)]
+        if dicts and len(dicts) == len(data):
+            if all("mapping" in d for d in dicts):
+                return _render_chatgpt(dicts)
+            if all("ts" in d for d in dicts) and any(d.get("type") == "message" or "user" in d for d in dicts):
+                return _render_slack(dicts, path)
+        return None
+    if not isinstance(data, dict):
+        return None
+    if path.name.lower() in SLACK_METADATA and isinstance(data.get("logs"), list):
+        raise ExportMetadata(f"Slack export metadata ({path.name}), not a conversation: skipped")
+    if "mapping" in data and "title" in data:
+        return _render_chatgpt([data])
+    chats = data.get("chats")
+    if isinstance(chats, dict) and isinstance(chats.get("list"), list):  # Telegram's export of every chat
+        return _render_telegram_chats(chats["list"])
+    messages = data.get("messages")
+    if not isinstance(messages, list):
+        return None
+    dicts = [m for m in messages if isinstance(m, dict)]
+    if any("role" in m for m in dicts):
+        return None  # OpenAI chat form
+    if any(isinstance(m.get("author"), dict) for m in dicts):
+        return _render_discord(messages)
+    if any("from_id" in m or m.get("type") in ("message", "service") for m in dicts):
+        return _render_telegram(messages)
+    return None
+
+
+# --- Slack -------------------------------------------------------------------------------------------
+
+
+def _is_slack_metadata(data: list[Any]) -> bool:
+    """A list of records with ids (users, channels, DMs, canvases), as a Slack export's metadata files are."""
+    return all(isinstance(d, dict) and "id" in d for d in data)
+
+
+def _slack_user_name(user: dict[str, Any]) -> str | None:
+    """A Slack user's name as people see it: the real name, else the display name, else the handle."""
+    profile = _obj(user.get("profile"))
+    for value in (user.get("real_name"), profile.get("real_name"), profile.get("display_name"), user.get("name")):
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _users_json(fspath: str, _mtime_ns: int, _size: int) -> dict[str, str]:
+    """User id → name from an export's ``users.json`` (read once per version of the file); empty when
+    it cannot be read or is not a list of users."""
+    try:
+        data = jsonio.loads(Path(fspath).read_bytes())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, list):
+        return {}
+    names: dict[str, str] = {}
+    for user in data:
+        if isinstance(user, dict) and isinstance(user.get("id"), str):
+            name = _slack_user_name(user)
+            if name:
+                names[user["id"]] = name
+    return names
+
+
+def _export_users(path: Path) -> dict[str, str]:
+    """The user names of the Slack export ``path`` (a day file) is in: its root's ``users.json``, found
+    in one of the folders above the day file."""
+    for folder in list(path.parents)[:USERS_JSON_LEVELS]:
+        users = folder / "users.json"
+        try:
+            st = os.stat(users)
+        except OSError:
+            continue
+        return _users_json(os.fspath(users), st.st_mtime_ns, st.st_size)
+    return {}
+
+
+def _slack_text(text: str, names: dict[str, str]) -> str:
+    """Slack's markup as a reader sees it: ``<@U1>`` → ``@`` and the user's name, ``<#C1|budget>`` → ``#budget``,
+    ``<https://x|label>`` → ``label``, ``<https://x>`` → the URL, ``<!here>`` → ``@here``, emoji codes
+    (``:tada:``) left out; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
+
+    def one(m: re.Match[str]) -> str:
+        target, label = m.group(1), m.group(2)
+        if target.startswith("@"):
+            return "@" + (names.get(target[1:]) or label or target[1:])
+        if target.startswith("#"):
+            return f"#{label or target[1:]}"
+        if target.startswith("!"):  # <!here>, <!subteam^S1|@design>, <!date^1392734382^{date}|Feb 18>
+            if label:
+                return label
+            return "@" + target[1:].split("^", 1)[0]
+        return label or target.removeprefix("mailto:")
+
+    text = _SLACK_EMOJI.sub("", _SLACK_MARKUP.sub(one, text))
+    text = re.sub(r"[ \t]{2,}", " ", text).replace(" \n", "\n")
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
+    """A Slack export's day file: each message as ``Real Name: text``; joins, leaves, bot posts and
+    channel topic changes left out."""
+    names = dict(_export_users(path))
+    for m in messages:
+        profile = m.get("user_profile")
+        if isinstance(profile, dict) and isinstance(m.get("user"), str):
+            name = _slack_user_name(profile)
+            if name:
+                names[m["user"]] = name
+    turns: list[str] = []
+    for i, m in enumerate(messages, 1):
+        if m.get("subtype") in _SLACK_LEFT_OUT:
+            continue
+        text = m.get("text")
+        if not isinstance(text, str):
+            raise ValueError(f"looks like a Slack export day file, but message {i} has no 'text' string")
+        text = _slack_text(text, names).strip()
+        if not text:
+            continue
+        user = m.get("user")
+        speaker = names.get(user) if isinstance(user, str) else None
+        speaker = speaker or str(m.get("user_name") or m.get("username") or user or "Unknown")
+        turns.append(_turn(speaker, text))
+    return "\n\n".join(turns)
+
+
+# --- Telegram ----------------------------------------------------------------------------------------
+
+
+def _telegram_text(text: Any, i: int) -> str:
+    """A Telegram message's text: a string, or a list of strings and entities (``{"type": "bold",
+    "text": ...}``) joined."""
+    if isinstance(text, str):
+        return text
+    if isinstance(text, list):
+        return "".join(p if isinstance(p, str) else str(p.get("text", "")) if isinstance(p, dict) else "" for p in text)
+    raise ValueError(f"looks like a Telegram export, but message {i}'s 'text' is neither text nor a list of parts")
+
+
+def _render_telegram(messages: list[Any]) -> str:
+    """A Telegram Desktop chat export (``result.json``): each message as ``From: text``; service
+    messages (a group created, a member added) and messages without text left out."""
+    turns: list[str] = []
+    for i, m in enumerate(messages, 1):
+        if not isinstance(m, dict) or m.get("type") == "service":
+            continue
+        text = _telegram_text(m.get("text", ""), i).strip()
+        if text:
+            turns.append(_turn(str(m.get("from") or m.get("from_id") or "Deleted Account"), text))
+    return "\n\n".join(turns)
+
+
+def _render_telegram_chats(chats: list[Any]) -> str:
+    """Telegram's export of every chat: each chat under its name as a heading."""
+    parts: list[str] = []
+    for chat in chats:
+        if isinstance(chat, dict) and isinstance(chat.get("messages"), list):
+            body = _render_telegram(chat["messages"])
+            if body:
+                parts.append(f"# {chat.get('name') or 'Saved messages'}\n\n{body}")
+    return "\n\n".join(parts)
+
+
+# --- Discord -----------------------------------------------------------------------------------------
+
+
+def _render_discord(messages: list[Any]) -> str:
+    """A DiscordChatExporter JSON export: each message as ``Nickname: content`` (the author's server
+    nickname, else their name); system messages (joins, pins, calls) and empty ones left out."""
+    turns: list[str] = []
+    for i, m in enumerate(messages, 1):
+        if not isinstance(m, dict) or m.get("type") in _DISCORD_SYSTEM:
+            continue
+        content = m.get("content")
+        if not isinstance(content, str):
+            raise ValueError(f"looks like a DiscordChatExporter export, but message {i} has no 'content' string")
+        author = _obj(m.get("author"))
+        name = author.get("nickname") or author.get("name") or "Unknown"
+        if content.strip():
+            turns.append(_turn(str(name), content))
+    return "\n\n".join(turns)
+
+
+# --- ChatGPT -----------------------------------------------------------------------------------------
+
+
+def _chatgpt_path(mapping: dict[str, Any], current: Any) -> list[dict[str, Any]]:
+    """The messages of the branch a conversation shows: from its ``current_node`` up the parent chain;
+    without one, every message by ``create_time``."""
+    if isinstance(current, str) and current in mapping:
+        chain: list[dict[str, Any]] = []
+        node: Any = mapping.get(current)
+        seen: set[str] = set()
+        while isinstance(node, dict) and node.get("id") not in seen:
+            seen.add(str(node.get("id")))
+            if isinstance(node.get("message"), dict):
+                chain.append(node["message"])
+            parent = node.get("parent")
+            node = mapping.get(parent) if isinstance(parent, str) else None
+        return chain[::-1]
+    found = [n["message"] for n in mapping.values() if isinstance(n, dict) and isinstance(n.get("message"), dict)]
+    return sorted(found, key=lambda msg: msg.get("create_time") or 0)
+
+
+def _chatgpt_text(message: dict[str, Any]) -> str:
+    """A ChatGPT message's text: its string parts (images and files left out), or a code block's text."""
+    content = message.get("content")
+    if not isinstance(content, dict) or content.get("content_type", "text") not in _CHATGPT_TEXT:
+        return ""
+    parts = content.get("parts")
+    if isinstance(parts, list):
+        return "\n\n".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+    text = content.get("text")
+    return text if isinstance(text, str) else ""
+
+
+def _render_chatgpt(conversations: list[dict[str, Any]]) -> str:
+    """A ChatGPT data export's ``conversations.json``: each conversation under its title (and the day it
+    was started) as a heading, then ``User:``/``Assistant:`` turns; system and tool messages, hidden
+    ones and empty ones left out."""
+    parts: list[str] = []
+    for n, conv in enumerate(conversations, 1):
+        mapping = conv.get("mapping")
+        if not isinstance(mapping, dict):
+            raise ValueError(f"looks like a ChatGPT export, but conversation {n}'s 'mapping' is not an object")
+        turns: list[str] = []
+        for message in _chatgpt_path(mapping, conv.get("current_node")):
+            author = _obj(message.get("author"))
+            role = str(author.get("role") or "unknown")
+            metadata = _obj(message.get("metadata"))
+            if role in _CHATGPT_LEFT_OUT or metadata.get("is_visually_hidden_from_conversation"):
+                continue
+            text = _chatgpt_text(message)
+            if text.strip():
+                turns.append(_turn(role[:1].upper() + role[1:], text))
+        if turns:
+            parts.append(f"# {_chatgpt_heading(conv)}\n\n" + "\n\n".join(turns))
+    return "\n\n".join(parts)
+
+
+def _chatgpt_heading(conv: dict[str, Any]) -> str:
+    title = " ".join(str(conv.get("title") or "Untitled conversation").split())
+    created = conv.get("create_time")
+    if isinstance(created, int | float) and created > 0:
+        try:
+            return f"{title} ({dt.datetime.fromtimestamp(created, tz=dt.UTC).date().isoformat()})"
+        except (OverflowError, OSError, ValueError):
+            pass
+    return title

@@ -1,0 +1,140 @@
+"""E-mail messages (``.eml``, RFC 5322, multipart or not) rendered as the text of an e-mail thread.
+
+The shape is the one the summarizer reads in a ``.txt`` thread (:func:`batchsum.text.email_headers`): a
+``From:``/``Date:``/``To:``/``Subject:`` header block, then the body. The body is the text/plain part,
+else the text/html part stripped to text; attachments are named, not read. A reply quoted under
+"On <date>, <name> wrote:" becomes a header block of its own with the quote's text under it, so its
+sender is the speaker of what they wrote.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from email.message import EmailMessage, Message
+from html.parser import HTMLParser
+
+__all__ = ["render_eml"]
+
+HEADERS = ("From", "Date", "To", "Cc", "Subject")
+# "On Tue, 12 Mar 2024 at 17:40, Ben Okafor <ben@example.com> wrote:" (Gmail, Apple Mail, Thunderbird).
+_ATTRIBUTION = re.compile(r"On (?P<date>.+),\s+(?P<who>[^,]+?)\s+wrote:\s*")
+_BLANK_RUNS = re.compile(r"\n{3,}")
+
+
+def render_eml(raw: bytes) -> str:
+    """The message in ``raw`` as a header block and its body. Raises ValueError when it has none of the
+    From, To, Subject and Date headers (no e-mail message)."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    header: list[str] = []
+    for name in HEADERS:
+        try:
+            value = msg.get(name)
+            text = " ".join(str(value).split()) if value is not None else ""
+        except (ValueError, TypeError, LookupError, AttributeError):  # a header too malformed to parse
+            continue
+        if text:
+            header.append(f"{name}: {text}")
+    if not header:
+        raise ValueError("not an e-mail message: no From, To, Subject or Date header")
+    parts = ["\n".join(header)]
+    body = _unquote_replies(_body(msg))
+    if body:
+        parts.append(body)
+    attached = _attachment_names(msg)
+    if attached:
+        parts.append(f"[Attachments, not read: {', '.join(attached)}]")
+    return "\n\n".join(parts)
+
+
+def _body(msg: Message) -> str:
+    """The message's text: its plain part, else its HTML part as text, else nothing."""
+    part = msg.get_body(preferencelist=("plain", "html")) if isinstance(msg, EmailMessage) else None
+    if part is None:
+        return ""
+    try:
+        content = part.get_content()
+    except (LookupError, ValueError, AssertionError):  # an unknown charset, a broken transfer encoding
+        payload = part.get_payload(decode=True)
+        content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
+    if not isinstance(content, str):
+        return ""
+    if part.get_content_subtype() == "html":
+        content = _html_to_text(content)
+    text = "\n".join(line.rstrip() for line in content.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return _BLANK_RUNS.sub("\n\n", text).strip()
+
+
+def _attachment_names(msg: Message) -> list[str]:
+    """The file names (or types) of the message's attachments."""
+    if not isinstance(msg, EmailMessage) or not msg.is_multipart():
+        return []
+    names: list[str] = []
+    for part in msg.iter_attachments():
+        name = part.get_filename()
+        names.append(" ".join(name.split()) if name else part.get_content_type())
+    return names
+
+
+def _unquote_replies(body: str) -> str:
+    """Each reply quoted with ``>`` under an "On <date>, <name> wrote:" line as a header block of its own
+    (``From: <name>``, ``Date: <date>``) with the quote's text under it, nested quotes likewise."""
+    lines = body.split("\n")
+    for i, line in enumerate(lines):
+        attribution = line.strip()
+        quote_at = i + 1
+        if attribution.startswith("On ") and not attribution.endswith("wrote:") and i + 1 < len(lines):
+            attribution = f"{attribution} {lines[i + 1].strip()}"  # wrapped over two lines
+            quote_at = i + 2
+        m = _ATTRIBUTION.fullmatch(attribution)
+        if m is None or quote_at >= len(lines) or not lines[quote_at].startswith(">"):
+            continue
+        end = quote_at
+        while end < len(lines) and (lines[end].startswith(">") or not lines[end].strip()):
+            end += 1
+        quoted = "\n".join(re.sub(r"^> ?", "", ln) for ln in lines[quote_at:end]).strip()
+        above = "\n".join(lines[:i]).rstrip()
+        rest = "\n".join(lines[end:]).strip()
+        block = f"From: {m.group('who').strip()}\nDate: {m.group('date').strip()}\n\n{_unquote_replies(quoted)}"
+        return "\n\n".join(p for p in (above, block, _unquote_replies(rest)) if p)
+    return body
+
+
+class _TextOfHTML(HTMLParser):
+    """The text of an HTML body: block elements on lines of their own, scripts and styles left out."""
+
+    BLOCKS = frozenset({"p", "div", "br", "li", "tr", "table", "ul", "ol", "blockquote", "pre", "hr"})
+    BLOCKS |= {f"h{n}" for n in range(1, 7)}
+    HIDDEN = frozenset({"script", "style", "head", "title"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.pieces: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.HIDDEN:
+            self.hidden += 1
+        elif tag in self.BLOCKS:
+            self.pieces.append("\n\n" if tag == "p" else "\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.HIDDEN:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in self.BLOCKS:
+            self.pieces.append("\n\n" if tag == "p" else "\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.pieces.append(data.replace("\r", " ").replace("\n", " "))  # the markup's line breaks are spaces
+
+
+def _html_to_text(markup: str) -> str:
+    """The text of an HTML document or fragment: one line per block element, entities decoded, runs of
+    spaces and blank lines collapsed."""
+    parser = _TextOfHTML()
+    parser.feed(markup)
+    parser.close()
+    lines = [" ".join(line.split()) for line in "".join(parser.pieces).split("\n")]
+    return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip()
