@@ -256,10 +256,10 @@ def units_from_text(
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
     for i, (raw, role, date, section, title, bi) in enumerate(spans):
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
-        sent = _outside_code(
-            " ".join(_WRAPPED_HYPHEN.sub("-", QUOTE_MARKS.sub("", raw)).split()),
-            lambda t: fix_spacing(_FOOTNOTE_MARK.sub("", t), language),
-        )
+        flat = QUOTE_MARKS.sub("", raw)
+        if "-\n" in flat or "- \n" in flat:
+            flat = _WRAPPED_HYPHEN.sub("-", flat)
+        sent = _outside_code(" ".join(flat.split()), lambda t: fix_spacing(_FOOTNOTE_MARK.sub("", t), language))
         who, said = parse_speaker_line(sent) if cast else (None, sent)
         if who in cast:
             turn = (section, str(who), i)
