@@ -147,8 +147,21 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
     for i, picked in pairs:
         paragraph = _paragraph(picked, i < len(owners) and owners[i].content_type == "conversation")
         label = entry_label(owners[i]) if i < len(owners) else ""
-        out.append(f"**{label}** {paragraph}" if label and not _says_day(paragraph, owners[i]) else paragraph)
+        if label and not _says_day(paragraph, owners[i]):
+            paragraph = f"**{label}** {paragraph}"
+        out.append(_day_head_as_label(paragraph, owners[i].language if i < len(owners) else None))
     return "\n\n".join(out)
+
+
+def _day_head_as_label(paragraph: str, language: str | None) -> str:
+    """A paragraph that opens with its journal's own day heading ("_May_ 17.--Last night ...") opens
+    with the label the others have ("**17 May.** Last night ..."): one month's days read alike."""
+    head = _DAY_HEAD.match(paragraph)
+    if head is None:
+        return paragraph
+    month = MONTH_NAMES.index(head.group(1)) + 1
+    rest = paragraph[head.end() :].lstrip("- ")
+    return f"**{day_label(int(head.group(2)), month, language)}** {rest}"
 
 
 def entry_label(facts: FileFacts) -> str:

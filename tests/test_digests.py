@@ -452,8 +452,8 @@ def test_a_month_digest_names_the_day_of_each_paragraph_unless_it_does_already()
     ]
     text = "We left Oslo at dawn. _May_ 9.--Ingrid wrote from Bergen."
     assert digest_body(Period("month", "2026-05"), text, parts, owners) == (
-        "**3 May.** We left Oslo at dawn.\n\n_May_ 9.--Ingrid wrote from Bergen."
-    )
+        "**3 May.** We left Oslo at dawn.\n\n**9 May.** Ingrid wrote from Bergen."
+    )  # the entry's own heading ("_May_ 9.--") becomes the label the other days have
     # A paragraph per run of sentences from one entry, in the order picked: back to an entry, its day again.
     back = "We left Oslo at dawn. Ingrid wrote from Bergen. She is well. The sea was calm."
     assert digest_body(Period("month", "2026-05"), back, parts, owners) == (
@@ -468,7 +468,7 @@ def test_a_month_digest_names_the_day_of_each_paragraph_unless_it_does_already()
     ]
     assert digest_body(
         Period("month", "2026-05"), "_May_ 3.--We left Oslo. [_Bergen_,] _May_ 4.--Ingrid wrote from Bergen.", two, days
-    ) == ("_May_ 3.--We left Oslo.\n\n[_Bergen_,] _May_ 4.--Ingrid wrote from Bergen.")
+    ) == ("**3 May.** We left Oslo.\n\n[_Bergen_,] _May_ 4.--Ingrid wrote from Bergen.")
     undated = [FileFacts("notes/stand*up.md", "k3", None, "", 9), FileFacts("notes/b.md", "k4", None, "", 9)]
     assert digest_body(Period("folder", "notes"), text, parts, undated).startswith("**stand\\*up.** We left")
     written = "In short, a calm voyage and good news from Bergen."  # an LLM's words: kept as written
