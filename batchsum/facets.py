@@ -8,16 +8,18 @@ picked by patterns, not judgements.
 * **decisions** - decision cues ("we decided", "agreed", "let's go with", "the fix is");
 * **action items** - commitments ("I'll ...", "we need to ...", "<Name> will ...", "<Name>, can you
   ...", "TODO") with an owner (the speaker for first-person commitments, the named person
-  otherwise) and a due phrase when one is given ("by Friday", "tomorrow", an ISO date);
+  otherwise: a speaker, or the one participant with that first or last name) and the due date when
+  one is given, whole ("by Friday March 15", "tomorrow", "the end of the month", an ISO date);
 * **unresolved** - questions nobody else picks up afterwards, and explicit "open question"/"TBD";
 * **entities** - file paths, code identifiers in backticks, CamelCase names, acronyms and capitalised
   names that recur away from sentence starts and are never written in lower case; **participants** -
   the speakers.
 
 Precise or absent: the text is cleaned of disfluency markers and tokenizer spacing first, an item is a
-whole sentence (a capital, a full stop, no markup, not broken off, standing on its own), an owner is a
-speaker of the source, and each kind keeps at most :data:`MAX_ITEMS` items, the ones sharing most
-with the conversation's frequent words; a kind with nothing that passes is left out.
+whole sentence (a capital, a full stop, no markup, not broken off, standing on its own; in a chat the
+end of a message ends its sentence), a decision says what was decided, an owner is a speaker of the
+source, and each kind keeps at most :data:`MAX_ITEMS` items, the ones sharing most with the
+conversation's frequent words; a kind with nothing that passes is left out.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from batchsum.backends.noise import is_fragment
-from batchsum.backends.units import STOPWORDS
+from batchsum.backends.units import STOPWORDS, unended
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
 from batchsum.text import conversation_lines, speakers_of, split_sentences
@@ -41,7 +43,9 @@ FACETS_SOURCE = "extracted"
 # A decision has a collective subject ("we decided", "that's settled"); "I chose the damage" is a narration,
 # and "maybe we could go with a square" a proposal.
 _DECISION = re.compile(
-    r"\b(?:we|we've|we have|we all|it's|that's|it is|that is|it was|the team|everyone)\s+(?:\w+\s+){0,2}?"
+    r"\b(?:we|we've|we have|we're|we are|we all|it's|that's|it is|that is|it was|the team|everyone)\s+"
+    # not "we will decided together", "we're gonna be going with", "we are agreeing are agreed", "we have not agreed"
+    r"(?:(?!(?:will|would|should|could|can|might|may|must|shall|to|be|is|are|was|were|gonna|not|never)\b)\w+\s+){0,2}?"
     r"(?:decided|agreed|settled|chose|opted|approved|signed off|going with|went with)\b"
     r"|\b(?:the|our|final) (?:decision|plan|fix|solution|conclusion) (?:is|was)\b|\bresolved to\b",
     re.I,
@@ -57,15 +61,29 @@ _COMMIT = re.compile(
     r")",
     re.I,
 )
-# First-person commitments opening a sentence or a clause ("..., I'll book on Friday"); "I'm calling X this
-# week" counts when a time is given.
+# When a commitment is to be kept may come before it: "Today I'll send the purchase order."
+_TIME_LEAD = (
+    r"(?i:today|tomorrow(?: morning)?|tonight|later(?: today| on)?|this (?:morning|afternoon|evening|week)|"
+    r"next week|after (?:lunch|the (?:call|meeting)))\s*,?\s+"
+)
+_TIME_LEAD_RE = re.compile(rf"^{_TIME_LEAD}")
+# First-person commitments opening a sentence or a clause ("..., I'll book on Friday"), after a time at most;
+# "I'm calling X this week" counts when a time is given.
 _SELF = re.compile(
-    r"(?:^|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to)\b"
+    rf"(?:^(?:{_TIME_LEAD})?|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to)\b"
     r"(?! not\b| never\b| probably\b| maybe\b| likely\b| possibly\b| perhaps\b| be\b| get to\b| say\b)"
     r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
 )
 _NAMED = re.compile(
     r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
+)
+# Asked by name to speak in the meeting, not to do something after it.
+_ROOM_REQUEST = re.compile(
+    r"\s+(?:(?:like|want) to (?:\S+ ){0,5}?|just |please |perhaps |briefly |quickly )*"
+    r"(?:answer|respond|reply|explain|describe|tell (?:us|me|the)|give (?:us|me)|talk|say|comment|speak|come in|"
+    r"elaborate|expand|clarify|summari[sz]e|introduce|share|add|start|begin|go (?:ahead|first|on)|take us|walk us|"
+    r"update us|repeat|read|outline|remind us|hear|show us|mute|unmute)\b",
+    re.I,
 )
 # Talk about the talk ("let's see", "we'll see", "let's say", "we'll first of all have reports", "we need to
 # decide ...": the meeting's own agenda), a supposition ("let's assume") or a wish ("let's hope") is not
@@ -78,7 +96,7 @@ _TALK_SUBJECT = (
 )
 _TALK_VERB = (
     r"(?:see|say|look|start|begin|go back|move on|do this|talk|get to|have(?! to)|close|end|wrap up|address|"
-    r"ask|turn (?:it|the \w+|things) over|hand (?:it )?over|open (?:up )?the (?:lines|floor|call)|open it up|"
+    r"(?P<ask>ask)|turn (?:it|the \w+|things) over|hand (?:it )?over|open (?:up )?the (?:lines|floor|call)|open it up|"
     r"read out|cover|walk (?:you|us|them) through|take (?:you|us|them) through|"
     r"give the floor|tell you|present|show you|explain|assume|suppose|imagine|hope|"
     r"not|go through|go over|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
@@ -100,14 +118,42 @@ _IN_THE_ROOM = re.compile(
 )
 _META_TALK = re.compile(rf"^(?:{_TALK_SUBJECT}{_TALK_VERB}|(?:i'll|i will|we'll|let's) just\b)", re.I)
 _META_CLAUSE = re.compile(rf"^{_TALK_SUBJECT}{_TALK_VERB}", re.I)
-_MENTION = re.compile(r"@([A-Za-z][\w.-]+)")
-_DUE = re.compile(
-    r"\b(?:by|before|until|due|on)\s+(?P<when>(?:next |this |end of (?:the )?)?"
-    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|eod|eow|"
-    r"week|month|quarter|sprint|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?(?: of)? [A-Z][a-z]+|[A-Z][a-z]+ \d{1,2}))"
-    r"|\b(?P<bare>tomorrow|tonight|next week|next month|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))\b",
+# "I'll ask a question", "I'll ask you all to ...", "I'll shortly ask for the presentations" run the meeting;
+# "I'll ask Northwind for a cheaper quote by Wednesday" asks someone else for something by a date: a task.
+_ASKS_THE_ROOM = re.compile(
+    r"\s+(?:you|ya|y'all|everyone|everybody|all|us|a|an|for|about|if|whether|to|questions?|that|this|these|"
+    r"what|how|why|who|which|when|where|around|again|now|quickly|briefly)\b",
     re.I,
 )
+_MENTION = re.compile(r"@([A-Za-z][\w.-]+)")
+# A due date as said, whole: "Friday March 15", "15 March", "the 15th", "end of the month", "next Tuesday".
+# Month names only capitalised: "may" and "march" are words too.
+_MONTH = (
+    r"(?-i:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|"
+    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_DATE = (
+    rf"(?:{_MONTH}\.? {_DAY}(?:,? \d{{4}})?|{_DAY}(?: of)? {_MONTH}(?:,? \d{{4}})?"
+    rf"|the \d{{1,2}}(?:st|nd|rd|th)(?: of {_MONTH})?)"  # "the 15th", not "the 2 options"
+)
+_SOON = (
+    rf"(?:(?:next|this|coming) )?{_WEEKDAY}(?:,? {_DATE})?(?: (?:morning|afternoon|evening|night))?"
+    r"|tomorrow(?: (?:morning|afternoon|evening|night))?|tonight|this (?:morning|afternoon|evening)"
+    r"|(?:the )?end of (?:the |this |next )?(?:day|week|month|quarter|year|sprint)"
+)
+_ISO_DATE = r"\d{4}-\d{2}-\d{2}"
+# "on" gives a day ("on Friday", "on the 15th"), not a deadline: "later on this week" is no "on this week".
+_DUE = re.compile(
+    r"\b(?:(?:by|before|until|till|due(?: by| on)?|no later than)\s+"
+    rf"(?P<when>{_SOON}|{_DATE}|{_ISO_DATE}|(?:the )?end of {_MONTH}"
+    r"|(?:next|this) (?:week|month|quarter|sprint|year)|today|eod|eow|noon)"
+    rf"|on\s+(?P<day>(?:(?:next|this|coming) )?{_WEEKDAY}(?:,? {_DATE})?|{_DATE}|{_ISO_DATE}))\b",
+    re.I,
+)
+# Without "by": "next week", "tomorrow", "Friday"; "today's" is no date.
+_DUE_BARE = re.compile(rf"\b(?P<bare>{_SOON}|next (?:week|month)|today(?!'s))\b", re.I)
 _OPEN = re.compile(
     r"\b(?:open question|unresolved|still (?:unclear|unknown|open)|tbd|to be decided|"
     r"need to figure out|remains to be seen|no answer yet)\b",
@@ -180,11 +226,20 @@ def _content_words(text: str) -> set[str]:
 
 def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     out: list[_Sentence] = []
-    for ti, (speaker, body) in enumerate(turns):
-        # Code blocks and quoted tool output are not conversation; facets come from prose only.
-        prose = clean_transcript(re.sub(r"```.*?```|<command>.*?</command>", " ", body, flags=re.S))
-        for span in split_sentences(prose):
+    # Code blocks and quoted tool output are not conversation; facets come from prose only.
+    said = [re.sub(r"```.*?```|<command>.*?</command>", " ", body, flags=re.S).rstrip() for _, body in turns]
+    # A chat message seldom ends with a stop: there the end of a turn ends its sentence, which gets the stop
+    # the summarizer gives a paragraph that has none. Not where most turns end with one (a transcript): an
+    # unended turn was broken off ("I'll send you the minutes of meet"), as is one that ends on a marker or a
+    # dash ("... by {disfmarker}"). A line break inside a turn ends nothing.
+    stops = sum(1 for t in said if t[-1:] in ".!?…")
+    chat = stops < 0.5 * sum(1 for t in said if t[-1:].isalnum() or t[-1:] in ".!?…")
+    for ti, (speaker, _) in enumerate(turns):
+        spans = split_sentences(clean_transcript(said[ti]))
+        for k, span in enumerate(spans):
             text = span.text.strip()
+            if chat and k == len(spans) - 1 and said[ti][-1:].isalnum() and unended(text):
+                text += "."
             if len(text.split()) >= 3:
                 out.append(_Sentence(speaker, text, ti))
     return out
@@ -198,6 +253,7 @@ _RESTART = re.compile(
     r"[a-z] (?:The|This|That|We|It|So|And|But|What|Well|Maybe|Actually|Yeah|Okay|If|In|Let's|You|Is|Are|Do)\b"
     # a subject said again, over a cut word at most: "I've I will", "We'll sta I'll"
     r"|\b(?i:i|we|you)(?:'ve|'m|'ll|'re|'d)? (?:(?!and\b|or\b)\w{1,3} )?(?:I|[Ww]e)(?:'ll|'ve|'m| will| have| am)\b"
+    r"|^(?:I|We|You|They)(?:'ll|'ve|'m|'re|'d)? (?:I|we|you|they)\b"  # "We I think we're agreed", "I'll I should"
 )
 # A speaker going back over their words ("we should we should", "are we gonna are we"), or spoken filler.
 _REPEATED = re.compile(
@@ -237,6 +293,18 @@ def _whole(text: str) -> str | None:
     return text
 
 
+# Words that say nothing about what was decided: "Good, that's settled then.", "Thanks Ben, we all agreed."
+_NOT_DECIDED = frozenset("good great fine perfect cool excellent awesome nice thanks thank then everyone guys".split())
+
+
+def _says_what(sentence: str, cue: re.Match[str], names: set[str]) -> bool:
+    """Whether a decision says what was decided: a word beside its cue that is no function word, no
+    acknowledgement and no speaker's name. "Thanks Ben, that's settled then." names nothing."""
+    rest = sentence[: cue.start()] + " " + sentence[cue.end() :]
+    words = (w.casefold() for w in re.findall(r"[^\W\d_][\w'-]{2,}|\d+", rest))
+    return any(w not in STOPWORDS and w not in _STOP and w not in _NOT_DECIDED and w not in names for w in words)
+
+
 def _topic_score(text: str, topics: dict[str, int]) -> float:
     """How much a sentence shares with the conversation's frequent content words."""
     words = _content_words(text)
@@ -262,27 +330,67 @@ def turns_from_text(text: str) -> list[tuple[str | None, str]]:
 
 
 def _due(text: str) -> str | None:
-    m = _DUE.search(text)
+    """The due date a sentence gives, a deadline ("by Friday March 15") before a bare time ("today")."""
+    m = _DUE.search(text) or _DUE_BARE.search(text)
     if not m:
         return None
-    return (m.group("when") or m.group("bare") or "").strip() or None
+    when = next(g for g in m.groups() if g)
+    when = when[4:] if when.lower().startswith("the end") else when
+    first, _, rest = when.partition(" ")
+    # "Today I'll send ..." is due today; a weekday or a month keeps its capital.
+    relative = first.lower() in {"today", "tomorrow", "tonight", "next", "this", "coming", "end", "the", "eod", "eow"}
+    return (first.lower() + (" " + rest if rest else "")) if relative else when
 
 
 _CLAUSE_LEAD = re.compile(r"^[;:,\s]*(?:(?:so|and|then)\s+)?")
 _DEADLINE = re.compile(r"\b(?:by|before)\b(?! (?:the way|far|now)\b)", re.I)
 
 
+def _talk(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``text`` opens with talk about the talk (``pattern``: :data:`_META_TALK` or :data:`_META_CLAUSE`)."""
+    m = pattern.match(text)
+    if m is None:
+        return False
+    asks_out = m.group("ask") is not None and not _ASKS_THE_ROOM.match(text, m.end()) and _due(text) is not None
+    return not asks_out
+
+
+# Titles around a name: "The Honourable ...", "Kirsty Williams AM".
+_TITLES = frozenset("the hon honourable honorable right mr mrs ms miss mx dr prof sir dame lord lady am mp msp".split())
+
+
+def _name_parts(label: str) -> set[str]:
+    """A speaker's first and last name, in lower case: "Ben" and "Okafor" of "Ben Okafor", "Pablo" and
+    "Rodriguez" of "The Honourable Pablo Rodriguez (Leader of the Government in the House of Commons)"."""
+    words = [w.strip(".,").casefold() for w in re.sub(r"\(.*?\)", " ", label).split()]
+    words = [w for w in words if w and w not in _TITLES]
+    return {words[0], words[-1]} if words else set()
+
+
+def _owner_among(name: str, participants: Sequence[str]) -> str | None:
+    """The participant ``name`` stands for: one of them, or the only one whose first or last name it is
+    ("Dev" is "Dev Patel" when no other participant is a Dev; "Matt" is "MATT"), else None."""
+    if name in participants:
+        return name
+    if " " in name.strip():
+        return None
+    hits = [p for p in participants if name.casefold() in _name_parts(p)]
+    return hits[0] if len(hits) == 1 else None
+
+
 def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool = False) -> ActionItem | None:
     text = sentence.text.strip()
-    if _META_TALK.match(text) or _HEDGED.match(_CLAUSE_LEAD.sub("", text)) or _IN_THE_ROOM.search(text):
+    core = _TIME_LEAD_RE.sub("", text)  # "Today I'll just ..." is the meeting's mechanics too
+    if _talk(_META_TALK, core) or _HEDGED.match(_CLAUSE_LEAD.sub("", core)) or _IN_THE_ROOM.search(core):
         return None
     first, _, rest = text.partition(" ")
-    if first in participants and rest.startswith("to "):  # "Maya to send the report by Friday."
-        return ActionItem(_clip(text), first, _due(text))
+    named_first = _owner_among(first, participants) if rest.startswith("to ") else None
+    if named_first:  # "Maya to send the report by Friday."
+        return ActionItem(_clip(text), named_first, _due(text))
     if text.endswith("?") and not _NAMED.search(text):
         return None
     own = _SELF.search(text)
-    if own and _META_CLAUSE.match(_CLAUSE_LEAD.sub("", text[own.start() :])):
+    if own and _talk(_META_CLAUSE, _CLAUSE_LEAD.sub("", _TIME_LEAD_RE.sub("", text[own.start() :]))):
         return None  # "..., I'll show you", "Before I do that, I will go through ..."
     if own and len(text.split()) >= 3:
         return ActionItem(_clip(text), sentence.speaker, _due(text))
@@ -291,7 +399,10 @@ def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool =
     # (3 of 13 hand-labelled "let's" items were tasks for later), unless a deadline makes either a task.
     # An agent's "Let's ..." is its next step, kept (see ``extract_facets``).
     suggestion = m is not None and (m.group("ought") or (m.group("lets") and not agent))
-    if suggestion and not (_due(text) or _DEADLINE.search(text)):
+    # "Today" says when, not by when: "Let's work out on arms today." stays a proposal.
+    due = _due(text)
+    deadline = due is not None and not due.startswith(("today", "this morning", "this afternoon", "this evening"))
+    if suggestion and not (deadline or _DEADLINE.search(text)):
         return None
     if m:
         owner = sentence.speaker if m.group("todo") else None
@@ -300,6 +411,8 @@ def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool =
             return None
         return ActionItem(_clip(task), owner, _due(text))
     named = _NAMED.search(text)
+    if named and _ROOM_REQUEST.match(text, named.end()):
+        return None  # "Albert, can you answer that?", "Steve will explain later": a turn to speak
     if named and named.group("name").split()[0].lower() not in _FIRST_PERSON:
         return ActionItem(_clip(text), named.group("name"), _due(text))
     mention = _MENTION.search(text)
@@ -317,7 +430,7 @@ def _entities(
     A name is a CamelCase or snake_case identifier, an acronym that is not part of a shouted run, or
     a capitalised word (or run of them) seen at least twice away from a sentence start and never
     written in lower case in the text ("Source", "View" and "Hold" are words, "Porto" is a name).
-    Speakers are participants, not entities.
+    Speakers are participants, not entities; ``speakers`` holds their names and name parts, in lower case.
     """
     found: list[str] = []
 
@@ -368,7 +481,7 @@ def _entities(
         function_word = any(
             w in _STOP or w in STOPWORDS or w in _NOT_NAMES for w in words[: 1 if len(words) > 1 else None]
         )
-        if n >= 2 and name not in speakers and name not in labels and not common and not function_word:
+        if n >= 2 and name.casefold() not in speakers and name not in labels and not common and not function_word:
             counts[name] += n
     names: list[str] = []
     for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], prose.find(kv[0]))):
@@ -424,6 +537,8 @@ def extract_facets(
         for name in speakers_of(speaker) if speaker else ():  # "TRAVIS, LAURA" is two participants
             if name not in participants:
                 participants.append(name)
+    # A first or last name of a speaker ("Ben" of "Ben Okafor") is neither what was decided nor an entity.
+    name_parts = {w for p in participants for w in (p.casefold(), *_name_parts(p))}
     decisions: list[str] = []
     actions: list[ActionItem] = []
     unresolved: list[str] = []
@@ -431,14 +546,18 @@ def extract_facets(
         whole = _whole(s.text)
         if whole is None:
             continue
-        if _DECISION.search(whole) and not whole.endswith("?") and not _CONDITIONAL.search(whole):
-            if _clip(whole) not in decisions:
+        cue = _DECISION.search(whole)
+        if cue and not whole.endswith("?") and not _CONDITIONAL.search(whole):
+            if _says_what(whole, cue, name_parts) and _clip(whole) not in decisions:
                 decisions.append(_clip(whole))
             continue
         item = _action(_Sentence(s.speaker, whole, s.turn), participants, agent)
         if item is not None:
             if item.owner is not None and not set(speakers_of(item.owner)) <= set(participants):
-                continue  # "Or, can you ...": an owner is someone who speaks in the source
+                # "Dev, can you ..." where Dev Patel speaks; "Or, can you ...": an owner speaks in the source.
+                item.owner = _owner_among(item.owner, participants)
+                if item.owner is None:
+                    continue
             if all(a.task != item.task for a in actions):
                 actions.append(item)
             continue
@@ -455,7 +574,7 @@ def extract_facets(
         decisions=_best(decisions, str, topics, max_items),
         action_items=_best(actions, lambda a: a.task, topics, max_items),
         unresolved=_best(unresolved, str, topics, max_items),
-        entities=_entities(sentences, raw, entities, set(participants), max_items),
+        entities=_entities(sentences, raw, entities, name_parts, max_items),
         topics=_topics(sentences),
     )
 

@@ -1,0 +1,169 @@
+"""Offline facets of chat exports and meetings whose speakers have full names (Slack, Teams, Zoom, WhatsApp)."""
+
+from __future__ import annotations
+
+import pytest
+
+from batchsum.facets import extract_facets
+
+
+def _actions(text: str) -> list[tuple[str | None, str | None, str]]:
+    return [(a.owner, a.due, a.task) for a in extract_facets(text).action_items]
+
+
+def test_the_end_of_a_message_ends_its_sentence() -> None:
+    # Chat messages seldom end with a full stop; the item still reads as a whole sentence.
+    items = _actions("Ben: Ok. I'll send you the Northwind quote by Wednesday\n\nAna: cool")
+    assert len(items) == 1
+    owner, due, task = items[0]
+    assert owner == "Ben" and due == "Wednesday"
+    assert "Northwind quote" in task and task.endswith(".")
+
+
+def test_a_line_break_inside_a_message_is_no_sentence_end() -> None:
+    items = _actions("Ana: I will send the report to the whole team\nand the minutes to Ben by Friday\nBen: thanks")
+    assert [task for _, _, task in items] == [
+        "I will send the report to the whole team and the minutes to Ben by Friday."
+    ]
+
+
+def test_a_turn_broken_off_is_not_ended_by_its_speaker_change() -> None:
+    text = (
+        "Grad A: I will write the list of factors for the belief net by {disfmarker}\n"
+        "Grad B: Okay, the Monday list then, sounds fine to me.\n"
+    )
+    assert _actions(text) == []
+
+
+def test_a_first_or_last_name_is_the_participant_who_has_it() -> None:
+    text = (
+        "Ana Silva: Dev, can you ask the venue about the delivery fee by Friday?\n"
+        "Dev Patel: Sure.\n"
+        "Ana Silva: Dev will sign the Bluefin contract by Thursday.\n"
+        "Ben Okafor: Patel, could you send the floor plan to the caterer?\n"
+    )
+    items = _actions(text)
+    assert {owner for owner, _, _ in items} == {"Dev Patel"}
+    dues = {task.split()[1]: due for _, due, task in items}
+    assert dues == {"can": "Friday", "will": "Thursday", "could": None}
+
+
+def test_a_name_two_participants_share_owns_nothing() -> None:
+    text = "Ana Silva: Dev, can you ask the venue about the delivery fee by Friday?\nDev Patel: Sure.\nDev Rao: Me?\n"
+    assert _actions(text) == []
+
+
+def test_a_speakers_first_name_is_no_entity() -> None:
+    text = (
+        "Ana Silva: Ben found a cheaper room in Lisbon, and Ben says Lisbon can do March.\n"
+        "Ben Okafor: Yes, Lisbon has the room, and Ana agreed with Ben about the price.\n"
+    )
+    entities = extract_facets(text).entities
+    assert "Lisbon" in entities and "Ben" not in entities and "Ana" not in entities
+
+
+def test_were_going_with_is_a_decision() -> None:
+    text = "Ana Silva: We're going with Bluefin, the date matters more than the price.\nDev Patel: Fine by me.\n"
+    assert extract_facets(text).decisions == ["We're going with Bluefin, the date matters more than the price."]
+
+
+def test_a_decision_that_names_nothing_decided_is_left_out() -> None:
+    text = (
+        "Ben Okafor: The Lisbon room is cheaper than the Madrid one.\n"
+        "Ana Silva: Thanks Ben, that's settled then.\n"
+        "Chloe Martin: Great, so we all agreed on that.\n"
+        "Ana Silva: We decided to keep the Lisbon workshop and drop Madrid.\n"
+    )
+    assert extract_facets(text).decisions == ["We decided to keep the Lisbon workshop and drop Madrid."]
+
+
+def test_asking_someone_for_something_by_a_date_is_a_task_asking_the_room_is_not() -> None:
+    text = (
+        "Ben Okafor: I'll ask Northwind Catering for a cheaper quote by Wednesday.\n"
+        "Ana Silva: I'll ask you all to send your slides before the break.\n"
+        "Ana Silva: I'll ask a question about the travel line for the finance team.\n"
+        "Ana Silva: I'll shortly ask for three presentations about the budget lines.\n"
+    )
+    assert _actions(text) == [
+        ("Ben Okafor", "Wednesday", "I'll ask Northwind Catering for a cheaper quote by Wednesday.")
+    ]
+
+
+def test_a_commitment_may_open_with_when() -> None:
+    text = (
+        "Ben Okafor: Today I'll send the Bluefin purchase order.\n"
+        "Ana Silva: Tomorrow I'll just show you the slides from the other room.\n"
+    )
+    assert _actions(text) == [("Ben Okafor", "today", "Today I'll send the Bluefin purchase order.")]
+
+
+def test_a_proposal_for_today_stays_a_proposal() -> None:
+    assert _actions("Marco: Let's work out on arms and stomach at the gym today\nAna: ok") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "due"),
+    [
+        ("by Friday March 15", "Friday March 15"),
+        ("by Friday, March 15", "Friday, March 15"),
+        ("by March 15", "March 15"),
+        ("before 15 March", "15 March"),
+        ("by the 15th", "the 15th"),
+        ("by the end of the month", "end of the month"),
+        ("next Tuesday", "next Tuesday"),
+        ("by Thursday morning", "Thursday morning"),
+        ("by 2024-03-15", "2024-03-15"),
+    ],
+)
+def test_a_due_date_is_kept_whole(said: str, due: str) -> None:
+    items = _actions(f"Ana Silva: I will send the revised budget spreadsheet {said}.\nBen Okafor: ok\n")
+    assert [d for _, d, _ in items] == [due]
+
+
+def test_a_number_after_by_is_no_date() -> None:
+    items = _actions("Ana Silva: I will cut the catering budget by 10 percent for the workshop.\nBen: ok\n")
+    assert [d for _, d, _ in items] == [None]
+
+
+def test_in_a_punctuated_transcript_a_turn_without_a_stop_was_broken_off() -> None:
+    text = (
+        "Project Manager: Okay, the minutes are on the shared drive now.\n"
+        "Marketing: The survey is done, and the results are in the folder.\n"
+        "Project Manager: I'll send you the minutes of meet\n"
+        "Marketing: Thanks, I saw the folder this morning.\n"
+    )
+    assert _actions(text) == []
+
+
+def test_asked_by_name_to_speak_is_no_task() -> None:
+    text = (
+        "Lynne Neagle AM: Albert, can you answer that?\n"
+        "Albert Heaney: Yes, the guidance went out in May.\n"
+        "Lynne Neagle AM: And perhaps Albert will explain later how the schools use it.\n"
+        "Albert Heaney: Lynne, can you send me the committee's letter by Monday?\n"
+    )
+    assert _actions(text) == [("Lynne Neagle AM", "Monday", "Lynne, can you send me the committee's letter by Monday?")]
+
+
+def test_a_choice_still_open_is_no_decision() -> None:
+    text = (
+        "Ana: We don't know exactly which caterer we're gonna be going with for Lisbon.\n"
+        "Ben: I will present the menus and we will decided together which caterer is cheaper.\n"
+    )
+    assert extract_facets(text).decisions == []
+
+
+def test_a_title_is_no_name_part() -> None:
+    text = (
+        "The Honourable Pablo Rodriguez (Leader of the Government in the House of Commons): The House sits on "
+        "Monday, and the House votes on the motion that the Government tabled.\n"
+        "Ana Silva: Pablo, can you send the House schedule to the Government whips by Friday?\n"
+    )
+    f = extract_facets(text)
+    assert "House" in f.entities
+    assert [a.owner for a in f.action_items] == [f.participants[0]]
+
+
+def test_later_on_this_week_is_no_deadline() -> None:
+    items = _actions("Kirsty Williams: I will make an announcement tomorrow, if not later on this week.\nAna: ok\n")
+    assert [d for _, d, _ in items] == ["tomorrow"]
