@@ -5,12 +5,13 @@ produce the same shape from cue patterns, so offline users get them too. Everyth
 ``source: "extracted"`` (and rendered under an "extracted" heading): the items are sentences
 picked by patterns, not judgements.
 
-* **decisions** - decision cues ("we decided", "agreed", "let's go with", "the fix is");
+* **decisions** - a collective subject's decision cues ("we decided", "we agreed", "we're going with",
+  "the plan is"), not a proposal ("let's go with") nor a condition;
 * **action items** - commitments ("I'll ...", "we need to ...", "<Name> will ...", "<Name>, can you
   ...", "TODO") with an owner (the speaker for first-person commitments, the named person
   otherwise: a speaker, or the one participant with that first or last name) and the due date when
   one is given, whole ("by Friday March 15", "tomorrow", "the end of the month", an ISO date);
-* **unresolved** - questions nobody else picks up afterwards, and explicit "open question"/"TBD";
+* **unresolved** - questions the text calls open ("the open question is", "TBD", "still unclear");
 * **entities** - file paths, code identifiers in backticks, CamelCase names, acronyms and capitalised
   names that recur away from sentence starts and are never written in lower case; **participants** -
   the speakers.
