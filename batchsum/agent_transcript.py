@@ -40,6 +40,7 @@ from batchsum.errors import InputError
 from batchsum.facets import ExtractedFacets, extract_facets, facets_front_matter, render_facets_markdown
 from batchsum.tokens import Tokenizer, get_tokenizer
 from batchsum.transcript_shape import RENDERED_TURN, SECTION, known_tool_name
+from batchsum.written_facets import with_written, written_facets
 
 TranscriptFormat = Literal["markdown", "json", "jsonl", "rendered"]
 
@@ -381,9 +382,12 @@ def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets
             digest = None  # detected by its shape but not parseable as turns: plain conversation facets
         if digest is not None:
             return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest)
-    if content_type != "conversation" or not offline_facets:
+    if not offline_facets:
         return None
-    facets = extract_facets(text)
+    written = written_facets(text)  # in any file: "## Action items", "- [ ] ..."
+    if content_type != "conversation" and written.is_empty():
+        return None
+    facets = with_written(written, extract_facets(text) if content_type == "conversation" else ExtractedFacets())
     if facets.is_empty():
         return None
     return RunExtras(None, facets_front_matter(facets), render_facets_markdown(facets))

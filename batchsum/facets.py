@@ -32,10 +32,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from batchsum.backends.noise import is_fragment
-from batchsum.backends.units import STOPWORDS, unended
+from batchsum.backends.units import STOPWORDS
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
-from batchsum.text import conversation_lines, speakers_of, split_sentences
+from batchsum.text import conversation_lines, speakers_of, split_sentences, unended
 
 MAX_ITEMS = 5
 MAX_ITEM_CHARS = 240
@@ -330,7 +330,7 @@ def turns_from_text(text: str) -> list[tuple[str | None, str]]:
     return [(speaker, "\n".join(lines)) for speaker, lines in turns]
 
 
-def _due(text: str) -> str | None:
+def due_date(text: str) -> str | None:
     """The due date a sentence gives, a deadline ("by Friday March 15") before a bare time ("today")."""
     m = _DUE.search(text) or _DUE_BARE.search(text)
     if not m:
@@ -352,7 +352,7 @@ def _talk(pattern: re.Pattern[str], text: str) -> bool:
     m = pattern.match(text)
     if m is None:
         return False
-    asks_out = m.group("ask") is not None and not _ASKS_THE_ROOM.match(text, m.end()) and _due(text) is not None
+    asks_out = m.group("ask") is not None and not _ASKS_THE_ROOM.match(text, m.end()) and due_date(text) is not None
     return not asks_out
 
 
@@ -387,21 +387,21 @@ def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool =
     first, _, rest = text.partition(" ")
     named_first = _owner_among(first, participants) if rest.startswith("to ") else None
     if named_first:  # "Maya to send the report by Friday."
-        return ActionItem(_clip(text), named_first, _due(text))
+        return ActionItem(_clip(text), named_first, due_date(text))
     if text.endswith("?") and not _NAMED.search(text):
         return None
     own = _SELF.search(text)
     if own and _talk(_META_CLAUSE, _CLAUSE_LEAD.sub("", _TIME_LEAD_RE.sub("", text[own.start() :]))):
         return None  # "..., I'll show you", "Before I do that, I will go through ..."
     if own and len(text.split()) >= 3:
-        return ActionItem(_clip(text), sentence.speaker, _due(text))
+        return ActionItem(_clip(text), sentence.speaker, due_date(text))
     m = _COMMIT.match(text)
     # "We should put zap buttons on it" is a suggestion and "Let's give it a two" a proposal for the room
     # (3 of 13 hand-labelled "let's" items were tasks for later), unless a deadline makes either a task.
     # An agent's "Let's ..." is its next step, kept (see ``extract_facets``).
     suggestion = m is not None and (m.group("ought") or (m.group("lets") and not agent))
     # "Today" says when, not by when: "Let's work out on arms today." stays a proposal.
-    due = _due(text)
+    due = due_date(text)
     deadline = due is not None and not due.startswith(("today", "this morning", "this afternoon", "this evening"))
     if suggestion and not (deadline or _DEADLINE.search(text)):
         return None
@@ -410,15 +410,15 @@ def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool =
         task = text[m.end() :].strip(" ,:-") if m.group("todo") else text
         if len(task.split()) < 3:
             return None
-        return ActionItem(_clip(task), owner, _due(text))
+        return ActionItem(_clip(task), owner, due_date(text))
     named = _NAMED.search(text)
     if named and _ROOM_REQUEST.match(text, named.end()):
         return None  # "Albert, can you answer that?", "Steve will explain later": a turn to speak
     if named and named.group("name").split()[0].lower() not in _FIRST_PERSON:
-        return ActionItem(_clip(text), named.group("name"), _due(text))
+        return ActionItem(_clip(text), named.group("name"), due_date(text))
     mention = _MENTION.search(text)
     if mention and re.search(r"\b(?:please|can you|could you|will|to)\b", text, re.I):
-        return ActionItem(_clip(text), mention.group(1), _due(text))
+        return ActionItem(_clip(text), mention.group(1), due_date(text))
     return None
 
 

@@ -86,6 +86,8 @@ _TIMESTAMP = re.compile(r"[ \t]*\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?\)?
 _LABEL = re.compile(r"[A-Za-z\u00C0-\u024F][\w .'’\-&/]*")
 _LABEL_STOP = frozenset(
     {"note", "warning", "tip", "example", "summary", "question", "answer", "q", "a", "re", "subject", "date", "to"}
+    # a page of notes names who came and what about: "Attendees: Dana, Marco, Priya" is no one speaking
+    | {"attendees", "participants", "present", "absent", "apologies", "regrets", "agenda", "location", "time"}
 )
 # Several speakers at once, as transcripts write them ("SAM, LAURA:", "TRAVIS, MARISHA and SAM:"): two to six
 # names of one to three words in capitals. Capitalised words with a comma are as often a hard-wrapped line

@@ -14,6 +14,7 @@ from batchsum.language import detect_language
 from batchsum.lazy import load
 from batchsum.planning import plan_file
 from batchsum.walk import Problem, SourceRef, read_document
+from batchsum.written_facets import has_written_facets
 
 # The extras of a conversation (an agent session's digest, offline facets), loaded with the first one:
 # their rules are ~20 ms of imports (facets, compaction's extractors) a run of other files never uses.
@@ -62,8 +63,10 @@ def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePl
 def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
     """Offline facets for conversations (unless the LLM writes them) and agent-session digests."""
 
-    if doc.content_type != "conversation":
-        return None  # none but a conversation's (an agent session is one: walk.detect_type)
+    if doc.content_type != "conversation" and not has_written_facets(doc.text):
+        # The rules read conversations (an agent session is one: walk.detect_type); any file may write
+        # its facets down ("## Action items", "- [ ] call the plumber").
+        return None
     llm = cfg.llm
     llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")
     # --no-facets means none at all: the rules cost more CPU than reading and tokenizing a meeting.
