@@ -769,3 +769,18 @@ def test_captions_go_and_wrapped_compounds_stay_whole() -> None:
     shown = [u.text for u in units_from_text(text, "document")]
     assert not any("p30.jpg" in t or "Mrs. Reed" in t for t in shown), shown
     assert any("high-backed chair" in t for t in shown), shown
+
+
+def test_a_list_is_labelled_by_the_lead_in_just_before_it() -> None:
+    """A lead-in ending in a colon, a blank line, then the list: the list is the lead-in's, not its
+    section's ("Using Threads to Run Code Simultaneously:" above "- Race conditions ..." read as a way
+    to use threads)."""
+    text = (
+        "## Using Threads to Run Code Simultaneously\n\n"
+        "Splitting the computation into threads can improve performance. This can lead to problems, such as:\n\n"
+        "- Race conditions, in which threads are accessing data in an inconsistent order\n"
+        "- Deadlocks, in which two threads are waiting for each other\n\n"
+        "Rust attempts to mitigate the negative effects of using threads."
+    )
+    items = [u for u in units_from_text(text, "document") if u.text.startswith("- ")]
+    assert items and all(u.heading == "This can lead to problems, such as" for u in items), items

@@ -306,7 +306,9 @@ def units_from_text(
                 context=needs_context(sent),
                 section=section,
                 turn=turn[2] if turn is not None else -1,
-                heading=_label(lead_in[1] if lead_in and lead_in[0] == bi else title) if item else "",
+                # A lead-in is the list's when it is in the list's paragraph or the one just before it
+                # ("This can lead to problems, such as:", a blank line, then the list).
+                heading=_label(lead_in[1] if lead_in and bi - lead_in[0] <= 1 else title) if item else "",
             )
         )
     return units
