@@ -23,31 +23,45 @@ from batchsum.periods import (
     day_label,
     unbulleted,
 )
-from batchsum.text import DATE_LABEL, parse_speaker_line, split_sentences
+from batchsum.text import BLANK_LINES, DATE_LABEL, parse_speaker_line, split_sentences
 from batchsum.tree import node_path
 
 
 def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
     """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
-    that input's index; None when a sentence is not any input's (an LLM's text)."""
+    that input's index; None when most sentences are no input's (an LLM's text). A sentence found in no
+    input (two finals' ends run together, one of them without a stop) stays with the paragraph it is
+    in: it had cost a month of 33 entries every day's label."""
     norm = [_for_match(" ".join(p.split())) for p in parts]
     paragraphs: list[tuple[int, list[str]]] = []
+    orphans: list[str] = []  # unplaced sentences before the first placed one
+    unplaced = 0
     # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
-    # it ran on to a dated line (a meeting's, undated in its final) may be another day's.
-    for sentence in split_sentences(DATE_LABEL.sub("", text)):
-        # A paragraph holds no list: a picked item reads on after its label ("Goals: A client ..."), not "Goals: - A".
-        flat = unbulleted(" ".join(sentence.text.split()))
-        where = _holder(flat, norm)
-        # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
-        # evidence ..." may join two inputs' sentences. Its pieces at every stop are each an input's.
-        pieces = [(where, flat)] if where is not None else _pieces(flat, norm)
-        if pieces is None:
-            return None
-        for where, piece in pieces:
-            if not paragraphs or paragraphs[-1][0] != where:
-                paragraphs.append((where, []))
-            paragraphs[-1][1].append(piece)
-    return paragraphs or None
+    # it ran on to a dated line (a meeting's, undated in its final) may be another day's. Its paragraphs
+    # are split first: a sentence never runs from one input's paragraph into the next.
+    for block in BLANK_LINES.split(DATE_LABEL.sub("", text)):
+        for sentence in split_sentences(block):
+            # A paragraph holds no list: an item reads on after its label ("Goals: A client ..."), not "Goals: - A".
+            flat = unbulleted(" ".join(sentence.text.split()))
+            where = _holder(flat, norm)
+            # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
+            # evidence ..." may join two inputs' sentences. Its pieces at every stop are each an input's.
+            pieces = [(where, flat)] if where is not None else _pieces(flat, norm)
+            if pieces is None:
+                unplaced += 1
+                if paragraphs:
+                    paragraphs[-1][1].append(flat)
+                else:
+                    orphans.append(flat)
+                continue
+            for where, piece in pieces:
+                if not paragraphs or paragraphs[-1][0] != where:
+                    paragraphs.append((where, []))
+                paragraphs[-1][1].append(piece)
+    if not paragraphs or unplaced * 2 > sum(len(sentences) for _, sentences in paragraphs):
+        return None
+    paragraphs[0][1][:0] = orphans
+    return paragraphs
 
 
 def _paragraph(sentences: list[str], conversation: bool) -> str:

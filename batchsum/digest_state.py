@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
 from batchsum.navigation import PeriodPage, summary_only
+from batchsum.note_syntax import note_syntax_as_text
 from batchsum.periods import (
     DIGEST_STATE,
     DIGESTS_DIR,
@@ -95,7 +96,8 @@ def digest_input(meta: Mapping[str, Any], body: str) -> str:
     """What a digest reads of a final whose front matter is ``meta`` and whose body (links stripped) is
     ``body``: its summary text; of a file kept whole, the file without its YAML front matter (no prose)."""
     if meta.get("kept_whole"):
-        return _SOURCE_FRONT_MATTER.sub("", body, count=1).strip()
+        # As its reader sees it: wikilinks as their text, no hidden comment or Logseq property.
+        return note_syntax_as_text(_SOURCE_FRONT_MATTER.sub("", body, count=1)).strip()
     return final_summary(body)
 
 

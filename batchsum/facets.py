@@ -269,6 +269,7 @@ _NOT_NAMES = frozenset(
     euro euros dollar dollars pound pounds
     ceo cfo coo cto cio vp hr roi kpi kpis eps gaap ebitda yoy faq api apis url urls pdf html usb lcd led dvd vcr gps
     covid
+    todo todos later done now doing waiting canceled cancelled eod eow
     """.split()
 )
 

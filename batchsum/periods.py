@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars
+from batchsum.note_syntax import note_syntax_as_text
 from batchsum.text import DATE_LABEL, LIST_ITEM, parse_speaker_line, split_sentences, unended
 
 if TYPE_CHECKING:
@@ -298,7 +299,7 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
     # A list's bullet says nothing on a line of its own ("- **NTU**: ..." atop a glossary kept whole).
     # A chat message that ends without a stop ends its sentence all the same: flattened, it would run
     # into the next turn ("... at 12s Jun: I shipped ..."). A hard-wrapped line goes on, as it does.
-    lines = [unbulleted(line) for line in summary.split("\n") if not _HEADING.match(line)]
+    lines = [unbulleted(line) for line in note_syntax_as_text(summary).split("\n") if not _HEADING.match(line)]
     text = "\n".join(
         line + "." if k + 1 < len(lines) and unended(line) and parse_speaker_line(lines[k + 1])[0] else line
         for k, line in enumerate(lines)

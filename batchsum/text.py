@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from batchsum.note_syntax import note_syntax_as_text
+
 __all__ = [
     "ABBREVIATIONS",
     "BACKCHANNELS",
@@ -237,7 +239,8 @@ def conversation_lines(text: str) -> list[tuple[str | None, str]]:
     lines: list[tuple[str | None, list[str]]] = []
     current: str | None = None
     sender: str | None = None
-    for paragraph in BLANK_LINES.split(text):
+    # Meeting notes kept in a vault: no front matter ("tags: [meeting]" is no speaker), no hidden comment.
+    for paragraph in BLANK_LINES.split(note_syntax_as_text(text)):
         rows = paragraph.split("\n")
         writer = email_sender(rows)
         if writer is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import functools
+import itertools
 import logging
 import os
 import re
@@ -544,6 +545,24 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
     return buf, st
 
 
+# What a note-taking app keeps beside the notes: a template ("{{date}}", Templater's "<% tp.date.now() %>"),
+# a drawing (Obsidian's Excalidraw plugin), Logseq's backups of pages it has since saved again.
+_TEMPLATE = re.compile(r"\{\{(?:date|time|title)\b[^}\n]*\}\}|<%[*_-]?\s*tp\.")
+_EXCALIDRAW = re.compile(r"\A---[ \t]*\n(?:[^\n]*\n){0,20}?excalidraw-plugin:", re.M)
+
+
+def _app_file(relpath: str, text: str) -> str | None:
+    """Why a Markdown file is a note-taking app's own file, not a note; None for a note."""
+    parts = Path(relpath).parts
+    if any(a == "logseq" and b in ("bak", "version-files") for a, b in itertools.pairwise(parts)):
+        return "a Logseq backup of a page"
+    if text.startswith("---") and _EXCALIDRAW.match(text):
+        return "an Excalidraw drawing"
+    if ("{{" in text or "<%" in text) and _TEMPLATE.search(text):
+        return "a note template ({{date}} placeholders)"
+    return None
+
+
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
     """Read, decode, render and classify one file. Raises InputError with a one-line reason.
 
@@ -595,6 +614,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         raise NotASource(str(path), str(exc)) from exc
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
+    if ext in TEXT_EXTS and (why := _app_file(ref.relpath, text)) is not None:
+        raise NotASource(str(path), f"{why}, not a note: skipped")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     text, controls = strip_control(text)

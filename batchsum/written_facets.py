@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from batchsum.note_syntax import note_syntax_as_text
+
 if TYPE_CHECKING:
     from batchsum.facets import ActionItem, ExtractedFacets
 
@@ -35,21 +37,18 @@ _KINDS = {
     "unresolved": ("open questions", "open question", "questions", "open issues", "open points", "unresolved",
                    "parking lot", "to decide", "tbd"),
 }  # fmt: skip
-_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,3}[.)])\s+(?:\[(?P<box>[ xX/-])\]\s+)?(?P<text>\S.*)$")
-# Logseq's task markers open a block: "- TODO call the plumber", "- LATER ...", "- DONE ..." (done).
-_MARKER = re.compile(r"^(?P<marker>TODO|LATER|NOW|DOING|WAITING|DONE|CANCELED|CANCELLED)\s+(?P<text>\S.*)$")
-_OPEN_MARKERS = frozenset({"TODO", "LATER", "NOW", "DOING", "WAITING"})
-# When: Obsidian Tasks' "📅 2024-03-15" (due) or "⏳"/"🛫" dates, Logseq's "SCHEDULED: <2024-03-15 Fri>",
-# and "due: 2024-03-15".
-_WHEN = re.compile(
-    r"(?:📅|⏳|🛫|\b(?:SCHEDULED|DEADLINE):|\bdue:?)\s*<?(\d{4}-\d{2}-\d{2})(?:\s+\w{3})?>?", re.IGNORECASE
-)
+# An item of a list, its task box as note_syntax renders it ("- ☐ ...": "[ ]" or Logseq's TODO, LATER;
+# "- ☑ ...": "[x]" or DONE).
+_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,3}[.)])\s+(?:(?P<box>[☐☑])\s+)?(?P<text>\S.*)$")
+# When: Obsidian Tasks' "📅 2024-03-15" (due) or "⏳"/"🛫" dates (Logseq's SCHEDULED and DEADLINE lines
+# come as 📅 on their task's line), and "due: 2024-03-15".
+_WHEN = re.compile(r"(?:📅|⏳|🛫|\bdue:?)\s*(\d{4}-\d{2}-\d{2})", re.IGNORECASE)
 _TASK_EMOJI = re.compile(r"\s*(?:[🔺⏫🔼🔽⏬➕✅❌]\uFE0F?\s*(?:\d{4}-\d{2}-\d{2})?|🔁[^📅⏳🛫]*)")
 # "Priya: tell Harbor Gas ..."; "@priya tell ..."; "... (Priya)".
 _OWNER_LABEL = re.compile(r"^(?P<name>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,2}):\s+(?P<task>\S.*)$")
 _OWNER_AT = re.compile(r"(?:^|\s)@(?P<name>[A-Za-z][\w.-]*)")
 _OWNER_TAIL = re.compile(r"\s+[(\[](?P<name>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*)?)[)\]]\.?$")
-_LINK = re.compile(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]|\[([^\]]+)\]\([^)]*\)")  # [[Page|alias]], [text](url)
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")  # [text](url)
 _NOT_OWNERS = frozenset({"Note", "Notes", "Update", "Status", "Done", "Todo", "Next", "Re", "Fyi"})
 
 
@@ -76,7 +75,7 @@ def _kind(heading: str) -> str | None:
 
 def _plain(text: str) -> str:
     """An item as it reads: links as their text, no emphasis, highlight or task emoji."""
-    text = _LINK.sub(lambda m: m.group(1) or m.group(2), text)
+    text = _LINK.sub(r"\1", text)
     text = _TASK_EMOJI.sub("", _WHEN.sub("", text))
     return " ".join(text.replace("**", "").replace("==", "").split())
 
@@ -115,7 +114,8 @@ def written_facets(text: str) -> WrittenFacets:
     Logseq's ``TODO``/``LATER``) wherever it is. A ticked task (``- [x]``, ``DONE``) is done: no action item."""
     out = WrittenFacets()
     kind: str | None = None
-    for line in text.split("\n"):
+    # As the note reads: wikilinks as their text, boxes for tasks, no hidden comment or front matter.
+    for line in note_syntax_as_text(text).split("\n"):
         item = _ITEM.match(line)
         if item is None:
             heading = _HEADING.match(line)
@@ -125,13 +125,9 @@ def written_facets(text: str) -> WrittenFacets:
                 kind = None  # prose after the list: what follows is no longer under its heading
             continue
         body, box = item.group("text"), item.group("box")
-        marker = _MARKER.match(body)
-        if marker is not None:
-            box = " " if marker.group("marker") in _OPEN_MARKERS else "x"
-            body = marker.group("text")
-        if box is not None and box != " ":
-            continue  # done, cancelled or in progress elsewhere: not what is left to do
-        if box == " " or kind == "action_items":
+        if box == "☑":
+            continue  # done: not what is left to do
+        if box == "☐" or kind == "action_items":
             task = _task(body)
             if task.task and all(a.task != task.task for a in out.action_items):
                 out.action_items.append(task)

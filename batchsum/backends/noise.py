@@ -19,6 +19,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from batchsum.note_syntax import note_syntax_as_text
+
 __all__ = [
     "BOILERPLATE",
     "entry_date",
@@ -361,8 +363,10 @@ def _comment(m: re.Match[str]) -> str:
 
 def markdown_as_text(text: str) -> str:
     """``text`` as a reader of its rendered Markdown sees it: without comments, fenced or indented code,
-    empty anchors, images and link reference definitions, and with each link as its text. A removed
-    block leaves its line breaks behind, so paragraphs stay where they were."""
+    empty anchors, images and link reference definitions, and with each link as its text; without its
+    front matter and with a note-taking app's marks as their reader sees them
+    (:func:`batchsum.note_syntax.note_syntax_as_text`). A removed block leaves its line breaks behind,
+    so paragraphs stay where they were."""
     # Each pass only where its mark occurs: the line-anchored patterns cost a scan of every line of a
     # book (profile of the extractive bench: 1.9 s of 38.5 MB of Gutenberg books without these checks).
     if "<" in text:
@@ -372,6 +376,7 @@ def markdown_as_text(text: str) -> str:
         text = _MD_FENCE.sub(_blank, text)
     if "\n    " in text or "\n\t" in text:
         text = _INDENTED_RUN.sub(_indented_code, text)
+    text = note_syntax_as_text(text)  # front matter, wikilinks, hidden comments, tasks: after the code is gone
     if "[" in text:
         text = _MD_LINK.sub(r"\1", _MD_LINK_DEF.sub("", _MD_IMAGE.sub("", text)))
     return text

@@ -32,6 +32,7 @@ from batchsum.backends.noise import (
 from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
 from batchsum.model import ContentType
+from batchsum.note_syntax import TASK_BOXES
 from batchsum.text import (
     ABBREVIATIONS,
     DATE_LABEL,
@@ -283,6 +284,7 @@ def units_from_text(
             and not is_boilerplate(sent)
             and not is_fragment(sent)
             and not _BRACKETED.match(sent)
+            and not (item and _TASK.match(sent))
         )
         shown = balance_quotes(sent)
         if ok and not item and unended(shown):
@@ -383,6 +385,10 @@ def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
 # "pages[131]", and the placeholder of a citation in scraped papers ("nerves <cit>."): the reader of a summary
 # has no footnotes or bibliography.
 _FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]|[ \t]*<cit>")
+
+# A task ("- ☐ call the plumber", "- ☑ pay the bill": note_syntax renders the boxes) is the note's
+# bookkeeping, listed in the facets when open: the day's prose says what happened.
+_TASK = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+[" + "".join(TASK_BOXES) + "]")
 
 # A compound hard-wrapped at its hyphen ("high-\nbacked"): one word again, not "high- backed".
 _WRAPPED_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t>]*(?=[^\W\d_])")
