@@ -104,8 +104,14 @@ def test_a_vault_run_skips_templates_drawings_and_backups(tmp_path: Path) -> Non
     (vault / "logseq" / "bak" / "pages").mkdir(parents=True)
     (vault / "logseq" / "bak" / "pages" / "Alpha.md").write_text("- Old backup of the page.\n", encoding="utf-8")
     (vault / "2024-03-13.md").write_text(OBSIDIAN, encoding="utf-8")
+    (vault / "attachments").mkdir()
+    for name in ("diagram.png", "photo.png", "schema.pdf"):
+        (vault / "attachments" / name).write_bytes(b"\x89PNG\r\n")
+    plan = CliRunner().invoke(main, ["plan", str(vault), "--out", str(tmp_path / "out")])
+    assert "3 files of types batchsum does not read passed over: .png 2, .pdf 1" in plan.output, plan.output
     res = CliRunner().invoke(main, ["run", str(vault), "--out", str(tmp_path / "out"), "--no-index", "--json"])
     data = json.loads(res.stdout)
+    assert any("passed over: .png 2, .pdf 1" in w for w in data["warnings"]), data["warnings"]
     assert res.exit_code == 0 and data["run"]["files_done"] == 1, res.output
     reasons = sorted(f["error"] for f in data["files"] if f["status"] == "skipped")
     assert [r.split(",")[0] for r in reasons] == [

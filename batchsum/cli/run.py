@@ -204,6 +204,8 @@ def plan(ctx: click.Context, **params: Any) -> None:
         f"{len(summary.deleted)} deleted, {len(summary.problems)} unreadable"
         + (f", {len(summary.skipped)} skipped (not sources)" if summary.skipped else "")
     )
+    if (note := summary.passed_over_note()) is not None:
+        click.echo(note)
     if summary.levels:
         click.echo("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.levels.items())))
     click.echo(f"chunks: {summary.chunks}  nodes to build: {summary.nodes} ({summary.nodes_stored} already stored)")

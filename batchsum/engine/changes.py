@@ -8,6 +8,7 @@ whose content hash still matches was merely touched (see :func:`touched_sha`).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -88,6 +89,20 @@ class Diff:
     problems: list[Problem] = field(default_factory=list)  # met by the walk
     roots: dict[str, str] = field(default_factory=dict)  # relpath -> corpus root as given
     files: int = 0  # files found by the walk
+    passed_over: Counter[str] = field(default_factory=Counter)  # files of types never read, by extension
+
+
+def passed_over_note(counts: Counter[str]) -> str | None:
+    """One line for the files of types a run never reads ("3 files of types batchsum does not read passed
+    over: .png 2, .pdf 1"); None when there were none. A vault's images and PDFs are no problem,
+    but a user should see what was not read."""
+    if not counts:
+        return None
+    kinds = ", ".join(
+        f"{ext or '(no extension)'} {n}" for ext, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))
+    )
+    total = sum(counts.values())
+    return f"{total} file{'s' if total != 1 else ''} of types batchsum does not read passed over: {kinds}"
 
 
 def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
@@ -109,7 +124,7 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     seen = {r.relpath for r in walk.refs}
     if scopes:
         walk.refs = [r for r in walk.refs if _in_scope(r, scopes)]
-    d = Diff(problems=list(walk.problems), files=len(walk.refs))
+    d = Diff(problems=list(walk.problems), files=len(walk.refs), passed_over=walk.passed_over)
     roots = {str(r) for r in walk.roots}
     d.deleted = [e for rel, e in sorted(manifest.items()) if e.root in roots and rel not in seen]
     d.unindexed = [rel for rel, e in sorted(manifest.items()) if not e.indexed and rel in seen]

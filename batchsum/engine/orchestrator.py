@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum import remembered
 from batchsum.config import RunConfig
 from batchsum.engine import wrapup
-from batchsum.engine.changes import backend_identity, diff
+from batchsum.engine.changes import backend_identity, diff, passed_over_note
 from batchsum.engine.committer import Committer, new_run_id
 from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
@@ -126,6 +126,8 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     committer.roots = d.roots
     for problem in d.problems:
         ledger.skipped(problem, problem.relpath)  # a source file skipped while walking counts as skipped
+    if (note := passed_over_note(d.passed_over)) is not None:
+        ledger.warn(note, "passed_over", notice=True, counts=dict(d.passed_over))
     progress.start(d.files)
     to_index = list(d.unindexed)
     docs: dict[str, DocUpdate] = {}

@@ -17,7 +17,7 @@ from batchsum import remembered
 from batchsum.backends.budget import count_message_tokens
 from batchsum.backends.prompts import PromptSet
 from batchsum.digest_plan import PeriodPlan, plan_digests
-from batchsum.engine.changes import backend_identity, config_signature, diff, touched_sha
+from batchsum.engine.changes import backend_identity, config_signature, diff, passed_over_note, touched_sha
 from batchsum.engine.nodes import heights, make_job
 from batchsum.engine.prepare import prepare_file
 from batchsum.engine.records import NodeResult
@@ -43,6 +43,7 @@ class PlanSummary:
     deleted: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     skipped: list[Problem] = field(default_factory=list)  # files that are no source (an export's metadata)
+    passed_over: dict[str, int] = field(default_factory=dict)  # files of types never read, by extension
     levels: Counter[str] = field(default_factory=Counter)
     chunks: int = 0
     nodes: int = 0
@@ -59,6 +60,10 @@ class PlanSummary:
     # otherwise leave alone are planned again.
     settings_changed: list[str] = field(default_factory=list)
 
+    def passed_over_note(self) -> str | None:
+        """The line naming the files of types a run never reads, or None."""
+        return passed_over_note(Counter(self.passed_over))
+
     def cost(self, input_per_million: float, output_per_million: float | None = None) -> float:
         """Cost of the planned requests at a price per million prompt (and completion) tokens; the
         completion price defaults to the prompt's."""
@@ -74,6 +79,7 @@ class PlanSummary:
             "deleted": self.deleted,
             "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
             "skipped": [{"path": p.path, "reason": p.reason} for p in self.skipped],
+            "passed_over": self.passed_over,
             "levels": dict(self.levels),
             "chunks": self.chunks,
             "nodes": self.nodes,
@@ -161,7 +167,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
     state = StateStore(cfg.state_dir)
     manifest = state.load_manifest()
     d = diff(cfg, manifest, sig)
-    summary = PlanSummary(backend=identity[0], problems=list(d.problems))
+    summary = PlanSummary(backend=identity[0], problems=list(d.problems), passed_over=dict(d.passed_over))
     old = remembered.load(cfg.out)
     summary.settings_changed = [str(c) for c in remembered.changes(old, cfg)] if old else []
     summary.deleted = [e.relpath for e in d.deleted]
