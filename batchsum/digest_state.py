@@ -31,6 +31,7 @@ from batchsum.periods import (
     period_language,
     real_date,
 )
+from batchsum.text import LIST_ITEM, unended
 from batchsum.tree import TreeNode, atomic_write_bytes, read_node, strip_links
 
 if TYPE_CHECKING:
@@ -94,11 +95,23 @@ _SOURCE_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re
 
 def digest_input(meta: Mapping[str, Any], body: str) -> str:
     """What a digest reads of a final whose front matter is ``meta`` and whose body (links stripped) is
-    ``body``: its summary text; of a file kept whole, the file without its YAML front matter (no prose)."""
-    if meta.get("kept_whole"):
-        # As its reader sees it: wikilinks as their text, no hidden comment or Logseq property.
-        return note_syntax_as_text(_SOURCE_FRONT_MATTER.sub("", body, count=1)).strip()
-    return final_summary(body)
+    ``body``: its summary text; of a file kept whole, the file as prose: without its YAML front matter
+    and headings (a note's "# Ana Ribeiro" above its text), a note-app's marks read as their words, and
+    each list item a sentence of its own ("Birthday: 2 May. Likes: climbing, Lisbon.")."""
+    if not meta.get("kept_whole"):
+        return final_summary(body)
+    lines = []
+    for line in note_syntax_as_text(_SOURCE_FRONT_MATTER.sub("", body, count=1)).split("\n"):
+        if _HEADING_LINE.match(line):
+            continue
+        item = LIST_ITEM.match(line)
+        if item is not None and unended(line.rstrip()):
+            line = line.rstrip() + "."
+        lines.append(line)
+    return "\n".join(lines).strip()
+
+
+_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s")
 
 
 def final_summary(body: str) -> str:

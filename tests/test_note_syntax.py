@@ -121,3 +121,23 @@ def test_a_vault_run_skips_templates_drawings_and_backups(tmp_path: Path) -> Non
     ], reasons
     index = (tmp_path / "out" / "index.md").read_text(encoding="utf-8").split("\n---\n", 1)[1]  # its own front matter
     assert _MARKS.search(index) is None and "annoyed" not in index, index
+
+
+def test_a_folder_of_short_notes_digests_each_as_prose(tmp_path: Path) -> None:
+    """Notes kept whole (too short to summarize) are read by their folder's digest as prose: no title
+    heading, a list item a sentence of its own ("# Ana Ribeiro Backend engineer ... Birthday: 2 May
+    Likes: climbing" had run together)."""
+    people = tmp_path / "vault" / "People"
+    people.mkdir(parents=True)
+    (people / "Ana Ribeiro.md").write_text(
+        "---\ntags: [person]\n---\n# Ana Ribeiro\n\nBackend engineer on [[Project Alpha]].\n\n"
+        "- Birthday: 2 May\n- Likes: climbing, Lisbon\n",
+        encoding="utf-8",
+    )
+    (people / "Tom.md").write_text("# Tom\n\nData engineer, owns the migration. See [[1-1 with Tom]].\n", "utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(tmp_path / "vault"), "--out", str(out), "--no-index", "-q"])
+    assert res.exit_code == 0, res.output
+    digest = (out / "digests" / "folders" / "People.md").read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    assert "# Ana Ribeiro" not in digest and "[[" not in digest, digest
+    assert "Birthday: 2 May. Likes: climbing, Lisbon." in digest, digest
