@@ -313,3 +313,12 @@ def test_baseline_cache_key_survives_missing_sumy_metadata(monkeypatch: pytest.M
     monkeypatch.setattr(importlib.metadata, "version", missing)
     # The same key from the module's own version: a reinstall under a running eval keeps its cache.
     assert baseline_runs._cache_path(task) == normal
+
+
+def test_emphasis_underscores_make_no_entity() -> None:
+    """A journal's "_May_ 17.--" heading had counted as the name "May_" in entity recall, so a digest
+    that labelled the day "**17 May.**" lost a "name" its entries held."""
+    from batchsum.evaluate.scoring import entities
+
+    found = entities("_May_ 17.--Last night _Anne_ dropped suddenly down.")
+    assert "Anne" in found and "May" in found and not any("_" in e for e in found), found

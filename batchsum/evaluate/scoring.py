@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeLsum")
 
 _WORD_RE = re.compile(r"\S+")
-_TOKEN_RE = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
+_TOKEN_RE = re.compile(r"[^\W_](?:[^\W_]|['’-])*", re.UNICODE)  # no underscore: '_May_' is emphasis, not 'May_'
 _NUMBER_RE = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,:]\d+)*%?")
 _POSSESSIVE_RE = re.compile(r"['’]s$")
 _MD_PREFIX_RE = re.compile(r"^\s{0,3}(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)+")
