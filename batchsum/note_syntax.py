@@ -15,46 +15,106 @@ Without this, their marks were summary and snippet text ("Kick-off for [[Project
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 __all__ = ["TASK_BOXES", "note_syntax_as_text"]
 
 OPEN_BOX, DONE_BOX = "☐", "☑"
 TASK_BOXES = (OPEN_BOX, DONE_BOX)
 
-# Front matter: "---" on the first line, "key: value" lines, "---" (or "...") within 60 lines.
+# Front matter: "---" on the first line, then only YAML (lower-case "key: value" lines, list items,
+# indented continuations; a script's "Ana: Hello" is no key), "---" (or "...") within 60 lines.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n((?:[^\n]*\n){0,60}?)(?:---|\.\.\.)[ \t]*(?:\n|\Z)")
-_YAML_KEY = re.compile(r"^[\w-]+:(?:\s|$)", re.M)
-_HIDDEN_COMMENT = re.compile(r"%%.*?%%", re.S)
-_EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")
-_TAG_LINK = re.compile(r"(?<!\S)#\[\[([^\]\n]*)\]\]")
-_WIKILINK = re.compile(r"\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
-# Not DialogSum's "#Person1#:" (a closing mark), a heading ("# Title"), "C#", "page#part" or "#42".
-_HASHTAG = re.compile(r"(?<![\w#&/])#(?=[^\W\d_])([\w/-]+)(?![\w/#-])")
-_HIGHLIGHT = re.compile(r"==(?=\S)([^=\n]+?)(?<=\S)==")
-_FOOTNOTE_DEF = re.compile(r"^[ \t]*\[\^[^\]\s]+\]:[^\n]*$", re.M)
-_FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]+\]")
+_YAML_LINE = re.compile(r"[a-z_][\w-]*:(?:\s.*)?|[ \t]+\S.*|-\s.*|\s*|#.*")
+# An Obsidian comment: "%%" after no word, closed within its paragraph by a "%%" before no word
+# (Jupyter's "%%timeit" and "%%bash", printf's "'%d%%'", a batch file's "%%f" are none). Its body never
+# holds "%%", so each opener stops at the next one.
+_HIDDEN_COMMENT = re.compile(r"(?<![\w%])%%(?:[^%\n]|%(?!%)|\n(?![ \t]*\n)){1,4000}?%%(?![\w%])")
+# Bodies exclude the opener's own brackets: an unclosed "[[" then stops at the next one (an 80 KB line
+# of "[" had taken minutes).
+_EMBED = re.compile(r"!\[\[[^\[\]\n]*\]\]")
+_TAG_LINK = re.compile(r"(?<!\S)#\[\[([^\[\]\n]*)\]\]")
+# "[[Page]]", "[[Page|alias]]", "[[Page#Heading]]", "[[#Heading]]"; not a shell test "[[ -f x ]]".
+_WIKILINK = re.compile(r"\[\[(?=[^\s\[\]])([^\[\]|#\n]*)(?:#([^\[\]|\n]*))?(?:\|([^\[\]\n]*))?(?<=\S)\]\]")
+# Not DialogSum's "#Person1#:" (a closing mark), a heading ("# Title"), "C#", "page#part", "#42", a
+# colour ("#ffcc00") or a C preprocessor line ("#include").
+_HASHTAG = re.compile(
+    r"(?<![\w#&/])#(?![0-9a-fA-F]{3,8}\b|(?:include|define|ifdef|ifndef|endif|pragma|import)\b)"
+    r"(?=[^\W\d_])([\w/-]+)(?![\w/#-])"
+)
+_HIGHLIGHT = re.compile(r"(?<![\w=])==(?=[^\s=])([^=\n]{1,300}?)(?<=[^\s=])==(?![\w=])")  # not "a==b"
+_FOOTNOTE_DEF = re.compile(r"^[ \t]*\[\^[^\[\]\s]+\]:[^\n]*$", re.M)
+_FOOTNOTE_REF = re.compile(r"\[\^[^\[\]\s]+\]")
 _CALLOUT = re.compile(r"^([ \t]*>[ \t]*)\[![\w-]+\][+-]?[ \t]*", re.M)
 # Logseq's "type:: decision" (its keys are lower case; Rust's "String::from" or "std::io" is no property).
 _PROPERTY = re.compile(r"^[ \t]*(?:[-*][ \t]+)?[a-z][\w-]*::(?:[ \t][^\n]*)?$", re.M)
 _BLOCK_REF = re.compile(r"\(\(\s*[0-9a-fA-F-]{8,}\s*\)\)")
-_MACRO = re.compile(r"\{\{[^\n]*?\}\}")
-_BLOCK = re.compile(r"^[ \t]*(?:[-*][ \t]+)?#\+BEGIN_(\w+)\b.*?^[ \t]*#\+END_\1[ \t]*$", re.S | re.M | re.I)
-_LOGBOOK = re.compile(r"^[ \t]*:LOGBOOK:[ \t]*\n.*?^[ \t]*:END:[ \t]*$", re.S | re.M)
-# Logseq's "SCHEDULED: <2024-03-15 Fri>" on the line under its task: the task's date, on its line.
-_SCHEDULED = re.compile(r"(?:\n[ \t]*|[ \t]+)(?:SCHEDULED|DEADLINE):[ \t]*<(\d{4}-\d{2}-\d{2})[^>\n]*>[ \t]*(?=\n|$)")
-_EMPTY_BULLET = re.compile(r"^[ \t]*[-*+][ \t]*$", re.M)  # an item whose embed or macro is gone
-_BULLET_HEADING = re.compile(r"^([ \t]*)[-*][ \t]+(?=#{1,6}[ \t])", re.M)  # Logseq's "- ## Overview"
-_BOX = re.compile(r"^([ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)\[([ xX])\][ \t]+", re.M)
-_MARKER = re.compile(
-    r"^([ \t]*[-*+][ \t]+)(?:TODO|LATER|NOW|DOING|WAITING|DONE|CANCELED|CANCELLED)(?=[ \t])[ \t]*", re.M
+# Logseq's macros ("{{embed [[page]]}}", "{{query (todo later)}}"), not a template's "{{ page.title }}".
+_MACRO = re.compile(
+    r"\{\{(?:embed|query|renderer|video|youtube|tweet|twitter|pdf|cloze|namespace|function|zotero|contents|"
+    r"tutorial|bilibili|vimeo|tiktok)\b[^{}\n]*\}\}"
 )
-
-
-_ANY_MARKER = re.compile(r"\b(?:TODO|LATER|NOW|DOING|WAITING|DONE|CANCEL)")
+# Logseq's (Org's) blocks: a query's or code's is left out, a quote's or a note's keeps its text.
+_BLOCK_MARK = re.compile(r"^[ \t]*(?:[-*][ \t]+)?#\+(BEGIN|END)_(\w+)\b[^\n]*$", re.M | re.I)
+_LEFT_OUT_BLOCKS = frozenset({"QUERY", "SRC"})
+_LOGBOOK = re.compile(r"^[ \t]*:LOGBOOK:[ \t]*\n(?:(?![ \t]*:END:)[^\n]*\n){0,200}[ \t]*:END:[ \t]*$", re.M)
+# Logseq's "SCHEDULED: <2024-03-15 Fri>" on the line under its task: the task's date, on its line.
+_SCHEDULED = re.compile(
+    r"(?:\n[ \t]*|(?<![ \t])[ \t]+)(?:SCHEDULED|DEADLINE):[ \t]*<(\d{4}-\d{2}-\d{2})[^>\n]*>[ \t]*(?=\n|$)"
+)
+_EMPTY_BULLET = re.compile(r"^[ \t]*[-*+][ \t]*$", re.M)  # an item whose embed or macro is gone
+# Logseq's "- ## Overview"; not "- # of users".
+_BULLET_HEADING = re.compile(r"^([ \t]*)[-*][ \t]+(?=#{2,6}[ \t]|#[ \t]+[A-Z])", re.M)
+_BOX = re.compile(r"^([ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)\[([ xX])\][ \t]+", re.M)
+# Logseq's task markers ("NOW" is left out: "- NOW is the time to act" is prose as often).
+_MARKER = re.compile(r"^([ \t]*[-*+][ \t]+)(?:TODO|LATER|DOING|WAITING|DONE|CANCELED|CANCELLED)(?=[ \t])[ \t]*", re.M)
+_ANY_MARKER = re.compile(r"\b(?:TODO|LATER|DOING|WAITING|DONE|CANCEL)")
+_INLINE_CODE = re.compile(r"(`+)[^`\n]+?\1")
 
 
 def _blank(m: re.Match[str]) -> str:
     return "\n" * m.group(0).count("\n")
+
+
+def _outside_code(text: str, fix: Callable[[str], str]) -> str:
+    """``fix`` applied to ``text`` but not to its inline code spans (`` `if [[ -f x ]]` ``, `` `a==b` ``)."""
+    if "`" not in text:
+        return fix(text)
+    out: list[str] = []
+    pos = 0
+    for m in _INLINE_CODE.finditer(text):
+        out += [fix(text[pos : m.start()]), m.group(0)]
+        pos = m.end()
+    out.append(fix(text[pos:]))
+    return "".join(out)
+
+
+def _blocks(text: str) -> str:
+    """Logseq's query and code blocks as blank lines; other blocks (quote, note, tip) keep their text and
+    lose their marker lines. An unclosed block is left as it is."""
+    out: list[str] = []
+    pos = 0
+    marks = list(_BLOCK_MARK.finditer(text))
+    i = 0
+    while i < len(marks):
+        begin = marks[i]
+        if begin.group(1).upper() != "BEGIN":
+            i += 1
+            continue
+        kind = begin.group(2).upper()
+        end = next((m for m in marks[i + 1 :] if m.group(1).upper() == "END" and m.group(2).upper() == kind), None)
+        if end is None:
+            i += 1
+            continue
+        out.append(text[pos : begin.start()])
+        if kind in _LEFT_OUT_BLOCKS:
+            out.append("\n" * text.count("\n", begin.start(), end.end()))
+        else:
+            out.append(text[begin.end() : end.start()])
+        pos = end.end()
+        i = marks.index(end) + 1
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _box(m: re.Match[str]) -> str:
@@ -68,39 +128,49 @@ def _marker(m: re.Match[str]) -> str:
 
 def note_syntax_as_text(text: str) -> str:
     """``text`` without its front matter and with note-app marks as their reader sees them (module
-    docstring). A removed block leaves its line breaks, so paragraphs stay where they were; text
-    without any of the marks comes back as it is (each pass runs only where its mark occurs)."""
+    docstring). Inline code keeps its marks (`` `a==b` ``), a removed block leaves its line breaks, so
+    paragraphs stay where they were; text without any of the marks comes back as it is (each pass
+    runs only where its mark occurs)."""
     if text.startswith("---"):
         front = _FRONT_MATTER.match(text)
-        if front and _YAML_KEY.search(front.group(1)):
+        if front and front.group(1).strip() and all(_YAML_LINE.fullmatch(ln) for ln in front.group(1).split("\n")):
             text = _blank(front) + text[front.end() :]
-    if "%%" in text:
-        text = _HIDDEN_COMMENT.sub(_blank, text)
     if "#+" in text:
-        text = _BLOCK.sub(_blank, text)
+        text = _blocks(text)
     if ":LOGBOOK:" in text:
         text = _LOGBOOK.sub(_blank, text)
     if "::" in text:
         text = _PROPERTY.sub("", text)
+    if "SCHEDULED:" in text or "DEADLINE:" in text:
+        text = _SCHEDULED.sub(lambda m: f" 📅 {m.group(1)}", text)
+    text = _outside_code(text, _inline_marks)
+    if "[" in text:
+        text = _BOX.sub(_box, text)
+    if "#" in text:
+        text = _BULLET_HEADING.sub(r"\1", text)
+    return _MARKER.sub(_marker, text) if _ANY_MARKER.search(text) else text
+
+
+def _inline_marks(text: str) -> str:
+    """The marks inside a line: comments, links, embeds, macros, tags, highlights, footnotes, callouts."""
+    if "%%" in text:
+        text = _HIDDEN_COMMENT.sub(_blank, text)
     emptied = "{{" in text or "((" in text or "![[" in text
     if "{{" in text:
         text = _MACRO.sub("", text)
     if "((" in text:
         text = _BLOCK_REF.sub("", text)
     if "[[" in text:
-        text = _WIKILINK.sub(lambda m: m.group(2) or m.group(1), _TAG_LINK.sub(r"\1", _EMBED.sub("", text)))
+        text = _TAG_LINK.sub(r"\1", _EMBED.sub("", text))
+        text = _WIKILINK.sub(lambda m: m.group(3) or m.group(1) or m.group(2) or "", text)
     if emptied:
         text = _EMPTY_BULLET.sub("", text)
     if "#" in text:
-        text = _HASHTAG.sub(r"\1", _BULLET_HEADING.sub(r"\1", text))
+        text = _HASHTAG.sub(r"\1", text)
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "[^" in text:
         text = _FOOTNOTE_REF.sub("", _FOOTNOTE_DEF.sub("", text))
     if "[!" in text:
         text = _CALLOUT.sub(r"\1", text)
-    if "SCHEDULED:" in text or "DEADLINE:" in text:
-        text = _SCHEDULED.sub(lambda m: f" 📅 {m.group(1)}", text)
-    if "[" in text:
-        text = _BOX.sub(_box, text)
-    return _MARKER.sub(_marker, text) if _ANY_MARKER.search(text) else text
+    return text

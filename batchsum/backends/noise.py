@@ -15,6 +15,7 @@ section that follows, so scoring can tell an introduction or a conclusion from a
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -334,31 +335,69 @@ def needs_context(sentence: str) -> bool:
 # and ``[Appendix D](appendix-04.html)`` read "Appendix D"). Emphasis stays: a summary is Markdown too.
 # A comment takes the line break after it along: inside a line it is inline and its line goes on after
 # it ("[link]<!--\nignore --> section" is one sentence), on a line of its own it leaves its breaks behind.
-_MD_COMMENT = re.compile(r"<!--.*?-->[ \t]*\n?", re.S)
+_AFTER_COMMENT = re.compile(r"[ \t]*\n?")
 # An HTML block: a line that is one tag or one element (mdBook's ``<Listing number="10-8" caption="A
 # `Point<T, U>` ...">``, ``<span class="caption">Listing 4-1: ...</span>``), never a sentence.
 # A bare ``<dig>`` on a line is a scraped paper's placeholder inside a sentence, not a tag: it stays.
 _MD_HTML_LINE = re.compile(r"^[ \t]*(?:<[A-Za-z][\w-]*[ \t][^\n]*>|</[A-Za-z][\w-]*>)[ \t]*$", re.M)
 # Backticks only: a line of tildes is as often a scene break in a story.
-_MD_FENCE = re.compile(r"^[ \t]*```[^\n]*\n.*?^[ \t]*```[ \t]*$", re.S | re.M)
+_FENCE_OPEN = re.compile(r"^[ \t]*```[^\n]*$", re.M)
+_FENCE_CLOSE = re.compile(r"^[ \t]*```[ \t]*$", re.M)
 _MD_ANCHOR = re.compile(r"<a\s[^<>]*>\s*</a>")
-_MD_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_MD_IMAGE = re.compile(r"!\[[^\[\]\n]*\]\((?:[^()\n]|\([^()\n]*\))*\)")
 _HTML_IMAGE = re.compile(r"<(?:img|IMG)\b[^<>]*>")  # its alt text may span lines
 _MD_LINK_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+[^\n]*$", re.M)
 # A link's text may wrap onto the next line of its paragraph, never across a blank line.
-_MD_LINK = re.compile(r"\[((?:[^\]\n]|\n(?!\s*\n))+)\](?:\[[^\]\n]*\]|\([^)\s]+(?:[ \t]+\"[^\"\n]*\")?\))")
+# Its text holds no "[" and its target no "(" but a pair ("wiki/Mercury_(planet)"): an unclosed one
+# stops at the next (a line of 80,000 "[" or 20,000 "[a](" had taken minutes).
+_MD_LINK = re.compile(
+    r"\[((?:[^\[\]\n]|\n(?!\s*\n))+)\](?:\[[^\[\]\n]*\]|\((?:[^()\s]|\([^()\s]*\))+(?:[ \t]+\"[^\"\n]*\")?\))"
+)
 
 
 def _blank(m: re.Match[str]) -> str:
     return "\n" * m.group(0).count("\n")
 
 
-def _comment(m: re.Match[str]) -> str:
-    inline = m.start() > 0 and not m.string[m.start() - 1].isspace()
-    if not inline:
-        return _blank(m)
-    # The line goes on after it; one that ends with it keeps its line break (the next may be "> ...").
-    return "\n" if m.group(0).endswith("\n") else " "
+def _without_comments(text: str) -> str:
+    """``text`` without its HTML comments (an unclosed one stays). Found with ``str.find``: a lazy
+    ``<!--.*?-->`` scanned to the end of the text from every unclosed opener."""
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("<!--", pos)) >= 0 and (end := text.find("-->", start + 4)) >= 0:
+        after = _AFTER_COMMENT.match(text, end + 3)  # spaces and one line break: always matches
+        stop = after.end() if after else end + 3
+        comment = text[start:stop]
+        out.append(text[pos:start])
+        if start == 0 or text[start - 1].isspace():
+            out.append("\n" * comment.count("\n"))  # on a line of its own: its breaks stay
+        else:
+            # Inline, its line goes on after it; one that ends with it keeps its break (the next may be "> ...").
+            out.append("\n" if comment.endswith("\n") else " ")
+        pos = stop
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _without_fences(text: str) -> str:
+    """``text`` with each fenced code block (an opening fence line to the next bare ``` line) as blank
+    lines; an unclosed fence stays. Paired by position: a lazy regex had scanned to the end of the text
+    from every fence line without a closing one."""
+    closes = [m.start() for m in _FENCE_CLOSE.finditer(text)]
+    ends = {m.start(): m.end() for m in _FENCE_CLOSE.finditer(text)}
+    out: list[str] = []
+    pos = 0
+    for opener in _FENCE_OPEN.finditer(text):
+        if opener.start() < pos:
+            continue  # inside a block already left out
+        k = bisect.bisect_right(closes, opener.end())
+        if k == len(closes):
+            break
+        close_end = ends[closes[k]]
+        out += [text[pos : opener.start()], "\n" * text.count("\n", opener.start(), close_end)]
+        pos = close_end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def markdown_as_text(text: str) -> str:
@@ -370,10 +409,10 @@ def markdown_as_text(text: str) -> str:
     # Each pass only where its mark occurs: the line-anchored patterns cost a scan of every line of a
     # book (profile of the extractive bench: 1.9 s of 38.5 MB of Gutenberg books without these checks).
     if "<" in text:
-        text = _MD_HTML_LINE.sub(_blank, _MD_COMMENT.sub(_comment, text))
+        text = _MD_HTML_LINE.sub(_blank, _without_comments(text))
         text = _HTML_IMAGE.sub("", _MD_ANCHOR.sub("", text))
     if "```" in text:
-        text = _MD_FENCE.sub(_blank, text)
+        text = _without_fences(text)
     if "\n    " in text or "\n\t" in text:
         text = _INDENTED_RUN.sub(_indented_code, text)
     text = note_syntax_as_text(text)  # front matter, wikilinks, hidden comments, tasks: after the code is gone
