@@ -549,10 +549,13 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
     return buf, st
 
 
-# What a note-taking app keeps beside the notes: a template ("{{date}}", Templater's "<% tp.date.now() %>"),
-# a drawing (Obsidian's Excalidraw plugin), Logseq's backups of pages it has since saved again.
-_TEMPLATE = re.compile(r"\{\{(?:date|time|title)\b[^}\n]*\}\}|<%[*_-]?\s*tp\.")
+# What a note-taking app keeps beside the notes: a template (a "{{date}}" placeholder in a templates
+# folder, or Templater's "<% tp.date.now() %>" anywhere), a drawing (Obsidian's Excalidraw plugin),
+# Logseq's backups of pages it has since saved again. A note that mentions "{{title}}" is still a note.
+_PLACEHOLDER = re.compile(r"\{\{(?:date|time|title)\b[^{}\n]*\}\}")
+_TEMPLATER = re.compile(r"<%[*_-]?\s*tp\.")
 _EXCALIDRAW = re.compile(r"\A---[ \t]*\n(?:[^\n]*\n){0,20}?excalidraw-plugin:", re.M)
+_TEMPLATE_FOLDERS = frozenset({"templates", "template", "_templates"})
 
 
 def _app_file(relpath: str, text: str) -> str | None:
@@ -562,8 +565,12 @@ def _app_file(relpath: str, text: str) -> str | None:
         return "a Logseq backup of a page"
     if text.startswith("---") and _EXCALIDRAW.match(text):
         return "an Excalidraw drawing"
-    if ("{{" in text or "<%" in text) and _TEMPLATE.search(text):
-        return "a note template ({{date}} placeholders)"
+    if "<%" in text and _TEMPLATER.search(text):
+        return "a Templater template (<% tp. %>)"
+    if "{{" in text and any(p.lower() in _TEMPLATE_FOLDERS for p in parts[:-1]):
+        placeholder = _PLACEHOLDER.search(text)
+        if placeholder is not None:
+            return f"a note template ({placeholder.group(0)} in a templates folder)"
     return None
 
 
