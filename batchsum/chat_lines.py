@@ -16,6 +16,7 @@ are left out: nobody said them.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -25,15 +26,16 @@ _NAME = r"[^\W\d_][\w .'’-]{0,40}?"  # a speaker's name: a letter, then up to 
 _DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?"
 
-# Text an export writes, not a person: WhatsApp's notices and placeholders (U+200E, the
-# left-to-right mark WhatsApp puts before them, is removed first).
-_NOTICE = re.compile(
+# Text an export writes in a person's message, not the person (U+200E, the left-to-right mark WhatsApp
+# puts before it, is removed first).
+_PLACEHOLDER = re.compile(
     r"^(?:<Media omitted>|<attached: [^>]*>|(?:image|video|audio|sticker|GIF|document) omitted"
     r"|This message was deleted\.?|You deleted this message\.?|Missed (?:voice|video) call"
-    r"|Messages and calls are end-to-end encrypted\..*|.{0,60}\b(?:created group|added|left|joined using this "
-    r"group's invite link|changed (?:the subject|this group's icon|the group description)).{0,80}"
-    r"|Reacted to \".*\" with .{1,8}|Replying to .{0,80})$"
+    r"|Reacted to \".*\" with .{1,8})$"
 )
+# A line with no sender is the export's own: "Messages and calls are end-to-end encrypted", "Ana added
+# Ben", "You left": never a message (only the first is left out of a named line's text, see above).
+
 _LRM = re.compile("[\u200e\u200f\u202a-\u202e]")
 
 
@@ -92,7 +94,7 @@ _FORMATS = (
     # "Ana (09:14): text".
     _Format("timed speaker lines", re.compile(rf"^(?P<name>{_NAME}) \({_CLOCK}\): (?P<text>.*)$")),
     # Markdown notes: "**Ana:** text" or "**Ana**: text".
-    _Format("bold speaker names", re.compile(rf"^\*\*(?P<name>{_NAME})(?::\*\*|\*\*:) (?P<text>.*)$"), min_share=0.4),
+    _Format("bold speaker names", re.compile(rf"^\*\*(?P<name>{_NAME})(?::\*\*|\*\*:) (?P<text>.*)$"), min_share=0.25),
 )
 
 # A Markdown page's bold labels that introduce its notes, not someone speaking.
@@ -112,7 +114,10 @@ _SAMPLE_CHARS = 65_536
 
 
 def _pick(lines: list[str]) -> _Format | None:
-    """The format whose turn lines make up at least its share of the first non-blank lines (at least 3)."""
+    """The format whose turn lines, each with a speaker, make up at least its share of the first
+    non-blank lines (at least 3), from at least two speakers one of whom speaks again: a list of
+    "**Role:** ...", "**Birthday:** ..." properties, a food log of "Breakfast (08:30): ..." or a
+    journal of "2024-03-12 07:30 - ..." lines is no conversation."""
     filled = []
     for ln in lines:
         if ln.strip():
@@ -123,8 +128,14 @@ def _pick(lines: list[str]) -> _Format | None:
         return None
     for fmt in _FORMATS:
         lines_read = [ln.strip() for ln in filled if fmt.layout is None or not fmt.layout(ln.strip())]
-        heads = sum(1 for ln in lines_read if fmt.head.match(ln))
-        if heads >= 3 and heads >= fmt.min_share * len(lines_read):
+        names = [m.group("name") for ln in lines_read if (m := fmt.head.match(ln)) and m.group("name")]
+        speakers = Counter(" ".join(n.split()).lower() for n in names)
+        if (
+            len(names) >= 3
+            and len(names) >= fmt.min_share * len(lines_read)
+            and len(speakers) >= 2
+            and max(speakers.values()) >= 2
+        ):
             return fmt
     return None
 
@@ -150,29 +161,50 @@ def render_chat_lines(text: str) -> ChatExport | None:
     fmt = _pick(_lines(text[:_SAMPLE_CHARS]))
     if fmt is None:
         return None
-    lines = _lines(text)
-    turns: list[list[str]] = []  # [speaker, text...]; speaker "" for unattributed text
-    for raw in lines:
+    turns: list[list[str]] = []  # [speaker, first line, further lines...]; speaker "" for unattributed text
+    for raw in _lines(text):
         line = raw.strip()
-        if not line or (fmt.layout is not None and fmt.layout(line)) or _IRC_ACTION.match(line):
+        if not line or (fmt.layout is not None and fmt.layout(line)):
+            continue
+        if fmt.name == "IRC log" and _IRC_ACTION.match(line):
             continue
         m = fmt.head.match(line)
         if m is None:
-            if line.startswith("#") or not turns:
-                if not fmt.two_line or turns:
+            if not turns:
+                if not fmt.two_line:  # an export's own header (Otter's keywords, Teams' title) goes
                     turns.append(["", line])
+            elif _STANDS_ALONE.match(line):
+                turns.append(["", line])  # a heading, or a bold label over a list: not the speaker's words
             else:
                 turns[-1].append(line)
             continue
         name = " ".join(m.group("name").split()) if m.group("name") else ""
-        said = m.groupdict().get("text") or ""
+        said = (m.groupdict().get("text") or "").strip()
+        if not name:
+            continue  # no sender: the export's notice ("Messages and calls are end-to-end encrypted")
         if fmt.name == "bold speaker names" and name.lower() in _NOTES_LABELS:
+            turns.append(["", line])  # "**Attendees:** ..." names who came: kept, as nobody's turn
             continue
-        turns.append([name, said.strip()] if said.strip() else [name])
+        turns.append([name, "" if _PLACEHOLDER.match(said) else said])
     out: list[str] = []
-    for name, *words in turns:
-        said = " ".join(w for w in words if not _NOTICE.match(w))
-        if not said or (not name and _NOTICE.match(said)):
-            continue
-        out.append(f"{name}: {said}" if name else said)
+    for name, first, *more in turns:
+        body = _message(first, more)
+        if body:
+            out.append(f"{name}: {body}" if name else body)
     return ChatExport("\n\n".join(out), fmt.name)
+
+
+# A line that is no part of the message above it: a heading, a list item, a bold label alone ("**Decisions:**").
+_STANDS_ALONE = re.compile(r"^(?:#{1,6}\s|\*\*[^*]+\*\*:?$|[^*\w\s]*\*\*[^*]+:\*\*$)")
+_ITEM = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s")
+
+
+def _message(first: str, more: list[str]) -> str:
+    """A message's lines: prose runs on, a list keeps an item a line (its own line in the turn)."""
+    parts = [first] if first else []
+    for line in more:
+        if _ITEM.match(line):
+            parts.append("\n" + line)
+        elif not _PLACEHOLDER.match(line):
+            parts.append((" " if parts else "") + line)
+    return "".join(parts).strip()

@@ -617,7 +617,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             text = render_chat(text, path)
         elif ext in SUBTITLE_EXTS:
             text = render_subtitles(text, warnings)
-        elif ext in TEXT_EXTS:
+        elif ext in TEXT_EXTS and (ref.type_override or type_choice) in ("auto", "conversation", "transcript"):
+            # Told it is a journal or a document, a file is read as it is: its timestamps stay.
             export = render_chat_lines(text)
             if export is not None:
                 text = export.text

@@ -145,3 +145,59 @@ def test_spoken_transcript_still_drops_broken_off_sentences() -> None:
     units = units_from_text(talk, "conversation")
     cut = [u for u in units if "correlated with" in u.text]
     assert cut and not cut[0].candidate
+
+
+def test_messages_that_mention_added_or_left_are_kept() -> None:
+    """Only a line with no sender is the export's notice: "I added the slides" had been dropped as one."""
+    chat = (
+        "12/03/2024, 18:01 - Ana added Ben\n"
+        "12/03/2024, 18:02 - Ana: I added the slides to the shared drive\n"
+        "12/03/2024, 18:03 - Ben: Thanks, I left some comments on slide 4\n"
+        "12/03/2024, 18:05 - Ana: Great, see you tomorrow\n"
+        "12/03/2024, 18:06 - Ben: Replying to your point: yes\n"
+    )
+    export = render_chat_lines(chat)
+    assert export is not None
+    assert [said for _, said in conversation_lines(export.text)] == [
+        "I added the slides to the shared drive",
+        "Thanks, I left some comments on slide 4",
+        "Great, see you tomorrow",
+        "Replying to your point: yes",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2024-03-12 07:30 - Woke up early, went for a run.\n2024-03-12 12:15 - Lunch with Marta at the harbour.\n"
+        "2024-03-13 21:00 - Finished the quarterly report at last.\n2024-03-14 08:00 - Rain all day, stayed in.\n",
+        "# Ana Ribeiro\n\n**Role:** Backend engineer\n**Team:** Payments\n**Birthday:** 2 May\n**Likes:** climbing\n",
+        "Breakfast (08:30): oatmeal with berries\nLunch (12:45): soup\nRun (17:00): 5 km\nDinner (19:30): fish\n",
+    ],
+    ids=["timed journal", "properties", "food log"],
+)
+def test_labelled_lines_that_nobody_says_twice_are_no_chat(text: str) -> None:
+    assert render_chat_lines(text) is None
+
+
+def test_notes_keep_their_headings_lists_and_bullets() -> None:
+    """ "**Name:**" notes: a heading, a bold label and the list under them are nobody's words, and a
+    message's bullet list stays (it had been glued to the last speaker, or dropped as IRC actions)."""
+    notes = (
+        "# Harbor Gas sync\n\n**Priya:** The April date works for us.\n**Marco:** Then we go with April.\n"
+        "**Priya:** Here is the plan:\n* book the venue by Friday\n* send the invites\n**Dana:** Fine by me.\n\n"
+        "## Action items\n\n- [ ] Priya: tell Harbor Gas about the April date by Wednesday\n"
+        "- [ ] Marco: book the crane\n\n**Decisions:**\n- Go with the April date\n"
+    )
+    export = render_chat_lines(notes)
+    assert export is not None
+    assert "* book the venue by Friday" in export.text and "* send the invites" in export.text
+    assert "\n\n## Action items\n- [ ] Priya: tell Harbor Gas" in export.text, export.text
+    assert "\n\n**Decisions:**\n- Go with the April date" in export.text, export.text
+
+
+def test_a_journal_type_reads_timestamps_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "chat.txt"
+    path.write_text(EXPORTS["whatsapp android"], encoding="utf-8")
+    doc = read_document(SourceRef(path, "chat.txt", tmp_path), "journal")
+    assert doc.content_type == "journal" and "12/03/2024, 18:02 - Ana Silva:" in doc.text
