@@ -46,8 +46,14 @@ _KIND_OF = {name: kind for kind, names in _KINDS.items() for name in names}
 # These names also head a list with what it is for: "Action items for the Harbor Gas project", "Open
 # questions for legal". Not "Tasks for ..." or "To do for ..." ("To do for fun"), not "Decisions ...".
 _FOR_NAMES = ("action items", "action points", "next steps", "follow-ups", "open questions", "open issues")
-# A cheap first look for has_written_facets: every name holds its first word.
-_KIND_WORD = re.compile("|".join(sorted({re.escape(n.split()[0]) for n in _KIND_OF}, key=len, reverse=True)), re.I)
+# A cheap first look for has_written_facets: a kind's name near the start of a line, where a heading has it
+# after its marks, emoji and numbering at most.
+_KIND_WORD = re.compile(
+    r"^[^\n]{0,24}?(?:"
+    + "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(_KIND_OF, key=len, reverse=True))
+    + ")",
+    re.IGNORECASE | re.MULTILINE,
+)
 _NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*|[ivxIVX]{1,4}|[A-Za-z])[.)]\s+")
 _TRAILING_NOTE = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])\s*$")  # "(from Monday)", "[draft]"
 # An item of a list, its task box as note_syntax renders it ("- ☐ ...": "[ ]" or Logseq's TODO, LATER;
