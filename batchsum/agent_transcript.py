@@ -384,10 +384,11 @@ def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets
             return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest)
     if not offline_facets:
         return None
-    written = written_facets(text)  # in any file: "## Action items", "- [ ] ..."
+    found = extract_facets(text) if content_type == "conversation" else ExtractedFacets()
+    written = written_facets(text, found.participants)  # in any file: "## Action items", "- [ ] ..."
     if content_type != "conversation" and written.is_empty():
         return None
-    facets = with_written(written, extract_facets(text) if content_type == "conversation" else ExtractedFacets())
+    facets = with_written(written, found)
     if facets.is_empty():
         return None
     return RunExtras(None, facets_front_matter(facets), render_facets_markdown(facets))

@@ -35,7 +35,7 @@ from batchsum.backends.noise import is_fragment
 from batchsum.backends.units import STOPWORDS
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
-from batchsum.text import conversation_lines, speakers_of, split_sentences, unended
+from batchsum.text import conversation_lines, end_message, is_chat, speakers_of, split_sentences
 
 MAX_ITEMS = 5
 MAX_ITEM_CHARS = 240
@@ -43,11 +43,17 @@ FACETS_SOURCE = "extracted"
 
 # A decision has a collective subject ("we decided", "that's settled"); "I chose the damage" is a narration,
 # and "maybe we could go with a square" a proposal.
+# "Going with" names a choice ("we're going with option B", "... with Northwind"), not company: not a person
+# ("with her", "with them") nor a name someone goes somewhere with ("we're going with Ana to the airport").
+_CHOICE = (
+    r"(?!\s+(?:me|him|us|them)\b|\s+(?:you|her)\s*(?:$|[.,;!?]|(?:to|and|tomorrow|tonight|today)\b)"
+    r"|\s+(?-i:[A-Z][a-z]+(?:(?:,| and) [A-Z][a-z]+)*),?\s+to\b)"
+)
 _DECISION = re.compile(
     r"\b(?:we|we've|we have|we're|we are|we all|it's|that's|it is|that is|it was|the team|everyone)\s+"
     # not "we will decided together", "we're gonna be going with", "we are agreeing are agreed", "we have not agreed"
     r"(?:(?!(?:will|would|should|could|can|might|may|must|shall|to|be|is|are|was|were|gonna|not|never)\b)\w+\s+){0,2}?"
-    r"(?:decided|agreed|settled|chose|opted|approved|signed off|going with|went with)\b"
+    rf"(?:decided|agreed|settled|chose|opted|approved|signed off|(?:going|went) with\b{_CHOICE})\b"
     r"|\b(?:the|our|final) (?:decision|plan|fix|solution|conclusion) (?:is|was)\b|\bresolved to\b",
     re.I,
 )
@@ -229,18 +235,18 @@ def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     out: list[_Sentence] = []
     # Code blocks and quoted tool output are not conversation; facets come from prose only.
     said = [re.sub(r"```.*?```|<command>.*?</command>", " ", body, flags=re.S).rstrip() for _, body in turns]
+    spans = [split_sentences(clean_transcript(body)) for body in said]
     # A chat message seldom ends with a stop: there the end of a turn ends its sentence, which gets the stop
-    # the summarizer gives a paragraph that has none. Not where most turns end with one (a transcript): an
-    # unended turn was broken off ("I'll send you the minutes of meet"), as is one that ends on a marker or a
-    # dash ("... by {disfmarker}"). A line break inside a turn ends nothing.
-    stops = sum(1 for t in said if t[-1:] in ".!?…")
-    chat = stops < 0.5 * sum(1 for t in said if t[-1:].isalnum() or t[-1:] in ".!?…")
+    # the summarizer gives a paragraph that has none (a trailing emoji dropped). Not where most turns end with
+    # one (a transcript): an unended turn was broken off ("I'll send you the minutes of meet"), as is one that
+    # ends on a marker or a dash ("... by {disfmarker}"). A line break inside a turn ends nothing. The same
+    # rule as the summarizer's (batchsum.backends.units): text.is_chat over the turns' last sentences.
+    chat = is_chat(turn[-1].text for turn in spans if turn)
     for ti, (speaker, _) in enumerate(turns):
-        spans = split_sentences(clean_transcript(said[ti]))
-        for k, span in enumerate(spans):
+        for k, span in enumerate(spans[ti]):
             text = span.text.strip()
-            if chat and k == len(spans) - 1 and said[ti][-1:].isalnum() and unended(text):
-                text += "."
+            if chat and k == len(spans[ti]) - 1 and not said[ti].endswith(("}", "-", "–", "—")):
+                text = end_message(text)
             if len(text.split()) >= 3:
                 out.append(_Sentence(speaker, text, ti))
     return out
@@ -301,7 +307,8 @@ _NOT_DECIDED = frozenset("good great fine perfect cool excellent awesome nice th
 
 def _says_what(sentence: str, cue: re.Match[str], names: set[str]) -> bool:
     """Whether a decision says what was decided: a word beside its cue that is no function word, no
-    acknowledgement and no speaker's name. "Thanks Ben, that's settled then." names nothing."""
+    acknowledgement and none of ``names`` (the speakers' personal names). "Thanks Ben, that's settled then."
+    names nothing."""
     rest = sentence[: cue.start()] + " " + sentence[cue.end() :]
     words = (w.casefold() for w in re.findall(r"[^\W\d_][\w'-]{2,}|\d+", rest))
     return any(w not in STOPWORDS and w not in _STOP and w not in _NOT_DECIDED and w not in names for w in words)
@@ -541,6 +548,11 @@ def extract_facets(
                 participants.append(name)
     # A first or last name of a speaker ("Ben" of "Ben Okafor") is neither what was decided nor an entity.
     name_parts = {w for p in participants for w in (p.casefold(), *_name_parts(p))}
+    # Of those, the ones that are personal names say nothing about what was decided ("Thanks Ben, that's
+    # settled"); a role label's words are words ("Marketing", "User Interface": "we decided on a rubber user
+    # interface"). A name is never written in lower case in the text, as entities tell names from words.
+    lower = set(re.findall(r"\b[a-z][a-z'’-]*\b", raw))
+    personal = {w for w in name_parts if " " not in w and w not in lower}
     decisions: list[str] = []
     actions: list[ActionItem] = []
     unresolved: list[str] = []
@@ -550,7 +562,7 @@ def extract_facets(
             continue
         cue = _DECISION.search(whole)
         if cue and not whole.endswith("?") and not _CONDITIONAL.search(whole):
-            if _says_what(whole, cue, name_parts) and _clip(whole) not in decisions:
+            if _says_what(whole, cue, personal) and _clip(whole) not in decisions:
                 decisions.append(_clip(whole))
             continue
         item = _action(_Sentence(s.speaker, whole, s.turn), participants, agent)

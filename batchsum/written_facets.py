@@ -11,6 +11,7 @@ come first (:func:`with_written`), in any kind of file, not only in conversation
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -28,18 +29,37 @@ __all__ = ["WrittenFacets", "has_written_facets", "with_written", "written_facet
 _HEADING = re.compile(
     r"^\s{0,3}(?:#{1,6}\s+(?P<md>.+?)\s*#*|\*\*(?P<bold>[^*]+?):?\*\*:?|(?P<colon>[^\s:][^:]{0,40}):)\s*$"
 )
+# A heading names a kind when it is one of these names, as a whole (see _heading_name): "Tasks completed
+# this week" is no list of open tasks, nor "To do in Lisbon" (sights), nor an FAQ's "Questions".
 _KINDS = {
-    "decisions": ("decisions", "decision", "decided", "agreed", "agreements", "outcomes", "resolutions"),
+    "decisions": ("decisions", "decision", "decisions made", "key decisions", "decided", "agreed", "agreements",
+                  "outcomes"),
     "action_items": (
-        "action items", "action item", "actions", "action points", "next steps", "to do", "to-do", "to-dos",
-        "todo", "todos", "tasks", "follow-ups", "follow ups", "followups", "follow-up",
+        "action items", "action item", "actions", "action points", "next steps", "next actions", "to do", "to-do",
+        "to-dos", "todo", "todos", "tasks", "open tasks", "follow-ups", "follow ups", "followups", "follow-up",
     ),
-    "unresolved": ("open questions", "open question", "questions", "open issues", "open points", "unresolved",
-                   "parking lot", "to decide", "tbd"),
+    "unresolved": ("open questions", "open question", "open issues", "open points", "outstanding questions",
+                   "outstanding issues", "unresolved", "unresolved questions", "unresolved issues", "parking lot",
+                   "to decide", "tbd"),
 }  # fmt: skip
+_KIND_OF = {name: kind for kind, names in _KINDS.items() for name in names}
+# These names also head a list with what it is for: "Action items for the Harbor Gas project", "Open
+# questions for legal". Not "Tasks for ..." or "To do for ..." ("To do for fun"), not "Decisions ...".
+_FOR_NAMES = ("action items", "action points", "next steps", "follow-ups", "open questions", "open issues")
+# A cheap first look for has_written_facets: a kind's name near the start of a line, where a heading has it
+# after its marks, emoji and numbering at most.
+_KIND_WORD = re.compile(
+    r"^[^\n]{0,24}?(?:"
+    + "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(_KIND_OF, key=len, reverse=True))
+    + ")",
+    re.IGNORECASE | re.MULTILINE,
+)
+_NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*|[ivxIVX]{1,4}|[A-Za-z])[.)]\s+")
+_TRAILING_NOTE = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])\s*$")  # "(from Monday)", "[draft]"
 # An item of a list, its task box as note_syntax renders it ("- ☐ ...": "[ ]" or Logseq's TODO, LATER;
 # "- ☑ ...": "[x]" or DONE).
 _ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,3}[.)])\s+(?:(?P<box>[☐☑])\s+)?(?P<text>\S.*)$")
+_FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
 # When: Obsidian Tasks' "📅 2024-03-15" (due) or "⏳"/"🛫" dates (Logseq's SCHEDULED and DEADLINE lines
 # come as 📅 on their task's line), and "due: 2024-03-15".
 _WHEN = re.compile(r"(?:📅|⏳|🛫|\bdue:?)\s*(\d{4}-\d{2}-\d{2})", re.IGNORECASE)
@@ -49,7 +69,23 @@ _OWNER_LABEL = re.compile(r"^(?P<name>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,2}
 _OWNER_AT = re.compile(r"(?:^|\s)@(?P<name>[A-Za-z][\w.-]*)")
 _OWNER_TAIL = re.compile(r"\s+[(\[](?P<name>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*)?)[)\]]\.?$")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")  # [text](url)
-_NOT_OWNERS = frozenset({"Note", "Notes", "Update", "Status", "Done", "Todo", "Next", "Re", "Fyi"})
+# Words a task's label, "@..." or "(...)" may be that are no person: a day, a month, a priority, a category,
+# a place to do it in (GTD's "@home", "@computer").
+_NOT_OWNERS = frozenset(
+    """
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+    january february march april may june july august september october november december jan feb mar apr jun
+    jul aug sep sept oct nov dec today tomorrow tonight weekend later now soon asap eod eow tbd next someday
+    note notes update updates status done todo re fyi ps nb info idea ideas question questions answer reminder
+    urgent important critical high medium low priority blocker blocked optional maybe waiting
+    backend frontend front back end api ui ux db infra ops devops security qa test tests testing bug bugs fix fixes
+    feature features chore docs doc documentation design release deploy deployment build ci data research admin
+    legal finance budget marketing sales support product engineering hiring team all everyone someone anyone
+    home work office computer phone calls errands email emails call meeting meetings travel personal misc general
+    other shopping groceries health
+    draft review goal goals context step phase part action decision follow also nice
+    """.split()
+)
 
 
 @dataclass
@@ -65,12 +101,34 @@ class WrittenFacets:
         return not (self.decisions or self.action_items or self.unresolved)
 
 
+def _heading_name(heading: str) -> str:
+    """A heading's name, in lower case: without emphasis, emoji or numbering before it, and without a note in
+    brackets or a colon after it ("## 📋 2. **Action items** (from Monday):" is "action items")."""
+    name = heading.replace("**", "").replace("__", "").replace("==", "").replace("`", "").strip(" *_")
+    name = _NUMBERING.sub("", re.sub(r"^[^\w(\[]+", "", name))
+    for _ in range(2):  # "Action items (from Monday):", "Open questions: (2)"
+        name = _TRAILING_NOTE.sub("", re.sub(r"[^\w)\]]+$", "", name))
+    return " ".join(name.casefold().split())
+
+
 def _kind(heading: str) -> str | None:
-    words = " ".join(re.findall(r"[a-z][a-z-]*", heading.lower()))
-    for kind, names in _KINDS.items():
-        if any(words == n or words.startswith(n + " ") for n in names):
-            return kind
-    return None
+    """The facet kind a heading names (:data:`_KINDS`, or one of :data:`_FOR_NAMES` "for" something), or None."""
+    name = _heading_name(heading)
+    if name in _KIND_OF:
+        return _KIND_OF[name]
+    return next((_KIND_OF[n] for n in _FOR_NAMES if name.startswith(n + " for ") and len(name) > len(n) + 5), None)
+
+
+def _heading(line: str) -> str | None:
+    """The text of a heading line: a Markdown heading, a bold line, or a short line ending in a colon that
+    opens with a capital, an emoji or a number ("Next steps:", not a wrapped sentence's "actions:")."""
+    m = _HEADING.match(line)
+    if m is None:
+        return None
+    colon = m.group("colon")
+    if colon is not None and colon.lstrip()[:1].islower():
+        return None
+    return m.group("md") or m.group("bold") or colon
 
 
 def _plain(text: str) -> str:
@@ -80,60 +138,100 @@ def _plain(text: str) -> str:
     return " ".join(text.replace("**", "").replace("==", "").split())
 
 
+def _items(text: str) -> Iterator[tuple[str, str]]:
+    """(kind, text) of each item ``text`` writes down, in order: a top-level item of a list under a heading
+    that names its kind (a nested item is a detail of its parent), and an open task (``- [ ]``, ``TODO``) at
+    any depth and anywhere. Fenced code is left out: a README showing task syntax sets no task."""
+    kind: str | None = None
+    top: int | None = None  # the indent of the top-level items of the list under way
+    fence: str | None = None
+    # As the note reads: wikilinks as their text, boxes for tasks, no hidden comment or front matter.
+    for line in note_syntax_as_text(text).split("\n"):
+        opens = _FENCE.match(line)
+        if fence is not None:
+            closing = line.strip()
+            if opens and closing.startswith(fence) and closing == closing[0] * len(closing):
+                fence = None
+            continue
+        if opens is not None:
+            fence = opens.group("fence")
+            continue
+        item = _ITEM.match(line)
+        if item is None:
+            heading = _heading(line)
+            if heading is not None:
+                kind, top = _kind(heading), None
+            elif line.strip() and not line[:1].isspace():
+                kind, top = None, None  # prose after the list: what follows is no longer under its heading
+            continue
+        indent = len(item.group("indent").expandtabs(4))
+        nested = top is not None and indent > top
+        top = indent if top is None else min(top, indent)
+        body, box = item.group("text"), item.group("box")
+        if box == "☐":
+            yield "action_items", body
+        elif box is None and kind is not None and not nested:
+            yield kind, body
+        # a ticked task ("☑") is done: not what is left to do
+
+
 def has_written_facets(text: str) -> bool:
-    """Whether ``text`` may write facets down: an open task or a heading that names a facet kind."""
+    """Whether ``text`` writes facets down: an open task, or an item under a heading that names a facet kind.
+    Cheap, for every document a run reads: a box or a kind's word must be there before the lines are read,
+    and then they are read as :func:`written_facets` reads them."""
     if "[ ]" in text or _ANY_MARKER.search(text):
         return True
-    return any(_kind(m.group(1)) for m in _ANY_HEADING.finditer(text))
+    return _KIND_WORD.search(text) is not None and next(_items(text), None) is not None
 
 
 _ANY_MARKER = re.compile(r"^\s*[-*+]\s+(?:TODO|LATER|NOW|DOING|WAITING)\s", re.MULTILINE)
-_ANY_HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s+|\*\*)?([A-Za-z][\w -]{2,30}?)(?:\*\*)?:?(?:\*\*)?\s*$", re.MULTILINE)
 
 
-def _task(text: str) -> ActionItem:
+def _owner(name: str, participants: Sequence[str]) -> str | None:
+    """``name`` as a task's owner: the participant it names ("Priya" is "Priya Raman"), else ``name`` when it
+    looks like a person's: not a day, month, priority ("P1"), category ("Backend", "Urgent") or code in capitals."""
+    from batchsum.facets import _owner_among
+
+    if participants and (who := _owner_among(name, participants)) is not None:
+        return who
+    for word in name.split():
+        bare = word.strip(".'’-")
+        if bare.casefold() in _NOT_OWNERS or any(c.isdigit() for c in bare) or (len(bare) > 1 and bare.isupper()):
+            return None
+    return name
+
+
+def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
     """An action item from a written task: its owner when the task names one, its due date."""
     from batchsum.facets import ActionItem, due_date
 
     when = _WHEN.search(text)
     text = _plain(text)
     owner = None
-    label = _OWNER_LABEL.match(text)
-    if label and label.group("name") not in _NOT_OWNERS:
-        owner, text = label.group("name"), label.group("task")
-    elif (at := _OWNER_AT.search(text)) is not None:
-        owner = at.group("name")
-    elif (tail := _OWNER_TAIL.search(text)) is not None:
-        owner, text = tail.group("name"), text[: tail.start()]
+    if (label := _OWNER_LABEL.match(text)) and (owner := _owner(label.group("name"), participants)):
+        text = label.group("task")
+    if owner is None and (at := _OWNER_AT.search(text)):
+        owner = _owner(at.group("name"), participants)
+    if owner is None and (tail := _OWNER_TAIL.search(text)) and (owner := _owner(tail.group("name"), participants)):
+        text = text[: tail.start()]
     return ActionItem(text, owner, when.group(1) if when else due_date(text))
 
 
-def written_facets(text: str) -> WrittenFacets:
-    """The facets ``text`` writes down: the list items under a heading that names a facet kind
-    ("Decisions", "Action items", "Next steps", "Open questions", ...), and every open task (``- [ ]``,
-    Logseq's ``TODO``/``LATER``) wherever it is. A ticked task (``- [x]``, ``DONE``) is done: no action item."""
+def written_facets(text: str, participants: Sequence[str] = ()) -> WrittenFacets:
+    """The facets ``text`` writes down: the top-level items of a list under a heading that names a facet kind
+    ("Decisions", "Action items", "Next steps", "Open questions", ...; the whole heading, see :data:`_KINDS`),
+    and every open task (``- [ ]``, Logseq's ``TODO``/``LATER``) wherever it is, outside fenced code. A ticked
+    task (``- [x]``, ``DONE``) is done: no action item. ``participants``: the speakers, when the text is a
+    conversation; a task's owner is one of them when it names one."""
     out = WrittenFacets()
-    kind: str | None = None
-    # As the note reads: wikilinks as their text, boxes for tasks, no hidden comment or front matter.
-    for line in note_syntax_as_text(text).split("\n"):
-        item = _ITEM.match(line)
-        if item is None:
-            heading = _HEADING.match(line)
-            if heading is not None:
-                kind = _kind(heading.group("md") or heading.group("bold") or heading.group("colon"))
-            elif line.strip() and not line[:1].isspace():
-                kind = None  # prose after the list: what follows is no longer under its heading
-            continue
-        body, box = item.group("text"), item.group("box")
-        if box == "☑":
-            continue  # done: not what is left to do
-        if box == "☐" or kind == "action_items":
-            task = _task(body)
+    for kind, body in _items(text):
+        if kind == "action_items":
+            task = _task(body, participants)
             if task.task and all(a.task != task.task for a in out.action_items):
                 out.action_items.append(task)
         elif kind == "decisions":
             out.decisions.append(_plain(body))
-        elif kind == "unresolved":
+        else:
             out.unresolved.append(_plain(body))
     return out
 

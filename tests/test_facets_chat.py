@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from batchsum.backends.units import units_from_text
 from batchsum.facets import extract_facets
+from batchsum.text import end_message, ends_sentence, is_chat
 
 
 def _actions(text: str) -> list[tuple[str | None, str | None, str]]:
@@ -167,3 +169,64 @@ def test_a_title_is_no_name_part() -> None:
 def test_later_on_this_week_is_no_deadline() -> None:
     items = _actions("Kirsty Williams: I will make an announcement tomorrow, if not later on this week.\nAna: ok\n")
     assert [d for _, d, _ in items] == ["tomorrow"]
+
+
+SLACK = """Ana: hey, how is the quote going
+
+Ben: still waiting on Northwind
+
+Ana: ok, no rush
+
+Ben: I'll send you the Northwind quote by Wednesday 🙂
+
+Ana: We decided to keep the June date (the venue confirmed)"""
+
+
+def test_a_message_ending_in_an_emoji_or_a_bracket_ends_its_sentence() -> None:
+    # The summarizer's rule and the facets' are one (text.is_chat): both read this as a chat, where each
+    # message's last sentence stands, with its trailing emoji or bracket.
+    facets = extract_facets(SLACK)
+    assert _actions(SLACK) == [("Ben", "Wednesday", "I'll send you the Northwind quote by Wednesday.")]
+    assert facets.decisions == ["We decided to keep the June date."]
+    units = units_from_text(SLACK, "conversation")
+    assert [u.body for u in units if u.candidate][-2:] == [
+        "I'll send you the Northwind quote by Wednesday 🙂",
+        "We decided to keep the June date",
+    ]
+
+
+def test_the_end_of_a_message() -> None:
+    assert not ends_sentence("by Wednesday 🙂") and ends_sentence('He said "fine."') and ends_sentence("(done.)")
+    assert not ends_sentence("the date (the venue confirmed)") and not ends_sentence("see https://x.org/a")
+    assert end_message("by Wednesday 🙂") == "by Wednesday." and end_message("Done. 👍🏽") == "Done."
+    assert end_message("the date (the venue confirmed)") == "the date (the venue confirmed)."
+    assert end_message("as follows:") == "as follows:"
+    assert is_chat(["hey", "ok 🙂", "Fine."]) and not is_chat(["Fine.", "Sure.", "I'll send the minutes of"])
+
+
+def test_going_with_someone_somewhere_is_no_decision() -> None:
+    text = (
+        "Ana: We're going with Ben to the airport tomorrow after the client meeting.\n\n"
+        "Ben: We are going with her to the station on Friday evening.\n\n"
+        "Ana: We're going with the second printer to save money on the run.\n\n"
+        "Ben: We're going with Northwind for the catering at the launch."
+    )
+    assert extract_facets(text).decisions == [
+        "We're going with the second printer to save money on the run.",
+        "We're going with Northwind for the catering at the launch.",
+    ]
+
+
+def test_a_role_labels_words_say_what_was_decided() -> None:
+    # AMI's speakers are roles: "user", "interface" and "marketing" are words of what was decided; a
+    # personal name ("Thanks Ben, ...") still names nothing.
+    text = (
+        "Project Manager: So where are we with the remote.\n\n"
+        "Marketing: We decided to go with the user interface.\n\n"
+        "User Interface: We all agreed on the marketing.\n\n"
+        "Ben Okafor: Thanks Ben, that's settled then."
+    )
+    assert extract_facets(text).decisions == [
+        "We decided to go with the user interface.",
+        "We all agreed on the marketing.",
+    ]

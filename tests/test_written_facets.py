@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.tree import read_node
-from batchsum.written_facets import written_facets
+from batchsum.written_facets import has_written_facets, written_facets
 
 NOTES = """# Weekly product sync
 
@@ -105,3 +105,84 @@ def test_a_journal_page_lists_its_open_tasks(tmp_path: Path) -> None:
         "ask Ana for the ladder",
     ]
     assert meta["action_items"][0]["due"] == "2024-03-15"
+
+
+def _tasks(text: str, participants: tuple[str, ...] = ()) -> list[tuple[str, str | None, str | None]]:
+    facets = written_facets(text, participants) if participants else written_facets(text)
+    return [(a.task, a.owner, a.due) for a in facets.action_items]
+
+
+def test_a_heading_names_a_kind_only_as_a_whole() -> None:
+    # Done work, sights to see and an FAQ are no open items; a heading that only starts with a kind's name
+    # had made them so.
+    assert written_facets("## Tasks completed this week\n\n- Migrated the billing service\n").is_empty()
+    assert written_facets("To do in Lisbon:\n- Visit the Alfama\n- Eat pastéis de nata in Belém\n").is_empty()
+    faq = "## Questions\n\n- How do I reset my password? Use the link on the login page.\n"
+    assert written_facets(faq).is_empty()
+    # A wrapped sentence's last word before a colon is no heading.
+    assert written_facets("The test functions perform these three\nactions:\n\n- Set up the data.\n").is_empty()
+    # Emphasis, emoji, numbering, a note in brackets and "... for <what>" around the name are fine.
+    for heading in (
+        "## 📋 Action items",
+        "## 2. **Action items** (from Monday):",
+        "## Action items for the Harbor Gas project",
+        "**Next steps:**",
+        "_Follow-ups_:",
+    ):
+        assert _tasks(f"{heading}\n\n- Priya: send the deck by Friday\n") == [
+            ("send the deck by Friday", "Priya", "Friday")
+        ], heading
+    assert written_facets("## Open issues\n\n- Which caterer?\n").unresolved == ["Which caterer?"]
+
+
+def test_only_top_level_items_count_and_fenced_code_is_no_note() -> None:
+    nested = "## Action items\n- Priya: send the deck\n  - slides 1-5 from Marco\n  - appendix\n- Ben: book the room\n"
+    assert _tasks(nested) == [("send the deck", "Priya", None), ("book the room", "Ben", None)]
+    # A sub-task with a box of its own is a task.
+    assert len(_tasks("- [ ] Plan the trip\n    - [ ] book the flights\n")) == 2
+    readme = "# Tasks plugin\n\nWrite a task like this:\n\n```markdown\n- [ ] Buy milk 📅 2024-03-15\n```\n\nDone.\n"
+    assert written_facets(readme).is_empty()
+    tilde = "## Next steps\n\n~~~\n- not an item\n~~~\n\n- Ship it\n"
+    assert _tasks(tilde) == [("Ship it", None, None)]
+
+
+def test_an_owner_is_a_person() -> None:
+    text = (
+        "## Action items\n\n- Backend: migrate to Postgres 16\n- Urgent: renew the TLS certificate\n"
+        "- Deploy the fix (Monday)\n- Fix the login page (P1)\n- QA: run the smoke tests\n- @home fix the shelf\n"
+        "- Send the invoice (Dana)\n- @marco review the PR\n"
+    )
+    assert _tasks(text) == [
+        ("Backend: migrate to Postgres 16", None, None),
+        ("Urgent: renew the TLS certificate", None, None),
+        ("Deploy the fix (Monday)", None, "Monday"),
+        ("Fix the login page (P1)", None, None),
+        ("QA: run the smoke tests", None, None),
+        ("@home fix the shelf", None, None),
+        ("Send the invoice", "Dana", None),
+        ("@marco review the PR", "marco", None),
+    ]
+
+
+def test_in_a_conversation_an_owner_is_the_participant_named() -> None:
+    text = "## Action items\n\n- Priya: send the deck\n- Marketing: print the flyers\n- Lee: call Ana\n"
+    assert _tasks(text, ("Priya Raman", "Marketing", "Ben Okafor")) == [
+        ("send the deck", "Priya Raman", None),
+        ("print the flyers", "Marketing", None),
+        ("call Ana", "Lee", None),  # no participant: a person all the same
+    ]
+
+
+def test_the_cheap_check_reads_headings_as_written_facets_does() -> None:
+    cases = [
+        "## 📋 Action items\n\n- Priya: send the deck by Friday\n",
+        "## Action items for the Harbor Gas project\n\n- Priya: send the deck by Friday\n",
+        "## Action items (from Monday)\n\n- Priya: send the deck by Friday\n",
+        "## Tasks completed this week\n\n- Migrated the billing service\n",
+        "## Questions\n\n- How do I reset my password? Use the link.\n",
+        "## Action items\n\nNone this week.\n",
+        "The test functions perform these three\nactions:\n\n- Set up the data.\n",
+    ]
+    for text in cases:
+        assert has_written_facets(text) == (not written_facets(text).is_empty()), text
+    assert has_written_facets("Notes.\n- [ ] call the bank\n")

@@ -41,6 +41,7 @@ from batchsum.text import (
     conversation_lines,
     email_sender,
     is_backchannel,
+    is_chat,
     parse_speaker_line,
     split_sentences,
     unended,
@@ -194,8 +195,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
     # a minority in speech cut short by interruptions (QMSum at most 0.38 a meeting, DialogSum 0.14).
     punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
     turn_final = {i for i, (li, _) in enumerate(sentences) if i + 1 == len(sentences) or sentences[i + 1][0] != li}
-    open_ends = sum(1 for i in turn_final if not _WHOLE.search(sentences[i][1]))
-    chat = open_ends > 0.5 * len(turn_final)
+    chat = is_chat(sentences[i][1] for i in turn_final)  # the rule facets.extract_facets reads a chat by
     for i, (li, said) in enumerate(sentences):
         speaker, sent = speakers[li], balance_quotes(said)
         words = word_count(sent)
