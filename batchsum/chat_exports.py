@@ -263,14 +263,18 @@ def _chatgpt_path(mapping: dict[str, Any], current: Any) -> list[dict[str, Any]]
     without one, every message by ``create_time``."""
     if isinstance(current, str) and current in mapping:
         chain: list[dict[str, Any]] = []
-        node: Any = mapping.get(current)
+        key: Any = current
         seen: set[str] = set()
-        while isinstance(node, dict) and node.get("id") not in seen:
-            seen.add(str(node.get("id")))
+        # Walked by the mapping's keys: a node's own "id" may be missing or an int, and a cycle of
+        # parents in a broken export must end.
+        while isinstance(key, str) and key in mapping and key not in seen:
+            seen.add(key)
+            node = mapping[key]
+            if not isinstance(node, dict):
+                break
             if isinstance(node.get("message"), dict):
                 chain.append(node["message"])
-            parent = node.get("parent")
-            node = mapping.get(parent) if isinstance(parent, str) else None
+            key = node.get("parent")
         return chain[::-1]
     found = [n["message"] for n in mapping.values() if isinstance(n, dict) and isinstance(n.get("message"), dict)]
     return sorted(found, key=lambda msg: msg.get("create_time") or 0)

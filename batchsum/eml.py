@@ -77,10 +77,24 @@ def _attachment_names(msg: Message) -> list[str]:
     return names
 
 
-def _unquote_replies(body: str) -> str:
+_MAX_NESTING = 50  # quotes inside quotes deeper than this stay quoted text (no recursion without end)
+
+
+def _unquote_replies(body: str, depth: int = 0) -> str:
     """Each reply quoted with ``>`` under an "On <date>, <name> wrote:" line as a header block of its own
-    (``From: <name>``, ``Date: <date>``) with the quote's text under it, nested quotes likewise."""
-    lines = body.split("\n")
+    (``From: <name>``, ``Date: <date>``) with the quote's text under it, nested quotes likewise. The
+    replies one after another are taken in a loop (a thread of a thousand had exceeded the recursion
+    limit), nested ones to :data:`_MAX_NESTING` levels."""
+    out: list[str] = []
+    while depth < _MAX_NESTING and (found := _first_quote(body.split("\n"))) is not None:
+        above, who, date, quoted, body = found
+        out += [above, f"From: {who}\nDate: {date}\n\n{_unquote_replies(quoted, depth + 1)}"]
+    out.append(body)
+    return "\n\n".join(p for p in out if p)
+
+
+def _first_quote(lines: list[str]) -> tuple[str, str, str, str, str] | None:
+    """(text above, who, date, quoted text, text after) of the first attributed quote, or None."""
     for i, line in enumerate(lines):
         attribution = line.strip()
         quote_at = i + 1
@@ -94,11 +108,9 @@ def _unquote_replies(body: str) -> str:
         while end < len(lines) and (lines[end].startswith(">") or not lines[end].strip()):
             end += 1
         quoted = "\n".join(re.sub(r"^> ?", "", ln) for ln in lines[quote_at:end]).strip()
-        above = "\n".join(lines[:i]).rstrip()
-        rest = "\n".join(lines[end:]).strip()
-        block = f"From: {m.group('who').strip()}\nDate: {m.group('date').strip()}\n\n{_unquote_replies(quoted)}"
-        return "\n\n".join(p for p in (above, block, _unquote_replies(rest)) if p)
-    return body
+        above, rest = "\n".join(lines[:i]).rstrip(), "\n".join(lines[end:]).strip()
+        return above, m.group("who").strip(), m.group("date").strip(), quoted, rest
+    return None
 
 
 class _TextOfHTML(HTMLParser):

@@ -228,3 +228,20 @@ def test_other_json_names_what_it_found(tmp_path: Path, data: Any, why: str) -> 
     with pytest.raises(InputError) as err:
         _text(path)
     assert why in err.value.reason and not isinstance(err.value, NotASource)
+
+
+def test_a_chatgpt_export_with_a_cycle_of_parents_ends(tmp_path: Path) -> None:
+    """A broken export whose parents form a cycle (its ids ints, or missing) had looped for ever."""
+    data = [
+        {
+            "title": "x",
+            "current_node": "a",
+            "mapping": {
+                "a": {"id": 1, "parent": "b", "message": {"author": {"role": "user"}, "content": {"parts": ["hi"]}}},
+                "b": {"parent": "a", "message": None},
+            },
+        }
+    ]
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert "User: hi" in read_document(SourceRef(path, path.name, tmp_path)).text

@@ -132,3 +132,12 @@ def test_a_single_message_is_a_conversation_of_its_sender(tmp_path: Path) -> Non
     path.write_bytes(PLAIN.split("On Tue, 12 Mar")[0].encode("ascii"))
     doc = read_document(SourceRef(path=path, relpath=path.name, root=path.parent))
     assert doc.content_type == "conversation" and doc.type_reason == "extension .eml", doc.type_reason
+
+
+def test_a_thousand_quoted_replies_are_read_without_recursion() -> None:
+    """Each attributed quote had been a level of recursion: a long thread raised RecursionError."""
+    from batchsum.eml import _unquote_replies
+
+    body = "".join(f"Reply {i}.\n\nOn Mon, 1 Jan 2024, Ana <a@x.org> wrote:\n> quoted {i}\n\n" for i in range(1500))
+    text = _unquote_replies(body)
+    assert text.count("From: Ana <a@x.org>") == 1500
