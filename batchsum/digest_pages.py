@@ -58,7 +58,7 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
                 if not paragraphs or paragraphs[-1][0] != where:
                     paragraphs.append((where, []))
                 paragraphs[-1][1].append(piece)
-    if not paragraphs or unplaced * 2 > sum(len(sentences) for _, sentences in paragraphs):
+    if not paragraphs or unplaced * 2 > sum(len(sentences) for _, sentences in paragraphs) + len(orphans):
         return None
     paragraphs[0][1][:0] = orphans
     return paragraphs

@@ -14,7 +14,6 @@ import logging
 import os
 import re
 import stat
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,8 +115,8 @@ class WalkResult:
     refs: list[SourceRef] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     roots: list[Path] = field(default_factory=list)
-    # Files of types never read (".png", ".pdf"; "" for no extension), by type: said once, not one by one.
-    passed_over: Counter[str] = field(default_factory=Counter)
+    # Files of types never read (".png", ".pdf"): said once, counted by type, not one by one.
+    passed_over: list[SourceRef] = field(default_factory=list)
 
 
 def _root_names(roots: list[Path]) -> dict[Path, str]:
@@ -300,7 +299,7 @@ def _walk_dir(
         if spec is not None and spec.match_file(rel_in_root):
             continue
         if not supported:
-            result.passed_over[name[dot:].lower() if dot > 0 else ""] += 1
+            result.passed_over.append(SourceRef(entry.path, rel, root))
             continue
         if entry.is_symlink():
             if not os.path.exists(entry.path):

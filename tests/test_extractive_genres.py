@@ -756,6 +756,9 @@ def test_a_journal_of_one_file_dates_its_entries_under_their_year() -> None:
     )
     dates = {u.date for u in units_from_text(text, "journal") if u.candidate}
     assert {"1903-01-03", "1903-01-17", "1903-08-25"} <= dates, dates
+    from batchsum.backends.noise import entry_date
+
+    assert entry_date("_February_ 30.", 1903) is None  # no such day
 
 
 def test_captions_go_and_wrapped_compounds_stay_whole() -> None:

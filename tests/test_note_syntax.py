@@ -121,6 +121,9 @@ def test_a_vault_run_skips_templates_drawings_and_backups(tmp_path: Path) -> Non
         "a note template ({{date:dddd}} in a templates folder)",
         "an Excalidraw drawing",
     ], reasons
+    # A run over part of the vault counts only the files of that part.
+    part = CliRunner().invoke(main, ["plan", str(vault / "logseq"), "--out", str(tmp_path / "out")])
+    assert "passed over" not in part.output, part.output
     index = (tmp_path / "out" / "index.md").read_text(encoding="utf-8").split("\n---\n", 1)[1]  # its own front matter
     assert _MARKS.search(index.replace("{{title}}", "")) is None and "annoyed" not in index, index
 

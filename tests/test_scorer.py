@@ -139,6 +139,8 @@ def test_a_time_of_day_is_no_figure() -> None:
     )
     shares = figure_share(units)
     assert shares[0] == 0 and shares[1] == 0 and shares[2] > 0
+    # "from 10.20 to 12.45" is as often a price or an index as a time: it keeps its bonus.
+    assert figure_share(_units("Between the two meetings the index rose from 10.20 to 12.45 on heavy trading."))[0] > 0
 
 
 def test_amounts_and_rates_count_as_figures_and_bare_integers_do_not() -> None:

@@ -16,6 +16,7 @@ section that follows, so scoring can tell an introduction or a conclusion from a
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -279,7 +280,12 @@ def entry_date(heading: str, year: int | None = None) -> str | None:
         month = _MONTHS.index((words.group(1) or words.group(4)).lower()) + 1
         day = int(words.group(2) or words.group(3))
         year = int(words.group(5)) if words.group(5) else year
-        return f"{year:04d}-{month:02d}-{day:02d}" if year and 1 <= day <= 31 else None
+        if not year:
+            return None
+        try:
+            return dt.date(year, month, day).isoformat()  # not "February 30"
+        except ValueError:
+            return None
     if len(heading.split()) > 8:
         return None
     year_, month, day = (int(g) for g in m.groups())

@@ -318,7 +318,7 @@ _AMOUNT = re.compile(
 # A time of day written with a dot, as British English does ("at 5.30", "till 12.30", "6.30 p.m."):
 # it looks like a decimal but states no result (a diary's "Got home at 6.30" had outranked its news).
 _CLOCK_TIME = re.compile(
-    r"(?:\b(?:at|till|until|by|from|to|about|after|before|past)\s+\d{1,2}\.[0-5]\d|\b\d{1,2}\.[0-5]\d(?=\s*[ap]\.m\.))"
+    r"(?:\b(?:at|till|until)\s+\d{1,2}\.[0-5]\d|\b\d{1,2}\.[0-5]\d(?=\s*(?:[ap]\.m\.|o'clock)))"
     r"(?![\d%]|\s*(?:per\b|percent|a share|times\b|x\b|million|billion))",
     re.IGNORECASE,
 )

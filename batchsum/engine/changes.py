@@ -124,7 +124,10 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     seen = {r.relpath for r in walk.refs}
     if scopes:
         walk.refs = [r for r in walk.refs if _in_scope(r, scopes)]
-    d = Diff(problems=list(walk.problems), files=len(walk.refs), passed_over=walk.passed_over)
+    passed_over = Counter(
+        os.path.splitext(r.fspath)[1].lower() for r in walk.passed_over if not scopes or _in_scope(r, scopes)
+    )
+    d = Diff(problems=list(walk.problems), files=len(walk.refs), passed_over=passed_over)
     roots = {str(r) for r in walk.roots}
     d.deleted = [e for rel, e in sorted(manifest.items()) if e.root in roots and rel not in seen]
     d.unindexed = [rel for rel, e in sorted(manifest.items()) if not e.indexed and rel in seen]

@@ -113,10 +113,11 @@ def sentences(text: str) -> list[str]:
 def _turns(paragraph: str) -> list[str]:
     """A paragraph cut before each line that opens a turn ("Priya: ..."): a chat message that ends
     without a stop ends its sentence all the same, and a snippet does not run into the next speaker's."""
-    if ":" not in paragraph:
-        return [paragraph]
+    lines = paragraph.split("\n")
+    if ":" not in paragraph or parse_speaker_line(lines[0])[0] is None:
+        return [paragraph]  # prose: a hard-wrapped "report: the budget ..." goes on with its sentence
     turns: list[str] = []
-    for line in paragraph.split("\n"):
+    for line in lines:
         if turns and parse_speaker_line(line)[0] is None:
             turns[-1] += "\n" + line
         else:
