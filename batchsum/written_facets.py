@@ -181,7 +181,19 @@ def has_written_facets(text: str) -> bool:
     and then they are read as :func:`written_facets` reads them."""
     if "[ ]" in text or _ANY_MARKER.search(text):
         return True
-    return _KIND_WORD.search(text) is not None and next(_items(text), None) is not None
+    # Each line that may name a kind is read with what follows it, not the whole text: a book's
+    # "Questions ..." had made a second copy of a 200 MB text.
+    for k, m in enumerate(_KIND_WORD.finditer(text)):
+        if k == _MAX_CANDIDATES:
+            break
+        start = text.rfind("\n", 0, m.start()) + 1
+        if next(_items(text[start : start + _WINDOW]), None) is not None:
+            return True
+    return False
+
+
+_MAX_CANDIDATES = 100  # lines that may name a kind, read before a file is taken to write none down
+_WINDOW = 4000  # characters read from such a line: its heading and the list under it
 
 
 _ANY_MARKER = re.compile(r"^\s*[-*+]\s+(?:TODO|LATER|NOW|DOING|WAITING)\s", re.MULTILINE)
