@@ -20,6 +20,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from batchsum.text import parse_speaker_line
+
 __all__ = ["ChatExport", "render_chat_lines"]
 
 _NAME = r"[^\W\d_][\w .'’-]{0,40}?"  # a speaker's name: a letter, then up to 40 name characters
@@ -97,8 +99,12 @@ _FORMATS = (
     _Format("bold speaker names", re.compile(rf"^\*\*(?P<name>{_NAME})(?::\*\*|\*\*:) (?P<text>.*)$"), min_share=0.25),
 )
 
-# A Markdown page's bold labels that introduce its notes, not someone speaking.
-_NOTES_LABELS = frozenset({"attendees", "participants", "present", "absent", "date", "time", "agenda", "location"})
+
+def _speaks(name: str | None) -> bool:
+    """Whether a label names someone speaking, as every conversation reader decides it
+    (:func:`batchsum.text.parse_speaker_line`): "Attendees", "Note" or "Agenda" label the page."""
+    return bool(name) and parse_speaker_line(f"{name}: -")[0] is not None
+
 
 _IRC_ACTION = re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?(?:\*|-!-)\s")
 
@@ -128,7 +134,7 @@ def _pick(lines: list[str]) -> _Format | None:
         return None
     for fmt in _FORMATS:
         lines_read = [ln.strip() for ln in filled if fmt.layout is None or not fmt.layout(ln.strip())]
-        names = [m.group("name") for ln in lines_read if (m := fmt.head.match(ln)) and m.group("name")]
+        names = [m.group("name") for ln in lines_read if (m := fmt.head.match(ln)) and _speaks(m.group("name"))]
         speakers = Counter(" ".join(n.split()).lower() for n in names)
         if (
             len(names) >= 3
@@ -182,8 +188,8 @@ def render_chat_lines(text: str) -> ChatExport | None:
         said = (m.groupdict().get("text") or "").strip()
         if not name:
             continue  # no sender: the export's notice ("Messages and calls are end-to-end encrypted")
-        if fmt.name == "bold speaker names" and name.lower() in _NOTES_LABELS:
-            turns.append(["", line])  # "**Attendees:** ..." names who came: kept, as nobody's turn
+        if not _speaks(name):
+            turns.append(["", line])  # "**Attendees:** ...", "**Note:** ...": kept, as nobody's turn
             continue
         turns.append([name, "" if _PLACEHOLDER.match(said) else said])
     out: list[str] = []
