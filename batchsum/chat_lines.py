@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from batchsum.text import parse_speaker_line
+from batchsum.text import LIST_ITEM, parse_speaker_line
 
 __all__ = ["ChatExport", "render_chat_lines"]
 
@@ -202,14 +202,13 @@ def render_chat_lines(text: str) -> ChatExport | None:
 
 # A line that is no part of the message above it: a heading, a list item, a bold label alone ("**Decisions:**").
 _STANDS_ALONE = re.compile(r"^(?:#{1,6}\s|\*\*[^*]+\*\*:?$|[^*\w\s]*\*\*[^*]+:\*\*$)")
-_ITEM = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s")
 
 
 def _message(first: str, more: list[str]) -> str:
     """A message's lines: prose runs on, a list keeps an item a line (its own line in the turn)."""
     parts = [first] if first else []
     for line in more:
-        if _ITEM.match(line):
+        if LIST_ITEM.match(line):
             parts.append("\n" + line)
         elif not _PLACEHOLDER.match(line):
             parts.append((" " if parts else "") + line)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["TASK_BOXES", "note_syntax_as_text"]
+__all__ = ["TASK_BOXES", "fix_outside", "note_syntax_as_text"]
 
 OPEN_BOX, DONE_BOX = "☐", "☑"
 TASK_BOXES = (OPEN_BOX, DONE_BOX)
@@ -76,13 +76,12 @@ def _blank(m: re.Match[str]) -> str:
     return "\n" * m.group(0).count("\n")
 
 
-def _outside_code(text: str, fix: Callable[[str], str]) -> str:
-    """``fix`` applied to ``text`` but not to its inline code spans (`` `if [[ -f x ]]` ``, `` `a==b` ``)."""
-    if "`" not in text:
-        return fix(text)
+def fix_outside(text: str, spans: re.Pattern[str], fix: Callable[[str], str]) -> str:
+    """``fix`` applied to ``text`` but not to the spans ``spans`` matches (inline code says what it says:
+    `` `if [[ -f x ]]` ``, `` `a==b` ``, `` `&"hi"[0]` ``)."""
     out: list[str] = []
     pos = 0
-    for m in _INLINE_CODE.finditer(text):
+    for m in spans.finditer(text):
         out += [fix(text[pos : m.start()]), m.group(0)]
         pos = m.end()
     out.append(fix(text[pos:]))
@@ -143,7 +142,7 @@ def note_syntax_as_text(text: str) -> str:
         text = _PROPERTY.sub("", text)
     if "SCHEDULED:" in text or "DEADLINE:" in text:
         text = _SCHEDULED.sub(lambda m: f" 📅 {m.group(1)}", text)
-    text = _outside_code(text, _inline_marks)
+    text = fix_outside(text, _INLINE_CODE, _inline_marks) if "`" in text else _inline_marks(text)
     if "[" in text:
         text = _BOX.sub(_box, text)
     if "#" in text:

@@ -11,7 +11,7 @@ sentences that stop without a full stop are kept as context but are not candidat
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from batchsum.backends.noise import (
@@ -32,7 +32,7 @@ from batchsum.backends.noise import (
 from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
 from batchsum.model import ContentType
-from batchsum.note_syntax import TASK_BOXES
+from batchsum.note_syntax import TASK_BOXES, fix_outside
 from batchsum.text import (
     ABBREVIATIONS,
     DATE_LABEL,
@@ -255,12 +255,17 @@ def units_from_text(
     turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
+
+    def prose(text: str) -> str:  # not inline code nor a tool's record (_CODE)
+        return fix_spacing(_FOOTNOTE_MARK.sub("", text), language)
+
     for i, (raw, role, date, section, title, bi) in enumerate(spans):
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
         flat = QUOTE_MARKS.sub("", raw)
         if "-\n" in flat or "- \n" in flat:
             flat = _WRAPPED_HYPHEN.sub("-", flat)
-        sent = _outside_code(" ".join(flat.split()), lambda t: fix_spacing(_FOOTNOTE_MARK.sub("", t), language))
+        sent = " ".join(flat.split())
+        sent = fix_outside(sent, _CODE, prose) if "`" in sent or "[" in sent else prose(sent)
         who, said = parse_speaker_line(sent) if cast else (None, sent)
         if who in cast:
             turn = (section, str(who), i)
@@ -396,19 +401,6 @@ _WRAPPED_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t>]*(?=[^\W\d_])")
 # Inline code (`&"hi"[0]`, `pip install -e .[dev]`) and a tool's record ("[✓ shell: Command: ...]")
 # say what they say: no footnote mark or tokenizer spacing is taken out of them.
 _CODE = re.compile(r"(`+)[^`]+?\1|\[[✓✗] [^\n]*\]$")
-
-
-def _outside_code(text: str, fix: Callable[[str], str]) -> str:
-    """``text`` with ``fix`` applied to everything but its inline code spans and a tool's record."""
-    if "`" not in text and "[" not in text:
-        return fix(text)
-    out: list[str] = []
-    pos = 0
-    for m in _CODE.finditer(text):
-        out += [fix(text[pos : m.start()]), m.group(0)]
-        pos = m.end()
-    out.append(fix(text[pos:]))
-    return "".join(out)
 
 
 # Markup and agent-session chrome are never summary sentences: a flattened heading or code fence, an
