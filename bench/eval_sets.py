@@ -52,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=Path, default=REPO.parent / "shared")
     ap.add_argument("--sets", default=",".join(SETS), help="comma-separated set names under <shared>/bench")
     ap.add_argument("--limit", type=int, default=40, help="only the first N documents of each set (0: all)")
+    ap.add_argument(
+        "--skip", type=int, default=0, help="leave out the first N documents of each set (120: those no fit looked at)"
+    )
     ap.add_argument("--half", type=int, choices=(0, 1), default=None, help="every other document (0 or 1)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes for the baselines")
     ap.add_argument("--workdir", type=Path, default=REPO / ".bench-out" / "eval")
@@ -72,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         if not (set_dir / "docs").is_dir():
             print(f"{name}: SKIPPED - {set_dir / 'docs'} not found")
             continue
+        if args.skip and sum(1 for p in (set_dir / "docs").iterdir() if p.is_file()) <= args.skip:
+            print(f"{name}: SKIPPED - it has no documents after the first {args.skip}")
+            continue
         out = args.workdir / name
         if out.exists():
             shutil.rmtree(out)  # a fresh tree: no incremental reuse, honest seconds per document
@@ -86,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             metrics_db=args.workdir / "metrics.duckdb",
             jobs=max(1, args.jobs),
             limit=args.limit or None,
+            skip=args.skip,
             half=args.half,
         )
         print(f"== {name}: {opts.docs_dir} vs {opts.refs_dir}", flush=True)

@@ -284,6 +284,21 @@ def test_half_splits_the_documents_into_two_disjoint_halves(tmp_path: Path) -> N
         collect(EvalOptions(docs_dir=docs, refs_dir=refs, half=2), [])
 
 
+def test_skip_leaves_out_the_first_documents(tmp_path: Path) -> None:
+    from batchsum.evaluate.runner import EvalOptions, Problem, collect
+
+    docs, refs = _numbered_set(
+        tmp_path, 5, "Document {i} talks about the harbor buoys and the tide. ", "Reference {i} about buoys."
+    )
+    problems: list[Problem] = []
+    opts = EvalOptions(docs_dir=docs, refs_dir=refs, out=tmp_path / "out", skip=2, limit=2)
+    assert [d.doc_id for d in collect(opts, problems)] == ["d2", "d3"]
+    assert not [p for p in problems if p.kind == "orphan_reference"]  # the skipped ones are not orphans
+    for bad in (-1, 5):
+        with pytest.raises(ConfigError, match="skip"):
+            collect(EvalOptions(docs_dir=docs, refs_dir=refs, skip=bad), [])
+
+
 def test_a_half_is_summarized_and_scored(tmp_path: Path) -> None:
     from batchsum.evaluate.runner import EvalOptions, evaluate
 

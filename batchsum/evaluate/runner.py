@@ -61,6 +61,7 @@ class EvalOptions:
     jobs: int = 1  # processes for the baselines
     cache: bool = True  # reuse cached baseline outputs (they are deterministic)
     limit: int | None = None  # only the first N documents (sorted by id), for quick runs
+    skip: int = 0  # leave out the first N documents (sorted by id): documents no tuning looked at
     half: int | None = None  # 0 or 1: every other document (sorted by id), for a tuning / held-out split
     encoding: str = "cl100k_base"
 
@@ -290,11 +291,17 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
         if opts.half not in (0, 1):
             raise ConfigError(f"half must be 0 or 1, not {opts.half}")
         ids = ids[opts.half :: 2]
+    if opts.skip < 0:
+        raise ConfigError(f"skip must be 0 or more, not {opts.skip}")
+    if opts.skip:
+        if opts.skip >= len(ids):
+            raise ConfigError(f"skip {opts.skip} leaves none of the {len(ids)} documents in {opts.docs_dir}")
+        ids = ids[opts.skip :]
     if opts.limit is not None:
         ids = ids[: opts.limit]
     refs = find_references(opts.refs_dir)
     matches, orphans = match_references(ids, refs)
-    if opts.limit is None and opts.half is None:
+    if opts.limit is None and opts.half is None and not opts.skip:
         for p in orphans:
             problems.append(Problem("orphan_reference", str(p), "reference without a document; not scored"))
     if not any(matches.values()):
@@ -381,7 +388,7 @@ def batchsum_summaries(
     failures: dict[str, str] = {}
     if not opts.tree:
         source = opts.docs_dir
-        subset = opts.limit is not None or opts.half is not None
+        subset = opts.limit is not None or opts.half is not None or bool(opts.skip)
         if subset:
             # The state folder is never walked, so the subset's links cannot be summarized twice.
             source = _mirror(readable, opts.out / STATE_DIR / "eval-subset")
