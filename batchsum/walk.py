@@ -573,6 +573,13 @@ def _app_file(relpath: str, text: str) -> str | None:
     return None
 
 
+# Bump when the same bytes would be read as another text (decoding, chat, subtitle and e-mail
+# rendering, type detection). A run re-reads every file read by another version and summarizes again
+# only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
+# for the files it reads as before.
+READER_VERSION = 1
+
+
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
     """Read, decode, render and classify one file. Raises InputError with a one-line reason.
 

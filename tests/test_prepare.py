@@ -10,9 +10,11 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.config import LLMConfig, RunConfig
+from batchsum.engine.changes import Known
 from batchsum.engine.prepare import prepare_file
+from batchsum.state import StateStore
 from batchsum.tokens import get_tokenizer
-from batchsum.walk import Problem, SourceRef
+from batchsum.walk import READER_VERSION, Problem, SourceRef
 from tests.fakeserver import FakeLLMServer
 
 MEETING = "".join(
@@ -44,8 +46,12 @@ def test_a_file_is_read_and_planned_unless_its_content_is_the_recorded_one(tmp_p
     assert meeting.plan.doc is meeting.doc and meeting.doc.tokens > 3000 and len(meeting.plan.nodes) > 1
     gone = prepare_file(by_name["gone.txt"], cfg, tokenizer)
     assert isinstance(gone.doc, Problem) and gone.plan is None and "gone.txt" in gone.doc.path
-    same = prepare_file(by_name["meeting.txt"], cfg, tokenizer, same_sha=meeting.doc.sha256)
+    same = prepare_file(by_name["meeting.txt"], cfg, tokenizer, Known(meeting.doc.sha256))
     assert same.plan is None and not isinstance(same.doc, Problem) and same.doc.sha256 == meeting.doc.sha256
+    # Read by another reader version: the same bytes count as touched only if they read as the same text.
+    assert prepare_file(by_name["meeting.txt"], cfg, tokenizer, Known(meeting.doc.sha256, "0" * 64)).plan
+    alike = Known(meeting.doc.sha256, meeting.doc.text_sha)
+    assert prepare_file(by_name["meeting.txt"], cfg, tokenizer, alike).plan is None
 
 
 def test_touched_files_of_an_llm_run_are_read_compared_and_not_sent_again(tmp_path: Path) -> None:
@@ -70,6 +76,89 @@ def test_touched_files_of_an_llm_run_are_read_compared_and_not_sent_again(tmp_pa
         assert again.exit_code == 0, again.output
         data = json.loads(again.stdout)
         assert data["run"]["files_unchanged"] == N_FILES and len(server.requests()) == calls
+
+
+def test_after_a_reader_upgrade_only_files_read_as_another_text_are_summarized_again(tmp_path: Path) -> None:
+    """An LLM-built folder gets a new reader's text for the files it reads differently, and reads the
+    rest once: entries as an older version left them are set up on disk, not patched in."""
+    _corpus(tmp_path / "in", N_FILES)
+    out = tmp_path / "out"
+    args = ["run", str(tmp_path / "in"), "--out", str(out), "--no-index", "--json", "--rpm", "0", "--tpm", "0"]
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True)
+        args += ["--base-url", server.base_url, "--model", "m"]
+        first = CliRunner().invoke(main, args)
+        assert first.exit_code == 0, first.output
+        store = StateStore(out / ".batchsum")
+        entries = store.load_manifest()
+        assert {e.reader for e in entries.values()} == {READER_VERSION} and all(e.text_sha for e in entries.values())
+        # notes.md was read as another text by the old reader; meeting.txt as this one; day0.txt before
+        # texts were recorded; the rest by this version.
+        read_as = {"notes.md": "0" * 64, "meeting.txt": entries["meeting.txt"].text_sha, "day0.txt": ""}
+        for rel, text_sha in read_as.items():
+            entries[rel].reader, entries[rel].text_sha = READER_VERSION - 1, text_sha
+            store.save_entry(entries[rel])
+        calls = len(server.requests())
+        again = CliRunner().invoke(main, args)
+        assert again.exit_code == 0, again.output
+        status = {f["relpath"]: f["status"] for f in json.loads(again.stdout)["files"]}
+        assert status["notes.md"] == "done"
+        assert {s for rel, s in status.items() if rel != "notes.md"} == {"unchanged"}
+        # The bytes here read as before, so notes.md's nodes have their old inputs: stored, not sent.
+        assert len(server.requests()) == calls
+        now = StateStore(out / ".batchsum").load_manifest()
+        assert {e.reader for e in now.values()} == {READER_VERSION}
+        assert now["day0.txt"].text_sha  # recorded now, for the next upgrade
+        third = CliRunner().invoke(main, args)  # nothing to read: the stat fast path again
+        assert json.loads(third.stdout)["run"]["files_unchanged"] == N_FILES
+
+
+def _slack_day(root: Path, ana: str) -> Path:
+    """A long Slack day file (several chunks) whose U1 is named ``ana`` by the export's users.json."""
+    users = [{"id": "U1", "name": "ana", "real_name": ana}, {"id": "U2", "name": "ben", "real_name": "Ben Okafor"}]
+    (root / "budget").mkdir(parents=True, exist_ok=True)
+    (root / "users.json").write_text(json.dumps(users))
+    day = root / "budget" / "2024-03-12.json"
+    if not day.exists():
+        topics = ["the Northwind quote", "the venue deposit", "the catering order", "the speaker travel"]
+        msgs = [
+            {
+                "type": "message",
+                "user": f"U{1 + i % 2}",
+                "ts": str(1710230000 + i),
+                "text": f"Item {i}: we should settle {topics[i % 4]} for site {i} by the March {1 + i % 28} review.",
+            }
+            for i in range(320)
+        ]
+        day.write_text(json.dumps(msgs))
+    return day
+
+
+def test_a_file_read_as_another_text_after_an_upgrade_is_summarized_from_it(tmp_path: Path) -> None:
+    """A new reader version's text reaches a file whose bytes did not change, and its recorded nodes
+    are not restored over it: the older version's entry is set up on disk as it would have left it."""
+    export, out = tmp_path / "export", tmp_path / "out"
+    _slack_day(export, "Ana Silva")
+    args = ["run", str(export), "--out", str(out), "--no-index", "--no-metrics", "--json"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    final = out / "budget/2024-03-12.json/summaries/L3/final.md"
+    assert "Ana Silva" in final.read_text() and len(list(final.parent.parent.glob("L1/*.md"))) > 1
+    _slack_day(export, "Ana Ferreira")  # the day file's bytes and stat stay as they were
+    again = json.loads(CliRunner().invoke(main, args).stdout)
+    # A new users.json alone renames nobody (docs/run.md).
+    assert {f["relpath"]: f["status"] for f in again["files"]}["budget/2024-03-12.json"] == "unchanged"
+    store = StateStore(out / ".batchsum")
+    entry = store.load_manifest()["budget/2024-03-12.json"]
+    entry.reader = READER_VERSION - 1  # summarized by the version before: read again, found another text
+    store.save_entry(entry)
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert {f["relpath"]: f["status"] for f in data["files"]}["budget/2024-03-12.json"] == "done"
+    assert any("read as another text" in w for w in data["warnings"])
+    text = final.read_text()
+    assert "Ana Ferreira" in text and "Ana Silva" not in text
+    assert StateStore(out / ".batchsum").load_manifest()["budget/2024-03-12.json"].reader == READER_VERSION
 
 
 def test_plan_previews_an_agent_session_as_the_run_summarizes_it(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 The cheap test comes first: a file whose size and mtime match its manifest entry, under the same
 configuration, with its tree intact, is unchanged without being read. Only the others are read; one
-whose content hash still matches was merely touched (see :func:`touched_sha`).
+whose content hash still matches was merely touched (see :func:`known_content`), and one read by
+another reader version is summarized again only when its text is now another.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from batchsum.backends.budget import FINAL_WORDS
 from batchsum.backends.identity import extractive_identity
 from batchsum.model import level_and_index_of
 from batchsum.state import ManifestEntry, node_key
-from batchsum.walk import Problem, SourceRef, discover
+from batchsum.walk import READER_VERSION, Problem, SourceRef, discover
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -175,7 +176,7 @@ def _in_scope(ref: SourceRef, scopes: dict[str, list[str]]) -> bool:
 
 
 def _stat_matches(ref: SourceRef, entry: ManifestEntry, sig: str) -> bool:
-    if entry.config_sig != sig:
+    if entry.config_sig != sig or entry.reader != READER_VERSION:
         return False
     try:
         st = os.stat(ref.fspath)
@@ -184,9 +185,26 @@ def _stat_matches(ref: SourceRef, entry: ManifestEntry, sig: str) -> bool:
     return entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns
 
 
-def touched_sha(entry: ManifestEntry | None, sig: str, out: Path) -> str | None:
-    """The recorded content hash a re-read file must still have to count as merely touched (its
-    stat changed, its settings and tree did not); None when it must be planned whatever it holds."""
+@dataclass(frozen=True)
+class Known:
+    """What a re-read file must still be to count as merely touched: the hash of its bytes and, when
+    another reader version read it, the hash of the text it was read as (None: no text recorded)."""
+
+    sha256: str
+    text_sha: str | None = None
+
+
+def known_content(entry: ManifestEntry | None, sig: str, out: Path) -> Known | None:
+    """What a re-read file must still be to count as merely touched (its stat or the reader changed,
+    its settings and tree did not); None when it must be planned whatever it holds.
+
+    A file another reader version read is summarized again only if its text is now another: an
+    upgrade costs an LLM-built folder one reading, not its summaries. An entry from before texts were
+    recorded is taken as read alike (its summaries are kept, its text recorded for the next upgrade)."""
     if entry is None or entry.config_sig != sig or entry.fallback_nodes:
         return None  # provisional nodes are redone, not kept
-    return entry.sha256 if tree_intact(str(out), entry) else None
+    if not tree_intact(str(out), entry):
+        return None
+    if entry.reader == READER_VERSION or not entry.text_sha:
+        return Known(entry.sha256)
+    return Known(entry.sha256, entry.text_sha)

@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 
 from batchsum.config import RunConfig
 from batchsum.digest_state import Final, final_of, index_view, period_id
-from batchsum.engine.changes import config_signature, touched_sha
+from batchsum.engine.changes import Known, config_signature, known_content
 from batchsum.engine.records import NodeResult, utc_now
 from batchsum.model import Document, SummaryOutput
 from batchsum.navigation import IndexRow, index_path, write_index
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.summary_files import write_node_file, write_tree
 from batchsum.tree import TreeNode, flush_to_disk, node_path, soft_delete_tree, summaries_dir
-from batchsum.walk import SourceRef
+from batchsum.walk import READER_VERSION, SourceRef
 
 if TYPE_CHECKING:
     from batchsum.planning import FilePlan  # a type only: planning loads the tokenizer's modules
@@ -124,9 +124,9 @@ class Committer:
         return self.writer.submit(self.commit_file, plan, results)
 
     # ------------------------------------------------------------------ reading
-    def same_sha(self, ref: SourceRef) -> str | None:
-        """The content hash meaning ``ref`` was only touched since its summaries were made, if any."""
-        return touched_sha(self.manifest.get(ref.relpath), self.sig, self.out)
+    def known(self, ref: SourceRef) -> Known | None:
+        """What ``ref`` must still be to count as only touched since its summaries were made, if anything."""
+        return known_content(self.manifest.get(ref.relpath), self.sig, self.out)
 
     def stored(self, key: str) -> SummaryOutput | None:
         """A node output recorded by an earlier run (resume, incremental reuse), or by this one."""
@@ -156,8 +156,9 @@ class Committer:
             self._pending.pop(key, None)
 
     def touched(self, entry: ManifestEntry, doc: Document) -> None:
-        """Remember a touched file's new stat so the next run skips reading it."""
+        """Remember a touched (or re-read) file's new stat and reading so the next run skips reading it."""
         entry.size, entry.mtime_ns = doc.size, doc.mtime_ns
+        entry.reader, entry.text_sha = READER_VERSION, doc.text_sha
         self.state.save_entry(entry)
 
     def commit_file(self, plan: FilePlan, results: list[NodeResult]) -> Committed:
@@ -197,6 +198,8 @@ class Committer:
             fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
             final_stat=_final_stat(self.out, rel) if plan.final_id is not None else [],
             language=doc.language,
+            reader=READER_VERSION,
+            text_sha=doc.text_sha,
         )
         self.state.save_entry(entry)
         self.manifest[rel] = entry

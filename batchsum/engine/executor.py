@@ -34,6 +34,7 @@ from batchsum.engine.nodes import NodeJob, heights
 from batchsum.errors import AbortRun, BatchsumError
 
 if TYPE_CHECKING:
+    from batchsum.engine.changes import Known
     from batchsum.engine.prepare import Prepared
     from batchsum.engine.records import NodeResult
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
@@ -74,8 +75,8 @@ class Note:
     message: str
 
 
-# A changed file to read and plan, and the content hash that means "only touched" (None: always plan).
-Work = tuple["SourceRef", "str | None"]
+# A changed file to read and plan, and what it must still be to count as only touched (None: always plan).
+Work = tuple["SourceRef", "Known | None"]
 
 
 class Executor(Protocol):

@@ -46,6 +46,7 @@ class Ledger:
     added: int = 0
     modified: int = 0
     planned: int = 0  # files read and planned this run
+    reread: int = 0  # of those, files unchanged but read as another text by a new reader version
     aborted: AbortRun | None = None
     digest_fallbacks: int = 0  # digests the fallback made instead of the configured LLM
     index_failed: bool = False

@@ -42,7 +42,7 @@ async def _prepared(
     """Each changed file read and planned: by the executor's workers when it offers, else here."""
     committer = driver.committer
     if isinstance(executor, ReadsAhead):
-        remote = executor.read_ahead([(ref, committer.same_sha(ref)) for ref in refs])
+        remote = executor.read_ahead([(ref, committer.known(ref)) for ref in refs])
         if remote is not None:
             async for pair in remote:
                 yield pair
@@ -50,7 +50,7 @@ async def _prepared(
     cfg = driver.cfg
     if not cfg.llm.enabled:
         for ref in refs:
-            yield ref, prepare_file(ref, cfg, driver.tokenizer(), committer.same_sha(ref))
+            yield ref, prepare_file(ref, cfg, driver.tokenizer(), committer.known(ref))
         return
     # Reading and tokenizing happen off the event loop so requests already scheduled keep flowing,
     # two files at a time: tiktoken releases the GIL, and with many requests in flight the pace at
@@ -58,7 +58,7 @@ async def _prepared(
     pending: deque[tuple[SourceRef, asyncio.Future[Prepared]]] = deque()
     try:
         for ref in refs:
-            work = asyncio.to_thread(prepare_file, ref, cfg, driver.tokenizer(), committer.same_sha(ref))
+            work = asyncio.to_thread(prepare_file, ref, cfg, driver.tokenizer(), committer.known(ref))
             pending.append((ref, asyncio.ensure_future(work)))
             if len(pending) >= LLM_FILES_AHEAD:
                 done, prepared = pending.popleft()
@@ -95,11 +95,17 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
         ledger.unchanged(entry, driver.cfg.out)
         return None
     ledger.planned += 1
+    same_bytes = entry is not None and entry.sha256 == doc.sha256
+    # A file read as another text (a new reader version) is summarized from it, never healed from its
+    # recorded nodes; an entry from before texts were recorded is taken as read alike.
+    same_text = entry is not None and entry.text_sha in ("", doc.text_sha)
+    if same_bytes and not same_text:
+        ledger.reread += 1
     if not doc.text or doc.text.isspace():  # not strip(): that copies the whole text
         ledger.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
         progress.event("file_empty", path=str(ref.path))
     if not plan.kept_whole:
-        if entry is not None and entry.sha256 == doc.sha256 and entry.config_sig == committer.sig:
+        if entry is not None and same_bytes and same_text and entry.config_sig == committer.sig:
             # Same source, same settings, a damaged tree: restore the recorded nodes, no new chain link.
             driver.heal[rel] = entry
             plan.depth, plan.parent_id = entry.depth, entry.parent_id

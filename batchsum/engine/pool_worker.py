@@ -29,6 +29,7 @@ from batchsum.tokens import DEFAULT_ENCODING, get_tokenizer  # noqa: E402
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
+    from batchsum.engine.changes import Known
     from batchsum.engine.prepare import Prepared
     from batchsum.engine.process_executor import Ahead
     from batchsum.model import SummaryOutput, SummaryRequest
@@ -76,11 +77,11 @@ def warm_up() -> None:
     """Nothing: submitted once per worker so the pool starts its processes before the work arrives."""
 
 
-def prepare(ref: SourceRef, same_sha: str | None) -> tuple[Prepared, Ahead | None]:
+def prepare(ref: SourceRef, known: Known | None) -> tuple[Prepared, Ahead | None]:
     """``prepare_file`` of one changed file, with this worker's tokenizer; for a file planned as one
     node, also that node's request and summary, computed ahead (one trip to a worker, not two)."""
     assert _cfg is not None and _tokenizer is not None and _backend is not None, "worker not initialized"
-    prepared = prepare_file(ref, _cfg, _tokenizer, same_sha)
+    prepared = prepare_file(ref, _cfg, _tokenizer, known)
     plan = prepared.plan
     if plan is None or len(plan.nodes) != 1 or plan.nodes[0].kind == "source":
         return prepared, None

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from batchsum.errors import InputError, NotASource
+from batchsum.hashing import sha256_text
 from batchsum.language import detect_language
 from batchsum.lazy import load
 from batchsum.planning import plan_file
@@ -23,6 +24,7 @@ EXTRAS = "batchsum.agent_transcript:run_extras"
 if TYPE_CHECKING:
     from batchsum.agent_transcript import RunExtras
     from batchsum.config import RunConfig
+    from batchsum.engine.changes import Known
     from batchsum.model import Document
     from batchsum.planning import FilePlan
     from batchsum.tokens import Tokenizer
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 @dataclass
 class Prepared:
     """A read file: its document (or the problem that kept it from being read) and its plan, which
-    is None when the content is the one the caller already has (``same_sha``)."""
+    is None when the content is the one the caller already has (``known``)."""
 
     doc: Document | Problem
     plan: FilePlan | None = None
@@ -77,10 +79,13 @@ def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
     return extras
 
 
-def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, same_sha: str | None = None) -> Prepared:
-    """Read ``ref`` and plan it, unless it cannot be read or its content hashes to ``same_sha``."""
+def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, known: Known | None = None) -> Prepared:
+    """Read ``ref`` and plan it, unless it cannot be read or is still what ``known`` says."""
     doc = read_source(ref, cfg)
-    if isinstance(doc, Problem) or (same_sha is not None and doc.sha256 == same_sha):
+    if isinstance(doc, Problem):
+        return Prepared(doc)
+    doc.text_sha = sha256_text(doc.text)
+    if known is not None and doc.sha256 == known.sha256 and known.text_sha in (None, doc.text_sha):
         return Prepared(doc)
     extras = extras_for(doc, cfg)
     if extras is not None and extras.text is not None:

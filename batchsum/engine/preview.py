@@ -17,7 +17,7 @@ from batchsum import remembered
 from batchsum.backends.budget import count_message_tokens
 from batchsum.backends.prompts import PromptSet
 from batchsum.digest_plan import PeriodPlan, plan_digests
-from batchsum.engine.changes import backend_identity, config_signature, diff, passed_over_note, touched_sha
+from batchsum.engine.changes import backend_identity, config_signature, diff, known_content, passed_over_note
 from batchsum.engine.nodes import heights, make_job
 from batchsum.engine.prepare import prepare_file
 from batchsum.engine.records import NodeResult
@@ -181,7 +181,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
         if sizer is None and cfg.llm.enabled:
             sizer = _PromptSizer(PromptSet.load(cfg.llm.prompts_dir), tokenizer)
         # As a run prepares it (agent sessions are planned from their digest), extras included.
-        prepared = prepare_file(ref, cfg, tokenizer, touched_sha(entry, sig, cfg.out))
+        prepared = prepare_file(ref, cfg, tokenizer, known_content(entry, sig, cfg.out))
         doc, plan = prepared.doc, prepared.plan
         if isinstance(doc, Problem):
             (summary.problems if doc.failure else summary.skipped).append(doc)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Sequence
 
     from batchsum.config import RunConfig
+    from batchsum.engine.changes import Known
     from batchsum.engine.executor import ExecutorFactory, Work
     from batchsum.engine.prepare import Prepared
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
@@ -99,26 +100,26 @@ class ProcessExecutor(LocalExecutor):
 
     async def _read_ahead(self, work: list[Work]) -> AsyncIterator[tuple[SourceRef, Prepared]]:
 
-        queue: deque[tuple[SourceRef, str | None, asyncio.Future[Any] | None]] = deque()
+        queue: deque[tuple[SourceRef, Known | None, asyncio.Future[Any] | None]] = deque()
         todo = iter(work)
         window = self.files_ahead or 1
         if self.wait_for_workers and self.pool is not None:
             await self._result(self.pool.wait_ready())
 
         def submit() -> None:
-            for ref, same_sha in todo:
+            for ref, known in todo:
                 fits = fits_worker(ref)
-                pending = self._submit("prepare", ref, same_sha) if fits else None
-                queue.append((ref, same_sha, pending))
+                pending = self._submit("prepare", ref, known) if fits else None
+                queue.append((ref, known, pending))
                 if len(queue) >= window or (self.deferred and not fits):
                     return
 
         submit()
         while queue:
-            ref, same_sha, pending = queue.popleft()
+            ref, known, pending = queue.popleft()
             result = await self._result(pending)
             if result is None:
-                prepared = prepare_file(ref, self.cfg, self._tokenizer(), same_sha)
+                prepared = prepare_file(ref, self.cfg, self._tokenizer(), known)
                 if self.deferred:
                     await self._start_pool()
             else:

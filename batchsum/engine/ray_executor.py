@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
 
     from batchsum.config import RunConfig
+    from batchsum.engine.changes import Known
     from batchsum.engine.executor import Driver, ExecutorFactory, Work
     from batchsum.index.embed import Embedder
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
@@ -114,12 +115,12 @@ class SummaryWorker:
             self.embedder = get_embedder(self.cfg)
         return self.embedder.embed([text])[0]
 
-    async def prepare(self, ref: SourceRef, same_sha: str | None) -> Prepared:
+    async def prepare(self, ref: SourceRef, known: Known | None) -> Prepared:
         """Read, tokenize and plan one changed file here (``prepare_file``); in a thread, so an LLM
         worker's requests keep flowing meanwhile."""
         import asyncio
 
-        return await asyncio.to_thread(prepare_file, ref, self.cfg, self.tokenizer, same_sha)
+        return await asyncio.to_thread(prepare_file, ref, self.cfg, self.tokenizer, known)
 
     async def pid(self) -> int:
         """The worker's process id (tests kill it)."""
@@ -322,20 +323,20 @@ class RayExecutor(LocalExecutor):
 
         from ray.exceptions import RayError
 
-        queue: deque[tuple[SourceRef, str | None, Any]] = deque()
+        queue: deque[tuple[SourceRef, Known | None, Any]] = deque()
         todo = iter(work)
 
         def submit() -> None:
-            for ref, same_sha in todo:
+            for ref, known in todo:
                 worker = self.workers[self._turn % len(self.workers)]
                 self._turn += 1
-                queue.append((ref, same_sha, worker.prepare.remote(ref, same_sha)))
+                queue.append((ref, known, worker.prepare.remote(ref, known)))
                 if len(queue) >= self.read_window:
                     return
 
         submit()
         while queue:
-            ref, same_sha, pending = queue.popleft()
+            ref, known, pending = queue.popleft()
             try:
                 prepared: Prepared | None = await pending
             except RayError as exc:
@@ -344,7 +345,7 @@ class RayExecutor(LocalExecutor):
             if prepared is None or isinstance(prepared.doc, Problem):
                 # Read again where the walk found it: a worker on another node may not see this
                 # corpus, and a file that is truly bad gets the driver's own message.
-                prepared = await asyncio.to_thread(prepare_file, ref, self.cfg, self._tokenizer(), same_sha)
+                prepared = await asyncio.to_thread(prepare_file, ref, self.cfg, self._tokenizer(), known)
             else:
                 self.prepared_remotely += 1
             submit()
