@@ -103,7 +103,9 @@ def _cue_pieces(raw_text: str) -> Iterator[list[str]]:
     """The non-blank lines of each blank-line-separated block, cut before each timing line of a block
     holding several (with its SRT number, if it has one); a header run straight into the cues loses
     only the lines before the first timing."""
-    for block in re.split(r"\n[ \t]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
+    # Any line that strips to nothing ends a block, non-breaking spaces too: kept inside one, it would run
+    # an empty cue's timing on into a NOTE block after it, whose comment would become the cue's text.
+    for block in re.split(r"\n[^\S\n]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
         lines = [ln.strip() for ln in block.split("\n") if ln.strip()]
         if not lines:
             continue

@@ -198,6 +198,20 @@ def test_a_line_said_twice_in_plain_subtitles_is_kept_twice(tmp_path: Path) -> N
     assert text == "No. No."
 
 
+# After an empty cue: a blank line, or a line of non-breaking spaces (blank to a reader, not a line end).
+@pytest.mark.parametrize("gap", ["\n\n", "\n\u00a0\n"])
+def test_a_note_after_an_empty_cue_stays_out_of_the_text(tmp_path: Path, gap: str) -> None:
+    vtt = (
+        "WEBVTT\n\n00:00:01.000 --> 00:00:02.000" + gap + "NOTE this is a comment\n\n"
+        "00:00:03.000 --> 00:00:04.000\nHello there.\n\n00:00:05.000 --> 00:00:06.000\nGoodbye now.\n"
+    )
+    path = tmp_path / "call.vtt"
+    path.write_text(vtt, encoding="utf-8")
+    text, _, _ = _read(path)
+    assert "NOTE" not in text and "comment" not in text
+    assert text.count("Hello there.") == 1 and text.count("Goodbye now.") == 1
+
+
 @pytest.mark.parametrize("ext", [".vtt", ".srt"])
 def test_subtitles_without_blank_lines_between_cues_keep_all_their_text(tmp_path: Path, ext: str) -> None:
     sep = "." if ext == ".vtt" else ","
