@@ -168,8 +168,9 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
 
 
 def _day_head_as_label(paragraph: str, language: str | None) -> str:
-    """A paragraph that opens with its journal's own day heading ("_May_ 17.--Last night ...") opens
-    with the label the others have ("**17 May.** Last night ..."): one month's days read alike."""
+    """A paragraph that opens with its journal's own day heading ("_May_ 17.--Last night ...", also after
+    a place: "[_Abbotsford_,] _May_ 16.--") opens with the label the others have ("**17 May.** Last
+    night ..."): one month's days read alike."""
     head = _DAY_HEAD.match(paragraph)
     if head is None:
         return paragraph
@@ -186,7 +187,10 @@ def entry_label(facts: FileFacts) -> str:
     return escape_text(title_for(facts.relpath)) + "."
 
 
-_DAY_HEAD = re.compile(_SAYS_DAY.pattern + r"\.--")  # a journal's own day heading, "_May_ 3.--"
+# A journal's own day heading, "_May_ 3.--", with the place its editor put in brackets before it or not
+# ("[_Abbotsford_,] _May_ 16.--", "[_Edinburgh_],[265] _May_ 11.--" with a note's mark): the place is left
+# out with the heading, whose label is all the others have.
+_DAY_HEAD = re.compile(r"(?:\[_[^\]\n]{1,60}\],?(?:\[\d+\])?\s+)?" + _SAYS_DAY.pattern + r"\.--")
 
 
 def _says_day(paragraph: str, facts: FileFacts) -> bool:

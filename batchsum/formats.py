@@ -103,7 +103,9 @@ def _cue_pieces(raw_text: str) -> Iterator[list[str]]:
     """The non-blank lines of each blank-line-separated block, cut before each timing line of a block
     holding several (with its SRT number, if it has one); a header run straight into the cues loses
     only the lines before the first timing."""
-    for block in re.split(r"\n[ \t]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
+    # Any line that strips to nothing ends a block, non-breaking spaces too: kept inside one, it would run
+    # an empty cue's timing on into a NOTE block after it, whose comment would become the cue's text.
+    for block in re.split(r"\n[^\S\n]*\n", raw_text.replace("\r\n", "\n").replace("\r", "\n")):
         lines = [ln.strip() for ln in block.split("\n") if ln.strip()]
         if not lines:
             continue
@@ -142,27 +144,35 @@ def _cue_blocks(raw_text: str) -> Iterator[list[str]]:
         yield held
 
 
-def _new_lines(text_lines: list[str], last_line: str, rolling: bool) -> tuple[list[str], str]:
-    """A cue's lines without those repeating the line before them, when captions roll (``rolling``, or
-    this cue opens with the previous cue's last line), and the cue's last line (tags left out)."""
-    plain = [" ".join(_TAG.sub("", ln).split()) for ln in text_lines]
-    new_last = next((p for p in reversed(plain) if p), last_line)
-    if not (rolling or (len(plain) > 1 and plain[0] == last_line)):
-        return text_lines, new_last
-    kept: list[str] = []
-    prev = last_line
-    for line, bare in zip(text_lines, plain, strict=True):
-        if bare and bare != prev:
-            kept.append(line)
-        prev = bare or prev
-    return kept, new_last
+def _plain(line: str) -> str:
+    """A cue line's words, tags and word timings left out."""
+    return " ".join(_TAG.sub("", line).split())
+
+
+def _new_lines(text_lines: list[str], before: list[str], rolling: bool) -> tuple[list[str], list[str]]:
+    """A cue's lines without the rolling overlap, and its lines with words (``before`` for the next cue).
+
+    The overlap is the previous cue's last line repeated as this cue's first line: left out when this
+    cue goes on past it (roll-up captions) or, in YouTube's captions (``rolling``), when the previous cue
+    brought that line in (under another line, or word by word with word timings) and this brief cue only
+    holds it. Any other repeat is a line said again (``No.`` / ``No.``, a chorus), and kept."""
+    said = [ln for ln in text_lines if _plain(ln)]
+    # A line with word timings of its own is being typed out, so said now: not carried.
+    if not said or not before or _plain(said[0]) != _plain(before[-1]) or _INLINE_TIMING.search(said[0]):
+        return text_lines, said or before
+    brought_in = len(before) > 1 or _INLINE_TIMING.search(before[-1]) is not None
+    if len(said) > 1 or (rolling and brought_in):
+        first = text_lines.index(said[0])
+        return text_lines[:first] + text_lines[first + 1 :], said
+    return text_lines, said
 
 
 def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     """Render WebVTT/SRT cues as ``Speaker: text`` lines, merging consecutive cues of one speaker.
 
     Rolling captions (YouTube's automatic ones, or a cue opening with the line the previous one ended
-    with) give each line once.
+    with) give each line once: the line a cue carries over from the previous one is left out, a line
+    said twice is kept twice (:func:`_new_lines`).
 
     A cue whose timing line is malformed or missing keeps its text (the timing is dropped); the
     number of such cues is appended to ``warnings``.
@@ -170,7 +180,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     turns: list[tuple[str | None, str]] = []
     malformed = 0
     rolling = _INLINE_TIMING.search(raw_text) is not None
-    last_line = ""  # the previous cue's last line of text
+    before: list[str] = []  # the previous cue's lines with words
     for lines in _cue_blocks(raw_text):
         timing = next((i for i, ln in enumerate(lines) if _TIMING_LIKE.search(ln)), None)
         if timing is None:
@@ -183,7 +193,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
                 malformed += 1
             # Lines before the timing are a cue number or identifier.
             text_lines = lines[timing + 1 :]
-        text_lines, last_line = _new_lines(text_lines, last_line, rolling)
+        text_lines, before = _new_lines(text_lines, before, rolling)
         if not text_lines:
             continue
         joined = " ".join(text_lines)

@@ -198,6 +198,52 @@ def test_a_line_said_twice_in_plain_subtitles_is_kept_twice(tmp_path: Path) -> N
     assert text == "No. No."
 
 
+# YouTube's cue: settings after the timing, a line of spaces after the text.
+_YT = "00:00:0{0}.000 --> 00:00:0{0}.900 align:start position:0%\n{1}\n \n\n"
+
+
+@pytest.mark.parametrize(
+    "cues",
+    [
+        # YouTube: "no no" typed out twice, each time carried into the next cue's first line.
+        _YT.format(0, "so<00:00:00.300><c> was it</c>")
+        + _YT.format(1, "so was it")
+        + _YT.format(2, "so was it\nno<00:00:02.300><c> no</c>")
+        + _YT.format(3, "no no")
+        + _YT.format(4, "no no\nno<00:00:04.300><c> no</c>")
+        + _YT.format(5, "no no")
+        + _YT.format(6, "no no\nthe<00:00:06.300><c> end</c>"),
+        # Captions with word timings elsewhere, then "no no" in two cues of their own.
+        _YT.format(0, "so<00:00:00.300><c> was it</c>") + _YT.format(1, "so was it") + "00:00:02.000 --> 00:00:02.900\n"
+        "no no\n\n00:00:03.000 --> 00:00:03.900\nno no\n\n00:00:04.000 --> 00:00:04.900\nthe end\n",
+        # Roll-up captions without word timings: the second cue carries "no no" over and says it again.
+        "00:00:00.000 --> 00:00:00.900\nso was it\nno no\n\n00:00:01.000 --> 00:00:01.900\nno no\nno no\n\n"
+        "00:00:02.000 --> 00:00:02.900\nno no\nthe end\n",
+    ],
+)
+def test_a_line_said_twice_in_rolling_captions_is_kept_twice(tmp_path: Path, cues: str) -> None:
+    path = tmp_path / "talk.vtt"
+    path.write_text("WEBVTT\n\n" + cues)
+    text, warnings, _ = _read(path)
+    assert text.count("no no") == 2  # said twice; the copies carried from cue to cue left out
+    assert text.count("so was it") == 1 and text.count("the end") == 1
+    assert warnings == []
+
+
+# After an empty cue: a blank line, or a line of non-breaking spaces (blank to a reader, not a line end).
+@pytest.mark.parametrize("gap", ["\n\n", "\n\u00a0\n"])
+def test_a_note_after_an_empty_cue_stays_out_of_the_text(tmp_path: Path, gap: str) -> None:
+    vtt = (
+        "WEBVTT\n\n00:00:01.000 --> 00:00:02.000" + gap + "NOTE this is a comment\n\n"
+        "00:00:03.000 --> 00:00:04.000\nHello there.\n\n00:00:05.000 --> 00:00:06.000\nGoodbye now.\n"
+    )
+    path = tmp_path / "call.vtt"
+    path.write_text(vtt, encoding="utf-8")
+    text, _, _ = _read(path)
+    assert "NOTE" not in text and "comment" not in text
+    assert text.count("Hello there.") == 1 and text.count("Goodbye now.") == 1
+
+
 @pytest.mark.parametrize("ext", [".vtt", ".srt"])
 def test_subtitles_without_blank_lines_between_cues_keep_all_their_text(tmp_path: Path, ext: str) -> None:
     sep = "." if ext == ".vtt" else ","

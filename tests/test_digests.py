@@ -468,12 +468,31 @@ def test_a_month_digest_names_the_day_of_each_paragraph_unless_it_does_already()
     ]
     assert digest_body(
         Period("month", "2026-05"), "_May_ 3.--We left Oslo. [_Bergen_,] _May_ 4.--Ingrid wrote from Bergen.", two, days
-    ) == ("**3 May.** We left Oslo.\n\n[_Bergen_,] _May_ 4.--Ingrid wrote from Bergen.")
+    ) == ("**3 May.** We left Oslo.\n\n**4 May.** Ingrid wrote from Bergen.")
     undated = [FileFacts("notes/stand*up.md", "k3", None, "", 9), FileFacts("notes/b.md", "k4", None, "", 9)]
     assert digest_body(Period("folder", "notes"), text, parts, undated).startswith("**stand\\*up.** We left")
     written = "In short, a calm voyage and good news from Bergen."  # an LLM's words: kept as written
     assert digest_body(Period("month", "2026-05"), written, parts, owners) == written
     assert digest_body(Period("year", "2026"), text, parts, owners) == text  # a year names its months itself
+
+
+def test_a_day_heading_after_a_place_becomes_the_same_label_as_the_other_days() -> None:
+    from batchsum.digest_pages import digest_body
+
+    parts = [
+        "_May_ 15.--We walked to the river. The water was high.",
+        "[_Abbotsford_,] _May_ 16.--We dined with the Fergusons. It rained.",
+        "[_Abbotsford, Saturday_,] _May_ 17.--Left for town. The roads were bad.",
+        "[_Edinburgh_],[265] _May_ 18.--Court all day. Home late.",  # the editor's note mark after the place
+    ]
+    owners = [FileFacts(f"j/2026-05-{d}.md", f"k{d}", f"2026-05-{d}", "", 9) for d in (15, 16, 17, 18)]
+    text = " ".join(parts)
+    paragraphs = digest_body(Period("month", "2026-05"), text, parts, owners).split("\n\n")
+    labels = [p.split("** ", 1)[0] + "**" for p in paragraphs]
+    assert labels == ["**15 May.**", "**16 May.**", "**17 May.**", "**18 May.**"]
+    for paragraph in paragraphs:
+        assert "_" not in paragraph and "[" not in paragraph and ".--" not in paragraph, paragraph
+    assert paragraphs[1].endswith("We dined with the Fergusons. It rained.")
 
 
 def test_a_digest_paragraph_reads_a_list_item_on_after_its_label_without_its_bullet() -> None:
