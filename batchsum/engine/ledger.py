@@ -61,6 +61,18 @@ class Ledger:
         if event is not None:
             self.progress.event(event, level="warning", **fields)
 
+    def say_reread(self) -> None:
+        """One notice for the unchanged files a new reader version read as another text, if any."""
+        n = self.reread
+        if n:
+            self.warn(
+                f"{n} unchanged file{'s' if n != 1 else ''} read as another text by this version of batchsum "
+                f"(a format it reads better now): summarized again",
+                "files_reread",
+                notice=True,
+                files=n,
+            )
+
     def skipped(self, problem: Problem, rel: str | None) -> None:
         """A file that could not be read (``rel`` None: not even found as a source), or that is no source
         (``problem.failure`` False, an export's metadata): counted as skipped, but only the first is a

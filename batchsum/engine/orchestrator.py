@@ -147,15 +147,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
             made = executed.digests
     finally:
         progress.stop()
-    if ledger.reread:
-        n = ledger.reread
-        ledger.warn(
-            f"{n} unchanged file{'s' if n != 1 else ''} read as another text by this version of batchsum "
-            f"(a format it reads better now): summarized again",
-            "files_reread",
-            notice=True,
-            files=n,
-        )
+    ledger.say_reread()
 
     # finish: flush, index, snapshot, records, metrics, old records, git
     wrote = bool(ledger.planned or committer.wrote)
