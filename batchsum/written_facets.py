@@ -196,7 +196,7 @@ _MAX_CANDIDATES = 100  # lines that may name a kind, read before a file is taken
 _WINDOW = 4000  # characters read from such a line: its heading and the list under it
 
 
-_ANY_MARKER = re.compile(r"^\s*[-*+]\s+(?:TODO|LATER|NOW|DOING|WAITING)\s", re.MULTILINE)
+_ANY_MARKER = re.compile(r"^[ \t]*[-*+][ \t]+(?:TODO|LATER|NOW|DOING|WAITING)\s", re.MULTILINE)
 
 
 def _owner(name: str, participants: Sequence[str]) -> str | None:

@@ -379,10 +379,11 @@ def test_control_characters_are_stripped_from_summaries_and_output(tmp_path: Pat
 
 
 # Runs of whitespace or dots that a backtracking regex crosses once per starting position (quadratic: a
-# 20 KB file of blank lines took minutes to classify). Each case finishes in well under a second now.
+# 20 KB file of blank lines took minutes to classify; a MULTILINE "^\s*" in the written-facets check took
+# over two minutes on 1 MB of newlines). Each case finishes in seconds now; quadratic, it takes hours.
 PATHOLOGICAL = {
-    "blank.md": "\n" * 200_000,
-    "blank_then_text.md": " \n" * 100_000 + "Then one line of text at the very end of the file.\n",
+    "blank.md": "\n" * 1_000_000,
+    "blank_then_text.md": " \n" * 500_000 + "Then one line of text at the very end of the file.\n",
     "leader.md": "Contents " + ". " * 60_000 + "5\n\n" + GOOD,
     "spaces.md": GOOD + " " * 100_000 + ",\n" + GOOD,
 }
