@@ -250,3 +250,68 @@ def test_hard_wrapped_prose_is_no_turn() -> None:
     assert sentences("The committee listed three points in its\nreport: the budget was cut and the hall closed.") == [
         "The committee listed three points in its report: the budget was cut and the hall closed."
     ]
+
+
+def test_a_snippet_is_one_list_item_without_its_marker() -> None:
+    """A meeting's notes are lists: "- We start the ISO audit (budget £18,000). - Pilot price quoted: ..."
+    had been one snippet, markers and all, and a numbered goal had run on into the next ("Hire a data
+    engineer. 4. Don't burn out.")."""
+    notes = "## Decisions\n- We start the ISO 27001 audit (budget £18,000).\n- Pilot price quoted: £9,500 per month."
+    assert make_snippet(notes, [["pilot"]])[0] == "Pilot price quoted: £9,500 per month."
+    assert make_snippet(notes, [["budget"]])[0] == "We start the ISO 27001 audit (budget £18,000)."
+    goals = "My goals:\n1. Ship the Team plan.\n2. Get the pilot signed.\n3. Hire a data engineer.\n4. Don't burn out."
+    assert make_snippet(goals, [["hire"]])[0] == "Hire a data engineer."
+    tasks = "- ☐ Kwame: profile the CSV export (FERN-412)\n- ☐ Tomasz: call the 2 churned customers"
+    assert make_snippet(tasks, [["export"]])[0] == "☐ Kwame: profile the CSV export (FERN-412)"
+    # One line of a summary that quotes a list: the numbers are no sentences.
+    inline = "Ship the Team plan. 2. Get the pilot signed. 3. Hire a data engineer."
+    assert make_snippet(inline, [["pilot"]])[0] == "Get the pilot signed. Hire a data engineer."
+
+
+def test_a_year_digest_snippet_stays_within_its_day() -> None:
+    """A year's digest runs a month's days on in one paragraph, each after its bold day label: the snippet
+    had read "Q4 churn 7.4% (11 of 148). 9 January. Sent it to Ines ...", three files' words."""
+    year = (
+        "# 2025\n\n**8 January.** Q4 churn 7.4% (11 of 148). **9 January.** Sent it to Ines and Marcus for"
+        " comments. **14 January.** Ines hated the Team plan name, but liked the sensor cap."
+    )
+    assert make_snippet(year, [["churn"]])[0] == "Q4 churn 7.4% (11 of 148)."
+    assert make_snippet(year, [["ine"]])[0] == "Sent it to Ines and Marcus for comments."
+    # Bold inside a sentence is no label: the sentence stays whole.
+    assert make_snippet("Six named **price** as the reason. Three said the export.", [["price"]])[0] == (
+        "Six named price as the reason. Three said the export."
+    )
+
+
+def test_italic_marks_are_not_shown() -> None:
+    """Markdown's and Project Gutenberg's italics ("_Woodstock_", "*The Overstory*") read as their words;
+    a word's own underscores and inline code stay."""
+    scott = "[_Abbotsford_,] _May_ 16.--I hear that _Woodstock_ is sold. _N.B._ Send it."
+    assert (
+        make_snippet(scott, [["woodstock"]])[0] == "[Abbotsford,] May 16.--I hear that Woodstock is sold. N.B. Send it."
+    )
+    rust = "Go into the _hello_cargo_ directory, open *src/main.rs* and call `assert_eq!` or `__init__`, not do_it."
+    assert make_snippet(rust, [["directori"]])[0] == (
+        "Go into the hello_cargo directory, open src/main.rs and call `assert_eq!` or `__init__`, not do_it."
+    )
+    assert make_snippet("Read *The Overstory* twice; 2 * 3 * 4 is 24.", [["overstori"]])[0] == (
+        "Read The Overstory twice; 2 * 3 * 4 is 24."
+    )
+
+
+def test_a_final_snippet_never_comes_from_its_extracted_facets() -> None:
+    """A final's "## Facets (extracted)" section is not its summary (it is not indexed either); the snippet
+    had been "Decisions" or "Entities: ISO, Thames Water" because the heading that marks the section was
+    removed before the section was cut off."""
+    from batchsum.index.snippets import node_body
+
+    final = (
+        "---\nid: m.md:summary:L3:final\nlevel: 3\n---\n\n# Flood alerts design review\nAttendees: Lucía, Priya\n"
+        "Alerts go out by e-mail first.\n\n## Facets (extracted)\n\n_Picked by rules from the text._\n\n"
+        "**Decisions**\n\n- Alerts by e-mail and push first.\n\n**Entities:** SMS, Thames Water\n\n"
+        "<!-- batchsum:links -->\nSource: [m.md](<../m.md>)\n"
+    )
+    body = node_body(final)
+    assert "Decisions" not in body and "Entities" not in body and "Picked" not in body, body
+    assert body == "Attendees: Lucía, Priya\nAlerts go out by e-mail first."
+    assert make_snippet(body, [["decis", "decid"]])[0] != "Decisions"

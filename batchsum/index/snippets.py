@@ -18,6 +18,7 @@ from batchsum.cleanup import fix_spacing
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
+from batchsum.note_syntax import fix_outside
 from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line
 
 SNIPPET_CHARS = 240
@@ -41,15 +42,33 @@ _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 # What Markdown shows as formatting: bold marks (a digest's "**3 May.**", "**stand\\_up.**") and escapes.
 _EMPHASIS = re.compile(r"\*\*")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
+# A bold label that opens a sentence opens another entry: a year's digest runs a month's days on in one
+# paragraph ("... (11 of 148). **9 January.** Sent it to Ines ..."), each day another file's words.
+_ENTRY_LABEL = re.compile(r"(?<=[.!?…\"'”’)\]]) +(?=\*\*[^*\n]{1,60}\*\* )")
+# Italics as Markdown (and Project Gutenberg's plain text) write them: "_Woodstock_", "*The Overstory*",
+# "_hello_cargo_" (a word's own underscores are no mark: "assert_eq", "__init__"); not in inline code.
+_ITALIC = re.compile(
+    r"(?<![\w\\])_([^\s_](?:[^\n]{0,200}?[^\s_\\])?)_(?!\w)|(?<![\w*\\])\*([^\s*](?:[^\n*]{0,200}?[^\s*\\])?)\*(?!\*)"
+)
+_CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")
+
+
+def _without_italics(text: str) -> str:
+    return _ITALIC.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
 
 
 def clean_text(text: str) -> str:
     """``text`` without front matter, HTML comments (the tree's link block and what follows it),
-    transcript markup, bold marks and Markdown escapes; runs of spaces collapsed, line breaks kept."""
+    transcript markup, bold and italic marks and Markdown escapes; runs of spaces collapsed, line breaks
+    kept. A bold label opening a sentence (a digest's "**9 January.**") opens a paragraph."""
     text = _FRONT_MATTER.sub("", text, count=1)
     text = strip_links(text)
     text = _COMMENT.sub(" ", text)
     text = _MARKUP.sub(" ", text)
+    if "**" in text:
+        text = _ENTRY_LABEL.sub("\n\n", text)
+    if "_" in text or "*" in text:
+        text = fix_outside(text, _CODE_SPAN, _without_italics) if "`" in text else _without_italics(text)
     if "*" in text or "\\" in text:
         text = _ESCAPE.sub(r"\1", _EMPHASIS.sub("", text))
     if "[" in text:
@@ -100,14 +119,32 @@ def markdown_window(text: str, start: int, end: int) -> str:
 
 
 def node_body(text: str) -> str:
-    """A node file's summary text for display: no front matter, links or extracted sections."""
-    return summary_only(clean_text(text)).strip("\n")
+    """A node file's summary text for display: no front matter, links or extracted sections (cut off before
+    :func:`clean_text`, which drops the headings that mark them)."""
+    return clean_text(summary_only(strip_links(text))).strip("\n")
 
 
 def sentences(text: str) -> list[str]:
     """The sentences of clean text, each on one line, without tokenizer spacing ("It 's", "word ,": how
     some transcripts are written)."""
     return [s for _, s in _sentences_by_paragraph(text)]
+
+
+# A list item's marker: "- ", "* ", "+ ", "• ", "3. ", "3) " (three digits at most: "1826. " is a year).
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?=\S)", re.M)
+_ITEM_NUMBER = re.compile(r"\d{1,3}[.)]")  # what is left of "3. Hire a data engineer." cut at its stop
+
+
+def _items(paragraph: str) -> list[str]:
+    """A paragraph cut before each list item, each without its marker (a rendered list shows a bullet, not
+    the "-" or "3." written; a task keeps its box, "☐ call the 2 churned customers")."""
+    marks = list(_LIST_ITEM.finditer(paragraph))
+    if not marks:
+        return [paragraph]
+    cuts = [m.start() for m in marks]
+    pieces = [paragraph[a:b] for a, b in zip([0, *cuts], [*cuts, len(paragraph)], strict=True)]
+    items = [_LIST_ITEM.sub("", piece, count=1) for piece in pieces]
+    return [item for item in items if item.strip()]
 
 
 def _turns(paragraph: str) -> list[str]:
@@ -129,16 +166,18 @@ def _sentences_by_paragraph(text: str, language: str | None = None) -> list[tupl
     """:func:`sentences` with the index of the paragraph each is in."""
     out: list[tuple[int, str]] = []
     # A conversation's turn is a paragraph of its own: a snippet goes on within one speaker's words.
+    # A list item is one too: "- Tyre pressure: 55 psi." does not run on into "- Lights stolen ...".
     blocks = [
         turn
         for paragraph in _PARAGRAPH.split(text)
         if email_headers(paragraph.split("\n")) is None  # an e-mail's From/To/Subject block: no answer
-        for turn in _turns(paragraph)
+        for item in _items(paragraph)
+        for turn in _turns(item)
     ]
     for i, paragraph in enumerate(blocks):
         for s in _SENTENCE.split(paragraph):
             s = " ".join(s.split()) if s else ""
-            if not s:
+            if not s or _ITEM_NUMBER.fullmatch(s):  # a list's "3." cut off its item on one line
                 continue
             if out and out[-1][0] == i and (_ends_with_abbreviation(out[-1][1]) or _goes_on(out[-1][1], s)):
                 # "... borrowed from Mr." | "Ballantyne the sum of £500"; "Eh !" | "mon Dieu"; "z." | "B. in".
