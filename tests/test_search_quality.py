@@ -315,3 +315,37 @@ def test_a_final_snippet_never_comes_from_its_extracted_facets() -> None:
     assert "Decisions" not in body and "Entities" not in body and "Picked" not in body, body
     assert body == "Attendees: Lucía, Priya\nAlerts go out by e-mail first."
     assert make_snippet(body, [["decis", "decid"]])[0] != "Decisions"
+
+
+def test_a_day_named_in_the_query_finds_its_entry(output: RunConfig) -> None:
+    """A journal's day is said by its file name, not its words: "1826-03-02" had found nothing of that day,
+    and "what happened on 2 March 1826?" the month's digest first (read as "March 1826")."""
+    from batchsum.periods import days_named, only_a_day, periods_named
+
+    assert days_named("what happened on 2 March 1826?") == ["1826-03-02"] == days_named("March 2nd, 1826")
+    assert days_named("1826-03-02") == ["1826-03-02"] == days_named("2. März 1826") == days_named("1826年3月2日")
+    assert days_named("what did I do on 14 February?") == ["--02-14"]  # that day of any year
+    assert days_named("Q4 churn 7.4% (11 of 148) at 12:30") == [] == days_named("March 1826")
+    assert periods_named("what happened on 2 March 1826?") == [] and periods_named("March 1826") == ["1826-03"]
+    assert only_a_day("2 March 1826") and not only_a_day("budget on 2 March 1826")
+
+    exact = search(output, "1826-03-02", k=3)
+    assert exact[0].source_path == "journal/1826-03-02.md" and exact[0].score == 1.0, exact
+    asked = search(output, "what happened on 2 March 1826?", k=3)
+    assert asked[0].source_path == "journal/1826-03-02.md", [h.source_path for h in asked]
+    assert search(output, "March 2", k=1)[0].source_path == "journal/1826-03-02.md"
+    # The filters still hold: a day's entry is a final, dated on that day.
+    assert all(h.source_path != "journal/1826-03-02.md" for h in search(output, "1826-03-02", k=3, level=1))
+    assert all(h.source_path != "journal/1826-03-02.md" for h in search(output, "1826-03-02", k=3, since="1826-04-01"))
+    # Chroma (--chroma-host) and search's own copy of the vectors find the same entries.
+    from batchsum.index.dense import ChromaVectors, open_dense
+    from batchsum.index.embed import get_embedder
+    from batchsum.index.lexical import LexFilter
+
+    emb = get_embedder(output)
+    for dense in (ChromaVectors(output, emb), open_dense(output, emb)):
+        assert sorted(dense.finals_on(["1826-03-02", "--05-15"], LexFilter())) == [
+            "journal/1826-03-02.md:summary:L3:final",
+            "journal/1826-05-15.md:summary:L3:final",
+        ]
+        assert dense.finals_on(["1826-03-02"], LexFilter(level="1")) == []
