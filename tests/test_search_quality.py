@@ -349,3 +349,39 @@ def test_a_day_named_in_the_query_finds_its_entry(output: RunConfig) -> None:
             "journal/1826-05-15.md:summary:L3:final",
         ]
         assert dense.finals_on(["1826-03-02"], LexFilter(level="1")) == []
+
+
+def test_what_a_markdown_page_never_shows_is_no_evidence(tmp_path: Path) -> None:
+    """A book's chapter ends with link reference definitions ("[references-and-borrowing]: ch04-02-references-
+    and-borrowing.html#references-and-borrowing"): indexed as words, they had made the lifetimes chapter the
+    best answer to "how does borrowing with references work?", and a word only a link's target holds found it."""
+    from batchsum.index.passages import visible_markdown
+
+    page = "See [the chapter][ch04] or [docs](https://x.org/a_(b)).<!-- note -->\n\n[ch04]: ch04.html#borrowing\n"
+    shown = visible_markdown(page)
+    assert len(shown) == len(page) and shown.count("\n") == page.count("\n")
+    assert shown.split() == ["See", "[the", "chapter]", "or", "[docs]", "."], shown
+
+    src = tmp_path / "src"
+    src.mkdir()
+    links = "".join(
+        f"[{slug}]: ch04-02-references-and-borrowing.html#{slug}\n"
+        for slug in ("references-and-borrowing", "mutable-borrowing", "dangling-references")
+    )
+    (src / "ch10-lifetimes.md").write_text(
+        "# Lifetimes\n\nEvery reference in Rust has a lifetime, the scope for which that reference is valid. Lifetime"
+        " annotations describe how the lifetimes of several references relate; the compiler checks them so that no"
+        " reference outlives the data it points to. Most of the time lifetimes are inferred, as types are.\n\n" + links,
+        encoding="utf-8",
+    )
+    (src / "ch04-borrowing.md").write_text(
+        "# Ownership at work\n\nA value has one owner at a time. We call the action of lending a value to a function"
+        " without giving up ownership borrowing, and the thing we lend is a reference to the value.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    cfg = RunConfig(paths=[], out=out)
+    assert search(cfg, "dangling", k=2) == []  # only a link's target says it
+    assert search(cfg, "how does borrowing with references work?", k=1)[0].source_path == "ch04-borrowing.md"
