@@ -297,6 +297,12 @@ def test_italic_marks_are_not_shown() -> None:
     assert make_snippet("Read *The Overstory* twice; 2 * 3 * 4 is 24.", [["overstori"]])[0] == (
         "Read The Overstory twice; 2 * 3 * 4 is 24."
     )
+    # A hard-wrapped book wraps a title onto the next line; a blank line ends any span.
+    wrapped = "It came out as _Woodstock, or the Cavalier; a Tale of the Year Sixteen\nHundred and Fifty-one_ at last."
+    assert make_snippet(wrapped, [["woodstock"]])[0] == (
+        "It came out as Woodstock, or the Cavalier; a Tale of the Year Sixteen Hundred and Fifty-one at last."
+    )
+    assert make_snippet("A _first\n\nsecond_ word.", [["word"]])[0] == "second_ word."
 
 
 def test_a_final_snippet_never_comes_from_its_extracted_facets() -> None:

@@ -47,8 +47,11 @@ _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
 _ENTRY_LABEL = re.compile(r"(?<=[.!?…\"'”’)\]]) +(?=\*\*[^*\n]{1,60}\*\* )")
 # Italics as Markdown (and Project Gutenberg's plain text) write them: "_Woodstock_", "*The Overstory*",
 # "_hello_cargo_" (a word's own underscores are no mark: "assert_eq", "__init__"); not in inline code.
+# An italic span may wrap onto the next line of its paragraph (a hard-wrapped book's title), never across a
+# blank line.
 _ITALIC = re.compile(
-    r"(?<![\w\\])_([^\s_](?:[^\n]{0,200}?[^\s_\\])?)_(?!\w)|(?<![\w*\\])\*([^\s*](?:[^\n*]{0,200}?[^\s*\\])?)\*(?!\*)"
+    r"(?<![\w\\])_([^\s_](?:(?:[^\n]|\n(?![ \t]*\n)){0,200}?[^\s_\\])?)_(?!\w)"
+    r"|(?<![\w*\\])\*([^\s*](?:(?:[^\n*]|\n(?![ \t]*\n)){0,200}?[^\s*\\])?)\*(?!\*)"
 )
 _CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")
 
