@@ -263,6 +263,12 @@ def test_a_snippet_is_one_list_item_without_its_marker() -> None:
     assert make_snippet(goals, [["hire"]])[0] == "Hire a data engineer."
     tasks = "- ☐ Kwame: profile the CSV export (FERN-412)\n- ☐ Tomasz: call the 2 churned customers"
     assert make_snippet(tasks, [["export"]])[0] == "☐ Kwame: profile the CSV export (FERN-412)"
+    # A page's "Attendees:" line lists names without a stop: it is no part of the next line's sentence.
+    notes = "Attendees: Priya, Ines, Marcus, Tomasz, Kwame\nQ4 churn 7.4% (11 of 148)."
+    assert make_snippet(notes, [["churn"]])[0] == "Q4 churn 7.4% (11 of 148)."
+    assert make_snippet(notes, [["kwame"]])[0] == "Attendees: Priya, Ines, Marcus, Tomasz, Kwame"
+    wrapped = "The committee met and those\npresent: agreed to cut\nthe budget."
+    assert make_snippet(wrapped, [["budget"]])[0] == "The committee met and those present: agreed to cut the budget."
     # One line of a summary that quotes a list: the numbers are no sentences.
     inline = "Ship the Team plan. 2. Get the pilot signed. 3. Hire a data engineer."
     assert make_snippet(inline, [["pilot"]])[0] == "Get the pilot signed. Hire a data engineer."

@@ -138,13 +138,24 @@ _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?=\S)", re.M)
 _ITEM_NUMBER = re.compile(r"\d{1,3}[.)]")  # what is left of "3. Hire a data engineer." cut at its stop
 
 
+# A line that labels a page of notes ("Attendees: Priya, Ines, Kwame"; :data:`batchsum.text` keeps the same
+# labels from being speakers): a list of names without a stop, no part of the next line's sentence. Only where
+# a line can start something (the paragraph's start, after a stop): a wrapped "... those\npresent: agreed" goes on.
+_PAGE_LABEL = re.compile(
+    r"(?:\A\s*|(?<=[.!?…]\n))[ \t]*(?:attendees|participants|present|absent|apologies|regrets|agenda)[ \t]*:[^\n]*\n",
+    re.I,
+)
+
+
 def _items(paragraph: str) -> list[str]:
     """A paragraph cut before each list item, each without its marker (a rendered list shows a bullet, not
-    the "-" or "3." written; a task keeps its box, "☐ call the 2 churned customers")."""
+    the "-" or "3." written; a task keeps its box, "☐ call the 2 churned customers"), and around a line
+    that labels the page ("Attendees: ...")."""
     marks = list(_LIST_ITEM.finditer(paragraph))
-    if not marks:
+    labels = [m.end() for m in _PAGE_LABEL.finditer(paragraph)] if ":" in paragraph else []
+    if not marks and not labels:
         return [paragraph]
-    cuts = [m.start() for m in marks]
+    cuts = sorted({m.start() for m in marks} | set(labels))
     pieces = [paragraph[a:b] for a, b in zip([0, *cuts], [*cuts, len(paragraph)], strict=True)]
     items = [_LIST_ITEM.sub("", piece, count=1) for piece in pieces]
     return [item for item in items if item.strip()]
