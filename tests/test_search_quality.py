@@ -325,7 +325,7 @@ def test_a_final_snippet_never_comes_from_its_extracted_facets() -> None:
     )
     body = node_body(final)
     assert "Decisions" not in body and "Entities" not in body and "Picked" not in body, body
-    assert body == "Attendees: Lucía, Priya\nAlerts go out by e-mail first."
+    assert body == "# Flood alerts design review\nAttendees: Lucía, Priya\nAlerts go out by e-mail first."
     assert make_snippet(body, [["decis", "decid"]])[0] != "Decisions"
 
 
@@ -397,3 +397,18 @@ def test_what_a_markdown_page_never_shows_is_no_evidence(tmp_path: Path) -> None
     cfg = RunConfig(paths=[], out=out)
     assert search(cfg, "dangling", k=2) == []  # only a link's target says it
     assert search(cfg, "how does borrowing with references work?", k=1)[0].source_path == "ch04-borrowing.md"
+
+
+def test_a_heading_is_the_snippet_only_when_it_alone_holds_the_words() -> None:
+    """A note found by its title ("# Sourdough notes" for "sourdough", a meeting titled "Thames Water contract
+    review") had shown a sentence without the query's words ("My starter is called Gerald.")."""
+    from batchsum.index.snippets import node_body
+
+    note = "# Sourdough notes\n\nMy starter is called Gerald. Feed him every morning."
+    assert make_snippet(note, [["sourdough"]]) == ("Sourdough notes", ["Sourdough"])
+    assert make_snippet(markdown_window(note, 0, len(note)), [["sourdough"]])[0] == "Sourdough notes"
+    assert make_snippet(note, [["gerald"]])[0].startswith("My starter is called Gerald.")  # a sentence holds it
+    final = "---\nlevel: 3\n---\n\n# Thames Water contract review\nAttendees: Priya, Ines\n"
+    assert make_snippet(node_body(final), [["thame"], ["water"]])[0] == "Thames Water contract review"
+    # A digest's title names its period, which the hit shows already: never its snippet.
+    assert make_snippet("# May 1826\n\n**3 May.** Lady Scott was ill.", [["1826"]])[0] == "3 May. Lady Scott was ill."

@@ -19,6 +19,7 @@ from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
 from batchsum.note_syntax import fix_outside
+from batchsum.periods import only_a_period
 from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line
 
 SNIPPET_CHARS = 240
@@ -60,10 +61,11 @@ def _without_italics(text: str) -> str:
     return _ITALIC.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
 
 
-def clean_text(text: str) -> str:
+def clean_text(text: str, *, headings: bool = False) -> str:
     """``text`` without front matter, HTML comments (the tree's link block and what follows it),
-    transcript markup, bold and italic marks and Markdown escapes; runs of spaces collapsed, line breaks
-    kept. A bold label opening a sentence (a digest's "**9 January.**") opens a paragraph."""
+    transcript markup, bold and italic marks, Markdown escapes and (unless ``headings``) headings; runs of
+    spaces collapsed, line breaks kept. A bold label opening a sentence (a digest's "**9 January.**") opens
+    a paragraph."""
     text = _FRONT_MATTER.sub("", text, count=1)
     text = strip_links(text)
     text = _COMMENT.sub(" ", text)
@@ -79,7 +81,7 @@ def clean_text(text: str) -> str:
     if "#" in text:
         # A page's title says what it is, not what it holds (a month's "# May 1826"); DialogSum's speaker
         # marks "#Person1#:" read as "Person1:".
-        text = _SPEAKER_MARK.sub(r"\1:", _HEADING.sub("", text))
+        text = _SPEAKER_MARK.sub(r"\1:", text if headings else _HEADING.sub("", text))
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
 
 
@@ -91,6 +93,7 @@ _LINE_BACK = 400  # characters a window may reach back to the start of the line 
 # Layout a rendered page shows as no sentence: a table row, a heading, an HTML tag.
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+.*$", re.M)  # a heading is no sentence (run on, it glues to one)
+_HEADING_MARK = re.compile(r"^[ \t]*#{1,6}[ \t]+|[ \t]+#+[ \t]*$")  # "## Notes ##" -> "Notes"
 # HTML's own elements only: "Vec<T>" and "Option<T>" are code, not tags.
 _TAG = re.compile(
     r"</?(?:a|span|div|img|br|hr|p|em|strong|b|i|u|code|pre|sup|sub|small|table|thead|tbody|tr|td|th|ul|ol|li|"
@@ -106,7 +109,8 @@ _FOOTNOTE = re.compile(r"(?<=\S)\[\d{1,4}\]|(?:(?<=\s)|^)\[\d{1,4}\][ \t]*", re.
 def markdown_window(text: str, start: int, end: int) -> str:
     """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
     :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
-    first, so its code goes too; table rows, headings and tags go. Line breaks stay."""
+    first, so its code goes too; table rows and tags go. Line breaks stay, and so do headings: no sentence
+    (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words."""
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
@@ -118,13 +122,13 @@ def markdown_window(text: str, start: int, end: int) -> str:
             window += "\n```"  # it ends inside one
     window = QUOTE_MARKS.sub("", markdown_as_text(window))  # an e-mail's quoted reply, a blockquote: "> >"
     window = _FENCE_LINE.sub("", window)
-    return _TAG.sub(" ", _HEADING.sub("", _TABLE_ROW.sub("", window)))
+    return _TAG.sub(" ", _TABLE_ROW.sub("", window))
 
 
 def node_body(text: str) -> str:
-    """A node file's summary text for display: no front matter, links or extracted sections (cut off before
-    :func:`clean_text`, which drops the headings that mark them)."""
-    return clean_text(summary_only(strip_links(text))).strip("\n")
+    """A node file's summary text for display: no front matter, links or extracted sections (cut off first:
+    headings mark them). Its own headings stay, for :func:`make_snippet` to fall back on."""
+    return clean_text(summary_only(strip_links(text)), headings=True).strip("\n")
 
 
 def sentences(text: str) -> list[str]:
@@ -296,7 +300,14 @@ def make_snippet(
 
     ``cut_start``, ``cut_end``: ``text`` is a window cut out of a longer text there, so its first (last)
     piece is likely part of a sentence and is used only when nothing else is there. A window that
-    reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer."""
+    reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer.
+
+    A heading is no sentence; but when no sentence holds a query word and a heading does (a note titled
+    "Sourdough notes" found for "sourdough"), the heading is the snippet: the reader sees why it matched."""
+    # A digest's page title names its period ("# May 1826"), which the hit shows already.
+    titles = (
+        [t for h in _HEADING.findall(text) if not only_a_period(t := _HEADING_MARK.sub("", h))] if "#" in text else []
+    )
     numbered = _sentences_by_paragraph(clean_text(text), language)
     if cut_start and len(numbered) > 1:
         numbered = numbered[1:]
@@ -308,10 +319,22 @@ def make_snippet(
     found = _matcher(groups, language)
     if weights is not None and len(weights) == len(groups):
         weigh = _weigher(groups, weights, language)
-        hits: list[float] = [weigh(found(s)) for s in parts]
+
+        def held(sentence: str) -> float:
+            return weigh(found(sentence))
     else:
-        hits = [len({w.lower() for w in found(s)}) for s in parts]
+
+        def held(sentence: str) -> float:
+            return len({w.lower() for w in found(sentence)})
+
+    hits = [held(s) for s in parts]
     best = max(range(len(parts)), key=lambda i: (hits[i], -i))
+    if hits[best] <= 0 and titles:
+        heads = [" ".join(clean_text(t).split()) for t in titles]
+        top = max(range(len(heads)), key=lambda i: (held(heads[i]), -i))
+        if held(heads[top]) > 0:
+            title = heads[top] if len(heads[top]) <= limit else _cut(heads[top], limit, found)
+            return title, sorted({w.lower(): w for w in found(title)}.values(), key=str.lower)
     chosen = parts[best]
     j = best + 1
     # More of the same paragraph only: a digest's next paragraph is another file's ("... out. 30IQTZ.").
