@@ -3,6 +3,7 @@ from the command line and the library, and a Chroma collection other tools can r
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -412,3 +413,44 @@ def test_a_heading_is_the_snippet_only_when_it_alone_holds_the_words() -> None:
     assert make_snippet(node_body(final), [["thame"], ["water"]])[0] == "Thames Water contract review"
     # A digest's title names its period, which the hit shows already: never its snippet.
     assert make_snippet("# May 1826\n\n**3 May.** Lady Scott was ill.", [["1826"]])[0] == "3 May. Lady Scott was ill."
+
+
+def test_an_agent_session_is_read_back_as_the_run_summarized_it(tmp_path: Path) -> None:
+    """A run summarizes an agent session from its digested tool results, and its nodes' spans point into
+    that text; search's snippets and ``batchsum index --rebuild`` had read the raw session instead: a snippet
+    from the wrong place ("(Current directory: /repo) bash-$") and other words indexed after a repair."""
+    import hashlib
+    import sqlite3
+
+    from batchsum.agent_transcript import digest_agent_transcript
+    from batchsum.sources import source_text
+
+    parts = ["### user\n\nThe build fails on main. Find out why and fix config/settings.toml."]
+    for i in range(9):
+        parts.append(f"### assistant\n\nChecking part {i} of the build.\n```\ncat config/part_{i}.toml\n```")
+        body = "\n".join(f"key_{i}_{k} = {k}" for k in range(50))
+        parts.append(f"### user\n\n{body}\n(Open file: n/a)\n(Current directory: /repo)\nbash-$")
+    parts.append("### assistant\n\nThe zanzibar target lacks its name key. I add name to settings.toml and rebuild.")
+    parts.append("### user\n\nmake: *** [build] Error 2\nerror: missing key 'name'\n(Current directory: /repo)\nbash-$")
+    session = "\n\n".join(parts) + "\n"
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "session.md").write_text(session, encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    cfg = RunConfig(paths=[], out=out)
+
+    sha = hashlib.sha256(session.encode()).hexdigest()
+    assert source_text(cfg.state_dir, "session.md", sha) == digest_agent_transcript(session).text
+    hits = search(cfg, "zanzibar target", k=1)
+    assert hits and "zanzibar" in hits[0].snippet, hits
+
+    def indexed() -> list[tuple[str, int, int]]:
+        with contextlib.closing(sqlite3.connect(out / ".batchsum" / "lexical-batchsum.sqlite3")) as db:
+            return sorted(db.execute("SELECT doc_id, units, total_len FROM lex_docs"))
+
+    by_run = indexed()
+    res = CliRunner().invoke(main, ["index", str(out), "--rebuild"])
+    assert res.exit_code == 0, res.output
+    assert indexed() == by_run  # a repair indexes what the run did
