@@ -411,6 +411,9 @@ def test_a_heading_is_the_snippet_only_when_it_alone_holds_the_words() -> None:
     assert make_snippet(note, [["gerald"]])[0].startswith("My starter is called Gerald.")  # a sentence holds it
     final = "---\nlevel: 3\n---\n\n# Thames Water contract review\nAttendees: Priya, Ines\n"
     assert make_snippet(node_body(final), [["thame"], ["water"]])[0] == "Thames Water contract review"
+    # A section's heading says less than any sentence: only a page's title stands in for one.
+    meeting = "## Decisions\n\n- Alerts by e-mail and push first."
+    assert make_snippet(meeting, [["decis", "decid"]])[0] == "Alerts by e-mail and push first."
     # A digest's title names its period, which the hit shows already: never its snippet.
     assert make_snippet("# May 1826\n\n**3 May.** Lady Scott was ill.", [["1826"]])[0] == "3 May. Lady Scott was ill."
 

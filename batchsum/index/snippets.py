@@ -94,6 +94,9 @@ _LINE_BACK = 400  # characters a window may reach back to the start of the line 
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+.*$", re.M)  # a heading is no sentence (run on, it glues to one)
 _HEADING_MARK = re.compile(r"^[ \t]*#{1,6}[ \t]+|[ \t]+#+[ \t]*$")  # "## Notes ##" -> "Notes"
+# A page's title (a first-level heading): what a note is about. A section's ("## Decisions") says less than
+# any sentence.
+_TITLE = re.compile(r"^[ \t]*#[ \t]+.*$", re.M)
 # HTML's own elements only: "Vec<T>" and "Option<T>" are code, not tags.
 _TAG = re.compile(
     r"</?(?:a|span|div|img|br|hr|p|em|strong|b|i|u|code|pre|sup|sub|small|table|thead|tbody|tr|td|th|ul|ol|li|"
@@ -302,11 +305,11 @@ def make_snippet(
     piece is likely part of a sentence and is used only when nothing else is there. A window that
     reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer.
 
-    A heading is no sentence; but when no sentence holds a query word and a heading does (a note titled
-    "Sourdough notes" found for "sourdough"), the heading is the snippet: the reader sees why it matched."""
+    A heading is no sentence; but when no sentence holds a query word and the page's title does (a note
+    titled "Sourdough notes" found for "sourdough"), the title is the snippet: the reader sees why it matched."""
     # A digest's page title names its period ("# May 1826"), which the hit shows already.
     titles = (
-        [t for h in _HEADING.findall(text) if not only_a_period(t := _HEADING_MARK.sub("", h))] if "#" in text else []
+        [t for h in _TITLE.findall(text) if not only_a_period(t := _HEADING_MARK.sub("", h))] if "#" in text else []
     )
     numbered = _sentences_by_paragraph(clean_text(text), language)
     if cut_start and len(numbered) > 1:
