@@ -190,13 +190,47 @@ _ISO_KEY = re.compile(r"(?<![\d-])(\d{4})-(\d{2})(?![\d-])")
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}\s*[年년]\s*\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]")
+# A day in words, in the languages of the month names: "15 May 1826", "15th of May", "15. Mai 1826",
+# "15 de mayo de 1826", "15 мая 1826", "1er mai"; "May 15, 1826", "February 14". Lowercased queries.
+_MONTH_WORD = "|".join(re.escape(w) for w in sorted(MONTH_WORDS, key=len, reverse=True))
+_ORDINAL = r"(?:st|nd|rd|th|er)?"
+_DAY_MONTH = re.compile(
+    rf"(?<![\w.,:-])(\d{{1,2}}){_ORDINAL}\.?\s+(?:of\s+|de\s+)?({_MONTH_WORD})(?!\w)\.?(?:,?\s+(?:de\s+)?(\d{{4}})(?!\w))?"
+)
+_MONTH_DAY = re.compile(rf"(?<!\w)({_MONTH_WORD})\.?\s+(\d{{1,2}}){_ORDINAL}(?![\w:.,]\d|\w)(?:,?\s+(\d{{4}})(?!\w))?")
+_ISO_DAY = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
+_CJK_DAY = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]")
+
+
+def days_named(query: str) -> list[str]:
+    """The days ``query`` names, as ISO dates (``1826-05-15``), or ``--05-15`` for a day named without its
+    year ("14 February": that day of any year): "1826-05-15", "15 May 1826", "May 15, 1826", "15. Mai
+    1826", "15 мая 1826", "1826年5月15日"."""
+    lowered = query.lower()
+    found = [(y, m, d) for y, m, d in _ISO_DAY.findall(lowered) + _CJK_DAY.findall(lowered)]
+    found += [(y, str(MONTH_WORDS[m]), d) for d, m, y in _DAY_MONTH.findall(lowered)]
+    found += [(y, str(MONTH_WORDS[m]), d) for m, d, y in _MONTH_DAY.findall(lowered)]
+    days = [f"{y or '-'}-{int(m):02d}-{int(d):02d}" for y, m, d in found if 1 <= int(m) <= 12 and 1 <= int(d) <= 31]
+    return list(dict.fromkeys(days))
+
+
+def _without_days(lowered: str) -> str:
+    """A lowercased query without the days it names."""
+    return _MONTH_DAY.sub(" ", _DAY_MONTH.sub(" ", _DAY.sub(" ", lowered)))
+
+
+def only_a_day(query: str) -> bool:
+    """Whether ``query`` is nothing but a day's name ("2025-02-14", "14 February 2025"): the entries of that
+    day are then the exact answer."""
+    return bool(days_named(query)) and not _WORD.findall(_without_days(query.lower()))
 
 
 def periods_named(query: str) -> list[str]:
     """The months (``1826-05``) and years (``1826``) ``query`` names: "May 1826", "März 2024", "1826-05",
     "в марте 2024", "2024年4月"; a year by itself ("in 1826", "1826年"), not as the year of a month ("May
-    1826" asks for the month). A day ("1826-05-15") names neither: its entry answers."""
-    lowered = _DAY.sub(" ", query.lower())
+    1826" asks for the month). A day ("1826-05-15", "15 May 1826") names neither: its entry answers
+    (:func:`days_named`)."""
+    lowered = _without_days(query.lower())
     words = _WORD.findall(lowered)
     keys = [f"{y}-{int(m):02d}" for y, m in _ISO_KEY.findall(lowered) + _CJK_MONTH.findall(lowered)]
     years = [w for w in words if re.fullmatch(r"\d{4}", w)]
@@ -211,7 +245,7 @@ def periods_named(query: str) -> list[str]:
 def only_a_period(query: str) -> bool:
     """Whether ``query`` is nothing but a period's name ("2024-03", "März 2024", "2024年4月"): its digest
     is then the exact answer."""
-    rest = _CJK_YEAR.sub(" ", _CJK_MONTH.sub(" ", _DAY.sub(" ", query.lower())))
+    rest = _CJK_YEAR.sub(" ", _CJK_MONTH.sub(" ", _without_days(query.lower())))
     words = _WORD.findall(rest)
     return bool(periods_named(query)) and all(w.isdigit() or w in MONTH_WORDS for w in words)
 

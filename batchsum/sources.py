@@ -12,10 +12,14 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from batchsum.errors import InputError
+from batchsum.lazy import load
 from batchsum.state import StateStore
 from batchsum.walk import SourceRef, read_document
 
 log = logging.getLogger(__name__)
+# An agent session's digest (compaction's extractors, ~20 ms of imports): loaded for the first one only.
+DIGEST = "batchsum.agent_transcript:digest_agent_transcript"
 
 
 def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None:
@@ -37,8 +41,21 @@ def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None
             log.debug("%s: source not used (%s)", path, exc)
             continue
         if doc.sha256 == sha256:  # hashed once, while it was read: a moved or edited source is not used
-            return doc.text
+            return _as_summarized(doc.text, doc.type_reason, entry.content_type)
     return None
+
+
+def _as_summarized(text: str, type_reason: str, content_type: str) -> str:
+    """``text`` as the run summarized it: an agent session (a conversation read as one) from its digested
+    tool results, as :func:`batchsum.engine.prepare.prepare_file` has it. Its nodes' spans point into that
+    text; the raw session had given search snippets from the wrong place and ``batchsum index --rebuild``
+    other words to index than the run."""
+    if content_type != "conversation" or not type_reason.removeprefix("--type; ").startswith("agent transcript"):
+        return text
+    try:
+        return str(load(DIGEST)(text).text)
+    except InputError:
+        return text  # read by the run as a plain conversation too
 
 
 def manifest_reader(state_dir: Path) -> Callable[[str, str | None], str | None]:

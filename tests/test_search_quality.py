@@ -3,6 +3,7 @@ from the command line and the library, and a Chroma collection other tools can r
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -250,3 +251,209 @@ def test_hard_wrapped_prose_is_no_turn() -> None:
     assert sentences("The committee listed three points in its\nreport: the budget was cut and the hall closed.") == [
         "The committee listed three points in its report: the budget was cut and the hall closed."
     ]
+
+
+def test_a_snippet_is_one_list_item_without_its_marker() -> None:
+    """A meeting's notes are lists: "- We start the ISO audit (budget £18,000). - Pilot price quoted: ..."
+    had been one snippet, markers and all, and a numbered goal had run on into the next ("Hire a data
+    engineer. 4. Don't burn out.")."""
+    notes = "## Decisions\n- We start the ISO 27001 audit (budget £18,000).\n- Pilot price quoted: £9,500 per month."
+    assert make_snippet(notes, [["pilot"]])[0] == "Pilot price quoted: £9,500 per month."
+    assert make_snippet(notes, [["budget"]])[0] == "We start the ISO 27001 audit (budget £18,000)."
+    goals = "My goals:\n1. Ship the Team plan.\n2. Get the pilot signed.\n3. Hire a data engineer.\n4. Don't burn out."
+    assert make_snippet(goals, [["hire"]])[0] == "Hire a data engineer."
+    tasks = "- ☐ Kwame: profile the CSV export (FERN-412)\n- ☐ Tomasz: call the 2 churned customers"
+    assert make_snippet(tasks, [["export"]])[0] == "☐ Kwame: profile the CSV export (FERN-412)"
+    # A page's "Attendees:" line lists names without a stop: it is no part of the next line's sentence.
+    notes = "Attendees: Priya, Ines, Marcus, Tomasz, Kwame\nQ4 churn 7.4% (11 of 148)."
+    assert make_snippet(notes, [["churn"]])[0] == "Q4 churn 7.4% (11 of 148)."
+    assert make_snippet(notes, [["kwame"]])[0] == "Attendees: Priya, Ines, Marcus, Tomasz, Kwame"
+    wrapped = "The committee met and those\npresent: agreed to cut\nthe budget."
+    assert make_snippet(wrapped, [["budget"]])[0] == "The committee met and those present: agreed to cut the budget."
+    # One line of a summary that quotes a list: the numbers are no sentences.
+    inline = "Ship the Team plan. 2. Get the pilot signed. 3. Hire a data engineer."
+    assert make_snippet(inline, [["pilot"]])[0] == "Get the pilot signed. Hire a data engineer."
+
+
+def test_a_year_digest_snippet_stays_within_its_day() -> None:
+    """A year's digest runs a month's days on in one paragraph, each after its bold day label: the snippet
+    had read "Q4 churn 7.4% (11 of 148). 9 January. Sent it to Ines ...", three files' words."""
+    year = (
+        "# 2025\n\n**8 January.** Q4 churn 7.4% (11 of 148). **9 January.** Sent it to Ines and Marcus for"
+        " comments. **14 January.** Ines hated the Team plan name, but liked the sensor cap."
+    )
+    assert make_snippet(year, [["churn"]])[0] == "Q4 churn 7.4% (11 of 148)."
+    assert make_snippet(year, [["ine"]])[0] == "Sent it to Ines and Marcus for comments."
+    # Bold inside a sentence is no label: the sentence stays whole.
+    assert make_snippet("Six named **price** as the reason. Three said the export.", [["price"]])[0] == (
+        "Six named price as the reason. Three said the export."
+    )
+
+
+def test_italic_marks_are_not_shown() -> None:
+    """Markdown's and Project Gutenberg's italics ("_Woodstock_", "*The Overstory*") read as their words;
+    a word's own underscores and inline code stay."""
+    scott = "[_Abbotsford_,] _May_ 16.--I hear that _Woodstock_ is sold. _N.B._ Send it."
+    assert (
+        make_snippet(scott, [["woodstock"]])[0] == "[Abbotsford,] May 16.--I hear that Woodstock is sold. N.B. Send it."
+    )
+    rust = "Go into the _hello_cargo_ directory, open *src/main.rs* and call `assert_eq!` or `__init__`, not do_it."
+    assert make_snippet(rust, [["directori"]])[0] == (
+        "Go into the hello_cargo directory, open src/main.rs and call `assert_eq!` or `__init__`, not do_it."
+    )
+    assert make_snippet("Read *The Overstory* twice; 2 * 3 * 4 is 24.", [["overstori"]])[0] == (
+        "Read The Overstory twice; 2 * 3 * 4 is 24."
+    )
+    # A hard-wrapped book wraps a title onto the next line; a blank line ends any span.
+    wrapped = "It came out as _Woodstock, or the Cavalier; a Tale of the Year Sixteen\nHundred and Fifty-one_ at last."
+    assert make_snippet(wrapped, [["woodstock"]])[0] == (
+        "It came out as Woodstock, or the Cavalier; a Tale of the Year Sixteen Hundred and Fifty-one at last."
+    )
+    assert make_snippet("A _first\n\nsecond_ word.", [["word"]])[0] == "second_ word."
+
+
+def test_a_final_snippet_never_comes_from_its_extracted_facets() -> None:
+    """A final's "## Facets (extracted)" section is not its summary (it is not indexed either); the snippet
+    had been "Decisions" or "Entities: ISO, Thames Water" because the heading that marks the section was
+    removed before the section was cut off."""
+    from batchsum.index.snippets import node_body
+
+    final = (
+        "---\nid: m.md:summary:L3:final\nlevel: 3\n---\n\n# Flood alerts design review\nAttendees: Lucía, Priya\n"
+        "Alerts go out by e-mail first.\n\n## Facets (extracted)\n\n_Picked by rules from the text._\n\n"
+        "**Decisions**\n\n- Alerts by e-mail and push first.\n\n**Entities:** SMS, Thames Water\n\n"
+        "<!-- batchsum:links -->\nSource: [m.md](<../m.md>)\n"
+    )
+    body = node_body(final)
+    assert "Decisions" not in body and "Entities" not in body and "Picked" not in body, body
+    assert body == "# Flood alerts design review\nAttendees: Lucía, Priya\nAlerts go out by e-mail first."
+    assert make_snippet(body, [["decis", "decid"]])[0] != "Decisions"
+
+
+def test_a_day_named_in_the_query_finds_its_entry(output: RunConfig) -> None:
+    """A journal's day is said by its file name, not its words: "1826-03-02" had found nothing of that day,
+    and "what happened on 2 March 1826?" the month's digest first (read as "March 1826")."""
+    from batchsum.periods import days_named, only_a_day, periods_named
+
+    assert days_named("what happened on 2 March 1826?") == ["1826-03-02"] == days_named("March 2nd, 1826")
+    assert days_named("1826-03-02") == ["1826-03-02"] == days_named("2. März 1826") == days_named("1826年3月2日")
+    assert days_named("what did I do on 14 February?") == ["--02-14"]  # that day of any year
+    assert days_named("Q4 churn 7.4% (11 of 148) at 12:30") == [] == days_named("March 1826")
+    assert periods_named("what happened on 2 March 1826?") == [] and periods_named("March 1826") == ["1826-03"]
+    assert only_a_day("2 March 1826") and not only_a_day("budget on 2 March 1826")
+
+    exact = search(output, "1826-03-02", k=3)
+    assert exact[0].source_path == "journal/1826-03-02.md" and exact[0].score == 1.0, exact
+    asked = search(output, "what happened on 2 March 1826?", k=3)
+    assert asked[0].source_path == "journal/1826-03-02.md", [h.source_path for h in asked]
+    assert search(output, "March 2", k=1)[0].source_path == "journal/1826-03-02.md"
+    # The filters still hold: a day's entry is a final, dated on that day.
+    assert all(h.source_path != "journal/1826-03-02.md" for h in search(output, "1826-03-02", k=3, level=1))
+    assert all(h.source_path != "journal/1826-03-02.md" for h in search(output, "1826-03-02", k=3, since="1826-04-01"))
+    # Chroma (--chroma-host) and search's own copy of the vectors find the same entries.
+    from batchsum.index.dense import ChromaVectors, open_dense
+    from batchsum.index.embed import get_embedder
+    from batchsum.index.lexical import LexFilter
+
+    emb = get_embedder(output)
+    for dense in (ChromaVectors(output, emb), open_dense(output, emb)):
+        assert sorted(dense.finals_on(["1826-03-02", "--05-15"], LexFilter())) == [
+            "journal/1826-03-02.md:summary:L3:final",
+            "journal/1826-05-15.md:summary:L3:final",
+        ]
+        assert dense.finals_on(["1826-03-02"], LexFilter(level="1")) == []
+
+
+def test_what_a_markdown_page_never_shows_is_no_evidence(tmp_path: Path) -> None:
+    """A book's chapter ends with link reference definitions ("[references-and-borrowing]: ch04-02-references-
+    and-borrowing.html#references-and-borrowing"): indexed as words, they had made the lifetimes chapter the
+    best answer to "how does borrowing with references work?", and a word only a link's target holds found it."""
+    from batchsum.index.passages import visible_markdown
+
+    page = "See [the chapter][ch04] or [docs](https://x.org/a_(b)).<!-- note -->\n\n[ch04]: ch04.html#borrowing\n"
+    shown = visible_markdown(page)
+    assert len(shown) == len(page) and shown.count("\n") == page.count("\n")
+    assert shown.split() == ["See", "[the", "chapter]", "or", "[docs]", "."], shown
+
+    src = tmp_path / "src"
+    src.mkdir()
+    links = "".join(
+        f"[{slug}]: ch04-02-references-and-borrowing.html#{slug}\n"
+        for slug in ("references-and-borrowing", "mutable-borrowing", "dangling-references")
+    )
+    (src / "ch10-lifetimes.md").write_text(
+        "# Lifetimes\n\nEvery reference in Rust has a lifetime, the scope for which that reference is valid. Lifetime"
+        " annotations describe how the lifetimes of several references relate; the compiler checks them so that no"
+        " reference outlives the data it points to. Most of the time lifetimes are inferred, as types are.\n\n" + links,
+        encoding="utf-8",
+    )
+    (src / "ch04-borrowing.md").write_text(
+        "# Ownership at work\n\nA value has one owner at a time. We call the action of lending a value to a function"
+        " without giving up ownership borrowing, and the thing we lend is a reference to the value.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    cfg = RunConfig(paths=[], out=out)
+    assert search(cfg, "dangling", k=2) == []  # only a link's target says it
+    assert search(cfg, "how does borrowing with references work?", k=1)[0].source_path == "ch04-borrowing.md"
+
+
+def test_a_heading_is_the_snippet_only_when_it_alone_holds_the_words() -> None:
+    """A note found by its title ("# Sourdough notes" for "sourdough", a meeting titled "Thames Water contract
+    review") had shown a sentence without the query's words ("My starter is called Gerald.")."""
+    from batchsum.index.snippets import node_body
+
+    note = "# Sourdough notes\n\nMy starter is called Gerald. Feed him every morning."
+    assert make_snippet(note, [["sourdough"]]) == ("Sourdough notes", ["Sourdough"])
+    assert make_snippet(markdown_window(note, 0, len(note)), [["sourdough"]])[0] == "Sourdough notes"
+    assert make_snippet(note, [["gerald"]])[0].startswith("My starter is called Gerald.")  # a sentence holds it
+    final = "---\nlevel: 3\n---\n\n# Thames Water contract review\nAttendees: Priya, Ines\n"
+    assert make_snippet(node_body(final), [["thame"], ["water"]])[0] == "Thames Water contract review"
+    # A section's heading says less than any sentence: only a page's title stands in for one.
+    meeting = "## Decisions\n\n- Alerts by e-mail and push first."
+    assert make_snippet(meeting, [["decis", "decid"]])[0] == "Alerts by e-mail and push first."
+    # A digest's title names its period, which the hit shows already: never its snippet.
+    assert make_snippet("# May 1826\n\n**3 May.** Lady Scott was ill.", [["1826"]])[0] == "3 May. Lady Scott was ill."
+
+
+def test_an_agent_session_is_read_back_as_the_run_summarized_it(tmp_path: Path) -> None:
+    """A run summarizes an agent session from its digested tool results, and its nodes' spans point into
+    that text; search's snippets and ``batchsum index --rebuild`` had read the raw session instead: a snippet
+    from the wrong place ("(Current directory: /repo) bash-$") and other words indexed after a repair."""
+    import hashlib
+    import sqlite3
+
+    from batchsum.agent_transcript import digest_agent_transcript
+    from batchsum.sources import source_text
+
+    parts = ["### user\n\nThe build fails on main. Find out why and fix config/settings.toml."]
+    for i in range(9):
+        parts.append(f"### assistant\n\nChecking part {i} of the build.\n```\ncat config/part_{i}.toml\n```")
+        body = "\n".join(f"key_{i}_{k} = {k}" for k in range(50))
+        parts.append(f"### user\n\n{body}\n(Open file: n/a)\n(Current directory: /repo)\nbash-$")
+    parts.append("### assistant\n\nThe zanzibar target lacks its name key. I add name to settings.toml and rebuild.")
+    parts.append("### user\n\nmake: *** [build] Error 2\nerror: missing key 'name'\n(Current directory: /repo)\nbash-$")
+    session = "\n\n".join(parts) + "\n"
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "session.md").write_text(session, encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    cfg = RunConfig(paths=[], out=out)
+
+    sha = hashlib.sha256(session.encode()).hexdigest()
+    assert source_text(cfg.state_dir, "session.md", sha) == digest_agent_transcript(session).text
+    hits = search(cfg, "zanzibar target", k=1)
+    assert hits and "zanzibar" in hits[0].snippet, hits
+
+    def indexed() -> list[tuple[str, int, int]]:
+        with contextlib.closing(sqlite3.connect(out / ".batchsum" / "lexical-batchsum.sqlite3")) as db:
+            return sorted(db.execute("SELECT doc_id, units, total_len FROM lex_docs"))
+
+    by_run = indexed()
+    res = CliRunner().invoke(main, ["index", str(out), "--rebuild"])
+    assert res.exit_code == 0, res.output
+    assert indexed() == by_run  # a repair indexes what the run did

@@ -39,6 +39,8 @@ class DenseIndex(Protocol):
 
     def rows(self, ids: list[str]) -> dict[str, NodeRow]: ...
 
+    def finals_on(self, days: list[str], filt: LexFilter) -> list[str]: ...
+
     def sources(self) -> list[str]: ...
 
     def close(self) -> None: ...
@@ -91,6 +93,13 @@ class LocalVectors:
         """The rows of these node ids."""
         try:
             return self.store.get_many(ids)
+        except sqlite3.Error as exc:
+            raise self._broken(exc) from None
+
+    def finals_on(self, days: list[str], filt: LexFilter) -> list[str]:
+        """The final nodes of the documents dated on one of ``days`` (:meth:`VectorStore.finals_on`)."""
+        try:
+            return self.store.finals_on(days, filt)
         except sqlite3.Error as exc:
             raise self._broken(exc) from None
 
@@ -174,6 +183,21 @@ class ChromaVectors:
             ts = meta.get("doc_ts") if meta.get("dated") else None
             out[rid] = NodeRow(str(meta.get("content_hash", "")), ts, np.asarray(emb, dtype=np.float32), meta)
         return out
+
+    def finals_on(self, days: list[str], filt: LexFilter) -> list[str]:
+        """The final nodes ``filt`` admits of the documents dated on one of ``days`` (``1826-05-15``, or
+        ``--05-15``: that day of any year)."""
+        if filt.level not in (None, "final", "3"):
+            return []
+        with chroma_errors(self.cfg):
+            res = self.col.get(where=_and([*self._where(filt), {"is_final": True}, {"dated": True}]),
+                               include=["metadatas"])  # fmt: skip
+        wanted = set(days)
+        return [
+            rid
+            for rid, md in zip(res["ids"], res["metadatas"] or [], strict=True)
+            if (day := str((md or {}).get("doc_date", ""))[:10]) in wanted or f"--{day[5:]}" in wanted
+        ]
 
     def sources(self) -> list[str]:
         """Source paths of the indexed documents."""

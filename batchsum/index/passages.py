@@ -121,10 +121,38 @@ class DocPassages:
     ranges: list[int] = field(default_factory=list)  # per unit, its (start, stop) in ``order``, flat
 
 
+# What a rendered Markdown page never shows: link reference definitions ("[references-and-borrowing]:
+# ch04-02-references-and-borrowing.html#references-and-borrowing", a book's chapter ends with dozens), the
+# target of an inline link or image ("(https://...)") and the label of a reference link ("[Chapter 4][ch04]"),
+# and HTML comments. The summarizer never reads them (batchsum.backends.noise.markdown_as_text), nor does a
+# snippet; as evidence they made the lifetimes chapter, whose last lines define links to "references and
+# borrowing", the best answer to "references and borrowing".
+MARKDOWN_EXTS = (".md", ".markdown")
+_LINK_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+[^\n]*$", re.M)
+_LINK_TARGET = re.compile(r"(?<=\])(?:\((?:[^()\s]|\([^()\s]*\))+(?:[ \t]+\"[^\"\n]*\")?\)|\[[^\[\]\n]+\])")
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def visible_markdown(text: str) -> str:
+    """``text`` with what its rendered page never shows blanked out, character for character (line breaks
+    kept), so an offset into it is still one into ``text``."""
+    if "[" in text:
+        text = _LINK_TARGET.sub(_blank, _LINK_DEF.sub(_blank, text))
+    if "<!--" in text:
+        text = _HTML_COMMENT.sub(_blank, text)
+    return text
+
+
 def doc_passages(nodes: Sequence[IndexNode], source: str | None) -> DocPassages:
-    """The passages of a document's source (None: not available) and of its nodes' summaries; windows
-    holding no index term are left out."""
+    """The passages of a document's source (None: not available; a Markdown file's as its page shows it,
+    :func:`visible_markdown`) and of its nodes' summaries; windows holding no index term are left out."""
     doc = DocPassages(doc_language(nodes), node_spans(nodes, len(source)) if source is not None else {})
+    if source is not None and nodes and str(nodes[0].doc_id).lower().endswith(MARKDOWN_EXTS):
+        source = visible_markdown(source)
     for owner, text in [(None, source), *((n.id, n.body) for n in nodes)]:
         if text is None:
             continue

@@ -57,8 +57,10 @@ from batchsum.periods import (
     DIGESTS_DIR,
     DIGESTS_DIR_ALT,
     Period,
+    days_named,
     digest_folder,
     folder_of,
+    only_a_day,
     only_a_period,
     periods_named,
 )
@@ -535,6 +537,11 @@ def _named_digests(query: str, filt: LexFilter) -> list[str]:
     ]
 
 
+def _named_days(query: str, filt: LexFilter) -> list[str]:
+    """The days ``query`` names (:func:`~batchsum.periods.days_named`) when the filters admit finals."""
+    return days_named(query) if filt.level in (None, "final", "3") else []
+
+
 def _of_period(md: dict[str, Any], span: str) -> bool:
     """Whether a candidate entry is dated within the period ``span`` (``1826-05``, ``1826``)."""
     return str(md.get("doc_date") or "").startswith(span)
@@ -579,7 +586,11 @@ def _search(
     dense_docs = {doc_id_of(i) for i in cands}
     lex = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
     asked = _named_digests(q, filt)
-    ids = list(dict.fromkeys([*cands, *lex.candidates, *asked]))
+    # A day the query names ("2025-02-14", "what happened on 15 May 1826?") asks for its entries: nothing but
+    # their date (a file name, a front matter) may say it, so they are candidates whatever their words.
+    days = _named_days(q, filt)
+    on_day = set(dense.finals_on(days, filt)) if days else set()
+    ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *sorted(on_day)]))
     if not ids:
         return []
 
@@ -620,6 +631,10 @@ def _search(
     if named:
         # A query that is only the period's name ("2024-03") asks for exactly that digest.
         relevance[named] = 1.0 if only_a_period(q) else np.maximum(relevance[named], float(relevance.max()))
+    dated = np.array([i in on_day for i in ids], dtype=bool)
+    if dated.any():
+        # As relevant as the best candidate (1.0 when the query is nothing but the day, "2025-02-14").
+        relevance[dated] = 1.0 if only_a_day(q) else np.maximum(relevance[dated], float(relevance.max()))
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
@@ -629,9 +644,13 @@ def _search(
     if not len(keep):
         return []
     ids = [ids[i] for i in keep]
-    matrix, cosine, relevance, rec, final, ranked, coverage = _rows(keep, matrix, cosine, relevance, rec, final,
-                                                                   ranked, coverage)  # fmt: skip
+    matrix, cosine, relevance, rec, final, ranked, coverage, dated = _rows(keep, matrix, cosine, relevance, rec, final,
+                                                                          ranked, coverage, dated)  # fmt: skip
     ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
+    if dated.any():
+        # The named day's entries lead, in their own order, above every other candidate and digest.
+        top = float(ranked.max())
+        ranked = np.where(dated, top + 1e-3 + 1e-4 * ranked / max(top, 1e-9), ranked).astype(np.float32)
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.

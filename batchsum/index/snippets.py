@@ -18,6 +18,8 @@ from batchsum.cleanup import fix_spacing
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
+from batchsum.note_syntax import fix_outside
+from batchsum.periods import only_a_period
 from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line
 
 SNIPPET_CHARS = 240
@@ -41,15 +43,37 @@ _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 # What Markdown shows as formatting: bold marks (a digest's "**3 May.**", "**stand\\_up.**") and escapes.
 _EMPHASIS = re.compile(r"\*\*")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
+# A bold label that opens a sentence opens another entry: a year's digest runs a month's days on in one
+# paragraph ("... (11 of 148). **9 January.** Sent it to Ines ..."), each day another file's words.
+_ENTRY_LABEL = re.compile(r"(?<=[.!?…\"'”’)\]]) +(?=\*\*[^*\n]{1,60}\*\* )")
+# Italics as Markdown (and Project Gutenberg's plain text) write them: "_Woodstock_", "*The Overstory*",
+# "_hello_cargo_" (a word's own underscores are no mark: "assert_eq", "__init__"); not in inline code.
+# An italic span may wrap onto the next line of its paragraph (a hard-wrapped book's title), never across a
+# blank line.
+_ITALIC = re.compile(
+    r"(?<![\w\\])_([^\s_](?:(?:[^\n]|\n(?![ \t]*\n)){0,200}?[^\s_\\])?)_(?!\w)"
+    r"|(?<![\w*\\])\*([^\s*](?:(?:[^\n*]|\n(?![ \t]*\n)){0,200}?[^\s*\\])?)\*(?!\*)"
+)
+_CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")
 
 
-def clean_text(text: str) -> str:
+def _without_italics(text: str) -> str:
+    return _ITALIC.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
+
+
+def clean_text(text: str, *, headings: bool = False) -> str:
     """``text`` without front matter, HTML comments (the tree's link block and what follows it),
-    transcript markup, bold marks and Markdown escapes; runs of spaces collapsed, line breaks kept."""
+    transcript markup, bold and italic marks, Markdown escapes and (unless ``headings``) headings; runs of
+    spaces collapsed, line breaks kept. A bold label opening a sentence (a digest's "**9 January.**") opens
+    a paragraph."""
     text = _FRONT_MATTER.sub("", text, count=1)
     text = strip_links(text)
     text = _COMMENT.sub(" ", text)
     text = _MARKUP.sub(" ", text)
+    if "**" in text:
+        text = _ENTRY_LABEL.sub("\n\n", text)
+    if "_" in text or "*" in text:
+        text = fix_outside(text, _CODE_SPAN, _without_italics) if "`" in text else _without_italics(text)
     if "*" in text or "\\" in text:
         text = _ESCAPE.sub(r"\1", _EMPHASIS.sub("", text))
     if "[" in text:
@@ -57,7 +81,7 @@ def clean_text(text: str) -> str:
     if "#" in text:
         # A page's title says what it is, not what it holds (a month's "# May 1826"); DialogSum's speaker
         # marks "#Person1#:" read as "Person1:".
-        text = _SPEAKER_MARK.sub(r"\1:", _HEADING.sub("", text))
+        text = _SPEAKER_MARK.sub(r"\1:", text if headings else _HEADING.sub("", text))
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
 
 
@@ -69,6 +93,10 @@ _LINE_BACK = 400  # characters a window may reach back to the start of the line 
 # Layout a rendered page shows as no sentence: a table row, a heading, an HTML tag.
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+.*$", re.M)  # a heading is no sentence (run on, it glues to one)
+_HEADING_MARK = re.compile(r"^[ \t]*#{1,6}[ \t]+|[ \t]+#+[ \t]*$")  # "## Notes ##" -> "Notes"
+# A page's title (a first-level heading): what a note is about. A section's ("## Decisions") says less than
+# any sentence.
+_TITLE = re.compile(r"^[ \t]*#[ \t]+.*$", re.M)
 # HTML's own elements only: "Vec<T>" and "Option<T>" are code, not tags.
 _TAG = re.compile(
     r"</?(?:a|span|div|img|br|hr|p|em|strong|b|i|u|code|pre|sup|sub|small|table|thead|tbody|tr|td|th|ul|ol|li|"
@@ -84,7 +112,8 @@ _FOOTNOTE = re.compile(r"(?<=\S)\[\d{1,4}\]|(?:(?<=\s)|^)\[\d{1,4}\][ \t]*", re.
 def markdown_window(text: str, start: int, end: int) -> str:
     """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
     :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
-    first, so its code goes too; table rows, headings and tags go. Line breaks stay."""
+    first, so its code goes too; table rows and tags go. Line breaks stay, and so do headings: no sentence
+    (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words."""
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
@@ -96,18 +125,47 @@ def markdown_window(text: str, start: int, end: int) -> str:
             window += "\n```"  # it ends inside one
     window = QUOTE_MARKS.sub("", markdown_as_text(window))  # an e-mail's quoted reply, a blockquote: "> >"
     window = _FENCE_LINE.sub("", window)
-    return _TAG.sub(" ", _HEADING.sub("", _TABLE_ROW.sub("", window)))
+    return _TAG.sub(" ", _TABLE_ROW.sub("", window))
 
 
 def node_body(text: str) -> str:
-    """A node file's summary text for display: no front matter, links or extracted sections."""
-    return summary_only(clean_text(text)).strip("\n")
+    """A node file's summary text for display: no front matter, links or extracted sections (cut off first:
+    headings mark them). Its own headings stay, for :func:`make_snippet` to fall back on."""
+    return clean_text(summary_only(strip_links(text)), headings=True).strip("\n")
 
 
 def sentences(text: str) -> list[str]:
     """The sentences of clean text, each on one line, without tokenizer spacing ("It 's", "word ,": how
     some transcripts are written)."""
     return [s for _, s in _sentences_by_paragraph(text)]
+
+
+# A list item's marker: "- ", "* ", "+ ", "• ", "3. ", "3) " (three digits at most: "1826. " is a year).
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?=\S)", re.M)
+_ITEM_NUMBER = re.compile(r"\d{1,3}[.)]")  # what is left of "3. Hire a data engineer." cut at its stop
+
+
+# A line that labels a page of notes ("Attendees: Priya, Ines, Kwame"; :data:`batchsum.text` keeps the same
+# labels from being speakers): a list of names without a stop, no part of the next line's sentence. Only where
+# a line can start something (the paragraph's start, after a stop): a wrapped "... those\npresent: agreed" goes on.
+_PAGE_LABEL = re.compile(
+    r"(?:\A\s*|(?<=[.!?…]\n))[ \t]*(?:attendees|participants|present|absent|apologies|regrets|agenda)[ \t]*:[^\n]*\n",
+    re.I,
+)
+
+
+def _items(paragraph: str) -> list[str]:
+    """A paragraph cut before each list item, each without its marker (a rendered list shows a bullet, not
+    the "-" or "3." written; a task keeps its box, "☐ call the 2 churned customers"), and around a line
+    that labels the page ("Attendees: ...")."""
+    marks = list(_LIST_ITEM.finditer(paragraph))
+    labels = [m.end() for m in _PAGE_LABEL.finditer(paragraph)] if ":" in paragraph else []
+    if not marks and not labels:
+        return [paragraph]
+    cuts = sorted({m.start() for m in marks} | set(labels))
+    pieces = [paragraph[a:b] for a, b in zip([0, *cuts], [*cuts, len(paragraph)], strict=True)]
+    items = [_LIST_ITEM.sub("", piece, count=1) for piece in pieces]
+    return [item for item in items if item.strip()]
 
 
 def _turns(paragraph: str) -> list[str]:
@@ -129,16 +187,18 @@ def _sentences_by_paragraph(text: str, language: str | None = None) -> list[tupl
     """:func:`sentences` with the index of the paragraph each is in."""
     out: list[tuple[int, str]] = []
     # A conversation's turn is a paragraph of its own: a snippet goes on within one speaker's words.
+    # A list item is one too: "- Tyre pressure: 55 psi." does not run on into "- Lights stolen ...".
     blocks = [
         turn
         for paragraph in _PARAGRAPH.split(text)
         if email_headers(paragraph.split("\n")) is None  # an e-mail's From/To/Subject block: no answer
-        for turn in _turns(paragraph)
+        for item in _items(paragraph)
+        for turn in _turns(item)
     ]
     for i, paragraph in enumerate(blocks):
         for s in _SENTENCE.split(paragraph):
             s = " ".join(s.split()) if s else ""
-            if not s:
+            if not s or _ITEM_NUMBER.fullmatch(s):  # a list's "3." cut off its item on one line
                 continue
             if out and out[-1][0] == i and (_ends_with_abbreviation(out[-1][1]) or _goes_on(out[-1][1], s)):
                 # "... borrowed from Mr." | "Ballantyne the sum of £500"; "Eh !" | "mon Dieu"; "z." | "B. in".
@@ -243,7 +303,14 @@ def make_snippet(
 
     ``cut_start``, ``cut_end``: ``text`` is a window cut out of a longer text there, so its first (last)
     piece is likely part of a sentence and is used only when nothing else is there. A window that
-    reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer."""
+    reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer.
+
+    A heading is no sentence; but when no sentence holds a query word and the page's title does (a note
+    titled "Sourdough notes" found for "sourdough"), the title is the snippet: the reader sees why it matched."""
+    # A digest's page title names its period ("# May 1826"), which the hit shows already.
+    titles = (
+        [t for h in _TITLE.findall(text) if not only_a_period(t := _HEADING_MARK.sub("", h))] if "#" in text else []
+    )
     numbered = _sentences_by_paragraph(clean_text(text), language)
     if cut_start and len(numbered) > 1:
         numbered = numbered[1:]
@@ -255,10 +322,22 @@ def make_snippet(
     found = _matcher(groups, language)
     if weights is not None and len(weights) == len(groups):
         weigh = _weigher(groups, weights, language)
-        hits: list[float] = [weigh(found(s)) for s in parts]
+
+        def held(sentence: str) -> float:
+            return weigh(found(sentence))
     else:
-        hits = [len({w.lower() for w in found(s)}) for s in parts]
+
+        def held(sentence: str) -> float:
+            return len({w.lower() for w in found(sentence)})
+
+    hits = [held(s) for s in parts]
     best = max(range(len(parts)), key=lambda i: (hits[i], -i))
+    if hits[best] <= 0 and titles:
+        heads = [" ".join(clean_text(t).split()) for t in titles]
+        top = max(range(len(heads)), key=lambda i: (held(heads[i]), -i))
+        if held(heads[top]) > 0:
+            title = heads[top] if len(heads[top]) <= limit else _cut(heads[top], limit, found)
+            return title, sorted({w.lower(): w for w in found(title)}.values(), key=str.lower)
     chosen = parts[best]
     j = best + 1
     # More of the same paragraph only: a digest's next paragraph is another file's ("... out. 30IQTZ.").

@@ -18,6 +18,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -157,6 +158,21 @@ class VectorStore:
                 continue
             top = idx[np.argsort(-cosine[idx], kind="stable")[:per_level]]
             found.update((ids[i], float(cosine[i])) for i in top)
+        return found
+
+    def finals_on(self, days: Sequence[str], filt: LexFilter) -> list[str]:
+        """The final nodes ``filt`` admits of the documents dated on one of ``days`` (``1826-05-15``, or
+        ``--05-15``: that day of any year); a document without a real date is on no day."""
+        where, params = filter_sql(filt)
+        where += (" AND " if where else " WHERE ") + "is_final = 1 AND dated = 1 AND doc_ts IS NOT NULL"
+        wanted = set(days)
+        found: list[str] = []
+        for nid, ts, source in self._db.execute(f"SELECT id, doc_ts, source FROM nodes{where}", params):
+            if filt.sources is not None and source not in filt.sources:
+                continue
+            day = datetime.fromtimestamp(int(ts), UTC).date().isoformat()
+            if day in wanted or f"--{day[5:]}" in wanted:
+                found.append(nid)
         return found
 
     def sources(self, final_only: bool = True) -> list[str]:
