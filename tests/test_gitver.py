@@ -129,3 +129,30 @@ def test_git_is_remembered_and_a_commit_says_what_it_holds(tmp_path: Path) -> No
     run("--git")  # nothing new to summarize, but the last run's files are not committed yet
     subject = _git(out, "log", "--format=%s").splitlines()[0]
     assert "written since the last commit (runs without --git)" in subject and " 0 changed" not in subject, subject
+
+
+def test_a_night_whose_files_were_only_touched_changes_no_page_and_makes_no_commit(tmp_path: Path) -> None:
+    """A file saved again unchanged (an editor, a sync tool) is read, found as it was, and leaves the
+    output as it was: the index page keeps its time stamp, so `--git` has nothing to commit."""
+    import json
+    import os
+
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    entry = src / "2026-10-01.md"
+    entry.write_text("We rowed out to the buoy at dawn and found the antenna bent by the gale.\n")
+    args = ["run", str(src), "--out", str(out), "--no-index", "-q", "--git"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    page = (out / "index.md").read_bytes()
+    st = entry.stat()
+    os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))  # touched five seconds later
+    res = CliRunner().invoke(main, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["run"]["files_unchanged"] == 1
+    assert (out / "index.md").read_bytes() == page
+    assert len(_git(out, "log", "--format=%s").splitlines()) == 1
+    assert _git(out, "status", "--porcelain") == ""
