@@ -156,3 +156,27 @@ def test_a_night_whose_files_were_only_touched_changes_no_page_and_makes_no_comm
     assert (out / "index.md").read_bytes() == page
     assert len(_git(out, "log", "--format=%s").splitlines()) == 1
     assert _git(out, "status", "--porcelain") == ""
+
+
+def test_a_run_that_only_redoes_digests_says_so_in_its_commit(tmp_path: Path) -> None:
+    """New digest budgets change no file, yet this run rewrites the digests: its commit names them, not
+    "files written since the last commit (runs without --git)"."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    for day in range(1, 8):
+        (src / f"2026-10-0{day}.md").write_text(
+            f"Day {day}: we rowed out to buoy {day} at dawn and found its antenna bent by the gale. "
+            f"Jonas fixed it with clamp number {day * 3} and the readings came back before noon. "
+            f"In the afternoon the tide gauge at pier {day} drifted again, so we logged it by hand.\n"
+        )
+    args = ["run", str(src), "--out", str(out), "--no-index", "-q", "--git"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    res = CliRunner().invoke(main, [*args, "--month-words", "40"])
+    assert res.exit_code == 0, res.output
+    subjects = _git(out, "log", "--format=%s").splitlines()
+    assert len(subjects) == 2 and "digests" in _git(out, "show", "--stat", "--format=", "HEAD")
+    assert subjects[0].endswith(": 0 added, 0 changed, 0 deleted; 2 digests redone"), subjects[0]
