@@ -185,6 +185,8 @@ def test_a_deleted_entry_redoes_its_periods_and_leaves_the_index(corpus: Path, t
     periods, _ = redone(run(corpus, out))
     assert periods == []
     assert not (out / "digests" / "2026" / "2026-01.md").exists() and not (out / "digests" / "2026.md").exists()
+    assert not (out / "digests" / "2026").exists()  # no empty folder left of the year
+    assert (out / "digests" / "2025").is_dir()
     assert "month:2026-01" not in load_state(out / ".batchsum" / "digests.json").periods
     assert "2026" not in (out / "index.md").read_text(encoding="utf-8").split("---", 2)[2]
 
