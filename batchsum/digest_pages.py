@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+from bisect import bisect_left
+from itertools import accumulate
 from pathlib import Path
 
 from batchsum.language import run_on
@@ -31,11 +34,11 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
     """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
     that input's index; None when most sentences are no input's (an LLM's text). A sentence found in no
     input (two finals' ends run together, one of them without a stop) stays with the paragraph it is
-    in: it had cost a month of 33 entries every day's label."""
+    in: it had cost a month of 33 entries every day's label. A sentence several inputs hold (a diary's
+    "Slept badly.", a meeting's "No objections.") is given to the input :func:`_assign` finds for it from
+    its neighbours, not to the first that holds it: the summarizer picks in source order."""
     norm = [_for_match(" ".join(p.split())) for p in parts]
-    paragraphs: list[tuple[int, list[str]]] = []
-    orphans: list[str] = []  # unplaced sentences before the first placed one
-    unplaced = 0
+    items: list[tuple[list[int], str]] = []  # each sentence (or piece) with the inputs holding it (none: no input's)
     # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
     # it ran on to a dated line (a meeting's, undated in its final) may be another day's. Its paragraphs
     # are split first: a sentence never runs from one input's paragraph into the next.
@@ -43,25 +46,71 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
         for sentence in split_sentences(block):
             # A paragraph holds no list: an item reads on after its label ("Goals: A client ..."), not "Goals: - A".
             flat = unbulleted(" ".join(sentence.text.split()))
-            where = _holder(flat, norm)
+            holders = _holders(flat, norm)
             # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
             # evidence ..." may join two inputs' sentences. Its pieces at every stop are each an input's.
-            pieces = [(where, flat)] if where is not None else _pieces(flat, norm)
-            if pieces is None:
-                unplaced += 1
-                if paragraphs:
-                    paragraphs[-1][1].append(flat)
-                else:
-                    orphans.append(flat)
-                continue
-            for where, piece in pieces:
-                if not paragraphs or paragraphs[-1][0] != where:
-                    paragraphs.append((where, []))
-                paragraphs[-1][1].append(piece)
-    if not paragraphs or unplaced * 2 > sum(len(sentences) for _, sentences in paragraphs) + len(orphans):
+            pieces = [(holders, flat)] if holders else _pieces(flat, norm)
+            items.extend(pieces if pieces is not None else [([], flat)])
+    placed = [h for h, _ in items if h]
+    unplaced = len(items) - len(placed)
+    if not placed or unplaced * 2 > len(items):
         return None
+    owner = iter(_assign(placed))
+    paragraphs: list[tuple[int, list[str]]] = []
+    orphans: list[str] = []  # unplaced sentences before the first placed one
+    for holders, flat in items:
+        if not holders:
+            (paragraphs[-1][1] if paragraphs else orphans).append(flat)
+            continue
+        where = next(owner)
+        if not paragraphs or paragraphs[-1][0] != where:
+            paragraphs.append((where, []))
+        paragraphs[-1][1].append(flat)
     paragraphs[0][1][:0] = orphans
     return paragraphs
+
+
+_BACK = 1000  # the cost of going back to an earlier input: the summarizer picks in source order
+
+
+def _assign(holders: list[list[int]]) -> list[int]:
+    """One input for each sentence, from the inputs holding it (ascending): the choice with the fewest
+    moves to another input, going back to an earlier one only when a sentence is in no later one; of
+    choices alike, the earliest inputs. A sentence two entries hold goes with its neighbours' entry."""
+
+    def step(a: int, b: int) -> int:
+        return 0 if a == b else 1 if b > a else _BACK
+
+    # rest[i][h]: the least cost of the sentences after i when sentence i goes to input h.
+    rest: list[dict[int, int]] = [{} for _ in holders]
+    rest[-1] = dict.fromkeys(holders[-1], 0)
+    for i in range(len(holders) - 2, -1, -1):
+        rest[i] = _least_after(holders[i], rest[i + 1])
+    out: list[int] = []
+    for i, choices in enumerate(holders):
+        prev = out[-1] if out else None
+        out.append(min(choices, key=lambda h: ((0 if prev is None else step(prev, h)) + rest[i][h], h)))
+    return out
+
+
+def _least_after(here: list[int], after: dict[int, int]) -> dict[int, int]:
+    """For each input ``h`` of ``here`` the least cost of going on from it to an input ``g`` of ``after``
+    (its cost ``after[g]``, plus 0 for ``h`` itself, 1 for a later input, ``_BACK`` for an earlier one), from
+    prefix and suffix minima (a sentence every meeting of a large folder holds would otherwise cost its square)."""
+    keys = sorted(after)
+    below = list(accumulate((after[g] for g in keys), min))  # least over keys[: j + 1]
+    above = list(accumulate((after[g] for g in reversed(keys)), min))[::-1]  # least over keys[j:]
+    out: dict[int, int] = {}
+    for h in here:
+        j = bisect_left(keys, h)
+        best = after.get(h, sys.maxsize)
+        k = j + 1 if j < len(keys) and keys[j] == h else j
+        if k < len(keys):
+            best = min(best, 1 + above[k])
+        if j > 0:
+            best = min(best, _BACK + below[j - 1])
+        out[h] = best
+    return out
 
 
 def _paragraph(sentences: list[str], conversation: bool) -> str:
@@ -87,24 +136,24 @@ def _for_match(text: str) -> str:
     return text.translate(_QUOTES)
 
 
-def _holder(sentence: str, norm: list[str]) -> int | None:
-    """The index of the input (``norm``: :func:`_for_match`-ed) that holds ``sentence`` as the summarizer
+def _holders(sentence: str, norm: list[str]) -> list[int]:
+    """The indexes of the inputs (``norm``: :func:`_for_match`-ed) that hold ``sentence`` as the summarizer
     shows it: its quotation marks completed, a stop added to a paragraph that ended without one."""
     flat = _for_match(sentence)
     for form in (flat, flat[:-1]) if flat.endswith(".") else (flat,):
-        where = next((i for i, p in enumerate(norm) if form and form in p), None)
-        if where is not None:
+        where = [i for i, p in enumerate(norm) if form and form in p]
+        if where:
             return where
-    return None
+    return []
 
 
-def _pieces(sentence: str, norm: list[str]) -> list[tuple[int, str]] | None:
-    """``sentence`` cut at every stop, each piece with the index of the input holding it; None when one
+def _pieces(sentence: str, norm: list[str]) -> list[tuple[list[int], str]] | None:
+    """``sentence`` cut at every stop, each piece with the indexes of the inputs holding it; None when one
     is in none (an LLM's words)."""
-    out = []
+    out: list[tuple[list[int], str]] = []
     for piece in _ANY_STOP.split(sentence):
-        where = _holder(piece, norm)
-        if where is None:
+        where = _holders(piece, norm)
+        if not where:
             return None
         out.append((where, piece))
     return out

@@ -517,8 +517,20 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
                 (out / prev.path).unlink()
             except OSError:
                 pass
+            _remove_empty_folders(out, prev.path)
     save_state(spath, new)
     return run
+
+
+def _remove_empty_folders(out: Path, path: str) -> None:
+    """The folders of a removed digest left empty (``digests/1825/`` after 1825's last entry went), up to
+    the digests' own folder, which stays."""
+    parts = Path(path).parts[:-1]
+    for depth in range(len(parts), 1, -1):
+        try:
+            (out / Path(*parts[:depth])).rmdir()  # only an empty folder: anything in it keeps it
+        except OSError:
+            return
 
 
 def _settle(

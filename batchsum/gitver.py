@@ -104,8 +104,9 @@ def commit_message(run_id: str, *, added: int, changed: int, deleted: int) -> st
     return f"batchsum run {run_id}: {added} added, {changed} changed, {deleted} deleted"
 
 
-def commit_run(out: Path, *, added: int, changed: int, deleted: int, run_id: str) -> str | None:
-    """Stage everything in ``out`` and commit it; return the new commit's sha.
+def commit_run(out: Path, *, added: int, changed: int, deleted: int, run_id: str, digests: int = 0) -> str | None:
+    """Stage everything in ``out`` and commit it; return the new commit's sha. ``digests``: the month,
+    year and folder digests the run redid or removed (new digest budgets change no file, yet rewrite them).
 
     Returns None when there is nothing to commit or when anything fails (the failure
     is logged as a warning: a failed commit never fails the run).
@@ -117,7 +118,9 @@ def commit_run(out: Path, *, added: int, changed: int, deleted: int, run_id: str
         if _git(out, "diff", "--cached", "--quiet", check=False).returncode == 0:
             log.info("--git: nothing changed in %s; no commit", out)
             return None
-        if not (added or changed or deleted):
+        if not (added or changed or deleted) and digests:
+            message += f"; {digests} digest{'s' if digests != 1 else ''} redone"
+        elif not (added or changed or deleted):
             # What is staged was written by runs made without --git (or by hand): say so, not "0 changed".
             staged = _git(out, "diff", "--cached", "--name-only").stdout.split("\n")
             n = sum(1 for path in staged if path.strip())

@@ -301,7 +301,25 @@ def index_path(out: Path) -> Path:
 
 
 def write_index(out: Path, rows: Iterable[IndexRow], periods: Mapping[str, PeriodPage] | None = None) -> Path:
-    """Rewrite the root index atomically (readers see the old one or the new one)."""
+    """Rewrite the root index atomically (readers see the old one or the new one). A page that would
+    differ only in its time stamp is left as it is: a night whose files were only touched changes no
+    page, and makes no ``--git`` commit."""
     path = index_path(out)
-    atomic_write_text(path, render_index(rows, periods=periods), durable=False)
+    text = render_index(rows, periods=periods)
+    if not _same_page(path, text):
+        atomic_write_text(path, text, durable=False)
     return path
+
+
+_STAMP = re.compile(r"^generated_at: '[^'\n]*'$", re.MULTILINE)
+
+
+def _same_page(path: Path, text: str) -> bool:
+    """Whether the page at ``path`` (a regular file) says ``text`` but for its ``generated_at``."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        old = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return _STAMP.sub("", old, count=1) == _STAMP.sub("", text, count=1)

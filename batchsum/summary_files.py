@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.navigation import links_block, strip_links, summary_only, title_for, with_links
-from batchsum.tree import TreeNode, node_path, read_node, soft_delete, summaries_dir, write_node
+from batchsum.navigation import links_block, strip_links, title_for, with_links
+from batchsum.tree import TreeNode, node_path, parse_markdown, read_node, soft_delete, summaries_dir, write_node
 
 if TYPE_CHECKING:
     from batchsum.engine.records import NodeResult
@@ -154,7 +154,7 @@ def write_tree(
         path = node_path(out, rel, node.level, node.index)
         written.add(path)
         if not new_tree:
-            kept = _settle_previous(out, rel, path, res, doc.sha256, stamp)
+            kept = _settle_previous(out, rel, path, res, doc.sha256, stamp, _node_text(plan, res, path))
             if kept is not None:
                 live.append(kept)
                 continue  # identical node already on disk: keep its file (and created_at)
@@ -170,32 +170,42 @@ def write_node_file(out: Path, plan: FilePlan, res: NodeResult, created: str) ->
     """Write one node's file (replacing whatever is there); the node as :func:`read_node` reads it."""
     node = res.node
     path = node_path(out, plan.doc.relpath, node.level, node.index)
-    text = body(res)
-    if node.level == 3 and plan.extras is not None and plan.extras.markdown:
-        text = f"{text}\n\n{plan.extras.markdown.strip()}"
+    text = _node_text(plan, res, path)
     meta = front_matter(plan, res, created)
-    write_node(path, meta, with_links(text, _links(plan, res.node, path.parent)))
+    write_node(path, meta, text)
     # The body as read_node returns it; the front matter is plain data that YAML gives back unchanged.
     return TreeNode(path, meta, strip_links(text.rstrip().lstrip("\n")))
 
 
-def _settle_previous(out: Path, rel: str, path: Path, res: NodeResult, sha256: str, stamp: str) -> TreeNode | None:
-    """What is on disk where ``res`` goes: the node itself when identical (returned, to keep); a
-    previous final copied to ``history/``; a folder in the way soft-deleted. None: write ``res``."""
+def _node_text(plan: FilePlan, res: NodeResult, path: Path) -> str:
+    """The whole body of a node's file: its summary, a final's facets and extracted sections, its links."""
+    text = body(res)
+    if res.node.level == 3 and plan.extras is not None and plan.extras.markdown:
+        text = f"{text}\n\n{plan.extras.markdown.strip()}"
+    return with_links(text, _links(plan, res.node, path.parent))
+
+
+def _settle_previous(
+    out: Path, rel: str, path: Path, res: NodeResult, sha256: str, stamp: str, text: str
+) -> TreeNode | None:
+    """What is on disk where ``res`` goes: the node itself when identical to ``text``, the body it would be
+    written with (returned, to keep); a previous final copied to ``history/``; a folder in the way
+    soft-deleted. None: write ``res``."""
     if path.is_dir():  # a folder where this node's file belongs: moved aside, not destroyed
         soft_delete(out, rel, [path], stamp)
         return None
     if not path.exists():
         return None
     try:
-        old_meta, old_body = read_node(path)
+        old_meta, old_body = parse_markdown(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         old_meta, old_body = {}, ""
     provisional = "fallback" in str(old_meta.get("backend") or "")
     same = old_meta.get("node_key") == res.key and old_meta.get("source_sha256") == sha256 and not provisional
-    # A final edited by hand keeps its key: its text tells (the edit goes to history/, the summary back).
-    if same and summary_only(strip_links(old_body)).strip() == res.output.text.strip():
-        return TreeNode(path, old_meta, old_body)
+    # A final edited by hand keeps its key: its whole body tells, a note added under its links or a ticked
+    # action item too (the edit goes to history/, the summary back).
+    if same and old_body.strip() == text.strip():
+        return TreeNode(path, old_meta, strip_links(old_body))
     if res.node.level == 3:
         hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"
         hist.parent.mkdir(parents=True, exist_ok=True)

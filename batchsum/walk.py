@@ -256,7 +256,8 @@ def _walk_dir(
         if not name.isascii() and not _utf8_name(name):
             kind = "folder" if is_dir else "file"
             shown = None if is_dir else _printable(f"{prefix}/{rel_in_root}" if prefix else rel_in_root)
-            result.problems.append(Problem(entry.path, f"{kind} name is not valid UTF-8, skipped (rename it)", shown))
+            reason = f"{kind} name is not valid UTF-8, skipped (rename it)"
+            result.problems.append(Problem(_printable(entry.path), reason, shown))
             continue
         if is_dir:
             if out_str is not None and os.path.abspath(entry.path) == out_str:
@@ -385,7 +386,8 @@ def _add_file(
 ) -> None:
     ext = path.suffix.lower()
     if not _utf8_name(rel):
-        result.problems.append(Problem(str(path), "file name is not valid UTF-8, skipped (rename it)", _printable(rel)))
+        reason = "file name is not valid UTF-8, skipped (rename it)"
+        result.problems.append(Problem(_printable(str(path)), reason, _printable(rel)))
         return
     if ext not in ALL_EXTS:
         if explicit:  # named on the command line: counted (and reported) as a skipped file

@@ -112,6 +112,11 @@ def test_undecodable_file_and_folder_names_are_skipped_with_a_reason(tmp_path: P
             "file name is not valid UTF-8, skipped (rename it)",
             "folder name is not valid UTF-8, skipped (rename it)",
         ]
+        # Shown with the bad byte escaped, as everywhere else: no lone surrogate that jq reads as U+FFFD.
+        paths = sorted(p["path"] for p in data["problems"])
+        assert [p.rsplit("/", 1)[-1] for p in paths] == ["caf\\xe9.md", "r\\xe9unions"], paths
+        plan = CliRunner().invoke(main, ["plan", str(c), "--out", str(out)])
+        assert "caf\\xe9.md: file name is not valid UTF-8" in plan.output, plan.output
         # The file is a skipped file of the run, under a printable name; the folder is no file.
         assert sorted((f["relpath"], f["status"]) for f in data["files"]) == [
             ("caf\\xe9.md", "skipped"),

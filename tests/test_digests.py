@@ -185,6 +185,8 @@ def test_a_deleted_entry_redoes_its_periods_and_leaves_the_index(corpus: Path, t
     periods, _ = redone(run(corpus, out))
     assert periods == []
     assert not (out / "digests" / "2026" / "2026-01.md").exists() and not (out / "digests" / "2026.md").exists()
+    assert not (out / "digests" / "2026").exists()  # no empty folder left of the year
+    assert (out / "digests" / "2025").is_dir()
     assert "month:2026-01" not in load_state(out / ".batchsum" / "digests.json").periods
     assert "2026" not in (out / "index.md").read_text(encoding="utf-8").split("---", 2)[2]
 
@@ -607,6 +609,28 @@ def test_a_years_words_for_a_month_go_under_their_day() -> None:
     )
     assert day_labelled("_May_ 9.--Ingrid wrote from Bergen.", days) == "_May_ 9.--Ingrid wrote from Bergen."
     assert day_labelled("In short, a calm voyage.", days) == "In short, a calm voyage."  # an LLM's words
+
+
+def test_a_sentence_two_days_wrote_goes_under_the_day_it_was_picked_from(tmp_path: Path) -> None:
+    # A diary repeats itself ("Slept badly."): the month's digest picks in source order, so the one after
+    # the 9th is the 12th's, not the 3rd's again ("**3 May.** Slept badly." between the 9th and the 12th).
+    src = tmp_path / "journal"
+    src.mkdir()
+    days = {
+        "2026-05-03": "Slept badly. We left Oslo at dawn and the sea was calm all morning.",
+        "2026-05-09": "Ingrid wrote from Bergen; she is well and the baby is walking.",
+        "2026-05-12": "Slept badly. The ferry to Stavanger was four hours late.",
+    }
+    for day, text in days.items():
+        (src / f"{day}.md").write_text(text + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run(src, out)
+    _, month = parse_markdown((out / "digests" / "2026" / "2026-05.md").read_text(encoding="utf-8"))
+    paragraphs = month.split("<!--")[0].strip().split("\n\n")[1:]
+    assert paragraphs == [f"**{int(day[8:])} May.** {text}" for day, text in days.items()], paragraphs
+    _, year = parse_markdown((out / "digests" / "2026.md").read_text(encoding="utf-8"))
+    labels = re.findall(r"\*\*(\d+) May\.\*\*", year)
+    assert labels == ["3", "9", "12"], year
 
 
 def test_a_month_whose_entries_fit_its_budget_quotes_their_finals_whole(tmp_path: Path) -> None:

@@ -129,3 +129,54 @@ def test_git_is_remembered_and_a_commit_says_what_it_holds(tmp_path: Path) -> No
     run("--git")  # nothing new to summarize, but the last run's files are not committed yet
     subject = _git(out, "log", "--format=%s").splitlines()[0]
     assert "written since the last commit (runs without --git)" in subject and " 0 changed" not in subject, subject
+
+
+def test_a_night_whose_files_were_only_touched_changes_no_page_and_makes_no_commit(tmp_path: Path) -> None:
+    """A file saved again unchanged (an editor, a sync tool) is read, found as it was, and leaves the
+    output as it was: the index page keeps its time stamp, so `--git` has nothing to commit."""
+    import json
+    import os
+
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    entry = src / "2026-10-01.md"
+    entry.write_text("We rowed out to the buoy at dawn and found the antenna bent by the gale.\n")
+    args = ["run", str(src), "--out", str(out), "--no-index", "-q", "--git"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    page = (out / "index.md").read_bytes()
+    st = entry.stat()
+    os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))  # touched five seconds later
+    res = CliRunner().invoke(main, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["run"]["files_unchanged"] == 1
+    assert (out / "index.md").read_bytes() == page
+    assert len(_git(out, "log", "--format=%s").splitlines()) == 1
+    assert _git(out, "status", "--porcelain") == ""
+
+
+def test_a_run_that_only_redoes_digests_says_so_in_its_commit(tmp_path: Path) -> None:
+    """New digest budgets change no file, yet this run rewrites the digests: its commit names them, not
+    "files written since the last commit (runs without --git)"."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    for day in range(1, 8):
+        (src / f"2026-10-0{day}.md").write_text(
+            f"Day {day}: we rowed out to buoy {day} at dawn and found its antenna bent by the gale. "
+            f"Jonas fixed it with clamp number {day * 3} and the readings came back before noon. "
+            f"In the afternoon the tide gauge at pier {day} drifted again, so we logged it by hand.\n"
+        )
+    args = ["run", str(src), "--out", str(out), "--no-index", "-q", "--git"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    res = CliRunner().invoke(main, [*args, "--month-words", "40"])
+    assert res.exit_code == 0, res.output
+    subjects = _git(out, "log", "--format=%s").splitlines()
+    assert len(subjects) == 2 and "digests" in _git(out, "show", "--stat", "--format=", "HEAD")
+    assert subjects[0].endswith(": 0 added, 0 changed, 0 deleted; 2 digests redone"), subjects[0]

@@ -161,6 +161,52 @@ def test_a_file_read_as_another_text_after_an_upgrade_is_summarized_from_it(tmp_
     assert StateStore(out / ".batchsum").load_manifest()["budget/2024-03-12.json"].reader == READER_VERSION
 
 
+def test_plan_says_which_unchanged_files_a_reader_upgrade_reads_as_another_text(tmp_path: Path) -> None:
+    """After an upgrade `batchsum plan` lists a file the user never touched as changed: it says why, as
+    the run will (entries as an older version left them are set up on disk)."""
+    _corpus(tmp_path / "in", 4)
+    out = tmp_path / "out"
+    args = [str(tmp_path / "in"), "--out", str(out)]
+    assert CliRunner().invoke(main, ["run", *args, "--no-index", "--no-metrics"]).exit_code == 0
+    store = StateStore(out / ".batchsum")
+    entries = store.load_manifest()
+    read_as = {"notes.md": "0" * 64, "meeting.txt": entries["meeting.txt"].text_sha}  # another text, the same one
+    for rel, text_sha in read_as.items():
+        entries[rel].reader, entries[rel].text_sha = READER_VERSION - 1, text_sha
+        store.save_entry(entries[rel])
+    planned = json.loads(CliRunner().invoke(main, ["plan", *args, "--json"]).stdout)
+    assert planned["changed"] == ["notes.md"] and planned["reread"] == ["notes.md"]
+    text = CliRunner().invoke(main, ["plan", *args]).stdout
+    assert "1 unchanged file read as another text by this version of batchsum" in text, text
+    ran = json.loads(CliRunner().invoke(main, ["run", *args, "--no-index", "--no-metrics", "--json"]).stdout)
+    assert [f["relpath"] for f in ran["files"] if f["status"] == "done"] == planned["changed"]
+    assert any("1 unchanged file read as another text" in w for w in ran["warnings"]), ran["warnings"]
+
+
+def test_a_changed_setting_that_reads_a_file_as_another_text_is_not_taken_for_an_upgrade(tmp_path: Path) -> None:
+    """`--type journal` reads a Markdown meeting's `**Ana:**` turns as they are: the run says the setting
+    changed, not that this version of batchsum reads a format better now."""
+    corpus, out = tmp_path / "in", tmp_path / "out"
+    corpus.mkdir()
+    (corpus / "standup.md").write_text(
+        "".join(
+            f"**Ana:** Site {i}: the buoy at pier {i} drifted again after the storm on Tuesday night.\n\n"
+            f"**Ben:** I will recalibrate pier {i} on Friday and send the new readings to the team.\n\n"
+            for i in range(6)
+        )
+    )
+    args = ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "--json"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    read_as = StateStore(out / ".batchsum").load_manifest()["standup.md"].text_sha
+    res = CliRunner().invoke(main, [*args, "--type", "journal"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert StateStore(out / ".batchsum").load_manifest()["standup.md"].text_sha != read_as  # read as another text
+    assert {f["relpath"]: f["status"] for f in data["files"]} == {"standup.md": "done"}
+    assert any("settings changed" in w and "--type auto -> journal" in w for w in data["warnings"]), data["warnings"]
+    assert not any("read as another text" in w for w in data["warnings"]), data["warnings"]
+
+
 def test_plan_previews_an_agent_session_as_the_run_summarizes_it(tmp_path: Path) -> None:
     """`batchsum plan` plans the digested session (tool output reduced), like `batchsum run`."""
     from tests.test_compact_cli import _markdown_session

@@ -642,3 +642,33 @@ def test_a_store_of_evaluations_only_reports_the_latest_evaluation(tmp_path: Pat
     # Without a run, a run cannot be chosen: a clear error, not an empty report.
     res = cli("report", "--out", str(out), "--run", "2024")
     assert res.exit_code == 2 and "holds no completed run yet" in res.stderr
+
+
+def test_llm_tokens_and_cost_of_a_run_include_its_digests(tmp_path: Path) -> None:
+    """The month and year digests an LLM writes are paid for like the files' summaries: the trend's LLM
+    tokens (and the cost from them) are every token the run sent, digests' too, not its nodes' alone."""
+    from tests.fakeserver import FakeLLMServer
+
+    corpus, out = tmp_path / "journal", tmp_path / "out"
+    corpus.mkdir()
+    for day in range(1, 6):
+        (corpus / f"2026-10-0{day}.md").write_text(
+            f"Day {day}: we rowed out to buoy {day} at dawn and found its antenna bent by the gale. "
+            f"Jonas fixed it with clamp {day * 3} and the readings came back before noon. " * 3,
+            encoding="utf-8",
+        )
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True)
+        llm = ["--base-url", server.base_url, "--model", "m", "--rpm", "0", "--tpm", "0"]
+        res = cli("run", str(corpus), "--out", str(out), "--no-index", "--json", *llm)
+        assert res.exit_code == 0, res.output
+        first = json.loads(res.stdout)["run"]
+        (corpus / "2026-10-05.md").write_text("Day 5: rain all day; the boat stayed in.\n" * 12, encoding="utf-8")
+        res = cli("run", str(corpus), "--out", str(out), "--no-index", "--json", *llm)
+        assert res.exit_code == 0, res.output
+        second = json.loads(res.stdout)["run"]
+    assert first["llm_calls"] == 5 + 2 and second["llm_calls"] == 1 + 2  # the files', a month's and a year's
+    data = report_json(out, "--last", "2", "--price-per-1k", "1")
+    spent = [r["prompt_tokens"] + r["completion_tokens"] for r in (first, second)]
+    assert [t["tokens_spent"] for t in data["trend"]] == spent
+    assert data["cost"]["tokens_spent"] == sum(spent)

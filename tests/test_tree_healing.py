@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -48,3 +49,40 @@ def test_deleted_broken_and_replaced_node_files_are_restored(tmp_path: Path) -> 
     assert moved, "the folder in the way is moved aside, not destroyed"
     # Healed: the next run is quiet.
     assert _run(out)["run"]["files_done"] == 0
+
+
+def test_a_final_edited_below_its_summary_is_restored_and_the_edit_kept_in_history(tmp_path: Path) -> None:
+    """A note added under a final's links, or an action item ticked off in its extracted facets, is an
+    edit by hand like any other: the next run puts the final back and keeps the edited file in history/."""
+    src, out = tmp_path / "journal", tmp_path / "out"
+    src.mkdir()
+    day = (
+        "We rowed out to buoy {n} at dawn and found its antenna bent by the night's gale. Jonas fixed it with "
+        "a spare clamp and the readings came back before noon. In the afternoon the tide gauge at pier {n} "
+        "drifted again, so we logged the levels by hand until the evening shift took over.\n\n"
+        "## Tasks\n\n- [ ] Order two spare clamps for buoy {n}\n- [ ] Send the gauge logs to Marta\n"
+    )
+    for n in (1, 2):
+        (src / f"2026-10-0{n}.md").write_text(day.format(n=n), encoding="utf-8")
+    args = ["run", str(src), "--out", str(out), "--no-index", "--json"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    noted = out / "2026-10-01.md" / "summaries" / "L3" / "final.md"
+    ticked = out / "2026-10-02.md" / "summaries" / "L3" / "final.md"
+    written = {path: path.read_text(encoding="utf-8") for path in (noted, ticked)}
+    assert "## Facets (extracted)" in written[ticked] and "- Send the gauge logs to Marta" in written[ticked]
+    noted.write_text(written[noted] + "Call Jonas about the clamp invoice.\n", encoding="utf-8")
+    ticked.write_text(written[ticked].replace("- Send the gauge logs to Marta\n", ""), encoding="utf-8")
+
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert {f["relpath"] for f in json.loads(res.stdout)["files"] if f["status"] == "done"} == {
+        "2026-10-01.md",
+        "2026-10-02.md",
+    }
+    stamp = re.compile(r"^created_at: .*$", re.MULTILINE)
+    for path, text in written.items():
+        assert stamp.sub("", path.read_text(encoding="utf-8")) == stamp.sub("", text)
+        history = list((path.parent.parent / "history").glob("*.md"))
+        assert len(history) == 1, path
+    assert "Call Jonas" in next((noted.parent.parent / "history").glob("*.md")).read_text(encoding="utf-8")
+    assert json.loads(CliRunner().invoke(main, args).stdout)["run"]["files_done"] == 0

@@ -163,7 +163,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     # A month's summary is on the index page: digests redone on a night with no file changed rewrite it too.
     # A run stopped before it wrote anything (an LLM server that refused the first request) leaves no page.
     if ledger.aborted is None or committer.wrote:
-        warning = committer.write_index_page(wrote or bool(ledger.deleted) or usage[3], pages)
+        warning = committer.write_index_page(wrote or bool(ledger.deleted) or bool(usage[3]), pages)
         if warning is not None:
             ledger.warn(warning)
     ledger.unreached(d.todo)
@@ -192,7 +192,10 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         wrapup.collect_garbage(cfg, committer.state, progress)
     if cfg.git:
         progress.phase("git", total=None, unit="commit")
-        commit_run(cfg.out, added=ledger.added, changed=ledger.modified, deleted=len(ledger.deleted), run_id=run_id)
+        deleted = len(ledger.deleted)
+        commit_run(
+            cfg.out, added=ledger.added, changed=ledger.modified, deleted=deleted, run_id=run_id, digests=usage[3]
+        )
     progress.end_phase()
     return ledger.result(record, cfg.out, tokenizer)
 
@@ -208,16 +211,16 @@ def _update_digests(
     progress: Progress,
     made: Any = None,
     pages: dict[str, str] | None = None,
-) -> tuple[int, int, int, bool]:
+) -> tuple[int, int, int, int]:
     """Redo the month, year and folder digests whose files changed (none on an unchanged night); hand
     the redone ones to the index, and their pages to ``pages`` by period id. Returns their LLM calls,
-    prompt and completion tokens, and whether any was redone or removed. ``made``: the digests (or the
+    prompt and completion tokens, and how many were redone or removed. ``made``: the digests (or the
     exception) made on the run's executor."""
     if not cfg.digests or ledger.aborted is not None:
-        return (0, 0, 0, False)
+        return (0, 0, 0, 0)
     # An unchanged night still redoes digests made with other settings, by the fallback, or gone.
     if made is None and not (wrote or ledger.deleted or digests_pending(cfg, backend_identity(cfg))):
-        return (0, 0, 0, False)
+        return (0, 0, 0, 0)
     try:
         if isinstance(made, Exception):
             raise made
@@ -227,7 +230,7 @@ def _update_digests(
     except Exception as exc:  # digests are made from the trees; a failure never fails the run
         ledger.warn(f"digests not updated: {exc}")
         progress.event("digests_failed", error=str(exc), level="error")
-        return (0, 0, 0, False)
+        return (0, 0, 0, 0)
     ledger.digest_fallbacks = sum(1 for r in done.records if "fallback" in r.backend)
     # Tokens an LLM was paid for: an extractive digest's own length is no completion.
     paid = [r for r in done.records if r.llm_calls]
@@ -235,7 +238,7 @@ def _update_digests(
         sum(r.llm_calls for r in paid),
         sum(r.prompt_tokens for r in paid),
         sum(r.completion_tokens for r in paid),
-        bool(done.redone or done.removed),
+        len(done.redone) + len(done.removed),
     )
     redone = done.redone
     if pages is not None:

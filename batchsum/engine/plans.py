@@ -19,7 +19,7 @@ from batchsum.model import SummaryLevel
 from batchsum.planning import FilePlan
 from batchsum.state import ManifestEntry
 from batchsum.summary_files import previous_final
-from batchsum.walk import Problem, SourceRef
+from batchsum.walk import READER_VERSION, Problem, SourceRef
 
 LLM_FILES_AHEAD = 2  # files an LLM run reads and plans at once (worker threads)
 
@@ -99,7 +99,7 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
     # A file read as another text (a new reader version) is summarized from it, never healed from its
     # recorded nodes; an entry from before texts were recorded is taken as read alike.
     same_text = entry is not None and entry.text_sha in ("", doc.text_sha)
-    if same_bytes and not same_text:
+    if same_bytes and not same_text and _upgraded(entry, committer.sig):
         ledger.reread += 1
     if not doc.text or doc.text.isspace():  # not strip(): that copies the whole text
         ledger.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
@@ -113,6 +113,13 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
             _attach_prior(plan, entry, driver)
         progress.nodes_planned(len(plan.nodes))
     return plan
+
+
+def _upgraded(entry: ManifestEntry | None, sig: str) -> bool:
+    """Whether a file's entry was written by another reader version with the settings of this run: then
+    reading its bytes as another text is the upgrade's doing, not a changed setting's (``--type``),
+    which the run names itself."""
+    return entry is not None and entry.reader != READER_VERSION and entry.config_sig == sig
 
 
 def _attach_prior(plan: FilePlan, entry: ManifestEntry | None, driver: RunDriver) -> None:

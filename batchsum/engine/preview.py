@@ -25,11 +25,12 @@ from batchsum.model import SummaryOutput
 from batchsum.periods import real_date
 from batchsum.state import StateStore
 from batchsum.tokens import get_tokenizer
-from batchsum.walk import Problem
+from batchsum.walk import READER_VERSION, Problem
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.planning import FilePlan
+    from batchsum.state import ManifestEntry
     from batchsum.tokens import Tokenizer
 
 
@@ -41,6 +42,9 @@ class PlanSummary:
     changed: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
+    # Of ``changed``, the files whose bytes did not change but which this version reads as another text (a
+    # reader upgrade: walk.READER_VERSION), as the run warns (files_reread).
+    reread: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     skipped: list[Problem] = field(default_factory=list)  # files that are no source (an export's metadata)
     passed_over: dict[str, int] = field(default_factory=dict)  # files of types never read, by extension
@@ -77,6 +81,7 @@ class PlanSummary:
             "changed": self.changed,
             "unchanged": self.unchanged,
             "deleted": self.deleted,
+            "reread": self.reread,
             "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
             "skipped": [{"path": p.path, "reason": p.reason} for p in self.skipped],
             "passed_over": self.passed_over,
@@ -155,6 +160,18 @@ def _walk(
             summary.prompt_tokens_estimated += estimated
 
 
+def _read_anew(entry: ManifestEntry, sha256: str, text_sha: str, sig: str) -> bool:
+    """Whether a file whose bytes did not change reads as another text only because another reader
+    version read it last (not a changed setting, which ``settings_changed`` names)."""
+    same_bytes = entry.sha256 == sha256
+    return (
+        same_bytes
+        and entry.text_sha not in ("", text_sha)
+        and entry.reader != READER_VERSION
+        and entry.config_sig == sig
+    )
+
+
 def _nodes(plan: FilePlan, ids: list[str]) -> list[Any]:
     by_id = {n.node_id: n for n in plan.nodes}
     return [by_id[i] for i in ids]
@@ -190,6 +207,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
             summary.unchanged.append(ref.relpath)
             continue
         (summary.changed if entry is not None else summary.new).append(ref.relpath)
+        if entry is not None and _read_anew(entry, doc.sha256, doc.text_sha, sig):
+            summary.reread.append(ref.relpath)
         summary.levels[plan.level.value] += 1
         summary.chunks += len(plan.chunks)
         summary.input_tokens += doc.tokens

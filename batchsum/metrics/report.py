@@ -322,7 +322,9 @@ def _fallback_reasons(con: Any, run_ids: list[str], content_type: str | None) ->
 def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
     # Spent tokens and cache savings come from node rows: only nodes that really sent requests
     # count (the extractive summarizer reports its output as completion tokens, and cached or
-    # reused nodes cost nothing), and reused nodes are kept apart from LLM cache hits.
+    # reused nodes cost nothing), and reused nodes are kept apart from LLM cache hits. The month,
+    # year and folder digests have no node rows: what they spent is the run's tokens beyond its
+    # computed nodes' (the run row adds theirs to its nodes' sums).
     rows = _rows(
         con,
         """
@@ -330,6 +332,8 @@ def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
             SELECT run_id,
                    sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0))
                        FILTER (WHERE coalesce(llm_calls, 0) > 0) AS spent,
+                   sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0))
+                       FILTER (WHERE NOT coalesce(reused, false)) AS computed,
                    count(*) FILTER (WHERE cache_hit AND NOT coalesce(reused, false)) AS saved,
                    count(*) FILTER (WHERE coalesce(reused, false)) AS reused
             FROM nodes GROUP BY run_id
@@ -340,7 +344,9 @@ def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
                coalesce(r.files_done, 0) AS files_done, coalesce(r.files_unchanged, 0) AS files_unchanged,
                coalesce(r.files_failed, 0) AS files_failed, coalesce(r.files_deleted, 0) AS files_deleted,
                coalesce(r.input_tokens, 0) AS input_tokens, coalesce(r.output_tokens, 0) AS output_tokens,
-               coalesce(n.spent, 0) AS tokens_spent,
+               coalesce(n.spent, 0) + CASE WHEN coalesce(r.llm_calls, 0) > 0 THEN greatest(0,
+                   coalesce(r.prompt_tokens, 0) + coalesce(r.completion_tokens, 0) - coalesce(n.computed, 0)) ELSE 0
+               END AS tokens_spent,
                coalesce(r.llm_calls, 0) AS llm_calls, coalesce(n.saved, 0) AS calls_saved,
                coalesce(r.nodes_computed, 0) AS nodes_computed, coalesce(n.reused, r.nodes_reused, 0) AS nodes_reused,
                coalesce(r.wall_ms, 0) AS wall_ms
