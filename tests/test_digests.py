@@ -509,7 +509,7 @@ def test_a_digest_paragraph_reads_a_list_item_on_after_its_label_without_its_bul
 def test_a_folder_digest_ranks_below_a_file_of_its_folder_that_holds_as_much_of_the_query() -> None:
     import numpy as np
 
-    from batchsum.index.search import _digests_after_their_entries
+    from batchsum.index.asked_periods import digests_after_their_entries
 
     metadata = [
         {"level": 4, "source_path": "digests/folders/meetings.md"},
@@ -521,11 +521,11 @@ def test_a_folder_digest_ranks_below_a_file_of_its_folder_that_holds_as_much_of_
     matrix = np.eye(5, dtype=np.float32)  # no two nodes alike: only the folder decides
     ranked = np.array([0.9, 0.8, 0.85, 0.7, 0.95], dtype=np.float32)
     coverage = np.ones(5, dtype=np.float32)
-    out = _digests_after_their_entries(ranked, matrix, metadata, coverage, "when will the dashboard ship?")
+    out = digests_after_their_entries(ranked, matrix, metadata, coverage, "when will the dashboard ship?")
     assert out[1] > out[0] > out[3]  # the meeting where the words were written, then its folder's digest
     assert out[3] > out[2]  # the top level's digest after the top level's own file
     assert out[4] == ranked[4]  # an entry is never moved
-    fewer = _digests_after_their_entries(ranked, matrix, metadata, np.array([1, 0.5, 1, 1, 1], np.float32), "q")
+    fewer = digests_after_their_entries(ranked, matrix, metadata, np.array([1, 0.5, 1, 1, 1], np.float32), "q")
     assert fewer[0] == ranked[0]  # a file holding less of the query than the digest does not outrank it
     for key in ("", "meetings", "notes/2026"):  # the folder is read back from where its digest is written
         assert digest_folder(Period("folder", key).path()) == key

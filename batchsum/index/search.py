@@ -44,6 +44,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from batchsum.errors import ConfigError, IndexError_
+from batchsum.index.asked_periods import (
+    DUPLICATE_SIM,
+    asked_relevance,
+    digests_after_their_entries,
+    named_day_first,
+    named_days,
+    named_digests,
+)
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
 from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
@@ -52,18 +60,8 @@ from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
 from batchsum.index.state import completeness
-from batchsum.model import CONTENT_TYPES, doc_id_of, node_id
-from batchsum.periods import (
-    DIGESTS_DIR,
-    DIGESTS_DIR_ALT,
-    Period,
-    days_named,
-    digest_folder,
-    folder_of,
-    only_a_day,
-    only_a_period,
-    periods_named,
-)
+from batchsum.model import CONTENT_TYPES, doc_id_of
+from batchsum.periods import digest_folder
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -93,7 +91,6 @@ CROSS_SOURCE_SIMILARITY = 0.0
 RECENCY_BONUS = 0.15
 RECENCY_DAYS = 30.0
 MMR_LAMBDA = 0.7
-DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
 LEVELS = ("1", "2", "3", "final", "period")  # period: month, year and folder digests (level 4)
 EMBEDDER_LANGUAGES = frozenset({None, "", "en"})  # what the static embedder reads (None: no language recorded)
 
@@ -462,58 +459,6 @@ def rolled_up(ids: list[str], cosine: np.ndarray, evidence: np.ndarray, lex: Lex
     return (whole + 1e-3 * own).astype(np.float32)
 
 
-def _digests_after_their_entries(
-    ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray, query: str = ""
-) -> np.ndarray:
-    """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical (cosine
-    >= :data:`DUPLICATE_SIM`), or one of its period (for a folder's digest, a file of that folder) holding as
-    much of the query (coverage). The entry is where the words were written; MMR then drops the copy. A query
-    that names the digest's period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the
-    period: the digest ranks just above the best entry, of its period or another (a June entry that mentions May
-    answers less than May's own digest), above the digests of periods not asked for, and above the digests it
-    nearly copies (a month of a single entry; the year of a single month), so MMR keeps it and drops those
-    copies."""
-    period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
-    entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
-    if not period:
-        return ranked
-    out = ranked.copy()
-    sims = np.einsum("id,jd->ij", matrix[period], matrix[entries]) if entries else np.zeros((len(period), 0))
-    digest_sims = np.einsum("id,jd->ij", matrix[period], matrix[period])
-    asked = set(periods_named(query))
-    spans = [Path(str(metadata[i].get("source_path", ""))).stem for i in period]  # digests/1826/1826-05.md -> 1826-05
-    for row, i in enumerate(period):
-        path = str(metadata[i].get("source_path", ""))
-        span = spans[row]
-        named = span in asked
-        folder = digest_folder(path)
-        if folder is None:
-            own = [j for j in entries if _of_period(metadata[j], span)]
-        else:
-            own = [j for j in entries if folder_of(str(metadata[j].get("source_path", ""))) == folder]
-        repeated = [
-            j
-            for c, j in enumerate(entries)
-            if not named and ((sims[row, c] >= DUPLICATE_SIM) or (j in own and coverage[j] >= coverage[i]))
-        ]
-        if repeated:
-            out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
-        elif named:
-            # The period is what was asked for: its digest leads, scored by the best entry that matches
-            # (as a document is scored by its best passage: MaxP, Dai & Callan 2019).
-            # It also outranks the digests of periods not asked for (a one-entry month's short digest
-            # holding "2024" as often), and those it nearly copies.
-            others = [
-                j
-                for c, j in enumerate(period)
-                if j != i and (digest_sims[row, c] >= DUPLICATE_SIM or spans[c] not in asked)
-            ]
-            rivals = [float(ranked[j]) for j in entries + others]
-            if rivals:
-                out[i] = max(out[i], max(rivals) + 1e-4)
-    return out
-
-
 def _shown_date(md: dict[str, Any]) -> str | None:
     """A hit's date: its source's, when the text says when it was written, or a month's or a year's
     digest's period ("2024-04", "1826"); None for an undated file or a folder's digest."""
@@ -523,28 +468,6 @@ def _shown_date(md: dict[str, Any]) -> str | None:
     if md.get("level") == 4 and digest_folder(path) is None:
         return Path(path).stem
     return None
-
-
-def _named_digests(query: str, filt: LexFilter) -> list[str]:
-    """The node ids of the digests of the periods ``query`` names (in either digests folder), when the
-    filters admit period digests."""
-    if filt.level not in (None, "period") or filt.content_type or filt.since_ts is not None or filt.sources:
-        return []
-    return [
-        node_id(Period("month" if len(key) == 7 else "year", key).path(folder), 4, None)
-        for key in periods_named(query)
-        for folder in (DIGESTS_DIR, DIGESTS_DIR_ALT)
-    ]
-
-
-def _named_days(query: str, filt: LexFilter) -> list[str]:
-    """The days ``query`` names (:func:`~batchsum.periods.days_named`) when the filters admit finals."""
-    return days_named(query) if filt.level in (None, "final", "3") else []
-
-
-def _of_period(md: dict[str, Any], span: str) -> bool:
-    """Whether a candidate entry is dated within the period ``span`` (``1826-05``, ``1826``)."""
-    return str(md.get("doc_date") or "").startswith(span)
 
 
 def _copyable(groups: list[str], metadata: list[dict[str, Any]]) -> np.ndarray:
@@ -585,10 +508,10 @@ def _search(
     cands = dense.nearest(qvec, k * CANDIDATES_PER_LEVEL, filt)
     dense_docs = {doc_id_of(i) for i in cands}
     lex = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
-    asked = _named_digests(q, filt)
+    asked = named_digests(q, filt)
     # A day the query names ("2025-02-14", "what happened on 15 May 1826?") asks for its entries: nothing but
     # their date (a file name, a front matter) may say it, so they are candidates whatever their words.
-    days = _named_days(q, filt)
+    days = named_days(q, filt)
     on_day = set(dense.finals_on(days, filt)) if days else set()
     ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *sorted(on_day)]))
     if not ids:
@@ -624,17 +547,8 @@ def _search(
         lexical = lex.reference > 0
         relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
-    # A period the query names ("2024-04", "2024年4月发生了什么") is what was asked for: its digest answers
-    # at least as well as any candidate (and outranks them: `_digests_after_their_entries`), though a short
-    # digest of another month may hold more of the query's words.
-    named = [n for n, i in enumerate(ids) if i in asked]
-    if named:
-        # A query that is only the period's name ("2024-03") asks for exactly that digest.
-        relevance[named] = 1.0 if only_a_period(q) else np.maximum(relevance[named], float(relevance.max()))
-    dated = np.array([i in on_day for i in ids], dtype=bool)
-    if dated.any():
-        # As relevant as the best candidate (1.0 when the query is nothing but the day, "2025-02-14").
-        relevance[dated] = 1.0 if only_a_day(q) else np.maximum(relevance[dated], float(relevance.max()))
+    # A period or day the query names ("2024-04", "2024年4月发生了什么", "15 May 1826") is what was asked for.
+    dated = asked_relevance(relevance, ids, asked, on_day, q)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
@@ -646,11 +560,8 @@ def _search(
     ids = [ids[i] for i in keep]
     matrix, cosine, relevance, rec, final, ranked, coverage, dated = _rows(keep, matrix, cosine, relevance, rec, final,
                                                                           ranked, coverage, dated)  # fmt: skip
-    ranked = _digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
-    if dated.any():
-        # The named day's entries lead, in their own order, above every other candidate and digest.
-        top = float(ranked.max())
-        ranked = np.where(dated, top + 1e-3 + 1e-4 * ranked / max(top, 1e-9), ranked).astype(np.float32)
+    ranked = digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
+    ranked = named_day_first(ranked, dated)
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.

@@ -1,0 +1,126 @@
+"""What period or day a query names, and how the digests and entries it asks for rank.
+
+A query that names a month or a year ("what happened in May 1826?") asks for that period's digest; one
+that names a day ("2025-02-14", "15 May 1826") asks for that day's entries, whatever their words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from batchsum.index.lexical import LexFilter
+from batchsum.model import node_id
+from batchsum.periods import (
+    DIGESTS_DIR,
+    DIGESTS_DIR_ALT,
+    Period,
+    days_named,
+    digest_folder,
+    folder_of,
+    only_a_day,
+    only_a_period,
+    periods_named,
+)
+
+DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
+
+
+def asked_relevance(
+    relevance: np.ndarray, ids: list[str], asked: list[str], on_day: set[str], query: str
+) -> np.ndarray:
+    """``relevance`` with the digests of the periods the query names and the entries of the day it names
+    (``dated``, returned) at least as relevant as the best candidate: 1.0 when the query is nothing but the
+    period ("2024-03") or the day ("2025-02-14"). A period's short digest of another month may hold more
+    of the query's words than the one asked for."""
+    named = [n for n, i in enumerate(ids) if i in asked]
+    if named:
+        relevance[named] = 1.0 if only_a_period(query) else np.maximum(relevance[named], float(relevance.max()))
+    dated = np.array([i in on_day for i in ids], dtype=bool)
+    if dated.any():
+        relevance[dated] = 1.0 if only_a_day(query) else np.maximum(relevance[dated], float(relevance.max()))
+    return dated
+
+
+def named_day_first(ranked: np.ndarray, dated: np.ndarray) -> np.ndarray:
+    """The named day's entries lead, in their own order, above every other candidate and digest."""
+    if not dated.any():
+        return ranked
+    top = float(ranked.max())
+    return np.where(dated, top + 1e-3 + 1e-4 * ranked / max(top, 1e-9), ranked).astype(np.float32)
+
+
+def digests_after_their_entries(
+    ranked: np.ndarray, matrix: np.ndarray, metadata: list[dict[str, Any]], coverage: np.ndarray, query: str = ""
+) -> np.ndarray:
+    """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical (cosine
+    >= :data:`DUPLICATE_SIM`), or one of its period (for a folder's digest, a file of that folder) holding as
+    much of the query (coverage). The entry is where the words were written; MMR then drops the copy. A query
+    that names the digest's period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the
+    period: the digest ranks just above the best entry, of its period or another (a June entry that mentions May
+    answers less than May's own digest), above the digests of periods not asked for, and above the digests it
+    nearly copies (a month of a single entry; the year of a single month), so MMR keeps it and drops those
+    copies."""
+    period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
+    entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
+    if not period:
+        return ranked
+    out = ranked.copy()
+    sims = np.einsum("id,jd->ij", matrix[period], matrix[entries]) if entries else np.zeros((len(period), 0))
+    digest_sims = np.einsum("id,jd->ij", matrix[period], matrix[period])
+    asked = set(periods_named(query))
+    spans = [Path(str(metadata[i].get("source_path", ""))).stem for i in period]  # digests/1826/1826-05.md -> 1826-05
+    for row, i in enumerate(period):
+        path = str(metadata[i].get("source_path", ""))
+        span = spans[row]
+        named = span in asked
+        folder = digest_folder(path)
+        if folder is None:
+            own = [j for j in entries if _of_period(metadata[j], span)]
+        else:
+            own = [j for j in entries if folder_of(str(metadata[j].get("source_path", ""))) == folder]
+        repeated = [
+            j
+            for c, j in enumerate(entries)
+            if not named and ((sims[row, c] >= DUPLICATE_SIM) or (j in own and coverage[j] >= coverage[i]))
+        ]
+        if repeated:
+            out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
+        elif named:
+            # The period is what was asked for: its digest leads, scored by the best entry that matches
+            # (as a document is scored by its best passage: MaxP, Dai & Callan 2019).
+            # It also outranks the digests of periods not asked for (a one-entry month's short digest
+            # holding "2024" as often), and those it nearly copies.
+            others = [
+                j
+                for c, j in enumerate(period)
+                if j != i and (digest_sims[row, c] >= DUPLICATE_SIM or spans[c] not in asked)
+            ]
+            rivals = [float(ranked[j]) for j in entries + others]
+            if rivals:
+                out[i] = max(out[i], max(rivals) + 1e-4)
+    return out
+
+
+def named_digests(query: str, filt: LexFilter) -> list[str]:
+    """The node ids of the digests of the periods ``query`` names (in either digests folder), when the
+    filters admit period digests."""
+    if filt.level not in (None, "period") or filt.content_type or filt.since_ts is not None or filt.sources:
+        return []
+    return [
+        node_id(Period("month" if len(key) == 7 else "year", key).path(folder), 4, None)
+        for key in periods_named(query)
+        for folder in (DIGESTS_DIR, DIGESTS_DIR_ALT)
+    ]
+
+
+def named_days(query: str, filt: LexFilter) -> list[str]:
+    """The days ``query`` names (:func:`~batchsum.periods.days_named`) when the filters admit finals."""
+    return days_named(query) if filt.level in (None, "final", "3") else []
+
+
+def _of_period(md: dict[str, Any], span: str) -> bool:
+    """Whether a candidate entry is dated within the period ``span`` (``1826-05``, ``1826``)."""
+    return str(md.get("doc_date") or "").startswith(span)
