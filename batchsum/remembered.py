@@ -34,6 +34,8 @@ FORMAT = 1
 # RunConfig fields (dotted for LLMConfig and the level bounds) and the option that sets each.
 REMEMBERED: dict[str, str] = {s.field: s.name for s in SETTINGS if s.remember}
 _PATHS = {"llm.prompts_dir"}
+# Settings that shape every digest but no file's summary: with an LLM, a change makes it write them all again.
+_DIGEST_FIELDS = {"digests", "digest_month_words", "digest_year_words"}
 
 
 class SettingsChanged(ConfigError):
@@ -165,12 +167,17 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: 
     if found:
         redo = sum(1 for e in entries if e.config_sig != sig)
         notice = Notice(found, redo, len(entries))
-        if cfg.llm.enabled and redo and not confirmed:
+        # Turning digests off costs nothing; on, or with other budgets, every digest is written again.
+        digests = cfg.digests and any(c.field in _DIGEST_FIELDS for c in found)
+        if cfg.llm.enabled and (redo or digests) and not confirmed:
+            would = notice.message.replace(" files planned again", " files would be planned again")
+            if digests:
+                would += " and every month, year and folder digest written again"
             raise SettingsChanged(
-                f"{cfg.out}: {notice.message.replace(' files planned again', ' files would be planned again')} "
-                f"for {cfg.llm.model} at {cfg.llm.base_url} (summaries already stored are reused: `batchsum plan` "
-                "with the same options counts the requests). Leave the option(s) out to keep the folder's "
-                "settings, or add --yes to go ahead (--rebuild: the options given, defaults for the rest)"
+                f"{cfg.out}: {would} for {cfg.llm.model} at {cfg.llm.base_url} (summaries already stored are "
+                "reused: `batchsum plan` with the same options counts the requests). Leave the option(s) out to "
+                "keep the folder's settings, or add --yes to go ahead (--rebuild: the options given, defaults for "
+                "the rest)"
             )
     if old != snapshot(cfg):
         save(cfg)

@@ -306,10 +306,12 @@ SETTINGS: tuple[Setting, ...] = (
     _s(
         "digests",
         "bool",
-        "--no-digests",
+        "--digests",
         "digests.enabled",
-        "Write no month, year or folder digests (see docs/digests.md).",
-        inverted=True,
+        "Month, year and folder digests (see docs/digests.md); --no-digests writes none. Left out, the output "
+        "folder's remembered choice stands [default: on].",
+        both=True,
+        remember=True,
     ),
     _s(
         "digest_month_words",
@@ -318,8 +320,17 @@ SETTINGS: tuple[Setting, ...] = (
         "digests.month_words",
         "Word budget of a month's digest.",
         minimum=20,
+        remember=True,
     ),
-    _s("digest_year_words", "int", "--year-words", "digests.year_words", "Word budget of a year's digest.", minimum=20),
+    _s(
+        "digest_year_words",
+        "int",
+        "--year-words",
+        "digests.year_words",
+        "Word budget of a year's digest.",
+        minimum=20,
+        remember=True,
+    ),
     _s(
         "index", "bool", "--no-index", "index.enabled", "Do not index summaries for search.", inverted=True, scope="run"
     ),

@@ -124,3 +124,32 @@ def test_a_new_word_cap_reaches_an_llms_hierarchical_final(tmp_path: Path, fake_
     assert after[final] != before[final]
     assert {p: k for p, k in after.items() if p != final} == {p: k for p, k in before.items() if p != final}
     assert fake_llm.request_count - calls <= 1
+
+
+def test_the_digests_choice_and_budgets_are_remembered_and_an_llm_asks_before_redoing_them(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    # --no-digests stays the folder's choice on the day-two command; --digests turns them back on.
+    code, _, _ = _run(str(JOURNAL), "--out", str(out), "--no-digests")
+    assert code == 0 and not (out / "digests").exists()
+    code, data, err = _run(str(JOURNAL), "--out", str(out))
+    assert code == 0 and not (out / "digests").exists() and "settings changed" not in err
+    code, data, _ = _run(str(JOURNAL), "--out", str(out), "--digests")
+    assert code == 0 and list((out / "digests").rglob("*.md"))
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True)
+        llm = ["--base-url", server.base_url, "--model", "m", "--rpm", "0"]
+        llm_out = tmp_path / "llm"
+        code, _, _ = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "200", *llm)
+        assert code == 0
+        calls = server.request_count
+        # The month budget is remembered: a bare re-run redoes no digest.
+        code, data, err = _run(str(JOURNAL), "--out", str(llm_out), "--rpm", "0")
+        assert code == 0 and server.request_count == calls and "settings changed" not in err
+        # Another budget would write every digest again through the LLM: refused before any request.
+        code, data, err = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "400", "--rpm", "0")
+        assert code == 5 and "digest written again" in err and server.request_count == calls
+        code, data, err = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "400", "--rpm", "0", "--yes")
+        assert code == 0 and server.request_count > calls
+        # Turning digests off costs nothing: no confirmation asked.
+        code, data, err = _run(str(JOURNAL), "--out", str(llm_out), "--no-digests", "--rpm", "0")
+        assert code == 0, err
