@@ -469,6 +469,10 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     return "document", "default"
 
 
+# A name's date written with separators ("2024-02-30"): a date the writer meant, even when no such day exists.
+_NO_SUCH_DAY = re.compile(r"(?<!\d)\d{4}[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?!\d)")
+
+
 def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
     """(ISO date, where it came from: ``name``, ``front matter`` or ``mtime``). Only the first two say
     when a text was written; an mtime is only when the file was last copied or touched."""
@@ -659,6 +663,9 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
     else:
         ctype, reason = choice, "--type"
     doc_date, date_source = dated(path, text, st.st_mtime_ns)
+    if date_source != "name" and (named := _NO_SUCH_DAY.search(path.stem)):
+        # "2024-02-30.md": the user meant a day; a silent file-copy date would misplace it in the digests.
+        warnings.append(f"its name's date {named.group(0)} is no day of the calendar; dated by its {date_source}")
     return Document(
         path=path,
         relpath=ref.relpath,

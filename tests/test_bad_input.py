@@ -407,3 +407,18 @@ def test_long_runs_of_whitespace_or_dots_do_not_stall_the_run(tmp_path: Path) ->
     data = json.loads(done.stdout)
     finished = {Path(f["relpath"]).name for f in data["files"]} | {Path(p["path"]).name for p in data["problems"]}
     assert set(PATHOLOGICAL) <= finished
+
+
+def test_a_name_dated_on_no_day_of_the_calendar_is_said_and_dated_otherwise(tmp_path: Path) -> None:
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "2024-02-30.md").write_text(GOOD)
+    (c / "2024-02-29.md").write_text(GOOD)  # a leap day is a day
+    (c / "invoice-20249999.md").write_text(GOOD)  # digits that name no date are no date at all
+    code, data, _ = _run(c, tmp_path / "out")
+    assert code == 0
+    about = [w for w in data["warnings"] if "no day of the calendar" in w]
+    assert len(about) == 1 and "2024-02-30.md" in about[0] and "2024-02-30" in about[0] and "mtime" in about[0]
+    doc = read_document(SourceRef(c / "2024-02-30.md", "2024-02-30.md", c))
+    assert doc.date_source == "mtime" and doc.warnings
+    assert not read_document(SourceRef(c / "2024-02-29.md", "2024-02-29.md", c)).warnings
