@@ -156,7 +156,8 @@ def test_digests_and_index_made_from_what_a_run_wrote_equal_those_made_from_the_
     fresh, later = tmp_path / "fresh", tmp_path / "later"
     periods, _ = redone(run(corpus, fresh))  # the digests take the finals the run has just written
     run(corpus, later, "--no-digests")
-    again, files = redone(run(corpus, later))  # no file changed: the finals are read from their files
+    # No file changed: the finals are read from their files (--digests: the folder remembers --no-digests).
+    again, files = redone(run(corpus, later, "--digests"))
     assert files == [] and sorted(again) == sorted(periods) and "folder:notes" in periods
     final = (fresh / "notes" / "standup.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
     assert "\n## Facets (extracted)" in final
@@ -435,7 +436,7 @@ def test_new_budgets_redo_every_digest_and_the_index_page_with_no_file_changed(c
         (corpus / f"{day}.md").write_text(entry(day, i), encoding="utf-8")  # a month worth a longer digest
     run(corpus, out, "--month-words", "20")
     short = month_text()
-    periods, files = redone(run(corpus, out))  # the default budget, 300 words
+    periods, files = redone(run(corpus, out, "--month-words", "300"))  # left out, 20 would be remembered
     assert files == [] and len(periods) == 6  # three months, a folder, two years
     assert len(month_text().split()) > len(short.split())
     index = (out / "index.md").read_text(encoding="utf-8")
