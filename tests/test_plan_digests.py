@@ -67,12 +67,13 @@ def test_plan_counts_the_digest_requests_a_run_sends(tmp_path: Path, fake_llm: F
         return _invoke("plan", str(src), "--out", str(out), *llm, *extra)
 
     # Files first without digests: the plan reads their dates from their finals, as the run does (the
-    # front-matter entry belongs to December, not to its folder).
+    # front-matter entry belongs to December, not to its folder). The folder remembers --no-digests: with
+    # an LLM, turning them on is confirmed with --yes.
     run("--no-digests")
-    first = plan()
+    first = plan("--digests")
     assert first["changed"] == first["new"] == [] and first["nodes"] == 0
     before = fake_llm.request_count
-    made = run()
+    made = run("--digests", "--yes")
     assert "month:2025-12" in made and "folder:notes" in made
     _check(first, fake_llm, before, made)
     # Exact but for the years' inputs: the months' digests this run writes, taken at their budgets.
@@ -93,7 +94,7 @@ def test_plan_counts_the_digest_requests_a_run_sends(tmp_path: Path, fake_llm: F
     words = ("--month-words", "40", "--year-words", "100")
     budget = plan(*words)
     before = fake_llm.request_count
-    made = run(*words)
+    made = run(*words, "--yes")  # every digest written again: confirmed, as a changed setting is
     assert len(made) == 6 and budget["nodes"] == 0
     _check(budget, fake_llm, before, made)
 
