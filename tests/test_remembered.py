@@ -131,9 +131,9 @@ def test_the_digests_choice_and_budgets_are_remembered_and_an_llm_asks_before_re
     # --no-digests stays the folder's choice on the day-two command; --digests turns them back on.
     code, _, _ = _run(str(JOURNAL), "--out", str(out), "--no-digests")
     assert code == 0 and not (out / "digests").exists()
-    code, data, err = _run(str(JOURNAL), "--out", str(out))
+    code, _, err = _run(str(JOURNAL), "--out", str(out))
     assert code == 0 and not (out / "digests").exists() and "settings changed" not in err
-    code, data, _ = _run(str(JOURNAL), "--out", str(out), "--digests")
+    code, _, _ = _run(str(JOURNAL), "--out", str(out), "--digests")
     assert code == 0 and list((out / "digests").rglob("*.md"))
     with FakeLLMServer().start() as server:
         server.configure(any_model=True)
@@ -143,13 +143,13 @@ def test_the_digests_choice_and_budgets_are_remembered_and_an_llm_asks_before_re
         assert code == 0
         calls = server.request_count
         # The month budget is remembered: a bare re-run redoes no digest.
-        code, data, err = _run(str(JOURNAL), "--out", str(llm_out), "--rpm", "0")
+        code, _, err = _run(str(JOURNAL), "--out", str(llm_out), "--rpm", "0")
         assert code == 0 and server.request_count == calls and "settings changed" not in err
         # Another budget would write every digest again through the LLM: refused before any request.
-        code, data, err = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "400", "--rpm", "0")
+        code, _, err = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "400", "--rpm", "0")
         assert code == 5 and "digest written again" in err and server.request_count == calls
-        code, data, err = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "400", "--rpm", "0", "--yes")
+        code, _, err = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "400", "--rpm", "0", "--yes")
         assert code == 0 and server.request_count > calls
         # Turning digests off costs nothing: no confirmation asked.
-        code, data, err = _run(str(JOURNAL), "--out", str(llm_out), "--no-digests", "--rpm", "0")
+        code, _, err = _run(str(JOURNAL), "--out", str(llm_out), "--no-digests", "--rpm", "0")
         assert code == 0, err
