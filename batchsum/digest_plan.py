@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -29,6 +29,7 @@ from batchsum.periods import (
 )
 
 if TYPE_CHECKING:
+    from batchsum.backends.llm_requests import CachedAnswers
     from batchsum.config import RunConfig
     from batchsum.state import ManifestEntry, StateStore
     from batchsum.tokens import Tokenizer
@@ -41,6 +42,7 @@ class PeriodPlan:
     periods: list[str] = field(default_factory=list)  # ids: month:1826-05, year:1826, folder:notes
     removed: list[str] = field(default_factory=list)  # ids of periods left without files: their digests go
     llm_calls: int = 0
+    llm_cached: int = 0  # requests the response cache answers (not sent, not in llm_calls)
     input_tokens: int = 0  # of the finals (a year: of its months' digests) the digests are made from
     prompt_tokens: int = 0  # of the LLM requests (template and input)
     prompt_tokens_estimated: int = 0  # the part of them that are outputs of this run, taken at their budgets
@@ -55,20 +57,24 @@ def plan_digests(
     store: StateStore | None = None,
     tokenizer: Tokenizer | None = None,
     size: Callable[[SummaryRequest, int], int] | None = None,
+    known: Mapping[str, Final] | None = None,
+    answers: CachedAnswers | None = None,
 ) -> PeriodPlan:
     """Which periods a run would redo and what they cost, given the files it would summarize
     (``touched``: relpath -> (real date or None, the final's planned tokens, language)) and the ones it would
-    delete. The same staleness test as the run (:func:`signatures`, :func:`is_stale`): a period with a
-    file to summarize is redone, any other only when its signature, its file or its backend says so.
-    A redone period whose inputs are all known (no file of it summarized, a year none of whose months
-    is redone) costs nothing when its output is in ``store``, as in the run. ``size`` gives an LLM
-    request's prompt tokens from the request and its input tokens."""
+    delete. ``known``: of ``touched``, the finals already known (kept whole, stored, or made from the
+    response cache), as the run will write them. The same staleness test as the run (:func:`signatures`,
+    :func:`is_stale`): a period with a file whose final is not known yet is redone, any other only when its
+    signature, its file or its backend says so. A redone period whose inputs are all known costs nothing
+    when its output is in ``store`` or, with an LLM (``answers``), when the response cache answers its
+    request, as in the run; its output is then known, and so is the input of its year. ``size`` gives an
+    LLM request's prompt tokens from the request and its input tokens."""
     state = load_state(state_path(cfg))
     identity = backend_identity(cfg)
     out = cfg.out
     gone = set(deleted)
     files: dict[str, FileFacts] = {}
-    finals: dict[str, Final] = {}  # those read for their facts, not read again for their text
+    finals: dict[str, Final] = dict(known or {})  # those read for their facts, not read again for their text
     for rel, entry in manifest.items():
         if rel in gone or rel in touched:
             continue
@@ -77,7 +83,8 @@ def plan_digests(
         if facts is not None:
             files[rel] = facts
     for rel, (date, tokens, language) in touched.items():
-        files[rel] = FileFacts(rel, "", date, "", tokens, language=language)  # its final's key is known once made
+        final = finals.get(rel)  # else its final's key is known once made
+        files[rel] = final.facts if final is not None else FileFacts(rel, "", date, "", tokens, language=language)
     groups = group(files.values())
     years = years_of(p for p in groups if p.kind == "month")
     folder = digests_dir([*files, *(rel for rel in manifest if rel not in gone)])
@@ -87,51 +94,82 @@ def plan_digests(
     def language_of(period: Period) -> str | None:
         return period_language(members_of(period, groups, years))
 
-    def stored_tokens(
-        period: Period,
-        parts: list[str],
-        input_tokens: int,
-        labels: list[str] | None = None,
-        owners: list[FileFacts] | None = None,
-    ) -> int | None:
-        if store is None or tokenizer is None:
-            return None
-        langs = [f.language for f in owners] if owners else None
-        _, key = digest_request(cfg, identity, period, parts, input_tokens, labels, language_of(period), langs)
-        output = store.get_node(key)
-        if output is None:
-            return None
-        return tokenizer.count(digest_body(period, output.text.strip(), parts, owners or []))
-
-    made: dict[Period, int] = {}  # output tokens of the months redone (at their budgets when not stored)
+    output = _Outputs(cfg, identity, plan, store, answers)
+    texts: dict[Period, str | None] = {}  # the bodies of the months redone (None: made by the run, unknown)
+    made: dict[Period, int] = {}  # their output tokens (at their budgets when unknown)
     for period in sorted(groups, key=lambda p: p.id):
         if not is_stale(out, state, folder, period, sigs[period]):
             continue
         members = groups[period]
         inputs = [f.tokens for f in members]
-        known = None
+        body, free = None, False
         if sigs[period] is not None:
             owned = [(f, t) for f, t in ((f, final_text(out, f, finals)) for f in members) if t]
-            parts = [t for _, t in owned]
-            known = stored_tokens(period, parts, sum(inputs), owners=[f for f, _ in owned])
+            parts, owners = [t for _, t in owned], [f for f, _ in owned]
+            body, free = output(period, parts, sum(inputs), language_of(period), owners=owners)
         fresh = sum(f.tokens for f in members if not f.final_key)
-        made[period] = _plan_one(cfg, identity, plan, period, inputs, fresh, known, size, language_of(period))
+        budget = _plan_one(cfg, identity, plan, period, inputs, fresh, free, size, language_of(period))
+        texts[period] = body
+        made[period] = tokenizer.count(body) if body is not None and tokenizer is not None else budget
     for year in sorted(years, key=lambda p: p.id):
         if not is_stale(out, state, folder, year, sigs[year]):
             continue
         months = years[year]
-        inputs = [made.get(m, _kept_tokens(state, m)) for m in months]
-        known = None
-        if not any(m in made for m in months):
-            written = [(m, t) for m in months if (t := digest_text(out / m.path(folder)))]
+        body, free = None, False
+        if all(texts[m] is not None for m in months if m in texts):  # its months' digests are all known
+            written = [(m, t) for m in months if (t := texts.get(m) or digest_text(out / m.path(folder)))]
             parts = [t for _, t in written]
+            inputs = [tokenizer.count(p) if tokenizer is not None else 0 for p in parts]
             labels = month_labels(identity, year, [m for m, _ in written])
-            known = stored_tokens(year, parts, sum(tokenizer.count(p) for p in parts) if tokenizer else 0, labels)
-        fresh = sum(made[m] for m in months if m in made)
-        _plan_one(cfg, identity, plan, year, inputs, fresh, known, size, language_of(year))
+            body, free = output(year, parts, sum(inputs), language_of(year), labels)
+        else:
+            inputs = [made.get(m, _kept_tokens(state, m)) for m in months]
+        fresh = sum(made[m] for m in months if m in texts and texts[m] is None)
+        _plan_one(cfg, identity, plan, year, inputs, fresh, free, size, language_of(year))
     live = {p.id for p in groups} | {y.id for y in years}
     plan.removed = sorted(pid for pid in state.periods if pid not in live)
     return plan
+
+
+@dataclass
+class _Outputs:
+    """The outputs of a plan's redone digests that are known without the run: stored, or answered by
+    the response cache."""
+
+    cfg: RunConfig
+    identity: tuple[str, str | None]
+    plan: PeriodPlan
+    store: StateStore | None
+    answers: CachedAnswers | None
+
+    def __call__(
+        self,
+        period: Period,
+        parts: list[str],
+        input_tokens: int,
+        language: str | None,
+        labels: list[str] | None = None,
+        owners: list[FileFacts] | None = None,
+    ) -> tuple[str | None, bool]:
+        """(the body of ``period``'s digest made from ``parts`` as the run writes it, None when unknown;
+        whether the run sends no request for it). The response cache's answers are counted into the plan."""
+        langs = [f.language for f in owners] if owners else None
+        req, key = digest_request(self.cfg, self.identity, period, parts, input_tokens, labels, language, langs)
+        stored = self.store.get_node(key) if self.store is not None else None
+        text: str
+        if stored is not None:
+            text = stored.text
+        elif not req.parts:
+            text = ""  # nothing to summarize: an empty digest, no request
+        elif self.answers is None:
+            return None, False
+        else:
+            looked = self.answers.look(req)
+            self.plan.llm_cached += looked.served
+            if looked.sent or looked.answer is None:
+                return None, not looked.sent
+            text = looked.answer.text
+        return digest_body(period, text.strip(), parts, owners or []), True
 
 
 def _kept_tokens(state: DigestState, period: Period) -> int:
@@ -146,17 +184,17 @@ def _plan_one(
     period: Period,
     inputs: list[int],
     fresh: int,
-    stored: int | None,
+    free: bool,
     size: Callable[[SummaryRequest, int], int] | None,
     language: str | None = None,
 ) -> int:
     """Count one redone digest (made from parts of ``inputs`` tokens, ``fresh`` of them written by this
-    run; ``stored``: its output's tokens when the node store has it) into ``plan``; returns its output
-    tokens (a digest to make: its budget)."""
+    run, taken at their budgets; ``free``: the run sends no request for it, its output being in the node
+    store or the response cache) into ``plan``; returns its budget in tokens."""
     plan.periods.append(period.id)
-    if stored is not None:
-        return stored  # written from the node store: no request
     req, _ = digest_request(cfg, identity, period, [""] * len(inputs), sum(inputs), language=language)
+    if free:
+        return req.max_tokens
     plan.input_tokens += req.input_tokens
     plan.est_output_tokens += req.max_tokens
     if cfg.llm.enabled:

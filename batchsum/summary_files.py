@@ -173,8 +173,19 @@ def write_node_file(out: Path, plan: FilePlan, res: NodeResult, created: str) ->
     text = _node_text(plan, res, path)
     meta = front_matter(plan, res, created)
     write_node(path, meta, text)
+    return TreeNode(path, meta, _read_back(text))
+
+
+def written_body(out: Path, plan: FilePlan, res: NodeResult) -> str:
+    """The body of ``res``'s node file (links stripped) as :func:`write_node_file` writes it and
+    :func:`~batchsum.tree.read_node` reads it back (``batchsum plan``: what the digests read of a final)."""
+    node = res.node
+    return _read_back(_node_text(plan, res, node_path(out, plan.doc.relpath, node.level, node.index)))
+
+
+def _read_back(text: str) -> str:
     # The body as read_node returns it; the front matter is plain data that YAML gives back unchanged.
-    return TreeNode(path, meta, strip_links(text.rstrip().lstrip("\n")))
+    return strip_links(text.rstrip().lstrip("\n"))
 
 
 def _node_text(plan: FilePlan, res: NodeResult, path: Path) -> str:

@@ -67,9 +67,10 @@ def test_plan_counts_the_digest_requests_a_run_sends(tmp_path: Path, fake_llm: F
         return _invoke("plan", str(src), "--out", str(out), *llm, *extra)
 
     # Files first without digests: the plan reads their dates from their finals, as the run does (the
-    # front-matter entry belongs to December, not to its folder).
+    # front-matter entry belongs to December, not to its folder). The folder remembers --no-digests: with
+    # an LLM, turning them on is confirmed with --yes.
     run("--no-digests")
-    first = plan("--digests")  # the folder remembers --no-digests: turning them on is a change
+    first = plan("--digests")
     assert first["changed"] == first["new"] == [] and first["nodes"] == 0
     before = fake_llm.request_count
     made = run("--digests", "--yes")
@@ -93,7 +94,7 @@ def test_plan_counts_the_digest_requests_a_run_sends(tmp_path: Path, fake_llm: F
     words = ("--month-words", "40", "--year-words", "100")
     budget = plan(*words)
     before = fake_llm.request_count
-    made = run(*words, "--yes")  # every digest through the LLM again: confirmed
+    made = run(*words, "--yes")  # every digest written again: confirmed, as a changed setting is
     assert len(made) == 6 and budget["nodes"] == 0
     _check(budget, fake_llm, before, made)
 

@@ -12,7 +12,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,6 +69,21 @@ class ResponseCache:
             log.warning("ignoring unreadable LLM cache entry %s (%s)", path, exc)
             return None
         return entry
+
+    def lookup(
+        self,
+        models: Sequence[str],
+        messages: Sequence[Mapping[str, str]],
+        params: Mapping[str, Any],
+        accept: Callable[[str], bool] | None = None,
+    ) -> CachedCompletion | None:
+        """The cached answer to a request of ``messages`` with ``params`` under the first model of
+        ``models`` that has one (and whose answer ``accept`` takes), or None."""
+        for model in models:
+            hit = self.get(cache_key(model, messages, params))
+            if hit is not None and (accept is None or accept(hit.content)):
+                return hit
+        return None
 
     def put(self, key: str, entry: CachedCompletion) -> None:
         """Store ``entry`` atomically; a failure to write only costs a future cache miss."""

@@ -20,25 +20,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from batchsum.backends.budget import (
-    count_message_tokens,
-    fit_parts,
-    middle_truncate,
-    prompt_budget,
-    trim_to_sentence_boundary,
-)
+from batchsum.backends.budget import count_message_tokens
 from batchsum.backends.llm_client import (
-    CallFailed,
     CallStats,
     ChatTransport,
     LLMCallError,
     LLMClient,
-    Prompt,
     RequestGate,
     check_server,
 )
-from batchsum.backends.llm_output import clean_output, parse_facets, sanitize_for_log
-from batchsum.backends.prompts import PromptSet
+from batchsum.backends.llm_output import sanitize_for_log
+from batchsum.backends.llm_requests import Answer, CallFailed, Prompt, RequestMaker
 from batchsum.config import LLMConfig
 from batchsum.errors import AbortRun, ConfigError, SummarizationError
 from batchsum.model import Backend, SummaryOutput, SummaryRequest
@@ -48,8 +40,6 @@ from batchsum.tokens import Tokenizer
 log = logging.getLogger(__name__)
 
 FALLBACK_BACKEND = "extractive (fallback)"
-ESTIMATE_SLACK = 16  # tokens added to template + input_tokens for merges across their boundary
-TEMPLATE_MEMO = 256  # prompt templates whose size is remembered
 
 
 class LLMBackend:
@@ -85,8 +75,8 @@ class LLMBackend:
         )
         self._tokenizer = tokenizer
         self._fallback = fallback
-        self._prompts = PromptSet.load(cfg.prompts_dir)
-        self._template_sizes: dict[tuple[Any, ...], int] = {}
+        # How each summary becomes its requests, and their answers its text (shared with ``batchsum plan``).
+        self.requests = RequestMaker(cfg, tokenizer)
         self._abort_reason: str | None = None
         self._secrets = self.client.secrets
         self.fallbacks = 0
@@ -194,40 +184,43 @@ class LLMBackend:
             raise SummarizationError(f"{name}: {cause}", node_id=name, cause=LLMCallError(cause)) from None
 
     async def _summarize(self, request: SummaryRequest, stats: CallStats) -> SummaryOutput:
-        cap = max(1, request.max_tokens)
-        facets: dict[str, Any] | None = None
-        if request.facets:
-            raw = await self._complete(request, self._prepare(request, facets=True), stats)
-            facets = parse_facets(raw)
-            if facets is None:
+        steps = self.requests.asks(request)
+        ask = next(steps)
+        while True:
+            if ask.truncated_from is not None:
+                self.inputs_truncated += 1
+                log.warning(
+                    "%s: %s input of %d tokens middle-truncated (head and tail kept) to fit --context-window %d",
+                    request.node_id,
+                    request.kind,
+                    ask.truncated_from,
+                    self.cfg.context_window,
+                )
+            if ask.rejected is not None:
                 log.warning(
                     "%s: invalid facets JSON from model %s; asking once more for plain text. Output began: %r",
                     request.node_id,
                     stats.model,
-                    sanitize_for_log(raw, self._secrets),
+                    sanitize_for_log(ask.rejected, self._secrets),
                 )
-                raw = await self._complete(request, self._prepare(request, facets=False), stats)
-                text = clean_output(raw)
-            else:
-                text = clean_output(str(facets["summary"]))
-        else:
-            raw = await self._complete(request, self._prepare(request, facets=False), stats)
-            text = clean_output(raw)
-        if not text:
+            raw = await self._complete(request, ask.prompt, stats)
+            try:
+                ask = steps.send(raw)
+            except StopIteration as stop:
+                answer: Answer = stop.value
+                break
+        if not answer.text:
             log.warning(
                 "%s: model %s returned no usable text. Output began: %r",
                 request.node_id,
                 stats.model,
-                sanitize_for_log(raw, self._secrets),
+                sanitize_for_log(answer.raw, self._secrets),
             )
             raise CallFailed(f"model {stats.model} returned an empty summary")
-        text, trimmed = trim_to_sentence_boundary(text, cap, self._tokenizer)
-        if trimmed:
+        if answer.trimmed:
             self.outputs_trimmed += 1
-        if facets is not None:
-            facets["summary"] = text
         return SummaryOutput(
-            text=text,
+            text=answer.text,
             backend=self.name,
             model=stats.model,
             prompt_tokens=stats.prompt_tokens,
@@ -236,8 +229,8 @@ class LLMBackend:
             latency_ms=stats.http_s * 1000.0,
             cache_hit=stats.cache_hit,
             llm_calls=stats.sent,
-            trimmed=trimmed,
-            facets=facets,
+            trimmed=answer.trimmed,
+            facets=answer.facets,
         )
 
     async def _on_failure(self, request: SummaryRequest, cause: str, stats: CallStats) -> SummaryOutput:
@@ -265,85 +258,6 @@ class LLMBackend:
         self, request: SummaryRequest, prompt: Prompt, stats: CallStats, extra: dict[str, Any] | None = None
     ) -> str:
         return await self.client.complete(request.node_id, prompt, stats, priority=request.priority, extra=extra)
-
-    # ---- prompt building and fitting ----------------------------------------------------------
-    def _prepare(self, request: SummaryRequest, *, facets: bool) -> Prompt:
-        """Messages that fit ``context_window - max_tokens``, the max_tokens to send, the prompt size."""
-        cap = max(1, request.max_tokens)
-        # JSON facets carry lists besides the summary; give them room, the summary is trimmed to cap anyway.
-        send_max = cap + max(128, cap) if facets else cap
-        send_max = max(1, min(send_max, self.cfg.context_window // 2))
-        budget = prompt_budget(self.cfg.context_window, send_max)
-        parts = list(request.parts)
-        text = "\n\n".join(parts) if parts else request.text
-        prior = request.prior_context
-
-        def build(text_: str, parts_: list[str], prior_: str | None) -> list[dict[str, str]]:
-            return self._prompts.build_messages(
-                request, text=text_, parts=parts_, prior=prior_, max_tokens=cap, facets=facets
-            )
-
-        messages = build(text, parts, prior)
-        # Counting a 3000-token chunk again costs more CPU than the rest of a call; the runner already
-        # counted the input, so template + input_tokens is the size - trusted only when that count is
-        # plausible (<= 6 chars/token) and the prompt is clearly inside the budget; close calls are counted.
-        if request.input_tokens * 6 >= len(text):
-            shape = (request.kind, request.content_type, facets, len(parts), prior)
-            template = self._template_tokens(shape, lambda: build("", [""] * len(parts), prior))
-            estimate = template + request.input_tokens + 2 * len(parts) + ESTIMATE_SLACK
-            if estimate <= budget * 0.75:
-                return Prompt(messages, send_max, estimate)
-        size = count_message_tokens(messages, self._tokenizer)
-        if size <= budget:
-            return Prompt(messages, send_max, size)
-        # Too big: measure the template alone, then shrink the previous summary and the input to fit.
-        overhead = count_message_tokens(build("", [""] * len(parts), None), self._tokenizer)
-        if prior:
-            prior, _ = middle_truncate(prior, max(0, (budget - overhead) // 4), self._tokenizer)
-        prior_cost = count_message_tokens(build("", [""] * len(parts), prior), self._tokenizer) - overhead
-        room = budget - overhead - prior_cost
-        if room <= 16:
-            raise CallFailed(
-                f"prompt template alone needs {overhead + prior_cost} tokens; "
-                f"--context-window {self.cfg.context_window} leaves {budget} after the output budget"
-            )
-        input_tokens = self._tokenizer.count(text)
-        for _ in range(6):
-            if parts:
-                fitted_parts, _ = fit_parts(parts, room, self._tokenizer)
-                messages = build("\n\n".join(fitted_parts), fitted_parts, prior)
-            else:
-                fitted, _ = middle_truncate(text, room, self._tokenizer)
-                messages = build(fitted, [], prior)
-            size = count_message_tokens(messages, self._tokenizer)
-            over = size - budget
-            if over <= 0:
-                break
-            room -= over + 8
-            if room <= 16:
-                raise CallFailed(f"input cannot be fitted into --context-window {self.cfg.context_window}")
-        else:
-            raise CallFailed(f"input cannot be fitted into --context-window {self.cfg.context_window}")
-        self.inputs_truncated += 1
-        log.warning(
-            "%s: %s input of %d tokens middle-truncated (head and tail kept) to fit --context-window %d",
-            request.node_id,
-            request.kind,
-            input_tokens,
-            self.cfg.context_window,
-        )
-        return Prompt(messages, send_max, size)
-
-    def _template_tokens(self, shape: tuple[Any, ...], build: Callable[[], list[dict[str, str]]]) -> int:
-        """Size of a prompt without its input, counted once per template shape: prompts of one shape
-        differ only in numbers (chunk index, word budget), a few tokens that ``ESTIMATE_SLACK`` covers.
-        Counting every call's template took 0.8 ms each at C=64 (tiktoken waits for the reading thread)."""
-        size = self._template_sizes.get(shape)
-        if size is None:
-            if len(self._template_sizes) >= TEMPLATE_MEMO:
-                self._template_sizes.clear()  # shapes with a previous final in them are one per file
-            size = self._template_sizes[shape] = count_message_tokens(build(), self._tokenizer)
-        return size
 
 
 def _validate(cfg: LLMConfig) -> None:

@@ -30,6 +30,7 @@ from aiolimiter import AsyncLimiter
 from batchsum import throttle
 from batchsum.backends.cache import CachedCompletion, ResponseCache, cache_key
 from batchsum.backends.llm_output import sanitize_for_log
+from batchsum.backends.llm_requests import CallFailed, Prompt, configured_models, request_params
 from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError, LLMAuthError, LLMUnavailable, LLMUnreachable
 
@@ -87,19 +88,6 @@ class _CallFailure(Exception):
 
 class LLMCallError(Exception):
     """The sanitized cause attached to SummarizationError (never carries request headers)."""
-
-
-class CallFailed(Exception):
-    """The node cannot be produced by the LLM; ``on_error`` decides what happens."""
-
-
-@dataclass
-class Prompt:
-    """One chat request's messages, its max_tokens and its prompt size in our tokens."""
-
-    messages: list[dict[str, str]]
-    max_tokens: int
-    prompt_tokens: int
 
 
 @dataclass
@@ -267,17 +255,16 @@ class LLMClient:
         if self.unavailable is not None:
             raise self.unavailable
         messages = prompt.messages
-        params: dict[str, Any] = {"max_tokens": prompt.max_tokens, "temperature": self.cfg.temperature, **(extra or {})}
+        params = request_params(self.cfg, prompt.max_tokens, extra)
         models = await self.model_chain()
         if self._cache is not None:
-            for model in models:
-                hit = self._cache.get(cache_key(model, messages, params))
-                if hit is not None and (accept is None or accept(hit.content)):
-                    self.cache_hits += 1
-                    stats.cache_hit = True
-                    stats.model = hit.model
-                    stats.attempts = 0
-                    return hit.content
+            hit = self._cache.lookup(models, messages, params, accept)
+            if hit is not None:
+                self.cache_hits += 1
+                stats.cache_hit = True
+                stats.model = hit.model
+                stats.attempts = 0
+                return hit.content
         last_cause = "no model to try"
         stats.attempts = 0
         unreached = False  # the last model's attempts all failed to reach the server
@@ -324,10 +311,7 @@ class LLMClient:
         async with self._models_lock:
             if self._models is not None:
                 return self._models
-            chain: list[str] = []
-            for name in [self.cfg.model, *self.cfg.fallback_models]:
-                if name and name not in chain:
-                    chain.append(name)
+            chain = configured_models(self.cfg)
             if not chain:
                 try:
                     listing = await self._sdk_client().models.list()

@@ -11,6 +11,8 @@ from batchsum.config import BACKEND_KINDS, LLM_CACHE_DIR
 from batchsum.lazy import load
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from batchsum.config import LLMConfig, RunConfig
     from batchsum.model import Backend, SummaryOutput, SummaryRequest
     from batchsum.tokens import Tokenizer
@@ -58,9 +60,14 @@ class LazyExtractive:
         """Nothing to release (the extractive backend holds no connections)."""
 
 
+def response_cache_dir(cfg: RunConfig) -> Path | None:
+    """The LLM response cache a run of ``cfg`` answers from and writes to (None: ``--no-cache``)."""
+    return (cfg.state_dir / LLM_CACHE_DIR) if cfg.llm.cache else None
+
+
 def _llm(cfg: RunConfig, tokenizer: Tokenizer) -> tuple[Backend, Backend]:
     extractive = LazyExtractive(tokenizer, cfg.final_words)
-    cache_dir = (cfg.state_dir / LLM_CACHE_DIR) if cfg.llm.cache else None
+    cache_dir = response_cache_dir(cfg)
     return backend_class("llm")(cfg.llm, tokenizer=tokenizer, fallback=extractive, cache_dir=cache_dir), extractive
 
 

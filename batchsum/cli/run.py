@@ -215,15 +215,18 @@ def plan(ctx: click.Context, **params: Any) -> None:
     if summary.levels:
         click.echo("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.levels.items())))
     click.echo(f"chunks: {summary.chunks}  nodes to build: {summary.nodes} ({summary.nodes_stored} already stored)")
+    cached = f" (and {summary.llm_cached} answered by the response cache)" if summary.llm_cached else ""
     click.echo(
-        f"LLM requests: {summary.llm_calls}  prompt tokens: {summary.prompt_tokens:,} "
+        f"LLM requests: {summary.llm_calls}{cached}  prompt tokens: {summary.prompt_tokens:,} "
         f"({summary.prompt_tokens_estimated:,} of them summaries this run writes, taken at their targets)"
     )
     if summary.periods is not None and summary.periods.periods:
         dp = summary.periods
+        cached = f" (and {dp.llm_cached} from the cache)" if dp.llm_cached else ""
         click.echo(
             f"digests to redo: {len(dp.periods)} ({', '.join(dp.periods[:6])}{', …' if len(dp.periods) > 6 else ''}); "
-            f"{dp.llm_calls} LLM calls, {dp.input_tokens:,} input tokens, est. {dp.est_output_tokens:,} output tokens"
+            f"{dp.llm_calls} LLM calls{cached}, {dp.input_tokens:,} input tokens, "
+            f"est. {dp.est_output_tokens:,} output tokens"
         )
     if summary.periods is not None and summary.periods.removed:
         gone = summary.periods.removed

@@ -2,9 +2,14 @@
 
 Nodes are walked as the run walks them: a node whose key is in the node store (every leaf of an
 unchanged chunk, and a group or final whose inputs are all stored and whose own output is too)
-costs nothing; every other node is one request. A request's prompt is its template (counted once
-per shape, as the LLM backend does) plus its input: a leaf's tokens, or its children's outputs
-(their stored length, else their target length). Output tokens are the nodes' targets.
+costs nothing. With an LLM, a node whose inputs are all known is built into the very requests the
+backend would send (:class:`~batchsum.backends.llm_requests.CachedAnswers`) and looked up in the
+response cache the run would use: answered there, it costs nothing and its output is known (its
+parent's requests are built from it). Every other node is one request. A request's prompt is its
+template (counted once per shape, as the LLM backend does) plus its input: a leaf's tokens, or its
+children's outputs (their known length, else their target length). Output tokens are the nodes'
+targets. The finals this plan knows (kept whole, stored, or made from the cache) are handed to the
+digests' plan as the run hands them its finals, so a digest over them is looked up too.
 """
 
 from __future__ import annotations
@@ -15,15 +20,19 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import remembered
 from batchsum.backends.budget import count_message_tokens
+from batchsum.backends.llm_requests import CachedAnswers
 from batchsum.backends.prompts import PromptSet
+from batchsum.backends.registry import response_cache_dir
 from batchsum.digest_plan import PeriodPlan, plan_digests
+from batchsum.digest_state import Final, digest_input
 from batchsum.engine.changes import backend_identity, config_signature, diff, known_content, passed_over_note
-from batchsum.engine.nodes import heights, make_job
+from batchsum.engine.nodes import heights, kept_whole_key, make_job
 from batchsum.engine.prepare import prepare_file
 from batchsum.engine.records import NodeResult
 from batchsum.model import SummaryOutput
-from batchsum.periods import real_date
+from batchsum.periods import FileFacts, real_date
 from batchsum.state import StateStore
+from batchsum.summary_files import written_body
 from batchsum.tokens import get_tokenizer
 from batchsum.walk import READER_VERSION, Problem
 
@@ -53,6 +62,7 @@ class PlanSummary:
     nodes: int = 0
     nodes_stored: int = 0  # nodes whose output is already in the node store
     llm_calls: int = 0  # requests the run will send (LLM backend)
+    llm_cached: int = 0  # requests the run will find answered in the response cache (not sent, not counted above)
     input_tokens: int = 0  # tokens of the files to summarize
     prompt_tokens: int = 0  # tokens of those requests' prompts (LLM backend)
     prompt_tokens_estimated: int = 0  # the part of them that are outputs of this run, taken at their targets
@@ -90,6 +100,7 @@ class PlanSummary:
             "nodes": self.nodes,
             "nodes_already_stored": self.nodes_stored,
             "llm_calls": self.llm_calls,
+            "llm_cached": self.llm_cached,
             "input_tokens": self.input_tokens,
             "prompt_tokens": self.prompt_tokens,
             "prompt_tokens_estimated": self.prompt_tokens_estimated,
@@ -127,9 +138,11 @@ def _walk(
     state: StateStore,
     tokenizer: Tokenizer,
     sizer: _PromptSizer | None,
+    answers: CachedAnswers | None,
     summary: PlanSummary,
-) -> None:
-    """Count ``plan``'s stored nodes, requests and their prompt and output tokens into ``summary``."""
+) -> NodeResult | None:
+    """Count ``plan``'s stored nodes, requests (sent, and answered by the response cache) and their
+    prompt and output tokens into ``summary``; returns the final's result when its output is known."""
     identity = backend_identity(cfg)
     height = heights(plan)
     done: dict[str, NodeResult | None] = {}  # None: computed by the run, output unknown yet
@@ -139,12 +152,23 @@ def _walk(
         known = [c for c in children if c is not None]
         if len(known) == len(children):
             job = make_job(identity, cfg.llm, plan, node, known, height[node.node_id], cfg.final_words)
-            stored = state.get_node(job.key) if len(plan.nodes) > 1 else None
+            stored = state.get_node(job.key)
             if stored is not None:
                 count = tokenizer.count(stored.text)  # as the run counts it: part of the parent's key
                 done[node.node_id] = NodeResult(node, stored, job.key, job.request.input_tokens, count, True)
                 summary.nodes_stored += 1
                 continue
+            if answers is not None:
+                looked = answers.look(job.request)
+                summary.llm_cached += looked.served
+                if not looked.sent:  # all answered by the cache (or left to the fallback without a request)
+                    answer = looked.answer
+                    done[node.node_id] = None if answer is None else NodeResult(
+                        node, SummaryOutput(text=answer.text, backend="llm", trimmed=answer.trimmed,
+                                            facets=answer.facets),
+                        job.key, job.request.input_tokens, tokenizer.count(answer.text), False,
+                    )  # fmt: skip
+                    continue
         else:  # some input is made by this run: the prompt's size is estimated from the targets
             stand_in = [
                 c or NodeResult(plan_node, SummaryOutput(text="-", backend=""), "", 0, plan_node.target_tokens, False)
@@ -158,6 +182,23 @@ def _walk(
             summary.llm_calls += 1
             summary.prompt_tokens += sizer.size(job.request, job.request.input_tokens)
             summary.prompt_tokens_estimated += estimated
+    return done.get(plan.final_id) if plan.final_id is not None else None
+
+
+def _kept_whole(plan: FilePlan) -> NodeResult:
+    """The final of a file kept whole, as the run commits it (``RunDriver.keep_whole``)."""
+    doc = plan.doc
+    output = SummaryOutput(text=doc.text, backend="source", attempts=0)
+    return NodeResult(plan.nodes[0], output, kept_whole_key(plan), doc.tokens, doc.tokens, reused=False)
+
+
+def _final(cfg: RunConfig, plan: FilePlan, result: NodeResult) -> Final:
+    """What the digests take of a final this plan knows, as from the final the run writes."""
+    doc = plan.doc
+    meta = {"kept_whole": True} if plan.kept_whole else {}
+    date = real_date(doc.doc_date, doc.date_source)
+    facts = FileFacts(doc.relpath, result.key, date, "", result.output_tokens, doc.content_type, doc.language)
+    return Final(facts, digest_input(meta, written_body(cfg.out, plan, result)))
 
 
 def _read_anew(entry: ManifestEntry, sha256: str, text_sha: str, sig: str) -> bool:
@@ -177,6 +218,25 @@ def _nodes(plan: FilePlan, ids: list[str]) -> list[Any]:
     return [by_id[i] for i in ids]
 
 
+@dataclass
+class _Tools:
+    """What counting a plan's requests takes: the tokenizer and, with an LLM, the prompt sizer and the
+    response cache's answers. Made on first use: an unchanged night needs none of them."""
+
+    tokenizer: Tokenizer
+    sizer: _PromptSizer | None = None
+    answers: CachedAnswers | None = None
+
+    @classmethod
+    def make(cls, cfg: RunConfig) -> _Tools:
+        tokenizer = get_tokenizer(cfg.encoding)
+        if not cfg.llm.enabled:
+            return cls(tokenizer)
+        prompts = PromptSet.load(cfg.llm.prompts_dir)
+        answers = CachedAnswers(cfg.llm, tokenizer, response_cache_dir(cfg), prompts)
+        return cls(tokenizer, _PromptSizer(prompts, tokenizer), answers)
+
+
 def preview(cfg: RunConfig) -> PlanSummary:
     """What ``run`` would do now with ``cfg``: reads sources and state, writes nothing, takes no lock."""
     identity = backend_identity(cfg)
@@ -189,16 +249,14 @@ def preview(cfg: RunConfig) -> PlanSummary:
     summary.settings_changed = [str(c) for c in remembered.changes(old, cfg)] if old else []
     summary.deleted = [e.relpath for e in d.deleted]
     summary.unchanged = [e.relpath for e in d.unchanged]
-    tokenizer: Tokenizer | None = None
-    sizer: _PromptSizer | None = None
+    tools: _Tools | None = None
     touched: dict[str, tuple[str | None, int, str | None]] = {}  # what the digests need of each file to summarize
+    finals: dict[str, Final] = {}  # of those, the finals known now (kept whole, stored, or from the cache)
     for ref in d.todo:
         entry = manifest.get(ref.relpath)
-        tokenizer = tokenizer or get_tokenizer(cfg.encoding)
-        if sizer is None and cfg.llm.enabled:
-            sizer = _PromptSizer(PromptSet.load(cfg.llm.prompts_dir), tokenizer)
+        tools = tools or _Tools.make(cfg)
         # As a run prepares it (agent sessions are planned from their digest), extras included.
-        prepared = prepare_file(ref, cfg, tokenizer, known_content(entry, sig, cfg.out))
+        prepared = prepare_file(ref, cfg, tools.tokenizer, known_content(entry, sig, cfg.out))
         doc, plan = prepared.doc, prepared.plan
         if isinstance(doc, Problem):
             (summary.problems if doc.failure else summary.skipped).append(doc)
@@ -215,19 +273,23 @@ def preview(cfg: RunConfig) -> PlanSummary:
         final = next((n.target_tokens for n in plan.nodes if n.level == 3), doc.tokens)
         date = real_date(doc.doc_date, doc.date_source)
         touched[ref.relpath] = (date, doc.tokens if plan.kept_whole else final, doc.language)
-        if plan.kept_whole:
-            continue  # written as it is: no summary to make
-        summary.nodes += len(plan.nodes)
-        _walk(plan, cfg, state, tokenizer, sizer, summary)
+        if plan.kept_whole:  # written as it is: no summary to make
+            result: NodeResult | None = _kept_whole(plan)
+        else:
+            summary.nodes += len(plan.nodes)
+            result = _walk(plan, cfg, state, tools.tokenizer, tools.sizer, tools.answers, summary)
+        if result is not None and cfg.digests:
+            finals[ref.relpath] = _final(cfg, plan, result)
     if cfg.digests:
-        if sizer is None and cfg.llm.enabled:
-            sizer = _PromptSizer(PromptSet.load(cfg.llm.prompts_dir), tokenizer or get_tokenizer(cfg.encoding))
-        size = sizer.size if sizer is not None else None
-        tokenizer = tokenizer or get_tokenizer(cfg.encoding)
-        periods = plan_digests(cfg, manifest, touched, summary.deleted, state, tokenizer, size)
+        tools = tools or _Tools.make(cfg)
+        size = tools.sizer.size if tools.sizer is not None else None
+        periods = plan_digests(
+            cfg, manifest, touched, summary.deleted, state, tools.tokenizer, size, finals, tools.answers
+        )
         # The digests' requests and tokens are the run's: counted in the totals (and shown apart).
         summary.periods = periods
         summary.llm_calls += periods.llm_calls
+        summary.llm_cached += periods.llm_cached
         summary.prompt_tokens += periods.prompt_tokens
         summary.prompt_tokens_estimated += periods.prompt_tokens_estimated
         summary.est_output_tokens += periods.est_output_tokens
