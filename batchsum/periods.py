@@ -208,10 +208,28 @@ def days_named(query: str) -> list[str]:
     1826", "15 мая 1826", "1826年5月15日"."""
     lowered = query.lower()
     found = [(y, m, d) for y, m, d in _ISO_DAY.findall(lowered) + _CJK_DAY.findall(lowered)]
-    found += [(y, str(MONTH_WORDS[m]), d) for d, m, y in _DAY_MONTH.findall(lowered)]
-    found += [(y, str(MONTH_WORDS[m]), d) for m, d, y in _MONTH_DAY.findall(lowered)]
+    for pattern, day_group in ((_DAY_MONTH, 1), (_MONTH_DAY, 2)):
+        for match in pattern.finditer(lowered):
+            month, year = match.group(2 if day_group == 1 else 1), match.group(3)
+            if _meant_as_month(query, lowered, match, month, year):
+                found.append((year, str(MONTH_WORDS[month]), match.group(day_group)))
     days = [f"{y or '-'}-{int(m):02d}-{int(d):02d}" for y, m, d in found if 1 <= int(m) <= 12 and 1 <= int(d) <= 31]
     return list(dict.fromkeys(days))
+
+
+# Month names that are also everyday words: "top 10 may be wrong", "12 mars bars" name no day.
+_AMBIGUOUS_MONTHS = frozenset({"may", "march", "mars"})
+
+
+def _meant_as_month(query: str, lowered: str, match: re.Match[str], month: str, year: str | None) -> bool:
+    """Whether the month word of a day's match names a month: always, but for a word that is also an
+    everyday word, which must be capitalized as written ("May 10"), come with a year or an "of" ("the 3rd of
+    march"), or be all the query."""
+    if month not in _AMBIGUOUS_MONTHS or year or re.search(r"\s(?:of|de)\s", match.group(0)):
+        return True
+    start = lowered.find(month, match.start())
+    written = query[start : start + len(month)] if len(query) == len(lowered) else ""
+    return written[:1].isupper() or not _WORD.findall(lowered[: match.start()] + lowered[match.end() :])
 
 
 def _without_days(lowered: str) -> str:

@@ -339,6 +339,10 @@ def test_a_day_named_in_the_query_finds_its_entry(output: RunConfig) -> None:
     assert days_named("1826-03-02") == ["1826-03-02"] == days_named("2. März 1826") == days_named("1826年3月2日")
     assert days_named("what did I do on 14 February?") == ["--02-14"]  # that day of any year
     assert days_named("Q4 churn 7.4% (11 of 148) at 12:30") == [] == days_named("March 1826")
+    # A month name that is also an everyday word names a day only when written as a month.
+    assert days_named("top 10 may be wrong") == [] == days_named("patients over 30 may need a lower dose")
+    assert days_named("we have 12 mars bars") == [] == days_named("the 2nd may be better")
+    assert days_named("On May 10 we met") == ["--05-10"] == days_named("the 10th of may") == days_named("may 10")
     assert periods_named("what happened on 2 March 1826?") == [] and periods_named("March 1826") == ["1826-03"]
     assert only_a_day("2 March 1826") and not only_a_day("budget on 2 March 1826")
 
