@@ -13,9 +13,10 @@ def sha256_bytes(data: bytes | bytearray | memoryview) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def sha256_text(text: str) -> str:
-    """Hex sha256 of ``text`` as UTF-8, encoded a block at a time (a book's text is not copied whole)."""
-    h = hashlib.sha256()
+def sha256_text(text: str, head: str = "") -> str:
+    """Hex sha256 of ``head`` then ``text`` as UTF-8, encoded a block at a time (a book's text is not
+    copied whole)."""
+    h = hashlib.sha256(head.encode("utf-8", "surrogatepass"))
     for start in range(0, len(text), BLOCK):
         h.update(text[start : start + BLOCK].encode("utf-8", "surrogatepass"))
     return h.hexdigest()

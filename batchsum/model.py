@@ -89,7 +89,7 @@ class Document:
     mtime_ns: int
     content_type: ContentType
     type_reason: str
-    text_sha: str = ""  # hash of ``text`` as read (set by a run): what a new reader version is compared on
+    text_sha: str = ""  # hash of the reading: type, date (unless mtime) and text (set by a run, compared on upgrade)
     doc_date: str | None = None  # ISO date (journal date from name/front matter, else mtime)
     date_source: str = ""  # name | front matter | mtime
     decode_note: str | None = None  # set when a lossy or non-UTF-8 decode was needed

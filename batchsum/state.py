@@ -65,8 +65,8 @@ class ManifestEntry:
     final_stat: list[int] = field(default_factory=list)
     # The language the file was read in: the metrics row of a run that does not read it again still names it.
     language: str | None = None
-    # The reader version (walk.READER_VERSION) and hash of the text the file was read as; 0 and "" in
-    # entries of versions before either was recorded.
+    # The reader version (walk.READER_VERSION) and hash of what the file was read as (its type, a date
+    # from its name or text, its text); 0 and "" in entries of versions before either was recorded.
     reader: int = 0
     text_sha: str = ""
 

@@ -224,3 +224,34 @@ def test_plan_previews_an_agent_session_as_the_run_summarizes_it(tmp_path: Path)
     done = json.loads(run.stdout)
     assert preview["input_tokens"] == done["run"]["input_tokens"] < 1000
     assert preview["nodes"] == sum(f["nodes"] for f in done["files"])
+
+
+def test_a_file_typed_otherwise_by_a_new_reader_is_summarized_again(tmp_path: Path) -> None:
+    """The reading compared on an upgrade is the type and date as well as the text: a reader that now
+    types a file otherwise (a document the old one took for a journal) summarizes it again even when its
+    text reads the same."""
+    from batchsum.engine.prepare import reading_sha
+    from batchsum.tree import read_node
+
+    corpus, out = tmp_path / "journal", tmp_path / "out"
+    corpus.mkdir()
+    text = "Walked to the harbour before breakfast and counted the boats that came in overnight. " * 12
+    (corpus / "2024-03-02.md").write_text(text)
+    args = ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "--json"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    store = StateStore(out / ".batchsum")
+    entry = store.load_manifest()["2024-03-02.md"]
+    assert entry.content_type == "document"
+    # As the version before would have left it had it read the file as a journal of the same text.
+    entry.reader, entry.text_sha = READER_VERSION - 1, reading_sha(text, "journal", "2024-03-02")
+    store.save_entry(entry)
+    data = json.loads(CliRunner().invoke(main, args).stdout)
+    assert [f["status"] for f in data["files"]] == ["done"]
+    assert any("read as another text" in w for w in data["warnings"])
+    meta, _ = read_node(out / "2024-03-02.md" / "summaries" / "L3" / "final.md")
+    assert meta["content_type"] == "document"
+    # The same reading recorded: nothing to do on the next upgrade.
+    again = StateStore(out / ".batchsum").load_manifest()["2024-03-02.md"]
+    again.reader = READER_VERSION - 1
+    StateStore(out / ".batchsum").save_entry(again)
+    assert [f["status"] for f in json.loads(CliRunner().invoke(main, args).stdout)["files"]] == ["unchanged"]

@@ -79,12 +79,20 @@ def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
     return extras
 
 
+def reading_sha(text: str, content_type: str, date: str) -> str:
+    """The hash of what a reader made of a file: its type, a date its name or text gives ("" when only its
+    mtime dates it) and its text. A new reader version that types or dates a file otherwise reads it as
+    another text too."""
+    return sha256_text(text, head=f"{content_type}\n{date}\n")
+
+
 def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, known: Known | None = None) -> Prepared:
     """Read ``ref`` and plan it, unless it cannot be read or is still what ``known`` says."""
     doc = read_source(ref, cfg)
     if isinstance(doc, Problem):
         return Prepared(doc)
-    doc.text_sha = sha256_text(doc.text)
+    dated = doc.doc_date if doc.date_source not in ("", "mtime") else ""
+    doc.text_sha = reading_sha(doc.text, doc.content_type, dated)
     if known is not None and doc.sha256 == known.sha256 and known.text_sha in (None, doc.text_sha):
         return Prepared(doc)
     extras = extras_for(doc, cfg)
