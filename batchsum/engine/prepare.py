@@ -91,7 +91,7 @@ def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, known: Kn
     doc = read_source(ref, cfg)
     if isinstance(doc, Problem):
         return Prepared(doc)
-    dated = doc.doc_date if doc.date_source not in ("", "mtime") else ""
+    dated = (doc.doc_date or "") if doc.date_source not in ("", "mtime") else ""
     doc.text_sha = reading_sha(doc.text, doc.content_type, dated)
     if known is not None and doc.sha256 == known.sha256 and known.text_sha in (None, doc.text_sha):
         return Prepared(doc)
