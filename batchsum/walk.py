@@ -476,12 +476,11 @@ _NO_SUCH_DAY = re.compile(r"(?<!\d)\d{4}[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12
 def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
     """(ISO date, where it came from: ``name``, ``front matter`` or ``mtime``). Only the first two say
     when a text was written; an mtime is only when the file was last copied or touched."""
-    m = _rx().date.search(path.stem)
-    if m:
+    for m in _rx().date.finditer(path.stem):  # "ticket-12345678-2024-03-15": the first real day
         try:
             return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat(), "name"
         except ValueError:
-            pass
+            continue
     fm = _rx().front_date.search(text[:2000]) if text.startswith("---") else None
     if fm:
         return fm.group(1), "front matter"

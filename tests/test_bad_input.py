@@ -415,6 +415,7 @@ def test_a_name_dated_on_no_day_of_the_calendar_is_said_and_dated_otherwise(tmp_
     (c / "2024-02-30.md").write_text(GOOD)
     (c / "2024-02-29.md").write_text(GOOD)  # a leap day is a day
     (c / "invoice-20249999.md").write_text(GOOD)  # digits that name no date are no date at all
+    (c / "ticket-12345678-2024-03-15.md").write_text(GOOD)  # an id before the day the name gives
     code, data, _ = _run(c, tmp_path / "out")
     assert code == 0
     about = [w for w in data["warnings"] if "no day of the calendar" in w]
@@ -422,3 +423,5 @@ def test_a_name_dated_on_no_day_of_the_calendar_is_said_and_dated_otherwise(tmp_
     doc = read_document(SourceRef(c / "2024-02-30.md", "2024-02-30.md", c))
     assert doc.date_source == "mtime" and doc.warnings
     assert not read_document(SourceRef(c / "2024-02-29.md", "2024-02-29.md", c)).warnings
+    ticket = read_document(SourceRef(c / "ticket-12345678-2024-03-15.md", "ticket-12345678-2024-03-15.md", c))
+    assert (ticket.doc_date, ticket.date_source, ticket.warnings) == ("2024-03-15", "name", [])
