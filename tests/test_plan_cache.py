@@ -108,3 +108,26 @@ def test_digests_whose_prompts_a_new_budget_leaves_alone_are_answered_by_the_cac
                                                      "year:2025", "year:2026"]  # fmt: skip
     assert budget["llm_calls"] == 0 and budget["llm_cached"] == 3
     assert night.run("--month-words", "200", "--yes") == 0
+
+
+def test_a_reverted_edit_is_priced_with_the_previous_final_the_run_builds_on(
+    tmp_path: Path, fake_llm: FakeLLMServer
+) -> None:
+    """A changed file's final is built on its previous one (the rolling chain): the plan looks that request
+    up, not the one without it, whose answer the cache holds from the night the text was first seen."""
+    src = tmp_path / "journal"
+    src.mkdir()
+    first = "".join(
+        f"Day note {i}: we rowed out to buoy {i} at dawn and found its antenna bent by the gale; Jonas fixed it. "
+        for i in range(25)
+    )
+    notes = src / "notes.md"
+    night = _Night(src, tmp_path / "out", fake_llm)
+    for text in (first, first + "\nEvening: the tide gauge at pier 4 drifted, so we logged the levels by hand.\n"):
+        notes.write_text(text)
+        night.run("--no-digests")
+    notes.write_text(first)  # the edit undone: the text of night one, its final now built on night two's
+    plan = night.plan("--no-digests")
+    assert plan["levels"] == {"STANDARD": 1}
+    sent = night.run("--no-digests")
+    assert sent == plan["llm_calls"] == 1, plan

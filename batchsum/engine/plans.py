@@ -14,11 +14,9 @@ from collections.abc import AsyncIterator
 
 from batchsum.engine.driver import RunDriver
 from batchsum.engine.executor import Executor, ReadsAhead
-from batchsum.engine.prepare import Prepared, prepare_file
-from batchsum.model import SummaryLevel
+from batchsum.engine.prepare import Prepared, attach_prior, prepare_file
 from batchsum.planning import FilePlan
 from batchsum.state import ManifestEntry
-from batchsum.summary_files import previous_final
 from batchsum.walk import READER_VERSION, Problem, SourceRef
 
 LLM_FILES_AHEAD = 2  # files an LLM run reads and plans at once (worker threads)
@@ -124,25 +122,9 @@ def _upgraded(entry: ManifestEntry | None, sig: str) -> bool:
 
 def _attach_prior(plan: FilePlan, entry: ManifestEntry | None, driver: RunDriver) -> None:
     """Rolling chain: build the new final on the previous one, up to the depth cap."""
-    if entry is None or entry.final_id is None or plan.final_id is None:
-        return
-    if entry.level == SummaryLevel.NONE.value:
-        return  # the previous final is the old source itself, not a summary to build on
-    if entry.root and entry.root != driver.committer.roots.get(plan.doc.relpath, entry.root):
-        return  # the same relpath under another folder given: another source's summary
-    if plan.level is SummaryLevel.BRIEF:
-        return
-    if entry.sha256 == plan.doc.sha256:
-        # The same text planned again because a setting changed: nothing new to build on the old final,
-        # and its stored nodes (keyed without a prior) are reused rather than summarized again.
-        return
-    depth = entry.depth + 1
-    if depth > driver.cfg.max_chain_depth:
-        driver.progress.event("chain_reset", relpath=plan.doc.relpath, depth=entry.depth)
-        return  # a fresh summary from the source stops drift
-    prior = previous_final(driver.cfg.out, entry.relpath)
-    if prior is None:
-        return
-    plan.prior_context = prior
-    plan.depth = depth
-    plan.parent_id = entry.final_key
+    root = driver.committer.roots.get(plan.doc.relpath)
+
+    def reset(depth: int) -> None:
+        driver.progress.event("chain_reset", relpath=plan.doc.relpath, depth=depth)
+
+    attach_prior(plan, entry, driver.cfg, root, reset)

@@ -6,6 +6,7 @@ thread while its event loop sends requests, and ``batchsum plan`` calls it to pr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,9 @@ from batchsum.errors import InputError, NotASource
 from batchsum.hashing import sha256_text
 from batchsum.language import detect_language
 from batchsum.lazy import load
+from batchsum.model import SummaryLevel
 from batchsum.planning import plan_file
+from batchsum.summary_files import previous_final
 from batchsum.walk import Problem, SourceRef, read_document
 from batchsum.written_facets import has_written_facets
 
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
     from batchsum.engine.changes import Known
     from batchsum.model import Document
     from batchsum.planning import FilePlan
+    from batchsum.state import ManifestEntry
     from batchsum.tokens import Tokenizer
 
 
@@ -102,3 +106,39 @@ def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, known: Kn
     plan = plan_document(doc, cfg, tokenizer)
     plan.extras = extras
     return Prepared(doc, plan)
+
+
+def attach_prior(
+    plan: FilePlan,
+    entry: ManifestEntry | None,
+    cfg: RunConfig,
+    root: str | None,
+    on_reset: Callable[[int], None] | None = None,
+) -> None:
+    """Rolling chain: a changed file's final is built on its previous final (``plan.prior_context``, its
+    depth and parent), up to ``cfg.max_chain_depth`` (then ``on_reset`` hears the depth reached). A run
+    and ``batchsum plan`` attach it alike, so the plan prices the request the run sends. ``root``: the
+    folder the file was found under this time (None: not known)."""
+    if entry is None or entry.final_id is None or plan.final_id is None:
+        return
+    if entry.level == SummaryLevel.NONE.value:
+        return  # the previous final is the old source itself, not a summary to build on
+    if entry.root and root is not None and entry.root != root:
+        return  # the same relpath under another folder given: another source's summary
+    if plan.level is SummaryLevel.BRIEF:
+        return
+    if entry.sha256 == plan.doc.sha256:
+        # The same text planned again because a setting changed: nothing new to build on the old final,
+        # and its stored nodes (keyed without a prior) are reused rather than summarized again.
+        return
+    depth = entry.depth + 1
+    if depth > cfg.max_chain_depth:
+        if on_reset is not None:
+            on_reset(entry.depth)
+        return  # a fresh summary from the source stops drift
+    prior = previous_final(cfg.out, entry.relpath)
+    if prior is None:
+        return
+    plan.prior_context = prior
+    plan.depth = depth
+    plan.parent_id = entry.final_key

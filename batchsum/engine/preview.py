@@ -27,7 +27,7 @@ from batchsum.digest_plan import PeriodPlan, plan_digests
 from batchsum.digest_state import Final, digest_input
 from batchsum.engine.changes import backend_identity, config_signature, diff, known_content, passed_over_note
 from batchsum.engine.nodes import heights, kept_whole_key, make_job
-from batchsum.engine.prepare import prepare_file
+from batchsum.engine.prepare import attach_prior, prepare_file
 from batchsum.engine.records import NodeResult
 from batchsum.model import SummaryOutput
 from batchsum.periods import FileFacts, real_date
@@ -265,6 +265,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
             summary.unchanged.append(ref.relpath)
             continue
         (summary.changed if entry is not None else summary.new).append(ref.relpath)
+        attach_prior(plan, entry, cfg, d.roots.get(ref.relpath))  # the final's request as the run sends it
         if entry is not None and _read_anew(entry, doc.sha256, doc.text_sha, sig):
             summary.reread.append(ref.relpath)
         summary.levels[plan.level.value] += 1
