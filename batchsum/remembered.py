@@ -172,7 +172,7 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: 
         if cfg.llm.enabled and (redo or digests) and not confirmed:
             would = notice.message.replace(" files planned again", " files would be planned again")
             if digests:
-                would += " and every month, year and folder digest written again"
+                would += f" and {_digests_redone({c.field for c in found})}"
             raise SettingsChanged(
                 f"{cfg.out}: {would} for {cfg.llm.model} at {cfg.llm.base_url} (summaries already stored are "
                 "reused: `batchsum plan` with the same options counts the requests). Leave the option(s) out to "
@@ -182,6 +182,15 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: 
     if old != snapshot(cfg):
         save(cfg)
     return notice
+
+
+def _digests_redone(fields: set[str]) -> str:
+    """Which digests a change of ``fields`` writes again (a year is made from its months)."""
+    if "digests" in fields:
+        return "every month, year and folder digest made"
+    if "digest_month_words" in fields:
+        return "every month, year and folder digest written again"
+    return "every year's digest written again"
 
 
 def index_config(out: IndexConfig | str | Path) -> IndexConfig:
