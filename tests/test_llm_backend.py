@@ -513,6 +513,22 @@ def test_invalid_facets_json_gets_exactly_one_plain_text_retry(
     assert "Sure! Here is the JSON:" in warning and "\n" not in warning
 
 
+def test_a_cached_invalid_facets_answer_replays_without_a_warning(
+    fake_llm: FakeLLMServer, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """The night it came, the bad JSON was warned about; a re-run answered by the cache sends nothing and
+    says nothing again."""
+    fake_llm.configure(malformed_json=True)
+    cache = tmp_path / "llm-cache"
+    one(make_backend(fake_llm, cache), req(content_type="conversation", facets=True))
+    assert len(fake_llm.log) == 2
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="batchsum.backends.llm"):
+        out = one(make_backend(fake_llm, cache), req(content_type="conversation", facets=True))
+    assert len(fake_llm.log) == 2 and out.llm_calls == 0 and out.text
+    assert not [r for r in caplog.records if "invalid facets JSON" in r.getMessage()]
+
+
 def test_parse_facets_tolerates_fences_and_caps_lists() -> None:
     raw = (
         "```json\n"

@@ -197,7 +197,9 @@ class LLMBackend:
                     self.cfg.context_window,
                 )
             if ask.rejected is not None:
-                log.warning(
+                # A cached answer replayed (and its retry with it) was warned about the night it came.
+                log.log(
+                    logging.DEBUG if stats.cache_hit else logging.WARNING,
                     "%s: invalid facets JSON from model %s; asking once more for plain text. Output began: %r",
                     request.node_id,
                     stats.model,
