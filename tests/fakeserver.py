@@ -104,9 +104,11 @@ class LogEntry:
     stream: bool = False  # the request asked for an SSE stream
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    released: bool = False  # no longer counted in flight: its reply is being written
 
     def as_dict(self, with_messages: bool = True) -> dict[str, Any]:
         d = dict(self.__dict__)
+        d.pop("released")
         if not with_messages:
             d.pop("messages")
         return d
@@ -261,9 +263,18 @@ class FakeLLMServer:
             self._log.append(entry)
             return entry
 
-    def _end(self, entry: LogEntry, status: int) -> None:
+    def _release(self, entry: LogEntry) -> None:
+        """The request leaves the in-flight count once, before its reply is written: a client that reads the
+        reply frees its slot and may send the next request before this handler thread finishes (counted
+        after the write, a limit of 8 had read as a peak of 9)."""
         with self._lock:
-            self._inflight -= 1
+            if not entry.released:
+                entry.released = True
+                self._inflight -= 1
+
+    def _end(self, entry: LogEntry, status: int) -> None:
+        self._release(entry)
+        with self._lock:
             entry.finish = entry.finish or time.time()
             entry.status = status
             if self._log_file is not None:
@@ -354,6 +365,7 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             # Stamp finish and status before writing: the client may act on the reply before we log it.
             entry.finish = time.time()
             entry.status = status
+            server._release(entry)
             self._json(status, obj, headers)
             return status
 
@@ -447,6 +459,7 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 )
             if rule and rule.bad_body:
                 entry.finish = time.time()
+                server._release(entry)
                 self._send(200, b'{"id": "chatcmpl-broken", "choices": [ {"message": ')
                 return 200
             user = next((str(m.get("content", "")) for m in reversed(messages) if m.get("role") == "user"), "")
@@ -502,6 +515,7 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 for ev in events:
                     self.wfile.write(f"data: {json.dumps(ev)}\n\n".encode())
                     self.wfile.flush()
+                server._release(entry)
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
