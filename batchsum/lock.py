@@ -94,6 +94,20 @@ def _describe(info: dict[str, Any] | None) -> str:
     return f"{who} (started {started})" if started else who
 
 
+def running_holder(out: Path) -> str | None:
+    """Who is running on ``out`` now, by its lock record alone ("pid 4242 (started ...)"), or None. Neither
+    takes nor tests the lock (a test would make a run starting that instant exit 3): a record left by a
+    run that ended is empty, one left by a crash names a process that is gone. A holder on another host
+    cannot be checked and is named."""
+    info = read_lock_info(lock_path(out))
+    if not info:
+        return None
+    host, pid = info.get("host"), info.get("pid")
+    if host and host != _hostname():
+        return _describe(info)
+    return _describe(info) if isinstance(pid, int) and pid != os.getpid() and pid_alive(pid) else None
+
+
 class RunLock:
     """Exclusive lock on an output folder, used as a context manager.
 

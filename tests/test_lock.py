@@ -364,3 +364,26 @@ def test_serve_key_and_api_key_are_masked_in_the_lock_file(tmp_path: Path) -> No
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_plan_says_another_run_is_working_on_the_folder(holder: tuple[Path, subprocess.Popen[str]]) -> None:
+    """`batchsum plan` takes no lock, so it names the run holding the folder (its state may change under the
+    plan); once that run has ended, cleanly or not, it names nobody."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+
+    out, proc = holder
+    corpus = out.parent / "corpus"
+    corpus.mkdir()
+    (corpus / "note.md").write_text("The harbour survey found three damaged moorings near the pier. " * 20)
+    args = ["plan", str(corpus), "--out", str(out)]
+    res = CliRunner().invoke(main, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    assert f"pid {proc.pid}" in json.loads(res.stdout)["held_by"]
+    text = CliRunner().invoke(main, args).stdout
+    assert f"another run (pid {proc.pid}" in text and "exits with code 3" in text
+    proc.kill()  # a crash: its record stays, naming a process that is gone
+    proc.wait()
+    assert read_lock_info(lock_path(out)) is not None
+    assert json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)["held_by"] is None

@@ -193,6 +193,11 @@ def plan(ctx: click.Context, **params: Any) -> None:
         )
         return
     d = summary.as_dict()
+    if summary.held_by:
+        click.echo(
+            f"note: another run ({summary.held_by}) is working on this folder: this plan reads its state as it "
+            "is now, and a run started before it ends waits (--wait) or exits with code 3"
+        )
     click.echo(f"backend: {d['backend']}")
     if summary.settings_changed:
         click.echo(

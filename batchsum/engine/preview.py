@@ -29,6 +29,7 @@ from batchsum.engine.changes import backend_identity, config_signature, diff, kn
 from batchsum.engine.nodes import heights, kept_whole_key, make_job
 from batchsum.engine.prepare import attach_prior, prepare_file
 from batchsum.engine.records import NodeResult
+from batchsum.lock import running_holder
 from batchsum.model import SummaryOutput
 from batchsum.periods import FileFacts, real_date
 from batchsum.state import StateStore
@@ -73,6 +74,7 @@ class PlanSummary:
     # The remembered settings this plan's options change ("type auto -> document"): why files it would
     # otherwise leave alone are planned again.
     settings_changed: list[str] = field(default_factory=list)
+    held_by: str | None = None  # another run working on the folder now: the state read may change under it
 
     def passed_over_note(self) -> str | None:
         """The line naming the files of types a run never reads, or None."""
@@ -92,6 +94,7 @@ class PlanSummary:
             "unchanged": self.unchanged,
             "deleted": self.deleted,
             "reread": self.reread,
+            "held_by": self.held_by,
             "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
             "skipped": [{"path": p.path, "reason": p.reason} for p in self.skipped],
             "passed_over": self.passed_over,
@@ -245,6 +248,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
     manifest = state.load_manifest()
     d = diff(cfg, manifest, sig)
     summary = PlanSummary(backend=identity[0], problems=list(d.problems), passed_over=dict(d.passed_over))
+    summary.held_by = running_holder(cfg.out)
     old = remembered.load(cfg.out)
     summary.settings_changed = [str(c) for c in remembered.changes(old, cfg)] if old else []
     summary.deleted = [e.relpath for e in d.deleted]
