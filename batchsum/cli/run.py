@@ -209,12 +209,8 @@ def plan(ctx: click.Context, **params: Any) -> None:
         f"{len(summary.deleted)} deleted, {len(summary.problems)} unreadable"
         + (f", {len(summary.skipped)} skipped (not sources)" if summary.skipped else "")
     )
-    if summary.reread:
-        n = len(summary.reread)
-        click.echo(
-            f"{n} unchanged file{'s' if n != 1 else ''} read as another text by this version of batchsum "
-            "(a format it reads better now): summarized again"
-        )
+    if (reread := summary.reread_note()) is not None:
+        click.echo(reread)
     if (note := summary.passed_over_note()) is not None:
         click.echo(note)
     if summary.levels:

@@ -194,6 +194,24 @@ class Known:
     text_sha: str | None = None
 
 
+def read_anew(entry: ManifestEntry | None, sha256: str, text_sha: str, sig: str) -> bool:
+    """Whether a file whose bytes did not change reads as another text only because another reader
+    version read it last: not a changed setting (``--type``), which a run names itself."""
+    return (
+        entry is not None
+        and entry.sha256 == sha256
+        and entry.text_sha not in ("", text_sha)
+        and entry.reader != READER_VERSION
+        and entry.config_sig == sig
+    )
+
+
+def reread_note(n: int) -> str:
+    """What a run and ``plan`` say of the ``n`` unchanged files a reader upgrade reads as another text."""
+    files = f"{n} unchanged file{'s' if n != 1 else ''}"
+    return f"{files} read as another text by this version of batchsum (a format it reads better now): summarized again"
+
+
 def known_content(entry: ManifestEntry | None, sig: str, out: Path) -> Known | None:
     """What a re-read file must still be to count as merely touched (its stat or the reader changed,
     its settings and tree did not); None when it must be planned whatever it holds.

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum.engine.changes import reread_note
 from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
 from batchsum.engine.records import node_record as make_node_record
@@ -66,8 +67,7 @@ class Ledger:
         n = self.reread
         if n:
             self.warn(
-                f"{n} unchanged file{'s' if n != 1 else ''} read as another text by this version of batchsum "
-                f"(a format it reads better now): summarized again",
+                reread_note(n),
                 "files_reread",
                 notice=True,
                 files=n,

@@ -12,12 +12,13 @@ import asyncio
 from collections import deque
 from collections.abc import AsyncIterator
 
+from batchsum.engine.changes import read_anew
 from batchsum.engine.driver import RunDriver
 from batchsum.engine.executor import Executor, ReadsAhead
 from batchsum.engine.prepare import Prepared, attach_prior, prepare_file
 from batchsum.planning import FilePlan
 from batchsum.state import ManifestEntry
-from batchsum.walk import READER_VERSION, Problem, SourceRef
+from batchsum.walk import Problem, SourceRef
 
 LLM_FILES_AHEAD = 2  # files an LLM run reads and plans at once (worker threads)
 
@@ -97,7 +98,7 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
     # A file read as another text (a new reader version) is summarized from it, never healed from its
     # recorded nodes; an entry from before texts were recorded is taken as read alike.
     same_text = entry is not None and entry.text_sha in ("", doc.text_sha)
-    if same_bytes and not same_text and _upgraded(entry, committer.sig):
+    if read_anew(entry, doc.sha256, doc.text_sha, committer.sig):
         ledger.reread += 1
     if not doc.text or doc.text.isspace():  # not strip(): that copies the whole text
         ledger.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
@@ -111,13 +112,6 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
             _attach_prior(plan, entry, driver)
         progress.nodes_planned(len(plan.nodes))
     return plan
-
-
-def _upgraded(entry: ManifestEntry | None, sig: str) -> bool:
-    """Whether a file's entry was written by another reader version with the settings of this run: then
-    reading its bytes as another text is the upgrade's doing, not a changed setting's (``--type``),
-    which the run names itself."""
-    return entry is not None and entry.reader != READER_VERSION and entry.config_sig == sig
 
 
 def _attach_prior(plan: FilePlan, entry: ManifestEntry | None, driver: RunDriver) -> None:

@@ -25,7 +25,15 @@ from batchsum.backends.prompts import PromptSet
 from batchsum.backends.registry import response_cache_dir
 from batchsum.digest_plan import PeriodPlan, plan_digests
 from batchsum.digest_state import Final, digest_input
-from batchsum.engine.changes import backend_identity, config_signature, diff, known_content, passed_over_note
+from batchsum.engine.changes import (
+    backend_identity,
+    config_signature,
+    diff,
+    known_content,
+    passed_over_note,
+    read_anew,
+    reread_note,
+)
 from batchsum.engine.nodes import heights, kept_whole_key, make_job
 from batchsum.engine.prepare import attach_prior, prepare_file
 from batchsum.engine.records import NodeResult
@@ -35,12 +43,11 @@ from batchsum.periods import FileFacts, real_date
 from batchsum.state import StateStore
 from batchsum.summary_files import written_body
 from batchsum.tokens import get_tokenizer
-from batchsum.walk import READER_VERSION, Problem
+from batchsum.walk import Problem
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.planning import FilePlan
-    from batchsum.state import ManifestEntry
     from batchsum.tokens import Tokenizer
 
 
@@ -79,6 +86,10 @@ class PlanSummary:
     def passed_over_note(self) -> str | None:
         """The line naming the files of types a run never reads, or None."""
         return passed_over_note(Counter(self.passed_over))
+
+    def reread_note(self) -> str | None:
+        """The line naming how many unchanged files a reader upgrade reads as another text, or None."""
+        return reread_note(len(self.reread)) if self.reread else None
 
     def cost(self, input_per_million: float, output_per_million: float | None = None) -> float:
         """Cost of the planned requests at a price per million prompt (and completion) tokens; the
@@ -204,18 +215,6 @@ def _final(cfg: RunConfig, plan: FilePlan, result: NodeResult) -> Final:
     return Final(facts, digest_input(meta, written_body(cfg.out, plan, result)))
 
 
-def _read_anew(entry: ManifestEntry, sha256: str, text_sha: str, sig: str) -> bool:
-    """Whether a file whose bytes did not change reads as another text only because another reader
-    version read it last (not a changed setting, which ``settings_changed`` names)."""
-    same_bytes = entry.sha256 == sha256
-    return (
-        same_bytes
-        and entry.text_sha not in ("", text_sha)
-        and entry.reader != READER_VERSION
-        and entry.config_sig == sig
-    )
-
-
 def _nodes(plan: FilePlan, ids: list[str]) -> list[Any]:
     by_id = {n.node_id: n for n in plan.nodes}
     return [by_id[i] for i in ids]
@@ -270,7 +269,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
             continue
         (summary.changed if entry is not None else summary.new).append(ref.relpath)
         attach_prior(plan, entry, cfg, d.roots.get(ref.relpath))  # the final's request as the run sends it
-        if entry is not None and _read_anew(entry, doc.sha256, doc.text_sha, sig):
+        if read_anew(entry, doc.sha256, doc.text_sha, sig):
             summary.reread.append(ref.relpath)
         summary.levels[plan.level.value] += 1
         summary.chunks += len(plan.chunks)
