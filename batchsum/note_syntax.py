@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["TASK_BOXES", "fix_outside", "note_syntax_as_text"]
+__all__ = ["TASK_BOXES", "fix_outside", "fix_outside_code", "note_syntax_as_text"]
 
 OPEN_BOX, DONE_BOX = "☐", "☑"
 TASK_BOXES = (OPEN_BOX, DONE_BOX)
@@ -88,6 +88,11 @@ def fix_outside(text: str, spans: re.Pattern[str], fix: Callable[[str], str]) ->
     return "".join(out)
 
 
+def fix_outside_code(text: str, fix: Callable[[str], str]) -> str:
+    """``fix`` applied to ``text`` but not to its inline code spans (:func:`fix_outside`)."""
+    return fix_outside(text, _INLINE_CODE, fix) if "`" in text else fix(text)
+
+
 def _blocks(text: str) -> str:
     """Logseq's query and code blocks as blank lines; other blocks (quote, note, tip) keep their text and
     lose their marker lines. An unclosed block is left as it is."""
@@ -142,7 +147,7 @@ def note_syntax_as_text(text: str) -> str:
         text = _PROPERTY.sub("", text)
     if "SCHEDULED:" in text or "DEADLINE:" in text:
         text = _SCHEDULED.sub(lambda m: f" 📅 {m.group(1)}", text)
-    text = fix_outside(text, _INLINE_CODE, _inline_marks) if "`" in text else _inline_marks(text)
+    text = fix_outside_code(text, _inline_marks)
     if "[" in text:
         text = _BOX.sub(_box, text)
     if "#" in text:

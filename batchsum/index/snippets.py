@@ -18,7 +18,7 @@ from batchsum.cleanup import fix_spacing
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
-from batchsum.note_syntax import fix_outside
+from batchsum.note_syntax import fix_outside_code
 from batchsum.periods import only_a_period
 from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line
 
@@ -54,7 +54,6 @@ _ITALIC = re.compile(
     r"(?<![\w\\])_([^\s_](?:(?:[^\n]|\n(?![ \t]*\n)){0,200}?[^\s_\\])?)_(?!\w)"
     r"|(?<![\w*\\])\*([^\s*](?:(?:[^\n*]|\n(?![ \t]*\n)){0,200}?[^\s*\\])?)\*(?!\*)"
 )
-_CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")
 
 
 def _without_italics(text: str) -> str:
@@ -73,7 +72,7 @@ def clean_text(text: str, *, headings: bool = False) -> str:
     if "**" in text:
         text = _ENTRY_LABEL.sub("\n\n", text)
     if "_" in text or "*" in text:
-        text = fix_outside(text, _CODE_SPAN, _without_italics) if "`" in text else _without_italics(text)
+        text = fix_outside_code(text, _without_italics)
     if "*" in text or "\\" in text:
         text = _ESCAPE.sub(r"\1", _EMPHASIS.sub("", text))
     if "[" in text:
