@@ -5,7 +5,7 @@ Lu Xun, Akutagawa)."""
 
 from __future__ import annotations
 
-from batchsum.index.analysis import analyze, cjk_bigrams, query_groups, snowball_name, stem
+from batchsum.index.analysis import analyze, cjk_bigrams, query_groups, snowball_name, stem, term_languages
 
 
 def _meet(words: list[str], language: str | None = None) -> bool:
@@ -81,10 +81,23 @@ def test_query_stopwords_and_empty_queries() -> None:
 
 
 def test_a_stem_counts_only_in_the_languages_that_made_it() -> None:
-    from batchsum.index.analysis import term_languages
-
     made = term_languages("para resguardarla", ["spanish", "french"])
     # The French stem of a Spanish word matches only French documents, and the other way round.
     assert made[stem("resguardarla", "fr")] == {"french"} and made[stem("resguardarla", "es")] == {"spanish"}
-    assert made[stem("para", "es")] == {"spanish", "french"}  # both make "par"
+    assert made[stem("para", "fr")] == {"french"}  # a Spanish function word: no Spanish document holds it
     assert term_languages("精神分外", ["english"]) == {}  # CJK bigrams count in every document
+
+
+def test_a_language_drops_its_own_function_words() -> None:
+    """Snowball's stop word list of the document's language: "was ist das?" had found German texts at 1.000."""
+    assert analyze("Bester Freund, was ist das Herz des Menschen!", "de") == [
+        stem(w, "de") for w in ("bester", "freund", "herz", "menschen")
+    ]
+    assert query_groups("was ist das?", ["german"]) == []
+    # German "die" is an article, English "die" a verb: the query's "die" reaches English documents only.
+    assert stem("die", "en") in analyze("She will die at nine.", "en")
+    assert query_groups("die", ["german", "english"]) == [[stem("die", "en")]]
+    assert term_languages("die", ["german", "english"]) == {stem("die", "en"): {"english"}}
+    # Cyrillic without a recorded language is read as Russian, its function words dropped alike.
+    assert analyze("и он не знал", None) == [stem("знал", "ru")]
+    assert query_groups("он не знал", [None]) == [[stem("знал", "ru")]]

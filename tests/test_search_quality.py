@@ -201,6 +201,9 @@ def test_other_languages_are_found(output: RunConfig) -> None:
     assert search(output, "三十多年", k=3)[0].source_path == "kuangren.txt"
     # "Herzen" is not in the text; its stem is ("Herz").
     assert search(output, "unzertrennlich Herzen", k=3)[0].source_path == "werther.txt"
+    # German function words are no words of a German text: the text's "was ist das Herz" does not answer it.
+    asked = [h for h in search(output, "was ist das?", k=5) if h.source_path == "werther.txt"]
+    assert all(h.score < MIN_RELEVANCE + 0.1 for h in asked), [(h.score, h.snippet) for h in asked]
 
 
 def test_cli_and_library_return_the_same_hits(output: RunConfig) -> None:

@@ -3,6 +3,9 @@
 * **Words** are runs of letters and digits, lowercased; letters spelled one by one ("L_C_D_", "U.S.A.")
   are joined first. English function words (:data:`~batchsum.index.embed.STOPWORDS`) and one-letter
   words are dropped in every language: they carry no topic, and a mixed index must drop them alike.
+  A document's own language drops its function words too: Snowball's stop word lists, packaged
+  (``index/data/snowball-stopwords.json``, BSD), the short lists made for these stemmers: German
+  "die", "ist", "das" are no words of a German text, while English "die" stays one of an English text.
 * **Stemming** is Snowball (the ``PyStemmer`` package) in the document's language: the front matter's
   ``language`` when a run recorded one, else the script's usual language (Latin: English; Cyrillic:
   Russian; Greek: Greek; Arabic: Arabic). "died", "dies" and "dying" all become "die".
@@ -11,14 +14,15 @@
   unigram), so "预算会议" is "预算 算会 会议" and a query of two characters is one bigram. This needs no
   dictionary and is decided by script, whatever language the document was tagged with.
 * **A query's language is unknown** (a few words say little). Each query word becomes a group: its
-  stems under every language the index holds, plus English derivational siblings that Snowball keeps
-  apart ("decid" from "decide", "decis" from "decision"). BM25 scores a group as one term, its
-  frequency the sum of its members' (Lucene's ``SynonymQuery``).
+  stems under every language the index holds in which it is not a function word, plus English
+  derivational siblings that Snowball keeps apart ("decid" from "decide", "decis" from "decision").
+  BM25 scores a group as one term, its frequency the sum of its members' (Lucene's ``SynonymQuery``).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -82,6 +86,23 @@ def _stemmer(name: str) -> Any:
     return stemmer
 
 
+@functools.cache
+def function_words(name: str | None) -> frozenset[str]:
+    """Snowball's stop word list of the Snowball language ``name`` (lowercased); empty when it has none.
+    English's own are :data:`~batchsum.index.embed.STOPWORDS`, dropped in every language."""
+    if not name:
+        return frozenset()
+    from importlib.resources import files
+
+    data = json.loads(files("batchsum.index").joinpath("data", "snowball-stopwords.json").read_text("utf-8"))
+    return frozenset(data["words"].get(name, ()))
+
+
+def _is_function_word(word: str, name: str | None) -> bool:
+    """``word`` carries no topic in Snowball language ``name`` (None: the word's script decides)."""
+    return word in STOPWORDS or word in function_words(name or script_language(word))
+
+
 def script_language(word: str) -> str:
     """The Snowball language a word of unknown language is stemmed in, from its script."""
     if _CYRILLIC.search(word):
@@ -126,7 +147,7 @@ def analyze(text: str, language: str | None = None) -> list[str]:
     for cjk, piece in _words(text):
         if cjk:
             terms.extend(cjk_bigrams(piece))
-        elif len(piece) > 1 and piece not in STOPWORDS:
+        elif len(piece) > 1 and not _is_function_word(piece, name):
             terms.append(str(_stemmer(name or script_language(piece)).stemWord(piece)))
     return terms
 
@@ -148,8 +169,12 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
             if cjk:
                 group = [word]
             else:
-                group = list(dict.fromkeys(stem(word, lang) for lang in langs))
-                if "english" in [lang or script_language(word) for lang in langs]:
+                # Only the languages in which the word is not a function word ("die": English, not German).
+                word_langs = [lang for lang in langs if not _is_function_word(word, lang)]
+                if not word_langs:
+                    continue
+                group = list(dict.fromkeys(stem(word, lang) for lang in word_langs))
+                if "english" in [lang or script_language(word) for lang in word_langs]:
                     group.extend(s for s in map(_sibling, group) if s and s not in group)
             target = groups if word in drop else kept
             target.setdefault(tuple(group), group)
@@ -166,6 +191,8 @@ def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set
         if cjk or len(word) < 2 or word in STOPWORDS:
             continue
         for lang in langs:
+            if _is_function_word(word, lang):
+                continue
             term = stem(word, lang)
             made.setdefault(term, set()).add(lang)
             sibling = _sibling(term) if (lang or script_language(word)) == "english" else None
