@@ -624,6 +624,8 @@ def digest_meta(
         "date_source": "period",
         "node_key": key,
     }
+    if req.language:  # most of its files': the language it is written in, and read in by the index
+        meta["language"] = req.language
     if output.error:
         meta["error"] = output.error[:500]
     if months is not None:

@@ -201,4 +201,13 @@ def tree_nodes(out: Path) -> Iterator[IndexNode]:
         yield node_from_file(out, tn.path, tn.meta, tn.body)
 
     for tn in iter_digests(out):
-        yield node_from_file(out, tn.path, tn.meta, tn.body)
+        node = node_from_file(out, tn.path, tn.meta, tn.body)
+        if "language" not in tn.meta:
+            # Written before digests recorded their language: read in the one of its text, as an English
+            # word analysis would keep a German digest's "ist" and "das" as words.
+            from batchsum.language import detect_language
+
+            language = detect_language(node.body)
+            if language:
+                node.metadata["language"] = language
+        yield node
