@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum.digest_state import iter_digests
+from batchsum.language import detect_language
 from batchsum.model import node_id as make_node_id
 from batchsum.navigation import summary_only
 from batchsum.tree import iter_tree, read_node, summaries_dir
@@ -205,8 +206,6 @@ def tree_nodes(out: Path) -> Iterator[IndexNode]:
         if "language" not in tn.meta:
             # Written before digests recorded their language: read in the one of its text, as an English
             # word analysis would keep a German digest's "ist" and "das" as words.
-            from batchsum.language import detect_language
-
             language = detect_language(node.body)
             if language:
                 node.metadata["language"] = language
