@@ -492,3 +492,28 @@ def test_a_digest_is_read_in_its_files_language(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["index", str(out), "--rebuild"])
     assert res.exit_code == 0, res.output
     assert all(score < MIN_RELEVANCE + 0.1 for score, _ in asked()), asked()
+
+
+def test_a_function_word_weighs_little_where_another_language_quotes_it(tmp_path: Path) -> None:
+    """French "que" is no word of a French text; a Russian one quoting French holds it, and had made it as rare
+    as a name: "que pluie" found the Russian text first. A function word counts in its language's passages."""
+    src = tmp_path / "src"
+    for lang in ("fr", "ru"):  # a folder, and its digest, in one language
+        (src / lang).mkdir(parents=True)
+    (src / "fr" / "pluie.txt").write_text(
+        "Il pleut depuis le matin sur le village. La pluie tombe sur les toits que je vois de ma fenêtre, et les"
+        " enfants restent à la maison avec leur mère. Le soir, mon père rentre des champs, mouillé jusqu'aux os, et"
+        " nous dînons près du feu en écoutant le vent. Demain, dit-il, nous irons au marché si le temps le permet.\n",
+        encoding="utf-8",
+    )
+    (src / "ru" / "lucerne.txt").write_text(
+        "Вечером я вышел из гостиницы и пошёл по набережной. Музыкант пел под окнами, и никто не дал ему ни одной"
+        " монеты. Один лакей подошёл ко мне и сказал по-французски: Je ne vous dis que ça! Я долго думал об этом"
+        " вечере и о людях, которые слушали песню и смеялись над певцом. Ночью я не мог заснуть.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    hits = search(RunConfig(paths=[], out=out), "que pluie", k=5)
+    assert hits and hits[0].source_path == "fr/pluie.txt", [(h.score, h.source_path) for h in hits]

@@ -362,6 +362,11 @@ class LexicalStore:
             self._langs = {int(d): lang for d, lang in self._db.execute("SELECT dkey, lang FROM lex_docs")}
         return self._langs
 
+    def _units_by_language(self) -> dict[str | None, int]:
+        """Passages of the indexed documents per Snowball language (None: analysed by script)."""
+        rows = self._db.execute("SELECT lang, TOTAL(units) FROM lex_docs GROUP BY lang")
+        return {lang: int(units) for lang, units in rows}
+
     def _group_postings(
         self, group: Sequence[str], made_by: Mapping[str, set[str | None]] | None = None
     ) -> list[tuple[int, Any, Any]]:
@@ -396,9 +401,16 @@ class LexicalStore:
         found: list[tuple[list[tuple[int, Any, Any]], float]] = []
         groups_found: list[tuple[Sequence[str], float]] = []
         reference = 0.0
+        units_by_lang = self._units_by_language() if made_by else {}
         for group, qtf in counts.items():
             rows = self._group_postings(group, made_by)
             n = sum(len(u) for _, u, _ in rows)
+            if made_by and any(t in made_by for t in group):
+                # A function word of a language is in nearly every passage of its documents, though not indexed
+                # there: they count in its document frequency. Else French "que", found only where a Russian
+                # text quotes French, would weigh as a name does.
+                made = set().union(*(made_by.get(t, set()) for t in group))
+                n += sum(units for lang, units in units_by_lang.items() if lang not in made)
             idf = math.log(1.0 + (n_units - n + 0.5) / (n + 0.5))
             # A query word the corpus lacks still counts in the reference: it is part of what was asked.
             reference += qtf * idf
