@@ -626,6 +626,8 @@ def digest_meta(
     }
     if req.language:  # most of its files': the language it is written in, and read in by the index
         meta["language"] = req.language
+    if req.part_languages:  # files in several: the index drops the function words of each
+        meta["languages"] = sorted({lang for lang in req.part_languages if lang})
     if output.error:
         meta["error"] = output.error[:500]
     if months is not None:

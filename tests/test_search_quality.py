@@ -488,6 +488,15 @@ def test_a_digest_is_read_in_its_files_language(tmp_path: Path) -> None:
 
     assert all(score < MIN_RELEVANCE + 0.1 for score, _ in asked()), asked()
     assert search(cfg, "unzertrennlich", k=5)  # its words are still found
+    # A digest of files in two languages drops the function words of both (here most are English).
+    for i, text in enumerate(("The printers want their money again, and I have none to give them.", SEASON, SEASON)):
+        (src / f"note{i}.txt").write_text(text + "\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["run", str(src.parent), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    assert re.search(r"(?m)^languages:\n- de\n- en$", digest.read_text(encoding="utf-8"))
+    assert all(score < MIN_RELEVANCE + 0.1 for score, _ in asked()), asked()
+    assert search(cfg, "printers money", k=1)[0].source_path == "werther/note0.txt"
+    # One written before digests recorded their language is read in its text's.
     digest.write_text(re.sub(r"(?m)^language: de\n", "", digest.read_text(encoding="utf-8")), encoding="utf-8")
     res = CliRunner().invoke(main, ["index", str(out), "--rebuild"])
     assert res.exit_code == 0, res.output

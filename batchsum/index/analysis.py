@@ -140,14 +140,16 @@ def _words(text: str) -> list[tuple[bool, str]]:
     return out
 
 
-def analyze(text: str, language: str | None = None) -> list[str]:
-    """The index terms of ``text`` in ``language`` (None: decided by script), in order."""
+def analyze(text: str, language: str | None = None, others: Iterable[str] = ()) -> list[str]:
+    """The index terms of ``text`` in ``language`` (None: decided by script), in order. ``others``: languages
+    the text also holds (a digest of entries in several), whose function words are dropped too."""
     name = snowball_name(language)
+    also = frozenset().union(*(function_words(snowball_name(x)) for x in others))
     terms: list[str] = []
     for cjk, piece in _words(text):
         if cjk:
             terms.extend(cjk_bigrams(piece))
-        elif len(piece) > 1 and not _is_function_word(piece, name):
+        elif len(piece) > 1 and not _is_function_word(piece, name) and piece not in also:
             terms.append(str(_stemmer(name or script_language(piece)).stemWord(piece)))
     return terms
 

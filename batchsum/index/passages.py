@@ -35,9 +35,10 @@ def stem(word: str, language: str | None = None) -> str:
     return analysis_stem(word.lower().removesuffix("'s"), language)
 
 
-def tokenize(text: str, language: str | None = None) -> list[str]:
-    """The index terms of ``text`` (see :mod:`batchsum.index.analysis`): "The Budgets were CUT" -> budget, cut."""
-    return analyze(text, language)
+def tokenize(text: str, language: str | None = None, others: Sequence[str] = ()) -> list[str]:
+    """The index terms of ``text`` (see :mod:`batchsum.index.analysis`): "The Budgets were CUT" -> budget, cut.
+    ``others``: other languages the text holds, whose function words are dropped too."""
+    return analyze(text, language, others)
 
 
 def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE) -> Iterator[tuple[int, str]]:
@@ -55,7 +56,7 @@ def passages(text: str, words: int = PASSAGE_WORDS, stride: int = PASSAGE_STRIDE
 
 
 def passage_terms(
-    text: str, language: str | None = None
+    text: str, language: str | None = None, others: Sequence[str] = ()
 ) -> tuple[list[tuple[int, Counter[str]]], list[str], list[tuple[int, int]]]:
     """The :func:`passages` windows of ``text`` as (char offset, term counts), its terms in order, and each
     window's range in that order. Every word is tokenized once: a window is two consecutive half-windows
@@ -67,7 +68,7 @@ def passage_terms(
     halves: list[tuple[int, Counter[str], int]] = []  # (char offset, counts, first term)
     for i in range(0, len(spans), PASSAGE_STRIDE):
         stop = spans[i + PASSAGE_STRIDE] if i + PASSAGE_STRIDE < len(spans) else len(text)
-        words = tokenize(text[spans[i] : stop], language)
+        words = tokenize(text[spans[i] : stop], language, others)
         halves.append((spans[i], Counter(words), len(terms)))
         terms.extend(words)
     if len(halves) == 1:
@@ -89,6 +90,15 @@ def doc_language(nodes: Sequence[IndexNode]) -> str | None:
         if lang:
             return str(lang)
     return None
+
+
+def doc_languages(nodes: Sequence[IndexNode]) -> tuple[str, ...]:
+    """Every language a document's nodes record holding (a digest of entries in several: ``languages``)."""
+    for n in nodes:
+        langs = n.metadata.get("languages")
+        if langs:
+            return tuple(str(langs).split(","))
+    return ()
 
 
 def node_spans(nodes: Sequence[IndexNode], n_chars: int) -> dict[str, tuple[int, int]]:
@@ -116,6 +126,7 @@ class DocPassages:
 
     language: str | None
     spans: dict[str, tuple[int, int]]  # node id -> the source span it summarizes
+    others: tuple[str, ...] = ()  # further languages it holds: their function words are dropped too
     units: list[tuple[str | None, int, Counter[str]]] = field(default_factory=list)  # (node id or None, offset, terms)
     order: list[str] = field(default_factory=list)  # the document's terms in order
     ranges: list[int] = field(default_factory=list)  # per unit, its (start, stop) in ``order``, flat
@@ -150,13 +161,15 @@ def visible_markdown(text: str) -> str:
 def doc_passages(nodes: Sequence[IndexNode], source: str | None) -> DocPassages:
     """The passages of a document's source (None: not available; a Markdown file's as its page shows it,
     :func:`visible_markdown`) and of its nodes' summaries; windows holding no index term are left out."""
-    doc = DocPassages(doc_language(nodes), node_spans(nodes, len(source)) if source is not None else {})
+    doc = DocPassages(
+        doc_language(nodes), node_spans(nodes, len(source)) if source is not None else {}, doc_languages(nodes)
+    )
     if source is not None and nodes and str(nodes[0].doc_id).lower().endswith(MARKDOWN_EXTS):
         source = visible_markdown(source)
     for owner, text in [(None, source), *((n.id, n.body) for n in nodes)]:
         if text is None:
             continue
-        windows, terms, where = passage_terms(text, doc.language)
+        windows, terms, where = passage_terms(text, doc.language, doc.others)
         for (off, held), (a, b) in zip(windows, where, strict=True):
             if held:
                 doc.units.append((owner, off, held))

@@ -144,6 +144,9 @@ def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> In
         val = _plain(meta.get(key))
         if val is not None:
             md[key] = str(val)
+    langs = meta.get("languages")
+    if isinstance(langs, list) and langs:  # a digest of files in several languages
+        md["languages"] = ",".join(str(x) for x in langs)
     pg = _plain(meta.get("parent_group"))
     if pg is not None:
         md["parent_group"] = pg
