@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from pathlib import Path
 
@@ -37,7 +37,8 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
     in: it had cost a month of 33 entries every day's label. A sentence several inputs hold (a diary's
     "Slept badly.", a meeting's "No objections.") is given to the input :func:`_assign` finds for it from
     its neighbours, not to the first that holds it: the summarizer picks in source order."""
-    norm = [_for_match(" ".join(p.split())) for p in parts]
+    # Profiled on a folder digest of 5,000 files: its time was here (every input tested per sentence, see _assign).
+    inputs = _Inputs(parts)
     items: list[tuple[list[int], str]] = []  # each sentence (or piece) with the inputs holding it (none: no input's)
     # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
     # it ran on to a dated line (a meeting's, undated in its final) may be another day's. Its paragraphs
@@ -46,10 +47,10 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
         for sentence in split_sentences(block):
             # A paragraph holds no list: an item reads on after its label ("Goals: A client ..."), not "Goals: - A".
             flat = unbulleted(" ".join(sentence.text.split()))
-            holders = _holders(flat, norm)
+            holders = inputs.holding(flat)
             # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
             # evidence ..." may join two inputs' sentences. Its pieces at every stop are each an input's.
-            pieces = [(holders, flat)] if holders else _pieces(flat, norm)
+            pieces = [(holders, flat)] if holders else _pieces(flat, inputs)
             items.extend(pieces if pieces is not None else [([], flat)])
     placed = [h for h, _ in items if h]
     unplaced = len(items) - len(placed)
@@ -76,7 +77,62 @@ _BACK = 1000  # the cost of going back to an earlier input: the summarizer picks
 def _assign(holders: list[list[int]]) -> list[int]:
     """One input for each sentence, from the inputs holding it (ascending): the choice with the fewest
     moves to another input, going back to an earlier one only when a sentence is in no later one; of
-    choices alike, the earliest inputs. A sentence two entries hold goes with its neighbours' entry."""
+    choices alike, the earliest inputs. A sentence two entries hold goes with its neighbours' entry.
+
+    Solved on fewer choices with the same answer (a sentence every file of a folder holds had made it
+    cost sentences x files): a run of sentences the same inputs hold goes to one input (a move's cost
+    obeys the triangle inequality, so staying is never worse and never later), and of a sentence's
+    inputs only those its neighbours hold too and the first between two of theirs are kept (the others
+    compare alike with every choice a neighbour can make, and the earliest is preferred)."""
+    runs: list[list[int]] = []
+    lengths: list[int] = []
+    for here in holders:
+        if runs and (here is runs[-1] or here == runs[-1]):
+            lengths[-1] += 1
+        else:
+            runs.append(here)
+            lengths.append(1)
+    none: list[int] = []
+    kept = [
+        _worth_choosing(here, runs[i - 1] if i else none, runs[i + 1] if i + 1 < len(runs) else none)
+        for i, here in enumerate(runs)
+    ]
+    return [h for h, n in zip(_cheapest(kept), lengths, strict=True) for _ in range(n)]
+
+
+def _worth_choosing(here: list[int], before: list[int], after: list[int]) -> list[int]:
+    """The inputs of ``here`` (ascending) that a least, earliest choice may take: each one ``before`` or
+    ``after`` holds too, and the first of those between two consecutive inputs they hold (ascending)."""
+    if len(here) <= len(before) + len(after):
+        seen: set[tuple[int, int, int]] = set()
+        out = []
+        for h in here:
+            i, j = bisect_left(before, h), bisect_left(after, h)
+            shared = (i < len(before) and before[i] == h) or (j < len(after) and after[j] == h)
+            key = (i, j, h if shared else -1)
+            if key not in seen:
+                seen.add(key)
+                out.append(h)
+        return out
+    bounds = sorted(set(before) | set(after))
+    chosen = set()
+    low = 0  # the first input of ``here`` above the last bound passed
+    for bound in bounds:
+        k = bisect_left(here, bound, low)
+        if k > low:
+            chosen.add(here[low])  # the first between the previous bound and this one
+        if k < len(here) and here[k] == bound:
+            chosen.add(bound)
+            k += 1
+        low = k
+    if low < len(here):
+        chosen.add(here[low])
+    return sorted(chosen)
+
+
+def _cheapest(holders: list[list[int]]) -> list[int]:
+    """:func:`_assign`'s choice over ``holders`` as they are: the least cost by dynamic programming, then
+    from the first sentence on the earliest input that keeps it."""
 
     def step(a: int, b: int) -> int:
         return 0 if a == b else 1 if b > a else _BACK
@@ -129,6 +185,8 @@ def _paragraph(sentences: list[str], conversation: bool) -> str:
 
 _ANY_STOP = re.compile(r"(?<=[.!?])\s+")
 _QUOTES = str.maketrans("", "", '"“”„«»「」『』')
+_QUOTE = re.compile('["“”„«»「」『』]')
+_SEP = "\x00"  # between inputs joined into one string: no text holds one (walk strips control characters)
 
 
 def _for_match(text: str) -> str:
@@ -136,23 +194,54 @@ def _for_match(text: str) -> str:
     return text.translate(_QUOTES)
 
 
-def _holders(sentence: str, norm: list[str]) -> list[int]:
-    """The indexes of the inputs (``norm``: :func:`_for_match`-ed) that hold ``sentence`` as the summarizer
-    shows it: its quotation marks completed, a stop added to a paragraph that ended without one."""
-    flat = _for_match(sentence)
-    for form in (flat, flat[:-1]) if flat.endswith(".") else (flat,):
-        where = [i for i, p in enumerate(norm) if form and form in p]
-        if where:
-            return where
-    return []
+class _Inputs:
+    """A digest's inputs, to find which hold a sentence. Each input's whitespace is collapsed and its
+    quotation marks dropped (:func:`_for_match`), all of them at once, in one string: a sentence is one
+    scan of that string, in C, not a substring test of every input (and a ``translate`` per input)."""
+
+    def __init__(self, parts: list[str]) -> None:
+        clean = [p.replace(_SEP, " ") if _SEP in p else p for p in parts]
+        # As " ".join(p.split()) of each part: the separators are no whitespace, the spaces around them go.
+        joined = " ".join(_SEP.join(clean).split()).replace(" " + _SEP, _SEP).replace(_SEP + " ", _SEP)
+        self.text = _QUOTE.sub("", joined)
+        self.starts = [0]
+        for part in self.text.split(_SEP)[:-1]:
+            self.starts.append(self.starts[-1] + len(part) + 1)
+        self._found: dict[str, list[int]] = {}  # a sentence many entries hold is looked for once
+
+    def holding(self, sentence: str) -> list[int]:
+        """The indexes of the inputs that hold ``sentence`` as the summarizer shows it: its quotation marks
+        completed, a stop added to a paragraph that ended without one."""
+        flat = _for_match(sentence).replace(_SEP, " ")
+        for form in (flat, flat[:-1]) if flat.endswith(".") else (flat,):
+            where = self._find(form)
+            if where:
+                return where
+        return []
+
+    def _find(self, form: str) -> list[int]:
+        found = self._found.get(form)
+        if found is not None:
+            return found
+        found = []
+        text, starts = self.text, self.starts
+        at = text.find(form) if form else -1
+        while at >= 0:
+            part = bisect_right(starts, at) - 1
+            found.append(part)
+            if part + 1 == len(starts):
+                break
+            at = text.find(form, starts[part + 1])  # the next input's first occurrence
+        self._found[form] = found
+        return found
 
 
-def _pieces(sentence: str, norm: list[str]) -> list[tuple[list[int], str]] | None:
+def _pieces(sentence: str, inputs: _Inputs) -> list[tuple[list[int], str]] | None:
     """``sentence`` cut at every stop, each piece with the indexes of the inputs holding it; None when one
     is in none (an LLM's words)."""
     out: list[tuple[list[int], str]] = []
     for piece in _ANY_STOP.split(sentence):
-        where = _holders(piece, norm)
+        where = inputs.holding(piece)
         if not where:
             return None
         out.append((where, piece))

@@ -487,7 +487,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
     for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):
         texts[period] = digest_body(period, output.text.strip(), req.parts, owners[period])  # as written
         _settle(b, run, new, folder, period, groups[period], req, key, output, reused, sigs[period] or "",
-                owners=owners[period])  # fmt: skip
+                body=texts[period])  # fmt: skip
     upper = [y for y in sorted(years, key=lambda p: p.id) if stale(y)]
     jobs = []
     for year in upper:
@@ -546,11 +546,13 @@ def _settle(
     reused: bool,
     sig: str,
     months: list[Period] | None = None,
-    owners: list[FileFacts] | None = None,
+    body: str | None = None,
 ) -> None:
-    """Write one period's digest, record it in the state and in the run's metrics."""
+    """Write one period's digest, record it in the state and in the run's metrics. ``body``: its text as
+    :func:`~batchsum.digest_pages.digest_body` gives it when the caller made it already (a month's and a
+    folder's were made twice), else made here."""
     path = period.path(folder)
-    text = digest_body(period, output.text.strip(), req.parts, owners or [])
+    text = body if body is not None else digest_body(period, output.text.strip(), req.parts, [])
     out_tokens = b.tokenizer.count(text) if text else 0
     meta = digest_meta(b, period, path, members, req, output, out_tokens, key, months, folder)
     # The title opens the page and is indexed with the text: a search naming the period finds it.

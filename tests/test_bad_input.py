@@ -83,14 +83,14 @@ def test_usage_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert r.exit_code == 2 and "no input" in r.stderr
 
 
-def test_empty_and_whitespace_files_are_none(tmp_path: Path) -> None:
+def test_empty_and_whitespace_files_are_skipped_without_failing_the_run(tmp_path: Path) -> None:
     c = tmp_path / "c"
     c.mkdir()
     (c / "empty.md").write_text("")
     (c / "blank.txt").write_text("   \n\n \t\n")
     code, data, _ = _run(c, tmp_path / "out")
-    assert code == 0
-    assert data["levels"] == {"NONE": 2}
+    assert code == 0 and data["run"]["status"] == "ok" and not data["problems"]
+    assert data["levels"] == {} and data["run"]["files_skipped"] == 2 and data["run"]["files_done"] == 0
 
 
 def test_undecodable_file_and_folder_names_are_skipped_with_a_reason(tmp_path: Path) -> None:

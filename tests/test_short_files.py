@@ -79,13 +79,15 @@ def test_short_file_is_its_own_final_and_searchable(corpus: Path, tmp_path: Path
     assert all(h["doc_id"] != "journal/2024-03-01.md" for h in typed)
 
 
-def test_empty_files_stay_out_of_the_tree_and_are_reported(corpus: Path, tmp_path: Path) -> None:
+def test_empty_files_stay_out_of_the_tree_and_are_skipped(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     d = run(corpus, out, "--no-index")
+    files = {f["relpath"]: f for f in d["files"]}
     for rel in ("empty.md", "blank.txt"):
         assert not (out / rel).exists()
-        assert any(w.endswith(f"{rel}: empty file, nothing to summarize or keep") for w in d["warnings"])
-    assert {f["relpath"]: f["level"] for f in d["files"]}["empty.md"] == "NONE"
+        assert files[rel]["status"] == "skipped" and files[rel]["level"] is None
+        assert files[rel]["error"].endswith("nothing to summarize: skipped")  # tests/test_empty_files.py
+    assert d["run"]["files_skipped"] == 2 and not d["problems"] and not d["warnings"]
 
 
 def test_rerun_growth_and_deletion(corpus: Path, tmp_path: Path) -> None:
@@ -96,7 +98,7 @@ def test_rerun_growth_and_deletion(corpus: Path, tmp_path: Path) -> None:
     before = path.stat().st_mtime_ns
 
     again = run(corpus, out)
-    assert again["run"]["nodes_computed"] == 0 and again["run"]["files_unchanged"] == 5
+    assert again["run"]["nodes_computed"] == 0 and again["run"]["files_unchanged"] == 3
     assert path.stat().st_mtime_ns == before  # an unchanged short file costs nothing
 
     # Grown past the NONE bound: summarized, the kept-whole final goes to history.
@@ -121,7 +123,7 @@ def test_rerun_growth_and_deletion(corpus: Path, tmp_path: Path) -> None:
 def test_no_short_restores_summaries_only(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     d = run(corpus, out, "--no-short", "--no-index")
-    assert d["levels"]["NONE"] == 4
+    assert d["levels"]["NONE"] == 2  # the empty files are skipped, not NONE
     assert not (out / "journal/2024-03-01.md").exists()
     assert (out / "journal/2024-03-02.md/summaries/L3/final.md").is_file()
 
@@ -140,7 +142,7 @@ def test_plan_counts_short_files_without_summaries(corpus: Path, tmp_path: Path)
     r = CliRunner().invoke(main, ["plan", str(corpus), "--out", str(tmp_path / "out"), "--json"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
-    assert d["levels"] == {"NONE": 4, "BRIEF": 1}
+    assert d["levels"] == {"NONE": 2, "BRIEF": 1} and len(d["skipped"]) == 2  # the empty files
     assert d["nodes"] == 1  # only the BRIEF file's final is a summary to make
 
 

@@ -141,6 +141,7 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
             and _stat_matches(ref, entry, sig)
             and tree_intact(out, entry)
             and not entry.fallback_nodes
+            and (entry.tokens or entry.final_id is not None)  # an empty file recorded by an older version
         ):
             d.unchanged.append(entry)
         else:

@@ -8,6 +8,7 @@ the committer writes its tree and manifest entry, the ledger counts it, the inde
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from batchsum.config import RunConfig
 from batchsum.engine.changes import backend_identity
@@ -23,6 +24,7 @@ from batchsum.model import SummaryOutput
 from batchsum.planning import FilePlan, PlannedNode
 from batchsum.state import ManifestEntry
 from batchsum.tokens import Tokenizer, get_tokenizer
+from batchsum.walk import Problem
 
 
 class LazyTokenizer:
@@ -156,6 +158,19 @@ class RunDriver:
     def file_failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
         self.committer.discard_later(plan)  # what was written of its new tree as its nodes finished
         self.ledger.failed(plan, reason, wall_ms)
+
+    def forget(self, entry: ManifestEntry, problem: Problem) -> Problem:
+        """A file with summaries that is no source now (emptied): its tree moves to ``deleted/`` and its
+        entry goes, as a vanished source's do, so search and the digests stop showing text it no longer
+        holds. Returns ``problem`` saying so; a tree that cannot be moved stays, with the reason why."""
+        try:
+            self.committer.delete(entry)
+        except OSError as exc:  # the next run tries again; this one goes on
+            return replace(problem, reason=f"{problem.reason}; its summaries stay: {describe_os_error(exc)}")
+        if entry.final_id is None:  # nothing was written for it (an empty file an older version recorded)
+            return problem
+        self.ledger.deleted.append(entry.relpath)  # out of the index; its periods' digests are redone
+        return replace(problem, reason=f"{problem.reason}; its earlier summaries moved to deleted/")
 
     def keep_whole(self, plan: FilePlan) -> None:
         """Commit a file short enough to be its own final: its text, ratio 1.0, no backend."""

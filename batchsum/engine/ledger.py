@@ -43,7 +43,7 @@ class Ledger:
     # Warnings about the input or a choice the run made (a file's control characters, a lossy decode,
     # changed settings), not about a failed step: --quiet leaves them to the event log.
     notices: list[str] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)  # trees moved aside: vanished sources, emptied files
     added: int = 0
     modified: int = 0
     planned: int = 0  # files read and planned this run

@@ -1,9 +1,10 @@
 """The changed files, read and planned, as the stream of plans an executor runs.
 
 Each file is read and planned by the executor's workers when it offers to (:class:`ReadsAhead`), else
-here. What reading found is settled before the plan goes on: an unreadable file is skipped, a file
-only touched is recorded as unchanged, a file short enough is kept whole at once, and a changed file
-is chained onto its previous final (or, with a damaged tree, set to restore its recorded nodes).
+here. What reading found is settled before the plan goes on: an unreadable file is skipped, as is one
+that is no source (an empty file: its earlier summaries, if any, go), a file only touched is recorded
+as unchanged, a file short enough is kept whole at once, and a changed file is chained onto its
+previous final (or, with a damaged tree, set to restore its recorded nodes).
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
     entry = committer.manifest.get(rel)
     doc = prepared.doc
     if isinstance(doc, Problem):
+        if not doc.failure and entry is not None:
+            doc = driver.forget(entry, doc)
         ledger.skipped(doc, rel)
         progress.file_settled()
         return None
@@ -100,9 +103,6 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
     same_text = entry is not None and entry.text_sha in ("", doc.text_sha)
     if read_anew(entry, doc.sha256, doc.text_sha, committer.sig):
         ledger.reread += 1
-    if not doc.text or doc.text.isspace():  # not strip(): that copies the whole text
-        ledger.warnings.append(f"{ref.path}: empty file, nothing to summarize or keep")
-        progress.event("file_empty", path=str(ref.path))
     if not plan.kept_whole:
         if entry is not None and same_bytes and same_text and entry.config_sig == committer.sig:
             # Same source, same settings, a damaged tree: restore the recorded nodes, no new chain link.

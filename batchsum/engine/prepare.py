@@ -52,6 +52,16 @@ def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
         return Problem(exc.path, exc.reason, failure=not isinstance(exc, NotASource))
 
 
+def blank_reason(doc: Document) -> str | None:
+    """Why a read file is passed over for holding no text (a zero-byte file, only whitespace, a chat or
+    subtitle file with nothing in it), or None when it holds some."""
+    if doc.text and not doc.text.isspace():  # not strip(): that copies the whole text
+        return None
+    if not doc.size:
+        return "empty file (0 bytes), nothing to summarize: skipped"
+    return f"no text once read ({doc.size} bytes, only whitespace), nothing to summarize: skipped"
+
+
 def set_language(doc: Document, cfg: RunConfig) -> None:
     """``doc.language``: the configured one, or detected from the text (``auto``)."""
     if cfg.language != "auto":
@@ -95,6 +105,10 @@ def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, known: Kn
     doc = read_source(ref, cfg)
     if isinstance(doc, Problem):
         return Prepared(doc)
+    blank = blank_reason(doc)
+    if blank is not None:
+        # Before the ``known`` test: an entry an older version recorded for an empty file is not kept.
+        return Prepared(Problem(str(doc.path), blank, doc.relpath, failure=False))
     dated = (doc.doc_date or "") if doc.date_source not in ("", "mtime") else ""
     doc.text_sha = reading_sha(doc.text, doc.content_type, dated)
     if known is not None and doc.sha256 == known.sha256 and known.text_sha in (None, doc.text_sha):

@@ -15,7 +15,7 @@ digests' plan as the run hands them its finals, so a digest over them is looked 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from batchsum import remembered
@@ -255,6 +255,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
     tools: _Tools | None = None
     touched: dict[str, tuple[str | None, int, str | None]] = {}  # what the digests need of each file to summarize
     finals: dict[str, Final] = {}  # of those, the finals known now (kept whole, stored, or from the cache)
+    emptied: list[str] = []  # files with summaries that are no source now: out of the digests, as if deleted
     for ref in d.todo:
         entry = manifest.get(ref.relpath)
         tools = tools or _Tools.make(cfg)
@@ -262,6 +263,10 @@ def preview(cfg: RunConfig) -> PlanSummary:
         prepared = prepare_file(ref, cfg, tools.tokenizer, known_content(entry, sig, cfg.out))
         doc, plan = prepared.doc, prepared.plan
         if isinstance(doc, Problem):
+            if not doc.failure and entry is not None and entry.final_id is not None:
+                # No source now (emptied): the run moves its summaries aside (RunDriver.forget).
+                doc = replace(doc, reason=f"{doc.reason}; its earlier summaries moved to deleted/")
+                emptied.append(ref.relpath)
             (summary.problems if doc.failure else summary.skipped).append(doc)
             continue
         if plan is None:
@@ -288,7 +293,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
         tools = tools or _Tools.make(cfg)
         size = tools.sizer.size if tools.sizer is not None else None
         periods = plan_digests(
-            cfg, manifest, touched, summary.deleted, state, tools.tokenizer, size, finals, tools.answers
+            cfg, manifest, touched, summary.deleted + emptied, state, tools.tokenizer, size, finals, tools.answers
         )
         # The digests' requests and tokens are the run's: counted in the totals (and shown apart).
         summary.periods = periods

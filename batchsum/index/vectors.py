@@ -162,18 +162,28 @@ class VectorStore:
 
     def finals_on(self, days: Sequence[str], filt: LexFilter) -> list[str]:
         """The final nodes ``filt`` admits of the documents dated on one of ``days`` (``1826-05-15``, or
-        ``--05-15``: that day of any year); a document without a real date is on no day."""
+        ``--05-15``: that day of any year); a document without a real date is on no day.
+
+        SQLite picks them (a day is a range of ``doc_ts``, a day of any year its UTC month and day): each
+        dated query had turned every dated final's row into a date in Python (7 ms of 3,000 finals)."""
         where, params = filter_sql(filt)
-        where += (" AND " if where else " WHERE ") + "is_final = 1 AND dated = 1 AND doc_ts IS NOT NULL"
-        wanted = set(days)
-        found: list[str] = []
-        for nid, ts, source in self._db.execute(f"SELECT id, doc_ts, source FROM nodes{where}", params):
-            if filt.sources is not None and source not in filt.sources:
+        on: list[str] = []
+        for day in dict.fromkeys(days):
+            if day.startswith("--"):
+                on.append("strftime('%m-%d', doc_ts, 'unixepoch') = ?")
+                params.append(day[2:])
                 continue
-            day = datetime.fromtimestamp(int(ts), UTC).date().isoformat()
-            if day in wanted or f"--{day[5:]}" in wanted:
-                found.append(nid)
-        return found
+            try:
+                start = int(datetime.fromisoformat(day).replace(tzinfo=UTC).timestamp())
+            except ValueError:
+                continue  # no day of the calendar ("2025-02-30"): none is dated on it
+            on.append("(doc_ts >= ? AND doc_ts < ?)")
+            params.extend([start, start + 86400])
+        if not on:
+            return []
+        where += (" AND " if where else " WHERE ") + "is_final = 1 AND dated = 1 AND doc_ts IS NOT NULL"
+        sql = f"SELECT id, source FROM nodes{where} AND ({' OR '.join(on)})"
+        return [nid for nid, source in self._db.execute(sql, params) if filt.sources is None or source in filt.sources]
 
     def sources(self, final_only: bool = True) -> list[str]:
         """Distinct source paths of the indexed documents."""
