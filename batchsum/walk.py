@@ -106,6 +106,9 @@ class Problem:
     # False: skipped by design, not a failure (an export's metadata file): counted as skipped, listed by
     # ``report``, but no problem that makes the run partial.
     failure: bool = True
+    # Said in the closing summary though no failure (an empty file the user may not know of; not an
+    # export's metadata file, skipped every night by design).
+    notice: bool = False
 
 
 @dataclass

@@ -87,7 +87,8 @@ def test_empty_files_stay_out_of_the_tree_and_are_skipped(corpus: Path, tmp_path
         assert not (out / rel).exists()
         assert files[rel]["status"] == "skipped" and files[rel]["level"] is None
         assert files[rel]["error"].endswith("nothing to summarize: skipped")  # tests/test_empty_files.py
-    assert d["run"]["files_skipped"] == 2 and not d["problems"] and not d["warnings"]
+    assert d["run"]["files_skipped"] == 2 and not d["problems"]
+    assert sorted(w.split(": ")[1].split(" (")[0] for w in d["warnings"]) == ["empty file", "no text once read"]
 
 
 def test_rerun_growth_and_deletion(corpus: Path, tmp_path: Path) -> None:

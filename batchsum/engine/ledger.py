@@ -79,6 +79,8 @@ class Ledger:
         problem of the run."""
         if problem.failure:
             self.problems.append(problem)
+        elif problem.notice:
+            self.warn(f"{problem.path}: {problem.reason}", notice=True)
         level = "warning" if problem.failure else "info"
         self.progress.event("file_skipped", path=problem.path, reason=problem.reason, level=level)
         if rel is not None:

@@ -108,7 +108,7 @@ def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, known: Kn
     blank = blank_reason(doc)
     if blank is not None:
         # Before the ``known`` test: an entry an older version recorded for an empty file is not kept.
-        return Prepared(Problem(str(doc.path), blank, doc.relpath, failure=False))
+        return Prepared(Problem(str(doc.path), blank, doc.relpath, failure=False, notice=True))
     dated = (doc.doc_date or "") if doc.date_source not in ("", "mtime") else ""
     doc.text_sha = reading_sha(doc.text, doc.content_type, dated)
     if known is not None and doc.sha256 == known.sha256 and known.text_sha in (None, doc.text_sha):
