@@ -54,6 +54,13 @@ GERMAN = (
 )
 
 
+def _summarize(src: Path, out: Path) -> RunConfig:
+    """``batchsum run SRC --out OUT -q``, which must succeed; the output folder as a config."""
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    return RunConfig(paths=[], out=out)
+
+
 @pytest.fixture(scope="module")
 def output(tmp_path_factory: pytest.TempPathFactory) -> RunConfig:
     root = tmp_path_factory.mktemp("quality")
@@ -65,8 +72,7 @@ def output(tmp_path_factory: pytest.TempPathFactory) -> RunConfig:
     (src / "kuangren.txt").write_text(CHINESE + "\n", encoding="utf-8")
     (src / "werther.txt").write_text(GERMAN + "\n", encoding="utf-8")
     out = root / "out"
-    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
+    _summarize(src, out)
     return RunConfig(paths=[], out=out)
 
 
@@ -110,8 +116,7 @@ def test_snippets_of_a_markdown_page_read_as_its_rendered_text(tmp_path: Path) -
     (src / "guide_book").mkdir(parents=True)
     (src / "guide_book" / "guessing_game.md").write_text(GUIDE * 3, encoding="utf-8")
     out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
+    _summarize(src, out)
     shown = 0
     for query in ("cargo run guessing game", "guess too small", "processing a guess", "guessing game secret"):
         for h in search(RunConfig(paths=[], out=out), query, k=5):
@@ -400,8 +405,7 @@ def test_what_a_markdown_page_never_shows_is_no_evidence(tmp_path: Path) -> None
         encoding="utf-8",
     )
     out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
+    _summarize(src, out)
     cfg = RunConfig(paths=[], out=out)
     assert search(cfg, "dangling", k=2) == []  # only a link's target says it
     assert search(cfg, "how does borrowing with references work?", k=1)[0].source_path == "ch04-borrowing.md"
@@ -447,8 +451,7 @@ def test_an_agent_session_is_read_back_as_the_run_summarized_it(tmp_path: Path) 
     src.mkdir()
     (src / "session.md").write_text(session, encoding="utf-8")
     out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
+    _summarize(src, out)
     cfg = RunConfig(paths=[], out=out)
 
     sha = hashlib.sha256(session.encode()).hexdigest()
@@ -477,8 +480,7 @@ def test_a_digest_is_read_in_its_files_language(tmp_path: Path) -> None:
     (src / "brief1.txt").write_text(halves[0] + "!\n", encoding="utf-8")
     (src / "brief2.txt").write_text("Ich weiß" + halves[1] + "\n", encoding="utf-8")
     out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["run", str(src.parent), "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
+    _summarize(src.parent, out)
     (digest,) = (out / "digests").rglob("*.md")
     assert re.search(r"(?m)^language: de$", digest.read_text(encoding="utf-8"))
     cfg = RunConfig(paths=[], out=out)
@@ -491,8 +493,7 @@ def test_a_digest_is_read_in_its_files_language(tmp_path: Path) -> None:
     # A digest of files in two languages drops the function words of both (here most are English).
     for i, text in enumerate(("The printers want their money again, and I have none to give them.", SEASON, SEASON)):
         (src / f"note{i}.txt").write_text(text + "\n", encoding="utf-8")
-    res = CliRunner().invoke(main, ["run", str(src.parent), "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
+    _summarize(src.parent, out)
     assert re.search(r"(?m)^languages:\n- de\n- en$", digest.read_text(encoding="utf-8"))
     assert all(score < MIN_RELEVANCE + 0.1 for score, _ in asked()), asked()
     assert search(cfg, "printers money", k=1)[0].source_path == "werther/note0.txt"
@@ -522,7 +523,6 @@ def test_a_function_word_weighs_little_where_another_language_quotes_it(tmp_path
         encoding="utf-8",
     )
     out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
+    _summarize(src, out)
     hits = search(RunConfig(paths=[], out=out), "que pluie", k=5)
     assert hits and hits[0].source_path == "fr/pluie.txt", [(h.score, h.source_path) for h in hits]

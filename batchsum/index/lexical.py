@@ -362,11 +362,6 @@ class LexicalStore:
             self._langs = {int(d): lang for d, lang in self._db.execute("SELECT dkey, lang FROM lex_docs")}
         return self._langs
 
-    def _units_by_language(self) -> dict[str | None, int]:
-        """Passages of the indexed documents per Snowball language (None: analysed by script)."""
-        rows = self._db.execute("SELECT lang, TOTAL(units) FROM lex_docs GROUP BY lang")
-        return {lang: int(units) for lang, units in rows}
-
     def _group_postings(
         self, group: Sequence[str], made_by: Mapping[str, set[str | None]] | None = None
     ) -> list[tuple[int, Any, Any]]:
@@ -401,16 +396,10 @@ class LexicalStore:
         found: list[tuple[list[tuple[int, Any, Any]], float]] = []
         groups_found: list[tuple[Sequence[str], float]] = []
         reference = 0.0
-        units_by_lang = self._units_by_language() if made_by else {}
+        units_by_lang = _units_by_language(self._db) if made_by else {}
         for group, qtf in counts.items():
             rows = self._group_postings(group, made_by)
-            n = sum(len(u) for _, u, _ in rows)
-            if made_by and any(t in made_by for t in group):
-                # A function word of a language is in nearly every passage of its documents, though not indexed
-                # there: they count in its document frequency. Else French "que", found only where a Russian
-                # text quotes French, would weigh as a name does.
-                made = set().union(*(made_by.get(t, set()) for t in group))
-                n += sum(units for lang, units in units_by_lang.items() if lang not in made)
+            n = _passages_holding(rows, group, made_by, units_by_lang)
             idf = math.log(1.0 + (n_units - n + 0.5) / (n + 0.5))
             # A query word the corpus lacks still counts in the reference: it is part of what was asked.
             reference += qtf * idf
@@ -515,6 +504,27 @@ def _rollups(doc_of: Any, score: Any, doc_ids: Mapping[int, str]) -> dict[str, f
         if doc is not None:
             sums[doc] = sums.get(doc, 0.0) + value
     return sums
+
+
+def _passages_holding(
+    rows: list[tuple[int, Any, Any]],
+    group: Sequence[str],
+    made_by: Mapping[str, set[str | None]] | None,
+    units_by_lang: Mapping[str | None, int],
+) -> int:
+    """How many passages hold a query group (its document frequency): its postings' (``rows``), and every
+    passage of a language in which it is a function word: not indexed there, but in nearly all of them.
+    Else French "que", found only where a Russian text quotes French, would weigh as a name does."""
+    n = sum(len(u) for _, u, _ in rows)
+    if made_by and any(t in made_by for t in group):
+        made = set().union(*(made_by.get(t, set()) for t in group))
+        n += sum(units for lang, units in units_by_lang.items() if lang not in made)
+    return n
+
+
+def _units_by_language(db: sqlite3.Connection) -> dict[str | None, int]:
+    """Passages of the indexed documents per Snowball language (None: analysed by script)."""
+    return {lang: int(units) for lang, units in db.execute("SELECT lang, TOTAL(units) FROM lex_docs GROUP BY lang")}
 
 
 def merged_postings(
