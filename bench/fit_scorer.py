@@ -24,7 +24,9 @@ documents (the first ``--eval-docs``) through the real pipeline, cut to the refe
 the real pipeline, scored like ``make eval``; the objective is the mean over sets of
 (R-1 + R-2 + R-Lsum) / 3, so each set weighs the same. The pooled fit is the best point on all
 sets; leave-one-genre-out takes the best point without the genre and scores the genre's evaluation
-documents with it.
+documents with it. Each point after the first is also compared with the first on the same documents:
+the objective's paired difference and its standard error (``against_first`` in the JSON), the grid's
+noise against which a gain is judged.
 """
 
 from __future__ import annotations
@@ -134,8 +136,11 @@ def memoize_leaves() -> None:
     extractive.Matrix = memo_matrix  # type: ignore[assignment,misc]
 
 
-def score_set(docs: list[tuple[Any, list[str]]], params: Any) -> tuple[float, float, float]:
-    """Mean R-1, R-2, R-Lsum of the finals, each cut to its reference's length (as ``make eval``)."""
+def score_set(
+    docs: list[tuple[Any, list[str]]], params: Any, per_doc: list[float] | None = None
+) -> tuple[float, float, float]:
+    """Mean R-1, R-2, R-Lsum of the finals, each cut to its reference's length (as ``make eval``);
+    ``per_doc`` collects each document's (R-1 + R-2 + R-Lsum) / 3, for paired standard errors."""
     from batchsum.evaluate.scoring import score, word_count
 
     r1 = r2 = rl = 0.0
@@ -144,6 +149,8 @@ def score_set(docs: list[tuple[Any, list[str]]], params: Any) -> tuple[float, fl
         own = word_count(text)
         s = score(text, refs, budget_words=[min(word_count(r), own) for r in refs])
         r1, r2, rl = r1 + s.rouge1, r2 + s.rouge2, rl + s.rougeLsum
+        if per_doc is not None:
+            per_doc.append((s.rouge1 + s.rouge2 + s.rougeLsum) / 3)
     n = max(1, len(docs))
     return r1 / n, r2 / n, rl / n
 
@@ -368,6 +375,19 @@ def _objective(per_set: dict[str, Any], skip: str | None = None) -> float:
     return sum(vals) / max(1, len(vals))
 
 
+def paired_difference(base: dict[str, list[float]], other: dict[str, list[float]]) -> tuple[float, float]:
+    """The objective's difference between two grid points on the same documents, and its standard error:
+    per set the mean paired difference of (R-1 + R-2 + R-Lsum) / 3 and its variance, averaged over sets."""
+    means, variances = [], []
+    for name, xs in base.items():
+        d = np.asarray(other[name]) - np.asarray(xs)
+        if len(d):
+            means.append(float(d.mean()))
+            variances.append(float(d.var(ddof=1)) / len(d) if len(d) > 1 else 0.0)
+    k = max(1, len(means))
+    return sum(means) / k, float(np.sqrt(sum(variances))) / k
+
+
 def fit_grid(args: Any, names: list[str], grid: dict[str, list[Any]]) -> dict[str, Any]:
     """Score every grid point on the training documents; pooled and leave-one-genre-out picks, scored
     on the evaluation documents."""
@@ -379,10 +399,19 @@ def fit_grid(args: Any, names: list[str], grid: dict[str, list[Any]]) -> dict[st
     train = {n: d for n, d in train.items() if d}
     points = [dict(zip(grid, values, strict=True)) for values in itertools.product(*grid.values())]
     scored = []
+    first_docs: dict[str, list[float]] = {}
     for point in points:
-        per_set = {n: score_set(d, replace(SCORER, **point)) for n, d in train.items()}
+        docs: dict[str, list[float]] = {n: [] for n in train}
+        per_set = {n: score_set(d, replace(SCORER, **point), docs[n]) for n, d in train.items()}
         scored.append({"params": point, "train": per_set})
-        print(f"[{time.perf_counter() - t0:.0f}s] {point}: {100 * _objective(per_set):.2f}", flush=True)
+        line = f"{100 * _objective(per_set):.2f}"
+        if first_docs:
+            diff, err = paired_difference(first_docs, docs)
+            scored[-1]["against_first"] = [round(diff, 5), round(err, 5)]
+            line += f" ({100 * diff:+.2f} ± {100 * err:.2f} against the first point)"
+        else:
+            first_docs = docs
+        print(f"[{time.perf_counter() - t0:.0f}s] {point}: {line}", flush=True)
     genres = sorted({genre(n) for n in names})
     pooled = max(scored, key=lambda p: _objective(p["train"]))["params"]
     folds = {g: max(scored, key=lambda p, g=g: _objective(p["train"], g))["params"] for g in genres}

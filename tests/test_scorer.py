@@ -6,7 +6,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from batchsum.backends.scorer import FEATURES, SCORER, Matrix, boundary_distance, features, figure_share, relevance
+from batchsum.backends.scorer import (
+    FEATURES,
+    SCORER,
+    Matrix,
+    boundary_distance,
+    features,
+    figure_share,
+    opening_prior,
+    relevance,
+)
 from batchsum.backends.units import terms, units_from_text
 from bench.fit_scorer import fit_logistic, oracle
 
@@ -178,3 +187,29 @@ def test_in_a_long_texts_node_the_sentence_that_tells_what_happened_outranks_sho
     # A whole short text keeps its own, early saturation: its short opening still leads.
     assert np.allclose(relevance(units, mat, False, True, SCORER), relevance(units, mat, False, True, early))
     assert int(np.argmax(relevance(units, mat, False, True, SCORER))) == 0
+
+
+def test_the_opening_prior_decays_over_the_first_sentences_whatever_the_texts_length() -> None:
+    # The prior follows the sentence's index (Ouyang et al. 2010), not its share of the text: the k-th
+    # sentence gets the same prior in a short text and in a long one, highest at the first sentence.
+    short = _units(TEXT)
+    long = _units(" ".join([TEXT, CHUNK, TEXT.replace("harbour", "river"), CHUNK.replace("pump", "valve")]))
+    assert len(long) > 2 * len(short)
+    params = replace(SCORER, position_decay=2.0)
+    p_short, p_long = opening_prior(short, params), opening_prior(long, params)
+    assert p_short[0] == params.position_w and np.all(np.diff(p_short) < 0)
+    assert np.allclose(p_short, p_long[: len(short)])
+    # The share-of-text form spreads the prior over a long text's first quarter instead.
+    share = opening_prior(long, replace(SCORER, position_decay=0.0))
+    quarter = len(long) // 4
+    assert share[quarter] > 0.5 * params.position_w > p_long[quarter]
+
+
+def test_a_meta_node_keeps_the_prior_over_its_parts_in_order() -> None:
+    # A meta node's k-th unit is not the text's k-th sentence: there the prior follows the parts' order.
+    units = _units(CHUNK)
+    for i, u in enumerate(units):
+        u.pos = i / len(units)
+    decayed = opening_prior(units, replace(SCORER, position_decay=2.0), meta=True)
+    assert np.allclose(decayed, opening_prior(units, replace(SCORER, position_decay=0.0), meta=True))
+    assert np.all(np.diff(decayed) < 0)
