@@ -358,9 +358,13 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
         for b in sentencex.get_sentence_boundaries(language, flat):
             at = _quote_opens_next(flat, b["start_index"])
             if at > start and (
-                _continues(flat, at) or _after_initial(flat, at) or _quoted_on(flat, at) or _clause_follows(flat, at)
+                _continues(flat, at)
+                or _after_initial(flat, at)
+                or _quoted_on(flat, at)
+                or _clause_follows(flat, at)
+                or _ordinal_date(flat, at)
             ):
-                continue  # "т. е. исчез", "M. Eyssette", "「ええ、まあ。」と云いながら", "18..., dont": it goes on
+                continue  # "т. е. исчез", "M. Eyssette", "「ええ、まあ。」と云いながら", "18..., dont", "dem 19. April"
             _emit(piece, start, at, offset + piece_start, out)
             start = at
         _emit(piece, start, len(piece), offset + piece_start, out)
@@ -390,6 +394,21 @@ def _quote_opens_next(text: str, pos: int) -> int:
     if len(before) >= 3 and before[-1] in "\"'«„“‘‹" and before[-2].isspace() and before[-3] in ".!?…":
         return len(before) - 1
     return pos
+
+
+# German writes an ordinal with a dot and capitalizes its months: "am Samstag, dem 19. April, auf dem
+# Friedhof", "im 19. Jahrhundert". (Danish, Norwegian, Finnish and Czech write their months in lower case,
+# which :func:`_continues` already keeps.)
+_ORDINAL_END = re.compile(r"(?<![\d.])\d{1,2}\.$")
+_ORDINAL_NOUN = re.compile(
+    r"[*_]*(?:Januar|Jänner|Februar|Feber|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
+    r"|Jahrhunderts?|Jahrtausends?)(?![^\W_])"
+)
+
+
+def _ordinal_date(text: str, pos: int) -> bool:
+    """Whether the dot before ``pos`` ends an ordinal that a month or a century follows: "dem 19. April"."""
+    return _ORDINAL_END.search(text[:pos].rstrip()) is not None and _ORDINAL_NOUN.match(text[pos:].lstrip()) is not None
 
 
 def _after_initial(text: str, pos: int) -> bool:

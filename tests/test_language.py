@@ -109,6 +109,20 @@ def test_language_values_are_checked() -> None:
             ["Я видел А. С. Пушкина в 5 ч. вечера.", "Он ушёл, т. е. исчез."],
         ),
         ("Er kam z. B. am 3. Mai. Dann ging er.", "de", ["Er kam z. B. am 3. Mai.", "Dann ging er."]),
+        # A German ordinal's dot before a month or a century ends no sentence (a digest had quoted "dem 19."
+        # with the next sentence); a number's dot before another capital still may.
+        (
+            "Die Beerdigung ist am Samstag, dem 19. April, auf dem Friedhof. Im 19. Jahrhundert war es so. "
+            "Sein Zimmer war Nummer 12. Dann ging er.",
+            "de",
+            [
+                "Die Beerdigung ist am Samstag, dem 19. April, auf dem Friedhof.",
+                "Im 19. Jahrhundert war es so.",
+                "Sein Zimmer war Nummer 12.",
+                "Dann ging er.",
+            ],
+        ),
+        ("**12. April** Oma ist gestorben. Es regnet.", "de", ["**12. April** Oma ist gestorben.", "Es regnet."]),
         # A one-letter title or initial: Monsieur, Don.
         (
             "Il pleurait de voir M. Eyssette malheureux. Le soir vint.",
@@ -368,3 +382,16 @@ def test_a_summary_of_several_languages_spaces_each_sentence_by_its_own() -> Non
     assert re.search(r"[a-zà-ÿ]{2}[.!?»][A-ZÀ-Ý«]", out) is None, out
     assert re.search(r"[a-zäöüß]\.[A-ZÄÖÜ]", out) is None, out
     assert re.search(r"。 \S", out) is None, out
+
+
+def test_an_abbreviation_before_a_lower_case_word_ends_no_sentence_in_other_languages() -> None:
+    """The English rule for lower-cased text (a stop, then a lower-case word, in a sentence of 40 words or more)
+    had cut Spanish "cuando Vd. quiera" into two summary lines: other languages keep their own rules."""
+    from batchsum.backends.units import units_from_text
+
+    sentence = (
+        "Este Tío, con mucho gusto; cuando Vd. quiera, entonces iremos juntos a la ciudad y veremos a todos los"
+        " parientes y amigos que tanto nos esperan desde hace muchos meses en aquella casa grande del pueblo donde"
+        " nací y crecí con mi padre."
+    )
+    assert [u.text for u in units_from_text(sentence, "journal", language="es")] == [sentence]

@@ -248,7 +248,7 @@ def units_from_text(
         (sent, role, date, section, title, bi)
         for bi, (block, role, date, section, title) in enumerate(blocks)
         for sp in split_sentences(block, language)
-        for sent in _split_lowercase(sp.text)
+        for sent in (_split_lowercase(sp.text) if language in (None, "en") else [sp.text])
     ]
     n = max(1, len(spans))
     cast = _cast(raw for raw, *_ in spans)
@@ -364,8 +364,9 @@ def _label(title: str) -> str:
     return title if title and word_count(title) <= _LABEL_WORDS and not _DATED.search(title) else ""
 
 
-# A period, then a lower-case word: a sentence end in lower-cased text (scraped papers, chat logs)
-# unless the word before is an abbreviation or an initial ("e.g. the", "l. angustifolius").
+# A period, then a lower-case word: a sentence end in lower-cased English text (scraped papers, chat logs)
+# unless the word before is an abbreviation or an initial ("e.g. the", "l. angustifolius"). Other languages
+# are split by their own rules, which know their abbreviations (Spanish "cuando Vd. quiera").
 _LOWER_BREAK = re.compile(r"(?<=[a-z0-9>)\]][.!?])\s+(?=[a-z<(])")
 # A title ("stirred up Mr. and Mrs. Moreen" in a long sentence of a book) is an abbreviation too.
 _NO_BREAK_BEFORE = ABBREVIATIONS | frozenset("ca resp ref refs sp spp var".split())
