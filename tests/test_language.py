@@ -395,3 +395,20 @@ def test_an_abbreviation_before_a_lower_case_word_ends_no_sentence_in_other_lang
         " nací y crecí con mi padre."
     )
     assert [u.text for u in units_from_text(sentence, "journal", language="es")] == [sentence]
+
+
+def test_a_short_entry_of_long_sentences_gets_a_whole_sentence() -> None:
+    """Four Japanese sentences of 24-35 tokens and a BRIEF line of 23: the best one had been cut ("祇園祭の準備が
+    始まっていて…"); a shorter whole sentence is the line, within the cap."""
+    from batchsum.backends.extractive import summarize_text
+    from batchsum.tokens import get_tokenizer
+
+    tok = get_tokenizer()
+    entry = (
+        "京都に着いた。祇園祭の準備が始まっていて、町中に提灯が飾られていた。"
+        "夕方、鴨川の河原で友達の佐藤さんと冷たいビールを飲んだ。明日は朝早く伏見稲荷へ行くつもりだ。"
+    )
+    line = summarize_text(
+        entry, target_tokens=21, max_tokens=23, kind="brief", content_type="journal", tokenizer=tok, language="ja"
+    )
+    assert line.endswith("。") and line in entry and tok.count(line) <= 23, line

@@ -357,8 +357,10 @@ def _brief(
 ) -> str:
     """One line: the best whole sentence that fits, plus a second when the first is far below target.
 
-    Sentences that lean on context ("But ...") are passed over while a standalone one exists, and a
-    sentence is cut (at a clause boundary) only when no candidate fits the cap at all.
+    Sentences that lean on context ("But ...") are passed over while a standalone one exists. When no
+    candidate fits the cap (a short entry of long sentences: Chinese and Japanese cost two to three tokens
+    a word), a shorter whole sentence of two terms or more is the line ("京都に着いた。"); a sentence is
+    cut (at a clause boundary) only when no sentence fits at all.
     """
     ranked = sorted(range(len(units)), key=lambda i: (-rel[i], i))
     pools = (
@@ -380,6 +382,9 @@ def _brief(
         if fitting:
             break
     if not fitting:
+        short = [i for i in ranked if len(units[i].terms) >= 2 and not units[i].context and tokens(i) <= cap]
+        if short:
+            return _inline(units, short[:1])
         # Nothing whole fits: cut the best candidate (or, with no candidate, the best unit) at a clause.
         top = pools[1] or [i for i in ranked if units[i].body]
         return _trim_to(units[top[0]].text, cap, tokenizer) if top else ""
