@@ -526,3 +526,25 @@ def test_a_function_word_weighs_little_where_another_language_quotes_it(tmp_path
     _summarize(src, out)
     hits = search(RunConfig(paths=[], out=out), "que pluie", k=5)
     assert hits and hits[0].source_path == "fr/pluie.txt", [(h.score, h.source_path) for h in hits]
+
+
+def test_a_year_digest_is_read_in_the_languages_of_its_months(tmp_path: Path) -> None:
+    """A year over a German month and an English one had no ``languages:`` (its months have one when their
+    files are in several): the index read it as German only, its English function words kept as its words.
+    Its front matter lists its files' languages, for the index to drop the function words of each."""
+    import re
+
+    src = tmp_path / "src" / "journal"
+    src.mkdir(parents=True)
+    halves = GERMAN.split("! Ich weiß")
+    (src / "2024-03-02.md").write_text(halves[0] + "!\n", encoding="utf-8")
+    (src / "2024-03-09.md").write_text("Ich weiß" + halves[1] + "\n", encoding="utf-8")
+    (src / "2024-04-02.md").write_text("What is this, and what was it for? The printers want money.\n", "utf-8")
+    out = tmp_path / "out"
+    cfg = _summarize(src.parent, out)
+    for month, spoken in (("2024/2024-03.md", "de"), ("2024/2024-04.md", "en")):
+        page = (out / "digests" / month).read_text(encoding="utf-8")
+        assert "languages:" not in page and f"\nlanguage: {spoken}\n" in page, page[:900]
+    year = (out / "digests" / "2024.md").read_text(encoding="utf-8")
+    assert re.search(r"(?m)^language: de$", year) and re.search(r"(?m)^languages:\n- de\n- en$", year), year[:900]
+    assert search(cfg, "printers money", k=10)[0].source_path == "journal/2024-04-02.md"
