@@ -19,7 +19,8 @@ from batchsum.navigation import (
     title_for,
 )
 from batchsum.periods import (
-    LABEL_MONTHS,
+    DAY_LABEL_TEXT,
+    MONTH_LABEL_TEXT,
     MONTH_NAMES,
     FileFacts,
     Period,
@@ -250,20 +251,39 @@ def _pieces(sentence: str, inputs: _Inputs) -> list[tuple[list[int], str]] | Non
 
 # A day's label as :func:`batchsum.periods.day_label` writes it: "**3 November.** ", "**3. November** ",
 # "**3 novembre** ", "**3 de noviembre** ", "**3 ноября** ", "**11月3日** ".
-_MONTH_ALTERNATION = "|".join(re.escape(w) for w in sorted(LABEL_MONTHS, key=len, reverse=True))
-_DAY_LABEL = re.compile(r"\*\*(?:\d{1,2}\.? (?:de )?(?:" + _MONTH_ALTERNATION + r")\.?|\d{1,2}月\d{1,2}日)\*\* ")
+_DAY_LABEL = re.compile(r"\*\*(?:" + DAY_LABEL_TEXT + r")\*\* ")
+# A label, and what a sentence splitter can leave of one it cut in two at a full stop (German's "**9." | "März**
+# Heute ...", English's "**3 May." | "** We ..."): its opening, and its end with whatever of it is left before.
+_LABEL_PIECES = re.compile(
+    r"\*\*(?:" + DAY_LABEL_TEXT + r")\*\*\s*"
+    r"|\*\*(?:\d{1,2}\.|" + DAY_LABEL_TEXT + r")(?=\s|$)\s*"
+    r"|(?<!\S)(?:(?:\d{1,2}\.?\s+)?(?:de\s+)?(?:" + MONTH_LABEL_TEXT + r"))?\*\*(?=\s|$)\s*"
+)
+
+
+def split_day_label(paragraph: str) -> tuple[str, str]:
+    """A month's paragraph as (the day label it opens with, ``**3 November.** `` or "", its words): the
+    words go to a summarizer, which may cut a label in two (German's "**9." | "März** ..."), the label
+    only before the words picked (:func:`day_labelled`)."""
+    label = _DAY_LABEL.match(paragraph)
+    return (label.group(0), paragraph[label.end() :]) if label else ("", paragraph)
 
 
 def day_labelled(text: str, days: list[str]) -> str:
-    """A year's words for one month (sentences picked from the month's paragraphs ``days``), each run of
-    sentences from one paragraph after that paragraph's day label, so none reads as another day's."""
-    pairs = _by_part(text, days)
+    """A year's words for one month (sentences picked from the month's paragraphs ``days``, best without
+    their day labels: :func:`split_day_label`), each run of sentences from one paragraph after that
+    paragraph's day label, so none reads as another day's. A label, or a piece of one, in ``text`` goes:
+    each label is written once, whole, before its paragraph's words."""
+    labels, bodies = zip(*map(split_day_label, days), strict=True) if days else ((), ())
+    if "**" in text:
+        text = _LABEL_PIECES.sub("", text)
+    pairs = _by_part(text, list(bodies))
     if not pairs:
         return text
     out = []
     for i, picked in pairs:
         sentences = run_on(picked)
-        label = _day_label(days[i])
+        label = labels[i] or _day_label(days[i])
         says = sentences.startswith(label.strip()) or _SAYS_DAY.match(sentences[:60]) is not None
         out.append(label + sentences if label and not says else sentences)
     return " ".join(out)

@@ -14,6 +14,7 @@ from batchsum.digests import (
     final_text,
     is_stale,
     month_labels,
+    month_languages,
     signatures,
 )
 from batchsum.engine.changes import backend_identity
@@ -121,7 +122,8 @@ def plan_digests(
             parts = [t for _, t in written]
             inputs = [tokenizer.count(p) if tokenizer is not None else 0 for p in parts]
             labels = month_labels(identity, year, [m for m, _ in written])
-            body, free = output(year, parts, sum(inputs), language_of(year), labels)
+            langs = month_languages(groups, [m for m, _ in written])
+            body, free = output(year, parts, sum(inputs), language_of(year), labels, part_languages=langs)
         else:
             inputs = [made.get(m, _kept_tokens(state, m)) for m in months]
         fresh = sum(made[m] for m in months if m in texts and texts[m] is None)
@@ -150,10 +152,12 @@ class _Outputs:
         language: str | None,
         labels: list[str] | None = None,
         owners: list[FileFacts] | None = None,
+        part_languages: list[str | None] | None = None,
     ) -> tuple[str | None, bool]:
         """(the body of ``period``'s digest made from ``parts`` as the run writes it, None when unknown;
-        whether the run sends no request for it). The response cache's answers are counted into the plan."""
-        langs = [f.language for f in owners] if owners else None
+        whether the run sends no request for it). The response cache's answers are counted into the plan.
+        ``part_languages``: a year's months' (a month's are its ``owners``')."""
+        langs = [f.language for f in owners] if owners else part_languages
         req, key = digest_request(self.cfg, self.identity, period, parts, input_tokens, labels, language, langs)
         stored = self.store.get_node(key) if self.store is not None else None
         text: str

@@ -31,6 +31,7 @@ from batchsum.digest_pages import (
     links_block,
     opens_with_day,
     relative_link,
+    split_day_label,
 )
 from batchsum.digest_state import (
     DigestState,
@@ -56,6 +57,7 @@ from batchsum.periods import (
     digest_words,
     digests_dir,
     group,
+    label_language,
     members_of,
     month_label,
     period_language,
@@ -147,6 +149,11 @@ def final_text(out: Path, facts: FileFacts, finals: Mapping[str, Final] | None =
     return digest_input(meta, body)
 
 
+def month_languages(groups: Mapping[Period, list[FileFacts]], months: list[Period]) -> list[str | None]:
+    """The language of each of a year's months (:func:`period_language`): its digest's part languages."""
+    return [period_language(groups.get(m, [])) for m in months]
+
+
 def mixed(languages: list[str | None]) -> list[str | None]:
     """``languages`` when they are several (a month of two journals), else none: one language is the
     request's own."""
@@ -188,7 +195,7 @@ def digest_request(
         language=language,
         part_languages=mixed(part_languages or []),
     )
-    layout = ["by-month", *labels] if labels is not None else []
+    layout = [BY_MONTH, *labels] if labels is not None else []
     # English is the default every key had before languages were told apart: its keys stay valid.
     lang = [language] if language and language != "en" else []
     key = node_key(
@@ -196,6 +203,11 @@ def digest_request(
         *([req.part_languages] if req.part_languages else []),
     )  # fmt: skip
     return req, key
+
+
+# An extractive year's layout in its key: a stored year written before a month's days were summarized without
+# their labels, each month in its own language, is not reused.
+BY_MONTH = "by-month-2"
 
 
 def month_labels(identity: tuple[str, str | None], period: Period, months: list[Period]) -> list[str] | None:
@@ -227,9 +239,12 @@ async def by_month(
     room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
     # Each month first gets room for its shortest sentence: a share below it (a month of one long
     # sentence beside long months) left the month's paragraph a bare "…".
+    # Each month is read in its own language (a year of a German March and a French April).
+    languages = req.part_languages if len(req.part_languages) == len(req.parts) else [None] * len(req.parts)
+    month_languages = [lang or req.language for lang in languages]
     floors = [
-        min(size, _shortest_sentence(part, tokenizer, req.language))
-        for size, part in zip(sizes, req.parts, strict=True)
+        min(size, _shortest_sentence(part, tokenizer, lang))
+        for size, part, lang in zip(sizes, req.parts, month_languages, strict=True)
     ]
     alloc = dict(enumerate(floors))
     room = max(0, room - sum(floors))
@@ -247,24 +262,34 @@ async def by_month(
             room -= sizes[i] - floors[i]
             open_.remove(i)
     subs: dict[int, SummaryRequest] = {}  # the months cut to their share, summarized side by side
+    days: dict[int, list[str]] = {}  # their paragraphs, a day's each
     for i, part in enumerate(req.parts):
         if alloc[i] < sizes[i]:
+            days[i] = [d for d in part.split("\n\n") if d.strip()]
+            # The days' words without their labels: a label is no sentence to pick, and one cut in two
+            # ("**9." | "März** Heute ...") had been picked and labelled again ("**9. März** März** Heute").
+            labelled = [split_day_label(d) for d in days[i]]
+            words = [w for _, w in labelled]
+            # Each day in its own language, as in the month's digest: its label's ("**3 May.**" is English).
+            spoken = [label_language(label.strip("* ")) or month_languages[i] for label, _ in labelled]
             subs[i] = SummaryRequest(
                 node_id=f"{req.node_id}#{labels[i]}",
                 kind="meta",
                 content_type=req.content_type,
-                text=part,
+                text="\n\n".join(words),
                 input_tokens=sizes[i],
                 target_tokens=max(1, alloc[i]),
                 max_tokens=max(1, alloc[i]),
-                parts=[d for d in part.split("\n\n") if d.strip()],
+                parts=words,
                 summary_level=req.summary_level,
                 peers=True,  # the month's days
+                language=month_languages[i],
+                part_languages=mixed(spoken),
             )
     cut = dict(zip(subs, await asyncio.gather(*map(summarize, subs.values())), strict=True))
     paragraphs: list[str] = []
     for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
-        body = " ".join((day_labelled(cut[i].text, subs[i].parts or []) if i in cut else part).split())
+        body = " ".join((day_labelled(cut[i].text, days[i]) if i in cut else part).split())
         if body:  # "**22 January.** Poor Mr. Pole ..." names its month: no "**January.**" before it
             paragraphs.append(("" if opens_with_day(body) else head) + body)
     text = "\n\n".join(paragraphs)
@@ -272,7 +297,9 @@ async def by_month(
 
 
 def _shortest_sentence(text: str, tokenizer: Tokenizer, language: str | None) -> int:
-    """Tokens of the shortest sentence of ``text`` (with a few for the day label it is shown after)."""
+    """Tokens of the shortest sentence of ``text`` (with a few for the day label it is shown after), its
+    paragraphs' day labels left out: a label is no sentence (German's "**9." cut off "März** ...")."""
+    text = "\n\n".join(split_day_label(d)[1] for d in text.split("\n\n"))
     counts = [tokenizer.count(s.text) for s in split_sentences(text, language) if s.text.strip()]
     return min(counts, default=0) + 4
 
@@ -497,7 +524,8 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         tokens = sum(b.tokenizer.count(p) for p in parts)
         labels = month_labels(b.identity, year, [m for m, _ in written])
         language = period_language(members_of(year, groups, years))
-        jobs.append(b.request(year, parts, tokens, labels, language))
+        langs = month_languages(groups, [m for m, _ in written])
+        jobs.append(b.request(year, parts, tokens, labels, language, langs))
     outputs = await b.summarize(jobs)
     for year, (req, key), (output, reused) in zip(upper, jobs, outputs, strict=True):
         members = members_of(year, groups, years)
@@ -628,8 +656,11 @@ def digest_meta(
     }
     if req.language:  # most of its files': the language it is written in, and read in by the index
         meta["language"] = req.language
-    if req.part_languages:  # files in several: the index drops the function words of each
-        meta["languages"] = sorted({lang for lang in req.part_languages if lang})
+    # Files in several (a month's, a year's months'): the index drops the function words of each. A year's
+    # are its files', not its months' (a German month may hold an English day).
+    spoken = sorted({f.language for f in members if f.language} | {lang for lang in req.part_languages if lang})
+    if len(spoken) > 1:
+        meta["languages"] = spoken
     if output.error:
         meta["error"] = output.error[:500]
     if months is not None:

@@ -32,9 +32,10 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # How digests are laid out (2: an extractive year month by month; 3: a month's paragraphs open with
 # their day; 4: a sentence goes under the day of the file that holds it, whatever date label the
 # summarizer gave its line; 5: so does a year's; 6: a list item reads on after its label, without its
-# bullet; 7: a year's month that opens with its day has no month name before it): part of every
+# bullet; 7: a year's month that opens with its day has no month name before it; 8: a year's day labels
+# are never cut or written twice, and a year over files in several languages lists them): part of every
 # digest's signature, so a new layout redoes them all.
-DIGEST_FORMAT = 7
+DIGEST_FORMAT = 8
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
@@ -103,6 +104,33 @@ def day_label(day: int, month: int, language: str | None) -> str:
     if language == "ru":
         return f"{day} {_RU_GENITIVE[month - 1]}"
     return f"{day} {MONTH_NAMES[month - 1]}."
+
+
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+# A day's label as :func:`day_label` writes it in any language, without the bold marks around it ("3 November.",
+# "3. November", "3 novembre", "3 de noviembre", "3 ноября", "11月3日").
+DAY_LABEL_TEXT = rf"\d{{1,2}}\.? (?:de )?(?:{_alternation(LABEL_MONTHS)})\.?|\d{{1,2}}月\d{{1,2}}日"
+# A month's name as a year's digest heads its paragraph (:func:`month_label`: "April.", "Avril", "Апрель", "4月").
+MONTH_LABEL_TEXT = rf"(?i:{_alternation(LABEL_MONTHS)})\.?|\d{{1,2}}月"
+# Each language's form of a day's label, to tell a labelled paragraph's language by its label (English's with its
+# full stop, any other's with or without the one a snippet gives it).
+_LABEL_FORMS = {
+    "en": re.compile(rf"\d{{1,2}} (?:{_alternation(MONTH_NAMES)})\."),
+    "de": re.compile(rf"\d{{1,2}}\. (?:{_alternation(LOCAL_MONTHS['de'])})\.?"),
+    "fr": re.compile(rf"\d{{1,2}} (?:{_alternation(LOCAL_MONTHS['fr'])})\.?"),
+    "es": re.compile(rf"\d{{1,2}} de (?:{_alternation(LOCAL_MONTHS['es'])})\.?"),
+    "ru": re.compile(rf"\d{{1,2}} (?:{_alternation(_RU_GENITIVE)})\.?"),
+}
+
+
+def label_language(label: str) -> str | None:
+    """The language a day's label (:func:`day_label`) is written in: ``en`` for "4 April.", ``de`` for
+    "4. April", ``fr`` for "4 avril", ``es``, ``ru``; None for anything else (Chinese and Japanese write the
+    same "4月4日")."""
+    return next((lang for lang, form in _LABEL_FORMS.items() if form.fullmatch(label)), None)
 
 
 # Dates that say when a text was written (walk.dated); an mtime only says when the file was copied.

@@ -954,3 +954,80 @@ def test_a_chat_in_a_month_keeps_one_turn_a_line(tmp_path: Path) -> None:
     lines = day.split("\n")
     assert len(lines) >= 2 and all(re.match(r"(\*\*14 November\.\*\* )?(Marco|Aisha|Jun): ", ln) for ln in lines), day
     assert re.search(r"[a-z] (Marco|Aisha|Jun): ", one_line("\n".join(turns))) is None
+
+
+LABELLED_DAYS = {  # a day of each language's journal, as a month's digest labels it (periods.day_label)
+    "de": "Heute habe ich Schach gespielt und dreimal verloren. Die Beerdigung ist am Samstag, dem 19. April.",
+    "en": "Went to the dentist, Dr. Albers, because of the pain. It is a cracked molar.",
+    "fr": "J'ai présenté mon exposé devant soixante personnes ; les questions étaient difficiles. Quelle nuit !",
+    "es": "Carmen me llamó desde Madrid. Está embarazada y el bebé nacerá en febrero.",
+    "ru": "Вечером я вышел из гостиницы. Музыкант пел под окнами.",
+    "ja": "京都に着いた。夕方、鴨川の河原で友達とビールを飲んだ。",
+}
+
+
+def test_a_years_day_labels_are_never_cut_or_written_twice_whatever_the_splitter_picks() -> None:
+    """A year's words for a month are the sentences a summarizer picked from the month's days: a splitter that
+    ends a sentence at German's "9." had picked "März** Heute ...", labelled again "**9. März** März** Heute".
+    Whatever pieces of a month's paragraphs are picked, labels and all, each day's label stands once, whole,
+    before its own words, and no piece of a label is left."""
+    import random
+
+    from batchsum.digest_pages import day_labelled
+    from batchsum.periods import day_label
+
+    rng = random.Random(5)
+    for trial in range(300):
+        langs = rng.sample(sorted(LABELLED_DAYS), rng.randint(1, 4))
+        month = rng.randint(1, 12)
+        days = sorted(rng.sample(range(1, 29), len(langs)))
+        labels = [f"**{day_label(d, month, lang)}**" for d, lang in zip(days, langs, strict=True)]
+        paragraphs = [f"{label} {LABELLED_DAYS[lang]}" for label, lang in zip(labels, langs, strict=True)]
+        # The pieces a splitter may cut the month into: at any full stop followed by a space, in a label too.
+        pieces = [p for paragraph in paragraphs for p in re.split(r"(?<=[.!?。])\s*", paragraph) if p]
+        picked = [p for p in pieces if rng.random() < 0.6] or pieces[:1]
+        out = day_labelled(" ".join(picked), paragraphs)
+        bold = re.findall(r"\*\*[^*]*\*\*", out)
+        assert all(b in labels for b in bold) and len(bold) == len(set(bold)), (trial, picked, out)
+        assert out.count("**") == 2 * len(bold), (trial, picked, out)  # no piece of a label left
+        for label, lang in zip(labels, langs, strict=True):
+            if label in out:  # its own day's words follow it, not a piece of a label
+                after = out.split(label, 1)[1].split("**", 1)[0]
+                assert all(w in LABELLED_DAYS[lang] for w in re.split(r"\s+|(?<=。)", after) if w), (trial, out)
+        words = [w for p in picked for w in p.replace("**", " ").split()]
+        kept = out.replace("**", " ").split()
+        label_words = {w for label in labels for w in label.strip("*").split()}
+        # Nothing but the labels changed: the words picked, in order (Chinese and Japanese run on without spaces).
+        left = [w for w in kept if w not in label_words]
+        assert "".join(w for w in words if w not in label_words) == "".join(left), (trial, out)
+
+
+@pytest.mark.parametrize("year_words", [40, 90, 200])
+def test_a_year_of_journals_in_several_languages_writes_each_day_label_once_and_whole(
+    tmp_path: Path, year_words: int
+) -> None:
+    """A German and a French month cut to their share of the year: the German days' labels had been written
+    twice ("**9. März** März** Heute ...")."""
+    src = tmp_path / "journal"
+    src.mkdir()
+    for d in range(1, 13):
+        (src / f"2024-03-{d * 2:02d}.md").write_text(de_entry(d), "utf-8")
+    for d in range(1, 6):
+        (src / f"2024-04-{d * 3:02d}.md").write_text(LABELLED_DAYS["fr"] + f" Nous étions {d + 2} à table.\n", "utf-8")
+    (src / "2024-04-20.md").write_text(LABELLED_DAYS["en"] + "\n", "utf-8")
+    out = tmp_path / "out"
+    run(src, out, "--type", "journal", "--year-words", str(year_words))
+    months = {}
+    for month in ("2024-03", "2024-04"):
+        _, body = parse_markdown((out / "digests" / "2024" / f"{month}.md").read_text(encoding="utf-8"))
+        months[month] = set(re.findall(r"^(\*\*[^*\n]+\*\*) ", body, re.M))
+    assert any("März" in label for label in months["2024-03"]), months
+    _, year = parse_markdown((out / "digests" / "2024.md").read_text(encoding="utf-8"))
+    text = year.split("<!--")[0]
+    bold = re.findall(r"\*\*[^*\n]*\*\*", text)
+    labels = [b for b in bold if b not in ("**March.**", "**März**", "**April.**")]
+    assert labels and all(b in months["2024-03"] | months["2024-04"] for b in labels), text
+    assert len(labels) == len(set(labels)) and text.count("**") == 2 * len(bold), text
+    assert not re.search(r"\*\* (?:März|avril|April)\b", text), text  # no label's month again after it
+    # A day of another language in a month is read by its own rules: "Dr. Albers" is one sentence.
+    assert "** Albers" not in text, text

@@ -526,3 +526,96 @@ def test_a_function_word_weighs_little_where_another_language_quotes_it(tmp_path
     _summarize(src, out)
     hits = search(RunConfig(paths=[], out=out), "que pluie", k=5)
     assert hits and hits[0].source_path == "fr/pluie.txt", [(h.score, h.source_path) for h in hits]
+
+
+def test_a_year_digest_is_read_in_the_languages_of_its_months(tmp_path: Path) -> None:
+    """A year over a German month and an English one had no ``languages:`` (its months have one when their
+    files are in several): the index read it as German only, its English function words kept as its words.
+    Its front matter lists its files' languages, for the index to drop the function words of each."""
+    import re
+
+    src = tmp_path / "src" / "journal"
+    src.mkdir(parents=True)
+    halves = GERMAN.split("! Ich weiß")
+    (src / "2024-03-02.md").write_text(halves[0] + "!\n", encoding="utf-8")
+    (src / "2024-03-09.md").write_text("Ich weiß" + halves[1] + "\n", encoding="utf-8")
+    (src / "2024-04-02.md").write_text("What is this, and what was it for? The printers want money.\n", "utf-8")
+    out = tmp_path / "out"
+    cfg = _summarize(src.parent, out)
+    for month, spoken in (("2024/2024-03.md", "de"), ("2024/2024-04.md", "en")):
+        page = (out / "digests" / month).read_text(encoding="utf-8")
+        assert "languages:" not in page and f"\nlanguage: {spoken}\n" in page, page[:900]
+    year = (out / "digests" / "2024.md").read_text(encoding="utf-8")
+    assert re.search(r"(?m)^language: de$", year) and re.search(r"(?m)^languages:\n- de\n- en$", year), year[:900]
+    assert search(cfg, "printers money", k=10)[0].source_path == "journal/2024-04-02.md"
+
+
+def test_a_digest_snippet_shows_every_languages_day_label_as_an_english_one() -> None:
+    """A digest's day label reads as a sentence of its own, ended by a stop, in every language as in English
+    ("3 May. We left ..."): a German one had lost its number to the list-item rule ("Mai Es war alles im
+    Felde ..."), a French or Spanish one had run into its sentence ("15 juillet J'ai présenté ..."). A
+    labelled day keeps its language's spacing ("personnes ; les") in a digest of another language."""
+    from batchsum.index.analysis import analyze
+    from batchsum.periods import day_label, month_label
+
+    days = {
+        "en": "We left Oslo at dawn with Ingrid.",
+        "de": "Es war alles im Felde mit Ingrid.",
+        "fr": "J'ai présenté mon exposé devant une soixantaine de personnes ; les questions étaient difficiles.",
+        "es": "Carmen me llamó desde Madrid con Ingrid.",
+        "ru": "Вечером я вышел из гостиницы с Ingrid.",
+        "ja": "京都に着いた。",
+    }
+    for lang, words in days.items():
+        for day, month in ((1, 5), (15, 7), (23, 3), (9, 12)):
+            label = day_label(day, month, lang)
+            shown = label if label.endswith(".") else label + ("。" if lang == "ja" else ".")
+            sep = "" if lang == "ja" else " "
+            name = month_label(month, lang)
+            for page_language in ("en", lang):
+                month_page = f"# {name} 2025\n\n**{label}** {words}\n\n**{day_label(28, month, lang)}** Später.\n"
+                year_page = f"# 2025\n\n**Januar** Erst. **{label}** {words} **{day_label(28, month, lang)}** Zuletzt."
+                for page in (month_page, year_page):
+                    word = {"fr": "soixantaine", "ja": "京都"}.get(lang, "Ingrid")
+                    month_word = name if lang == "ja" else label.split()[-1].strip(".")
+                    # As a search in an index of both languages asks: each word's stems in either.
+                    groups = [sorted({*analyze(w, lang), *analyze(w, page_language)}) for w in (month_word, word)]
+                    asked = make_snippet(page, groups, language=page_language)[0]
+                    assert asked == f"{shown}{sep}{words}", (lang, page_language, page, asked)
+                    # Asked for its words only, a snippet shows them, without the label.
+                    assert make_snippet(page, groups[1:], language=page_language)[0] == words, page
+    # A year's month heads too: "**Avril** Le soir ..." reads "Avril. Le soir ...".
+    assert make_snippet("# 2025\n\n**Avril** Le soir, j'ai perdu mon passeport.", [["passeport"]])[0] == (
+        "Le soir, j'ai perdu mon passeport."
+    )
+    assert make_snippet("# 2025\n\n**Avril** Le soir, j'ai perdu mon passeport.", [["avril"]])[0] == (
+        "Avril. Le soir, j'ai perdu mon passeport."
+    )
+
+
+def test_snippets_of_a_bilingual_journals_digests_show_whole_day_labels(tmp_path: Path) -> None:
+    """A German and a French month of a journal, searched: each digest snippet that shows a day shows it whole,
+    as its own sentence ("9. März.", "15 avril."), never a month's name run into a sentence ("März Heute ...")."""
+    import re
+
+    from batchsum.periods import LABEL_MONTHS
+
+    src = tmp_path / "src" / "journal"
+    src.mkdir(parents=True)
+    german = ["Heute habe ich mit Jonas Schach gespielt und dreimal verloren.", "Mein Fahrrad wurde gestohlen."]
+    french = ["Arrivée à Lyon pour la conférence ; les questions étaient difficiles.", "J'ai perdu mon passeport."]
+    for i, text in enumerate(german):
+        (src / f"2024-03-{i * 3 + 9:02d}.md").write_text(text + " Es war kalt, aber die Sonne schien.\n", "utf-8")
+    for i, text in enumerate(french):
+        (src / f"2024-04-{i * 2 + 15:02d}.md").write_text(text + " Quelle journée !\n", "utf-8")
+    cfg = _summarize(src.parent, tmp_path / "out")
+    month = "|".join(sorted(LABEL_MONTHS, key=len, reverse=True))
+    shown = []
+    for query in ("was geschah im März 2024?", "Schach März", "avril 2024 passeport", "2024", "Lyon conférence"):
+        for hit in search(cfg, query, k=10):
+            if hit.source_path.startswith("digests/"):
+                shown.append(hit.snippet)
+                assert not re.search(rf"(?i)(?:^|\s)(?:{month}) [A-ZÀ-Ü]", hit.snippet), (query, hit.snippet)
+    assert any(re.match(r"\d{1,2}\. März\. ", s) for s in shown), shown
+    assert any(re.match(r"\d{1,2} avril\. ", s) for s in shown), shown
+    assert any("conférence ; les" in s for s in shown), shown

@@ -19,7 +19,7 @@ from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
 from batchsum.note_syntax import fix_outside_code
-from batchsum.periods import only_a_period
+from batchsum.periods import DAY_LABEL_TEXT, LOCAL_MONTHS, MONTH_LABEL_TEXT, label_language, only_a_period
 from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line
 
 SNIPPET_CHARS = 240
@@ -45,7 +45,27 @@ _EMPHASIS = re.compile(r"\*\*")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
 # A bold label that opens a sentence opens another entry: a year's digest runs a month's days on in one
 # paragraph ("... (11 of 148). **9 January.** Sent it to Ines ..."), each day another file's words.
-_ENTRY_LABEL = re.compile(r"(?<=[.!?…\"'”’)\]]) +(?=\*\*[^*\n]{1,60}\*\* )")
+_ENTRY_LABEL = re.compile(r"(?:(?<=[.!?…\"'”’)\]]) +|(?<=[。！？」』]) *)(?=\*\*[^*\n]{1,60}\*\* )")
+# A digest's day or month label where a label stands (a paragraph's start, after a sentence), before words:
+# "**3 May.** ", "**3. Mai** ", "**15 juillet** ", "**10 de junio** ", "**6月30日** ", a year's "**Avril** ".
+_LABEL_AFTER = r"(?:^|(?<=[.!?…\"'”’)\]] )|(?<=[。！？」』])|(?<=[。！？」』] ))"
+_DATE_LABEL = re.compile(
+    _LABEL_AFTER + r"\*\*(" + DAY_LABEL_TEXT + "|" + MONTH_LABEL_TEXT + r")\*\*(?= [\w\"'“‘«¿¡(])", re.M
+)
+# German's day ("3. Mai"): its full stop ends no sentence.
+_DAY_NUMBER_END = re.compile(r"(?:^|\s)\d{1,2}\.$")
+_GERMAN_MONTH_START = re.compile(r"(?:" + "|".join(LOCAL_MONTHS["de"]) + r")\b")
+
+
+def _stopped(label: re.Match[str]) -> str:
+    """A date label ending with a full stop, as English writes its own ("**3 May.**"): shown as a sentence of
+    its own, not run into the next one ("15 juillet J'ai présenté ...")."""
+    text = label.group(1)
+    if text.endswith((".", "。")):
+        return label.group(0)
+    return f"**{text}{'。' if text.endswith(('日', '月')) else '.'}**"
+
+
 # Italics as Markdown (and Project Gutenberg's plain text) write them: "_Woodstock_", "*The Overstory*",
 # "_hello_cargo_" (a word's own underscores are no mark: "assert_eq", "__init__"); not in inline code.
 # An italic span may wrap onto the next line of its paragraph (a hard-wrapped book's title), never across a
@@ -64,13 +84,13 @@ def clean_text(text: str, *, headings: bool = False) -> str:
     """``text`` without front matter, HTML comments (the tree's link block and what follows it),
     transcript markup, bold and italic marks, Markdown escapes and (unless ``headings``) headings; runs of
     spaces collapsed, line breaks kept. A bold label opening a sentence (a digest's "**9 January.**") opens
-    a paragraph."""
+    a paragraph; a day's or a month's ends with a full stop, as English's does ("9. Januar.", "9 janvier.")."""
     text = _FRONT_MATTER.sub("", text, count=1)
     text = strip_links(text)
     text = _COMMENT.sub(" ", text)
     text = _MARKUP.sub(" ", text)
     if "**" in text:
-        text = _ENTRY_LABEL.sub("\n\n", text)
+        text = _ENTRY_LABEL.sub("\n\n", _DATE_LABEL.sub(_stopped, text))
     if "_" in text or "*" in text:
         text = fix_outside_code(text, _without_italics)
     if "*" in text or "\\" in text:
@@ -139,8 +159,11 @@ def sentences(text: str) -> list[str]:
     return [s for _, s in _sentences_by_paragraph(text)]
 
 
-# A list item's marker: "- ", "* ", "+ ", "• ", "3. ", "3) " (three digits at most: "1826. " is a year).
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?=\S)", re.M)
+# A list item's marker: "- ", "* ", "+ ", "• ", "3. ", "3) " (three digits at most: "1826. " is a year; a German
+# day, "3. Mai", is none).
+_LIST_ITEM = re.compile(
+    r"^[ \t]*(?:[-*+•]|\d{1,3}[.)](?![ \t]+(?:" + "|".join(LOCAL_MONTHS["de"]) + r")\b))[ \t]+(?=\S)", re.M
+)
 _ITEM_NUMBER = re.compile(r"\d{1,3}[.)]")  # what is left of "3. Hire a data engineer." cut at its stop
 
 
@@ -194,8 +217,13 @@ def _sentences_by_paragraph(text: str, language: str | None = None) -> list[tupl
         for item in _items(paragraph)
         for turn in _turns(item)
     ]
+    languages: list[str | None] = []  # each paragraph's: a digest's day is in its label's language
     for i, paragraph in enumerate(blocks):
-        for s in _SENTENCE.split(paragraph):
+        pieces = _SENTENCE.split(paragraph)
+        if len(pieces) > 1 and any(_DAY_NUMBER_END.search(p.rstrip()) for p in pieces):
+            pieces = _days_joined(pieces)
+        languages.append(label_language(" ".join(pieces[0].split())) or language)
+        for s in pieces:
             s = " ".join(s.split()) if s else ""
             if not s or _ITEM_NUMBER.fullmatch(s):  # a list's "3." cut off its item on one line
                 continue
@@ -206,7 +234,18 @@ def _sentences_by_paragraph(text: str, language: str | None = None) -> list[tupl
                 out[-1] = (i, run_on((out[-1][1], s)))  # "「あなたは誰ですか。" | "同じ人間です」と私は答えた。"
             else:
                 out.append((i, s))
-    return [(i, fix_spacing(s, language)) for i, s in out]
+    return [(i, fix_spacing(s, languages[i])) for i, s in out]
+
+
+def _days_joined(pieces: list[str]) -> list[str]:
+    """Sentence pieces with a German day's number joined to its month ("3." | "Mai ..." is "3. Mai ...")."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _DAY_NUMBER_END.search(out[-1].rstrip()) and _GERMAN_MONTH_START.match(piece.lstrip()):
+            out[-1] = out[-1].rstrip() + " " + piece.lstrip()
+        else:
+            out.append(piece)
+    return out
 
 
 _ONE_LETTER = re.compile(r"(?:^|\s)\w\.$")
