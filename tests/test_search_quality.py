@@ -411,6 +411,56 @@ def test_what_a_markdown_page_never_shows_is_no_evidence(tmp_path: Path) -> None
     assert search(cfg, "how does borrowing with references work?", k=1)[0].source_path == "ch04-borrowing.md"
 
 
+# A bilingual journal: dated entries in English, Japanese, French and an undated note with front matter.
+JOURNAL = {
+    "2025/2025-03-14.md": "Pi day, and Lena's birthday. I baked an apple pie with cinnamon; we ate it on her balcony.",
+    "2025/2025-03-15.md": "Samedi matin au marché, j'ai acheté des poireaux et du fromage de chèvre pour la soupe.",
+    "2025/2025-06-30.md": "京都に着いた。祇園祭の準備が始まっていて、町中に提灯が飾られていた。"
+    "夕方、鴨川の河原で冷たいビールを飲んだ。",
+    "2025/2025-07-01.md": "朝早く伏見稲荷へ行った。千本鳥居を歩いて、山の上まで登った。帰りに抹茶のアイスを食べた。",
+    "2025/2025-07-02.md": "今日は大学で講義をしました。学生たちと話しました。"
+    "夜は何もしませんでしたか、と母に聞かれました。",
+    "notes/idee.md": "---\nfecha: 2025-06-02\ntags: [borrador, ficción]\n---\n\n"
+    "Idea para un cuento: una cartógrafa que dibuja mapas de ciudades que todavía no existen.\n",
+    "notes/recetas.md": "Sopa de lentejas: cebolla, ajo, comino y una hoja de laurel; dos horas a fuego lento.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory: pytest.TempPathFactory) -> RunConfig:
+    root = tmp_path_factory.mktemp("journal")
+    for rel, text in JOURNAL.items():
+        (root / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "src" / rel).write_text(text, encoding="utf-8")
+    return _summarize(root / "src", root / "out")
+
+
+def test_a_front_matters_keys_are_no_words_of_the_note_but_its_values_are(journal: RunConfig) -> None:
+    """A note's front matter shows in a note app as its properties: their values (tags, title), not their keys.
+    "fecha" ("date"), only the key of "fecha: 2025-06-02", had found the note at 1.000."""
+    from batchsum.index.passages import visible_markdown
+
+    keys = ["fecha", "tags", "aliases", "project-code", "cssclass"]
+    values = ["[borrador, ficción]", "Mapas futuros", "- primero\n  - segundo", "2025-06-02", "'quoted value'"]
+    for key, value, body in itertools.product(keys, values, ["Texto.\n", "[a](http://x.y) b\n"]):
+        page = f"---\n{key}: {value}\n# a comment\nnested:\n  {key}: {value}\n---\n\n{body}"
+        shown = visible_markdown(page)
+        assert len(shown) == len(page) and [i for i, c in enumerate(shown) if c == "\n"] == [
+            i for i, c in enumerate(page) if c == "\n"
+        ]
+        words = shown.split()
+        assert key not in " ".join(words) and "nested" not in words and "comment" not in words, shown
+        assert all(w.strip("[],'-") in shown for w in value.split()), shown
+        assert "---" not in shown and shown.endswith(visible_markdown(body)), shown
+    # A script's "Ana: Hello" is no front matter (as for the summarizer): it stays the text it is.
+    assert visible_markdown("---\nAna: Hello\n---\nbody") == "---\nAna: Hello\n---\nbody"
+
+    assert search(journal, "fecha", k=3) == []  # the key alone, also in the final that keeps the note whole
+    for query in ("cartógrafa", "borrador", "ficción", "mapas de ciudades"):
+        hits = search(journal, query, k=1)
+        assert hits and hits[0].source_path == "notes/idee.md", (query, hits)
+
+
 def test_a_heading_is_the_snippet_only_when_it_alone_holds_the_words() -> None:
     """A note found by its title ("# Sourdough notes" for "sourdough", a meeting titled "Thames Water contract
     review") had shown a sentence without the query's words ("My starter is called Gerald.")."""
