@@ -461,6 +461,41 @@ def test_a_front_matters_keys_are_no_words_of_the_note_but_its_values_are(journa
         assert hits and hits[0].source_path == "notes/idee.md", (query, hits)
 
 
+def test_a_japanese_question_finds_what_its_words_name(journal: RunConfig) -> None:
+    """A Japanese question's particles and verb endings are hiragana bigrams with the kanji around them ("都で",
+    "何を", "しました"): absent from the index, they had counted as words the corpus lacks, and "京都で何をしました
+    か" found nothing while "京都" scored 0.94; held by it, they would make any polite entry the answer. A question
+    about what the corpus lacks still finds nothing, also one in hiragana alone ("ふくろう", an owl)."""
+    from batchsum.index.analysis import query_groups
+
+    assert query_groups("京都で何をしましたか", [None]) == [["京都"]] == query_groups("京都に行ったのはいつ?", [None])
+    assert query_groups("Kyotoで何をした?", [None]) == [["kyoto"]]
+    assert query_groups("ロンドンで", [None]) == [["ロン"], ["ンド"], ["ドン"]]
+    # Nothing but hiragana (a word written in it, or grammar alone): every bigram counts.
+    assert query_groups("ふくろう", [None]) == [["ふく"], ["くろ"], ["ろう"]]
+    topics = {"京都": "2025/2025-06-30.md", "祇園祭": "2025/2025-06-30.md", "伏見稲荷": "2025/2025-07-01.md"}
+    endings = [
+        "で何をしましたか",
+        "はどうでしたか",
+        "について教えてください",
+        "のことを覚えていますか",
+        "に行ったのはいつですか",
+    ]
+    for (topic, path), ending in itertools.product(topics.items(), endings):
+        (alone,) = search(journal, topic, k=1)
+        hits = search(journal, topic + ending, k=1)
+        assert hits and hits[0].source_path == path == alone.source_path, (topic + ending, hits)
+        assert hits[0].score >= alone.score - 0.05, (topic + ending, hits[0].score, alone.score)
+    # The polite entry holds "しました" and "何をし": grammar, which must not make a question about Osaka its match.
+    for absent in (
+        "大阪で何をしましたか",
+        "ロンドンで何をしましたか",
+        "東京タワーはどうでしたか",
+        "ふくろうについて教えてください",
+    ):
+        assert all(h.score < 0.3 for h in search(journal, absent, k=3)), absent
+
+
 def test_a_heading_is_the_snippet_only_when_it_alone_holds_the_words() -> None:
     """A note found by its title ("# Sourdough notes" for "sourdough", a meeting titled "Thames Water contract
     review") had shown a sentence without the query's words ("My starter is called Gerald.")."""
