@@ -496,6 +496,43 @@ def test_a_japanese_question_finds_what_its_words_name(journal: RunConfig) -> No
         assert all(h.score < 0.3 for h in search(journal, absent, k=3)), absent
 
 
+def test_a_day_named_in_any_of_the_month_languages_finds_its_entry(journal: RunConfig) -> None:
+    """French "le 14 mars" ("mars" is also a chocolate bar: an article before the day says it is a date) and
+    "6月30日" (a CJK day without its year) named no day, and "le 14 mars 2025" scored 0.53 where "14 mars
+    2025" scored 1.000: its article was a word besides the day."""
+    from batchsum.periods import day_label, days_named, only_a_day
+
+    articles = {None: ["on", "the"], "fr": ["le"], "de": ["am", "den"], "es": ["el"], "ru": [], "ja": [], "zh": []}
+    for (lang, before), month, day in itertools.product(articles.items(), range(1, 13), (1, 9, 14, 30)):
+        if day == 30 and month == 2:
+            continue
+        label = day_label(day, month, lang)
+        with_year = f"2024年{label}" if lang in ("ja", "zh") else f"{label.rstrip('.')} 2024"
+        for words in ["", *before]:
+            for query, key in ((f"{words} {label}".strip(), "-"), (f"{words} {with_year}".strip(), "2024")):
+                # English "may" and "march" name a month in lower case only with a year or "of" ("top 10 may be").
+                lowered = [] if lang is None and month in (3, 5) and key == "-" else [query.lower()]
+                for written in (query, *lowered):
+                    assert days_named(written) == [f"{key}-{month:02d}-{day:02d}"], (written, days_named(written))
+                    assert only_a_day(written), written
+                    assert not only_a_day(written + " budget"), written
+    assert days_named("we have 12 mars bars") == [] == days_named("top 10 may be wrong") == days_named("16月40日")
+
+    for query, path in [
+        ("le 14 mars", "2025/2025-03-14.md"),
+        ("le 14 mars 2025", "2025/2025-03-14.md"),
+        ("14 mars 2025", "2025/2025-03-14.md"),
+        ("el 14 de marzo", "2025/2025-03-14.md"),
+        ("am 15. März", "2025/2025-03-15.md"),
+        ("6月30日", "2025/2025-06-30.md"),
+        ("2025年7月1日", "2025/2025-07-01.md"),
+    ]:
+        hits = search(journal, query, k=2)
+        assert hits[0].source_path == path and hits[0].score == 1.0, (query, hits)
+    hits = search(journal, "6月30日に何をしましたか", k=2)
+    assert hits[0].source_path == "2025/2025-06-30.md", hits
+
+
 def test_a_heading_is_the_snippet_only_when_it_alone_holds_the_words() -> None:
     """A note found by its title ("# Sourdough notes" for "sourdough", a meeting titled "Thames Water contract
     review") had shown a sentence without the query's words ("My starter is called Gerald.")."""
