@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["TASK_BOXES", "fix_outside", "fix_outside_code", "note_syntax_as_text"]
+__all__ = ["TASK_BOXES", "fix_outside", "fix_outside_code", "front_matter", "note_syntax_as_text"]
 
 OPEN_BOX, DONE_BOX = "☐", "☑"
 TASK_BOXES = (OPEN_BOX, DONE_BOX)
@@ -74,6 +74,18 @@ _INLINE_CODE = re.compile(r"(`+)[^`\n]+?\1")
 
 def _blank(m: re.Match[str]) -> str:
     return "\n" * m.group(0).count("\n")
+
+
+def front_matter(text: str) -> re.Match[str] | None:
+    """The YAML front matter at the start of ``text`` (its whole block, fences included), or None: a first
+    line "---", then only YAML lines (lower-case keys: a script's "Ana: Hello" is no key), closed within 60
+    lines. Group 1 is the YAML between the fences."""
+    if not text.startswith("---"):
+        return None
+    front = _FRONT_MATTER.match(text)
+    if front and front.group(1).strip() and all(_YAML_LINE.fullmatch(ln) for ln in front.group(1).split("\n")):
+        return front
+    return None
 
 
 def fix_outside(text: str, spans: re.Pattern[str], fix: Callable[[str], str]) -> str:
@@ -135,10 +147,9 @@ def note_syntax_as_text(text: str) -> str:
     docstring). Inline code keeps its marks (`` `a==b` ``), a removed block leaves its line breaks, so
     paragraphs stay where they were; text without any of the marks comes back as it is (each pass
     runs only where its mark occurs)."""
-    if text.startswith("---"):
-        front = _FRONT_MATTER.match(text)
-        if front and front.group(1).strip() and all(_YAML_LINE.fullmatch(ln) for ln in front.group(1).split("\n")):
-            text = _blank(front) + text[front.end() :]
+    front = front_matter(text)
+    if front:
+        text = _blank(front) + text[front.end() :]
     if "#+" in text:
         text = _blocks(text)
     if ":LOGBOOK:" in text:

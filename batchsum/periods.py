@@ -217,7 +217,7 @@ _CJK_YEAR = re.compile(r"(\d{4})\s*[年년]")
 _ISO_KEY = re.compile(r"(?<![\d-])(\d{4})-(\d{2})(?![\d-])")
 
 
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}\s*[年년]\s*\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]")
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}|(?<!\d)(?:\d{4}\s*[年년]\s*)?\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일号]")
 # A day in words, in the languages of the month names: "15 May 1826", "15th of May", "15. Mai 1826",
 # "15 de mayo de 1826", "15 мая 1826", "1er mai"; "May 15, 1826", "February 14". Lowercased queries.
 _MONTH_WORD = "|".join(re.escape(w) for w in sorted(MONTH_WORDS, key=len, reverse=True))
@@ -227,13 +227,19 @@ _DAY_MONTH = re.compile(
 )
 _MONTH_DAY = re.compile(rf"(?<!\w)({_MONTH_WORD})\.?\s+(\d{{1,2}}){_ORDINAL}(?![\w:.,]\d|\w)(?:,?\s+(\d{{4}})(?!\w))?")
 _ISO_DAY = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
-_CJK_DAY = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]")
+# "1826年5月15日", and without a year "6月30日" (Chinese also "6月30号"), Korean "6월 30일".
+_CJK_DAY = re.compile(r"(?<!\d)(?:(\d{4})\s*[年년]\s*)?(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号]")
+# The words that introduce a day, in the languages of the month names: "on 14 March", "the 14th of March",
+# "le 14 mars", "am 14. März", "den 14. März", "el 14 de marzo". A query of a day and these is nothing but
+# the day (:func:`only_a_day`), and French "le", "du", "au" make "14 mars" a day ("le 14 mars").
+_DAY_ARTICLES = frozenset({"on", "the", "le", "du", "au", "am", "den", "der", "el"})
+_FRENCH_ARTICLE = re.compile(r"(?<!\w)(?:le|du|au)\s+$")
 
 
 def days_named(query: str) -> list[str]:
     """The days ``query`` names, as ISO dates (``1826-05-15``), or ``--05-15`` for a day named without its
     year ("14 February": that day of any year): "1826-05-15", "15 May 1826", "May 15, 1826", "15. Mai
-    1826", "15 мая 1826", "1826年5月15日"."""
+    1826", "15 мая 1826", "1826年5月15日", "le 14 mars", "6月30日"."""
     lowered = query.lower()
     found = [(y, m, d) for y, m, d in _ISO_DAY.findall(lowered) + _CJK_DAY.findall(lowered)]
     for pattern, day_group in ((_DAY_MONTH, 1), (_MONTH_DAY, 2)):
@@ -252,9 +258,11 @@ _AMBIGUOUS_MONTHS = frozenset({"may", "march", "mars"})
 def _meant_as_month(query: str, lowered: str, match: re.Match[str], month: str, year: str | None) -> bool:
     """Whether the month word of a day's match names a month: always, but for a word that is also an
     everyday word, which must be capitalized as written ("May 10"), come with a year or an "of" ("the 3rd of
-    march"), or be all the query."""
+    march"), follow a French article when it is French "mars" ("le 14 mars"), or be all the query."""
     if month not in _AMBIGUOUS_MONTHS or year or re.search(r"\s(?:of|de)\s", match.group(0)):
         return True
+    if month == "mars" and _FRENCH_ARTICLE.search(lowered[: match.start()]):
+        return True  # "le 14 mars", "du 3 mars": an article before a number says it is a day
     start = lowered.find(month, match.start())
     written = query[start : start + len(month)] if len(query) == len(lowered) else ""
     return written[:1].isupper() or not _WORD.findall(lowered[: match.start()] + lowered[match.end() :])
@@ -266,9 +274,11 @@ def _without_days(lowered: str) -> str:
 
 
 def only_a_day(query: str) -> bool:
-    """Whether ``query`` is nothing but a day's name ("2025-02-14", "14 February 2025"): the entries of that
-    day are then the exact answer."""
-    return bool(days_named(query)) and not _WORD.findall(_without_days(query.lower()))
+    """Whether ``query`` is nothing but a day's name ("2025-02-14", "14 February 2025", "le 14 mars 2025",
+    "6月30日"), with the words that introduce it (:data:`_DAY_ARTICLES`): the entries of that day are then the
+    exact answer."""
+    rest = _WORD.findall(_without_days(query.lower()))
+    return bool(days_named(query)) and all(w in _DAY_ARTICLES for w in rest)
 
 
 def periods_named(query: str) -> list[str]:

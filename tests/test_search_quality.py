@@ -411,6 +411,128 @@ def test_what_a_markdown_page_never_shows_is_no_evidence(tmp_path: Path) -> None
     assert search(cfg, "how does borrowing with references work?", k=1)[0].source_path == "ch04-borrowing.md"
 
 
+# A bilingual journal: dated entries in English, Japanese, French and an undated note with front matter.
+JOURNAL = {
+    "2025/2025-03-14.md": "Pi day, and Lena's birthday. I baked an apple pie with cinnamon; we ate it on her balcony.",
+    "2025/2025-03-15.md": "Samedi matin au marché, j'ai acheté des poireaux et du fromage de chèvre pour la soupe.",
+    "2025/2025-06-30.md": "京都に着いた。祇園祭の準備が始まっていて、町中に提灯が飾られていた。"
+    "夕方、鴨川の河原で冷たいビールを飲んだ。",
+    "2025/2025-07-01.md": "朝早く伏見稲荷へ行った。千本鳥居を歩いて、山の上まで登った。帰りに抹茶のアイスを食べた。",
+    "2025/2025-07-02.md": "今日は大学で講義をしました。学生たちと話しました。"
+    "夜は何もしませんでしたか、と母に聞かれました。",
+    "notes/idee.md": "---\nfecha: 2025-06-02\ntags: [borrador, ficción]\n---\n\n"
+    "Idea para un cuento: una cartógrafa que dibuja mapas de ciudades que todavía no existen.\n",
+    "notes/recetas.md": "Sopa de lentejas: cebolla, ajo, comino y una hoja de laurel; dos horas a fuego lento.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory: pytest.TempPathFactory) -> RunConfig:
+    root = tmp_path_factory.mktemp("journal")
+    for rel, text in JOURNAL.items():
+        (root / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "src" / rel).write_text(text, encoding="utf-8")
+    return _summarize(root / "src", root / "out")
+
+
+def test_a_front_matters_keys_are_no_words_of_the_note_but_its_values_are(journal: RunConfig) -> None:
+    """A note's front matter shows in a note app as its properties: their values (tags, title), not their keys.
+    "fecha" ("date"), only the key of "fecha: 2025-06-02", had found the note at 1.000."""
+    from batchsum.index.passages import visible_markdown
+
+    keys = ["fecha", "tags", "aliases", "project-code", "cssclass"]
+    values = ["[borrador, ficción]", "Mapas futuros", "- primero\n  - segundo", "2025-06-02", "'quoted value'"]
+    for key, value, body in itertools.product(keys, values, ["Texto.\n", "[a](http://x.y) b\n"]):
+        page = f"---\n{key}: {value}\n# a comment\nnested:\n  {key}: {value}\n---\n\n{body}"
+        shown = visible_markdown(page)
+        assert len(shown) == len(page) and [i for i, c in enumerate(shown) if c == "\n"] == [
+            i for i, c in enumerate(page) if c == "\n"
+        ]
+        words = shown.split()
+        assert key not in " ".join(words) and "nested" not in words and "comment" not in words, shown
+        assert all(w.strip("[],'-") in shown for w in value.split()), shown
+        assert "---" not in shown and shown.endswith(visible_markdown(body)), shown
+    # A script's "Ana: Hello" is no front matter (as for the summarizer): it stays the text it is.
+    assert visible_markdown("---\nAna: Hello\n---\nbody") == "---\nAna: Hello\n---\nbody"
+
+    assert search(journal, "fecha", k=3) == []  # the key alone, also in the final that keeps the note whole
+    for query in ("cartógrafa", "borrador", "ficción", "mapas de ciudades"):
+        hits = search(journal, query, k=1)
+        assert hits and hits[0].source_path == "notes/idee.md", (query, hits)
+
+
+def test_a_japanese_question_finds_what_its_words_name(journal: RunConfig) -> None:
+    """A Japanese question's particles and verb endings are hiragana bigrams with the kanji around them ("都で",
+    "何を", "しました"): absent from the index, they had counted as words the corpus lacks, and "京都で何をしました
+    か" found nothing while "京都" scored 0.94; held by it, they would make any polite entry the answer. A question
+    about what the corpus lacks still finds nothing, also one in hiragana alone ("ふくろう", an owl)."""
+    from batchsum.index.analysis import query_groups
+
+    assert query_groups("京都で何をしましたか", [None]) == [["京都"]] == query_groups("京都に行ったのはいつ?", [None])
+    assert query_groups("Kyotoで何をした?", [None]) == [["kyoto"]]
+    assert query_groups("ロンドンで", [None]) == [["ロン"], ["ンド"], ["ドン"]]
+    # Nothing but hiragana (a word written in it, or grammar alone): every bigram counts.
+    assert query_groups("ふくろう", [None]) == [["ふく"], ["くろ"], ["ろう"]]
+    topics = {"京都": "2025/2025-06-30.md", "祇園祭": "2025/2025-06-30.md", "伏見稲荷": "2025/2025-07-01.md"}
+    endings = [
+        "で何をしましたか",
+        "はどうでしたか",
+        "について教えてください",
+        "のことを覚えていますか",
+        "に行ったのはいつですか",
+    ]
+    for (topic, path), ending in itertools.product(topics.items(), endings):
+        (alone,) = search(journal, topic, k=1)
+        hits = search(journal, topic + ending, k=1)
+        assert hits and hits[0].source_path == path == alone.source_path, (topic + ending, hits)
+        assert hits[0].score >= alone.score - 0.05, (topic + ending, hits[0].score, alone.score)
+    # The polite entry holds "しました" and "何をし": grammar, which must not make a question about Osaka its match.
+    for absent in (
+        "大阪で何をしましたか",
+        "ロンドンで何をしましたか",
+        "東京タワーはどうでしたか",
+        "ふくろうについて教えてください",
+    ):
+        assert all(h.score < 0.3 for h in search(journal, absent, k=3)), absent
+
+
+def test_a_day_named_in_any_of_the_month_languages_finds_its_entry(journal: RunConfig) -> None:
+    """French "le 14 mars" ("mars" is also a chocolate bar: an article before the day says it is a date) and
+    "6月30日" (a CJK day without its year) named no day, and "le 14 mars 2025" scored 0.53 where "14 mars
+    2025" scored 1.000: its article was a word besides the day."""
+    from batchsum.periods import day_label, days_named, only_a_day
+
+    articles = {None: ["on", "the"], "fr": ["le"], "de": ["am", "den"], "es": ["el"], "ru": [], "ja": [], "zh": []}
+    for (lang, before), month, day in itertools.product(articles.items(), range(1, 13), (1, 9, 14, 30)):
+        if day == 30 and month == 2:
+            continue
+        label = day_label(day, month, lang)
+        with_year = f"2024年{label}" if lang in ("ja", "zh") else f"{label.rstrip('.')} 2024"
+        for words in ["", *before]:
+            for query, key in ((f"{words} {label}".strip(), "-"), (f"{words} {with_year}".strip(), "2024")):
+                # English "may" and "march" name a month in lower case only with a year or "of" ("top 10 may be").
+                lowered = [] if lang is None and month in (3, 5) and key == "-" else [query.lower()]
+                for written in (query, *lowered):
+                    assert days_named(written) == [f"{key}-{month:02d}-{day:02d}"], (written, days_named(written))
+                    assert only_a_day(written), written
+                    assert not only_a_day(written + " budget"), written
+    assert days_named("we have 12 mars bars") == [] == days_named("top 10 may be wrong") == days_named("16月40日")
+
+    for query, path in [
+        ("le 14 mars", "2025/2025-03-14.md"),
+        ("le 14 mars 2025", "2025/2025-03-14.md"),
+        ("14 mars 2025", "2025/2025-03-14.md"),
+        ("el 14 de marzo", "2025/2025-03-14.md"),
+        ("am 15. März", "2025/2025-03-15.md"),
+        ("6月30日", "2025/2025-06-30.md"),
+        ("2025年7月1日", "2025/2025-07-01.md"),
+    ]:
+        hits = search(journal, query, k=2)
+        assert hits[0].source_path == path and hits[0].score == 1.0, (query, hits)
+    hits = search(journal, "6月30日に何をしましたか", k=2)
+    assert hits[0].source_path == "2025/2025-06-30.md", hits
+
+
 def test_a_heading_is_the_snippet_only_when_it_alone_holds_the_words() -> None:
     """A note found by its title ("# Sourdough notes" for "sourdough", a meeting titled "Thames Water contract
     review") had shown a sentence without the query's words ("My starter is called Gerald.")."""

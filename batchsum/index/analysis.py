@@ -12,7 +12,9 @@
 * **Chinese, Japanese and Korean** have no spaces between words: a run of Han, kana or Hangul becomes
   its overlapping character bigrams, as Lucene's ``CJKAnalyzer`` does (a lone character stays a
   unigram), so "预算会议" is "预算 算会 会议" and a query of two characters is one bigram. This needs no
-  dictionary and is decided by script, whatever language the document was tagged with.
+  dictionary and is decided by script, whatever language the document was tagged with. A query's bigrams
+  holding hiragana (Japanese particles and verb endings: "京都で何をしましたか" is 京都 and its grammar) are
+  left out when it has other terms (:func:`is_grammar_bigram`).
 * **A query's language is unknown** (a few words say little). Each query word becomes a group: its
   stems under every language the index holds in which it is not a function word, plus English
   derivational siblings that Snowball keeps apart ("decid" from "decide", "decis" from "decision").
@@ -24,7 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from batchsum.index.embed import STOPWORDS
@@ -47,6 +49,7 @@ CJK_LANGUAGES = frozenset({"zh", "ja", "ko", "zho", "chi", "jpn", "kor", "chines
 
 CJK_CLASS = KANA + HAN + HANGUL
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
+_HIRAGANA = re.compile("[\u3041-\u309f]")
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 # Letters spelled one by one: "L_C_D_" (transcripts), "U.S.A." (prose), with a plural or possessive "s".
 # Split, each letter would be dropped as a one-letter word and "LCD" could never match.
@@ -127,6 +130,18 @@ def cjk_bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+def is_grammar_bigram(group: Sequence[str]) -> bool:
+    """Whether a query's term group is a CJK bigram (or lone character) holding hiragana. Japanese writes its
+    particles (で, を, は), verb endings and auxiliaries (しました, ですか) in hiragana after the kanji of a
+    word, so a question's bigrams across them ("都で", "何を", "した") are its grammar (:func:`query_groups`)."""
+    return (
+        len(group) == 1
+        and 0 < len(group[0]) <= 2
+        and _CJK_RUN.fullmatch(group[0]) is not None
+        and _HIRAGANA.search(group[0]) is not None
+    )
+
+
 def _words(text: str) -> list[tuple[bool, str]]:
     """(is_cjk, piece) in order: CJK runs and the other words between them (lowercased, spelled letters joined)."""
     text = _SPELLED.sub(lambda m: m.group(1)[::2], text.lower())
@@ -180,7 +195,12 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
                     group.extend(s for s in map(_sibling, group) if s and s not in group)
             target = groups if word in drop else kept
             target.setdefault(tuple(group), group)
-    return list((kept or groups).values())
+    chosen = list((kept or groups).values())
+    if any(is_grammar_bigram(g) for g in chosen) and not all(is_grammar_bigram(g) for g in chosen):
+        # A Japanese question names its topic in kanji, katakana or Latin letters ("京都で何をしましたか"):
+        # its bigrams holding hiragana are its grammar, no words of it.
+        chosen = [g for g in chosen if not is_grammar_bigram(g)]
+    return chosen
 
 
 def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set[str | None]]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.index.analysis import CJK_CLASS, analyze
 from batchsum.index.analysis import stem as analysis_stem
+from batchsum.note_syntax import front_matter
 
 if TYPE_CHECKING:
     from batchsum.index.records import IndexNode
@@ -142,15 +143,39 @@ MARKDOWN_EXTS = (".md", ".markdown")
 _LINK_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+[^\n]*$", re.M)
 _LINK_TARGET = re.compile(r"(?<=\])(?:\((?:[^()\s]|\([^()\s]*\))+(?:[ \t]+\"[^\"\n]*\")?\)|\[[^\[\]\n]+\])")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+# A page's YAML front matter (the block :func:`batchsum.note_syntax.front_matter` finds, which the summarizer
+# leaves out) shows in a note app as the page's properties: their values ("tags: [cuento, ideas]" shows the
+# tags "cuento" and "ideas", "title: ..." the title), not their keys, which are field names ("fecha:
+# 2025-06-02" had made "fecha", Spanish for "date", find the note at 1.000), nor YAML's own marks: the fences,
+# a list item's dash, a flow list's brackets and commas, comments.
+_FRONT_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)*)[A-Za-z_][\w-]*:(?=[ \t]|$)", re.M)
+_FRONT_MARK = re.compile(r"^[ \t]*-(?=[ \t]|$)|(?<!\S)#[^\n]*|[\[\]{},]", re.M)
 
 
 def _blank(m: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", m.group(0))
 
 
+def _front_key(m: re.Match[str]) -> str:
+    return m.group(1) + " " * (len(m.group(0)) - len(m.group(1)))
+
+
+def _visible_front_matter(text: str) -> str:
+    """``text`` with its front matter's keys, fences and YAML marks blanked (values kept), offsets unchanged."""
+    front = front_matter(text)
+    if front is None:
+        return text
+    yaml = _FRONT_MARK.sub(_blank, _FRONT_KEY.sub(_front_key, front.group(1)))
+    fence, closing = text[: front.start(1)], text[front.end(1) : front.end()]
+    return re.sub(r"[^\n]", " ", fence) + yaml + re.sub(r"[^\n]", " ", closing) + text[front.end() :]
+
+
 def visible_markdown(text: str) -> str:
     """``text`` with what its rendered page never shows blanked out, character for character (line breaks
-    kept), so an offset into it is still one into ``text``."""
+    kept), so an offset into it is still one into ``text``. Its front matter keeps only its values
+    (:func:`_visible_front_matter`)."""
+    if text.startswith("---"):
+        text = _visible_front_matter(text)
     if "[" in text:
         text = _LINK_TARGET.sub(_blank, _LINK_DEF.sub(_blank, text))
     if "<!--" in text:
@@ -159,16 +184,18 @@ def visible_markdown(text: str) -> str:
 
 
 def doc_passages(nodes: Sequence[IndexNode], source: str | None) -> DocPassages:
-    """The passages of a document's source (None: not available; a Markdown file's as its page shows it,
-    :func:`visible_markdown`) and of its nodes' summaries; windows holding no index term are left out."""
+    """The passages of a document's source (None: not available) and of its nodes' summaries; windows holding
+    no index term are left out. A Markdown file's source and summaries are read as their page shows them
+    (:func:`visible_markdown`): a file kept whole is its own summary, front matter and link definitions too."""
     doc = DocPassages(
         doc_language(nodes), node_spans(nodes, len(source)) if source is not None else {}, doc_languages(nodes)
     )
-    if source is not None and nodes and str(nodes[0].doc_id).lower().endswith(MARKDOWN_EXTS):
-        source = visible_markdown(source)
+    markdown = bool(nodes) and str(nodes[0].doc_id).lower().endswith(MARKDOWN_EXTS)
     for owner, text in [(None, source), *((n.id, n.body) for n in nodes)]:
         if text is None:
             continue
+        if markdown:
+            text = visible_markdown(text)
         windows, terms, where = passage_terms(text, doc.language, doc.others)
         for (off, held), (a, b) in zip(windows, where, strict=True):
             if held:
