@@ -69,9 +69,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# 10: a Markdown source's front matter keys (and its link targets, HTML comments) are no words of it;
-# 9: a language's own function words dropped; 8: postings in segments; 7: each document's terms in order
-# (proximity); 6: Snowball stems
+# 10: front matter keys no words; 9: a language's own function words dropped; 8: postings in segments;
+# 7: each document's terms in order (proximity); 6: Snowball stems
 LEX_SCHEMA = 10
 BM25_K1 = 1.2
 BM25_B = 0.75
