@@ -101,3 +101,20 @@ def test_a_language_drops_its_own_function_words() -> None:
     # Cyrillic without a recorded language is read as Russian, its function words dropped alike.
     assert analyze("и он не знал", None) == [stem("знал", "ru")]
     assert query_groups("он не знал", [None]) == [[stem("знал", "ru")]]
+
+
+def test_a_text_of_several_languages_drops_the_function_words_of_the_one_it_is_in() -> None:
+    """A digest of German and English entries (review): dropping every listed language's function words
+    everywhere had lost English "war" and "die" (German function words) from its English days."""
+    english = analyze("Visited the war museum with Tom; it was close. I will die of it.", "en", ["de", "en"])
+    assert stem("war", "en") in english and stem("die", "en") in english
+    german = analyze("Bester Freund, was ist das Herz des Menschen! Ich weiß es nicht.", "en", ["de", "en"])
+    assert not {"ist", "das", "des", "ich", "es", "nicht"} & set(german) and stem("herz", "en") in german
+
+
+def test_a_japanese_word_typed_in_hiragana_is_a_word_of_the_query() -> None:
+    """A question's hiragana beside its kanji is its grammar (京都で何をしましたか is 京都); a run of hiragana
+    alone is a word typed so, and had been dropped beside a kanji one ("京都 おにぎり" had been 京都: review)."""
+    assert query_groups("京都で何をしましたか", ["japanese"]) == [["京都"]]
+    assert query_groups("京都 おにぎり", ["japanese"]) == [["京都"], ["おに"], ["にぎ"], ["ぎり"]]
+    assert query_groups("Tokyo すし", ["japanese"]) == [["tokyo"], ["すし"]]

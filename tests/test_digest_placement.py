@@ -134,11 +134,12 @@ def _lines_run(call: Callable[[], Any]) -> tuple[Any, int]:
     def calls(frame: FrameType, event: str, arg: Any) -> Any:
         return local if frame.f_code.co_filename == digest_pages.__file__ else None
 
+    tracer = sys.gettrace()  # a coverage tool's or a debugger's, given back after
     sys.settrace(calls)
     try:
         result = call()
     finally:
-        sys.settrace(None)
+        sys.settrace(tracer)
     return result, count
 
 

@@ -706,13 +706,10 @@ def test_a_digest_snippet_shows_every_languages_day_label_as_an_english_one() ->
                     assert asked == f"{shown}{sep}{words}", (lang, page_language, page, asked)
                     # Asked for its words only, a snippet shows them, without the label.
                     assert make_snippet(page, groups[1:], language=page_language)[0] == words, page
-    # A year's month heads too: "**Avril** Le soir ..." reads "Avril. Le soir ...".
-    assert make_snippet("# 2025\n\n**Avril** Le soir, j'ai perdu mon passeport.", [["passeport"]])[0] == (
-        "Le soir, j'ai perdu mon passeport."
-    )
-    assert make_snippet("# 2025\n\n**Avril** Le soir, j'ai perdu mon passeport.", [["avril"]])[0] == (
-        "Avril. Le soir, j'ai perdu mon passeport."
-    )
+    # A year's month heads too, on a page of day labels: "**Avril** Le soir ..." reads "Avril. Le soir ...".
+    year = "# 2025\n\n**Avril** Le soir, j'ai perdu mon passeport.\n\n**3 mai** Il pleut."
+    assert make_snippet(year, [["passeport"]])[0] == "Le soir, j'ai perdu mon passeport."
+    assert make_snippet(year, [["avril"]])[0] == "Avril. Le soir, j'ai perdu mon passeport."
 
 
 def test_snippets_of_a_bilingual_journals_digests_show_whole_day_labels(tmp_path: Path) -> None:
@@ -741,3 +738,15 @@ def test_snippets_of_a_bilingual_journals_digests_show_whole_day_labels(tmp_path
     assert any(re.match(r"\d{1,2}\. März\. ", s) for s in shown), shown
     assert any(re.match(r"\d{1,2} avril\. ", s) for s in shown), shown
     assert any("conférence ; les" in s for s in shown), shown
+
+
+def test_a_bold_month_name_in_a_note_is_no_day_label() -> None:
+    """A digest's month label ends with a stop in its snippets ("Avril."); a note's "**August** Strindberg" is a
+    name in bold, and had become "August. Strindberg" (review)."""
+    from batchsum.index.snippets import clean_text
+
+    assert (
+        clean_text("**August** Strindberg wrote plays about marriage.")
+        == "August Strindberg wrote plays about marriage."
+    )
+    assert clean_text("**May** the seminar run long, said Ana.") == "May the seminar run long, said Ana."

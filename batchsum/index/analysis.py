@@ -14,7 +14,7 @@
   unigram), so "预算会议" is "预算 算会 会议" and a query of two characters is one bigram. This needs no
   dictionary and is decided by script, whatever language the document was tagged with. A query's bigrams
   holding hiragana (Japanese particles and verb endings: "京都で何をしましたか" is 京都 and its grammar) are
-  left out when it has other terms (:func:`is_grammar_bigram`).
+  left out when it has other terms (:func:`grammar_bigrams`).
 * **A query's language is unknown** (a few words say little). Each query word becomes a group: its
   stems under every language the index holds in which it is not a function word, plus English
   derivational siblings that Snowball keeps apart ("decid" from "decide", "decis" from "decision").
@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from batchsum.index.embed import STOPWORDS
@@ -50,6 +50,7 @@ CJK_LANGUAGES = frozenset({"zh", "ja", "ko", "zho", "chi", "jpn", "kor", "chines
 CJK_CLASS = KANA + HAN + HANGUL
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 _HIRAGANA = re.compile("[\u3041-\u309f]")
+_HIRAGANA_RUN = re.compile("[\u3041-\u309f]+")
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 # Letters spelled one by one: "L_C_D_" (transcripts), "U.S.A." (prose), with a plural or possessive "s".
 # Split, each letter would be dropped as a one-letter word and "LCD" could never match.
@@ -130,16 +131,14 @@ def cjk_bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
-def is_grammar_bigram(group: Sequence[str]) -> bool:
-    """Whether a query's term group is a CJK bigram (or lone character) holding hiragana. Japanese writes its
-    particles (で, を, は), verb endings and auxiliaries (しました, ですか) in hiragana after the kanji of a
-    word, so a question's bigrams across them ("都で", "何を", "した") are its grammar (:func:`query_groups`)."""
-    return (
-        len(group) == 1
-        and 0 < len(group[0]) <= 2
-        and _CJK_RUN.fullmatch(group[0]) is not None
-        and _HIRAGANA.search(group[0]) is not None
-    )
+def grammar_bigrams(run: str) -> set[str]:
+    """The bigrams of a CJK run that are its grammar: those holding hiragana in a run that also holds kanji or
+    katakana. Japanese writes its particles (で, を, は), verb endings and auxiliaries (しました, ですか) in
+    hiragana after the kanji of a word, so a question's bigrams across them ("都で", "何を", "した") are no
+    words of it (:func:`query_groups`); a run of hiragana alone is a word typed so ("おにぎり", review)."""
+    if not _HIRAGANA.search(run) or _HIRAGANA_RUN.fullmatch(run):
+        return set()
+    return {b for b in cjk_bigrams(run) if _HIRAGANA.search(b)}
 
 
 def _words(text: str) -> list[tuple[bool, str]]:
@@ -157,16 +156,30 @@ def _words(text: str) -> list[tuple[bool, str]]:
 
 def analyze(text: str, language: str | None = None, others: Iterable[str] = ()) -> list[str]:
     """The index terms of ``text`` in ``language`` (None: decided by script), in order. ``others``: languages
-    the text also holds (a digest of entries in several), whose function words are dropped too."""
+    the text may be written in instead (a digest of entries in several): the function words dropped are
+    those of the one whose function words ``text`` holds most, the way stop words tell a text's language
+    (Grefenstette 1995, "Comparing two language identification schemes"). The stems stay ``language``'s,
+    as a query's stems for the document are."""
     name = snowball_name(language)
-    also = frozenset().union(*(function_words(snowball_name(x)) for x in others))
+    words = _words(text)
+    spoken = _most_spoken([p for cjk, p in words if not cjk], [name, *map(snowball_name, others)]) if others else name
     terms: list[str] = []
-    for cjk, piece in _words(text):
+    for cjk, piece in words:
         if cjk:
             terms.extend(cjk_bigrams(piece))
-        elif len(piece) > 1 and not _is_function_word(piece, name) and piece not in also:
+        elif len(piece) > 1 and not _is_function_word(piece, spoken):
             terms.append(str(_stemmer(name or script_language(piece)).stemWord(piece)))
     return terms
+
+
+def _most_spoken(words: list[str], names: list[str | None]) -> str | None:
+    """Of ``names`` (Snowball languages), the one whose function words ``words`` hold most (the first on a tie)."""
+
+    def held(name: str | None) -> int:
+        stops = STOPWORDS if (name or DEFAULT_LANGUAGE) == DEFAULT_LANGUAGE else function_words(name)
+        return sum(w in stops for w in words)
+
+    return max(names, key=held)
 
 
 def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[str] = frozenset()) -> list[list[str]]:
@@ -178,8 +191,11 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
     langs = list(dict.fromkeys(snowball_name(x) for x in languages)) or [None]
     groups: dict[tuple[str, ...], list[str]] = {}
     kept: dict[tuple[str, ...], list[str]] = {}
+    grammar: set[tuple[str, ...]] = set()
     for cjk, piece in _words(query):
         pieces = cjk_bigrams(piece) if cjk else [piece]
+        if cjk:
+            grammar.update((b,) for b in grammar_bigrams(piece))
         for word in pieces:
             if not cjk and (len(word) < 2 or word in STOPWORDS):
                 continue
@@ -196,10 +212,10 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
             target = groups if word in drop else kept
             target.setdefault(tuple(group), group)
     chosen = list((kept or groups).values())
-    if any(is_grammar_bigram(g) for g in chosen) and not all(is_grammar_bigram(g) for g in chosen):
+    if any(tuple(g) in grammar for g in chosen) and not all(tuple(g) in grammar for g in chosen):
         # A Japanese question names its topic in kanji, katakana or Latin letters ("京都で何をしましたか"):
-        # its bigrams holding hiragana are its grammar, no words of it.
-        chosen = [g for g in chosen if not is_grammar_bigram(g)]
+        # the bigrams holding hiragana next to them are its grammar, no words of it.
+        chosen = [g for g in chosen if tuple(g) not in grammar]
     return chosen
 
 

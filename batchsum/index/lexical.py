@@ -388,7 +388,7 @@ class LexicalStore:
         self.last_rollup = {}
         self.last_weights = {}
         counts = Counter(tuple(g) for g in groups if g)
-        n_units, total = self._db.execute("SELECT TOTAL(units), TOTAL(total_len) FROM lex_docs").fetchone()
+        n_units, total, units_by_lang = _document_totals(self._db)
         if not counts or not n_units:
             return {}
         avgdl = max(float(total) / float(n_units), 1e-9)
@@ -396,7 +396,6 @@ class LexicalStore:
         found: list[tuple[list[tuple[int, Any, Any]], float]] = []
         groups_found: list[tuple[Sequence[str], float]] = []
         reference = 0.0
-        units_by_lang = _units_by_language(self._db) if made_by else {}
         for group, qtf in counts.items():
             rows = self._group_postings(group, made_by)
             n = _passages_holding(rows, group, made_by, units_by_lang)
@@ -522,9 +521,10 @@ def _passages_holding(
     return n
 
 
-def _units_by_language(db: sqlite3.Connection) -> dict[str | None, int]:
-    """Passages of the indexed documents per Snowball language (None: analysed by script)."""
-    return {lang: int(units) for lang, units in db.execute("SELECT lang, TOTAL(units) FROM lex_docs GROUP BY lang")}
+def _document_totals(db: sqlite3.Connection) -> tuple[float, float, dict[str | None, int]]:
+    """Passages, their total length, and passages per Snowball language of the indexed documents: one scan."""
+    rows = db.execute("SELECT lang, TOTAL(units), TOTAL(total_len) FROM lex_docs GROUP BY lang").fetchall()
+    return sum(r[1] for r in rows), sum(r[2] for r in rows), {lang: int(units) for lang, units, _ in rows}
 
 
 def merged_postings(

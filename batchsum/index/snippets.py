@@ -49,9 +49,10 @@ _ENTRY_LABEL = re.compile(r"(?:(?<=[.!?…\"'”’)\]]) +|(?<=[。！？」』]
 # A digest's day or month label where a label stands (a paragraph's start, after a sentence), before words:
 # "**3 May.** ", "**3. Mai** ", "**15 juillet** ", "**10 de junio** ", "**6月30日** ", a year's "**Avril** ".
 _LABEL_AFTER = r"(?:^|(?<=[.!?…\"'”’)\]] )|(?<=[。！？」』])|(?<=[。！？」』] ))"
-_DATE_LABEL = re.compile(
-    _LABEL_AFTER + r"\*\*(" + DAY_LABEL_TEXT + "|" + MONTH_LABEL_TEXT + r")\*\*(?= [\w\"'“‘«¿¡(])", re.M
-)
+_DAY_LABEL = re.compile(_LABEL_AFTER + r"\*\*(" + DAY_LABEL_TEXT + r")\*\*(?= [\w\"'“‘«¿¡(])", re.M)
+# A month's alone only in a page of day labels (a year's digest): in a note, "**August** Strindberg wrote
+# plays" is a name in bold (review).
+_MONTH_LABEL = re.compile(_LABEL_AFTER + r"\*\*(" + MONTH_LABEL_TEXT + r")\*\*(?= [\w\"'“‘«¿¡(])", re.M)
 # German's day ("3. Mai"): its full stop ends no sentence.
 _DAY_NUMBER_END = re.compile(r"(?:^|\s)\d{1,2}\.$")
 _GERMAN_MONTH_START = re.compile(r"(?:" + "|".join(LOCAL_MONTHS["de"]) + r")\b")
@@ -90,7 +91,10 @@ def clean_text(text: str, *, headings: bool = False) -> str:
     text = _COMMENT.sub(" ", text)
     text = _MARKUP.sub(" ", text)
     if "**" in text:
-        text = _ENTRY_LABEL.sub("\n\n", _DATE_LABEL.sub(_stopped, text))
+        labelled = _DAY_LABEL.sub(_stopped, text)
+        if labelled != text:
+            labelled = _MONTH_LABEL.sub(_stopped, labelled)
+        text = _ENTRY_LABEL.sub("\n\n", labelled)
     if "_" in text or "*" in text:
         text = fix_outside_code(text, _without_italics)
     if "*" in text or "\\" in text:
