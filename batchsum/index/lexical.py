@@ -69,9 +69,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# 10: front matter keys no words; 9: a language's own function words dropped; 8: postings in segments;
-# 7: each document's terms in order (proximity); 6: Snowball stems
-LEX_SCHEMA = 10
+# 11: a stretch's own language's function words; 10: front matter keys no words; 9: a language's function
+# words dropped; 8: postings in segments; 7: each document's terms in order (proximity); 6: Snowball stems
+LEX_SCHEMA = 11
 BM25_K1 = 1.2
 BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction (and segment), at most
