@@ -750,3 +750,15 @@ def test_a_bold_month_name_in_a_note_is_no_day_label() -> None:
         == "August Strindberg wrote plays about marriage."
     )
     assert clean_text("**May** the seminar run long, said Ana.") == "May the seminar run long, said Ana."
+
+
+def test_a_block_scalars_lines_in_front_matter_are_words() -> None:
+    """Under "description: |" a line such as "Agenda: budget review" is the value's text: its "Agenda" had been
+    blanked as a key (review). The keys around it still are."""
+    from batchsum.index.passages import visible_markdown
+
+    page = "---\ndescription: |\n  Agenda: budget review\n  Note: call Ana\nfecha: 2025-06-02\n---\n\nBody.\n"
+    shown = visible_markdown(page)
+    assert len(shown) == len(page) and shown.count("\n") == page.count("\n")
+    assert "Agenda: budget review" in shown and "Note: call Ana" in shown
+    assert "description" not in shown and "fecha" not in shown and "2025-06-02" in shown

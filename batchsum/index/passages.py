@@ -160,12 +160,32 @@ def _front_key(m: re.Match[str]) -> str:
     return m.group(1) + " " * (len(m.group(0)) - len(m.group(1)))
 
 
+# A key whose value is a block scalar ("description: |"): the lines indented under it are its text, where
+# "Agenda: budget review" is words, not a key (review).
+_BLOCK_SCALAR = re.compile(r"^([ \t]*)(?:-[ \t]+)*[A-Za-z_][\w-]*:[ \t]*[|>][-+0-9]*[ \t]*(?:#.*)?$")
+
+
+def _visible_yaml(yaml: str) -> str:
+    """A front matter's YAML with its keys and marks blanked, a block scalar's lines kept as they are."""
+    out: list[str] = []
+    block: int | None = None  # the indentation of the key whose block scalar is under way
+    for line in yaml.splitlines(keepends=True):
+        indent = len(line) - len(line.lstrip(" \t"))
+        if block is not None and (not line.strip() or indent > block):
+            out.append(line)
+            continue
+        scalar = _BLOCK_SCALAR.match(line.rstrip("\n"))
+        block = len(scalar.group(1)) if scalar else None
+        out.append(_FRONT_MARK.sub(_blank, _FRONT_KEY.sub(_front_key, line)))
+    return "".join(out)
+
+
 def _visible_front_matter(text: str) -> str:
     """``text`` with its front matter's keys, fences and YAML marks blanked (values kept), offsets unchanged."""
     front = front_matter(text)
     if front is None:
         return text
-    yaml = _FRONT_MARK.sub(_blank, _FRONT_KEY.sub(_front_key, front.group(1)))
+    yaml = _visible_yaml(front.group(1))
     fence, closing = text[: front.start(1)], text[front.end(1) : front.end()]
     return re.sub(r"[^\n]", " ", fence) + yaml + re.sub(r"[^\n]", " ", closing) + text[front.end() :]
 
