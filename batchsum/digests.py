@@ -241,10 +241,10 @@ async def by_month(
     # sentence beside long months) left the month's paragraph a bare "…".
     # Each month is read in its own language (a year of a German March and a French April).
     languages = req.part_languages if len(req.part_languages) == len(req.parts) else [None] * len(req.parts)
-    month_languages = [lang or req.language for lang in languages]
+    month_langs = [lang or req.language for lang in languages]
     floors = [
         min(size, _shortest_sentence(part, tokenizer, lang))
-        for size, part, lang in zip(sizes, req.parts, month_languages, strict=True)
+        for size, part, lang in zip(sizes, req.parts, month_langs, strict=True)
     ]
     alloc = dict(enumerate(floors))
     room = max(0, room - sum(floors))
@@ -271,7 +271,7 @@ async def by_month(
             labelled = [split_day_label(d) for d in days[i]]
             words = [w for _, w in labelled]
             # Each day in its own language, as in the month's digest: its label's ("**3 May.**" is English).
-            spoken = [label_language(label.strip("* ")) or month_languages[i] for label, _ in labelled]
+            spoken = [label_language(label.strip("* ")) or month_langs[i] for label, _ in labelled]
             subs[i] = SummaryRequest(
                 node_id=f"{req.node_id}#{labels[i]}",
                 kind="meta",
@@ -283,7 +283,7 @@ async def by_month(
                 parts=words,
                 summary_level=req.summary_level,
                 peers=True,  # the month's days
-                language=month_languages[i],
+                language=month_langs[i],
                 part_languages=mixed(spoken),
             )
     cut = dict(zip(subs, await asyncio.gather(*map(summarize, subs.values())), strict=True))

@@ -220,7 +220,7 @@ _ISO_KEY = re.compile(r"(?<![\d-])(\d{4})-(\d{2})(?![\d-])")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}|(?<!\d)(?:\d{4}\s*[年년]\s*)?\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일号]")
 # A day in words, in the languages of the month names: "15 May 1826", "15th of May", "15. Mai 1826",
 # "15 de mayo de 1826", "15 мая 1826", "1er mai"; "May 15, 1826", "February 14". Lowercased queries.
-_MONTH_WORD = "|".join(re.escape(w) for w in sorted(MONTH_WORDS, key=len, reverse=True))
+_MONTH_WORD = _alternation(MONTH_WORDS)
 _ORDINAL = r"(?:st|nd|rd|th|er)?"
 _DAY_MONTH = re.compile(
     rf"(?<![\w.,:-])(\d{{1,2}}){_ORDINAL}\.?\s+(?:of\s+|de\s+)?({_MONTH_WORD})(?!\w)\.?(?:,?\s+(?:de\s+)?(\d{{4}})(?!\w))?"

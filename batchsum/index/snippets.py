@@ -55,7 +55,8 @@ _DAY_LABEL = re.compile(_LABEL_AFTER + r"\*\*(" + DAY_LABEL_TEXT + r")\*\*(?= [\
 _MONTH_LABEL = re.compile(_LABEL_AFTER + r"\*\*(" + MONTH_LABEL_TEXT + r")\*\*(?= [\w\"'“‘«¿¡(])", re.M)
 # German's day ("3. Mai"): its full stop ends no sentence.
 _DAY_NUMBER_END = re.compile(r"(?:^|\s)\d{1,2}\.$")
-_GERMAN_MONTH_START = re.compile(r"(?:" + "|".join(LOCAL_MONTHS["de"]) + r")\b")
+_GERMAN_MONTH = "|".join(LOCAL_MONTHS["de"])
+_GERMAN_MONTH_START = re.compile(r"(?:" + _GERMAN_MONTH + r")\b")
 
 
 def _stopped(label: re.Match[str]) -> str:
@@ -165,9 +166,7 @@ def sentences(text: str) -> list[str]:
 
 # A list item's marker: "- ", "* ", "+ ", "• ", "3. ", "3) " (three digits at most: "1826. " is a year; a German
 # day, "3. Mai", is none).
-_LIST_ITEM = re.compile(
-    r"^[ \t]*(?:[-*+•]|\d{1,3}[.)](?![ \t]+(?:" + "|".join(LOCAL_MONTHS["de"]) + r")\b))[ \t]+(?=\S)", re.M
-)
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)](?![ \t]+(?:" + _GERMAN_MONTH + r")\b))[ \t]+(?=\S)", re.M)
 _ITEM_NUMBER = re.compile(r"\d{1,3}[.)]")  # what is left of "3. Hire a data engineer." cut at its stop
 
 
