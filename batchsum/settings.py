@@ -293,6 +293,7 @@ SETTINGS: tuple[Setting, ...] = (
         "language",
         "Language of the sources as an ISO 639-1 code (de, fr, zh, ja, ...): sentence rules, stop words and "
         "the language LLM summaries are written in. auto: detected per file.",
+        remember=True,
     ),
     _s(
         "final_words",

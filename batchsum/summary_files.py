@@ -145,6 +145,7 @@ def write_tree(
     # A source without a summaries folder has nothing on disk to keep, move aside or soft-delete:
     # one stat instead of several per node (a first run's writing is mostly such lookups).
     new_tree = early is not None or not sdir.is_dir()
+    language = (doc.language or "", doc.language_source if doc.language else "")
     for res in results:
         node = res.node
         done = early.get(node.node_id) if early is not None else None
@@ -154,7 +155,8 @@ def write_tree(
         path = node_path(out, rel, node.level, node.index)
         written.add(path)
         if not new_tree:
-            kept = _settle_previous(out, rel, path, res, doc.sha256, stamp, _node_text(plan, res, path))
+            text = _node_text(plan, res, path)
+            kept = _settle_previous(out, rel, path, res, doc.sha256, stamp, text, language)
             if kept is not None:
                 live.append(kept)
                 continue  # identical node already on disk: keep its file (and created_at)
@@ -197,11 +199,18 @@ def _node_text(plan: FilePlan, res: NodeResult, path: Path) -> str:
 
 
 def _settle_previous(
-    out: Path, rel: str, path: Path, res: NodeResult, sha256: str, stamp: str, text: str
+    out: Path,
+    rel: str,
+    path: Path,
+    res: NodeResult,
+    sha256: str,
+    stamp: str,
+    text: str,
+    language: tuple[str, str],
 ) -> TreeNode | None:
     """What is on disk where ``res`` goes: the node itself when identical to ``text``, the body it would be
-    written with (returned, to keep); a previous final copied to ``history/``; a folder in the way
-    soft-deleted. None: write ``res``."""
+    written with, and read in ``language`` (code, source) (returned, to keep); a previous final copied to
+    ``history/``; a folder in the way soft-deleted. None: write ``res``."""
     if path.is_dir():  # a folder where this node's file belongs: moved aside, not destroyed
         soft_delete(out, rel, [path], stamp)
         return None
@@ -216,7 +225,9 @@ def _settle_previous(
     # A final edited by hand keeps its key: its whole body tells, a note added under its links or a ticked
     # action item too (the edit goes to history/, the summary back).
     if same and old_body.strip() == text.strip():
-        return TreeNode(path, old_meta, strip_links(old_body))
+        if (old_meta.get("language") or "", old_meta.get("language_source") or "") == language:
+            return TreeNode(path, old_meta, strip_links(old_body))
+        return None  # the same summary, its source now read in another language (--language): rewritten
     if res.node.level == 3:
         hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"
         hist.parent.mkdir(parents=True, exist_ok=True)

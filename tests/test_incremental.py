@@ -333,6 +333,26 @@ def test_a_final_edited_by_hand_is_restored_and_the_edit_kept(tmp_path: Path) ->
     assert run_json(src, out)["run"]["files_done"] == 0  # and quiet again
 
 
+def test_a_copied_output_folder_is_restored_not_summarized_again(tmp_path: Path) -> None:
+    """Copying the output folder gives every summary a new modification time, so the next run checks each
+    tree again; its stored nodes restore it, and the run line says so rather than count it summarized."""
+    import shutil
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "long.md").write_text(journal_text(5, 60))  # chunks and a final, all stored
+    (src / "short.md").write_text("A short note about the lighthouse and the harbour.\n")  # kept whole
+    out = tmp_path / "out"
+    first = run_json(src, out)
+    assert first["run"]["files_done"] == 2 and first["run"]["nodes_computed"] > 3
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy, copy_function=shutil.copy)  # as `cp -r` does: new modification times
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(copy), "--no-index"])
+    assert res.exit_code == 0, res.output
+    assert "0 summarized, 2 restored from stored summaries, 0 unchanged" in res.output
+    assert not list(copy.glob("*/summaries/history/*.md"))  # nothing changed: no earlier final kept
+
+
 def read_node_text(text: str) -> str:
     """The body of a node file's text."""
     from batchsum.tree import parse_markdown

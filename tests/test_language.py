@@ -316,6 +316,35 @@ def test_language_option_overrides_detection(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "--language: unknown language 'xx'" in bad.output
 
 
+def test_a_language_given_to_an_existing_folder_reaches_every_final_and_is_remembered(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    short = "Heute war ein ruhiger Tag. Wir sind am Morgen an den See gefahren und haben lange gesessen."
+    (corpus / "kurz.md").write_text(short, encoding="utf-8")  # kept whole: its final is its text
+    long = " ".join(f"Am Tag {i} sind wir zum Hafen gegangen und haben die Boote gezählt." for i in range(60))
+    (corpus / "lang.md").write_text(long, encoding="utf-8")
+    out = tmp_path / "out"
+    run = ["run", str(corpus), "--out", str(out), "--no-index", "--type", "journal"]
+    assert CliRunner().invoke(main, run).exit_code == 0
+    assert {_final(out, n)[0]["language_source"] for n in ("kurz.md", "lang.md")} == {"detected"}
+
+    res = CliRunner().invoke(main, [*run, "--language", "de"])
+    assert res.exit_code == 0, res.output
+    assert "2 of 2 files planned again" in res.output
+    # Nothing to summarize again (the text reads the same in German): both finals are stored ones, relabelled.
+    assert "restored from stored summaries" in res.output
+    for name in ("kurz.md", "lang.md"):
+        meta, _ = _final(out, name)
+        assert (meta["language"], meta["language_source"]) == ("de", "configured"), name
+
+    res = CliRunner().invoke(main, [*run, "--language", "fr"])
+    assert res.exit_code == 0, res.output
+    assert {_final(out, n)[0]["language"] for n in ("kurz.md", "lang.md")} == {"fr"}
+    again = CliRunner().invoke(main, run)  # the night after, without the option: French still
+    assert again.exit_code == 0 and "0 summarized, 2 unchanged" in again.output, again.output
+    assert {_final(out, n)[0]["language"] for n in ("kurz.md", "lang.md")} == {"fr"}
+
+
 def test_llm_requests_ask_for_the_sources_language(tmp_path: Path, fake_llm: FakeLLMServer) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()

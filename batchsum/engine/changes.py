@@ -53,6 +53,8 @@ def config_signature(cfg: RunConfig) -> str:
         # The same for the final's word cap: another cap plans every file again, and only the HIERARCHICAL
         # finals it shapes get new keys.
         *([f"final_words={cfg.final_words}"] if cfg.final_words != FINAL_WORDS else []),
+        # A language set for the run decides how every file is split, keyed and indexed.
+        *([f"language={cfg.language}"] if cfg.language != "auto" else []),
     )[:16]
 
 

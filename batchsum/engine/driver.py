@@ -176,5 +176,7 @@ class RunDriver:
         """Commit a file short enough to be its own final: its text, ratio 1.0, no backend."""
         doc = plan.doc
         output = SummaryOutput(text=doc.text, backend="source", attempts=0)
-        result = NodeResult(plan.nodes[0], output, kept_whole_key(plan), doc.tokens, doc.tokens, reused=False)
-        self.file_finished(plan, [result], 0.0)
+        key = kept_whole_key(plan)
+        known = self.committer.manifest.get(doc.relpath)
+        reused = known is not None and known.final_key == key  # planned again, its final already written
+        self.file_finished(plan, [NodeResult(plan.nodes[0], output, key, doc.tokens, doc.tokens, reused)], 0.0)

@@ -64,10 +64,13 @@ class RunResult:
         r = self.run
         lv = ", ".join(f"{k} {v}" for k, v in sorted(self.levels.items()) if v)
         pct = (r.output_tokens / r.input_tokens * 100) if r.input_tokens else 0.0
-        parts = [
-            f"{r.files_total} files ({lv or 'none'})",
-            f"{r.files_done} summarized, {r.files_unchanged} unchanged",
-        ]
+        # A file planned again whose every node was stored (an output folder copied with new mtimes,
+        # another --language) was not summarized again: the line says so rather than count it.
+        restored = sum(1 for f in self.files if f.status == "done" and f.nodes and not f.nodes_recomputed)
+        done = f"{r.files_done - restored} summarized, "
+        if restored:
+            done += f"{restored} restored from stored summaries, "
+        parts = [f"{r.files_total} files ({lv or 'none'})", f"{done}{r.files_unchanged} unchanged"]
         if r.files_deleted:
             parts.append(f"{r.files_deleted} deleted")
         parts += [
