@@ -211,9 +211,34 @@ def detect_language(text: str) -> str | None:
         if hangul >= 0.3 * letters:
             return "ko"
     model = _load_model()
-    labels, _ = model.predict(sample.replace("\n", " "), k=1)  # fastText reads one line
+    labels, probs = model.predict(sample.replace("\n", " "), k=1)  # fastText reads one line
     code = labels[0].removeprefix("__label__") if labels else ""
+    if code and probs[0] < _SURE:
+        code = _vote(model, sample) or code
     return code or None
+
+
+# Below this probability the sample is likely mixed (an English entry quoting a Spanish sentence had been
+# read as Spanish at 0.74); 95 % of the bench's files in seven languages are above it and cost one call.
+_SURE = 0.9
+
+
+def _vote(model: Any, sample: str) -> str | None:
+    """The language holding most of ``sample``'s letters, by a vote of its sentences weighted by their
+    letters and the identifier's probabilities (the segment vote of Lui, Lau & Baldwin 2014, "Automatic
+    Detection and Language Identification of Multilingual Documents")."""
+    import re
+
+    votes: dict[str, float] = {}
+    for piece in re.findall(r"[^\n.!?。！？]+[.!?。！？]*", sample):
+        letters = sum(map(str.isalpha, piece))
+        if letters < 3:
+            continue
+        labels, probs = model.predict(piece.strip(), k=3)
+        for label, prob in zip(labels, probs, strict=True):
+            code = label.removeprefix("__label__")
+            votes[code] = votes.get(code, 0.0) + letters * float(prob)
+    return max(votes, key=votes.__getitem__) if votes else None
 
 
 # --- word lists and terms ------------------------------------------------------------------

@@ -71,6 +71,25 @@ def test_short_texts_are_detected(text: str, code: str | None) -> None:
     assert detect_language(text) == code
 
 
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (
+            "We walked back along the river and talked about the new job. ¡Qué bonito día hizo hoy en el "
+            "parque! In the evening I read the book.",
+            "en",  # read whole, the identifier had said Spanish (0.74)
+        ),
+        (
+            "Heute war ein ruhiger Tag am See. We met Anna at the station. Am Abend haben wir lange über "
+            "das neue Haus gesprochen und dann zusammen gekocht.",
+            "de",
+        ),
+    ],
+)
+def test_a_mixed_text_is_read_in_the_language_of_most_of_it(text: str, code: str) -> None:
+    assert detect_language(text) == code
+
+
 def test_language_values_are_checked() -> None:
     assert check_language("auto") == "auto"
     assert check_language("DE") == "de"
