@@ -57,6 +57,8 @@ _DECISION = re.compile(
     r"|\b(?:the|our|final) (?:decision|plan|fix|solution|conclusion) (?:is|was)\b|\bresolved to\b",
     re.I,
 )
+# A decision the meeting labels as one: "Decision: the cutover is on Saturday, October 18."
+_DECISION_LABEL = re.compile(r"^(?:decision|decided|agreed|resolution|resolved|outcome)\s*[:–—-]\s+", re.I)
 _CONDITIONAL = re.compile(r"^(?:if|when|whether|unless|once)\b|\bif we\b", re.I)
 _COMMIT = re.compile(
     r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:"
@@ -78,9 +80,13 @@ _TIME_LEAD_RE = re.compile(rf"^{_TIME_LEAD}")
 # "I'm calling X this week" counts when a time is given.
 _SELF = re.compile(
     rf"(?:^(?:{_TIME_LEAD})?|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to)\b"
-    r"(?! not\b| never\b| probably\b| maybe\b| likely\b| possibly\b| perhaps\b| be\b| get to\b| say\b)"
+    r"(?! not\b| never\b| probably\b| maybe\b| likely\b| possibly\b| perhaps\b| be\b| get to\b| say\b| need\b)"
     r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
+    # "I can have the wireframes by September 10": an offer with a deadline is a promise.
+    r"|^I can (?:have|get|send|share|finish|deliver|write|do)\b(?=.*\b(?:by|before) (?!the way\b|far\b|now\b))"
 )
+# A participant told of what they do by a date: "Tom writes the brief by December 12."
+_NAMED_DOES = re.compile(r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:also |then )?(?!is\b|was\b|has\b)[a-z]{3,}s\b")
 _NAMED = re.compile(
     r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
 )
@@ -244,7 +250,7 @@ def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     chat = is_chat(turn[-1].text for turn in spans if turn)
     for ti, (speaker, _) in enumerate(turns):
         for k, span in enumerate(spans[ti]):
-            text = span.text.strip()
+            text = span.text.strip().replace("’", "'")  # the rules read "I’ll" (Word, Teams, macOS) as "I'll"
             if chat and k == len(spans[ti]) - 1 and not said[ti].endswith(("}", "-", "–", "—")):
                 text = end_message(text)
             if len(text.split()) >= 3:
@@ -274,7 +280,7 @@ _NOT_NAMES = frozenset(
     august september october november december ok okay yes yeah no tv am pm id uh um fyi asap eta tbd btw imo lol
     euro euros dollar dollars pound pounds
     ceo cfo coo cto cio vp hr roi kpi kpis eps gaap ebitda yoy faq api apis url urls pdf html usb lcd led dvd vcr gps
-    covid
+    covid utc gmt dns ttl vat ssl tls http https vpn sdk ux qa sla
     todo todos later done now doing waiting canceled cancelled eod eow
     """.split()
 )
@@ -291,11 +297,12 @@ def _whole(text: str) -> str | None:
         return None
     if _LEANS.match(text) or _MARKUP.search(text) or is_fragment(text) or text.count('"') % 2:
         return None
-    short = (w.lower().strip(",;:.!?") for w in words)
+    # A capital letter is a label ("option B"), a lower-case one a cut-off word.
+    short = (w.strip(",;:.!?") for w in words if not (len(w.strip(",;:.!?")) == 1 and w[0].isupper()))
     if (
         _RESTART.search(text)
         or _REPEATED.search(text)
-        or any(len(w) <= 2 and w.isalpha() and w not in SHORT_WORDS for w in short)
+        or any(len(w) <= 2 and w.isalpha() and w.lower() not in SHORT_WORDS for w in short)
     ):
         return None  # a speaker starting over ("This doe This is") or a cut-off word ("We s decide")
     return text
@@ -390,26 +397,36 @@ def _owner_among(name: str, participants: Sequence[str]) -> str | None:
 def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool = False) -> ActionItem | None:
     text = sentence.text.strip()
     core = _TIME_LEAD_RE.sub("", text)  # "Today I'll just ..." is the meeting's mechanics too
-    if _talk(_META_TALK, core) or _HEDGED.match(_CLAUSE_LEAD.sub("", core)) or _IN_THE_ROOM.search(core):
+    # A date to keep makes "I'll have the test plan by September 12" a promise, not the meeting's agenda.
+    due = due_date(text)
+    dated = due is not None and re.search(rf"\b(?:by|before) (?:the )?{re.escape(due)}", text, re.I) is not None
+    if (
+        (_talk(_META_TALK, core) and not dated)
+        or _HEDGED.match(_CLAUSE_LEAD.sub("", core))
+        or _IN_THE_ROOM.search(core)
+    ):
         return None
     first, _, rest = text.partition(" ")
     named_first = _owner_among(first, participants) if rest.startswith("to ") else None
     if named_first:  # "Maya to send the report by Friday."
-        return ActionItem(_clip(text), named_first, due_date(text))
+        return ActionItem(_clip(text), named_first, due)
+    does = _NAMED_DOES.match(text)
+    owner = _owner_among(does.group("name"), participants) if does and dated else None
+    if owner:  # "Marcus sends me the cost breakdown by Friday."
+        return ActionItem(_clip(text), owner, due)
     if text.endswith("?") and not _NAMED.search(text):
         return None
     own = _SELF.search(text)
-    if own and _talk(_META_CLAUSE, _CLAUSE_LEAD.sub("", _TIME_LEAD_RE.sub("", text[own.start() :]))):
+    if own and not dated and _talk(_META_CLAUSE, _CLAUSE_LEAD.sub("", _TIME_LEAD_RE.sub("", text[own.start() :]))):
         return None  # "..., I'll show you", "Before I do that, I will go through ..."
     if own and len(text.split()) >= 3:
-        return ActionItem(_clip(text), sentence.speaker, due_date(text))
+        return ActionItem(_clip(text), sentence.speaker, due)
     m = _COMMIT.match(text)
     # "We should put zap buttons on it" is a suggestion and "Let's give it a two" a proposal for the room
     # (3 of 13 hand-labelled "let's" items were tasks for later), unless a deadline makes either a task.
     # An agent's "Let's ..." is its next step, kept (see ``extract_facets``).
     suggestion = m is not None and (m.group("ought") or (m.group("lets") and not agent))
     # "Today" says when, not by when: "Let's work out on arms today." stays a proposal.
-    due = due_date(text)
     deadline = due is not None and not due.startswith(("today", "this morning", "this afternoon", "this evening"))
     if suggestion and not (deadline or _DEADLINE.search(text)):
         return None
@@ -418,15 +435,15 @@ def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool =
         task = text[m.end() :].strip(" ,:-") if m.group("todo") else text
         if len(task.split()) < 3:
             return None
-        return ActionItem(_clip(task), owner, due_date(text))
+        return ActionItem(_clip(task), owner, due)
     named = _NAMED.search(text)
     if named and _ROOM_REQUEST.match(text, named.end()):
         return None  # "Albert, can you answer that?", "Steve will explain later": a turn to speak
     if named and named.group("name").split()[0].lower() not in _FIRST_PERSON:
-        return ActionItem(_clip(text), named.group("name"), due_date(text))
+        return ActionItem(_clip(text), named.group("name"), due)
     mention = _MENTION.search(text)
     if mention and re.search(r"\b(?:please|can you|could you|will|to)\b", text, re.I):
-        return ActionItem(_clip(text), mention.group(1), due_date(text))
+        return ActionItem(_clip(text), mention.group(1), due)
     return None
 
 
@@ -466,6 +483,8 @@ def _entities(
         word = m.group(1)
         if word.lower() in _NOT_NAMES or any(word in item for item in found):
             continue  # "TimeDelta" of "TimeDelta._serialize" is already there
+        if re.fullmatch(r"[A-Z]{2,}s", word):
+            continue  # a plural ("IDs", "PDFs") is a common noun, not a name
         if word.isupper():
             if word.lower() in lower:
                 continue  # "NOT", "ISSUE": a word also written in lower case is a word in capitals
@@ -559,6 +578,12 @@ def extract_facets(
     for s in sentences:
         whole = _whole(s.text)
         if whole is None:
+            continue
+        label = _DECISION_LABEL.match(whole)
+        if label:  # what follows the label, a sentence of its own
+            said = _whole(whole[label.end() :])
+            if said and not said.endswith("?") and _clip(said) not in decisions:
+                decisions.append(_clip(said))
             continue
         cue = _DECISION.search(whole)
         if cue and not whole.endswith("?") and not _CONDITIONAL.search(whole):

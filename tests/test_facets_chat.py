@@ -230,3 +230,30 @@ def test_a_role_labels_words_say_what_was_decided() -> None:
         "We decided to go with the user interface.",
         "We all agreed on the marketing.",
     ]
+
+
+def test_a_labelled_decision_a_typographic_apostrophe_and_a_named_task_with_a_deadline() -> None:
+    """A product team's meeting (new-user review): "Decision: ..." is a decision, "I’ll" is "I'll", an offer
+    or a participant's task with a deadline is an action item of the right person, a need is none."""
+    text = (
+        "Priya Raman: Okay. Decision: we go with option B, three tiers on the public page.\n"
+        "Tom Becker: Yes. I’ll have the test plan, with the sample size, by September 12.\n"
+        "Sofia Alvarez: I can have mid-fidelity wireframes by September 10 and share them.\n"
+        "Hannah Okafor: I'll need the test results by then, ideally.\n"
+        "Priya Raman: Tom writes the validation script by September 26.\n"
+    )
+    f = extract_facets(text)
+    assert f.decisions == ["We go with option B, three tiers on the public page."]
+    owners = {a.owner: a for a in f.action_items}
+    assert set(owners) == {"Tom Becker", "Sofia Alvarez"}, f.action_items
+    assert owners["Sofia Alvarez"].due == "September 10"
+    assert [a.due for a in f.action_items if a.owner == "Tom Becker"] == ["September 12", "September 26"]
+
+
+def test_a_plural_acronym_is_a_common_noun_not_a_name() -> None:
+    text = (
+        "Ana: We replaced the LEDs and the PDFs went out to Brightline on Monday.\n"
+        "Ben: The LEDs were fine, said the people at Brightline, and the IDs match.\n"
+    )
+    entities = extract_facets(text).entities
+    assert "Brightline" in entities and not {"LEDs", "PDFs", "IDs"} & set(entities)
