@@ -345,6 +345,16 @@ def turns_from_text(text: str) -> list[tuple[str | None, str]]:
     return [(speaker, "\n".join(lines)) for speaker, lines in turns]
 
 
+# A written task's date in brackets at its end: "- [ ] Sofia: wireframes (Sep 10)", "(due Friday)".
+_BRACKETED_DUE = re.compile(rf"\((?:due:? )?(?P<when>{_DATE}|{_ISO_DATE}|{_SOON})\)[.!]?$", re.I)
+
+
+def bracketed_date(text: str) -> str | None:
+    """The due date a written task gives in brackets at its end (``(Sep 10)``), or None."""
+    m = _BRACKETED_DUE.search(text.rstrip())
+    return m.group("when") if m else None
+
+
 def due_date(text: str) -> str | None:
     """The due date a sentence gives, a deadline ("by Friday March 15") before a bare time ("today")."""
     m = _DUE.search(text) or _DUE_BARE.search(text)

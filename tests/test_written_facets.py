@@ -155,7 +155,7 @@ def test_an_owner_is_a_person() -> None:
     assert _tasks(text) == [
         ("Backend: migrate to Postgres 16", None, None),
         ("Urgent: renew the TLS certificate", None, None),
-        ("Deploy the fix (Monday)", None, "Monday"),
+        ("Deploy the fix", None, "Monday"),  # the date in brackets is its due date, said once
         ("Fix the login page (P1)", None, None),
         ("QA: run the smoke tests", None, None),
         ("@home fix the shelf", None, None),
@@ -186,3 +186,16 @@ def test_the_cheap_check_reads_headings_as_written_facets_does() -> None:
     for text in cases:
         assert has_written_facets(text) == (not written_facets(text).is_empty()), text
     assert has_written_facets("Notes.\n- [ ] call the bank\n")
+
+
+def test_a_date_in_brackets_at_a_tasks_end_is_its_due_date() -> None:
+    text = (
+        "# Weekly status\n\n## Next week\n\n"
+        "- [ ] Sofia: mid-fidelity pricing wireframes (Sep 10)\n"
+        "- [ ] Tom: validation script (due Friday)\n"
+        "- [ ] Hannah: copy for the banner (two versions)\n"
+    )
+    items = {a.owner: a for a in written_facets(text).action_items}
+    assert (items["Sofia"].task, items["Sofia"].due) == ("mid-fidelity pricing wireframes", "Sep 10")
+    assert items["Tom"].due == "Friday"
+    assert items["Hannah"].due is None and items["Hannah"].task.endswith("(two versions)")
