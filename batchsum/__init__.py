@@ -18,9 +18,11 @@ instead of paths and options. Each function imports its stage on first call (:da
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from batchsum.lazy import load
 
@@ -40,6 +42,7 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "compact", "plan", "report", "run", "search"]
 
 Paths = str | Path | Iterable[str | Path]
+T = TypeVar("T")
 
 # What each entry point calls, as "module:name" (or a module), imported on its first call: ``import batchsum``
 # runs before every batchsum module, ``batchsum --help`` included, so it imports none of them.
@@ -56,7 +59,33 @@ _STAGES: dict[str, str] = {
 
 
 def _stage(name: str) -> Any:
+    _library_logging()
     return load(_STAGES[name])
+
+
+@cache
+def _library_logging() -> None:
+    """A library logs and leaves where to its caller (the logging HOWTO's "Configuring Logging for a
+    Library"): with no handler anywhere, Python's last resort had printed its warnings on stderr."""
+    import logging
+
+    logging.getLogger("batchsum").addHandler(logging.NullHandler())
+
+
+def _off_the_loop(call: Callable[[], T]) -> T:
+    """``call()``; in a worker thread when this thread runs an event loop (``run`` from async code), since
+    the stages run their own (``asyncio.run``), which a running loop forbids. The caller waits either way:
+    ``await asyncio.to_thread(batchsum.run, ...)`` keeps a loop free meanwhile."""
+    asyncio = sys.modules.get("asyncio")  # not imported: no loop can be running (``import batchsum`` stays cheap)
+    try:
+        if asyncio is None or not asyncio.get_running_loop():
+            return call()
+    except RuntimeError:  # no running loop
+        return call()
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1, thread_name_prefix="batchsum") as pool:
+        return pool.submit(call).result()
 
 
 def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None = None, **options: Any) -> RunResult:
@@ -70,13 +99,13 @@ def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None =
     if isinstance(executor, str):
         options["executor"] = executor
         executor = None
-    result: RunResult = _stage("run")(_stage("config_for")(paths, options), executor=executor)
+    result: RunResult = _off_the_loop(lambda: _stage("run")(_stage("config_for")(paths, options), executor=executor))
     return result
 
 
 def plan(paths: RunConfig | Paths, /, **options: Any) -> PlanSummary:
     """What :func:`run` would do now: new/changed/unchanged/deleted files, nodes, calls, tokens, cost."""
-    summary: PlanSummary = _stage("plan")(_stage("config_for")(paths, options))
+    summary: PlanSummary = _off_the_loop(lambda: _stage("plan")(_stage("config_for")(paths, options)))
     return summary
 
 

@@ -11,13 +11,15 @@ then the defaults, as on the command line.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from batchsum.config import RunConfig
+from batchsum.errors import ConfigError
 from batchsum.remembered import reuse
-from batchsum.settings import BY_FIELD, SETTINGS, assign
+from batchsum.settings import BY_FIELD, SETTINGS, Setting, assign
 
 PathLike = str | Path
 # Keywords that are not settings: how the run reports itself.
@@ -55,13 +57,44 @@ def run_config(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any])
             setattr(cfg, key, value)
         elif key in known:
             field, inverted = known[key]
-            assign(cfg, field, BY_FIELD[field].coerce(value, negated=inverted))
+            setting = BY_FIELD[field]
+            assign(cfg, field, setting.coerce(_checked(key, setting, value), negated=inverted))
             given.add(field)
         else:
             near = difflib.get_close_matches(key, [*known, *_EXTRA], n=1)
             hint = f" (did you mean {near[0]!r}?)" if near else ""
             raise TypeError(f"unknown option {key!r}{hint}: options are named like the flags of `batchsum run`")
     return cfg, given
+
+
+_KINDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "str": ("a string", lambda v: isinstance(v, str)),
+    "enum": ("a string", lambda v: isinstance(v, str)),
+    "path": ("a path", lambda v: isinstance(v, (str, os.PathLike))),
+    "dir": ("a path", lambda v: isinstance(v, (str, os.PathLike))),
+    "bool": ("True or False", lambda v: isinstance(v, bool)),
+    "int": ("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    "number": ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)),
+    "strlist": (
+        "a string or a list of strings",
+        lambda v: isinstance(v, str) or (isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v)),
+    ),
+}
+
+
+def _checked(key: str, setting: Setting, value: Any) -> Any:
+    """``value`` when it is of the keyword's kind; ConfigError naming the keyword otherwise, before any
+    of it is used or remembered (``type=None`` had been stored in the output folder's settings)."""
+    if value is None:
+        if setting.nullable or setting.zero_is_none or setting.default is None:
+            return None
+        raise ConfigError(f"{key}=None: give a value, or leave the option out for its default")
+    if setting.parse is not None:
+        return value  # its parser reads several forms ("100,500,3000,15000" or a list) and names what is wrong
+    want, fits = _KINDS[setting.kind]
+    if not fits(value):
+        raise ConfigError(f"{key}={value!r}: must be {want}, not {type(value).__name__}")
+    return value
 
 
 def build(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any]) -> RunConfig:

@@ -36,6 +36,27 @@ def test_a_refused_connection_stops_the_run_before_any_work(tmp_path: Path) -> N
     assert "cannot connect to the LLM server" in data["stopped_by"]
     assert "run aborted: cannot connect" in err
     assert not list((tmp_path / "out").rglob("final.md")), "nothing was summarized"
+    # The run's one line says so too: a nightly job that logs only it (or a library caller's summary_line())
+    # had read "0 failed; 17 skipped".
+    line = (
+        CliRunner()
+        .invoke(
+            main,
+            [
+                "run",
+                str(JOURNAL),
+                "--out",
+                str(tmp_path / "out"),
+                "--no-index",
+                "--base-url",
+                f"http://127.0.0.1:{port}/v1",
+                "--model",
+                "m",
+            ],
+        )
+        .stdout
+    )
+    assert "17 skipped" in line and "ABORTED: cannot connect to the LLM server" in line, line
     assert not (tmp_path / "out" / "index.md").exists(), "nor indexed"
 
 

@@ -11,6 +11,7 @@ import batchsum
 from batchsum.config import IndexConfig, RunConfig
 from batchsum.options import run_config
 from tests.conftest import SAMPLE_CORPUS
+from tests.fakeserver import FakeLLMServer
 
 JOURNAL = str(SAMPLE_CORPUS / "journal")
 
@@ -94,3 +95,74 @@ def test_the_library_checks_its_arguments_as_the_command_does(tmp_path: Path) ->
         batchsum.search(out, None)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="--type bogus"):
         batchsum.report(out, content_type="bogus")
+
+
+def test_a_keyword_of_the_wrong_kind_is_refused_before_anything_is_remembered(tmp_path: Path) -> None:
+    from batchsum.errors import ConfigError
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "note.md").write_text("Today I walked to the harbour and met Anna at the market about the boats.\n")
+    out = tmp_path / "out"
+    for bad, message in [
+        ({"type": None}, "type=None: give a value"),
+        ({"language": None}, "language=None"),
+        ({"concurrency": "4"}, "concurrency='4': must be an integer, not str"),
+        ({"no_index": "yes"}, "no_index='yes': must be True or False"),
+    ]:
+        with pytest.raises(ConfigError, match=message):
+            batchsum.run(str(src), out=str(out), **bad)
+    assert not out.exists()  # nothing written, nothing remembered: the next run is a first run
+    assert batchsum.run(str(src), out=str(out), no_index=True).exit_code == 0
+
+
+def test_run_may_be_called_from_async_code_with_an_llm(tmp_path: Path, fake_llm: FakeLLMServer) -> None:
+    """An internal tool built on asyncio (FastAPI, aiohttp) calls the library from a running loop; the
+    stages run their own loop, which a running one forbids, so the call goes to a worker thread."""
+    import asyncio
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "chat.txt").write_text("Ana: The boats are in.\nBen: Good, we count them tomorrow at nine.\n" * 30)
+    out = str(tmp_path / "out")
+
+    async def tool() -> tuple[int, int]:
+        first = batchsum.run(str(src), out=out, base_url=fake_llm.base_url, model="fake", no_index=True)
+        again = await asyncio.to_thread(batchsum.run, str(src), out=out, no_index=True)
+        return first.run.files_done, again.run.files_unchanged
+
+    assert asyncio.run(tool()) == (1, 1)
+
+
+def test_the_library_leaves_where_its_log_goes_to_its_caller(tmp_path: Path) -> None:
+    """No handler configured: a warning of batchsum's (an LLM's invalid facets JSON) is not printed on
+    stderr by Python's last resort; the caller's own logging setup gets it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import logging, sys, batchsum\n"
+        f"batchsum.plan({JOURNAL!r}, out={str(tmp_path / 'out')!r})\n"
+        "logging.getLogger('batchsum.backends.llm').warning('invalid facets JSON')\n"
+        "if sys.argv[1:] == ['configured']:\n"
+        "    logging.basicConfig()\n"
+        "    logging.getLogger('batchsum.backends.llm').warning('now shown')\n"
+    )
+    quiet = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert quiet.stderr == "" and quiet.stdout == ""
+    shown = subprocess.run([sys.executable, "-c", code, "configured"], capture_output=True, text=True, check=True)
+    assert shown.stderr == "WARNING:batchsum.backends.llm:now shown\n"
+
+
+def test_a_runs_result_says_where_each_final_is(tmp_path: Path) -> None:
+    from batchsum.tree import read_node
+
+    out = tmp_path / "out"
+    first = batchsum.run(JOURNAL, out=str(out), no_index=True)
+    again = batchsum.run(JOURNAL, out=str(out), no_index=True)  # unchanged files keep their finals
+    assert again.run.files_unchanged == first.run.files_done > 0
+    for result in (first, again):
+        finals = result.finals()
+        assert set(finals) == {f.relpath for f in first.files if f.status == "done"}
+        meta, text = read_node(next(iter(finals.values())))
+        assert meta["is_final"] is True and text.strip()

@@ -132,7 +132,7 @@ def run(ctx: click.Context, **params: Any) -> None:
                 click.echo(f"  {p.path}: {p.reason}", err=True)
         if not cfg.quiet:
             click.echo(result.summary_line())
-    if result.run.status == "aborted":  # an error: shown even with --quiet or --json
+    if result.run.status == "aborted" and (cfg.quiet or params["as_json"]):  # an error: shown all the same
         click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
     exit_code = result.exit_code
     if cfg.facts and result.run.status != "aborted":

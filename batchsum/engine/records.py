@@ -1,7 +1,7 @@
 """What a run did, as records: per node, per file and for the whole run.
 
 Pure functions from in-memory results to the ``NodeRecord``/``FileRecord``/``RunRecord`` rows that
-metrics store and ``run --json`` prints; nothing here touches the disk.
+metrics store and ``run --json`` prints; nothing here touches the disk but ``RunResult.finals``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.model import FileRecord, NodeRecord, RunRecord, SummaryOutput, node_id
+from batchsum.tree import node_path
 
 if TYPE_CHECKING:
     from batchsum.model import Document
@@ -82,7 +83,15 @@ class RunResult:
         if r.fallback_nodes:
             parts.append(f"DEGRADED: {r.fallback_nodes} nodes fell back to extractive")
         parts.append(f"{r.wall_ms / 1000:.1f}s")
+        if r.status == "aborted":  # a nightly log of this line alone must show it (an unreachable server)
+            parts.append(f"ABORTED: {(self.stopped_by or 'stopped').rstrip('.')}; finished work was kept")
         return "; ".join(parts)
+
+    def finals(self) -> dict[str, Path]:
+        """Where the final summary of each file the run read or kept is (``<out>/<relpath>/summaries/L3/
+        final.md``), by source path; :func:`batchsum.tree.read_node` reads one (front matter, text)."""
+        live = (f.relpath for f in self.files if f.status in ("done", "unchanged"))
+        return {rel: path for rel in live if (path := node_path(self.out, rel, 3, None)).is_file()}
 
     def as_json(self) -> dict[str, Any]:
         """The machine-readable summary ``run --json`` prints."""
