@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum import jsonio
 from batchsum.config import STATE_DIR, IndexConfig, RunConfig
 from batchsum.errors import ConfigError
-from batchsum.settings import SETTINGS, assign
+from batchsum.settings import BY_FIELD, SETTINGS, assign
 from batchsum.tree import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -142,10 +142,17 @@ def reuse(cfg: RunConfig, given: set[str]) -> list[str]:
             continue
         if field in _PATHS and value is not None:
             value = Path(value)
+        if value is None and not _may_be_none(field):
+            continue  # an unchecked library keyword once remembered type=None: the default holds
         if _get(cfg, field) != value:
             assign(cfg, field, value)
             reused.append(field)
     return reused
+
+
+def _may_be_none(field: str) -> bool:
+    setting = BY_FIELD[field]
+    return setting.nullable or setting.zero_is_none or setting.default is None
 
 
 def changes(old: dict[str, Any], cfg: RunConfig) -> list[Change]:

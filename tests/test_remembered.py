@@ -155,3 +155,18 @@ def test_the_digests_choice_and_budgets_are_remembered_and_an_llm_asks_before_re
         # Turning digests off costs nothing: no confirmation asked.
         code, _data, err = _run(str(JOURNAL), "--out", str(llm_out), "--no-digests", "--rpm", "0")
         assert code == 0, err
+
+
+def test_a_remembered_null_that_the_setting_cannot_hold_gives_way_to_the_default(tmp_path: Path) -> None:
+    """An older batchsum let the library remember ``type=None``; every later run had crashed on it."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.md").write_text("Today I walked to the harbour and met Anna at the market about the boats.\n")
+    out = tmp_path / "out"
+    assert CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index"]).exit_code == 0
+    path = out / ".batchsum" / "settings.json"
+    data = json.loads(path.read_text())
+    data["settings"]["content_type"] = None
+    path.write_text(json.dumps(data))
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index"])
+    assert res.exit_code == 0 and "1 unchanged" in res.output, res.output
