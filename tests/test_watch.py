@@ -18,6 +18,7 @@ import pytest
 from batchsum.errors import ConfigError
 from batchsum.lock import RunLock, read_lock_info
 from batchsum.watch import parse_duration_ms
+from tests.fakeserver import FakeLLMServer
 
 REPO = Path(__file__).resolve().parent.parent
 TEXT = (
@@ -34,10 +35,10 @@ TEXT = (
 class Watching:
     """A running ``batchsum watch`` with its output lines collected by a thread."""
 
-    def __init__(self, src: Path, out: Path) -> None:
+    def __init__(self, src: Path, out: Path, *extra: str) -> None:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         cmd = [sys.executable, "-m", "batchsum", "watch", str(src), "--out", str(out), "--debounce", "300ms",
-               "--no-index", "--no-metrics"]  # fmt: skip
+               "--no-index", "--no-metrics", *extra]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []
@@ -130,6 +131,25 @@ def test_watch_sigint_exits_cleanly(watching: tuple[Path, Path, Watching]) -> No
     assert w.proc.wait(timeout=30) == 0
     assert any("stopped" in line for line in [*w.seen, *list(w.lines.queue)])
     assert not read_lock_info(out / ".batchsum" / "lock")
+
+
+def test_watch_takes_the_options_of_a_runs_summary_requests(tmp_path: Path, fake_llm: FakeLLMServer) -> None:
+    """A watched folder keeps a hosted API's limits and the run's prompts and fallbacks (the docs said
+    watch takes run's LLM options; --tpm, --prompts, --fallback-model, --on-error were refused)."""
+    src, out, prompts = tmp_path / "src", tmp_path / "out", tmp_path / "prompts"
+    src.mkdir()
+    prompts.mkdir()
+    (prompts / "brief.txt").write_text("CUSTOM-BRIEF for a {content_type}:\n{content}\nOne line:")
+    (src / "a.md").write_text("# Pier\n\n" + TEXT, encoding="utf-8")
+    fake_llm.configure(any_model=True)
+    w = Watching(src, out, "--base-url", fake_llm.base_url, "--model", "m", "--fallback-model", "m2",
+                 "--tpm", "100000", "--on-error", "fail", "--prompts", str(prompts), "--no-facets")  # fmt: skip
+    try:
+        w.expect("watching")
+        assert any("CUSTOM-BRIEF for a document:" in e.messages[1]["content"] for e in fake_llm.log)
+    finally:
+        w.proc.send_signal(signal.SIGTERM)
+        assert w.proc.wait(timeout=30) == 0
 
 
 def test_watch_needs_existing_paths(tmp_path: Path) -> None:

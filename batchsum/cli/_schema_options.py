@@ -36,7 +36,17 @@ def _param_names(fields: tuple[str, ...]) -> set[str]:
     return {BY_FIELD[f].param_name for f in fields}
 
 
-_PARAMS = _param_names((*_LLM_FIELDS, *_INDEX_FIELDS))
+# The settings of a run's summary requests that ``watch`` takes too (its runs summarize; facts and serve
+# do not): without them a watched folder could not keep a hosted API's token limit or fall back.
+WATCH_RUN_FIELDS = (
+    "llm.tpm",
+    "llm.fallback_models",
+    "llm.on_error",
+    "llm.context_window",
+    "llm.prompts_dir",
+    "llm.facets",
+)
+_PARAMS = _param_names((*_LLM_FIELDS, *_INDEX_FIELDS, *WATCH_RUN_FIELDS))
 
 
 def schema_options(*fields: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from batchsum.cli._common import translate_errors
-from batchsum.cli._schema_options import index_options, llm_options
+from batchsum.cli._schema_options import WATCH_RUN_FIELDS, index_options, llm_options, schema_options
 from batchsum.lazy import load
 from batchsum.model import TYPE_CHOICES
 
@@ -35,6 +35,7 @@ from batchsum.model import TYPE_CHOICES
 )
 @click.option("--ignore", multiple=True, help="Extra gitignore-style pattern to skip (repeatable).")
 @llm_options
+@schema_options(*WATCH_RUN_FIELDS)
 @index_options
 @click.option("--facts", "with_facts", is_flag=True, help="Also extract facts after each run (needs --base-url).")
 @click.option("--no-metrics", is_flag=True, help="Do not record metrics.")
