@@ -477,3 +477,60 @@ def test_a_document_is_ranked_by_all_its_matching_passages(tmp_path: Path) -> No
     hits = search(cfg, "heron by the river", k=3)
     assert [h.source_path for h in hits][:2] == ["walks/river.md", "notes/heron.md"]
     assert len({h.source_path for h in hits}) == 3
+
+
+def _run_journal(root: Path, days: dict[str, str]) -> RunConfig:
+    """``batchsum run`` over a journal of the given days (``YYYY-MM-DD`` -> text): a real tree and index."""
+    src = root / "src" / "journal"
+    src.mkdir(parents=True)
+    for day, text in days.items():
+        (src / f"{day}.md").write_text(text + "\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["run", str(root / "src"), "--out", str(root / "out"), "-q"])
+    assert res.exit_code == 0, res.output
+    return RunConfig(paths=[], out=root / "out")
+
+
+def test_a_short_entry_holding_every_query_word_outranks_a_long_note_repeating_one(tmp_path: Path) -> None:
+    """The long note's five passages each hold "ferry" (and "walk"): rolled up, they had outranked the one-line
+    entry holding all four words, which has no further passages to add. A whole match ranks first."""
+    weather = [
+        "A storm came in from the west. We walked along the harbour wall.",
+        "The harbour was full of boats. Another walk by the harbour before supper.",
+        "After the storm the garden was a mess. The storm kept us indoors.",
+        "We walked along the harbour wall. The storm kept us indoors.",
+        "Another walk by the harbour before supper. After the storm the garden was a mess.",
+        "A storm came in from the west. The harbour was full of boats.",
+    ]
+    days = {f"2024-03-{d:02d}": f"I read a novel by the window. {text}" for d, text in enumerate(weather, start=1)}
+    days["2024-03-10"] = "Ferry cancelled by the storm; we walked back along the harbour."
+    trip = ("We walked to the market and bought bread, cheese and apples. The weather was grey but mild. "
+            "The ferry timetable changed again, so the ferry left late. I read a novel on the ferry.")  # fmt: skip
+    days["2024-03-20"] = "\n\n".join([trip] * 8)
+    cfg = _run_journal(tmp_path, days)
+    hits = search(cfg, "ferry storm harbour walk", k=3)
+    assert [h.source_path for h in hits][:2] == ["journal/2024-03-10.md", "journal/2024-03-20.md"], [
+        (h.source_path, h.score) for h in hits
+    ]
+    # One word: every note holding it is a whole match, and the note that repeats it leads as before.
+    assert search(cfg, "ferry", k=1)[0].source_path == "journal/2024-03-20.md"
+
+
+def test_a_search_for_periods_shows_the_month_beside_its_year(tmp_path: Path) -> None:
+    """The year holds "heron" and "ferry" and leads; March shows the year's sentence about the heron, and the
+    repeated-snippet rule had dropped it. A month and its year are two answers to "when?", not copies."""
+    cfg = _run_journal(tmp_path, {
+        "2024-03-02": "Planted the tomatoes in the greenhouse. The soil was still cold.",
+        "2024-03-16": "Long walk along the river with Anna; we saw a grey heron.",
+        "2024-04-06": "The ferry was cancelled by the storm, so we stayed at the harbour inn.",
+        "2024-04-13": "Baked sourdough bread for the neighbours and cleaned the attic.",
+    })  # fmt: skip
+    got = CliRunner().invoke(main, ["search", "heron ferry", "--level", "period", "--out", str(cfg.out), "--json"])
+    assert got.exit_code == 0, got.output
+    hits = json.loads(got.output)
+    assert [h["doc_id"] for h in hits] == ["digests/2024.md", "digests/2024/2024-04.md", "digests/2024/2024-03.md"]
+    assert hits[2]["snippet"] == hits[0]["snippet"] == "Long walk along the river with Anna; we saw a grey heron."
+    # Without --level the entries, where the words were written, are shown, and no digest repeating them.
+    assert [h.source_path for h in search(cfg, "heron ferry", k=5)] == [
+        "journal/2024-04-06.md",
+        "journal/2024-03-16.md",
+    ]

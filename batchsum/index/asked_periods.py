@@ -104,6 +104,24 @@ def digests_after_their_entries(
     return out
 
 
+def nested_periods(metadata: list[dict[str, Any]]) -> np.ndarray:
+    """Which pairs of candidates (n x n, bool) are a month's digest and its year's: two levels of one tree of
+    periods, each its own answer to when something happened (the month narrows it to the days it holds). They
+    are never copies of each other, by their vectors or by their snippets, although the year quotes the month's
+    sentences (and the year of a single month nearly copies it)."""
+    spans = {
+        i: Path(str(md.get("source_path", ""))).stem
+        for i, md in enumerate(metadata)
+        if md.get("level") == 4 and digest_folder(str(md.get("source_path", ""))) is None
+    }
+    out = np.zeros((len(metadata), len(metadata)), dtype=bool)
+    for i, month in spans.items():
+        for j, year in spans.items():
+            if month.startswith(year + "-"):
+                out[i, j] = out[j, i] = True
+    return out
+
+
 def named_digests(query: str, filt: LexFilter) -> list[str]:
     """The node ids of the digests of the periods ``query`` names (in either digests folder), when the
     filters admit period digests."""

@@ -49,6 +49,9 @@ from batchsum.index.passages import passages as passages
 from batchsum.index.passages import stem as stem
 from batchsum.index.passages import tokenize as tokenize
 from batchsum.index.proximity import pack_sequence, proximity_bonus
+from batchsum.index.rollup import ROLLUP_OTHERS as ROLLUP_OTHERS
+from batchsum.index.rollup import ROLLUP_PASSAGES as ROLLUP_PASSAGES
+from batchsum.index.rollup import rollups
 from batchsum.index.segments import (
     SEGMENT_POSTINGS,
     SEGMENT_SCHEMA,
@@ -76,11 +79,6 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction (and segment), at most
 TOP_UNITS = 100  # best passages whose documents get node scores (plus the documents the dense channel found)
-# A document's rollup: its best passage score plus ROLLUP_OTHERS times each of its next best, among its
-# best ROLLUP_PASSAGES (source and summary passages). 5 passages: best on QMSum val (4 on train); a share
-# of 0.3, not 1: a long file's many weak mentions must not outweigh a short entry that answers.
-ROLLUP_PASSAGES = 5
-ROLLUP_OTHERS = 0.3
 
 # Words that say what the asker wants done, not what the text is about ("summarize the discussion
 # about ..."); in a transcript they match filler talk. Used for queries only.
@@ -213,6 +211,7 @@ class LexicalStore:
         self.last_reference = 0.0
         self.last_evidence: dict[str, Evidence] = {}
         self.last_rollup: dict[str, float] = {}
+        self.last_complete: set[str] = set()  # documents with a passage holding every query group found
         self.last_weights: dict[tuple[str, ...], float] = {}  # each query group's idf
         self._langs: dict[int, str | None] | None = None
         # Postings of the documents written since the last commit, and the segment they will form.
@@ -385,7 +384,7 @@ class LexicalStore:
 
         self.last_reference = 0.0
         self.last_evidence = {}
-        self.last_rollup = {}
+        self.last_rollup, self.last_complete = {}, set()
         self.last_weights = {}
         counts = Counter(tuple(g) for g in groups if g)
         n_units, total, units_by_lang = _document_totals(self._db)
@@ -411,25 +410,26 @@ class LexicalStore:
             return {}
         lens = _doc_lengths(self._db, sorted({d for rows, _ in found for d, _, _ in rows}))
         uid_parts, weights, held = [], [], []
-        for rows, w in found:
+        for gi, (rows, w) in enumerate(found):
             units = np.concatenate([u for _, u, _ in rows]).astype(np.int64)
             tf = np.concatenate([f for _, _, f in rows]).astype(np.float64)
             dl = np.concatenate([lens[d][u] for d, u, _ in rows]).astype(np.float64)
             dks = np.repeat(np.array([d for d, _, _ in rows], dtype=np.int64), [len(u) for _, u, _ in rows])
             uid_parts.append(dks * _UID_SHIFT + units)
             weights.append(w * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl)))
-            held.append(np.full(len(units), w / reference))
+            held.append(np.full(len(units), gi))
         uids, inverse = np.unique(np.concatenate(uid_parts), return_inverse=True)
         unit_score = np.zeros(len(uids), dtype=np.float64)
         np.add.at(unit_score, inverse.reshape(-1), np.concatenate(weights))
-        coverage = np.zeros(len(uids), dtype=np.float64)
-        np.add.at(coverage, inverse.reshape(-1), np.concatenate(held))
+        holds = np.zeros((len(uids), len(found)), dtype=bool)  # which query groups each passage holds
+        holds[inverse.reshape(-1), np.concatenate(held)] = True
+        coverage = holds @ (np.array([w for _, w in found], dtype=np.float64) / reference)
         dkeys = self._pool(uids, unit_score, list(focus_docs))
         if len(found) > 1:
             unit_score = unit_score + proximity_bonus(
                 self._db, uids, sorted(dkeys), groups_found, made_by, (avgdl, BM25_K1, BM25_B), _UID_SHIFT
             )
-        return self._node_scores(uids, unit_score, coverage, filt, dkeys)
+        return self._node_scores(uids, unit_score, (coverage, holds), filt, dkeys)
 
     def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:
         """The documents whose nodes get scores: those of the :data:`TOP_UNITS` best passages, and ``focus``."""
@@ -441,13 +441,13 @@ class LexicalStore:
         return dkeys
 
     def _node_scores(
-        self, uids: Any, unit_score: Any, coverage: Any, filt: LexFilter, dkeys: set[int]
+        self, uids: Any, unit_score: Any, held: tuple[Any, Any], filt: LexFilter, dkeys: set[int]
     ) -> dict[str, float]:
         import numpy as np
 
         doc_of = uids // _UID_SHIFT
         keep = np.isin(doc_of, np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
-        uids, unit_score, coverage, doc_of = uids[keep], unit_score[keep], coverage[keep], doc_of[keep]
+        uids, unit_score, doc_of, coverage, holds = uids[keep], unit_score[keep], doc_of[keep], *(h[keep] for h in held)
         numbers = uids % _UID_SHIFT
         layout = _doc_layout(self._db, sorted(dkeys))
         owner = np.zeros(len(uids), dtype=np.int64)
@@ -471,7 +471,7 @@ class LexicalStore:
         _best_source_passages(by_nkey.values(), doc_of[~own], offset[~own], unit_score[~own], coverage[~own],
                               best, evidence)  # fmt: skip
         doc_ids = {int(row[2]): doc_id_of(str(row[1])) for row in by_nkey.values()}
-        self.last_rollup = _rollups(doc_of, unit_score, doc_ids)
+        self.last_rollup, self.last_complete = rollups(doc_of, unit_score, holds, doc_ids)
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:
@@ -484,25 +484,6 @@ class LexicalStore:
             )
             out.extend(self._db.execute(sql, part))
         return out
-
-
-def _rollups(doc_of: Any, score: Any, doc_ids: Mapping[int, str]) -> dict[str, float]:
-    """doc id -> the document's rollup: its best passage score plus :data:`ROLLUP_OTHERS` times each of the
-    next best of its :data:`ROLLUP_PASSAGES`, for the documents of ``doc_ids`` (document key -> doc id)."""
-    import numpy as np
-
-    order = np.lexsort((-score, doc_of))
-    doc_of, score = doc_of[order], score[order]
-    first = np.flatnonzero(np.r_[True, doc_of[1:] != doc_of[:-1]])
-    rank = np.arange(len(doc_of)) - np.repeat(first, np.diff(np.r_[first, len(doc_of)]))
-    top = rank < ROLLUP_PASSAGES
-    weighted = score[top] * np.where(rank[top] == 0, 1.0, ROLLUP_OTHERS)
-    sums: dict[str, float] = {}
-    for d, value in zip(doc_of[top].tolist(), weighted.tolist(), strict=True):
-        doc = doc_ids.get(int(d))
-        if doc is not None:
-            sums[doc] = sums.get(doc, 0.0) + value
-    return sums
 
 
 def _passages_holding(

@@ -14,15 +14,17 @@
    :data:`MIN_RELEVANCE` are not hits: a query nothing answers gets none.
 3. Rank documents by the *fused* relevance, not the readable one: ``WEIGHT_BM25 · rollup / reference +
    WEIGHT_MEANING · calibrated cosine`` (the document's rollup: its best passage plus a share of its
-   next best, see :data:`~batchsum.index.lexical.ROLLUP_PASSAGES`; the cosine of its closest candidate
+   next best, see :data:`~batchsum.index.rollup.ROLLUP_PASSAGES`; the cosine of its closest candidate
    node), uncapped (a passage repeating the query's rare words outranks one that merely holds them);
-   a document's nodes are ordered by their own best passage; plus
+   a document's nodes are ordered by their own best passage; whole matches (a passage holding every query
+   term the index holds, :mod:`batchsum.index.rollup`) rank above the other documents; plus
    ``RECENCY_BONUS * recency * (1 - min(1, fused))``: a recent dated document moves up among equally
    relevant ones; an undated document (its only date is when the file was copied) gets no bonus. The
    readable relevance of step 2 (with the same recency bonus) is what is shown, never increasing down
    the list: a hit is never shown as more relevant than one ranked above it.
 4. MMR with λ = 0.7 over the fused rank picks the final ``k``, diversifying by source: near-copies
-   (cosine ≥ 0.92 to a hit already chosen) and repeated snippets are dropped, a second node of an
+   (cosine ≥ 0.92 to a hit already chosen) and repeated snippets are dropped (never a month's digest for its
+   year's, or the year's for the month's), a second node of an
    already chosen source comes after every other source; the hits are shown in rank order.
 5. The snippet is the passage that matched (:mod:`batchsum.index.snippets`): whole sentences of the
    source when the words were found there, else the best sentences of the summary.
@@ -51,6 +53,7 @@ from batchsum.index.asked_periods import (
     named_day_first,
     named_days,
     named_digests,
+    nested_periods,
 )
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
@@ -369,6 +372,7 @@ class LexicalResult:
     groups: list[list[str]]  # the query's terms (see :func:`batchsum.index.analysis.query_groups`)
     rollup: dict[str, float] = field(default_factory=dict)  # doc id -> its rollup (LexicalStore.last_rollup)
     weights: list[float] | None = None  # each group's idf (LexicalStore.last_weights), for the snippets
+    complete: set[str] = field(default_factory=set)  # whole matches (LexicalStore.last_complete)
 
 
 def lexical_candidates(
@@ -399,15 +403,17 @@ def lexical_candidates(
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
             return empty
         reference, evidence, rollup = store.last_reference, store.last_evidence, store.last_rollup
+        # A digest's passage runs on from one file's words into the next's: holding them all is no whole match.
+        complete = store.last_complete - {doc_id_of(i) for i in scores if ":summary:L4:" in i}
         weights = [store.last_weights.get(tuple(g), 0.0) for g in groups]
     by_level: dict[str, list[str]] = {}
-    for nid in sorted(scores, key=lambda i: (-rollup.get(doc_id_of(i), 0.0), -scores[i])):
+    for nid in sorted(scores, key=lambda i: (doc_id_of(i) not in complete, -rollup.get(doc_id_of(i), 0.0), -scores[i])):
         m = _ID_LEVEL.search(nid)
         got = by_level.setdefault(m.group(1) if m else "?", [])
         if len(got) < per_level:
             got.append(nid)
     candidates = [nid for got in by_level.values() for nid in got]
-    return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights)
+    return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights, complete)
 
 
 def relevance_of(
@@ -459,6 +465,17 @@ def rolled_up(ids: list[str], cosine: np.ndarray, evidence: np.ndarray, lex: Lex
     return (whole + 1e-3 * own).astype(np.float32)
 
 
+def whole_matches_first(ranked: np.ndarray, ids: list[str], complete: set[str]) -> np.ndarray:
+    """The candidates of whole matches (documents with a passage holding every query term the index holds,
+    :mod:`batchsum.index.rollup`) rank above every other candidate, in their own order: the top coordination
+    level. A short entry holding all the query's words has one or two passages to roll up, and a long note
+    repeating one of them in five passages had outranked it."""
+    whole = np.array([doc_id_of(i) in complete for i in ids], dtype=bool)
+    if not whole.any():
+        return ranked
+    return np.where(whole, ranked + float(ranked.max()) + 1e-3, ranked).astype(np.float32)
+
+
 def _shown_date(md: dict[str, Any]) -> str | None:
     """A hit's date: its source's, when the text says when it was written, or a month's or a year's
     digest's period ("2024-04", "1826"); None for an undated file or a folder's digest."""
@@ -470,9 +487,10 @@ def _shown_date(md: dict[str, Any]) -> str | None:
     return None
 
 
-def _copyable(groups: list[str], metadata: list[dict[str, Any]]) -> np.ndarray:
+def _copyable(groups: list[str], metadata: list[dict[str, Any]], nested: np.ndarray | None = None) -> np.ndarray:
     """Which pairs of candidates can be near-copies by their vectors: nodes of one source (an L1 and the
-    final that repeats it), a period digest with anything (it repeats its entries), and two English nodes.
+    final that repeats it), a period digest with anything (it repeats its entries) but its own month or year
+    (``nested``, :func:`~batchsum.index.asked_periods.nested_periods`), and two English nodes.
     The static embedder knows English only: it gives any two texts of another language a cosine near
     0.96, so there it cannot tell a copy from a different document."""
     codes: dict[str, int] = {}
@@ -480,7 +498,8 @@ def _copyable(groups: list[str], metadata: list[dict[str, Any]]) -> np.ndarray:
     digest = np.array([md.get("level") == 4 for md in metadata], dtype=bool)
     english = np.array([md.get("language") in EMBEDDER_LANGUAGES for md in metadata], dtype=bool)
     same = group[:, None] == group[None, :]
-    return same | digest[:, None] | digest[None, :] | (english[:, None] & english[None, :])
+    nested = nested_periods(metadata) if nested is None else nested
+    return (same | digest[:, None] | digest[None, :] | (english[:, None] & english[None, :])) & ~nested
 
 
 def _rows(keep: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
@@ -554,6 +573,8 @@ def _search(
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
     # recency breaks near-ties among dated documents.
     ranked = strength + RECENCY_BONUS * rec * (1.0 - np.minimum(strength, 1.0)) + 1e-6 * rec
+    if ranker is None:
+        ranked = whole_matches_first(ranked, ids, lex.complete)
     keep = np.flatnonzero(relevance >= MIN_RELEVANCE)
     if not len(keep):
         return []
@@ -566,20 +587,22 @@ def _search(
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
     groups = [doc_id_of(i) for i in ids]
+    nested = nested_periods([rows[i].metadata for i in ids])
     # MMR weighs relevance against similarity (0..1): on the best candidate's scale, so a second node of a
     # source already shown needs the same lead over a new source whatever the query's BM25 scale.
     order = mmr(ranked / max(float(ranked.max()), 1e-9), matrix, 2 * k, groups=groups,
                 group_penalty=SHOWN_SOURCE_PENALTY, cross_group=CROSS_SOURCE_SIMILARITY,
-                copyable=_copyable(groups, [rows[i].metadata for i in ids]))  # fmt: skip
+                copyable=_copyable(groups, [rows[i].metadata for i in ids], nested))  # fmt: skip
     # The first k of MMR's order (a hit repeating a passage already shown skipped), shown in rank order.
     picked: list[tuple[int, str, list[str], str]] = []
-    shown: set[str] = set()
+    shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
     for i in order:
         snippet, found, origin, key = _passage_shown(cfg, ids[i], rows[ids[i]].metadata, lex, texts.get(ids[i]),
                                                      snippets)  # fmt: skip
-        if key and key in shown:
-            continue  # the same passage under another node of the same file
-        shown.add(key)
+        if key and not all(nested[i, j] for j in shown.get(key, [])):
+            continue  # a passage already shown (another node of its file, an entry a digest quotes); not between
+            # a month and its year
+        shown.setdefault(key, []).append(i)
         picked.append((i, snippet, found, origin))
         if len(picked) == k:
             break
