@@ -534,3 +534,26 @@ def test_a_search_for_periods_shows_the_month_beside_its_year(tmp_path: Path) ->
         "journal/2024-04-06.md",
         "journal/2024-03-16.md",
     ]
+
+
+def test_a_whole_match_holds_the_function_words_of_its_language(tmp_path: Path) -> None:
+    """ "die" is a function word of German, left out of German entries, and a word of English ("the dog died"):
+    the German entry holding "Katze" and "Garten" had been no whole match for "die Katze im Garten", and the
+    long entry repeating "Katze" had led. A passage holds its own language's function words."""
+    cat = "Die Katze der Nachbarn kam wieder zu uns. Ich gab der Katze Milch, und die Katze blieb bis zum Abend."
+    cfg = _run_journal(tmp_path, {
+        "2024-03-01": "Heute war ich mit Anna im Garten. Das Wetter war kalt, aber sonnig.",
+        "2024-03-02": "Wir haben den Garten umgegraben und Tomaten gesät. Abends las ich ein Buch.",
+        "2024-03-03": "Im Garten blühen die ersten Krokusse. Ich habe Briefe geschrieben.",
+        "2024-03-04": "Der Garten ist nach dem Regen voller Schnecken. Wir kochten Suppe.",
+        "2024-03-10": "Die Katze schlief den ganzen Nachmittag im Garten unter dem Apfelbaum.",
+        "2024-03-20": "\n\n".join([cat + " Danach las ich in der Küche ein Buch und schrieb meiner Schwester."] * 8),
+        "2024-04-01": "The old dog died in the night. We buried him by the fence.",
+        "2024-04-02": "Read about how stars die. The library was quiet.",
+        "2024-04-03": "The battery died on the way home; we walked the last mile.",
+    })  # fmt: skip
+    for query in ("Katze Garten", "die Katze im Garten"):
+        hits = search(cfg, query, k=3)
+        assert [h.source_path for h in hits][:2] == ["journal/2024-03-10.md", "journal/2024-03-20.md"], (
+            query, [(h.source_path, h.score) for h in hits]
+        )  # fmt: skip

@@ -51,7 +51,7 @@ from batchsum.index.passages import tokenize as tokenize
 from batchsum.index.proximity import pack_sequence, proximity_bonus
 from batchsum.index.rollup import ROLLUP_OTHERS as ROLLUP_OTHERS
 from batchsum.index.rollup import ROLLUP_PASSAGES as ROLLUP_PASSAGES
-from batchsum.index.rollup import rollups
+from batchsum.index.rollup import function_words_held, rollups
 from batchsum.index.segments import (
     SEGMENT_POSTINGS,
     SEGMENT_SCHEMA,
@@ -382,10 +382,8 @@ class LexicalStore:
         Also sets :attr:`last_reference`, :attr:`last_evidence` and :attr:`last_rollup` (see the constructor)."""
         import numpy as np
 
-        self.last_reference = 0.0
-        self.last_evidence = {}
-        self.last_rollup, self.last_complete = {}, set()
-        self.last_weights = {}
+        self.last_reference, self.last_evidence = 0.0, {}
+        self.last_rollup, self.last_complete, self.last_weights = {}, set(), {}
         counts = Counter(tuple(g) for g in groups if g)
         n_units, total, units_by_lang = _document_totals(self._db)
         if not counts or not n_units:
@@ -429,6 +427,7 @@ class LexicalStore:
             unit_score = unit_score + proximity_bonus(
                 self._db, uids, sorted(dkeys), groups_found, made_by, (avgdl, BM25_K1, BM25_B), _UID_SHIFT
             )
+        holds |= function_words_held(uids // _UID_SHIFT, groups_found, made_by, self._doc_languages)
         return self._node_scores(uids, unit_score, (coverage, holds), filt, dkeys)
 
     def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:

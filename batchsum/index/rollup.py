@@ -8,12 +8,13 @@ outranks one that mentions it once.
 (the top coordination level of Salton and Buckley's ordering). BM25 saturates a word's repeats within a
 passage, but the rollup adds passages up: a long note that repeats one of the query's words in passage after
 passage had outranked a short entry holding every one of them, which has no further passages to add. Search
-ranks whole matches above the other documents (:func:`batchsum.index.search.whole_matches_first`).
+ranks whole matches above the other documents (:func:`batchsum.index.search.whole_matches_first`). A passage
+holds the query's function words of its own language (:func:`function_words_held`), which the index leaves out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,3 +42,23 @@ def rollups(doc_of: Any, score: Any, holds: Any, doc_ids: Mapping[int, str]) -> 
             sums[doc] = sums.get(doc, 0.0) + value
     complete = {doc_ids[int(d)] for d in doc_of[whole].tolist() if int(d) in doc_ids}
     return sums, complete
+
+
+def function_words_held(
+    doc_of: Any,
+    groups: Sequence[tuple[Sequence[str], float]],
+    made_by: Mapping[str, set[str | None]] | None,
+    doc_languages: Callable[[], Mapping[int, str | None]],
+) -> Any:
+    """(passages x ``groups``, bool): the query's term groups that are function words in the language of each
+    passage's document. The index leaves them out there, but the passage holds them as every passage of that
+    language would (as their document frequency counts them): for a whole match, a German entry holds the
+    "die" of "die Katze im Garten", a word where English texts say "die"."""
+    out = np.zeros((len(doc_of), len(groups)), dtype=bool)
+    for g, (group, _) in enumerate(groups):
+        if made_by and any(t in made_by for t in group):
+            made = set().union(*(made_by.get(t, set()) for t in group))
+            langs = doc_languages()
+            docs = np.unique(doc_of)
+            out[:, g] = np.isin(doc_of, docs[[langs.get(int(d)) not in made for d in docs.tolist()]])
+    return out
