@@ -55,10 +55,11 @@ def function_words_held(
     language would (as their document frequency counts them): for a whole match, a German entry holds the
     "die" of "die Katze im Garten", a word where English texts say "die"."""
     out = np.zeros((len(doc_of), len(groups)), dtype=bool)
+    docs, where = np.unique(doc_of, return_inverse=True)
+    spoken: list[str | None] = []
     for g, (group, _) in enumerate(groups):
         if made_by and any(t in made_by for t in group):
             made = set().union(*(made_by.get(t, set()) for t in group))
-            langs = doc_languages()
-            docs = np.unique(doc_of)
-            out[:, g] = np.isin(doc_of, docs[[langs.get(int(d)) not in made for d in docs.tolist()]])
+            spoken = spoken or [doc_languages().get(d) for d in docs.tolist()]
+            out[:, g] = np.array([lang not in made for lang in spoken], dtype=bool)[where.reshape(-1)]
     return out
