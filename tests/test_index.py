@@ -614,3 +614,23 @@ def test_check_reads_a_read_only_output_and_finds_a_garbage_lexical_file(
         res = runner.invoke(main, ["index", str(cfg.out), "--check", *extra])
         assert res.exit_code == 1 and "lexical index" in res.output, res.output
     assert "--rebuild" in res.output or '"damaged"' in res.output
+
+
+def test_searching_while_the_first_run_builds_the_index_says_so(tree: tuple[RunConfig, list[str]]) -> None:
+    """A first run holds the folder and has not indexed yet: the advice is to wait, not to rebuild."""
+    cfg, _ = tree
+    code = (
+        "import sys, time; from pathlib import Path; from batchsum.lock import RunLock\n"
+        "lock = RunLock(Path(sys.argv[1])).acquire(); print('held', flush=True); time.sleep(60)\n"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", code, str(cfg.out)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        res = CliRunner().invoke(main, ["search", "budget", "--out", str(cfg.out)])
+        assert res.exit_code == 2
+        assert f"a run (pid {holder.pid}" in res.output and "search again when it ends" in res.output, res.output
+    finally:
+        holder.kill()
+        holder.wait()
+    res = CliRunner().invoke(main, ["search", "budget", "--out", str(cfg.out)])
+    assert f"batchsum index {cfg.out} --rebuild" in res.output  # nobody is building it now

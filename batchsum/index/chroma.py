@@ -16,12 +16,21 @@ from typing import TYPE_CHECKING, Any
 from batchsum.errors import BatchsumError, ConfigError, IndexError_
 from batchsum.index.embed import Embedder, chroma_embedding_function, register_embedding_function
 from batchsum.index.state import LAYOUT, chroma_dir
+from batchsum.lock import running_holder
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
 
 SCHEMA_VERSION = LAYOUT
 LEGACY_MODEL = "all-MiniLM-L6-v2-onnx-int8"  # what layout 1 embedded with
+
+
+def _no_index_yet(cfg: IndexConfig) -> str:
+    """Why an output folder has no index, and what to do: wait for the first run building it, or index."""
+    holder = running_holder(cfg.out)
+    if holder is not None:
+        return f"no search index in {cfg.out} yet: a run ({holder}) is building it; search again when it ends"
+    return f"no search index in {cfg.out}; run `{cfg.index_command('--rebuild')}`"
 
 
 def _where(cfg: IndexConfig) -> str:
@@ -68,7 +77,7 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
         if not cfg.out.is_dir():
             raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
         if not (path / "chroma.sqlite3").is_file():
-            raise IndexError_(f"no search index in {cfg.out}; run `{cfg.index_command('--rebuild')}`")
+            raise IndexError_(_no_index_yet(cfg))
     if str(path) in _CLIENTS:
         if path.is_dir():
             return _CLIENTS[str(path)]
