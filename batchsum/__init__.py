@@ -147,10 +147,19 @@ def report(
     last: int | None = None,
     content_type: str | None = None,
     price_per_1k: float | None = None,
+    price: tuple[float, float | None] | None = None,
 ) -> Report:
-    """Compression statistics of the runs recorded for ``out`` (one ``run`` id or the ``last`` n)."""
+    """Compression statistics of the runs recorded for ``out`` (one ``run`` id or the ``last`` n); the
+    cost at ``price`` per million prompt (and completion) tokens, as ``plan --price``, or at one
+    ``price_per_1k`` per thousand tokens."""
     stats: Report = _stage("report")(
-        Path(out), metrics_db=metrics_db, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k
+        Path(out),
+        metrics_db=metrics_db,
+        run=run,
+        last=last,
+        content_type=content_type,
+        price_per_1k=price_per_1k,
+        price=price,
     )
     return stats
 

@@ -672,3 +672,19 @@ def test_llm_tokens_and_cost_of_a_run_include_its_digests(tmp_path: Path) -> Non
     spent = [r["prompt_tokens"] + r["completion_tokens"] for r in (first, second)]
     assert [t["tokens_spent"] for t in data["trend"]] == spent
     assert data["cost"]["tokens_spent"] == sum(spent)
+
+
+def test_price_per_million_prompt_and_completion_tokens_as_plan_takes_it(store: Store) -> None:
+    """`report --price IN[,OUT]` means what `plan --price` means (per million tokens, prompt and completion
+    apart); `--price-per-1k` stays one price per thousand tokens of either kind."""
+    prompt = report_json(store.out, "--last", "2", "--price", "1000000,0")["cost"]
+    completion = report_json(store.out, "--last", "2", "--price", "0,1000000")["cost"]
+    assert prompt["tokens_spent"] == 681 and prompt["selected_runs"] + completion["selected_runs"] == 681
+    assert 0 < prompt["selected_runs"] < 681  # both kinds were spent, each priced on its own
+    same = report_json(store.out, "--last", "2", "--price", "2500")["cost"]
+    assert same["selected_runs"] == pytest.approx(681 / 1000 * 2.5)  # = --price-per-1k 2.5
+    assert "$2500/M prompt" in cli("report", "--out", str(store.out), "--last", "2", "--price", "2500").stdout
+    res = CliRunner().invoke(main, ["report", "--out", str(store.out), "--price", "1", "--price-per-1k", "1"])
+    assert res.exit_code == 2 and "cannot be combined" in res.output
+    bad = CliRunner().invoke(main, ["report", "--out", str(store.out), "--price", "cheap"])
+    assert bad.exit_code == 2 and "per million tokens like 0.15,0.60" in bad.output

@@ -76,3 +76,20 @@ def setup_logging(quiet: bool = False, verbose: bool = False) -> None:
     if quiet:
         level = logging.ERROR
     logging.basicConfig(level=level, format="%(levelname)s: %(message)s")
+
+
+def price_per_million(
+    _ctx: click.Context, _param: click.Parameter, value: str | None
+) -> tuple[float, float | None] | None:
+    """``--price IN[,OUT]``: prices per million prompt and completion tokens."""
+    if value is None:
+        return None
+    try:
+        parts = [float(p) for p in value.split(",")]
+    except ValueError:
+        parts = []
+    if len(parts) not in (1, 2) or any(p < 0 for p in parts):
+        raise click.BadParameter(
+            f"expected PROMPT[,COMPLETION] prices per million tokens like 0.15,0.60, got {value!r}"
+        )
+    return parts[0], (parts[1] if len(parts) == 2 else None)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 import batchsum
-from batchsum.cli._common import translate_errors
+from batchsum.cli._common import price_per_million, translate_errors
 from batchsum.errors import ConfigError
 from batchsum.metrics.export import export_metrics
 from batchsum.metrics.html import render_html
@@ -67,7 +67,13 @@ out_option = click.option(
     help="Also write a self-contained HTML report with charts to FILE.",
 )
 @click.option(
-    "--price-per-1k", type=click.FloatRange(min=0), default=None, help="Price per 1,000 LLM tokens, to estimate cost."
+    "--price",
+    callback=price_per_million,
+    metavar="IN[,OUT]",
+    help="Price per million prompt tokens (and completion tokens, if different), as `plan --price`: estimates cost.",
+)
+@click.option(
+    "--price-per-1k", type=click.FloatRange(min=0), default=None, help="One price per 1,000 LLM tokens of either kind."
 )
 @translate_errors
 def report(
@@ -79,10 +85,11 @@ def report(
     fmt: str,
     as_json: bool,
     html_file: Path | None,
+    price: tuple[float, float | None] | None,
     price_per_1k: float | None,
 ) -> None:
     """Compression statistics from the metrics store: per content type and level, worst files,
-    failures, run-over-run trend and (with --price-per-1k) estimated cost.
+    failures, run-over-run trend and (with --price or --price-per-1k) estimated cost.
 
     Reads the per-run Parquet snapshots, so it works while a run is in progress and only shows
     completed runs.
@@ -90,7 +97,13 @@ def report(
     if run_id is not None and last is not None:
         raise ConfigError("--run and --last cannot be combined")
     data = batchsum.report(
-        out, metrics_db=metrics_db, run=run_id, last=last, content_type=content_type, price_per_1k=price_per_1k
+        out,
+        metrics_db=metrics_db,
+        run=run_id,
+        last=last,
+        content_type=content_type,
+        price_per_1k=price_per_1k,
+        price=price,
     )
     click.echo(render(data, "json" if as_json else fmt), nl=False)
     if html_file is not None:

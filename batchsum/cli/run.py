@@ -12,7 +12,7 @@ import click
 
 import batchsum
 from batchsum import jsonio
-from batchsum.cli._common import EXIT_USAGE, setup_logging, translate_errors
+from batchsum.cli._common import EXIT_USAGE, price_per_million, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.engine.executor_choice import require_ray
 from batchsum.errors import ConfigError
@@ -144,28 +144,13 @@ def run(ctx: click.Context, **params: Any) -> None:
     ctx.exit(exit_code)
 
 
-def _price(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[float, float | None] | None:
-    """``--price IN[,OUT]``: prices per million prompt and completion tokens."""
-    if value is None:
-        return None
-    try:
-        parts = [float(p) for p in value.split(",")]
-    except ValueError:
-        parts = []
-    if len(parts) not in (1, 2) or any(p < 0 for p in parts):
-        raise click.BadParameter(
-            f"expected PROMPT[,COMPLETION] prices per million tokens like 0.15,0.60, got {value!r}"
-        )
-    return parts[0], (parts[1] if len(parts) == 2 else None)
-
-
 @click.command()
 @common_options
 @run_options
 @report_options
 @click.option(
     "--price",
-    callback=_price,
+    callback=price_per_million,
     metavar="IN[,OUT]",
     help="Price per million prompt tokens (and completion tokens, if different): prints the run's cost.",
 )

@@ -141,7 +141,7 @@ def _overview(report: Report, out: list[Section]) -> None:
             [
                 "estimated cost",
                 f"{fmt_money(c['selected_runs'])} for {fmt_int(c['tokens_spent'])} LLM tokens at "
-                f"${c['price_per_1k']}/1k (all runs: {fmt_money(c['all_runs'])})",
+                f"{c['price']} (all runs: {fmt_money(c['all_runs'])})",
             ]
         )
     out.append(Section("Overview", ["", ""], overview, "ll"))

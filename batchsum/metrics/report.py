@@ -319,7 +319,38 @@ def _fallback_reasons(con: Any, run_ids: list[str], content_type: str | None) ->
     return rows
 
 
-def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class Price:
+    """What an LLM token costs, prompt and completion apart, and how the report names the price."""
+
+    prompt: float
+    completion: float
+    label: str
+
+    def of(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """The cost of these tokens."""
+        return prompt_tokens * self.prompt + completion_tokens * self.completion
+
+
+def price_of(price: tuple[float, float | None] | None, price_per_1k: float | None) -> Price | None:
+    """The report's price: ``price`` per million prompt (and completion) tokens, as ``plan --price``
+    takes it, or one ``price_per_1k`` per thousand tokens of either kind; ConfigError for both or a
+    negative one."""
+    if price is not None and price_per_1k is not None:
+        raise ConfigError("--price and --price-per-1k cannot be combined: give one")
+    if price_per_1k is not None:
+        if price_per_1k < 0:
+            raise ConfigError(f"--price-per-1k must not be negative, got {price_per_1k}")
+        return Price(price_per_1k / 1000, price_per_1k / 1000, f"${price_per_1k:g}/1k tokens")
+    if price is None:
+        return None
+    prompt, completion = price[0], price[0] if price[1] is None else price[1]
+    if prompt < 0 or completion < 0:
+        raise ConfigError(f"--price must not be negative, got {price}")
+    return Price(prompt / 1e6, completion / 1e6, f"${prompt:g}/M prompt and ${completion:g}/M completion tokens")
+
+
+def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
     # Spent tokens and cache savings come from node rows: only nodes that really sent requests
     # count (the extractive summarizer reports its output as completion tokens, and cached or
     # reused nodes cost nothing), and reused nodes are kept apart from LLM cache hits. The month,
@@ -330,10 +361,11 @@ def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
         """
         WITH n AS (
             SELECT run_id,
-                   sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0))
-                       FILTER (WHERE coalesce(llm_calls, 0) > 0) AS spent,
-                   sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0))
-                       FILTER (WHERE NOT coalesce(reused, false)) AS computed,
+                   sum(coalesce(prompt_tokens, 0)) FILTER (WHERE coalesce(llm_calls, 0) > 0) AS spent_prompt,
+                   sum(coalesce(completion_tokens, 0)) FILTER (WHERE coalesce(llm_calls, 0) > 0) AS spent_completion,
+                   sum(coalesce(prompt_tokens, 0)) FILTER (WHERE NOT coalesce(reused, false)) AS computed_prompt,
+                   sum(coalesce(completion_tokens, 0))
+                       FILTER (WHERE NOT coalesce(reused, false)) AS computed_completion,
                    count(*) FILTER (WHERE cache_hit AND NOT coalesce(reused, false)) AS saved,
                    count(*) FILTER (WHERE coalesce(reused, false)) AS reused
             FROM nodes GROUP BY run_id
@@ -344,9 +376,11 @@ def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
                coalesce(r.files_done, 0) AS files_done, coalesce(r.files_unchanged, 0) AS files_unchanged,
                coalesce(r.files_failed, 0) AS files_failed, coalesce(r.files_deleted, 0) AS files_deleted,
                coalesce(r.input_tokens, 0) AS input_tokens, coalesce(r.output_tokens, 0) AS output_tokens,
-               coalesce(n.spent, 0) + CASE WHEN coalesce(r.llm_calls, 0) > 0 THEN greatest(0,
-                   coalesce(r.prompt_tokens, 0) + coalesce(r.completion_tokens, 0) - coalesce(n.computed, 0)) ELSE 0
-               END AS tokens_spent,
+               coalesce(n.spent_prompt, 0) + CASE WHEN coalesce(r.llm_calls, 0) > 0 THEN greatest(0,
+                   coalesce(r.prompt_tokens, 0) - coalesce(n.computed_prompt, 0)) ELSE 0 END AS prompt_spent,
+               coalesce(n.spent_completion, 0) + CASE WHEN coalesce(r.llm_calls, 0) > 0 THEN greatest(0,
+                   coalesce(r.completion_tokens, 0) - coalesce(n.computed_completion, 0)) ELSE 0
+               END AS completion_spent,
                coalesce(r.llm_calls, 0) AS llm_calls, coalesce(n.saved, 0) AS calls_saved,
                coalesce(r.nodes_computed, 0) AS nodes_computed, coalesce(n.reused, r.nodes_reused, 0) AS nodes_reused,
                coalesce(r.wall_ms, 0) AS wall_ms
@@ -355,9 +389,10 @@ def _trend(con: Any, price_per_1k: float | None) -> list[dict[str, Any]]:
         """,
     )
     for r in rows:
-        for key in ("tokens_spent", "calls_saved", "nodes_reused", "files_changed"):
+        for key in ("prompt_spent", "completion_spent", "calls_saved", "nodes_reused", "files_changed"):
             r[key] = int(r[key])
-        r["cost"] = (r["tokens_spent"] / 1000.0 * price_per_1k) if price_per_1k is not None else None
+        r["tokens_spent"] = r["prompt_spent"] + r["completion_spent"]
+        r["cost"] = price.of(r.pop("prompt_spent"), r.pop("completion_spent")) if price is not None else None
     return rows
 
 
@@ -434,12 +469,13 @@ def build_report_from(
     last: int | None = None,
     content_type: str | None = None,
     price_per_1k: float | None = None,
+    price: tuple[float, float | None] | None = None,
 ) -> Report:
-    """Compute a report over an open metrics source."""
+    """Compute a report over an open metrics source; ``price``: per million prompt (and completion)
+    tokens, or ``price_per_1k`` per thousand tokens of either kind."""
     if run is not None and last is not None:
         raise ConfigError("--run and --last cannot be combined")
-    if price_per_1k is not None and price_per_1k < 0:
-        raise ConfigError(f"--price-per-1k must not be negative, got {price_per_1k}")
+    cost_of = price_of(price, price_per_1k)
     if content_type is not None and content_type not in CONTENT_TYPES:  # the library's: the command's is a choice
         raise ConfigError(f"--type {content_type}: use one of {', '.join(CONTENT_TYPES)}")
     con = source.con
@@ -469,15 +505,15 @@ def build_report_from(
     status_counts = dict(con.execute("SELECT status, count(*) FROM state GROUP BY status").fetchall())
     totals = dict(total or _decorate({"files": 0, "ratio_mean": None, "nodes": 0, "fallback_nodes": 0}))
     totals["status_counts"] = {k: int(v) for k, v in sorted(status_counts.items())}
-    trend = _trend(con, price_per_1k)
+    trend = _trend(con, cost_of)
     selected = set(run_ids)
     cost = None
-    if price_per_1k is not None:
-        spent = sum(t["tokens_spent"] for t in trend if t["run_id"] in selected)
+    if cost_of is not None:
         cost = {
+            "price": cost_of.label,
             "price_per_1k": price_per_1k,
-            "tokens_spent": spent,
-            "selected_runs": spent / 1000.0 * price_per_1k,
+            "tokens_spent": sum(t["tokens_spent"] for t in trend if t["run_id"] in selected),
+            "selected_runs": sum(t["cost"] for t in trend if t["run_id"] in selected),
             "all_runs": sum(t["cost"] or 0.0 for t in trend),
         }
     eval_id, evals = _evals(con)
@@ -511,10 +547,13 @@ def build_report(
     last: int | None = None,
     content_type: str | None = None,
     price_per_1k: float | None = None,
+    price: tuple[float, float | None] | None = None,
 ) -> Report:
     """Open the metrics of ``out`` read-only and compute the report."""
     with open_metrics(out, metrics_db) as source:
-        report = build_report_from(source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k)
+        report = build_report_from(
+            source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k, price=price
+        )
     # A digest covers a month's or a folder's files whatever their type, so --type leaves the table out;
     # an eval's own digests are not the folder's, so with no run there is none either.
     if report.runs and content_type is None:
