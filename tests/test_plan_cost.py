@@ -67,3 +67,23 @@ def test_plan_refuses_a_malformed_price(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("hello there. " * 50, encoding="utf-8")
     r = CliRunner().invoke(main, ["plan", str(tmp_path), "--out", str(tmp_path / "out"), "--price", "cheap"])
     assert r.exit_code == 2 and "--price" in r.output
+
+
+def test_plan_bounds_the_retries_a_model_with_invalid_facets_json_costs(
+    tmp_path: Path, fake_llm: FakeLLMServer
+) -> None:
+    """A conversation's final asks for facets as JSON; invalid JSON gets one plain-text retry, so the run may
+    send up to one request more per such final than plan counts, and plan says so."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for i in range(3):
+        (corpus / f"call{i}.txt").write_text(transcript(10 + i, 60), encoding="utf-8")  # one request each
+    out = tmp_path / "out"
+    llm = ["--base-url", fake_llm.base_url, "--model", "fake", "--rpm", "0", "--tpm", "0", "--no-digests"]
+    plan = _invoke("plan", str(corpus), "--out", str(out), *llm)
+    assert plan["llm_calls"] == 3 and plan["llm_facet_requests"] == 3
+    shown = CliRunner().invoke(main, ["plan", str(corpus), "--out", str(out), *llm]).output
+    assert "LLM requests: 3 (up to 3 more if the model's facets JSON is invalid)" in shown
+    fake_llm.configure(malformed_json=True)
+    _invoke("run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "--no-cache", *llm)
+    assert plan["llm_calls"] < fake_llm.request_count <= plan["llm_calls"] + plan["llm_facet_requests"]

@@ -202,6 +202,8 @@ def plan(ctx: click.Context, **params: Any) -> None:
         click.echo("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.levels.items())))
     click.echo(f"chunks: {summary.chunks}  nodes to build: {summary.nodes} ({summary.nodes_stored} already stored)")
     cached = f" (and {summary.llm_cached} answered by the response cache)" if summary.llm_cached else ""
+    if summary.llm_facet_requests:  # a model that answers them with invalid JSON is asked once more, in plain text
+        cached += f" (up to {summary.llm_facet_requests} more if the model's facets JSON is invalid)"
     click.echo(
         f"LLM requests: {summary.llm_calls}{cached}  prompt tokens: {summary.prompt_tokens:,} "
         f"({summary.prompt_tokens_estimated:,} of them summaries this run writes, taken at their targets)"

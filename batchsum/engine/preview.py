@@ -71,6 +71,8 @@ class PlanSummary:
     nodes_stored: int = 0  # nodes whose output is already in the node store
     llm_calls: int = 0  # requests the run will send (LLM backend)
     llm_cached: int = 0  # requests the run will find answered in the response cache (not sent, not counted above)
+    # requests that ask for facets: each may cost one plain-text retry more, when the model's JSON is invalid
+    llm_facet_requests: int = 0
     input_tokens: int = 0  # tokens of the files to summarize
     prompt_tokens: int = 0  # tokens of those requests' prompts (LLM backend)
     prompt_tokens_estimated: int = 0  # the part of them that are outputs of this run, taken at their targets
@@ -115,6 +117,7 @@ class PlanSummary:
             "nodes_already_stored": self.nodes_stored,
             "llm_calls": self.llm_calls,
             "llm_cached": self.llm_cached,
+            "llm_facet_requests": self.llm_facet_requests,
             "input_tokens": self.input_tokens,
             "prompt_tokens": self.prompt_tokens,
             "prompt_tokens_estimated": self.prompt_tokens_estimated,
@@ -194,6 +197,7 @@ def _walk(
         summary.est_output_tokens += node.target_tokens
         if sizer is not None:
             summary.llm_calls += 1
+            summary.llm_facet_requests += bool(job.request.facets)
             summary.prompt_tokens += sizer.size(job.request, job.request.input_tokens)
             summary.prompt_tokens_estimated += estimated
     return done.get(plan.final_id) if plan.final_id is not None else None
