@@ -40,6 +40,9 @@ def test_bad_files_are_listed_and_good_files_done(tmp_path: Path) -> None:
     reasons = {Path(p["path"]).name: p["reason"] for p in data["problems"]}
     assert "binary" in reasons["binary.txt"]
     assert "line 2" in reasons["bad.jsonl"]
+    # A problem names its source as "files" does, so a script can match the two.
+    relpaths = {f["relpath"] for f in data["files"]}
+    assert {p["relpath"] for p in data["problems"] if Path(p["path"]).name == "binary.txt"} <= relpaths
     assert "broken symlink" in reasons["broken.md"]
     assert any("symlink loop" in r for r in reasons.values())
     done = {f["relpath"]: f for f in data["files"] if f["status"] == "done"}

@@ -128,7 +128,7 @@ class Ledger:
     def failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
         """A file whose summaries could not be made or written; the batch goes on."""
         doc = plan.doc
-        self.problems.append(Problem(str(doc.path), f"summarization failed: {reason}"))
+        self.problems.append(Problem(str(doc.path), f"summarization failed: {reason}", doc.relpath))
         self.files.append(
             doc_file_record(self.run_id, doc, level=doc.level.value, status="failed", error=reason, wall_ms=wall_ms)
         )

@@ -49,7 +49,7 @@ def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
     try:
         return read_document(ref, cfg.content_type, redact=cfg.redact_secrets)
     except InputError as exc:
-        return Problem(exc.path, exc.reason, failure=not isinstance(exc, NotASource))
+        return Problem(exc.path, exc.reason, ref.relpath, failure=not isinstance(exc, NotASource))
 
 
 def blank_reason(doc: Document) -> str | None:

@@ -106,7 +106,8 @@ class RunResult:
             "stopped_by": self.stopped_by,
             "out": str(self.out),
             "tokenizer": self.tokenizer,
-            "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
+            # relpath: the source's name in "files" (None for a path that is no source, a missing root)
+            "problems": [{"path": p.path, "relpath": p.relpath, "reason": p.reason} for p in self.problems],
             "warnings": self.warnings,
             "files": [dict(f.__dict__) for f in self.files],
         }
