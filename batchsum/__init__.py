@@ -18,7 +18,6 @@ instead of paths and options. Each function imports its stage on first call (:da
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -76,10 +75,12 @@ def _off_the_loop(call: Callable[[], T]) -> T:
     """``call()``; in a worker thread when this thread runs an event loop (``run`` from async code), since
     the stages run their own (``asyncio.run``), which a running loop forbids. The caller waits either way:
     ``await asyncio.to_thread(batchsum.run, ...)`` keeps a loop free meanwhile."""
-    asyncio = sys.modules.get("asyncio")  # not imported: no loop can be running (``import batchsum`` stays cheap)
+    # Imported here, not from sys.modules: another thread may be importing it (the CLI starts the LLM
+    # client's imports in the background), and the import lock waits for it to be whole.
+    import asyncio
+
     try:
-        if asyncio is None or not asyncio.get_running_loop():
-            return call()
+        asyncio.get_running_loop()
     except RuntimeError:  # no running loop
         return call()
     from concurrent.futures import ThreadPoolExecutor

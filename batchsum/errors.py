@@ -93,6 +93,10 @@ class AbortRun(SummarizationError):
     """Raised under ``--on-error abort``: the run stops, finished work is kept."""
 
 
+class Interrupted(AbortRun):
+    """Ctrl-C or SIGTERM stopped the run: the files that finished are kept, the next run resumes."""
+
+
 class LLMUnavailable(AbortRun):
     """The LLM server cannot be used for any node; falling back node by node would hide it."""
 

@@ -206,3 +206,50 @@ def test_an_aborted_run_names_its_node_once(tmp_path: Path) -> None:
     assert code == 1 and data["run"]["status"] == "aborted"
     node = data["stopped_by"].split(": ", 1)[0].removeprefix("node ")
     assert data["stopped_by"].count(node) == 1, data["stopped_by"]
+
+
+def test_sigterm_or_ctrl_c_stops_a_run_that_keeps_and_records_what_finished(tmp_path: Path) -> None:
+    """A nightly job's timeout sends SIGTERM: the run stops as Ctrl-C stops it, its closing line says so,
+    the run is recorded (it had ended at once with exit 143, no line and no run in the metrics), and the
+    next run summarizes only the rest."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for i in range(6):
+        turns = "\n".join(f"Ana: We counted boat {i}-{k} at the harbour and logged it." for k in range(40))
+        (corpus / f"call{i}.txt").write_text(turns + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True, latency=1.0)  # a file a second, one at a time
+        args = ["run", str(corpus), "--out", str(out), "--no-index", "--base-url", server.base_url,
+                "--model", "m", "--concurrency", "1", "--rpm", "0", "--no-digests"]  # fmt: skip
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "batchsum", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 120
+            while not list(out.glob("*/summaries/L3/final.md")) and time.monotonic() < deadline:
+                time.sleep(0.1)  # until the first file is done; each of the rest waits a second for its answer
+            proc.send_signal(signal.SIGTERM)
+            stdout, stderr = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == 1, stderr
+        assert "ABORTED: interrupted by Ctrl-C or SIGTERM; finished work was kept" in stdout, stdout
+        assert "Traceback" not in stderr and "never retrieved" not in stderr, stderr
+        done = len(list(out.glob("*/summaries/L3/final.md")))
+        assert 1 <= done < 6
+        report = CliRunner().invoke(main, ["report", "--out", str(out), "--format", "json"])
+        assert json.loads(report.stdout)["runs"][-1]["status"] == "aborted"
+        server.configure(latency=0.0)
+        again = CliRunner().invoke(main, [*args, "--json"])
+    assert again.exit_code == 0, again.output
+    run = json.loads(again.stdout)["run"]
+    assert run["files_done"] == 6 - done and run["files_unchanged"] == done  # resumed, nothing redone

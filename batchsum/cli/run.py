@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import shlex
+import signal
 import sys
+import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,6 +23,9 @@ from batchsum.pipeline_file import apply_pipeline, load_pipeline
 from batchsum.remembered import reuse
 from batchsum.settings import SETTINGS, click_option, from_params, given_fields, validate
 from batchsum.warmup import start_llm_imports
+
+if TYPE_CHECKING:
+    from batchsum.engine.records import RunResult
 
 
 def _options(scope: str) -> list[Any]:
@@ -92,6 +97,18 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     return cfg
 
 
+def _run_stopping_on_sigterm(cfg: RunConfig) -> RunResult:
+    """``batchsum.run(cfg)``, which a nightly job's timeout (SIGTERM) stops as Ctrl-C does: what finished is
+    committed and recorded and the closing line says so (it had ended at once, unrecorded, exit 143)."""
+    if threading.current_thread() is not threading.main_thread():  # only it may set a handler (a test's)
+        return batchsum.run(cfg)
+    previous = signal.signal(signal.SIGTERM, lambda *_: signal.raise_signal(signal.SIGINT))
+    try:
+        return batchsum.run(cfg)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @click.command()
 @common_options
 @run_options
@@ -116,7 +133,7 @@ def run(ctx: click.Context, **params: Any) -> None:
         require_ray(cfg.ray_address)  # before the output folder is locked or created
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
-    result = batchsum.run(cfg)
+    result = _run_stopping_on_sigterm(cfg)
     if params["as_json"]:
         # One line, as bytes: the pretty-printer is pure Python and took longer than a whole unchanged
         # re-run, and click strips ANSI codes from text (a regex over every byte) but not from bytes.
@@ -132,7 +149,7 @@ def run(ctx: click.Context, **params: Any) -> None:
                 click.echo(f"  {p.path}: {p.reason}", err=True)
         if not cfg.quiet:
             click.echo(result.summary_line())
-    if result.run.status == "aborted" and (cfg.quiet or params["as_json"]):  # an error: shown all the same
+    if result.run.status == "aborted":  # an error, on stderr too: shown with --quiet or --json, mailed by cron
         click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
     exit_code = result.exit_code
     if cfg.facts and result.run.status != "aborted":

@@ -23,7 +23,7 @@ from batchsum.engine.ledger import Ledger
 from batchsum.engine.plans import plan_stream
 from batchsum.engine.process_executor import ProcessExecutor
 from batchsum.engine.progress import Progress
-from batchsum.errors import AbortRun, LLMUnavailable
+from batchsum.errors import AbortRun, Interrupted, LLMUnavailable
 from batchsum.metrics.usage_journal import UsageJournal
 from batchsum.walk import SourceRef
 
@@ -84,6 +84,8 @@ def execute(
                     digests = exc
         except AbortRun as exc:
             ledger.aborted = exc
+        except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels this task), or SIGTERM (the command's)
+            ledger.aborted = Interrupted("interrupted by Ctrl-C or SIGTERM")
         finally:
             try:
                 await driver.drain()  # the files that finished are committed, even when the run stops

@@ -152,25 +152,29 @@ class LocalExecutor:
         if self.leaves_ahead:
             self._leaf_slots = asyncio.Semaphore(self.leaves_ahead)
         slots = asyncio.Semaphore(self.files_ahead) if self.files_ahead else None
-        async for plan in plans:
-            if self._aborted:
-                break
-            if slots is not None:
-                await slots.acquire()
-            task = asyncio.create_task(self._file(plan, driver))
-            tasks.append(task)
-            if slots is not None:
-                task.add_done_callback(lambda _: slots.release())
-            await asyncio.sleep(0)  # let the new file's leaves start before the next file is read
-        pending = set(tasks)
-        while pending:
-            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-            # Read every finished task's exception (several files can fail at once), then raise the first.
-            errors = [exc for t in done if (exc := t.exception()) is not None]
-            if errors:
-                if any(isinstance(e, AbortRun) for e in errors):
-                    await _cancel(pending)
-                raise errors[0]
+        try:
+            async for plan in plans:
+                if self._aborted:
+                    break
+                if slots is not None:
+                    await slots.acquire()
+                task = asyncio.create_task(self._file(plan, driver))
+                tasks.append(task)
+                if slots is not None:
+                    task.add_done_callback(lambda _: slots.release())
+                await asyncio.sleep(0)  # let the new file's leaves start before the next file is read
+            pending = set(tasks)
+            while pending:
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+                # Read every finished task's exception (several files can fail at once), then raise the first.
+                errors = [exc for t in done if (exc := t.exception()) is not None]
+                if errors:
+                    if any(isinstance(e, AbortRun) for e in errors):
+                        await _cancel(pending)
+                    raise errors[0]
+        except asyncio.CancelledError:  # Ctrl-C: no file's requests go on behind the run's back
+            await _cancel(tasks)
+            raise
 
     async def aclose(self) -> None:
         await self.backend.aclose()
