@@ -23,6 +23,10 @@ The CLI maps these to exit codes; library code never calls ``sys.exit``.
 from __future__ import annotations
 
 import errno
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from batchsum.engine.records import RunResult
 
 
 class BatchsumError(Exception):
@@ -95,6 +99,15 @@ class AbortRun(SummarizationError):
 
 class Interrupted(AbortRun):
     """Ctrl-C or SIGTERM stopped the run: the files that finished are kept, the next run resumes."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`batchsum.run`: raised once the finished files are committed and the run is
+    recorded, so a script's ``except KeyboardInterrupt`` stops it; ``result`` is the aborted run's."""
+
+    def __init__(self, result: RunResult) -> None:
+        super().__init__("interrupted by Ctrl-C")
+        self.result = result
 
 
 class LLMUnavailable(AbortRun):

@@ -346,7 +346,7 @@ def turns_from_text(text: str) -> list[tuple[str | None, str]]:
 
 
 # A written task's date in brackets at its end: "- [ ] Sofia: wireframes (Sep 10)", "(due Friday)".
-_BRACKETED_DUE = re.compile(rf"\((?:due:? )?(?P<when>{_DATE}|{_ISO_DATE}|{_SOON})\)[.!]?$", re.I)
+_BRACKETED_DUE = re.compile(rf"\((?:due:? )?(?P<when>{_DATE}|{_ISO_DATE}|{_SOON}|today)\)[.!]?$", re.I)
 
 
 def bracketed_date(text: str) -> str | None:

@@ -86,7 +86,7 @@ def _checked(key: str, setting: Setting, value: Any) -> Any:
     """``value`` when it is of the keyword's kind; ConfigError naming the keyword otherwise, before any
     of it is used or remembered (``type=None`` had been stored in the output folder's settings)."""
     if value is None:
-        if setting.nullable or setting.zero_is_none or setting.default is None:
+        if setting.accepts_none:
             return None
         raise ConfigError(f"{key}=None: give a value, or leave the option out for its default")
     if setting.parse is not None:

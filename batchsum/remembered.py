@@ -142,17 +142,12 @@ def reuse(cfg: RunConfig, given: set[str]) -> list[str]:
             continue
         if field in _PATHS and value is not None:
             value = Path(value)
-        if value is None and not _may_be_none(field):
+        if value is None and not BY_FIELD[field].accepts_none:
             continue  # an unchecked library keyword once remembered type=None: the default holds
         if _get(cfg, field) != value:
             assign(cfg, field, value)
             reused.append(field)
     return reused
-
-
-def _may_be_none(field: str) -> bool:
-    setting = BY_FIELD[field]
-    return setting.nullable or setting.zero_is_none or setting.default is None
 
 
 def changes(old: dict[str, Any], cfg: RunConfig) -> list[Change]:

@@ -79,6 +79,11 @@ class Setting:
         return value
 
     @property
+    def accepts_none(self) -> bool:
+        """Whether the field may hold None (a pipeline file's null, "no limit", or a None default)."""
+        return self.nullable or self.zero_is_none or self.default is None
+
+    @property
     def param_name(self) -> str:
         """The click parameter name of the flag."""
         assert self.flag is not None

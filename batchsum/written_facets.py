@@ -217,7 +217,8 @@ def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
     """An action item from a written task: its owner when the task names one, its due date."""
     from batchsum.facets import ActionItem, bracketed_date, due_date
 
-    when = _WHEN.search(text)
+    bracketed = bracketed_date(text)  # "(due: 2026-10-03)" too, which the task is written without
+    when = None if bracketed else _WHEN.search(text)
     text = _plain(text)
     owner = None
     if (label := _OWNER_LABEL.match(text)) and (owner := _owner(label.group("name"), participants)):
@@ -226,7 +227,7 @@ def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
         owner = _owner(at.group("name"), participants)
     if owner is None and (tail := _OWNER_TAIL.search(text)) and (owner := _owner(tail.group("name"), participants)):
         text = text[: tail.start()]
-    if when is None and (bracketed := bracketed_date(text)):
+    if bracketed:
         return ActionItem(text[: text.rstrip().rindex("(")].rstrip(), owner, bracketed)  # said once, as its due
     return ActionItem(text, owner, when.group(1) if when else due_date(text))
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from batchsum.cli import main
@@ -208,10 +209,12 @@ def test_an_aborted_run_names_its_node_once(tmp_path: Path) -> None:
     assert data["stopped_by"].count(node) == 1, data["stopped_by"]
 
 
-def test_sigterm_or_ctrl_c_stops_a_run_that_keeps_and_records_what_finished(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_sigterm_stops_a_run_that_keeps_and_records_what_finished(tmp_path: Path, sigint: str) -> None:
     """A nightly job's timeout sends SIGTERM: the run stops as Ctrl-C stops it, its closing line says so,
     the run is recorded (it had ended at once with exit 143, no line and no run in the metrics), and the
-    next run summarizes only the rest."""
+    next run summarizes only the rest. Also for a job started in the background by a script (``&``), whose
+    SIGINT is ignored."""
     import os
     import signal
     import subprocess
@@ -228,9 +231,10 @@ def test_sigterm_or_ctrl_c_stops_a_run_that_keeps_and_records_what_finished(tmp_
         server.configure(any_model=True, latency=1.0)  # a file a second, one at a time
         args = ["run", str(corpus), "--out", str(out), "--no-index", "--base-url", server.base_url,
                 "--model", "m", "--concurrency", "1", "--rpm", "0", "--no-digests"]  # fmt: skip
+        ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint == "ignored" else None
         proc = subprocess.Popen(
             [sys.executable, "-m", "batchsum", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}, preexec_fn=ignore,
         )  # fmt: skip
         try:
             deadline = time.monotonic() + 120
@@ -242,7 +246,7 @@ def test_sigterm_or_ctrl_c_stops_a_run_that_keeps_and_records_what_finished(tmp_
             if proc.poll() is None:
                 proc.kill()
         assert proc.returncode == 1, stderr
-        assert "ABORTED: interrupted by Ctrl-C or SIGTERM; finished work was kept" in stdout, stdout
+        assert "ABORTED: interrupted by SIGTERM; finished work was kept" in stdout, stdout
         assert "Traceback" not in stderr and "never retrieved" not in stderr, stderr
         done = len(list(out.glob("*/summaries/L3/final.md")))
         assert 1 <= done < 6
@@ -253,3 +257,55 @@ def test_sigterm_or_ctrl_c_stops_a_run_that_keeps_and_records_what_finished(tmp_
     assert again.exit_code == 0, again.output
     run = json.loads(again.stdout)["run"]
     assert run["files_done"] == 6 - done and run["files_unchanged"] == done  # resumed, nothing redone
+
+
+def test_ctrl_c_stops_a_library_run_after_recording_it_and_reaches_the_caller(tmp_path: Path) -> None:
+    """A script summarizing several folders is stopped by Ctrl-C: the run in progress keeps and records
+    what finished, then the script gets KeyboardInterrupt (carrying the run's result), so the next folder
+    is never started (each Ctrl-C had only aborted the current run)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folders = []
+    for name in ("a", "b"):
+        folder = tmp_path / name
+        folder.mkdir()
+        for i in range(5):
+            turns = "\n".join(f"Ana: We counted boat {name}{i}-{k} at the harbour and logged it." for k in range(40))
+            (folder / f"call{i}.txt").write_text(turns + "\n", encoding="utf-8")
+        folders.append(str(folder))
+    out = tmp_path / "out"
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True, latency=1.0)
+        script = (
+            "import signal, sys, batchsum\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal, whatever pytest's is\n"
+            "try:\n"
+            "    for folder in sys.argv[3:]:\n"
+            "        batchsum.run(folder, out=sys.argv[1] + '-' + folder[-1], base_url=sys.argv[2], model='m',\n"
+            "                     concurrency=1, rpm=0, no_index=True, digests=False)\n"
+            "        print('finished', folder[-1], flush=True)\n"
+            "except KeyboardInterrupt as stop:\n"
+            "    print('stopped:', stop.result.run.status, stop.result.run.files_done, flush=True)\n"
+        )
+        proc = subprocess.Popen(
+            [sys.executable, "-c", script, str(out), server.base_url, *folders],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 120
+            while not list(Path(f"{out}-a").glob("*/summaries/L3/final.md")) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            proc.send_signal(signal.SIGINT)
+            stdout, stderr = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert stdout.startswith("stopped: aborted "), (stdout, stderr)
+    assert 1 <= int(stdout.split()[-1]) < 5 and "finished" not in stdout
+    assert not Path(f"{out}-b").exists()
+    assert "Traceback" not in stderr and "never retrieved" not in stderr, stderr

@@ -684,6 +684,8 @@ def test_price_per_million_prompt_and_completion_tokens_as_plan_takes_it(store: 
     same = report_json(store.out, "--last", "2", "--price", "2500")["cost"]
     assert same["selected_runs"] == pytest.approx(681 / 1000 * 2.5)  # = --price-per-1k 2.5
     assert "$2500/M prompt" in cli("report", "--out", str(store.out), "--last", "2", "--price", "2500").stdout
+    plain = report_json(store.out, "--last", "2")["trend"][-1]
+    assert set(plain) == set(report_json(store.out, "--last", "2", "--price", "1")["trend"][-1])  # one shape
     res = CliRunner().invoke(main, ["report", "--out", str(store.out), "--price", "1", "--price-per-1k", "1"])
     assert res.exit_code == 2 and "cannot be combined" in res.output
     bad = CliRunner().invoke(main, ["report", "--out", str(store.out), "--price", "cheap"])

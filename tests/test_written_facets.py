@@ -198,4 +198,9 @@ def test_a_date_in_brackets_at_a_tasks_end_is_its_due_date() -> None:
     items = {a.owner: a for a in written_facets(text).action_items}
     assert (items["Sofia"].task, items["Sofia"].due) == ("mid-fidelity pricing wireframes", "Sep 10")
     assert items["Tom"].due == "Friday"
+    iso = {
+        a.owner: a
+        for a in written_facets("## Next week\n\n- [ ] Ana: send the invoice (due: 2026-10-03)\n").action_items
+    }
+    assert (iso["Ana"].task, iso["Ana"].due) == ("send the invoice", "2026-10-03")
     assert items["Hannah"].due is None and items["Hannah"].task.endswith("(two versions)")

@@ -17,7 +17,7 @@ from batchsum import jsonio
 from batchsum.cli._common import EXIT_USAGE, price_per_million, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.engine.executor_choice import require_ray
-from batchsum.errors import ConfigError
+from batchsum.errors import ConfigError, RunInterrupted
 from batchsum.lazy import load
 from batchsum.pipeline_file import apply_pipeline, load_pipeline
 from batchsum.remembered import reuse
@@ -99,10 +99,13 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
 
 def _run_stopping_on_sigterm(cfg: RunConfig) -> RunResult:
     """``batchsum.run(cfg)``, which a nightly job's timeout (SIGTERM) stops as Ctrl-C does: what finished is
-    committed and recorded and the closing line says so (it had ended at once, unrecorded, exit 143)."""
+    committed and recorded and the closing line says so (it had ended at once, unrecorded, exit 143). A
+    SIGTERM while the run writes its index or metrics lets it finish them."""
     if threading.current_thread() is not threading.main_thread():  # only it may set a handler (a test's)
         return batchsum.run(cfg)
-    previous = signal.signal(signal.SIGTERM, lambda *_: signal.raise_signal(signal.SIGINT))
+    stopping = load("batchsum.engine.stopping")
+    stopping.clear_stop()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stopping.request_stop())
     try:
         return batchsum.run(cfg)
     finally:
@@ -133,7 +136,10 @@ def run(ctx: click.Context, **params: Any) -> None:
         require_ray(cfg.ray_address)  # before the output folder is locked or created
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
-    result = _run_stopping_on_sigterm(cfg)
+    try:
+        result = _run_stopping_on_sigterm(cfg)
+    except RunInterrupted as stopped:  # Ctrl-C: the run is recorded, and its line says so
+        result = stopped.result
     if params["as_json"]:
         # One line, as bytes: the pretty-printer is pure Python and took longer than a whole unchanged
         # re-run, and click strips ANSI codes from text (a regex over every byte) but not from bytes.

@@ -23,6 +23,7 @@ from batchsum.engine.ledger import Ledger
 from batchsum.engine.plans import plan_stream
 from batchsum.engine.process_executor import ProcessExecutor
 from batchsum.engine.progress import Progress
+from batchsum.engine.stopping import BY_CTRL_C, BY_SIGTERM, SUMMARIZING
 from batchsum.errors import AbortRun, Interrupted, LLMUnavailable
 from batchsum.metrics.usage_journal import UsageJournal
 from batchsum.walk import SourceRef
@@ -67,7 +68,10 @@ def execute(
 
     async def go() -> None:
         nonlocal digests
+        SUMMARIZING.loop, SUMMARIZING.task = asyncio.get_running_loop(), asyncio.current_task()
         try:
+            if SUMMARIZING.requested:  # SIGTERM before the run began summarizing
+                raise asyncio.CancelledError
             await executor.execute(plan_stream(refs, executor, driver), driver)
             await driver.drain()  # the digests read the trees and entries just written
             if cfg.digests and (cfg.llm.enabled or isinstance(executor, ProcessExecutor)):
@@ -84,9 +88,10 @@ def execute(
                     digests = exc
         except AbortRun as exc:
             ledger.aborted = exc
-        except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels this task), or SIGTERM (the command's)
-            ledger.aborted = Interrupted("interrupted by Ctrl-C or SIGTERM")
+        except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels this task) or request_stop (SIGTERM)
+            ledger.aborted = Interrupted(BY_SIGTERM if SUMMARIZING.requested else BY_CTRL_C)
         finally:
+            SUMMARIZING.loop = SUMMARIZING.task = None
             try:
                 await driver.drain()  # the files that finished are committed, even when the run stops
             finally:

@@ -25,6 +25,8 @@ from batchsum.engine.committer import Committer, new_run_id
 from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
 from batchsum.engine.records import RunResult, run_record, utc_now
+from batchsum.engine.stopping import BY_CTRL_C
+from batchsum.errors import RunInterrupted
 from batchsum.gitver import commit_run, ensure_repo
 from batchsum.index.records import DocUpdate, node_from_file
 from batchsum.index.state import index_needs_work
@@ -76,7 +78,10 @@ def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult
             # 16 bytes read: a damaged metrics database stops the run before any work (exit 2),
             # instead of every night's metrics being dropped with a warning nobody reads.
             check_db_header(cfg.metrics_path)
-        return _run(cfg, progress, executor)
+        result = _run(cfg, progress, executor)
+    if result.stopped_by == BY_CTRL_C:
+        raise RunInterrupted(result)  # recorded and unlocked: now the caller's (a script looping over folders stops)
+    return result
 
 
 def _check_remembered(

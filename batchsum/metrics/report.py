@@ -391,8 +391,9 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
     for r in rows:
         for key in ("prompt_spent", "completion_spent", "calls_saved", "nodes_reused", "files_changed"):
             r[key] = int(r[key])
-        r["tokens_spent"] = r["prompt_spent"] + r["completion_spent"]
-        r["cost"] = price.of(r.pop("prompt_spent"), r.pop("completion_spent")) if price is not None else None
+        prompt, completion = r.pop("prompt_spent"), r.pop("completion_spent")
+        r["tokens_spent"] = prompt + completion
+        r["cost"] = price.of(prompt, completion) if price is not None else None
     return rows
 
 
