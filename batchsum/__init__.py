@@ -18,6 +18,7 @@ instead of paths and options. Each function imports its stage on first call (:da
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -75,12 +76,13 @@ def _off_the_loop(call: Callable[[], T]) -> T:
     """``call()``; in a worker thread when this thread runs an event loop (``run`` from async code), since
     the stages run their own (``asyncio.run``), which a running loop forbids. The caller waits either way:
     ``await asyncio.to_thread(batchsum.run, ...)`` keeps a loop free meanwhile."""
-    # Imported here, not from sys.modules: another thread may be importing it (the CLI starts the LLM
-    # client's imports in the background), and the import lock waits for it to be whole.
-    import asyncio
-
+    # Not imported (an unchanged re-run never imports it), or still being imported by another thread (the
+    # CLI imports the LLM client in the background): no loop can be running in this one.
+    get_running_loop = getattr(sys.modules.get("asyncio"), "get_running_loop", None)
+    if get_running_loop is None:
+        return call()
     try:
-        asyncio.get_running_loop()
+        get_running_loop()
     except RuntimeError:  # no running loop
         return call()
     from concurrent.futures import ThreadPoolExecutor

@@ -8,8 +8,11 @@ command loads it before every run, and an unchanged re-run never loads the execu
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # an unchanged re-run loads this module and never asyncio
+    import asyncio
 
 
 @dataclass
