@@ -650,3 +650,59 @@ def test_a_date_heading_labels_no_list(tok: Tokenizer) -> None:
         text, target_tokens=80, max_tokens=80, kind="standard", content_type="journal", tokenizer=tok, language="ru"
     )
     assert out and "2024" not in out, out
+
+
+def test_a_digest_quotes_every_entry_a_shorter_pick_elsewhere_makes_room_for() -> None:
+    """A month whose entries are peers: an entry about a one-off event (one long sentence, the least
+    central) is quoted once the other entries give up a long sentence for a shorter one of theirs, when
+    the budget can hold one sentence of each (budgeted maximum coverage): it had been left out."""
+    from batchsum.tokens import get_tokenizer
+
+    tok = get_tokenizer()
+    long_and_short = [
+        (
+            "The reading group met in the seminar room and we argued about the sparse attention paper for hours.",
+            "It rained all day long.",
+        ),
+        (
+            "Tomasz and I worked on the reading group's paper about sparse attention until late in the office.",
+            "I bought bread at noon.",
+        ),
+        (
+            "The reading group moved to a bigger room because the paper on attention drew eleven people tonight.",
+            "I slept badly last night.",
+        ),
+        (
+            "In the office we rewrote the attention paper's evaluation for the reading group's next session.",
+            "I called Mum after lunch.",
+        ),
+        (
+            "The reading group discussed the attention paper again and Greta brought her own results along.",
+            "I ran eight km today.",
+        ),
+        (
+            "After the reading group Tomasz sent the revised attention paper to the workshop before midnight.",
+            "I fixed the old bike.",
+        ),
+        (
+            "The office was cold, so the reading group met at the library and read the attention paper aloud.",
+            "We cooked lentils for dinner.",
+        ),
+        (
+            "We finished the attention paper's figures for the reading group and sent them to Greta at noon.",
+            "I watered the fig tree.",
+        ),
+    ]
+    routine = [f"{long} {short}" for long, short in long_and_short]
+    death = (
+        "Bad news this morning: Onkel Werner died last night in the hospital in Stralsund, after the second "
+        "stroke, and the funeral will be on Friday."
+    )
+    parts = [*routine[:4], death, *routine[4:]]
+    shortest = sum(tok.count(short) + 1 for _, short in long_and_short) + tok.count(death) + 1
+    out = summarize_text(
+        "", target_tokens=shortest + 20, max_tokens=shortest + 20, kind="meta", content_type="journal",
+        tokenizer=tok, parts=parts, peers=True,
+    )  # fmt: skip
+    assert "Werner" in out, out
+    assert all(long in out or short in out for long, short in long_and_short), out

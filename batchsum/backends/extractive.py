@@ -85,12 +85,17 @@ def _select(
     parts = np.array([u.part for u in units])
     covered = np.zeros(n, dtype=bool)
     multi_part = kind in ("meta", "rolling") and len(set(parts.tolist())) > 1
+    if peers and multi_part:  # the room each part needs is reserved on exact counts (estimates run low)
+        for i in np.flatnonzero(cand).tolist():
+            exact[i] = tokenizer.count(units[i].text)
     while True:
         room = budget - used - (sep_cost if chosen else 0)
         cost = np.where(exact >= 0, exact, est)
         fits = remaining & (cost <= room)
         if not fits.any():
             break
+        if peers and multi_part:
+            fits = _leaving_room_for_the_rest(fits, remaining, covered, parts, cost, room, sep_cost)
         score = rel - params.redundancy * max_sim
         if chosen and speaker_aware:
             over = np.maximum(0.0, picked / (len(chosen) + 1) - share)
@@ -114,6 +119,29 @@ def _select(
         picked[spk[best]] += 1
         covered |= parts == units[best].part
     return chosen
+
+
+def _leaving_room_for_the_rest(
+    fits: np.ndarray,
+    remaining: np.ndarray,
+    covered: np.ndarray,
+    parts: np.ndarray,
+    cost: np.ndarray,
+    room: float,
+    sep_cost: int,
+) -> np.ndarray:
+    """Of the units that fit, those that leave room for the shortest unit of every part not yet quoted
+    (budgeted maximum coverage, Khuller, Moss & Naor 1999): a month's digest quotes every entry that a
+    shorter pick elsewhere makes room for (a death in the family, one long sentence, had been left out
+    for a sentence more from the days around it). Unchanged when not every part can be quoted anyway."""
+    open_parts = {p for p in parts[remaining & ~covered].tolist()}
+    if len(open_parts) < 2:
+        return fits
+    shortest = {p: float(cost[remaining & (parts == p)].min()) + sep_cost for p in open_parts}
+    reserve = sum(shortest.values())
+    own = np.array([shortest.get(p, 0.0) if not c else 0.0 for p, c in zip(parts.tolist(), covered, strict=True)])
+    leaves_room = fits & (cost + sep_cost + reserve - own <= room + sep_cost)
+    return leaves_room if leaves_room.any() else fits
 
 
 def _trim_to(text: str, cap: int, tokenizer: Tokenizer) -> str:
