@@ -101,7 +101,8 @@ def digest_input(meta: Mapping[str, Any], body: str) -> str:
     if not meta.get("kept_whole"):
         return final_summary(body)
     lines = []
-    for line in note_syntax_as_text(_SOURCE_FRONT_MATTER.sub("", body, count=1)).split("\n"):
+    # The facets a run appends to a note's final are its rules' lists, not the note's text ("Action items:").
+    for line in note_syntax_as_text(_SOURCE_FRONT_MATTER.sub("", summary_only(body), count=1)).split("\n"):
         if _HEADING_LINE.match(line):
             continue
         item = LIST_ITEM.match(line)

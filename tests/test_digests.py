@@ -1031,3 +1031,26 @@ def test_a_year_of_journals_in_several_languages_writes_each_day_label_once_and_
     assert not re.search(r"\*\* (?:März|avril|April)\b", text), text  # no label's month again after it
     # A day of another language in a month is read by its own rules: "Dr. Albers" is one sentence.
     assert "** Albers" not in text, text
+
+
+def test_a_notes_task_list_reaches_its_month_as_the_note_wrote_it_not_as_the_runs_facets(tmp_path: Path) -> None:
+    """A short journal page with a to-do list is kept whole and the run appends the tasks it found to its
+    final ("## Facets (extracted)", "**Action items**"); the month reads the page, not those lists (its
+    digest had said "... Saskia again. Action items:")."""
+    src = tmp_path / "journal"
+    src.mkdir()
+    days = {
+        "2026-04-16": "Five interviews with the team in Amsterdam, the last one with Saskia again.",
+        "2026-04-17": "Train home through the flat country; read half of the novel Hannah lent me.",
+        "2026-04-18": "Home. The fig tree looks better already.\n\n- [ ] write thank-you email to Saskia\n"
+        "- [ ] reimburse train tickets\n",
+    }
+    for day, text in days.items():
+        (src / f"{day}.md").write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--type", "journal", "--no-index"])
+    assert res.exit_code == 0, res.output
+    assert "## Facets (extracted)" in (out / "2026-04-18.md" / "summaries" / "L3" / "final.md").read_text()
+    month = summary_only(parse_markdown((out / "digests" / "2026" / "2026-04.md").read_text())[1])
+    assert "Action items" not in month and "Picked by rules" not in month, month
+    assert "Saskia" in month and "fig tree" in month
