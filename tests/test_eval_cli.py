@@ -211,3 +211,24 @@ def test_eval_scores_the_summary_not_the_extracted_sections(tmp_path: Path) -> N
     summary = body[: body.index(heading)]
     words = {d["doc_id"]: d["summary_words"] for d in json.loads(stdout)["methods"][0]["docs"]}
     assert words["meeting"] == word_count(plain_text(summary))
+
+
+def test_eval_reads_markdown_references_warns_of_an_empty_document_and_shows_undefined_recall(tmp_path: Path) -> None:
+    """A Markdown user's references (refs/<id>.md) count; an empty document is named; a set whose references
+    hold no number shows number recall as "-" (a 0.000 had stood for the documents without a reference)."""
+    docs, refs = tmp_path / "docs", tmp_path / "refs"
+    docs.mkdir()
+    refs.mkdir()
+    text = "The harbour committee met on Tuesday to plan the winter repairs of the northern pier. " * 12
+    (docs / "pier.md").write_text(text, encoding="utf-8")
+    (refs / "pier.md").write_text("The committee planned the repairs of the pier.", encoding="utf-8")
+    (docs / "empty.md").write_text("", encoding="utf-8")
+    (refs / "empty.txt").write_text("Nothing was written.", encoding="utf-8")
+    (docs / "lost.md").write_text(text.replace("pier", "jetty"), encoding="utf-8")  # no reference: scored 0
+    code, out, err = _invoke(str(docs), str(refs), "--out", str(tmp_path / "out"), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert "pier.md: no usable reference" not in err and "lost.md: no usable reference" in err
+    assert "empty.md: empty document" in err
+    batchsum = next(m for m in report["methods"] if m["method"] == "batchsum")
+    assert batchsum["number_recall"] is None and batchsum["rouge1"] > 0

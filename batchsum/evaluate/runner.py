@@ -232,9 +232,10 @@ def _read_text(path: Path) -> tuple[str, str | None]:
 
 
 def find_references(refs_dir: Path) -> dict[str, Path]:
-    """Every ``*.txt`` under ``refs_dir`` (hidden files skipped), keyed by posix path without ``.txt``."""
+    """Every ``*.txt`` or ``*.md`` under ``refs_dir`` (hidden files skipped), keyed by posix path without its
+    suffix; a ``.txt`` wins over an ``.md`` of the same name."""
     found: dict[str, Path] = {}
-    for p in sorted(refs_dir.rglob("*.txt")):
+    for p in sorted(refs_dir.rglob("*.md")) + sorted(refs_dir.rglob("*.txt")):
         rel = p.relative_to(refs_dir)
         if any(part.startswith(".") for part in rel.parts) or not p.is_file():
             continue
@@ -248,7 +249,7 @@ def _ref_order(key: str) -> tuple[int, str]:
 
 
 def match_references(doc_ids: list[str], refs: dict[str, Path]) -> tuple[dict[str, list[Path]], list[Path]]:
-    """Map each document id to ``<id>.txt`` and ``<id>.<N>.txt``; return (matches, orphans)."""
+    """Map each document id to ``<id>.txt`` and ``<id>.<N>.txt`` (or ``.md``); return (matches, orphans)."""
     wanted = set(doc_ids)
     matches: dict[str, list[Path]] = {d: [] for d in doc_ids}
     orphans: list[Path] = []
@@ -307,7 +308,7 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
     if not any(matches.values()):
         raise ConfigError(
             f"no document in {opts.docs_dir} has a reference in {opts.refs_dir} "
-            "(expected <refs>/<id>.txt or <refs>/<id>.<N>.txt for each <docs>/<id>.<ext>)"
+            "(expected <refs>/<id>.txt or <refs>/<id>.<N>.txt, or .md, for each <docs>/<id>.<ext>)"
         )
     tok = get_tokenizer(opts.encoding)
     docs: list[EvalDoc] = []
@@ -318,6 +319,8 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
             document = read_document(source_refs[doc.relpath])
             doc.text = document.text
             doc.tokens = tok.count(document.text)
+            if not document.text.strip():  # its own (empty) text is scored, as for a file under 100 tokens
+                problems.append(Problem("empty_document", str(doc.path), "empty document: nothing to summarize"))
             if document.decode_note:
                 problems.append(Problem("decode", str(doc.path), f"document decoded as {document.decode_note}"))
         except InputError as exc:
@@ -511,8 +514,10 @@ def _aggregate(m: MethodResult) -> None:
     for attr in ("rouge1", "rouge2", "rougeLsum"):
         setattr(m, attr, _mean([val(d, attr) or 0.0 for d in m.docs]) or 0.0)
     for attr in ("entity_recall", "number_recall"):
-        # Undefined recall (reference without entities/numbers) is left out; missing docs count 0.
-        setattr(m, attr, _mean([v for d in m.docs if (v := val(d, attr)) is not None]))
+        # Undefined recall (reference without entities/numbers) is left out; missing docs count 0, unless no
+        # scored document defines it (no reference holds a number: "-", not 0.000).
+        defined = any(d.scores is not None and getattr(d.scores, attr) is not None for d in m.docs)
+        setattr(m, attr, _mean([v for d in m.docs if (v := val(d, attr)) is not None]) if defined else None)
     m.compression_ratio = _mean([d.compression_ratio for d in m.docs if d.compression_ratio is not None])
     m.seconds_per_doc = _mean([d.seconds for d in m.docs if d.seconds is not None])
 
