@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
+from batchsum.cleanup import balance_quotes
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars
 from batchsum.note_syntax import note_syntax_as_text
 from batchsum.text import DATE_LABEL, LIST_ITEM, parse_speaker_line, split_sentences, unended
@@ -403,11 +404,12 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
         if digest_words(flat[: sentence.end]) >= words // 3:
             first = flat[: sentence.end]
             break
+    # A first sentence cut from a longer quotation gets its marks made whole ('She texted: "Went well.').
     if digest_words(first) <= words:
-        return first
+        return balance_quotes(first) if len(first) < len(flat) else first
     if cjk_chars(first) * 2 > len(first):  # Chinese or Japanese: no spaces to cut at
         return _cjk_cut(first, words * CJK_CHARS_PER_WORD) + "…"
-    return " ".join(first.split(" ")[:words]).rstrip(",;:-") + "…"
+    return balance_quotes(" ".join(first.split(" ")[:words]).rstrip(",;:-")) + "…"
 
 
 def _cjk_cut(text: str, chars: int) -> str:

@@ -288,6 +288,17 @@ def test_names_that_would_break_a_page_are_escaped(tmp_path: Path) -> None:
     assert len(lines) == 2 and any("a\\]b\\nc\\x1bd <\\!-- e" in line for line in lines)
 
 
+def test_an_index_line_cut_inside_a_quotation_closes_it() -> None:
+    """index.md's line of an entry is its first sentences; one that ends inside a quotation had left it open
+    ('She texted at 17:10: "Went well, I think.')."""
+    entry = (
+        'Greta\'s interview day. She texted at 17:10: "Went well, I think. They want me back." Then we had '
+        "dinner and talked about the move to Tübingen for a long time that night."
+    )
+    line = one_line(entry)
+    assert line.endswith('"Went well, I think."') and line.count('"') == 2
+
+
 def test_periods_one_line_and_grouping() -> None:
     # A Japanese one-liner is cut at a clause mark, never inside a word ("なったか…" had cut から in two).
     head = "骨相学の起源は知らないが、とにかく頭の形を見て人の性質を判断すると"
