@@ -161,9 +161,12 @@ def test_eval_bad_input_is_listed_never_silently_dropped(tmp_path: Path) -> None
     mean_of_scored = sum(d["rouge1"] for d in m["docs"] if d["status"] == "ok") / 4
     assert m["rouge1"] == pytest.approx(mean_of_scored)
 
-    code, stdout, _ = _invoke(str(docs), str(refs), "--out", str(out), "--no-metrics", "--only-present", "--json")
+    code, stdout, stderr = _invoke(str(docs), str(refs), "--out", str(out), "--no-metrics", "--only-present", "--json")
     present = json.loads(stdout)["methods"][0]
     assert code == 0 and present["n_docs"] == 3 and present["n_zero"] == 0
+    # Asked for: the documents left out are one line, not a warning each.
+    assert "1 document(s) without a usable reference left out (--only-present): lonely" in stderr
+    assert "lonely.txt: no usable reference" not in stderr
     assert present["rouge1"] > m["rouge1"]
 
 

@@ -339,11 +339,16 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
                 continue
             doc.refs.append(ref_path)
             doc.ref_texts.append(text.replace("\r\n", "\n").replace("\r", "\n"))
-        if not doc.has_reference:
-            how = "excluded (--only-present)" if opts.only_present else "scored 0 (use --only-present to exclude)"
+        if not doc.has_reference and not opts.only_present:
             expected = f"{opts.refs_dir / did}.txt"
-            problems.append(Problem("no_reference", str(doc.path), f"no usable reference ({expected}); {how}"))
+            message = f"no usable reference ({expected}); scored 0 (use --only-present to exclude)"
+            problems.append(Problem("no_reference", str(doc.path), message))
         docs.append(doc)
+    left_out = [d.doc_id for d in docs if not d.has_reference]
+    if opts.only_present and left_out:  # asked for: one line, not one per document
+        names = ", ".join(left_out[:3]) + (", …" if len(left_out) > 3 else "")
+        message = f"{len(left_out)} document(s) without a usable reference left out (--only-present): {names}"
+        problems.append(Problem("no_reference", str(opts.refs_dir), message))
     return docs
 
 
