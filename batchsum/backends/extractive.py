@@ -134,12 +134,17 @@ def _leaving_room_for_the_rest(
     (budgeted maximum coverage, Khuller, Moss & Naor 1999): a month's digest quotes every entry that a
     shorter pick elsewhere makes room for (a death in the family, one long sentence, had been left out
     for a sentence more from the days around it). Unchanged when not every part can be quoted anyway."""
-    open_parts = {p for p in parts[remaining & ~covered].tolist()}
-    if len(open_parts) < 2:
+    waiting = remaining & ~covered
+    if not waiting.any():
         return fits
-    shortest = {p: float(cost[remaining & (parts == p)].min()) + sep_cost for p in open_parts}
-    reserve = sum(shortest.values())
-    own = np.array([shortest.get(p, 0.0) if not c else 0.0 for p, c in zip(parts.tolist(), covered, strict=True)])
+    # Each part's shortest remaining unit, by part index (a folder digest has thousands of parts).
+    shortest = np.full(int(parts.max()) + 1, np.inf)
+    np.minimum.at(shortest, parts[waiting], cost[waiting])
+    open_parts = np.isfinite(shortest)
+    if open_parts.sum() < 2:
+        return fits
+    reserve = float((shortest[open_parts] + sep_cost).sum())
+    own = np.where(~covered & open_parts[parts], shortest[parts] + sep_cost, 0.0)
     leaves_room = fits & (cost + sep_cost + reserve - own <= room + sep_cost)
     return leaves_room if leaves_room.any() else fits
 
