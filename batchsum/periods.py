@@ -409,7 +409,7 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
         return balance_quotes(first) if len(first) < len(flat) else first
     if cjk_chars(first) * 2 > len(first):  # Chinese or Japanese: no spaces to cut at
         return _cjk_cut(first, words * CJK_CHARS_PER_WORD) + "…"
-    return balance_quotes(" ".join(first.split(" ")[:words]).rstrip(",;:-")) + "…"
+    return balance_quotes(" ".join(first.split(" ")[:words]).rstrip(",;:-") + "…")  # '... and…"', not 'and"…'
 
 
 def _cjk_cut(text: str, chars: int) -> str:

@@ -217,8 +217,15 @@ def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
     """An action item from a written task: its owner when the task names one, its due date."""
     from batchsum.facets import ActionItem, bracketed_date, due_date
 
-    bracketed = bracketed_date(text)  # "(due: 2026-10-03)" too, which the task is written without
-    when = None if bracketed else _WHEN.search(text)
+    when = _WHEN.search(text)
+    # A date in brackets at the end is the due date, said once ("(due: 2026-10-03)" too), unless an
+    # explicit "📅 2026-10-03" before it says so.
+    bracketed = bracketed_date(text)
+    if bracketed and when is not None and when.start() < text.rstrip().rfind("("):
+        bracketed = None
+    if bracketed:
+        when = None
+        text = text[: text.rstrip().rfind("(")].rstrip()
     text = _plain(text)
     owner = None
     if (label := _OWNER_LABEL.match(text)) and (owner := _owner(label.group("name"), participants)):
@@ -227,9 +234,7 @@ def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
         owner = _owner(at.group("name"), participants)
     if owner is None and (tail := _OWNER_TAIL.search(text)) and (owner := _owner(tail.group("name"), participants)):
         text = text[: tail.start()]
-    if bracketed:
-        return ActionItem(text[: text.rstrip().rindex("(")].rstrip(), owner, bracketed)  # said once, as its due
-    return ActionItem(text, owner, when.group(1) if when else due_date(text))
+    return ActionItem(text, owner, bracketed or (when.group(1) if when else due_date(text)))
 
 
 def written_facets(text: str, participants: Sequence[str] = ()) -> WrittenFacets:

@@ -297,6 +297,8 @@ def test_an_index_line_cut_inside_a_quotation_closes_it() -> None:
     )
     line = one_line(entry)
     assert line.endswith('"Went well, I think."') and line.count('"') == 2
+    cut = one_line('She said: "' + " ".join(["and then we walked on"] * 12) + ' to the harbour."')
+    assert cut.endswith('…"') and cut.count('"') == 2, cut
 
 
 def test_periods_one_line_and_grouping() -> None:

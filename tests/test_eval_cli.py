@@ -224,7 +224,12 @@ def test_eval_reads_markdown_references_warns_of_an_empty_document_and_shows_und
     refs.mkdir()
     text = "The harbour committee met on Tuesday to plan the winter repairs of the northern pier. " * 12
     (docs / "pier.md").write_text(text, encoding="utf-8")
-    (refs / "pier.md").write_text("The committee planned the repairs of the pier.", encoding="utf-8")
+    (refs / "pier.md").write_text(  # read as a summary is: no front matter, no marks
+        "---\ntitle: Minutes\nauthor: Jane Doe\n---\n# Summary\n\nThe committee planned the **repairs** of the "
+        "[pier](https://example.org/Pier).\n",
+        encoding="utf-8",
+    )
+    (refs / "README.md").write_text("# References\n\nWritten by hand.\n", encoding="utf-8")  # a note, no reference
     (docs / "empty.md").write_text("", encoding="utf-8")
     (refs / "empty.txt").write_text("Nothing was written.", encoding="utf-8")
     (docs / "lost.md").write_text(text.replace("pier", "jetty"), encoding="utf-8")  # no reference: scored 0
@@ -235,3 +240,6 @@ def test_eval_reads_markdown_references_warns_of_an_empty_document_and_shows_und
     assert "empty.md: empty document" in err
     batchsum = next(m for m in report["methods"] if m["method"] == "batchsum")
     assert batchsum["number_recall"] is None and batchsum["rouge1"] > 0
+    pier = next(d for d in batchsum["docs"] if d["doc_id"] == "pier")
+    assert pier["entity_recall"] is None  # "Minutes", "Jane Doe" and the link's target are no words of it
+    assert "README.md" not in err

@@ -706,3 +706,10 @@ def test_a_digest_quotes_every_entry_a_shorter_pick_elsewhere_makes_room_for() -
     )  # fmt: skip
     assert "Werner" in out, out
     assert all(long in out or short in out for long, short in long_and_short), out
+    # A file too long to quote in any case reserves nothing: the others are still all quoted.
+    endless = "The minutes of the whole season were read aloud " + ", ".join(["and then the lists"] * 80) + "."
+    out = summarize_text(
+        "", target_tokens=shortest + 20, max_tokens=shortest + 20, kind="meta", content_type="journal",
+        tokenizer=tok, parts=[*parts, endless], peers=True,
+    )  # fmt: skip
+    assert "Werner" in out, out

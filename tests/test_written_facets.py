@@ -198,6 +198,12 @@ def test_a_date_in_brackets_at_a_tasks_end_is_its_due_date() -> None:
     items = {a.owner: a for a in written_facets(text).action_items}
     assert (items["Sofia"].task, items["Sofia"].due) == ("mid-fidelity pricing wireframes", "Sep 10")
     assert items["Tom"].due == "Friday"
+    # A time of day in capitals is a due date, not an owner (a run had stopped on it with a ValueError).
+    evening = written_facets("## Next week\n\n- [ ] call the plumber (This Evening)\n").action_items
+    assert [(a.task, a.owner, a.due) for a in evening] == [("call the plumber", None, "This Evening")]
+    # An explicit date before the brackets says when; the brackets stay the task's words.
+    dated = written_facets("## Next week\n\n- [ ] call the plumber 📅 2026-10-03 (Friday)\n").action_items
+    assert [a.due for a in dated] == ["2026-10-03"]
     iso = {
         a.owner: a
         for a in written_facets("## Next week\n\n- [ ] Ana: send the invoice (due: 2026-10-03)\n").action_items

@@ -140,10 +140,12 @@ def _leaving_room_for_the_rest(
     # Each part's shortest remaining unit, by part index (a folder digest has thousands of parts).
     shortest = np.full(int(parts.max()) + 1, np.inf)
     np.minimum.at(shortest, parts[waiting], cost[waiting])
-    open_parts = np.isfinite(shortest)
+    open_parts = shortest <= room  # a part too long to quote in any case reserves nothing
     if open_parts.sum() < 2:
         return fits
     reserve = float((shortest[open_parts] + sep_cost).sum())
+    if reserve > room + sep_cost:  # not every part can be quoted: the plain order of relevance decides
+        return fits
     own = np.where(~covered & open_parts[parts], shortest[parts] + sep_cost, 0.0)
     leaves_room = fits & (cost + sep_cost + reserve - own <= room + sep_cost)
     return leaves_room if leaves_room.any() else fits

@@ -97,19 +97,21 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     return cfg
 
 
-def _run_stopping_on_sigterm(cfg: RunConfig) -> RunResult:
+def _run_stopping_on_sigterm(cfg: RunConfig) -> tuple[RunResult, bool]:
     """``batchsum.run(cfg)``, which a nightly job's timeout (SIGTERM) stops as Ctrl-C does: what finished is
     committed and recorded and the closing line says so (it had ended at once, unrecorded, exit 143). A
-    SIGTERM while the run writes its index or metrics lets it finish them."""
+    SIGTERM while the run writes its index or metrics lets it finish them; then True (what follows the
+    run, its facts, is not started)."""
     if threading.current_thread() is not threading.main_thread():  # only it may set a handler (a test's)
-        return batchsum.run(cfg)
+        return batchsum.run(cfg), False
     stopping = load("batchsum.engine.stopping")
     stopping.clear_stop()
     previous = signal.signal(signal.SIGTERM, lambda *_: stopping.request_stop())
     try:
-        return batchsum.run(cfg)
+        result = batchsum.run(cfg)
     finally:
         signal.signal(signal.SIGTERM, previous)
+    return result, stopping.SUMMARIZING.requested and result.run.status != "aborted"
 
 
 @click.command()
@@ -136,8 +138,9 @@ def run(ctx: click.Context, **params: Any) -> None:
         require_ray(cfg.ray_address)  # before the output folder is locked or created
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
+    late_sigterm = False
     try:
-        result = _run_stopping_on_sigterm(cfg)
+        result, late_sigterm = _run_stopping_on_sigterm(cfg)
     except RunInterrupted as stopped:  # Ctrl-C: the run is recorded, and its line says so
         result = stopped.result
     if params["as_json"]:
@@ -158,6 +161,9 @@ def run(ctx: click.Context, **params: Any) -> None:
     if result.run.status == "aborted":  # an error, on stderr too: shown with --quiet or --json, mailed by cron
         click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
     exit_code = result.exit_code
+    if late_sigterm:  # the run was all but done: it finished; nothing more is started
+        click.echo("stopped by SIGTERM as the run finished: its files, index and metrics are written", err=True)
+        ctx.exit(128 + signal.SIGTERM)
     if cfg.facts and result.run.status != "aborted":
         # Fact extraction (asyncio, pydantic) loads only for a run with --facts.
         facts = load("batchsum.cli.facts_body:after_run")(cfg)

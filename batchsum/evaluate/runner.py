@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum import run
+from batchsum.backends.noise import markdown_as_text
 from batchsum.config import STATE_DIR, RunConfig
 from batchsum.decoding import decode_bytes
 from batchsum.errors import ConfigError, InputError, MetricsError
@@ -260,7 +261,7 @@ def match_references(doc_ids: list[str], refs: dict[str, Path]) -> tuple[dict[st
         m = _MULTI_REF.match(key)
         if m and m.group("id") in wanted:
             matches[m.group("id")].append(refs[key])
-        else:
+        elif refs[key].suffix != ".md":  # a Markdown file no document names is a note (README.md), not a reference
             orphans.append(refs[key])
     for d in matches:
         matches[d].sort(key=lambda p: _ref_order(p.with_suffix("").name))
@@ -334,6 +335,9 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
                 continue
             if note:
                 problems.append(Problem("decode", str(ref_path), f"reference decoded as {note}"))
+            if ref_path.suffix == ".md":  # as its reader sees it: no front matter, headings, link targets or marks
+                shown = markdown_as_text(text).splitlines()
+                text = plain_text("\n".join(line for line in shown if not line.lstrip().startswith("#")))
             if not text.strip():
                 problems.append(Problem("empty_reference", str(ref_path), "empty reference; skipped"))
                 continue
