@@ -274,6 +274,12 @@ def _without_days(lowered: str) -> str:
     return _MONTH_DAY.sub(" ", _DAY_MONTH.sub(" ", _DAY.sub(" ", lowered)))
 
 
+def without_days(query: str) -> str:
+    """``query`` (lowercased) without the days it names: what it asks of them ("what happened on March
+    14?" asks "what happened")."""
+    return " ".join(_without_days(query.lower()).split())
+
+
 def only_a_day(query: str) -> bool:
     """Whether ``query`` is nothing but a day's name ("2025-02-14", "14 February 2025", "le 14 mars 2025",
     "6月30日"), with the words that introduce it (:data:`_DAY_ARTICLES`): the entries of that day are then the

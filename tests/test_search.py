@@ -557,3 +557,19 @@ def test_a_whole_match_holds_the_function_words_of_its_language(tmp_path: Path) 
         assert [h.source_path for h in hits][:2] == ["journal/2024-03-10.md", "journal/2024-03-20.md"], (
             query, [(h.source_path, h.score) for h in hits]
         )  # fmt: skip
+
+
+def test_a_named_days_entry_shows_what_the_day_holds_not_its_heading(tmp_path: Path) -> None:
+    """The day's words are said by the entry's date: its snippet had been its heading ("Saturday 14 March")
+    for "what happened on March 14?" and for the day alone; a word the query adds still picks its sentence."""
+    cfg = _run_journal(tmp_path, {
+        "2026-03-12": "# Thursday 12 March\n\nThe first reading group session. Eleven people came.",
+        "2026-03-14": "# Saturday 14 March\n\nBad news this morning: Onkel Werner died last night in the hospital. "
+                      "I cancelled the climbing trip. The funeral will be on Friday in Stralsund.",
+        "2026-03-16": "# Monday 16 March\n\nMum asked me to say a few words at the service. No idea what to say.",
+    })  # fmt: skip
+    for query in ("what happened on March 14?", "2026-03-14", "14 March"):
+        hit = search(cfg, query, k=3)[0]
+        assert hit.source_path == "journal/2026-03-14.md" and "Werner" in hit.snippet, (query, hit.snippet)
+    funeral = search(cfg, "funeral on March 14", k=1)[0]
+    assert "funeral" in funeral.snippet.lower(), funeral.snippet

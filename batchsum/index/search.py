@@ -64,7 +64,7 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
 from batchsum.index.state import completeness
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.periods import digest_folder
+from batchsum.periods import days_named, digest_folder, without_days
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -243,28 +243,40 @@ def _source_snippet(
 
 
 def _snippet_of(
-    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, lex: LexicalResult, text: str | None
+    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, lex: LexicalResult, text: str | None, day: bool
 ) -> tuple[str, list[str], str]:
     """(snippet, query terms in it, "source" or "summary"): the source passage that matched when the best
     lexical evidence is in the source and the source is still there, else the best sentences of the
-    node's summary (``text`` when already read)."""
+    node's summary (``text`` when already read). ``day``: an entry of the day the query names, shown by
+    the query's other words, or by its summary's opening."""
+    groups, weights = lex.groups, lex.weights
+    if day and lex.day_free is not None:
+        groups, weights = lex.day_free, lex.day_free_weights
+        if not groups:  # the query is the day alone: what matched it is the entry's heading
+            ev = None
     if ev is not None and ev.in_source:
-        snippet, found = _source_snippet(cfg, md, ev, lex.groups, lex.weights)
+        snippet, found = _source_snippet(cfg, md, ev, groups, weights)
         if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
             return snippet, found, "source"
     body = text if text is not None else _node_text(cfg, md)
-    snippet, found = make_snippet(body, lex.groups, language=md.get("language"), weights=lex.weights)
+    snippet, found = make_snippet(body, groups, language=md.get("language"), weights=weights)
     return snippet, found, "summary"
 
 
 def _passage_shown(
-    cfg: IndexConfig, nid: str, md: dict[str, Any], lex: LexicalResult, text: str | None, snippets: bool
+    cfg: IndexConfig,
+    nid: str,
+    md: dict[str, Any],
+    lex: LexicalResult,
+    text: str | None,
+    snippets: bool,
+    day: bool = False,
 ) -> tuple[str, list[str], str, str]:
     """:func:`_snippet_of` and a key that is the same for two hits showing the same passage; without
     ``snippets`` no snippet, and the key of the source passage that matched (it would give the snippet)."""
     ev = lex.evidence.get(nid)
     if snippets:
-        snippet, found, origin = _snippet_of(cfg, md, ev, lex, text)
+        snippet, found, origin = _snippet_of(cfg, md, ev, lex, text, day)
         return snippet, found, origin, " ".join(snippet.lower().split())
     return "", [], "summary", f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
 
@@ -373,6 +385,10 @@ class LexicalResult:
     rollup: dict[str, float] = field(default_factory=dict)  # doc id -> its rollup (LexicalStore.last_rollup)
     weights: list[float] | None = None  # each group's idf (LexicalStore.last_weights), for the snippets
     complete: set[str] = field(default_factory=set)  # whole matches (LexicalStore.last_complete)
+    # The terms the snippet of a named day's entry shows: the query's but the day's, which the entry's date
+    # says (the snippet of "what happened on March 14?" had been the entry's heading "Saturday 14 March").
+    day_free: list[list[str]] | None = None
+    day_free_weights: list[float] | None = None
 
 
 def lexical_candidates(
@@ -406,6 +422,8 @@ def lexical_candidates(
         # A digest's passage runs on from one file's words into the next's: holding them all is no whole match.
         complete = store.last_complete - {doc_id_of(i) for i in scores if ":summary:L4:" in i}
         weights = [store.last_weights.get(tuple(g), 0.0) for g in groups]
+        day_free = query_tokens(without_days(query), languages) if days_named(query) else None
+        day_free_weights = [store.last_weights.get(tuple(g), 0.0) for g in day_free or []]
     by_level: dict[str, list[str]] = {}
     for nid in sorted(scores, key=lambda i: (doc_id_of(i) not in complete, -rollup.get(doc_id_of(i), 0.0), -scores[i])):
         m = _ID_LEVEL.search(nid)
@@ -413,7 +431,9 @@ def lexical_candidates(
         if len(got) < per_level:
             got.append(nid)
     candidates = [nid for got in by_level.values() for nid in got]
-    return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights, complete)
+    return LexicalResult(
+        scores, candidates, reference, evidence, groups, rollup, weights, complete, day_free, day_free_weights
+    )
 
 
 def relevance_of(
@@ -598,7 +618,7 @@ def _search(
     shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
     for i in order:
         snippet, found, origin, key = _passage_shown(cfg, ids[i], rows[ids[i]].metadata, lex, texts.get(ids[i]),
-                                                     snippets)  # fmt: skip
+                                                     snippets, bool(dated[i]))  # fmt: skip
         if key and not all(nested[i, j] for j in shown.get(key, [])):
             continue  # a passage already shown (another node of its file, an entry a digest quotes); not between
             # a month and its year
