@@ -45,7 +45,11 @@ _HASHTAG = re.compile(
 _HIGHLIGHT = re.compile(r"(?<![\w=])==(?=[^\s=])([^=\n]{1,300}?)(?<=[^\s=])==(?![\w=])")  # not "a==b"
 _FOOTNOTE_DEF = re.compile(r"^[ \t]*\[\^[^\[\]\s]+\]:[^\n]*$", re.M)
 _FOOTNOTE_REF = re.compile(r"\[\^[^\[\]\s]+\]")
-_CALLOUT = re.compile(r"^([ \t]*>[ \t]*)\[![\w-]+\][+-]?[ \t]*", re.M)
+# A callout's first line: its type, then its title, a heading of what the callout holds.
+_CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[![\w-]+\][+-]?[ \t]*([^\n]*)$", re.M)
+# A line of tags alone ("#person #work") files the note: a heading of its words, found by a search but
+# never a summary's sentence ("... co-writing the Lisbon talk. person work She is ..."); inline tags are words.
+_TAGS_LINE = re.compile(r"^[ \t]*(?:#[^\W\d_][\w/-]*[ \t,]*)+$", re.M)
 # Logseq's "type:: decision" (its keys are lower case; Rust's "String::from" or "std::io" is no property).
 _PROPERTY = re.compile(r"^[ \t]*(?:[-*][ \t]+)?[a-z][\w-]*::(?:[ \t][^\n]*)?$", re.M)
 _BLOCK_REF = re.compile(r"\(\(\s*[0-9a-fA-F-]{8,}\s*\)\)")
@@ -181,11 +185,11 @@ def _inline_marks(text: str) -> str:
     if emptied:
         text = _EMPTY_BULLET.sub("", text)
     if "#" in text:
-        text = _HASHTAG.sub(r"\1", text)
+        text = _HASHTAG.sub(r"\1", _TAGS_LINE.sub(lambda m: "#### " + m.group(0).strip(), text))
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "[^" in text:
         text = _FOOTNOTE_REF.sub("", _FOOTNOTE_DEF.sub("", text))
     if "[!" in text:
-        text = _CALLOUT.sub(r"\1", text)
+        text = _CALLOUT.sub(lambda m: f"#### {m.group(1).strip()}" if m.group(1).strip() else "", text)
     return text

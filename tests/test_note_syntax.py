@@ -68,7 +68,10 @@ def test_wikilinks_aliases_tasks_and_dates() -> None:
     shown = note_syntax_as_text(OBSIDIAN)
     assert "Standup with Ana about Project Alpha, see ." in shown and "the demo may slip by a week." in shown
     assert "- ☑ standup notes" in shown and "- ☐ review Tom's PR #42" in shown  # "#42" is no tag
-    assert "ops house keeping" in shown and "> Staging" in shown
+    # A callout's title heads what it holds, a line of tags alone files the note: headings, no sentences.
+    assert "ops house keeping" in shown and "#### Staging\n> The staging server" in shown
+    filed = note_syntax_as_text("She is careful with numbers.\n#person #work\nWent #kayaking today.\n")
+    assert filed == "She is careful with numbers.\n#### person work\nWent kayaking today.\n"
     assert "- ☐ write ADR-007 📅 2024-03-19" in note_syntax_as_text(LOGSEQ)
     # DialogSum's speaker marks, a heading, code paths and "C#" are left alone.
     plain = "#Person1#: Hi.\n# Title\nI use C# and std::io and String::from daily, see page#part."
