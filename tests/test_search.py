@@ -573,3 +573,13 @@ def test_a_named_days_entry_shows_what_the_day_holds_not_its_heading(tmp_path: P
         assert hit.source_path == "journal/2026-03-14.md" and "Werner" in hit.snippet, (query, hit.snippet)
     funeral = search(cfg, "funeral on March 14", k=1)[0]
     assert "funeral" in funeral.snippet.lower(), funeral.snippet
+
+
+def test_a_note_kept_whole_is_shown_as_its_page_reads(tmp_path: Path) -> None:
+    """A short note is its own final: its snippet had shown "[[conference-talk|Lisbon talk]]" and "> [!note]"."""
+    cfg = _run_journal(tmp_path, {
+        "2026-07-02": "Met Priya about the [[conference-talk|Lisbon talk]] and the demo.\n\n> [!note] Travel\n"
+                      "> Flights to Lisbon are booked for the 17th.",
+    })  # fmt: skip
+    hit = search(cfg, "Lisbon talk flights", k=1)[0]
+    assert "[[" not in hit.snippet and "[!" not in hit.snippet, hit.snippet

@@ -18,7 +18,7 @@ from batchsum.cleanup import fix_spacing
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
-from batchsum.note_syntax import fix_outside_code
+from batchsum.note_syntax import fix_outside_code, note_syntax_as_text
 from batchsum.periods import DAY_LABEL_TEXT, LOCAL_MONTHS, MONTH_LABEL_TEXT, label_language, only_a_period
 from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line
 
@@ -155,7 +155,8 @@ def markdown_window(text: str, start: int, end: int) -> str:
 def node_body(text: str) -> str:
     """A node file's summary text for display: no front matter, links or extracted sections (cut off first:
     headings mark them). Its own headings stay, for :func:`make_snippet` to fall back on."""
-    return clean_text(summary_only(strip_links(text)), headings=True).strip("\n")
+    # A note kept whole is its final: read as its page shows ("[[talk|Lisbon talk]]" reads "Lisbon talk").
+    return clean_text(note_syntax_as_text(summary_only(strip_links(text))), headings=True).strip("\n")
 
 
 def sentences(text: str) -> list[str]:
