@@ -50,6 +50,9 @@ _CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[![\w-]+\][+-]?[ \t]*([^\n]*)$", re.M)
 # A line of tags alone ("#person #work") files the note: a heading of its words, found by a search but
 # never a summary's sentence ("... co-writing the Lisbon talk. person work She is ..."); inline tags are words.
 _TAGS_LINE = re.compile(r"^[ \t]*(?:#[^\W\d_][\w/-]*[ \t,]*)+$", re.M)
+# Tags after a line's last sentence ("... running k3s. #homelab #kubernetes") file it the same way: a heading
+# line of their own (they had become words of that sentence, "running k3s. homelab kubernetes").
+_TRAILING_TAGS = re.compile(r"(?<=[.!?])[ \t]+((?:#[^\W\d_][\w/-]*[ \t]*)+)$", re.M)
 # Logseq's "type:: decision" (its keys are lower case; Rust's "String::from" or "std::io" is no property).
 _PROPERTY = re.compile(r"^[ \t]*(?:[-*][ \t]+)?[a-z][\w-]*::(?:[ \t][^\n]*)?$", re.M)
 _BLOCK_REF = re.compile(r"\(\(\s*[0-9a-fA-F-]{8,}\s*\)\)")
@@ -185,7 +188,8 @@ def _inline_marks(text: str) -> str:
     if emptied:
         text = _EMPTY_BULLET.sub("", text)
     if "#" in text:
-        text = _HASHTAG.sub(r"\1", _TAGS_LINE.sub(lambda m: "#### " + m.group(0).strip(), text))
+        text = _TAGS_LINE.sub(lambda m: "#### " + m.group(0).strip(), text)
+        text = _HASHTAG.sub(r"\1", _TRAILING_TAGS.sub(lambda m: "\n#### " + m.group(1).strip(), text))
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "[^" in text:
