@@ -143,3 +143,13 @@ def test_real_llama_server(llama_server: str) -> None:
 
 if importlib.util.find_spec("llama_cpp") is not None:  # reuse the server fixture of the llama integration test
     from tests.test_llama_integration import llama_server  # noqa: F401
+
+
+def test_compact_may_be_called_from_async_code(fake_llm: FakeLLMServer) -> None:
+    """An agent compacts its history inside its own event loop; asyncio.run had refused a running one."""
+    import asyncio
+
+    async def agent() -> str:
+        return compact(_session(), context_window=8192, backend=_llm(fake_llm)).mode
+
+    assert asyncio.run(agent()) == "llm"

@@ -158,7 +158,15 @@ class LLMSummarizer:
     def complete(self, messages: list[dict[str, str]], max_tokens: int) -> str:
         """The raw reply text, through the shared LLM client: transport errors retried up to
         ``max_attempts``, others raised at once (as :class:`LLMSummaryError`)."""
-        return asyncio.run(self._complete(messages, max_tokens))
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no running loop
+            return asyncio.run(self._complete(messages, max_tokens))
+        # Called from async code (an agent's own loop), where asyncio.run is refused: on a worker thread.
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(1, thread_name_prefix="batchsum-compact") as pool:
+            return pool.submit(asyncio.run, self._complete(messages, max_tokens)).result()
 
     async def _complete(self, messages: list[dict[str, str]], max_tokens: int) -> str:
         client = LLMClient(
