@@ -18,12 +18,12 @@ instead of paths and options. Each function imports its stage on first call (:da
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
+from batchsum.event_loop import off_the_loop
 from batchsum.lazy import load
 
 if TYPE_CHECKING:
@@ -42,7 +42,6 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "compact", "plan", "report", "run", "search"]
 
 Paths = str | Path | Iterable[str | Path]
-T = TypeVar("T")
 
 # What each entry point calls, as "module:name" (or a module), imported on its first call: ``import batchsum``
 # runs before every batchsum module, ``batchsum --help`` included, so it imports none of them.
@@ -72,25 +71,6 @@ def _library_logging() -> None:
     logging.getLogger("batchsum").addHandler(logging.NullHandler())
 
 
-def _off_the_loop(call: Callable[[], T]) -> T:
-    """``call()``; in a worker thread when this thread runs an event loop (``run`` from async code), since
-    the stages run their own (``asyncio.run``), which a running loop forbids. The caller waits either way:
-    ``await asyncio.to_thread(batchsum.run, ...)`` keeps a loop free meanwhile."""
-    # Not imported (an unchanged re-run never imports it), or still being imported by another thread (the
-    # CLI imports the LLM client in the background): no loop can be running in this one.
-    get_running_loop = getattr(sys.modules.get("asyncio"), "get_running_loop", None)
-    if get_running_loop is None:
-        return call()
-    try:
-        get_running_loop()
-    except RuntimeError:  # no running loop
-        return call()
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1, thread_name_prefix="batchsum") as pool:
-        return pool.submit(call).result()
-
-
 def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None = None, **options: Any) -> RunResult:
     """Summarize ``paths`` (a folder, a file or several) into the tree under ``out``; incremental,
     crash-safe, never stopped by one bad file. ``options`` are the flags of ``batchsum run``
@@ -102,13 +82,13 @@ def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None =
     if isinstance(executor, str):
         options["executor"] = executor
         executor = None
-    result: RunResult = _off_the_loop(lambda: _stage("run")(_stage("config_for")(paths, options), executor=executor))
+    result: RunResult = off_the_loop(lambda: _stage("run")(_stage("config_for")(paths, options), executor=executor))
     return result
 
 
 def plan(paths: RunConfig | Paths, /, **options: Any) -> PlanSummary:
     """What :func:`run` would do now: new/changed/unchanged/deleted files, nodes, calls, tokens, cost."""
-    summary: PlanSummary = _off_the_loop(lambda: _stage("plan")(_stage("config_for")(paths, options)))
+    summary: PlanSummary = off_the_loop(lambda: _stage("plan")(_stage("config_for")(paths, options)))
     return summary
 
 

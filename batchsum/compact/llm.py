@@ -28,6 +28,7 @@ from batchsum.compact.extractors import Turn, format_summary, summarize_tool_res
 from batchsum.compact.record import MAX_CONTEXT_ITEMS, SummaryRecord
 from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError, LLMUnavailable
+from batchsum.event_loop import off_the_loop
 from batchsum.facets import ActionItem
 from batchsum.tokens import Tokenizer
 
@@ -158,15 +159,8 @@ class LLMSummarizer:
     def complete(self, messages: list[dict[str, str]], max_tokens: int) -> str:
         """The raw reply text, through the shared LLM client: transport errors retried up to
         ``max_attempts``, others raised at once (as :class:`LLMSummaryError`)."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:  # no running loop
-            return asyncio.run(self._complete(messages, max_tokens))
-        # Called from async code (an agent's own loop), where asyncio.run is refused: on a worker thread.
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(1, thread_name_prefix="batchsum-compact") as pool:
-            return pool.submit(asyncio.run, self._complete(messages, max_tokens)).result()
+        # Called from async code too (an agent's own loop), where asyncio.run is refused.
+        return off_the_loop(lambda: asyncio.run(self._complete(messages, max_tokens)))
 
     async def _complete(self, messages: list[dict[str, str]], max_tokens: int) -> str:
         client = LLMClient(
