@@ -507,7 +507,7 @@ def _shown_date(md: dict[str, Any]) -> str | None:
     return None
 
 
-def _copyable(groups: list[str], metadata: list[dict[str, Any]], nested: np.ndarray) -> np.ndarray:
+def _copyable(groups: list[str], metadata: list[dict[str, Any]], nested: np.ndarray | None = None) -> np.ndarray:
     """Which pairs of candidates can be near-copies by their vectors: nodes of one source (an L1 and the
     final that repeats it), a period digest with anything (it repeats its entries) but its own month or year
     (``nested``, :func:`~batchsum.index.asked_periods.nested_periods`), and two English nodes.
@@ -518,6 +518,7 @@ def _copyable(groups: list[str], metadata: list[dict[str, Any]], nested: np.ndar
     digest = np.array([md.get("level") == 4 for md in metadata], dtype=bool)
     english = np.array([md.get("language") in EMBEDDER_LANGUAGES for md in metadata], dtype=bool)
     same = group[:, None] == group[None, :]
+    nested = nested_periods(metadata) if nested is None else nested
     return (same | digest[:, None] | digest[None, :] | (english[:, None] & english[None, :])) & ~nested
 
 
