@@ -18,6 +18,7 @@ from batchsum.config import RunConfig
 from batchsum.errors import ConfigError, IndexError_
 from batchsum.index.embed import packaged_model_files
 from batchsum.index.lexical import LexFilter, query_tokens
+from batchsum.index.passages import page_title
 from batchsum.index.search import minmax, mmr, search
 from batchsum.index.snippets import make_snippet
 from batchsum.index.store import sync_index
@@ -557,6 +558,43 @@ def test_a_whole_match_holds_the_function_words_of_its_language(tmp_path: Path) 
         assert [h.source_path for h in hits][:2] == ["journal/2024-03-10.md", "journal/2024-03-20.md"], (
             query, [(h.source_path, h.score) for h in hits]
         )  # fmt: skip
+
+
+def test_a_page_titled_by_the_query_ranks_before_the_days_that_mention_it(tmp_path: Path) -> None:
+    """A note app's page is titled by its file name, its opening heading or its front matter's ``title``. The book's
+    own note ("Middlemarch.md") had ranked below a day's entry naming the book three times; a dated file name
+    ("2024-03-10.md") is no title."""
+    src = tmp_path / "src"
+    (src / "books").mkdir(parents=True)
+    (src / "books" / "Middlemarch.md").write_text(
+        "George Eliot's novel of provincial life. Dorothea marries the dry scholar Casaubon and learns too late "
+        "what the marriage costs her.\n", encoding="utf-8")  # fmt: skip
+    (src / "people").mkdir()
+    (src / "people" / "notes-on-mary.md").write_text(
+        "---\ntitle: Mary Garth\n---\nThe best character of the book, practical and funny.\n", encoding="utf-8"
+    )
+    days = src / "journal"
+    days.mkdir()
+    for d in range(1, 9):
+        (days / f"2024-03-{d:02d}.md").write_text(
+            f"Day {d}. Read more Middlemarch after dinner; Middlemarch is slow, but Middlemarch rewards patience, "
+            "and Mary Garth is a delight. It rained all day and the garden path flooded again.\n", encoding="utf-8"
+        )  # fmt: skip
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(tmp_path / "out"), "-q"])
+    assert res.exit_code == 0, res.output
+    cfg = RunConfig(paths=[], out=tmp_path / "out")
+    assert search(cfg, "Middlemarch", k=3)[0].source_path == "books/Middlemarch.md"
+    assert search(cfg, "Mary Garth", k=3)[0].source_path == "people/notes-on-mary.md"
+    assert search(cfg, "rained garden path", k=1)[0].source_path.startswith("journal/")
+
+
+def test_a_markdown_pages_title() -> None:
+    """Front matter's title, else the opening heading, else a file name without digits."""
+    assert page_title("a/x.md", "---\ntags: [b]\ntitle: 'Mary Garth'\n---\n# Other\ntext") == "Mary Garth"
+    rust = "\n## References and Borrowing\n\nThe issue"
+    assert page_title("a/ch04-02-borrowing.md", rust) == "References and Borrowing"
+    assert page_title("people/saskia-verbeek.md", "She runs a bakery.") == "saskia verbeek"
+    assert page_title("journals/scott_1825-11-21.md", "_November_ 21.--I am enamoured of my journal.") == ""
 
 
 def test_a_named_days_entry_shows_what_the_day_holds_not_its_heading(tmp_path: Path) -> None:

@@ -72,9 +72,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# 11: a stretch's own language's function words; 10: front matter keys no words; 9: a language's function
-# words dropped; 8: postings in segments; 7: each document's terms in order (proximity); 6: Snowball stems
-LEX_SCHEMA = 11
+# 12: a Markdown page's title; 11: a stretch's own language's function words; 10: front matter keys no words;
+# 9: a language's function words dropped; 8: postings in segments; 7: each document's terms in order
+# (proximity); 6: Snowball stems
+LEX_SCHEMA = 12
 BM25_K1 = 1.2
 BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction (and segment), at most
@@ -132,11 +133,12 @@ _SCHEMA = (
     # distinct terms (zlib), to delete its postings without a second index on them. seq: its terms in
     # order as numbers into that sorted list, and spans: each passage's range in seq as int32 (start, stop)
     # pairs, for the proximity score (:mod:`batchsum.index.proximity`). seg: the segment holding its postings.
+    # title: a Markdown page's title terms, one per line (:func:`batchsum.index.passages.page_title`).
     # AUTOINCREMENT: a key is never reused, so a document dropped from the unwritten segment cannot take
     # the postings of a later document with its key along.
     "CREATE TABLE IF NOT EXISTS lex_docs (dkey INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL UNIQUE,"
     " sig TEXT NOT NULL, units INTEGER NOT NULL, total_len INTEGER NOT NULL, lens BLOB, nkeys BLOB, starts BLOB,"
-    " terms BLOB, lang TEXT, seq BLOB, spans BLOB, seg INTEGER)",
+    " terms BLOB, lang TEXT, seq BLOB, spans BLOB, seg INTEGER, title TEXT)",
     "CREATE TABLE IF NOT EXISTS lex_nodes (nkey INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, dkey INTEGER NOT NULL,"
     " start INTEGER, stop INTEGER, level INTEGER, is_final INTEGER, content_type TEXT, doc_ts INTEGER, source TEXT)",
     "CREATE INDEX IF NOT EXISTS lex_nodes_doc ON lex_nodes (dkey)",
@@ -212,6 +214,7 @@ class LexicalStore:
         self.last_evidence: dict[str, Evidence] = {}
         self.last_rollup: dict[str, float] = {}
         self.last_complete: set[str] = set()  # documents with a passage holding every query group found
+        self.last_titled: set[str] = set()  # pages whose title holds every query group found
         self.last_weights: dict[tuple[str, ...], float] = {}  # each query group's idf
         self._langs: dict[int, str | None] | None = None
         # Postings of the documents written since the last commit, and the segment they will form.
@@ -289,9 +292,9 @@ class LexicalStore:
         if self._seg is None:
             self._seg = next_segment(self._db)
         cur = self._db.execute(
-            "INSERT INTO lex_docs (doc_id, sig, units, total_len, lang, seg) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO lex_docs (doc_id, sig, units, total_len, lang, seg, title) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (doc_id, sig, len(units), sum(sum(c.values()) for _, _, c in units), snowball_name(doc.language),
-             self._seg),
+             self._seg, "\n".join(sorted(doc.title))),
         )  # fmt: skip
         dkey = int(cur.lastrowid or 0)
         nkeys: dict[str, int] = {}
@@ -383,7 +386,7 @@ class LexicalStore:
         import numpy as np
 
         self.last_reference, self.last_evidence = 0.0, {}
-        self.last_rollup, self.last_complete, self.last_weights = {}, set(), {}
+        self.last_rollup, self.last_complete, self.last_titled, self.last_weights = {}, set(), set(), {}
         counts = Counter(tuple(g) for g in groups if g)
         n_units, total, units_by_lang = _document_totals(self._db)
         if not counts or not n_units:
@@ -428,7 +431,9 @@ class LexicalStore:
                 self._db, uids, sorted(dkeys), groups_found, made_by, (avgdl, BM25_K1, BM25_B), _UID_SHIFT
             )
         holds |= function_words_held(uids // _UID_SHIFT, groups_found, made_by, self._doc_languages)
-        return self._node_scores(uids, unit_score, (coverage, holds), filt, dkeys)
+        best = self._node_scores(uids, unit_score, (coverage, holds), filt, dkeys)
+        self.last_titled = _titled(self._db, sorted(dkeys), [g for g, _ in groups_found])
+        return best
 
     def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:
         """The documents whose nodes get scores: those of the :data:`TOP_UNITS` best passages, and ``focus``."""
@@ -499,6 +504,12 @@ def _passages_holding(
         made = set().union(*(made_by.get(t, set()) for t in group))
         n += sum(units for lang, units in units_by_lang.items() if lang not in made)
     return n
+
+
+def _titled(db: sqlite3.Connection, dkeys: list[int], groups: list[Sequence[str]]) -> set[str]:
+    """The doc ids among ``dkeys`` whose page title holds a term of every group."""
+    sql = "SELECT doc_id, title FROM lex_docs WHERE title != '' AND dkey IN ({})"
+    return {doc for doc, title in _rows_in(db, sql, dkeys) if all(set(g) & set(title.split("\n")) for g in groups)}
 
 
 def _document_totals(db: sqlite3.Connection) -> tuple[float, float, dict[str | None, int]]:

@@ -131,6 +131,7 @@ class DocPassages:
     units: list[tuple[str | None, int, Counter[str]]] = field(default_factory=list)  # (node id or None, offset, terms)
     order: list[str] = field(default_factory=list)  # the document's terms in order
     ranges: list[int] = field(default_factory=list)  # per unit, its (start, stop) in ``order``, flat
+    title: set[str] = field(default_factory=set)  # a Markdown page's title terms (:func:`page_title`)
 
 
 # What a rendered Markdown page never shows: link reference definitions ("[references-and-borrowing]:
@@ -203,10 +204,34 @@ def visible_markdown(text: str) -> str:
     return text
 
 
+_TITLE_KEY = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.M)
+_HEADING_LINE = re.compile(r"#{1,6}[ \t]+(.+?)[ \t#]*")
+
+
+def page_title(doc_id: str, source: str) -> str:
+    """A Markdown page's title as a note app shows it: its front matter's ``title``, else the heading it opens
+    with, else its file name when that holds no digit (a dated or numbered name such as "scott_1825-11-21" or
+    "ch04-02-borrowing" is an identifier: its shared words would be in every page's title); "" for none."""
+    body = source
+    front = front_matter(source)
+    if front is not None:
+        title = _TITLE_KEY.search(front.group(1))
+        if title:
+            return title.group(1).strip("\"' ")
+        body = source[front.end() :]
+    first = body.lstrip().split("\n", 1)[0].strip()
+    heading = _HEADING_LINE.fullmatch(first)
+    if heading:
+        return heading.group(1)
+    stem = doc_id.rsplit("/", 1)[-1].rpartition(".")[0]
+    return "" if any(ch.isdigit() for ch in stem) else re.sub(r"[-_]+", " ", stem)
+
+
 def doc_passages(nodes: Sequence[IndexNode], source: str | None) -> DocPassages:
     """The passages of a document's source (None: not available) and of its nodes' summaries; windows holding
     no index term are left out. A Markdown file's source and summaries are read as their page shows them
-    (:func:`visible_markdown`): a file kept whole is its own summary, front matter and link definitions too."""
+    (:func:`visible_markdown`): a file kept whole is its own summary, front matter and link definitions too.
+    A Markdown page's title (:func:`page_title`) is kept for search's ranking."""
     doc = DocPassages(
         doc_language(nodes), node_spans(nodes, len(source)) if source is not None else {}, doc_languages(nodes)
     )
@@ -222,4 +247,11 @@ def doc_passages(nodes: Sequence[IndexNode], source: str | None) -> DocPassages:
                 doc.units.append((owner, off, held))
                 doc.ranges.extend((a + len(doc.order), b + len(doc.order)))
         doc.order.extend(terms)
+    if markdown and source is not None and doc.units:
+        title = page_title(str(nodes[0].doc_id), source)
+        doc.title = {t for t in tokenize(title, doc.language, doc.others) if not t.isdigit()}
+        # A title the page's text does not show (a file name) is read as its first line; counted in every
+        # passage, a long memo's title words had added up over its passages and outranked a day's entry.
+        opening = doc.units[0][2]
+        opening.update(word for word in doc.title if not opening[word])
     return doc

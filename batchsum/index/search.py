@@ -17,7 +17,8 @@
    next best, see :data:`~batchsum.index.rollup.ROLLUP_PASSAGES`; the cosine of its closest candidate
    node), uncapped (a passage repeating the query's rare words outranks one that merely holds them);
    a document's nodes are ordered by their own best passage; whole matches (a passage holding every query
-   term the index holds, :mod:`batchsum.index.rollup`) rank above the other documents; plus
+   term the index holds, :mod:`batchsum.index.rollup`) rank above the other documents, and a Markdown page
+   whose title holds them all (:func:`batchsum.index.passages.page_title`) above those; plus
    ``RECENCY_BONUS * recency * (1 - min(1, fused))``: a recent dated document moves up among equally
    relevant ones; an undated document (its only date is when the file was copied) gets no bonus. The
    readable relevance of step 2 (with the same recency bonus) is what is shown, never increasing down
@@ -385,6 +386,7 @@ class LexicalResult:
     rollup: dict[str, float] = field(default_factory=dict)  # doc id -> its rollup (LexicalStore.last_rollup)
     weights: list[float] | None = None  # each group's idf (LexicalStore.last_weights), for the snippets
     complete: set[str] = field(default_factory=set)  # whole matches (LexicalStore.last_complete)
+    titled: set[str] = field(default_factory=set)  # pages whose title holds the query (LexicalStore.last_titled)
     # The terms the snippet of a named day's entry shows: the query's but the day's, which the entry's date
     # says (the snippet of "what happened on March 14?" had been the entry's heading "Saturday 14 March").
     day_free: list[list[str]] | None = None
@@ -421,18 +423,23 @@ def lexical_candidates(
         reference, evidence, rollup = store.last_reference, store.last_evidence, store.last_rollup
         # A digest's passage runs on from one file's words into the next's: holding them all is no whole match.
         complete = store.last_complete - {doc_id_of(i) for i in scores if ":summary:L4:" in i}
+        titled = store.last_titled & complete
         weights = [store.last_weights.get(tuple(g), 0.0) for g in groups]
         day_free = query_tokens(without_days(query), languages) if days_named(query) else None
         day_free_weights = [store.last_weights.get(tuple(g), 0.0) for g in day_free or []]
     by_level: dict[str, list[str]] = {}
-    for nid in sorted(scores, key=lambda i: (doc_id_of(i) not in complete, -rollup.get(doc_id_of(i), 0.0), -scores[i])):
+
+    def tier(nid: str) -> int:
+        return (doc_id_of(nid) in complete) + (doc_id_of(nid) in titled)
+
+    for nid in sorted(scores, key=lambda i: (-tier(i), -rollup.get(doc_id_of(i), 0.0), -scores[i])):
         m = _ID_LEVEL.search(nid)
         got = by_level.setdefault(m.group(1) if m else "?", [])
         if len(got) < per_level:
             got.append(nid)
     candidates = [nid for got in by_level.values() for nid in got]
     return LexicalResult(
-        scores, candidates, reference, evidence, groups, rollup, weights, complete, day_free, day_free_weights
+        scores, candidates, reference, evidence, groups, rollup, weights, complete, titled, day_free, day_free_weights
     )
 
 
@@ -485,15 +492,16 @@ def rolled_up(ids: list[str], cosine: np.ndarray, evidence: np.ndarray, lex: Lex
     return (whole + 1e-3 * own).astype(np.float32)
 
 
-def whole_matches_first(ranked: np.ndarray, ids: list[str], complete: set[str]) -> np.ndarray:
+def whole_matches_first(ranked: np.ndarray, ids: list[str], complete: set[str], titled: set[str]) -> np.ndarray:
     """The candidates of whole matches (documents with a passage holding every query term the index holds,
     :mod:`batchsum.index.rollup`) rank above every other candidate, in their own order: the top coordination
     level. A short entry holding all the query's words has one or two passages to roll up, and a long note
-    repeating one of them in five passages had outranked it."""
-    whole = np.array([doc_id_of(i) in complete for i in ids], dtype=bool)
-    if not whole.any():
+    repeating one of them in five passages had outranked it. Above them rank the pages whose title holds
+    every such term (``titled``): a book's own note for its name, before the days that mention it."""
+    tier = np.array([(doc_id_of(i) in complete) + (doc_id_of(i) in titled) for i in ids], dtype=np.float32)
+    if not tier.any():
         return ranked
-    return np.where(whole, ranked + float(ranked.max()) + 1e-3, ranked).astype(np.float32)
+    return (ranked + tier * (float(ranked.max()) + 1e-3)).astype(np.float32)
 
 
 def _shown_date(md: dict[str, Any]) -> str | None:
@@ -594,7 +602,7 @@ def _search(
     # recency breaks near-ties among dated documents.
     ranked = strength + RECENCY_BONUS * rec * (1.0 - np.minimum(strength, 1.0)) + 1e-6 * rec
     if ranker is None:
-        ranked = whole_matches_first(ranked, ids, lex.complete)
+        ranked = whole_matches_first(ranked, ids, lex.complete, lex.titled)
     keep = np.flatnonzero(relevance >= MIN_RELEVANCE)
     if not len(keep):
         return []
