@@ -107,13 +107,13 @@ def parse_thresholds(value: str | Sequence[int] | Thresholds | None) -> Threshol
     if value is None or value == "":
         return Thresholds()
     if isinstance(value, Thresholds):
-        return value
+        value = [value.none, value.brief, value.standard, value.detailed]
     text = value if isinstance(value, str) else ",".join(str(v) for v in value)
     try:
         nums = [int(x) for x in text.split(",")]
     except ValueError:
         raise ConfigError(f"--thresholds must be four integers like 100,500,3000,15000, got {value!r}") from None
-    if len(nums) != 4 or not (0 <= nums[0] <= nums[1] <= nums[2] <= nums[3]):
+    if len(nums) != 4 or not (0 <= nums[0] < nums[1] < nums[2] < nums[3]):
         raise ConfigError(
             f"--thresholds must be four increasing integers (NONE,BRIEF,STANDARD,DETAILED), got {value!r}"
         )
@@ -580,6 +580,7 @@ def validate(cfg: RunConfig) -> None:
     _check_bounds(cfg)
     if cfg.chunk_overlap >= cfg.chunk_size:
         raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
+    _check_encoding(cfg.encoding)
     try:
         cfg.language = check_language(cfg.language)
     except ValueError as exc:
@@ -589,6 +590,18 @@ def validate(cfg: RunConfig) -> None:
     if cfg.facts and not cfg.llm.enabled:
         raise ConfigError("--facts extracts facts with an LLM: give --base-url (and --model) too")
     check_out_apart(cfg.out, cfg.paths)
+
+
+def _check_encoding(name: str) -> None:
+    """A name tiktoken does not know is a typo ("cl100k"): refused, where a token count by estimate would have
+    been remembered and used by every later run."""
+    if name == RunConfig.encoding:
+        return
+    import tiktoken.registry
+
+    known = tiktoken.registry.list_encoding_names()
+    if name not in known:
+        raise ConfigError(f"--encoding: unknown tiktoken encoding {name!r} (known: {', '.join(sorted(known))})")
 
 
 def validate_llm(llm: LLMConfig) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 import batchsum
 from batchsum.config import IndexConfig, RunConfig
+from batchsum.model import Thresholds
 from batchsum.options import run_config
 from tests.conftest import SAMPLE_CORPUS
 from tests.fakeserver import FakeLLMServer
@@ -109,6 +110,12 @@ def test_a_keyword_of_the_wrong_kind_is_refused_before_anything_is_remembered(tm
         ({"language": None}, "language=None"),
         ({"concurrency": "4"}, "concurrency='4': must be an integer, not str"),
         ({"no_index": "yes"}, "no_index='yes': must be True or False"),
+        # A typo of an encoding had been remembered, and every later run counted tokens by estimate.
+        ({"encoding": "cl100k"}, "unknown tiktoken encoding 'cl100k'"),
+        # Equal bounds leave a level empty: every file had become HIERARCHICAL.
+        ({"thresholds": "100,100,100,100"}, "four increasing integers"),
+        ({"thresholds": [0, 0, 0, 0]}, "four increasing integers"),
+        ({"thresholds": Thresholds(100, 500, 500, 15000)}, "four increasing integers"),
     ]:
         with pytest.raises(ConfigError, match=message):
             batchsum.run(str(src), out=str(out), **bad)

@@ -690,3 +690,20 @@ def test_price_per_million_prompt_and_completion_tokens_as_plan_takes_it(store: 
     assert res.exit_code == 2 and "cannot be combined" in res.output
     bad = CliRunner().invoke(main, ["report", "--out", str(store.out), "--price", "cheap"])
     assert bad.exit_code == 2 and "per million tokens like 0.15,0.60" in bad.output
+
+
+def test_a_hierarchical_targets_label_shows_the_folders_final_words(tmp_path: Path) -> None:
+    """The label had said "≤500 words" whatever ``--final-words`` the folder was built with."""
+    src = tmp_path / "src"
+    src.mkdir()
+    sentences = [f"On day {i} the crew of the harbour boat counted {i * 3} crates and mended nets." for i in range(200)]
+    (src / "log.txt").write_text("\n\n".join(" ".join(sentences[i : i + 5]) for i in range(0, 200, 5)) + "\n")
+    out = tmp_path / "out"
+    labels = []
+    for words in ("120", "0"):
+        args = ["run", str(src), "--out", str(out), "--thresholds", "10,20,30,40", "--final-words", words]
+        res = CliRunner().invoke(main, [*args, "--no-index", "-q", "--yes"])
+        assert res.exit_code == 0, res.output
+        report = json.loads(CliRunner().invoke(main, ["report", "--out", str(out), "--json"]).output)
+        labels.append({g["target_label"] for g in report["by_level"] if g["level"] == "HIERARCHICAL"})
+    assert labels == [{"≈4 %, ≤120 words"}, {"≈4 %, no word cap"}]

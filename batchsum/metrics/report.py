@@ -33,12 +33,15 @@ from batchsum.planning import MIN_TARGET
 
 FALLBACK_BACKEND = "extractive (fallback)"
 LEVEL_ORDER: tuple[str, ...] = tuple(level.value for level in SummaryLevel)
-TARGET_LABELS: dict[str, str] = {
-    "BRIEF": "≈20 %",
-    "STANDARD": "≈12 %",
-    "DETAILED": "≈7 %",
-    "HIERARCHICAL": f"≈4 %, ≤{FINAL_WORDS} words",
-}
+
+
+def target_labels(final_words: int | None = FINAL_WORDS) -> dict[str, str]:
+    """Each level's target as a person reads it; a HIERARCHICAL final's cap is the folder's ``--final-words``
+    (None or 0: no cap)."""
+    cap = f"≤{final_words} words" if final_words else "no word cap"
+    return {"BRIEF": "≈20 %", "STANDARD": "≈12 %", "DETAILED": "≈7 %", "HIERARCHICAL": f"≈4 %, {cap}"}
+
+
 HIST_BINS = 15  # ratio histogram bins per level; the last one is open-ended
 HIST_SPAN = 3.0  # the bins cover 0 .. 3 x the level's target ratio
 WORST_FILES = 10
@@ -231,11 +234,11 @@ def _group_stats(con: Any) -> list[dict[str, Any]]:
     )
 
 
-def _decorate(row: dict[str, Any]) -> dict[str, Any]:
+def _decorate(row: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
     level = row.get("level")
     target = next((ratio for lvl, ratio in TARGET_RATIO.items() if lvl.value == level), None)
     row["target"] = target
-    row["target_label"] = TARGET_LABELS.get(level or "", "")
+    row["target_label"] = labels.get(level or "", "")
     nodes = row.get("nodes") or 0
     row["fallback_share"] = (row["fallback_nodes"] / nodes) if nodes else 0.0
     for key in ("files", "summarized", "failed", "skipped", "tokens_in", "tokens_out", "nodes", "fallback_nodes"):
@@ -270,7 +273,7 @@ def _histograms(con: Any) -> dict[str, dict[str, list[float]]]:
     return dict(sorted(out.items(), key=lambda kv: _level_key(kv[0])))
 
 
-def _worst_files(con: Any) -> list[dict[str, Any]]:
+def _worst_files(con: Any, labels: dict[str, str]) -> list[dict[str, Any]]:
     rows = _rows(
         con,
         f"""
@@ -282,7 +285,7 @@ def _worst_files(con: Any) -> list[dict[str, Any]]:
         """,
     )
     for r in rows:
-        r["target_label"] = TARGET_LABELS.get(r["level"], "")
+        r["target_label"] = labels.get(r["level"], "")
     return rows
 
 
@@ -471,19 +474,22 @@ def build_report_from(
     content_type: str | None = None,
     price_per_1k: float | None = None,
     price: tuple[float, float | None] | None = None,
+    final_words: int | None = FINAL_WORDS,
 ) -> Report:
     """Compute a report over an open metrics source; ``price``: per million prompt (and completion)
-    tokens, or ``price_per_1k`` per thousand tokens of either kind."""
+    tokens, or ``price_per_1k`` per thousand tokens of either kind; ``final_words``: the folder's cap on a
+    HIERARCHICAL final, for its target's label."""
     if run is not None and last is not None:
         raise ConfigError("--run and --last cannot be combined")
     cost_of = price_of(price, price_per_1k)
     if content_type is not None and content_type not in CONTENT_TYPES:  # the library's: the command's is a choice
         raise ConfigError(f"--type {content_type}: use one of {', '.join(CONTENT_TYPES)}")
     con = source.con
+    labels = target_labels(final_words)
     run_ids = select_runs(con, run, last)
     _build_state(con, run_ids, content_type)
     # Groups holding only skipped or deleted files have nothing to show.
-    stats = [_decorate(g) for g in _group_stats(con)]
+    stats = [_decorate(g, labels) for g in _group_stats(con)]
     by_language = sorted((g for g in stats if g["language"] is not None and g["files"]), key=lambda g: -g["files"])
     groups = [
         g
@@ -504,7 +510,7 @@ def build_report_from(
         key=lambda g: (_type_key(g["content_type"]), _level_key(g["level"])),
     )
     status_counts = dict(con.execute("SELECT status, count(*) FROM state GROUP BY status").fetchall())
-    totals = dict(total or _decorate({"files": 0, "ratio_mean": None, "nodes": 0, "fallback_nodes": 0}))
+    totals = dict(total or _decorate({"files": 0, "ratio_mean": None, "nodes": 0, "fallback_nodes": 0}, labels))
     totals["status_counts"] = {k: int(v) for k, v in sorted(status_counts.items())}
     trend = _trend(con, cost_of)
     selected = set(run_ids)
@@ -529,7 +535,7 @@ def build_report_from(
         by_type_level=by_type_level,
         by_language=by_language,
         histograms=_histograms(con),
-        worst_files=_worst_files(con),
+        worst_files=_worst_files(con, labels),
         failures=_failures(con, content_type),
         skipped=_failures(con, content_type, "skipped"),
         fallback_reasons=_fallback_reasons(con, run_ids, content_type),
@@ -538,6 +544,14 @@ def build_report_from(
         evals=evals,
         eval_id=eval_id,
     )
+
+
+def _final_words(out: Path) -> int | None:
+    """The cap on a HIERARCHICAL final the folder was built with (``--final-words``; 0 or None: no cap)."""
+    from batchsum.remembered import load
+
+    words = (load(out) or {}).get("final_words", FINAL_WORDS)
+    return words if words is None or isinstance(words, int) else FINAL_WORDS
 
 
 def build_report(
@@ -553,8 +567,9 @@ def build_report(
     """Open the metrics of ``out`` read-only and compute the report."""
     with open_metrics(out, metrics_db) as source:
         report = build_report_from(
-            source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k, price=price
-        )
+            source, run=run, last=last, content_type=content_type, price_per_1k=price_per_1k, price=price,
+            final_words=_final_words(out),
+        )  # fmt: skip
     # A digest covers a month's or a folder's files whatever their type, so --type leaves the table out;
     # an eval's own digests are not the folder's, so with no run there is none either.
     if report.runs and content_type is None:
