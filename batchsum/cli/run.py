@@ -127,9 +127,9 @@ def run(ctx: click.Context, **params: Any) -> None:
     An output folder remembers the settings it was built with (type, backend, model, levels...): an
     option left out reuses them; a changed one is reported with the files it redoes.
 
-    Exit codes: 0 all done, 1 some files failed, 2 usage/config error, 3 output locked by another run,
-    4 finished with nodes the LLM did not produce, 5 changed settings would make the LLM summarize
-    files again (add --yes or --rebuild).
+    Exit codes: 0 all done, 1 some files failed or could not be read, 2 usage/config error, 3 output
+    locked by another run, 4 finished with nodes the LLM did not produce, 5 changed settings would make
+    the LLM summarize files again (add --yes or --rebuild).
     """
     setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
     cfg = build_config(ctx, params)
