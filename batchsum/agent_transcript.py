@@ -266,6 +266,7 @@ class AgentDigest:
     facets: ExtractedFacets
     tool_results: int
     turns: int
+    ending: str = ""  # the agent's closing words: whether the task was done, and what it did last
 
     def front_matter(self) -> dict[str, Any]:
         """Front-matter keys for the session's final summary (YAML-ready plain data)."""
@@ -276,12 +277,17 @@ class AgentDigest:
             out["commands_run"] = list(self.commands_run)
         if self.errors:
             out["errors"] = list(self.errors)
+        if self.ending:
+            out["ending"] = self.ending
         out.update(facets_front_matter(self.facets))
         return out
 
     def markdown(self) -> str:
         """A Markdown section for the final's body: files, commands, errors, then the extracted facets."""
         lines = ["## Agent session (extracted)", ""]
+        if self.ending:
+            last = f" (last command: `{shown_command(self.commands_run[-1])}`)" if self.commands_run else ""
+            lines += [f"**How it ended:** {self.ending}{last}", ""]
         if self.files_touched:
             lines += ["**Files touched:** " + ", ".join(f"`{f}`" for f in self.files_touched), ""]
         if self.commands_run:
@@ -320,6 +326,7 @@ def digest_agent_transcript(
     commands: list[str] = []
     errors: list[str] = []
     speaker_turns: list[tuple[str | None, str]] = []
+    said: list[str] = []  # the assistant's prose, turn by turn
     results = 0
     for t in turns:
         if t.kind == "tool_result":
@@ -338,6 +345,8 @@ def digest_agent_transcript(
         if content:
             lines.append(f"{label}: {content}")
             speaker_turns.append((label, without_viewer_lines(message)))
+            if t.kind == "assistant":
+                said.append(content)
     known = most_specific(_unique(files))  # commands have their own key; listed again they would only repeat
     return AgentDigest(
         text="\n\n".join(lines),
@@ -347,7 +356,32 @@ def digest_agent_transcript(
         facets=extract_facets(speaker_turns, entities=known, agent=results > 0),
         tool_results=results,
         turns=len(turns),
+        ending=session_ending(said),
     )
+
+
+ENDING_WORDS = 15  # fewer closing words ("Calling `submit` to submit.") say nothing: the turn before is added
+ENDING_MAX_WORDS = 80
+
+
+def session_ending(said: list[str]) -> str:
+    """The agent's closing words, whole sentences: its last turn, and the one before when the last says
+    little; at most :data:`ENDING_MAX_WORDS` words, the last ones kept. A session's summary leans on its
+    opening (the task), and the reader also wants to know how it ended ("Flag was recovered successfully!
+    Will try to submit it now.")."""
+    from batchsum.text import split_sentences
+
+    picked: list[str] = []
+    for turn in reversed(said[-2:]):
+        sentences = [" ".join(turn[sp.start : sp.end].split()) for sp in split_sentences(turn)]
+        if sentences and sentences[-1][-1].isalnum():  # a turn ends its sentence: "Now let's run strings."
+            sentences[-1] += "."
+        while sentences and sum(len(x.split()) for x in [*sentences, *picked]) > ENDING_MAX_WORDS:
+            sentences.pop(0)
+        picked = sentences + picked
+        if sum(len(x.split()) for x in picked) >= ENDING_WORDS:
+            break
+    return " ".join(picked)
 
 
 def _unique(items: list[str]) -> list[str]:

@@ -157,6 +157,22 @@ def test_a_long_command_is_shown_shortened_and_kept_whole_in_the_front_matter() 
     assert len(line) < 220 and " … " in line and line.endswith("| decode`"), line
 
 
+def test_a_sessions_final_says_how_it_ended() -> None:
+    """A session's summary leans on its opening (the task); the reader also wants its outcome, which the
+    agent's closing words say. A closing turn of a few words takes the one before along."""
+    session = (
+        _markdown_session(3)
+        + "\n### assistant\n\nThe build passes now: the missing name key was added to settings.toml. "
+        "Let's submit the fix.\n```\nsubmit\n```\n"
+    )
+    digest = digest_agent_transcript(session)
+    assert digest.ending == "The build passes now: the missing name key was added to settings.toml. Let's submit the fix."
+    assert f"**How it ended:** {digest.ending} (last command: `submit`)" in digest.markdown()
+    assert digest.front_matter()["ending"] == digest.ending
+    short = _markdown_session(3) + "\n### assistant\n\nSubmitting.\n```\nsubmit\n```\n"
+    assert digest_agent_transcript(short).ending == "Now run the build. Submitting."
+
+
 def test_digest_names_each_file_once_and_errors_by_their_name() -> None:
     session = (
         "### user\n\nFix the crash in chall.py.\n\n"
