@@ -166,7 +166,8 @@ def test_a_sessions_final_says_how_it_ended() -> None:
         "Let's submit the fix.\n```\nsubmit\n```\n"
     )
     digest = digest_agent_transcript(session)
-    assert digest.ending == "The build passes now: the missing name key was added to settings.toml. Let's submit the fix."
+    closing = "The build passes now: the missing name key was added to settings.toml. Let's submit the fix."
+    assert digest.ending == closing
     assert f"**How it ended:** {digest.ending} (last command: `submit`)" in digest.markdown()
     assert digest.front_matter()["ending"] == digest.ending
     short = _markdown_session(3) + "\n### assistant\n\nSubmitting.\n```\nsubmit\n```\n"
