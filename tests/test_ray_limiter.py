@@ -126,6 +126,7 @@ def test_service_serves_the_highest_priority_first_and_caps_in_flight() -> None:
         await asyncio.gather(*low, high)
         stats = await svc.stats()
         assert stats["granted"] == 5 and stats["inflight"] == 0 and stats["peak_inflight"] == 2
+        assert stats["peak_window"] == 5  # all within one 60-second period
         return order, peak
 
     order, peak = asyncio.run(main())

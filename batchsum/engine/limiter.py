@@ -168,6 +168,8 @@ class LimiterService:
         self.granted = 0
         self.peak_inflight = 0
         self.expired = 0
+        self.peak_window = 0  # the most grants in any one period: never above rpm
+        self._recent: deque[float] = deque()  # grant times within the last period
 
     async def acquire(self, ticket: str, priority: int = 1, tokens: float = 0.0) -> bool:
         """Wait until a request of ``tokens`` may start; True once granted under ``ticket`` (False when
@@ -222,9 +224,11 @@ class LimiterService:
         return b.concurrency, b.rpm, b.tpm, b.period
 
     async def stats(self) -> dict[str, Any]:
-        """Counters: requests granted, peak and current in flight, leases expired, waiters."""
+        """Counters: requests granted, peak and current in flight, the most grants in one period, leases
+        expired, waiters."""
         return {
             "granted": self.granted,
+            "peak_window": self.peak_window,
             "peak_inflight": self.peak_inflight,
             "inflight": self._budget.inflight,
             "expired": self.expired,
@@ -253,6 +257,10 @@ class LimiterService:
                 self._budget.grant(head.ticket, now, head.tokens)
                 self.granted += 1
                 self.peak_inflight = max(self.peak_inflight, self._budget.inflight)
+                self._recent.append(now)
+                while now - self._recent[0] >= self._budget.period:
+                    self._recent.popleft()
+                self.peak_window = max(self.peak_window, len(self._recent))
                 head.future.set_result(True)
                 continue
             if wait is None:  # all slots taken: a release wakes us, or the oldest lease expires

@@ -30,6 +30,7 @@ from batchsum.periods import (
     digest_words,  # the one the digests budget with: no second count to drift
 )
 from batchsum.planning import MIN_TARGET
+from batchsum.remembered import load as load_remembered
 
 FALLBACK_BACKEND = "extractive (fallback)"
 LEVEL_ORDER: tuple[str, ...] = tuple(level.value for level in SummaryLevel)
@@ -548,9 +549,7 @@ def build_report_from(
 
 def _final_words(out: Path) -> int | None:
     """The cap on a HIERARCHICAL final the folder was built with (``--final-words``; 0 or None: no cap)."""
-    from batchsum.remembered import load
-
-    words = (load(out) or {}).get("final_words", FINAL_WORDS)
+    words = (load_remembered(out) or {}).get("final_words", FINAL_WORDS)
     return words if words is None or isinstance(words, int) else FINAL_WORDS
 
 
