@@ -21,7 +21,7 @@ from batchsum.chat_exports import ExportMetadata
 from batchsum.chat_lines import render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.decoding import decode_bytes, strip_control
-from batchsum.doc_dates import dated
+from batchsum.doc_dates import dated, name_date
 from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
@@ -463,9 +463,11 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
         if cues >= 4 and cues >= 0.3 * len(paragraphs):
             return "conversation", f"screenplay cues ({cues}/{len(paragraphs)} paragraphs)"
     headings = len(_rx().dated_heading.findall(sample))
-    if headings >= 1 and (_rx().date.search(path.stem) or headings >= 2):
+    # A day in the name in any form that dates the file ("14-03-2025.md", "March 15, 2025.md"), as in ISO.
+    dated_name = _rx().date.search(path.stem) is not None or name_date(path) is not None
+    if headings >= 1 and (dated_name or headings >= 2):
         return "journal", f"dated headings ({headings})"
-    if _rx().date.search(path.stem) and re.search(r"\b(I|I'm|I've|my|me)\b", sample):
+    if dated_name and re.search(r"\b(I|I'm|I've|my|me)\b", sample):
         return "journal", "dated file name, first-person text"
     return "document", "default"
 

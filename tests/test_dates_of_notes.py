@@ -120,6 +120,11 @@ def test_notes_dated_by_their_name_or_front_matter_go_under_their_month(tmp_path
         "March 15, 2025.md": ("2025-03-15", "name"),
     }
     assert read["Ferries.md"].date_source == "mtime"  # a body line "date: ..." dates nothing
+    # A day's first-person note named with its day is a journal's, in any of these forms as in ISO.
+    assert {name: d.content_type for name, d in read.items() if name[0].isdigit() or name[0] == "M"} == {
+        "14-03-2025.md": "journal",
+        "March 15, 2025.md": "journal",
+    }
     out = tmp_path / "out"
     res = CliRunner().invoke(main, ["run", str(vault), "--out", str(out), "--no-index", "-q"])
     assert res.exit_code == 0, res.output
