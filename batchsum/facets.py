@@ -258,7 +258,23 @@ def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     return out
 
 
-_LEAD_IN = re.compile(r"^(?:(?:so|okay|ok|well|then|and|now|yeah|yes|right|alright|like)\b[,]?\s+)+", re.I)
+# A sentence's lead-in, dropped: an interjection and its comma ("So, ...", "OK, ...", "Great, I will ...",
+# "Sounds good, ..."), or one without its comma where what follows is still the same sentence: "And we ...",
+# "So we agreed ..." ("We agreed ..."), but never "Now that the fix is verified ..." ("That the fix ...": a
+# clause of another sentence), "So far ...", "Well done ...", "Right now ..." or "Like we said ...".
+_INTERJECTION = (
+    r"(?:so|okay|ok|well|then|and|now|yeah|yes|yep|right|alright|all right|like|anyway|oh|um|uh|hmm|great|good|"
+    r"perfect|cool|fine|sure|excellent|awesome|nice|thanks|thank you|sounds good|got it)"
+)
+_LEAD_IN = re.compile(
+    rf"^(?:{_INTERJECTION},\s+"
+    r"|(?:and|then|yeah|yes|yep|okay|ok|alright)\s+"
+    r"|so\s+(?!(?:that(?!')|far|much|many|long|few|little)\b)"
+    r"|now\s+(?!(?:that(?!')|and|on)\b)"
+    r"|(?:well|right)\s+(?=(?:I|I'm|I'll|we|we're|we'll|you|they|let's|it's|that's|so|and|then|okay|ok|yeah|actually)\b)"
+    r")+",
+    re.I,
+)
 _LEANS = re.compile(r"^(?:but|or|because|which|as|than|though|although)\b", re.I)
 # Markup, tokenizer spacing, a cut word ("belief- "), or two sentences glued ("prescription.And").
 _MARKUP = re.compile(r"[{}<>|\\]|\s[,.;:!?]|\b\w+-\s|\s-[\w\s]|#{2,}|[a-z][.!?][A-Z][a-z]")

@@ -6,8 +6,6 @@ Every problem with a single file becomes a ``Problem`` (path + one-line reason) 
 
 from __future__ import annotations
 
-import datetime as dt
-import email.utils
 import functools
 import itertools
 import logging
@@ -23,12 +21,13 @@ from batchsum.chat_exports import ExportMetadata
 from batchsum.chat_lines import render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.decoding import decode_bytes, strip_control
+from batchsum.doc_dates import dated, name_date
 from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
 from batchsum.secrets import redact as redact_secrets
-from batchsum.text import BLANK_LINES, email_headers, screenplay_turn
+from batchsum.text import BLANK_LINES, screenplay_turn
 from batchsum.transcript_shape import agent_transcript_reason
 
 log = logging.getLogger(__name__)
@@ -44,7 +43,7 @@ IGNORE_FILE = ".batchsumignore"
 class _Patterns:
     """The classification regexes, compiled on first use: an unchanged re-run classifies nothing."""
 
-    __slots__ = ("date", "dated_heading", "front_date", "speaker")
+    __slots__ = ("date", "dated_heading", "speaker")
 
     def __init__(self) -> None:
         self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
@@ -59,7 +58,6 @@ class _Patterns:
             r"|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})",
             re.MULTILINE | re.IGNORECASE,
         )
-        self.front_date = re.compile(r"^date:\s*['\"]?(\d{4}-\d{2}-\d{2})", re.MULTILINE)
 
 
 _rx = functools.cache(_Patterns)
@@ -465,54 +463,17 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
         if cues >= 4 and cues >= 0.3 * len(paragraphs):
             return "conversation", f"screenplay cues ({cues}/{len(paragraphs)} paragraphs)"
     headings = len(_rx().dated_heading.findall(sample))
-    if headings >= 1 and (_rx().date.search(path.stem) or headings >= 2):
+    # A day in the name in any form that dates the file ("14-03-2025.md", "March 15, 2025.md"), as in ISO.
+    dated_name = _rx().date.search(path.stem) is not None or name_date(path) is not None
+    if headings >= 1 and (dated_name or headings >= 2):
         return "journal", f"dated headings ({headings})"
-    if _rx().date.search(path.stem) and re.search(r"\b(I|I'm|I've|my|me)\b", sample):
+    if dated_name and re.search(r"\b(I|I'm|I've|my|me)\b", sample):
         return "journal", "dated file name, first-person text"
     return "document", "default"
 
 
 # A name's date written with separators ("2024-02-30"): a date the writer meant, even when no such day exists.
 _NO_SUCH_DAY = re.compile(r"(?<!\d)\d{4}[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?!\d)")
-
-
-def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
-    """(ISO date, where it came from: ``name``, ``front matter`` or ``mtime``). Only the first two say
-    when a text was written; an mtime is only when the file was last copied or touched."""
-    for m in _rx().date.finditer(path.stem):  # "ticket-12345678-2024-03-15": the first real day
-        try:
-            return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat(), "name"
-        except ValueError:
-            continue
-    fm = _rx().front_date.search(text[:2000]) if text.startswith("---") else None
-    if fm:
-        return fm.group(1), "front matter"
-    sent = email_date(text)
-    if sent:
-        return sent, "e-mail header"
-    return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat(), "mtime"
-
-
-_MAIL_FORMATS = ("%A, %B %d, %Y %I:%M %p", "%A, %B %d, %Y %H:%M", "%B %d, %Y %I:%M %p", "%d %B %Y %H:%M")
-
-
-def email_date(text: str) -> str | None:
-    """The ISO date an e-mail (or a thread's first message) was sent: the ``Date:`` (RFC 5322) or
-    Outlook's ``Sent:`` field of the header block (:func:`~batchsum.text.email_headers`) it opens with."""
-    fields = email_headers(text.lstrip()[:1500].split("\n\n", 1)[0].split("\n"))
-    if fields is None:
-        return None
-    for value in filter(None, (fields.get("date"), fields.get("sent"))):
-        try:
-            return email.utils.parsedate_to_datetime(value).date().isoformat()
-        except (TypeError, ValueError, IndexError):
-            pass
-        for fmt in _MAIL_FORMATS:
-            try:
-                return dt.datetime.strptime(value, fmt).date().isoformat()
-            except ValueError:
-                continue
-    return None
 
 
 def _open_regular(path: Path) -> tuple[int, os.stat_result]:
@@ -582,10 +543,10 @@ def _app_file(relpath: str, text: str) -> str | None:
 
 
 # Bump when the same bytes would be read as another text (decoding, chat, subtitle and e-mail
-# rendering, type detection). A run re-reads every file read by another version and summarizes again
-# only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
-# for the files it reads as before.
-READER_VERSION = 1
+# rendering, type detection, dating). A run re-reads every file read by another version and summarizes
+# again only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
+# for the files it reads as before. 2: "14-03-2025.md", "March 15, 2025.md" and a "created:" key date a file.
+READER_VERSION = 2
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:

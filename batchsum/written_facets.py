@@ -3,7 +3,7 @@
 Meeting notes say what was decided under "## Decisions", who does what under "## Action items"
 (``- [ ] Priya: tell Harbor Gas about the April date by Wednesday``) and what is open under
 "## Open questions"; a note-taking app marks an open task ``- [ ] ...`` (Obsidian, with ``📅
-2024-03-15``) or ``TODO ...`` (Logseq, with ``SCHEDULED: <2024-03-15 Fri>``). These are the
+2024-03-15``) or ``TODO ...`` (Logseq, with ``DEADLINE: <2024-03-15 Fri>``). These are the
 facets as their author wrote them, more certain than any cue a rule reads in running text, so they
 come first (:func:`with_written`), in any kind of file, not only in conversations.
 """
@@ -60,10 +60,22 @@ _TRAILING_NOTE = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])\s*$")  # "(from Mon
 # "- ☑ ...": "[x]" or DONE).
 _ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,3}[.)])\s+(?:(?P<box>[☐☑])\s+)?(?P<text>\S.*)$")
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
-# When: Obsidian Tasks' "📅 2024-03-15" (due) or "⏳"/"🛫" dates (Logseq's SCHEDULED and DEADLINE lines
-# come as 📅 on their task's line), and "due: 2024-03-15".
-_WHEN = re.compile(r"(?:📅|⏳|🛫|\bdue:?)\s*(\d{4}-\d{2}-\d{2})", re.IGNORECASE)
-_TASK_EMOJI = re.compile(r"\s*(?:[🔺⏫🔼🔽⏬➕✅❌]\uFE0F?\s*(?:\d{4}-\d{2}-\d{2})?|🔁[^📅⏳🛫]*)")
+# A due date: Obsidian Tasks' "📅 2024-03-15" (Logseq's DEADLINE line comes as 📅 on its task's line) and
+# "due: 2024-03-15". Not the Tasks plugin's scheduled (⏳) and start (🛫) dates, nor Logseq's SCHEDULED: they
+# say when to work on a task, not by when it is due ("Book the dentist ⏳ 2025-09-15" had read "due").
+_WHEN = re.compile(r"(?:📅|\bdue:?)\s*(\d{4}-\d{2}-\d{2})", re.IGNORECASE)
+_TASK_EMOJI = re.compile(r"\s*(?:[🔺⏫🔼🔽⏬➕✅❌⏳🛫]\uFE0F?\s*(?:\d{4}-\d{2}-\d{2})?|🔁[^📅⏳🛫]*)")
+# Logseq's "SCHEDULED: <2024-03-15 Fri>" (on its task's line or the one under it), which note_syntax shows
+# as 📅 with DEADLINE's: rewritten first to the Tasks plugin's ⏳, a scheduled date, before the note is read.
+_SCHEDULED = re.compile(r"(?:\n[ \t]*|(?<![ \t])[ \t]+)SCHEDULED:[ \t]*<(\d{4}-\d{2}-\d{2})[^>\n]*>[ \t]*(?=\n|$)")
+# An item of a list as written: its bullet and its box or Logseq marker, then its text.
+_RAW_ITEM = re.compile(
+    r"([ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+|(?:TODO|LATER|NOW|DOING|WAITING|DONE)[ \t]+)?)(.*)"
+)
+# A tag as note_syntax reads one (not a colour "#ffcc00", a number "#42").
+_TAG = re.compile(r"#(?![0-9a-fA-F]{3,8}$)[^\W\d_][\w/-]*")
+# The Tasks plugin's signifiers: a task's metadata, which it writes after the task's words.
+_SIGNIFIERS = frozenset("📅⏳🛫✅➕❌🔁🔺⏫🔼🔽⏬🆔⛔")
 # "Priya: tell Harbor Gas ..."; "@priya tell ..."; "... (Priya)".
 _OWNER_LABEL = re.compile(r"^(?P<name>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,2}):\s+(?P<task>\S.*)$")
 _OWNER_AT = re.compile(r"(?:^|\s)@(?P<name>[A-Za-z][\w.-]*)")
@@ -138,6 +150,36 @@ def _plain(text: str) -> str:
     return " ".join(text.replace("**", "").replace("==", "").split())
 
 
+def _without_tags(line: str) -> str:
+    """A list item without the tags that file it: those before its words and those after them, among the
+    Tasks plugin's metadata ("Send Anna the photos 📅 2025-09-12 #todo" had read "... photos todo"); a tag
+    among its words reads as a word, as everywhere (note_syntax)."""
+    m = _RAW_ITEM.fullmatch(line)
+    if m is None or "#" not in m.group(2):
+        return line
+    words = m.group(2).split()
+    end = next((i for i, w in enumerate(words) if w[0] in _SIGNIFIERS), len(words))  # its metadata begins
+    while end > 0 and _TAG.fullmatch(words[end - 1]):
+        end -= 1
+    start = 0
+    while start < end and _TAG.fullmatch(words[start]):
+        start += 1
+    kept = [*words[start:end], *(w for w in words[end:] if not _TAG.fullmatch(w))]
+    if start == end or len(kept) == len(words):
+        return line  # only tags, or none to leave out
+    return m.group(1) + " ".join(kept)
+
+
+def _as_read(text: str) -> str:
+    """``text`` as its facets are read: Logseq's SCHEDULED as a scheduled date (⏳), list items without
+    their tags (:func:`_without_tags`), then as the note reads (note_syntax)."""
+    if "SCHEDULED:" in text:
+        text = _SCHEDULED.sub(lambda m: f" ⏳ {m.group(1)}", text)
+    if "#" in text:
+        text = "\n".join(_without_tags(line) if "#" in line else line for line in text.split("\n"))
+    return note_syntax_as_text(text)
+
+
 def _items(text: str) -> Iterator[tuple[str, str]]:
     """(kind, text) of each item ``text`` writes down, in order: a top-level item of a list under a heading
     that names its kind (a nested item is a detail of its parent), and an open task (``- [ ]``, ``TODO``) at
@@ -146,7 +188,7 @@ def _items(text: str) -> Iterator[tuple[str, str]]:
     top: int | None = None  # the indent of the top-level items of the list under way
     fence: str | None = None
     # As the note reads: wikilinks as their text, boxes for tasks, no hidden comment or front matter.
-    for line in note_syntax_as_text(text).split("\n"):
+    for line in _as_read(text).split("\n"):
         opens = _FENCE.match(line)
         if fence is not None:
             closing = line.strip()

@@ -257,3 +257,40 @@ def test_a_plural_acronym_is_a_common_noun_not_a_name() -> None:
     )
     entities = extract_facets(text).entities
     assert "Brightline" in entities and not {"LEDs", "PDFs", "IDs"} & set(entities)
+
+
+RELEASE_CHAT = """Ben: Morning Priya, did the overnight build pass on the staging cluster?
+Priya: Yes, all green. I reran the flaky payment test three times and it held.
+Ben: Good. Did you check the memory leak in the export worker as well?
+Priya: I did, the heap stays flat after the patch, even with the large customer files.
+Marta: I also ran the migration script against a copy of production and it finished in four minutes.
+Ben: Now that the fix is verified, let's submit our changes.
+Priya: Sounds good, I will open the pull request after lunch and tag Marta for review.
+Marta: OK, I will review it this afternoon and merge it if the checks pass.
+Ben: Great, I will tell the release team tomorrow.
+Priya: Thanks both, I think we are in good shape for Thursday.
+"""
+
+
+def test_a_lead_in_is_dropped_only_where_the_sentence_stays_the_same() -> None:
+    """A new-user review: "Now that the fix is verified, ..." had lost its "Now" ("That the fix is verified,
+    ...": another sentence), and "Great, I will tell ..." kept its interjection."""
+    f = extract_facets(RELEASE_CHAT)
+    assert f.decisions == ["Now that the fix is verified, let's submit our changes."]
+    assert [(a.owner, a.task) for a in f.action_items] == [
+        ("Priya", "I will open the pull request after lunch and tag Marta for review."),
+        ("Marta", "I will review it this afternoon and merge it if the checks pass."),
+        ("Ben", "I will tell the release team tomorrow."),
+    ]
+    # A lead-in with its comma goes, and one without it where the rest is the same sentence.
+    for said, read in [
+        ("Now, we agreed to ship the installer on Friday.", "We agreed to ship the installer on Friday."),
+        ("So we agreed to ship the installer on Friday.", "We agreed to ship the installer on Friday."),
+        ("So far we agreed on the colour and the shape.", "So far we agreed on the colour and the shape."),
+        ("Right now we agreed on the colour and the shape.", "Right now we agreed on the colour and the shape."),
+        (
+            "Like we said, we agreed on the colour and the shape.",
+            "Like we said, we agreed on the colour and the shape.",
+        ),
+    ]:
+        assert extract_facets(f"Ana: {said}\nBen: Fine by me.\n").decisions == [read], said

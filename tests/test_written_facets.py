@@ -74,7 +74,7 @@ def test_lists_under_facet_headings_and_open_tasks_are_read() -> None:
     daily = written_facets(DAILY)
     assert [(a.task, a.due) for a in daily.action_items] == [
         ("call the plumber about the kitchen pipes", "2024-03-15"),
-        ("ask Ana for the ladder", "2024-03-14"),
+        ("ask Ana for the ladder", None),  # SCHEDULED says when to do it, not by when
     ]
 
 
@@ -210,3 +210,50 @@ def test_a_date_in_brackets_at_a_tasks_end_is_its_due_date() -> None:
     }
     assert (iso["Ana"].task, iso["Ana"].due) == ("send the invoice", "2026-10-03")
     assert items["Hannah"].due is None and items["Hannah"].task.endswith("(two versions)")
+
+
+def test_only_a_due_date_is_a_due_date() -> None:
+    """The Tasks plugin's start (🛫) and scheduled (⏳) dates and Logseq's SCHEDULED say when to work on a task,
+    not by when it is due (a new-user review: "Renew library card 🛫 2025-09-11" had read "due: 2025-09-11");
+    📅, Logseq's DEADLINE and "due:" are due dates. None of them is a word of the task."""
+    note = (
+        "- [ ] Renew library card 🛫 2025-09-11\n"
+        "- [ ] Book the dentist ⏳ 2025-09-15\n"
+        "- [ ] Send Anna the photos 📅 2025-09-12\n"
+        "- [ ] Return the drill due: 2025-09-13\n"
+        "- TODO Ask Ana for the ladder\n  SCHEDULED: <2025-09-14 Sun>\n"
+        "- TODO File the tax return\n  DEADLINE: <2025-09-30 Tue>\n"
+        "- LATER Oil the bike chain SCHEDULED: <2025-09-16 Tue>\n"
+    )
+    assert [(a.task, a.due) for a in written_facets(note).action_items] == [
+        ("Renew library card", None),
+        ("Book the dentist", None),
+        ("Send Anna the photos", "2025-09-12"),
+        ("Return the drill", "2025-09-13"),
+        ("Ask Ana for the ladder", None),
+        ("File the tax return", "2025-09-30"),
+        ("Oil the bike chain", None),
+    ]
+
+
+def test_tags_that_file_a_task_are_no_words_of_it() -> None:
+    """Tags before a task's words or after them (among its dates) file it: "Send Anna the photos 📅 2025-09-12
+    #todo" had read "Send Anna the photos todo". A tag among the words reads as its word, as in any sentence."""
+    note = (
+        "- [ ] Send Anna the photos 📅 2025-09-12 #todo\n"
+        "- [ ] #task Renew the library card #errands #home/admin\n"
+        "- [ ] Reset the #homelab router 📅 2025-09-20 #p1 ⏫\n"
+        "- [ ] Paint the gate #garden ⏳ 2025-09-21 #weekend\n"
+        "- TODO Call the plumber #house\n"
+    )
+    assert [(a.task, a.due) for a in written_facets(note).action_items] == [
+        ("Send Anna the photos", "2025-09-12"),
+        ("Renew the library card", None),
+        ("Reset the homelab router", "2025-09-20"),
+        ("Paint the gate", None),
+        ("Call the plumber", None),
+    ]
+    # A tag after a task's last sentence is no heading of the items under it: "#todo" had made "milk" a task.
+    shopping = written_facets("- [ ] Send the photos. #todo\n- milk\n- eggs\n\n## Decisions\n- Sell the van. #car\n")
+    assert [a.task for a in shopping.action_items] == ["Send the photos."]
+    assert shopping.decisions == ["Sell the van."]

@@ -1,0 +1,214 @@
+"""When a file says it was written: a date in its file name, its front matter or its e-mail header.
+
+Notes name their day in many forms: ``2025-03-15.md`` (Obsidian's and Logseq's default), ``15-03-2025.md``,
+``March 15, 2025.md``, ``15th March 2025.md``, or front matter such as ``created: 2025-07-09T08:15``.
+A date is taken only where it cannot be misread: ``03-04-2025`` is the 3rd of April to a European and the
+4th of March to an American, so it dates a file only when its folder's other names fix the order (a
+``14-03-2025`` beside it); alone it is left undated rather than guessed wrong. A file no rule dates is
+dated by its modification time, which says only when it was copied (:func:`dated`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import functools
+import os
+import re
+from pathlib import Path
+
+from batchsum.note_syntax import front_matter
+from batchsum.text import email_headers
+
+__all__ = ["dated", "email_date", "front_matter_date", "name_date"]
+
+_MONTHS = {
+    name: k
+    for k, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+# Keys that say when a note was written, in the order they are believed ("date" is what the note is
+# about, "created" when its app made it), compared without case, spaces, "_" and "-": Obsidian's
+# "created" and "Creation date", Jekyll's and Hugo's "date", Notion's "Created time".
+_DATE_KEYS = ("date", "created", "createdat", "createdon", "createddate", "createdtime", "creationdate", "datecreated")
+
+
+class _Patterns:
+    """The regexes, compiled on first use: an unchanged re-run dates nothing."""
+
+    __slots__ = ("iso", "loose_front", "loose_line", "named", "numeric", "value")
+
+    def __init__(self) -> None:
+        # "2025-03-15", "2025_03_15" (Logseq), "20250315".
+        self.iso = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
+        # "14-03-2025", "14.03.2025", "3_4_2025"; not inside a version ("v2.1.2025") or a longer number.
+        self.numeric = re.compile(r"(?<![^\W_])(?<!\.)(\d{1,2})([-._])(\d{1,2})\2(\d{4})(?!\d|\.\d)")
+        month = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?(?![a-z])"
+        nth = "(?:st|nd|rd|th)?"
+        sep = r"(?:,?[ _-]+)"
+        # "March 15, 2025", "Mar 15th 2025", "15 March 2025", "15th of March, 2025", "15-Mar-2025".
+        self.named = re.compile(
+            rf"(?<![^\W_])(?:(?P<m1>{month}){sep}(?P<d1>\d{{1,2}}){nth}{sep}(?P<y1>\d{{4}})"
+            rf"|(?P<d2>\d{{1,2}}){nth}{sep}(?:of )?(?P<m2>{month}){sep}(?P<y2>\d{{4}}))(?!\d)",
+            re.IGNORECASE,
+        )
+        # A front matter value's date: "2025-07-09", with a time or zone after it ("2025-07-09T08:15+02:00").
+        self.value = re.compile(r"(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?!\d)")
+        # A header block note_syntax.front_matter does not take for YAML: capitalised keys or keys with
+        # spaces ("Date: ...", "Creation date: ..."), which a note app still shows as the note's properties.
+        self.loose_front = re.compile(r"\A---[ \t]*\n((?:[^\n]*\n){0,60}?)(?:---|\.\.\.)[ \t]*(?:\n|\Z)")
+        self.loose_line = re.compile(r"[A-Za-z_][\w -]{0,40}:(?:\s.*)?|[ \t]+\S.*|-\s.*|\s*|#.*")
+
+
+_rx = functools.cache(_Patterns)
+
+
+def _day(year: int, month: int, day: int) -> str | None:
+    """The ISO date, or None when it is no day of the calendar."""
+    try:
+        return dt.date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _folder_order(folder: str, _mtime_ns: int) -> str | None:
+    """ "dmy" or "mdy" when the numeric dates of a folder's file names fix their order (a name's first number
+    over 12 is a day: "dmy"; its second: "mdy"), None when none does or they disagree. Keyed by the
+    folder's mtime, so a file added since is seen."""
+    orders: set[str] = set()
+    try:
+        names = [entry.name for entry in os.scandir(folder)]
+    except OSError:
+        return None
+    for name in names:
+        for m in _rx().numeric.finditer(Path(name).stem):
+            first, second, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+            if first > 12 >= second and _day(year, second, first):
+                orders.add("dmy")
+            elif second > 12 >= first and _day(year, first, second):
+                orders.add("mdy")
+    return orders.pop() if len(orders) == 1 else None
+
+
+def _numeric_date(m: re.Match[str], folder: Path) -> str | None:
+    """The date a "14-03-2025" match names: either order when only one makes a date (a number over 12 is
+    the day), else the order the folder's other names fix, else None."""
+    first, second, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+    if first > 12 or second > 12 or first == second:
+        order: str | None = "dmy" if first > 12 else "mdy"
+    else:
+        try:
+            order = _folder_order(str(folder), os.stat(folder).st_mtime_ns)
+        except OSError:
+            return None
+    if order is None:
+        return None
+    return _day(year, second, first) if order == "dmy" else _day(year, first, second)
+
+
+def _named_date(m: re.Match[str]) -> str | None:
+    """The date a "March 15, 2025" or "15 March 2025" match names."""
+    month = _MONTHS[(m.group("m1") or m.group("m2")).rstrip(".").lower()]
+    day = int(m.group("d1") or m.group("d2"))
+    return _day(int(m.group("y1") or m.group("y2")), month, day)
+
+
+def name_date(path: Path) -> str | None:
+    """The day a file's name gives: the first real day in ISO form ("ticket-12345678-2024-03-15"), else the
+    first in "14-03-2025" or "March 15, 2025" form that is unambiguous (module docstring); None if none."""
+    stem = path.stem
+    for m in _rx().iso.finditer(stem):
+        if day := _day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
+            return day
+    found = sorted(
+        [(m.start(), m) for m in _rx().numeric.finditer(stem)] + [(m.start(), m) for m in _rx().named.finditer(stem)],
+        key=lambda pair: pair[0],
+    )
+    for _, m in found:
+        day = _named_date(m) if m.re is _rx().named else _numeric_date(m, path.parent)
+        if day:
+            return day
+    return None
+
+
+def _value_date(value: str) -> str | None:
+    """The day a front matter value gives: ISO with anything after it ("2025-07-09T08:15", "[[2025-07-09]]"),
+    or "July 9, 2025" / "9 July 2025"."""
+    value = value.strip().strip("'\"[]").strip()
+    if m := _rx().value.match(value):
+        return _day(int(m.group(1)), int(m.group(3)), int(m.group(4)))
+    m = _rx().named.search(value[:60])
+    return _named_date(m) if m else None
+
+
+def front_matter_date(text: str) -> str | None:
+    """The day a file's front matter gives under a key of :data:`_DATE_KEYS` (any case: ``date``,
+    ``created``, ``Created at``, ``creation date``), read only inside the front matter: a body line
+    "date: 2020-01-01" says nothing of when the note was written."""
+    if not text.startswith("---"):
+        return None
+    front = front_matter(text)
+    if front is None:
+        loose = _rx().loose_front.match(text)
+        if loose is None or not all(_rx().loose_line.fullmatch(ln) for ln in loose.group(1).split("\n")):
+            return None
+        front = loose
+    found: dict[str, str] = {}
+    for line in front.group(1).split("\n"):
+        key, colon, value = line.partition(":")
+        key = re.sub(r"[\s_-]", "", key).casefold()
+        # Only a top-level key: an indented one belongs to another key's mapping.
+        if colon and not line[:1].isspace() and key in _DATE_KEYS and key not in found and (day := _value_date(value)):
+            found[key] = day
+    return next((found[k] for k in _DATE_KEYS if k in found), None)
+
+
+def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
+    """(ISO date, where it came from: ``name``, ``front matter``, ``e-mail header`` or ``mtime``). All but
+    the last say when a text was written; an mtime is only when the file was last copied or touched."""
+    if day := name_date(path):
+        return day, "name"
+    if day := front_matter_date(text):
+        return day, "front matter"
+    if sent := email_date(text):
+        return sent, "e-mail header"
+    return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat(), "mtime"
+
+
+_MAIL_FORMATS = ("%A, %B %d, %Y %I:%M %p", "%A, %B %d, %Y %H:%M", "%B %d, %Y %I:%M %p", "%d %B %Y %H:%M")
+
+
+def email_date(text: str) -> str | None:
+    """The ISO date an e-mail (or a thread's first message) was sent: the ``Date:`` (RFC 5322) or
+    Outlook's ``Sent:`` field of the header block (:func:`~batchsum.text.email_headers`) it opens with."""
+    fields = email_headers(text.lstrip()[:1500].split("\n\n", 1)[0].split("\n"))
+    if fields is None:
+        return None
+    for value in filter(None, (fields.get("date"), fields.get("sent"))):
+        try:
+            return email.utils.parsedate_to_datetime(value).date().isoformat()
+        except (TypeError, ValueError, IndexError):
+            pass
+        for fmt in _MAIL_FORMATS:
+            try:
+                return dt.datetime.strptime(value, fmt).date().isoformat()
+            except ValueError:
+                continue
+    return None
