@@ -1,0 +1,143 @@
+"""An output folder indexed on a real Chroma server (``chroma run`` on loopback): an outage and the run
+after it, search and ``index --check`` without the host, the same candidates with and without it, the
+library's keywords, and ``serve`` while the server is down (real HTTP)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from batchsum.cli import main
+from batchsum.config import IndexConfig
+from batchsum.index.state import read_state
+from batchsum.index.store import check_index
+
+WORDS = (
+    "harbour pier budget ferry lighthouse mooring council storm tide gauge repaint foundry rope anchor crane "
+    "dredging permit quay ballast"
+).split()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class ChromaServer:
+    """A ``chroma run`` process on loopback that a test may stop and start again on the same port and data."""
+
+    data: Path
+    port: int
+    proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        exe = Path(sys.executable).with_name("chroma")
+        if not exe.is_file():
+            pytest.skip("the chroma CLI is not installed next to this Python")
+        cmd = [str(exe), "run", "--path", str(self.data), "--host", "127.0.0.1", "--port", str(self.port)]
+        env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/v2/heartbeat", timeout=2).read()
+                return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.skip("the Chroma server did not start")
+                time.sleep(0.3)
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    @property
+    def args(self) -> list[str]:
+        return ["--chroma-host", "127.0.0.1", "--chroma-port", str(self.port)]
+
+
+@pytest.fixture()
+def chroma(tmp_path: Path) -> Iterator[ChromaServer]:
+    server = ChromaServer(tmp_path / "chroma-data", _free_port())
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _corpus(src: Path, files: int = 4) -> None:
+    """Notes of one folder, so a run writes a folder digest (level 4) besides their trees."""
+    rng = random.Random(7)
+    (src / "notes").mkdir(parents=True)
+    for i in range(files):
+        paras = [" ".join(rng.choice(WORDS) for _ in range(60)).capitalize() + "." for _ in range(8)]
+        (src / "notes" / f"n{i}.md").write_text("\n\n".join(paras) + "\n", encoding="utf-8")
+
+
+def _run(src: Path, out: Path, *extra: str) -> int:
+    return CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q", *extra]).exit_code
+
+
+@pytest.fixture()
+def indexed(tmp_path: Path, chroma: ChromaServer) -> tuple[Path, Path, ChromaServer]:
+    """(sources, output, server): the output's index is on the server."""
+    src, out = tmp_path / "src", tmp_path / "out"
+    _corpus(src)
+    assert _run(src, out, *chroma.args) == 0
+    return src, out, chroma
+
+
+def test_the_run_after_a_chroma_outage_repairs_every_node_written_during_it(
+    indexed: tuple[Path, Path, ChromaServer],
+) -> None:
+    src, out, chroma = indexed
+    remote = IndexConfig(out=out, chroma_host="127.0.0.1", chroma_port=chroma.port)
+    chroma.stop()
+    with (src / "notes" / "n0.md").open("a", encoding="utf-8") as f:
+        f.write("\nThe narwhal antenna was approved by the harbour council.\n")
+    assert _run(src, out, *chroma.args) == 1  # summaries written, index not: a partial run
+    assert read_state(remote)["complete"] is False  # the outage is on record, not "complete"
+    chroma.start()
+    assert _run(src, out, *chroma.args) == 0
+    check = check_index(remote)
+    # The folder digest rewritten during the outage is on the server too (it had stayed stale).
+    assert check.ok, (check.missing, check.stale, check.orphans)
+    assert read_state(remote)["complete"] is True
+
+
+def test_search_and_check_without_the_host_read_the_local_files(
+    indexed: tuple[Path, Path, ChromaServer],
+) -> None:
+    _src, out, chroma = indexed
+    runner = CliRunner()
+    res = runner.invoke(main, ["search", "harbour budget ferry", "--out", str(out), "--strict", "--json"])
+    assert res.exit_code == 0, res.output
+    assert "incomplete" not in res.stderr and json.loads(res.stdout)  # no false warning, hits found
+    res = runner.invoke(main, ["index", str(out), "--check"])
+    assert res.exit_code == 0, res.output
+    assert "no search index" not in res.output and "index OK" in res.output
+    assert not (out / ".batchsum" / "chroma").exists()  # no second, embedded Chroma was built
+    # The folder remembers the server its index is kept on.
+    assert read_state(IndexConfig(out=out))["chroma"] == f"127.0.0.1:{chroma.port}"
