@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import batchsum
 from batchsum.cli import main
 from batchsum.config import IndexConfig
 from batchsum.index.state import read_state
@@ -141,3 +142,11 @@ def test_search_and_check_without_the_host_read_the_local_files(
     assert not (out / ".batchsum" / "chroma").exists()  # no second, embedded Chroma was built
     # The folder remembers the server its index is kept on.
     assert read_state(IndexConfig(out=out))["chroma"] == f"127.0.0.1:{chroma.port}"
+
+
+def test_library_search_takes_the_index_keywords(indexed: tuple[Path, Path, ChromaServer]) -> None:
+    _src, out, chroma = indexed
+    hits = batchsum.search(str(out), "harbour budget", chroma_host="127.0.0.1", chroma_port=chroma.port, k=2)
+    assert hits and all(h.source_path.startswith("notes/") for h in hits)
+    with pytest.raises(batchsum.errors.ConfigError, match="chroma_port"):
+        batchsum.search(str(out), "harbour budget", chroma_host="127.0.0.1", chroma_port="x")  # type: ignore[arg-type]
