@@ -13,7 +13,8 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
+from contextlib import closing
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,9 @@ from click.testing import CliRunner
 import batchsum
 from batchsum.cli import main
 from batchsum.config import IndexConfig
+from batchsum.index.dense import ChromaVectors, LocalVectors, open_dense
+from batchsum.index.embed import get_embedder
+from batchsum.index.lexical import LexFilter
 from batchsum.index.state import read_state
 from batchsum.index.store import check_index
 
@@ -142,6 +146,31 @@ def test_search_and_check_without_the_host_read_the_local_files(
     assert not (out / ".batchsum" / "chroma").exists()  # no second, embedded Chroma was built
     # The folder remembers the server its index is kept on.
     assert read_state(IndexConfig(out=out))["chroma"] == f"127.0.0.1:{chroma.port}"
+
+
+def test_search_gets_the_same_candidates_with_and_without_the_host(
+    indexed: tuple[Path, Path, ChromaServer],
+) -> None:
+    _src, out, chroma = indexed
+    local = IndexConfig(out=out)
+    remote = replace(local, chroma_host="127.0.0.1", chroma_port=chroma.port)
+    embedder = get_embedder(local)
+    here, there = open_dense(local, embedder), open_dense(remote, embedder)
+    assert isinstance(here, LocalVectors) and isinstance(there, ChromaVectors)
+    with closing(here), closing(there):
+        for query in ("harbour council budget", "storm tide gauge", "folder digest of the notes"):
+            qvec = embedder.embed([query])[0]
+            for level in (None, "period", "final"):
+                filt = LexFilter(level=level)
+                assert set(here.nearest(qvec, 1000, filt)) == set(there.nearest(qvec, 1000, filt)), (query, level)
+    for args in ([], chroma.args):  # a huge -k: every hit, the same from both, no server error
+        res = CliRunner().invoke(main, ["search", "storm tide", "--out", str(out), "-k", "1000000000000", *args])
+        assert res.exit_code == 0, res.output
+    hits = [
+        [h.node_id for h in batchsum.search(out, "storm tide gauge", k=5, **kw)]
+        for kw in ({}, {"chroma_host": "127.0.0.1", "chroma_port": chroma.port})
+    ]
+    assert hits[0] and hits[0] == hits[1]
 
 
 def test_library_search_takes_the_index_keywords(indexed: tuple[Path, Path, ChromaServer]) -> None:
