@@ -17,6 +17,7 @@ from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import httpx
 import pytest
 from click.testing import CliRunner
 
@@ -28,6 +29,8 @@ from batchsum.index.embed import get_embedder
 from batchsum.index.lexical import LexFilter
 from batchsum.index.state import read_state
 from batchsum.index.store import check_index
+from tests.fakeserver import FakeLLMServer
+from tests.test_serve import chat_requests, serving
 
 WORDS = (
     "harbour pier budget ferry lighthouse mooring council storm tide gauge repaint foundry rope anchor crane "
@@ -179,3 +182,37 @@ def test_library_search_takes_the_index_keywords(indexed: tuple[Path, Path, Chro
     assert hits and all(h.source_path.startswith("notes/") for h in hits)
     with pytest.raises(batchsum.errors.ConfigError, match="chroma_port"):
         batchsum.search(str(out), "harbour budget", chroma_host="127.0.0.1", chroma_port="x")  # type: ignore[arg-type]
+
+
+def test_serve_answers_from_the_local_copy_while_the_chroma_server_is_down(
+    indexed: tuple[Path, Path, ChromaServer],
+) -> None:
+    _src, out, chroma = indexed
+    upstream = FakeLLMServer().start()
+    try:
+        with serving(out, upstream.base_url, *chroma.args, "--no-facts", "--no-summaries") as (url, proc):
+            chroma.stop()
+            headers = {"Authorization": "Bearer serve-test-key"}
+            body = {"model": "fake", "messages": [{"role": "user", "content": "what about the storm tide gauge?"}]}
+            res = httpx.post(f"{url}/chat/completions", json=body, headers=headers, timeout=60)
+            assert res.status_code == 200, res.text
+            sent = chat_requests(upstream)[-1]
+            assert sent[0]["role"] == "system" and "[summary] notes/" in str(sent[0]["content"])
+            health = httpx.get(url.removesuffix("/v1") + "/health", timeout=10).json()
+            assert health["status"] == "degraded" and "local copy" in health["retrieval"]
+            proc.terminate()
+            _, err = proc.communicate(timeout=60)
+        assert "summaries retrieved from the local copy of the index" in err
+    finally:
+        upstream.close()
+
+
+def test_serve_warns_of_an_output_folder_without_batchsum_output(tmp_path: Path) -> None:
+    upstream = FakeLLMServer().start()
+    try:
+        with serving(tmp_path / "typo", upstream.base_url) as (_url, proc):
+            proc.terminate()
+            _, err = proc.communicate(timeout=60)
+        assert "holds no batchsum output" in err
+    finally:
+        upstream.close()
