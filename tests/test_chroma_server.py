@@ -147,6 +147,8 @@ def test_search_and_check_without_the_host_read_the_local_files(
     assert res.exit_code == 0, res.output
     assert "no search index" not in res.output and "index OK" in res.output
     assert not (out / ".batchsum" / "chroma").exists()  # no second, embedded Chroma was built
+    res = runner.invoke(main, ["index", str(out), "--stats"])
+    assert res.exit_code == 0 and f"complete (Chroma records on server 127.0.0.1:{chroma.port})" in res.output
     # The folder remembers the server its index is kept on.
     assert read_state(IndexConfig(out=out))["chroma"] == f"127.0.0.1:{chroma.port}"
 

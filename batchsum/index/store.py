@@ -48,6 +48,7 @@ from batchsum.index.lexical import keep_only, open_lexical, update_docs
 from batchsum.index.lexical import rebuild as rebuild_lexical
 from batchsum.index.records import DocUpdate, IndexNode, SourceReader, doc_nodes, tree_nodes
 from batchsum.index.state import (
+    MOVED,
     UNKNOWN,
     UPGRADE,
     chroma_dir,
@@ -162,6 +163,10 @@ def index_stats(cfg: IndexConfig) -> dict[str, Any]:
             nodes = 0
     work = index_needs_work(cfg)
     state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
+    server = None if cfg.chroma_host else recorded_server(cfg)
+    if work is not None and work[0] == MOVED and server is not None:
+        # Asked without --chroma-host: nothing is being moved, the local files are those of the server's index.
+        state = f"complete (Chroma records on server {server})"
     total = sum(p.bytes for p in parts)
     return {
         "out": str(cfg.out),
