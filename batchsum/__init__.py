@@ -102,15 +102,27 @@ def search(
     path_glob: str | None = None,
     since: date | str | None = None,
     reranker: Path | None = None,
+    strict: bool = False,
+    chroma_host: str | None = None,
+    chroma_port: int | None = None,
+    collection: str | None = None,
+    embed_base_url: str | None = None,
+    embed_model: str | None = None,
 ) -> list[SearchHit]:
     """The ``k`` summaries of the output folder ``out`` that best answer ``query``, best first;
     ``level`` is 1, 2, 3, ``final`` or ``period``, ``content_type`` one of ``run``'s types (the
     command's ``--type``), ``path_glob`` matches source paths (``--path``), ``since`` (a date or an
-    ISO ``YYYY-MM-DD`` string) drops older documents. The folder's index settings (collection,
-    embedder) are the ones it was built with. Raises :class:`~batchsum.errors.ConfigError` for a bad
-    argument, as the command does."""
-    hits: list[SearchHit] = _stage("search")(
+    ISO ``YYYY-MM-DD`` string) drops older documents, ``strict`` refuses an incomplete index. The
+    folder's index settings (collection, embedder) are the ones it was built with unless given;
+    ``chroma_host``/``chroma_port`` query a Chroma server, as ``--chroma-host``/``--chroma-port`` do.
+    Raises :class:`~batchsum.errors.ConfigError` for a bad argument, as the command does."""
+    cfg = _index_options(
         _stage("index_config")(out),
+        {"chroma_host": chroma_host, "chroma_port": chroma_port, "collection": collection,
+         "embed_base_url": embed_base_url, "embed_model": embed_model},
+    )  # fmt: skip
+    hits: list[SearchHit] = _stage("search")(
+        cfg,
         query,
         k=k,
         level=level,
@@ -118,8 +130,22 @@ def search(
         path_glob=path_glob,
         since=since,
         reranker=reranker,
+        strict=strict,
     )
     return hits
+
+
+def _index_options(cfg: IndexConfig, given: dict[str, Any]) -> IndexConfig:
+    """``cfg`` with the index keywords that were given (a copy: a caller's IndexConfig is left as it is)."""
+    import dataclasses  # only here: ``import batchsum`` stays cheap
+
+    given = {name: value for name, value in given.items() if value is not None}
+    for name, value in given.items():
+        kind = int if name == "chroma_port" else str
+        if not isinstance(value, kind) or isinstance(value, bool):
+            wanted = "a port number" if kind is int else "a string"
+            raise load("batchsum.errors:ConfigError")(f"{name}={value!r}: give {wanted}")
+    return dataclasses.replace(cfg, **given) if given else cfg
 
 
 def report(

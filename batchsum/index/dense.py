@@ -22,7 +22,7 @@ from batchsum.errors import IndexError_
 from batchsum.index.chroma import chroma_errors, open_collection
 from batchsum.index.lexical import LexFilter
 from batchsum.index.state import read_state, vectors_path
-from batchsum.index.vectors import NodeRow, VectorStore
+from batchsum.index.vectors import DENSE_LEVELS, NodeRow, VectorStore
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -126,6 +126,7 @@ class ChromaVectors:
     def __init__(self, cfg: IndexConfig, embedder: Embedder) -> None:
         self.cfg = cfg
         self.col = open_collection(cfg, embedder, create=False)
+        self._size: int | None = None  # records in the collection, asked once
 
     def _where(self, filt: LexFilter) -> list[dict[str, Any]]:
         base: list[dict[str, Any]] = []
@@ -152,22 +153,31 @@ class ChromaVectors:
                 return dict(self._query(qvec, per_level, _and([*base, where])))
             wide = per_level * WIDE_FACTOR
             found = self._query(qvec, wide, _and([*base, {"role": "summary"}]))
-            by_level: dict[int, list[tuple[str, float]]] = {1: [], 2: [], 3: [], 4: []}
+            # The levels of the collapsed tree, as the local copy ranks them (VectorStore.nearest): a
+            # period's digest is a candidate when asked for (--level period, a named period), not here.
+            by_level: dict[int, list[tuple[str, float]]] = {lvl: [] for lvl in DENSE_LEVELS}
             for rid, sim in found:
                 m = _ID_LEVEL.search(rid)
                 if m is None:  # not a batchsum node id: fall back to one query per level
-                    by_level = {1: [], 2: [], 3: [], 4: []}
+                    by_level = {lvl: [] for lvl in DENSE_LEVELS}
                     break
-                got = by_level[int(m.group(1))]
-                if len(got) < per_level:
+                got = by_level.get(int(m.group(1)))
+                if got is not None and len(got) < per_level:
                     got.append((rid, sim))
             if len(found) == wide or any(not _ID_LEVEL.search(r) for r, _ in found):
                 for lvl, got in by_level.items():
                     if len(got) < per_level:  # more of this level may lie beyond the wide net
                         by_level[lvl] = self._query(qvec, per_level, _and([*base, {"level": lvl}]))
-            return {rid: sim for lvl in (1, 2, 3, 4) for rid, sim in by_level[lvl]}
+            return {rid: sim for lvl in DENSE_LEVELS for rid, sim in by_level[lvl]}
 
     def _query(self, qvec: np.ndarray, n: int, where: dict[str, Any] | None) -> list[tuple[str, float]]:
+        # Never more than the collection holds: Chroma's server refuses an n_results beyond 32 bits, so
+        # a huge -k had failed as a server error where the local copy just returns every node.
+        if self._size is None:
+            self._size = int(self.col.count())
+        n = min(n, self._size)
+        if n < 1:
+            return []
         res = self.col.query(query_embeddings=[qvec], n_results=n, where=where, include=["distances"])
         return [(rid, 1.0 - float(d)) for rid, d in zip(res["ids"][0], res["distances"][0], strict=True)]
 

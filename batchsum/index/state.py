@@ -80,11 +80,32 @@ def read_state(cfg: IndexConfig) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else {}
 
 
+EMBEDDED = "embedded"
+
+
+def chroma_location(cfg: IndexConfig) -> str:
+    """Where ``cfg`` keeps its Chroma records: ``host:port`` of a server, or :data:`EMBEDDED`."""
+    return f"{cfg.chroma_host}:{cfg.chroma_port or 8000}" if cfg.chroma_host else EMBEDDED
+
+
+def recorded_server(cfg: IndexConfig) -> str | None:
+    """The Chroma server (``host:port``) the state file names as the index's store of record, if any."""
+    where = (read_state(cfg) or {}).get("chroma")
+    return str(where) if where and where != EMBEDDED else None
+
+
+def _described(where: str, cfg: IndexConfig) -> str:
+    return f"the embedded Chroma in {chroma_dir(cfg)}" if where == EMBEDDED else f"Chroma server {where}"
+
+
 def write_state(cfg: IndexConfig, complete: bool, embedder: Embedder | None = None) -> None:
-    """Record the layout and whether the index is complete (atomically)."""
+    """Record the layout, where Chroma is and whether the index is complete (atomically)."""
     state: dict[str, Any] = {
         "layout": LAYOUT,
         "complete": complete,
+        # The local search files are written whatever Chroma's location: a search without --chroma-host
+        # reads them, and a run against another Chroma knows that one was never brought in line.
+        "chroma": chroma_location(cfg),
         "updated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     if embedder is not None:
@@ -97,13 +118,16 @@ def write_state(cfg: IndexConfig, complete: bool, embedder: Embedder | None = No
 
 UPGRADE = "upgrade"
 UNKNOWN = "unknown"
+MOVED = "moved"  # complete, but written to another Chroma than this config's
+NO_CHROMA = "chroma"  # no embedded Chroma folder (an index built on a server by an older batchsum, or deleted)
 
 
 def index_needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
     """Why the index must be repaired or rebuilt even when no source changed, or None when it is fine.
 
     Cheap: a few stats and a small JSON file, no database opened, so a quiet re-run can ask. Returns
-    (kind, message): kind :data:`UPGRADE` (an older layout: rebuild) or ``"repair"``.
+    (kind, message): kind :data:`UPGRADE` (an older layout: rebuild), :data:`MOVED` (complete, but last
+    written to another Chroma: a repair brings this one in line), :data:`NO_CHROMA` or ``"repair"``.
     """
     state = read_state(cfg)
     if state is None:
@@ -120,9 +144,18 @@ def index_needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
     if state.get("layout") != LAYOUT:
         return UPGRADE, f"the search index in {cfg.out} has another layout ({state.get('layout')}); rebuilding it"
     if not state.get("complete"):
-        return "repair", f"the search index of {cfg.out} is incomplete (an indexing run was interrupted); repairing it"
+        return "repair", (
+            f"the search index of {cfg.out} is incomplete (an indexing run was interrupted or its Chroma "
+            "could not be reached); repairing it"
+        )
+    recorded, here = state.get("chroma"), chroma_location(cfg)
+    if recorded is not None and recorded != here:  # no "chroma": a state written before it was recorded
+        return MOVED, (
+            f"the search index of {cfg.out} was last written to {_described(str(recorded), cfg)}; bringing "
+            f"{_described(here, cfg)} in line with the tree (the other one is no longer updated)"
+        )
     if not cfg.chroma_host and not (chroma_dir(cfg) / "chroma.sqlite3").is_file():
-        return "repair", f"the Chroma folder of {cfg.out} is missing; rebuilding it from the tree"
+        return NO_CHROMA, f"the Chroma folder of {cfg.out} is missing; rebuilding it from the tree"
     if not lexical_path(cfg).is_file():
         return "repair", f"the lexical index of {cfg.out} is missing; rebuilding it from the tree"
     if not vectors_path(cfg).is_file():
@@ -139,6 +172,13 @@ def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
     kind, _ = work
     if kind == UNKNOWN:
         return None  # opening the collection tells: its recorded model and layout are checked there
+    if kind in (MOVED, NO_CHROMA) and not cfg.chroma_host:
+        return None  # search reads the local files, complete whichever Chroma the runs write to
+    if kind == MOVED:
+        return False, (
+            f"the search index in {cfg.out} was last written to another Chroma than {chroma_location(cfg)}; "
+            f"results may miss documents until the next run or `{cfg.index_command()}`"
+        )
     if kind == UPGRADE:
         return True, (
             f"the search index in {cfg.out} was built by an older batchsum; run `{cfg.index_command()}` to upgrade it"

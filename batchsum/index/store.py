@@ -48,6 +48,7 @@ from batchsum.index.lexical import keep_only, open_lexical, update_docs
 from batchsum.index.lexical import rebuild as rebuild_lexical
 from batchsum.index.records import DocUpdate, IndexNode, SourceReader, doc_nodes, tree_nodes
 from batchsum.index.state import (
+    MOVED,
     UNKNOWN,
     UPGRADE,
     chroma_dir,
@@ -55,6 +56,7 @@ from batchsum.index.state import (
     legacy_files,
     lexical_path,
     read_state,
+    recorded_server,
     state_path,
     vectors_path,
     write_state,
@@ -161,6 +163,10 @@ def index_stats(cfg: IndexConfig) -> dict[str, Any]:
             nodes = 0
     work = index_needs_work(cfg)
     state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
+    server = None if cfg.chroma_host else recorded_server(cfg)
+    if work is not None and work[0] == MOVED and server is not None:
+        # Asked without --chroma-host: nothing is being moved, the local files are those of the server's index.
+        state = f"complete (Chroma records on server {server})"
     total = sum(p.bytes for p in parts)
     return {
         "out": str(cfg.out),
@@ -312,8 +318,11 @@ def sync_index(
     # The run's nodes are embedded with the vectors its workers computed; the collection and the
     # state still name the embedder itself.
     upserting = Precomputed(embedder, embedded or {})
-    col = open_collection(cfg, embedder, create=True)
+    # Incomplete before Chroma is even reached: a server that is down (or dies mid-sync) leaves the state
+    # saying so, and the next run repairs every node against the tree, digests included, not only the
+    # sources it sees changed (a node written during the outage had stayed stale on the server).
     write_state(cfg, complete=False, embedder=embedder)
+    col = open_collection(cfg, embedder, create=True)
     vectors = vector_store(cfg)
     lex = open_lexical(cfg)
     with contextlib.closing(vectors), contextlib.closing(lex), chroma_errors(cfg), _lexical_errors(cfg):
@@ -394,12 +403,44 @@ def _compare(cfg: IndexConfig, col: Any) -> tuple[IndexCheck, dict[str, IndexNod
 
 
 def check_index(cfg: IndexConfig) -> IndexCheck:
-    """Compare the index with the Markdown tree: missing, stale and orphan node ids (read-only)."""
+    """Compare the index with the Markdown tree: missing, stale and orphan node ids (read-only).
+
+    An output indexed on a Chroma server, checked without ``--chroma-host``, has its local search files
+    checked (what a search without the host reads), with a warning naming the server as the store of record.
+    """
+    server = recorded_server(cfg)
+    if server is not None and not cfg.chroma_host:
+        host, _, port = server.rpartition(":")
+        log.warning(
+            "the search index of %s is kept on Chroma server %s: checked its local search files only "
+            "(add --chroma-host %s --chroma-port %s to check the server)", cfg.out, server, host, port,
+        )  # fmt: skip
+        return _check_local(cfg)
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
     with chroma_errors(cfg):
         check, _ = _compare(cfg, col)
     check.damaged = _check_lexical(cfg)
+    return check
+
+
+def _check_local(cfg: IndexConfig) -> IndexCheck:
+    """The tree against search's own copy of the vectors (read-only), and the lexical file's soundness."""
+    tree = {n.id: n.metadata["content_hash"] for n in tree_nodes(cfg.out)}
+    path = vectors_path(cfg)
+    stored: dict[str, str] = {}
+    check = IndexCheck(nodes_in_tree=len(tree))
+    if path.is_file():
+        try:
+            with contextlib.closing(VectorStore(path, read_only=True)) as vectors:
+                stored = vectors.hashes()
+        except sqlite3.Error as exc:
+            check.damaged.append(f"node vectors {path}: {exc}")
+    check.nodes_in_index = len(stored)
+    check.missing = sorted(i for i in tree if i not in stored)
+    check.stale = sorted(i for i, h in tree.items() if i in stored and stored[i] != h)
+    check.orphans = sorted(i for i in stored if i not in tree)
+    check.damaged += _check_lexical(cfg)
     return check
 
 
@@ -437,6 +478,7 @@ def repair_index(cfg: IndexConfig, *, wait: bool = False, read_source: SourceRea
     """
     reader = read_source or manifest_reader(cfg.state_dir)
     with _output_locked(cfg, wait):
+        _say_elsewhere(cfg)
         work = _needs_work(cfg)
         if work is not None and work[0] == UPGRADE:
             log.warning("%s", work[1])
@@ -478,7 +520,20 @@ def rebuild_index(cfg: IndexConfig, *, wait: bool = False, read_source: SourceRe
     """Drop and recreate the collection, then index every node file of the tree (under the
     output's lock, like :func:`repair_index`)."""
     with _output_locked(cfg, wait):
+        _say_elsewhere(cfg)
         return _rebuild(cfg, read_source or manifest_reader(cfg.state_dir))
+
+
+def _say_elsewhere(cfg: IndexConfig) -> None:
+    """Warn when an output kept on a Chroma server is indexed into an embedded Chroma instead."""
+    server = recorded_server(cfg)
+    if server is not None and not cfg.chroma_host:
+        host, _, port = server.rpartition(":")
+        log.warning(
+            "the search index of %s is kept on Chroma server %s; this indexes into the embedded Chroma in %s "
+            "instead (add --chroma-host %s --chroma-port %s to index on the server)",
+            cfg.out, server, chroma_dir(cfg), host, port,
+        )  # fmt: skip
 
 
 def _rebuild(cfg: IndexConfig, read_source: SourceReader) -> IndexStats:

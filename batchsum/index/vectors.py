@@ -75,6 +75,12 @@ def filter_sql(filt: LexFilter) -> tuple[str, list[Any]]:
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
+# The levels whose nodes the dense channel ranks, ``per_level`` of each: the collapsed tree (L1, L2, L3).
+# A period's digest (level 4) is a dense candidate only under --level period; both sources (this copy and
+# Chroma, :mod:`batchsum.index.dense`) keep to it, so a search gets the same candidates from either.
+DENSE_LEVELS = (1, 2, 3)
+
+
 class VectorStore:
     """Node id -> :class:`NodeRow` (see the module docstring)."""
 
@@ -128,8 +134,8 @@ class VectorStore:
             self._db.executemany(f"INSERT OR REPLACE INTO nodes VALUES ({','.join('?' * 12)})", rows)
 
     def nearest(self, query: np.ndarray, per_level: int, filt: LexFilter) -> dict[str, float]:
-        """The ``per_level`` nodes of each level (L1, L2, L3) most similar to the unit vector ``query``,
-        exactly (every admitted row is compared): node id -> cosine similarity."""
+        """The ``per_level`` nodes of each level (:data:`DENSE_LEVELS`; level 4 under ``--level period``)
+        most similar to the unit vector ``query``, exactly (every admitted row is compared): node id -> cosine."""
         where, params = filter_sql(filt)
         ids: list[str] = []
         levels: list[int] = []
@@ -152,7 +158,7 @@ class VectorStore:
         cosine = np.einsum("id,d->i", matrix, q / max(float(np.linalg.norm(q)), 1e-12)) / norms
         level_of = np.asarray(levels)
         found: dict[str, float] = {}
-        for lvl in (1, 2, 3):
+        for lvl in (4,) if filt.level == "period" else DENSE_LEVELS:
             idx = np.flatnonzero(level_of == lvl)
             if not len(idx):
                 continue

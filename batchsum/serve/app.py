@@ -205,7 +205,11 @@ async def models(request: web.Request) -> web.Response:
 
 
 async def health(request: web.Request) -> web.Response:
-    """``GET /health``."""
+    """``GET /health``: ``ok``, or ``degraded`` with the reason when the last retrieval could not use
+    the configured Chroma server (still 200: requests are served, from the local copy of the index)."""
+    degraded = request.app[GUARD].degraded
+    if degraded:
+        return web.json_response({"status": "degraded", "retrieval": degraded})
     return web.json_response({"status": "ok"})
 
 
@@ -227,11 +231,23 @@ def create_app(scfg: ServeConfig) -> web.Application:
 
 
 async def _startup(app: web.Application) -> None:
+    _say_no_output(app[CONFIG])
     app[WRITER].start()
     if app[CONFIG].run.index:
         # Ready when it says so: the embedder, Chroma (the facts) and the index files are loaded before the
         # server listens, so the first request costs what any other does, not a second or two of loading.
         await asyncio.to_thread(_warm_up, app[CONFIG], app[GUARD])
+
+
+def _say_no_output(scfg: ServeConfig) -> None:
+    """Warn when OUT holds no batchsum output (a mistyped --out): serve would answer without any summary."""
+    if scfg.watch or scfg.run.state_dir.is_dir():
+        return
+    log.warning(
+        "%s holds no batchsum output (no %s folder): no summaries to inject, only what this server's own "
+        "conversations write there; check --out, or fill it with `batchsum run SOURCES --out %s` (or --watch SOURCES)",
+        scfg.out, scfg.run.state_dir.name, scfg.out,
+    )  # fmt: skip
 
 
 def _warm_up(scfg: ServeConfig, guard: ChromaGuard) -> None:

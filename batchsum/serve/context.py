@@ -8,10 +8,16 @@ lines (scores are not shown). A period's digest (a month, a year, a folder) is n
 number of files, each of its paragraphs cut to a share of its room so the whole period is represented.
 With redaction on (``--redact``; the default when the upstream is not loopback) every secret in them
 is replaced by ``[REDACTED:<kind>]`` first, as ``run`` does to sources.
+
+With ``--chroma-host``, a Chroma server that fails (down, restarting) does not silence the context: the
+summaries come from the output folder's own search files (the vectors and lexical copies every run
+writes beside Chroma, what ``batchsum search`` without the host reads), the facts (kept in Chroma only)
+are left out, and each such request logs a warning and leaves the problem in ``/health``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass, field
@@ -46,6 +52,7 @@ class Context:
     conversation_summary: str | None = None
     memories: list[tuple[str, str]] = field(default_factory=list)  # (role, content)
     retrieval_ms: float = 0.0
+    degraded: list[str] = field(default_factory=list)  # what could not be retrieved as configured, and why
 
     @property
     def empty(self) -> bool:
@@ -88,12 +95,14 @@ def retrieve(scfg: ServeConfig, query: str, conversation_id: str, guard: ChromaG
         for attempt in range(2):
             try:
                 with guard.use():
-                    ctx.memories = _facts(scfg, query, conversation_id) + _summaries(scfg, query)
+                    ctx.degraded = []
+                    ctx.memories = _facts(scfg, query, conversation_id, ctx) + _summaries(scfg, query, ctx)
                 break
             except IndexError_ as exc:  # a client that missed another process's writes: reopen, once
                 log.info("index read failed (%s); reopening it", exc)
                 if attempt or not guard.refresh(force=True):
                     break
+        guard.degraded = "; ".join(ctx.degraded) or None
     if scfg.run.redact_secrets:
         _redact(ctx)
     ctx.retrieval_ms = (time.perf_counter() - t0) * 1000
@@ -118,13 +127,23 @@ def _redact(ctx: Context) -> None:
         log.info("redacted %s from the injected context", ", ".join(f"{n} {k}" for k, n in sorted(total.items())))
 
 
-def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[str, str]]:
+def _server_failed(scfg: ServeConfig, exc: IndexError_, ctx: Context, what: str) -> None:
+    """Log, and record for ``/health``, that the Chroma server failed a retrieval and what was done instead."""
+    message = f"{what}: {exc}"
+    log.warning("%s", message)
+    ctx.degraded.append(message)
+
+
+def _facts(scfg: ServeConfig, query: str, conversation_id: str, ctx: Context) -> list[tuple[str, str]]:
     where = {"$or": [{"role": ROLE}, {"$and": [{"role": "user"}, {"scope": scope_of(conversation_id)}]}]}
     try:
         hits = search_facts(scfg.run, query, k=scfg.top_facts, where=where)
     except IndexError_ as exc:
         if "no search index" in str(exc) or "does not exist" in str(exc):
             return []  # nothing indexed yet
+        if scfg.run.chroma_host:  # the facts live in Chroma only: none this time
+            _server_failed(scfg, exc, ctx, "no facts injected (they are kept in Chroma only)")
+            return []
         raise
     except BatchsumError as exc:
         log.debug("no facts retrieved: %s", exc)
@@ -132,17 +151,29 @@ def _facts(scfg: ServeConfig, query: str, conversation_id: str) -> list[tuple[st
     return [(h.role, h.text) for h in hits]
 
 
-def _summaries(scfg: ServeConfig, query: str) -> list[tuple[str, str]]:
+def _summaries(scfg: ServeConfig, query: str, ctx: Context) -> list[tuple[str, str]]:
     try:
         # The summaries are injected, not the snippets: reading the hits' sources for them is wasted.
         hits = search(scfg.run, query, k=scfg.top_summaries, snippets=False)
     except IndexError_ as exc:
         if "no search index" in str(exc) or "does not exist" in str(exc):
             return []
-        raise
+        if not scfg.run.chroma_host:
+            raise
+        _server_failed(scfg, exc, ctx, f"summaries retrieved from the local copy of the index in {scfg.run.state_dir}")
+        try:
+            local = dataclasses.replace(scfg.run, chroma_host=None, chroma_port=None)
+            hits = search(local, query, k=scfg.top_summaries, snippets=False)
+        except BatchsumError as local_exc:
+            log.warning("no summaries retrieved from the local copy either: %s", local_exc)
+            return []
     except BatchsumError as exc:
         log.debug("no summaries retrieved: %s", exc)
         return []
+    return _summary_lines(hits)
+
+
+def _summary_lines(hits: list[Any]) -> list[tuple[str, str]]:
     found = []
     for h in hits:
         try:

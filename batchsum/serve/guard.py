@@ -33,6 +33,8 @@ class ChromaGuard:
         self._seen = self._stamp()
         self._foreign = False  # another process ran while one of our blocks was going on
         self.reopened = 0
+        # What the last retrieval could not get as configured (a Chroma server down), for /health.
+        self.degraded: str | None = None
 
     def _stamp(self) -> int | None:
         try:
