@@ -18,6 +18,7 @@ from batchsum.config import AUTO_RATE, STATE_DIR, IndexConfig, LLMConfig, RunCon
 from batchsum.errors import ConfigError
 from batchsum.language import check_language
 from batchsum.model import Thresholds, normalize_type
+from batchsum.tokens import check_encoding
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -580,7 +581,7 @@ def validate(cfg: RunConfig) -> None:
     _check_bounds(cfg)
     if cfg.chunk_overlap >= cfg.chunk_size:
         raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
-    _check_encoding(cfg.encoding)
+    check_encoding(cfg.encoding)
     try:
         cfg.language = check_language(cfg.language)
     except ValueError as exc:
@@ -590,18 +591,6 @@ def validate(cfg: RunConfig) -> None:
     if cfg.facts and not cfg.llm.enabled:
         raise ConfigError("--facts extracts facts with an LLM: give --base-url (and --model) too")
     check_out_apart(cfg.out, cfg.paths)
-
-
-def _check_encoding(name: str) -> None:
-    """A name tiktoken does not know is a typo ("cl100k"): refused, where a token count by estimate would have
-    been remembered and used by every later run."""
-    if name == RunConfig.encoding:
-        return
-    import tiktoken.registry
-
-    known = tiktoken.registry.list_encoding_names()
-    if name not in known:
-        raise ConfigError(f"--encoding: unknown tiktoken encoding {name!r} (known: {', '.join(sorted(known))})")
 
 
 def validate_llm(llm: LLMConfig) -> None:

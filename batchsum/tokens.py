@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
+from batchsum.errors import ConfigError
 from batchsum.tree import atomic_write_bytes
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,18 @@ class Tokenizer(Protocol):
         """``token_starts(text)`` a piece at a time: (start, end, starts of the tokens that start in
         ``text[start:end]`` as a numpy int64 array) for each piece of :func:`text_pieces`."""
         ...
+
+
+def check_encoding(name: str) -> None:
+    """Raise ConfigError for a name tiktoken does not know, a typo ("cl100k"): counted by estimate, it had been
+    remembered and used by every later run."""
+    if name == "cl100k_base":  # the default: no tiktoken import on the way
+        return
+    import tiktoken.registry
+
+    known = tiktoken.registry.list_encoding_names()
+    if name not in known:
+        raise ConfigError(f"--encoding: unknown tiktoken encoding {name!r} (known: {', '.join(sorted(known))})")
 
 
 def cache_dir() -> Path:

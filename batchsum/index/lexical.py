@@ -213,8 +213,7 @@ class LexicalStore:
         self.last_reference = 0.0
         self.last_evidence: dict[str, Evidence] = {}
         self.last_rollup: dict[str, float] = {}
-        self.last_complete: set[str] = set()  # documents with a passage holding every query group found
-        self.last_titled: set[str] = set()  # pages whose title holds every query group found
+        self.last_complete, self.last_titled = set[str](), set[str]()  # whole matches; pages titled by them
         self.last_weights: dict[tuple[str, ...], float] = {}  # each query group's idf
         self._langs: dict[int, str | None] | None = None
         # Postings of the documents written since the last commit, and the segment they will form.
@@ -431,9 +430,8 @@ class LexicalStore:
                 self._db, uids, sorted(dkeys), groups_found, made_by, (avgdl, BM25_K1, BM25_B), _UID_SHIFT
             )
         holds |= function_words_held(uids // _UID_SHIFT, groups_found, made_by, self._doc_languages)
-        best = self._node_scores(uids, unit_score, (coverage, holds), filt, dkeys)
         self.last_titled = _titled(self._db, sorted(dkeys), [g for g, _ in groups_found])
-        return best
+        return self._node_scores(uids, unit_score, (coverage, holds), filt, dkeys)
 
     def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:
         """The documents whose nodes get scores: those of the :data:`TOP_UNITS` best passages, and ``focus``."""
