@@ -149,8 +149,11 @@ def test_search_and_check_without_the_host_read_the_local_files(
     assert not (out / ".batchsum" / "chroma").exists()  # no second, embedded Chroma was built
     res = runner.invoke(main, ["index", str(out), "--stats"])
     assert res.exit_code == 0 and f"complete (Chroma records on server 127.0.0.1:{chroma.port})" in res.output
-    # The folder remembers the server its index is kept on.
+    # The folder remembers the server its index is kept on, and a repair is sent there.
     assert read_state(IndexConfig(out=out))["chroma"] == f"127.0.0.1:{chroma.port}"
+    next(out.glob("notes/*/summaries/L3/final.md")).unlink()  # its node is now an orphan of the index
+    res = runner.invoke(main, ["index", str(out), "--check"])
+    assert res.exit_code == 1 and f"--chroma-host 127.0.0.1 --chroma-port {chroma.port}` to repair" in res.output
 
 
 def test_search_gets_the_same_candidates_with_and_without_the_host(
