@@ -17,7 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["TASK_BOXES", "fix_outside", "fix_outside_code", "front_matter", "note_syntax_as_text"]
+__all__ = [
+    "TASK_BOXES",
+    "fix_outside",
+    "fix_outside_code",
+    "front_matter",
+    "front_matter_problem",
+    "note_syntax_as_text",
+]
 
 OPEN_BOX, DONE_BOX = "☐", "☑"
 TASK_BOXES = (OPEN_BOX, DONE_BOX)
@@ -26,6 +33,12 @@ TASK_BOXES = (OPEN_BOX, DONE_BOX)
 # indented continuations; a script's "Ana: Hello" is no key), "---" (or "...") within 60 lines.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n((?:[^\n]*\n){0,60}?)(?:---|\.\.\.)[ \t]*(?:\n|\Z)")
 _YAML_LINE = re.compile(r"[a-z_][\w-]*:(?:\s.*)?|[ \t]+\S.*|-\s.*|\s*|#.*")
+# Front matter never closed ("---", "date: 2025-06-01", "tags: [daily]", a blank line, the note): the YAML
+# lines under the opening fence, up to the first line that is none (a blank line, the text). At least one
+# is a key; a comment or a heading ("# Title") ends it.
+_UNCLOSED_FRONT_MATTER = re.compile(
+    r"\A---[ \t]*\n((?=[a-z_][\w-]*:)(?:(?:[a-z_][\w-]*:(?:[ \t][^\n]*)?|[ \t]+\S[^\n]*|-[ \t][^\n]*)(?:\n|\Z)){1,60})"
+)
 # An Obsidian comment: "%%" after no word, closed within its paragraph by a "%%" before no word
 # (Jupyter's "%%timeit" and "%%bash", printf's "'%d%%'", a batch file's "%%f" are none). Its body never
 # holds "%%", so each opener stops at the next one.
@@ -45,8 +58,10 @@ _HASHTAG = re.compile(
 _HIGHLIGHT = re.compile(r"(?<![\w=])==(?=[^\s=])([^=\n]{1,300}?)(?<=[^\s=])==(?![\w=])")  # not "a==b"
 _FOOTNOTE_DEF = re.compile(r"^[ \t]*\[\^[^\[\]\s]+\]:[^\n]*$", re.M)
 _FOOTNOTE_REF = re.compile(r"\[\^[^\[\]\s]+\]")
-# A callout's first line: its type, then its title, a heading of what the callout holds.
-_CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[![\w-]+\][+-]?[ \t]*([^\n]*)$", re.M)
+# A callout: its first line (its type, then its title, a heading of what the callout holds), then its
+# body, the blockquote lines under it. The body reads as text: its "> " marks are the box it is drawn in.
+_CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[![\w-]+\][+-]?[ \t]*([^\n]*)$((?:\n[ \t]*>[^\n]*)*)", re.M)
+_QUOTE_MARK = re.compile(r"^[ \t]*>[ \t]?", re.M)  # one level of a blockquote's marks
 # A line of tags alone ("#person #work") files the note: a heading of its words, found by a search but
 # never a summary's sentence ("... co-writing the Lisbon talk. person work She is ..."); inline tags are words.
 _TAGS_LINE = re.compile(r"^[ \t]*(?:#[^\W\d_][\w/-]*[ \t,]*)+$", re.M)
@@ -86,12 +101,41 @@ def _blank(m: re.Match[str]) -> str:
 def front_matter(text: str) -> re.Match[str] | None:
     """The YAML front matter at the start of ``text`` (its whole block, fences included), or None: a first
     line "---", then only YAML lines (lower-case keys: a script's "Ana: Hello" is no key), closed within 60
-    lines. Group 1 is the YAML between the fences."""
+    lines. Group 1 is the YAML between the fences. A block never closed is its YAML lines under the opening
+    fence, up to the first other line (:func:`front_matter_problem` names it): its keys and values are no
+    more the note's text than a closed block's."""
     if not text.startswith("---"):
         return None
     front = _FRONT_MATTER.match(text)
     if front and front.group(1).strip() and all(_YAML_LINE.fullmatch(ln) for ln in front.group(1).split("\n")):
         return front
+    return _UNCLOSED_FRONT_MATTER.match(text)
+
+
+def front_matter_problem(text: str) -> str | None:
+    """What is wrong with the front matter ``text`` opens with, for a warning naming its file; None when it
+    has none or it is sound. Front matter never closed, or whose YAML does not parse, is still left out of
+    what is summarized (:func:`front_matter`), the rest of the note read as usual."""
+    front = front_matter(text)
+    if front is None:
+        return None
+    if front.end(1) == front.end():  # no closing fence
+        lines = front.group(1).rstrip("\n").count("\n") + 1
+        return (
+            f"front matter not closed: no '---' line after its {lines} line(s) of YAML; "
+            "they are left out and the rest is read as the note"
+        )
+    import yaml  # PyYAML, only for a file that opens with front matter
+
+    try:
+        data = yaml.load(front.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""  # the file's line: the fence is line 1
+        problem = getattr(exc, "problem", None) or str(exc).split("\n", 1)[0]
+        return f"invalid YAML in its front matter ({problem}{where}); the block is left out and the rest is read"
+    if data is not None and not isinstance(data, dict):
+        return "front matter is not a mapping of keys to values; the block is left out and the rest is read"
     return None
 
 
@@ -163,6 +207,8 @@ def note_syntax_as_text(text: str) -> str:
         text = _LOGBOOK.sub(_blank, text)
     if "::" in text:
         text = _PROPERTY.sub("", text)
+    if "[!" in text:
+        text = _callouts(text)
     if "SCHEDULED:" in text or "DEADLINE:" in text:
         text = _SCHEDULED.sub(lambda m: f" 📅 {m.group(1)}", text)
     text = fix_outside_code(text, _inline_marks)
@@ -174,7 +220,7 @@ def note_syntax_as_text(text: str) -> str:
 
 
 def _inline_marks(text: str) -> str:
-    """The marks inside a line: comments, links, embeds, macros, tags, highlights, footnotes, callouts."""
+    """The marks inside a line: comments, links, embeds, macros, tags, highlights, footnotes."""
     if "%%" in text:
         text = _HIDDEN_COMMENT.sub(_blank, text)
     emptied = "{{" in text or "((" in text or "![[" in text
@@ -194,6 +240,23 @@ def _inline_marks(text: str) -> str:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "[^" in text:
         text = _FOOTNOTE_REF.sub("", _FOOTNOTE_DEF.sub("", text))
-    if "[!" in text:
-        text = _CALLOUT.sub(lambda m: f"#### {m.group(1).strip()}" if m.group(1).strip() else "", text)
+    return text
+
+
+def _callout(m: re.Match[str]) -> str:
+    """A callout as its reader sees it: its title a heading (none without one), its body text."""
+    title = m.group(1).strip()
+    return (f"#### {title}" if title else "") + _QUOTE_MARK.sub("", m.group(2))
+
+
+def _callouts(text: str) -> str:
+    """``text`` with each callout read as :func:`_callout` has it; a callout nested in one is read once its
+    outer one has lost a level of marks."""
+    for _ in range(4):
+        if "[!" not in text:
+            break
+        done = _CALLOUT.sub(_callout, text)
+        if done == text:
+            break
+        text = done
     return text

@@ -32,6 +32,7 @@ __all__ = [
     "is_chat",
     "paragraph_width",
     "parse_speaker_line",
+    "runs_on",
     "screenplay_turn",
     "speakers_of",
     "split_sentences",
@@ -509,6 +510,8 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
     prev_forced = False
     prev_quoted = False  # the previous line is a blockquote line with text
     in_item = False  # the previous line is a list item or an indented line continuing one
+    lazy = False  # the previous line continued a list item without an indent
+    numbered = False  # the list item under way is numbered ("10. To-day I dined ...")
     in_turn = False  # the previous line is a "Speaker:" turn or a wrapped line continuing one
     prev_line = ""
     width = paragraph_width(text[start:end])
@@ -518,26 +521,37 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
         line_end = end if nl == -1 else nl
         line = text[pos:line_end]
         speaker_line = bool(line.strip()) and parse_speaker_line(line)[0] is not None
-        if speaker_line and line[:1].islower() and not prev_forced and wraps_onto(prev_line, line, width):
+        if speaker_line and line[:1].islower() and (not prev_forced or lazy) and wraps_onto(prev_line, line, width):
             # Not a turn ("and our guiding principle is this: you should never have to fear upgrading to a")
             # but the wrapped rest of the prose line before it, which runs on into it.
             speaker_line = False
         forced = bool(line.strip()) and (_LINE_START_BREAK.match(line) is not None or speaker_line)
         quoted = _quoted_text(line)
         # Hard-wrapped Markdown: the next line of a blockquote ("> ...") or an indented line under a
-        # list item goes on with the same sentence, like a wrapped line of plain prose; so does the
+        # list item goes on with the same sentence, like a wrapped line of plain prose (so does a line under
+        # an item that ends no sentence: "4) I rode horseback ... that I am a" / "part of Him, ..."); so does the
         # wrapped line of a hard-wrapped script's turn ("SOCRATES: Let us, Nicias and Laches, comply
         # with the request of" / "Lysimachus and Melesias.").
         goes_on = not first and (
             (prev_quoted and quoted is not None and _LINE_START_BREAK.match(quoted) is None)
-            or (in_item and not forced and line[:1] in " \t" and bool(line.strip()))
+            or (
+                in_item
+                and not forced
+                and bool(line.strip())
+                and (line[:1] in " \t" or lazy or _wraps_item(prev_line, line, numbered))
+            )
             or (in_turn and not forced and wraps_onto(prev_line, line, width))
         )
         if not first and not goes_on and (forced or prev_forced) and pos > block_start:
             _split_block(text[block_start:pos], block_start, out, language)
             block_start = pos
-        prev_forced = forced or goes_on or _is_heading_like(line)
+        prev_forced = forced or goes_on or (_is_heading_like(line) and not runs_on(prev_line))
         prev_quoted = bool(quoted)
+        # An item's paragraph that went on over an unindented line (CommonMark's lazy continuation) goes on
+        # to its end: "... playhouse which "the great king"" / "placed at the disposal of Molière."
+        lazy = goes_on and in_item and line[:1] not in " \t" and quoted is None
+        if forced:
+            numbered = _NUMBERED.match(line) is not None
         in_item = (forced and LIST_ITEM.match(line) is not None) or (goes_on and in_item)
         in_turn = speaker_line or (goes_on and in_turn)
         prev_line = line
@@ -579,6 +593,42 @@ def wraps_onto(prev: str, line: str, width: int) -> bool:
         return False  # before the split below: most lines of a transcript end here
     words = line.split(None, 1)
     return bool(words) and len(prev.rstrip()) + 1 + len(words[0]) > 0.9 * width
+
+
+def runs_on(line: str) -> bool:
+    """Whether the line after ``line`` continues its sentence: it ends on a word, a comma or a dash, not on a
+    stop or a colon ("... Copyright, 1906," above "BY": the wrapped rest, no heading; a blank line: nothing
+    runs on)."""
+    end = line.rstrip().rstrip("*_")
+    return bool(end) and (end[-1].isalnum() or end[-1] in ",;–—-") and _SENTENCE_END.search(end) is None
+
+
+# Words a sentence never ends on (articles, prepositions, conjunctions, determiners, auxiliaries): a line that
+# ends on one goes on ("... looking to the throne of" / "England, paid his respects ...").
+_LEADS_ON = frozenset(
+    """a an the of to in on at by for with from into upon and or but nor than that which who whose my your his
+    its our their this these those is are was were be been has have had will would shall should can could may
+    might must as if""".split()
+)
+
+
+_NUMBERED = re.compile(r"[ \t]*\d{1,3}[.)]\s")
+
+
+def _wraps_item(prev: str, line: str, numbered: bool) -> bool:
+    """Whether ``line``, not indented, is the wrapped rest of the list item line ``prev``: ``prev`` ends no
+    sentence, and the item is numbered (a book's or a journal's numbered paragraphs, "10. To-day I dined with
+    Mr. Stratford at Mr. Addison's retirement near" / "Chelsea; ...") or ``line`` goes on in lower case or
+    ``prev`` ends on a comma or a word that leads on ("... the organization, scope, and privacy of" /
+    "paths"). A bullet's own line, then a capitalised one, is an item, then a paragraph: Markdown indents an
+    item's wrapped lines ("- Function-like macros that look like function calls" / "Then a paragraph.")."""
+    if not runs_on(prev):
+        return False
+    if numbered:
+        return True
+    end = prev.rstrip().rstrip("*_")
+    first = line.lstrip(_OPENERS + " \t")[:1]
+    return first.islower() or end[-1] in ",;–—-" or end.rsplit(None, 1)[-1] in _LEADS_ON
 
 
 def _is_heading_like(line: str) -> bool:

@@ -26,6 +26,7 @@ from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
+from batchsum.note_syntax import front_matter_problem
 from batchsum.secrets import redact as redact_secrets
 from batchsum.text import BLANK_LINES, screenplay_turn
 from batchsum.transcript_shape import agent_transcript_reason
@@ -608,6 +609,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
     text, controls = strip_control(text)
     if controls:
         warnings.append(f"{controls} control character(s) removed")
+    if ext in TEXT_EXTS and text.startswith("---") and (front := front_matter_problem(text)) is not None:
+        warnings.append(front)  # never closed, or not YAML: left out all the same, the note read
     redactions: dict[str, int] = {}
     if redact:
         text, redactions = redact_secrets(text)

@@ -68,8 +68,9 @@ def test_wikilinks_aliases_tasks_and_dates() -> None:
     shown = note_syntax_as_text(OBSIDIAN)
     assert "Standup with Ana about Project Alpha, see ." in shown and "the demo may slip by a week." in shown
     assert "- ☑ standup notes" in shown and "- ☐ review Tom's PR #42" in shown  # "#42" is no tag
-    # A callout's title heads what it holds, a line of tags alone files the note: headings, no sentences.
-    assert "ops house keeping" in shown and "#### Staging\n> The staging server" in shown
+    # A callout's title heads what it holds, its body is text (no "> " marks), a line of tags alone files
+    # the note: headings, no sentences.
+    assert "ops house keeping" in shown and "#### Staging\nThe staging server" in shown
     filed = note_syntax_as_text("She is careful with numbers.\n#person #work\nWent #kayaking today.\n")
     assert filed == "She is careful with numbers.\n#### person work\nWent kayaking today.\n"
     # Tags after a line's last sentence file it too: they had become words of that sentence.

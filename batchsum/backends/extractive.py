@@ -66,6 +66,8 @@ def _select(
     cand = np.array([u.candidate for u in units])
     if not cand.any():
         cand = np.array([bool(u.body) for u in units])
+        if (whole := cand & np.array([u.whole for u in units])).any():
+            cand = whole  # never a fragment ("... of the value:") or a line of markup, where anything else is left
     remaining = cand.copy()
     # cl100k averages ~4.2 chars/token on English; /6 stays below the true count for prose.
     est = np.array([len(u.text) / 6.0 for u in units])
@@ -279,7 +281,11 @@ def summarize_text(
     sep = 4 if any(u.date for u in units) else 1
     chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind, peers)
     if not chosen:
-        cands = [i for i, u in enumerate(units) if u.candidate] or list(range(len(units)))
+        cands = (
+            [i for i, u in enumerate(units) if u.candidate]
+            or [i for i, u in enumerate(units) if u.whole]
+            or list(range(len(units)))
+        )
         best = max(cands, key=lambda i: (rel[i], -i))
         return _trim_to(units[best].text, cap, tokenizer)
     order = _order(units, chosen, kind)
@@ -417,11 +423,18 @@ def _brief(
         if fitting:
             break
     if not fitting:
-        short = [i for i in ranked if len(units[i].terms) >= 2 and not units[i].context and tokens(i) <= cap]
+        short = [
+            i
+            for i in ranked
+            if units[i].whole and len(units[i].terms) >= 2 and not units[i].context and tokens(i) <= cap
+        ]
         if short:
             return _inline(units, short[:1])
-        # Nothing whole fits: cut the best candidate (or, with no candidate, the best unit) at a clause.
-        top = pools[1] or [i for i in ranked if units[i].body]
+        # Nothing whole fits: cut the best candidate (or, with no candidate, the best whole unit, or the best
+        # unit) at a clause.
+        top = (
+            pools[1] or [i for i in ranked if units[i].body and units[i].whole] or [i for i in ranked if units[i].body]
+        )
         return _trim_to(units[top[0]].text, cap, tokenizer) if top else ""
     best = fitting[0]
     chosen = [best]

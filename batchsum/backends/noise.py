@@ -22,9 +22,12 @@ from collections import Counter
 from collections.abc import Sequence
 
 from batchsum.note_syntax import note_syntax_as_text
+from batchsum.text import runs_on
 
 __all__ = [
     "BOILERPLATE",
+    "capitalised",
+    "contents_lines",
     "entry_date",
     "heading_year",
     "is_boilerplate",
@@ -75,14 +78,21 @@ _TOC_LEADER = re.compile(r"(?<!\.)(?<!\.\s)(?:\.\s?){3,}\s*\d+\s*$|(?<!\s)\s{3,}
 _PAGE_REF = re.compile(
     r"[,;]\s+(?:\b[ivx]{1,4}\.\s*|\bp{1,2}\.\s*)?\d{1,4}(?:[-–]\d{1,4})?\b(?![.,]\d|%)(?=\s*(?:[,;.]|$))"
 )
-# A chapter line; not a wrapped line of prose that starts with one ("Chapter 2, we must add a type ...").
+# A chapter line: the part's name, capitalised, then its number or a capitalised word ("Chapter IV",
+# "BOOK 2", "Letter Seven"); not a wrapped line of prose that starts with one ("Chapter 2, we must add a
+# type ...", "volume of *Vivian Grey*; clever, ...", "Part of the reason was ...").
 _CHAPTER = re.compile(
-    r"^(?:chapter|book|part|section|volume|vol\.|canto|act|scene|letter|appendix)\s+"
-    r"(?:[ivxlcdm]+|\d+|[a-z]+)\b(?!,\s+[a-z])[^.!?]{0,60}$",
+    r"^(?=(?-i:[A-Z]))(?:chapter|book|part|section|volume|vol\.|canto|act|scene|letter|appendix)\s+"
+    r"(?:[ivxlcdm]+\b|\d+\b|(?-i:[A-Z])\w*)(?!,\s+[a-z])[^.!?]{0,60}$",
     re.IGNORECASE,
 )
-_ROMAN = re.compile(r"^[ivxlcdm]+\.?$", re.IGNORECASE)
+# A Roman numeral alone on its line ("XIV.", "iv"): a well-formed one, not "did", "civil" or "mild" (the
+# last word of a paragraph, wrapped onto a line of its own).
+_ROMAN = re.compile(r"^(?=[mdclxvi])m{0,4}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})\.?$", re.IGNORECASE)
 _SENT_END = re.compile(r"[.!?…。！？][\"'”’)\]」』）]*$")
+# A Markdown heading ("## Results", "#### person work" for a line of tags); not a wrapped line that opens
+# with "#42" or "#1," ("... see issue\n#42 for the details").
+_MD_HEADING = re.compile(r"#{1,6}(?:\s|$)")
 _DIGITS = re.compile(r"\d")
 
 # Openers that point back at an earlier sentence: such a sentence is unreadable on its own.
@@ -174,7 +184,7 @@ def line_kind(line: str, repeated: frozenset[str] = frozenset()) -> str | None:
         return None
     if _SEPARATOR.match(s):
         return "separator"
-    if s.startswith("#"):
+    if _MD_HEADING.match(s):
         return "heading"
     if (s.startswith("|") and s.endswith("|")) or sum(map(s.count, "│┃║")) >= 2:  # Markdown's or drawn
         return "table"
@@ -206,19 +216,131 @@ def _mostly_capitals(s: str) -> bool:
     return bool(letters) and sum(c.isupper() for c in letters) >= 0.5 * len(letters)
 
 
-def is_heading(line: str, prev: str | None, nxt: str | None) -> bool:
+def is_heading(line: str, prev: str | None, nxt: str | None, cased: bool = True) -> bool:
     """A ``short`` line is a heading when it opens a paragraph and does not read as wrapped prose.
 
     ``prev``/``nxt`` are the neighbouring lines (None at the text's edges; blank lines count as
     edges). Hard-wrapped prose also has short unpunctuated lines, but inside a paragraph, or
-    as wide as the line after it.
+    as wide as the line after it, or holding part of a sentence (:func:`in_a_sentence`: "We went
+    home early. A long" above "day of meetings ...").
     """
     if prev is not None and prev.strip():
+        return False
+    if in_a_sentence(line, None, nxt, cased):
         return False
     if nxt is None or not nxt.strip():
         return True
     s = line.strip()
     return s.istitle() or len(s) < 0.6 * len(nxt.strip())
+
+
+# A sentence's end inside a line, with more of the line after it: "We went home early. A long". The stop
+# follows a lower-case word (not "Part One. The Storm", "Chapter 1. Introduction", "Dr. Who").
+_END_INSIDE = re.compile(r"(?<![^\W\d_])[a-z][a-z'’]+[.!?…][\"'”’)\]]*\s+[\"'“‘(]?[^\W\d_]")
+# Opening marks before a line's first word: quotes, brackets, emphasis.
+_LINE_OPENERS = "\"'“‘«([*_ \t"
+
+
+# A sentence's start after a stop: with a capital, or in lower case (a lower-cased text: scraped papers).
+_UPPER_START = re.compile(r"[.!?][\"'”’)\]]*\s+[\"'“‘(]*[A-Z]")
+_LOWER_START = re.compile(r"[.!?][\"'”’)\]]*\s+[\"'“‘(]*[a-z]")
+
+
+def capitalised(text: str) -> bool:
+    """Whether ``text`` opens its sentences with capitals (most texts; not a lower-cased one, whose headings
+    are in lower case too and whose next line opens in lower case whatever it is)."""
+    return len(_LOWER_START.findall(text)) <= len(_UPPER_START.findall(text))
+
+
+def in_a_sentence(line: str, prev: str | None, nxt: str | None, cased: bool = True) -> bool:
+    """Whether ``line``, shaped like a heading (short and unpunctuated, a chapter's or a Roman numeral), is
+    a piece of a sentence hard-wrapped over several lines, which no heading is: the prose line before it in
+    its paragraph (``prev``) runs on into it (:func:`batchsum.text.runs_on`), it holds the end of a sentence and more
+    ("We went home early. A long"), it ends on a word that needs one after it ("an", "the", "and", "my"), or
+    the line after it in its paragraph (``nxt``) goes on in lower case ("... the general" above "meeting of
+    the Oil Gas Company ...") in a text that opens its sentences with capitals (``cased``:
+    :func:`capitalised`). A Markdown heading ("## Results") is one whatever its neighbours."""
+    s = line.strip()
+    if not s or _MD_HEADING.match(s):
+        return False
+    if prev is not None and runs_on(prev):
+        return True
+    # An editor's dateline or note set in italics alone on its line ("_If I live. February 23. Nicholskoe._")
+    # is a heading whatever stops it holds.
+    alone = not (nxt or "").strip() and not (prev or "").strip()
+    if _END_INSIDE.search(s) and not (alone and len(s) > 2 and s[0] in "_*" and s[-1] == s[0]):
+        return True
+    last = _LAST_WORD.search(s)
+    if last is not None and last.group(1) in _DANGLING:
+        return True
+    after = (nxt or "").lstrip(_LINE_OPENERS)
+    return cased and after[:1].islower() and not s.isupper()
+
+
+# A contents entry's label: a bullet, a part's name, a number ("3.", "12", "2.1"), a Roman numeral or a
+# letter with its stop ("XII.", "iv)", "B."); a Roman numeral or a letter needs its stop ("I went ..." is prose).
+_ENTRY_LABEL = re.compile(
+    r"(?:[-*+•][ \t]+)?(?:(?:chapter|book|part|section|volume|canto|act|scene|letter|appendix)[ \t]+)?"
+    r"(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[ivxlcdm]{1,7}[.):]|[a-z][.)])(?:[ \t]+|$)",
+    re.IGNORECASE,
+)
+_WORD_LETTERS = re.compile(r"[^\W\d_]+")
+_TITLE_WORDS = 10  # a title this long at most; a longer line is a sentence
+# The words a title leaves in lower case (articles, conjunctions, short prepositions; a few of French,
+# German, Spanish and Dutch names): every other word of a title is capitalised.
+_MINOR_WORDS = frozenset(
+    """a an the and but or nor for so yet as at by in of off on per to up via vs with from into onto over upon
+    unto than near de la le les des du et von van der den di da del y e en und""".split()
+)
+
+
+def _title_line(line: str) -> bool:
+    """Whether ``line`` reads as an entry of a list of titles: short, without a sentence's punctuation at its
+    end, and numbered ("3.  How Dorothy Saved the Scarecrow", "XII. Le retour") with no lower-case letter
+    opening the title, or in title case ("The Council with the Munchkins": every word capitalised but
+    articles, conjunctions and short prepositions). A line in a script without capitals needs its number."""
+    s = line.strip()
+    if not s or len(s) > 90 or s[-1] in '.,;:!?…。！？，；："”’':
+        return False
+    label = _ENTRY_LABEL.match(s)
+    rest = s[label.end() :] if label is not None else s
+    words = [m.group(0) for m in (_WORD_LETTERS.search(w) for w in rest.split()) if m is not None]
+    if len(rest.split()) > _TITLE_WORDS:
+        return False
+    if label is not None:
+        return not words or not words[0][0].islower()  # "3.  The Cyclone", "XII. 雨"; not "1. open the lid"
+    if not words or not any(w[0].isupper() for w in words):
+        return False  # a line in lower case, or in a script without capitals
+    return not words[0][0].islower() and all(not w[0].islower() or w.lower() in _MINOR_WORDS for w in words)
+
+
+def contents_lines(lines: Sequence[str]) -> frozenset[int]:
+    """The lines of ``lines`` that are entries of a list of titles, such as a book's contents ("1.  The
+    Cyclone", "2.  The Council with the Munchkins", ...): in a paragraph of three lines or more, two thirds
+    of them (three at least) read as titles (:func:`_title_line`) and none goes on in lower case from the
+    line before it (hard-wrapped prose in title case, "... George Washington" / "Cable (1844- ), Thomas
+    Nelson Page ..." does). Its lines that end no sentence are entries; a sentence among them stays."""
+    out: set[int] = set()
+    start = 0
+    for i, line in enumerate([*lines, ""]):
+        if line.strip():
+            continue
+        if i - start >= 3:
+            para = range(start, i)
+            titles = sum(1 for k in para if _title_line(lines[k]))
+            if titles >= 3 and titles >= 2 * (i - start) / 3 and not any(_goes_on_lower(lines[k]) for k in para):
+                out.update(k for k in para if _title_line(lines[k]) or not _SENT_END.search(lines[k].rstrip()))
+        start = i + 1
+    return frozenset(out)
+
+
+def _goes_on_lower(line: str) -> bool:
+    """Whether ``line`` opens with a lower-case word (past a contents entry's label): a wrapped line's rest."""
+    s = line.strip()
+    label = _ENTRY_LABEL.match(s)
+    rest = s[label.end() :] if label is not None else s
+    first = next((c for c in rest if c.isalpha()), "")
+    return first.islower()
 
 
 # "[228] W. Scott, Esq., ...", and Project Gutenberg's "[Footnote 6: In a letter to ...]".
@@ -345,10 +467,14 @@ _AFTER_COMMENT = re.compile(r"[ \t]*\n?")
 # An HTML block: a line that is one tag or one element (mdBook's ``<Listing number="10-8" caption="A
 # `Point<T, U>` ...">``, ``<span class="caption">Listing 4-1: ...</span>``), never a sentence.
 # A bare ``<dig>`` on a line is a scraped paper's placeholder inside a sentence, not a tag: it stays.
-_MD_HTML_LINE = re.compile(r"^[ \t]*(?:<[A-Za-z][\w-]*[ \t][^\n]*>|</[A-Za-z][\w-]*>)[ \t]*$", re.M)
+# In a blockquote too ("> <Listing file-name=...>").
+_MD_HTML_LINE = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:<[A-Za-z][\w-]*[ \t][^\n]*>|</[A-Za-z][\w-]*>)[ \t]*$", re.M)
 # Backticks only: a line of tildes is as often a scene break in a story.
 _FENCE_OPEN = re.compile(r"^[ \t]*```[^\n]*$", re.M)
 _FENCE_CLOSE = re.compile(r"^[ \t]*```[ \t]*$", re.M)
+# A fence inside a blockquote ("> ```console"): its "> " marks, then the fence.
+_QUOTED_FENCE = re.compile(r"^[ \t]*((?:>[ \t]?)+)[ \t]*```", re.M)
+_QUOTE_PREFIX = re.compile(r"[ \t]*((?:>[ \t]?)*)[ \t]*")
 _MD_ANCHOR = re.compile(r"<a\s[^<>]*>\s*</a>")
 _MD_IMAGE = re.compile(r"!\[[^\[\]\n]*\]\((?:[^()\n]|\([^()\n]*\))*\)")
 _HTML_IMAGE = re.compile(r"<(?:img|IMG)\b[^<>]*>")  # its alt text may span lines
@@ -406,6 +532,35 @@ def _without_fences(text: str) -> str:
     return "".join(out)
 
 
+def _without_quoted_fences(text: str) -> str:
+    """``text`` with each fenced code block inside a blockquote as blank lines: from its opening fence
+    ("> ```console") to the closing one at the same depth ("> ```"), or to the end of its blockquote,
+    which closes it (CommonMark). The rustc output a book quotes is code as much as the code it shows."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _QUOTED_FENCE.match(lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        depth = m.group(1).count(">")
+        j = i + 1
+        while j < len(lines):
+            q = _QUOTE_PREFIX.match(lines[j])
+            assert q is not None  # it matches the empty string
+            marks = q.group(1).count(">")
+            if marks < depth:
+                break  # the blockquote ends, and its code block with it
+            j += 1
+            if marks == depth and lines[j - 1][q.end() :].rstrip() == "```":
+                break  # the closing fence
+        out += [""] * (j - i)
+        i = j
+    return "\n".join(out)
+
+
 def markdown_as_text(text: str) -> str:
     """``text`` as a reader of its rendered Markdown sees it: without comments, fenced or indented code,
     empty anchors, images and link reference definitions, and with each link as its text; without its
@@ -418,6 +573,8 @@ def markdown_as_text(text: str) -> str:
         text = _MD_HTML_LINE.sub(_blank, _without_comments(text))
         text = _HTML_IMAGE.sub("", _MD_ANCHOR.sub("", text))
     if "```" in text:
+        if _QUOTED_FENCE.search(text):
+            text = _without_quoted_fences(text)
         text = _without_fences(text)
     if "\n    " in text or "\n\t" in text:
         text = _INDENTED_RUN.sub(_indented_code, text)

@@ -15,8 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from batchsum.backends.noise import (
+    capitalised,
+    contents_lines,
     entry_date,
     heading_year,
+    in_a_sentence,
     is_boilerplate,
     is_caption,
     is_footnote,
@@ -143,6 +146,9 @@ class Unit:
     words: int = 0
     terms: list[str] = field(default_factory=list)
     candidate: bool = True
+    # A whole sentence: no fragment ("... of the value:"), markup or layout line. Only a whole one stands
+    # in for the candidates where a text has none (a section the rules skip, a line too short to be one).
+    whole: bool = True
     penalty: float = 0.0  # boilerplate, tables, dialogue-only lines
     context: bool = False  # opens by pointing back ("But ...", "Partly, ...")
     date: str | None = None  # journals: the date of the entry the sentence belongs to
@@ -199,13 +205,13 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
     for i, (li, said) in enumerate(sentences):
         speaker, sent = speakers[li], balance_quotes(said)
         words = word_count(sent)
+        whole = not is_fragment(sent) and not _MARKUP.search(sent)
         ok = (
-            _long_enough(sent, words, min_words)
+            whole
+            and _long_enough(sent, words, min_words)
             and not is_backchannel(sent)
             and not only_numbers(sent)
-            and not is_fragment(sent)
             and (not punctuated or bool(_WHOLE.search(sent)) or (chat and i in turn_final))
-            and not _MARKUP.search(sent)
         )
         units.append(
             Unit(
@@ -216,6 +222,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
                 part,
                 words=words,
                 candidate=ok,
+                whole=whole,
                 penalty=_static_penalty(sent, "conversation") if ok else 0.0,
                 turn=li,
             )
@@ -280,17 +287,15 @@ def units_from_text(
         item = LIST_ITEM.match(sent) is not None
         if not item:
             lead_in = (bi, sent[:-1]) if sent.endswith(":") and words <= _LABEL_WORDS else None
-        ok = (
-            _long_enough(sent, words, min_words)
-            and role != "skip"
-            and not sent.startswith(("#", "|", "```"))
+        whole = (
+            not sent.startswith(("#", "|", "```"))
             and not _MARKUP.search(sent)
             and line_kind(sent) not in _NOISE_KINDS
             and not is_boilerplate(sent)
             and not is_fragment(sent)
             and not _BRACKETED.match(sent)
-            and not (item and _TASK.match(sent))
         )
+        ok = whole and _long_enough(sent, words, min_words) and role != "skip" and not (item and _TASK.match(sent))
         shown = balance_quotes(sent)
         if ok and not item and unended(shown):
             # A paragraph that ends without a stop ("... reported in additional file 6") ran into the next
@@ -308,6 +313,7 @@ def units_from_text(
                 part,
                 words=words,
                 candidate=ok,
+                whole=whole,
                 penalty=_static_penalty(sent, content_type) if ok else 0.0,
                 date=carried if content_type == "journal" else None,
                 context=needs_context(sent),
@@ -430,6 +436,8 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
     """
     lines = text.split("\n")
     repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
+    contents = contents_lines(lines)  # a list of titles ("3.  How Dorothy Saved the Scarecrow", ...)
+    cased = capitalised(text)  # a lower-cased text's next line opens in lower case whatever it is
     blocks: list[tuple[str, str | None, str | None, int, str]] = []
     current: list[str] = []
     role: str | None = None
@@ -457,13 +465,15 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             flush()
             prev = None
             continue
-        kind = line_kind(line, repeated)
+        kind = "toc" if li in contents else line_kind(line, repeated)
         nxt_blank = li + 1 == len(lines) or not lines[li + 1].strip()
         if prev is None and nxt_blank and len(line) < 40 and (heading_year(line) or entry_date(line.strip(), year)):
             kind = "heading"  # a year or a day alone on its line opens entries ("_August_ 25." under "1903")
         elif kind == "short":
             nxt = lines[li + 1] if li + 1 < len(lines) else None
-            kind = "heading" if is_heading(line, prev, nxt) else None
+            kind = "heading" if is_heading(line, prev, nxt, cased) else None
+        elif kind == "heading" and in_a_sentence(line, prev, lines[li + 1] if li + 1 < len(lines) else None, cased):
+            kind = None  # a wrapped line of prose that opens with "volume", "Book" or "PART": no heading
         prev = line if kind is None else None
         if kind is None:
             current.append(line)
