@@ -547,8 +547,7 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
             block_start = pos
         prev_forced = forced or goes_on or (_is_heading_like(line) and not runs_on(prev_line))
         prev_quoted = bool(quoted)
-        # An item's paragraph that went on over an unindented line (CommonMark's lazy continuation) goes on
-        # to its end: "... playhouse which "the great king"" / "placed at the disposal of Molière."
+        # An item's paragraph going on over an unindented line (CommonMark's lazy continuation) goes on to its end.
         lazy = goes_on and in_item and line[:1] not in " \t" and quoted is None
         if forced:
             numbered = _NUMBERED.match(line) is not None
@@ -610,8 +609,6 @@ _LEADS_ON = frozenset(
     its our their this these those is are was were be been has have had will would shall should can could may
     might must as if""".split()
 )
-
-
 _NUMBERED = re.compile(r"[ \t]*\d{1,3}[.)]\s")
 
 

@@ -281,12 +281,8 @@ def summarize_text(
     sep = 4 if any(u.date for u in units) else 1
     chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind, peers)
     if not chosen:
-        cands = (
-            [i for i, u in enumerate(units) if u.candidate]
-            or [i for i, u in enumerate(units) if u.whole]
-            or list(range(len(units)))
-        )
-        best = max(cands, key=lambda i: (rel[i], -i))
+        cands = [i for i, u in enumerate(units) if u.candidate] or [i for i, u in enumerate(units) if u.whole]
+        best = max(cands or range(len(units)), key=lambda i: (rel[i], -i))
         return _trim_to(units[best].text, cap, tokenizer)
     order = _order(units, chosen, kind)
     out = _join(units, order, content_type == "conversation")
