@@ -315,11 +315,27 @@ def test_section_roles_and_context_openers() -> None:
     assert section_role("References") == "skip"
     assert section_role("authors’ contributions") == section_role("Authors' contributions") == "skip"
     assert section_role("bac clone sequencing") is None
+    assert section_role("Notes and references") == section_role("Table of Contents") == "skip"
+    # A title that starts with a back-matter word is a part of the text: its sections had never been summarized.
+    for title in ("References and Borrowing", "Notes from the harbour meeting", "Lab notes", "Indexing strategy"):
+        assert section_role(title) is None, title
     assert needs_context("Partly, I was a little too far beyond the press.")
     assert needs_context("But then the rain came.")
     assert needs_context("This was the best day of the trip.")
     assert not needs_context("Today I finished the third chapter.")
     assert not needs_context("Thistles grew along the road.")
+
+
+def test_a_chapter_titled_references_and_borrowing_is_summarized(tok: Tokenizer) -> None:
+    """The Rust book's chapter section had been left out: its title read as a bibliography's heading."""
+    text = "## Ownership\n\nEvery value has one owner. The value is dropped when its owner goes out of scope.\n\n"
+    text += "## References and Borrowing\n\n" + "\n\n".join(
+        f"A reference lets a function use value number {i} without taking ownership of it, and the borrow "
+        f"checker makes sure that the reference {i} never outlives the value behind it."
+        for i in range(12)
+    )
+    out = summarize_text(text, tokenizer=tok, target_tokens=60, max_tokens=80, kind="standard", content_type="document")
+    assert "borrow checker" in out, out
 
 
 def test_index_blocks_and_footnotes_without_a_heading_are_dropped(tok: Tokenizer) -> None:

@@ -421,8 +421,18 @@ def section_role(heading: str) -> str | None:
         return None
     for role, keys in _ROLES:
         if any(low.startswith(k) or f" {k}" in f" {low}" for k in keys):
+            # Back matter is named by its heading alone ("References", "Notes and references", "Table of
+            # Contents"): a title that only starts with such a word is a part of the text, as the Rust book's
+            # "References and Borrowing" or a journal's "Notes from the harbour meeting".
+            if role == "skip" and not all(w in _CONNECTIVES or any(w.startswith(k) for k in _SKIP_WORDS)
+                                          for w in low.replace("'", "").split()):  # fmt: skip
+                continue
             return role
     return None
+
+
+_SKIP_WORDS = tuple(w.replace("'", "") for _, keys in _ROLES[:2] for k in keys for w in k.split())
+_CONNECTIVES = frozenset("and of the table list".split())
 
 
 # A sentence that ends on one of these, written in lower case, was broken off: "So we go with the.", "I
