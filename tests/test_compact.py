@@ -362,3 +362,25 @@ def test_a_demonstration_turn_is_not_the_task() -> None:
     assert result.record is not None and result.record.task.startswith("We need to fix the rounding bug")
     summary = result.messages[0]["content"]
     assert "demonstration" not in summary.lower() and "vim" not in summary, summary
+
+
+@pytest.mark.skipif(not SESSION_FILES, reason="shared agent sessions not available")
+def test_a_tool_record_is_no_summary_line_of_a_session(tmp_path: Path) -> None:
+    """A tool's record is the program's output ("Tool: [✗ shell: Command: python reproduce_bug.py | ...]"),
+    listed in the session's own section; it had been a line of the pydicom session's summary."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+    from batchsum.tree import node_path, read_node
+
+    corpus = tmp_path / "in"
+    corpus.mkdir()
+    for path in SESSION_FILES:
+        (corpus / path.name).write_bytes(path.read_bytes())
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "-q"])
+    assert res.exit_code == 0, res.output
+    for path in SESSION_FILES:
+        _meta, body = read_node(node_path(out, path.name, 3, None))
+        summary = body.split("## Agent session")[0]
+        assert "Tool: [" not in summary, (path.name, summary)

@@ -304,6 +304,8 @@ def test_batch_run_writes_agent_facets(tmp_path: Path) -> None:
     assert "make build" in meta["commands_run"] and "config/part_0.toml" in meta["files_touched"]
     assert any("missing key" in e for e in meta["errors"])
     assert "## Agent session (extracted)" in body
+    # A tool's record is the program's output, listed in that section: no summary line (it had been one).
+    assert "[✓" not in body.split("## Agent session")[0] and "Tool:" not in body.split("## Agent session")[0]
     assert meta["source_tokens"] < 1000  # the tree was built from the reduced session, not 500 lines of config
     meta, body = read_node(node_path(out, "standup.txt", 3, None))
     assert meta["facets_source"] == "extracted"

@@ -208,6 +208,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
         whole = not is_fragment(sent) and not _MARKUP.search(sent)
         ok = (
             whole
+            and not _TOOL_RECORD.match(sent)  # a program's output, listed in the session's own section
             and _long_enough(sent, words, min_words)
             and not is_backchannel(sent)
             and not only_numbers(sent)
