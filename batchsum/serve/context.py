@@ -127,7 +127,7 @@ def _redact(ctx: Context) -> None:
         log.info("redacted %s from the injected context", ", ".join(f"{n} {k}" for k, n in sorted(total.items())))
 
 
-def _server_failed(scfg: ServeConfig, exc: IndexError_, ctx: Context, what: str) -> None:
+def _server_failed(exc: IndexError_, ctx: Context, what: str) -> None:
     """Log, and record for ``/health``, that the Chroma server failed a retrieval and what was done instead."""
     message = f"{what}: {exc}"
     log.warning("%s", message)
@@ -142,7 +142,7 @@ def _facts(scfg: ServeConfig, query: str, conversation_id: str, ctx: Context) ->
         if "no search index" in str(exc) or "does not exist" in str(exc):
             return []  # nothing indexed yet
         if scfg.run.chroma_host:  # the facts live in Chroma only: none this time
-            _server_failed(scfg, exc, ctx, "no facts injected (they are kept in Chroma only)")
+            _server_failed(exc, ctx, "no facts injected (they are kept in Chroma only)")
             return []
         raise
     except BatchsumError as exc:
@@ -160,7 +160,7 @@ def _summaries(scfg: ServeConfig, query: str, ctx: Context) -> list[tuple[str, s
             return []
         if not scfg.run.chroma_host:
             raise
-        _server_failed(scfg, exc, ctx, f"summaries retrieved from the local copy of the index in {scfg.run.state_dir}")
+        _server_failed(exc, ctx, f"summaries retrieved from the local copy of the index in {scfg.run.state_dir}")
         try:
             local = dataclasses.replace(scfg.run, chroma_host=None, chroma_port=None)
             hits = search(local, query, k=scfg.top_summaries, snippets=False)
