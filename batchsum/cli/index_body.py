@@ -3,7 +3,6 @@ thin wrapper over :mod:`batchsum.index.store`; the options and help are declared
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -59,10 +58,13 @@ def index(
                     click.echo(f"  ... and {len(ids) - 20} more")
             for problem in result.damaged:
                 click.echo(f"damaged: {problem}")
+            # A folder indexed on a Chroma server is repaired there (without the host, a repair would build a
+            # second, embedded Chroma no run updates).
+            kept_at = recorded_server(cfg) or cfg
             if result.damaged:
-                click.echo(f"run `{_kept_at(cfg).index_command('--rebuild')}` to rebuild it")
+                click.echo(f"run `{kept_at.index_command('--rebuild')}` to rebuild it")
             else:
-                click.echo("index OK" if result.ok else f"run `{_kept_at(cfg).index_command()}` to repair")
+                click.echo("index OK" if result.ok else f"run `{kept_at.index_command()}` to repair")
         if not result.ok:
             raise SystemExit(EXIT_SOME_FAILED)
         return
@@ -108,10 +110,3 @@ def _human(n: int) -> str:
             return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
         size /= 1024
     return f"{n} B"
-
-
-def _kept_at(cfg: IndexConfig) -> IndexConfig:
-    """``cfg`` aimed at the Chroma server the folder's index is kept on when no ``--chroma-host`` was given: its
-    repair goes there (repaired without the host, it would build a second, embedded Chroma no run updates)."""
-    host, _, port = ((None if cfg.chroma_host else recorded_server(cfg)) or "").rpartition(":")
-    return dataclasses.replace(cfg, chroma_host=host, chroma_port=int(port)) if host and port.isdigit() else cfg

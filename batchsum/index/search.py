@@ -63,7 +63,7 @@ from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
-from batchsum.index.state import completeness, recorded_server
+from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.periods import days_named, digest_folder, without_days
 
@@ -359,10 +359,10 @@ def _search_output(
             raise IndexError_(message)
         if warn:
             log.warning("%s", message)
-    server = None if cfg.chroma_host else recorded_server(cfg)
-    if server is not None:  # runs write the local files whichever Chroma they use: search needs no server
+    remote = recorded_server(cfg)
+    if remote is not None:  # runs write the local files whichever Chroma they use: search needs no server
         log.info("searching the local copy of the index in %s (its Chroma store of record: server %s)",
-                 cfg.state_dir, server)  # fmt: skip
+                 cfg.state_dir, chroma_location(remote))  # fmt: skip
     ranker: Reranker | None = cross_encoder(reranker) if reranker is not None else None
     embedder = get_embedder(cfg)
     dense = open_dense(cfg, embedder)

@@ -8,6 +8,7 @@ small JSON read (no numpy, no database), so a quiet re-run can ask without slowi
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from datetime import UTC, datetime
@@ -88,10 +89,14 @@ def chroma_location(cfg: IndexConfig) -> str:
     return f"{cfg.chroma_host}:{cfg.chroma_port or 8000}" if cfg.chroma_host else EMBEDDED
 
 
-def recorded_server(cfg: IndexConfig) -> str | None:
-    """The Chroma server (``host:port``) the state file names as the index's store of record, if any."""
-    where = (read_state(cfg) or {}).get("chroma")
-    return str(where) if where and where != EMBEDDED else None
+def recorded_server(cfg: IndexConfig) -> IndexConfig | None:
+    """``cfg`` aimed at the Chroma server the state file names as the index's store of record, when ``cfg``
+    names no server itself (None: it does, or the index is kept in the embedded Chroma)."""
+    where = None if cfg.chroma_host else (read_state(cfg) or {}).get("chroma")
+    host, _, port = str(where or "").rpartition(":")
+    if not host or where == EMBEDDED or not port.isdigit():
+        return None
+    return dataclasses.replace(cfg, chroma_host=host, chroma_port=int(port))
 
 
 def _described(where: str, cfg: IndexConfig) -> str:

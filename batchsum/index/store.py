@@ -52,6 +52,7 @@ from batchsum.index.state import (
     UNKNOWN,
     UPGRADE,
     chroma_dir,
+    chroma_location,
     index_needs_work,
     legacy_files,
     lexical_path,
@@ -163,10 +164,10 @@ def index_stats(cfg: IndexConfig) -> dict[str, Any]:
             nodes = 0
     work = index_needs_work(cfg)
     state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
-    server = None if cfg.chroma_host else recorded_server(cfg)
-    if work is not None and work[0] == MOVED and server is not None:
+    remote = recorded_server(cfg)
+    if work is not None and work[0] == MOVED and remote is not None:
         # Asked without --chroma-host: nothing is being moved, the local files are those of the server's index.
-        state = f"complete (Chroma records on server {server})"
+        state = f"complete (Chroma records on server {chroma_location(remote)})"
     total = sum(p.bytes for p in parts)
     return {
         "out": str(cfg.out),
@@ -408,12 +409,12 @@ def check_index(cfg: IndexConfig) -> IndexCheck:
     An output indexed on a Chroma server, checked without ``--chroma-host``, has its local search files
     checked (what a search without the host reads), with a warning naming the server as the store of record.
     """
-    server = recorded_server(cfg)
-    if server is not None and not cfg.chroma_host:
-        host, _, port = server.rpartition(":")
+    remote = recorded_server(cfg)
+    if remote is not None:
         log.warning(
             "the search index of %s is kept on Chroma server %s: checked its local search files only "
-            "(add --chroma-host %s --chroma-port %s to check the server)", cfg.out, server, host, port,
+            "(add --chroma-host %s --chroma-port %s to check the server)",
+            cfg.out, chroma_location(remote), remote.chroma_host, remote.chroma_port,
         )  # fmt: skip
         return _check_local(cfg)
     embedder = get_embedder(cfg)
@@ -526,13 +527,12 @@ def rebuild_index(cfg: IndexConfig, *, wait: bool = False, read_source: SourceRe
 
 def _say_elsewhere(cfg: IndexConfig) -> None:
     """Warn when an output kept on a Chroma server is indexed into an embedded Chroma instead."""
-    server = recorded_server(cfg)
-    if server is not None and not cfg.chroma_host:
-        host, _, port = server.rpartition(":")
+    remote = recorded_server(cfg)
+    if remote is not None:
         log.warning(
             "the search index of %s is kept on Chroma server %s; this indexes into the embedded Chroma in %s "
             "instead (add --chroma-host %s --chroma-port %s to index on the server)",
-            cfg.out, server, chroma_dir(cfg), host, port,
+            cfg.out, chroma_location(remote), chroma_dir(cfg), remote.chroma_host, remote.chroma_port,
         )  # fmt: skip
 
 
