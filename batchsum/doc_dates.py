@@ -17,7 +17,7 @@ import os
 import re
 from pathlib import Path
 
-from batchsum.note_syntax import front_matter
+from batchsum.note_syntax import fenced_block, front_matter
 from batchsum.text import email_headers
 
 __all__ = ["dated", "email_date", "front_matter_date", "name_date"]
@@ -52,7 +52,7 @@ _DATE_KEYS = ("date", "created", "createdat", "createdon", "createddate", "creat
 class _Patterns:
     """The regexes, compiled on first use: an unchanged re-run dates nothing."""
 
-    __slots__ = ("iso", "loose_front", "loose_line", "named", "numeric", "value")
+    __slots__ = ("iso", "loose_line", "named", "numeric", "value")
 
     def __init__(self) -> None:
         # "2025-03-15", "2025_03_15" (Logseq), "20250315".
@@ -70,9 +70,8 @@ class _Patterns:
         )
         # A front matter value's date: "2025-07-09", with a time or zone after it ("2025-07-09T08:15+02:00").
         self.value = re.compile(r"(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?!\d)")
-        # A header block note_syntax.front_matter does not take for YAML: capitalised keys or keys with
-        # spaces ("Date: ...", "Creation date: ..."), which a note app still shows as the note's properties.
-        self.loose_front = re.compile(r"\A---[ \t]*\n((?:[^\n]*\n){0,60}?)(?:---|\.\.\.)[ \t]*(?:\n|\Z)")
+        # A header block's line that note_syntax.front_matter does not take for YAML: a capitalised key or a
+        # key with spaces ("Date: ...", "Creation date: ..."), which a note app still shows as a property.
         self.loose_line = re.compile(r"[A-Za-z_][\w -]{0,40}:(?:\s.*)?|[ \t]+\S.*|-\s.*|\s*|#.*")
 
 
@@ -166,7 +165,7 @@ def front_matter_date(text: str) -> str | None:
         return None
     front = front_matter(text)
     if front is None:
-        loose = _rx().loose_front.match(text)
+        loose = fenced_block(text)
         if loose is None or not all(_rx().loose_line.fullmatch(ln) for ln in loose.group(1).split("\n")):
             return None
         front = loose

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 __all__ = [
     "TASK_BOXES",
+    "fenced_block",
     "fix_outside",
     "fix_outside_code",
     "front_matter",
@@ -106,10 +107,16 @@ def front_matter(text: str) -> re.Match[str] | None:
     more the note's text than a closed block's."""
     if not text.startswith("---"):
         return None
-    front = _FRONT_MATTER.match(text)
+    front = fenced_block(text)
     if front and front.group(1).strip() and all(_YAML_LINE.fullmatch(ln) for ln in front.group(1).split("\n")):
         return front
     return _UNCLOSED_FRONT_MATTER.match(text)
+
+
+def fenced_block(text: str) -> re.Match[str] | None:
+    """The block ``text`` opens with between a line "---" and the next "---" (or "...") within 60 lines,
+    whatever its lines hold (:func:`front_matter` takes it only when they are YAML); group 1 is between them."""
+    return _FRONT_MATTER.match(text)
 
 
 def front_matter_problem(text: str) -> str | None:
