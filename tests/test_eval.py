@@ -78,6 +78,14 @@ def test_entity_recall_by_hand() -> None:
     assert entity_recall("anything", "nothing capitalized here at all") is None
 
 
+def test_section_labels_are_no_entities() -> None:
+    # PubMed's abstracts open each section with a line of capitals; a summary is not asked to repeat it.
+    ref = "BACKGROUND\nthe lupin genome of Poland was mapped.\n\nMATERIALS AND METHODS:\nwe used BRCA1.\nNASA\n"
+    assert entities(ref) == {"Poland", "BRCA1"}
+    assert entity_recall("Poland and BRCA1.", ref) == pytest.approx(1.0)
+    assert entities("We met NASA in Paris.") == {"NASA", "Paris"}  # capitals inside a sentence are names
+
+
 def test_possessives_count_as_the_entity() -> None:
     assert entity_recall("We saw Korvin today.", "Korvin's cell was small.") == pytest.approx(1.0)
 

@@ -170,6 +170,25 @@ def test_eval_bad_input_is_listed_never_silently_dropped(tmp_path: Path) -> None
     assert present["rouge1"] > m["rouge1"]
 
 
+def test_report_shows_the_means_eval_printed(tmp_path: Path) -> None:
+    # A document without a reference counts 0 in eval's means; the report of that eval must agree.
+    docs, refs = _fixture(tmp_path)
+    (docs / "lonely.txt").write_text(DOCS["harbor"].replace("Velmar", "Ostrava"), encoding="utf-8")
+    out = tmp_path / "out"
+    code, stdout, stderr = _invoke(str(docs), str(refs), "--out", str(out), "--json")
+    assert code == 0, stderr
+    printed = json.loads(stdout)["methods"][0]
+    result = CliRunner().invoke(main, ["report", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.stderr
+    (row,) = json.loads(result.stdout)["evals"]
+    assert row["docs"] == 4 and row["scored_docs"] == 3
+    for metric in ("rouge1", "rouge2", "rougeLsum", "entity_recall"):
+        assert row[metric] == pytest.approx(printed[metric]), metric
+    with duckdb.connect(str(out / ".batchsum" / "metrics.duckdb"), read_only=True) as con:
+        stored = con.execute("SELECT status, rouge1 FROM evals WHERE doc_id = 'lonely'").fetchall()
+    assert stored == [("no_reference", None)]  # nothing measured: no score is stored for it
+
+
 def test_eval_usage_errors(tmp_path: Path) -> None:
     docs, refs = _fixture(tmp_path)
     code, _, stderr = _invoke(str(tmp_path / "nope"), str(refs))

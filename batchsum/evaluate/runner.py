@@ -554,9 +554,9 @@ def _record(report: EvalReport, opts: EvalOptions, problems: list[Problem]) -> b
     rows: list[dict[str, Any]] = []
     for m in report.methods:
         for d in m.docs:
-            if d.status == "no_reference":
-                continue  # nothing was measured; the printed mean counts it as 0
-            s = d.scores or ZERO
+            # Nothing was measured without a reference: its scores stay NULL and its status says why (the
+            # printed mean, and the report's, count it as 0).
+            measured = (d.scores or ZERO).as_dict() if d.status != "no_reference" else dict.fromkeys(ZERO.as_dict())
             rows.append(
                 {
                     "eval_id": report.eval_id,
@@ -564,14 +564,11 @@ def _record(report: EvalReport, opts: EvalOptions, problems: list[Problem]) -> b
                     "dataset": report.dataset,
                     "method": m.method if m.method != AS_IS else BATCHSUM,
                     "doc_id": d.doc_id,
-                    "rouge1": s.rouge1,
-                    "rouge2": s.rouge2,
-                    "rougeLsum": s.rougeLsum,
-                    "entity_recall": s.entity_recall,
-                    "number_recall": s.number_recall,
+                    **measured,
                     "compression_ratio": d.compression_ratio,
                     "seconds": d.seconds,
                     "budget": m.budget,
+                    "status": d.status,
                 }
             )
     try:

@@ -151,10 +151,16 @@ def _norm_token(tok: str, case_insensitive: bool) -> str:
     return tok.lower() if case_insensitive else tok
 
 
+def _section_label(line: str) -> bool:
+    words = line.strip().rstrip(":").split()
+    return 0 < len(words) <= 4 and all(w.isupper() for w in words)
+
+
 def entities(text: str) -> set[str]:
-    """Capitalized word tokens that are not stopwords (a cheap, language-agnostic entity proxy)."""
+    """Capitalized word tokens that are not stopwords (a cheap, language-agnostic entity proxy). A line
+    of capitals alone ("BACKGROUND", "RESULTS:") labels a section and names nothing."""
     found = set()
-    for m in _TOKEN_RE.finditer(text):
+    for m in _TOKEN_RE.finditer("\n".join(line for line in text.split("\n") if not _section_label(line))):
         tok = _norm_token(m.group(0), False)
         if tok and tok[0].isupper() and tok.lower() not in STOPWORDS and not tok[0].isdigit():
             found.add(tok)

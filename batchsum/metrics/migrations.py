@@ -120,6 +120,13 @@ def m008_files_language(con: Any) -> None:
     con.execute("ALTER TABLE files ADD COLUMN language VARCHAR")
 
 
+@migration
+def m009_evals_status(con: Any) -> None:
+    # A document without a reference counts 0 in eval's printed means: stored with its status, the
+    # report's means are the printed ones (rows written before this read as "ok").
+    con.execute("ALTER TABLE evals ADD COLUMN status VARCHAR")
+
+
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # Table -> record dataclass; the partition key of every table is its first column.
@@ -138,6 +145,7 @@ EVAL_COLUMNS: list[tuple[str, str]] = [
     ("compression_ratio", "DOUBLE"),
     ("seconds", "DOUBLE"),
     ("budget", "VARCHAR"),
+    ("status", "VARCHAR"),  # ok | failed | no_reference
 ]
 # Columns the store fills itself, after the record's fields.
 STORE_COLUMNS: dict[str, list[tuple[str, str]]] = {"runs": [("recorded_at", "VARCHAR")]}

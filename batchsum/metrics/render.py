@@ -406,6 +406,12 @@ def _trend(report: Report, out: list[Section], trend_rows: int | None) -> None:
     )
 
 
+def _eval_docs(e: dict[str, Any]) -> str:
+    """The documents of an eval row; those not scored (no reference, failed) count 0 in its means."""
+    docs, scored = e["docs"], e.get("scored_docs")
+    return fmt_int(docs) if scored is None or scored == docs else f"{fmt_int(docs)} ({fmt_int(scored)} scored)"
+
+
 def _evals(report: Report, out: list[Section]) -> None:
     """The latest evaluation's scores per dataset and method."""
     if report.evals:
@@ -414,7 +420,7 @@ def _evals(report: Report, out: list[Section]) -> None:
                 e["dataset"] or "",
                 e["method"] or "",
                 e["budget"] or "",
-                fmt_int(e["docs"]),
+                _eval_docs(e),
                 *(f"{e[k]:.3f}" if e[k] is not None else "" for k in ("rouge1", "rouge2", "rougeLsum")),
                 fmt_pct(e["entity_recall"]),
                 fmt_pct(e["compression_ratio"]),

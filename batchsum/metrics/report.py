@@ -415,10 +415,16 @@ def _evals(con: Any) -> tuple[str | None, list[dict[str, Any]]]:
     rows = _rows(
         con,
         """
-        SELECT dataset, method, budget, count(*) AS docs, avg(rouge1) AS rouge1, avg(rouge2) AS rouge2,
-               avg(rougeLsum) AS rougeLsum, avg(entity_recall) AS entity_recall, avg(number_recall) AS number_recall,
+        WITH e AS (SELECT *, coalesce(status, 'ok') = 'ok' AS scored FROM evals WHERE eval_id = ?)
+        SELECT dataset, method, budget, count(*) AS docs, count(*) FILTER (WHERE scored) AS scored_docs,
+               avg(coalesce(rouge1, 0)) AS rouge1, avg(coalesce(rouge2, 0)) AS rouge2,
+               avg(coalesce(rougeLsum, 0)) AS rougeLsum,
+               CASE WHEN bool_or(scored AND entity_recall IS NOT NULL)
+                    THEN avg(CASE WHEN scored THEN entity_recall ELSE 0 END) END AS entity_recall,
+               CASE WHEN bool_or(scored AND number_recall IS NOT NULL)
+                    THEN avg(CASE WHEN scored THEN number_recall ELSE 0 END) END AS number_recall,
                avg(compression_ratio) AS compression_ratio, sum(seconds) AS seconds
-        FROM evals WHERE eval_id = ? GROUP BY ALL ORDER BY dataset, method, budget
+        FROM e GROUP BY ALL ORDER BY dataset, method, budget
         """,
         [latest[0]],
     )
