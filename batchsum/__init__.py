@@ -10,6 +10,14 @@ The library API (the CLI is built on it); options are named like the command's f
     hits = batchsum.search("journal-summaries", "who moved to Lisbon?", k=5)
     stats = batchsum.report("journal-summaries", last=10)        # compression statistics from the metrics
     result = batchsum.compact(messages, context_window=8192)     # summary message + verbatim tail
+    done = batchsum.facts("journal", out="journal-summaries", base_url=URL, model=M)  # facts memory
+    check = batchsum.check_index("journal-summaries")            # the index against the tree
+    files = batchsum.export("journal-summaries", "metrics-export", format="csv")
+    scores = batchsum.eval_summaries("docs", "refs", baselines=True, budget="ref")  # ROUGE, as ``eval``
+
+``watch`` and ``serve`` are services, run from the command line. The exceptions the functions raise
+(:class:`ConfigError`, :class:`LockedError`, :class:`SettingsChanged`, :class:`RunInterrupted`, ...) are
+importable from here as from :mod:`batchsum.errors`.
 
 A :class:`~batchsum.config.RunConfig` (or :class:`~batchsum.config.IndexConfig`) may be passed
 instead of paths and options. Each function imports its stage on first call (:data:`_STAGES`), so
@@ -34,12 +42,31 @@ if TYPE_CHECKING:
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.engine.preview import PlanSummary
     from batchsum.engine.records import RunResult
+    from batchsum.evaluate.runner import EvalReport
     from batchsum.index.search import SearchHit
+    from batchsum.index.store import IndexCheck, IndexStats
+    from batchsum.memory.ingest import FactsResult
     from batchsum.metrics.report import Report
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "compact", "plan", "report", "run", "search"]
+# The named exceptions, importable from here (loaded on first use, by ``__getattr__``).
+_ERRORS = ("BatchsumError", "ConfigError", "InputError", "LockedError", "MetricsError", "RunInterrupted",
+           "SettingsChanged", "SummarizationError")  # fmt: skip
+__all__ = [
+    "__version__",
+    "check_index",
+    "compact",
+    "eval_summaries",
+    "export",
+    "facts",
+    "plan",
+    "repair_index",
+    "report",
+    "run",
+    "search",
+    *_ERRORS,
+]
 
 Paths = str | Path | Iterable[str | Path]
 
@@ -52,6 +79,11 @@ _STAGES: dict[str, str] = {
     "plan": "batchsum.engine.preview:preview",
     "search": "batchsum.index.search:search",
     "report": "batchsum.metrics.report:build_report",
+    "facts": "batchsum.memory.ingest",
+    "index": "batchsum.index.store",
+    "readable_index": "batchsum.index.readonly:readable_index",
+    "export": "batchsum.metrics.export:export_metrics",
+    "evaluate": "batchsum.evaluate.runner",
     # The compaction package, callable like its ``compact`` function (batchsum/compact/__init__.py).
     "compact": "batchsum.compact",
 }
@@ -173,8 +205,50 @@ def report(
     return stats
 
 
-def __getattr__(name: str) -> ModuleType:
+def facts(
+    paths: RunConfig | Paths, /, *, scope: str | None = None, json_format: str = "json_schema", **options: Any
+) -> FactsResult:
+    """Extract and reconcile facts from the journals and conversations of ``paths`` into ``out``'s memory
+    (``batchsum facts``); ``options`` as for :func:`run` (``base_url``, ``model``, ...)."""
+    ingest = _stage("facts")
+    return ingest.run_facts(  # type: ignore[no-any-return]
+        ingest.FactsConfig(run=_stage("config_for")(paths, options), scope=scope, json_format=json_format)
+    )
+
+
+def check_index(out: IndexConfig | str | Path) -> IndexCheck:
+    """Compare the search index of ``out`` with its tree (``batchsum index --check``), writing nothing:
+    ``.ok``, ``.missing``, ``.stale``, ``.orphans``."""
+    with _stage("readable_index")(_stage("index_config")(out)) as readable:  # read-only storage: a copy
+        return _stage("index").check_index(readable)  # type: ignore[no-any-return]
+
+
+def repair_index(out: IndexConfig | str | Path, *, rebuild: bool = False, wait: bool = False) -> IndexStats:
+    """Index the missing and stale nodes of ``out`` and remove orphans (``batchsum index``); ``rebuild``
+    recreates the index from the tree (``--rebuild``); ``wait`` waits for a run holding the output."""
+    store, cfg = _stage("index"), _stage("index_config")(out)
+    return (store.rebuild_index if rebuild else store.repair_index)(cfg, wait=wait)  # type: ignore[no-any-return]
+
+
+def export(out: str | Path, dest: str | Path, *, format: str = "parquet", metrics_db: Path | None = None) -> list[Path]:
+    """Write the metrics of ``out`` (runs, files, nodes, evals) to ``dest`` as ``parquet``, ``csv`` or
+    ``json`` (``batchsum export``); returns the files written."""
+    written: list[Path] = _stage("export")(Path(out), Path(dest), format, metrics_db)
+    return written
+
+
+def eval_summaries(docs: str | Path, refs: str | Path, /, **options: Any) -> EvalReport:
+    """Score batchsum's summaries of ``docs`` against the reference summaries in ``refs``
+    (``batchsum eval``); ``options`` are :class:`~batchsum.evaluate.runner.EvalOptions` fields
+    (``out``, ``budget="ref"``, ``baselines=True``, ``tree=True``, ...)."""
+    runner = _stage("evaluate")
+    return runner.evaluate(runner.EvalOptions(docs_dir=Path(docs), refs_dir=Path(refs), **options))  # type: ignore[no-any-return]
+
+
+def __getattr__(name: str) -> Any:
     if name == "compact":
         package: ModuleType = _stage("compact")
         return package
+    if name in _ERRORS:
+        return load("batchsum.remembered:SettingsChanged" if name == "SettingsChanged" else f"batchsum.errors:{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum import jsonio
 from batchsum.config import STATE_DIR, IndexConfig, RunConfig
 from batchsum.errors import ConfigError
+from batchsum.secrets import scrub_command
 from batchsum.settings import BY_FIELD, SETTINGS, assign
 from batchsum.tree import atomic_write_bytes
 
@@ -125,7 +126,7 @@ def save(cfg: RunConfig) -> None:
     """Remember ``cfg``'s settings in its output folder."""
     path = settings_path(cfg.out)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {"format": FORMAT, "command_line": cfg.command_line, "settings": snapshot(cfg)}
+    data = {"format": FORMAT, "command_line": scrub_command(cfg.command_line), "settings": snapshot(cfg)}
     atomic_write_bytes(path, jsonio.dumps(data, sort_keys=True))
 
 
@@ -178,8 +179,8 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: 
             raise SettingsChanged(
                 f"{cfg.out}: {would} for {cfg.llm.model} at {cfg.llm.base_url} (summaries already stored are "
                 "reused: `batchsum plan` with the same options counts the requests). Leave the option(s) out to "
-                "keep the folder's settings, or add --yes to go ahead (--rebuild: the options given, defaults for "
-                "the rest)"
+                "keep the folder's settings, or add --yes (yes=True) to go ahead (--rebuild, rebuild=True: the options "
+                "given, defaults for the rest)"
             )
     if old != snapshot(cfg):
         save(cfg)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import batchsum
+from batchsum import errors, remembered
 from batchsum.config import IndexConfig, RunConfig
 from batchsum.model import Thresholds
 from batchsum.options import run_config
@@ -173,3 +174,33 @@ def test_a_runs_result_says_where_each_final_is(tmp_path: Path) -> None:
         assert set(finals) == {f.relpath for f in first.files if f.status == "done"}
         meta, text = read_node(next(iter(finals.values())))
         assert meta["is_final"] is True and text.strip()
+
+
+def test_every_command_but_the_services_is_a_function(tmp_path: Path, fake_llm: FakeLLMServer) -> None:
+    out = tmp_path / "out"
+    batchsum.run(JOURNAL, out=str(out), type="journal")
+    check = batchsum.check_index(str(out))
+    assert check.ok and check.nodes_in_tree == check.nodes_in_index > 0
+    assert batchsum.repair_index(out).nodes_indexed == 0  # repair: nothing to do on an intact index
+    written = batchsum.export(out, tmp_path / "export", format="csv")
+    assert {p.name for p in written} >= {"runs.csv", "files.csv"}
+    # eval: one document against its reference, scored by the real runner.
+    docs, refs = tmp_path / "docs", tmp_path / "refs"
+    docs.mkdir(), refs.mkdir()
+    (docs / "a.txt").write_text((SAMPLE_CORPUS / "journal" / "2026-10-01.md").read_text(), encoding="utf-8")
+    (refs / "a.txt").write_text("A walk along the harbour after a storm.", encoding="utf-8")
+    report = batchsum.eval_summaries(docs, refs, out=tmp_path / "eval-out", metrics=False)
+    assert report.methods[0].n_docs == 1 and 0 < report.methods[0].rouge1 <= 1
+    # facts: extraction from the journal through the loopback server.
+    fake_llm.configure(rules=[{"match": "The journal entry:", "content": json.dumps({"facts": ["The user walks."]})}])
+    done = batchsum.facts(JOURNAL, out=str(out), base_url=fake_llm.base_url, model="fake", rpm=0)
+    assert done.files > 0
+
+
+def test_the_named_exceptions_import_from_the_package(tmp_path: Path) -> None:
+    assert batchsum.ConfigError is errors.ConfigError and batchsum.RunInterrupted is errors.RunInterrupted
+    assert batchsum.SettingsChanged is remembered.SettingsChanged and issubclass(batchsum.LockedError, Exception)
+    with pytest.raises(batchsum.ConfigError):
+        batchsum.run(tmp_path / "nowhere", out=str(tmp_path / "out"))
+    with pytest.raises(AttributeError):
+        batchsum.no_such_thing  # noqa: B018

@@ -4,6 +4,8 @@ option is reported with the files it redoes, and an LLM's spend on them needs --
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +172,19 @@ def test_a_remembered_null_that_the_setting_cannot_hold_gives_way_to_the_default
     path.write_text(json.dumps(data))
     res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index"])
     assert res.exit_code == 0 and "1 unchanged" in res.output, res.output
+
+
+def test_the_remembered_command_line_never_holds_the_api_key(tmp_path: Path) -> None:
+    # The real command line (sys.argv) is what is remembered: run the CLI as a process, as a user does.
+    out, key = tmp_path / "out", "sk-proj-AbCdEf1234567890AbCdEf1234567890xyz"
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True)
+        for flag in (["--api-key", key], [f"--api-key={key}"]):
+            args = [str(JOURNAL), "--out", str(out), "--base-url", server.base_url, "--model", "m", *flag]
+            proc = subprocess.run(
+                [sys.executable, "-m", "batchsum", "run", *args, "--rpm", "0", "--no-index", "-q", "--yes"],
+                capture_output=True, text=True, timeout=300, check=False,
+            )  # fmt: skip
+            assert proc.returncode == 0, proc.stderr
+            stored = (out / ".batchsum" / "settings.json").read_text()
+            assert key not in stored and "--api-key" in stored
