@@ -14,6 +14,7 @@ from typing import Any
 
 from batchsum import jsonio
 from batchsum.chat_exports import render_export
+from batchsum.speaker_labels import parse_speaker_line
 
 __all__ = ["render_chat", "render_subtitles"]
 
@@ -92,7 +93,6 @@ _VTT_TS = re.compile(r"^\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}\s*-->\s*(?:\d+:)?\d{1
 _TIMING_LIKE = re.compile(r"-->|^[\s\d:.,\->]*\d[:.,]\d[\s\d:.,\->]*$")
 _VOICE = re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>")
 _TAG = re.compile(r"</?[^>]+>")
-_SPEAKER_PREFIX = re.compile(r"^([A-Z][\w .'-]{0,40}):\s+")
 _HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
 # A word's timing inside a cue (``the<00:00:00.400><c> deadline</c>``): YouTube's automatic captions, which
 # roll: each cue repeats the line the previous one ended with.
@@ -149,6 +149,16 @@ def _plain(line: str) -> str:
     return " ".join(_TAG.sub("", line).split())
 
 
+def _speaker_prefix(text: str) -> tuple[str, str] | None:
+    """``(speaker, words)`` when a cue opens with its speaker's name ("Ana: ...", "王伟：..."), in any
+    script (:func:`~batchsum.speaker_labels.parse_speaker_line`); a name in a script with capitals
+    starts with one ("so: ..." names no one)."""
+    label, said = parse_speaker_line(text)
+    if label is None or label[0].islower():
+        return None
+    return label, said
+
+
 def _new_lines(text_lines: list[str], before: list[str], rolling: bool) -> tuple[list[str], list[str]]:
     """A cue's lines without the rolling overlap, and its lines with words (``before`` for the next cue).
 
@@ -202,10 +212,9 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
         if m:
             speaker = m.group(1).strip()
         else:
-            m2 = _SPEAKER_PREFIX.match(joined)
-            if m2:
-                speaker = m2.group(1)
-                joined = joined[m2.end() :]
+            prefix = _speaker_prefix(joined)
+            if prefix is not None:
+                speaker, joined = prefix
         text = _TAG.sub("", joined).strip()
         if not text:
             continue
