@@ -6,6 +6,7 @@ OpenAI chat messages are read here; chat apps' exports (Slack, Telegram, Discord
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from typing import Any
 
 from batchsum import jsonio
 from batchsum.chat_exports import render_export
+from batchsum.language import joins_without_space, run_on
 from batchsum.speaker_labels import parse_speaker_line
 
 __all__ = ["render_chat", "render_subtitles"]
@@ -149,6 +151,15 @@ def _plain(line: str) -> str:
     return " ".join(_TAG.sub("", line).split())
 
 
+def _cue_text(lines: list[str]) -> str:
+    """A cue's lines as one line: a space between two, none inside Chinese or Japanese text (judged on
+    their words, tags left out)."""
+    out = lines[0]
+    for before, line in itertools.pairwise(lines):
+        out += ("" if joins_without_space(_plain(before), _plain(line)) else " ") + line
+    return out
+
+
 def _speaker_prefix(text: str) -> tuple[str, str] | None:
     """``(speaker, words)`` when a cue opens with its speaker's name ("Ana: ...", "王伟：..."), in any
     script (:func:`~batchsum.speaker_labels.parse_speaker_line`); a name in a script with capitals
@@ -206,7 +217,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
         text_lines, before = _new_lines(text_lines, before, rolling)
         if not text_lines:
             continue
-        joined = " ".join(text_lines)
+        joined = _cue_text(text_lines)
         speaker: str | None = None
         m = _VOICE.search(joined)
         if m:
@@ -219,7 +230,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
         if not text:
             continue
         if turns and turns[-1][0] == speaker:
-            turns[-1] = (speaker, turns[-1][1] + " " + text)
+            turns[-1] = (speaker, run_on((turns[-1][1], text)))
         else:
             turns.append((speaker, text))
     if malformed and warnings is not None:
