@@ -24,7 +24,9 @@ from batchsum.text import LIST_ITEM, parse_speaker_line
 
 __all__ = ["ChatExport", "render_chat_lines"]
 
-_NAME = r"[^\W\d_][\w .'’-]{0,40}?"  # a speaker's name: a letter, then up to 40 name characters
+# A speaker's name: a letter, then up to 40 name characters, in any script: a non-ASCII one may be a
+# combining mark (Devanagari's vowel signs) or a middle dot ("レオナルド・ダ・ヴィンチ"); :func:`_speaks` decides.
+_NAME = r"[^\W\d_](?:[\w .'’-]|[^\w\x00-\x7f\s：]){0,40}?"
 _DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?"
 

@@ -6,6 +6,7 @@ OpenAI chat messages are read here; chat apps' exports (Slack, Telegram, Discord
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -14,6 +15,8 @@ from typing import Any
 
 from batchsum import jsonio
 from batchsum.chat_exports import render_export
+from batchsum.language import joins_without_space, run_on
+from batchsum.speaker_labels import parse_speaker_line
 
 __all__ = ["render_chat", "render_subtitles"]
 
@@ -92,7 +95,6 @@ _VTT_TS = re.compile(r"^\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}\s*-->\s*(?:\d+:)?\d{1
 _TIMING_LIKE = re.compile(r"-->|^[\s\d:.,\->]*\d[:.,]\d[\s\d:.,\->]*$")
 _VOICE = re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>")
 _TAG = re.compile(r"</?[^>]+>")
-_SPEAKER_PREFIX = re.compile(r"^([A-Z][\w .'-]{0,40}):\s+")
 _HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
 # A word's timing inside a cue (``the<00:00:00.400><c> deadline</c>``): YouTube's automatic captions, which
 # roll: each cue repeats the line the previous one ended with.
@@ -149,6 +151,25 @@ def _plain(line: str) -> str:
     return " ".join(_TAG.sub("", line).split())
 
 
+def _cue_text(lines: list[str]) -> str:
+    """A cue's lines as one line: a space between two, none inside Chinese or Japanese text (judged on
+    their words, tags left out)."""
+    out = lines[0]
+    for before, line in itertools.pairwise(lines):
+        out += ("" if joins_without_space(_plain(before), _plain(line)) else " ") + line
+    return out
+
+
+def _speaker_prefix(text: str) -> tuple[str, str] | None:
+    """``(speaker, words)`` when a cue opens with its speaker's name ("Ana: ...", "王伟：..."), in any
+    script (:func:`~batchsum.speaker_labels.parse_speaker_line`); a name in a script with capitals
+    starts with one ("so: ..." names no one)."""
+    label, said = parse_speaker_line(text)
+    if label is None or label[0].islower():
+        return None
+    return label, said
+
+
 def _new_lines(text_lines: list[str], before: list[str], rolling: bool) -> tuple[list[str], list[str]]:
     """A cue's lines without the rolling overlap, and its lines with words (``before`` for the next cue).
 
@@ -196,21 +217,20 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
         text_lines, before = _new_lines(text_lines, before, rolling)
         if not text_lines:
             continue
-        joined = " ".join(text_lines)
+        joined = _cue_text(text_lines)
         speaker: str | None = None
         m = _VOICE.search(joined)
         if m:
             speaker = m.group(1).strip()
         else:
-            m2 = _SPEAKER_PREFIX.match(joined)
-            if m2:
-                speaker = m2.group(1)
-                joined = joined[m2.end() :]
+            prefix = _speaker_prefix(joined)
+            if prefix is not None:
+                speaker, joined = prefix
         text = _TAG.sub("", joined).strip()
         if not text:
             continue
         if turns and turns[-1][0] == speaker:
-            turns[-1] = (speaker, turns[-1][1] + " " + text)
+            turns[-1] = (speaker, run_on((turns[-1][1], text)))
         else:
             turns.append((speaker, text))
     if malformed and warnings is not None:

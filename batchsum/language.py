@@ -32,9 +32,11 @@ __all__ = [
     "content_terms",
     "detect_language",
     "is_cjk",
+    "joins_without_space",
     "language_name",
     "run_on",
     "stop_words",
+    "unspaced",
     "word_count",
 ]
 
@@ -139,14 +141,44 @@ def is_cjk(code: str | None) -> bool:
 
 
 _FULL_WIDTH_END = tuple("。！？」』）")
+# Closing quotes and ellipses, written alike in Chinese, Japanese and Western text ("……”"): what stands
+# before them says whether a space follows. Opening quotes, likewise, before what follows them.
+_TRAILING = "”’…‥"
+_LEADING = "“‘"
+
+
+@cache
+def _unspaced_pattern() -> Any:
+    import re
+
+    # Han, kana, CJK symbols and punctuation ("，", "「"), full-width forms; not Hangul (Korean spaces its words).
+    return re.compile(f"[{HAN}{KANA}\u3000-\u303f\uff01-\uff65\U00020000-\U0002ffff]")
+
+
+def unspaced(char: str) -> bool:
+    """Whether ``char`` is Chinese or Japanese (Han, kana, their full-width punctuation): no space is
+    written beside it."""
+    return _unspaced_pattern().match(char) is not None
+
+
+def joins_without_space(before: str, after: str) -> bool:
+    """Whether ``after`` goes on from ``before`` with no space: after a full-width stop, and between two
+    Chinese or Japanese characters, past closing quotes and ellipses ("容不得吃人的人，……”" | "妹子")."""
+    core = before[-16:].rstrip(_TRAILING)  # the tail only: run_on asks this of its whole growing run
+    if not core:
+        return False
+    if core.endswith(_FULL_WIDTH_END):
+        return True
+    head = after.lstrip(_LEADING)
+    return bool(head) and unspaced(core[-1]) and unspaced(head[0])
 
 
 def run_on(pieces: Iterable[str]) -> str:
-    """Pieces of text as one run: a space between two, none after a full-width stop (Chinese and
-    Japanese put none there)."""
+    """Pieces of text as one run: a space between two, none where Chinese and Japanese put none
+    (:func:`joins_without_space`)."""
     out = ""
     for piece in pieces:
-        out += ("" if not out or out.endswith(_FULL_WIDTH_END) else " ") + piece
+        out += ("" if not out or joins_without_space(out, piece) else " ") + piece
     return out
 
 

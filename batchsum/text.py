@@ -13,7 +13,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from batchsum.abbreviations import ABBREVIATIONS
+from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
 from batchsum.note_syntax import note_syntax_as_text
+from batchsum.speaker_labels import parse_speaker_line, speakers_of
 
 __all__ = [
     "ABBREVIATIONS",
@@ -51,18 +54,6 @@ class SentenceSpan:
     text: str
 
 
-# Tokens that end with a period but rarely end a sentence. Lower-cased, without the period.
-ABBREVIATIONS = frozenset(
-    """
-    mr mrs ms mx messrs mme mlle dr prof sr jr st mt ft hon rev gen col lt sgt capt cmdr adm gov sen rep pres supt insp
-    vs etc e.g i.e cf al approx dept est inc ltd co corp bros no nos vol vols fig figs eq eqs sec ch pp p
-    jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun
-    a.m p.m u.s u.k u.n ph.d b.a m.a m.d
-    """.split()
-)
-# Abbreviations that still end a sentence when the next word is capitalised ("... and so on, etc. The").
-_SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.m"})
-
 _CLOSERS = "\"'”’»)]"
 _OPENERS = "\"'“‘«([-—–*•¿¡"
 # A spaced ellipsis (". . .", common in printed books) is one mark, not three one-dot sentences.
@@ -86,93 +77,11 @@ _LINE_START_BREAK = re.compile(
     )""",
     re.VERBOSE,
 )
-_TIMESTAMP = re.compile(r"[ \t]*\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?\)?[ \t]*[-–—]?[ \t]*")
-# A label starts with a letter and holds only name-like characters; a parenthetical
-# ("The Chair (Hon. A. Rota (Nipissing, Lib.))") is allowed and may contain anything but newlines.
-_LABEL = re.compile(r"[A-Za-z\u00C0-\u024F][\w .'’\-&/]*")
-_LABEL_STOP = frozenset(
-    {"note", "warning", "tip", "example", "summary", "question", "answer", "q", "a", "re", "subject", "date", "to"}
-    # a page of notes names who came and what about: "Attendees: Dana, Marco, Priya" is no one speaking
-    | {"attendees", "participants", "present", "absent", "apologies", "regrets", "agenda", "location", "time"}
-)
-# Several speakers at once, as transcripts write them ("SAM, LAURA:", "TRAVIS, MARISHA and SAM:"): two to six
-# names of one to three words in capitals. Capitalised words with a comma are as often a hard-wrapped line
-# of prose ("Excitement, Enjoyment: delightful sounds truly") or an index entry ("James, Henry: character").
-_NAME = re.compile(r"[A-Z\u00C0-\u00DE][A-Z\u00C0-\u00DE.'’\-]*(?: [A-Z\u00C0-\u00DE][A-Z\u00C0-\u00DE.'’\-]*){0,2}")
-_NAME_SEP = re.compile(r",[ \t]*(?:and[ \t]+)?|[ \t]+(?:and|&)[ \t]+")
-_NOT_NAMES = frozenset({"yes", "no", "well", "okay", "ok", "so", "now", "then", "oh", "hey", "hi", "dear", "but"})
-
-
-def _names(label: str) -> bool:
-    """Whether ``label`` lists two to six speakers ("SAM, LAURA", "TRAVIS, MARISHA and SAM")."""
-    parts = _NAME_SEP.split(label)
-    return (
-        2 <= len(parts) <= 6
-        and all(_NAME.fullmatch(p) for p in parts)
-        and not any(p.split()[0].lower() in _NOT_NAMES for p in parts)
-    )
-
-
-def speakers_of(label: str) -> list[str]:
-    """The speakers a turn's label names: one, or each of several at once ("TRAVIS, LAURA": TRAVIS and LAURA)."""
-    several = ("," in label or " and " in label or "&" in label) and _names(label)
-    return _NAME_SEP.split(label) if several else [label]
 
 
 def word_count(text: str) -> int:
     """Whitespace word count (the unit the eval tool truncates by)."""
     return len(text.split())
-
-
-_DOTTED = re.compile(r"(\S+)\.\s")  # a word and the period after it, inside a label
-
-
-def _ends_sentence(token: str) -> bool:
-    """Whether a period after ``token`` ends a sentence: not after an initial or a title ("Hon. Mary Ng")."""
-    t = token.lower()
-    return not (len(t) == 1 and t.isalpha()) and t not in ABBREVIATIONS
-
-
-def parse_speaker_line(line: str) -> tuple[str | None, str]:
-    """Split ``"Speaker: text"`` into ``(speaker, text)``; ``(None, line)`` when there is no label.
-
-    A label is at most six words and 60 characters (plus an optional parenthetical), starts with a
-    letter, and is not a common prose lead-in such as ``Note:``; bold markers and a leading
-    timestamp are removed.
-    """
-    colon = line.find(":", 0, 160)
-    if colon <= 0:
-        return None, line.strip()
-    start = 0
-    ts = _TIMESTAMP.match(line)
-    if ts and ts.end() > 0 and any(c.isdigit() for c in line[: ts.end()]):
-        start = ts.end()
-        colon = line.find(":", start, start + 160)
-        if colon <= 0:
-            return None, line.strip()
-    rest = line[colon + 1 :]
-    if rest.startswith(("**", "__")):
-        rest = rest[2:]
-    if not rest[:1].isspace() or not rest.strip():
-        return None, line.strip()
-    label = line[start:colon].strip().strip("*_").strip()
-    if len(label) > 2 and label[0] == "#" and label[-1] == "#":
-        label = label[1:-1]  # DialogSum's "#Person1#:" (a heading would have no closing mark)
-    paren = label.find("(")
-    bare = (label[:paren] if paren >= 0 else label).strip()
-    if paren >= 0 and (label.count("(") != label.count(")") or not label.endswith(")")):
-        return None, line.strip()
-    if "," in bare and _names(bare):
-        return label, rest.strip()
-    if ". " in bare and any(_ends_sentence(tok) for tok in _DOTTED.findall(bare)):
-        return None, line.strip()  # "Listing 4-6. Spoiler alert: ..." is two sentences, not a speaker
-    m = _LABEL.fullmatch(bare)
-    words = bare.split()
-    if m is None or not words or len(words) > 6 or len(bare) > 60 or bare.lower() in _LABEL_STOP:
-        return None, line.strip()
-    if len(words) > 3 and any(w.lower() in {"the", "a", "an"} for w in words[1:]):
-        return None, line.strip()
-    return label, rest.strip()
 
 
 # A screenplay's character cue (the Fountain format's Character element, https://fountain.io/syntax): a
