@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from batchsum.chat_exports import ExportMetadata
-from batchsum.chat_lines import render_chat_lines
+from batchsum.chat_lines import ChatExport, render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.decoding import decode_bytes, strip_control
 from batchsum.doc_dates import dated, name_date
@@ -26,7 +26,7 @@ from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
-from batchsum.note_syntax import front_matter_problem
+from batchsum.note_syntax import front_matter, front_matter_problem
 from batchsum.secrets import redact as redact_secrets
 from batchsum.text import BLANK_LINES, screenplay_turn
 from batchsum.transcript_shape import agent_transcript_reason
@@ -543,11 +543,28 @@ def _app_file(relpath: str, text: str) -> str | None:
     return None
 
 
+def _chat_below_front_matter(text: str) -> ChatExport | None:
+    """:func:`render_chat_lines` of what a note's front matter (:func:`front_matter`) heads, the block kept
+    above the turns as it was: rewritten with them, its lines had joined into one line of text
+    ("--- title: Sync date: 2024-03-14 ---") that no reader took for front matter, so it was summarized
+    and its date never read."""
+    if text.startswith("---") and "\r" in text[:4096]:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")  # the fence rule reads "\n" line ends
+    front = front_matter(text) if text.startswith("---") else None
+    if front is None:
+        return render_chat_lines(text)
+    export = render_chat_lines(text[front.end() :])
+    if export is None:
+        return None
+    return ChatExport(f"{text[: front.end()].rstrip()}\n\n{export.text}", export.format)
+
+
 # Bump when the same bytes would be read as another text (decoding, chat, subtitle and e-mail
 # rendering, type detection, dating). A run re-reads every file read by another version and summarizes
 # again only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
 # for the files it reads as before. 2: "14-03-2025.md", "March 15, 2025.md" and a "created:" key date a file.
-READER_VERSION = 2
+# 3: a note of "**Name:**" turns keeps its front matter apart (it had been read as text, its date unread).
+READER_VERSION = 3
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
@@ -595,7 +612,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             text = render_subtitles(text, warnings)
         elif ext in TEXT_EXTS and (ref.type_override or type_choice) in ("auto", "conversation", "transcript"):
             # Told it is a journal or a document, a file is read as it is: its timestamps stay.
-            export = render_chat_lines(text)
+            export = _chat_below_front_matter(text)
             if export is not None:
                 text = export.text
     except ExportMetadata as exc:

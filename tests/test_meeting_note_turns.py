@@ -1,0 +1,42 @@
+"""A Markdown meeting note of ``**Name:**`` turns: its front matter stays front matter (left out of the
+summary, its date read), and the items written under its headings merge with those the rules find."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from batchsum.cli import main
+
+BOLD_TURNS = (
+    "---\ntitle: Sync\ndate: 2024-03-14\n---\n# Sync\n\n"
+    "**Priya:** We decided to move the launch to April 3.\n"
+    "**Dev:** I will prepare the release notes by Monday.\n"
+    "**Priya:** Good, thanks.\n"
+    "**Dev:** Fine.\n"
+)
+
+
+def _run(tmp_path: Path, name: str, text: str) -> tuple[str, str]:
+    """The final summary and index.md of a run over one note."""
+    src = tmp_path / "notes"
+    src.mkdir()
+    (src / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    r = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["run"]["files_done"] == 1, r.output
+    final = (out / name / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    return final, (out / "index.md").read_text(encoding="utf-8")
+
+
+def test_front_matter_of_bold_speaker_turns_is_no_text_and_dates_the_note(tmp_path: Path) -> None:
+    final, index = _run(tmp_path, "bold_turns.md", BOLD_TURNS)
+    assert "date_source: front matter" in final
+    assert "2024-03-14" in final.split("doc_date:", 1)[1].split("\n", 1)[0]
+    # Kept whole, the note is its final as a plain-label note's is: the block on its own lines, not text.
+    assert "--- title" not in final and "\n---\ntitle: Sync\ndate: 2024-03-14\n---\n" in final
+    assert "\n\nPriya: We decided" in final
+    entry = next(ln for ln in index.splitlines() if "bold_turns" in ln)
+    assert entry.startswith("- 2024-03-14") and "title:" not in entry
