@@ -563,7 +563,8 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # rendering, type detection, dating). A run re-reads every file read by another version and summarizes
 # again only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
 # for the files it reads as before. 2: "14-03-2025.md", "March 15, 2025.md" and a "created:" key date a file.
-# 3: a note of "**Name:**" turns keeps its front matter apart (it had been read as text, its date unread).
+# 3: a note of "**Name:**" turns keeps its front matter apart (it had been read as text, its date unread);
+# an .eml's words under a quote are its sender's.
 READER_VERSION = 3
 
 
