@@ -46,7 +46,11 @@ _CHATGPT_TEXT = frozenset({"text", "multimodal_text", "code"})
 _SLACK_MARKUP = re.compile(r"<([^<>|]*)(?:\|([^<>]*))?>")
 # Emoji as Slack writes them (":rotating_light:", ":wave::skin-tone-2:"): no words, and as text they become
 # entities ("rotating_light"). A clock ("10:30:00") has no letter, so it is no emoji (but ":+1:" is).
-_SLACK_EMOJI = re.compile(r"(?<![\w:])(?::(?:[a-z0-9_+'-]*[a-z][a-z0-9_+'-]*|[+-]1):)+(?![\w:])")
+# A run of them, spaces between, is one: what stands in its place depends on the words around it (_emoji).
+_EMOJI_CODE = r":(?:[a-z0-9_+'-]*[a-z][a-z0-9_+'-]*|[+-]1):"
+_SLACK_EMOJI = re.compile(rf"[ \t]*(?<![\w:]){_EMOJI_CODE}(?:[ \t]*{_EMOJI_CODE})*(?![\w:])")
+# Mentions a message opens with ("<@U2> we're going with ...", "<@U2>, <@U3>: ..."): whom it addresses.
+_LEADING_MENTIONS = re.compile(r"\A[ \t]*((?:<@[^<>\s]+>[ \t]*[,:]?[ \t]*)+)")
 USERS_JSON_LEVELS = 3  # folders above a Slack day file searched for the export's users.json
 
 
@@ -150,9 +154,10 @@ def _export_users(path: Path) -> dict[str, str]:
 
 
 def _slack_text(text: str, names: dict[str, str]) -> str:
-    """Slack's markup as a reader sees it: ``<@U1>`` → ``@`` and the user's name, ``<#C1|budget>`` → ``#budget``,
+    """Slack's markup as a reader sees it: ``<@U1>`` → ``@`` and the user's name (a message's opening
+    mentions → "Dev Patel, ...", see :func:`_addressed`), ``<#C1|budget>`` → ``#budget``,
     ``<https://x|label>`` → ``label``, ``<https://x>`` → the URL, ``<!here>`` → ``@here``, emoji codes
-    (``:tada:``) left out; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
+    (``:tada:``) left out as :func:`_emoji` says; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
 
     def one(m: re.Match[str]) -> str:
         target, label = m.group(1), m.group(2)
@@ -166,9 +171,31 @@ def _slack_text(text: str, names: dict[str, str]) -> str:
             return "@" + target[1:].split("^", 1)[0]
         return label or target.removeprefix("mailto:")
 
-    text = _SLACK_EMOJI.sub("", _SLACK_MARKUP.sub(one, text))
+    text = _SLACK_EMOJI.sub(_emoji, _SLACK_MARKUP.sub(one, _addressed(text, names)))
     text = re.sub(r"[ \t]{2,}", " ", text).replace(" \n", "\n")
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def _addressed(text: str, names: dict[str, str]) -> str:
+    """A message that opens with mentions as one addressing those people: "Dev Patel, we're going with ...".
+    Read as "@Dev Patel we're going ...", the mention stood where the clause's subject is, and the rules
+    that find a decision or a promise at a sentence's start found none."""
+    m = _LEADING_MENTIONS.match(text)
+    rest = text[m.end() :] if m else ""
+    if m is None or not rest.strip():
+        return text  # nothing but mentions: they are the message
+    who = [names.get(i) or label or i for i, label in re.findall(r"<@([^<>|\s]+)(?:\|([^<>]*))?>", m.group(1))]
+    return f"{', '.join(who)}, {rest}"
+
+
+def _emoji(m: re.Match[str]) -> str:
+    """What stands in place of emoji codes: a sentence's end between two clauses when what follows starts a
+    sentence ("Sounds good :tada: I'll write ..." → "Sounds good. I'll write ..."), else a space. Left out
+    with nothing in their place, they had run the two into one sentence that no rule read as a promise."""
+    before, after = m.string[: m.start()].rstrip(), m.string[m.end() :].lstrip()
+    if before and after[:1].isupper() and before[-1] not in ".!?…,;:([{\"'“‘-–—":
+        return ". "
+    return " "
 
 
 def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:

@@ -564,7 +564,8 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # again only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
 # for the files it reads as before. 2: "14-03-2025.md", "March 15, 2025.md" and a "created:" key date a file.
 # 3: a note of "**Name:**" turns keeps its front matter apart (it had been read as text, its date unread);
-# an .eml's words under a quote are its sender's.
+# an .eml's words under a quote are its sender's; a Slack emoji between clauses ends a sentence, and a
+# message's opening mention addresses someone ("Dev Patel, we're going ...").
 READER_VERSION = 3
 
 
