@@ -40,3 +40,29 @@ def test_front_matter_of_bold_speaker_turns_is_no_text_and_dates_the_note(tmp_pa
     assert "\n\nPriya: We decided" in final
     entry = next(ln for ln in index.splitlines() if "bold_turns" in ln)
     assert entry.startswith("- 2024-03-14") and "title:" not in entry
+
+
+WRITTEN_AND_SAID = (
+    "# Launch sync\n\n"
+    "Priya: We decided to launch on April 3.\n"
+    "Dev: I will book the caterer by Friday.\n"
+    "Priya: Good.\n"
+    "Dev: Fine.\n\n"
+    "## Decisions\n\n- Launch on April 3.\n\n"
+    "## Action items\n\n- [ ] @Priya: book the venue\n"
+)
+
+
+def _listed(final: str, heading: str) -> list[str]:
+    section = final.split(f"**{heading}**", 1)[1].split("\n\n**", 1)[0].split("<!--", 1)[0]
+    return [ln[2:] for ln in section.splitlines() if ln.startswith("- ")]
+
+
+def test_written_items_merge_with_found_ones_and_an_at_label_names_the_owner(tmp_path: Path) -> None:
+    final, _ = _run(tmp_path, "sync.md", WRITTEN_AND_SAID)
+    decisions = _listed(final, "Decisions")
+    assert len([d for d in decisions if "April 3" in d]) == 1, decisions
+    actions = _listed(final, "Action items")
+    venue = [a for a in actions if "venue" in a]
+    assert len(venue) == 1 and venue[0].startswith("Priya: ") and "@" not in venue[0], actions
+    assert any(a.startswith("Dev: I will book the caterer") for a in actions), actions
