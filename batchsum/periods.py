@@ -34,9 +34,10 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # their day; 4: a sentence goes under the day of the file that holds it, whatever date label the
 # summarizer gave its line; 5: so does a year's; 6: a list item reads on after its label, without its
 # bullet; 7: a year's month that opens with its day has no month name before it; 8: a year's day labels
-# are never cut or written twice, and a year over files in several languages lists them): part of every
+# are never cut or written twice, and a year over files in several languages lists them; 9: a file's
+# one-liner ends at a chat turn without a stop when the next turn is paragraphs away): part of every
 # digest's signature, so a new layout redoes them all.
-DIGEST_FORMAT = 8
+DIGEST_FORMAT = 9
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
@@ -395,12 +396,14 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
     label ("2026-10-12: ") are left out: the line is shown beside the file's date."""
     # A list's bullet says nothing on a line of its own ("- **NTU**: ..." atop a glossary kept whole).
     # A chat message that ends without a stop ends its sentence all the same: flattened, it would run
-    # into the next turn ("... at 12s Jun: I shipped ..."). A hard-wrapped line goes on, as it does.
+    # into the next turn ("... at 12s Jun: I shipped ..."), whether the turns are on consecutive lines or
+    # paragraphs apart (as a kept-whole export's are). A hard-wrapped line goes on, as it does.
     lines = [unbulleted(line) for line in note_syntax_as_text(summary).split("\n") if not _HEADING.match(line)]
-    text = "\n".join(
-        line + "." if k + 1 < len(lines) and unended(line) and parse_speaker_line(lines[k + 1])[0] else line
-        for k, line in enumerate(lines)
-    )
+    turn_next = [False] * len(lines)  # whether the next line that is not blank opens a speaker's turn
+    for k in range(len(lines) - 2, -1, -1):
+        below = lines[k + 1]
+        turn_next[k] = turn_next[k + 1] if not below.strip() else parse_speaker_line(below)[0] is not None
+    text = "\n".join(line + "." if turn_next[k] and unended(line) else line for k, line in enumerate(lines))
     flat = _WS.sub(" ", DATE_LABEL.sub("", text)).strip()
     if not flat:
         return ""

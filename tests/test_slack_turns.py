@@ -57,3 +57,14 @@ def test_emoji_between_clauses_and_a_leading_mention_leave_the_facet_rules_their
     decisions = _facet(final, "Decisions")
     assert any("going with Postgres" in d for d in decisions), final
     assert "good I'll" not in final and "@Dev Patel we're" not in final
+
+
+def test_a_kept_whole_days_one_liner_ends_at_its_first_turn(tmp_path: Path) -> None:
+    out = _run_slack(tmp_path)
+    month = (out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8")
+    for page in ((out / "index.md").read_text(encoding="utf-8"), month):
+        entry = next(ln for ln in page.splitlines() if "2024-03-12.json/summaries" in ln and " — " in ln)
+        said = entry.split(" — ", 1)[1]
+        # Priya's message has no stop of its own; Dev's turn does not run on from it.
+        assert said.startswith("Priya Raman: ") and "Dev Patel:" not in said, entry
+        assert "audit log." in said, entry
