@@ -13,12 +13,13 @@ import datetime as dt
 import functools
 import os
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
 
-__all__ = ["SLACK_METADATA", "ExportMetadata", "render_export"]
+__all__ = ["SLACK_METADATA", "ExportMetadata", "ExportText", "render_export"]
 
 # The files a Slack export holds beside its channel folders: who, which channels, which apps; no messages.
 SLACK_METADATA = frozenset(
@@ -58,6 +59,41 @@ class ExportMetadata(ValueError):
     """A file of a chat export that holds no conversation (a Slack export's ``users.json``)."""
 
 
+class ExportText(str):
+    """An export's turns, as the text they are, with the day its first message was sent: ``first_day``
+    (ISO), None when its messages carry no date. A str, so a reader that only wants the text takes it as
+    one (formats.render_chat hands it on as it is)."""
+
+    first_day: str | None = None
+
+
+def _dated(text: str, days: Iterable[str | None]) -> ExportText:
+    """``text`` with the first of ``days`` (the messages' days, in the export's order) that is a real day."""
+    out = ExportText(text)
+    out.first_day = next((d for d in map(_iso_day, days) if d), None)
+    return out
+
+
+def _iso_day(value: Any) -> str | None:
+    """The day an export's timestamp names: an ISO string ("2024-03-12T09:14:05+01:00": the day as written,
+    where the writer was) or seconds since 1970 (Slack's "1710236040.000100", a UTC day)."""
+    if isinstance(value, str) and _ISO_DAY.match(value):
+        try:
+            return dt.date.fromisoformat(value[:10]).isoformat()
+        except ValueError:
+            return None
+    try:
+        seconds = float(value) if isinstance(value, str | int | float) and not isinstance(value, bool) else None
+    except ValueError:
+        return None
+    if seconds is None or not 0 < seconds < 32_503_680_000:  # before the year 3000
+        return None
+    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date().isoformat()
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?![\d])")
+
+
 def _turn(name: str, text: str) -> str:
     return f"{name}: {text.strip()}"
 
@@ -80,7 +116,9 @@ def render_export(data: Any, path: Path) -> str | None:
             if all("mapping" in d for d in dicts):
                 return _render_chatgpt(dicts)
             if all("ts" in d for d in dicts) and any(d.get("type") == "message" or "user" in d for d in dicts):
-                return _render_slack(dicts, path)
+                return _dated(
+                    _render_slack(dicts, path), (d["ts"] for d in dicts if d.get("subtype") not in _SLACK_LEFT_OUT)
+                )
         return None
     if not isinstance(data, dict):
         return None
@@ -90,7 +128,9 @@ def render_export(data: Any, path: Path) -> str | None:
         return _render_chatgpt([data])
     chats = data.get("chats")
     if isinstance(chats, dict) and isinstance(chats.get("list"), list):  # Telegram's export of every chat
-        return _render_telegram_chats(chats["list"])
+        # Its chats one after another, each from its own first day: the export begins at the earliest.
+        firsts = [_dated("", _telegram_days(c["messages"])).first_day for c in chats["list"] if _has_messages(c)]
+        return _dated(_render_telegram_chats(chats["list"]), sorted(d for d in firsts if d)[:1])
     messages = data.get("messages")
     if not isinstance(messages, list):
         return None
@@ -98,9 +138,11 @@ def render_export(data: Any, path: Path) -> str | None:
     if any("role" in m for m in dicts):
         return None  # OpenAI chat form
     if any(isinstance(m.get("author"), dict) for m in dicts):
-        return _render_discord(messages)
+        return _dated(
+            _render_discord(messages), (m.get("timestamp") for m in dicts if m.get("type") not in _DISCORD_SYSTEM)
+        )
     if any("from_id" in m or m.get("type") in ("message", "service") for m in dicts):
-        return _render_telegram(messages)
+        return _dated(_render_telegram(messages), _telegram_days(messages))
     return None
 
 
@@ -251,11 +293,22 @@ def _render_telegram(messages: list[Any]) -> str:
     return "\n\n".join(turns)
 
 
+def _telegram_days(messages: list[Any]) -> Iterator[Any]:
+    """The timestamps of a Telegram chat's messages, service messages left out."""
+    for m in messages:
+        if isinstance(m, dict) and m.get("type") != "service":
+            yield m.get("date") or m.get("date_unixtime")
+
+
+def _has_messages(chat: Any) -> bool:
+    return isinstance(chat, dict) and isinstance(chat.get("messages"), list)
+
+
 def _render_telegram_chats(chats: list[Any]) -> str:
     """Telegram's export of every chat: each chat under its name as a heading."""
     parts: list[str] = []
     for chat in chats:
-        if isinstance(chat, dict) and isinstance(chat.get("messages"), list):
+        if _has_messages(chat):
             body = _render_telegram(chat["messages"])
             if body:
                 parts.append(f"# {chat.get('name') or 'Saved messages'}\n\n{body}")

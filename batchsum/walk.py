@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from batchsum.chat_exports import ExportMetadata
+from batchsum.chat_exports import ExportMetadata, ExportText
 from batchsum.chat_lines import ChatExport, render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.decoding import decode_bytes, strip_control
-from batchsum.doc_dates import dated, name_date
+from batchsum.doc_dates import dated, name_date, whatsapp_day
 from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
@@ -565,7 +565,8 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # for the files it reads as before. 2: "14-03-2025.md", "March 15, 2025.md" and a "created:" key date a file.
 # 3: a note of "**Name:**" turns keeps its front matter apart (it had been read as text, its date unread);
 # an .eml's words under a quote are its sender's; a Slack emoji between clauses ends a sentence, and a
-# message's opening mention addresses someone ("Dev Patel, we're going ...").
+# message's opening mention addresses someone ("Dev Patel, we're going ..."); a chat export (WhatsApp,
+# Telegram, Discord, Slack) with no date in its name is dated by its first message.
 READER_VERSION = 3
 
 
@@ -601,6 +602,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
     warnings: list[str] = []
     ext = path.suffix.lower()
     export = None
+    first_message: str | None = None  # the day an export's first message was sent
     try:
         if ext in EMAIL_EXTS:
             from batchsum.eml import render_eml  # the e-mail parser (~10 ms of imports) for a run reading one
@@ -610,13 +612,14 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         del raw  # the decoded text is the one copy kept from here on
         if ext in CHAT_EXTS:
             text = render_chat(text, path)
+            first_message, text = (text.first_day if isinstance(text, ExportText) else None), str(text)
         elif ext in SUBTITLE_EXTS:
             text = render_subtitles(text, warnings)
         elif ext in TEXT_EXTS and (ref.type_override or type_choice) in ("auto", "conversation", "transcript"):
             # Told it is a journal or a document, a file is read as it is: its timestamps stay.
             export = _chat_below_front_matter(text)
             if export is not None:
-                text = export.text
+                first_message, text = whatsapp_day(text) if export.format.startswith("WhatsApp") else None, export.text
     except ExportMetadata as exc:
         raise NotASource(str(path), str(exc)) from exc
     except ValueError as exc:
@@ -647,7 +650,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         ctype, reason = choice, f"--type; {agent}"
     else:
         ctype, reason = choice, "--type"
-    doc_date, date_source = dated(path, text, st.st_mtime_ns)
+    doc_date, date_source = dated(path, text, st.st_mtime_ns, first_message)
     if date_source != "name" and (named := _NO_SUCH_DAY.search(path.stem)):
         # "2024-02-30.md": the user meant a day; a silent file-copy date would misplace it in the digests.
         warnings.append(f"its name's date {named.group(0)} is no day of the calendar; dated by its {date_source}")
