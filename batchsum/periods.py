@@ -6,7 +6,8 @@ it was copied) belongs to its folder. Each period gets one digest (see :mod:`bat
 ``digests/`` in the output: ``digests/<YYYY>/<YYYY-MM>.md`` for a month, ``digests/<YYYY>.md`` for a
 year, ``digests/folders/<folder>.md`` for a folder (``digests/top.md`` for the output's top level).
 Everything here is pure (no file is read or written) but :func:`digests_pending`, the cheap check an
-unchanged run makes before it loads the digests.
+unchanged run makes before it loads the digests, and :func:`digests_dir`, which looks at what lies in the
+output's digests folders.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import stat
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
@@ -314,10 +316,44 @@ def only_a_period(query: str) -> bool:
     return bool(periods_named(query)) and all(w.isdigit() or w in MONTH_WORDS for w in words)
 
 
-def digests_dir(relpaths: Iterable[str]) -> str:
-    """``digests``, or ``batchsum-digests`` when a source's tree already lives under ``digests/``."""
-    taken = any(rel == DIGESTS_DIR or rel.startswith(DIGESTS_DIR + "/") for rel in relpaths)
-    return DIGESTS_DIR_ALT if taken else DIGESTS_DIR
+def digests_dir(relpaths: Iterable[str], out: Path) -> str:
+    """The output's digests folder: ``digests``, or ``batchsum-digests`` when a source's tree owns
+    ``digests/`` (a source under ``digests/`` now, or the tree a deleted one left there) or the digests
+    are already in ``batchsum-digests/`` and no source owns it (so the choice holds from night to night)."""
+    if any(_under(rel, DIGESTS_DIR) for rel in relpaths) or _holds_source_tree(out / DIGESTS_DIR):
+        return DIGESTS_DIR_ALT
+    alt = out / DIGESTS_DIR_ALT
+    # Moving back once the tree is gone would leave links to the old folder in notes and searches.
+    if alt.is_dir() and not _holds_source_tree(alt) and next(alt.rglob("*.md"), None) is not None:
+        return DIGESTS_DIR_ALT
+    return DIGESTS_DIR
+
+
+def _under(relpath: str, folder: str) -> bool:
+    return relpath == folder or relpath.startswith(folder + "/")
+
+
+def _holds_source_tree(folder: Path) -> bool:
+    """Whether a source's summary tree (``<relpath>/summaries/L3/``) or the one a deleted source left
+    (``<relpath>/deleted/<stamp>/``) is anywhere under ``folder``: a digest would be written where it lies.
+    A digest's own folders (``folders/notes/summaries/`` for a source folder so named) hold neither."""
+    for root, dirs, _files in os.walk(folder):
+        if "summaries" in dirs and any(os.path.isdir(os.path.join(root, "summaries", lv)) for lv in _LEVELS):
+            return True
+        if "deleted" in dirs and any(_STAMP.fullmatch(d) for d in _listdir(os.path.join(root, "deleted"))):
+            return True
+    return False
+
+
+_LEVELS = ("L1", "L2", "L3")
+_STAMP = re.compile(r"\d{8}T\d{6}Z")  # a soft-deleted tree's folder (tree.soft_delete_tree)
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
 
 
 def real_date(doc_date: object, date_source: object) -> str | None:
