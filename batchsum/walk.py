@@ -6,6 +6,7 @@ Every problem with a single file becomes a ``Problem`` (path + one-line reason) 
 
 from __future__ import annotations
 
+import errno
 import functools
 import itertools
 import logging
@@ -237,7 +238,9 @@ def _walk_dir(
         return
     key = (st.st_dev, st.st_ino)
     if key in visited:
-        result.problems.append(Problem(str(folder), "symlink loop: folder already visited, skipped"))
+        # Named as a file is, so it counts among the skipped files like a file's loop.
+        loop_rel = f"{prefix}/{rel_folder}" if prefix else rel_folder
+        result.problems.append(Problem(str(folder), "symlink loop: folder already visited, skipped", loop_rel))
         return
     visited = visited | {key}
     try:
@@ -304,12 +307,8 @@ def _walk_dir(
         if not supported:
             result.passed_over.append(SourceRef(entry.path, rel, root))
             continue
-        if entry.is_symlink():
-            if not os.path.exists(entry.path):
-                result.problems.append(Problem(entry.path, "broken symlink, skipped", rel))
-                continue
-            if policy.refuses(entry.path, result, rel):
-                continue
+        if entry.is_symlink() and _link_skipped(entry.path, rel, result, policy):
+            continue
         if rel in seen_files:
             continue
         seen_files.add(rel)
@@ -345,6 +344,19 @@ class _LinkPolicy:
             )
         )
         return True
+
+
+def _link_skipped(link: str, rel: str, result: WalkResult, policy: _LinkPolicy) -> bool:
+    """True (and a problem recorded for the source file ``rel``) when the symlink ``link`` leads to no
+    file (broken, or links that lead back to each other) or outside every root."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        # os.path.exists is False for a loop too (ELOOP): it is no broken link, and is named as one.
+        reason = "symlink loop, skipped" if exc.errno == errno.ELOOP else "broken symlink, skipped"
+        result.problems.append(Problem(link, reason, rel))
+        return True
+    return policy.refuses(link, result, rel)
 
 
 _KINDS = (
