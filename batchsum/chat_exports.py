@@ -13,12 +13,13 @@ import datetime as dt
 import functools
 import os
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
 
-__all__ = ["SLACK_METADATA", "ExportMetadata", "render_export"]
+__all__ = ["SLACK_METADATA", "ExportMetadata", "ExportText", "render_export"]
 
 # The files a Slack export holds beside its channel folders: who, which channels, which apps; no messages.
 SLACK_METADATA = frozenset(
@@ -46,12 +47,51 @@ _CHATGPT_TEXT = frozenset({"text", "multimodal_text", "code"})
 _SLACK_MARKUP = re.compile(r"<([^<>|]*)(?:\|([^<>]*))?>")
 # Emoji as Slack writes them (":rotating_light:", ":wave::skin-tone-2:"): no words, and as text they become
 # entities ("rotating_light"). A clock ("10:30:00") has no letter, so it is no emoji (but ":+1:" is).
-_SLACK_EMOJI = re.compile(r"(?<![\w:])(?::(?:[a-z0-9_+'-]*[a-z][a-z0-9_+'-]*|[+-]1):)+(?![\w:])")
+# A run of them, spaces between, is one: what stands in its place depends on the words around it (_emoji).
+_EMOJI_CODE = r":(?:[a-z0-9_+'-]*[a-z][a-z0-9_+'-]*|[+-]1):"
+_SLACK_EMOJI = re.compile(rf"[ \t]*(?<![\w:]){_EMOJI_CODE}(?:[ \t]*{_EMOJI_CODE})*(?![\w:])")
+# Mentions a message opens with ("<@U2> we're going with ...", "<@U2>, <@U3>: ..."): whom it addresses.
+_LEADING_MENTIONS = re.compile(r"\A[ \t]*((?:<@[^<>\s]+>[ \t]*[,:]?[ \t]*)+)")
 USERS_JSON_LEVELS = 3  # folders above a Slack day file searched for the export's users.json
 
 
 class ExportMetadata(ValueError):
     """A file of a chat export that holds no conversation (a Slack export's ``users.json``)."""
+
+
+class ExportText(str):
+    """An export's turns, as the text they are, with the day its first message was sent: ``first_day``
+    (ISO), None when its messages carry no date. A str, so a reader that only wants the text takes it as
+    one (formats.render_chat hands it on as it is)."""
+
+    first_day: str | None = None
+
+
+def _dated(text: str, days: Iterable[str | None]) -> ExportText:
+    """``text`` with the first of ``days`` (the messages' days, in the export's order) that is a real day."""
+    out = ExportText(text)
+    out.first_day = next((d for d in map(_iso_day, days) if d), None)
+    return out
+
+
+def _iso_day(value: Any) -> str | None:
+    """The day an export's timestamp names: an ISO string ("2024-03-12T09:14:05+01:00": the day as written,
+    where the writer was) or seconds since 1970 (Slack's "1710236040.000100", a UTC day)."""
+    if isinstance(value, str) and _ISO_DAY.match(value):
+        try:
+            return dt.date.fromisoformat(value[:10]).isoformat()
+        except ValueError:
+            return None
+    try:
+        seconds = float(value) if isinstance(value, str | int | float) and not isinstance(value, bool) else None
+    except ValueError:
+        return None
+    if seconds is None or not 0 < seconds < 32_503_680_000:  # before the year 3000
+        return None
+    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date().isoformat()
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?![\d])")
 
 
 def _turn(name: str, text: str) -> str:
@@ -76,7 +116,9 @@ def render_export(data: Any, path: Path) -> str | None:
             if all("mapping" in d for d in dicts):
                 return _render_chatgpt(dicts)
             if all("ts" in d for d in dicts) and any(d.get("type") == "message" or "user" in d for d in dicts):
-                return _render_slack(dicts, path)
+                return _dated(
+                    _render_slack(dicts, path), (d["ts"] for d in dicts if d.get("subtype") not in _SLACK_LEFT_OUT)
+                )
         return None
     if not isinstance(data, dict):
         return None
@@ -86,7 +128,9 @@ def render_export(data: Any, path: Path) -> str | None:
         return _render_chatgpt([data])
     chats = data.get("chats")
     if isinstance(chats, dict) and isinstance(chats.get("list"), list):  # Telegram's export of every chat
-        return _render_telegram_chats(chats["list"])
+        # Its chats one after another, each from its own first day: the export begins at the earliest.
+        firsts = [_dated("", _telegram_days(c["messages"])).first_day for c in chats["list"] if _has_messages(c)]
+        return _dated(_render_telegram_chats(chats["list"]), sorted(d for d in firsts if d)[:1])
     messages = data.get("messages")
     if not isinstance(messages, list):
         return None
@@ -94,9 +138,11 @@ def render_export(data: Any, path: Path) -> str | None:
     if any("role" in m for m in dicts):
         return None  # OpenAI chat form
     if any(isinstance(m.get("author"), dict) for m in dicts):
-        return _render_discord(messages)
+        return _dated(
+            _render_discord(messages), (m.get("timestamp") for m in dicts if m.get("type") not in _DISCORD_SYSTEM)
+        )
     if any("from_id" in m or m.get("type") in ("message", "service") for m in dicts):
-        return _render_telegram(messages)
+        return _dated(_render_telegram(messages), _telegram_days(messages))
     return None
 
 
@@ -150,9 +196,10 @@ def _export_users(path: Path) -> dict[str, str]:
 
 
 def _slack_text(text: str, names: dict[str, str]) -> str:
-    """Slack's markup as a reader sees it: ``<@U1>`` → ``@`` and the user's name, ``<#C1|budget>`` → ``#budget``,
+    """Slack's markup as a reader sees it: ``<@U1>`` → ``@`` and the user's name (a message's opening
+    mentions → "Dev Patel, ...", see :func:`_addressed`), ``<#C1|budget>`` → ``#budget``,
     ``<https://x|label>`` → ``label``, ``<https://x>`` → the URL, ``<!here>`` → ``@here``, emoji codes
-    (``:tada:``) left out; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
+    (``:tada:``) left out as :func:`_emoji` says; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
 
     def one(m: re.Match[str]) -> str:
         target, label = m.group(1), m.group(2)
@@ -166,9 +213,31 @@ def _slack_text(text: str, names: dict[str, str]) -> str:
             return "@" + target[1:].split("^", 1)[0]
         return label or target.removeprefix("mailto:")
 
-    text = _SLACK_EMOJI.sub("", _SLACK_MARKUP.sub(one, text))
+    text = _SLACK_EMOJI.sub(_emoji, _SLACK_MARKUP.sub(one, _addressed(text, names)))
     text = re.sub(r"[ \t]{2,}", " ", text).replace(" \n", "\n")
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def _addressed(text: str, names: dict[str, str]) -> str:
+    """A message that opens with mentions as one addressing those people: "Dev Patel, we're going with ...".
+    Read as "@Dev Patel we're going ...", the mention stood where the clause's subject is, and the rules
+    that find a decision or a promise at a sentence's start found none."""
+    m = _LEADING_MENTIONS.match(text)
+    rest = text[m.end() :] if m else ""
+    if m is None or not rest.strip():
+        return text  # nothing but mentions: they are the message
+    who = [names.get(i) or label or i for i, label in re.findall(r"<@([^<>|\s]+)(?:\|([^<>]*))?>", m.group(1))]
+    return f"{', '.join(who)}, {rest}"
+
+
+def _emoji(m: re.Match[str]) -> str:
+    """What stands in place of emoji codes: a sentence's end between two clauses when what follows starts a
+    sentence ("Sounds good :tada: I'll write ..." → "Sounds good. I'll write ..."), else a space. Left out
+    with nothing in their place, they had run the two into one sentence that no rule read as a promise."""
+    before, after = m.string[: m.start()].rstrip(), m.string[m.end() :].lstrip()
+    if before and after[:1].isupper() and before[-1] not in ".!?…,;:([{\"'“‘-–—":
+        return ". "
+    return " "
 
 
 def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
@@ -224,11 +293,22 @@ def _render_telegram(messages: list[Any]) -> str:
     return "\n\n".join(turns)
 
 
+def _telegram_days(messages: list[Any]) -> Iterator[Any]:
+    """The timestamps of a Telegram chat's messages, service messages left out."""
+    for m in messages:
+        if isinstance(m, dict) and m.get("type") != "service":
+            yield m.get("date") or m.get("date_unixtime")
+
+
+def _has_messages(chat: Any) -> bool:
+    return isinstance(chat, dict) and isinstance(chat.get("messages"), list)
+
+
 def _render_telegram_chats(chats: list[Any]) -> str:
     """Telegram's export of every chat: each chat under its name as a heading."""
     parts: list[str] = []
     for chat in chats:
-        if isinstance(chat, dict) and isinstance(chat.get("messages"), list):
+        if _has_messages(chat):
             body = _render_telegram(chat["messages"])
             if body:
                 parts.append(f"# {chat.get('name') or 'Saved messages'}\n\n{body}")

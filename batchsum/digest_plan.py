@@ -88,7 +88,7 @@ def plan_digests(
         files[rel] = final.facts if final is not None else FileFacts(rel, "", date, "", tokens, language=language)
     groups = group(files.values())
     years = years_of(p for p in groups if p.kind == "month")
-    folder = digests_dir([*files, *(rel for rel in manifest if rel not in gone)])
+    folder = digests_dir([*files, *(rel for rel in manifest if rel not in gone)], out)
     sigs = signatures(cfg, identity, groups, years)
     plan = PeriodPlan()
 

@@ -489,7 +489,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         facts = file_facts(out, entry, old.files.get(rel), finals)
         if facts is not None:
             new.files[rel] = facts
-    folder = digests_dir(manifest)
+    folder = digests_dir(manifest, out)
     groups = group(new.files.values())
     years = years_of(p for p in groups if p.kind == "month")
     run = DigestRun(folder=folder)

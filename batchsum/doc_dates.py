@@ -20,7 +20,7 @@ from pathlib import Path
 from batchsum.note_syntax import fenced_block, front_matter
 from batchsum.text import email_headers
 
-__all__ = ["dated", "email_date", "front_matter_date", "name_date"]
+__all__ = ["dated", "email_date", "front_matter_date", "name_date", "whatsapp_day"]
 
 _MONTHS = {
     name: k
@@ -179,16 +179,54 @@ def front_matter_date(text: str) -> str | None:
     return next((found[k] for k in _DATE_KEYS if k in found), None)
 
 
-def dated(path: Path, text: str, mtime_ns: int) -> tuple[str, str]:
-    """(ISO date, where it came from: ``name``, ``front matter``, ``e-mail header`` or ``mtime``). All but
-    the last say when a text was written; an mtime is only when the file was last copied or touched."""
+def dated(path: Path, text: str, mtime_ns: int, first_message: str | None = None) -> tuple[str, str]:
+    """(ISO date, where it came from: ``name``, ``front matter``, ``e-mail header``, ``first message`` or
+    ``mtime``). All but the last say when a text was written; an mtime is only when the file was last
+    copied or touched. ``first_message``: the day a chat export's first message was sent, when its reader
+    found one (:func:`whatsapp_day`, :class:`batchsum.chat_exports.ExportText`)."""
     if day := name_date(path):
         return day, "name"
     if day := front_matter_date(text):
         return day, "front matter"
     if sent := email_date(text):
         return sent, "e-mail header"
+    if first_message:
+        return first_message, "first message"
     return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat(), "mtime"
+
+
+# The date a WhatsApp export's line opens with: "12/03/2024, 09:14 - ", "[12/03/2024, 09:14:05] ",
+# "3/12/24, 9:14 AM - ", "12.03.24, 09:14 - ", "2024-03-12, 09:14 - ".
+_WHATSAPP_DAY = re.compile(r"^[\u200e\u200f]?\[?(\d{1,4})([./-])(\d{1,2})\2(\d{2}|\d{4}),? \d{1,2}:\d{2}", re.MULTILINE)
+
+
+def whatsapp_day(text: str) -> str | None:
+    """The day a WhatsApp export's first message was sent, in the order its own dates fix: a first number
+    over 12 is a day, a second one a month (any of its lines may show it: "13/03/2024" makes "12/03/2024"
+    the 12th of March). When none does, a date with a four-digit year or with dots is day first: WhatsApp
+    writes the phone's short date, and the one locale that puts the month first (the US) writes
+    "3/12/24". Otherwise (only "3/12/24", "12/03/24") None: undated rather than guessed wrong."""
+    first: tuple[int, int, int] | None = None
+    order: str | None = None
+    for m in _WHATSAPP_DAY.finditer(text):
+        a, sep, b, c = int(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
+        if len(m.group(1)) == 4:  # "2024-03-12": year first, nothing to fix
+            return _day(a, b, int(c))
+        year = int(c) + 2000 if len(c) == 2 else int(c)
+        if first is None:
+            first = (a, b, year)
+            if len(c) == 4 or sep == ".":
+                order = "dmy"
+        if a > 12 >= b:
+            order = "dmy"
+            break
+        if b > 12 >= a:
+            order = "mdy"
+            break
+    if first is None or order is None:
+        return None
+    a, b, year = first
+    return _day(year, b, a) if order == "dmy" else _day(year, a, b)
 
 
 _MAIL_FORMATS = ("%A, %B %d, %Y %I:%M %p", "%A, %B %d, %Y %H:%M", "%B %d, %Y %I:%M %p", "%d %B %Y %H:%M")

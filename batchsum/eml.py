@@ -39,7 +39,9 @@ def render_eml(raw: bytes) -> str:
     if not header:
         raise ValueError("not an e-mail message: no From, To, Subject or Date header")
     parts = ["\n".join(header)]
-    body = _unquote_replies(_body(msg))
+    # The block that gives the message's own words back to its sender after a quote: From and Date.
+    own = [ln for ln in header if ln.startswith(("From: ", "Date: "))]
+    body = _unquote_replies(_body(msg), "\n".join(own) if len(own) == 2 else "")
     if body:
         parts.append(body)
     attached = _attachment_names(msg)
@@ -80,17 +82,30 @@ def _attachment_names(msg: Message) -> list[str]:
 _MAX_NESTING = 50  # quotes inside quotes deeper than this stay quoted text (no recursion without end)
 
 
-def _unquote_replies(body: str, depth: int = 0) -> str:
+def _unquote_replies(body: str, sender: str = "", depth: int = 0) -> str:
     """Each reply quoted with ``>`` under an "On <date>, <name> wrote:" line as a header block of its own
     (``From: <name>``, ``Date: <date>``) with the quote's text under it, nested quotes likewise. The
     replies one after another are taken in a loop (a thread of a thousand had exceeded the recursion
-    limit), nested ones to :data:`_MAX_NESTING` levels."""
+    limit), nested ones to :data:`_MAX_NESTING` levels.
+
+    Text after a quote is the writer's again (a reply under the quote, or between two quotes): it goes
+    under ``sender``, the header block of the message ``body`` is the text of (none when ``sender`` is
+    empty); without it the quote's sender was taken for its writer, and credited with its decisions and
+    promises."""
     out: list[str] = []
+    quoted_above = False
     while depth < _MAX_NESTING and (found := _first_quote(body.split("\n"))) is not None:
         above, who, date, quoted, body = found
-        out += [above, f"From: {who}\nDate: {date}\n\n{_unquote_replies(quoted, depth + 1)}"]
-    out.append(body)
+        header = f"From: {who}\nDate: {date}"
+        out += [_under(sender, above, quoted_above), f"{header}\n\n{_unquote_replies(quoted, header, depth + 1)}"]
+        quoted_above = True
+    out.append(_under(sender, body, quoted_above))
     return "\n\n".join(p for p in out if p)
+
+
+def _under(sender: str, text: str, quoted_above: bool) -> str:
+    """``text`` under its writer's header block ``sender`` when a quote came before it; as it is otherwise."""
+    return f"{sender}\n\n{text}" if text and sender and quoted_above else text
 
 
 def _first_quote(lines: list[str]) -> tuple[str, str, str, str, str] | None:

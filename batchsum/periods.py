@@ -6,7 +6,8 @@ it was copied) belongs to its folder. Each period gets one digest (see :mod:`bat
 ``digests/`` in the output: ``digests/<YYYY>/<YYYY-MM>.md`` for a month, ``digests/<YYYY>.md`` for a
 year, ``digests/folders/<folder>.md`` for a folder (``digests/top.md`` for the output's top level).
 Everything here is pure (no file is read or written) but :func:`digests_pending`, the cheap check an
-unchanged run makes before it loads the digests.
+unchanged run makes before it loads the digests, and :func:`digests_dir`, which looks at what lies in the
+output's digests folders.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import stat
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from batchsum import jsonio
@@ -34,9 +36,10 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # their day; 4: a sentence goes under the day of the file that holds it, whatever date label the
 # summarizer gave its line; 5: so does a year's; 6: a list item reads on after its label, without its
 # bullet; 7: a year's month that opens with its day has no month name before it; 8: a year's day labels
-# are never cut or written twice, and a year over files in several languages lists them): part of every
+# are never cut or written twice, and a year over files in several languages lists them; 9: a file's
+# one-liner ends at a chat turn without a stop when the next turn is paragraphs away): part of every
 # digest's signature, so a new layout redoes them all.
-DIGEST_FORMAT = 8
+DIGEST_FORMAT = 9
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
@@ -135,7 +138,7 @@ def label_language(label: str) -> str | None:
 
 
 # Dates that say when a text was written (walk.dated); an mtime only says when the file was copied.
-REAL_DATE_SOURCES = frozenset({"name", "front matter", "e-mail header"})
+REAL_DATE_SOURCES = frozenset({"name", "front matter", "e-mail header", "first message"})
 ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most this many words
 
 _ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})")
@@ -313,10 +316,44 @@ def only_a_period(query: str) -> bool:
     return bool(periods_named(query)) and all(w.isdigit() or w in MONTH_WORDS for w in words)
 
 
-def digests_dir(relpaths: Iterable[str]) -> str:
-    """``digests``, or ``batchsum-digests`` when a source's tree already lives under ``digests/``."""
-    taken = any(rel == DIGESTS_DIR or rel.startswith(DIGESTS_DIR + "/") for rel in relpaths)
-    return DIGESTS_DIR_ALT if taken else DIGESTS_DIR
+def digests_dir(relpaths: Iterable[str], out: Path) -> str:
+    """The output's digests folder: ``digests``, or ``batchsum-digests`` when a source's tree owns
+    ``digests/`` (a source under ``digests/`` now, or the tree a deleted one left there) or the digests
+    are already in ``batchsum-digests/`` and no source owns it (so the choice holds from night to night)."""
+    if any(_under(rel, DIGESTS_DIR) for rel in relpaths) or _holds_source_tree(out / DIGESTS_DIR):
+        return DIGESTS_DIR_ALT
+    alt = out / DIGESTS_DIR_ALT
+    # Moving back once the tree is gone would leave links to the old folder in notes and searches.
+    if alt.is_dir() and not _holds_source_tree(alt) and next(alt.rglob("*.md"), None) is not None:
+        return DIGESTS_DIR_ALT
+    return DIGESTS_DIR
+
+
+def _under(relpath: str, folder: str) -> bool:
+    return relpath == folder or relpath.startswith(folder + "/")
+
+
+def _holds_source_tree(folder: Path) -> bool:
+    """Whether a source's summary tree (``<relpath>/summaries/L3/``) or the one a deleted source left
+    (``<relpath>/deleted/<stamp>/``) is anywhere under ``folder``: a digest would be written where it lies.
+    A digest's own folders (``folders/notes/summaries/`` for a source folder so named) hold neither."""
+    for root, dirs, _files in os.walk(folder):
+        if "summaries" in dirs and any(os.path.isdir(os.path.join(root, "summaries", lv)) for lv in _LEVELS):
+            return True
+        if "deleted" in dirs and any(_STAMP.fullmatch(d) for d in _listdir(os.path.join(root, "deleted"))):
+            return True
+    return False
+
+
+_LEVELS = ("L1", "L2", "L3")
+_STAMP = re.compile(r"\d{8}T\d{6}Z")  # a soft-deleted tree's folder (tree.soft_delete_tree)
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
 
 
 def real_date(doc_date: object, date_source: object) -> str | None:
@@ -395,12 +432,14 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
     label ("2026-10-12: ") are left out: the line is shown beside the file's date."""
     # A list's bullet says nothing on a line of its own ("- **NTU**: ..." atop a glossary kept whole).
     # A chat message that ends without a stop ends its sentence all the same: flattened, it would run
-    # into the next turn ("... at 12s Jun: I shipped ..."). A hard-wrapped line goes on, as it does.
+    # into the next turn ("... at 12s Jun: I shipped ..."), whether the turns are on consecutive lines or
+    # paragraphs apart (as a kept-whole export's are). A hard-wrapped line goes on, as it does.
     lines = [unbulleted(line) for line in note_syntax_as_text(summary).split("\n") if not _HEADING.match(line)]
-    text = "\n".join(
-        line + "." if k + 1 < len(lines) and unended(line) and parse_speaker_line(lines[k + 1])[0] else line
-        for k, line in enumerate(lines)
-    )
+    turn_next = [False] * len(lines)  # whether the next line that is not blank opens a speaker's turn
+    for k in range(len(lines) - 2, -1, -1):
+        below = lines[k + 1]
+        turn_next[k] = turn_next[k + 1] if not below.strip() else parse_speaker_line(below)[0] is not None
+    text = "\n".join(line + "." if turn_next[k] and unended(line) else line for k, line in enumerate(lines))
     flat = _WS.sub(" ", DATE_LABEL.sub("", text)).strip()
     if not flat:
         return ""

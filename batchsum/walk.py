@@ -6,6 +6,7 @@ Every problem with a single file becomes a ``Problem`` (path + one-line reason) 
 
 from __future__ import annotations
 
+import errno
 import functools
 import itertools
 import logging
@@ -17,16 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from batchsum.chat_exports import ExportMetadata
-from batchsum.chat_lines import render_chat_lines
+from batchsum.chat_exports import ExportMetadata, ExportText
+from batchsum.chat_lines import ChatExport, render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.decoding import decode_bytes, strip_control
-from batchsum.doc_dates import dated, name_date
+from batchsum.doc_dates import dated, name_date, whatsapp_day
 from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
-from batchsum.note_syntax import front_matter_problem
+from batchsum.note_syntax import front_matter, front_matter_problem
 from batchsum.secrets import redact as redact_secrets
 from batchsum.text import BLANK_LINES, screenplay_turn
 from batchsum.transcript_shape import agent_transcript_reason
@@ -237,7 +238,9 @@ def _walk_dir(
         return
     key = (st.st_dev, st.st_ino)
     if key in visited:
-        result.problems.append(Problem(str(folder), "symlink loop: folder already visited, skipped"))
+        # Named as a file is, so it counts among the skipped files like a file's loop.
+        loop_rel = f"{prefix}/{rel_folder}" if prefix else rel_folder
+        result.problems.append(Problem(str(folder), "symlink loop: folder already visited, skipped", loop_rel))
         return
     visited = visited | {key}
     try:
@@ -304,12 +307,8 @@ def _walk_dir(
         if not supported:
             result.passed_over.append(SourceRef(entry.path, rel, root))
             continue
-        if entry.is_symlink():
-            if not os.path.exists(entry.path):
-                result.problems.append(Problem(entry.path, "broken symlink, skipped", rel))
-                continue
-            if policy.refuses(entry.path, result, rel):
-                continue
+        if entry.is_symlink() and _link_skipped(entry.path, rel, result, policy):
+            continue
         if rel in seen_files:
             continue
         seen_files.add(rel)
@@ -345,6 +344,19 @@ class _LinkPolicy:
             )
         )
         return True
+
+
+def _link_skipped(link: str, rel: str, result: WalkResult, policy: _LinkPolicy) -> bool:
+    """True (and a problem recorded for the source file ``rel``) when the symlink ``link`` leads to no
+    file (broken, or links that lead back to each other) or outside every root."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        # os.path.exists is False for a loop too (ELOOP): it is no broken link, and is named as one.
+        reason = "symlink loop, skipped" if exc.errno == errno.ELOOP else "broken symlink, skipped"
+        result.problems.append(Problem(link, reason, rel))
+        return True
+    return policy.refuses(link, result, rel)
 
 
 _KINDS = (
@@ -543,11 +555,31 @@ def _app_file(relpath: str, text: str) -> str | None:
     return None
 
 
+def _chat_below_front_matter(text: str) -> ChatExport | None:
+    """:func:`render_chat_lines` of what a note's front matter (:func:`front_matter`) heads, the block kept
+    above the turns as it was: rewritten with them, its lines had joined into one line of text
+    ("--- title: Sync date: 2024-03-14 ---") that no reader took for front matter, so it was summarized
+    and its date never read."""
+    if text.startswith("---") and "\r" in text[:4096]:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")  # the fence rule reads "\n" line ends
+    front = front_matter(text) if text.startswith("---") else None
+    if front is None:
+        return render_chat_lines(text)
+    export = render_chat_lines(text[front.end() :])
+    if export is None:
+        return None
+    return ChatExport(f"{text[: front.end()].rstrip()}\n\n{export.text}", export.format)
+
+
 # Bump when the same bytes would be read as another text (decoding, chat, subtitle and e-mail
 # rendering, type detection, dating). A run re-reads every file read by another version and summarizes
 # again only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
 # for the files it reads as before. 2: "14-03-2025.md", "March 15, 2025.md" and a "created:" key date a file.
-READER_VERSION = 2
+# 3: a note of "**Name:**" turns keeps its front matter apart (it had been read as text, its date unread);
+# an .eml's words under a quote are its sender's; a Slack emoji between clauses ends a sentence, and a
+# message's opening mention addresses someone ("Dev Patel, we're going ..."); a chat export (WhatsApp,
+# Telegram, Discord, Slack) with no date in its name is dated by its first message.
+READER_VERSION = 3
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
@@ -582,6 +614,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
     warnings: list[str] = []
     ext = path.suffix.lower()
     export = None
+    first_message: str | None = None  # the day an export's first message was sent
     try:
         if ext in EMAIL_EXTS:
             from batchsum.eml import render_eml  # the e-mail parser (~10 ms of imports) for a run reading one
@@ -591,13 +624,14 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         del raw  # the decoded text is the one copy kept from here on
         if ext in CHAT_EXTS:
             text = render_chat(text, path)
+            first_message, text = (text.first_day if isinstance(text, ExportText) else None), str(text)
         elif ext in SUBTITLE_EXTS:
             text = render_subtitles(text, warnings)
         elif ext in TEXT_EXTS and (ref.type_override or type_choice) in ("auto", "conversation", "transcript"):
             # Told it is a journal or a document, a file is read as it is: its timestamps stay.
-            export = render_chat_lines(text)
+            export = _chat_below_front_matter(text)
             if export is not None:
-                text = export.text
+                first_message, text = whatsapp_day(text) if export.format.startswith("WhatsApp") else None, export.text
     except ExportMetadata as exc:
         raise NotASource(str(path), str(exc)) from exc
     except ValueError as exc:
@@ -628,7 +662,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         ctype, reason = choice, f"--type; {agent}"
     else:
         ctype, reason = choice, "--type"
-    doc_date, date_source = dated(path, text, st.st_mtime_ns)
+    doc_date, date_source = dated(path, text, st.st_mtime_ns, first_message)
     if date_source != "name" and (named := _NO_SUCH_DAY.search(path.stem)):
         # "2024-02-30.md": the user meant a day; a silent file-copy date would misplace it in the digests.
         warnings.append(f"its name's date {named.group(0)} is no day of the calendar; dated by its {date_source}")

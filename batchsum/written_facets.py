@@ -79,6 +79,9 @@ _SIGNIFIERS = frozenset("📅⏳🛫✅➕❌🔁🔺⏫🔼🔽⏬🆔⛔")
 # "Priya: tell Harbor Gas ..."; "@priya tell ..."; "... (Priya)".
 _OWNER_LABEL = re.compile(r"^(?P<name>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,2}):\s+(?P<task>\S.*)$")
 _OWNER_AT = re.compile(r"(?:^|\s)@(?P<name>[A-Za-z][\w.-]*)")
+# "@priya: book the venue": a mention written as the task's label is one, as "Priya:" is ("@marco review
+# the PR" stays as written: the mention is a word of the task).
+_OWNER_AT_LABEL = re.compile(r"^@(?P<name>[A-Za-z][\w.-]*?):\s+(?P<task>\S.*)$")
 _OWNER_TAIL = re.compile(r"\s+[(\[](?P<name>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*)?)[)\]]\.?$")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")  # [text](url)
 # Words a task's label, "@..." or "(...)" may be that are no person: a day, a month, a priority, a category,
@@ -272,6 +275,8 @@ def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
     owner = None
     if (label := _OWNER_LABEL.match(text)) and (owner := _owner(label.group("name"), participants)):
         text = label.group("task")
+    if owner is None and (at := _OWNER_AT_LABEL.match(text)) and (owner := _owner(at.group("name"), participants)):
+        text = at.group("task")
     if owner is None and (at := _OWNER_AT.search(text)):
         owner = _owner(at.group("name"), participants)
     if owner is None and (tail := _OWNER_TAIL.search(text)) and (owner := _owner(tail.group("name"), participants)):
@@ -306,14 +311,36 @@ def with_written(written: WrittenFacets, found: ExtractedFacets, max_items: int 
     max_items = MAX_ITEMS if max_items is None else max_items
 
     def first(mine: list[str], theirs: list[str]) -> list[str]:
-        return [*mine, *(x for x in theirs if x not in mine)][:max_items]
+        return [*mine, *(x for x in theirs if not _said_in(x, mine))][:max_items]
 
-    tasks = {a.task for a in written.action_items}
+    tasks = [a.task for a in written.action_items]
     return ExtractedFacets(
         participants=found.participants,
         decisions=first(written.decisions, found.decisions),
-        action_items=[*written.action_items, *(a for a in found.action_items if a.task not in tasks)][:max_items],
+        action_items=[*written.action_items, *(a for a in found.action_items if not _said_in(a.task, tasks))][
+            :max_items
+        ],
         unresolved=first(written.unresolved, found.unresolved),
         entities=found.entities,
         topics=found.topics,
     )
+
+
+_MIN_SAME_WORDS = 2  # one word in common ("Launch") is a topic shared, not an item said twice
+
+
+def _words(item: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", item.casefold()))
+
+
+def _said_in(found: str, written: Sequence[str]) -> bool:
+    """Whether an item a rule found says what one written down says: the words of one are all among the
+    other's (at least :data:`_MIN_SAME_WORDS` of them). The written "Launch on April 3." and the sentence
+    "We decided to launch on April 3." are one decision, listed once, as written."""
+    mine = _words(found)
+    for item in written:
+        theirs = _words(item)
+        shorter = min(mine, theirs, key=len)
+        if len(shorter) >= _MIN_SAME_WORDS and shorter <= (theirs if shorter is mine else mine):
+            return True
+    return False

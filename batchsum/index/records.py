@@ -81,7 +81,7 @@ def date_to_ts(value: Any) -> int | None:
     return int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp())
 
 
-_DATE_SOURCES = ("name", "file name", "front matter", "front_matter", "heading", "e-mail header")
+_DATE_SOURCES = ("name", "file name", "front matter", "front_matter", "heading", "e-mail header", "first message")
 
 
 def has_real_date(meta: dict[str, Any], source_path: str) -> bool:
