@@ -209,7 +209,9 @@ _QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"))  # English, Chin
 def balance_quotes(sentence: str) -> str:
     """A sentence cut from a longer quotation with its quotation marks made whole: one that starts inside it
     (``Are you sure?" he asked.``) gets the opening mark, one whose quotation runs on past it (``"An old man
-    stood in the kitchen.``) the closing mark, so a summary never shows a stray quotation mark."""
+    stood in the kitchen.``) the closing mark, so a summary never shows a stray quotation mark. A straight
+    single quote counts where it opens or closes a quotation (``'For a long time now, O valiant knight``),
+    never as an apostrophe ("don't", "the dogs' bowls", "'tis")."""
     for open_mark, close_mark in _QUOTE_PAIRS:
         opening, closing = sentence.count(open_mark), sentence.count(close_mark)
         first_open = sentence.find(open_mark)
@@ -217,10 +219,41 @@ def balance_quotes(sentence: str) -> str:
             sentence = open_mark + sentence  # it starts inside the quotation
         elif opening > closing and sentence.rfind(open_mark) > sentence.rfind(close_mark):
             sentence = sentence + close_mark  # the quotation runs on past it
+    sentence = _balance_single(sentence)
     if sentence.count('"') % 2:
         first = sentence.index('"')
         before = sentence[first - 1] if first else " "
         if before.isdigit():  # 12" is twelve inches, not a quotation
             return sentence
         sentence = sentence + '"' if before.isspace() or before in "([—–-" else '"' + sentence
+    return sentence
+
+
+# Straight single quotes. An elision opens a word with an apostrophe ("'tis", "'em", "rock 'n' roll", "'90s");
+# a quotation opens after a space, a bracket or a dash before a letter, and closes after a word's last letter
+# or its punctuation before a space, a stop or the end. A plural's possessive ("the dogs' bowls") ends in
+# "s'" before another word: that one is no closing mark, and may be one ("'I saw the dogs' he said"), so
+# a quotation with one after its opening is not closed again.
+_ELIDED = re.compile(
+    r"(?<![\w'’])'(?:tis|twas|twere|twill|em|im|til|cause|cos|bout|round|nuff|neath|n'?|\d\d?s?)(?!\w)", re.I
+)
+_OPENS = re.compile(r"(?:^|(?<=[\s(\[—–\"“]))'(?=[^\W_])")
+_CLOSES = re.compile(
+    r"(?:(?<=[.,!?;:…—–])|(?<=[^\W\d_])(?<![sS]))'(?=[\s)\]—–,.;:!?\"”]|$)|(?<=[sS])'(?=[,.;:!?)\"”]|$)"
+)
+_POSSESSIVE = re.compile(r"(?<=[sS])'(?=\s)")
+
+
+def _balance_single(sentence: str) -> str:
+    """``sentence`` with a quotation in straight single quotes made whole (see :func:`balance_quotes`)."""
+    if "'" not in sentence:
+        return sentence
+    plain = _ELIDED.sub(lambda m: "_" * len(m.group(0)), sentence)  # same length: positions stay
+    opens = [m.start() for m in _OPENS.finditer(plain)]
+    closes = [m.start() for m in _CLOSES.finditer(plain)]
+    if len(closes) > len(opens) and (not opens or closes[0] < opens[0]):
+        return "'" + sentence  # it starts inside the quotation
+    runs_on = len(opens) > len(closes) and (not closes or opens[-1] > closes[-1])
+    if runs_on and not any(m.start() > opens[-1] for m in _POSSESSIVE.finditer(plain)):
+        return sentence + "'"  # the quotation runs on past it
     return sentence

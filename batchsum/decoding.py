@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import re
 
-__all__ = ["DETECT_SAMPLE", "READ_BLOCK", "decode_bytes", "strip_control"]
+__all__ = ["DETECT_SAMPLE", "READ_BLOCK", "decode_bytes", "plain_letters", "strip_control"]
 
 
 DETECT_SAMPLE = 1 << 18  # bytes given to the encoding detector: enough to tell, bounded for huge files
@@ -58,13 +58,31 @@ def _legacy_encoding(raw: bytes) -> str | None:
     return best.encoding if best is not None else None
 
 
+# The Latin ligatures of Unicode's Alphabetic Presentation Forms (U+FB00-FB06), which PDF text extraction
+# leaves in ("identiﬁed"): as their letters, so a summary reads, and a search finds, "identified". Only
+# these: full NFKC would also turn full-width CJK punctuation into ASCII.
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
+_LIGATURE = re.compile("[\ufb00-\ufb06]")
+
+
+def plain_letters(text: str) -> str:
+    """``text`` with its Latin ligatures (ﬁ, ﬂ, ﬀ, ﬃ, ﬄ, ﬅ, ﬆ) as the letters they join."""
+    return text.translate(_LIGATURES) if _LIGATURE.search(text) else text
+
+
 def decode_bytes(raw: bytes | bytearray) -> tuple[str, str | None]:
     """Decode with BOM sniffing, strict UTF-8, BOM-less UTF-16, UTF-8 with a few bad bytes, then a detected
-    legacy encoding.
+    legacy encoding; Latin ligatures become their letters (:func:`plain_letters`).
 
     Returns (text, note); note is None for a clean UTF-8 decode and starts with "lossy" when
     characters had to be replaced.
     """
+    text, note = _decode(raw)
+    return plain_letters(text), note
+
+
+def _decode(raw: bytes | bytearray) -> tuple[str, str | None]:
+    """:func:`decode_bytes` before the ligatures are spelled out."""
     if raw.startswith(codecs.BOM_UTF8):
         return bytes(raw[len(codecs.BOM_UTF8) :]).decode("utf-8", errors="replace"), "utf-8 with BOM"
     if raw.startswith(codecs.BOM_UTF16_LE) or raw.startswith(codecs.BOM_UTF16_BE):

@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from batchsum.backends.apparatus import without_display_math
 from batchsum.note_syntax import note_syntax_as_text
 from batchsum.text import runs_on
 
@@ -573,7 +574,7 @@ def _without_quoted_fences(text: str) -> str:
 
 def markdown_as_text(text: str) -> str:
     """``text`` as a reader of its rendered Markdown sees it: without comments, fenced or indented code,
-    empty anchors, images and link reference definitions, and with each link as its text; without its
+    display math, empty anchors, images and link reference definitions, and with each link as its text; without its
     front matter and with a note-taking app's marks as their reader sees them
     (:func:`batchsum.note_syntax.note_syntax_as_text`). A removed block leaves its line breaks behind,
     so paragraphs stay where they were."""
@@ -589,6 +590,7 @@ def markdown_as_text(text: str) -> str:
     if "\n    " in text or "\n\t" in text:
         text = _INDENTED_RUN.sub(_indented_code, text)
     text = note_syntax_as_text(text)  # front matter, wikilinks, hidden comments, tasks: after the code is gone
+    text = without_display_math(text)  # a "$$ ... $$" block is a formula, never a sentence
     if "[" in text:
         text = _MD_LINK.sub(r"\1", _MD_LINK_DEF.sub("", _MD_IMAGE.sub("", text)))
     return text

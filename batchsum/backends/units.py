@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from batchsum.backends.apparatus import is_caption_line, is_reference, is_reference_list, is_tex_math
 from batchsum.backends.noise import (
     capitalised,
     contents_lines,
@@ -33,6 +34,7 @@ from batchsum.backends.noise import (
     section_role,
 )
 from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word
+from batchsum.hyphens import dehyphenate
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
 from batchsum.model import ContentType
 from batchsum.note_syntax import TASK_BOXES, fix_outside
@@ -186,7 +188,7 @@ def _cleaned_turns(bodies: list[str]) -> list[str]:
 def _conversation_units(text: str, min_words: int, part: int, language: str | None) -> list[Unit]:
     """A conversation's units: its turns cleaned as speech, each sentence with its speaker and turn."""
     units: list[Unit] = []
-    lines = conversation_lines(text)
+    lines = conversation_lines(_without_layout(text))
     speakers, bodies = [who for who, _ in lines], [said for _, said in lines]
     n = max(1, len(bodies))
     cleaned = _cleaned_turns(bodies)
@@ -205,7 +207,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
     for i, (li, said) in enumerate(sentences):
         speaker, sent = speakers[li], balance_quotes(said)
         words = word_count(sent)
-        whole = not is_fragment(sent) and not _MARKUP.search(sent)
+        whole = not is_fragment(sent) and not _MARKUP.search(sent) and not _apparatus(sent)
         ok = (
             whole
             and not _TOOL_RECORD.match(sent)  # a program's output, listed in the session's own section
@@ -231,6 +233,50 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
     return units
 
 
+def _without_layout(text: str) -> str:
+    """A conversation's text as its rendered Markdown reads (:func:`markdown_as_text`, words wrapped at a
+    hyphen made whole), its layout blank: a table row, a separator, a contents or index entry, a running page
+    header standing alone, a caption, a reference list, a Markdown heading, and in a text with such headings a
+    short line standing alone as one (a page's "Zheng and Lapata, ACL 2019 — page 1"). Forced to read as a transcript,
+    a paper's notes keep the clean-up a document gets; no other line with a speaker's label is layout."""
+    lines = dehyphenate(markdown_as_text(text)).split("\n")
+    repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
+    kinds = [line_kind(line, repeated) for line in lines]
+    headed = any(k == "heading" and line.lstrip().startswith("#") for k, line in zip(kinds, lines, strict=True))
+    start = 0  # the first line of the paragraph under way
+    for i, (line, kind) in enumerate(zip(lines, kinds, strict=True)):
+        if not line.strip():
+            if is_reference_list(lines[start:i]):
+                lines[start:i] = [""] * (i - start)
+            start = i + 1
+            continue
+        prev = lines[i - 1] if i and lines[i - 1].strip() else None
+        nxt = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].strip() else None
+        if is_caption_line(line) or (
+            kind is not None
+            and parse_speaker_line(line)[0] is None
+            and (
+                (kind in _NOISE_KINDS and kind != "header")
+                or (kind == "heading" and line.lstrip().startswith("#"))
+                # A wrapped turn repeats as often as it is said: a page header or a heading stands alone.
+                or (
+                    prev is None
+                    and nxt is None
+                    and (kind == "header" or (headed and kind == "short" and is_heading(line, None, None)))
+                )
+            )
+        ):
+            lines[i] = ""
+    if is_reference_list(lines[start:]):
+        lines[start:] = [""] * (len(lines) - start)
+    return "\n".join(lines)
+
+
+def _apparatus(sentence: str) -> bool:
+    """A caption, a reference-list entry or a sentence of raw TeX math (:mod:`~batchsum.backends.apparatus`)."""
+    return is_caption_line(sentence) or is_tex_math(sentence) or is_reference(sentence)
+
+
 def _long_enough(sentence: str, words: int, min_words: int) -> bool:
     """Whether a sentence of ``words`` words (:func:`~batchsum.language.word_count`, which counts a Chinese or
     Japanese character as one) can stand as a summary's line. Here a Chinese or Japanese word is two
@@ -252,12 +298,14 @@ def units_from_text(
         return _conversation_units(text, min_words, part, language)
     units: list[Unit] = []
     blocks = _prose_blocks(markdown_as_text(text))
-    spans = [
-        (sent, role, date, section, title, bi)
-        for bi, (block, role, date, section, title) in enumerate(blocks)
-        for sp in split_sentences(block, language)
-        for sent in (_split_lowercase(sp.text) if language in (None, "en") else [sp.text])
-    ]
+    spans = _numbered(
+        [
+            (sent, role, date, section, title, bi)
+            for bi, (block, role, date, section, title) in enumerate(blocks)
+            for sp in split_sentences(block, language)
+            for sent in (_split_lowercase(sp.text) if language in (None, "en") else [sp.text])
+        ]
+    )
     n = max(1, len(spans))
     cast = _cast(raw for raw, *_ in spans)
     turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
@@ -271,7 +319,7 @@ def units_from_text(
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
         flat = QUOTE_MARKS.sub("", raw)
         if "-\n" in flat or "- \n" in flat:
-            flat = _WRAPPED_HYPHEN.sub("-", flat)
+            flat = dehyphenate(flat, text)  # the whole text is the evidence: "sum-\nmarization", "high-\nbacked"
         sent = " ".join(flat.split())
         sent = fix_outside(sent, _CODE, prose) if "`" in sent or "[" in sent else prose(sent)
         who, said = parse_speaker_line(sent) if cast else (None, sent)
@@ -295,6 +343,7 @@ def units_from_text(
             and not is_boilerplate(sent)
             and not is_fragment(sent)
             and not _BRACKETED.match(sent)
+            and not _apparatus(sent)
         )
         ok = whole and _long_enough(sent, words, min_words) and role != "skip" and not (item and _TASK.match(sent))
         shown = balance_quotes(sent)
@@ -403,8 +452,28 @@ _FOOTNOTE_MARK = re.compile(r"(?<=\S)\[\d{1,4}\]|[ \t]*<cit>")
 # bookkeeping, listed in the facets when open: the day's prose says what happened.
 _TASK = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+[" + "".join(TASK_BOXES) + "]")
 
-# A compound hard-wrapped at its hyphen ("high-\nbacked"): one word again, not "high- backed".
-_WRAPPED_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t>]*(?=[^\W\d_])")
+# A list's number the sentence splitter cut off its item ("2." | "Smith J, Doe A, ..."): no unit of its own.
+_BARE_NUMBER = re.compile(r"^\s*(?:\d{1,3}[.)]|\(\d{1,3}\)|\[\d{1,3}\])\s*$")
+
+_Span = tuple[str, str | None, str | None, int, str, int]
+
+
+def _numbered(spans: list[_Span]) -> list[_Span]:
+    """Spans with each bare list number joined to the sentence after it in its block ("2. We found ..."), or
+    left out when none follows: a number alone says nothing, and a run of them ("2. 3. 4.") had filled a
+    summary where a reference list's entries were passed over."""
+    out: list[_Span] = []
+    number: _Span | None = None
+    for span in spans:
+        if _BARE_NUMBER.match(span[0]):
+            number = span  # a number after a number: the first had no item
+            continue
+        if number is not None and number[5] == span[5]:
+            span = (f"{number[0].strip()} {span[0]}", *span[1:])
+        number = None
+        out.append(span)
+    return out
+
 
 # Inline code (`&"hi"[0]`, `pip install -e .[dev]`) and a tool's record ("[✓ shell: Command: ...]")
 # say what they say: no footnote mark or tokenizer spacing is taken out of them.
@@ -454,6 +523,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             current
             and not is_footnote(current[0])
             and not is_caption(current)
+            and not is_reference_list(current)
             and not is_index_block(current)
             and email_sender(current) is None
         ):

@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from batchsum.decoding import plain_letters
 from batchsum.index.embed import STOPWORDS
 from batchsum.language import HAN, HANGUL, KANA
 
@@ -142,8 +143,9 @@ def grammar_bigrams(run: str) -> set[str]:
 
 
 def _words(text: str) -> list[tuple[bool, str]]:
-    """(is_cjk, piece) in order: CJK runs and the other words between them (lowercased, spelled letters joined)."""
-    text = _SPELLED.sub(lambda m: m.group(1)[::2], text.lower())
+    """(is_cjk, piece) in order: CJK runs and the other words between them (lowercased, spelled letters joined,
+    ligatures as their letters: a query typed "ﬁshers" finds "fishers")."""
+    text = _SPELLED.sub(lambda m: m.group(1)[::2], plain_letters(text).lower())
     out: list[tuple[bool, str]] = []
     pos = 0
     for m in _CJK_RUN.finditer(text):

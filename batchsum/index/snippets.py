@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from batchsum.backends.noise import markdown_as_text
 from batchsum.cleanup import fix_spacing
+from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
@@ -136,7 +137,8 @@ _FOOTNOTE = re.compile(r"(?<=\S)\[\d{1,4}\]|(?:(?<=\s)|^)\[\d{1,4}\][ \t]*", re.
 def markdown_window(text: str, start: int, end: int) -> str:
     """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
     :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
-    first, so its code goes too; table rows and tags go. Line breaks stay, and so do headings: no sentence
+    first, so its code goes too; table rows and tags go; a word hard-wrapped at a hyphen is made whole
+    (:func:`~batchsum.hyphens.dehyphenate`). Other line breaks stay, and so do headings: no sentence
     (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words."""
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
@@ -149,7 +151,9 @@ def markdown_window(text: str, start: int, end: int) -> str:
             window += "\n```"  # it ends inside one
     window = QUOTE_MARKS.sub("", markdown_as_text(window))  # an e-mail's quoted reply, a blockquote: "> >"
     window = _FENCE_LINE.sub("", window)
-    return _TAG.sub(" ", _TABLE_ROW.sub("", window))
+    # A word wrapped at a hyphen reads as the summarizer reads it, judged by the whole source: "summarization",
+    # never "sum- marization" once the line break is a space.
+    return _TAG.sub(" ", _TABLE_ROW.sub("", dehyphenate(window, text)))
 
 
 def node_body(text: str) -> str:

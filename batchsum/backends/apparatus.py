@@ -1,0 +1,98 @@
+"""A paper's apparatus, which an extractive summary never quotes: reference-list entries, figure and table
+captions, and raw TeX math.
+
+* A **reference entry** carries a citation's signature: a DOI, a journal's "year;volume(issue):pages"
+  ("2011;101:11–20"), a proceedings' "pages 404–411", or opens with a Vancouver author list ("Smith J,
+  Doe A, Brown K."). A block most of whose numbered entries are such is a reference list.
+* A **caption** opens with its label and number ("Table 1:", "Figure 2.", "Fig. 3."): layout, as the
+  ``[Illustration: ...]`` of a printed book is.
+* **TeX math** is a ``$...$`` span holding a TeX command or a sub- or superscript (not "$5 and $10",
+  which is money), a ``$$`` or ``\\[`` display, or ``\\(...\\)``; a display block is no text at all
+  (:func:`without_display_math`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["is_caption_line", "is_reference", "is_reference_list", "is_tex_math", "without_display_math"]
+
+_DOI = re.compile(r"\bdoi:\s*10\.\d{4,9}/|\bdoi\.org/10\.\d{4,9}/", re.IGNORECASE)
+# "2011;101:11–20", "2011 Mar;101(3):e1234": a journal's year;volume(issue):pages.
+_YEAR_VOLUME = re.compile(
+    r"\b(?:1[89]|20)\d\d[a-z]?(?:\s+[A-Z][a-z]{2}(?:\s+\d{1,2})?)?;\s*\d+(?:\s*\(\d+\))?:\s*[A-Za-z]?\d+"
+)
+# ", 22:457–479." at an entry's end after a journal's name; ", pages 404–411", ", pp. 11-20" (after a comma, as
+# in an entry: "read pages 10-12 tonight" is a sentence).
+_PAGES = re.compile(r",\s*\d{1,4}(?:\s*\(\d+\))?:\s*\d+[-–]\d+\.?$|,\s*(?:pages|pp?\.)\s*\d+[-–]\d+")
+# Vancouver's authors: surnames with their initials, at least two, comma-separated ("Smith J, Doe AB, et al.").
+_AUTHOR_LIST = re.compile(
+    r"(?:\[?\d{1,3}[.)\]]\s+)?[A-Z][\w'’-]+\s[A-Z]{1,3}(?:,\s[A-Z][\w'’-]+\s[A-Z]{1,3})+(?:,?\set\sal)?\."
+)
+# An entry's number: "12. ", "[3] ", "(4) ".
+_ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\(\d{1,3}\)|\d{1,3}[.)])\s+")
+
+
+def is_reference(sentence: str) -> bool:
+    """Whether a sentence is (a piece of) a reference-list entry: it carries a citation's signature."""
+    # Each pattern only where its marks occur: this runs on every sentence of a run.
+    return (
+        _AUTHOR_LIST.match(sentence.lstrip()) is not None
+        or (("oi" in sentence or "OI" in sentence) and _DOI.search(sentence) is not None)
+        or (";" in sentence and _YEAR_VOLUME.search(sentence) is not None)
+        or (("," in sentence and ("p" in sentence or ":" in sentence)) and _PAGES.search(sentence) is not None)
+    )
+
+
+def is_reference_list(lines: Sequence[str]) -> bool:
+    """Whether a block of lines is a reference list: most of its entries (a line opening with an entry's
+    number, with the lines wrapped under it) carry a citation's signature; unnumbered, most of its lines."""
+    entries: list[str] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        if _ENTRY.match(line) or not entries:
+            entries.append(line)
+        else:
+            entries[-1] += " " + line.strip()
+    if len(entries) == 1 and _ENTRY.match(entries[0]) is None:
+        entries = [ln for ln in lines if ln.strip()]  # no numbers: a line an entry
+    cited = sum(1 for e in entries if is_reference(e))
+    return bool(entries) and cited >= 0.6 * len(entries) and (cited >= 2 or _ENTRY.match(entries[0]) is not None)
+
+
+_CAPTION = re.compile(r"^\s*[*_]*(?:Table|Figure|Fig\.|Supplementary\s+(?:Table|Figure))\s+S?\d{1,3}[a-z]?[*_]*[.:]")
+
+
+def is_caption_line(sentence: str) -> bool:
+    """Whether a sentence opens as a table's or a figure's caption ("Table 1: ROUGE F1 results ...")."""
+    return _CAPTION.match(sentence) is not None
+
+
+# Inline math: "$...$" on one line whose inside holds a TeX command, a sub- or superscript or a brace;
+# "\(...\)"; any "$$" or "\[".
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]{1,400}?)(?<!\s)\$(?!\d)")
+_TEX_INSIDE = re.compile(r"\\[A-Za-z]+|[_^{}]")
+_OTHER_MATH = re.compile(r"\$\$|\\\(.{0,400}?\\\)|\\\[")
+
+
+def is_tex_math(sentence: str) -> bool:
+    """Whether a sentence carries raw TeX math (``$\\lambda_1 + \\lambda_2 = 1$``, ``\\(x^2\\)``); money
+    ("$5 and $10") is none."""
+    if "$" not in sentence and "\\" not in sentence:
+        return False
+    if _OTHER_MATH.search(sentence):
+        return True
+    return any(_TEX_INSIDE.search(m.group(1)) for m in _INLINE_MATH.finditer(sentence))
+
+
+# A display block: "$$ ... $$" or "\[ ... \]", over lines or on one (bounded: an unclosed one stays).
+_DISPLAY = re.compile(r"\$\$(?:[^$]|\$(?!\$)){0,4000}?\$\$|\\\[(?:.|\n){0,4000}?\\\]")
+
+
+def without_display_math(text: str) -> str:
+    """``text`` with each display math block as the line breaks it held (paragraphs stay where they were)."""
+    if "$$" not in text and "\\[" not in text:
+        return text
+    return _DISPLAY.sub(lambda m: "\n" * m.group(0).count("\n") if "\n" in m.group(0) else " ", text)
