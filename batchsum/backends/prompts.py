@@ -26,6 +26,7 @@ from pathlib import Path
 from batchsum.errors import ConfigError
 from batchsum.language import language_name
 from batchsum.model import SummaryRequest
+from batchsum.state import node_key
 
 DEFAULTS_DIR = Path(__file__).with_name("prompts")
 KIND_NAMES = ("brief", "standard", "chunk", "meta", "rolling")
@@ -94,6 +95,13 @@ class PromptSet:
         _require(templates, sources)
         return cls(templates=templates, sources=sources)
 
+    def fingerprint(self) -> str | None:
+        """A short hash of the templates in use; None when they are all batchsum's own, so a folder of
+        unedited copies (or none) keys nodes as before. The defaults' own changes are NODE_FORMAT's."""
+        if dict(self.templates) == dict(PromptSet.load().templates):
+            return None
+        return node_key(sorted(self.templates.items()))[:16]
+
     def build_messages(
         self,
         request: SummaryRequest,
@@ -138,6 +146,12 @@ class PromptSet:
             {"role": "system", "content": _render(self.templates["system"], values, "")[0].strip()},
             {"role": "user", "content": "\n\n".join(rendered)},
         ]
+
+
+def prompts_fingerprint(prompts_dir: Path | None) -> str | None:
+    """:meth:`PromptSet.fingerprint` of the prompts ``prompts_dir`` gives (None: no folder, or only
+    unedited copies); raises ConfigError as :meth:`PromptSet.load` does."""
+    return None if prompts_dir is None else PromptSet.load(prompts_dir).fingerprint()
 
 
 def _render(template: str, values: Mapping[str, str], prior_block: str) -> tuple[str, str]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from batchsum.backends.budget import FINAL_WORDS
 from batchsum.backends.identity import extractive_identity
+from batchsum.backends.prompts import prompts_fingerprint
 from batchsum.model import level_and_index_of
 from batchsum.state import ManifestEntry, node_key
 from batchsum.walk import READER_VERSION, Problem, SourceRef, discover
@@ -26,11 +27,21 @@ if TYPE_CHECKING:
 NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate stored nodes and trees
 
 
-def backend_identity(cfg: RunConfig) -> tuple[str, str | None]:
-    """(backend name, what shapes its outputs) of a run with ``cfg``: part of every node key and of the
-    run's signature. For an LLM that is its model; for the extractive summarizer, its version."""
+def backend_and_model(cfg: RunConfig) -> tuple[str, str | None]:
+    """(backend name, model) of a run with ``cfg`` as its record names them: an LLM's model, the
+    extractive summarizer's version."""
     kind = cfg.backend_kind
     return kind, cfg.llm.model if kind == "llm" else extractive_identity()
+
+
+def backend_identity(cfg: RunConfig) -> tuple[str, str | None]:
+    """(backend name, what shapes its outputs) of a run with ``cfg``: part of every node key (digests'
+    too) and of the run's signature. For an LLM that is its model and, when they are not batchsum's
+    own, its prompts' content: an edited prompt file makes every LLM node anew. For the extractive
+    summarizer, its version."""
+    name, model = backend_and_model(cfg)
+    prompts = prompts_fingerprint(cfg.llm.prompts_dir) if name == "llm" else None
+    return name, model if prompts is None else f"{model} prompts={prompts}"
 
 
 def config_signature(cfg: RunConfig) -> str:
@@ -55,6 +66,9 @@ def config_signature(cfg: RunConfig) -> str:
         *([f"final_words={cfg.final_words}"] if cfg.final_words != FINAL_WORDS else []),
         # A language set for the run decides how every file is split, keyed and indexed.
         *([f"language={cfg.language}"] if cfg.language != "auto" else []),
+        # Facets on or off shape every final's facet sections (offline or the LLM's); unset keeps the
+        # signature it had.
+        *([f"facets={cfg.llm.facets}"] if cfg.llm.facets is not None else []),
     )[:16]
 
 

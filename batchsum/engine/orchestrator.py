@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum import remembered
 from batchsum.config import RunConfig
 from batchsum.engine import wrapup
-from batchsum.engine.changes import backend_identity, diff, passed_over_note
+from batchsum.engine.changes import backend_and_model, backend_identity, diff, passed_over_note
 from batchsum.engine.committer import Committer, new_run_id
 from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
@@ -172,7 +172,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         if warning is not None:
             ledger.warn(warning)
     ledger.unreached(d.todo)
-    name, model = backend_identity(cfg)
+    name, model = backend_and_model(cfg)
     record = run_record(
         run_id=run_id,
         started_at=started,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum.backends.extractive import ExtractiveBackend
 from batchsum.backends.llm import LLMBackend
 from batchsum.memory.files import Fact, read_scope, soft_delete, write_fact
-from batchsum.memory.llm import FactsLLM, JsonFormat
+from batchsum.memory.llm import FactsLLM, JsonFormat, MemoryEvent
 from batchsum.memory.store import FactIndex
 from batchsum.tokens import get_tokenizer
 
@@ -131,33 +131,54 @@ class MemoryEngine:
                 known.add(_norm(text))
                 changes.added.append(self._fact(text, source))
         else:
-            touched: set[int] = set()
-            for ev in events:
-                pos = int(ev.id) if ev.id.isdigit() and int(ev.id) < len(existing) else None
-                text = " ".join(ev.text.split())
-                if pos is not None and pos in touched:
-                    continue  # one decision per existing memory: the first
-                if ev.event == "NONE" or (ev.event in ("UPDATE", "DELETE") and pos is None and not text):
-                    changes.kept += 1
-                elif ev.event == "DELETE" and pos is not None:
-                    touched.add(pos)
-                    changes.deleted.append(existing[pos])
-                elif ev.event == "UPDATE" and pos is not None:
-                    touched.add(pos)
-                    old = existing[pos]
-                    if not text or _norm(text) == _norm(old.text):
-                        changes.kept += 1
-                        continue
-                    fresh = self._fact(text, source, event="UPDATE", replaces=old.id)
-                    changes.updated.append((old, fresh))
-                    known.add(_norm(text))
-                elif text and _norm(text) not in known:  # ADD (or an UPDATE/DELETE of an unknown id with text)
+            self._decide(events, existing, new, known, source, changes, name)
+        self._apply(changes)
+        return changes
+
+    def _decide(
+        self,
+        events: list[MemoryEvent],
+        existing: list[Fact],
+        new: list[str],
+        known: set[str],
+        source: Source,
+        changes: Changes,
+        name: str,
+    ) -> None:
+        """Turn the model's events into ``changes``. Only the new facts are news: an ADD states one of
+        them, an UPDATE or DELETE names a memory it was shown (by position). Anything else (a DELETE or
+        UPDATE of an id it was never shown, an ADD of a text no new fact states, such as a memory deleted
+        long ago) is ignored with a warning, so a model's slip neither revives nor invents a fact."""
+        stated = {_norm(t) for t in new}
+        touched: set[int] = set()
+        for ev in events:
+            pos = int(ev.id) if ev.id.isdigit() and int(ev.id) < len(existing) else None
+            text = " ".join(ev.text.split())
+            if pos is not None and pos in touched:
+                continue  # one decision per existing memory: the first
+            if ev.event == "NONE" or (ev.event == "ADD" and _norm(text) in known):
+                changes.kept += 1
+            elif ev.event == "ADD":
+                if _norm(text) in stated:
                     known.add(_norm(text))
                     changes.added.append(self._fact(text, source))
                 else:
+                    log.warning("%s: the model added a fact no new fact states (%r); ignored", name, text)
+            elif pos is None:
+                log.warning(
+                    "%s: the model's %s names memory id %r, which it was not shown; ignored", name, ev.event, ev.id
+                )
+            elif ev.event == "DELETE":
+                touched.add(pos)
+                changes.deleted.append(existing[pos])
+            else:  # UPDATE: its text may say the memory anew ("lives in Porto" + "moved" -> "lives in Lisbon")
+                touched.add(pos)
+                old = existing[pos]
+                if not text or _norm(text) == _norm(old.text):
                     changes.kept += 1
-        self._apply(changes)
-        return changes
+                    continue
+                changes.updated.append((old, self._fact(text, source, event="UPDATE", replaces=old.id)))
+                known.add(_norm(text))
 
     def _fact(self, text: str, source: Source, *, event: str = "ADD", replaces: str | None = None) -> Fact:
         return Fact(

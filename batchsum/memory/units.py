@@ -6,20 +6,29 @@ turn to a conversation) makes exactly one new unit; the entries above it keep th
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 from dataclasses import dataclass
 
 from batchsum.model import Document
+from batchsum.periods import days_named, only_a_day
 
-# A Markdown heading (or bold line) that starts with a date: "## 2026-10-05", "# Monday, October 5",
-# "**October 5, 2026**".
-_DATED_HEADING = re.compile(
-    r"^\s{0,3}(?:#{1,6}\s*|\*\*)\s*(?:\d{4}-\d{2}-\d{2}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*,?\s+\w+\s+\d{1,2}"
-    r"|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})",
-    re.IGNORECASE,
+# A Markdown heading or a bold line, and its words: "## 2026-10-05", "**9. Oktober 2026**".
+_HEADING = re.compile(r"[ \t]{0,3}(?:#{1,6}|\*\*)(.*)")
+_DAY_WORDS = 6  # the most words a heading's leading day takes ("Monday, the 5th of October 2026")
+# A weekday before the day ("Monday, October 5", "Freitag, 9. Oktober 2026"), in the languages whose
+# months batchsum reads (periods.LOCAL_MONTHS).
+_WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun "
+    "montag dienstag mittwoch donnerstag freitag samstag sonntag "
+    "lundi mardi mercredi jeudi vendredi samedi dimanche "
+    "lunes martes miércoles miercoles jueves viernes sábado sabado domingo "
+    "понедельник вторник среда четверг пятница суббота воскресенье".split()
 )
-_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+# A day in figures ("14-03-2025", "14.03.2025", "3/14/2025"), in either order: it dates an entry only when
+# one order alone makes a day, as a file's name does (doc_dates).
+_NUMERIC_DAYS = ("%d-%m-%Y", "%m-%d-%Y", "%d.%m.%Y", "%m.%d.%Y", "%d/%m/%Y", "%m/%d/%Y")
 _SPEAKER = re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)\s*:\s+\S", re.IGNORECASE)
 # Speakers whose words are not the user's: seed-style extraction ignores assistant and system text.
 NON_USER_SPEAKERS = frozenset({"assistant", "system", "tool", "function", "developer"})
@@ -56,16 +65,46 @@ def _strip_front_matter(lines: list[str]) -> int:
     return 0
 
 
-def _iso(text: str, default: str | None) -> str | None:
-    m = _ISO_DATE.search(text)
-    return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else default
+def _numeric_days(word: str) -> set[str]:
+    """The days ``word`` names in figures, one per order that makes a calendar day."""
+    days: set[str] = set()
+    for form in _NUMERIC_DAYS:
+        try:
+            days.add(dt.datetime.strptime(word, form).date().isoformat())
+        except ValueError:
+            continue
+    return days
+
+
+def _heading_day(line: str) -> tuple[bool, str | None]:
+    """Whether ``line`` is a heading (or bold line) that opens with a day, and that day (ISO; None when
+    it leaves the year out or its figures read as two days). A day is what batchsum reads as one in any
+    of its languages (:func:`batchsum.periods.only_a_day`: "2026-10-05", "9 October 2026", "October 9,
+    2026", "9. Oktober 2026", "9 octobre 2026"), or figures ("14.03.2025"), after a weekday."""
+    m = _HEADING.match(line)
+    if m is None:
+        return False, None
+    words = [w.strip("*_") for w in m.group(1).split()]
+    if words and words[0].rstrip(",.").lower() in _WEEKDAYS:
+        words = words[1:]
+    for n in range(min(len(words), _DAY_WORDS), 0, -1):
+        lead = " ".join(words[:n]).rstrip(",:;")
+        if only_a_day(lead):
+            day = days_named(lead)[0]
+            return True, None if day.startswith("-") else day
+    if words:
+        days = _numeric_days(words[0].rstrip(",:;"))
+        if days:
+            return True, days.pop() if len(days) == 1 else None
+    return False, None
 
 
 def journal_entries(doc: Document) -> list[Unit]:
     """Entries of a journal: sections under dated headings, or the whole file when it has none."""
     lines = doc.text.split("\n")
     start = _strip_front_matter(lines)
-    heads = [i for i in range(start, len(lines)) if _DATED_HEADING.match(lines[i])]
+    dated = {i: _heading_day(lines[i]) for i in range(start, len(lines)) if lines[i].lstrip()[:1] in ("#", "*")}
+    heads = [i for i, (is_day, _) in dated.items() if is_day]
     if not heads:
         text = "\n".join(lines[start:]).strip()
         return [Unit(text, start + 1, None, doc.doc_date)] if text else []
@@ -76,7 +115,7 @@ def journal_entries(doc: Document) -> list[Unit]:
         end = heads[n + 1] if n + 1 < len(heads) else len(lines)
         text = "\n".join(lines[h:end]).strip()
         if text:
-            units.append(Unit(text, h + 1, None, _iso(lines[h], doc.doc_date)))
+            units.append(Unit(text, h + 1, None, dated[h][1] or doc.doc_date))
     return units
 
 
