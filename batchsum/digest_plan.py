@@ -19,6 +19,7 @@ from batchsum.digests import (
 )
 from batchsum.engine.changes import backend_identity
 from batchsum.model import SummaryRequest
+from batchsum.own_pages import digests_folder
 from batchsum.periods import (
     FileFacts,
     Period,
@@ -88,7 +89,9 @@ def plan_digests(
         files[rel] = final.facts if final is not None else FileFacts(rel, "", date, "", tokens, language=language)
     groups = group(files.values())
     years = years_of(p for p in groups if p.kind == "month")
-    folder = digests_dir([*files, *(rel for rel in manifest if rel not in gone)], out)
+    folder = digests_folder(
+        out, digests_dir([*files, *(rel for rel in manifest if rel not in gone)], out), [*groups, *years]
+    )[0]
     sigs = signatures(cfg, identity, groups, years)
     plan = PeriodPlan()
 

@@ -48,6 +48,7 @@ from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.engine.executor_choice import executor_for
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
 from batchsum.navigation import escape_html, link_target
+from batchsum.own_pages import digests_folder, foreign_digest
 from batchsum.periods import (
     DIGEST_FORMAT,
     MONTH_NAMES,
@@ -100,6 +101,7 @@ class DigestRun:
     records: list[NodeRecord] = field(default_factory=list)  # metrics of the periods made this run
     folder: str = "digests"
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)  # files batchsum did not write where a digest goes
 
     @property
     def redone(self) -> list[Period]:
@@ -489,10 +491,10 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         facts = file_facts(out, entry, old.files.get(rel), finals)
         if facts is not None:
             new.files[rel] = facts
-    folder = digests_dir(manifest, out)
     groups = group(new.files.values())
     years = years_of(p for p in groups if p.kind == "month")
-    run = DigestRun(folder=folder)
+    folder, clash = digests_folder(out, digests_dir(manifest, out), [*groups, *years])
+    run = DigestRun(folder=folder, warnings=[clash] if clash else [])
     sigs = signatures(cfg, identity, groups, years)
 
     def stale(period: Period) -> bool:
@@ -539,7 +541,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         run.digests[period] = Digest(period, prev.path, "", members, redone=False)
     live = {d.path for d in run.digests.values()}
     for prev in old.periods.values():
-        if prev.path not in live:
+        if prev.path not in live and not foreign_digest(out / prev.path):  # another's file took its place
             run.removed.append(prev.path)
             try:
                 (out / prev.path).unlink()

@@ -16,10 +16,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from batchsum.own_pages import foreign_index
 from batchsum.tree import LINKS_MARKER, atomic_write_text
 from batchsum.tree import strip_links as strip_links  # part of the links API, defined with the node format
 
 INDEX_NAME = "index.md"
+INDEX_ALT = "batchsum-index.md"  # the index page's name while index.md is not batchsum's to write
 
 _LEVEL_DIRS = {1: ("L1", "chunk"), 2: ("L2", "group"), 3: ("L3", "final")}
 
@@ -295,9 +297,10 @@ def _neg_date(date: str | None) -> tuple[int, ...]:
 
 
 def index_path(out: Path) -> Path:
-    """``OUT/index.md``, or ``OUT/batchsum-index.md`` when a source named ``index.md`` owns that name."""
+    """``OUT/index.md``, or ``OUT/batchsum-index.md`` when a source named ``index.md`` owns that name or
+    a file batchsum did not write is there (left as it is)."""
     path = out / INDEX_NAME
-    return out / "batchsum-index.md" if path.is_dir() else path
+    return out / INDEX_ALT if path.is_dir() or foreign_index(path) else path
 
 
 def write_index(out: Path, rows: Iterable[IndexRow], periods: Mapping[str, PeriodPage] | None = None) -> Path:
@@ -308,6 +311,9 @@ def write_index(out: Path, rows: Iterable[IndexRow], periods: Mapping[str, Perio
     text = render_index(rows, periods=periods)
     if not _same_page(path, text):
         atomic_write_text(path, text, durable=False)
+    alt = out / INDEX_ALT
+    if path.name == INDEX_NAME and alt.is_file() and not foreign_index(alt):
+        alt.unlink()  # index.md is free again: one index page, not a stale second one
     return path
 
 

@@ -318,13 +318,9 @@ def only_a_period(query: str) -> bool:
 
 def digests_dir(relpaths: Iterable[str], out: Path) -> str:
     """The output's digests folder: ``digests``, or ``batchsum-digests`` when a source's tree owns
-    ``digests/`` (a source under ``digests/`` now, or the tree a deleted one left there) or the digests
-    are already in ``batchsum-digests/`` and no source owns it (so the choice holds from night to night)."""
+    ``digests/``: a source under ``digests/`` now, or the tree a deleted one left there (kept with the
+    output, so the choice holds from night to night)."""
     if any(_under(rel, DIGESTS_DIR) for rel in relpaths) or _holds_source_tree(out / DIGESTS_DIR):
-        return DIGESTS_DIR_ALT
-    alt = out / DIGESTS_DIR_ALT
-    # Moving back once the tree is gone would leave links to the old folder in notes and searches.
-    if alt.is_dir() and not _holds_source_tree(alt) and next(alt.rglob("*.md"), None) is not None:
         return DIGESTS_DIR_ALT
     return DIGESTS_DIR
 

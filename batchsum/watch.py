@@ -4,7 +4,8 @@
 incremental run (which redoes only what changed and soft-deletes the trees of deleted sources). The
 output's lock is held only while a run writes, so ``batchsum search`` or a nightly run are never shut
 out for long; a run that finds the lock taken waits for it. A failing file is reported and watching
-goes on; a failing run (an unreachable LLM, a full disk) too.
+goes on; a failing run (an unreachable LLM, a full disk) too, but a usage error at the first run ends
+watching (``batchsum watch`` exits 2, as ``batchsum run`` does).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from batchsum import run
-from batchsum.errors import BatchsumError, ConfigError
+from batchsum.errors import BatchsumError, ConfigError, StorageError
 from batchsum.memory.ingest import FactsConfig, run_facts
 from batchsum.walk import ALL_EXTS
 
@@ -89,15 +90,21 @@ class Watcher:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._out = os.path.realpath(cfg.out)
+        self._roots = {os.path.abspath(p) for p in cfg.paths}
 
     # ---- one pass --------------------------------------------------------------------------
     def run_once(self) -> RunResult | None:
-        """An incremental run (and facts pass), reported; never raises for a bad file or a failed run."""
+        """An incremental run (and facts pass), reported; never raises for a bad file or a failed run,
+        except a usage error (ConfigError) at the first run: no change to the sources mends an --out
+        inside the corpus or a bad option, so watching on would only repeat it. A full or read-only
+        disk (StorageError) can be mended while watching."""
         self.runs += 1
         try:
             with self._around():
                 result = run(self.cfg)
         except BatchsumError as exc:
+            if self.runs == 1 and isinstance(exc, ConfigError) and not isinstance(exc, StorageError):
+                raise
             self.failures += 1
             self.report(f"run failed: {exc}; still watching")
             return None
@@ -125,6 +132,8 @@ class Watcher:
 
     # ---- watching --------------------------------------------------------------------------
     def _relevant(self, change: Any, path: str) -> bool:
+        if self._is_root(path):
+            return True  # a watched root itself: its loss means the OS watch must be set up again
         real = os.path.realpath(path)
         if real == self._out or real.startswith(self._out + os.sep):
             return False  # our own writes
@@ -135,14 +144,34 @@ class Watcher:
         # A deleted folder has no extension and cannot be stat'ed: let the run find out what is gone.
         return ext in ALL_EXTS or not ext
 
+    def _is_root(self, path: str) -> bool:
+        return os.path.abspath(path) in self._roots
+
     def loop(self) -> None:
-        """Run once, then after every debounced burst of relevant changes, until :meth:`stop`."""
+        """Run once, then after every debounced burst of relevant changes, until :meth:`stop`.
+
+        An OS watch dies with the folder it watches: a watched root that is deleted, replaced (a sync
+        tool, ``git checkout``) or remounted is watched afresh once it is there again, and a run
+        catches up on whatever changed while it was not watched."""
+        while not self._stop.is_set():
+            present = [p for p in self.cfg.paths if os.path.lexists(p)]
+            if not present:  # nothing to watch until a root comes back; the ticks only check for it
+                self._stop.wait(STOP_CHECK_MS / 1000)
+                continue
+            try:
+                self._watch(present)
+            except FileNotFoundError:  # a root went away between the check and the OS watch
+                continue
+
+    def _watch(self, present: list[Path]) -> None:
+        """Watch ``present`` until a stop request or until a watched root is lost, replaced or back."""
         import watchfiles
 
         started = False
         window = burst_window(self.debounce_ms)
+        seen = _identities(self.cfg.paths)
         for changes in watchfiles.watch(
-            *self.cfg.paths,
+            *present,
             watch_filter=self._relevant,
             step=window.step,
             debounce=window.longest,
@@ -152,17 +181,22 @@ class Watcher:
             raise_interrupt=False,
         ):
             if self._stop.is_set():
-                break
+                return
             if not started:
-                # The first run starts once the OS watch is in place, so no change can slip in between.
+                # A run starts once the OS watch is in place, so no change can slip in between.
                 started = True
                 self.run_once()
-                self.report(f"watching {', '.join(str(p) for p in self.cfg.paths)} (Ctrl-C to stop)")
+                self.report(f"watching {', '.join(str(p) for p in present)} (Ctrl-C to stop)")
                 continue
-            if not changes:
-                continue  # a timeout: only there to check for a stop request
-            self.report(describe_changes(changes))
-            self.run_once()
+            if changes:
+                self.report(describe_changes(changes))
+            if _identities(self.cfg.paths) != seen or any(self._is_root(p) for _, p in changes):
+                # The next watch starts with a run, so nothing that changed meanwhile is missed.
+                gone = [str(p) for p in self.cfg.paths if not os.path.lexists(p)]
+                self.report(f"waiting for {', '.join(gone)} to come back" if gone else "watching afresh")
+                return
+            if changes:
+                self.run_once()
 
     def start_thread(self) -> Watcher:
         """Watch in a background thread (``serve --watch``)."""
@@ -185,6 +219,19 @@ class Watcher:
     @property
     def stopping(self) -> bool:
         return self._stop.is_set()
+
+
+def _identities(paths: list[Path]) -> list[tuple[int, int] | None]:
+    """Which file system object each path is now (None: missing): a replaced or remounted root differs."""
+    out: list[tuple[int, int] | None] = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            out.append(None)
+        else:
+            out.append((st.st_dev, st.st_ino))
+    return out
 
 
 def describe_changes(changes: set[tuple[Any, str]]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -187,3 +188,34 @@ def test_a_burst_names_deleted_sources_as_deleted(tmp_path: Path) -> None:
     rel = os.path.relpath
     assert describe_changes(changes) == f"2 changed: {rel(kept)}, {rel(saved)}; 1 deleted: {rel(gone)}"
     assert describe_changes({(Change.deleted, str(gone))}) == f"1 deleted: {rel(gone)}"
+
+
+def test_watch_ends_with_a_usage_error_at_the_first_run(tmp_path: Path) -> None:
+    """An --out inside the watched folder can never work: watch exits 2 as run does (it watched forever)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.md").write_text("# Pier\n\n" + TEXT, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "batchsum", "watch", str(src), "--out", str(src / "o"), "--no-index", "--no-metrics"],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2 and "inside the corpus" in result.stderr
+    assert "still watching" not in result.stderr
+
+
+def test_watch_follows_a_watched_folder_that_is_deleted_and_made_again(
+    watching: tuple[Path, Path, Watching],
+) -> None:
+    """A sync tool or ``git checkout`` replaces the folder: its OS watch is gone, so the watcher waits for
+    it and watches the new one (it stayed deaf for good)."""
+    src, out, w = watching
+    w.expect("watching")
+    shutil.rmtree(src)
+    w.expect("come back")
+    src.mkdir()
+    (src / "b.md").write_text("# Ferry\n\n" + TEXT.replace("pier", "ferry"), encoding="utf-8")
+    wait_for(lambda: (out / "b.md" / "summaries" / "L3" / "final.md").is_file())
+    (src / "c.md").write_text("# Storm\n\n" + TEXT.replace("storm", "gale"), encoding="utf-8")
+    wait_for(lambda: (out / "c.md" / "summaries" / "L3" / "final.md").is_file())
+    w.proc.send_signal(signal.SIGTERM)
+    assert w.proc.wait(timeout=30) == 0

@@ -12,6 +12,8 @@ from typing import Any
 import click
 
 from batchsum.cli._schema_options import index_config
+from batchsum.config import IndexConfig
+from batchsum.errors import ConfigError
 from batchsum.index.search import MIN_RELEVANCE
 from batchsum.index.search import search as run_search
 from batchsum.index.snippets import highlight
@@ -35,6 +37,7 @@ def search(
 ) -> None:
     """Print the hits of QUERY in the index of OUT (or, with ``role="memory"``, its facts)."""
     cfg = index_config(out, params)
+    _check_output_folder(cfg)
     found = completeness(cfg)
     if found is not None and not (found[0] or strict):  # fatal or --strict: search() raises it
         click.echo(f"Warning: {found[1]}", err=True)
@@ -68,6 +71,19 @@ def search(
         origin = click.style("source: ", dim=True) if h.snippet_from == "source" else ""
         click.echo("   " + origin + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
         click.echo(f"   {h.summary_path}")
+
+
+def _check_output_folder(cfg: IndexConfig) -> None:
+    """A usage error for an --out that cannot be a batchsum output: a file, or a folder batchsum never
+    wrote to. The index checks would otherwise read them as an older index and advise an upgrade."""
+    out = cfg.out
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is not a folder; give the output folder of a batchsum run")
+    if out.is_dir() and not cfg.state_dir.is_dir():
+        raise ConfigError(
+            f"{out} holds no batchsum output (no {cfg.state_dir.name} folder); check --out, or fill it with "
+            f"`batchsum run SOURCES --out {out}`"
+        )
 
 
 def _no_match(

@@ -23,7 +23,7 @@ from batchsum.digest_state import Final, final_of, index_view, period_id
 from batchsum.engine.changes import Known, config_signature, known_content
 from batchsum.engine.records import NodeResult, utc_now
 from batchsum.model import Document, SummaryOutput
-from batchsum.navigation import IndexRow, index_path, write_index
+from batchsum.navigation import INDEX_NAME, IndexRow, index_path, write_index
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.summary_files import write_node_file, write_tree
 from batchsum.tree import TreeNode, flush_to_disk, node_path, soft_delete_tree, summaries_dir
@@ -274,9 +274,12 @@ class Committer:
             row = IndexRow(e.relpath, e.content_type, e.level, e.doc_date, e.tokens, e.final_tokens, line, period)
             rows.append(row)
         try:
-            write_index(self.out, rows, pages or None)
+            path = write_index(self.out, rows, pages or None)
         except OSError as exc:
             return f"index page not written: {exc}"
+        taken = self.out / INDEX_NAME
+        if path != taken and not taken.is_dir():  # a source's tree is no one's page: nothing to say
+            return f"{taken}: not written by batchsum, left as it is; the index page is {path} instead"
         return None
 
 

@@ -236,6 +236,8 @@ def _update_digests(
         ledger.warn(f"digests not updated: {exc}")
         progress.event("digests_failed", error=str(exc), level="error")
         return (0, 0, 0, 0)
+    for warning in done.warnings:
+        ledger.warn(warning)
     ledger.digest_fallbacks = sum(1 for r in done.records if "fallback" in r.backend)
     # Tokens an LLM was paid for: an extractive digest's own length is no completion.
     paid = [r for r in done.records if r.llm_calls]

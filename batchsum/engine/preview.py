@@ -204,7 +204,8 @@ def _walk(
 
 
 def _kept_whole(plan: FilePlan) -> NodeResult:
-    """The final of a file kept whole, as the run commits it (``RunDriver.keep_whole``)."""
+    """The final of a file kept whole, as the run commits it (``RunDriver.keep_whole``): its one node,
+    reused when the manifest's final already has its key."""
     doc = plan.doc
     output = SummaryOutput(text=doc.text, backend="source", attempts=0)
     return NodeResult(plan.nodes[0], output, kept_whole_key(plan), doc.tokens, doc.tokens, reused=False)
@@ -286,10 +287,12 @@ def preview(cfg: RunConfig) -> PlanSummary:
         final = next((n.target_tokens for n in plan.nodes if n.level == 3), doc.tokens)
         date = real_date(doc.doc_date, doc.date_source)
         touched[ref.relpath] = (date, doc.tokens if plan.kept_whole else final, doc.language)
-        if plan.kept_whole:  # written as it is: no summary to make
-            result: NodeResult | None = _kept_whole(plan)
+        summary.nodes += len(plan.nodes)
+        if plan.kept_whole:  # written as it is: no summary to make, but one node the run records
+            kept = _kept_whole(plan)
+            summary.nodes_stored += entry is not None and entry.final_key == kept.key
+            result: NodeResult | None = kept
         else:
-            summary.nodes += len(plan.nodes)
             result = _walk(plan, cfg, state, tools.tokenizer, tools.sizer, tools.answers, summary)
         if result is not None and cfg.digests:
             finals[ref.relpath] = _final(cfg, plan, result)

@@ -1,0 +1,67 @@
+"""Whether a page at one of the fixed names batchsum writes in an output folder (``index.md``, the
+digests under ``digests/``) is batchsum's own.
+
+An --out may already hold files batchsum did not write: one's own notes, another tool's ``index.md``.
+Such a file is never overwritten or removed. batchsum writes its page under the alternative name it
+takes when a source's tree owns the name (``batchsum-index.md``, ``batchsum-digests/``) and warns. A
+page is batchsum's when its front matter says what batchsum's say: the index page's keys, a digest's
+role.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from batchsum.periods import DIGESTS_DIR, DIGESTS_DIR_ALT, Period
+from batchsum.tree import parse_markdown
+
+INDEX_KEYS = ("title", "files", "generated_at")  # the front matter of every index page batchsum wrote
+_SHOWN = 3  # foreign pages named in a warning
+
+
+def _front_matter(path: Path) -> dict[str, Any] | None:
+    """The front matter of the regular file at ``path``; None for anything else (a link, a folder, a
+    page without front matter)."""
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        meta, _ = parse_markdown(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return meta
+
+
+def foreign_index(path: Path) -> bool:
+    """Whether something is at ``path`` that is not an index page batchsum wrote."""
+    if not os.path.lexists(path):
+        return False
+    meta = _front_matter(path)
+    return meta is None or not all(k in meta for k in INDEX_KEYS)
+
+
+def foreign_digest(path: Path) -> bool:
+    """Whether something is at ``path`` that is not a digest page batchsum wrote."""
+    if not os.path.lexists(path):
+        return False
+    meta = _front_matter(path)
+    return meta is None or meta.get("role") != "digest"
+
+
+def digests_folder(out: Path, folder: str, periods: Iterable[Period]) -> tuple[str, str | None]:
+    """The folder the digests of ``periods`` go to: ``folder`` (what
+    :func:`~batchsum.periods.digests_dir` chose), or ``batchsum-digests`` when a file batchsum did not
+    write is where one of them would go in ``digests/``; and then the warning naming those files."""
+    if folder != DIGESTS_DIR:
+        return folder, None
+    taken = sorted(p.path(folder) for p in periods if foreign_digest(out / p.path(folder)))
+    if not taken:
+        return folder, None
+    more = f" and {len(taken) - _SHOWN} more" if len(taken) > _SHOWN else ""
+    left = "left as it is" if len(taken) == 1 else "left as they are"
+    return DIGESTS_DIR_ALT, (
+        f"{', '.join(str(out / t) for t in taken[:_SHOWN])}{more}: not written by batchsum, {left}; "
+        f"the digests are written to {out / DIGESTS_DIR_ALT} instead"
+    )
