@@ -102,6 +102,33 @@ SCORER = Params()
 LENGTH_SATURATION = 30.0
 
 
+def _cosines(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, n: int, batch: int = 1 << 22) -> np.ndarray:
+    """The ``n × n`` dot products of the sparse rows, each summed term by term in one fixed order.
+
+    Not a BLAS product: a threaded one rounds differently from one thread count to the next (a library
+    caller's numpy, a worker's single thread), and a tie between two alike sentences then fell another way,
+    so the same text gave another summary. The pairs of units sharing a term are added up ``batch`` at a time.
+    """
+    order = np.argsort(cols, kind="stable")  # by term, then by unit
+    r, c, v = rows[order], cols[order], vals[order]
+    sim = np.zeros(n * n)
+    if not len(c):
+        return sim.reshape(n, n)
+    starts = np.flatnonzero(np.r_[True, c[1:] != c[:-1]])
+    sizes = np.diff(np.r_[starts, len(c)])
+    per, first = np.repeat(sizes, sizes), np.repeat(starts, sizes)  # each entry's term: its units, first entry
+    ends = np.cumsum(per)
+    lo = 0
+    while lo < len(c):
+        hi = max(lo + 1, int(np.searchsorted(ends, (ends[lo - 1] if lo else 0) + batch, side="right")))
+        p = per[lo:hi]
+        left = np.repeat(np.arange(lo, hi), p)
+        right = np.repeat(first[lo:hi], p) + np.arange(len(left)) - np.repeat(np.cumsum(p) - p, p)
+        sim += np.bincount(r[left] * n + r[right], weights=v[left] * v[right], minlength=n * n)
+        lo = hi
+    return sim.reshape(n, n)
+
+
 class Matrix:
     """Row-normalised TF-IDF vectors of the units, stored sparse (no scipy needed).
 
@@ -142,9 +169,7 @@ class Matrix:
         self.rows, self.cols, self.vals = r, c, vals
         self.sim: np.ndarray | None = None
         if 0 < self.n <= self.DENSE_LIMIT:
-            dense = np.zeros((self.n, self.v), dtype=np.float32)  # single precision halves the product's cost
-            dense[r, c] = vals
-            self.sim = (dense @ dense.T).astype(np.float64)
+            self.sim = _cosines(r, c, vals, self.n)
             if vector_w > 0:
                 vecs = _sentence_vectors([u.body for u in units])
                 if vecs is not None:
