@@ -27,11 +27,12 @@ def test_day_first_localized_and_numeric_headings_start_entries() -> None:
         "**14.03.2025**",
         "## 03.04.2025",  # a day, though not which one: an entry, dated as the file is
         "# Monday, October 5",
+        "## Tue, Oct 6 2026",  # a month's short name, as diaries write it
         "## 2026-10-07 (Wednesday) moving day",
         "## 10 things I learned",  # no day: part of the entry above
     ]
     entries = journal_entries(_journal("\n".join(f"{h}\nSome words.\n" for h in headings)))
-    dates = ["2026-10-01", "2026-10-09", "2025-03-14", "2026-01-01", "2026-01-01", "2026-10-07"]
+    dates = ["2026-10-01", "2026-10-09", "2025-03-14", "2026-01-01", "2026-01-01", "2026-10-06", "2026-10-07"]
     assert [(u.line, u.date) for u in entries] == [(1 + 3 * i, d) for i, d in enumerate(dates)]
     assert entries[-1].text.endswith("## 10 things I learned\nSome words.")
 

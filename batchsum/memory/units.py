@@ -26,6 +26,11 @@ _WEEKDAYS = frozenset(
     "lunes martes miércoles miercoles jueves viernes sábado sabado domingo "
     "понедельник вторник среда четверг пятница суббота воскресенье".split()
 )
+# An English month's short name, as a diary's heading writes it ("Mon, Oct 5"), read as the month.
+_MONTH_ABBREVIATIONS = {
+    m[:3].lower(): m
+    for m in "January February March April June July August September October November December".split()
+} | {"sept": "September"}
 # A day in figures ("14-03-2025", "14.03.2025", "3/14/2025"), in either order: it dates an entry only when
 # one order alone makes a day, as a file's name does (doc_dates).
 _NUMERIC_DAYS = ("%d-%m-%Y", "%m-%d-%Y", "%d.%m.%Y", "%m.%d.%Y", "%d/%m/%Y", "%m/%d/%Y")
@@ -84,7 +89,7 @@ def _heading_day(line: str) -> tuple[bool, str | None]:
     m = _HEADING.match(line)
     if m is None:
         return False, None
-    words = [w.strip("*_") for w in m.group(1).split()]
+    words = [_MONTH_ABBREVIATIONS.get(w.strip("*_").rstrip(".").lower(), w.strip("*_")) for w in m.group(1).split()]
     if words and words[0].rstrip(",.").lower() in _WEEKDAYS:
         words = words[1:]
     for n in range(min(len(words), _DAY_WORDS), 0, -1):
