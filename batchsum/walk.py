@@ -50,7 +50,9 @@ class _Patterns:
     def __init__(self) -> None:
         self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
         self.speaker = re.compile(
-            r"^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?#?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)#?[ \t]*:\s+\S", re.MULTILINE
+            # A name in any script ("Ана:", "王伟："), not a lower-case Latin word ("note: ...").
+            r"^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?#?([^\W\d_a-z][\w .'-]{0,40}?|[A-Z]{2,}\d*)#?[ \t]*(?::\s+|：\s*)\S",
+            re.MULTILINE,
         )
         self.dated_heading = re.compile(
             # [ \t], not \s, before the date: \s crosses newlines, and a run of blank lines was then scanned

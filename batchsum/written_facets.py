@@ -77,7 +77,8 @@ _TAG = re.compile(r"#(?![0-9a-fA-F]{3,8}$)[^\W\d_][\w/-]*")
 # The Tasks plugin's signifiers: a task's metadata, which it writes after the task's words.
 _SIGNIFIERS = frozenset("📅⏳🛫✅➕❌🔁🔺⏫🔼🔽⏬🆔⛔")
 # "Priya: tell Harbor Gas ..."; "@priya tell ..."; "... (Priya)".
-_OWNER_LABEL = re.compile(r"^(?P<name>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,2}):\s+(?P<task>\S.*)$")
+# A name in any script ("Priya:", "Иван:", "王伟："), not a lower-case Latin word.
+_OWNER_LABEL = re.compile(r"^(?P<name>[^\W\d_a-z][\w.'’-]*(?: [^\W\d_a-z][\w.'’-]*){0,2})(?::\s+|：\s*)(?P<task>\S.*)$")
 _OWNER_AT = re.compile(r"(?:^|\s)@(?P<name>[A-Za-z][\w.-]*)")
 # "@priya: book the venue": a mention written as the task's label is one, as "Priya:" is ("@marco review
 # the PR" stays as written: the mention is a word of the task).

@@ -77,6 +77,22 @@ def test_transcript_facets_name_owners_in_any_script(tmp_path: Path) -> None:
     assert [a.get("owner") for a in meta.get("action_items", [])] == ["Иван"]
 
 
+def test_a_plain_transcript_in_any_script_is_a_conversation_with_its_owners(tmp_path: Path) -> None:
+    # No export around it: the turns alone make it a conversation, and a written task names its owner.
+    transcript = "".join(f"{n}: {t}\n" for n, t in RU_CHAT * 2)
+    note = (
+        "## Задачи\n\n- [ ] Иван: подготовить отчёт к пятнице\n- [ ] 王伟：预订会议室\n\n"
+        + "".join(f"{n}: {t}\n" for n, t in RU_CHAT)
+        + "Иван: Договорились.\n王伟：好的。\n"
+    )
+    finals = _final(tmp_path, {"ru.txt": transcript, "note.md": note})
+    meta, body = finals["ru.txt"]
+    assert meta["content_type"] == "conversation", meta["content_type_reason"]
+    _said_by(body, RU_CHAT)
+    owners = {a.get("owner") for a in finals["note.md"][0].get("action_items", [])}
+    assert {"Иван", "王伟"} <= owners, finals["note.md"][0].get("action_items")
+
+
 def test_subtitle_speakers_end_at_a_full_width_colon(tmp_path: Path) -> None:
     cues = [("王伟", "大家好，会议改到周五。"), ("李娜", "好的。我周四前准备报告。"), ("王伟", "我今天订会议室。")]
     srt = "".join(
