@@ -27,7 +27,7 @@ from batchsum.periods import (
     day_label,
     unbulleted,
 )
-from batchsum.text import BLANK_LINES, DATE_LABEL, parse_speaker_line, split_sentences
+from batchsum.text import BLANK_LINES, DATE_LABEL, parse_speaker_line, split_sentences, unended
 from batchsum.tree import node_path
 
 
@@ -181,7 +181,9 @@ def _paragraph(sentences: list[str], conversation: bool) -> str:
             turns.append([sentence])
         else:
             turns[-1].append(sentence)
-    return "\n".join(run_on(turn) for turn in turns)
+    # A chat message ends its sentence, stop or no stop: a year's digest, made from its months', reads
+    # them as sentences (unended, "... the audit log Dev Patel: Sounds good" ran into the next turn).
+    return "\n".join(run_on(turn) + ("." if unended(turn[-1]) else "") for turn in turns)
 
 
 _ANY_STOP = re.compile(r"(?<=[.!?])\s+")

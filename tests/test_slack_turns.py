@@ -68,3 +68,12 @@ def test_a_kept_whole_days_one_liner_ends_at_its_first_turn(tmp_path: Path) -> N
         # Priya's message has no stop of its own; Dev's turn does not run on from it.
         assert said.startswith("Priya Raman: ") and "Dev Patel:" not in said, entry
         assert "audit log." in said, entry
+
+
+def test_a_years_digest_keeps_a_chat_days_turns_apart(tmp_path: Path) -> None:
+    out = _run_slack(tmp_path)
+    year = (out / "digests" / "2024.md").read_text(encoding="utf-8")
+    month = (out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8")
+    for page in (year, month):
+        # Each message is a sentence, though it ends with no stop: the next turn never runs on from it.
+        assert "audit log." in page and "audit log Dev" not in page, page
