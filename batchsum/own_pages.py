@@ -11,27 +11,39 @@ role.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from batchsum.periods import DIGESTS_DIR, DIGESTS_DIR_ALT, Period
-from batchsum.tree import parse_markdown
 
 INDEX_KEYS = ("title", "files", "generated_at")  # the front matter of every index page batchsum wrote
 _SHOWN = 3  # foreign pages named in a warning
 
 
-def _front_matter(path: Path) -> dict[str, Any] | None:
-    """The front matter of the regular file at ``path``; None for anything else (a link, a folder, a
-    page without front matter)."""
+def _front_matter(path: Path) -> dict[str, str] | None:
+    """The top-level keys of the front matter of the regular file at ``path``, with their values as
+    written; None for anything else (a link, a folder, a page without front matter). Read line by line,
+    not parsed as YAML: an unchanged re-run checks its index page and imports no YAML parser."""
     if path.is_symlink() or not path.is_file():
         return None
     try:
-        meta, _ = parse_markdown(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        with path.open(encoding="utf-8") as fh:
+            if fh.readline().rstrip("\r\n") != "---":
+                return None
+            keys: dict[str, str] = {}
+            for line in fh:
+                if line.rstrip("\r\n") == "---":
+                    return keys
+                key = _KEY.match(line)
+                if key:
+                    keys[key.group(1)] = key.group(2).strip().strip("'\"")
+    except (OSError, UnicodeDecodeError):
         return None
-    return meta
+    return None  # never closed: no front matter
+
+
+_KEY = re.compile(r"([A-Za-z_][\w-]*):(.*)")
 
 
 def foreign_index(path: Path) -> bool:

@@ -50,8 +50,10 @@ class _Patterns:
     def __init__(self) -> None:
         self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
         self.speaker = re.compile(
-            # A name in any script ("Ана:", "王伟："), not a lower-case Latin word ("note: ...").
-            r"^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?#?([^\W\d_a-z][\w .'-]{0,40}?|[A-Z]{2,}\d*)#?[ \t]*(?::\s+|：\s*)\S",
+            # A name in any script ("Ана:", "王伟："), not a lower-case Latin word ("note: ..."); a colon that
+            # opens a quotation reports speech in a story ("母亲对我说：“...”", 'Mother said: "..."').
+            r"^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?#?([^\W\d_a-z][\w .'-]{0,40}?|[A-Z]{2,}\d*)#?[ \t]*"
+            r"(?::\s+|：\s*)(?![\"“„«「『])\S",
             re.MULTILINE,
         )
         self.dated_heading = re.compile(
