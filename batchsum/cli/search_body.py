@@ -19,6 +19,7 @@ from batchsum.index.search import search as run_search
 from batchsum.index.snippets import highlight
 from batchsum.index.state import completeness
 from batchsum.lazy import load
+from batchsum.own_pages import foreign_index
 
 
 def search(
@@ -79,11 +80,33 @@ def _check_output_folder(cfg: IndexConfig) -> None:
     out = cfg.out
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} is not a folder; give the output folder of a batchsum run")
-    if out.is_dir() and not cfg.state_dir.is_dir():
+    # A tree without its state (copied, or its .batchsum removed) is an output: its index can be rebuilt
+    # from it, which the index checks then advise; an index on a Chroma server needs no local state.
+    if out.is_dir() and not cfg.state_dir.is_dir() and cfg.chroma_host is None and not _holds_a_tree(out):
         raise ConfigError(
             f"{out} holds no batchsum output (no {cfg.state_dir.name} folder); check --out, or fill it with "
             f"`batchsum run SOURCES --out {out}`"
         )
+
+
+def _holds_a_tree(out: Path) -> bool:
+    """Whether ``out`` holds a summary tree: batchsum's index page, or a source's ``summaries/`` among the first
+    two levels (a bounded look: a wrong --out may be a large folder)."""
+    if any(page.is_file() and not foreign_index(page) for page in (out / "index.md", out / "batchsum-index.md")):
+        return True
+    level = [out]
+    for _ in range(2):
+        level = [c for d in level for c in _folders(d)]
+        if any(c.name == "summaries" for c in level):
+            return True
+    return False
+
+
+def _folders(path: Path) -> list[Path]:
+    try:
+        return [c for c in path.iterdir() if c.is_dir() and not c.is_symlink()]
+    except OSError:
+        return []
 
 
 def _no_match(
