@@ -32,6 +32,7 @@ from batchsum.compact.extractors import (
     most_specific,
     summarize_tool_result,
     turn_prose,
+    without_lead_in,
     without_standing_orders,
     without_viewer_lines,
 )
@@ -328,6 +329,7 @@ def digest_agent_transcript(
     errors: list[str] = []
     speaker_turns: list[tuple[str | None, str]] = []
     said: list[str] = []  # the assistant's prose, turn by turn
+    asked = False  # the task read (the first user turn with words of its own, after a demonstration's)
     results = 0
     for t in turns:
         if t.kind == "tool_result":
@@ -338,6 +340,11 @@ def digest_agent_transcript(
             lines.append(f"Tool: {format_summary(s)}")
             continue
         message = t.message.content if t.kind == "assistant" else without_standing_orders(t.message.content)
+        if t.kind != "assistant" and not asked:
+            # The task's own text first (its title, its challenge's name): the framework's lead-in to it
+            # opened every session's summary, and was the whole of some one-line summaries.
+            message = without_lead_in(message)
+            asked = bool(turn_prose(message))
         content = turn_prose(message)
         if t.kind == "assistant" and t.command:
             commands.append(command_line(t.command))

@@ -170,20 +170,66 @@ def _least_after(here: list[int], after: dict[int, int]) -> dict[int, int]:
     return out
 
 
-def _paragraph(sentences: list[str], conversation: bool) -> str:
+def _paragraph(sentences: list[str], conversation: bool, source: str = "") -> str:
     """A paragraph's sentences run on; a conversation's turns each on a line of their own, as in its
-    final ("Marco: ..." under "Aisha: ...", not one run of everyone's words)."""
+    final ("Marco: ..." under "Aisha: ...", not one run of everyone's words). ``source``: the input the
+    sentences come from, whose turns tell who said a sentence picked from inside a turn (one that does
+    not open with its speaker's label): it is written after that speaker's label, on a line of its own."""
     if not conversation:
         return run_on(sentences)
-    turns: list[list[str]] = []
+    turns = _source_turns(source)
+    lines: list[tuple[int | None, list[str]]] = []  # (the source turn, or None when not found; its sentences)
+    at = 0  # the turn of the last sentence placed: the summarizer picks in source order
     for sentence in sentences:
-        if not turns or parse_speaker_line(sentence)[0] is not None:
-            turns.append([sentence])
-        else:
-            turns[-1].append(sentence)
+        found = _turn_of(sentence, turns, at)
+        if found is None:
+            # Not found in one turn (reworded, or across two): a label of its own opens a line, as before.
+            if not lines or parse_speaker_line(sentence)[0] is not None:
+                lines.append((None, [sentence]))
+            else:
+                lines[-1][1].append(sentence)
+            continue
+        at = found
+        if lines and lines[-1][0] == found:
+            lines[-1][1].append(sentence)
+            continue
+        speaker, label, _ = turns[found]
+        opens = not speaker or _for_match(" ".join(sentence.split())).startswith(label)
+        lines.append((found, [sentence if opens else f"{speaker}: {sentence}"]))
     # A chat message ends its sentence, stop or no stop: a year's digest, made from its months', reads
     # them as sentences (unended, "... the audit log Dev Patel: Sounds good" ran into the next turn).
-    return "\n".join(run_on(turn) + ("." if unended(turn[-1]) else "") for turn in turns)
+    return "\n".join(run_on(turn) + ("." if unended(turn[-1]) else "") for _, turn in lines)
+
+
+def _source_turns(source: str) -> list[tuple[str | None, str, str]]:
+    """A conversation's turns as (speaker, its label as written up to its colon, the turn's words with
+    whitespace collapsed and quotation marks dropped, label included): a line with a speaker's label
+    opens a turn, a line without one goes on with the turn before it."""
+    turns: list[tuple[str | None, str, str]] = []
+    for line in source.split("\n"):
+        flat = _for_match(" ".join(line.split()))
+        if not flat:
+            continue
+        who, said = parse_speaker_line(flat)
+        if who is not None or not turns:
+            label = flat[: len(flat) - len(said)].rstrip() if who is not None else ""
+            turns.append((who, label, flat))
+        else:
+            speaker, label, words = turns[-1]
+            turns[-1] = (speaker, label, f"{words} {flat}")
+    return turns
+
+
+def _turn_of(sentence: str, turns: list[tuple[str | None, str, str]], at: int) -> int | None:
+    """The index of the turn holding ``sentence`` (as :class:`_Inputs` matches it: a stop the summarizer
+    added may be none of the source's), looked for from turn ``at`` on, then before it; None when no
+    single turn holds it."""
+    flat = _for_match(" ".join(sentence.split()))
+    forms = (flat, flat[:-1]) if flat.endswith(".") else (flat,)
+    for i in [*range(at, len(turns)), *range(at)]:
+        if any(form and form in turns[i][2] for form in forms):
+            return i
+    return None
 
 
 _ANY_STOP = re.compile(r"(?<=[.!?])\s+")
@@ -319,7 +365,8 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
         return text
     out = []
     for i, picked in pairs:
-        paragraph = _paragraph(picked, i < len(owners) and owners[i].content_type == "conversation")
+        conversation = i < len(owners) and owners[i].content_type == "conversation"
+        paragraph = _paragraph(picked, conversation, parts[i] if conversation else "")
         label = entry_label(owners[i]) if i < len(owners) else ""
         if label and not _says_day(paragraph, owners[i]):
             paragraph = f"**{label}** {paragraph}"

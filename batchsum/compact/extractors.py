@@ -245,8 +245,48 @@ def without_viewer_lines(text: str) -> str:
 
 
 def turn_prose(text: str) -> str:
-    """A turn's prose on one line: :func:`without_viewer_lines`, and without fenced command blocks."""
-    return " ".join(without_viewer_lines(_COMMAND_BLOCK.sub(" ", text)).split())
+    """A turn's prose on one line: :func:`without_viewer_lines`, and without fenced command blocks.
+
+    Its lines are sentences apart: one that ends without a stop (a title, a label's value, a list) gets one,
+    unless the next line goes on with its sentence (starts in lower case, or it ends mid-sentence: a comma),
+    so "TimeDelta serialization precision" and "Hi there!" do not read as one sentence. A line that ends
+    with a colon reads on into what it introduces; when that was a command block, dropped here, the line
+    ends as a sentence ("I'm running `x.py` as follows." not "... as follows: but I get ...")."""
+    lines: list[tuple[str, str]] = []  # each line, and what follows it: "" (a line), "blank" or "block"
+    pieces = _COMMAND_BLOCK.split(text)
+    for k, piece in enumerate(pieces):
+        for line in without_viewer_lines(piece).split("\n"):
+            flat = " ".join(line.split())
+            if flat:
+                lines.append((flat, ""))
+            elif lines:
+                lines[-1] = (lines[-1][0], lines[-1][1] or "blank")
+        if lines and k + 1 < len(pieces):
+            lines[-1] = (lines[-1][0], "block")
+    out = []
+    for i, (line, after) in enumerate(lines):
+        if i + 1 < len(lines) or after == "block":  # the last line too, when what it introduced was dropped
+            line = _ended(line, after, lines[i + 1][0] if i + 1 < len(lines) else "")
+        out.append(line)
+    return " ".join(out)
+
+
+def _ended(line: str, after: str, following: str) -> str:
+    """``line`` as it reads before ``following`` (``after`` it: a line break, a blank line or a dropped
+    block): with a stop where a sentence ends at its end, as it is where it reads on."""
+    if line.endswith(":"):
+        return line[:-1].rstrip() + "." if after == "block" else line
+    ends_word = line[-1].isalnum() or line[-1] in "`'\")]}\u201d\u2019"
+    if not ends_word or _SENTENCE_END.search(line) or _EMOTICON.search(line):
+        return line
+    if not after and following[:1].islower():
+        return line  # a hard-wrapped sentence goes on
+    return line + "."
+
+
+# A line that ends a sentence: a stop, then closing quotes, brackets or a code span's mark at most.
+_SENTENCE_END = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]`]*$")
+_EMOTICON = re.compile(r"(?<!\S)[:;]-?[()DPp]$")  # ";)" closes its sentence as a stop would
 
 
 def _strip_trailer(text: str) -> tuple[str, list[str]]:
@@ -600,6 +640,30 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
 # another task, and the instructions and tips that follow the task. Neither says what this session did.
 _DEMONSTRATION = re.compile(r"\A.*?^-{3} DEMONSTRATION -{3}\s*$.*?^-{3} END OF DEMONSTRATION -{3}[^\n]*$", re.S | re.M)
 _INSTRUCTIONS = re.compile(r"^(?:INSTRUCTIONS|IMPORTANT TIPS):\s*$.*", re.S | re.M)
+
+
+# A sentence that names something of its own: a number, a quotation, a code span or a path.
+_NAMES = re.compile(r"\d|[\"\u201c\u201d\u00ab\u00bb`/]|(?<!\w)'|'(?!\w)")
+
+
+def without_lead_in(task: str) -> str:
+    """A session's opening request without the framework's lead-in to the task's own text: while its first
+    line ends with a colon and more text follows (the line introduces it: "We're currently solving the
+    following issue within our repository. Here's the issue text:", then "ISSUE:"), that line's sentences
+    that name nothing (no number, quotation, code or path: every session of the framework says them) go.
+    "The CTF challenge is a cryptography problem named "Baby Time Capsule", worth 10 points." is kept."""
+    text = task.strip()
+    while True:
+        first, _, rest = text.partition("\n")
+        if not first.rstrip().endswith(":") or not rest.strip():
+            return text
+        sentences = re.split(r"(?<=[.!?])\s+", first.strip())
+        kept = [s for s in sentences if _NAMES.search(s)]
+        if len(kept) == len(sentences):
+            return text
+        text = (" ".join(kept) + "\n" + rest.lstrip("\n")) if kept else rest.strip()
+        if kept:
+            return text
 
 
 def without_standing_orders(text: str) -> str:
