@@ -200,7 +200,7 @@ def test_digest_leaves_out_the_worked_example_and_the_standing_instructions() ->
     )
     digest = digest_agent_transcript(session)
     lines = digest.text.split("\n\n")
-    assert lines[0] == "User: We're solving this issue. ISSUE: The export drops the last row of every table."
+    assert lines[0] == "User: The export drops the last row of every table."  # the framework's lead-in goes
     assert lines[1].startswith("Assistant: Let me find") and lines[2].startswith("Tool: [")
     assert digest.tool_results == 1  # the task after the example is no command's output
     for boilerplate in ("demonstration", "TimeDelta", "Edit all the files", "replicate"):
