@@ -81,6 +81,35 @@ def decode_bytes(raw: bytes | bytearray) -> tuple[str, str | None]:
     return plain_letters(text), note
 
 
+def _text_with_stray_nuls(sample: bytes | bytearray) -> bool:
+    """Whether a sample with NUL bytes (not UTF-16) is text all the same: a NUL or two left by a crashed
+    editor in UTF-8 prose (at most 1 % of the bytes, the rest clean UTF-8). The NULs are then removed with
+    the other control characters (:func:`strip_control`), as they are further into a file."""
+    nuls = sample.count(0)
+    text = bytes(sample).replace(b"\x00", b"").decode("utf-8", errors="replace")
+    # A multi-byte character cut at the sample's end is one replacement at most.
+    return nuls <= len(sample) // 100 and text.count("\ufffd") <= 1 and _mostly_printable(text[:4096])
+
+
+def _cp1252_bytes(err: UnicodeError) -> tuple[str, int]:
+    """Error handler: a byte UTF-8 could not decode, read as Windows-1252 where it reads as text there (a
+    letter beside a letter, "Ren\\xe9e"; typographic punctuation, "\\x93quoted\\x94", "\\x80400"); else U+FFFD
+    (a stray "\\xff" is damage, not "ÿ")."""
+    if not isinstance(err, UnicodeDecodeError):
+        raise err
+    raw, at = err.object, err.start
+    char = raw[at : at + 1].decode("cp1252", errors="replace")
+    beside = raw[at - 1 : at].decode("latin-1") + raw[at + 1 : at + 2].decode("latin-1")
+    if char in _TYPOGRAPHIC or (char.isalpha() and any(c.isalpha() for c in beside)):
+        return char, at + 1
+    return "\ufffd", at + 1
+
+
+_TYPOGRAPHIC = "€‚„…†‡‰‹›‘’“”•–—™"
+_CP1252_FALLBACK = "batchsum-cp1252"
+codecs.register_error(_CP1252_FALLBACK, _cp1252_bytes)
+
+
 def _decode(raw: bytes | bytearray) -> tuple[str, str | None]:
     """:func:`decode_bytes` before the ligatures are spelled out."""
     if raw.startswith(codecs.BOM_UTF8):
@@ -97,7 +126,8 @@ def _decode(raw: bytes | bytearray) -> tuple[str, str | None]:
             # Binary data can put its NULs in one half too; text decodes to printable characters.
             if text is not None and _mostly_printable(text[:4096]):
                 return text, f"{codec} (no BOM)"
-        raise ValueError("binary file (contains NUL bytes)")
+        if not _text_with_stray_nuls(raw[:8192]):
+            raise ValueError("binary file (contains NUL bytes)")
     try:
         return raw.decode("utf-8"), None
     except UnicodeDecodeError as exc:
@@ -108,6 +138,14 @@ def _decode(raw: bytes | bytearray) -> tuple[str, str | None]:
     # characters than invalid sequences; a legacy encoding's accented bytes almost never form one. Read
     # as cp1252, such a file had become "RenÃ©e ... â‚¬400" throughout, without a word.
     if len(lossy) - len(lossy.encode("ascii", errors="ignore")) - bad > bad:
+        # A byte that is no UTF-8 in such a file is most likely a Windows-1252 character pasted into it
+        # (a paragraph from an old mail: "Renée", "€400"): read as that, only what still fails is lost.
+        mixed = raw.decode("utf-8", errors=_CP1252_FALLBACK)
+        left = mixed.count("\ufffd")
+        if left == 0:
+            return mixed, f"utf-8 with {bad} byte sequence(s) read as cp1252"
+        if left < bad:
+            return mixed, f"lossy utf-8 decode: {left} invalid byte(s) replaced, the others read as cp1252"
         return lossy, f"lossy utf-8 decode: {bad} invalid byte sequence(s) replaced"
     encoding = _legacy_encoding(bytes(raw[:DETECT_SAMPLE]))
     if encoding is not None:

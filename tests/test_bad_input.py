@@ -428,3 +428,28 @@ def test_a_name_dated_on_no_day_of_the_calendar_is_said_and_dated_otherwise(tmp_
     assert not read_document(SourceRef(c / "2024-02-29.md", "2024-02-29.md", c)).warnings
     ticket = read_document(SourceRef(c / "ticket-12345678-2024-03-15.md", "ticket-12345678-2024-03-15.md", c))
     assert (ticket.doc_date, ticket.date_source, ticket.warnings) == ("2024-03-15", "name", [])
+
+
+def test_cp1252_paragraphs_in_a_utf8_file_keep_their_letters(tmp_path: Path) -> None:
+    # A paragraph pasted from an old mail into a UTF-8 note: its bytes read as Windows-1252, not as U+FFFD.
+    old = "Renée said the café “Le Petit” would reopen in März; the bill was €400.\n"
+    new = "Zoë met José at the café. Ærø, Ålesund, naïve, façade, crème brûlée.\n"
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(old.encode("cp1252") * 2 + new.encode("utf-8") * 6)
+    text, _, note = _read(path)
+    assert text == old * 2 + new * 6
+    assert note == "utf-8 with 12 byte sequence(s) read as cp1252"
+
+
+def test_a_stray_nul_early_in_a_text_file_is_removed_not_called_binary(tmp_path: Path) -> None:
+    # Where the NUL sits does not decide: a crashed editor's NUL in the first 8 KB as much as further in.
+    prose = "We walked to the harbour and watched the ferries come in. " * 60
+    for at in (100, 3000):
+        path = tmp_path / f"nul_{at}.md"
+        path.write_bytes(prose[:at].encode() + b"\x00" + prose[at:].encode())
+        text, _, _ = _read(path)
+        assert "\x00" not in text and text.replace(" ", "") == prose.replace(" ", "")
+    binary = tmp_path / "image.md"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 10)
+    with pytest.raises(InputError, match="binary"):
+        _read(binary)
