@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from batchsum.disfluency import INTERRUPTION, is_dangling, mark_restarts, resolve_interruptions
+
 __all__ = ["NUMBER_WORDS", "SHORT_WORDS", "balance_quotes", "clean_transcript", "fix_spacing", "is_number_word"]
 
 _MARKERS = re.compile(
@@ -50,7 +52,10 @@ NUMBER_WORDS = frozenset(
     "seventy eighty ninety hundred thousand million".split()
 )
 # Letters spelled one by one, as the AMI corpus writes them ("V_C_R_", "L_C_D_"): the word they spell.
-_SPELLED_OUT = re.compile(r"\b(?:[A-Za-z]_){2,}(?!\w)")
+# A letter said alone ("reject R_ R_S_I_") is one too: the start of the word spelled next.
+_SPELLED_OUT = re.compile(r"\b(?:[A-Za-z]_)+(?!\w)")
+# QMSum's interruption point: resolved as a self-repair (:mod:`batchsum.disfluency`), not a mere space.
+_DISFMARKER = re.compile(r"\{disfmarker\}", re.IGNORECASE)
 
 
 def _unrepeated(m: re.Match[str]) -> str:
@@ -84,7 +89,9 @@ _REAL_SHORT_WORDS = frozenset(
 # A word broken off before another starts ("It w I don't know", "the de the details"): in a transcript
 # with tokenizer spacing, which writes out every restart, a lower-case one- or two-letter token that
 # is not a word. Not in other text: chat writes "u" and "r" for words.
-_CUT_OFF = re.compile(r"(?<![\w'’-])([a-z]{1,2})[ \t]+(?=[A-Za-z])")
+_CUT_OFF = re.compile(rf"(?<![\w'’-])([a-z]{{1,2}})[ \t]+(?=[A-Za-z{INTERRUPTION}])")
+# Where the pronoun is written "I", a lower-case "i" is a word broken off ("Bu - Uh , i The way").
+_PRONOUN_I = re.compile(r"(?<![\w'’-])I(?:['’]\w+)?(?![\w'’-])")
 # One- and two-letter tokens that are words; anything else that short is a word broken off ("We s
 # decide"). The transcript cleaner also keeps interjections, abbreviations and a variable.
 SHORT_WORDS = frozenset(
@@ -115,7 +122,17 @@ _SPACED_PLURAL_POSSESSIVE = re.compile(r"(?<=\ws)[ \t]+['’][ \t]+(?=[a-z])")
 # Tokenized transcripts (QMSum's "we 're", "word ,") also space their hyphens: "belief - net".
 _TOKENIZED = re.compile(r"\w [,.?](?=\s|$)", re.MULTILINE)
 _MARKS = re.compile(r"[,.?](?=\s|$)", re.MULTILINE)
-_SPACED_HYPHEN = re.compile(r"(?<=[A-Za-z]) - (?=[A-Za-z])")
+# Never onto a filler: "Bu - Uh" is a word broken off (the transcriber's hyphen) before an "uh".
+_FILLER_WORD = r"(?:u+m+|u+h+m*|e+r+m+|e+r+|a+h+|h+m+)(?![\w'-])"
+_SPACED_HYPHEN = re.compile(rf"(?<=[A-Za-z]) - (?=[A-Za-z])(?!{_FILLER_WORD})", re.IGNORECASE)
+# A filler set off by commas ("I will , um , give you"): the commas mark its pause, not the sentence's
+# clauses; after a word that cannot stand before a comma (a modal, an article, a conjunction) both go.
+_FILLER_SET_OFF = re.compile(rf"(?<![\w'’-])([\w'’]+)[ \t]*,[ \t]*{_FILLER_WORD}[ \t]*,", re.IGNORECASE)
+_HYPHEN_CUT_OFF = re.compile(rf"(?<![\w'’-])[A-Za-z]+ - (?={_FILLER_WORD})", re.IGNORECASE)
+# A currency sign spaced off its amount by a tokenizer ("$ 10").
+_SPACED_CURRENCY = re.compile(r"(?<=[$£€¥])[ \t]+(?=\d)")
+# A clitic capitalised as if a word of its own ("I'Ve", "We'Re"): a title-casing tokenizer's doing.
+_CAPITAL_CLITIC = re.compile(r"(?<=[A-Za-z]['’])(Ve|Re|Ll)\b")
 _MULTI_PUNCT = re.compile(r"([,;:])(?:[ \t]*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
 _LINE_HEAD = re.compile(r"^[ \t,;:.\-–—]+", re.MULTILINE)
@@ -153,7 +170,7 @@ def clean_transcript(text: str) -> str:
     """
     if not text:
         return ""
-    s = _MARKERS.sub(" ", text)
+    s = _MARKERS.sub(" ", _DISFMARKER.sub(f" {INTERRUPTION} ", text))
     if "_" in s:
         s = _SPELLED_OUT.sub(lambda m: m.group(0).replace("_", ""), s)
     # Tokenized when most of its marks stand apart ("word ,"; QMSum's 0.97-1.0): one such mark in an
@@ -161,7 +178,8 @@ def clean_transcript(text: str) -> str:
     spaced = len(_TOKENIZED.findall(s))
     tokenized = spaced > 0 and 2 * spaced >= len(_MARKS.findall(s))
     if tokenized:
-        s = _SPACED_HYPHEN.sub("-", s)
+        s = _SPACED_HYPHEN.sub("-", _HYPHEN_CUT_OFF.sub("", s))
+    s = _FILLER_SET_OFF.sub(lambda m: m.group(1) + ("" if is_dangling(m.group(1)) else ","), s)
     s = _DISCOURSE.sub(_drop_discourse, _FILLERS.sub(" ", s))
     s = _rejoined_clitics(s)
     # After the fillers and markers are gone: an empty quotation is what they leave (and in tokenized
@@ -170,10 +188,16 @@ def clean_transcript(text: str) -> str:
     if tokenized:
         s = _SPACED_QUOTES.sub(_join_quotes, s)
         # A transcribed meeting, where a one- or two-letter non-word is a word broken off.
-        s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in _CUT_OFF_KEEPS else "", s)
+        keeps = _CUT_OFF_KEEPS - {"i"} if _PRONOUN_I.search(s) else _CUT_OFF_KEEPS
+        s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in keeps else "", s)
     s = _REPEAT.sub(_unrepeated, s)
     s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)
+    if tokenized:  # after the stutters are one word: "We We may" is said again, not started over
+        s = mark_restarts(s)
     s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", _SPACED_ELLIPSIS.sub("...", s)))
+    if INTERRUPTION in s:
+        s = "\n".join(resolve_interruptions(line) for line in s.split("\n"))
+    s = _CAPITAL_CLITIC.sub(lambda m: m.group(1).lower(), _SPACED_CURRENCY.sub("", s))
     s = _MULTI_PUNCT.sub(r"\1", s)
     s = _COMMA_BEFORE_END.sub(r"\1", s)
     s = _LINE_TAIL.sub("", _LINE_HEAD.sub("", s))

@@ -100,18 +100,20 @@ _ROOM_REQUEST = re.compile(
 )
 # Talk about the talk ("let's see", "we'll see", "let's say", "we'll first of all have reports", "we need to
 # decide ...": the meeting's own agenda), a supposition ("let's assume") or a wish ("let's hope") is not
-# something to do after the meeting; nor is "let's not". A sentence that opens with "I'll just ..." is the
-# meeting's mechanics ("I'll just load up your slides"); the same words in a later clause may be a promise
-# ("..., then I'll just email it to you").
+# something to do after the meeting; nor is "let's not", "we're going to have three presentations", or showing
+# what was just named ("The requirements, I'll just show them."). A sentence that opens with "I'll just ..." is
+# the meeting's mechanics ("I'll just load up your slides"); in a later clause it may be a promise ("..., then
+# I'll just email it to you").
 _TALK_SUBJECT = (
-    r"(?:let's|let us|we'll|we will|i'll|i will|i'm going to|i am going to|we need to|we have to|we should|"
+    r"(?:let's|let us|we'll|we will|(?:i'm|i am|we're|we are) going to|we need to|we have to|we should|i'll|i will|"
     r"we've got to|we must)\s+(?:first of all\s+|now\s+|then\s+|shortly\s+|just\s+)*"
 )
 _TALK_VERB = (
     r"(?:see|say|look|start|begin|go back|move on|do this|talk|get to|have(?! to)|close|end|wrap up|address|"
     r"(?P<ask>ask)|turn (?:it|the \w+|things) over|hand (?:it )?over|open (?:up )?the (?:lines|floor|call)|open it up|"
     r"read out|cover|walk (?:you|us|them) through|take (?:you|us|them) through|"
-    r"give the floor|tell you|present|show you|explain|assume|suppose|imagine|hope|"
+    r"give the floor|tell you|present|show you|show (?:them|it|this|these|those)(?= ?(?:now|here)?[.!]?$)|explain|"
+    r"assume|suppose|imagine|hope|"
     r"not|go through|go over|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
     r"conclude|be able to|flesh out|discuss|think|admit|confess|spoil|guess|bet|understand|remember|realise|"
     r"realize|mention|point out|repeat)\b"
@@ -309,7 +311,7 @@ def _whole(text: str) -> str | None:
         return None
     text = text[0].upper() + text[1:]
     words = text.split()
-    if not 5 <= len(words) <= 40 or not text[0].isalnum() or text[-1] not in ".!?":
+    if not 5 <= len(words) <= 40 or not text[0].isalnum() or text[-1] not in ".!?" or text.endswith(".."):
         return None
     if _LEANS.match(text) or _MARKUP.search(text) or is_fragment(text) or text.count('"') % 2:
         return None

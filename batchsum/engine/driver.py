@@ -14,8 +14,9 @@ from batchsum.config import RunConfig
 from batchsum.engine.changes import backend_identity
 from batchsum.engine.committer import Committed, Committer
 from batchsum.engine.index_feed import IndexFeed
+from batchsum.engine.kept_whole import kept_whole_output
 from batchsum.engine.ledger import Ledger
-from batchsum.engine.nodes import NodeJob, kept_whole_key, make_job
+from batchsum.engine.nodes import NodeJob, make_job
 from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, node_record
 from batchsum.errors import describe_os_error
@@ -175,8 +176,7 @@ class RunDriver:
     def keep_whole(self, plan: FilePlan) -> None:
         """Commit a file short enough to be its own final: its text, ratio 1.0, no backend."""
         doc = plan.doc
-        output = SummaryOutput(text=doc.text, backend="source", attempts=0)
-        key = kept_whole_key(plan)
+        output, key = kept_whole_output(plan)
         known = self.committer.manifest.get(doc.relpath)
         reused = known is not None and known.final_key == key  # planned again, its final already written
         self.file_finished(plan, [NodeResult(plan.nodes[0], output, key, doc.tokens, doc.tokens, reused)], 0.0)

@@ -34,7 +34,8 @@ from batchsum.engine.changes import (
     read_anew,
     reread_note,
 )
-from batchsum.engine.nodes import heights, kept_whole_key, make_job
+from batchsum.engine.kept_whole import kept_whole_output
+from batchsum.engine.nodes import heights, make_job
 from batchsum.engine.prepare import attach_prior, prepare_file
 from batchsum.engine.records import NodeResult
 from batchsum.lock import running_holder
@@ -207,8 +208,8 @@ def _kept_whole(plan: FilePlan) -> NodeResult:
     """The final of a file kept whole, as the run commits it (``RunDriver.keep_whole``): its one node,
     reused when the manifest's final already has its key."""
     doc = plan.doc
-    output = SummaryOutput(text=doc.text, backend="source", attempts=0)
-    return NodeResult(plan.nodes[0], output, kept_whole_key(plan), doc.tokens, doc.tokens, reused=False)
+    output, key = kept_whole_output(plan)
+    return NodeResult(plan.nodes[0], output, key, doc.tokens, doc.tokens, reused=False)
 
 
 def _final(cfg: RunConfig, plan: FilePlan, result: NodeResult) -> Final:

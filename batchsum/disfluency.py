@@ -1,0 +1,114 @@
+"""Self-repairs in transcribed speech, read as disfluency annotation reads them: a reparandum (what the
+speaker abandons), an interruption point (QMSum's ``{disfmarker}``) and a repair (what they say instead).
+
+* a repair that retraces ("what I'm {disfmarker} what my job is", "the {disfmarker} the true issues")
+  replaces the reparandum from its first word on;
+* a restart ("So, I guess, um {disfmarker} Is there ...", "but {disfmarker} This is ...") begins a new
+  sentence: a short false start before it goes, a longer one stays as speech that trailed off ("...");
+* any other interruption drops the words left hanging before it (an article, a preposition, a
+  conjunction: "to a {disfmarker} in XML"); when none hang, the words run on as they were said.
+
+A transcriber capitalises a restart even with no marker ("is It looks like", "because That's"): in a
+tokenized transcript a capitalised function word right after a lower-case word is one too.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["INTERRUPTION", "is_dangling", "mark_restarts", "resolve_interruptions"]
+
+INTERRUPTION = "\ue000"  # a private-use character: where a {disfmarker} stood, until resolved
+# Where an abandoned start begins: after a sentence's end, or a label's colon ("Grad E: So {...} Is").
+_SENTENCE_END = re.compile(r"[.!?:](?:[\"')\]]*)(?:[ \t]+|$)")
+_WORD = re.compile(r"[A-Za-z0-9][\w'’-]*")
+_FIRST_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+# Words that cannot end a phrase: left before an interruption they belong to the abandoned start.
+_DANGLING = frozenset(
+    """
+    a an the and or but nor so because if than that whether while which who
+    of to in on at for with from by about into as
+    my your our their his her its
+    i we they he she i'm we're we'll we've they're they'll it's that's there's i'll i've i'd he's she's he'd we'd
+    is are was were am will would can could should shall might must
+    """.split()
+)
+# Function words a restart opens with (pronouns, determiners, conjunctions, auxiliaries, discourse
+# words): closed classes, so a capitalised one inside a sentence is not a name or a title.
+_RESTART_WORDS = (
+    "It|That|This|These|Those|There|They|We|He|She|You|What|Which|Who|How|Why|When|Where|If|Is|Are|Was|Were|"
+    "Do|Does|Did|Can|Could|Would|Should|And|But|So|Or|Because|Then|Now|Well|Yeah|Yes|OK|Okay|Anyway|"
+    "Actually|The|Let|Maybe|Oh"
+)
+_RESTART = re.compile(rf"(?:{_RESTART_WORDS})(?:['’]\w+)?$")
+# No marker: a capitalised function word straight after a lower-case word, or its comma ("is It
+# looks", "and Yeah", "And then, The processing").
+_UNMARKED_RESTART = re.compile(rf"(?<=[a-z])([ \t]*,)?[ \t]+(?=(?:{_RESTART_WORDS})(?:['’]\w+)?(?![\w'’-]))")
+_PRONOUN_I = re.compile(r"I(?:['’]\w+)?$")
+_RETRACE_REACH = 8  # words back a repair may retrace to: a reparandum is a few words
+_FALSE_START = 4  # at most this many words left of an abandoned start: it goes whole
+
+
+def mark_restarts(text: str) -> str:
+    """``text`` (a tokenized transcript) with an interruption marked before each capitalised restart."""
+    return _UNMARKED_RESTART.sub(rf"\1 {INTERRUPTION} ", text)
+
+
+def resolve_interruptions(line: str) -> str:
+    """``line`` with every interruption mark resolved into its repair (see the module's docstring)."""
+    while INTERRUPTION in line:
+        at = line.index(INTERRUPTION)
+        line = _repaired(line[:at].rstrip(), line[at + 1 :].lstrip())
+    return line
+
+
+def _repaired(before: str, after: str) -> str:
+    """The text around one interruption point once the repair replaces what it repairs."""
+    ends = list(_SENTENCE_END.finditer(before))
+    start = ends[-1].end() if ends else 0
+    head, clause = before[:start], before[start:]
+    nxt = _FIRST_WORD.match(after)
+    if not clause or nxt is None:  # nothing abandoned, or nothing said after
+        return f"{before} {after}".strip() if after[:1].isalnum() or not after else before + after
+    kept = _without_dangling(clause)
+    if _RESTART.match(nxt.group(0)):  # a capital marks a restart: what it abandons is the clause so far
+        return _restarted(head, kept, after)
+    onset = nxt.group(0).lower()
+    for w in reversed(list(_WORD.finditer(clause))[-_RETRACE_REACH:]):
+        if w.group(0).lower() == onset:  # the repair retraces the reparandum from this word
+            first = clause[w.start()]
+            repair = (first.upper() if first.isupper() else first.lower()) + after[1:]
+            return head + clause[: w.start()] + repair
+    if _PRONOUN_I.match(nxt.group(0)):  # "I" has a capital anyway: a restart unless it retraces ("I {...} I")
+        return _restarted(head, kept, after)
+    if kept != clause.rstrip(" \t,;:"):  # the words left hanging went; the repair continues the phrase
+        return f"{head}{kept}{_kept_mark(clause, kept)} {after}".replace("  ", " ").strip()
+    return f"{before} {after}"  # nothing to tell what it repairs: the words run on, as said
+
+
+def is_dangling(word: str) -> bool:
+    """Whether ``word`` cannot end a phrase (an article, a preposition, a conjunction, a modal, a subject)."""
+    return word.lower().replace("’", "'") in _DANGLING
+
+
+def _restarted(head: str, kept: str, after: str) -> str:
+    """A restart after the abandoned ``kept``: a short false start goes, a longer one trails off."""
+    if len(_WORD.findall(kept)) <= _FALSE_START:
+        return head + after
+    return f"{head}{kept}... {after}"
+
+
+def _kept_mark(clause: str, kept: str) -> str:
+    """The comma or semicolon that followed ``kept`` in ``clause``, if any (it still separates)."""
+    rest = clause[len(kept) :].lstrip(" \t")
+    return rest[0] if rest[:1] in (",", ";") else ""
+
+
+def _without_dangling(clause: str) -> str:
+    """``clause`` without the words at its end that cannot end a phrase, nor the marks after them."""
+    kept = clause.rstrip(" \t,;:")
+    while True:
+        words = list(_WORD.finditer(kept))
+        if not words or not is_dangling(words[-1].group(0)):
+            return kept
+        kept = kept[: words[-1].start()].rstrip(" \t,;:")

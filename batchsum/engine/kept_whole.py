@@ -1,0 +1,53 @@
+"""The final of a file short enough to be its own (level NONE): its text as a reader should see it.
+
+A note keeps its text as written, a Markdown meeting note too. A plain-text conversation reads as the
+summarizer reads conversations: each turn cleaned of transcript markup, disfluencies and tokenizer spacing,
+its speaker named as a summary names them (DialogSum's "#Person1#:" as "Person1:"), so a kept-whole
+dialogue and a summarized one look alike.
+"""
+
+from __future__ import annotations
+
+from batchsum.backends.identity import EXTRACTIVE_VERSION
+from batchsum.engine.changes import NODE_FORMAT
+from batchsum.engine.nodes import kept_whole_key
+from batchsum.language import run_on
+from batchsum.model import Document, SummaryOutput
+from batchsum.planning import FilePlan
+from batchsum.state import node_key
+
+__all__ = ["kept_whole_output", "kept_whole_text"]
+
+_MARKDOWN = (".md", ".markdown")
+
+
+def _read_as_speech(doc: Document) -> bool:
+    """Whether ``doc`` kept whole is cleaned as the summarizer reads speech: a transcript, not a note."""
+    return doc.content_type == "conversation" and doc.path.suffix.lower() not in _MARKDOWN
+
+
+def kept_whole_text(doc: Document) -> str:
+    """What the final of ``doc`` kept whole says: a transcript's turns cleaned, one line each; any other
+    text as it is."""
+    if not _read_as_speech(doc):
+        return doc.text
+    # Imported here: a run that keeps no transcript whole (an unchanged re-run) never loads the reader.
+    from batchsum.backends.units import units_from_text
+
+    turns: dict[int, tuple[str | None, list[str]]] = {}
+    for unit in units_from_text(doc.text, "conversation", language=doc.language):
+        turns.setdefault(unit.turn, (unit.speaker, []))[1].append(unit.body)
+    lines = [run_on(said) for _, said in turns.values()]  # no space between sentences where a script has none
+    named = [f"{who}: {line}" if who else line for (who, _), line in zip(turns.values(), lines, strict=True)]
+    return "\n".join(line for line, said in zip(named, lines, strict=True) if said.strip()) or doc.text
+
+
+def kept_whole_output(plan: FilePlan) -> tuple[SummaryOutput, str]:
+    """The output and node key of ``plan``'s file kept whole. A transcript's key holds the summarizer's
+    version too: the text written for the same content changes with its cleaning, and a tree written
+    before is redone once."""
+    doc = plan.doc
+    output = SummaryOutput(text=kept_whole_text(doc), backend="source", attempts=0)
+    if not _read_as_speech(doc):
+        return output, kept_whole_key(plan)
+    return output, node_key(NODE_FORMAT, "source", doc.sha256, "conversation", EXTRACTIVE_VERSION, doc.language)
