@@ -13,6 +13,7 @@ import logging
 import os
 import re
 import stat
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -215,7 +216,8 @@ def discover(
         if any(p.strip() and not p.lstrip().startswith("#") for p in patterns):
             import pathspec  # only when there is something to ignore: it costs ~15 ms to import
 
-            spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+            # NFC on both sides: a name synced from a Mac (NFD) matches the pattern as it is typed.
+            spec = pathspec.GitIgnoreSpec.from_lines([unicodedata.normalize("NFC", p) for p in patterns])
         _walk_dir(result, root, root, "", prefix, spec, out_abs, override, seen_files, set(), policy)
     return result
 
@@ -271,7 +273,7 @@ def _walk_dir(
         if is_dir:
             if out_str is not None and os.path.abspath(entry.path) == out_str:
                 continue
-            if spec is not None and spec.match_file(rel_in_root + "/"):
+            if spec is not None and spec.match_file(unicodedata.normalize("NFC", rel_in_root) + "/"):
                 continue
             if out_abs is not None and os.path.realpath(entry.path) == os.path.realpath(out_abs):
                 continue
@@ -301,12 +303,12 @@ def _walk_dir(
         rel = f"{prefix}/{rel_in_root}" if prefix else rel_in_root
         if not regular and os.path.exists(entry.path):
             # A FIFO would block the first read forever and /dev/zero never ends: report, never open.
-            if spec is None or not spec.match_file(rel_in_root):
+            if spec is None or not spec.match_file(unicodedata.normalize("NFC", rel_in_root)):
                 result.problems.append(
                     Problem(entry.path, f"{_kind_of(Path(entry.path))}, not a regular file: skipped", rel)
                 )
             continue
-        if spec is not None and spec.match_file(rel_in_root):
+        if spec is not None and spec.match_file(unicodedata.normalize("NFC", rel_in_root)):
             continue
         if not supported:
             result.passed_over.append(SourceRef(entry.path, rel, root))

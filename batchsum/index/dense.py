@@ -14,6 +14,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import sqlite3
+import unicodedata
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -72,8 +73,13 @@ def open_dense(cfg: IndexConfig, embedder: Embedder) -> DenseIndex:
 
 def matching_sources(sources: list[str], glob: str) -> list[str]:
     """The source relpaths matching a path glob; a trailing '/' means the folder."""
-    pattern = glob.rstrip("/") + "/*" if glob.endswith("/") else glob
-    return [s for s in sources if fnmatch.fnmatchcase(s, pattern) or fnmatch.fnmatchcase(s, pattern + "/*")]
+    pattern = unicodedata.normalize("NFC", glob.rstrip("/") + "/*" if glob.endswith("/") else glob)
+    # NFC on both sides: a name synced from a Mac (NFD) matches the glob as it is typed.
+    return [s for s in sources if _glob_match(unicodedata.normalize("NFC", s), pattern)]
+
+
+def _glob_match(source: str, pattern: str) -> bool:
+    return fnmatch.fnmatchcase(source, pattern) or fnmatch.fnmatchcase(source, pattern + "/*")
 
 
 class LocalVectors:
