@@ -126,9 +126,9 @@ def test_prose_with_colons_stays_a_document(tmp_path: Path) -> None:
     # A line that opens with a label here and there is prose, in any script, as "Conclusion: ..." is in
     # English (a file most of whose lines open with one is read as turns, whatever its script).
     ru = (
-        "Итак: встреча прошла хорошо.\nМы обсудили бюджет и сроки.\nПотом все пошли обедать.\nВечером я написал отчёт.\n"
-        * 3
-    )
+        "Итак: встреча прошла хорошо.\nМы обсудили бюджет и сроки.\n"
+        "Потом все пошли обедать.\nВечером я написал отчёт.\n"
+    ) * 3
     zh = "注意：会议改到周五。\n我们讨论了预算。\n然后大家去吃午饭。\n晚上我写了报告。\n" * 3
     finals = _final(tmp_path, {"ru_notes.txt": ru, "zh_notes.txt": zh})
     assert {meta["content_type"] for meta, _ in finals.values()} == {"document"}
