@@ -331,9 +331,11 @@ def _windows(text: str, hits: list[tuple[str, int]]) -> list[tuple[int, int, set
         if merged and pos < merged[-1][1]:
             merged[-1][2].add(marker)
             continue
-        start = max(text.rfind("\n", 0, pos) + 1, pos - WINDOW)
-        end = text.find("\n", pos)
-        end = min(len(text) if end < 0 else end, pos + WINDOW)
+        # The line breaks are looked for within the window only: searched for to the text's ends, each
+        # marker of a text without them had cost a scan of all of it (a 1.7 MB one-line text: 1.7 s).
+        start = text.rfind("\n", max(0, pos - WINDOW), pos) + 1 or max(0, pos - WINDOW)
+        end = text.find("\n", pos, pos + WINDOW)
+        end = min(len(text), pos + WINDOW) if end < 0 else end
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], end), merged[-1][2] | {marker})
         else:
@@ -394,20 +396,37 @@ def _apply(text: str, rule_set: _RuleSet, replace: str | None, counts: dict[str,
         for rule in local:
             text = _sub(text, rule, replace, counts)
         return text
-    by_marker: dict[str, list[int]] = {}
-    for i, rule in enumerate(local):
-        for m in rule.markers:
-            by_marker.setdefault(m, []).append(i)
+    # Each rule runs on the windows around its own markers only: run on the windows around every
+    # marker, each rule had scanned all of a line without breaks whose common markers ("ey", "s.")
+    # merged the windows into the whole text (a 1.7 MB one-line journal: 1.7 s, 0.04 s with its breaks).
+    # Its cost is then bounded by its own markers' windows, at most the text's length once.
+    for rule in local:
+        mine = [h for h in hits if h[0] in rule.markers]
+        if not mine:
+            continue
+        new = _sub_windows(text, mine, rule, replace, counts)
+        if new is not text:  # offsets moved: find the markers again for the rules after it
+            text = new
+            hits = _found(text, rule_set)
+    return text
+
+
+def _sub_windows(
+    text: str, hits: list[tuple[str, int]], rule: _Compiled, replace: str | None, counts: dict[str, int] | None
+) -> str:
+    """``text`` with ``rule`` applied to the windows around ``hits`` (:func:`_windows`); ``text`` itself
+    when it replaced nothing."""
     pieces: list[str] = []
     last = 0
-    for start, end, markers in _windows(text, hits):
+    changed = False
+    for start, end, _ in _windows(text, hits):
         piece = text[start:end]
-        wanted = {i for m in markers for i in by_marker.get(m, ())}
-        for i in sorted(wanted):
-            piece = _sub(piece, local[i], replace, counts)
-        pieces.append(text[last:start])
-        pieces.append(piece)
+        new = _sub(piece, rule, replace, counts)
+        changed = changed or new is not piece
+        pieces += [text[last:start], new]
         last = end
+    if not changed:
+        return text
     pieces.append(text[last:])
     return "".join(pieces)
 

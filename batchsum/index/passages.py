@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.index.analysis import CJK_CLASS, analyze
 from batchsum.index.analysis import stem as analysis_stem
+from batchsum.index.unshown import unshown_note_marks
 from batchsum.note_syntax import front_matter
 
 if TYPE_CHECKING:
@@ -194,9 +195,10 @@ def _visible_front_matter(text: str) -> str:
 def visible_markdown(text: str) -> str:
     """``text`` with what its rendered page never shows blanked out, character for character (line breaks
     kept), so an offset into it is still one into ``text``. Its front matter keeps only its values
-    (:func:`_visible_front_matter`)."""
+    (:func:`_visible_front_matter`); a note app's comments and queries go (:func:`unshown_note_marks`)."""
     if text.startswith("---"):
         text = _visible_front_matter(text)
+    text = unshown_note_marks(text)
     if "[" in text:
         text = _LINK_TARGET.sub(_blank, _LINK_DEF.sub(_blank, text))
     if "<!--" in text:

@@ -17,6 +17,7 @@ from batchsum.backends.noise import markdown_as_text
 from batchsum.cleanup import fix_spacing
 from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
+from batchsum.index.unshown import unshown_note_marks
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
 from batchsum.note_syntax import fix_outside_code, note_syntax_as_text
@@ -140,6 +141,10 @@ def markdown_window(text: str, start: int, end: int) -> str:
     first, so its code goes too; table rows and tags go; a word hard-wrapped at a hyphen is made whole
     (:func:`~batchsum.hyphens.dehyphenate`). Other line breaks stay, and so do headings: no sentence
     (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words."""
+    if text.find("%%", 0, end) >= 0:
+        # A comment that opens before the window and ends in it is still one: read from the text's start,
+        # its tail had been a snippet's sentences.
+        text = unshown_note_marks(text[:end])
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
@@ -160,7 +165,9 @@ def node_body(text: str) -> str:
     """A node file's summary text for display: no front matter, links or extracted sections (cut off first:
     headings mark them). Its own headings stay, for :func:`make_snippet` to fall back on."""
     # A note kept whole is its final: read as its page shows ("[[talk|Lisbon talk]]" reads "Lisbon talk").
-    return clean_text(note_syntax_as_text(summary_only(strip_links(text))), headings=True).strip("\n")
+    # Its comments go first, a block of them over several paragraphs too (what the index leaves out).
+    shown = unshown_note_marks(summary_only(strip_links(text)))
+    return clean_text(note_syntax_as_text(shown), headings=True).strip("\n")
 
 
 def sentences(text: str) -> list[str]:
