@@ -43,6 +43,7 @@ _UNCLOSED_FRONT_MATTER = re.compile(
 # An Obsidian comment: "%%" after no word, closed within its paragraph by a "%%" before no word
 # (Jupyter's "%%timeit" and "%%bash", printf's "'%d%%'", a batch file's "%%f" are none). Its body never
 # holds "%%", so each opener stops at the next one.
+_COMMENT_BLOCK = re.compile(r"^[ \t]*%%[ \t]*\n(?:.*\n)*?[ \t]*%%[ \t]*$", re.M)
 _HIDDEN_COMMENT = re.compile(r"(?<![\w%])%%(?:[^%\n]|%(?!%)|\n(?![ \t]*\n)){1,4000}?%%(?![\w%])")
 # Bodies exclude the opener's own brackets: an unclosed "[[" then stops at the next one (an 80 KB line
 # of "[" had taken minutes).
@@ -210,6 +211,8 @@ def note_syntax_as_text(text: str) -> str:
         text = _blank(front) + text[front.end() :]
     if "#+" in text:
         text = _blocks(text)
+    if "%%" in text:  # a comment block between "%%" lines of their own may hold blank lines (Obsidian's example)
+        text = _COMMENT_BLOCK.sub(_blank, text)
     if ":LOGBOOK:" in text:
         text = _LOGBOOK.sub(_blank, text)
     if "::" in text:

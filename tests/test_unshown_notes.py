@@ -92,3 +92,17 @@ def test_a_search_finds_no_note_by_its_comment(tmp_path: Path) -> None:
             assert hit.score < 0.5, (query, hit)  # no lexical evidence: the dense channel's score alone
             assert not any(w in hit.snippet.lower() for w in words), (query, hit.snippet)
     assert search(cfg, "supplier contract", k=1)[0].source_path == "note.md"
+
+
+def test_a_summary_quotes_no_comment_block_that_holds_blank_lines(tmp_path: Path) -> None:
+    # The summarizer reads the page as the index does: a block between "%%" lines is hidden, blank lines and all.
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    visible = " ".join(f"The harbour crew painted buoy {i} and logged its battery at noon." for i in range(12))
+    secret = "\n\n".join(f"My private doubt number {i} about the supplier pricing." for i in range(6))
+    (src / "note.md").write_text(
+        f"# Log\n\n{visible}\n\n%%\n{secret}\n%%\n\nThe tide turned at four.\n", encoding="utf-8"
+    )
+    assert CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index", "-q"]).exit_code == 0
+    final = (out / "note.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    assert "buoy" in final and "private" not in final and "supplier" not in final
