@@ -588,7 +588,8 @@ def _settle(
     out_tokens = b.tokenizer.count(text) if text else 0
     meta = digest_meta(b, period, path, members, req, output, out_tokens, key, months, folder)
     # The title opens the page and is indexed with the text: a search naming the period finds it.
-    page = f"# {escape_html(period.title_in(req.language))}\n\n{text}"
+    # A page with no text (its files' finals all empty) is its title alone, as read back from its file.
+    page = f"# {escape_html(period.title_in(req.language))}" + (f"\n\n{text}" if text else "")
     try:
         write_node(b.out / path, meta, f"{page}\n\n{links_block(period, path, members, months, folder)}")
     except OSError as exc:  # one page's failure (a full disk, a name the file system refuses) is its own
