@@ -23,7 +23,6 @@ from batchsum.own_pages import digests_folder
 from batchsum.periods import (
     FileFacts,
     Period,
-    digests_dir,
     group,
     members_of,
     period_language,
@@ -89,11 +88,11 @@ def plan_digests(
         files[rel] = final.facts if final is not None else FileFacts(rel, "", date, "", tokens, language=language)
     groups = group(files.values())
     years = years_of(p for p in groups if p.kind == "month")
-    folder = digests_folder(
-        out, digests_dir([*files, *(rel for rel in manifest if rel not in gone)], out), [*groups, *years]
-    )[0]
+    folder = digests_folder(out, [*files, *(rel for rel in manifest if rel not in gone)], [*groups, *years])[0]
     sigs = signatures(cfg, identity, groups, years)
     plan = PeriodPlan()
+    if folder is None:
+        return plan  # no digests folder is free: the run writes none
 
     def language_of(period: Period) -> str | None:
         return period_language(members_of(period, groups, years))

@@ -56,7 +56,6 @@ from batchsum.periods import (
     Period,
     digest_settings,
     digest_words,
-    digests_dir,
     group,
     label_language,
     members_of,
@@ -102,6 +101,7 @@ class DigestRun:
     folder: str = "digests"
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)  # files batchsum did not write where a digest goes
+    failed: list[Period] = field(default_factory=list)  # periods whose page could not be written
 
     @property
     def redone(self) -> list[Period]:
@@ -493,7 +493,9 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
             new.files[rel] = facts
     groups = group(new.files.values())
     years = years_of(p for p in groups if p.kind == "month")
-    folder, clash = digests_folder(out, digests_dir(manifest, out), [*groups, *years])
+    folder, clash = digests_folder(out, manifest, [*groups, *years])
+    if folder is None:  # no folder is batchsum's to write: nothing written, and the next run tries again
+        return DigestRun(folder="", warnings=[clash or "digests not written"])
     run = DigestRun(folder=folder, warnings=[clash] if clash else [])
     sigs = signatures(cfg, identity, groups, years)
 
@@ -533,13 +535,13 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         members = members_of(year, groups, years)
         _settle(b, run, new, folder, year, members, req, key, output, reused, sigs[year] or "", months=years[year])
     for period in [*groups, *years]:
-        if period in run.digests:
+        if period in run.digests or period in run.failed:
             continue
         prev = old.periods[period.id]
         new.periods[period.id] = prev
         members = members_of(period, groups, years)
         run.digests[period] = Digest(period, prev.path, "", members, redone=False)
-    live = {d.path for d in run.digests.values()}
+    live = {d.path for d in run.digests.values()} | {p.path(folder) for p in run.failed}
     for prev in old.periods.values():
         if prev.path not in live and not foreign_digest(out / prev.path):  # another's file took its place
             run.removed.append(prev.path)
@@ -586,8 +588,15 @@ def _settle(
     out_tokens = b.tokenizer.count(text) if text else 0
     meta = digest_meta(b, period, path, members, req, output, out_tokens, key, months, folder)
     # The title opens the page and is indexed with the text: a search naming the period finds it.
-    page = f"# {escape_html(period.title_in(req.language))}\n\n{text}"
-    write_node(b.out / path, meta, f"{page}\n\n{links_block(period, path, members, months, folder)}")
+    # A page with no text (its files' finals all empty) is its title alone, as read back from its file.
+    page = f"# {escape_html(period.title_in(req.language))}" + (f"\n\n{text}" if text else "")
+    try:
+        write_node(b.out / path, meta, f"{page}\n\n{links_block(period, path, members, months, folder)}")
+    except OSError as exc:  # one page's failure (a full disk, a name the file system refuses) is its own
+        what = f"folder {period.title!r}" if period.kind == "folder" else period.title
+        run.warnings.append(f"digest of {what} not written ({exc.strerror or exc}): {b.out / path}")
+        run.failed.append(period)
+        return
     words = digest_words(text)
     if "fallback" in output.backend:
         sig = ""  # made by the fallback, not the configured LLM: provisional, redone by the next run

@@ -9,10 +9,11 @@ folder is moved, published by a web server or opened as an Obsidian vault.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -296,11 +297,24 @@ def _neg_date(date: str | None) -> tuple[int, ...]:
     return tuple(-int(part) for part in (date or "0-0-0")[:10].split("-") if part.isdigit())
 
 
+def index_names() -> Iterator[str]:
+    """The names the index page may take, in order: ``index.md``, ``batchsum-index.md``, then
+    ``batchsum-index-2.md``, ``batchsum-index-3.md`` ... (each while the ones before are others')."""
+    yield INDEX_NAME
+    yield INDEX_ALT
+    stem = INDEX_ALT.removesuffix(".md")
+    for n in itertools.count(2):
+        yield f"{stem}-{n}.md"
+
+
+_LATER_NAMES = 8  # names after the page's own looked at for a page of batchsum's left there
+
+
 def index_path(out: Path) -> Path:
-    """``OUT/index.md``, or ``OUT/batchsum-index.md`` when a source named ``index.md`` owns that name or
-    a file batchsum did not write is there (left as it is)."""
-    path = out / INDEX_NAME
-    return out / INDEX_ALT if path.is_dir() or foreign_index(path) else path
+    """``OUT/index.md``, or the first of ``OUT/batchsum-index.md``, ``OUT/batchsum-index-2.md`` ... that is
+    free or batchsum's page: a source named ``index.md`` owns that name, a file batchsum did not write is
+    left as it is, and so is a source named ``batchsum-index.md``."""
+    return next(out / name for name in index_names() if not foreign_index(out / name))
 
 
 def write_index(out: Path, rows: Iterable[IndexRow], periods: Mapping[str, PeriodPage] | None = None) -> Path:
@@ -311,9 +325,12 @@ def write_index(out: Path, rows: Iterable[IndexRow], periods: Mapping[str, Perio
     text = render_index(rows, periods=periods)
     if not _same_page(path, text):
         atomic_write_text(path, text, durable=False)
-    alt = out / INDEX_ALT
-    if path.name == INDEX_NAME and alt.is_file() and not foreign_index(alt):
-        alt.unlink()  # index.md is free again: one index page, not a stale second one
+    # An earlier name is free again: one index page, not a stale second one under a later name.
+    names = itertools.dropwhile(lambda name: name != path.name, index_names())
+    for name in itertools.islice(names, 1, _LATER_NAMES + 1):
+        alt = out / name
+        if alt.is_file() and not alt.is_symlink() and not foreign_index(alt):
+            alt.unlink()
     return path
 
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from batchsum.periods import DIGESTS_DIR, DIGESTS_DIR_ALT, Period
+from batchsum.periods import DIGESTS_DIR, DIGESTS_DIR_ALT, Period, digests_dir, owns_source_tree
 
 INDEX_KEYS = ("title", "files", "generated_at")  # the front matter of every index page batchsum wrote
 _SHOWN = 3  # foreign pages named in a warning
@@ -62,18 +62,31 @@ def foreign_digest(path: Path) -> bool:
     return meta is None or meta.get("role") != "digest"
 
 
-def digests_folder(out: Path, folder: str, periods: Iterable[Period]) -> tuple[str, str | None]:
-    """The folder the digests of ``periods`` go to: ``folder`` (what
-    :func:`~batchsum.periods.digests_dir` chose), or ``batchsum-digests`` when a file batchsum did not
-    write is where one of them would go in ``digests/``; and then the warning naming those files."""
-    if folder != DIGESTS_DIR:
-        return folder, None
-    taken = sorted(p.path(folder) for p in periods if foreign_digest(out / p.path(folder)))
+def digests_folder(out: Path, relpaths: Iterable[str], periods: Iterable[Period]) -> tuple[str | None, str | None]:
+    """The folder the digests of ``periods`` go to (``relpaths``: the output's sources): ``digests``, or
+    ``batchsum-digests`` when a source's tree owns ``digests/`` (:func:`~batchsum.periods.digests_dir`) or
+    a file batchsum did not write is where one of the digests would go in it; and then the warning naming
+    those files. None (and a warning) when neither folder is free: the digests are not written."""
+    wanted, rels = list(periods), list(relpaths)
+    folder = digests_dir(rels, out)
+    if folder is None:
+        return None, (
+            f"{out / DIGESTS_DIR} and {out / DIGESTS_DIR_ALT} both hold sources' summaries: digests not written "
+            "(rename one of those source folders)"
+        )
+    taken = _foreign(out, folder, wanted)
     if not taken:
         return folder, None
     more = f" and {len(taken) - _SHOWN} more" if len(taken) > _SHOWN else ""
     left = "left as it is" if len(taken) == 1 else "left as they are"
-    return DIGESTS_DIR_ALT, (
-        f"{', '.join(str(out / t) for t in taken[:_SHOWN])}{more}: not written by batchsum, {left}; "
-        f"the digests are written to {out / DIGESTS_DIR_ALT} instead"
-    )
+    named = f"{', '.join(str(out / t) for t in taken[:_SHOWN])}{more}: not written by batchsum, {left}"
+    # The other folder, when no source's tree owns it and no file there is another's either.
+    alt = DIGESTS_DIR_ALT if folder == DIGESTS_DIR else None
+    if alt and not owns_source_tree(rels, out, alt) and not _foreign(out, alt, wanted):
+        return alt, f"{named}; the digests are written to {out / alt} instead"
+    return None, f"{named}; digests not written"
+
+
+def _foreign(out: Path, folder: str, periods: list[Period]) -> list[str]:
+    """The paths in ``folder`` a digest of ``periods`` would take that hold a file batchsum did not write."""
+    return sorted(p.path(folder) for p in periods if foreign_digest(out / p.path(folder)))

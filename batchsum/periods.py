@@ -12,6 +12,7 @@ output's digests folders.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -197,7 +198,10 @@ class Period:
             return f"{folder}/{self.key[:4]}/{self.key}.md"
         if self.kind == "year":
             return f"{folder}/{self.key}.md"
-        return f"{folder}/folders/{self.key}.md" if self.key else f"{folder}/top.md"
+        if not self.key:
+            return f"{folder}/top.md"
+        head, _, name = self.key.rpartition("/")
+        return f"{folder}/folders/{head + '/' if head else ''}{fitted_name(name)}"
 
     @property
     def year(self) -> Period | None:
@@ -210,6 +214,29 @@ class Period:
         if self.kind == "month":
             return f"{self.key}-01"
         return f"{self.key}-01-01" if self.kind == "year" else None
+
+
+# The bytes of a file name a digest may take: a file system's limit (255, NAME_MAX) less room for the temp
+# file its page is written through (".<name>.<pid>.<n>.tmp", tree.atomic_write_bytes).
+_NAME_BYTES = 255 - 40
+_TAG_CHARS = 10  # hex digits of the hash that tells two folders cut to the same name apart
+
+
+def fitted_name(stem: str, suffix: str = ".md") -> str:
+    """``stem + suffix`` when it fits a file name with room for its temp file; else ``stem`` cut at a
+    character to fit, with a short hash of the whole ``stem`` (``-3f2a…``): a folder named with 80 Chinese
+    characters gets a digest page all the same, under the same name every night."""
+    if len(os.fsencode(stem + suffix)) <= _NAME_BYTES:
+        return stem + suffix
+    tag = "-" + hashlib.sha256(os.fsencode(stem)).hexdigest()[:_TAG_CHARS]
+    room = _NAME_BYTES - len(tag) - len(os.fsencode(suffix))
+    cut, used = [], 0
+    for char in stem:
+        used += len(os.fsencode(char))
+        if used > room:
+            break
+        cut.append(char)
+    return "".join(cut) + tag + suffix
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -316,13 +343,19 @@ def only_a_period(query: str) -> bool:
     return bool(periods_named(query)) and all(w.isdigit() or w in MONTH_WORDS for w in words)
 
 
-def digests_dir(relpaths: Iterable[str], out: Path) -> str:
+def digests_dir(relpaths: Iterable[str], out: Path) -> str | None:
     """The output's digests folder: ``digests``, or ``batchsum-digests`` when a source's tree owns
     ``digests/``: a source under ``digests/`` now, or the tree a deleted one left there (kept with the
-    output, so the choice holds from night to night)."""
-    if any(_under(rel, DIGESTS_DIR) for rel in relpaths) or _holds_source_tree(out / DIGESTS_DIR):
-        return DIGESTS_DIR_ALT
-    return DIGESTS_DIR
+    output, so the choice holds from night to night). None when sources' trees own both: a digest is
+    never written into a source's tree."""
+    rels = list(relpaths)
+    return next((name for name in (DIGESTS_DIR, DIGESTS_DIR_ALT) if not owns_source_tree(rels, out, name)), None)
+
+
+def owns_source_tree(relpaths: Iterable[str], out: Path, name: str) -> bool:
+    """Whether a source's tree owns the output's folder ``name``: a source under it now, or the tree a
+    deleted one left there."""
+    return any(_under(rel, name) for rel in relpaths) or _holds_source_tree(out / name)
 
 
 def _under(relpath: str, folder: str) -> bool:
@@ -368,7 +401,8 @@ def folder_of(relpath: str) -> str:
 def digest_folder(path: str) -> str | None:
     """The folder whose digest is at ``path`` (the inverse of :meth:`Period.path` for a folder:
     ``digests/folders/a/b.md`` is ``a/b``, ``digests/top.md`` the top level ``""``), None for a month's
-    or a year's digest."""
+    or a year's digest. A folder whose name was cut to fit (:func:`fitted_name`) is given as cut: its
+    digest's ``period`` says the whole name."""
     parts = path.split("/")
     if len(parts) == 2 and parts[1] == "top.md":
         return ""

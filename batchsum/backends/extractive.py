@@ -22,12 +22,14 @@ final is capped at a human length (500 words).
 
 from __future__ import annotations
 
+import re
 import time
 from typing import get_args
 
 import numpy as np
 
 from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_to_sentence_boundary
+from batchsum.backends.noise import line_kind, markdown_as_text
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, units_from_text
 from batchsum.language import is_cjk, run_on
@@ -255,9 +257,9 @@ def summarize_text(
             u.prior = True
         units = prior_units + units
     if not units:
-        # Everything is noise by our rules (a chunk of footnotes, a table): its head, cut at a sentence
+        # Everything is noise by our rules (a chunk of footnotes, a table): its head as read, cut at a sentence
         # end, says more than an empty node (which a run would have to count as a failed summary).
-        return trim_to_sentence_boundary(" ".join(source.split()), target, tokenizer)[0]
+        return trim_to_sentence_boundary(as_read(source), target, tokenizer)[0]
     for u in units:
         u.terms = terms(u.body, langs[u.part] or language if langs and u.part >= 0 else language)
         if peers:
@@ -297,6 +299,24 @@ def summarize_text(
     if tokenizer.count(out) > cap:
         out = _trim_to(out, cap, tokenizer)
     return out
+
+
+def as_read(text: str) -> str:
+    """``text`` on one line as a reader of its rendered Markdown sees it (:func:`markdown_as_text`): no
+    code, comment, embed or link definition, a table's rows as its cells' words ("a, b; x0, y0"), not its
+    pipes; "" when nothing is left. Never the raw markup: an unclosed fence had swallowed the page after it."""
+    rows = []
+    for line in markdown_as_text(text).split("\n"):
+        kind = line_kind(line)
+        if kind == "separator" or _TABLE_RULE.fullmatch(line.strip()):
+            continue  # a rule ("* * *", the row under a table's head): no words
+        if kind == "table":
+            line = ", ".join(cell.strip() for cell in line.strip().strip("|").split("|") if cell.strip()) + ";"
+        rows.append(line)
+    return " ".join(" ".join(rows).split()).rstrip(";")
+
+
+_TABLE_RULE = re.compile(r"\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?")
 
 
 def _check_arguments(kind: str, content_type: str, target_tokens: int, max_tokens: int) -> None:

@@ -9,6 +9,7 @@ either a file's old tree and entry or its new ones.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import shutil
 import threading
@@ -23,7 +24,7 @@ from batchsum.digest_state import Final, final_of, index_view, period_id
 from batchsum.engine.changes import Known, config_signature, known_content
 from batchsum.engine.records import NodeResult, utc_now
 from batchsum.model import Document, SummaryOutput
-from batchsum.navigation import INDEX_NAME, IndexRow, index_path, write_index
+from batchsum.navigation import IndexRow, index_names, index_path, write_index
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.summary_files import write_node_file, write_tree
 from batchsum.tree import TreeNode, flush_to_disk, node_path, soft_delete_tree, summaries_dir
@@ -277,9 +278,13 @@ class Committer:
             path = write_index(self.out, rows, pages or None)
         except OSError as exc:
             return f"index page not written: {exc}"
-        taken = self.out / INDEX_NAME
-        if path != taken and not taken.is_dir():  # a source's tree is no one's page: nothing to say
-            return f"{taken}: not written by batchsum, left as it is; the index page is {path} instead"
+        # The names passed over for files batchsum did not write (a source's tree is no one's page).
+        names = itertools.takewhile(lambda name: name != path.name, index_names())
+        taken = [self.out / name for name in names if not (self.out / name).is_dir()]
+        if taken:
+            left = "left as it is" if len(taken) == 1 else "left as they are"
+            named = ", ".join(map(str, taken))
+            return f"{named}: not written by batchsum, {left}; the index page is {path} instead"
         return None
 
 

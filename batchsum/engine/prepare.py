@@ -54,12 +54,21 @@ def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
 
 def blank_reason(doc: Document) -> str | None:
     """Why a read file is passed over for holding no text (a zero-byte file, only whitespace, a chat or
-    subtitle file with nothing in it), or None when it holds some."""
-    if doc.text and not doc.text.isspace():  # not strip(): that copies the whole text
-        return None
-    if not doc.size:
-        return "empty file (0 bytes), nothing to summarize: skipped"
-    return f"no text once read ({doc.size} bytes, only whitespace), nothing to summarize: skipped"
+    subtitle file with nothing in it, or only markup: front matter, code, comments, embeds, link
+    definitions, which its reader never sees as words), or None when it holds some."""
+    if not doc.text or doc.text.isspace():  # not strip(): that copies the whole text
+        if not doc.size:
+            return "empty file (0 bytes), nothing to summarize: skipped"
+        return f"no text once read ({doc.size} bytes, only whitespace), nothing to summarize: skipped"
+    # As the summarizer reads it (units_from_text): a note of only code had been "summarized" as its raw
+    # markup on one line, an unclosed fence that swallowed the rest of its page.
+    shown = load(_AS_READ)(doc.text)
+    if not shown or shown.isspace():
+        return f"no text once read ({doc.size} bytes, only markup), nothing to summarize: skipped"
+    return None
+
+
+_AS_READ = "batchsum.backends.noise:markdown_as_text"
 
 
 def set_language(doc: Document, cfg: RunConfig) -> None:
