@@ -244,12 +244,33 @@ def balance_quotes(sentence: str) -> str:
         elif opening > closing and sentence.rfind(open_mark) > sentence.rfind(close_mark):
             sentence = sentence + close_mark  # the quotation runs on past it
     sentence = _balance_single(sentence)
+    sentence = _balance_underscores(sentence)
     if sentence.count('"') % 2:
         first = sentence.index('"')
         before = sentence[first - 1] if first else " "
         if before.isdigit():  # 12" is twelve inches, not a quotation
             return sentence
         sentence = sentence + '"' if before.isspace() or before in "([—–-" else '"' + sentence
+    return sentence
+
+
+# Plain text's italics (Project Gutenberg's "_Woodstock_"): a mark that opens at a word's start, one that
+# closes at a word's end; one inside a word ("snake_case") is neither.
+_ITALIC_OPEN = re.compile(r"(?<![\w_])_(?=[^\s_])")
+_ITALIC_CLOSE = re.compile(r"(?<=[^\s_])_(?![\w_])")
+
+
+def _balance_underscores(sentence: str) -> str:
+    """A sentence cut from a longer italic passage with its marks made whole, as its quotation marks are:
+    "_George Dolan had four problems." closes, "the gun runners._ He left." opens."""
+    if "_" not in sentence:
+        return sentence
+    opens = [m.start() for m in _ITALIC_OPEN.finditer(sentence)]
+    closes = [m.start() for m in _ITALIC_CLOSE.finditer(sentence)]
+    if len(opens) > len(closes) and opens[-1] > (closes[-1] if closes else -1):
+        return sentence + "_"
+    if len(closes) > len(opens) and closes[0] < (opens[0] if opens else len(sentence)):
+        return "_" + sentence
     return sentence
 
 

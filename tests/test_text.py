@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from batchsum.cleanup import clean_transcript, fix_spacing
+from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing
 from batchsum.text import is_backchannel, parse_speaker_line, split_sentences, word_count
 
 
@@ -536,6 +536,14 @@ def test_a_sentence_cut_from_a_quotation_gets_its_missing_mark() -> None:
     assert balance_quotes("「これは社交ではありません。") == "「これは社交ではありません。」"
     assert balance_quotes("よろしい」と彼は言った。") == "「よろしい」と彼は言った。"
     for whole in ('A 12" pipe burst.', "“a” and “b”.", "No quotation here.", '"Done," she said.'):
+        assert balance_quotes(whole) == whole
+
+
+def test_a_sentence_cut_from_an_italic_passage_gets_its_missing_mark() -> None:
+    # Project Gutenberg's italics run over several sentences: a picked one shows no stray "_".
+    assert balance_quotes("_George Dolan had four problems.") == "_George Dolan had four problems._"
+    assert balance_quotes("and his life._ He left at dawn.") == "_and his life._ He left at dawn."
+    for whole in ("He read _Woodstock_ twice.", "Call snake_case and __init__ here.", "_Abbotsford_, _May_ 16."):
         assert balance_quotes(whole) == whole
 
 
