@@ -108,6 +108,8 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     "batchsum.walk": {"batchsum.eml"},  # the stdlib's e-mail parser (~10 ms), only for a run that reads an .eml
     # The facet rules (~85 ms of imports), only for a file that writes facets down: the check runs on every file.
     "batchsum.written_facets": {"batchsum.facets"},
+    # The summarizer's reader, only for a conversation kept whole: a run of short notes never loads it.
+    "batchsum.engine.kept_whole": {"batchsum.backends.units"},
 }
 
 
