@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from batchsum.chat_exports import ExportMetadata, ExportText
 from batchsum.chat_lines import ChatExport, render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
+from batchsum.datelines import dated_entries
 from batchsum.decoding import decode_bytes, strip_control
 from batchsum.doc_dates import dated, name_date, whatsapp_day
 from batchsum.errors import ConfigError, InputError, NotASource
@@ -488,6 +489,11 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
         return "journal", f"dated headings ({headings})"
     if dated_name and re.search(r"\b(I|I'm|I've|my|me)\b", sample):
         return "journal", "dated file name, first-person text"
+    # Entries that open their paragraphs with the day ("June 18th.--A walk ...", "Trient, den 10. September."
+    # alone): a diary printed as one book, dated as a dated heading would date it.
+    entries = dated_entries(sample)
+    if entries >= 3 or (entries >= 1 and dated_name):
+        return "journal", f"dated entries ({entries})"
     return "document", "default"
 
 

@@ -34,6 +34,7 @@ from batchsum.backends.noise import (
     section_role,
 )
 from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word
+from batchsum.datelines import DateCarry, cjk_dateline, dateline
 from batchsum.hyphens import dehyphenate
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
 from batchsum.model import ContentType
@@ -513,6 +514,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
     role: str | None = None
     date: str | None = None
     year: int | None = None  # a heading of its own ("1903") over entries that name their day only
+    carry = DateCarry()  # the year and month an entry dated in-line leaves out
     section = 0
     title = ""
 
@@ -538,7 +540,16 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             continue
         kind = "toc" if li in contents else line_kind(line, repeated)
         nxt_blank = li + 1 == len(lines) or not lines[li + 1].strip()
-        if prev is None and nxt_blank and len(line) < 40 and (heading_year(line) or entry_date(line.strip(), year)):
+        # An entry dated in-line ("June 18th.--A walk ...") or by a dateline of its own ("Trient, den 10.
+        # September, abends."): a Chinese or Japanese one stands on its line between lines of prose.
+        entry = dateline(line) if prev is None else cjk_dateline(line) if "日" in line else None
+        if entry is not None:
+            flush()  # the lines above are the last entry's, under its date
+            carry.year = year
+            date, year = carry.iso(entry) or date, carry.year
+        if entry is not None and entry.alone:
+            kind = "heading"  # a label of the entry below it, never one of its sentences
+        elif prev is None and nxt_blank and len(line) < 40 and (heading_year(line) or entry_date(line.strip(), year)):
             kind = "heading"  # a year or a day alone on its line opens entries ("_August_ 25." under "1903")
         elif kind == "short":
             nxt = lines[li + 1] if li + 1 < len(lines) else None

@@ -1,0 +1,144 @@
+"""A journal entry dated in-line: a paragraph that opens with its day, not a dated heading.
+
+Diaries printed as one book open each entry's paragraph with its date and a run-in dash ("June 18th.--A
+walk ...", "Salem, June 15, 1835.--A walk ...", "_July_ 14, ABBOTSFORD.--Arrived ..."), or give the date
+a paragraph of its own, a dateline ("Trient, den 10. September, abends.", "Paris, le 3 mars 1850.",
+"〔八月〕二十七日"). Such entries date the lines under them as a dated heading does, and a dateline alone is
+a label, never a sentence of the entry. The month words are periods.py's, in every language batchsum reads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from batchsum.periods import MONTH_WORDS
+from batchsum.text import BLANK_LINES
+
+__all__ = ["DateCarry", "Dateline", "cjk_dateline", "dated_entries", "dateline"]
+
+_MONTH = "|".join(re.escape(w) for w in sorted(MONTH_WORDS, key=len, reverse=True))
+_ORDINAL = r"(?:st|nd|rd|th|d|er|\.)?"
+# What may stand before the day: a place or a weekday and its comma, one or two of them ("Salem, ",
+# "Saturday, ", "Maine, "), then an article that introduces a day ("den", "le", "el", "am").
+_LEAD = r"(?:[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){0,2},[ \t]+){0,2}(?:(?i:den|le|el|am)[ \t]+)?"
+_DAY_FIRST = rf"(?P<d1>\d{{1,2}}){_ORDINAL}[ \t]+(?:of[ \t]+|de[ \t]+)?(?P<m1>(?i:{_MONTH}))"
+_MONTH_FIRST = rf"(?P<m2>(?i:{_MONTH}))\.?,?[ \t]+(?P<d2>\d{{1,2}}){_ORDINAL}"
+_YEAR = r"(?:,?[ \t]+(?:de[ \t]+)?(?P<y>1[5-9]\d\d|20\d\d)(?:[ \t]*г)?\.?)?"
+# After the day: a place, a weekday or a time of day (", ABBOTSFORD", ", Tuesday", ", abends").
+_TAIL = r"(?:,[ \t]*[^\W\d_][^\n.,;:!?]{0,30})*"
+_DATE = rf"{_LEAD}(?:{_DAY_FIRST}|{_MONTH_FIRST}){_YEAR}{_TAIL}"
+_RUN_IN = re.compile(rf"{_DATE}\.?[ \t]*(?:--|—)[ \t]*(?=[^\W_])")
+_ALONE = re.compile(rf"{_DATE}[.:]?")
+# A Chinese or Japanese day on a line of its own, its month and year written or carried: "〔八月〕二十七日",
+# "二十八日", "1923年9月1日", "三月五日（月）".
+_CJK_NUMBER = r"[\d〇一二三四五六七八九十]{1,3}"
+_CJK_ALONE = re.compile(
+    rf"〔?(?:(?P<y>\d{{4}})年)?〔?(?:(?P<m>{_CJK_NUMBER})月)?〕?(?P<d>{_CJK_NUMBER})日〕?(?:[（(][^）)\n]{{1,4}}[）)])?"
+)
+_MARKS = str.maketrans("", "", "_*[]")  # italics, bold and an editor's brackets ("[_Abbotsford_,] _May_ 16.--")
+_ALONE_CHARS = 60  # a dateline is short: a longer paragraph that names a day is prose
+_CJK_CHARS = 16
+
+
+@dataclass(frozen=True)
+class Dateline:
+    """The day an entry opens with; ``month`` and ``year`` None when it leaves them to be carried."""
+
+    day: int
+    month: int | None
+    year: int | None
+    alone: bool  # the date is its paragraph's first line (a Chinese or Japanese line) by itself: a label
+
+
+def _cjk_number(text: str) -> int:
+    """ "二十八" is 28, "十" 10, "三十" 30, "28" 28."""
+    if text.isdigit():
+        return int(text)
+    digits = {c: i for i, c in enumerate("〇一二三四五六七八九")}
+    tens, _, ones = text.partition("十")
+    if "十" not in text:
+        return int("".join(str(digits[c]) for c in text))
+    return (digits.get(tens, 1) if tens else 1) * 10 + (digits[ones] if ones else 0)
+
+
+def cjk_dateline(line: str) -> Dateline | None:
+    """A Chinese or Japanese day that is the whole of ``line`` ("〔八月〕二十七日", "二十八日"), else None: such a
+    text writes a paragraph a line, so its datelines stand between lines of prose, not blank lines."""
+    bare = line.strip("\u3000 \t")
+    cjk = _CJK_ALONE.fullmatch(bare) if "日" in bare and len(bare) <= _CJK_CHARS else None
+    if cjk is None:
+        return None
+    month, year = cjk.group("m"), cjk.group("y")
+    return _checked(
+        _cjk_number(cjk.group("d")), _cjk_number(month) if month else None, int(year) if year else None, True
+    )
+
+
+def dateline(paragraph: str) -> Dateline | None:
+    """The day a paragraph opens with as a journal entry's date ("June 18th.--A walk", "Trient, den 10.
+    September, abends." alone, "〔八月〕二十七日" on its line), else None. Only the paragraph's opening
+    counts: a date inside a sentence dates nothing."""
+    first = paragraph.strip().split("\n", 1)[0]
+    if (cjk := cjk_dateline(first)) is not None:
+        return cjk
+    first = first.translate(_MARKS).strip()
+    alone = _ALONE.fullmatch(first) if len(first) <= _ALONE_CHARS else None
+    m = alone or _RUN_IN.match(first)
+    if m is None:
+        return None
+    day = int(m.group("d1") or m.group("d2"))
+    month = MONTH_WORDS[(m.group("m1") or m.group("m2")).lower()]
+    return _checked(day, month, int(m.group("y")) if m.group("y") else None, alone is not None)
+
+
+def _checked(day: int, month: int | None, year: int | None, alone: bool) -> Dateline | None:
+    if not 1 <= day <= 31 or (month is not None and not 1 <= month <= 12):
+        return None
+    return Dateline(day, month, year, alone)
+
+
+class DateCarry:
+    """The dates of a journal's entries in reading order: a date without its year (or month) takes the one
+    of the last date that gave it ("June 18th" after "Salem, June 15, 1835")."""
+
+    __slots__ = ("month", "year")
+
+    def __init__(self, year: int | None = None) -> None:
+        self.year = year
+        self.month: int | None = None
+
+    def iso(self, line: Dateline) -> str | None:
+        """The ISO day of ``line`` with what it leaves out carried; None while no year is known or for no such day."""
+        self.year = line.year or self.year
+        self.month = line.month or self.month
+        if self.year is None or self.month is None:
+            return None
+        try:
+            return dt.date(self.year, self.month, line.day).isoformat()
+        except ValueError:
+            return None
+
+
+def dated_entries(text: str) -> int:
+    """How many of ``text``'s paragraphs open as dated journal entries (:func:`dateline`), a Chinese or
+    Japanese dateline on a line of its own counting wherever it stands. A letter's dateline over its
+    salutation ("Апреля 8." over "Бесценная моя Варвара Алексеевна!") opens no journal entry."""
+    count = 0
+    paragraphs = [p for p in BLANK_LINES.split(text) if p.strip()]
+    for k, paragraph in enumerate(paragraphs):
+        lines = paragraph.strip().split("\n")
+        found = dateline(paragraph)
+        below = (
+            lines[1] if found is not None and len(lines) > 1 else paragraphs[k + 1] if k + 1 < len(paragraphs) else ""
+        )
+        count += found is not None and not (found.alone and _SALUTATION.match(below.strip()))
+        if "日" in paragraph:
+            count += sum(cjk_dateline(line) is not None for line in lines[1:])
+    return count
+
+
+# A letter's salutation: up to five words that end with "!" ("Милая Варенька! ...") or with a comma the
+# line ends with ("Dear Sir,").
+_SALUTATION = re.compile(r"[^\W\d_]+(?:,?[ \t]+[^\W\d_]+){0,4}(?:!|,\n|,$)")
