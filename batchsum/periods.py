@@ -318,6 +318,11 @@ def only_a_day(query: str) -> bool:
     return bool(days_named(query)) and all(w in _DAY_ARTICLES for w in rest)
 
 
+# A year standing as a word of its own: not one joined to a week, a quarter or a version ("2024-W11",
+# "Q1-2024", "2024/25"); "1826-05" is a month (_ISO_KEY).
+_YEAR = re.compile(r"(?<![\w./-])\d{4}(?![\w/-]|\.\d)")
+
+
 def periods_named(query: str) -> list[str]:
     """The months (``1826-05``) and years (``1826``) ``query`` names: "May 1826", "März 2024", "1826-05",
     "в марте 2024", "2024年4月"; a year by itself ("in 1826", "1826年"), not as the year of a month ("May
@@ -326,7 +331,7 @@ def periods_named(query: str) -> list[str]:
     lowered = _without_days(query.lower())
     words = _WORD.findall(lowered)
     keys = [f"{y}-{int(m):02d}" for y, m in _ISO_KEY.findall(lowered) + _CJK_MONTH.findall(lowered)]
-    years = [w for w in words if re.fullmatch(r"\d{4}", w)]
+    years = _YEAR.findall(lowered)
     months = sorted({MONTH_WORDS[w] for w in words if w in MONTH_WORDS})
     keys += [f"{y}-{m:02d}" for y in years for m in months]
     keys = [k for k in dict.fromkeys(keys) if 1 <= int(k[5:]) <= 12]

@@ -941,6 +941,8 @@ def test_the_periods_a_query_names() -> None:
     assert periods_named("что случилось в марте 2024?") == ["2024-03"] == periods_named("2024年3月发生了什么")
     assert periods_named("in 1826") == ["1826"] == periods_named("1826年")
     assert periods_named("what happened on 1826-05-15?") == []  # a day: its entry answers, not a period
+    # A year joined to a week, a quarter or a season's span names no period: it is part of a name.
+    assert periods_named("Weekly Review 2024-W11") == periods_named("Q1-2024 plan") == periods_named("2024/25") == []
     assert only_a_period("März 2024") and only_a_period("2024-03") and not only_a_period("May 1826 budget")
 
 
