@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
 from batchsum.navigation import PeriodPage, summary_only
-from batchsum.note_syntax import note_syntax_as_text
+from batchsum.note_syntax import DONE_BOX, OPEN_BOX, note_syntax_as_text
 from batchsum.periods import (
     DIGEST_STATE,
     DIGESTS_DIR,
@@ -101,9 +101,15 @@ def digest_input(meta: Mapping[str, Any], body: str) -> str:
     if not meta.get("kept_whole"):
         return final_summary(body)
     lines = []
+    fenced = False
     # The facets a run appends to a note's final are its rules' lists, not the note's text ("Action items:").
     for line in note_syntax_as_text(_SOURCE_FRONT_MATTER.sub("", summary_only(body), count=1)).split("\n"):
-        if _HEADING_LINE.match(line):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        # Code (a Dataview query too) is no prose, and a task is the note's bookkeeping: its open ones are the
+        # action items, as the summarizer reads them.
+        if fenced or _HEADING_LINE.match(line) or _TASK_LINE.match(line):
             continue
         item = LIST_ITEM.match(line)
         if item is not None and unended(line.rstrip()):
@@ -113,6 +119,8 @@ def digest_input(meta: Mapping[str, Any], body: str) -> str:
 
 
 _HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s")
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_TASK_LINE = re.compile(rf"^\s*(?:[-*+]\s+|\d+[.)]\s+)?[{OPEN_BOX}{DONE_BOX}]")
 
 
 def final_summary(body: str) -> str:

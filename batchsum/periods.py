@@ -38,9 +38,10 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # summarizer gave its line; 5: so does a year's; 6: a list item reads on after its label, without its
 # bullet; 7: a year's month that opens with its day has no month name before it; 8: a year's day labels
 # are never cut or written twice, and a year over files in several languages lists them; 9: a file's
-# one-liner ends at a chat turn without a stop when the next turn is paragraphs away): part of every
-# digest's signature, so a new layout redoes them all.
-DIGEST_FORMAT = 9
+# one-liner ends at a chat turn without a stop when the next turn is paragraphs away; 10: a note kept
+# whole gives its digest no code and no task lines): part of every digest's signature, so a new layout
+# redoes them all.
+DIGEST_FORMAT = 10
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.

@@ -685,6 +685,25 @@ def test_an_entry_kept_whole_reaches_its_digest_and_index_without_its_front_matt
         assert "She died at nine" in text and "title:" not in text and "tags:" not in text, text
 
 
+def test_a_note_kept_whole_gives_its_digest_no_code_and_no_tasks(tmp_path: Path) -> None:
+    # A daily note's Dataview query and its task list are bookkeeping; its prose is what the month reads.
+    src = tmp_path / "daily"
+    src.mkdir()
+    (src / "2024-03-21.md").write_text(
+        "# Thursday 21 March 2024\n\nA quiet day at the desk with the proofs by the fire.\n\n"
+        "- [ ] Pay the smith 📅 2024-03-22\n- [x] Wrote to Lockhart\n\n"
+        '```dataview\nTASK FROM "Daily" WHERE !completed\n```\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    run(src, out)
+    _, month = parse_markdown((out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8"))
+    index = (out / "index.md").read_text(encoding="utf-8")
+    for text in (month.split("<!--")[0], index.split("\n---\n", 1)[1]):
+        assert "the proofs by the fire" in text, text
+        assert "dataview" not in text and "TASK FROM" not in text and "smith" not in text and "Lockhart" not in text
+
+
 def test_chinese_and_japanese_lines_are_cut_at_a_full_stop_and_run_on_without_spaces() -> None:
     from batchsum.digest_pages import digest_body
 
