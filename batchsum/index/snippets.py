@@ -399,8 +399,25 @@ def make_snippet(
         j += 1
     if len(chosen) > limit:
         chosen = _cut(chosen, limit, found)
+    if _reads_as_turns(text):
+        chosen = _with_speaker(chosen, parts[paragraph.index(paragraph[best])])
     words = sorted({w.lower(): w for w in found(chosen)}.values(), key=str.lower)
     return chosen, words
+
+
+def _reads_as_turns(text: str) -> bool:
+    """Whether ``text`` reads as a conversation's turns: lines of at least two speakers (a note's "Breakfast:
+    eggs." is no turn)."""
+    return len({parse_speaker_line(line)[0] for line in text.splitlines()} - {None}) >= 2
+
+
+def _with_speaker(chosen: str, opening: str) -> str:
+    """A sentence from inside a conversation's turn with the turn's speaker before it ("Tom Becker: I'll
+    also write the release notes."): who said it is half of what a meeting's snippet answers."""
+    speaker, _ = parse_speaker_line(opening)
+    if speaker is None or parse_speaker_line(chosen)[0] is not None:
+        return chosen
+    return f"{speaker}: {chosen}"
 
 
 def _cut(text: str, limit: int, found: Callable[[str], list[str]]) -> str:
