@@ -35,6 +35,8 @@ from batchsum.backends.noise import is_fragment
 from batchsum.backends.units import STOPWORDS
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
+from batchsum.due_dates import due_date
+from batchsum.entity_rules import not_names
 from batchsum.text import conversation_lines, end_message, is_chat, speakers_of, split_sentences
 
 MAX_ITEMS = 5
@@ -57,6 +59,29 @@ _DECISION = re.compile(
     r"|\b(?:the|our|final) (?:decision|plan|fix|solution|conclusion) (?:is|was)\b|\bresolved to\b",
     re.I,
 )
+# A decision is a clause whose subject decides, not a noun the object of another verb is said of: "I'll
+# discuss the buttons we just chose" (a relative clause); "In the end we chose ..." opens with an adverbial,
+# as "Last time we agreed ..." does, and in "It's a problem because we decided ..." the subject opens a clause.
+_RELATIVE = re.compile(
+    r"\b(?P<pre>[\w']+) (?:the|these|those|this|that|a|an|our|your|their|some|any|all|each|every) "
+    r"(?P<noun>(?:[\w-]+ ){0,1}[\w-]+) (?:that |which )?$",
+    re.I,
+)
+_ADVERBIAL = frozenset(
+    "in at on by of for from after before during with since over until to into through about under and so then but"
+    " because when now time day week month year meeting morning afternoon evening night".split()
+)
+
+
+def _relative(before: str) -> bool:
+    """Whether a decision cue whose subject follows ``before`` is a relative clause ("the buttons we chose")."""
+    m = _RELATIVE.search(before)
+    if m is None or m.group("pre").lower() in _ADVERBIAL:
+        return False
+    noun = m.group("noun").lower().removesuffix(" that").removesuffix(" which").split()  # "the letter that we ..."
+    return not any(w in STOPWORDS or w in _ADVERBIAL for w in noun)
+
+
 # A decision the meeting labels as one: "Decision: the cutover is on Saturday, October 18."
 _DECISION_LABEL = re.compile(r"^(?:decision|decided|agreed|resolution|resolved|outcome)\s*[:–—-]\s+", re.I)
 _CONDITIONAL = re.compile(r"^(?:if|when|whether|unless|once)\b|\bif we\b", re.I)
@@ -64,7 +89,8 @@ _COMMIT = re.compile(
     r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:"
     r"(?P<ought>we(?:'ll| will| are going to|'re going to)? (?:need to|should|must|have to|have got to)|we've got to)\b"
     # "We are going to the product evaluation" is where the meeting goes next, not a future.
-    r"|(?P<we>we(?:'ll| will)\b|we(?: are|'re) going to\b(?! (?:the|a|an|our|this)\b))"
+    # "We'll need only few buttons" is a need, as "I'll need ..." is (_SELF).
+    r"|(?P<we>(?:we(?:'ll| will)|we(?: are|'re) going to(?! (?:the|a|an|our|this)\b))\b(?! (?:\w+ly )?need\b))"
     r"|(?P<lets>let's|let us)\b"
     r"|(?P<todo>todo|action item|action|follow[- ]up)\s*[:\-]"
     r")",
@@ -80,7 +106,8 @@ _TIME_LEAD_RE = re.compile(rf"^{_TIME_LEAD}")
 # "I'm calling X this week" counts when a time is given.
 _SELF = re.compile(
     rf"(?:^(?:{_TIME_LEAD})?|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to)\b"
-    r"(?! not\b| never\b| probably\b| maybe\b| likely\b| possibly\b| perhaps\b| be\b| get to\b| say\b| need\b)"
+    r"(?!(?: \w+ly)? (?:not|never|won't)\b| probably\b| maybe\b| likely\b| possibly\b| perhaps\b| be\b| get to\b| say\b"
+    r"| need\b)"
     r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
     # "I can have the wireframes by September 10": an offer with a deadline is a promise.
     r"|^I can (?:have|get|send|share|finish|deliver|write|do)\b(?=.*\b(?:by|before) (?!the way\b|far\b|now\b))"
@@ -88,6 +115,7 @@ _SELF = re.compile(
 # A participant told of what they do by a date: "Tom writes the brief by December 12."
 _NAMED_DOES = re.compile(r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:also |then )?(?!is\b|was\b|has\b)[a-z]{3,}s\b")
 _NAMED = re.compile(
+    r"(?<!whether )(?<!if )"  # "whether Legal will sign off" asks, commits no one
     r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
 )
 # Asked by name to speak in the meeting, not to do something after it.
@@ -106,12 +134,12 @@ _ROOM_REQUEST = re.compile(
 # I'll just email it to you").
 _TALK_SUBJECT = (
     r"(?:let's|let us|we'll|we will|(?:i'm|i am|we're|we are) going to|we need to|we have to|we should|i'll|i will|"
-    r"we've got to|we must)\s+(?:first of all\s+|now\s+|then\s+|shortly\s+|just\s+)*"
+    r"we've got to|we must)\s+(?:first of all\s+|first\s+|now\s+|then\s+|just\s+|\w+ly\s+)*"
 )
 _TALK_VERB = (
     r"(?:see|say|look|start|begin|go back|move on|do this|talk|get to|have(?! to)|close|end|wrap up|address|"
     r"(?P<ask>ask)|turn (?:it|the \w+|things) over|hand (?:it )?over|open (?:up )?the (?:lines|floor|call)|open it up|"
-    r"read out|cover|walk (?:you|us|them) through|take (?:you|us|them) through|"
+    r"read out|cover|describe|walk (?:you|us|them) through|take (?:you|us|them) through|"
     r"give the floor|tell you|present|show you|show (?:them|it|this|these|those)(?= ?(?:now|here)?[.!]?$)|explain|"
     r"assume|suppose|imagine|hope|"
     r"not|go through|go over|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
@@ -119,16 +147,28 @@ _TALK_VERB = (
     r"realize|mention|point out|repeat)\b"
 )
 # A hedged future is a forecast, not a commitment: "We'll probably get lots of errors from the cross-talk";
-# a negated one promises nothing: "I'll never have to buy batteries again".
+# a negated one promises nothing: "I'll never have to buy batteries again", "We'll definitely not ...". Nor
+# does a future of being somewhere or something ("We're going to be here at eight") or of what is done to
+# the speakers ("We'll get panned on the next one"): no one is given a task.
 _HEDGED = re.compile(
-    r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:we|i)(?:'ll| will| would)\s+"
-    r"(?:probably|likely|maybe|possibly|perhaps|never|not)\b",
+    r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:we|i)(?:'ll| will| would|(?:'re|'m| are| am) going to)\s+"
+    r"(?:\w+ly\s+)?(?:probably|likely|maybe|possibly|perhaps|never|not|won't"
+    r"|be\b(?!,| (?:\w+ly )?\w+ing\b)|get \w+(?:ed|en)\b)\b",
     re.I,
 )
 # Done in the meeting, not after it: "I will delete this one now", "I'll figure out the average here."
 _IN_THE_ROOM = re.compile(
     r"^(?:i|we)(?:'ll| will) (?!now\b)[^,;.]*(?<!from )\bnow\b(?! on\b| that\b)"
-    r"|^(?:i|we)(?:'ll| will) [^,;]*\bhere[.!]$",
+    r"|^(?:i|we)(?:'ll| will) [^,;]*\bhere[.!]$"
+    # the whiteboard: "I'll rub off the other two", "I'll write that on the board"
+    r"|^(?:i|we)(?:'ll| will) (?:\w+ly )?(?:rub|wipe)\b"
+    r"|^(?:i|we)(?:'ll| will) [^,;]*\b(?:white ?board|flip ?chart|the board)\b",
+    re.I,
+)
+# Arranging the next meeting ("Let's meet again tomorrow at nine.") sets no task; its time is no deadline.
+_NEXT_MEETING = re.compile(
+    r"^(?:let's|let us|we'll|we will|we(?:'re| are) going to|we (?:can|could|should))\s+(?:\w+ly\s+)?"
+    r"(?:meet|reconvene|regroup|get together|sync up|catch up|talk|speak)\b(?! (?:with|to)\b)",
     re.I,
 )
 _META_TALK = re.compile(rf"^(?:{_TALK_SUBJECT}{_TALK_VERB}|(?:i'll|i will|we'll|let's) just\b)", re.I)
@@ -141,36 +181,8 @@ _ASKS_THE_ROOM = re.compile(
     re.I,
 )
 _MENTION = re.compile(r"@([A-Za-z][\w.-]+)")
-# A due date as said, whole: "Friday March 15", "15 March", "the 15th", "end of the month", "next Tuesday".
-# Month names only capitalised: "may" and "march" are words too.
-_MONTH = (
-    r"(?-i:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|"
-    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
-)
-_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-_DATE = (
-    rf"(?:{_MONTH}\.? {_DAY}(?:,? \d{{4}})?|{_DAY}(?: of)? {_MONTH}(?:,? \d{{4}})?"
-    rf"|the \d{{1,2}}(?:st|nd|rd|th)(?: of {_MONTH})?)"  # "the 15th", not "the 2 options"
-)
-_SOON = (
-    rf"(?:(?:next|this|coming) )?{_WEEKDAY}(?:,? {_DATE})?(?: (?:morning|afternoon|evening|night))?"
-    r"|tomorrow(?: (?:morning|afternoon|evening|night))?|tonight|this (?:morning|afternoon|evening)"
-    r"|(?:the )?end of (?:the |this |next )?(?:day|week|month|quarter|year|sprint)"
-)
-_ISO_DATE = r"\d{4}-\d{2}-\d{2}"
-# "on" gives a day ("on Friday", "on the 15th"), not a deadline: "later on this week" is no "on this week".
-_DUE = re.compile(
-    r"\b(?:(?:by|before|until|till|due(?: by| on)?|no later than)\s+"
-    rf"(?P<when>{_SOON}|{_DATE}|{_ISO_DATE}|(?:the )?end of {_MONTH}"
-    r"|(?:next|this) (?:week|month|quarter|sprint|year)|today|eod|eow|noon)"
-    rf"|on\s+(?P<day>(?:(?:next|this|coming) )?{_WEEKDAY}(?:,? {_DATE})?|{_DATE}|{_ISO_DATE}))\b",
-    re.I,
-)
-# Without "by": "next week", "tomorrow", "Friday"; "today's" is no date.
-_DUE_BARE = re.compile(rf"\b(?P<bare>{_SOON}|next (?:week|month)|today(?!'s))\b", re.I)
 _OPEN = re.compile(
-    r"\b(?:open question|unresolved|still (?:unclear|unknown|open)|tbd|to be decided|"
+    r"\b(?:(?<!wide )open question|unresolved|still (?:unclear|unknown|open)|tbd|to be decided|"
     r"need to figure out|remains to be seen|no answer yet)\b",
     re.I,
 )
@@ -363,29 +375,6 @@ def turns_from_text(text: str) -> list[tuple[str | None, str]]:
     return [(speaker, "\n".join(lines)) for speaker, lines in turns]
 
 
-# A written task's date in brackets at its end: "- [ ] Sofia: wireframes (Sep 10)", "(due Friday)".
-_BRACKETED_DUE = re.compile(rf"\((?:due:? )?(?P<when>{_DATE}|{_ISO_DATE}|{_SOON}|today)\)[.!]?$", re.I)
-
-
-def bracketed_date(text: str) -> str | None:
-    """The due date a written task gives in brackets at its end (``(Sep 10)``), or None."""
-    m = _BRACKETED_DUE.search(text.rstrip())
-    return m.group("when") if m else None
-
-
-def due_date(text: str) -> str | None:
-    """The due date a sentence gives, a deadline ("by Friday March 15") before a bare time ("today")."""
-    m = _DUE.search(text) or _DUE_BARE.search(text)
-    if not m:
-        return None
-    when = next(g for g in m.groups() if g)
-    when = when[4:] if when.lower().startswith("the end") else when
-    first, _, rest = when.partition(" ")
-    # "Today I'll send ..." is due today; a weekday or a month keeps its capital.
-    relative = first.lower() in {"today", "tomorrow", "tonight", "next", "this", "coming", "end", "the", "eod", "eow"}
-    return (first.lower() + (" " + rest if rest else "")) if relative else when
-
-
 _CLAUSE_LEAD = re.compile(r"^[;:,\s]*(?:(?:so|and|then)\s+)?")
 _DEADLINE = re.compile(r"\b(?:by|before)\b(?! (?:the way|far|now)\b)", re.I)
 
@@ -432,6 +421,7 @@ def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool =
         (_talk(_META_TALK, core) and not dated)
         or _HEDGED.match(_CLAUSE_LEAD.sub("", core))
         or _IN_THE_ROOM.search(core)
+        or _NEXT_MEETING.match(_CLAUSE_LEAD.sub("", core))
     ):
         return None
     first, _, rest = text.partition(" ")
@@ -476,7 +466,12 @@ def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool =
 
 
 def _entities(
-    sentences: Sequence[_Sentence], raw: str, extra: Sequence[str], speakers: set[str], max_names: int
+    sentences: Sequence[_Sentence],
+    raw: str,
+    extra: Sequence[str],
+    speakers: set[str],
+    max_names: int,
+    participants: Sequence[str] = (),
 ) -> list[str]:
     """Known entities, paths and code identifiers (all of them: a compaction record must keep every file
     it touched), then the ``max_names`` names that occur most often.
@@ -485,6 +480,7 @@ def _entities(
     a capitalised word (or run of them) seen at least twice away from a sentence start and never
     written in lower case in the text ("Source", "View" and "Hold" are words, "Porto" is a name).
     Speakers are participants, not entities; ``speakers`` holds their names and name parts, in lower case.
+    Nor is a unit, a role title, an interjection or a demonym adjective (:func:`~batchsum.entity_rules.not_names`).
     """
     found: list[str] = []
 
@@ -527,6 +523,7 @@ def _entities(
     # "Series G").
     capitalised = list(_CAPNAME.finditer(prose))
     labels = {m.group(1) for m in capitalised if _NUMBER_AFTER.match(prose, m.end())}
+    labels |= not_names(prose, capitalised, participants)  # "three Francs", "our Marketing Expert", "Oh my God"
     for name, n in Counter(m.group(1) for m in capitalised).items():
         words = name.lower().split()
         # A word also written in lower case is a word ("Source", "View"); a run of several is a name when
@@ -614,17 +611,17 @@ def extract_facets(
                 decisions.append(_clip(said))
             continue
         cue = _DECISION.search(whole)
-        if cue and not whole.endswith("?") and not _CONDITIONAL.search(whole):
+        if cue and not _relative(whole[: cue.start()]) and not whole.endswith("?") and not _CONDITIONAL.search(whole):
             if _says_what(whole, cue, personal) and _clip(whole) not in decisions:
                 decisions.append(_clip(whole))
             continue
         item = _action(_Sentence(s.speaker, whole, s.turn), participants, agent)
-        if item is not None:
-            if item.owner is not None and not set(speakers_of(item.owner)) <= set(participants):
-                # "Dev, can you ..." where Dev Patel speaks; "Or, can you ...": an owner speaks in the source.
-                item.owner = _owner_among(item.owner, participants)
-                if item.owner is None:
-                    continue
+        # "Dev, can you ..." where Dev Patel speaks; "Or, can you ...": an owner speaks in the source. One who
+        # does not ("Kubernetes will be upgraded") makes no task, and the sentence may still be an open question.
+        unknown = item is not None and item.owner is not None and not set(speakers_of(item.owner)) <= set(participants)
+        if item is not None and item.owner is not None and unknown:
+            item.owner = _owner_among(item.owner, participants)
+        if item is not None and not (unknown and item.owner is None):
             if all(a.task != item.task for a in actions):
                 actions.append(item)
             continue
@@ -641,7 +638,7 @@ def extract_facets(
         decisions=_best(decisions, str, topics, max_items),
         action_items=_best(actions, lambda a: a.task, topics, max_items),
         unresolved=_best(unresolved, str, topics, max_items),
-        entities=_entities(sentences, raw, entities, name_parts, max_items),
+        entities=_entities(sentences, raw, entities, name_parts, max_items, participants),
         topics=_topics(sentences),
     )
 

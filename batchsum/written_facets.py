@@ -68,6 +68,11 @@ _TASK_EMOJI = re.compile(r"\s*(?:[🔺⏫🔼🔽⏬➕✅❌⏳🛫]\uFE0F?\s*(
 # Logseq's "SCHEDULED: <2024-03-15 Fri>" (on its task's line or the one under it), which note_syntax shows
 # as 📅 with DEADLINE's: rewritten first to the Tasks plugin's ⏳, a scheduled date, before the note is read.
 _SCHEDULED = re.compile(r"(?:\n[ \t]*|(?<![ \t])[ \t]+)SCHEDULED:[ \t]*<(\d{4}-\d{2}-\d{2})[^>\n]*>[ \t]*(?=\n|$)")
+# A DEADLINE line above its SCHEDULED line: put under it, so the scheduled date joins the task's line and the
+# DEADLINE line stays whole for note_syntax (the ⏳ had been appended to it, and its due date lost).
+_DEADLINE_ABOVE = re.compile(
+    r"(\n[ \t]*DEADLINE:[ \t]*<[^>\n]*>[ \t]*)(\n[ \t]*SCHEDULED:[ \t]*<[^>\n]*>[ \t]*)(?=\n|$)"
+)
 # An item of a list as written: its bullet and its box or Logseq marker, then its text.
 _RAW_ITEM = re.compile(
     r"([ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+|(?:TODO|LATER|NOW|DOING|WAITING|DONE)[ \t]+)?)(.*)"
@@ -82,6 +87,7 @@ _OWNER_LABEL = re.compile(r"^(?P<name>[^\W\d_a-z][\w.'’-]*(?: [^\W\d_a-z][\w.'
 _OWNER_AT = re.compile(r"(?:^|\s)@(?P<name>[A-Za-z][\w.-]*)")
 # "@priya: book the venue": a mention written as the task's label is one, as "Priya:" is ("@marco review
 # the PR" stays as written: the mention is a word of the task).
+_TAIL_AT = re.compile(r"[.!]?\s*$")  # an "@name" at the task's end, left out of it as "(Name)" is
 _OWNER_AT_LABEL = re.compile(r"^@(?P<name>[A-Za-z][\w.-]*?):\s+(?P<task>\S.*)$")
 _OWNER_TAIL = re.compile(r"\s+[(\[](?P<name>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*)?)[)\]]\.?$")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")  # [text](url)
@@ -178,6 +184,7 @@ def _as_read(text: str) -> str:
     """``text`` as its facets are read: Logseq's SCHEDULED as a scheduled date (⏳), list items without
     their tags (:func:`_without_tags`), then as the note reads (note_syntax)."""
     if "SCHEDULED:" in text:
+        text = _DEADLINE_ABOVE.sub(r"\2\1", text)
         text = _SCHEDULED.sub(lambda m: f" ⏳ {m.group(1)}", text)
     if "#" in text:
         text = "\n".join(_without_tags(line) if "#" in line else line for line in text.split("\n"))
@@ -261,7 +268,8 @@ def _owner(name: str, participants: Sequence[str]) -> str | None:
 
 def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
     """An action item from a written task: its owner when the task names one, its due date."""
-    from batchsum.facets import ActionItem, bracketed_date, due_date
+    from batchsum.due_dates import bracketed_date, due_date
+    from batchsum.facets import ActionItem
 
     when = _WHEN.search(text)
     # A date in brackets at the end is the due date, said once ("(due: 2026-10-03)" too), unless an
@@ -280,6 +288,8 @@ def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
         text = at.group("task")
     if owner is None and (at := _OWNER_AT.search(text)):
         owner = _owner(at.group("name"), participants)
+        if owner is not None and _TAIL_AT.match(text, at.end()):  # "Send the posting to HR @Maria"
+            text = text[: at.start()].rstrip()
     if owner is None and (tail := _OWNER_TAIL.search(text)) and (owner := _owner(tail.group("name"), participants)):
         text = text[: tail.start()]
     return ActionItem(text, owner, bracketed or (when.group(1) if when else due_date(text)))
