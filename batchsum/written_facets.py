@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from batchsum.due_dates import bracketed_date, due_date
 from batchsum.note_syntax import note_syntax_as_text
 
 if TYPE_CHECKING:
@@ -268,7 +269,6 @@ def _owner(name: str, participants: Sequence[str]) -> str | None:
 
 def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
     """An action item from a written task: its owner when the task names one, its due date."""
-    from batchsum.due_dates import bracketed_date, due_date
     from batchsum.facets import ActionItem
 
     when = _WHEN.search(text)
