@@ -89,7 +89,10 @@ _REAL_SHORT_WORDS = frozenset(
 # A word broken off before another starts ("It w I don't know", "the de the details"): in a transcript
 # with tokenizer spacing, which writes out every restart, a lower-case one- or two-letter token that
 # is not a word. Not in other text: chat writes "u" and "r" for words.
-_CUT_OFF = re.compile(rf"(?<![\w'’-])([a-z]{{1,2}})[ \t]+(?=[A-Za-z{INTERRUPTION}])")
+# An article right before it was the broken-off phrase's ("we will sell the t at twenty five Euros").
+_CUT_OFF = re.compile(
+    rf"(?<![\w'’-])(?:(?i:the)[ \t]+(?=[a-z]{{1,2}}[ \t]))?([a-z]{{1,2}})[ \t]+(?=[A-Za-z{INTERRUPTION}])"
+)
 # Where the pronoun is written "I", a lower-case "i" is a word broken off ("Bu - Uh , i The way").
 _PRONOUN_I = re.compile(r"(?<![\w'’-])I(?:['’]\w+)?(?![\w'’-])")
 # One- and two-letter tokens that are words; anything else that short is a word broken off ("We s

@@ -77,3 +77,11 @@ def test_a_facet_item_is_never_an_abandoned_start_nor_the_rooms_mechanics() -> N
     assert not any("show them" in i or "presentations" in i for i in items), items
     assert not any(re.search(r"\bI Anyway\b|\.\.\.?$|\bwe'll as\b", i) for i in items), items
     assert all(i[0].isupper() and i.endswith((".", "!", "?")) and ", give" not in i for i in items), items
+
+
+def test_an_article_before_a_broken_off_word_goes_with_it() -> None:
+    # "the t" is one abandoned phrase: dropping only "t" left "sell the at twenty five Euros".
+    cleaned = clean_transcript("The b Uh we will sell the t at twenty five Euros .")
+    assert "the at" not in cleaned.lower() and "The we" not in cleaned
+    assert "sell at twenty five Euros" in cleaned
+    assert clean_transcript("the de the details are fine .") == "The details are fine."
