@@ -174,6 +174,30 @@ def test_a_sessions_final_says_how_it_ended() -> None:
     assert digest_agent_transcript(short).ending == "Now run the build. Submitting."
 
 
+def test_a_sessions_final_says_what_it_was_asked() -> None:
+    """The task is said once, in the first turn, and the tree picks what the turns say most about: 8 of the
+    22 bench sessions' summaries had no word of it. The final's section opens with it, whole sentences, the
+    framework's lead-in and standing orders left out."""
+    session = (
+        "### user\n\nWe're currently solving the following issue within our repository. Here's the issue text:\n"
+        "ISSUE:\nThe CSV export drops the last row of every table. It happens since 2.3. "
+        + " ".join(f"Detail number {i} of the report follows here." for i in range(12))
+        + "\n\nINSTRUCTIONS:\nEdit all the files you need to.\n(Open file: n/a)\nbash-$\n\n"
+        + _markdown_session(2).split("\n\n", 2)[2]
+    )
+    digest = digest_agent_transcript(session)
+    assert digest.task.startswith("The CSV export drops the last row of every table. It happens since 2.3.")
+    assert 10 < len(digest.task.split()) <= 50 and digest.task.endswith(".")
+    assert "currently solving" not in digest.task and "INSTRUCTIONS" not in digest.task
+    body = digest.markdown()
+    assert body.index(f"**Task:** {digest.task}") < body.index("**How it ended:**")
+    assert digest.front_matter()["task"] == digest.task
+    # A text without stops is cut at a word, and says so.
+    rambling = "### user\n\n" + " ".join(["so random"] * 200) + "\n\n" + _markdown_session(2).split("\n\n", 2)[2]
+    cut = digest_agent_transcript(rambling).task
+    assert cut.endswith(" …") and len(cut.split()) == 101
+
+
 def test_digest_names_each_file_once_and_errors_by_their_name() -> None:
     session = (
         "### user\n\nFix the crash in chall.py.\n\n"
