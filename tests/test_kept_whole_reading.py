@@ -45,3 +45,19 @@ def test_a_short_dialogue_kept_whole_reads_as_a_summarized_one(tmp_path: Path) -
     fields, body = _final(out, "note.md")
     assert body == NOTE.strip()  # a note keeps its text as written (spacing and all)
     assert node_key(NODE_FORMAT, "source", fields["source_sha256"]) == fields["node_key"]
+
+
+def test_a_note_kept_whole_has_one_front_matter(tmp_path: Path) -> None:
+    """The note's own front matter is no part of its final's body: the final's front matter holds its date,
+    and a second "---" block renders as a rule over a heading of its keys ("date: 2022-07-02 mood: great")."""
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    note = "---\ndate: 2022-07-02\nmood: great\n---\n# Saturday\n\nRan my first half marathon in Bristol.\n"
+    (src / "2022-07-02.md").write_text(note, encoding="utf-8")
+    (src / "plain.md").write_text("Ran my first half marathon.\n\n---\n\nmood: great\n", encoding="utf-8")
+    batchsum.run([src], out=out, index=False, metrics=False)
+    fields, body = _final(out, "2022-07-02.md")
+    assert fields["kept_whole"] == "true" and fields["doc_date"] == "2022-07-02"
+    assert body.startswith("# Saturday") and "mood" not in body and "---" not in body
+    _, body = _final(out, "plain.md")
+    assert body == "Ran my first half marathon.\n\n---\n\nmood: great"  # a rule inside a note stays as written

@@ -1,6 +1,8 @@
 """The final of a file short enough to be its own (level NONE): its text as a reader should see it.
 
-A note keeps its text as written, a Markdown meeting note too. A plain-text conversation reads as the
+A note keeps its text as written, a Markdown meeting note too, without its own front matter: the final's
+front matter already holds what it says (its date), and a second "---" block in the body renders as a rule
+over a heading of its keys ("date: 2022-07-02 mood: great"). A plain-text conversation reads as the
 summarizer reads conversations: each turn cleaned of transcript markup, disfluencies and tokenizer spacing,
 its speaker named as a summary names them (DialogSum's "#Person1#:" as "Person1:"), so a kept-whole
 dialogue and a summarized one look alike.
@@ -13,6 +15,7 @@ from batchsum.engine.changes import NODE_FORMAT
 from batchsum.engine.nodes import kept_whole_key
 from batchsum.language import run_on
 from batchsum.model import Document, SummaryOutput
+from batchsum.note_syntax import front_matter
 from batchsum.planning import FilePlan
 from batchsum.state import node_key
 
@@ -28,9 +31,10 @@ def _read_as_speech(doc: Document) -> bool:
 
 def kept_whole_text(doc: Document) -> str:
     """What the final of ``doc`` kept whole says: a transcript's turns cleaned, one line each; any other
-    text as it is."""
+    text as it is, without its front matter."""
     if not _read_as_speech(doc):
-        return doc.text
+        front = front_matter(doc.text)
+        return doc.text[front.end() :].lstrip("\n") if front else doc.text
     # Imported here: a run that keeps no transcript whole (an unchanged re-run) never loads the reader.
     from batchsum.backends.units import units_from_text
 
@@ -49,5 +53,6 @@ def kept_whole_output(plan: FilePlan) -> tuple[SummaryOutput, str]:
     doc = plan.doc
     output = SummaryOutput(text=kept_whole_text(doc), backend="source", attempts=0)
     if not _read_as_speech(doc):
-        return output, kept_whole_key(plan)
+        # A note with front matter is written without it: its key says so, so a tree written before is redone.
+        return output, kept_whole_key(plan) if output.text == doc.text else node_key(kept_whole_key(plan), "body")
     return output, node_key(NODE_FORMAT, "source", doc.sha256, "conversation", EXTRACTIVE_VERSION, doc.language)
