@@ -397,9 +397,12 @@ def make_snippet(
     while len(chosen) < limit // 2 and j < len(parts) and paragraph[j] == paragraph[best]:
         chosen = run_on((chosen, parts[j]))
         j += 1
+    turns = _reads_as_turns(text)
+    if turns and j < len(parts) and paragraph[j] != paragraph[best] and chosen.endswith(("?", "？")):
+        chosen = run_on((chosen, _answer(parts, paragraph, j, limit)))
     if len(chosen) > limit:
         chosen = _cut(chosen, limit, found)
-    if _reads_as_turns(text):
+    if turns:
         chosen = _with_speaker(chosen, parts[paragraph.index(paragraph[best])])
     words = sorted({w.lower(): w for w in found(chosen)}.values(), key=str.lower)
     return chosen, words
@@ -409,6 +412,17 @@ def _reads_as_turns(text: str) -> bool:
     """Whether ``text`` reads as a conversation's turns: lines of at least two speakers (a note's "Breakfast:
     eggs." is no turn)."""
     return len({parse_speaker_line(line)[0] for line in text.splitlines()} - {None}) >= 2
+
+
+def _answer(parts: list[str], paragraph: list[int], j: int, limit: int) -> str:
+    """The opening of the turn at ``parts[j]``, which answers the question the turn before ended with: an
+    interview's question repeats the query's words ("INTERVIEWER: When did the cannery close?"), and the
+    reader asked for the answer ("SMITH: In 1979. They moved everything to Alaska.")."""
+    answer, k = parts[j], j + 1
+    while len(answer) < limit // 3 and k < len(parts) and paragraph[k] == paragraph[j]:
+        answer = run_on((answer, parts[k]))
+        k += 1
+    return answer
 
 
 def _with_speaker(chosen: str, opening: str) -> str:
