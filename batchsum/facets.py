@@ -186,6 +186,10 @@ _OPEN = re.compile(
     r"need to figure out|remains to be seen|no answer yet)\b",
     re.I,
 )
+# "That's the open question", "It remains to be seen": a pronoun points back at what is open, and the item
+# would say nothing of it; "It's still unclear whether the buoys can take the update" says it.
+_POINTS_BACK = re.compile(r"^(?:that|this|it)(?:'s|’s| is| was| remains| will| still)\b", re.I)
+_SAYS_WHAT_IS_OPEN = re.compile(r"\b(?:whether|if|how|what|who|when|which|why|where)\b", re.I)
 _BACKTICK = re.compile(r"`([^`\n]{2,80})`")
 _CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:_[a-z0-9]+){1,}|[A-Z]{2,}[a-z]*\d*)\b")
 _NUMBER_AFTER = re.compile(r" (?:[0-9]|[A-Z]\b|[IVX]+\b)")
@@ -628,7 +632,10 @@ def extract_facets(
         # Only a question the text calls open. A question nobody seems to answer was one too, until
         # hand-labelled meetings showed 4 of 34 such to be open: most are about the room ("Can we go to
         # the next slide?"), rhetorical, or answered in other words.
-        if _OPEN.search(whole) and _clip(whole) not in unresolved:
+        cue = _OPEN.search(whole)
+        if cue and _POINTS_BACK.match(whole) and not _SAYS_WHAT_IS_OPEN.search(whole, cue.end()):
+            continue
+        if cue and _clip(whole) not in unresolved:
             unresolved.append(_clip(whole))
     if agent:
         actions = [a for a in actions if a.owner is not None] + [a for a in actions if a.owner is None][-3:]

@@ -118,3 +118,18 @@ def test_logseq_deadline_above_scheduled_keeps_its_due_date() -> None:
     ):
         [item] = written_facets(note).action_items
         assert (item.task, item.due) == ("Finish chapter twelve", "2024-03-19")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("Not yet. That's the open question in our family right now.", False),  # points back: says nothing
+        ("That remains to be seen.", False),
+        ("It's TBD.", False),
+        ("It's still unclear whether the council will renew the lease.", True),  # says what is open
+        ("The open question is who pays for the new buoys.", True),
+    ],
+)
+def test_an_open_question_says_what_is_open(sentence: str, kept: bool) -> None:
+    found = _facets("Ben: We talked about the lease of the yard.", f"Anna: {sentence}").unresolved
+    assert bool(found) is kept, found
