@@ -406,6 +406,10 @@ def test_cli_since_and_type(corpus: RunConfig) -> None:
     res = CliRunner().invoke(main, ["search", "bicycle", "--out", str(corpus.out), "--since", "2099-01-01"])
     assert res.exit_code == 0, res.output
     assert "with --since 2099-01-01; without them the best is journal/" in res.output, res.output
+    # A month or a year is its first day.
+    for since in ("2099", "2099-01"):
+        res = CliRunner().invoke(main, ["search", "bicycle", "--out", str(corpus.out), "--since", since])
+        assert res.exit_code == 0 and "with --since 2099-01-01;" in res.output, res.output
 
 
 def test_openai_compatible_embeddings_end_to_end(tmp_path: Path) -> None:

@@ -28,8 +28,8 @@ DEFAULT_OUT = Path("batchsum-out")
 )
 @click.option("--type", "content_type", type=click.Choice(list(CONTENT_TYPES)), help="Only this content type.")
 @click.option("--path", "path_glob", metavar="GLOB", help="Only sources whose relative path matches, e.g. 'notes/*'.")
-@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="DATE",
-              help="Only documents dated on or after DATE (YYYY-MM-DD).")  # fmt: skip
+@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d", "%Y-%m", "%Y"]), metavar="DATE",
+              help="Only documents dated on or after DATE (YYYY-MM-DD; YYYY-MM or YYYY: its first day).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @click.option("--role", type=click.Choice(["summary", "memory"]), default="summary", show_default=True,
               help="Search summaries, or the facts of `batchsum facts` / `batchsum serve` (memory).")  # fmt: skip
