@@ -28,9 +28,16 @@ _MONTH_FIRST = rf"(?P<m2>(?i:{_MONTH}))\.?,?[ \t]+(?P<d2>\d{{1,2}}){_ORDINAL}"
 _YEAR = r"(?:,?[ \t]+(?:de[ \t]+)?(?P<y>1[5-9]\d\d|20\d\d)(?:[ \t]*г)?\.?)?"
 # After the day: a place, a weekday or a time of day (", ABBOTSFORD", ", Tuesday", ", abends").
 _TAIL = r"(?:,[ \t]*[^\W\d_][^\n.,;:!?]{0,30})*"
-_DATE = rf"{_LEAD}(?:{_DAY_FIRST}|{_MONTH_FIRST}){_YEAR}{_TAIL}"
+# A clock time after the day, as a journal app writes it: " at 13:05:00 GMT", " at 1:05 PM", ", 9.30 a.m.".
+_ZONE = r"(?:[ \t]+[A-Z]{2,5}(?:[+-]\d\d?(?::?\d\d)?)?)?"  # "GMT", "BST", "GMT+01:00"
+_TIME = rf"(?:,?[ \t]+(?:at[ \t]+)?\d{{1,2}}[:.]\d\d(?:[:.]\d\d)?(?:[ \t]*[AaPp]\.?[Mm]\.?)?{_ZONE})?"
+_DATE = rf"{_LEAD}(?:{_DAY_FIRST}|{_MONTH_FIRST}){_YEAR}{_TIME}{_TAIL}"
 _RUN_IN = re.compile(rf"{_DATE}\.?[ \t]*(?:--|—)[ \t]*(?=[^\W_])")
 _ALONE = re.compile(rf"{_DATE}[.:]?")
+# An entry's date written as a field of its header, as Day One's Markdown and text exports open each entry
+# ("Date:<TAB>2 January 2018 at 13:05:00 GMT", "Date: January 2, 2018 at 1:05 PM", over "Location:" and
+# "Weather:" lines): the field's name is no part of the date.
+_FIELD = re.compile(r"(?i:date)[ \t]*:[ \t]*")
 # A Chinese or Japanese day on a line of its own, its month and year written or carried: "〔八月〕二十七日",
 # "二十八日", "1923年9月1日", "三月五日（月）".
 _CJK_NUMBER = r"[\d〇一二三四五六七八九十]{1,3}"
@@ -84,6 +91,8 @@ def dateline(paragraph: str) -> Dateline | None:
     if (cjk := cjk_dateline(first)) is not None:
         return cjk
     first = first.translate(_MARKS).strip()
+    if field := _FIELD.match(first):
+        first = first[field.end() :]
     alone = _ALONE.fullmatch(first) if len(first) <= _ALONE_CHARS else None
     m = alone or _RUN_IN.match(first)
     if m is None:

@@ -17,10 +17,11 @@ import os
 import re
 from pathlib import Path
 
+from batchsum.datelines import DateCarry, dateline
 from batchsum.note_syntax import fenced_block, front_matter
-from batchsum.text import email_headers
+from batchsum.text import BLANK_LINES, email_headers
 
-__all__ = ["dated", "email_date", "front_matter_date", "name_date", "whatsapp_day"]
+__all__ = ["dated", "email_date", "entries_date", "front_matter_date", "name_date", "name_month", "whatsapp_day"]
 
 _MONTHS = {
     name: k
@@ -52,11 +53,18 @@ _DATE_KEYS = ("date", "created", "createdat", "createdon", "createddate", "creat
 class _Patterns:
     """The regexes, compiled on first use: an unchanged re-run dates nothing."""
 
-    __slots__ = ("iso", "loose_line", "named", "numeric", "value")
+    __slots__ = ("iso", "loose_line", "month", "named", "numeric", "value", "ymd")
 
     def __init__(self) -> None:
         # "2025-03-15", "2025_03_15" (Logseq), "20250315".
         self.iso = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
+        # "2016-3-5", "2016_3_5": a four-digit year first is year, month, day in every locale. Not with dots
+        # ("PyCharm 2016.3.5" is a version), nor after a letter or digit ("v2016-3-5").
+        self.ymd = re.compile(r"(?<![^\W_])(1[89]\d\d|2[01]\d\d)[-_](\d{1,2})[-_](\d{1,2})(?!\d|\.\d)")
+        # A month file: "2019-03.md", "2019-03 March.md", "2019_03.txt"; at the name's start or after a
+        # separator, not a range's "2019-2020" (no month 20), a version's "v2019-03", a number's "1024-12"
+        # (no such year), nor a longer date's "2019-03-5" or "2019.03.1".
+        self.month = re.compile(r"(?<![^\W_])(1[89]\d\d|2[01]\d\d)[-_](0[1-9]|1[0-2])(?![-_.]?\d)")
         # "14-03-2025", "14.03.2025", "3_4_2025"; not inside a version ("v2.1.2025") or a longer number.
         self.numeric = re.compile(r"(?<![^\W_])(?<!\.)(\d{1,2})([-._])(\d{1,2})\2(\d{4})(?!\d|\.\d)")
         month = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?(?![a-z])"
@@ -130,12 +138,15 @@ def _named_date(m: re.Match[str]) -> str | None:
 
 
 def name_date(path: Path) -> str | None:
-    """The day a file's name gives: the first real day in ISO form ("ticket-12345678-2024-03-15"), else the
-    first in "14-03-2025" or "March 15, 2025" form that is unambiguous (module docstring); None if none."""
+    """The day a file's name gives: the first real day in ISO form ("ticket-12345678-2024-03-15") or year,
+    month and day without zeros ("2016-3-5"), else the first in "14-03-2025" or "March 15, 2025" form that
+    is unambiguous (module docstring), else the first day of the month a month file names ("2019-03.md");
+    None if none."""
     stem = path.stem
-    for m in _rx().iso.finditer(stem):
-        if day := _day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
-            return day
+    for rx in (_rx().iso, _rx().ymd):
+        for m in rx.finditer(stem):
+            if day := _day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
+                return day
     found = sorted(
         [(m.start(), m) for m in _rx().numeric.finditer(stem)] + [(m.start(), m) for m in _rx().named.finditer(stem)],
         key=lambda pair: pair[0],
@@ -144,7 +155,19 @@ def name_date(path: Path) -> str | None:
         day = _named_date(m) if m.re is _rx().named else _numeric_date(m, path.parent)
         if day:
             return day
-    return None
+    # A month's file holds the month's entries: dated by the month's first day, the date a month's digest
+    # has, so it is filed in that month and ``--since`` the month's start finds it; its entries keep their
+    # own days (their dated headings).
+    month = name_month(path)
+    return f"{month}-01" if month else None
+
+
+def name_month(path: Path) -> str | None:
+    """The month (``2019-03``) a month file's name gives ("2019-03.md", "2019-03 March.md", "2019_03.txt"):
+    a file of the month's days, not of one day. None for a day ("2019-03-15"), a year range ("2019-2020
+    budget"), a version ("v2019-03") or a number that is no year ("1024-12")."""
+    m = _rx().month.search(path.stem)
+    return f"{m.group(1)}-{m.group(2)}" if m else None
 
 
 def _value_date(value: str) -> str | None:
@@ -180,10 +203,11 @@ def front_matter_date(text: str) -> str | None:
 
 
 def dated(path: Path, text: str, mtime_ns: int, first_message: str | None = None) -> tuple[str, str]:
-    """(ISO date, where it came from: ``name``, ``front matter``, ``e-mail header``, ``first message`` or
-    ``mtime``). All but the last say when a text was written; an mtime is only when the file was last
-    copied or touched. ``first_message``: the day a chat export's first message was sent, when its reader
-    found one (:func:`whatsapp_day`, :class:`batchsum.chat_exports.ExportText`)."""
+    """(ISO date, where it came from: ``name``, ``front matter``, ``e-mail header``, ``first message``,
+    ``first entry`` (:func:`entries_date`) or ``mtime``). All but the last say when a text was written; an
+    mtime is only when the file was last copied or touched. ``first_message``: the day a chat export's
+    first message was sent, when its reader found one (:func:`whatsapp_day`,
+    :class:`batchsum.chat_exports.ExportText`)."""
     if day := name_date(path):
         return day, "name"
     if day := front_matter_date(text):
@@ -192,6 +216,8 @@ def dated(path: Path, text: str, mtime_ns: int, first_message: str | None = None
         return sent, "e-mail header"
     if first_message:
         return first_message, "first message"
+    if day := entries_date(text):
+        return day, "first entry"
     return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat(), "mtime"
 
 
@@ -249,3 +275,19 @@ def email_date(text: str) -> str | None:
             except ValueError:
                 continue
     return None
+
+
+def entries_date(text: str) -> str | None:
+    """The earliest day of a text of journal entries dated in-line (:func:`batchsum.datelines.dateline`),
+    when it opens with one that gives its year: a Day One export ("Date:<TAB>2 January 2018 at 13:05:00
+    GMT" over each entry), a diary copied as one file ("Salem, June 15, 1835.--A walk ..."). Only the
+    opening counts (after front matter and headings): a book whose text somewhere names a day is not dated
+    by it. The earliest, not the first: an app may export its newest entry first."""
+    if front := front_matter(text):
+        text = text[front.end() :]
+    body = [p for p in BLANK_LINES.split(text) if p.strip() and not p.lstrip().startswith("#")]
+    if not body or (first := dateline(body[0])) is None or first.year is None:
+        return None
+    carry = DateCarry()
+    days = [day for p in body if (line := dateline(p)) is not None and (day := carry.iso(line))]
+    return min(days, default=None)
