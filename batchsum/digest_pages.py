@@ -388,8 +388,8 @@ def _day_head_as_label(paragraph: str, language: str | None) -> str:
 
 def entry_label(facts: FileFacts) -> str:
     """A dated file's day in its language (``3 November.``, ``3. November``, ``11月3日``:
-    :func:`~batchsum.periods.day_label`), another file's name (``standup.``)."""
-    if facts.date:
+    :func:`~batchsum.periods.day_label`), another file's name (``standup.``), and so a file of many days'."""
+    if facts.date and not facts.many_days:
         return day_label(int(facts.date[8:10]), int(facts.date[5:7]), facts.language)
     return escape_text(title_for(facts.relpath)) + "."
 

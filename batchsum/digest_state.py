@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
+from batchsum.doc_dates import name_month
 from batchsum.navigation import PeriodPage, summary_only
 from batchsum.note_syntax import DONE_BOX, OPEN_BOX, note_syntax_as_text
 from batchsum.periods import (
@@ -86,8 +87,16 @@ def final_of(entry: ManifestEntry, meta: dict[str, Any], body: str) -> Final:
         tokens=int(meta.get("output_tokens") or entry.final_tokens or 0),
         content_type=str(meta.get("content_type") or entry.content_type),
         language=entry.language,
+        many_days=many_days(entry.relpath, meta.get("date_source")),
     )
     return Final(facts, text)
+
+
+def many_days(relpath: str, date_source: object) -> bool:
+    """Whether a file holds many days' entries: one dated by its first entry (a Day One export, a one-file
+    diary) or named for its month ("2019-03.md"). Its digest paragraph is labelled by its name: its date is
+    only its first day's."""
+    return date_source == "first entry" or name_month(Path(relpath)) is not None
 
 
 _SOURCE_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)

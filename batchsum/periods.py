@@ -39,9 +39,9 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # bullet; 7: a year's month that opens with its day has no month name before it; 8: a year's day labels
 # are never cut or written twice, and a year over files in several languages lists them; 9: a file's
 # one-liner ends at a chat turn without a stop when the next turn is paragraphs away; 10: a note kept
-# whole gives its digest no code and no task lines): part of every digest's signature, so a new layout
-# redoes them all.
-DIGEST_FORMAT = 10
+# whole gives its digest no code and no task lines; 11: a file of many days' entries is labelled by its
+# name): part of every digest's signature, so a new layout redoes them all.
+DIGEST_FORMAT = 11
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
@@ -140,7 +140,7 @@ def label_language(label: str) -> str | None:
 
 
 # Dates that say when a text was written (walk.dated); an mtime only says when the file was copied.
-REAL_DATE_SOURCES = frozenset({"name", "front matter", "e-mail header", "first message"})
+REAL_DATE_SOURCES = frozenset({"name", "front matter", "e-mail header", "first message", "first entry"})
 ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most this many words
 
 _ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})")
@@ -159,6 +159,7 @@ class FileFacts:
     tokens: int  # the final's output tokens
     content_type: str = "document"
     language: str | None = None  # the source's language (ISO 639-1), as the run read it
+    many_days: bool = False  # a file of many dated entries (a one-file diary, "2019-03.md"): labelled by its name
 
 
 @dataclass(frozen=True)

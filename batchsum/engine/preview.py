@@ -24,7 +24,7 @@ from batchsum.backends.llm_requests import CachedAnswers
 from batchsum.backends.prompts import PromptSet
 from batchsum.backends.registry import response_cache_dir
 from batchsum.digest_plan import PeriodPlan, plan_digests
-from batchsum.digest_state import Final, digest_input
+from batchsum.digest_state import Final, digest_input, many_days
 from batchsum.engine.changes import (
     backend_identity,
     config_signature,
@@ -217,7 +217,8 @@ def _final(cfg: RunConfig, plan: FilePlan, result: NodeResult) -> Final:
     doc = plan.doc
     meta = {"kept_whole": True} if plan.kept_whole else {}
     date = real_date(doc.doc_date, doc.date_source)
-    facts = FileFacts(doc.relpath, result.key, date, "", result.output_tokens, doc.content_type, doc.language)
+    facts = FileFacts(doc.relpath, result.key, date, "", result.output_tokens, doc.content_type, doc.language,
+                      many_days(doc.relpath, doc.date_source))  # fmt: skip
     return Final(facts, digest_input(meta, written_body(cfg.out, plan, result)))
 
 

@@ -22,6 +22,7 @@ from batchsum.digest_state import iter_digests
 from batchsum.language import detect_language
 from batchsum.model import node_id as make_node_id
 from batchsum.navigation import summary_only
+from batchsum.periods import REAL_DATE_SOURCES
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,8 @@ def date_to_ts(value: Any) -> int | None:
     return int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp())
 
 
-_DATE_SOURCES = ("name", "file name", "front matter", "front_matter", "heading", "e-mail header", "first message")
+# The sources of a real date, and the names some trees recorded for them.
+_DATE_SOURCES = REAL_DATE_SOURCES | {"file name", "front_matter", "heading"}
 
 
 def has_real_date(meta: dict[str, Any], source_path: str) -> bool:
