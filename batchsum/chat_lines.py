@@ -1,7 +1,8 @@
 """Chats and transcripts exported as text, rewritten as the ``Speaker: text`` turns a conversation is.
 
 WhatsApp (``12/03/2024, 18:02 - Ana: ...``, ``[12/03/2024, 09:14:05] Ana: ...``), Otter.ai and
-Microsoft Teams transcripts (``Ana Silva  0:03`` over the words), Zoom's saved chat
+Microsoft Teams transcripts (``Ana Silva  0:03`` over the words), Rev.com's (``Ana Silva (00:00:03):``
+over the words), Zoom's saved chat
 (``09:15:10 From Ana to Everyone:`` over a tab-indented message, or ``09:15:10 From  Ana : ...``),
 IRC logs (``[09:14] <ana> ...``), ``Ana (09:14): ...`` and Markdown's ``**Ana:** ...`` all say who
 spoke when, each in its own way. Read as prose, their timestamps end up in summaries and snippets and
@@ -15,6 +16,7 @@ are left out: nobody said them.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -29,6 +31,8 @@ __all__ = ["ChatExport", "render_chat_lines"]
 _NAME = r"[^\W\d_](?:[\w .'’-]|[^\w\x00-\x7f\s：]){0,40}?"
 _DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?"
+# A recording's time code: "0:03", "00:01:02", "00:01:02.5" (no time of day, no AM/PM).
+_TIMECODE = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?"
 
 # Text an export writes in a person's message, not the person (U+200E, the left-to-right mark WhatsApp
 # puts before it, is removed first).
@@ -47,13 +51,15 @@ _LRM = re.compile("[\u200e\u200f\u202a-\u202e]")
 class _Format:
     """One export's turn line: ``head`` matches the line that opens a turn (group ``name``; group
     ``text`` when the words are on the same line). ``two_line``: the words follow on the next lines.
-    ``min_share``: the share of the file's non-blank lines that must open a turn."""
+    ``min_share``: the share of the file's non-blank lines that must open a turn. ``recorded``: group ``at``
+    is a time code into a recording, and those rise (:func:`_rising`)."""
 
     name: str  # as a user knows it, for the type's reason
     head: re.Pattern[str]
     two_line: bool = False
     min_share: float = 0.5
     layout: Callable[[str], bool] | None = None  # export lines that are neither a turn nor its words
+    recorded: bool = False
 
 
 _OTTER_LAYOUT = re.compile(
@@ -86,10 +92,20 @@ _FORMATS = (
     # Otter.ai and Teams (as text): "Ana Silva  0:03" (or "Speaker 1  12:41") over the words.
     _Format(
         "Otter.ai or Teams transcript",
-        re.compile(rf"^(?P<name>{_NAME})[ \t]{{2,}}\d{{1,2}}:\d{{2}}(?::\d{{2}})?$"),
+        re.compile(rf"^(?P<name>{_NAME})[ \t]{{2,}}(?P<at>\d{{1,2}}:\d{{2}}(?::\d{{2}})?)$"),
         two_line=True,
         min_share=0.25,
         layout=_otter_layout,
+        recorded=True,
+    ),
+    # Rev.com: "Speaker 1 (00:00:02):" (or "Jo Park [01:02]:") alone over the words, a blank line between
+    # turns: the label the inline "Ana (09:14): text" line opens with, on a line of its own.
+    _Format(
+        "Rev transcript",
+        re.compile(rf"^(?P<name>{_NAME})[ \t]+[(\[](?P<at>{_TIMECODE})[)\]]:?$"),
+        two_line=True,
+        min_share=0.25,
+        recorded=True,
     ),
     # IRC: "[09:14] <ana> text", "09:14 <ana> text"; "* ana waves" is an action.
     _Format(
@@ -136,16 +152,34 @@ def _pick(lines: list[str]) -> _Format | None:
         return None
     for fmt in _FORMATS:
         lines_read = [ln.strip() for ln in filled if fmt.layout is None or not fmt.layout(ln.strip())]
-        names = [m.group("name") for ln in lines_read if (m := fmt.head.match(ln)) and _speaks(m.group("name"))]
+        heads = [m for ln in lines_read if (m := fmt.head.match(ln)) and _speaks(m.group("name"))]
+        names = [m.group("name") for m in heads]
         speakers = Counter(" ".join(n.split()).lower() for n in names)
         if (
             len(names) >= 3
             and len(names) >= fmt.min_share * len(lines_read)
             and len(speakers) >= 2
             and max(speakers.values()) >= 2
+            and (not fmt.recorded or _rising([m.group("at") for m in heads]))
         ):
             return fmt
     return None
+
+
+def _seconds(code: str) -> float:
+    """A time code's seconds into the recording: "1:02" is 62, "1:02:03" 3723."""
+    seconds = 0.0
+    for part in code.replace(",", ".").split(":"):
+        seconds = seconds * 60 + float(part)
+    return seconds
+
+
+def _rising(codes: list[str]) -> bool:
+    """Whether time codes run forward, as a recording's do: at most one step in ten goes back (a transcript
+    of two recordings starts again at zero once). A log of "Breakfast (08:30):" over days goes back daily."""
+    times = [_seconds(c) for c in codes]
+    back = sum(1 for a, b in itertools.pairwise(times) if b < a)
+    return back * 10 <= len(times) - 1
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,9 @@ _COLON = re.compile("[:：]")  # an ASCII colon, or a full-width one (Chinese, J
 # "レオナルド・ダ・ヴィンチ").
 _NAME_MARKS = frozenset(" .'’-&/_·・")
 _LABEL_STOP = frozenset(
-    {"note", "warning", "tip", "example", "summary", "question", "answer", "q", "a", "re", "subject", "date", "to"}
+    # "Q:" and "A:" are not here: an interview's or a deposition's questioner and answerer speak, as "I:" and
+    # "R:" do (a one-letter label is a capital, see parse_speaker_line); "Question:" opens a question in prose.
+    {"note", "warning", "tip", "example", "summary", "question", "answer", "re", "subject", "date", "to"}
     # a page of notes names who came and what about: "Attendees: Dana, Marco, Priya" is no one speaking
     | {"attendees", "participants", "present", "absent", "apologies", "regrets", "agenda", "location", "time"}
     # the same labels in Chinese and Japanese notes ("注意：...", "参加者：...", "日時：...")
@@ -130,6 +132,8 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
     words = bare.split()
     if not _name_like(bare) or not words or _label_words(bare) > 6 or len(bare) > 60 or bare.lower() in _LABEL_STOP:
         return None, line.strip()
+    if len(bare) == 1 and bare.islower():
+        return None, line.strip()  # "a: ...", "x: 3": a list's letter or a variable, not a name ("a" the article)
     if len(words) > 3 and any(w.lower() in {"the", "a", "an"} for w in words[1:]):
         return None, line.strip()
     return label, rest.strip()

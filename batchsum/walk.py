@@ -590,8 +590,9 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # 3: a note of "**Name:**" turns keeps its front matter apart (it had been read as text, its date unread);
 # an .eml's words under a quote are its sender's; a Slack emoji between clauses ends a sentence, and a
 # message's opening mention addresses someone ("Dev Patel, we're going ..."); a chat export (WhatsApp,
-# Telegram, Discord, Slack) with no date in its name is dated by its first message.
-READER_VERSION = 3
+# Telegram, Discord, Slack) with no date in its name is dated by its first message. 4: Rev.com's
+# "Name (00:00:02):" over the words is a transcript.
+READER_VERSION = 4
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
