@@ -312,6 +312,7 @@ def units_from_text(
     turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
+    task_block = -1  # the block of the task item under way, -1 when none is
 
     def prose(text: str) -> str:  # not inline code nor a tool's record (_CODE)
         return fix_spacing(_FOOTNOTE_MARK.sub("", text), language)
@@ -346,7 +347,13 @@ def units_from_text(
             and not _BRACKETED.match(sent)
             and not _apparatus(sent)
         )
-        ok = whole and _long_enough(sent, words, min_words) and role != "skip" and not (item and _TASK.match(sent))
+        if item or bi != task_block:
+            # A task's item is bookkeeping to its end: its further sentences too ("- ☐ Call the bank. Ask ...").
+            task_block = bi if item and _TASK.match(sent) else -1
+        # Not whole either: a short task had been the line a one-line summary falls back on ("Tasks: ☐ call
+        # the bank.") when the day's one sentence was too long for it.
+        whole = whole and task_block < 0
+        ok = whole and _long_enough(sent, words, min_words) and role != "skip"
         shown = balance_quotes(sent)
         if ok and not item and unended(shown):
             # A paragraph that ends without a stop ("... reported in additional file 6") ran into the next
