@@ -11,7 +11,7 @@ sentences that stop without a full stop are kept as context but are not candidat
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from batchsum.backends.apparatus import is_caption_line, is_reference, is_reference_list, is_tex_math
@@ -271,6 +271,16 @@ def _without_layout(text: str) -> str:
     if is_reference_list(lines[start:]):
         lines[start:] = [""] * (len(lines) - start)
     return "\n".join(lines)
+
+
+def _paragraph_rest(lines: Sequence[str], li: int, cap: int = 40) -> list[str]:
+    """The lines after ``lines[li]`` up to the next blank line (``cap`` at most: enough to see a paragraph's width)."""
+    rest: list[str] = []
+    for line in lines[li + 1 : li + 1 + cap]:
+        if not line.strip():
+            break
+        rest.append(line)
+    return rest
 
 
 def _apparatus(sentence: str) -> bool:
@@ -540,6 +550,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
         current.clear()
 
     prev: str | None = None
+    opened = False  # a line of text came before this one
     for li, line in enumerate(lines):
         if not line.strip():
             flush()
@@ -560,10 +571,12 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             kind = "heading"  # a year or a day alone on its line opens entries ("_August_ 25." under "1903")
         elif kind == "short":
             nxt = lines[li + 1] if li + 1 < len(lines) else None
-            kind = "heading" if is_heading(line, prev, nxt, cased) else None
+            rest = None if opened else _paragraph_rest(lines, li)  # the text's first line may be its title
+            kind = "heading" if is_heading(line, prev, nxt, cased, rest) else None
         elif kind == "heading" and in_a_sentence(line, prev, lines[li + 1] if li + 1 < len(lines) else None, cased):
             kind = None  # a wrapped line of prose that opens with "volume", "Book" or "PART": no heading
         prev = line if kind is None else None
+        opened = True
         if kind is None:
             current.append(line)
             continue
