@@ -5,8 +5,9 @@ A vault's notes are Markdown with more marks than CommonMark: wikilinks (``[[Pag
 never shown: people keep private asides there), highlights (``==text==``), footnotes (``[^1]``),
 callouts (``> [!note] Title``), tags (``#idea``, ``#[[tag with spaces]]``), and in Logseq block
 properties (``type:: decision``), block references (``((uuid))``), macros (``{{embed ...}}``,
-``{{query ...}}``), query blocks (``#+BEGIN_QUERY``), scheduling lines and logbooks. A task's box
-(``- [ ]``, ``- [x]``, Logseq's ``TODO``/``DONE``) is shown as the box it renders as: ☐ or ☑.
+``{{query ...}}``), query blocks (``#+BEGIN_QUERY``), scheduling lines and drawers (``:LOGBOOK:``,
+``:PROPERTIES:``). A task's box (``- [ ]``, ``- [x]``, Logseq's ``TODO``/``DONE``) is shown as the box it
+renders as: ☐ or ☑; a task with no words is left out.
 
 Without this, their marks were summary and snippet text ("Kick-off for [[Project Alpha]] with
 [[Ana Ribeiro|Ana]]"), and a hidden comment about a colleague became a day's summary.
@@ -81,7 +82,9 @@ _MACRO = re.compile(
 # Logseq's (Org's) blocks: a query's or code's is left out, a quote's or a note's keeps its text.
 _BLOCK_MARK = re.compile(r"^[ \t]*(?:[-*][ \t]+)?#\+(BEGIN|END)_(\w+)\b[^\n]*$", re.M | re.I)
 _LEFT_OUT_BLOCKS = frozenset({"QUERY", "SRC"})
-_LOGBOOK = re.compile(r"^[ \t]*:LOGBOOK:[ \t]*\n(?:(?![ \t]*:END:)[^\n]*\n){0,200}[ \t]*:END:[ \t]*$", re.M)
+# Org's (Logseq's) drawers, ":PROPERTIES:", ":LOGBOOK:" or any name in capitals, up to ":END:": a task's
+# metadata, folded away on its page (a contact's address under a task had been read as its words).
+_DRAWER = re.compile(r"^[ \t]*:[A-Z][A-Z_-]*:[ \t]*\n(?:(?![ \t]*:END:)[^\n]*\n){0,200}[ \t]*:END:[ \t]*$", re.M)
 # Logseq's "SCHEDULED: <2024-03-15 Fri>" on the line under its task: the task's date, on its line.
 _SCHEDULED = re.compile(
     r"(?:\n[ \t]*|(?<![ \t])[ \t]+)(?:SCHEDULED|DEADLINE):[ \t]*<(\d{4}-\d{2}-\d{2})[^>\n]*>[ \t]*(?=\n|$)"
@@ -89,6 +92,13 @@ _SCHEDULED = re.compile(
 _EMPTY_BULLET = re.compile(r"^[ \t]*[-*+][ \t]*$", re.M)  # an item whose embed or macro is gone
 # Logseq's "- ## Overview"; not "- # of users".
 _BULLET_HEADING = re.compile(r"^([ \t]*)[-*][ \t]+(?=#{2,6}[ \t]|#[ \t]+[A-Z])", re.M)
+# A task with no words (a daily template's "- [ ]", "- TODO"): nothing to do, left out as an empty bullet is
+# (its box had been a digest's text, "... with a banner. [ ].", and an action item "☐").
+_EMPTY_TASK = re.compile(
+    r"^[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\]|[☐☑])"
+    r"|[-*+][ \t]+(?:TODO|LATER|DOING|WAITING|DONE|CANCELED|CANCELLED))[ \t]*$",
+    re.M,
+)
 _BOX = re.compile(r"^([ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)\[([ xX])\][ \t]+", re.M)
 # Logseq's task markers ("NOW" is left out: "- NOW is the time to act" is prose as often).
 _MARKER = re.compile(r"^([ \t]*[-*+][ \t]+)(?:TODO|LATER|DOING|WAITING|DONE|CANCELED|CANCELLED)(?=[ \t])[ \t]*", re.M)
@@ -213,8 +223,8 @@ def note_syntax_as_text(text: str) -> str:
         text = _blocks(text)
     if "%%" in text:  # a comment block between "%%" lines of their own may hold blank lines (Obsidian's example)
         text = _COMMENT_BLOCK.sub(_blank, text)
-    if ":LOGBOOK:" in text:
-        text = _LOGBOOK.sub(_blank, text)
+    if ":END:" in text:
+        text = _DRAWER.sub(_blank, text)
     if "::" in text:
         text = _PROPERTY.sub("", text)
     if "[!" in text:
@@ -222,11 +232,14 @@ def note_syntax_as_text(text: str) -> str:
     if "SCHEDULED:" in text or "DEADLINE:" in text:
         text = _SCHEDULED.sub(lambda m: f" 📅 {m.group(1)}", text)
     text = fix_outside_code(text, _inline_marks)
+    marked = _ANY_MARKER.search(text) is not None
+    if marked or any(box in text for box in ("[ ]", "[x]", "[X]", *TASK_BOXES)):
+        text = _EMPTY_TASK.sub("", text)
     if "[" in text:
         text = _BOX.sub(_box, text)
     if "#" in text:
         text = _BULLET_HEADING.sub(r"\1", text)
-    return _MARKER.sub(_marker, text) if _ANY_MARKER.search(text) else text
+    return _MARKER.sub(_marker, text) if marked else text
 
 
 def _inline_marks(text: str) -> str:

@@ -169,8 +169,8 @@ SETTINGS: tuple[Setting, ...] = (
         "str",
         "--base-url",
         "backend.base_url",
-        "OpenAI-compatible server, e.g. http://localhost:11434/v1 [env OPENAI_BASE_URL]. "
-        "Without it, summaries come from the offline extractive summarizer.",
+        "OpenAI-compatible server, e.g. http://localhost:11434/v1 [env OPENAI_BASE_URL]; facts and serve require "
+        "it. Without it, run, watch and compact summarize offline (the extractive summarizer).",
         nullable=True,
         envvar="OPENAI_BASE_URL",
         remember=True,

@@ -217,13 +217,16 @@ def _mostly_capitals(s: str) -> bool:
     return bool(letters) and sum(c.isupper() for c in letters) >= 0.5 * len(letters)
 
 
-def is_heading(line: str, prev: str | None, nxt: str | None, cased: bool = True) -> bool:
+def is_heading(
+    line: str, prev: str | None, nxt: str | None, cased: bool = True, rest: Sequence[str] | None = None
+) -> bool:
     """A ``short`` line is a heading when it opens a paragraph and does not read as wrapped prose.
 
     ``prev``/``nxt`` are the neighbouring lines (None at the text's edges; blank lines count as
     edges). Hard-wrapped prose also has short unpunctuated lines, but inside a paragraph, or
     as wide as the line after it, or holding part of a sentence (:func:`in_a_sentence`: "We went
-    home early. A long" above "day of meetings ...").
+    home early. A long" above "day of meetings ..."). ``rest``, given for the text's first line only: the
+    lines of its paragraph after it, over which it may stand as the text's title (:func:`_title_over`).
     """
     if prev is not None and prev.strip():
         return False
@@ -232,7 +235,7 @@ def is_heading(line: str, prev: str | None, nxt: str | None, cased: bool = True)
     if nxt is None or not nxt.strip():
         return True
     s = line.strip()
-    return s.istitle() or len(s) < 0.6 * len(nxt.strip())
+    return s.istitle() or len(s) < 0.6 * len(nxt.strip()) or (cased and bool(rest) and _title_over(line, rest or ()))
 
 
 # A sentence's end inside a line, with more of the line after it: "We went home early. A long". The stop
@@ -619,3 +622,28 @@ def _indented_code(m: re.Match[str]) -> str:
     ):
         return "\n" * (len(block) - 1)
     return m.group(0)
+
+
+def _title_over(line: str, rest: Sequence[str]) -> bool:
+    """Whether ``line``, a text's first line, short and unpunctuated, is its title over the lines ``rest`` of
+    its paragraph ("Oral history interview with Walter Kim, retired longshoreman" over "Recorded 2 February
+    2026, Tacoma. ..."), not the first line of hard-wrapped prose or verse. The next line opens a sentence
+    (a capital) at the margin (verse's and a quotation's lines are indented), after a line that ends on a
+    lower-case word: not a name running on across the wrap ("... and the Online" over "Distributed
+    Proofreading Team") nor a word that needs one after it ("at", "of"). Over more lines, they read as prose,
+    not all opening with capitals as verse's do, and the next line's first word would have fit on ``line``
+    (the paragraph's width is its longest line): a wrapped paragraph's lines are as wide as they can be."""
+    last, nxt = line.split()[-1], rest[0]
+    if not (_opens_sentence(nxt) and last.isalpha() and last.islower() and last not in _MINOR_WORDS):
+        return False
+    if nxt[:1].isspace():
+        return False
+    if len(rest) < 2:
+        return True
+    width = max(len(ln.rstrip()) for ln in rest)
+    return not all(map(_opens_sentence, rest)) and len(line.strip()) + 1 + len(nxt.split()[0]) <= width
+
+
+def _opens_sentence(line: str) -> bool:
+    """Whether ``line`` opens with a capital, past opening quotes, brackets and emphasis."""
+    return line.lstrip(_LINE_OPENERS)[:1].isupper()

@@ -11,7 +11,7 @@ sentences that stop without a full stop are kept as context but are not candidat
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from batchsum.backends.apparatus import is_caption_line, is_reference, is_reference_list, is_tex_math
@@ -273,6 +273,16 @@ def _without_layout(text: str) -> str:
     return "\n".join(lines)
 
 
+def _paragraph_rest(lines: Sequence[str], li: int, cap: int = 40) -> list[str]:
+    """The lines after ``lines[li]`` up to the next blank line (``cap`` at most: enough to see a paragraph's width)."""
+    rest: list[str] = []
+    for line in lines[li + 1 : li + 1 + cap]:
+        if not line.strip():
+            break
+        rest.append(line)
+    return rest
+
+
 def _apparatus(sentence: str) -> bool:
     """A caption, a reference-list entry or a sentence of raw TeX math (:mod:`~batchsum.backends.apparatus`)."""
     return is_caption_line(sentence) or is_tex_math(sentence) or is_reference(sentence)
@@ -312,6 +322,7 @@ def units_from_text(
     turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
+    task_block = -1  # the block of the task item under way, -1 when none is
 
     def prose(text: str) -> str:  # not inline code nor a tool's record (_CODE)
         return fix_spacing(_FOOTNOTE_MARK.sub("", text), language)
@@ -346,7 +357,13 @@ def units_from_text(
             and not _BRACKETED.match(sent)
             and not _apparatus(sent)
         )
-        ok = whole and _long_enough(sent, words, min_words) and role != "skip" and not (item and _TASK.match(sent))
+        if item or bi != task_block:
+            # A task's item is bookkeeping to its end: its further sentences too ("- ☐ Call the bank. Ask ...").
+            task_block = bi if item and _TASK.match(sent) else -1
+        # Not whole either: a short task had been the line a one-line summary falls back on ("Tasks: ☐ call
+        # the bank.") when the day's one sentence was too long for it.
+        whole = whole and task_block < 0
+        ok = whole and _long_enough(sent, words, min_words) and role != "skip"
         shown = balance_quotes(sent)
         if ok and not item and unended(shown):
             # A paragraph that ends without a stop ("... reported in additional file 6") ran into the next
@@ -533,6 +550,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
         current.clear()
 
     prev: str | None = None
+    opened = False  # a line of text came before this one
     for li, line in enumerate(lines):
         if not line.strip():
             flush()
@@ -553,10 +571,12 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             kind = "heading"  # a year or a day alone on its line opens entries ("_August_ 25." under "1903")
         elif kind == "short":
             nxt = lines[li + 1] if li + 1 < len(lines) else None
-            kind = "heading" if is_heading(line, prev, nxt, cased) else None
+            rest = None if opened else _paragraph_rest(lines, li)  # the text's first line may be its title
+            kind = "heading" if is_heading(line, prev, nxt, cased, rest) else None
         elif kind == "heading" and in_a_sentence(line, prev, lines[li + 1] if li + 1 < len(lines) else None, cased):
             kind = None  # a wrapped line of prose that opens with "volume", "Book" or "PART": no heading
         prev = line if kind is None else None
+        opened = True
         if kind is None:
             current.append(line)
             continue
