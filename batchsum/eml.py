@@ -4,7 +4,8 @@ The shape is the one the summarizer reads in a ``.txt`` thread (:func:`batchsum.
 ``From:``/``Date:``/``To:``/``Subject:`` header block, then the body. The body is the text/plain part,
 else the text/html part stripped to text; attachments are named, not read. A reply quoted under
 "On <date>, <name> wrote:" becomes a header block of its own with the quote's text under it, so its
-sender is the speaker of what they wrote.
+sender is the speaker of what they wrote. Each writer's words are one turn, without the salutation, closing
+and signature (:mod:`batchsum.eml_words`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import email.policy
 import re
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
+
+from batchsum.eml_words import own_words
 
 __all__ = ["render_eml"]
 
@@ -41,7 +44,8 @@ def render_eml(raw: bytes) -> str:
     parts = ["\n".join(header)]
     # The block that gives the message's own words back to its sender after a quote: From and Date.
     own = [ln for ln in header if ln.startswith(("From: ", "Date: "))]
-    body = _unquote_replies(_body(msg), "\n".join(own) if len(own) == 2 else "")
+    writer = next((ln.removeprefix("From: ") for ln in header if ln.startswith("From: ")), "")
+    body = _unquote_replies(_body(msg), "\n".join(own) if len(own) == 2 else "", writer)
     if body:
         parts.append(body)
     attached = _attachment_names(msg)
@@ -82,7 +86,7 @@ def _attachment_names(msg: Message) -> list[str]:
 _MAX_NESTING = 50  # quotes inside quotes deeper than this stay quoted text (no recursion without end)
 
 
-def _unquote_replies(body: str, sender: str = "", depth: int = 0) -> str:
+def _unquote_replies(body: str, sender: str = "", writer: str = "", depth: int = 0) -> str:
     """Each reply quoted with ``>`` under an "On <date>, <name> wrote:" line as a header block of its own
     (``From: <name>``, ``Date: <date>``) with the quote's text under it, nested quotes likewise. The
     replies one after another are taken in a loop (a thread of a thousand had exceeded the recursion
@@ -91,15 +95,19 @@ def _unquote_replies(body: str, sender: str = "", depth: int = 0) -> str:
     Text after a quote is the writer's again (a reply under the quote, or between two quotes): it goes
     under ``sender``, the header block of the message ``body`` is the text of (none when ``sender`` is
     empty); without it the quote's sender was taken for its writer, and credited with its decisions and
-    promises."""
+    promises.
+
+    Each writer's part is read as :func:`~batchsum.eml_words.own_words` gives it, ``writer`` (a From
+    address) naming whose name may close it: one turn, without salutation, closing and signature."""
     out: list[str] = []
     quoted_above = False
     while depth < _MAX_NESTING and (found := _first_quote(body.split("\n"))) is not None:
         above, who, date, quoted, body = found
         header = f"From: {who}\nDate: {date}"
-        out += [_under(sender, above, quoted_above), f"{header}\n\n{_unquote_replies(quoted, header, depth + 1)}"]
+        quote = _unquote_replies(quoted, header, who, depth + 1)
+        out += [_under(sender, own_words(above, writer), quoted_above), f"{header}\n\n{quote}"]
         quoted_above = True
-    out.append(_under(sender, body, quoted_above))
+    out.append(_under(sender, own_words(body, writer), quoted_above))
     return "\n\n".join(p for p in out if p)
 
 

@@ -6,10 +6,12 @@ OpenAI chat messages are read here; chat apps' exports (Slack, Telegram, Discord
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +97,12 @@ _VTT_TS = re.compile(r"^\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}\s*-->\s*(?:\d+:)?\d{1
 _TIMING_LIKE = re.compile(r"-->|^[\s\d:.,\->]*\d[:.,]\d[\s\d:.,\->]*$")
 _VOICE = re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>")
 _TAG = re.compile(r"</?[^>]+>")
+# ASS/SSA override codes kept in SRT files by converters ("{\an8}" puts the cue at the top, "{\i1}" italics).
+_ASS_OVERRIDE = re.compile(r"\{\\[^{}]*\}")
+# A line opening with a dialogue dash (or broadcast captions' ">>") is a new speaker's: "- Is this the last
+# crossing?" / "- The last one, yes." is two people in one cue. A dash before a number ("-5 degrees") or
+# another dash ("--") is no such mark.
+_TURN_MARK = re.compile(r"(?:[-\u2010\u2013\u2014]|>>)\s*(?=[^\s\d\-\u2010\u2013\u2014>])")
 _HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
 # A word's timing inside a cue (``the<00:00:00.400><c> deadline</c>``): YouTube's automatic captions, which
 # roll: each cue repeats the line the previous one ended with.
@@ -147,16 +155,18 @@ def _cue_blocks(raw_text: str) -> Iterator[list[str]]:
 
 
 def _plain(line: str) -> str:
-    """A cue line's words, tags and word timings left out."""
-    return " ".join(_TAG.sub("", line).split())
+    """A cue line's words as a reader sees them: tags, ASS/SSA override codes (``{\\an8}``) and word
+    timings left out, character references (``&amp;``, ``&#39;``, ``&nbsp;``) decoded."""
+    # Tags go before the references are decoded: "&lt;i&gt;" is the text "<i>", not a tag.
+    return " ".join(html.unescape(_TAG.sub("", _ASS_OVERRIDE.sub("", line))).split())
 
 
 def _cue_text(lines: list[str]) -> str:
-    """A cue's lines as one line: a space between two, none inside Chinese or Japanese text (judged on
-    their words, tags left out)."""
+    """Cue lines (as :func:`_plain` gives them) as one line: a space between two, none inside Chinese
+    or Japanese text."""
     out = lines[0]
     for before, line in itertools.pairwise(lines):
-        out += ("" if joins_without_space(_plain(before), _plain(line)) else " ") + line
+        out += ("" if joins_without_space(before, line) else " ") + line
     return out
 
 
@@ -188,6 +198,50 @@ def _new_lines(text_lines: list[str], before: list[str], rolling: bool) -> tuple
     return text_lines, said
 
 
+@dataclass
+class _Turn:
+    """A speaker's words in one or more cues. ``dashed``: opened by a dialogue dash, a new speaker's
+    even when no name tells them apart; ``open``: a later cue of the same speaker goes on with it (not
+    after an unnamed one opened by a dash: whose the next cue is, is unknown)."""
+
+    speaker: str | None
+    text: str
+    dashed: bool = False
+    open: bool = True
+
+
+def _cue_turns(text_lines: list[str]) -> list[_Turn]:
+    """A cue's turns: a new one at each voice tag (``<v Anna>``), each line opening with a dialogue dash
+    and each line opening with a speaker's label (``INTERVIEWER: ...``, judged on its words, tags left
+    out); the lines between go on with the turn above them (a turn's words wrapped over two lines)."""
+    pieces: list[tuple[str | None, str]] = []  # (a voice tag's name, the text it opens), one per line or tag
+    for line in text_lines:
+        cuts = [m.start() for m in _VOICE.finditer(line)]
+        if not cuts or cuts[0] > 0:
+            pieces.append((None, line[: cuts[0]] if cuts else line))
+        for at, end in zip(cuts, [*cuts[1:], len(line)], strict=False):  # no end without a cut
+            tag = _VOICE.match(line, at)
+            assert tag is not None  # cut where it matched
+            pieces.append((" ".join(tag.group(1).split()), line[tag.end() : end]))
+    turns: list[_Turn] = []
+    for voice, piece in pieces:
+        text = _plain(piece)
+        if not text:
+            continue
+        dash = _TURN_MARK.match(text)
+        if dash is not None:
+            text = text[dash.end() :]
+        # A voice tag names its speaker: "The tide card is one curve: ..." under it is a sentence, no label.
+        speaker, label = voice, _speaker_prefix(text) if voice is None else None
+        if label is not None:
+            speaker, text = label
+        if voice is None and dash is None and label is None and turns:
+            turns[-1].text = _cue_text([turns[-1].text, text])
+            continue
+        turns.append(_Turn(speaker, text, dashed=dash is not None, open=speaker is not None or dash is None))
+    return turns
+
+
 def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     """Render WebVTT/SRT cues as ``Speaker: text`` lines, merging consecutive cues of one speaker.
 
@@ -198,7 +252,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     A cue whose timing line is malformed or missing keeps its text (the timing is dropped); the
     number of such cues is appended to ``warnings``.
     """
-    turns: list[tuple[str | None, str]] = []
+    turns: list[_Turn] = []
     malformed = 0
     rolling = _INLINE_TIMING.search(raw_text) is not None
     before: list[str] = []  # the previous cue's lines with words
@@ -215,24 +269,12 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
             # Lines before the timing are a cue number or identifier.
             text_lines = lines[timing + 1 :]
         text_lines, before = _new_lines(text_lines, before, rolling)
-        if not text_lines:
-            continue
-        joined = _cue_text(text_lines)
-        speaker: str | None = None
-        m = _VOICE.search(joined)
-        if m:
-            speaker = m.group(1).strip()
-        else:
-            prefix = _speaker_prefix(joined)
-            if prefix is not None:
-                speaker, joined = prefix
-        text = _TAG.sub("", joined).strip()
-        if not text:
-            continue
-        if turns and turns[-1][0] == speaker:
-            turns[-1] = (speaker, run_on((turns[-1][1], text)))
-        else:
-            turns.append((speaker, text))
+        for turn in _cue_turns(text_lines):
+            last = turns[-1] if turns else None
+            if last is not None and not turn.dashed and last.speaker == turn.speaker and last.open:
+                last.text = run_on((last.text, turn.text))
+            else:
+                turns.append(turn)
     if malformed and warnings is not None:
         warnings.append(f"{malformed} cue(s) with a malformed or missing timestamp: text kept, timing dropped")
-    return "\n\n".join(f"{sp}: {tx}" if sp else tx for sp, tx in turns)
+    return "\n\n".join(f"{t.speaker}: {t.text}" if t.speaker else t.text for t in turns)

@@ -64,15 +64,13 @@ def test_eml_renders_headers_body_and_quoted_reply(tmp_path: Path) -> None:
         "Date: Wed, 13 Mar 2024 09:12:40 +0100\n"
         "To: Ben Okafor <ben@example.com>\n"
         "Subject: Re: Budget 2024 - revised numbers\n\n"
-        "Hi Ben,\n\n"
+        # One turn of its writer: no salutation ("Hi Ben,"), no name signed under it ("Ana").
         "I will send the revised spreadsheet to the whole team by Friday March 15, and the final budget goes to "
-        "finance on March 22. Café at noon.\n\n"
-        "We decided to keep Lisbon and drop Madrid.\n\n"
-        "Ana\n\n"
+        "finance on March 22. Café at noon. We decided to keep Lisbon and drop Madrid.\n\n"
         "From: Ben Okafor <ben@example.com>\n"
         "Date: Tue, 12 Mar 2024 at 17:40\n\n"
-        "Attached is the Northwind quote: 2,900 euros for both days.\n\n"
-        "I'll also ask Bluefin for a second offer by Thursday."
+        "Attached is the Northwind quote: 2,900 euros for both days. I'll also ask Bluefin for a second offer by "
+        "Thursday."
     )
 
 
@@ -96,8 +94,7 @@ def test_html_only_multipart_eml_is_stripped_to_text_and_attachments_named(tmp_p
         "Date: Thu, 14 Mar 2024 10:00:00 +0000\n"
         "To: team@example.org\n"
         "Subject: Venue\n\n"
-        "Who pays the delivery fee?\n\n"
-        "Ana & Ben\nplease check.\n\n"
+        "Who pays the delivery fee? Ana & Ben please check.\n\n"
         "[Attachments, not read: quote.pdf]"
     )
 
