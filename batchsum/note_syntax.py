@@ -84,7 +84,7 @@ _BLOCK_MARK = re.compile(r"^[ \t]*(?:[-*][ \t]+)?#\+(BEGIN|END)_(\w+)\b[^\n]*$",
 _LEFT_OUT_BLOCKS = frozenset({"QUERY", "SRC"})
 # Org's (Logseq's) drawers, ":PROPERTIES:", ":LOGBOOK:" or any name in capitals, up to ":END:": a task's
 # metadata, folded away on its page (a contact's address under a task had been read as its words).
-_DRAWER = re.compile(r"^[ \t]*:[A-Z][A-Z_-]*:[ \t]*\n(?:(?![ \t]*:END:)[^\n]*\n){0,200}[ \t]*:END:[ \t]*$", re.M)
+DRAWER = re.compile(r"^[ \t]*:[A-Z][A-Z_-]*:[ \t]*\n(?:(?![ \t]*:END:)[^\n]*\n){0,200}[ \t]*:END:[ \t]*$", re.M)
 # Logseq's "SCHEDULED: <2024-03-15 Fri>" on the line under its task: the task's date, on its line.
 _SCHEDULED = re.compile(
     r"(?:\n[ \t]*|(?<![ \t])[ \t]+)(?:SCHEDULED|DEADLINE):[ \t]*<(\d{4}-\d{2}-\d{2})[^>\n]*>[ \t]*(?=\n|$)"
@@ -224,7 +224,7 @@ def note_syntax_as_text(text: str) -> str:
     if "%%" in text:  # a comment block between "%%" lines of their own may hold blank lines (Obsidian's example)
         text = _COMMENT_BLOCK.sub(_blank, text)
     if ":END:" in text:
-        text = _DRAWER.sub(_blank, text)
+        text = DRAWER.sub(_blank, text)
     if "::" in text:
         text = _PROPERTY.sub("", text)
     if "[!" in text:

@@ -106,3 +106,15 @@ def test_a_summary_quotes_no_comment_block_that_holds_blank_lines(tmp_path: Path
     assert CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index", "-q"]).exit_code == 0
     final = (out / "note.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
     assert "buoy" in final and "private" not in final and "supplier" not in final
+
+
+def test_drawers_are_blanked_as_the_summarizer_leaves_them_out() -> None:
+    note = (
+        "- TODO Book Anna Berg for a second session\n  :PROPERTIES:\n  :CONTACT: anna.berg@example.org\n"
+        "  :END:\n- The museum licensed six photographs.\n"
+    )
+    shown = unshown_note_marks(note)
+    assert len(shown) == len(note) and "anna.berg" not in shown and ":END:" not in shown
+    assert "Book Anna Berg" in shown and "museum" in shown
+    prose = "Ratio: 3 to 1.\n:Note: this stays.\n"  # a colon word in prose is no drawer
+    assert unshown_note_marks(prose) == prose

@@ -4,16 +4,19 @@ A vault's note holds text its page never shows, some of it private by intent: Ob
 (``%%...%%`` inline, or a block between ``%%`` lines, blank lines and all), and the code of what a page
 shows only as results: Logseq's query blocks (``#+BEGIN_QUERY``) and macros (``{{query ...}}``,
 ``{{embed ...}}``), Dataview's, Obsidian search's and Tasks' blocks (```` ```dataview ````) and Dataview's
-inline queries (`` `= this.file.name` ``), Logseq's block ids (``id:: <uuid>``, ``collapsed:: true``) and
-block references (``((<uuid>))``). The summarizer leaves them out (:mod:`batchsum.note_syntax`); indexed, a
-note had matched at 1.000 on the words of a comment its page never shows. What a page does show stays:
-text, code, a property's value, a wikilink, an embed's name.
+inline queries (`` `= this.file.name` ``), Logseq's block ids (``id:: <uuid>``, ``collapsed:: true``),
+block references (``((<uuid>))``) and Org's and Logseq's drawers (``:PROPERTIES:`` ... ``:END:``). The
+summarizer leaves them out (:mod:`batchsum.note_syntax`); indexed, a note had matched at 1.000 on the words
+of a comment its page never shows. What a page does show stays: text, code, a property's value, a wikilink,
+an embed's name.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+
+from batchsum.note_syntax import DRAWER
 
 # A comment opens with "%%" after no word and closes with the next "%%" before no word (Jupyter's
 # "%%timeit", printf's "'%d%%'" are none, nor "%%" in inline code). Like the summarizer
@@ -109,4 +112,6 @@ def unshown_note_marks(text: str) -> str:
         text = _HIDDEN_PROPERTY.sub(_blank, text)
     if "((" in text:
         text = _BLOCK_REF.sub(_blank, text)
+    if ":END:" in text:  # an Org or Logseq drawer (":PROPERTIES:" ... ":END:"), folded away on the page
+        text = DRAWER.sub(_blank, text)
     return text
