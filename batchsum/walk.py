@@ -31,6 +31,7 @@ from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
 from batchsum.note_syntax import front_matter, front_matter_problem
 from batchsum.secrets import redact as redact_secrets
+from batchsum.speaker_labels import parse_speaker_line
 from batchsum.text import BLANK_LINES, screenplay_turn
 from batchsum.transcript_shape import agent_transcript_reason
 
@@ -47,17 +48,10 @@ IGNORE_FILE = ".batchsumignore"
 class _Patterns:
     """The classification regexes, compiled on first use: an unchanged re-run classifies nothing."""
 
-    __slots__ = ("date", "dated_heading", "speaker")
+    __slots__ = ("date", "dated_heading")
 
     def __init__(self) -> None:
         self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
-        self.speaker = re.compile(
-            # A name in any script ("Ана:", "王伟："), not a lower-case Latin word ("note: ..."); a colon that
-            # opens a quotation reports speech in a story ("母亲对我说：“...”", 'Mother said: "..."').
-            r"^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?#?([^\W\d_a-z][\w .'-]{0,40}?|[A-Z]{2,}\d*)#?[ \t]*"
-            r"(?::\s+|：\s*)(?![\"“„«「『])\S",
-            re.MULTILINE,
-        )
         self.dated_heading = re.compile(
             # [ \t], not \s, before the date: \s crosses newlines, and a run of blank lines was then scanned
             # once per line (quadratic: minutes for a 20 KB file of blank lines).
@@ -475,7 +469,9 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     sample = text[:20000]
     lines = [ln for ln in sample.splitlines() if ln.strip()]
     if lines:
-        speaker_lines = len(_rx().speaker.findall(sample))
+        # A turn is a line speaker_labels reads as one ("Ана:", "王伟：", not "Note:" nor Day One's "Date:"), as
+        # the summarizer and the snippets read it.
+        speaker_lines = sum(parse_speaker_line(line)[0] is not None for line in lines)
         if speaker_lines >= 4 and speaker_lines / len(lines) >= 0.4:
             return "conversation", f"speaker turns ({speaker_lines}/{len(lines)} lines)"
         paragraphs = [p for p in BLANK_LINES.split(sample) if p.strip()]
@@ -497,8 +493,11 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     return "document", "default"
 
 
-# A name's date written with separators ("2024-02-30"): a date the writer meant, even when no such day exists.
-_NO_SUCH_DAY = re.compile(r"(?<!\d)\d{4}[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?!\d)")
+# A name's date written with separators ("2024-02-30", "2016-2-30"; unpadded only with "-" or "_", as names
+# are dated: "2016.2.30" is a version): a date the writer meant, even when no such day exists.
+_NO_SUCH_DAY = re.compile(
+    r"(?<!\d)\d{4}(?:[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])|[-_](?:0?[1-9]|1[0-2])[-_](?:0?[1-9]|[12]\d|3[01]))(?!\d)"
+)
 
 
 def _open_regular(path: Path) -> tuple[int, os.stat_result]:

@@ -428,6 +428,11 @@ def test_a_name_dated_on_no_day_of_the_calendar_is_said_and_dated_otherwise(tmp_
     assert not read_document(SourceRef(c / "2024-02-29.md", "2024-02-29.md", c)).warnings
     ticket = read_document(SourceRef(c / "ticket-12345678-2024-03-15.md", "ticket-12345678-2024-03-15.md", c))
     assert (ticket.doc_date, ticket.date_source, ticket.warnings) == ("2024-03-15", "name", [])
+    for name in ("2016-2-30.md", "2016_2_31.txt"):  # unpadded, as such names are dated
+        (c / name).write_text(GOOD)
+        assert read_document(SourceRef(c / name, name, c)).warnings, name
+    (c / "notes 2016.2.30.md").write_text(GOOD)  # a version number, not a date
+    assert not read_document(SourceRef(c / "notes 2016.2.30.md", "notes 2016.2.30.md", c)).warnings
 
 
 def test_cp1252_paragraphs_in_a_utf8_file_keep_their_letters(tmp_path: Path) -> None:
