@@ -79,7 +79,6 @@ class Params:
     coverage_w: float = 0.1  # meta: bonus for a part not yet represented
     prior_w: float = 0.15  # rolling: carry-forward bonus for the previous final's sentences
     context_w: float = 0.1  # penalty for a sentence that opens by pointing back ("But ...")
-    question_w: float = 0.0  # penalty for a question: it asks, it does not tell (an interviewer's turns)
     brief_max: int = 6  # BRIEF: most sentences on its line (only reached with short ones)
     # The trained alternative: logistic-regression weights over FEATURES (bench/fit_scorer.py). None
     # keeps the PacSum rule above, which scored as well or better leave-one-genre-out (docs/eval.md).
@@ -329,8 +328,6 @@ def relevance(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: P
         if params.figure_w:
             rel = rel + params.figure_w * figure_share(units)
     rel = rel - params.context_w * np.array([u.context for u in units], dtype=np.float64)
-    if params.question_w:
-        rel = rel - params.question_w * np.array([u.body.rstrip().endswith(("?", "？")) for u in units], np.float64)
     return rel - np.array([u.penalty for u in units])
 
 
