@@ -29,18 +29,19 @@ DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
 
 
 def asked_relevance(
-    relevance: np.ndarray, ids: list[str], asked: list[str], on_day: set[str], query: str
+    relevance: np.ndarray, ids: list[str], asked: list[str], on_day: set[str], query: str, held: np.ndarray
 ) -> np.ndarray:
-    """``relevance`` with the digests of the periods the query names and the entries of the day it names
-    (``dated``, returned) at least as relevant as the best candidate: 1.0 when the query is nothing but the
-    period ("2024-03") or the day ("2025-02-14"). A period's short digest of another month may hold more
-    of the query's words than the one asked for."""
+    """``relevance`` with the digests of the periods the query names at least as relevant as the best
+    candidate (a period's short digest of another month may hold more of the query's words than the one
+    asked for) and the entries of the day it names (``dated``, returned) as relevant as if they held the
+    day's words (``held``: their date says the day), and at least as the best candidate; 1.0 when the query
+    is nothing but the period ("2024-03") or the day ("2025-02-14")."""
     named = [n for n, i in enumerate(ids) if i in asked]
     if named:
         relevance[named] = 1.0 if only_a_period(query) else np.maximum(relevance[named], float(relevance.max()))
     dated = np.array([i in on_day for i in ids], dtype=bool)
     if dated.any():
-        relevance[dated] = 1.0 if only_a_day(query) else np.maximum(relevance[dated], float(relevance.max()))
+        relevance[dated] = 1.0 if only_a_day(query) else np.maximum(held[dated], float(relevance.max()))
     return dated
 
 

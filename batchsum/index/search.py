@@ -65,7 +65,7 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.periods import days_named, digest_folder, without_days
+from batchsum.periods import digest_folder, without_days
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -244,17 +244,14 @@ def _source_snippet(
 
 
 def _snippet_of(
-    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, lex: LexicalResult, text: str | None, day: bool
+    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, lex: LexicalResult, text: str | None
 ) -> tuple[str, list[str], str]:
     """(snippet, query terms in it, "source" or "summary"): the source passage that matched when the best
     lexical evidence is in the source and the source is still there, else the best sentences of the
-    node's summary (``text`` when already read). ``day``: an entry of the day the query names, shown by
-    the query's other words, or by its summary's opening."""
+    node's summary (``text`` when already read). A named day's entry is shown by the query's other words
+    (the lexical query holds no day's words), or, for the day alone, by its summary's opening (its heading
+    "Saturday 14 March" had been the snippet)."""
     groups, weights = lex.groups, lex.weights
-    if day and lex.day_free is not None:
-        groups, weights = lex.day_free, lex.day_free_weights
-        if not groups:  # the query is the day alone: what matched it is the entry's heading
-            ev = None
     if ev is not None and ev.in_source:
         snippet, found = _source_snippet(cfg, md, ev, groups, weights)
         if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
@@ -271,13 +268,12 @@ def _passage_shown(
     lex: LexicalResult,
     text: str | None,
     snippets: bool,
-    day: bool,
 ) -> tuple[str, list[str], str, str]:
     """:func:`_snippet_of` and a key that is the same for two hits showing the same passage; without
     ``snippets`` no snippet, and the key of the source passage that matched (it would give the snippet)."""
     ev = lex.evidence.get(nid)
     if snippets:
-        snippet, found, origin = _snippet_of(cfg, md, ev, lex, text, day)
+        snippet, found, origin = _snippet_of(cfg, md, ev, lex, text)
         return snippet, found, origin, " ".join(snippet.lower().split())
     return "", [], "summary", f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
 
@@ -391,10 +387,6 @@ class LexicalResult:
     weights: list[float] | None = None  # each group's idf (LexicalStore.last_weights), for the snippets
     complete: set[str] = field(default_factory=set)  # whole matches (LexicalStore.last_complete)
     titled: set[str] = field(default_factory=set)  # pages whose title holds the query (LexicalStore.last_titled)
-    # The terms the snippet of a named day's entry shows: the query's but the day's, which the entry's date
-    # says (the snippet of "what happened on March 14?" had been the entry's heading "Saturday 14 March").
-    day_free: list[list[str]] | None = None
-    day_free_weights: list[float] | None = None
 
 
 def lexical_candidates(
@@ -429,8 +421,6 @@ def lexical_candidates(
         complete = store.last_complete - {doc_id_of(i) for i in scores if ":summary:L4:" in i}
         titled = store.last_titled & complete
         weights = [store.last_weights.get(tuple(g), 0.0) for g in groups]
-        day_free = query_tokens(without_days(query), languages) if days_named(query) else None
-        day_free_weights = [store.last_weights.get(tuple(g), 0.0) for g in day_free or []]
     by_level: dict[str, list[str]] = {}
 
     def tier(nid: str) -> int:
@@ -442,9 +432,7 @@ def lexical_candidates(
         if len(got) < per_level:
             got.append(nid)
     candidates = [nid for got in by_level.values() for nid in got]
-    return LexicalResult(
-        scores, candidates, reference, evidence, groups, rollup, weights, complete, titled, day_free, day_free_weights
-    )
+    return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights, complete, titled)
 
 
 def relevance_of(
@@ -543,6 +531,20 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))).astype(np.float32)
 
 
+def _named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str], float]:
+    """The words of ``q`` to match, the finals of the day it names (none when it names none) and the share of
+    its words the day takes. A day the query names ("2025-02-14", "what happened on 15 May 1826?") asks for
+    its entries: nothing but their date (a file name, a front matter) may say it, so they are candidates
+    whatever their words and hold the day's words; another text does not match by them ("March" and "2022"
+    had made the entry of 7 March 2022 a full match of "8 March 2022")."""
+    days = named_days(q, filt)
+    if not days:
+        return q, set(), 0.0
+    words = without_days(q)
+    share = 1.0 - len(query_tokens(words)) / max(1, len(query_tokens(q)))
+    return words, set(dense.finals_on(days, filt)), share
+
+
 def _search(
     cfg: IndexConfig,
     dense: DenseIndex,
@@ -557,13 +559,9 @@ def _search(
     # Stage 1: per-level candidates from the vectors and from BM25.
     qvec = embedder.embed([q])[0]
     cands = dense.nearest(qvec, k * CANDIDATES_PER_LEVEL, filt)
-    dense_docs = {doc_id_of(i) for i in cands}
-    lex = lexical_candidates(cfg, q, k * LEXICAL_PER_LEVEL, filt, dense_docs)
+    words, on_day, day_share = _named_day(dense, q, filt)
+    lex = lexical_candidates(cfg, words, k * LEXICAL_PER_LEVEL, filt, {doc_id_of(i) for i in cands})
     asked = named_digests(q, filt)
-    # A day the query names ("2025-02-14", "what happened on 15 May 1826?") asks for its entries: nothing but
-    # their date (a file name, a front matter) may say it, so they are candidates whatever their words.
-    days = named_days(q, filt)
-    on_day = set(dense.finals_on(days, filt)) if days else set()
     ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *sorted(on_day)]))
     if not ids:
         return []
@@ -595,11 +593,12 @@ def _search(
         coverage = np.array([lex.evidence[i].coverage if i in lex.evidence else 0.0 for i in ids], np.float32)
         # BM25 over the reference: how strongly the best passage answers (repeated words, a short passage).
         evidence = np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / max(lex.reference, 1e-9)
-        lexical = lex.reference > 0
+        lexical = lex.reference > 0 or bool(on_day)  # a query of a day alone has no words a text could hold
         relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
     # A period or day the query names ("2024-04", "2024年4月发生了什么", "15 May 1826") is what was asked for.
-    dated = asked_relevance(relevance, ids, asked, on_day, q)
+    held = relevance_of(cosine, day_share + (1 - day_share) * coverage, evidence + day_share, foreign)
+    dated = asked_relevance(relevance, ids, asked, on_day, q, held)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
@@ -630,7 +629,7 @@ def _search(
     shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
     for i in order:
         snippet, found, origin, key = _passage_shown(cfg, ids[i], rows[ids[i]].metadata, lex, texts.get(ids[i]),
-                                                     snippets, bool(dated[i]))  # fmt: skip
+                                                     snippets)  # fmt: skip
         if key and not all(nested[i, j] for j in shown.get(key, [])):
             continue  # a passage already shown (another node of its file, an entry a digest quotes); not between
             # a month and its year
