@@ -17,6 +17,9 @@ __all__ = ["parse_speaker_line", "speakers_of"]
 
 _TIMESTAMP = re.compile(r"[ \t]*\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?\)?[ \t]*[-–—]?[ \t]*")
 _COLON = re.compile("[:：]")  # an ASCII colon, or a full-width one (Chinese, Japanese)
+# A list item's "* key eq: ...", "+ exam: ...": a label of the item, as "- exam: ..." is, not a speaker (its
+# "*" had been taken for a bold mark and stripped, so bulleted lecture notes read as a conversation).
+_LIST_ITEM = re.compile(r"[ \t]*[*+][ \t]")
 # Inside a name besides letters, digits and combining marks (Devanagari's vowel signs): "O'Neil",
 # "Jean-Luc", "A. Rota", "R&D", and the middle dots of transcribed foreign names ("阿沛·阿旺晋美",
 # "レオナルド・ダ・ヴィンチ").
@@ -102,7 +105,7 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
     need follow a full-width one.
     """
     colon_at = _COLON.search(line, 0, 160)
-    if colon_at is None or colon_at.start() == 0:
+    if colon_at is None or colon_at.start() == 0 or _LIST_ITEM.match(line):
         return None, line.strip()
     start = 0
     ts = _TIMESTAMP.match(line)

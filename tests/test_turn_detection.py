@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from batchsum.speaker_labels import parse_speaker_line
 from batchsum.walk import SourceRef, read_document
 
 DAY_ONE = "".join(
@@ -35,3 +36,23 @@ def test_day_one_headers_are_no_turns(tmp_path: Path) -> None:
 def test_a_committee_with_constituencies_in_its_labels_is_a_conversation(tmp_path: Path) -> None:
     kind, reason = _read(tmp_path, "committee.txt", COMMITTEE)
     assert kind == "conversation" and reason.startswith("speaker turns"), reason
+
+
+NOTES = (
+    "# BIO110 lec 3 notes\n\n"
+    "* lupin = protein rich grain crop, used for feed + human consumption\n"
+    "* narrow-leafed lupin (NLL) -> good for crop rotation b/c N fixation\n"
+    "* key eq: growth rate r = ln(N_t/N_0) / t\n"
+    "* genome ~ 1.15 Gb, diploid, 2n=40\n"
+    "* gene families: conglutins (alpha, beta, gamma, delta) -> seed storage proteins\n"
+    "* exam: final in dec, pset 3 due fri\n"
+    "* Q: why is NLL low in alkaloids? -> domestication\n"
+)
+
+
+def test_labelled_list_items_are_no_turns(tmp_path: Path) -> None:
+    """A bulleted "* key eq: ..." is an item's label, as "- key eq: ..." is (its "*" had been read as a bold
+    mark): lecture notes were a conversation of "key eq", "gene families", "exam" and "Q"."""
+    assert _read(tmp_path, "bio-notes.md", NOTES)[0] == "document"
+    assert parse_speaker_line("* key eq: growth rate")[0] is None
+    assert parse_speaker_line("**Ana:** I'll send it")[0] == "Ana"  # a bold label stays one
