@@ -28,8 +28,12 @@ SNIPPET_CHARS = 240
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-# Transcript annotations: {vocalsound}, {disfmarker}, {gap}, {pause}, [laughter], <noise> ...
-_MARKUP = re.compile(r"\{[A-Za-z_ ]{1,30}\}|\[(?:[a-z_ ]{1,30})\]|<(?:[a-z_ ]{1,30})>")
+# Transcript annotations: {vocalsound}, {disfmarker}, {gap}, {pause}, [laughter], <noise>, a caption's [Music]
+# or [Applause] (not a link's "[Home](...)", nor a wikilink's words); not TeX's groups ($\bar{x}$, \frac{1}{n}).
+_MARKUP = re.compile(
+    r"(?<![\\\w^_}])\{[a-z_]{3,30}\}|\[(?:[a-z_ ]{1,30})\]|(?<!\[)\[[A-Z][a-z]{2,20}(?: [a-z]{2,20})?\](?![(\[\]])"
+    r"|<(?:[a-z_ ]{1,30})>"
+)
 _SPACES = re.compile(r"[ \t]+")
 # Sentence ends (with a closing quote or bracket after the stop), CJK full stops (after a closing quote),
 # paragraph breaks, list items and speaker turns ("Anna: ..."); a hard-wrapped line goes on.
@@ -281,7 +285,8 @@ def _inside_quotation(sentence: str) -> bool:
     return sentence.count("「") > sentence.count("」") or sentence.count("『") > sentence.count("』")
 
 
-_LAST_WORD = re.compile(r"(?:^|\s)[(\"'“‘]?([\w.]+)\.$")
+# The last word of a piece, after a space, an opening mark or a dash ("was demanded--Mr.", "—Mr.").
+_LAST_WORD = re.compile(r"(?:^|\s|-|—|–)[(\"'“‘]?([\w.]+)\.$")
 
 
 def _ends_with_abbreviation(sentence: str) -> bool:

@@ -1,0 +1,30 @@
+"""A snippet leaves out a caption's cues ([Music], [Applause]) and keeps TeX's groups ($\\bar{x}$ had read
+"$\\bar = \\frac{1} ..."), and a sentence does not end at a title after a dash ("demanded--Mr.")."""
+
+from __future__ import annotations
+
+from batchsum.index.analysis import analyze
+from batchsum.index.snippets import clean_text, make_snippet
+
+
+def _groups(query: str) -> list[list[str]]:
+    return [[term] for term in analyze(query, "en")]
+
+
+def test_caption_cues_go_and_tex_stays() -> None:
+    text = "the address of that [Music] the midterm is on thursday [Applause] in room two oh four"
+    assert "[" not in clean_text(text) and "midterm is on thursday" in clean_text(text)
+    tex = r"The sample mean is $\bar{x} = \frac{1}{n}\sum_{i=1}^{n} x_i$ and it is unbiased."
+    assert clean_text(tex).strip() == tex
+    assert "{vocalsound}" not in clean_text("Okay. {vocalsound} So we start.")
+    kept = "See [Home](https://example.org) and [[Page]] and [x] done."  # links and boxes as before
+    assert "[Home](https://example.org)" in clean_text(kept) and "[[Page]]" in clean_text(kept)
+
+
+def test_a_title_after_a_dash_ends_no_sentence() -> None:
+    text = (
+        "Catherine went to the pump-room, ready to meet him with a smile; but no smile was demanded--Mr. "
+        "Tilney did not appear. She went home in low spirits."
+    )
+    snippet, _ = make_snippet(text, _groups("Tilney did not appear"))
+    assert "demanded--Mr. Tilney did not appear." in snippet, snippet
