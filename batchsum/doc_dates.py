@@ -15,6 +15,7 @@ import email.utils
 import functools
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from batchsum.datelines import DateCarry, dateline
@@ -283,11 +284,20 @@ def entries_date(text: str) -> str | None:
     GMT" over each entry), a diary copied as one file ("Salem, June 15, 1835.--A walk ..."). Only the
     opening counts (after front matter and headings): a book whose text somewhere names a day is not dated
     by it. The earliest, not the first: an app may export its newest entry first."""
-    if front := front_matter(text):
-        text = text[front.end() :]
-    body = [p for p in BLANK_LINES.split(text) if p.strip() and not p.lstrip().startswith("#")]
-    if not body or (first := dateline(body[0])) is None or first.year is None:
+    front = front_matter(text)
+    body = (p for p in _paragraphs(text, front.end() if front else 0) if p.strip() and not p.lstrip().startswith("#"))
+    first = dateline(next(body, ""))
+    if first is None or first.year is None:
         return None
     carry = DateCarry()
-    days = [day for p in body if (line := dateline(p)) is not None and (day := carry.iso(line))]
+    days = [day for line in (first, *(dateline(p) for p in body)) if line is not None and (day := carry.iso(line))]
     return min(days, default=None)
+
+
+def _paragraphs(text: str, start: int) -> Iterator[str]:
+    """The paragraphs of ``text`` from ``start``, one at a time: a book's text is not copied whole."""
+    pos = start
+    for gap in BLANK_LINES.finditer(text, start):
+        yield text[pos : gap.start()]
+        pos = gap.end()
+    yield text[pos:]

@@ -13,7 +13,7 @@ import unicodedata
 
 from batchsum.abbreviations import ABBREVIATIONS
 
-__all__ = ["parse_speaker_line", "speakers_of"]
+__all__ = ["is_turn", "parse_speaker_line", "speakers_of"]
 
 _TIMESTAMP = re.compile(r"[ \t]*\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?\)?[ \t]*[-–—]?[ \t]*")
 _COLON = re.compile("[:：]")  # an ASCII colon, or a full-width one (Chinese, Japanese)
@@ -140,3 +140,11 @@ def parse_speaker_line(line: str) -> tuple[str | None, str]:
     if len(words) > 3 and any(w.lower() in {"the", "a", "an"} for w in words[1:]):
         return None, line.strip()
     return label, rest.strip()
+
+
+def is_turn(line: str) -> bool:
+    """Whether ``line`` is a speaker's turn as :func:`parse_speaker_line` reads one ("Ана: ...", "王伟：...",
+    not "Note: ..." nor Day One's "Date: ..."), and not a story's reported speech, whose colon opens a
+    quotation ("母亲对我说：“...”", 'Mother said: "..."'): what makes a file a conversation."""
+    label, said = parse_speaker_line(line)
+    return label is not None and not said.startswith(('"', "“", "„", "«", "「", "『"))

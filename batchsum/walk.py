@@ -31,7 +31,7 @@ from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
 from batchsum.note_syntax import front_matter, front_matter_problem
 from batchsum.secrets import redact as redact_secrets
-from batchsum.speaker_labels import parse_speaker_line
+from batchsum.speaker_labels import is_turn
 from batchsum.text import BLANK_LINES, screenplay_turn
 from batchsum.transcript_shape import agent_transcript_reason
 
@@ -469,9 +469,7 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     sample = text[:20000]
     lines = [ln for ln in sample.splitlines() if ln.strip()]
     if lines:
-        # A turn is a line speaker_labels reads as one ("Ана:", "王伟：", not "Note:" nor Day One's "Date:"), as
-        # the summarizer and the snippets read it.
-        speaker_lines = sum(parse_speaker_line(line)[0] is not None for line in lines)
+        speaker_lines = sum(is_turn(line) for line in lines)
         if speaker_lines >= 4 and speaker_lines / len(lines) >= 0.4:
             return "conversation", f"speaker turns ({speaker_lines}/{len(lines)} lines)"
         paragraphs = [p for p in BLANK_LINES.split(sample) if p.strip()]

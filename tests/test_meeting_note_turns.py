@@ -35,8 +35,9 @@ def test_front_matter_of_bold_speaker_turns_is_no_text_and_dates_the_note(tmp_pa
     final, index = _run(tmp_path, "bold_turns.md", BOLD_TURNS)
     assert "date_source: front matter" in final
     assert "2024-03-14" in final.split("doc_date:", 1)[1].split("\n", 1)[0]
-    # Kept whole, the note is its final as a plain-label note's is: the block on its own lines, not text.
-    assert "--- title" not in final and "\n---\ntitle: Sync\ndate: 2024-03-14\n---\n" in final
+    # Kept whole, the note is its final as a plain-label note's is, without its own front matter (the final's
+    # holds its date): never text ("--- title: Sync ...").
+    assert "--- title" not in final and "title: Sync" not in final
     assert "\n\nPriya: We decided" in final
     entry = next(ln for ln in index.splitlines() if "bold_turns" in ln)
     assert entry.startswith("- 2024-03-14") and "title:" not in entry
