@@ -28,3 +28,11 @@ def test_a_title_after_a_dash_ends_no_sentence() -> None:
     )
     snippet, _ = make_snippet(text, _groups("Tilney did not appear"))
     assert "demanded--Mr. Tilney did not appear." in snippet, snippet
+
+
+def test_a_typed_apostrophe_finds_a_word_processors() -> None:
+    """Word and Scrivener write "’": "shouldn’t" had been indexed as "shouldn" and "t", so a remembered line
+    typed with "'" missed it."""
+    assert analyze("I shouldn’t think I was natural", "en") == analyze("I shouldn't think I was natural", "en")
+    snippet, found = make_snippet("“I shouldn’t think I was natural,” she said.", _groups("shouldn't think"))
+    assert "shouldn’t" in found and "think" in found, (snippet, found)

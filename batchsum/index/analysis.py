@@ -144,8 +144,10 @@ def grammar_bigrams(run: str) -> set[str]:
 
 def _words(text: str) -> list[tuple[bool, str]]:
     """(is_cjk, piece) in order: CJK runs and the other words between them (lowercased, spelled letters joined,
-    ligatures as their letters: a query typed "ﬁshers" finds "fishers")."""
+    ligatures as their letters: a query typed "ﬁshers" finds "fishers"; "’" as "'")."""
     text = _SPELLED.sub(lambda m: m.group(1)[::2], plain_letters(text).lower())
+    if "’" in text:  # a word processor's apostrophe is a keyboard's: "shouldn’t" is the "shouldn't" typed
+        text = text.replace("’", "'")
     out: list[tuple[bool, str]] = []
     pos = 0
     for m in _CJK_RUN.finditer(text):

@@ -42,7 +42,7 @@ _SENTENCE = re.compile(
     r"|(?<=[。！？])(?![」』”’）])|(?<=[。！？][」』”’）])"
     r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:]{1,40}:\s)"
 )
-_WORD = re.compile(rf"[{CJK_CLASS}]+|[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+_WORD = re.compile(rf"[{CJK_CLASS}]+|[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 
 
