@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from batchsum.own_pages import foreign_index
+from batchsum.periods import path_order
 from batchsum.tree import LINKS_MARKER, atomic_write_text
 from batchsum.tree import strip_links as strip_links  # part of the links API, defined with the node format
 
@@ -212,7 +213,7 @@ def _by_type(items: list[IndexRow]) -> list[str]:
         groups[row.content_type].append(row)
     out: list[str] = []
     for ctype in sorted(groups):
-        rows = sorted(groups[ctype], key=lambda r: (r.doc_date is None, _neg_date(r.doc_date), r.relpath))
+        rows = sorted(groups[ctype], key=lambda r: (r.doc_date is None, _neg_date(r.doc_date), path_order(r.relpath)))
         out += [f"## {ctype.capitalize()} ({len(rows)})", ""]
         out += [_row_line(r, with_type=False) for r in rows]
         out.append("")
@@ -253,7 +254,7 @@ def _period_section(pid: str, rows: list[IndexRow], periods: Mapping[str, Period
         if page.summary:
             out += ["\n".join(escape_html(line) for line in page.summary.splitlines()), ""]
         out += [f"Digest: {_link(page.title, page.path)}", ""]
-    rows = sorted(rows, key=lambda r: (r.doc_date or "", r.relpath))
+    rows = sorted(rows, key=lambda r: (r.doc_date or "", path_order(r.relpath)))
     out += [_row_line(r, with_type=True) for r in rows]
     out.append("")
     return out

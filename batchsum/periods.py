@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from batchsum import jsonio
 from batchsum.cleanup import balance_quotes
@@ -40,7 +40,8 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # are never cut or written twice, and a year over files in several languages lists them; 9: a file's
 # one-liner ends at a chat turn without a stop when the next turn is paragraphs away; 10: a note kept
 # whole gives its digest no code and no task lines; 11: a file of many days' entries is labelled by its
-# name): part of every digest's signature, so a new layout redoes them all.
+# name, and a folder's files come in a file manager's order, "ch2" before "ch10"): part of every digest's
+# signature, so a new layout redoes them all.
 DIGEST_FORMAT = 11
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
@@ -428,6 +429,15 @@ def month_of(facts: FileFacts) -> Period | None:
     return Period("month", f"{m.group(1)}-{m.group(2)}")
 
 
+def path_order(relpath: str) -> tuple[Any, ...]:
+    """The key that sorts paths as a file manager does, numbers by their value: "ch2" before "ch10" (a novel's
+    chapters had read ch1, ch10, ch11, ch12, ch2 in its folder's digest and in index.md)."""
+    return tuple(int(piece) if i % 2 else piece.casefold() for i, piece in enumerate(_DIGITS.split(relpath)))
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
 def group(files: Iterable[FileFacts]) -> dict[Period, list[FileFacts]]:
     """Months and folders with the files in each, oldest date (then path) first; years are built from
     months (:func:`years_of`)."""
@@ -435,7 +445,7 @@ def group(files: Iterable[FileFacts]) -> dict[Period, list[FileFacts]]:
     for f in files:
         out[month_of(f) or Period("folder", folder_of(f.relpath))].append(f)
     for members in out.values():
-        members.sort(key=lambda f: (f.date or "", f.relpath))
+        members.sort(key=lambda f: (f.date or "", path_order(f.relpath)))
     return dict(out)
 
 
