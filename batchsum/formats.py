@@ -11,13 +11,14 @@ import itertools
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
+from batchsum.abbreviations import ABBREVIATIONS
 from batchsum.chat_exports import render_export
-from batchsum.language import joins_without_space, run_on
+from batchsum.language import joins_without_space, run_on, unspaced
 from batchsum.speaker_labels import parse_speaker_line
 
 __all__ = ["render_chat", "render_subtitles"]
@@ -198,16 +199,34 @@ def _new_lines(text_lines: list[str], before: list[str], rolling: bool) -> tuple
     return text_lines, said
 
 
+# Sound and stage cues ("[Music]", "(applause)"), as the transcript cleaner leaves them out: no words said.
+_NOTE = re.compile(r"\[[^\]\n]{1,40}\]|\([a-z]+(?:[ -][a-z]+){0,2}\)", re.IGNORECASE)
+# A sentence's end: a stop (or full-width one) before closing quotes and a space or the end.
+_STOP = re.compile(r"[.?!\u2026\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*(?=\s|$)")
+_CLOCK = re.compile(r"(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{3})")
+
+
+@dataclass
+class _Cue:
+    """A cue's words in a turn (without what it repeats of the cues before) and its timing, if well formed."""
+
+    text: str
+    start: float | None = None
+    end: float | None = None
+
+
 @dataclass
 class _Turn:
     """A speaker's words in one or more cues. ``dashed``: opened by a dialogue dash, a new speaker's
     even when no name tells them apart; ``open``: a later cue of the same speaker goes on with it (not
-    after an unnamed one opened by a dash: whose the next cue is, is unknown)."""
+    after an unnamed one opened by a dash: whose the next cue is, is unknown); ``cues``: its words cue
+    by cue."""
 
     speaker: str | None
     text: str
     dashed: bool = False
     open: bool = True
+    cues: list[_Cue] = field(default_factory=list)
 
 
 def _cue_turns(text_lines: list[str]) -> list[_Turn]:
@@ -242,12 +261,121 @@ def _cue_turns(text_lines: list[str]) -> list[_Turn]:
     return turns
 
 
+def _cue_span(timing: str) -> tuple[float | None, float | None]:
+    """A well-formed timing line's start and end in seconds; ``(None, None)`` for a malformed one."""
+    if not _VTT_TS.match(timing):
+        return None, None
+    start, end = (
+        int(h or 0) * 3600 + int(m) * 60 + int(s) + int(ms) / 1000 for h, m, s, ms in _CLOCK.findall(timing)[:2]
+    )
+    return start, end
+
+
+def _key(token: str) -> str:
+    """A word as compared across cues: case and punctuation left out ("Rust," is "rust")."""
+    return "".join(ch for ch in token.casefold() if ch.isalnum())
+
+
+def _tail_keys(cues: list[_Cue], n: int) -> list[str]:
+    """The last ``n`` words said in ``cues`` (:func:`_key`), sound cues left out."""
+    keys: list[str] = []
+    for cue in reversed(cues):
+        keys[:0] = [k for tok in _NOTE.sub(" ", cue.text).split() if (k := _key(tok))]
+        if len(keys) >= n:
+            break
+    return keys[-n:]
+
+
+def _without_overlap(cues: list[_Cue], text: str) -> str:
+    """``text`` without the words it repeats of the end of ``cues``: the longest run of two or more
+    words that ends the words said so far and opens ``text``, when ``text`` goes on past it (rolling
+    captions: "so today we" / "so today we talk about ownership"). A whole cue said again is no such
+    overlap (the line rule of :func:`_new_lines` judges it), nor is a repeat that ends a sentence of its
+    own ("I know." / "I know. But still."): an echo, said twice."""
+    tokens = text.split()
+    keyed = [(i, k) for i, tok in enumerate(tokens) if (k := _key(tok))]
+    tail = _tail_keys(cues, len(keyed) - 1) if len(keyed) > 2 else []
+    for n in range(len(tail), 1, -1):
+        if tail[-n:] == [k for _, k in keyed[:n]]:
+            last = keyed[n - 1][0]
+            return text if _STOP.search(tokens[last]) else " ".join(tokens[last + 1 :])
+    return text
+
+
+# Unpunctuated captions (automatic ones) are cut into sentence-like units at cue boundaries, so an
+# extractive summary can pick from across the talk: a unit takes cues until it holds _UNIT_WORDS words
+# (about an English sentence's length), ends early at a pause of _PAUSE_SECONDS between cues (a pause is
+# the usual cue of an utterance boundary in speech segmentation) once it holds _PAUSE_WORDS, and ends
+# before a cue that would take it past _MAX_UNIT_WORDS.
+_UNIT_WORDS = 20
+_MAX_UNIT_WORDS = 40
+_PAUSE_WORDS = 5
+_PAUSE_SECONDS = 1.0
+_WORDS_PER_STOP = 40  # fewer stops than one per this many words: the captions are unpunctuated
+
+
+def _word_count(text: str) -> int:
+    return sum(1 for tok in _NOTE.sub(" ", text).split() if _key(tok))
+
+
+def _unpunctuated(turns: list[_Turn]) -> bool:
+    """Whether the captions have (almost) no sentence ends and more words than one unit holds: then they
+    are read unit by unit (:func:`_units`). Chinese and Japanese, whose words no space parts, are not."""
+    text = " ".join(c.text for t in turns for c in t.cues)
+    words = _word_count(text)
+    if words <= _MAX_UNIT_WORDS or len(_STOP.findall(text)) * _WORDS_PER_STOP >= words:
+        return False
+    return sum(map(unspaced, text)) * 2 < sum(map(str.isalpha, text))
+
+
+def _may_end(pieces: list[str]) -> bool:
+    """Whether a period after ``pieces`` would end a sentence: not after a word the sentence splitter
+    reads as an abbreviation or an initial ("no.", "a."), which it would run on."""
+    said = [p for p in pieces if not _NOTE.fullmatch(p)]
+    last = said[-1].split()[-1].casefold().rstrip(".,;:!?") if said else ""
+    return not (len(last) == 1 and last.isalpha()) and last not in ABBREVIATIONS
+
+
+def _sentence(pieces: list[str]) -> str:
+    """A unit's cues as a sentence: its first letter a capital, a period after its last word."""
+    said = [i for i, p in enumerate(pieces) if not _NOTE.fullmatch(p)]
+    if said:
+        first = pieces[said[0]]
+        pieces[said[0]] = first[:1].upper() + first[1:]
+        last = pieces[said[-1]]
+        if not _STOP.search(last[-1:]):
+            pieces[said[-1]] = last.rstrip(",;:-") + "."
+    return run_on(pieces)
+
+
+def _units(cues: list[_Cue]) -> str:
+    """A turn's unpunctuated cues cut into sentences at cue boundaries (the constants above); a sound
+    cue ("[Music]") counts no words and ends a unit that holds a few."""
+    units: list[list[str]] = [[]]
+    count = 0
+    prev_end: float | None = None
+    for cue in cues:
+        note = _NOTE.fullmatch(cue.text) is not None
+        n = 0 if note else _word_count(cue.text)
+        pause = note or (cue.start is not None and prev_end is not None and cue.start - prev_end >= _PAUSE_SECONDS)
+        full = count >= _UNIT_WORDS or count + n > _MAX_UNIT_WORDS or (pause and count >= _PAUSE_WORDS)
+        if count and full and _may_end(units[-1]):
+            units.append([])
+            count = 0
+        units[-1].append(cue.text)
+        count += n
+        prev_end = cue.end
+    return run_on(_sentence(u) for u in units if u)
+
+
 def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     """Render WebVTT/SRT cues as ``Speaker: text`` lines, merging consecutive cues of one speaker.
 
     Rolling captions (YouTube's automatic ones, or a cue opening with the line the previous one ended
-    with) give each line once: the line a cue carries over from the previous one is left out, a line
-    said twice is kept twice (:func:`_new_lines`).
+    with, or with its last words) give each word once: the line a cue carries over from the previous one
+    is left out, a line said twice is kept twice (:func:`_new_lines`), and so are the words a cue
+    repeats of the text so far (:func:`_without_overlap`). Unpunctuated captions are cut into sentences
+    at cue boundaries (:func:`_units`).
 
     A cue whose timing line is malformed or missing keeps its text (the timing is dropped); the
     number of such cues is appended to ``warnings``.
@@ -258,13 +386,15 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     before: list[str] = []  # the previous cue's lines with words
     for lines in _cue_blocks(raw_text):
         timing = next((i for i, ln in enumerate(lines) if _TIMING_LIKE.search(ln)), None)
+        span: tuple[float | None, float | None] = (None, None)
         if timing is None:
             malformed += 1  # no timing line at all
             if len(lines) > 1 and lines[0].isdigit():
                 lines = lines[1:]  # an SRT cue number
             text_lines = lines
         else:
-            if not _VTT_TS.match(lines[timing]):
+            span = _cue_span(lines[timing])
+            if span[0] is None:
                 malformed += 1
             # Lines before the timing are a cue number or identifier.
             text_lines = lines[timing + 1 :]
@@ -272,9 +402,13 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
         for turn in _cue_turns(text_lines):
             last = turns[-1] if turns else None
             if last is not None and not turn.dashed and last.speaker == turn.speaker and last.open:
-                last.text = run_on((last.text, turn.text))
+                said = _without_overlap(last.cues, turn.text)
+                if said:
+                    last.cues.append(_Cue(said, *span))
             else:
+                turn.cues.append(_Cue(turn.text, *span))
                 turns.append(turn)
     if malformed and warnings is not None:
         warnings.append(f"{malformed} cue(s) with a malformed or missing timestamp: text kept, timing dropped")
-    return "\n\n".join(f"{t.speaker}: {t.text}" if t.speaker else t.text for t in turns)
+    render = _units if _unpunctuated(turns) else (lambda cues: run_on(c.text for c in cues))
+    return "\n\n".join(f"{t.speaker}: {render(t.cues)}" if t.speaker else render(t.cues) for t in turns)
