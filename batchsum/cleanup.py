@@ -8,7 +8,15 @@ import re
 
 from batchsum.disfluency import INTERRUPTION, is_dangling, mark_restarts, resolve_interruptions
 
-__all__ = ["NUMBER_WORDS", "SHORT_WORDS", "balance_quotes", "clean_transcript", "fix_spacing", "is_number_word"]
+__all__ = [
+    "NUMBER_WORDS",
+    "SHORT_WORDS",
+    "balance_quotes",
+    "clean_transcript",
+    "fix_spacing",
+    "is_number_word",
+    "open_quotation",
+]
 
 _MARKERS = re.compile(
     r"\{[A-Za-z_]+\}|\[(?:laughter|laughs|laugh|noise|inaudible|crosstalk|music|applause|silence|pause|"
@@ -233,12 +241,35 @@ def fix_spacing(sentence: str, language: str | None = None) -> str:
 _QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"))  # English, Chinese and Japanese quotation marks
 
 
-def balance_quotes(sentence: str) -> str:
+_CLOSING = {open_mark: close_mark for open_mark, close_mark in _QUOTE_PAIRS}
+_DOUBLE_MARKS = re.compile('["' + "".join(open_mark + close_mark for open_mark, close_mark in _QUOTE_PAIRS) + "]")
+_SENTENCE_OPENERS = "\"'“‘「『«"
+
+
+def open_quotation(text: str, opened: str = "") -> str:
+    """The opening mark of the double quotation still open at the end of ``text`` ("" when none is), reading
+    on from ``opened``, the one open at its start: what :func:`balance_quotes` needs to show a sentence from
+    the middle of a quotation as quoted. A straight quote after a digit is inches (``12"``), no quotation."""
+    for m in _DOUBLE_MARKS.finditer(text):  # the marks only: a book's every character would be slow
+        c, at = m.group(0), m.start()
+        if not opened:
+            if c in _CLOSING or (c == '"' and not (at and text[at - 1].isdigit())):
+                opened = c
+        elif c == _CLOSING.get(opened, '"'):
+            opened = ""
+    return opened
+
+
+def balance_quotes(sentence: str, opened: str = "") -> str:
     """A sentence cut from a longer quotation with its quotation marks made whole: one that starts inside it
     (``Are you sure?" he asked.``) gets the opening mark, one whose quotation runs on past it (``"An old man
-    stood in the kitchen.``) the closing mark, so a summary never shows a stray quotation mark. A straight
-    single quote counts where it opens or closes a quotation (``'For a long time now, O valiant knight``),
-    never as an apostrophe ("don't", "the dogs' bowls", "'tis")."""
+    stood in the kitchen.``) the closing mark, so a summary never shows a stray quotation mark. ``opened``
+    is the mark of a quotation an earlier sentence opened (:func:`open_quotation`): a sentence that starts
+    inside it gets it, even with no mark of its own ("“Have you, indeed! I am very sorry for it. ..."). A
+    straight single quote counts where it opens or closes a quotation (``'For a long time now, O valiant
+    knight``), never as an apostrophe ("don't", "the dogs' bowls", "'tis")."""
+    if opened and not sentence.startswith(tuple(_SENTENCE_OPENERS)):
+        sentence = opened + sentence
     for open_mark, close_mark in _QUOTE_PAIRS:
         opening, closing = sentence.count(open_mark), sentence.count(close_mark)
         first_open = sentence.find(open_mark)
@@ -248,6 +279,7 @@ def balance_quotes(sentence: str) -> str:
             sentence = sentence + close_mark  # the quotation runs on past it
     sentence = _balance_single(sentence)
     sentence = _balance_underscores(sentence)
+    sentence = _balance_asterisks(sentence)
     if sentence.count('"') % 2:
         first = sentence.index('"')
         before = sentence[first - 1] if first else " "
@@ -274,6 +306,31 @@ def _balance_underscores(sentence: str) -> str:
         return sentence + "_"
     if len(closes) > len(opens) and closes[0] < (opens[0] if opens else len(sentence)):
         return "_" + sentence
+    return sentence
+
+
+# Markdown's emphasis, "*Pride and Prejudice*" and "**bold**": a run of marks at a word's start or end.
+_STARS_OPEN = re.compile(r"(?<![\w*])\*{1,3}(?=[^\s*])")
+_STARS_CLOSE = re.compile(r"(?<=[^\s*])\*{1,3}(?![\w*])")
+_CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
+_EDGE = "\"'“”‘’«» "  # quotation marks (and spaces) outside a sentence's emphasis: *"There is ..."*
+
+
+def _balance_asterisks(sentence: str) -> str:
+    """A sentence cut from a longer span in Markdown's emphasis with its marks made whole, as its underscores
+    are: "*It is a truth ... a wife." closes, "... of their daughters.*" opens. Only a run of marks at the
+    sentence's edge is matched: a lone one inside it is as often a footnote's ("significant*") or a glob's."""
+    if "*" not in sentence:
+        return sentence
+    masked = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), sentence) if "`" in sentence else sentence
+    opens = list(_STARS_OPEN.finditer(masked))
+    closes = list(_STARS_CLOSE.finditer(masked))
+    lead = len(masked) - len(masked.lstrip(_EDGE))
+    trail = len(masked.rstrip(_EDGE))
+    if len(opens) > len(closes) and opens[0].start() == lead:
+        return sentence + opens[0].group(0)
+    if len(closes) > len(opens) and closes[-1].end() == trail:
+        return closes[-1].group(0) + sentence
     return sentence
 
 

@@ -422,6 +422,7 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
     lazy = False  # the previous line continued a list item without an indent
     numbered = False  # the list item under way is numbered ("10. To-day I dined ...")
     in_turn = False  # the previous line is a "Speaker:" turn or a wrapped line continuing one
+    lower_turn = False  # the turn under way is a lower-case name's ("ana: ..."), as in a chat's log
     prev_line = ""
     width = paragraph_width(text[start:end])
     first = True
@@ -429,11 +430,19 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
         nl = text.find("\n", pos, end)
         line_end = end if nl == -1 else nl
         line = text[pos:line_end]
-        speaker_line = bool(line.strip()) and parse_speaker_line(line)[0] is not None
-        if speaker_line and line[:1].islower() and (not prev_forced or lazy) and wraps_onto(prev_line, line, width):
+        label = parse_speaker_line(line)[0] if line.strip() else None
+        speaker_line = label is not None
+        if speaker_line and line[:1].islower() and wraps_onto(prev_line, line, width):
             # Not a turn ("and our guiding principle is this: you should never have to fear upgrading to a")
-            # but the wrapped rest of the prose line before it, which runs on into it.
-            speaker_line = False
+            # but the wrapped rest of the prose line before it, which runs on into it; also under a line that
+            # only looked like a turn ("I was glad of it: I never liked long walks, especially on chilly" /
+            # "afternoons: dreadful to me ..."): a speaker's name is capitalised or opens the paragraph, so a
+            # lower-case one under a capitalised one, in a paragraph set to a page's width, is wrapped prose.
+            speaker_line = (
+                prev_forced
+                and not lazy
+                and not (in_turn and not lower_turn and width >= _PROSE_WIDTH_MIN and runs_on(prev_line))
+            )
         forced = bool(line.strip()) and (_LINE_START_BREAK.match(line) is not None or speaker_line)
         quoted = _quoted_text(line)
         # Hard-wrapped Markdown: the next line of a blockquote ("> ...") or an indented line under a
@@ -462,6 +471,8 @@ def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], l
             numbered = _NUMBERED.match(line) is not None
         in_item = (forced and LIST_ITEM.match(line) is not None) or (goes_on and in_item)
         in_turn = speaker_line or (goes_on and in_turn)
+        if speaker_line:
+            lower_turn = str(label)[:1].islower()
         prev_line = line
         first = False
         pos = line_end + 1
@@ -490,6 +501,8 @@ def paragraph_width(paragraph: str) -> int:
 # Hard-wrapped text is set to the width of a page or a terminal (Project Gutenberg's 70 columns, e-mail's
 # 72-78, code's 80-120); lines longer than this were never wrapped (a transcript's turn per line).
 WRAP_WIDTH_MAX = 150
+# A paragraph at least this wide is set to a page's width (a short one, "Host: example.com", a list).
+_PROSE_WIDTH_MIN = 40
 
 
 def wraps_onto(prev: str, line: str, width: int) -> bool:

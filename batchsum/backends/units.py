@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from batchsum.backends.apparatus import is_caption_line, is_reference, is_reference_list, is_tex_math
+from batchsum.backends.epigraphs import epigraph_lines
 from batchsum.backends.noise import (
     capitalised,
     contents_lines,
@@ -33,7 +34,7 @@ from batchsum.backends.noise import (
     repeated_lines,
     section_role,
 )
-from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word
+from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word, open_quotation
 from batchsum.datelines import DateCarry, cjk_dateline, dateline
 from batchsum.hyphens import dehyphenate
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
@@ -205,8 +206,11 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
     punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
     turn_final = {i for i, (li, _) in enumerate(sentences) if i + 1 == len(sentences) or sentences[i + 1][0] != li}
     chat = is_chat(sentences[i][1] for i in turn_final)  # the rule facets.extract_facets reads a chat by
+    quoted = ""  # the quotation open where a sentence starts: within its turn, as a paragraph's in prose
     for i, (li, said) in enumerate(sentences):
-        speaker, sent = speakers[li], balance_quotes(said)
+        opened = quoted if i and sentences[i - 1][0] == li else ""
+        quoted = open_quotation(said, opened)
+        speaker, sent = speakers[li], balance_quotes(said, opened)
         words = word_count(sent)
         whole = not is_fragment(sent) and not _MARKUP.search(sent) and not _apparatus(sent)
         ok = (
@@ -323,6 +327,7 @@ def units_from_text(
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
     task_block = -1  # the block of the task item under way, -1 when none is
+    quoted, quoted_block = "", -1  # the quotation open where a sentence starts (its mark), in its block
 
     def prose(text: str) -> str:  # not inline code nor a tool's record (_CODE)
         return fix_spacing(_FOOTNOTE_MARK.sub("", text), language)
@@ -330,6 +335,10 @@ def units_from_text(
     for i, (raw, role, date, section, title, bi) in enumerate(spans):
         # A Markdown blockquote reads as its text; the reader of a summary has no footnotes.
         flat = QUOTE_MARKS.sub("", raw)
+        # A quotation runs on over its sentences to its paragraph's end at most (the next paragraph of a
+        # speech opens with a mark of its own), whether or not its first sentence is a candidate.
+        opened = quoted if quoted_block == bi else ""
+        quoted, quoted_block = open_quotation(_CODE.sub("", flat) if "`" in flat else flat, opened), bi
         if "-\n" in flat or "- \n" in flat:
             flat = dehyphenate(flat, text)  # the whole text is the evidence: "sum-\nmarization", "high-\nbacked"
         sent = " ".join(flat.split())
@@ -364,7 +373,7 @@ def units_from_text(
         # the bank.") when the day's one sentence was too long for it.
         whole = whole and task_block < 0
         ok = whole and _long_enough(sent, words, min_words) and role != "skip"
-        shown = balance_quotes(sent)
+        shown = balance_quotes(sent, opened)
         if ok and not item and unended(shown):
             # A paragraph that ends without a stop ("... reported in additional file 6") ran into the next
             # pick in a summary ("additional file 6 thus, to test ..."), and the level above read them as one.
@@ -525,6 +534,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
     lines = text.split("\n")
     repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
     contents = contents_lines(lines)  # a list of titles ("3.  How Dorothy Saved the Scarecrow", ...)
+    epigraph = epigraph_lines(lines)  # someone else's words over a chapter: no more its text than its title
     cased = capitalised(text)  # a lower-cased text's next line opens in lower case whatever it is
     blocks: list[tuple[str, str | None, str | None, int, str]] = []
     current: list[str] = []
@@ -552,7 +562,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
     prev: str | None = None
     opened = False  # a line of text came before this one
     for li, line in enumerate(lines):
-        if not line.strip():
+        if not line.strip() or li in epigraph:
             flush()
             prev = None
             continue

@@ -1,0 +1,58 @@
+"""A sentence from the middle of a quotation shows its quotation marks, however short the quotation's first
+sentence is."""
+
+from __future__ import annotations
+
+from batchsum.backends.units import units_from_text
+from batchsum.cleanup import balance_quotes, open_quotation
+from batchsum.model import ContentType
+
+
+def shown(text: str, content_type: ContentType = "document") -> list[str]:
+    return [u.text for u in units_from_text(text, content_type)]
+
+
+def test_the_sentences_after_a_short_exclamation_stay_quoted() -> None:
+    text = (
+        "They met by appointment, and her first address naturally was, “My dearest creature, what can have "
+        "made you so late? I have been waiting for you at least this age!”\n\n"
+        "“Have you, indeed! I am very sorry for it; but really I thought I was in very good time. It is but "
+        "just one. I hope you have not been here long?”\n\n"
+        '"Master!  How is he my master?  Am I a servant?"'
+    )
+    units = shown(text)
+    inside = [u for u in units if "very sorry" in u or "but just one" in u or "my master?" in u]
+    assert len(inside) == 3
+    for u in inside:
+        assert u[0] in '“"' and u[-1] in '”"', u
+    # Every unit's marks are whole.
+    for u in units:
+        assert u.count("“") == u.count("”") and u.count('"') % 2 == 0, u
+
+
+def test_narration_around_a_closed_quotation_gets_no_marks() -> None:
+    text = (
+        '“Have you, indeed!” she cried. The room was crowded that morning. He was 12" taller than '
+        "the rest. Nobody said anything more about it."
+    )
+    units = shown(text)
+    assert "The room was crowded that morning." in units
+    assert "Nobody said anything more about it." in units
+    # A new paragraph starts outside any quotation its predecessor left open.
+    units = shown("“I began to say something long and winding. Then more.\n\nThe door opened at last and he came in.")
+    assert units[-1] == "The door opened at last and he came in."
+
+
+def test_a_turn_carries_its_quotation_over_its_sentences() -> None:
+    units = shown('Ana: He told me "Stop! Put the box down right there on the floor. Now go."', "conversation")
+    middle = [u for u in units if "Put the box" in u]
+    assert middle and '"Put the box' in middle[0] and middle[0].endswith('"')
+
+
+def test_open_quotation_reads_on_from_the_mark_open_before() -> None:
+    assert open_quotation("“Have you, indeed!") == "“"
+    assert open_quotation("I am sorry.", "“") == "“"
+    assert open_quotation("I hope not?”", "“") == ""
+    assert open_quotation('It is 12" long.') == ""
+    assert balance_quotes("It is but just one.", "“") == "“It is but just one.”"
+    assert balance_quotes("It is but just one.") == "It is but just one."
