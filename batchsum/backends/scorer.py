@@ -76,7 +76,7 @@ class Params:
     min_words: int = 5  # shorter units are context, not candidates
     max_overlap: float = 0.65  # hard redundancy cut (cosine)
     speaker_w: float = 0.3  # conversations: penalty for a speaker over their fair share of the summary
-    coverage_w: float = 1.0  # meta: bonus for a part not yet represented (a whole part: see docs/eval.md)
+    coverage_w: float = 0.1  # meta: bonus for a part not yet represented (a book's: BOOK_COVERAGE, extractive.py)
     prior_w: float = 0.15  # rolling: carry-forward bonus for the previous final's sentences
     context_w: float = 0.1  # penalty for a sentence that opens by pointing back ("But ...")
     brief_max: int = 6  # BRIEF: most sentences on its line (only reached with short ones)
