@@ -238,7 +238,9 @@ def fix_spacing(sentence: str, language: str | None = None) -> str:
     return (_SPACE_BEFORE_FR if language == "fr" else _SPACE_BEFORE).sub(r"\1", _ORPHAN_END.sub("", s))
 
 
-_QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("『", "』"))  # English, Chinese and Japanese quotation marks
+# German (and Czech) „…“, English “…”, Chinese and Japanese 「…」 and 『…』. German closes with the mark English
+# opens with: in a sentence that holds „ a “ closes (it had opened a quotation that ran on over the paragraph).
+_QUOTE_PAIRS = (("„", "“"), ("“", "”"), ("「", "」"), ("『", "』"))
 
 
 _CLOSING = {open_mark: close_mark for open_mark, close_mark in _QUOTE_PAIRS}
@@ -249,15 +251,24 @@ _SENTENCE_OPENERS = "\"'“‘「『«"
 def open_quotation(text: str, opened: str = "") -> str:
     """The opening mark of the double quotation still open at the end of ``text`` ("" when none is), reading
     on from ``opened``, the one open at its start: what :func:`balance_quotes` needs to show a sentence from
-    the middle of a quotation as quoted. A straight quote after a digit is inches (``12"``), no quotation."""
+    the middle of a quotation as quoted. A straight quote opens one only where a quotation opens, after a
+    space, a bracket or a dash: after a digit it is inches (``12"``), after a word a mark closing what was
+    never opened (``yelled 'SURPRISE". I was shook.``)."""
     for m in _DOUBLE_MARKS.finditer(text):  # the marks only: a book's every character would be slow
         c, at = m.group(0), m.start()
         if not opened:
-            if c in _CLOSING or (c == '"' and not (at and text[at - 1].isdigit())):
+            if c in _CLOSING or (c == '"' and (not at or text[at - 1].isspace() or text[at - 1] in "([—–-")):
                 opened = c
         elif c == _CLOSING.get(opened, '"'):
             opened = ""
     return opened
+
+
+def stray_quotation(paragraph: str) -> bool:
+    """Whether ``paragraph`` leaves open a double quotation it did not open at its start: a mark typed once
+    ('"will you be able with this new position?' never closed), whose "quotation" is no one's speech, not a
+    speech running on into the next paragraph (which opens with its own mark)."""
+    return bool(open_quotation(paragraph)) and not paragraph.lstrip().startswith(tuple(_SENTENCE_OPENERS))
 
 
 def balance_quotes(sentence: str, opened: str = "") -> str:
@@ -268,18 +279,26 @@ def balance_quotes(sentence: str, opened: str = "") -> str:
     inside it gets it, even with no mark of its own ("“Have you, indeed! I am very sorry for it. ..."). A
     straight single quote counts where it opens or closes a quotation (``'For a long time now, O valiant
     knight``), never as an apostrophe ("don't", "the dogs' bowls", "'tis")."""
-    if opened and not sentence.startswith(tuple(_SENTENCE_OPENERS)):
+    # The marks inside first: a single quotation within the open double one ("You will comfort him.'") is
+    # made whole before the double mark goes around it ("'You will comfort him.'" then its "): the other way
+    # round it had read "'"You will comfort him.'".
+    sentence = _balance_single(sentence)
+    sentence = _balance_underscores(sentence)
+    sentence = _balance_asterisks(sentence)
+    if opened and not sentence.startswith((opened, _CLOSING.get(opened, '"'))):
         sentence = opened + sentence
+    german = sentence.count("„")
     for open_mark, close_mark in _QUOTE_PAIRS:
+        if open_mark == "„" and not german:
+            continue  # no German quotation: a “ opens an English one
         opening, closing = sentence.count(open_mark), sentence.count(close_mark)
+        if open_mark == "“":
+            opening -= min(opening, german)  # those close German ones
         first_open = sentence.find(open_mark)
         if closing > opening and (first_open < 0 or sentence.index(close_mark) < first_open):
             sentence = open_mark + sentence  # it starts inside the quotation
         elif opening > closing and sentence.rfind(open_mark) > sentence.rfind(close_mark):
             sentence = sentence + close_mark  # the quotation runs on past it
-    sentence = _balance_single(sentence)
-    sentence = _balance_underscores(sentence)
-    sentence = _balance_asterisks(sentence)
     if sentence.count('"') % 2:
         first = sentence.index('"')
         before = sentence[first - 1] if first else " "

@@ -56,3 +56,32 @@ def test_open_quotation_reads_on_from_the_mark_open_before() -> None:
     assert open_quotation('It is 12" long.') == ""
     assert balance_quotes("It is but just one.", "“") == "“It is but just one.”"
     assert balance_quotes("It is but just one.") == "It is but just one."
+
+
+def test_a_german_quotation_closes_with_its_own_mark() -> None:
+    """German „…“ closes with the mark English opens with: the sentences after it had all been quoted."""
+    text = (
+        "Am Morgen kam der Bote mit dem Brief aus Weimar. „Das ist für Sie“, sagte er und ging. "
+        "Danach ging ich lange im Garten spazieren und dachte über die vergangenen Jahre nach."
+    )
+    after = next(u for u in shown(text) if "Garten" in u)
+    assert not after.startswith(("“", "„", '"')) and not after.endswith(("”", "“", '"')), after
+    assert balance_quotes("„Das ist für Sie“, sagte er.") == "„Das ist für Sie“, sagte er."
+
+
+def test_a_single_quotation_inside_an_open_double_one_is_made_whole_inside_it() -> None:
+    assert balance_quotes("You will comfort him.'", '"') == "\"'You will comfort him.'\""
+
+
+def test_a_stray_mark_quotes_nothing_after_it() -> None:
+    """A closing mark typed without its opening one, and an opening one never closed mid-paragraph, are no
+    quotation: the rest of the paragraph had been shown as someone's speech."""
+    text = (
+        "They all yelled 'SURPRISE\". I was shook. This was my first surprise birthday party ever.\n\n"
+        'My boss asked me "will you be able with this new position? Remember that the key is to earn respect, '
+        "not to impose it. I went home and thought about it for a long time."
+    )
+    for u in shown(text):
+        if "I was shook" in u or "first surprise" in u or "thought about it" in u:
+            assert '"' not in u, u
+    assert open_quotation('yelled \'SURPRISE". I was shook.') == ""

@@ -34,7 +34,14 @@ from batchsum.backends.noise import (
     repeated_lines,
     section_role,
 )
-from batchsum.cleanup import balance_quotes, clean_transcript, fix_spacing, is_number_word, open_quotation
+from batchsum.cleanup import (
+    balance_quotes,
+    clean_transcript,
+    fix_spacing,
+    is_number_word,
+    open_quotation,
+    stray_quotation,
+)
 from batchsum.datelines import DateCarry, cjk_dateline, dateline
 from batchsum.hyphens import dehyphenate
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
@@ -322,6 +329,7 @@ def units_from_text(
         ]
     )
     n = max(1, len(spans))
+    stray = {bi for bi, block in enumerate(blocks) if stray_quotation(block[0])}  # no quotation carried there
     cast = _cast(raw for raw, *_ in spans)
     turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
@@ -337,7 +345,7 @@ def units_from_text(
         flat = QUOTE_MARKS.sub("", raw)
         # A quotation runs on over its sentences to its paragraph's end at most (the next paragraph of a
         # speech opens with a mark of its own), whether or not its first sentence is a candidate.
-        opened = quoted if quoted_block == bi else ""
+        opened = quoted if quoted_block == bi and bi not in stray else ""
         quoted, quoted_block = open_quotation(_CODE.sub("", flat) if "`" in flat else flat, opened), bi
         if "-\n" in flat or "- \n" in flat:
             flat = dehyphenate(flat, text)  # the whole text is the evidence: "sum-\nmarization", "high-\nbacked"
