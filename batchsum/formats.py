@@ -20,6 +20,7 @@ from batchsum.abbreviations import ABBREVIATIONS
 from batchsum.chat_exports import render_export
 from batchsum.language import joins_without_space, run_on, unspaced
 from batchsum.speaker_labels import parse_speaker_line
+from batchsum.text import LEADS_ON
 
 __all__ = ["render_chat", "render_subtitles"]
 
@@ -330,10 +331,17 @@ def _unpunctuated(turns: list[_Turn]) -> bool:
 
 def _may_end(pieces: list[str]) -> bool:
     """Whether a period after ``pieces`` would end a sentence: not after a word the sentence splitter
-    reads as an abbreviation or an initial ("no.", "a."), which it would run on."""
+    reads as an abbreviation or an initial ("no.", "a."), which it would run on, nor after a word a
+    sentence goes on from (an article, a preposition, a conjunction, an auxiliary, a subject: "removes the
+    values in." / "after that we. Look at borrowing")."""
     said = [p for p in pieces if not _NOTE.fullmatch(p)]
     last = said[-1].split()[-1].casefold().rstrip(".,;:!?") if said else ""
+    if last in LEADS_ON or last in _SUBJECTS:
+        return False
     return not (len(last) == 1 and last.isalpha()) and last not in ABBREVIATIONS
+
+
+_SUBJECTS = frozenset({"i", "we", "they", "he", "she", "there"})
 
 
 def _sentence(pieces: list[str]) -> str:

@@ -526,7 +526,7 @@ def runs_on(line: str) -> bool:
 
 # Words a sentence never ends on (articles, prepositions, conjunctions, determiners, auxiliaries): a line that
 # ends on one goes on ("... looking to the throne of" / "England, paid his respects ...").
-_LEADS_ON = frozenset(
+LEADS_ON = frozenset(
     """a an the of to in on at by for with from into upon and or but nor than that which who whose my your his
     its our their this these those is are was were be been has have had will would shall should can could may
     might must as if""".split()
@@ -547,7 +547,7 @@ def _wraps_item(prev: str, line: str, numbered: bool) -> bool:
         return True
     end = prev.rstrip().rstrip("*_")
     first = line.lstrip(_OPENERS + " \t")[:1]
-    return first.islower() or end[-1] in ",;–—-" or end.rsplit(None, 1)[-1] in _LEADS_ON
+    return first.islower() or end[-1] in ",;–—-" or end.rsplit(None, 1)[-1] in LEADS_ON
 
 
 def _is_heading_like(line: str) -> bool:

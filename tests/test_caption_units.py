@@ -64,6 +64,17 @@ def test_a_unit_never_ends_on_a_word_read_as_an_abbreviation() -> None:
     assert len(_sentences(text)) >= 4
 
 
+def test_a_unit_never_ends_on_a_word_a_sentence_goes_on_from() -> None:
+    """ "... removes the values in." / "after that we. Look at borrowing": a cue that ends on an article, a
+    preposition, a conjunction or a subject leaves the unit open."""
+    ends = ["in", "the", "we", "and", "there"]
+    texts = [" ".join(_WORDS[(5 * i + j) % 36] for j in range(6)) + (f" {ends[i % 5]}" if i % 2 == 0 else "")
+             for i in range(20)]  # fmt: skip
+    text = render_subtitles(_back_to_back(texts))
+    assert not any(f" {w}." in text for w in ends), text
+    assert len(_sentences(text)) >= 3
+
+
 def test_punctuated_subtitles_are_rendered_as_before() -> None:
     """The negative case: captions with stops keep their text as it is, no period or capital added."""
     texts = [f"we looked at item {i}, which the board approved. then" for i in range(20)]

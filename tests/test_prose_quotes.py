@@ -84,4 +84,4 @@ def test_a_stray_mark_quotes_nothing_after_it() -> None:
     for u in shown(text):
         if "I was shook" in u or "first surprise" in u or "thought about it" in u:
             assert '"' not in u, u
-    assert open_quotation('yelled \'SURPRISE". I was shook.') == ""
+    assert open_quotation("yelled 'SURPRISE\". I was shook.") == ""
