@@ -377,6 +377,7 @@ def digest_agent_transcript(
 
 
 TASK_WORDS = 50
+_EMPHASIS = re.compile(r"\*\*([^*\n]+)\*\*|__([^_\n]+)__")
 
 
 def session_task(asked: str) -> str:
@@ -387,7 +388,8 @@ def session_task(asked: str) -> str:
     picked: list[str] = []
     words = 0
     for sp in split_sentences(asked):
-        sentence = " ".join(asked[sp.start : sp.end].split())
+        # An issue's Markdown emphasis ("**Describe the bug**") is a form's heading, not the task's words.
+        sentence = " ".join(_EMPHASIS.sub(lambda m: m.group(1) or m.group(2), asked[sp.start : sp.end]).split())
         n = len(sentence.split())
         if picked and words + n > TASK_WORDS:
             break

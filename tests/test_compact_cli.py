@@ -192,6 +192,9 @@ def test_a_sessions_final_says_what_it_was_asked() -> None:
     body = digest.markdown()
     assert body.index(f"**Task:** {digest.task}") < body.index("**How it ended:**")
     assert digest.front_matter()["task"] == digest.task
+    bold = "### user\n\nPixel data handler bug. **Describe the bug** The handler needs __the__ attribute.\n\n"
+    assert "**" not in (task := digest_agent_transcript(bold + _markdown_session(2).split("\n\n", 2)[2]).task)
+    assert "Describe the bug The handler needs the attribute." in task, task
     # A text without stops is cut at a word, and says so.
     rambling = "### user\n\n" + " ".join(["so random"] * 200) + "\n\n" + _markdown_session(2).split("\n\n", 2)[2]
     cut = digest_agent_transcript(rambling).task
