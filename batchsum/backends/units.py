@@ -57,6 +57,7 @@ from batchsum.text import (
     is_backchannel,
     is_chat,
     parse_speaker_line,
+    runs_on,
     split_sentences,
     unended,
 )
@@ -610,4 +611,20 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             if new_role is not None or role == "skip" or title.isupper() or line.lstrip().startswith("# "):
                 role = new_role
     flush()
-    return blocks
+    return _across_page_breaks(blocks) if cased else blocks
+
+
+def _across_page_breaks(
+    blocks: list[tuple[str, str | None, str | None, int, str]],
+) -> list[tuple[str, str | None, str | None, int, str]]:
+    """``blocks`` with a block that stops mid-sentence joined by the next one of its section when that one goes
+    on in lower case: a PDF's page break, its footer, page number and running header between them left out,
+    cut "... morally responsible for what she" from "did. Many philosophers ...", both halves lost. Only in
+    a text that capitalises its sentences (a lower-cased one opens every paragraph in lower case)."""
+    out: list[tuple[str, str | None, str | None, int, str]] = []
+    for block in blocks:
+        if out and out[-1][1:4] == block[1:4] and block[0][:1].islower() and runs_on(out[-1][0]):
+            out[-1] = (out[-1][0] + "\n" + block[0], *out[-1][1:])
+        else:
+            out.append(block)
+    return out
