@@ -36,3 +36,15 @@ def test_a_typed_apostrophe_finds_a_word_processors() -> None:
     assert analyze("I shouldn’t think I was natural", "en") == analyze("I shouldn't think I was natural", "en")
     snippet, found = make_snippet("“I shouldn’t think I was natural,” she said.", _groups("shouldn't think"))
     assert "shouldn’t" in found and "think" in found, (snippet, found)
+
+
+def test_a_wrapped_line_that_opens_with_a_word_and_a_colon_goes_on() -> None:
+    text = (
+        "I was glad of it: I never liked long walks, especially on chilly\n"
+        "afternoons: dreadful to me was the coming home in the raw twilight, with\n"
+        "nipped fingers and toes.\n\nBessie: Come in now."
+    )
+    snippet, _ = make_snippet(text, _groups("raw twilight"))
+    assert snippet.startswith("I was glad of it") and "especially on chilly afternoons: dreadful" in snippet, snippet
+    turn, _ = make_snippet("It rained all day.\nBessie: Come in now, Miss Jane.", _groups("come in"))
+    assert turn.startswith("Bessie: Come in now"), turn

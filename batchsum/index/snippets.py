@@ -22,7 +22,7 @@ from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
 from batchsum.note_syntax import fix_outside_code, note_syntax_as_text
 from batchsum.periods import DAY_LABEL_TEXT, LOCAL_MONTHS, MONTH_LABEL_TEXT, label_language, only_a_period
-from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line
+from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line, runs_on
 
 SNIPPET_CHARS = 240
 
@@ -40,7 +40,9 @@ _SPACES = re.compile(r"[ \t]+")
 _SENTENCE = re.compile(
     r"(?<=[.!?…][\"'”’»)\]])\s+|(?<=[.!?…][ \u00a0\u202f]»)\s+|(?<=[.!?…])\s+(?=[^\s»])"
     r"|(?<=[。！？])(?![」』”’）])|(?<=[。！？][」』”’）])"
-    r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:]{1,40}:\s)"
+    # A line that opens with a label ("Ana: ...", "Budget: ..."), not a wrapped line of prose that goes on in
+    # lower case after a word and a colon ("afternoons: dreadful to me was the coming home ...").
+    r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:a-z][^\n:]{0,39}:\s)"
 )
 _WORD = re.compile(rf"[{CJK_CLASS}]+|[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
@@ -217,7 +219,10 @@ def _turns(paragraph: str) -> list[str]:
         return [paragraph]  # prose: a hard-wrapped "report: the budget ..." goes on with its sentence
     turns: list[str] = []
     for line in lines:
-        if turns and parse_speaker_line(line)[0] is None:
+        who = parse_speaker_line(line)[0]
+        # A lower-case "word:" after a line that runs on is prose wrapped there ("... especially on chilly" /
+        # "afternoons: dreadful to me ..."), as the summarizer reads it.
+        if turns and (who is None or (who.islower() and runs_on(turns[-1]))):
             turns[-1] += "\n" + line
         else:
             turns.append(line)
