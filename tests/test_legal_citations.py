@@ -1,0 +1,24 @@
+"""A legal citation's courts and reporters ("Cal. Civ. Code", "(9th Cir. 1999)", "Chen Dep. 22:4") end no
+sentence: a memo's summary had read "... supply agreement. 1999) held that a notice defect is excused"."""
+
+from __future__ import annotations
+
+from batchsum.text import split_sentences
+
+MEMO = (
+    "Cal. Civ. Code § 1636 requires that a contract be read to give effect to the parties' intent. "
+    "Smith v. Jones, 123 F.3d 456, 461 (9th Cir. 1999) held that a notice defect is excused. "
+    "See Chen Dep. 22:4-19. The case was filed in the N.D. Cal. court in 2021. "
+    "They flew to Washington, D.C. Then they met the lawyers."
+)
+
+
+def test_citations_end_no_sentence() -> None:
+    pieces = [MEMO[s.start : s.end] for s in split_sentences(MEMO)]
+    assert pieces[:4] == [
+        "Cal. Civ. Code § 1636 requires that a contract be read to give effect to the parties' intent.",
+        "Smith v. Jones, 123 F.3d 456, 461 (9th Cir. 1999) held that a notice defect is excused.",
+        "See Chen Dep. 22:4-19.",
+        "The case was filed in the N.D. Cal. court in 2021.",
+    ]
+    assert pieces[-1] == "Then they met the lawyers."  # "D.C." still ends a sentence before a capital
