@@ -26,7 +26,8 @@ _SALUTATION = re.compile(
 _VALEDICTION = re.compile(
     r"(?i)((?:(?:best|kind|warm|warmest|many|with (?:best|kind|warm))\s+)?(?:regards|wishes)|best|all the best|"
     r"cheers|thanks(?: again| so much| a lot| in advance)?|thank you(?: again| so much| in advance)?|"
-    r"many thanks|(?:yours )?(?:sincerely|truly|faithfully)|yours|love|warmly|take care|talk soon|speak soon|"
+    r"many thanks|(?:very )?(?:sincerely|truly|faithfully|cordially) yours|(?:(?:very )?yours )?(?:sincerely|"
+    r"truly|faithfully)|yours|respectfully(?: yours| submitted)?|love|warmly|take care|talk soon|speak soon|"
     r"(?:viele|beste|liebe|herzliche) grüße|mit freundlichen grüßen|gruß|grüße|lg|vg|mfg|cordialement|"
     r"bien à vous|amitiés|bises|saludos|un saludo|atentamente|cordiali saluti|saluti|met vriendelijke groet|"
     r"groeten|hälsningar|mvh)[ \t]*[,.!]*[ \t]*(.*)"

@@ -33,6 +33,12 @@ def test_a_valediction_over_the_name_and_a_separator_without_its_space_are_left_
     assert _turns("Please send it by Friday\nThanks,\nRuth Olsen\n") == [("Ruth Olsen", "Please send it by Friday")]
 
 
+def test_a_letters_formal_closings_are_left_out() -> None:
+    for closing in ("Very truly yours,", "Sincerely yours,", "Respectfully submitted,", "Cordially yours,"):
+        body = f"Dear Mr. Jones,\n\nPlease produce the inspection records by March 25.\n\n{closing}\nRuth Olsen\n"
+        assert _turns(body) == [("Ruth Olsen", "Please produce the inspection records by March 25.")], closing
+
+
 def test_words_that_only_look_like_a_greeting_or_closing_stay() -> None:
     """The negative case: a greeting that is a sentence, a thanks that is a sentence, a name inside one."""
     body = (
