@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -120,9 +121,27 @@ def script_language(word: str) -> str:
 
 
 def stem(word: str, language: str | None = None) -> str:
-    """Snowball stem of one lowercased word in ``language`` (by script when unknown or unsupported)."""
+    """Snowball stem of one lowercased word in ``language`` (by script when unknown or unsupported), read
+    without its Latin letters' accents (:func:`fold`)."""
     name = snowball_name(language) or script_language(word)
-    return str(_stemmer(name).stemWord(word))
+    return str(_stemmer(name).stemWord(fold(word)))
+
+
+_LIGATURE_LETTERS = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d"}
+
+
+@functools.cache
+def _folded_letter(ch: str) -> str:
+    base = unicodedata.normalize("NFKD", ch)[:1]
+    return _LIGATURE_LETTERS.get(ch) or (base if base.isascii() and base.isalpha() else ch)
+
+
+def fold(term: str) -> str:
+    """``term`` with its Latin letters' accents left out ("musée" is "musee", "niñez" "ninez", "Straße"
+    "strasse"), so a word typed on a keyboard without them finds it; other scripts' letters stay (Russian
+    "й" is no "и"). Applied before stemming, the same way to the index and the query: the stemmer reads
+    "musée" and "musee" alike only if both reach it as one."""
+    return term if term.isascii() else "".join(_folded_letter(ch) for ch in term)
 
 
 def cjk_bigrams(run: str) -> list[str]:
@@ -172,7 +191,7 @@ def analyze(text: str, language: str | None = None, others: Iterable[str] = ()) 
         if cjk:
             terms.extend(cjk_bigrams(piece))
         elif len(piece) > 1 and not _is_function_word(piece, spoken):
-            terms.append(str(_stemmer(name or script_language(piece)).stemWord(piece)))
+            terms.append(str(_stemmer(name or script_language(piece)).stemWord(fold(piece))))
     return terms
 
 

@@ -72,11 +72,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# 14: "’" an apostrophe, and Org/Logseq drawers no words; 13: a note's comments and queries no words; 12: a
-# Markdown page's title; 11: a stretch's own language's function words; 10: front matter keys no words; 9: a
-# language's function words dropped; 8: postings in segments; 7: each document's terms in order (proximity);
-# 6: Snowball stems
-LEX_SCHEMA = 14
+# 15: Latin letters' accents left out before stemming; 14: "’" an apostrophe, and Org/Logseq drawers no
+# words; 13: a note's comments and queries no words; 12: a Markdown page's title; 11: a stretch's own
+# language's function words; 10: front matter keys no words; 9: a language's function words dropped; 8:
+# postings in segments; 7: each document's terms in order (proximity); 6: Snowball stems
+LEX_SCHEMA = 15
 BM25_K1 = 1.2
 BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction (and segment), at most
@@ -86,7 +86,12 @@ TOP_UNITS = 100  # best passages whose documents get node scores (plus the docum
 # about ..."); in a transcript they match filler talk. Used for queries only.
 QUERY_STOPWORDS = frozenset(
     "summarize summarise summary discuss discussed discussing discussion discussions talk talked talking"
-    " think thought say said saying mention opinion opinions tell told explain".split()
+    " think thought say said saying mention opinion opinions tell told explain"
+    # The question words and "what happened", "what did I do" of a journal's other languages, which Snowball's
+    # lists keep ("Wann war ich in Lissabon?" had ranked an entry holding "wann" above the one in Lisbon).
+    " wann warum wieso weshalb passiert passierte geschah gemacht gesagt besprochen"
+    " quand pourquoi passé arrivé fait dit parlé"
+    " cuándo dónde porqué pasó ocurrió hice hizo hicimos dijo hablamos".split()
 )
 
 

@@ -65,7 +65,7 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.periods import digest_folder, without_days
+from batchsum.periods import digest_folder, only_a_day, without_days
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -540,7 +540,7 @@ def _named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str
     days = named_days(q, filt)
     if not days:
         return q, set(), 0.0
-    words = without_days(q)
+    words = "" if only_a_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match
     share = 1.0 - len(query_tokens(words)) / max(1, len(query_tokens(q)))
     return words, set(dense.finals_on(days, filt)), share
 

@@ -1,0 +1,40 @@
+"""A journal in several languages is searched as its writer types: without accents ("musee" finds "musée"),
+with the question words of any of its languages left out ("Wann war ich in Lissabon?"), and a day named
+with its article ("le 3 mars") matches no text by that article ("Le Roncole", "El Salvador" had at 1.000)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import batchsum
+from batchsum.config import RunConfig
+from batchsum.index.analysis import analyze, fold
+from batchsum.index.lexical import query_tokens
+from batchsum.index.search import search
+
+
+def test_accents_are_no_part_of_a_word() -> None:
+    assert analyze("le musée de l'école", "fr") == analyze("le musee de l'ecole", "fr")
+    assert analyze("la niñez de Lucía", "es") == analyze("la ninez de Lucia", "es")
+    assert analyze("Neukölln und die Straße", "de") == analyze("Neukolln und die Strasse", "de")
+    assert fold("Йорк") == "Йорк" and fold("Ελλάδα") == "Ελλάδα"  # another script's letters stay
+
+
+def test_question_words_of_the_journals_languages_are_no_topic() -> None:
+    assert query_tokens("Wann war ich in Lissabon?", ["de"]) == [["lissabon"]]
+    assert query_tokens("¿Cuándo pasó?", ["es"]) == query_tokens("¿Cuándo pasó?", ["es"])  # nothing else: kept
+
+
+def test_a_days_article_matches_no_text(tmp_path: Path) -> None:
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    (src / "2024-03-03.md").write_text("Geburtstagsfeier von Oma im Schrebergarten in Pankow.\n", encoding="utf-8")
+    (src / "2024-06-26.md").write_text("Abends las ich über Verdi, dessen Geburtshaus in Le Roncole steht.\n")
+    (src / "2024-09-14.md").write_text("Ich habe mit Lucía über El Salvador gesprochen, wo ihre Familie lebt.\n")
+    (src / "2024-09-27.md").write_text("Journée au musée avec Claire, puis une crème brûlée à la maison.\n")
+    batchsum.run([src], out=out, content_type="journal", metrics=False)
+    cfg = RunConfig(paths=[], out=out)
+    for query in ("le 3 mars", "el 3 de marzo"):
+        hits = search(cfg, query, k=3)
+        assert hits[0].source_path == "2024-03-03.md" and all(h.score < 0.5 for h in hits[1:]), query
+    assert search(cfg, "musee", k=1)[0].source_path == "2024-09-27.md"
