@@ -118,7 +118,10 @@ _SPACED_ELLIPSIS = re.compile(r"\.(?:[ \t]\.){2,}")
 _SPACE_BEFORE = re.compile(r"(?<![ \t])[ \t]+([,.;:!?%)\]}])")
 # French sets a space before its high punctuation ("Eh ! mon Dieu", "souvenir ; on"): that is typography,
 # not a tokenizer's spacing, and a summary quotes it as written.
-_SPACE_BEFORE_FR = re.compile(r"(?<![ \t])[ \t]+([,.%)\]}])")
+_SPACE_BEFORE_FR = re.compile(r"(?<![ \t])[ \t]+([,.)\]}])")
+# German and French set a space before "%" too ("um 10 % gekürzt", DIN 5008; "de 25 %"): quoted as written.
+_SPACE_BEFORE_DE = re.compile(r"(?<![ \t])[ \t]+([,.;:!?)\]}])")
+_SPACED_BY_LANGUAGE = {"fr": _SPACE_BEFORE_FR, "de": _SPACE_BEFORE_DE}
 # A quotation mark spaced off the sentence it opens or closes ('" I had no trouble', 'so it ends "').
 _QUOTE_SPACED_OFF = re.compile(r'^"[ \t]+(?=\w)|(?<=[\w.,!?])[ \t]+"$')  # replaced by the quotation mark alone
 _SPLIT_CLITIC = re.compile(r"(\w)[ \t]+('(?:s|re|ve|ll|d|m|t)|n't)\b", re.IGNORECASE)
@@ -225,9 +228,9 @@ def _rejoined_clitics(s: str) -> str:
 
 def fix_spacing(sentence: str, language: str | None = None) -> str:
     """Undo tokenizer spacing in one sentence of prose: no space before ``, . ; : ! ? % ) ] }`` (in French
-    ``language`` ``fr``, the space before ``; : ! ?`` stays), split contractions rejoined ("word ,", "Gee , I",
-    "we 're", "don ' t" as in scraped papers and stories) and a quotation mark that opens or closes the
-    sentence on its words."""
+    ``language`` ``fr`` the space before ``; : ! ? %`` stays, in ``de`` the one before ``%``), split
+    contractions rejoined ("word ,", "Gee , I", "we 're", "don ' t" as in scraped papers and stories) and a
+    quotation mark that opens or closes the sentence on its words."""
     if " " not in sentence:
         return sentence
     s = _QUOTE_SPACED_OFF.sub('"', sentence)
@@ -235,7 +238,7 @@ def fix_spacing(sentence: str, language: str | None = None) -> str:
         s = _SPACED_ELLIPSIS.sub("...", s)
     if "'" in s or "’" in s:  # no apostrophe, no clitic to rejoin (most sentences: half of this function's time)
         s = _rejoined_clitics(s)
-    return (_SPACE_BEFORE_FR if language == "fr" else _SPACE_BEFORE).sub(r"\1", _ORPHAN_END.sub("", s))
+    return _SPACED_BY_LANGUAGE.get(language or "", _SPACE_BEFORE).sub(r"\1", _ORPHAN_END.sub("", s))
 
 
 # German (and Czech) „…“, English “…”, Chinese and Japanese 「…」 and 『…』. German closes with the mark English

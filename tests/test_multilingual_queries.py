@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import batchsum
+from batchsum.cleanup import fix_spacing
 from batchsum.config import RunConfig
 from batchsum.index.analysis import analyze, fold
 from batchsum.index.lexical import query_tokens
@@ -38,3 +39,9 @@ def test_a_days_article_matches_no_text(tmp_path: Path) -> None:
         hits = search(cfg, query, k=3)
         assert hits[0].source_path == "2024-03-03.md" and all(h.score < 0.5 for h in hits[1:]), query
     assert search(cfg, "musee", k=1)[0].source_path == "2024-09-27.md"
+
+
+def test_a_space_before_percent_stays_in_german_and_french() -> None:
+    assert fix_spacing("um ca. 10 % gekürzt , sogar um 25 %.", "de") == "um ca. 10 % gekürzt, sogar um 25 %."
+    assert fix_spacing("baissent de 25 % ; le budget de 10 %.", "fr") == "baissent de 25 % ; le budget de 10 %."
+    assert fix_spacing("revenue rose 10 % , as said .", "en") == "revenue rose 10%, as said."
