@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING
 from batchsum.chat_exports import ExportMetadata, ExportText
 from batchsum.chat_lines import ChatExport, render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
+from batchsum.court_layout import strip_control  # decoding's, a court transcript's page layout read away first
 from batchsum.datelines import dated_entries
-from batchsum.decoding import decode_bytes, strip_control
+from batchsum.decoding import decode_bytes
 from batchsum.doc_dates import dated, name_date, whatsapp_day
 from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
@@ -588,8 +589,9 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # an .eml's words under a quote are its sender's; a Slack emoji between clauses ends a sentence, and a
 # message's opening mention addresses someone ("Dev Patel, we're going ..."); a chat export (WhatsApp,
 # Telegram, Discord, Slack) with no date in its name is dated by its first message. 4: Rev.com's
-# "Name (00:00:02):" over the words is a transcript.
-READER_VERSION = 4
+# "Name (00:00:02):" over the words is a transcript. 5: court_layout.py (a gutter's line numbers and page marks
+# go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes).
+READER_VERSION = 5
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:

@@ -1,0 +1,183 @@
+"""A printed page's layout read away as a file is read, so the summarizer, the index and type detection all
+see the words only: a court reporter's line-number gutter (:func:`without_line_numbers`), a deposition's
+``Q.``/``A.`` labels (:func:`qa_as_labels`) and the page furniture between the halves of a sentence a form
+feed cuts (:func:`across_form_feeds`). :func:`strip_control` is :func:`batchsum.decoding.strip_control`
+after all three: read_document calls it on every text it reads.
+
+Each leaves a text without such a layout exactly as it was (the same object).
+"""
+
+from __future__ import annotations
+
+import re
+
+from batchsum.decoding import strip_control as _strip_control
+from batchsum.text import runs_on
+
+__all__ = ["across_form_feeds", "qa_as_labels", "strip_control", "without_line_numbers"]
+
+# A gutter line: a line number, then spacing (two blanks or a tab: "1. Buy milk", "2) ..." and "3 apples" are
+# a list's) and the line's text, or the number alone (a blank line of the page). A form feed may open it.
+_GUTTER = re.compile(r"[ \t\f]*(\d{1,2})(?:(?: {2,}|[ \t]*\t)[ \t]*(\S.*?)|[ \t]*)[ \t]*")
+_SAMPLE = 50_000  # characters: a transcript shows its layout on its first pages
+_MIN_RUN = 5  # consecutive numbered lines: fewer are a list, or a table's first rows
+_MAX_LINE = 30  # a page holds 25 lines (28 in some courts); a count past 30 numbers a listing, not a page
+_MIN_SHARE = 0.6  # of the non-blank lines in runs: a transcript is numbered throughout, a note here and there
+_MAX_TABULAR = 0.2  # gutter lines whose text opens with a figure or holds columns: a table's or a log's rows
+_COLUMNS = re.compile(r"\S {2,}\S.* {2,}\S")  # three columns or more
+# A page's number standing alone: "Page 14", "Page 3 of 40", "- 14 -", "14".
+_PAGE_MARK = re.compile(
+    r"[ \t\f]*(?:page[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?|[-–—][ \t]*\d{1,4}[ \t]*[-–—]|\d{1,4})[ \t]*", re.I
+)
+
+
+def _gutter_runs(lines: list[str]) -> list[tuple[int, str]] | None:
+    """The line indexes and texts of ``lines`` in runs of numbered lines counting up by one (blank lines
+    between them are double spacing), or None when a count goes past a page's lines."""
+    runs: list[list[tuple[int, str]]] = []
+    run: list[tuple[int, str]] = []
+    last = 0
+    for i, line in enumerate(lines):
+        if not line.strip(" \t\f"):
+            continue
+        m = _GUTTER.fullmatch(line)
+        n = int(m.group(1)) if m else 0
+        if m and n > _MAX_LINE and run and n == last + 1:
+            return None  # 29, 30, 31, ...: a numbered listing, a log's counter
+        if m and run and n == last + 1:
+            run.append((i, m.group(2) or ""))
+        else:
+            runs.append(run)
+            run = [(i, m.group(2) or "")] if m and 0 < n <= _MAX_LINE else []
+        last = n
+    runs.append(run)
+    return [entry for r in runs if len(r) >= _MIN_RUN for entry in r]
+
+
+def _gutter(text_or_lines: str | list[str]) -> list[tuple[int, str]] | None:
+    """The numbered lines of a gutter (:func:`_gutter_runs`) when they hold most of the non-blank lines and
+    their texts are not a table's or a log's rows; else None."""
+    lines = text_or_lines.split("\n") if isinstance(text_or_lines, str) else text_or_lines
+    numbered = _gutter_runs(lines)
+    filled = sum(1 for line in lines if line.strip(" \t\f"))
+    if not numbered or len(numbered) < _MIN_SHARE * filled:
+        return None
+    said = [t for _, t in numbered if t]
+    if sum(1 for t in said if t[0].isdigit() or _COLUMNS.search(t)) > _MAX_TABULAR * len(said):
+        return None
+    return numbered
+
+
+def without_line_numbers(text: str) -> str:
+    """``text`` without a court reporter's line-number gutter (" 1   Q.   What happened ...", " 2   A. ...",
+    restarting at 1 on each page), each line's text without its indentation, and without the page marks
+    ("Page 14") between the pages; any other text as it is.
+
+    A gutter is runs of at least five lines whose numbers (at most 30) count up by one, followed by spacing,
+    holding most of the text's non-blank lines, whose texts are not a table's rows or a log's (a figure
+    first, or three columns): the numbers had been read as words ("the April 3 deadline", a date made up
+    from a line number) and hidden the speakers that make a hearing a conversation.
+    """
+    if not re.search(r"^[ \t\f]*\d{1,2}(?: {2,}|[ \t]*\t|[ \t]*$)", text[:_SAMPLE], re.M):
+        return text  # the cheap test first: most texts have no numbered line at all
+    # Decided on the text's opening first: a book of 200 MB is split into lines only when it is a transcript.
+    if len(text) > _SAMPLE and not _gutter(text[: text.rfind("\n", 0, _SAMPLE) + 1]):
+        return text
+    lines = text.split("\n")
+    numbered = _gutter(lines)
+    if numbered is None:
+        return text
+    out: list[str | None] = list(lines)
+    for i, line in enumerate(lines):
+        if line.strip(" \t\f") and _PAGE_MARK.fullmatch(line):
+            out[i] = "\f" if "\f" in line else None  # the page break stays, its number goes
+    for i, said_here in numbered:
+        out[i] = ("\f" if "\f" in lines[i] else "") + said_here  # a numbered blank line stays a blank line
+    return "\n".join(line for line in out if line is not None)
+
+
+# A deposition's labels: "Q.   What happened?" / "A.   Mr. Patel told us ...", the form court reporters use.
+_QA_LINE = re.compile(r"^[ \t]*([QA])\.[ \t]+(?=\S)", re.M)
+_LETTERED = re.compile(r"^[ \t]*[A-Z]\.[ \t]+\S", re.M)  # an outline's "A. Introduction", "B. ...", "I. ..."
+
+
+def qa_as_labels(text: str) -> str:
+    """``text`` with a deposition's ``Q.`` and ``A.`` line labels written ``Q:`` and ``A:``, the labels every
+    reader of turns knows (:func:`batchsum.speaker_labels.parse_speaker_line`); any other text as it is.
+
+    Whether a line's "A." is a label is decided for the whole text ("A. Smith said ..." alone is a name's
+    initial): it is one when two lines or more open with "Q." and two or more with "A.", and lines lettered
+    otherwise (an outline's "B.", "C.", "I.") are few beside them. "BY MR. SMITH:" (the examiner changes)
+    stays as it is: no one says it.
+    """
+    if "Q." not in text or "A." not in text:
+        return text
+    sample = text[:_SAMPLE]  # decided on the opening pages: a book of 200 MB is scanned once, not twice
+    labels = [m.group(1) for m in _QA_LINE.finditer(sample)]
+    asked, answered = labels.count("Q"), labels.count("A")
+    others = len(_LETTERED.findall(sample)) - len(labels)
+    if asked < 2 or answered < 2 or others * 4 >= len(labels):
+        return text
+    return _QA_LINE.sub(lambda m: f"{m.group(1)}: ", text)
+
+
+_MAX_FURNITURE = 3  # lines a page break puts on each side: a footer, a page number, a running header
+_INDENTED = re.compile(r"[ \t]{8,}\S")  # a centred or right-set line: a page's header or footer, not its text
+_ENDS = re.compile(r"[.!?…:;][\"'”’)\]]*$")
+
+
+def _furniture(line: str) -> bool:
+    """Whether ``line`` is a page's header, footer or number: a page mark ("Page 7"), or a short line set off
+    from the text (indented, or in capitals) that ends no sentence."""
+    s = line.strip(" \t\f")
+    if _PAGE_MARK.fullmatch(s):
+        return True
+    short = len(s.split()) <= 10 and _ENDS.search(s) is None
+    letters = [c for c in s if c.isalpha()]
+    capitals = bool(letters) and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+    return short and (_INDENTED.match(line) is not None or capitals)
+
+
+def _text_line(lines: list[str], order: range) -> int | None:
+    """The first line of ``lines`` in ``order`` that is text, past blank lines and up to three of a page's
+    furniture; None when there is none or more furniture."""
+    skipped = 0
+    for i in order:
+        if not lines[i].strip(" \t\f"):
+            continue
+        if not _furniture(lines[i]):
+            return i
+        skipped += 1
+        if skipped > _MAX_FURNITURE:
+            return None
+    return None
+
+
+def across_form_feeds(text: str) -> str:
+    """``text`` with a sentence a form feed (a page break) cuts read whole: when the page stops mid-sentence
+    ("... and Ms. Alvarez sent") and the next page's text opens in lower case ("it by certified mail ..."), the
+    footer, page number and running header between them go, and the halves join. Only the furniture between
+    the halves of one sentence goes: a page's last sentence ends it, and a heading opens no sentence's rest.
+    """
+    if "\f" not in text:
+        return text
+    pages = text.split("\f")
+    out = [pages[0]]
+    joined = False
+    for page in pages[1:]:
+        above, below = out[-1].split("\n"), page.split("\n")
+        end = _text_line(above, range(len(above) - 1, -1, -1))
+        start = _text_line(below, range(len(below)))
+        if end is not None and start is not None and runs_on(above[end]) and below[start].lstrip()[:1].islower():
+            out[-1] = "\n".join([*above[: end + 1], *below[start:]])
+            joined = True
+        else:
+            out.append(page)
+    return "\f".join(out) if joined else text
+
+
+def strip_control(text: str) -> tuple[str, int]:
+    """:func:`batchsum.decoding.strip_control` of ``text`` read without its page layout: line numbers, page
+    marks and furniture between a sentence's halves, ``Q.``/``A.`` labels (before the form feeds become
+    newlines: a page break is told by its form feed)."""
+    return _strip_control(qa_as_labels(across_form_feeds(without_line_numbers(text))))
