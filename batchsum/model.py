@@ -98,7 +98,7 @@ class Document:
     tokens: int = 0
     level: SummaryLevel = SummaryLevel.NONE
     language: str | None = None  # ISO 639-1 code (detected, or --language); None: no letters to tell
-    language_source: str = ""  # detected | configured (--language, the pipeline or config file)
+    language_source: str = ""  # detected | front matter (lang:, language:) | configured (--language, config)
 
     @property
     def doc_id(self) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 import batchsum
 from batchsum.cleanup import fix_spacing
 from batchsum.config import RunConfig
+from batchsum.engine.prepare import declared_language
 from batchsum.index.analysis import analyze, fold
 from batchsum.index.lexical import query_tokens
 from batchsum.index.search import search
@@ -45,3 +46,21 @@ def test_a_space_before_percent_stays_in_german_and_french() -> None:
     assert fix_spacing("um ca. 10 % gekürzt , sogar um 25 %.", "de") == "um ca. 10 % gekürzt, sogar um 25 %."
     assert fix_spacing("baissent de 25 % ; le budget de 10 %.", "fr") == "baissent de 25 % ; le budget de 10 %."
     assert fix_spacing("revenue rose 10 % , as said .", "en") == "revenue rose 10%, as said."
+
+
+def test_a_notes_declared_language_is_read() -> None:
+    assert declared_language("---\nlang: fr\n---\n\nPluie. Marché. Soupe.\n") == "fr"
+    assert declared_language("---\nlanguage: German\ntags: [daily]\n---\nText.\n") == "de"
+    assert declared_language("---\nlang: fr-FR\n---\nText.\n") == "fr"
+    assert declared_language("---\nlang: klingon\n---\nText.\n") is None
+    assert declared_language("lang: fr\n\nNo front matter here.\n") is None
+
+
+def test_a_short_french_note_is_summarized_and_digested_in_french(tmp_path: Path) -> None:
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    (src / "2024-03-05.md").write_text("---\nlang: fr\n---\n\nFatigué. Migraine. Au lit tôt.\n", encoding="utf-8")
+    batchsum.run([src], out=out, content_type="journal", index=False, metrics=False)
+    final = (out / "2024-03-05.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    assert "language: fr" in final and "language_source: front matter" in final
+    assert (out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8").count("# Mars 2024") == 1

@@ -6,15 +6,17 @@ thread while its event loop sends requests, and ``batchsum plan`` calls it to pr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from batchsum.errors import InputError, NotASource
 from batchsum.hashing import sha256_text
-from batchsum.language import detect_language
+from batchsum.language import check_language, detect_language
 from batchsum.lazy import load
 from batchsum.model import SummaryLevel
+from batchsum.note_syntax import front_matter
 from batchsum.planning import plan_file
 from batchsum.summary_files import previous_final
 from batchsum.walk import Problem, SourceRef, read_document
@@ -72,12 +74,32 @@ _AS_READ = "batchsum.backends.noise:markdown_as_text"
 
 
 def set_language(doc: Document, cfg: RunConfig) -> None:
-    """``doc.language``: the configured one, or detected from the text (``auto``)."""
+    """``doc.language``: the configured one, else the one its front matter declares (``lang: fr``,
+    ``language: German``), else detected from the text (``auto``): a three-word French note had been read
+    as English, its month's digest titled and labelled in English."""
     if cfg.language != "auto":
         doc.language, doc.language_source = cfg.language, "configured"
         return
-
+    if declared := declared_language(doc.text):
+        doc.language, doc.language_source = declared, "front matter"
+        return
     doc.language, doc.language_source = detect_language(doc.text), "detected"
+
+
+_DECLARED = re.compile(r"^(?:lang|language)[ \t]*:[ \t]*[\"']?([A-Za-z][A-Za-z_-]{1,20})[\"']?[ \t]*$", re.M)
+
+
+def declared_language(text: str) -> str | None:
+    """The language a note's front matter declares (``lang:`` or ``language:``, an ISO 639-1 code, a regional
+    one such as ``fr-FR``, or an English name), when batchsum knows it."""
+    front = front_matter(text) if text.startswith("---") else None
+    m = _DECLARED.search(front.group(1)) if front else None
+    if m is None:
+        return None
+    try:
+        return check_language(m.group(1).replace("_", "-").split("-")[0])
+    except ValueError:
+        return None
 
 
 def plan_document(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
