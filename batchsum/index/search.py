@@ -257,7 +257,8 @@ def _snippet_of(
         if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
             return snippet, found, "source"
     body = text if text is not None else _node_text(cfg, md)
-    snippet, found = make_snippet(body, groups, language=md.get("language"), weights=weights)
+    languages = tuple(str(md["languages"]).split(",")) if md.get("languages") else ()
+    snippet, found = make_snippet(body, groups, language=md.get("language"), weights=weights, languages=languages)
     return snippet, found, "summary"
 
 

@@ -10,19 +10,21 @@ for highlighting.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 
 from batchsum.backends.noise import markdown_as_text
-from batchsum.cleanup import fix_spacing
+from batchsum.cleanup import balance_quotes, fix_spacing, open_quotation
 from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.index.unshown import unshown_note_marks
-from batchsum.language import run_on
+from batchsum.language import run_on, stop_words
 from batchsum.navigation import strip_links, summary_only
 from batchsum.note_syntax import fix_outside_code, note_syntax_as_text
 from batchsum.periods import DAY_LABEL_TEXT, LOCAL_MONTHS, MONTH_LABEL_TEXT, label_language, only_a_period
-from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line, runs_on
+from batchsum.speaker_labels import is_turn
+from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line, runs_on, split_sentences
 
 SNIPPET_CHARS = 240
 
@@ -211,15 +213,25 @@ def _items(paragraph: str) -> list[str]:
     return [item for item in items if item.strip()]
 
 
+def _speaker(line: str) -> str | None:
+    """Who speaks in the turn ``line`` opens ("Priya: ..."); None for prose, and for reported speech, whose
+    colon opens a quotation ('Er sagte: „Wir sollten ...“', "Il m'a dit : « Je vais ... »"): a story's
+    narrator is no speaker (:func:`batchsum.speaker_labels.is_turn`; German's own »...« too)."""
+    label, said = parse_speaker_line(line)
+    if label is None or not is_turn(line) or said.startswith(("»", "‹", "›")):
+        return None
+    return label
+
+
 def _turns(paragraph: str) -> list[str]:
     """A paragraph cut before each line that opens a turn ("Priya: ..."): a chat message that ends
     without a stop ends its sentence all the same, and a snippet does not run into the next speaker's."""
     lines = paragraph.split("\n")
-    if ":" not in paragraph or parse_speaker_line(lines[0])[0] is None:
+    if ":" not in paragraph or _speaker(lines[0]) is None:
         return [paragraph]  # prose: a hard-wrapped "report: the budget ..." goes on with its sentence
     turns: list[str] = []
     for line in lines:
-        who = parse_speaker_line(line)[0]
+        who = _speaker(line)
         # A lower-case "word:" after a line that runs on is prose wrapped there ("... especially on chilly" /
         # "afternoons: dreadful to me ..."), as the summarizer reads it.
         if turns and (who is None or (who.islower() and runs_on(turns[-1]))):
@@ -229,8 +241,11 @@ def _turns(paragraph: str) -> list[str]:
     return turns
 
 
-def _sentences_by_paragraph(text: str, language: str | None = None) -> list[tuple[int, str]]:
-    """:func:`sentences` with the index of the paragraph each is in."""
+def _sentences_by_paragraph(
+    text: str, language: str | None = None, others: Sequence[str] = ()
+) -> list[tuple[int, str]]:
+    """:func:`sentences` with the index of the paragraph each is in. ``others``: languages a paragraph may be
+    written in instead of ``language`` (a digest's files': :func:`_paragraph_language`)."""
     out: list[tuple[int, str]] = []
     # A conversation's turn is a paragraph of its own: a snippet goes on within one speaker's words.
     # A list item is one too: "- Tyre pressure: 55 psi." does not run on into "- Lights stolen ...".
@@ -246,13 +261,23 @@ def _sentences_by_paragraph(text: str, language: str | None = None) -> list[tupl
         pieces = _SENTENCE.split(paragraph)
         if len(pieces) > 1 and any(_DAY_NUMBER_END.search(p.rstrip()) for p in pieces):
             pieces = _days_joined(pieces)
-        languages.append(label_language(" ".join(pieces[0].split())) or language)
+        lang = label_language(" ".join(pieces[0].split())) or _paragraph_language(paragraph, language, others)
+        languages.append(lang)
         for s in pieces:
             s = " ".join(s.split()) if s else ""
             if not s or _ITEM_NUMBER.fullmatch(s):  # a list's "3." cut off its item on one line
                 continue
-            if out and out[-1][0] == i and (_ends_with_abbreviation(out[-1][1]) or _goes_on(out[-1][1], s)):
-                # "... borrowed from Mr." | "Ballantyne the sum of £500"; "Eh !" | "mon Dieu"; "z." | "B. in".
+            if (
+                out
+                and out[-1][0] == i
+                and (
+                    _ends_with_abbreviation(out[-1][1])
+                    or _goes_on(out[-1][1], s)
+                    or _short_form_goes_on(out[-1][1], s, lang)
+                )
+            ):
+                # "... borrowed from Mr." | "Ballantyne the sum of £500"; "Eh !" | "mon Dieu"; "z." | "B. in";
+                # "Die Miete steigt ca." | "50 Euro ab August.", "La Dra." | "Fernández me recetó ...".
                 out[-1] = (i, out[-1][1] + " " + s)
             elif out and out[-1][0] == i and _inside_quotation(out[-1][1]):
                 out[-1] = (i, run_on((out[-1][1], s)))  # "「あなたは誰ですか。" | "同じ人間です」と私は答えた。"
@@ -270,6 +295,44 @@ def _days_joined(pieces: list[str]) -> list[str]:
         else:
             out.append(piece)
     return out
+
+
+def _paragraph_language(paragraph: str, language: str | None, others: Sequence[str]) -> str | None:
+    """The language a paragraph is written in: ``language``, or, in a digest of files in several (``others``,
+    a year's German and French months), the one whose function words it holds most, the way stop words tell
+    a text's language (Grefenstette 1995; :func:`batchsum.index.analysis.analyze` drops them so): a French
+    month of a German year keeps its French spacing ("Non : marché aux puces")."""
+    candidates = [lang for lang in dict.fromkeys([language, *others]) if lang]
+    if len(candidates) < 2:
+        return language
+    words = [w.lower() for w in _WORD.findall(paragraph)]
+
+    def held(lang: str) -> int:
+        stops = stop_words(lang)
+        return sum(w in stops for w in words)
+
+    return max(candidates, key=held)  # the first, the digest's own language, on a tie
+
+
+_LAST_TOKEN = re.compile(r"\S+\.$")
+
+
+def _short_form_goes_on(piece: str, after: str, language: str | None) -> bool:
+    """Whether ``piece`` ends on a short form that ``language``'s sentence rules (the summarizer's,
+    :func:`batchsum.text.split_sentences`) read on into ``after``: German "ca." | "50 Euro", "Hr." |
+    "Yilmaz", Spanish "Dra." | "Fernández", French "env." | "trente". English has its own list
+    (:func:`_ends_with_abbreviation`), which its rules share."""
+    if language in (None, "en"):
+        return False
+    m = _LAST_TOKEN.search(piece)
+    return m is not None and _one_sentence(m.group(0), " ".join(after.split()[:4]), language)
+
+
+@functools.lru_cache(maxsize=4096)
+def _one_sentence(short: str, after: str, language: str) -> bool:
+    """Whether ``language``'s rules read "``short`` ``after``" on past ``short``'s full stop."""
+    spans = split_sentences(f"{short} {after}", language)
+    return bool(spans) and spans[0].end > len(short)
 
 
 _ONE_LETTER = re.compile(r"(?:^|\s)\w\.$")
@@ -358,11 +421,15 @@ def make_snippet(
     cut_start: bool = False,
     cut_end: bool = False,
     weights: Sequence[float] | None = None,
+    languages: Sequence[str] = (),
 ) -> tuple[str, list[str]]:
     """The sentences of ``text`` (about ``limit`` chars) with the most distinct query terms, and the words found.
 
     ``weights``: each group's weight in the query (its idf): the sentence holding the most weight wins, so
     "lighthouse" counts for more than "going" or a speaker's "Project Manager".
+
+    ``languages``: those a digest's files are written in (its front matter's ``languages``): each paragraph
+    is read in the one it is written in (its sentences, its French spacing).
 
     ``cut_start``, ``cut_end``: ``text`` is a window cut out of a longer text there, so its first (last)
     piece is likely part of a sentence and is used only when nothing else is there. A window that
@@ -374,11 +441,9 @@ def make_snippet(
     titles = (
         [t for h in _TITLE.findall(text) if not only_a_period(t := _HEADING_MARK.sub("", h))] if "#" in text else []
     )
-    numbered = _sentences_by_paragraph(clean_text(text), language)
-    if cut_start and len(numbered) > 1:
-        numbered = numbered[1:]
-    if cut_end and len(numbered) > 1:
-        numbered = numbered[:-1]
+    every = _sentences_by_paragraph(clean_text(text), language, languages)
+    skip = 1 if cut_start and len(every) > 1 else 0
+    numbered = every[skip : len(every) - 1 if cut_end and len(every) > skip + 1 else len(every)]
     if not numbered:
         return "", []
     paragraph, parts = [p for p, _ in numbered], [s for _, s in numbered]
@@ -407,6 +472,9 @@ def make_snippet(
     while len(chosen) < limit // 2 and j < len(parts) and paragraph[j] == paragraph[best]:
         chosen = run_on((chosen, parts[j]))
         j += 1
+    # A sentence cut from inside a quotation shows it as quoted: "„Wir sollten ... sprechen.“", not a stray
+    # closing mark; what the sentences before it in its paragraph (the first too) left open tells.
+    chosen = _quotation_whole(chosen, " ".join(s for p, s in every[: best + skip] if p == paragraph[best]))
     turns = _reads_as_turns(text)
     if turns and j < len(parts) and paragraph[j] != paragraph[best] and chosen.endswith(("?", "？")):
         chosen = run_on((chosen, _answer(parts, paragraph, j, limit)))
@@ -418,10 +486,60 @@ def make_snippet(
     return chosen, words
 
 
+# French, Spanish and Russian quote «...», German and Danish »...«: the first mark a paragraph shows opens.
+_GUILLEMET = re.compile("[«»]")
+_DOUBLE_MARK = re.compile('["„“”「」『』]')
+_SPACES_INSIDE = " \u00a0\u202f"
+
+
+def _open_guillemet(text: str, opened: str = "") -> str:
+    """The guillemet of the quotation still open at the end of ``text`` ("" when none is), reading on from
+    ``opened``, the one open at its start (:func:`batchsum.cleanup.open_quotation` reads the other marks)."""
+    for m in _GUILLEMET.finditer(text):
+        if not opened:
+            opened = m.group(0)
+        elif m.group(0) != opened:
+            opened = ""
+    return opened
+
+
+def _quotation_whole(sentence: str, before: str) -> str:
+    """``sentence`` with the marks of a quotation it is cut from made whole, as the summarizer shows one
+    (:func:`batchsum.cleanup.balance_quotes`): the quotation ``before`` left open opens it, and one it leaves
+    open is closed; guillemets too, with French's spaces inside them ("« Nous devons ... en avril. »")."""
+    opened = open_quotation(before)
+    if opened or _DOUBLE_MARK.search(sentence):  # its italics' marks are the page's (clean_text's) business
+        sentence = balance_quotes(sentence, opened)
+    first = _GUILLEMET.search(sentence)
+    if first is None:
+        return sentence
+    opened = _open_guillemet(before)
+    if not opened and _AFTER_STOP.search(sentence, 0, first.start()):
+        # Its first mark follows a stop ("... en avril. »"): it closes a quotation opened before the sentence.
+        opened = _PARTNER[first.group(0)]
+    if opened and not sentence.startswith((opened, _PARTNER[opened])):
+        closing = sentence.find(_PARTNER[opened])
+        sentence = opened + _space_inside(sentence, closing - 1) + sentence
+    still = _open_guillemet(sentence)
+    if not still:
+        return sentence
+    return sentence + _space_inside(sentence, sentence.rfind(still) + 1) + _PARTNER[still]
+
+
+def _space_inside(sentence: str, at: int) -> str:
+    """The space a quotation sets inside its marks, French's ("« Je vais ... »"), read at ``at`` (next to
+    one of its marks): "" for none ("»Die Wohnung ...«")."""
+    return sentence[at] if 0 <= at < len(sentence) and sentence[at] in _SPACES_INSIDE else ""
+
+
+_PARTNER = {"«": "»", "»": "«"}
+_AFTER_STOP = re.compile(r"[.!?…][ \u00a0\u202f]?$")
+
+
 def _reads_as_turns(text: str) -> bool:
     """Whether ``text`` reads as a conversation's turns: lines of at least two speakers (a note's "Breakfast:
     eggs." is no turn)."""
-    return len({parse_speaker_line(line)[0] for line in text.splitlines()} - {None}) >= 2
+    return len({_speaker(line) for line in text.splitlines()} - {None}) >= 2
 
 
 def _answer(parts: list[str], paragraph: list[int], j: int, limit: int) -> str:
@@ -438,7 +556,7 @@ def _answer(parts: list[str], paragraph: list[int], j: int, limit: int) -> str:
 def _with_speaker(chosen: str, opening: str) -> str:
     """A sentence from inside a conversation's turn with the turn's speaker before it ("Tom Becker: I'll
     also write the release notes."): who said it is half of what a meeting's snippet answers."""
-    speaker, _ = parse_speaker_line(opening)
+    speaker = _speaker(opening)
     if speaker is None or parse_speaker_line(chosen)[0] is not None:
         return chosen
     return f"{speaker}: {chosen}"
