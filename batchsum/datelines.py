@@ -4,7 +4,9 @@ Diaries printed as one book open each entry's paragraph with its date and a run-
 walk ...", "Salem, June 15, 1835.--A walk ...", "_July_ 14, ABBOTSFORD.--Arrived ..."), or give the date
 a paragraph of its own, a dateline ("Trient, den 10. September, abends.", "Paris, le 3 mars 1850.",
 "〔八月〕二十七日"). Such entries date the lines under them as a dated heading does, and a dateline alone is
-a label, never a sentence of the entry. The month words are periods.py's, in every language batchsum reads.
+a label, never a sentence of the entry: also one that is the first sentence of its entry's paragraph
+("Lisbonne, le 11 mai 2024. Nous avons réservé ...", :func:`is_dateline`). The month words are periods.py's,
+in every language batchsum reads.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from batchsum.periods import MONTH_WORDS
 from batchsum.text import BLANK_LINES
 
-__all__ = ["DateCarry", "Dateline", "cjk_dateline", "dated_entries", "dateline"]
+__all__ = ["DateCarry", "Dateline", "cjk_dateline", "dated_entries", "dateline", "is_dateline"]
 
 _MONTH = "|".join(re.escape(w) for w in sorted(MONTH_WORDS, key=len, reverse=True))
 _ORDINAL = r"(?:st|nd|rd|th|d|er|\.)?"
@@ -27,7 +29,7 @@ _DAY_FIRST = rf"(?P<d1>\d{{1,2}}){_ORDINAL}[ \t]+(?:of[ \t]+|de[ \t]+)?(?P<m1>(?
 _MONTH_FIRST = rf"(?P<m2>(?i:{_MONTH}))\.?,?[ \t]+(?P<d2>\d{{1,2}}){_ORDINAL}"
 _YEAR = r"(?:,?[ \t]+(?:de[ \t]+)?(?P<y>1[5-9]\d\d|20\d\d)(?:[ \t]*г)?\.?)?"
 # After the day: a place, a weekday or a time of day (", ABBOTSFORD", ", Tuesday", ", abends").
-_TAIL = r"(?:,[ \t]*[^\W\d_][^\n.,;:!?]{0,30})*"
+_TAIL = r"(?P<tail>(?:,[ \t]*[^\W\d_][^\n.,;:!?]{0,30})*)"
 # A clock time after the day, as a journal app writes it: " at 13:05:00 GMT", " at 1:05 PM", ", 9.30 a.m.".
 _ZONE = r"(?:[ \t]+[A-Z]{2,5}(?:[+-]\d\d?(?::?\d\d)?)?)?"  # "GMT", "BST", "GMT+01:00"
 _TIME = rf"(?:,?[ \t]+(?:at[ \t]+)?\d{{1,2}}[:.]\d\d(?:[:.]\d\d)?(?:[ \t]*[AaPp]\.?[Mm]\.?)?{_ZONE})?"
@@ -100,6 +102,24 @@ def dateline(paragraph: str) -> Dateline | None:
     day = int(m.group("d1") or m.group("d2"))
     month = MONTH_WORDS[(m.group("m1") or m.group("m2")).lower()]
     return _checked(day, month, int(m.group("y")) if m.group("y") else None, alone is not None)
+
+
+def is_dateline(sentence: str) -> bool:
+    """Whether a sentence is a dateline and nothing else ("Lisbonne, le 11 mai 2024.", "Berlin, den 4. Mai
+    2024.", "Lisboa, 18 de mayo de 2024.", "Trient, den 10. September, abends.", "1923年9月1日。"): a label
+    of its entry, never one of its sentences, wherever it stands. :func:`dateline` reads a paragraph's
+    first line whole, and a dateline closed by its full stop with the entry's words after it on that line
+    ("Lisbonne, le 11 mai 2024. Nous avons ...") is neither alone there nor run in by a dash: only its
+    sentence shows it. A date inside a sentence ("Hoy, 11 de octubre de 2025, hablé ...") is none, nor is
+    one a clause follows ("Le 14 juillet, nous avons dansé."): what follows a dateline's day is a word or
+    a name (", abends", ", Tuesday", ", New York")."""
+    line = " ".join(sentence.split()).rstrip("。")
+    found = dateline(line) if line else None
+    if found is None or not found.alone:
+        return False
+    alone = _ALONE.fullmatch(line.translate(_MARKS))
+    tail = alone.group("tail") if alone else ""
+    return all(len(piece.split()) == 1 or piece.lstrip()[:1].isupper() for piece in tail.split(",")[1:])
 
 
 def _checked(day: int, month: int | None, year: int | None, alone: bool) -> Dateline | None:

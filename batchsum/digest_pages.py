@@ -7,7 +7,7 @@ import os
 import re
 import sys
 from bisect import bisect_left, bisect_right
-from itertools import accumulate
+from itertools import accumulate, chain, islice
 from pathlib import Path
 
 from batchsum.language import run_on
@@ -37,30 +37,34 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
     input (two finals' ends run together, one of them without a stop) stays with the paragraph it is
     in: it had cost a month of 33 entries every day's label. A sentence several inputs hold (a diary's
     "Slept badly.", a meeting's "No objections.") is given to the input :func:`_assign` finds for it from
-    its neighbours, not to the first that holds it: the summarizer picks in source order."""
+    its neighbours, not to the first that holds it: the summarizer picks in source order, each input's
+    sentences in their order and once (:func:`_in_source_order`)."""
     # Profiled on a folder digest of 5,000 files: its time was here (every input tested per sentence, see _assign).
     inputs = _Inputs(parts)
-    items: list[tuple[list[int], str]] = []  # each sentence (or piece) with the inputs holding it (none: no input's)
+    # Each sentence (or piece) with the inputs holding it (none: no input's) and its form they hold (_Inputs.match).
+    items: list[tuple[list[int], str, str]] = []
     # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
     # it ran on to a dated line (a meeting's, undated in its final) may be another day's. Its paragraphs
     # are split first: a sentence never runs from one input's paragraph into the next.
     for block in BLANK_LINES.split(DATE_LABEL.sub("", text)):
-        for sentence in split_sentences(block):
+        for sentence in _quotes_closed(block):
             # A paragraph holds no list: an item reads on after its label ("Goals: A client ..."), not "Goals: - A".
-            flat = unbulleted(" ".join(sentence.text.split()))
-            holders = inputs.holding(flat)
+            flat = unbulleted(" ".join(sentence.split()))
+            holders, form = inputs.match(flat)
             # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
-            # evidence ..." may join two inputs' sentences. Its pieces at every stop are each an input's.
-            pieces = [(holders, flat)] if holders else _pieces(flat, inputs)
-            items.extend(pieces if pieces is not None else [([], flat)])
-    placed = [h for h, _ in items if h]
+            # evidence ..." may join two inputs' sentences, and so does a quotation's closing mark after its stop
+            # (".“ Die ..."). Its pieces between stops are each an input's.
+            pieces = [(holders, flat, form)] if holders else _pieces(flat, inputs)
+            items.extend(pieces if pieces is not None else [([], flat, form)])
+    placed = [h for h, _, _ in items if h]
     unplaced = len(items) - len(placed)
     if not placed or unplaced * 2 > len(items):
         return None
-    owner = iter(_assign(placed))
+    forms = [form for h, _, form in items if h]
+    owner = iter(_in_source_order(forms, placed, _assign(placed), inputs))
     paragraphs: list[tuple[int, list[str]]] = []
     orphans: list[str] = []  # unplaced sentences before the first placed one
-    for holders, flat in items:
+    for holders, flat, _ in items:
         if not holders:
             (paragraphs[-1][1] if paragraphs else orphans).append(flat)
             continue
@@ -70,6 +74,49 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
         paragraphs[-1][1].append(flat)
     paragraphs[0][1][:0] = orphans
     return paragraphs
+
+
+# A quotation's marks, opening and closing: French, German (both), English, Japanese's; a straight quote both.
+_QUOTE_PAIRS = (
+    ("«", "»"),
+    ("»", "«"),
+    ("„", "“"),
+    ("“", "”"),
+    ("‚", "‘"),
+    ("‘", "’"),
+    ("「", "」"),
+    ("『", "』"),
+    ('"', '"'),
+)
+
+
+def _quotes_closed(block: str) -> list[str]:
+    """``block``'s sentences, with the mark that closes a sentence's quotation given back to it from the
+    next one's opening, where the splitter cuts at the stop before a spaced mark ("… chaque jour !" |
+    "» Heute …"): it ends that sentence, whose input holds it, and the next one's input's words come after it."""
+    spans: list[list[int]] = []  # each sentence's [start, end] in ``block``
+    for span in split_sentences(block):
+        start = span.start
+        while spans and start < span.end and _closes(block[start], block[spans[-1][0] : spans[-1][1]]):
+            spans[-1][1] = start + 1
+            start += 1
+            while start < span.end and block[start].isspace():
+                start += 1
+        if start < span.end:
+            spans.append([start, span.end])
+    return [block[start:end].strip() for start, end in spans]
+
+
+def _closes(mark: str, sentence: str) -> bool:
+    """Whether ``mark`` closes a quotation ``sentence`` leaves open."""
+    return any(mark == closing and _open(sentence, opening, closing) for opening, closing in _QUOTE_PAIRS)
+
+
+def _open(text: str, opening: str, closing: str) -> bool:
+    """Whether ``text`` leaves a quotation between ``opening`` and ``closing`` open."""
+    if opening == closing:
+        return text.count(opening) % 2 == 1
+    return text.count(opening) > text.count(closing)
 
 
 _BACK = 1000  # the cost of going back to an earlier input: the summarizer picks in source order
@@ -232,9 +279,13 @@ def _turn_of(sentence: str, turns: list[tuple[str | None, str, str]], at: int) -
     return None
 
 
-_ANY_STOP = re.compile(r"(?<=[.!?])\s+")
+# Where a sentence may end for :func:`_pieces`: a stop and the quotation marks it closes (".“ Die", "! » Heute",
+# "。」"), before a space; a mark after a space opens the next one ("« Il") unless it closes a French quotation.
+_ANY_STOP = re.compile(r"[.!?…](?:[\"'”“»«」』’)\]]|[ \u00a0\u202f]»)*(?=\s)|[。！？](?:[”」』）)])*")
 _QUOTES = str.maketrans("", "", '"“”„«»「」『』')
-_QUOTE = re.compile('["“”„«»「」『』]')
+# What matching a sentence to its input leaves out: the quotation marks the summarizer completes, and
+# whitespace, which it may respace ("10 %" is "10%" in a French or German sentence it picked).
+_UNMATCHED = re.compile(r"[\"“”„«»「」『』\s]+")
 _SEP = "\x00"  # between inputs joined into one string: no text holds one (walk strips control characters)
 
 
@@ -243,57 +294,119 @@ def _for_match(text: str) -> str:
     return text.translate(_QUOTES)
 
 
-class _Inputs:
-    """A digest's inputs, to find which hold a sentence. Each input's whitespace is collapsed and its
-    quotation marks dropped (:func:`_for_match`), all of them at once, in one string: a sentence is one
-    scan of that string, in C, not a substring test of every input (and a ``translate`` per input)."""
+def _key(text: str) -> str:
+    """``text`` without quotation marks and whitespace, as a sentence the summarizer respaced is matched."""
+    return _UNMATCHED.sub("", text)
+
+
+class _Joined:
+    """Inputs made one string (``_SEP`` between them) to find which hold a text: one scan, in C, not a
+    substring test of every input."""
 
     def __init__(self, parts: list[str]) -> None:
-        clean = [p.replace(_SEP, " ") if _SEP in p else p for p in parts]
-        # As " ".join(p.split()) of each part: the separators are no whitespace, the spaces around them go.
-        joined = " ".join(_SEP.join(clean).split()).replace(" " + _SEP, _SEP).replace(_SEP + " ", _SEP)
-        self.text = _QUOTE.sub("", joined)
-        self.starts = [0]
-        for part in self.text.split(_SEP)[:-1]:
-            self.starts.append(self.starts[-1] + len(part) + 1)
+        self.text = _SEP.join(parts)
+        self.starts = list(accumulate((len(p) + 1 for p in parts), initial=0))  # the last: one past the end
         self._found: dict[str, list[int]] = {}  # a sentence many entries hold is looked for once
 
-    def holding(self, sentence: str) -> list[int]:
-        """The indexes of the inputs that hold ``sentence`` as the summarizer shows it: its quotation marks
-        completed, a stop added to a paragraph that ended without one."""
-        flat = _for_match(sentence).replace(_SEP, " ")
-        for form in (flat, flat[:-1]) if flat.endswith(".") else (flat,):
-            where = self._find(form)
-            if where:
-                return where
-        return []
-
-    def _find(self, form: str) -> list[int]:
+    def find(self, form: str) -> list[int]:
+        """The indexes of the inputs holding ``form``, ascending."""
         found = self._found.get(form)
         if found is not None:
             return found
         found = []
         text, starts = self.text, self.starts
+        last = len(starts) - 2  # the last input's index
         at = text.find(form) if form else -1
         while at >= 0:
             part = bisect_right(starts, at) - 1
             found.append(part)
-            if part + 1 == len(starts):
+            if part == last:
                 break
             at = text.find(form, starts[part + 1])  # the next input's first occurrence
         self._found[form] = found
         return found
 
+    def after(self, form: str, part: int, at: int | None) -> int:
+        """Where ``form`` ends in input ``part`` when found there from ``at`` on (its start when None), else -1."""
+        start = self.starts[part] if at is None else at
+        found = self.text.find(form, start, self.starts[part + 1] - 1)
+        return found + len(form) if found >= 0 else -1
 
-def _pieces(sentence: str, inputs: _Inputs) -> list[tuple[list[int], str]] | None:
-    """``sentence`` cut at every stop, each piece with the indexes of the inputs holding it; None when one
-    is in none (an LLM's words)."""
-    out: list[tuple[list[int], str]] = []
-    for piece in _ANY_STOP.split(sentence):
-        where = inputs.holding(piece)
+
+class _Inputs:
+    """A digest's inputs, to find which hold a sentence: each input with its whitespace collapsed and its
+    quotation marks dropped (:func:`_for_match`), and again without any whitespace (:func:`_key`), for a
+    sentence the summarizer respaced ("10 %" is "10%" in a French or German sentence it picked)."""
+
+    def __init__(self, parts: list[str]) -> None:
+        clean = [p.replace(_SEP, " ") if _SEP in p else p for p in parts]
+        self.spaced = _Joined([" ".join(_for_match(p).split()) for p in clean])
+        self.bare = _Joined([_key(p) for p in clean])
+
+    def holding(self, sentence: str) -> list[int]:
+        """The indexes of the inputs that hold ``sentence`` as the summarizer shows it: its quotation marks
+        completed, a stop added to a paragraph that ended without one."""
+        flat = _for_match(sentence.replace(_SEP, " "))
+        for form in (flat, flat[:-1]) if flat.endswith(".") else (flat,):
+            where = self.spaced.find(form)
+            if where:
+                return where
+        return []
+
+    def match(self, sentence: str) -> tuple[list[int], str]:
+        """:meth:`holding`, else the inputs that hold ``sentence`` respaced; with its :func:`_key` in the
+        form they hold (for :meth:`after`)."""
+        key = _key(sentence.replace(_SEP, " "))
+        forms = (key, key[:-1]) if key.endswith(".") else (key,)
+        where = self.holding(sentence)
+        if where:  # the form found is the first of ``forms`` the input holds without whitespace too
+            return where, next((f for f in forms if self.bare.after(f, where[0], None) >= 0), key)
+        for form in forms:
+            where = self.bare.find(form)
+            if where:
+                return where, form
+        return [], key
+
+    def after(self, key: str, part: int, at: int | None) -> int:
+        """Where ``key`` (a form :meth:`match` gave) ends in input ``part`` without its whitespace, when found
+        there from ``at`` on (the input's start when None), else -1."""
+        return self.bare.after(key, part, at)
+
+
+def _pieces(sentence: str, inputs: _Inputs) -> list[tuple[list[int], str, str]] | None:
+    """``sentence`` cut into the fewest runs of its pieces (cut at every stop and the quotation marks it
+    closes) that an input holds, each with the indexes of the inputs holding it; None when a piece is in
+    none (an LLM's words). A run is as long as an input holds it: an abbreviation's stop ("ca. 10%",
+    "Fr. Özdemir") is no input's end, and a day's label between two of its pieces was one inside a sentence.
+    Leftmost longest runs are the fewest: what an input holds, each piece of it holds too."""
+    cuts = sorted({0, *(m.end() for m in _ANY_STOP.finditer(sentence)), len(sentence)})
+    out: list[tuple[list[int], str, str]] = []
+    i = 0
+    while i + 1 < len(cuts):
+        j, (where, form) = i + 1, inputs.match(sentence[cuts[i] : cuts[i + 1]].strip())
         if not where:
             return None
-        out.append((where, piece))
+        while j + 1 < len(cuts) and (longer := inputs.match(sentence[cuts[i] : cuts[j + 1]].strip()))[0]:
+            j, (where, form) = j + 1, longer
+        out.append((where, sentence[cuts[i] : cuts[j]].strip(), form))
+        i = j
+    return out
+
+
+def _in_source_order(forms: list[str], holders: list[list[int]], owners: list[int], inputs: _Inputs) -> list[int]:
+    """``owners`` (:func:`_assign`'s) with a sentence its input does not hold after the one before it from
+    that input given to the next input holding it there: the summarizer picks each input's sentences in
+    their order and never one twice, so two days that say the same "Müde. Kopfweh." each keep their own."""
+    cursor: dict[int, int] = {}  # each input's position after the last sentence given to it
+    out = []
+    for form, where, owner in zip(forms, holders, owners, strict=True):
+        # Lazily: a sentence every file of a large folder holds is nearly always its owner's.
+        for h in chain((owner,), islice(where, bisect_right(where, owner), None)):
+            end = inputs.after(form, h, cursor.get(h))
+            if end >= 0:
+                owner, cursor[h] = h, end
+                break
+        out.append(owner)
     return out
 
 
@@ -337,7 +450,7 @@ def day_labelled(text: str, days: list[str]) -> str:
     return " ".join(out)
 
 
-_SAYS_DAY = re.compile(r"_?(" + "|".join(MONTH_NAMES) + r")_?\.? (\d{1,2})\b")  # "_February_ 1.--A most ..."
+_SAYS_DAY = re.compile(r"_?(" + "|".join(MONTH_NAMES) + r")_?\.? (\d{1,2})(?!\d)")  # "_February_ 1.--A most ..."
 
 
 def opens_with_day(paragraph: str) -> bool:
@@ -395,21 +508,24 @@ def entry_label(facts: FileFacts) -> str:
 
 
 # A journal's own day heading, "_May_ 3.--", with the place its editor put in brackets before it or not
-# ("[_Abbotsford_,] _May_ 16.--", "[_Edinburgh_],[265] _May_ 11.--" with a note's mark): the place is left
-# out with the heading, whose label is all the others have.
-_DAY_HEAD = re.compile(r"(?:\[_[^\]\n]{1,60}\],?(?:\[\d+\])?\s+)?" + _SAYS_DAY.pattern + r"\.--")
+# ("[_Abbotsford_,] _May_ 16.--", "[_Edinburgh_],[265] _May_ 11.--" with a note's mark) or after its day
+# ("_September 25, [Edinburgh]_,--", "_October_ 11, _Tuesday_.--", "_June_ 10-14.--", "_March 20._--"): the
+# place is left out with the heading, whose label is all the others have.
+_DAY_HEAD = re.compile(
+    r"(?:\[_[^\]\n]{1,60}\],?(?:\[\d+\])?\s+)?" + _SAYS_DAY.pattern + r"[^\n.!?-]{0,40}?(?:-\d{1,2})?[.,]?_?-{2,}"
+)
 
 
 def _says_day(paragraph: str, facts: FileFacts) -> bool:
-    """Whether a paragraph's first words already give its entry's day (a journal's "_May_ 3.--")."""
-    if _DAY_HEAD.search(paragraph[:50]):
-        return True  # a file of two days: "[_Abbotsford_,] _November_ 26.--" is the 26th, not the file's 25th
-    if not facts.date:
-        return False
-    head = paragraph[:60].lower()
-    month = MONTH_NAMES[int(facts.date[5:7]) - 1].lower()
-    day = str(int(facts.date[8:10]))
-    return facts.date in head or (month[:3] in head and re.search(rf"(?<!\d){day}(?!\d)", head) is not None)
+    """Whether a paragraph opens with a day of its own that reads as its label: a journal's day heading
+    ("_May_ 3.--", written as the label in its place; "[_Abbotsford_,] _November_ 26.--" in a file of two
+    days is the 26th, not the file's 25th), a month's name and a day ("_July_ 3---", as a year's digest
+    reads it: :func:`_day_label`) or its entry's ISO date. A date inside its first sentence ("Hoy, 11 de
+    octubre de 2025, hablé ...") is no label (the paragraph had read as the day before's), nor is another
+    language's dateline ("Berlin, le 7 octobre 2025.--"): a year's digest would find no day there."""
+    if _DAY_HEAD.search(paragraph[:50]) or _SAYS_DAY.match(paragraph):
+        return True
+    return bool(facts.date) and paragraph.startswith(str(facts.date))
 
 
 def relative_link(target: str, here: str) -> str:
