@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from batchsum.backends.units import units_from_text
 from batchsum.datelines import dateline, is_dateline
 
 
@@ -47,3 +48,12 @@ def test_the_run_in_dateline_of_a_paragraph_is_its_first_sentence() -> None:
     paragraph = "Lisbonne, le 11 mai 2024. Nous avons réservé l'hôtel dans l'Alfama et acheté les billets."
     assert dateline(paragraph) is None
     assert is_dateline(paragraph.split(". ")[0] + ".")
+
+
+def test_a_dateline_sentence_is_no_summary() -> None:
+    text = (
+        "Lisbonne, le 11 mai 2024. Nous avons réservé l'hôtel dans l'Alfama et acheté les billets d'avion.\n\n"
+        "Claire m'a conseillé de visiter le monastère des Hiéronymites et de manger des pastéis de nata."
+    )
+    units = units_from_text(text, "journal", language="fr")
+    assert not any(u.candidate and u.text.startswith("Lisbonne, le 11 mai") for u in units)

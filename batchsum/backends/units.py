@@ -42,7 +42,7 @@ from batchsum.cleanup import (
     open_quotation,
     stray_quotation,
 )
-from batchsum.datelines import DateCarry, cjk_dateline, dateline
+from batchsum.datelines import DateCarry, cjk_dateline, dateline, is_dateline
 from batchsum.hyphens import dehyphenate
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
 from batchsum.model import ContentType
@@ -373,7 +373,7 @@ def units_from_text(
             and not is_boilerplate(sent)
             and not is_fragment(sent)
             and not _BRACKETED.match(sent)
-            and not _apparatus(sent)
+            and not (_apparatus(sent) or is_dateline(sent))  # a dateline, "Lisbonne, le 11 mai 2024.", no summary
         )
         if item or bi != task_block:
             # A task's item is bookkeeping to its end: its further sentences too ("- ☐ Call the bank. Ask ...").
