@@ -378,6 +378,7 @@ def digest_agent_transcript(
 
 TASK_WORDS = 50
 _EMPHASIS = re.compile(r"\*\*([^*\n]+)\*\*|__([^_\n]+)__")
+_FORM_HEADING = re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t]*(?:\*\*[^*\n]{1,40}\*\*|__[^_\n]{1,40}__)(?=\s+[A-Z])")
 
 
 def session_task(asked: str) -> str:
@@ -388,8 +389,10 @@ def session_task(asked: str) -> str:
     picked: list[str] = []
     words = 0
     for sp in split_sentences(asked):
-        # An issue's Markdown emphasis ("**Describe the bug**") is a form's heading, not the task's words.
-        sentence = " ".join(_EMPHASIS.sub(lambda m: m.group(1) or m.group(2), asked[sp.start : sp.end]).split())
+        # An issue's bold line ("**Describe the bug**" over its text) is its form's heading, not the task's
+        # words; emphasis inside a sentence keeps its words.
+        sentence = " ".join(_FORM_HEADING.sub("", asked[sp.start : sp.end]).split())
+        sentence = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), sentence)
         n = len(sentence.split())
         if picked and words + n > TASK_WORDS:
             break

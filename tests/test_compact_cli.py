@@ -194,7 +194,7 @@ def test_a_sessions_final_says_what_it_was_asked() -> None:
     assert digest.front_matter()["task"] == digest.task
     bold = "### user\n\nPixel data handler bug. **Describe the bug** The handler needs __the__ attribute.\n\n"
     assert "**" not in (task := digest_agent_transcript(bold + _markdown_session(2).split("\n\n", 2)[2]).task)
-    assert "Describe the bug The handler needs the attribute." in task, task
+    assert "Pixel data handler bug. The handler needs the attribute." in task and "Describe" not in task, task
     # A text without stops is cut at a word, and says so.
     rambling = "### user\n\n" + " ".join(["so random"] * 200) + "\n\n" + _markdown_session(2).split("\n\n", 2)[2]
     cut = digest_agent_transcript(rambling).task
