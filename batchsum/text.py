@@ -273,12 +273,31 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
                 or _quoted_on(flat, at)
                 or _clause_follows(flat, at)
                 or _ordinal_date(flat, at)
+                or _short_form(flat, at, language)
             ):
                 continue  # "т. е. исчез", "M. Eyssette", "「ええ、まあ。」と云いながら", "18..., dont", "dem 19. April"
             _emit(piece, start, at, offset + piece_start, out)
             start = at
         _emit(piece, start, len(piece), offset + piece_start, out)
         piece_start = piece_end
+
+
+# Short forms sentencex's lists lack, which rarely end a sentence: "inkl. Regionalverkehr", "im 18. Jh. und".
+_SHORT_FORMS = {"de": frozenset({"inkl", "exkl", "zzgl", "jh", "hausnr", "abs", "ziff"}), "fr": frozenset({"av"})}
+
+
+def _short_form(text: str, pos: int, language: str) -> bool:
+    """Whether the boundary at ``pos`` follows one of ``language``'s short forms (:data:`_SHORT_FORMS`), or is
+    an ordinal's stop before one ("im 18. Jh.")."""
+    forms = _SHORT_FORMS.get(language)
+    head = text[:pos].rstrip()
+    if not forms or not head.endswith("."):
+        return False
+    before = head[:-1].rsplit(None, 1)
+    if before and before[-1].lower() in forms:
+        return True
+    after = text[pos:].split(None, 1)
+    return bool(before) and before[-1].isdigit() and bool(after) and after[0].rstrip(".").lower() in forms
 
 
 # A Japanese quotation ends in 。」 and the sentence goes on with the particle that reports it:

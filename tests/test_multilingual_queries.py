@@ -13,6 +13,7 @@ from batchsum.engine.prepare import declared_language
 from batchsum.index.analysis import analyze, fold
 from batchsum.index.lexical import query_tokens
 from batchsum.index.search import search
+from batchsum.text import split_sentences
 
 
 def test_accents_are_no_part_of_a_word() -> None:
@@ -64,3 +65,13 @@ def test_a_short_french_note_is_summarized_and_digested_in_french(tmp_path: Path
     final = (out / "2024-03-05.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
     assert "language: fr" in final and "language_source: front matter" in final
     assert (out / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8").count("# Mars 2024") == 1
+
+
+def test_short_forms_the_segmenter_lacks_end_no_german_sentence() -> None:
+    text = "Das Ticket kostet 49 Euro inkl. Regionalverkehr. Das Schloss stammt aus dem 18. Jh. und steht noch. Ende."
+    pieces = [text[s.start : s.end] for s in split_sentences(text, "de")]
+    assert pieces == [
+        "Das Ticket kostet 49 Euro inkl. Regionalverkehr.",
+        "Das Schloss stammt aus dem 18. Jh. und steht noch.",
+        "Ende.",
+    ]
