@@ -369,8 +369,10 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
             while token_start > 0 and not block[token_start - 1].isspace():
                 token_start -= 1
             token = block[token_start : m.start()].lower().lstrip(_OPENERS)
-            nxt = block[end:].lstrip().lstrip(_OPENERS)
-            if token not in _SOFT_ABBREVIATIONS or not nxt[:1].isupper():
+            after = block[end:].lstrip()
+            nxt = after.lstrip(_OPENERS)
+            # ... but not before a parenthesis: 'Harbor Foods, Inc. ("Harbor") agrees ...' goes on.
+            if token not in _SOFT_ABBREVIATIONS or not nxt[:1].isupper() or after.startswith("("):
                 continue
         if not _next_starts_sentence(block, end) or _inside_emphasis(block, start, m.start()):
             continue

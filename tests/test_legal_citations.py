@@ -22,3 +22,13 @@ def test_citations_end_no_sentence() -> None:
         "The case was filed in the N.D. Cal. court in 2021.",
     ]
     assert pieces[-1] == "Then they met the lawyers."  # "D.C." still ends a sentence before a capital
+
+
+def test_a_company_name_before_its_defined_term_goes_on() -> None:
+    text = 'This Agreement is made between Harbor Foods, Inc. ("Harbor") and Pacific Pallet. It runs a year.'
+    pieces = [text[s.start : s.end] for s in split_sentences(text)]
+    assert pieces == [
+        'This Agreement is made between Harbor Foods, Inc. ("Harbor") and Pacific Pallet.',
+        "It runs a year.",
+    ]
+    assert len(split_sentences("We sell apples, pears etc. The rest is fine.")) == 2  # still a sentence's end
