@@ -1,8 +1,11 @@
-"""A legal citation's courts and reporters ("Cal. Civ. Code", "(9th Cir. 1999)", "Chen Dep. 22:4") end no
-sentence: a memo's summary had read "... supply agreement. 1999) held that a notice defect is excused"."""
+"""A legal text and a case team's notes read as written: a citation's courts and reporters ("Cal. Civ. Code",
+"(9th Cir. 1999)", "Chen Dep. 22:4") end no sentence (a memo's summary had read "... supply agreement. 1999)
+held that ..."), nor does a company's "Inc." before its defined term; a meeting note's roll call is no
+summary sentence."""
 
 from __future__ import annotations
 
+from batchsum.backends.noise import is_boilerplate
 from batchsum.text import split_sentences
 
 MEMO = (
@@ -32,3 +35,10 @@ def test_a_company_name_before_its_defined_term_goes_on() -> None:
         "It runs a year.",
     ]
     assert len(split_sentences("We sell apples, pears etc. The rest is fine.")) == 2  # still a sentence's end
+
+
+def test_a_roll_call_is_no_summary_sentence() -> None:
+    assert is_boilerplate("Present: Ana Diaz, Maria Alvarez, James Okafor")
+    assert is_boilerplate("Attendees: Dana, Marco, Priya.")
+    assert not is_boilerplate("Maria Alvarez confirmed that she sent the termination letter on March 10.")
+    assert not is_boilerplate("The present situation: we wait for the court.")

@@ -151,11 +151,18 @@ _ADVERT = re.compile(
 )
 
 
+# A meeting note's roll call: who came, not what was said.
+_ROLL_CALL = re.compile(r"\s*(?:attendees|participants|present|absent|apologies|regrets|in attendance|cc)\s*:")
+
+
 def is_boilerplate(text: str) -> bool:
-    """Licence, transcription and publishing notes (Project Gutenberg headers, URLs, ISBNs) and a sponsor's read."""
+    """Licence, transcription and publishing notes (Project Gutenberg headers, URLs, ISBNs), a sponsor's read and
+    a meeting note's roll call ("Present: ...")."""
     low = text.lower()
     if any(k in low for k in BOILERPLATE):
         return True
+    if ":" in low[:20] and _ROLL_CALL.match(low):
+        return True  # "Present: Ana Diaz, Maria Alvarez, James Okafor" had been a client call's summary
     # This runs on every sentence of a run: the regex only where one of its words occurs (a profile).
     if "code" in low or "sponsor" in low or "brought to you" in low or "free trial" in low:
         return _ADVERT.search(low) is not None
