@@ -324,7 +324,9 @@ def with_written(written: WrittenFacets, found: ExtractedFacets, max_items: int 
     def first(mine: list[str], theirs: list[str]) -> list[str]:
         return [*mine, *(x for x in theirs if not _said_in(x, mine))][:max_items]
 
-    tasks = [a.task for a in written.action_items]
+    # A found task the notes file under Decisions is that decision ("We will file the motion by June 28."
+    # under "## Decisions" had come back as an action item without an owner).
+    tasks = [a.task for a in written.action_items] + written.decisions
     return ExtractedFacets(
         participants=found.participants,
         decisions=first(written.decisions, found.decisions),

@@ -9,8 +9,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from batchsum.cli import main
+from batchsum.facets import extract_facets
 from batchsum.tree import read_node
-from batchsum.written_facets import has_written_facets, written_facets
+from batchsum.written_facets import has_written_facets, with_written, written_facets
 
 NOTES = """# Weekly product sync
 
@@ -257,3 +258,15 @@ def test_tags_that_file_a_task_are_no_words_of_it() -> None:
     shopping = written_facets("- [ ] Send the photos. #todo\n- milk\n- eggs\n\n## Decisions\n- Sell the van. #car\n")
     assert [a.task for a in shopping.action_items] == ["Send the photos."]
     assert shopping.decisions == ["Sell the van."]
+
+
+def test_a_written_decision_is_no_found_action_item() -> None:
+    """A sentence the notes file under Decisions ("We will file the motion to compel by June 28.") had come back
+    as an action item without an owner, found by the rules in the same words."""
+    notes = (
+        "# Case team\n\n## Decisions\n\n- We will file the motion to compel by June 28.\n\n"
+        "## Action items\n\n- [ ] Priya Shah: prepare deposition digests by June 25\n"
+    )
+    facets = with_written(written_facets(notes), extract_facets(notes))
+    assert facets.decisions == ["We will file the motion to compel by June 28."]
+    assert all("motion to compel" not in a.task for a in facets.action_items), facets.action_items
