@@ -161,19 +161,18 @@ def across_form_feeds(text: str) -> str:
     """
     if "\f" not in text:
         return text
-    pages = text.split("\f")
-    out = [pages[0]]
-    joined = False
-    for page in pages[1:]:
-        above, below = out[-1].split("\n"), page.split("\n")
+    pages = [page.split("\n") for page in text.split("\f")]
+    out = [pages[0]]  # the pages' lines; a page joined to the one above extends its lines in place
+    for below in pages[1:]:
+        above = out[-1]
         end = _text_line(above, range(len(above) - 1, -1, -1))
         start = _text_line(below, range(len(below)))
         if end is not None and start is not None and runs_on(above[end]) and below[start].lstrip()[:1].islower():
-            out[-1] = "\n".join([*above[: end + 1], *below[start:]])
-            joined = True
+            del above[end + 1 :]  # not a new list per page: a run of joined pages stays linear
+            above.extend(below[start:])
         else:
-            out.append(page)
-    return "\f".join(out) if joined else text
+            out.append(below)
+    return "\f".join("\n".join(lines) for lines in out) if len(out) < len(pages) else text
 
 
 def strip_control(text: str) -> tuple[str, int]:
