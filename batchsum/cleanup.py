@@ -247,7 +247,8 @@ _QUOTE_PAIRS = (("„", "“"), ("“", "”"), ("「", "」"), ("『", "』"))
 
 
 _CLOSING = {open_mark: close_mark for open_mark, close_mark in _QUOTE_PAIRS}
-_DOUBLE_MARKS = re.compile('["' + "".join(open_mark + close_mark for open_mark, close_mark in _QUOTE_PAIRS) + "]")
+# The marks of a double quotation, any style's (balance_quotes and open_quotation read them).
+DOUBLE_MARKS = re.compile('["' + "".join(open_mark + close_mark for open_mark, close_mark in _QUOTE_PAIRS) + "]")
 _SENTENCE_OPENERS = "\"'“‘「『«"
 
 
@@ -257,7 +258,7 @@ def open_quotation(text: str, opened: str = "") -> str:
     the middle of a quotation as quoted. A straight quote opens one only where a quotation opens, after a
     space, a bracket or a dash: after a digit it is inches (``12"``), after a word a mark closing what was
     never opened (``yelled 'SURPRISE". I was shook.``)."""
-    for m in _DOUBLE_MARKS.finditer(text):  # the marks only: a book's every character would be slow
+    for m in DOUBLE_MARKS.finditer(text):  # the marks only: a book's every character would be slow
         c, at = m.group(0), m.start()
         if not opened:
             if c in _CLOSING or (c == '"' and (not at or text[at - 1].isspace() or text[at - 1] in "([—–-")):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from batchsum.backends.noise import markdown_as_text
-from batchsum.cleanup import balance_quotes, fix_spacing, open_quotation
+from batchsum.cleanup import DOUBLE_MARKS, balance_quotes, fix_spacing, open_quotation
 from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.index.unshown import unshown_note_marks
@@ -488,7 +488,6 @@ def make_snippet(
 
 # French, Spanish and Russian quote «...», German and Danish »...«: the first mark a paragraph shows opens.
 _GUILLEMET = re.compile("[«»]")
-_DOUBLE_MARK = re.compile('["„“”「」『』]')
 _SPACES_INSIDE = " \u00a0\u202f"
 
 
@@ -508,7 +507,7 @@ def _quotation_whole(sentence: str, before: str) -> str:
     (:func:`batchsum.cleanup.balance_quotes`): the quotation ``before`` left open opens it, and one it leaves
     open is closed; guillemets too, with French's spaces inside them ("« Nous devons ... en avril. »")."""
     opened = open_quotation(before)
-    if opened or _DOUBLE_MARK.search(sentence):  # its italics' marks are the page's (clean_text's) business
+    if opened or DOUBLE_MARKS.search(sentence):  # its italics' marks are the page's (clean_text's) business
         sentence = balance_quotes(sentence, opened)
     first = _GUILLEMET.search(sentence)
     if first is None:
