@@ -9,6 +9,8 @@ import re
 from batchsum.disfluency import INTERRUPTION, is_dangling, mark_restarts, resolve_interruptions
 
 __all__ = [
+    "ANY_QUOTE_MARK",
+    "DOUBLE_MARKS",
     "NUMBER_WORDS",
     "SHORT_WORDS",
     "balance_quotes",
@@ -249,21 +251,32 @@ _QUOTE_PAIRS = (("„", "“"), ("“", "”"), ("「", "」"), ("『", "』"))
 _CLOSING = {open_mark: close_mark for open_mark, close_mark in _QUOTE_PAIRS}
 # The marks of a double quotation, any style's (balance_quotes and open_quotation read them).
 DOUBLE_MARKS = re.compile('["' + "".join(open_mark + close_mark for open_mark, close_mark in _QUOTE_PAIRS) + "]")
-_SENTENCE_OPENERS = "\"'“‘「『«"
+_SENTENCE_OPENERS = "\"'“‘「『«»"
+# French, Spanish and Russian quote «...», German and Danish »...«: each closes with the other.
+_GUILLEMETS = {"«": "»", "»": "«"}
+ANY_QUOTE_MARK = re.compile(DOUBLE_MARKS.pattern[:-1] + "«»]")
+_AFTER_STOP = re.compile(r"[.!?…][ \u00a0\u202f]?$")
+_SPACES_INSIDE = " \u00a0\u202f"
 
 
 def open_quotation(text: str, opened: str = "") -> str:
-    """The opening mark of the double quotation still open at the end of ``text`` ("" when none is), reading
-    on from ``opened``, the one open at its start: what :func:`balance_quotes` needs to show a sentence from
+    """The opening mark of the quotation still open at the end of ``text`` ("" when none is), reading on
+    from ``opened``, the one open at its start: what :func:`balance_quotes` needs to show a sentence from
     the middle of a quotation as quoted. A straight quote opens one only where a quotation opens, after a
     space, a bracket or a dash: after a digit it is inches (``12"``), after a word a mark closing what was
-    never opened (``yelled 'SURPRISE". I was shook.``)."""
-    for m in DOUBLE_MARKS.finditer(text):  # the marks only: a book's every character would be slow
+    never opened (``yelled 'SURPRISE". I was shook.``). Guillemets open French, Spanish and Russian «...»
+    and German »...« alike: the first one met opens, the other closes; the space French sets inside the
+    marks comes with the mark ("« "), so a sentence from the quotation's middle is shown with it."""
+    for m in ANY_QUOTE_MARK.finditer(text):  # the marks only: a book's every character would be slow
         c, at = m.group(0), m.start()
         if not opened:
-            if c in _CLOSING or (c == '"' and (not at or text[at - 1].isspace() or text[at - 1] in "([—–-")):
-                opened = c
-        elif c == _CLOSING.get(opened, '"'):
+            if (
+                c in _CLOSING
+                or c in _GUILLEMETS
+                or (c == '"' and (not at or text[at - 1].isspace() or text[at - 1] in "([—–-"))
+            ):
+                opened = c + _space_inside(text, at + 1) if c in _GUILLEMETS else c
+        elif c == (_GUILLEMETS[opened[0]] if opened[0] in _GUILLEMETS else _CLOSING.get(opened, '"')):
             opened = ""
     return opened
 
@@ -289,7 +302,7 @@ def balance_quotes(sentence: str, opened: str = "") -> str:
     sentence = _balance_single(sentence)
     sentence = _balance_underscores(sentence)
     sentence = _balance_asterisks(sentence)
-    if opened and not sentence.startswith((opened, _CLOSING.get(opened, '"'))):
+    if opened and opened[0] not in _GUILLEMETS and not sentence.startswith((opened, _CLOSING.get(opened, '"'))):
         sentence = opened + sentence
     german = sentence.count("„")
     for open_mark, close_mark in _QUOTE_PAIRS:
@@ -309,7 +322,32 @@ def balance_quotes(sentence: str, opened: str = "") -> str:
         if before.isdigit():  # 12" is twelve inches, not a quotation
             return sentence
         sentence = sentence + '"' if before.isspace() or before in "([—–-" else '"' + sentence
-    return sentence
+    return _balance_guillemets(sentence, opened if opened[:1] in _GUILLEMETS else "")
+
+
+def _balance_guillemets(sentence: str, opened: str) -> str:
+    """``sentence`` with a guillemet quotation made whole, French's spaces inside its marks kept ("« Nous
+    devons ... en avril. »"); ``opened`` is the guillemet of the quotation open at its start, if any (with
+    the space it sets inside, :func:`open_quotation`)."""
+    first = re.search("[«»]", sentence)
+    if first is None and not opened:
+        return sentence
+    if first is not None and not opened and _AFTER_STOP.search(sentence, 0, first.start()):
+        # Its first mark follows a stop ("... en avril. »"): it closes a quotation opened before the sentence.
+        opened = _GUILLEMETS[first.group(0)] + _space_inside(sentence, first.start() - 1)
+    if opened and not sentence.startswith((opened[0], _GUILLEMETS[opened[0]])):
+        closing = sentence.find(_GUILLEMETS[opened[0]])
+        sentence = opened[0] + (_space_inside(sentence, closing - 1) if closing > 0 else opened[1:]) + sentence
+    still = open_quotation(re.sub("[^«»]", "", sentence))
+    if not still:
+        return sentence
+    return sentence + _space_inside(sentence, sentence.rfind(still[0]) + 1) + _GUILLEMETS[still[0]]
+
+
+def _space_inside(sentence: str, at: int) -> str:
+    """The space a quotation sets inside its marks, French's ("« Je vais ... »"), read at ``at`` (next to
+    one of its marks): "" for none ("»Die Wohnung ...«")."""
+    return sentence[at] if 0 <= at < len(sentence) and sentence[at] in _SPACES_INSIDE else ""
 
 
 # Plain text's italics (Project Gutenberg's "_Woodstock_"): a mark that opens at a word's start, one that

@@ -56,8 +56,9 @@ class SentenceSpan:
 
 _CLOSERS = "\"'”’»)]"
 _OPENERS = "\"'“‘«([-—–*•¿¡"
-# A spaced ellipsis (". . .", common in printed books) is one mark, not three one-dot sentences.
-_END_PUNCT = re.compile(r"[.!?…]+(?:(?:[ \t]\.){2,})?[" + re.escape(_CLOSERS) + r"]*(?=\s|$)")
+# A spaced ellipsis (". . .", common in printed books) is one mark, not three one-dot sentences. German's
+# »...« closes with « ("Wir suchen.« Er schwieg."), French's « ... » with a space before » ("jardin. » Tout").
+_END_PUNCT = re.compile(r"[.!?…]+(?:(?:[ \t]\.){2,})?[" + re.escape(_CLOSERS) + r"«]*(?:[ \u00a0\u202f]»)?(?=\s|$)")
 # Full-width terminals end a sentence wherever they stand (CJK text has no space after them).
 _CJK_CLOSERS = "」』”’）》〉】\"'"
 _CJK_END = re.compile(r"[。！？]+[" + re.escape(_CJK_CLOSERS) + r"]*")
@@ -362,7 +363,7 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
     start = 0
     for m in _END_PUNCT.finditer(block):
         end = m.end()
-        punct = block[m.start() : end].rstrip(_CLOSERS)
+        punct = block[m.start() : end].rstrip(_CLOSERS + "« \u00a0\u202f")
         if punct == "." and _is_abbreviation(block, m.start()):
             # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence.
             token_start = m.start()

@@ -85,3 +85,25 @@ def test_a_stray_mark_quotes_nothing_after_it() -> None:
         if "I was shook" in u or "first surprise" in u or "thought about it" in u:
             assert '"' not in u, u
     assert open_quotation("yelled 'SURPRISE\". I was shook.") == ""
+
+
+def test_a_sentence_from_a_guillemet_quotation_is_shown_quoted_with_its_spaces() -> None:
+    """French « ... » (spaces inside), Spanish «...» and German »...«: a sentence from the quotation's middle
+    or end shows both its marks, as the index's snippets do."""
+    french = shown(
+        "Hier soir, mon oncle a pris la parole pendant le dessert du dîner. Il a dit : « Je vais vendre la "
+        "maison de Bretagne au printemps prochain. Les réparations du toit coûtent trop cher depuis la tempête. "
+        "Personne dans la famille ne veut reprendre les travaux du jardin. » Tout le monde est resté silencieux."
+    )
+    toit = next(u for u in french if "réparations du toit" in u)
+    jardin = next(u for u in french if "travaux du jardin" in u)
+    assert toit.startswith("« Les réparations") and toit.endswith(" »"), toit
+    assert jardin.startswith("« Personne") and jardin.endswith("jardin. »"), jardin
+    assert next(u for u in french if "Bretagne" in u).endswith("prochain. »")
+    assert next(u for u in french if "silencieux" in u) == "Tout le monde est resté silencieux."
+    german = shown("Sie sagte: »Die Wohnung ist viel zu klein für uns. Wir suchen im Herbst eine neue.« Er schwieg.")
+    herbst = next(u for u in german if "Herbst" in u)
+    assert herbst == "»Wir suchen im Herbst eine neue.«", herbst
+    assert balance_quotes("Las casas son muy caras este año.", open_quotation("Ella dijo: «Vamos.")) == (
+        "«Las casas son muy caras este año.»"
+    )

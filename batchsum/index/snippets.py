@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from batchsum.backends.noise import markdown_as_text
-from batchsum.cleanup import DOUBLE_MARKS, balance_quotes, fix_spacing, open_quotation
+from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, fix_spacing, open_quotation
 from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.index.unshown import unshown_note_marks
@@ -486,53 +486,14 @@ def make_snippet(
     return chosen, words
 
 
-# French, Spanish and Russian quote «...», German and Danish »...«: the first mark a paragraph shows opens.
-_GUILLEMET = re.compile("[«»]")
-_SPACES_INSIDE = " \u00a0\u202f"
-
-
-def _open_guillemet(text: str, opened: str = "") -> str:
-    """The guillemet of the quotation still open at the end of ``text`` ("" when none is), reading on from
-    ``opened``, the one open at its start (:func:`batchsum.cleanup.open_quotation` reads the other marks)."""
-    for m in _GUILLEMET.finditer(text):
-        if not opened:
-            opened = m.group(0)
-        elif m.group(0) != opened:
-            opened = ""
-    return opened
-
-
 def _quotation_whole(sentence: str, before: str) -> str:
     """``sentence`` with the marks of a quotation it is cut from made whole, as the summarizer shows one
     (:func:`batchsum.cleanup.balance_quotes`): the quotation ``before`` left open opens it, and one it leaves
-    open is closed; guillemets too, with French's spaces inside them ("« Nous devons ... en avril. »")."""
+    open is closed."""
     opened = open_quotation(before)
-    if opened or DOUBLE_MARKS.search(sentence):  # its italics' marks are the page's (clean_text's) business
+    if opened or ANY_QUOTE_MARK.search(sentence):  # its italics' marks are the page's (clean_text's) business
         sentence = balance_quotes(sentence, opened)
-    first = _GUILLEMET.search(sentence)
-    if first is None:
-        return sentence
-    opened = _open_guillemet(before)
-    if not opened and _AFTER_STOP.search(sentence, 0, first.start()):
-        # Its first mark follows a stop ("... en avril. »"): it closes a quotation opened before the sentence.
-        opened = _PARTNER[first.group(0)]
-    if opened and not sentence.startswith((opened, _PARTNER[opened])):
-        closing = sentence.find(_PARTNER[opened])
-        sentence = opened + _space_inside(sentence, closing - 1) + sentence
-    still = _open_guillemet(sentence)
-    if not still:
-        return sentence
-    return sentence + _space_inside(sentence, sentence.rfind(still) + 1) + _PARTNER[still]
-
-
-def _space_inside(sentence: str, at: int) -> str:
-    """The space a quotation sets inside its marks, French's ("« Je vais ... »"), read at ``at`` (next to
-    one of its marks): "" for none ("»Die Wohnung ...«")."""
-    return sentence[at] if 0 <= at < len(sentence) and sentence[at] in _SPACES_INSIDE else ""
-
-
-_PARTNER = {"«": "»", "»": "«"}
-_AFTER_STOP = re.compile(r"[.!?…][ \u00a0\u202f]?$")
+    return sentence
 
 
 def _reads_as_turns(text: str) -> bool:
