@@ -107,7 +107,7 @@ def _select(
         if not fits.any():
             break
         if peers and multi_part:
-            fits = _leaving_room_for_the_rest(fits, remaining, covered, parts, cost, room, sep_cost)
+            fits = _leaving_room_for_the_rest(fits, remaining, covered, parts, cost, rel, room, sep_cost)
         score = rel - params.redundancy * max_sim
         if chosen and speaker_aware:
             over = np.maximum(0.0, picked / (len(chosen) + 1) - share)
@@ -139,28 +139,41 @@ def _leaving_room_for_the_rest(
     covered: np.ndarray,
     parts: np.ndarray,
     cost: np.ndarray,
+    rel: np.ndarray,
     room: float,
     sep_cost: int,
 ) -> np.ndarray:
-    """Of the units that fit, those that leave room for the shortest unit of every part not yet quoted
-    (budgeted maximum coverage, Khuller, Moss & Naor 1999): a month's digest quotes every entry that a
-    shorter pick elsewhere makes room for (a death in the family, one long sentence, had been left out
-    for a sentence more from the days around it). Unchanged when not every part can be quoted anyway."""
+    """Of the units that fit, those that leave room for a unit of every part not yet quoted (budgeted maximum
+    coverage, Khuller, Moss & Naor 1999): a month's digest quotes every entry that a shorter pick elsewhere
+    makes room for (a death in the family, one long sentence, had been left out for a sentence more from the
+    days around it). The room kept for a part is that of its most relevant unit when every part's fits, else
+    that of its shortest: an entry gives up its news ("I ran my first marathon in Berlin ...") for a detail
+    of it ("Maria waited at kilometre 35 ...") only where the budget cannot hold each entry's best.
+    Unchanged when not every part can be quoted anyway."""
     waiting = remaining & ~covered
     if not waiting.any():
         return fits
-    # Each part's shortest remaining unit, by part index (a folder digest has thousands of parts).
+    # Per part index (a folder digest has thousands of parts): its shortest remaining unit's cost, and its
+    # most relevant one's (the first of each part once sorted by part, then by relevance, best first).
     shortest = np.full(int(parts.max()) + 1, np.inf)
     np.minimum.at(shortest, parts[waiting], cost[waiting])
-    open_parts = shortest <= room  # a part too long to quote in any case reserves nothing
-    if open_parts.sum() < 2:
-        return fits
-    reserve = float((shortest[open_parts] + sep_cost).sum())
-    if reserve > room + sep_cost:  # not every part can be quoted: the plain order of relevance decides
-        return fits
-    own = np.where(~covered & open_parts[parts], shortest[parts] + sep_cost, 0.0)
-    leaves_room = fits & (cost + sep_cost + reserve - own <= room + sep_cost)
-    return leaves_room if leaves_room.any() else fits
+    idx = np.flatnonzero(waiting)
+    by_part = idx[np.lexsort((-rel[idx], parts[idx]))]
+    heads = by_part[np.r_[True, parts[by_part][1:] != parts[by_part][:-1]]]
+    best = np.full(len(shortest), np.inf)
+    best[parts[heads]] = cost[heads]
+    for reserved in (best, shortest):
+        open_parts = reserved <= room  # a part too long to quote in any case reserves nothing
+        if open_parts.sum() < 2:
+            return fits
+        reserve = float((reserved[open_parts] + sep_cost).sum())
+        if reserve > room + sep_cost:  # not every part can be quoted so: try the shortest, then give up
+            continue
+        own = np.where(~covered & open_parts[parts], reserved[parts] + sep_cost, 0.0)
+        leaves_room = fits & (cost + sep_cost + reserve - own <= room + sep_cost)
+        if leaves_room.any():
+            return leaves_room
+    return fits
 
 
 def _trim_to(text: str, cap: int, tokenizer: Tokenizer) -> str:
@@ -278,7 +291,7 @@ def summarize_text(
             u.date = None
 
     mat = Matrix(units, params.vector_w)
-    rel = relevance(units, mat, meta and not peers, kind in ("brief", "standard"), params)
+    rel = relevance(units, mat, meta and not peers, kind in ("brief", "standard"), params, peers)
     if kind == "rolling":
         rel = rel + carry_forward(units, mat, params)
     if langs:

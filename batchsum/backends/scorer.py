@@ -301,11 +301,14 @@ def features(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: Pa
     return np.column_stack([cen, opening, lead, part_order, length, mass, to_centroid, cen * length])
 
 
-def relevance(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: Params) -> np.ndarray:
+def relevance(
+    units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: Params, peers: bool = False
+) -> np.ndarray:
     """Score every unit (higher is more summary-worthy).
 
     ``whole``: the units start where the text starts (a BRIEF/STANDARD node), so the position prior
-    applies; ``meta``: units come from child summaries in source order, the prior follows the parts.
+    applies; ``meta``: units come from child summaries in source order, the prior follows the parts;
+    ``peers``: each part is a whole text of its own (a month's entries), the prior starts again in each.
     With ``params.weights`` the score is instead the trained linear score of :func:`features` (Kupiec
     et al. 1995 on Nallapati et al. 2017 oracle labels), scaled to 0..1 within the node.
     """
@@ -323,15 +326,15 @@ def relevance(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: P
         content = np.array([len(u.terms) for u in units], dtype=np.float64)
         norm = params.length_norm if whole else params.section_length_norm
         rel = cen * np.sqrt(np.minimum(1.0, content / norm))
-        if whole or meta:
-            rel = rel + opening_prior(units, params, meta)
+        if whole or meta or peers:
+            rel = rel + opening_prior(units, params, meta and not peers, peers)
         if params.figure_w:
             rel = rel + params.figure_w * figure_share(units)
     rel = rel - params.context_w * np.array([u.context for u in units], dtype=np.float64)
     return rel - np.array([u.penalty for u in units])
 
 
-def opening_prior(units: Sequence[Unit], params: Params, meta: bool = False) -> np.ndarray:
+def opening_prior(units: Sequence[Unit], params: Params, meta: bool = False, peers: bool = False) -> np.ndarray:
     """The prior for the start of a whole text, or for the first parts of a meta node (``meta``).
 
     In a whole text it decays over the sentence's ordinal index, ``position_w · exp(−k / position_decay)``
@@ -341,9 +344,18 @@ def opening_prior(units: Sequence[Unit], params: Params, meta: bool = False) -> 
     first two or three sentences of every text, a larger share of a short text than of a long one (a
     diary's first sentence states what the entry is about). A meta node's k-th unit is not the text's
     k-th sentence: there, and with ``position_decay`` 0, it is ``position_w · (1 − position)²`` over the
-    share of the text (the parts' order).
+    share of the text (the parts' order). With ``peers`` (a digest's entries, each a whole text, in no
+    order of importance) k counts within the unit's own part: an entry's first sentence says what
+    happened ("Dad was taken to hospital with a heart attack."), the next ones its details.
     """
-    if params.position_decay > 0 and not meta:
+    if params.position_decay > 0 and peers:
+        seen: dict[int, int] = {}  # units read so far in each part
+        index = []
+        for u in units:
+            index.append(seen.get(u.part, 0))
+            seen[u.part] = index[-1] + 1
+        shape = np.exp(-np.array(index, dtype=np.float64) / params.position_decay)
+    elif params.position_decay > 0 and not meta:
         shape = np.exp(-np.arange(len(units), dtype=np.float64) / params.position_decay)
     else:
         shape = (1.0 - np.array([u.pos for u in units], dtype=np.float64)) ** 2
