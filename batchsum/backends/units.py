@@ -34,6 +34,7 @@ from batchsum.backends.noise import (
     repeated_lines,
     section_role,
 )
+from batchsum.backends.phatic import is_phatic
 from batchsum.cleanup import (
     balance_quotes,
     clean_transcript,
@@ -226,6 +227,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
             and not _TOOL_RECORD.match(sent)  # a program's output, listed in the session's own section
             and _long_enough(sent, words, min_words)
             and not is_backchannel(sent)
+            and not is_phatic(sent)  # greetings, thanks, a call's logistics
             and not only_numbers(sent)
             and (not punctuated or bool(_WHOLE.search(sent)) or (chat and i in turn_final))
         )
@@ -371,6 +373,7 @@ def units_from_text(
             and not _MARKUP.search(sent)
             and line_kind(sent) not in _NOISE_KINDS
             and not is_boilerplate(sent)
+            and not is_phatic(sent)
             and not is_fragment(sent)
             and not _BRACKETED.match(sent)
             and not (_apparatus(sent) or is_dateline(sent))  # a dateline, "Lisbonne, le 11 mai 2024.", no summary

@@ -1,0 +1,69 @@
+"""Talk that keeps a conversation going but says nothing of its matter: greetings, thanks, farewells and a
+host's introductions ("Welcome back to Harbor Talk, I am your host Maya.", "Thanks for having me, Lena."),
+and a call's logistics ("All lines are in listen-only mode.", "Our next question comes from Tom Lee with
+Citi. Please go ahead.").
+
+Malinowski (1923, "The Problem of Meaning in Primitive Languages") called the first *phatic communion*,
+speech whose purpose is the contact itself (Laver 1975, "Communicative functions of phatic communion"); an
+operator handing the floor on is its working form. A summary reports what was said, not that someone was
+greeted or given the floor. A sentence is phatic when, its formulae, names and the words of the occasion
+taken away, no word is left: "Welcome back to the show, today we talk about sediment." is not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from batchsum.text import BACKCHANNELS
+
+__all__ = ["is_phatic"]
+
+_FORMULAE = re.compile(
+    r"\b(?:"
+    # greetings, welcomes and farewells
+    r"good (?:morning|afternoon|evening|day|night)|hello|hi|hey|welcome(?: back)?(?: to)?|greetings"
+    r"|(?:good)?bye|see you(?: (?:next time|next week|soon|then|all))?|talk (?:to you )?soon|take care"
+    r"|have a (?:good|great|nice|wonderful) (?:one|day|evening|weekend|week)|until next time|cheers"
+    # thanks and the host's courtesies
+    r"|thank(?:s| you)(?: (?:so|very) much)?(?: (?:for|to) (?:having|joining|coming|listening|watching|being"
+    r"|taking|your|the|all|everyone|everybody)\w*)?|(?:it's |it is )?(?:my )?pleasure"
+    r"|(?:(?:it's|it is|i'm|i am|we're|we are) )?(?:so |really |very )?(?:great|good|nice|glad|happy|"
+    r"excited|thrilled|lovely) to (?:be (?:here|back|with you)|have you(?: here| on| back)?|see you|talk)"
+    r"|(?:i'm|i am) your host|(?:joining|with) (?:me|us) (?:today|now|here)"
+    r"|how are you(?: doing)?(?: today)?|i'm (?:good|fine|well|great)"
+    # a call's logistics
+    r"|ladies and gentlemen|(?:our|the|your) (?:next|first|last|final) question (?:comes|is) from"
+    r"|please go ahead|(?:your|the) line is (?:now )?open|(?:we have )?no (?:further|more) questions"
+    r"|(?:all )?(?:participants|lines|callers) (?:are|have been) (?:placed )?(?:in|on)(?: a)? listen[- ]only mode"
+    r"|(?:this|today's|the) (?:call|conference|event|webcast) is being recorded|operator instructions"
+    r"|(?:i would|i'd|i will|i'll) (?:now )?(?:like to )?(?:turn|hand|pass) (?:the (?:call|conference|floor|line)"
+    r"|it|things)(?: back)? (?:over )?to|(?:this|that) concludes (?:our|the|today's|this) [\w-]+(?: [\w-]+)?"
+    r"|you may (?:now )?disconnect|for standing by|at this time"
+    r")\b",
+    re.IGNORECASE,
+)
+# The words of the occasion: what a greeting or a call's logistics is said about, not what was said.
+_OCCASION = frozenset(
+    """
+    a an the and or to of for with on in at this that our my your me us we i you it its it's is are be next
+    again back here today now all everyone everybody folks guys again also once very so much really
+    show episode podcast program programme call conference webcast meeting session line question questions
+    earnings quarter quarterly first second third fourth fiscal year results
+    """.split()
+)
+_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+
+
+def is_phatic(sentence: str) -> bool:
+    """Whether ``sentence`` is phatic talk only: formulae of greeting, thanks, farewell or a call's
+    logistics, with names and the words of the occasion, and nothing else."""
+    if not _FORMULAE.search(sentence):
+        return False
+    rest = _FORMULAE.sub(" ", sentence)
+    for word in _WORD.findall(rest):
+        if word[0].isupper() and word.lower() not in _OCCASION:
+            continue  # a name: of the show, the guest, the firm
+        low = word.lower().rstrip(".")
+        if low not in _OCCASION and low not in BACKCHANNELS:
+            return False
+    return True
