@@ -23,7 +23,7 @@ from batchsum.language import joins_without_space, run_on, unspaced
 from batchsum.speaker_labels import parse_speaker_line
 from batchsum.text import LEADS_ON
 
-__all__ = ["render_chat", "render_subtitles"]
+__all__ = ["render_chat", "render_subtitles", "render_whisper"]
 
 
 # Instructions to the model, not the conversation: a summary ("System: Answer questions about ...") or a
@@ -46,6 +46,9 @@ def render_chat(raw_text: str, path: Path) -> str:
             rendered = render_export(data, path)
             if rendered is not None:
                 return rendered
+            whisper = render_whisper(data)
+            if whisper is not None:
+                return whisper
             if isinstance(data, dict):
                 if not isinstance(data.get("messages"), list):
                     keys = ", ".join(sorted(map(str, data))[:5]) or "none"
@@ -427,5 +430,39 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
                 turns.append(turn)
     if malformed and warnings is not None:
         warnings.append(f"{malformed} cue(s) with a malformed or missing timestamp: text kept, timing dropped")
+    return _render_turns(turns)
+
+
+def _render_turns(turns: list[_Turn]) -> str:
+    """Turns as ``Speaker: text`` paragraphs (an unnamed one as its text); unpunctuated ones in sentences."""
     render = _units if _unpunctuated(turns) else (lambda cues: run_on(c.text for c in cues))
     return "\n\n".join(f"{t.speaker}: {render(t.cues)}" if t.speaker else render(t.cues) for t in turns)
+
+
+def _seconds(value: Any) -> float | None:
+    """A segment's ``start``/``end`` as seconds, None when it is no number."""
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def render_whisper(data: Any) -> str | None:
+    """A Whisper transcript (``{"text", "segments": [{"start", "end", "text"}], "language"}``; WhisperX adds a
+    ``speaker`` to each segment) as its segments' text in order, a speaker's consecutive segments one
+    ``Speaker: text`` turn, read as subtitles' cues are (unpunctuated ones cut into sentences at their
+    boundaries); None for any other JSON."""
+    segments = data.get("segments") if isinstance(data, dict) else None
+    if not isinstance(segments, list) or not all(isinstance(s, dict) and "text" in s for s in segments):
+        return None
+    turns: list[_Turn] = []
+    for seg in segments:
+        text = " ".join(str(seg["text"] or "").split())
+        if not text:
+            continue
+        speaker = (str(seg["speaker"]).strip() or None) if seg.get("speaker") is not None else None
+        cue = _Cue(text, _seconds(seg.get("start")), _seconds(seg.get("end")))
+        if turns and turns[-1].speaker == speaker:
+            turns[-1].cues.append(cue)
+        else:
+            turns.append(_Turn(speaker, text, cues=[cue]))
+    if not turns and isinstance(data.get("text"), str):
+        return " ".join(data["text"].split())  # no segments kept: the whole text is all there is
+    return _render_turns(turns)

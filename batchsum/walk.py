@@ -550,7 +550,7 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # Telegram, Discord, Slack) with no date in its name is dated by its first message. 4: Rev.com's
 # "Name (00:00:02):" over the words is a transcript. 5: court_layout.py (a gutter's line numbers and page marks
 # go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes). 6: speakers in brackets
-# ("[SPEAKER_00]: ...", "[Maya] ...") are turns' labels (bracket_turns.py).
+# ("[SPEAKER_00]: ...", "[Maya] ...") are turns' labels (bracket_turns.py); a Whisper .json is a transcript.
 READER_VERSION = 6
 
 
