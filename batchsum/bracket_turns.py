@@ -16,7 +16,15 @@ from collections.abc import Iterable
 
 from batchsum.speaker_labels import parse_speaker_line
 
-__all__ = ["LINK_DEFINITION", "SOUND_CUE", "bracketed_labels", "bracketed_turns", "unbracket"]
+__all__ = [
+    "CUE_LINES",
+    "LINK_DEFINITION",
+    "SOUND_CUE",
+    "bracketed_labels",
+    "bracketed_turns",
+    "caption_cue_lines",
+    "unbracket",
+]
 
 # A Markdown link reference definition: a label, then one URL or path ("[1]: https://...", "[x]:
 # ch04.html#refs", "<...>") and an optional title. Not a sentence: "[SPEAKER_00]: Welcome back." is a turn.
@@ -33,6 +41,14 @@ _LOWER_PAREN_CUE = re.compile(r"\((?:[a-z]+(?:[ -][a-z]+){0,2})\)")
 # A line that opens with a bracketed label and goes on with words, after an optional colon.
 _OPENER = re.compile(r"[ \t]*\[([^\[\]\n]{1,40})\](:?)[ \t]+(?=\S)")
 _BLANK = re.compile(r"\n[ \t]*\n")
+# A line that is only a caption's sound or stage cue, in words: "[Music]", "[MUSIC PLAYING]", "[click, TV
+# static]", "(laughs)", "(upbeat music)", "(Applause)". A number or a box ("[1]", "[ ]", "[x]") is no cue.
+_CUE_LINE = re.compile(
+    r"[ \t]*(?:\[[A-Za-z][A-Za-z ,'-]{1,39}\]|\([A-Za-z][a-z]+(?:[ -][a-z]+){0,2}\))"
+    r"(?:[ \t]*(?:\[[A-Za-z][A-Za-z ,'-]{1,39}\]|\([A-Za-z][a-z]+(?:[ -][a-z]+){0,2}\)))*[ \t]*"
+)
+# So many cue lines make a text a transcript: captions' "[Music]" between segments, a speaker's "(laughs)".
+CUE_LINES = 3
 
 
 def _is_cue(line: str) -> bool:
@@ -89,3 +105,9 @@ def bracketed_turns(text: str) -> str | None:
     if not bracketed_labels(openers):
         return None
     return "\n".join(map(unbracket, lines))
+
+
+def caption_cue_lines(lines: Iterable[str]) -> int:
+    """How many of ``lines`` are a caption's sound or stage cue alone ("[Music]", "(laughs)"): what a
+    transcriber (Whisper, a captioner) writes between the words said, and prose or notes never do."""
+    return sum(1 for line in lines if _CUE_LINE.fullmatch(line))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from batchsum.bracket_turns import bracketed_turns
+from batchsum.bracket_turns import CUE_LINES, bracketed_turns, caption_cue_lines
 from batchsum.chat_exports import ExportMetadata, ExportText
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.court_layout import strip_control  # decoding's, a court transcript's page layout read away first
@@ -477,6 +477,8 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
         cues = sum(1 for p in paragraphs if screenplay_turn(p) is not None)
         if cues >= 4 and cues >= 0.3 * len(paragraphs):
             return "conversation", f"screenplay cues ({cues}/{len(paragraphs)} paragraphs)"
+        if (captions := caption_cue_lines(lines)) >= CUE_LINES:
+            return "conversation", f"caption cues ({captions} lines: [Music], (laughs), ...)"
     headings = len(_rx().dated_heading.findall(sample))
     # A day in the name in any form that dates the file ("14-03-2025.md", "March 15, 2025.md"), as in ISO.
     dated_name = _rx().date.search(path.stem) is not None or name_date(path) is not None
@@ -550,7 +552,8 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # Telegram, Discord, Slack) with no date in its name is dated by its first message. 4: Rev.com's
 # "Name (00:00:02):" over the words is a transcript. 5: court_layout.py (a gutter's line numbers and page marks
 # go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes). 6: speakers in brackets
-# ("[SPEAKER_00]: ...", "[Maya] ...") are turns' labels (bracket_turns.py); a Whisper .json is a transcript.
+# ("[SPEAKER_00]: ...", "[Maya] ...") are turns' labels (bracket_turns.py); a Whisper .json is a transcript,
+# and so is a text of caption cue lines ("[Music]", "(laughs)").
 READER_VERSION = 6
 
 
