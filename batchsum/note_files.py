@@ -1,5 +1,5 @@
 """A text file's own shapes, read before it is classified: a note-taking app's files beside the notes
-(:func:`app_file`), chat lines below a note's front matter (:func:`chat_below_front_matter`)."""
+(:func:`app_file`), chat lines or bracketed speakers below a note's front matter (:func:`chat_below_front_matter`)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import itertools
 import re
 from pathlib import Path
 
+from batchsum.bracket_turns import bracketed_turns
 from batchsum.chat_lines import ChatExport, render_chat_lines
 from batchsum.note_syntax import front_matter
 
@@ -38,8 +39,18 @@ def app_file(relpath: str, text: str) -> str | None:
     return None
 
 
+def _turns(text: str) -> ChatExport | None:
+    """``text`` as turns: a chat or transcript export (:func:`render_chat_lines`), or speakers named in
+    brackets (:func:`~batchsum.bracket_turns.bracketed_turns`: "[SPEAKER_00]: ...", "[Maya] ...")."""
+    export = render_chat_lines(text)
+    if export is not None:
+        return export
+    turns = bracketed_turns(text)
+    return None if turns is None else ChatExport(turns, "bracketed speaker names")
+
+
 def chat_below_front_matter(text: str) -> ChatExport | None:
-    """:func:`render_chat_lines` of what a note's front matter (:func:`front_matter`) heads, the block kept
+    """The turns (:func:`_turns`) of what a note's front matter (:func:`front_matter`) heads, the block kept
     above the turns as it was: rewritten with them, its lines had joined into one line of text
     ("--- title: Sync date: 2024-03-14 ---") that no reader took for front matter, so it was summarized
     and its date never read."""
@@ -47,8 +58,8 @@ def chat_below_front_matter(text: str) -> ChatExport | None:
         text = text.replace("\r\n", "\n").replace("\r", "\n")  # the fence rule reads "\n" line ends
     front = front_matter(text) if text.startswith("---") else None
     if front is None:
-        return render_chat_lines(text)
-    export = render_chat_lines(text[front.end() :])
+        return _turns(text)
+    export = _turns(text[front.end() :])
     if export is None:
         return None
     return ChatExport(f"{text[: front.end()].rstrip()}\n\n{export.text}", export.format)

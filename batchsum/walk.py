@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from batchsum.bracket_turns import CUE_LINES, bracketed_turns, caption_cue_lines
+from batchsum.bracket_turns import CUE_LINES, caption_cue_lines
 from batchsum.chat_exports import ExportMetadata, ExportText
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.court_layout import strip_control  # decoding's, a court transcript's page layout read away first
@@ -607,8 +607,6 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             export = chat_below_front_matter(text)
             if export is not None:
                 first_message, text = whatsapp_day(text) if export.format.startswith("WhatsApp") else None, export.text
-            elif (turns := bracketed_turns(text)) is not None:
-                text = turns  # "[Maya] ..." / "[SPEAKER_00]: ...": each turn's speaker, not a sound cue
     except ExportMetadata as exc:
         raise NotASource(str(path), str(exc)) from exc
     except ValueError as exc:
