@@ -17,12 +17,13 @@ from typing import Any
 
 from batchsum import jsonio
 from batchsum.abbreviations import ABBREVIATIONS
+from batchsum.bracket_turns import SOUND_CUE, bracketed_labels, unbracket
 from batchsum.chat_exports import render_export
 from batchsum.language import joins_without_space, run_on, unspaced
 from batchsum.speaker_labels import parse_speaker_line
 from batchsum.text import LEADS_ON
 
-__all__ = ["render_chat", "render_subtitles"]
+__all__ = ["render_chat", "render_subtitles", "render_whisper"]
 
 
 # Instructions to the model, not the conversation: a summary ("System: Answer questions about ...") or a
@@ -45,6 +46,9 @@ def render_chat(raw_text: str, path: Path) -> str:
             rendered = render_export(data, path)
             if rendered is not None:
                 return rendered
+            whisper = render_whisper(data)
+            if whisper is not None:
+                return whisper
             if isinstance(data, dict):
                 if not isinstance(data.get("messages"), list):
                     keys = ", ".join(sorted(map(str, data))[:5]) or "none"
@@ -172,11 +176,12 @@ def _cue_text(lines: list[str]) -> str:
     return out
 
 
-def _speaker_prefix(text: str) -> tuple[str, str] | None:
+def _speaker_prefix(text: str, bracketed: bool) -> tuple[str, str] | None:
     """``(speaker, words)`` when a cue opens with its speaker's name ("Ana: ...", "王伟：..."), in any
-    script (:func:`~batchsum.speaker_labels.parse_speaker_line`); a name in a script with capitals
-    starts with one ("so: ..." names no one)."""
-    label, said = parse_speaker_line(text)
+    script (:func:`~batchsum.speaker_labels.parse_speaker_line`), or in brackets when the captions name
+    their speakers so (``bracketed``: "[SPEAKER_00] ..."); a name in a script with capitals starts with
+    one ("so: ..." names no one)."""
+    label, said = parse_speaker_line(unbracket(text) if bracketed else text)
     if label is None or label[0].islower():
         return None
     return label, said
@@ -201,7 +206,7 @@ def _new_lines(text_lines: list[str], before: list[str], rolling: bool) -> tuple
 
 
 # Sound and stage cues ("[Music]", "(applause)"), as the transcript cleaner leaves them out: no words said.
-_NOTE = re.compile(r"\[[^\]\n]{1,40}\]|\([a-z]+(?:[ -][a-z]+){0,2}\)", re.IGNORECASE)
+_NOTE = SOUND_CUE
 # A sentence's end: a stop (or full-width one) before closing quotes and a space or the end.
 _STOP = re.compile(r"[.?!\u2026\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*(?=\s|$)")
 _CLOCK = re.compile(r"(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{3})")
@@ -230,10 +235,11 @@ class _Turn:
     cues: list[_Cue] = field(default_factory=list)
 
 
-def _cue_turns(text_lines: list[str]) -> list[_Turn]:
+def _cue_turns(text_lines: list[str], bracketed: bool = False) -> list[_Turn]:
     """A cue's turns: a new one at each voice tag (``<v Anna>``), each line opening with a dialogue dash
     and each line opening with a speaker's label (``INTERVIEWER: ...``, judged on its words, tags left
-    out); the lines between go on with the turn above them (a turn's words wrapped over two lines)."""
+    out; in brackets when ``bracketed``); the lines between go on with the turn above them (a turn's words
+    wrapped over two lines)."""
     pieces: list[tuple[str | None, str]] = []  # (a voice tag's name, the text it opens), one per line or tag
     for line in text_lines:
         cuts = [m.start() for m in _VOICE.finditer(line)]
@@ -252,7 +258,7 @@ def _cue_turns(text_lines: list[str]) -> list[_Turn]:
         if dash is not None:
             text = text[dash.end() :]
         # A voice tag names its speaker: "The tide card is one curve: ..." under it is a sentence, no label.
-        speaker, label = voice, _speaker_prefix(text) if voice is None else None
+        speaker, label = voice, _speaker_prefix(text, bracketed) if voice is None else None
         if label is not None:
             speaker, text = label
         if voice is None and dash is None and label is None and turns:
@@ -260,6 +266,15 @@ def _cue_turns(text_lines: list[str]) -> list[_Turn]:
             continue
         turns.append(_Turn(speaker, text, dashed=dash is not None, open=speaker is not None or dash is None))
     return turns
+
+
+def _cue_text_lines(lines: list[str]) -> tuple[int | None, list[str]]:
+    """A cue block's timing line (its index, None when it has none) and its text lines: those after the
+    timing, or without the cue number when there is no timing."""
+    timing = next((i for i, ln in enumerate(lines) if _TIMING_LIKE.search(ln)), None)
+    if timing is not None:
+        return timing, lines[timing + 1 :]  # lines before the timing are a cue number or identifier
+    return None, lines[1:] if len(lines) > 1 and lines[0].isdigit() else lines
 
 
 def _cue_span(timing: str) -> tuple[float | None, float | None]:
@@ -392,22 +407,19 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     malformed = 0
     rolling = _INLINE_TIMING.search(raw_text) is not None
     before: list[str] = []  # the previous cue's lines with words
+    # WhisperX's "[SPEAKER_00]: ..." cues: a bracketed name that opens every cue is its speaker.
+    bracketed = bracketed_labels(next(iter(_cue_text_lines(b)[1]), "") for b in _cue_blocks(raw_text))
     for lines in _cue_blocks(raw_text):
-        timing = next((i for i, ln in enumerate(lines) if _TIMING_LIKE.search(ln)), None)
+        timing, text_lines = _cue_text_lines(lines)
         span: tuple[float | None, float | None] = (None, None)
         if timing is None:
             malformed += 1  # no timing line at all
-            if len(lines) > 1 and lines[0].isdigit():
-                lines = lines[1:]  # an SRT cue number
-            text_lines = lines
         else:
             span = _cue_span(lines[timing])
             if span[0] is None:
                 malformed += 1
-            # Lines before the timing are a cue number or identifier.
-            text_lines = lines[timing + 1 :]
         text_lines, before = _new_lines(text_lines, before, rolling)
-        for turn in _cue_turns(text_lines):
+        for turn in _cue_turns(text_lines, bracketed):
             last = turns[-1] if turns else None
             if last is not None and not turn.dashed and last.speaker == turn.speaker and last.open:
                 said = _without_overlap(last.cues, turn.text)
@@ -418,5 +430,39 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
                 turns.append(turn)
     if malformed and warnings is not None:
         warnings.append(f"{malformed} cue(s) with a malformed or missing timestamp: text kept, timing dropped")
+    return _render_turns(turns)
+
+
+def _render_turns(turns: list[_Turn]) -> str:
+    """Turns as ``Speaker: text`` paragraphs (an unnamed one as its text); unpunctuated ones in sentences."""
     render = _units if _unpunctuated(turns) else (lambda cues: run_on(c.text for c in cues))
     return "\n\n".join(f"{t.speaker}: {render(t.cues)}" if t.speaker else render(t.cues) for t in turns)
+
+
+def _seconds(value: Any) -> float | None:
+    """A segment's ``start``/``end`` as seconds, None when it is no number."""
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def render_whisper(data: Any) -> str | None:
+    """A Whisper transcript (``{"text", "segments": [{"start", "end", "text"}], "language"}``; WhisperX adds a
+    ``speaker`` to each segment) as its segments' text in order, a speaker's consecutive segments one
+    ``Speaker: text`` turn, read as subtitles' cues are (unpunctuated ones cut into sentences at their
+    boundaries); None for any other JSON."""
+    segments = data.get("segments") if isinstance(data, dict) else None
+    if not isinstance(segments, list) or not all(isinstance(s, dict) and "text" in s for s in segments):
+        return None
+    turns: list[_Turn] = []
+    for seg in segments:
+        text = " ".join(str(seg["text"] or "").split())
+        if not text:
+            continue
+        speaker = (str(seg["speaker"]).strip() or None) if seg.get("speaker") is not None else None
+        cue = _Cue(text, _seconds(seg.get("start")), _seconds(seg.get("end")))
+        if turns and turns[-1].speaker == speaker:
+            turns[-1].cues.append(cue)
+        else:
+            turns.append(_Turn(speaker, text, cues=[cue]))
+    if not turns and isinstance(data.get("text"), str):
+        return " ".join(data["text"].split())  # no segments kept: the whole text is all there is
+    return _render_turns(turns)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import itertools
 import logging
 import os
 import re
@@ -19,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum.bracket_turns import CUE_LINES, caption_cue_lines
 from batchsum.chat_exports import ExportMetadata, ExportText
-from batchsum.chat_lines import ChatExport, render_chat_lines
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.court_layout import strip_control  # decoding's, a court transcript's page layout read away first
 from batchsum.datelines import dated_entries
@@ -30,7 +29,8 @@ from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.model import ContentType, Document
-from batchsum.note_syntax import front_matter, front_matter_problem
+from batchsum.note_files import app_file, chat_below_front_matter
+from batchsum.note_syntax import front_matter_problem
 from batchsum.secrets import redact as redact_secrets
 from batchsum.speaker_labels import is_turn
 from batchsum.text import BLANK_LINES, screenplay_turn
@@ -477,6 +477,8 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
         cues = sum(1 for p in paragraphs if screenplay_turn(p) is not None)
         if cues >= 4 and cues >= 0.3 * len(paragraphs):
             return "conversation", f"screenplay cues ({cues}/{len(paragraphs)} paragraphs)"
+        if (captions := caption_cue_lines(lines)) >= CUE_LINES:
+            return "conversation", f"caption cues ({captions} lines: [Music], (laughs), ...)"
     headings = len(_rx().dated_heading.findall(sample))
     # A day in the name in any form that dates the file ("14-03-2025.md", "March 15, 2025.md"), as in ISO.
     dated_name = _rx().date.search(path.stem) is not None or name_date(path) is not None
@@ -540,47 +542,6 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
     return buf, st
 
 
-# What a note-taking app keeps beside the notes: a template (a "{{date}}" placeholder in a templates
-# folder, or Templater's "<% tp.date.now() %>" anywhere), a drawing (Obsidian's Excalidraw plugin),
-# Logseq's backups of pages it has since saved again. A note that mentions "{{title}}" is still a note.
-_PLACEHOLDER = re.compile(r"\{\{(?:date|time|title)\b[^{}\n]*\}\}")
-_TEMPLATER = re.compile(r"<%[*_-]?\s*tp\.")
-_EXCALIDRAW = re.compile(r"\A---[ \t]*\n(?:[^\n]*\n){0,20}?excalidraw-plugin:", re.M)
-_TEMPLATE_FOLDERS = frozenset({"templates", "template", "_templates"})
-
-
-def _app_file(relpath: str, text: str) -> str | None:
-    """Why a Markdown file is a note-taking app's own file, not a note; None for a note."""
-    parts = Path(relpath).parts
-    if any(a == "logseq" and b in ("bak", "version-files") for a, b in itertools.pairwise(parts)):
-        return "a Logseq backup of a page"
-    if text.startswith("---") and _EXCALIDRAW.match(text):
-        return "an Excalidraw drawing"
-    if "<%" in text and _TEMPLATER.search(text):
-        return "a Templater template (<% tp. %>)"
-    if "{{" in text and any(p.lower() in _TEMPLATE_FOLDERS for p in parts[:-1]):
-        placeholder = _PLACEHOLDER.search(text)
-        if placeholder is not None:
-            return f"a note template ({placeholder.group(0)} in a templates folder)"
-    return None
-
-
-def _chat_below_front_matter(text: str) -> ChatExport | None:
-    """:func:`render_chat_lines` of what a note's front matter (:func:`front_matter`) heads, the block kept
-    above the turns as it was: rewritten with them, its lines had joined into one line of text
-    ("--- title: Sync date: 2024-03-14 ---") that no reader took for front matter, so it was summarized
-    and its date never read."""
-    if text.startswith("---") and "\r" in text[:4096]:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")  # the fence rule reads "\n" line ends
-    front = front_matter(text) if text.startswith("---") else None
-    if front is None:
-        return render_chat_lines(text)
-    export = render_chat_lines(text[front.end() :])
-    if export is None:
-        return None
-    return ChatExport(f"{text[: front.end()].rstrip()}\n\n{export.text}", export.format)
-
-
 # Bump when the same bytes would be read as another text (decoding, chat, subtitle and e-mail
 # rendering, type detection, dating). A run re-reads every file read by another version and summarizes
 # again only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
@@ -590,8 +551,10 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # message's opening mention addresses someone ("Dev Patel, we're going ..."); a chat export (WhatsApp,
 # Telegram, Discord, Slack) with no date in its name is dated by its first message. 4: Rev.com's
 # "Name (00:00:02):" over the words is a transcript. 5: court_layout.py (a gutter's line numbers and page marks
-# go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes).
-READER_VERSION = 5
+# go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes). 6: speakers in brackets
+# ("[SPEAKER_00]: ...", "[Maya] ...") are turns' labels (bracket_turns.py); a Whisper .json is a transcript,
+# and so is a text of caption cue lines ("[Music]", "(laughs)").
+READER_VERSION = 6
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
@@ -641,14 +604,14 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             text = render_subtitles(text, warnings)
         elif ext in TEXT_EXTS and (ref.type_override or type_choice) in ("auto", "conversation", "transcript"):
             # Told it is a journal or a document, a file is read as it is: its timestamps stay.
-            export = _chat_below_front_matter(text)
+            export = chat_below_front_matter(text)
             if export is not None:
                 first_message, text = whatsapp_day(text) if export.format.startswith("WhatsApp") else None, export.text
     except ExportMetadata as exc:
         raise NotASource(str(path), str(exc)) from exc
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
-    if ext in TEXT_EXTS and (why := _app_file(ref.relpath, text)) is not None:
+    if ext in TEXT_EXTS and (why := app_file(ref.relpath, text)) is not None:
         raise NotASource(str(path), f"{why}, not a note: skipped")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")

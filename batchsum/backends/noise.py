@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from batchsum.backends.apparatus import without_display_math
+from batchsum.bracket_turns import LINK_DEFINITION
 from batchsum.note_syntax import note_syntax_as_text
 from batchsum.text import runs_on
 
@@ -499,7 +500,7 @@ _QUOTE_PREFIX = re.compile(r"[ \t]*((?:>[ \t]?)*)[ \t]*")
 _MD_ANCHOR = re.compile(r"<a\s[^<>]*>\s*</a>")
 _MD_IMAGE = re.compile(r"!\[[^\[\]\n]*\]\((?:[^()\n]|\([^()\n]*\))*\)")
 _HTML_IMAGE = re.compile(r"<(?:img|IMG)\b[^<>]*>")  # its alt text may span lines
-_MD_LINK_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+[^\n]*$", re.M)
+_MD_LINK_DEF = LINK_DEFINITION  # one URL or path: "[SPEAKER_00]: Welcome back." is a turn
 # A link's text may wrap onto the next line of its paragraph, never across a blank line.
 # Its text holds no "[" and its target no "(" but a pair ("wiki/Mercury_(planet)"): an unclosed one
 # stops at the next (a line of 80,000 "[" or 20,000 "[a](" had taken minutes).

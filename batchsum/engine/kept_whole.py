@@ -1,11 +1,13 @@
 """The final of a file short enough to be its own (level NONE): its text as a reader should see it.
 
-A note keeps its text as written, a Markdown meeting note too, without its own front matter: the final's
-front matter already holds what it says (its date), and a second "---" block in the body renders as a rule
-over a heading of its keys ("date: 2022-07-02 mood: great"). A plain-text conversation reads as the
-summarizer reads conversations: each turn cleaned of transcript markup, disfluencies and tokenizer spacing,
-its speaker named as a summary names them (DialogSum's "#Person1#:" as "Person1:"), so a kept-whole
-dialogue and a summarized one look alike.
+A note keeps its text as written, a Markdown meeting note too (headings, lists, prose between turns), without
+its own front matter: the final's front matter already holds what it says (its date), and a second "---" block
+in the body renders as a rule over a heading of its keys ("date: 2022-07-02 mood: great"). A plain-text
+conversation reads as the summarizer reads conversations: each turn cleaned of transcript markup,
+disfluencies and tokenizer spacing, its speaker named as a summary names them (DialogSum's "#Person1#:" as
+"Person1:"), so a kept-whole dialogue and a summarized one look alike. So does a Markdown conversation of
+turns only ("**Maya:** [00:00] Welcome back ..." on every line): a transcript written as Markdown, its
+timestamps gone as a .txt's are.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from batchsum.language import run_on
 from batchsum.model import Document, SummaryOutput
 from batchsum.note_syntax import front_matter
 from batchsum.planning import FilePlan
+from batchsum.speaker_labels import is_turn
 from batchsum.state import node_key
 
 __all__ = ["kept_whole_output", "kept_whole_text"]
@@ -25,8 +28,15 @@ _MARKDOWN = (".md", ".markdown")
 
 
 def _read_as_speech(doc: Document) -> bool:
-    """Whether ``doc`` kept whole is cleaned as the summarizer reads speech: a transcript, not a note."""
-    return doc.content_type == "conversation" and doc.path.suffix.lower() not in _MARKDOWN
+    """Whether ``doc`` kept whole is cleaned as the summarizer reads speech: a transcript, not a note (a
+    Markdown conversation is one when each of its lines is a turn)."""
+    if doc.content_type != "conversation":
+        return False
+    if doc.path.suffix.lower() not in _MARKDOWN:
+        return True
+    front = front_matter(doc.text)
+    lines = [ln for ln in doc.text[front.end() if front else 0 :].splitlines() if ln.strip()]
+    return bool(lines) and all(map(is_turn, lines))
 
 
 def kept_whole_text(doc: Document) -> str:

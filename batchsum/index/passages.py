@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from batchsum.bracket_turns import LINK_DEFINITION
 from batchsum.index.analysis import CJK_CLASS, analyze
 from batchsum.index.analysis import stem as analysis_stem
 from batchsum.index.unshown import unshown_note_marks
@@ -142,7 +143,7 @@ class DocPassages:
 # snippet; as evidence they made the lifetimes chapter, whose last lines define links to "references and
 # borrowing", the best answer to "references and borrowing".
 MARKDOWN_EXTS = (".md", ".markdown")
-_LINK_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+[^\n]*$", re.M)
+_LINK_DEF = LINK_DEFINITION  # one URL or path: "[SPEAKER_00]: Welcome back." is a turn
 _LINK_TARGET = re.compile(r"(?<=\])(?:\((?:[^()\s]|\([^()\s]*\))+(?:[ \t]+\"[^\"\n]*\")?\)|\[[^\[\]\n]+\])")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 # A page's YAML front matter (the block :func:`batchsum.note_syntax.front_matter` finds, which the summarizer

@@ -1,0 +1,113 @@
+"""Speakers named in brackets, as diarizing transcribers write them (WhisperX's ``[SPEAKER_00]: text``, an
+edited ``[Maya] text``), read as ``Speaker: text`` turns; and the caption cues ("[Music]", "(laughs)") that
+lines of a transcript carry.
+
+A bracketed word before a turn's text is as often a sound cue ("[Music] la la") or a citation ("[Knuth]
+Donald Knuth, ...") as a speaker: it names a speaker when one opens every turn of the text, each a name
+(:func:`~batchsum.speaker_labels.parse_speaker_line` would take it for a label), and either a colon follows
+each (a label's own mark) or a label opens more than one turn (speakers come back; cues and keys are not
+that regular).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from batchsum.speaker_labels import parse_speaker_line
+
+__all__ = [
+    "CUE_LINES",
+    "LINK_DEFINITION",
+    "SOUND_CUE",
+    "bracketed_labels",
+    "bracketed_turns",
+    "caption_cue_lines",
+    "unbracket",
+]
+
+# A Markdown link reference definition: a label, then one URL or path ("[1]: https://...", "[x]:
+# ch04.html#refs", "<...>") and an optional title. Not a sentence: "[SPEAKER_00]: Welcome back." is a turn.
+LINK_DEFINITION = re.compile(
+    r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+(?:<[^<>\n]*>|(?=\S*?(?:[/#@]|[.:?=&][\w%]))\S+)"
+    r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$",
+    re.M,
+)
+# A sound or stage cue ("[Music]", "[MUSIC PLAYING]", "(laughs)", "(upbeat music)"): what captions mark
+# as heard, not said (the subtitle reader's, formats._NOTE).
+SOUND_CUE = re.compile(r"\[[^\]\n]{1,40}\]|\([a-z]+(?:[ -][a-z]+){0,2}\)", re.IGNORECASE)
+# In running text only lower-case words in parentheses are a cue: "(Reuters)" or "(SPEAKER 1)" is none.
+_LOWER_PAREN_CUE = re.compile(r"\((?:[a-z]+(?:[ -][a-z]+){0,2})\)")
+# A line that opens with a bracketed label and goes on with words, after an optional colon.
+_OPENER = re.compile(r"[ \t]*\[([^\[\]\n]{1,40})\](:?)[ \t]+(?=\S)")
+_BLANK = re.compile(r"\n[ \t]*\n")
+# A line that is only a caption's sound or stage cue, in words: "[Music]", "[MUSIC PLAYING]", "[click, TV
+# static]", "(laughs)", "(upbeat music)", "(Applause)". A number or a box ("[1]", "[ ]", "[x]") is no cue.
+_CUE_LINE = re.compile(
+    r"[ \t]*(?:\[[A-Za-z][A-Za-z ,'-]{1,39}\]|\([A-Za-z][a-z]+(?:[ -][a-z]+){0,2}\))"
+    r"(?:[ \t]*(?:\[[A-Za-z][A-Za-z ,'-]{1,39}\]|\([A-Za-z][a-z]+(?:[ -][a-z]+){0,2}\)))*[ \t]*"
+)
+# So many cue lines make a text a transcript: captions' "[Music]" between segments, a speaker's "(laughs)".
+CUE_LINES = 3
+
+
+def _is_cue(line: str) -> bool:
+    """Whether ``line`` is only sound cues ("[Music]", "(laughs)", "[Music] (applause)"): no words said."""
+    return bool(line.strip()) and not _cue_free(line).strip() and bool(SOUND_CUE.search(line))
+
+
+def _cue_free(line: str) -> str:
+    """``line`` without its bracketed cues and its lower-case parenthesised ones."""
+    return _LOWER_PAREN_CUE.sub(" ", re.sub(r"\[[^\]\n]{1,40}\]", " ", line))
+
+
+def _label(line: str) -> tuple[str, bool] | None:
+    """The bracketed name ``line`` opens with and whether a colon follows it, or None. One character is a
+    checklist's box ("[x] done"), not a name."""
+    m = _OPENER.match(line)
+    if m is None or LINK_DEFINITION.match(line):
+        return None
+    name = m.group(1).strip()
+    if len(name) < 2 or parse_speaker_line(f"{name}: {line[m.end() :]}")[0] != name:
+        return None
+    return name, bool(m.group(2))
+
+
+def bracketed_labels(openers: Iterable[str]) -> bool:
+    """Whether the lines ``openers`` (each turn's first line) name their speakers in brackets (the module's
+    rule); lines that are only sound cues are no turns."""
+    labels: list[tuple[str, bool]] = []
+    for line in openers:
+        if not line.strip() or _is_cue(line):
+            continue
+        found = _label(line)
+        if found is None:
+            return False
+        labels.append(found)
+    names = [name for name, _ in labels]
+    return bool(labels) and (all(colon for _, colon in labels) or len(set(names)) < len(names))
+
+
+def unbracket(line: str) -> str:
+    """``line`` as ``Name: text`` when it opens with a bracketed name (``[Maya] text``), else as it is."""
+    m = _OPENER.match(line)
+    if m is None or _label(line) is None:
+        return line
+    return f"{m.group(1).strip()}: {line[m.end() :]}"
+
+
+def bracketed_turns(text: str) -> str | None:
+    """``text`` with its bracketed speaker labels as ``Name: text`` turns when it names its speakers so (the
+    module's rule, over each paragraph's first line and each line that opens with a bracket), else None."""
+    lines = text.split("\n")
+    openers = [p.lstrip("\n").split("\n", 1)[0] for p in _BLANK.split(text)]
+    openers += [ln for ln in lines if ln.lstrip().startswith("[")]
+    if not bracketed_labels(openers):
+        return None
+    return "\n".join(map(unbracket, lines))
+
+
+def caption_cue_lines(lines: Iterable[str]) -> int:
+    """How many of ``lines`` are a caption's sound or stage cue alone ("[Music]", "(laughs)"): what a
+    transcriber (Whisper, a captioner) writes between the words said, and prose or notes never do."""
+    return sum(1 for line in lines if _CUE_LINE.fullmatch(line))
