@@ -31,6 +31,7 @@ __all__ = [
     "email_sender",
     "end_message",
     "ends_sentence",
+    "is_abbreviation_at",
     "is_backchannel",
     "is_chat",
     "paragraph_width",
@@ -209,8 +210,9 @@ def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:
     return out
 
 
-def _is_abbreviation(block: str, dot_index: int) -> bool:
-    """True when the period at ``dot_index`` belongs to an abbreviation or an initial."""
+def is_abbreviation_at(block: str, dot_index: int) -> bool:
+    """True when the period at ``dot_index`` belongs to an abbreviation or an initial: no sentence ends
+    there, save a soft abbreviation's before a capital (``SOFT_ABBREVIATIONS``, :func:`split_sentences`)."""
     i = dot_index
     while i > 0 and not block[i - 1].isspace() and block[i - 1] not in _OPENERS:
         i -= 1
@@ -364,7 +366,7 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
     for m in _END_PUNCT.finditer(block):
         end = m.end()
         punct = block[m.start() : end].rstrip(_CLOSERS + "« \u00a0\u202f")
-        if punct == "." and _is_abbreviation(block, m.start()):
+        if punct == "." and is_abbreviation_at(block, m.start()):
             # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence.
             token_start = m.start()
             while token_start > 0 and not block[token_start - 1].isspace():
