@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from batchsum.abbreviations import ABBREVIATIONS
+from batchsum.abbreviations import is_abbreviation
 
 __all__ = ["is_turn", "parse_speaker_line", "speakers_of"]
 
@@ -90,9 +90,9 @@ _DOTTED = re.compile(r"(\S+)\.\s")  # a word and the period after it, inside a l
 
 
 def _ends_sentence(token: str) -> bool:
-    """Whether a period after ``token`` ends a sentence: not after an initial or a title ("Hon. Mary Ng")."""
-    t = token.lower()
-    return not (len(t) == 1 and t.isalpha()) and t not in ABBREVIATIONS
+    """Whether a period after ``token`` ends a sentence: not after initials or a title ("Hon. Mary Ng",
+    "J.P. Morgan")."""
+    return not is_abbreviation(token)
 
 
 def parse_speaker_line(line: str) -> tuple[str | None, str]:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from batchsum.abbreviations import ABBREVIATIONS
+from batchsum.abbreviations import ABBREVIATIONS, is_abbreviation, joined_initials
 from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
 from batchsum.note_syntax import note_syntax_as_text
 from batchsum.speaker_labels import parse_speaker_line, speakers_of
@@ -216,12 +216,8 @@ def is_abbreviation_at(block: str, dot_index: int) -> bool:
     i = dot_index
     while i > 0 and not block[i - 1].isspace() and block[i - 1] not in _OPENERS:
         i -= 1
-    token = block[i:dot_index].lower()
-    if not token:
-        return False
-    if len(token) == 1 and token.isalpha():
-        return True  # initial: "J. Smith"
-    return token in ABBREVIATIONS
+    token = block[i:dot_index]
+    return bool(token) and is_abbreviation(token)  # "Dr. Smith", "J. Smith", "J.P. Morgan"
 
 
 def _next_starts_sentence(block: str, pos: int) -> bool:
@@ -360,6 +356,9 @@ def _continues(text: str, pos: int) -> bool:
     return j < len(text) and text[j].islower()
 
 
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
+
+
 def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
     """Split at ``.``/``!``/``?``/``…`` by the English rules (abbreviations, initials, capitals)."""
     start = 0
@@ -367,15 +366,20 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
         end = m.end()
         punct = block[m.start() : end].rstrip(_CLOSERS + "« \u00a0\u202f")
         if punct == "." and is_abbreviation_at(block, m.start()):
-            # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence.
+            # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence, and
+            # initials before a capitalised word no name holds ("D.C. Then"), not before a name ("J.P. Morgan").
             token_start = m.start()
             while token_start > 0 and not block[token_start - 1].isspace():
                 token_start -= 1
             token = block[token_start : m.start()].lower().lstrip(_OPENERS)
             after = block[end:].lstrip()
             nxt = after.lstrip(_OPENERS)
+            word = _FIRST_WORD.match(nxt)
+            ends = token in _SOFT_ABBREVIATIONS or (
+                joined_initials(token) and word is not None and word.group(0).lower() in _NO_NAME_WORDS
+            )
             # ... but not before a parenthesis: 'Harbor Foods, Inc. ("Harbor") agrees ...' goes on.
-            if token not in _SOFT_ABBREVIATIONS or not nxt[:1].isupper() or after.startswith("("):
+            if not ends or not nxt[:1].isupper() or after.startswith("("):
                 continue
         if not _next_starts_sentence(block, end) or _inside_emphasis(block, start, m.start()):
             continue
@@ -554,6 +558,11 @@ LEADS_ON = frozenset(
     """a an the of to in on at by for with from into upon and or but nor than that which who whose my your his
     its our their this these those is are was were be been has have had will would shall should can could may
     might must as if""".split()
+)
+# Capitalised, these open a sentence and are no part of a name: after initials ("Washington, D.C. Then they
+# met") the sentence ends before them, before a name ("J.P. Morgan") it goes on.
+_NO_NAME_WORDS = LEADS_ON | frozenset(
+    "i we you he she it they there here then so now also yet however after before when while once".split()
 )
 _NUMBERED = re.compile(r"[ \t]*\d{1,3}[.)]\s")
 

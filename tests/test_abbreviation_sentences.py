@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from batchsum.backends.units import units_from_text
 from batchsum.cleanup import clean_transcript
 from batchsum.cli import main
+from batchsum.speaker_labels import parse_speaker_line
+from batchsum.text import split_sentences
 
 CALL = (
     "Operator: Good morning and welcome to the Acme Corp. third quarter earnings call.\n"
@@ -57,3 +59,29 @@ def test_a_summary_line_reads_as_it_was_said(tmp_path: Path) -> None:
     for word in _AFTER_ABBREVIATION.findall(body):
         assert word.islower() or word.isdigit(), body
     assert not re.search(r"\b(?:Corp|Inc)\.$", body, re.MULTILINE), body
+
+
+def test_initials_joined_by_dots_end_no_sentence() -> None:
+    for text, firm in [
+        ("Our next question comes from Tom Lee with J.P. Morgan. Please go ahead.", "J.P. Morgan."),
+        ("The loan came from Banco S.A. Santander in May. It was repaid.", "Banco S.A. Santander"),
+        ("Philips N.V. Eindhoven and Siemens A.G. Munich signed. The deal closed.", "Siemens A.G. Munich"),
+    ]:
+        sentences = [s.text for s in split_sentences(text)]
+        assert len(sentences) == 2 and firm in sentences[0], sentences
+
+
+def test_known_abbreviations_and_stops_split_as_before() -> None:
+    # "U.S." is an abbreviation that ends no sentence, "p.m." one that ends one before a capital, as before.
+    assert len(split_sentences("Sales grew in the U.S. The next quarter was flat.")) == 1
+    assert len(split_sentences("It was 5 p.m. The call ended.")) == 2
+    assert len(split_sentences("We ran app.py. Then v1.2. Then we stopped.")) == 3
+    # Initials before a word no name holds end one: "D.C." is no name's start there.
+    assert len(split_sentences("They flew to Washington, D.C. Then they met the lawyers.")) == 2
+
+
+def test_a_question_from_a_firm_with_initials_is_one_unit_and_a_label_with_them_a_speaker() -> None:
+    call = "Operator: Our next question comes from Tom Lee with J.P. Morgan. Please go ahead.\nTom Lee: Thanks."
+    units = units_from_text(call, "conversation")
+    assert [u.body for u in units][:2] == ["Our next question comes from Tom Lee with J.P. Morgan.", "Please go ahead."]
+    assert parse_speaker_line("A.G. Rota: The motion carries.")[0] == "A.G. Rota"
