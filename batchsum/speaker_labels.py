@@ -30,6 +30,11 @@ _LABEL_STOP = frozenset(
     {"note", "warning", "tip", "example", "summary", "question", "answer", "re", "subject", "date", "to"}
     # a page of notes names who came and what about: "Attendees: Dana, Marco, Priya" is no one speaking
     | {"attendees", "participants", "present", "absent", "apologies", "regrets", "agenda", "location", "time"}
+    # a standup's or a status report's fields under each person's heading ("## Maria" / "Yesterday: ..." /
+    # "Blockers: None."): what the heading's person did, not someone called "Today" speaking
+    | {"yesterday", "today", "tomorrow", "tonight", "blocker", "blockers", "blocked", "impediments", "done"}
+    | {"doing", "todo", "to do", "to-do", "next", "next steps", "plan", "plans", "progress", "in progress"}
+    | {"issues", "risks", "notes", "status", "update", "updates", "goals", "wins", "learnings", "action items"}
     # the same labels in Chinese and Japanese notes ("注意：...", "参加者：...", "日時：...")
     | set("注 注意 备注 備考 提示 例 例如 总结 要約 摘要 问题 問題 问 答 答案 主题 件名".split())
     | set("日期 日付 日時 时间 時間 地点 場所 议程 議題 与会者 参会人员 出席者 参加者".split())
