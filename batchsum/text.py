@@ -27,6 +27,7 @@ __all__ = [
     "QUOTE_MARKS",
     "SentenceSpan",
     "conversation_lines",
+    "cut_before_amount",
     "email_headers",
     "email_sender",
     "end_message",
@@ -565,6 +566,27 @@ _NO_NAME_WORDS = LEADS_ON | frozenset(
     "i we you he she it they there here then so now also yet however after before when while once".split()
 )
 _NUMBERED = re.compile(r"[ \t]*\d{1,3}[.)]\s")
+
+
+# A number a cut may end on: digits with a sign, a currency and separators ("$210", "(3.4)", "1,200"); one with its
+# unit attached ("14%", "3m") is whole already.
+_LAST_NUMBER = re.compile(r"(?<!\S)[(\[]?[-+±~≈<>]?[$£€¥]?\(?\d(?:[\d.,]*\d)?\)?$")
+
+
+def cut_before_amount(head: str, rest: str) -> str:
+    """``head``, a text cut at a word boundary before ``rest``, without the number it ends on when the word
+    that follows qualifies it (a scale, a unit, what it counts: "at $210" before "million." is "at"; "up
+    14" before "%"), so a cut never parts an amount. A function word after it qualifies nothing ("in 2025
+    and" keeps its year); a ``head`` that is only numbers comes back as it is."""
+    while (m := _LAST_NUMBER.search(head.rstrip())) is not None and m.start() > 0:
+        after = rest.split(None, 1)
+        word = after[0].lstrip("([\"'“‘") if after else ""
+        first = _FIRST_WORD.match(word)
+        if not (word[:1] in "%‰°" and word) and (first is None or first.group(0).lower() in LEADS_ON):
+            break
+        rest = head[m.start() :] + rest
+        head = head[: m.start()].rstrip()
+    return head
 
 
 def _wraps_item(prev: str, line: str, numbered: bool) -> bool:
