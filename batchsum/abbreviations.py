@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-__all__ = ["ABBREVIATIONS", "SOFT_ABBREVIATIONS"]
+import re
+
+__all__ = ["ABBREVIATIONS", "SOFT_ABBREVIATIONS", "is_abbreviation", "joined_initials"]
 
 # Lower-cased, without the period.
 ABBREVIATIONS = frozenset(
@@ -17,3 +19,21 @@ ABBREVIATIONS = frozenset(
 )
 # Abbreviations that still end a sentence when the next word is capitalised ("... and so on, etc. The").
 SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.m"})
+# An initial ("J"), or initials joined by dots, as a name or a firm writes them ("J.P. Morgan", "Banco S.A.",
+# "Philips N.V.", "Siemens A.G."): single letters, never a word, a number or a file's name ("v1.2", "app.py").
+_INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*")
+
+
+def is_abbreviation(token: str) -> bool:
+    """Whether a period after ``token`` (the word before it, without that period) marks an abbreviation or
+    initials rather than a sentence's end: "Dr", "e.g", "J", "J.P", "S.A"."""
+    t = token.lower()
+    return t in ABBREVIATIONS or _INITIALS.fullmatch(t) is not None
+
+
+def joined_initials(token: str) -> bool:
+    """Whether ``token`` is two or more initials joined by dots that are no listed abbreviation ("J.P",
+    "S.A", "D.C"): before a name they end no sentence ("J.P. Morgan"), before a word no name holds they may
+    ("Washington, D.C. Then they met"). Listed ones ("U.S", "e.g") keep their own rule."""
+    t = token.lower()
+    return "." in t and t not in ABBREVIATIONS and _INITIALS.fullmatch(t) is not None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from batchsum.disfluency import INTERRUPTION, is_dangling, mark_restarts, resolve_interruptions
+from batchsum.text import is_abbreviation_at
 
 __all__ = [
     "ANY_QUOTE_MARK",
@@ -154,7 +155,9 @@ _COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
 _LINE_HEAD = re.compile(r"^[ \t,;:.\-–—]+", re.MULTILINE)
 _LINE_TAIL = re.compile(r"(?<![ \t,;:])[ \t,;:]+$", re.MULTILINE)
 _SPACES = re.compile(r"[ \t]{2,}|\t")
-# Only a word: "pyproject.toml" or "e.g." opening a line keeps its case; so does one after an ellipsis.
+# Only a word: "pyproject.toml" or "e.g." opening a line keeps its case; so does one after an ellipsis, and
+# one after an abbreviation's period (_capitalized), which ends no sentence.
+_LONE_LETTER = re.compile(r"(?<![\w.])[^\W\d_]\Z")
 _LOWER_AFTER_END = re.compile(r"(^|(?<!\.\.)[.!?] )([a-z])(?=[a-z'-]*(?:[\s,;:!?]|\.(?!\w)|$))", re.MULTILINE)
 
 
@@ -217,7 +220,22 @@ def clean_transcript(text: str) -> str:
     s = _MULTI_PUNCT.sub(r"\1", s)
     s = _COMMA_BEFORE_END.sub(r"\1", s)
     s = _LINE_TAIL.sub("", _LINE_HEAD.sub("", s))
-    return _LOWER_AFTER_END.sub(lambda m: m.group(1) + m.group(2).upper(), s)
+    return _LOWER_AFTER_END.sub(_capitalized, s)
+
+
+def _capitalized(m: re.Match[str]) -> str:
+    """The word that opens a line or follows a sentence's end capitalised; after an abbreviation's period
+    ("Apple Inc. reported", "flat vs. last year") as it was: capitalised, it would read as a new sentence,
+    and the splitter (:func:`batchsum.text.is_abbreviation_at`) would end one there. A lone letter's period
+    does end one before a lower-case word ("so did I. then"): an initial stands before a name."""
+    dot = m.start(1)
+    if (
+        m.group(1).startswith(".")
+        and is_abbreviation_at(m.string, dot)
+        and not _LONE_LETTER.search(m.string, dot - 1, dot)
+    ):
+        return m.group(0)
+    return m.group(1) + m.group(2).upper()
 
 
 def _rejoined_clitics(s: str) -> str:

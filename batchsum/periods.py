@@ -26,7 +26,7 @@ from batchsum import jsonio
 from batchsum.cleanup import balance_quotes
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars
 from batchsum.note_syntax import note_syntax_as_text
-from batchsum.text import DATE_LABEL, LIST_ITEM, parse_speaker_line, split_sentences, unended
+from batchsum.text import DATE_LABEL, LIST_ITEM, cut_before_amount, parse_speaker_line, split_sentences, unended
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -501,7 +501,9 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
         return balance_quotes(first) if len(first) < len(flat) else first
     if cjk_chars(first) * 2 > len(first):  # Chinese or Japanese: no spaces to cut at
         return _cjk_cut(first, words * CJK_CHARS_PER_WORD) + "…"
-    return balance_quotes(" ".join(first.split(" ")[:words]).rstrip(",;:-") + "…")  # '... and…"', not 'and"…'
+    kept = first.split(" ")
+    head = cut_before_amount(" ".join(kept[:words]), " ".join(kept[words:]))  # "at…", not "at $210…" (million)
+    return balance_quotes(head.rstrip(",;:-") + "…")  # '... and…"', not 'and"…'
 
 
 def _cjk_cut(text: str, chars: int) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from batchsum.abbreviations import ABBREVIATIONS
+from batchsum.abbreviations import is_abbreviation
 
 __all__ = ["is_turn", "parse_speaker_line", "speakers_of"]
 
@@ -30,6 +30,11 @@ _LABEL_STOP = frozenset(
     {"note", "warning", "tip", "example", "summary", "question", "answer", "re", "subject", "date", "to"}
     # a page of notes names who came and what about: "Attendees: Dana, Marco, Priya" is no one speaking
     | {"attendees", "participants", "present", "absent", "apologies", "regrets", "agenda", "location", "time"}
+    # a standup's or a status report's fields under each person's heading ("## Maria" / "Yesterday: ..." /
+    # "Blockers: None."): what the heading's person did, not someone called "Today" speaking
+    | {"yesterday", "today", "tomorrow", "tonight", "blocker", "blockers", "blocked", "impediments", "done"}
+    | {"doing", "todo", "to do", "to-do", "next", "next steps", "plan", "plans", "progress", "in progress"}
+    | {"issues", "risks", "notes", "status", "update", "updates", "goals", "wins", "learnings", "action items"}
     # the same labels in Chinese and Japanese notes ("注意：...", "参加者：...", "日時：...")
     | set("注 注意 备注 備考 提示 例 例如 总结 要約 摘要 问题 問題 问 答 答案 主题 件名".split())
     | set("日期 日付 日時 时间 時間 地点 場所 议程 議題 与会者 参会人员 出席者 参加者".split())
@@ -90,9 +95,9 @@ _DOTTED = re.compile(r"(\S+)\.\s")  # a word and the period after it, inside a l
 
 
 def _ends_sentence(token: str) -> bool:
-    """Whether a period after ``token`` ends a sentence: not after an initial or a title ("Hon. Mary Ng")."""
-    t = token.lower()
-    return not (len(t) == 1 and t.isalpha()) and t not in ABBREVIATIONS
+    """Whether a period after ``token`` ends a sentence: not after initials or a title ("Hon. Mary Ng",
+    "J.P. Morgan")."""
+    return not is_abbreviation(token)
 
 
 def parse_speaker_line(line: str) -> tuple[str | None, str]:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from batchsum.abbreviations import ABBREVIATIONS
+from batchsum.abbreviations import ABBREVIATIONS, is_abbreviation, joined_initials
 from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
 from batchsum.note_syntax import note_syntax_as_text
 from batchsum.speaker_labels import parse_speaker_line, speakers_of
@@ -27,10 +27,12 @@ __all__ = [
     "QUOTE_MARKS",
     "SentenceSpan",
     "conversation_lines",
+    "cut_before_amount",
     "email_headers",
     "email_sender",
     "end_message",
     "ends_sentence",
+    "is_abbreviation_at",
     "is_backchannel",
     "is_chat",
     "paragraph_width",
@@ -209,17 +211,14 @@ def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:
     return out
 
 
-def _is_abbreviation(block: str, dot_index: int) -> bool:
-    """True when the period at ``dot_index`` belongs to an abbreviation or an initial."""
+def is_abbreviation_at(block: str, dot_index: int) -> bool:
+    """True when the period at ``dot_index`` belongs to an abbreviation or an initial: no sentence ends
+    there, save a soft abbreviation's before a capital (``SOFT_ABBREVIATIONS``, :func:`split_sentences`)."""
     i = dot_index
     while i > 0 and not block[i - 1].isspace() and block[i - 1] not in _OPENERS:
         i -= 1
-    token = block[i:dot_index].lower()
-    if not token:
-        return False
-    if len(token) == 1 and token.isalpha():
-        return True  # initial: "J. Smith"
-    return token in ABBREVIATIONS
+    token = block[i:dot_index]
+    return bool(token) and is_abbreviation(token)  # "Dr. Smith", "J. Smith", "J.P. Morgan"
 
 
 def _next_starts_sentence(block: str, pos: int) -> bool:
@@ -358,22 +357,30 @@ def _continues(text: str, pos: int) -> bool:
     return j < len(text) and text[j].islower()
 
 
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
+
+
 def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
     """Split at ``.``/``!``/``?``/``…`` by the English rules (abbreviations, initials, capitals)."""
     start = 0
     for m in _END_PUNCT.finditer(block):
         end = m.end()
         punct = block[m.start() : end].rstrip(_CLOSERS + "« \u00a0\u202f")
-        if punct == "." and _is_abbreviation(block, m.start()):
-            # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence.
+        if punct == "." and is_abbreviation_at(block, m.start()):
+            # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence, and
+            # initials before a capitalised word no name holds ("D.C. Then"), not before a name ("J.P. Morgan").
             token_start = m.start()
             while token_start > 0 and not block[token_start - 1].isspace():
                 token_start -= 1
             token = block[token_start : m.start()].lower().lstrip(_OPENERS)
             after = block[end:].lstrip()
             nxt = after.lstrip(_OPENERS)
+            word = _FIRST_WORD.match(nxt)
+            ends = token in _SOFT_ABBREVIATIONS or (
+                joined_initials(token) and word is not None and word.group(0).lower() in _NO_NAME_WORDS
+            )
             # ... but not before a parenthesis: 'Harbor Foods, Inc. ("Harbor") agrees ...' goes on.
-            if token not in _SOFT_ABBREVIATIONS or not nxt[:1].isupper() or after.startswith("("):
+            if not ends or not nxt[:1].isupper() or after.startswith("("):
                 continue
         if not _next_starts_sentence(block, end) or _inside_emphasis(block, start, m.start()):
             continue
@@ -553,7 +560,33 @@ LEADS_ON = frozenset(
     its our their this these those is are was were be been has have had will would shall should can could may
     might must as if""".split()
 )
+# Capitalised, these open a sentence and are no part of a name: after initials ("Washington, D.C. Then they
+# met") the sentence ends before them, before a name ("J.P. Morgan") it goes on.
+_NO_NAME_WORDS = LEADS_ON | frozenset(
+    "i we you he she it they there here then so now also yet however after before when while once".split()
+)
 _NUMBERED = re.compile(r"[ \t]*\d{1,3}[.)]\s")
+
+
+# A number a cut may end on: digits with a sign, a currency and separators ("$210", "(3.4)", "1,200"); one with its
+# unit attached ("14%", "3m") is whole already.
+_LAST_NUMBER = re.compile(r"(?<!\S)[(\[]?[-+±~≈<>]?[$£€¥]?\(?\d(?:[\d.,]*\d)?\)?$")
+
+
+def cut_before_amount(head: str, rest: str) -> str:
+    """``head``, a text cut at a word boundary before ``rest``, without the number it ends on when the word
+    that follows qualifies it (a scale, a unit, what it counts: "at $210" before "million." is "at"; "up
+    14" before "%"), so a cut never parts an amount. A function word after it qualifies nothing ("in 2025
+    and" keeps its year); a ``head`` that is only numbers comes back as it is."""
+    while (m := _LAST_NUMBER.search(head.rstrip())) is not None and m.start() > 0:
+        after = rest.split(None, 1)
+        word = after[0].lstrip("([\"'“‘") if after else ""
+        first = _FIRST_WORD.match(word)
+        if not (word[:1] in "%‰°" and word) and (first is None or first.group(0).lower() in LEADS_ON):
+            break
+        rest = head[m.start() :] + rest
+        head = head[: m.start()].rstrip()
+    return head
 
 
 def _wraps_item(prev: str, line: str, numbered: bool) -> bool:

@@ -553,7 +553,8 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # "Name (00:00:02):" over the words is a transcript. 5: court_layout.py (a gutter's line numbers and page marks
 # go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes). 6: speakers in brackets
 # ("[SPEAKER_00]: ...", "[Maya] ...") are turns' labels (bracket_turns.py); a Whisper .json is a transcript,
-# and so is a text of caption cue lines ("[Music]", "(laughs)").
+# and so is a text of caption cue lines ("[Music]", "(laughs)"); a standup's fields ("Yesterday:",
+# "Blockers:") are no speakers: such a page is a document, not a conversation.
 READER_VERSION = 6
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from batchsum.text import cut_before_amount
 from batchsum.tokens import Tokenizer
 
 OUTPUT_FLOOR = 128  # seed 004: keeps very small summaries readable
@@ -151,13 +152,22 @@ def trim_to_sentence_boundary(text: str, max_tokens: int, tokenizer: Tokenizer) 
     # A cut between the tokens of one character decodes to U+FFFD: never keep half a character.
     kept = tokenizer.decode(tokens[:max_tokens]).rstrip("\ufffd")
     for _ in range(8):
-        ends = [m.end() for m in _SENTENCE_END.finditer(kept)]
+        ends = [m.end() for m in _SENTENCE_END.finditer(kept) if not _cut_after(m, kept, text)]
         if ends and ends[-1] >= len(kept) // 4:
             result = kept[: ends[-1]].rstrip()
         else:
             cut = max(kept.rfind(" "), kept.rfind("\n"))
-            result = (kept[:cut] if cut > 0 else kept).rstrip(" ,;:-") + "…"
+            head = kept[:cut] if cut > 0 else kept
+            # kept is a prefix of text: what follows the cut there says whether it parts an amount ("$210 million").
+            result = cut_before_amount(head, text[len(head) :]).rstrip(" ,;:-") + "…"
         if tokenizer.count(result) <= max_tokens:
             return result, True
         kept = result[:-1] if result.endswith("…") else result[: max(0, len(result) - 4)]
     return tokenizer.decode(tokens[: max(0, max_tokens - 1)]), True
+
+
+def _cut_after(stop: re.Match[str], kept: str, text: str) -> bool:
+    """Whether ``stop``, a sentence end found in ``kept`` (a prefix of ``text``), is only the place the cut fell:
+    a period at its very end that ``text`` goes on from without a space ("added 3." of "added 3.5 points")."""
+    end = stop.end()
+    return end == len(kept) and stop.group(0)[:1] in ".!?…" and text[end : end + 1].strip() != ""
