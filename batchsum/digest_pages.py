@@ -7,10 +7,13 @@ import os
 import re
 import sys
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from itertools import accumulate, chain, islice
 from pathlib import Path
 
+from batchsum.backends.units import units_from_text
 from batchsum.language import run_on
+from batchsum.model import ContentType
 from batchsum.navigation import (
     LINKS_MARKER,
     escape_html,
@@ -31,31 +34,34 @@ from batchsum.text import BLANK_LINES, DATE_LABEL, parse_speaker_line, split_sen
 from batchsum.tree import node_path
 
 
-def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
+def _by_part(
+    text: str, parts: list[str], content_type: ContentType = "journal", languages: Sequence[str | None] = ()
+) -> list[tuple[int, list[str]]] | None:
     """An extractive digest's sentences grouped into a paragraph per input they come from, in order, with
     that input's index; None when most sentences are no input's (an LLM's text). A sentence found in no
     input (two finals' ends run together, one of them without a stop) stays with the paragraph it is
     in: it had cost a month of 33 entries every day's label. A sentence several inputs hold (a diary's
     "Slept badly.", a meeting's "No objections.") is given to the input :func:`_assign` finds for it from
     its neighbours, not to the first that holds it: the summarizer picks in source order, each input's
-    sentences in their order and once (:func:`_in_source_order`)."""
+    sentences in their order and once (:func:`_in_source_order`). ``content_type`` and ``languages`` (one
+    per input, or none): how the summarizer read the inputs (:func:`_as_read`)."""
     # Profiled on a folder digest of 5,000 files: its time was here (every input tested per sentence, see _assign).
     inputs = _Inputs(parts)
-    # Each sentence (or piece) with the inputs holding it (none: no input's) and its form they hold (_Inputs.match).
-    items: list[tuple[list[int], str, str]] = []
-    # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
-    # it ran on to a dated line (a meeting's, undated in its final) may be another day's. Its paragraphs
-    # are split first: a sentence never runs from one input's paragraph into the next.
-    for block in BLANK_LINES.split(DATE_LABEL.sub("", text)):
-        for sentence in _quotes_closed(block):
-            # A paragraph holds no list: an item reads on after its label ("Goals: A client ..."), not "Goals: - A".
-            flat = unbulleted(" ".join(sentence.split()))
-            holders, form = inputs.match(flat)
-            # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
-            # evidence ..." may join two inputs' sentences, and so does a quotation's closing mark after its stop
-            # (".“ Die ..."). Its pieces between stops are each an input's.
-            pieces = [(holders, flat, form)] if holders else _pieces(flat, inputs)
-            items.extend(pieces if pieces is not None else [([], flat, form)])
+    items = _items(text, inputs)
+    missed = sum(not h for h, _, _ in items)
+    if missed and missed * 2 <= len(items):
+        # An extractive text with a sentence no input holds as written: the summarizer's reading took something
+        # out of it (a footnote mark, "Sheriff-substitute[319]"; a link's address, a line-end hyphen, a
+        # blockquote's marks), and it had landed under the day before. Matched with the inputs as the
+        # summarizer read them, every sentence it picked is found. Only the inputs it can come from are read
+        # again (the summarizer picks in source order: those between its placed neighbours' inputs), so a
+        # folder of 5,000 files does not pay the summarizer's reading twice for one such sentence.
+        langs = list(languages) if len(languages) == len(parts) else [None] * len(parts)
+        again_read = _between_placed(items, len(parts))
+        read = _Inputs([_as_read(p, content_type, langs[k]) if k in again_read else p for k, p in enumerate(parts)])
+        again = _items(text, read)
+        if sum(not h for h, _, _ in again) < missed:
+            inputs, items = read, again
     placed = [h for h, _, _ in items if h]
     unplaced = len(items) - len(placed)
     if not placed or unplaced * 2 > len(items):
@@ -74,6 +80,47 @@ def _by_part(text: str, parts: list[str]) -> list[tuple[int, list[str]]] | None:
         paragraphs[-1][1].append(flat)
     paragraphs[0][1][:0] = orphans
     return paragraphs
+
+
+def _items(text: str, inputs: _Inputs) -> list[tuple[list[int], str, str]]:
+    """Each sentence (or piece) of ``text`` with the inputs holding it (none: no input's) and its form they
+    hold (:meth:`_Inputs.match`)."""
+    items: list[tuple[list[int], str, str]] = []
+    # The summarizer's own "2026-10-03: " line labels go: the paragraph's owner names its day, and a pick
+    # it ran on to a dated line (a meeting's, undated in its final) may be another day's. Its paragraphs
+    # are split first: a sentence never runs from one input's paragraph into the next.
+    for block in BLANK_LINES.split(DATE_LABEL.sub("", text)):
+        for sentence in _quotes_closed(block):
+            # A paragraph holds no list: an item reads on after its label ("Goals: A client ..."), not "Goals: - A".
+            flat = unbulleted(" ".join(sentence.split()))
+            holders, form = inputs.match(flat)
+            # Lower-cased text (a scraped paper) runs its sentences together for the splitter: "6%. accumulating
+            # evidence ..." may join two inputs' sentences, and so does a quotation's closing mark after its stop
+            # (".“ Die ..."). Its pieces between stops are each an input's.
+            pieces = [(holders, flat, form)] if holders else _pieces(flat, inputs)
+            items.extend(pieces if pieces is not None else [([], flat, form)])
+    return items
+
+
+def _between_placed(items: list[tuple[list[int], str, str]], count: int) -> set[int]:
+    """The inputs a sentence no input holds may come from: from the first input holding the placed sentence
+    before it to the last holding the one after it (the first or the last input when there is none)."""
+    out: set[int] = set()
+    placed = [k for k, (holders, _, _) in enumerate(items) if holders]
+    for k, (holders, _, _) in enumerate(items):
+        if holders:
+            continue
+        at = bisect_left(placed, k)
+        low = min(items[placed[at - 1]][0]) if at > 0 else 0
+        high = max(items[placed[at]][0]) if at < len(placed) else count - 1
+        out.update(range(low, high + 1))
+    return out
+
+
+def _as_read(part: str, content_type: ContentType, language: str | None) -> str:
+    """An input as the summarizer read it, its sentences as it shows them (:func:`units_from_text`, as it
+    reads a digest's parts): without what it takes out (footnote marks, markup, line-end hyphens)."""
+    return " ".join(unit.text for unit in units_from_text(part, content_type, language=language))
 
 
 # A quotation's marks, opening and closing: French, German (both), English, Japanese's; a straight quote both.
@@ -473,7 +520,9 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
     quotes, in order, each opening with that entry's day (``**3 November.**``; a folder's: its file's
     name) unless its first words already say the day ("_May_ 3.--"); ``owners[i]`` is the file of
     ``parts[i]``. A year's and an LLM's text as they are."""
-    pairs = None if period.kind == "year" else _by_part(text, parts)
+    # Read as digests.digest_request has the summarizer read them: a folder's files as documents.
+    kind: ContentType = "document" if period.kind == "folder" else "journal"
+    pairs = None if period.kind == "year" else _by_part(text, parts, kind, [o.language for o in owners])
     if not pairs:
         return text
     out = []

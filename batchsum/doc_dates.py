@@ -18,11 +18,21 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from batchsum.backends.noise import entry_date, heading_year
 from batchsum.datelines import DateCarry, dateline
 from batchsum.note_syntax import fenced_block, front_matter
 from batchsum.text import BLANK_LINES, email_headers
 
-__all__ = ["dated", "email_date", "entries_date", "front_matter_date", "name_date", "name_month", "whatsapp_day"]
+__all__ = [
+    "dated",
+    "email_date",
+    "entries_date",
+    "front_matter_date",
+    "name_date",
+    "name_month",
+    "named_year",
+    "whatsapp_day",
+]
 
 _MONTHS = {
     name: k
@@ -54,7 +64,7 @@ _DATE_KEYS = ("date", "created", "createdat", "createdon", "createddate", "creat
 class _Patterns:
     """The regexes, compiled on first use: an unchanged re-run dates nothing."""
 
-    __slots__ = ("iso", "loose_line", "month", "named", "numeric", "value", "ymd")
+    __slots__ = ("iso", "loose_line", "month", "month_year", "named", "numeric", "value", "ymd")
 
     def __init__(self) -> None:
         # "2025-03-15", "2025_03_15" (Logseq), "20250315".
@@ -77,6 +87,8 @@ class _Patterns:
             rf"|(?P<d2>\d{{1,2}}){nth}{sep}(?:of )?(?P<m2>{month}){sep}(?P<y2>\d{{4}}))(?!\d)",
             re.IGNORECASE,
         )
+        # "July 2023", "Jul. 2023": a month of a year.
+        self.month_year = re.compile(rf"(?<![^\W_]){month}[ \t,]+(\d{{4}})(?!\d)", re.IGNORECASE)
         # A front matter value's date: "2025-07-09", with a time or zone after it ("2025-07-09T08:15+02:00").
         self.value = re.compile(r"(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?!\d)")
         # A header block's line that note_syntax.front_matter does not take for YAML: a capitalised key or a
@@ -279,19 +291,69 @@ def email_date(text: str) -> str | None:
 
 
 def entries_date(text: str) -> str | None:
-    """The earliest day of a text of journal entries dated in-line (:func:`batchsum.datelines.dateline`),
-    when it opens with one that gives its year: a Day One export ("Date:<TAB>2 January 2018 at 13:05:00
-    GMT" over each entry), a diary copied as one file ("Salem, June 15, 1835.--A walk ..."). Only the
-    opening counts (after front matter and headings): a book whose text somewhere names a day is not dated
-    by it. The earliest, not the first: an app may export its newest entry first."""
+    """The earliest day of a text of journal entries, when it opens with one whose year is known: entries
+    dated in-line (:func:`batchsum.datelines.dateline`: a Day One export's "Date:<TAB>2 January 2018 at
+    13:05:00 GMT" over each entry, a diary copied as one file, "Salem, June 15, 1835.--A walk ..."), or
+    entries under dated headings, the days the summarizer labels their lines with (a week's file, "## Monday
+    3 July 2023", "## 2023-07-03", or "## Monday 3 July" under "# Week of 3 July 2023": :func:`named_year`).
+    Only the opening counts (after front matter and headings): a book whose text somewhere names a day is
+    not dated by it. The earliest, not the first: an app may export its newest entry first."""
     front = front_matter(text)
-    body = (p for p in _paragraphs(text, front.end() if front else 0) if p.strip() and not p.lstrip().startswith("#"))
-    first = dateline(next(body, ""))
-    if first is None or first.year is None:
-        return None
-    carry = DateCarry()
-    days = [day for line in (first, *(dateline(p) for p in body)) if line is not None and (day := carry.iso(line))]
-    return min(days, default=None)
+    body = (p for p in _paragraphs(text, front.end() if front else 0) if p.strip())
+    headings = _HeadingDays()
+    opening = next((prose for p in body if (prose := headings.read(p))), "")
+    first = dateline(opening)
+    if first is not None and first.year is not None:
+        carry = DateCarry()
+        rest = (dateline(p) for p in body if not p.lstrip().startswith("#"))
+        days = [day for line in (first, *rest) if line is not None and (day := carry.iso(line))]
+        return min(days, default=None)
+    if not opening or headings.day is None:
+        return None  # the text opens with no entry under a dated heading
+    for p in body:
+        headings.read(p)
+    return min(headings.days)
+
+
+def named_year(title: str) -> int | None:
+    """The year a heading gives the days under it that leave theirs out: a year alone ("1903"), or the year of
+    a day or month it names ("Week of 3 July 2023", "2023-07-03", "July 2023"). None if it names none."""
+    if year := heading_year(title):
+        return year
+    for rx in (_rx().iso, _rx().ymd):
+        for m in rx.finditer(title):
+            if _day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
+                return int(m.group(1))
+    if (named := _rx().named.search(title)) and _named_date(named):
+        return int(named.group("y1") or named.group("y2"))
+    month = _rx().month_year.search(title)
+    return int(month.group(1)) if month else None
+
+
+class _HeadingDays:
+    """The days a text's headings name, read in order as the summarizer reads them (its ``entry_date``): a
+    day heading without its year takes the year of the last heading that named one (:func:`named_year`), and
+    its day holds for the text under it until the next day heading."""
+
+    __slots__ = ("day", "days", "year")
+
+    def __init__(self) -> None:
+        self.day: str | None = None
+        self.days: list[str] = []
+        self.year: int | None = None
+
+    def read(self, paragraph: str) -> str:
+        """Take in ``paragraph``'s heading lines (lines opening with "#"); the prose under them, "" if none."""
+        lines = paragraph.strip("\n").split("\n")
+        k = 0
+        while k < len(lines) and lines[k].lstrip().startswith("#"):
+            title = lines[k].strip().strip("#").strip()
+            self.year = named_year(title) or self.year
+            if day := entry_date(title, self.year):
+                self.day = day
+                self.days.append(day)
+            k += 1
+        return "\n".join(lines[k:])
 
 
 def _paragraphs(text: str, start: int) -> Iterator[str]:

@@ -32,14 +32,16 @@ OPEN_BOX, DONE_BOX = "☐", "☑"
 TASK_BOXES = (OPEN_BOX, DONE_BOX)
 
 # Front matter: "---" on the first line, then only YAML (lower-case "key: value" lines, list items,
-# indented continuations; a script's "Ana: Hello" is no key), "---" (or "...") within 60 lines.
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n((?:[^\n]*\n){0,60}?)(?:---|\.\.\.)[ \t]*(?:\n|\Z)")
+# indented continuations; a script's "Ana: Hello" is no key), then "---" (or "...") however many lines below: a
+# year digest's list of finals runs to hundreds (a bound of 60 had left its tail as the digest's text). Each
+# line is tried once for the closing fence: linear in the block's length.
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n((?:[^\n]*\n)*?)(?:---|\.\.\.)[ \t]*(?:\n|\Z)")
 _YAML_LINE = re.compile(r"[a-z_][\w-]*:(?:\s.*)?|[ \t]+\S.*|-\s.*|\s*|#.*")
 # Front matter never closed ("---", "date: 2025-06-01", "tags: [daily]", a blank line, the note): the YAML
 # lines under the opening fence, up to the first line that is none (a blank line, the text). At least one
 # is a key; a comment or a heading ("# Title") ends it.
 _UNCLOSED_FRONT_MATTER = re.compile(
-    r"\A---[ \t]*\n((?=[a-z_][\w-]*:)(?:(?:[a-z_][\w-]*:(?:[ \t][^\n]*)?|[ \t]+\S[^\n]*|-[ \t][^\n]*)(?:\n|\Z)){1,60})"
+    r"\A---[ \t]*\n((?=[a-z_][\w-]*:)(?:(?:[a-z_][\w-]*:(?:[ \t][^\n]*)?|[ \t]+\S[^\n]*|-[ \t][^\n]*)(?:\n|\Z))+)"
 )
 # An Obsidian comment: "%%" after no word, closed within its paragraph by a "%%" before no word
 # (Jupyter's "%%timeit" and "%%bash", printf's "'%d%%'", a batch file's "%%f" are none). Its body never
@@ -112,10 +114,10 @@ def _blank(m: re.Match[str]) -> str:
 
 def front_matter(text: str) -> re.Match[str] | None:
     """The YAML front matter at the start of ``text`` (its whole block, fences included), or None: a first
-    line "---", then only YAML lines (lower-case keys: a script's "Ana: Hello" is no key), closed within 60
-    lines. Group 1 is the YAML between the fences. A block never closed is its YAML lines under the opening
-    fence, up to the first other line (:func:`front_matter_problem` names it): its keys and values are no
-    more the note's text than a closed block's."""
+    line "---", then only YAML lines (lower-case keys: a script's "Ana: Hello" is no key), closed by a line
+    "---" (or "...") however far below. Group 1 is the YAML between the fences. A block never closed is its
+    YAML lines under the opening fence, up to the first other line (:func:`front_matter_problem` names it):
+    its keys and values are no more the note's text than a closed block's."""
     if not text.startswith("---"):
         return None
     front = fenced_block(text)
@@ -125,7 +127,7 @@ def front_matter(text: str) -> re.Match[str] | None:
 
 
 def fenced_block(text: str) -> re.Match[str] | None:
-    """The block ``text`` opens with between a line "---" and the next "---" (or "...") within 60 lines,
+    """The block ``text`` opens with between a line "---" and the next "---" (or "..."),
     whatever its lines hold (:func:`front_matter` takes it only when they are YAML); group 1 is between them."""
     return _FRONT_MATTER.match(text)
 

@@ -44,6 +44,7 @@ from batchsum.cleanup import (
     stray_quotation,
 )
 from batchsum.datelines import DateCarry, cjk_dateline, dateline, is_dateline
+from batchsum.doc_dates import named_year
 from batchsum.hyphens import dehyphenate
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
 from batchsum.model import ContentType
@@ -606,7 +607,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
         if kind == "heading":
             section += 1
             title = line.strip().lstrip("# ")
-            year = heading_year(title) or year
+            year = named_year(title) or year  # "# Week of 3 July 2023" over "## Monday 3 July"
             date = entry_date(title, year) or date
             new_role = section_role(title)
             # A named part sets the role; a top-level heading (capitals, '#') or any heading after

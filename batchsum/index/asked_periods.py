@@ -63,7 +63,8 @@ def digests_after_their_entries(
     period: the digest ranks just above the best entry, of its period or another (a June entry that mentions May
     answers less than May's own digest), above the digests of periods not asked for, and above the digests it
     nearly copies (a month of a single entry; the year of a single month), so MMR keeps it and drops those
-    copies."""
+    copies. The digest of a period that neither is nor holds nor lies in one asked for ranks below every entry
+    of the periods asked for."""
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
     if not period:
@@ -73,6 +74,8 @@ def digests_after_their_entries(
     digest_sims = np.einsum("id,jd->ij", matrix[period], matrix[period])
     asked = set(periods_named(query))
     spans = [Path(str(metadata[i].get("source_path", ""))).stem for i in period]  # digests/1826/1826-05.md -> 1826-05
+    floor = _asked_floor(ranked, [j for j in entries if any(_of_period(metadata[j], a) for a in asked)])
+    top = max(float(ranked.max()), 1e-9)
     for row, i in enumerate(period):
         path = str(metadata[i].get("source_path", ""))
         span = spans[row]
@@ -102,7 +105,17 @@ def digests_after_their_entries(
             rivals = [float(ranked[j]) for j in entries + others]
             if rivals:
                 out[i] = max(out[i], max(rivals) + 1e-4)
+        if floor is not None and folder is None and not any(span.startswith(a) or a.startswith(span) for a in asked):
+            # Another period's digest (another year's April, another year) is not what was asked: it ranks below
+            # every entry of the period asked for (it had come second, 2025-04 over April 2023's own days, its
+            # labels holding the month's name), in its own order among such digests.
+            out[i] = min(out[i], floor - 1e-4 * (2.0 - float(ranked[i]) / top))
     return out
+
+
+def _asked_floor(ranked: np.ndarray, own: list[int]) -> float | None:
+    """The rank of the lowest candidate entry of the periods a query asks for, None when there is none."""
+    return min(float(ranked[j]) for j in own) if own else None
 
 
 def nested_periods(metadata: list[dict[str, Any]]) -> np.ndarray:
