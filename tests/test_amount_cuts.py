@@ -63,3 +63,26 @@ def test_a_digest_line_of_a_long_first_sentence_keeps_its_amount_whole(tmp_path:
     index = (out / "index.md").read_text(encoding="utf-8")
     entry = next(ln for ln in index.splitlines() if ln.startswith("- [results]"))
     assert "…" in entry and "$210…" not in entry, entry
+
+
+CALL = (
+    "Karen Liu: Thanks everyone for joining today.\n"
+    "Karen Liu: Apple Inc. remained our largest customer and U.S. pricing added 3.5 points, i.e. about $42 million.\n"
+    "Mark Stone: Got it. How did Europe do?\n"
+    "Karen Liu: Europe was flat vs. last year at $210 million.\n"
+    "Mark Stone: And the outlook?\n"
+    "Karen Liu: We see growth of 4% in fiscal 2025.\n"
+)
+
+
+def test_a_final_cut_to_a_tight_budget_never_ends_on_a_parted_amount(tmp_path: Path) -> None:
+    """The summarizer's own cut, when the pick the level above keeps outgrows its cap."""
+    (tmp_path / "call.txt").write_text(CALL, encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["run", str(tmp_path / "call.txt"), "--out", str(out), "--thresholds", "20,30,40,15000", "--no-index"]
+    result = CliRunner().invoke(main, [*args, "-q"])
+    assert result.exit_code == 0, result.output
+    for node in out.glob("call.txt/summaries/*/*.md"):
+        body = node.read_text(encoding="utf-8").split("\n---\n", 1)[1].split("<!-- batchsum:links")[0]
+        for line in body.strip().splitlines():
+            assert not _PARTED.search(line.strip()), (node.name, line)

@@ -34,7 +34,7 @@ from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, rele
 from batchsum.backends.units import Unit, terms, units_from_text
 from batchsum.language import is_cjk, run_on
 from batchsum.model import CONTENT_TYPES, ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
-from batchsum.text import LIST_ITEM, unended
+from batchsum.text import LIST_ITEM, cut_before_amount, unended
 from batchsum.tokens import Tokenizer
 
 __all__ = ["ExtractiveBackend", "Params", "summarize_text"]
@@ -197,11 +197,16 @@ def _trim_to(text: str, cap: int, tokenizer: Tokenizer) -> str:
         if words[j - 1][-1:] in ",;:" or (j < len(words) and words[j].lower() in {"and", "but", "which", "while"}):
             k = j
             break
-    out = " ".join(words[:k]).rstrip(",;:-–—") + "…"
+
+    def cut(k: int) -> str:  # never parting an amount from its unit: "at $210…", not "at $210" of "$210 million"
+        head = cut_before_amount(" ".join(words[:k]), " ".join(words[k:]))
+        return head.rstrip(",;:-–—") + "…" if head else ""
+
+    out = cut(k)
     while k > 0 and tokenizer.count(out) > cap:
         k -= 1
-        out = " ".join(words[:k]).rstrip(",;:-–—") + "…"
-    return out if k > 0 else ""
+        out = cut(k)
+    return out if k > 0 and out else ""
 
 
 def _trim_chars(text: str, cap: int, tokenizer: Tokenizer) -> str:
