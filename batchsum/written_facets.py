@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from batchsum.due_dates import bracketed_date, due_date
 from batchsum.note_syntax import note_syntax_as_text
+from batchsum.text import split_sentences
 
 if TYPE_CHECKING:
     from batchsum.facets import ActionItem, ExtractedFacets
@@ -410,7 +411,6 @@ def written_facets(text: str, participants: Sequence[str] = ()) -> WrittenFacets
     ``participants``: the speakers, when the text is a conversation; a task's owner is one of them when it
     names one."""
     from batchsum.facets import MAX_ITEMS, ActionItem, _owner_among
-    from batchsum.text import split_sentences
 
     out = WrittenFacets()
     for item in _items(text):
