@@ -24,13 +24,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from batchsum import jsonio
+from batchsum.compact.entities import session_entities
 from batchsum.compact.extractors import (
     classify_turns,
     command_line,
-    command_paths,
     format_summary,
     most_specific,
     summarize_tool_result,
+    touched_paths,
     turn_prose,
     without_lead_in,
     without_standing_orders,
@@ -355,7 +356,7 @@ def digest_agent_transcript(
         content = turn_prose(message)
         if t.kind == "assistant" and t.command:
             commands.append(command_line(t.command))
-            files += command_paths(t.command)
+            files += touched_paths(t.command)
         label = {"task": "User", "user": "User", "assistant": "Assistant"}.get(t.kind, t.message.role.capitalize())
         if content:
             lines.append(f"{label}: {content}")
@@ -363,12 +364,14 @@ def digest_agent_transcript(
             if t.kind == "assistant":
                 said.append(content)
     known = most_specific(_unique(files))  # commands have their own key; listed again they would only repeat
+    facets = extract_facets(speaker_turns, entities=known, agent=results > 0)
+    facets.entities = session_entities(facets.entities, commands)
     return AgentDigest(
         text="\n\n".join(lines),
         files_touched=known,
         commands_run=_unique(commands),
         errors=_unique(errors)[:20],
-        facets=extract_facets(speaker_turns, entities=known, agent=results > 0),
+        facets=facets,
         tool_results=results,
         turns=len(turns),
         ending=session_ending(said),

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from batchsum.due_dates import bracketed_date, due_date
 from batchsum.note_syntax import note_syntax_as_text
+from batchsum.text import split_sentences
 
 if TYPE_CHECKING:
     from batchsum.facets import ActionItem, ExtractedFacets
@@ -47,6 +48,9 @@ _KIND_OF = {name: kind for kind, names in _KINDS.items() for name in names}
 # These names also head a list with what it is for: "Action items for the Harbor Gas project", "Open
 # questions for legal". Not "Tasks for ..." or "To do for ..." ("To do for fun"), not "Decisions ...".
 _FOR_NAMES = ("action items", "action points", "next steps", "follow-ups", "open questions", "open issues")
+# Names that also head prose describing a thing, not listing its items: "## Tasks" over "Tasks are units of
+# work the runner schedules.", a syllabus's "## Outcomes". Only a list or table under them is read.
+_NO_PROSE = frozenset(("tasks", "actions", "to do", "to-do", "to-dos", "todo", "todos", "outcomes"))
 # A cheap first look for has_written_facets: a kind's name near the start of a line, where a heading has it
 # after its marks, emoji and numbering at most.
 _KIND_WORD = re.compile(
@@ -192,41 +196,144 @@ def _as_read(text: str) -> str:
     return note_syntax_as_text(text)
 
 
-def _items(text: str) -> Iterator[tuple[str, str]]:
-    """(kind, text) of each item ``text`` writes down, in order: a top-level item of a list under a heading
-    that names its kind (a nested item is a detail of its parent), and an open task (``- [ ]``, ``TODO``) at
-    any depth and anywhere. Fenced code is left out: a README showing task syntax sets no task."""
+class _Item(NamedTuple):
+    """One thing written under a facet heading: a list item, a table row (with its owner and due date when
+    its columns give them) or a paragraph of prose (whose sentences are the items)."""
+
+    kind: str
+    text: str
+    source: Literal["list", "row", "prose"] = "list"
+    owner: str | None = None  # a row's: its owner's cell
+    due: str | None = None  # a row's: its due date's cell
+
+
+# A paragraph that says there is nothing of its kind: "None this week.", "No decisions yet.", "N/A".
+_NOTHING = re.compile(
+    r"^(?:none|nothing|n/?a|tbd|nil)\b|^no (?:new |other |open )?(?:decisions?|actions?|action items?|tasks?|"
+    r"questions?|issues?|follow-ups?|next steps?|items?)\b",
+    re.IGNORECASE,
+)
+
+
+def _paragraph(kind: str | None, lines: list[str]) -> list[_Item]:
+    """A paragraph of prose under a heading that names a kind, as one item of it; none when it introduces
+    what follows (it ends with a colon) or says there is nothing of its kind."""
+    text = " ".join(" ".join(lines).split())
+    if kind is None or not text or text.endswith(":") or _NOTHING.match(_plain(text)):
+        return []
+    return [_Item(kind, text, "prose")]
+
+
+# A row of a Markdown table, and the rule under its header ("|---|:--:|").
+_TABLE_ROW = re.compile(r"^\s{0,3}\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+# What a table's columns hold, by their names: a row's item, its owner, its due date, its status.
+_COLUMNS = {
+    "item": ("action", "actions", "action item", "action items", "task", "tasks", "item", "items", "what", "to do",
+             "todo", "follow-up", "next step", "next steps", "description", "decision", "decisions", "question",
+             "questions", "open question", "issue", "issues"),
+    "owner": ("owner", "owners", "who", "assignee", "assignees", "assigned to", "responsible", "dri"),
+    "due": ("due", "due date", "due by", "when", "deadline", "by", "by when", "target date", "eta"),
+    "status": ("status", "state", "done", "resolved"),
+}  # fmt: skip
+_COLUMN_OF = {name: column for column, names in _COLUMNS.items() for name in names}
+# A status saying a row is settled: done, or (an open question's) answered.
+_DONE = re.compile(
+    r"^(?:[✅☑✔✓]|\[x\]|x$|yes$|done|complete|completed|closed|resolved|fixed|finished|shipped|merged|answered"
+    r"|decided|cancell?ed|dropped|won'?t)",
+    re.IGNORECASE,
+)
+# A cell that names no one and no date: "-", "?", "TBD", "n/a".
+_BLANK_CELL = re.compile(r"^(?:[-—–?]*|tbd|tba|n/?a|none|unassigned|nobody)$", re.IGNORECASE)
+
+
+def _cells(row: str) -> list[str]:
+    """The cells of a table row, without their pipes (an escaped ``\\|`` stays in its cell)."""
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
+
+
+def _table_items(kind: str | None, rows: list[str]) -> Iterator[_Item]:
+    """The rows of a table under a heading that names a kind, read by its header: the item is the column
+    named like one ("Action", "Task", "Decision", "Question", ...; else the first other than owner, due date
+    and status), with the owner and due date its columns give. A row whose status says it is done (or
+    answered) is no open item."""
+    if kind is None or len(rows) < 3 or not _TABLE_RULE.match(rows[1]):
+        return
+    role: dict[str, int] = {}
+    for i, name in enumerate(_cells(rows[0])):
+        column = _COLUMN_OF.get(_heading_name(name))
+        if column is not None and column not in role:
+            role[column] = i
+    if "item" not in role:
+        role["item"] = next((i for i in range(len(_cells(rows[0]))) if i not in role.values()), 0)
+    for row in rows[2:]:
+        cells = _cells(row)
+        value = {column: (cells[i] if i < len(cells) else "") for column, i in role.items()}
+        status = value.get("status", "").replace("**", "").strip(" *_`~")
+        if not _plain(value["item"]) or _DONE.match(status):
+            continue
+        owner, due = (_plain(value.get(c, "")) for c in ("owner", "due"))
+        yield _Item(kind, value["item"], "row", None if _BLANK_CELL.match(owner) else owner,
+                    None if _BLANK_CELL.match(due) else due)  # fmt: skip
+
+
+def _items(text: str) -> Iterator[_Item]:
+    """Each item ``text`` writes down, in order: a top-level item of a list or a row of a table under a heading
+    that names its kind (a nested item is a detail of its parent), the prose under such a heading when it
+    has no list or table, and an open task (``- [ ]``, ``TODO``) at any depth and anywhere. Fenced code is
+    left out: a README showing task syntax sets no task."""
     kind: str | None = None
+    prose_kind: str | None = None  # the kind of the prose under the heading (see _NO_PROSE)
     top: int | None = None  # the indent of the top-level items of the list under way
+    listed = False  # a list or table under the heading: its items are the kind's, prose after it is not
     fence: str | None = None
+    para: list[str] = []  # the paragraph under way, under a heading that names a kind
+    prose: list[_Item] = []  # paragraphs under the heading, its items unless a list or table follows
+    table: list[str] = []
     # As the note reads: wikilinks as their text, boxes for tasks, no hidden comment or front matter.
-    for line in _as_read(text).split("\n"):
+    for line in [*_as_read(text).split("\n"), ""]:
+        if table and not _TABLE_ROW.match(line):
+            yield from _table_items(kind, table)
+            table = []
         opens = _FENCE.match(line)
         if fence is not None:
             closing = line.strip()
             if opens and closing.startswith(fence) and closing == closing[0] * len(closing):
                 fence = None
             continue
+        item = _ITEM.match(line)
+        heading = _heading(line) if item is None and opens is None else None
+        if not line.strip() or opens or item or heading is not None or _TABLE_ROW.match(line):
+            prose += _paragraph(prose_kind, para) if not listed else []
+            para = []
         if opens is not None:
             fence = opens.group("fence")
             continue
-        item = _ITEM.match(line)
         if item is None:
-            heading = _heading(line)
             if heading is not None:
-                kind, top = _kind(heading), None
+                yield from prose
+                kind, top, listed, prose = _kind(heading), None, False, []
+                prose_kind = None if _heading_name(heading) in _NO_PROSE else kind
+            elif kind is not None and _TABLE_ROW.match(line):
+                table.append(line)
+                listed, prose = True, []  # prose above a table introduces it
             elif line.strip() and not line[:1].isspace():
-                kind, top = None, None  # prose after the list: what follows is no longer under its heading
+                if listed:
+                    kind, top = None, None  # prose after the list: what follows is no longer under its heading
+                elif prose_kind is not None:
+                    para.append(line)
             continue
         indent = len(item.group("indent").expandtabs(4))
         nested = top is not None and indent > top
         top = indent if top is None else min(top, indent)
+        listed, prose = True, []  # prose above a list introduces it
         body, box = item.group("text"), item.group("box")
         if box == "☐":
-            yield "action_items", body
+            yield _Item("action_items", body)
         elif box is None and kind is not None and not nested:
-            yield kind, body
+            yield _Item(kind, body)
         # a ticked task ("☑") is done: not what is left to do
+    yield from prose
 
 
 def has_written_facets(text: str) -> bool:
@@ -296,21 +403,33 @@ def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
 
 
 def written_facets(text: str, participants: Sequence[str] = ()) -> WrittenFacets:
-    """The facets ``text`` writes down: the top-level items of a list under a heading that names a facet kind
-    ("Decisions", "Action items", "Next steps", "Open questions", ...; the whole heading, see :data:`_KINDS`),
-    and every open task (``- [ ]``, Logseq's ``TODO``/``LATER``) wherever it is, outside fenced code. A ticked
-    task (``- [x]``, ``DONE``) is done: no action item. ``participants``: the speakers, when the text is a
-    conversation; a task's owner is one of them when it names one."""
+    """The facets ``text`` writes down: the top-level items of a list, the rows of a table (read by its
+    header's column names) or, with neither, the sentences of the prose (an ADR's "## Decision") under a
+    heading that names a facet kind ("Decisions", "Action items", "Next steps", "Open questions", ...; the whole
+    heading, see :data:`_KINDS`), and every open task (``- [ ]``, Logseq's ``TODO``/``LATER``) wherever it is,
+    outside fenced code. A ticked task (``- [x]``, ``DONE``) or a row whose status is done is no action item.
+    ``participants``: the speakers, when the text is a conversation; a task's owner is one of them when it
+    names one."""
+    from batchsum.facets import MAX_ITEMS, ActionItem, _owner_among
+
     out = WrittenFacets()
-    for kind, body in _items(text):
-        if kind == "action_items":
-            task = _task(body, participants)
+    for item in _items(text):
+        bodies = [item.text]
+        if item.source == "prose":  # its whole sentences, as many as a kind lists
+            bodies = [" ".join(item.text[sp.start : sp.end].split()) for sp in split_sentences(item.text)][:MAX_ITEMS]
+        for body in bodies:
+            if item.kind != "action_items":
+                (out.decisions if item.kind == "decisions" else out.unresolved).append(_plain(body))
+                continue
+            if item.source == "row":  # the columns say who and by when
+                owner = item.owner and (
+                    (_owner_among(item.owner, participants) if participants else None) or item.owner
+                )
+                task = ActionItem(_plain(body), owner, item.due or due_date(_plain(body)))
+            else:
+                task = _task(body, participants)
             if task.task and all(a.task != task.task for a in out.action_items):
                 out.action_items.append(task)
-        elif kind == "decisions":
-            out.decisions.append(_plain(body))
-        else:
-            out.unresolved.append(_plain(body))
     return out
 
 

@@ -121,7 +121,7 @@ def test_chain_without_history_reads_the_summary_message() -> None:
     second = compact(more, context_window=8192)
     assert second.record is not None
     assert second.record.depth == 1 and second.record.parent_id == first.record.id
-    assert "src/app/fields.py" in second.record.context.domain_entities
+    assert "/repo/src/app/fields.py" in second.record.context.domain_entities
 
 
 def test_depth_cap_starts_fresh_from_originals_or_summary() -> None:
@@ -144,7 +144,7 @@ def test_depth_cap_starts_fresh_from_originals_or_summary() -> None:
     # Without them: a fresh chain from the previous summary.
     from_summary = compact(convo2, context_window=8192, config=cfg, history=[r0.record, r1.record])
     assert from_summary.record is not None and from_summary.record.depth == 0
-    assert "src/app/fields.py" in from_summary.record.context.domain_entities
+    assert "/repo/src/app/fields.py" in from_summary.record.context.domain_entities
     assert any("previous summary" in n for n in from_summary.notes)
 
 

@@ -23,15 +23,16 @@ from typing import Any
 from batchsum.backends.budget import trim_to_sentence_boundary
 from batchsum.backends.extractive import summarize_text
 from batchsum.compact.config import DEFAULT_CONFIG, CompactConfig
+from batchsum.compact.entities import session_entities
 from batchsum.compact.extractors import (
     SUMMARY_MARK,
     Turn,
     classify_turns,
     command_line,
-    command_paths,
     format_summary,
     most_specific,
     summarize_tool_result,
+    touched_paths,
     turn_prose,
     without_standing_orders,
     without_viewer_lines,
@@ -183,7 +184,7 @@ def _gather(turns: Sequence[Turn], cfg: CompactConfig, tok: Tokenizer) -> _Mater
         if t.kind == "assistant":
             if t.command:
                 mat.commands.append(command_line(t.command))
-                mat.files.extend(command_paths(t.command))
+                mat.files.extend(touched_paths(t.command))
             for call in m.tool_calls:
                 if call.name not in mat.tools:
                     mat.tools.append(call.name)
@@ -263,7 +264,10 @@ def build_rule_record(
     files = _dedupe(most_specific(_dedupe([*pctx.files_touched, *mat.files, *tail_mat.files])), MAX_FILES_AND_COMMANDS)
     commands = _dedupe([*pctx.commands_run, *mat.commands, *tail_mat.commands], MAX_FILES_AND_COMMANDS)
     entities = _dedupe([*files, *commands], MAX_FILES_AND_COMMANDS * 2)
-    others = _dedupe([e for e in [*pctx.domain_entities, *facets.entities] if e not in entities], MAX_CONTEXT_ITEMS)
+    # The others as a batch run's digest lists them (compact.entities): no file twice, no folder of a file
+    # listed, no command's name, no word of a language.
+    named = session_entities([*files, *pctx.domain_entities, *facets.entities], commands)
+    others = _dedupe([e for e in named if e not in entities], MAX_CONTEXT_ITEMS)
     decisions = _dedupe([*pctx.decisions, *facets.decisions], MAX_CONTEXT_ITEMS)
     actions: list[ActionItem] = []
     for a in [*pctx.action_items, *facets.action_items]:

@@ -62,6 +62,7 @@ _EDIT_FAILED = re.compile(
     r"|^No replacement was performed|^(?:Edit|Write) failed",
     re.M,
 )
+_RETRY = re.compile(r"^Your proposed edit has\b|\bretry (?:your|editing|the)\b", re.I)
 _EXTS = (
     "py pyi pyx ipynb js mjs cjs ts tsx jsx md rst txt json jsonl yaml yml toml cfg ini conf env c h cc cpp cxx hpp "
     "rs go java kt scala rb php pl sh bash zsh ps1 html htm css scss xml csv tsv sql lock log out patch diff traj "
@@ -120,6 +121,7 @@ _READ_CMDS = {"open", "cat", "head", "tail", "less", "more", "view", "goto", "sc
 _SEARCH_CMDS = {"search_dir", "search_file", "find_file", "grep", "rg", "ag", "find", "ack", "egrep", "fgrep", "locate"}
 _CREATE_CMDS = {"create", "touch", "write_file", "create_file"}
 _EDIT_CMDS = {"edit", "str_replace", "insert", "apply_patch", "patch"}
+COMMAND_NAMES = frozenset(_READ_CMDS | _SEARCH_CMDS | _CREATE_CMDS | _EDIT_CMDS)  # the commands read by kind
 
 
 @dataclass
@@ -228,6 +230,12 @@ def command_paths(command: str) -> list[str]:
             if p not in out:
                 out.append(p)
     return out
+
+
+def touched_paths(command: str) -> list[str]:
+    """The files a command touches (opens, edits, creates or runs): its :func:`command_paths`, none for a
+    search, whose arguments are a pattern and where to look (``find_file "numpy_handler.py" src``)."""
+    return [] if command_kind(command) == "search" else command_paths(command)
 
 
 # Not prose in a turn: fenced command blocks, agent-shell status lines, and a file viewer's numbered
@@ -416,7 +424,8 @@ def summarize_shell(
 
 
 def summarize_search(content: str, tool: str, args: dict[str, Any], command: str | None) -> ToolSummary:
-    """Search/grep: pattern, match count, files."""
+    """Search/grep: pattern, match count, files with matches (named in its facts; not files it touched: the
+    search opened none of them)."""
     body, open_files = _strip_trailer(content)
     pattern = str(args.get("pattern") or args.get("query") or args.get("regex") or "")
     found = _FOUND.search(body)
@@ -451,7 +460,7 @@ def summarize_search(content: str, tool: str, args: dict[str, Any], command: str
         "success" if matches else "partial",
         facts,
         {"pattern": pattern or "unknown", "match_count": matches, "file_count": len(files)},
-        files=_dedupe(files + open_files),
+        files=open_files,
         command=command_line(command) if command else None,
     )
 
@@ -483,6 +492,8 @@ def summarize_write(content: str, tool: str, args: dict[str, Any], command: str 
     # Only the tool's own verdict counts: the edited code itself may well mention errors.
     failed = bool(_EDIT_FAILED.search(body))
     errors = _error_lines(body.split("This is how your edit would have looked", 1)[0], 200) if failed else []
+    # The tool's verdict and its request to retry say only that the edit failed: the error is what follows.
+    errors = [e for e in errors if not _RETRY.search(e)] or errors
     if failed and errors:
         facts.append(f"Error: {errors[0]}")
     files = [path] if path else []
