@@ -16,7 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["is_caption_line", "is_reference", "is_reference_list", "is_tex_math", "without_display_math"]
+__all__ = [
+    "is_apparatus_text",
+    "is_caption_line",
+    "is_reference",
+    "is_reference_list",
+    "is_tex_math",
+    "without_display_math",
+]
 
 _DOI = re.compile(r"\bdoi:\s*10\.\d{4,9}/|\bdoi\.org/10\.\d{4,9}/", re.IGNORECASE)
 # "2011;101:11–20", "2011 Mar;101(3):e1234": a journal's year;volume(issue):pages.
@@ -68,6 +75,20 @@ _CAPTION = re.compile(r"^\s*[*_]*(?:Table|Figure|Fig\.|Supplementary\s+(?:Table|
 def is_caption_line(sentence: str) -> bool:
     """Whether a sentence opens as a table's or a figure's caption ("Table 1: ROUGE F1 results ...")."""
     return _CAPTION.match(sentence) is not None
+
+
+# A line that ends as a sentence does: a heading over a list ("References") does not.
+_STOP = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+
+
+def is_apparatus_text(text: str) -> bool:
+    """Whether ``text`` (a chunk of a paper, say) holds nothing but apparatus: each of its paragraphs is a
+    reference list or a caption, but for a heading's line over them ("References"). A chunk deep in a paper's
+    references has no heading left to say so; such a text has no summary at all, never its citations as one."""
+    paragraphs = [[ln for ln in p.split("\n") if ln.strip()] for p in _PARAGRAPH.split(text)]
+    body = [p for p in paragraphs if p and not (len(p) == 1 and len(p[0].split()) <= 12 and not _STOP.search(p[0]))]
+    return bool(body) and all(is_reference_list(p) or is_caption_line(p[0]) for p in body)
 
 
 # Inline math: "$...$" on one line whose inside holds a TeX command, a sub- or superscript or a brace;

@@ -561,6 +561,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             current
             and not is_footnote(current[0])
             and not is_caption(current)
+            and not is_caption_line(current[0])  # a figure's or table's caption, all its sentences
             and not is_reference_list(current)
             and not is_index_block(current)
             and email_sender(current) is None

@@ -1,0 +1,66 @@
+"""A paper's layout never read as its findings: a chunk of nothing but its references, a caption's every sentence,
+a footnote at a page's foot, a title wrapped over two lines, its authors' affiliations and e-mails."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from batchsum.backends.units import units_from_text
+from batchsum.cli import main
+from batchsum.tree import read_node
+
+_FINDINGS = [
+    f"In experiment {i} we measured how evening light changed sleep latency in a cohort of {20 + i} volunteers, "
+    f"and latency rose by {i % 7 + 1} minutes on average."
+    for i in range(1, 13)
+]
+_REFERENCES = "\n".join(
+    f"[{i}] Walker MP, Tononi G, Born J. Sleep latency in young adults: cohort {i}. Sleep. "
+    f"20{10 + i % 10};{10 + i}({i % 12 + 1}):{100 + i}–{115 + i}. doi:10.1093/sleep/zs{i:04d}"
+    for i in range(1, 61)
+)
+_CITATION = re.compile(r"doi:|\d{4};\d+\(\d+\):\d+|Walker MP|cohort \d+\.")
+
+
+def _run(tmp_path: Path, name: str, text: str, *args: str) -> tuple[Path, str]:
+    """The final summary of one file run alone (``args``: the run's options), and the output folder."""
+    corpus, out = tmp_path / "in", tmp_path / "out"
+    corpus.mkdir()
+    (corpus / name).write_text(text, encoding="utf-8")
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "-q", *args])
+    assert res.exit_code == 0, res.output
+    _, body = read_node(out / name / "summaries" / "L3" / "final.md")
+    return out, body.split("\n<!-- batchsum:links -->")[0]
+
+
+def test_chunks_of_a_reference_list_give_no_summary_and_no_citation_reaches_the_final(tmp_path: Path) -> None:
+    """Chunks past the "References" heading have no heading left to say what they are: each had been "summarized"
+    as its citations quoted raw, and the final had ended on "Sleep latency in young adults: cohort 47."."""
+    text = "Results\n\n" + " ".join(_FINDINGS) + "\n\nReferences\n\n" + _REFERENCES + "\n"
+    out, final = _run(tmp_path, "paper.txt", text, "--chunk-size", "600")
+    chunks = sorted((out / "paper.txt" / "summaries" / "L1").glob("chunk_*.md"))
+    assert len(chunks) >= 4  # most of them hold references only
+    for chunk in chunks:
+        _, body = read_node(chunk)
+        assert not _CITATION.search(body.split("<!-- batchsum:links -->")[0]), (chunk.name, body)
+    assert "In experiment" in final, final
+    assert not _CITATION.search(final), final
+
+
+def test_every_sentence_of_a_caption_is_layout() -> None:
+    """A caption's paragraph is apparatus as a whole: its second and third sentences had stayed candidates, and
+    "Table 1." split off its caption had left "Characteristics of the ..." one."""
+    text = (
+        "Mood scores fell by 18% between October and January and recovered by April.\n\n"
+        "Figure 2: Mean mood score by month and desk position. Error bars show 95% confidence intervals. "
+        "Dashed lines mark the equinoxes.\n\n"
+        "Table 1. Characteristics of the 212 participants at baseline. Values are means with standard "
+        "deviations in parentheses.\n\n"
+        "Workers with desks near windows showed a decline of only 7%.\n"
+    )
+    picked = [u.text for u in units_from_text(text, "document") if u.candidate]
+    assert len(picked) == 2, picked
+    assert all(s.startswith(("Mood scores", "Workers with")) for s in picked), picked
