@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from batchsum.backends.units import units_from_text
 from batchsum.cli import main
 from batchsum.tree import read_node
+from batchsum.walk import SourceRef, read_document
 
 _FINDINGS = [
     f"In experiment {i} we measured how evening light changed sleep latency in a cohort of {20 + i} volunteers, "
@@ -64,3 +65,34 @@ def test_every_sentence_of_a_caption_is_layout() -> None:
     picked = [u.text for u in units_from_text(text, "document") if u.candidate]
     assert len(picked) == 2, picked
     assert all(s.startswith(("Mood scores", "Workers with")) for s in picked), picked
+
+
+_DAYLIGHT = (
+    "Effects of Daylight on Mood in Office Workers\n\nMethods\n\n"
+    "We recruited 212 office workers in Oslo and followed them for one year. Participants completed a mood "
+    "questionnaire every month. The analysis was carried out in R version 4.2 with\n"
+    "†This work was supported by the Norwegian Research Council (grant 2020-01234).\n\n3\n"
+    "\fJOURNAL OF OCCUPATIONAL HEALTH\n\n"
+    "the lme4 package and random intercepts for each participant. Mood scores fell by 18% between October and "
+    "January and recovered by April. Workers with desks near windows showed a decline of only 7%.\n"
+)
+
+
+def test_a_footnote_at_a_pages_foot_is_left_out_and_the_sentence_read_whole(tmp_path: Path) -> None:
+    """pdftotext puts a page's footnote between the halves of the sentence a page break cuts: the unit had read
+    "... R version 4.2 with †This work was supported by ...", and "the lme4 package ..." had been another."""
+    path = tmp_path / "daylight.txt"
+    path.write_text(_DAYLIGHT, encoding="utf-8")
+    doc = read_document(SourceRef(path, path.name, tmp_path))
+    shown = [u.text for u in units_from_text(doc.text, "document") if u.candidate]
+    assert not any("Norwegian Research Council" in s for s in shown), shown
+    assert any("R version 4.2 with the lme4 package and random intercepts" in s for s in shown), shown
+
+
+def test_a_footnote_line_ends_the_paragraph_above_it() -> None:
+    """Without a page break to read it by, a footnote's line under a paragraph is still no part of its sentence."""
+    text = (
+        "We recruited 212 office workers in Oslo and followed them for one year.\n‡ Both authors contributed equally.\n"
+    )
+    shown = [u.text for u in units_from_text(text, "document")]
+    assert shown == ["We recruited 212 office workers in Oslo and followed them for one year."], shown

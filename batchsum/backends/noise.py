@@ -354,12 +354,16 @@ def _goes_on_lower(line: str) -> bool:
     return first.islower()
 
 
-# "[228] W. Scott, Esq., ...", and Project Gutenberg's "[Footnote 6: In a letter to ...]".
-_FOOTNOTE = re.compile(r"^\s*\[(?:(?:\d{1,4}|[a-z*†])\]\s|Footnote [\w*†]{1,4}:)")
+# "[228] W. Scott, Esq., ...", and Project Gutenberg's "[Footnote 6: In a letter to ...]"; a paper's "†This work
+# was supported by ...", "¹ Department of ..." (a mark then a word: "§ 1983" is a section of a statute).
+_FOOTNOTE = re.compile(
+    r"^\s*(?:\[(?:(?:\d{1,4}|[a-z*†])\]\s|Footnote [\w*†]{1,4}:)|(?:[†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)\s?[^\W\d_])"
+)
 
 
 def is_footnote(line: str) -> bool:
-    """A footnote or endnote body: a line that opens with its bracketed marker."""
+    """A footnote or endnote body: a line that opens with its marker, bracketed ("[12] ...") or a paper's
+    dagger, section sign or superscript figure ("†This work was supported by ...")."""
     return _FOOTNOTE.match(line) is not None
 
 

@@ -598,6 +598,10 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
         prev = line if kind is None else None
         opened = True
         if kind is None:
+            if current and is_footnote(line) and not is_reference(current[-1]):
+                # A footnote under prose (its block goes) is never the end of its sentence; under a citation,
+                # "[4] Wolfson AR, ..." is the list's next entry.
+                flush()
             current.append(line)
             continue
         flush()
