@@ -96,3 +96,32 @@ def test_a_footnote_line_ends_the_paragraph_above_it() -> None:
     )
     shown = [u.text for u in units_from_text(text, "document")]
     assert shown == ["We recruited 212 office workers in Oslo and followed them for one year."], shown
+
+
+_FRONT = (
+    "Evening Light Delays Sleep Onset\n"
+    "in Office Workers: A Cohort Study\n\n"
+    "Anna Berg1,*, Jonas Lund2\n\n"
+    "1 Department of Psychology, University of Lund, Box 117, 221 00 Lund, Sweden\n"
+    "2 Institute for Occupational Health, Main Street 4, 0150 Oslo, Norway\n"
+    "* Corresponding author: anna.berg@psy.lu.se; jonas.lund@stami.no\n\n"
+    "Abstract\n"
+    "We followed 212 office workers for a year. Those exposed to bright evening light fell asleep 14 minutes\n"
+    "later on average than those who were not.\n"
+)
+
+
+def test_a_wrapped_title_and_the_authors_affiliations_are_no_sentences() -> None:
+    """A title wrapped over two lines had been two sentences ("... Delays Sleep Onset." and "in Office Workers: A
+    Cohort Study."), and the affiliations and the corresponding author's line candidates."""
+    picked = [u.text for u in units_from_text(_FRONT, "document") if u.candidate]
+    assert picked == [
+        "We followed 212 office workers for a year.",
+        "Those exposed to bright evening light fell asleep 14 minutes later on average than those who were not.",
+    ], picked
+
+
+def test_a_short_summary_of_a_papers_first_page_is_a_finding(tmp_path: Path) -> None:
+    """The brief summary of a paper's first page: its title had taken it over."""
+    _, final = _run(tmp_path, "berg.txt", _FRONT, "--thresholds", "10,20,3000,15000")
+    assert final.strip().startswith(("We followed", "Those exposed")), final

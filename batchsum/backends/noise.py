@@ -237,6 +237,8 @@ def is_heading(
     """
     if prev is not None and prev.strip():
         return False
+    if rest and cased and _wrapped_title([line, *rest]):
+        return True
     if in_a_sentence(line, None, nxt, cased):
         return False
     if nxt is None or not nxt.strip():
@@ -653,6 +655,22 @@ def _title_over(line: str, rest: Sequence[str]) -> bool:
         return True
     width = max(len(ln.rstrip()) for ln in rest)
     return not all(map(_opens_sentence, rest)) and len(line.strip()) + 1 + len(nxt.split()[0]) <= width
+
+
+def _wrapped_title(lines: Sequence[str]) -> bool:
+    """Whether a text's first paragraph, two or three lines, is its title wrapped ("Sleep Restriction Impairs Working
+    Memory Consolidation" over "in Adolescents: A Randomized Crossover Trial"): every line in title case, every word
+    capitalised but the minor ones (a wrapped line may open with one), none ending as a sentence does."""
+    if not 2 <= len(lines) <= 3 or is_boilerplate(" ".join(lines)):
+        return False  # "Produced by ... and the Online" over "Distributed Proofreading Team": a credit, no title
+    for line in lines:
+        s = line.strip()
+        words = [m.group(0) for m in (_WORD_LETTERS.search(w) for w in s.split()) if m is not None]
+        if not s or s[-1] in '.,;:!?…"”’' or len(s.split()) > _TITLE_WORDS + 2 or not words:
+            return False
+        if not all(w[0].isupper() or w.lower() in _MINOR_WORDS for w in words):
+            return False
+    return True
 
 
 def _opens_sentence(line: str) -> bool:
