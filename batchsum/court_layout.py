@@ -155,7 +155,7 @@ def _text_line(lines: list[str], order: range) -> int | None:
 
 # A footnote's body at a page's foot: a mark, then its words ("†This work was supported by ...", "* Corresponding
 # author: ...", "¹ Department of ..."), over a few lines at most.
-_FOOTNOTE = re.compile(r"[ \t]*(?:[*†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)[ \t]?[^\W\d_]")
+_FOOTNOTE = re.compile(r"[ \t]*(?:[*†‡§]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)[ \t]?[^\W\d_]")
 _FOOTNOTE_LINES = 3
 
 

@@ -96,6 +96,9 @@ def test_a_footnote_line_ends_the_paragraph_above_it() -> None:
     )
     shown = [u.text for u in units_from_text(text, "document")]
     assert shown == ["We recruited 212 office workers in Oslo and followed them for one year."], shown
+    # A book's pilcrow marks a paragraph, no footnote.
+    pilcrow = "¶ Mr. Wells has also written the following novels of the future.\n"
+    assert [u.candidate for u in units_from_text(pilcrow, "document")] == [True]
 
 
 _FRONT = (

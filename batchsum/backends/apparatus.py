@@ -101,7 +101,7 @@ _INSTITUTION = re.compile(
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # What opens a line of a paper's front matter: an affiliation's or a footnote's mark, or a label.
-_MARK = re.compile(r"^\s*(?:\d{1,2}\s|[*†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)")
+_MARK = re.compile(r"^\s*(?:\d{1,2}\s|[*†‡§]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)")
 _CONTACT = re.compile(r"^\W*(?:corresponding authors?|correspondence|e-?mails?|contact)\b", re.IGNORECASE)
 _SPEECH = re.compile(r"[\"“”]|[a-z]{2}[.!?]\s+[A-Z]")
 _LINE_END = re.compile(r"[.!?][\"'”’)\]]*\s*$")

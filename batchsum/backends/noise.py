@@ -357,9 +357,10 @@ def _goes_on_lower(line: str) -> bool:
 
 
 # "[228] W. Scott, Esq., ...", and Project Gutenberg's "[Footnote 6: In a letter to ...]"; a paper's "†This work
-# was supported by ...", "¹ Department of ..." (a mark then a word: "§ 1983" is a section of a statute).
+# was supported by ...", "¹ Department of ..." (a mark then a word: "§ 1983" is a section of a statute; a book's
+# pilcrow, "¶ Mr. WELLS has also written ...", marks a paragraph).
 _FOOTNOTE = re.compile(
-    r"^\s*(?:\[(?:(?:\d{1,4}|[a-z*†])\]\s|Footnote [\w*†]{1,4}:)|(?:[†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)\s?[^\W\d_])"
+    r"^\s*(?:\[(?:(?:\d{1,4}|[a-z*†])\]\s|Footnote [\w*†]{1,4}:)|(?:[†‡§]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)\s?[^\W\d_])"
 )
 
 
