@@ -153,10 +153,30 @@ def _text_line(lines: list[str], order: range) -> int | None:
     return None
 
 
+# A footnote's body at a page's foot: a mark, then its words ("†This work was supported by ...", "* Corresponding
+# author: ...", "¹ Department of ..."), over a few lines at most.
+_FOOTNOTE = re.compile(r"[ \t]*(?:[*†‡§]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)[ \t]?[^\W\d_]")
+_FOOTNOTE_LINES = 3
+
+
+def _above_footnotes(lines: list[str], end: int | None) -> int | None:
+    """The last line of a page's text above the footnotes at its foot, ``end`` being its last line that is no
+    furniture; ``end`` when no footnote is there."""
+    while end is not None:
+        k = end  # up the footnote's wrapped lines to its mark
+        while k > max(0, end - _FOOTNOTE_LINES + 1) and not _FOOTNOTE.match(lines[k]) and lines[k - 1].strip(" \t\f"):
+            k -= 1
+        if not _FOOTNOTE.match(lines[k]):
+            return end
+        end = _text_line(lines, range(k - 1, -1, -1))
+    return end
+
+
 def across_form_feeds(text: str) -> str:
     """``text`` with a sentence a form feed (a page break) cuts read whole: when the page stops mid-sentence
     ("... and Ms. Alvarez sent") and the next page's text opens in lower case ("it by certified mail ..."), the
-    footer, page number and running header between them go, and the halves join. Only the furniture between
+    footer, page number and running header between them go, and the halves join; so do the footnotes at the
+    foot of the page ("†This work was supported by ..."). Only the furniture between
     the halves of one sentence goes: a page's last sentence ends it, and a heading opens no sentence's rest.
     """
     if "\f" not in text:
@@ -165,7 +185,7 @@ def across_form_feeds(text: str) -> str:
     out = [pages[0]]  # the pages' lines; a page joined to the one above extends its lines in place
     for below in pages[1:]:
         above = out[-1]
-        end = _text_line(above, range(len(above) - 1, -1, -1))
+        end = _above_footnotes(above, _text_line(above, range(len(above) - 1, -1, -1)))
         start = _text_line(below, range(len(below)))
         if end is not None and start is not None and runs_on(above[end]) and below[start].lstrip()[:1].islower():
             del above[end + 1 :]  # not a new list per page: a run of joined pages stays linear

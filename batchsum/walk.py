@@ -555,7 +555,8 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # ("[SPEAKER_00]: ...", "[Maya] ...") are turns' labels (bracket_turns.py); a Whisper .json is a transcript,
 # and so is a text of caption cue lines ("[Music]", "(laughs)"); a standup's fields ("Yesterday:",
 # "Blockers:") are no speakers: such a page is a document, not a conversation; a file of
-# dated headings is dated by its first day ("first entry"); front matter of any length is front matter.
+# dated headings is dated by its first day ("first entry"); front matter of any length is front matter;
+# a page's footnotes go with its furniture when a sentence runs across it ("†This work was supported ...").
 READER_VERSION = 6
 
 

@@ -6,6 +6,8 @@ captions, and raw TeX math.
   Doe A, Brown K."). A block most of whose numbered entries are such is a reference list.
 * A **caption** opens with its label and number ("Table 1:", "Figure 2.", "Fig. 3."): layout, as the
   ``[Illustration: ...]`` of a printed book is.
+* **Front matter**: an author's affiliation ("1 Department of Psychology, University of Uppsala, Box 1225, ...
+  Sweden"), a line of e-mail addresses, "* Corresponding author: ...".
 * **TeX math** is a ``$...$`` span holding a TeX command or a sub- or superscript (not "$5 and $10",
   which is money), a ``$$`` or ``\\[`` display, or ``\\(...\\)``; a display block is no text at all
   (:func:`without_display_math`).
@@ -16,7 +18,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["is_caption_line", "is_reference", "is_reference_list", "is_tex_math", "without_display_math"]
+__all__ = [
+    "is_apparatus_text",
+    "is_caption_line",
+    "is_front_matter_line",
+    "is_reference",
+    "is_reference_list",
+    "is_tex_math",
+    "without_display_math",
+]
 
 _DOI = re.compile(r"\bdoi:\s*10\.\d{4,9}/|\bdoi\.org/10\.\d{4,9}/", re.IGNORECASE)
 # "2011;101:11–20", "2011 Mar;101(3):e1234": a journal's year;volume(issue):pages.
@@ -68,6 +78,49 @@ _CAPTION = re.compile(r"^\s*[*_]*(?:Table|Figure|Fig\.|Supplementary\s+(?:Table|
 def is_caption_line(sentence: str) -> bool:
     """Whether a sentence opens as a table's or a figure's caption ("Table 1: ROUGE F1 results ...")."""
     return _CAPTION.match(sentence) is not None
+
+
+# A line that ends as a sentence does: a heading over a list ("References") does not.
+_STOP = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+
+
+def is_apparatus_text(text: str) -> bool:
+    """Whether ``text`` (a chunk of a paper, say) holds nothing but apparatus: each of its paragraphs is a
+    reference list or a caption, but for a heading's line over them ("References"). A chunk deep in a paper's
+    references has no heading left to say so; such a text has no summary at all, never its citations as one."""
+    paragraphs = [[ln for ln in p.split("\n") if ln.strip()] for p in _PARAGRAPH.split(text)]
+    body = [p for p in paragraphs if p and not (len(p) == 1 and len(p[0].split()) <= 12 and not _STOP.search(p[0]))]
+    return bool(body) and all(is_reference_list(p) or is_caption_line(p[0]) for p in body)
+
+
+# An institution's name in an affiliation; its address follows, in parts between commas.
+_INSTITUTION = re.compile(
+    r"\b(?:Department|Dept\.|Institute|Institut[eo]?|Universit(?:y|ät|é|à|y College)|Universidad[e]?|College|"
+    r"School|Faculty|Hospital|Laborator(?:y|ies|io)|Cent(?:re|er|ro)|Division|Clinic)\b"
+)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# What opens a line of a paper's front matter: an affiliation's or a footnote's mark, or a label.
+_MARK = re.compile(r"^\s*(?:\d{1,2}\s|[*†‡§]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)")
+_CONTACT = re.compile(r"^\W*(?:corresponding authors?|correspondence|e-?mails?|contact)\b", re.IGNORECASE)
+_SPEECH = re.compile(r"[\"“”]|[a-z]{2}[.!?]\s+[A-Z]")
+_LINE_END = re.compile(r"[.!?][\"'”’)\]]*\s*$")
+
+
+def is_front_matter_line(line: str) -> bool:
+    """Whether a line is a paper's front matter, never a sentence of it: an affiliation (an institution's name,
+    its address in parts between commas, no sentence's stop: "2 Max Planck Institute for Human Development,
+    Lentzeallee 94, 14195 Berlin, Germany"), "* Corresponding author: ...", or a marked or labelled line of
+    e-mail addresses ("† maria.lindqvist@psyk.uu.se")."""
+    s = line.strip()
+    if _CONTACT.match(s):
+        return True
+    if "@" in s and _EMAIL.search(s) and _MARK.match(s):
+        return True
+    # No quotation nor sentence's end in it: "... back to Center Base without filling the shelves, ... —" is speech.
+    if s.count(",") < 2 or _LINE_END.search(s) or _SPEECH.search(s):
+        return False
+    return _INSTITUTION.search(s) is not None
 
 
 # Inline math: "$...$" on one line whose inside holds a TeX command, a sub- or superscript or a brace;

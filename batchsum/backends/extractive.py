@@ -28,6 +28,7 @@ from typing import get_args
 
 import numpy as np
 
+from batchsum.backends.apparatus import is_apparatus_text
 from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_to_sentence_boundary
 from batchsum.backends.noise import line_kind, markdown_as_text
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
@@ -283,9 +284,10 @@ def summarize_text(
             u.prior = True
         units = prior_units + units
     if not units:
-        # Everything is noise by our rules (a chunk of footnotes, a table): its head as read, cut at a sentence
-        # end, says more than an empty node (which a run would have to count as a failed summary).
-        return trim_to_sentence_boundary(as_read(source), target, tokenizer)[0]
+        # All noise by our rules (a chunk of footnotes, a table): its head as read says more than nothing, but a
+        # paper's apparatus (a chunk of its reference list) is no summary: its citations had reached the final.
+        apparatus = is_apparatus_text(markdown_as_text(source))
+        return "" if apparatus else trim_to_sentence_boundary(as_read(source), target, tokenizer)[0]
     for u in units:
         u.terms = terms(u.body, langs[u.part] or language if langs and u.part >= 0 else language)
         if peers:

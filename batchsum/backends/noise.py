@@ -238,6 +238,8 @@ def is_heading(
     """
     if prev is not None and prev.strip():
         return False
+    if rest and cased and _wrapped_title([line, *rest]):
+        return True
     if in_a_sentence(line, None, nxt, cased):
         return False
     if nxt is None or not nxt.strip():
@@ -355,12 +357,17 @@ def _goes_on_lower(line: str) -> bool:
     return first.islower()
 
 
-# "[228] W. Scott, Esq., ...", and Project Gutenberg's "[Footnote 6: In a letter to ...]".
-_FOOTNOTE = re.compile(r"^\s*\[(?:(?:\d{1,4}|[a-z*†])\]\s|Footnote [\w*†]{1,4}:)")
+# "[228] W. Scott, Esq., ...", and Project Gutenberg's "[Footnote 6: In a letter to ...]"; a paper's "†This work
+# was supported by ...", "¹ Department of ..." (a mark then a word: "§ 1983" is a section of a statute; a book's
+# pilcrow, "¶ Mr. WELLS has also written ...", marks a paragraph).
+_FOOTNOTE = re.compile(
+    r"^\s*(?:\[(?:(?:\d{1,4}|[a-z*†])\]\s|Footnote [\w*†]{1,4}:)|(?:[†‡§]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)\s?[^\W\d_])"
+)
 
 
 def is_footnote(line: str) -> bool:
-    """A footnote or endnote body: a line that opens with its bracketed marker."""
+    """A footnote or endnote body: a line that opens with its marker, bracketed ("[12] ...") or a paper's
+    dagger, section sign or superscript figure ("†This work was supported by ...")."""
     return _FOOTNOTE.match(line) is not None
 
 
@@ -650,6 +657,22 @@ def _title_over(line: str, rest: Sequence[str]) -> bool:
         return True
     width = max(len(ln.rstrip()) for ln in rest)
     return not all(map(_opens_sentence, rest)) and len(line.strip()) + 1 + len(nxt.split()[0]) <= width
+
+
+def _wrapped_title(lines: Sequence[str]) -> bool:
+    """Whether a text's first paragraph, two or three lines, is its title wrapped ("Sleep Restriction Impairs Working
+    Memory Consolidation" over "in Adolescents: A Randomized Crossover Trial"): every line in title case, every word
+    capitalised but the minor ones (a wrapped line may open with one), none ending as a sentence does."""
+    if not 2 <= len(lines) <= 3 or is_boilerplate(" ".join(lines)):
+        return False  # "Produced by ... and the Online" over "Distributed Proofreading Team": a credit, no title
+    for line in lines:
+        s = line.strip()
+        words = [m.group(0) for m in (_WORD_LETTERS.search(w) for w in s.split()) if m is not None]
+        if not s or s[-1] in '.,;:!?…"”’' or len(s.split()) > _TITLE_WORDS + 2 or not words:
+            return False
+        if not all(w[0].isupper() or w.lower() in _MINOR_WORDS for w in words):
+            return False
+    return True
 
 
 def _opens_sentence(line: str) -> bool:

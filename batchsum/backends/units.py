@@ -14,7 +14,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from batchsum.backends.apparatus import is_caption_line, is_reference, is_reference_list, is_tex_math
+from batchsum.backends.apparatus import (
+    is_caption_line,
+    is_front_matter_line,
+    is_reference,
+    is_reference_list,
+    is_tex_math,
+)
 from batchsum.backends.epigraphs import epigraph_lines
 from batchsum.backends.noise import (
     capitalised,
@@ -565,6 +571,8 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             current
             and not is_footnote(current[0])
             and not is_caption(current)
+            and not is_caption_line(current[0])  # a figure's or table's caption, all its sentences
+            and not all(map(is_front_matter_line, current))  # a paper's affiliations, its authors' e-mails
             and not is_reference_list(current)
             and not is_index_block(current)
             and email_sender(current) is None
@@ -601,6 +609,10 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
         prev = line if kind is None else None
         opened = True
         if kind is None:
+            if current and is_footnote(line) and not is_reference(current[-1]):
+                # A footnote under prose (its block goes) is never the end of its sentence; under a citation,
+                # "[4] Wolfson AR, ..." is the list's next entry.
+                flush()
             current.append(line)
             continue
         flush()
