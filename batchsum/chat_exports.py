@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
+from batchsum.chat_marks import without_codes
 
 __all__ = ["SLACK_METADATA", "ExportMetadata", "ExportText", "render_export"]
 
@@ -45,11 +46,6 @@ _DISCORD_SYSTEM = frozenset(
 _CHATGPT_LEFT_OUT = frozenset({"system", "developer", "tool"})
 _CHATGPT_TEXT = frozenset({"text", "multimodal_text", "code"})
 _SLACK_MARKUP = re.compile(r"<([^<>|]*)(?:\|([^<>]*))?>")
-# Emoji as Slack writes them (":rotating_light:", ":wave::skin-tone-2:"): no words, and as text they become
-# entities ("rotating_light"). A clock ("10:30:00") has no letter, so it is no emoji (but ":+1:" is).
-# A run of them, spaces between, is one: what stands in its place depends on the words around it (_emoji).
-_EMOJI_CODE = r":(?:[a-z0-9_+'-]*[a-z][a-z0-9_+'-]*|[+-]1):"
-_SLACK_EMOJI = re.compile(rf"[ \t]*(?<![\w:]){_EMOJI_CODE}(?:[ \t]*{_EMOJI_CODE})*(?![\w:])")
 # Mentions a message opens with ("<@U2> we're going with ...", "<@U2>, <@U3>: ..."): whom it addresses.
 _LEADING_MENTIONS = re.compile(r"\A[ \t]*((?:<@[^<>\s]+>[ \t]*[,:]?[ \t]*)+)")
 USERS_JSON_LEVELS = 3  # folders above a Slack day file searched for the export's users.json
@@ -199,7 +195,8 @@ def _slack_text(text: str, names: dict[str, str]) -> str:
     """Slack's markup as a reader sees it: ``<@U1>`` → ``@`` and the user's name (a message's opening
     mentions → "Dev Patel, ...", see :func:`_addressed`), ``<#C1|budget>`` → ``#budget``,
     ``<https://x|label>`` → ``label``, ``<https://x>`` → the URL, ``<!here>`` → ``@here``, emoji codes
-    (``:tada:``) left out as :func:`_emoji` says; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
+    (``:tada:``) left out as :func:`batchsum.chat_marks.without_codes` says; then the three entities Slack
+    escapes (``&amp; &lt; &gt;``)."""
 
     def one(m: re.Match[str]) -> str:
         target, label = m.group(1), m.group(2)
@@ -213,7 +210,7 @@ def _slack_text(text: str, names: dict[str, str]) -> str:
             return "@" + target[1:].split("^", 1)[0]
         return label or target.removeprefix("mailto:")
 
-    text = _SLACK_EMOJI.sub(_emoji, _SLACK_MARKUP.sub(one, _addressed(text, names)))
+    text = without_codes(_SLACK_MARKUP.sub(one, _addressed(text, names)))
     text = re.sub(r"[ \t]{2,}", " ", text).replace(" \n", "\n")
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
@@ -228,16 +225,6 @@ def _addressed(text: str, names: dict[str, str]) -> str:
         return text  # nothing but mentions: they are the message
     who = [names.get(i) or label or i for i, label in re.findall(r"<@([^<>|\s]+)(?:\|([^<>]*))?>", m.group(1))]
     return f"{', '.join(who)}, {rest}"
-
-
-def _emoji(m: re.Match[str]) -> str:
-    """What stands in place of emoji codes: a sentence's end between two clauses when what follows starts a
-    sentence ("Sounds good :tada: I'll write ..." → "Sounds good. I'll write ..."), else a space. Left out
-    with nothing in their place, they had run the two into one sentence that no rule read as a promise."""
-    before, after = m.string[: m.start()].rstrip(), m.string[m.end() :].lstrip()
-    if before and after[:1].isupper() and before[-1] not in ".!?…,;:([{\"'“‘-–—":
-        return ". "
-    return " "
 
 
 def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
