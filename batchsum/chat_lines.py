@@ -10,8 +10,8 @@ the speakers in the entities. Rewritten here, the file reads like any transcript
 
 A format applies to a file only when its turn lines make up most of the file (:func:`render_chat_lines`),
 so prose that quotes one such line is left alone. The export's own notices ("Messages and calls are
-end-to-end encrypted", ``<Media omitted>``, "This message was deleted", Otter's header and footer)
-are left out: nobody said them.
+end-to-end encrypted", ``<Media omitted>``, "This message was deleted", Otter's header and footer,
+an IRC client's joins, quits and mode changes) are left out: nobody said them.
 """
 
 from __future__ import annotations
@@ -60,6 +60,9 @@ class _Format:
     min_share: float = 0.5
     layout: Callable[[str], bool] | None = None  # export lines that are neither a turn nor its words
     recorded: bool = False
+    # A message is one line (IRC's protocol has no line breaks): a line that opens no turn is the
+    # client's own ("--- Log opened ...", "-!- ben has quit", ZNC's "*** Joins: ana", "* ana waves").
+    one_line: bool = False
 
 
 _OTTER_LAYOUT = re.compile(
@@ -70,6 +73,15 @@ _OTTER_LAYOUT = re.compile(
 
 def _otter_layout(line: str) -> bool:
     return bool(_OTTER_LAYOUT.match(line))
+
+
+# An IRC client's own lines: "--- Log opened ...", irssi's "-!- ben [...] has quit", ZNC's "*** Joins: ana",
+# an action "* ana waves". A busy channel's joins and quits are no share of its turns.
+_IRC_LAYOUT = re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?(?:---|-!-|\*\*\*|\*)\s")
+
+
+def _irc_layout(line: str) -> bool:
+    return bool(_IRC_LAYOUT.match(line))
 
 
 _FORMATS = (
@@ -109,7 +121,10 @@ _FORMATS = (
     ),
     # IRC: "[09:14] <ana> text", "09:14 <ana> text"; "* ana waves" is an action.
     _Format(
-        "IRC log", re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?<[@+%]?(?P<name>[^\s>]{{1,32}})>\s(?P<text>.*)$")
+        "IRC log",
+        re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?<[@+%~&]?(?P<name>[^\s>]{{1,32}})>\s(?P<text>.*)$"),
+        layout=_irc_layout,
+        one_line=True,
     ),
     # "Ana (09:14): text".
     _Format("timed speaker lines", re.compile(rf"^(?P<name>{_NAME}) \({_CLOCK}\): (?P<text>.*)$")),
@@ -122,9 +137,6 @@ def _speaks(name: str | None) -> bool:
     """Whether a label names someone speaking, as every conversation reader decides it
     (:func:`batchsum.text.parse_speaker_line`): "Attendees", "Note" or "Agenda" label the page."""
     return bool(name) and parse_speaker_line(f"{name}: -")[0] is not None
-
-
-_IRC_ACTION = re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?(?:\*|-!-)\s")
 
 
 def _lines(text: str) -> list[str]:
@@ -208,9 +220,9 @@ def render_chat_lines(text: str) -> ChatExport | None:
         line = raw.strip()
         if not line or (fmt.layout is not None and fmt.layout(line)):
             continue
-        if fmt.name == "IRC log" and _IRC_ACTION.match(line):
-            continue
         m = fmt.head.match(line)
+        if m is None and fmt.one_line:
+            continue
         if m is None:
             if not turns:
                 if not fmt.two_line:  # an export's own header (Otter's keywords, Teams' title) goes
@@ -228,6 +240,8 @@ def render_chat_lines(text: str) -> ChatExport | None:
             turns.append(["", line])  # "**Attendees:** ...", "**Note:** ...": kept, as nobody's turn
             continue
         turns.append([name, "" if _PLACEHOLDER.match(said) else said])
+    if fmt.one_line:
+        _address_nicks(turns)
     out: list[str] = []
     for name, first, *more in turns:
         body = _message(first, more)
@@ -249,3 +263,19 @@ def _message(first: str, more: list[str]) -> str:
         elif not _PLACEHOLDER.match(line):
             parts.append((" " if parts else "") + line)
     return "".join(parts).strip()
+
+
+# The nicks an IRC message opens with, each followed by a colon or comma ("ana: I'll ...", "ana, ben: ...").
+_NICKS_ADDRESSED = re.compile(r"^((?:[^\s:,]{1,32}[:,][ \t]*)+)(?=\S)")
+
+
+def _address_nicks(turns: list[list[str]]) -> None:
+    """IRC messages that open with the nicks of the channel's speakers ("ana: I'll review ...") as ones
+    addressing them, "ana, I'll review ...", as a Slack message's opening mentions read: the nick and its
+    colon had read as a speaker's label inside the turn, and the sentence lost its subject."""
+    nicks = {name.casefold() for name, *_ in turns if name}
+    for turn in turns:
+        m = _NICKS_ADDRESSED.match(turn[1]) if turn[0] else None
+        who = re.split(r"[:,][ \t]*", m.group(1))[:-1] if m else []
+        if m and who and all(w.casefold() in nicks for w in who):
+            turn[1] = f"{', '.join(who)}, {turn[1][m.end() :]}"

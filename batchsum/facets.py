@@ -338,8 +338,8 @@ def _whole(text: str) -> str | None:
         return None
     if _LEANS.match(text) or _MARKUP.search(text) or is_fragment(text) or text.count('"') % 2:
         return None
-    # A capital letter is a label ("option B"), a lower-case one a cut-off word.
-    short = (w.strip(",;:.!?") for w in words if not (len(w.strip(",;:.!?")) == 1 and w[0].isupper()))
+    # A word in capitals is a label ("option B") or an acronym ("the CI patch"), a lower-case one a cut-off word.
+    short = (w.strip(",;:.!?") for w in words if not w.strip(",;:.!?").isupper())
     if (
         _RESTART.search(text)
         or _REPEATED.search(text)

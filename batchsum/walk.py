@@ -590,8 +590,9 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # message's opening mention addresses someone ("Dev Patel, we're going ..."); a chat export (WhatsApp,
 # Telegram, Discord, Slack) with no date in its name is dated by its first message. 4: Rev.com's
 # "Name (00:00:02):" over the words is a transcript. 5: court_layout.py (a gutter's line numbers and page marks
-# go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes).
-READER_VERSION = 5
+# go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes). 6: chat exports
+# (chat_lines.py, chat_exports.py): an IRC client's own lines left out, "ana: ..." addresses ana.
+READER_VERSION = 6
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:

@@ -50,3 +50,41 @@ def test_emoji_and_an_opening_mention_hide_no_action_item(tmp_path: Path, said: 
     assert [(a["owner"], a["due"]) for a in items] == [("Ben Okafor", "Thursday")], front
     assert "update the release notes" in items[0]["task"] and items[0]["task"].endswith(".")
     assert "@" not in items[0]["task"] and ":" not in items[0]["task"]
+
+
+IRC = """--- Log opened Tue Mar 12 09:00:00 2024
+[09:00] -!- ana [~ana@host] has joined #oss-dev
+[09:00] *** Joins: ben (~ben@host)
+[09:00] *** ChanServ sets mode: +o ana
+[09:00] -!- dev [~dev@host] has joined #oss-dev
+[09:01] <@ana> The nightly build failed again on the arm runner.
+[09:02] <+ben> It looks like the cache key changed after the upgrade.
+[09:03] * ana sighs
+[09:04] <@ana> Then we should pin the toolchain version for now.
+[09:05] -!- dev [~dev@host] has quit [Quit: Leaving]
+[09:05] *** Quits: dev (~dev@host) (Ping timeout: 240 seconds)
+[09:06] <+ben> ana: I'll review the CI patch by tomorrow.
+--- Log closed Tue Mar 12 10:00:00 2024
+"""
+
+
+# The same log with few of the client's lines: those had been glued onto the turn above them.
+IRC_QUIET = "\n".join(ln for ln in IRC.splitlines() if "<" in ln or "Quits" in ln or "sighs" in ln) + "\n"
+
+
+@pytest.mark.parametrize("log", [IRC, IRC_QUIET], ids=["busy", "quiet"])
+def test_an_irc_clients_own_lines_are_no_ones_words(tmp_path: Path, log: str) -> None:
+    corpus = tmp_path / "irc"
+    corpus.mkdir()
+    (corpus / "oss-dev.log.txt").write_text(log, encoding="utf-8")
+    _run(corpus, tmp_path / "out")
+    front, body = _final(tmp_path / "out", "oss-dev.log.txt")
+    said = body.split("## Facets", 1)[0]
+    assert front["content_type_reason"] == "IRC log"
+    for notice in ("Log opened", "Log closed", "joined", "Joins", "quit", "Quits", "mode", "sighs", "~"):
+        assert notice not in said, said
+    turns = [ln for ln in said.splitlines() if ln.strip()]
+    # Kept whole, the text is cleaned as the summarizer reads it: a sentence opens with a capital.
+    assert turns[-1].casefold() == "ben: ana, i'll review the ci patch by tomorrow.", said
+    assert all(t.split(": ", 1)[0] in ("ana", "ben") for t in turns), said
+    assert [(a["owner"], a["due"]) for a in front["action_items"]] == [("ben", "tomorrow")], front
