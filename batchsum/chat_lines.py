@@ -60,6 +60,8 @@ class _Format:
     min_share: float = 0.5
     layout: Callable[[str], bool] | None = None  # export lines that are neither a turn nor its words
     recorded: bool = False
+    # An export's own notice as the raw line shows it, though it names a sender (WhatsApp on iOS).
+    notice: re.Pattern[str] | None = None
     # A message is one line (IRC's protocol has no line breaks): a line that opens no turn is the
     # client's own ("--- Log opened ...", "-!- ben has quit", ZNC's "*** Joins: ana", "* ana waves").
     one_line: bool = False
@@ -87,8 +89,14 @@ def _irc_layout(line: str) -> bool:
 _FORMATS = (
     # WhatsApp, Android and US: "12/03/2024, 18:02 - Ana Silva: text" ("3/12/24, 9:14 AM - ...").
     _Format("WhatsApp export", re.compile(rf"^{_DATE},? {_CLOCK} - (?:(?P<name>{_NAME}): )?(?P<text>.*)$")),
-    # WhatsApp, iOS: "[12/03/2024, 09:14:05] Ana Silva: text".
-    _Format("WhatsApp export (iOS)", re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?:(?P<name>{_NAME}): )?(?P<text>.*)$")),
+    # WhatsApp, iOS: "[12/03/2024, 09:14:05] Ana Silva: text". Its notices name the chat as their sender and
+    # open with a left-to-right mark ("[...] Harbor Team: \u200eAna Silva added Ben Okafor"), as its
+    # placeholders do ("\u200eimage omitted"): no one's words, and the chat is no participant.
+    _Format(
+        "WhatsApp export (iOS)",
+        re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?:(?P<name>{_NAME}): )?(?P<text>.*)$"),
+        notice=re.compile(r"^\u200e?\[[^\]]{1,40}\] [^:\u200e]{1,80}: \u200e"),
+    ),
     # Zoom's saved chat, older: "09:15:10\t From  Ben Okafor : text" (also "to Everyone").
     _Format(
         "Zoom chat",
@@ -216,8 +224,8 @@ def render_chat_lines(text: str) -> ChatExport | None:
     if fmt is None:
         return None
     turns: list[list[str]] = []  # [speaker, first line, further lines...]; speaker "" for unattributed text
-    for raw in _lines(text):
-        line = raw.strip()
+    for raw in text.split("\n"):
+        line = _LRM.sub("", raw).strip()
         if not line or (fmt.layout is not None and fmt.layout(line)):
             continue
         m = fmt.head.match(line)
@@ -234,8 +242,8 @@ def render_chat_lines(text: str) -> ChatExport | None:
             continue
         name = " ".join(m.group("name").split()) if m.group("name") else ""
         said = (m.groupdict().get("text") or "").strip()
-        if not name:
-            continue  # no sender: the export's notice ("Messages and calls are end-to-end encrypted")
+        if not name or (fmt.notice is not None and fmt.notice.match(raw)):
+            continue  # the export's notice ("Messages and calls are end-to-end encrypted")
         if not _speaks(name):
             turns.append(["", line])  # "**Attendees:** ...", "**Note:** ...": kept, as nobody's turn
             continue

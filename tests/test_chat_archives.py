@@ -88,3 +88,36 @@ def test_an_irc_clients_own_lines_are_no_ones_words(tmp_path: Path, log: str) ->
     assert turns[-1].casefold() == "ben: ana, i'll review the ci patch by tomorrow.", said
     assert all(t.split(": ", 1)[0] in ("ana", "ben") for t in turns), said
     assert [(a["owner"], a["due"]) for a in front["action_items"]] == [("ben", "tomorrow")], front
+
+
+LRM, NNBSP = "\u200e", "\u202f"
+IOS_GROUP = "".join(
+    f"[3/12/24, {at}{NNBSP}AM] {line}\n"
+    for at, line in [
+        (
+            "8:59:00",
+            f"Harbor Team: {LRM}Messages and calls are end-to-end encrypted.",
+        ),
+        ("8:59:01", f"Harbor Team: {LRM}Ana Silva created this group"),
+        ("8:59:02", f"Harbor Team: {LRM}Ana Silva added Ben Okafor"),
+        ("9:00:00", "Ana Silva: The harbor permit came back with two corrections."),
+        ("9:01:00", "Ben Okafor: Which sections need to change before we resubmit?"),
+        ("9:02:00", f"Ana Silva: {LRM}image omitted"),
+        ("9:03:00", "Ana Silva: The mooring plan and the insurance page."),
+        ("9:04:00", "Ben Okafor: I'll redo the mooring plan by Friday."),
+    ]
+)
+
+
+def test_whatsapp_ios_notices_under_the_chats_name_are_left_out(tmp_path: Path) -> None:
+    corpus = tmp_path / "whatsapp"
+    corpus.mkdir()
+    (corpus / "_chat.txt").write_text(IOS_GROUP, encoding="utf-8")
+    _run(corpus, tmp_path / "out")
+    front, body = _final(tmp_path / "out", "_chat.txt")
+    assert front["content_type_reason"] == "WhatsApp export (iOS)"
+    assert front["participants"] == ["Ana Silva", "Ben Okafor"], front
+    said = body.split("## Facets", 1)[0]
+    for notice in ("Harbor Team", "encrypted", "created this group", "added", "omitted", LRM):
+        assert notice not in said, said
+    assert said.count("Ana Silva: ") == 2 and said.count("Ben Okafor: ") == 2, said
