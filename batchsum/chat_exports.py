@@ -112,9 +112,8 @@ def render_export(data: Any, path: Path) -> str | None:
             if all("mapping" in d for d in dicts):
                 return _render_chatgpt(dicts)
             if all("ts" in d for d in dicts) and any(d.get("type") == "message" or "user" in d for d in dicts):
-                return _dated(
-                    _render_slack(dicts, path), (d["ts"] for d in dicts if d.get("subtype") not in _SLACK_LEFT_OUT)
-                )
+                bots = _export_users(path)[1]
+                return _dated(_render_slack(dicts, path), (d["ts"] for d in dicts if not _slack_left_out(d, bots)))
         return None
     if not isinstance(data, dict):
         return None
@@ -135,7 +134,8 @@ def render_export(data: Any, path: Path) -> str | None:
         return None  # OpenAI chat form
     if any(isinstance(m.get("author"), dict) for m in dicts):
         return _dated(
-            _render_discord(messages), (m.get("timestamp") for m in dicts if m.get("type") not in _DISCORD_SYSTEM)
+            _render_discord(messages),
+            (m.get("timestamp") for m in dicts if not _discord_left_out(m)),
         )
     if any("from_id" in m or m.get("type") in ("message", "service") for m in dicts):
         return _dated(_render_telegram(messages), _telegram_days(messages))
@@ -159,28 +159,35 @@ def _slack_user_name(user: dict[str, Any]) -> str | None:
     return None
 
 
+# Slack's own bot, the user id of its reminders and notices ("Reminder: submit your timesheet.").
+_SLACKBOT = "USLACKBOT"
+
+
 @functools.lru_cache(maxsize=8)
-def _users_json(fspath: str, _mtime_ns: int, _size: int) -> dict[str, str]:
-    """User id → name from an export's ``users.json`` (read once per version of the file); empty when
-    it cannot be read or is not a list of users."""
+def _users_json(fspath: str, _mtime_ns: int, _size: int) -> tuple[dict[str, str], frozenset[str]]:
+    """User id → name from an export's ``users.json`` (read once per version of the file), and the ids
+    of its bots (``is_bot``); empty when it cannot be read or is not a list of users."""
     try:
         data = jsonio.loads(Path(fspath).read_bytes())
     except (OSError, ValueError):
-        return {}
+        return {}, frozenset()
     if not isinstance(data, list):
-        return {}
+        return {}, frozenset()
     names: dict[str, str] = {}
+    bots: set[str] = set()
     for user in data:
         if isinstance(user, dict) and isinstance(user.get("id"), str):
             name = _slack_user_name(user)
             if name:
                 names[user["id"]] = name
-    return names
+            if user.get("is_bot") is True:
+                bots.add(user["id"])
+    return names, frozenset(bots)
 
 
-def _export_users(path: Path) -> dict[str, str]:
-    """The user names of the Slack export ``path`` (a day file) is in: its root's ``users.json``, found
-    in one of the folders above the day file."""
+def _export_users(path: Path) -> tuple[dict[str, str], frozenset[str]]:
+    """The user names and bots of the Slack export ``path`` (a day file) is in: its root's ``users.json``,
+    found in one of the folders above the day file."""
     for folder in list(path.parents)[:USERS_JSON_LEVELS]:
         users = folder / "users.json"
         try:
@@ -188,7 +195,18 @@ def _export_users(path: Path) -> dict[str, str]:
         except OSError:
             continue
         return _users_json(os.fspath(users), st.st_mtime_ns, st.st_size)
-    return {}
+    return {}, frozenset()
+
+
+def _slack_left_out(message: dict[str, Any], bots: frozenset[str]) -> bool:
+    """Whether a Slack message is no one's words: a join, a topic change, a bot's (by its subtype), Slackbot's,
+    an app's (``bot_id``) or one of a user the export lists as a bot."""
+    user = message.get("user")
+    return (
+        message.get("subtype") in _SLACK_LEFT_OUT
+        or bool(message.get("bot_id"))
+        or (isinstance(user, str) and (user == _SLACKBOT or user in bots))
+    )
 
 
 def _slack_text(text: str, names: dict[str, str]) -> str:
@@ -230,7 +248,8 @@ def _addressed(text: str, names: dict[str, str]) -> str:
 def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
     """A Slack export's day file: each message as ``Real Name: text``; joins, leaves, bot posts and
     channel topic changes left out."""
-    names = dict(_export_users(path))
+    users, bots = _export_users(path)
+    names = dict(users)
     for m in messages:
         profile = m.get("user_profile")
         if isinstance(profile, dict) and isinstance(m.get("user"), str):
@@ -239,7 +258,7 @@ def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
                 names[m["user"]] = name
     turns: list[str] = []
     for i, m in enumerate(messages, 1):
-        if m.get("subtype") in _SLACK_LEFT_OUT:
+        if _slack_left_out(m, bots):
             continue
         text = m.get("text")
         if not isinstance(text, str):
@@ -305,12 +324,18 @@ def _render_telegram_chats(chats: list[Any]) -> str:
 # --- Discord -----------------------------------------------------------------------------------------
 
 
+def _discord_left_out(message: dict[str, Any]) -> bool:
+    """A system message ("Joined the server.") or a bot's post (MEE6's "GG @benji, you just advanced to
+    level 5!"): no one's words."""
+    return message.get("type") in _DISCORD_SYSTEM or _obj(message.get("author")).get("isBot") is True
+
+
 def _render_discord(messages: list[Any]) -> str:
     """A DiscordChatExporter JSON export: each message as ``Nickname: content`` (the author's server
-    nickname, else their name); system messages (joins, pins, calls) and empty ones left out."""
+    nickname, else their name); system messages (joins, pins, calls), bots' posts and empty ones left out."""
     turns: list[str] = []
     for i, m in enumerate(messages, 1):
-        if not isinstance(m, dict) or m.get("type") in _DISCORD_SYSTEM:
+        if not isinstance(m, dict) or _discord_left_out(m):
             continue
         content = m.get("content")
         if not isinstance(content, str):

@@ -121,3 +121,63 @@ def test_whatsapp_ios_notices_under_the_chats_name_are_left_out(tmp_path: Path) 
     for notice in ("Harbor Team", "encrypted", "created this group", "added", "omitted", LRM):
         assert notice not in said, said
     assert said.count("Ana Silva: ") == 2 and said.count("Ben Okafor: ") == 2, said
+
+
+SLACK_USERS = [
+    {"id": "U1", "name": "ana", "real_name": "Ana Silva"},
+    {"id": "U2", "name": "ben", "real_name": "Ben Okafor"},
+    {"id": "U7", "name": "deploybot", "is_bot": True, "profile": {"real_name": "Deploy Bot"}},
+]
+
+
+def _slack_message(user: str, text: str, n: int, **extra: Any) -> dict[str, Any]:
+    return {"type": "message", "user": user, "text": text, "ts": f"1710234{n:03d}.000001", **extra}
+
+
+def _discord_message(n: int, author: dict[str, Any], content: str, **extra: Any) -> dict[str, Any]:
+    stamp = f"2024-03-12T09:{n:02d}:00+00:00"
+    return {"id": str(n), "type": "Default", "timestamp": stamp, "content": content, "author": author, **extra}
+
+
+ANA = {"id": "111", "name": "ana_s", "nickname": "Ana", "isBot": False}
+BEN = {"id": "222", "name": "benji", "nickname": "Ben O", "isBot": False}
+MEE6 = {"id": "333", "name": "MEE6", "nickname": "MEE6", "isBot": True}
+
+
+def _speakers(said: str) -> set[str]:
+    return {ln.split(": ", 1)[0] for ln in said.splitlines() if ": " in ln}
+
+
+def test_bots_posts_are_left_out_of_slack_and_discord(tmp_path: Path) -> None:
+    corpus = tmp_path / "exports"
+    (corpus / "slack" / "dev").mkdir(parents=True)
+    (corpus / "slack" / "users.json").write_text(json.dumps(SLACK_USERS), encoding="utf-8")
+    slack = [
+        _slack_message("U1", "The signing key expires on Friday, so the release waits for it.", 100),
+        _slack_message("USLACKBOT", "Reminder: submit your timesheet.", 160),
+        _slack_message("U7", "Deployed build 42 to staging.", 220),
+        _slack_message("U9", "Build 43 passed all checks.", 250, bot_id="B9", bot_profile={"name": "CI"}),
+        _slack_message("U2", "Then I'll renew the signing key tomorrow morning.", 280),
+    ]
+    (corpus / "slack" / "dev" / "2024-03-12.json").write_text(json.dumps(slack), encoding="utf-8")
+    discord = {
+        "guild": {"id": "9", "name": "OSS Community"},
+        "channel": {"id": "8", "name": "dev-chat"},
+        "messages": [
+            _discord_message(1, ANA, "The signing key expires on Friday, so the release waits for it."),
+            _discord_message(2, MEE6, "GG @benji, you just advanced to level 5!"),
+            _discord_message(3, BEN, "Then I'll renew the signing key tomorrow morning."),
+            _discord_message(4, ANA, "Thanks, that works."),
+        ],
+    }
+    (corpus / "dev-chat.json").write_text(json.dumps(discord), encoding="utf-8")
+    _run(corpus, tmp_path / "out")
+    for source, people in [
+        ("slack/dev/2024-03-12.json", {"Ana Silva", "Ben Okafor"}),
+        ("dev-chat.json", {"Ana", "Ben O"}),
+    ]:
+        front, body = _final(tmp_path / "out", source)
+        said = body.split("## Facets", 1)[0]
+        assert _speakers(said) == people and set(front["participants"]) == people, said
+        for bot_words in ("timesheet", "staging", "Build 43", "level 5"):
+            assert bot_words not in said, said
