@@ -330,9 +330,54 @@ def _discord_left_out(message: dict[str, Any]) -> bool:
     return message.get("type") in _DISCORD_SYSTEM or _obj(message.get("author")).get("isBot") is True
 
 
+# A custom emoji as Discord writes it ("<:partyparrot:123456>", animated "<a:dance:42>") and a raw mention
+# of a user ("<@111>", "<@!111>"), as the export leaves them when it did not resolve them.
+_DISCORD_EMOJI = re.compile(r"<a?:(\w{1,32}):\d+>")
+_DISCORD_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def _discord_people(messages: list[Any]) -> dict[str, str]:
+    """User id → the name people see (nickname, else name) of the export's authors and mentioned users."""
+    people: dict[str, str] = {}
+    for m in messages:
+        if isinstance(m, dict):
+            mentioned = m.get("mentions")
+            for value in [m.get("author"), *(mentioned if isinstance(mentioned, list) else [])]:
+                user = _obj(value)
+                name = user.get("nickname") or user.get("name")
+                if isinstance(name, str) and name.strip() and isinstance(user.get("id"), str | int):
+                    people.setdefault(str(user["id"]), " ".join(name.split()))
+    return people
+
+
+def _discord_text(content: str, people: dict[str, str]) -> str:
+    """A Discord message as a reader sees it, as a Slack one is (:func:`_slack_text`): ``<@111>`` → ``@``
+    and the user's name, the names a message opens with address those people ("@Ana I'll ..." → "Ana,
+    I'll ..."), custom emoji (``<:partyparrot:123456>``) and emoji codes (``:thumbsup:``) left out."""
+    text = _DISCORD_EMOJI.sub(lambda m: f" :{m.group(1).lower()}: ", content)
+    text = _DISCORD_MENTION.sub(lambda m: "@" + people.get(m.group(1), m.group(1)), text)
+    text = without_codes(_name_addressed(text.strip(), sorted(set(people.values()), key=len, reverse=True)))
+    return re.sub(r"[ \t]{2,}", " ", text).replace(" \n", "\n").strip()
+
+
+def _name_addressed(text: str, names: list[str]) -> str:
+    """``text`` whose opening ``@Name`` mentions (names among ``names``, longest first: "@Ben O") address
+    those people: "Ben O, I'll ..."."""
+    who: list[str] = []
+    rest = text
+    while rest.startswith("@"):
+        name = next((n for n in names if rest[1:].startswith(n) and not rest[1 + len(n) : 2 + len(n)].isalnum()), None)
+        if name is None:
+            break
+        who.append(name)
+        rest = rest[1 + len(name) :].lstrip(" \t,:")
+    return f"{', '.join(who)}, {rest}" if who and rest.strip() else text
+
+
 def _render_discord(messages: list[Any]) -> str:
     """A DiscordChatExporter JSON export: each message as ``Nickname: content`` (the author's server
     nickname, else their name); system messages (joins, pins, calls), bots' posts and empty ones left out."""
+    people = _discord_people(messages)
     turns: list[str] = []
     for i, m in enumerate(messages, 1):
         if not isinstance(m, dict) or _discord_left_out(m):
@@ -342,7 +387,8 @@ def _render_discord(messages: list[Any]) -> str:
             raise ValueError(f"looks like a DiscordChatExporter export, but message {i} has no 'content' string")
         author = _obj(m.get("author"))
         name = author.get("nickname") or author.get("name") or "Unknown"
-        if content.strip():
+        content = _discord_text(content, people)
+        if content:
             turns.append(_turn(str(name), content))
     return "\n\n".join(turns)
 

@@ -16,9 +16,10 @@ __all__ = ["EMOJI_CODE", "addressed", "without_codes", "without_emoji"]
 # as text they become entities ("rotating_light"). A clock ("10:30:00") has no letter, so it is no emoji
 # (but ":+1:" is).
 EMOJI_CODE = r":(?:[a-z0-9_+'-]*[a-z][a-z0-9_+'-]*|[+-]1):"
-# A run of emoji codes, spaces between, standing apart from words: what stands in its place depends on the
-# words around it.
-_EMOJI_RUN = re.compile(rf"[ \t]*(?<![\w:]){EMOJI_CODE}(?:[ \t]*{EMOJI_CODE})*(?![\w:])")
+# A run of emoji codes, spaces between: what stands in its place depends on the words around it. Glued to
+# the word before it ("Thursday:rocket:", as Discord's picker leaves it) it is one too, but not after a
+# colon or a slash ("a:b:c", a URL's "host:port:").
+_EMOJI_RUN = re.compile(rf"[ \t]*(?<![:/]){EMOJI_CODE}(?:[ \t]*{EMOJI_CODE})*(?![\w:])")
 # A pictograph emoji (with its variation selector and joiner) or an emoji code.
 _ONE_EMOJI = rf"(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]|{EMOJI_CODE})"
 _LEADING_EMOJI = re.compile(rf"^(?:{_ONE_EMOJI}\s*)+")

@@ -592,7 +592,8 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # "Name (00:00:02):" over the words is a transcript. 5: court_layout.py (a gutter's line numbers and page marks
 # go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes). 6: chat exports
 # (chat_lines.py, chat_exports.py): an IRC client's own lines left out, "ana: ..." addresses ana; WhatsApp
-# iOS notices under the chat's name left out; Slack's and Discord's bots left out.
+# iOS notices under the chat's name left out; Slack's and Discord's bots left out;
+# Discord's raw mentions, custom emoji and emoji codes read as Slack's (a code glued to a word too).
 READER_VERSION = 6
 
 

@@ -181,3 +181,30 @@ def test_bots_posts_are_left_out_of_slack_and_discord(tmp_path: Path) -> None:
         assert _speakers(said) == people and set(front["participants"]) == people, said
         for bot_words in ("timesheet", "staging", "Build 43", "level 5"):
             assert bot_words not in said, said
+
+
+DEV = {"id": "444", "name": "devp", "nickname": "Dev P", "isBot": False}
+
+
+def test_discord_mentions_and_emoji_read_as_slacks_do(tmp_path: Path) -> None:
+    corpus = tmp_path / "discord"
+    corpus.mkdir()
+    export = {
+        "guild": {"id": "9", "name": "OSS Community"},
+        "channel": {"id": "8", "name": "dev-chat"},
+        "messages": [
+            _discord_message(1, ANA, "The notes are the last thing missing <:partyparrot:123456> :thumbsup:"),
+            _discord_message(2, BEN, "<@111> I'll update the release notes by Thursday:rocket:", mentions=[ANA]),
+            _discord_message(3, ANA, "Great, and <@!444> checks the changelog.", mentions=[DEV]),
+            _discord_message(4, BEN, "Sounds good <a:dance:42>"),
+        ],
+    }
+    (corpus / "dev-chat.json").write_text(json.dumps(export), encoding="utf-8")
+    _run(corpus, tmp_path / "out")
+    front, body = _final(tmp_path / "out", "dev-chat.json")
+    said = body.split("## Facets", 1)[0].split("<!--", 1)[0]
+    for markup in ("<", ">", "partyparrot", "thumbsup", "rocket", "dance", "111", "444"):
+        assert markup not in said, said
+    assert "Ben O: Ana, I'll update the release notes by Thursday" in said, said
+    assert "@Dev P checks the changelog" in said, said
+    assert [(a["owner"], a["due"]) for a in front["action_items"]] == [("Ben O", "Thursday")], front
