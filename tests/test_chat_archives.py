@@ -208,3 +208,22 @@ def test_discord_mentions_and_emoji_read_as_slacks_do(tmp_path: Path) -> None:
     assert "Ben O: Ana, I'll update the release notes by Thursday" in said, said
     assert "@Dev P checks the changelog" in said, said
     assert [(a["owner"], a["due"]) for a in front["action_items"]] == [("Ben O", "Thursday")], front
+
+
+def test_a_slack_channels_day_is_titled_with_its_channel(tmp_path: Path) -> None:
+    corpus = tmp_path / "slack"
+    corpus.mkdir()
+    (corpus / "users.json").write_text(json.dumps(SLACK_USERS), encoding="utf-8")
+    for channel, said in [
+        ("general", "The venue is booked for the meetup."),
+        ("random", "The coffee machine works again."),
+    ]:
+        (corpus / channel).mkdir()
+        day = [_slack_message("U1", said, 100), _slack_message("U2", "Good to hear, thanks for checking.", 160)]
+        (corpus / channel / "2024-03-12.json").write_text(json.dumps(day), encoding="utf-8")
+    _run(corpus, tmp_path / "out")
+    index = (tmp_path / "out" / "index.md").read_text(encoding="utf-8")
+    for channel in ("general", "random"):
+        front, _ = _final(tmp_path / "out", f"{channel}/2024-03-12.json")
+        assert front["title"] == f"{channel} 2024-03-12"
+        assert f"[{channel} 2024-03-12](<{channel}/2024-03-12.json/summaries/L3/final.md>)" in index, index
