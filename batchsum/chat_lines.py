@@ -4,6 +4,7 @@ WhatsApp (``12/03/2024, 18:02 - Ana: ...``, ``[12/03/2024, 09:14:05] Ana: ...``)
 Microsoft Teams transcripts (``Ana Silva  0:03`` over the words), Rev.com's (``Ana Silva (00:00:03):``
 over the words), Zoom's saved chat
 (``09:15:10 From Ana to Everyone:`` over a tab-indented message, or ``09:15:10 From  Ana : ...``),
+DiscordChatExporter's text and a Teams chat's copy (``[3/12/2024 9:01 AM] ana_s`` over the message),
 IRC logs (``[09:14] <ana> ...``), ``Ana (09:14): ...`` and Markdown's ``**Ana:** ...`` all say who
 spoke when, each in its own way. Read as prose, their timestamps end up in summaries and snippets and
 the speakers in the entities. Rewritten here, the file reads like any transcript.
@@ -77,6 +78,23 @@ def _otter_layout(line: str) -> bool:
     return bool(_OTTER_LAYOUT.match(line))
 
 
+# DiscordChatExporter's own lines: its header and footer ("Guild: OSS Community", "Exported 40 message(s)"
+# between rules), a message's "{Attachments}" and their CDN links, "{Reactions}" and their counts ("👍 (2)"),
+# and what it writes for a system message ("Joined the server."); Teams' notices ("Priya Raman was added to
+# the chat by Jonas Weber.", "Ben left the chat.").
+_DISCORD_TEAMS_LAYOUT = re.compile(
+    r"^(?:={20,}|(?:Guild|Channel|Topic|After|Before): .*|Exported \d+ messages?(?:\(s\))?"
+    r"|\{(?:Attachments|Reactions|Embed|Stickers)\}|https://(?:cdn|media)\.discordapp\.(?:com|net)/\S+"
+    r"|\S{1,12} \(\d+\)|Joined the server\.|Pinned a message\.|Started a thread\."
+    r"|.{1,80}? (?:(?:was|were) (?:added to|removed from) the chat(?: by .{1,80})?|(?:has )?left the chat"
+    r"|added .{1,160} to the chat|removed .{1,160} from the chat|changed the group name to .{1,160})\.?)$"
+)
+
+
+def _discord_teams_layout(line: str) -> bool:
+    return bool(_DISCORD_TEAMS_LAYOUT.match(line))
+
+
 # An IRC client's own lines: "--- Log opened ...", irssi's "-!- ben [...] has quit", ZNC's "*** Joins: ana",
 # an action "* ana waves". A busy channel's joins and quits are no share of its turns.
 _IRC_LAYOUT = re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?(?:---|-!-|\*\*\*|\*)\s")
@@ -126,6 +144,15 @@ _FORMATS = (
         two_line=True,
         min_share=0.25,
         recorded=True,
+    ),
+    # DiscordChatExporter's plain text ("[3/12/2024 9:01 AM] ana_s") and a Teams chat copied out of the app
+    # ("[12/03/2024 09:01] Priya Raman", or "Priya Raman:"), over the message.
+    _Format(
+        "Discord or Teams chat",
+        re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?P<name>{_NAME}):?$"),
+        two_line=True,
+        min_share=0.25,
+        layout=_discord_teams_layout,
     ),
     # IRC: "[09:14] <ana> text", "09:14 <ana> text"; "* ana waves" is an action.
     _Format(

@@ -227,3 +227,69 @@ def test_a_slack_channels_day_is_titled_with_its_channel(tmp_path: Path) -> None
         front, _ = _final(tmp_path / "out", f"{channel}/2024-03-12.json")
         assert front["title"] == f"{channel} 2024-03-12"
         assert f"[{channel} 2024-03-12](<{channel}/2024-03-12.json/summaries/L3/final.md>)" in index, index
+
+
+RULE = "=" * 62
+DCE_TEXT = f"""{RULE}
+Guild: OSS Community
+Channel: Text / general (9)
+{RULE}
+
+[3/12/2024 9:01 AM] ana_s
+The release branch is cut, only the notes are missing.
+
+[3/12/2024 9:02 AM] benji
+I'll update the release notes by Thursday.
+
+[3/12/2024 9:03 AM] ana_s
+{{Attachments}}
+https://cdn.discordapp.com/attachments/1/2/screenshot.png
+
+{{Reactions}}
+👍 (2)
+
+[3/12/2024 9:04 AM] benji
+Joined the server.
+
+[3/12/2024 9:05 AM] ana_s
+Great, then we tag it on Friday.
+
+{RULE}
+Exported 5 message(s)
+{RULE}
+"""
+TEAMS_COPY = """[12/03/2024 09:01] Priya Raman
+Welcome to the team, the laptop is on your desk.
+
+[12/03/2024 09:02] Jonas Weber
+Thanks! Where do I find the onboarding checklist?
+
+[12/03/2024 09:03] Priya Raman
+It is in the wiki, under New starters.
+
+[12/03/2024 10:00] Jonas Weber
+I'll draft the onboarding checklist by Thursday.
+
+Priya Raman was added to the chat by Jonas Weber.
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "people"),
+    [(DCE_TEXT, ["ana_s", "benji"]), (TEAMS_COPY, ["Priya Raman", "Jonas Weber"])],
+    ids=["dce", "teams"],
+)
+def test_discord_text_export_and_teams_copy_read_as_chats(tmp_path: Path, text: str, people: list[str]) -> None:
+    corpus = tmp_path / "chats"
+    corpus.mkdir()
+    (corpus / "chat.txt").write_text(text, encoding="utf-8")
+    _run(corpus, tmp_path / "out")
+    front, body = _final(tmp_path / "out", "chat.txt")
+    assert front["content_type"] == "conversation" and front["content_type_reason"] == "Discord or Teams chat"
+    assert front["participants"] == people, front
+    said = body.split("## Facets", 1)[0].split("<!--", 1)[0]
+    turns = [ln for ln in said.splitlines() if ln.strip()]
+    assert all(ln.split(": ", 1)[0] in people for ln in turns), said
+    for layout in ("Guild", "Exported", "{", "cdn.", "(2)", "Joined", "added to the chat", "[", "AM"):
+        assert layout not in said, said
+    assert [a["owner"] for a in front["action_items"]] == [people[1]], front
