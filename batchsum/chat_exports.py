@@ -198,6 +198,33 @@ def _export_users(path: Path) -> tuple[dict[str, str], frozenset[str]]:
     return {}, frozenset()
 
 
+@functools.lru_cache(maxsize=8)
+def _channels_json(fspath: str, _mtime_ns: int, _size: int) -> dict[str, str]:
+    """Channel id → name from an export's ``channels.json`` or ``groups.json`` (read once per version)."""
+    try:
+        data = jsonio.loads(Path(fspath).read_bytes())
+    except (OSError, ValueError):
+        return {}
+    records = [c for c in data if isinstance(c, dict)] if isinstance(data, list) else []
+    return {c["id"]: c["name"] for c in records if isinstance(c.get("id"), str) and isinstance(c.get("name"), str)}
+
+
+def _export_channels(path: Path) -> dict[str, str]:
+    """The channel names of the Slack export ``path`` (a day file) is in: its root's ``channels.json`` and
+    ``groups.json`` (private channels), beside its ``users.json``."""
+    names: dict[str, str] = {}
+    for folder in list(path.parents)[:USERS_JSON_LEVELS]:
+        for listing in ("groups.json", "channels.json"):
+            try:
+                st = os.stat(folder / listing)
+            except OSError:
+                continue
+            names.update(_channels_json(os.fspath(folder / listing), st.st_mtime_ns, st.st_size))
+        if names:
+            break
+    return names
+
+
 def _slack_left_out(message: dict[str, Any], bots: frozenset[str]) -> bool:
     """Whether a Slack message is no one's words: a join, a topic change, a bot's (by its subtype), Slackbot's,
     an app's (``bot_id``) or one of a user the export lists as a bot."""
@@ -209,19 +236,19 @@ def _slack_left_out(message: dict[str, Any], bots: frozenset[str]) -> bool:
     )
 
 
-def _slack_text(text: str, names: dict[str, str]) -> str:
+def _slack_text(text: str, names: dict[str, str], channels: dict[str, str]) -> str:
     """Slack's markup as a reader sees it: ``<@U1>`` → ``@`` and the user's name (a message's opening
-    mentions → "Dev Patel, ...", see :func:`_addressed`), ``<#C1|budget>`` → ``#budget``,
-    ``<https://x|label>`` → ``label``, ``<https://x>`` → the URL, ``<!here>`` → ``@here``, emoji codes
-    (``:tada:``) left out as :func:`batchsum.chat_marks.without_codes` says; then the three entities Slack
-    escapes (``&amp; &lt; &gt;``)."""
+    mentions → "Dev Patel, ...", see :func:`_addressed`), ``<#C1|budget>`` → ``#budget`` (``<#C1>`` → ``#``
+    and the name ``channels`` gives C1), ``<https://x|label>`` → ``label``, ``<https://x>`` → the URL,
+    ``<!here>`` → ``@here``, emoji codes (``:tada:``) left out as :func:`batchsum.chat_marks.without_codes`
+    says; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
 
     def one(m: re.Match[str]) -> str:
         target, label = m.group(1), m.group(2)
         if target.startswith("@"):
             return "@" + (names.get(target[1:]) or label or target[1:])
         if target.startswith("#"):
-            return f"#{label or target[1:]}"
+            return f"#{label or channels.get(target[1:]) or target[1:]}"
         if target.startswith("!"):  # <!here>, <!subteam^S1|@design>, <!date^1392734382^{date}|Feb 18>
             if label:
                 return label
@@ -249,7 +276,7 @@ def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
     """A Slack export's day file: each message as ``Real Name: text``; joins, leaves, bot posts and
     channel topic changes left out."""
     users, bots = _export_users(path)
-    names = dict(users)
+    names, channels = dict(users), _export_channels(path)
     for m in messages:
         profile = m.get("user_profile")
         if isinstance(profile, dict) and isinstance(m.get("user"), str):
@@ -263,7 +290,7 @@ def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
         text = m.get("text")
         if not isinstance(text, str):
             raise ValueError(f"looks like a Slack export day file, but message {i} has no 'text' string")
-        text = _slack_text(text, names).strip()
+        text = _slack_text(text, names, channels).strip()
         if not text:
             continue
         user = m.get("user")

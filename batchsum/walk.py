@@ -594,7 +594,8 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # (chat_lines.py, chat_exports.py): an IRC client's own lines left out, "ana: ..." addresses ana; WhatsApp
 # iOS notices under the chat's name left out; Slack's and Discord's bots left out;
 # Discord's raw mentions, custom emoji and emoji codes read as Slack's (a code glued to a word too);
-# DiscordChatExporter's text export and a Teams chat's copy ("[3/12/2024 9:01 AM] ana_s" over the text) are chats.
+# DiscordChatExporter's text export and a Teams chat's copy ("[3/12/2024 9:01 AM] ana_s" over the text) are chats;
+# Slack's "<#C01>" is named from channels.json.
 READER_VERSION = 6
 
 

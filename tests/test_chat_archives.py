@@ -293,3 +293,22 @@ def test_discord_text_export_and_teams_copy_read_as_chats(tmp_path: Path, text: 
     for layout in ("Guild", "Exported", "{", "cdn.", "(2)", "Joined", "added to the chat", "[", "AM"):
         assert layout not in said, said
     assert [a["owner"] for a in front["action_items"]] == [people[1]], front
+
+
+def test_a_slack_channel_link_without_its_label_names_the_channel(tmp_path: Path) -> None:
+    corpus = tmp_path / "slack"
+    (corpus / "dev").mkdir(parents=True)
+    (corpus / "users.json").write_text(json.dumps(SLACK_USERS), encoding="utf-8")
+    (corpus / "channels.json").write_text(json.dumps([{"id": "C01", "name": "general"}]), encoding="utf-8")
+    (corpus / "groups.json").write_text(json.dumps([{"id": "G02", "name": "core-team"}]), encoding="utf-8")
+    day = [
+        _slack_message("U1", "Please review the plan in <#C01> before the call.", 100),
+        _slack_message("U2", "Done, and I moved the budget talk to <#G02>.", 160),
+        _slack_message("U1", "Thanks, see you in <#C09|ops> later.", 220),
+    ]
+    (corpus / "dev" / "2024-03-12.json").write_text(json.dumps(day), encoding="utf-8")
+    _run(corpus, tmp_path / "out")
+    _, body = _final(tmp_path / "out", "dev/2024-03-12.json")
+    # Kept whole, a hashtag reads as its word ("#general" as "general"), as the summarizer reads it.
+    assert "in general before" in body and "to core-team." in body and "in ops later" in body, body
+    assert "C01" not in body and "G02" not in body
