@@ -590,12 +590,8 @@ def _chat_below_front_matter(text: str) -> ChatExport | None:
 # message's opening mention addresses someone ("Dev Patel, we're going ..."); a chat export (WhatsApp,
 # Telegram, Discord, Slack) with no date in its name is dated by its first message. 4: Rev.com's
 # "Name (00:00:02):" over the words is a transcript. 5: court_layout.py (a gutter's line numbers and page marks
-# go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes). 6: chat exports
-# (chat_lines.py, chat_exports.py): an IRC client's own lines left out, "ana: ..." addresses ana; WhatsApp
-# iOS notices under the chat's name left out; Slack's and Discord's bots left out;
-# Discord's raw mentions, custom emoji and emoji codes read as Slack's (a code glued to a word too);
-# DiscordChatExporter's text export and a Teams chat's copy ("[3/12/2024 9:01 AM] ana_s" over the text) are chats;
-# Slack's "<#C01>" is named from channels.json.
+# go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes). 6: chats: IRC clients' lines,
+# WhatsApp iOS notices, bots out; Discord markup as Slack's; "<#C01>" named; DiscordChatExporter/Teams text.
 READER_VERSION = 6
 
 
