@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
+from batchsum.chat_marks import without_codes
 
 __all__ = ["SLACK_METADATA", "ExportMetadata", "ExportText", "render_export"]
 
@@ -45,11 +46,6 @@ _DISCORD_SYSTEM = frozenset(
 _CHATGPT_LEFT_OUT = frozenset({"system", "developer", "tool"})
 _CHATGPT_TEXT = frozenset({"text", "multimodal_text", "code"})
 _SLACK_MARKUP = re.compile(r"<([^<>|]*)(?:\|([^<>]*))?>")
-# Emoji as Slack writes them (":rotating_light:", ":wave::skin-tone-2:"): no words, and as text they become
-# entities ("rotating_light"). A clock ("10:30:00") has no letter, so it is no emoji (but ":+1:" is).
-# A run of them, spaces between, is one: what stands in its place depends on the words around it (_emoji).
-_EMOJI_CODE = r":(?:[a-z0-9_+'-]*[a-z][a-z0-9_+'-]*|[+-]1):"
-_SLACK_EMOJI = re.compile(rf"[ \t]*(?<![\w:]){_EMOJI_CODE}(?:[ \t]*{_EMOJI_CODE})*(?![\w:])")
 # Mentions a message opens with ("<@U2> we're going with ...", "<@U2>, <@U3>: ..."): whom it addresses.
 _LEADING_MENTIONS = re.compile(r"\A[ \t]*((?:<@[^<>\s]+>[ \t]*[,:]?[ \t]*)+)")
 USERS_JSON_LEVELS = 3  # folders above a Slack day file searched for the export's users.json
@@ -116,9 +112,8 @@ def render_export(data: Any, path: Path) -> str | None:
             if all("mapping" in d for d in dicts):
                 return _render_chatgpt(dicts)
             if all("ts" in d for d in dicts) and any(d.get("type") == "message" or "user" in d for d in dicts):
-                return _dated(
-                    _render_slack(dicts, path), (d["ts"] for d in dicts if d.get("subtype") not in _SLACK_LEFT_OUT)
-                )
+                bots = _export_users(path)[1]
+                return _dated(_render_slack(dicts, path), (d["ts"] for d in dicts if not _slack_left_out(d, bots)))
         return None
     if not isinstance(data, dict):
         return None
@@ -139,7 +134,8 @@ def render_export(data: Any, path: Path) -> str | None:
         return None  # OpenAI chat form
     if any(isinstance(m.get("author"), dict) for m in dicts):
         return _dated(
-            _render_discord(messages), (m.get("timestamp") for m in dicts if m.get("type") not in _DISCORD_SYSTEM)
+            _render_discord(messages),
+            (m.get("timestamp") for m in dicts if not _discord_left_out(m)),
         )
     if any("from_id" in m or m.get("type") in ("message", "service") for m in dicts):
         return _dated(_render_telegram(messages), _telegram_days(messages))
@@ -163,28 +159,35 @@ def _slack_user_name(user: dict[str, Any]) -> str | None:
     return None
 
 
+# Slack's own bot, the user id of its reminders and notices ("Reminder: submit your timesheet.").
+_SLACKBOT = "USLACKBOT"
+
+
 @functools.lru_cache(maxsize=8)
-def _users_json(fspath: str, _mtime_ns: int, _size: int) -> dict[str, str]:
-    """User id → name from an export's ``users.json`` (read once per version of the file); empty when
-    it cannot be read or is not a list of users."""
+def _users_json(fspath: str, _mtime_ns: int, _size: int) -> tuple[dict[str, str], frozenset[str]]:
+    """User id → name from an export's ``users.json`` (read once per version of the file), and the ids
+    of its bots (``is_bot``); empty when it cannot be read or is not a list of users."""
     try:
         data = jsonio.loads(Path(fspath).read_bytes())
     except (OSError, ValueError):
-        return {}
+        return {}, frozenset()
     if not isinstance(data, list):
-        return {}
+        return {}, frozenset()
     names: dict[str, str] = {}
+    bots: set[str] = set()
     for user in data:
         if isinstance(user, dict) and isinstance(user.get("id"), str):
             name = _slack_user_name(user)
             if name:
                 names[user["id"]] = name
-    return names
+            if user.get("is_bot") is True:
+                bots.add(user["id"])
+    return names, frozenset(bots)
 
 
-def _export_users(path: Path) -> dict[str, str]:
-    """The user names of the Slack export ``path`` (a day file) is in: its root's ``users.json``, found
-    in one of the folders above the day file."""
+def _export_users(path: Path) -> tuple[dict[str, str], frozenset[str]]:
+    """The user names and bots of the Slack export ``path`` (a day file) is in: its root's ``users.json``,
+    found in one of the folders above the day file."""
     for folder in list(path.parents)[:USERS_JSON_LEVELS]:
         users = folder / "users.json"
         try:
@@ -192,28 +195,67 @@ def _export_users(path: Path) -> dict[str, str]:
         except OSError:
             continue
         return _users_json(os.fspath(users), st.st_mtime_ns, st.st_size)
-    return {}
+    return {}, frozenset()
 
 
-def _slack_text(text: str, names: dict[str, str]) -> str:
+@functools.lru_cache(maxsize=8)
+def _channels_json(fspath: str, _mtime_ns: int, _size: int) -> dict[str, str]:
+    """Channel id → name from an export's ``channels.json`` or ``groups.json`` (read once per version)."""
+    try:
+        data = jsonio.loads(Path(fspath).read_bytes())
+    except (OSError, ValueError):
+        return {}
+    records = [c for c in data if isinstance(c, dict)] if isinstance(data, list) else []
+    return {c["id"]: c["name"] for c in records if isinstance(c.get("id"), str) and isinstance(c.get("name"), str)}
+
+
+def _export_channels(path: Path) -> dict[str, str]:
+    """The channel names of the Slack export ``path`` (a day file) is in: its root's ``channels.json`` and
+    ``groups.json`` (private channels), beside its ``users.json``."""
+    names: dict[str, str] = {}
+    for folder in list(path.parents)[:USERS_JSON_LEVELS]:
+        for listing in ("groups.json", "channels.json"):
+            try:
+                st = os.stat(folder / listing)
+            except OSError:
+                continue
+            names.update(_channels_json(os.fspath(folder / listing), st.st_mtime_ns, st.st_size))
+        if names:
+            break
+    return names
+
+
+def _slack_left_out(message: dict[str, Any], bots: frozenset[str]) -> bool:
+    """Whether a Slack message is no one's words: a join, a topic change, a bot's (by its subtype), Slackbot's,
+    an app's (``bot_id``) or one of a user the export lists as a bot."""
+    user = message.get("user")
+    return (
+        message.get("subtype") in _SLACK_LEFT_OUT
+        or bool(message.get("bot_id"))
+        or (isinstance(user, str) and (user == _SLACKBOT or user in bots))
+    )
+
+
+def _slack_text(text: str, names: dict[str, str], channels: dict[str, str]) -> str:
     """Slack's markup as a reader sees it: ``<@U1>`` → ``@`` and the user's name (a message's opening
-    mentions → "Dev Patel, ...", see :func:`_addressed`), ``<#C1|budget>`` → ``#budget``,
-    ``<https://x|label>`` → ``label``, ``<https://x>`` → the URL, ``<!here>`` → ``@here``, emoji codes
-    (``:tada:``) left out as :func:`_emoji` says; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
+    mentions → "Dev Patel, ...", see :func:`_addressed`), ``<#C1|budget>`` → ``#budget`` (``<#C1>`` → ``#``
+    and the name ``channels`` gives C1), ``<https://x|label>`` → ``label``, ``<https://x>`` → the URL,
+    ``<!here>`` → ``@here``, emoji codes (``:tada:``) left out as :func:`batchsum.chat_marks.without_codes`
+    says; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
 
     def one(m: re.Match[str]) -> str:
         target, label = m.group(1), m.group(2)
         if target.startswith("@"):
             return "@" + (names.get(target[1:]) or label or target[1:])
         if target.startswith("#"):
-            return f"#{label or target[1:]}"
+            return f"#{label or channels.get(target[1:]) or target[1:]}"
         if target.startswith("!"):  # <!here>, <!subteam^S1|@design>, <!date^1392734382^{date}|Feb 18>
             if label:
                 return label
             return "@" + target[1:].split("^", 1)[0]
         return label or target.removeprefix("mailto:")
 
-    text = _SLACK_EMOJI.sub(_emoji, _SLACK_MARKUP.sub(one, _addressed(text, names)))
+    text = without_codes(_SLACK_MARKUP.sub(one, _addressed(text, names)))
     text = re.sub(r"[ \t]{2,}", " ", text).replace(" \n", "\n")
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
@@ -230,20 +272,11 @@ def _addressed(text: str, names: dict[str, str]) -> str:
     return f"{', '.join(who)}, {rest}"
 
 
-def _emoji(m: re.Match[str]) -> str:
-    """What stands in place of emoji codes: a sentence's end between two clauses when what follows starts a
-    sentence ("Sounds good :tada: I'll write ..." → "Sounds good. I'll write ..."), else a space. Left out
-    with nothing in their place, they had run the two into one sentence that no rule read as a promise."""
-    before, after = m.string[: m.start()].rstrip(), m.string[m.end() :].lstrip()
-    if before and after[:1].isupper() and before[-1] not in ".!?…,;:([{\"'“‘-–—":
-        return ". "
-    return " "
-
-
 def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
     """A Slack export's day file: each message as ``Real Name: text``; joins, leaves, bot posts and
     channel topic changes left out."""
-    names = dict(_export_users(path))
+    users, bots = _export_users(path)
+    names, channels = dict(users), _export_channels(path)
     for m in messages:
         profile = m.get("user_profile")
         if isinstance(profile, dict) and isinstance(m.get("user"), str):
@@ -252,12 +285,12 @@ def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
                 names[m["user"]] = name
     turns: list[str] = []
     for i, m in enumerate(messages, 1):
-        if m.get("subtype") in _SLACK_LEFT_OUT:
+        if _slack_left_out(m, bots):
             continue
         text = m.get("text")
         if not isinstance(text, str):
             raise ValueError(f"looks like a Slack export day file, but message {i} has no 'text' string")
-        text = _slack_text(text, names).strip()
+        text = _slack_text(text, names, channels).strip()
         if not text:
             continue
         user = m.get("user")
@@ -318,19 +351,71 @@ def _render_telegram_chats(chats: list[Any]) -> str:
 # --- Discord -----------------------------------------------------------------------------------------
 
 
+def _discord_left_out(message: dict[str, Any]) -> bool:
+    """A system message ("Joined the server.") or a bot's post (MEE6's "GG @benji, you just advanced to
+    level 5!"): no one's words."""
+    return message.get("type") in _DISCORD_SYSTEM or _obj(message.get("author")).get("isBot") is True
+
+
+# A custom emoji as Discord writes it ("<:partyparrot:123456>", animated "<a:dance:42>") and a raw mention
+# of a user ("<@111>", "<@!111>"), as the export leaves them when it did not resolve them.
+_DISCORD_EMOJI = re.compile(r"<a?:(\w{1,32}):\d+>")
+_DISCORD_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def _discord_people(messages: list[Any]) -> dict[str, str]:
+    """User id → the name people see (nickname, else name) of the export's authors and mentioned users."""
+    people: dict[str, str] = {}
+    for m in messages:
+        if isinstance(m, dict):
+            mentioned = m.get("mentions")
+            for value in [m.get("author"), *(mentioned if isinstance(mentioned, list) else [])]:
+                user = _obj(value)
+                name = user.get("nickname") or user.get("name")
+                if isinstance(name, str) and name.strip() and isinstance(user.get("id"), str | int):
+                    people.setdefault(str(user["id"]), " ".join(name.split()))
+    return people
+
+
+def _discord_text(content: str, people: dict[str, str]) -> str:
+    """A Discord message as a reader sees it, as a Slack one is (:func:`_slack_text`): ``<@111>`` → ``@``
+    and the user's name, the names a message opens with address those people ("@Ana I'll ..." → "Ana,
+    I'll ..."), custom emoji (``<:partyparrot:123456>``) and emoji codes (``:thumbsup:``) left out."""
+    text = _DISCORD_EMOJI.sub(lambda m: f" :{m.group(1).lower()}: ", content)
+    text = _DISCORD_MENTION.sub(lambda m: "@" + people.get(m.group(1), m.group(1)), text)
+    text = without_codes(_name_addressed(text.strip(), sorted(set(people.values()), key=len, reverse=True)))
+    return re.sub(r"[ \t]{2,}", " ", text).replace(" \n", "\n").strip()
+
+
+def _name_addressed(text: str, names: list[str]) -> str:
+    """``text`` whose opening ``@Name`` mentions (names among ``names``, longest first: "@Ben O") address
+    those people: "Ben O, I'll ..."."""
+    who: list[str] = []
+    rest = text
+    while rest.startswith("@"):
+        name = next((n for n in names if rest[1:].startswith(n) and not rest[1 + len(n) : 2 + len(n)].isalnum()), None)
+        if name is None:
+            break
+        who.append(name)
+        rest = rest[1 + len(name) :].lstrip(" \t,:")
+    return f"{', '.join(who)}, {rest}" if who and rest.strip() else text
+
+
 def _render_discord(messages: list[Any]) -> str:
     """A DiscordChatExporter JSON export: each message as ``Nickname: content`` (the author's server
-    nickname, else their name); system messages (joins, pins, calls) and empty ones left out."""
+    nickname, else their name); system messages (joins, pins, calls), bots' posts and empty ones left out."""
+    people = _discord_people(messages)
     turns: list[str] = []
     for i, m in enumerate(messages, 1):
-        if not isinstance(m, dict) or m.get("type") in _DISCORD_SYSTEM:
+        if not isinstance(m, dict) or _discord_left_out(m):
             continue
         content = m.get("content")
         if not isinstance(content, str):
             raise ValueError(f"looks like a DiscordChatExporter export, but message {i} has no 'content' string")
         author = _obj(m.get("author"))
         name = author.get("nickname") or author.get("name") or "Unknown"
-        if content.strip():
+        content = _discord_text(content, people)
+        if content:
             turns.append(_turn(str(name), content))
     return "\n\n".join(turns)
 

@@ -4,14 +4,15 @@ WhatsApp (``12/03/2024, 18:02 - Ana: ...``, ``[12/03/2024, 09:14:05] Ana: ...``)
 Microsoft Teams transcripts (``Ana Silva  0:03`` over the words), Rev.com's (``Ana Silva (00:00:03):``
 over the words), Zoom's saved chat
 (``09:15:10 From Ana to Everyone:`` over a tab-indented message, or ``09:15:10 From  Ana : ...``),
+DiscordChatExporter's text and a Teams chat's copy (``[3/12/2024 9:01 AM] ana_s`` over the message),
 IRC logs (``[09:14] <ana> ...``), ``Ana (09:14): ...`` and Markdown's ``**Ana:** ...`` all say who
 spoke when, each in its own way. Read as prose, their timestamps end up in summaries and snippets and
 the speakers in the entities. Rewritten here, the file reads like any transcript.
 
 A format applies to a file only when its turn lines make up most of the file (:func:`render_chat_lines`),
 so prose that quotes one such line is left alone. The export's own notices ("Messages and calls are
-end-to-end encrypted", ``<Media omitted>``, "This message was deleted", Otter's header and footer)
-are left out: nobody said them.
+end-to-end encrypted", ``<Media omitted>``, "This message was deleted", Otter's header and footer,
+an IRC client's joins, quits and mode changes) are left out: nobody said them.
 """
 
 from __future__ import annotations
@@ -60,6 +61,11 @@ class _Format:
     min_share: float = 0.5
     layout: Callable[[str], bool] | None = None  # export lines that are neither a turn nor its words
     recorded: bool = False
+    # An export's own notice as the raw line shows it, though it names a sender (WhatsApp on iOS).
+    notice: re.Pattern[str] | None = None
+    # A message is one line (IRC's protocol has no line breaks): a line that opens no turn is the
+    # client's own ("--- Log opened ...", "-!- ben has quit", ZNC's "*** Joins: ana", "* ana waves").
+    one_line: bool = False
 
 
 _OTTER_LAYOUT = re.compile(
@@ -72,11 +78,43 @@ def _otter_layout(line: str) -> bool:
     return bool(_OTTER_LAYOUT.match(line))
 
 
+# DiscordChatExporter's own lines: its header and footer ("Guild: OSS Community", "Exported 40 message(s)"
+# between rules), a message's "{Attachments}" and their CDN links, "{Reactions}" and their counts ("👍 (2)"),
+# and what it writes for a system message ("Joined the server."); Teams' notices ("Priya Raman was added to
+# the chat by Jonas Weber.", "Ben left the chat.").
+_DISCORD_TEAMS_LAYOUT = re.compile(
+    r"^(?:={20,}|(?:Guild|Channel|Topic|After|Before): .*|Exported \d+ messages?(?:\(s\))?"
+    r"|\{(?:Attachments|Reactions|Embed|Stickers)\}|https://(?:cdn|media)\.discordapp\.(?:com|net)/\S+"
+    r"|\S{1,12} \(\d+\)|Joined the server\.|Pinned a message\.|Started a thread\."
+    r"|.{1,80}? (?:(?:was|were) (?:added to|removed from) the chat(?: by .{1,80})?|(?:has )?left the chat"
+    r"|added .{1,160} to the chat|removed .{1,160} from the chat|changed the group name to .{1,160})\.?)$"
+)
+
+
+def _discord_teams_layout(line: str) -> bool:
+    return bool(_DISCORD_TEAMS_LAYOUT.match(line))
+
+
+# An IRC client's own lines: "--- Log opened ...", irssi's "-!- ben [...] has quit", ZNC's "*** Joins: ana",
+# an action "* ana waves". A busy channel's joins and quits are no share of its turns.
+_IRC_LAYOUT = re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?(?:---|-!-|\*\*\*|\*)\s")
+
+
+def _irc_layout(line: str) -> bool:
+    return bool(_IRC_LAYOUT.match(line))
+
+
 _FORMATS = (
     # WhatsApp, Android and US: "12/03/2024, 18:02 - Ana Silva: text" ("3/12/24, 9:14 AM - ...").
     _Format("WhatsApp export", re.compile(rf"^{_DATE},? {_CLOCK} - (?:(?P<name>{_NAME}): )?(?P<text>.*)$")),
-    # WhatsApp, iOS: "[12/03/2024, 09:14:05] Ana Silva: text".
-    _Format("WhatsApp export (iOS)", re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?:(?P<name>{_NAME}): )?(?P<text>.*)$")),
+    # WhatsApp, iOS: "[12/03/2024, 09:14:05] Ana Silva: text". Its notices name the chat as their sender and
+    # open with a left-to-right mark ("[...] Harbor Team: \u200eAna Silva added Ben Okafor"), as its
+    # placeholders do ("\u200eimage omitted"): no one's words, and the chat is no participant.
+    _Format(
+        "WhatsApp export (iOS)",
+        re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?:(?P<name>{_NAME}): )?(?P<text>.*)$"),
+        notice=re.compile(r"^\u200e?\[[^\]]{1,40}\] [^:\u200e]{1,80}: \u200e"),
+    ),
     # Zoom's saved chat, older: "09:15:10\t From  Ben Okafor : text" (also "to Everyone").
     _Format(
         "Zoom chat",
@@ -107,9 +145,21 @@ _FORMATS = (
         min_share=0.25,
         recorded=True,
     ),
+    # DiscordChatExporter's plain text ("[3/12/2024 9:01 AM] ana_s") and a Teams chat copied out of the app
+    # ("[12/03/2024 09:01] Priya Raman", or "Priya Raman:"), over the message.
+    _Format(
+        "Discord or Teams chat",
+        re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?P<name>{_NAME}):?$"),
+        two_line=True,
+        min_share=0.25,
+        layout=_discord_teams_layout,
+    ),
     # IRC: "[09:14] <ana> text", "09:14 <ana> text"; "* ana waves" is an action.
     _Format(
-        "IRC log", re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?<[@+%]?(?P<name>[^\s>]{{1,32}})>\s(?P<text>.*)$")
+        "IRC log",
+        re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?<[@+%~&]?(?P<name>[^\s>]{{1,32}})>\s(?P<text>.*)$"),
+        layout=_irc_layout,
+        one_line=True,
     ),
     # "Ana (09:14): text".
     _Format("timed speaker lines", re.compile(rf"^(?P<name>{_NAME}) \({_CLOCK}\): (?P<text>.*)$")),
@@ -122,9 +172,6 @@ def _speaks(name: str | None) -> bool:
     """Whether a label names someone speaking, as every conversation reader decides it
     (:func:`batchsum.text.parse_speaker_line`): "Attendees", "Note" or "Agenda" label the page."""
     return bool(name) and parse_speaker_line(f"{name}: -")[0] is not None
-
-
-_IRC_ACTION = re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?(?:\*|-!-)\s")
 
 
 def _lines(text: str) -> list[str]:
@@ -204,13 +251,13 @@ def render_chat_lines(text: str) -> ChatExport | None:
     if fmt is None:
         return None
     turns: list[list[str]] = []  # [speaker, first line, further lines...]; speaker "" for unattributed text
-    for raw in _lines(text):
-        line = raw.strip()
+    for raw in text.split("\n"):
+        line = _LRM.sub("", raw).strip()
         if not line or (fmt.layout is not None and fmt.layout(line)):
             continue
-        if fmt.name == "IRC log" and _IRC_ACTION.match(line):
-            continue
         m = fmt.head.match(line)
+        if m is None and fmt.one_line:
+            continue
         if m is None:
             if not turns:
                 if not fmt.two_line:  # an export's own header (Otter's keywords, Teams' title) goes
@@ -222,12 +269,14 @@ def render_chat_lines(text: str) -> ChatExport | None:
             continue
         name = " ".join(m.group("name").split()) if m.group("name") else ""
         said = (m.groupdict().get("text") or "").strip()
-        if not name:
-            continue  # no sender: the export's notice ("Messages and calls are end-to-end encrypted")
+        if not name or (fmt.notice is not None and fmt.notice.match(raw)):
+            continue  # the export's notice ("Messages and calls are end-to-end encrypted")
         if not _speaks(name):
             turns.append(["", line])  # "**Attendees:** ...", "**Note:** ...": kept, as nobody's turn
             continue
         turns.append([name, "" if _PLACEHOLDER.match(said) else said])
+    if fmt.one_line:
+        _address_nicks(turns)
     out: list[str] = []
     for name, first, *more in turns:
         body = _message(first, more)
@@ -249,3 +298,19 @@ def _message(first: str, more: list[str]) -> str:
         elif not _PLACEHOLDER.match(line):
             parts.append((" " if parts else "") + line)
     return "".join(parts).strip()
+
+
+# The nicks an IRC message opens with, each followed by a colon or comma ("ana: I'll ...", "ana, ben: ...").
+_NICKS_ADDRESSED = re.compile(r"^((?:[^\s:,]{1,32}[:,][ \t]*)+)(?=\S)")
+
+
+def _address_nicks(turns: list[list[str]]) -> None:
+    """IRC messages that open with the nicks of the channel's speakers ("ana: I'll review ...") as ones
+    addressing them, "ana, I'll review ...", as a Slack message's opening mentions read: the nick and its
+    colon had read as a speaker's label inside the turn, and the sentence lost its subject."""
+    nicks = {name.casefold() for name, *_ in turns if name}
+    for turn in turns:
+        m = _NICKS_ADDRESSED.match(turn[1]) if turn[0] else None
+        who = re.split(r"[:,][ \t]*", m.group(1))[:-1] if m else []
+        if m and who and all(w.casefold() in nicks for w in who):
+            turn[1] = f"{', '.join(who)}, {turn[1][m.end() :]}"

@@ -33,6 +33,7 @@ from typing import Any
 
 from batchsum.backends.noise import is_fragment
 from batchsum.backends.units import STOPWORDS
+from batchsum.chat_marks import addressed, without_codes, without_emoji
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
 from batchsum.due_dates import due_date
@@ -255,11 +256,15 @@ def _content_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP}
 
 
+_CUT = ("}", "-", "–", "—")
+
+
 def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     out: list[_Sentence] = []
     # Code blocks and quoted tool output are not conversation; facets come from prose only.
     said = [re.sub(r"```.*?```|<command>.*?</command>", " ", body, flags=re.S).rstrip() for _, body in turns]
-    spans = [split_sentences(clean_transcript(body)) for body in said]
+    done = [without_emoji(body)[1] for body in said]  # ended in emoji: done, as a chat's message is
+    spans = [split_sentences(clean_transcript(without_codes(body))) for body in said]
     # A chat message seldom ends with a stop: there the end of a turn ends its sentence, which gets the stop
     # the summarizer gives a paragraph that has none (a trailing emoji dropped). Not where most turns end with
     # one (a transcript): an unended turn was broken off ("I'll send you the minutes of meet"), as is one that
@@ -268,8 +273,10 @@ def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     chat = is_chat(turn[-1].text for turn in spans if turn)
     for ti, (speaker, _) in enumerate(turns):
         for k, span in enumerate(spans[ti]):
-            text = span.text.strip().replace("’", "'")  # the rules read "I’ll" (Word, Teams, macOS) as "I'll"
-            if chat and k == len(spans[ti]) - 1 and not said[ti].endswith(("}", "-", "–", "—")):
+            # The rules read "I’ll" (Word, Teams, macOS) as "I'll", "@Ana I'll ..." as "Ana, I'll ...".
+            text, emoji_end = without_emoji(span.text.strip().replace("’", "'"))
+            text = addressed(text)
+            if k == len(spans[ti]) - 1 and not emoji_end and (done[ti] or (chat and not said[ti].endswith(_CUT))):
                 text = end_message(text)
             if len(text.split()) >= 3:
                 out.append(_Sentence(speaker, text, ti))
@@ -331,8 +338,8 @@ def _whole(text: str) -> str | None:
         return None
     if _LEANS.match(text) or _MARKUP.search(text) or is_fragment(text) or text.count('"') % 2:
         return None
-    # A capital letter is a label ("option B"), a lower-case one a cut-off word.
-    short = (w.strip(",;:.!?") for w in words if not (len(w.strip(",;:.!?")) == 1 and w[0].isupper()))
+    # A word in capitals is a label ("option B") or an acronym ("the CI patch"), a lower-case one a cut-off word.
+    short = (w.strip(",;:.!?") for w in words if not w.strip(",;:.!?").isupper())
     if (
         _RESTART.search(text)
         or _REPEATED.search(text)

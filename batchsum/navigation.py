@@ -34,10 +34,18 @@ def node_file(level: int, index: int | None) -> str:
     return f"{folder}/final.md" if level == 3 else f"{folder}/{stem}_{index}.md"
 
 
+# A chat export's day file, named by its day alone under its channel's folder (Slack's "general/2024-03-12.json"):
+# every channel has one of that day, so the day alone tells none apart.
+_DAY_FILE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def title_for(relpath: str) -> str:
-    """A human title for a source: its file name without the extension (``2026-10-01``, ``standup``)."""
-    name = relpath.rsplit("/", 1)[-1]
-    stem, dot, _ = name.rpartition(".")
+    """A human title for a source: its file name without the extension (``2026-10-01``, ``standup``); a
+    ``.json`` day file's with its folder, the channel it is a day of (``general 2024-03-12``)."""
+    folder, _, name = relpath.rpartition("/")
+    stem, dot, ext = name.rpartition(".")
+    if folder and ext.lower() == "json" and _DAY_FILE.fullmatch(stem):
+        return f"{folder.rpartition('/')[2]} {stem}"
     return stem if dot and stem else name
 
 

@@ -557,6 +557,8 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # "Blockers:") are no speakers: such a page is a document, not a conversation; a file of
 # dated headings is dated by its first day ("first entry"); front matter of any length is front matter;
 # a page's footnotes go with its furniture when a sentence runs across it ("†This work was supported ...").
+# chats: IRC clients' lines, WhatsApp iOS notices, bots out; Discord markup as Slack's; "<#C01>" named;
+# DiscordChatExporter/Teams text.
 READER_VERSION = 6
 
 
