@@ -609,6 +609,9 @@ def links_block(period: Period, path: str, members: list[FileFacts], months: lis
 
 def entry_line(facts: FileFacts, link: str) -> str:
     """``- [date](link) — one-line summary`` for one file."""
-    label = facts.date or facts.relpath.rsplit("/", 1)[-1]
+    title = title_for(facts.relpath)
+    # A day file's title that says more than its day names what it is a day of ("general 2024-03-12").
+    label = title if facts.date and facts.date in title and title != facts.date else facts.date
+    label = label or facts.relpath.rsplit("/", 1)[-1]
     line = f" — {escape_html(facts.line)}" if facts.line else ""
     return f"- {md_link(label, link)}{line}"

@@ -227,6 +227,9 @@ def test_a_slack_channels_day_is_titled_with_its_channel(tmp_path: Path) -> None
         front, _ = _final(tmp_path / "out", f"{channel}/2024-03-12.json")
         assert front["title"] == f"{channel} 2024-03-12"
         assert f"[{channel} 2024-03-12](<{channel}/2024-03-12.json/summaries/L3/final.md>)" in index, index
+    # The month's page lists each channel's day by its title, not two links both named "2024-03-12".
+    month = (tmp_path / "out" / "digests" / "2024" / "2024-03.md").read_text(encoding="utf-8")
+    assert "[general 2024-03-12]" in month and "[random 2024-03-12]" in month, month
 
 
 RULE = "=" * 62
