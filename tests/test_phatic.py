@@ -39,6 +39,8 @@ Operator: This concludes our question-and-answer session.
         "Our next question comes from Tom Lee with J.P. Morgan.",
         "Good morning and welcome to the Acme third quarter earnings call.",
         "This concludes our question-and-answer session.",
+        "Thank you for calling Northwind support, my name is Leo.",
+        "Thanks for making time, Ahmed.",
     ],
 )
 def test_formulae_with_names_and_the_occasions_words_are_phatic(sentence: str) -> None:
@@ -52,6 +54,8 @@ def test_formulae_with_names_and_the_occasions_words_are_phatic(sentence: str) -
         "Thanks to the new plant, margins rose 3 points.",
         "Hello, I would like to book a table for two at seven.",
         "Revenue was $1.2 billion, up 14% year-over-year.",
+        "Thank you for calling, I have issued the refund for the duplicate charge now.",
+        "Thanks for taking the time to review the contract.",
     ],
 )
 def test_a_formula_with_something_said_is_not(sentence: str) -> None:

@@ -26,7 +26,8 @@ _FORMULAE = re.compile(
     r"|have a (?:good|great|nice|wonderful) (?:one|day|evening|weekend|week)|until next time|cheers"
     # thanks and the host's courtesies
     r"|thank(?:s| you)(?: (?:so|very) much)?(?: (?:for|to) (?:having|joining|coming|listening|watching|being"
-    r"|taking|your|the|all|everyone|everybody)\w*)?|(?:it's |it is )?(?:my )?pleasure"
+    r"|taking|making|calling|reaching|contacting|waiting|holding|talking|meeting|sitting|your|the|all|everyone"
+    r"|everybody)\w*)?|(?:it's |it is )?(?:my )?pleasure|my name is|(?:how|what) (?:can|may) i (?:help|do for)"
     r"|(?:(?:it's|it is|i'm|i am|we're|we are) )?(?:so |really |very )?(?:great|good|nice|glad|happy|"
     r"excited|thrilled|lovely) to (?:be (?:here|back|with you)|have you(?: here| on| back)?|see you|talk)"
     r"|(?:i'm|i am) your host|(?:joining|with) (?:me|us) (?:today|now|here)"
@@ -48,7 +49,8 @@ _OCCASION = frozenset(
     a an the and or to of for with on in at this that our my your me us we i you it its it's is are be next
     again back here today now all everyone everybody folks guys again also once very so much really
     show episode podcast program programme call conference webcast meeting session line question questions
-    earnings quarter quarterly first second third fourth fiscal year results
+    earnings quarter quarterly first second third fourth fiscal year results time out support service
+    desk team help center centre customer you today
     """.split()
 )
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
