@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from batchsum.backends.noise import markdown_as_text
 from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, fix_spacing, open_quotation
 from batchsum.hyphens import dehyphenate
-from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
+from batchsum.index.analysis import CJK_CLASS, NUMBER, analyze, cjk_bigrams
 from batchsum.index.unshown import unshown_note_marks
 from batchsum.language import run_on, stop_words
 from batchsum.navigation import strip_links, summary_only
@@ -46,7 +46,7 @@ _SENTENCE = re.compile(
     # lower case after a word and a colon ("afternoons: dreadful to me was the coming home ...").
     r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:a-z][^\n:]{0,39}:\s)"
 )
-_WORD = re.compile(rf"[{CJK_CLASS}]+|[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_WORD = re.compile(rf"[{CJK_CLASS}]+|{NUMBER}|[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)  # the index's words
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 
 
@@ -305,7 +305,7 @@ def _paragraph_language(paragraph: str, language: str | None, others: Sequence[s
     candidates = [lang for lang in dict.fromkeys([language, *others]) if lang]
     if len(candidates) < 2:
         return language
-    words = [w.lower() for w in _WORD.findall(paragraph)]
+    words = [m.group(0).lower() for m in _WORD.finditer(paragraph)]
 
     def held(lang: str) -> int:
         stops = stop_words(lang)
