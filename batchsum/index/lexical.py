@@ -125,8 +125,8 @@ class LexFilter:
             return False
         if self.level not in (None, "final") and level != (4 if self.level == "period" else int(str(self.level))):
             return False
-        if self.content_type is not None and content_type != self.content_type:
-            return False
+        if self.content_type is not None and (content_type != self.content_type or level == 4):
+            return False  # a digest (level 4) is no source, whatever type its text was read as
         if self.since_ts is not None and (doc_ts is None or doc_ts < self.since_ts):
             return False
         return self.sources is None or source in self.sources
