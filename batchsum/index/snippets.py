@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
-from batchsum.backends.noise import markdown_as_text
+from batchsum.backends.noise import capitalised, in_a_sentence, line_kind, markdown_as_text, repeated_lines
 from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, fix_spacing, open_quotation
 from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, NUMBER, analyze, cjk_bigrams
@@ -143,12 +143,49 @@ _TAG = re.compile(
 _FOOTNOTE = re.compile(r"(?<=\S)\[\d{1,4}\]|(?:(?<=\s)|^)\[\d{1,4}\][ \t]*", re.M)
 
 
+# A text shorter than this has no pages to repeat a header on: the summarizer's bound (backends.units).
+_PAGE_LINES = 30
+
+
+@functools.lru_cache(maxsize=16)
+def _page_layout(text: str) -> tuple[frozenset[str], bool]:
+    """(the short lines ``text`` repeats page after page, whether it opens its sentences with capitals): what
+    the summarizer reads its headings and running heads by (:func:`~batchsum.backends.noise.repeated_lines`,
+    :func:`~batchsum.backends.noise.capitalised`). Kept for the last few texts: a search shows several
+    passages of one source, whose text :mod:`batchsum.index.search` keeps (one string, hashed once)."""
+    lines = text.split("\n")
+    return (repeated_lines(lines) if len(lines) >= _PAGE_LINES else frozenset()), capitalised(text)
+
+
+def _without_page_headings(window: str, layout: tuple[frozenset[str], bool]) -> str:
+    """``window`` without the lines the summarizer reads as a plain-text page's headings or running heads
+    (:func:`~batchsum.backends.noise.line_kind` ``heading`` standing alone, ``header``): a PDF's "LINDQVIST ET
+    AL.  SLEEP RESTRICTION AND WORKING MEMORY" on every other page had been a snippet. A Markdown heading stays
+    (:func:`clean_text` reads it), a turn too ("ANA: YES." said again and again), and a line wrapped in a
+    sentence (:func:`~batchsum.backends.noise.in_a_sentence`); a header cutting a sentence at a page break
+    goes, and the sentence is whole again."""
+    heads, cased = layout
+    lines = window.split("\n")
+    kept: list[str] = []
+    for i, line in enumerate(lines):
+        kind = line_kind(line, heads)
+        if kind in ("heading", "header") and not line.lstrip().startswith("#") and parse_speaker_line(line)[0] is None:
+            prev = lines[i - 1] if i and lines[i - 1].strip() else None
+            nxt = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].strip() else None
+            if kind == "header" or not in_a_sentence(line, prev, nxt, cased):
+                continue
+        kept.append(line)
+    return "\n".join(kept) if len(kept) < len(lines) else window
+
+
 def markdown_window(text: str, start: int, end: int) -> str:
     """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
     :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
-    first, so its code goes too; table rows and tags go; a word hard-wrapped at a hyphen is made whole
-    (:func:`~batchsum.hyphens.dehyphenate`). Other line breaks stay, and so do headings: no sentence
+    first, so its code goes too; table rows, tags and a plain text's headings and running heads go
+    (:func:`_without_page_headings`); a word hard-wrapped at a hyphen is made whole
+    (:func:`~batchsum.hyphens.dehyphenate`). Other line breaks stay, and so do Markdown headings: no sentence
     (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words."""
+    layout = _page_layout(text)
     if text.find("%%", 0, end) >= 0:
         # A comment that opens before the window and ends in it is still one: read from the text's start,
         # its tail had been a snippet's sentences.
@@ -156,7 +193,7 @@ def markdown_window(text: str, start: int, end: int) -> str:
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
-    window = text[start:end]
+    window = _without_page_headings(text[start:end], layout)
     if "```" in text:
         if len(_FENCE_LINE.findall(text, 0, start)) % 2:
             window = "```\n" + window  # it starts inside a fenced block
