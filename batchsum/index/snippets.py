@@ -14,6 +14,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
+from batchsum.backends.apparatus import is_tex_math
 from batchsum.backends.noise import capitalised, in_a_sentence, line_kind, markdown_as_text, repeated_lines
 from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, fix_spacing, open_quotation
 from batchsum.hyphens import dehyphenate
@@ -88,7 +89,26 @@ _ITALIC = re.compile(
 )
 
 
+# A span of TeX math, delimited as Pandoc reads it ("$" next to no space inside, no digit after the closing one,
+# so "$5 and $10" is none); :func:`~batchsum.backends.apparatus.is_tex_math` says whether it is math at all.
+_TEX_SPAN = re.compile(r"\$\$.{0,4000}?\$\$|(?<![\\$])\$(?!\s)[^$\n]{1,400}?(?<!\s)\$(?!\d)|\\\(.{0,400}?\\\)", re.S)
+
+
 def _without_italics(text: str) -> str:
+    """``text`` without its italics' marks, but inside TeX math: "$\\mathcal{L}_{bal} = \\sum_{i=1}^{E}$" holds
+    subscripts, no italics (its "_{bal} = \\sum_" had been read as one italic span, its marks removed)."""
+    if "$" not in text and "\\(" not in text:
+        return _without_italics_here(text)
+    out: list[str] = []
+    pos = 0
+    for m in _TEX_SPAN.finditer(text):
+        if is_tex_math(m.group(0)):  # money between two "$" is prose
+            out += [_without_italics_here(text[pos : m.start()]), m.group(0)]
+            pos = m.end()
+    return "".join([*out, _without_italics_here(text[pos:])])
+
+
+def _without_italics_here(text: str) -> str:
     return _ITALIC.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
 
 
