@@ -62,7 +62,7 @@ from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_pa
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
-from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
+from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body, table_row_snippet
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.periods import digest_folder, only_a_day, without_days
@@ -227,17 +227,25 @@ def _source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | Non
 
 
 def _source_snippet(
-    cfg: IndexConfig, md: dict[str, Any], ev: Evidence, groups: list[list[str]], weights: list[float] | None
+    cfg: IndexConfig,
+    md: dict[str, Any],
+    ev: Evidence,
+    groups: list[list[str]],
+    weights: list[float] | None,
+    tables: bool = False,
 ) -> tuple[str, list[str]]:
-    """The sentences of the source passage at ``ev.start``, or ("", []) when the source is gone or changed."""
+    """The sentences of the source passage at ``ev.start`` (``tables``: its table row holding the query's words),
+    or ("", []) when the source is gone or changed."""
     text = _source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
     if text is None:
         return "", []
     # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
     # and after it, and keep whole sentences only.
     start, end = max(0, ev.start - SOURCE_CONTEXT), ev.start + SNIPPET_CHARS * 4
-    window = markdown_window(text, start, end)  # as the summarizer reads any text
+    window = markdown_window(text, start, end, tables=tables)  # as the summarizer reads any text
     language = md.get("language")
+    if tables:
+        return table_row_snippet(window, groups, language=language, weights=weights)
     return make_snippet(
         window, groups, language=language, cut_start=start > 0, cut_end=end < len(text), weights=weights
     )
@@ -259,6 +267,11 @@ def _snippet_of(
     body = text if text is not None else _node_text(cfg, md)
     languages = tuple(str(md["languages"]).split(",")) if md.get("languages") else ()
     snippet, found = make_snippet(body, groups, language=md.get("language"), weights=weights, languages=languages)
+    if not found and ev is not None and ev.in_source:
+        # The words stand in a table row of the passage only, which no sentence holds: the row shows why it matched.
+        row, in_row = _source_snippet(cfg, md, ev, groups, weights, tables=True)
+        if in_row:
+            return row, in_row, "source"
     return snippet, found, "summary"
 
 

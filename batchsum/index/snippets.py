@@ -198,13 +198,14 @@ def _without_page_headings(window: str, layout: tuple[frozenset[str], bool]) -> 
     return "\n".join(kept) if len(kept) < len(lines) else window
 
 
-def markdown_window(text: str, start: int, end: int) -> str:
+def markdown_window(text: str, start: int, end: int, *, tables: bool = False) -> str:
     """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
     :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
     first, so its code goes too; table rows, tags and a plain text's headings and running heads go
     (:func:`_without_page_headings`); a word hard-wrapped at a hyphen is made whole
     (:func:`~batchsum.hyphens.dehyphenate`). Other line breaks stay, and so do Markdown headings: no sentence
-    (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words."""
+    (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words.
+    ``tables``: the table rows stay, for :func:`table_row_snippet`."""
     layout = _page_layout(text)
     if text.find("%%", 0, end) >= 0:
         # A comment that opens before the window and ends in it is still one: read from the text's start,
@@ -223,7 +224,40 @@ def markdown_window(text: str, start: int, end: int) -> str:
     window = _FENCE_LINE.sub("", window)
     # A word wrapped at a hyphen reads as the summarizer reads it, judged by the whole source: "summarization",
     # never "sum- marization" once the line break is a space.
-    return _TAG.sub(" ", _TABLE_ROW.sub("", dehyphenate(window, text)))
+    window = dehyphenate(window, text)
+    return _TAG.sub(" ", window if tables else _TABLE_ROW.sub("", window))
+
+
+_RULE_CELL = re.compile(r"[\s:-]*")  # a cell of the row under a table's header: "---", ":--:"
+
+
+def table_row_snippet(
+    window: str,
+    groups: Sequence[Sequence[str]],
+    limit: int = SNIPPET_CHARS,
+    *,
+    language: str | None = None,
+    weights: Sequence[float] | None = None,
+) -> tuple[str, list[str]]:
+    """The table row of ``window`` (:func:`markdown_window` with its ``tables``) holding the most of the query's
+    weight, its cells as a rendered table shows them, between bars ("`/*...*/` | Block comment"), and the words
+    found; ("", []) when no row holds one. For a passage whose query words stand in a table only: its row
+    shows why it matched ("blocked" had found a book's "Block comment" row and shown none of its words)."""
+    found = _matcher(groups, language)
+    weigh = _weigher(groups, weights, language) if weights is not None and len(weights) == len(groups) else None
+    best, best_words, most = "", list[str](), 0.0
+    for line in _TABLE_ROW.findall(window):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if all(_RULE_CELL.fullmatch(c) for c in cells):
+            continue
+        row = " | ".join(" ".join(clean_text(c).split()) for c in cells if c)
+        words = found(row)
+        held = weigh(words) if weigh is not None else float(len({w.lower() for w in words}))
+        if held > most:
+            best, best_words, most = row, words, held
+    if len(best) > limit:
+        best = _cut(best, limit, found)
+    return best, sorted({w.lower(): w for w in found(best)}.values(), key=str.lower) if best_words else []
 
 
 def node_body(text: str) -> str:
