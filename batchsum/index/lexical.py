@@ -220,8 +220,7 @@ class LexicalStore:
         self.last_reference = 0.0
         self.last_evidence: dict[str, Evidence] = {}
         self.last_rollup: dict[str, float] = {}
-        # Whole matches; those holding the query as a phrase; pages titled by them.
-        self.last_complete, self.last_phrased, self.last_titled = set[str](), set[str](), set[str]()
+        self.last_complete, self.last_phrased, self.last_titled = set[str](), set[str](), set[str]()  # see rollups
         self.last_weights: dict[tuple[str, ...], float] = {}  # each query group's idf
         self._langs: dict[int, str | None] | None = None
         # Postings of the documents written since the last commit, and the segment they will form.
@@ -392,8 +391,7 @@ class LexicalStore:
         Also sets :attr:`last_reference`, :attr:`last_evidence` and :attr:`last_rollup` (see the constructor)."""
         import numpy as np
 
-        self.last_reference, self.last_evidence = 0.0, {}
-        self.last_rollup, self.last_weights = {}, {}
+        self.last_reference, self.last_evidence, self.last_rollup, self.last_weights = 0.0, {}, {}, {}
         self.last_complete, self.last_phrased, self.last_titled = set(), set(), set()
         counts = Counter(tuple(g) for g in groups if g)
         n_units, total, units_by_lang = _document_totals(self._db)
@@ -458,8 +456,7 @@ class LexicalStore:
 
         doc_of = uids // _UID_SHIFT
         keep = np.isin(doc_of, np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
-        uids, unit_score, doc_of = uids[keep], unit_score[keep], doc_of[keep]
-        coverage, holds, phrased = (h[keep] for h in held)
+        uids, unit_score, doc_of, coverage, holds, phrased = (a[keep] for a in (uids, unit_score, doc_of, *held))
         numbers = uids % _UID_SHIFT
         layout = _doc_layout(self._db, sorted(dkeys))
         owner = np.zeros(len(uids), dtype=np.int64)
