@@ -474,7 +474,7 @@ def test_a_document_is_ranked_by_all_its_matching_passages(tmp_path: Path) -> No
               chunks=["A grey heron fished by the river in the morning.",
                       "At dusk the heron stood in the river reeds again.",
                       "The heron flew low over the river towards the weir."])  # fmt: skip
-    write_doc(out, "notes/heron.md", "A heron by the river: the heron fished by the river bank.")
+    write_doc(out, "notes/heron.md", "A heron fished by the river: the heron stood by the river bank.")
     write_doc(out, "notes/kingfisher.md", "A kingfisher dived into the river near the bridge.")
     write_doc(out, "notes/garden.md", "A heron visited the garden pond and took two goldfish.")
     cfg = RunConfig(paths=[], out=out)

@@ -26,7 +26,12 @@ DEFAULT_OUT = Path("batchsum-out")
     type=click.Choice(["1", "2", "3", "final", "period"]),
     help="Only this tree level (final: top nodes; period: month, year and folder digests).",
 )
-@click.option("--type", "content_type", type=click.Choice(list(CONTENT_TYPES)), help="Only this content type.")
+@click.option(
+    "--type",
+    "content_type",
+    type=click.Choice(list(CONTENT_TYPES)),
+    help="Only sources of this content type (no digests).",
+)
 @click.option("--path", "path_glob", metavar="GLOB", help="Only sources whose relative path matches, e.g. 'notes/*'.")
 @click.option("--since", type=click.DateTime(formats=["%Y-%m-%d", "%Y-%m", "%Y"]), metavar="DATE",
               help="Only documents dated on or after DATE (YYYY-MM-DD; YYYY-MM or YYYY: its first day).")  # fmt: skip

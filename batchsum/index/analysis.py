@@ -1,11 +1,12 @@
 """Text analysis for the lexical index: the same words for a document and for a query, in any language.
 
 * **Words** are runs of letters and digits, lowercased; letters spelled one by one ("L_C_D_", "U.S.A.")
-  are joined first. English function words (:data:`~batchsum.index.embed.STOPWORDS`) and one-letter
-  words are dropped in every language: they carry no topic, and a mixed index must drop them alike.
-  A document's own language drops its function words too: Snowball's stop word lists, packaged
-  (``index/data/snowball-stopwords.json``, BSD), the short lists made for these stemmers: German
-  "die", "ist", "das" are no words of a German text, while English "die" stays one of an English text.
+  are joined first, and a number keeps its decimals and thousands ("38.6", "1,450": :data:`NUMBER`).
+  English function words (:data:`~batchsum.index.embed.STOPWORDS`) and one-letter words are dropped in
+  every language: they carry no topic, and a mixed index must drop them alike. A document's own language
+  drops its function words too: Snowball's stop word lists, packaged (``index/data/snowball-stopwords.json``,
+  BSD), the short lists made for these stemmers: German "die", "ist", "das" are no words of a German text,
+  while English "die" stays one of an English text.
 * **Stemming** is Snowball (the ``PyStemmer`` package) in the document's language: the front matter's
   ``language`` when a run recorded one, else the script's usual language (Latin: English; Cyrillic:
   Russian; Greek: Greek; Arabic: Arabic). "died", "dies" and "dying" all become "die".
@@ -53,7 +54,12 @@ CJK_CLASS = KANA + HAN + HANGUL
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 _HIRAGANA = re.compile("[\u3041-\u309f]")
 _HIRAGANA_RUN = re.compile("[\u3041-\u309f]+")
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+# A number with its decimals or thousands ("38.6", "4.10", "1,450", "1.450,50") is one word: split at its
+# separator, its pieces were other numbers' ("38.6%" matched "38") or one digit, too short a word to index.
+# Pieces of a date or a version ("14.03.2025", "192.168.1.1": groups other than thousands, more than one
+# separator) stay words of their own, so "2025" still finds the date.
+NUMBER = r"(?<![\d.,])(?:\d{1,3}(?:(?P<sep>[.,])\d{3})(?:(?P=sep)\d{3})*(?:(?!(?P=sep))[.,]\d+)?|\d+[.,]\d+)(?![.,]?\d)"
+_TOKEN = re.compile(rf"{NUMBER}|[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 # Letters spelled one by one: "L_C_D_" (transcripts), "U.S.A." (prose), with a plural or possessive "s".
 # Split, each letter would be dropped as a one-letter word and "LCD" could never match.
 _SPELLED = re.compile(r"(?<![^\W_])((?:[^\W\d_][_.]){2,})(?:'?s\b)?", re.UNICODE)
@@ -170,10 +176,10 @@ def _words(text: str) -> list[tuple[bool, str]]:
     out: list[tuple[bool, str]] = []
     pos = 0
     for m in _CJK_RUN.finditer(text):
-        out.extend((False, w) for w in _TOKEN.findall(text, pos, m.start()))
+        out.extend((False, w.group(0)) for w in _TOKEN.finditer(text, pos, m.start()))
         out.append((True, m.group(0)))
         pos = m.end()
-    out.extend((False, w) for w in _TOKEN.findall(text, pos))
+    out.extend((False, w.group(0)) for w in _TOKEN.finditer(text, pos))
     return out
 
 

@@ -136,8 +136,8 @@ class ChromaVectors:
 
     def _where(self, filt: LexFilter) -> list[dict[str, Any]]:
         base: list[dict[str, Any]] = []
-        if filt.content_type:
-            base.append({"content_type": filt.content_type})
+        if filt.content_type:  # only sources: a digest (level 4) is none
+            base.extend([{"content_type": filt.content_type}, {"level": {"$ne": 4}}])
         if filt.since_ts is not None:
             # Only documents with a real date: a copy date says nothing about when a text was written.
             base.extend([{"doc_ts": {"$gte": filt.since_ts}}, {"dated": True}])

@@ -72,11 +72,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# 15: Latin letters' accents left out before stemming; 14: "’" an apostrophe, and Org/Logseq drawers no
-# words; 13: a note's comments and queries no words; 12: a Markdown page's title; 11: a stretch's own
-# language's function words; 10: front matter keys no words; 9: a language's function words dropped; 8:
-# postings in segments; 7: each document's terms in order (proximity); 6: Snowball stems
-LEX_SCHEMA = 15
+# 16: a number with its decimals or thousands one word ("38.6", "1,450"); 15: Latin letters' accents left out
+# before stemming; 14: "’" an apostrophe, and Org/Logseq drawers no words; 13: a note's comments and queries no
+# words; 12: a Markdown page's title; 11: a stretch's own language's function words; 10: front matter keys no
+# words; 9: a language's function words dropped; 8: postings in segments; 7: each document's terms in order
+# (proximity); 6: Snowball stems
+LEX_SCHEMA = 16
 BM25_K1 = 1.2
 BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction (and segment), at most
@@ -124,8 +125,8 @@ class LexFilter:
             return False
         if self.level not in (None, "final") and level != (4 if self.level == "period" else int(str(self.level))):
             return False
-        if self.content_type is not None and content_type != self.content_type:
-            return False
+        if self.content_type is not None and (content_type != self.content_type or level == 4):
+            return False  # a digest (level 4) is no source, whatever type its text was read as
         if self.since_ts is not None and (doc_ts is None or doc_ts < self.since_ts):
             return False
         return self.sources is None or source in self.sources
@@ -219,7 +220,7 @@ class LexicalStore:
         self.last_reference = 0.0
         self.last_evidence: dict[str, Evidence] = {}
         self.last_rollup: dict[str, float] = {}
-        self.last_complete, self.last_titled = set[str](), set[str]()  # whole matches; pages titled by them
+        self.last_complete, self.last_phrased, self.last_titled = set[str](), set[str](), set[str]()  # see rollups
         self.last_weights: dict[tuple[str, ...], float] = {}  # each query group's idf
         self._langs: dict[int, str | None] | None = None
         # Postings of the documents written since the last commit, and the segment they will form.
@@ -390,8 +391,8 @@ class LexicalStore:
         Also sets :attr:`last_reference`, :attr:`last_evidence` and :attr:`last_rollup` (see the constructor)."""
         import numpy as np
 
-        self.last_reference, self.last_evidence = 0.0, {}
-        self.last_rollup, self.last_complete, self.last_titled, self.last_weights = {}, set(), set(), {}
+        self.last_reference, self.last_evidence, self.last_rollup, self.last_weights = 0.0, {}, {}, {}
+        self.last_complete, self.last_phrased, self.last_titled = set(), set(), set()
         counts = Counter(tuple(g) for g in groups if g)
         n_units, total, units_by_lang = _document_totals(self._db)
         if not counts or not n_units:
@@ -431,13 +432,13 @@ class LexicalStore:
         holds[inverse.reshape(-1), np.concatenate(held)] = True
         coverage = holds @ (np.array([w for _, w in found], dtype=np.float64) / reference)
         dkeys = self._pool(uids, unit_score, list(focus_docs))
-        if len(found) > 1:
-            unit_score = unit_score + proximity_bonus(
-                self._db, uids, sorted(dkeys), groups_found, made_by, (avgdl, BM25_K1, BM25_B), _UID_SHIFT
-            )
+        bonus, phrased = proximity_bonus(
+            self._db, uids, sorted(dkeys), groups_found, made_by, (avgdl, BM25_K1, BM25_B), _UID_SHIFT
+        )
+        unit_score = unit_score + bonus
         holds |= function_words_held(uids // _UID_SHIFT, groups_found, made_by, self._doc_languages)
         self.last_titled = _titled(self._db, sorted(dkeys), [g for g, _ in groups_found])
-        return self._node_scores(uids, unit_score, (coverage, holds), filt, dkeys)
+        return self._node_scores(uids, unit_score, (coverage, holds, phrased), filt, dkeys)
 
     def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:
         """The documents whose nodes get scores: those of the :data:`TOP_UNITS` best passages, and ``focus``."""
@@ -449,13 +450,13 @@ class LexicalStore:
         return dkeys
 
     def _node_scores(
-        self, uids: Any, unit_score: Any, held: tuple[Any, Any], filt: LexFilter, dkeys: set[int]
+        self, uids: Any, unit_score: Any, held: tuple[Any, Any, Any], filt: LexFilter, dkeys: set[int]
     ) -> dict[str, float]:
         import numpy as np
 
         doc_of = uids // _UID_SHIFT
         keep = np.isin(doc_of, np.fromiter(dkeys, dtype=np.int64, count=len(dkeys)))
-        uids, unit_score, doc_of, coverage, holds = uids[keep], unit_score[keep], doc_of[keep], *(h[keep] for h in held)
+        uids, unit_score, doc_of, coverage, holds, phrased = (a[keep] for a in (uids, unit_score, doc_of, *held))
         numbers = uids % _UID_SHIFT
         layout = _doc_layout(self._db, sorted(dkeys))
         owner = np.zeros(len(uids), dtype=np.int64)
@@ -479,7 +480,7 @@ class LexicalStore:
         _best_source_passages(by_nkey.values(), doc_of[~own], offset[~own], unit_score[~own], coverage[~own],
                               best, evidence)  # fmt: skip
         doc_ids = {int(row[2]): doc_id_of(str(row[1])) for row in by_nkey.values()}
-        self.last_rollup, self.last_complete = rollups(doc_of, unit_score, holds, doc_ids)
+        self.last_rollup, self.last_complete, self.last_phrased = rollups(doc_of, unit_score, holds, phrased, doc_ids)
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:

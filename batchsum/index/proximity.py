@@ -9,6 +9,13 @@ add ``w_b / d²`` to ``a``'s accumulator and ``w_a / d²`` to ``b``'s, and the p
 ``Σ_t min(1, w_t) · acc_t · (k1 + 1) / (acc_t + K)``, with BM25's ``k1`` and length normalization ``K``.
 An exact phrase (d = 1) gains most; words a sentence apart almost nothing. It needs no statistics
 beyond BM25's own, only the order of each document's terms, kept as one array of term numbers.
+
+The bonus is a sum, so more occurrences can outweigh it: "Gross premiums rose. Underwriting margins held.
+Gross premiums in specialty rose, and margins held." holds "gross" three times and "margin" twice, and had
+outranked "Gross margin was 38.9%" for "gross margin", most where the query's words are common (the bonus
+grows with the square of their idf, BM25 with their idf). So a passage that holds the query's words as a
+*phrase* is also told apart (:func:`phrase_passages`), and search ranks its document among the whole matches
+above those without one, as a coordination level (:func:`batchsum.index.search.whole_matches_first`).
 """
 
 from __future__ import annotations
@@ -88,6 +95,30 @@ def proximity_scores(
     return term.sum(axis=1)
 
 
+def phrase_passages(sequence: Any, group_of: Any, phrase: Sequence[int], unit_start: Any, unit_stop: Any) -> Any:
+    """Per passage of one document, whether it holds the query groups ``phrase`` next to each other in that
+    order (positions in ``sequence``, the document's index terms: function words are none, so "margin of the
+    gross" is no phrase of "gross margin" but "decided on the budget" is one of "decide budget")."""
+    out = np.zeros(len(unit_start), dtype=bool)
+    width = len(phrase)
+    if width < 2 or len(sequence) < width or not len(unit_start):
+        return out
+    groups = group_of[sequence]
+    at = np.ones(len(groups) - width + 1, dtype=bool)
+    for i, g in enumerate(phrase):
+        at &= groups[i : len(groups) - width + 1 + i] == g
+    starts = np.flatnonzero(at)
+    # The passages holding a start are among the last few starting at or before it (they overlap by half).
+    last = np.searchsorted(unit_start, starts, side="right") - 1
+    for back in range(3):
+        u = last - back
+        ok = (u >= 0) & (u < len(unit_start))
+        u = np.where(ok, u, 0)
+        ok &= (unit_start[u] <= starts) & (starts + width <= unit_stop[u])
+        out[u[ok]] = True
+    return out
+
+
 def proximity_bonus(
     db: sqlite3.Connection,
     uids: Any,
@@ -96,14 +127,19 @@ def proximity_bonus(
     made_by: Mapping[str, set[str | None]] | None,
     bm25: tuple[float, float, float],
     uid_shift: int,
-) -> Any:
+) -> tuple[Any, Any]:
     """Per entry of ``uids`` (``document * uid_shift + passage``, ascending), the proximity score of that
-    passage, for the documents ``dkeys`` of the lexical file ``db``. ``groups``: each query group's terms
-    and idf weight; ``made_by``: the languages whose analysis made a term (it counts only in their
+    passage and whether it holds the query as a phrase (:func:`phrase_passages`: the groups in the query's
+    order, but for those that are function words of its document's language, which the index leaves out), for
+    the documents ``dkeys`` of the lexical file ``db``. ``groups``: each query group's terms and idf weight, in
+    the query's order; ``made_by``: the languages whose analysis made a term (it counts only in their
     documents); ``bm25``: (average passage length, k1, b)."""
     avgdl, k1, b = bm25
 
     bonus = np.zeros(len(uids), dtype=np.float64)
+    phrased = np.zeros(len(uids), dtype=bool)
+    if len(groups) < 2:  # one word stands by no other
+        return bonus, phrased
     weights = np.array([w for _, w in groups], dtype=np.float64)
     for start in range(0, len(dkeys), 500):
         part = dkeys[start : start + 500]
@@ -114,10 +150,11 @@ def proximity_bonus(
                 continue
             vocabulary = zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n")
             group_of = np.full(len(vocabulary), -1, dtype=np.int64)
+            phrase = []  # the groups the document's language indexes, in the query's order
             for gi, (members, _) in enumerate(groups):
-                for term in members:
-                    if made_by is not None and term in made_by and lang not in made_by[term]:
-                        continue
+                spoken = [t for t in members if made_by is None or t not in made_by or lang in made_by[t]]
+                phrase.extend([gi] if spoken else [])
+                for term in spoken:
                     at = bisect.bisect_left(vocabulary, term)
                     if at < len(vocabulary) and vocabulary[at] == term:
                         group_of[at] = gi
@@ -125,8 +162,10 @@ def proximity_bonus(
                 continue
             ranges = np.frombuffer(spans, dtype=np.int32).reshape(-1, 2)
             k_norm = k1 * (1 - b + b * np.frombuffer(lens, dtype=np.int32) / avgdl)
-            prox = proximity_scores(unpack_sequence(seq), group_of, weights, ranges[:, 0], ranges[:, 1],
-                                    k_norm, k1)  # fmt: skip
+            sequence = unpack_sequence(seq)
+            prox = proximity_scores(sequence, group_of, weights, ranges[:, 0], ranges[:, 1], k_norm, k1)
             held = np.flatnonzero(prox > 0)
             bonus[np.searchsorted(uids, int(dkey) * uid_shift + held)] += prox[held]
-    return bonus
+            whole = np.flatnonzero(phrase_passages(sequence, group_of, phrase, ranges[:, 0], ranges[:, 1]))
+            phrased[np.searchsorted(uids, int(dkey) * uid_shift + whole)] = True
+    return bonus, phrased

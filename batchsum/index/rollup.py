@@ -10,6 +10,8 @@ passage, but the rollup adds passages up: a long note that repeats one of the qu
 passage had outranked a short entry holding every one of them, which has no further passages to add. Search
 ranks whole matches above the other documents (:func:`batchsum.index.search.whole_matches_first`). A passage
 holds the query's function words of its own language (:func:`function_words_held`), which the index leaves out.
+A whole match one of whose passages holds the query's words as a phrase (:mod:`batchsum.index.proximity`)
+ranks above the others: the next coordination level.
 """
 
 from __future__ import annotations
@@ -25,10 +27,15 @@ ROLLUP_PASSAGES = 5
 ROLLUP_OTHERS = 0.3
 
 
-def rollups(doc_of: Any, score: Any, holds: Any, doc_ids: Mapping[int, str]) -> tuple[dict[str, float], set[str]]:
-    """(doc id -> the document's rollup, the doc ids of whole matches), for the documents of ``doc_ids``
-    (document key -> doc id). Per passage: ``doc_of`` its document key, ``score`` its BM25 score and ``holds``
-    (passages x the query's term groups the index holds, bool) which of those groups it holds."""
+def rollups(
+    doc_of: Any, score: Any, holds: Any, phrased: Any, doc_ids: Mapping[int, str]
+) -> tuple[dict[str, float], set[str], set[str]]:
+    """(doc id -> the document's rollup, the doc ids of whole matches, those of documents with a passage holding
+    the query as a phrase), for the documents of ``doc_ids`` (document key -> doc id). Per passage: ``doc_of``
+    its document key, ``score`` its BM25 score, ``holds`` (passages x the query's term groups the index holds,
+    bool) which of those groups it holds and ``phrased`` whether it holds them as a phrase
+    (:func:`batchsum.index.proximity.phrase_passages`)."""
+    with_phrase = {doc_ids[int(d)] for d in np.unique(doc_of[phrased]).tolist() if int(d) in doc_ids}
     order = np.lexsort((-score, doc_of))
     doc_of, score, whole = doc_of[order], score[order], holds[order].all(axis=1)
     first = np.flatnonzero(np.r_[True, doc_of[1:] != doc_of[:-1]])
@@ -41,7 +48,7 @@ def rollups(doc_of: Any, score: Any, holds: Any, doc_ids: Mapping[int, str]) -> 
         if doc is not None:
             sums[doc] = sums.get(doc, 0.0) + value
     complete = {doc_ids[int(d)] for d in doc_of[whole].tolist() if int(d) in doc_ids}
-    return sums, complete
+    return sums, complete, with_phrase & complete
 
 
 def function_words_held(

@@ -62,7 +62,7 @@ from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_pa
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
-from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body
+from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body, table_row_snippet
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.periods import digest_folder, only_a_day, without_days
@@ -227,17 +227,25 @@ def _source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | Non
 
 
 def _source_snippet(
-    cfg: IndexConfig, md: dict[str, Any], ev: Evidence, groups: list[list[str]], weights: list[float] | None
+    cfg: IndexConfig,
+    md: dict[str, Any],
+    ev: Evidence,
+    groups: list[list[str]],
+    weights: list[float] | None,
+    tables: bool = False,
 ) -> tuple[str, list[str]]:
-    """The sentences of the source passage at ``ev.start``, or ("", []) when the source is gone or changed."""
+    """The sentences of the source passage at ``ev.start`` (``tables``: its table row holding the query's words),
+    or ("", []) when the source is gone or changed."""
     text = _source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
     if text is None:
         return "", []
     # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
     # and after it, and keep whole sentences only.
     start, end = max(0, ev.start - SOURCE_CONTEXT), ev.start + SNIPPET_CHARS * 4
-    window = markdown_window(text, start, end)  # as the summarizer reads any text
+    window = markdown_window(text, start, end, tables=tables)  # as the summarizer reads any text
     language = md.get("language")
+    if tables:
+        return table_row_snippet(window, groups, language=language, weights=weights)
     return make_snippet(
         window, groups, language=language, cut_start=start > 0, cut_end=end < len(text), weights=weights
     )
@@ -259,6 +267,11 @@ def _snippet_of(
     body = text if text is not None else _node_text(cfg, md)
     languages = tuple(str(md["languages"]).split(",")) if md.get("languages") else ()
     snippet, found = make_snippet(body, groups, language=md.get("language"), weights=weights, languages=languages)
+    if not found and ev is not None and ev.in_source:
+        # The words stand in a table row of the passage only, which no sentence holds: the row shows why it matched.
+        row, in_row = _source_snippet(cfg, md, ev, groups, weights, tables=True)
+        if in_row:
+            return row, in_row, "source"
     return snippet, found, "summary"
 
 
@@ -387,6 +400,7 @@ class LexicalResult:
     rollup: dict[str, float] = field(default_factory=dict)  # doc id -> its rollup (LexicalStore.last_rollup)
     weights: list[float] | None = None  # each group's idf (LexicalStore.last_weights), for the snippets
     complete: set[str] = field(default_factory=set)  # whole matches (LexicalStore.last_complete)
+    phrased: set[str] = field(default_factory=set)  # whole matches holding the query as a phrase (last_phrased)
     titled: set[str] = field(default_factory=set)  # pages whose title holds the query (LexicalStore.last_titled)
 
 
@@ -420,12 +434,12 @@ def lexical_candidates(
         reference, evidence, rollup = store.last_reference, store.last_evidence, store.last_rollup
         # A digest's passage runs on from one file's words into the next's: holding them all is no whole match.
         complete = store.last_complete - {doc_id_of(i) for i in scores if ":summary:L4:" in i}
-        titled = store.last_titled & complete
+        titled, phrased = store.last_titled & complete, store.last_phrased & complete
         weights = [store.last_weights.get(tuple(g), 0.0) for g in groups]
     by_level: dict[str, list[str]] = {}
 
     def tier(nid: str) -> int:
-        return (doc_id_of(nid) in complete) + (doc_id_of(nid) in titled)
+        return (doc_id_of(nid) in complete) + (doc_id_of(nid) in titled) + (doc_id_of(nid) in phrased)
 
     for nid in sorted(scores, key=lambda i: (-tier(i), -rollup.get(doc_id_of(i), 0.0), -scores[i])):
         m = _ID_LEVEL.search(nid)
@@ -433,7 +447,7 @@ def lexical_candidates(
         if len(got) < per_level:
             got.append(nid)
     candidates = [nid for got in by_level.values() for nid in got]
-    return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights, complete, titled)
+    return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights, complete, titled, phrased)
 
 
 def relevance_of(
@@ -485,13 +499,17 @@ def rolled_up(ids: list[str], cosine: np.ndarray, evidence: np.ndarray, lex: Lex
     return (whole + 1e-3 * own).astype(np.float32)
 
 
-def whole_matches_first(ranked: np.ndarray, ids: list[str], complete: set[str], titled: set[str]) -> np.ndarray:
+def whole_matches_first(
+    ranked: np.ndarray, ids: list[str], complete: set[str], titled: set[str], phrased: set[str]
+) -> np.ndarray:
     """The candidates of whole matches (documents with a passage holding every query term the index holds,
     :mod:`batchsum.index.rollup`) rank above every other candidate, in their own order: the top coordination
     level. A short entry holding all the query's words has one or two passages to roll up, and a long note
-    repeating one of them in five passages had outranked it. Above them rank the pages whose title holds
-    every such term (``titled``): a book's own note for its name, before the days that mention it."""
-    tier = np.array([(doc_id_of(i) in complete) + (doc_id_of(i) in titled) for i in ids], dtype=np.float32)
+    repeating one of them in five passages had outranked it. A whole match rises a level more for each of:
+    its title holds every such term (``titled``: a book's own note for its name, before the days that mention
+    it); a passage holds them as a phrase (``phrased``: "Gross margin was 38.9%" before "Gross premiums rose,
+    and margins held" for "gross margin", whose repeats had outweighed the proximity bonus)."""
+    tier = np.array([sum(doc_id_of(i) in s for s in (complete, titled, phrased)) for i in ids], dtype=np.float32)
     if not tier.any():
         return ranked
     return (ranked + tier * (float(ranked.max()) + 1e-3)).astype(np.float32)
@@ -606,7 +624,7 @@ def _search(
     # recency breaks near-ties among dated documents.
     ranked = strength + RECENCY_BONUS * rec * (1.0 - np.minimum(strength, 1.0)) + 1e-6 * rec
     if ranker is None:
-        ranked = whole_matches_first(ranked, ids, lex.complete, lex.titled)
+        ranked = whole_matches_first(ranked, ids, lex.complete, lex.titled, lex.phrased)
     keep = np.flatnonzero(relevance >= MIN_RELEVANCE)
     if not len(keep):
         return []

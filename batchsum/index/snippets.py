@@ -14,10 +14,11 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
-from batchsum.backends.noise import markdown_as_text
+from batchsum.backends.apparatus import is_tex_math
+from batchsum.backends.noise import capitalised, in_a_sentence, line_kind, markdown_as_text, repeated_lines
 from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, fix_spacing, open_quotation
 from batchsum.hyphens import dehyphenate
-from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
+from batchsum.index.analysis import CJK_CLASS, NUMBER, analyze, cjk_bigrams
 from batchsum.index.unshown import unshown_note_marks
 from batchsum.language import run_on, stop_words
 from batchsum.navigation import strip_links, summary_only
@@ -46,7 +47,7 @@ _SENTENCE = re.compile(
     # lower case after a word and a colon ("afternoons: dreadful to me was the coming home ...").
     r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:a-z][^\n:]{0,39}:\s)"
 )
-_WORD = re.compile(rf"[{CJK_CLASS}]+|[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_WORD = re.compile(rf"[{CJK_CLASS}]+|{NUMBER}|[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)  # the index's words
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 
 
@@ -88,7 +89,26 @@ _ITALIC = re.compile(
 )
 
 
+# A span of TeX math, delimited as Pandoc reads it ("$" next to no space inside, no digit after the closing one,
+# so "$5 and $10" is none); :func:`~batchsum.backends.apparatus.is_tex_math` says whether it is math at all.
+_TEX_SPAN = re.compile(r"\$\$.{0,4000}?\$\$|(?<![\\$])\$(?!\s)[^$\n]{1,400}?(?<!\s)\$(?!\d)|\\\(.{0,400}?\\\)", re.S)
+
+
 def _without_italics(text: str) -> str:
+    """``text`` without its italics' marks, but inside TeX math: "$\\mathcal{L}_{bal} = \\sum_{i=1}^{E}$" holds
+    subscripts, no italics (its "_{bal} = \\sum_" had been read as one italic span, its marks removed)."""
+    if "$" not in text and "\\(" not in text:
+        return _without_italics_here(text)
+    out: list[str] = []
+    pos = 0
+    for m in _TEX_SPAN.finditer(text):
+        if is_tex_math(m.group(0)):  # money between two "$" is prose
+            out += [_without_italics_here(text[pos : m.start()]), m.group(0)]
+            pos = m.end()
+    return "".join([*out, _without_italics_here(text[pos:])])
+
+
+def _without_italics_here(text: str) -> str:
     return _ITALIC.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
 
 
@@ -143,12 +163,50 @@ _TAG = re.compile(
 _FOOTNOTE = re.compile(r"(?<=\S)\[\d{1,4}\]|(?:(?<=\s)|^)\[\d{1,4}\][ \t]*", re.M)
 
 
-def markdown_window(text: str, start: int, end: int) -> str:
+# A text shorter than this has no pages to repeat a header on: the summarizer's bound (backends.units).
+_PAGE_LINES = 30
+
+
+@functools.lru_cache(maxsize=16)
+def _page_layout(text: str) -> tuple[frozenset[str], bool]:
+    """(the short lines ``text`` repeats page after page, whether it opens its sentences with capitals): what
+    the summarizer reads its headings and running heads by (:func:`~batchsum.backends.noise.repeated_lines`,
+    :func:`~batchsum.backends.noise.capitalised`). Kept for the last few texts: a search shows several
+    passages of one source, whose text :mod:`batchsum.index.search` keeps (one string, hashed once)."""
+    lines = text.split("\n")
+    return (repeated_lines(lines) if len(lines) >= _PAGE_LINES else frozenset()), capitalised(text)
+
+
+def _without_page_headings(window: str, layout: tuple[frozenset[str], bool]) -> str:
+    """``window`` without the lines the summarizer reads as a plain-text page's headings or running heads
+    (:func:`~batchsum.backends.noise.line_kind` ``heading`` standing alone, ``header``): a PDF's "LINDQVIST ET
+    AL.  SLEEP RESTRICTION AND WORKING MEMORY" on every other page had been a snippet. A Markdown heading stays
+    (:func:`clean_text` reads it), a turn too ("ANA: YES." said again and again), and a line wrapped in a
+    sentence (:func:`~batchsum.backends.noise.in_a_sentence`); a header cutting a sentence at a page break
+    goes, and the sentence is whole again."""
+    heads, cased = layout
+    lines = window.split("\n")
+    kept: list[str] = []
+    for i, line in enumerate(lines):
+        kind = line_kind(line, heads)
+        if kind in ("heading", "header") and not line.lstrip().startswith("#") and parse_speaker_line(line)[0] is None:
+            prev = lines[i - 1] if i and lines[i - 1].strip() else None
+            nxt = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].strip() else None
+            if kind == "header" or not in_a_sentence(line, prev, nxt, cased):
+                continue
+        kept.append(line)
+    return "\n".join(kept) if len(kept) < len(lines) else window
+
+
+def markdown_window(text: str, start: int, end: int, *, tables: bool = False) -> str:
     """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
     :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
-    first, so its code goes too; table rows and tags go; a word hard-wrapped at a hyphen is made whole
-    (:func:`~batchsum.hyphens.dehyphenate`). Other line breaks stay, and so do headings: no sentence
-    (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words."""
+    first, so its code goes too; table rows, tags and a plain text's headings and running heads go
+    (:func:`_without_page_headings`); a word hard-wrapped at a hyphen is made whole
+    (:func:`~batchsum.hyphens.dehyphenate`). Other line breaks stay, and so do Markdown headings: no sentence
+    (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words.
+    ``tables``: the table rows stay, for :func:`table_row_snippet`."""
+    layout = _page_layout(text)
     if text.find("%%", 0, end) >= 0:
         # A comment that opens before the window and ends in it is still one: read from the text's start,
         # its tail had been a snippet's sentences.
@@ -156,7 +214,7 @@ def markdown_window(text: str, start: int, end: int) -> str:
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
-    window = text[start:end]
+    window = _without_page_headings(text[start:end], layout)
     if "```" in text:
         if len(_FENCE_LINE.findall(text, 0, start)) % 2:
             window = "```\n" + window  # it starts inside a fenced block
@@ -166,7 +224,40 @@ def markdown_window(text: str, start: int, end: int) -> str:
     window = _FENCE_LINE.sub("", window)
     # A word wrapped at a hyphen reads as the summarizer reads it, judged by the whole source: "summarization",
     # never "sum- marization" once the line break is a space.
-    return _TAG.sub(" ", _TABLE_ROW.sub("", dehyphenate(window, text)))
+    window = dehyphenate(window, text)
+    return _TAG.sub(" ", window if tables else _TABLE_ROW.sub("", window))
+
+
+_RULE_CELL = re.compile(r"[\s:-]*")  # a cell of the row under a table's header: "---", ":--:"
+
+
+def table_row_snippet(
+    window: str,
+    groups: Sequence[Sequence[str]],
+    limit: int = SNIPPET_CHARS,
+    *,
+    language: str | None = None,
+    weights: Sequence[float] | None = None,
+) -> tuple[str, list[str]]:
+    """The table row of ``window`` (:func:`markdown_window` with its ``tables``) holding the most of the query's
+    weight, its cells as a rendered table shows them, between bars ("`/*...*/` | Block comment"), and the words
+    found; ("", []) when no row holds one. For a passage whose query words stand in a table only: its row
+    shows why it matched ("blocked" had found a book's "Block comment" row and shown none of its words)."""
+    found = _matcher(groups, language)
+    weigh = _weigher(groups, weights, language) if weights is not None and len(weights) == len(groups) else None
+    best, best_words, most = "", list[str](), 0.0
+    for line in _TABLE_ROW.findall(window):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if all(_RULE_CELL.fullmatch(c) for c in cells):
+            continue
+        row = " | ".join(" ".join(clean_text(c).split()) for c in cells if c)
+        words = found(row)
+        held = weigh(words) if weigh is not None else float(len({w.lower() for w in words}))
+        if held > most:
+            best, best_words, most = row, words, held
+    if len(best) > limit:
+        best = _cut(best, limit, found)
+    return best, sorted({w.lower(): w for w in found(best)}.values(), key=str.lower) if best_words else []
 
 
 def node_body(text: str) -> str:
@@ -305,7 +396,7 @@ def _paragraph_language(paragraph: str, language: str | None, others: Sequence[s
     candidates = [lang for lang in dict.fromkeys([language, *others]) if lang]
     if len(candidates) < 2:
         return language
-    words = [w.lower() for w in _WORD.findall(paragraph)]
+    words = [m.group(0).lower() for m in _WORD.finditer(paragraph)]
 
     def held(lang: str) -> int:
         stops = stop_words(lang)

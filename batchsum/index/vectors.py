@@ -65,8 +65,8 @@ def filter_sql(filt: LexFilter) -> tuple[str, list[Any]]:
     elif filt.level is not None:
         clauses.append("level = ?")
         params.append(4 if filt.level == "period" else int(filt.level))  # period: the digests, level 4
-    if filt.content_type is not None:
-        clauses.append("content_type = ?")
+    if filt.content_type is not None:  # only sources: a digest (level 4) is none
+        clauses.append("content_type = ? AND level != 4")
         params.append(filt.content_type)
     if filt.since_ts is not None:
         # Only documents with a real date: a copy date says nothing about when a text was written.
