@@ -28,6 +28,7 @@ from batchsum.periods import (
     FileFacts,
     Period,
     day_label,
+    period_language,
     unbulleted,
 )
 from batchsum.text import BLANK_LINES, DATE_LABEL, parse_speaker_line, split_sentences, unended
@@ -599,7 +600,10 @@ def links_block(period: Period, path: str, members: list[FileFacts], months: lis
     if year is not None:
         head.append(f"Up: {md_link(year.title, relative_link(year.path(folder), path))}")
     if months:
-        head.append("Months: " + " · ".join(md_link(m.title, relative_link(m.path(folder), path)) for m in months))
+        # Each month as its own page titles it, in its entries' language ("Май 2024", "2024年5月").
+        titles = [m.title_in(period_language(f for f in members if (f.date or "").startswith(m.key))) for m in months]
+        links = (md_link(t, relative_link(m.path(folder), path)) for m, t in zip(months, titles, strict=True))
+        head.append("Months: " + " · ".join(links))
     block = LINKS_MARKER + ("\n" + "  \n".join(head) if head else "")
     if months is None:
         entries = [entry_line(f, final_link(f.relpath, path)) for f in members]

@@ -40,9 +40,10 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # are never cut or written twice, and a year over files in several languages lists them; 9: a file's
 # one-liner ends at a chat turn without a stop when the next turn is paragraphs away; 10: a note kept
 # whole gives its digest no code and no task lines; 11: a file of many days' entries is labelled by its
-# name, and a folder's files come in a file manager's order, "ch2" before "ch10"): part of every digest's
+# name, and a folder's files come in a file manager's order, "ch2" before "ch10"; 12: a year links its months
+# by their own titles, in their language, and a month a channel's day by its title): part of every digest's
 # signature, so a new layout redoes them all.
-DIGEST_FORMAT = 11
+DIGEST_FORMAT = 12
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
