@@ -40,7 +40,8 @@ SOUND_CUE = re.compile(r"\[[^\]\n]{1,40}\]|\([a-z]+(?:[ -][a-z]+){0,2}\)", re.IG
 _LOWER_PAREN_CUE = re.compile(r"\((?:[a-z]+(?:[ -][a-z]+){0,2})\)")
 # A line that opens with a bracketed label and goes on with words, after an optional colon.
 _OPENER = re.compile(r"[ \t]*\[([^\[\]\n]{1,40})\](:?)[ \t]+(?=\S)")
-_BLANK = re.compile(r"\n[ \t]*\n")
+_PARAGRAPH_OPENER = re.compile(r"(?:\A|\n[ \t]*\n)\n*([^\n]*)")  # each paragraph's first line
+_BRACKET_LINE = re.compile(r"^[ \t]*\[[^\n]*", re.MULTILINE)  # a line that opens with a bracket
 # A line that is only a caption's sound or stage cue, in words: "[Music]", "[MUSIC PLAYING]", "[click, TV
 # static]", "(laughs)", "(upbeat music)", "(Applause)". A number or a box ("[1]", "[ ]", "[x]") is no cue.
 _CUE_LINE = re.compile(
@@ -99,12 +100,13 @@ def unbracket(line: str) -> str:
 def bracketed_turns(text: str) -> str | None:
     """``text`` with its bracketed speaker labels as ``Name: text`` turns when it names its speakers so (the
     module's rule, over each paragraph's first line and each line that opens with a bracket), else None."""
-    lines = text.split("\n")
-    openers = [p.lstrip("\n").split("\n", 1)[0] for p in _BLANK.split(text)]
-    openers += [ln for ln in lines if ln.lstrip().startswith("[")]
+    # The openers are found in place: a big file split into its lines and paragraphs up front had held
+    # two more copies of its text while it was read (tests/test_big_file_memory.py).
+    openers = [m.group(1) for m in _PARAGRAPH_OPENER.finditer(text)]
+    openers += [m.group(0) for m in _BRACKET_LINE.finditer(text)]
     if not bracketed_labels(openers):
         return None
-    return "\n".join(map(unbracket, lines))
+    return "\n".join(map(unbracket, text.split("\n")))
 
 
 def caption_cue_lines(lines: Iterable[str]) -> int:

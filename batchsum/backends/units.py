@@ -64,6 +64,7 @@ from batchsum.text import (
     email_sender,
     is_backchannel,
     is_chat,
+    lines_are_items,
     parse_speaker_line,
     runs_on,
     split_sentences,
@@ -554,6 +555,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
     repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
     contents = contents_lines(lines)  # a list of titles ("3.  How Dorothy Saved the Scarecrow", ...)
     epigraph = epigraph_lines(lines)  # someone else's words over a chapter: no more its text than its title
+    items = _item_lines(lines)  # a survey's answers one per line: sentences without stops, not headings
     cased = capitalised(text)  # a lower-cased text's next line opens in lower case whatever it is
     blocks: list[tuple[str, str | None, str | None, int, str]] = []
     current: list[str] = []
@@ -600,6 +602,8 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             kind = "heading"  # a label of the entry below it, never one of its sentences
         elif prev is None and nxt_blank and len(line) < 40 and (heading_year(line) or entry_date(line.strip(), year)):
             kind = "heading"  # a year or a day alone on its line opens entries ("_August_ 25." under "1903")
+        elif kind == "short" and li in items:
+            kind = None
         elif kind == "short":
             nxt = lines[li + 1] if li + 1 < len(lines) else None
             rest = None if opened else _paragraph_rest(lines, li)  # the text's first line may be its title
@@ -628,6 +632,18 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
                 role = new_role
     flush()
     return _across_page_breaks(blocks) if cased else blocks
+
+
+def _item_lines(lines: list[str]) -> frozenset[int]:
+    """The indices of the lines of each paragraph that is a unit a line (:func:`batchsum.text.lines_are_items`)."""
+    found: set[int] = set()
+    start = 0
+    for i in range(len(lines) + 1):
+        if i == len(lines) or not lines[i].strip():
+            if i - start >= 5 and lines_are_items("\n".join(lines[start:i])):
+                found.update(range(start, i))
+            start = i + 1
+    return frozenset(found)
 
 
 def _across_page_breaks(
