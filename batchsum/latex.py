@@ -27,7 +27,18 @@ _BREAK = "\x02"
 _PAR = "\x03"
 
 # Environments whose body is not TeX (read raw, up to their \end): left out before anything else.
-_RAW_ENVS = ("verbatim", "verbatim*", "Verbatim", "BVerbatim", "lstlisting", "minted", "comment", "filecontents")
+# (ACM's CCSXML holds the classification as XML, typeset by \ccsdesc: metadata, no text.)
+_RAW_ENVS = (
+    "verbatim",
+    "verbatim*",
+    "Verbatim",
+    "BVerbatim",
+    "lstlisting",
+    "minted",
+    "comment",
+    "filecontents",
+    "CCSXML",
+)
 _RAW = re.compile(r"\\begin\{(" + "|".join(map(re.escape, _RAW_ENVS)) + r")\}.*?\\end\{\1\}", re.S)
 _VERB = re.compile(r"\\verb\*?([^A-Za-z\s*])(.*?)\1")
 _VERB_ESCAPES = str.maketrans(
@@ -89,7 +100,7 @@ _ARGS: dict[str, tuple[int, int | None]] = {
             "bibliographystyle addbibresource usepackage RequirePackage documentclass title author date "
             "affiliation affil address email institute keywords vspace hspace vskip hskip color pagestyle "
             "thispagestyle pagenumbering todo marginpar marginnote phantom hphantom vphantom "
-            "linespread fontsize graphicspath hypersetup newtheorem theoremstyle tableofcontents"
+            "linespread fontsize graphicspath hypersetup newtheorem theoremstyle tableofcontents ccsdesc"
         ).split(),
         (1, None),
     ),
@@ -262,6 +273,7 @@ def _tidy_line(line: str) -> str:
     line = " ".join(line.replace(_PAR, " ").replace(_BREAK, " ").split())
     line = re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]", "", line)  # "(see \cite{x})" reads "(see)", "(\cite{x})" nothing
     line = re.sub(r"\s+([,.;:!?)\]”’])", r"\1", line)
+    line = re.sub(r",(?:\s*,)+", ",", line)  # "Tables~\ref{a}, \ref{b}, \ref{c}" left "Tables,,"
     line = re.sub(r"([(\[“‘])\s+", r"\1", line)
     return " ".join(line.split())
 
