@@ -180,3 +180,12 @@ def test_a_bad_tex_file_is_skipped_with_its_reason_and_the_others_read(tmp_path:
     assert "unbalanced braces" in reasons["broken.tex"] and "line 3" in reasons["broken.tex"]
     assert "binary" in reasons["blob.tex"]
     assert {f["relpath"] for f in data["files"] if f["status"] == "done"} == {"ok.tex"}
+
+
+def test_metadata_blocks_are_no_text_and_dropped_refs_leave_no_comma_run() -> None:
+    text = render_latex(
+        "\\begin{document}\n\\begin{CCSXML}\n<ccs2012><concept_id>10002951</concept_id></ccs2012>\n\\end{CCSXML}\n"
+        "\\ccsdesc[500]{Information systems~Data mining}\n"
+        "The results are in Tables~\\ref{a}, \\ref{b}, \\ref{c} and the appendix.\n\\end{document}\n"
+    )
+    assert text == "The results are in Tables, and the appendix."
