@@ -28,6 +28,7 @@ from batchsum.doc_dates import dated, name_date, whatsapp_day
 from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
+from batchsum.latex import render_latex
 from batchsum.model import ContentType, Document
 from batchsum.note_files import app_file, chat_below_front_matter
 from batchsum.note_syntax import front_matter_problem
@@ -42,7 +43,10 @@ TEXT_EXTS = {".md", ".markdown", ".txt"}
 CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
 EMAIL_EXTS = {".eml"}
-ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS
+LATEX_EXTS = {".tex", ".latex"}
+ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS
+# Formats rendered from their text alone, each renderer given the run's warnings for the file.
+_RENDERERS = {**dict.fromkeys(SUBTITLE_EXTS, render_subtitles), **dict.fromkeys(LATEX_EXTS, render_latex)}
 IGNORE_FILE = ".batchsumignore"
 
 
@@ -461,6 +465,8 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     ext = path.suffix.lower()
     if ext in CHAT_EXTS or ext in SUBTITLE_EXTS or ext in EMAIL_EXTS:
         return "conversation", f"extension {ext}"
+    if ext in LATEX_EXTS:
+        return "document", f"extension {ext}"  # typeset prose (a paper, a thesis): its shape is no log or chat
     for part in Path(relpath).parts[:-1]:
         words = _folder_words(part)
         if words & _JOURNAL_FOLDER_WORDS:
@@ -605,8 +611,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         if ext in CHAT_EXTS:
             text = render_chat(text, path)
             first_message, text = (text.first_day if isinstance(text, ExportText) else None), str(text)
-        elif ext in SUBTITLE_EXTS:
-            text = render_subtitles(text, warnings)
+        elif ext in _RENDERERS:
+            text = _RENDERERS[ext](text, warnings)
         elif ext in TEXT_EXTS and (ref.type_override or type_choice) in ("auto", "conversation", "transcript"):
             # Told it is a journal or a document, a file is read as it is: its timestamps stay.
             export = chat_below_front_matter(text)

@@ -1,0 +1,632 @@
+"""LaTeX sources (``.tex``) read as the text a reader of the typeset paper sees, offline, with no TeX installed.
+
+Only ``\\begin{document}`` .. ``\\end{document}`` is text (the preamble is no text; a file without it is a
+fragment, read whole). The title and the abstract open the text; ``\\section`` and its kin are Markdown
+headings, so the summarizer's section roles apply ("References" skipped, "Conclusion" a closing section);
+``\\emph{x}`` and the other text styles read as ``x``; citations, references, labels and footnotes (a
+footnote's text is apparatus) are left out, and so are comments. Inline math stays as written in TeX;
+display math, floats, tables, listings and the bibliography are no prose: a figure's or a table's
+``\\caption`` is kept as a caption line ("Figure 1: ..."), which the summarizer reads as apparatus.
+Macros the file defines without arguments or with ``#1``.. parameters (``\\newcommand``, ``\\def``) are
+expanded; ``\\input``/``\\include`` are not followed (each ``.tex`` file is read on its own).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["render_latex"]
+
+# A comment the stripper took away together with its line's end: no text, but a line of the source, so
+# an error names the line the writer sees.
+_GONE = "\ue000"
+# A line break the output keeps inside a block (a list item's start), and a paragraph's end: the source's
+# own line ends are spaces, as TeX reads them, so text around a dropped display still runs on.
+_BREAK = "\x02"
+_PAR = "\x03"
+
+# Environments whose body is not TeX (read raw, up to their \end): left out before anything else.
+# (ACM's CCSXML holds the classification as XML, typeset by \ccsdesc: metadata, no text.)
+_RAW_ENVS = (
+    "verbatim",
+    "verbatim*",
+    "Verbatim",
+    "BVerbatim",
+    "lstlisting",
+    "minted",
+    "comment",
+    "filecontents",
+    "CCSXML",
+)
+_RAW = re.compile(r"\\begin\{(" + "|".join(map(re.escape, _RAW_ENVS)) + r")\}.*?\\end\{\1\}", re.S)
+_VERB = re.compile(r"\\verb\*?([^A-Za-z\s*])(.*?)\1")
+_VERB_ESCAPES = str.maketrans(
+    {
+        "\\": "\\textbackslash{}",
+        "{": "\\{",
+        "}": "\\}",
+        "%": "\\%",
+        "$": "\\$",
+        "&": "\\&",
+        "#": "\\#",
+        "_": "\\_",
+        "~": "\\textasciitilde{}",
+        "^": "\\textasciicircum{}",
+    }
+)
+# A URL's argument is read as written: its "%20" or "#anchor" is no comment or parameter.
+_URL = re.compile(r"\\(url|href|nolinkurl)\s*\{([^{}\n]*)\}")
+# Text set aside by the writer with \iffalse ... \fi (a block commented out): never typeset.
+_IFFALSE = re.compile(r"\\iffalse(?![A-Za-z@]).*?\\fi(?![A-Za-z@])", re.S)
+# A % that opens a comment: after an even number of backslashes (``\\%`` is a line break and a comment).
+_COMMENT = re.compile(r"(?:^|(?<=[^\\]))(?:\\\\)*%")
+
+# Display math and other material set apart from the prose: no text of the paragraph it stands in.
+_MATH_ENVS = frozenset(
+    "equation align gather multline eqnarray displaymath flalign alignat math dmath subequations split".split()
+)
+_NO_PROSE_ENVS = frozenset(
+    (
+        "tabular tabularx tabulary longtable supertabular xtabular tabu array algorithm algorithmic algorithm2e "
+        "tikzpicture pgfpicture picture thebibliography titlepage tablenotes"
+    ).split()
+)
+_FLOATS = {"figure": "Figure", "wrapfigure": "Figure", "SCfigure": "Figure", "table": "Table", "wraptable": "Table"}
+_LISTS = frozenset({"itemize", "enumerate", "description"})
+# Mandatory arguments an environment takes after its name (\begin{minipage}{0.5\textwidth}): layout, no text.
+_ENV_ARGS = {"minipage": 1, "multicols": 1, "subfigure": 1, "subtable": 1, "list": 2, "adjustbox": 1, "wrapfigure": 2}
+
+_HEADINGS = {"part": 2, "chapter": 2, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5}
+_HEADINGS |= {"subparagraph": 5}
+# Commands read for one of their arguments (the index given, None: none) after ``n`` mandatory ones.
+_ARGS: dict[str, tuple[int, int | None]] = {
+    **dict.fromkeys(
+        (
+            "emph textbf textit textsc texttt textrm textsf textup textmd textnormal textsl underline mbox "
+            "text hbox fbox framebox makebox uline uppercase MakeUppercase lowercase MakeLowercase textsuperscript "
+            "textsubscript url nolinkurl path hyperref enquote mathrm ensuremath"
+        ).split(),
+        (1, 0),
+    ),
+    **dict.fromkeys("href textcolor colorbox scalebox raisebox foreignlanguage".split(), (2, 1)),
+    "texorpdfstring": (2, 0),
+    **dict.fromkeys("resizebox fcolorbox".split(), (3, 2)),
+    **dict.fromkeys(
+        (
+            "cite citep citet citealp citealt citeauthor citeyear citenum parencite textcite autocite footcite "
+            "nocite ref eqref autoref cref Cref pageref nameref vref label footnote footnotetext footnotemark "
+            "thanks caption captionof subcaption includegraphics input include includeonly bibliography "
+            "bibliographystyle addbibresource usepackage RequirePackage documentclass title author date "
+            "affiliation affil address email institute keywords vspace hspace vskip hskip color pagestyle "
+            "thispagestyle pagenumbering todo marginpar marginnote phantom hphantom vphantom "
+            "linespread fontsize graphicspath hypersetup newtheorem theoremstyle tableofcontents ccsdesc"
+        ).split(),
+        (1, None),
+    ),
+    **dict.fromkeys("setlength addtolength setcounter addtocounter newenvironment renewenvironment".split(), (2, None)),
+}
+_ARGS.update({"newenvironment": (3, None), "renewenvironment": (3, None), "tableofcontents": (0, None)})
+_SYMBOLS = {
+    "ldots": "…",
+    "dots": "…",
+    "textellipsis": "…",
+    "LaTeX": "LaTeX",
+    "LaTeXe": "LaTeX2e",
+    "TeX": "TeX",
+    "BibTeX": "BibTeX",
+    "textendash": "–",
+    "textemdash": "—",
+    "textquoteleft": "‘",
+    "textquoteright": "’",
+    "textquotedblleft": "“",
+    "textquotedblright": "”",
+    "textbackslash": "\\",
+    "textasciitilde": "~",
+    "textasciicircum": "^",
+    "textunderscore": "_",
+    "textbar": "|",
+    "textless": "<",
+    "textgreater": ">",
+    "textbullet": "•",
+    "textdegree": "°",
+    "copyright": "©",
+    "textregistered": "®",
+    "texttrademark": "™",
+    "pounds": "£",
+    "euro": "€",
+    "dag": "†",
+    "ddag": "‡",
+    "S": "§",
+    "P": "¶",
+    "ss": "ß",
+    "o": "ø",
+    "O": "Ø",
+    "ae": "æ",
+    "AE": "Æ",
+    "oe": "œ",
+    "OE": "Œ",
+    "aa": "å",
+    "AA": "Å",
+    "l": "ł",
+    "L": "Ł",
+    "i": "ı",
+    "j": "ȷ",
+    "quad": " ",
+    "qquad": " ",
+    "enspace": " ",
+    "space": " ",
+    "newline": " ",
+    "linebreak": " ",
+    "par": _PAR,
+    "bigskip": _PAR,
+    "medskip": _PAR,
+    "smallskip": _PAR,
+}
+# Accents over the next letter (``\'e``, ``\"{o}``, ``\c{c}``): its combining mark.
+_ACCENTS = {
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    '"': "\u0308",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "c": "\u0327",
+    "v": "\u030c",
+    "u": "\u0306",
+    "H": "\u030b",
+    "k": "\u0328",
+    "r": "\u030a",
+}
+_ESCAPED = {"%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", " ": " ", "\\": " ", ",": " "}
+_ESCAPED.update({";": " ", ":": " ", ">": " ", "!": "", "/": "", "-": "", "@": ""})
+
+_SPACE = " \t\n" + _GONE
+_LIGATURE = re.compile(r"---|--|``|''|`")
+_LIGATURES = {"---": "—", "--": "–", "``": "“", "''": "”", "`": "‘"}
+_NAME = re.compile(r"[A-Za-z@]+\*?")
+# The spaces TeX skips after a control word: on its line and a line's end, never a blank line (a paragraph).
+_AFTER_WORD = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
+_PLAIN = re.compile(r"[^\\{}$~`'\-&#^\n\ue000]+")
+_LINE_END = re.compile(r"\n(?:[ \t]*\n)*")  # a blank line (or more) ends a paragraph
+_DEFINE = frozenset({"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand"})
+_DEFINITION = re.compile(
+    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand)\*?\s*(?:\{\s*\\([A-Za-z@]+)\s*\}|\\([A-Za-z@]+))"
+    r"\s*(?:\[(\d)\])?\s*(?:\[([^\]]*)\])?\s*\{"
+    r"|\\[gex]?def\s*\\([A-Za-z@]+)\s*((?:#\d)*)\s*\{"
+)
+_TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
+_ABSTRACT = re.compile(r"\\abstract\s*\{")
+_DOCUMENT = re.compile(r"\\begin\s*\{document\}")
+_END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
+_KNOWN = frozenset({*_HEADINGS, *_ARGS, *_SYMBOLS, *_ACCENTS, *_DEFINE, "begin", "end", "item", "abstract", "def"})
+# Macro expansions inside expansions, and in all: more is a macro that expands to itself (or doubles).
+_MAX_DEPTH = 20
+_MAX_EXPANSIONS = 100_000
+
+
+class _Macro:
+    """A macro the file defines: its parameter count, its optional first argument's default, its body."""
+
+    __slots__ = ("body", "default", "params")
+
+    def __init__(self, params: int, default: str | None, body: str) -> None:
+        self.params, self.default, self.body = params, default, body
+
+
+def _strip_comments(text: str) -> str:
+    """``text`` without comments: from a ``%`` (not ``\\%``) to its line's end, which TeX takes too (with the
+    next line's leading spaces) unless a blank line follows: that still ends the paragraph."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if out and out[-1].endswith(_GONE):
+            line = line.lstrip(" \t")
+        m = _COMMENT.search(line)
+        if m is None:
+            out.append(line + "\n")
+            continue
+        last = i + 1 == len(lines) or not lines[i + 1].strip()
+        out.append(line[: m.end() - 1] + ("\n" if last else _GONE))
+    return "".join(out)[:-1]
+
+
+def _braces(text: str) -> dict[int, int]:
+    """Each ``{``'s position to its ``}``'s; ValueError naming the line of one left open or closing none."""
+    pairs: dict[int, int] = {}
+    opened: list[int] = []
+    i = 0
+    for m in re.finditer(r"\\.|[{}]", text, re.S):
+        i = m.start()
+        if m.group(0) == "{":
+            opened.append(i)
+        elif m.group(0) == "}":
+            if not opened:
+                raise ValueError(f"unbalanced braces: the }} on line {_line(text, i)} closes no {{")
+            pairs[opened.pop()] = i
+    if opened:
+        raise ValueError(f"unbalanced braces: the {{ on line {_line(text, opened[-1])} is never closed")
+    return pairs
+
+
+def _line(text: str, pos: int) -> int:
+    """The source line of ``pos`` (comments taken away with their line's end still count)."""
+    return text.count("\n", 0, pos) + text.count(_GONE, 0, pos) + 1
+
+
+def _find_unescaped(text: str, target: str, start: int, end: int) -> int:
+    """The first ``target`` in ``text[start:end]`` not escaped by a backslash; -1 when there is none."""
+    i = text.find(target, start, end)
+    while i >= 0:
+        j = i
+        while j > start and text[j - 1] == "\\":
+            j -= 1
+        if (i - j) % 2 == 0:
+            return i
+        i = text.find(target, i + 1, end)
+    return -1
+
+
+def _tidy_line(line: str) -> str:
+    """One output line: spaces collapsed, none before a closing mark, none left by a dropped citation."""
+    line = " ".join(line.replace(_PAR, " ").replace(_BREAK, " ").split())
+    line = re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]", "", line)  # "(see \cite{x})" reads "(see)", "(\cite{x})" nothing
+    line = re.sub(r"\s+([,.;:!?)\]”’])", r"\1", line)
+    line = re.sub(r",(?:\s*,)+", ",", line)  # "Tables~\ref{a}, \ref{b}, \ref{c}" left "Tables,,"
+    line = re.sub(r"([(\[“‘])\s+", r"\1", line)
+    return " ".join(line.split())
+
+
+def _tidy(text: str) -> str:
+    """The converted text as Markdown: paragraphs a line each, list items a line each, blank lines between."""
+    blocks = []
+    for block in text.split(_PAR):
+        lines = [t for ln in block.split(_BREAK) if (t := _tidy_line(ln))]
+        if lines:
+            blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+class _Doc:
+    """What one file's conversion shares: its macros, its float counters, the files it names to input."""
+
+    def __init__(self, macros: dict[str, _Macro]) -> None:
+        self.macros = macros
+        self.counters = {"Figure": 0, "Table": 0}
+        self.not_followed: list[str] = []
+        self.expansions = 0
+
+
+class _Scan:
+    """The conversion of one TeX text (the file, or a macro's expansion) into prose and Markdown."""
+
+    def __init__(self, doc: _Doc, text: str, depth: int = 0, where: str | None = None) -> None:
+        self.doc, self.text, self.depth = doc, text, depth
+        self.where = where  # a macro's expansion: the file's line it was called on, not the body's
+        self.close = _braces(text)
+        self.lists: list[list[int]] = []  # the open lists' item counts (an itemize's is [-1]: no numbers)
+
+    def fail(self, pos: int, what: str) -> ValueError:
+        """An error naming the line of ``pos``."""
+        return ValueError(f"{self.where or f'line {_line(self.text, pos)}'}: {what}")
+
+    def group(self, i: int, end: int) -> tuple[int, int, int] | None:
+        """The span inside the ``{...}`` at ``i`` (spaces before it skipped), or a lone character's or
+        command's, and the position after it; None at the end."""
+        while i < end and self.text[i] in _SPACE:
+            i += 1
+        if i >= end:
+            return None
+        if self.text[i] == "{":
+            return i + 1, self.close[i], self.close[i] + 1
+        if self.text[i] == "\\":
+            m = _NAME.match(self.text, i + 1)
+            stop = m.end() if m else min(i + 2, end)
+            return i, stop, stop
+        return i, i + 1, i + 1
+
+    def optional(self, i: int, end: int) -> tuple[int, tuple[int, int] | None]:
+        """After an optional ``[...]`` argument at ``i`` (spaces before it skipped), and its span."""
+        j = i
+        while j < end and self.text[j] in _SPACE:
+            j += 1
+        if j >= end or self.text[j] != "[":
+            return i, None
+        k = j + 1
+        while k < end:  # as TeX reads it: up to the first "]" outside braces
+            c = self.text[k]
+            if c == "]":
+                return k + 1, (j + 1, k)
+            k = self.close[k] + 1 if c == "{" else k + (2 if c == "\\" else 1)
+        return i, None  # no "]": a bracket of the text
+
+    def args(self, i: int, end: int, n: int) -> tuple[int, list[tuple[int, int]]]:
+        """``n`` mandatory arguments after ``i``, the optional ones before each skipped (``\\citep[see][p. 4]``):
+        the position after them and their spans."""
+        spans = []
+        for _ in range(n):
+            opt: tuple[int, int] | None = (i, i)
+            while opt is not None:
+                i, opt = self.optional(i, end)
+            arg = self.group(i, end)
+            if arg is None:
+                break
+            spans.append(arg[:2])
+            i = arg[2]
+        return i, spans
+
+    def run(self, start: int, end: int) -> str:
+        """``text[start:end]`` converted."""
+        out: list[str] = []
+        i, text = start, self.text
+        while i < end:
+            c = text[i]
+            if c == "\\":
+                i = self.command(i, end, out)
+            elif c == "{":
+                out.append(self.run(i + 1, self.close[i]))
+                i = self.close[i] + 1
+            elif c == "$":
+                i = self.math(i, end, out)
+            elif c == "\n":
+                stop = _LINE_END.match(text, i, end).end()  # type: ignore[union-attr]  # a "\n" is there
+                out.append(_PAR if stop - i > 1 and "\n" in text[i + 1 : stop] else " ")
+                i = stop
+            elif c in "~&#^" + _GONE:
+                # "~" a space the line is not broken at, "&" an alignment tab (a column's end), "#" and "^"
+                # a parameter's and a superscript's marks: no character of the text.
+                out.append(" " if c in "~&" else "")
+                i += 1
+            else:
+                m = (_LIGATURE if c in "`'-" else _PLAIN).match(text, i, end)
+                piece = m.group(0) if m else c
+                out.append(_LIGATURES.get(piece, piece))
+                i += len(piece)
+        return "".join(out)
+
+    def math(self, i: int, end: int, out: list[str]) -> int:
+        """Inline ``$...$`` kept as written; display ``$$...$$`` left out of the prose."""
+        display = self.text.startswith("$$", i)
+        close = _find_unescaped(self.text, "$$" if display else "$", i + (2 if display else 1), end)
+        if close < 0:
+            raise self.fail(i, f"a {'$$' if display else '$'} opens math that is never closed")
+        if display:
+            out.append(" ")
+            return close + 2
+        out.append(" ".join(self.text[i : close + 1].replace(_GONE, "").split()))
+        return close + 1
+
+    def command(self, i: int, end: int, out: list[str]) -> int:
+        """Convert the command at ``i`` into ``out``; the position after it."""
+        text = self.text
+        m = _NAME.match(text, i + 1, end)
+        if m is None:
+            return self.symbol(i, end, out)
+        name, after = m.group(0), m.end()
+        base = name.rstrip("*")
+        if base in _DEFINE or base in ("def", "gdef", "edef", "xdef"):
+            return self.skip_definition(i, end)
+        spaced = _AFTER_WORD.match(text, after, end).end()  # type: ignore[union-attr]  # matches empty
+        if base in self.doc.macros:
+            # \xspace (xspace package) at a macro's end puts back the space TeX skips after its name.
+            xspace = self.doc.macros[base].body.rstrip().endswith("\\xspace")
+            return self.expand(i, base, after if xspace else spaced, end, out)
+        after = spaced
+        if base == "begin":
+            return self.environment(i, after, end, out)
+        if base == "end":
+            env = self.group(after, end)
+            raise self.fail(i, f"\\end{{{text[env[0] : env[1]] if env else ''}}} ends no \\begin")
+        if base in _HEADINGS:
+            after, spans = self.args(after, end, 1)
+            title = _tidy_line(self.run(*spans[0])) if spans else ""
+            out.append(f"{_PAR}{'#' * _HEADINGS[base]} {title}{_PAR}" if title else _PAR)
+            return after
+        if base == "item":
+            return self.item(after, end, out)
+        if base == "abstract" and text[after : after + 1] == "{":
+            out.append(f"{_PAR}## Abstract{_PAR}{self.run(after + 1, self.close[after])}{_PAR}")
+            return self.close[after] + 1
+        if base in _ARGS:
+            n, kept = _ARGS[base]
+            if base in ("input", "include"):
+                self.not_followed(after, end)
+            after, spans = self.args(after, end, n)
+            if kept is not None and kept < len(spans):
+                out.append(self.run(*spans[kept]))
+            return after
+        if base in _SYMBOLS:
+            out.append(_SYMBOLS[base])
+            return after
+        if base in _ACCENTS:
+            return self.accent(base, after, end, out)
+        # Another command (a declaration, \centering, \small, a package's): no text of its own; its braced
+        # arguments, if any, are read as the groups they are.
+        return self.optional(after, end)[0] if text.startswith("[", after) else after
+
+    def symbol(self, i: int, end: int, out: list[str]) -> int:
+        """A control symbol at ``i``: an escaped character, a space, an accent, or math's ``\\[`` / ``\\(``."""
+        c = self.text[i + 1 : i + 2]
+        if c in ("[", "("):
+            closing = "\\]" if c == "[" else "\\)"
+            close = _find_unescaped(self.text, closing, i + 2, end)
+            if close < 0:
+                raise self.fail(i, f"\\{c} opens math that {closing} never closes")
+            out.append(" " if c == "[" else " ".join(self.text[i : close + 2].replace(_GONE, "").split()))
+            return close + 2
+        if c in _ACCENTS:
+            return self.accent(c, i + 2, end, out)
+        if c == "\\":  # a line break, its optional spacing after it ("\\[2pt]") no display math
+            out.append(" ")
+            return self.optional(i + 2 + self.text.startswith("*", i + 2), end)[0]
+        out.append(_ESCAPED.get(c, ""))
+        return i + 2
+
+    def accent(self, mark: str, i: int, end: int, out: list[str]) -> int:
+        """``\\'e``, ``\\"{o}``: the letter with its accent's combining mark."""
+        span = self.group(i, end)
+        if span is None:
+            return i
+        letter = self.run(*span[:2]).replace("ı", "i").replace("ȷ", "j")  # \"{\i}: an accent on a dotless i
+        out.append(unicodedata.normalize("NFC", letter[:1] + _ACCENTS[mark] + letter[1:]))
+        return span[2]
+
+    def item(self, i: int, end: int, out: list[str]) -> int:
+        """A list's item: a line of its own, numbered in an enumerate, its ``[label]`` bold."""
+        after, label = self.optional(i, end)
+        counts = self.lists[-1] if self.lists else [-1]
+        if label is not None:
+            mark = f"- **{_tidy_line(self.run(*label))}** "
+        elif counts[0] >= 0:
+            counts[0] += 1
+            mark = f"{counts[0]}. "
+        else:
+            mark = "- "
+        out.append(_BREAK + mark)
+        return after
+
+    def not_followed(self, i: int, end: int) -> None:
+        """Note an ``\\input``/``\\include`` for the warning: its file is read only on its own."""
+        span = self.group(i, end)
+        if span is not None:
+            self.doc.not_followed.append(self.text[span[0] : span[1]].strip())
+
+    def skip_definition(self, i: int, end: int) -> int:
+        """After a ``\\newcommand`` or ``\\def`` at ``i`` (collected before the conversion: no text)."""
+        m = _DEFINITION.match(self.text, i)
+        if m is None or m.end() - 1 >= end:
+            return _NAME.match(self.text, i + 1).end()  # type: ignore[union-attr]  # a command's name
+        return self.close[m.end() - 1] + 1
+
+    def expand(self, at: int, name: str, i: int, end: int, out: list[str]) -> int:
+        """The macro ``name`` the file defines, called at ``at``, its arguments after ``i``: its body, ``#1``..
+        its arguments, converted."""
+        macro = self.doc.macros[name]
+        self.doc.expansions += 1
+        if self.depth >= _MAX_DEPTH or self.doc.expansions > _MAX_EXPANSIONS:
+            raise self.fail(at, f"\\{name} expands without end (a macro defined by itself)")
+        args: list[str] = []
+        if macro.default is not None:
+            i, opt = self.optional(i, end)
+            args.append(self.text[opt[0] : opt[1]] if opt else macro.default)
+        while len(args) < macro.params:
+            span = self.group(i, end)
+            if span is None:
+                break
+            args.append(self.text[span[0] : span[1]])
+            i = span[2]
+        body = re.sub(r"#(\d)", lambda m: args[int(m.group(1)) - 1] if int(m.group(1)) <= len(args) else "", macro.body)
+        inner = _Scan(self.doc, body, self.depth + 1, self.where or f"line {_line(self.text, at)}, in \\{name}")
+        inner.lists = self.lists
+        out.append(inner.run(0, len(body)))
+        return i
+
+    def env_end(self, name: str, i: int, end: int) -> tuple[int, int]:
+        """The ``\\end{name}`` closing the environment whose body starts at ``i``: its start and its end."""
+        depth = 1
+        pattern = re.compile(r"\\(begin|end)\s*\{" + re.escape(name) + r"\}")
+        for m in pattern.finditer(self.text, i, end):
+            depth += 1 if m.group(1) == "begin" else -1
+            if depth == 0:
+                return m.start(), m.end()
+        raise self.fail(i, f"\\begin{{{name}}} is never ended")
+
+    def environment(self, i: int, after: int, end: int, out: list[str]) -> int:
+        """Convert the environment whose ``\\begin`` is at ``i`` into ``out``; the position after it."""
+        span = self.group(after, end)
+        if span is None or self.text[span[0] - 1] != "{":
+            raise self.fail(i, "\\begin without an environment's name")
+        name = self.text[span[0] : span[1]].strip()
+        body, stop = self.env_end(name, span[2], end)
+        start, base = span[2], name.rstrip("*")
+        start, _ = self.args(start, body, _ENV_ARGS.get(base, 0))
+        start = self.optional(start, body)[0]
+        if base in _MATH_ENVS:
+            out.append(" ")
+        elif base in _NO_PROSE_ENVS:
+            out.append(_PAR)
+        elif base in _FLOATS:
+            out.extend(self.captions(_FLOATS[base], start, body))
+        elif base == "abstract":
+            out.append(f"{_PAR}## Abstract{_PAR}{self.run(start, body)}{_PAR}")
+        elif base in _LISTS:
+            self.lists.append([0 if base == "enumerate" else -1])
+            out.append(f"{_PAR}{self.run(start, body)}{_PAR}")
+            self.lists.pop()
+        else:
+            out.append(self.run(start, body))
+        return stop
+
+    def captions(self, kind: str, start: int, end: int) -> list[str]:
+        """A float's captions as caption lines ("Figure 2: ..."), numbered as LaTeX numbers them; a
+        subfigure's own caption is part of its figure's, not counted."""
+        lines = []
+        nested = [
+            (m.start(), self.env_end(m.group(1), m.end(), end)[1]) for m in _SUBFLOAT.finditer(self.text, start, end)
+        ]
+        for m in _CAPTION.finditer(self.text, start, end):
+            if any(a <= m.start() < b for a, b in nested):
+                continue
+            _, spans = self.args(m.end(), end, 1)
+            if spans:
+                self.doc.counters[kind] += 1
+                words = _tidy_line(self.run(*spans[0]))
+                lines.append(f"{_PAR}{kind} {self.doc.counters[kind]}: {words}{_PAR}")
+        return lines or [_PAR]
+
+
+_CAPTION = re.compile(r"\\caption(?![A-Za-z@])")
+_SUBFLOAT = re.compile(r"\\begin\s*\{(sub(?:figure|table|float)\*?)\}")
+
+
+def _macros(text: str) -> dict[str, _Macro]:
+    """The macros ``text`` defines (``\\newcommand``, ``\\renewcommand``, ``\\def``); braces are balanced."""
+    pairs = _braces(text)
+    macros = {}
+    for m in _DEFINITION.finditer(text):
+        body = text[m.end() : pairs[m.end() - 1]]
+        name = m.group(5) or m.group(1) or m.group(2)
+        # A class's or package's redefinition of a command read here (\renewcommand{\section}...) is layout.
+        if name in _KNOWN:
+            continue
+        if m.group(5) is not None:  # \def\name#1#2{...}
+            macros[name] = _Macro(m.group(6).count("#"), None, body)
+        else:
+            macros[name] = _Macro(int(m.group(3) or 0), m.group(4), body)
+    return macros
+
+
+def render_latex(raw_text: str, warnings: list[str] | None = None) -> str:
+    """A LaTeX source as Markdown a reader's eyes would take in: the title as a ``#`` heading, the abstract
+    and the sections as ``##`` headings, the body's prose (see the module's docstring). ``\\input`` and
+    ``\\include`` are not followed: said in ``warnings``. Raises ValueError naming the line of unbalanced
+    braces, an unclosed ``$`` or an environment never ended."""
+    text = raw_text.replace("\r\n", "\n").replace("\r", "\n").replace(_GONE, "").replace(_BREAK, "").replace(_PAR, "")
+    # Raw bodies out first: a listing's "%" or "{" is no comment or group. Its lines stay counted.
+    text = _RAW.sub(lambda m: "\n" * m.group(0).count("\n") if "\n" in m.group(0) else " ", text)
+    text = _VERB.sub(lambda m: m.group(2).translate(_VERB_ESCAPES), text)
+    text = _URL.sub(lambda m: f"\\{m.group(1)}{{{m.group(2).translate(_VERB_ESCAPES)}}}", text)
+    text = _strip_comments(text)
+    # A block set aside is no text, but its lines stay counted (as _GONE: they end no paragraph).
+    text = _IFFALSE.sub(lambda m: _GONE * (m.group(0).count("\n") + m.group(0).count(_GONE)), text)
+    doc = _Doc(_macros(text))
+    scan = _Scan(doc, text)
+    begin, stop = _DOCUMENT.search(text), _END_DOCUMENT.search(text)
+    start = begin.end() if begin else 0
+    end = stop.start() if stop and stop.start() >= start else len(text)
+    head = ""
+    if (title := _TITLE.search(text)) is not None:
+        head = "# " + _tidy_line(scan.run(title.end(), scan.close[title.end() - 1])) + _PAR
+    if (abstract := _ABSTRACT.search(text, 0, start)) is not None:  # a class's \abstract{...} in the preamble
+        head += f"## Abstract{_PAR}{scan.run(abstract.end(), scan.close[abstract.end() - 1])}{_PAR}"
+    try:
+        body = scan.run(start, end)
+    except RecursionError:
+        raise ValueError("groups or macros nested too deep to read") from None
+    if doc.not_followed and warnings is not None:
+        names = ", ".join(doc.not_followed[:3]) + (", ..." if len(doc.not_followed) > 3 else "")
+        warnings.append(
+            f"{len(doc.not_followed)} \\input/\\include not followed ({names}): each file is read on its own"
+        )
+    return _tidy(head + body)
