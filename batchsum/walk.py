@@ -557,7 +557,8 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # "Blockers:") are no speakers: such a page is a document, not a conversation; a file of
 # dated headings is dated by its first day ("first entry"); front matter of any length is front matter;
 # a page's footnotes go with its furniture when a sentence runs across it ("†This work was supported ...").
-READER_VERSION = 6
+# 7: a two-column page (pdftotext -layout) reads its left column, then its right (pdf_columns.py).
+READER_VERSION = 7
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
