@@ -564,7 +564,8 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # dated headings is dated by its first day ("first entry"); front matter of any length is front matter;
 # a page's footnotes go with its furniture when a sentence runs across it ("†This work was supported ...").
 # chats: IRC clients' lines, WhatsApp iOS notices, bots out; Discord markup as Slack's; "<#C01>" named;
-# DiscordChatExporter/Teams text.
+# DiscordChatExporter/Teams text; a two-column page (pdftotext -layout) reads its left column, then its right
+# (pdf_columns.py).
 READER_VERSION = 6
 
 
