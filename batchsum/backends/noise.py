@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from batchsum.backends.adverts import is_advert
 from batchsum.backends.apparatus import without_display_math
 from batchsum.bracket_turns import LINK_DEFINITION
 from batchsum.note_syntax import note_syntax_as_text
@@ -67,6 +68,10 @@ BOILERPLATE = (
     "this email and any attachments",  # an e-mail's disclaimer
     "this e-mail and any attachments",
     "intended recipient",
+    # Keep a Changelog's preamble: the template's sentences, the same in every changelog that follows it
+    "notable changes to this project will be documented",
+    "based on keep a changelog",
+    "adheres to semantic versioning",
 )
 
 _SEPARATOR = re.compile(r"^[\W_]*$")  # no letter or digit at all: "* * * *", "-----", "~~~"
@@ -144,14 +149,6 @@ _ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-# A sponsor's read in a stream or podcast ("25% off using the code 826LA", "brought to you by ..."): the ad,
-# not the show, and its figures would draw the amounts-and-rates bonus.
-_ADVERT = re.compile(
-    r"\b(?:promo|discount|coupon|offer) code\b|\bus(?:e|ing) (?:the )?code\b|\bsponsored by\b"
-    r"|\bbrought to you by\b|\bour sponsor\b|\bfree trial\b"
-)
-
-
 # A meeting note's roll call: who came, not what was said.
 _ROLL_CALL = re.compile(r"\s*(?:attendees|participants|present|absent|apologies|regrets|in attendance|cc)\s*:")
 
@@ -164,10 +161,7 @@ def is_boilerplate(text: str) -> bool:
         return True
     if ":" in low[:20] and _ROLL_CALL.match(low):
         return True  # "Present: Ana Diaz, Maria Alvarez, James Okafor" had been a client call's summary
-    # This runs on every sentence of a run: the regex only where one of its words occurs (a profile).
-    if "code" in low or "sponsor" in low or "brought to you" in low or "free trial" in low:
-        return _ADVERT.search(low) is not None
-    return False
+    return is_advert(text)  # one sentence; the sentences of an ad around it: adverts.advert_segments
 
 
 def _norm_line(line: str) -> str:

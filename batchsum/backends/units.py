@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from batchsum.backends.adverts import advert_segments
 from batchsum.backends.apparatus import (
     is_caption_line,
     is_front_matter_line,
@@ -223,13 +224,21 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
     punctuated = sum(1 for _, t in sentences if _WHOLE.search(t)) >= 0.3 * len(sentences)
     turn_final = {i for i, (li, _) in enumerate(sentences) if i + 1 == len(sentences) or sentences[i + 1][0] != li}
     chat = is_chat(sentences[i][1] for i in turn_final)  # the rule facets.extract_facets reads a chat by
+    # A sponsor's read runs over its speaker's turn and next lines; a cue line between ("[Music]") ends it.
+    ads = advert_segments(
+        [said for _, said in sentences],
+        [
+            bool(i) and speakers[li] == speakers[sentences[i - 1][0]] and li - sentences[i - 1][0] <= 1
+            for i, (li, _) in enumerate(sentences)
+        ],
+    )
     quoted = ""  # the quotation open where a sentence starts: within its turn, as a paragraph's in prose
     for i, (li, said) in enumerate(sentences):
         opened = quoted if i and sentences[i - 1][0] == li else ""
         quoted = open_quotation(said, opened)
         speaker, sent = speakers[li], balance_quotes(said, opened)
         words = word_count(sent)
-        whole = not is_fragment(sent) and not _MARKUP.search(sent) and not _apparatus(sent)
+        whole = not is_fragment(sent) and not _MARKUP.search(sent) and not _apparatus(sent) and i not in ads
         ok = (
             whole
             and not _TOOL_RECORD.match(sent)  # a program's output, listed in the session's own section
@@ -310,6 +319,21 @@ def _apparatus(sentence: str) -> bool:
     return is_caption_line(sentence) or is_tex_math(sentence) or is_reference(sentence)
 
 
+def _whole_prose(sent: str) -> bool:
+    """Whether a prose sentence is a whole one: no heading, table row, markup, layout line, boilerplate, phatic
+    line, fragment, bracketed aside, caption, reference or dateline ("Lisbonne, le 11 mai 2024.")."""
+    return (
+        not sent.startswith(("#", "|", "```"))
+        and not _MARKUP.search(sent)
+        and line_kind(sent) not in _NOISE_KINDS
+        and not is_boilerplate(sent)
+        and not is_phatic(sent)
+        and not is_fragment(sent)
+        and not _BRACKETED.match(sent)
+        and not (_apparatus(sent) or is_dateline(sent))
+    )
+
+
 def _long_enough(sentence: str, words: int, min_words: int) -> bool:
     """Whether a sentence of ``words`` words (:func:`~batchsum.language.word_count`, which counts a Chinese or
     Japanese character as one) can stand as a summary's line. Here a Chinese or Japanese word is two
@@ -342,6 +366,13 @@ def units_from_text(
     n = max(1, len(spans))
     stray = {bi for bi, block in enumerate(blocks) if stray_quotation(block[0])}  # no quotation carried there
     cast = _cast(raw for raw, *_ in spans)
+    ads = advert_segments(  # an ad goes on over its paragraph and the next, within its section
+        [raw for raw, *_ in spans],
+        [
+            bool(i) and spans[i - 1][3] == section and bi - spans[i - 1][5] <= 1
+            for i, (*_, section, _, bi) in enumerate(spans)
+        ],
+    )
     turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
@@ -376,16 +407,7 @@ def units_from_text(
         item = LIST_ITEM.match(sent) is not None
         if not item:
             lead_in = (bi, sent[:-1]) if sent.endswith(":") and words <= _LABEL_WORDS else None
-        whole = (
-            not sent.startswith(("#", "|", "```"))
-            and not _MARKUP.search(sent)
-            and line_kind(sent) not in _NOISE_KINDS
-            and not is_boilerplate(sent)
-            and not is_phatic(sent)
-            and not is_fragment(sent)
-            and not _BRACKETED.match(sent)
-            and not (_apparatus(sent) or is_dateline(sent))  # a dateline, "Lisbonne, le 11 mai 2024.", no summary
-        )
+        whole = i not in ads and _whole_prose(sent)
         if item or bi != task_block:
             # A task's item is bookkeeping to its end: its further sentences too ("- ☐ Call the bank. Ask ...").
             task_block = bi if item and _TASK.match(sent) else -1
