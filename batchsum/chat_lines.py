@@ -5,18 +5,23 @@ Microsoft Teams transcripts (``Ana Silva  0:03`` over the words), Rev.com's (``A
 over the words), Zoom's saved chat
 (``09:15:10 From Ana to Everyone:`` over a tab-indented message, or ``09:15:10 From  Ana : ...``),
 DiscordChatExporter's text and a Teams chat's copy (``[3/12/2024 9:01 AM] ana_s`` over the message),
-IRC logs (``[09:14] <ana> ...``), ``Ana (09:14): ...`` and Markdown's ``**Ana:** ...`` all say who
-spoke when, each in its own way. Read as prose, their timestamps end up in summaries and snippets and
-the speakers in the entities. Rewritten here, the file reads like any transcript.
+IRC logs (``[09:14] <ana> ...``), WeChat's (``2024/05/03 21:15 张伟: ...``; WeChatMsg's ``2024-05-03 21:15:02 张伟``
+over the words, or ``张伟 2024-05-03 21:15``; WechatExporter's ``张伟 (2024-05-03 21:15:02):...``), LINE's
+(``21:15<TAB>佐藤<TAB>...`` under a ``2024/05/03(金)`` day line), ``Ana (09:14): ...`` and Markdown's
+``**Ana:** ...`` all say who spoke when, each in its own way. Read as prose, their timestamps end up in
+summaries and snippets and the speakers in the entities. Rewritten here, the file reads like any transcript.
 
 A format applies to a file only when its turn lines make up most of the file (:func:`render_chat_lines`),
 so prose that quotes one such line is left alone. The export's own notices ("Messages and calls are
-end-to-end encrypted", ``<Media omitted>``, "This message was deleted", Otter's header and footer,
-an IRC client's joins, quits and mode changes) are left out: nobody said them.
+end-to-end encrypted", ``<Media omitted>``, "This message was deleted", ``[Sticker]``, ``[图片]``, a recalled
+message's notice, Otter's header and footer, LINE's header and day lines, an IRC client's joins, quits and
+mode changes) are left out: nobody said them. A format whose messages carry their day gives the first
+one's (:attr:`ChatExport.first_day`), so the chat is dated by it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import re
 from collections import Counter
@@ -36,11 +41,18 @@ _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?"
 _TIMECODE = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?"
 
 # Text an export writes in a person's message, not the person (U+200E, the left-to-right mark WhatsApp
-# puts before it, is removed first).
+# puts before it, is removed first). LINE and WeChat name a message's media in brackets, in the app's
+# language ("[Sticker]", "[スタンプ]", "[图片]"), and write a notice for a message taken back ("张伟撤回了一条消息",
+# "佐藤がメッセージの送信を取り消しました").
 _PLACEHOLDER = re.compile(
     r"^(?:<Media omitted>|<attached: [^>]*>|(?:image|video|audio|sticker|GIF|document) omitted"
     r"|This message was deleted\.?|You deleted this message\.?|Missed (?:voice|video) call"
-    r"|Reacted to \".*\" with .{1,8})$"
+    r"|Reacted to \".*\" with .{1,8}"
+    r"|\[(?:Sticker|Stickers|Photo|Photos|Image|Video|File|Voice message|Audio|GIF|Contact|Location|Album|Emoji|Link"
+    r"|Animated Sticker|スタンプ|写真|画像|動画|ファイル|ボイスメッセージ|連絡先|位置情報|アルバム|プレゼント"
+    r"|图片|圖片|语音|語音|视频|視頻|表情|表情包|动画表情|文件|链接|音乐分享|位置|名片|红包|转账|贴图|貼圖|照片)\]"
+    r"|.{0,40}?(?:撤回了一条消息|撤回了一條訊息|recalled a message|unsent a message|unsent a photo"
+    r"|がメッセージの送信を取り消しました)\.?)$"
 )
 # A line with no sender is the export's own: "Messages and calls are end-to-end encrypted", "Ana added
 # Ben", "You left": never a message (only the first is left out of a named line's text, see above).
@@ -61,11 +73,22 @@ class _Format:
     min_share: float = 0.5
     layout: Callable[[str], bool] | None = None  # export lines that are neither a turn nor its words
     recorded: bool = False
+    # A WeChat line ("2024/05/03 21:15 张伟: ...") bears no mark a log's ("2024-03-12 07:30 Gym: ...") lacks:
+    # what tells the chat is its messages following each other within minutes (:func:`_replying`), read
+    # from groups ``day`` and ``at`` (a time of day).
+    replies: bool = False
     # An export's own notice as the raw line shows it, though it names a sender (WhatsApp on iOS).
     notice: re.Pattern[str] | None = None
     # A message is one line (IRC's protocol has no line breaks): a line that opens no turn is the
     # client's own ("--- Log opened ...", "-!- ben has quit", ZNC's "*** Joins: ana", "* ana waves").
     one_line: bool = False
+    # The day a message was sent: group ``day`` of ``head`` (read when written year first), or the last
+    # line above it that ``day_line`` matches (LINE writes a day once, over its messages).
+    day_line: re.Pattern[str] | None = None
+    # A message of several lines stands in double quotes (LINE's export): the export's, not the words'.
+    quoted: bool = False
+    # A placeholder only this export writes, and bare: LINE's newer "スタンプ", "写真", its calls "☎ ...".
+    placeholder: re.Pattern[str] | None = None
 
 
 _OTTER_LAYOUT = re.compile(
@@ -102,6 +125,40 @@ _IRC_LAYOUT = re.compile(rf"^(?:\[{_CLOCK}\]\s*|{_CLOCK}\s+)?(?:---|-!-|\*\*\*|\
 
 def _irc_layout(line: str) -> bool:
     return bool(_IRC_LAYOUT.match(line))
+
+
+# LINE's day over its messages: "2024/05/03(金)", "2015/12/25 Fri", "2021.1.1 金曜日", "Fri, 05/03/2024".
+_LINE_DAY = re.compile(
+    r"^(?:(?P<ymd>\d{4}[./-]\d{1,2}[./-]\d{1,2})[ \t]*(?:\([^()\s]{1,12}\)|[^\s\d:]{1,12})?"
+    r"|(?P<weekday>[A-Z][a-z]{2}), (?P<numbers>\d{1,2}/\d{1,2}/\d{4}))$"
+)
+# LINE's header: "[LINE] 佐藤とのトーク履歴" ("[LINE] Chat history with Sato"), then the day it was saved.
+_LINE_HEADER = re.compile(r"^(?:\[LINE\] .+|(?:保存日時|Saved on|Save date|บันทึกวันที่|儲存日期|保存日期)\s*[:：].*)$")
+_LINE_PLACEHOLDER = re.compile(
+    r"^(?:スタンプ|写真|画像|動画|ファイル|ボイスメッセージ|連絡先|位置情報|アルバム|Sticker|Photo|Video|File"
+    r"|Voice message|☎.*)$"
+)
+
+
+def _line_layout(line: str) -> bool:
+    return bool(_LINE_HEADER.match(line) or _LINE_DAY.match(line))
+
+
+# WeChat exporters' own lines: WechatExporter's title ("张伟 - 微信聊天记录") and system messages ("系统消息：..."),
+# a quoted message WeChatMsg writes under a reply ("引用:李娜:..."): someone else's words, said before.
+_WECHAT_LAYOUT = re.compile(r"^(?:.{1,80} - 微信聊天记录|系统消息[:：].*|引用[:：].*)$")
+# A WeChatMsg message's stamp: "2024-05-03 21:15:02 " over its words; a line that opens with one and names
+# no one is a notice ("2024-05-03 21:18:00 "张伟" 撤回了一条消息").
+_WECHATMSG_HEAD = re.compile(rf"^(?P<day>\d{{4}}-\d{{1,2}}-\d{{1,2}}) (?P<at>{_CLOCK}) (?P<name>{_NAME})$")
+_WECHATMSG_STAMP = re.compile(rf"^\d{{4}}-\d{{1,2}}-\d{{1,2}} {_CLOCK}(?:\s|$)")
+
+
+def _wechat_layout(line: str) -> bool:
+    return bool(_WECHAT_LAYOUT.match(line))
+
+
+def _wechatmsg_layout(line: str) -> bool:
+    return _wechat_layout(line) or (bool(_WECHATMSG_STAMP.match(line)) and not _WECHATMSG_HEAD.match(line))
 
 
 _FORMATS = (
@@ -161,6 +218,49 @@ _FORMATS = (
         layout=_irc_layout,
         one_line=True,
     ),
+    # WeChat, a message a line: "2024/05/03 21:15 张伟: text" (or "张伟：text"); a line that names no sender
+    # is WeChat's notice ("2024/05/03 21:18 "张伟" 撤回了一条消息").
+    _Format(
+        "WeChat chat",
+        re.compile(rf"^(?P<day>{_DATE}) (?P<at>{_CLOCK}) (?:(?P<name>{_NAME})[:：] ?)?(?P<text>.*)$"),
+        layout=_wechat_layout,
+        replies=True,
+    ),
+    # WeChatMsg's text export: "2024-05-03 21:15:02 张伟" over the words.
+    _Format(
+        "WeChat export (WeChatMsg)",
+        _WECHATMSG_HEAD,
+        two_line=True,
+        min_share=0.25,
+        layout=_wechatmsg_layout,
+        replies=True,
+    ),
+    # WeChat exports that name the sender first: "张伟 2024-05-03 21:15" over the words.
+    _Format(
+        "WeChat export",
+        re.compile(rf"^(?P<name>{_NAME}) (?P<day>\d{{4}}[-/]\d{{1,2}}[-/]\d{{1,2}}) (?P<at>{_CLOCK})$"),
+        two_line=True,
+        min_share=0.25,
+        layout=_wechat_layout,
+        replies=True,
+    ),
+    # WechatExporter's text: "张伟 (2024-05-03 21:15:02):text".
+    _Format(
+        "WeChat export (WechatExporter)",
+        re.compile(rf"^(?P<name>{_NAME}) \((?P<day>{_DATE}) (?P<at>{_CLOCK})\):(?P<text>.*)$"),
+        layout=_wechat_layout,
+        replies=True,
+    ),
+    # LINE: "21:15\t佐藤\ttext" ("午後9:15", "9:15 PM") under its day's line; a line with no sender is LINE's
+    # notice ("21:20\t佐藤がメッセージの送信を取り消しました", "Ana joined the group").
+    _Format(
+        "LINE chat",
+        re.compile(rf"^(?:午前|午後)?{_CLOCK}\t(?:(?P<name>[^\t]{{1,60}})\t)?(?P<text>.*)$"),
+        layout=_line_layout,
+        day_line=_LINE_DAY,
+        quoted=True,
+        placeholder=_LINE_PLACEHOLDER,
+    ),
     # "Ana (09:14): text".
     _Format("timed speaker lines", re.compile(rf"^(?P<name>{_NAME}) \({_CLOCK}\): (?P<text>.*)$")),
     # Markdown notes: "**Ana:** text" or "**Ana**: text".
@@ -188,7 +288,8 @@ def _pick(lines: list[str]) -> _Format | None:
     """The format whose turn lines, each with a speaker, make up at least its share of the first
     non-blank lines (at least 3), from at least two speakers one of whom speaks again: a list of
     "**Role:** ...", "**Birthday:** ..." properties, a food log of "Breakfast (08:30): ..." or a
-    journal of "2024-03-12 07:30 - ..." lines is no conversation."""
+    journal of "2024-03-12 07:30 - ..." lines is no conversation. A WeChat format's messages follow each other
+    within minutes (:func:`_replying`), LINE's stand under its day lines."""
     filled = []
     for ln in lines:
         if ln.strip():
@@ -208,9 +309,34 @@ def _pick(lines: list[str]) -> _Format | None:
             and len(speakers) >= 2
             and max(speakers.values()) >= 2
             and (not fmt.recorded or _rising([m.group("at") for m in heads]))
+            and (not fmt.replies or _replying([(m.group("day"), m.group("at")) for m in heads]))
+            # LINE writes each day over its messages: a table of "09:00<TAB>Email<TAB>..." rows has no such line
+            and (fmt.day_line is None or any(fmt.day_line.match(ln.strip()) for ln in filled))
         ):
             return fmt
     return None
+
+
+# A reply follows the message before it within this many minutes, in a conversation's give and take.
+_REPLY_MINUTES = 10
+
+
+def _replying(stamps: list[tuple[str, str]]) -> bool:
+    """Whether messages stamped (day, time of day) follow each other as a conversation's do: at least half
+    of them come within minutes of the one before, on its day. A log of "2024-03-12 07:30 Gym: ran 5k",
+    "2024-03-12 12:30 Lunch: ..." lines is hours apart, however its labels repeat."""
+    minutes = [(day, _minute_of_day(at)) for day, at in stamps]
+    close = sum(1 for (d1, a), (d2, b) in itertools.pairwise(minutes) if d1 == d2 and 0 <= b - a <= _REPLY_MINUTES)
+    return close * 2 >= len(minutes) - 1
+
+
+def _minute_of_day(clock: str) -> int:
+    """ "21:15", "9:15 PM", "09:15:02" as minutes since midnight."""
+    hours, minutes = map(int, re.findall(r"\d+", clock)[:2])
+    pm = re.search(r"[Pp]\.?[Mm]", clock) is not None
+    if re.search(r"[AaPp]\.?[Mm]", clock):
+        hours = hours % 12 + (12 if pm else 0)
+    return hours * 60 + minutes
 
 
 def _seconds(code: str) -> float:
@@ -231,10 +357,13 @@ def _rising(codes: list[str]) -> bool:
 
 @dataclass(frozen=True)
 class ChatExport:
-    """A chat or transcript export rewritten as turns: ``text`` and the export's ``format``."""
+    """A chat or transcript export rewritten as turns: ``text``, the export's ``format`` and the ISO day its
+    first message was sent (``first_day``), when the format says it (WhatsApp's is read by
+    :func:`batchsum.doc_dates.whatsapp_day`, which settles its day-month order)."""
 
     text: str
     format: str
+    first_day: str | None = None
 
 
 def render_chat_lines(text: str) -> ChatExport | None:
@@ -247,7 +376,8 @@ def render_chat_lines(text: str) -> ChatExport | None:
     lines are left out, and so is a bold line such as ``**Attendees:** ...`` that opens a Markdown
     page's notes: it names who came, it is not a turn.
     """
-    fmt = _pick(_lines(text[:_SAMPLE_CHARS]))
+    sample = _lines(text[:_SAMPLE_CHARS])
+    fmt = _pick(sample)
     if fmt is None:
         return None
     turns: list[list[str]] = []  # [speaker, first line, further lines...]; speaker "" for unattributed text
@@ -274,30 +404,91 @@ def render_chat_lines(text: str) -> ChatExport | None:
         if not _speaks(name):
             turns.append(["", line])  # "**Attendees:** ...", "**Note:** ...": kept, as nobody's turn
             continue
-        turns.append([name, "" if _PLACEHOLDER.match(said) else said])
+        turns.append([name, said])
     if fmt.one_line:
         _address_nicks(turns)
     out: list[str] = []
     for name, first, *more in turns:
-        body = _message(first, more)
+        if fmt.quoted:
+            first, more = _unquoted(first, more)
+        body = _message(first, more, fmt.placeholder)
         if body:
             out.append(f"{name}: {body}" if name else body)
-    return ChatExport("\n\n".join(out), fmt.name)
+    return ChatExport("\n\n".join(out), fmt.name, _first_day(fmt, sample))
 
 
 # A line that is no part of the message above it: a heading, a list item, a bold label alone ("**Decisions:**").
 _STANDS_ALONE = re.compile(r"^(?:#{1,6}\s|\*\*[^*]+\*\*:?$|[^*\w\s]*\*\*[^*]+:\*\*$)")
 
 
-def _message(first: str, more: list[str]) -> str:
-    """A message's lines: prose runs on, a list keeps an item a line (its own line in the turn)."""
-    parts = [first] if first else []
+def _message(first: str, more: list[str], placeholder: re.Pattern[str] | None = None) -> str:
+    """A message's lines: prose runs on, a list keeps an item a line (its own line in the turn); a line that
+    is a placeholder (:data:`_PLACEHOLDER`, or the export's own ``placeholder``) is nobody's words."""
+
+    def said(line: str) -> bool:
+        return not _PLACEHOLDER.match(line) and (placeholder is None or not placeholder.match(line))
+
+    parts = [first] if first and said(first) else []
     for line in more:
         if LIST_ITEM.match(line):
             parts.append("\n" + line)
-        elif not _PLACEHOLDER.match(line):
+        elif said(line):
             parts.append((" " if parts else "") + line)
     return "".join(parts).strip()
+
+
+def _unquoted(first: str, more: list[str]) -> tuple[str, list[str]]:
+    """A message of several lines without the double quotes LINE's export puts around it."""
+    last = more[-1] if more else first
+    if not more or not first.startswith('"') or not last.endswith('"'):
+        return first, more
+    return first[1:], [*more[:-1], last[:-1]]
+
+
+def _first_day(fmt: _Format, lines: list[str]) -> str | None:
+    """The ISO day of the first message of an export in ``fmt``: its turn line's ``day``, else the day of the
+    last ``day_line`` above it; None when the format writes no day (or not year first, "03/05/2024")."""
+    day: str | None = None
+    for raw in lines:
+        line = raw.strip()
+        if fmt.day_line is not None and (d := fmt.day_line.match(line)):
+            day = _line_day(d)
+            continue
+        m = fmt.head.match(line)
+        if m is not None and _speaks(m.group("name")):
+            written = m.groupdict().get("day")
+            return _year_first(written) if written else day
+    return None
+
+
+_YEAR_FIRST = re.compile(r"(\d{4})[./-](\d{1,2})[./-](\d{1,2})")
+
+
+def _iso(year: int, month: int, day: int) -> str | None:
+    try:
+        return dt.date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def _year_first(date: str) -> str | None:
+    """ "2024/05/03", "2024-05-03", "2024.5.3" as an ISO day; None for another order."""
+    m = _YEAR_FIRST.fullmatch(date)
+    return _iso(*map(int, m.groups())) if m else None
+
+
+def _line_day(m: re.Match[str]) -> str | None:
+    """The ISO day of a LINE day line: written year first, or with its weekday ("Fri, 05/03/2024"), which
+    tells a month-first date from a day-first one (the phone's locale writes either)."""
+    if m.group("ymd"):
+        return _year_first(m.group("ymd"))
+    a, b, year = map(int, m.group("numbers").split("/"))
+    fits = {d for d in (_iso(year, a, b), _iso(year, b, a)) if d and _weekday(d) == m.group("weekday")}
+    return fits.pop() if len(fits) == 1 else None
+
+
+def _weekday(iso: str) -> str:
+    return ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")[dt.date.fromisoformat(iso).weekday()]
 
 
 # The nicks an IRC message opens with, each followed by a colon or comma ("ana: I'll ...", "ana, ben: ...").

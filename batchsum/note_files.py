@@ -62,4 +62,4 @@ def chat_below_front_matter(text: str) -> ChatExport | None:
     export = _turns(text[front.end() :])
     if export is None:
         return None
-    return ChatExport(f"{text[: front.end()].rstrip()}\n\n{export.text}", export.format)
+    return ChatExport(f"{text[: front.end()].rstrip()}\n\n{export.text}", export.format, export.first_day)

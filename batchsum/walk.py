@@ -565,7 +565,7 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # a page's footnotes go with its furniture when a sentence runs across it ("†This work was supported ...").
 # chats: IRC clients' lines, WhatsApp iOS notices, bots out; Discord markup as Slack's; "<#C01>" named;
 # DiscordChatExporter/Teams text; a two-column page (pdftotext -layout) reads its left column, then its right
-# (pdf_columns.py).
+# (pdf_columns.py); WeChat and LINE text exports are chats, dated by their first message.
 READER_VERSION = 6
 
 
@@ -618,7 +618,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             # Told it is a journal or a document, a file is read as it is: its timestamps stay.
             export = chat_below_front_matter(text)
             if export is not None:
-                first_message, text = whatsapp_day(text) if export.format.startswith("WhatsApp") else None, export.text
+                whatsapp = export.format.startswith("WhatsApp")
+                first_message, text = export.first_day or (whatsapp_day(text) if whatsapp else None), export.text
     except ExportMetadata as exc:
         raise NotASource(str(path), str(exc)) from exc
     except ValueError as exc:
