@@ -14,7 +14,7 @@ import re
 from batchsum.language import run_on
 from batchsum.text import email_headers, email_sender
 
-__all__ = ["own_words"]
+__all__ = ["embedded_messages", "own_words"]
 
 # RFC 3676 §4.3: "-- " on a line of its own opens the signature; many clients drop its trailing space.
 _SIGNATURE = re.compile(r"--[ \t]?")
@@ -39,22 +39,29 @@ _ITEM_LINE = re.compile(r"[ \t]*(?:[-*•>|+]|\d{1,3}[.)])\s")
 _SENTENCE_END = re.compile(r"[.!?:)\]\"'”’]$")
 
 
-def own_words(text: str, writer: str) -> str:
-    """``text``, one writer's part of a message, as it reads: each stretch under an embedded header block
-    (a forwarded or "Original Message" one) its own writer's; without its signature, salutation and
-    closing (:func:`_trimmed`); its prose paragraphs as one paragraph (one turn of its writer), a
-    paragraph of list items, quoted lines or table rows kept line by line."""
-    out: list[str] = []
+def embedded_messages(text: str, writer: str) -> list[tuple[str, str, str]]:
+    """(header block, its sender, text) of each message in ``text``, a part of a message written by
+    ``writer`` (a From address): first the writer's own (header ""), then each stretch under an embedded
+    header block (a forwarded or "Original Message" one), that block's sender's."""
+    parts: list[tuple[str, str, str]] = []
+    header = ""
     stretch: list[str] = []
     for paragraph in re.split(r"\n[ \t]*\n", text):
         rows = paragraph.split("\n")
         if email_headers(rows) is None:
             stretch.append(paragraph)
             continue
-        out += [_joined(_trimmed(stretch, writer)), paragraph.strip("\n")]
-        writer, stretch = email_sender(rows) or "", []
-    out.append(_joined(_trimmed(stretch, writer)))
-    return "\n\n".join(p for p in out if p)
+        parts.append((header, writer, "\n\n".join(stretch)))
+        header, writer, stretch = paragraph.strip("\n"), email_sender(rows) or "", []
+    parts.append((header, writer, "\n\n".join(stretch)))
+    return parts
+
+
+def own_words(text: str, writer: str) -> str:
+    """``text``, one writer's words, as it reads: without its signature, salutation and closing
+    (:func:`_trimmed`); its prose paragraphs as one paragraph (one turn of its writer), a paragraph of
+    list items, quoted lines or table rows kept line by line."""
+    return _joined(_trimmed(re.split(r"\n[ \t]*\n", text), writer))
 
 
 def _trimmed(paragraphs: list[str], writer: str) -> list[str]:
