@@ -87,7 +87,8 @@ def _trimmed(paragraphs: list[str], writer: str) -> list[str]:
 def _closing_starts(lines: list[str], first: int, end: int, names: set[str]) -> int:
     """Where the closing of ``lines[first:end]`` begins (``end`` when it has none): up to
     :data:`_MAX_CLOSING_LINES` last lines, each a valediction ("Best,", "Thanks, Ruth") after a sentence's
-    end or a blank line or over the writer's name, or the writer's name under a valediction or a blank line."""
+    end or a blank line or over the writer's name, or the writer's name: on the last line, or under a
+    valediction or a blank line."""
     taken = 0
     cut = end
     while cut > first and taken < _MAX_CLOSING_LINES:
@@ -101,7 +102,8 @@ def _closing_starts(lines: list[str], first: int, end: int, names: set[str]) -> 
         if closing and not taken and above and not _SENTENCE_END.search(above) and not _is_valediction(above, names):
             closing = False
         if not closing and _is_name(line, names):
-            closing = not above or _is_valediction(above, names)
+            # The writer's name alone on the last line is signed, right under the text or not ("... please.\nDana").
+            closing = not taken or not above or _is_valediction(above, names)
         if not closing:
             break
         cut -= 1

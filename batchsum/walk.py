@@ -558,7 +558,8 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # dated headings is dated by its first day ("first entry"); front matter of any length is front matter;
 # a page's footnotes go with its furniture when a sentence runs across it ("†This work was supported ...").
 # chats: IRC clients' lines, WhatsApp iOS notices, bots out; Discord markup as Slack's; "<#C01>" named;
-# DiscordChatExporter/Teams text. 7: an e-mail thread reads oldest first (a quote before the reply above it).
+# DiscordChatExporter/Teams text. 7: an e-mail thread reads oldest first (a quote before the reply above it);
+# the writer's name on a message's last line is its signature, blank line above or not.
 READER_VERSION = 7
 
 
