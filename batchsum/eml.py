@@ -4,8 +4,9 @@ The shape is the one the summarizer reads in a ``.txt`` thread (:func:`batchsum.
 ``From:``/``Date:``/``To:``/``Subject:`` header block, then the body. The body is the text/plain part,
 else the text/html part stripped to text; attachments are named, not read. A reply quoted under
 "On <date>, <name> wrote:" becomes a header block of its own with the quote's text under it, so its
-sender is the speaker of what they wrote. Each writer's words are one turn, without the salutation, closing
-and signature (:mod:`batchsum.eml_words`).
+sender is the speaker of what they wrote. The messages are in the order they were written: a quote (and a
+forwarded or "Original Message" one) before the reply above it. Each writer's words are one turn, without the
+salutation, closing and signature (:mod:`batchsum.eml_words`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
-from batchsum.eml_words import own_words
+from batchsum.eml_words import embedded_messages, own_words
 
 __all__ = ["render_eml"]
 
@@ -87,33 +88,47 @@ _MAX_NESTING = 50  # quotes inside quotes deeper than this stay quoted text (no 
 
 
 def _unquote_replies(body: str, sender: str = "", writer: str = "", depth: int = 0) -> str:
-    """Each reply quoted with ``>`` under an "On <date>, <name> wrote:" line as a header block of its own
-    (``From: <name>``, ``Date: <date>``) with the quote's text under it, nested quotes likewise. The
-    replies one after another are taken in a loop (a thread of a thousand had exceeded the recursion
-    limit), nested ones to :data:`_MAX_NESTING` levels.
-
-    Text after a quote is the writer's again (a reply under the quote, or between two quotes): it goes
-    under ``sender``, the header block of the message ``body`` is the text of (none when ``sender`` is
-    empty); without it the quote's sender was taken for its writer, and credited with its decisions and
-    promises.
-
-    Each writer's part is read as :func:`~batchsum.eml_words.own_words` gives it, ``writer`` (a From
-    address) naming whose name may close it: one turn, without salutation, closing and signature."""
+    """``body``, the text of a message whose header block is ``sender`` (``From:`` and ``Date:``; empty
+    when unknown) and whose From address is ``writer``, as its writers' words in the order they were
+    written (:func:`_pieces`), each under its writer's header block where the one above is another's."""
     out: list[str] = []
-    quoted_above = False
+    above = sender  # the header block the text above belongs to (the message's own, right over it)
+    for header, words in _pieces(body, sender, writer, depth):
+        out.append(f"{header}\n\n{words}" if header and header != above else words)
+        above = header
+    return "\n\n".join(out)
+
+
+def _pieces(body: str, sender: str, writer: str, depth: int) -> list[tuple[str, str]]:
+    """(header block, words) of each writer's part of ``body``, oldest first.
+
+    A quoted message is older than the reply above it (top-posting): it comes first, so a thread reads
+    request, answer, thanks instead of backwards. A forwarded or "Original Message" header block in the
+    body opens an older message (:func:`~batchsum.eml_words.embedded_messages`); a reply quoted with ``>``
+    under an "On <date>, <name> wrote:" line is its sender's (a header block ``From: <name>``, ``Date:
+    <date>``), nested quotes likewise (:func:`_quotes`)."""
+    out: list[tuple[str, str]] = []
+    for header, who, text in reversed(embedded_messages(body, writer)):
+        out += _quotes(text, header or sender, who, depth)
+    return out
+
+
+def _quotes(body: str, sender: str, writer: str, depth: int) -> list[tuple[str, str]]:
+    """(header block, words) of ``body``, one message's text, oldest first: each ``>`` quote (to
+    :data:`_MAX_NESTING` levels) before the reply above it. Text under a quote (a reply written below it,
+    or between two quotes) is the writer's again, under ``sender``: without it the quote's sender was
+    taken for its writer, and credited with its decisions and promises. The replies one after another
+    are taken in a loop (a thread of a thousand had exceeded the recursion limit).
+
+    Each writer's part is read as :func:`~batchsum.eml_words.own_words` gives it, ``writer`` naming
+    whose name may close it: one turn, without salutation, closing and signature."""
+    out: list[tuple[str, str]] = []
     while depth < _MAX_NESTING and (found := _first_quote(body.split("\n"))) is not None:
         above, who, date, quoted, body = found
-        header = f"From: {who}\nDate: {date}"
-        quote = _unquote_replies(quoted, header, who, depth + 1)
-        out += [_under(sender, own_words(above, writer), quoted_above), f"{header}\n\n{quote}"]
-        quoted_above = True
-    out.append(_under(sender, own_words(body, writer), quoted_above))
-    return "\n\n".join(p for p in out if p)
-
-
-def _under(sender: str, text: str, quoted_above: bool) -> str:
-    """``text`` under its writer's header block ``sender`` when a quote came before it; as it is otherwise."""
-    return f"{sender}\n\n{text}" if text and sender and quoted_above else text
+        out += _pieces(quoted, f"From: {who}\nDate: {date}", who, depth + 1)
+        out.append((sender, own_words(above, writer)))
+    out.append((sender, own_words(body, writer)))
+    return [(header, words) for header, words in out if words]
 
 
 def _first_quote(lines: list[str]) -> tuple[str, str, str, str, str] | None:

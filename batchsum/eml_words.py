@@ -14,7 +14,7 @@ import re
 from batchsum.language import run_on
 from batchsum.text import email_headers, email_sender
 
-__all__ = ["own_words"]
+__all__ = ["embedded_messages", "own_words"]
 
 # RFC 3676 §4.3: "-- " on a line of its own opens the signature; many clients drop its trailing space.
 _SIGNATURE = re.compile(r"--[ \t]?")
@@ -39,22 +39,29 @@ _ITEM_LINE = re.compile(r"[ \t]*(?:[-*•>|+]|\d{1,3}[.)])\s")
 _SENTENCE_END = re.compile(r"[.!?:)\]\"'”’]$")
 
 
-def own_words(text: str, writer: str) -> str:
-    """``text``, one writer's part of a message, as it reads: each stretch under an embedded header block
-    (a forwarded or "Original Message" one) its own writer's; without its signature, salutation and
-    closing (:func:`_trimmed`); its prose paragraphs as one paragraph (one turn of its writer), a
-    paragraph of list items, quoted lines or table rows kept line by line."""
-    out: list[str] = []
+def embedded_messages(text: str, writer: str) -> list[tuple[str, str, str]]:
+    """(header block, its sender, text) of each message in ``text``, a part of a message written by
+    ``writer`` (a From address): first the writer's own (header ""), then each stretch under an embedded
+    header block (a forwarded or "Original Message" one), that block's sender's."""
+    parts: list[tuple[str, str, str]] = []
+    header = ""
     stretch: list[str] = []
     for paragraph in re.split(r"\n[ \t]*\n", text):
         rows = paragraph.split("\n")
         if email_headers(rows) is None:
             stretch.append(paragraph)
             continue
-        out += [_joined(_trimmed(stretch, writer)), paragraph.strip("\n")]
-        writer, stretch = email_sender(rows) or "", []
-    out.append(_joined(_trimmed(stretch, writer)))
-    return "\n\n".join(p for p in out if p)
+        parts.append((header, writer, "\n\n".join(stretch)))
+        header, writer, stretch = paragraph.strip("\n"), email_sender(rows) or "", []
+    parts.append((header, writer, "\n\n".join(stretch)))
+    return parts
+
+
+def own_words(text: str, writer: str) -> str:
+    """``text``, one writer's words, as it reads: without its signature, salutation and closing
+    (:func:`_trimmed`); its prose paragraphs as one paragraph (one turn of its writer), a paragraph of
+    list items, quoted lines or table rows kept line by line."""
+    return _joined(_trimmed(re.split(r"\n[ \t]*\n", text), writer))
 
 
 def _trimmed(paragraphs: list[str], writer: str) -> list[str]:
@@ -80,7 +87,8 @@ def _trimmed(paragraphs: list[str], writer: str) -> list[str]:
 def _closing_starts(lines: list[str], first: int, end: int, names: set[str]) -> int:
     """Where the closing of ``lines[first:end]`` begins (``end`` when it has none): up to
     :data:`_MAX_CLOSING_LINES` last lines, each a valediction ("Best,", "Thanks, Ruth") after a sentence's
-    end or a blank line or over the writer's name, or the writer's name under a valediction or a blank line."""
+    end or a blank line or over the writer's name, or the writer's name: on the last line, or under a
+    valediction or a blank line."""
     taken = 0
     cut = end
     while cut > first and taken < _MAX_CLOSING_LINES:
@@ -94,7 +102,8 @@ def _closing_starts(lines: list[str], first: int, end: int, names: set[str]) -> 
         if closing and not taken and above and not _SENTENCE_END.search(above) and not _is_valediction(above, names):
             closing = False
         if not closing and _is_name(line, names):
-            closing = not above or _is_valediction(above, names)
+            # The writer's name alone on the last line is signed, right under the text or not ("... please.\nDana").
+            closing = not taken or not above or _is_valediction(above, names)
         if not closing:
             break
         cut -= 1

@@ -565,7 +565,9 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # a page's footnotes go with its furniture when a sentence runs across it ("†This work was supported ...").
 # chats: IRC clients' lines, WhatsApp iOS notices, bots out; Discord markup as Slack's; "<#C01>" named;
 # DiscordChatExporter/Teams text; a two-column page (pdftotext -layout) reads its left column, then its right
-# (pdf_columns.py); WeChat and LINE text exports are chats, dated by their first message.
+# (pdf_columns.py); WeChat and LINE text exports are chats, dated by their first message; an e-mail thread
+# reads oldest first (a quote before the reply above it); the writer's name on a message's last line is its
+# signature, blank line above or not.
 READER_VERSION = 6
 
 

@@ -64,13 +64,16 @@ def test_eml_renders_headers_body_and_quoted_reply(tmp_path: Path) -> None:
         "Date: Wed, 13 Mar 2024 09:12:40 +0100\n"
         "To: Ben Okafor <ben@example.com>\n"
         "Subject: Re: Budget 2024 - revised numbers\n\n"
-        # One turn of its writer: no salutation ("Hi Ben,"), no name signed under it ("Ana").
-        "I will send the revised spreadsheet to the whole team by Friday March 15, and the final budget goes to "
-        "finance on March 22. Café at noon. We decided to keep Lisbon and drop Madrid.\n\n"
+        # The quoted message first (it was written first), then the reply above it under its writer's block.
         "From: Ben Okafor <ben@example.com>\n"
         "Date: Tue, 12 Mar 2024 at 17:40\n\n"
         "Attached is the Northwind quote: 2,900 euros for both days. I'll also ask Bluefin for a second offer by "
-        "Thursday."
+        "Thursday.\n\n"
+        "From: Ana Silva <ana@example.org>\n"
+        "Date: Wed, 13 Mar 2024 09:12:40 +0100\n\n"
+        # One turn of its writer: no salutation ("Hi Ben,"), no name signed under it ("Ana").
+        "I will send the revised spreadsheet to the whole team by Friday March 15, and the final budget goes to "
+        "finance on March 22. Café at noon. We decided to keep Lisbon and drop Madrid."
     )
 
 

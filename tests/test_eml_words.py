@@ -68,8 +68,9 @@ def test_a_quoted_reply_and_an_original_message_keep_their_writers_under_a_signa
         "-----Original Message-----\nFrom: Ana Silva\nSent: Wed, 11 Mar 2026\nSubject: Minutes\n\n"
         "Hello everyone,\n\nWho has the 1971 minutes?\n\nKind regards,\nAna\n"
     )
+    # In the order they were written: the original message, the quoted request, the reply above it.
     assert _turns(body) == [
-        ("Ruth Olsen", "Yes, I'll bring them on Friday."),
-        ("Tom Reyes", "Can you bring the minutes?"),
         ("Ana Silva", "Who has the 1971 minutes?"),
+        ("Tom Reyes", "Can you bring the minutes?"),
+        ("Ruth Olsen", "Yes, I'll bring them on Friday."),
     ]

@@ -129,7 +129,7 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     folder, limited to the path: its files keep the names the folder gave them (``calls/x.txt``), so
     a run over part of a corpus redoes its files in place instead of summarizing them a second time
     under other names."""
-    paths, scopes = _within_recorded_roots(cfg.paths, {e.root for e in manifest.values()})
+    paths, scopes = within_recorded_roots(cfg.paths, {e.root for e in manifest.values()})
     walk = discover(
         paths,
         out=cfg.out,
@@ -140,9 +140,9 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     )
     seen = {r.relpath for r in walk.refs}
     if scopes:
-        walk.refs = [r for r in walk.refs if _in_scope(r, scopes)]
+        walk.refs = [r for r in walk.refs if in_scope(r, scopes)]
     passed_over = Counter(
-        os.path.splitext(r.fspath)[1].lower() for r in walk.passed_over if not scopes or _in_scope(r, scopes)
+        os.path.splitext(r.fspath)[1].lower() for r in walk.passed_over if not scopes or in_scope(r, scopes)
     )
     d = Diff(problems=list(walk.problems), files=len(walk.refs), passed_over=passed_over)
     roots = {str(r) for r in walk.roots}
@@ -165,7 +165,7 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     return d
 
 
-def _within_recorded_roots(paths: list[Path], recorded: set[str]) -> tuple[list[Path], dict[str, list[str]]]:
+def within_recorded_roots(paths: list[Path], recorded: set[str]) -> tuple[list[Path], dict[str, list[str]]]:
     """``paths`` with each one inside a recorded root replaced by that root (once), and the parts of
     each such root the run is limited to (absolute paths, by root)."""
     out: list[Path] = []
@@ -184,7 +184,8 @@ def _within_recorded_roots(paths: list[Path], recorded: set[str]) -> tuple[list[
     return out, scopes
 
 
-def _in_scope(ref: SourceRef, scopes: dict[str, list[str]]) -> bool:
+def in_scope(ref: SourceRef, scopes: dict[str, list[str]]) -> bool:
+    """Whether ``ref`` lies in the parts of its root a run is limited to (see :func:`within_recorded_roots`)."""
     parts = scopes.get(str(ref.root))
     if parts is None:
         return True

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from batchsum.engine.changes import in_scope, within_recorded_roots
 from batchsum.errors import ConfigError, InputError, SummarizationError
 from batchsum.gitver import commit_run, ensure_repo
 from batchsum.lock import RunLock
@@ -25,6 +26,7 @@ from batchsum.memory.files import check_scope, iter_facts
 from batchsum.memory.llm import JsonFormat
 from batchsum.memory.manifest import FactsManifest, SourceState
 from batchsum.memory.units import Unit, is_user_turn, units_of
+from batchsum.state import StateStore
 from batchsum.walk import Problem, SourceRef, discover, read_document
 
 if TYPE_CHECKING:
@@ -127,16 +129,25 @@ class _FactsPass:
         log.warning("%s: %s", path, reason)
 
     def plan(self) -> list[tuple[Document, str, list[_Job], SourceState]]:
-        """Changed files with their new units (unchanged files settled here, from their stat)."""
+        """Changed files with their new units (unchanged files settled here, from their stat).
+
+        Files are named as a run names them: a path inside a folder the output was built from (by a
+        run or a facts pass) is walked as that folder, limited to the path, so its files keep the names
+        (and scopes) the whole corpus gave them instead of getting a second set of facts under others."""
         cfg = self.cfg
+        recorded = {e.root for e in StateStore(cfg.state_dir).load_manifest().values()}
+        recorded |= {s.root for s in self.manifest.files.values() if s.root}
+        paths, scopes = within_recorded_roots(cfg.paths, recorded)
         walk = discover(
-            cfg.paths, out=cfg.out, extra_ignore=cfg.ignore, corpus_ignores=cfg.corpus_ignores,
+            paths, out=cfg.out, extra_ignore=cfg.ignore, corpus_ignores=cfg.corpus_ignores,
             type_overrides=cfg.type_overrides, follow_symlinks=cfg.follow_symlinks,
         )  # fmt: skip
         for p in walk.problems:
             self._problem(p.path, p.reason)
         work = []
         for ref in walk.refs:
+            if scopes and not in_scope(ref, scopes):
+                continue
             self.result.files += 1
             item = self._prepare(ref)
             if item is not None:
@@ -152,6 +163,7 @@ class _FactsPass:
             self._problem(str(ref.path), f"cannot stat: {exc.strerror or exc}")
             return None
         if entry is not None and entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns:
+            entry.root = entry.root or str(ref.root)
             self.result.unchanged += 1
             if not entry.scope:
                 self.result.other += 1
@@ -164,12 +176,13 @@ class _FactsPass:
             return None
         if doc.content_type not in ("journal", "conversation"):
             self.result.other += 1
-            self.manifest.files[rel] = SourceState(doc.size, doc.mtime_ns, doc.sha256, "")
+            self.manifest.files[rel] = SourceState(doc.size, doc.mtime_ns, doc.sha256, "", root=str(ref.root))
             return None
         scope = scope_for(rel, doc.content_type, self.fcfg.scope)
         done = entry.units if entry is not None and entry.scope == scope else set()
         units = [u for u in units_of(doc) if is_user_turn(u)]
-        state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, {u.key for u in units if u.key in done})
+        done_now = {u.key for u in units if u.key in done}
+        state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, done_now, root=str(ref.root))
         pending = list({u.key: u for u in units if u.key not in done}.values())
         if not pending:
             self.result.unchanged += 1

@@ -1,7 +1,8 @@
 """Which sources and entries facts were already extracted from: ``<out>/.batchsum/facts/manifest.json``.
 
 Per source relpath: the size, mtime and sha256 last seen (an unchanged file is skipped without being
-read) and the hashes of its processed units (an appended entry is the only new hash). Written
+read), the hashes of its processed units (an appended entry is the only new hash) and the corpus root it
+was found under (a later pass over part of that root keeps its name). Written
 atomically after every file, so an interrupted run repeats at most one file's work.
 """
 
@@ -29,6 +30,7 @@ class SourceState:
     sha256: str
     scope: str
     units: set[str] = field(default_factory=set)
+    root: str = ""  # the corpus root as given (absolute); "" in manifests written before it was recorded
 
 
 class FactsManifest:
@@ -50,7 +52,12 @@ class FactsManifest:
         for rel, e in (data.get("files") or {}).items():
             try:
                 self.files[rel] = SourceState(
-                    int(e["size"]), int(e["mtime_ns"]), str(e["sha256"]), str(e["scope"]), set(e.get("units") or [])
+                    int(e["size"]),
+                    int(e["mtime_ns"]),
+                    str(e["sha256"]),
+                    str(e["scope"]),
+                    set(e.get("units") or []),
+                    str(e.get("root") or ""),
                 )
             except (KeyError, TypeError, ValueError):
                 continue
@@ -66,6 +73,7 @@ class FactsManifest:
                     "sha256": s.sha256,
                     "scope": s.scope,
                     "units": sorted(s.units),
+                    "root": s.root,
                 }
                 for rel, s in sorted(self.files.items())
             },

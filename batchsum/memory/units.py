@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from batchsum.model import Document
 from batchsum.periods import days_named, only_a_day
+from batchsum.speaker_labels import parse_speaker_line
+from batchsum.text import email_sender
 
 # A Markdown heading or a bold line, and its words: "## 2026-10-05", "**9. Oktober 2026**".
 _HEADING = re.compile(r"[ \t]{0,3}(?:#{1,6}|\*\*)(.*)")
@@ -34,7 +36,6 @@ _MONTH_ABBREVIATIONS = {
 # A day in figures ("14-03-2025", "14.03.2025", "3/14/2025"), in either order: it dates an entry only when
 # one order alone makes a day, as a file's name does (doc_dates).
 _NUMERIC_DAYS = ("%d-%m-%Y", "%m-%d-%Y", "%d.%m.%Y", "%m.%d.%Y", "%d/%m/%Y", "%m/%d/%Y")
-_SPEAKER = re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][\w .'-]{0,40}?|[A-Z]{2,}\d*)\s*:\s+\S", re.IGNORECASE)
 # Speakers whose words are not the user's: seed-style extraction ignores assistant and system text.
 NON_USER_SPEAKERS = frozenset({"assistant", "system", "tool", "function", "developer"})
 MAX_UNIT_CHARS = 8000  # a longer entry is cut (with a warning): one request must fit a small context window
@@ -124,27 +125,59 @@ def journal_entries(doc: Document) -> list[Unit]:
     return units
 
 
+def _header_blocks(lines: list[str]) -> dict[int, tuple[int, str]]:
+    """The e-mail header blocks among ``lines`` (:func:`batchsum.text.email_sender`), by their first line:
+    (the line after the block, the sender's name)."""
+    blocks: dict[int, tuple[int, str]] = {}
+    start = 0
+    for end in range(len(lines) + 1):
+        if end < len(lines) and lines[end].strip():
+            continue
+        if end > start and (sender := email_sender(lines[start:end])) is not None:
+            blocks[start] = (end, sender)
+        start = end + 1
+    return blocks
+
+
 def conversation_turns(doc: Document) -> list[Unit]:
-    """Turns of a conversation (``Speaker: text`` blocks); continuation lines belong to the turn above."""
+    """Turns of a conversation, as a run reads them: a line with a speaker's label
+    (:func:`batchsum.speaker_labels.parse_speaker_line`) opens one, the lines under it are its own. In an
+    e-mail thread (a rendered ``.eml``, or one pasted into a text) a message is one turn of its sender,
+    written ``Sender: words``; its header block is no turn and its lines are no labels ("Date: ...",
+    "Good news: ..." are the sender's)."""
     lines = doc.text.split("\n")
+    headers = _header_blocks(lines)
     turns: list[Unit] = []
     cur: list[str] = []
-    cur_line, cur_speaker = 0, None
+    cur_line, cur_speaker, sender = 0, None, None
 
     def flush() -> None:
         text = "\n".join(cur).strip()
         if text:
             turns.append(Unit(text, cur_line + 1, len(turns) + 1, doc.doc_date, cur_speaker))
+        cur.clear()
 
-    for i, line in enumerate(lines):
-        m = _SPEAKER.match(line)
-        if m:
+    i = 0
+    while i < len(lines):
+        if i in headers:
             flush()
-            cur, cur_line, cur_speaker = [line], i, m.group(1).strip()
+            i, sender = headers[i]
+            cur_speaker = sender
+            continue
+        line = lines[i]
+        label = parse_speaker_line(line)[0] if sender is None else None
+        if label is not None:
+            flush()
+            cur_line, cur_speaker = i, label
+            cur.append(line)
         elif cur or line.strip():
             if not cur:
                 cur_line = i
+                # The sender is named as a labelled turn names its speaker: a batch of several
+                # messages tells the model who wrote what.
+                line = f"{sender}: {line.strip()}" if sender is not None else line
             cur.append(line)
+        i += 1
     flush()
     return turns
 
