@@ -157,3 +157,13 @@ def test_a_changelogs_final_is_its_changes_not_the_templates_preamble(tmp_path: 
     final = _final(tmp_path, "CHANGELOG.md", changelog)
     assert "Python version" in final or "REST endpoints" in final, final
     assert "notable changes" not in final and "Keep a Changelog" not in final and "Semantic" not in final, final
+
+
+def test_a_streams_numbered_sponsor_opens_its_read() -> None:
+    """ "Our second sponsor for the evening is Backblaze!" names its sponsor as "X is our sponsor" does."""
+    said = [
+        "Yes, our second sponsor for the evening is Backblaze!",
+        "If you guys don't know Backblaze, it is unlimited cloud backup for Macs and PCs for just $5 a month.",
+        "The ogre bodyguard stands and turns back toward the door.",
+    ]
+    assert advert_segments(said, [True] * len(said)) == frozenset({0, 1})

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from batchsum.backends.units import units_from_text
 from batchsum.cli import main
 from batchsum.text import lines_are_items, split_sentences
 
@@ -63,3 +64,20 @@ def test_a_surveys_summary_quotes_whole_answers(tmp_path: Path) -> None:
         if answer in line:
             assert answer + "." in line, line
     assert "start Love" not in line and "pricing The" not in line, line
+
+
+def test_lines_whose_text_goes_on_below_in_lower_case_are_no_items() -> None:
+    """A header's lines over a blurb that runs on past a blank line: its last line is no sentence."""
+    text = (
+        "Produced by Greg Weeks, Mary Meehan and the Online\n"
+        "Distributed Proofreading Team at the Project website\n"
+        "Doorway to Kal-Jmar\n"
+        "By Stuart Fleming\n"
+        "Two men had died before Syme Rector's guns\n"
+        "\n"
+        "to give him the key to the ancient city of Kal-Jmar, a city of untold wealth.\n"
+        "\n"
+        "The ship came down at dawn on the red plain and the crew stepped out into the heat."
+    )
+    shown = [u.text for u in units_from_text(text, "document") if u.candidate]
+    assert "Two men had died before Syme Rector's guns." not in shown, shown

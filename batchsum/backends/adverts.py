@@ -33,6 +33,13 @@ _OPENERS = (
         re.IGNORECASE,
     ),
     re.compile(_NAME + r"\s+(?:is|are)\s+(?:today's|this\s+week's|this\s+episode's|our)\s+sponsors?\b", re.IGNORECASE),
+    # "Yes, our second sponsor for the evening is Backblaze!" (a stream's read of several sponsors)
+    re.compile(
+        r"\b(?:our|today's|tonight's|this\s+week's|this\s+episode's)\s+(?:\w+\s+)?sponsors?\s+"
+        r"(?:(?:for|of)\s+(?:the\s+|this\s+|today's\s+|tonight's\s+)?\w+\s+|(?:tonight|today|this\s+week)\s+)?"
+        r"(?:is|are)\s+" + _OUR_FRIENDS + _NAME,
+        re.IGNORECASE,
+    ),
 )
 # A sponsor's read without a name to follow ("after a word from our sponsor", "use code 826LA").
 _ADVERT = re.compile(

@@ -290,15 +290,15 @@ def summarize_text(
         return "" if apparatus else trim_to_sentence_boundary(as_read(source), target, tokenizer)[0]
     for u in units:
         u.terms = terms(u.body, langs[u.part] or language if langs and u.part >= 0 else language)
-        if peers:
-            u.section = 0  # one part's headings are no boundary for its peers
+        u.section = 0 if peers else u.section  # one part's headings are no boundary for its peers
     if kind == "standard" and len({u.date for u in units if u.date}) == 1:
         # A whole text of one dated entry: its file says the date, a "2026-10-12: " label would only repeat it.
         for u in units:
             u.date = None
 
     mat = Matrix(units, params.vector_w)
-    rel = relevance(units, mat, meta and not peers, kind in ("brief", "standard"), params, peers)
+    entries = peers and content_type == "journal"  # a month's entries open on their news, a folder's files not
+    rel = relevance(units, mat, meta and not peers, kind in ("brief", "standard"), params, entries)
     if kind == "rolling":
         rel = rel + carry_forward(units, mat, params)
     if langs:

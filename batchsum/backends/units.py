@@ -662,10 +662,19 @@ def _item_lines(lines: list[str]) -> frozenset[int]:
     start = 0
     for i in range(len(lines) + 1):
         if i == len(lines) or not lines[i].strip():
-            if i - start >= 5 and lines_are_items("\n".join(lines[start:i])):
+            # Not when the text goes on in lower case below it: its last line's sentence runs on there (a
+            # Gutenberg header's blurb, "... before Syme Rector's guns" / "" / "to give him the key ...").
+            if i - start >= 5 and lines_are_items("\n".join(lines[start:i])) and not _goes_on_below(lines, i):
                 found.update(range(start, i))
             start = i + 1
     return frozenset(found)
+
+
+def _goes_on_below(lines: list[str], i: int) -> bool:
+    """Whether the first line of text at or after ``lines[i]`` opens in lower case."""
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    return i < len(lines) and lines[i].lstrip()[:1].islower()
 
 
 def _across_page_breaks(
