@@ -558,8 +558,9 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # dated headings is dated by its first day ("first entry"); front matter of any length is front matter;
 # a page's footnotes go with its furniture when a sentence runs across it ("†This work was supported ...").
 # chats: IRC clients' lines, WhatsApp iOS notices, bots out; Discord markup as Slack's; "<#C01>" named;
-# DiscordChatExporter/Teams text.
-READER_VERSION = 6
+# DiscordChatExporter/Teams text. 7: a day heading in any language dates its file ("## 3 мая 2024",
+# "## 2024年5月3日（金）", "## 2024/05/03", "## 5月3日" under "# 2024年5月").
+READER_VERSION = 7
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
