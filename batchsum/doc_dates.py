@@ -20,6 +20,7 @@ from pathlib import Path
 
 from batchsum.backends.noise import entry_date, heading_year
 from batchsum.datelines import DateCarry, dateline
+from batchsum.day_words import heading_day, month_year
 from batchsum.note_syntax import fenced_block, front_matter
 from batchsum.text import BLANK_LINES, email_headers
 
@@ -317,7 +318,8 @@ def entries_date(text: str) -> str | None:
 
 def named_year(title: str) -> int | None:
     """The year a heading gives the days under it that leave theirs out: a year alone ("1903"), or the year of
-    a day or month it names ("Week of 3 July 2023", "2023-07-03", "July 2023"). None if it names none."""
+    a day or month it names ("Week of 3 July 2023", "2023-07-03", "July 2023", "Май 2024", "2024年5月"). None if it
+    names none."""
     if year := heading_year(title):
         return year
     for rx in (_rx().iso, _rx().ymd):
@@ -326,8 +328,11 @@ def named_year(title: str) -> int | None:
                 return int(m.group(1))
     if (named := _rx().named.search(title)) and _named_date(named):
         return int(named.group("y1") or named.group("y2"))
-    month = _rx().month_year.search(title)
-    return int(month.group(1)) if month else None
+    if month := _rx().month_year.search(title):
+        return int(month.group(1))
+    # In any language: "3 мая 2024", "2024年5月3日", "2024/05/03", a month's "# Май 2024", "# 2024年5月".
+    day = heading_day(title)
+    return int(day[:4]) if day else month_year(title)
 
 
 class _HeadingDays:

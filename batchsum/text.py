@@ -10,6 +10,7 @@ stage agrees on what a sentence is.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -240,18 +241,39 @@ def _next_starts_sentence(block: str, pos: int) -> bool:
 
 def _split_block(block: str, offset: int, out: list[SentenceSpan], language: str | None = None) -> None:
     """Split one line-group (no blank lines, no forced line breaks) into sentences."""
+    spans: list[SentenceSpan] = []
     if language is not None and language != "en":
-        _split_block_sentencex(block, offset, out, language)
-        return
-    start = 0
-    if "。" in block or "！" in block or "？" in block:
+        _split_block_sentencex(block, offset, spans, language)
+    elif "。" in block or "！" in block or "？" in block:
         # Language unknown but full-width terminals present: those end sentences on their own.
+        start = 0
         for m in _CJK_END.finditer(block):
-            _split_latin(block[start : m.end()], offset + start, out)
+            _split_latin(block[start : m.end()], offset + start, spans)
             start = m.end()
-        _split_latin(block[start:], offset + start, out)
-        return
-    _split_latin(block, offset, out)
+        _split_latin(block[start:], offset + start, spans)
+    else:
+        _split_latin(block, offset, spans)
+    kept = _lone_marks_joined(block, [s.start - offset for s in spans])
+    for k, a in enumerate(kept):
+        _emit(block, a, kept[k + 1] if k + 1 < len(kept) else len(block), offset, out)
+
+
+def _lone_marks_joined(block: str, starts: list[int]) -> list[int]:
+    """``block``'s sentence starts but those of punctuation alone, a "……" after 「…」と言う。 or a line of it
+    opening a sentence: that ends the sentence before it, or at the block's start opens the next."""
+    kept: list[int] = []
+    for k, a in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(block)
+        # A line at a time; find's -1 (no line break left) is the sentence's end.
+        while kept and _marks_only(block[a : (eol := block.find("\n", a, end) % (end + 1))]):
+            a = eol + 1
+        if block[a:end].strip() and not (len(kept) == 1 and _marks_only(block[kept[0] : a])):
+            kept.append(a)
+    return kept
+
+
+def _marks_only(text: str) -> bool:
+    return bool(text.strip()) and all(c.isspace() or unicodedata.category(c)[0] == "P" for c in text)
 
 
 def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], language: str) -> None:

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from batchsum.backends.adverts import is_advert
 from batchsum.backends.apparatus import without_display_math
 from batchsum.bracket_turns import LINK_DEFINITION
+from batchsum.day_words import heading_day
 from batchsum.note_syntax import note_syntax_as_text
 from batchsum.text import runs_on
 
@@ -411,7 +412,7 @@ def entry_date(heading: str, year: int | None = None) -> str | None:
     if m is None:
         words = _WORDS_DATE.match(heading.strip())
         if words is None:
-            return None
+            return heading_day(heading, year)  # "2024/05/03", "3 мая", "2024年5月3日", "3. Mai 2024"
         month = _MONTHS.index((words.group(1) or words.group(4)).lower()) + 1
         day = int(words.group(2) or words.group(3))
         year = int(words.group(5)) if words.group(5) else year
