@@ -11,12 +11,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from batchsum.abbreviations import ABBREVIATIONS, is_abbreviation, joined_initials
 from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
+from batchsum.message_ends import (
+    BACKCHANNELS,
+    SENTENCE_END,
+    end_message,
+    ends_sentence,
+    is_backchannel,
+    is_chat,
+    unended,
+)
 from batchsum.note_syntax import note_syntax_as_text
 from batchsum.speaker_labels import parse_speaker_line, speakers_of
 
@@ -606,7 +615,7 @@ def runs_on(line: str) -> bool:
     stop or a colon ("... Copyright, 1906," above "BY": the wrapped rest, no heading; a blank line: nothing
     runs on)."""
     end = line.rstrip().rstrip("*_")
-    return bool(end) and (end[-1].isalnum() or end[-1] in ",;–—-") and _SENTENCE_END.search(end) is None
+    return bool(end) and (end[-1].isalnum() or end[-1] in ",;–—-") and SENTENCE_END.search(end) is None
 
 
 # Words a sentence never ends on (articles, prepositions, conjunctions, determiners, auxiliaries): a line that
@@ -667,67 +676,3 @@ def _is_heading_like(line: str) -> bool:
     if not s or len(s) > 60 or s[-1] in ".,;:!?…\"'”’-":
         return False
     return len(s.split()) <= 8 and (s.isupper() or s.istitle() or s.startswith("#"))
-
-
-BACKCHANNELS = frozenset(
-    """
-    yeah yes yep yup yea ya no nope nah okay ok kay alright right sure fine good great cool nice wow oh ah
-    uh um hmm mm mhm huh hm exactly true indeed totally absolutely definitely really so well anyway
-    thanks thank you i see got it agreed correct sorry pardon what hello hi bye bah mah whoa gosh
-    maybe perhaps probably hey
-    """.split()
-)
-
-
-def is_backchannel(text: str) -> bool:
-    """True for turns that carry no content: "Yeah.", "Okay, right.", "Mm-hmm.", "Thank you."."""
-    words = re.findall(r"[a-z]+", text.lower().replace("mm-hmm", "mm").replace("uh-huh", "uh"))
-    if not words:
-        return True
-    return all(w in BACKCHANNELS for w in words)
-
-
-def unended(text: str) -> bool:
-    """Whether a sentence or list item in an alphabetic script ends with no stop ("... in additional file
-    6"): run on into the next one, it reads as one with it. Chinese and Japanese (from U+2E80) need none."""
-    last = text[-1:]
-    return (last.isalnum() and last < "\u2e80") or last in (")", "]")
-
-
-# A sentence that ends as a sentence: a stop, then closing quotes or brackets at most.
-_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*$")
-# What a chat message may end with after its words: emoji (with their joiners and variation selectors) and
-# emoticons (":)", ";-)", ":D").
-_TRAILING_EMOJI = re.compile(
-    r"(?:\s*(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]|(?<!\S)[:;]-?[()DPp](?!\S)))+$"
-)
-_URL_END = re.compile(r"\bhttps?://\S+$")
-
-
-def ends_sentence(text: str) -> bool:
-    """Whether ``text`` ends as a sentence does: with a stop ("." "!" "?" "…"), then closing quotes or
-    brackets at most ("... the June date.)"). A message that ends in a word, an emoji, a bracket with no
-    stop before it ("... (the venue confirmed)") or a URL does not."""
-    return _SENTENCE_END.search(text.rstrip()) is not None
-
-
-def is_chat(turn_ends: Iterable[str]) -> bool:
-    """Whether a conversation whose turns end with ``turn_ends`` (each turn's last sentence, or the turn)
-    is a chat: more than half of them end without a stop (:func:`ends_sentence`). In a chat a message ends
-    where it ends (Slack: 0.86 of the turns without a stop); in a transcript most turns end with a stop and
-    the rest were broken off (QMSum at most 0.38 a meeting, DialogSum 0.14)."""
-    ends = [t for t in turn_ends if t.strip()]
-    return sum(1 for t in ends if not ends_sentence(t)) > 0.5 * len(ends)
-
-
-def end_message(text: str) -> str:
-    """A chat message's last sentence as a sentence: its trailing emoji or emoticon dropped and, when it
-    then ends in a word, a closing bracket or a URL, the full stop the summarizer gives a paragraph that
-    has none ("I'll send the quote by Wednesday 🙂" reads "I'll send the quote by Wednesday."). Anything
-    else (a dash, a colon: broken off or leading on) comes back as it was."""
-    core = _TRAILING_EMOJI.sub("", text.rstrip())
-    if ends_sentence(core):
-        return core
-    if unended(core) or _URL_END.search(core):
-        return core + "."
-    return text
