@@ -50,14 +50,6 @@ _NAMED = re.compile(
     r"(?<!whether )(?<!if )"  # "whether Legal will sign off" asks, commits no one
     r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
 )
-# Asked by name to speak in the meeting, not to do something after it.
-_ROOM_REQUEST = re.compile(
-    r"\s+(?:(?:like|want) to (?:\S+ ){0,5}?|just |please |perhaps |briefly |quickly )*"
-    r"(?:answer|respond|reply|explain|describe|tell (?:us|me|the)|give (?:us|me)|talk|say|comment|speak|come in|"
-    r"elaborate|expand|clarify|summari[sz]e|introduce|share|add|start|begin|go (?:ahead|first|on)|take us|walk us|"
-    r"update us|repeat|read|outline|remind us|hear|show us|mute|unmute)\b",
-    re.I,
-)
 # Talk about the talk ("let's see", "we'll see", "let's say", "we'll first of all have reports", "we need to
 # decide ...": the meeting's own agenda), a supposition ("let's assume") or a wish ("let's hope") is not
 # something to do after the meeting; nor is "let's not", "we're going to have three presentations", or showing
@@ -66,17 +58,47 @@ _ROOM_REQUEST = re.compile(
 # I'll just email it to you").
 _TALK_SUBJECT = (
     r"(?:let's|let us|we'll|we will|(?:i'm|i am|we're|we are) going to|we need to|we have to|we should|i'll|i will|"
-    r"we've got to|we must)\s+(?:first of all\s+|first\s+|now\s+|then\s+|just\s+|\w+ly\s+)*"
+    r"we've got to|we must)\s+(?:first of all\s+|first\s+|now\s+|then\s+|just\s+|also\s+|\w+ly\s+)*"
+)
+# The verbs of presenting: what the speaker says next is the act itself, done by saying it ("I'll now
+# summarize our third quarter results", "I'm going to touch briefly on ...", "I will give more color on ...",
+# "We will refer to Net Service Revenue ...", "I'll also provide an update on ...").
+_PRESENTING = (
+    r"summari[sz]e|recap|outline|highlight|describe|discuss|cover|address|present|explain|elaborate|expand on|"
+    r"comment on|touch (?:\w+ly )?(?:up)?on|refer to|talk|tell you|read out|mention|point out|repeat|"
+    r"go (?:through|over)|(?:walk|take) (?:(?:you|us|them|everyone|everybody) )?through|show you|"
+    r"(?:give|provide|offer) (?:(?:you|us|everyone) )?(?:(?:a|an|some|more|a bit|a little|bit|of|further|"
+    r"additional|brief|quick|short|few|the) )*(?:colou?r|details?|update|overview|summary|recap|rundown|context|"
+    r"highlights|remarks|perspective)"
+)
+# Handing the floor on ("turning the call over to Bob", "I'll now turn over the call to Bob", "I'll now pass
+# on to Max", "I will hand it back to the operator"): what is handed is the talk, never a thing ("I'll pass
+# the feedback on to the designer" is a task).
+_FLOOR = (
+    r"(?:things|the (?:call|floor|line|lines|conference|discussion|meeting|mic|microphone|presentation|session"
+    r"|time))"
+)
+_HANDING_ON = (
+    rf"(?:turn|hand|pass)(?: {_FLOOR}(?: (?:over|on|back))*| it(?: (?:over|on|back))+|(?: (?:over|on|back))+"
+    rf"(?: {_FLOOR}| it)?)(?= to\b)|hand (?:it )?over|give the floor|open (?:up )?the (?:lines|floor|call)|open it up"
+)
+# Asked by name to speak in the meeting, not to do something after it.
+_ROOM_REQUEST = re.compile(
+    r"\s+(?:(?:like|want) to (?:\S+ ){0,5}?|just |please |perhaps |briefly |quickly |now )*"
+    r"(?:answer|respond|reply|explain|describe|tell (?:us|me|the)|give (?:us|me)|talk|say|comment|speak|come in|"
+    r"elaborate|expand|clarify|summari[sz]e|introduce|share|add|start|begin|go (?:ahead|first|on)|take us|walk us|"
+    rf"update us|repeat|read|outline|remind us|hear|show us|mute|unmute|{_HANDING_ON})\b",
+    re.I,
 )
 _TALK_VERB = (
-    r"(?:see|say|look|start|begin|go back|move on|do this|talk|get to|have(?! to)|close|end|wrap up|address|"
-    r"(?P<ask>ask)|turn (?:it|the \w+|things) over|hand (?:it )?over|open (?:up )?the (?:lines|floor|call)|open it up|"
-    r"read out|cover|describe|walk (?:you|us|them) through|take (?:you|us|them) through|"
-    r"give the floor|tell you|present|show you|show (?:them|it|this|these|those)(?= ?(?:now|here)?[.!]?$)|explain|"
+    rf"(?:{_PRESENTING}|{_HANDING_ON}|"
+    r"see|say|look|start|begin|go back|move on|"
+    r"go (?:on )?to the (?:next|last|final) (?:question|slide|item|topic|point)|"
+    r"do this|get to|have(?! to)|close|end|wrap up|(?P<ask>ask)|"
+    r"show (?:them|it|this|these|those)(?= ?(?:now|here)?[.!]?$)|"
     r"assume|suppose|imagine|hope|"
-    r"not|go through|go over|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
-    r"conclude|be able to|flesh out|discuss|think|admit|confess|spoil|guess|bet|understand|remember|realise|"
-    r"realize|mention|point out|repeat)\b"
+    r"not|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
+    r"conclude|be able to|flesh out|think|admit|confess|spoil|guess|bet|understand|remember|realise|realize)\b"
 )
 # A hedged future is a forecast, not a commitment: "We'll probably get lots of errors from the cross-talk";
 # a negated one promises nothing: "I'll never have to buy batteries again", "We'll definitely not ...". Nor
@@ -126,6 +148,11 @@ class ActionItem:
     due: str | None = None
 
 
+# What is summarized or outlined and then sent or filed is a deliverable, no longer talk: "I will summarise the
+# things we discussed and put it in the project folder."
+_DELIVERED = re.compile(
+    r"\b(?:and|then)(?: then)? (?:put|send|email|e-mail|mail|post|upload|circulate|share|forward|file|save)\b", re.I
+)
 _CLAUSE_LEAD = re.compile(r"^[;:,\s]*(?:(?:so|and|then)\s+)?")
 _DEADLINE = re.compile(r"\b(?:by|before)\b(?! (?:the way|far|now)\b)", re.I)
 
@@ -136,7 +163,7 @@ def _talk(pattern: re.Pattern[str], text: str) -> bool:
     if m is None:
         return False
     asks_out = m.group("ask") is not None and not _ASKS_THE_ROOM.match(text, m.end()) and due_date(text) is not None
-    return not asks_out
+    return not asks_out and not _DELIVERED.search(text, m.end())
 
 
 # Titles around a name: "The Honourable ...", "Kirsty Williams AM".

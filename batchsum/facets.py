@@ -34,6 +34,7 @@ from typing import Any
 from batchsum.action_rules import ActionItem, action_item, name_parts
 from batchsum.action_rules import owner_among as _owner_among  # written_facets reads it here
 from batchsum.backends.noise import is_fragment
+from batchsum.backends.phatic import is_phatic
 from batchsum.backends.units import STOPWORDS
 from batchsum.chat_marks import addressed, without_codes, without_emoji
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
@@ -418,8 +419,8 @@ def extract_facets(
     unresolved: list[str] = []
     for s in sentences:
         whole = _whole(s.text)
-        if whole is None:
-            continue
+        if whole is None or is_phatic(whole):
+            continue  # a greeting or handing the floor on ("I will now hand over to Karen Liu.") says nothing
         label = _DECISION_LABEL.match(whole)
         if label:  # what follows the label, a sentence of its own
             said = _whole(whole[label.end() :])
