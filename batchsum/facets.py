@@ -39,7 +39,7 @@ from batchsum.backends.units import STOPWORDS
 from batchsum.chat_marks import addressed, without_codes, without_emoji
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
-from batchsum.entity_rules import not_names
+from batchsum.entity_rules import not_a_code_name, not_names
 from batchsum.text import conversation_lines, end_message, is_chat, speakers_of, split_sentences
 
 MAX_ITEMS = 5
@@ -101,9 +101,14 @@ _BACKTICK = re.compile(r"`([^`\n]{2,80})`")
 _CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:_[a-z0-9]+){1,}|[A-Z]{2,}[a-z]*\d*)\b")
 _NUMBER_AFTER = re.compile(r" (?:[0-9]|[A-Z]\b|[IVX]+\b)")
 # A run of capitalised words, with the particles names carry between them ("Casa do Farol", "Bank of America").
+# After a title's stop the run is still inside its sentence: "my guest is Dr. Lena Fischer".
 _CAPNAME = re.compile(
-    r"(?<=[a-z,;:] )([A-Z][a-z]{2,}(?: (?:(?:da|de|del|der|di|do|dos|du|la|le|of|van|von) )?[A-Z][a-z]{2,})*)\b"
+    r"(?:(?<=[a-z,;:] )|(?<=\b(?:Dr|Mr|Ms|Mx|St)\. )|(?<=\b(?:Mrs|Sen|Rep|Gen)\. )|(?<=\bProf\. ))"
+    r"([A-Z][a-z]{2,}(?: (?:(?:da|de|del|der|di|do|dos|du|la|le|of|van|von) )?[A-Z][a-z]{2,})*)\b"
 )
+# The capitalised word before a run that opens a sentence: "Fischer" of "Lena Fischer said ..." is the tail of
+# a run whose head the sentence start hides, no name of its own.
+_HEAD_BEFORE = re.compile(r"\b([A-Z][a-z]{2,}) $")
 _WORD = re.compile(r"[A-Za-z][a-z]{3,}")
 _STOP = frozenset(
     """
@@ -113,6 +118,10 @@ _STOP = frozenset(
     other each into much many really still even back first last next good great thanks thank please let's
     """.split()
 )
+
+
+# A call's operator is the conference service that runs it, not a party to what is said: no participant.
+_SERVICE = re.compile(r"(?:conference )?(?:call )?operator", re.I)
 
 
 @dataclass
@@ -319,11 +328,14 @@ def _entities(
         if len(span) >= 3 and not span.startswith("-") and not span.replace(".", "").isdigit():
             add(span)
     lower = set(re.findall(r"\b[a-z][a-z']*\b", prose))
+    personal = {w for w in speakers if " " not in w and w not in lower}  # "lena", not "marketing"
     counts: Counter[str] = Counter()
     for m in _CAMEL.finditer(prose):
         word = m.group(1)
         if word.lower() in _NOT_NAMES or any(word in item for item in found):
             continue  # "TimeDelta" of "TimeDelta._serialize" is already there
+        if not_a_code_name(prose, m):
+            continue  # "FY24", "JPY3" of "JPY3.6 billion"
         if re.fullmatch(r"[A-Z]{2,}s", word):
             continue  # a plural ("IDs", "PDFs") is a common noun, not a name
         if word.isupper():
@@ -338,7 +350,7 @@ def _entities(
         counts[word] += 2  # an identifier or acronym is a name the first time it is seen
     # A capitalised word before a number or a letter labels a part of the text ("Slide 4", "Page 12",
     # "Series G").
-    capitalised = list(_CAPNAME.finditer(prose))
+    capitalised = [m for m in _CAPNAME.finditer(prose) if not _run_tail(prose, m)]
     labels = {m.group(1) for m in capitalised if _NUMBER_AFTER.match(prose, m.end())}
     labels |= not_names(prose, capitalised, participants)  # "three Francs", "our Marketing Expert", "Oh my God"
     for name, n in Counter(m.group(1) for m in capitalised).items():
@@ -351,7 +363,9 @@ def _entities(
         function_word = any(
             w in _STOP or w in STOPWORDS or w in _NOT_NAMES for w in words[: 1 if len(words) > 1 else None]
         )
-        if n >= 2 and name.casefold() not in speakers and name not in labels and not common and not function_word:
+        # "Lena Fischer" where Lena speaks is a participant, whole: her name parts leave no "Fischer" behind.
+        speaker = name.casefold() in speakers or words[0] in personal or words[-1] in personal
+        if n >= 2 and not speaker and name not in labels and not common and not function_word:
             counts[name] += n
     names: list[str] = []
     for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], prose.find(kv[0]))):
@@ -360,6 +374,13 @@ def _entities(
     for name in names[:max_names]:
         add(name)
     return found
+
+
+def _run_tail(prose: str, m: re.Match[str]) -> bool:
+    """Whether the capitalised run ``m`` continues one the sentence opens ("Fischer" of "Lena Fischer
+    said"): the word before it is capitalised and no function word ("In Japan" opens with one)."""
+    head = _HEAD_BEFORE.search(prose, max(0, m.start() - 40), m.start())
+    return head is not None and head.group(1).lower() not in STOPWORDS and head.group(1).lower() not in _STOP
 
 
 def _topic_counts(sentences: Sequence[_Sentence]) -> dict[str, int]:
@@ -409,6 +430,7 @@ def extract_facets(
                 participants.append(name)
     # A first or last name of a speaker ("Ben" of "Ben Okafor") is neither what was decided nor an entity.
     spoken = {w for p in participants for w in (p.casefold(), *name_parts(p))}
+    participants = [p for p in participants if not _SERVICE.fullmatch(p)]
     # Of those, the ones that are personal names say nothing about what was decided ("Thanks Ben, that's
     # settled"); a role label's words are words ("Marketing", "User Interface": "we decided on a rubber user
     # interface"). A name is never written in lower case in the text, as entities tell names from words.
