@@ -383,6 +383,22 @@ def _run_tail(prose: str, m: re.Match[str]) -> bool:
     return head is not None and head.group(1).lower() not in STOPWORDS and head.group(1).lower() not in _STOP
 
 
+# An agent session's last turn running its submit or exit command ("submit", "`submit`", SWE-agent's
+# "exit_cost"), or saying it does where the command is a function call ("Now that the fix is verified, let's
+# submit our changes.", "Will try to submit it now.").
+_SESSION_END = re.compile(
+    r"(?m)^\s*(?:submit|exit(?:_\w+)?)\b|`(?:submit|exit(?:_\w+)?)\b[^`\n]*`"
+    r"|(?i:\b(?:let's|let us|i'll|i will|we'll|we will|will|calling)\s+(?:now\s+|try\s+to\s+|proceed\s+to\s+)?"
+    r"(?:submit|exit)\b)"
+)
+
+
+def _ended(turns: Sequence[tuple[str | None, str]]) -> bool:
+    """Whether an agent session ended by submitting or exiting: every step its agent narrated was taken
+    ("The fix should work and I will now submit."), none is left open."""
+    return bool(turns) and _SESSION_END.search(turns[-1][1]) is not None
+
+
 def _topic_counts(sentences: Sequence[_Sentence]) -> dict[str, int]:
     """Content words said in at least three sentences, with their sentence counts."""
     counts: Counter[str] = Counter()
@@ -414,8 +430,9 @@ def extract_facets(
     """Rule-based facets of a conversation given as (speaker, text) turns or ``Speaker: text`` lines.
 
     ``entities`` are known entities (file paths, commands) put first. ``agent``: the conversation
-    is an agent session, whose "Let's ..." lines narrate steps already taken - only the last
-    three ownerless ones are kept as still open. Deterministic; no network.
+    is an agent session, whose "Let's ...", "I'll ..." lines narrate steps taken as they are said: only
+    the last three are kept as still open, and none once the session ends by submitting or exiting
+    (:func:`_ended`). Deterministic; no network.
     """
     if isinstance(turns, str):
         raw = turns
@@ -438,6 +455,7 @@ def extract_facets(
     personal = {w for w in spoken if " " not in w and w not in lower}
     decisions: list[str] = []
     actions: list[ActionItem] = []
+    narrated: list[bool] = []  # the speaker's own step ("Let's ...", "I'll ..."), no one else's task
     unresolved: list[str] = []
     for s in sentences:
         whole = _whole(s.text)
@@ -465,6 +483,7 @@ def extract_facets(
         if item is not None and not (unknown and item.owner is None):
             if all(a.task != item.task for a in actions):
                 actions.append(item)
+                narrated.append(item.owner is None or item.owner == s.speaker)
             continue
         # Only a question the text calls open. A question nobody seems to answer was one too, until
         # hand-labelled meetings showed 4 of 34 such to be open: most are about the room ("Can we go to
@@ -475,7 +494,9 @@ def extract_facets(
         if cue and _clip(whole) not in unresolved:
             unresolved.append(_clip(whole))
     if agent:
-        actions = [a for a in actions if a.owner is not None] + [a for a in actions if a.owner is None][-3:]
+        steps = [a for a, n in zip(actions, narrated, strict=True) if n]
+        open_steps = [] if _ended(turns) else steps[-3:]
+        actions = [a for a, n in zip(actions, narrated, strict=True) if not n] + open_steps
     topics = _topic_counts(sentences)
     return ExtractedFacets(
         participants=participants,
