@@ -4,7 +4,10 @@
 * a role title, a participant's role label and more after a possessive or an article: "our Marketing Expert"
   where "Marketing" speaks, "the User Interface Designer" where "User Interface" does;
 * an interjection: "Oh my God.", "Thank God, it works" (each time the word is said);
-* a demonym as an adjective, after an article and before a noun: "the Italian data", "the Spanish team".
+* a demonym as an adjective, after an article and before a noun: "the Italian data", "the Spanish team";
+
+and the capitals that are no names (:func:`not_a_code_name`): an amount's currency code ("JPY3.6 billion",
+"EUR 1.2 billion") and a fiscal or calendar period ("FY24", "Q3", "1H25", "CY2025").
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["not_names"]
+__all__ = ["not_a_code_name", "not_names"]
 
 _NUMBER = (
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
@@ -24,6 +27,24 @@ _INTERJECTION_BEFORE = re.compile(r"\b(?:oh|my|thank|good|dear) $", re.I)
 _INTERJECTION_AFTER = re.compile(r"\s?[.,!?]|'s sake\b")
 _DEMONYM = re.compile(r"[A-Z][a-z]+(?:ian|ean|ese|ish)")  # "Italian", "European", "Chinese", "Spanish"
 _NOUN_AFTER = re.compile(r" [a-z]{3,}\b")
+# A period of a company's year: "FY24", "FY2025", "Q3", "3Q21", "1H25", "H2", "CY24".
+_PERIOD = re.compile(r"(?:FY|CY|[HQ][1-4]|[1-4][HQ])(?:'?\d{2}|\d{4})?")
+_SCALE = r"(?:thousand|million|billion|trillion|bn|mn|mm|[kmb])\b"
+# What follows a currency code glued to its number ("JPY3" of "JPY3.6 billion", "EUR1 billion"), or standing
+# before it ("EUR 1.2 billion").
+_AMOUNT_GLUED = re.compile(rf"[.,]\d|\s?{_SCALE}", re.I)
+_AMOUNT_APART = re.compile(rf" \d[\d.,]*\s?{_SCALE}", re.I)
+
+
+def not_a_code_name(prose: str, m: re.Match[str]) -> bool:
+    """Whether an acronym or identifier (``m``, a match in ``prose``, group 1 the word) is no name: a fiscal
+    period, or the currency code of an amount (a match cut at its number's decimal point is one too)."""
+    word = m.group(1)
+    if _PERIOD.fullmatch(word):
+        return True
+    if re.fullmatch(r"[A-Z]{2,}\d+", word):
+        return _AMOUNT_GLUED.match(prose, m.end()) is not None
+    return word.isupper() and _AMOUNT_APART.match(prose, m.end()) is not None
 
 
 def not_names(prose: str, capitalised: Iterable[re.Match[str]], participants: Iterable[str]) -> set[str]:

@@ -31,13 +31,15 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from batchsum.action_rules import ActionItem, action_item, name_parts
+from batchsum.action_rules import owner_among as _owner_among  # written_facets reads it here
 from batchsum.backends.noise import is_fragment
+from batchsum.backends.phatic import is_phatic
 from batchsum.backends.units import STOPWORDS
 from batchsum.chat_marks import addressed, without_codes, without_emoji
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
-from batchsum.due_dates import due_date
-from batchsum.entity_rules import not_names
+from batchsum.entity_rules import not_a_code_name, not_names
 from batchsum.text import conversation_lines, end_message, is_chat, speakers_of, split_sentences
 
 MAX_ITEMS = 5
@@ -86,102 +88,6 @@ def _relative(before: str) -> bool:
 # A decision the meeting labels as one: "Decision: the cutover is on Saturday, October 18."
 _DECISION_LABEL = re.compile(r"^(?:decision|decided|agreed|resolution|resolved|outcome)\s*[:–—-]\s+", re.I)
 _CONDITIONAL = re.compile(r"^(?:if|when|whether|unless|once)\b|\bif we\b", re.I)
-_COMMIT = re.compile(
-    r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:"
-    r"(?P<ought>we(?:'ll| will| are going to|'re going to)? (?:need to|should|must|have to|have got to)|we've got to)\b"
-    # "We are going to the product evaluation" is where the meeting goes next, not a future.
-    # "We'll need only few buttons" is a need, as "I'll need ..." is (_SELF).
-    r"|(?P<we>(?:we(?:'ll| will)|we(?: are|'re) going to(?! (?:the|a|an|our|this)\b))\b(?! (?:\w+ly )?need\b))"
-    r"|(?P<lets>let's|let us)\b"
-    r"|(?P<todo>todo|action item|action|follow[- ]up)\s*[:\-]"
-    r")",
-    re.I,
-)
-# When a commitment is to be kept may come before it: "Today I'll send the purchase order."
-_TIME_LEAD = (
-    r"(?i:today|tomorrow(?: morning)?|tonight|later(?: today| on)?|this (?:morning|afternoon|evening|week)|"
-    r"next week|after (?:lunch|the (?:call|meeting)))\s*,?\s+"
-)
-_TIME_LEAD_RE = re.compile(rf"^{_TIME_LEAD}")
-# First-person commitments opening a sentence or a clause ("..., I'll book on Friday"), after a time at most;
-# "I'm calling X this week" counts when a time is given.
-_SELF = re.compile(
-    rf"(?:^(?:{_TIME_LEAD})?|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to)\b"
-    r"(?!(?: \w+ly)? (?:not|never|won't)\b| probably\b| maybe\b| likely\b| possibly\b| perhaps\b| be\b| get to\b| say\b"
-    r"| need\b)"
-    r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
-    # "I can have the wireframes by September 10": an offer with a deadline is a promise.
-    r"|^I can (?:have|get|send|share|finish|deliver|write|do)\b(?=.*\b(?:by|before) (?!the way\b|far\b|now\b))"
-)
-# A participant told of what they do by a date: "Tom writes the brief by December 12."
-_NAMED_DOES = re.compile(r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:also |then )?(?!is\b|was\b|has\b)[a-z]{3,}s\b")
-_NAMED = re.compile(
-    r"(?<!whether )(?<!if )"  # "whether Legal will sign off" asks, commits no one
-    r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
-)
-# Asked by name to speak in the meeting, not to do something after it.
-_ROOM_REQUEST = re.compile(
-    r"\s+(?:(?:like|want) to (?:\S+ ){0,5}?|just |please |perhaps |briefly |quickly )*"
-    r"(?:answer|respond|reply|explain|describe|tell (?:us|me|the)|give (?:us|me)|talk|say|comment|speak|come in|"
-    r"elaborate|expand|clarify|summari[sz]e|introduce|share|add|start|begin|go (?:ahead|first|on)|take us|walk us|"
-    r"update us|repeat|read|outline|remind us|hear|show us|mute|unmute)\b",
-    re.I,
-)
-# Talk about the talk ("let's see", "we'll see", "let's say", "we'll first of all have reports", "we need to
-# decide ...": the meeting's own agenda), a supposition ("let's assume") or a wish ("let's hope") is not
-# something to do after the meeting; nor is "let's not", "we're going to have three presentations", or showing
-# what was just named ("The requirements, I'll just show them."). A sentence that opens with "I'll just ..." is
-# the meeting's mechanics ("I'll just load up your slides"); in a later clause it may be a promise ("..., then
-# I'll just email it to you").
-_TALK_SUBJECT = (
-    r"(?:let's|let us|we'll|we will|(?:i'm|i am|we're|we are) going to|we need to|we have to|we should|i'll|i will|"
-    r"we've got to|we must)\s+(?:first of all\s+|first\s+|now\s+|then\s+|just\s+|\w+ly\s+)*"
-)
-_TALK_VERB = (
-    r"(?:see|say|look|start|begin|go back|move on|do this|talk|get to|have(?! to)|close|end|wrap up|address|"
-    r"(?P<ask>ask)|turn (?:it|the \w+|things) over|hand (?:it )?over|open (?:up )?the (?:lines|floor|call)|open it up|"
-    r"read out|cover|describe|walk (?:you|us|them) through|take (?:you|us|them) through|"
-    r"give the floor|tell you|present|show you|show (?:them|it|this|these|those)(?= ?(?:now|here)?[.!]?$)|explain|"
-    r"assume|suppose|imagine|hope|"
-    r"not|go through|go over|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
-    r"conclude|be able to|flesh out|discuss|think|admit|confess|spoil|guess|bet|understand|remember|realise|"
-    r"realize|mention|point out|repeat)\b"
-)
-# A hedged future is a forecast, not a commitment: "We'll probably get lots of errors from the cross-talk";
-# a negated one promises nothing: "I'll never have to buy batteries again", "We'll definitely not ...". Nor
-# does a future of being somewhere or something ("We're going to be here at eight") or of what is done to
-# the speakers ("We'll get panned on the next one"): no one is given a task.
-_HEDGED = re.compile(
-    r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:we|i)(?:'ll| will| would|(?:'re|'m| are| am) going to)\s+"
-    r"(?:\w+ly\s+)?(?:probably|likely|maybe|possibly|perhaps|never|not|won't"
-    r"|be\b(?!,| (?:\w+ly )?\w+ing\b)|get \w+(?:ed|en)\b)\b",
-    re.I,
-)
-# Done in the meeting, not after it: "I will delete this one now", "I'll figure out the average here."
-_IN_THE_ROOM = re.compile(
-    r"^(?:i|we)(?:'ll| will) (?!now\b)[^,;.]*(?<!from )\bnow\b(?! on\b| that\b)"
-    r"|^(?:i|we)(?:'ll| will) [^,;]*\bhere[.!]$"
-    # the whiteboard: "I'll rub off the other two", "I'll write that on the board"
-    r"|^(?:i|we)(?:'ll| will) (?:\w+ly )?(?:rub|wipe)\b"
-    r"|^(?:i|we)(?:'ll| will) [^,;]*\b(?:white ?board|flip ?chart|the board)\b",
-    re.I,
-)
-# Arranging the next meeting ("Let's meet again tomorrow at nine.") sets no task; its time is no deadline.
-_NEXT_MEETING = re.compile(
-    r"^(?:let's|let us|we'll|we will|we(?:'re| are) going to|we (?:can|could|should))\s+(?:\w+ly\s+)?"
-    r"(?:meet|reconvene|regroup|get together|sync up|catch up|talk|speak)\b(?! (?:with|to)\b)",
-    re.I,
-)
-_META_TALK = re.compile(rf"^(?:{_TALK_SUBJECT}{_TALK_VERB}|(?:i'll|i will|we'll|let's) just\b)", re.I)
-_META_CLAUSE = re.compile(rf"^{_TALK_SUBJECT}{_TALK_VERB}", re.I)
-# "I'll ask a question", "I'll ask you all to ...", "I'll shortly ask for the presentations" run the meeting;
-# "I'll ask Northwind for a cheaper quote by Wednesday" asks someone else for something by a date: a task.
-_ASKS_THE_ROOM = re.compile(
-    r"\s+(?:you|ya|y'all|everyone|everybody|all|us|a|an|for|about|if|whether|to|questions?|that|this|these|"
-    r"what|how|why|who|which|when|where|around|again|now|quickly|briefly)\b",
-    re.I,
-)
-_MENTION = re.compile(r"@([A-Za-z][\w.-]+)")
 _OPEN = re.compile(
     r"\b(?:(?<!wide )open question|unresolved|still (?:unclear|unknown|open)|tbd|to be decided|"
     r"need to figure out|remains to be seen|no answer yet)\b",
@@ -195,9 +101,14 @@ _BACKTICK = re.compile(r"`([^`\n]{2,80})`")
 _CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:_[a-z0-9]+){1,}|[A-Z]{2,}[a-z]*\d*)\b")
 _NUMBER_AFTER = re.compile(r" (?:[0-9]|[A-Z]\b|[IVX]+\b)")
 # A run of capitalised words, with the particles names carry between them ("Casa do Farol", "Bank of America").
+# After a title's stop the run is still inside its sentence: "my guest is Dr. Lena Fischer".
 _CAPNAME = re.compile(
-    r"(?<=[a-z,;:] )([A-Z][a-z]{2,}(?: (?:(?:da|de|del|der|di|do|dos|du|la|le|of|van|von) )?[A-Z][a-z]{2,})*)\b"
+    r"(?:(?<=[a-z,;:] )|(?<=\b(?:Dr|Mr|Ms|Mx|St)\. )|(?<=\b(?:Mrs|Sen|Rep|Gen)\. )|(?<=\bProf\. ))"
+    r"([A-Z][a-z]{2,}(?: (?:(?:da|de|del|der|di|do|dos|du|la|le|of|van|von) )?[A-Z][a-z]{2,})*)\b"
 )
+# The capitalised word before a run that opens a sentence: "Fischer" of "Lena Fischer said ..." is the tail of
+# a run whose head the sentence start hides, no name of its own.
+_HEAD_BEFORE = re.compile(r"\b([A-Z][a-z]{2,}) $")
 _WORD = re.compile(r"[A-Za-z][a-z]{3,}")
 _STOP = frozenset(
     """
@@ -207,16 +118,10 @@ _STOP = frozenset(
     other each into much many really still even back first last next good great thanks thank please let's
     """.split()
 )
-_FIRST_PERSON = frozenset({"i", "we", "you", "it", "this", "that", "there", "the", "a", "an", "so", "ok", "okay"})
 
 
-@dataclass
-class ActionItem:
-    """One commitment: who, what, by when (owner and due only when the text says so)."""
-
-    task: str
-    owner: str | None = None
-    due: str | None = None
+# A call's operator is the conference service that runs it, not a party to what is said: no participant.
+_SERVICE = re.compile(r"(?:conference )?(?:call )?operator", re.I)
 
 
 @dataclass
@@ -386,96 +291,6 @@ def turns_from_text(text: str) -> list[tuple[str | None, str]]:
     return [(speaker, "\n".join(lines)) for speaker, lines in turns]
 
 
-_CLAUSE_LEAD = re.compile(r"^[;:,\s]*(?:(?:so|and|then)\s+)?")
-_DEADLINE = re.compile(r"\b(?:by|before)\b(?! (?:the way|far|now)\b)", re.I)
-
-
-def _talk(pattern: re.Pattern[str], text: str) -> bool:
-    """Whether ``text`` opens with talk about the talk (``pattern``: :data:`_META_TALK` or :data:`_META_CLAUSE`)."""
-    m = pattern.match(text)
-    if m is None:
-        return False
-    asks_out = m.group("ask") is not None and not _ASKS_THE_ROOM.match(text, m.end()) and due_date(text) is not None
-    return not asks_out
-
-
-# Titles around a name: "The Honourable ...", "Kirsty Williams AM".
-_TITLES = frozenset("the hon honourable honorable right mr mrs ms miss mx dr prof sir dame lord lady am mp msp".split())
-
-
-def _name_parts(label: str) -> set[str]:
-    """A speaker's first and last name, in lower case: "Ben" and "Okafor" of "Ben Okafor", "Pablo" and
-    "Rodriguez" of "The Honourable Pablo Rodriguez (Leader of the Government in the House of Commons)"."""
-    words = [w.strip(".,").casefold() for w in re.sub(r"\(.*?\)", " ", label).split()]
-    words = [w for w in words if w and w not in _TITLES]
-    return {words[0], words[-1]} if words else set()
-
-
-def _owner_among(name: str, participants: Sequence[str]) -> str | None:
-    """The participant ``name`` stands for: one of them, or the only one whose first or last name it is
-    ("Dev" is "Dev Patel" when no other participant is a Dev; "Matt" is "MATT"), else None."""
-    if name in participants:
-        return name
-    if " " in name.strip():
-        return None
-    hits = [p for p in participants if name.casefold() in _name_parts(p)]
-    return hits[0] if len(hits) == 1 else None
-
-
-def _action(sentence: _Sentence, participants: Sequence[str] = (), agent: bool = False) -> ActionItem | None:
-    text = sentence.text.strip()
-    core = _TIME_LEAD_RE.sub("", text)  # "Today I'll just ..." is the meeting's mechanics too
-    # A date to keep makes "I'll have the test plan by September 12" a promise, not the meeting's agenda.
-    due = due_date(text)
-    dated = due is not None and re.search(rf"\b(?:by|before) (?:the )?{re.escape(due)}", text, re.I) is not None
-    if (
-        (_talk(_META_TALK, core) and not dated)
-        or _HEDGED.match(_CLAUSE_LEAD.sub("", core))
-        or _IN_THE_ROOM.search(core)
-        or _NEXT_MEETING.match(_CLAUSE_LEAD.sub("", core))
-    ):
-        return None
-    first, _, rest = text.partition(" ")
-    named_first = _owner_among(first, participants) if rest.startswith("to ") else None
-    if named_first:  # "Maya to send the report by Friday."
-        return ActionItem(_clip(text), named_first, due)
-    does = _NAMED_DOES.match(text)
-    owner = _owner_among(does.group("name"), participants) if does and dated else None
-    if owner:  # "Marcus sends me the cost breakdown by Friday."
-        return ActionItem(_clip(text), owner, due)
-    if text.endswith("?") and not _NAMED.search(text):
-        return None
-    own = _SELF.search(text)
-    if own and not dated and _talk(_META_CLAUSE, _CLAUSE_LEAD.sub("", _TIME_LEAD_RE.sub("", text[own.start() :]))):
-        return None  # "..., I'll show you", "Before I do that, I will go through ..."
-    if own and len(text.split()) >= 3:
-        return ActionItem(_clip(text), sentence.speaker, due)
-    m = _COMMIT.match(text)
-    # "We should put zap buttons on it" is a suggestion and "Let's give it a two" a proposal for the room
-    # (3 of 13 hand-labelled "let's" items were tasks for later), unless a deadline makes either a task.
-    # An agent's "Let's ..." is its next step, kept (see ``extract_facets``).
-    suggestion = m is not None and (m.group("ought") or (m.group("lets") and not agent))
-    # "Today" says when, not by when: "Let's work out on arms today." stays a proposal.
-    deadline = due is not None and not due.startswith(("today", "this morning", "this afternoon", "this evening"))
-    if suggestion and not (deadline or _DEADLINE.search(text)):
-        return None
-    if m:
-        owner = sentence.speaker if m.group("todo") else None
-        task = text[m.end() :].strip(" ,:-") if m.group("todo") else text
-        if len(task.split()) < 3:
-            return None
-        return ActionItem(_clip(task), owner, due)
-    named = _NAMED.search(text)
-    if named and _ROOM_REQUEST.match(text, named.end()):
-        return None  # "Albert, can you answer that?", "Steve will explain later": a turn to speak
-    if named and named.group("name").split()[0].lower() not in _FIRST_PERSON:
-        return ActionItem(_clip(text), named.group("name"), due)
-    mention = _MENTION.search(text)
-    if mention and re.search(r"\b(?:please|can you|could you|will|to)\b", text, re.I):
-        return ActionItem(_clip(text), mention.group(1), due)
-    return None
-
-
 def _entities(
     sentences: Sequence[_Sentence],
     raw: str,
@@ -513,11 +328,14 @@ def _entities(
         if len(span) >= 3 and not span.startswith("-") and not span.replace(".", "").isdigit():
             add(span)
     lower = set(re.findall(r"\b[a-z][a-z']*\b", prose))
+    personal = {w for w in speakers if " " not in w and w not in lower}  # "lena", not "marketing"
     counts: Counter[str] = Counter()
     for m in _CAMEL.finditer(prose):
         word = m.group(1)
         if word.lower() in _NOT_NAMES or any(word in item for item in found):
             continue  # "TimeDelta" of "TimeDelta._serialize" is already there
+        if not_a_code_name(prose, m):
+            continue  # "FY24", "JPY3" of "JPY3.6 billion"
         if re.fullmatch(r"[A-Z]{2,}s", word):
             continue  # a plural ("IDs", "PDFs") is a common noun, not a name
         if word.isupper():
@@ -532,7 +350,7 @@ def _entities(
         counts[word] += 2  # an identifier or acronym is a name the first time it is seen
     # A capitalised word before a number or a letter labels a part of the text ("Slide 4", "Page 12",
     # "Series G").
-    capitalised = list(_CAPNAME.finditer(prose))
+    capitalised = [m for m in _CAPNAME.finditer(prose) if not _run_tail(prose, m)]
     labels = {m.group(1) for m in capitalised if _NUMBER_AFTER.match(prose, m.end())}
     labels |= not_names(prose, capitalised, participants)  # "three Francs", "our Marketing Expert", "Oh my God"
     for name, n in Counter(m.group(1) for m in capitalised).items():
@@ -545,7 +363,9 @@ def _entities(
         function_word = any(
             w in _STOP or w in STOPWORDS or w in _NOT_NAMES for w in words[: 1 if len(words) > 1 else None]
         )
-        if n >= 2 and name.casefold() not in speakers and name not in labels and not common and not function_word:
+        # "Lena Fischer" where Lena speaks is a participant, whole: her name parts leave no "Fischer" behind.
+        speaker = name.casefold() in speakers or words[0] in personal or words[-1] in personal
+        if n >= 2 and not speaker and name not in labels and not common and not function_word:
             counts[name] += n
     names: list[str] = []
     for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], prose.find(kv[0]))):
@@ -554,6 +374,29 @@ def _entities(
     for name in names[:max_names]:
         add(name)
     return found
+
+
+def _run_tail(prose: str, m: re.Match[str]) -> bool:
+    """Whether the capitalised run ``m`` continues one the sentence opens ("Fischer" of "Lena Fischer
+    said"): the word before it is capitalised and no function word ("In Japan" opens with one)."""
+    head = _HEAD_BEFORE.search(prose, max(0, m.start() - 40), m.start())
+    return head is not None and head.group(1).lower() not in STOPWORDS and head.group(1).lower() not in _STOP
+
+
+# An agent session's last turn running its submit or exit command ("submit", "`submit`", SWE-agent's
+# "exit_cost"), or saying it does where the command is a function call ("Now that the fix is verified, let's
+# submit our changes.", "Will try to submit it now.").
+_SESSION_END = re.compile(
+    r"(?m)^\s*(?:submit|exit(?:_\w+)?)\b|`(?:submit|exit(?:_\w+)?)\b[^`\n]*`"
+    r"|(?i:\b(?:let's|let us|i'll|i will|we'll|we will|will|calling)\s+(?:now\s+|try\s+to\s+|proceed\s+to\s+)?"
+    r"(?:submit|exit)\b)"
+)
+
+
+def _ended(turns: Sequence[tuple[str | None, str]]) -> bool:
+    """Whether an agent session ended by submitting or exiting: every step its agent narrated was taken
+    ("The fix should work and I will now submit."), none is left open."""
+    return bool(turns) and _SESSION_END.search(turns[-1][1]) is not None
 
 
 def _topic_counts(sentences: Sequence[_Sentence]) -> dict[str, int]:
@@ -587,8 +430,9 @@ def extract_facets(
     """Rule-based facets of a conversation given as (speaker, text) turns or ``Speaker: text`` lines.
 
     ``entities`` are known entities (file paths, commands) put first. ``agent``: the conversation
-    is an agent session, whose "Let's ..." lines narrate steps already taken - only the last
-    three ownerless ones are kept as still open. Deterministic; no network.
+    is an agent session, whose "Let's ...", "I'll ..." lines narrate steps taken as they are said: only
+    the last three are kept as still open, and none once the session ends by submitting or exiting
+    (:func:`_ended`). Deterministic; no network.
     """
     if isinstance(turns, str):
         raw = turns
@@ -602,19 +446,21 @@ def extract_facets(
             if name not in participants:
                 participants.append(name)
     # A first or last name of a speaker ("Ben" of "Ben Okafor") is neither what was decided nor an entity.
-    name_parts = {w for p in participants for w in (p.casefold(), *_name_parts(p))}
+    spoken = {w for p in participants for w in (p.casefold(), *name_parts(p))}
+    participants = [p for p in participants if not _SERVICE.fullmatch(p)]
     # Of those, the ones that are personal names say nothing about what was decided ("Thanks Ben, that's
     # settled"); a role label's words are words ("Marketing", "User Interface": "we decided on a rubber user
     # interface"). A name is never written in lower case in the text, as entities tell names from words.
     lower = set(re.findall(r"\b[a-z][a-z'’-]*\b", raw))
-    personal = {w for w in name_parts if " " not in w and w not in lower}
+    personal = {w for w in spoken if " " not in w and w not in lower}
     decisions: list[str] = []
     actions: list[ActionItem] = []
+    narrated: list[bool] = []  # the speaker's own step ("Let's ...", "I'll ..."), no one else's task
     unresolved: list[str] = []
     for s in sentences:
         whole = _whole(s.text)
-        if whole is None:
-            continue
+        if whole is None or is_phatic(whole):
+            continue  # a greeting or handing the floor on ("I will now hand over to Karen Liu.") says nothing
         label = _DECISION_LABEL.match(whole)
         if label:  # what follows the label, a sentence of its own
             said = _whole(whole[label.end() :])
@@ -626,7 +472,9 @@ def extract_facets(
             if _says_what(whole, cue, personal) and _clip(whole) not in decisions:
                 decisions.append(_clip(whole))
             continue
-        item = _action(_Sentence(s.speaker, whole, s.turn), participants, agent)
+        item = action_item(whole, s.speaker, participants, agent)
+        if item is not None:
+            item.task = _clip(item.task)
         # "Dev, can you ..." where Dev Patel speaks; "Or, can you ...": an owner speaks in the source. One who
         # does not ("Kubernetes will be upgraded") makes no task, and the sentence may still be an open question.
         unknown = item is not None and item.owner is not None and not set(speakers_of(item.owner)) <= set(participants)
@@ -635,6 +483,7 @@ def extract_facets(
         if item is not None and not (unknown and item.owner is None):
             if all(a.task != item.task for a in actions):
                 actions.append(item)
+                narrated.append(item.owner is None or item.owner == s.speaker)
             continue
         # Only a question the text calls open. A question nobody seems to answer was one too, until
         # hand-labelled meetings showed 4 of 34 such to be open: most are about the room ("Can we go to
@@ -645,14 +494,16 @@ def extract_facets(
         if cue and _clip(whole) not in unresolved:
             unresolved.append(_clip(whole))
     if agent:
-        actions = [a for a in actions if a.owner is not None] + [a for a in actions if a.owner is None][-3:]
+        steps = [a for a, n in zip(actions, narrated, strict=True) if n]
+        open_steps = [] if _ended(turns) else steps[-3:]
+        actions = [a for a, n in zip(actions, narrated, strict=True) if not n] + open_steps
     topics = _topic_counts(sentences)
     return ExtractedFacets(
         participants=participants,
         decisions=_best(decisions, str, topics, max_items),
         action_items=_best(actions, lambda a: a.task, topics, max_items),
         unresolved=_best(unresolved, str, topics, max_items),
-        entities=_entities(sentences, raw, entities, name_parts, max_items, participants),
+        entities=_entities(sentences, raw, entities, spoken, max_items, participants),
         topics=_topics(sentences),
     )
 
