@@ -17,8 +17,9 @@
   holding hiragana (Japanese particles and verb endings: "京都で何をしましたか" is 京都 and its grammar) are
   left out when it has other terms (:func:`grammar_bigrams`).
 * **A query's language is unknown** (a few words say little). Each query word becomes a group: its
-  stems under every language the index holds in which it is not a function word, plus English
-  derivational siblings that Snowball keeps apart ("decid" from "decide", "decis" from "decision").
+  stems under every language the index holds in which it is not a function word, plus the siblings that
+  Snowball keeps apart: English derivational ones ("decid" from "decide", "decis" from "decision"), a Russian
+  noun's in -ан/-ал ("рестора" from "ресторан", "ресторан" from "ресторане": :func:`_siblings`).
   BM25 scores a group as one term, its frequency the sum of its members' (Lucene's ``SynonymQuery``).
 """
 
@@ -236,8 +237,8 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
                 if not word_langs:
                     continue
                 group = list(dict.fromkeys(stem(word, lang) for lang in word_langs))
-                if "english" in [lang or script_language(word) for lang in word_langs]:
-                    group.extend(s for s in map(_sibling, group) if s and s not in group)
+                for lang in word_langs:
+                    group.extend(s for s in _siblings(word, stem(word, lang), lang) if s not in group)
             target = groups if word in drop else kept
             target.setdefault(tuple(group), group)
     chosen = list((kept or groups).values())
@@ -261,15 +262,28 @@ def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set
             if _is_function_word(word, lang):
                 continue
             term = stem(word, lang)
-            made.setdefault(term, set()).add(lang)
-            sibling = _sibling(term) if (lang or script_language(word)) == "english" else None
-            if sibling:
-                made.setdefault(sibling, set()).add(lang)
+            for made_term in (term, *_siblings(word, term, lang)):
+                made.setdefault(made_term, set()).add(lang)
     return made
 
 
-def _sibling(stem_: str) -> str | None:
-    m = _SIBLING.match(stem_)
-    if m is None:
-        return None
-    return m.group(1) + ("s" if m.group(2) == "d" else "d")
+def _siblings(word: str, stem_: str, language: str | None) -> list[str]:
+    """The stems a query word's ``stem_`` in ``language`` (None: by script) also reaches, those Snowball keeps
+    apart from it: English derivational siblings (:data:`_SIBLING`), and a Russian noun's forms. Snowball's
+    Russian reads a noun's final "-ан", "-ал", "-ян", "-ял" as a verb's ending ("гулял", "сказан") and cuts
+    its "н"/"л" ("ресторан" is "рестора", "вокзал" "вокза"), while the noun's other forms keep it
+    ("ресторане" is "ресторан"): a stem in "а"/"я" that its word goes on with "н"/"л" reaches that stem with
+    the letter, and a stem in "ан", "ал", "ян", "ял" reaches it without, each when Snowball would cut so."""
+    name = snowball_name(language) or script_language(word)
+    if name == "english":
+        m = _SIBLING.match(stem_)
+        return [m.group(1) + ("s" if m.group(2) == "d" else "d")] if m else []
+    if name != "russian":
+        return []
+    russian = _stemmer("russian").stemWord
+    if stem_[-2:-1] in ("а", "я") and stem_[-1:] in ("н", "л") and russian(stem_) == stem_[:-1]:
+        return [stem_[:-1]]  # "ресторане": "ресторан", whose own form Snowball reads as "рестора"
+    cut = fold(word)[len(stem_) : len(stem_) + 1] if fold(word).startswith(stem_) else ""
+    if stem_.endswith(("а", "я")) and cut in ("н", "л") and russian(stem_ + cut) == stem_:
+        return [stem_ + cut]  # "ресторан": "рестора", whose other forms keep the "н"
+    return []
