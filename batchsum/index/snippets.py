@@ -18,7 +18,7 @@ from batchsum.backends.apparatus import is_tex_math
 from batchsum.backends.noise import capitalised, in_a_sentence, line_kind, markdown_as_text, repeated_lines
 from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, fix_spacing, open_quotation
 from batchsum.hyphens import dehyphenate
-from batchsum.index.analysis import CJK_CLASS, NUMBER, analyze, cjk_bigrams
+from batchsum.index.analysis import CJK_CLASS, CJK_DATE, NUMBER, analyze, cjk_bigrams
 from batchsum.index.unshown import unshown_note_marks
 from batchsum.language import run_on, stop_words
 from batchsum.navigation import strip_links, summary_only
@@ -47,11 +47,11 @@ _SENTENCE = re.compile(
     # lower case after a word and a colon ("afternoons: dreadful to me was the coming home ...").
     r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:a-z][^\n:]{0,39}:\s)"
 )
-# The index's words: a Latin word written inside CJK text ("用Ollama做原型") is a word of its own, as the
-# index reads it; taken with the CJK letters around it, it was found whole ("ChatGPT的API太贵了") and never
-# highlighted.
+# The index's words: a CJK date phrase ("5月1日", read as its month and day), and a Latin word written inside
+# CJK text ("用Ollama做原型") is a word of its own, as the index reads it; taken with the CJK letters around it,
+# it was found whole ("ChatGPT的API太贵了") and never highlighted.
 _LETTER = rf"[^\W_{CJK_CLASS}]"
-_WORD = re.compile(rf"[{CJK_CLASS}]+|{NUMBER}|{_LETTER}+(?:['’]{_LETTER}+)?", re.UNICODE)
+_WORD = re.compile(rf"{CJK_DATE.pattern}|[{CJK_CLASS}]+|{NUMBER}|{_LETTER}+(?:['’]{_LETTER}+)?", re.UNICODE)
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 
 
