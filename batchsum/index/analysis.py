@@ -16,9 +16,16 @@
   dictionary and is decided by script, whatever language the document was tagged with. A query's bigrams
   holding hiragana (Japanese particles and verb endings: "京都で何をしましたか" is 京都 and its grammar) are
   left out when it has other terms (:func:`grammar_bigrams`).
+* **Dates** are read as what they name. A CJK date phrase is no word "月", "日" or "年" (a lone one is in every
+  dated heading: "7月" had found any month's entries): "2024年" is the year "2024", as English writes it,
+  "7月" the month term "7月" (Korean "7월" too), and "7月11日" that month and its day. A day written in any
+  language the month names are read in ("11 July", "7月11日", "11 июля", "2024-07-11") is also the day term
+  "--07-11" (:func:`day_term`, the form :func:`~batchsum.periods.days_named` gives a day of any year), so a
+  query's day finds the entry that writes it, whatever its language.
 * **A query's language is unknown** (a few words say little). Each query word becomes a group: its
-  stems under every language the index holds in which it is not a function word, plus English
-  derivational siblings that Snowball keeps apart ("decid" from "decide", "decis" from "decision").
+  stems under every language the index holds in which it is not a function word, plus the siblings that
+  Snowball keeps apart: English derivational ones ("decid" from "decide", "decis" from "decision"), a Russian
+  noun's in -ан/-ал ("рестора" from "ресторан", "ресторан" from "ресторане": :func:`_siblings`).
   BM25 scores a group as one term, its frequency the sum of its members' (Lucene's ``SynonymQuery``).
 """
 
@@ -34,6 +41,7 @@ from typing import Any
 from batchsum.decoding import plain_letters
 from batchsum.index.embed import STOPWORDS
 from batchsum.language import HAN, HANGUL, KANA
+from batchsum.periods import MONTH_WORDS, days_named
 
 DEFAULT_LANGUAGE = "english"
 # ISO 639-1/-3 codes and English names -> Snowball algorithm names (those PyStemmer ships).
@@ -63,6 +71,14 @@ _TOKEN = re.compile(rf"{NUMBER}|[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 # Letters spelled one by one: "L_C_D_" (transcripts), "U.S.A." (prose), with a plural or possessive "s".
 # Split, each letter would be dropped as a one-letter word and "LCD" could never match.
 _SPELLED = re.compile(r"(?<![^\W_])((?:[^\W\d_][_.]){2,})(?:'?s\b)?", re.UNICODE)
+# A CJK date phrase: "2024年7月11日", "7月11日", "7月", "2024年", Korean "2024년 7월 11일", Chinese "11号"; a day's
+# number alone ("11日") is that number.
+CJK_DATE = re.compile(
+    r"(?<![\d.,])(?:(?:(?P<y>\d{4})\s*[年년]\s*)?(?P<m>\d{1,2})\s*[月월](?:\s*(?P<d>\d{1,2})\s*[日일号])?"
+    r"|(?P<year>\d{4})\s*[年년]|(?P<day>\d{1,2})\s*[日일号])"
+)
+_DIGIT = re.compile(r"\d")
+_ISO_DATE = re.compile(r"\d-\d\d-\d")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _GREEK = re.compile(r"[\u0370-\u03ff]")
 _ARABIC = re.compile(r"[\u0600-\u06ff]")
@@ -167,20 +183,59 @@ def grammar_bigrams(run: str) -> set[str]:
     return {b for b in cjk_bigrams(run) if _HIRAGANA.search(b)}
 
 
-def _words(text: str) -> list[tuple[bool, str]]:
+def day_term(day: str) -> str:
+    """The index term of a day (``2024-07-11`` or ``--07-11``, :func:`~batchsum.periods.days_named`): ``--07-11``,
+    the day of any year (its year is the document's date's, or a word of its own)."""
+    return "--" + day[-5:]
+
+
+def _day_terms(text: str, words: list[tuple[bool | None, str]]) -> list[str]:
+    """The day terms of the days ``text`` (its :func:`_words`: ``words``) writes, each once. Only a text with a
+    month's name, a CJK date or an ISO date is read for them: reading every text took a seventh of indexing."""
+    if not _DIGIT.search(text):
+        return []
+    dated = any(cjk is None for cjk, _ in words) or not MONTH_WORDS.keys().isdisjoint(w for _, w in words)
+    if not dated and not _ISO_DATE.search(text):
+        return []
+    return list(dict.fromkeys(day_term(d) for d in days_named(text)))
+
+
+def _date_words(m: re.Match[str]) -> list[str]:
+    """What a CJK date phrase names: its year as a number, its month as "7月" (a number past 12 as a number)."""
+    year = m.group("y") or m.group("year")
+    words = [str(int(year))] if year else []
+    if m.group("m"):
+        month = int(m.group("m"))
+        words.append(f"{month}月" if 1 <= month <= 12 else str(month))
+    elif m.group("day"):
+        words.append(str(int(m.group("day"))))
+    return [w for w in words if len(w) > 1]  # a one-digit number is too short a word, as elsewhere
+
+
+def _words(text: str) -> list[tuple[bool | None, str]]:
     """(is_cjk, piece) in order: CJK runs and the other words between them (lowercased, spelled letters joined,
-    ligatures as their letters: a query typed "ﬁshers" finds "fishers"; "’" as "'")."""
+    ligatures as their letters: a query typed "ﬁshers" finds "fishers"; "’" as "'"); a CJK date phrase's words
+    (:func:`_date_words`) are (None, term): terms as they are, never stemmed nor dropped."""
     text = _SPELLED.sub(lambda m: m.group(1)[::2], plain_letters(text).lower())
     if "’" in text:  # a word processor's apostrophe is a keyboard's: "shouldn’t" is the "shouldn't" typed
         text = text.replace("’", "'")
-    out: list[tuple[bool, str]] = []
+    out: list[tuple[bool | None, str]] = []
     pos = 0
-    for m in _CJK_RUN.finditer(text):
-        out.extend((False, w.group(0)) for w in _TOKEN.finditer(text, pos, m.start()))
-        out.append((True, m.group(0)))
+    for m in CJK_DATE.finditer(text) if _DIGIT.search(text) else ():
+        out += _pieces(text, pos, m.start())
+        out += [(None, w) for w in _date_words(m)]
         pos = m.end()
-    out.extend((False, w.group(0)) for w in _TOKEN.finditer(text, pos))
-    return out
+    return out + _pieces(text, pos, len(text))
+
+
+def _pieces(text: str, start: int, end: int) -> list[tuple[bool | None, str]]:
+    """The pieces of ``text[start:end]`` (no CJK date phrase in it): its CJK runs and its other words."""
+    out: list[tuple[bool | None, str]] = []
+    for m in _CJK_RUN.finditer(text, start, end):
+        out.extend((False, w.group(0)) for w in _TOKEN.finditer(text, start, m.start()))
+        out.append((True, m.group(0)))
+        start = m.end()
+    return out + [(False, w.group(0)) for w in _TOKEN.finditer(text, start, end)]
 
 
 def analyze(text: str, language: str | None = None, others: Iterable[str] = ()) -> list[str]:
@@ -191,14 +246,17 @@ def analyze(text: str, language: str | None = None, others: Iterable[str] = ()) 
     as a query's stems for the document are."""
     name = snowball_name(language)
     words = _words(text)
-    spoken = _most_spoken([p for cjk, p in words if not cjk], [name, *map(snowball_name, others)]) if others else name
+    latin = [p for cjk, p in words if cjk is False]
+    spoken = _most_spoken(latin, [name, *map(snowball_name, others)]) if others else name
     terms: list[str] = []
     for cjk, piece in words:
-        if cjk:
+        if cjk is None:
+            terms.append(piece)
+        elif cjk:
             terms.extend(cjk_bigrams(piece))
         elif len(piece) > 1 and not _is_function_word(piece, spoken):
             terms.append(str(_stemmer(name or script_language(piece)).stemWord(fold(piece))))
-    return terms
+    return terms + _day_terms(text, words)
 
 
 def _most_spoken(words: list[str], names: list[str | None]) -> str | None:
@@ -221,14 +279,15 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
     groups: dict[tuple[str, ...], list[str]] = {}
     kept: dict[tuple[str, ...], list[str]] = {}
     grammar: set[tuple[str, ...]] = set()
-    for cjk, piece in _words(query):
+    words = _words(query)
+    for cjk, piece in [*words, *((None, d) for d in _day_terms(query, words))]:
         pieces = cjk_bigrams(piece) if cjk else [piece]
         if cjk:
             grammar.update((b,) for b in grammar_bigrams(piece))
         for word in pieces:
-            if not cjk and (len(word) < 2 or word in STOPWORDS):
+            if cjk is False and (len(word) < 2 or word in STOPWORDS):
                 continue
-            if cjk:
+            if cjk is not False:  # a CJK bigram, a date's term
                 group = [word]
             else:
                 # Only the languages in which the word is not a function word ("die": English, not German).
@@ -236,8 +295,8 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
                 if not word_langs:
                     continue
                 group = list(dict.fromkeys(stem(word, lang) for lang in word_langs))
-                if "english" in [lang or script_language(word) for lang in word_langs]:
-                    group.extend(s for s in map(_sibling, group) if s and s not in group)
+                for lang in word_langs:
+                    group.extend(s for s in _siblings(word, stem(word, lang), lang) if s not in group)
             target = groups if word in drop else kept
             target.setdefault(tuple(group), group)
     chosen = list((kept or groups).values())
@@ -255,21 +314,34 @@ def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set
     langs = list(dict.fromkeys(snowball_name(x) for x in languages)) or [None]
     made: dict[str, set[str | None]] = {}
     for cjk, word in _words(query):
-        if cjk or len(word) < 2 or word in STOPWORDS:
+        if cjk is not False or len(word) < 2 or word in STOPWORDS:
             continue
         for lang in langs:
             if _is_function_word(word, lang):
                 continue
             term = stem(word, lang)
-            made.setdefault(term, set()).add(lang)
-            sibling = _sibling(term) if (lang or script_language(word)) == "english" else None
-            if sibling:
-                made.setdefault(sibling, set()).add(lang)
+            for made_term in (term, *_siblings(word, term, lang)):
+                made.setdefault(made_term, set()).add(lang)
     return made
 
 
-def _sibling(stem_: str) -> str | None:
-    m = _SIBLING.match(stem_)
-    if m is None:
-        return None
-    return m.group(1) + ("s" if m.group(2) == "d" else "d")
+def _siblings(word: str, stem_: str, language: str | None) -> list[str]:
+    """The stems a query word's ``stem_`` in ``language`` (None: by script) also reaches, those Snowball keeps
+    apart from it: English derivational siblings (:data:`_SIBLING`), and a Russian noun's forms. Snowball's
+    Russian reads a noun's final "-ан", "-ал", "-ян", "-ял" as a verb's ending ("гулял", "сказан") and cuts
+    its "н"/"л" ("ресторан" is "рестора", "вокзал" "вокза"), while the noun's other forms keep it
+    ("ресторане" is "ресторан"): a stem in "а"/"я" that its word goes on with "н"/"л" reaches that stem with
+    the letter, and a stem in "ан", "ал", "ян", "ял" reaches it without, each when Snowball would cut so."""
+    name = snowball_name(language) or script_language(word)
+    if name == "english":
+        m = _SIBLING.match(stem_)
+        return [m.group(1) + ("s" if m.group(2) == "d" else "d")] if m else []
+    if name != "russian":
+        return []
+    russian = _stemmer("russian").stemWord
+    if stem_[-2:-1] in ("а", "я") and stem_[-1:] in ("н", "л") and russian(stem_) == stem_[:-1]:
+        return [stem_[:-1]]  # "ресторане": "ресторан", whose own form Snowball reads as "рестора"
+    cut = fold(word)[len(stem_) : len(stem_) + 1] if fold(word).startswith(stem_) else ""
+    if stem_.endswith(("а", "я")) and cut in ("н", "л") and russian(stem_ + cut) == stem_:
+        return [stem_ + cut]  # "ресторан": "рестора", whose other forms keep the "н"
+    return []

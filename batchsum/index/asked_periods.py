@@ -7,11 +7,11 @@ that names a day ("2025-02-14", "15 May 1826") asks for that day's entries, what
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from batchsum.index.lexical import LexFilter
+from batchsum.index.lexical import LexFilter, query_tokens
 from batchsum.model import node_id
 from batchsum.periods import (
     DIGESTS_DIR,
@@ -23,7 +23,11 @@ from batchsum.periods import (
     only_a_day,
     only_a_period,
     periods_named,
+    without_days,
 )
+
+if TYPE_CHECKING:
+    from batchsum.index.dense import DenseIndex
 
 DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
 
@@ -42,7 +46,25 @@ def asked_relevance(
     dated = np.array([i in on_day for i in ids], dtype=bool)
     if dated.any():
         relevance[dated] = 1.0 if only_a_day(query) else np.maximum(held[dated], float(relevance.max()))
+    if only_a_day(query):
+        # Nothing but the day was asked: another text holds none of it, by its words or by their meaning ("11
+        # July" had found an August file's "11 August" at 1.000 by the embedder's reading of the dates).
+        relevance[~dated] = 0.0
     return dated
+
+
+def written_on(writers: set[str], metadata: dict[str, dict[str, Any]], days: list[str]) -> set[str]:
+    """Of ``writers``, the nodes whose text writes a day of ``days`` (:func:`~batchsum.periods.days_named`), those
+    that are its entries: of any document for a day named without its year, else of a document of the day's
+    year or without a real date (the year is the document's date's: a month file's "## 7月11日")."""
+    if any(d.startswith("--") for d in days):
+        return {i for i in writers if i in metadata}
+    years = {d[:4] for d in days}
+    return {
+        i
+        for i in writers
+        if i in metadata and (not metadata[i].get("dated") or str(metadata[i].get("doc_date", ""))[:4] in years)
+    }
 
 
 def named_day_first(ranked: np.ndarray, dated: np.ndarray) -> np.ndarray:
@@ -151,6 +173,20 @@ def named_digests(query: str, filt: LexFilter) -> list[str]:
 def named_days(query: str, filt: LexFilter) -> list[str]:
     """The days ``query`` names (:func:`~batchsum.periods.days_named`) when the filters admit finals."""
     return days_named(query) if filt.level in (None, "final", "3") else []
+
+
+def named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str], float]:
+    """The words of ``q`` to match, the finals of the day it names (none when it names none) and the share of
+    its words the day takes. A day the query names ("2025-02-14", "what happened on 15 May 1826?") asks for
+    its entries: nothing but their date (a file name, a front matter) may say it, so they are candidates
+    whatever their words and hold the day's words; another text does not match by them ("March" and "2022"
+    had made the entry of 7 March 2022 a full match of "8 March 2022")."""
+    days = named_days(q, filt)
+    if not days:
+        return q, set(), 0.0
+    words = "" if only_a_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match
+    share = 1.0 - len(query_tokens(words)) / max(1, len(query_tokens(q)))
+    return words, set(dense.finals_on(days, filt)), share
 
 
 def _of_period(md: dict[str, Any], span: str) -> bool:

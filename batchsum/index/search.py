@@ -47,14 +47,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from batchsum.errors import ConfigError, IndexError_
+from batchsum.index.analysis import day_term
 from batchsum.index.asked_periods import (
     DUPLICATE_SIM,
     asked_relevance,
     digests_after_their_entries,
+    named_day,
     named_day_first,
     named_days,
     named_digests,
     nested_periods,
+    written_on,
 )
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
@@ -65,7 +68,7 @@ from batchsum.index.rerank import cross_encoder
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body, table_row_snippet
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.periods import digest_folder, only_a_day, without_days
+from batchsum.periods import digest_folder
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -405,10 +408,10 @@ class LexicalResult:
 
 
 def lexical_candidates(
-    cfg: IndexConfig, query: str, per_level: int, filt: LexFilter, focus_docs: set[str]
+    cfg: IndexConfig, query: str, per_level: int, filt: LexFilter, focus_docs: set[str], terms: Any = None
 ) -> LexicalResult:
-    """BM25 scores of the nodes the query's words reach, and the ``per_level`` best of each level as new
-    candidates. An output without a (current) lexical index has none."""
+    """BM25 scores of the nodes the query's words (or ``terms``, groups of index terms) reach, and the
+    ``per_level`` best of each level as new candidates. An output without a (current) lexical index has none."""
     empty = LexicalResult({}, [], 0.0, {}, query_tokens(query))
     path = lexical_path(cfg)
     if not path.is_file():
@@ -426,7 +429,7 @@ def lexical_candidates(
     with contextlib.closing(store):
         try:
             languages = store.languages()
-            groups = query_tokens(query, languages)
+            groups = terms or query_tokens(query, languages)
             scores = store.scores(groups, filt, focus_docs, query_languages(query, languages))
         except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
@@ -550,18 +553,14 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return (1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))).astype(np.float32)
 
 
-def _named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str], float]:
-    """The words of ``q`` to match, the finals of the day it names (none when it names none) and the share of
-    its words the day takes. A day the query names ("2025-02-14", "what happened on 15 May 1826?") asks for
-    its entries: nothing but their date (a file name, a front matter) may say it, so they are candidates
-    whatever their words and hold the day's words; another text does not match by them ("March" and "2022"
-    had made the entry of 7 March 2022 a full match of "8 March 2022")."""
+def _day_writers(cfg: IndexConfig, q: str, filt: LexFilter, per_level: int) -> set[str]:
+    """The nodes (no period digest: it quotes its entries) whose text writes a day ``q`` names, in any language
+    ("## 7月11日" for "11 July": its day term, :func:`~batchsum.index.analysis.day_term`)."""
     days = named_days(q, filt)
     if not days:
-        return q, set(), 0.0
-    words = "" if only_a_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match
-    share = 1.0 - len(query_tokens(words)) / max(1, len(query_tokens(q)))
-    return words, set(dense.finals_on(days, filt)), share
+        return set()
+    found = lexical_candidates(cfg, "", per_level, filt, set(), [list(dict.fromkeys(map(day_term, days)))])
+    return {nid for nid in found.scores if ":summary:L4:" not in nid}
 
 
 def _search(
@@ -578,10 +577,11 @@ def _search(
     # Stage 1: per-level candidates from the vectors and from BM25.
     qvec = embedder.embed([q])[0]
     cands = dense.nearest(qvec, k * CANDIDATES_PER_LEVEL, filt)
-    words, on_day, day_share = _named_day(dense, q, filt)
+    words, on_day, day_share = named_day(dense, q, filt)
     lex = lexical_candidates(cfg, words, k * LEXICAL_PER_LEVEL, filt, {doc_id_of(i) for i in cands})
     asked = named_digests(q, filt)
-    ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *sorted(on_day)]))
+    writing = _day_writers(cfg, q, filt, k * LEXICAL_PER_LEVEL)
+    ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *sorted(on_day), *sorted(writing)]))
     if not ids:
         return []
 
@@ -616,6 +616,7 @@ def _search(
         relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
     # A period or day the query names ("2024-04", "2024年4月发生了什么", "15 May 1826") is what was asked for.
+    on_day |= written_on(writing, {i: rows[i].metadata for i in ids}, named_days(q, filt))
     held = relevance_of(cosine, day_share + (1 - day_share) * coverage, evidence + day_share, foreign)
     dated = asked_relevance(relevance, ids, asked, on_day, q, held)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)

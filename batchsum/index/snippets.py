@@ -18,7 +18,7 @@ from batchsum.backends.apparatus import is_tex_math
 from batchsum.backends.noise import capitalised, in_a_sentence, line_kind, markdown_as_text, repeated_lines
 from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, fix_spacing, open_quotation
 from batchsum.hyphens import dehyphenate
-from batchsum.index.analysis import CJK_CLASS, NUMBER, analyze, cjk_bigrams
+from batchsum.index.analysis import CJK_CLASS, CJK_DATE, NUMBER, analyze, cjk_bigrams
 from batchsum.index.unshown import unshown_note_marks
 from batchsum.language import run_on, stop_words
 from batchsum.navigation import strip_links, summary_only
@@ -47,7 +47,11 @@ _SENTENCE = re.compile(
     # lower case after a word and a colon ("afternoons: dreadful to me was the coming home ...").
     r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:a-z][^\n:]{0,39}:\s)"
 )
-_WORD = re.compile(rf"[{CJK_CLASS}]+|{NUMBER}|[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)  # the index's words
+# The index's words: a CJK date phrase ("5月1日", read as its month and day), and a Latin word written inside
+# CJK text ("用Ollama做原型") is a word of its own, as the index reads it; taken with the CJK letters around it,
+# it was found whole ("ChatGPT的API太贵了") and never highlighted.
+_LETTER = rf"[^\W_{CJK_CLASS}]"
+_WORD = re.compile(rf"{CJK_DATE.pattern}|[{CJK_CLASS}]+|{NUMBER}|{_LETTER}+(?:['’]{_LETTER}+)?", re.UNICODE)
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 
 
@@ -628,9 +632,26 @@ def _cut(text: str, limit: int, found: Callable[[str], list[str]]) -> str:
 
 
 def highlight(snippet: str, terms: Sequence[str], mark: Callable[[str], str]) -> str:
-    """``snippet`` with every occurrence of the found words passed through ``mark``."""
+    """``snippet`` with every occurrence of the found words passed through ``mark``; occurrences that overlap
+    or touch are marked as one (a CJK word's bigrams: "星巴" and "巴克" are "星巴克"). A word found is marked
+    where no other letter of its script goes on from it: "API" in "的API太贵了", not "api" in "capital"."""
     if not terms:
         return snippet
-    parts = sorted({t for t in terms if t}, key=len, reverse=True)
-    alts = "|".join(re.escape(t) if _CJK_RUN.fullmatch(t) else rf"\b{re.escape(t)}\b" for t in parts)
-    return re.compile(alts, re.IGNORECASE).sub(lambda m: mark(m.group(0)), snippet)
+    spans: list[list[int]] = []
+    for term in {t.lower() for t in terms if t}:
+        cjk = bool(_CJK_RUN.fullmatch(term))
+        before, after = ("", "") if cjk else (f"(?<!{_LETTER})", f"(?!{_LETTER})")
+        # A lookahead finds every occurrence, also those overlapping another ("巴克" in "星巴克").
+        found = re.finditer(rf"{before}(?=({re.escape(term)}){after})", snippet, re.IGNORECASE)
+        spans.extend([m.start(1), m.end(1)] for m in found)
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    out, pos = [], 0
+    for start, end in merged:
+        out += [snippet[pos:start], mark(snippet[start:end])]
+        pos = end
+    return "".join([*out, snippet[pos:]])
