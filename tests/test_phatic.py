@@ -56,6 +56,7 @@ def test_formulae_with_names_and_the_occasions_words_are_phatic(sentence: str) -
         "Revenue was $1.2 billion, up 14% year-over-year.",
         "Thank you for calling, I have issued the refund for the duplicate charge now.",
         "Thanks for taking the time to review the contract.",
+        "We'll take care of David Johnson.",
     ],
 )
 def test_a_formula_with_something_said_is_not(sentence: str) -> None:

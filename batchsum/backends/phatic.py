@@ -22,7 +22,7 @@ _FORMULAE = re.compile(
     r"\b(?:"
     # greetings, welcomes and farewells
     r"good (?:morning|afternoon|evening|day|night)|hello|hi|hey|welcome(?: back)?(?: to)?|greetings"
-    r"|(?:good)?bye|see you(?: (?:next time|next week|soon|then|all))?|talk (?:to you )?soon|take care"
+    r"|(?:good)?bye|see you(?: (?:next time|next week|soon|then|all))?|talk (?:to you )?soon|take care(?! of)"
     r"|have a (?:good|great|nice|wonderful) (?:one|day|evening|weekend|week)|until next time|cheers"
     # thanks and the host's courtesies
     r"|thank(?:s| you)(?: (?:so|very) much)?(?: (?:for|to) (?:having|joining|coming|listening|watching|being"
