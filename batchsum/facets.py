@@ -87,6 +87,8 @@ def _relative(before: str) -> bool:
 
 # A decision the meeting labels as one: "Decision: the cutover is on Saturday, October 18."
 _DECISION_LABEL = re.compile(r"^(?:decision|decided|agreed|resolution|resolved|outcome)\s*[:–—-]\s+", re.I)
+# An open question the text labels as one: what follows the label is the question ("Open question: do we ...?").
+_OPEN_LABEL = re.compile(r"^(?:open questions?|unresolved|tbd|question)\s*[:–—-]\s+", re.I)
 _CONDITIONAL = re.compile(r"^(?:if|when|whether|unless|once)\b|\bif we\b", re.I)
 _OPEN = re.compile(
     r"\b(?:(?<!wide )open question|unresolved|still (?:unclear|unknown|open)|tbd|to be decided|"
@@ -98,7 +100,10 @@ _OPEN = re.compile(
 _POINTS_BACK = re.compile(r"^(?:that|this|it)(?:'s|’s| is| was| remains| will| still)\b", re.I)
 _SAYS_WHAT_IS_OPEN = re.compile(r"\b(?:whether|if|how|what|who|when|which|why|where)\b", re.I)
 _BACKTICK = re.compile(r"`([^`\n]{2,80})`")
-_CAMEL = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:_[a-z0-9]+){1,}|[A-Z]{2,}[a-z]*\d*)\b")
+# A ticket or issue key ("ONB-212", "JIRA-1042") is one identifier with its number.
+_CAMEL = re.compile(
+    r"\b([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:_[a-z0-9]+){1,}|[A-Z]{2,}-\d+|[A-Z]{2,}[a-z]*\d*)\b"
+)
 _NUMBER_AFTER = re.compile(r" (?:[0-9]|[A-Z]\b|[IVX]+\b)")
 # A run of capitalised words, with the particles names carry between them ("Casa do Farol", "Bank of America").
 # After a title's stop the run is still inside its sentence: "my guest is Dr. Lena Fischer".
@@ -491,6 +496,8 @@ def extract_facets(
         cue = _OPEN.search(whole)
         if cue and _POINTS_BACK.match(whole) and not _SAYS_WHAT_IS_OPEN.search(whole, cue.end()):
             continue
+        if cue and (label := _OPEN_LABEL.match(whole)):  # "Open question: do we offer ...?" asks what follows
+            whole = _whole(whole[label.end() :]) or whole
         if cue and _clip(whole) not in unresolved:
             unresolved.append(_clip(whole))
     if agent:
