@@ -12,8 +12,9 @@ that regular).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from batchsum.cleanup import CUE_WORDS
 from batchsum.speaker_labels import parse_speaker_line
 
 __all__ = [
@@ -50,6 +51,20 @@ _CUE_LINE = re.compile(
 )
 # So many cue lines make a text a transcript: captions' "[Music]" between segments, a speaker's "(laughs)".
 CUE_LINES = 3
+# A cue line names a sound (cleanup's cue words: "[MUSIC PLAYING]", "(audience laughing)"); one that names
+# none ("[Illustration]" in a Project Gutenberg book, a log's "(rest day)") counts only in a text that is
+# as much such lines as words.
+_CUE_WORD = re.compile(rf"\b(?:{CUE_WORDS})\b", re.IGNORECASE)
+# What a log's or a task list's bracketed tag says: a level ("[INFO]", "[ERROR]"), a task's state ("[TODO]",
+# "[DONE]") or a change's kind ("[Added]", "[Fixed]"), never who speaks.
+_TAGS = frozenset(
+    """
+    info information warn warning error err debug trace fatal critical crit notice alert emerg emergency
+    severe verbose success ok fail failed failure pass passed skip skipped
+    todo done wip fixme note hack xxx bug doing next now later waiting blocked canceled cancelled in-progress
+    added changed deprecated removed fixed security
+    """.split()
+)
 
 
 def _is_cue(line: str) -> bool:
@@ -64,12 +79,14 @@ def _cue_free(line: str) -> str:
 
 def _label(line: str) -> tuple[str, bool] | None:
     """The bracketed name ``line`` opens with and whether a colon follows it, or None. One character is a
-    checklist's box ("[x] done"), not a name."""
+    checklist's box ("[x] done"), a log's or task list's tag ("[INFO]", "[TODO]") no name either."""
     m = _OPENER.match(line)
     if m is None or LINK_DEFINITION.match(line):
         return None
     name = m.group(1).strip()
-    if len(name) < 2 or parse_speaker_line(f"{name}: {line[m.end() :]}")[0] != name:
+    if len(name) < 2 or "-".join(name.lower().split()) in _TAGS:
+        return None
+    if parse_speaker_line(f"{name}: {line[m.end() :]}")[0] != name:
         return None
     return name, bool(m.group(2))
 
@@ -109,7 +126,11 @@ def bracketed_turns(text: str) -> str | None:
     return "\n".join(map(unbracket, text.split("\n")))
 
 
-def caption_cue_lines(lines: Iterable[str]) -> int:
-    """How many of ``lines`` are a caption's sound or stage cue alone ("[Music]", "(laughs)"): what a
-    transcriber (Whisper, a captioner) writes between the words said, and prose or notes never do."""
-    return sum(1 for line in lines if _CUE_LINE.fullmatch(line))
+def caption_cue_lines(lines: Sequence[str]) -> int:
+    """How many of the non-blank ``lines`` are a caption's sound or stage cue alone ("[Music]", "(laughs)"):
+    what a transcriber (Whisper, a captioner) writes between the words said, and prose or notes never do.
+    A cue that names no sound ("[Illustration]") counts only where cues are at least half the lines."""
+    cues = [line for line in lines if _CUE_LINE.fullmatch(line)]
+    if 2 * len(cues) >= len(lines):
+        return len(cues)
+    return sum(1 for line in cues if _CUE_WORD.search(line))

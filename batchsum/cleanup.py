@@ -11,6 +11,7 @@ from batchsum.text import is_abbreviation_at
 
 __all__ = [
     "ANY_QUOTE_MARK",
+    "CUE_WORDS",
     "DOUBLE_MARKS",
     "NUMBER_WORDS",
     "SHORT_WORDS",
@@ -21,9 +22,15 @@ __all__ = [
     "open_quotation",
 ]
 
+# The sounds a transcript marks as heard, not said ("[laughter]", "[Music]", "(applause)"): a caption's cue
+# words, which tell its cue lines from a book's "[Illustration]" (bracket_turns.caption_cue_lines).
+CUE_WORDS = (
+    r"laughter|laughs|laugh|laughing|chuckles|chuckling|giggles|noise|inaudible|crosstalk|music|applause"
+    r"|clapping|cheering|cheers|silence|pause|unintelligible|coughs?|coughing|sighs?|sighing|gasps?|groans?"
+    r"|background noise|overlapping|whispers?|whispering|bleep|beeps?"
+)
 _MARKERS = re.compile(
-    r"\{[A-Za-z_]+\}|\[(?:laughter|laughs|laugh|noise|inaudible|crosstalk|music|applause|silence|pause|"
-    r"unintelligible|coughs?|sighs?|background noise|overlapping)\]|<(?:unk|noise|laugh)>"
+    rf"\{{[A-Za-z_]+\}}|\[(?:{CUE_WORDS})\]|<(?:unk|noise|laugh)>"
     # Caption cues: "(laughter)", "(water splashing)", "[click, TV static]". In a transcript a short
     # bracketed aside is a sound or stage direction, never something a speaker said.
     r"|\((?:[a-z]+(?:[ -][a-z]+){0,2})\)|\[[^\]\n]{1,40}\]",

@@ -483,13 +483,14 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
         cues = sum(1 for p in paragraphs if screenplay_turn(p) is not None)
         if cues >= 4 and cues >= 0.3 * len(paragraphs):
             return "conversation", f"screenplay cues ({cues}/{len(paragraphs)} paragraphs)"
-        if (captions := caption_cue_lines(lines)) >= CUE_LINES:
-            return "conversation", f"caption cues ({captions} lines: [Music], (laughs), ...)"
     headings = len(_rx().dated_heading.findall(sample))
     # A day in the name in any form that dates the file ("14-03-2025.md", "March 15, 2025.md"), as in ISO.
     dated_name = _rx().date.search(path.stem) is not None or name_date(path) is not None
     if headings >= 1 and (dated_name or headings >= 2):
         return "journal", f"dated headings ({headings})"
+    # After the dated headings: a training log's "(rest day)" under its days is an entry, not a caption.
+    if (captions := caption_cue_lines(lines)) >= CUE_LINES:
+        return "conversation", f"caption cues ({captions} lines: [Music], (laughs), ...)"
     if dated_name and re.search(r"\b(I|I'm|I've|my|me)\b", sample):
         return "journal", "dated file name, first-person text"
     # Entries that open their paragraphs with the day ("June 18th.--A walk ...", "Trient, den 10. September."
