@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from batchsum.doc_dates import iso_day
 from batchsum.text import LIST_ITEM, parse_speaker_line
 
 __all__ = ["ChatExport", "render_chat_lines"]
@@ -72,6 +73,9 @@ class _Format:
     two_line: bool = False
     min_share: float = 0.5
     layout: Callable[[str], bool] | None = None  # export lines that are neither a turn nor its words
+    # Export lines that are its own only where they stand (a header's "Topic: ..."): a new judge for each
+    # read of a text, shown its non-blank lines in order (:func:`_layout_of`).
+    blocks: Callable[[], Callable[[str], bool]] | None = None
     recorded: bool = False
     # A WeChat line ("2024/05/03 21:15 张伟: ...") bears no mark a log's ("2024-03-12 07:30 Gym: ...") lacks:
     # what tells the chat is its messages following each other within minutes (:func:`_replying`), read
@@ -101,14 +105,14 @@ def _otter_layout(line: str) -> bool:
     return bool(_OTTER_LAYOUT.match(line))
 
 
-# DiscordChatExporter's own lines: its header and footer ("Guild: OSS Community", "Exported 40 message(s)"
-# between rules), a message's "{Attachments}" and their CDN links, "{Reactions}" and their counts ("👍 (2)"),
-# and what it writes for a system message ("Joined the server."); Teams' notices ("Priya Raman was added to
-# the chat by Jonas Weber.", "Ben left the chat.").
+# DiscordChatExporter's own lines: its rules and footer ("Exported 40 message(s)" between rules), a
+# message's "{Attachments}" and their CDN links, "{Reactions}", and what it writes for a system message
+# ("Joined the server."); Teams' notices ("Priya Raman was added to the chat by Jonas Weber.", "Ben left the
+# chat."). Its header's keys and the reactions' counts are its own only where they stand (_DiscordBlocks).
 _DISCORD_TEAMS_LAYOUT = re.compile(
-    r"^(?:={20,}|(?:Guild|Channel|Topic|After|Before): .*|Exported \d+ messages?(?:\(s\))?"
+    r"^(?:={20,}|Exported \d+ messages?(?:\(s\))?"
     r"|\{(?:Attachments|Reactions|Embed|Stickers)\}|https://(?:cdn|media)\.discordapp\.(?:com|net)/\S+"
-    r"|\S{1,12} \(\d+\)|Joined the server\.|Pinned a message\.|Started a thread\."
+    r"|Joined the server\.|Pinned a message\.|Started a thread\."
     r"|.{1,80}? (?:(?:was|were) (?:added to|removed from) the chat(?: by .{1,80})?|(?:has )?left the chat"
     r"|added .{1,160} to the chat|removed .{1,160} from the chat|changed the group name to .{1,160})\.?)$"
 )
@@ -116,6 +120,37 @@ _DISCORD_TEAMS_LAYOUT = re.compile(
 
 def _discord_teams_layout(line: str) -> bool:
     return bool(_DISCORD_TEAMS_LAYOUT.match(line))
+
+
+# DiscordChatExporter's text ("[3/12/2024 9:01 AM] ana_s") and a Teams chat's copy: the line over a message.
+_DISCORD_TEAMS_HEAD = re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?P<name>{_NAME}):?$")
+_DISCORD_RULE = re.compile(r"^={20,}$")
+_DISCORD_HEADER_KEY = re.compile(r"^(?:Guild|Channel|Topic|After|Before): ")
+# A message's reactions, each an emoji and its count when more than one reacted: "👍 (2) 🎉".
+_DISCORD_REACTIONS = re.compile(r"^\S{1,32}(?: \(\d+\))?(?:[ \t]+\S{1,32}(?: \(\d+\))?)*$")
+
+
+class _DiscordBlocks:
+    """DiscordChatExporter's lines that are its own only where they stand: its header's keys ("Guild: ...",
+    "Topic: ...", "Before: ...") above the first message or below a rule, the reactions under a message's
+    "{Reactions}". In a message they are its words: "Before: 40 minutes per build", "Great (2)"."""
+
+    def __init__(self) -> None:
+        self.header = True
+        self.reactions = False
+
+    def __call__(self, line: str) -> bool:
+        """Whether ``line``, the next non-blank line of the text, is the export's own."""
+        if _DISCORD_TEAMS_HEAD.match(line):
+            self.header = self.reactions = False
+        elif _DISCORD_RULE.match(line):
+            self.header = True
+        elif line == "{Reactions}":
+            self.reactions = True
+        else:
+            key = self.header and _DISCORD_HEADER_KEY.match(line)
+            return bool(key or (self.reactions and _DISCORD_REACTIONS.match(line)))
+        return False
 
 
 # An IRC client's own lines: "--- Log opened ...", irssi's "-!- ben [...] has quit", ZNC's "*** Joins: ana",
@@ -206,10 +241,11 @@ _FORMATS = (
     # ("[12/03/2024 09:01] Priya Raman", or "Priya Raman:"), over the message.
     _Format(
         "Discord or Teams chat",
-        re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?P<name>{_NAME}):?$"),
+        _DISCORD_TEAMS_HEAD,
         two_line=True,
         min_share=0.25,
         layout=_discord_teams_layout,
+        blocks=_DiscordBlocks,
     ),
     # IRC: "[09:14] <ana> text", "09:14 <ana> text"; "* ana waves" is an action.
     _Format(
@@ -274,6 +310,17 @@ def _speaks(name: str | None) -> bool:
     return bool(name) and parse_speaker_line(f"{name}: -")[0] is not None
 
 
+def _layout_of(fmt: _Format) -> Callable[[str], bool]:
+    """Whether a line is ``fmt``'s layout, for one read of a text whose non-blank lines it is shown in order."""
+    blocks = fmt.blocks() if fmt.blocks is not None else None
+
+    def layout(line: str) -> bool:
+        in_block = blocks is not None and blocks(line)  # shown every line: it follows where it stands
+        return in_block or (fmt.layout is not None and fmt.layout(line))
+
+    return layout
+
+
 def _lines(text: str) -> list[str]:
     return [_LRM.sub("", ln).rstrip() for ln in text.split("\n")]
 
@@ -299,7 +346,8 @@ def _pick(lines: list[str]) -> _Format | None:
     if len(filled) < 3:
         return None
     for fmt in _FORMATS:
-        lines_read = [ln.strip() for ln in filled if fmt.layout is None or not fmt.layout(ln.strip())]
+        layout = _layout_of(fmt)
+        lines_read = [ln.strip() for ln in filled if not layout(ln.strip())]
         heads = [m for ln in lines_read if (m := fmt.head.match(ln)) and _speaks(m.group("name"))]
         names = [m.group("name") for m in heads]
         speakers = Counter(" ".join(n.split()).lower() for n in names)
@@ -381,9 +429,10 @@ def render_chat_lines(text: str) -> ChatExport | None:
     if fmt is None:
         return None
     turns: list[list[str]] = []  # [speaker, first line, further lines...]; speaker "" for unattributed text
+    layout = _layout_of(fmt)
     for raw in text.split("\n"):
         line = _LRM.sub("", raw).strip()
-        if not line or (fmt.layout is not None and fmt.layout(line)):
+        if not line or layout(line):
             continue
         m = fmt.head.match(line)
         if m is None and fmt.one_line:
@@ -464,17 +513,10 @@ def _first_day(fmt: _Format, lines: list[str]) -> str | None:
 _YEAR_FIRST = re.compile(r"(\d{4})[./-](\d{1,2})[./-](\d{1,2})")
 
 
-def _iso(year: int, month: int, day: int) -> str | None:
-    try:
-        return dt.date(year, month, day).isoformat()
-    except ValueError:
-        return None
-
-
 def _year_first(date: str) -> str | None:
     """ "2024/05/03", "2024-05-03", "2024.5.3" as an ISO day; None for another order."""
     m = _YEAR_FIRST.fullmatch(date)
-    return _iso(*map(int, m.groups())) if m else None
+    return iso_day(*map(int, m.groups())) if m else None
 
 
 def _line_day(m: re.Match[str]) -> str | None:
@@ -483,7 +525,7 @@ def _line_day(m: re.Match[str]) -> str | None:
     if m.group("ymd"):
         return _year_first(m.group("ymd"))
     a, b, year = map(int, m.group("numbers").split("/"))
-    fits = {d for d in (_iso(year, a, b), _iso(year, b, a)) if d and _weekday(d) == m.group("weekday")}
+    fits = {d for d in (iso_day(year, a, b), iso_day(year, b, a)) if d and _weekday(d) == m.group("weekday")}
     return fits.pop() if len(fits) == 1 else None
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "email_date",
     "entries_date",
     "front_matter_date",
+    "iso_day",
     "name_date",
     "name_month",
     "named_year",
@@ -100,8 +101,8 @@ class _Patterns:
 _rx = functools.cache(_Patterns)
 
 
-def _day(year: int, month: int, day: int) -> str | None:
-    """The ISO date, or None when it is no day of the calendar."""
+def iso_day(year: int, month: int, day: int) -> str | None:
+    """The ISO date ("2024-05-03") of a year, month and day, or None when it is no day of the calendar."""
     try:
         return dt.date(year, month, day).isoformat()
     except ValueError:
@@ -121,9 +122,9 @@ def _folder_order(folder: str, _mtime_ns: int) -> str | None:
     for name in names:
         for m in _rx().numeric.finditer(Path(name).stem):
             first, second, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
-            if first > 12 >= second and _day(year, second, first):
+            if first > 12 >= second and iso_day(year, second, first):
                 orders.add("dmy")
-            elif second > 12 >= first and _day(year, first, second):
+            elif second > 12 >= first and iso_day(year, first, second):
                 orders.add("mdy")
     return orders.pop() if len(orders) == 1 else None
 
@@ -141,14 +142,14 @@ def _numeric_date(m: re.Match[str], folder: Path) -> str | None:
             return None
     if order is None:
         return None
-    return _day(year, second, first) if order == "dmy" else _day(year, first, second)
+    return iso_day(year, second, first) if order == "dmy" else iso_day(year, first, second)
 
 
 def _named_date(m: re.Match[str]) -> str | None:
     """The date a "March 15, 2025" or "15 March 2025" match names."""
     month = _MONTHS[(m.group("m1") or m.group("m2")).rstrip(".").lower()]
     day = int(m.group("d1") or m.group("d2"))
-    return _day(int(m.group("y1") or m.group("y2")), month, day)
+    return iso_day(int(m.group("y1") or m.group("y2")), month, day)
 
 
 def name_date(path: Path) -> str | None:
@@ -159,7 +160,7 @@ def name_date(path: Path) -> str | None:
     stem = path.stem
     for rx in (_rx().iso, _rx().ymd):
         for m in rx.finditer(stem):
-            if day := _day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
+            if day := iso_day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
                 return day
     found = sorted(
         [(m.start(), m) for m in _rx().numeric.finditer(stem)] + [(m.start(), m) for m in _rx().named.finditer(stem)],
@@ -189,7 +190,7 @@ def _value_date(value: str) -> str | None:
     or "July 9, 2025" / "9 July 2025"."""
     value = value.strip().strip("'\"[]").strip()
     if m := _rx().value.match(value):
-        return _day(int(m.group(1)), int(m.group(3)), int(m.group(4)))
+        return iso_day(int(m.group(1)), int(m.group(3)), int(m.group(4)))
     m = _rx().named.search(value[:60])
     return _named_date(m) if m else None
 
@@ -251,7 +252,7 @@ def whatsapp_day(text: str) -> str | None:
     for m in _WHATSAPP_DAY.finditer(text):
         a, sep, b, c = int(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
         if len(m.group(1)) == 4:  # "2024-03-12": year first, nothing to fix
-            return _day(a, b, int(c))
+            return iso_day(a, b, int(c))
         year = int(c) + 2000 if len(c) == 2 else int(c)
         if first is None:
             first = (a, b, year)
@@ -266,7 +267,7 @@ def whatsapp_day(text: str) -> str | None:
     if first is None or order is None:
         return None
     a, b, year = first
-    return _day(year, b, a) if order == "dmy" else _day(year, a, b)
+    return iso_day(year, b, a) if order == "dmy" else iso_day(year, a, b)
 
 
 _MAIL_FORMATS = ("%A, %B %d, %Y %I:%M %p", "%A, %B %d, %Y %H:%M", "%B %d, %Y %I:%M %p", "%d %B %Y %H:%M")
@@ -324,7 +325,7 @@ def named_year(title: str) -> int | None:
         return year
     for rx in (_rx().iso, _rx().ymd):
         for m in rx.finditer(title):
-            if _day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
+            if iso_day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
                 return int(m.group(1))
     if (named := _rx().named.search(title)) and _named_date(named):
         return int(named.group("y1") or named.group("y2"))
