@@ -8,13 +8,15 @@ footnote's text is apparatus) are left out, and so are comments. Inline math sta
 display math, floats, tables, listings and the bibliography are no prose: a figure's or a table's
 ``\\caption`` is kept as a caption line ("Figure 1: ..."), which the summarizer reads as apparatus.
 Macros the file defines without arguments or with ``#1``.. parameters (``\\newcommand``, ``\\def``) are
-expanded; ``\\input``/``\\include`` are not followed (each ``.tex`` file is read on its own).
+expanded (a macro's ``\\begin`` is ended by the text after its call); ``\\input``/``\\include`` are not
+followed (each ``.tex`` file is read on its own).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from typing import cast
 
 __all__ = ["render_latex"]
 
@@ -25,35 +27,17 @@ _GONE = "\ue000"
 # own line ends are spaces, as TeX reads them, so text around a dropped display still runs on.
 _BREAK = "\x02"
 _PAR = "\x03"
+# Where a command's text was left out (a citation, a reference): brackets it alone stood in go with it.
+_DROPPED = "\x04"
 
 # Environments whose body is not TeX (read raw, up to their \end): left out before anything else.
 # (ACM's CCSXML holds the classification as XML, typeset by \ccsdesc: metadata, no text.)
-_RAW_ENVS = (
-    "verbatim",
-    "verbatim*",
-    "Verbatim",
-    "BVerbatim",
-    "lstlisting",
-    "minted",
-    "comment",
-    "filecontents",
-    "CCSXML",
-)
+_RAW_ENVS = tuple("verbatim verbatim* Verbatim BVerbatim lstlisting minted comment filecontents CCSXML".split())
 _RAW = re.compile(r"\\begin\{(" + "|".join(map(re.escape, _RAW_ENVS)) + r")\}.*?\\end\{\1\}", re.S)
 _VERB = re.compile(r"\\verb\*?([^A-Za-z\s*])(.*?)\1")
 _VERB_ESCAPES = str.maketrans(
-    {
-        "\\": "\\textbackslash{}",
-        "{": "\\{",
-        "}": "\\}",
-        "%": "\\%",
-        "$": "\\$",
-        "&": "\\&",
-        "#": "\\#",
-        "_": "\\_",
-        "~": "\\textasciitilde{}",
-        "^": "\\textasciicircum{}",
-    }
+    {c: "\\" + c for c in "{}%$&#_"}
+    | {"\\": "\\textbackslash{}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}"}
 )
 # A URL's argument is read as written: its "%20" or "#anchor" is no comment or parameter.
 _URL = re.compile(r"\\(url|href|nolinkurl)\s*\{([^{}\n]*)\}")
@@ -100,85 +84,41 @@ _ARGS: dict[str, tuple[int, int | None]] = {
             "bibliographystyle addbibresource usepackage RequirePackage documentclass title author date "
             "affiliation affil address email institute keywords vspace hspace vskip hskip color pagestyle "
             "thispagestyle pagenumbering todo marginpar marginnote phantom hphantom vphantom "
-            "linespread fontsize graphicspath hypersetup newtheorem theoremstyle tableofcontents ccsdesc"
+            "linespread fontsize graphicspath hypersetup newtheorem theoremstyle tableofcontents ccsdesc "
+            "newcounter stepcounter refstepcounter newlength captionsetup urlstyle lstset tikzset pgfplotsset "
+            "setlist enlargethispage orcid"
         ).split(),
         (1, None),
     ),
-    **dict.fromkeys("setlength addtolength setcounter addtocounter newenvironment renewenvironment".split(), (2, None)),
+    **dict.fromkeys(
+        (
+            "setlength addtolength setcounter addtocounter newenvironment renewenvironment addtocontents "
+            "colorlet rule settowidth settoheight newcolumntype DeclareMathOperator"
+        ).split(),
+        (2, None),
+    ),
+    **dict.fromkeys("addcontentsline definecolor crefname Crefname newacronym".split(), (3, None)),
 }
 _ARGS.update({"newenvironment": (3, None), "renewenvironment": (3, None), "tableofcontents": (0, None)})
-_SYMBOLS = {
-    "ldots": "…",
-    "dots": "…",
-    "textellipsis": "…",
-    "LaTeX": "LaTeX",
-    "LaTeXe": "LaTeX2e",
-    "TeX": "TeX",
-    "BibTeX": "BibTeX",
-    "textendash": "–",
-    "textemdash": "—",
-    "textquoteleft": "‘",
-    "textquoteright": "’",
-    "textquotedblleft": "“",
-    "textquotedblright": "”",
-    "textbackslash": "\\",
-    "textasciitilde": "~",
-    "textasciicircum": "^",
-    "textunderscore": "_",
-    "textbar": "|",
-    "textless": "<",
-    "textgreater": ">",
-    "textbullet": "•",
-    "textdegree": "°",
-    "copyright": "©",
-    "textregistered": "®",
-    "texttrademark": "™",
-    "pounds": "£",
-    "euro": "€",
-    "dag": "†",
-    "ddag": "‡",
-    "S": "§",
-    "P": "¶",
-    "ss": "ß",
-    "o": "ø",
-    "O": "Ø",
-    "ae": "æ",
-    "AE": "Æ",
-    "oe": "œ",
-    "OE": "Œ",
-    "aa": "å",
-    "AA": "Å",
-    "l": "ł",
-    "L": "Ł",
-    "i": "ı",
-    "j": "ȷ",
-    "quad": " ",
-    "qquad": " ",
-    "enspace": " ",
-    "space": " ",
-    "newline": " ",
-    "linebreak": " ",
-    "par": _PAR,
-    "bigskip": _PAR,
-    "medskip": _PAR,
-    "smallskip": _PAR,
-}
+_SYMBOLS = dict(
+    pair.split("=", 1)
+    for pair in (
+        "ldots=… dots=… textellipsis=… LaTeX=LaTeX LaTeXe=LaTeX2e TeX=TeX BibTeX=BibTeX textendash=– "
+        "textemdash=— textquoteleft=‘ textquoteright=’ textquotedblleft=“ textquotedblright=” "
+        "textbackslash=\\ textasciitilde=~ textasciicircum=^ textunderscore=_ textbar=| textless=< "
+        "textgreater=> textbullet=• textdegree=° copyright=© textregistered=® texttrademark=™ pounds=£ "
+        "euro=€ dag=† ddag=‡ S=§ P=¶ ss=ß o=ø O=Ø ae=æ AE=Æ oe=œ OE=Œ aa=å AA=Å l=ł L=Ł i=ı j=ȷ"
+    ).split()
+)
+_SYMBOLS |= dict.fromkeys("quad qquad enspace space newline linebreak".split(), " ") | dict.fromkeys(
+    "par bigskip medskip smallskip".split(), _PAR
+)
 # Accents over the next letter (``\'e``, ``\"{o}``, ``\c{c}``): its combining mark.
-_ACCENTS = {
-    "'": "\u0301",
-    "`": "\u0300",
-    "^": "\u0302",
-    '"': "\u0308",
-    "~": "\u0303",
-    "=": "\u0304",
-    ".": "\u0307",
-    "c": "\u0327",
-    "v": "\u030c",
-    "u": "\u0306",
-    "H": "\u030b",
-    "k": "\u0328",
-    "r": "\u030a",
-}
+_ACCENTS = dict(
+    zip("'`^\"~=.cvuHkr", "\u0301\u0300\u0302\u0308\u0303\u0304\u0307\u0327\u030c\u0306\u030b\u0328\u030a", strict=True)
+)
+# An accent over nothing (``\~{}``, ``\^{}``): its spacing character.
+_SPACING = dict(zip(_ACCENTS, "´`^¨~¯˙¸ˇ˘˝˛˚", strict=True))
 _ESCAPED = {"%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", " ": " ", "\\": " ", ",": " "}
 _ESCAPED.update({";": " ", ":": " ", ">": " ", "!": "", "/": "", "-": "", "@": ""})
 
@@ -201,9 +141,29 @@ _ABSTRACT = re.compile(r"\\abstract\s*\{")
 _DOCUMENT = re.compile(r"\\begin\s*\{document\}")
 _END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
 _KNOWN = frozenset({*_HEADINGS, *_ARGS, *_SYMBOLS, *_ACCENTS, *_DEFINE, "begin", "end", "item", "abstract", "def"})
-# Macro expansions inside expansions, and in all: more is a macro that expands to itself (or doubles).
+# Macro expansions inside expansions, and the characters all expansions add (that many, or eight times the
+# file's): more is a macro that expands to itself, or doubles. The number of uses is no limit: a paper may
+# use its \ours ten thousand times.
 _MAX_DEPTH = 20
-_MAX_EXPANSIONS = 100_000
+_MAX_TEXT = 1 << 22
+# A macro's call where an argument-less macro is replaced by its body before the conversion; a
+# definition's head (its name stays); inline math (kept as written).
+_TOKEN = re.compile(
+    rf"(?P<head>{_DEFINITION.pattern})|\$\$(?:\\.|[^$\\]|\$(?!\$))*\$\$|\$(?:\\.|[^$\\])*\$|\\\(.*?\\\)"
+    r"|\\(?P<name>[A-Za-z@]+)\*?(?P<space>[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?)|\\.",
+    re.S,
+)
+# siunitx (\SI{5}{\milli\second} reads "5 ms"): its commands' argument counts, its units and prefixes.
+_SIUNITX = {"SI": 2, "qty": 2, "si": 1, "unit": 1, "num": 1}
+_PREFIXES = dict(u.split("=") for u in "kilo=k mega=M giga=G tera=T milli=m micro=µ nano=n pico=p centi=c".split())
+_UNITS = _PREFIXES | dict(
+    u.split("=")
+    for u in (
+        "second=s metre=m meter=m gram=g hertz=Hz byte=B bit=bit watt=W volt=V ampere=A kelvin=K joule=J newton=N "
+        "pascal=Pa ohm=Ω mole=mol litre=L liter=L hour=h minute=min day=d percent=% celsius=°C degree=° per=/ "
+        "squared=² cubed=³"
+    ).split()
+)
 
 
 class _Macro:
@@ -268,10 +228,17 @@ def _find_unescaped(text: str, target: str, start: int, end: int) -> int:
     return -1
 
 
+def _at(call: tuple[str, int, str], what: str) -> ValueError:
+    """An error in a macro's expansion, naming the line of its ``call`` (the text, the position, the name)."""
+    text, at, name = call
+    return ValueError(f"line {_line(text, at)}, in \\{name}: {what}")
+
+
 def _tidy_line(line: str) -> str:
     """One output line: spaces collapsed, none before a closing mark, none left by a dropped citation."""
     line = " ".join(line.replace(_PAR, " ").replace(_BREAK, " ").split())
-    line = re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]", "", line)  # "(see \cite{x})" reads "(see)", "(\cite{x})" nothing
+    # "(see \cite{x})" reads "(see)", "(\cite{x})" nothing; a bracket of the text ("close()") stays.
+    line = re.sub(rf"\((?:[\s,;]*{_DROPPED})+[\s,;]*\)|\[(?:\s*{_DROPPED})+\s*\]", "", line).replace(_DROPPED, "")
     line = re.sub(r"\s+([,.;:!?)\]”’])", r"\1", line)
     line = re.sub(r",(?:\s*,)+", ",", line)  # "Tables~\ref{a}, \ref{b}, \ref{c}" left "Tables,,"
     line = re.sub(r"([(\[“‘])\s+", r"\1", line)
@@ -291,25 +258,78 @@ def _tidy(text: str) -> str:
 class _Doc:
     """What one file's conversion shares: its macros, its float counters, the files it names to input."""
 
-    def __init__(self, macros: dict[str, _Macro]) -> None:
-        self.macros = macros
+    def __init__(self, macros: dict[str, _Macro], size: int) -> None:
+        self.macros, self.most = macros, max(_MAX_TEXT, 8 * size)
         self.counters = {"Figure": 0, "Table": 0}
         self.not_followed: list[str] = []
-        self.expansions = 0
+        self.grown = 0  # the characters macros' expansions added
+        self.plain: dict[str, str] = {}  # an argument-less macro's body, its own macros replaced
+        self.plain_names = {n for n, m in macros.items() if not m.params and m.default is None}
+
+    def grow(self, name: str, by: int) -> None:
+        """Count ``by`` characters an expansion of ``name`` adds; ValueError past the most expansions may add."""
+        self.grown += by
+        if self.grown > self.most:
+            raise ValueError(f"\\{name} expands without end (a macro that doubles)")
+
+    def body(self, name: str, depth: int) -> str:
+        """The argument-less macro ``name``'s body as the text it stands for: its own macros replaced, its line
+        ends spaces (a blank line ``\\par``: the body's lines are no lines of the file)."""
+        if name not in self.plain:
+            if depth >= _MAX_DEPTH:
+                raise ValueError(f"\\{name} expands without end (a macro defined by itself)")
+            body = _LINE_END.sub(lambda m: " \\par " if m.group(0).count("\n") > 1 else " ", self.macros[name].body)
+            self.plain[name] = self.replace(body.replace(_GONE, ""), depth + 1)
+        return self.plain[name]
+
+    def replace(self, text: str, depth: int) -> str:
+        """``text`` with each call of an argument-less macro replaced by its body, as TeX reads it: so a body that
+        opens an environment (``\\newcommand{\\be}{\\begin{equation}}``) is closed by the text after its call.
+        Definitions' bodies stay (a macro's own is replaced when it is called); inline math is kept as written.
+        ValueError (``args``: its message, the position and the name of the call) on a macro without end."""
+        out: list[str] = []
+        pos, pairs = 0, cast("dict[int, int] | None", None)
+        while self.plain_names and (m := _TOKEN.search(text, pos)) is not None:
+            name, stop = m.group("name"), m.end()
+            if m.group("head") is not None:
+                pairs = pairs or _braces(text)
+                stop = pairs[stop - 1] + 1
+            if name not in self.plain_names:
+                out.append(text[pos:stop])
+                pos = stop
+                continue
+            try:
+                body = self.body(name, depth)
+                self.grow(name, len(body))
+            except ValueError as e:  # the outermost call is the one the file's writer sees
+                raise ValueError(e.args[0], m.start(), name) from None
+            space = m.group("space")
+            if body.endswith("\\xspace"):  # the xspace package: the space after the call is kept
+                body = body[: -len("\\xspace")]
+            else:  # the spaces TeX skips after a command's name: a line's end still a line of the file
+                space = _GONE * space.count("\n")
+            if re.search(r"\\[A-Za-z@]+$", body) and re.match(r"[A-Za-z@]", text[stop : stop + 1]):
+                body += "{}"  # a command's name at the body's end does not run on into the next word
+            out.append(text[pos : m.start()] + body + space)
+            pos = stop
+        out.append(text[pos:])
+        return "".join(out)
 
 
 class _Scan:
     """The conversion of one TeX text (the file, or a macro's expansion) into prose and Markdown."""
 
-    def __init__(self, doc: _Doc, text: str, depth: int = 0, where: str | None = None) -> None:
+    def __init__(self, doc: _Doc, text: str, depth: int = 0, where: tuple[str, int, str] | None = None) -> None:
         self.doc, self.text, self.depth = doc, text, depth
-        self.where = where  # a macro's expansion: the file's line it was called on, not the body's
+        # A macro's expansion: the file's text, the position and the name of its call (an error names that
+        # line, not the body's; counted only then: counting for every call made many calls quadratic).
+        self.where = where
         self.close = _braces(text)
         self.lists: list[list[int]] = []  # the open lists' item counts (an itemize's is [-1]: no numbers)
 
     def fail(self, pos: int, what: str) -> ValueError:
         """An error naming the line of ``pos``."""
-        return ValueError(f"{self.where or f'line {_line(self.text, pos)}'}: {what}")
+        return ValueError(f"line {_line(self.text, pos)}: {what}") if self.where is None else _at(self.where, what)
 
     def group(self, i: int, end: int) -> tuple[int, int, int] | None:
         """The span inside the ``{...}`` at ``i`` (spaces before it skipped), or a lone character's or
@@ -433,8 +453,11 @@ class _Scan:
             if base in ("input", "include"):
                 self.not_followed(after, end)
             after, spans = self.args(after, end, n)
-            if kept is not None and kept < len(spans):
-                out.append(self.run(*spans[kept]))
+            out.append(self.run(*spans[kept]) if kept is not None and kept < len(spans) else _DROPPED)
+            return after
+        if base in _SIUNITX:
+            after, spans = self.args(after, end, _SIUNITX[base])
+            out.append(_quantity(base, [self.text[a:b] for a, b in spans]))
             return after
         if base in _SYMBOLS:
             out.append(_SYMBOLS[base])
@@ -469,6 +492,9 @@ class _Scan:
         if span is None:
             return i
         letter = self.run(*span[:2]).replace("ı", "i").replace("ȷ", "j")  # \"{\i}: an accent on a dotless i
+        if not letter.strip():
+            out.append(_SPACING[mark] + letter)
+            return span[2]
         out.append(unicodedata.normalize("NFC", letter[:1] + _ACCENTS[mark] + letter[1:]))
         return span[2]
 
@@ -503,8 +529,7 @@ class _Scan:
         """The macro ``name`` the file defines, called at ``at``, its arguments after ``i``: its body, ``#1``..
         its arguments, converted."""
         macro = self.doc.macros[name]
-        self.doc.expansions += 1
-        if self.depth >= _MAX_DEPTH or self.doc.expansions > _MAX_EXPANSIONS:
+        if self.depth >= _MAX_DEPTH:
             raise self.fail(at, f"\\{name} expands without end (a macro defined by itself)")
         args: list[str] = []
         if macro.default is not None:
@@ -517,7 +542,13 @@ class _Scan:
             args.append(self.text[span[0] : span[1]])
             i = span[2]
         body = re.sub(r"#(\d)", lambda m: args[int(m.group(1)) - 1] if int(m.group(1)) <= len(args) else "", macro.body)
-        inner = _Scan(self.doc, body, self.depth + 1, self.where or f"line {_line(self.text, at)}, in \\{name}")
+        where = self.where or (self.text, at, name)
+        try:
+            self.doc.grow(name, len(body))
+            body = self.doc.replace(body, self.depth + 1)
+        except ValueError as e:
+            raise _at(where, e.args[0]) from None
+        inner = _Scan(self.doc, body, self.depth + 1, where)
         inner.lists = self.lists
         out.append(inner.run(0, len(body)))
         return i
@@ -597,20 +628,25 @@ def _macros(text: str) -> dict[str, _Macro]:
     return macros
 
 
-def render_latex(raw_text: str, warnings: list[str] | None = None) -> str:
-    """A LaTeX source as Markdown a reader's eyes would take in: the title as a ``#`` heading, the abstract
-    and the sections as ``##`` headings, the body's prose (see the module's docstring). ``\\input`` and
-    ``\\include`` are not followed: said in ``warnings``. Raises ValueError naming the line of unbalanced
-    braces, an unclosed ``$`` or an environment never ended."""
-    text = raw_text.replace("\r\n", "\n").replace("\r", "\n").replace(_GONE, "").replace(_BREAK, "").replace(_PAR, "")
-    # Raw bodies out first: a listing's "%" or "{" is no comment or group. Its lines stay counted.
-    text = _RAW.sub(lambda m: "\n" * m.group(0).count("\n") if "\n" in m.group(0) else " ", text)
-    text = _VERB.sub(lambda m: m.group(2).translate(_VERB_ESCAPES), text)
-    text = _URL.sub(lambda m: f"\\{m.group(1)}{{{m.group(2).translate(_VERB_ESCAPES)}}}", text)
-    text = _strip_comments(text)
-    # A block set aside is no text, but its lines stay counted (as _GONE: they end no paragraph).
-    text = _IFFALSE.sub(lambda m: _GONE * (m.group(0).count("\n") + m.group(0).count(_GONE)), text)
-    doc = _Doc(_macros(text))
+def _quantity(command: str, args: list[str]) -> str:
+    """siunitx's ``\\SI{5}{\\milli\\second}`` as it is printed, "5 ms"; a unit not known here leaves the number."""
+    number = args[0].strip() if args and command in ("SI", "qty", "num") else ""
+    unit, last = [], ""
+    for m in re.finditer(r"\\([A-Za-z]+)|[^\\\s{}~]+", args[-1] if args and command != "num" else ""):
+        word = _UNITS.get(m.group(1)) if m.group(1) else m.group(0)
+        if word is None:
+            return number
+        kind = m.group(1) if m.group(1) in ("per", "squared", "cubed") or m.group(1) in _PREFIXES else "unit"
+        if kind in ("unit", *_PREFIXES) and last in ("unit", "squared", "cubed"):
+            unit.append(" ")  # kg m: units apart; a prefix joins its unit, "/" and "²" their neighbours
+        unit.append(word)
+        last = kind
+    return " ".join(filter(None, (number, "".join(unit))))
+
+
+def _convert(doc: _Doc, text: str) -> tuple[str, str]:
+    """The title and the abstract read from anywhere in ``text``, and the document's body, converted."""
+    text = doc.replace(text, 0)
     scan = _Scan(doc, text)
     begin, stop = _DOCUMENT.search(text), _END_DOCUMENT.search(text)
     start = begin.end() if begin else 0
@@ -620,10 +656,32 @@ def render_latex(raw_text: str, warnings: list[str] | None = None) -> str:
         head = "# " + _tidy_line(scan.run(title.end(), scan.close[title.end() - 1])) + _PAR
     if (abstract := _ABSTRACT.search(text, 0, start)) is not None:  # a class's \abstract{...} in the preamble
         head += f"## Abstract{_PAR}{scan.run(abstract.end(), scan.close[abstract.end() - 1])}{_PAR}"
-    try:
-        body = scan.run(start, end)
+    return head, scan.run(start, end)
+
+
+def render_latex(raw_text: str, warnings: list[str] | None = None) -> str:
+    """A LaTeX source as Markdown a reader's eyes would take in: the title as a ``#`` heading, the abstract
+    and the sections as ``##`` headings, the body's prose (see the module's docstring). ``\\input`` and
+    ``\\include`` are not followed: said in ``warnings``. Raises ValueError naming the line of unbalanced
+    braces, an unclosed ``$`` or an environment never ended."""
+    text = raw_text.replace("\r\n", "\n").replace("\r", "\n").replace(_GONE, "").replace(_BREAK, "")
+    text = text.replace(_PAR, "").replace(_DROPPED, "")
+    # Raw bodies out first: a listing's "%" or "{" is no comment or group. Its lines stay counted.
+    text = _RAW.sub(lambda m: "\n" * m.group(0).count("\n") if "\n" in m.group(0) else " ", text)
+    text = _VERB.sub(lambda m: m.group(2).translate(_VERB_ESCAPES), text)
+    text = _URL.sub(lambda m: f"\\{m.group(1)}{{{m.group(2).translate(_VERB_ESCAPES)}}}", text)
+    text = _strip_comments(text)
+    # A block set aside is no text, but its lines stay counted (as _GONE: they end no paragraph).
+    text = _IFFALSE.sub(lambda m: _GONE * (m.group(0).count("\n") + m.group(0).count(_GONE)), text)
+    doc = _Doc(_macros(text), len(text))
+    try:  # every conversion: a title nested too deep is the file's reason, not the run's crash
+        head, body = _convert(doc, text)
     except RecursionError:
         raise ValueError("groups or macros nested too deep to read") from None
+    except ValueError as e:
+        if len(e.args) < 3:
+            raise
+        raise _at((text, e.args[1], e.args[2]), e.args[0]) from None
     if doc.not_followed and warnings is not None:
         names = ", ".join(doc.not_followed[:3]) + (", ..." if len(doc.not_followed) > 3 else "")
         warnings.append(

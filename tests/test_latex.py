@@ -189,3 +189,66 @@ def test_metadata_blocks_are_no_text_and_dropped_refs_leave_no_comma_run() -> No
         "The results are in Tables~\\ref{a}, \\ref{b}, \\ref{c} and the appendix.\n\\end{document}\n"
     )
     assert text == "The results are in Tables, and the appendix."
+
+
+def test_a_title_nested_too_deep_skips_its_file_not_the_run(tmp_path: Path) -> None:
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    deep = "{" * 3000 + "x" + "}" * 3000
+    (corpus / "deep.tex").write_text(f"\\title{{{deep}}}\n\\begin{{document}}\nHi.\n\\end{{document}}\n")
+    (corpus / "ok.tex").write_text(PAPER)
+    r = CliRunner().invoke(main, ["run", str(corpus), "--out", str(tmp_path / "o"), "--no-index", "--json"])
+    assert r.exit_code == 1, r.output
+    data = json.loads(r.stdout)
+    reasons = {Path(p["path"]).name: p["reason"] for p in data["problems"]}
+    assert "nested too deep" in reasons["deep.tex"]
+    assert {f["relpath"] for f in data["files"] if f["status"] == "done"} == {"ok.tex"}
+
+
+def test_environments_opened_and_closed_by_the_papers_own_macros() -> None:
+    text = render_latex(
+        "\\newcommand{\\be}{\\begin{equation}}\n\\newcommand{\\ee}{\\end{equation}}\n"
+        "\\def\\bi{\\begin{itemize}}\\def\\ei{\\end{itemize}}\n\\newcommand{\\R}{\\mathbb{R}}\n"
+        "\\begin{document}\nThe energy is \\be E = mc^2 \\ee as known in $\\R^3$.\n"
+        "\\bi \\item one \\item two \\ei Done.\n\\end{document}\n"
+    )
+    assert text.splitlines() == ["The energy is as known in $\\R^3$.", "", "- one", "- two", "", "Done."]
+    # An environment a macro opens and nothing closes is still the file's reason, on the line of the call.
+    with pytest.raises(ValueError, match=re.escape("line 4: \\begin{equation} is never ended")):
+        render_latex("\\newcommand{\\be}{\\begin{equation}}\n\\begin{document}\nOne.\nTwo \\be x\n\\end{document}\n")
+
+
+def test_a_macro_used_more_than_a_hundred_thousand_times_is_read_and_a_doubling_one_is_not() -> None:
+    uses = 100_001
+    text = render_latex("\\newcommand{\\x}{a}\n\\begin{document}\n" + "\\x{} " * uses + "\n\\end{document}\n")
+    assert text.split() == ["a"] * uses
+    doubling = "\\def\\y#1{#1#1}" + "\\y{" * 19 + "a" * 16 + "}" * 19
+    with pytest.raises(ValueError, match=re.escape("\\y expands without end")):
+        render_latex(doubling)
+
+
+def test_brackets_of_the_text_stay_and_only_those_a_dropped_citation_emptied_go() -> None:
+    text = render_latex(
+        "The call \\texttt{close()} frees it, $f()$ is empty, \\texttt{argv[]} too; "
+        "shown (\\cite{a}; \\citep{b}) [\\ref{c}] before (see \\cite{d}).\n"
+    )
+    assert "close()" in text and "$f()$" in text and "argv[]" in text, text
+    assert "shown before (see)." in text, text
+
+
+def test_an_accent_over_nothing_is_its_spacing_character() -> None:
+    text = render_latex("Home page: www.x.edu/\\~{}smith and x\\^{}2, caf\\'e.\n")
+    assert text == "Home page: www.x.edu/~smith and x^2, café."
+
+
+def test_layout_commands_leak_no_arguments_and_quantities_keep_their_units() -> None:
+    text = render_latex(
+        "\\begin{document}\n\\section*{References}\\addcontentsline{toc}{section}{References}\n"
+        "Text \\definecolor{myblue}{rgb}{0.1,0.2,0.3}\\newcounter{step}\\setcounter{step}{2}\\rule{1pt}{2pt}here. "
+        "We used \\SI{5}{\\milli\\second} delays at \\SI{3}{\\kilo\\metre\\per\\hour}, "
+        "\\num{12} runs of \\si{\\giga\\byte} and \\SI{2}{\\square\\metre}.\n\\end{document}\n"
+    )
+    body = text.split("\n\n", 1)[1]
+    for leaked in ("toc", "myblue", "rgb", "0.1", "step", "1pt"):
+        assert leaked not in body, body
+    assert body.startswith("Text here.") and "5 ms delays at 3 km/h, 12 runs of GB and 2." in body, body
