@@ -105,9 +105,10 @@ def test_a_word_of_a_sponsors_name_or_an_its_does_not_carry_an_ad_on() -> None:
 
 
 def test_a_change_of_voice_ends_an_ad() -> None:
-    sentences = [AD[0], AD[2]]
-    assert advert_segments(sentences, [False, True]) == {0, 1}
-    assert advert_segments(sentences, [False, False]) == {0}  # another speaker's "They ..." is not the ad's
+    sentences = [AD[0], AD[2], AD[3]]
+    assert advert_segments(sentences, [False, True, True]) == {0, 1, 2}
+    # another speaker's "They ..." is not the ad's; the offer is an ad of its own
+    assert advert_segments(sentences, [False, False, True]) == {0, 2}
 
 
 @pytest.mark.parametrize(

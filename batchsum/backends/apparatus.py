@@ -100,6 +100,22 @@ _INSTITUTION = re.compile(
     r"School|Faculty|Hospital|Laborator(?:y|ies|io)|Cent(?:re|er|ro)|Division|Clinic)\b"
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# An address's postcode: "14195 Berlin", "221 00 Lund", "0150 Oslo", "MA 02139", "CB2 1TN", "H3A 0G4" (a four-digit
+# one only before its town: "in 2024, then ..." is a year).
+_POSTCODE = re.compile(
+    r"\b(?:\d{5}(?:-\d{4})?|\d{3}\s\d{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)\b"
+    r"|\b\d{4}\s+[A-Z][a-zäöüåéø]"
+)
+# The countries an affiliation ends with, most often.
+_COUNTRY = re.compile(
+    r",\s*(?:USA|U\.S\.A\.|United States(?: of America)?|UK|U\.K\.|United Kingdom|England|Scotland|Wales|Ireland"
+    r"|Canada|Mexico|Brazil|Argentina|Chile|Colombia|Peru|Australia|New Zealand|China|P\.\s?R\.\s?China|Japan"
+    r"|(?:South )?Korea|Taiwan|Hong Kong|Singapore|India|Pakistan|Bangladesh|Iran|Israel|Turkey|Egypt|Nigeria"
+    r"|South Africa|Kenya|Germany|France|Italy|Spain|Portugal|Netherlands|The Netherlands|Belgium|Switzerland"
+    r"|Austria|Sweden|Norway|Denmark|Finland|Iceland|Poland|Czech Republic|Czechia|Hungary|Greece|Russia"
+    r"|Ukraine|Romania|Estonia|Latvia|Lithuania|Slovenia|Croatia|Serbia|Saudi Arabia|Qatar|Thailand|Vietnam"
+    r"|Malaysia|Indonesia|Philippines)\W*$"
+)
 # What opens a line of a paper's front matter: an affiliation's or a footnote's mark, or a label.
 _MARK = re.compile(r"^\s*(?:\d{1,2}\s|[*†‡§]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)")
 _CONTACT = re.compile(r"^\W*(?:corresponding authors?|correspondence|e-?mails?|contact)\b", re.IGNORECASE)
@@ -109,9 +125,11 @@ _LINE_END = re.compile(r"[.!?][\"'”’)\]]*\s*$")
 
 def is_front_matter_line(line: str) -> bool:
     """Whether a line is a paper's front matter, never a sentence of it: an affiliation (an institution's name,
-    its address in parts between commas, no sentence's stop: "2 Max Planck Institute for Human Development,
-    Lentzeallee 94, 14195 Berlin, Germany"), "* Corresponding author: ...", or a marked or labelled line of
-    e-mail addresses ("† maria.lindqvist@psyk.uu.se")."""
+    its address in parts between commas, no sentence's stop, and an affiliation's sign: its mark or number, a
+    postcode, a country or an e-mail: "2 Max Planck Institute for Human Development, Lentzeallee 94, 14195
+    Berlin, Germany"), "* Corresponding author: ...", or a marked or labelled line of e-mail addresses ("†
+    maria.lindqvist@psyk.uu.se"). A journal's "Drove Mom to St. Mary's Hospital for her scan, picked up ...,
+    made ..." has no such sign. The caller asks it only of the lines before a document's first paragraph."""
     s = line.strip()
     if _CONTACT.match(s):
         return True
@@ -120,7 +138,9 @@ def is_front_matter_line(line: str) -> bool:
     # No quotation nor sentence's end in it: "... back to Center Base without filling the shelves, ... —" is speech.
     if s.count(",") < 2 or _LINE_END.search(s) or _SPEECH.search(s):
         return False
-    return _INSTITUTION.search(s) is not None
+    if _INSTITUTION.search(s) is None:
+        return False
+    return bool(_MARK.match(s) or _POSTCODE.search(s) or _COUNTRY.search(s) or ("@" in s and _EMAIL.search(s)))
 
 
 # Inline math: "$...$" on one line whose inside holds a TeX command, a sub- or superscript or a brace;

@@ -31,7 +31,7 @@ _FORMULAE = re.compile(
     r"|(?:(?:it's|it is|i'm|i am|we're|we are) )?(?:so |really |very )?(?:great|good|nice|glad|happy|"
     r"excited|thrilled|lovely) to (?:be (?:here|back|with you)|have you(?: here| on| back)?|see you|talk)"
     r"|(?:i'm|i am) your host|(?:joining|with) (?:me|us) (?:today|now|here)"
-    r"|how are you(?: doing)?(?: today)?|i'm (?:good|fine|well|great)"
+    r"|how are you(?: doing)?(?: today)?|i'm (?:good|fine|well|great)(?! (?:at|with|for|to|on|about|in)\b)"
     # a call's logistics
     r"|ladies and gentlemen|(?:our|the|your) (?:next|first|last|final) question (?:comes|is) from"
     r"|please go ahead|(?:your|the) line is (?:now )?open|(?:we have )?no (?:further|more) questions"
@@ -46,7 +46,7 @@ _FORMULAE = re.compile(
 # The words of the occasion: what a greeting or a call's logistics is said about, not what was said.
 _OCCASION = frozenset(
     """
-    a an the and or to of for with on in at this that our my your me us we i you it its it's is are be next
+    a an the and or to of for with on in at this that our my your me us we i you it its it's is are be
     again back here today now all everyone everybody folks guys again also once very so much really
     show episode podcast program programme call conference webcast meeting session line question questions
     earnings quarter quarterly first second third fourth fiscal year results time out support service
@@ -54,16 +54,38 @@ _OCCASION = frozenset(
     """.split()
 )
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+# "next" is the occasion's only in "our next question": "next meeting is Tuesday" says something.
+_NEXT_QUESTION = re.compile(r"\bnext\s+(?=questions?\b)", re.IGNORECASE)
+# The small words a headline's Title Case leaves in lower case.
+_SMALL = frozenset("a an the and or nor but of to in on at for with by from as vs via per".split())
+_INITIALS = re.compile(r"^(?:[A-Z]\.)+[A-Z]?\.?$")
+
+
+def _cased(words: list[str]) -> bool:
+    """Whether a sentence's case says nothing of names: all caps, or a headline's Title Case."""
+    if all(not w.islower() and w.upper() == w for w in words):
+        return True
+    return len(words) >= 3 and all(w[0].isupper() for w in words if w.lower() not in _SMALL)
+
+
+def _name_like(word: str) -> bool:
+    """Whether a word reads as a name in a sentence in ordinary case: capitalised, not all caps but initials."""
+    if not word[0].isupper() or word.lower() in _OCCASION:
+        return False
+    return word.upper() != word or len(word) == 1 or _INITIALS.match(word) is not None
 
 
 def is_phatic(sentence: str) -> bool:
     """Whether ``sentence`` is phatic talk only: formulae of greeting, thanks, farewell or a call's
-    logistics, with names and the words of the occasion, and nothing else."""
+    logistics, with names and the words of the occasion, and nothing else. A capitalised word is a name
+    unless the sentence is all caps or Title Case ("Hello, Tesla Recalls Two Million Cars") or the word is
+    all caps and no initials ("J.P." is)."""
     if not _FORMULAE.search(sentence):
         return False
-    rest = _FORMULAE.sub(" ", sentence)
+    rest = _NEXT_QUESTION.sub(" ", _FORMULAE.sub(" ", sentence))
+    named = not _cased(_WORD.findall(sentence))
     for word in _WORD.findall(rest):
-        if word[0].isupper() and word.lower() not in _OCCASION:
+        if named and _name_like(word):
             continue  # a name: of the show, the guest, the firm
         low = word.lower().rstrip(".")
         if low not in _OCCASION and low not in BACKCHANNELS:

@@ -596,7 +596,8 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             and not is_footnote(current[0])
             and not is_caption(current)
             and not is_caption_line(current[0])  # a figure's or table's caption, all its sentences
-            and not all(map(is_front_matter_line, current))  # a paper's affiliations, its authors' e-mails
+            # a paper's affiliations, its authors' e-mails: above its first paragraph only (a journal's is prose)
+            and not (not blocks and all(map(is_front_matter_line, current)))
             and not is_reference_list(current)
             and not is_index_block(current)
             and email_sender(current) is None
