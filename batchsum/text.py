@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from batchsum.abbreviations import ABBREVIATIONS, is_abbreviation, joined_initials
+from batchsum.abbreviations import ABBREVIATIONS, is_abbreviation, joined_initials, name_follows_initials
 from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
 from batchsum.message_ends import (
     BACKCHANNELS,
@@ -400,7 +400,7 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
         punct = block[m.start() : end].rstrip(_CLOSERS + "« \u00a0\u202f")
         if punct == "." and is_abbreviation_at(block, m.start()):
             # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence, and
-            # initials before a capitalised word no name holds ("D.C. Then"), not before a name ("J.P. Morgan").
+            # so do initials unless a name follows them ("J.P. Morgan", not "L.A. Traffic", "D.C. Then").
             token_start = m.start()
             while token_start > 0 and not block[token_start - 1].isspace():
                 token_start -= 1
@@ -409,7 +409,12 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
             nxt = after.lstrip(_OPENERS)
             word = _FIRST_WORD.match(nxt)
             ends = token in _SOFT_ABBREVIATIONS or (
-                joined_initials(token) and word is not None and word.group(0).lower() in _NO_NAME_WORDS
+                joined_initials(token)
+                and word is not None
+                and (
+                    word.group(0).lower() in _NO_NAME_WORDS
+                    or not name_follows_initials(block[:token_start], nxt, block)
+                )
             )
             # ... but not before a parenthesis: 'Harbor Foods, Inc. ("Harbor") agrees ...' goes on.
             if not ends or not nxt[:1].isupper() or after.startswith("("):
@@ -626,7 +631,7 @@ LEADS_ON = frozenset(
     might must as if""".split()
 )
 # Capitalised, these open a sentence and are no part of a name: after initials ("Washington, D.C. Then they
-# met") the sentence ends before them, before a name ("J.P. Morgan") it goes on.
+# met") the sentence ends before them whatever follows.
 _NO_NAME_WORDS = LEADS_ON | frozenset(
     "i we you he she it they there here then so now also yet however after before when while once".split()
 )
