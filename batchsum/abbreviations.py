@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ABBREVIATIONS", "SOFT_ABBREVIATIONS", "is_abbreviation", "joined_initials", "name_follows_initials"]
+__all__ = [
+    "ABBREVIATIONS",
+    "NUMBER_ABBREVIATIONS",
+    "SOFT_ABBREVIATIONS",
+    "is_abbreviation",
+    "joined_initials",
+    "name_follows_initials",
+]
 
 # Lower-cased, without the period.
 ABBREVIATIONS = frozenset(
@@ -19,6 +26,9 @@ ABBREVIATIONS = frozenset(
 )
 # Abbreviations that still end a sentence when the next word is capitalised ("... and so on, etc. The").
 SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.m"})
+# Listed abbreviations that are words too: abbreviations only before a number ("No. 5", "Sec. 4", "Sat. 4
+# May"); before a word their period ends a sentence ("okay. no. the vendor said").
+NUMBER_ABBREVIATIONS = frozenset({"no", "nos", "sat", "sun", "mar", "sec", "wed", "fig"})
 # An initial ("J"), or initials joined by dots, as a name or a firm writes them ("J.P. Morgan", "Banco S.A.",
 # "Philips N.V.", "Siemens A.G."): single letters, never a word, a number or a file's name ("v1.2", "app.py").
 _INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*")

@@ -15,7 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from batchsum.abbreviations import ABBREVIATIONS, is_abbreviation, joined_initials, name_follows_initials
+from batchsum.abbreviations import (
+    ABBREVIATIONS,
+    NUMBER_ABBREVIATIONS,
+    is_abbreviation,
+    joined_initials,
+    name_follows_initials,
+)
 from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
 from batchsum.message_ends import (
     BACKCHANNELS,
@@ -224,12 +230,18 @@ def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:
 
 def is_abbreviation_at(block: str, dot_index: int) -> bool:
     """True when the period at ``dot_index`` belongs to an abbreviation or an initial: no sentence ends
-    there, save a soft abbreviation's before a capital (``SOFT_ABBREVIATIONS``, :func:`split_sentences`)."""
+    there, save a soft abbreviation's before a capital (``SOFT_ABBREVIATIONS``, :func:`split_sentences`).
+    One that is a word too (``NUMBER_ABBREVIATIONS``: "no", "sun") is an abbreviation only before a number."""
     i = dot_index
     while i > 0 and not block[i - 1].isspace() and block[i - 1] not in _OPENERS:
         i -= 1
     token = block[i:dot_index]
+    if token.lower() in NUMBER_ABBREVIATIONS:
+        return _DIGIT_NEXT.match(block, dot_index + 1) is not None  # "No. 5", not "No. The vendor said"
     return bool(token) and is_abbreviation(token)  # "Dr. Smith", "J. Smith", "J.P. Morgan"
+
+
+_DIGIT_NEXT = re.compile(r"\s*\d")
 
 
 def _next_starts_sentence(block: str, pos: int) -> bool:
