@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ABBREVIATIONS", "SOFT_ABBREVIATIONS", "is_abbreviation", "joined_initials"]
+__all__ = [
+    "ABBREVIATIONS",
+    "NUMBER_ABBREVIATIONS",
+    "SOFT_ABBREVIATIONS",
+    "is_abbreviation",
+    "joined_initials",
+    "name_follows_initials",
+]
 
 # Lower-cased, without the period.
 ABBREVIATIONS = frozenset(
@@ -19,6 +26,9 @@ ABBREVIATIONS = frozenset(
 )
 # Abbreviations that still end a sentence when the next word is capitalised ("... and so on, etc. The").
 SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.m"})
+# Listed abbreviations that are words too: abbreviations only before a number ("No. 5", "Sec. 4", "Sat. 4
+# May"); before a word their period ends a sentence ("okay. no. the vendor said").
+NUMBER_ABBREVIATIONS = frozenset({"no", "nos", "sat", "sun", "mar", "sec", "wed", "fig"})
 # An initial ("J"), or initials joined by dots, as a name or a firm writes them ("J.P. Morgan", "Banco S.A.",
 # "Philips N.V.", "Siemens A.G."): single letters, never a word, a number or a file's name ("v1.2", "app.py").
 _INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*")
@@ -37,3 +47,28 @@ def joined_initials(token: str) -> bool:
     ("Washington, D.C. Then they met"). Listed ones ("U.S", "e.g") keep their own rule."""
     t = token.lower()
     return "." in t and t not in ABBREVIATIONS and _INITIALS.fullmatch(t) is not None
+
+
+# A capitalised word, and what may stand right after it.
+_WORD_AFTER = re.compile(r"([^\W\d_]+)(?:\s+(?=[^\W\d_])(?P<cap>[^\W\d_])|\s*(?P<stop>[.:!?]))?")
+_LAST_WORD = re.compile(r"[^\W\d_]+$")
+
+
+def name_follows_initials(before: str, after: str, text: str) -> bool:
+    """Whether the capitalised word that opens ``after`` (the text past joined initials, ``before`` the text
+    ahead of them, ``text`` their paragraph) reads as a name that goes on with them rather than a sentence's
+    first word: never a word ``text`` writes in lower case; a name when another capitalised word follows
+    ("J.P. Morgan Chase"), when it stands alone before a stop or a colon ("with J.P. Morgan.", "A.G. Rota:"),
+    or when the initials close a name of their own ("Banco S.A. Santander", "Siemens A.G. Munich").
+    Otherwise the initials end the sentence ("We flew to L.A. Traffic was terrible.")."""
+    m = _WORD_AFTER.match(after)
+    if m is None:
+        return False
+    word = m.group(1)
+    if re.search(rf"(?<![^\W\d_]){re.escape(word.lower())}(?![^\W\d_])", text):
+        return False  # "traffic" elsewhere: a word
+    if (m.group("cap") or "").isupper() or m.group("stop"):
+        return True
+    last = _LAST_WORD.search(before.rstrip())
+    # Only the word right before the initials, with nothing between: "Washington, D.C. Then" has a comma.
+    return last is not None and last.group(0)[:1].isupper() and before[last.end() :].isspace()

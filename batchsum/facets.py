@@ -355,7 +355,9 @@ def _entities(
         counts[word] += 2  # an identifier or acronym is a name the first time it is seen
     # A capitalised word before a number or a letter labels a part of the text ("Slide 4", "Page 12",
     # "Series G").
-    capitalised = [m for m in _CAPNAME.finditer(prose) if not _run_tail(prose, m)]
+    runs = list(_CAPNAME.finditer(prose))
+    whole = {m.group(1) for m in runs}
+    capitalised = [m for m in runs if not _run_tail(prose, m, whole, speakers)]
     labels = {m.group(1) for m in capitalised if _NUMBER_AFTER.match(prose, m.end())}
     labels |= not_names(prose, capitalised, participants)  # "three Francs", "our Marketing Expert", "Oh my God"
     for name, n in Counter(m.group(1) for m in capitalised).items():
@@ -381,11 +383,18 @@ def _entities(
     return found
 
 
-def _run_tail(prose: str, m: re.Match[str]) -> bool:
+def _run_tail(prose: str, m: re.Match[str], whole: set[str], speakers: set[str]) -> bool:
     """Whether the capitalised run ``m`` continues one the sentence opens ("Fischer" of "Lena Fischer
-    said"): the word before it is capitalised and no function word ("In Japan" opens with one)."""
+    said"): the word before it is capitalised, and the two are one name elsewhere (``whole``, the runs seen
+    away from a sentence start: "Dr. Lena Fischer") or that word is a speaker's name part (``speakers``).
+    A sentence's first word alone makes no name of it ("Yesterday Angela Merkel met", "In Japan")."""
     head = _HEAD_BEFORE.search(prose, max(0, m.start() - 40), m.start())
-    return head is not None and head.group(1).lower() not in STOPWORDS and head.group(1).lower() not in _STOP
+    if head is None:
+        return False
+    word = head.group(1)
+    if word.lower() in STOPWORDS or word.lower() in _STOP:
+        return False
+    return f"{word} {m.group(1)}" in whole or word.lower() in speakers
 
 
 # An agent session's last turn running its submit or exit command ("submit", "`submit`", SWE-agent's

@@ -15,7 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from batchsum.abbreviations import ABBREVIATIONS, is_abbreviation, joined_initials
+from batchsum.abbreviations import (
+    ABBREVIATIONS,
+    NUMBER_ABBREVIATIONS,
+    is_abbreviation,
+    joined_initials,
+    name_follows_initials,
+)
 from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
 from batchsum.message_ends import (
     BACKCHANNELS,
@@ -224,12 +230,18 @@ def speakers_at(text: str, positions: Sequence[int]) -> list[str | None]:
 
 def is_abbreviation_at(block: str, dot_index: int) -> bool:
     """True when the period at ``dot_index`` belongs to an abbreviation or an initial: no sentence ends
-    there, save a soft abbreviation's before a capital (``SOFT_ABBREVIATIONS``, :func:`split_sentences`)."""
+    there, save a soft abbreviation's before a capital (``SOFT_ABBREVIATIONS``, :func:`split_sentences`).
+    One that is a word too (``NUMBER_ABBREVIATIONS``: "no", "sun") is an abbreviation only before a number."""
     i = dot_index
     while i > 0 and not block[i - 1].isspace() and block[i - 1] not in _OPENERS:
         i -= 1
     token = block[i:dot_index]
+    if token.lower() in NUMBER_ABBREVIATIONS:
+        return _DIGIT_NEXT.match(block, dot_index + 1) is not None  # "No. 5", not "No. The vendor said"
     return bool(token) and is_abbreviation(token)  # "Dr. Smith", "J. Smith", "J.P. Morgan"
+
+
+_DIGIT_NEXT = re.compile(r"\s*\d")
 
 
 def _next_starts_sentence(block: str, pos: int) -> bool:
@@ -400,7 +412,7 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
         punct = block[m.start() : end].rstrip(_CLOSERS + "« \u00a0\u202f")
         if punct == "." and is_abbreviation_at(block, m.start()):
             # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence, and
-            # initials before a capitalised word no name holds ("D.C. Then"), not before a name ("J.P. Morgan").
+            # so do initials unless a name follows them ("J.P. Morgan", not "L.A. Traffic", "D.C. Then").
             token_start = m.start()
             while token_start > 0 and not block[token_start - 1].isspace():
                 token_start -= 1
@@ -409,7 +421,12 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
             nxt = after.lstrip(_OPENERS)
             word = _FIRST_WORD.match(nxt)
             ends = token in _SOFT_ABBREVIATIONS or (
-                joined_initials(token) and word is not None and word.group(0).lower() in _NO_NAME_WORDS
+                joined_initials(token)
+                and word is not None
+                and (
+                    word.group(0).lower() in _NO_NAME_WORDS
+                    or not name_follows_initials(block[:token_start], nxt, block)
+                )
             )
             # ... but not before a parenthesis: 'Harbor Foods, Inc. ("Harbor") agrees ...' goes on.
             if not ends or not nxt[:1].isupper() or after.startswith("("):
@@ -626,7 +643,7 @@ LEADS_ON = frozenset(
     might must as if""".split()
 )
 # Capitalised, these open a sentence and are no part of a name: after initials ("Washington, D.C. Then they
-# met") the sentence ends before them, before a name ("J.P. Morgan") it goes on.
+# met") the sentence ends before them whatever follows.
 _NO_NAME_WORDS = LEADS_ON | frozenset(
     "i we you he she it they there here then so now also yet however after before when while once".split()
 )

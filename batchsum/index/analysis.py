@@ -72,10 +72,13 @@ _TOKEN = re.compile(rf"{NUMBER}|[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 # Split, each letter would be dropped as a one-letter word and "LCD" could never match.
 _SPELLED = re.compile(r"(?<![^\W_])((?:[^\W\d_][_.]){2,})(?:'?s\b)?", re.UNICODE)
 # A CJK date phrase: "2024年7月11日", "7月11日", "7月", "2024年", Korean "2024년 7월 11일", Chinese "11号"; a day's
-# number alone ("11日") is that number.
+# number alone ("11日") is that number. A number and its unit are written together; only Korean spaces its
+# parts ("2024년 7월"), so a heading's "Chapter 2" above "日本の歴史" is no date. A 日 before another ideograph
+# may open a word instead ("10日本円": ten yen of 日本円), and is left to the words.
+_DAY_UNIT = rf"(?:日(?![{HAN}])|일|号)"
 CJK_DATE = re.compile(
-    r"(?<![\d.,])(?:(?:(?P<y>\d{4})\s*[年년]\s*)?(?P<m>\d{1,2})\s*[月월](?:\s*(?P<d>\d{1,2})\s*[日일号])?"
-    r"|(?P<year>\d{4})\s*[年년]|(?P<day>\d{1,2})\s*[日일号])"
+    rf"(?<![\d.,])(?:(?:(?P<y>\d{{4}})(?:年|년 ?))?(?P<m>\d{{1,2}})[月월](?:(?:(?<=월) )?(?P<d>\d{{1,2}}){_DAY_UNIT})?"
+    rf"|(?P<year>\d{{4}})[年년]|(?P<day>\d{{1,2}}){_DAY_UNIT})"
 )
 _DIGIT = re.compile(r"\d")
 _ISO_DATE = re.compile(r"\d-\d\d-\d")
