@@ -68,15 +68,14 @@ _ADVERT = re.compile(
 # A sponsor's phrase with no name after it: an ad only beside a show, an offer or an address.
 _BY = re.compile(r"\b(?:sponsored|underwritten)\s+by\b|\bbrought\s+to\s+you\s+by\b", re.IGNORECASE)
 _ADDRESS = re.compile(r"\b[a-z0-9-]+\.(?:com|net|org|io|co|fm|app|shop|store)(?:/\S*)?", re.IGNORECASE)
-_OFFER = re.compile(
-    r"(?:\d\s?%|\bpercent|\$\d+)\s+off\b|\bfree\s+(?:trial|shipping|month|week)s?\b|\bcode\b", re.IGNORECASE
-)
 # An offer beside a sponsor's name makes it an ad ("code" alone does not: "the code was sponsored by ...").
 _DEAL = re.compile(
     r"(?:\d\s?%|\bpercent|\$\d+)\s+off\b|\bfree\s+(?:trial|shipping|month|week)s?\b"
     r"|\b(?:promo|discount|coupon|offer)\s+code\b|\bus(?:e|ing)\s+(?:the\s+)?code\b",
     re.IGNORECASE,
 )
+# Within a read already under way, any code is its offer.
+_OFFER = re.compile(_DEAL.pattern + r"|\bcode\b", re.IGNORECASE)
 _PERCENT_OFF = re.compile(r"(?:\d\s?%|\bpercent)\s+off\b", re.IGNORECASE)
 # The pronouns a sentence opens with when it goes on about what the one before it named.
 # Not "It's" nor "This": "It's been a while since ..." and "This is their first show" are the show's again.
