@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import batchsum
-from batchsum.config import IndexConfig, RunConfig
 from batchsum.index.analysis import analyze
 from batchsum.index.search import search
+from tests.test_search_phrases import indexed_corpus
 
 REPORTS = {
     "a.md": "Revenue reached $1.2 billion this year, driven by automation. Gross margin was 38.6% for the year."
@@ -18,18 +17,8 @@ REPORTS = {
 }
 
 
-def _run(tmp_path: Path, files: dict[str, str]) -> IndexConfig:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for name, text in files.items():
-        (corpus / name).write_text(text, encoding="utf-8")
-    out = tmp_path / "out"
-    batchsum.run(RunConfig(paths=[corpus], out=out, quiet=True, processes=0))
-    return IndexConfig(out=out)
-
-
 def test_a_decimal_figure_finds_the_document_that_states_it(tmp_path: Path) -> None:
-    cfg = _run(tmp_path, REPORTS)
+    cfg = indexed_corpus(tmp_path, REPORTS)
     for query, figure in [("$1.2 billion", "1.2"), ("38.6%", "38.6"), ("4.10", "4.10"), ("1,450 units", "1,450")]:
         hits = search(cfg, query, k=5, warn=False)
         assert hits and hits[0].source_path == "a.md", (query, [(h.source_path, h.terms) for h in hits])

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-import batchsum
-from batchsum.config import IndexConfig, RunConfig
 from batchsum.index.proximity import phrase_passages
 from batchsum.index.search import search
+from tests.test_search_phrases import indexed_corpus
 
 FILES = {
     # "gross" three times and "margin" ("margins") twice, never side by side: more BM25 than the phrase.
@@ -21,18 +20,8 @@ FILES = {
 }
 
 
-def _run(tmp_path: Path, files: dict[str, str]) -> IndexConfig:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for name, text in files.items():
-        (corpus / name).write_text(text, encoding="utf-8")
-    out = tmp_path / "out"
-    batchsum.run(RunConfig(paths=[corpus], out=out, quiet=True, processes=0))
-    return IndexConfig(out=out)
-
-
 def test_the_exact_phrase_outranks_its_words_repeated_apart(tmp_path: Path) -> None:
-    cfg = _run(tmp_path, FILES)
+    cfg = indexed_corpus(tmp_path, FILES)
     found = [h.source_path for h in search(cfg, "gross margin", k=5, warn=False)]
     assert found[:2] == ["pr.md", "ins.md"], found
     # The order is the query's: "margin gross" is no phrase of either, and repeats rank as before.

@@ -16,7 +16,8 @@ from batchsum.index.search import _copyable, mmr, search
 FILLER = "We walked along the river and talked about the weather, the harvest and the neighbours. "
 
 
-def _run(tmp_path: Path, files: dict[str, str]) -> IndexConfig:
+def indexed_corpus(tmp_path: Path, files: dict[str, str]) -> IndexConfig:
+    """A real run and index of ``files`` (name: text, sub-folders allowed) under ``tmp_path``."""
     corpus = tmp_path / "corpus"
     for name, text in files.items():
         (corpus / name).parent.mkdir(parents=True, exist_ok=True)
@@ -58,7 +59,7 @@ def test_a_phrase_outranks_its_words_scattered(tmp_path: Path) -> None:
     )  # fmt: skip
     phrase = FILLER * 2 + "She stood before the grand mirror in the attic. " + FILLER * 2
     others = {f"other{i}.md": f"Note {i}: {topic}. " + FILLER for i, topic in enumerate(OTHER_TOPICS)}
-    cfg = _run(tmp_path, {"scattered.md": scattered, "phrase.md": phrase, **others})
+    cfg = indexed_corpus(tmp_path, {"scattered.md": scattered, "phrase.md": phrase, **others})
     found = [h.source_path for h in search(cfg, "grand mirror", k=5, level="3", warn=False)]
     assert "phrase.md" in found
     assert "scattered.md" not in found or found.index("phrase.md") < found.index("scattered.md")
