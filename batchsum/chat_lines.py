@@ -12,10 +12,11 @@ over the words, or ``张伟 2024-05-03 21:15``; WechatExporter's ``张伟 (2024-
 summaries and snippets and the speakers in the entities. Rewritten here, the file reads like any transcript.
 
 A format applies to a file only when its turn lines make up most of the file (:func:`render_chat_lines`),
-so prose that quotes one such line is left alone. The export's own notices ("Messages and calls are
-end-to-end encrypted", ``<Media omitted>``, "This message was deleted", ``[Sticker]``, ``[图片]``, a recalled
-message's notice, Otter's header and footer, LINE's header and day lines, an IRC client's joins, quits and
-mode changes) are left out: nobody said them. A format whose messages carry their day gives the first
+so prose that quotes one such line is left alone; how far apart its messages are says nothing (a family
+replies hours later). The export's own notices ("Messages and calls are end-to-end encrypted",
+``<Media omitted>``, "This message was deleted", ``[Sticker]``, ``[图片]``, a recalled message's notice,
+WeChat's "以下为新消息" rule, Otter's header and footer, LINE's header and day lines, an IRC client's joins,
+quits and mode changes) are left out: nobody said them. A format whose messages carry their day gives the first
 one's (:attr:`ChatExport.first_day`), so the chat is dated by it.
 """
 
@@ -43,8 +44,9 @@ _TIMECODE = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?"
 
 # Text an export writes in a person's message, not the person (U+200E, the left-to-right mark WhatsApp
 # puts before it, is removed first). LINE and WeChat name a message's media in brackets, in the app's
-# language ("[Sticker]", "[スタンプ]", "[图片]"), and write a notice for a message taken back ("张伟撤回了一条消息",
-# "佐藤がメッセージの送信を取り消しました").
+# language ("[Sticker]", "[スタンプ]", "[图片]"), write a notice for a message taken back ("张伟撤回了一条消息",
+# "你撤回了一条消息", "佐藤がメッセージの送信を取り消しました", one's own without a name), and draw a rule over the
+# messages not yet read ("—— 以下为新消息 ——", "ここから未読メッセージ"): lines on no one's behalf.
 _PLACEHOLDER = re.compile(
     r"^(?:<Media omitted>|<attached: [^>]*>|(?:image|video|audio|sticker|GIF|document) omitted"
     r"|This message was deleted\.?|You deleted this message\.?|Missed (?:voice|video) call"
@@ -53,7 +55,8 @@ _PLACEHOLDER = re.compile(
     r"|Animated Sticker|スタンプ|写真|画像|動画|ファイル|ボイスメッセージ|連絡先|位置情報|アルバム|プレゼント"
     r"|图片|圖片|语音|語音|视频|視頻|表情|表情包|动画表情|文件|链接|音乐分享|位置|名片|红包|转账|贴图|貼圖|照片)\]"
     r"|.{0,40}?(?:撤回了一条消息|撤回了一條訊息|recalled a message|unsent a message|unsent a photo"
-    r"|がメッセージの送信を取り消しました)\.?)$"
+    r"|メッセージの送信を取り消しました)\.?"
+    r"|[-—–─=\s]*(?:以下[为為]新消息|以下[为為]新訊息|ここから未読メッセージ)[-—–─=\s]*)$"
 )
 # A line with no sender is the export's own: "Messages and calls are end-to-end encrypted", "Ana added
 # Ben", "You left": never a message (only the first is left out of a named line's text, see above).
@@ -77,10 +80,6 @@ class _Format:
     # read of a text, shown its non-blank lines in order (:func:`_layout_of`).
     blocks: Callable[[], Callable[[str], bool]] | None = None
     recorded: bool = False
-    # A WeChat line ("2024/05/03 21:15 张伟: ...") bears no mark a log's ("2024-03-12 07:30 Gym: ...") lacks:
-    # what tells the chat is its messages following each other within minutes (:func:`_replying`), read
-    # from groups ``day`` and ``at`` (a time of day).
-    replies: bool = False
     # An export's own notice as the raw line shows it, though it names a sender (WhatsApp on iOS).
     notice: re.Pattern[str] | None = None
     # A message is one line (IRC's protocol has no line breaks): a line that opens no turn is the
@@ -183,8 +182,11 @@ def _line_layout(line: str) -> bool:
 # a quoted message WeChatMsg writes under a reply ("引用:李娜:..."): someone else's words, said before.
 _WECHAT_LAYOUT = re.compile(r"^(?:.{1,80} - 微信聊天记录|系统消息[:：].*|引用[:：].*)$")
 # A WeChatMsg message's stamp: "2024-05-03 21:15:02 " over its words; a line that opens with one and names
-# no one is a notice ("2024-05-03 21:18:00 "张伟" 撤回了一条消息").
-_WECHATMSG_HEAD = re.compile(rf"^(?P<day>\d{{4}}-\d{{1,2}}-\d{{1,2}}) (?P<at>{_CLOCK}) (?P<name>{_NAME})$")
+# no one is a notice ("2024-05-03 21:18:00 "张伟" 撤回了一条消息"). Its head line is the stamp to the second, as
+# the app keeps it, and a name: a journal's "2024-03-12 07:30 Gym" over a day's entry is written by hand.
+_WECHATMSG_HEAD = re.compile(
+    rf"^(?P<day>\d{{4}}-\d{{1,2}}-\d{{1,2}}) (?P<at>\d{{1,2}}:\d{{2}}:\d{{2}}) (?P<name>{_NAME})$"
+)
 _WECHATMSG_STAMP = re.compile(rf"^\d{{4}}-\d{{1,2}}-\d{{1,2}} {_CLOCK}(?:\s|$)")
 
 
@@ -255,12 +257,15 @@ _FORMATS = (
         one_line=True,
     ),
     # WeChat, a message a line: "2024/05/03 21:15 张伟: text" (or "张伟：text"); a line that names no sender
-    # is WeChat's notice ("2024/05/03 21:18 "张伟" 撤回了一条消息").
+    # is WeChat's notice ("2024/05/03 21:18 "张伟" 撤回了一条消息"). The day as WeChat writes it, year first
+    # between slashes, is what tells its line from a log's ISO "2024-03-12 07:30 Gym: ran 5k": nothing else
+    # in the line does, and how far apart the messages are does not either (a family replies hours later).
     _Format(
         "WeChat chat",
-        re.compile(rf"^(?P<day>{_DATE}) (?P<at>{_CLOCK}) (?:(?P<name>{_NAME})[:：] ?)?(?P<text>.*)$"),
+        re.compile(
+            rf"^(?P<day>\d{{4}}/\d{{1,2}}/\d{{1,2}}) (?P<at>{_CLOCK}) (?:(?P<name>{_NAME})[:：] ?)?(?P<text>.*)$"
+        ),
         layout=_wechat_layout,
-        replies=True,
     ),
     # WeChatMsg's text export: "2024-05-03 21:15:02 张伟" over the words.
     _Format(
@@ -269,7 +274,6 @@ _FORMATS = (
         two_line=True,
         min_share=0.25,
         layout=_wechatmsg_layout,
-        replies=True,
     ),
     # WeChat exports that name the sender first: "张伟 2024-05-03 21:15" over the words.
     _Format(
@@ -278,14 +282,12 @@ _FORMATS = (
         two_line=True,
         min_share=0.25,
         layout=_wechat_layout,
-        replies=True,
     ),
     # WechatExporter's text: "张伟 (2024-05-03 21:15:02):text".
     _Format(
         "WeChat export (WechatExporter)",
         re.compile(rf"^(?P<name>{_NAME}) \((?P<day>{_DATE}) (?P<at>{_CLOCK})\):(?P<text>.*)$"),
         layout=_wechat_layout,
-        replies=True,
     ),
     # LINE: "21:15\t佐藤\ttext" ("午後9:15", "9:15 PM") under its day's line; a line with no sender is LINE's
     # notice ("21:20\t佐藤がメッセージの送信を取り消しました", "Ana joined the group").
@@ -335,8 +337,8 @@ def _pick(lines: list[str]) -> _Format | None:
     """The format whose turn lines, each with a speaker, make up at least its share of the first
     non-blank lines (at least 3), from at least two speakers one of whom speaks again: a list of
     "**Role:** ...", "**Birthday:** ..." properties, a food log of "Breakfast (08:30): ..." or a
-    journal of "2024-03-12 07:30 - ..." lines is no conversation. A WeChat format's messages follow each other
-    within minutes (:func:`_replying`), LINE's stand under its day lines."""
+    journal of "2024-03-12 07:30 - ..." lines is no conversation. LINE's messages stand under its day lines.
+    How far apart the messages are says nothing: a family's chat over a day has replies hours apart."""
     filled = []
     for ln in lines:
         if ln.strip():
@@ -357,34 +359,11 @@ def _pick(lines: list[str]) -> _Format | None:
             and len(speakers) >= 2
             and max(speakers.values()) >= 2
             and (not fmt.recorded or _rising([m.group("at") for m in heads]))
-            and (not fmt.replies or _replying([(m.group("day"), m.group("at")) for m in heads]))
             # LINE writes each day over its messages: a table of "09:00<TAB>Email<TAB>..." rows has no such line
             and (fmt.day_line is None or any(fmt.day_line.match(ln.strip()) for ln in filled))
         ):
             return fmt
     return None
-
-
-# A reply follows the message before it within this many minutes, in a conversation's give and take.
-_REPLY_MINUTES = 10
-
-
-def _replying(stamps: list[tuple[str, str]]) -> bool:
-    """Whether messages stamped (day, time of day) follow each other as a conversation's do: at least half
-    of them come within minutes of the one before, on its day. A log of "2024-03-12 07:30 Gym: ran 5k",
-    "2024-03-12 12:30 Lunch: ..." lines is hours apart, however its labels repeat."""
-    minutes = [(day, _minute_of_day(at)) for day, at in stamps]
-    close = sum(1 for (d1, a), (d2, b) in itertools.pairwise(minutes) if d1 == d2 and 0 <= b - a <= _REPLY_MINUTES)
-    return close * 2 >= len(minutes) - 1
-
-
-def _minute_of_day(clock: str) -> int:
-    """ "21:15", "9:15 PM", "09:15:02" as minutes since midnight."""
-    hours, minutes = map(int, re.findall(r"\d+", clock)[:2])
-    pm = re.search(r"[Pp]\.?[Mm]", clock) is not None
-    if re.search(r"[AaPp]\.?[Mm]", clock):
-        hours = hours % 12 + (12 if pm else 0)
-    return hours * 60 + minutes
 
 
 def _seconds(code: str) -> float:
