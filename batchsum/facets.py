@@ -140,6 +140,7 @@ class ExtractedFacets:
     entities: list[str] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)
     source: str = FACETS_SOURCE
+    status: str = ""  # a decision record's status, as written (written_facets)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
@@ -548,6 +549,8 @@ def render_facets_markdown(facets: ExtractedFacets, heading: str = "## Facets (e
             lines.append("")
 
     section("Decisions", facets.decisions)
+    if facets.status:  # whether the decisions stand: "Proposed", "Superseded by ADR 9"
+        lines += [f"**Status:** {facets.status}", ""]
     section("Action items", [_action_line(a) for a in facets.action_items])
     section("Open questions", facets.unresolved)
     if facets.entities:
@@ -561,6 +564,8 @@ def facets_front_matter(facets: ExtractedFacets) -> dict[str, Any]:
     out: dict[str, Any] = {"facets_source": facets.source}
     if facets.decisions:
         out["decisions"] = list(facets.decisions)
+    if facets.status:
+        out["decision_status"] = facets.status
     if facets.action_items:
         out["action_items"] = [{k: v for k, v in asdict(a).items() if v} for a in facets.action_items]
     if facets.unresolved:
