@@ -141,11 +141,14 @@ _FIRST_PERSON = frozenset({"i", "we", "you", "it", "this", "that", "there", "the
 
 @dataclass
 class ActionItem:
-    """One commitment: who, what, by when (owner and due only when the text says so)."""
+    """One commitment: who, what, by when (owner and due only when the text says so); ``said_by`` is who said
+    the sentence when it is not its owner ("Maya: Priya, can you call the vendor?"), so that it is shown as
+    that speaker's words, never as the owner's."""
 
     task: str
     owner: str | None = None
     due: str | None = None
+    said_by: str | None = None
 
 
 # What is summarized or outlined and then sent or filed is a deliverable, no longer talk: "I will summarise the

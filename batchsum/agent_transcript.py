@@ -19,6 +19,7 @@ import json
 import os
 import re
 import stat
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -337,9 +338,12 @@ def digest_agent_transcript(
     said: list[str] = []  # the assistant's prose, turn by turn
     asked = False  # the task read (the first user turn with words of its own, after a demonstration's)
     task = ""
+    subject: set[str] = set()  # code the task names and the final diff changes
+    diff: set[str] = set()
     results = 0
     for t in turns:
         if t.kind == "tool_result":
+            diff = diff_names(t.message.content) or diff
             s = summarize_tool_result(t, tok)
             results += 1
             files += s.files
@@ -353,6 +357,7 @@ def digest_agent_transcript(
             message = without_lead_in(message)
             asked = bool(turn_prose(message))
             task = session_task(turn_prose(message))
+            subject = code_names(turn_prose(message))
         content = turn_prose(message)
         if t.kind == "assistant" and t.command:
             commands.append(command_line(t.command))
@@ -365,7 +370,7 @@ def digest_agent_transcript(
                 said.append(content)
     known = most_specific(_unique(files))  # commands have their own key; listed again they would only repeat
     facets = extract_facets(speaker_turns, entities=known, agent=results > 0)
-    facets.entities = session_entities(facets.entities, commands)
+    facets.entities = session_entities(facets.entities, commands, subject | diff)
     return AgentDigest(
         text="\n\n".join(lines),
         files_touched=known,
@@ -377,6 +382,33 @@ def digest_agent_transcript(
         ending=session_ending(said),
         task=task,
     )
+
+
+# Code a task names: "use `round`", "round() instead of int()"; not the word "round" of "a round number".
+_CODE_NAME = re.compile(r"`([A-Za-z_]\w*)(?:\(\))?`|\b([A-Za-z_]\w*)\(")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_LINE_COMMENT = re.compile(r"\s(?:#|//).*")
+
+
+def code_names(prose: str) -> set[str]:
+    """The identifiers ``prose`` writes as code: in backticks or called (its words otherwise stay words)."""
+    return {a or b for a, b in _CODE_NAME.findall(prose)}
+
+
+def diff_names(text: str) -> set[str]:
+    """The identifiers a unified diff in ``text`` (a tool result showing ``diff --git ...``) adds or removes:
+    named more often on one side of its changed lines than on the other, comments left out ("int(x)" ->
+    "int(round(x))" changes ``round``, not ``int``); empty when ``text`` shows no diff."""
+    removed: Counter[str] = Counter()
+    added: Counter[str] = Counter()
+    in_diff = False
+    for line in text.splitlines():
+        in_diff = in_diff or line.startswith("diff --git ")
+        if not in_diff or line.startswith(("+++ ", "--- ")) or line[:1] not in "+-" or not line:
+            continue
+        words = _IDENTIFIER.findall(_LINE_COMMENT.sub("", line[1:]))
+        (added if line[0] == "+" else removed).update(words)
+    return set((added - removed) + (removed - added))
 
 
 TASK_WORDS = 50

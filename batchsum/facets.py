@@ -140,6 +140,7 @@ class ExtractedFacets:
     entities: list[str] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)
     source: str = FACETS_SOURCE
+    status: str = ""  # a decision record's status, as written (written_facets)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
@@ -495,6 +496,8 @@ def extract_facets(
         if item is not None and item.owner is not None and unknown:
             item.owner = _owner_among(item.owner, participants)
         if item is not None and not (unknown and item.owner is None):
+            if item.owner is not None and s.speaker and item.owner not in speakers_of(s.speaker):
+                item.said_by = s.speaker  # "Priya, can you ...?" is Maya's question, not Priya's words
             if all(a.task != item.task for a in actions):
                 actions.append(item)
                 narrated.append(item.owner is None or item.owner == s.speaker)
@@ -524,6 +527,16 @@ def extract_facets(
     )
 
 
+def _action_line(a: ActionItem) -> str:
+    """An action item as a list item: "Owner: task", the way a speaker's words are shown, when the owner said
+    it or no one did; someone else's sentence keeps its speaker, the owner after it ("Maya Chen: Priya, can
+    you call the vendor? (owner: Priya Shah, due: Friday)")."""
+    if a.said_by:
+        notes = [f"owner: {a.owner}", *([f"due: {a.due}"] if a.due else [])]
+        return f"{a.said_by}: {a.task} ({', '.join(notes)})"
+    return (f"{a.owner}: " if a.owner else "") + a.task + (f" (due: {a.due})" if a.due else "")
+
+
 def render_facets_markdown(facets: ExtractedFacets, heading: str = "## Facets (extracted)") -> str:
     """The facets as a Markdown section; empty lists are left out."""
     lines = [heading, "", f"_Picked by rules from the text ({facets.source}), not written by a model._", ""]
@@ -536,13 +549,9 @@ def render_facets_markdown(facets: ExtractedFacets, heading: str = "## Facets (e
             lines.append("")
 
     section("Decisions", facets.decisions)
-    section(
-        "Action items",
-        [
-            (f"{a.owner}: " if a.owner else "") + a.task + (f" (due: {a.due})" if a.due else "")
-            for a in facets.action_items
-        ],
-    )
+    if facets.status:  # whether the decisions stand: "Proposed", "Superseded by ADR 9"
+        lines += [f"**Status:** {facets.status}", ""]
+    section("Action items", [_action_line(a) for a in facets.action_items])
     section("Open questions", facets.unresolved)
     if facets.entities:
         lines.append("**Entities:** " + ", ".join(f"`{e}`" if "/" in e or "." in e else e for e in facets.entities))
@@ -555,6 +564,8 @@ def facets_front_matter(facets: ExtractedFacets) -> dict[str, Any]:
     out: dict[str, Any] = {"facets_source": facets.source}
     if facets.decisions:
         out["decisions"] = list(facets.decisions)
+    if facets.status:
+        out["decision_status"] = facets.status
     if facets.action_items:
         out["action_items"] = [{k: v for k, v in asdict(a).items() if v} for a in facets.action_items]
     if facets.unresolved:

@@ -122,6 +122,7 @@ class WrittenFacets:
     decisions: list[str] = field(default_factory=list)
     action_items: list[ActionItem] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
+    status: str = ""  # a decision record's status as written: "Accepted", "Superseded by ADR 9"
 
     def is_empty(self) -> bool:
         """True when the text wrote down no facet."""
@@ -430,7 +431,38 @@ def written_facets(text: str, participants: Sequence[str] = ()) -> WrittenFacets
                 task = _task(body, participants)
             if task.task and all(a.task != task.task for a in out.action_items):
                 out.action_items.append(task)
+    if out.decisions:  # a record of decisions (an ADR): whether they stand is its status
+        out.status = _status(text)
     return out
+
+
+# "Status: Accepted", "- **Status:** superseded by ADR 9": a status written as a label, not as a heading.
+_STATUS_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(\S.*)$", re.I)
+_STATUS_WORDS = 30  # a longer paragraph under "## Status" is a report: its first sentence says the status
+
+
+def _status(text: str) -> str:
+    """The status a decision record gives its decision, as written: the paragraph under its "Status" heading
+    ("Accepted (2024-02-12). Supersedes ADR 4.") or a "Status:" label's value; "" when it gives none."""
+    lines = _as_read(text).split("\n")
+    for i, line in enumerate(lines):
+        if (label := _STATUS_LABEL.match(line)) and _heading(line) is None:
+            return _plain(label.group(1))
+        heading = _heading(line)
+        if heading is None or _heading_name(heading) != "status":
+            continue
+        para: list[str] = []
+        for below in lines[i + 1 :]:
+            if not para and not below.strip():
+                continue
+            if _heading(below) is not None or (para and (not below.strip() or _ITEM.match(below))):
+                break  # its paragraph, or a list's first item ("- Accepted" over "- Deciders: ...")
+            para.append(m.group("text") if (m := _ITEM.match(below)) else below)
+        said = _plain(" ".join(para))
+        if len(said.split()) > _STATUS_WORDS and (first := next(iter(split_sentences(said)), None)):
+            said = said[first.start : first.end]
+        return said
+    return ""
 
 
 def with_written(written: WrittenFacets, found: ExtractedFacets, max_items: int | None = None) -> ExtractedFacets:
@@ -455,6 +487,7 @@ def with_written(written: WrittenFacets, found: ExtractedFacets, max_items: int 
         unresolved=first(written.unresolved, found.unresolved),
         entities=found.entities,
         topics=found.topics,
+        status=written.status,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from batchsum.compact.extractors import COMMAND_NAMES, command_line, most_specific
 from batchsum.transcript_shape import TOOL_NAMES
@@ -28,17 +28,18 @@ _LANGUAGE_WORDS = frozenset(
 _INTERFACE_COMMANDS = COMMAND_NAMES | set(TOOL_NAMES) | {"submit", "exit_forfeit", "str_replace_editor"}
 
 
-def session_entities(entities: Sequence[str], commands: Sequence[str] = ()) -> list[str]:
+def session_entities(entities: Sequence[str], commands: Sequence[str] = (), subject: Collection[str] = ()) -> list[str]:
     """``entities`` of an agent session, in order: a file once, by its fullest path (:func:`most_specific`),
     no folder of a file listed ("src", "src/pkg" beside "/repo/src/pkg/fields.py"), no command's name (the
-    first word of one of ``commands``, or of the agent interface's), no word of a language ("True")."""
+    first word of one of ``commands``, or of the agent interface's), no word of a language ("True") unless
+    ``subject`` (what the session is about: code its task names, names its diff changes) holds it."""
     names = _INTERFACE_COMMANDS | {w.rsplit("/", 1)[-1] for c in commands for w in command_line(c).split()[:1]}
     kept = most_specific(list(dict.fromkeys(entities)))
     files = [e for e in kept if "/" in e.strip("/")]  # a path with a folder in it
     out: list[str] = []
     for entity in kept:
         bare = entity.removeprefix("./").strip("/")
-        if entity in names or entity in _LANGUAGE_WORDS:
+        if entity in names or (entity in _LANGUAGE_WORDS and entity not in subject):
             continue
         if bare and " " not in bare and any(f"/{bare}/" in f or f.startswith(f"{bare}/") for f in files):
             continue  # a folder the file's path names
