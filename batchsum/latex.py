@@ -3,48 +3,41 @@
 Only ``\\begin{document}`` .. ``\\end{document}`` is text (the preamble is no text; a file without it is a
 fragment, read whole). The title and the abstract open the text; ``\\section`` and its kin are Markdown
 headings, so the summarizer's section roles apply ("References" skipped, "Conclusion" a closing section);
-``\\emph{x}`` and the other text styles read as ``x``; citations, references, labels and footnotes (a
-footnote's text is apparatus) are left out, and so are comments. Inline math stays as written in TeX;
+``\\emph{x}`` and the other text styles read as ``x``; ``\\ref``, ``\\eqref``, ``\\cref``, ``\\autoref`` as the
+numbers LaTeX prints (:mod:`batchsum.latex_refs`); citations, labels and footnotes (a footnote's text is
+apparatus) are left out, and so are comments. Inline math stays as written in TeX;
 display math, floats, tables, listings and the bibliography are no prose: a figure's or a table's
 ``\\caption`` is kept as a caption line ("Figure 1: ..."), which the summarizer reads as apparatus.
 Macros the file defines without arguments or with ``#1``.. parameters (``\\newcommand``, ``\\def``) are
-expanded (a macro's ``\\begin`` is ended by the text after its call); ``\\input``/``\\include`` are not
-followed (each ``.tex`` file is read on its own).
+expanded (a macro's ``\\begin`` is ended by the text after its call; :mod:`batchsum.latex_macros`); the files
+``\\input`` and ``\\include`` name are read in their place (:mod:`batchsum.latex_source`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from typing import cast
+from pathlib import Path
+
+from batchsum.latex_macros import (
+    BREAK,
+    DEFINITION,
+    DROPPED,
+    GONE,
+    LINE_END,
+    MAX_DEPTH,
+    PAR,
+    Expander,
+    Macro,
+    braces,
+    call_error,
+    collect_macros,
+    line_of,
+)
+from batchsum.latex_refs import REFERENCES, Labels, number_labels, reference
+from batchsum.latex_source import Source
 
 __all__ = ["render_latex"]
-
-# A comment the stripper took away together with its line's end: no text, but a line of the source, so
-# an error names the line the writer sees.
-_GONE = "\ue000"
-# A line break the output keeps inside a block (a list item's start), and a paragraph's end: the source's
-# own line ends are spaces, as TeX reads them, so text around a dropped display still runs on.
-_BREAK = "\x02"
-_PAR = "\x03"
-# Where a command's text was left out (a citation, a reference): brackets it alone stood in go with it.
-_DROPPED = "\x04"
-
-# Environments whose body is not TeX (read raw, up to their \end): left out before anything else.
-# (ACM's CCSXML holds the classification as XML, typeset by \ccsdesc: metadata, no text.)
-_RAW_ENVS = tuple("verbatim verbatim* Verbatim BVerbatim lstlisting minted comment filecontents CCSXML".split())
-_RAW = re.compile(r"\\begin\{(" + "|".join(map(re.escape, _RAW_ENVS)) + r")\}.*?\\end\{\1\}", re.S)
-_VERB = re.compile(r"\\verb\*?([^A-Za-z\s*])(.*?)\1")
-_VERB_ESCAPES = str.maketrans(
-    {c: "\\" + c for c in "{}%$&#_"}
-    | {"\\": "\\textbackslash{}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}"}
-)
-# A URL's argument is read as written: its "%20" or "#anchor" is no comment or parameter.
-_URL = re.compile(r"\\(url|href|nolinkurl)\s*\{([^{}\n]*)\}")
-# Text set aside by the writer with \iffalse ... \fi (a block commented out): never typeset.
-_IFFALSE = re.compile(r"\\iffalse(?![A-Za-z@]).*?\\fi(?![A-Za-z@])", re.S)
-# A % that opens a comment: after an even number of backslashes (``\\%`` is a line break and a comment).
-_COMMENT = re.compile(r"(?:^|(?<=[^\\]))(?:\\\\)*%")
 
 # Display math and other material set apart from the prose: no text of the paragraph it stands in.
 _MATH_ENVS = frozenset(
@@ -111,7 +104,7 @@ _SYMBOLS = dict(
     ).split()
 )
 _SYMBOLS |= dict.fromkeys("quad qquad enspace space newline linebreak".split(), " ") | dict.fromkeys(
-    "par bigskip medskip smallskip".split(), _PAR
+    "par bigskip medskip smallskip".split(), PAR
 )
 # Accents over the next letter (``\'e``, ``\"{o}``, ``\c{c}``): its combining mark.
 _ACCENTS = dict(
@@ -122,36 +115,20 @@ _SPACING = dict(zip(_ACCENTS, "´`^¨~¯˙¸ˇ˘˝˛˚", strict=True))
 _ESCAPED = {"%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", " ": " ", "\\": " ", ",": " "}
 _ESCAPED.update({";": " ", ":": " ", ">": " ", "!": "", "/": "", "-": "", "@": ""})
 
-_SPACE = " \t\n" + _GONE
+_SPACE = " \t\n" + GONE
 _LIGATURE = re.compile(r"---|--|``|''|`")
 _LIGATURES = {"---": "—", "--": "–", "``": "“", "''": "”", "`": "‘"}
 _NAME = re.compile(r"[A-Za-z@]+\*?")
 # The spaces TeX skips after a control word: on its line and a line's end, never a blank line (a paragraph).
 _AFTER_WORD = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
 _PLAIN = re.compile(r"[^\\{}$~`'\-&#^\n\ue000]+")
-_LINE_END = re.compile(r"\n(?:[ \t]*\n)*")  # a blank line (or more) ends a paragraph
 _DEFINE = frozenset({"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand"})
-_DEFINITION = re.compile(
-    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand)\*?\s*(?:\{\s*\\([A-Za-z@]+)\s*\}|\\([A-Za-z@]+))"
-    r"\s*(?:\[(\d)\])?\s*(?:\[([^\]]*)\])?\s*\{"
-    r"|\\[gex]?def\s*\\([A-Za-z@]+)\s*((?:#\d)*)\s*\{"
-)
 _TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
 _ABSTRACT = re.compile(r"\\abstract\s*\{")
 _DOCUMENT = re.compile(r"\\begin\s*\{document\}")
 _END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
-_KNOWN = frozenset({*_HEADINGS, *_ARGS, *_SYMBOLS, *_ACCENTS, *_DEFINE, "begin", "end", "item", "abstract", "def"})
-# Macro expansions inside expansions, and the characters all expansions add (that many, or eight times the
-# file's): more is a macro that expands to itself, or doubles. The number of uses is no limit: a paper may
-# use its \ours ten thousand times.
-_MAX_DEPTH = 20
-_MAX_TEXT = 1 << 22
-# A macro's call where an argument-less macro is replaced by its body before the conversion; a
-# definition's head (its name stays); inline math (kept as written).
-_TOKEN = re.compile(
-    rf"(?P<head>{_DEFINITION.pattern})|\$\$(?:\\.|[^$\\]|\$(?!\$))*\$\$|\$(?:\\.|[^$\\])*\$|\\\(.*?\\\)"
-    r"|\\(?P<name>[A-Za-z@]+)\*?(?P<space>[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?)|\\.",
-    re.S,
+_KNOWN = frozenset(
+    {*_HEADINGS, *_ARGS, *REFERENCES, *_SYMBOLS, *_ACCENTS, *_DEFINE, "begin", "end", "item", "abstract", "def"}
 )
 # siunitx (\SI{5}{\milli\second} reads "5 ms"): its commands' argument counts, its units and prefixes.
 _SIUNITX = {"SI": 2, "qty": 2, "si": 1, "unit": 1, "num": 1}
@@ -164,55 +141,6 @@ _UNITS = _PREFIXES | dict(
         "squared=² cubed=³"
     ).split()
 )
-
-
-class _Macro:
-    """A macro the file defines: its parameter count, its optional first argument's default, its body."""
-
-    __slots__ = ("body", "default", "params")
-
-    def __init__(self, params: int, default: str | None, body: str) -> None:
-        self.params, self.default, self.body = params, default, body
-
-
-def _strip_comments(text: str) -> str:
-    """``text`` without comments: from a ``%`` (not ``\\%``) to its line's end, which TeX takes too (with the
-    next line's leading spaces) unless a blank line follows: that still ends the paragraph."""
-    lines = text.split("\n")
-    out: list[str] = []
-    for i, line in enumerate(lines):
-        if out and out[-1].endswith(_GONE):
-            line = line.lstrip(" \t")
-        m = _COMMENT.search(line)
-        if m is None:
-            out.append(line + "\n")
-            continue
-        last = i + 1 == len(lines) or not lines[i + 1].strip()
-        out.append(line[: m.end() - 1] + ("\n" if last else _GONE))
-    return "".join(out)[:-1]
-
-
-def _braces(text: str) -> dict[int, int]:
-    """Each ``{``'s position to its ``}``'s; ValueError naming the line of one left open or closing none."""
-    pairs: dict[int, int] = {}
-    opened: list[int] = []
-    i = 0
-    for m in re.finditer(r"\\.|[{}]", text, re.S):
-        i = m.start()
-        if m.group(0) == "{":
-            opened.append(i)
-        elif m.group(0) == "}":
-            if not opened:
-                raise ValueError(f"unbalanced braces: the }} on line {_line(text, i)} closes no {{")
-            pairs[opened.pop()] = i
-    if opened:
-        raise ValueError(f"unbalanced braces: the {{ on line {_line(text, opened[-1])} is never closed")
-    return pairs
-
-
-def _line(text: str, pos: int) -> int:
-    """The source line of ``pos`` (comments taken away with their line's end still count)."""
-    return text.count("\n", 0, pos) + text.count(_GONE, 0, pos) + 1
 
 
 def _find_unescaped(text: str, target: str, start: int, end: int) -> int:
@@ -228,17 +156,11 @@ def _find_unescaped(text: str, target: str, start: int, end: int) -> int:
     return -1
 
 
-def _at(call: tuple[str, int, str], what: str) -> ValueError:
-    """An error in a macro's expansion, naming the line of its ``call`` (the text, the position, the name)."""
-    text, at, name = call
-    return ValueError(f"line {_line(text, at)}, in \\{name}: {what}")
-
-
 def _tidy_line(line: str) -> str:
     """One output line: spaces collapsed, none before a closing mark, none left by a dropped citation."""
-    line = " ".join(line.replace(_PAR, " ").replace(_BREAK, " ").split())
+    line = " ".join(line.replace(PAR, " ").replace(BREAK, " ").split())
     # "(see \cite{x})" reads "(see)", "(\cite{x})" nothing; a bracket of the text ("close()") stays.
-    line = re.sub(rf"\((?:[\s,;]*{_DROPPED})+[\s,;]*\)|\[(?:\s*{_DROPPED})+\s*\]", "", line).replace(_DROPPED, "")
+    line = re.sub(rf"\((?:[\s,;]*{DROPPED})+[\s,;]*\)|\[(?:\s*{DROPPED})+\s*\]", "", line).replace(DROPPED, "")
     line = re.sub(r"\s+([,.;:!?)\]”’])", r"\1", line)
     line = re.sub(r",(?:\s*,)+", ",", line)  # "Tables~\ref{a}, \ref{b}, \ref{c}" left "Tables,,"
     line = re.sub(r"([(\[“‘])\s+", r"\1", line)
@@ -248,72 +170,11 @@ def _tidy_line(line: str) -> str:
 def _tidy(text: str) -> str:
     """The converted text as Markdown: paragraphs a line each, list items a line each, blank lines between."""
     blocks = []
-    for block in text.split(_PAR):
-        lines = [t for ln in block.split(_BREAK) if (t := _tidy_line(ln))]
+    for block in text.split(PAR):
+        lines = [t for ln in block.split(BREAK) if (t := _tidy_line(ln))]
         if lines:
             blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
-
-
-class _Doc:
-    """What one file's conversion shares: its macros, its float counters, the files it names to input."""
-
-    def __init__(self, macros: dict[str, _Macro], size: int) -> None:
-        self.macros, self.most = macros, max(_MAX_TEXT, 8 * size)
-        self.counters = {"Figure": 0, "Table": 0}
-        self.not_followed: list[str] = []
-        self.grown = 0  # the characters macros' expansions added
-        self.plain: dict[str, str] = {}  # an argument-less macro's body, its own macros replaced
-        self.plain_names = {n for n, m in macros.items() if not m.params and m.default is None}
-
-    def grow(self, name: str, by: int) -> None:
-        """Count ``by`` characters an expansion of ``name`` adds; ValueError past the most expansions may add."""
-        self.grown += by
-        if self.grown > self.most:
-            raise ValueError(f"\\{name} expands without end (a macro that doubles)")
-
-    def body(self, name: str, depth: int) -> str:
-        """The argument-less macro ``name``'s body as the text it stands for: its own macros replaced, its line
-        ends spaces (a blank line ``\\par``: the body's lines are no lines of the file)."""
-        if name not in self.plain:
-            if depth >= _MAX_DEPTH:
-                raise ValueError(f"\\{name} expands without end (a macro defined by itself)")
-            body = _LINE_END.sub(lambda m: " \\par " if m.group(0).count("\n") > 1 else " ", self.macros[name].body)
-            self.plain[name] = self.replace(body.replace(_GONE, ""), depth + 1)
-        return self.plain[name]
-
-    def replace(self, text: str, depth: int) -> str:
-        """``text`` with each call of an argument-less macro replaced by its body, as TeX reads it: so a body that
-        opens an environment (``\\newcommand{\\be}{\\begin{equation}}``) is closed by the text after its call.
-        Definitions' bodies stay (a macro's own is replaced when it is called); inline math is kept as written.
-        ValueError (``args``: its message, the position and the name of the call) on a macro without end."""
-        out: list[str] = []
-        pos, pairs = 0, cast("dict[int, int] | None", None)
-        while self.plain_names and (m := _TOKEN.search(text, pos)) is not None:
-            name, stop = m.group("name"), m.end()
-            if m.group("head") is not None:
-                pairs = pairs or _braces(text)
-                stop = pairs[stop - 1] + 1
-            if name not in self.plain_names:
-                out.append(text[pos:stop])
-                pos = stop
-                continue
-            try:
-                body = self.body(name, depth)
-                self.grow(name, len(body))
-            except ValueError as e:  # the outermost call is the one the file's writer sees
-                raise ValueError(e.args[0], m.start(), name) from None
-            space = m.group("space")
-            if body.endswith("\\xspace"):  # the xspace package: the space after the call is kept
-                body = body[: -len("\\xspace")]
-            else:  # the spaces TeX skips after a command's name: a line's end still a line of the file
-                space = _GONE * space.count("\n")
-            if re.search(r"\\[A-Za-z@]+$", body) and re.match(r"[A-Za-z@]", text[stop : stop + 1]):
-                body += "{}"  # a command's name at the body's end does not run on into the next word
-            out.append(text[pos : m.start()] + body + space)
-            pos = stop
-        out.append(text[pos:])
-        return "".join(out)
 
 
 class _Scan:
@@ -324,12 +185,16 @@ class _Scan:
         # A macro's expansion: the file's text, the position and the name of its call (an error names that
         # line, not the body's; counted only then: counting for every call made many calls quadratic).
         self.where = where
-        self.close = _braces(text)
+        self.close = braces(text)
         self.lists: list[list[int]] = []  # the open lists' item counts (an itemize's is [-1]: no numbers)
 
     def fail(self, pos: int, what: str) -> ValueError:
         """An error naming the line of ``pos``."""
-        return ValueError(f"line {_line(self.text, pos)}: {what}") if self.where is None else _at(self.where, what)
+        return (
+            ValueError(f"line {line_of(self.text, pos)}: {what}")
+            if self.where is None
+            else call_error(self.where, what)
+        )
 
     def group(self, i: int, end: int) -> tuple[int, int, int] | None:
         """The span inside the ``{...}`` at ``i`` (spaces before it skipped), or a lone character's or
@@ -390,10 +255,10 @@ class _Scan:
             elif c == "$":
                 i = self.math(i, end, out)
             elif c == "\n":
-                stop = _LINE_END.match(text, i, end).end()  # type: ignore[union-attr]  # a "\n" is there
-                out.append(_PAR if stop - i > 1 and "\n" in text[i + 1 : stop] else " ")
+                stop = LINE_END.match(text, i, end).end()  # type: ignore[union-attr]  # a "\n" is there
+                out.append(PAR if stop - i > 1 and "\n" in text[i + 1 : stop] else " ")
                 i = stop
-            elif c in "~&#^" + _GONE:
+            elif c in "~&#^" + GONE:
                 # "~" a space the line is not broken at, "&" an alignment tab (a column's end), "#" and "^"
                 # a parameter's and a superscript's marks: no character of the text.
                 out.append(" " if c in "~&" else "")
@@ -414,7 +279,7 @@ class _Scan:
         if display:
             out.append(" ")
             return close + 2
-        out.append(" ".join(self.text[i : close + 1].replace(_GONE, "").split()))
+        out.append(" ".join(self.text[i : close + 1].replace(GONE, "").split()))
         return close + 1
 
     def command(self, i: int, end: int, out: list[str]) -> int:
@@ -441,19 +306,22 @@ class _Scan:
         if base in _HEADINGS:
             after, spans = self.args(after, end, 1)
             title = _tidy_line(self.run(*spans[0])) if spans else ""
-            out.append(f"{_PAR}{'#' * _HEADINGS[base]} {title}{_PAR}" if title else _PAR)
+            out.append(f"{PAR}{'#' * _HEADINGS[base]} {title}{PAR}" if title else PAR)
             return after
         if base == "item":
             return self.item(after, end, out)
         if base == "abstract" and text[after : after + 1] == "{":
-            out.append(f"{_PAR}## Abstract{_PAR}{self.run(after + 1, self.close[after])}{_PAR}")
+            out.append(f"{PAR}## Abstract{PAR}{self.run(after + 1, self.close[after])}{PAR}")
             return self.close[after] + 1
+        if base in REFERENCES:
+            after, spans = self.args(after, end, 1)
+            keys = self.text[spans[0][0] : spans[0][1]] if spans else ""
+            out.append(reference(base, keys, self.doc.labels) or DROPPED)
+            return after
         if base in _ARGS:
             n, kept = _ARGS[base]
-            if base in ("input", "include"):
-                self.not_followed(after, end)
             after, spans = self.args(after, end, n)
-            out.append(self.run(*spans[kept]) if kept is not None and kept < len(spans) else _DROPPED)
+            out.append(self.run(*spans[kept]) if kept is not None and kept < len(spans) else DROPPED)
             return after
         if base in _SIUNITX:
             after, spans = self.args(after, end, _SIUNITX[base])
@@ -476,7 +344,7 @@ class _Scan:
             close = _find_unescaped(self.text, closing, i + 2, end)
             if close < 0:
                 raise self.fail(i, f"\\{c} opens math that {closing} never closes")
-            out.append(" " if c == "[" else " ".join(self.text[i : close + 2].replace(_GONE, "").split()))
+            out.append(" " if c == "[" else " ".join(self.text[i : close + 2].replace(GONE, "").split()))
             return close + 2
         if c in _ACCENTS:
             return self.accent(c, i + 2, end, out)
@@ -509,18 +377,12 @@ class _Scan:
             mark = f"{counts[0]}. "
         else:
             mark = "- "
-        out.append(_BREAK + mark)
+        out.append(BREAK + mark)
         return after
-
-    def not_followed(self, i: int, end: int) -> None:
-        """Note an ``\\input``/``\\include`` for the warning: its file is read only on its own."""
-        span = self.group(i, end)
-        if span is not None:
-            self.doc.not_followed.append(self.text[span[0] : span[1]].strip())
 
     def skip_definition(self, i: int, end: int) -> int:
         """After a ``\\newcommand`` or ``\\def`` at ``i`` (collected before the conversion: no text)."""
-        m = _DEFINITION.match(self.text, i)
+        m = DEFINITION.match(self.text, i)
         if m is None or m.end() - 1 >= end:
             return _NAME.match(self.text, i + 1).end()  # type: ignore[union-attr]  # a command's name
         return self.close[m.end() - 1] + 1
@@ -529,7 +391,7 @@ class _Scan:
         """The macro ``name`` the file defines, called at ``at``, its arguments after ``i``: its body, ``#1``..
         its arguments, converted."""
         macro = self.doc.macros[name]
-        if self.depth >= _MAX_DEPTH:
+        if self.depth >= MAX_DEPTH:
             raise self.fail(at, f"\\{name} expands without end (a macro defined by itself)")
         args: list[str] = []
         if macro.default is not None:
@@ -547,7 +409,7 @@ class _Scan:
             self.doc.grow(name, len(body))
             body = self.doc.replace(body, self.depth + 1)
         except ValueError as e:
-            raise _at(where, e.args[0]) from None
+            raise call_error(where, e.args[0]) from None
         inner = _Scan(self.doc, body, self.depth + 1, where)
         inner.lists = self.lists
         out.append(inner.run(0, len(body)))
@@ -576,14 +438,14 @@ class _Scan:
         if base in _MATH_ENVS:
             out.append(" ")
         elif base in _NO_PROSE_ENVS:
-            out.append(_PAR)
+            out.append(PAR)
         elif base in _FLOATS:
             out.extend(self.captions(_FLOATS[base], start, body))
         elif base == "abstract":
-            out.append(f"{_PAR}## Abstract{_PAR}{self.run(start, body)}{_PAR}")
+            out.append(f"{PAR}## Abstract{PAR}{self.run(start, body)}{PAR}")
         elif base in _LISTS:
             self.lists.append([0 if base == "enumerate" else -1])
-            out.append(f"{_PAR}{self.run(start, body)}{_PAR}")
+            out.append(f"{PAR}{self.run(start, body)}{PAR}")
             self.lists.pop()
         else:
             out.append(self.run(start, body))
@@ -602,30 +464,15 @@ class _Scan:
             _, spans = self.args(m.end(), end, 1)
             if spans:
                 self.doc.counters[kind] += 1
+                # Numbered ahead, as a \ref to it reads (by chapter in a book); else counted here.
+                number = self.doc.labels.captions.get(m.start()) if self.where is None else None
                 words = _tidy_line(self.run(*spans[0]))
-                lines.append(f"{_PAR}{kind} {self.doc.counters[kind]}: {words}{_PAR}")
-        return lines or [_PAR]
+                lines.append(f"{PAR}{kind} {number or self.doc.counters[kind]}: {words}{PAR}")
+        return lines or [PAR]
 
 
 _CAPTION = re.compile(r"\\caption(?![A-Za-z@])")
 _SUBFLOAT = re.compile(r"\\begin\s*\{(sub(?:figure|table|float)\*?)\}")
-
-
-def _macros(text: str) -> dict[str, _Macro]:
-    """The macros ``text`` defines (``\\newcommand``, ``\\renewcommand``, ``\\def``); braces are balanced."""
-    pairs = _braces(text)
-    macros = {}
-    for m in _DEFINITION.finditer(text):
-        body = text[m.end() : pairs[m.end() - 1]]
-        name = m.group(5) or m.group(1) or m.group(2)
-        # A class's or package's redefinition of a command read here (\renewcommand{\section}...) is layout.
-        if name in _KNOWN:
-            continue
-        if m.group(5) is not None:  # \def\name#1#2{...}
-            macros[name] = _Macro(m.group(6).count("#"), None, body)
-        else:
-            macros[name] = _Macro(int(m.group(3) or 0), m.group(4), body)
-    return macros
 
 
 def _quantity(command: str, args: list[str]) -> str:
@@ -644,47 +491,49 @@ def _quantity(command: str, args: list[str]) -> str:
     return " ".join(filter(None, (number, "".join(unit))))
 
 
+_LINE_NAMED = re.compile(r"\bline (\d+)")
+
+
+class _Doc(Expander):
+    """What one file's conversion shares: its macros, its labels' numbers, its float counters."""
+
+    def __init__(self, macros: dict[str, Macro], size: int) -> None:
+        super().__init__(macros, size)
+        self.counters = {"Figure": 0, "Table": 0}  # captions not counted ahead (in a macro's expansion)
+        self.labels = Labels()
+
+
 def _convert(doc: _Doc, text: str) -> tuple[str, str]:
     """The title and the abstract read from anywhere in ``text``, and the document's body, converted."""
     text = doc.replace(text, 0)
+    doc.labels = number_labels(text)
     scan = _Scan(doc, text)
     begin, stop = _DOCUMENT.search(text), _END_DOCUMENT.search(text)
     start = begin.end() if begin else 0
     end = stop.start() if stop and stop.start() >= start else len(text)
     head = ""
     if (title := _TITLE.search(text)) is not None:
-        head = "# " + _tidy_line(scan.run(title.end(), scan.close[title.end() - 1])) + _PAR
+        head = "# " + _tidy_line(scan.run(title.end(), scan.close[title.end() - 1])) + PAR
     if (abstract := _ABSTRACT.search(text, 0, start)) is not None:  # a class's \abstract{...} in the preamble
-        head += f"## Abstract{_PAR}{scan.run(abstract.end(), scan.close[abstract.end() - 1])}{_PAR}"
+        head += f"## Abstract{PAR}{scan.run(abstract.end(), scan.close[abstract.end() - 1])}{PAR}"
     return head, scan.run(start, end)
 
 
-def render_latex(raw_text: str, warnings: list[str] | None = None) -> str:
+def render_latex(raw_text: str, warnings: list[str] | None = None, path: Path | None = None) -> str:
     """A LaTeX source as Markdown a reader's eyes would take in: the title as a ``#`` heading, the abstract
-    and the sections as ``##`` headings, the body's prose (see the module's docstring). ``\\input`` and
-    ``\\include`` are not followed: said in ``warnings``. Raises ValueError naming the line of unbalanced
-    braces, an unclosed ``$`` or an environment never ended."""
-    text = raw_text.replace("\r\n", "\n").replace("\r", "\n").replace(_GONE, "").replace(_BREAK, "")
-    text = text.replace(_PAR, "").replace(_DROPPED, "")
-    # Raw bodies out first: a listing's "%" or "{" is no comment or group. Its lines stay counted.
-    text = _RAW.sub(lambda m: "\n" * m.group(0).count("\n") if "\n" in m.group(0) else " ", text)
-    text = _VERB.sub(lambda m: m.group(2).translate(_VERB_ESCAPES), text)
-    text = _URL.sub(lambda m: f"\\{m.group(1)}{{{m.group(2).translate(_VERB_ESCAPES)}}}", text)
-    text = _strip_comments(text)
-    # A block set aside is no text, but its lines stay counted (as _GONE: they end no paragraph).
-    text = _IFFALSE.sub(lambda m: _GONE * (m.group(0).count("\n") + m.group(0).count(_GONE)), text)
-    doc = _Doc(_macros(text), len(text))
+    and the sections as ``##`` headings, the body's prose (see the module's docstring). The files it
+    ``\\input``s or ``\\include``s are read in their place, looked up from ``path``'s folder (none: not
+    followed); one left out is said in ``warnings``. Raises ValueError naming the line (and the file) of
+    unbalanced braces, an unclosed ``$`` or an environment never ended."""
+    source = Source(raw_text, path, warnings if warnings is not None else [])
+    text = source.text
     try:  # every conversion: a title nested too deep is the file's reason, not the run's crash
+        doc = _Doc(collect_macros(text, _KNOWN), len(text))
         head, body = _convert(doc, text)
     except RecursionError:
         raise ValueError("groups or macros nested too deep to read") from None
     except ValueError as e:
-        if len(e.args) < 3:
-            raise
-        raise _at((text, e.args[1], e.args[2]), e.args[0]) from None
-    if doc.not_followed and warnings is not None:
-        names = ", ".join(doc.not_followed[:3]) + (", ..." if len(doc.not_followed) > 3 else "")
-        warnings.append(
-            f"{len(doc.not_followed)} \\input/\\include not followed ({names}): each file is read on its own"
-        )
+        error = e if len(e.args) < 3 else call_error((text, e.args[1], e.args[2]), e.args[0])
+        # The line as its writer finds it, in the file it is in.
+        raise ValueError(_LINE_NAMED.sub(lambda m: source.where(int(m.group(1))), str(error), 1)) from None
     return _tidy(head + body)

@@ -13,7 +13,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,8 +45,12 @@ SUBTITLE_EXTS = {".vtt", ".srt"}
 EMAIL_EXTS = {".eml"}
 LATEX_EXTS = {".tex", ".latex"}
 ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS
-# Formats rendered from their text alone, each renderer given the run's warnings for the file.
-_RENDERERS = {**dict.fromkeys(SUBTITLE_EXTS, render_subtitles), **dict.fromkeys(LATEX_EXTS, render_latex)}
+# Formats rendered from their text, each renderer given the run's warnings for the file and its path (a LaTeX
+# source's \input files are looked up from its folder).
+_RENDERERS: dict[str, Callable[[str, list[str], Path], str]] = {
+    **dict.fromkeys(SUBTITLE_EXTS, lambda text, warnings, _path: render_subtitles(text, warnings)),
+    **dict.fromkeys(LATEX_EXTS, render_latex),
+}
 IGNORE_FILE = ".batchsumignore"
 
 
@@ -572,6 +576,8 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # "## 2024年5月3日（金）", "## 2024/05/03", "## 5月3日" under "# 2024年5月"). 7: a WeChat export is told by its
 # shape, not by replies minutes apart (a family chat over a day); WeChat's and LINE's unread-messages rule
 # and one's own unsent-message notice are no one's words.
+# 7 also: a LaTeX source reads the files it \input s and \include s in their place, and its \ref,
+# \eqref, \cref, \autoref as the numbers LaTeX prints.
 READER_VERSION = 7
 
 
@@ -619,7 +625,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             text = render_chat(text, path)
             first_message, text = (text.first_day if isinstance(text, ExportText) else None), str(text)
         elif ext in _RENDERERS:
-            text = _RENDERERS[ext](text, warnings)
+            text = _RENDERERS[ext](text, warnings, path)
         elif ext in TEXT_EXTS and (ref.type_override or type_choice) in ("auto", "conversation", "transcript"):
             # Told it is a journal or a document, a file is read as it is: its timestamps stay.
             export = chat_below_front_matter(text)

@@ -94,12 +94,12 @@ def test_the_reader_gives_the_typeset_text_as_markdown() -> None:
     assert not _TABLE_ROW.search(text) and "18.2" not in text and "mathcal" not in text
     # Only inline math keeps its TeX; markup, citations and labels are gone, macros expanded.
     assert not _COMMAND.search(re.sub(r"\$[^$]*\$", "", text)), text
-    assert "MoE-16, a mixture" in text and "the held-out accuracy of both" in text
+    assert "MoE-16, a mixture" in text and "Table 1 shows the held-out accuracy of both" in text
     assert "to a few experts, so a model" in text and "fixed, which favours the dense model." in text
     assert "“practitioners” pay for it — 50% of a budget" in text
     # The display equation is no text, and the sentence around it runs on in one paragraph.
     assert "cross-entropy, and the router adds a load-balancing term weighted by $\\alpha = 0.01$" in text
-    captions = [ln for ln in lines if ln.startswith("Table 1")]
+    captions = [ln for ln in lines if ln.startswith("Table 1:")]
     assert captions == ["Table 1: Accuracy of the dense and the sparse model at equal compute."]
     assert is_caption_line(captions[0])  # apparatus, as the summarizer reads it
     assert warnings == []
