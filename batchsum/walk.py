@@ -569,8 +569,10 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # (pdf_columns.py); WeChat and LINE text exports are chats, dated by their first message; an e-mail thread
 # reads oldest first (a quote before the reply above it); the writer's name on a message's last line is its
 # signature, blank line above or not; a day heading in any language dates its file ("## 3 мая 2024",
-# "## 2024年5月3日（金）", "## 2024/05/03", "## 5月3日" under "# 2024年5月").
-READER_VERSION = 6
+# "## 2024年5月3日（金）", "## 2024/05/03", "## 5月3日" under "# 2024年5月"). 7: a printed play's "SAMUEL. The
+# glass is falling fast." labels read "SAMUEL: ..." (court_layout.play_as_labels); a Fountain title page's keys
+# ("Title:", "Credit:", "Author:", "Draft date:") are no speakers.
+READER_VERSION = 7
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
