@@ -1,22 +1,24 @@
 """A printed page's layout read away as a file is read, so the summarizer, the index and type detection all
 see the words only: a court reporter's line-number gutter (:func:`without_line_numbers`), a deposition's
-``Q.``/``A.`` labels (:func:`qa_as_labels`) and the page furniture between the halves of a sentence a form
-feed cuts (:func:`across_form_feeds`). :func:`strip_control` is :func:`batchsum.decoding.strip_control`
-after all three and two-column pages read a column at a time (:mod:`batchsum.pdf_columns`): read_document
-calls it on every text it reads.
+``Q.``/``A.`` labels (:func:`qa_as_labels`), a printed play's ``NAME.`` labels (:func:`play_as_labels`) and
+the page furniture between the halves of a sentence a form feed cuts (:func:`across_form_feeds`).
+:func:`strip_control` is :func:`batchsum.decoding.strip_control` after all four and two-column pages read a
+column at a time (:mod:`batchsum.pdf_columns`): read_document calls it on every text it reads.
 
 Each leaves a text without such a layout exactly as it was (the same object).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from batchsum.decoding import strip_control as _strip_control
 from batchsum.pdf_columns import in_reading_order
+from batchsum.speaker_labels import parse_speaker_line
 from batchsum.text import runs_on
 
-__all__ = ["across_form_feeds", "qa_as_labels", "strip_control", "without_line_numbers"]
+__all__ = ["across_form_feeds", "play_as_labels", "qa_as_labels", "strip_control", "without_line_numbers"]
 
 # A gutter line: a line number, then spacing (two blanks or a tab: "1. Buy milk", "2) ..." and "3 apples" are
 # a list's) and the line's text, or the number alone (a blank line of the page). A form feed may open it.
@@ -123,6 +125,52 @@ def qa_as_labels(text: str) -> str:
     return _QA_LINE.sub(lambda m: f"{m.group(1)}: ", text)
 
 
+# A printed play's labels (Gutenberg's Shakespeare, Ibsen, Shaw, Plato): "SAMUEL. The glass is falling fast.",
+# "MRS. ALVING. ...": one to three words in capitals (a title's period inside), a period, the line.
+_PLAY_LINE = re.compile(r"^([ \t]*)((?:[A-Z][A-Z'’-]*\.?[ \t]){0,2}[A-Z][A-Z'’-]*)\.[ \t]+(?=\S)", re.M)
+# "CHAPTER IV.", "II. Methods": a heading's number, not a name
+_ROMAN = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+_PARAGRAPH_START = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*(?=\S)")
+# The colon form's thresholds (walk.detect_type: four turns or more, two in five of the places one can open;
+# backends.units' cast: two names or more).
+_MIN_TURNS = 4
+_MIN_TURN_SHARE = 0.4
+_MIN_NAMES = 2
+
+
+@functools.lru_cache(maxsize=256)
+def _play_name(label: str) -> bool:
+    """Whether ``label`` (what opens a line before ". ") names a speaker: its last word is a name of two
+    letters or more, not a number ("CHAPTER I", "PART IV"), and the colon form would read it as one
+    (:func:`batchsum.speaker_labels.parse_speaker_line`: "NOTE", "SUMMARY" are no speakers)."""
+    last = label.split()[-1]
+    if sum(map(str.isalpha, last)) < 2 or _ROMAN.fullmatch(last):
+        return False
+    return parse_speaker_line(f"{label}: -")[0] == label
+
+
+def play_as_labels(text: str) -> str:
+    """``text`` with a printed play's ``NAME.`` labels ("SAMUEL. The glass is falling fast.") written
+    ``NAME:``, the labels every reader of turns knows; any other text as it is.
+
+    Whether such a line opens a turn is decided for the whole text, on its opening pages, as for
+    :func:`qa_as_labels` ("NASA. The agency ..." alone is a sentence): it is one when four lines or more
+    open with a name in capitals and a period, two names or more among them, and they open two in five of
+    the text's paragraphs and turns at least (a speech of Plato's is a hard-wrapped paragraph). An
+    outline's "I. Introduction", "A. Smith wrote", "NOTE. ..." and "CHAPTER I." are no names.
+    """
+    sample = text[:_SAMPLE]
+    if _PLAY_LINE.search(sample) is None:
+        return text  # the cheap test first: most texts have no such line
+    turns = [m for m in _PLAY_LINE.finditer(sample) if _play_name(m.group(2))]
+    names = {m.group(2) for m in turns}
+    opening = {m.start() + len(m.group(1)) for m in turns}
+    others = sum(1 for p in _PARAGRAPH_START.finditer(sample) if p.end() not in opening)
+    if len(turns) < _MIN_TURNS or len(names) < _MIN_NAMES or len(turns) < _MIN_TURN_SHARE * (len(turns) + others):
+        return text
+    return _PLAY_LINE.sub(lambda m: f"{m.group(1)}{m.group(2)}: " if _play_name(m.group(2)) else m.group(0), text)
+
+
 _MAX_FURNITURE = 3  # lines a page break puts on each side: a footer, a page number, a running header
 _INDENTED = re.compile(r"[ \t]{8,}\S")  # a centred or right-set line: a page's header or footer, not its text
 _ENDS = re.compile(r"[.!?…:;][\"'”’)\]]*$")
@@ -199,8 +247,8 @@ def across_form_feeds(text: str) -> str:
 
 def strip_control(text: str) -> tuple[str, int]:
     """:func:`batchsum.decoding.strip_control` of ``text`` read without its page layout: line numbers, page
-    marks and furniture between a sentence's halves, ``Q.``/``A.`` labels (before the form feeds become
-    newlines: a page break is told by its form feed). Two-column pages are read a column at a time
-    (:mod:`batchsum.pdf_columns`) once the gutter's numbers are gone, and before a page's last line is looked
-    for: it is the right column's."""
-    return _strip_control(qa_as_labels(across_form_feeds(in_reading_order(without_line_numbers(text)))))
+    marks and furniture between a sentence's halves, ``Q.``/``A.`` and a play's ``NAME.`` labels (before the
+    form feeds become newlines: a page break is told by its form feed). Two-column pages are read a column at a
+    time (:mod:`batchsum.pdf_columns`) once the gutter's numbers are gone, and before a page's last line is
+    looked for: it is the right column's."""
+    return _strip_control(play_as_labels(qa_as_labels(across_form_feeds(in_reading_order(without_line_numbers(text))))))

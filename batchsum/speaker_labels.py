@@ -35,6 +35,9 @@ _LABEL_STOP = frozenset(
     | {"yesterday", "today", "tomorrow", "tonight", "blocker", "blockers", "blocked", "impediments", "done"}
     | {"doing", "todo", "to do", "to-do", "next", "next steps", "plan", "plans", "progress", "in progress"}
     | {"issues", "risks", "notes", "status", "update", "updates", "goals", "wins", "learnings", "action items"}
+    # a screenplay's title page (Fountain, https://fountain.io/syntax#title-page): "Title: The Diner", "Credit:
+    # Written by", "Author: Nora Vale", "Draft date: ..." above the script are its metadata, not its cast
+    | {"title", "credit", "author", "authors", "source", "draft date", "contact", "copyright", "revision"}
     # the same labels in Chinese and Japanese notes ("注意：...", "参加者：...", "日時：...")
     | set("注 注意 备注 備考 提示 例 例如 总结 要約 摘要 问题 問題 问 答 答案 主题 件名".split())
     | set("日期 日付 日時 时间 時間 地点 場所 议程 議題 与会者 参会人员 出席者 参加者".split())

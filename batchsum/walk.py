@@ -578,6 +578,9 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # and one's own unsent-message notice are no one's words.
 # 7 also: a LaTeX source reads the files it \input s and \include s in their place, and its \ref,
 # \eqref, \cref, \autoref as the numbers LaTeX prints.
+# 7 also: a printed play's "SAMUEL. The glass is falling fast." labels read "SAMUEL: ..."
+# (court_layout.play_as_labels); a Fountain title page's keys ("Title:", "Credit:", "Author:", "Draft date:")
+# are no speakers.
 READER_VERSION = 7
 
 

@@ -25,7 +25,16 @@ from batchsum.navigation import strip_links, summary_only
 from batchsum.note_syntax import fix_outside_code, note_syntax_as_text
 from batchsum.periods import DAY_LABEL_TEXT, LOCAL_MONTHS, MONTH_LABEL_TEXT, label_language, only_a_period
 from batchsum.speaker_labels import is_turn
-from batchsum.text import ABBREVIATIONS, QUOTE_MARKS, email_headers, parse_speaker_line, runs_on, split_sentences
+from batchsum.text import (
+    ABBREVIATIONS,
+    BLANK_LINES,
+    QUOTE_MARKS,
+    email_headers,
+    parse_speaker_line,
+    runs_on,
+    screenplay_turn,
+    split_sentences,
+)
 
 SNIPPET_CHARS = 240
 
@@ -202,6 +211,29 @@ def _without_page_headings(window: str, layout: tuple[frozenset[str], bool]) -> 
     return "\n".join(kept) if len(kept) < len(lines) else window
 
 
+_PARAGRAPH_BREAK = re.compile(r"(\n[ \t]*\n)")  # kept by split(): the window's paragraphs go back as they were
+_CUE_SAMPLE = 20_000  # characters: the opening type detection reads (walk.detect_type)
+
+
+@functools.lru_cache(maxsize=16)
+def _screenplay(text: str) -> bool:
+    """Whether ``text`` is a screenplay as type detection tells one (walk.detect_type, whose thresholds these
+    are): four cues or more (:func:`batchsum.text.screenplay_turn`), three in ten of its opening's paragraphs.
+    Kept for the last few texts, as :func:`_page_layout` is."""
+    paragraphs = [p for p in BLANK_LINES.split(text[:_CUE_SAMPLE]) if p.strip()]
+    cues = sum(1 for p in paragraphs if screenplay_turn(p) is not None)
+    return cues >= 4 and cues >= 0.3 * len(paragraphs)
+
+
+def _cues_as_turns(window: str) -> str:
+    """``window`` of a screenplay with its cues read as the summarizer reads them
+    (:func:`batchsum.text.screenplay_turn`): "ROSA" over "(pouring)" over her line is "ROSA: There is no road
+    ...", the speaker named and the direction left out."""
+    parts = _PARAGRAPH_BREAK.split(window)
+    cues = [screenplay_turn(p) if i % 2 == 0 else None for i, p in enumerate(parts)]
+    return "".join(p if cue is None else f"{cue[0]}: {cue[1]}" for p, cue in zip(parts, cues, strict=True))
+
+
 def markdown_window(text: str, start: int, end: int, *, tables: bool = False) -> str:
     """``text[start:end]`` of a Markdown source as a reader of the rendered page sees it (the summarizer's
     :func:`~batchsum.backends.noise.markdown_as_text`): a code block the window cuts into is closed
@@ -209,6 +241,7 @@ def markdown_window(text: str, start: int, end: int, *, tables: bool = False) ->
     (:func:`_without_page_headings`); a word hard-wrapped at a hyphen is made whole
     (:func:`~batchsum.hyphens.dehyphenate`). Other line breaks stay, and so do Markdown headings: no sentence
     (:func:`clean_text` drops them), but what :func:`make_snippet` shows when only a heading holds the words.
+    A screenplay's cue and its dialogue read as a turn's line (:func:`_cues_as_turns`).
     ``tables``: the table rows stay, for :func:`table_row_snippet`."""
     layout = _page_layout(text)
     if text.find("%%", 0, end) >= 0:
@@ -218,7 +251,10 @@ def markdown_window(text: str, start: int, end: int, *, tables: bool = False) ->
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
-    window = _without_page_headings(text[start:end], layout)
+    window = text[start:end]
+    if _screenplay(text):
+        window = _cues_as_turns(window)  # first: a cue's name alone on its line is what a page's heading looks like
+    window = _without_page_headings(window, layout)
     if "```" in text:
         if len(_FENCE_LINE.findall(text, 0, start)) % 2:
             window = "```\n" + window  # it starts inside a fenced block
