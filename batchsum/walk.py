@@ -39,7 +39,8 @@ from batchsum.transcript_shape import agent_transcript_reason
 
 log = logging.getLogger(__name__)
 
-TEXT_EXTS = {".md", ".markdown", ".txt"}
+# A Fountain screenplay (.fountain) is plain text in the layout text.screenplay_turn reads.
+TEXT_EXTS = {".md", ".markdown", ".txt", ".fountain"}
 CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
 EMAIL_EXTS = {".eml"}

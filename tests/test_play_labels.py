@@ -108,3 +108,8 @@ def test_a_title_page_key_is_no_turn(key: str) -> None:
 def test_a_screenplays_title_page_names_no_participant(tmp_path: Path) -> None:
     final = _final(tmp_path, "diner.txt", TITLE_PAGE)
     assert _participants(final) == {"ROSA", "JONAH"}, final
+
+
+def test_a_fountain_file_is_read_as_its_screenplay(tmp_path: Path) -> None:
+    final = _final(tmp_path, "diner.fountain", TITLE_PAGE)
+    assert _participants(final) == {"ROSA", "JONAH"}, final
