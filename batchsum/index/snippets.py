@@ -300,13 +300,49 @@ def table_row_snippet(
     return best, sorted({w.lower(): w for w in found(best)}.values(), key=str.lower) if best_words else []
 
 
-def node_body(text: str) -> str:
+def node_body(text: str, *, headings: bool = True) -> str:
     """A node file's summary text for display: no front matter, links or extracted sections (cut off first:
-    headings mark them). Its own headings stay, for :func:`make_snippet` to fall back on."""
+    headings mark them). Its own headings stay (unless not ``headings``), for :func:`make_snippet` to fall
+    back on."""
     # A note kept whole is its final: read as its page shows ("[[talk|Lisbon talk]]" reads "Lisbon talk").
     # Its comments go first, a block of them over several paragraphs too (what the index leaves out).
     shown = unshown_note_marks(summary_only(strip_links(text)))
-    return clean_text(note_syntax_as_text(shown), headings=True).strip("\n")
+    return clean_text(note_syntax_as_text(shown), headings=headings).strip("\n")
+
+
+def best_sentences(text: str, groups: Sequence[Sequence[str]], limit: int, *, language: str | None = None) -> str:
+    """The sentences of clean ``text``, all of them when they fit in ``limit`` chars, else those holding the
+    most distinct query terms, then their neighbours, as many as fit (without a query word in any, the opening
+    ones): in their order, a line for each paragraph or list item, "…" where sentences were left out."""
+    numbered = _sentences_by_paragraph(text, language)
+    parts = [s for _, s in numbered]
+    found = _matcher(groups, language)
+    held = [len({w.lower() for w in found(s)}) for s in parts] if len(" ".join(parts)) > limit else []
+    matched = [i for i, n in enumerate(held) if n]
+
+    def near(i: int) -> int:  # a sentence next to one that holds the words reads on from it
+        return min((abs(i - j) for j in matched), default=0)
+
+    kept, room = set(range(len(parts))) if not held else set(), limit
+    for i in sorted(range(len(held)), key=lambda i: (-held[i], near(i), i)):
+        if len(parts[i]) + 2 <= room:
+            kept.add(i)
+            room -= len(parts[i]) + 2  # its space and its share of a "…"
+    if parts and not kept:  # the best sentence alone is too long: its part around the words
+        return _cut(parts[max(range(len(parts)), key=lambda i: (held[i], -i))], limit, found)
+    lines: list[str] = []
+    last, gap = -1, False
+    for i, (paragraph, sentence) in enumerate(numbered):
+        if i not in kept:
+            gap = True
+            continue
+        piece = f"… {sentence}" if gap else sentence
+        if lines and paragraph == last:
+            lines[-1] += " " + piece
+        else:
+            lines.append(piece)
+        last, gap = paragraph, False
+    return "\n".join(lines) + (" …" if gap and lines else "")
 
 
 def sentences(text: str) -> list[str]:

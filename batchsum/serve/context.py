@@ -4,8 +4,11 @@ Retrieved: the conversation's own summary (if it has one), the best facts of eve
 conversation's earlier user turns (ranked by :func:`batchsum.memory.search.search_facts`), and the best
 summary nodes (:func:`batchsum.index.search.search`, the ranking of ``batchsum search``). They go into
 one system message placed just before the user's last message: summary first, then ``[role] content``
-lines (scores are not shown). A period's digest (a month, a year, a folder) is named as one, with its
-number of files, each of its paragraphs cut to a share of its room so the whole period is represented.
+lines (scores are not shown). A file's summary goes in as its page reads (no facets section, headings or
+emphasis marks) and, when long, by its sentences that hold the query's words
+(:func:`batchsum.index.snippets.best_sentences`). A period's digest (a month, a year, a folder) is named as
+one, with its number of files, each of its paragraphs cut to a share of its room so the whole period is
+represented.
 With redaction on (``--redact``; the default when the upstream is not loopback) every secret in them
 is replaced by ``[REDACTED:<kind>]`` first, as ``run`` does to sources.
 
@@ -24,19 +27,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from batchsum.errors import BatchsumError, IndexError_
+from batchsum.index.lexical import query_tokens
 from batchsum.index.search import search
+from batchsum.index.snippets import best_sentences, node_body
 from batchsum.memory.files import ROLE
 from batchsum.memory.search import search_facts
-from batchsum.navigation import period_context
+from batchsum.navigation import period_context, strip_links
 from batchsum.secrets import redact
 from batchsum.serve.config import ServeConfig
 from batchsum.serve.conversations import read_summary, scope_of
 from batchsum.serve.guard import ChromaGuard
-from batchsum.tree import read_node
+from batchsum.tree import parse_markdown
 
 log = logging.getLogger(__name__)
 
-SUMMARY_CHARS = 600  # of each summary hit injected
+SUMMARY_CHARS = 600  # of each summary hit injected (its sentences that best match the question, when longer)
 # Of a period's digest (a month, a year): it stands for many files, each of its paragraphs gets a share.
 DIGEST_CHARS = 3 * SUMMARY_CHARS
 CONTEXT_HEADER = (
@@ -170,22 +175,28 @@ def _summaries(scfg: ServeConfig, query: str, ctx: Context) -> list[tuple[str, s
     except BatchsumError as exc:
         log.debug("no summaries retrieved: %s", exc)
         return []
-    return _summary_lines(hits)
+    return _summary_lines(hits, query)
 
 
-def _summary_lines(hits: list[Any]) -> list[tuple[str, str]]:
+def _summary_lines(hits: list[Any], query: str) -> list[tuple[str, str]]:
+    """The hits' summaries to inject, each within :data:`SUMMARY_CHARS` (a digest within :data:`DIGEST_CHARS`)."""
     found = []
     for h in hits:
         try:
-            meta, body = read_node(h.summary_path)
+            page = h.summary_path.read_text(encoding="utf-8")
+            meta, body = parse_markdown(page)
         except (OSError, ValueError):
             continue  # removed since it was indexed
         if meta.get("role") == "digest":  # a summary of a period, said so, its whole period represented
-            found.append(("summary", period_context(meta, body, DIGEST_CHARS)))
+            found.append(("summary", period_context(meta, strip_links(body), DIGEST_CHARS)))
             continue
-        text = " ".join(body.split())
-        if len(text) > SUMMARY_CHARS:
-            text = text[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " …"
+        # The summary as its reader sees it: no facets section (it repeats the body's open questions and
+        # action items), headings or emphasis marks; a long one by the sentences that hold the question's
+        # words, which may be its last (a lecture's closing line, not its opening mic check).
+        language = meta.get("language")
+        text = best_sentences(
+            node_body(page, headings=False), query_tokens(query, (language,)), SUMMARY_CHARS, language=language
+        )
         found.append(("summary", f"{h.source_path}: {text}"))
     return found
 
