@@ -254,7 +254,7 @@ def test_snippets_skip_mail_headers_and_end_a_chat_message_at_its_turn() -> None
 def test_hard_wrapped_prose_is_no_turn() -> None:
     """A wrapped line that opens with "report:" is prose going on, not a speaker's turn: the snippet had
     stopped at "in its"."""
-    from batchsum.index.snippets import sentences
+    from batchsum.index.snippet_sentences import sentences
 
     assert sentences("The committee listed three points in its\nreport: the budget was cut and the hall closed.") == [
         "The committee listed three points in its report: the budget was cut and the hall closed."

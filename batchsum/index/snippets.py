@@ -16,24 +16,20 @@ from collections.abc import Callable, Sequence
 
 from batchsum.backends.apparatus import is_tex_math
 from batchsum.backends.noise import capitalised, in_a_sentence, line_kind, markdown_as_text, repeated_lines
-from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, fix_spacing, open_quotation
+from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, open_quotation
 from batchsum.hyphens import dehyphenate
-from batchsum.index.analysis import CJK_CLASS, CJK_DATE, NUMBER, analyze, cjk_bigrams
+from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
+from batchsum.index.snippet_sentences import LETTER, WORD, sentences_by_paragraph, speaker
 from batchsum.index.unshown import unshown_note_marks
-from batchsum.language import run_on, stop_words
+from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
 from batchsum.note_syntax import fix_outside_code, note_syntax_as_text
-from batchsum.periods import DAY_LABEL_TEXT, LOCAL_MONTHS, MONTH_LABEL_TEXT, label_language, only_a_period
-from batchsum.speaker_labels import is_turn
+from batchsum.periods import DAY_LABEL_TEXT, MONTH_LABEL_TEXT, only_a_period
 from batchsum.text import (
-    ABBREVIATIONS,
     BLANK_LINES,
     QUOTE_MARKS,
-    email_headers,
     parse_speaker_line,
-    runs_on,
     screenplay_turn,
-    split_sentences,
 )
 
 SNIPPET_CHARS = 240
@@ -47,20 +43,6 @@ _MARKUP = re.compile(
     r"|<(?:[a-z_ ]{1,30})>"
 )
 _SPACES = re.compile(r"[ \t]+")
-# Sentence ends (with a closing quote or bracket after the stop), CJK full stops (after a closing quote),
-# paragraph breaks, list items and speaker turns ("Anna: ..."); a hard-wrapped line goes on.
-_SENTENCE = re.compile(
-    r"(?<=[.!?…][\"'”’»)\]])\s+|(?<=[.!?…][ \u00a0\u202f]»)\s+|(?<=[.!?…])\s+(?=[^\s»])"
-    r"|(?<=[。！？])(?![」』”’）])|(?<=[。！？][」』”’）])"
-    # A line that opens with a label ("Ana: ...", "Budget: ..."), not a wrapped line of prose that goes on in
-    # lower case after a word and a colon ("afternoons: dreadful to me was the coming home ...").
-    r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:a-z][^\n:]{0,39}:\s)"
-)
-# The index's words: a CJK date phrase ("5月1日", read as its month and day), and a Latin word written inside
-# CJK text ("用Ollama做原型") is a word of its own, as the index reads it; taken with the CJK letters around it,
-# it was found whole ("ChatGPT的API太贵了") and never highlighted.
-_LETTER = rf"[^\W_{CJK_CLASS}]"
-_WORD = re.compile(rf"{CJK_DATE.pattern}|[{CJK_CLASS}]+|{NUMBER}|{_LETTER}+(?:['’]{_LETTER}+)?", re.UNICODE)
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 
 
@@ -77,10 +59,6 @@ _DAY_LABEL = re.compile(_LABEL_AFTER + r"\*\*(" + DAY_LABEL_TEXT + r")\*\*(?= [\
 # A month's alone only in a page of day labels (a year's digest): in a note, "**August** Strindberg wrote
 # plays" is a name in bold (review).
 _MONTH_LABEL = re.compile(_LABEL_AFTER + r"\*\*(" + MONTH_LABEL_TEXT + r")\*\*(?= [\w\"'“‘«¿¡(])", re.M)
-# German's day ("3. Mai"): its full stop ends no sentence.
-_DAY_NUMBER_END = re.compile(r"(?:^|\s)\d{1,2}\.$")
-_GERMAN_MONTH = "|".join(LOCAL_MONTHS["de"])
-_GERMAN_MONTH_START = re.compile(r"(?:" + _GERMAN_MONTH + r")\b")
 
 
 def _stopped(label: re.Match[str]) -> str:
@@ -314,7 +292,7 @@ def best_sentences(text: str, groups: Sequence[Sequence[str]], limit: int, *, la
     """The sentences of clean ``text``, all of them when they fit in ``limit`` chars, else those holding the
     most distinct query terms, then their neighbours, as many as fit (without a query word in any, the opening
     ones): in their order, a line for each paragraph or list item, "…" where sentences were left out."""
-    numbered = _sentences_by_paragraph(text, language)
+    numbered = sentences_by_paragraph(text, language)
     parts = [s for _, s in numbered]
     found = _matcher(groups, language)
     held = [len({w.lower() for w in found(s)}) for s in parts] if len(" ".join(parts)) > limit else []
@@ -345,197 +323,6 @@ def best_sentences(text: str, groups: Sequence[Sequence[str]], limit: int, *, la
     return "\n".join(lines) + (" …" if gap and lines else "")
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of clean text, each on one line, without tokenizer spacing ("It 's", "word ,": how
-    some transcripts are written)."""
-    return [s for _, s in _sentences_by_paragraph(text)]
-
-
-# A list item's marker: "- ", "* ", "+ ", "• ", "3. ", "3) " (three digits at most: "1826. " is a year; a German
-# day, "3. Mai", is none).
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)](?![ \t]+(?:" + _GERMAN_MONTH + r")\b))[ \t]+(?=\S)", re.M)
-_ITEM_NUMBER = re.compile(r"\d{1,3}[.)]")  # what is left of "3. Hire a data engineer." cut at its stop
-
-
-# A line that labels a page of notes ("Attendees: Priya, Ines, Kwame"; :data:`batchsum.text` keeps the same
-# labels from being speakers): a list of names without a stop, no part of the next line's sentence. Only where
-# a line can start something (the paragraph's start, after a stop): a wrapped "... those\npresent: agreed" goes on.
-_PAGE_LABEL = re.compile(
-    r"(?:\A\s*|(?<=[.!?…]\n))[ \t]*(?:attendees|participants|present|absent|apologies|regrets|agenda)[ \t]*:[^\n]*\n",
-    re.I,
-)
-
-
-def _items(paragraph: str) -> list[str]:
-    """A paragraph cut before each list item, each without its marker (a rendered list shows a bullet, not
-    the "-" or "3." written; a task keeps its box, "☐ call the 2 churned customers"), and around a line
-    that labels the page ("Attendees: ...")."""
-    marks = list(_LIST_ITEM.finditer(paragraph))
-    labels = [m.end() for m in _PAGE_LABEL.finditer(paragraph)] if ":" in paragraph else []
-    if not marks and not labels:
-        return [paragraph]
-    cuts = sorted({m.start() for m in marks} | set(labels))
-    pieces = [paragraph[a:b] for a, b in zip([0, *cuts], [*cuts, len(paragraph)], strict=True)]
-    items = [_LIST_ITEM.sub("", piece, count=1) for piece in pieces]
-    return [item for item in items if item.strip()]
-
-
-def _speaker(line: str) -> str | None:
-    """Who speaks in the turn ``line`` opens ("Priya: ..."); None for prose, and for reported speech, whose
-    colon opens a quotation ('Er sagte: „Wir sollten ...“', "Il m'a dit : « Je vais ... »"): a story's
-    narrator is no speaker (:func:`batchsum.speaker_labels.is_turn`; German's own »...« too)."""
-    label, said = parse_speaker_line(line)
-    if label is None or not is_turn(line) or said.startswith(("»", "‹", "›")):
-        return None
-    return label
-
-
-def _turns(paragraph: str) -> list[str]:
-    """A paragraph cut before each line that opens a turn ("Priya: ..."): a chat message that ends
-    without a stop ends its sentence all the same, and a snippet does not run into the next speaker's."""
-    lines = paragraph.split("\n")
-    if ":" not in paragraph or _speaker(lines[0]) is None:
-        return [paragraph]  # prose: a hard-wrapped "report: the budget ..." goes on with its sentence
-    turns: list[str] = []
-    for line in lines:
-        who = _speaker(line)
-        # A lower-case "word:" after a line that runs on is prose wrapped there ("... especially on chilly" /
-        # "afternoons: dreadful to me ..."), as the summarizer reads it.
-        if turns and (who is None or (who.islower() and runs_on(turns[-1]))):
-            turns[-1] += "\n" + line
-        else:
-            turns.append(line)
-    return turns
-
-
-def _sentences_by_paragraph(
-    text: str, language: str | None = None, others: Sequence[str] = ()
-) -> list[tuple[int, str]]:
-    """:func:`sentences` with the index of the paragraph each is in. ``others``: languages a paragraph may be
-    written in instead of ``language`` (a digest's files': :func:`_paragraph_language`)."""
-    out: list[tuple[int, str]] = []
-    # A conversation's turn is a paragraph of its own: a snippet goes on within one speaker's words.
-    # A list item is one too: "- Tyre pressure: 55 psi." does not run on into "- Lights stolen ...".
-    blocks = [
-        turn
-        for paragraph in _PARAGRAPH.split(text)
-        if email_headers(paragraph.split("\n")) is None  # an e-mail's From/To/Subject block: no answer
-        for item in _items(paragraph)
-        for turn in _turns(item)
-    ]
-    languages: list[str | None] = []  # each paragraph's: a digest's day is in its label's language
-    for i, paragraph in enumerate(blocks):
-        pieces = _SENTENCE.split(paragraph)
-        if len(pieces) > 1 and any(_DAY_NUMBER_END.search(p.rstrip()) for p in pieces):
-            pieces = _days_joined(pieces)
-        lang = label_language(" ".join(pieces[0].split())) or _paragraph_language(paragraph, language, others)
-        languages.append(lang)
-        for s in pieces:
-            s = " ".join(s.split()) if s else ""
-            if not s or _ITEM_NUMBER.fullmatch(s):  # a list's "3." cut off its item on one line
-                continue
-            if (
-                out
-                and out[-1][0] == i
-                and (
-                    _ends_with_abbreviation(out[-1][1])
-                    or _goes_on(out[-1][1], s)
-                    or _short_form_goes_on(out[-1][1], s, lang)
-                )
-            ):
-                # "... borrowed from Mr." | "Ballantyne the sum of £500"; "Eh !" | "mon Dieu"; "z." | "B. in";
-                # "Die Miete steigt ca." | "50 Euro ab August.", "La Dra." | "Fernández me recetó ...".
-                out[-1] = (i, out[-1][1] + " " + s)
-            elif out and out[-1][0] == i and _inside_quotation(out[-1][1]):
-                out[-1] = (i, run_on((out[-1][1], s)))  # "「あなたは誰ですか。" | "同じ人間です」と私は答えた。"
-            else:
-                out.append((i, s))
-    return [(i, fix_spacing(s, languages[i])) for i, s in out]
-
-
-def _days_joined(pieces: list[str]) -> list[str]:
-    """Sentence pieces with a German day's number joined to its month ("3." | "Mai ..." is "3. Mai ...")."""
-    out: list[str] = []
-    for piece in pieces:
-        if out and _DAY_NUMBER_END.search(out[-1].rstrip()) and _GERMAN_MONTH_START.match(piece.lstrip()):
-            out[-1] = out[-1].rstrip() + " " + piece.lstrip()
-        else:
-            out.append(piece)
-    return out
-
-
-def _paragraph_language(paragraph: str, language: str | None, others: Sequence[str]) -> str | None:
-    """The language a paragraph is written in: ``language``, or, in a digest of files in several (``others``,
-    a year's German and French months), the one whose function words it holds most, the way stop words tell
-    a text's language (Grefenstette 1995; :func:`batchsum.index.analysis.analyze` drops them so): a French
-    month of a German year keeps its French spacing ("Non : marché aux puces")."""
-    candidates = [lang for lang in dict.fromkeys([language, *others]) if lang]
-    if len(candidates) < 2:
-        return language
-    words = [m.group(0).lower() for m in _WORD.finditer(paragraph)]
-
-    def held(lang: str) -> int:
-        stops = stop_words(lang)
-        return sum(w in stops for w in words)
-
-    return max(candidates, key=held)  # the first, the digest's own language, on a tie
-
-
-_LAST_TOKEN = re.compile(r"\S+\.$")
-
-
-def _short_form_goes_on(piece: str, after: str, language: str | None) -> bool:
-    """Whether ``piece`` ends on a short form that ``language``'s sentence rules (the summarizer's,
-    :func:`batchsum.text.split_sentences`) read on into ``after``: German "ca." | "50 Euro", "Hr." |
-    "Yilmaz", Spanish "Dra." | "Fernández", French "env." | "trente". English has its own list
-    (:func:`_ends_with_abbreviation`), which its rules share."""
-    if language in (None, "en"):
-        return False
-    m = _LAST_TOKEN.search(piece)
-    return m is not None and _one_sentence(m.group(0), " ".join(after.split()[:4]), language)
-
-
-@functools.lru_cache(maxsize=4096)
-def _one_sentence(short: str, after: str, language: str) -> bool:
-    """Whether ``language``'s rules read "``short`` ``after``" on past ``short``'s full stop."""
-    spans = split_sentences(f"{short} {after}", language)
-    return bool(spans) and spans[0].end > len(short)
-
-
-_ONE_LETTER = re.compile(r"(?:^|\s)\w\.$")
-_OPENS_WITH_LETTER = re.compile(r"\w\.(?:\s|$)")
-
-
-def _goes_on(piece: str, after: str) -> bool:
-    """Whether ``after`` continues the sentence of ``piece``: it opens (past quotes and dashes) with a
-    lower-case word, as :func:`batchsum.text.split_sentences` has it ("Eh !" | "mon Dieu"), or a
-    one-letter short form runs over both ("Ich höre z." | "B. in der Nacht", "т." | "е. дуэль")."""
-    if after.lstrip("\"'“‘«»—–- ")[:1].islower():
-        return True
-    return _ONE_LETTER.search(piece) is not None and _OPENS_WITH_LETTER.match(after) is not None
-
-
-def _inside_quotation(sentence: str) -> bool:
-    """Whether a Chinese or Japanese quotation opened in ``sentence`` is still open at its end."""
-    return sentence.count("「") > sentence.count("」") or sentence.count("『") > sentence.count("』")
-
-
-# The last word of a piece, after a space, an opening mark or a dash ("was demanded--Mr.", "—Mr.").
-_LAST_WORD = re.compile(r"(?:^|\s|-|—|–)[(\"'“‘]?([\w.]+)\.$")
-
-
-def _ends_with_abbreviation(sentence: str) -> bool:
-    """Whether a piece ends on a title, a short form or an initial ("Mr.", "e.g.", "Lord B.")."""
-    m = _LAST_WORD.search(sentence)
-    if m is None:
-        return False
-    word = m.group(1)
-    return word.lower() in ABBREVIATIONS or (len(word) == 1 and word.isupper() and word not in "AI")
-
-
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
-
-
 def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[[str], list[str]]:
     """A function giving the surface words of a text that match a query term."""
     wanted = {t for g in groups for t in g}
@@ -543,7 +330,7 @@ def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[
 
     def found(text: str) -> list[str]:
         out: list[str] = []
-        for m in _WORD.finditer(text):
+        for m in WORD.finditer(text):
             word = m.group(0)
             if _CJK_RUN.fullmatch(word):
                 pairs = cjk_bigrams(word)
@@ -608,7 +395,7 @@ def make_snippet(
     titles = (
         [t for h in _TITLE.findall(text) if not only_a_period(t := _HEADING_MARK.sub("", h))] if "#" in text else []
     )
-    every = _sentences_by_paragraph(clean_text(text), language, languages)
+    every = sentences_by_paragraph(clean_text(text), language, languages)
     skip = 1 if cut_start and len(every) > 1 else 0
     numbered = every[skip : len(every) - 1 if cut_end and len(every) > skip + 1 else len(every)]
     if not numbered:
@@ -666,7 +453,7 @@ def _quotation_whole(sentence: str, before: str) -> str:
 def _reads_as_turns(text: str) -> bool:
     """Whether ``text`` reads as a conversation's turns: lines of at least two speakers (a note's "Breakfast:
     eggs." is no turn)."""
-    return len({_speaker(line) for line in text.splitlines()} - {None}) >= 2
+    return len({speaker(line) for line in text.splitlines()} - {None}) >= 2
 
 
 def _answer(parts: list[str], paragraph: list[int], j: int, limit: int) -> str:
@@ -683,10 +470,10 @@ def _answer(parts: list[str], paragraph: list[int], j: int, limit: int) -> str:
 def _with_speaker(chosen: str, opening: str) -> str:
     """A sentence from inside a conversation's turn with the turn's speaker before it ("Tom Becker: I'll
     also write the release notes."): who said it is half of what a meeting's snippet answers."""
-    speaker = _speaker(opening)
-    if speaker is None or parse_speaker_line(chosen)[0] is not None:
+    who = speaker(opening)
+    if who is None or parse_speaker_line(chosen)[0] is not None:
         return chosen
-    return f"{speaker}: {chosen}"
+    return f"{who}: {chosen}"
 
 
 def _cut(text: str, limit: int, found: Callable[[str], list[str]]) -> str:
@@ -712,7 +499,7 @@ def highlight(snippet: str, terms: Sequence[str], mark: Callable[[str], str]) ->
     spans: list[list[int]] = []
     for term in {t.lower() for t in terms if t}:
         cjk = bool(_CJK_RUN.fullmatch(term))
-        before, after = ("", "") if cjk else (f"(?<!{_LETTER})", f"(?!{_LETTER})")
+        before, after = ("", "") if cjk else (f"(?<!{LETTER})", f"(?!{LETTER})")
         # A lookahead finds every occurrence, also those overlapping another ("巴克" in "星巴克").
         found = re.finditer(rf"{before}(?=({re.escape(term)}){after})", snippet, re.IGNORECASE)
         spans.extend([m.start(1), m.end(1)] for m in found)
