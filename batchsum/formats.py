@@ -105,10 +105,14 @@ _VOICE = re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>")
 _TAG = re.compile(r"</?[^>]+>")
 # ASS/SSA override codes kept in SRT files by converters ("{\an8}" puts the cue at the top, "{\i1}" italics).
 _ASS_OVERRIDE = re.compile(r"\{\\[^{}]*\}")
-# A line opening with a dialogue dash (or broadcast captions' ">>") is a new speaker's: "- Is this the last
+# A line opening with a dialogue dash is a new speaker's: "- Is this the last
 # crossing?" / "- The last one, yes." is two people in one cue. A dash before a number ("-5 degrees") or
 # another dash ("--") is no such mark.
-_TURN_MARK = re.compile(r"(?:[-\u2010\u2013\u2014]|>>)\s*(?=[^\s\d\-\u2010\u2013\u2014>])")
+_TURN_MARK = re.compile(r"[-\u2010\u2013\u2014]\s*(?=[^\s\d\-\u2010\u2013\u2014>])")
+# Broadcast captions' ">>" marks each change of speaker wherever it falls, inside a rolling line too ("... in
+# the back >> is the learning rate the same"), or closing one (the next line is the new speaker's); unlike a
+# dash, the lines after it are that speaker's until the next mark.
+_CHEVRONS = re.compile(r"(?:^|(?<=\s))>>(?!>)")
 _HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
 # A word's timing inside a cue (``the<00:00:00.400><c> deadline</c>``): YouTube's automatic captions, which
 # roll: each cue repeats the line the previous one ended with.
@@ -235,11 +239,22 @@ class _Turn:
     cues: list[_Cue] = field(default_factory=list)
 
 
-def _cue_turns(text_lines: list[str], bracketed: bool = False) -> list[_Turn]:
-    """A cue's turns: a new one at each voice tag (``<v Anna>``), each line opening with a dialogue dash
-    and each line opening with a speaker's label (``INTERVIEWER: ...``, judged on its words, tags left
-    out; in brackets when ``bracketed``); the lines between go on with the turn above them (a turn's words
-    wrapped over two lines)."""
+def _marked(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut at each ``>>`` mark (:data:`_CHEVRONS`): ``(whether a mark opens it, its words)``."""
+    cuts = [m.span() for m in _CHEVRONS.finditer(text)]
+    parts = [(False, text[: cuts[0][0]] if cuts else text)]
+    parts += [
+        (True, text[end : (cuts[k + 1][0] if k + 1 < len(cuts) else len(text))]) for k, (_, end) in enumerate(cuts)
+    ]
+    return [(mark, " ".join(words.split())) for mark, words in parts if mark or words.strip()]
+
+
+def _cue_turns(text_lines: list[str], bracketed: bool = False, marked: bool = False) -> tuple[list[_Turn], bool]:
+    """A cue's turns: a new one at each voice tag (``<v Anna>``), each line opening with a dialogue dash,
+    each ``>>`` mark (:data:`_CHEVRONS`; ``marked``: the cue before ended on one) and each line opening with a
+    speaker's label (``INTERVIEWER: ...``, judged on its words, tags left out; in brackets when
+    ``bracketed``); the lines between go on with the turn above them (a turn's words wrapped over two
+    lines). Also whether the cue ends on a ``>>`` mark, the next cue's words a new speaker's."""
     pieces: list[tuple[str | None, str]] = []  # (a voice tag's name, the text it opens), one per line or tag
     for line in text_lines:
         cuts = [m.start() for m in _VOICE.finditer(line)]
@@ -251,21 +266,24 @@ def _cue_turns(text_lines: list[str], bracketed: bool = False) -> list[_Turn]:
             pieces.append((" ".join(tag.group(1).split()), line[tag.end() : end]))
     turns: list[_Turn] = []
     for voice, piece in pieces:
-        text = _plain(piece)
-        if not text:
-            continue
-        dash = _TURN_MARK.match(text)
-        if dash is not None:
-            text = text[dash.end() :]
-        # A voice tag names its speaker: "The tide card is one curve: ..." under it is a sentence, no label.
-        speaker, label = voice, _speaker_prefix(text, bracketed) if voice is None else None
-        if label is not None:
-            speaker, text = label
-        if voice is None and dash is None and label is None and turns:
-            turns[-1].text = _cue_text([turns[-1].text, text])
-            continue
-        turns.append(_Turn(speaker, text, dashed=dash is not None, open=speaker is not None or dash is None))
-    return turns
+        for chevrons, text in _marked(_plain(piece)):
+            marked = marked or chevrons
+            if not text:
+                continue
+            dash = None if marked else _TURN_MARK.match(text)
+            if dash is not None:
+                text = text[dash.end() :]
+            # A voice tag names its speaker: "The tide card is one curve: ..." under it is a sentence, no label.
+            speaker, label = voice, _speaker_prefix(text, bracketed) if voice is None else None
+            if label is not None:
+                speaker, text = label
+            if voice is None and dash is None and label is None and not marked and turns:
+                turns[-1].text = _cue_text([turns[-1].text, text])
+                continue
+            new = dash is not None or marked
+            turns.append(_Turn(speaker, text, dashed=new, open=speaker is not None or dash is None))
+            marked = False
+    return turns, marked
 
 
 def _cue_text_lines(lines: list[str]) -> tuple[int | None, list[str]]:
@@ -322,11 +340,13 @@ def _without_overlap(cues: list[_Cue], text: str) -> str:
 # extractive summary can pick from across the talk: a unit takes cues until it holds _UNIT_WORDS words
 # (about an English sentence's length), ends early at a pause of _PAUSE_SECONDS between cues (a pause is
 # the usual cue of an utterance boundary in speech segmentation) once it holds _PAUSE_WORDS, and ends
-# before a cue that would take it past _MAX_UNIT_WORDS.
+# before a cue that would take it past _MAX_UNIT_WORDS, where its words allow (:func:`_may_cut`); a unit
+# no such place ends is cut at _CAP_WORDS all the same, so no caption reads as one endless line.
 _UNIT_WORDS = 20
 _MAX_UNIT_WORDS = 40
 _PAUSE_WORDS = 5
 _PAUSE_SECONDS = 1.0
+_CAP_WORDS = 2 * _MAX_UNIT_WORDS
 _WORDS_PER_STOP = 40  # fewer stops than one per this many words: the captions are unpunctuated
 
 
@@ -344,19 +364,66 @@ def _unpunctuated(turns: list[_Turn]) -> bool:
     return sum(map(unspaced, text)) * 2 < sum(map(str.isalpha, text))
 
 
-def _may_end(pieces: list[str]) -> bool:
-    """Whether a period after ``pieces`` would end a sentence: not after a word the sentence splitter
-    reads as an abbreviation or an initial ("no.", "a."), which it would run on, nor after a word a
-    sentence goes on from (an article, a preposition, a conjunction, an auxiliary, a subject: "removes the
-    values in." / "after that we. Look at borrowing")."""
-    said = [p for p in pieces if not _NOTE.fullmatch(p)]
-    last = said[-1].split()[-1].casefold().rstrip(".,;:!?") if said else ""
-    if last in LEADS_ON or last in _SUBJECTS:
+# Closed-class words that need what follows them, so a sentence never ends on one (with text.LEADS_ON's
+# articles, prepositions, conjunctions, auxiliaries and possessives): subject pronouns and their contractions
+# ("you've. Got some"), subordinators and the prepositions and auxiliaries LEADS_ON leaves out.
+_NEEDS_MORE = LEADS_ON | frozenset(
+    """i we you they he she it there i'm i've i'd i'll you're you've you'd you'll we're we've we'd we'll they're
+    they've they'd they'll he's she's it's that's there's here's what's who's let's so because since when
+    whether although though unless until while where whereas about through between across against toward
+    towards during without within among like do does did am being very gonna wanna gotta such""".split()
+)
+# Words that hang on the one before, so no sentence opens with them: an infinitive's or a comparison's
+# "to" and "than", "of" ("the size. Of the step", "you need. To know").
+_HANGS_ON = frozenset({"to", "than", "of"})
+# Number words, spelled out: a cut between two ("eighty. Nine", "one hundred. And six") changes the number.
+_NUMBER_WORDS = frozenset(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+    seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million
+    billion trillion""".split()
+)
+# Words that open a clause (subjects that are no objects, subordinators, discourse markers): a long enough
+# unit ends before one rather than before another word when one comes soon ("the learning. Rate and ...").
+_OPENERS = frozenset(
+    """i we they he she i'm i've i'd i'll you're you've you'd you'll we're we've we'd we'll they're they've
+    they'd they'll he's she's it's that's there's here's let's so but because if when okay ok yes now then
+    alright""".split()
+)
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words as the rules above compare them: case and edge punctuation left out, sound cues too."""
+    return [w for tok in _NOTE.sub(" ", text).split() if (w := tok.casefold().strip(".,;:!?\"'()[]"))]
+
+
+def _last_word(pieces: list[str]) -> str:
+    said = _words(" ".join(pieces))
+    return said[-1] if said else ""
+
+
+def _numeral(word: str) -> bool:
+    return word.isdigit() or all(part in _NUMBER_WORDS for part in word.split("-"))
+
+
+def _splits_number(last: str, after: list[str]) -> bool:
+    """Whether a cut between ``last`` and the words ``after`` it falls inside a number: "eighty" / "nine",
+    "hundred" / "and six", "three" / "point five"."""
+    if not (last and after and _numeral(last)):
+        return False
+    return _numeral(after[0]) or (after[0] in {"and", "point"} and len(after) > 1 and _numeral(after[1]))
+
+
+def _may_cut(pieces: list[str], after: str) -> bool:
+    """Whether a sentence may end after ``pieces`` and the next open with ``after``: not after a word the
+    sentence splitter reads as an abbreviation or an initial ("no.", "a."), which it would run on, nor after
+    a closed-class word a sentence goes on from (:data:`_NEEDS_MORE`: "removes the values in." / "after that
+    we. Look at borrowing"), nor before one that hangs on the word before (:data:`_HANGS_ON`), nor inside a
+    spelled number (:func:`_splits_number`)."""
+    last = _last_word(pieces)
+    nxt = _words(after)[:2]
+    if last in _NEEDS_MORE or (nxt and nxt[0] in _HANGS_ON) or _splits_number(last, nxt):
         return False
     return not (len(last) == 1 and last.isalpha()) and last not in ABBREVIATIONS
-
-
-_SUBJECTS = frozenset({"i", "we", "they", "he", "she", "there"})
 
 
 def _sentence(pieces: list[str]) -> str:
@@ -371,23 +438,69 @@ def _sentence(pieces: list[str]) -> str:
     return run_on(pieces)
 
 
-def _units(cues: list[_Cue]) -> str:
-    """A turn's unpunctuated cues cut into sentences at cue boundaries (the constants above); a sound
-    cue ("[Music]") counts no words and ends a unit that holds a few."""
-    units: list[list[str]] = [[]]
-    count = 0
+def _phrases(cue: _Cue) -> list[str]:
+    """A cue's text cut before each clause-opening word in it (:data:`_OPENERS`) after its first: the places
+    inside a cue a unit may end (automatic captions cut their cues by length, not where a sentence ends)."""
+    tokens = cue.text.split()
+    cuts = [i for i, tok in enumerate(tokens) if i and _words(tok)[:1] and _words(tok)[0] in _OPENERS]
+    return [" ".join(tokens[i:j]) for i, j in zip([0, *cuts], [*cuts, len(tokens)], strict=True)]
+
+
+def _flow(cues: list[_Cue]) -> list[tuple[str, int, bool]]:
+    """A turn's cues as the pieces a unit is made of (:func:`_phrases`, a sound cue whole): each with its
+    word count and whether a pause comes before it (a sound cue, or a gap of _PAUSE_SECONDS before a cue)."""
+    flow: list[tuple[str, int, bool]] = []
     prev_end: float | None = None
     for cue in cues:
-        note = _NOTE.fullmatch(cue.text) is not None
-        n = 0 if note else _word_count(cue.text)
-        pause = note or (cue.start is not None and prev_end is not None and cue.start - prev_end >= _PAUSE_SECONDS)
-        full = count >= _UNIT_WORDS or count + n > _MAX_UNIT_WORDS or (pause and count >= _PAUSE_WORDS)
-        if count and full and _may_end(units[-1]):
+        gap = cue.start is not None and prev_end is not None and cue.start - prev_end >= _PAUSE_SECONDS
+        if _NOTE.fullmatch(cue.text):
+            flow.append((cue.text, 0, True))
+        else:
+            flow += [(text, _word_count(text), gap and k == 0) for k, text in enumerate(_phrases(cue))]
+        prev_end = cue.end
+    return flow
+
+
+def _opens(text: str, pause: bool) -> bool:
+    """Whether a piece opens a clause: after a pause, or with an opening word (:data:`_OPENERS`)."""
+    said = _words(text)
+    return pause or (bool(said) and said[0] in _OPENERS)
+
+
+def _better_ahead(flow: list[tuple[str, int, bool]], pieces: list[str], count: int) -> bool:
+    """Whether a unit of ``pieces`` (``count`` words) going on with ``flow`` may end before a piece that opens
+    a clause (:func:`_opens`, :func:`_may_cut`) before it passes _MAX_UNIT_WORDS."""
+    pieces = list(pieces)
+    for text, n, pause in flow:
+        if count > _MAX_UNIT_WORDS:
+            return False
+        if _opens(text, pause) and _may_cut(pieces, text):
+            return True
+        pieces.append(text)
+        count += n
+    return False
+
+
+def _units(cues: list[_Cue]) -> str:
+    """A turn's unpunctuated cues cut into sentences at cue boundaries and before a clause's opening word
+    inside a cue (the constants above). Past _UNIT_WORDS a unit ends at the first place it may
+    (:func:`_may_cut`), unless a place that opens a clause (:func:`_opens`) comes before it would pass
+    _MAX_UNIT_WORDS; a pause ends one holding _PAUSE_WORDS; past _CAP_WORDS, with no place it may end, it
+    ends anywhere but inside a number. A sound cue ("[Music]") counts no words."""
+    flow = _flow(cues)
+    units: list[list[str]] = [[]]
+    count = 0
+    for i, (text, n, pause) in enumerate(flow):
+        cut = False
+        if count + n > _MAX_UNIT_WORDS or (pause and count >= _PAUSE_WORDS):
+            cut = _may_cut(units[-1], text)
+        elif count >= _UNIT_WORDS and _may_cut(units[-1], text):
+            cut = _opens(text, pause) or not _better_ahead(flow[i + 1 :], [*units[-1], text], count + n)
+        if count and (cut or (count >= _CAP_WORDS and not _splits_number(_last_word(units[-1]), _words(text)[:2]))):
             units.append([])
             count = 0
-        units[-1].append(cue.text)
+        units[-1].append(text)
         count += n
-        prev_end = cue.end
     return run_on(_sentence(u) for u in units if u)
 
 
@@ -407,6 +520,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     malformed = 0
     rolling = _INLINE_TIMING.search(raw_text) is not None
     before: list[str] = []  # the previous cue's lines with words
+    marked = False  # the previous cue ended on a ">>" mark
     # WhisperX's "[SPEAKER_00]: ..." cues: a bracketed name that opens every cue is its speaker.
     bracketed = bracketed_labels(next(iter(_cue_text_lines(b)[1]), "") for b in _cue_blocks(raw_text))
     for lines in _cue_blocks(raw_text):
@@ -419,7 +533,8 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
             if span[0] is None:
                 malformed += 1
         text_lines, before = _new_lines(text_lines, before, rolling)
-        for turn in _cue_turns(text_lines, bracketed):
+        cue_turns, marked = _cue_turns(text_lines, bracketed, marked)
+        for turn in cue_turns:
             last = turns[-1] if turns else None
             if last is not None and not turn.dashed and last.speaker == turn.speaker and last.open:
                 said = _without_overlap(last.cues, turn.text)

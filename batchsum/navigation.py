@@ -41,12 +41,37 @@ _DAY_FILE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 def title_for(relpath: str) -> str:
     """A human title for a source: its file name without the extension (``2026-10-01``, ``standup``); a
-    ``.json`` day file's with its folder, the channel it is a day of (``general 2024-03-12``)."""
+    ``.json`` day file's with its folder, the channel it is a day of (``general 2024-03-12``); the name a
+    notes app's export encoded, as the app shows it (:func:`_exported_name`)."""
     folder, _, name = relpath.rpartition("/")
     stem, dot, ext = name.rpartition(".")
     if folder and ext.lower() == "json" and _DAY_FILE.fullmatch(stem):
         return f"{folder.rpartition('/')[2]} {stem}"
-    return stem if dot and stem else name
+    return _exported_name(stem) if dot and stem else name
+
+
+# Notes apps' exports encode a page's name in its file's: Notion adds a space and the page's id, 32 hex digits
+# ("Garden Shed 8e7d6c5b4a39281706f5e4d3c2b1a098"); Logseq writes a namespace page "Recipes/Bread" as
+# "Recipes___Bread", or in older graphs percent-encoded, "Recipes%2FBread".
+_NOTION_ID = re.compile(r"(?<=\S)\s+[0-9a-f]{32}$")
+_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def _percent_decoded(match: re.Match[str]) -> str:
+    # Only what a file name cannot hold or a URL reserves is ever encoded: "/", "%", ":", non-ASCII letters.
+    # A run that decodes to an ASCII letter, digit or space ("Q1%2024") is the name's own text.
+    try:
+        text = bytes.fromhex(match.group().replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return match.group()
+    plain = any((ch.isascii() and ch.isalnum()) or ch.isspace() or not ch.isprintable() for ch in text)
+    return match.group() if plain else text
+
+
+def _exported_name(stem: str) -> str:
+    """A file name's stem as the notes app that exported it names the page: without Notion's id, with
+    Logseq's namespace separator ``___`` and percent-escapes decoded ("Recipes/Bread")."""
+    return _PERCENT.sub(_percent_decoded, _NOTION_ID.sub("", stem).replace("___", "/"))
 
 
 # Characters a name may hold that would end or change a Markdown link target, or a page's text:

@@ -582,6 +582,8 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # 7 also: a printed play's "SAMUEL. The glass is falling fast." labels read "SAMUEL: ..."
 # (court_layout.play_as_labels); a Fountain title page's keys ("Title:", "Credit:", "Author:", "Draft date:")
 # are no speakers.
+# 7 also: unpunctuated captions are cut only where a sentence can end, never inside a spelled number; a
+# ">>" inside a caption line starts another speaker's turn.
 READER_VERSION = 7
 
 

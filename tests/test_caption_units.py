@@ -97,7 +97,8 @@ def test_a_summary_of_an_unpunctuated_lecture_picks_from_across_it(tmp_path: Pat
     res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-index", "-q"])
     assert res.exit_code == 0, res.output
     _, body = read_node(tmp_path / "out" / "talk.srt" / "summaries" / "L3" / "final.md")
-    picked = [s for s in body.split("<!-- batchsum:links -->", 1)[0].splitlines() if s.strip()]
+    summary = body.split("<!-- batchsum:links -->", 1)[0].split("\n## Facets", 1)[0]  # the facets are no picks
+    picked = [s for s in summary.splitlines() if s.strip()]
     said = " ".join(words)
     # Where each picked sentence's opening words are said: past the first third for one of them at least.
     at = [said.find(" ".join(s.lower().rstrip(".…").split()[:5])) for s in picked]
