@@ -17,12 +17,11 @@ from itertools import pairwise
 
 from batchsum.abbreviations import (
     ABBREVIATIONS,
+    LEADS_ON,
     NUMBER_ABBREVIATIONS,
+    ends_after_abbreviation,
     is_abbreviation,
-    joined_initials,
-    name_follows_initials,
 )
-from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
 from batchsum.message_ends import (
     BACKCHANNELS,
     SENTENCE_END,
@@ -411,23 +410,15 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
         end = m.end()
         punct = block[m.start() : end].rstrip(_CLOSERS + "« \u00a0\u202f")
         if punct == "." and is_abbreviation_at(block, m.start()):
-            # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence, and
-            # so do initials unless a name follows them ("J.P. Morgan", not "L.A. Traffic", "D.C. Then").
+            # "Dr. Smith" stays joined; "etc. The", "L.A. Traffic" and "the U.S. The" end a sentence
+            # (abbreviations.ends_after_abbreviation).
             token_start = m.start()
             while token_start > 0 and not block[token_start - 1].isspace():
                 token_start -= 1
             token = block[token_start : m.start()].lower().lstrip(_OPENERS)
             after = block[end:].lstrip()
             nxt = after.lstrip(_OPENERS)
-            word = _FIRST_WORD.match(nxt)
-            ends = token in _SOFT_ABBREVIATIONS or (
-                joined_initials(token)
-                and word is not None
-                and (
-                    word.group(0).lower() in _NO_NAME_WORDS
-                    or not name_follows_initials(block[:token_start], nxt, block)
-                )
-            )
+            ends = ends_after_abbreviation(token, block[:token_start], nxt, block)
             # ... but not before a parenthesis: 'Harbor Foods, Inc. ("Harbor") agrees ...' goes on.
             if not ends or not nxt[:1].isupper() or after.startswith("("):
                 continue
@@ -635,18 +626,6 @@ def runs_on(line: str) -> bool:
     return bool(end) and (end[-1].isalnum() or end[-1] in ",;–—-") and SENTENCE_END.search(end) is None
 
 
-# Words a sentence never ends on (articles, prepositions, conjunctions, determiners, auxiliaries): a line that
-# ends on one goes on ("... looking to the throne of" / "England, paid his respects ...").
-LEADS_ON = frozenset(
-    """a an the of to in on at by for with from into upon and or but nor than that which who whose my your his
-    its our their this these those is are was were be been has have had will would shall should can could may
-    might must as if""".split()
-)
-# Capitalised, these open a sentence and are no part of a name: after initials ("Washington, D.C. Then they
-# met") the sentence ends before them whatever follows.
-_NO_NAME_WORDS = LEADS_ON | frozenset(
-    "i we you he she it they there here then so now also yet however after before when while once".split()
-)
 _NUMBERED = re.compile(r"[ \t]*\d{1,3}[.)]\s")
 
 
