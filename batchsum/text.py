@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -454,7 +454,9 @@ def _emit(block: str, start: int, end: int, offset: int, out: list[SentenceSpan]
     out.append(SentenceSpan(s, s + len(stripped), stripped))
 
 
-def split_sentences(text: str, language: str | None = None) -> list[SentenceSpan]:
+def split_sentences(
+    text: str, language: str | None = None, item_readings: Mapping[str, bool] | None = None
+) -> list[SentenceSpan]:
     """Split ``text`` into sentences with character offsets into ``text``.
 
     Blank lines always end a sentence; a single newline ends one only before or after a line that
@@ -464,7 +466,8 @@ def split_sentences(text: str, language: str | None = None) -> list[SentenceSpan
     quotes or brackets) end a sentence when followed by whitespace and a capital, digit or opening
     quote — but not after known abbreviations (``Dr.``, ``e.g.``) or single initials; decimals never
     split; full-width ``。！？`` always end one. Any other ``language`` (ISO 639-1) is split by
-    ``sentencex`` with that language's rules.
+    ``sentencex`` with that language's rules. ``item_readings`` holds :func:`lines_are_items` already read of
+    paragraphs, by their text: a caller that read them to find its headings passes them on.
     """
     out: list[SentenceSpan] = []
     if not text or text.isspace():
@@ -475,15 +478,20 @@ def split_sentences(text: str, language: str | None = None) -> list[SentenceSpan
     para_start = 0
     for m in [*_BLANK_LINE.finditer(text), None]:
         para_end = m.start() if m is not None else len(text)
-        _split_paragraph(text, para_start, para_end, out, language)
+        _split_paragraph(text, para_start, para_end, out, language, item_readings or {})
         if m is not None:
             para_start = m.end()
     return out
 
 
-def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], language: str | None) -> None:
+def _split_paragraph(
+    text: str, start: int, end: int, out: list[SentenceSpan], language: str | None, readings: Mapping[str, bool]
+) -> None:
     """Group a paragraph's lines into blocks (forced breaks) and split each block."""
-    if lines_are_items(text[start:end]):
+    paragraph = text[start:end]
+    if (items := readings.get(paragraph)) is None:
+        items = lines_are_items(paragraph)
+    if items:
         pos = start
         for line in text[start:end].split("\n"):
             if line.strip():
