@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from batchsum.backends.adverts import advert_segments
+from batchsum.backends.adverts import advert_segments, sponsor
 from batchsum.backends.apparatus import (
     is_caption_line,
     is_front_matter_line,
@@ -183,7 +183,8 @@ def _static_penalty(body: str, content_type: ContentType) -> float:
     if not body:
         return 0.0
     pen = 0.0
-    if is_boilerplate(body):  # conversations: a read-out licence or URL
+    # Conversations: a read-out licence or URL. Only a candidate's: no ad's (advert_segments), so no ad.
+    if is_boilerplate(body, advert=False):
         pen += 1.0
     if content_type != "conversation" and ('"' in body or "“" in body):
         quoted = sum(len(m.group(0)) for m in _QUOTED.finditer(body))
@@ -230,6 +231,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
             bool(i) and speakers[li] == speakers[sentences[i - 1][0]] and li - sentences[i - 1][0] <= 1
             for i, (li, _) in enumerate(sentences)
         ],
+        [sponsor(said) for _, said in sentences],
     )
     quoted = ""  # the quotation open where a sentence starts: within its turn, as a paragraph's in prose
     for i, (li, said) in enumerate(sentences):
@@ -325,7 +327,7 @@ def _whole_prose(sent: str) -> bool:
         not sent.startswith(("#", "|", "```"))
         and not _MARKUP.search(sent)
         and line_kind(sent) not in _NOISE_KINDS
-        and not is_boilerplate(sent)
+        and not is_boilerplate(sent, advert=False)  # asked of no ad's sentence (advert_segments)
         and not is_phatic(sent)
         and not is_fragment(sent)
         and not _BRACKETED.match(sent)
@@ -371,6 +373,7 @@ def units_from_text(
             bool(i) and spans[i - 1][3] == section and bi - spans[i - 1][5] <= 1
             for i, (*_, section, _, bi) in enumerate(spans)
         ],
+        [sponsor(raw) for raw, *_ in spans],
     )
     turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
