@@ -1,5 +1,10 @@
-"""Tokens that end with a period but rarely end a sentence: read by the sentence splitter
-(:mod:`batchsum.text`) and by the speaker-label reader (:mod:`batchsum.speaker_labels`)."""
+"""Tokens that end with a period but rarely end a sentence, and whether one does where it stands: read by the
+sentence splitter (:mod:`batchsum.text`) and by the speaker-label reader (:mod:`batchsum.speaker_labels`).
+
+After an abbreviation the word that follows decides, as in Kiss & Strunk (2006, "Unsupervised Multilingual
+Sentence Boundary Detection", the Punkt splitter): a capitalised word ends the sentence before it when it is a
+frequent sentence starter ("The", "He", "Then") or when the text at hand writes it capitalised only where a
+sentence opens or in lower case (its orthographic evidence); a name, capitalised inside sentences, goes on."""
 
 from __future__ import annotations
 
@@ -7,11 +12,16 @@ import re
 
 __all__ = [
     "ABBREVIATIONS",
+    "LEADS_ON",
+    "NOUN_ABBREVIATIONS",
     "NUMBER_ABBREVIATIONS",
+    "SENTENCE_STARTERS",
     "SOFT_ABBREVIATIONS",
+    "ends_after_abbreviation",
     "is_abbreviation",
     "joined_initials",
     "name_follows_initials",
+    "opens_sentences",
 ]
 
 # Lower-cased, without the period.
@@ -29,6 +39,23 @@ SOFT_ABBREVIATIONS = frozenset({"etc", "inc", "ltd", "corp", "bros", "a.m", "p.m
 # Listed abbreviations that are words too: abbreviations only before a number ("No. 5", "Sec. 4", "Sat. 4
 # May"); before a word their period ends a sentence ("okay. no. the vendor said").
 NUMBER_ABBREVIATIONS = frozenset({"no", "nos", "sat", "sun", "mar", "sec", "wed", "fig"})
+# Listed abbreviations that are a noun whole (a country, a body, a degree): they end a clause as the noun would
+# ("Sales grew in the U.S. The next quarter was flat.", "She earned her Ph.D. Then she left."); before a name or
+# a noun they qualify ("U.S. Army") they go on. Not "e.g." or "i.e.", which lead on to what they introduce.
+NOUN_ABBREVIATIONS = frozenset({"u.s", "u.k", "u.n", "ph.d", "b.a", "m.a", "m.d"})
+# Words a sentence never ends on (articles, prepositions, conjunctions, determiners, auxiliaries): a line that
+# ends on one goes on ("... looking to the throne of" / "England, paid his respects ...").
+LEADS_ON = frozenset(
+    """a an the of to in on at by for with from into upon and or but nor than that which who whose my your his
+    its our their this these those is are was were be been has have had will would shall should can could may
+    might must as if""".split()
+)
+# Capitalised, these open a sentence and are no part of a name (Punkt's frequent sentence starters, which it
+# learns from a corpus: function words, pronouns and sentence adverbs): after an abbreviation that can end a
+# clause ("Washington, D.C. Then they met", "in the U.S. He was") the sentence ends before them.
+SENTENCE_STARTERS = LEADS_ON | frozenset(
+    "i we you he she it they there here then so now also yet however after before when while once".split()
+)
 # An initial ("J"), or initials joined by dots, as a name or a firm writes them ("J.P. Morgan", "Banco S.A.",
 # "Philips N.V.", "Siemens A.G."): single letters, never a word, a number or a file's name ("v1.2", "app.py").
 _INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])*")
@@ -67,8 +94,58 @@ def name_follows_initials(before: str, after: str, text: str) -> bool:
     word = m.group(1)
     if re.search(rf"(?<![^\W\d_]){re.escape(word.lower())}(?![^\W\d_])", text):
         return False  # "traffic" elsewhere: a word
-    if (m.group("cap") or "").isupper() or m.group("stop"):
+    if _name_goes_on(m):
         return True
+    if opens_sentences(word, text):
+        return False  # "Traffic slowed." elsewhere, and never capitalised inside a sentence: a sentence's start
     last = _LAST_WORD.search(before.rstrip())
     # Only the word right before the initials, with nothing between: "Washington, D.C. Then" has a comma.
     return last is not None and last.group(0)[:1].isupper() and before[last.end() :].isspace()
+
+
+def _name_goes_on(m: re.Match[str]) -> bool:
+    """Whether the capitalised word ``m`` matched (:data:`_WORD_AFTER`) has another after it, or a stop or a
+    colon ("J.P. Morgan Chase", "with J.P. Morgan.", "A.G. Rota:"): a name's words."""
+    return (m.group("cap") or "").isupper() or bool(m.group("stop"))
+
+
+# The word before a stop, and the stop with its closing marks, at the end of a stretch of text.
+_BEFORE_STOP = re.compile(r"(\S*?)([.!?…])[\"'”’)\]]*$")
+_OPENING = "\"'“‘«([-—–*•¿¡"
+
+
+def opens_sentences(word: str, text: str) -> bool:
+    """Whether ``text`` writes the capitalised ``word`` where a sentence opens (at its start, or past a stop that
+    ends no abbreviation) and never inside a sentence: Punkt's orthographic evidence that a word is capitalised
+    only as a sentence's first. Where an abbreviation stands before it, its place says nothing either way."""
+    seen = False
+    for m in re.finditer(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])", text):
+        # A few characters before it: the head of a long paragraph, copied at each match, would be quadratic.
+        head = text[max(0, m.start() - 40) : m.start()].rstrip().rstrip(_OPENING).rstrip()
+        if not head and m.start() <= 40:
+            seen = True
+            continue
+        stop = _BEFORE_STOP.search(head)
+        if stop is None:
+            return False  # capitalised inside a sentence: a name
+        if stop.group(2) == "." and is_abbreviation(stop.group(1).lstrip(_OPENING)):
+            continue
+        seen = True
+    return seen
+
+
+def ends_after_abbreviation(token: str, before: str, after: str, text: str) -> bool:
+    """Whether the period after the abbreviation ``token`` (lower-cased, no period) ends its sentence before
+    ``after`` (the text past it, opening quotes left out, opening with a capital), ``before`` the text ahead of
+    the token and ``text`` its paragraph. A soft abbreviation does ("etc. The"); joined initials do unless a name
+    follows them (:func:`name_follows_initials`: "J.P. Morgan", not "L.A. Traffic"); so does a noun's
+    abbreviation (:data:`NOUN_ABBREVIATIONS`) before a sentence starter only: it qualifies the noun after it more
+    often than it ends a clause ("U.S. Army units", "U.K. Treasury"), which a text's evidence cannot tell apart."""
+    if token in SOFT_ABBREVIATIONS:
+        return True
+    m = _WORD_AFTER.match(after)
+    if m is None or not (joined_initials(token) or token in NOUN_ABBREVIATIONS):
+        return False
+    if m.group(1).lower() in SENTENCE_STARTERS:
+        return True
+    return joined_initials(token) and not name_follows_initials(before, after, text)

@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from batchsum.abbreviations import (
     ABBREVIATIONS,
+    LEADS_ON,
     NUMBER_ABBREVIATIONS,
+    ends_after_abbreviation,
     is_abbreviation,
-    joined_initials,
-    name_follows_initials,
 )
-from batchsum.abbreviations import SOFT_ABBREVIATIONS as _SOFT_ABBREVIATIONS
 from batchsum.message_ends import (
     BACKCHANNELS,
     SENTENCE_END,
@@ -411,23 +410,15 @@ def _split_latin(block: str, offset: int, out: list[SentenceSpan]) -> None:
         end = m.end()
         punct = block[m.start() : end].rstrip(_CLOSERS + "« \u00a0\u202f")
         if punct == "." and is_abbreviation_at(block, m.start()):
-            # "Dr. Smith" stays joined; a soft abbreviation before a capital ("etc. The") ends a sentence, and
-            # so do initials unless a name follows them ("J.P. Morgan", not "L.A. Traffic", "D.C. Then").
+            # "Dr. Smith" stays joined; "etc. The", "L.A. Traffic" and "the U.S. The" end a sentence
+            # (abbreviations.ends_after_abbreviation).
             token_start = m.start()
             while token_start > 0 and not block[token_start - 1].isspace():
                 token_start -= 1
             token = block[token_start : m.start()].lower().lstrip(_OPENERS)
             after = block[end:].lstrip()
             nxt = after.lstrip(_OPENERS)
-            word = _FIRST_WORD.match(nxt)
-            ends = token in _SOFT_ABBREVIATIONS or (
-                joined_initials(token)
-                and word is not None
-                and (
-                    word.group(0).lower() in _NO_NAME_WORDS
-                    or not name_follows_initials(block[:token_start], nxt, block)
-                )
-            )
+            ends = ends_after_abbreviation(token, block[:token_start], nxt, block)
             # ... but not before a parenthesis: 'Harbor Foods, Inc. ("Harbor") agrees ...' goes on.
             if not ends or not nxt[:1].isupper() or after.startswith("("):
                 continue
@@ -463,7 +454,9 @@ def _emit(block: str, start: int, end: int, offset: int, out: list[SentenceSpan]
     out.append(SentenceSpan(s, s + len(stripped), stripped))
 
 
-def split_sentences(text: str, language: str | None = None) -> list[SentenceSpan]:
+def split_sentences(
+    text: str, language: str | None = None, item_readings: Mapping[str, bool] | None = None
+) -> list[SentenceSpan]:
     """Split ``text`` into sentences with character offsets into ``text``.
 
     Blank lines always end a sentence; a single newline ends one only before or after a line that
@@ -473,7 +466,8 @@ def split_sentences(text: str, language: str | None = None) -> list[SentenceSpan
     quotes or brackets) end a sentence when followed by whitespace and a capital, digit or opening
     quote — but not after known abbreviations (``Dr.``, ``e.g.``) or single initials; decimals never
     split; full-width ``。！？`` always end one. Any other ``language`` (ISO 639-1) is split by
-    ``sentencex`` with that language's rules.
+    ``sentencex`` with that language's rules. ``item_readings`` holds :func:`lines_are_items` already read of
+    paragraphs, by their text: a caller that read them to find its headings passes them on.
     """
     out: list[SentenceSpan] = []
     if not text or text.isspace():
@@ -484,15 +478,20 @@ def split_sentences(text: str, language: str | None = None) -> list[SentenceSpan
     para_start = 0
     for m in [*_BLANK_LINE.finditer(text), None]:
         para_end = m.start() if m is not None else len(text)
-        _split_paragraph(text, para_start, para_end, out, language)
+        _split_paragraph(text, para_start, para_end, out, language, item_readings or {})
         if m is not None:
             para_start = m.end()
     return out
 
 
-def _split_paragraph(text: str, start: int, end: int, out: list[SentenceSpan], language: str | None) -> None:
+def _split_paragraph(
+    text: str, start: int, end: int, out: list[SentenceSpan], language: str | None, readings: Mapping[str, bool]
+) -> None:
     """Group a paragraph's lines into blocks (forced breaks) and split each block."""
-    if lines_are_items(text[start:end]):
+    paragraph = text[start:end]
+    if (items := readings.get(paragraph)) is None:
+        items = lines_are_items(paragraph)
+    if items:
         pos = start
         for line in text[start:end].split("\n"):
             if line.strip():
@@ -635,18 +634,6 @@ def runs_on(line: str) -> bool:
     return bool(end) and (end[-1].isalnum() or end[-1] in ",;–—-") and SENTENCE_END.search(end) is None
 
 
-# Words a sentence never ends on (articles, prepositions, conjunctions, determiners, auxiliaries): a line that
-# ends on one goes on ("... looking to the throne of" / "England, paid his respects ...").
-LEADS_ON = frozenset(
-    """a an the of to in on at by for with from into upon and or but nor than that which who whose my your his
-    its our their this these those is are was were be been has have had will would shall should can could may
-    might must as if""".split()
-)
-# Capitalised, these open a sentence and are no part of a name: after initials ("Washington, D.C. Then they
-# met") the sentence ends before them whatever follows.
-_NO_NAME_WORDS = LEADS_ON | frozenset(
-    "i we you he she it they there here then so now also yet however after before when while once".split()
-)
 _NUMBERED = re.compile(r"[ \t]*\d{1,3}[.)]\s")
 
 

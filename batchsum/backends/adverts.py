@@ -13,7 +13,6 @@ is known.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
@@ -85,11 +84,11 @@ _OPENER_WORDS = ("sponsor", "brought to you", "supported by", "underwritten by")
 _NOT_A_NAME = frozenset("the a an our this that today today's".split())
 
 
-@functools.lru_cache(maxsize=1024)
 def sponsor(sentence: str) -> str | None:
     """The sponsor a sentence names as one, else None: "X is our sponsor", "our sponsor is X", and beside a show
     ("this episode is supported by X"), or beside a show, an offer or an address ("sponsored by X", "brought to
-    you by X", "thanks to X for sponsoring"). Cached: a run asks it of each sentence several times."""
+    you by X", "thanks to X for sponsoring"). Asked once a sentence: the units' builder passes the answers on to
+    :func:`advert_segments`."""
     low = sentence.lower()
     if not any(k in low for k in _OPENER_WORDS):
         return None  # this runs on every sentence of a run: the regexes only where one could match
@@ -117,12 +116,16 @@ def is_advert(sentence: str) -> bool:
     """A sentence that is a sponsor's read on its own: one that names a sponsor, a promo code or free trial,
     or a discount with the web address to get it ("Head over to brightwave.com/harbor to get twenty percent
     off ...")."""
+    return sponsor(sentence) is not None or _unnamed_advert(sentence)
+
+
+def _unnamed_advert(sentence: str) -> bool:
+    """:func:`is_advert` but for a sponsor named as one: a promo code, a free trial, a sponsor's phrase beside an
+    offer or an address, a discount with its address."""
     low = sentence.lower()
     # The regexes only where one of their words occurs: this runs on every sentence of a run (a profile).
     keyed = "code" in low or "sponsor" in low or "brought to you" in low or "free trial" in low
     if keyed and _ADVERT.search(sentence):
-        return True
-    if sponsor(sentence) is not None:
         return True
     if "by" in low and any(_beside_venue(sentence, m.start(), m.end()) for m in _BY.finditer(sentence)):
         return True  # "Today's episode is brought to you by a backup service with 40% off ..."
@@ -149,17 +152,23 @@ def _points_back(sentence: str) -> bool:
     return _BACK.match(sentence.lstrip("\"'“ ")) is not None
 
 
-def advert_segments(sentences: Sequence[str], goes_on: Sequence[bool]) -> frozenset[int]:
+def advert_segments(
+    sentences: Sequence[str], goes_on: Sequence[bool], sponsors: Sequence[str | None] | None = None
+) -> frozenset[int]:
     """The indices of the sentences that are a sponsor's read: each sentence :func:`is_advert` finds, and
     after a sentence that names a sponsor, the ones that go on about it (see the module's doc).
+    ``sponsors[i]`` is :func:`sponsor` of sentence ``i`` where the caller read it already (the units' builder),
+    else it is read here.
     ``goes_on[i]`` says whether sentence ``i`` follows on from sentence ``i - 1`` in the same voice (the same
     speaker's turn or next line, the same paragraph or the next): an ad never runs across a change of speaker
     or a cue between lines."""
+    if sponsors is None:
+        sponsors = [sponsor(sentence) for sentence in sentences]
     ads: set[int] = set()
     name: str | None = None  # the sponsor of the ad under way
     carried = -1  # the ad goes on up to this sentence: a run that points back, then one that names it
     for i, sentence in enumerate(sentences):
-        opened = sponsor(sentence)
+        opened = sponsors[i]
         if opened is not None:
             name = opened
         elif name is not None and goes_on[i] and (i <= carried or _names(sentence, name)):
@@ -173,7 +182,7 @@ def advert_segments(sentences: Sequence[str], goes_on: Sequence[bool]) -> frozen
             carried = end
         else:
             name = None
-            if not is_advert(sentence):
+            if not _unnamed_advert(sentence):  # no sponsor named here (``opened``): the rest of is_advert
                 continue
         ads.add(i)
     return frozenset(ads)

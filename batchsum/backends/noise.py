@@ -154,15 +154,17 @@ _ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 _ROLL_CALL = re.compile(r"\s*(?:attendees|participants|present|absent|apologies|regrets|in attendance|cc)\s*:")
 
 
-def is_boilerplate(text: str) -> bool:
+def is_boilerplate(text: str, advert: bool | None = None) -> bool:
     """Licence, transcription and publishing notes (Project Gutenberg headers, URLs, ISBNs), a sponsor's read and
-    a meeting note's roll call ("Present: ...")."""
+    a meeting note's roll call ("Present: ..."). ``advert`` says whether ``text`` is a sponsor's read where the
+    caller has read that already (:func:`~batchsum.backends.adverts.advert_segments`)."""
     low = text.lower()
     if any(k in low for k in BOILERPLATE):
         return True
     if ":" in low[:20] and _ROLL_CALL.match(low):
         return True  # "Present: Ana Diaz, Maria Alvarez, James Okafor" had been a client call's summary
-    return is_advert(text)  # one sentence; the sentences of an ad around it: adverts.advert_segments
+    # One sentence; the sentences of an ad around it: adverts.advert_segments.
+    return is_advert(text) if advert is None else advert
 
 
 def _norm_line(line: str) -> str:

@@ -1,7 +1,9 @@
 """Talk that keeps a conversation going but says nothing of its matter: greetings, thanks, farewells and a
 host's introductions ("Welcome back to Harbor Talk, I am your host Maya.", "Thanks for having me, Lena."),
-and a call's logistics ("All lines are in listen-only mode.", "Our next question comes from Tom Lee with
-Citi. Please go ahead.").
+a call's logistics ("All lines are in listen-only mode.", "Our next question comes from Tom Lee with
+Citi. Please go ahead.") and a recorded meeting's: the talk that manages the recording itself, its microphones,
+its screen and the digits read for its corpus ("Is my mic on?", "You're muted.", "We're recording now.", "Okay,
+we should read our digits.", "Transcript L dash two one five.").
 
 Malinowski (1923, "The Problem of Meaning in Primitive Languages") called the first *phatic communion*,
 speech whose purpose is the contact itself (Laver 1975, "Communicative functions of phatic communion"); an
@@ -18,6 +20,34 @@ from batchsum.text import BACKCHANNELS
 
 __all__ = ["is_phatic"]
 
+# The kit a meeting is recorded with and heard through.
+_KIT = r"(?:wireless |close[- ]talking |lapel )?(?:mic|mike|microphone|headset|camera|video)s?"
+# How a speaker proposes an act of the meeting's own ("let's", "we should", "I'll go ahead and").
+_PROPOSED = (
+    r"(?:(?:(?:i|we|you)(?: all| guys)? (?:should|need to|have to|can|could|will|wanna|want to|gonna) |let's |let us "
+    r"|let me |(?:i|we|you)'ll |(?:we|you)'re (?:gonna|going to) )?(?:(?:just )?go ahead and )?)"
+)
+_ON_KIT = (
+    rf"(?:is|are) (?:my|your|the|this|our) {_KIT} (?:on|off|working)"
+    rf"|(?:turn|switch|put|clip|plug|leave)(?:ed|ing|s)? (?:on |off |in )?(?:my|your|the|this|that|our|their|his|her) "
+    rf"{_KIT}(?: (?:on|off|in|back on))?"
+)
+_RECORDING = (
+    r"(?:we're|we are|are we|is it|it's|it is|is this) (?:now |still |already )?(?:recording|being recorded|on)"
+    r"|(?:start|stop|pause|begin)(?:ed|ing|s)? (?:the |our )?recording"
+)
+_SCREEN = r"(?:share|sharing|stop sharing) (?:my|your|the) screen"
+_DIGITS = (
+    r"(?:read|reading|do|doing|start with|starting with)(?: the| our| your| some| my)? digits?(?: strings?| forms?)?"
+)
+_HEARD = r"can (?:you|everyone|everybody|people)(?: all)? (?:hear|see) (?:me|us|my screen|the screen)"
+_MUTED = (
+    r"(?:i'm|i am|you're|you are|we're|we are|he's|she's|they're) (?:still )?(?:on mute|muted)|(?:un)?mute yourself"
+)
+# The number of the sheet a speaker reads digits from, read out before them ("Transcript L dash two one five.").
+_TRANSCRIPT_ID = (
+    r"transcript(?: number)?(?: (?:[a-z]|dash|\d+|zero|oh|one|two|three|four|five|six|seven|eight|nine))+(?=\W*$)"
+)
 _FORMULAE = re.compile(
     r"\b(?:"
     # greetings, welcomes and farewells
@@ -40,6 +70,8 @@ _FORMULAE = re.compile(
     r"|(?:i would|i'd|i will|i'll) (?:now )?(?:like to )?(?:turn|hand|pass) (?:the (?:call|conference|floor|line)"
     r"|it|things)(?: back)? (?:over )?to|(?:this|that) concludes (?:our|the|today's|this) [\w-]+(?: [\w-]+)?"
     r"|you may (?:now )?disconnect|for standing by|at this time"
+    # a recorded meeting's logistics: the act of talking into the kit and of recording, not what is said
+    rf"|{_PROPOSED}(?:{_ON_KIT}|{_RECORDING}|{_SCREEN}|{_DIGITS})|{_HEARD}|{_MUTED}|{_TRANSCRIPT_ID}"
     r")\b",
     re.IGNORECASE,
 )
@@ -51,6 +83,7 @@ _OCCASION = frozenset(
     show episode podcast program programme call conference webcast meeting session line question questions
     earnings quarter quarterly first second third fourth fiscal year results time out support service
     desk team help center centre customer you today
+    mic mike mics mikes microphone microphones headset camera video screen digits digit transcript recording
     """.split()
 )
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from batchsum.backends.adverts import advert_segments
+from batchsum.backends.adverts import advert_segments, sponsor
 from batchsum.backends.apparatus import (
     is_caption_line,
     is_front_matter_line,
@@ -23,6 +23,7 @@ from batchsum.backends.apparatus import (
     is_tex_math,
 )
 from batchsum.backends.epigraphs import epigraph_lines
+from batchsum.backends.line_groups import across_page_breaks, item_lines
 from batchsum.backends.noise import (
     capitalised,
     contents_lines,
@@ -65,9 +66,7 @@ from batchsum.text import (
     email_sender,
     is_backchannel,
     is_chat,
-    lines_are_items,
     parse_speaker_line,
-    runs_on,
     split_sentences,
     unended,
 )
@@ -184,7 +183,8 @@ def _static_penalty(body: str, content_type: ContentType) -> float:
     if not body:
         return 0.0
     pen = 0.0
-    if is_boilerplate(body):  # conversations: a read-out licence or URL
+    # Conversations: a read-out licence or URL. Only a candidate's: no ad's (advert_segments), so no ad.
+    if is_boilerplate(body, advert=False):
         pen += 1.0
     if content_type != "conversation" and ('"' in body or "“" in body):
         quoted = sum(len(m.group(0)) for m in _QUOTED.finditer(body))
@@ -231,6 +231,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
             bool(i) and speakers[li] == speakers[sentences[i - 1][0]] and li - sentences[i - 1][0] <= 1
             for i, (li, _) in enumerate(sentences)
         ],
+        [sponsor(said) for _, said in sentences],
     )
     quoted = ""  # the quotation open where a sentence starts: within its turn, as a paragraph's in prose
     for i, (li, said) in enumerate(sentences):
@@ -326,7 +327,7 @@ def _whole_prose(sent: str) -> bool:
         not sent.startswith(("#", "|", "```"))
         and not _MARKUP.search(sent)
         and line_kind(sent) not in _NOISE_KINDS
-        and not is_boilerplate(sent)
+        and not is_boilerplate(sent, advert=False)  # asked of no ad's sentence (advert_segments)
         and not is_phatic(sent)
         and not is_fragment(sent)
         and not _BRACKETED.match(sent)
@@ -354,12 +355,12 @@ def units_from_text(
     if content_type == "conversation":
         return _conversation_units(text, min_words, part, language)
     units: list[Unit] = []
-    blocks = _prose_blocks(markdown_as_text(text))
+    blocks, readings = _prose_blocks(markdown_as_text(text))
     spans = _numbered(
         [
             (sent, role, date, section, title, bi)
             for bi, (block, role, date, section, title) in enumerate(blocks)
-            for sp in split_sentences(block, language)
+            for sp in split_sentences(block, language, readings)
             for sent in (_split_lowercase(sp.text) if language in (None, "en") else [sp.text])
         ]
     )
@@ -372,6 +373,7 @@ def units_from_text(
             bool(i) and spans[i - 1][3] == section and bi - spans[i - 1][5] <= 1
             for i, (*_, section, _, bi) in enumerate(spans)
         ],
+        [sponsor(raw) for raw, *_ in spans],
     )
     turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
@@ -564,9 +566,10 @@ _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boile
 _BRACKETED = re.compile(r"^[(\[（【〔][^()\[\]（）【】〔〕]*[)\]）】〕][.。]?$")
 
 
-def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str]]:
+def _prose_blocks(text: str) -> tuple[list[tuple[str, str | None, str | None, int, str]], dict[str, bool]]:
     """The prose of ``text`` as blocks (paragraphs, or the runs between layout lines) with their section role,
-    section number (headings delimit sections) and the section's heading.
+    section number (headings delimit sections) and the section's heading; and the readings of its paragraphs
+    that :func:`~batchsum.backends.line_groups.item_lines` made, which the splitter reuses for a block that is one.
 
     Layout lines (separators, headings, contents and index entries, repeated page headers) are
     dropped and end the block before them, so a heading is never glued to the sentence under it;
@@ -577,7 +580,7 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
     repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
     contents = contents_lines(lines)  # a list of titles ("3.  How Dorothy Saved the Scarecrow", ...)
     epigraph = epigraph_lines(lines)  # someone else's words over a chapter: no more its text than its title
-    items = _item_lines(lines)  # a survey's answers one per line: sentences without stops, not headings
+    items, readings = item_lines(lines)  # a survey's answers one per line: sentences without stops, not headings
     cased = capitalised(text)  # a lower-cased text's next line opens in lower case whatever it is
     blocks: list[tuple[str, str | None, str | None, int, str]] = []
     current: list[str] = []
@@ -654,41 +657,4 @@ def _prose_blocks(text: str) -> list[tuple[str, str | None, str | None, int, str
             if new_role is not None or role == "skip" or title.isupper() or line.lstrip().startswith("# "):
                 role = new_role
     flush()
-    return _across_page_breaks(blocks) if cased else blocks
-
-
-def _item_lines(lines: list[str]) -> frozenset[int]:
-    """The indices of the lines of each paragraph that is a unit a line (:func:`batchsum.text.lines_are_items`)."""
-    found: set[int] = set()
-    start = 0
-    for i in range(len(lines) + 1):
-        if i == len(lines) or not lines[i].strip():
-            # Not when the text goes on in lower case below it: its last line's sentence runs on there (a
-            # Gutenberg header's blurb, "... before Syme Rector's guns" / "" / "to give him the key ...").
-            if i - start >= 5 and lines_are_items("\n".join(lines[start:i])) and not _goes_on_below(lines, i):
-                found.update(range(start, i))
-            start = i + 1
-    return frozenset(found)
-
-
-def _goes_on_below(lines: list[str], i: int) -> bool:
-    """Whether the first line of text at or after ``lines[i]`` opens in lower case."""
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    return i < len(lines) and lines[i].lstrip()[:1].islower()
-
-
-def _across_page_breaks(
-    blocks: list[tuple[str, str | None, str | None, int, str]],
-) -> list[tuple[str, str | None, str | None, int, str]]:
-    """``blocks`` with a block that stops mid-sentence joined by the next one of its section when that one goes
-    on in lower case: a PDF's page break, its footer, page number and running header between them left out,
-    cut "... morally responsible for what she" from "did. Many philosophers ...", both halves lost. Only in
-    a text that capitalises its sentences (a lower-cased one opens every paragraph in lower case)."""
-    out: list[tuple[str, str | None, str | None, int, str]] = []
-    for block in blocks:
-        if out and out[-1][1:4] == block[1:4] and block[0][:1].islower() and runs_on(out[-1][0]):
-            out[-1] = (out[-1][0] + "\n" + block[0], *out[-1][1:])
-        else:
-            out.append(block)
-    return out
+    return (across_page_breaks(blocks) if cased else blocks), readings
