@@ -557,33 +557,7 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # Bump when the same bytes would be read as another text (decoding, chat, subtitle and e-mail
 # rendering, type detection, dating). A run re-reads every file read by another version and summarizes
 # again only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
-# for the files it reads as before. 2: "14-03-2025.md", "March 15, 2025.md" and a "created:" key date a file.
-# 3: a note of "**Name:**" turns keeps its front matter apart (it had been read as text, its date unread);
-# an .eml's words under a quote are its sender's; a Slack emoji between clauses ends a sentence, and a
-# message's opening mention addresses someone ("Dev Patel, we're going ..."); a chat export (WhatsApp,
-# Telegram, Discord, Slack) with no date in its name is dated by its first message. 4: Rev.com's
-# "Name (00:00:02):" over the words is a transcript. 5: court_layout.py (a gutter's line numbers and page marks
-# go, "Q."/"A." read "Q:"/"A:", a form feed's furniture inside a sentence goes). 6: speakers in brackets
-# ("[SPEAKER_00]: ...", "[Maya] ...") are turns' labels (bracket_turns.py); a Whisper .json is a transcript,
-# and so is a text of caption cue lines ("[Music]", "(laughs)"); a standup's fields ("Yesterday:",
-# "Blockers:") are no speakers: such a page is a document, not a conversation; a file of
-# dated headings is dated by its first day ("first entry"); front matter of any length is front matter;
-# a page's footnotes go with its furniture when a sentence runs across it ("†This work was supported ...").
-# chats: IRC clients' lines, WhatsApp iOS notices, bots out; Discord markup as Slack's; "<#C01>" named;
-# DiscordChatExporter/Teams text; a two-column page (pdftotext -layout) reads its left column, then its right
-# (pdf_columns.py); WeChat and LINE text exports are chats, dated by their first message; an e-mail thread
-# reads oldest first (a quote before the reply above it); the writer's name on a message's last line is its
-# signature, blank line above or not; a day heading in any language dates its file ("## 3 мая 2024",
-# "## 2024年5月3日（金）", "## 2024/05/03", "## 5月3日" under "# 2024年5月"). 7: a WeChat export is told by its
-# shape, not by replies minutes apart (a family chat over a day); WeChat's and LINE's unread-messages rule
-# and one's own unsent-message notice are no one's words.
-# 7 also: a LaTeX source reads the files it \input s and \include s in their place, and its \ref,
-# \eqref, \cref, \autoref as the numbers LaTeX prints.
-# 7 also: a printed play's "SAMUEL. The glass is falling fast." labels read "SAMUEL: ..."
-# (court_layout.play_as_labels); a Fountain title page's keys ("Title:", "Credit:", "Author:", "Draft date:")
-# are no speakers.
-# 7 also: unpunctuated captions are cut only where a sentence can end, never inside a spelled number; a
-# ">>" inside a caption line starts another speaker's turn.
+# for the files it reads as before. What each version changed: `git log -L '/^READER_VERSION/,+1:batchsum/walk.py'`.
 READER_VERSION = 7
 
 
