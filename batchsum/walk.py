@@ -570,7 +570,7 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # reads oldest first (a quote before the reply above it); the writer's name on a message's last line is its
 # signature, blank line above or not; a day heading in any language dates its file ("## 3 мая 2024",
 # "## 2024年5月3日（金）", "## 2024/05/03", "## 5月3日" under "# 2024年5月").
-READER_VERSION = 6
+READER_VERSION = 7
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
