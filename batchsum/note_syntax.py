@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 __all__ = [
     "TASK_BOXES",
+    "draft_marks_blanked",
     "fenced_block",
     "fix_outside",
     "fix_outside_code",
@@ -70,8 +71,9 @@ _QUOTE_MARK = re.compile(r"^[ \t]*>[ \t]?", re.M)  # one level of a blockquote's
 # A line of tags alone ("#person #work") files the note: a heading of its words, found by a search but
 # never a summary's sentence ("... co-writing the Lisbon talk. person work She is ..."); inline tags are words.
 _TAGS_LINE = re.compile(r"^[ \t]*(?:#[^\W\d_][\w/-]*[ \t,]*)+$", re.M)
-# Tags after a line's last sentence ("... running k3s. #homelab #kubernetes") file it the same way: a heading
-# line of their own (they had become words of that sentence, "running k3s. homelab kubernetes").
+# Tags after a line's last sentence ("... running k3s. #homelab #kubernetes") file that line, not what
+# follows: left out (as words they had joined the sentence, "running k3s. homelab kubernetes"; as a heading
+# they labelled the next block, "homelab: Node one has ..."). The index still finds them in the source.
 _TRAILING_TAGS = re.compile(r"(?<=[.!?])[ \t]+((?:#[^\W\d_][\w/-]*[ \t]*)+)$", re.M)
 # Logseq's "type:: decision" (its keys are lower case; Rust's "String::from" or "std::io" is no property).
 _PROPERTY = re.compile(r"^[ \t]*(?:[-*][ \t]+)?[a-z][\w-]*::(?:[ \t][^\n]*)?$", re.M)
@@ -98,18 +100,167 @@ _BULLET_HEADING = re.compile(r"^([ \t]*)[-*][ \t]+(?=#{2,6}[ \t]|#[ \t]+[A-Z])",
 # (its box had been a digest's text, "... with a banner. [ ].", and an action item "☐").
 _EMPTY_TASK = re.compile(
     r"^[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\]|[☐☑])"
-    r"|[-*+][ \t]+(?:TODO|LATER|DOING|WAITING|DONE|CANCELED|CANCELLED))[ \t]*$",
+    r"|[-*+][ \t]+(?:TODO|LATER|NOW|DOING|WAITING|DONE|CANCELED|CANCELLED))[ \t]*$",
     re.M,
 )
 _BOX = re.compile(r"^([ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)\[([ xX])\][ \t]+", re.M)
-# Logseq's task markers ("NOW" is left out: "- NOW is the time to act" is prose as often).
-_MARKER = re.compile(r"^([ \t]*[-*+][ \t]+)(?:TODO|LATER|DOING|WAITING|DONE|CANCELED|CANCELLED)(?=[ \t])[ \t]*", re.M)
-_ANY_MARKER = re.compile(r"\b(?:TODO|LATER|DOING|WAITING|DONE|CANCEL)")
+# Logseq's task markers; "NOW" (its now/later workflow's "DOING") only before a word that is not lower case:
+# "- NOW Call the plumber" is a task, "- NOW is the time to act" prose.
+_NOW = r"NOW(?=[ \t]+(?![a-z]))"
+_MARKER = re.compile(
+    rf"^([ \t]*[-*+][ \t]+)(?:TODO|LATER|DOING|WAITING|DONE|CANCELED|CANCELLED|{_NOW})(?=[ \t])[ \t]*", re.M
+)
+_ANY_MARKER = re.compile(r"\b(?:TODO|LATER|NOW|DOING|WAITING|DONE|CANCEL)")
 _INLINE_CODE = re.compile(r"(`+)[^`\n]+?\1")
+# Dataview's inline fields in running text, "[mood:: rested]" and "(mood:: rested)": read as their value
+# ("woke up feeling rested"); a line "mood:: rested" of its own is a property (_PROPERTY).
+_INLINE_FIELD = re.compile(
+    r"\[[ \t]*\w[\w -]{0,40}::[ \t]*([^\[\]\n]*?)[ \t]*\]|\([ \t]*\w[\w -]{0,40}::[ \t]*([^()\n]*?)[ \t]*\)"
+)
+# CriticMarkup (https://fullystacked.github.io/CriticMarkup/), read as accepted: an insertion is text, a
+# deletion and a comment are gone, a substitution is its new text, a highlight its text. Within a paragraph.
+_CRITIC = re.compile(
+    r"\{(?:\+\+(?P<ins>(?:[^\n]|\n(?![ \t]*\n)){0,4000}?)\+\+"
+    r"|--(?:[^\n]|\n(?![ \t]*\n)){0,4000}?--"
+    r"|>>(?:[^\n]|\n(?![ \t]*\n)){0,4000}?<<"
+    r"|==(?P<mark>(?:[^\n]|\n(?![ \t]*\n)){0,4000}?)=="
+    r"|~~(?:[^\n]|\n(?![ \t]*\n)){0,4000}?~>(?P<new>(?:[^\n]|\n(?![ \t]*\n)){0,4000}?)~~)\}"
+)
+# A writer's placeholder: "[TK: describe her face]", or a line opening with "TK" ("TK TK — add the letter");
+# "TK Maxx" or a "TK" inside a sentence is no placeholder.
+_TK = re.compile(r"[ \t]*\[TK\b[^\[\]\n]*\]|^[ \t]*TK(?:[ \t]+TK)*[ \t]*(?:[—–:-][^\n]*)?$", re.M)
+# A "[[...]]" holding a sentence (ending with a stop, or a stop then more words after a lower-case word, not
+# "[[St. Ives]]") is a Fountain note ("[[Is this too cliché? Cut it.]]"), never shown; a wikilink is a name.
+_DOUBLE_BRACKETS = re.compile(r"\[\[([^\[\]]{1,4000}?)\]\]")
+_SENTENCE_IN = re.compile(r"[.?!][\"”’)]*\s*\Z|[^\W\dA-Z_]{2}[.?!][\"”’)]*\s+\S")
+# Fountain's boneyard: "/* ... */", text the writer keeps out of the script.
+_BONEYARD = re.compile(r"/\*.*?\*/", re.S)
+_SCENE_HEADING = re.compile(r"^[ \t]*(?:INT|EXT|EST|I/E)[./ ][^\na-z]*$", re.M)
+# A Notion export's properties: under its "# Title", a block of "Key: value" lines (short capitalised keys,
+# short values that end no sentence and open with no lower-case word: "Yesterday: fixed the bug" is a
+# standup's), then a blank line. Notion shows them as the page's properties, like
+# front matter; as text they had run into the first sentence ("Status: In progress Budget: 400 The shed ...").
+_FIELD_LINE = r"[A-Z][\w'’-]*(?:[ \t][\w'’-]+){0,2}:[ \t]+[^\s.?!a-z](?:[^\n]*[^\s.?!])?[ \t]*"
+_TITLE_FIELDS = re.compile(
+    rf"\A(?:[ \t]*\n)*#[ \t]+[^\n]+\n(?:[ \t]*\n)?((?:{_FIELD_LINE}\n){{1,20}}{_FIELD_LINE}(?:\n|\Z))"
+    rf"(?![ \t]*\n[ \t\n]*{_FIELD_LINE}(?:\n|\Z))"
+)
+_FIELD_WORDS = 8  # a property's value at most; a longer one is a sentence ("Ana: I think we should ...")
+# A fan-fiction chapter's apparatus: the author's notes ("A/N: Reviews make me update faster!!!"), wherever
+# they stand, and a chapter's opening or closing "Disclaimer:", "Warnings:", or "Notes:" over their text (AO3):
+# what the author says about the chapter, not the story. A "Notes: we agreed ..." line is a meeting's.
+_NOTE_LABEL = re.compile(
+    r"[ \t]*(?:\*\*|__)?(?:(?P<author>A/N|AN|[Aa]uthor['’]?s?[ \t]+[Nn]otes?)|(?P<edge>Disclaimer|Warnings?)"
+    r"|(?P<notes>(?:Chapter[ \t]+|End[ \t]+)?Notes))[ \t]*(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?"
+)
+_PARAGRAPH = re.compile(r"[^\n]+(?:\n(?![ \t]*(?:\n|\Z))[^\n]*)*")
 
 
 def _blank(m: re.Match[str]) -> str:
     return "\n" * m.group(0).count("\n")
+
+
+def _critic(m: re.Match[str]) -> str:
+    """A CriticMarkup mark as accepted: what is left of it (:data:`_CRITIC`)."""
+    return m.group("ins") or m.group("mark") or m.group("new") or ""
+
+
+def _inline_field(m: re.Match[str]) -> str:
+    return m.group(1) if m.group(1) is not None else m.group(2)
+
+
+def _double_brackets(m: re.Match[str]) -> str:
+    """A Fountain note (a sentence in double brackets) as nothing; a wikilink left for :data:`_WIKILINK`."""
+    return "\n" * m.group(0).count("\n") if _SENTENCE_IN.search(m.group(1)) else m.group(0)
+
+
+def _blanked_but(m: re.Match[str], kept: str | None = None) -> str:
+    """``m``'s text blanked character for character, but for its group ``kept`` (what is shown of it)."""
+    start, end = m.span(kept) if kept and m.group(kept) is not None else (m.end(), m.end())
+    text, at = m.string, m.start()
+    blank = re.sub(r"[^\n]", " ", text[at:start]), text[start:end], re.sub(r"[^\n]", " ", text[end : m.end()])
+    return "".join(blank)
+
+
+def draft_marks_blanked(text: str) -> str:
+    """``text`` with what a draft's reader never sees blanked, line breaks and offsets unchanged, for the
+    index: CriticMarkup's deletions, comments and replaced words (:data:`_CRITIC`), "[TK ...]"
+    placeholders, and a screenplay's notes ("[[...]]" sentences) and boneyard ("/* ... */")."""
+    if "{" in text:
+        text = _CRITIC.sub(lambda m: _blanked_but(m, m.lastgroup), text)
+    if "TK" in text:
+        text = _TK.sub(_blanked_but, text)
+    if "[[" in text:
+        text = _DOUBLE_BRACKETS.sub(lambda m: _blanked_but(m) if _SENTENCE_IN.search(m.group(1)) else m.group(0), text)
+    if "/*" in text and _fountain_shaped(text):
+        text = _BONEYARD.sub(_blanked_but, text)
+    return text
+
+
+def _fountain_shaped(text: str) -> bool:
+    """Whether ``text`` is a screenplay: a scene heading ("INT. VAULT - NIGHT"), or two character cues with
+    their dialogue (:func:`batchsum.text.screenplay_turn`)."""
+    if _SCENE_HEADING.search(text):
+        return True
+    from batchsum.text import screenplay_turn  # text.py reads notes through this module: imported on use
+
+    cues = (p for p in _PARAGRAPH.finditer(text) if screenplay_turn(p.group(0)) is not None)
+    return next(cues, None) is not None and next(cues, None) is not None
+
+
+def _property_block(text: str) -> re.Match[str] | None:
+    """The block of a Notion export's properties under its title (:data:`_TITLE_FIELDS`), or None."""
+    m = _TITLE_FIELDS.match(text)
+    if m is None:
+        return None
+    values = [ln.split(":", 1)[1] for ln in m.group(1).split("\n") if ln.strip()]
+    return m if all(len(v.split()) <= _FIELD_WORDS for v in values) else None
+
+
+def _note_label(paragraph: str, edge: bool) -> str | None:
+    """What ``paragraph`` holds after its author's-note label (:data:`_NOTE_LABEL`), or None when it has
+    none: at a text's ``edge`` any label, elsewhere only an author's note's."""
+    m = _NOTE_LABEL.match(paragraph)
+    if m is None or not (edge or m.group("author")):
+        return None
+    rest = paragraph[m.end() :].strip(" \t*_")
+    if m.group("notes") and rest.split("\n", 1)[0].strip():
+        return None  # "Notes: we agreed on Friday" is text; AO3's "Notes:" stands over its note
+    return rest
+
+
+def _author_notes(text: str) -> str:
+    """``text`` without a chapter's author's notes (:data:`_NOTE_LABEL`): any labelled "A/N", and the
+    labelled paragraphs that open or close it (headings aside). A label alone on its paragraph takes the next
+    one, its body. Nothing is left out of a text that would be left with nothing else."""
+    paragraphs = [m for m in _PARAGRAPH.finditer(text) if m.group(0).strip()]
+    body = [m for m in paragraphs if not m.group(0).lstrip().startswith("#")]
+    labels = [(_note_label(m.group(0), True), _note_label(m.group(0), False)) for m in body]
+    dropped: set[int] = set()
+    at = 0
+    while at < len(body) and labels[at][0] is not None:  # the opening run
+        dropped.update(range(at, min(at + 1 + (labels[at][0] == ""), len(body))))
+        at += 1 + (labels[at][0] == "")
+    at = len(body) - 1
+    while at >= 0:  # the closing run: a labelled paragraph, or a body under a label alone
+        if labels[at][0] is not None:
+            dropped.add(at)
+            at -= 1
+        elif at > 0 and labels[at - 1][0] == "":
+            dropped.update((at, at - 1))
+            at -= 2
+        else:
+            break
+    for at, (_, anywhere) in enumerate(labels):
+        if anywhere is not None:
+            dropped.update(range(at, min(at + 1 + (anywhere == ""), len(body))))
+    if not dropped or len(dropped) >= len(body):
+        return text
+    out, pos = [], 0
+    for m in (body[i] for i in sorted(dropped)):
+        out += [text[pos : m.start()], "\n" * m.group(0).count("\n")]
+        pos = m.end()
+    return "".join([*out, text[pos:]])
 
 
 def front_matter(text: str) -> re.Match[str] | None:
@@ -221,6 +372,8 @@ def note_syntax_as_text(text: str) -> str:
     front = front_matter(text)
     if front:
         text = _blank(front) + text[front.end() :]
+    if ":" in text and (fields := _property_block(text)):
+        text = text[: fields.start(1)] + "\n" * fields.group(1).count("\n") + text[fields.end(1) :]
     if "#+" in text:
         text = _blocks(text)
     if "%%" in text:  # a comment block between "%%" lines of their own may hold blank lines (Obsidian's example)
@@ -228,7 +381,11 @@ def note_syntax_as_text(text: str) -> str:
     if ":END:" in text:
         text = DRAWER.sub(_blank, text)
     if "::" in text:
-        text = _PROPERTY.sub("", text)
+        text = _PROPERTY.sub("", _INLINE_FIELD.sub(_inline_field, text))
+    if "/*" in text and _fountain_shaped(text):
+        text = _BONEYARD.sub(_blank, text)
+    if "TK" in text:
+        text = _TK.sub("", text)
     if "[!" in text:
         text = _callouts(text)
     if "SCHEDULED:" in text or "DEADLINE:" in text:
@@ -241,26 +398,30 @@ def note_syntax_as_text(text: str) -> str:
         text = _BOX.sub(_box, text)
     if "#" in text:
         text = _BULLET_HEADING.sub(r"\1", text)
+    if ":" in text:
+        text = _author_notes(text)
     return _MARKER.sub(_marker, text) if marked else text
 
 
 def _inline_marks(text: str) -> str:
-    """The marks inside a line: comments, links, embeds, macros, tags, highlights, footnotes."""
+    """The marks inside a line: comments, edits, links, embeds, macros, tags, highlights, footnotes."""
     if "%%" in text:
         text = _HIDDEN_COMMENT.sub(_blank, text)
+    if "{" in text:  # before highlights: "{==text==}" is CriticMarkup's
+        text = _CRITIC.sub(_critic, text)
     emptied = "{{" in text or "((" in text or "![[" in text
     if "{{" in text:
         text = _MACRO.sub("", text)
     if "((" in text:
         text = _BLOCK_REF.sub("", text)
     if "[[" in text:
-        text = _TAG_LINK.sub(r"\1", _EMBED.sub("", text))
+        text = _TAG_LINK.sub(r"\1", _EMBED.sub("", _DOUBLE_BRACKETS.sub(_double_brackets, text)))
         text = _WIKILINK.sub(lambda m: m.group(3) or m.group(1) or m.group(2) or "", text)
     if emptied:
         text = _EMPTY_BULLET.sub("", text)
     if "#" in text:
         text = _TAGS_LINE.sub(lambda m: "#### " + m.group(0).strip(), text)
-        text = _HASHTAG.sub(r"\1", _TRAILING_TAGS.sub(lambda m: "\n#### " + m.group(1).strip(), text))
+        text = _HASHTAG.sub(r"\1", _TRAILING_TAGS.sub("", text))
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "[^" in text:

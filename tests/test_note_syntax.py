@@ -73,9 +73,10 @@ def test_wikilinks_aliases_tasks_and_dates() -> None:
     assert "ops house keeping" in shown and "#### Staging\nThe staging server" in shown
     filed = note_syntax_as_text("She is careful with numbers.\n#person #work\nWent #kayaking today.\n")
     assert filed == "She is careful with numbers.\n#### person work\nWent kayaking today.\n"
-    # Tags after a line's last sentence file it too: they had become words of that sentence.
+    # Tags after a line's last sentence file that line: left out (as words they had joined the sentence, as a
+    # heading they labelled the lines under it).
     trailing = note_syntax_as_text("The homelab runs k3s. #homelab #kubernetes\nC# and #42 stay.\n")
-    assert trailing == "The homelab runs k3s.\n#### homelab kubernetes\nC# and #42 stay.\n"
+    assert trailing == "The homelab runs k3s.\nC# and #42 stay.\n"
     assert "- ☐ write ADR-007 📅 2024-03-19" in note_syntax_as_text(LOGSEQ)
     # DialogSum's speaker marks, a heading, code paths and "C#" are left alone.
     plain = "#Person1#: Hi.\n# Title\nI use C# and std::io and String::from daily, see page#part."

@@ -21,7 +21,7 @@ from batchsum.bracket_turns import LINK_DEFINITION
 from batchsum.index.analysis import CJK_CLASS, analyze
 from batchsum.index.analysis import stem as analysis_stem
 from batchsum.index.unshown import unshown_note_marks
-from batchsum.note_syntax import front_matter
+from batchsum.note_syntax import draft_marks_blanked, front_matter
 
 if TYPE_CHECKING:
     from batchsum.index.records import IndexNode
@@ -242,8 +242,8 @@ def doc_passages(nodes: Sequence[IndexNode], source: str | None) -> DocPassages:
     for owner, text in [(None, source), *((n.id, n.body) for n in nodes)]:
         if text is None:
             continue
-        if markdown:
-            text = visible_markdown(text)
+        # Any other text's draft marks too: a screenplay's boneyard in a .txt or .fountain is no more shown.
+        text = visible_markdown(text) if markdown else draft_marks_blanked(text)
         windows, terms, where = passage_terms(text, doc.language, doc.others)
         for (off, held), (a, b) in zip(windows, where, strict=True):
             if held:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from batchsum.note_syntax import DRAWER
+from batchsum.note_syntax import DRAWER, draft_marks_blanked
 
 # A comment opens with "%%" after no word and closes with the next "%%" before no word (Jupyter's
 # "%%timeit", printf's "'%d%%'" are none, nor "%%" in inline code). Like the summarizer
@@ -114,4 +114,4 @@ def unshown_note_marks(text: str) -> str:
         text = _BLOCK_REF.sub(_blank, text)
     if ":END:" in text:  # an Org or Logseq drawer (":PROPERTIES:" ... ":END:"), folded away on the page
         text = DRAWER.sub(_blank, text)
-    return text
+    return draft_marks_blanked(text)  # a draft's deletions, comments and boneyard: no more shown than these
