@@ -569,8 +569,9 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # (pdf_columns.py); WeChat and LINE text exports are chats, dated by their first message; an e-mail thread
 # reads oldest first (a quote before the reply above it); the writer's name on a message's last line is its
 # signature, blank line above or not; a day heading in any language dates its file ("## 3 мая 2024",
-# "## 2024年5月3日（金）", "## 2024/05/03", "## 5月3日" under "# 2024年5月").
-READER_VERSION = 6
+# "## 2024年5月3日（金）", "## 2024/05/03", "## 5月3日" under "# 2024年5月"). 7: an ISO week's name
+# ("2023-W27.md", "2023W27.md") dates its file by its Monday.
+READER_VERSION = 7
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
