@@ -531,27 +531,32 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
     if not pairs:
         return text
     out = []
-    labels = entry_labels(owners)
+    which = _told_apart(owners)
+    labels = [entry_label(facts, w) for facts, w in zip(owners, which, strict=True)]
     for i, picked in pairs:
         conversation = i < len(owners) and owners[i].content_type == "conversation"
         paragraph = _paragraph(picked, conversation, parts[i] if conversation else "")
         label = labels[i] if i < len(labels) else ""
         if label and not _says_day(paragraph, owners[i]):
             paragraph = f"**{label}** {paragraph}"
-        out.append(_day_head_as_label(paragraph, owners[i].language if i < len(owners) else None))
+        out.append(
+            _day_head_as_label(paragraph, owners[i] if i < len(owners) else None, which[i] if i < len(which) else "")
+        )
     return "\n\n".join(out)
 
 
-def _day_head_as_label(paragraph: str, language: str | None) -> str:
+def _day_head_as_label(paragraph: str, facts: FileFacts | None, which: str = "") -> str:
     """A paragraph that opens with its journal's own day heading ("_May_ 17.--Last night ...", also after
     a place: "[_Abbotsford_,] _May_ 16.--") opens with the label the others have ("**17 May.** Last
-    night ..."): one month's days read alike."""
+    night ..."): one month's days read alike. ``which``: what tells its file (``facts``) from the day's
+    others (:func:`entry_labels`), said when the heading names the file's own day ("**12 December (2).**")."""
     head = _DAY_HEAD.match(paragraph)
     if head is None:
         return paragraph
-    month = MONTH_NAMES.index(head.group(1)) + 1
+    day, month = int(head.group(2)), MONTH_NAMES.index(head.group(1)) + 1
+    own = facts is not None and not facts.many_days and (facts.date or "")[5:] == f"{month:02d}-{day:02d}"
     rest = paragraph[head.end() :].lstrip("- ")
-    return f"**{day_label(int(head.group(2)), month, language)}** {rest}"
+    return f"**{day_label(day, month, facts.language if facts else None, which if own else '')}** {rest}"
 
 
 def entry_label(facts: FileFacts, which: str = "") -> str:
@@ -569,6 +574,12 @@ def entry_labels(owners: Sequence[FileFacts]) -> list[str]:
     by their folders (a channel's day files, "general/2024-03-04.json"), else by their place among the day's
     files: two paragraphs labelled ``4 March.`` read as one day's. A file alone on its day keeps its day, and
     so do files of one day in several languages, whose labels differ already (``4. März``, ``4 mars``)."""
+    return [entry_label(facts, w) for facts, w in zip(owners, _told_apart(owners), strict=True)]
+
+
+def _told_apart(owners: Sequence[FileFacts]) -> list[str]:
+    """What tells each file from the others its day's label would name alike (:func:`entry_labels`), "" for
+    a file that needs nothing."""
     days: dict[str, list[int]] = {}  # the files a day's label would name alike
     for i, facts in enumerate(owners):
         if facts.date and not facts.many_days:
@@ -589,7 +600,7 @@ def entry_labels(owners: Sequence[FileFacts]) -> list[str]:
                 told = f"{told} {n}".strip()
             seen.add(told)
             which[i] = told
-    return [entry_label(facts, w) for facts, w in zip(owners, which, strict=True)]
+    return which
 
 
 def _which(words: str) -> str:

@@ -84,3 +84,17 @@ def test_files_of_one_day_have_labels_of_their_own_in_the_month_and_the_year(
             sentences = [s for s in re.split(r"(?<=[.!?])\s+", words.strip()) if s]
             assert sentences and all(s in source for s in sentences), (label, words, text)
     assert len(_by_label(year)) == len({label for label, _ in _by_label(year)}), year
+
+
+def test_files_of_one_day_that_open_with_their_own_day_heading_are_told_apart(tmp_path: Path) -> None:
+    """A diary's day heading ("_December_ 12.--") is written as its day's label: the second file of that day
+    (Scott's "scott_1825-12-12_2.md") keeps what tells it apart."""
+    src = tmp_path / "journal"
+    src.mkdir()
+    (src / "scott_1825-12-12.md").write_text("_December_ 12.--Dined at home and wrote till late.\n", "utf-8")
+    (src / "scott_1825-12-12_2.md").write_text("_December_ 12.--An odd optical delusion has amused me.\n", "utf-8")
+    got = CliRunner().invoke(main, ["run", str(src), "--out", str(tmp_path / "out"), "--type", "journal", "-q"])
+    assert got.exit_code == 0, got.output
+    _, month = parse_markdown((tmp_path / "out" / "digests" / "1825" / "1825-12.md").read_text(encoding="utf-8"))
+    labels = [label for label, _ in _by_label(month.split("<!--")[0])]
+    assert labels == ["**12 December.**", "**12 December (2).**"], month
