@@ -8,10 +8,11 @@ import re
 import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from itertools import accumulate, chain, islice
+from itertools import accumulate, chain, islice, takewhile
 from pathlib import Path
 
 from batchsum.backends.units import units_from_text
+from batchsum.doc_dates import name_rest
 from batchsum.language import run_on
 from batchsum.model import ContentType
 from batchsum.navigation import (
@@ -25,9 +26,12 @@ from batchsum.periods import (
     DAY_LABEL_TEXT,
     MONTH_LABEL_TEXT,
     MONTH_NAMES,
+    WHICH_CHARS,
     FileFacts,
     Period,
     day_label,
+    folder_of,
+    month_of,
     period_language,
     unbulleted,
 )
@@ -527,34 +531,85 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
     if not pairs:
         return text
     out = []
+    which = _told_apart(owners)
+    labels = [entry_label(facts, w) for facts, w in zip(owners, which, strict=True)]
     for i, picked in pairs:
         conversation = i < len(owners) and owners[i].content_type == "conversation"
         paragraph = _paragraph(picked, conversation, parts[i] if conversation else "")
-        label = entry_label(owners[i]) if i < len(owners) else ""
+        label = labels[i] if i < len(labels) else ""
         if label and not _says_day(paragraph, owners[i]):
             paragraph = f"**{label}** {paragraph}"
-        out.append(_day_head_as_label(paragraph, owners[i].language if i < len(owners) else None))
+        out.append(
+            _day_head_as_label(paragraph, owners[i] if i < len(owners) else None, which[i] if i < len(which) else "")
+        )
     return "\n\n".join(out)
 
 
-def _day_head_as_label(paragraph: str, language: str | None) -> str:
+def _day_head_as_label(paragraph: str, facts: FileFacts | None, which: str = "") -> str:
     """A paragraph that opens with its journal's own day heading ("_May_ 17.--Last night ...", also after
     a place: "[_Abbotsford_,] _May_ 16.--") opens with the label the others have ("**17 May.** Last
-    night ..."): one month's days read alike."""
+    night ..."): one month's days read alike. ``which``: what tells its file (``facts``) from the day's
+    others (:func:`entry_labels`), said when the heading names the file's own day ("**12 December (2).**")."""
     head = _DAY_HEAD.match(paragraph)
     if head is None:
         return paragraph
-    month = MONTH_NAMES.index(head.group(1)) + 1
+    day, month = int(head.group(2)), MONTH_NAMES.index(head.group(1)) + 1
+    own = facts is not None and not facts.many_days and (facts.date or "")[5:] == f"{month:02d}-{day:02d}"
     rest = paragraph[head.end() :].lstrip("- ")
-    return f"**{day_label(int(head.group(2)), month, language)}** {rest}"
+    return f"**{day_label(day, month, facts.language if facts else None, which if own else '')}** {rest}"
 
 
-def entry_label(facts: FileFacts) -> str:
+def entry_label(facts: FileFacts, which: str = "") -> str:
     """A dated file's day in its language (``3 November.``, ``3. November``, ``11月3日``:
-    :func:`~batchsum.periods.day_label`), another file's name (``standup.``), and so a file of many days'."""
+    :func:`~batchsum.periods.day_label`; ``which`` tells it from the day's other files: ``3 November
+    (evening).``), another file's name (``standup.``), and so a file of many days'."""
     if facts.date and not facts.many_days:
-        return day_label(int(facts.date[8:10]), int(facts.date[5:7]), facts.language)
+        return day_label(int(facts.date[8:10]), int(facts.date[5:7]), facts.language, which)
     return escape_text(title_for(facts.relpath)) + "."
+
+
+def entry_labels(owners: Sequence[FileFacts]) -> list[str]:
+    """Each file's :func:`entry_label`, the files of one day told apart by what their names say besides the
+    day (``4 March (evening).`` after ``4 March.`` for "2024-03-04-evening.md" beside "2024-03-04.md"), else
+    by their folders (a channel's day files, "general/2024-03-04.json"), else by their place among the day's
+    files: two paragraphs labelled ``4 March.`` read as one day's. A file alone on its day keeps its day, and
+    so do files of one day in several languages, whose labels differ already (``4. März``, ``4 mars``)."""
+    return [entry_label(facts, w) for facts, w in zip(owners, _told_apart(owners), strict=True)]
+
+
+def _told_apart(owners: Sequence[FileFacts]) -> list[str]:
+    """What tells each file from the others its day's label would name alike (:func:`entry_labels`), "" for
+    a file that needs nothing."""
+    days: dict[str, list[int]] = {}  # the files a day's label would name alike
+    for i, facts in enumerate(owners):
+        if facts.date and not facts.many_days:
+            days.setdefault(entry_label(facts), []).append(i)
+    which = [""] * len(owners)
+    for same in days.values():
+        if len(same) < 2:
+            continue
+        names = [name_rest(Path(owners[i].relpath)).split() for i in same]
+        # The words every name of the day opens with are the series', not the file's ("scott" of "scott_...").
+        shared = len(list(takewhile(lambda words: len(set(words)) == 1, zip(*names, strict=False))))
+        rests = [_which(" ".join(words[shared:])) for words in names]
+        seen: set[str] = set()
+        for n, (i, rest) in enumerate(zip(same, rests, strict=True), start=1):
+            # A name that is only its day is the day's own entry, when it is the only one so named.
+            told = rest or (_which(folder_of(owners[i].relpath).rpartition("/")[2]) if rests.count("") > 1 else "")
+            if told in seen:
+                told = f"{told} {n}".strip()
+            seen.add(told)
+            which[i] = told
+    return which
+
+
+def _which(words: str) -> str:
+    """A name's words as a label holds them: without brackets or bold marks (they end a label), escaped,
+    cut to :data:`~batchsum.periods.WHICH_CHARS`."""
+    words = " ".join(re.sub(r"[()（）*\[\]]", " ", words).split())
+    if len(words) > WHICH_CHARS - 10:  # room for the escapes of what is kept
+        words = words[: WHICH_CHARS - 11].rstrip() + "…"
+    return escape_text(words)
 
 
 # A journal's own day heading, "_May_ 3.--", with the place its editor put in brackets before it or not
@@ -601,7 +656,7 @@ def links_block(period: Period, path: str, members: list[FileFacts], months: lis
         head.append(f"Up: {md_link(year.title, relative_link(year.path(folder), path))}")
     if months:
         # Each month as its own page titles it, in its entries' language ("Май 2024", "2024年5月").
-        titles = [m.title_in(period_language(f for f in members if (f.date or "").startswith(m.key))) for m in months]
+        titles = [m.title_in(period_language(f for f in members if month_of(f) == m)) for m in months]
         links = (md_link(t, relative_link(m.path(folder), path)) for m, t in zip(months, titles, strict=True))
         head.append("Months: " + " · ".join(links))
     block = LINKS_MARKER + ("\n" + "  \n".join(head) if head else "")

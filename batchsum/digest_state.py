@@ -27,6 +27,7 @@ from batchsum.periods import (
     FileFacts,
     Period,
     folder_of,
+    iso_week,
     month_of,
     one_line,
     period_language,
@@ -94,9 +95,10 @@ def final_of(entry: ManifestEntry, meta: dict[str, Any], body: str) -> Final:
 
 def many_days(relpath: str, date_source: object) -> bool:
     """Whether a file holds many days' entries: one dated by its first entry (a Day One export, a one-file
-    diary) or named for its month ("2019-03.md"). Its digest paragraph is labelled by its name: its date is
-    only its first day's."""
-    return date_source == "first entry" or name_month(Path(relpath)) is not None
+    diary) or named for its month ("2019-03.md") or its ISO week ("2023-W27.md"). Its digest paragraph is
+    labelled by its name: its date is only its first day's."""
+    name = Path(relpath)
+    return date_source == "first entry" or name_month(name) is not None or iso_week(name.stem) is not None
 
 
 _SOURCE_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)

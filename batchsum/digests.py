@@ -117,15 +117,22 @@ def target_words(cfg: RunConfig, period: Period) -> int:
 def file_facts(
     out: Path, entry: ManifestEntry, cached: FileFacts | None, finals: dict[str, Final] | None = None
 ) -> FileFacts | None:
-    """A summarized source's facts: the cached ones while its final is unchanged, else its final's.
+    """A summarized source's facts: the cached ones while its final is unchanged and not rewritten, else its
+    final's.
 
     ``finals``: the finals at hand by relpath (those the run just wrote); a final read from its file
     here is added, so :func:`final_text` does not read it again."""
     if entry.final_id is None or entry.final_key is None:
         return None
-    if cached is not None and cached.final_key == entry.final_key and cached.language == entry.language:
-        return cached
     final = (finals or {}).get(entry.relpath)
+    # A final the run wrote is read as written: the same summary may now be dated otherwise (a new reader).
+    if (
+        final is None
+        and cached is not None
+        and cached.final_key == entry.final_key
+        and cached.language == entry.language
+    ):
+        return cached
     if final is None or final.facts.final_key != entry.final_key:
         try:
             meta, body = read_node(node_path(out, entry.relpath, 3, None))

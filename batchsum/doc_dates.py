@@ -22,6 +22,7 @@ from batchsum.backends.noise import entry_date, heading_year
 from batchsum.datelines import DateCarry, dateline
 from batchsum.day_words import heading_day, month_year
 from batchsum.note_syntax import fenced_block, front_matter
+from batchsum.periods import iso_week
 from batchsum.text import BLANK_LINES, email_headers
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "iso_day",
     "name_date",
     "name_month",
+    "name_rest",
     "named_year",
     "whatsapp_day",
 ]
@@ -155,13 +157,33 @@ def _named_date(m: re.Match[str]) -> str | None:
 def name_date(path: Path) -> str | None:
     """The day a file's name gives: the first real day in ISO form ("ticket-12345678-2024-03-15") or year,
     month and day without zeros ("2016-3-5"), else the first in "14-03-2025" or "March 15, 2025" form that
-    is unambiguous (module docstring), else the first day of the month a month file names ("2019-03.md");
-    None if none."""
+    is unambiguous (module docstring), else the Monday of an ISO week ("2023-W27.md", "2023W27"), else the
+    first day of the month a month file names ("2019-03.md"); None if none."""
+    found = _name_day(path)
+    return found[0] if found else None
+
+
+def name_rest(path: Path) -> str:
+    """What a file's name says besides the day it gives (:func:`name_date`): ``evening`` of
+    "2024-03-04-evening.md", ``lunch with Ana`` of "2024-03-04_lunch_with_Ana.md", ``scott evening`` of
+    "scott_2024-03-04-evening.md", the whole name of an undated one, "" of "2024-03-04.md"; separators around
+    the day and at its ends left out, "_" read as a space."""
+    stem = path.stem
+    if found := _name_day(path):
+        stem = f"{stem[: found[1]].rstrip(_SEPARATORS)} {stem[found[2] :].lstrip(_SEPARATORS)}"
+    return " ".join(stem.replace("_", " ").split()).strip(_SEPARATORS)
+
+
+_SEPARATORS = " -_.,;:()[]"
+
+
+def _name_day(path: Path) -> tuple[str, int, int] | None:
+    """:func:`name_date`'s day and where its name says it (start and end in the stem)."""
     stem = path.stem
     for rx in (_rx().iso, _rx().ymd):
         for m in rx.finditer(stem):
             if day := iso_day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
-                return day
+                return day, m.start(), m.end()
     found = sorted(
         [(m.start(), m) for m in _rx().numeric.finditer(stem)] + [(m.start(), m) for m in _rx().named.finditer(stem)],
         key=lambda pair: pair[0],
@@ -169,12 +191,17 @@ def name_date(path: Path) -> str | None:
     for _, m in found:
         day = _named_date(m) if m.re is _rx().named else _numeric_date(m, path.parent)
         if day:
-            return day
+            return day, m.start(), m.end()
+    # A week's file holds the week's entries: dated by its Monday, the day its week begins (its month is its
+    # Thursday's: periods.month_of), its entries keeping their own days, as a month's file below.
+    if week := iso_week(stem):
+        return week[0], week[2], week[3]
     # A month's file holds the month's entries: dated by the month's first day, the date a month's digest
     # has, so it is filed in that month and ``--since`` the month's start finds it; its entries keep their
     # own days (their dated headings).
-    month = name_month(path)
-    return f"{month}-01" if month else None
+    if month := _rx().month.search(stem):
+        return f"{month.group(1)}-{month.group(2)}-01", month.start(), month.end()
+    return None
 
 
 def name_month(path: Path) -> str | None:

@@ -12,6 +12,7 @@ output's digests folders.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import os
 import re
@@ -41,9 +42,10 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # one-liner ends at a chat turn without a stop when the next turn is paragraphs away; 10: a note kept
 # whole gives its digest no code and no task lines; 11: a file of many days' entries is labelled by its
 # name, and a folder's files come in a file manager's order, "ch2" before "ch10"; 12: a year links its months
-# by their own titles, in their language, and a month a channel's day by its title): part of every digest's
-# signature, so a new layout redoes them all.
-DIGEST_FORMAT = 12
+# by their own titles, in their language, and a month a channel's day by its title; 13: files of one day are told
+# apart, "**4 March (evening).**", and an ISO week's file is in the month of its Thursday): part of every
+# digest's signature, so a new layout redoes them all.
+DIGEST_FORMAT = 13
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
@@ -98,20 +100,30 @@ def month_label(month: int, language: str | None) -> str:
     return names[month - 1][:1].upper() + names[month - 1][1:]
 
 
-def day_label(day: int, month: int, language: str | None) -> str:
+def day_label(day: int, month: int, language: str | None, which: str = "") -> str:
     """A day as a digest of ``language`` labels it: ``4 April.``, ``4. April``, ``4 avril``, ``4 de abril``,
-    ``4 апреля``, ``4月4日`` (English's own full stop kept)."""
+    ``4 апреля``, ``4月4日`` (English's own full stop kept). ``which``: what tells one of a day's files from
+    the others (its name's words, "evening"), in brackets after the day: ``4 April (evening).``,
+    ``4. April (Abend)``, ``4月4日（evening）``; at most :data:`WHICH_CHARS` characters, without brackets."""
     if language in ("zh", "ja"):
-        return f"{month}月{day}日"
+        return f"{month}月{day}日" + (f"（{which}）" if which else "")
+    which = f" ({which})" if which else ""
     if language == "de":
-        return f"{day}. {LOCAL_MONTHS['de'][month - 1]}"
+        return f"{day}. {LOCAL_MONTHS['de'][month - 1]}{which}"
     if language == "fr":
-        return f"{day} {LOCAL_MONTHS['fr'][month - 1]}"
+        return f"{day} {LOCAL_MONTHS['fr'][month - 1]}{which}"
     if language == "es":
-        return f"{day} de {LOCAL_MONTHS['es'][month - 1]}"
+        return f"{day} de {LOCAL_MONTHS['es'][month - 1]}{which}"
     if language == "ru":
-        return f"{day} {_RU_GENITIVE[month - 1]}"
-    return f"{day} {MONTH_NAMES[month - 1]}."
+        return f"{day} {_RU_GENITIVE[month - 1]}{which}"
+    return f"{day} {MONTH_NAMES[month - 1]}{which}."
+
+
+# The most characters a day's file is told apart by (:func:`day_label`'s ``which``): a label stays a label's
+# length (search reads a bold run of at most 60 characters as an entry's label).
+WHICH_CHARS = 40
+# What follows a day in a label of one of the day's files: " (evening)", Chinese and Japanese "（evening）".
+_WHICH = rf"(?: \([^()*\n]{{1,{WHICH_CHARS}}}\))?"
 
 
 def _alternation(words: Iterable[str]) -> str:
@@ -120,17 +132,20 @@ def _alternation(words: Iterable[str]) -> str:
 
 # A day's label as :func:`day_label` writes it in any language, without the bold marks around it ("3 November.",
 # "3. November", "3 novembre", "3 de noviembre", "3 ноября", "11月3日").
-DAY_LABEL_TEXT = rf"\d{{1,2}}\.? (?:de )?(?:{_alternation(LABEL_MONTHS)})\.?|\d{{1,2}}月\d{{1,2}}日"
+DAY_LABEL_TEXT = (
+    rf"\d{{1,2}}\.? (?:de )?(?:{_alternation(LABEL_MONTHS)}){_WHICH}\.?"
+    rf"|\d{{1,2}}月\d{{1,2}}日(?:（[^（）*\n]{{1,{WHICH_CHARS}}}）)?"
+)
 # A month's name as a year's digest heads its paragraph (:func:`month_label`: "April.", "Avril", "Апрель", "4月").
 MONTH_LABEL_TEXT = rf"(?i:{_alternation(LABEL_MONTHS)})\.?|\d{{1,2}}月"
 # Each language's form of a day's label, to tell a labelled paragraph's language by its label (English's with its
 # full stop, any other's with or without the one a snippet gives it).
 _LABEL_FORMS = {
-    "en": re.compile(rf"\d{{1,2}} (?:{_alternation(MONTH_NAMES)})\."),
-    "de": re.compile(rf"\d{{1,2}}\. (?:{_alternation(LOCAL_MONTHS['de'])})\.?"),
-    "fr": re.compile(rf"\d{{1,2}} (?:{_alternation(LOCAL_MONTHS['fr'])})\.?"),
-    "es": re.compile(rf"\d{{1,2}} de (?:{_alternation(LOCAL_MONTHS['es'])})\.?"),
-    "ru": re.compile(rf"\d{{1,2}} (?:{_alternation(_RU_GENITIVE)})\.?"),
+    "en": re.compile(rf"\d{{1,2}} (?:{_alternation(MONTH_NAMES)}){_WHICH}\."),
+    "de": re.compile(rf"\d{{1,2}}\. (?:{_alternation(LOCAL_MONTHS['de'])}){_WHICH}\.?"),
+    "fr": re.compile(rf"\d{{1,2}} (?:{_alternation(LOCAL_MONTHS['fr'])}){_WHICH}\.?"),
+    "es": re.compile(rf"\d{{1,2}} de (?:{_alternation(LOCAL_MONTHS['es'])}){_WHICH}\.?"),
+    "ru": re.compile(rf"\d{{1,2}} (?:{_alternation(_RU_GENITIVE)}){_WHICH}\.?"),
 }
 
 
@@ -421,13 +436,34 @@ def digest_folder(path: str) -> str | None:
 
 
 def month_of(facts: FileFacts) -> Period | None:
-    """The month of a dated source, None for an undated one."""
+    """The month of a dated source, None for an undated one. An ISO week's file (``2023-W31.md``), dated by its
+    Monday, is in the month of its Thursday, as ISO 8601 places a week: 2023-W31 (31 July to 6 August) in
+    August."""
     if facts.date is None:
         return None
-    m = _ISO_MONTH.match(facts.date)
+    week = iso_week(facts.relpath.rsplit("/", 1)[-1])
+    m = _ISO_MONTH.match(week[1] if week and week[0] == facts.date else facts.date)
     if m is None or not 1 <= int(m.group(2)) <= 12:
         return None
     return Period("month", f"{m.group(1)}-{m.group(2)}")
+
+
+# An ISO 8601 week in a file's name: "2023-W27", "2023W27", "2023_W27-notes" (a year 1800-2199 at the name's
+# start or after a separator, not in "v2023-W27" or "2023-W271").
+_ISO_WEEK = re.compile(r"(?<![^\W_])(1[89]\d\d|2[01]\d\d)[-_]?[Ww](\d{2})(?!\d)")
+
+
+def iso_week(name: str) -> tuple[str, str, int, int] | None:
+    """(its Monday, the month of its Thursday, where ``name`` says it: start, end) of the first ISO week a file
+    name names ("2023-W31.md": ``("2023-07-31", "2023-08", 0, 8)``); None when it names none, or only weeks no
+    year has (W00, W54, a W53 in a year of 52 weeks)."""
+    for m in _ISO_WEEK.finditer(name):
+        try:
+            monday = dt.date.fromisocalendar(int(m.group(1)), int(m.group(2)), 1)
+        except ValueError:
+            continue
+        return monday.isoformat(), (monday + dt.timedelta(days=3)).isoformat()[:7], m.start(), m.end()
+    return None
 
 
 def path_order(relpath: str) -> tuple[Any, ...]:

@@ -146,6 +146,7 @@ def write_tree(
     # one stat instead of several per node (a first run's writing is mostly such lookups).
     new_tree = early is not None or not sdir.is_dir()
     language = (doc.language or "", doc.language_source if doc.language else "")
+    dated = (str(doc.doc_date or ""), doc.date_source or "")
     for res in results:
         node = res.node
         done = early.get(node.node_id) if early is not None else None
@@ -156,7 +157,7 @@ def write_tree(
         written.add(path)
         if not new_tree:
             text = _node_text(plan, res, path)
-            kept = _settle_previous(out, rel, path, res, doc.sha256, stamp, text, language)
+            kept = _settle_previous(out, rel, path, res, doc.sha256, stamp, text, language, dated)
             if kept is not None:
                 live.append(kept)
                 continue  # identical node already on disk: keep its file (and created_at)
@@ -207,10 +208,11 @@ def _settle_previous(
     stamp: str,
     text: str,
     language: tuple[str, str],
+    dated: tuple[str, str],
 ) -> TreeNode | None:
     """What is on disk where ``res`` goes: the node itself when identical to ``text``, the body it would be
-    written with, and read in ``language`` (code, source) (returned, to keep); a previous final copied to
-    ``history/``; a folder in the way soft-deleted. None: write ``res``."""
+    written with, read in ``language`` (code, source) and dated ``dated`` (date, source) (returned, to keep);
+    a previous final copied to ``history/``; a folder in the way soft-deleted. None: write ``res``."""
     if path.is_dir():  # a folder where this node's file belongs: moved aside, not destroyed
         soft_delete(out, rel, [path], stamp)
         return None
@@ -225,9 +227,12 @@ def _settle_previous(
     # A final edited by hand keeps its key: its whole body tells, a note added under its links or a ticked
     # action item too (the edit goes to history/, the summary back).
     if same and old_body.strip() == text.strip():
-        if (old_meta.get("language") or "", old_meta.get("language_source") or "") == language:
+        # Its front matter says how its source was read: a source now read in another language (--language)
+        # or dated otherwise (a reader that dates its name; its month is read from there) rewrites it.
+        old_dated = (str(old_meta.get("doc_date") or ""), str(old_meta.get("date_source") or ""))
+        if (old_meta.get("language") or "", old_meta.get("language_source") or "") == language and old_dated == dated:
             return TreeNode(path, old_meta, strip_links(old_body))
-        return None  # the same summary, its source now read in another language (--language): rewritten
+        return None
     if res.node.level == 3:
         hist = summaries_dir(out, rel) / "history" / f"{stamp}.md"
         hist.parent.mkdir(parents=True, exist_ok=True)
