@@ -211,20 +211,37 @@ def discover(
         if not root.is_dir():
             result.problems.append(Problem(str(root), f"{_kind_of(root)}, not a regular file or folder: skipped"))
             continue
-        ignore_file = root / IGNORE_FILE
-        if ignore_file.is_file():
-            try:
-                patterns += ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError as exc:
-                result.problems.append(Problem(str(ignore_file), f"cannot read ignore file: {exc.strerror}"))
-        spec = None
-        if any(p.strip() and not p.lstrip().startswith("#") for p in patterns):
-            import pathspec  # only when there is something to ignore: it costs ~15 ms to import
-
-            # NFC on both sides: a name synced from a Mac (NFD) matches the pattern as it is typed.
-            spec = pathspec.GitIgnoreSpec.from_lines([unicodedata.normalize("NFC", p) for p in patterns])
+        spec = ignore_spec(root, patterns, result.problems)
         _walk_dir(result, root, root, "", prefix, spec, out_abs, override, seen_files, set(), policy)
     return result
+
+
+def ignore_spec(root: Path, patterns: list[str], problems: list[Problem]) -> pathspec.PathSpec | None:
+    """The gitignore rules a walk of the folder ``root`` skips paths by: ``patterns`` (``--ignore``, the
+    corpus's) and its ``.batchsumignore``; None when there are none. A file that cannot be read is a problem."""
+    ignore_file = root / IGNORE_FILE
+    if ignore_file.is_file():
+        try:
+            patterns = [*patterns, *ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()]
+        except OSError as exc:
+            problems.append(Problem(str(ignore_file), f"cannot read ignore file: {exc.strerror}"))
+    if not any(p.strip() and not p.lstrip().startswith("#") for p in patterns):
+        return None
+    import pathspec  # only when there is something to ignore: it costs ~15 ms to import
+
+    # NFC on both sides: a name synced from a Mac (NFD) matches the pattern as it is typed.
+    return pathspec.GitIgnoreSpec.from_lines([unicodedata.normalize("NFC", p) for p in patterns])
+
+
+def walk_skips(rel_in_root: str, spec: pathspec.PathSpec | None) -> bool:
+    """Whether a walk of a folder never reads the path ``rel_in_root`` ("/"-separated) under it: a name on the
+    way starts with a dot (".obsidian", ".trash") or is the state folder, or an ignore rule (:func:`ignore_spec`)
+    matches it or a folder it is in. What :func:`_walk_dir` skips, for a path it is not walking."""
+    parts = rel_in_root.split("/")
+    if any(name.startswith(".") or name == STATE_DIR for name in parts):
+        return True
+    paths = ["/".join(parts[:i]) + "/" for i in range(1, len(parts))] + [rel_in_root]
+    return spec is not None and any(spec.match_file(unicodedata.normalize("NFC", p)) for p in paths)
 
 
 def _walk_dir(

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from batchsum import run
 from batchsum.errors import BatchsumError, ConfigError, StorageError
 from batchsum.memory.ingest import FactsConfig, run_facts
-from batchsum.walk import ALL_EXTS
+from batchsum.walk import ALL_EXTS, IGNORE_FILE, ignore_spec, walk_skips
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -91,6 +91,8 @@ class Watcher:
         self._thread: threading.Thread | None = None
         self._out = os.path.realpath(cfg.out)
         self._roots = {os.path.abspath(p) for p in cfg.paths}
+        # A watched folder's ignore rules, kept while its .batchsumignore is the same file (size, mtime).
+        self._specs: dict[str, tuple[tuple[int, int] | None, Any]] = {}
 
     # ---- one pass --------------------------------------------------------------------------
     def run_once(self) -> RunResult | None:
@@ -142,7 +144,32 @@ class Watcher:
             return False
         ext = os.path.splitext(name)[1].lower()
         # A deleted folder has no extension and cannot be stat'ed: let the run find out what is gone.
-        return ext in ALL_EXTS or not ext
+        return (ext in ALL_EXTS or not ext) and not self._ignored(path)
+
+    def _ignored(self, path: str) -> bool:
+        """Whether a run never reads ``path``: the walk skips it (a dot folder on the way, such as
+        ".obsidian" or ".trash", or a ``--ignore`` or ``.batchsumignore`` rule), so a write there starts none."""
+        here = os.path.abspath(path)
+        for given in self.cfg.paths:
+            root = os.path.abspath(given)
+            if here.startswith(root + os.sep) and os.path.isdir(root):
+                rel = os.path.relpath(here, root).replace(os.sep, "/")
+                return walk_skips(rel, self._spec(given, root))
+        return False
+
+    def _spec(self, given: Path, root: str) -> Any:
+        """The ignore rules a run walks the watched folder ``given`` with, read again when its
+        ``.batchsumignore`` changed."""
+        try:
+            st = os.stat(os.path.join(root, IGNORE_FILE))
+            stamp: tuple[int, int] | None = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            stamp = None
+        cached = self._specs.get(root)
+        if cached is None or cached[0] != stamp:
+            patterns = [*self.cfg.ignore, *self.cfg.corpus_ignores.get(str(given), [])]
+            cached = self._specs[root] = (stamp, ignore_spec(Path(root), patterns, []))
+        return cached[1]
 
     def _is_root(self, path: str) -> bool:
         return os.path.abspath(path) in self._roots

@@ -24,7 +24,11 @@ from batchsum.walk import READER_VERSION, Problem, SourceRef, discover
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
 
-NODE_FORMAT = 1  # bump when node inputs/prompts change meaning, to invalidate stored nodes and trees
+# Bump when node inputs/prompts change meaning, to invalidate stored nodes and trees. 2: a model is sent a
+# leaf as its reader sees it, and a note kept whole is written so (no front matter, hidden comments,
+# properties, link syntax): a tree written before, its private comments in a final, is redone once (an LLM's
+# unchanged prompts are answered from its response cache).
+NODE_FORMAT = 2
 
 
 def backend_and_model(cfg: RunConfig) -> tuple[str, str | None]:

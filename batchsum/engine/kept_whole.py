@@ -2,8 +2,13 @@
 
 A note keeps its text as written, a Markdown meeting note too (headings, lists, prose between turns), without
 its own front matter: the final's front matter already holds what it says (its date), and a second "---" block
-in the body renders as a rule over a heading of its keys ("date: 2022-07-02 mood: great"). A plain-text
-conversation reads as the summarizer reads conversations: each turn cleaned of transcript markup,
+in the body renders as a rule over a heading of its keys ("date: 2022-07-02 mood: great"). A note-taking app's
+marks read as its app shows them (:func:`batchsum.note_syntax.note_syntax_as_text`): a hidden "%% ... %%"
+comment, a property ("mood:: calm"), a drawer, an embed or block reference is not in the final, a link is its
+text, a task box is ☐/☑ as digests show it; the final is what serve shows and search indexes. Its Markdown
+stays (code, links, headings): serve renders it.
+
+A plain-text conversation reads as the summarizer reads conversations: each turn cleaned of transcript markup,
 disfluencies and tokenizer spacing, its speaker named as a summary names them (DialogSum's "#Person1#:" as
 "Person1:"), so a kept-whole dialogue and a summarized one look alike. So does a Markdown conversation of
 turns only ("**Maya:** [00:00] Welcome back ..." on every line): a transcript written as Markdown, its
@@ -14,10 +19,10 @@ from __future__ import annotations
 
 from batchsum.backends.identity import EXTRACTIVE_VERSION
 from batchsum.engine.changes import NODE_FORMAT
-from batchsum.engine.nodes import kept_whole_key
+from batchsum.engine.nodes import BLANK_RUN, kept_whole_key
 from batchsum.language import run_on
 from batchsum.model import Document, SummaryOutput
-from batchsum.note_syntax import front_matter
+from batchsum.note_syntax import front_matter, note_syntax_as_text
 from batchsum.planning import FilePlan
 from batchsum.speaker_labels import is_turn
 from batchsum.state import node_key
@@ -41,10 +46,13 @@ def _read_as_speech(doc: Document) -> bool:
 
 def kept_whole_text(doc: Document) -> str:
     """What the final of ``doc`` kept whole says: a transcript's turns cleaned, one line each; any other
-    text as it is, without its front matter."""
+    text as its note-taking app shows it (module docstring), without its front matter."""
     if not _read_as_speech(doc):
-        front = front_matter(doc.text)
-        return doc.text[front.end() :].lstrip("\n") if front else doc.text
+        shown = note_syntax_as_text(doc.text)
+        if shown == doc.text:
+            return doc.text
+        # A removed mark (front matter, a hidden comment, a drawer) leaves its lines blank: one blank line stays.
+        return BLANK_RUN.sub("\n\n", shown).strip("\n") + ("\n" if doc.text.endswith("\n") else "")
     # Imported here: a run that keeps no transcript whole (an unchanged re-run) never loads the reader.
     from batchsum.backends.units import units_from_text
 

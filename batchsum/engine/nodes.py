@@ -5,11 +5,13 @@ Pure functions of the plan and the node's children; any executor (local or distr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from batchsum.backends.budget import FINAL_WORDS
 from batchsum.engine.changes import NODE_FORMAT
+from batchsum.lazy import load
 from batchsum.model import SummaryLevel, SummaryRequest
 from batchsum.planning import leaf_max_tokens
 from batchsum.state import node_key
@@ -78,14 +80,30 @@ def output_key(
     )
 
 
-def leaf_text(node: PlannedNode) -> str:
+# The one rendering the extractive summarizer reads a text through; loaded by name, as prepare.py does.
+_AS_READ = "batchsum.backends.noise:markdown_as_text"
+# Blank lines in a row, such as a removed block leaves behind (its line breaks stay, so offsets do).
+BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+
+
+def as_read(text: str) -> str:
+    """``text`` as its reader sees it (:func:`batchsum.backends.noise.markdown_as_text`): no front matter,
+    hidden comment, property, drawer, embed, block reference or link syntax, task boxes as ☐/☑; the blank
+    lines a removed block leaves behind are one."""
+    return BLANK_RUN.sub("\n\n", load(_AS_READ)(text)).strip("\n")
+
+
+def leaf_text(node: PlannedNode, *, shown: bool = False) -> str:
     """The source text a leaf summarizes (a chunk's is sliced from its document's text now); a chunk
-    cut inside a conversation's turn opens with that turn's speaker label."""
+    cut inside a conversation's turn opens with that turn's speaker label. ``shown``: as its reader sees it
+    (:func:`as_read`), what a model is sent: the note's private marks never leave the machine. The extractive
+    summarizer is given the text as written: it reads the markup itself (headings, dated lines, tasks)."""
     if node.text is not None:
-        return node.text
+        return as_read(node.text) if shown else node.text
     if node.chunk is None:
         return ""
-    return f"{node.speaker}: {node.chunk.text}" if node.speaker else node.chunk.text
+    text = as_read(node.chunk.text) if shown else node.chunk.text
+    return f"{node.speaker}: {text}" if node.speaker else text
 
 
 def kept_whole_key(plan: FilePlan) -> str:
@@ -113,7 +131,7 @@ def make_job(
         text = "\n\n".join(parts)
         input_tokens = sum(c.output_tokens for c in children)
     else:
-        text = leaf_text(node)
+        text = leaf_text(node, shown=llm.enabled)
         input_tokens = node.source_tokens
     context = node.overlap_chars + (len(node.speaker) + 2 if node.speaker and node.overlap_chars else 0)
     kind: PromptKind = node.kind

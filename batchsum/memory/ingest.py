@@ -10,6 +10,7 @@ the earlier ones left ("lives in Porto").
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import time
@@ -17,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from batchsum.backends.noise import markdown_as_text
 from batchsum.engine.changes import in_scope, within_recorded_roots
-from batchsum.errors import ConfigError, InputError, SummarizationError
+from batchsum.engine.prepare import read_source
+from batchsum.errors import ConfigError, SummarizationError
 from batchsum.gitver import commit_run, ensure_repo
 from batchsum.lock import RunLock
 from batchsum.memory.engine import Changes, MemoryEngine, Source
@@ -27,7 +30,7 @@ from batchsum.memory.llm import JsonFormat
 from batchsum.memory.manifest import FactsManifest, SourceState
 from batchsum.memory.units import Unit, is_user_turn, units_of
 from batchsum.state import StateStore
-from batchsum.walk import Problem, SourceRef, discover, read_document
+from batchsum.walk import Problem, SourceRef, discover
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -58,6 +61,8 @@ class FactsResult:
     malformed: int = 0  # units whose answers were invalid JSON twice (no facts, warning; retried next pass)
     changes: Changes = field(default_factory=Changes)
     problems: list[Problem] = field(default_factory=list)
+    # Files a run skips by design too (a note template, a Logseq backup): said, never a failure.
+    skipped: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -72,7 +77,7 @@ class FactsResult:
             f"{self.files} files ({self.unchanged} unchanged, {self.other} documents skipped); "
             f"{self.units} new entries/turns; facts: {len(c.added)} added, {len(c.updated)} updated, "
             f"{len(c.deleted)} deleted, {c.kept} kept; {self.malformed} malformed answers; "
-            f"{len(self.problems)} failed; {self.seconds:.1f}s"
+            f"{len(self.problems)} failed; {len(self.skipped)} skipped; {self.seconds:.1f}s"
         )
 
 
@@ -125,8 +130,12 @@ class _FactsPass:
         self.manifest = FactsManifest(self.cfg.state_dir)
 
     def _problem(self, path: str, reason: str) -> None:
-        self.result.problems.append(Problem(path, reason))
-        log.warning("%s: %s", path, reason)
+        self._met(Problem(path, reason))
+
+    def _met(self, problem: Problem) -> None:
+        """``problem`` counted as a run counts it: a failure, or a file skipped by design."""
+        (self.result.problems if problem.failure else self.result.skipped).append(problem)
+        log.log(logging.WARNING if problem.failure else logging.INFO, "%s: %s", problem.path, problem.reason)
 
     def plan(self) -> list[tuple[Document, str, list[_Job], SourceState]]:
         """Changed files with their new units (unchanged files settled here, from their stat).
@@ -143,7 +152,7 @@ class _FactsPass:
             type_overrides=cfg.type_overrides, follow_symlinks=cfg.follow_symlinks,
         )  # fmt: skip
         for p in walk.problems:
-            self._problem(p.path, p.reason)
+            self._met(p)
         work = []
         for ref in walk.refs:
             if scopes and not in_scope(ref, scopes):
@@ -168,11 +177,10 @@ class _FactsPass:
             if not entry.scope:
                 self.result.other += 1
             return None
-        try:
-            # Redacted like a run's text: entries go to the same LLM server.
-            doc = read_document(ref, self.cfg.content_type, redact=self.cfg.redact_secrets)
-        except InputError as exc:
-            self._problem(exc.path, exc.reason)
+        # Read (and redacted) as a run reads it: entries go to the same LLM server.
+        doc = read_source(ref, self.cfg)
+        if isinstance(doc, Problem):
+            self._met(doc)
             return None
         if doc.content_type not in ("journal", "conversation"):
             self.result.other += 1
@@ -180,7 +188,10 @@ class _FactsPass:
             return None
         scope = scope_for(rel, doc.content_type, self.fcfg.scope)
         done = entry.units if entry is not None and entry.scope == scope else set()
-        units = [u for u in units_of(doc) if is_user_turn(u)]
+        # Split as the reader sees the text (its line breaks stay, so each unit keeps its line): a note's
+        # front matter, hidden comments, properties and link syntax never go to the model.
+        shown = dataclasses.replace(doc, text=markdown_as_text(doc.text))
+        units = [u for u in units_of(shown) if is_user_turn(u)]
         done_now = {u.key for u in units if u.key in done}
         state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, done_now, root=str(ref.root))
         pending = list({u.key: u for u in units if u.key not in done}.values())
