@@ -324,7 +324,7 @@ def balance_quotes(sentence: str, opened: str = "") -> str:
     # The marks inside first: a single quotation within the open double one ("You will comfort him.'") is
     # made whole before the double mark goes around it ("'You will comfort him.'" then its "): the other way
     # round it had read "'"You will comfort him.'".
-    sentence = _balance_single(sentence)
+    sentence = _without_cut_brackets(_balance_single(sentence))
     sentence = _balance_underscores(sentence)
     sentence = _balance_asterisks(sentence)
     if opened and opened[0] not in _GUILLEMETS and not sentence.startswith((opened, _CLOSING.get(opened, '"'))):
@@ -420,6 +420,54 @@ def _balance_asterisks(sentence: str) -> str:
     return sentence
 
 
+# A bracket at a sentence's edge with the emphasis marks against it: a stage direction's "[*Enter AGNES." and
+# "... dripping wet.*]." A closing one only after a word, a stop or a quote (":)" is a smiley); the stop
+# after it is the sentence's own.
+_CUT_OPEN = re.compile(r"^([(\[])([*_]{0,3})(?=[\w\"'“‘])")
+_CUT_CLOSE = re.compile(r"(?<=[\w.!?…\"'”’])([*_]{0,3})([)\]])(\.?)$")
+_PAIRED = {"(": ")", "[": "]", ")": "(", "]": "["}
+
+
+def _without_cut_brackets(sentence: str) -> str:
+    """A sentence cut from inside a bracketed span without the span's marks at its edges: the bracket it never
+    opened or closed, and the emphasis marks against it that nothing in the sentence matches ("Enter THOMAS,
+    dripping wet.*]." reads "Enter THOMAS, dripping wet."). A bracket is never made whole: a sentence from a
+    parenthesis' middle reads as well without it."""
+    # Searched only where a bracket ends the sentence: this runs on every sentence of a run.
+    if sentence.rstrip(".")[-1:] in (")", "]") and (m := _CUT_CLOSE.search(sentence)):
+        marks = m.group(1)
+        if _unopened(sentence[: m.start(2)], _PAIRED[m.group(2)], m.group(2)):
+            head = sentence[: m.start()]
+            if marks and _unmatched_emphasis(head + marks, marks[0]) >= 0:
+                head += marks  # the emphasis closes inside the sentence: "see *Figure 2*)."
+            sentence = head if head.rstrip("*_").endswith((".", "!", "?", "…")) else head + m.group(3)
+    if sentence[:1] in ("(", "[") and (m := _CUT_OPEN.match(sentence)):
+        marks = m.group(2)
+        if _unopened(sentence[:0:-1], _PAIRED[m.group(1)], m.group(1)):
+            drop = 1 + (len(marks) if marks and _unmatched_emphasis(sentence[1:], marks[0]) > 0 else 0)
+            sentence = sentence[drop:]
+    return sentence
+
+
+def _unopened(before: str, opening: str, closing: str) -> bool:
+    """Whether a ``closing`` bracket after ``before`` closes nothing opened in it (read backwards, an opening
+    one that nothing after it closes). A bracket closed before it was opened ("- ) and (1835)") opens none."""
+    depth = 0
+    for c in before:
+        if c == opening:
+            depth += 1
+        elif c == closing and depth:
+            depth -= 1
+    return depth == 0
+
+
+def _unmatched_emphasis(sentence: str, mark: str) -> int:
+    """How many more emphasis runs of ``mark`` ("*" or "_") open than close in ``sentence`` (below 0: more
+    close). A run between a word's stop and a bracket reads as both: the caller asks without the bracket."""
+    opening, closing = (_STARS_OPEN, _STARS_CLOSE) if mark == "*" else (_ITALIC_OPEN, _ITALIC_CLOSE)
+    return len(opening.findall(sentence)) - len(closing.findall(sentence))
+
+
 # Straight single quotes. An elision opens a word with an apostrophe ("'tis", "'em", "rock 'n' roll", "'90s");
 # a quotation opens after a space, a bracket or a dash before a letter, and closes after a word's last letter
 # or its punctuation before a space, a stop or the end. A plural's possessive ("the dogs' bowls") ends in
@@ -433,6 +481,9 @@ _CLOSES = re.compile(
     r"(?:(?<=[.,!?;:…—–])|(?<=[^\W\d_])(?<![sS]))'(?=[\s)\]—–,.;:!?\"”]|$)|(?<=[sS])'(?=[,.;:!?)\"”]|$)"
 )
 _POSSESSIVE = re.compile(r"(?<=[sS])'(?=\s)")
+# A prime, not a quotation mark: after a lone letter or digit (a symbol, not a quoted word's end: "'a'" is a
+# quotation) before a bracket, a comma, an operator or another prime ("k(x, x')", "f'(x)", "y'' = 0").
+_PRIME = re.compile(r"(?<![\w'’])[^\W_]('+)(?=[(),=]|[ \t]*[-+*/=<>≤≥](?:[ \t\w(]|$))")
 
 
 def _balance_single(sentence: str) -> str:
@@ -440,6 +491,7 @@ def _balance_single(sentence: str) -> str:
     if "'" not in sentence:
         return sentence
     plain = _ELIDED.sub(lambda m: "_" * len(m.group(0)), sentence)  # same length: positions stay
+    plain = _PRIME.sub(lambda m: m.group(0)[0] + "_" * len(m.group(1)), plain)
     opens = [m.start() for m in _OPENS.finditer(plain)]
     closes = [m.start() for m in _CLOSES.finditer(plain)]
     if len(closes) > len(opens) and (not opens or closes[0] < opens[0]):

@@ -9,7 +9,8 @@ captions, and raw TeX math.
 * **Front matter**: an author's affiliation ("1 Department of Psychology, University of Uppsala, Box 1225, ...
   Sweden"), a line of e-mail addresses, "* Corresponding author: ...".
 * **TeX math** is a ``$...$`` span holding a TeX command or a sub- or superscript (not "$5 and $10",
-  which is money), a ``$$`` or ``\\[`` display, or ``\\(...\\)``; a display block is no text at all
+  which is money), a ``$$`` or ``\\[`` display or a display environment (``\\begin{equation}``, ``align``, ...),
+  or ``\\(...\\)``; a display block is no text at all, and the sentence around it runs on
   (:func:`without_display_math`).
 """
 
@@ -143,16 +144,19 @@ def is_front_matter_line(line: str) -> bool:
     return bool(_MARK.match(s) or _POSTCODE.search(s) or _COUNTRY.search(s) or ("@" in s and _EMAIL.search(s)))
 
 
-# Inline math: "$...$" on one line whose inside holds a TeX command, a sub- or superscript or a brace;
-# "\(...\)"; any "$$" or "\[".
+# The environments LaTeX sets as display math (starred: unnumbered), as batchsum.latex leaves them out.
+_DISPLAY_ENVS = r"(?:equation|align|alignat|flalign|gather|multline|eqnarray|displaymath|dmath)\*?"
+# Inline math: "$...$" on one line whose inside holds TeX (_TEX_INSIDE);
+# "\(...\)"; any "$$", "\[" or a display environment's "\begin{equation}" or "\end{align*}".
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]{1,400}?)(?<!\s)\$(?!\d)")
-_TEX_INSIDE = re.compile(r"\\[A-Za-z]+|[_^{}]")
-_OTHER_MATH = re.compile(r"\$\$|\\\(.{0,400}?\\\)|\\\[")
+# A control word ("\\lambda") or symbol ("\\|w\\|", "\\,"), a sub- or superscript, a brace.
+_TEX_INSIDE = re.compile(r"\\(?:[A-Za-z]+|[|{},;:!])|[_^{}]")
+_OTHER_MATH = re.compile(rf"\$\$|\\\(.{{0,400}}?\\\)|\\\[|\\(?:begin|end)\{{{_DISPLAY_ENVS}\}}")
 
 
 def is_tex_math(sentence: str) -> bool:
-    """Whether a sentence carries raw TeX math (``$\\lambda_1 + \\lambda_2 = 1$``, ``\\(x^2\\)``); money
-    ("$5 and $10") is none."""
+    """Whether a sentence carries raw TeX math (``$\\lambda_1 + \\lambda_2 = 1$``, ``\\(x^2\\)``,
+    ``\\begin{equation}``); money ("$5 and $10") is none."""
     if "$" not in sentence and "\\" not in sentence:
         return False
     if _OTHER_MATH.search(sentence):
@@ -160,12 +164,26 @@ def is_tex_math(sentence: str) -> bool:
     return any(_TEX_INSIDE.search(m.group(1)) for m in _INLINE_MATH.finditer(sentence))
 
 
-# A display block: "$$ ... $$" or "\[ ... \]", over lines or on one (bounded: an unclosed one stays).
-_DISPLAY = re.compile(r"\$\$(?:[^$]|\$(?!\$)){0,4000}?\$\$|\\\[(?:.|\n){0,4000}?\\\]")
+# A display block: "$$ ... $$", "\[ ... \]" or "\begin{equation} ... \end{equation}" (align, gather, ...), over
+# lines or on one (bounded: an unclosed one stays).
+_DISPLAY = re.compile(
+    r"\$\$(?:[^$]|\$(?!\$)){0,4000}?\$\$|\\\[(?:.|\n){0,4000}?\\\]"
+    rf"|\\begin\{{({_DISPLAY_ENVS})\}}(?:.|\n){{0,4000}}?\\end\{{\1\}}"
+)
+_REST_OF_LINE = re.compile(r"[ \t]*(?:\n|$)")
 
 
 def without_display_math(text: str) -> str:
-    """``text`` with each display math block as the line breaks it held (paragraphs stay where they were)."""
-    if "$$" not in text and "\\[" not in text:
+    """``text`` without its display math blocks, the sentence around each running on as in the typeset page
+    ("solves the problem $$...$$ for every example" reads "solves the problem for every example"). A block on
+    lines of its own goes with them, line break and all: a blank line left there would end the paragraph, and
+    the sentence with it. One inside a line leaves a space. Paragraphs stay where they were."""
+    if "$$" not in text and "\\[" not in text and "\\begin{" not in text:
         return text
-    return _DISPLAY.sub(lambda m: "\n" * m.group(0).count("\n") if "\n" in m.group(0) else " ", text)
+    out, pos = [], 0
+    for m in _DISPLAY.finditer(text):
+        rest = _REST_OF_LINE.match(text, m.end())
+        own_lines = rest is not None and not text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip()
+        out += [text[pos : m.start()], "" if own_lines else " "]
+        pos = rest.end() if rest is not None and own_lines else m.end()
+    return "".join(out) + text[pos:]
