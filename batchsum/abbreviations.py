@@ -3,8 +3,8 @@ sentence splitter (:mod:`batchsum.text`) and by the speaker-label reader (:mod:`
 
 After an abbreviation the word that follows decides, as in Kiss & Strunk (2006, "Unsupervised Multilingual
 Sentence Boundary Detection", the Punkt splitter): a capitalised word ends the sentence before it when it is a
-frequent sentence starter ("The", "He", "Then") or when the text at hand writes it capitalised only where a
-sentence opens or in lower case (its orthographic evidence); a name, capitalised inside sentences, goes on."""
+frequent sentence starter ("The", "He", "Then") or when the text at hand writes it in lower case elsewhere (its
+orthographic evidence); a name goes on."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ __all__ = [
     "is_abbreviation",
     "joined_initials",
     "name_follows_initials",
-    "opens_sentences",
 ]
 
 # Lower-cased, without the period.
@@ -96,10 +95,12 @@ def name_follows_initials(before: str, after: str, text: str) -> bool:
         return False  # "traffic" elsewhere: a word
     if _name_goes_on(m):
         return True
-    if opens_sentences(word, text):
-        return False  # "Traffic slowed." elsewhere, and never capitalised inside a sentence: a sentence's start
     last = _LAST_WORD.search(before.rstrip())
-    # Only the word right before the initials, with nothing between: "Washington, D.C. Then" has a comma.
+    # Only the word right before the initials, with nothing between: "Washington, D.C. Then" has a comma. A
+    # capitalised word there makes the initials a name's middle ("President J.F. Kennedy spoke") even where
+    # "Kennedy" opens sentences elsewhere ("Kennedy won Ohio."): a surname is capitalised wherever it stands, so
+    # Punkt's evidence that a word is capitalised only as a sentence's first says nothing about it. The cost:
+    # "Washington D.C. Traffic cameras ..." stays one sentence.
     return last is not None and last.group(0)[:1].isupper() and before[last.end() :].isspace()
 
 
@@ -107,31 +108,6 @@ def _name_goes_on(m: re.Match[str]) -> bool:
     """Whether the capitalised word ``m`` matched (:data:`_WORD_AFTER`) has another after it, or a stop or a
     colon ("J.P. Morgan Chase", "with J.P. Morgan.", "A.G. Rota:"): a name's words."""
     return (m.group("cap") or "").isupper() or bool(m.group("stop"))
-
-
-# The word before a stop, and the stop with its closing marks, at the end of a stretch of text.
-_BEFORE_STOP = re.compile(r"(\S*?)([.!?…])[\"'”’)\]]*$")
-_OPENING = "\"'“‘«([-—–*•¿¡"
-
-
-def opens_sentences(word: str, text: str) -> bool:
-    """Whether ``text`` writes the capitalised ``word`` where a sentence opens (at its start, or past a stop that
-    ends no abbreviation) and never inside a sentence: Punkt's orthographic evidence that a word is capitalised
-    only as a sentence's first. Where an abbreviation stands before it, its place says nothing either way."""
-    seen = False
-    for m in re.finditer(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])", text):
-        # A few characters before it: the head of a long paragraph, copied at each match, would be quadratic.
-        head = text[max(0, m.start() - 40) : m.start()].rstrip().rstrip(_OPENING).rstrip()
-        if not head and m.start() <= 40:
-            seen = True
-            continue
-        stop = _BEFORE_STOP.search(head)
-        if stop is None:
-            return False  # capitalised inside a sentence: a name
-        if stop.group(2) == "." and is_abbreviation(stop.group(1).lstrip(_OPENING)):
-            continue
-        seen = True
-    return seen
 
 
 def ends_after_abbreviation(token: str, before: str, after: str, text: str) -> bool:

@@ -74,3 +74,10 @@ def test_a_meetings_summary_and_facets_hold_no_logistics(tmp_path: Path) -> None
     assert "task:" in final, final  # the meeting's real task is still a facet
     for line in LOGISTICS:
         assert line.rstrip("?.") not in final, final
+
+
+def test_a_question_about_what_something_runs_on_is_no_logistics() -> None:
+    # "Is this on Windows?" asks about the software; "Is it on?" asks about the mic (review).
+    assert not is_phatic("Is this on Windows or Linux?")
+    assert not is_phatic("Okay, it's on Slack now.")
+    assert is_phatic("Is it on?")

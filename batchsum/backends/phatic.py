@@ -33,7 +33,8 @@ _ON_KIT = (
     rf"{_KIT}(?: (?:on|off|in|back on))?"
 )
 _RECORDING = (
-    r"(?:we're|we are|are we|is it|it's|it is|is this) (?:now |still |already )?(?:recording|being recorded|on)"
+    # A bare "on" only ends the sentence ("Is it on?"): "Is this on Windows?" asks about something else.
+    r"(?:we're|we are|are we|is it|it's|it is|is this) (?:now |still |already )?(?:recording|being recorded|on(?=\W*$))"
     r"|(?:start|stop|pause|begin)(?:ed|ing|s)? (?:the |our )?recording"
 )
 _SCREEN = r"(?:share|sharing|stop sharing) (?:my|your|the) screen"
