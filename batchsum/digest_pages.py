@@ -549,7 +549,7 @@ def _day_head_as_label(paragraph: str, facts: FileFacts | None, which: str = "")
     """A paragraph that opens with its journal's own day heading ("_May_ 17.--Last night ...", also after
     a place: "[_Abbotsford_,] _May_ 16.--") opens with the label the others have ("**17 May.** Last
     night ..."): one month's days read alike. ``which``: what tells its file (``facts``) from the day's
-    others (:func:`entry_labels`), said when the heading names the file's own day ("**12 December (2).**")."""
+    others (:func:`_told_apart`), said when the heading names the file's own day ("**12 December (2).**")."""
     head = _DAY_HEAD.match(paragraph)
     if head is None:
         return paragraph
@@ -568,18 +568,12 @@ def entry_label(facts: FileFacts, which: str = "") -> str:
     return escape_text(title_for(facts.relpath)) + "."
 
 
-def entry_labels(owners: Sequence[FileFacts]) -> list[str]:
-    """Each file's :func:`entry_label`, the files of one day told apart by what their names say besides the
-    day (``4 March (evening).`` after ``4 March.`` for "2024-03-04-evening.md" beside "2024-03-04.md"), else
-    by their folders (a channel's day files, "general/2024-03-04.json"), else by their place among the day's
-    files: two paragraphs labelled ``4 March.`` read as one day's. A file alone on its day keeps its day, and
-    so do files of one day in several languages, whose labels differ already (``4. März``, ``4 mars``)."""
-    return [entry_label(facts, w) for facts, w in zip(owners, _told_apart(owners), strict=True)]
-
-
 def _told_apart(owners: Sequence[FileFacts]) -> list[str]:
-    """What tells each file from the others its day's label would name alike (:func:`entry_labels`), "" for
-    a file that needs nothing."""
+    """What tells each file from the others its day's label would name alike, "" for a file that needs nothing:
+    what their names say besides the day (``4 March (evening).`` after ``4 March.`` for "2024-03-04-evening.md"
+    beside "2024-03-04.md"), else their folders (a channel's day files, "general/2024-03-04.json"), else their
+    place among the day's files: two paragraphs labelled ``4 March.`` read as one day's. A file alone on its day
+    needs nothing, nor do files of one day in several languages, whose labels differ already (``4. März``)."""
     days: dict[str, list[int]] = {}  # the files a day's label would name alike
     for i, facts in enumerate(owners):
         if facts.date and not facts.many_days:
@@ -607,9 +601,14 @@ def _which(words: str) -> str:
     """A name's words as a label holds them: without brackets or bold marks (they end a label), escaped,
     cut to :data:`~batchsum.periods.WHICH_CHARS`."""
     words = " ".join(re.sub(r"[()（）*\[\]]", " ", words).split())
-    if len(words) > WHICH_CHARS - 10:  # room for the escapes of what is kept
-        words = words[: WHICH_CHARS - 11].rstrip() + "…"
-    return escape_text(words)
+    if len(escape_text(words)) <= WHICH_CHARS:
+        return escape_text(words)
+    # Cut before escaping, so no escape is cut in half, to what fits escaped ("<" is "&lt;"): a longer label is
+    # no label to the patterns that read it back (periods.DAY_LABEL_TEXT).
+    cut = words[: WHICH_CHARS - 1]
+    while len(escape_text(cut.rstrip())) > WHICH_CHARS - 1:
+        cut = cut[:-1]
+    return escape_text(cut.rstrip()) + "…"
 
 
 # A journal's own day heading, "_May_ 3.--", with the place its editor put in brackets before it or not

@@ -98,3 +98,20 @@ def test_files_of_one_day_that_open_with_their_own_day_heading_are_told_apart(tm
     _, month = parse_markdown((tmp_path / "out" / "digests" / "1825" / "1825-12.md").read_text(encoding="utf-8"))
     labels = [label for label, _ in _by_label(month.split("<!--")[0])]
     assert labels == ["**12 December.**", "**12 December (2).**"], month
+
+
+def test_a_long_name_with_marks_to_escape_still_reads_as_its_days_label(tmp_path: Path) -> None:
+    # "<" is "&lt;" in a page: cut before escaping, a label of five such words had grown past what the patterns
+    # that read labels back accept, and the year's digest then saw no day there (review).
+    src = tmp_path / "notes"
+    src.mkdir()
+    files = dict(ENTRIES["en"])
+    files["2024-03-04 re <acme> <q1> <budget> <hr> <ops> plan.md"] = files.pop("2024-03-04 lunch.md")
+    for name, text in files.items():
+        (src / name).write_text(text, encoding="utf-8")
+    month, _ = _run(src, tmp_path / "out", 600)
+    labels = [label for label, _ in _by_label(month)]
+    assert any(label.startswith("**4 March (re") for label in labels), labels
+    for paragraph in filter(None, (p.strip() for p in month.split("\n\n")[1:])):
+        label, _rest = split_day_label(paragraph)
+        assert label, paragraph
