@@ -47,7 +47,7 @@ def title_for(relpath: str) -> str:
     stem, dot, ext = name.rpartition(".")
     if folder and ext.lower() == "json" and _DAY_FILE.fullmatch(stem):
         return f"{folder.rpartition('/')[2]} {stem}"
-    return _exported_name(stem) if dot and stem else name
+    return _exported_name(stem, logseq=folder.rpartition("/")[2] == "pages") if dot and stem else name
 
 
 # Notes apps' exports encode a page's name in its file's: Notion adds a space and the page's id, 32 hex digits
@@ -68,10 +68,12 @@ def _percent_decoded(match: re.Match[str]) -> str:
     return match.group() if plain else text
 
 
-def _exported_name(stem: str) -> str:
+def _exported_name(stem: str, *, logseq: bool) -> str:
     """A file name's stem as the notes app that exported it names the page: without Notion's id, with
-    Logseq's namespace separator ``___`` and percent-escapes decoded ("Recipes/Bread")."""
-    return _PERCENT.sub(_percent_decoded, _NOTION_ID.sub("", stem).replace("___", "/"))
+    percent-escapes decoded and, in a Logseq graph's ``pages/`` folder, its namespace separator ``___``
+    ("Recipes/Bread"). Elsewhere ``___`` is the name's own ("install-1___install_from_source")."""
+    named = _NOTION_ID.sub("", stem)
+    return _PERCENT.sub(_percent_decoded, named.replace("___", "/") if logseq else named)
 
 
 # Characters a name may hold that would end or change a Markdown link target, or a page's text:

@@ -44,3 +44,5 @@ def test_names_no_export_encoded_keep_their_text() -> None:
     assert title_for("notes/50% off.md") == "50% off"
     assert title_for("code/crypto__eps deadbeef.md") == "crypto__eps deadbeef"
     assert title_for("8e7d6c5b4a39281706f5e4d3c2b1a098.md") == "8e7d6c5b4a39281706f5e4d3c2b1a098"
+    # A triple underscore is Logseq's namespace only in a graph's pages/ folder (an agent session's name, review).
+    assert title_for("runs/install-1___install_from_source.md") == "install-1___install_from_source"
