@@ -29,6 +29,7 @@ from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.latex import render_latex
+from batchsum.lazy import load
 from batchsum.model import ContentType, Document
 from batchsum.note_files import app_file, chat_below_front_matter
 from batchsum.note_syntax import front_matter_problem
@@ -45,12 +46,16 @@ CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
 EMAIL_EXTS = {".eml"}
 LATEX_EXTS = {".tex", ".latex"}
-ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS
+HTML_EXTS = {".html", ".htm"}
+# Zips of XML parts, read from their bytes (no text to decode) by these readers, loaded by a run that reads one.
+OFFICE_READERS = {".docx": "batchsum.office_docs:read_docx", ".odt": "batchsum.office_docs:read_odt"}
+ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | HTML_EXTS | set(OFFICE_READERS)
 # Formats rendered from their text, each renderer given the run's warnings for the file and its path (a LaTeX
 # source's \input files are looked up from its folder).
 _RENDERERS: dict[str, Callable[[str, list[str], Path], str]] = {
     **dict.fromkeys(SUBTITLE_EXTS, lambda text, warnings, _path: render_subtitles(text, warnings)),
     **dict.fromkeys(LATEX_EXTS, render_latex),
+    **dict.fromkeys(HTML_EXTS, lambda text, _warnings, _path: load("batchsum.html_text:render_html")(text)),
 }
 IGNORE_FILE = ".batchsumignore"
 
@@ -582,7 +587,16 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # 7 also: a printed play's "SAMUEL. The glass is falling fast." labels read "SAMUEL: ..."
 # (court_layout.play_as_labels); a Fountain title page's keys ("Title:", "Credit:", "Author:", "Draft date:")
 # are no speakers.
+# 7 also: .html/.htm pages (html_text.py) and .docx/.odt documents (office_docs.py) are read.
 READER_VERSION = 7
+
+
+def _text_of(raw: bytearray, ext: str) -> tuple[tuple[str, str | None], str | None]:
+    """(text, decoding note) of a file's bytes, and the day a Word or OpenDocument file says it was created."""
+    if ext not in OFFICE_READERS:
+        return decode_bytes(raw), None
+    text, created = load(OFFICE_READERS[ext])(bytes(raw))
+    return (text, None), created
 
 
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
@@ -610,14 +624,13 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             raise InputError(str(path), "symlink loop") from exc
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from exc
     sha = sha256_bytes(raw)
+    ext = path.suffix.lower()
     try:
-        text, note = decode_bytes(raw)
+        (text, note), first_message = _text_of(raw, ext)
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
     warnings: list[str] = []
-    ext = path.suffix.lower()
     export = None
-    first_message: str | None = None  # the day an export's first message was sent
     try:
         if ext in EMAIL_EXTS:
             from batchsum.eml import render_eml  # the e-mail parser (~10 ms of imports) for a run reading one
