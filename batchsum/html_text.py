@@ -39,6 +39,7 @@ _CLOSES_P = _BLOCKS | _LISTS | set(_HEADINGS) | {"table", "pre", "blockquote", "
 # Where an implied end stops looking: an <li> closes the <li> of its own list, not one of the list around it.
 _SCOPES = _LISTS | {"table", "blockquote", "td", "th", "dl"}
 _MAX_DEPTH = 100  # deeper elements are read as their parent's text: no recursion past Python's limit
+_MIN_CONTENT_SHARE = 0.25  # of the page's words, that its <main> or <article>s must hold to be its text
 _WS = re.compile(r"[ \t\n\r\f]+")
 _FIRST_HEADING = re.compile(r"^(#{2,6}) (.+)$", re.MULTILINE)
 _BR = "\x1e"  # a <br> in the collapsed text (control characters are removed from the data)
@@ -274,7 +275,7 @@ def _raw_text(node: _Node) -> str:
             out.append(item)
         elif item.tag == "br":
             out.append("\n")
-        elif item.tag not in ("script", "style"):
+        elif item.tag not in ("script", "style", "template"):
             stack.extend(reversed(item.children))
     return "".join(out)
 
@@ -305,6 +306,10 @@ def _content(root: _Node) -> list[_Node] | None:
     return articles or None
 
 
+def _words(nodes: list[_Node]) -> int:
+    return sum(len(_raw_text(node).split()) for node in nodes)
+
+
 def _page_title(title: str) -> str:
     """The <title>'s text without the site's name after a " | " ("Ten tips | The Blog": "Ten tips")."""
     text = " ".join(title.split())
@@ -321,6 +326,8 @@ def render_html(markup: str) -> str:
     except AssertionError as exc:  # html.parser's few refusals (a marked section it cannot read)
         raise ValueError(f"HTML the parser cannot read: {exc}") from None
     content = _content(tree.root)
+    if content is not None and _words(content) < _MIN_CONTENT_SHARE * _words([tree.root]):
+        content = None  # a cookie notice or a teaser in an <article>: the page's text is elsewhere
     reader = _Reader(in_content=content is not None)
     out = _Out()
     for node in content or [tree.root]:

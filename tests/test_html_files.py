@@ -58,6 +58,8 @@ def test_title_headings_and_a_page_without_an_article() -> None:
     page = "<title>Weekly notes</title><body><h3>Monday</h3><p>We met.</p><div>Plain &lt;div&gt; text</div></body>"
     assert render_html(page) == "# Weekly notes\n\n### Monday\n\nWe met.\n\nPlain <div> text"
     with_h1 = "<title>Site name</title><main><h1>Own title</h1><p>Body.</p></main><p>outside</p>"
+    teaser = "<article><p>Accept cookies?</p></article><div><p>" + "The real page text goes on. " * 5 + "</p></div>"
+    assert render_html(teaser).startswith("Accept cookies?\n\nThe real page")  # a short <article> is no content
     assert render_html(with_h1) == "# Own title\n\nBody."  # <main> is the content; an <h1> needs no title
     assert render_html("<html><head><title>Only a title</title></head><body> </body></html>") == ""
     assert render_html("<script>alert(1)</script><style>x{}</style>") == ""
