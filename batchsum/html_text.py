@@ -213,8 +213,6 @@ class _Reader:
             out.flush()
             self.children(node, out)
             out.flush()
-        elif tag == "img":
-            return
         else:
             self.children(node, out)
 
