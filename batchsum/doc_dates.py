@@ -244,20 +244,21 @@ def front_matter_date(text: str) -> str | None:
     return next((found[k] for k in _DATE_KEYS if k in found), None)
 
 
-def dated(path: Path, text: str, mtime_ns: int, first_message: str | None = None) -> tuple[str, str]:
+def dated(path: Path, text: str, mtime_ns: int, own_day: tuple[str, str] | None = None) -> tuple[str, str]:
     """(ISO date, where it came from: ``name``, ``front matter``, ``e-mail header``, ``first message``,
-    ``first entry`` (:func:`entries_date`) or ``mtime``). All but the last say when a text was written; an
-    mtime is only when the file was last copied or touched. ``first_message``: the day a chat export's
-    first message was sent, when its reader found one (:func:`whatsapp_day`,
-    :class:`batchsum.chat_exports.ExportText`)."""
+    ``document properties``, ``first entry`` (:func:`entries_date`) or ``mtime``). All but the last say when a
+    text was written; an mtime is only when the file was last copied or touched. ``own_day``: the day its
+    reader found and where: a chat export's first message (``first message``: :func:`whatsapp_day`,
+    :class:`batchsum.chat_exports.ExportText`), a Word or OpenDocument file's ``created`` property
+    (``document properties``)."""
     if day := name_date(path):
         return day, "name"
     if day := front_matter_date(text):
         return day, "front matter"
     if sent := email_date(text):
         return sent, "e-mail header"
-    if first_message:
-        return first_message, "first message"
+    if own_day:
+        return own_day
     if day := entries_date(text):
         return day, "first entry"
     return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat(), "mtime"

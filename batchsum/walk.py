@@ -29,6 +29,7 @@ from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.latex import render_latex
+from batchsum.lazy import load
 from batchsum.model import ContentType, Document
 from batchsum.note_files import app_file, chat_below_front_matter
 from batchsum.note_syntax import front_matter_problem
@@ -45,12 +46,16 @@ CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
 EMAIL_EXTS = {".eml"}
 LATEX_EXTS = {".tex", ".latex"}
-ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS
+HTML_EXTS = {".html", ".htm"}
+# Zips of XML parts, read from their bytes (no text to decode) by these readers, loaded by a run that reads one.
+OFFICE_READERS = {".docx": "batchsum.office_docs:read_docx", ".odt": "batchsum.office_docs:read_odt"}
+ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | HTML_EXTS | set(OFFICE_READERS)
 # Formats rendered from their text, each renderer given the run's warnings for the file and its path (a LaTeX
 # source's \input files are looked up from its folder).
 _RENDERERS: dict[str, Callable[[str, list[str], Path], str]] = {
     **dict.fromkeys(SUBTITLE_EXTS, lambda text, warnings, _path: render_subtitles(text, warnings)),
     **dict.fromkeys(LATEX_EXTS, render_latex),
+    **dict.fromkeys(HTML_EXTS, lambda text, _warnings, _path: load("batchsum.html_text:render_html")(text)),
 }
 IGNORE_FILE = ".batchsumignore"
 
@@ -578,6 +583,19 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 READER_VERSION = 7
 
 
+def _text_of(raw: bytearray, ext: str) -> tuple[tuple[str, str | None], tuple[str, str] | None]:
+    """(text, decoding note) of a file's bytes, and the day a Word or OpenDocument file says it was created."""
+    if ext not in OFFICE_READERS:
+        return decode_bytes(raw), None
+    text, created = load(OFFICE_READERS[ext])(bytes(raw))
+    return (text, None), ((created, "document properties") if created else None)
+
+
+def _first_message(day: str | None) -> tuple[str, str] | None:
+    """A chat export's date: the day its first message was sent, where its reader found one."""
+    return (day, "first message") if day else None
+
+
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
     """Read, decode, render and classify one file. Raises InputError with a one-line reason.
 
@@ -603,14 +621,13 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             raise InputError(str(path), "symlink loop") from exc
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from exc
     sha = sha256_bytes(raw)
+    ext = path.suffix.lower()
     try:
-        text, note = decode_bytes(raw)
+        (text, note), own_day = _text_of(raw, ext)
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
     warnings: list[str] = []
-    ext = path.suffix.lower()
     export = None
-    first_message: str | None = None  # the day an export's first message was sent
     try:
         if ext in EMAIL_EXTS:
             from batchsum.eml import render_eml  # the e-mail parser (~10 ms of imports) for a run reading one
@@ -620,7 +637,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         del raw  # the decoded text is the one copy kept from here on
         if ext in CHAT_EXTS:
             text = render_chat(text, path)
-            first_message, text = (text.first_day if isinstance(text, ExportText) else None), str(text)
+            own_day, text = _first_message(text.first_day if isinstance(text, ExportText) else None), str(text)
         elif ext in _RENDERERS:
             text = _RENDERERS[ext](text, warnings, path)
         elif ext in TEXT_EXTS and (ref.type_override or type_choice) in ("auto", "conversation", "transcript"):
@@ -628,7 +645,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             export = chat_below_front_matter(text)
             if export is not None:
                 whatsapp = export.format.startswith("WhatsApp")
-                first_message, text = export.first_day or (whatsapp_day(text) if whatsapp else None), export.text
+                own_day = _first_message(export.first_day or (whatsapp_day(text) if whatsapp else None))
+                text = export.text
     except ExportMetadata as exc:
         raise NotASource(str(path), str(exc)) from exc
     except ValueError as exc:
@@ -659,7 +677,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         ctype, reason = choice, f"--type; {agent}"
     else:
         ctype, reason = choice, "--type"
-    doc_date, date_source = dated(path, text, st.st_mtime_ns, first_message)
+    doc_date, date_source = dated(path, text, st.st_mtime_ns, own_day)
     if date_source != "name" and (named := _NO_SUCH_DAY.search(path.stem)):
         # "2024-02-30.md": the user meant a day; a silent file-copy date would misplace it in the digests.
         warnings.append(f"its name's date {named.group(0)} is no day of the calendar; dated by its {date_source}")
