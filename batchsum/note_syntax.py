@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from batchsum.speaker_labels import is_turn, parse_speaker_line
+
 __all__ = [
     "TASK_BOXES",
     "draft_marks_blanked",
@@ -96,26 +98,33 @@ _SCHEDULED = re.compile(
 _EMPTY_BULLET = re.compile(r"^[ \t]*[-*+][ \t]*$", re.M)  # an item whose embed or macro is gone
 # Logseq's "- ## Overview"; not "- # of users".
 _BULLET_HEADING = re.compile(r"^([ \t]*)[-*][ \t]+(?=#{2,6}[ \t]|#[ \t]+[A-Z])", re.M)
+# Logseq's task markers but "NOW" (:data:`_NOW`).
+_TASK_MARKERS = r"TODO|LATER|DOING|WAITING|DONE|CANCELED|CANCELLED"
 # A task with no words (a daily template's "- [ ]", "- TODO"): nothing to do, left out as an empty bullet is
 # (its box had been a digest's text, "... with a banner. [ ].", and an action item "☐").
 _EMPTY_TASK = re.compile(
     r"^[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\]|[☐☑])"
-    r"|[-*+][ \t]+(?:TODO|LATER|NOW|DOING|WAITING|DONE|CANCELED|CANCELLED))[ \t]*$",
+    rf"|[-*+][ \t]+(?:{_TASK_MARKERS}))[ \t]*$",
     re.M,
 )
+_EMPTY_NOW = re.compile(r"^[ \t]*[-*+][ \t]+NOW[ \t]*$", re.M)
 _BOX = re.compile(r"^([ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)\[([ xX])\][ \t]+", re.M)
-# Logseq's task markers; "NOW" (its now/later workflow's "DOING") only before a word that is not lower case:
-# "- NOW Call the plumber" is a task, "- NOW is the time to act" prose.
+# Logseq's task markers. "NOW" (its now/later workflow's "DOING") is an English word: a marker only in a
+# Logseq page (another marker, or a "key:: value" property, :data:`_LOGSEQ`) and before a word that is not lower
+# case: "- NOW Call the plumber" is a task, "- NOW is the time to act" and a note's "- NOW I see why" prose.
 _NOW = r"NOW(?=[ \t]+(?![a-z]))"
-_MARKER = re.compile(
-    rf"^([ \t]*[-*+][ \t]+)(?:TODO|LATER|DOING|WAITING|DONE|CANCELED|CANCELLED|{_NOW})(?=[ \t])[ \t]*", re.M
+_MARKER = re.compile(rf"^([ \t]*[-*+][ \t]+)(?:{_TASK_MARKERS})(?=[ \t])[ \t]*", re.M)
+_NOW_MARKER = re.compile(rf"^([ \t]*[-*+][ \t]+){_NOW}[ \t]*", re.M)
+_LOGSEQ = re.compile(
+    rf"^[ \t]*[-*+][ \t]+(?:{_TASK_MARKERS})(?=[ \t]|$)|^[ \t]*(?:[-*][ \t]+)?[a-z][\w-]*::[ \t]", re.M
 )
 _ANY_MARKER = re.compile(r"\b(?:TODO|LATER|NOW|DOING|WAITING|DONE|CANCEL)")
 _INLINE_CODE = re.compile(r"(`+)[^`\n]+?\1")
 # Dataview's inline fields in running text, "[mood:: rested]" and "(mood:: rested)": read as their value
-# ("woke up feeling rested"); a line "mood:: rested" of its own is a property (_PROPERTY).
+# ("woke up feeling rested"); a line "mood:: rested" of its own is a property (_PROPERTY). Its key is one word
+# right before "::" and a space follows: C++'s "(std::string)" and Rust's "(see Foo::bar)" are no field.
 _INLINE_FIELD = re.compile(
-    r"\[[ \t]*\w[\w -]{0,40}::[ \t]*([^\[\]\n]*?)[ \t]*\]|\([ \t]*\w[\w -]{0,40}::[ \t]*([^()\n]*?)[ \t]*\)"
+    r"\[[ \t]*\w[\w-]{0,40}::[ \t]+([^\[\]\n]*?)[ \t]*\]|\([ \t]*\w[\w-]{0,40}::[ \t]+([^()\n]*?)[ \t]*\)"
 )
 # CriticMarkup (https://fullystacked.github.io/CriticMarkup/), read as accepted: an insertion is text, a
 # deletion and a comment are gone, a substitution is its new text, a highlight its text. Within a paragraph.
@@ -126,16 +135,25 @@ _CRITIC = re.compile(
     r"|==(?P<mark>(?:[^\n]|\n(?![ \t]*\n)){0,4000}?)=="
     r"|~~(?:[^\n]|\n(?![ \t]*\n)){0,4000}?~>(?P<new>(?:[^\n]|\n(?![ \t]*\n)){0,4000}?)~~)\}"
 )
-# A writer's placeholder: "[TK: describe her face]", or a line opening with "TK" ("TK TK — add the letter");
-# "TK Maxx" or a "TK" inside a sentence is no placeholder.
-_TK = re.compile(r"[ \t]*\[TK\b[^\[\]\n]*\]|^[ \t]*TK(?:[ \t]+TK)*[ \t]*(?:[—–:-][^\n]*)?$", re.M)
-# A "[[...]]" holding a sentence (ending with a stop, or a stop then more words after a lower-case word, not
-# "[[St. Ives]]") is a Fountain note ("[[Is this too cliché? Cut it.]]"), never shown; a wikilink is a name.
+# A writer's placeholder: "[TK: describe her face]", a line that is only "TK" ("TK TK", "TK."), or a line
+# opening with the doubled "TK TK" ("TK TK — add the letter"), which is no one's name. A single "TK" before
+# words is a speaker or a name ("TK: I finished the migration.", "TK Maxx"), and one inside a sentence a word.
+_TK = re.compile(
+    r"[ \t]*\[TK\b[^\[\]\n]*\]|^[ \t]*TK(?:[ \t]+TK)*[ \t]*[^\w\s]*[ \t]*$|^[ \t]*TK[ \t]+TK\b[^\n]*$", re.M
+)
+# In a screenplay (:func:`_screenplay`), a "[[...]]" holding a sentence is a Fountain note ("[[Is this too
+# cliché? Cut it.]]"), never shown: it ends with "?" or "!", or has 4+ words and a stop after a lower-case word
+# (not "[[St. Ives]]", "[[Prof. Smith notes]]"). Anywhere else, and any other "[[...]]", it is a wikilink.
 _DOUBLE_BRACKETS = re.compile(r"\[\[([^\[\]]{1,4000}?)\]\]")
-_SENTENCE_IN = re.compile(r"[.?!][\"”’)]*\s*\Z|[^\W\dA-Z_]{2}[.?!][\"”’)]*\s+\S")
-# Fountain's boneyard: "/* ... */", text the writer keeps out of the script.
-_BONEYARD = re.compile(r"/\*.*?\*/", re.S)
-_SCENE_HEADING = re.compile(r"^[ \t]*(?:INT|EXT|EST|I/E)[./ ][^\na-z]*$", re.M)
+_ASKS = re.compile(r"[?!][\"”’)]*\s*\Z")
+_STOPPED_WORD = re.compile(r"(?<!\S)[\"“‘(]*([^\W\d_]+)\.[\"”’)]*(?!\S)")
+_NOTE_WORDS = 4
+# Fountain's boneyard: "/* ... */", text the writer keeps out of the script; its "/*" after no word or path
+# ("/mnt/*" is a glob).
+_BONEYARD = re.compile(r"(?<!\S)/\*.*?\*/", re.S)
+# walk.detect_type's screenplay: at least 4 character cues with their dialogue, 30% of the paragraphs of its
+# first 20,000 characters (the same rule, so a text is read as a screenplay here exactly when it is read as one).
+_SCREENPLAY_CUES, _SCREENPLAY_SHARE, _SCREENPLAY_SAMPLE = 4, 0.3, 20000
 # A Notion export's properties: under its "# Title", a block of "Key: value" lines (short capitalised keys,
 # short values that end no sentence and open with no lower-case word: "Yesterday: fixed the bug" is a
 # standup's), then a blank line. Notion shows them as the page's properties, like
@@ -146,12 +164,52 @@ _TITLE_FIELDS = re.compile(
     rf"(?![ \t]*\n[ \t\n]*{_FIELD_LINE}(?:\n|\Z))"
 )
 _FIELD_WORDS = 8  # a property's value at most; a longer one is a sentence ("Ana: I think we should ...")
+# Notion's own property names (its defaults and the common ones); at least half of a block's keys are (a
+# standup's "Ana: Finished the API migration" turns under "# Standup" are no properties).
+_NOTION_KEYS = frozenset(
+    (
+        "status",
+        "created",
+        "created by",
+        "created time",
+        "last edited",
+        "last edited by",
+        "last edited time",
+        "tags",
+        "type",
+        "owner",
+        "assignee",
+        "assigned to",
+        "date",
+        "due",
+        "due date",
+        "priority",
+        "budget",
+        "category",
+        "url",
+        "property",
+        "area",
+        "project",
+        "progress",
+        "stage",
+        "parent item",
+        "sub-item",
+    )
+)
 # A fan-fiction chapter's apparatus: the author's notes ("A/N: Reviews make me update faster!!!"), wherever
 # they stand, and a chapter's opening or closing "Disclaimer:", "Warnings:", or "Notes:" over their text (AO3):
-# what the author says about the chapter, not the story. A "Notes: we agreed ..." line is a meeting's.
+# what the author says about the chapter, not the story. Only in a fan-fiction chapter (:data:`_FAN_FICTION`):
+# a note's closing "Notes:" list or a "Warning: it deletes snapshots" paragraph is its text.
 _NOTE_LABEL = re.compile(
     r"[ \t]*(?:\*\*|__)?(?:(?P<author>A/N|AN|[Aa]uthor['’]?s?[ \t]+[Nn]otes?)|(?P<edge>Disclaimer|Warnings?)"
     r"|(?P<notes>(?:Chapter[ \t]+|End[ \t]+)?Notes))[ \t]*(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?"
+)
+# A chapter's evidence: a paragraph opening with "A/N:" or "Author's Note:" ("AN:" is too short a word to
+# tell), or AO3's layout ("Chapter Text" on its line, "See the end of the chapter for more notes").
+_FAN_FICTION = re.compile(
+    r"^[ \t]*(?:\*\*|__)?(?:A/N|[Aa]uthor['’]?s?[ \t]+[Nn]otes?)[ \t]*(?:\*\*|__)?[ \t]*:"
+    r"|^[ \t]*(?:#+[ \t]*)?Chapter Text[ \t]*$|See the end of the (?:chapter|work) for (?:more )?notes",
+    re.M,
 )
 _PARAGRAPH = re.compile(r"[^\n]+(?:\n(?![ \t]*(?:\n|\Z))[^\n]*)*")
 
@@ -169,9 +227,17 @@ def _inline_field(m: re.Match[str]) -> str:
     return m.group(1) if m.group(1) is not None else m.group(2)
 
 
-def _double_brackets(m: re.Match[str]) -> str:
-    """A Fountain note (a sentence in double brackets) as nothing; a wikilink left for :data:`_WIKILINK`."""
-    return "\n" * m.group(0).count("\n") if _SENTENCE_IN.search(m.group(1)) else m.group(0)
+def _fountain_note(body: str) -> bool:
+    """Whether ``body``, inside a screenplay's "[[...]]", is a note (:data:`_DOUBLE_BRACKETS`): a sentence."""
+    if _ASKS.search(body):
+        return True
+    stopped = (m.group(1) for m in _STOPPED_WORD.finditer(body))
+    return len(body.split()) >= _NOTE_WORDS and any(word.islower() for word in stopped)
+
+
+def _fountain_notes(text: str, blank: Callable[[re.Match[str]], str]) -> str:
+    """``text`` with its Fountain notes as ``blank`` has them; any other "[[...]]" left for :data:`_WIKILINK`."""
+    return _DOUBLE_BRACKETS.sub(lambda m: blank(m) if _fountain_note(m.group(1)) else m.group(0), text)
 
 
 def _blanked_but(m: re.Match[str], kept: str | None = None) -> str:
@@ -190,31 +256,45 @@ def draft_marks_blanked(text: str) -> str:
         text = _CRITIC.sub(lambda m: _blanked_but(m, m.lastgroup), text)
     if "TK" in text:
         text = _TK.sub(_blanked_but, text)
-    if "[[" in text:
-        text = _DOUBLE_BRACKETS.sub(lambda m: _blanked_but(m) if _SENTENCE_IN.search(m.group(1)) else m.group(0), text)
-    if "/*" in text and _fountain_shaped(text):
-        text = _BONEYARD.sub(_blanked_but, text)
+    if _fountain_marked(text):
+        text = _BONEYARD.sub(_blanked_but, _fountain_notes(text, _blanked_but))
     return text
 
 
-def _fountain_shaped(text: str) -> bool:
-    """Whether ``text`` is a screenplay: a scene heading ("INT. VAULT - NIGHT"), or two character cues with
-    their dialogue (:func:`batchsum.text.screenplay_turn`)."""
-    if _SCENE_HEADING.search(text):
-        return True
-    from batchsum.text import screenplay_turn  # text.py reads notes through this module: imported on use
+def _fountain_marked(text: str) -> bool:
+    """Whether ``text`` is a screenplay (:func:`_screenplay`) with a boneyard or a note to leave out; the
+    screenplay test runs only for a text with either (a vault's wikilinks are no notes)."""
+    boneyard = "/*" in text and _BONEYARD.search(text) is not None
+    notes = "[[" in text and any(_fountain_note(m.group(1)) for m in _DOUBLE_BRACKETS.finditer(text))
+    return (boneyard or notes) and _screenplay(text)
 
-    cues = (p for p in _PARAGRAPH.finditer(text) if screenplay_turn(p.group(0)) is not None)
-    return next(cues, None) is not None and next(cues, None) is not None
+
+def _screenplay(text: str) -> bool:
+    """Whether ``text`` is a screenplay as the reader takes one (walk.detect_type): enough character cues with
+    their dialogue (:func:`batchsum.text.screenplay_turn`, :data:`_SCREENPLAY_CUES`)."""
+    from batchsum.text import BLANK_LINES, screenplay_turn  # text.py reads notes through this module
+
+    paragraphs = [p for p in BLANK_LINES.split(text[:_SCREENPLAY_SAMPLE]) if p.strip()]
+    cues = sum(1 for p in paragraphs if screenplay_turn(p) is not None)
+    return cues >= _SCREENPLAY_CUES and cues >= _SCREENPLAY_SHARE * len(paragraphs)
 
 
 def _property_block(text: str) -> re.Match[str] | None:
-    """The block of a Notion export's properties under its title (:data:`_TITLE_FIELDS`), or None."""
+    """The block of a Notion export's properties under its title (:data:`_TITLE_FIELDS`), or None: short
+    values, at least half the keys Notion's own (:data:`_NOTION_KEYS`), and no two speakers' turns among them
+    (a standup's "Ana: ..." and "Ben: ..." under its title)."""
     m = _TITLE_FIELDS.match(text)
     if m is None:
         return None
-    values = [ln.split(":", 1)[1] for ln in m.group(1).split("\n") if ln.strip()]
-    return m if all(len(v.split()) <= _FIELD_WORDS for v in values) else None
+    lines = [ln for ln in m.group(1).split("\n") if ln.strip()]
+    fields = [(key.strip().lower(), value) for key, value in (ln.split(":", 1) for ln in lines)]
+    if any(len(value.split()) > _FIELD_WORDS for _, value in fields):
+        return None
+    if 2 * sum(key in _NOTION_KEYS for key, _ in fields) < len(fields):
+        return None
+    labels = (parse_speaker_line(ln)[0] for ln in lines if is_turn(ln))
+    speakers = {label for label in labels if label and label.lower() not in _NOTION_KEYS}
+    return m if len(speakers) < 2 else None
 
 
 def _note_label(paragraph: str, edge: bool) -> str | None:
@@ -232,9 +312,12 @@ def _note_label(paragraph: str, edge: bool) -> str | None:
 def _author_notes(text: str) -> str:
     """``text`` without a chapter's author's notes (:data:`_NOTE_LABEL`): any labelled "A/N", and the
     labelled paragraphs that open or close it (headings aside). A label alone on its paragraph takes the next
-    one, its body. Nothing is left out of a text that would be left with nothing else."""
+    one, its body. Only in a fan-fiction chapter (:data:`_FAN_FICTION`); nothing is left out of a text that
+    would be left with nothing else."""
     paragraphs = [m for m in _PARAGRAPH.finditer(text) if m.group(0).strip()]
     body = [m for m in paragraphs if not m.group(0).lstrip().startswith("#")]
+    if not _FAN_FICTION.search(text):
+        return text  # a note's "Notes:" list or "Warning:" paragraph: its own text
     labels = [(_note_label(m.group(0), True), _note_label(m.group(0), False)) for m in body]
     dropped: set[int] = set()
     at = 0
@@ -380,10 +463,11 @@ def note_syntax_as_text(text: str) -> str:
         text = _COMMENT_BLOCK.sub(_blank, text)
     if ":END:" in text:
         text = DRAWER.sub(_blank, text)
+    logseq = _LOGSEQ.search(text) is not None  # before its properties go: NOW's evidence
     if "::" in text:
-        text = _PROPERTY.sub("", _INLINE_FIELD.sub(_inline_field, text))
-    if "/*" in text and _fountain_shaped(text):
-        text = _BONEYARD.sub(_blank, text)
+        text = _PROPERTY.sub("", fix_outside_code(text, lambda part: _INLINE_FIELD.sub(_inline_field, part)))
+    if _fountain_marked(text):
+        text = fix_outside_code(_BONEYARD.sub(_blank, text), lambda part: _fountain_notes(part, _blank))
     if "TK" in text:
         text = _TK.sub("", text)
     if "[!" in text:
@@ -393,13 +477,15 @@ def note_syntax_as_text(text: str) -> str:
     text = fix_outside_code(text, _inline_marks)
     marked = _ANY_MARKER.search(text) is not None
     if marked or any(box in text for box in ("[ ]", "[x]", "[X]", *TASK_BOXES)):
-        text = _EMPTY_TASK.sub("", text)
+        text = _EMPTY_TASK.sub("", _EMPTY_NOW.sub("", text) if logseq else text)
     if "[" in text:
         text = _BOX.sub(_box, text)
     if "#" in text:
         text = _BULLET_HEADING.sub(r"\1", text)
     if ":" in text:
         text = _author_notes(text)
+    if marked and logseq:
+        text = _NOW_MARKER.sub(_marker, text)
     return _MARKER.sub(_marker, text) if marked else text
 
 
@@ -415,7 +501,7 @@ def _inline_marks(text: str) -> str:
     if "((" in text:
         text = _BLOCK_REF.sub("", text)
     if "[[" in text:
-        text = _TAG_LINK.sub(r"\1", _EMBED.sub("", _DOUBLE_BRACKETS.sub(_double_brackets, text)))
+        text = _TAG_LINK.sub(r"\1", _EMBED.sub("", text))
         text = _WIKILINK.sub(lambda m: m.group(3) or m.group(1) or m.group(2) or "", text)
     if emptied:
         text = _EMPTY_BULLET.sub("", text)

@@ -52,6 +52,13 @@ I hate this job. I hate you. Cut this whole exchange, it's flat.
 
 LENA
 Then stop talking and let me listen to the tumblers.
+
+GUARD (O.S.)
+Who's down there?
+
+LENA
+(whispering)
+Nobody. Just the rats.
 """
 
 FANFIC = """# After the Storm — Chapter 1
@@ -122,6 +129,7 @@ def test_a_screenplays_boneyard_is_not_searchable(tmp_path: Path) -> None:
 def test_logseq_now_tasks_and_a_trailing_tag(tmp_path: Path) -> None:
     journal = (
         "- NOW Call the plumber about the kitchen drain\n"
+        "- LATER Renew the domain\n"  # a Logseq page's evidence: NOW is a marker only there
         "- NOW is the time to act, said nobody.\n"
         "- Running a three-node k3s cluster on old ThinkPads in the cupboard. #homelab\n"
         "\t- Node one has 16 GB of memory and hosts the Postgres database.\n"
