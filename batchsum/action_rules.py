@@ -157,6 +157,35 @@ _DELIVERED = re.compile(
     r"\b(?:and|then)(?: then)? (?:put|send|email|e-mail|mail|post|upload|circulate|share|forward|file|save)\b", re.I
 )
 _CLAUSE_LEAD = re.compile(r"^[;:,\s]*(?:(?:so|and|then)\s+)?")
+# "Have" and "get" say what the speakers will do only when what they have or get is a piece of work: a
+# particular one ("I'll have the test plan by ...", "We'll get it to you"), or one brought to a state or to
+# someone ("We'll have the draft ready", "I'll get a quote from Northwind", "I'll have Maya call you").
+# What merely comes to them ("We'll have a gale before midnight", "We'll have time to ...") is a forecast.
+_HAVE_GET = re.compile(r"\s+(?:\w+ly\s+)?(?:have|get)\s+(?!to\b|got\b)", re.I)
+_PARTICULAR = re.compile(
+    r"(?:the|my|our|your|his|her|their|its|this|that|these|those|it|them|him|us|me|you|all|both|each|every)\b"
+    r"|(?-i:[A-Z])",
+    re.I,
+)
+_RESULT = re.compile(
+    r"\b(?:ready|done|finished|complete|sorted|fixed|signed|approved|written|sent|made|built|set up|back|out|over"
+    r"|inside|up|across|through|\w{3,}ed)\b"
+    r"|\b(?:to|for|from|with) (?:you|him|her|them|us|me|everyone|everybody|(?-i:[A-Z]))",
+    re.I,
+)
+_CLAUSE_END = re.compile(r"[,;:.!?]|\b(?:by|before|until|till|no later than|when|if|so|and|but)\b", re.I)
+
+
+def _comes_to(text: str, pos: int) -> bool:
+    """Whether the future at ``pos`` in ``text`` (after its "we'll", "I will") has or gets what merely comes
+    to the speakers, no piece of work: "We'll have a gale before midnight" (see :data:`_HAVE_GET`)."""
+    verb = _HAVE_GET.match(text, pos)
+    if verb is None or _PARTICULAR.match(text, verb.end()):
+        return False
+    end = _CLAUSE_END.search(text, verb.end())
+    return _RESULT.search(text[verb.end() : end.start() if end else len(text)]) is None
+
+
 _DEADLINE = re.compile(r"\b(?:by|before)\b(?! (?:the way|far|now)\b)", re.I)
 
 
@@ -222,6 +251,8 @@ def action_item(
     own = _SELF.search(text)
     if own and not dated and _talk(_META_CLAUSE, _CLAUSE_LEAD.sub("", _TIME_LEAD_RE.sub("", text[own.start() :]))):
         return None  # "..., I'll show you", "Before I do that, I will go through ..."
+    if own and _comes_to(text, own.end()):
+        return None
     if own and len(text.split()) >= 3:
         return ActionItem(text, speaker, due)
     m = _COMMIT.match(text)
@@ -233,8 +264,12 @@ def action_item(
     deadline = due is not None and not due.startswith(("today", "this morning", "this afternoon", "this evening"))
     if suggestion and not (deadline or _DEADLINE.search(text)):
         return None
+    if m and m.group("we") and _comes_to(text, m.end()):
+        return None
     if m:
-        owner = speaker if m.group("todo") else None
+        # A "we will" is the speaker's promise for the group: they answer for it, as for an "I will". A need
+        # ("we need to"), a proposal ("let's") was promised by no one.
+        owner = speaker if m.group("todo") or m.group("we") else None
         task = text[m.end() :].strip(" ,:-") if m.group("todo") else text
         if len(task.split()) < 3:
             return None

@@ -40,7 +40,7 @@ from batchsum.chat_marks import addressed, without_codes, without_emoji
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
 from batchsum.entity_rules import not_a_code_name, not_names
-from batchsum.text import conversation_lines, end_message, is_chat, speakers_of, split_sentences
+from batchsum.text import _SCENE, conversation_lines, end_message, is_chat, speakers_of, split_sentences
 
 MAX_ITEMS = 5
 MAX_ITEM_CHARS = 240
@@ -168,12 +168,24 @@ def _content_words(text: str) -> set[str]:
 
 
 _CUT = ("}", "-", "–", "—")
+# A screenplay's scene heading ("INT. DINER - NIGHT") is layout, no source of names or items: the rule
+# text.conversation_lines leaves a plain one out by, here for one in emphasis too ("**INT. DINER - NIGHT**").
+_EMPHASIS = re.compile(r"^[*_]+|[*_]+$")
+
+
+def _without_slugs(body: str) -> str:
+    """``body`` without its lines that are screenplay scene headings, plain or in emphasis."""
+    lines = body.split("\n")
+    kept = [ln for ln in lines if not ((bare := _EMPHASIS.sub("", ln.strip())).isupper() and _SCENE.match(bare))]
+    return "\n".join(kept) if len(kept) < len(lines) else body
 
 
 def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     out: list[_Sentence] = []
     # Code blocks and quoted tool output are not conversation; facets come from prose only.
-    said = [re.sub(r"```.*?```|<command>.*?</command>", " ", body, flags=re.S).rstrip() for _, body in turns]
+    said = [
+        re.sub(r"```.*?```|<command>.*?</command>", " ", _without_slugs(body), flags=re.S).rstrip() for _, body in turns
+    ]
     done = [without_emoji(body)[1] for body in said]  # ended in emoji: done, as a chat's message is
     spans = [split_sentences(clean_transcript(without_codes(body))) for body in said]
     # A chat message seldom ends with a stop: there the end of a turn ends its sentence, which gets the stop
@@ -336,6 +348,7 @@ def _entities(
     lower = set(re.findall(r"\b[a-z][a-z']*\b", prose))
     personal = {w for w in speakers if " " not in w and w not in lower}  # "lena", not "marketing"
     counts: Counter[str] = Counter()
+    numbered: set[str] = set()  # "SCENE 1", "ACT II": a label of a part of the text, as "Slide 4" is below
     for m in _CAMEL.finditer(prose):
         word = m.group(1)
         if word.lower() in _NOT_NAMES or any(word in item for item in found):
@@ -347,6 +360,11 @@ def _entities(
         if word.isupper():
             if word.lower() in lower:
                 continue  # "NOT", "ISSUE": a word also written in lower case is a word in capitals
+            if word.casefold() in personal:
+                continue  # "ROSA wipes the counter": a speaker's name in capitals is a participant
+            if _NUMBER_AFTER.match(prose, m.end()):
+                numbered.add(word)
+                continue
             # An all-caps word inside a run of all-caps words is shouting, not a name.
             # A window, not the whole prefix: splitting all of the text before every match was quadratic.
             before = prose[max(0, m.start() - 120) : m.start()].split()[-1:] or [""]
@@ -354,6 +372,8 @@ def _entities(
             if len(word) < 3 or any(w.strip(".,:;!?'\"").isupper() and len(w) > 1 for w in before + after):
                 continue
         counts[word] += 2  # an identifier or acronym is a name the first time it is seen
+    for word in numbered:
+        del counts[word]
     # A capitalised word before a number or a letter labels a part of the text ("Slide 4", "Page 12",
     # "Series G").
     runs = list(_CAPNAME.finditer(prose))

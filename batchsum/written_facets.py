@@ -22,7 +22,7 @@ from batchsum.text import split_sentences
 if TYPE_CHECKING:
     from batchsum.facets import ActionItem, ExtractedFacets
 
-__all__ = ["WrittenFacets", "has_written_facets", "with_written", "written_facets"]
+__all__ = ["WrittenFacets", "has_written_facets", "with_written", "without_shown", "written_facets"]
 
 # batchsum.facets (its rules and the summarizer's text tools) is imported only when a file has facets
 # written down: has_written_facets runs on every document a run reads.
@@ -509,3 +509,51 @@ def _said_in(found: str, written: Sequence[str]) -> bool:
         if len(shorter) >= _MIN_SAME_WORDS and shorter <= (theirs if shorter is mine else mine):
             return True
     return False
+
+
+# What tells two writings of one sentence apart and says nothing: emphasis and code marks, curly quotes, spacing.
+_MARKS = str.maketrans({"*": "", "_": "", "`": "", "’": "'", "‘": "'", "“": '"', "”": '"'})
+# An action item's line around its sentence: the speaker before it, its owner and due date after it.
+_ITEM_NOTE = re.compile(r"\s*\((?:owner|due): [^()]*\)$")
+_ITEM_SPEAKER = re.compile(r"^[^:]{1,80}: ")
+# A list item of a summary, its checkbox aside: "- Why does ...?", "1. ...", "- [ ] Send the logs to Marta".
+_LISTED_KINDS = ("Decisions", "Action items", "Open questions")
+_LISTED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(.+)$", re.M)
+
+
+def _compared(text: str) -> str:
+    return " ".join(_plain(text).translate(_MARKS).split()).casefold()
+
+
+def without_shown(section: str, shown: str) -> str:
+    """The facets ``section`` (:func:`~batchsum.facets.render_facets_markdown`) without the items that
+    ``shown`` (the summary it follows) already lists word for word, spacing and marks aside: a note's own "Open
+    questions:" list picked whole. A sentence of its running text stays an item (the facets say what kind it
+    is); a kind left with no items is left out, and the whole section when none is left. Entities are words
+    and stay."""
+    listed = {_compared(m.group(1)) for m in _LISTED.finditer(shown)}
+    lines = section.split("\n")
+
+    def repeated(line: str) -> bool:
+        item = _ITEM_NOTE.sub("", line[2:])
+        return _compared(item) in listed or _compared(_ITEM_SPEAKER.sub("", item)) in listed
+
+    kept: list[str] = []
+    kind = ""  # the facet kind a list item is under; other lists (an agent digest's files) are no facets
+    for line in lines:
+        if line.startswith(("**", "#")):
+            kind = line.strip("*#: ")
+        if not (kind in _LISTED_KINDS and line.startswith("- ") and repeated(line)):
+            kept.append(line)
+    if len(kept) == len(lines):
+        return section
+    out: list[str] = []
+    for i, line in enumerate(kept):
+        title = line.startswith("**") and line.endswith("**")
+        if title and not any(ln.startswith("- ") for ln in kept[i + 1 : i + 3]):
+            continue  # a kind whose items were all shown; its blank line goes with it below
+        if line or (out and out[-1]):
+            out.append(line)
+    if not any(ln.startswith(("- ", "**")) for ln in out):
+        return ""
+    return "\n".join(out).rstrip() + "\n"

@@ -1068,9 +1068,9 @@ def test_a_year_of_journals_in_several_languages_writes_each_day_label_once_and_
 
 
 def test_a_notes_task_list_reaches_its_month_as_the_note_wrote_it_not_as_the_runs_facets(tmp_path: Path) -> None:
-    """A short journal page with a to-do list is kept whole and the run appends the tasks it found to its
-    final ("## Facets (extracted)", "**Action items**"); the month reads the page, not those lists (its
-    digest had said "... Saskia again. Action items:")."""
+    """A short journal page with a to-do list is kept whole, its tasks listed once (the run's facets repeat no
+    item the page lists); the month reads the page, not a facets list (its digest had said "... Saskia
+    again. Action items:")."""
     src = tmp_path / "journal"
     src.mkdir()
     days = {
@@ -1084,7 +1084,8 @@ def test_a_notes_task_list_reaches_its_month_as_the_note_wrote_it_not_as_the_run
     out = tmp_path / "out"
     res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--type", "journal", "--no-index"])
     assert res.exit_code == 0, res.output
-    assert "## Facets (extracted)" in (out / "2026-04-18.md" / "summaries" / "L3" / "final.md").read_text()
+    final = (out / "2026-04-18.md" / "summaries" / "L3" / "final.md").read_text()
+    assert "- [ ] reimburse train tickets" in final and "**Action items**" not in final  # listed once
     month = summary_only(parse_markdown((out / "digests" / "2026" / "2026-04.md").read_text())[1])
     assert "Action items" not in month and "Picked by rules" not in month, month
     assert "Saskia" in month and "fig tree" in month

@@ -52,7 +52,7 @@ def test_deleted_broken_and_replaced_node_files_are_restored(tmp_path: Path) -> 
 
 
 def test_a_final_edited_below_its_summary_is_restored_and_the_edit_kept_in_history(tmp_path: Path) -> None:
-    """A note added under a final's links, or an action item ticked off in its extracted facets, is an
+    """A note added under a final's links, or a task ticked off in its list, is an
     edit by hand like any other: the next run puts the final back and keeps the edited file in history/."""
     src, out = tmp_path / "journal", tmp_path / "out"
     src.mkdir()
@@ -69,9 +69,9 @@ def test_a_final_edited_below_its_summary_is_restored_and_the_edit_kept_in_histo
     noted = out / "2026-10-01.md" / "summaries" / "L3" / "final.md"
     ticked = out / "2026-10-02.md" / "summaries" / "L3" / "final.md"
     written = {path: path.read_text(encoding="utf-8") for path in (noted, ticked)}
-    assert "## Facets (extracted)" in written[ticked] and "- Send the gauge logs to Marta" in written[ticked]
+    assert "- [ ] Send the gauge logs to Marta" in written[ticked]
     noted.write_text(written[noted] + "Call Jonas about the clamp invoice.\n", encoding="utf-8")
-    ticked.write_text(written[ticked].replace("- Send the gauge logs to Marta\n", ""), encoding="utf-8")
+    ticked.write_text(written[ticked].replace("- [ ] Send the gauge", "- [x] Send the gauge"), encoding="utf-8")
 
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
