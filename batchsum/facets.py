@@ -40,7 +40,8 @@ from batchsum.chat_marks import addressed, without_codes, without_emoji
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
 from batchsum.entity_rules import not_a_code_name, not_names
-from batchsum.text import _SCENE, conversation_lines, end_message, is_chat, speakers_of, split_sentences
+from batchsum.screenplay import SCENE
+from batchsum.text import conversation_lines, end_message, is_chat, speakers_of, split_sentences
 
 MAX_ITEMS = 5
 MAX_ITEM_CHARS = 240
@@ -176,7 +177,7 @@ _EMPHASIS = re.compile(r"^[*_]+|[*_]+$")
 def _without_slugs(body: str) -> str:
     """``body`` without its lines that are screenplay scene headings, plain or in emphasis."""
     lines = body.split("\n")
-    kept = [ln for ln in lines if not ((bare := _EMPHASIS.sub("", ln.strip())).isupper() and _SCENE.match(bare))]
+    kept = [ln for ln in lines if not ((bare := _EMPHASIS.sub("", ln.strip())).isupper() and SCENE.match(bare))]
     return "\n".join(kept) if len(kept) < len(lines) else body
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from batchsum.screenplay import is_screenplay
 from batchsum.speaker_labels import is_turn, parse_speaker_line
 
 __all__ = [
@@ -141,9 +142,10 @@ _CRITIC = re.compile(
 _TK = re.compile(
     r"[ \t]*\[TK\b[^\[\]\n]*\]|^[ \t]*TK(?:[ \t]+TK)*[ \t]*[^\w\s]*[ \t]*$|^[ \t]*TK[ \t]+TK\b[^\n]*$", re.M
 )
-# In a screenplay (:func:`_screenplay`), a "[[...]]" holding a sentence is a Fountain note ("[[Is this too
-# cliché? Cut it.]]"), never shown: it ends with "?" or "!", or has 4+ words and a stop after a lower-case word
-# (not "[[St. Ives]]", "[[Prof. Smith notes]]"). Anywhere else, and any other "[[...]]", it is a wikilink.
+# In a screenplay (batchsum.screenplay.is_screenplay), a "[[...]]" holding a sentence is a Fountain note
+# ("[[Is this too cliché? Cut it.]]"), never shown: it ends with "?" or "!", or has 4+ words and a stop after
+# a lower-case word (not "[[St. Ives]]", "[[Prof. Smith notes]]"). Anywhere else, and any other "[[...]]", it
+# is a wikilink.
 _DOUBLE_BRACKETS = re.compile(r"\[\[([^\[\]]{1,4000}?)\]\]")
 _ASKS = re.compile(r"[?!][\"”’)]*\s*\Z")
 _STOPPED_WORD = re.compile(r"(?<!\S)[\"“‘(]*([^\W\d_]+)\.[\"”’)]*(?!\S)")
@@ -151,9 +153,6 @@ _NOTE_WORDS = 4
 # Fountain's boneyard: "/* ... */", text the writer keeps out of the script; its "/*" after no word or path
 # ("/mnt/*" is a glob).
 _BONEYARD = re.compile(r"(?<!\S)/\*.*?\*/", re.S)
-# walk.detect_type's screenplay: at least 4 character cues with their dialogue, 30% of the paragraphs of its
-# first 20,000 characters (the same rule, so a text is read as a screenplay here exactly when it is read as one).
-_SCREENPLAY_CUES, _SCREENPLAY_SHARE, _SCREENPLAY_SAMPLE = 4, 0.3, 20000
 # A Notion export's properties: under its "# Title", a block of "Key: value" lines (short capitalised keys,
 # short values that end no sentence and open with no lower-case word: "Yesterday: fixed the bug" is a
 # standup's), then a blank line. Notion shows them as the page's properties, like
@@ -262,21 +261,11 @@ def draft_marks_blanked(text: str) -> str:
 
 
 def _fountain_marked(text: str) -> bool:
-    """Whether ``text`` is a screenplay (:func:`_screenplay`) with a boneyard or a note to leave out; the
-    screenplay test runs only for a text with either (a vault's wikilinks are no notes)."""
+    """Whether ``text`` is a screenplay (:func:`~batchsum.screenplay.is_screenplay`) with a boneyard or a note
+    to leave out; the screenplay test runs only for a text with either (a vault's wikilinks are no notes)."""
     boneyard = "/*" in text and _BONEYARD.search(text) is not None
     notes = "[[" in text and any(_fountain_note(m.group(1)) for m in _DOUBLE_BRACKETS.finditer(text))
-    return (boneyard or notes) and _screenplay(text)
-
-
-def _screenplay(text: str) -> bool:
-    """Whether ``text`` is a screenplay as the reader takes one (walk.detect_type): enough character cues with
-    their dialogue (:func:`batchsum.text.screenplay_turn`, :data:`_SCREENPLAY_CUES`)."""
-    from batchsum.text import BLANK_LINES, screenplay_turn  # text.py reads notes through this module
-
-    paragraphs = [p for p in BLANK_LINES.split(text[:_SCREENPLAY_SAMPLE]) if p.strip()]
-    cues = sum(1 for p in paragraphs if screenplay_turn(p) is not None)
-    return cues >= _SCREENPLAY_CUES and cues >= _SCREENPLAY_SHARE * len(paragraphs)
+    return (boneyard or notes) and is_screenplay(text)
 
 
 def _property_block(text: str) -> re.Match[str] | None:

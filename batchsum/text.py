@@ -32,6 +32,7 @@ from batchsum.message_ends import (
     unended,
 )
 from batchsum.note_syntax import note_syntax_as_text
+from batchsum.screenplay import SCENE, screenplay_turn
 from batchsum.speaker_labels import parse_speaker_line, speakers_of
 
 __all__ = [
@@ -103,33 +104,6 @@ def word_count(text: str) -> int:
     return len(text.split())
 
 
-# A screenplay's character cue (the Fountain format's Character element, https://fountain.io/syntax): a
-# name in capitals on a line of its own, perhaps with an extension ("JOHN (O.S.)", "MARY (CONT'D)"), the
-# dialogue on the lines right under it. Scene headings ("INT. KITCHEN - NIGHT") are not cues.
-_CUE = re.compile(r"[ \t]*([A-Z][A-Z0-9 .'’&-]{0,40}?)[ \t]*(?:\([^()\n]{1,20}\))?[ \t]*")
-_SCENE = re.compile(r"(?:INT|EXT|EST|I/E)[./ ]")
-
-
-def screenplay_turn(paragraph: str) -> tuple[str, str] | None:
-    """``(speaker, dialogue)`` when ``paragraph`` is a screenplay cue with the dialogue under it, else None.
-
-    The cue is at most four words; the dialogue has lower-case letters (not a second line of
-    capitals), and its parenthetical directions ("(beat)") are left out."""
-    lines = [ln for ln in paragraph.split("\n") if ln.strip()]
-    if len(lines) < 2:
-        return None
-    m = _CUE.fullmatch(lines[0])
-    name = m.group(1).strip() if m is not None else ""
-    if not any(c.isalpha() for c in name) or _SCENE.match(name) or len(name.split()) > 4:
-        return None
-    if name.lower() in BACKCHANNELS:  # "OK" or "YES" said on a line of its own is no one's name
-        return None
-    said = " ".join(ln.strip() for ln in lines[1:] if not (ln.strip().startswith("(") and ln.strip().endswith(")")))
-    if not any(c.islower() for c in said):
-        return None
-    return name, said
-
-
 # An e-mail's header fields (RFC 5322, and Outlook's "Sent:"), and the line a mail client puts above a
 # quoted message.
 _HEADER_FIELD = re.compile(r"(?i)[ \t]*(from|sent|date|to|cc|bcc|subject|reply-to|importance):[ \t]")
@@ -184,7 +158,7 @@ def conversation_lines(text: str) -> list[tuple[str | None, str]]:
             lines.append((cue[0], [cue[1]]))
             continue
         stripped = paragraph.strip()
-        if _SCENE.match(stripped) and stripped.isupper():
+        if SCENE.match(stripped) and stripped.isupper():
             continue  # a screenplay's scene heading ("INT. KITCHEN - NIGHT") is layout, like a heading
         width = paragraph_width(paragraph)
         prev = ""  # the previous line of this paragraph

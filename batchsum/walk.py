@@ -33,14 +33,14 @@ from batchsum.lazy import load
 from batchsum.model import ContentType, Document
 from batchsum.note_files import app_file, chat_below_front_matter
 from batchsum.note_syntax import front_matter_problem
+from batchsum.screenplay import screenplay_cues
 from batchsum.secrets import redact as redact_secrets
 from batchsum.speaker_labels import is_turn
-from batchsum.text import BLANK_LINES, screenplay_turn
 from batchsum.transcript_shape import agent_transcript_reason
 
 log = logging.getLogger(__name__)
 
-# A Fountain screenplay (.fountain) is plain text in the layout text.screenplay_turn reads.
+# A Fountain screenplay (.fountain) is plain text in the layout batchsum.screenplay reads.
 TEXT_EXTS = {".md", ".markdown", ".txt", ".fountain"}
 CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
@@ -506,10 +506,8 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
         speaker_lines = sum(is_turn(line) for line in lines)
         if speaker_lines >= 4 and speaker_lines / len(lines) >= 0.4:
             return "conversation", f"speaker turns ({speaker_lines}/{len(lines)} lines)"
-        paragraphs = [p for p in BLANK_LINES.split(sample) if p.strip()]
-        cues = sum(1 for p in paragraphs if screenplay_turn(p) is not None)
-        if cues >= 4 and cues >= 0.3 * len(paragraphs):
-            return "conversation", f"screenplay cues ({cues}/{len(paragraphs)} paragraphs)"
+        if screenplay := screenplay_cues(sample):
+            return "conversation", "screenplay cues ({}/{} paragraphs)".format(*screenplay)
     headings = len(_rx().dated_heading.findall(sample))
     # A day in the name in any form that dates the file ("14-03-2025.md", "March 15, 2025.md"), as in ISO.
     dated_name = _rx().date.search(path.stem) is not None or name_date(path) is not None

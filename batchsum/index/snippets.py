@@ -25,11 +25,10 @@ from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
 from batchsum.note_syntax import fix_outside_code, note_syntax_as_text
 from batchsum.periods import DAY_LABEL_TEXT, MONTH_LABEL_TEXT, only_a_period
+from batchsum.screenplay import is_screenplay, screenplay_turn
 from batchsum.text import (
-    BLANK_LINES,
     QUOTE_MARKS,
     parse_speaker_line,
-    screenplay_turn,
 )
 
 SNIPPET_CHARS = 240
@@ -193,19 +192,9 @@ _PARAGRAPH_BREAK = re.compile(r"(\n[ \t]*\n)")  # kept by split(): the window's 
 _CUE_SAMPLE = 20_000  # characters: the opening type detection reads (walk.detect_type)
 
 
-@functools.lru_cache(maxsize=16)
-def _screenplay(text: str) -> bool:
-    """Whether ``text`` is a screenplay as type detection tells one (walk.detect_type, whose thresholds these
-    are): four cues or more (:func:`batchsum.text.screenplay_turn`), three in ten of its opening's paragraphs.
-    Kept for the last few texts, as :func:`_page_layout` is."""
-    paragraphs = [p for p in BLANK_LINES.split(text[:_CUE_SAMPLE]) if p.strip()]
-    cues = sum(1 for p in paragraphs if screenplay_turn(p) is not None)
-    return cues >= 4 and cues >= 0.3 * len(paragraphs)
-
-
 def _cues_as_turns(window: str) -> str:
     """``window`` of a screenplay with its cues read as the summarizer reads them
-    (:func:`batchsum.text.screenplay_turn`): "ROSA" over "(pouring)" over her line is "ROSA: There is no road
+    (:func:`batchsum.screenplay.screenplay_turn`): "ROSA" over "(pouring)" over her line is "ROSA: There is no road
     ...", the speaker named and the direction left out."""
     parts = _PARAGRAPH_BREAK.split(window)
     cues = [screenplay_turn(p) if i % 2 == 0 else None for i, p in enumerate(parts)]
@@ -230,7 +219,7 @@ def markdown_window(text: str, start: int, end: int, *, tables: bool = False) ->
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
     window = text[start:end]
-    if _screenplay(text):
+    if is_screenplay(text):
         window = _cues_as_turns(window)  # first: a cue's name alone on its line is what a page's heading looks like
     window = _without_page_headings(window, layout)
     if "```" in text:
