@@ -405,7 +405,7 @@ def _join(units: list[Unit], order: list[int], conversation: bool) -> str:
         for k, i in enumerate(order):
             item = LIST_ITEM.match(units[i].text) is not None
             label = units[i].heading if item else None
-            piece = units[i].text
+            piece = _markdown_item(units[i].text) if item else units[i].text
             if item and label and label != prev_label:  # a new list: blank line, its label, its first item
                 sep, piece = "\n\n", f"{label}:\n{piece}"
             elif item and prev_label is not None:  # the next item of the same list
@@ -429,6 +429,17 @@ def _join(units: list[Unit], order: list[int], conversation: bool) -> str:
         else:
             lines.append(u.text)
     return "\n".join(lines)
+
+
+def _markdown_item(item: str) -> str:
+    """A list item as Markdown writes it: a PDF's or a slide's bullet glyph ("▪ ", "● ") as "- ", which a
+    rendered summary shows as a list; under its label, "▪ ..." lines had run into one paragraph."""
+    m = LIST_ITEM.match(item)
+    marker = m.group(0).strip() if m is not None else "-"
+    if m is None or marker in "-*+" or marker[:1].isdigit():
+        return item
+    indent = m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())]  # a nested item stays nested
+    return f"{indent}- {item[m.end() :].lstrip()}"
 
 
 def _brief(
