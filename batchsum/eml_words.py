@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from batchsum.language import run_on
-from batchsum.text import email_headers, email_sender
+from batchsum.text import BULLET, email_headers, email_sender
 
 __all__ = ["embedded_messages", "own_words"]
 
@@ -35,7 +35,7 @@ _VALEDICTION = re.compile(
 _MAX_CLOSING_LINES = 3
 # A paragraph whose lines are items (a list, a quote, a table) keeps its lines: run into one, they read as
 # one muddled sentence.
-_ITEM_LINE = re.compile(r"[ \t]*(?:[-*•>|+]|\d{1,3}[.)])\s")
+_ITEM_LINE = re.compile(r"[ \t]*(?:" + BULLET + r"|[>|]|\d{1,3}[.)])\s")
 _SENTENCE_END = re.compile(r"[.!?:)\]\"'”’]$")
 
 

@@ -39,6 +39,8 @@ __all__ = [
     "ABBREVIATIONS",
     "BACKCHANNELS",
     "BLANK_LINES",
+    "BULLET",
+    "BULLETS",
     "DATE_LABEL",
     "LIST_ITEM",
     "QUOTE_MARKS",
@@ -73,6 +75,11 @@ class SentenceSpan:
     text: str
 
 
+# The marks a list item opens with: Markdown's ("-", "*", "+") and the glyphs that PDF and slide exports set
+# before their items ("•", "▪", "◦", "●", "■", "○", "►", "‣", "⁃", "–"): read as prose, a deck's items had run
+# into one paragraph. One class for every reader of items (the splitter, the units, snippets, e-mail).
+BULLETS = "-*+•▪◦●■○►‣⁃–"
+BULLET = "[" + re.escape(BULLETS) + "]"
 _CLOSERS = "\"'”’»)]"
 _OPENERS = "\"'“‘«([-—–*•¿¡"
 # A spaced ellipsis (". . .", common in printed books) is one mark, not three one-dot sentences. German's
@@ -88,7 +95,9 @@ _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 BLANK_LINES = re.compile(r"\n\s*\n")
 _LINE_START_BREAK = re.compile(
     r"""^[ \t]*(?:
-        [-*+•]\s                              # bullet
+        """
+    + BULLET
+    + r"""\s                                 # bullet (:data:`BULLET`)
       | \d{1,3}[.)]\s                         # numbered item
       | \#{1,6}\s                             # markdown heading
       | \[?\d{1,2}:\d{2}(?::\d{2})?           # timestamp
@@ -542,7 +551,7 @@ def _split_paragraph(
 # by the level above, and left out where a digest or a one-line summary gives the day itself.
 DATE_LABEL = re.compile(r"^(\d{4}-\d{2}-\d{2}): ", re.MULTILINE)
 QUOTE_MARKS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)  # a Markdown blockquote line's "> " marks
-LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])\s")  # a bulleted or numbered list item
+LIST_ITEM = re.compile(r"[ \t]*(?:" + BULLET + r"|\d{1,3}[.)])\s")  # a bulleted or numbered list item
 
 
 def _quoted_text(line: str) -> str | None:

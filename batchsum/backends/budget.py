@@ -171,3 +171,54 @@ def _cut_after(stop: re.Match[str], kept: str, text: str) -> bool:
     a period at its very end that ``text`` goes on from without a space ("added 3." of "added 3.5 points")."""
     end = stop.end()
     return end == len(kept) and stop.group(0)[:1] in ".!?…" and text[end : end + 1].strip() != ""
+
+
+def trim_at_clause(text: str, cap: int, tokenizer: Tokenizer) -> str:
+    """Cut ``text`` at a word (preferably clause) boundary, plus "…", so it fits in ``cap`` tokens ("" when no
+    word does); a text with no word to break at (CJK) at a character."""
+    if cap <= 0:
+        return ""
+    if tokenizer.count(text) <= cap:
+        return text
+    words = text.split()
+    lo, hi = 0, len(words)
+    while lo < hi:  # largest k with words[:k] + "…" within cap
+        mid = (lo + hi + 1) // 2
+        if tokenizer.count(" ".join(words[:mid]) + "…") <= cap:
+            lo = mid
+        else:
+            hi = mid - 1
+    k = lo
+    if k == 0:
+        return _trim_chars(text, cap, tokenizer)
+    for j in range(k, max(1, int(k * 0.6)) - 1, -1):
+        if words[j - 1][-1:] in ",;:" or (j < len(words) and words[j].lower() in {"and", "but", "which", "while"}):
+            k = j
+            break
+
+    def cut(k: int) -> str:  # never parting an amount from its unit: "at $210…", not "at $210" of "$210 million"
+        head = cut_before_amount(" ".join(words[:k]), " ".join(words[k:]))
+        return head.rstrip(",;:-–—") + "…" if head else ""
+
+    out = cut(k)
+    while k > 0 and tokenizer.count(out) > cap:
+        k -= 1
+        out = cut(k)
+    return out if k > 0 and out else ""
+
+
+def _trim_chars(text: str, cap: int, tokenizer: Tokenizer) -> str:
+    """Cut a text with no word to break at (CJK) at a character, preferably a clause mark, plus "…"."""
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits with its ellipsis (never half a character)
+        mid = (lo + hi + 1) // 2
+        if tokenizer.count(text[:mid] + "…") <= cap:
+            lo = mid
+        else:
+            hi = mid - 1
+    head = text[:lo]
+    clause = max(head.rfind(c) for c in "，、；：,;:")
+    if clause >= 0.6 * lo:
+        head = head[: clause + 1]
+    head = head.rstrip("，、；：,;:-–— ")
+    return head + "…" if head else ""

@@ -24,18 +24,19 @@ from __future__ import annotations
 
 import re
 import time
+from itertools import pairwise
 from typing import get_args
 
 import numpy as np
 
 from batchsum.backends.apparatus import is_apparatus_text
-from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_to_sentence_boundary
+from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_at_clause, trim_to_sentence_boundary
 from batchsum.backends.noise import line_kind, markdown_as_text
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, units_from_text
 from batchsum.language import is_cjk, run_on
 from batchsum.model import CONTENT_TYPES, ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
-from batchsum.text import LIST_ITEM, cut_before_amount, unended
+from batchsum.text import LIST_ITEM, unended
 from batchsum.tokens import Tokenizer
 
 __all__ = ["ExtractiveBackend", "Params", "summarize_text"]
@@ -101,9 +102,13 @@ def _select(
     if peers and multi_part:  # the room each part needs is reserved on exact counts (estimates run low)
         for i in np.flatnonzero(cand).tolist():
             exact[i] = tokenizer.count(units[i].text)
+    answers, taken = _answers(units), np.zeros(n, dtype=bool)
     while True:
         room = budget - used - (sep_cost if chosen else 0)
+        # A question still unanswered in the picks costs its answer too (:func:`_answers`), and scores as the pair.
+        pair = np.where((answers >= 0) & ~taken[answers], answers, -1)
         cost = np.where(exact >= 0, exact, est)
+        cost = np.where(pair >= 0, cost + cost[pair] + sep_cost, cost)
         fits = remaining & (cost <= room)
         if not fits.any():
             break
@@ -115,23 +120,50 @@ def _select(
             score = score - params.speaker_w * over[spk]
         if multi_part and (params.coverage_w or peers):
             score = score + bonus * (~covered)
-        score = np.where(fits, score, -np.inf)
+        score = np.where(fits, np.where(pair >= 0, (score + score[pair]) / 2, score), -np.inf)
         best = int(np.argmax(score))
-        if exact[best] < 0:
-            exact[best] = tokenizer.count(units[best].text)
-            if exact[best] > room:
+        # The answer before its question: the weakest pick dropped last (summarize_text) is never an answer alone.
+        members = [int(pair[best]), best] if pair[best] >= 0 else [best]
+        if (exact[members] < 0).any():
+            for j in members:
+                exact[j] = tokenizer.count(units[j].text) if exact[j] < 0 else exact[j]
+            if int(exact[members].sum()) + sep_cost * (len(members) - 1) > room:
                 continue  # the estimate was optimistic; the exact cost is now known
         remaining[best] = False
         if chosen and max_sim[best] > params.max_overlap:
             continue
-        chosen.append(best)
-        used += int(exact[best]) + (sep_cost if len(chosen) > 1 else 0)
-        max_sim = np.maximum(max_sim, mat.sim_row(best))
-        if params.near_words:
-            remaining &= ~mat.near_row(best, params.near_words)
-        picked[spk[best]] += 1
-        covered |= parts == units[best].part
+        for j in members:
+            chosen.append(j)
+            used += int(exact[j]) + (sep_cost if len(chosen) > 1 else 0)
+            max_sim = np.maximum(max_sim, mat.sim_row(j))
+            if params.near_words:
+                remaining &= ~mat.near_row(j, params.near_words)
+            remaining[j], taken[j] = False, True
+            picked[spk[j]] += 1
+            covered |= parts == units[j].part
     return chosen
+
+
+# A sentence that asks: it ends with a question mark (a closing quote or bracket after it), Latin or full-width.
+_QUESTION = re.compile(r"[?？][\"'”’)\]」』）]*$")
+
+
+def _answers(units: list[Unit]) -> np.ndarray:
+    """For each unit, the unit that answers it (-1: none). A question and its answer are an adjacency pair
+    (Schegloff & Sacks 1973, "Opening up closings"): a turn that ends on a question, then the next turn, another
+    speaker's; its answer is that turn's first candidate sentence, or its first whole one when it has none
+    ("No."). Picked alone, a question had stood in a summary with its answer left out ("Q: Is the exam open
+    book?"), and search showed it so."""
+    out = np.full(len(units), -1, dtype=np.int64)
+    for i, (u, nxt) in enumerate(pairwise(units)):
+        if u.turn < 0 or nxt.turn < 0 or (nxt.part, nxt.turn) == (u.part, u.turn) or nxt.part != u.part:
+            continue  # no turn, or its turn goes on after the question
+        if u.speaker is None or nxt.speaker in (None, u.speaker) or not _QUESTION.search(u.body):
+            continue
+        turn = [j for j in range(i + 1, len(units)) if (units[j].part, units[j].turn) == (nxt.part, nxt.turn)]
+        said = [j for j in turn if units[j].candidate] or [j for j in turn if units[j].whole and units[j].body]
+        out[i] = said[0] if said else -1
+    return out
 
 
 def _leaving_room_for_the_rest(
@@ -175,56 +207,6 @@ def _leaving_room_for_the_rest(
         if leaves_room.any():
             return leaves_room
     return fits
-
-
-def _trim_to(text: str, cap: int, tokenizer: Tokenizer) -> str:
-    """Cut ``text`` at a word (preferably clause) boundary so it fits in ``cap`` tokens."""
-    if cap <= 0:
-        return ""
-    if tokenizer.count(text) <= cap:
-        return text
-    words = text.split()
-    lo, hi = 0, len(words)
-    while lo < hi:  # largest k with words[:k] + "…" within cap
-        mid = (lo + hi + 1) // 2
-        if tokenizer.count(" ".join(words[:mid]) + "…") <= cap:
-            lo = mid
-        else:
-            hi = mid - 1
-    k = lo
-    if k == 0:
-        return _trim_chars(text, cap, tokenizer)
-    for j in range(k, max(1, int(k * 0.6)) - 1, -1):
-        if words[j - 1][-1:] in ",;:" or (j < len(words) and words[j].lower() in {"and", "but", "which", "while"}):
-            k = j
-            break
-
-    def cut(k: int) -> str:  # never parting an amount from its unit: "at $210…", not "at $210" of "$210 million"
-        head = cut_before_amount(" ".join(words[:k]), " ".join(words[k:]))
-        return head.rstrip(",;:-–—") + "…" if head else ""
-
-    out = cut(k)
-    while k > 0 and tokenizer.count(out) > cap:
-        k -= 1
-        out = cut(k)
-    return out if k > 0 and out else ""
-
-
-def _trim_chars(text: str, cap: int, tokenizer: Tokenizer) -> str:
-    """Cut a text with no word to break at (CJK) at a character, preferably a clause mark, plus "…"."""
-    lo, hi = 0, len(text)
-    while lo < hi:  # longest prefix that fits with its ellipsis (never half a character)
-        mid = (lo + hi + 1) // 2
-        if tokenizer.count(text[:mid] + "…") <= cap:
-            lo = mid
-        else:
-            hi = mid - 1
-    head = text[:lo]
-    clause = max(head.rfind(c) for c in "，、；：,;:")
-    if clause >= 0.6 * lo:
-        head = head[: clause + 1]
-    head = head.rstrip("，、；：,;:-–— ")
-    return head + "…" if head else ""
 
 
 def summarize_text(
@@ -313,7 +295,7 @@ def summarize_text(
     if not chosen:
         cands = [i for i, u in enumerate(units) if u.candidate] or [i for i, u in enumerate(units) if u.whole]
         best = max(cands or range(len(units)), key=lambda i: (rel[i], -i))
-        return _trim_to(units[best].text, cap, tokenizer)
+        return trim_at_clause(units[best].text, cap, tokenizer)
     order = _order(units, chosen, kind)
     out = _join(units, order, content_type == "conversation")
     # BPE merges across joins (and journal dates) can add a few tokens: drop the weakest pick until it fits.
@@ -325,7 +307,7 @@ def summarize_text(
         texts = [units[i].text for i in order]  # the sentence fits, its date does not
         out = "\n".join(texts) if content_type == "conversation" else run_on(texts)
     if tokenizer.count(out) > cap:
-        out = _trim_to(out, cap, tokenizer)
+        out = trim_at_clause(out, cap, tokenizer)
     return out
 
 
@@ -405,7 +387,7 @@ def _join(units: list[Unit], order: list[int], conversation: bool) -> str:
         for k, i in enumerate(order):
             item = LIST_ITEM.match(units[i].text) is not None
             label = units[i].heading if item else None
-            piece = units[i].text
+            piece = _markdown_item(units[i].text) if item else units[i].text
             if item and label and label != prev_label:  # a new list: blank line, its label, its first item
                 sep, piece = "\n\n", f"{label}:\n{piece}"
             elif item and prev_label is not None:  # the next item of the same list
@@ -431,6 +413,17 @@ def _join(units: list[Unit], order: list[int], conversation: bool) -> str:
     return "\n".join(lines)
 
 
+def _markdown_item(item: str) -> str:
+    """A list item as Markdown writes it: a PDF's or a slide's bullet glyph ("▪ ", "● ") as "- ", which a
+    rendered summary shows as a list; under its label, "▪ ..." lines had run into one paragraph."""
+    m = LIST_ITEM.match(item)
+    marker = m.group(0).strip() if m is not None else "-"
+    if m is None or marker in "-*+" or marker[:1].isdigit():
+        return item
+    indent = m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())]  # a nested item stays nested
+    return f"{indent}- {item[m.end() :].lstrip()}"
+
+
 def _brief(
     units: list[Unit],
     rel: np.ndarray,
@@ -447,17 +440,23 @@ def _brief(
     a word), a shorter whole sentence of two terms or more is the line ("京都に着いた。"); a sentence is
     cut (at a clause boundary) only when no sentence fits at all.
     """
+    answers = _answers(units)  # a question is picked with its answer (:func:`_answers`), ranked as the pair
+    rel = np.where(answers >= 0, (rel + rel[answers]) / 2, rel)
     ranked = sorted(range(len(units)), key=lambda i: (-rel[i], i))
     pools = (
         [i for i in ranked if units[i].candidate and not units[i].context],
         [i for i in ranked if units[i].candidate],
     )
     cost: dict[int, int] = {}
+    chosen: list[int] = []
+
+    def members(i: int) -> list[int]:  # the answer before its question: a pick popped last leaves no question alone
+        return [int(answers[i]), i] if answers[i] >= 0 and answers[i] not in chosen else [i]
 
     def tokens(i: int) -> int:
-        if i not in cost:
-            cost[i] = tokenizer.count(units[i].text)
-        return cost[i]
+        for j in members(i):
+            cost[j] = cost[j] if j in cost else tokenizer.count(units[j].text)
+        return sum(cost[j] for j in members(i)) + len(members(i)) - 1
 
     fitting: list[int] = []
     pool: list[int] = []
@@ -473,18 +472,18 @@ def _brief(
             if units[i].whole and len(units[i].terms) >= 2 and not units[i].context and tokens(i) <= cap
         ]
         if short:
-            return _inline(units, short[:1])
+            return _inline(units, sorted(members(short[0])))
         # Nothing whole fits: cut the best candidate (or, with no candidate, the best whole unit, or the best
         # unit) at a clause.
         top = (
             pools[1] or [i for i in ranked if units[i].body and units[i].whole] or [i for i in ranked if units[i].body]
         )
-        return _trim_to(units[top[0]].text, cap, tokenizer) if top else ""
+        return trim_at_clause(units[top[0]].text, cap, tokenizer) if top else ""
     best = fitting[0]
-    chosen = [best]
     used = tokens(best)
+    chosen = members(best)
     limit = min(cap, int(target * 1.1))
-    max_sim = mat.sim_row(best).copy()
+    max_sim = np.max([mat.sim_row(j) for j in chosen], axis=0)
     # Short sentences are joined on the line until the budget is nearly filled: each next one
     # trades relevance against how well the line then fills the target.
     while used < BRIEF_FILL * target and len(chosen) < params.brief_max:
@@ -500,9 +499,9 @@ def _brief(
                 best_next, best_score = i, next_score
         if best_next < 0:
             break
-        chosen.append(best_next)
         used += 1 + tokens(best_next)
-        max_sim = np.maximum(max_sim, mat.sim_row(best_next))
+        chosen += members(best_next)
+        max_sim = np.max([max_sim, *(mat.sim_row(j) for j in chosen[-2:])], axis=0)
 
     def line(picks: list[int]) -> str:  # one line; a conversation's one line per turn with its speaker
         if units[picks[0]].turn >= 0:

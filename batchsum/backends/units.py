@@ -59,6 +59,7 @@ from batchsum.model import ContentType
 from batchsum.note_syntax import TASK_BOXES, fix_outside
 from batchsum.text import (
     ABBREVIATIONS,
+    BULLET,
     DATE_LABEL,
     LIST_ITEM,
     QUOTE_MARKS,
@@ -526,6 +527,8 @@ _TASK = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+[" + "".join(TASK_BOXES) + "]")
 # A list's number the sentence splitter cut off its item ("2." | "Smith J, Doe A, ..."): no unit of its own.
 _BARE_NUMBER = re.compile(r"^\s*(?:\d{1,3}[.)]|\(\d{1,3}\)|\[\d{1,3}\])\s*$")
 
+_BULLETED = re.compile(r"[ \t]*" + BULLET + r"[ \t]+\S")  # a bulleted item's line (a numbered one may be a heading)
+
 _Span = tuple[str, str | None, str | None, int, str, int]
 
 
@@ -628,10 +631,13 @@ def _prose_blocks(text: str) -> tuple[list[tuple[str, str | None, str | None, in
             kind = "heading"  # a label of the entry below it, never one of its sentences
         elif prev is None and nxt_blank and len(line) < 40 and (heading_year(line) or entry_date(line.strip(), year)):
             kind = "heading"  # a year or a day alone on its line opens entries ("_August_ 25." under "1903")
-        elif kind == "short" and li in items:
-            kind = None
+        elif kind == "short" and (li in items or _BULLETED.match(line)):
+            kind = None  # a list's item, however short, is no heading (a slide's item under its title had been)
         elif kind == "short":
             nxt = lines[li + 1] if li + 1 < len(lines) else None
+            # A bulleted item below is no wrapped rest of this line: the line stands alone, over its list (a
+            # slide's title, "The Stack and the Heap", had read as a sentence and the list went on unlabelled).
+            nxt = None if nxt is not None and _BULLETED.match(nxt) else nxt
             rest = None if opened else _paragraph_rest(lines, li)  # the text's first line may be its title
             kind = "heading" if is_heading(line, prev, nxt, cased, rest) else None
         elif kind == "heading" and in_a_sentence(line, prev, lines[li + 1] if li + 1 < len(lines) else None, cased):

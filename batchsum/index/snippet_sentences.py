@@ -16,7 +16,7 @@ from batchsum.index.analysis import CJK_CLASS, CJK_DATE, NUMBER
 from batchsum.language import run_on, stop_words
 from batchsum.periods import LOCAL_MONTHS, label_language
 from batchsum.speaker_labels import is_turn
-from batchsum.text import ABBREVIATIONS, email_headers, parse_speaker_line, runs_on, split_sentences
+from batchsum.text import ABBREVIATIONS, BULLET, email_headers, parse_speaker_line, runs_on, split_sentences
 
 __all__ = ["LETTER", "WORD", "sentences", "sentences_by_paragraph", "speaker"]
 
@@ -27,7 +27,7 @@ _SENTENCE = re.compile(
     r"|(?<=[。！？])(?![」』”’）])|(?<=[。！？][」』”’）])"
     # A line that opens with a label ("Ana: ...", "Budget: ..."), not a wrapped line of prose that goes on in
     # lower case after a word and a colon ("afternoons: dreadful to me was the coming home ...").
-    r"|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)|\n(?=[^\n:a-z][^\n:]{0,39}:\s)"
+    r"|\n\s*\n|\n(?=\s*(?:" + BULLET + r"|\d+[.)])\s)|\n(?=[^\n:a-z][^\n:]{0,39}:\s)"
 )
 # The index's words: a CJK date phrase ("5月1日", read as its month and day), and a Latin word written inside
 # CJK text ("用Ollama做原型") is a word of its own, as the index reads it; taken with the CJK letters around it,
@@ -47,9 +47,11 @@ def sentences(text: str) -> list[str]:
     return [s for _, s in sentences_by_paragraph(text)]
 
 
-# A list item's marker: "- ", "* ", "+ ", "• ", "3. ", "3) " (three digits at most: "1826. " is a year; a German
-# day, "3. Mai", is none).
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)](?![ \t]+(?:" + _GERMAN_MONTH + r")\b))[ \t]+(?=\S)", re.M)
+# A list item's marker: a bullet ("- ", "• ", "▪ ": :data:`batchsum.text.BULLET`), "3. ", "3) " (three digits
+# at most: "1826. " is a year; a German day, "3. Mai", is none).
+_LIST_ITEM = re.compile(
+    r"^[ \t]*(?:" + BULLET + r"|\d{1,3}[.)](?![ \t]+(?:" + _GERMAN_MONTH + r")\b))[ \t]+(?=\S)", re.M
+)
 _ITEM_NUMBER = re.compile(r"\d{1,3}[.)]")  # what is left of "3. Hire a data engineer." cut at its stop
 
 
