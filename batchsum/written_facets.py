@@ -437,18 +437,24 @@ def written_facets(text: str, participants: Sequence[str] = ()) -> WrittenFacets
 
 
 # "Status: Accepted", "- **Status:** superseded by ADR 9": a status written as a label, not as a heading.
-_STATUS_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(\S.*)$", re.I)
+# A record's own "Status:" line, at the top level (MADR's "* Status: accepted"); an indented one is an item's.
+_STATUS_LABEL = re.compile(
+    r"^(?:[-*+][ \t]+)?(?:\*\*|__)?status(?:\*\*|__)?[ \t]*:[ \t]*(?:(?:\*\*|__)[ \t]*)?(\S.*)$", re.I
+)
 _STATUS_WORDS = 30  # a longer paragraph under "## Status" is a report: its first sentence says the status
 
 
 def _status(text: str) -> str:
     """The status a decision record gives its decision, as written: the paragraph under its "Status" heading
-    ("Accepted (2024-02-12). Supersedes ADR 4.") or a "Status:" label's value; "" when it gives none."""
+    ("Accepted (2024-02-12). Supersedes ADR 4.") or the value of a "Status:" label above its sections; "" when
+    it gives none."""
     lines = _as_read(text).split("\n")
+    sections = False  # a label under the record's sections ("## Action items") is another thing's status
     for i, line in enumerate(lines):
-        if (label := _STATUS_LABEL.match(line)) and _heading(line) is None:
+        if not sections and (label := _STATUS_LABEL.match(line)) and _heading(line) is None:
             return _plain(label.group(1))
         heading = _heading(line)
+        sections = sections or (heading is not None and line.startswith("##"))
         if heading is None or _heading_name(heading) != "status":
             continue
         para: list[str] = []

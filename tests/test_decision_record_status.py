@@ -67,3 +67,14 @@ def test_a_status_heading_without_decisions_is_no_facet(tmp_path: Path) -> None:
     meta, body = _final(tmp_path, "migration.md", REPORT)
     assert "decision_status" not in meta
     assert "**Status:**" not in body
+
+
+def test_a_tasks_status_line_is_not_the_decisions_status(tmp_path: Path) -> None:
+    # An action item's indented "Status:" is the task's, not the record's (review).
+    note = (
+        "# Weekly sync\n\n## Decisions\n- We will move the launch to April.\n\n"
+        "## Action items\n- Priya: update the vendor contract by Friday.\n  Status: waiting on legal\n"
+    )
+    meta, body = _final(tmp_path, "sync.md", note)
+    assert "decision_status" not in meta
+    assert "**Status:**" not in body

@@ -321,6 +321,18 @@ def _apparatus(sentence: str) -> bool:
     return is_caption_line(sentence) or is_tex_math(sentence) or is_reference(sentence)
 
 
+def _prose_ads(spans: Sequence[_Span], text: str) -> frozenset[int]:
+    """The sentences of ``spans`` (raw sentence, role, date, section, title, block) that are a sponsor's read
+    (:func:`~batchsum.backends.adverts.advert_segments`): an ad goes on over its paragraph and the next, within
+    its section. Each is asked as it reads, its lines joined ("Use the promo\ncode HARBOR"), its words whole."""
+    read = [" ".join((dehyphenate(raw, text) if "-\n" in raw or "- \n" in raw else raw).split()) for raw, *_ in spans]
+    goes_on = [
+        bool(i) and spans[i - 1][3] == section and bi - spans[i - 1][5] <= 1
+        for i, (*_, section, _, bi) in enumerate(spans)
+    ]
+    return advert_segments(read, goes_on, [sponsor(sentence) for sentence in read])
+
+
 def _whole_prose(sent: str) -> bool:
     """Whether a prose sentence is a whole one: no heading, table row, markup, layout line, boilerplate, phatic
     line, fragment, bracketed aside, caption, reference or dateline ("Lisbonne, le 11 mai 2024.")."""
@@ -368,14 +380,7 @@ def units_from_text(
     n = max(1, len(spans))
     stray = {bi for bi, block in enumerate(blocks) if stray_quotation(block[0])}  # no quotation carried there
     cast = _cast(raw for raw, *_ in spans)
-    ads = advert_segments(  # an ad goes on over its paragraph and the next, within its section
-        [raw for raw, *_ in spans],
-        [
-            bool(i) and spans[i - 1][3] == section and bi - spans[i - 1][5] <= 1
-            for i, (*_, section, _, bi) in enumerate(spans)
-        ],
-        [sponsor(raw) for raw, *_ in spans],
-    )
+    ads = _prose_ads(spans, text)
     turn: tuple[int, str, int] | None = None  # (section, speaker, first sentence) of the play's turn under way
     carried: str | None = None  # the date of a dated line in a child summary runs on to the next date
     lead_in: tuple[int, str] | None = None  # (block, text) of a line that introduces a list ("Non-goals:")
