@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from batchsum.doc_dates import iso_day
+from batchsum.language import cjk_chars
 from batchsum.text import LIST_ITEM, parse_speaker_line
 
 __all__ = ["ChatExport", "render_chat_lines"]
@@ -92,6 +93,9 @@ class _Format:
     quoted: bool = False
     # A placeholder only this export writes, and bare: LINE's newer "スタンプ", "写真", its calls "☎ ...".
     placeholder: re.Pattern[str] | None = None
+    # What else tells the export from a hand-written log of the same lines, shown its head lines' matches and
+    # the lines read (:func:`_pick`).
+    shape: Callable[[list[re.Match[str]], list[str]], bool] | None = None
 
 
 _OTTER_LAYOUT = re.compile(
@@ -194,6 +198,19 @@ def _wechat_layout(line: str) -> bool:
     return bool(_WECHAT_LAYOUT.match(line))
 
 
+_SECONDS = re.compile(r"\d{1,2}:\d{2}:\d{2}")
+
+
+def _wechat_shape(heads: list[re.Match[str]], lines: list[str]) -> bool:
+    """Whether "张伟 2024-05-03 21:15" head lines are a WeChat export's, not a journal's "Gym 2024-03-12 07:30"
+    headings over its entries: the stamps are to the second, as only an app keeps them, or most of the letters
+    are Chinese or Japanese, the script of WeChat's chats (a journal's hand-written minutes are neither)."""
+    if all(_SECONDS.fullmatch(m.group("at")) for m in heads):
+        return True
+    letters = sum(c.isalpha() for ln in lines for c in ln)
+    return cjk_chars("".join(lines)) * 2 >= letters
+
+
 def _wechatmsg_layout(line: str) -> bool:
     return _wechat_layout(line) or (bool(_WECHATMSG_STAMP.match(line)) and not _WECHATMSG_HEAD.match(line))
 
@@ -282,11 +299,13 @@ _FORMATS = (
         two_line=True,
         min_share=0.25,
         layout=_wechat_layout,
+        shape=_wechat_shape,
     ),
-    # WechatExporter's text: "张伟 (2024-05-03 21:15:02):text".
+    # WechatExporter's text: "张伟 (2024-05-03 21:15:02):text", the stamp to the second as it writes it; a log's
+    # "Gym (2024-03-12 07:30):ran 5k" is written by hand, to the minute.
     _Format(
         "WeChat export (WechatExporter)",
-        re.compile(rf"^(?P<name>{_NAME}) \((?P<day>{_DATE}) (?P<at>{_CLOCK})\):(?P<text>.*)$"),
+        re.compile(rf"^(?P<name>{_NAME}) \((?P<day>{_DATE}) (?P<at>\d{{1,2}}:\d{{2}}:\d{{2}})\):(?P<text>.*)$"),
         layout=_wechat_layout,
     ),
     # LINE: "21:15\t佐藤\ttext" ("午後9:15", "9:15 PM") under its day's line; a line with no sender is LINE's
@@ -359,6 +378,7 @@ def _pick(lines: list[str]) -> _Format | None:
             and len(speakers) >= 2
             and max(speakers.values()) >= 2
             and (not fmt.recorded or _rising([m.group("at") for m in heads]))
+            and (fmt.shape is None or fmt.shape(heads, lines_read))
             # LINE writes each day over its messages: a table of "09:00<TAB>Email<TAB>..." rows has no such line
             and (fmt.day_line is None or any(fmt.day_line.match(ln.strip()) for ln in filled))
         ):

@@ -136,6 +136,26 @@ _PARAGRAPH_START = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*(?=\S)")
 _MIN_TURNS = 4
 _MIN_TURN_SHARE = 0.4
 _MIN_NAMES = 2
+# A page of minutes or notes leads its paragraphs with these in capitals ("AGREED. Budget up.", "ACTION. Ana
+# writes."), as a play leads with its characters' names; they alternate as turns do, so only the word tells.
+_AGENDA_WORDS = frozenset(
+    "AGREED ACTION ACTIONS RESOLVED NOTED NOTE NOTES MOTION ITEM ITEMS DECISION DECISIONS SUMMARY AGENDA MINUTES "
+    "PRESENT ABSENT APOLOGIES ATTENDEES CARRIED SECONDED PROPOSED APPROVED DEFERRED TABLED OUTCOME RESULT "
+    "UPDATE STATUS QUESTION ANSWER WARNING TIP EXAMPLE TODO DONE NEXT".split()
+)
+
+
+def _alternate(names: list[str]) -> bool:
+    """Whether the speakers ``names`` (in order) hand the word back: one speaks again after another has
+    (A, B, A). A list's leads ("UTAH. ...", "NEVADA. ...", "IDAHO. ...") each come once; a dialogue's return."""
+    seen: set[str] = set()
+    last = None
+    for name in names:
+        if name != last and name in seen:
+            return True
+        seen.add(name)
+        last = name
+    return False
 
 
 @functools.lru_cache(maxsize=256)
@@ -144,7 +164,7 @@ def _play_name(label: str) -> bool:
     letters or more, not a number ("CHAPTER I", "PART IV"), and the colon form would read it as one
     (:func:`batchsum.speaker_labels.parse_speaker_line`: "NOTE", "SUMMARY" are no speakers)."""
     last = label.split()[-1]
-    if sum(map(str.isalpha, last)) < 2 or _ROMAN.fullmatch(last):
+    if sum(map(str.isalpha, last)) < 2 or _ROMAN.fullmatch(last) or label.upper() in _AGENDA_WORDS:
         return False
     return parse_speaker_line(f"{label}: -")[0] == label
 
@@ -156,8 +176,10 @@ def play_as_labels(text: str) -> str:
     Whether such a line opens a turn is decided for the whole text, on its opening pages, as for
     :func:`qa_as_labels` ("NASA. The agency ..." alone is a sentence): it is one when four lines or more
     open with a name in capitals and a period, two names or more among them, and they open two in five of
-    the text's paragraphs and turns at least (a speech of Plato's is a hard-wrapped paragraph). An
-    outline's "I. Introduction", "A. Smith wrote", "NOTE. ..." and "CHAPTER I." are no names.
+    the text's paragraphs and turns at least (a speech of Plato's is a hard-wrapped paragraph), and a name
+    speaks again after another has (A, B, A: a trip plan's "UTAH. ...", "NEVADA. ..." leads come once each). An
+    outline's "I. Introduction", "A. Smith wrote", "NOTE. ...", "CHAPTER I." and minutes' "AGREED. ...",
+    "ACTION. ..." are no names.
     """
     sample = text[:_SAMPLE]
     if _PLAY_LINE.search(sample) is None:
@@ -167,6 +189,8 @@ def play_as_labels(text: str) -> str:
     opening = {m.start() + len(m.group(1)) for m in turns}
     others = sum(1 for p in _PARAGRAPH_START.finditer(sample) if p.end() not in opening)
     if len(turns) < _MIN_TURNS or len(names) < _MIN_NAMES or len(turns) < _MIN_TURN_SHARE * (len(turns) + others):
+        return text
+    if not _alternate([m.group(2) for m in turns]):
         return text
     return _PLAY_LINE.sub(lambda m: f"{m.group(1)}{m.group(2)}: " if _play_name(m.group(2)) else m.group(0), text)
 

@@ -10,7 +10,7 @@ import html
 import itertools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,8 +111,12 @@ _ASS_OVERRIDE = re.compile(r"\{\\[^{}]*\}")
 _TURN_MARK = re.compile(r"[-\u2010\u2013\u2014]\s*(?=[^\s\d\-\u2010\u2013\u2014>])")
 # Broadcast captions' ">>" marks each change of speaker wherever it falls, inside a rolling line too ("... in
 # the back >> is the learning rate the same"), or closing one (the next line is the new speaker's); unlike a
-# dash, the lines after it are that speaker's until the next mark.
-_CHEVRONS = re.compile(r"(?:^|(?<=\s))>>(?!>)")
+# dash, the lines after it are that speaker's until the next mark. Opening a line it is always one; inside a
+# line only in captions that use the convention (:func:`_uses_chevrons`) and before a word or the line's end:
+# elsewhere it is the words' own ("Type echo hi >> notes.txt in the shell").
+_CHEVRONS_OPENING = re.compile(r"^>>(?!>)")
+_CHEVRONS = re.compile(r"^>>(?!>)|(?<=\s)>>(?!>)(?=\s+[^\W\d_]|\s*$)")
+_CHEVRONS_CLOSING = re.compile(r"(?:^|\s)>>$")
 _HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")
 # A word's timing inside a cue (``the<00:00:00.400><c> deadline</c>``): YouTube's automatic captions, which
 # roll: each cue repeats the line the previous one ended with.
@@ -239,9 +243,21 @@ class _Turn:
     cues: list[_Cue] = field(default_factory=list)
 
 
-def _marked(text: str) -> list[tuple[bool, str]]:
-    """``text`` cut at each ``>>`` mark (:data:`_CHEVRONS`): ``(whether a mark opens it, its words)``."""
-    cuts = [m.span() for m in _CHEVRONS.finditer(text)]
+def _uses_chevrons(blocks: Iterable[list[str]]) -> bool:
+    """Whether captions mark a change of speaker with ``>>``: a cue's words open with the mark, or end on it
+    (the next cue's words a new speaker's). A ">>" inside a line is then a mark too (:func:`_marked`)."""
+    for lines in blocks:
+        said = _plain(" ".join(_cue_text_lines(lines)[1]))
+        if _CHEVRONS_OPENING.match(said) or _CHEVRONS_CLOSING.search(said):
+            return True
+    return False
+
+
+def _marked(text: str, chevrons: bool = False) -> list[tuple[bool, str]]:
+    """``text`` cut at each ``>>`` mark: one opening it, and when the captions use the convention
+    (``chevrons``), one inside it before a word or at its end (:data:`_CHEVRONS`): ``(whether a mark opens it,
+    its words)``."""
+    cuts = [m.span() for m in (_CHEVRONS if chevrons else _CHEVRONS_OPENING).finditer(text)]
     parts = [(False, text[: cuts[0][0]] if cuts else text)]
     parts += [
         (True, text[end : (cuts[k + 1][0] if k + 1 < len(cuts) else len(text))]) for k, (_, end) in enumerate(cuts)
@@ -249,12 +265,14 @@ def _marked(text: str) -> list[tuple[bool, str]]:
     return [(mark, " ".join(words.split())) for mark, words in parts if mark or words.strip()]
 
 
-def _cue_turns(text_lines: list[str], bracketed: bool = False, marked: bool = False) -> tuple[list[_Turn], bool]:
+def _cue_turns(
+    text_lines: list[str], bracketed: bool = False, marked: bool = False, chevrons: bool = False
+) -> tuple[list[_Turn], bool]:
     """A cue's turns: a new one at each voice tag (``<v Anna>``), each line opening with a dialogue dash,
-    each ``>>`` mark (:data:`_CHEVRONS`; ``marked``: the cue before ended on one) and each line opening with a
-    speaker's label (``INTERVIEWER: ...``, judged on its words, tags left out; in brackets when
-    ``bracketed``); the lines between go on with the turn above them (a turn's words wrapped over two
-    lines). Also whether the cue ends on a ``>>`` mark, the next cue's words a new speaker's."""
+    each ``>>`` mark (:func:`_marked`, ``chevrons`` whether the captions use them; ``marked``: the cue before
+    ended on one) and each line opening with a speaker's label (``INTERVIEWER: ...``, judged on its words, tags
+    left out; in brackets when ``bracketed``); the lines between go on with the turn above them (a turn's words
+    wrapped over two lines). Also whether the cue ends on a ``>>`` mark, the next cue's words a new speaker's."""
     pieces: list[tuple[str | None, str]] = []  # (a voice tag's name, the text it opens), one per line or tag
     for line in text_lines:
         cuts = [m.start() for m in _VOICE.finditer(line)]
@@ -266,8 +284,8 @@ def _cue_turns(text_lines: list[str], bracketed: bool = False, marked: bool = Fa
             pieces.append((" ".join(tag.group(1).split()), line[tag.end() : end]))
     turns: list[_Turn] = []
     for voice, piece in pieces:
-        for chevrons, text in _marked(_plain(piece)):
-            marked = marked or chevrons
+        for mark, text in _marked(_plain(piece), chevrons):
+            marked = marked or mark
             if not text:
                 continue
             dash = None if marked else _TURN_MARK.match(text)
@@ -523,6 +541,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
     marked = False  # the previous cue ended on a ">>" mark
     # WhisperX's "[SPEAKER_00]: ..." cues: a bracketed name that opens every cue is its speaker.
     bracketed = bracketed_labels(next(iter(_cue_text_lines(b)[1]), "") for b in _cue_blocks(raw_text))
+    chevrons = ">>" in raw_text and _uses_chevrons(_cue_blocks(raw_text))
     for lines in _cue_blocks(raw_text):
         timing, text_lines = _cue_text_lines(lines)
         span: tuple[float | None, float | None] = (None, None)
@@ -533,7 +552,7 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
             if span[0] is None:
                 malformed += 1
         text_lines, before = _new_lines(text_lines, before, rolling)
-        cue_turns, marked = _cue_turns(text_lines, bracketed, marked)
+        cue_turns, marked = _cue_turns(text_lines, bracketed, marked, chevrons)
         for turn in cue_turns:
             last = turns[-1] if turns else None
             if last is not None and not turn.dashed and last.speaker == turn.speaker and last.open:

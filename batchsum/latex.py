@@ -72,7 +72,7 @@ _ARGS: dict[str, tuple[int, int | None]] = {
     **dict.fromkeys(
         (
             "cite citep citet citealp citealt citeauthor citeyear citenum parencite textcite autocite footcite "
-            "nocite ref eqref autoref cref Cref pageref nameref vref label footnote footnotetext footnotemark "
+            "nocite pageref nameref label footnote footnotetext footnotemark "
             "thanks caption captionof subcaption includegraphics input include includeonly bibliography "
             "bibliographystyle addbibresource usepackage RequirePackage documentclass title author date "
             "affiliation affil address email institute keywords vspace hspace vskip hskip color pagestyle "

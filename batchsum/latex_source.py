@@ -115,10 +115,12 @@ class Source:
         out: list[str] = []
         segments: list[tuple[int, str | None, int]] = [(0, name, 1)]
         pos = line = 0
+        own = 0  # the lines of ``text`` up to ``pos``: counted as it goes, not again from its start at each input
         for m in _INPUT.finditer(text):
             before = text[pos : m.start()]
             out.append(before)
             line += _lines(before)
+            own += _lines(before) + _lines(m.group(0))
             pos = m.end()
             arg = (m.group(2) if m.group(2) is not None else m.group(3)).strip()
             inner = self.follow(m.group(1), arg, file, name, stack) if arg and "#" not in arg else None
@@ -131,7 +133,7 @@ class Source:
             # \include starts a page: its text is paragraphs of its own.
             out.append(f"\\par {part}\\par " if m.group(1) == "include" else part)
             line += _lines(part)
-            segments.append((line, name, 1 + _lines(text[:pos])))
+            segments.append((line, name, 1 + own))
         out.append(text[pos:])
         return "".join(out), segments
 
