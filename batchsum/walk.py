@@ -29,6 +29,7 @@ from batchsum.errors import ConfigError, InputError, NotASource
 from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
 from batchsum.latex import render_latex
+from batchsum.lazy import load
 from batchsum.model import ContentType, Document
 from batchsum.note_files import app_file, chat_below_front_matter
 from batchsum.note_syntax import front_matter_problem
@@ -45,7 +46,8 @@ CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
 EMAIL_EXTS = {".eml"}
 LATEX_EXTS = {".tex", ".latex"}
-ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS
+ORG_EXTS = {".org"}  # Emacs Org mode, rendered as Markdown by org.py
+ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | ORG_EXTS
 # Formats rendered from their text, each renderer given the run's warnings for the file and its path (a LaTeX
 # source's \input files are looked up from its folder).
 _RENDERERS: dict[str, Callable[[str, list[str], Path], str]] = {
@@ -632,6 +634,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
             first_message, text = (text.first_day if isinstance(text, ExportText) else None), str(text)
         elif ext in _RENDERERS:
             text = _RENDERERS[ext](text, warnings, path)
+        elif ext in ORG_EXTS:  # by name (batchsum.lazy): Org's reader loaded only for a run that reads one
+            text = load("batchsum.org:render_org")(text, warnings, path)
         elif ext in TEXT_EXTS and (ref.type_override or type_choice) in ("auto", "conversation", "transcript"):
             # Told it is a journal or a document, a file is read as it is: its timestamps stay.
             export = chat_below_front_matter(text)
