@@ -49,13 +49,16 @@ LATEX_EXTS = {".tex", ".latex"}
 HTML_EXTS = {".html", ".htm"}
 # Zips of XML parts, read from their bytes (no text to decode) by these readers, loaded by a run that reads one.
 OFFICE_READERS = {".docx": "batchsum.office_docs:read_docx", ".odt": "batchsum.office_docs:read_odt"}
-ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | HTML_EXTS | set(OFFICE_READERS)
+ORG_EXTS = {".org"}  # Emacs Org mode, rendered as Markdown by org.py
+ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | ORG_EXTS | HTML_EXTS | set(OFFICE_READERS)
 # Formats rendered from their text, each renderer given the run's warnings for the file and its path (a LaTeX
-# source's \input files are looked up from its folder).
+# source's \input files are looked up from its folder). Web pages and Org files are rendered by modules loaded
+# by name (batchsum.lazy) only by a run that reads one.
 _RENDERERS: dict[str, Callable[[str, list[str], Path], str]] = {
     **dict.fromkeys(SUBTITLE_EXTS, lambda text, warnings, _path: render_subtitles(text, warnings)),
     **dict.fromkeys(LATEX_EXTS, render_latex),
     **dict.fromkeys(HTML_EXTS, lambda text, _warnings, _path: load("batchsum.html_text:render_html")(text)),
+    **dict.fromkeys(ORG_EXTS, lambda text, warnings, path: load("batchsum.org:render_org")(text, warnings, path)),
 }
 IGNORE_FILE = ".batchsumignore"
 
