@@ -84,3 +84,26 @@ def test_a_picked_question_comes_with_its_answer(tmp_path: Path) -> None:
         turns = _turns(out, rel)
         assert turns, rel
         assert not _unanswered(turns), (rel, turns)
+
+
+def test_an_answer_broken_off_is_no_line_of_the_final(tmp_path: Path) -> None:
+    # A question's next turn that breaks off ("Yeah, we want") answers nothing: no final line may stop mid-way
+    # (review: QMSum finals had gained "Industrial Designer: Yeah, we want").
+    corpus = tmp_path / "meeting"
+    corpus.mkdir()
+    lines = [
+        "Ana: Should we build the remote control with the rubber case for the launch?",
+        "Ben: Yeah, we want",
+        "Ana: The remote control prototype needs a new case for the launch.",
+        "Ben: The rubber case costs more, but the users in the survey liked the rubber case.",
+        "Cleo: The survey says younger users want the rubber case and a bright colour.",
+        "Ana: The launch budget allows the rubber case if we drop the speech recognition.",
+        "Ben: Dropping speech recognition saves twelve euros on every remote control.",
+        "Cleo: Then the rubber case and the bright colour fit the launch budget.",
+    ]
+    (corpus / "design.txt").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    _run(corpus, out)
+    turns = _turns(out, "design.txt")
+    assert turns
+    assert all(re.search(r"[.!?]$", said.rstrip()) for _, said in turns), turns

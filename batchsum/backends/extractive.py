@@ -35,6 +35,7 @@ from batchsum.backends.noise import line_kind, markdown_as_text
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, units_from_text
 from batchsum.language import is_cjk, run_on
+from batchsum.message_ends import ends_sentence
 from batchsum.model import CONTENT_TYPES, ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
 from batchsum.text import LIST_ITEM, unended
 from batchsum.tokens import Tokenizer
@@ -151,9 +152,9 @@ _QUESTION = re.compile(r"[?？][\"'”’)\]」』）]*$")
 def _answers(units: list[Unit]) -> np.ndarray:
     """For each unit, the unit that answers it (-1: none). A question and its answer are an adjacency pair
     (Schegloff & Sacks 1973, "Opening up closings"): a turn that ends on a question, then the next turn, another
-    speaker's; its answer is that turn's first candidate sentence, or its first whole one when it has none
-    ("No."). Picked alone, a question had stood in a summary with its answer left out ("Q: Is the exam open
-    book?"), and search showed it so."""
+    speaker's; its answer is that turn's first candidate sentence, or its first whole one ending as a sentence
+    when it has none ("No."). Picked alone, a question had stood in a summary with its answer left out ("Q: Is
+    the exam open book?"), and search showed it so."""
     out = np.full(len(units), -1, dtype=np.int64)
     for i, (u, nxt) in enumerate(pairwise(units)):
         if u.turn < 0 or nxt.turn < 0 or (nxt.part, nxt.turn) == (u.part, u.turn) or nxt.part != u.part:
@@ -161,7 +162,10 @@ def _answers(units: list[Unit]) -> np.ndarray:
         if u.speaker is None or nxt.speaker in (None, u.speaker) or not _QUESTION.search(u.body):
             continue
         turn = [j for j in range(i + 1, len(units)) if (units[j].part, units[j].turn) == (nxt.part, nxt.turn)]
-        said = [j for j in turn if units[j].candidate] or [j for j in turn if units[j].whole and units[j].body]
+        # A short answer must end as a sentence: a turn broken off ("Yeah, we want") answers nothing.
+        said = [j for j in turn if units[j].candidate] or [
+            j for j in turn if units[j].whole and units[j].body and ends_sentence(units[j].body)
+        ]
         out[i] = said[0] if said else -1
     return out
 
