@@ -3,9 +3,11 @@
 Both are zip archives of XML parts. A ``.docx``'s ``word/document.xml``: paragraphs with their runs' text, heading
 styles (``Title``, ``Heading 1`` .. ``Heading 6``, by the style's name in ``word/styles.xml``, which Word writes in
 English whatever the language of its menus) as ``#`` headings, list paragraphs as ``- `` lines, tables as Markdown
-rows; of tracked changes, insertions are kept and deletions left out; footnotes and comments are not read.
-An ``.odt``'s ``content.xml`` likewise (``text:h``, ``text:p``, ``text:list``, ``table:table``). The document's
-title (``dc:title``) is the ``#`` title when its text has none, and the day it was created dates it.
+rows (a table nested in a cell as the cell's text), Symbol-font characters as themselves; of tracked changes,
+insertions are kept and deletions left out; footnotes and comments are not read. An ``.odt``'s ``content.xml``
+likewise (``text:h``, ``text:p``, ``text:list``, ``table:table``; a frame's text boxes as paragraphs after their
+paragraph). The document's title (``dc:title``) is the ``#`` title when its text has none, and the day it was
+created dates it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from xml.etree import ElementTree as ET
 
 from batchsum.html_text import join_blocks, markdown_table
 
-__all__ = ["read_docx", "read_odt"]
+__all__ = ["docx_source", "odt_source", "read_docx", "read_odt"]
 
 MAX_PART_BYTES = 50 * 1024 * 1024  # a part's uncompressed size read at most: a zip bomb stops here
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -29,6 +31,18 @@ _TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 _TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
 _OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 _META = "{urn:oasis:names:tc:opendocument:xmlns:meta:1.0}"
+_DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
+# The Symbol font's characters by its code (Word's w:sym writes them in the private-use area, U+F0xx): math,
+# arrows, bullets and Greek letters; any other symbol font's (Wingdings' pictures) is no text.
+_SYMBOL = dict(
+    zip(
+        b"\xb3\xa3\xb9\xb1\xb4\xb8\xae\xac\xad\xaf\xab\xb0\xb7\xa5\xbb\xba\xd6\xe5\xd5\xb6\xf2\xa2\xb2\xbc\xde\xdc\xdb"
+        b"\xd7\xc6\xce\xcf\xc7\xc8\xd8\xd9\xda\x22\x24\x5c\x7e\x2d\xa7\xa8\xa9\xaa"
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+        "≥≤≠±×÷→←↑↓↔°•∞≈≡√∑∏∂∫′″…⇒⇐⇔⋅∅∈∉∩∪¬∧∨∀∃∴∼−♣♦♥♠ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖαβχδεφγηιϕκλμνοπθρστυϖωξψζ",
+        strict=True,
+    )
+)
 _DAY = re.compile(r"\s*((?:19[89]\d|2\d{3})-\d{2}-\d{2})")  # a day before 1980 is a tool's placeholder
 _OLE = b"\xd0\xcf\x11\xe0"  # a legacy .doc, or a password-protected (encrypted) .docx
 
@@ -139,20 +153,25 @@ class _Word:
             style = self.based[style]
         return None
 
-    def blocks(self, container: ET.Element) -> Blocks:
-        """The paragraphs and tables of ``container`` (a body, a table cell, a text box) as blocks."""
+    def blocks(self, container: ET.Element, *, flat: bool = False) -> Blocks:
+        """The paragraphs and tables of ``container`` (a body, a table cell, a text box) as blocks; ``flat``:
+        a table as the plain text of its cells (one nested in a cell, which no Markdown row can hold)."""
         out: Blocks = []
         for child in container:
             if child.tag == f"{_W}p":
                 out.extend(self.paragraph(child))
             elif child.tag == f"{_W}tbl":
-                _rows_block([[self.cell(tc) for tc in _cells(tr)] for tr in child.iter(f"{_W}tr")], out)
+                rows = [[self.cell(tc) for tc in _cells(tr)] for tr in _word_rows(child)]
+                if flat:
+                    out.append(("p", " ".join(c for r in rows for c in r if c)))
+                else:
+                    _rows_block(rows, out)
             elif child.tag in (f"{_W}sdt", f"{_W}sdtContent", f"{_W}ins", f"{_W}customXml", f"{_W}smartTag"):
-                out.extend(self.blocks(child))  # a content control's or an inserted paragraph's blocks
+                out.extend(self.blocks(child, flat=flat))  # a content control's or an inserted paragraph's blocks
         return out
 
     def cell(self, tc: ET.Element) -> str:
-        return " ".join(text.replace("\n", " ") for _, text in self.blocks(tc))
+        return " ".join(text.replace("\n", " ") for _, text in self.blocks(tc, flat=True) if text)
 
     def paragraph(self, p: ET.Element) -> Blocks:
         """The paragraph's block, then the blocks of the text boxes anchored in it."""
@@ -190,6 +209,8 @@ class _Word:
                 pieces.append("\n")
             elif tag == f"{_W}noBreakHyphen":
                 pieces.append("-")
+            elif tag == f"{_W}sym":
+                pieces.append(_symbol(child))
             elif tag == f"{_W}txbxContent":
                 boxes.extend(self.blocks(child))
             elif tag in _NO_TEXT:
@@ -203,6 +224,24 @@ class _Word:
 _NO_TEXT = frozenset(
     f"{_W}{t}" for t in ("del", "delText", "moveFrom", "pPr", "rPr", "instrText", "delInstrText", "fldData")
 ) | {_MC_FALLBACK}
+
+
+def _symbol(sym: ET.Element) -> str:
+    """A w:sym's character: the Symbol font's by its code (F0B3 or B3: "≥"), nothing for another font's."""
+    font = sym.get(f"{_W}font", "Symbol").lower()
+    code = int(c, 16) if re.fullmatch(r"[0-9A-Fa-f]{1,4}", c := sym.get(f"{_W}char", "")) else -1
+    if font != "symbol" or not (0xF000 <= code <= 0xF0FF or 0 <= code <= 0xFF):
+        return ""
+    return _SYMBOL.get(code & 0xFF, "")
+
+
+def _word_rows(tbl: ET.Element) -> Iterator[ET.Element]:
+    """A table's own rows (through content controls), not those of a table nested in one of its cells."""
+    for child in tbl:
+        if child.tag == f"{_W}tr":
+            yield child
+        elif child.tag in (f"{_W}sdt", f"{_W}sdtContent", f"{_W}customXml"):
+            yield from _word_rows(child)
 
 
 def _cells(tr: ET.Element) -> Iterator[ET.Element]:
@@ -247,24 +286,31 @@ _ODT_SKIPPED = frozenset({f"{_TEXT}note", f"{_OFFICE}annotation", f"{_TEXT}track
 
 
 class _Odt:
-    def blocks(self, container: ET.Element, depth: int = 0) -> Blocks:
+    def blocks(self, container: ET.Element, depth: int = 0, *, flat: bool = False) -> Blocks:
+        """The blocks of ``container``; ``flat``: a table as the plain text of its cells (one nested in a cell)."""
         out: Blocks = []
         for child in container:
             tag = child.tag
             if tag == f"{_TEXT}h":
                 level = min(6, max(1, _int(child.get(f"{_TEXT}outline-level", "1"))))
-                if text := _lines(self.inline(child)).replace("\n", " "):
+                if text := _lines(self.inline(child, [])).replace("\n", " "):
                     out.append((f"h{level}", "#" * level + " " + text))
             elif tag == f"{_TEXT}p":
-                if text := _lines(self.inline(child)):
+                boxes: list[ET.Element] = []
+                if text := _lines(self.inline(child, boxes)):
                     out.append(("p", text))
+                for box in boxes:  # a frame's text boxes: paragraphs of their own, after their anchor's
+                    out.extend(self.blocks(box, depth, flat=flat))
             elif tag == f"{_TEXT}list":
                 out.extend(self.items(child, depth))
             elif tag == f"{_TABLE}table":
-                rows = [[self.cell(c) for c in _odt_cells(r)] for r in child.iter(f"{_TABLE}table-row")]
-                _rows_block(rows, out)
+                rows = [[self.cell(c) for c in _odt_cells(r)] for r in _odt_rows(child)]
+                if flat:
+                    out.append(("p", " ".join(c for r in rows for c in r if c)))
+                else:
+                    _rows_block(rows, out)
             elif tag in (f"{_TEXT}section", f"{_TABLE}table-header-rows", f"{_TEXT}soft-page-break"):
-                out.extend(self.blocks(child, depth))
+                out.extend(self.blocks(child, depth, flat=flat))
         return out
 
     def items(self, lst: ET.Element, depth: int) -> Blocks:
@@ -281,9 +327,11 @@ class _Odt:
         return out
 
     def cell(self, cell: ET.Element) -> str:
-        return " ".join(text.replace("\n", " ") for _, text in self.blocks(cell))
+        return " ".join(text.replace("\n", " ") for _, text in self.blocks(cell, flat=True) if text)
 
-    def inline(self, node: ET.Element) -> str:
+    def inline(self, node: ET.Element, boxes: list[ET.Element]) -> str:
+        """``node``'s text on its lines; the text boxes of its frames go to ``boxes`` (an image's title and
+        description are no text)."""
         pieces = [node.text or ""]
         for child in node:
             tag = child.tag
@@ -293,10 +341,22 @@ class _Odt:
                 pieces.append(" ")
             elif tag == f"{_TEXT}line-break":
                 pieces.append("\n")
+            elif tag == f"{_DRAW}frame":
+                boxes.extend(child.iter(f"{_DRAW}text-box"))
+                pieces.append(" ")  # where the frame stood: the sentences around it are apart
             elif tag not in _ODT_SKIPPED:
-                pieces.append(self.inline(child))
+                pieces.append(self.inline(child, boxes))
             pieces.append(child.tail or "")
         return "".join(pieces)
+
+
+def _odt_rows(table: ET.Element) -> Iterator[ET.Element]:
+    """A table's own rows (through header rows and row groups), not those of a table nested in a cell."""
+    for child in table:
+        if child.tag == f"{_TABLE}table-row":
+            yield child
+        elif child.tag in (f"{_TABLE}table-header-rows", f"{_TABLE}table-rows", f"{_TABLE}table-row-group"):
+            yield from _odt_rows(child)
 
 
 def _odt_cells(row: ET.Element) -> Iterator[ET.Element]:
@@ -322,3 +382,21 @@ def read_odt(raw: bytes) -> tuple[str, str | None]:
         raise ValueError("corrupt OpenDocument text: elements nested too deep to read") from None
     title, created = archive.metadata("meta.xml", f"{_META}creation-date")
     return _titled(blocks, title), created
+
+
+Source = tuple[tuple[str, str | None], tuple[str, str] | None]
+
+
+def _source(read: tuple[str, str | None]) -> Source:
+    text, created = read
+    return (text, None), ((created, "document properties") if created else None)
+
+
+def docx_source(raw: bytes | bytearray) -> Source:
+    """A ``.docx``'s bytes as a run reads them: (Markdown, no decoding note), (day created, its source) or None."""
+    return _source(read_docx(bytes(raw)))
+
+
+def odt_source(raw: bytes | bytearray) -> Source:
+    """An ``.odt``'s bytes as a run reads them: (Markdown, no decoding note), (day created, its source) or None."""
+    return _source(read_odt(bytes(raw)))
