@@ -4,16 +4,22 @@ The page's main content is the text: an ``<article>`` or ``<main>`` element when
 idea), else the body. Headings are ``#`` headings, list items ``- `` lines (nested ones indented), tables Markdown
 rows, ``<pre>`` and multi-line ``<code>`` fenced (the summarizer leaves code out), quotes ``> `` lines. What a
 reader of the page does not read as its text is left out: scripts, styles, the head (but its ``<title>``, the
-text's ``#`` title when the content has no ``<h1>``) and the page's furniture (navigation, header, footer,
-asides, forms, elements hidden from screen readers). Whitespace collapses as a browser collapses it.
+text's ``#`` title when the content has no ``<h1>``, without the site's name) and the page's furniture
+(navigation, header, footer, asides, forms, elements hidden from screen readers, and elements whose class or id
+names furniture: comments, banners, share buttons, related links, sidebars). Whitespace collapses as a browser
+collapses it; invisible characters (soft hyphens, zero-width ones) are none. The page's own date (its article's
+``<time>``, a date ``<meta>``) dates it.
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 from html.parser import HTMLParser
 
-__all__ = ["join_blocks", "markdown_table", "render_html"]
+from batchsum.decoding import decode_bytes
+
+__all__ = ["join_blocks", "markdown_table", "page_source", "read_page", "render_html", "saved_page_folder"]
 
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 _DROPPED = frozenset("script style noscript template svg head nav header footer aside form iframe object".split())
@@ -41,7 +47,23 @@ _SCOPES = _LISTS | {"table", "blockquote", "td", "th", "dl"}
 _MAX_DEPTH = 100  # deeper elements are read as their parent's text: no recursion past Python's limit
 _MIN_CONTENT_SHARE = 0.25  # of the page's words, that its <main> or <article>s must hold to be its text
 _WS = re.compile(r"[ \t\n\r\f]+")
+# Page furniture by its class or id (Mozilla Readability's unlikelyCandidates, boilerpipe's idea): comments,
+# banners, share buttons, related links, sign-up boxes, sidebars, a wiki's edit links, navboxes and categories.
+_FURNITURE = re.compile(
+    r"comment|share|sharing|social|related|cookie|consent|gdpr|banner|newsletter|subscribe|signup|sidebar|widget"
+    r"|promo|advert|sponsor|footer|header|masthead|menu|breadcrumb|pagination|pager|popup|modal|disqus|skyscraper"
+    r"|shoutbox|mw-editsection|navbox|catlinks|printfooter|mw-jump|toc-|noprint",
+    re.IGNORECASE,
+)
+# Invisible characters a browser shows as nothing, which split a word for search ("Lebensmittel\xadüberwachung").
+_INVISIBLE = dict.fromkeys(map(ord, "\xad\u200b\u200c\u200d\u2060\ufeff"))
+_TITLE_SEPARATORS = re.compile(r" (?:\||—|–|-|::|·) ")
+_DATE_METAS = frozenset({"article:published_time", "date", "dc.date", "dcterms.date", "created", "pubdate"})
+_DAY = re.compile(r"\s*((?:19[89]\d|2\d{3})-\d{2}-\d{2})")
+# A browser's "Save page, complete" puts the page's images and scripts in a folder named after it.
+_SAVED_FILES = re.compile(r"(.+)(?:_files|-Dateien|_archivos|_fichiers|-bestanden|_file|_arquivos|_pliki)")
 _FIRST_HEADING = re.compile(r"^(#{2,6}) (.+)$", re.MULTILINE)
+_ANY_HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
 _BR = "\x1e"  # a <br> in the collapsed text (control characters are removed from the data)
 
 
@@ -63,10 +85,16 @@ class _Tree(HTMLParser):
         self.stack = [self.root]
         self.title: list[str] = []
         self.in_title = False
+        # Tags open inside a dropped element that began past _MAX_DEPTH: none of their text is the page's.
+        self.deep: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "title" and not any(n.tag == "svg" for n in self.stack):  # an icon's <title> names no page
             self.in_title = True
+            return
+        if self.deep or (len(self.stack) >= _MAX_DEPTH and _dropped_markup(tag, dict(attrs))):
+            if tag not in _VOID:
+                self.deep.append(tag)
             return
         closes = _CLOSES.get(tag, frozenset())
         if tag in _CLOSES_P:
@@ -100,6 +128,10 @@ class _Tree(HTMLParser):
         if tag == "title":
             self.in_title = False
             return
+        if self.deep:
+            if tag in self.deep:
+                del self.deep[len(self.deep) - 1 - self.deep[::-1].index(tag) :]
+            return
         for i in range(len(self.stack) - 1, 0, -1):
             if self.stack[i].tag == tag:
                 del self.stack[i:]
@@ -108,24 +140,105 @@ class _Tree(HTMLParser):
             self.stack[-1].children.append(_Node("br", {}))
 
     def handle_data(self, data: str) -> None:
-        data = data.replace(_BR, "")
+        data = data.replace(_BR, "").translate(_INVISIBLE)
+        if self.deep:
+            return
         if self.in_title:
             self.title.append(data)
         else:
             self.stack[-1].children.append(data)
 
 
-def _dropped(node: _Node, in_content: bool) -> bool:
-    """Whether ``node`` is no text of the page: code a browser runs, or the page's furniture. Inside an
-    <article> or <main>, a <header> is the article's own (its title and byline): kept."""
-    if node.tag in _DROPPED and not (node.tag == "header" and in_content):
-        return True
-    attrs = node.attrs
+def _dropped_markup(tag: str, attrs: dict[str, str | None]) -> bool:
+    """Whether an element is no text by its tag or its role (code a browser runs, navigation, hidden)."""
     return (
-        attrs.get("role", "").lower() in _DROPPED_ROLES
-        or attrs.get("aria-hidden", "").lower() == "true"
+        tag in _DROPPED
+        or (attrs.get("role") or "").lower() in _DROPPED_ROLES
+        or (attrs.get("aria-hidden") or "").lower() == "true"
         or "hidden" in attrs
     )
+
+
+def _furniture_named(node: _Node) -> bool:
+    """Whether ``node``'s class or id names page furniture; the page's <article> or <main> never is."""
+    if node.tag in ("article", "main", "body", "html") or node.attrs.get("role", "").lower() == "main":
+        return False
+    return _FURNITURE.search(node.attrs.get("class", "") + " " + node.attrs.get("id", "")) is not None
+
+
+def _own_words(node: _Node) -> int:
+    """The words of ``node`` a reader sees, less those of the furniture inside it (by markup or by name)."""
+    count = 0
+    stack: list[_Node | str] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            count += len(item.split())
+        elif item is node or not (_dropped_markup(item.tag, dict(item.attrs)) or _furniture_named(item)):
+            stack.extend(item.children)
+    return count
+
+
+def _holders(root: _Node, targets: list[_Node]) -> tuple[set[int], set[int]]:
+    """The ids of the elements holding one of ``targets`` (or being one), and of those holding an <h1>."""
+    wanted = {id(t) for t in targets}
+    holds, h1s = set(), set()
+    order: list[_Node] = []
+    stack = [root]
+    while stack:  # parents before their children: read backwards, children come first
+        node = stack.pop()
+        order.append(node)
+        stack.extend(c for c in node.children if isinstance(c, _Node))
+    for node in reversed(order):
+        kids = [id(c) for c in node.children if isinstance(c, _Node)]
+        if id(node) in wanted or any(k in holds for k in kids):
+            holds.add(id(node))
+        if node.tag == "h1" or any(k in h1s for k in kids):
+            h1s.add(id(node))
+    return holds, h1s
+
+
+class _Page:
+    """What tells furniture from text on one page: its main content and its words once furniture is dropped."""
+
+    def __init__(self, root: _Node, content: list[_Node] | None) -> None:
+        self.content = content or []
+        self.holds, self.h1s = _holders(root, self.content)
+        # The page's words once its furniture is dropped: those in no element named as furniture, then the
+        # named ones' own that hold most of what is kept so far (a "header-wrap" around the article is text,
+        # each of many comments no more than a comment).
+        self.words = _own_words(root)
+        self.kept: set[int] = set()
+        for words, node in sorted(_named(root), key=lambda item: -item[0]):
+            if words > self.words:
+                self.kept.add(id(node))
+                self.words += words
+
+    def dropped(self, node: _Node, in_content: bool) -> bool:
+        """Whether ``node`` is no text of the page: code a browser runs, or the page's furniture. Inside an
+        <article> or <main>, a <header> is the article's own (its title and byline): kept. An element named
+        as furniture is kept when it wraps the article or the page's <h1>, or holds most of its text
+        (readability's exceptions: a layout's "header-wrap" around everything)."""
+        own_header = node.tag == "header" and in_content
+        if _dropped_markup("" if own_header else node.tag, dict(node.attrs)):
+            return True
+        if not _furniture_named(node) or id(node) in self.holds or (in_content and id(node) in self.h1s):
+            return False
+        return id(node) not in self.kept
+
+
+def _named(root: _Node) -> list[tuple[int, _Node]]:
+    """The elements named as furniture outside those dropped by markup, each with its own words."""
+    found: list[tuple[int, _Node]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is not root and _dropped_markup(node.tag, dict(node.attrs)):
+            continue
+        if node is not root and _furniture_named(node):
+            found.append((_own_words(node), node))
+        stack.extend(c for c in node.children if isinstance(c, _Node))
+    return found
 
 
 class _Out:
@@ -176,8 +289,9 @@ def markdown_table(rows: list[list[str]]) -> str:
 class _Reader:
     """Walks the tree of the page's content and writes its Markdown."""
 
-    def __init__(self, in_content: bool) -> None:
-        self.in_content = in_content
+    def __init__(self, page: _Page) -> None:
+        self.page = page
+        self.in_content = bool(page.content)
         self.h1 = False
 
     def children(self, node: _Node, out: _Out) -> None:
@@ -189,7 +303,7 @@ class _Reader:
 
     def element(self, node: _Node, out: _Out) -> None:
         tag = node.tag
-        if _dropped(node, self.in_content):
+        if self.page.dropped(node, self.in_content):
             return
         if tag == "br":
             out.inline.append(_BR)
@@ -228,18 +342,67 @@ class _Reader:
         return "\n".join([f"- {lines[0]}", *(f"  {ln}" for ln in lines[1:])]) if lines[0] or len(lines) > 1 else ""
 
     def _table(self, node: _Node, out: _Out) -> None:
-        rows = [[_inline_text(self, cell) for cell in _cells(tr)] for tr in _rows(node)]
+        trs = _rows(node)
+        rows = _spread([[(_inline_text(self, cell), cell.attrs) for cell in _cells(tr)] for tr in trs])
         rows = [r for r in rows if any(r)]
         if not rows:
             return
-        if max(len(r) for r in rows) == 1:  # a layout table (one column): its cells are the page's blocks
+        if max(len(r) for r in rows) == 1 or _layout(trs):  # its cells are the page's blocks, in order
             out.flush()
-            for tr in _rows(node):
+            for tr in trs:
                 for cell in _cells(tr):
                     self.children(cell, out)
                     out.flush()
             return
+        captions = [c for c in node.children if isinstance(c, _Node) and c.tag == "caption"]
+        out.block("p", " ".join(_inline_text(self, c).replace("\n", " ") for c in captions))
         out.block("table", markdown_table(rows))
+
+
+def _span(attrs: dict[str, str], name: str, most: int) -> int:
+    value = attrs.get(name, "").strip()
+    return min(most, int(value)) if value.isdigit() and int(value) > 0 else 1
+
+
+def _spread(rows: list[list[tuple[str, dict[str, str]]]]) -> list[list[str]]:
+    """Rows of cell texts with each spanning cell repeated in every column and row it spans."""
+    grid: list[list[str]] = []
+    pending: dict[int, tuple[str, int]] = {}  # column: (text, rows it still spans below)
+    for i, row in enumerate(rows):
+        cells: list[str] = []
+        queue = list(row)
+        while queue or any(col >= len(cells) for col in pending):
+            col = len(cells)
+            if col in pending:
+                text, left = pending.pop(col)
+                cells.append(text)
+                if left > 1:
+                    pending[col] = (text, left - 1)
+                continue
+            if not queue:
+                cells.append("")
+                continue
+            text, attrs = queue.pop(0)
+            down = _span(attrs, "rowspan", len(rows) - i)
+            for _ in range(_span(attrs, "colspan", 100)):
+                if down > 1:
+                    pending[len(cells)] = (text, down - 1)
+                cells.append(text)
+        grid.append(cells)
+    return grid
+
+
+def _layout(rows: list[_Node]) -> bool:
+    """Whether a table lays out the page rather than holding data: a cell holds a heading, or its one row's
+    cells hold paragraphs or lists (a two-column page: navigation and the article)."""
+    blocks = set(_HEADINGS) if len(rows) > 1 else {*_HEADINGS, "p", "ul", "ol", "blockquote", "pre"}
+    stack = [cell for tr in rows for cell in _cells(tr)]
+    while stack:
+        node = stack.pop()
+        if node.tag in blocks:
+            return True
+        stack.extend(c for c in node.children if isinstance(c, _Node) and c.tag != "table")
+    return False
 
 
 def _rows(table: _Node) -> list[_Node]:
@@ -304,19 +467,69 @@ def _content(root: _Node) -> list[_Node] | None:
     return articles or None
 
 
-def _words(nodes: list[_Node]) -> int:
-    return sum(len(_raw_text(node).split()) for node in nodes)
-
-
-def _page_title(title: str) -> str:
-    """The <title>'s text without the site's name after a " | " ("Ten tips | The Blog": "Ten tips")."""
+def _page_title(title: str, body: str) -> str:
+    """The <title>'s text without the site's name beside it ("Ten tips | The Blog", "Blog — Ten tips"): the
+    part the page's first heading says, else the first part (where most sites put the page's own name)."""
     text = " ".join(title.split())
-    parts = [p.strip() for p in text.split(" | ") if p.strip()]
-    return max(parts, key=len) if len(parts) > 1 else text
+    parts = [p.strip() for p in _TITLE_SEPARATORS.split(text) if p.strip()]
+    if len(parts) < 2:
+        return text
+    first = _ANY_HEADING.search(body)
+    heading = first.group(1).casefold() if first is not None else ""
+    return next((p for p in parts if p.casefold() == heading), parts[0])
+
+
+def _page_day(root: _Node, page: _Page) -> str | None:
+    """The day the page says it was published: the first <time datetime> in the text read (its article's,
+    not a comment's), else a date <meta> (article:published_time, date, dc.date, Evernote's created)."""
+    times: list[str] = []
+    metas: list[str] = []
+    stack = list(reversed(page.content or [root]))
+    while stack:
+        node = stack.pop()
+        if node.tag == "time" and node.attrs.get("datetime"):
+            times.append(node.attrs["datetime"])
+        kept = (c for c in node.children if isinstance(c, _Node) and not page.dropped(c, bool(page.content)))
+        stack.extend(reversed(list(kept)))
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        name = (node.attrs.get("property") or node.attrs.get("name") or "").lower()
+        if node.tag == "meta" and name in _DATE_METAS:
+            metas.append(node.attrs.get("content", ""))
+        stack.extend(reversed([c for c in node.children if isinstance(c, _Node)]))
+    for when in times[:1] + metas:
+        day = _DAY.match(when)
+        try:
+            if day is not None and datetime.date.fromisoformat(day.group(1)):
+                return day.group(1)
+        except ValueError:
+            continue
+    return None
+
+
+def saved_page_folder(name: str, pages: set[str]) -> str | None:
+    """Why folder ``name`` is skipped when it holds the images and scripts a browser saved with a page of
+    ``pages`` beside it (``Article_files`` or ``Article-Dateien`` next to ``Article.html``), else None."""
+    m = _SAVED_FILES.fullmatch(name)
+    page = next((p for p in sorted(pages) if m is not None and p.rpartition(".")[0] == m.group(1)), None)
+    return f"the files a browser saved with {page} (images, scripts): skipped" if page else None
+
+
+def page_source(raw: bytes | bytearray) -> tuple[tuple[str, str | None], tuple[str, str] | None]:
+    """A page's bytes as a run reads them: (Markdown, decoding note) and (its own day, "page date") or None."""
+    text, note = decode_bytes(raw)
+    text, day = read_page(text)
+    return (text, note), ((day, "page date") if day else None)
 
 
 def render_html(markup: str) -> str:
     """The page in ``markup`` as Markdown (see the module's docstring); empty when it holds no text."""
+    return read_page(markup)[0]
+
+
+def read_page(markup: str) -> tuple[str, str | None]:
+    """(Markdown, ISO day the page says it was published or None) of the page in ``markup``."""
     tree = _Tree()
     try:
         tree.feed(markup)
@@ -324,22 +537,25 @@ def render_html(markup: str) -> str:
     except AssertionError as exc:  # html.parser's few refusals (a marked section it cannot read)
         raise ValueError(f"HTML the parser cannot read: {exc}") from None
     content = _content(tree.root)
-    if content is not None and _words(content) < _MIN_CONTENT_SHARE * _words([tree.root]):
-        content = None  # a cookie notice or a teaser in an <article>: the page's text is elsewhere
-    reader = _Reader(in_content=content is not None)
+    page = _Page(tree.root, content)
+    # Compared with the page's text once its furniture is left out: many comments had outweighed an article.
+    if content is not None and sum(_own_words(n) for n in content) < _MIN_CONTENT_SHARE * page.words:
+        content = page.content = []  # a cookie notice or a teaser in an <article>: the page's text is elsewhere
+    reader = _Reader(page)
     out = _Out()
-    for node in content or [tree.root]:
+    for node in page.content or [tree.root]:
         if node is tree.root:
             reader.children(node, out)
         else:
             reader.element(node, out)
         out.flush()
     body = join_blocks(out.blocks)
-    title = _page_title("".join(tree.title))
+    day = _page_day(tree.root, page)
+    title = _page_title("".join(tree.title), body)
     if title and not reader.h1 and body:
         first = _FIRST_HEADING.search(body)
         if first is not None and first.group(2).casefold() == title.casefold():
             # The article's own heading says the title: it becomes the "# " one, not said twice.
-            return body[: first.start(1)] + "#" + body[first.end(1) :]
+            return body[: first.start(1)] + "#" + body[first.end(1) :], day
         body = f"# {title}\n\n{body}"
-    return body
+    return body, day

@@ -47,17 +47,19 @@ SUBTITLE_EXTS = {".vtt", ".srt"}
 EMAIL_EXTS = {".eml"}
 LATEX_EXTS = {".tex", ".latex"}
 HTML_EXTS = {".html", ".htm"}
-# Zips of XML parts, read from their bytes (no text to decode) by these readers, loaded by a run that reads one.
-OFFICE_READERS = {".docx": "batchsum.office_docs:read_docx", ".odt": "batchsum.office_docs:read_odt"}
+# Read from their bytes by these readers, loaded by a run that reads one: zips of XML parts, and web pages (which
+# name their charset and their day). Each gives (text, decoding note) and (day, source) when the file says
+# when it was made: a document's created day ("document properties"), a page's own date ("page date").
+BYTE_READERS = {".docx": "batchsum.office_docs:docx_source", ".odt": "batchsum.office_docs:odt_source"}
+BYTE_READERS |= dict.fromkeys(HTML_EXTS, "batchsum.html_text:page_source")
 ORG_EXTS = {".org"}  # Emacs Org mode, rendered as Markdown by org.py
-ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | ORG_EXTS | HTML_EXTS | set(OFFICE_READERS)
+ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | ORG_EXTS | set(BYTE_READERS)
 # Formats rendered from their text, each renderer given the run's warnings for the file and its path (a LaTeX
-# source's \input files are looked up from its folder). Web pages and Org files are rendered by modules loaded
-# by name (batchsum.lazy) only by a run that reads one.
+# source's \input files are looked up from its folder). Org files are rendered by a module loaded by name
+# (batchsum.lazy) only by a run that reads one.
 _RENDERERS: dict[str, Callable[[str, list[str], Path], str]] = {
     **dict.fromkeys(SUBTITLE_EXTS, lambda text, warnings, _path: render_subtitles(text, warnings)),
     **dict.fromkeys(LATEX_EXTS, render_latex),
-    **dict.fromkeys(HTML_EXTS, lambda text, _warnings, _path: load("batchsum.html_text:render_html")(text)),
     **dict.fromkeys(ORG_EXTS, lambda text, warnings, path: load("batchsum.org:render_org")(text, warnings, path)),
 }
 IGNORE_FILE = ".batchsumignore"
@@ -285,6 +287,7 @@ def _walk_dir(
         result.problems.append(Problem(str(folder), f"cannot list folder: {exc.strerror or exc}"))
         return
     out_str = str(out_abs) if out_abs is not None else None
+    pages = {e.name for e in entries if os.path.splitext(e.name)[1].lower() in HTML_EXTS}
     for entry in entries:
         name = entry.name
         if name.startswith(".") or name == STATE_DIR:
@@ -309,19 +312,11 @@ def _walk_dir(
                 continue
             if entry.is_symlink() and policy.refuses(entry.path, result):
                 continue
-            _walk_dir(
-                result,
-                root,
-                Path(entry.path),
-                rel_in_root,
-                prefix,
-                spec,
-                out_abs,
-                override,
-                seen_files,
-                visited,
-                policy,
-            )
+            if pages and (why := load("batchsum.html_text:saved_page_folder")(name, pages)) is not None:
+                result.problems.append(Problem(entry.path, why, failure=False, notice=True))
+                continue
+            folder_args = (rel_in_root, prefix, spec, out_abs, override, seen_files, visited, policy)
+            _walk_dir(result, root, Path(entry.path), *folder_args)
             continue
         # scandir's d_type answers this without a syscall for everything but symlinks.
         try:
@@ -584,14 +579,6 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 READER_VERSION = 7
 
 
-def _text_of(raw: bytearray, ext: str) -> tuple[tuple[str, str | None], tuple[str, str] | None]:
-    """(text, decoding note) of a file's bytes, and the day a Word or OpenDocument file says it was created."""
-    if ext not in OFFICE_READERS:
-        return decode_bytes(raw), None
-    text, created = load(OFFICE_READERS[ext])(bytes(raw))
-    return (text, None), ((created, "document properties") if created else None)
-
-
 def _first_message(day: str | None) -> tuple[str, str] | None:
     """A chat export's date: the day its first message was sent, where its reader found one."""
     return (day, "first message") if day else None
@@ -624,7 +611,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
     sha = sha256_bytes(raw)
     ext = path.suffix.lower()
     try:
-        (text, note), own_day = _text_of(raw, ext)
+        (text, note), own_day = load(BYTE_READERS[ext])(raw) if ext in BYTE_READERS else (decode_bytes(raw), None)
     except ValueError as exc:
         raise InputError(str(path), str(exc)) from exc
     warnings: list[str] = []

@@ -19,7 +19,7 @@ from batchsum.model import SummaryLevel
 from batchsum.note_syntax import front_matter
 from batchsum.planning import plan_file
 from batchsum.summary_files import previous_final
-from batchsum.walk import Problem, SourceRef, read_document
+from batchsum.walk import BYTE_READERS, HTML_EXTS, Problem, SourceRef, read_document
 from batchsum.written_facets import has_written_facets
 
 # The extras of a conversation (an agent session's digest, offline facets), loaded with the first one:
@@ -54,6 +54,11 @@ def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
         return Problem(exc.path, exc.reason, ref.relpath, failure=not isinstance(exc, NotASource))
 
 
+# Formats read from their markup: a file of only markup (a page of scripts, an empty Word document) is no
+# whitespace, though it reads as none.
+_MARKUP_ONLY = {ext: "markup only" for ext in BYTE_READERS} | dict.fromkeys(HTML_EXTS, "markup and scripts only")
+
+
 def blank_reason(doc: Document) -> str | None:
     """Why a read file is passed over for holding no text (a zero-byte file, only whitespace, a chat or
     subtitle file with nothing in it, or only markup: front matter, code, comments, embeds, link
@@ -61,6 +66,8 @@ def blank_reason(doc: Document) -> str | None:
     if not doc.text or doc.text.isspace():  # not strip(): that copies the whole text
         if not doc.size:
             return "empty file (0 bytes), nothing to summarize: skipped"
+        if (markup := _MARKUP_ONLY.get(doc.path.suffix.lower())) is not None:
+            return f"no text once read ({doc.size} bytes: {markup}), nothing to summarize: skipped"
         return f"no text once read ({doc.size} bytes, only whitespace), nothing to summarize: skipped"
     # As the summarizer reads it (units_from_text): a note of only code had been "summarized" as its raw
     # markup on one line, an unclosed fence that swallowed the rest of its page.
