@@ -158,7 +158,7 @@ def label_language(label: str) -> str | None:
 
 # Dates that say when a text was written (walk.dated); an mtime only says when the file was copied.
 REAL_DATE_SOURCES = frozenset(
-    {"name", "front matter", "e-mail header", "first message", "document properties", "first entry"}
+    {"name", "front matter", "e-mail header", "first message", "document properties", "page date", "first entry"}
 )
 ONE_LINE_WORDS = 30  # a one-line summary: the final's first sentence, at most this many words
 
