@@ -246,9 +246,9 @@ def front_matter_date(text: str) -> str | None:
 
 def dated(path: Path, text: str, mtime_ns: int, own_day: tuple[str, str] | None = None) -> tuple[str, str]:
     """(ISO date, where it came from: ``name``, ``front matter``, ``e-mail header``, ``first message``,
-    ``document properties``, ``page date``, ``first entry`` (:func:`entries_date`) or ``mtime``). All but the last say when a
-    text was written; an mtime is only when the file was last copied or touched. ``own_day``: the day its
-    reader found and where: a chat export's first message (``first message``: :func:`whatsapp_day`,
+    ``document properties``, ``page date``, ``first entry`` (:func:`entries_date`) or ``mtime``). All but the
+    last say when a text was written; an mtime is only when the file was last copied or touched. ``own_day``:
+    the day its reader found and where: a chat export's first message (``first message``: :func:`whatsapp_day`,
     :class:`batchsum.chat_exports.ExportText`), a Word or OpenDocument file's ``created`` property
     (``document properties``), a web page's own date (``page date``)."""
     if day := name_date(path):
