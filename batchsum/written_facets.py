@@ -524,7 +524,9 @@ _ITEM_NOTE = re.compile(r"\s*\((?:owner|due): [^()]*\)$")
 _ITEM_SPEAKER = re.compile(r"^[^:]{1,80}: ")
 # A list item of a summary, its checkbox aside: "- Why does ...?", "1. ...", "- [ ] Send the logs to Marta".
 _LISTED_KINDS = ("Decisions", "Action items", "Open questions")
-_LISTED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(.+)$", re.M)
+# A listed item, its task box aside as written ("[ ]") or as a page shows it ("☐", "☑": a note kept whole), and
+# the "@" of an owner's mention, which the facets show as the owner's name ("@Priya: book the venue").
+_LISTED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+|[☐☑]\s*)?@?(.+)$", re.M)
 
 
 def _compared(text: str) -> str:

@@ -55,8 +55,14 @@ WRITTEN_AND_SAID = (
 
 
 def _listed(final: str, heading: str) -> list[str]:
-    section = final.split(f"**{heading}**", 1)[1].split("\n\n**", 1)[0].split("<!--", 1)[0]
-    return [ln[2:] for ln in section.splitlines() if ln.startswith("- ")]
+    """The items under a heading of the final's facets (``**Decisions**``) or of the page's own lists (``##
+    Decisions``: a facet the page lists already is not listed again)."""
+    items: list[str] = []
+    for mark in (f"**{heading}**", f"## {heading}"):
+        for section in final.split(mark)[1:]:
+            section = section.split("\n\n**", 1)[0].split("\n## ", 1)[0].split("<!--", 1)[0]
+            items += [ln[2:] for ln in section.splitlines() if ln.startswith("- ")]
+    return items
 
 
 def test_written_items_merge_with_found_ones_and_an_at_label_names_the_owner(tmp_path: Path) -> None:
@@ -65,5 +71,6 @@ def test_written_items_merge_with_found_ones_and_an_at_label_names_the_owner(tmp
     assert len([d for d in decisions if "April 3" in d]) == 1, decisions
     actions = _listed(final, "Action items")
     venue = [a for a in actions if "venue" in a]
-    assert len(venue) == 1 and venue[0].startswith("Priya: ") and "@" not in venue[0], actions
+    # Once: the page's own item ("☐ @Priya: book the venue"), which the facets do not repeat as "Priya: ...".
+    assert len(venue) == 1 and venue[0].lstrip("☐ @").startswith("Priya: "), actions
     assert any(a.startswith("Dev: I will book the caterer") for a in actions), actions

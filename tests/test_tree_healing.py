@@ -69,9 +69,9 @@ def test_a_final_edited_below_its_summary_is_restored_and_the_edit_kept_in_histo
     noted = out / "2026-10-01.md" / "summaries" / "L3" / "final.md"
     ticked = out / "2026-10-02.md" / "summaries" / "L3" / "final.md"
     written = {path: path.read_text(encoding="utf-8") for path in (noted, ticked)}
-    assert "- [ ] Send the gauge logs to Marta" in written[ticked]
+    assert "- ☐ Send the gauge logs to Marta" in written[ticked]  # a kept note as its reader sees it
     noted.write_text(written[noted] + "Call Jonas about the clamp invoice.\n", encoding="utf-8")
-    ticked.write_text(written[ticked].replace("- [ ] Send the gauge", "- [x] Send the gauge"), encoding="utf-8")
+    ticked.write_text(written[ticked].replace("- ☐ Send the gauge", "- ☑ Send the gauge"), encoding="utf-8")
 
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
