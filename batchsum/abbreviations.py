@@ -16,6 +16,7 @@ __all__ = [
     "NOUN_ABBREVIATIONS",
     "NUMBER_ABBREVIATIONS",
     "SENTENCE_STARTERS",
+    "SHORT_FORMS",
     "SOFT_ABBREVIATIONS",
     "ends_after_abbreviation",
     "is_abbreviation",
@@ -42,6 +43,15 @@ NUMBER_ABBREVIATIONS = frozenset({"no", "nos", "sat", "sun", "mar", "sec", "wed"
 # ("Sales grew in the U.S. The next quarter was flat.", "She earned her Ph.D. Then she left."); before a name or
 # a noun they qualify ("U.S. Army") they go on. Not "e.g." or "i.e.", which lead on to what they introduce.
 NOUN_ABBREVIATIONS = frozenset({"u.s", "u.k", "u.n", "ph.d", "b.a", "m.a", "m.d"})
+# Each language's short forms that rarely end a sentence and that the splitter of its text (sentencex) lacks,
+# lower-cased, without the period: "inkl. Regionalverkehr", "im 18. Jh. und", "av. de la République", "le Dr.
+# Leroy", "vedi pag. 7", "le pagg. 12-14", "civico n. 5". Those it knows ("art.", "ecc.", "sig.", "dott.", "M.")
+# need no entry.
+SHORT_FORMS: dict[str, frozenset[str]] = {
+    "de": frozenset({"inkl", "exkl", "zzgl", "jh", "hausnr", "abs", "ziff"}),
+    "fr": frozenset({"av", "dr", "pr"}),
+    "it": frozenset({"pag", "pagg", "n"}),
+}
 # Words a sentence never ends on (articles, prepositions, conjunctions, determiners, auxiliaries): a line that
 # ends on one goes on ("... looking to the throne of" / "England, paid his respects ...").
 LEADS_ON = frozenset(

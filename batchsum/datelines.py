@@ -15,7 +15,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from batchsum.periods import MONTH_WORDS
+from batchsum.periods import MONTH_WORDS, WEEKDAY_WORDS
 from batchsum.text import BLANK_LINES
 
 __all__ = ["DateCarry", "Dateline", "cjk_dateline", "dated_entries", "dateline", "is_dateline"]
@@ -23,8 +23,16 @@ __all__ = ["DateCarry", "Dateline", "cjk_dateline", "dated_entries", "dateline",
 _MONTH = "|".join(re.escape(w) for w in sorted(MONTH_WORDS, key=len, reverse=True))
 _ORDINAL = r"(?:st|nd|rd|th|d|er|\.)?"
 # What may stand before the day: a place or a weekday and its comma, one or two of them ("Salem, ",
-# "Saturday, ", "Maine, "), then an article that introduces a day ("den", "le", "el", "am").
-_LEAD = r"(?:[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){0,2},[ \t]+){0,2}(?:(?i:den|le|el|am)[ \t]+)?"
+# "Saturday, ", "Maine, "), then an article that introduces a day ("den", "le", "el", "am", "der", "il"),
+# a weekday's name without its comma, as French, German and Spanish head a day ("mardi 5 mars 2024",
+# "le mardi 5 mars", "Dienstag 5. März", "martes 5 de marzo"), and an article again ("Dienstag, den 5.").
+# Any other word before the day makes the line a sentence ("Nous avons vu 5 mars").
+_ARTICLE = r"(?:(?i:den|der|le|el|il|am)[ \t]+)?"
+_WEEKDAY = "|".join(re.escape(w) for w in sorted(WEEKDAY_WORDS, key=len, reverse=True))
+_LEAD = (
+    rf"(?:[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){{0,2}},[ \t]+){{0,2}}{_ARTICLE}"
+    rf"(?:(?i:{_WEEKDAY})(?![\w-])[ \t]+{_ARTICLE})?"
+)
 _DAY_FIRST = rf"(?P<d1>\d{{1,2}}){_ORDINAL}[ \t]+(?:of[ \t]+|de[ \t]+)?(?P<m1>(?i:{_MONTH}))"
 _MONTH_FIRST = rf"(?P<m2>(?i:{_MONTH}))\.?,?[ \t]+(?P<d2>\d{{1,2}}){_ORDINAL}"
 _YEAR = r"(?:,?[ \t]+(?:de[ \t]+)?(?P<y>1[5-9]\d\d|20\d\d)(?:[ \t]*г)?\.?)?"

@@ -74,26 +74,53 @@ LOCAL_MONTHS: dict[str, tuple[str, ...]] = {
            "novembre", "décembre"),
     "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
            "noviembre", "diciembre"),
+    "it": ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
+           "novembre", "dicembre"),
+    "pt": ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+           "novembro", "dezembro"),
     "ru": ("январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август", "сентябрь", "октябрь",
            "ноябрь", "декабрь"),
 }  # fmt: skip
+# The weekdays, Monday first, in the languages of the months: a day's heading may open with one ("mardi 5 mars
+# 2024", "Dienstag, 5. März 2024", "terça-feira, 5 de março de 2024"). Portuguese also says a weekday short
+# ("terça").
+LOCAL_WEEKDAYS: dict[str, tuple[str, ...]] = {
+    "en": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+    "de": ("montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"),
+    "fr": ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
+    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+    "it": ("lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica"),
+    "pt": ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo"),
+    "ru": ("понедельник", "вторник", "среда", "четверг", "пятница", "суббота", "воскресенье"),
+}
 _RU_GENITIVE = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября",
                 "ноября", "декабря")  # fmt: skip
 _RU_PREPOSITIONAL = ("январе", "феврале", "марте", "апреле", "мае", "июне", "июле", "августе", "сентябре",
                      "октябре", "ноябре", "декабре")  # fmt: skip
 # The month words a day's label (:func:`day_label`) is written with.
 LABEL_MONTHS = frozenset({*MONTH_NAMES, *(m for names in LOCAL_MONTHS.values() for m in names), *_RU_GENITIVE})
+# Accents a keyboard may leave out. Not Portuguese "março"'s: "marco" is a word and a name ("Marco, 5 anni").
+_UNACCENTED = str.maketrans("äéûìá", "aeuia")
 # Every word that names a month, lower case, to its number (1-12); accents also left out ("fevrier").
 MONTH_WORDS: dict[str, int] = {
     word: i + 1
     for names in (MONTH_NAMES, *LOCAL_MONTHS.values(), _RU_GENITIVE, _RU_PREPOSITIONAL)
     for i, name in enumerate(names)
-    for word in {name.lower(), name.lower().translate(str.maketrans("äéû", "aeu"))}
+    for word in {name.lower(), name.lower().translate(_UNACCENTED)}
 }
+# Every weekday's name, lower case, also without accents ("martedi", "sabado") and Portuguese's short form ("terça").
+WEEKDAY_WORDS = frozenset(
+    word
+    for names in LOCAL_WEEKDAYS.values()
+    for name in names
+    for form in (name, name.removesuffix("-feira"))
+    for word in (form, form.translate(_UNACCENTED))
+)
 
 
 def month_label(month: int, language: str | None) -> str:
-    """A month's name as a digest of ``language`` writes it: ``April``, ``Avril``, ``Апрель``, ``4月``."""
+    """A month's name as a digest of ``language`` writes it, capitalised as it heads a paragraph or a title:
+    ``April``, ``Avril``, ``Marzo``, ``Апрель``, ``4月``."""
     if language in ("zh", "ja"):
         return f"{month}月"
     names = LOCAL_MONTHS.get(language or "", MONTH_NAMES)
@@ -102,18 +129,19 @@ def month_label(month: int, language: str | None) -> str:
 
 def day_label(day: int, month: int, language: str | None, which: str = "") -> str:
     """A day as a digest of ``language`` labels it: ``4 April.``, ``4. April``, ``4 avril``, ``4 de abril``,
-    ``4 апреля``, ``4月4日`` (English's own full stop kept). ``which``: what tells one of a day's files from
-    the others (its name's words, "evening"), in brackets after the day: ``4 April (evening).``,
-    ``4. April (Abend)``, ``4月4日（evening）``; at most :data:`WHICH_CHARS` characters, without brackets."""
+    ``4 aprile``, ``4 апреля``, ``4月4日`` (English's own full stop kept; Portuguese's as Spanish's, a month in
+    lower case). ``which``: what tells one of a day's files from the others (its name's words, "evening"), in
+    brackets after the day: ``4 April (evening).``, ``4. April (Abend)``, ``4月4日（evening）``; at most
+    :data:`WHICH_CHARS` characters, without brackets."""
     if language in ("zh", "ja"):
         return f"{month}月{day}日" + (f"（{which}）" if which else "")
     which = f" ({which})" if which else ""
     if language == "de":
         return f"{day}. {LOCAL_MONTHS['de'][month - 1]}{which}"
-    if language == "fr":
-        return f"{day} {LOCAL_MONTHS['fr'][month - 1]}{which}"
-    if language == "es":
-        return f"{day} de {LOCAL_MONTHS['es'][month - 1]}{which}"
+    if language in ("fr", "it"):
+        return f"{day} {LOCAL_MONTHS[language][month - 1]}{which}"
+    if language in ("es", "pt"):
+        return f"{day} de {LOCAL_MONTHS[language][month - 1]}{which}"
     if language == "ru":
         return f"{day} {_RU_GENITIVE[month - 1]}{which}"
     return f"{day} {MONTH_NAMES[month - 1]}{which}."
@@ -145,15 +173,18 @@ _LABEL_FORMS = {
     "de": re.compile(rf"\d{{1,2}}\. (?:{_alternation(LOCAL_MONTHS['de'])}){_WHICH}\.?"),
     "fr": re.compile(rf"\d{{1,2}} (?:{_alternation(LOCAL_MONTHS['fr'])}){_WHICH}\.?"),
     "es": re.compile(rf"\d{{1,2}} de (?:{_alternation(LOCAL_MONTHS['es'])}){_WHICH}\.?"),
+    "it": re.compile(rf"\d{{1,2}} (?:{_alternation(LOCAL_MONTHS['it'])}){_WHICH}\.?"),
+    "pt": re.compile(rf"\d{{1,2}} de (?:{_alternation(LOCAL_MONTHS['pt'])}){_WHICH}\.?"),
     "ru": re.compile(rf"\d{{1,2}} (?:{_alternation(_RU_GENITIVE)}){_WHICH}\.?"),
 }
 
 
 def label_language(label: str) -> str | None:
     """The language a day's label (:func:`day_label`) is written in: ``en`` for "4 April.", ``de`` for
-    "4. April", ``fr`` for "4 avril", ``es``, ``ru``; None for anything else (Chinese and Japanese write the
-    same "4月4日")."""
-    return next((lang for lang, form in _LABEL_FORMS.items() if form.fullmatch(label)), None)
+    "4. April", ``fr`` for "4 avril", ``es``, ``it``, ``pt``, ``ru``; None for anything else, and for a label
+    two languages write alike (Chinese and Japanese "4月4日", Spanish and Portuguese "4 de abril")."""
+    spoken = [lang for lang, form in _LABEL_FORMS.items() if form.fullmatch(label)]
+    return spoken[0] if len(spoken) == 1 else None
 
 
 # Dates that say when a text was written (walk.dated); an mtime only says when the file was copied.
@@ -211,7 +242,7 @@ class Period:
         if language in ("zh", "ja"):
             return f"{year}年{int(month)}月"
         name = month_label(int(month), language)
-        return f"{name} de {year}" if language == "es" else f"{name} {year}"
+        return f"{name} de {year}" if language in ("es", "pt") else f"{name} {year}"
 
     def path(self, folder: str = DIGESTS_DIR) -> str:
         """The digest's path relative to the output folder."""
@@ -470,8 +501,16 @@ def iso_week(name: str) -> tuple[str, str, int, int] | None:
 
 def path_order(relpath: str) -> tuple[Any, ...]:
     """The key that sorts paths as a file manager does, numbers by their value: "ch2" before "ch10" (a novel's
-    chapters had read ch1, ch10, ch11, ch12, ch2 in its folder's digest and in index.md)."""
-    return tuple(int(piece) if i % 2 else piece.casefold() for i, piece in enumerate(_DIGITS.split(relpath)))
+    chapters had read ch1, ch10, ch11, ch12, ch2 in its folder's digest and in index.md); a name's stem before
+    its extension, as a file manager does: "2024-03-05.md" before "2024-03-05-abend.md" (whole, "-" sorts
+    before ".")."""
+    stem, extension = os.path.splitext(relpath)
+    return (_natural(stem), _natural(extension))
+
+
+def _natural(text: str) -> tuple[Any, ...]:
+    """``text``'s pieces, its numbers by their value and its words without case: "ch10" is ("ch", 10, "")."""
+    return tuple(int(piece) if i % 2 else piece.casefold() for i, piece in enumerate(_DIGITS.split(text)))
 
 
 _DIGITS = re.compile(r"(\d+)")

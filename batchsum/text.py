@@ -19,6 +19,7 @@ from batchsum.abbreviations import (
     ABBREVIATIONS,
     LEADS_ON,
     NUMBER_ABBREVIATIONS,
+    SHORT_FORMS,
     ends_after_abbreviation,
     is_abbreviation,
 )
@@ -308,8 +309,9 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
         piece_start = piece_end
 
 
-# Short forms sentencex's lists lack, which rarely end a sentence: "inkl. Regionalverkehr", "im 18. Jh. und".
-_SHORT_FORMS = {"de": frozenset({"inkl", "exkl", "zzgl", "jh", "hausnr", "abs", "ziff"}), "fr": frozenset({"av"})}
+# Short forms sentencex's lists lack, which rarely end a sentence: "inkl. Regionalverkehr", "im 18. Jh. und"
+# (abbreviations.py keeps each language's).
+_SHORT_FORMS = SHORT_FORMS
 
 
 def _short_form(text: str, pos: int, language: str) -> bool:
