@@ -38,6 +38,7 @@ class Source:
     line: int | None = None
     turn: int | None = None
     date: str | None = None
+    unit: str | None = None  # hash of the entry or turn (the first of a batch of turns)
 
 
 @dataclass
@@ -46,7 +47,8 @@ class Changes:
 
     added: list[Fact] = field(default_factory=list)
     updated: list[tuple[Fact, Fact]] = field(default_factory=list)  # (old tombstone, new fact)
-    deleted: list[Fact] = field(default_factory=list)
+    deleted: list[Fact] = field(default_factory=list)  # by a DELETE, or retired with their vanished source
+    moved: list[Fact] = field(default_factory=list)  # carried over to their renamed source
     kept: int = 0  # NONE events
     extracted: int = 0  # facts the model found in the new text
     reconcile_failed: bool = False
@@ -56,6 +58,7 @@ class Changes:
         self.added += other.added
         self.updated += other.updated
         self.deleted += other.deleted
+        self.moved += other.moved
         self.kept += other.kept
         self.extracted += other.extracted
         self.reconcile_failed = self.reconcile_failed or other.reconcile_failed
@@ -63,7 +66,7 @@ class Changes:
     @property
     def count(self) -> int:
         """Files written or moved."""
-        return len(self.added) + len(self.updated) + len(self.deleted)
+        return len(self.added) + len(self.updated) + len(self.deleted) + len(self.moved)
 
 
 def make_backend(cfg: RunConfig) -> Any:
@@ -190,6 +193,7 @@ class MemoryEngine:
             source_turn=source.turn,
             event=event,
             replaces=replaces,
+            source_unit=source.unit,
         )
 
     def _apply(self, changes: Changes) -> None:

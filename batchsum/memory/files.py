@@ -63,6 +63,8 @@ class Fact:
     deleted_at: str | None = None  # tombstones only
     path: Path | None = None  # where it lives on disk (set when written or read)
     role: str = ROLE  # "memory"; conversation turns use the same record with "user" / "assistant"
+    # Hash of the entry or turn it came from (Unit.key): a renamed source's facts find their new position.
+    source_unit: str | None = None
 
     def meta(self) -> dict[str, Any]:
         """The front matter."""
@@ -79,6 +81,8 @@ class Fact:
             "replaces": self.replaces,
             "replaced_by": self.replaced_by,
         }
+        if self.source_unit:
+            meta["source_unit"] = self.source_unit
         if self.deleted_at:
             meta["deleted_at"] = self.deleted_at
         return meta
@@ -113,6 +117,7 @@ class Fact:
             replaced_by=str(meta["replaced_by"]) if meta.get("replaced_by") else None,
             deleted_at=str(meta["deleted_at"]) if meta.get("deleted_at") else None,
             path=path,
+            source_unit=str(meta["source_unit"]) if meta.get("source_unit") else None,
         )
 
 
@@ -149,6 +154,24 @@ def soft_delete(out: Path, fact: Fact, *, replaced_by: str | None = None) -> Pat
         pass
     fact.path = dest
     return dest
+
+
+def rehome(out: Path, fact: Fact, scope: str, source_path: str) -> Path:
+    """Rewrite a live fact as one of ``source_path`` in ``scope`` (its source was renamed); same id."""
+    old = fact.path or facts_dir(out, fact.scope) / fact.file_name
+    fact.scope, fact.source_path = scope, source_path
+    new = write_fact(out, fact)  # the new file first: a crash in between leaves a duplicate, never a loss
+    if new != old:
+        try:
+            os.unlink(old)
+        except FileNotFoundError:
+            pass
+    return new
+
+
+def source_facts(out: Path, scope: str, source_path: str) -> list[Fact]:
+    """The live facts of ``scope`` extracted from ``source_path``."""
+    return [f for f in read_scope(out, scope) if f.source_path == source_path]
 
 
 def read_scope(out: Path, scope: str) -> list[Fact]:

@@ -4,7 +4,8 @@ Incremental like a run: a file whose size and mtime match the facts manifest cos
 changed file is read and split into entries/turns, and only units whose hash is new are sent to the
 model. Extraction requests run concurrently (under the backend's limits); reconciliation runs in
 source order, one unit at a time, so a later entry ("moved to Lisbon") is reconciled against what
-the earlier ones left ("lives in Porto").
+the earlier ones left ("lives in Porto"). A source gone from a walked root has its facts retired (as a
+run soft-deletes its summaries); a renamed one, found by its units' hashes, keeps them under its new name.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from batchsum.errors import ConfigError, SummarizationError
 from batchsum.gitver import commit_run, ensure_repo
 from batchsum.lock import RunLock
 from batchsum.memory.engine import Changes, MemoryEngine, Source
-from batchsum.memory.files import check_scope, iter_facts
+from batchsum.memory.files import check_scope, iter_facts, rehome, soft_delete, source_facts
 from batchsum.memory.llm import JsonFormat
 from batchsum.memory.manifest import FactsManifest, SourceState
 from batchsum.memory.units import Unit, is_user_turn, units_of
@@ -78,6 +79,7 @@ class FactsResult:
             f"{self.units} new entries/turns; facts: {len(c.added)} added, {len(c.updated)} updated, "
             f"{len(c.deleted)} deleted, {c.kept} kept; {self.malformed} malformed answers; "
             f"{len(self.problems)} failed; {len(self.skipped)} skipped; {self.seconds:.1f}s"
+            + (f"; {len(c.moved)} fact{'s' * (len(c.moved) != 1)} moved to renamed sources" if c.moved else "")
         )
 
 
@@ -122,12 +124,27 @@ def _jobs(doc: Document, pending: list[Unit], scope: str) -> list[_Job]:
     return jobs
 
 
+@dataclass
+class _Move:
+    """A vanished source whose processed units all reappear in another file: it was renamed."""
+
+    old: str
+    old_scope: str
+    new: str
+    scope: str
+    units: dict[str, Unit]  # the new file's units by hash: where each fact's entry or turn is now
+
+
 class _FactsPass:
     def __init__(self, fcfg: FactsConfig) -> None:
         self.fcfg = fcfg
         self.cfg = fcfg.run
         self.result = FactsResult()
         self.manifest = FactsManifest(self.cfg.state_dir)
+        # Sources of the manifest under a walked root that the walk no longer finds (the run's rule for
+        # soft-deleting summaries): renamed ones become moves, the others' facts are retired.
+        self.vanished: dict[str, SourceState] = {}
+        self.moves: list[_Move] = []
 
     def _problem(self, path: str, reason: str) -> None:
         self._met(Problem(path, reason))
@@ -153,6 +170,9 @@ class _FactsPass:
         )  # fmt: skip
         for p in walk.problems:
             self._met(p)
+        seen = {r.relpath for r in walk.refs}
+        roots = {str(r) for r in walk.roots}
+        self.vanished = {rel: s for rel, s in self.manifest.files.items() if s.root in roots and rel not in seen}
         work = []
         for ref in walk.refs:
             if scopes and not in_scope(ref, scopes):
@@ -192,6 +212,7 @@ class _FactsPass:
         # front matter, hidden comments, properties and link syntax never go to the model.
         shown = dataclasses.replace(doc, text=markdown_as_text(doc.text))
         units = [u for u in units_of(shown) if is_user_turn(u)]
+        done = done | self._renamed_from(rel, scope, units)
         done_now = {u.key for u in units if u.key in done}
         state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, done_now, root=str(ref.root))
         pending = list({u.key: u for u in units if u.key not in done}.values())
@@ -201,11 +222,46 @@ class _FactsPass:
             return None
         return doc, scope, _jobs(doc, pending, scope), state
 
+    def _renamed_from(self, rel: str, scope: str, units: list[Unit]) -> set[str]:
+        """The units of a vanished source that ``rel`` holds all of (it is that source renamed): done
+        already, their facts move over instead of being extracted a second time."""
+        by_key = {u.key: u for u in units}
+        for old_rel, old in list(self.vanished.items()):
+            if old.scope and old.units and old.units <= by_key.keys():
+                del self.vanished[old_rel]
+                self.moves.append(_Move(old_rel, old.scope, rel, scope, by_key))
+                return set(old.units)
+        return set()
+
+    def _settle_vanished(self) -> bool:
+        """Move the facts of renamed sources to their new names and retire (soft-delete) those of
+        vanished ones, as a run moves their summaries aside; True when a fact file changed. The index
+        follows in :meth:`FactIndex.sync` (a retired fact is no live file, a moved one has new metadata)."""
+        out, changes = self.cfg.out, self.result.changes
+        for move in self.moves:
+            for fact in source_facts(out, move.old_scope, move.old):
+                unit = move.units.get(fact.source_unit or "")
+                if unit is not None:  # facts written before source_unit was recorded keep their position
+                    fact.source_line, fact.source_turn = unit.line, unit.turn
+                rehome(out, fact, move.scope, move.new)
+                changes.moved.append(fact)
+            self.manifest.files.pop(move.old, None)
+        for rel, state in self.vanished.items():
+            retired = source_facts(out, state.scope, rel) if state.scope else []
+            for fact in retired:
+                soft_delete(out, fact)
+            changes.deleted += retired
+            if retired:
+                log.info("%s: source gone; %d of its facts retired to deleted/facts/", rel, len(retired))
+            self.manifest.files.pop(rel, None)
+        return bool(self.moves or self.vanished)
+
     async def run(self) -> None:
         work = self.plan()
+        settled = self._settle_vanished()
         engine = MemoryEngine(self.cfg, json_format=self.fcfg.json_format)
         try:
-            if engine.index is not None and (work or next(iter_facts(self.cfg.out), None) is not None):
+            if engine.index is not None and (work or settled or next(iter_facts(self.cfg.out), None) is not None):
                 # Every pass: an index rebuilt since (or a crash between file and index) is healed here.
                 await asyncio.to_thread(engine.index.sync)
             # Extraction for every job starts now (the backend caps what is in flight); reconciliation
@@ -250,7 +306,7 @@ class _FactsPass:
                 retry = True
                 continue
             first = job.units[0]
-            source = Source(job.scope, doc.relpath, first.line, first.turn, first.date)
+            source = Source(job.scope, doc.relpath, first.line, first.turn, first.date, first.key)
             changes = await engine.reconcile(facts, source, name=job.name)
             self.result.changes.merge(changes)
             state.units.update(u.key for u in job.units)

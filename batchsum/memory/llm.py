@@ -4,7 +4,8 @@ Both go through :meth:`batchsum.backends.llm.LLMBackend.complete` (the summaries
 chain, rate limits, retries and response cache) with a JSON schema in ``response_format``, and are
 validated with pydantic. An answer that does not validate is asked for once more (the bad answer
 and a correction are appended, so the retry is a different request, not a cache hit); a second bad
-answer gives ``None`` and a warning naming the unit.
+answer gives ``None`` and a warning naming the unit and what follows: no facts from an extraction,
+the new facts added unreconciled from a reconciliation.
 """
 
 from __future__ import annotations
@@ -171,6 +172,10 @@ def parse_json(raw: str, model: type[BaseModel]) -> Any:
         raise ValueError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
 
 
+class MalformedAnswer(ValueError):
+    """The model's answer did not validate, twice."""
+
+
 class FactsLLM:
     """Extraction and reconciliation over one :class:`LLMBackend`."""
 
@@ -179,11 +184,9 @@ class FactsLLM:
         self.json_format = json_format
         self.malformed = 0  # answers that failed validation twice
 
-    async def _ask(
-        self, messages: list[dict[str, str]], model: type[BaseModel], *, name: str, max_tokens: int
-    ) -> Any | None:
-        """The validated answer, asking once more after an invalid one; None after two (SummarizationError
-        when the server cannot be reached at all)."""
+    async def _ask(self, messages: list[dict[str, str]], model: type[BaseModel], *, name: str, max_tokens: int) -> Any:
+        """The validated answer, asking once more after an invalid one; MalformedAnswer after two
+        (SummarizationError when the server cannot be reached at all)."""
         fmt = response_format(self.json_format, model.__name__.lower(), model)
         extra = {"response_format": fmt} if fmt else None
 
@@ -208,15 +211,7 @@ class FactsLLM:
         try:
             return parse_json(raw2, model)
         except ValueError as exc:
-            self.malformed += 1
-
-            log.warning(
-                "%s: the model's answer was not valid JSON twice (%s); no facts from it. Answer began: %r",
-                name,
-                exc,
-                sanitize_for_log(raw2, limit=120),
-            )
-            return None
+            raise MalformedAnswer(f"{exc}; answer began: {sanitize_for_log(raw2, limit=120)!r}") from None
 
     async def extract(self, text: str, *, name: str, content_type: str) -> list[str] | None:
         """0..N facts stated in ``text``; None when the model's answers were malformed twice."""
@@ -225,8 +220,13 @@ class FactsLLM:
             {"role": "system", "content": FACT_SYSTEM_PROMPT.format(max_facts=MAX_FACTS_PER_UNIT)},
             {"role": "user", "content": f"The {kind}:\n\n{text}"},
         ]
-        answer = await self._ask(messages, ExtractedFacts, name=name, max_tokens=EXTRACT_MAX_TOKENS)
-        return None if answer is None else list(answer.facts)
+        try:
+            answer = await self._ask(messages, ExtractedFacts, name=name, max_tokens=EXTRACT_MAX_TOKENS)
+        except MalformedAnswer as exc:
+            self.malformed += 1
+            log.warning("%s: the model's answer was not valid JSON twice (%s); no facts from it", name, exc)
+            return None
+        return list(answer.facts)
 
     async def reconcile(self, existing: list[Fact], new: list[str], *, name: str) -> list[MemoryEvent] | None:
         """Events for every memory (existing ones by their position as id); None when the LLM failed."""
@@ -244,4 +244,13 @@ class FactsLLM:
         except SummarizationError as exc:
             log.warning("%s: reconciliation failed (%s); adding the new facts as they are", name, exc)
             return None
-        return None if answer is None else list(answer.memory)
+        except MalformedAnswer as exc:
+            # Not counted as malformed: that count's entries are asked again, these are done (their facts added).
+            log.warning(
+                "%s: the model's reconciliation answer was not valid JSON twice (%s); its facts are all added,"
+                " unreconciled",
+                name,
+                exc,
+            )
+            return None
+        return list(answer.memory)
