@@ -118,6 +118,7 @@ class LexFilter:
     content_type: str | None = None
     since_ts: int | None = None
     sources: set[str] | None = None
+    later: frozenset[str] = frozenset()  # sources dated before since_ts whose entries write a day on or after it
 
     def admits(self, level: int, is_final: bool, content_type: str | None, doc_ts: int | None, source: str) -> bool:
         """True when a node with these attributes passes the filter."""
@@ -127,7 +128,7 @@ class LexFilter:
             return False
         if self.content_type is not None and (content_type != self.content_type or level == 4):
             return False  # a digest (level 4) is no source, whatever type its text was read as
-        if self.since_ts is not None and (doc_ts is None or doc_ts < self.since_ts):
+        if self.since_ts is not None and (doc_ts is None or (doc_ts < self.since_ts and source not in self.later)):
             return False
         return self.sources is None or source in self.sources
 
@@ -484,15 +485,17 @@ class LexicalStore:
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:
-        out: list[tuple[Any, ...]] = []
-        for start in range(0, len(dkeys), 500):
-            part = dkeys[start : start + 500]
-            sql = (
-                "SELECT nkey, id, dkey, start, stop, level, is_final, content_type, doc_ts, source FROM lex_nodes"
-                f" WHERE dkey IN ({','.join('?' * len(part))})"
-            )
-            out.extend(self._db.execute(sql, part))
-        return out
+        sql = "SELECT nkey, id, dkey, start, stop, level, is_final, content_type, doc_ts, source FROM lex_nodes"
+        return list(_rows_in(self._db, sql + " WHERE dkey IN ({})", dkeys))
+
+    def days_written(self, start_ts: int, stop_ts: int) -> Iterator[tuple[str, int, list[str]]]:
+        """(source, date, day terms of its text: :func:`~batchsum.index.analysis.day_term`) of each document
+        with a real date in [``start_ts``, ``stop_ts``)."""
+        sql = "SELECT n.source, MIN(n.doc_ts), d.terms FROM lex_nodes n JOIN lex_docs d ON d.dkey = n.dkey"
+        for source, ts, blob in self._db.execute(sql + " WHERE n.doc_ts >= ? AND n.doc_ts < ? GROUP BY n.dkey",
+                                                 (start_ts, stop_ts)):  # fmt: skip
+            terms = zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n") if blob else []
+            yield str(source), int(ts), [t for t in terms if t.startswith("--")]
 
 
 def _passages_holding(

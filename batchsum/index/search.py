@@ -58,6 +58,7 @@ from batchsum.index.asked_periods import (
     named_digests,
     nested_periods,
     written_on,
+    written_since,
 )
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
@@ -382,7 +383,7 @@ def _search_output(
     with contextlib.closing(dense):
         filt = LexFilter(level=level, content_type=content_type)
         if since is not None:
-            filt.since_ts = date_to_ts(since)
+            filt.since_ts, filt.later = date_to_ts(since), written_since(cfg, since)
         if path_glob:
             sources = matching_sources(dense.sources(), path_glob)
             if not sources:
