@@ -186,6 +186,11 @@ def _doc_layout(db: sqlite3.Connection, dkeys: list[int]) -> dict[int, tuple[Any
     }
 
 
+def _terms_of(blob: bytes | None) -> list[str]:
+    """A document's distinct terms, as ``lex_docs.terms`` packs them."""
+    return zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n") if blob else []
+
+
 def _rows_in(db: sqlite3.Connection, sql: str, keys: Sequence[Any]) -> Iterator[Any]:
     """The rows of ``sql`` (whose ``IN ({})`` takes the keys) for every key, 500 at a time (SQLite's
     limit on variables)."""
@@ -349,9 +354,7 @@ class LexicalStore:
             if seg is not None and seg == self._seg:
                 self._buffer.drop(int(dkey))
             elif seg is not None and blob:
-                written.append(
-                    (int(dkey), int(seg), zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n"))
-                )
+                written.append((int(dkey), int(seg), _terms_of(blob)))
             for table in ("lex_nodes", "lex_docs"):
                 self._db.execute(f"DELETE FROM {table} WHERE dkey = ?", (dkey,))
         delete_postings(self._db, written)
@@ -489,13 +492,11 @@ class LexicalStore:
         return list(_rows_in(self._db, sql + " WHERE dkey IN ({})", dkeys))
 
     def days_written(self, start_ts: int, stop_ts: int) -> Iterator[tuple[str, int, list[str]]]:
-        """(source, date, day terms of its text: :func:`~batchsum.index.analysis.day_term`) of each document
-        with a real date in [``start_ts``, ``stop_ts``)."""
+        """(source, date, day terms: :func:`~batchsum.index.analysis.day_term`) of each document dated in the span."""
         sql = "SELECT n.source, MIN(n.doc_ts), d.terms FROM lex_nodes n JOIN lex_docs d ON d.dkey = n.dkey"
         for source, ts, blob in self._db.execute(sql + " WHERE n.doc_ts >= ? AND n.doc_ts < ? GROUP BY n.dkey",
                                                  (start_ts, stop_ts)):  # fmt: skip
-            terms = zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n") if blob else []
-            yield str(source), int(ts), [t for t in terms if t.startswith("--")]
+            yield str(source), int(ts), [t for t in _terms_of(blob) if t.startswith("--")]
 
 
 def _passages_holding(

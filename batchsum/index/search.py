@@ -210,11 +210,18 @@ _ID_LEVEL = re.compile(r":summary:L([1234]):[^:]*$")
 SOURCE_CONTEXT = 400  # chars read before a source passage, to start its snippet at a sentence start
 
 
-def _own_words(cfg: IndexConfig, dense: DenseIndex, q: str, lex: LexicalResult) -> dict[str, int]:
-    """:func:`~batchsum.index.match_tiers.own_words_held` of the documents the lexical channel scored."""
+def _own_words(
+    cfg: IndexConfig, dense: DenseIndex, q: str, lex: LexicalResult, candidates: list[str]
+) -> tuple[dict[str, int], list[str]]:
+    """:func:`~batchsum.index.match_tiers.own_words_held` of the documents the lexical channel scored, and the best
+    node of each that holds more of the query's words as written than a document of ``candidates`` does: one too
+    (the candidates of three German "gar" had left out the French "gare" the query wrote)."""
     rows = dense.rows(sorted(lex.best.values()))
     meta = {d: rows[n].metadata for d, n in lex.best.items() if n in rows}
-    return own_words_held(q, meta, lambda d: own_text(cfg, meta[d], lex.evidence.get(lex.best[d])))
+    held = own_words_held(q, meta, lambda d: own_text(cfg, meta[d], lex.evidence.get(lex.best[d])))
+    present = {doc_id_of(i) for i in candidates}
+    least = min((held.get(d, 0) for d in present if d in lex.best), default=0)
+    return held, [lex.best[d] for d in sorted(held) if held[d] > least and d not in present]
 
 
 def _source_snippet(
@@ -558,12 +565,7 @@ def _search(
     lex = lexical_candidates(cfg, words, k * LEXICAL_PER_LEVEL, filt, {doc_id_of(i) for i in cands})
     asked = named_digests(q, filt)
     writing = _day_writers(cfg, q, filt, k * LEXICAL_PER_LEVEL)
-    own_words = _own_words(cfg, dense, q, lex) if ranker is None else {}
-    # A document holding more of the query's words as written than a candidate does is one too (the candidates
-    # of three German "gar" had left out the French "gare" the query wrote).
-    present = {doc_id_of(i) for i in [*cands, *lex.candidates]}
-    least = min((own_words.get(d, 0) for d in present if d in lex.best), default=0)
-    own_best = [lex.best[d] for d in sorted(own_words) if own_words[d] > least and d not in present]
+    own_words, own_best = _own_words(cfg, dense, q, lex, [*cands, *lex.candidates]) if ranker is None else ({}, [])
     ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *sorted(on_day), *sorted(writing), *own_best]))
     if not ids:
         return []
