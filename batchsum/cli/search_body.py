@@ -132,7 +132,9 @@ def _no_match(
     if given:
         best = run_search(cfg, query, k=1, reranker=reranker, warn=False)
         if best:
-            dated = " (--since also leaves out a file whose only date is when it was copied)" if since else ""
+            # Only a file without a real date (its modification time, when it was copied) is left out for that.
+            copied = " (--since also leaves out a file whose only date is when it was copied)"
+            dated = "" if not since else copied if best[0].doc_date is None else f" (dated {best[0].doc_date})"
             return (
                 f"No match for {query!r} with {' '.join(given)}; without them the best is "
                 f"{best[0].source_path} at {best[0].score:.3f}{dated}."

@@ -6,12 +6,18 @@ that names a day ("2025-02-14", "15 May 1826") asks for that day's entries, what
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from batchsum.index.lexical import LexFilter, query_tokens
+from batchsum.digest_state import many_days
+from batchsum.index.lexical import LexFilter, LexicalStore, query_tokens
+from batchsum.index.records import date_to_ts
+from batchsum.index.state import lexical_path
 from batchsum.model import node_id
 from batchsum.periods import (
     DIGESTS_DIR,
@@ -27,6 +33,7 @@ from batchsum.periods import (
 )
 
 if TYPE_CHECKING:
+    from batchsum.config import IndexConfig
     from batchsum.index.dense import DenseIndex
 
 DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
@@ -192,3 +199,42 @@ def named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str]
 def _of_period(md: dict[str, Any], span: str) -> bool:
     """Whether a candidate entry is dated within the period ``span`` (``1826-05``, ``1826``)."""
     return str(md.get("doc_date") or "").startswith(span)
+
+
+def written_since(cfg: IndexConfig, since: date) -> frozenset[str]:
+    """The sources ``--since`` admits although dated before ``since``: files of many days (named for their month
+    or ISO week, :func:`~batchsum.digest_state.many_days`), dated by their first, whose text writes a day on or
+    after it (its day terms, which day queries match). "2024-04.md" holds "## Dienstag, 2. April 2024"."""
+    path = lexical_path(cfg)
+    if not path.is_file():
+        return frozenset()
+    try:
+        store = LexicalStore(path, keep_outdated=True)
+        with contextlib.closing(store):
+            # A day term lies within a year of its file's date (:func:`_day_from`): older files write none later.
+            written = [] if store.outdated else list(store.days_written(_ts(since - timedelta(days=366)), _ts(since)))
+    except sqlite3.Error:  # searching still works without them; `index --rebuild` repairs the store
+        return frozenset()
+    return frozenset(
+        source
+        for source, ts, terms in written
+        if many_days(source, None) and any((day := _day_from(ts, t)) is not None and day >= since for t in terms)
+    )
+
+
+def _ts(day: date) -> int:
+    return int(date_to_ts(day) or 0)
+
+
+def _day_from(ts: int, term: str) -> date | None:
+    """The day a day term (``--04-02``) of a file dated ``ts`` names: the first such day on or after the file's
+    date (a week file of 30 December writes 2 January of the next year); None for no day of the calendar."""
+    first = datetime.fromtimestamp(ts, UTC).date()
+    for year in (first.year, first.year + 1):
+        try:
+            day = date(year, int(term[2:4]), int(term[5:7]))
+        except ValueError:
+            continue
+        if day >= first:
+            return day
+    return None

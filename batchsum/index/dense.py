@@ -140,7 +140,10 @@ class ChromaVectors:
             base.extend([{"content_type": filt.content_type}, {"level": {"$ne": 4}}])
         if filt.since_ts is not None:
             # Only documents with a real date: a copy date says nothing about when a text was written.
-            base.extend([{"doc_ts": {"$gte": filt.since_ts}}, {"dated": True}])
+            since: dict[str, Any] = {"doc_ts": {"$gte": filt.since_ts}}
+            if filt.later:  # a file of many days, dated by its first, that writes a later one
+                since = {"$or": [since, {"source_path": {"$in": sorted(filt.later)}}]}
+            base.extend([since, {"dated": True}])
         if filt.sources is not None:
             base.append({"source_path": {"$in": sorted(filt.sources)}})
         return base

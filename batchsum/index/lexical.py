@@ -118,6 +118,7 @@ class LexFilter:
     content_type: str | None = None
     since_ts: int | None = None
     sources: set[str] | None = None
+    later: frozenset[str] = frozenset()  # sources dated before since_ts whose entries write a day on or after it
 
     def admits(self, level: int, is_final: bool, content_type: str | None, doc_ts: int | None, source: str) -> bool:
         """True when a node with these attributes passes the filter."""
@@ -127,7 +128,7 @@ class LexFilter:
             return False
         if self.content_type is not None and (content_type != self.content_type or level == 4):
             return False  # a digest (level 4) is no source, whatever type its text was read as
-        if self.since_ts is not None and (doc_ts is None or doc_ts < self.since_ts):
+        if self.since_ts is not None and (doc_ts is None or (doc_ts < self.since_ts and source not in self.later)):
             return False
         return self.sources is None or source in self.sources
 
@@ -183,6 +184,11 @@ def _doc_layout(db: sqlite3.Connection, dkeys: list[int]) -> dict[int, tuple[Any
         int(dkey): (np.frombuffer(nk or b"", dtype=np.int32), np.frombuffer(st or b"", dtype=np.int32))
         for dkey, nk, st in rows
     }
+
+
+def _terms_of(blob: bytes | None) -> list[str]:
+    """A document's distinct terms, as ``lex_docs.terms`` packs them."""
+    return zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n") if blob else []
 
 
 def _rows_in(db: sqlite3.Connection, sql: str, keys: Sequence[Any]) -> Iterator[Any]:
@@ -348,9 +354,7 @@ class LexicalStore:
             if seg is not None and seg == self._seg:
                 self._buffer.drop(int(dkey))
             elif seg is not None and blob:
-                written.append(
-                    (int(dkey), int(seg), zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n"))
-                )
+                written.append((int(dkey), int(seg), _terms_of(blob)))
             for table in ("lex_nodes", "lex_docs"):
                 self._db.execute(f"DELETE FROM {table} WHERE dkey = ?", (dkey,))
         delete_postings(self._db, written)
@@ -484,15 +488,15 @@ class LexicalStore:
         return best
 
     def _nodes_of(self, dkeys: list[int]) -> list[tuple[Any, ...]]:
-        out: list[tuple[Any, ...]] = []
-        for start in range(0, len(dkeys), 500):
-            part = dkeys[start : start + 500]
-            sql = (
-                "SELECT nkey, id, dkey, start, stop, level, is_final, content_type, doc_ts, source FROM lex_nodes"
-                f" WHERE dkey IN ({','.join('?' * len(part))})"
-            )
-            out.extend(self._db.execute(sql, part))
-        return out
+        sql = "SELECT nkey, id, dkey, start, stop, level, is_final, content_type, doc_ts, source FROM lex_nodes"
+        return list(_rows_in(self._db, sql + " WHERE dkey IN ({})", dkeys))
+
+    def days_written(self, start_ts: int, stop_ts: int) -> Iterator[tuple[str, int, list[str]]]:
+        """(source, date, day terms: :func:`~batchsum.index.analysis.day_term`) of each document dated in the span."""
+        sql = "SELECT n.source, MIN(n.doc_ts), d.terms FROM lex_nodes n JOIN lex_docs d ON d.dkey = n.dkey"
+        for source, ts, blob in self._db.execute(sql + " WHERE n.doc_ts >= ? AND n.doc_ts < ? GROUP BY n.dkey",
+                                                 (start_ts, stop_ts)):  # fmt: skip
+            yield str(source), int(ts), [t for t in _terms_of(blob) if t.startswith("--")]
 
 
 def _passages_holding(

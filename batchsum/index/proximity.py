@@ -15,7 +15,7 @@ Gross premiums in specialty rose, and margins held." holds "gross" three times a
 outranked "Gross margin was 38.9%" for "gross margin", most where the query's words are common (the bonus
 grows with the square of their idf, BM25 with their idf). So a passage that holds the query's words as a
 *phrase* is also told apart (:func:`phrase_passages`), and search ranks its document among the whole matches
-above those without one, as a coordination level (:func:`batchsum.index.search.whole_matches_first`).
+above those without one, as a coordination level (:func:`batchsum.index.match_tiers.whole_matches_first`).
 """
 
 from __future__ import annotations

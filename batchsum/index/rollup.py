@@ -8,7 +8,7 @@ outranks one that mentions it once.
 (the top coordination level of Salton and Buckley's ordering). BM25 saturates a word's repeats within a
 passage, but the rollup adds passages up: a long note that repeats one of the query's words in passage after
 passage had outranked a short entry holding every one of them, which has no further passages to add. Search
-ranks whole matches above the other documents (:func:`batchsum.index.search.whole_matches_first`). A passage
+ranks whole matches above the other documents (:func:`batchsum.index.match_tiers.whole_matches_first`). A passage
 holds the query's function words of its own language (:func:`function_words_held`), which the index leaves out.
 A whole match one of whose passages holds the query's words as a phrase (:mod:`batchsum.index.proximity`)
 ranks above the others: the next coordination level.

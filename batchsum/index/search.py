@@ -58,14 +58,17 @@ from batchsum.index.asked_periods import (
     named_digests,
     nested_periods,
     written_on,
+    written_since,
 )
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
+from batchsum.index.hit_texts import node_text, own_text, source_text
 from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
+from batchsum.index.match_tiers import own_words_held, whole_matches_first
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
-from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, node_body, table_row_snippet
+from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, table_row_snippet
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.periods import digest_folder
@@ -207,26 +210,18 @@ _ID_LEVEL = re.compile(r":summary:L([1234]):[^:]*$")
 SOURCE_CONTEXT = 400  # chars read before a source passage, to start its snippet at a sentence start
 
 
-def _node_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
-    """The node's summary text, read from its file in the tree (no front matter, links or markup)."""
-    rel = md.get("summary_path")
-    if not rel:
-        return ""
-    try:
-        return node_body((cfg.out / str(rel)).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ""
-
-
-@functools.lru_cache(maxsize=16)
-def _source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None:
-    """:func:`batchsum.sources.source_text`, kept for the last few sources: reading one means decoding,
-    rendering and redacting the whole file (about 10 ms for a meeting transcript), and the hits of a
-    search (and of the next requests of ``serve``) often come from the same few files. The text is
-    returned only while the file still hashes to ``sha256``, so a cached text is that file's text."""
-    from batchsum.sources import source_text  # the walker's readers: only when a source passage is shown
-
-    return source_text(state_dir, relpath, sha256)
+def _own_words(
+    cfg: IndexConfig, dense: DenseIndex, q: str, lex: LexicalResult, candidates: list[str]
+) -> tuple[dict[str, int], list[str]]:
+    """:func:`~batchsum.index.match_tiers.own_words_held` of the documents the lexical channel scored, and the best
+    node of each that holds more of the query's words as written than a document of ``candidates`` does: one too
+    (the candidates of three German "gar" had left out the French "gare" the query wrote)."""
+    rows = dense.rows(sorted(lex.best.values()))
+    meta = {d: rows[n].metadata for d, n in lex.best.items() if n in rows}
+    held = own_words_held(q, meta, lambda d: own_text(cfg, meta[d], lex.evidence.get(lex.best[d])))
+    present = {doc_id_of(i) for i in candidates}
+    least = min((held.get(d, 0) for d in present if d in lex.best), default=0)
+    return held, [lex.best[d] for d in sorted(held) if held[d] > least and d not in present]
 
 
 def _source_snippet(
@@ -239,7 +234,7 @@ def _source_snippet(
 ) -> tuple[str, list[str]]:
     """The sentences of the source passage at ``ev.start`` (``tables``: its table row holding the query's words),
     or ("", []) when the source is gone or changed."""
-    text = _source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
+    text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
     if text is None:
         return "", []
     # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
@@ -267,7 +262,7 @@ def _snippet_of(
         snippet, found = _source_snippet(cfg, md, ev, groups, weights)
         if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
             return snippet, found, "source"
-    body = text if text is not None else _node_text(cfg, md)
+    body = text if text is not None else node_text(cfg, md)
     languages = tuple(str(md["languages"]).split(",")) if md.get("languages") else ()
     snippet, found = make_snippet(body, groups, language=md.get("language"), weights=weights, languages=languages)
     if not found and ev is not None and ev.in_source:
@@ -382,7 +377,7 @@ def _search_output(
     with contextlib.closing(dense):
         filt = LexFilter(level=level, content_type=content_type)
         if since is not None:
-            filt.since_ts = date_to_ts(since)
+            filt.since_ts, filt.later = date_to_ts(since), written_since(cfg, since)
         if path_glob:
             sources = matching_sources(dense.sources(), path_glob)
             if not sources:
@@ -405,6 +400,11 @@ class LexicalResult:
     complete: set[str] = field(default_factory=set)  # whole matches (LexicalStore.last_complete)
     phrased: set[str] = field(default_factory=set)  # whole matches holding the query as a phrase (last_phrased)
     titled: set[str] = field(default_factory=set)  # pages whose title holds the query (LexicalStore.last_titled)
+
+    @functools.cached_property
+    def best(self) -> dict[str, str]:
+        """Doc id -> its node of the best score."""
+        return {doc_id_of(n): n for n in sorted(self.scores, key=lambda n: (self.scores[n], n))}
 
 
 def lexical_candidates(
@@ -502,22 +502,6 @@ def rolled_up(ids: list[str], cosine: np.ndarray, evidence: np.ndarray, lex: Lex
     return (whole + 1e-3 * own).astype(np.float32)
 
 
-def whole_matches_first(
-    ranked: np.ndarray, ids: list[str], complete: set[str], titled: set[str], phrased: set[str]
-) -> np.ndarray:
-    """The candidates of whole matches (documents with a passage holding every query term the index holds,
-    :mod:`batchsum.index.rollup`) rank above every other candidate, in their own order: the top coordination
-    level. A short entry holding all the query's words has one or two passages to roll up, and a long note
-    repeating one of them in five passages had outranked it. A whole match rises a level more for each of:
-    its title holds every such term (``titled``: a book's own note for its name, before the days that mention
-    it); a passage holds them as a phrase (``phrased``: "Gross margin was 38.9%" before "Gross premiums rose,
-    and margins held" for "gross margin", whose repeats had outweighed the proximity bonus)."""
-    tier = np.array([sum(doc_id_of(i) in s for s in (complete, titled, phrased)) for i in ids], dtype=np.float32)
-    if not tier.any():
-        return ranked
-    return (ranked + tier * (float(ranked.max()) + 1e-3)).astype(np.float32)
-
-
 def _shown_date(md: dict[str, Any]) -> str | None:
     """A hit's date: its source's, when the text says when it was written, or a month's or a year's
     digest's period ("2024-04", "1826"); None for an undated file or a folder's digest."""
@@ -581,7 +565,8 @@ def _search(
     lex = lexical_candidates(cfg, words, k * LEXICAL_PER_LEVEL, filt, {doc_id_of(i) for i in cands})
     asked = named_digests(q, filt)
     writing = _day_writers(cfg, q, filt, k * LEXICAL_PER_LEVEL)
-    ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *sorted(on_day), *sorted(writing)]))
+    own_words, own_best = _own_words(cfg, dense, q, lex, [*cands, *lex.candidates]) if ranker is None else ({}, [])
+    ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *sorted(on_day), *sorted(writing), *own_best]))
     if not ids:
         return []
 
@@ -604,7 +589,7 @@ def _search(
         cosine = np.where(foreign, np.minimum(cosine, COSINE_FLOOR), cosine).astype(np.float32)
     texts: dict[str, str] = {}
     if ranker is not None:
-        texts = {i: _node_text(cfg, rows[i].metadata) for i in ids}
+        texts = {i: node_text(cfg, rows[i].metadata) for i in ids}
         relevance = _sigmoid(ranker.score(q, [texts[i] for i in ids]))
         evidence = coverage = np.zeros_like(relevance)
         strength = relevance
@@ -625,7 +610,8 @@ def _search(
     # recency breaks near-ties among dated documents.
     ranked = strength + RECENCY_BONUS * rec * (1.0 - np.minimum(strength, 1.0)) + 1e-6 * rec
     if ranker is None:
-        ranked = whole_matches_first(ranked, ids, lex.complete, lex.titled, lex.phrased)
+        own = np.array([own_words.get(doc_id_of(i), 0) for i in ids], dtype=np.float32)
+        ranked = whole_matches_first(ranked, ids, lex.complete, lex.titled, lex.phrased, own)
     keep = np.flatnonzero(relevance >= MIN_RELEVANCE)
     if not len(keep):
         return []

@@ -70,8 +70,10 @@ def filter_sql(filt: LexFilter) -> tuple[str, list[Any]]:
         params.append(filt.content_type)
     if filt.since_ts is not None:
         # Only documents with a real date: a copy date says nothing about when a text was written.
-        clauses.append("dated = 1 AND doc_ts >= ?")
-        params.append(filt.since_ts)
+        later = sorted(filt.later)  # a file of many days, dated by its first, that writes a later one
+        either = f" OR source IN ({','.join('?' * len(later))})" if later else ""
+        clauses.append(f"dated = 1 AND (doc_ts >= ?{either})")
+        params.extend([filt.since_ts, *later])
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
