@@ -3,7 +3,6 @@ the links to its files' finals and its months."""
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from bisect import bisect_left, bisect_right
@@ -16,10 +15,7 @@ from batchsum.doc_dates import name_rest
 from batchsum.language import run_on
 from batchsum.model import ContentType
 from batchsum.navigation import (
-    LINKS_MARKER,
-    escape_html,
     escape_text,
-    md_link,
     title_for,
 )
 from batchsum.periods import (
@@ -31,12 +27,9 @@ from batchsum.periods import (
     Period,
     day_label,
     folder_of,
-    month_of,
-    period_language,
     unbulleted,
 )
 from batchsum.text import BLANK_LINES, DATE_LABEL, parse_speaker_line, split_sentences, unended
-from batchsum.tree import node_path
 
 
 def _by_part(
@@ -474,12 +467,25 @@ _LABEL_PIECES = re.compile(
 )
 
 
+# Any label :func:`digest_body` opens a paragraph with: a day's, or a file's name (a week's "**2024-W11.** ", a
+# diary's "**carnet.** ", "**2024-04 (de).** "), which ends with its full stop (:func:`entry_label`).
+_ENTRY_LABEL = re.compile(r"\*\*(?:" + DAY_LABEL_TEXT + r"|[^*\n]{1,160}?\.)\*\* ")
+# Where a paragraph of several days' runs (a week file's, :func:`_by_day`) labels its next day's run.
+_NEXT_DAY = re.compile(r"(?<=\S) (?=\*\*(?:" + DAY_LABEL_TEXT + r")\*\* )")
+
+
 def split_day_label(paragraph: str) -> tuple[str, str]:
-    """A month's paragraph as (the day label it opens with, ``**3 November.** `` or "", its words): the
-    words go to a summarizer, which may cut a label in two (German's "**9." | "März** ..."), the label
-    only before the words picked (:func:`day_labelled`)."""
-    label = _DAY_LABEL.match(paragraph)
+    """A month's paragraph as (the label it opens with, a day's ``**3 November.** `` or a file's
+    ``**2024-W11.** ``, or "", its words): the words go to a summarizer, which may cut a label in two
+    (German's "**9." | "März** ..."), the label only before the words picked (:func:`day_labelled`)."""
+    label = _ENTRY_LABEL.match(paragraph)
     return (label.group(0), paragraph[label.end() :]) if label else ("", paragraph)
+
+
+def day_runs(paragraph: str) -> list[str]:
+    """A month's paragraph cut before each day's label inside it (a week file's "**6. März** ... **8. März**
+    ..."): each run is one day's, read by a year's digest as an entry of its own, so each keeps its label."""
+    return [run for run in _NEXT_DAY.split(paragraph) if run.strip()]
 
 
 def day_labelled(text: str, days: list[str]) -> str:
@@ -537,12 +543,46 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
         conversation = i < len(owners) and owners[i].content_type == "conversation"
         paragraph = _paragraph(picked, conversation, parts[i] if conversation else "")
         label = labels[i] if i < len(labels) else ""
+        runs = _day_runs(parts[i]) if i < len(owners) and owners[i].many_days else []
+        if len(runs) > 1 or (runs and runs[0][0]):
+            out.append(_by_day(picked, runs, owners[i], label))
+            continue
         if label and not _says_day(paragraph, owners[i]):
             paragraph = f"**{label}** {paragraph}"
         out.append(
             _day_head_as_label(paragraph, owners[i] if i < len(owners) else None, which[i] if i < len(which) else "")
         )
     return "\n\n".join(out)
+
+
+def _day_runs(part: str) -> list[tuple[str | None, str]]:
+    """A final's text as runs of (the day its "2024-03-06: " line label gives, None before the first such
+    line; its words without whitespace, to find a picked sentence in)."""
+    pieces = DATE_LABEL.split(part)
+    runs: list[tuple[str | None, str]] = [(None, pieces[0])] if pieces[0].strip() else []
+    runs += [(pieces[k], pieces[k + 1]) for k in range(1, len(pieces) - 1, 2)]
+    return [(day, "".join(words.split())) for day, words in runs]
+
+
+def _by_day(picked: list[str], runs: list[tuple[str | None, str]], facts: FileFacts, label: str) -> str:
+    """A file of several days' sentences, each run of one day's after that day's label in the file's language
+    ("**6. März** Ich ... **8. März** Vom ..."), as a day file's are: a week's second day had read as its
+    first's, with its ISO label inline. Words before its first dated line open with the file's ``label``."""
+    groups: list[tuple[str | None, list[str]]] = []
+    at = 0  # the run of the last sentence: the summarizer picks in source order
+    for sentence in picked:
+        bare = "".join(sentence.split())
+        at = next((j for j in chain(range(at, len(runs)), range(at)) if bare in runs[j][1]), at)
+        day = runs[at][0]
+        if groups and groups[-1][0] == day:
+            groups[-1][1].append(sentence)
+        else:
+            groups.append((day, [sentence]))
+    out = []
+    for day, sentences in groups:
+        head = day_label(int(day[8:10]), int(day[5:7]), facts.language) if day else label
+        out.append(f"**{head}** {run_on(sentences)}" if head else run_on(sentences))
+    return " ".join(out)
 
 
 def _day_head_as_label(paragraph: str, facts: FileFacts | None, which: str = "") -> str:
@@ -565,19 +605,19 @@ def entry_label(facts: FileFacts, which: str = "") -> str:
     (evening).``), another file's name (``standup.``), and so a file of many days'."""
     if facts.date and not facts.many_days:
         return day_label(int(facts.date[8:10]), int(facts.date[5:7]), facts.language, which)
-    return escape_text(title_for(facts.relpath)) + "."
+    return escape_text(title_for(facts.relpath)) + (f" ({which})." if which else ".")
 
 
 def _told_apart(owners: Sequence[FileFacts]) -> list[str]:
-    """What tells each file from the others its day's label would name alike, "" for a file that needs nothing:
+    """What tells each file from the others its label would name alike, "" for a file that needs nothing:
     what their names say besides the day (``4 March (evening).`` after ``4 March.`` for "2024-03-04-evening.md"
-    beside "2024-03-04.md"), else their folders (a channel's day files, "general/2024-03-04.json"), else their
-    place among the day's files: two paragraphs labelled ``4 March.`` read as one day's. A file alone on its day
-    needs nothing, nor do files of one day in several languages, whose labels differ already (``4. März``)."""
-    days: dict[str, list[int]] = {}  # the files a day's label would name alike
+    beside "2024-03-04.md"), else their folders (a channel's day files, "general/2024-03-04.json"; month files
+    of four journals, "de/2024-04.md" is ``2024-04 (de).``), else their place among the day's files: two
+    paragraphs labelled ``4 March.`` read as one day's. A file alone with its label needs nothing, nor do files
+    of one day in several languages, whose labels differ already (``4. März``)."""
+    days: dict[str, list[int]] = {}  # the files a label would name alike
     for i, facts in enumerate(owners):
-        if facts.date and not facts.many_days:
-            days.setdefault(entry_label(facts), []).append(i)
+        days.setdefault(entry_label(facts), []).append(i)
     which = [""] * len(owners)
     for same in days.values():
         if len(same) < 2:
@@ -630,46 +670,3 @@ def _says_day(paragraph: str, facts: FileFacts) -> bool:
     if _DAY_HEAD.search(paragraph[:50]) or _SAYS_DAY.match(paragraph):
         return True
     return bool(facts.date) and paragraph.startswith(str(facts.date))
-
-
-def relative_link(target: str, here: str) -> str:
-    return os.path.relpath(target, os.path.dirname(here)).replace(os.sep, "/")
-
-
-# A final's path inside its source's folder; joined as a string: a Path per link was most of the cost of
-# a digest's hundreds of links (make bench profile), and relpath normalizes the joined path all the same.
-_FINAL = node_path(Path(""), "", 3, None).as_posix()
-
-
-def final_link(relpath: str, here: str) -> str:
-    """The relative link from the page at ``here`` to a source's final."""
-    return relative_link(f"{relpath}/{_FINAL}", here)
-
-
-def links_block(period: Period, path: str, members: list[FileFacts], months: list[Period] | None, folder: str) -> str:
-    """The navigation after a digest's text: up to its year, down to its months, and (a month or a
-    folder) every file with its date, its one-line summary and a link to its final."""
-    head: list[str] = []
-    year = period.year
-    if year is not None:
-        head.append(f"Up: {md_link(year.title, relative_link(year.path(folder), path))}")
-    if months:
-        # Each month as its own page titles it, in its entries' language ("Май 2024", "2024年5月").
-        titles = [m.title_in(period_language(f for f in members if month_of(f) == m)) for m in months]
-        links = (md_link(t, relative_link(m.path(folder), path)) for m, t in zip(months, titles, strict=True))
-        head.append("Months: " + " · ".join(links))
-    block = LINKS_MARKER + ("\n" + "  \n".join(head) if head else "")
-    if months is None:
-        entries = [entry_line(f, final_link(f.relpath, path)) for f in members]
-        block += "\n\n" + "\n".join(entries)
-    return block
-
-
-def entry_line(facts: FileFacts, link: str) -> str:
-    """``- [date](link) — one-line summary`` for one file."""
-    title = title_for(facts.relpath)
-    # A day file's title that says more than its day names what it is a day of ("general 2024-03-12").
-    label = title if facts.date and facts.date in title and title != facts.date else facts.date
-    label = label or facts.relpath.rsplit("/", 1)[-1]
-    line = f" — {escape_html(facts.line)}" if facts.line else ""
-    return f"- {md_link(label, link)}{line}"

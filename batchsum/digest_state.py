@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
 from batchsum.doc_dates import name_month
-from batchsum.navigation import PeriodPage, summary_only
+from batchsum.navigation import LINKS_MARKER, PeriodPage, escape_html, md_link, summary_only, title_for
 from batchsum.note_syntax import DONE_BOX, OPEN_BOX, note_syntax_as_text
 from batchsum.periods import (
     DIGEST_STATE,
@@ -34,7 +34,7 @@ from batchsum.periods import (
     real_date,
 )
 from batchsum.text import LIST_ITEM, unended
-from batchsum.tree import TreeNode, atomic_write_bytes, read_node, strip_links
+from batchsum.tree import TreeNode, atomic_write_bytes, node_path, read_node, strip_links
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -232,3 +232,46 @@ def iter_digests(out: Path) -> Iterator[TreeNode]:
                 continue
             if isinstance(meta, dict) and meta.get("role") == "digest":
                 yield TreeNode(path, meta, body)
+
+
+def relative_link(target: str, here: str) -> str:
+    return os.path.relpath(target, os.path.dirname(here)).replace(os.sep, "/")
+
+
+# A final's path inside its source's folder; joined as a string: a Path per link was most of the cost of
+# a digest's hundreds of links (make bench profile), and relpath normalizes the joined path all the same.
+_FINAL = node_path(Path(""), "", 3, None).as_posix()
+
+
+def final_link(relpath: str, here: str) -> str:
+    """The relative link from the page at ``here`` to a source's final."""
+    return relative_link(f"{relpath}/{_FINAL}", here)
+
+
+def links_block(period: Period, path: str, members: list[FileFacts], months: list[Period] | None, folder: str) -> str:
+    """The navigation after a digest's text: up to its year, down to its months, and (a month or a
+    folder) every file with its date, its one-line summary and a link to its final."""
+    head: list[str] = []
+    year = period.year
+    if year is not None:
+        head.append(f"Up: {md_link(year.title, relative_link(year.path(folder), path))}")
+    if months:
+        # Each month as its own page titles it, in its entries' language ("Май 2024", "2024年5月").
+        titles = [m.title_in(period_language(f for f in members if month_of(f) == m)) for m in months]
+        links = (md_link(t, relative_link(m.path(folder), path)) for m, t in zip(months, titles, strict=True))
+        head.append("Months: " + " · ".join(links))
+    block = LINKS_MARKER + ("\n" + "  \n".join(head) if head else "")
+    if months is None:
+        entries = [entry_line(f, final_link(f.relpath, path)) for f in members]
+        block += "\n\n" + "\n".join(entries)
+    return block
+
+
+def entry_line(facts: FileFacts, link: str) -> str:
+    """``- [date](link) — one-line summary`` for one file."""
+    title = title_for(facts.relpath)
+    # A day file's title that says more than its day names what it is a day of ("general 2024-03-12").
+    label = title if facts.date and facts.date in title and title != facts.date else facts.date
+    label = label or facts.relpath.rsplit("/", 1)[-1]
+    line = f" — {escape_html(facts.line)}" if facts.line else ""
+    return f"- {md_link(label, link)}{line}"

@@ -26,11 +26,9 @@ from batchsum.backends.budget import TOKENS_PER_WORD, output_budget, tokens_per_
 from batchsum.backends.registry import make_backends
 from batchsum.digest_pages import (
     day_labelled,
+    day_runs,
     digest_body,
-    final_link,
-    links_block,
     opens_with_day,
-    relative_link,
     split_day_label,
 )
 from batchsum.digest_state import (
@@ -39,8 +37,11 @@ from batchsum.digest_state import (
     PeriodState,
     digest_input,
     digest_text,
+    final_link,
     final_of,
+    links_block,
     load_state,
+    relative_link,
     save_state,
     state_path,
 )
@@ -64,7 +65,7 @@ from batchsum.periods import (
     years_of,
 )
 from batchsum.state import node_key
-from batchsum.text import split_sentences
+from batchsum.text import DATE_LABEL, split_sentences
 from batchsum.tree import node_path, read_node, write_node
 
 if TYPE_CHECKING:
@@ -189,6 +190,11 @@ def digest_request(
     ``part_languages``: each part's, kept only when they differ."""
     target = max(1, round(target_words(cfg, period) * tokens_per_word(language)))
     max_tokens = output_budget(max(input_tokens, 2), target)
+    if identity[0] == "extractive":
+        # A week file's "2024-03-06: " line labels go: the digest labels each day itself (digest_body, on top of
+        # its cap), and to the summarizer they cost each pick room for a label, so a month of 12 files left 3
+        # out for a week's second line. An LLM keeps them: they tell it the days.
+        parts = [DATE_LABEL.sub("", p) for p in parts]
     text = "\n\n".join(parts)
     req = SummaryRequest(
         node_id=node_id(period.path(), 4, None),
@@ -274,7 +280,8 @@ async def by_month(
     days: dict[int, list[str]] = {}  # their paragraphs, a day's each
     for i, part in enumerate(req.parts):
         if alloc[i] < sizes[i]:
-            days[i] = [d for d in part.split("\n\n") if d.strip()]
+            # A week's paragraph is a run per day: each is labelled on its own, as a day file's paragraph is.
+            days[i] = [run for d in part.split("\n\n") if d.strip() for run in day_runs(d)]
             # The days' words without their labels: a label is no sentence to pick, and one cut in two
             # ("**9." | "März** Heute ...") had been picked and labelled again ("**9. März** März** Heute").
             labelled = [split_day_label(d) for d in days[i]]
@@ -513,17 +520,19 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
     lower = [p for p in sorted(groups, key=lambda p: p.id) if stale(p)]
     jobs = []
     owners: dict[Period, list[FileFacts]] = {}  # the file of each part
+    finals_of: dict[Period, list[str]] = {}  # the text of each part as its final has it, days' labels and all
     for period in lower:
         members = groups[period]
         owned = [(f, t) for f, t in ((f, final_text(out, f, finals)) for f in members) if t]
         owners[period] = [f for f, _ in owned]
         tokens = sum(f.tokens for f in members)
         parts, langs = [t for _, t in owned], [f.language for f, _ in owned]
+        finals_of[period] = parts
         jobs.append(b.request(period, parts, tokens, None, period_language(members), langs))
     outputs = await b.summarize(jobs)
     texts: dict[Period, str] = {}
     for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):
-        texts[period] = digest_body(period, output.text.strip(), req.parts, owners[period])  # as written
+        texts[period] = digest_body(period, output.text.strip(), finals_of[period], owners[period])  # as written
         _settle(b, run, new, folder, period, groups[period], req, key, output, reused, sigs[period] or "",
                 body=texts[period])  # fmt: skip
     upper = [y for y in sorted(years, key=lambda p: p.id) if stale(y)]
