@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum import remembered
@@ -144,6 +145,8 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
             committer.delete(entry)
             ledger.deleted_source(entry)
         for entry in d.unchanged:
+            if (source := d.rehomed.get(entry.relpath)) is not None:
+                committer.rehome(entry, d.roots[entry.relpath], Path(source))
             ledger.unchanged(entry, cfg.out)
         if d.todo:  # prepare + execute
             executed: Executed = load(_WORK["execute"])(cfg, d.todo, factory, committer, ledger, progress, journal)
