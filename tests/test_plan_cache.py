@@ -6,12 +6,14 @@ with ``--no-cache``."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from click.testing import CliRunner
 
 from batchsum.cli import main
+from batchsum.config import STATE_DIR
 from tests.test_chunk_budget import prose, transcript
 from tests.test_digests import DAYS, entry
 
@@ -23,6 +25,11 @@ def _invoke(*args: str) -> dict[str, Any]:
     r = CliRunner().invoke(main, [*args, "--json"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     return json.loads(r.stdout)
+
+
+def _forget_node_records(out: Path) -> None:
+    """Remove the node store's records, as the cleanup of old records does."""
+    shutil.rmtree(out / STATE_DIR / "nodes")
 
 
 class _Night:
@@ -60,7 +67,10 @@ def test_a_renamed_entry_and_a_moved_meeting_cost_no_request_when_the_cache_has_
     assert night.run("--no-digests") == first["llm_calls"] + 1  # the retry after the broken JSON: unforeseeable
     fake_llm.configure(malformed_json=False)
 
-    # A rename and a folder move: both files are planned again, with the very prompts they had.
+    # A rename and a folder move: both files are planned again, with the very prompts they had. Their
+    # finals are in the node store too; its records are what the 30-day cleanup removes, the cache's
+    # answers are what this test is about.
+    _forget_node_records(night.out)
     (src / "journal" / "2025-11-17.md").rename(src / "journal" / "2025-11-17-harbour.md")
     (src / "work").mkdir()
     (src / "meetings").rename(src / "work" / "meetings")
@@ -73,7 +83,8 @@ def test_a_renamed_entry_and_a_moved_meeting_cost_no_request_when_the_cache_has_
     assert uncached["prompt_tokens"] > 0 and cached["prompt_tokens"] == 0
     assert night.run() == 0
 
-    # Back where they were, without the cache: the plan's count is what the server receives.
+    # Back where they were, without the cache (nor their node records): the plan's count is what the server receives.
+    _forget_node_records(night.out)
     (src / "journal" / "2025-11-17-harbour.md").rename(src / "journal" / "2025-11-17.md")
     (src / "work" / "meetings").rename(src / "meetings")
     uncached = night.plan("--no-cache")
@@ -97,7 +108,8 @@ def test_digests_whose_prompts_a_new_budget_leaves_alone_are_answered_by_the_cac
     (src / "2025-12-24.md").rename(src / "2025-12-24-evening.md")
     moved = night.plan()
     assert moved["periods"]["periods"] == ["month:2025-12", "year:2025"]
-    assert moved["llm_calls"] == 0 and moved["llm_cached"] == 1
+    # The entry's final is in the node store (a single-node final is stored like any node).
+    assert moved["llm_calls"] == 0 and moved["llm_cached"] + moved["nodes_already_stored"] == 1
     assert night.run() == 0
 
     # A smaller month budget: every digest is redone, but a short month's output cap (and so its prompt)

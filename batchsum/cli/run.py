@@ -17,6 +17,7 @@ from batchsum import jsonio
 from batchsum.cli._common import EXIT_USAGE, price_per_million, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.engine.executor_choice import require_ray
+from batchsum.engine.ledger import worst_exit
 from batchsum.errors import ConfigError, RunInterrupted
 from batchsum.lazy import load
 from batchsum.pipeline_file import apply_pipeline, load_pipeline
@@ -169,7 +170,7 @@ def run(ctx: click.Context, **params: Any) -> None:
         facts = load("batchsum.cli.facts_body:after_run")(cfg)
         if not cfg.quiet:
             click.echo(f"facts: {facts.summary_line()}", err=params["as_json"])
-        exit_code = max(exit_code, facts.exit_code)
+        exit_code = worst_exit(exit_code, facts.exit_code)
     ctx.exit(exit_code)
 
 

@@ -109,6 +109,9 @@ class Diff:
     unindexed: list[str] = field(default_factory=list)  # trees written by a run that died before indexing
     problems: list[Problem] = field(default_factory=list)  # met by the walk
     roots: dict[str, str] = field(default_factory=dict)  # relpath -> corpus root as given
+    # Unchanged files found under another root than their entry's (a folder moved, a symlink): by relpath,
+    # the source's path now, so their entries and Source links follow it.
+    rehomed: dict[str, str] = field(default_factory=dict)
     files: int = 0  # files found by the walk
     passed_over: Counter[str] = field(default_factory=Counter)  # files of types never read, by extension
 
@@ -150,7 +153,8 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     )
     d = Diff(problems=list(walk.problems), files=len(walk.refs), passed_over=passed_over)
     roots = {str(r) for r in walk.roots}
-    d.deleted = [e for rel, e in sorted(manifest.items()) if e.root in roots and rel not in seen]
+    moved = moved_roots(walk.refs, manifest)
+    d.deleted = [e for rel, e in sorted(manifest.items()) if (e.root in roots or e.root in moved) and rel not in seen]
     d.unindexed = [rel for rel, e in sorted(manifest.items()) if not e.indexed and rel in seen]
     out = str(cfg.out)
     for ref in walk.refs:
@@ -164,9 +168,26 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
             and (entry.tokens or entry.final_id is not None)  # an empty file recorded by an older version
         ):
             d.unchanged.append(entry)
+            if entry.root != d.roots[ref.relpath]:
+                d.rehomed[ref.relpath] = ref.fspath
         else:
             d.todo.append(ref)
     return d
+
+
+def moved_roots(refs: list[SourceRef], manifest: dict[str, ManifestEntry]) -> set[str]:
+    """The recorded roots this walk found again under another path: the same folder reached another way
+    (a symlink), or a folder gone from where it was whose files turned up under a walked root (moved or
+    renamed). Their entries not found by the walk are deleted sources, as a walked root's are."""
+    found: dict[str, str] = {}
+    for ref in refs:
+        entry = manifest.get(ref.relpath)
+        if entry is not None and entry.root and entry.root != str(ref.root):
+            found.setdefault(entry.root, str(ref.root))
+    # Only then: another corpus summarized into the same output under other names is no moved folder.
+    return {
+        old for old, new in found.items() if not os.path.isdir(old) or os.path.realpath(old) == os.path.realpath(new)
+    }
 
 
 def within_recorded_roots(paths: list[Path], recorded: set[str]) -> tuple[list[Path], dict[str, list[str]]]:
@@ -209,11 +230,17 @@ def _stat_matches(ref: SourceRef, entry: ManifestEntry, sig: str) -> bool:
 
 @dataclass(frozen=True)
 class Known:
-    """What a re-read file must still be to count as merely touched: the hash of its bytes and, when
-    another reader version read it, the hash of the text it was read as (None: no text recorded)."""
+    """What a re-read file must still be to count as merely touched: the hash of the text it was read as
+    (None: no text recorded, then the hash of its bytes decides). Its bytes may differ (a document saved
+    again, the same text in it); its read text may differ under the same bytes (a LaTeX file whose
+    ``\\input`` changed, a new reader version)."""
 
     sha256: str
     text_sha: str | None = None
+
+    def holds(self, sha256: str, text_sha: str) -> bool:
+        """Whether a file read now as ``text_sha`` (bytes ``sha256``) is still what its summaries were made from."""
+        return text_sha == self.text_sha if self.text_sha is not None else sha256 == self.sha256
 
 
 def read_anew(entry: ManifestEntry | None, sha256: str, text_sha: str, sig: str) -> bool:
@@ -238,13 +265,13 @@ def known_content(entry: ManifestEntry | None, sig: str, out: Path) -> Known | N
     """What a re-read file must still be to count as merely touched (its stat or the reader changed,
     its settings and tree did not); None when it must be planned whatever it holds.
 
-    A file another reader version read is summarized again only if its text is now another: an
-    upgrade costs an LLM-built folder one reading, not its summaries. An entry from before texts were
-    recorded is taken as read alike (its summaries are kept, its text recorded for the next upgrade)."""
+    What decides is the text the file is read as, not its bytes: a file whose bytes changed but whose
+    text did not (a .docx saved again) is not summarized again, and one whose bytes did not change but
+    whose text did (a LaTeX main file after its ``\\input`` changed; a new reader version's reading) is.
+    An upgrade costs an LLM-built folder one reading, not its summaries. An entry from before texts
+    were recorded is compared by its bytes (its text is recorded then, for the next time)."""
     if entry is None or entry.config_sig != sig or entry.fallback_nodes:
         return None  # provisional nodes are redone, not kept
     if not tree_intact(str(out), entry):
         return None
-    if entry.reader == READER_VERSION or not entry.text_sha:
-        return Known(entry.sha256)
-    return Known(entry.sha256, entry.text_sha)
+    return Known(entry.sha256, entry.text_sha or None)

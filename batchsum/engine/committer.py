@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import os
+import re
 import shutil
 import threading
 from collections.abc import Mapping
@@ -23,11 +24,19 @@ from batchsum.config import RunConfig
 from batchsum.digest_state import Final, final_of, index_view, period_id
 from batchsum.engine.changes import Known, config_signature, known_content
 from batchsum.engine.records import NodeResult, utc_now
-from batchsum.model import Document, SummaryOutput
-from batchsum.navigation import IndexRow, index_names, index_path, write_index
+from batchsum.model import Document, SummaryOutput, level_and_index_of
+from batchsum.navigation import IndexRow, index_names, index_path, md_link, write_index
 from batchsum.state import ManifestEntry, StateStore
 from batchsum.summary_files import write_node_file, write_tree
-from batchsum.tree import TreeNode, flush_to_disk, node_path, soft_delete_tree, summaries_dir
+from batchsum.tree import (
+    LINKS_MARKER,
+    TreeNode,
+    atomic_write_text,
+    flush_to_disk,
+    node_path,
+    soft_delete_tree,
+    summaries_dir,
+)
 from batchsum.walk import READER_VERSION, SourceRef
 
 if TYPE_CHECKING:
@@ -156,11 +165,40 @@ class Committer:
         finally:
             self._pending.pop(key, None)
 
-    def touched(self, entry: ManifestEntry, doc: Document) -> None:
-        """Remember a touched (or re-read) file's new stat and reading so the next run skips reading it."""
-        entry.size, entry.mtime_ns = doc.size, doc.mtime_ns
+    def touched(self, entry: ManifestEntry, doc: Document) -> bool:
+        """Remember a touched (or re-read) file's new stat, bytes and reading so the next run skips reading
+        it: its read text is the one its summaries were made from. Returns whether its bytes changed (its
+        nodes then name the new hash, by which search finds the source's passages: index them again)."""
+        resaved = entry.sha256 != doc.sha256
+        entry.size, entry.mtime_ns, entry.sha256 = doc.size, doc.mtime_ns, doc.sha256
         entry.reader, entry.text_sha = READER_VERSION, doc.text_sha
+        root = self.roots.get(entry.relpath, entry.root)
+        moved = root != entry.root
+        entry.root = root
+        if moved or resaved:
+            self._rewrite_nodes(entry, doc.path if moved else None, doc.sha256 if resaved else None)
         self.state.save_entry(entry)
+        return resaved
+
+    def rehome(self, entry: ManifestEntry, root: str, source: Path) -> None:
+        """An unchanged file found under another root (its folder moved or renamed, reached through a
+        symlink): its entry records the root now, so a later deletion there is noticed, and its nodes'
+        Source links point at ``source``. Only the link lines are rewritten: nothing is summarized again."""
+        entry.root = root
+        self._rewrite_nodes(entry, source, None)
+        self.state.save_entry(entry)
+
+    def _rewrite_nodes(self, entry: ManifestEntry, source: Path | None, sha256: str | None) -> None:
+        """Point the entry's node files at ``source`` (their Source link) and its bytes ``sha256`` (their
+        front matter), each when given; the final's recorded stat follows our own rewrite."""
+        for nid in entry.node_ids or ([entry.final_id] if entry.final_id else []):
+            path = node_path(self.out, entry.relpath, *level_and_index_of(nid))
+            try:
+                _rewrite_node(path, source, sha256)
+            except (OSError, ValueError):  # a damaged node file: the tree check redoes it on the next run
+                continue
+            if path.name == "final.md" and entry.final_stat:
+                entry.final_stat = _final_stat(self.out, entry.relpath)  # not someone else's edit
 
     def commit_file(self, plan: FilePlan, results: list[NodeResult]) -> Committed:
         """Write a finished file's tree, then its manifest entry. Raises OSError when the tree cannot
@@ -286,6 +324,28 @@ class Committer:
             named = ", ".join(map(str, taken))
             return f"{named}: not written by batchsum, {left}; the index page is {path} instead"
         return None
+
+
+def _rewrite_node(path: Path, source: Path | None, sha256: str | None) -> None:
+    """The node file at ``path`` with its Source link pointing at ``source`` and its front matter's
+    ``source_sha256`` at ``sha256`` (each when given); written only when that changes it."""
+    text = path.read_text(encoding="utf-8")
+    new = text
+    if sha256 is not None:
+        head = new.find("\n---\n", 3)  # the front matter's end
+        if head < 0:
+            raise ValueError(f"{path}: unterminated front matter")
+        new = _SHA_LINE.sub(lambda _: f"source_sha256: {sha256}", new[:head], count=1) + new[head:]
+    cut = new.find(LINKS_MARKER)
+    if source is not None and cut >= 0:
+        line = f"Source: {md_link(source.name, os.path.relpath(source, path.parent))}"
+        new = new[:cut] + _SOURCE_LINE.sub(lambda _: line, new[cut:], count=1)
+    if new != text:
+        atomic_write_text(path, new, durable=False)
+
+
+_SHA_LINE = re.compile(r"^source_sha256: .*$", re.M)
+_SOURCE_LINE = re.compile(r"^Source: .*$", re.M)
 
 
 def _final_stat(out: Path, relpath: str) -> list[int]:

@@ -109,9 +109,9 @@ class RunDriver:
         result = NodeResult(job.node, output, job.key, job.request.input_tokens, count, reused)
         if not reused and output.llm_calls and self.cfg.metrics:
             self.journal.append(node_record(self.ledger.run_id, plan, result))  # spend survives a kill -9
-        if not reused and len(plan.nodes) > 1 and "fallback" not in output.backend:
-            # A single-node file is redone whenever it changes and its tree is written at once;
-            # only multi-node trees gain from per-node records (resume, incremental reuse).
+        if not reused and "fallback" not in output.backend:
+            # A single-node file's final too: a settings change that leaves its key as it was (another
+            # HIERARCHICAL word cap) reuses it instead of summarizing it again (a paid request with an LLM).
             self.committer.store_node(job.key, output)
         if self.committer.writer is not None and job.node.level < 3 and len(plan.nodes) > 1:
             self.committer.write_node_later(plan, result)  # its file's commit then writes only the rest

@@ -29,6 +29,14 @@ if TYPE_CHECKING:
 EXIT_DEGRADED = 4
 
 
+def worst_exit(*codes: int) -> int:
+    """The exit code of a command whose parts (a run, then its ``--facts`` pass) ended with ``codes``:
+    the most severe, as the exit-code table ranks them (docs/run.md): a failure (1, or any other
+    error) before degraded (4, everything finished) before 0. Not the largest: 4 over 1 had hidden
+    failed files from a cron line that treats 1 as the unit failed."""
+    return max(codes, key=lambda code: (code not in (0, EXIT_DEGRADED), code != 0, code))
+
+
 @dataclass
 class Ledger:
     """Files, nodes, problems and warnings of one run, as they are settled."""

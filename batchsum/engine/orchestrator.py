@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum import remembered
 from batchsum.config import RunConfig
 from batchsum.engine import wrapup
-from batchsum.engine.changes import backend_and_model, backend_identity, diff, passed_over_note
+from batchsum.engine.changes import Diff, backend_and_model, backend_identity, diff, passed_over_note
 from batchsum.engine.committer import Committer, new_run_id
 from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
@@ -103,6 +104,18 @@ def _check_remembered(
         )
 
 
+def _settle(d: Diff, committer: Committer, ledger: Ledger, cfg: RunConfig) -> None:
+    """The diff's vanished sources moved aside and its unchanged ones counted, re-homed first where the corpus
+    is read from another folder now (their links point there)."""
+    for entry in d.deleted:
+        committer.delete(entry)
+        ledger.deleted_source(entry)
+    for entry in d.unchanged:
+        if (source := d.rehomed.get(entry.relpath)) is not None:
+            committer.rehome(entry, d.roots[entry.relpath], Path(source))
+        ledger.unchanged(entry, cfg.out)
+
+
 def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) -> RunResult:
     started, t0 = utc_now(), time.perf_counter()
     run_id = new_run_id()
@@ -140,11 +153,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     tokenizer = ""
     made: Any = None  # digests made on the run's executor (an LLM's, or an extractive run's workers)
     try:
-        for entry in d.deleted:
-            committer.delete(entry)
-            ledger.deleted_source(entry)
-        for entry in d.unchanged:
-            ledger.unchanged(entry, cfg.out)
+        _settle(d, committer, ledger, cfg)
         if d.todo:  # prepare + execute
             executed: Executed = load(_WORK["execute"])(cfg, d.todo, factory, committer, ledger, progress, journal)
             to_index += executed.feed.changed

@@ -93,7 +93,8 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
     plan = prepared.plan
     if plan is None:
         assert entry is not None  # only a file with a manifest entry is compared by content
-        committer.touched(entry, doc)
+        if committer.touched(entry, doc):
+            driver.feed.changed.append(rel)  # its nodes name the new bytes' hash now
         ledger.unchanged(entry, driver.cfg.out)
         return None
     ledger.planned += 1

@@ -19,7 +19,7 @@ from batchsum.model import SummaryLevel
 from batchsum.note_syntax import front_matter
 from batchsum.planning import plan_file
 from batchsum.summary_files import previous_final
-from batchsum.walk import BYTE_READERS, HTML_EXTS, Problem, SourceRef, read_document
+from batchsum.walk import BYTE_READERS, HTML_EXTS, READER_VERSION, Problem, SourceRef, read_document
 from batchsum.written_facets import has_written_facets
 
 # The extras of a conversation (an agent session's digest, offline facets), loaded with the first one:
@@ -149,7 +149,7 @@ def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, known: Kn
         return Prepared(Problem(str(doc.path), blank, doc.relpath, failure=False, notice=True))
     dated = (doc.doc_date or "") if doc.date_source not in ("", "mtime") else ""
     doc.text_sha = reading_sha(doc.text, doc.content_type, dated)
-    if known is not None and doc.sha256 == known.sha256 and known.text_sha in (None, doc.text_sha):
+    if known is not None and known.holds(doc.sha256, doc.text_sha):
         return Prepared(doc)
     extras = extras_for(doc, cfg)
     if extras is not None and extras.text is not None:
@@ -158,6 +158,13 @@ def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, known: Kn
     plan = plan_document(doc, cfg, tokenizer)
     plan.extras = extras
     return Prepared(doc, plan)
+
+
+def _read_otherwise(entry: ManifestEntry, plan: FilePlan) -> bool:
+    """Whether the same bytes read as another text under the same reader (a LaTeX file whose ``\\input``
+    changed): new content, which the rolling chain builds on as on an edit. A new reader version's
+    reading is no new content."""
+    return bool(entry.text_sha) and entry.reader == READER_VERSION and entry.text_sha != plan.doc.text_sha
 
 
 def attach_prior(
@@ -179,9 +186,9 @@ def attach_prior(
         return  # the same relpath under another folder given: another source's summary
     if plan.level is SummaryLevel.BRIEF:
         return
-    if entry.sha256 == plan.doc.sha256:
-        # The same text planned again because a setting changed: nothing new to build on the old final,
-        # and its stored nodes (keyed without a prior) are reused rather than summarized again.
+    if entry.text_sha == plan.doc.text_sha or (entry.sha256 == plan.doc.sha256 and not _read_otherwise(entry, plan)):
+        # The same text planned again because a setting changed (or its bytes only): nothing new to build on
+        # the old final, and its stored nodes (keyed without a prior) are reused rather than summarized again.
         return
     depth = entry.depth + 1
     if depth > cfg.max_chain_depth:
