@@ -35,7 +35,6 @@ from batchsum.backends.noise import line_kind, markdown_as_text
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, units_from_text
 from batchsum.language import is_cjk, run_on
-from batchsum.message_ends import ends_sentence
 from batchsum.model import CONTENT_TYPES, ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
 from batchsum.text import LIST_ITEM, unended
 from batchsum.tokens import Tokenizer
@@ -106,7 +105,8 @@ def _select(
     answers, taken = _answers(units), np.zeros(n, dtype=bool)
     while True:
         room = budget - used - (sep_cost if chosen else 0)
-        # A question still unanswered in the picks costs its answer too (:func:`_answers`), and scores as the pair.
+        # A question still unanswered in the picks costs its answer too (:func:`_answers`); it scores as itself, so
+        # an answer never lifts a question the text would not pick on its own ("So can you talk a bit?").
         pair = np.where((answers >= 0) & ~taken[answers], answers, -1)
         cost = np.where(exact >= 0, exact, est)
         cost = np.where(pair >= 0, cost + cost[pair] + sep_cost, cost)
@@ -121,7 +121,7 @@ def _select(
             score = score - params.speaker_w * over[spk]
         if multi_part and (params.coverage_w or peers):
             score = score + bonus * (~covered)
-        score = np.where(fits, np.where(pair >= 0, (score + score[pair]) / 2, score), -np.inf)
+        score = np.where(fits, score, -np.inf)
         best = int(np.argmax(score))
         # The answer before its question: the weakest pick dropped last (summarize_text) is never an answer alone.
         members = [int(pair[best]), best] if pair[best] >= 0 else [best]
@@ -152,9 +152,9 @@ _QUESTION = re.compile(r"[?？][\"'”’)\]」』）]*$")
 def _answers(units: list[Unit]) -> np.ndarray:
     """For each unit, the unit that answers it (-1: none). A question and its answer are an adjacency pair
     (Schegloff & Sacks 1973, "Opening up closings"): a turn that ends on a question, then the next turn, another
-    speaker's; its answer is that turn's first candidate sentence, or its first whole one ending as a sentence
-    when it has none ("No."). Picked alone, a question had stood in a summary with its answer left out ("Q: Is
-    the exam open book?"), and search showed it so."""
+    speaker's; its answer is that turn's first candidate sentence (none: the question stands alone, as any
+    sentence). Picked alone, a question had stood in a summary with its answer left out ("Q: Is the exam open
+    book?"), and search showed it so."""
     out = np.full(len(units), -1, dtype=np.int64)
     for i, (u, nxt) in enumerate(pairwise(units)):
         if u.turn < 0 or nxt.turn < 0 or (nxt.part, nxt.turn) == (u.part, u.turn) or nxt.part != u.part:
@@ -162,10 +162,8 @@ def _answers(units: list[Unit]) -> np.ndarray:
         if u.speaker is None or nxt.speaker in (None, u.speaker) or not _QUESTION.search(u.body):
             continue
         turn = [j for j in range(i + 1, len(units)) if (units[j].part, units[j].turn) == (nxt.part, nxt.turn)]
-        # A short answer must end as a sentence: a turn broken off ("Yeah, we want") answers nothing.
-        said = [j for j in turn if units[j].candidate] or [
-            j for j in turn if units[j].whole and units[j].body and ends_sentence(units[j].body)
-        ]
+        # Only a sentence worth a line answers: "Okay.", "No." or a broken-off "Yeah, we want" say nothing alone.
+        said = [j for j in turn if units[j].candidate]
         out[i] = said[0] if said else -1
     return out
 
@@ -444,8 +442,7 @@ def _brief(
     a word), a shorter whole sentence of two terms or more is the line ("京都に着いた。"); a sentence is
     cut (at a clause boundary) only when no sentence fits at all.
     """
-    answers = _answers(units)  # a question is picked with its answer (:func:`_answers`), ranked as the pair
-    rel = np.where(answers >= 0, (rel + rel[answers]) / 2, rel)
+    answers = _answers(units)  # a question is picked with its answer (:func:`_answers`), ranked as itself
     ranked = sorted(range(len(units)), key=lambda i: (-rel[i], i))
     pools = (
         [i for i in ranked if units[i].candidate and not units[i].context],
