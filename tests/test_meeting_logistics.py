@@ -81,3 +81,10 @@ def test_a_question_about_what_something_runs_on_is_no_logistics() -> None:
     assert not is_phatic("Is this on Windows or Linux?")
     assert not is_phatic("Okay, it's on Slack now.")
     assert is_phatic("Is it on?")
+
+
+def test_a_sound_check_is_logistics_and_a_count_in_a_sentence_is_not() -> None:
+    # A mic check counted into the kit had come into a meeting's final as an answer (regression reader).
+    assert is_phatic("OK, yeah, channel B, one two three four five.")
+    assert is_phatic("Testing, one, two, three.")
+    assert not is_phatic("I counted one, two, three errors in the log.")

@@ -42,6 +42,8 @@ _DIGITS = (
     r"(?:read|reading|do|doing|start with|starting with)(?: the| our| your| some| my)? digits?(?: strings?| forms?)?"
 )
 _HEARD = r"can (?:you|everyone|everybody|people)(?: all)? (?:hear|see) (?:me|us|my screen|the screen)"
+# A sound check: counting into the kit ("Channel B, one two three four five.", "Testing, one, two, three.").
+_SOUND_CHECK = r"(?:testing,? )?one,? two,? three(?:,? four)?(?:,? five)?"
 _MUTED = (
     r"(?:i'm|i am|you're|you are|we're|we are|he's|she's|they're) (?:still )?(?:on mute|muted)|(?:un)?mute yourself"
 )
@@ -72,7 +74,7 @@ _FORMULAE = re.compile(
     r"|it|things)(?: back)? (?:over )?to|(?:this|that) concludes (?:our|the|today's|this) [\w-]+(?: [\w-]+)?"
     r"|you may (?:now )?disconnect|for standing by|at this time"
     # a recorded meeting's logistics: the act of talking into the kit and of recording, not what is said
-    rf"|{_PROPOSED}(?:{_ON_KIT}|{_RECORDING}|{_SCREEN}|{_DIGITS})|{_HEARD}|{_MUTED}|{_TRANSCRIPT_ID}"
+    rf"|{_PROPOSED}(?:{_ON_KIT}|{_RECORDING}|{_SCREEN}|{_DIGITS})|{_HEARD}|{_MUTED}|{_TRANSCRIPT_ID}|{_SOUND_CHECK}"
     r")\b",
     re.IGNORECASE,
 )
@@ -85,6 +87,7 @@ _OCCASION = frozenset(
     earnings quarter quarterly first second third fourth fiscal year results time out support service
     desk team help center centre customer you today
     mic mike mics mikes microphone microphones headset camera video screen digits digit transcript recording
+    channel testing test ok okay yeah yes
     """.split()
 )
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
