@@ -397,3 +397,17 @@ def _paragraphs(text: str, start: int) -> Iterator[str]:
         yield text[pos : gap.start()]
         pos = gap.end()
     yield text[pos:]
+
+
+# An ISO timestamp's day ("2024-03-05T10:00:00Z"); a year before 1980 is a tool's placeholder, not a day written.
+_ISO_DAY = re.compile(r"\s*((?:19[89]\d|2\d{3})-\d{2}-\d{2})")
+
+
+def stamp_day(stamp: str) -> str | None:
+    """The calendar day an ISO timestamp opens with (a document's ``created`` property, a page's ``<time>``), or
+    None when it names no day of the calendar ("2024-13-45": a real date would break its month's digest)."""
+    day = _ISO_DAY.match(stamp)
+    try:
+        return day.group(1) if day is not None and dt.date.fromisoformat(day.group(1)) else None
+    except ValueError:
+        return None

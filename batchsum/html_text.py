@@ -13,11 +13,11 @@ collapses it; invisible characters (soft hyphens, zero-width ones) are none. The
 
 from __future__ import annotations
 
-import datetime
 import re
 from html.parser import HTMLParser
 
 from batchsum.decoding import decode_bytes
+from batchsum.doc_dates import stamp_day
 
 __all__ = ["join_blocks", "markdown_table", "page_source", "read_page", "render_html", "saved_page_folder"]
 
@@ -59,7 +59,6 @@ _FURNITURE = re.compile(
 _INVISIBLE = dict.fromkeys(map(ord, "\xad\u200b\u200c\u200d\u2060\ufeff"))
 _TITLE_SEPARATORS = re.compile(r" (?:\||—|–|-|::|·) ")
 _DATE_METAS = frozenset({"article:published_time", "date", "dc.date", "dcterms.date", "created", "pubdate"})
-_DAY = re.compile(r"\s*((?:19[89]\d|2\d{3})-\d{2}-\d{2})")
 # A browser's "Save page, complete" puts the page's images and scripts in a folder named after it.
 _SAVED_FILES = re.compile(r"(.+)(?:_files|-Dateien|_archivos|_fichiers|-bestanden|_file|_arquivos|_pliki)")
 _FIRST_HEADING = re.compile(r"^(#{2,6}) (.+)$", re.MULTILINE)
@@ -343,16 +342,21 @@ class _Reader:
 
     def _table(self, node: _Node, out: _Out) -> None:
         trs = _rows(node)
-        rows = _spread([[(_inline_text(self, cell), cell.attrs) for cell in _cells(tr)] for tr in trs])
-        rows = [r for r in rows if any(r)]
-        if not rows:
+        cells = [_cells(tr) for tr in trs]
+        if not any(cells):
             return
-        if max(len(r) for r in rows) == 1 or _layout(trs):  # its cells are the page's blocks, in order
+        # Layout or data, decided before a cell is rendered: a cell rendered both ways rendered the tables nested
+        # in it twice at each level (2^depth: a 300-byte page of 20 nested tables took 17 s).
+        if max(len(row) for row in cells) == 1 or _layout(trs):  # its cells are the page's blocks, in order
             out.flush()
-            for tr in trs:
-                for cell in _cells(tr):
+            for row in cells:
+                for cell in row:
                     self.children(cell, out)
                     out.flush()
+            return
+        rows = _spread([[(_inline_text(self, cell), cell.attrs) for cell in row] for row in cells])
+        rows = [r for r in rows if any(r)]
+        if not rows:
             return
         captions = [c for c in node.children if isinstance(c, _Node) and c.tag == "caption"]
         out.block("p", " ".join(_inline_text(self, c).replace("\n", " ") for c in captions))
@@ -360,8 +364,8 @@ class _Reader:
 
 
 def _span(attrs: dict[str, str], name: str, most: int) -> int:
-    value = attrs.get(name, "").strip()
-    return min(most, int(value)) if value.isdigit() and int(value) > 0 else 1
+    value = attrs.get(name, "").strip()  # ASCII digits only: "²" is a digit to str.isdigit, not to int()
+    return min(most, int(value)) if re.fullmatch(r"[0-9]{1,4}", value) and int(value) > 0 else 1
 
 
 def _spread(rows: list[list[tuple[str, dict[str, str]]]]) -> list[list[str]]:
@@ -498,14 +502,7 @@ def _page_day(root: _Node, page: _Page) -> str | None:
         if node.tag == "meta" and name in _DATE_METAS:
             metas.append(node.attrs.get("content", ""))
         stack.extend(reversed([c for c in node.children if isinstance(c, _Node)]))
-    for when in times[:1] + metas:
-        day = _DAY.match(when)
-        try:
-            if day is not None and datetime.date.fromisoformat(day.group(1)):
-                return day.group(1)
-        except ValueError:
-            continue
-    return None
+    return next((day for when in times[:1] + metas if (day := stamp_day(when)) is not None), None)
 
 
 def saved_page_folder(name: str, pages: set[str]) -> str | None:

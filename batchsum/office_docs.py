@@ -18,6 +18,7 @@ import zipfile
 from collections.abc import Iterator
 from xml.etree import ElementTree as ET
 
+from batchsum.doc_dates import stamp_day
 from batchsum.html_text import join_blocks, markdown_table
 
 __all__ = ["docx_source", "odt_source", "read_docx", "read_odt"]
@@ -43,7 +44,6 @@ _SYMBOL = dict(
         strict=True,
     )
 )
-_DAY = re.compile(r"\s*((?:19[89]\d|2\d{3})-\d{2}-\d{2})")  # a day before 1980 is a tool's placeholder
 _OLE = b"\xd0\xcf\x11\xe0"  # a legacy .doc, or a password-protected (encrypted) .docx
 
 Blocks = list[tuple[str, str]]
@@ -93,8 +93,7 @@ class _Archive:
             return "", None
         title = " ".join("".join("".join(e.itertext()) for e in root.iter(_DC_TITLE)).split())
         when = next((e.text for e in root.iter(created) if e.text), None)
-        day = _DAY.match(when) if when else None
-        return title, day.group(1) if day else None
+        return title, stamp_day(when) if when else None
 
 
 def _titled(blocks: Blocks, title: str) -> str:

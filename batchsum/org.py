@@ -21,14 +21,17 @@ from pathlib import Path
 
 __all__ = ["day_title", "inline", "render_org"]
 
-_HEADING = re.compile(r"^(\*+)[ \t]+(.*?)[ \t]*$")
+# A heading's title is taken whole and stripped by its readers: "(.*?)[ \t]*$" retried the trailing blanks
+# at every position (quadratic on a long run of them).
+_HEADING = re.compile(r"^(\*+)[ \t]+(.*)$")
 _BARE_HEADING = re.compile(r"^(\*+)[ \t]*$")
 # Org's default keywords and those of the packages people use with it (Logseq's org pages: LATER, DOING).
 _OPEN = frozenset({"TODO", "NEXT", "WAITING", "HOLD", "LATER", "DOING", "STARTED"})
 _DONE = frozenset({"DONE", "CANCELLED", "CANCELED"})
 _PRIORITY = re.compile(r"^\[#[A-Za-z0-9]\][ \t]*")
-_TAGS = re.compile(r"[ \t]+(:[\w@#%]+(?::[\w@#%]+)*:)$")
-_COOKIE = re.compile(r"[ \t]*\[(?:\d*/\d*|\d*%)\]")  # "[1/3]", "[33%]": a task's progress, no words
+# Each pattern that opens on blanks opens only on a run's first: linear on a long run of them.
+_TAGS = re.compile(r"(?<![ \t])[ \t]+(:[\w@#%]+(?::[\w@#%]+)*:)$")
+_COOKIE = re.compile(r"(?<![ \t])[ \t]*\[(?:\d*/\d*|\d*%)\]")  # "[1/3]", "[33%]": a task's progress, no words
 _PLANNING = re.compile(r"^(?:(?:CLOSED|SCHEDULED|DEADLINE):[ \t]*[<\[][^>\]\n]*[>\]][ \t]*)+$")
 _DEADLINE = re.compile(r"DEADLINE:[ \t]*<(\d{4}-\d{2}-\d{2})")
 _DRAWER = re.compile(r"^:[\w-]+:$")
@@ -45,7 +48,7 @@ _TABLE_RULE = re.compile(r"^\|[-+:]+\|?$")
 _LIST = re.compile(r"^([ \t]*)(?:([-+])|(?<=\s)\*|(\d+)([.)]))[ \t]+(.*)$")
 _CHECKBOX = re.compile(r"^\[([ xX-])\][ \t]*")
 _FOOTNOTE_DEF = re.compile(r"^\[fn:[^\]]+\]")
-_FOOTNOTE_REF = re.compile(r"[ \t]*\[fn:[^\]\n]*\]")
+_FOOTNOTE_REF = re.compile(r"(?<![ \t])[ \t]*\[fn:[^\]\n]*\]")
 _PGP_BEGIN = "-----BEGIN PGP MESSAGE-----"
 _PGP_END = "-----END PGP MESSAGE-----"
 # A timestamp, active or inactive: "<2024-03-05 Tue>", "[2024-03-05 Tue 10:30]", "<2024-03-05 Tue 10:00-11:00 +1w>".
@@ -150,7 +153,7 @@ def _file_order(lines: list[str]) -> str | None:
     fixed: set[str] = set()
     for line in lines:
         heading = _HEADING.match(line) if line.startswith("*") else None
-        options = _day_options(heading.group(2)) if heading else None
+        options = _day_options(heading.group(2).rstrip()) if heading else None
         if options and len(options) == 1 and "iso" not in options:
             fixed.update(options)
     return fixed.pop() if len(fixed) == 1 else None
@@ -382,7 +385,7 @@ class _Reader:
     def _heading(self, i: int, m: re.Match[str] | None) -> int:
         """A heading, the planning line and property drawer under it: a Markdown heading or a task."""
         level = len(m.group(1)) if m else len(self.lines[i].strip())
-        rest = m.group(2) if m else ""
+        rest = m.group(2).rstrip() if m else ""
         self.list_indents = []
         keyword, _, after = rest.partition(" ")
         if keyword == "COMMENT" or rest == "COMMENT":  # a commented-out subtree: never exported, never read

@@ -84,3 +84,22 @@ def test_an_odt_frame_s_text_box_is_its_own_paragraphs(tmp_path: Path) -> None:
     assert paragraphs[0].split() == "The site map is shown below. Plots were harvested in June.".split(), text
     assert paragraphs[1:] == ["Figure 1: North field plots.", "Source: survey 2021."], text
     assert "logo" not in text
+
+
+def test_a_created_day_not_on_the_calendar_dates_nothing(tmp_path: Path) -> None:
+    # "2024-13-45" as a real date had made every digest of the run fail ("tuple index out of range"; review).
+    core = (
+        '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" '
+        'xmlns:dcterms="http://purl.org/dc/terms/">'
+        "<dcterms:created>2024-13-45T10:00:00Z</dcterms:created></cp:coreProperties>"
+    )
+    raw = _zip(
+        {
+            "word/document.xml": f"<w:document {W}><w:body>{_p('We went to the market.')}</w:body></w:document>",
+            "docProps/core.xml": core,
+        }
+    )
+    path = tmp_path / "notes.docx"
+    path.write_bytes(raw)
+    doc = read_document(SourceRef(path, path.name, tmp_path))
+    assert doc.date_source == "mtime" and doc.doc_date != "2024-13-45"

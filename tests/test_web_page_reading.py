@@ -123,3 +123,13 @@ def test_a_saved_page_s_folder_is_skipped_and_a_script_page_says_why(tmp_path: P
     assert "markup and scripts only" in files["app.html"]["error"], files["app.html"]
     said = json.dumps(data)
     assert "Article_files" in said and "Bericht-Dateien" in said and "Loose_files:" not in said
+
+
+def test_a_span_of_no_ascii_number_spans_one_cell(tmp_path: Path) -> None:
+    # "²" is a digit to str.isdigit but no number to int(): the page had been skipped as unreadable (review).
+    page = (
+        '<html><body><table><tr><td colspan="²">Beans</td><td>4</td></tr><tr><td>Peas</td><td>9</td></tr>'
+        f'<tr><td colspan="{"9" * 5000}">Corn</td><td>2</td></tr></table></body></html>'
+    )
+    text, _day, _source, _type = _read(tmp_path, page)
+    assert "Beans" in text and "Peas" in text and "Corn" in text

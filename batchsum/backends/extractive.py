@@ -161,10 +161,13 @@ def _answers(units: list[Unit]) -> np.ndarray:
             continue  # no turn, or its turn goes on after the question
         if u.speaker is None or nxt.speaker in (None, u.speaker) or not _QUESTION.search(u.body):
             continue
-        turn = [j for j in range(i + 1, len(units)) if (units[j].part, units[j].turn) == (nxt.part, nxt.turn)]
         # Only a sentence worth a line answers: "Okay.", "No." or a broken-off "Yeah, we want" say nothing alone.
-        said = [j for j in turn if units[j].candidate]
-        out[i] = said[0] if said else -1
+        # The answering turn's units follow in a row: walked to its end, never to the text's (quadratic).
+        answering = (nxt.part, nxt.turn)
+        j = i + 1
+        while j < len(units) and (units[j].part, units[j].turn) == answering and not units[j].candidate:
+            j += 1
+        out[i] = j if j < len(units) and (units[j].part, units[j].turn) == answering else -1
     return out
 
 
