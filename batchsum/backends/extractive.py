@@ -105,8 +105,7 @@ def _select(
     answers, taken = _answers(units), np.zeros(n, dtype=bool)
     while True:
         room = budget - used - (sep_cost if chosen else 0)
-        # A question still unanswered in the picks costs its answer too (:func:`_answers`); it scores as itself, so
-        # an answer never lifts a question the text would not pick on its own ("So can you talk a bit?").
+        # A question still unanswered in the picks costs its answer too (:func:`_answers`), and scores as the pair.
         pair = np.where((answers >= 0) & ~taken[answers], answers, -1)
         cost = np.where(exact >= 0, exact, est)
         cost = np.where(pair >= 0, cost + cost[pair] + sep_cost, cost)
@@ -121,7 +120,7 @@ def _select(
             score = score - params.speaker_w * over[spk]
         if multi_part and (params.coverage_w or peers):
             score = score + bonus * (~covered)
-        score = np.where(fits, score, -np.inf)
+        score = np.where(fits, np.where(pair >= 0, (score + score[pair]) / 2, score), -np.inf)
         best = int(np.argmax(score))
         # The answer before its question: the weakest pick dropped last (summarize_text) is never an answer alone.
         members = [int(pair[best]), best] if pair[best] >= 0 else [best]
@@ -445,7 +444,8 @@ def _brief(
     a word), a shorter whole sentence of two terms or more is the line ("京都に着いた。"); a sentence is
     cut (at a clause boundary) only when no sentence fits at all.
     """
-    answers = _answers(units)  # a question is picked with its answer (:func:`_answers`), ranked as itself
+    answers = _answers(units)  # a question is picked with its answer (:func:`_answers`), ranked as the pair
+    rel = np.where(answers >= 0, (rel + rel[answers]) / 2, rel)
     ranked = sorted(range(len(units)), key=lambda i: (-rel[i], i))
     pools = (
         [i for i in ranked if units[i].candidate and not units[i].context],
