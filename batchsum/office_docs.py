@@ -234,21 +234,23 @@ def _symbol(sym: ET.Element) -> str:
     return _SYMBOL.get(code & 0xFF, "")
 
 
-def _word_rows(tbl: ET.Element) -> Iterator[ET.Element]:
-    """A table's own rows (through content controls), not those of a table nested in one of its cells."""
-    for child in tbl:
-        if child.tag == f"{_W}tr":
+def _own(parent: ET.Element, tag: str, wrappers: tuple[str, ...]) -> Iterator[ET.Element]:
+    """``parent``'s own ``tag`` elements, through the ``wrappers`` around them (content controls, row groups),
+    not those of a table nested in one of its cells."""
+    for child in parent:
+        if child.tag == tag:
             yield child
-        elif child.tag in (f"{_W}sdt", f"{_W}sdtContent", f"{_W}customXml"):
-            yield from _word_rows(child)
+        elif child.tag in wrappers:
+            yield from _own(child, tag, wrappers)
+
+
+def _word_rows(tbl: ET.Element) -> Iterator[ET.Element]:
+    """A Word table's own rows."""
+    return _own(tbl, f"{_W}tr", (f"{_W}sdt", f"{_W}sdtContent", f"{_W}customXml"))
 
 
 def _cells(tr: ET.Element) -> Iterator[ET.Element]:
-    for child in tr:
-        if child.tag == f"{_W}tc":
-            yield child
-        elif child.tag in (f"{_W}sdt", f"{_W}sdtContent"):
-            yield from _cells(child)
+    return _own(tr, f"{_W}tc", (f"{_W}sdt", f"{_W}sdtContent"))
 
 
 def _int(text: str) -> int:
@@ -350,18 +352,13 @@ class _Odt:
 
 
 def _odt_rows(table: ET.Element) -> Iterator[ET.Element]:
-    """A table's own rows (through header rows and row groups), not those of a table nested in a cell."""
-    for child in table:
-        if child.tag == f"{_TABLE}table-row":
-            yield child
-        elif child.tag in (f"{_TABLE}table-header-rows", f"{_TABLE}table-rows", f"{_TABLE}table-row-group"):
-            yield from _odt_rows(child)
+    """An OpenDocument table's own rows (through header rows and row groups)."""
+    groups = (f"{_TABLE}table-header-rows", f"{_TABLE}table-rows", f"{_TABLE}table-row-group")
+    return _own(table, f"{_TABLE}table-row", groups)
 
 
 def _odt_cells(row: ET.Element) -> Iterator[ET.Element]:
-    for child in row:
-        if child.tag == f"{_TABLE}table-cell":
-            yield child
+    return _own(row, f"{_TABLE}table-cell", ())
 
 
 def read_odt(raw: bytes) -> tuple[str, str | None]:
