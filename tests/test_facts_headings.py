@@ -37,6 +37,13 @@ def test_day_first_localized_and_numeric_headings_start_entries() -> None:
     assert entries[-1].text.endswith("## 10 things I learned\nSome words.")
 
 
+def test_weekday_headings_in_every_language_the_reader_dates_start_entries() -> None:
+    # The facts pass reads the weekdays the summarizer reads (periods.WEEKDAY_WORDS): Italian and Portuguese too.
+    headings = ["## martedì 5 marzo 2024", "## terça-feira, 12 de março de 2024", "## mardi 19 mars 2024"]
+    entries = journal_entries(_journal("\n".join(f"{h}\nSome words.\n" for h in headings)))
+    assert [u.date for u in entries] == ["2024-03-05", "2024-03-12", "2024-03-19"]
+
+
 def test_appending_a_day_first_entry_sends_only_that_entry(fake_llm: FakeLLMServer, tmp_path: Path) -> None:
     src, out = tmp_path / "src", tmp_path / "out"
     (src / "journal").mkdir(parents=True)

@@ -12,22 +12,16 @@ import re
 from dataclasses import dataclass
 
 from batchsum.model import Document
-from batchsum.periods import days_named, only_a_day
+from batchsum.periods import WEEKDAY_WORDS, days_named, only_a_day
 from batchsum.speaker_labels import parse_speaker_line
 from batchsum.text import email_sender
 
 # A Markdown heading or a bold line, and its words: "## 2026-10-05", "**9. Oktober 2026**".
 _HEADING = re.compile(r"[ \t]{0,3}(?:#{1,6}|\*\*)(.*)")
 _DAY_WORDS = 6  # the most words a heading's leading day takes ("Monday, the 5th of October 2026")
-# A weekday before the day ("Monday, October 5", "Freitag, 9. Oktober 2026"), in the languages whose
-# months batchsum reads (periods.LOCAL_MONTHS).
-_WEEKDAYS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun "
-    "montag dienstag mittwoch donnerstag freitag samstag sonntag "
-    "lundi mardi mercredi jeudi vendredi samedi dimanche "
-    "lunes martes miércoles miercoles jueves viernes sábado sabado domingo "
-    "понедельник вторник среда четверг пятница суббота воскресенье".split()
-)
+# A weekday before the day ("Monday, October 5", "Freitag, 9. Oktober 2026", "martedì 5 marzo 2024"), in the
+# languages whose months batchsum reads (periods.WEEKDAY_WORDS), and English's short forms ("Mon, Oct 5").
+_WEEKDAYS = WEEKDAY_WORDS | frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
 # An English month's short name, as a diary's heading writes it ("Mon, Oct 5"), read as the month.
 _MONTH_ABBREVIATIONS = {
     m[:3].lower(): m
