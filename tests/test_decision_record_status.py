@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from batchsum.cli import main
-from batchsum.tree import node_path, read_node
+from tests.one_final import final_node
 
 ADR = """# ADR 7: Use advisory locks for the nightly job
 
@@ -45,12 +42,7 @@ The team moves the reporting views and measures the nightly load times on the ne
 
 
 def _final(tmp_path: Path, name: str, text: str) -> tuple[dict, str]:
-    corpus, out = tmp_path / "corpus", tmp_path / "out"
-    corpus.mkdir()
-    (corpus / name).write_text(text, encoding="utf-8")
-    r = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "--no-metrics", "-q"])
-    assert r.exit_code == 0, r.output
-    return read_node(node_path(out, name, 3, None))
+    return final_node(tmp_path, name, text, "--no-metrics")
 
 
 def test_a_decision_record_shows_its_status(tmp_path: Path) -> None:

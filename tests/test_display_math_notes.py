@@ -6,12 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from batchsum.backends.apparatus import is_tex_math, without_display_math
 from batchsum.backends.units import units_from_text
-from batchsum.cli import main
-from batchsum.tree import read_node
+from tests.one_final import final_node
 
 _LECTURE = """# Lecture 9: Support vector machines
 
@@ -58,13 +55,7 @@ def test_display_environments_and_control_symbols_are_tex_math() -> None:
 
 def test_a_lecture_note_final_holds_no_math_nor_a_broken_sentence(tmp_path: Path) -> None:
     """The whole run: the final quotes neither a display nor a fragment left by one."""
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "lecture09_svm.md").write_text(_LECTURE, encoding="utf-8")
-    out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "-q"])
-    assert res.exit_code == 0, res.output
-    _, body = read_node(out / "lecture09_svm.md" / "summaries" / "L3" / "final.md")
+    _, body = final_node(tmp_path, "lecture09_svm.md", _LECTURE)
     summary = body.split("<!--")[0].strip()
     assert summary, body
     assert not re.search(r"\\begin|\\end|\$|\\\[", summary), summary

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from batchsum.cli import main
 from batchsum.written_facets import without_shown
+from tests.one_final import final_text
 
 NOTE = r"""# Lecture 3 notes: Optimization
 
@@ -60,13 +58,7 @@ but plain SGD with momentum often generalizes better on image tasks.
 
 def _final(tmp_path: Path, text: str) -> tuple[str, str]:
     """The summary and the facets section of the final of a note ``text``."""
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "lecture.md").write_text(text, encoding="utf-8")
-    out = tmp_path / "out"
-    r = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index", "-q"])
-    assert r.exit_code == 0, r.output
-    body = (out / "lecture.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    body = final_text(tmp_path, "lecture.md", text).split("\n---\n", 1)[1]
     summary, _, facets = body.partition("## Facets (extracted)")
     return summary, facets
 

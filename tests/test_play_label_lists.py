@@ -7,10 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from batchsum.cli import main
 from batchsum.court_layout import play_as_labels
+from tests.one_final import final_text
 
 TRIP = (
     "Trip plan\n\nUTAH. Arches first.\n\nNEVADA. Drive through.\n\nIDAHO. Visit Ana.\n\nOREGON. Coast for three days.\n"
@@ -30,13 +29,7 @@ DIALOGUE = (
 
 
 def _final(tmp_path: Path, text: str) -> str:
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "notes.md").write_text(text, encoding="utf-8")
-    out = tmp_path / "out"
-    r = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index", "-q"])
-    assert r.exit_code == 0, r.output
-    return (out / "notes.md" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    return final_text(tmp_path, "notes.md", text)
 
 
 @pytest.mark.parametrize("text", [TRIP, MINUTES], ids=["trip plan", "minutes"])

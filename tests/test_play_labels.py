@@ -8,11 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from batchsum.cli import main
 from batchsum.court_layout import play_as_labels
 from batchsum.speaker_labels import is_turn
+from tests.one_final import final_text
 
 PLAY = (
     "# THE LIGHTHOUSE\n\n"
@@ -42,13 +41,7 @@ OUTLINE = (
 
 
 def _final(tmp_path: Path, name: str, text: str) -> str:
-    src = tmp_path / "src"
-    src.mkdir(parents=True)
-    (src / name).write_text(text, encoding="utf-8")
-    out = tmp_path / "out"
-    r = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--no-index", "-q"])
-    assert r.exit_code == 0, r.output
-    return (out / name / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    return final_text(tmp_path, name, text)
 
 
 def _participants(final: str) -> set[str]:

@@ -6,12 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from batchsum.backends.units import units_from_text
 from batchsum.cleanup import balance_quotes
-from batchsum.cli import main
-from batchsum.tree import read_node
+from tests.one_final import final_node
 
 _PLAY = """*A lighthouse kitchen on the Cornish coast. Evening. A storm is rising.*
 
@@ -64,13 +61,7 @@ def test_a_sentence_cut_from_a_bracket_carries_none_of_its_marks() -> None:
 
 def test_a_play_final_shows_no_stray_marks(tmp_path: Path) -> None:
     """The whole run on a play with stage directions: no stray bracket, star or doubled stop in the final."""
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "play.md").write_text(_PLAY, encoding="utf-8")
-    out = tmp_path / "out"
-    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "-q"])
-    assert res.exit_code == 0, res.output
-    _, body = read_node(out / "play.md" / "summaries" / "L3" / "final.md")
+    _, body = final_node(tmp_path, "play.md", _PLAY)
     summary = body.split("<!--")[0].strip()
     assert "THOMAS PENROSE" in summary, summary
     assert summary.count("[") == summary.count("]") and summary.count("*") % 2 == 0, summary
