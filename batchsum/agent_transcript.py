@@ -44,7 +44,7 @@ from batchsum.facets import ExtractedFacets, extract_facets, facets_front_matter
 from batchsum.text import split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
 from batchsum.transcript_shape import RENDERED_TURN, SECTION, known_tool_name
-from batchsum.written_facets import with_written, written_facets
+from batchsum.written_facets import unshown, with_written, written_facets
 
 TranscriptFormat = Literal["markdown", "json", "jsonl", "rendered"]
 
@@ -289,8 +289,9 @@ class AgentDigest:
         out.update(facets_front_matter(self.facets))
         return out
 
-    def markdown(self) -> str:
-        """A Markdown section for the final's body: files, commands, errors, then the extracted facets."""
+    def markdown(self, facets: ExtractedFacets | None = None) -> str:
+        """A Markdown section for the final's body: files, commands, errors, then the extracted facets (its own,
+        or ``facets``: those its final does not show already)."""
         lines = ["## Agent session (extracted)", ""]
         if self.task:
             lines += [f"**Task:** {self.task}", ""]
@@ -304,8 +305,8 @@ class AgentDigest:
         if self.errors:
             lines += ["**Errors:**", ""] + [f"- {e}" for e in self.errors] + [""]
         body = "\n".join(lines)
-        facets = render_facets_markdown(self.facets, heading="### Facets (extracted)")
-        return body + "\n" + facets
+        section = render_facets_markdown(self.facets if facets is None else facets, heading="### Facets (extracted)")
+        return body + "\n" + section
 
 
 SHOWN_COMMAND_CHARS = 200  # a command in the final's body; the front matter keeps it whole
@@ -476,6 +477,17 @@ class RunExtras:
     front_matter: dict[str, Any]
     markdown: str
     digest: AgentDigest | None = None
+    facets: ExtractedFacets | None = None  # those ``markdown`` shows
+
+    def section_under(self, summary: str) -> str:
+        """The Markdown section a final shows under ``summary``: ``markdown`` without the facet items the
+        summary lists already (:func:`~batchsum.written_facets.unshown`); a facets section left with
+        nothing to show is left out."""
+        if self.facets is None or (left := unshown(self.facets, summary)) is self.facets:
+            return self.markdown
+        if self.digest is not None:
+            return self.digest.markdown(left)
+        return render_facets_markdown(left) if left.status or not left.is_empty() else ""
 
 
 def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets: bool) -> RunExtras | None:
@@ -491,7 +503,7 @@ def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets
         except InputError:
             digest = None  # detected by its shape but not parseable as turns: plain conversation facets
         if digest is not None:
-            return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest)
+            return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest, digest.facets)
     if not offline_facets:
         return None
     found = extract_facets(text) if content_type == "conversation" else ExtractedFacets()
@@ -501,4 +513,4 @@ def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets
     facets = with_written(written, found)
     if facets.is_empty():
         return None
-    return RunExtras(None, facets_front_matter(facets), render_facets_markdown(facets))
+    return RunExtras(None, facets_front_matter(facets), render_facets_markdown(facets), facets=facets)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.navigation import links_block, strip_links, title_for, with_links
 from batchsum.tree import TreeNode, node_path, parse_markdown, read_node, soft_delete, summaries_dir, write_node
-from batchsum.written_facets import without_shown
 
 if TYPE_CHECKING:
     from batchsum.engine.records import NodeResult
@@ -196,7 +195,7 @@ def _node_text(plan: FilePlan, res: NodeResult, path: Path) -> str:
     """The whole body of a node's file: its summary, a final's facets and extracted sections, its links."""
     text = body(res)
     if res.node.level == 3 and plan.extras is not None and plan.extras.markdown:
-        extracted = without_shown(plan.extras.markdown, text).strip()  # not what the summary lists already
+        extracted = plan.extras.section_under(text).strip()
         text = f"{text}\n\n{extracted}" if extracted else text
     return with_links(text, _links(plan, res.node, path.parent))
 

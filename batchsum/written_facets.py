@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from batchsum.due_dates import bracketed_date, due_date
@@ -22,7 +22,7 @@ from batchsum.text import split_sentences
 if TYPE_CHECKING:
     from batchsum.facets import ActionItem, ExtractedFacets
 
-__all__ = ["WrittenFacets", "has_written_facets", "with_written", "without_shown", "written_facets"]
+__all__ = ["WrittenFacets", "has_written_facets", "unshown", "with_written", "written_facets"]
 
 # batchsum.facets (its rules and the summarizer's text tools) is imported only when a file has facets
 # written down: has_written_facets runs on every document a run reads.
@@ -519,13 +519,9 @@ def _said_in(found: str, written: Sequence[str]) -> bool:
 
 # What tells two writings of one sentence apart and says nothing: emphasis and code marks, curly quotes, spacing.
 _MARKS = str.maketrans({"*": "", "_": "", "`": "", "’": "'", "‘": "'", "“": '"', "”": '"'})
-# An action item's line around its sentence: the speaker before it, its owner and due date after it.
-_ITEM_NOTE = re.compile(r"\s*\((?:owner|due): [^()]*\)$")
-_ITEM_SPEAKER = re.compile(r"^[^:]{1,80}: ")
-# A list item of a summary, its checkbox aside: "- Why does ...?", "1. ...", "- [ ] Send the logs to Marta".
-_LISTED_KINDS = ("Decisions", "Action items", "Open questions")
-# A listed item, its task box aside as written ("[ ]") or as a page shows it ("☐", "☑": a note kept whole), and
-# the "@" of an owner's mention, which the facets show as the owner's name ("@Priya: book the venue").
+_ITEM_SPEAKER = re.compile(r"^[^:]{1,80}: ")  # a speaker's label before a listed sentence: "Ben: I'll send ..."
+# A list item of a summary, its task box aside as written ("[ ]") or as a page shows it ("☐", "☑": a note kept
+# whole), and the "@" of an owner's mention, which the facets show as the owner's name ("@Priya: book the venue").
 _LISTED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+|[☐☑]\s*)?@?(.+)$", re.M)
 
 
@@ -533,35 +529,24 @@ def _compared(text: str) -> str:
     return " ".join(_plain(text).translate(_MARKS).split()).casefold()
 
 
-def without_shown(section: str, shown: str) -> str:
-    """The facets ``section`` (:func:`~batchsum.facets.render_facets_markdown`) without the items that
-    ``shown`` (the summary it follows) already lists word for word, spacing and marks aside: a note's own "Open
-    questions:" list picked whole. A sentence of its running text stays an item (the facets say what kind it
-    is); a kind left with no items is left out, and the whole section when none is left. Entities are words
-    and stay."""
+def unshown(facets: ExtractedFacets, shown: str) -> ExtractedFacets:
+    """``facets`` without the decisions, action items and open questions that ``shown`` (the summary they
+    follow in a final) already lists word for word, spacing and marks aside: a note's own "Open questions:"
+    list picked whole. A sentence of its running text stays an item (the facets say what kind it is);
+    entities are words and stay. ``facets`` itself when nothing is listed again."""
     listed = {_compared(m.group(1)) for m in _LISTED.finditer(shown)}
-    lines = section.split("\n")
 
-    def repeated(line: str) -> bool:
-        item = _ITEM_NOTE.sub("", line[2:])
-        return _compared(item) in listed or _compared(_ITEM_SPEAKER.sub("", item)) in listed
+    def new(*writings: str) -> bool:  # each also without a speaker's label before it
+        return not any(_compared(v) in listed for w in writings for v in (w, _ITEM_SPEAKER.sub("", w)))
 
-    kept: list[str] = []
-    kind = ""  # the facet kind a list item is under; other lists (an agent digest's files) are no facets
-    for line in lines:
-        if line.startswith(("**", "#")):
-            kind = line.strip("*#: ")
-        if not (kind in _LISTED_KINDS and line.startswith("- ") and repeated(line)):
-            kept.append(line)
-    if len(kept) == len(lines):
-        return section
-    out: list[str] = []
-    for i, line in enumerate(kept):
-        title = line.startswith("**") and line.endswith("**")
-        if title and not any(ln.startswith("- ") for ln in kept[i + 1 : i + 3]):
-            continue  # a kind whose items were all shown; its blank line goes with it below
-        if line or (out and out[-1]):
-            out.append(line)
-    if not any(ln.startswith(("- ", "**")) for ln in out):
-        return ""
-    return "\n".join(out).rstrip() + "\n"
+    decisions = [d for d in facets.decisions if new(d)]
+    # An action item is listed as its task, or as its line in the facets says it: "Owner: task".
+    tasks = [
+        a for a in facets.action_items if new(a.task, *(f"{who}: {a.task}" for who in (a.said_by or a.owner,) if who))
+    ]
+    unresolved = [q for q in facets.unresolved if new(q)]
+    if len(decisions) + len(tasks) + len(unresolved) == (
+        len(facets.decisions) + len(facets.action_items) + len(facets.unresolved)
+    ):
+        return facets
+    return replace(facets, decisions=decisions, action_items=tasks, unresolved=unresolved)

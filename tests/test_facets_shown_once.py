@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from batchsum.written_facets import without_shown
+from batchsum.action_rules import ActionItem
+from batchsum.facets import ExtractedFacets
+from batchsum.written_facets import unshown
 from tests.one_final import final_text
 
 NOTE = r"""# Lecture 3 notes: Optimization
@@ -77,13 +79,14 @@ def test_an_item_the_summary_lists_is_not_repeated_under_facets(tmp_path: Path) 
 
 
 def test_spacing_and_marks_do_not_make_an_item_new() -> None:
-    section = (
-        "## Facets (extracted)\n\n_Picked by rules._\n\n**Decisions**\n\n- We chose the rubber case for it.\n\n"
-        "**Action items**\n\n- Ben: I’ll send the budget to Ana by Friday. (due: Friday)\n\n**Entities:** Ana\n"
+    facets = ExtractedFacets(
+        decisions=["We chose the rubber case for it."],
+        action_items=[ActionItem("I’ll send the budget to Ana by Friday.", "Ben", "Friday")],
+        entities=["Ana"],
     )
     shown = "Our notes.\n\n- We *chose*  the rubber case  for it.\n1. Ben: I'll send the budget to Ana by Friday."
-    left = without_shown(section, shown)
-    assert "**Decisions**" not in left and "**Action items**" not in left
-    assert "**Entities:** Ana" in left
+    left = unshown(facets, shown)
+    assert not left.decisions and not left.action_items
+    assert left.entities == ["Ana"]
     # A sentence of the summary's running text (a conversation kept whole) is no list: its facet stays.
-    assert without_shown(section, "Ana: We chose the rubber case for it. Ben: Fine.") == section
+    assert unshown(facets, "Ana: We chose the rubber case for it. Ben: Fine.") is facets
