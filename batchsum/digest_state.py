@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from batchsum import jsonio
 from batchsum.doc_dates import name_month
 from batchsum.navigation import LINKS_MARKER, PeriodPage, escape_html, md_link, summary_only, title_for
-from batchsum.note_syntax import DONE_BOX, OPEN_BOX, note_syntax_as_text
 from batchsum.periods import (
     DIGEST_STATE,
     DIGESTS_DIR,
@@ -33,6 +32,7 @@ from batchsum.periods import (
     period_language,
     real_date,
 )
+from batchsum.readers.note_syntax import DONE_BOX, OPEN_BOX, note_syntax_as_text
 from batchsum.text import LIST_ITEM, unended
 from batchsum.tree import TreeNode, atomic_write_bytes, node_path, read_node, strip_links
 

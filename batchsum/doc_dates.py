@@ -21,8 +21,8 @@ from pathlib import Path
 from batchsum.backends.noise import entry_date, heading_year
 from batchsum.datelines import DateCarry, dateline
 from batchsum.day_words import heading_day, month_year
-from batchsum.note_syntax import fenced_block, front_matter
 from batchsum.periods import iso_week
+from batchsum.readers.note_syntax import fenced_block, front_matter
 from batchsum.text import BLANK_LINES, email_headers
 
 __all__ = [
@@ -249,7 +249,7 @@ def dated(path: Path, text: str, mtime_ns: int, own_day: tuple[str, str] | None 
     ``document properties``, ``page date``, ``first entry`` (:func:`entries_date`) or ``mtime``). All but the
     last say when a text was written; an mtime is only when the file was last copied or touched. ``own_day``:
     the day its reader found and where: a chat export's first message (``first message``: :func:`whatsapp_day`,
-    :class:`batchsum.chat_exports.ExportText`), a Word or OpenDocument file's ``created`` property
+    :class:`batchsum.readers.chat_exports.ExportText`), a Word or OpenDocument file's ``created`` property
     (``document properties``), a web page's own date (``page date``)."""
     if day := name_date(path):
         return day, "name"

@@ -36,11 +36,11 @@ from batchsum.action_rules import owner_among as _owner_among  # written_facets 
 from batchsum.backends.noise import is_fragment
 from batchsum.backends.phatic import is_phatic
 from batchsum.backends.units import STOPWORDS
-from batchsum.chat_marks import addressed, without_codes, without_emoji
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
 from batchsum.entity_rules import not_a_code_name, not_names
-from batchsum.screenplay import SCENE
+from batchsum.readers.chat_marks import addressed, without_codes, without_emoji
+from batchsum.readers.screenplay import SCENE
 from batchsum.text import conversation_lines, end_message, is_chat, speakers_of, split_sentences
 
 MAX_ITEMS = 5

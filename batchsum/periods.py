@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from batchsum import jsonio
 from batchsum.cleanup import balance_quotes
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars
-from batchsum.note_syntax import note_syntax_as_text
+from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.text import DATE_LABEL, LIST_ITEM, cut_before_amount, parse_speaker_line, split_sentences, unended
 
 if TYPE_CHECKING:

@@ -32,8 +32,8 @@ from batchsum.message_ends import (
     is_chat,
     unended,
 )
-from batchsum.note_syntax import note_syntax_as_text
-from batchsum.screenplay import SCENE, screenplay_turn
+from batchsum.readers.note_syntax import note_syntax_as_text
+from batchsum.readers.screenplay import SCENE, screenplay_turn
 from batchsum.speaker_labels import parse_speaker_line, speakers_of
 
 __all__ = [

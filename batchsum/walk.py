@@ -18,29 +18,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from batchsum.bracket_turns import CUE_LINES, caption_cue_lines
-from batchsum.chat_exports import ExportMetadata, ExportText
 from batchsum.config import STATE_DIR, TypeChoice
-from batchsum.court_layout import strip_control  # decoding's, a court transcript's page layout read away first
 from batchsum.datelines import dated_entries
-from batchsum.decoding import decode_bytes
 from batchsum.doc_dates import dated, name_date, whatsapp_day
 from batchsum.errors import ConfigError, InputError, NotASource
-from batchsum.formats import render_chat, render_subtitles
 from batchsum.hashing import sha256_bytes
-from batchsum.latex import render_latex
 from batchsum.lazy import load
 from batchsum.model import ContentType, Document
-from batchsum.note_files import app_file, chat_below_front_matter
-from batchsum.note_syntax import front_matter_problem
-from batchsum.screenplay import screenplay_cues
+from batchsum.readers.bracket_turns import CUE_LINES, caption_cue_lines
+from batchsum.readers.chat_exports import ExportMetadata, ExportText
+from batchsum.readers.court_layout import strip_control  # decoding's, a court transcript's page layout read away first
+from batchsum.readers.decoding import decode_bytes
+from batchsum.readers.formats import render_chat, render_subtitles
+from batchsum.readers.latex import render_latex
+from batchsum.readers.note_files import app_file, chat_below_front_matter
+from batchsum.readers.note_syntax import front_matter_problem
+from batchsum.readers.screenplay import screenplay_cues
 from batchsum.secrets import redact as redact_secrets
 from batchsum.speaker_labels import is_turn
 from batchsum.transcript_shape import agent_transcript_reason
 
 log = logging.getLogger(__name__)
 
-# A Fountain screenplay (.fountain) is plain text in the layout batchsum.screenplay reads.
+# A Fountain screenplay (.fountain) is plain text in the layout batchsum.readers.screenplay reads.
 TEXT_EXTS = {".md", ".markdown", ".txt", ".fountain"}
 CHAT_EXTS = {".jsonl", ".json"}
 SUBTITLE_EXTS = {".vtt", ".srt"}
@@ -50,8 +50,8 @@ HTML_EXTS = {".html", ".htm"}
 # Read from their bytes by these readers, loaded by a run that reads one: zips of XML parts, and web pages (which
 # name their charset and their day). Each gives (text, decoding note) and (day, source) when the file says
 # when it was made: a document's created day ("document properties"), a page's own date ("page date").
-BYTE_READERS = {".docx": "batchsum.office_docs:docx_source", ".odt": "batchsum.office_docs:odt_source"}
-BYTE_READERS |= dict.fromkeys(HTML_EXTS, "batchsum.html_text:page_source")
+BYTE_READERS = {".docx": "batchsum.readers.office_docs:docx_source", ".odt": "batchsum.readers.office_docs:odt_source"}
+BYTE_READERS |= dict.fromkeys(HTML_EXTS, "batchsum.readers.html_text:page_source")
 ORG_EXTS = {".org"}  # Emacs Org mode, rendered as Markdown by org.py
 ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | ORG_EXTS | set(BYTE_READERS)
 # Formats rendered from their text, each renderer given the run's warnings for the file and its path (a LaTeX
@@ -60,7 +60,9 @@ ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | ORG
 _RENDERERS: dict[str, Callable[[str, list[str], Path], str]] = {
     **dict.fromkeys(SUBTITLE_EXTS, lambda text, warnings, _path: render_subtitles(text, warnings)),
     **dict.fromkeys(LATEX_EXTS, render_latex),
-    **dict.fromkeys(ORG_EXTS, lambda text, warnings, path: load("batchsum.org:render_org")(text, warnings, path)),
+    **dict.fromkeys(
+        ORG_EXTS, lambda text, warnings, path: load("batchsum.readers.org:render_org")(text, warnings, path)
+    ),
 }
 IGNORE_FILE = ".batchsumignore"
 
@@ -312,7 +314,7 @@ def _walk_dir(
                 continue
             if entry.is_symlink() and policy.refuses(entry.path, result):
                 continue
-            if pages and (why := load("batchsum.html_text:saved_page_folder")(name, pages)) is not None:
+            if pages and (why := load("batchsum.readers.html_text:saved_page_folder")(name, pages)) is not None:
                 result.problems.append(Problem(entry.path, why, failure=False, notice=True))
                 continue
             folder_args = (rel_in_root, prefix, spec, out_abs, override, seen_files, visited, policy)
@@ -618,7 +620,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
     export = None
     try:
         if ext in EMAIL_EXTS:
-            from batchsum.eml import render_eml  # the e-mail parser (~10 ms of imports) for a run reading one
+            from batchsum.readers.eml import render_eml  # the e-mail parser (~10 ms of imports) for a run reading one
 
             # From the bytes: a message names its parts' charsets and transfer encodings itself.
             text, note = render_eml(bytes(raw)), None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from batchsum.due_dates import bracketed_date, due_date
-from batchsum.note_syntax import note_syntax_as_text
+from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.text import split_sentences
 
 if TYPE_CHECKING:

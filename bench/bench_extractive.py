@@ -102,8 +102,8 @@ def _sentence_budgets(out: Path, rel_files: list[tuple[str, Path]]) -> dict[Path
 
 def _sumy_seconds(files: list[Path], budgets: dict[Path, int]) -> tuple[float, float]:
     """(wall, CPU) seconds for sumy LexRank over ``files`` (file reading and parsing included)."""
-    from batchsum.decoding import decode_bytes
     from batchsum.evaluate.baselines import summarize_sentences
+    from batchsum.readers.decoding import decode_bytes
 
     summarize_sentences("lexrank", "Warm up the imports. Then time the work.", 1)
     t0, c0 = time.perf_counter(), time.process_time()

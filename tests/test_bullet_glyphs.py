@@ -10,8 +10,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from batchsum.cli import main
-from batchsum.eml_words import own_words
 from batchsum.index.snippet_sentences import sentences
+from batchsum.readers.eml_words import own_words
 from batchsum.text import BULLETS
 from batchsum.tree import node_path, read_node
 

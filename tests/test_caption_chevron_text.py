@@ -3,7 +3,7 @@ or ends with one) and before a word; elsewhere it is the words' own, a shell's r
 
 from __future__ import annotations
 
-from batchsum.formats import render_subtitles
+from batchsum.readers.formats import render_subtitles
 from batchsum.text import split_sentences
 
 SHELL = "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nAna: Type echo hi >> notes.txt in the shell.\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from batchsum.formats import render_subtitles
+from batchsum.readers.formats import render_subtitles
 from batchsum.text import split_sentences
 
 # Filler words no rule knows, so only the words under test decide where a sentence may end.

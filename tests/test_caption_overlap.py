@@ -3,7 +3,7 @@ sliding-window captions): each word is read once, and a repeat that is no overla
 
 from __future__ import annotations
 
-from batchsum.formats import render_subtitles
+from batchsum.readers.formats import render_subtitles
 
 
 def _srt(cues: list[str], step: float = 2.0) -> str:

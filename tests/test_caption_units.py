@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from batchsum.cli import main
-from batchsum.formats import render_subtitles
+from batchsum.readers.formats import render_subtitles
 from batchsum.text import split_sentences
 from batchsum.tree import read_node
 

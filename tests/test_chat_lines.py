@@ -9,7 +9,7 @@ import pytest
 
 from batchsum.backends.extractive import summarize_text
 from batchsum.backends.units import units_from_text
-from batchsum.chat_lines import render_chat_lines
+from batchsum.readers.chat_lines import render_chat_lines
 from batchsum.text import conversation_lines
 from batchsum.tokens import get_tokenizer
 from batchsum.walk import SourceRef, read_document

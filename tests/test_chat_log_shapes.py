@@ -11,8 +11,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from batchsum.chat_lines import render_chat_lines
 from batchsum.cli import main
+from batchsum.readers.chat_lines import render_chat_lines
 
 NAME_FIRST_LOG = (
     "Gym 2024-03-12 07:30\nran 5k\n\nLunch 2024-03-12 12:30\nsalad\n\n"

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 from batchsum.backends.units import units_from_text
-from batchsum.court_layout import across_form_feeds, qa_as_labels, without_line_numbers
 from batchsum.model import Document
+from batchsum.readers.court_layout import across_form_feeds, qa_as_labels, without_line_numbers
 from batchsum.walk import SourceRef, read_document
 
 PAGE_14 = [

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from batchsum import office_docs
 from batchsum.cli import main
-from batchsum.office_docs import read_docx, read_odt
+from batchsum.readers import office_docs
+from batchsum.readers.office_docs import read_docx, read_odt
 from batchsum.walk import SourceRef, read_document
 
 W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'

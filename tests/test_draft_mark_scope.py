@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from batchsum.index.search import search
-from batchsum.note_syntax import draft_marks_blanked, note_syntax_as_text
+from batchsum.readers.note_syntax import draft_marks_blanked, note_syntax_as_text
 from tests.test_search_phrases import indexed_corpus
 
 GLOBS = (

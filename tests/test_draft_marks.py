@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.index.search import search
-from batchsum.note_syntax import note_syntax_as_text
+from batchsum.readers.note_syntax import note_syntax_as_text
 from tests.test_search_phrases import indexed_corpus
 
 DRAFT = """# Chapter Five

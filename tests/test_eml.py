@@ -136,7 +136,7 @@ def test_a_single_message_is_a_conversation_of_its_sender(tmp_path: Path) -> Non
 
 def test_a_thousand_quoted_replies_are_read_without_recursion() -> None:
     """Each attributed quote had been a level of recursion: a long thread raised RecursionError."""
-    from batchsum.eml import _unquote_replies
+    from batchsum.readers.eml import _unquote_replies
 
     body = "".join(f"Reply {i}.\n\nOn Mon, 1 Jan 2024, Ana <a@x.org> wrote:\n> quoted {i}\n\n" for i in range(1500))
     text = _unquote_replies(body)

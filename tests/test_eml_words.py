@@ -3,7 +3,7 @@ and its closing are no words of the message, and the rest of it is left as it wa
 
 from __future__ import annotations
 
-from batchsum.eml import render_eml
+from batchsum.readers.eml import render_eml
 from batchsum.text import conversation_lines
 
 HEADER = (

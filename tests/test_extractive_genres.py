@@ -586,7 +586,7 @@ She pushes the bills toward him. He picks one up, reads it, and sits down heavil
 
 
 def test_a_screenplay_read_as_a_conversation_names_who_speaks(tok: Tokenizer) -> None:
-    from batchsum.screenplay import screenplay_turn
+    from batchsum.readers.screenplay import screenplay_turn
 
     assert screenplay_turn("  JOHN (O.S.)\n     Are you still up?") == ("JOHN", "Are you still up?")
     assert screenplay_turn("INT. KITCHEN - NIGHT\nThe room is dark.") is None  # a scene heading

@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from batchsum.cli import main
-from batchsum.html_text import render_html
+from batchsum.readers.html_text import render_html
 from batchsum.walk import SourceRef, read_document
 
 ARTICLE = """<!DOCTYPE html>

@@ -105,7 +105,7 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     "batchsum.index.hit_texts": {"batchsum.sources"},
     "batchsum.engine.ray_executor": {"batchsum.index.embed"},  # the embedder: in the workers, not in the driver
     "batchsum.warmup": {"batchsum.backends.llm", "batchsum.index.embed"},  # its purpose: imports off the main thread
-    "batchsum.walk": {"batchsum.eml"},  # the stdlib's e-mail parser (~10 ms), only for a run that reads an .eml
+    "batchsum.walk": {"batchsum.readers.eml"},  # the stdlib's e-mail parser (~10 ms), only for a run that reads an .eml
     # The facet rules (~85 ms of imports), only for a file that writes facets down: the check runs on every file.
     "batchsum.written_facets": {"batchsum.facets"},
     # The summarizer's reader, only for a conversation kept whole: a run of short notes never loads it.

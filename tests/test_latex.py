@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from batchsum.backends.apparatus import is_caption_line
 from batchsum.cli import main
-from batchsum.latex import render_latex
+from batchsum.readers.latex import render_latex
 from batchsum.tree import node_path, read_node
 from batchsum.walk import SourceRef, read_document
 

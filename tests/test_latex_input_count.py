@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from batchsum.latex import _ARGS, render_latex
-from batchsum.latex_refs import REFERENCES
+from batchsum.readers.latex import _ARGS, render_latex
+from batchsum.readers.latex_refs import REFERENCES
 
 INPUTS = 300
 

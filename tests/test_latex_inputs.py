@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from batchsum.cli import main
-from batchsum.latex_source import MAX_INPUT_DEPTH
+from batchsum.readers.latex_source import MAX_INPUT_DEPTH
 from batchsum.tree import node_path, read_node
 from batchsum.walk import SourceRef, read_document
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from batchsum.cli import main
-from batchsum.latex import render_latex
+from batchsum.readers.latex import render_latex
 from batchsum.tree import node_path, read_node
 from batchsum.walk import SourceRef, read_document
 

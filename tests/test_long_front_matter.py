@@ -10,7 +10,7 @@ from pathlib import Path
 import batchsum
 from batchsum.config import RunConfig
 from batchsum.index.search import search
-from batchsum.note_syntax import front_matter
+from batchsum.readers.note_syntax import front_matter
 
 PLACES = ("harbour", "orchard", "library", "market", "quarry", "chapel", "bakery", "ferry", "meadow")
 

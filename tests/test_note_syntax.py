@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from batchsum.backends.units import units_from_text
 from batchsum.cli import main
 from batchsum.digest_pages import digest_body
-from batchsum.note_syntax import note_syntax_as_text
 from batchsum.periods import FileFacts, Period, one_line
+from batchsum.readers.note_syntax import note_syntax_as_text
 
 OBSIDIAN = """---
 tags: [daily, work]

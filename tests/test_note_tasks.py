@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from batchsum.backends.extractive import summarize_text
 from batchsum.backends.units import units_from_text
-from batchsum.note_syntax import TASK_BOXES, note_syntax_as_text
+from batchsum.readers.note_syntax import TASK_BOXES, note_syntax_as_text
 from batchsum.tokens import get_tokenizer
 from batchsum.written_facets import written_facets
 

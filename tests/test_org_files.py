@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from batchsum.backends.units import units_from_text
 from batchsum.cli import main
-from batchsum.org import day_title, inline, render_org
+from batchsum.readers.org import day_title, inline, render_org
 from batchsum.walk import SourceRef, read_document
 
 DAYS = {  # day -> (org-journal's heading, the entry's words)

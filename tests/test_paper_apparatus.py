@@ -12,9 +12,9 @@ from batchsum.backends.extractive import summarize_text
 from batchsum.backends.units import units_from_text
 from batchsum.cleanup import balance_quotes
 from batchsum.cli import main
-from batchsum.decoding import decode_bytes
 from batchsum.index.analysis import analyze
 from batchsum.index.snippets import markdown_window
+from batchsum.readers.decoding import decode_bytes
 from batchsum.tokens import get_tokenizer
 from batchsum.tree import read_node
 

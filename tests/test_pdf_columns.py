@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import batchsum
-from batchsum.pdf_columns import in_reading_order, two_column_pages
+from batchsum.readers.pdf_columns import in_reading_order, two_column_pages
 from batchsum.walk import SourceRef, read_document
 
 WHOLE = (

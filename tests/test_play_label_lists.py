@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from batchsum.court_layout import play_as_labels
+from batchsum.readers.court_layout import play_as_labels
 from tests.one_final import final_text
 
 TRIP = (

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from batchsum.court_layout import play_as_labels
+from batchsum.readers.court_layout import play_as_labels
 from batchsum.speaker_labels import is_turn
 from tests.one_final import final_text
 

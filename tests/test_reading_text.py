@@ -14,7 +14,7 @@ from batchsum.backends.noise import contents_lines, in_a_sentence, is_heading, l
 from batchsum.backends.units import units_from_text
 from batchsum.cli import main
 from batchsum.index.snippets import node_body
-from batchsum.note_syntax import front_matter_problem, note_syntax_as_text
+from batchsum.readers.note_syntax import front_matter_problem, note_syntax_as_text
 from batchsum.text import split_sentences
 from batchsum.tokens import get_tokenizer
 

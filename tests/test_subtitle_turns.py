@@ -3,7 +3,7 @@ of their own, and no tag, override code or character reference is read as words.
 
 from __future__ import annotations
 
-from batchsum.formats import render_subtitles
+from batchsum.readers.formats import render_subtitles
 
 
 def _turns(raw: str) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from batchsum.chat_lines import render_chat_lines
+from batchsum.readers.chat_lines import render_chat_lines
 from batchsum.speaker_labels import parse_speaker_line
 from batchsum.text import conversation_lines
 from batchsum.walk import SourceRef, read_document

@@ -144,7 +144,7 @@ def is_front_matter_line(line: str) -> bool:
     return bool(_MARK.match(s) or _POSTCODE.search(s) or _COUNTRY.search(s) or ("@" in s and _EMAIL.search(s)))
 
 
-# The environments LaTeX sets as display math (starred: unnumbered), as batchsum.latex leaves them out.
+# The environments LaTeX sets as display math (starred: unnumbered), as batchsum.readers.latex leaves them out.
 _DISPLAY_ENVS = r"(?:equation|align|alignat|flalign|gather|multline|eqnarray|displaymath|dmath)\*?"
 # Inline math: "$...$" on one line whose inside holds TeX (_TEX_INSIDE);
 # "\(...\)"; any "$$", "\[" or a display environment's "\begin{equation}" or "\end{align*}".

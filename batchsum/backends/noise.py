@@ -23,9 +23,9 @@ from collections.abc import Sequence
 
 from batchsum.backends.adverts import is_advert
 from batchsum.backends.apparatus import without_display_math
-from batchsum.bracket_turns import LINK_DEFINITION
 from batchsum.day_words import heading_day
-from batchsum.note_syntax import note_syntax_as_text
+from batchsum.readers.bracket_turns import LINK_DEFINITION
+from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.text import runs_on
 
 __all__ = [
@@ -591,7 +591,7 @@ def markdown_as_text(text: str) -> str:
     """``text`` as a reader of its rendered Markdown sees it: without comments, fenced or indented code,
     display math, empty anchors, images and link reference definitions, and with each link as its text; without its
     front matter and with a note-taking app's marks as their reader sees them
-    (:func:`batchsum.note_syntax.note_syntax_as_text`). A removed block leaves its line breaks behind,
+    (:func:`batchsum.readers.note_syntax.note_syntax_as_text`). A removed block leaves its line breaks behind,
     so paragraphs stay where they were."""
     # Each pass only where its mark occurs: the line-anchored patterns cost a scan of every line of a
     # book (profile of the extractive bench: 1.9 s of 38.5 MB of Gutenberg books without these checks).

@@ -56,7 +56,7 @@ from batchsum.doc_dates import named_year
 from batchsum.hyphens import dehyphenate
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
 from batchsum.model import ContentType
-from batchsum.note_syntax import TASK_BOXES, fix_outside
+from batchsum.readers.note_syntax import TASK_BOXES, fix_outside
 from batchsum.text import (
     ABBREVIATIONS,
     BULLET,

@@ -3,7 +3,7 @@
 A note keeps its text as written, a Markdown meeting note too (headings, lists, prose between turns), without
 its own front matter: the final's front matter already holds what it says (its date), and a second "---" block
 in the body renders as a rule over a heading of its keys ("date: 2022-07-02 mood: great"). A note-taking app's
-marks read as its app shows them (:func:`batchsum.note_syntax.note_syntax_as_text`): a hidden "%% ... %%"
+marks read as its app shows them (:func:`batchsum.readers.note_syntax.note_syntax_as_text`): a hidden "%% ... %%"
 comment, a property ("mood:: calm"), a drawer, an embed or block reference is not in the final, a link is its
 text, a task box is ☐/☑ as digests show it; the final is what serve shows and search indexes. Its Markdown
 stays (code, links, headings): serve renders it.
@@ -22,8 +22,8 @@ from batchsum.engine.changes import NODE_FORMAT
 from batchsum.engine.nodes import BLANK_RUN, kept_whole_key
 from batchsum.language import run_on
 from batchsum.model import Document, SummaryOutput
-from batchsum.note_syntax import front_matter, note_syntax_as_text
 from batchsum.planning import FilePlan
+from batchsum.readers.note_syntax import front_matter, note_syntax_as_text
 from batchsum.speaker_labels import is_turn
 from batchsum.state import node_key
 

@@ -16,8 +16,8 @@ from batchsum.hashing import sha256_text
 from batchsum.language import check_language, detect_language
 from batchsum.lazy import load
 from batchsum.model import SummaryLevel
-from batchsum.note_syntax import front_matter
 from batchsum.planning import plan_file
+from batchsum.readers.note_syntax import front_matter
 from batchsum.summary_files import previous_final
 from batchsum.walk import BYTE_READERS, HTML_EXTS, READER_VERSION, Problem, SourceRef, read_document
 from batchsum.written_facets import has_written_facets

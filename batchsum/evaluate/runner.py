@@ -21,7 +21,6 @@ from typing import Any
 from batchsum import run
 from batchsum.backends.noise import markdown_as_text
 from batchsum.config import STATE_DIR, RunConfig
-from batchsum.decoding import decode_bytes
 from batchsum.errors import ConfigError, InputError, MetricsError
 from batchsum.evaluate.baseline_runs import run_baselines
 from batchsum.evaluate.baselines import BASELINES
@@ -29,6 +28,7 @@ from batchsum.evaluate.scoring import ZERO, Scores, plain_text, score, truncate_
 from batchsum.metrics.store import MetricsStore, default_db_path
 from batchsum.model import Thresholds
 from batchsum.navigation import summary_only
+from batchsum.readers.decoding import decode_bytes
 from batchsum.tokens import get_tokenizer
 from batchsum.tree import iter_tree
 from batchsum.walk import discover, read_document

@@ -38,10 +38,10 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from batchsum.decoding import plain_letters
 from batchsum.index.embed import STOPWORDS
 from batchsum.language import HAN, HANGUL, KANA
 from batchsum.periods import MONTH_WORDS, days_named
+from batchsum.readers.decoding import plain_letters
 
 DEFAULT_LANGUAGE = "english"
 # ISO 639-1/-3 codes and English names -> Snowball algorithm names (those PyStemmer ships).

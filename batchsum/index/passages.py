@@ -17,11 +17,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from batchsum.bracket_turns import LINK_DEFINITION
 from batchsum.index.analysis import CJK_CLASS, analyze
 from batchsum.index.analysis import stem as analysis_stem
 from batchsum.index.unshown import unshown_note_marks
-from batchsum.note_syntax import draft_marks_blanked, front_matter
+from batchsum.readers.bracket_turns import LINK_DEFINITION
+from batchsum.readers.note_syntax import draft_marks_blanked, front_matter
 
 if TYPE_CHECKING:
     from batchsum.index.records import IndexNode
@@ -146,7 +146,7 @@ MARKDOWN_EXTS = (".md", ".markdown")
 _LINK_DEF = LINK_DEFINITION  # one URL or path: "[SPEAKER_00]: Welcome back." is a turn
 _LINK_TARGET = re.compile(r"(?<=\])(?:\((?:[^()\s]|\([^()\s]*\))+(?:[ \t]+\"[^\"\n]*\")?\)|\[[^\[\]\n]+\])")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-# A page's YAML front matter (the block :func:`batchsum.note_syntax.front_matter` finds, which the summarizer
+# A page's YAML front matter (the block :func:`batchsum.readers.note_syntax.front_matter` finds, which the summarizer
 # leaves out) shows in a note app as the page's properties: their values ("tags: [cuento, ideas]" shows the
 # tags "cuento" and "ideas", "title: ..." the title), not their keys, which are field names ("fecha:
 # 2025-06-02" had made "fecha", Spanish for "date", find the note at 1.000), nor YAML's own marks: the fences,

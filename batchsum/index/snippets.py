@@ -23,9 +23,9 @@ from batchsum.index.snippet_sentences import LETTER, WORD, sentences_by_paragrap
 from batchsum.index.unshown import unshown_note_marks
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
-from batchsum.note_syntax import fix_outside_code, note_syntax_as_text
 from batchsum.periods import DAY_LABEL_TEXT, MONTH_LABEL_TEXT, only_a_period
-from batchsum.screenplay import is_screenplay, screenplay_turn
+from batchsum.readers.note_syntax import fix_outside_code, note_syntax_as_text
+from batchsum.readers.screenplay import is_screenplay, screenplay_turn
 from batchsum.text import (
     QUOTE_MARKS,
     parse_speaker_line,
@@ -194,8 +194,8 @@ _CUE_SAMPLE = 20_000  # characters: the opening type detection reads (walk.detec
 
 def _cues_as_turns(window: str) -> str:
     """``window`` of a screenplay with its cues read as the summarizer reads them
-    (:func:`batchsum.screenplay.screenplay_turn`): "ROSA" over "(pouring)" over her line is "ROSA: There is no road
-    ...", the speaker named and the direction left out."""
+    (:func:`batchsum.readers.screenplay.screenplay_turn`): "ROSA" over "(pouring)" over her line is "ROSA: There
+    is no road ...", the speaker named and the direction left out."""
     parts = _PARAGRAPH_BREAK.split(window)
     cues = [screenplay_turn(p) if i % 2 == 0 else None for i, p in enumerate(parts)]
     return "".join(p if cue is None else f"{cue[0]}: {cue[1]}" for p, cue in zip(parts, cues, strict=True))

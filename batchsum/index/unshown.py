@@ -6,7 +6,7 @@ shows only as results: Logseq's query blocks (``#+BEGIN_QUERY``) and macros (``{
 ``{{embed ...}}``), Dataview's, Obsidian search's and Tasks' blocks (```` ```dataview ````) and Dataview's
 inline queries (`` `= this.file.name` ``), Logseq's block ids (``id:: <uuid>``, ``collapsed:: true``),
 block references (``((<uuid>))``) and Org's and Logseq's drawers (``:PROPERTIES:`` ... ``:END:``). The
-summarizer leaves them out (:mod:`batchsum.note_syntax`); indexed, a note had matched at 1.000 on the words
+summarizer leaves them out (:mod:`batchsum.readers.note_syntax`); indexed, a note had matched at 1.000 on the words
 of a comment its page never shows. What a page does show stays: text, code, a property's value, a wikilink,
 an embed's name.
 """
@@ -16,11 +16,11 @@ from __future__ import annotations
 import bisect
 import re
 
-from batchsum.note_syntax import DRAWER, draft_marks_blanked
+from batchsum.readers.note_syntax import DRAWER, draft_marks_blanked
 
 # A comment opens with "%%" after no word and closes with the next "%%" before no word (Jupyter's
 # "%%timeit", printf's "'%d%%'" are none, nor "%%" in inline code). Like the summarizer
-# (:mod:`batchsum.note_syntax`) one that opens inside a line ends within its paragraph; one that opens on a
+# (:mod:`batchsum.readers.note_syntax`) one that opens inside a line ends within its paragraph; one that opens on a
 # line of its own may span paragraphs (Obsidian's own example of a comment block).
 _COMMENT_OPEN = re.compile(r"(?<![\w%`])%%(?!%)")
 _COMMENT_CLOSE = re.compile(r"(?<!%)%%(?![\w%`])")

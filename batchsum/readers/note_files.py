@@ -7,9 +7,9 @@ import itertools
 import re
 from pathlib import Path
 
-from batchsum.bracket_turns import bracketed_turns
-from batchsum.chat_lines import ChatExport, render_chat_lines
-from batchsum.note_syntax import front_matter
+from batchsum.readers.bracket_turns import bracketed_turns
+from batchsum.readers.chat_lines import ChatExport, render_chat_lines
+from batchsum.readers.note_syntax import front_matter
 
 __all__ = ["app_file", "chat_below_front_matter"]
 
@@ -41,7 +41,7 @@ def app_file(relpath: str, text: str) -> str | None:
 
 def _turns(text: str) -> ChatExport | None:
     """``text`` as turns: a chat or transcript export (:func:`render_chat_lines`), or speakers named in
-    brackets (:func:`~batchsum.bracket_turns.bracketed_turns`: "[SPEAKER_00]: ...", "[Maya] ...")."""
+    brackets (:func:`~batchsum.readers.bracket_turns.bracketed_turns`: "[SPEAKER_00]: ...", "[Maya] ...")."""
     export = render_chat_lines(text)
     if export is not None:
         return export

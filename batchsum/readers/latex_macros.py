@@ -1,5 +1,5 @@
 """The macros a LaTeX source defines (``\\newcommand``, ``\\def``) and their expansion, with the markers and the
-brace and line bookkeeping the document reader (:mod:`batchsum.latex`) shares."""
+brace and line bookkeeping the document reader (:mod:`batchsum.readers.latex`) shares."""
 
 from __future__ import annotations
 

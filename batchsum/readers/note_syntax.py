@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from batchsum.screenplay import is_screenplay
+from batchsum.readers.screenplay import is_screenplay
 from batchsum.speaker_labels import is_turn, parse_speaker_line
 
 __all__ = [
@@ -142,7 +142,7 @@ _CRITIC = re.compile(
 _TK = re.compile(
     r"[ \t]*\[TK\b[^\[\]\n]*\]|^[ \t]*TK(?:[ \t]+TK)*[ \t]*[^\w\s]*[ \t]*$|^[ \t]*TK[ \t]+TK\b[^\n]*$", re.M
 )
-# In a screenplay (batchsum.screenplay.is_screenplay), a "[[...]]" holding a sentence is a Fountain note
+# In a screenplay (batchsum.readers.screenplay.is_screenplay), a "[[...]]" holding a sentence is a Fountain note
 # ("[[Is this too cliché? Cut it.]]"), never shown: it ends with "?" or "!", or has 4+ words and a stop after
 # a lower-case word (not "[[St. Ives]]", "[[Prof. Smith notes]]"). Anywhere else, and any other "[[...]]", it
 # is a wikilink.
@@ -261,7 +261,7 @@ def draft_marks_blanked(text: str) -> str:
 
 
 def _fountain_marked(text: str) -> bool:
-    """Whether ``text`` is a screenplay (:func:`~batchsum.screenplay.is_screenplay`) with a boneyard or a note
+    """Whether ``text`` is a screenplay (:func:`~batchsum.readers.screenplay.is_screenplay`) with a boneyard or a note
     to leave out; the screenplay test runs only for a text with either (a vault's wikilinks are no notes)."""
     boneyard = "/*" in text and _BONEYARD.search(text) is not None
     notes = "[[" in text and any(_fountain_note(m.group(1)) for m in _DOUBLE_BRACKETS.finditer(text))

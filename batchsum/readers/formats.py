@@ -1,7 +1,7 @@
 """Chats (.json/.jsonl) and subtitles (.vtt/.srt) rendered as ``Speaker: text`` lines.
 
 OpenAI chat messages are read here; chat apps' exports (Slack, Telegram, Discord, ChatGPT) by
-:mod:`batchsum.chat_exports`, each told by its shape.
+:mod:`batchsum.readers.chat_exports`, each told by its shape.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 
 from batchsum import jsonio
 from batchsum.abbreviations import ABBREVIATIONS
-from batchsum.bracket_turns import SOUND_CUE, bracketed_labels, unbracket
-from batchsum.chat_exports import render_export
 from batchsum.language import joins_without_space, run_on, unspaced
+from batchsum.readers.bracket_turns import SOUND_CUE, bracketed_labels, unbracket
+from batchsum.readers.chat_exports import render_export
 from batchsum.speaker_labels import parse_speaker_line
 from batchsum.text import LEADS_ON
 
@@ -32,10 +32,10 @@ INSTRUCTION_ROLES = frozenset({"system", "developer"})
 
 
 def render_chat(raw_text: str, path: Path) -> str:
-    """Render a chat as ``Name: text`` lines: a chat app's export (:func:`~batchsum.chat_exports.render_export`,
+    """Render a chat as ``Name: text`` lines: a chat app's export (:func:`~batchsum.readers.chat_exports.render_export`,
     ``.json`` only) or OpenAI chat messages (.jsonl lines or a ``messages`` list), leaving out the system
     and developer messages (:data:`INSTRUCTION_ROLES`). Raises ValueError naming what the JSON holds
-    when it is no chat; :class:`~batchsum.chat_exports.ExportMetadata` for an export's metadata file."""
+    when it is no chat; :class:`~batchsum.readers.chat_exports.ExportMetadata` for an export's metadata file."""
     messages: list[Any]
     stripped = raw_text.strip()
     if not stripped:

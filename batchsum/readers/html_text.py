@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from batchsum.decoding import decode_bytes
 from batchsum.doc_dates import stamp_day
+from batchsum.readers.decoding import decode_bytes
 
 __all__ = ["join_blocks", "markdown_table", "page_source", "read_page", "render_html", "saved_page_folder"]
 

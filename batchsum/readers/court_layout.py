@@ -2,8 +2,8 @@
 see the words only: a court reporter's line-number gutter (:func:`without_line_numbers`), a deposition's
 ``Q.``/``A.`` labels (:func:`qa_as_labels`), a printed play's ``NAME.`` labels (:func:`play_as_labels`) and
 the page furniture between the halves of a sentence a form feed cuts (:func:`across_form_feeds`).
-:func:`strip_control` is :func:`batchsum.decoding.strip_control` after all four and two-column pages read a
-column at a time (:mod:`batchsum.pdf_columns`): read_document calls it on every text it reads.
+:func:`strip_control` is :func:`batchsum.readers.decoding.strip_control` after all four and two-column pages read a
+column at a time (:mod:`batchsum.readers.pdf_columns`): read_document calls it on every text it reads.
 
 Each leaves a text without such a layout exactly as it was (the same object).
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 import functools
 import re
 
-from batchsum.decoding import strip_control as _strip_control
-from batchsum.pdf_columns import in_reading_order
+from batchsum.readers.decoding import strip_control as _strip_control
+from batchsum.readers.pdf_columns import in_reading_order
 from batchsum.speaker_labels import parse_speaker_line
 from batchsum.text import runs_on
 
@@ -270,9 +270,9 @@ def across_form_feeds(text: str) -> str:
 
 
 def strip_control(text: str) -> tuple[str, int]:
-    """:func:`batchsum.decoding.strip_control` of ``text`` read without its page layout: line numbers, page
+    """:func:`batchsum.readers.decoding.strip_control` of ``text`` read without its page layout: line numbers, page
     marks and furniture between a sentence's halves, ``Q.``/``A.`` and a play's ``NAME.`` labels (before the
     form feeds become newlines: a page break is told by its form feed). Two-column pages are read a column at a
-    time (:mod:`batchsum.pdf_columns`) once the gutter's numbers are gone, and before a page's last line is
+    time (:mod:`batchsum.readers.pdf_columns`) once the gutter's numbers are gone, and before a page's last line is
     looked for: it is the right column's."""
     return _strip_control(play_as_labels(qa_as_labels(across_form_feeds(in_reading_order(without_line_numbers(text))))))

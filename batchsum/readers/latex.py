@@ -4,13 +4,13 @@ Only ``\\begin{document}`` .. ``\\end{document}`` is text (the preamble is no te
 fragment, read whole). The title and the abstract open the text; ``\\section`` and its kin are Markdown
 headings, so the summarizer's section roles apply ("References" skipped, "Conclusion" a closing section);
 ``\\emph{x}`` and the other text styles read as ``x``; ``\\ref``, ``\\eqref``, ``\\cref``, ``\\autoref`` as the
-numbers LaTeX prints (:mod:`batchsum.latex_refs`); citations, labels and footnotes (a footnote's text is
+numbers LaTeX prints (:mod:`batchsum.readers.latex_refs`); citations, labels and footnotes (a footnote's text is
 apparatus) are left out, and so are comments. Inline math stays as written in TeX;
 display math, floats, tables, listings and the bibliography are no prose: a figure's or a table's
 ``\\caption`` is kept as a caption line ("Figure 1: ..."), which the summarizer reads as apparatus.
 Macros the file defines without arguments or with ``#1``.. parameters (``\\newcommand``, ``\\def``) are
-expanded (a macro's ``\\begin`` is ended by the text after its call; :mod:`batchsum.latex_macros`); the files
-``\\input`` and ``\\include`` name are read in their place (:mod:`batchsum.latex_source`).
+expanded (a macro's ``\\begin`` is ended by the text after its call; :mod:`batchsum.readers.latex_macros`); the files
+``\\input`` and ``\\include`` name are read in their place (:mod:`batchsum.readers.latex_source`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from batchsum.latex_macros import (
+from batchsum.readers.latex_macros import (
     BREAK,
     DEFINITION,
     DROPPED,
@@ -34,8 +34,8 @@ from batchsum.latex_macros import (
     collect_macros,
     line_of,
 )
-from batchsum.latex_refs import REFERENCES, Labels, number_labels, reference
-from batchsum.latex_source import Source
+from batchsum.readers.latex_refs import REFERENCES, Labels, number_labels, reference
+from batchsum.readers.latex_source import Source
 
 __all__ = ["render_latex"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from batchsum import jsonio
-from batchsum.chat_marks import without_codes
+from batchsum.readers.chat_marks import without_codes
 
 __all__ = ["SLACK_METADATA", "ExportMetadata", "ExportText", "render_export"]
 
@@ -240,7 +240,7 @@ def _slack_text(text: str, names: dict[str, str], channels: dict[str, str]) -> s
     """Slack's markup as a reader sees it: ``<@U1>`` → ``@`` and the user's name (a message's opening
     mentions → "Dev Patel, ...", see :func:`_addressed`), ``<#C1|budget>`` → ``#budget`` (``<#C1>`` → ``#``
     and the name ``channels`` gives C1), ``<https://x|label>`` → ``label``, ``<https://x>`` → the URL,
-    ``<!here>`` → ``@here``, emoji codes (``:tada:``) left out as :func:`batchsum.chat_marks.without_codes`
+    ``<!here>`` → ``@here``, emoji codes (``:tada:``) left out as :func:`batchsum.readers.chat_marks.without_codes`
     says; then the three entities Slack escapes (``&amp; &lt; &gt;``)."""
 
     def one(m: re.Match[str]) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from xml.etree import ElementTree as ET
 
 from batchsum.doc_dates import stamp_day
-from batchsum.html_text import join_blocks, markdown_table
+from batchsum.readers.html_text import join_blocks, markdown_table
 
 __all__ = ["docx_source", "odt_source", "read_docx", "read_odt"]
 

@@ -6,7 +6,7 @@ else the text/html part stripped to text; attachments are named, not read. A rep
 "On <date>, <name> wrote:" becomes a header block of its own with the quote's text under it, so its
 sender is the speaker of what they wrote. The messages are in the order they were written: a quote (and a
 forwarded or "Original Message" one) before the reply above it. Each writer's words are one turn, without the
-salutation, closing and signature (:mod:`batchsum.eml_words`).
+salutation, closing and signature (:mod:`batchsum.readers.eml_words`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import re
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
-from batchsum.eml_words import embedded_messages, own_words
+from batchsum.readers.eml_words import embedded_messages, own_words
 
 __all__ = ["render_eml"]
 
@@ -104,7 +104,7 @@ def _pieces(body: str, sender: str, writer: str, depth: int) -> list[tuple[str, 
 
     A quoted message is older than the reply above it (top-posting): it comes first, so a thread reads
     request, answer, thanks instead of backwards. A forwarded or "Original Message" header block in the
-    body opens an older message (:func:`~batchsum.eml_words.embedded_messages`); a reply quoted with ``>``
+    body opens an older message (:func:`~batchsum.readers.eml_words.embedded_messages`); a reply quoted with ``>``
     under an "On <date>, <name> wrote:" line is its sender's (a header block ``From: <name>``, ``Date:
     <date>``), nested quotes likewise (:func:`_quotes`)."""
     out: list[tuple[str, str]] = []
@@ -120,7 +120,7 @@ def _quotes(body: str, sender: str, writer: str, depth: int) -> list[tuple[str, 
     taken for its writer, and credited with its decisions and promises. The replies one after another
     are taken in a loop (a thread of a thousand had exceeded the recursion limit).
 
-    Each writer's part is read as :func:`~batchsum.eml_words.own_words` gives it, ``writer`` naming
+    Each writer's part is read as :func:`~batchsum.readers.eml_words.own_words` gives it, ``writer`` naming
     whose name may close it: one turn, without salutation, closing and signature."""
     out: list[tuple[str, str]] = []
     while depth < _MAX_NESTING and (found := _first_quote(body.split("\n"))) is not None:

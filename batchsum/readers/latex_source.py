@@ -15,8 +15,8 @@ import bisect
 import re
 from pathlib import Path
 
-from batchsum.decoding import decode_bytes
-from batchsum.latex_macros import BREAK, DROPPED, GONE, MAX_TEXT, PAR, braces
+from batchsum.readers.decoding import decode_bytes
+from batchsum.readers.latex_macros import BREAK, DROPPED, GONE, MAX_TEXT, PAR, braces
 
 # Environments whose body is not TeX (read raw, up to their \end): left out before anything else.
 # (ACM's CCSXML holds the classification as XML, typeset by \ccsdesc: metadata, no text.)
