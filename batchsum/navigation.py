@@ -97,9 +97,38 @@ _ENTITY_START = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 
 
+# A code span as CommonMark delimits it: a run of N backticks closed by the next run of exactly N. Inside
+# one, entities are not decoded and no tag starts, so "`Vec<T>`" stays as written; escaped, a reader
+# would see "Vec&lt;T>". A backslash before a backtick outside a span makes it literal.
+_SPAN_OPEN = re.compile(r"\\.|`+", re.DOTALL)  # a backslash escape is skipped, so "\`" opens nothing
+
+
+def _code_spans(text: str) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each code span in ``text``, left to right."""
+    i = 0
+    while (m := _SPAN_OPEN.search(text, i)) is not None:
+        i = m.end()
+        if m.group().startswith("\\"):
+            continue
+        run = len(m.group())
+        close = re.compile(rf"(?<!`)`{{{run}}}(?!`)").search(text, i)
+        if close is not None:
+            yield m.start(), close.end()
+            i = close.end()
+
+
+def _escaped_html(text: str) -> str:
+    return _TAG_START.sub("&lt;", _ENTITY_START.sub("&amp;", text))
+
+
 def escape_html(text: str) -> str:
-    """Text put inside a page as prose: control characters shown as escapes, no HTML."""
-    return _CONTROL.sub(_visible, _TAG_START.sub("&lt;", _ENTITY_START.sub("&amp;", text)))
+    """Text put inside a page as prose: control characters shown as escapes, no HTML outside its code spans."""
+    out, done = [], 0
+    for start, end in _code_spans(text):
+        out += [_escaped_html(text[done:start]), text[start:end]]
+        done = end
+    out.append(_escaped_html(text[done:]))
+    return _CONTROL.sub(_visible, "".join(out))
 
 
 def escape_text(text: str) -> str:
