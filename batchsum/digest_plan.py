@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 class PeriodPlan:
     """The digests a run would redo (``batchsum plan``), with their requests and tokens."""
 
-    periods: list[str] = field(default_factory=list)  # ids: month:1826-05, year:1826, folder:notes
+    periods: list[str] = field(default_factory=list)  # ids: month:1826-05, year:1826, folder:notes, folder:
+    titles: list[str] = field(default_factory=list)  # of periods' digests, as the run titles them: "(top level)"
     removed: list[str] = field(default_factory=list)  # ids of periods left without files: their digests go
     llm_calls: int = 0
     llm_cached: int = 0  # requests the response cache answers (not sent, not in llm_calls)
@@ -99,7 +100,7 @@ def plan_digests(
 
     output = _Outputs(cfg, identity, plan, store, answers)
     texts: dict[Period, str | None] = {}  # the bodies of the months redone (None: made by the run, unknown)
-    made: dict[Period, int] = {}  # their output tokens (at their budgets when unknown)
+    made: dict[Period, int] = {}  # their output tokens (estimated when unknown)
     for period in sorted(groups, key=lambda p: p.id):
         if not is_stale(out, state, folder, period, sigs[period]):
             continue
@@ -111,9 +112,9 @@ def plan_digests(
             parts, owners = [t for _, t in owned], [f for f, _ in owned]
             body, free = output(period, parts, sum(inputs), language_of(period), owners=owners)
         fresh = sum(f.tokens for f in members if not f.final_key)
-        budget = _plan_one(cfg, identity, plan, period, inputs, fresh, free, size, language_of(period))
+        estimate = _plan_one(cfg, identity, plan, period, inputs, fresh, free, size, language_of(period))
         texts[period] = body
-        made[period] = tokenizer.count(body) if body is not None and tokenizer is not None else budget
+        made[period] = tokenizer.count(body) if body is not None and tokenizer is not None else estimate
     for year in sorted(years, key=lambda p: p.id):
         if not is_stale(out, state, folder, year, sigs[year]):
             continue
@@ -178,6 +179,13 @@ class _Outputs:
         return digest_body(period, text.strip(), parts, owners or []), True
 
 
+def period_name(pid: str) -> str:
+    """How ``plan`` names a digest: by its period's id, the top folder's (``folder:``, no name) followed by
+    the title its page has, ``folder:(top level)``."""
+    kind, _, key = pid.partition(":")
+    return pid if key or kind != "folder" else pid + Period("folder", "").title
+
+
 def _kept_tokens(state: DigestState, period: Period) -> int:
     prev = state.periods.get(period.id)
     return prev.output_tokens if prev is not None else 0
@@ -196,13 +204,17 @@ def _plan_one(
 ) -> int:
     """Count one redone digest (made from parts of ``inputs`` tokens, ``fresh`` of them written by this
     run, taken at their budgets; ``free``: the run sends no request for it, its output being in the node
-    store or the response cache) into ``plan``; returns its budget in tokens."""
+    store or the response cache) into ``plan``; returns the tokens it is estimated to write."""
     plan.periods.append(period.id)
+    plan.titles.append(period.title)
     req, _ = digest_request(cfg, identity, period, [""] * len(inputs), sum(inputs), language=language)
+    # An extractive digest writes at most its input: finals under its cap are quoted whole. An LLM's
+    # answer is known only once made, so its cap stands.
+    made = min(req.max_tokens, req.input_tokens) if identity[0] == "extractive" else req.max_tokens
     if free:
-        return req.max_tokens
+        return made
     plan.input_tokens += req.input_tokens
-    plan.est_output_tokens += req.max_tokens
+    plan.est_output_tokens += made
     if cfg.llm.enabled:
         plan.llm_calls += 1
         if size is not None:

@@ -242,15 +242,13 @@ def plan(ctx: click.Context, **params: Any) -> None:
         dp = summary.periods
         cached = f" (and {dp.llm_cached} from the cache)" if dp.llm_cached else ""
         click.echo(
-            f"digests to redo: {len(dp.periods)} ({', '.join(dp.periods[:6])}{', …' if len(dp.periods) > 6 else ''}); "
+            f"digests to redo: {len(dp.periods)} ({_names(dp.periods)}); "
             f"{dp.llm_calls} LLM calls{cached}, {dp.input_tokens:,} input tokens, "
             f"est. {dp.est_output_tokens:,} output tokens"
         )
     if summary.periods is not None and summary.periods.removed:
         gone = summary.periods.removed
-        click.echo(
-            f"digests to remove (no files left): {len(gone)} ({', '.join(gone[:6])}{', …' if len(gone) > 6 else ''})"
-        )
+        click.echo(f"digests to remove (no files left): {len(gone)} ({_names(gone)})")
     click.echo(f"input tokens: {summary.input_tokens:,}  est. output tokens: {summary.est_output_tokens:,}")
     if cost is not None and price is not None:
         per_out = price[1] if price[1] is not None else price[0]
@@ -267,6 +265,12 @@ def plan(ctx: click.Context, **params: Any) -> None:
         click.echo(f"  = {p.path}: {p.reason}")
     for p in summary.problems:
         click.echo(f"  ! {p.path}: {p.reason}", err=True)
+
+
+def _names(pids: list[str]) -> str:
+    """The first six digests of ``pids`` as a run names them, "…" for more."""
+    name = load("batchsum.digest_plan:period_name")  # loaded by the plan already
+    return ", ".join(name(p) for p in pids[:6]) + (", …" if len(pids) > 6 else "")
 
 
 __all__ = ["EXIT_USAGE", "plan", "run"]
