@@ -107,6 +107,8 @@ class RunDriver:
     def node_finished(self, plan: FilePlan, job: NodeJob, output: SummaryOutput, reused: bool) -> NodeResult:
         count = self.tokenizer().count(output.text)
         result = NodeResult(job.node, output, job.key, job.request.input_tokens, count, reused)
+        if not reused:
+            self.ledger.computed.add(job.key)
         if not reused and output.llm_calls and self.cfg.metrics:
             self.journal.append(node_record(self.ledger.run_id, plan, result))  # spend survives a kill -9
         if not reused and "fallback" not in output.backend:

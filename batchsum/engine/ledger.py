@@ -60,6 +60,8 @@ class Ledger:
     digest_fallbacks: int = 0  # digests the fallback made instead of the configured LLM
     index_failed: bool = False
     metrics_failed: bool = False
+    computed: set[str] = field(default_factory=set)  # keys of the nodes this run summarized
+    same_text: int = 0  # files whose every node another file of this run had just summarized
 
     def warn(self, message: str, event: str | None = None, *, notice: bool = False, **fields: object) -> None:
         """A warning for the closing summary (and, with ``event``, the event log); ``notice``: about the
@@ -118,6 +120,8 @@ class Ledger:
         else:
             self.added += 1
         self.levels[plan.level.value] += 1
+        if results and all(r.reused for r in results) and any(r.key in self.computed for r in results):
+            self.same_text += 1  # a file with another's text: its nodes were stored, but by this run
         recs = [make_node_record(self.run_id, plan, r) for r in results]
         self.nodes.extend(recs)
         self.files.append(done_file_record(self.run_id, plan, results, recs, final_out, wall_ms))
@@ -188,6 +192,7 @@ class Ledger:
             notices=self.notices,
             tokenizer=tokenizer,
             stopped_by=_cause(self.aborted) if self.aborted is not None else None,
+            same_text=self.same_text,
         )
 
 

@@ -59,6 +59,7 @@ class RunResult:
     notices: list[str] = field(default_factory=list)  # the warnings about input or choices (--quiet hides them)
     tokenizer: str = ""
     stopped_by: str | None = None  # why an aborted run stopped (a failed node, an unusable LLM server)
+    same_text: int = 0  # files of the same text as another this run summarized: its summaries, not stored ones
 
     def summary_line(self) -> str:
         """One line: files by level, tokens in → out, ratio, failures, seconds."""
@@ -67,8 +68,12 @@ class RunResult:
         pct = (r.output_tokens / r.input_tokens * 100) if r.input_tokens else 0.0
         # A file planned again whose every node was stored (an output folder copied with new mtimes,
         # another --language) was not summarized again: the line says so rather than count it.
+        # A file of the same text as another of this run reuses what the run just stored: no summary restored.
         restored = sum(1 for f in self.files if f.status == "done" and f.nodes and not f.nodes_recomputed)
-        done = f"{r.files_done - restored} summarized, "
+        restored -= self.same_text
+        done = f"{r.files_done - restored - self.same_text} summarized, "
+        if self.same_text:
+            done += f"{self.same_text} the same text as another file, "
         if restored:
             done += f"{restored} restored from stored summaries, "
         parts = [f"{r.files_total} files ({lv or 'none'})", f"{done}{r.files_unchanged} unchanged"]
