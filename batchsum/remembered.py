@@ -106,11 +106,14 @@ def snapshot(cfg: RunConfig) -> dict[str, Any]:
 
 def load(out: Path) -> dict[str, Any] | None:
     """The settings ``out`` was last built with; None for a new folder (or one built before folders
-    remembered them). An unreadable file is a warning: the run then uses the options it is given."""
+    remembered them). An unreadable file is a warning: the run then uses the options it is given.
+    Raises ConfigError when ``out`` is a file."""
+    if Path(out).exists() and not Path(out).is_dir():  # the first thing a run reads there: said once, plainly
+        raise ConfigError(f"--out {out}: a file, not a folder; give a folder (it is made if missing)")
     path = settings_path(out)
     try:
         data = jsonio.loads(path.read_bytes())
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # a file where .batchsum belongs: the lock names it
         return None
     except (OSError, ValueError) as exc:
         log.warning("%s: cannot read the remembered settings (%s); using the options given", path, exc)
