@@ -37,6 +37,11 @@ class ConfigError(BatchsumError):
     """A usage or configuration problem; the CLI exits with code 2."""
 
 
+class SettingsChanged(ConfigError):
+    """A re-run with an LLM backend would summarize files again because a setting changed, and
+    neither ``--yes`` nor ``--rebuild`` was given (the CLI exits with code 5)."""
+
+
 class PipelineError(ConfigError):
     """A pipeline file is invalid; the message names the file and line."""
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
 from batchsum.config import STATE_DIR, IndexConfig, RunConfig
-from batchsum.errors import ConfigError
+from batchsum.errors import ConfigError, SettingsChanged
 from batchsum.secrets import scrub_command
 from batchsum.settings import BY_FIELD, SETTINGS, assign
 from batchsum.tree import atomic_write_bytes
@@ -37,11 +37,6 @@ REMEMBERED: dict[str, str] = {s.field: s.name for s in SETTINGS if s.remember}
 _PATHS = {"llm.prompts_dir"}
 # Settings that shape every digest but no file's summary: with an LLM, a change makes it write them all again.
 _DIGEST_FIELDS = {"digests", "digest_month_words", "digest_year_words"}
-
-
-class SettingsChanged(ConfigError):
-    """A re-run with an LLM backend would summarize files again because a setting changed, and
-    neither ``--yes`` nor ``--rebuild`` was given (the CLI exits with code 5)."""
 
 
 @dataclass(frozen=True)
