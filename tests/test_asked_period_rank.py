@@ -11,9 +11,10 @@ from batchsum.config import RunConfig
 from batchsum.index.search import search
 
 ENTRIES = {
-    # The asked month's entries say what happened: candidates by their words, not only by their date.
-    "2023-04-08.md": "Something sad happened: we went to the funeral of my old teacher. Everyone sang his hymn.",
-    "2023-04-20.md": "A good thing happened today: we signed the lease for the flat on Elm Street. We move in May.",
+    # The asked month's entries name it: candidates by their words, not only by their date ("happened" asks, and
+    # matches nothing).
+    "2023-04-08.md": "Something sad this April: we went to the funeral of my old teacher. Everyone sang his hymn.",
+    "2023-04-20.md": "A good April day: we signed the lease for the flat on Elm Street. We move in May.",
     "2024-04-05.md": "The company changed its logo again and nobody at work liked the new colours at all.",
     "2024-04-15.md": "In life a person has to learn to do what is difficult without waiting for help from anyone.",
     "2024-09-10.md": "The garden gave us more tomatoes than we could eat, so we gave some to the neighbours.",

@@ -7,7 +7,9 @@ that names a day ("2025-02-14", "15 May 1826") asks for that day's entries, what
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
+from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,7 +19,8 @@ import numpy as np
 from batchsum.digest_state import many_days
 from batchsum.index.lexical import LexFilter, LexicalStore, query_tokens
 from batchsum.index.records import date_to_ts
-from batchsum.index.state import lexical_path
+from batchsum.index.state import lexical_path, vectors_path
+from batchsum.index.vectors import VectorStore
 from batchsum.model import node_id
 from batchsum.periods import (
     DIGESTS_DIR,
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
     from batchsum.index.dense import DenseIndex
 
 DUPLICATE_SIM = 0.92  # cosine at which two summaries say the same thing
+_PERIOD_KEY = re.compile(r"\d{4}(?:-\d{2})?")  # a month's or a year's digest's name: 2024-03, 2024
 
 
 def asked_relevance(
@@ -93,18 +97,19 @@ def digests_after_their_entries(
     answers less than May's own digest), above the digests of periods not asked for, and above the digests it
     nearly copies (a month of a single entry; the year of a single month), so MMR keeps it and drops those
     copies. The digest of a period that neither is nor holds nor lies in one asked for ranks below every entry
-    of the periods asked for."""
+    of the periods asked for, and so does an entry dated in another period (:func:`_other_periods_after`)."""
     period = [i for i, md in enumerate(metadata) if md.get("level") == 4]
     entries = [i for i, md in enumerate(metadata) if md.get("level") != 4]
+    asked = set(periods_named(query))
+    floor = _asked_floor(ranked, [j for j in entries if any(_of_period(metadata[j], a) for a in asked)])
+    top = max(float(ranked.max()), 1e-9)
+    ranked = _other_periods_after(ranked, metadata, asked, floor, top)
     if not period:
         return ranked
     out = ranked.copy()
     sims = np.einsum("id,jd->ij", matrix[period], matrix[entries]) if entries else np.zeros((len(period), 0))
     digest_sims = np.einsum("id,jd->ij", matrix[period], matrix[period])
-    asked = set(periods_named(query))
     spans = [Path(str(metadata[i].get("source_path", ""))).stem for i in period]  # digests/1826/1826-05.md -> 1826-05
-    floor = _asked_floor(ranked, [j for j in entries if any(_of_period(metadata[j], a) for a in asked)])
-    top = max(float(ranked.max()), 1e-9)
     for row, i in enumerate(period):
         path = str(metadata[i].get("source_path", ""))
         span = spans[row]
@@ -142,6 +147,19 @@ def digests_after_their_entries(
     return out
 
 
+def _other_periods_after(
+    ranked: np.ndarray, metadata: list[dict[str, Any]], asked: set[str], floor: float | None, top: float
+) -> np.ndarray:
+    """An entry dated in a period other than those asked for (April's for "2024-03", another year's March) ranks
+    below every candidate entry of the periods asked for (``floor``), in its own order: its words may name the
+    month or the year ("Tuesday, 2 April 2024" holds "2024"), its date says it is not of them. A text without a
+    real date keeps its place: nothing says when it was written."""
+    if floor is None:
+        return ranked
+    other = np.array([md.get("level") != 4 and _of_another(md, asked) for md in metadata], dtype=bool)
+    return np.where(other, np.minimum(ranked, floor - 1e-4 * (2.0 - ranked / top)), ranked).astype(np.float32)
+
+
 def _asked_floor(ranked: np.ndarray, own: list[int]) -> float | None:
     """The rank of the lowest candidate entry of the periods a query asks for, None when there is none."""
     return min(float(ranked[j]) for j in own) if own else None
@@ -167,14 +185,15 @@ def nested_periods(metadata: list[dict[str, Any]]) -> np.ndarray:
 
 def named_digests(query: str, filt: LexFilter) -> list[str]:
     """The node ids of the digests of the periods ``query`` names (in either digests folder), when the
-    filters admit period digests."""
-    if filt.level not in (None, "period") or filt.content_type or filt.since_ts is not None or filt.sources:
+    filters admit them (``--since``: a period that holds a day on or after it, :func:`periods_since`)."""
+    if filt.level not in (None, "period") or filt.content_type or filt.sources:
         return []
-    return [
-        node_id(Period("month" if len(key) == 7 else "year", key).path(folder), 4, None)
+    paths = [
+        Period("month" if len(key) == 7 else "year", key).path(folder)
         for key in periods_named(query)
         for folder in (DIGESTS_DIR, DIGESTS_DIR_ALT)
     ]
+    return [node_id(p, 4, None) for p in paths if filt.since_ts is None or p in filt.later]
 
 
 def named_days(query: str, filt: LexFilter) -> list[str]:
@@ -196,15 +215,52 @@ def named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str]
     return words, set(dense.finals_on(days, filt)), share
 
 
+def _of_another(md: dict[str, Any], asked: set[str]) -> bool:
+    """Whether a candidate is dated, and in none of the periods ``asked``."""
+    return bool(md.get("dated")) and not any(_of_period(md, a) for a in asked)
+
+
 def _of_period(md: dict[str, Any], span: str) -> bool:
-    """Whether a candidate entry is dated within the period ``span`` (``1826-05``, ``1826``)."""
-    return str(md.get("doc_date") or "").startswith(span)
+    """Whether a candidate entry is dated within the period ``span`` (``1826-05``, ``1826``); a copy date (a
+    file's modification time) says nothing about when a text was written."""
+    return bool(md.get("dated")) and str(md.get("doc_date") or "").startswith(span)
 
 
 def written_since(cfg: IndexConfig, since: date) -> frozenset[str]:
-    """The sources ``--since`` admits although dated before ``since``: files of many days (named for their month
-    or ISO week, :func:`~batchsum.digest_state.many_days`), dated by their first, whose text writes a day on or
-    after it (its day terms, which day queries match). "2024-04.md" holds "## Dienstag, 2. April 2024"."""
+    """The sources ``--since`` admits by the days they cover, whatever their date: files of many days (named for
+    their month or ISO week, :func:`~batchsum.digest_state.many_days`), dated by their first, whose text writes a
+    day on or after it ("2024-04.md" holds "## Dienstag, 2. April 2024"), and the month and year digests whose
+    period holds such a day (:func:`periods_since`)."""
+    return _many_days_since(cfg, since) | periods_since(_period_digests(cfg), since)
+
+
+def periods_since(digests: Iterable[str], since: date) -> frozenset[str]:
+    """Of the month and year digests ``digests`` (paths, ``digests/2024/2024-03.md``), those whose period ends on
+    or after ``since``: a digest is dated by its period, and a month that holds the day overlaps the days after
+    it (2024-03 passes ``--since 2024-03-15``). A folder's digest has no period."""
+    day = since.isoformat()
+    return frozenset(
+        path
+        for path in digests
+        if digest_folder(path) is None
+        and _PERIOD_KEY.fullmatch(span := Path(path).stem)
+        and span >= day[: len(span)]  # ISO keys order as their periods do
+    )
+
+
+def _period_digests(cfg: IndexConfig) -> list[str]:
+    path = vectors_path(cfg)
+    if not path.is_file():
+        return []
+    try:
+        store = VectorStore(path, read_only=True)
+        with contextlib.closing(store):
+            return store.period_digests() if store.current else []
+    except sqlite3.Error:  # searching still works without them; `index --rebuild` repairs the store
+        return []
+
+
+def _many_days_since(cfg: IndexConfig, since: date) -> frozenset[str]:
     path = lexical_path(cfg)
     if not path.is_file():
         return frozenset()

@@ -139,11 +139,12 @@ class ChromaVectors:
         if filt.content_type:  # only sources: a digest (level 4) is none
             base.extend([{"content_type": filt.content_type}, {"level": {"$ne": 4}}])
         if filt.since_ts is not None:
-            # Only documents with a real date: a copy date says nothing about when a text was written.
-            since: dict[str, Any] = {"doc_ts": {"$gte": filt.since_ts}}
-            if filt.later:  # a file of many days, dated by its first, that writes a later one
+            # Only documents with a real date: a copy date says nothing about when a text was written. ``later``
+            # passes by the days it covers: a file of many days dated by its first, a month's or a year's digest.
+            since: dict[str, Any] = {"$and": [{"doc_ts": {"$gte": filt.since_ts}}, {"dated": True}]}
+            if filt.later:
                 since = {"$or": [since, {"source_path": {"$in": sorted(filt.later)}}]}
-            base.extend([since, {"dated": True}])
+            base.append(since)
         if filt.sources is not None:
             base.append({"source_path": {"$in": sorted(filt.sources)}})
         return base

@@ -87,9 +87,9 @@ TOP_UNITS = 100  # best passages whose documents get node scores (plus the docum
 # about ..."); in a transcript they match filler talk. Used for queries only.
 QUERY_STOPWORDS = frozenset(
     "summarize summarise summary discuss discussed discussing discussion discussions talk talked talking"
-    " think thought say said saying mention opinion opinions tell told explain"
-    # The question words and "what happened", "what did I do" of a journal's other languages, which Snowball's
-    # lists keep ("Wann war ich in Lissabon?" had ranked an entry holding "wann" above the one in Lisbon).
+    " think thought say said saying mention opinion opinions tell told explain happen happens happened happening"
+    # "What happened", "what did I do" and question words, which Snowball's lists keep ("Wann war ich in Lissabon?"
+    # had ranked an entry holding "wann" first, "what happened in March 2024?" texts holding "happened").
     " wann warum wieso weshalb passiert passierte geschah gemacht gesagt besprochen"
     " quand pourquoi passé arrivé fait dit parlé"
     " cuándo dónde porqué pasó ocurrió hice hizo hicimos dijo hablamos".split()
@@ -118,7 +118,7 @@ class LexFilter:
     content_type: str | None = None
     since_ts: int | None = None
     sources: set[str] | None = None
-    later: frozenset[str] = frozenset()  # sources dated before since_ts whose entries write a day on or after it
+    later: frozenset[str] = frozenset()  # sources that cover a day on or after since_ts, whatever their date
 
     def admits(self, level: int, is_final: bool, content_type: str | None, doc_ts: int | None, source: str) -> bool:
         """True when a node with these attributes passes the filter."""
@@ -128,7 +128,7 @@ class LexFilter:
             return False
         if self.content_type is not None and (content_type != self.content_type or level == 4):
             return False  # a digest (level 4) is no source, whatever type its text was read as
-        if self.since_ts is not None and (doc_ts is None or (doc_ts < self.since_ts and source not in self.later)):
+        if self.since_ts is not None and source not in self.later and (doc_ts is None or doc_ts < self.since_ts):
             return False
         return self.sources is None or source in self.sources
 

@@ -69,10 +69,11 @@ def filter_sql(filt: LexFilter) -> tuple[str, list[Any]]:
         clauses.append("content_type = ? AND level != 4")
         params.append(filt.content_type)
     if filt.since_ts is not None:
-        # Only documents with a real date: a copy date says nothing about when a text was written.
-        later = sorted(filt.later)  # a file of many days, dated by its first, that writes a later one
+        # Only documents with a real date: a copy date says nothing about when a text was written. ``later``
+        # passes by the days it covers: a file of many days dated by its first, a month's or a year's digest.
+        later = sorted(filt.later)
         either = f" OR source IN ({','.join('?' * len(later))})" if later else ""
-        clauses.append(f"dated = 1 AND (doc_ts >= ?{either})")
+        clauses.append(f"((dated = 1 AND doc_ts >= ?){either})")
         params.extend([filt.since_ts, *later])
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
@@ -192,6 +193,11 @@ class VectorStore:
         where += (" AND " if where else " WHERE ") + "is_final = 1 AND dated = 1 AND doc_ts IS NOT NULL"
         sql = f"SELECT id, source FROM nodes{where} AND ({' OR '.join(on)})"
         return [nid for nid, source in self._db.execute(sql, params) if filt.sources is None or source in filt.sources]
+
+    def period_digests(self) -> list[str]:
+        """Source paths of the indexed month and year digests (level 4 with a date; a folder's has none)."""
+        sql = "SELECT DISTINCT source FROM nodes WHERE level = 4 AND doc_ts IS NOT NULL"
+        return sorted(str(r[0]) for r in self._db.execute(sql))
 
     def sources(self, final_only: bool = True) -> list[str]:
         """Distinct source paths of the indexed documents."""
