@@ -138,13 +138,28 @@ def _checked(day: int, month: int | None, year: int | None, alone: bool) -> Date
 
 class DateCarry:
     """The dates of a journal's entries in reading order: a date without its year (or month) takes the one
-    of the last date that gave it ("June 18th" after "Salem, June 15, 1835")."""
+    of the last date that gave it ("June 18th" after "Salem, June 15, 1835"); ``date`` is the ISO day of
+    the entry under way, None before the first."""
 
-    __slots__ = ("month", "year")
+    __slots__ = ("date", "month", "year")
 
     def __init__(self, year: int | None = None) -> None:
         self.year = year
         self.month: int | None = None
+        self.date: str | None = None
+
+    def enter(self, iso: str) -> None:
+        """An entry of the full date ``iso`` (a dated heading) begins: its month runs on, as its year does."""
+        self.date, self.month = iso, int(iso[5:7])
+
+    def headings(self) -> str:
+        """Heading lines that, read before any other, leave a reader in this state: the entry's ISO day, and
+        the year when a heading of its own ("1904") came after that entry. A text cut into chunks opens each
+        with them, so a day that leaves its year out is dated as the whole text dates it."""
+        lines = [self.date] if self.date else []
+        if self.year is not None and (self.date is None or int(self.date[:4]) != self.year):
+            lines.append(str(self.year))
+        return "\n\n".join(lines)
 
     def iso(self, line: Dateline) -> str | None:
         """The ISO day of ``line`` with what it leaves out carried; None while no year is known or for no such day."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from batchsum.backends.budget import final_cap, output_budget
+from batchsum.backends.units import entry_dates_at
 from batchsum.chunking import Chunk, Tokenized
 from batchsum.config import RunConfig
 from batchsum.model import TARGET_RATIO, Document, PromptKind, SummaryLevel, node_id
@@ -47,6 +48,9 @@ class PlannedNode:
     total_chunks: int | None = None
     # A conversation's chunk cut inside a turn: that turn's speaker, so its lines are still someone's.
     speaker: str | None = None
+    # A journal's chunk: heading lines giving the date of the entry under way where it starts and the year a
+    # day without one takes (:func:`~batchsum.backends.units.entry_dates_at`), read before its text.
+    dates: str = ""
     # A chunk's opening characters that repeat the end of the chunk before it (the overlap): context for
     # its first sentences, already summarized with the chunk before.
     overlap_chars: int = 0
@@ -124,8 +128,10 @@ def plan_file(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
     l1_ids: list[str] = []
     conversation = doc.content_type == "conversation"
     speakers = speakers_at(doc.text, [c.start for c in chunks]) if conversation else [None] * n
+    journal = doc.content_type == "journal"
+    dates = entry_dates_at(doc.text, [c.start for c in chunks]) if journal else [""] * n
     prev_end = 0
-    for c, speaker in zip(chunks, speakers, strict=True):
+    for c, speaker, dated in zip(chunks, speakers, dates, strict=True):
         overlap, prev_end = (max(0, prev_end - c.start) if c.index else 0), c.end
         nid = node_id(did, 1, c.index)
         l1_ids.append(nid)
@@ -142,6 +148,7 @@ def plan_file(doc: Document, cfg: RunConfig, tokenizer: Tokenizer) -> FilePlan:
                 total_chunks=n,
                 speaker=speaker,
                 overlap_chars=overlap,
+                dates=dated,
             )
         )
     top_inputs = l1_ids

@@ -72,7 +72,7 @@ from batchsum.text import (
     unended,
 )
 
-__all__ = ["STOPWORDS", "Unit", "terms", "units_from_text"]
+__all__ = ["STOPWORDS", "Unit", "entry_dates_at", "terms", "units_from_text"]
 
 QUOTE_PENALTY = 0.25  # units that are mostly quoted dialogue (stories) say little on their own
 
@@ -400,17 +400,18 @@ def units_from_text(
         if "-\n" in flat or "- \n" in flat:
             flat = dehyphenate(flat, text)  # the whole text is the evidence: "sum-\nmarization", "high-\nbacked"
         sent = " ".join(flat.split())
+        # The label before the spacing is fixed: "1915-01-20: ... The man" is cut at its "...", which then
+        # closes up to its label ("1915-01-20:..."), and the sentences after it had kept the date before.
+        if m := DATE_LABEL.match(sent):
+            carried, sent = m.group(1), sent[m.end() :]
+        elif date is not None:
+            carried = date
         sent = fix_outside(sent, _CODE, prose) if "`" in sent or "[" in sent else prose(sent)
         who, said = parse_speaker_line(sent) if cast else (None, sent)
         if who in cast:
             turn = (section, str(who), i)
         elif turn is not None and turn[0] != section:
             turn = None  # a turn runs on (over the hard-wrapped lines of its paragraph) to the next heading
-        m = DATE_LABEL.match(sent)
-        if m:
-            carried, sent = m.group(1), sent[m.end() :]
-        elif date is not None:
-            carried = date
         words = word_count(sent)
         item = LIST_ITEM.match(sent) is not None
         if not item:
@@ -452,6 +453,19 @@ def units_from_text(
             )
         )
     return units
+
+
+def entry_dates_at(text: str, starts: Sequence[int]) -> list[str]:
+    """For each of the ascending ``starts``, the heading lines (:meth:`DateCarry.headings`) that date
+    ``text[start:]`` as the text before it does: a journal cut into chunks opens each chunk with them. One
+    pass over the text, each stretch between two starts read once."""
+    carry, out, done = DateCarry(), [], 0
+    for start in starts:
+        if start > done:
+            _prose_blocks(markdown_as_text(text[done:start]), carry)
+            done = start
+        out.append(carry.headings())
+    return out
 
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -574,7 +588,9 @@ _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boile
 _BRACKETED = re.compile(r"^[(\[（【〔][^()\[\]（）【】〔〕]*[)\]）】〕][.。]?$")
 
 
-def _prose_blocks(text: str) -> tuple[list[tuple[str, str | None, str | None, int, str]], dict[str, bool]]:
+def _prose_blocks(
+    text: str, carry: DateCarry | None = None
+) -> tuple[list[tuple[str, str | None, str | None, int, str]], dict[str, bool]]:
     """The prose of ``text`` as blocks (paragraphs, or the runs between layout lines) with their section role,
     section number (headings delimit sections) and the section's heading; and the readings of its paragraphs
     that :func:`~batchsum.backends.line_groups.item_lines` made, which the splitter reuses for a block that is one.
@@ -582,7 +598,8 @@ def _prose_blocks(text: str) -> tuple[list[tuple[str, str | None, str | None, in
     Layout lines (separators, headings, contents and index entries, repeated page headers) are
     dropped and end the block before them, so a heading is never glued to the sentence under it;
     a heading sets the role (``lead``, ``close``, ``detail``, ``skip``) of the prose below it, and
-    a dated heading (a journal entry) the date of the prose below it.
+    a dated heading (a journal entry) the date of the prose below it. ``carry``: the dates in effect where
+    ``text`` starts, left as they are where it ends.
     """
     lines = text.split("\n")
     repeated = repeated_lines(lines) if len(lines) >= 30 else frozenset()
@@ -593,9 +610,7 @@ def _prose_blocks(text: str) -> tuple[list[tuple[str, str | None, str | None, in
     blocks: list[tuple[str, str | None, str | None, int, str]] = []
     current: list[str] = []
     role: str | None = None
-    date: str | None = None
-    year: int | None = None  # a heading of its own ("1903") over entries that name their day only
-    carry = DateCarry()  # the year and month an entry dated in-line leaves out
+    carry = carry or DateCarry()  # the entry's date; the year ("1903" over days alone) and month a day leaves out
     section = 0
     title = ""
 
@@ -613,7 +628,7 @@ def _prose_blocks(text: str) -> tuple[list[tuple[str, str | None, str | None, in
             and not is_index_block(current)
             and email_sender(current) is None
         ):
-            blocks.append(("\n".join(current), role, date, section, title))
+            blocks.append(("\n".join(current), role, carry.date, section, title))
         current.clear()
 
     prev: str | None = None
@@ -624,17 +639,16 @@ def _prose_blocks(text: str) -> tuple[list[tuple[str, str | None, str | None, in
             prev = None
             continue
         kind = "toc" if li in contents else line_kind(line, repeated)
-        nxt_blank = li + 1 == len(lines) or not lines[li + 1].strip()
+        alone = prev is None and len(line) < 40 and (li + 1 == len(lines) or not lines[li + 1].strip())
         # An entry dated in-line ("June 18th.--A walk ...") or by a dateline of its own ("Trient, den 10.
         # September, abends."): a Chinese or Japanese one stands on its line between lines of prose.
         entry = dateline(line) if prev is None else cjk_dateline(line) if "日" in line else None
         if entry is not None:
             flush()  # the lines above are the last entry's, under its date
-            carry.year = year
-            date, year = carry.iso(entry) or date, carry.year
+            carry.date = carry.iso(entry) or carry.date
         if entry is not None and entry.alone:
             kind = "heading"  # a label of the entry below it, never one of its sentences
-        elif prev is None and nxt_blank and len(line) < 40 and (heading_year(line) or entry_date(line.strip(), year)):
+        elif alone and (heading_year(line) or entry_date(line.strip(), carry.year)):
             kind = "heading"  # a year or a day alone on its line opens entries ("_August_ 25." under "1903")
         elif kind == "short" and (li in items or _BULLETED.match(line)):
             kind = None  # a list's item, however short, is no heading (a slide's item under its title had been)
@@ -660,8 +674,9 @@ def _prose_blocks(text: str) -> tuple[list[tuple[str, str | None, str | None, in
         if kind == "heading":
             section += 1
             title = line.strip().lstrip("# ")
-            year = named_year(title) or year  # "# Week of 3 July 2023" over "## Monday 3 July"
-            date = entry_date(title, year) or date
+            carry.year = named_year(title) or carry.year  # "# Week of 3 July 2023" over "## Monday 3 July"
+            if dated := entry_date(title, carry.year):
+                carry.enter(dated)
             new_role = section_role(title)
             # A named part sets the role; a top-level heading (capitals, '#') or any heading after
             # a skipped part ends it; a plain sub-heading keeps its parent's role.

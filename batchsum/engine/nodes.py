@@ -95,14 +95,16 @@ def as_read(text: str) -> str:
 
 def leaf_text(node: PlannedNode, *, shown: bool = False) -> str:
     """The source text a leaf summarizes (a chunk's is sliced from its document's text now); a chunk
-    cut inside a conversation's turn opens with that turn's speaker label. ``shown``: as its reader sees it
-    (:func:`as_read`), what a model is sent: the note's private marks never leave the machine. The extractive
+    cut inside a conversation's turn opens with that turn's speaker label, a journal's with the date of the
+    entry under way (``PlannedNode.dates``). ``shown``: as its reader sees it (:func:`as_read`), what a model
+    is sent: the note's private marks never leave the machine. The extractive
     summarizer is given the text as written: it reads the markup itself (headings, dated lines, tasks)."""
     if node.text is not None:
         return as_read(node.text) if shown else node.text
     if node.chunk is None:
         return ""
     text = as_read(node.chunk.text) if shown else node.chunk.text
+    text = f"{node.dates}\n\n{text}" if node.dates else text
     return f"{node.speaker}: {text}" if node.speaker else text
 
 
@@ -133,7 +135,8 @@ def make_job(
     else:
         text = leaf_text(node, shown=llm.enabled)
         input_tokens = node.source_tokens
-    context = node.overlap_chars + (len(node.speaker) + 2 if node.speaker and node.overlap_chars else 0)
+    lead = (len(node.speaker) + 2 if node.speaker else 0) + (len(node.dates) + 2 if node.dates else 0)
+    context = node.overlap_chars + (lead if node.overlap_chars else 0)
     kind: PromptKind = node.kind
     prior = None
     if node.level == 3 and plan.prior_context:
