@@ -10,9 +10,10 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.config import RunConfig
+from batchsum.index.lexical import query_tokens
 from batchsum.index.passages import tokenize, visible_markdown
 from batchsum.index.search import search
-from batchsum.index.snippets import markdown_window
+from batchsum.index.snippets import make_snippet, markdown_window
 
 
 def _block(name: str) -> str:
@@ -54,6 +55,18 @@ def test_repeated_code_fences_are_no_running_heads(tmp_path: Path) -> None:
     assert hit.snippet_from == "source"
     assert {"starts", "10", "points"} <= {t.lower() for t in hit.terms}
     assert "Blue team starts" in hit.snippet and "{{" not in hit.snippet
+
+
+def test_a_window_cut_in_a_code_block_keeps_the_sentence_before_it() -> None:
+    """A source passage's window that ends inside a code block ends with a whole paragraph: its last sentence is
+    no piece of one (it had been dropped as cut, and the passage showed no sentence with the query's words)."""
+    start, end = CHAPTER.index("Hash maps are useful"), CHAPTER.index("listing-08-21")
+    window = markdown_window(CHAPTER, start, end)
+    snippet, found = make_snippet(window, query_tokens("starts with 10 points"), cut_start=True, cut_end=True)
+    assert "Blue team starts" in snippet and {"starts", "10", "points"} <= {w.lower() for w in found}
+    # A window cut inside a paragraph still drops its last piece: it is likely half a sentence.
+    window = markdown_window(CHAPTER, start, CHAPTER.index("Yellow team starts with 50"))
+    assert "points" not in make_snippet(window, query_tokens("10 points"), cut_start=True, cut_end=True)[0]
 
 
 PLAYGROUND = "{{#playground ../listings/ch10/no-listing-02/src/main.rs editable}}\n\n"

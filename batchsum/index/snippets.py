@@ -210,6 +210,7 @@ def _without_page_headings(window: str, layout: tuple[frozenset[str], bool]) -> 
 
 
 _PARAGRAPH_BREAK = re.compile(r"(\n[ \t]*\n)")  # kept by split(): the window's paragraphs go back as they were
+_ENDS_PARAGRAPH = re.compile(r"\n[ \t]*\n\s*\Z")  # a text whose last paragraph is whole
 _CUE_SAMPLE = 20_000  # characters: the opening type detection reads (walk.detect_type)
 
 
@@ -397,7 +398,8 @@ def make_snippet(
 
     ``cut_start``, ``cut_end``: ``text`` is a window cut out of a longer text there, so its first (last)
     piece is likely part of a sentence and is used only when nothing else is there. A window that
-    reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer.
+    reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer, and so
+    does one whose text ends with a blank line (its cut fell in a code block or a table the page reads as none).
 
     A heading is no sentence; but when no sentence holds a query word and the page's title does (a note
     titled "Sourdough notes" found for "sourdough"), the title is the snippet: the reader sees why it matched."""
@@ -407,6 +409,7 @@ def make_snippet(
     )
     every = sentences_by_paragraph(clean_text(text), language, languages)
     skip = 1 if cut_start and len(every) > 1 else 0
+    cut_end = cut_end and not _ENDS_PARAGRAPH.search(text)
     numbered = every[skip : len(every) - 1 if cut_end and len(every) > skip + 1 else len(every)]
     if not numbered:
         return "", []
