@@ -20,7 +20,7 @@ from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, open_quotation
 from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
 from batchsum.index.snippet_sentences import LETTER, WORD, sentences_by_paragraph, speaker
-from batchsum.index.unshown import unshown_note_marks
+from batchsum.index.unshown import mdbook_directives_blanked, unshown_note_marks
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
 from batchsum.periods import DAY_LABEL_TEXT, MONTH_LABEL_TEXT, only_a_period
@@ -112,14 +112,8 @@ def clean_text(text: str, *, headings: bool = False) -> str:
     text = _COMMENT.sub(" ", text)
     text = _MARKUP.sub(" ", text)
     if "**" in text:
-        labelled = _DAY_LABEL.sub(_stopped, text)
-        if labelled != text:
-            labelled = _MONTH_LABEL.sub(_stopped, labelled)
-        text = _ENTRY_LABEL.sub("\n\n", labelled)
-    if "_" in text or "*" in text:
-        text = fix_outside_code(text, _without_italics)
-    if "*" in text or "\\" in text:
-        text = _ESCAPE.sub(r"\1", _EMPHASIS.sub("", text))
+        text = _ENTRY_LABEL.sub("\n\n", _labels_stopped(text))
+    text = _without_marks(text)
     if "[" in text:
         text = _FOOTNOTE.sub("", text)
     if "#" in text:
@@ -130,6 +124,28 @@ def clean_text(text: str, *, headings: bool = False) -> str:
 
 
 _SPEAKER_MARK = re.compile(r"#(\w{1,30})#:")
+
+
+def _labels_stopped(text: str) -> str:
+    """``text`` with its digest's day labels (and then its month labels) ending with a full stop (:func:`_stopped`)."""
+    labelled = _DAY_LABEL.sub(_stopped, text)
+    return _MONTH_LABEL.sub(_stopped, labelled) if labelled != text else text
+
+
+def _without_marks(text: str) -> str:
+    """``text`` without its italics' and bold marks and Markdown escapes."""
+    if "_" in text or "*" in text:
+        text = fix_outside_code(text, _without_italics)
+    if "*" in text or "\\" in text:
+        text = _ESCAPE.sub(r"\1", _EMPHASIS.sub("", text))
+    return text
+
+
+def emphasis_as_text(text: str) -> str:
+    """``text`` as its page reads, without bold and italic marks or escapes, its paragraphs as they were: a digest's
+    "**12 March.** ... **1. Mai** Heute" reads "12 March. ... 1. Mai. Heute" (a label a full stop, as in
+    :func:`clean_text`)."""
+    return _without_marks(_labels_stopped(text) if "**" in text else text)
 
 
 _FENCE_LINE = re.compile(r"^[ \t]*```", re.M)
@@ -178,6 +194,11 @@ def _without_page_headings(window: str, layout: tuple[frozenset[str], bool]) -> 
     lines = window.split("\n")
     kept: list[str] = []
     for i, line in enumerate(lines):
+        if _FENCE_LINE.match(line):
+            # A code fence is the page's mark, read with its block (markdown_window), never a running head:
+            # a book's third "```rust" had made its fences "repeated", dropped, and the code read as prose.
+            kept.append(line)
+            continue
         kind = line_kind(line, heads)
         if kind in ("heading", "header") and not line.lstrip().startswith("#") and parse_speaker_line(line)[0] is None:
             prev = lines[i - 1] if i and lines[i - 1].strip() else None
@@ -189,6 +210,7 @@ def _without_page_headings(window: str, layout: tuple[frozenset[str], bool]) -> 
 
 
 _PARAGRAPH_BREAK = re.compile(r"(\n[ \t]*\n)")  # kept by split(): the window's paragraphs go back as they were
+_ENDS_PARAGRAPH = re.compile(r"\n[ \t]*\n\s*\Z")  # a text whose last paragraph is whole
 _CUE_SAMPLE = 20_000  # characters: the opening type detection reads (walk.detect_type)
 
 
@@ -218,7 +240,7 @@ def markdown_window(text: str, start: int, end: int, *, tables: bool = False) ->
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start <= _LINE_BACK:
         start = line_start  # a line cut in two is no longer a table row or a heading by its first character
-    window = text[start:end]
+    window = mdbook_directives_blanked(text[start:end])  # also one outside a code block: the page shows none
     if is_screenplay(text):
         window = _cues_as_turns(window)  # first: a cue's name alone on its line is what a page's heading looks like
     window = _without_page_headings(window, layout)
@@ -376,7 +398,8 @@ def make_snippet(
 
     ``cut_start``, ``cut_end``: ``text`` is a window cut out of a longer text there, so its first (last)
     piece is likely part of a sentence and is used only when nothing else is there. A window that
-    reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer.
+    reaches the end of its text keeps its last sentence: a journal's newest lines are often the answer, and so
+    does one whose text ends with a blank line (its cut fell in a code block or a table the page reads as none).
 
     A heading is no sentence; but when no sentence holds a query word and the page's title does (a note
     titled "Sourdough notes" found for "sourdough"), the title is the snippet: the reader sees why it matched."""
@@ -386,6 +409,7 @@ def make_snippet(
     )
     every = sentences_by_paragraph(clean_text(text), language, languages)
     skip = 1 if cut_start and len(every) > 1 else 0
+    cut_end = cut_end and not _ENDS_PARAGRAPH.search(text)
     numbered = every[skip : len(every) - 1 if cut_end and len(every) > skip + 1 else len(every)]
     if not numbered:
         return "", []

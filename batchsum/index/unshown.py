@@ -5,7 +5,9 @@ A vault's note holds text its page never shows, some of it private by intent: Ob
 shows only as results: Logseq's query blocks (``#+BEGIN_QUERY``) and macros (``{{query ...}}``,
 ``{{embed ...}}``), Dataview's, Obsidian search's and Tasks' blocks (```` ```dataview ````) and Dataview's
 inline queries (`` `= this.file.name` ``), Logseq's block ids (``id:: <uuid>``, ``collapsed:: true``),
-block references (``((<uuid>))``) and Org's and Logseq's drawers (``:PROPERTIES:`` ... ``:END:``). The
+block references (``((<uuid>))``) and Org's and Logseq's drawers (``:PROPERTIES:`` ... ``:END:``), and mdBook's
+directives (``{{#include ../listings/src/main.rs}}``, ``{{#rustdoc_include ...}}``, ``{{#playground ...}}``,
+``{{#title ...}}``), which the rendered page replaces by the file they name or leaves out. The
 summarizer leaves them out (:mod:`batchsum.readers.note_syntax`); indexed, a note had matched at 1.000 on the words
 of a comment its page never shows. What a page does show stays: text, code, a property's value, a wikilink,
 an embed's name.
@@ -34,6 +36,9 @@ _MACRO = re.compile(
     r"\{\{(?:embed|query|renderer|video|youtube|tweet|twitter|pdf|cloze|namespace|function|zotero|contents|"
     r"tutorial|bilibili|vimeo|tiktok)\b[^{}\n]*\}\}"
 )
+# mdBook's preprocessor directives: the rendered page shows the included file's code (which the index has not)
+# or nothing, never the directive; indexed, "listing 10-14" had found a chapter by an include path's words alone.
+_MDBOOK_DIRECTIVE = re.compile(r"\{\{#(?:include|rustdoc_include|playground|title)\b[^{}\n]*\}\}")
 _RESULTS_FENCE = re.compile(r"^[ \t]*```[ \t]*(?:dataview|dataviewjs|query|tasks)[ \t]*$", re.M | re.I)
 _FENCE_CLOSE = re.compile(r"^[ \t]*```[ \t]*$", re.M)
 _INLINE_QUERY = re.compile(r"`\$?=[^`\n]+`")
@@ -95,6 +100,11 @@ def _comments(text: str) -> str:
     return "".join([*out, text[last:]])
 
 
+def mdbook_directives_blanked(text: str) -> str:
+    """``text`` with mdBook's directives (``{{#include ...}}``) blanked, line breaks and offsets unchanged."""
+    return _MDBOOK_DIRECTIVE.sub(_blank, text) if "{{#" in text else text
+
+
 def unshown_note_marks(text: str) -> str:
     """``text`` with what a note app's page never shows blanked out (module docstring), line breaks and
     offsets unchanged; text without any of the marks comes back as it is."""
@@ -103,7 +113,7 @@ def unshown_note_marks(text: str) -> str:
     if "#+" in text:
         text = _paired_blocks(text, _QUERY_OPEN, _QUERY_CLOSE)
     if "{{" in text:
-        text = _MACRO.sub(_blank, text)
+        text = mdbook_directives_blanked(_MACRO.sub(_blank, text))
     if "```" in text:
         text = _paired_blocks(text, _RESULTS_FENCE, _FENCE_CLOSE)
     if "`" in text:

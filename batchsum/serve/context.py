@@ -29,7 +29,7 @@ from typing import Any
 from batchsum.errors import BatchsumError, IndexError_
 from batchsum.index.lexical import query_tokens
 from batchsum.index.search import search
-from batchsum.index.snippets import best_sentences, node_body
+from batchsum.index.snippets import best_sentences, emphasis_as_text, node_body
 from batchsum.memory.files import ROLE
 from batchsum.memory.search import search_facts
 from batchsum.navigation import period_context, strip_links
@@ -188,7 +188,8 @@ def _summary_lines(hits: list[Any], query: str) -> list[tuple[str, str]]:
         except (OSError, ValueError):
             continue  # removed since it was indexed
         if meta.get("role") == "digest":  # a summary of a period, said so, its whole period represented
-            found.append(("summary", period_context(meta, strip_links(body), DIGEST_CHARS)))
+            # As a file's summary goes in: without bold and italic marks ("**12 March.**" reads "12 March.").
+            found.append(("summary", period_context(meta, emphasis_as_text(strip_links(body)), DIGEST_CHARS)))
             continue
         # The summary as its reader sees it: no facets section (it repeats the body's open questions and
         # action items), headings or emphasis marks; a long one by the sentences that hold the question's
