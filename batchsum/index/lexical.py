@@ -72,12 +72,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# 18: mdBook's directives ("{{#include ...}}") no words; 17: a CJK date's year, month ("7月") and day, and a day in
-# any language "--07-11", terms; 16: a number with its decimals or thousands one word ("38.6", "1,450"); 15: Latin
-# letters' accents left out before stemming; 14: "’" an apostrophe, and Org/Logseq drawers no words; 13: a note's
-# comments and queries no words; 12: a Markdown page's title; 11: a stretch's own language's function words; 10:
-# front matter keys no words; 9: a language's function words dropped; 8: postings in segments; 7: each document's
-# terms in order (proximity); 6: Snowball stems
+# Bumped whenever the stored terms of a text change (an index is then rebuilt); each bump's reason is in git.
 LEX_SCHEMA = 18
 BM25_K1 = 1.2
 BM25_B = 0.75
