@@ -78,6 +78,8 @@ _STAGES: dict[str, str] = {
     "run": "batchsum.engine.orchestrator:run",
     "plan": "batchsum.engine.preview:preview",
     "search": "batchsum.index.search:search",
+    "search_args": "batchsum.options",
+    "validate": "batchsum.settings:validate",
     "report": "batchsum.metrics.report:build_report",
     "facts": "batchsum.memory.ingest",
     "index": "batchsum.index.store",
@@ -120,7 +122,9 @@ def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None =
 
 def plan(paths: RunConfig | Paths, /, **options: Any) -> PlanSummary:
     """What :func:`run` would do now: new/changed/unchanged/deleted files, nodes, calls, tokens, cost."""
-    summary: PlanSummary = off_the_loop(lambda: _stage("plan")(_stage("config_for")(paths, options)))
+    cfg = _stage("config_for")(paths, options)
+    _stage("validate")(cfg)  # as the command and a run check it: chunk_size=-1 had reached the chunker
+    summary: PlanSummary = off_the_loop(lambda: _stage("plan")(cfg))
     return summary
 
 
@@ -133,38 +137,48 @@ def search(
     content_type: str | None = None,
     path_glob: str | None = None,
     since: date | str | None = None,
-    reranker: Path | None = None,
+    reranker: str | Path | None = None,
     strict: bool = False,
     chroma_host: str | None = None,
     chroma_port: int | None = None,
     collection: str | None = None,
     embed_base_url: str | None = None,
     embed_model: str | None = None,
+    type: str | None = None,  # the command's --type
+    path: str | Path | None = None,
 ) -> list[SearchHit]:
     """The ``k`` summaries of the output folder ``out`` that best answer ``query``, best first;
-    ``level`` is 1, 2, 3, ``final`` or ``period``, ``content_type`` one of ``run``'s types (the
-    command's ``--type``), ``path_glob`` matches source paths (``--path``), ``since`` (a date or an
-    ISO ``YYYY-MM-DD`` string) drops older documents, ``strict`` refuses an incomplete index. The
+    ``level`` is 1, 2, 3, ``final`` or ``period``, ``type`` (or ``content_type``) one of ``run``'s types,
+    ``path`` (or ``path_glob``) matches source paths relative to the corpus root (``--path``: a leading
+    ``./`` or the root itself is taken off), ``since`` (a date, or ``YYYY-MM-DD``, ``YYYY-MM`` or ``YYYY``
+    as ``--since`` takes) drops older documents, ``strict`` refuses an incomplete index. The
     folder's index settings (collection, embedder) are the ones it was built with unless given;
     ``chroma_host``/``chroma_port`` query a Chroma server, as ``--chroma-host``/``--chroma-port`` do.
-    Raises :class:`~batchsum.errors.ConfigError` for a bad argument, as the command does."""
+    Raises :class:`~batchsum.errors.ConfigError` for a bad argument, as the command does. A hit's
+    ``summary_path`` is absolute."""
+    args = _stage("search_args")
     cfg = _index_options(
         _stage("index_config")(out),
         {"chroma_host": chroma_host, "chroma_port": chroma_port, "collection": collection,
          "embed_base_url": embed_base_url, "embed_model": embed_model},
     )  # fmt: skip
+    glob = args.path_filter(cfg, args.one_of("path", path, "path_glob", path_glob))
     hits: list[SearchHit] = _stage("search")(
         cfg,
         query,
-        k=k,
-        level=level,
-        content_type=content_type,
-        path_glob=path_glob,
-        since=since,
-        reranker=reranker,
-        strict=strict,
+        k=args.count("k", k),
+        level=args.level_arg(level),
+        content_type=args.text("type", args.one_of("type", type, "content_type", content_type)),
+        path_glob=glob,
+        since=args.since_arg(since),
+        reranker=None if reranker is None else args.path_arg("reranker", reranker),
+        strict=args.flag("strict", strict),
     )
-    return hits
+    if not hits and glob and (why := args.unmatched_path(cfg, glob)):
+        import logging  # only here: ``import batchsum`` stays cheap
+
+        logging.getLogger("batchsum").warning("%s", why)
+    return args.absolute(hits)
 
 
 def _index_options(cfg: IndexConfig, given: dict[str, Any]) -> IndexConfig:
@@ -188,19 +202,22 @@ def report(
     last: int | None = None,
     content_type: str | None = None,
     price_per_1k: float | None = None,
-    price: tuple[float, float | None] | None = None,
+    price: str | tuple[float, float | None] | None = None,
+    type: str | None = None,  # the command's --type
 ) -> Report:
-    """Compression statistics of the runs recorded for ``out`` (one ``run`` id or the ``last`` n); the
-    cost at ``price`` per million prompt (and completion) tokens, as ``plan --price``, or at one
-    ``price_per_1k`` per thousand tokens."""
+    """Compression statistics of the runs recorded for ``out`` (one ``run`` id or the ``last`` n), of the
+    files of one ``type`` (or ``content_type``); the cost at ``price`` per million prompt (and completion)
+    tokens, as ``plan --price`` (``"0.15,0.60"`` or a pair), or at one ``price_per_1k`` per thousand tokens.
+    Raises :class:`~batchsum.errors.ConfigError` for a bad argument, as the command does."""
+    args = _stage("search_args")
     stats: Report = _stage("report")(
-        Path(out),
-        metrics_db=metrics_db,
-        run=run,
-        last=last,
-        content_type=content_type,
-        price_per_1k=price_per_1k,
-        price=price,
+        args.path_arg("out", out),
+        metrics_db=None if metrics_db is None else args.path_arg("metrics_db", metrics_db),
+        run=args.text("run", run),
+        last=None if last is None else args.count("last", last),
+        content_type=args.text("type", args.one_of("type", type, "content_type", content_type)),
+        price_per_1k=None if price_per_1k is None else args.number("price_per_1k", price_per_1k),
+        price=None if price is None else args.prices(price),
     )
     return stats
 

@@ -13,13 +13,18 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Callable, Iterable, Mapping
+from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from batchsum.config import RunConfig
+from batchsum.config import IndexConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.remembered import reuse
 from batchsum.settings import BY_FIELD, SETTINGS, Setting, assign
+from batchsum.state import ManifestEntry, StateStore
+
+if TYPE_CHECKING:
+    from batchsum.index.search import SearchHit
 
 PathLike = str | Path
 # Keywords that are not settings: how the run reports itself.
@@ -114,3 +119,147 @@ def config_for(paths: RunConfig | PathLike | Iterable[PathLike], options: Mappin
             raise TypeError(f"options {sorted(options)} go with paths, not with a RunConfig (set its fields)")
         return paths
     return build(paths, options)
+
+
+# -- the arguments of ``batchsum.search``, checked as the command's options are ----------------------------
+
+SINCE_FORMATS = ("%Y-%m-%d", "%Y-%m", "%Y")  # what ``--since`` takes
+
+
+def one_of(name: str, value: Any, old_name: str, old_value: Any) -> Any:
+    """The value given as the command's option name or as the older keyword; ConfigError when both differ."""
+    if value is not None and old_value is not None and value != old_value:
+        raise ConfigError(f"{name}={value!r} and {old_name}={old_value!r}: give one of them")
+    return old_value if value is None else value
+
+
+def count(name: str, value: Any) -> int:
+    """A whole number of at least 1 (``-k``)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"{name}={value!r}: must be an integer, not {type(value).__name__}")
+    if value < 1:
+        raise ConfigError(f"{name}={value}: must be at least 1")
+    return value
+
+
+def text(name: str, value: Any) -> str | None:
+    """A string option (its values are checked where they are used)."""
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"{name}={value!r}: must be a string, not {type(value).__name__}")
+    return value
+
+
+def number(name: str, value: Any) -> float:
+    """A number of at least 0 (a price)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise ConfigError(f"{name}={value!r}: must be a number, not {type(value).__name__}")
+    if value < 0:
+        raise ConfigError(f"{name}={value}: must be at least 0")
+    return float(value)
+
+
+def prices(value: Any) -> tuple[float, float | None]:
+    """``--price IN[,OUT]``: a string as the command takes it, or a pair (or one number) of prices per million."""
+    if isinstance(value, str):
+        try:
+            parts: list[Any] = [float(p) for p in value.split(",")]
+        except ValueError:
+            raise ConfigError(
+                f"price={value!r}: give PROMPT[,COMPLETION] prices per million, like '0.15,0.60'"
+            ) from None
+    elif isinstance(value, (tuple, list)):
+        parts = [p for p in value if p is not None]
+    else:
+        parts = [value]
+    if len(parts) not in (1, 2):
+        raise ConfigError(f"price={value!r}: give one or two prices per million tokens")
+    got = [number("price", p) for p in parts]
+    return got[0], (got[1] if len(got) == 2 else None)
+
+
+def flag(name: str, value: Any) -> bool:
+    """True or False."""
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name}={value!r}: must be True or False, not {type(value).__name__}")
+    return value
+
+
+def level_arg(value: Any) -> str | None:
+    """``--level``: 1, 2, 3 (an int or a string), ``final`` or ``period``."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return None if value is None else str(value)
+    return text("level", value)
+
+
+def path_arg(name: str, value: Any) -> Path:
+    """A path given as a string or a path."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise ConfigError(f"{name}={value!r}: must be a path, not {type(value).__name__}")
+    return Path(value)
+
+
+def since_arg(value: Any) -> date | None:
+    """``--since``: a date, or a string (an int year too) in one of its forms, from its first day."""
+    if value is None or isinstance(value, date):
+        return value.date() if isinstance(value, datetime) else value
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if isinstance(value, str):
+        for fmt in SINCE_FORMATS:
+            try:
+                return datetime.strptime(value.strip(), fmt).date()
+            except ValueError:
+                continue
+    raise ConfigError(f"since {value!r}: use a date, or a string like 2026-10-01, 2026-10 or 2026")
+
+
+def path_filter(cfg: IndexConfig, value: Any) -> str | None:
+    """``--path`` as the index knows sources, relative to the corpus root: a leading ``./`` goes, and an
+    absolute path under a root the manifest records is made relative (with the root's name in front when
+    the run's paths carry it, as several roots make them)."""
+    if value is None:
+        return None
+    glob = str(path_arg("path", value))
+    if isinstance(value, str) and value.endswith("/"):
+        glob += "/"  # Path() drops it, and it means "the folder"
+    while glob.startswith("./"):
+        glob = glob[2:]
+    if not os.path.isabs(glob):
+        return glob
+    sources = source_paths(cfg)
+    for root in sorted({e.root for e in sources.values() if e.root}, key=len, reverse=True):
+        base = root.rstrip("/") + "/"
+        if glob.startswith(base):
+            rest = glob[len(base) :]
+            named = f"{Path(root).name}/{rest}"
+            return named if not matching(sources, rest) and matching(sources, named) else rest
+    return glob
+
+
+def source_paths(cfg: IndexConfig) -> dict[str, ManifestEntry]:
+    """The run's sources by their path relative to the corpus root (the manifest)."""
+    return StateStore(cfg.state_dir).load_manifest()
+
+
+def matching(sources: Mapping[str, Any], glob: str) -> list[str]:
+    """The source paths ``glob`` selects, as ``--path`` selects them."""
+    from batchsum.index.dense import matching_sources  # numpy: only for a search
+
+    return matching_sources(list(sources), glob)
+
+
+def unmatched_path(cfg: IndexConfig, glob: str) -> str | None:
+    """Why ``--path glob`` can select nothing: it matches none of the run's sources (None: it matches some)."""
+    sources = source_paths(cfg)
+    if not sources or matching(sources, glob):
+        return None
+    roots = sorted({e.root for e in sources.values() if e.root})
+    where = f" ({', '.join(roots)})" if roots else ""
+    return f"--path {glob} matches no source: paths are relative to the corpus root{where}, e.g. {min(sources)}"
+
+
+def absolute(hits: list[SearchHit]) -> list[SearchHit]:
+    """The hits with an absolute ``summary_path``, the same whichever way ``out`` was written."""
+    for hit in hits:
+        hit.summary_path = Path(os.path.abspath(hit.summary_path))
+    return hits

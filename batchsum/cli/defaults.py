@@ -13,13 +13,15 @@ defaults. The config file is the first of ``$BATCHSUM_CONFIG``, ``./batchsum.yam
       k: 5                        # an option known only by a short flag: its name
 
 Keys are option names (``base-url`` or ``base_url``). An unknown key is an error naming the file,
-so a typo never silently does nothing.
+so a typo never silently does nothing. A value YAML reads as a date, number or boolean (``since: 2024-03-15``)
+reaches the option as the text a user would type; a value the option refuses is an error naming the file and key.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +60,8 @@ def load_config_file(path: Path) -> dict[str, Any]:
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+    # ValueError: YAML reads 2024-13-45 as a date and fails building it.
+    except (OSError, ValueError, yaml.YAMLError) as exc:
         raise ConfigError(f"{path}: cannot read config file: {exc}") from None
     if data is None:
         return {}
@@ -102,15 +105,23 @@ def command_defaults(
             if key not in known:
                 raise ConfigError(f"{source}: '{key}' is not an option of any batchsum command")
 
-    def put(key: str, value: Any) -> None:
+    params = {p.name: p for p in cmd.params if isinstance(p, click.Option)}
+
+    def put(key: str, value: Any, where: str) -> None:
         name, negative = names[key]
-        defaults[name] = (not value) if negative and isinstance(value, bool) else _expand(value)
+        param = params[name]
+        if negative and isinstance(value, bool):
+            defaults[name] = not value
+            return
+        value = _as_typed(value, flag=param.is_flag)
+        _check_value(param, value, f"{source}: '{where}'")
+        defaults[name] = value
 
     for key, value in data.items():
         if isinstance(value, dict):
             continue  # another command's section
         if str(key) in names:
-            put(str(key), value)
+            put(str(key), value, str(key))
     section = data.get(cmd_name)
     if section is not None:
         if not isinstance(section, dict):
@@ -118,15 +129,37 @@ def command_defaults(
         for key, value in section.items():
             if str(key) not in names:
                 raise ConfigError(f"{source}: '{cmd_name}.{key}' is not an option of `batchsum {cmd_name}`")
-            put(str(key), value)
+            put(str(key), value, f"{cmd_name}.{key}")
     return defaults
 
 
-def _expand(value: Any) -> Any:
+def _as_typed(value: Any, flag: bool) -> Any:
+    """``value`` as a user would type it on the command line: YAML reads ``2024-03-15`` as a date and
+    ``2024`` as an int, which click's converters (``--since``'s strptime) do not take; a flag keeps its bool."""
+    if isinstance(value, list):
+        return [_as_typed(v, flag) for v in value]
+    if isinstance(value, bool):
+        return value if flag else str(value).lower()
+    if isinstance(value, datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, (date, int, float)):
+        return value.isoformat() if isinstance(value, date) else str(value)
     # Paths in a config file are written like on a shell line: ~ means the home folder.
     if isinstance(value, str) and value.startswith("~"):
         return os.path.expanduser(value)
     return value
+
+
+def _check_value(param: click.Option, value: Any, where: str) -> None:
+    """ConfigError naming the file and key when click would refuse ``value``: its own message names only the
+    flag, which the user never typed."""
+    if value is None or param.is_flag:
+        return
+    try:
+        for one in value if isinstance(value, list) else [value]:
+            param.type.convert(one, param, None)
+    except click.BadParameter as exc:
+        raise ConfigError(f"{where}: {exc.message}") from None
 
 
 def apply_out_envvar(cmd: click.Command) -> None:

@@ -3,7 +3,9 @@ thin wrapper over :mod:`batchsum.index.store`; the options and help are declared
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +15,13 @@ from batchsum.cli._common import EXIT_SOME_FAILED
 from batchsum.cli._schema_options import index_config
 from batchsum.config import IndexConfig
 from batchsum.errors import ConfigError
+from batchsum.index.lexical import LexicalStore, doc_signature
 from batchsum.index.readonly import readable_index
-from batchsum.index.state import recorded_server
-from batchsum.index.store import check_index, index_stats, rebuild_index, repair_index
+from batchsum.index.records import IndexNode, tree_nodes
+from batchsum.index.state import lexical_path, missing_parts, recorded_server
+from batchsum.index.store import IndexCheck, check_index, index_stats, rebuild_index, repair_index
+from batchsum.sources import manifest_reader
+from batchsum.state import StateStore
 
 
 def index(
@@ -35,40 +41,15 @@ def index(
         _print_stats(cfg, as_json)
         return
     if check:
-        with readable_index(cfg) as readable:  # read-only storage: check a copy (opening writes)
-            result = check_index(readable)
-        if as_json:
-            payload = {
-                "ok": result.ok,
-                "nodes_in_tree": result.nodes_in_tree,
-                "nodes_in_index": result.nodes_in_index,
-                "missing": result.missing,
-                "stale": result.stale,
-                "orphans": result.orphans,
-                "damaged": result.damaged,
-            }
-            click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
-        else:
-            click.echo(f"{result.nodes_in_tree} nodes in the tree, {result.nodes_in_index} in the index")
-            for label, ids in (("missing", result.missing), ("stale", result.stale), ("orphan", result.orphans)):
-                click.echo(f"{len(ids)} {label}")
-                for nid in ids[:20]:
-                    click.echo(f"  {nid}")
-                if len(ids) > 20:
-                    click.echo(f"  ... and {len(ids) - 20} more")
-            for problem in result.damaged:
-                click.echo(f"damaged: {problem}")
-            # A folder indexed on a Chroma server is repaired there (without the host, a repair would build a
-            # second, embedded Chroma no run updates).
-            kept_at = recorded_server(cfg) or cfg
-            if result.damaged:
-                click.echo(f"run `{kept_at.index_command('--rebuild')}` to rebuild it")
-            else:
-                click.echo("index OK" if result.ok else f"run `{kept_at.index_command()}` to repair")
-        if not result.ok:
-            raise SystemExit(EXIT_SOME_FAILED)
+        _check(cfg, as_json)
         return
-    done = rebuild_index(cfg, wait=wait) if rebuild else repair_index(cfg, wait=wait)
+    sources = SourceReads(cfg)
+    done = (
+        rebuild_index(cfg, wait=wait, read_source=sources)
+        if rebuild
+        else repair_index(cfg, wait=wait, read_source=sources)
+    )
+    unread = sources.note(cfg)
     if as_json:
         payload = {
             "docs": done.docs,
@@ -78,6 +59,8 @@ def index(
             "seconds": round(done.seconds, 3),
             "nodes_per_s": round(done.nodes_per_s, 1),
             "notes": done.notes,
+            "sources_read": len(sources.asked),
+            "sources_not_found": sorted(sources.missed),
         }
         click.echo(json.dumps(payload, indent=2))
         return
@@ -87,6 +70,132 @@ def index(
         f"{done.nodes_deleted} removed in {done.seconds:.1f}s"
         + (f" ({done.nodes_per_s:.0f} nodes/s)" if done.nodes_indexed else "")
     )
+    if unread:
+        click.echo(f"Note: {unread}")
+
+
+class SourceReads:
+    """The output's source reader (its manifest), counting the sources it could not give: each is indexed by
+    its summaries alone, so a search finds none of its words that the summaries left out."""
+
+    def __init__(self, cfg: IndexConfig) -> None:
+        self.state_dir = cfg.state_dir
+        self.read = manifest_reader(cfg.state_dir)
+        self.asked: set[str] = set()
+        self.missed: set[str] = set()
+
+    def __call__(self, relpath: str, sha256: str | None) -> str | None:
+        """The source's text as the run read it, or None (then it is counted)."""
+        text = self.read(relpath, sha256)
+        if sha256:  # a digest has no source to find
+            self.asked.add(relpath)
+            if text is None:
+                self.missed.add(relpath)
+        return text
+
+    def note(self, cfg: IndexConfig) -> str | None:
+        """What the user should know about the sources not found (None: all were)."""
+        return unread_note(cfg, self.missed, len(self.asked))
+
+
+def unread_note(cfg: IndexConfig, missed: set[str], total: int) -> str | None:
+    """The sources indexed by their summaries alone, how many of ``total``, where they were looked for and how
+    to index them again (None: none)."""
+    if not missed:
+        return None
+    entries = StateStore(cfg.state_dir).load_manifest()
+    roots = sorted({e.root for rel in missed if (e := entries.get(rel)) is not None and e.root})
+    where = f" under {', '.join(roots)}" if roots else ""
+    return (
+        f"{len(missed)} of {total} sources were not found{where} (moved, changed or deleted since the run; e.g. "
+        f"{min(missed)}): indexed by their summaries alone, so search finds none of their words that the "
+        f"summaries left out; put them back, or `batchsum run` their new folder --out {cfg.out}, then "
+        f"`{cfg.index_command('--rebuild')}`"
+    )
+
+
+def _check(cfg: IndexConfig, as_json: bool) -> None:
+    """``--check``: the index against the tree and its parts on disk; exit 1 on any difference, as a missing part
+    makes the index incomplete (search warns, ``--strict`` refuses)."""
+    gone = missing_parts(cfg)
+    docs = _tree_docs(cfg)
+    with readable_index(cfg) as readable:  # read-only storage: check a copy (opening writes)
+        if any(part.startswith("the Chroma folder") for part in gone):
+            # Nothing to compare against: every node of the tree is missing from the store of record.
+            tree = sorted(n.id for nodes in docs.values() for n in nodes)
+            result = IndexCheck(nodes_in_tree=len(tree), missing=tree)
+        else:
+            result = check_index(readable)
+        alone = _summaries_only(readable, docs)
+    unread = unread_note(cfg, alone, sum(1 for nodes in docs.values() if _source_sha(nodes)))
+    ok = result.ok and not gone
+    if as_json:
+        payload = {
+            "ok": ok,
+            "nodes_in_tree": result.nodes_in_tree,
+            "nodes_in_index": result.nodes_in_index,
+            "missing": result.missing,
+            "stale": result.stale,
+            "orphans": result.orphans,
+            "damaged": result.damaged,
+            "missing_parts": gone,
+            "sources_not_found": sorted(alone),
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        _print_check(cfg, result, gone, unread)
+    if not ok:
+        raise SystemExit(EXIT_SOME_FAILED)
+
+
+def _print_check(cfg: IndexConfig, result: IndexCheck, gone: list[str], unread: str | None) -> None:
+    click.echo(f"{result.nodes_in_tree} nodes in the tree, {result.nodes_in_index} in the index")
+    for part in gone:
+        click.echo(f"missing part: {part}")
+    for label, ids in (("missing", result.missing), ("stale", result.stale), ("orphan", result.orphans)):
+        click.echo(f"{len(ids)} {label}")
+        for nid in ids[:20]:
+            click.echo(f"  {nid}")
+        if len(ids) > 20:
+            click.echo(f"  ... and {len(ids) - 20} more")
+    for problem in result.damaged:
+        click.echo(f"damaged: {problem}")
+    if unread:
+        click.echo(f"note: {unread}")
+    # A folder indexed on a Chroma server is repaired there (without the host, a repair would build a
+    # second, embedded Chroma no run updates).
+    kept_at = recorded_server(cfg) or cfg
+    if result.damaged:
+        click.echo(f"run `{kept_at.index_command('--rebuild')}` to rebuild it")
+    else:
+        click.echo("index OK" if result.ok and not gone else f"run `{kept_at.index_command()}` to repair")
+
+
+def _tree_docs(cfg: IndexConfig) -> dict[str, list[IndexNode]]:
+    """The tree's nodes by document."""
+    docs: dict[str, list[IndexNode]] = {}
+    for node in tree_nodes(cfg.out):
+        docs.setdefault(node.doc_id, []).append(node)
+    return docs
+
+
+def _source_sha(nodes: list[IndexNode]) -> str | None:
+    return next((str(n.metadata["source_sha256"]) for n in nodes if n.metadata.get("source_sha256")), None)
+
+
+def _summaries_only(cfg: IndexConfig, docs: dict[str, list[IndexNode]]) -> set[str]:
+    """The documents with a source whose lexical data was built without it: what it records having read."""
+    path = lexical_path(cfg)
+    if not path.is_file():
+        return set()
+    try:
+        with contextlib.closing(LexicalStore(path, keep_outdated=True)) as lex:
+            signatures = lex.signatures()
+    except sqlite3.Error:
+        return set()  # a damaged file: the check reports it
+    return {
+        doc for doc, nodes in docs.items() if _source_sha(nodes) and signatures.get(doc) == doc_signature(nodes, None)
+    }
 
 
 def _print_stats(cfg: IndexConfig, as_json: bool) -> None:

@@ -19,6 +19,7 @@ from batchsum.index.search import search as run_search
 from batchsum.index.snippets import highlight
 from batchsum.index.state import completeness
 from batchsum.lazy import load
+from batchsum.options import absolute, path_filter, unmatched_path
 from batchsum.own_pages import foreign_index
 
 
@@ -45,6 +46,7 @@ def search(
     if role == "memory":
         load("batchsum.cli.search_memory:print_facts")(cfg, query, k, as_json)
         return
+    path_glob = path_filter(cfg, path_glob)
     hits = run_search(
         cfg,
         query,
@@ -58,7 +60,11 @@ def search(
         warn=False,
     )
     if as_json:
-        click.echo(json.dumps([h.to_dict() for h in hits], indent=2, ensure_ascii=False))
+        # Absolute: the same path whether --out was given relative, absolute or as ".".
+        click.echo(json.dumps([h.to_dict() for h in absolute(hits)], indent=2, ensure_ascii=False))
+        return
+    if not hits and path_glob and (why := unmatched_path(cfg, path_glob)):
+        click.echo(f"No match for {query!r}: {why}.")
         return
     if not hits:
         click.echo(_no_match(cfg, query, level, content_type, path_glob, since, reranker))

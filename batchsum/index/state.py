@@ -168,16 +168,33 @@ def index_needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
     return None
 
 
+def missing_parts(cfg: IndexConfig) -> list[str]:
+    """The parts of a built index (one with a state file) that are gone, each named with its path: the
+    embedded Chroma folder (when it is the store of record), the lexical index, the node vectors."""
+    if read_state(cfg) is None:
+        return []
+    parts = []
+    if not cfg.chroma_host and recorded_server(cfg) is None and not (chroma_dir(cfg) / "chroma.sqlite3").is_file():
+        parts.append(f"the Chroma folder {chroma_dir(cfg)}")
+    if not lexical_path(cfg).is_file():
+        parts.append(f"the lexical index {lexical_path(cfg)}")
+    if not vectors_path(cfg).is_file():
+        parts.append(f"the node vectors {vectors_path(cfg)}")
+    return parts
+
+
 def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
     """None when the index can be searched as it is; else (fatal, message): fatal for an older layout,
-    which must never be read with the new model, else a warning that results may be incomplete."""
+    which must never be read with the new model, else a warning that results may be incomplete (an
+    interrupted sync, or a missing part: docs/search.md calls the index incomplete then, and so does
+    ``batchsum index --check``)."""
     work = index_needs_work(cfg)
     if work is None:
         return None
     kind, _ = work
     if kind == UNKNOWN:
         return None  # opening the collection tells: its recorded model and layout are checked there
-    if kind in (MOVED, NO_CHROMA) and not cfg.chroma_host:
+    if kind == MOVED and not cfg.chroma_host:
         return None  # search reads the local files, complete whichever Chroma the runs write to
     if kind == MOVED:
         return False, (
@@ -187,6 +204,14 @@ def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
     if kind == UPGRADE:
         return True, (
             f"the search index in {cfg.out} was built by an older batchsum; run `{cfg.index_command()}` to upgrade it"
+        )
+    gone = missing_parts(cfg)
+    if gone:
+        # The Chroma folder alone costs no hit (search reads the local files), but the store of record is gone.
+        effect = "" if gone[0].startswith("the Chroma") and len(gone) == 1 else " (results may miss documents)"
+        return False, (
+            f"the search index in {cfg.out} is incomplete: {' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} "
+            f"missing{effect}; the next run or `{cfg.index_command()}` rebuilds it"
         )
     return False, (
         f"the search index in {cfg.out} is incomplete (an indexing run was interrupted or a part is missing); "
