@@ -15,6 +15,7 @@ that would pass ``max_summary_chain_depth`` starts a fresh chain at depth 0 from
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ from batchsum.compact.record import (
     render_summary_message,
 )
 from batchsum.compact.trigger import TriggerDecision, TriggerState, should_compact
+from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError
 from batchsum.facets import ActionItem, extract_facets
 from batchsum.tokens import Tokenizer, get_tokenizer
@@ -329,6 +331,24 @@ def _restart_source(
     return head or None
 
 
+def _with_options(config: CompactConfig, **given: Any) -> CompactConfig:
+    """``config`` with the command's options that were given (a copy; the caller's config is left as it is)."""
+    given = {name: value for name, value in given.items() if value is not None}
+    for name, value in given.items():
+        kind = bool if name == "abort_on_failure" else int
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ConfigError(f"{name}={value!r}: give {'True or False' if kind is bool else 'a whole number'}")
+    return dataclasses.replace(config, **given) if given else config
+
+
+def _llm_config(base_url: str | None, model: str | None, api_key: str | None, context_window: int) -> LLMConfig:
+    """The LLM backend of ``base_url`` as ``batchsum compact --base-url`` builds it."""
+    if not base_url:
+        raise ConfigError("model= and api_key= need base_url= (an OpenAI-compatible server)")
+    # As the command: the window the model is asked to fit is the session's, at least 512 tokens.
+    return LLMConfig(base_url=base_url, model=model, api_key=api_key, context_window=max(context_window, 512))
+
+
 def compact(
     messages: Sequence[Mapping[str, Any] | Message],
     *,
@@ -338,15 +358,31 @@ def compact(
     history: Sequence[SummaryRecord] | SummaryRecord | None = None,
     originals: Sequence[Mapping[str, Any] | Message] | None = None,
     tokenizer: Tokenizer | None = None,
+    preserve_recent: int | None = None,
+    max_summary_tokens: int | None = None,
+    abort_on_failure: bool | None = None,
+    base_url: str | None = None,
+    model: str | None = None,
+    api_key: str | None = None,
 ) -> CompactionResult:
     """Compact ``messages`` into one summary message plus the verbatim tail.
 
     ``backend``: an LLM for the summary (a :class:`batchsum.compact.llm.LLMSummarizer`, an
     ``LLMConfig`` or an ``LLMBackend``); None uses the rules. ``history``: the summary records so
     far, oldest first (the last is the parent). ``originals``: the full conversation, used to start a
-    fresh chain at the depth cap. Raises InputError for a message that is not a chat message.
+    fresh chain at the depth cap. The command's options work as keywords too: ``preserve_recent``,
+    ``max_summary_tokens`` and ``abort_on_failure`` set those fields of ``config``, and ``base_url``
+    (with ``model``, ``api_key``) is the LLM backend when none is given. Raises InputError for a message
+    that is not a chat message, ConfigError for a bad setting.
     """
-    cfg = config or DEFAULT_CONFIG
+    cfg = _with_options(
+        config or DEFAULT_CONFIG,
+        preserve_recent=preserve_recent,
+        max_summary_tokens=max_summary_tokens,
+        abort_on_failure=abort_on_failure,
+    )
+    if backend is None and (base_url or model or api_key):
+        backend = _llm_config(base_url, model, api_key, context_window)
     cfg.validate()
     if isinstance(history, SummaryRecord):
         history = [history]

@@ -185,7 +185,7 @@ def nested_periods(metadata: list[dict[str, Any]]) -> np.ndarray:
 
 def named_digests(query: str, filt: LexFilter) -> list[str]:
     """The node ids of the digests of the periods ``query`` names (in either digests folder), when the
-    filters admit them (``--since``: a period that holds a day on or after it, :func:`periods_since`)."""
+    filters admit them (``--since``: a period that holds an entry of that day or later, :func:`periods_since`)."""
     if filt.level not in (None, "period") or filt.content_type or filt.sources:
         return []
     paths = [
@@ -229,35 +229,45 @@ def _of_period(md: dict[str, Any], span: str) -> bool:
 def written_since(cfg: IndexConfig, since: date) -> frozenset[str]:
     """The sources ``--since`` admits by the days they cover, whatever their date: files of many days (named for
     their month or ISO week, :func:`~batchsum.digest_state.many_days`), dated by their first, whose text writes a
-    day on or after it ("2024-04.md" holds "## Dienstag, 2. April 2024"), and the month and year digests whose
-    period holds such a day (:func:`periods_since`)."""
-    return _many_days_since(cfg, since) | periods_since(_period_digests(cfg), since)
+    day on or after it ("2024-04.md" holds "## Dienstag, 2. April 2024"), and the month and year digests that
+    summarize such a source (:func:`periods_since`)."""
+    many = _many_days_since(cfg, since)
+    digests, dated = _period_digests(cfg)
+    cut = _ts(since)
+    days = [_iso_day(ts) for source, ts in dated if ts >= cut or source in many]
+    return many | periods_since(digests, days)
 
 
-def periods_since(digests: Iterable[str], since: date) -> frozenset[str]:
-    """Of the month and year digests ``digests`` (paths, ``digests/2024/2024-03.md``), those whose period ends on
-    or after ``since``: a digest is dated by its period, and a month that holds the day overlaps the days after
-    it (2024-03 passes ``--since 2024-03-15``). A folder's digest has no period."""
-    day = since.isoformat()
+def periods_since(digests: Iterable[str], days: Iterable[str]) -> frozenset[str]:
+    """Of the month and year digests ``digests`` (paths, ``digests/2024/2024-03.md``), those whose period holds
+    one of ``days`` (ISO days of the sources ``--since`` admits): a digest passes by the entries it summarizes,
+    so 2024-03 passes ``--since 2024-03-15`` when an entry of 15 March or later is in it, and a year's digest
+    whose last entry is older does not. A folder's digest has no period."""
+    days = sorted(set(days))
     return frozenset(
         path
         for path in digests
         if digest_folder(path) is None
         and _PERIOD_KEY.fullmatch(span := Path(path).stem)
-        and span >= day[: len(span)]  # ISO keys order as their periods do
+        and any(day.startswith(span) for day in days)
     )
 
 
-def _period_digests(cfg: IndexConfig) -> list[str]:
+def _iso_day(ts: int) -> str:
+    return datetime.fromtimestamp(ts, UTC).date().isoformat()
+
+
+def _period_digests(cfg: IndexConfig) -> tuple[list[str], list[tuple[str, int]]]:
+    """The indexed month and year digests, and the dated sources with their dates."""
     path = vectors_path(cfg)
     if not path.is_file():
-        return []
+        return [], []
     try:
         store = VectorStore(path, read_only=True)
         with contextlib.closing(store):
-            return store.period_digests() if store.current else []
+            return (store.period_digests(), store.dated_sources()) if store.current else ([], [])
     except sqlite3.Error:  # searching still works without them; `index --rebuild` repairs the store
-        return []
+        return [], []
 
 
 def _many_days_since(cfg: IndexConfig, since: date) -> frozenset[str]:

@@ -199,6 +199,11 @@ class VectorStore:
         sql = "SELECT DISTINCT source FROM nodes WHERE level = 4 AND doc_ts IS NOT NULL"
         return sorted(str(r[0]) for r in self._db.execute(sql))
 
+    def dated_sources(self) -> list[tuple[str, int]]:
+        """Each indexed source with a real date (no digest), with that date in epoch seconds."""
+        sql = "SELECT DISTINCT source, doc_ts FROM nodes WHERE level != 4 AND dated = 1 AND doc_ts IS NOT NULL"
+        return [(str(source), int(ts)) for source, ts in self._db.execute(sql)]
+
     def sources(self, final_only: bool = True) -> list[str]:
         """Distinct source paths of the indexed documents."""
         sql = "SELECT DISTINCT source FROM nodes" + (" WHERE is_final = 1" if final_only else "")
