@@ -68,6 +68,7 @@ from batchsum.index.match_tiers import own_words_held, whole_matches_first
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
+from batchsum.index.rollup import window_span
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, table_row_snippet
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
@@ -430,7 +431,7 @@ def lexical_candidates(
         try:
             languages = store.languages()
             groups = terms or query_tokens(query, languages)
-            scores = store.scores(groups, filt, focus_docs, query_languages(query, languages))
+            scores = store.scores(groups, filt, focus_docs, query_languages(query, languages), window_span(query))
         except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
             return empty
