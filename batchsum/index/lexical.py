@@ -51,7 +51,7 @@ from batchsum.index.passages import tokenize as tokenize
 from batchsum.index.proximity import pack_sequence, proximity_bonus
 from batchsum.index.rollup import ROLLUP_OTHERS as ROLLUP_OTHERS
 from batchsum.index.rollup import ROLLUP_PASSAGES as ROLLUP_PASSAGES
-from batchsum.index.rollup import function_words_held, rollups
+from batchsum.index.rollup import function_words_held, query_windows, rollups
 from batchsum.index.segments import (
     SEGMENT_POSTINGS,
     SEGMENT_SCHEMA,
@@ -188,8 +188,7 @@ def _terms_of(blob: bytes | None) -> list[str]:
 
 
 def _rows_in(db: sqlite3.Connection, sql: str, keys: Sequence[Any]) -> Iterator[Any]:
-    """The rows of ``sql`` (whose ``IN ({})`` takes the keys) for every key, 500 at a time (SQLite's
-    limit on variables)."""
+    """The rows of ``sql`` (whose ``IN ({})`` takes the keys) for every key, 500 at a time (SQLite's limit)."""
     for start in range(0, len(keys), 500):
         part = list(keys[start : start + 500])
         yield from db.execute(sql.format(",".join("?" * len(part))), part)
@@ -383,12 +382,11 @@ class LexicalStore:
         filt: LexFilter,
         focus_docs: Iterable[str] = (),
         made_by: Mapping[str, set[str | None]] | None = None,
+        span: int = 1,
     ) -> dict[str, float]:
-        """BM25 score of the nodes of every document among the :data:`TOP_UNITS` best passages, and of
-        ``focus_docs`` (so nodes proposed by the dense channel get their true score); node id -> score.
-        Each group of terms counts as one query term (:func:`~batchsum.index.analysis.query_groups`).
-
-        Also sets :attr:`last_reference`, :attr:`last_evidence` and :attr:`last_rollup` (see the constructor)."""
+        """BM25 score (node id -> score) of the nodes of every document among the :data:`TOP_UNITS` best passages,
+        and of ``focus_docs`` (the dense channel's); each group of terms is one query term (:func:`query_groups`), a
+        passage scores as its window of ``span`` (:func:`query_windows`). Sets :attr:`last_reference` etc."""
         import numpy as np
 
         self.last_reference, self.last_evidence, self.last_rollup, self.last_weights = 0.0, {}, {}, {}
@@ -430,12 +428,14 @@ class LexicalStore:
         np.add.at(unit_score, inverse.reshape(-1), np.concatenate(weights))
         holds = np.zeros((len(uids), len(found)), dtype=bool)  # which query groups each passage holds
         holds[inverse.reshape(-1), np.concatenate(held)] = True
-        coverage = holds @ (np.array([w for _, w in found], dtype=np.float64) / reference)
         dkeys = self._pool(uids, unit_score, list(focus_docs))
         bonus, phrased = proximity_bonus(
             self._db, uids, sorted(dkeys), groups_found, made_by, (avgdl, BM25_K1, BM25_B), _UID_SHIFT
         )
-        unit_score = unit_score + bonus
+        unit_score, holds, phrased = query_windows(
+            uids, _UID_SHIFT, (span, dkeys, lambda d: _doc_layout(self._db, d)), unit_score + bonus, holds, phrased
+        )
+        coverage = holds @ (np.array([w for _, w in found], dtype=np.float64) / reference)
         holds |= function_words_held(uids // _UID_SHIFT, groups_found, made_by, self._doc_languages)
         self.last_titled = _titled(self._db, sorted(dkeys), [g for g, _ in groups_found])
         return self._node_scores(uids, unit_score, (coverage, holds, phrased), filt, dkeys)

@@ -11,8 +11,10 @@ the one the query's word has in the texts' own language, and its forms are the w
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -69,3 +71,41 @@ def own_words_held(query: str, metadata: Mapping[str, dict[str, Any]], text_of: 
         text = fold(text_of(doc).lower())
         held[doc] = sum(rx.search(text) is not None for rx in written)
     return held
+
+
+def shown_order(
+    picked: list[int],
+    ranked: np.ndarray,
+    final: np.ndarray,
+    source: list[str],
+    dated: list[int | None],
+    rank_class: Sequence[tuple[float, ...]],
+    fixed: np.ndarray,
+) -> list[tuple[int, float]]:
+    """The hits ``picked`` (candidate indices) as shown: (candidate, shown score), best first.
+
+    By ``ranked``, but another node of a source already shown comes after every other source's hit (MMR picked it
+    only for want of other files; the rank, a document's, would put it beside its document's first hit). The shown
+    score is ``final`` capped by every hit above (never rising down the list), to 4 places as printed; among hits
+    shown with the same score the more recent (``dated``: epoch seconds, None last) comes first. That reordering
+    keeps what orders hits beyond their score: ``rank_class`` (higher first: a whole match above the rest) and
+    repeated sources stay in their order, and a ``fixed`` hit (a digest placed by its entries, a named day's
+    entry) stays in its place."""
+    seen: set[str] = set()
+    repeat: dict[int, bool] = {}
+    for i in sorted(picked, key=lambda i: -float(ranked[i])):
+        repeat[i] = source[i] in seen
+        seen.add(source[i])
+    order = sorted(repeat, key=lambda i: repeat[i])  # stable: rank order within first hits and within repeats
+    shown = np.round(np.minimum.accumulate(np.array([float(final[i]) for i in order] or [0.0])), 4).tolist()
+    for _, run in itertools.groupby(range(len(order)), key=lambda p: shown[p]):
+        free = [p for p in run if not fixed[order[p]]]
+        newer = sorted((order[p] for p in free), key=lambda i: (repeat[i], [-c for c in rank_class[i]], _age(dated[i])))
+        for p, i in zip(free, newer, strict=True):
+            order[p] = i
+    return list(zip(order, shown[: len(order)], strict=True))
+
+
+def _age(ts: int | None) -> float:
+    """Sort key of a date, the most recent first and undated last."""
+    return math.inf if ts is None else -float(ts)

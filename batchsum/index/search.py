@@ -22,11 +22,12 @@
    ``RECENCY_BONUS * recency * (1 - min(1, fused))``: a recent dated document moves up among equally
    relevant ones; an undated document (its only date is when the file was copied) gets no bonus. The
    readable relevance of step 2 (with the same recency bonus) is what is shown, never increasing down
-   the list: a hit is never shown as more relevant than one ranked above it.
+   the list: a hit is never shown as more relevant than one ranked above it; hits shown with equal scores are
+   listed the more recent first (:func:`~batchsum.index.match_tiers.shown_order`).
 4. MMR with λ = 0.7 over the fused rank picks the final ``k``, diversifying by source: near-copies
    (cosine ≥ 0.92 to a hit already chosen) and repeated snippets are dropped (never a month's digest for its
    year's, or the year's for the month's), a second node of an
-   already chosen source comes after every other source; the hits are shown in rank order.
+   already chosen source comes after every other source, also as shown; the hits are shown in rank order.
 5. The snippet is the passage that matched (:mod:`batchsum.index.snippets`): whole sentences of the
    source when the words were found there, else the best sentences of the summary.
 """
@@ -64,10 +65,11 @@ from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
 from batchsum.index.hit_texts import node_text, own_text, source_text
 from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
-from batchsum.index.match_tiers import own_words_held, whole_matches_first
+from batchsum.index.match_tiers import own_words_held, shown_order, whole_matches_first
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
+from batchsum.index.rollup import window_span
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, table_row_snippet
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
@@ -430,7 +432,7 @@ def lexical_candidates(
         try:
             languages = store.languages()
             groups = terms or query_tokens(query, languages)
-            scores = store.scores(groups, filt, focus_docs, query_languages(query, languages))
+            scores = store.scores(groups, filt, focus_docs, query_languages(query, languages), window_span(query))
         except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
             return empty
@@ -643,9 +645,13 @@ def _search(
         picked.append((i, snippet, found, origin))
         if len(picked) == k:
             break
-    picked.sort(key=lambda p: -float(ranked[p[0]]))
-    chosen = [(ids[i], rows[ids[i]].metadata, snippet, found, origin) for i, snippet, found, origin in picked]
-    scores = [(float(final[i]), float(relevance[i]), float(rec[i]), float(cosine[i])) for i, *_ in picked]
+    texts_of = {i: (snippet, found, origin) for i, snippet, found, origin in picked}
+    tiers = [(float(sum(g in s for s in (lex.complete, lex.titled, lex.phrased))), float(own_words.get(g, 0)))
+             for g in groups]  # fmt: skip
+    fixed = dated | np.array([rows[i].metadata.get("level") == 4 for i in ids], dtype=bool)  # placed by other rules
+    listed = shown_order(list(texts_of), ranked, final, groups, [rows[i].recency_ts for i in ids], tiers, fixed)
+    chosen = [(ids[i], rows[ids[i]].metadata, *texts_of[i]) for i, _ in listed]
+    scores = [(score, float(relevance[i]), float(rec[i]), float(cosine[i])) for i, score in listed]
     return _hits(cfg, chosen, scores)
 
 
