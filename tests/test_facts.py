@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from batchsum.cli import main
+from batchsum.engine.ledger import EXIT_DEGRADED
 from batchsum.memory.files import Fact, deleted_dir, facts_dir, iter_facts, read_scope
 from batchsum.memory.units import conversation_turns, journal_entries
 from batchsum.model import Document
@@ -147,7 +148,7 @@ def test_malformed_answer_is_retried_once_then_gives_no_facts(
     src, out = journal
     # No rule: the server answers plain prose, which is not JSON - for the first and the corrected request.
     result = facts_cli(src, "--out", out, "--json", base_url=fake_llm.base_url)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_DEGRADED, result.output  # entries without usable answers: degraded
     summary = json.loads(result.output)
     assert summary["malformed"] == 2 and summary["added"] == 0 and summary["units"] == 2
     assert fake_llm.request_count == 4  # each entry: one request, one correction
@@ -174,7 +175,7 @@ def test_the_command_says_malformed_entries_are_asked_again(
 ) -> None:
     src, out = journal
     result = facts_cli(src, "--out", out, "--no-index", base_url=fake_llm.base_url)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_DEGRADED, result.output
     assert "2 malformed answer(s): their entries are asked again by the next `batchsum facts`" in result.stderr
 
 
@@ -302,9 +303,9 @@ def test_an_answer_nested_100000_levels_is_malformed_not_a_crash_and_not_cached(
     (src / "journal" / "life.md").write_text(ENTRY_1, encoding="utf-8")
     fake_llm.configure(rules=[{"content": '{"facts": ' + "[" * 100_000 + "]" * 100_000 + "}"}])
     result = facts_cli(src, "--out", out, "--json", "--no-index", base_url=fake_llm.base_url)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_DEGRADED, result.output
     assert json.loads(result.output)["malformed"] == 1
     assert "nested deeper than" in caplog.text
     fake_llm.configure(reset_log=True)
     again = facts_cli(src, "--out", out, "--json", "--no-index", base_url=fake_llm.base_url)
-    assert again.exit_code == 0 and fake_llm.request_count == 2  # asked again, not replayed from the cache
+    assert again.exit_code == EXIT_DEGRADED and fake_llm.request_count == 2  # asked again, not replayed from the cache

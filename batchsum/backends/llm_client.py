@@ -527,9 +527,8 @@ async def _gone(cfg: LLMConfig, cause: str) -> LLMUnreachable | None:
         await _tcp_probe(cfg.base_url or "", min(cfg.timeout, PROBE_TIMEOUT_S))
     except LLMUnreachable:
         gone = LLMUnreachable(
-            f"the LLM server at {cfg.base_url} stopped accepting connections during the run ({cause}); "
-            "the run stopped, finished work is kept and the next run resumes"
-        )
+            f"the LLM server at {cfg.base_url} stopped accepting connections during the run ({cause})"
+        )  # what stopping leaves (finished work kept) is the caller's to say, once
         log.error("%s", gone)
         return gone
     return None
@@ -560,8 +559,7 @@ async def _tcp_probe(base_url: str, timeout: float) -> None:
         else:
             reason = exc.strerror or str(exc) or type(exc).__name__
         raise LLMUnreachable(
-            f"cannot connect to the LLM server at {base_url} ({reason}); is it running? Check --base-url. "
-            "The run stopped before summarizing anything."
+            f"cannot connect to the LLM server at {base_url} ({reason}); is it running? Check --base-url."
         ) from None
     writer.close()
     try:

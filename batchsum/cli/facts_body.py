@@ -12,6 +12,7 @@ import click
 from batchsum.cli._common import setup_logging
 from batchsum.cli._schema_options import build_config
 from batchsum.config import RunConfig
+from batchsum.engine.stopping import sigterm_stops
 from batchsum.errors import ConfigError
 from batchsum.memory.ingest import FactsConfig, FactsResult, run_facts
 
@@ -24,27 +25,31 @@ def facts(paths: tuple[Path, ...], out: Path, content_type: str, scope: str | No
         raise ConfigError("give at least one file or folder to extract facts from")
     cfg = build_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,
                        wait_lock=wait, quiet=quiet)  # fmt: skip
-    result = run_facts(FactsConfig(run=cfg, scope=scope, json_format=params["json_format"]))
+    with sigterm_stops():  # a nightly job's timeout stops the pass as it stops a run
+        result = run_facts(FactsConfig(run=cfg, scope=scope, json_format=params["json_format"]))
     if as_json:
-        c = result.changes
-        click.echo(json.dumps({
-            "files": result.files, "unchanged": result.unchanged, "documents_skipped": result.other,
-            "units": result.units, "added": len(c.added), "updated": len(c.updated), "deleted": len(c.deleted),
-            "kept": c.kept, "malformed": result.malformed,
-            "problems": [{"path": p.path, "reason": p.reason} for p in result.problems],
-            "seconds": round(result.seconds, 3),
-        }))  # fmt: skip
-    elif not quiet:
+        click.echo(json.dumps(result.as_json()))
+    echo_facts(result, summary=not (quiet or as_json), failures=not as_json)
+    raise SystemExit(result.exit_code)
+
+
+def echo_facts(result: FactsResult, *, summary: bool, failures: bool = True, prefix: str = "") -> None:
+    """A facts pass on the terminal: its failures, unusable answers and stop on stderr (``failures``: what
+    --json carries instead), then its ``summary`` line (``prefix`` + line) on stdout. Without that line, a
+    stop is said on stderr (--quiet, --json), as a run's abort is."""
+    if failures:
         for p in result.problems:
             click.echo(f"failed: {p.path}: {p.reason}", err=True)
-        click.echo(result.summary_line())
         if result.malformed:
             click.echo(
                 f"warning: {result.malformed} malformed answer(s): their entries are asked again by the next"
                 " `batchsum facts` (another --model may answer better)",
                 err=True,
             )
-    raise SystemExit(result.exit_code)
+    if summary:
+        click.echo(prefix + result.summary_line())
+    elif result.stopped_by is not None:
+        click.echo(f"facts stopped: {result.stopped_note()}", err=True)
 
 
 def after_run(cfg: RunConfig) -> FactsResult:

@@ -6,7 +6,6 @@ import json
 import shlex
 import signal
 import sys
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ from batchsum.config import RunConfig
 from batchsum.engine.executor_choice import require_ray
 from batchsum.engine.ledger import worst_exit
 from batchsum.errors import ConfigError, RunInterrupted
+from batchsum.events import EventLog
 from batchsum.lazy import load
 from batchsum.pipeline_file import apply_pipeline, load_pipeline
 from batchsum.remembered import reuse
@@ -27,6 +27,7 @@ from batchsum.warmup import start_llm_imports
 
 if TYPE_CHECKING:
     from batchsum.engine.records import RunResult
+    from batchsum.memory.ingest import FactsResult
 
 
 def _options(scope: str) -> list[Any]:
@@ -98,21 +99,40 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     return cfg
 
 
-def _run_stopping_on_sigterm(cfg: RunConfig) -> tuple[RunResult, bool]:
-    """``batchsum.run(cfg)``, which a nightly job's timeout (SIGTERM) stops as Ctrl-C does: what finished is
-    committed and recorded and the closing line says so (it had ended at once, unrecorded, exit 143). A
-    SIGTERM while the run writes its index or metrics lets it finish them; then True (what follows the
-    run, its facts, is not started)."""
-    if threading.current_thread() is not threading.main_thread():  # only it may set a handler (a test's)
-        return batchsum.run(cfg), False
+def _run_and_facts(cfg: RunConfig) -> tuple[RunResult, FactsResult | None, bool]:
+    """``batchsum.run(cfg)`` and, with --facts, the facts pass, which a nightly job's timeout (SIGTERM)
+    stops as Ctrl-C does: what finished is committed and recorded and the closing line says so (it had
+    ended at once, unrecorded, exit 143). A SIGTERM while the run writes its index or metrics lets it
+    finish them; then True (what follows the run, its facts, is not started)."""
     stopping = load("batchsum.engine.stopping")
-    stopping.clear_stop()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stopping.request_stop())
-    try:
-        result = batchsum.run(cfg)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    return result, stopping.SUMMARIZING.requested and result.run.status != "aborted"
+    with stopping.sigterm_stops():
+        try:
+            result = batchsum.run(cfg)
+        except RunInterrupted as stopped:  # Ctrl-C: the run is recorded, and its line says so
+            return stopped.result, None, False
+        if stopping.SUMMARIZING.requested:
+            return result, None, result.run.status != "aborted"
+        if not cfg.facts or result.run.status == "aborted":
+            return result, None, False
+        # Fact extraction (asyncio, pydantic) loads only for a run with --facts.
+        return result, load("batchsum.cli.facts_body:after_run")(cfg), False
+
+
+def _report_facts(cfg: RunConfig, facts: FactsResult, exit_code: int) -> None:
+    """The facts pass in the event log (--log-file), after the run's own events: its failures, then how it
+    ended, with the process's exit code (the run's ``run_finished`` has the run's alone)."""
+    if cfg.log_file is None:
+        return
+    with EventLog(cfg.log_file, cfg.log_format) as events:
+        for p in facts.problems:
+            events.event("facts_failed", level="error", path=p.path, reason=p.reason)
+        level = "error" if facts.exit_code == 1 else "warning" if facts.exit_code else "info"
+        c = facts.changes
+        events.event(
+            "facts_finished", level=level, status=facts.status, stopped_by=facts.stopped_by, units=facts.units,
+            added=len(c.added), updated=len(c.updated), deleted=len(c.deleted), malformed=facts.malformed,
+            failed=len(facts.problems), facts_exit_code=facts.exit_code, exit_code=exit_code,
+        )  # fmt: skip
 
 
 @click.command()
@@ -139,15 +159,21 @@ def run(ctx: click.Context, **params: Any) -> None:
         require_ray(cfg.ray_address)  # before the output folder is locked or created
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
-    late_sigterm = False
-    try:
-        result, late_sigterm = _run_stopping_on_sigterm(cfg)
-    except RunInterrupted as stopped:  # Ctrl-C: the run is recorded, and its line says so
-        result = stopped.result
+    result, facts, late_sigterm = _run_and_facts(cfg)
+    exit_code = result.exit_code if facts is None else worst_exit(result.exit_code, facts.exit_code)
+    if late_sigterm:  # the run was all but done: it finished; nothing more is started
+        exit_code = 128 + signal.SIGTERM
+    if facts is not None:
+        _report_facts(cfg, facts, exit_code)
     if params["as_json"]:
+        data = result.as_json()
+        if facts is not None:  # the pass's failures are the command's problems too
+            data["facts"] = facts.as_json()
+            data["problems"] += data["facts"]["problems"]
+        data["exit_code"] = exit_code  # the process's
         # One line, as bytes: the pretty-printer is pure Python and took longer than a whole unchanged
         # re-run, and click strips ANSI codes from text (a regex over every byte) but not from bytes.
-        click.echo(jsonio.dumps(result.as_json(), default=str))
+        click.echo(jsonio.dumps(data, default=str))
     else:
         hidden = set(result.notices) if cfg.quiet else set()
         for w in result.warnings:
@@ -161,16 +187,11 @@ def run(ctx: click.Context, **params: Any) -> None:
             click.echo(result.summary_line())
     if result.run.status == "aborted":  # an error, on stderr too: shown with --quiet or --json, mailed by cron
         click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
-    exit_code = result.exit_code
-    if late_sigterm:  # the run was all but done: it finished; nothing more is started
+    if late_sigterm:
         click.echo("stopped by SIGTERM as the run finished: its files, index and metrics are written", err=True)
-        ctx.exit(128 + signal.SIGTERM)
-    if cfg.facts and result.run.status != "aborted":
-        # Fact extraction (asyncio, pydantic) loads only for a run with --facts.
-        facts = load("batchsum.cli.facts_body:after_run")(cfg)
-        if not cfg.quiet:
-            click.echo(f"facts: {facts.summary_line()}", err=params["as_json"])
-        exit_code = worst_exit(exit_code, facts.exit_code)
+    if facts is not None:
+        echo_facts = load("batchsum.cli.facts_body:echo_facts")
+        echo_facts(facts, summary=not cfg.quiet, failures=not params["as_json"], prefix="facts: ")
     ctx.exit(exit_code)
 
 
@@ -193,8 +214,8 @@ def plan(ctx: click.Context, **params: Any) -> None:
     Takes every option of `batchsum run`, so a run's command line (a cron line) works as it is and
     a changed remembered setting (--collection, --embed-model, ...) is previewed. The options that
     change only how a run executes or reports change nothing here: where it indexes and records
-    metrics, --executor, --processes, --ray-*, --git, --wait, --yes, --facts, --log-file,
-    --log-format, --progress, --quiet and --verbose.
+    metrics, --executor, --processes, --ray-*, --git, --wait, --yes, --log-file, --log-format,
+    --progress, --quiet and --verbose. With --facts it estimates the facts pass's requests apart.
     """
     setup_logging(quiet=True)
     price = params.pop("price")
@@ -238,6 +259,12 @@ def plan(ctx: click.Context, **params: Any) -> None:
         f"LLM requests: {summary.llm_calls}{cached}  prompt tokens: {summary.prompt_tokens:,} "
         f"({summary.prompt_tokens_estimated:,} of them summaries this run writes, taken at their targets)"
     )
+    if (fp := summary.facts) is not None:
+        click.echo(
+            f"facts pass (--facts), not counted above: {fp.units} new entries/turns in {fp.files} files; "
+            f"est. {fp.requests} LLM requests ({fp.extract_requests} extraction, up to {fp.reconcile_requests} "
+            "reconciliation; each asked once more if its JSON is invalid)"
+        )
     if summary.periods is not None and summary.periods.periods:
         dp = summary.periods
         cached = f" (and {dp.llm_cached} from the cache)" if dp.llm_cached else ""

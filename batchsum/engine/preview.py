@@ -38,6 +38,7 @@ from batchsum.engine.kept_whole import kept_whole_output
 from batchsum.engine.nodes import heights, make_job
 from batchsum.engine.prepare import attach_prior, prepare_file
 from batchsum.engine.records import NodeResult
+from batchsum.lazy import load
 from batchsum.lock import running_holder
 from batchsum.model import SummaryOutput
 from batchsum.periods import FileFacts, real_date
@@ -48,6 +49,7 @@ from batchsum.walk import Problem
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
+    from batchsum.memory.ingest import FactsPlan
     from batchsum.planning import FilePlan
     from batchsum.tokens import Tokenizer
 
@@ -85,6 +87,7 @@ class PlanSummary:
     # otherwise leave alone are planned again.
     settings_changed: list[str] = field(default_factory=list)
     held_by: str | None = None  # another run working on the folder now: the state read may change under it
+    facts: FactsPlan | None = None  # --facts: the facts pass's requests, not counted in llm_calls (an estimate)
 
     def passed_over_note(self) -> str | None:
         """The line naming the files of types a run never reads, or None."""
@@ -127,6 +130,7 @@ class PlanSummary:
             "backend": self.backend,
             "periods": asdict(self.periods) if self.periods is not None else None,
             "settings_changed": self.settings_changed,
+            "facts": asdict(self.facts) if self.facts is not None else None,
         }
 
 
@@ -311,6 +315,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
         summary.prompt_tokens += periods.prompt_tokens
         summary.prompt_tokens_estimated += periods.prompt_tokens_estimated
         summary.est_output_tokens += periods.est_output_tokens
+    if cfg.facts and cfg.llm.enabled:  # the pass a run --facts makes after its summaries (pydantic: loaded here only)
+        summary.facts = load("batchsum.memory.ingest:plan_facts")(cfg)
     if cfg.price_per_1k is not None:
         spent = summary.prompt_tokens if cfg.llm.enabled else summary.input_tokens
         summary.est_cost = round((spent + summary.est_output_tokens) / 1000 * cfg.price_per_1k, 4)

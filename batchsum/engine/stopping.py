@@ -8,6 +8,10 @@ command loads it before every run, and an unchanged re-run never loads the execu
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -41,3 +45,18 @@ def request_stop() -> None:
 def clear_stop() -> None:
     """Forget an earlier request: the next run starts afresh."""
     SUMMARIZING.requested = False
+
+
+@contextmanager
+def sigterm_stops() -> Iterator[None]:
+    """Within it, SIGTERM stops the run or facts pass in progress (:func:`request_stop`) instead of
+    ending the process at once. Only the main thread may set a handler: elsewhere (a test's) it changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    clear_stop()
+    previous = signal.signal(signal.SIGTERM, lambda *_: request_stop())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -17,16 +17,20 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from batchsum.backends.noise import markdown_as_text
+from batchsum.backends.registry import check_llm_server
 from batchsum.engine.changes import in_scope, within_recorded_roots
+from batchsum.engine.ledger import EXIT_DEGRADED
 from batchsum.engine.prepare import read_source
-from batchsum.errors import ConfigError, SummarizationError
+from batchsum.engine.stopping import BY_SIGTERM, SUMMARIZING
+from batchsum.errors import ConfigError, LLMUnavailable, SummarizationError
+from batchsum.event_loop import off_the_loop
 from batchsum.gitver import commit_run, ensure_repo
 from batchsum.lock import RunLock
 from batchsum.memory.engine import Changes, MemoryEngine, Source
-from batchsum.memory.files import check_scope, iter_facts, rehome, soft_delete, source_facts
+from batchsum.memory.files import check_scope, iter_facts, read_scope, rehome, soft_delete, source_facts
 from batchsum.memory.llm import JsonFormat
 from batchsum.memory.manifest import FactsManifest, SourceState
 from batchsum.memory.units import Unit, is_user_turn, units_of
@@ -65,11 +69,35 @@ class FactsResult:
     # Files a run skips by design too (a note template, a Logseq backup): said, never a failure.
     skipped: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
+    # Why the pass stopped before its end (a server that cannot be used, SIGTERM); the rest waits for the next.
+    stopped_by: str | None = None
+
+    @property
+    def status(self) -> str:
+        """As a run's: ``aborted`` (stopped), ``partial`` (a file failed), ``degraded`` (entries whose
+        answers were unusable, asked again next time) or ``ok``."""
+        if self.stopped_by is not None:
+            return "aborted"
+        if self.problems:
+            return "partial"
+        return "degraded" if self.malformed else "ok"
 
     @property
     def exit_code(self) -> int:
-        """1 when a file could not be read or processed, else 0."""
-        return 1 if self.problems else 0
+        """A run's codes for the same outcomes: 1 stopped or a file failed, 4 degraded, else 0."""
+        return {"aborted": 1, "partial": 1, "degraded": EXIT_DEGRADED}.get(self.status, 0)
+
+    def as_json(self) -> dict[str, Any]:
+        """The machine-readable result ``facts --json`` prints and ``run --facts --json`` holds."""
+        c = self.changes
+        return {
+            "status": self.status, "exit_code": self.exit_code, "stopped_by": self.stopped_by,
+            "files": self.files, "unchanged": self.unchanged, "documents_skipped": self.other,
+            "units": self.units, "added": len(c.added), "updated": len(c.updated), "deleted": len(c.deleted),
+            "kept": c.kept, "malformed": self.malformed,
+            "problems": [{"path": p.path, "relpath": p.relpath, "reason": p.reason} for p in self.problems],
+            "seconds": round(self.seconds, 3),
+        }  # fmt: skip
 
     def summary_line(self) -> str:
         """One line for the terminal."""
@@ -80,7 +108,12 @@ class FactsResult:
             f"{len(c.deleted)} deleted, {c.kept} kept; {self.malformed} malformed answers; "
             f"{len(self.problems)} failed; {len(self.skipped)} skipped; {self.seconds:.1f}s"
             + (f"; {len(c.moved)} fact{'s' * (len(c.moved) != 1)} moved to renamed sources" if c.moved else "")
+            + (f"; STOPPED: {self.stopped_note()}" if self.stopped_by is not None else "")
         )
+
+    def stopped_note(self) -> str:
+        """Why the pass stopped and what that left: said once, for its line and its error."""
+        return f"{(self.stopped_by or '').rstrip('.')}; the entries done are kept, the rest are asked next time"
 
 
 def scope_for(relpath: str, content_type: str, forced: str | None = None) -> str:
@@ -152,7 +185,8 @@ class _FactsPass:
     def _met(self, problem: Problem) -> None:
         """``problem`` counted as a run counts it: a failure, or a file skipped by design."""
         (self.result.problems if problem.failure else self.result.skipped).append(problem)
-        log.log(logging.WARNING if problem.failure else logging.INFO, "%s: %s", problem.path, problem.reason)
+        # Info only: the commands print each failure once (``failed: ...``), with --quiet too.
+        log.info("%s: %s", problem.path, problem.reason)
 
     def plan(self) -> list[tuple[Document, str, list[_Job], SourceState]]:
         """Changed files with their new units (unchanged files settled here, from their stat).
@@ -257,7 +291,26 @@ class _FactsPass:
         return bool(self.moves or self.vanished)
 
     async def run(self) -> None:
+        """The pass; a stop (SIGTERM through :func:`~batchsum.engine.stopping.request_stop`, a server that
+        cannot be used) ends it as a run ends: the entries done are recorded, the rest wait for the next."""
+        SUMMARIZING.loop, SUMMARIZING.task = asyncio.get_running_loop(), asyncio.current_task()
+        try:
+            if SUMMARIZING.requested:  # SIGTERM before the pass began
+                raise asyncio.CancelledError
+            await self._run()
+        except LLMUnavailable as exc:  # every file left would fail the same way: stop at the first
+            self.result.stopped_by = str(exc)
+        except asyncio.CancelledError:
+            if not SUMMARIZING.requested:
+                raise  # Ctrl-C: asyncio.run raises KeyboardInterrupt once the manifest is saved
+            self.result.stopped_by = BY_SIGTERM
+        finally:
+            SUMMARIZING.loop = SUMMARIZING.task = None
+
+    async def _run(self) -> None:
         work = self.plan()
+        if work:  # as a run checks before any work: a server that cannot be used stops the pass at once
+            await asyncio.to_thread(check_llm_server, self.cfg.llm)
         settled = self._settle_vanished()
         engine = MemoryEngine(self.cfg, json_format=self.fcfg.json_format)
         try:
@@ -291,31 +344,74 @@ class _FactsPass:
         state: SourceState,
         tasks: dict[int, asyncio.Task[list[str] | None]],
     ) -> None:
-        failed = retry = False
+        done = False
+        try:
+            done = await self._jobs(engine, doc, jobs, state, tasks)
+        finally:  # a stop mid-file too: the entries done so far are recorded
+            if not done:
+                # Keep the old stat so the file is read again next time; the units done so far stay done.
+                old = self.manifest.files.get(doc.relpath)
+                state.size, state.mtime_ns, state.sha256 = (old.size, old.mtime_ns, old.sha256) if old else (-1, -1, "")
+            self.manifest.files[doc.relpath] = state
+            self.manifest.save()
+
+    async def _jobs(
+        self,
+        engine: MemoryEngine,
+        doc: Document,
+        jobs: list[_Job],
+        state: SourceState,
+        tasks: dict[int, asyncio.Task[list[str] | None]],
+    ) -> bool:
+        """Reconcile the facts of ``doc``'s jobs in order; True when every unit is done."""
+        complete = True
         for job in jobs:
             try:
                 facts = await tasks[id(job)]
+            except LLMUnavailable:
+                raise  # the pass stops (run): no file after this one could do better
             except SummarizationError as exc:
                 self._problem(str(doc.path), f"facts not extracted ({exc}); retried next time")
-                failed = True
-                break
+                return False
             self.result.units += len(job.units)
             if facts is None:
                 # Malformed answers: the entries stay pending, so the next pass (maybe with another
                 # --model) asks again instead of recording them as done without facts.
-                retry = True
+                complete = False
                 continue
             first = job.units[0]
             source = Source(job.scope, doc.relpath, first.line, first.turn, first.date, first.key)
             changes = await engine.reconcile(facts, source, name=job.name)
             self.result.changes.merge(changes)
             state.units.update(u.key for u in job.units)
-        if failed or retry:
-            # Keep the old stat so the file is read again next time; the units done so far stay done.
-            old = self.manifest.files.get(doc.relpath)
-            state.size, state.mtime_ns, state.sha256 = (old.size, old.mtime_ns, old.sha256) if old else (-1, -1, "")
-        self.manifest.files[doc.relpath] = state
-        self.manifest.save()
+        return complete
+
+
+@dataclass
+class FactsPlan:
+    """What a facts pass would ask the model now (``plan --facts``): an estimate, as answers decide the rest."""
+
+    files: int = 0  # files with entries or turns not yet done
+    units: int = 0  # those entries and turns
+    extract_requests: int = 0  # one per entry; a conversation's consecutive new turns share one (TURN_BATCH_CHARS)
+    # One per extraction whose facts meet facts already in their scope (the first of a new scope meets none);
+    # fewer when an answer holds no facts.
+    reconcile_requests: int = 0
+
+    @property
+    def requests(self) -> int:
+        """Extraction and reconciliation requests (each asked once more when its JSON is invalid)."""
+        return self.extract_requests + self.reconcile_requests
+
+
+def plan_facts(cfg: RunConfig) -> FactsPlan:
+    """The requests the facts pass of ``run --facts`` would send now: reads the sources and the facts
+    written, writes nothing."""
+    work = _FactsPass(FactsConfig(run=cfg)).plan()
+    scopes = {scope for _, scope, _, _ in work}
+    fresh = sum(1 for scope in scopes if not read_scope(cfg.out, scope))
+    jobs = [job for _, _, file_jobs, _ in work for job in file_jobs]
+    return FactsPlan(len(work), sum(len(j.units) for j in jobs), len(jobs), max(0, len(jobs) - fresh))
 
 
 def process_facts(fcfg: FactsConfig) -> FactsResult:
@@ -325,7 +421,8 @@ def process_facts(fcfg: FactsConfig) -> FactsResult:
         raise ConfigError("facts are extracted by an LLM: give --base-url (and --model) of an OpenAI-compatible server")
     t0 = time.perf_counter()
     facts = _FactsPass(fcfg)
-    asyncio.run(facts.run())
+    # Its own event loop: on a worker thread when the caller's code runs one (a library user's async code).
+    off_the_loop(lambda: asyncio.run(facts.run()))
     facts.result.seconds = time.perf_counter() - t0
     return facts.result
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from batchsum import jsonio
 from batchsum.backends.llm_output import sanitize_for_log
-from batchsum.errors import SummarizationError
+from batchsum.errors import LLMUnavailable, SummarizationError
 
 if TYPE_CHECKING:
     from batchsum.backends.llm import LLMBackend
@@ -241,6 +241,8 @@ class FactsLLM:
         ]
         try:
             answer = await self._ask(messages, Reconciliation, name=name, max_tokens=RECONCILE_MAX_TOKENS)
+        except LLMUnavailable:
+            raise  # no server to ask: the pass stops, these facts are extracted again next time
         except SummarizationError as exc:
             log.warning("%s: reconciliation failed (%s); adding the new facts as they are", name, exc)
             return None
