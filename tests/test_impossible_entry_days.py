@@ -94,3 +94,19 @@ def test_an_in_line_dateline_on_no_day_dates_nothing_and_is_warned_of(tmp_path: 
     assert "April 31, 2024" in said and "2024-04-31" in said
     assert _dating(out, "journal/brief.md")[1] == "mtime"
     assert len(_warned(data, "brief.md")) == 1
+
+
+def test_an_org_journal_day_heading_on_no_day_is_warned_of(tmp_path: Path) -> None:
+    data, out = _run(
+        {
+            "journal/numeric.org": "* Friday, 02/30/24\nToday I fixed the gauge.\n",  # org-journal's "%A, %x"
+            "journal/iso.org": "* Friday, 2024-02-30\nToday I fixed the gauge.\n",
+            "journal/fine.org": "* Thursday, 02/29/24\nToday I fixed the gauge.\n",
+        },
+        tmp_path,
+    )
+    for name in ("numeric.org", "iso.org"):
+        assert _dating(out, f"journal/{name}")[1] == "mtime", name
+        said = _warned(data, name)
+        assert len(said) == 1 and "2024-02-30" in said[0], (name, data["warnings"])
+    assert _dating(out, "journal/fine.org") == ("2024-02-29", "first entry") and not _warned(data, "fine.org")
