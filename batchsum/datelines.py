@@ -139,14 +139,16 @@ def _checked(day: int, month: int | None, year: int | None, alone: bool) -> Date
 class DateCarry:
     """The dates of a journal's entries in reading order: a date without its year (or month) takes the one
     of the last date that gave it ("June 18th" after "Salem, June 15, 1835"); ``date`` is the ISO day of
-    the entry under way, None before the first."""
+    the entry under way, None before the first; ``slip`` the day the last :meth:`iso` was given, written as
+    ISO ("2024-02-30"), when no calendar has it, else None."""
 
-    __slots__ = ("date", "month", "year")
+    __slots__ = ("date", "month", "slip", "year")
 
     def __init__(self, year: int | None = None) -> None:
         self.year = year
         self.month: int | None = None
         self.date: str | None = None
+        self.slip: str | None = None
 
     def enter(self, iso: str) -> None:
         """An entry of the full date ``iso`` (a dated heading) begins: its month runs on, as its year does."""
@@ -165,11 +167,15 @@ class DateCarry:
         """The ISO day of ``line`` with what it leaves out carried; None while no year is known or for no such day."""
         self.year = line.year or self.year
         self.month = line.month or self.month
+        self.slip = None
         if self.year is None or self.month is None:
             return None
         try:
             return dt.date(self.year, self.month, line.day).isoformat()
         except ValueError:
+            # A day the writer meant ("30. Februar", "31 April"): it dates nothing, and is told of, not guessed.
+            if 1 <= self.month <= 12 and 1 <= line.day <= 31:
+                self.slip = f"{self.year:04d}-{self.month:02d}-{line.day:02d}"
             return None
 
 

@@ -14,7 +14,7 @@ import re
 from batchsum.datelines import DateCarry, Dateline, cjk_dateline, dateline
 from batchsum.periods import MONTH_WORDS
 
-__all__ = ["heading_day", "month_year"]
+__all__ = ["heading_day", "heading_slip", "month_year"]
 
 _YEAR = r"(1[5-9]\d\d|20\d\d)"
 # Year first with slashes: "2024/05/03", "2024/5/3" (never day or month first, which locales read apart).
@@ -32,17 +32,33 @@ def heading_day(heading: str, year: int | None = None) -> str | None:
     """The ISO day ``heading`` names, its year carried from ``year`` when it leaves it out: "2024/05/03",
     "2024年5月3日（金）", "5月3日", "3 мая 2024 г.", "3. Mai 2024", "3 mai 2024", "3 de mayo de 2024",
     "Freitag, 3. Mai 2024"; None for any other heading, and for a day no calendar has."""
+    line = _heading_date(heading)
+    return DateCarry(year).iso(line) if line is not None else None
+
+
+def heading_slip(heading: str, year: int | None = None) -> str | None:
+    """The day ``heading`` names as :func:`heading_day` reads it, written as ISO ("2024-02-30"), when no
+    calendar has it ("30. Februar 2024", "31 April" under "# 2024", "2024/02/30"); else None."""
+    line = _heading_date(heading)
+    if line is None:
+        return None
+    carry = DateCarry(year)
+    return carry.slip if carry.iso(line) is None else None
+
+
+def _heading_date(heading: str) -> Dateline | None:
+    """The day, month and year ``heading`` writes as a day heading, not yet checked against the calendar."""
     text = heading.strip()
     if len(text.split()) > _WORDS_MAX:
         return None
     if slashed := _SLASHED.search(text):
         year_, month, day = (int(g) for g in slashed.groups())
-        return DateCarry().iso(Dateline(day, month, year_, alone=True))
+        return Dateline(day, month, year_, alone=True)
     compact = re.sub(r"\s+", "", text)  # "2024年 5月 3日"
     line = cjk_dateline(_CJK_WEEKDAY.sub("", compact)) if "日" in compact else None
     if line is None and (found := dateline(text)) is not None and found.alone:
         line = found
-    return DateCarry(year).iso(line) if line is not None else None
+    return line
 
 
 def month_year(title: str) -> int | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from batchsum.backends.noise import entry_date, heading_year
 from batchsum.datelines import DateCarry, dateline
-from batchsum.day_words import heading_day, month_year
+from batchsum.day_words import heading_day, heading_slip, month_year
 from batchsum.periods import iso_week
 from batchsum.readers.note_syntax import fenced_block, front_matter
 from batchsum.text import BLANK_LINES, email_headers
@@ -244,13 +244,16 @@ def front_matter_date(text: str) -> str | None:
     return next((found[k] for k in _DATE_KEYS if k in found), None)
 
 
-def dated(path: Path, text: str, mtime_ns: int, own_day: tuple[str, str] | None = None) -> tuple[str, str]:
+def dated(
+    path: Path, text: str, mtime_ns: int, own_day: tuple[str, str] | None = None, warnings: list[str] | None = None
+) -> tuple[str, str]:
     """(ISO date, where it came from: ``name``, ``front matter``, ``e-mail header``, ``first message``,
     ``document properties``, ``page date``, ``first entry`` (:func:`entries_date`) or ``mtime``). All but the
     last say when a text was written; an mtime is only when the file was last copied or touched. ``own_day``:
     the day its reader found and where: a chat export's first message (``first message``: :func:`whatsapp_day`,
     :class:`batchsum.readers.chat_exports.ExportText`), a Word or OpenDocument file's ``created`` property
-    (``document properties``), a web page's own date (``page date``)."""
+    (``document properties``), a web page's own date (``page date``). ``warnings`` is told of a journal
+    entry's heading or dateline that names a day no calendar has ("## 2024-02-30"), which dates nothing."""
     if day := name_date(path):
         return day, "name"
     if day := front_matter_date(text):
@@ -259,9 +262,17 @@ def dated(path: Path, text: str, mtime_ns: int, own_day: tuple[str, str] | None 
         return sent, "e-mail header"
     if own_day:
         return own_day
-    if day := entries_date(text):
-        return day, "first entry"
-    return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat(), "mtime"
+    day, slip = _entries(text)
+    found = (day, "first entry") if day else (_mtime_day(mtime_ns), "mtime")
+    if slip is not None and warnings is not None:
+        # The user meant a day: dated silently by another, the file is misplaced in the digests unexplained.
+        written, where = slip
+        warnings.append(f"{where} names {written}, no day of the calendar; dated by its {found[1]}")
+    return found
+
+
+def _mtime_day(mtime_ns: int) -> str:
+    return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat()
 
 
 # The date a WhatsApp export's line opens with: "12/03/2024, 09:14 - ", "[12/03/2024, 09:14:05] ",
@@ -327,7 +338,19 @@ def entries_date(text: str) -> str | None:
     entries under dated headings, the days the summarizer labels their lines with (a week's file, "## Monday
     3 July 2023", "## 2023-07-03", or "## Monday 3 July" under "# Week of 3 July 2023": :func:`named_year`).
     Only the opening counts (after front matter and headings): a book whose text somewhere names a day is
-    not dated by it. The earliest, not the first: an app may export its newest entry first."""
+    not dated by it. The earliest, not the first: an app may export its newest entry first. A heading or
+    dateline naming a day no calendar has ("## 2024-02-30", "## 30. Februar 2024") dates nothing."""
+    return _entries(text)[0]
+
+
+# A day a journal's entries name that no calendar has, as written ("2024-02-30"), and where: its heading or
+# dateline quoted.
+_Slip = tuple[str, str]
+_QUOTED_CHARS = 60
+
+
+def _entries(text: str) -> tuple[str | None, _Slip | None]:
+    """:func:`entries_date`'s day, and the first day its entries' headings or datelines name that no calendar has."""
     front = front_matter(text)
     body = (p for p in _paragraphs(text, front.end() if front else 0) if p.strip())
     headings = _HeadingDays()
@@ -335,14 +358,28 @@ def entries_date(text: str) -> str | None:
     first = dateline(opening)
     if first is not None and first.year is not None:
         carry = DateCarry()
-        rest = (dateline(p) for p in body if not p.lstrip().startswith("#"))
-        days = [day for line in (first, *rest) if line is not None and (day := carry.iso(line))]
-        return min(days, default=None)
-    if not opening or headings.day is None:
-        return None  # the text opens with no entry under a dated heading
+        rest = ((p, dateline(p)) for p in body if not p.lstrip().startswith("#"))
+        days: list[str] = []
+        slip: _Slip | None = None
+        for paragraph, line in ((opening, first), *rest):
+            if line is None:
+                continue
+            if day := carry.iso(line):
+                days.append(day)
+            elif carry.slip and slip is None:
+                slip = (carry.slip, f'its entry "{_quoted(paragraph)}"')
+        return min(days, default=None), slip or headings.slip
+    if not opening or (headings.day is None and headings.slip is None):
+        return None, None  # the text opens with no entry under a dated heading
     for p in body:
         headings.read(p)
-    return min(headings.days)
+    return min(headings.days, default=None), headings.slip
+
+
+def _quoted(paragraph: str) -> str:
+    """A paragraph's first line up to a run-in dash (its dateline), cut to be quoted in a warning."""
+    line = re.split(r"--|—", paragraph.strip().split("\n", 1)[0], maxsplit=1)[0].rstrip()
+    return line if len(line) <= _QUOTED_CHARS else line[: _QUOTED_CHARS - 1].rstrip() + "…"
 
 
 def named_year(title: str) -> int | None:
@@ -367,13 +404,15 @@ def named_year(title: str) -> int | None:
 class _HeadingDays:
     """The days a text's headings name, read in order as the summarizer reads them (its ``entry_date``): a
     day heading without its year takes the year of the last heading that named one (:func:`named_year`), and
-    its day holds for the text under it until the next day heading."""
+    its day holds for the text under it until the next day heading. ``slip``: the first day heading that names
+    a day no calendar has ("## 2024-02-30", "## 31 April 2024"), which dates nothing."""
 
-    __slots__ = ("day", "days", "year")
+    __slots__ = ("day", "days", "slip", "year")
 
     def __init__(self) -> None:
         self.day: str | None = None
         self.days: list[str] = []
+        self.slip: _Slip | None = None
         self.year: int | None = None
 
     def read(self, paragraph: str) -> str:
@@ -383,9 +422,13 @@ class _HeadingDays:
         while k < len(lines) and lines[k].lstrip().startswith("#"):
             title = lines[k].strip().strip("#").strip()
             self.year = named_year(title) or self.year
-            if day := entry_date(title, self.year):
+            day = entry_date(title, self.year)
+            # entry_date takes an ISO heading's day as written ("2024-02-30"): only a real one dates.
+            if day is not None and iso_day(*(int(part) for part in day.split("-"))):
                 self.day = day
                 self.days.append(day)
+            elif self.slip is None and (slip := day or heading_slip(title, self.year)):
+                self.slip = (slip, f'its heading "{_quoted(title)}"')
             k += 1
         return "\n".join(lines[k:])
 

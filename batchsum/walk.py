@@ -578,7 +578,7 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # rendering, type detection, dating). A run re-reads every file read by another version and summarizes
 # again only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
 # for the files it reads as before. What each version changed: `git log -L '/^READER_VERSION/,+1:batchsum/walk.py'`.
-READER_VERSION = 7
+READER_VERSION = 8
 
 
 def _first_message(day: str | None) -> tuple[str, str] | None:
@@ -667,7 +667,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         ctype, reason = choice, f"--type; {agent}"
     else:
         ctype, reason = choice, "--type"
-    doc_date, date_source = dated(path, text, st.st_mtime_ns, own_day)
+    doc_date, date_source = dated(path, text, st.st_mtime_ns, own_day, warnings)
     if date_source != "name" and (named := _NO_SUCH_DAY.search(path.stem)):
         # "2024-02-30.md": the user meant a day; a silent file-copy date would misplace it in the digests.
         warnings.append(f"its name's date {named.group(0)} is no day of the calendar; dated by its {date_source}")

@@ -90,6 +90,8 @@ def render_org(text: str, warnings: list[str] | None = None, path: Path | None =
         warnings.append(
             f"{reader.encrypted} encrypted entr{'y' if reader.encrypted == 1 else 'ies'} (org-crypt) not read"
         )
+    if reader.slip and warnings is not None:  # the user meant a day: dated by another, unexplained
+        warnings.append(reader.slip)
     head = f"---\ndate: {reader.date}\n---\n\n" if reader.date else ""
     title = f"# {reader.title}\n\n" if reader.title else ""
     return head + title + _BLANK_RUNS.sub("\n\n", body).strip("\n")
@@ -146,6 +148,20 @@ def day_title(title: str, order: str | None = None) -> str | None:
     if len(days) == 1:
         return days.pop().isoformat()
     return options[order].isoformat() if order in options else None
+
+
+def _no_such_day(title: str) -> str | None:
+    """The day a numeric heading that is only a day writes ("Friday, 02/30/24": "2024-02-30"), when neither order
+    of its numbers makes a day of the calendar; else None (an ISO one is :mod:`batchsum.doc_dates`' to check)."""
+    m = _DAY_TITLE.fullmatch(title.strip())
+    if m is None or m.group("iso") or any(w and _weekday(w) is None for w in (m.group("wd1"), m.group("wd2"))):
+        return None
+    a, b, year = int(m.group("a")), int(m.group("b")), _year(m.group("y"))
+    written = ((a, b), (b, a))  # (month, day) in either order Emacs's %x may write
+    if any(_day(year, month, day) for month, day in written):
+        return None
+    meant = (f"{year:04d}-{month:02d}-{day:02d}" for month, day in written if 1 <= month <= 12 and 1 <= day <= 31)
+    return next(meant, None)
 
 
 def _file_order(lines: list[str]) -> str | None:
@@ -206,6 +222,7 @@ class _Reader:
         self.title = ""
         self.date = ""
         self.encrypted = 0
+        self.slip = ""  # the warning for the first day heading that names no day of the calendar
         self.open, self.done = set(_OPEN), set(_DONE)
         self.list_indents: list[int] = []
         self.order = _file_order(lines)
@@ -419,6 +436,8 @@ class _Reader:
     def _dated_title(self, title: str, level: int, created: re.Match[str] | None) -> str:
         """A heading's text, ISO day first when it names a day (module docstring)."""
         day = day_title(title, self.order)
+        if day is None and not self.slip and (meant := _no_such_day(title)):
+            self.slip = f'its heading "{title}" names {meant}, no day of the calendar: it dates nothing'
         if created and day is None and _day_options(title):  # org-journal's CREATED: the day it was written
             found = _day(int(created.group(1)), int(created.group(2)), int(created.group(3)))
             day = found.isoformat() if found else None
