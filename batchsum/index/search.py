@@ -76,6 +76,8 @@ from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.periods import digest_folder
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from batchsum.config import IndexConfig
     from batchsum.index.rerank import Reranker
 
@@ -633,19 +635,8 @@ def _search(
                 group_penalty=SHOWN_SOURCE_PENALTY, cross_group=CROSS_SOURCE_SIMILARITY,
                 copyable=_copyable(groups, [rows[i].metadata for i in ids], nested))  # fmt: skip
     # The first k of MMR's order (a hit repeating a passage already shown skipped), shown in rank order.
-    picked: list[tuple[int, str, list[str], str]] = []
-    shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
-    for i in order:
-        snippet, found, origin, key = _passage_shown(cfg, ids[i], rows[ids[i]].metadata, lex, texts.get(ids[i]),
-                                                     snippets)  # fmt: skip
-        if key and not all(nested[i, j] for j in shown.get(key, [])):
-            continue  # a passage already shown (another node of its file, an entry a digest quotes); not between
-            # a month and its year
-        shown.setdefault(key, []).append(i)
-        picked.append((i, snippet, found, origin))
-        if len(picked) == k:
-            break
-    texts_of = {i: (snippet, found, origin) for i, snippet, found, origin in picked}
+    texts_of = _first_shown(order, k, nested, lambda i: _passage_shown(cfg, ids[i], rows[ids[i]].metadata, lex,
+                                                                        texts.get(ids[i]), snippets))  # fmt: skip
     tiers = [(float(sum(g in s for s in (lex.complete, lex.titled, lex.phrased))), float(own_words.get(g, 0)))
              for g in groups]  # fmt: skip
     fixed = dated | np.array([rows[i].metadata.get("level") == 4 for i in ids], dtype=bool)  # placed by other rules
@@ -653,6 +644,25 @@ def _search(
     chosen = [(ids[i], rows[ids[i]].metadata, *texts_of[i]) for i, _ in listed]
     scores = [(score, float(relevance[i]), float(rec[i]), float(cosine[i])) for i, score in listed]
     return _hits(cfg, chosen, scores)
+
+
+def _first_shown(
+    order: list[int], k: int, nested: np.ndarray, passage: Callable[[int], tuple[str, list[str], str, str]]
+) -> dict[int, tuple[str, list[str], str]]:
+    """The first ``k`` candidates of ``order`` with their (snippet, terms, origin), each ``passage(i)`` gives
+    with its snippet's key: a hit repeating a passage already shown is skipped (another node of its file, an
+    entry a digest quotes), unless the two are a month and its year (``nested``)."""
+    picked: dict[int, tuple[str, list[str], str]] = {}
+    shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
+    for i in order:
+        snippet, found, origin, key = passage(i)
+        if key and not all(nested[i, j] for j in shown.get(key, [])):
+            continue
+        shown.setdefault(key, []).append(i)
+        picked[i] = (snippet, found, origin)
+        if len(picked) == k:
+            break
+    return picked
 
 
 def _hits(
