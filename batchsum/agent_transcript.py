@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 import re
 import stat
@@ -41,6 +42,7 @@ from batchsum.compact.extractors import (
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
 from batchsum.facets import ExtractedFacets, extract_facets, facets_front_matter, render_facets_markdown
+from batchsum.readers.decoding import decode_bytes
 from batchsum.text import split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
 from batchsum.transcript_shape import RENDERED_TURN, SECTION, known_tool_name
@@ -48,6 +50,7 @@ from batchsum.written_facets import unshown, with_written, written_facets
 
 TranscriptFormat = Literal["markdown", "json", "jsonl", "rendered"]
 
+log = logging.getLogger(__name__)
 _RENDERED_ROLE = re.compile(r"^(User|Assistant|Tool|System|Function): ", re.M)
 
 
@@ -209,9 +212,12 @@ def read_transcript(path: Path) -> Transcript:
     except OSError as exc:
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(str(path), f"not UTF-8 text (byte {exc.start})") from None
+        # As a run reads it: PowerShell's ">" writes UTF-16, an old tool Windows-1252.
+        text, note = decode_bytes(raw)
+    except ValueError as exc:
+        raise InputError(str(path), str(exc)) from None
+    if note and note.startswith("lossy"):
+        log.warning("%s: %s", path, note)
     text = text.replace("\r\n", "\n")
     ext = path.suffix.lower()
     fmt: TranscriptFormat | None = {".json": "json", ".jsonl": "jsonl", ".md": "markdown"}.get(ext)  # type: ignore[assignment]

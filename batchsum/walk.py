@@ -32,7 +32,7 @@ from batchsum.readers.decoding import decode_bytes
 from batchsum.readers.formats import render_chat, render_subtitles
 from batchsum.readers.latex import render_latex
 from batchsum.readers.note_files import app_file, chat_below_front_matter
-from batchsum.readers.note_syntax import front_matter_problem
+from batchsum.readers.note_syntax import front_matter_problem, without_data_uris
 from batchsum.readers.screenplay import screenplay_cues
 from batchsum.secrets import redact as redact_secrets
 from batchsum.speaker_labels import is_turn
@@ -620,10 +620,10 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
     export = None
     try:
         if ext in EMAIL_EXTS:
-            from batchsum.readers.eml import render_eml  # the e-mail parser (~10 ms of imports) for a run reading one
+            from batchsum.readers.eml import read_eml  # the e-mail parser (~10 ms of imports) for a run reading one
 
             # From the bytes: a message names its parts' charsets and transfer encodings itself.
-            text, note = render_eml(bytes(raw)), None
+            text, note = read_eml(bytes(raw))
         del raw  # the decoded text is the one copy kept from here on
         if ext in CHAT_EXTS:
             text = render_chat(text, path)
@@ -643,6 +643,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         raise InputError(str(path), str(exc)) from exc
     if ext in TEXT_EXTS and (why := app_file(ref.relpath, text)) is not None:
         raise NotASource(str(path), f"{why}, not a note: skipped")
+    if ext in TEXT_EXTS:
+        text = without_data_uris(text)  # an image pasted into a note: a megabyte of base64 no reader reads
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     text, controls = strip_control(text)

@@ -238,8 +238,8 @@ def test_read_transcript_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="folder"):
         read_transcript(tmp_path)
     bad = tmp_path / "x.json"
-    bad.write_bytes(b"\xff\xfe\x00bad")
-    with pytest.raises(InputError, match="UTF-8"):
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10")  # no text: a run skips it too
+    with pytest.raises(InputError, match="binary"):
         read_transcript(bad)
 
 

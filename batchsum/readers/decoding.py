@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 
 __all__ = ["DETECT_SAMPLE", "READ_BLOCK", "decode_bytes", "plain_letters", "strip_control"]
 
@@ -13,7 +14,8 @@ READ_BLOCK = 1 << 22
 
 
 def _utf16_without_bom(raw: bytes | bytearray) -> str | None:
-    """The UTF-16 codec a BOM-less file is written in, judged by where its NUL bytes sit."""
+    """The UTF-16 codec a BOM-less file is written in, or None: judged by where its NUL bytes sit (text of
+    ASCII-range letters), else by which byte order reads as text (:func:`_utf16_reading`)."""
     sample = raw[: min(len(raw), 8192) & ~1]
     if len(sample) < 4:
         return None
@@ -25,7 +27,42 @@ def _utf16_without_bom(raw: bytes | bytearray) -> str | None:
         return "utf-16-le"
     if even >= pairs * 0.3 and odd <= pairs * 0.02:
         return "utf-16-be"
+    if _text_with_stray_nuls(sample):
+        return None  # UTF-8 with a NUL or two: a tighter test than the one below, which its bytes might pass
+    # Cyrillic, CJK or Greek text has NULs only at its ASCII characters (spaces, newlines, digits): its
+    # byte order is the one that decodes to a text's few scripts; the other scatters its characters over
+    # unrelated ones (Cyrillic "д" U+0434 read backwards is CJK U+3404), unassigned code points and controls.
+    readings = {codec: _utf16_reading(bytes(sample).decode(codec, errors="replace")) for codec in _UTF16}
+    (best, (noisy, scripts)), (_, other) = sorted(readings.items(), key=lambda kv: kv[1])
+    if not noisy and scripts <= _TEXT_SCRIPTS and (noisy, scripts) < other:
+        return best
     return None
+
+
+_UTF16 = ("utf-16-le", "utf-16-be")
+_TEXT_SCRIPTS = 12  # a text's scripts and kinds of character: Japanese has 9 (kana, kanji, Latin, punctuation...)
+
+
+def _utf16_reading(text: str) -> tuple[int, int]:
+    """How ``text`` (a UTF-16 decode) reads: (0 when at most 1 % of its characters are no text (unpaired
+    surrogates, unassigned code points, controls), else 1; how many scripts and kinds of
+    character it holds: a letter's script is the first word of its Unicode name, ASCII is one kind and
+    other characters count by their general category (punctuation, symbols, digits, spaces))."""
+    kinds: set[str] = set()
+    bad = 0
+    for c in text:
+        if c < "\x80":
+            kinds.add("ASCII")
+            bad += c < " " and c not in "\t\n\r\x0c"
+            continue
+        category = unicodedata.category(c)
+        if category in ("Cc", "Cs", "Cn") or c == "\ufffd":
+            bad += 1
+        elif category[0] in "LM":
+            kinds.add(unicodedata.name(c, "?").split(" ", 1)[0])
+        else:
+            kinds.add(category[0])
+    return (0 if bad <= len(text) // 100 else 1), len(kinds)
 
 
 def _mostly_printable(sample: str) -> bool:

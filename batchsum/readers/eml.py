@@ -17,9 +17,10 @@ import re
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
+from batchsum.readers.decoding import decode_bytes
 from batchsum.readers.eml_words import embedded_messages, own_words
 
-__all__ = ["render_eml"]
+__all__ = ["read_eml", "render_eml"]
 
 HEADERS = ("From", "Date", "To", "Cc", "Subject")
 # "On Tue, 12 Mar 2024 at 17:40, Ben Okafor <ben@example.com> wrote:" (Gmail, Apple Mail, Thunderbird).
@@ -28,49 +29,104 @@ _BLANK_RUNS = re.compile(r"\n{3,}")
 
 
 def render_eml(raw: bytes) -> str:
-    """The message in ``raw`` as a header block and its body. Raises ValueError when it has none of the
-    From, To, Subject and Date headers (no e-mail message)."""
+    """The message in ``raw`` as a header block and its body (:func:`read_eml` without its decoding note)."""
+    return read_eml(raw)[0]
+
+
+def read_eml(raw: bytes) -> tuple[str, str | None]:
+    """(The message in ``raw`` as a header block and its body, the note of a decode that was lossy or not of
+    UTF-8 or a declared charset, else None). Raises ValueError when it has none of the From, To, Subject and
+    Date headers (no e-mail message)."""
     msg = email.message_from_bytes(raw, policy=email.policy.default)
-    header: list[str] = []
-    for name in HEADERS:
-        try:
-            value = msg.get(name)
-            text = " ".join(str(value).split()) if value is not None else ""
-        except (ValueError, TypeError, LookupError, AttributeError):  # a header too malformed to parse
-            continue
-        if text:
-            header.append(f"{name}: {text}")
+    values, note = _header_values(msg)
+    header = [f"{name}: {text}" for name, text in values.items() if text]
     if not header:
         raise ValueError("not an e-mail message: no From, To, Subject or Date header")
     parts = ["\n".join(header)]
     # The block that gives the message's own words back to its sender after a quote: From and Date.
     own = [ln for ln in header if ln.startswith(("From: ", "Date: "))]
-    writer = next((ln.removeprefix("From: ") for ln in header if ln.startswith("From: ")), "")
-    body = _unquote_replies(_body(msg), "\n".join(own) if len(own) == 2 else "", writer)
+    writer = values.get("From", "")
+    content, body_note = _body(msg)
+    body = _unquote_replies(content, "\n".join(own) if len(own) == 2 else "", writer)
     if body:
         parts.append(body)
     attached = _attachment_names(msg)
     if attached:
         parts.append(f"[Attachments, not read: {', '.join(attached)}]")
-    return "\n\n".join(parts)
+    notes = sorted({n for n in (note, body_note) if n}, key=lambda n: not n.startswith("lossy"))
+    return "\n\n".join(parts), "; ".join(notes) or None
 
 
-def _body(msg: Message) -> str:
-    """The message's text: its plain part, else its HTML part as text, else nothing."""
+def _header_values(msg: Message) -> tuple[dict[str, str], str | None]:
+    """The message's :data:`HEADERS` as text (one line each, "" for one missing or too malformed to parse),
+    and the note of their decoding. A header of 8-bit bytes (RFC 5322 allows none; RFC 6532's are UTF-8) is
+    decoded as a text file is (:func:`~batchsum.readers.decoding.decode_bytes`), all of them together: the
+    parser had made "Renée" in Windows-1252 "Ren\ufffde"."""
+    raw: dict[str, str] = {}
+    for name, value in msg.raw_items():
+        if name.title() in HEADERS:
+            raw.setdefault(name.title(), value)  # the first, as msg.get has it
+    eight_bit = [name for name, value in raw.items() if not value.isascii()]
+    decoded: dict[str, str] = {}
+    note = None
+    if eight_bit:
+        # The parser keeps a header's undecodable bytes as surrogates; one line each, so they split back.
+        joined = b"\n".join(_unfolded(raw[name]).encode("ascii", "surrogateescape") for name in eight_bit)
+        text, note = _decoded(joined)
+        lines = text.split("\n")
+        if len(lines) == len(eight_bit):
+            decoded = dict(zip(eight_bit, lines, strict=True))
+    values: dict[str, str] = {}
+    for name in HEADERS:
+        try:
+            header = email.policy.default.header_factory(name, decoded[name]) if name in decoded else msg.get(name)
+            values[name] = " ".join(str(header).split()) if header is not None else ""
+        except (ValueError, TypeError, LookupError, AttributeError):  # a header too malformed to parse
+            values[name] = ""
+    return values, note
+
+
+def _unfolded(value: str) -> str:
+    return re.sub(r"[\r\n]+", " ", value)
+
+
+def _decoded(raw: bytes) -> tuple[str, str | None]:
+    """``raw`` decoded as a text file is (:func:`~batchsum.readers.decoding.decode_bytes`); bytes it takes for
+    binary data (NULs) as UTF-8, what fails replaced, and said so."""
+    try:
+        return decode_bytes(raw)
+    except ValueError:
+        text = raw.decode("utf-8", "replace")
+        bad = text.count("\ufffd")
+        return text, (f"lossy utf-8 decode: {bad} invalid byte sequence(s) replaced" if bad else None)
+
+
+def _body(msg: Message) -> tuple[str, str | None]:
+    """The message's text (its plain part, else its HTML part as text, else nothing) and the note of its
+    decoding. A part in the charset it declares; a part that declares none, one Python does not know, or one
+    its bytes are not (8-bit Windows-1252 said to be UTF-8 or ASCII) is decoded as a text file is
+    (:func:`_decoded`): e-mail's own decoding had replaced every such byte without a word."""
     part = msg.get_body(preferencelist=("plain", "html")) if isinstance(msg, EmailMessage) else None
     if part is None:
-        return ""
+        return "", None
     try:
-        content = part.get_content()
-    except (LookupError, ValueError, AssertionError):  # an unknown charset, a broken transfer encoding
         payload = part.get_payload(decode=True)
-        content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
-    if not isinstance(content, str):
-        return ""
+    except (LookupError, ValueError, AssertionError):  # a broken transfer encoding
+        payload = None
+    if not isinstance(payload, bytes):
+        return "", None
+    content, note = None, None
+    if charset := part.get_content_charset():
+        try:
+            content = payload.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            pass
+    if content is None:
+        content, note = _decoded(payload)
     if part.get_content_subtype() == "html":
         content = _html_to_text(content)
     text = "\n".join(line.rstrip() for line in content.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
-    return _BLANK_RUNS.sub("\n\n", text).strip()
+    return _BLANK_RUNS.sub("\n\n", text).strip(), note
 
 
 def _attachment_names(msg: Message) -> list[str]:

@@ -44,7 +44,7 @@ _CLOSES: dict[str, frozenset[str]] = {
 _CLOSES_P = _BLOCKS | _LISTS | set(_HEADINGS) | {"table", "pre", "blockquote", "li", "ul", "ol"}
 # Where an implied end stops looking: an <li> closes the <li> of its own list, not one of the list around it.
 _SCOPES = _LISTS | {"table", "blockquote", "td", "th", "dl"}
-_MAX_DEPTH = 100  # deeper elements are read as their parent's text: no recursion past Python's limit
+_MAX_DEPTH = 100  # deeper elements are read as their parent's text (a table's too): no recursion past Python's limit
 _MIN_CONTENT_SHARE = 0.25  # of the page's words, that its <main> or <article>s must hold to be its text
 _WS = re.compile(r"[ \t\n\r\f]+")
 # Page furniture by its class or id (Mozilla Readability's unlikelyCandidates, boilerpipe's idea): comments,
@@ -341,13 +341,22 @@ class _Reader:
         return "\n".join([f"- {lines[0]}", *(f"  {ln}" for ln in lines[1:])]) if lines[0] or len(lines) > 1 else ""
 
     def _table(self, node: _Node, out: _Out) -> None:
-        trs = _rows(node)
-        cells = [_cells(tr) for tr in trs]
+        # What a table holds outside its cells is shown before it, as a browser shows it (foster parenting): stray
+        # text, and the text of a page nested past _MAX_DEPTH, which its deepest element holds.
+        if strays := _strays(node):
+            out.flush()
+            for item in strays:
+                if isinstance(item, str):
+                    out.inline.append(item)
+                else:
+                    self.element(item, out)
+            out.flush()
+        cells = _rows(node)
         if not any(cells):
             return
         # Layout or data, decided before a cell is rendered: a cell rendered both ways rendered the tables nested
         # in it twice at each level (2^depth: a 300-byte page of 20 nested tables took 17 s).
-        if max(len(row) for row in cells) == 1 or _layout(trs):  # its cells are the page's blocks, in order
+        if max(len(row) for row in cells) == 1 or _layout(cells):  # its cells are the page's blocks, in order
             out.flush()
             for row in cells:
                 for cell in row:
@@ -396,11 +405,11 @@ def _spread(rows: list[list[tuple[str, dict[str, str]]]]) -> list[list[str]]:
     return grid
 
 
-def _layout(rows: list[_Node]) -> bool:
-    """Whether a table lays out the page rather than holding data: a cell holds a heading, or its one row's
-    cells hold paragraphs or lists (a two-column page: navigation and the article)."""
+def _layout(rows: list[list[_Node]]) -> bool:
+    """Whether a table (its rows' cells) lays out the page rather than holding data: a cell holds a heading, or
+    its one row's cells hold paragraphs or lists (a two-column page: navigation and the article)."""
     blocks = set(_HEADINGS) if len(rows) > 1 else {*_HEADINGS, "p", "ul", "ol", "blockquote", "pre"}
-    stack = [cell for tr in rows for cell in _cells(tr)]
+    stack = [cell for row in rows for cell in row]
     while stack:
         node = stack.pop()
         if node.tag in blocks:
@@ -409,15 +418,42 @@ def _layout(rows: list[_Node]) -> bool:
     return False
 
 
-def _rows(table: _Node) -> list[_Node]:
-    """The table's rows, through <thead>, <tbody> and <tfoot>, not those of a table nested in a cell."""
-    found: list[_Node] = []
+_SECTIONS = frozenset({"thead", "tbody", "tfoot"})
+_TABLE_PARTS = _SECTIONS | {"tr", "td", "th", "caption", "colgroup", "col"}
+
+
+def _rows(table: _Node) -> list[list[_Node]]:
+    """The cells of the table's rows, through <thead>, <tbody> and <tfoot>, not those of a table nested in a
+    cell. Cells directly in the table or a section are one row, as a browser implies their <tr>."""
+    found: list[list[_Node]] = []
+    loose: list[_Node] = []
     for child in table.children:
-        if isinstance(child, _Node):
-            if child.tag == "tr":
+        if not isinstance(child, _Node):
+            continue
+        if child.tag in ("td", "th"):
+            loose.append(child)
+            continue
+        if loose:
+            found.append(loose)
+            loose = []
+        if child.tag == "tr":
+            found.append(_cells(child))
+        elif child.tag in _SECTIONS:
+            found.extend(_rows(child))
+    return [*found, loose] if loose else found
+
+
+def _strays(node: _Node) -> list[_Node | str]:
+    """What a table, a section or a row holds outside its cells, captions and columns: text, other elements."""
+    found: list[_Node | str] = []
+    for child in node.children:
+        if isinstance(child, str):
+            if child.strip():
                 found.append(child)
-            elif child.tag in ("thead", "tbody", "tfoot"):
-                found.extend(_rows(child))
+        elif child.tag == "tr" or child.tag in _SECTIONS:
+            found.extend(_strays(child))
+        elif child.tag not in _TABLE_PARTS:
+            found.append(child)
     return found
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "front_matter",
     "front_matter_problem",
     "note_syntax_as_text",
+    "without_data_uris",
 ]
 
 OPEN_BOX, DONE_BOX = "☐", "☑"
@@ -97,6 +98,19 @@ _SCHEDULED = re.compile(
     r"(?:\n[ \t]*|(?<![ \t])[ \t]+)(?:SCHEDULED|DEADLINE):[ \t]*<(\d{4}-\d{2}-\d{2})[^>\n]*>[ \t]*(?=\n|$)"
 )
 _EMPTY_BULLET = re.compile(r"^[ \t]*[-*+][ \t]*$", re.M)  # an item whose embed or macro is gone
+# A data: URI (RFC 2397) carries a file's bytes in the text (an image pasted into a note is a megabyte of
+# base64): no reader of the note reads it. Its media type and parameters, then its data, up to what ends a URL.
+_DATA_URI = r"(?<![\w.+-])data:(?:[\w.+-]+/[\w.+-]+)?(?:;[\w.+-]+(?:=[^;,\s()<>\"']*)?)*,[^\s()<>\"']*+"
+# A Markdown image or link to one, its title too; an <img> of one; a reference definition naming one; and any
+# other base64 one (in an HTML attribute, pasted bare).
+_DATA_LINK = re.compile(
+    rf"(!?)\[([^\[\]\n]*)\]\([ \t]*(?:<{_DATA_URI}>|{_DATA_URI})(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'))?[ \t]*\)",
+    re.I,
+)
+_DATA_IMG = re.compile(r"<img\b[^<>]*?[\s\"'=]data:[^<>]*>", re.I)
+_DATA_DEF = re.compile(rf"^[ \t]{{0,3}}\[[^\[\]\n]+\]:[ \t]*<?{_DATA_URI}>?[^\n]*$", re.M | re.I)
+_BASE64_URI = re.compile(r"(?<![\w.+-])data:[^\s,;()<>\"']*(?:;[^\s,;()<>\"']*)*;base64,[\w+/=%-]*+", re.I)
+_DATA_MARK = re.compile("data:", re.I)
 # Logseq's "- ## Overview"; not "- # of users".
 _BULLET_HEADING = re.compile(r"^([ \t]*)[-*][ \t]+(?=#{2,6}[ \t]|#[ \t]+[A-Z])", re.M)
 # Logseq's task markers but "NOW" (:data:`_NOW`).
@@ -377,6 +391,11 @@ def front_matter_problem(text: str) -> str | None:
         where = f" at line {mark.line + 2}" if mark is not None else ""  # the file's line: the fence is line 1
         problem = getattr(exc, "problem", None) or str(exc).split("\n", 1)[0]
         return f"invalid YAML in its front matter ({problem}{where}); the block is left out and the rest is read"
+    except Exception as exc:
+        # PyYAML's constructors raise plain errors for values it parsed but cannot build ("date: 2024-02-30"
+        # is a ValueError): still this file's front matter at fault, never the whole run's.
+        problem = str(exc).split("\n", 1)[0] or type(exc).__name__
+        return f"invalid value in its front matter ({problem}); the block is left out and the rest is read"
     if data is not None and not isinstance(data, dict):
         return "front matter is not a mapping of keys to values; the block is left out and the rest is read"
     return None
@@ -478,8 +497,25 @@ def note_syntax_as_text(text: str) -> str:
     return _MARKER.sub(_marker, text) if marked else text
 
 
+def without_data_uris(text: str) -> str:
+    """``text`` without the files it carries as data: URIs (:data:`_DATA_URI`), but in its inline code: an image
+    of one (Markdown's or an ``<img>``) goes whole, as an ``![[embed]]`` does (an image shows no alt text), a
+    link to one shows its text, a reference definition of one goes, any other base64 one goes."""
+    return fix_outside_code(text, _data_uris_out) if _DATA_MARK.search(text) else text
+
+
+def _data_uris_out(text: str) -> str:
+    """:func:`without_data_uris` of a text without inline code."""
+    if _DATA_MARK.search(text) is None:
+        return text
+    text = _DATA_LINK.sub(lambda m: "" if m.group(1) else m.group(2), text)
+    text = _DATA_DEF.sub("", _DATA_IMG.sub("", text))
+    return _BASE64_URI.sub("", text)
+
+
 def _inline_marks(text: str) -> str:
-    """The marks inside a line: comments, edits, links, embeds, macros, tags, highlights, footnotes."""
+    """The marks inside a line: data: URIs, comments, edits, links, embeds, macros, tags, highlights, footnotes."""
+    text = _data_uris_out(text)
     if "%%" in text:
         text = _HIDDEN_COMMENT.sub(_blank, text)
     if "{" in text:  # before highlights: "{==text==}" is CriticMarkup's
