@@ -31,7 +31,7 @@ import numpy as np
 
 from batchsum.backends.apparatus import is_apparatus_text
 from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_at_clause, trim_to_sentence_boundary
-from batchsum.backends.noise import line_kind, markdown_as_text
+from batchsum.backends.noise import is_boilerplate, is_index_block, line_kind, markdown_as_text
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, units_from_text
 from batchsum.language import is_cjk, run_on
@@ -46,10 +46,13 @@ BRIEF_SLACK = 1.0  # BRIEF: how much less relevant than the first the others may
 # A digest says what each of its files is about before it says more of one: a part not yet quoted gains
 # more than any relevance differs by (a folder of two papers and two book chapters had quoted the papers only).
 PEER_COVERAGE = 2.0
-# A book's final (a meta node of at least BOOK_PARTS parts: over ~100,000 tokens) quotes each part before any
-# twice, as far as its budget goes: with the opening prior over parts, Jane Eyre's final (20 parts) had drawn
-# all its sentences from the first tenth. In a text of a few parts (a meeting's, a chapter's) the most
-# relevant sentences stay first: there the same bonus had cost a chapter its overview and a call its figures.
+# A book's final (a meta node of at least BOOK_PARTS parts: over ~100,000 tokens), and any long text's final
+# (HIERARCHICAL: over 15,000 tokens, whatever its number of parts), quotes each part before any twice, as far as
+# its budget goes: with the opening prior over parts, Jane Eyre's final (20 parts) had drawn all its sentences
+# from the first tenth. Each pick leaves room for a sentence of every part not yet quoted (as a digest's do,
+# _leaving_room_for_the_rest): two sentences of 169 and 143 words had taken most of a 500-word final, which
+# quoted 4 of its book's 20 parts. In the lower nodes of a text (a meeting's, a chapter's) the most relevant
+# sentences stay first: there the same bonus had cost a chapter its overview and a call its figures.
 BOOK_PARTS = 8
 BOOK_COVERAGE = 1.0
 
@@ -65,19 +68,19 @@ def _select(
     content_type: ContentType,
     kind: PromptKind,
     peers: bool = False,
+    overview: bool = False,
 ) -> list[int]:
     """Greedy MMR under a token budget; returns indices in pick order. ``peers``: a digest's parts (a
-    month's entries, a folder's files) are each covered once before any is covered twice.
+    month's entries, a folder's files) are each covered once before any is covered twice; so are a book's,
+    and a long text's in its final (``overview``), with room kept for each part a long sentence would crowd out.
 
     Exact token counts are taken lazily (only for units that win a round): a cheap lower-bound
     estimate filters what cannot fit, which keeps tokenization off the hot path.
     """
     n = len(units)
     cand = np.array([u.candidate for u in units])
-    if not cand.any():
-        cand = np.array([bool(u.body) for u in units])
-        if (whole := cand & np.array([u.whole for u in units])).any():
-            cand = whole  # never a fragment ("... of the value:") or a line of markup, where anything else is left
+    if not cand.any():  # a whole sentence stands in, never a fragment ("... of the value:"), markup or boilerplate
+        cand = np.array([bool(u.body) and u.whole for u in units])
     remaining = cand.copy()
     # cl100k averages ~4.2 chars/token on English; /6 stays below the true count for prose.
     est = np.array([len(u.text) / 6.0 for u in units])
@@ -98,8 +101,10 @@ def _select(
     covered = np.zeros(n, dtype=bool)
     n_parts = len(set(parts.tolist()))
     multi_part = kind in ("meta", "rolling") and n_parts > 1
-    bonus = PEER_COVERAGE if peers else BOOK_COVERAGE if n_parts >= BOOK_PARTS else params.coverage_w
-    if peers and multi_part:  # the room each part needs is reserved on exact counts (estimates run low)
+    book = multi_part and not peers and (overview or n_parts >= BOOK_PARTS)
+    bonus = PEER_COVERAGE if peers else BOOK_COVERAGE if book else params.coverage_w
+    reserve = (peers or book) and multi_part and bool(parts.min() >= 0)  # a rolling node's prior final: part -1
+    if reserve:  # the room each part needs is reserved on exact counts (estimates run low)
         for i in np.flatnonzero(cand).tolist():
             exact[i] = tokenizer.count(units[i].text)
     answers, taken = _answers(units), np.zeros(n, dtype=bool)
@@ -112,7 +117,7 @@ def _select(
         fits = remaining & (cost <= room)
         if not fits.any():
             break
-        if peers and multi_part:
+        if reserve:
             fits = _leaving_room_for_the_rest(fits, remaining, covered, parts, cost, rel, room, sep_cost)
         score = rel - params.redundancy * max_sim
         if chosen and speaker_aware:
@@ -229,6 +234,7 @@ def summarize_text(
     peers: bool = False,
     context_chars: int = 0,
     part_languages: list[str | None] | None = None,
+    overview: bool = False,
 ) -> str:
     """Extractive summary of ``text`` (or of ``parts`` for meta/rolling) within the token budget.
 
@@ -243,7 +249,8 @@ def summarize_text(
     ``context_chars``: the text's opening that repeats the chunk before it (its overlap): its sentences
     inform the others' centrality but are not picked again, so two neighbouring chunks' summaries never
     repeat a sentence. ``part_languages``: each part's language when they differ (a month of journals in
-    two languages): each part is read by its own language's rules (:func:`_per_language`).
+    two languages): each part is read by its own language's rules (:func:`_per_language`). ``overview``:
+    the final of a text summarized in levels (HIERARCHICAL), which quotes each of its parts before any twice.
     """
     _check_arguments(kind, content_type, target_tokens, max_tokens)
     params = params or SCORER
@@ -269,11 +276,8 @@ def summarize_text(
         for u in prior_units:
             u.prior = True
         units = prior_units + units
-    if not units:
-        # All noise by our rules (a chunk of footnotes, a table): its head as read says more than nothing, but a
-        # paper's apparatus (a chunk of its reference list) is no summary: its citations had reached the final.
-        apparatus = is_apparatus_text(markdown_as_text(source))
-        return "" if apparatus else trim_to_sentence_boundary(as_read(source), target, tokenizer)[0]
+    if not any(u.candidate or u.whole for u in units):
+        return _noise_only(source, target, tokenizer)
     for u in units:
         u.terms = terms(u.body, langs[u.part] or language if langs and u.part >= 0 else language)
         u.section = 0 if peers else u.section  # one part's headings are no boundary for its peers
@@ -295,10 +299,10 @@ def summarize_text(
 
     # A journal's picks are grouped under their dates ("2025-03-02: "): budget a little per pick for them.
     sep = 4 if any(u.date for u in units) else 1
-    chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind, peers)
+    chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind, peers, overview)
     if not chosen:
         cands = [i for i, u in enumerate(units) if u.candidate] or [i for i, u in enumerate(units) if u.whole]
-        best = max(cands or range(len(units)), key=lambda i: (rel[i], -i))
+        best = max(cands, key=lambda i: (rel[i], -i))
         return trim_at_clause(units[best].text, cap, tokenizer)
     order = _order(units, chosen, kind)
     out = _join(units, order, content_type == "conversation")
@@ -313,6 +317,36 @@ def summarize_text(
     if tokenizer.count(out) > cap:
         out = trim_at_clause(out, cap, tokenizer)
     return out
+
+
+def _noise_only(source: str, target: int, tokenizer: Tokenizer) -> str:
+    """The summary of a text with no whole sentence by our rules (a chunk of footnotes, a table): its head as read
+    says more than nothing, but a paper's apparatus (a chunk of its reference list) or a book's back matter is no
+    summary: citations, index entries and "End of the Project Gutenberg EBook of ..." had reached finals."""
+    read = markdown_as_text(source)
+    if is_apparatus_text(read) or _back_matter(read):
+        return ""
+    return trim_to_sentence_boundary(as_read(source), target, tokenizer)[0]
+
+
+def _back_matter(text: str) -> bool:
+    """Whether ``text`` holds a book's back matter and nothing else: each paragraph an index block, index or
+    contents entries, or boilerplate (a Gutenberg closing line, a publisher's catalogue, transcriber's notes),
+    but for headings and separators. No line of it is ever a summary sentence, so neither is its head."""
+    found = False
+    for block in re.split(r"\n[ \t]*\n", text):
+        lines = [ln for ln in block.split("\n") if ln.strip()]
+        kinds = {line_kind(ln) for ln in lines}
+        if not lines or kinds <= {"heading", "short", "separator"}:
+            continue  # a label says nothing either way
+        if not (
+            is_index_block(lines)
+            or kinds <= {"index", "toc", "separator"}
+            or is_boilerplate(" ".join(lines), advert=False)
+        ):
+            return False
+        found = True
+    return found
 
 
 def as_read(text: str) -> str:
@@ -477,11 +511,8 @@ def _brief(
         ]
         if short:
             return _inline(units, sorted(members(short[0])))
-        # Nothing whole fits: cut the best candidate (or, with no candidate, the best whole unit, or the best
-        # unit) at a clause.
-        top = (
-            pools[1] or [i for i in ranked if units[i].body and units[i].whole] or [i for i in ranked if units[i].body]
-        )
+        # Nothing whole fits: cut the best candidate (or, with no candidate, the best whole unit) at a clause.
+        top = pools[1] or [i for i in ranked if units[i].body and units[i].whole]
         return trim_at_clause(units[top[0]].text, cap, tokenizer) if top else ""
     best = fitting[0]
     used = tokens(best)
@@ -601,7 +632,7 @@ class ExtractiveBackend:
         if capped:
             target = final_cap(target, self._final_words)
             max_tokens = min(max_tokens, target)
-        text = self._text(request, target, max_tokens)
+        text = self._text(request, target, max_tokens, capped)
         # The cap is in words, its token budget set at English prose's mean of 1.3 tokens a word: a novel's
         # longer words (1.17) ran 44 words over. The budget shrinks by the overshoot until the words fit.
         for _ in range(3):
@@ -609,7 +640,7 @@ class ExtractiveBackend:
             if not capped or not self._final_words or words <= self._final_words or is_cjk(request.language):
                 break
             target = max_tokens = max(1, target * self._final_words // words - 1)
-            text = self._text(request, target, max_tokens)
+            text = self._text(request, target, max_tokens, capped)
         out_tokens = self._tokenizer.count(text) if text else 0
         return SummaryOutput(
             text=text,
@@ -620,7 +651,7 @@ class ExtractiveBackend:
             llm_calls=0,
         )
 
-    def _text(self, request: SummaryRequest, target: int, max_tokens: int) -> str:
+    def _text(self, request: SummaryRequest, target: int, max_tokens: int, overview: bool) -> str:
         return summarize_text(
             request.text,
             target_tokens=target,
@@ -636,6 +667,7 @@ class ExtractiveBackend:
             peers=request.peers,
             context_chars=request.context_chars,
             part_languages=request.part_languages or None,
+            overview=overview,
         )
 
     async def aclose(self) -> None:

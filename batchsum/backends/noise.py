@@ -154,12 +154,17 @@ _ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 _ROLL_CALL = re.compile(r"\s*(?:attendees|participants|present|absent|apologies|regrets|in attendance|cc)\s*:")
 
 
+# A publisher's catalogue at a book's end: a set's volumes ("6 vols. By J. T. TROWBRIDGE $7.25."), a format
+# ("12mo. Cloth, $1.25"), a series' name in capitals ("LUCK AND PLUCK SERIES—Second Series.").
+_CATALOGUE = re.compile(r"\b\d+\s+vols?\.|\b(?:4|8|12|16|18|24|32)mo\b|\b[A-Z]{2,}\s+SERIES\b|\b[Cc]loth,?\s+\$\s?\d")
+
+
 def is_boilerplate(text: str, advert: bool | None = None) -> bool:
-    """Licence, transcription and publishing notes (Project Gutenberg headers, URLs, ISBNs), a sponsor's read and
-    a meeting note's roll call ("Present: ..."). ``advert`` says whether ``text`` is a sponsor's read where the
-    caller has read that already (:func:`~batchsum.backends.adverts.advert_segments`)."""
+    """Licence, transcription and publishing notes (Project Gutenberg headers, URLs, ISBNs, a publisher's
+    catalogue), a sponsor's read and a meeting note's roll call ("Present: ..."). ``advert`` says whether ``text``
+    is a sponsor's read where the caller has read that already (:func:`~batchsum.backends.adverts.advert_segments`)."""
     low = text.lower()
-    if any(k in low for k in BOILERPLATE):
+    if any(k in low for k in BOILERPLATE) or _CATALOGUE.search(text):
         return True
     if ":" in low[:20] and _ROLL_CALL.match(low):
         return True  # "Present: Ana Diaz, Maria Alvarez, James Okafor" had been a client call's summary
