@@ -90,6 +90,8 @@ _rx = functools.cache(_Patterns)
 if TYPE_CHECKING:
     import pathspec
 
+    from batchsum.readers.chat_lines import ChatExport
+
 
 class SourceRef:
     """A file found by the walk, not yet read.
@@ -586,6 +588,22 @@ def _first_message(day: str | None) -> tuple[str, str] | None:
     return (day, "first message") if day else None
 
 
+def _content_type(
+    choice: TypeChoice, export: ChatExport | None, path: Path, text: str, relpath: str
+) -> tuple[ContentType, str]:
+    """A file's content type and the reason for it: a chat export is a conversation, ``auto`` is told by the
+    text, a type given is kept (an agent session told to be a conversation is still read as one)."""
+    if choice == "auto" and export is not None:
+        return "conversation", export.format
+    if choice == "auto":
+        return detect_type(path, text, relpath)
+    if choice == "conversation" and (agent := agent_transcript_reason(text)) is not None:
+        # Its prompts, commands and tool output are read as such (they had filled its final, read as a
+        # plain transcript).
+        return choice, f"--type; {agent}"
+    return choice, "--type"
+
+
 def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: bool = False) -> Document:
     """Read, decode, render and classify one file. Raises InputError with a one-line reason.
 
@@ -657,18 +675,7 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         text, redactions = redact_secrets(text)
     for w in warnings:
         log.debug("%s: %s", path, w)  # a run reports them (Document.warnings) once, in its warnings
-    choice = ref.type_override or type_choice
-    ctype: ContentType
-    if choice == "auto" and export is not None:
-        ctype, reason = "conversation", export.format
-    elif choice == "auto":
-        ctype, reason = detect_type(path, text, ref.relpath)
-    elif choice == "conversation" and (agent := agent_transcript_reason(text)) is not None:
-        # Told it is a conversation, an agent session still is one: its prompts, commands and tool
-        # output are read as such (they had filled its final, read as a plain transcript).
-        ctype, reason = choice, f"--type; {agent}"
-    else:
-        ctype, reason = choice, "--type"
+    ctype, reason = _content_type(ref.type_override or type_choice, export, path, text, ref.relpath)
     doc_date, date_source = dated(path, text, st.st_mtime_ns, own_day, warnings)
     if date_source != "name" and (named := _NO_SUCH_DAY.search(path.stem)):
         # "2024-02-30.md": the user meant a day; a silent file-copy date would misplace it in the digests.
