@@ -8,6 +8,7 @@ The library API (the CLI is built on it); options are named like the command's f
     print(result.summary_line())
     preview = batchsum.plan("journal", out="journal-summaries")   # what a run would do, writes nothing
     hits = batchsum.search("journal-summaries", "who moved to Lisbon?", k=5)
+    facts = batchsum.search_facts("journal-summaries", "where does Anna live?")  # search --role memory
     stats = batchsum.report("journal-summaries", last=10)        # compression statistics from the metrics
     result = batchsum.compact(messages, context_window=8192)     # summary message + verbatim tail
     done = batchsum.facts("journal", out="journal-summaries", base_url=URL, model=M)  # facts memory
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from batchsum.index.search import SearchHit
     from batchsum.index.store import IndexCheck, IndexStats
     from batchsum.memory.ingest import FactsResult
+    from batchsum.memory.search import FactHit
     from batchsum.metrics.report import Report
 
 __version__ = "0.1.0"
@@ -65,6 +67,7 @@ __all__ = [
     "report",
     "run",
     "search",
+    "search_facts",
     *_ERRORS,
 ]
 
@@ -82,6 +85,8 @@ _STAGES: dict[str, str] = {
     "validate": "batchsum.settings:validate",
     "report": "batchsum.metrics.report:build_report",
     "facts": "batchsum.memory.ingest",
+    "worst_exit": "batchsum.engine.ledger:worst_exit",
+    "search_facts": "batchsum.memory.search:search_facts",
     "index": "batchsum.index.store",
     "readable_index": "batchsum.index.readonly:readable_index",
     "export": "batchsum.metrics.export:export_metrics",
@@ -110,13 +115,20 @@ def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None =
     crash-safe, never stopped by one bad file. ``options`` are the flags of ``batchsum run``
     (``out="summaries"``, ``type="journal"``, ``base_url=...``, ``model=...``, ``rpm=0``...); those left
     out take the settings the output folder remembers. ``executor``: ``"local"`` or ``"ray"``, or a
-    factory building the executor from the backends. Raises :class:`~batchsum.errors.LockedError`
-    when another run holds the output, :class:`~batchsum.remembered.SettingsChanged` when changed
-    settings would make an LLM summarize files again (pass ``yes=True`` or ``rebuild=True``)."""
+    factory building the executor from the backends. ``facts=True`` runs the facts pass after it, as
+    ``run --facts`` does (``result.facts``; ``result.exit_code`` the worse of the two). Raises
+    :class:`~batchsum.errors.LockedError` when another run holds the output,
+    :class:`~batchsum.errors.SettingsChanged` when changed settings would make an LLM summarize files again
+    (pass ``yes=True`` or ``rebuild=True``)."""
     if isinstance(executor, str):
         options["executor"] = executor
         executor = None
-    result: RunResult = off_the_loop(lambda: _stage("run")(_stage("config_for")(paths, options), executor=executor))
+    cfg = _stage("config_for")(paths, options)
+    result: RunResult = off_the_loop(lambda: _stage("run")(cfg, executor=executor))
+    if cfg.facts and result.run.status != "aborted":
+        ingest = _stage("facts")
+        result.facts = ingest.run_facts(ingest.FactsConfig(run=cfg))
+        result.exit_code = _stage("worst_exit")(result.exit_code, result.facts.exit_code)
     return result
 
 
@@ -179,6 +191,17 @@ def search(
 
         logging.getLogger("batchsum").warning("%s", why)
     return args.absolute(hits)
+
+
+def search_facts(out: IndexConfig | str | Path, query: str, *, k: int = 5) -> list[FactHit]:
+    """The ``k`` facts of ``out``'s memory that best answer ``query``, best first (``batchsum search --role
+    memory``); [] when the folder holds no facts. Raises :class:`~batchsum.errors.ConfigError` for a bad
+    argument."""
+    args = _stage("search_args")
+    hits: list[FactHit] = _stage("search_facts")(
+        _stage("index_config")(out), args.text("query", query) or "", k=args.count("k", k)
+    )
+    return hits
 
 
 def _index_options(cfg: IndexConfig, given: dict[str, Any]) -> IndexConfig:
@@ -262,10 +285,15 @@ def eval_summaries(docs: str | Path, refs: str | Path, /, **options: Any) -> Eva
     return runner.evaluate(runner.EvalOptions(docs_dir=Path(docs), refs_dir=Path(refs), **options))  # type: ignore[no-any-return]
 
 
+def __dir__() -> list[str]:
+    # The lazy names (the exceptions, ``compact``) are listed as the ones defined here are.
+    return sorted({*globals(), *__all__})
+
+
 def __getattr__(name: str) -> Any:
     if name == "compact":
         package: ModuleType = _stage("compact")
         return package
     if name in _ERRORS:
-        return load("batchsum.remembered:SettingsChanged" if name == "SettingsChanged" else f"batchsum.errors:{name}")
+        return load(f"batchsum.errors:{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,3 +12,7 @@ def test_every_exported_exception_is_in_errors() -> None:
     assert {"ConfigError", "LockedError", "SettingsChanged", "RunInterrupted"} <= set(exceptions)
     for name in exceptions:
         assert getattr(batchsum.errors, name) is getattr(batchsum, name), name
+
+
+def test_dir_lists_the_lazy_names() -> None:
+    assert set(batchsum.__all__) <= set(dir(batchsum))

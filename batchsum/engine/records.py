@@ -60,6 +60,7 @@ class RunResult:
     tokenizer: str = ""
     stopped_by: str | None = None  # why an aborted run stopped (a failed node, an unusable LLM server)
     same_text: int = 0  # files of the same text as another this run summarized: its summaries, not stored ones
+    facts: Any = None  # the facts pass after the run (``facts=True``): a memory.ingest.FactsResult
 
     def summary_line(self) -> str:
         """One line: files by level, tokens in → out, ratio, failures, seconds."""
