@@ -110,6 +110,8 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     "batchsum.written_facets": {"batchsum.facets"},
     # The summarizer's reader, only for a conversation kept whole: a run of short notes never loads it.
     "batchsum.engine.kept_whole": {"batchsum.backends.units"},
+    # The --path matcher of a search (numpy): the library's arguments are checked on every call of run too.
+    "batchsum.options": {"batchsum.index.dense"},
 }
 
 
