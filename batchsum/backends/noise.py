@@ -432,7 +432,12 @@ def entry_date(heading: str, year: int | None = None) -> str | None:
     if len(heading.split()) > 8:
         return None
     year_, month, day = (int(g) for g in m.groups())
-    return m.group(0) if 1 <= month <= 12 and 1 <= day <= 31 and year_ >= 1000 else None
+    if year_ < 1000:
+        return None
+    try:
+        return dt.date(year_, month, day).isoformat()  # not "2024-02-30": the reader warns of it and dates nothing
+    except ValueError:
+        return None
 
 
 def section_role(heading: str) -> str | None:

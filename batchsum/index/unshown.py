@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from batchsum.readers.note_syntax import DRAWER, draft_marks_blanked
+from batchsum.readers.note_syntax import DRAWER, MDBOOK_DIRECTIVE, draft_marks_blanked
 
 # A comment opens with "%%" after no word and closes with the next "%%" before no word (Jupyter's
 # "%%timeit", printf's "'%d%%'" are none, nor "%%" in inline code). Like the summarizer
@@ -36,9 +36,6 @@ _MACRO = re.compile(
     r"\{\{(?:embed|query|renderer|video|youtube|tweet|twitter|pdf|cloze|namespace|function|zotero|contents|"
     r"tutorial|bilibili|vimeo|tiktok)\b[^{}\n]*\}\}"
 )
-# mdBook's preprocessor directives: the rendered page shows the included file's code (which the index has not)
-# or nothing, never the directive; indexed, "listing 10-14" had found a chapter by an include path's words alone.
-_MDBOOK_DIRECTIVE = re.compile(r"\{\{#(?:include|rustdoc_include|playground|title)\b[^{}\n]*\}\}")
 _RESULTS_FENCE = re.compile(r"^[ \t]*```[ \t]*(?:dataview|dataviewjs|query|tasks)[ \t]*$", re.M | re.I)
 _FENCE_CLOSE = re.compile(r"^[ \t]*```[ \t]*$", re.M)
 _INLINE_QUERY = re.compile(r"`\$?=[^`\n]+`")
@@ -102,7 +99,8 @@ def _comments(text: str) -> str:
 
 def mdbook_directives_blanked(text: str) -> str:
     """``text`` with mdBook's directives (``{{#include ...}}``) blanked, line breaks and offsets unchanged."""
-    return _MDBOOK_DIRECTIVE.sub(_blank, text) if "{{#" in text else text
+    # Indexed, "listing 10-14" had found a chapter by an include path's words alone.
+    return MDBOOK_DIRECTIVE.sub(_blank, text) if "{{#" in text else text
 
 
 def unshown_note_marks(text: str) -> str:

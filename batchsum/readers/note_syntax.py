@@ -22,6 +22,7 @@ from batchsum.readers.screenplay import is_screenplay
 from batchsum.speaker_labels import is_turn, parse_speaker_line
 
 __all__ = [
+    "MDBOOK_DIRECTIVE",
     "TASK_BOXES",
     "draft_marks_blanked",
     "fenced_block",
@@ -225,6 +226,11 @@ _FAN_FICTION = re.compile(
     re.M,
 )
 _PARAGRAPH = re.compile(r"[^\n]+(?:\n(?![ \t]*(?:\n|\Z))[^\n]*)*")
+
+
+# mdBook's preprocessor directives: the rendered page shows the included file's code (which batchsum has not
+# read) or nothing, never the directive.
+MDBOOK_DIRECTIVE = re.compile(r"\{\{#(?:include|rustdoc_include|playground|title)\b[^{}\n]*\}\}")
 
 
 def _blank(m: re.Match[str]) -> str:
@@ -465,6 +471,8 @@ def note_syntax_as_text(text: str) -> str:
         text = _blank(front) + text[front.end() :]
     if ":" in text and (fields := _property_block(text)):
         text = text[: fields.start(1)] + "\n" * fields.group(1).count("\n") + text[fields.end(1) :]
+    if "{{#" in text:  # before tags: "{{#playground ...}}" had read "{{playground ...}}" in a kept note
+        text = MDBOOK_DIRECTIVE.sub("", text)
     if "#+" in text:
         text = _blocks(text)
     if "%%" in text:  # a comment block between "%%" lines of their own may hold blank lines (Obsidian's example)
