@@ -102,6 +102,7 @@ _LINE_START_BREAK = re.compile(
       | \d{1,3}[.)]\s                         # numbered item
       | \#{1,6}\s                             # markdown heading
       | \[?\d{1,2}:\d{2}(?::\d{2})?           # timestamp
+      | \d{4}-\d{2}-\d{2}:\s                 # a summary's dated line ("1786-09-08: ..."), in any language
       | >                                     # quote block
       | \|                                    # table row
     )""",
