@@ -86,6 +86,7 @@ _STAGES: dict[str, str] = {
     "report": "batchsum.metrics.report:build_report",
     "facts": "batchsum.memory.ingest",
     "worst_exit": "batchsum.engine.ledger:worst_exit",
+    "stopping": "batchsum.engine.stopping",
     "search_facts": "batchsum.memory.search:search_facts",
     "index": "batchsum.index.store",
     "readable_index": "batchsum.index.readonly:readable_index",
@@ -125,7 +126,8 @@ def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None =
         executor = None
     cfg = _stage("config_for")(paths, options)
     result: RunResult = off_the_loop(lambda: _stage("run")(cfg, executor=executor))
-    if cfg.facts and result.run.status != "aborted":
+    # A stop asked for (the command's SIGTERM) while the run wrote its index or metrics: nothing follows it.
+    if cfg.facts and result.run.status != "aborted" and not _stage("stopping").SUMMARIZING.requested:
         ingest = _stage("facts")
         result.facts = ingest.run_facts(ingest.FactsConfig(run=cfg))
         result.exit_code = _stage("worst_exit")(result.exit_code, result.facts.exit_code)

@@ -11,7 +11,6 @@ import click
 
 from batchsum.cli._common import setup_logging
 from batchsum.cli._schema_options import build_config
-from batchsum.config import RunConfig
 from batchsum.engine.stopping import sigterm_stops
 from batchsum.errors import ConfigError
 from batchsum.memory.ingest import FactsConfig, FactsResult, run_facts
@@ -50,8 +49,3 @@ def echo_facts(result: FactsResult, *, summary: bool, failures: bool = True, pre
         click.echo(prefix + result.summary_line())
     elif result.stopped_by is not None:
         click.echo(f"facts stopped: {result.stopped_note()}", err=True)
-
-
-def after_run(cfg: RunConfig) -> FactsResult:
-    """``batchsum run --facts``: the facts of the sources the run has just summarized."""
-    return run_facts(FactsConfig(run=cfg))

@@ -107,15 +107,12 @@ def _run_and_facts(cfg: RunConfig) -> tuple[RunResult, FactsResult | None, bool]
     stopping = load("batchsum.engine.stopping")
     with stopping.sigterm_stops():
         try:
-            result = batchsum.run(cfg)
+            result = batchsum.run(cfg)  # with --facts, the facts pass too (result.facts)
         except RunInterrupted as stopped:  # Ctrl-C: the run is recorded, and its line says so
             return stopped.result, None, False
-        if stopping.SUMMARIZING.requested:
-            return result, None, result.run.status != "aborted"
-        if not cfg.facts or result.run.status == "aborted":
-            return result, None, False
-        # Fact extraction (asyncio, pydantic) loads only for a run with --facts.
-        return result, load("batchsum.cli.facts_body:after_run")(cfg), False
+        if result.facts is not None:  # a SIGTERM during it stopped the pass, which says so itself
+            return result, result.facts, False
+        return result, None, stopping.SUMMARIZING.requested and result.run.status != "aborted"
 
 
 def _report_facts(cfg: RunConfig, facts: FactsResult, exit_code: int) -> None:
