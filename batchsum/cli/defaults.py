@@ -20,7 +20,7 @@ reaches the option as the text a user would type; a value the option refuses is 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -113,7 +113,11 @@ def command_defaults(
         if negative and isinstance(value, bool):
             defaults[name] = not value
             return
+        if isinstance(value, list) and not param.multiple and param.nargs == 1:
+            raise ConfigError(f"{source}: '{where}': give one value, not a list")
         value = _as_typed(value, flag=param.is_flag)
+        if isinstance(value, str) and isinstance(param.type, click.Choice):
+            value = _as_choice(value, param.type.choices)
         _check_value(param, value, f"{source}: '{where}'")
         defaults[name] = value
 
@@ -147,6 +151,18 @@ def _as_typed(value: Any, flag: bool) -> Any:
     # Paths in a config file are written like on a shell line: ~ means the home folder.
     if isinstance(value, str) and value.startswith("~"):
         return os.path.expanduser(value)
+    return value
+
+
+# YAML 1.1 reads these words as booleans; a choice among them takes the one it offers.
+_TRUTHY, _FALSY = ("on", "yes", "true"), ("off", "no", "false")
+
+
+def _as_choice(value: str, choices: Sequence[str]) -> str:
+    """``value`` ("true" or "false" from YAML's ``on``/``off``) as the word of that meaning ``choices`` offers."""
+    for words in (_TRUTHY, _FALSY):
+        if value in words and value not in choices:
+            return next((c for c in choices if c in words), value)
     return value
 
 
