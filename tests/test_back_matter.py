@@ -9,8 +9,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from batchsum.backends.extractive import summarize_text
+from batchsum.backends.noise import is_boilerplate
 from batchsum.backends.units import units_from_text
 from batchsum.cli import main
+from batchsum.tokens import get_tokenizer
 from batchsum.tree import read_node
 from tests.one_final import final_node
 
@@ -77,9 +80,43 @@ def test_a_publishers_catalogue_is_no_candidate() -> None:
     text = (
         "LUCK AND PLUCK SERIES—Second Series. Victor Vane, or the Young Secretary.\n\n"
         "6 vols. By J. T. TROWBRIDGE $7.25.\n\n"
-        "All books in this series are 12mo. with eight full page illustrations.\n\n"
+        "All books in this series are 12mo, cloth, $1.25 each, with eight full page illustrations.\n\n"
         "The boys spent the whole summer building a raft to cross the river behind the mill.\n"
     )
     picked = [u.text for u in units_from_text(text, "document") if u.candidate]
     assert not any(re.search(r"SERIES|vols\.|12mo", sent) for sent in picked), picked
     assert "The boys spent the whole summer building a raft to cross the river behind the mill." in picked, picked
+
+
+_TODO = (
+    "# Todo\n\nRenew the license for the office accounting software before the end of March, or the invoices stop."
+    " Ask Maria whether the copyright notice on the website needs the new company name too."
+)
+
+
+def test_a_note_that_names_a_licence_keeps_its_summary(tmp_path: Path) -> None:
+    """A note whose sentences name a licence or a copyright (boilerplate words, so no candidates) is no back
+    matter: its summary is one of its sentences, as it was before the back-matter rule, not empty."""
+    _, body = final_node(tmp_path, "todo.md", _TODO, "--thresholds", "10,20,40,100000")
+    assert "Maria" in body or "license" in body, body
+    cut = summarize_text(
+        _TODO, target_tokens=12, max_tokens=12, kind="standard", content_type="document", tokenizer=get_tokenizer()
+    )
+    assert cut.startswith(("Renew the license", "Ask Maria")), cut
+
+
+def test_a_catalogue_word_alone_is_prose(tmp_path: Path) -> None:
+    """A format, a set's volumes, a price or "SERIES" alone is everyday prose: only a catalogue's shape (a format or
+    volumes with a price, a series' name in capitals opening its line) is boilerplate."""
+    prose = [
+        "We have 18mo of runway left after the seed round closes.",
+        "The 12mo plan costs less than monthly billing.",
+        "We watched the NBA SERIES final at the bar with the whole team.",
+        "Cloth, $5 a yard at the market was the cheapest we found.",
+        "Sold 3 vols. of the encyclopedia.",
+    ]
+    assert not [s for s in prose if is_boilerplate(s, advert=False)]
+    catalogue = ["6 vols. By J. T. TROWBRIDGE $7.25.", "12mo. Cloth, $1.25", "LUCK AND PLUCK SERIES—Second Series."]
+    assert all(is_boilerplate(s, advert=False) for s in catalogue)
+    _, body = final_node(tmp_path, "board.md", "# Board update\n\nWe have 18mo of runway at the current burn.\n")
+    assert "runway" in body, body

@@ -31,7 +31,7 @@ import numpy as np
 
 from batchsum.backends.apparatus import is_apparatus_text
 from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_at_clause, trim_to_sentence_boundary
-from batchsum.backends.noise import is_boilerplate, is_index_block, line_kind, markdown_as_text
+from batchsum.backends.noise import is_back_matter, is_index_block, line_kind, markdown_as_text
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, units_from_text
 from batchsum.language import is_cjk, run_on
@@ -79,8 +79,10 @@ def _select(
     """
     n = len(units)
     cand = np.array([u.candidate for u in units])
-    if not cand.any():  # a whole sentence stands in, never a fragment ("... of the value:"), markup or boilerplate
-        cand = np.array([bool(u.body) and u.whole for u in units])
+    if not cand.any():  # a whole sentence stands in where there is one, never a fragment ("... of the value:")
+        cand = np.array([bool(u.body) for u in units])
+        if (whole := cand & np.array([u.whole for u in units])).any():
+            cand = whole
     remaining = cand.copy()
     # cl100k averages ~4.2 chars/token on English; /6 stays below the true count for prose.
     est = np.array([len(u.text) / 6.0 for u in units])
@@ -276,8 +278,8 @@ def summarize_text(
         for u in prior_units:
             u.prior = True
         units = prior_units + units
-    if not any(u.candidate or u.whole for u in units):
-        return _noise_only(source, target, tokenizer)
+    if not units or (not any(u.candidate or u.whole for u in units) and _no_summary(source)):
+        return _noise_only(source, target, tokenizer)  # "" for a book's index: each entry a unit, none a sentence
     for u in units:
         u.terms = terms(u.body, langs[u.part] or language if langs and u.part >= 0 else language)
         u.section = 0 if peers else u.section  # one part's headings are no boundary for its peers
@@ -302,7 +304,7 @@ def summarize_text(
     chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind, peers, overview)
     if not chosen:
         cands = [i for i, u in enumerate(units) if u.candidate] or [i for i, u in enumerate(units) if u.whole]
-        best = max(cands, key=lambda i: (rel[i], -i))
+        best = max(cands or range(len(units)), key=lambda i: (rel[i], -i))
         return trim_at_clause(units[best].text, cap, tokenizer)
     order = _order(units, chosen, kind)
     out = _join(units, order, content_type == "conversation")
@@ -320,30 +322,31 @@ def summarize_text(
 
 
 def _noise_only(source: str, target: int, tokenizer: Tokenizer) -> str:
-    """The summary of a text with no whole sentence by our rules (a chunk of footnotes, a table): its head as read
-    says more than nothing, but a paper's apparatus (a chunk of its reference list) or a book's back matter is no
-    summary: citations, index entries and "End of the Project Gutenberg EBook of ..." had reached finals."""
+    """The summary of a text with no sentence by our rules (a chunk of footnotes, a table): its head as read says
+    more than nothing, but not where that is a paper's apparatus or a book's back matter (:func:`_no_summary`)."""
+    return "" if _no_summary(source) else trim_to_sentence_boundary(as_read(source), target, tokenizer)[0]
+
+
+def _no_summary(source: str) -> bool:
+    """Whether ``source`` is a paper's apparatus (a chunk of its reference list) or a book's back matter, which is
+    no summary: citations, index entries and "End of the Project Gutenberg EBook of ..." had reached finals. A text
+    whose sentences are merely no candidates (each names a licence or a URL) is summarized by them as ever."""
     read = markdown_as_text(source)
-    if is_apparatus_text(read) or _back_matter(read):
-        return ""
-    return trim_to_sentence_boundary(as_read(source), target, tokenizer)[0]
+    return is_apparatus_text(read) or _back_matter(read)
 
 
 def _back_matter(text: str) -> bool:
     """Whether ``text`` holds a book's back matter and nothing else: each paragraph an index block, index or
-    contents entries, or boilerplate (a Gutenberg closing line, a publisher's catalogue, transcriber's notes),
-    but for headings and separators. No line of it is ever a summary sentence, so neither is its head."""
+    contents entries, or what only a book's end holds (:func:`~batchsum.backends.noise.is_back_matter`: a Gutenberg
+    closing line, a publisher's catalogue, transcriber's notes), but for headings and separators. A paragraph that is
+    boilerplate by a word it names ("Renew the license ...") is content: only these markers decide."""
     found = False
     for block in re.split(r"\n[ \t]*\n", text):
         lines = [ln for ln in block.split("\n") if ln.strip()]
         kinds = {line_kind(ln) for ln in lines}
         if not lines or kinds <= {"heading", "short", "separator"}:
             continue  # a label says nothing either way
-        if not (
-            is_index_block(lines)
-            or kinds <= {"index", "toc", "separator"}
-            or is_boilerplate(" ".join(lines), advert=False)
-        ):
+        if not (is_index_block(lines) or kinds <= {"index", "toc", "separator"} or is_back_matter(" ".join(lines))):
             return False
         found = True
     return found
@@ -511,8 +514,11 @@ def _brief(
         ]
         if short:
             return _inline(units, sorted(members(short[0])))
-        # Nothing whole fits: cut the best candidate (or, with no candidate, the best whole unit) at a clause.
-        top = pools[1] or [i for i in ranked if units[i].body and units[i].whole]
+        # Nothing whole fits: cut the best candidate (or, with no candidate, the best whole unit, or the best
+        # unit) at a clause.
+        top = (
+            pools[1] or [i for i in ranked if units[i].body and units[i].whole] or [i for i in ranked if units[i].body]
+        )
         return trim_at_clause(units[top[0]].text, cap, tokenizer) if top else ""
     best = fitting[0]
     used = tokens(best)

@@ -34,6 +34,7 @@ __all__ = [
     "contents_lines",
     "entry_date",
     "heading_year",
+    "is_back_matter",
     "is_boilerplate",
     "is_caption",
     "is_footnote",
@@ -154,9 +155,21 @@ _ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 _ROLL_CALL = re.compile(r"\s*(?:attendees|participants|present|absent|apologies|regrets|in attendance|cc)\s*:")
 
 
-# A publisher's catalogue at a book's end: a set's volumes ("6 vols. By J. T. TROWBRIDGE $7.25."), a format
-# ("12mo. Cloth, $1.25"), a series' name in capitals ("LUCK AND PLUCK SERIES—Second Series.").
-_CATALOGUE = re.compile(r"\b\d+\s+vols?\.|\b(?:4|8|12|16|18|24|32)mo\b|\b[A-Z]{2,}\s+SERIES\b|\b[Cc]loth,?\s+\$\s?\d")
+# A book's back matter by its shape: a catalogue's set or format with a price ("6 vols. By J. T. TROWBRIDGE $7.25.",
+# "12mo. Cloth, $1.25") or series in capitals ("LUCK AND PLUCK SERIES—Second Series."), never one such word alone
+# ("18mo of runway", "the NBA SERIES final"); Project Gutenberg's closing line and licence; transcriber's notes.
+_BACK_MATTER = re.compile(
+    r"(?=.*\$\s?\d).*\b(?:\d+\s+vols?\.|(?:4|8|12|16|18|24|32)mo\b)"
+    r"|^\W*(?:[A-Z][A-Z'’.-]+\s+|&\s+)+SERIES\s*(?:[—–:.,;-]|$)|(?i:^\W*(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
+    r"project\s+gutenberg|project\s+gutenberg(?:-tm|™)|gutenberg\.org|^\W*transcriber['’]?s?\s+notes?\b)",
+    re.S,
+)
+
+
+def is_back_matter(text: str) -> bool:
+    """Whether a paragraph is a book's back matter but for its index: a Project Gutenberg closing line or licence,
+    a publisher's catalogue, transcriber's notes. A licence or a URL a note names is none."""
+    return bool(_BACK_MATTER.search(text))
 
 
 def is_boilerplate(text: str, advert: bool | None = None) -> bool:
@@ -164,7 +177,7 @@ def is_boilerplate(text: str, advert: bool | None = None) -> bool:
     catalogue), a sponsor's read and a meeting note's roll call ("Present: ..."). ``advert`` says whether ``text``
     is a sponsor's read where the caller has read that already (:func:`~batchsum.backends.adverts.advert_segments`)."""
     low = text.lower()
-    if any(k in low for k in BOILERPLATE) or _CATALOGUE.search(text):
+    if any(k in low for k in BOILERPLATE) or is_back_matter(text):
         return True
     if ":" in low[:20] and _ROLL_CALL.match(low):
         return True  # "Present: Ana Diaz, Maria Alvarez, James Okafor" had been a client call's summary
