@@ -253,22 +253,41 @@ def dated(
     the day its reader found and where: a chat export's first message (``first message``: :func:`whatsapp_day`,
     :class:`batchsum.readers.chat_exports.ExportText`), a Word or OpenDocument file's ``created`` property
     (``document properties``), a web page's own date (``page date``). ``warnings`` is told of a journal
-    entry's heading or dateline that names a day no calendar has ("## 2024-02-30"), which dates nothing."""
+    entry's heading or dateline, or of its name, that names a day no calendar has ("## 2024-02-30",
+    "2024-02-30.md"), which dates nothing: once, its name first (the first place a date is looked for)."""
     if day := name_date(path):
         return day, "name"
-    if day := front_matter_date(text):
-        return day, "front matter"
-    if sent := email_date(text):
-        return sent, "e-mail header"
-    if own_day:
-        return own_day
-    day, slip = _entries(text)
-    found = (day, "first entry") if day else (_mtime_day(mtime_ns), "mtime")
-    if slip is not None and warnings is not None:
-        # The user meant a day: dated silently by another, the file is misplaced in the digests unexplained.
-        written, where = slip
-        warnings.append(f"{where} names {written}, no day of the calendar; dated by its {found[1]}")
+    found, slip = _dated_otherwise(text, mtime_ns, own_day)
+    if warnings is None:
+        return found
+    # The user meant a day: dated silently by another, the file is misplaced in the digests unexplained.
+    if named := _NO_SUCH_DAY.search(path.stem):
+        warnings.append(f"its name's date {named.group(0)} is no day of the calendar; dated by its {found[1]}")
+    elif slip is not None:
+        warnings.append(f"{slip[1]} names {slip[0]}, no day of the calendar; dated by its {found[1]}")
     return found
+
+
+def _dated_otherwise(
+    text: str, mtime_ns: int, own_day: tuple[str, str] | None
+) -> tuple[tuple[str, str], tuple[str, str] | None]:
+    """:func:`dated`'s date of a file its name does not date, and its entries' day no calendar has (written,
+    where), if one came before the first real one."""
+    if day := front_matter_date(text):
+        return (day, "front matter"), None
+    if sent := email_date(text):
+        return (sent, "e-mail header"), None
+    if own_day:
+        return own_day, None
+    day, slip = _entries(text)
+    return ((day, "first entry") if day else (_mtime_day(mtime_ns), "mtime")), slip
+
+
+# A name's date written with separators ("2024-02-30", "2016-2-30"; unpadded only with "-" or "_", as names
+# are dated: "2016.2.30" is a version): a date the writer meant, even when no such day exists.
+_NO_SUCH_DAY = re.compile(
+    r"(?<!\d)\d{4}(?:[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])|[-_](?:0?[1-9]|1[0-2])[-_](?:0?[1-9]|[12]\d|3[01]))(?!\d)"
+)
 
 
 def _mtime_day(mtime_ns: int) -> str:
@@ -423,14 +442,26 @@ class _HeadingDays:
             title = lines[k].strip().strip("#").strip()
             self.year = named_year(title) or self.year
             day = entry_date(title, self.year)
-            # entry_date takes an ISO heading's day as written ("2024-02-30"): only a real one dates.
-            if day is not None and iso_day(*(int(part) for part in day.split("-"))):
+            if day is not None:
                 self.day = day
                 self.days.append(day)
-            elif self.slip is None and (slip := day or heading_slip(title, self.year)):
+            elif self.slip is None and (slip := _iso_slip(title) or heading_slip(title, self.year)):
                 self.slip = (slip, f'its heading "{_quoted(title)}"')
             k += 1
         return "\n".join(lines[k:])
+
+
+# An ISO day a heading names as the summarizer's entry_date reads one (a heading of up to eight words), month and
+# day in range: entry_date dates nothing by one no calendar has ("2024-02-30"), but the user meant a day.
+_ISO_HEADING_DAY = re.compile(r"(?<!\d)([1-9]\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
+
+
+def _iso_slip(title: str) -> str | None:
+    """The ISO day ``title`` writes when no calendar has it ("## 2024-02-30"), else None."""
+    m = _ISO_HEADING_DAY.search(title)
+    if m is None or len(title.split()) > 8 or iso_day(int(m.group(1)), int(m.group(2)), int(m.group(3))):
+        return None
+    return m.group(0)
 
 
 def _paragraphs(text: str, start: int) -> Iterator[str]:

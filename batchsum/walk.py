@@ -528,13 +528,6 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     return "document", "default"
 
 
-# A name's date written with separators ("2024-02-30", "2016-2-30"; unpadded only with "-" or "_", as names
-# are dated: "2016.2.30" is a version): a date the writer meant, even when no such day exists.
-_NO_SUCH_DAY = re.compile(
-    r"(?<!\d)\d{4}(?:[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])|[-_](?:0?[1-9]|1[0-2])[-_](?:0?[1-9]|[12]\d|3[01]))(?!\d)"
-)
-
-
 def _open_regular(path: Path) -> tuple[int, os.stat_result]:
     """An fd on ``path`` after ``stat`` (following symlinks) showed a regular file; never blocks.
 
@@ -677,9 +670,6 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         log.debug("%s: %s", path, w)  # a run reports them (Document.warnings) once, in its warnings
     ctype, reason = _content_type(ref.type_override or type_choice, export, path, text, ref.relpath)
     doc_date, date_source = dated(path, text, st.st_mtime_ns, own_day, warnings)
-    if date_source != "name" and (named := _NO_SUCH_DAY.search(path.stem)):
-        # "2024-02-30.md": the user meant a day; a silent file-copy date would misplace it in the digests.
-        warnings.append(f"its name's date {named.group(0)} is no day of the calendar; dated by its {date_source}")
     return Document(
         path=path,
         relpath=ref.relpath,

@@ -56,7 +56,7 @@ from batchsum.doc_dates import named_year
 from batchsum.hyphens import dehyphenate
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word_count
 from batchsum.model import ContentType
-from batchsum.readers.note_syntax import TASK_BOXES, fix_outside
+from batchsum.readers.note_syntax import TASK_BOXES, code_blocks, fix_outside
 from batchsum.text import (
     ABBREVIATIONS,
     BULLET,
@@ -458,12 +458,18 @@ def units_from_text(
 def entry_dates_at(text: str, starts: Sequence[int]) -> list[str]:
     """For each of the ascending ``starts``, the heading lines (:meth:`DateCarry.headings`) that date
     ``text[start:]`` as the text before it does: a journal cut into chunks opens each chunk with them. One
-    pass over the text, each stretch between two starts read once."""
+    pass over the text, each stretch between two starts read once. A stretch never ends inside a fenced code
+    block: read apart, the block's rest had been prose (a shell comment "# 2019-05-01" a dated heading)."""
     carry, out, done = DateCarry(), [], 0
+    blocks = iter(code_blocks(text, indented=False) if "```" in text or "~~~" in text else ())
+    block = next(blocks, None)
     for start in starts:
-        if start > done:
-            _prose_blocks(markdown_as_text(text[done:start]), carry)
-            done = start
+        while block is not None and block[1] <= start:
+            block = next(blocks, None)
+        cut = block[0] if block is not None and block[0] < start else start  # code dates nothing: read it later
+        if cut > done:
+            _prose_blocks(markdown_as_text(text[done:cut]), carry)
+            done = cut
         out.append(carry.headings())
     return out
 

@@ -24,6 +24,7 @@ from batchsum.speaker_labels import is_turn, parse_speaker_line
 __all__ = [
     "MDBOOK_DIRECTIVE",
     "TASK_BOXES",
+    "code_blocks",
     "draft_marks_blanked",
     "fenced_block",
     "fix_outside",
@@ -110,7 +111,9 @@ _DATA_LINK = re.compile(
 )
 _DATA_IMG = re.compile(r"<img\b[^<>]*?[\s\"'=]data:[^<>]*>", re.I)
 _DATA_DEF = re.compile(rf"^[ \t]{{0,3}}\[[^\[\]\n]+\]:[ \t]*<?{_DATA_URI}>?[^\n]*$", re.M | re.I)
-_BASE64_URI = re.compile(r"(?<![\w.+-])data:[^\s,;()<>\"']*(?:;[^\s,;()<>\"']*)*;base64,[\w+/=%-]*+", re.I)
+# Its media type and parameters hold no ":": a scan from one "data:" stops at the next (a line of 8,000 "data:"
+# had been scanned to its end from each, back and forth for ";base64,", for seconds).
+_BASE64_URI = re.compile(r"(?<![\w.+-])data:[^\s,;:()<>\"']*(?:;[^\s,;:()<>\"']*)*;base64,[\w+/=%-]*+", re.I)
 _DATA_MARK = re.compile("data:", re.I)
 # Logseq's "- ## Overview"; not "- # of users".
 _BULLET_HEADING = re.compile(r"^([ \t]*)[-*][ \t]+(?=#{2,6}[ \t]|#[ \t]+[A-Z])", re.M)
@@ -490,7 +493,7 @@ def note_syntax_as_text(text: str) -> str:
         text = _callouts(text)
     if "SCHEDULED:" in text or "DEADLINE:" in text:
         text = _SCHEDULED.sub(lambda m: f" 📅 {m.group(1)}", text)
-    text = fix_outside_code(text, _inline_marks)
+    text = fix_outside_code(without_data_uris(text), _inline_marks)
     marked = _ANY_MARKER.search(text) is not None
     if marked or any(box in text for box in ("[ ]", "[x]", "[X]", *TASK_BOXES)):
         text = _EMPTY_TASK.sub("", _EMPTY_NOW.sub("", text) if logseq else text)
@@ -506,10 +509,54 @@ def note_syntax_as_text(text: str) -> str:
 
 
 def without_data_uris(text: str) -> str:
-    """``text`` without the files it carries as data: URIs (:data:`_DATA_URI`), but in its inline code: an image
-    of one (Markdown's or an ``<img>``) goes whole, as an ``![[embed]]`` does (an image shows no alt text), a
-    link to one shows its text, a reference definition of one goes, any other base64 one goes."""
-    return fix_outside_code(text, _data_uris_out) if _DATA_MARK.search(text) else text
+    """``text`` without the files it carries as data: URIs (:data:`_DATA_URI`), but in its code (inline, fenced
+    or indented: :func:`code_blocks`), which says what it says: an image of one (Markdown's or an ``<img>``) goes
+    whole, as an ``![[embed]]`` does (an image shows no alt text), a link to one shows its text, a reference
+    definition of one goes, any other base64 one goes."""
+    if _DATA_MARK.search(text) is None:
+        return text
+    out: list[str] = []
+    pos = 0
+    for start, end in code_blocks(text):
+        out += [fix_outside_code(text[pos:start], _data_uris_out), text[start:end]]
+        pos = end
+    out.append(fix_outside_code(text[pos:], _data_uris_out))
+    return "".join(out)
+
+
+# A code fence (CommonMark's): up to three spaces, then three or more backticks (an info string without one) or
+# tildes. The block it opens ends at a line of the same mark, as long or longer, and nothing else.
+_FENCE = re.compile(r"^ {0,3}(?:(`{3,})(?=[^`\n]*$)|(~{3,}))([^\n]*)$", re.M)
+_INDENTED = re.compile(r"(?: {4}| {0,3}\t)[ \t]*\S")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
+def code_blocks(text: str, indented: bool = True) -> list[tuple[int, int]]:
+    """The spans (start, end) of ``text``'s fenced code blocks in order, each from its opening fence line to the end
+    of its closing one (one never closed is no block, as :func:`batchsum.backends.noise.markdown_as_text` reads
+    it), and with ``indented`` of its indented code: lines indented four spaces or a tab under a blank line (or
+    the start), unless a list item or an indented line came before (a list item's next paragraph). Linear."""
+    fences = [(m.start(), m.end(), m.group(1) or m.group(2), not m.group(3).strip()) for m in _FENCE.finditer(text)]
+    # The longest closing fence of each mark at or after each fence: one that none closes is left at once.
+    longest: list[dict[str, int]] = [{}] * (len(fences) + 1)
+    for k in range(len(fences) - 1, -1, -1):
+        _, _, mark, bare = fences[k]
+        longest[k] = dict(longest[k + 1])
+        if bare and len(mark) > longest[k].get(mark[0], 0):
+            longest[k][mark[0]] = len(mark)
+    spans: list[tuple[int, int]] = []
+    k = 0
+    while k < len(fences):
+        start, _, mark, _ = fences[k]
+        if longest[k + 1].get(mark[0], 0) < len(mark):
+            k += 1
+            continue
+        k += 1
+        while not (fences[k][3] and fences[k][2][0] == mark[0] and len(fences[k][2]) >= len(mark)):
+            k += 1  # inside the block: its lines are code, fence-like or not
+        spans.append((start, fences[k][1]))
+        k += 1
+    return _with_indented_code(text, spans) if indented and ("\n    " in text or "\t" in text) else spans
 
 
 def _data_uris_out(text: str) -> str:
@@ -522,8 +569,7 @@ def _data_uris_out(text: str) -> str:
 
 
 def _inline_marks(text: str) -> str:
-    """The marks inside a line: data: URIs, comments, edits, links, embeds, macros, tags, highlights, footnotes."""
-    text = _data_uris_out(text)
+    """The marks inside a line: comments, edits, links, embeds, macros, tags, highlights, footnotes."""
     if "%%" in text:
         text = _HIDDEN_COMMENT.sub(_blank, text)
     if "{" in text:  # before highlights: "{==text==}" is CriticMarkup's
@@ -565,3 +611,30 @@ def _callouts(text: str) -> str:
             break
         text = done
     return text
+
+
+def _with_indented_code(text: str, fenced: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``fenced`` and the indented code blocks outside them (:func:`code_blocks`), in order."""
+    spans: list[tuple[int, int]] = []
+    fences = iter(fenced)
+    fence = next(fences, None)
+    pos, blank, before = 0, True, ""  # before: the last line with text, "code", "loose" (list, indented) or ""
+    while pos <= len(text):
+        if fence is not None and fence[0] == pos:
+            spans.append(fence)
+            pos, blank, before = fence[1] + 1, False, ""
+            fence = next(fences, None)
+            continue
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        line = text[pos:end]
+        if not line.strip():
+            blank = True
+        elif _INDENTED.match(line) and (before == "code" or (blank and before == "")):
+            spans[-1:] = [(spans[-1][0], end)] if before == "code" else [*spans[-1:], (pos, end)]
+            blank, before = False, "code"
+        else:
+            loose = line[:1].isspace() or _LIST_ITEM.match(line) is not None
+            blank, before = False, "loose" if loose else ""
+        pos = end + 1
+    return spans
