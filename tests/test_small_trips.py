@@ -65,7 +65,7 @@ def test_a_dead_server_is_reported_alike_on_the_terminal_and_in_json(tmp_path: P
     assert text.exit_code == 1
     assert (data["run"]["files_failed"], data["run"]["files_skipped"]) == (0, 17)
     assert "; 0 failed; 17 skipped;" in text.stdout
-    assert "anything; finished work was kept" in text.stderr and ".;" not in text.stderr
+    assert "Check --base-url; finished work was kept" in text.stderr and ".;" not in text.stderr
 
 
 def test_a_failed_llm_compaction_is_reported_once(tmp_path: Path) -> None:
