@@ -247,12 +247,18 @@ def ignore_spec(root: Path, patterns: list[str], problems: list[Problem]) -> pat
     return pathspec.GitIgnoreSpec.from_lines([unicodedata.normalize("NFC", p) for p in patterns])
 
 
+def _unseen(name: str) -> bool:
+    """A name a walk never reads: hidden (".obsidian"), the state folder, or an Office owner file ("~$notes.docx",
+    which Word keeps beside a document while it is open: a few bytes of the user's name, no document)."""
+    return name.startswith((".", "~$")) or name == STATE_DIR
+
+
 def walk_skips(rel_in_root: str, spec: pathspec.PathSpec | None) -> bool:
     """Whether a walk of a folder never reads the path ``rel_in_root`` ("/"-separated) under it: a name on the
-    way starts with a dot (".obsidian", ".trash") or is the state folder, or an ignore rule (:func:`ignore_spec`)
+    way is one it never reads (:func:`_unseen`), or an ignore rule (:func:`ignore_spec`)
     matches it or a folder it is in. What :func:`_walk_dir` skips, for a path it is not walking."""
     parts = rel_in_root.split("/")
-    if any(name.startswith(".") or name == STATE_DIR for name in parts):
+    if any(_unseen(name) for name in parts):
         return True
     paths = ["/".join(parts[:i]) + "/" for i in range(1, len(parts))] + [rel_in_root]
     return spec is not None and any(spec.match_file(unicodedata.normalize("NFC", p)) for p in paths)
@@ -294,7 +300,7 @@ def _walk_dir(
     pages = {e.name for e in entries if os.path.splitext(e.name)[1].lower() in HTML_EXTS}
     for entry in entries:
         name = entry.name
-        if name.startswith(".") or name == STATE_DIR:
+        if _unseen(name):
             continue
         rel_in_root = f"{rel_folder}/{name}" if rel_folder else name
         try:
