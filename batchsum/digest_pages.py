@@ -3,33 +3,34 @@ the links to its files' finals and its months."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import sys
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
-from itertools import accumulate, chain, islice, takewhile
+from collections.abc import Mapping, Sequence
+from itertools import accumulate, chain, islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from batchsum.backends.units import units_from_text
-from batchsum.doc_dates import name_rest
+from batchsum.digest_state import entry_label, told_apart
+from batchsum.errors import BatchsumError
 from batchsum.language import run_on
 from batchsum.model import ContentType
-from batchsum.navigation import (
-    escape_text,
-    title_for,
-)
 from batchsum.periods import (
     DAY_LABEL_TEXT,
     MONTH_LABEL_TEXT,
     MONTH_NAMES,
-    WHICH_CHARS,
     FileFacts,
     Period,
     day_label,
-    folder_of,
     unbulleted,
 )
 from batchsum.text import BLANK_LINES, DATE_LABEL, parse_speaker_line, split_sentences, unended
+from batchsum.walk import SourceRef, read_document
+
+if TYPE_CHECKING:
+    from batchsum.config import RunConfig
 
 
 def _by_part(
@@ -503,7 +504,9 @@ def day_labelled(text: str, days: list[str]) -> str:
     for i, picked in pairs:
         sentences = run_on(picked)
         label = labels[i] or _day_label(days[i])
-        says = sentences.startswith(label.strip()) or _SAYS_DAY.match(sentences[:60]) is not None
+        # Words that open with a day say it themselves only when no label was the paragraph's: a day's file's
+        # words opening with another month's day ("_December 10._--") keep their file's label.
+        says = sentences.startswith(label.strip()) or (not labels[i] and _SAYS_DAY.match(sentences[:60]) is not None)
         out.append(label + sentences if label and not says else sentences)
     return " ".join(out)
 
@@ -512,8 +515,9 @@ _SAYS_DAY = re.compile(r"_?(" + "|".join(MONTH_NAMES) + r")_?\.? (\d{1,2})(?!\d)
 
 
 def opens_with_day(paragraph: str) -> bool:
-    """Whether a paragraph opens with a day (``**3 November.**``, "_February_ 1.--")."""
-    return bool(_day_label(paragraph))
+    """Whether a paragraph opens with a day (``**3 November.**``, "_February_ 1.--") or its file's label (a
+    month file's ``**2024-03.**`` when its days are not known): a year's month name before it is a second label."""
+    return bool(_day_label(paragraph) or _ENTRY_LABEL.match(paragraph))
 
 
 def _day_label(paragraph: str) -> str:
@@ -536,23 +540,67 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
     pairs = None if period.kind == "year" else _by_part(text, parts, kind, [o.language for o in owners])
     if not pairs:
         return text
-    out = []
-    which = _told_apart(owners)
+    which = told_apart(owners)
     labels = [entry_label(facts, w) for facts, w in zip(owners, which, strict=True)]
+    pieces: list[tuple[str, int, str]] = []  # (the day it is of, its input, a paragraph or a day's run of one)
     for i, picked in pairs:
-        conversation = i < len(owners) and owners[i].content_type == "conversation"
+        facts = owners[i] if i < len(owners) else None
+        conversation = facts is not None and facts.content_type == "conversation"
         paragraph = _paragraph(picked, conversation, parts[i] if conversation else "")
-        label = labels[i] if i < len(labels) else ""
-        runs = _day_runs(parts[i]) if i < len(owners) and owners[i].many_days else []
-        if len(runs) > 1 or (runs and runs[0][0]):
-            out.append(_by_day(picked, runs, owners[i], label))
+        if facts is None:
+            pieces.append(("", i, paragraph))
             continue
-        if label and not _says_day(paragraph, owners[i]):
-            paragraph = f"**{label}** {paragraph}"
-        out.append(
-            _day_head_as_label(paragraph, owners[i] if i < len(owners) else None, which[i] if i < len(which) else "")
-        )
-    return "\n\n".join(out)
+        runs = _day_runs(parts[i]) if facts.many_days else []
+        if len(runs) > 1 or (runs and runs[0][0]):
+            pieces += [(day or facts.date or "", i, run) for day, run in _by_day(picked, runs, facts, labels[i])]
+            continue
+        if not _says_day(paragraph, facts):
+            paragraph = f"**{labels[i]}** {paragraph}"
+        pieces.append((facts.date or "", i, _day_head_as_label(paragraph, facts, which[i])))
+    if period.kind == "month" and any(o.many_days for o in owners):
+        # In the order of the days written, not of the files' dates: a month's file (dated its 1st) holding
+        # the 12th to the 30th and a week's file of the 4th to the 10th had read 12, 13, 4, 5. Days' files
+        # alone are in date order already, a pick back to an entry where it was picked.
+        pieces.sort(key=lambda piece: piece[0])
+    out: list[tuple[int, list[str]]] = []
+    for _, i, piece in pieces:
+        if out and out[-1][0] == i and i < len(owners) and owners[i].many_days:
+            out[-1][1].append(piece)  # a file's days in a row stay its paragraph
+        else:
+            out.append((i, [piece]))
+    return "\n\n".join(" ".join(chunks) for _, chunks in out)
+
+
+def source_dated(text: str, facts: FileFacts, roots: Mapping[str, str], cfg: RunConfig) -> str:
+    """The summary ``text`` of a file of many days' entries (``facts``, under its source folder in ``roots``) that
+    names none of their days (a BRIEF final, as short as a file of a few entries gets) as the summarizer dates
+    a journal's lines: each sentence after the day of the entry its source quotes it from ("2025-07-09: "), so
+    the digest labels it by that day; as it is when a sentence's entry cannot be known (no label rather than a
+    wrong one) or ``roots`` has not its folder."""
+    root = roots.get(facts.relpath)
+    if not facts.many_days or root is None or not text.strip() or DATE_LABEL.search(text):
+        return text
+    try:
+        source = SourceRef(Path(root) / facts.relpath, facts.relpath, Path(root))
+        doc = read_document(source, cfg.content_type, redact=cfg.redact_secrets)
+    except (BatchsumError, OSError):
+        return text
+    entries = [(u.date, "".join(u.text.split())) for u in units_from_text(doc.text, "journal", language=facts.language)]
+    lines: list[tuple[str, list[str]]] = []
+    at = 0  # the entry of the last sentence: the summarizer picks in source order
+    for span in split_sentences(text, facts.language):
+        bare = "".join(span.text.split())
+        if not bare:
+            continue
+        at = next((j for j in chain(range(at, len(entries)), range(at)) if bare in entries[j][1]), -1)
+        day = entries[at][0] if at >= 0 else None
+        if day is None:
+            return text
+        if lines and lines[-1][0] == day:
+            lines[-1][1].append(span.text.strip())
+        else:
+            lines.append((day, [span.text.strip()]))
+    return "\n".join(f"{day}: {' '.join(words)}" for day, words in lines)
 
 
 def _day_runs(part: str) -> list[tuple[str | None, str]]:
@@ -564,10 +612,14 @@ def _day_runs(part: str) -> list[tuple[str | None, str]]:
     return [(day, "".join(words.split())) for day, words in runs]
 
 
-def _by_day(picked: list[str], runs: list[tuple[str | None, str]], facts: FileFacts, label: str) -> str:
-    """A file of several days' sentences, each run of one day's after that day's label in the file's language
-    ("**6. März** Ich ... **8. März** Vom ..."), as a day file's are: a week's second day had read as its
-    first's, with its ISO label inline. Words before its first dated line open with the file's ``label``."""
+def _by_day(
+    picked: list[str], runs: list[tuple[str | None, str]], facts: FileFacts, label: str
+) -> list[tuple[str | None, str]]:
+    """A file of several days' sentences as runs of one day's, each (its ISO day, None before its first dated
+    line; its sentences after that day's label in the file's language): "**6. März** Ich ...", "**8. März**
+    Vom ...", as a day file's are: a week's second day had read as its first's, with its ISO label inline.
+    Words before its first dated line open with the file's ``label``. A run that opens with its own dateline
+    of that day ("September 4, 2024.--Promises ...") has the label in its place, not both."""
     groups: list[tuple[str | None, list[str]]] = []
     at = 0  # the run of the last sentence: the summarizer picks in source order
     for sentence in picked:
@@ -581,74 +633,43 @@ def _by_day(picked: list[str], runs: list[tuple[str | None, str]], facts: FileFa
     out = []
     for day, sentences in groups:
         head = day_label(int(day[8:10]), int(day[5:7]), facts.language) if day else label
-        out.append(f"**{head}** {run_on(sentences)}" if head else run_on(sentences))
-    return " ".join(out)
+        words = run_on(sentences)
+        own = _DAY_HEAD.match(words) if day else None
+        if own and day and _month_day(own) == (int(day[5:7]), int(day[8:10])):
+            words = words[own.end() :].lstrip("- ")
+        out.append((day, f"**{head}** {words}" if head else words))
+    return out
+
+
+def _month_day(head: re.Match[str]) -> tuple[int, int]:
+    """(month, day) of a :data:`_DAY_HEAD` or :data:`_SAYS_DAY` match."""
+    return MONTH_NAMES.index(head.group(1)) + 1, int(head.group(2))
+
+
+def _its_day(month: int, day: int, facts: FileFacts | None) -> bool:
+    """Whether a day heading (``month``, ``day``) may label a paragraph of ``facts``' file: any day of a file
+    of many days' or an undated one; of a day's file, its day or the next (a diary's entry kept in the file
+    dated the day before). A file belongs to the day its name gives: "_December 10._--" in 2023-04-10.md had
+    read as December's inside April."""
+    if facts is None or facts.many_days or not facts.date:
+        return True
+    named = dt.date.fromisoformat(facts.date)
+    return (month, day) in {(d.month, d.day) for d in (named, named + dt.timedelta(days=1))}
 
 
 def _day_head_as_label(paragraph: str, facts: FileFacts | None, which: str = "") -> str:
     """A paragraph that opens with its journal's own day heading ("_May_ 17.--Last night ...", also after
     a place: "[_Abbotsford_,] _May_ 16.--") opens with the label the others have ("**17 May.** Last
     night ..."): one month's days read alike. ``which``: what tells its file (``facts``) from the day's
-    others (:func:`_told_apart`), said when the heading names the file's own day ("**12 December (2).**")."""
+    others (:func:`~batchsum.digest_state.told_apart`), said when the heading names the file's own day
+    ("**12 December (2).**")."""
     head = _DAY_HEAD.match(paragraph)
-    if head is None:
+    if head is None or not _its_day(*_month_day(head), facts):
         return paragraph
-    day, month = int(head.group(2)), MONTH_NAMES.index(head.group(1)) + 1
+    month, day = _month_day(head)
     own = facts is not None and not facts.many_days and (facts.date or "")[5:] == f"{month:02d}-{day:02d}"
     rest = paragraph[head.end() :].lstrip("- ")
     return f"**{day_label(day, month, facts.language if facts else None, which if own else '')}** {rest}"
-
-
-def entry_label(facts: FileFacts, which: str = "") -> str:
-    """A dated file's day in its language (``3 November.``, ``3. November``, ``11月3日``:
-    :func:`~batchsum.periods.day_label`; ``which`` tells it from the day's other files: ``3 November
-    (evening).``), another file's name (``standup.``), and so a file of many days'."""
-    if facts.date and not facts.many_days:
-        return day_label(int(facts.date[8:10]), int(facts.date[5:7]), facts.language, which)
-    return escape_text(title_for(facts.relpath)) + (f" ({which})." if which else ".")
-
-
-def _told_apart(owners: Sequence[FileFacts]) -> list[str]:
-    """What tells each file from the others its label would name alike, "" for a file that needs nothing:
-    what their names say besides the day (``4 March (evening).`` after ``4 March.`` for "2024-03-04-evening.md"
-    beside "2024-03-04.md"), else their folders (a channel's day files, "general/2024-03-04.json"; month files
-    of four journals, "de/2024-04.md" is ``2024-04 (de).``), else their place among the day's files: two
-    paragraphs labelled ``4 March.`` read as one day's. A file alone with its label needs nothing, nor do files
-    of one day in several languages, whose labels differ already (``4. März``)."""
-    days: dict[str, list[int]] = {}  # the files a label would name alike
-    for i, facts in enumerate(owners):
-        days.setdefault(entry_label(facts), []).append(i)
-    which = [""] * len(owners)
-    for same in days.values():
-        if len(same) < 2:
-            continue
-        names = [name_rest(Path(owners[i].relpath)).split() for i in same]
-        # The words every name of the day opens with are the series', not the file's ("scott" of "scott_...").
-        shared = len(list(takewhile(lambda words: len(set(words)) == 1, zip(*names, strict=False))))
-        rests = [_which(" ".join(words[shared:])) for words in names]
-        seen: set[str] = set()
-        for n, (i, rest) in enumerate(zip(same, rests, strict=True), start=1):
-            # A name that is only its day is the day's own entry, when it is the only one so named.
-            told = rest or (_which(folder_of(owners[i].relpath).rpartition("/")[2]) if rests.count("") > 1 else "")
-            if told in seen:
-                told = f"{told} {n}".strip()
-            seen.add(told)
-            which[i] = told
-    return which
-
-
-def _which(words: str) -> str:
-    """A name's words as a label holds them: without brackets or bold marks (they end a label), escaped,
-    cut to :data:`~batchsum.periods.WHICH_CHARS`."""
-    words = " ".join(re.sub(r"[()（）*\[\]]", " ", words).split())
-    if len(escape_text(words)) <= WHICH_CHARS:
-        return escape_text(words)
-    # Cut before escaping, so no escape is cut in half, to what fits escaped ("<" is "&lt;"): a longer label is
-    # no label to the patterns that read it back (periods.DAY_LABEL_TEXT).
-    cut = words[: WHICH_CHARS - 1]
-    while len(escape_text(cut.rstrip())) > WHICH_CHARS - 1:
-        cut = cut[:-1]
-    return escape_text(cut.rstrip()) + "…"
 
 
 # A journal's own day heading, "_May_ 3.--", with the place its editor put in brackets before it or not
@@ -667,6 +688,8 @@ def _says_day(paragraph: str, facts: FileFacts) -> bool:
     reads it: :func:`_day_label`) or its entry's ISO date. A date inside its first sentence ("Hoy, 11 de
     octubre de 2025, hablé ...") is no label (the paragraph had read as the day before's), nor is another
     language's dateline ("Berlin, le 7 octobre 2025.--"): a year's digest would find no day there."""
-    if _DAY_HEAD.search(paragraph[:50]) or _SAYS_DAY.match(paragraph):
-        return True
+    head = _DAY_HEAD.search(paragraph[:50]) or _SAYS_DAY.match(paragraph)
+    if head is not None:
+        # Another month's day is no label of this file's: its own goes before it.
+        return _its_day(*_month_day(head), facts)
     return bool(facts.date) and paragraph.startswith(str(facts.date))

@@ -10,21 +10,32 @@ import os
 import re
 import stat
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import takewhile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
-from batchsum.doc_dates import name_month
-from batchsum.navigation import LINKS_MARKER, PeriodPage, escape_html, md_link, summary_only, title_for
+from batchsum.doc_dates import name_month, name_rest
+from batchsum.navigation import (
+    LINKS_MARKER,
+    PeriodPage,
+    escape_html,
+    escape_text,
+    md_link,
+    summary_only,
+    title_for,
+)
 from batchsum.periods import (
     DIGEST_STATE,
     DIGESTS_DIR,
     DIGESTS_DIR_ALT,
     PERIOD_KINDS,
+    WHICH_CHARS,
     FileFacts,
     Period,
+    day_label,
     folder_of,
     iso_week,
     month_of,
@@ -33,7 +44,7 @@ from batchsum.periods import (
     real_date,
 )
 from batchsum.readers.note_syntax import DONE_BOX, OPEN_BOX, note_syntax_as_text
-from batchsum.text import LIST_ITEM, unended
+from batchsum.text import DATE_LABEL, LIST_ITEM, unended
 from batchsum.tree import TreeNode, atomic_write_bytes, node_path, read_node, strip_links
 
 if TYPE_CHECKING:
@@ -108,9 +119,40 @@ def digest_input(meta: Mapping[str, Any], body: str) -> str:
     """What a digest reads of a final whose front matter is ``meta`` and whose body (links stripped) is
     ``body``: its summary text; of a file kept whole, the file as prose: without its YAML front matter
     and headings (a note's "# Ana Ribeiro" above its text), a note-app's marks read as their words, and
-    each list item a sentence of its own ("Birthday: 2 May. Likes: climbing, Lisbon.")."""
+    each list item a sentence of its own ("Birthday: 2 May. Likes: climbing, Lisbon."). A kept-whole file of
+    many days' entries (:func:`many_days`) is read as the summarizer dates a journal's lines, each entry's
+    sentences after its day's "2024-03-12: " label (:func:`dated_lines`)."""
     if not meta.get("kept_whole"):
         return final_summary(body)
+    if many_days(str(meta.get("source_path") or ""), meta.get("date_source")):
+        # Its headings and datelines are its entries' days: dropped as a note's title, its later days had
+        # read as its first's ("**2024-03.** Bought a bike. Dentist at nine ...").
+        dated = dated_lines(_prose(body, keep_headings=True), meta.get("language"))
+        if DATE_LABEL.search(dated):
+            return dated
+    return _prose(body, keep_headings=False)
+
+
+def dated_lines(text: str, language: object = None) -> str:
+    """``text`` (a journal) as the summarizer shows its sentences, a line per entry that opens with its day's
+    "2024-03-12: " label (none before the first dated entry): the form a summary's dated lines have, which
+    a digest labels by day."""
+    # Imported here: the summarizer's reading is needed only for such a file, and the index and the report
+    # read this module without it.
+    from batchsum.backends.units import units_from_text
+
+    lines: list[tuple[str | None, list[str]]] = []
+    lang = language if isinstance(language, str) else None
+    for unit in units_from_text(text, "journal", language=lang):
+        if lines and lines[-1][0] == unit.date:
+            lines[-1][1].append(unit.text)
+        else:
+            lines.append((unit.date, [unit.text]))
+    return "\n".join((f"{day}: " if day else "") + " ".join(words) for day, words in lines)
+
+
+def _prose(body: str, keep_headings: bool) -> str:
+    """A kept-whole file's body as :func:`digest_input` reads it; its headings kept when ``keep_headings``."""
     lines = []
     fenced = False
     # The facets a run appends to a note's final are its rules' lists, not the note's text ("Action items:").
@@ -120,7 +162,7 @@ def digest_input(meta: Mapping[str, Any], body: str) -> str:
             continue
         # Code (a Dataview query too) is no prose, and a task is the note's bookkeeping: its open ones are the
         # action items, as the summarizer reads them.
-        if fenced or _HEADING_LINE.match(line) or _TASK_LINE.match(line):
+        if fenced or (_HEADING_LINE.match(line) and not keep_headings) or _TASK_LINE.match(line):
             continue
         item = LIST_ITEM.match(line)
         if item is not None and unended(line.rstrip()):
@@ -275,3 +317,55 @@ def entry_line(facts: FileFacts, link: str) -> str:
     label = label or facts.relpath.rsplit("/", 1)[-1]
     line = f" — {escape_html(facts.line)}" if facts.line else ""
     return f"- {md_link(label, link)}{line}"
+
+
+def entry_label(facts: FileFacts, which: str = "") -> str:
+    """A dated file's day in its language (``3 November.``, ``3. November``, ``11月3日``:
+    :func:`~batchsum.periods.day_label`; ``which`` tells it from the day's other files: ``3 November
+    (evening).``), another file's name (``standup.``), and so a file of many days'."""
+    if facts.date and not facts.many_days:
+        return day_label(int(facts.date[8:10]), int(facts.date[5:7]), facts.language, which)
+    return escape_text(title_for(facts.relpath)) + (f" ({which})." if which else ".")
+
+
+def told_apart(owners: Sequence[FileFacts]) -> list[str]:
+    """What tells each file from the others its label would name alike, "" for a file that needs nothing:
+    what their names say besides the day (``4 March (evening).`` after ``4 March.`` for "2024-03-04-evening.md"
+    beside "2024-03-04.md"), else their folders (a channel's day files, "general/2024-03-04.json"; month files
+    of four journals, "de/2024-04.md" is ``2024-04 (de).``), else their place among the day's files: two
+    paragraphs labelled ``4 March.`` read as one day's. A file alone with its label needs nothing, nor do files
+    of one day in several languages, whose labels differ already (``4. März``)."""
+    days: dict[str, list[int]] = {}  # the files a label would name alike
+    for i, facts in enumerate(owners):
+        days.setdefault(entry_label(facts), []).append(i)
+    which = [""] * len(owners)
+    for same in days.values():
+        if len(same) < 2:
+            continue
+        names = [name_rest(Path(owners[i].relpath)).split() for i in same]
+        # The words every name of the day opens with are the series', not the file's ("scott" of "scott_...").
+        shared = len(list(takewhile(lambda words: len(set(words)) == 1, zip(*names, strict=False))))
+        rests = [_which(" ".join(words[shared:])) for words in names]
+        seen: set[str] = set()
+        for n, (i, rest) in enumerate(zip(same, rests, strict=True), start=1):
+            # A name that is only its day is the day's own entry, when it is the only one so named.
+            told = rest or (_which(folder_of(owners[i].relpath).rpartition("/")[2]) if rests.count("") > 1 else "")
+            if told in seen:
+                told = f"{told} {n}".strip()
+            seen.add(told)
+            which[i] = told
+    return which
+
+
+def _which(words: str) -> str:
+    """A name's words as a label holds them: without brackets or bold marks (they end a label), escaped,
+    cut to :data:`~batchsum.periods.WHICH_CHARS`."""
+    words = " ".join(re.sub(r"[()（）*\[\]]", " ", words).split())
+    if len(escape_text(words)) <= WHICH_CHARS:
+        return escape_text(words)
+    # Cut before escaping, so no escape is cut in half, to what fits escaped ("<" is "&lt;"): a longer label is
+    # no label to the patterns that read it back (periods.DAY_LABEL_TEXT).
+    cut = words[: WHICH_CHARS - 1]
+    while len(escape_text(cut.rstrip())) > WHICH_CHARS - 1:
+        cut = cut[:-1]
+    return escape_text(cut.rstrip()) + "…"

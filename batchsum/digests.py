@@ -29,6 +29,7 @@ from batchsum.digest_pages import (
     day_runs,
     digest_body,
     opens_with_day,
+    source_dated,
     split_day_label,
 )
 from batchsum.digest_state import (
@@ -518,12 +519,13 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
 
     # Months and folders first (from the finals), then years (from their months' digests).
     lower = [p for p in sorted(groups, key=lambda p: p.id) if stale(p)]
+    roots = {r: e.root for r, e in manifest.items()} if b.identity[0] == "extractive" else {}  # an LLM's: as planned
     jobs = []
     owners: dict[Period, list[FileFacts]] = {}  # the file of each part
     finals_of: dict[Period, list[str]] = {}  # the text of each part as its final has it, days' labels and all
     for period in lower:
         members = groups[period]
-        owned = [(f, t) for f, t in ((f, final_text(out, f, finals)) for f in members) if t]
+        owned = [(f, t) for f in members if (t := source_dated(final_text(out, f, finals), f, roots, cfg))]
         owners[period] = [f for f, _ in owned]
         tokens = sum(f.tokens for f in members)
         parts, langs = [t for _, t in owned], [f.language for f, _ in owned]

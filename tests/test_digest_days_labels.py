@@ -60,7 +60,10 @@ def test_a_day_heading_of_another_form_is_the_paragraphs_label() -> None:
         ("_October 19_.--", "**19 October.**"),
         ("_July_ 3--- ", "**3 July.**"),
     ]
+    months = ["", "January", "February", "March", "April", "May", "June", "July", "August", "September", "October"]
     for head, label in heads:
         part = f"{head}This was a very idle day at home."
-        owners = [FileFacts("j/x.md", "x", "2025-10-02", "", 20, "journal", "en")]
+        day, month = label.strip("*.").split()
+        before = f"2025-{months.index(month):02d}-{int(day) - 1:02d}"  # the file is dated the day before
+        owners = [FileFacts("j/x.md", "x", before, "", 20, "journal", "en")]
         assert digest_body(MONTH, part, [part], owners) == f"{label} This was a very idle day at home.", head

@@ -1,6 +1,6 @@
 """A file of many days' entries (a Day One export dated by its first entry, a month's file "2019-03.md") is
-labelled by its name in its month's digest: its date is only its first day's, and "**2 January.**" had
-stood over the 14 February entry's words."""
+labelled in its month's digest by the days of its entries, not by its date, which is only its first day's:
+"**2 January.**" had stood over the 14 January entry's words."""
 
 from __future__ import annotations
 
@@ -25,5 +25,7 @@ def test_a_file_of_many_days_is_labelled_by_its_name(tmp_path: Path) -> None:
     (src / "2018-01-20.md").write_text("Ran along the harbour in the rain and met Tom at the ferry.\n")
     batchsum.run([src], out=out, content_type="journal", index=False, metrics=False)
     month = (out / "digests" / "2018" / "2018-01.md").read_text(encoding="utf-8")
-    assert "**Journal.**" in month and "**2 January.**" not in month, month
+    # Each of its lines under the day of the entry it comes from, never another entry's day.
+    assert "**Journal.**" not in month and month.index("**2 January.**") < month.index("suspension bridge"), month
+    assert "cava" not in month or month.index("**14 January.**") < month.index("cava"), month
     assert "**20 January.**" in month, month  # a file of one day keeps its day
