@@ -34,6 +34,7 @@ from batchsum.periods import (
     periods_named,
     without_days,
 )
+from batchsum.tree import node_path, read_node
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -281,11 +282,22 @@ def _many_days_since(cfg: IndexConfig, since: date) -> frozenset[str]:
             written = [] if store.outdated else list(store.days_written(_ts(since - timedelta(days=366)), _ts(since)))
     except sqlite3.Error:  # searching still works without them; `index --rebuild` repairs the store
         return frozenset()
-    return frozenset(
+    later = [
         source
         for source, ts, terms in written
-        if many_days(source, None) and any((day := _day_from(ts, t)) is not None and day >= since for t in terms)
-    )
+        if any((d := _day_from(ts, t)) is not None and d >= since for t in terms)
+    ]
+    return frozenset(source for source in later if many_days(source, _date_source(cfg, source)))
+
+
+def _date_source(cfg: IndexConfig, source: str) -> object:
+    """Where the date of ``source`` came from, as its final's front matter records it ("first entry": a one-file
+    diary dated by its first entry, :func:`~batchsum.digest_state.many_days`); None when it cannot be read. The
+    index keeps no date source, and only the few files writing a day after ``--since`` are read."""
+    try:
+        return read_node(node_path(cfg.out, source, 3, None))[0].get("date_source")
+    except (OSError, ValueError):  # a final gone or damaged: dated by its name alone, as before
+        return None
 
 
 def _ts(day: date) -> int:
