@@ -57,8 +57,8 @@ def asked_relevance(
         relevance[named] = 1.0 if only_a_period(query) else np.maximum(relevance[named], float(relevance.max()))
     dated = np.array([i in on_day for i in ids], dtype=bool)
     if dated.any():
-        relevance[dated] = 1.0 if only_a_day(query) else np.maximum(held[dated], float(relevance.max()))
-    if only_a_day(query):
+        relevance[dated] = 1.0 if only_the_day(query) else np.maximum(held[dated], float(relevance.max()))
+    if only_the_day(query):
         # Nothing but the day was asked: another text holds none of it, by its words or by their meaning ("11
         # July" had found an August file's "11 August" at 1.000 by the embedder's reading of the dates).
         relevance[~dated] = 0.0
@@ -77,6 +77,16 @@ def written_on(writers: set[str], metadata: dict[str, dict[str, Any]], days: lis
         for i in writers
         if i in metadata and (not metadata[i].get("dated") or str(metadata[i].get("doc_date", ""))[:4] in years)
     }
+
+
+def only_the_day(query: str) -> bool:
+    """Whether ``query`` asks for a day and nothing else: it is the day's name (:func:`~batchsum.periods.only_a_day`)
+    or that and words that phrase the request ("what happened on 12 March 2024?"). Such words are searched for
+    only when nothing else is left (:func:`~batchsum.index.lexical.query_tokens`), and the day is left: "happened"
+    had found 26 January's "how the accident happened" for 12 March."""
+    if only_a_day(query):
+        return True
+    return bool(days_named(query)) and not any(g in query_tokens(query) for g in query_tokens(without_days(query)))
 
 
 def named_day_first(ranked: np.ndarray, dated: np.ndarray) -> np.ndarray:
@@ -211,7 +221,7 @@ def named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str]
     days = named_days(q, filt)
     if not days:
         return q, set(), 0.0
-    words = "" if only_a_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match
+    words = "" if only_the_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match
     share = 1.0 - len(query_tokens(words)) / max(1, len(query_tokens(q)))
     return words, set(dense.finals_on(days, filt)), share
 
