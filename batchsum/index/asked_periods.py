@@ -171,6 +171,18 @@ def _other_periods_after(
     return np.where(other, np.minimum(ranked, floor - 1e-4 * (2.0 - ranked / top)), ranked).astype(np.float32)
 
 
+def placed_by_periods(metadata: list[dict[str, Any]], query: str) -> np.ndarray:
+    """Which candidates :func:`digests_after_their_entries` places by their period, not their score: every period
+    digest, and an entry dated in a period other than those ``query`` asks for when a candidate entry is of one.
+    Their place is kept where hits shown with one score are listed by date and by match level
+    (:func:`~batchsum.index.match_tiers.shown_order`): a 2023 entry holding "March" and "2024" whole had been
+    listed above 10 March 2024 for "what happened in March 2024", undoing the rule that put it below."""
+    asked = set(periods_named(query))
+    entries = [md for md in metadata if md.get("level") != 4]
+    asked_for = any(_of_period(md, a) for md in entries for a in asked)
+    return np.array([md.get("level") == 4 or (asked_for and _of_another(md, asked)) for md in metadata], dtype=bool)
+
+
 def _asked_floor(ranked: np.ndarray, own: list[int]) -> float | None:
     """The rank of the lowest candidate entry of the periods a query asks for, None when there is none."""
     return min(float(ranked[j]) for j in own) if own else None

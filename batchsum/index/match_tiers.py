@@ -90,7 +90,7 @@ def shown_order(
     shown with the same score the more recent (``dated``: epoch seconds, None last) comes first. That reordering
     keeps what orders hits beyond their score: ``rank_class`` (higher first: a whole match above the rest) and
     repeated sources stay in their order, and a ``fixed`` hit (a digest placed by its entries, a named day's
-    entry) stays in its place."""
+    entry, an entry of another period than the one asked for) stays in its place."""
     seen: set[str] = set()
     repeat: dict[int, bool] = {}
     for i in sorted(picked, key=lambda i: -float(ranked[i])):

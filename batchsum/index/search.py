@@ -58,6 +58,7 @@ from batchsum.index.asked_periods import (
     named_days,
     named_digests,
     nested_periods,
+    placed_by_periods,
     written_on,
     written_since,
 )
@@ -639,7 +640,7 @@ def _search(
                                                                         texts.get(ids[i]), snippets))  # fmt: skip
     tiers = [(float(sum(g in s for s in (lex.complete, lex.titled, lex.phrased))), float(own_words.get(g, 0)))
              for g in groups]  # fmt: skip
-    fixed = dated | np.array([rows[i].metadata.get("level") == 4 for i in ids], dtype=bool)  # placed by other rules
+    fixed = dated | placed_by_periods([rows[i].metadata for i in ids], q)  # placed by other rules
     listed = shown_order(list(texts_of), ranked, final, groups, [rows[i].recency_ts for i in ids], tiers, fixed)
     chosen = [(ids[i], rows[ids[i]].metadata, *texts_of[i]) for i, _ in listed]
     scores = [(score, float(relevance[i]), float(rec[i]), float(cosine[i])) for i, score in listed]
