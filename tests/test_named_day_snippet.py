@@ -60,3 +60,20 @@ def test_a_day_that_opens_its_paragraph_is_that_days_text() -> None:
     digest = "**1 March.** Bought a new bike. **12 March.** Dentist at nine. **20 March.** Finished the report."
     assert day_passage(digest, ["--03-12"]).split() == ["**12", "March.**", "Dentist", "at", "nine."]
     assert day_passage(MONTH, ["--03-13"]) == MONTH  # no text of the day: the text as it is
+
+
+@pytest.fixture(scope="module")
+def daily(tmp_path_factory: pytest.TempPathFactory) -> RunConfig:
+    base = tmp_path_factory.mktemp("daily")
+    (base / "src").mkdir()
+    for name, text in (("2024-03-01.md", "Bought a new bike."), ("2024-03-12.md", "Dentist at nine, then Leeds.")):
+        (base / "src" / name).write_text(text + "\n", encoding="utf-8")
+    batchsum.run([base / "src"], out=base / "out", content_type="journal", metrics=False)
+    return RunConfig(paths=[], out=base / "out")
+
+
+def test_a_day_at_the_period_level_is_the_digests_paragraph_of_it(daily: RunConfig) -> None:
+    hits = search(daily, "12 March 2024", k=3, level="period")
+    assert hits and all(h.level == 4 for h in hits), hits
+    assert "Dentist" in hits[0].snippet and "bike" not in hits[0].snippet, hits[0].snippet
+    assert search(daily, "13 March 2024", k=3, level="period") == []  # no text of the day: no match

@@ -219,18 +219,13 @@ def named_digests(query: str, filt: LexFilter) -> list[str]:
     return [node_id(p, 4, None) for p in paths if filt.since_ts is None or p in filt.later]
 
 
-def named_days(query: str, filt: LexFilter) -> list[str]:
-    """The days ``query`` names (:func:`~batchsum.periods.days_named`) when the filters admit finals."""
-    return days_named(query) if filt.level in (None, "final", "3") else []
-
-
 def named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str], float]:
     """The words of ``q`` to match, the finals of the day it names (none when it names none) and the share of
     its words the day takes. A day the query names ("2025-02-14", "what happened on 15 May 1826?") asks for
     its entries: nothing but their date (a file name, a front matter) may say it, so they are candidates
     whatever their words and hold the day's words; another text does not match by them ("March" and "2022"
     had made the entry of 7 March 2022 a full match of "8 March 2022")."""
-    days = named_days(q, filt)
+    days = days_named(q)
     if not days:
         return q, set(), 0.0
     words = "" if only_the_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match

@@ -55,7 +55,6 @@ from batchsum.index.asked_periods import (
     digests_after_their_entries,
     named_day,
     named_day_first,
-    named_days,
     named_digests,
     nested_periods,
     placed_by_periods,
@@ -544,13 +543,14 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 def _day_writers(cfg: IndexConfig, q: str, filt: LexFilter, per_level: int) -> set[str]:
-    """The nodes (no period digest: it quotes its entries) whose text writes a day ``q`` names, in any language
-    ("## 7月11日" for "11 July": its day term, :func:`~batchsum.index.analysis.day_term`)."""
-    days = named_days(q, filt)
+    """The nodes whose text writes a day ``q`` names, in any language ("## 7月11日" for "11 July": its day term,
+    :func:`~batchsum.index.analysis.day_term`): no period digest, which quotes its entries, but at ``--level
+    period``, whose texts the digests are (a month's "**12 March.**": "12 March 2024" had found no match there)."""
+    days = days_named(q)
     if not days:
         return set()
     found = lexical_candidates(cfg, "", per_level, filt, set(), [list(dict.fromkeys(map(day_term, days)))])
-    return {nid for nid in found.scores if ":summary:L4:" not in nid}
+    return {nid for nid in found.scores if ":summary:L4:" not in nid or filt.level == "period"}
 
 
 def _search(
@@ -608,7 +608,7 @@ def _search(
         relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
     # A period or day the query names ("2024-04", "2024年4月发生了什么", "15 May 1826") is what was asked for.
-    on_day |= written_on(writing, {i: rows[i].metadata for i in ids}, named_days(q, filt))
+    on_day |= written_on(writing, {i: rows[i].metadata for i in ids}, days_named(q))
     held = relevance_of(cosine, day_share + (1 - day_share) * coverage, evidence + day_share, foreign)
     dated = asked_relevance(relevance, ids, asked, on_day, q, held)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
