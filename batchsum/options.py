@@ -216,7 +216,8 @@ def since_arg(value: Any) -> date | None:
 def path_filter(cfg: IndexConfig, value: Any) -> str | None:
     """``--path`` as the index knows sources, relative to the corpus root: a leading ``./`` goes, and an
     absolute path under a root the manifest records is made relative (with the root's name in front when
-    the run's paths carry it, as several roots make them)."""
+    the run's paths carry it, as several roots make them). The corpus root itself (``.``, its absolute path)
+    selects every source: None, no filter."""
     if value is None:
         return None
     glob = str(path_arg("path", value))
@@ -225,14 +226,16 @@ def path_filter(cfg: IndexConfig, value: Any) -> str | None:
     while glob.startswith("./"):
         glob = glob[2:]
     if not os.path.isabs(glob):
-        return glob
+        return glob if glob not in ("", ".") else None
     sources = source_paths(cfg)
     for root in sorted({e.root for e in sources.values() if e.root}, key=len, reverse=True):
         base = root.rstrip("/") + "/"
-        if glob.startswith(base):
+        if glob.startswith(base) or glob == root.rstrip("/"):
             rest = glob[len(base) :]
             named = f"{Path(root).name}/{rest}"
-            return named if not matching(sources, rest) and matching(sources, named) else rest
+            if not matching(sources, rest) and matching(sources, named):
+                return named  # one of several roots: its own sources
+            return rest or None
     return glob
 
 

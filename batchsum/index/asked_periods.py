@@ -34,6 +34,7 @@ from batchsum.periods import (
     periods_named,
     without_days,
 )
+from batchsum.tree import node_path, read_node
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -56,8 +57,8 @@ def asked_relevance(
         relevance[named] = 1.0 if only_a_period(query) else np.maximum(relevance[named], float(relevance.max()))
     dated = np.array([i in on_day for i in ids], dtype=bool)
     if dated.any():
-        relevance[dated] = 1.0 if only_a_day(query) else np.maximum(held[dated], float(relevance.max()))
-    if only_a_day(query):
+        relevance[dated] = 1.0 if only_the_day(query) else np.maximum(held[dated], float(relevance.max()))
+    if only_the_day(query):
         # Nothing but the day was asked: another text holds none of it, by its words or by their meaning ("11
         # July" had found an August file's "11 August" at 1.000 by the embedder's reading of the dates).
         relevance[~dated] = 0.0
@@ -76,6 +77,16 @@ def written_on(writers: set[str], metadata: dict[str, dict[str, Any]], days: lis
         for i in writers
         if i in metadata and (not metadata[i].get("dated") or str(metadata[i].get("doc_date", ""))[:4] in years)
     }
+
+
+def only_the_day(query: str) -> bool:
+    """Whether ``query`` asks for a day and nothing else: it is the day's name (:func:`~batchsum.periods.only_a_day`)
+    or that and words that phrase the request ("what happened on 12 March 2024?"). Such words are searched for
+    only when nothing else is left (:func:`~batchsum.index.lexical.query_tokens`), and the day is left: "happened"
+    had found 26 January's "how the accident happened" for 12 March."""
+    if only_a_day(query):
+        return True
+    return bool(days_named(query)) and not any(g in query_tokens(query) for g in query_tokens(without_days(query)))
 
 
 def named_day_first(ranked: np.ndarray, dated: np.ndarray) -> np.ndarray:
@@ -160,6 +171,18 @@ def _other_periods_after(
     return np.where(other, np.minimum(ranked, floor - 1e-4 * (2.0 - ranked / top)), ranked).astype(np.float32)
 
 
+def placed_by_periods(metadata: list[dict[str, Any]], query: str) -> np.ndarray:
+    """Which candidates :func:`digests_after_their_entries` places by their period, not their score: every period
+    digest, and an entry dated in a period other than those ``query`` asks for when a candidate entry is of one.
+    Their place is kept where hits shown with one score are listed by date and by match level
+    (:func:`~batchsum.index.match_tiers.shown_order`): a 2023 entry holding "March" and "2024" whole had been
+    listed above 10 March 2024 for "what happened in March 2024", undoing the rule that put it below."""
+    asked = set(periods_named(query))
+    entries = [md for md in metadata if md.get("level") != 4]
+    asked_for = any(_of_period(md, a) for md in entries for a in asked)
+    return np.array([md.get("level") == 4 or (asked_for and _of_another(md, asked)) for md in metadata], dtype=bool)
+
+
 def _asked_floor(ranked: np.ndarray, own: list[int]) -> float | None:
     """The rank of the lowest candidate entry of the periods a query asks for, None when there is none."""
     return min(float(ranked[j]) for j in own) if own else None
@@ -196,21 +219,16 @@ def named_digests(query: str, filt: LexFilter) -> list[str]:
     return [node_id(p, 4, None) for p in paths if filt.since_ts is None or p in filt.later]
 
 
-def named_days(query: str, filt: LexFilter) -> list[str]:
-    """The days ``query`` names (:func:`~batchsum.periods.days_named`) when the filters admit finals."""
-    return days_named(query) if filt.level in (None, "final", "3") else []
-
-
 def named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str], float]:
     """The words of ``q`` to match, the finals of the day it names (none when it names none) and the share of
     its words the day takes. A day the query names ("2025-02-14", "what happened on 15 May 1826?") asks for
     its entries: nothing but their date (a file name, a front matter) may say it, so they are candidates
     whatever their words and hold the day's words; another text does not match by them ("March" and "2022"
     had made the entry of 7 March 2022 a full match of "8 March 2022")."""
-    days = named_days(q, filt)
+    days = days_named(q)
     if not days:
         return q, set(), 0.0
-    words = "" if only_a_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match
+    words = "" if only_the_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match
     share = 1.0 - len(query_tokens(words)) / max(1, len(query_tokens(q)))
     return words, set(dense.finals_on(days, filt)), share
 
@@ -281,11 +299,22 @@ def _many_days_since(cfg: IndexConfig, since: date) -> frozenset[str]:
             written = [] if store.outdated else list(store.days_written(_ts(since - timedelta(days=366)), _ts(since)))
     except sqlite3.Error:  # searching still works without them; `index --rebuild` repairs the store
         return frozenset()
-    return frozenset(
+    later = [
         source
         for source, ts, terms in written
-        if many_days(source, None) and any((day := _day_from(ts, t)) is not None and day >= since for t in terms)
-    )
+        if any((d := _day_from(ts, t)) is not None and d >= since for t in terms)
+    ]
+    return frozenset(source for source in later if many_days(source, _date_source(cfg, source)))
+
+
+def _date_source(cfg: IndexConfig, source: str) -> object:
+    """Where the date of ``source`` came from, as its final's front matter records it ("first entry": a one-file
+    diary dated by its first entry, :func:`~batchsum.digest_state.many_days`); None when it cannot be read. The
+    index keeps no date source, and only the few files writing a day after ``--since`` are read."""
+    try:
+        return read_node(node_path(cfg.out, source, 3, None))[0].get("date_source")
+    except (OSError, ValueError):  # a final gone or damaged: dated by its name alone, as before
+        return None
 
 
 def _ts(day: date) -> int:

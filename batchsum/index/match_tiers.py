@@ -90,7 +90,7 @@ def shown_order(
     shown with the same score the more recent (``dated``: epoch seconds, None last) comes first. That reordering
     keeps what orders hits beyond their score: ``rank_class`` (higher first: a whole match above the rest) and
     repeated sources stay in their order, and a ``fixed`` hit (a digest placed by its entries, a named day's
-    entry) stays in its place."""
+    entry, an entry of another period than the one asked for) stays in its place."""
     seen: set[str] = set()
     repeat: dict[int, bool] = {}
     for i in sorted(picked, key=lambda i: -float(ranked[i])):
@@ -109,3 +109,22 @@ def shown_order(
 def _age(ts: int | None) -> float:
     """Sort key of a date, the most recent first and undated last."""
     return math.inf if ts is None else -float(ts)
+
+
+def first_shown(
+    order: list[int], k: int, nested: np.ndarray, passage: Callable[[int], tuple[str, list[str], str, str]]
+) -> dict[int, tuple[str, list[str], str]]:
+    """The first ``k`` candidates of ``order`` with their (snippet, terms, origin), each ``passage(i)`` gives
+    with its snippet's key: a hit repeating a passage already shown is skipped (another node of its file, an
+    entry a digest quotes), unless the two are a month and its year (``nested``)."""
+    picked: dict[int, tuple[str, list[str], str]] = {}
+    shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
+    for i in order:
+        snippet, found, origin, key = passage(i)
+        if key and not all(nested[i, j] for j in shown.get(key, [])):
+            continue
+        shown.setdefault(key, []).append(i)
+        picked[i] = (snippet, found, origin)
+        if len(picked) == k:
+            break
+    return picked

@@ -55,9 +55,9 @@ from batchsum.index.asked_periods import (
     digests_after_their_entries,
     named_day,
     named_day_first,
-    named_days,
     named_digests,
     nested_periods,
+    placed_by_periods,
     written_on,
     written_since,
 )
@@ -65,7 +65,7 @@ from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
 from batchsum.index.hit_texts import node_text, own_text, source_text
 from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
-from batchsum.index.match_tiers import own_words_held, shown_order, whole_matches_first
+from batchsum.index.match_tiers import first_shown, own_words_held, shown_order, whole_matches_first
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
@@ -73,11 +73,9 @@ from batchsum.index.rollup import window_span
 from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, table_row_snippet
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
-from batchsum.periods import digest_folder
+from batchsum.periods import days_named, digest_folder
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from batchsum.config import IndexConfig
     from batchsum.index.rerank import Reranker
 
@@ -268,7 +266,9 @@ def _snippet_of(
             return snippet, found, "source"
     body = text if text is not None else node_text(cfg, md)
     languages = tuple(str(md["languages"]).split(",")) if md.get("languages") else ()
-    snippet, found = make_snippet(body, groups, language=md.get("language"), weights=weights, languages=languages)
+    snippet, found = make_snippet(
+        body, groups, language=md.get("language"), weights=weights, languages=languages, days=lex.days
+    )
     if not found and ev is not None and ev.in_source:
         # The words stand in a table row of the passage only, which no sentence holds: the row shows why it matched.
         row, in_row = _source_snippet(cfg, md, ev, groups, weights, tables=True)
@@ -404,6 +404,7 @@ class LexicalResult:
     complete: set[str] = field(default_factory=set)  # whole matches (LexicalStore.last_complete)
     phrased: set[str] = field(default_factory=set)  # whole matches holding the query as a phrase (last_phrased)
     titled: set[str] = field(default_factory=set)  # pages whose title holds the query (LexicalStore.last_titled)
+    days: list[str] = field(default_factory=list)  # the day terms of the days the query names, for the snippets
 
     @functools.cached_property
     def best(self) -> dict[str, str]:
@@ -542,13 +543,14 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 def _day_writers(cfg: IndexConfig, q: str, filt: LexFilter, per_level: int) -> set[str]:
-    """The nodes (no period digest: it quotes its entries) whose text writes a day ``q`` names, in any language
-    ("## 7月11日" for "11 July": its day term, :func:`~batchsum.index.analysis.day_term`)."""
-    days = named_days(q, filt)
+    """The nodes whose text writes a day ``q`` names, in any language ("## 7月11日" for "11 July": its day term,
+    :func:`~batchsum.index.analysis.day_term`): no period digest, which quotes its entries, but at ``--level
+    period``, whose texts the digests are (a month's "**12 March.**": "12 March 2024" had found no match there)."""
+    days = days_named(q)
     if not days:
         return set()
     found = lexical_candidates(cfg, "", per_level, filt, set(), [list(dict.fromkeys(map(day_term, days)))])
-    return {nid for nid in found.scores if ":summary:L4:" not in nid}
+    return {nid for nid in found.scores if ":summary:L4:" not in nid or filt.level == "period"}
 
 
 def _search(
@@ -567,6 +569,7 @@ def _search(
     cands = dense.nearest(qvec, k * CANDIDATES_PER_LEVEL, filt)
     words, on_day, day_share = named_day(dense, q, filt)
     lex = lexical_candidates(cfg, words, k * LEXICAL_PER_LEVEL, filt, {doc_id_of(i) for i in cands})
+    lex.days = [day_term(d) for d in days_named(q)]  # a day's entry is shown by that day's text
     asked = named_digests(q, filt)
     writing = _day_writers(cfg, q, filt, k * LEXICAL_PER_LEVEL)
     own_words, own_best = _own_words(cfg, dense, q, lex, [*cands, *lex.candidates]) if ranker is None else ({}, [])
@@ -605,7 +608,7 @@ def _search(
         relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
     # A period or day the query names ("2024-04", "2024年4月发生了什么", "15 May 1826") is what was asked for.
-    on_day |= written_on(writing, {i: rows[i].metadata for i in ids}, named_days(q, filt))
+    on_day |= written_on(writing, {i: rows[i].metadata for i in ids}, days_named(q))
     held = relevance_of(cosine, day_share + (1 - day_share) * coverage, evidence + day_share, foreign)
     dated = asked_relevance(relevance, ids, asked, on_day, q, held)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
@@ -635,34 +638,15 @@ def _search(
                 group_penalty=SHOWN_SOURCE_PENALTY, cross_group=CROSS_SOURCE_SIMILARITY,
                 copyable=_copyable(groups, [rows[i].metadata for i in ids], nested))  # fmt: skip
     # The first k of MMR's order (a hit repeating a passage already shown skipped), shown in rank order.
-    texts_of = _first_shown(order, k, nested, lambda i: _passage_shown(cfg, ids[i], rows[ids[i]].metadata, lex,
+    texts_of = first_shown(order, k, nested, lambda i: _passage_shown(cfg, ids[i], rows[ids[i]].metadata, lex,
                                                                         texts.get(ids[i]), snippets))  # fmt: skip
     tiers = [(float(sum(g in s for s in (lex.complete, lex.titled, lex.phrased))), float(own_words.get(g, 0)))
              for g in groups]  # fmt: skip
-    fixed = dated | np.array([rows[i].metadata.get("level") == 4 for i in ids], dtype=bool)  # placed by other rules
+    fixed = dated | placed_by_periods([rows[i].metadata for i in ids], q)  # placed by other rules
     listed = shown_order(list(texts_of), ranked, final, groups, [rows[i].recency_ts for i in ids], tiers, fixed)
     chosen = [(ids[i], rows[ids[i]].metadata, *texts_of[i]) for i, _ in listed]
     scores = [(score, float(relevance[i]), float(rec[i]), float(cosine[i])) for i, score in listed]
     return _hits(cfg, chosen, scores)
-
-
-def _first_shown(
-    order: list[int], k: int, nested: np.ndarray, passage: Callable[[int], tuple[str, list[str], str, str]]
-) -> dict[int, tuple[str, list[str], str]]:
-    """The first ``k`` candidates of ``order`` with their (snippet, terms, origin), each ``passage(i)`` gives
-    with its snippet's key: a hit repeating a passage already shown is skipped (another node of its file, an
-    entry a digest quotes), unless the two are a month and its year (``nested``)."""
-    picked: dict[int, tuple[str, list[str], str]] = {}
-    shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
-    for i in order:
-        snippet, found, origin, key = passage(i)
-        if key and not all(nested[i, j] for j in shown.get(key, [])):
-            continue
-        shown.setdefault(key, []).append(i)
-        picked[i] = (snippet, found, origin)
-        if len(picked) == k:
-            break
-    return picked
 
 
 def _hits(

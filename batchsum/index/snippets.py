@@ -18,12 +18,12 @@ from batchsum.backends.apparatus import is_tex_math
 from batchsum.backends.noise import capitalised, in_a_sentence, line_kind, markdown_as_text, repeated_lines
 from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, open_quotation
 from batchsum.hyphens import dehyphenate
-from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams
+from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams, day_term
 from batchsum.index.snippet_sentences import LETTER, WORD, sentences_by_paragraph, speaker
 from batchsum.index.unshown import mdbook_directives_blanked, unshown_note_marks
 from batchsum.language import run_on
 from batchsum.navigation import strip_links, summary_only
-from batchsum.periods import DAY_LABEL_TEXT, MONTH_LABEL_TEXT, only_a_period
+from batchsum.periods import DAY_LABEL_TEXT, MONTH_LABEL_TEXT, days_named, only_a_period
 from batchsum.readers.note_syntax import fix_outside_code, note_syntax_as_text
 from batchsum.readers.screenplay import is_screenplay, screenplay_turn
 from batchsum.text import (
@@ -377,6 +377,36 @@ def _weigher(
     return weigh
 
 
+_DAY_OPENING = 30  # characters: a line opened by its day names it first ("Mittwoch, 12. März 2024: ...")
+
+
+def day_passage(text: str, days: Sequence[str]) -> str:
+    """What ``text`` writes under the days ``days`` (day terms, ``--03-12``: :func:`~batchsum.index.analysis.day_term`)
+    name: the lines under a heading naming one (to the next heading), and the paragraphs a line opens by naming one
+    (a final's "2024-03-12: ...", a digest's "**12 March.** ...", "June 2, 2024.--..."), to a blank line or a line
+    opened by another day; ``text`` itself when it writes none. A file of many days is shown for a named day by
+    that day's text: "12 March 2024" had shown the month file's first entry, "Bought a new bike." of 1 March."""
+    wanted = set(days)
+    if not wanted or not any(ch.isdigit() for ch in text):
+        return text
+    body = _FRONT_MATTER.sub("", strip_links(text), count=1)  # a front matter's doc_date opens no entry
+    kept: list[str] = []
+    mode = ""  # "heading": under the day's heading; "line": in a paragraph its line opened
+    for line in (_ENTRY_LABEL.sub("\n", body) if "**" in body else body).split("\n"):
+        opening = _HEADING_MARK.sub("", line).lstrip("*_>-+ \t")[:_DAY_OPENING]
+        named = {day_term(d) for d in days_named(opening)} if any(ch.isdigit() for ch in opening) else set()
+        if _HEADING.match(line):
+            mode = "heading" if named & wanted else ""
+            continue
+        if mode == "line" and (not line.strip() or (named and not named & wanted)):
+            mode = ""
+        if not mode and named & wanted:
+            mode = "line"
+        if mode:
+            kept.append(line)
+    return "\n".join(kept) if any(line.strip() for line in kept) else text
+
+
 def make_snippet(
     text: str,
     groups: Sequence[Sequence[str]],
@@ -387,6 +417,7 @@ def make_snippet(
     cut_end: bool = False,
     weights: Sequence[float] | None = None,
     languages: Sequence[str] = (),
+    days: Sequence[str] = (),
 ) -> tuple[str, list[str]]:
     """The sentences of ``text`` (about ``limit`` chars) with the most distinct query terms, and the words found.
 
@@ -402,7 +433,11 @@ def make_snippet(
     does one whose text ends with a blank line (its cut fell in a code block or a table the page reads as none).
 
     A heading is no sentence; but when no sentence holds a query word and the page's title does (a note
-    titled "Sourdough notes" found for "sourdough"), the title is the snippet: the reader sees why it matched."""
+    titled "Sourdough notes" found for "sourdough"), the title is the snippet: the reader sees why it matched.
+
+    ``days``: the day terms of the days the query names; the sentences are chosen from what the text writes under
+    them (:func:`day_passage`)."""
+    text = day_passage(text, days)
     # A digest's page title names its period ("# May 1826"), which the hit shows already.
     titles = (
         [t for h in _TITLE.findall(text) if not only_a_period(t := _HEADING_MARK.sub("", h))] if "#" in text else []
