@@ -15,6 +15,7 @@ from batchsum.cli._schema_options import build_config
 from batchsum.errors import ConfigError
 from batchsum.serve.app import run_server
 from batchsum.serve.config import ServeConfig
+from batchsum.settings import given_fields
 from batchsum.watch import parse_duration_ms
 
 
@@ -40,7 +41,7 @@ def serve(out: Path, host: str, port: int, serve_key: str | None, watch_paths: t
     scfg = ServeConfig(
         run=cfg, host=host, port=port, client_key=serve_key or None, watch=list(watch_paths),
         json_format=params["json_format"], top_facts=top_k, facts=not no_facts, summarize=not no_summaries,
-        debounce_ms=parse_duration_ms(debounce),
+        debounce_ms=parse_duration_ms(debounce), given=frozenset(given_fields(click.get_current_context())[1]),
     )  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
 

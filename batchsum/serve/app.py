@@ -15,6 +15,7 @@ import hmac
 import json
 import logging
 import signal
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,8 +23,8 @@ from typing import Any
 from aiohttp import web
 
 from batchsum import jsonio
-from batchsum.errors import ConfigError
-from batchsum.serve.config import ServeConfig
+from batchsum.errors import BatchsumError, ConfigError
+from batchsum.serve.config import ServeConfig, watch_run
 from batchsum.serve.context import Context, inject, last_user_text, retrieve
 from batchsum.serve.conversations import Exchange, check_conversation_id, spool
 from batchsum.serve.guard import ChromaGuard
@@ -44,11 +45,27 @@ WRITER: web.AppKey[MemoryWriter] = web.AppKey("writer", MemoryWriter)
 GUARD: web.AppKey[ChromaGuard] = web.AppKey("guard", ChromaGuard)
 
 
+class WatchState:
+    """Whether ``--watch``'s watcher stopped, and why (for ``/health``)."""
+
+    def __init__(self) -> None:
+        self.stopped: str | None = None
+
+
+WATCH: web.AppKey[WatchState] = web.AppKey("watch", WatchState)
+
+
 def error(status: int, message: str, *, kind: str = "invalid_request_error", code: str | None = None,
-          param: str | None = None) -> web.Response:  # fmt: skip
+          param: str | None = None, headers: dict[str, str] | None = None) -> web.Response:  # fmt: skip
     """An OpenAI-style error response."""
     body = {"error": {"message": message, "type": kind, "param": param, "code": code}}
-    return web.json_response(body, status=status)
+    return web.json_response(body, status=status, headers=headers)
+
+
+def upstream_error(exc: UpstreamError) -> web.Response:
+    """The client's answer to an upstream failure (a 429 with the upstream's Retry-After)."""
+    log.warning("%s", exc)
+    return error(exc.status, str(exc), kind="upstream_error", code="upstream_failed", headers=exc.headers)
 
 
 class _BadRequest(Exception):
@@ -136,8 +153,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     try:
         data = await upstream.complete(forward)
     except UpstreamError as exc:
-        log.warning("%s", exc)
-        return error(exc.status, str(exc), kind="upstream_error", code="upstream_failed")
+        return upstream_error(exc)
     upstream_ms = (time.perf_counter() - u0) * 1000
     choice = data["choices"][0] if data["choices"] else {}
     answer = str(((choice or {}).get("message") or {}).get("content") or "")
@@ -155,8 +171,7 @@ async def _stream(
     except StopAsyncIteration:
         return error(502, "upstream server closed the stream without data", kind="upstream_error")
     except UpstreamError as exc:
-        log.warning("%s", exc)
-        return error(exc.status, str(exc), kind="upstream_error", code="upstream_failed")
+        return upstream_error(exc)
     headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **_timing(ctx, 0.0, t0)}
     response = web.StreamResponse(status=200, headers=headers)
     await response.prepare(request)
@@ -205,12 +220,12 @@ async def models(request: web.Request) -> web.Response:
 
 
 async def health(request: web.Request) -> web.Response:
-    """``GET /health``: ``ok``, or ``degraded`` with the reason when the last retrieval could not use
-    the configured Chroma server (still 200: requests are served, from the local copy of the index)."""
-    degraded = request.app[GUARD].degraded
-    if degraded:
-        return web.json_response({"status": "degraded", "retrieval": degraded})
-    return web.json_response({"status": "ok"})
+    """``GET /health``: ``ok``, or ``degraded`` with the reasons when the last retrieval could not use
+    the configured Chroma server (still 200: requests are served, from the local copy of the index) or
+    the ``--watch`` watcher stopped (changed sources are no longer summarized)."""
+    problems = {"retrieval": request.app[GUARD].degraded, "watcher": request.app[WATCH].stopped}
+    found = {k: v for k, v in problems.items() if v}
+    return web.json_response({"status": "degraded", **found} if found else {"status": "ok"})
 
 
 def create_app(scfg: ServeConfig) -> web.Application:
@@ -219,9 +234,12 @@ def create_app(scfg: ServeConfig) -> web.Application:
         raise ConfigError("serve needs the upstream server: --base-url URL and --model NAME")
     app = web.Application(middlewares=[_errors], client_max_size=MAX_BODY_BYTES)
     app[CONFIG] = scfg
-    app[UPSTREAM] = Upstream(scfg.run.llm.base_url, scfg.run.llm.api_key, scfg.run.llm.timeout)
+    app[UPSTREAM] = Upstream(
+        scfg.run.llm.base_url, scfg.run.llm.api_key, scfg.run.llm.timeout, scfg.run.llm.max_attempts
+    )
     app[GUARD] = ChromaGuard(scfg.run)
     app[WRITER] = MemoryWriter(scfg, app[GUARD])
+    app[WATCH] = WatchState()
     app.router.add_post("/v1/chat/completions", chat_completions)
     app.router.add_get("/v1/models", models)
     app.router.add_get("/health", health)
@@ -268,6 +286,29 @@ def _watch_report(line: str) -> None:
     log.log(logging.WARNING if problem else logging.INFO, "watch: %s", line)
 
 
+def _start_watcher(app: web.Application) -> tuple[Watcher, threading.Thread]:
+    """``--watch``'s watcher in a background thread, with the output folder's own settings."""
+    scfg, guard, state = app[CONFIG], app[GUARD], app[WATCH]
+    cfg = watch_config(watch_run(scfg), scfg.watch)
+    llm = f"{cfg.llm.model} at {cfg.llm.base_url}" if cfg.llm.enabled else "extractive"
+    log.info("watch: summarizing %s with the settings of %s (%s)", ", ".join(map(str, scfg.watch)), scfg.out, llm)
+    watcher = Watcher(
+        cfg, debounce_ms=scfg.debounce_ms, around=lambda: guard.use(own_writes=True), report=_watch_report
+    )
+
+    def main() -> None:
+        try:
+            watcher.loop()
+        except Exception as exc:  # the server keeps serving; /health and one log line say the watcher stopped
+            state.stopped = str(exc) if isinstance(exc, BatchsumError) else f"{type(exc).__name__}: {exc}"
+            log.error("watcher stopped, changed sources are no longer summarized: %s", state.stopped)
+            log.debug("watcher stopped", exc_info=True)
+
+    thread = threading.Thread(target=main, name="batchsum-watch", daemon=True)
+    thread.start()
+    return watcher, thread
+
+
 def run_server(scfg: ServeConfig, announce: Callable[[str], None] = print) -> None:
     """Serve until SIGINT or SIGTERM; ``announce`` gets the base URL once listening."""
     asyncio.run(_serve(scfg, announce))
@@ -277,7 +318,7 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
     app = create_app(scfg)
     runner = web.AppRunner(app, access_log=None, handle_signals=False)
     await runner.setup()
-    watcher = None
+    watching = None
     try:
         site = web.TCPSite(runner, scfg.host, scfg.port)
         try:
@@ -287,11 +328,7 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
         addresses = runner.addresses  # the bound (host, port, ...) of each listening socket
         port = addresses[0][1] if addresses else scfg.port
         if scfg.watch:
-            guard = app[GUARD]
-            watcher = Watcher(
-                watch_config(scfg.run, scfg.watch), debounce_ms=scfg.debounce_ms,
-                around=lambda: guard.use(own_writes=True), report=_watch_report,
-            ).start_thread()  # fmt: skip
+            watching = _start_watcher(app)
         announce(f"http://{scfg.host}:{port}/v1")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -299,6 +336,8 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
     finally:
-        if watcher is not None:
-            await asyncio.to_thread(watcher.stop)
+        if watching is not None:
+            watcher, thread = watching
+            watcher.stop(timeout=0)
+            await asyncio.to_thread(thread.join, 60.0)  # a run in progress finishes first
         await runner.cleanup()

@@ -6,9 +6,12 @@ summary nodes (:func:`batchsum.index.search.search`, the ranking of ``batchsum s
 one system message placed just before the user's last message: summary first, then ``[role] content``
 lines (scores are not shown). A file's summary goes in as its page reads (no facets section, headings or
 emphasis marks) and, when long, by its sentences that hold the query's words
-(:func:`batchsum.index.snippets.best_sentences`). A period's digest (a month, a year, a folder) is named as
-one, with its number of files, each of its paragraphs cut to a share of its room so the whole period is
-represented.
+(:func:`batchsum.index.snippets.best_sentences`); when it lacks query words that the source passage
+the search matched holds (a meeting's one-line summary, the decision asked about said further on),
+that passage follows it, so what ``batchsum search`` finds reaches the model. A conversation whose
+summary goes in first is not repeated among the summary hits. A period's digest (a month, a year, a
+folder) is named as one, with its number of files, each of its paragraphs cut to a share of its room
+so the whole period is represented.
 With redaction on (``--redact``; the default when the upstream is not loopback) every secret in them
 is replaced by ``[REDACTED:<kind>]`` first, as ``run`` does to sources.
 
@@ -101,7 +104,9 @@ def retrieve(scfg: ServeConfig, query: str, conversation_id: str, guard: ChromaG
             try:
                 with guard.use():
                     ctx.degraded = []
-                    ctx.memories = _facts(scfg, query, conversation_id, ctx) + _summaries(scfg, query, ctx)
+                    ctx.memories = _facts(scfg, query, conversation_id, ctx) + _summaries(
+                        scfg, query, ctx, _own_transcript(conversation_id) if ctx.conversation_summary else None
+                    )
                 break
             except IndexError_ as exc:  # a client that missed another process's writes: reopen, once
                 log.info("index read failed (%s); reopening it", exc)
@@ -156,10 +161,19 @@ def _facts(scfg: ServeConfig, query: str, conversation_id: str, ctx: Context) ->
     return [(h.role, h.text) for h in hits]
 
 
-def _summaries(scfg: ServeConfig, query: str, ctx: Context) -> list[tuple[str, str]]:
+def _own_transcript(conversation_id: str) -> str:
+    """The source path of a conversation's transcript in the index (the summary run's folder layout)."""
+    return f"{scope_of(conversation_id)}/transcript.md"
+
+
+def _summaries(scfg: ServeConfig, query: str, ctx: Context, given: str | None = None) -> list[tuple[str, str]]:
+    """The best summary hits' lines, without those of source ``given`` (a conversation whose summary is
+    already injected first)."""
+    # One more hit than shown when one may be left out, so the number injected stays --top-k's.
+    k = scfg.top_summaries + (1 if given else 0)
     try:
-        # The summaries are injected, not the snippets: reading the hits' sources for them is wasted.
-        hits = search(scfg.run, query, k=scfg.top_summaries, snippets=False)
+        # The snippets too: a hit's summary may lack the words that its source passage holds.
+        hits = search(scfg.run, query, k=k, snippets=True)
     except IndexError_ as exc:
         if "no search index" in str(exc) or "does not exist" in str(exc):
             return []
@@ -168,14 +182,35 @@ def _summaries(scfg: ServeConfig, query: str, ctx: Context) -> list[tuple[str, s
         _server_failed(exc, ctx, f"summaries retrieved from the local copy of the index in {scfg.run.state_dir}")
         try:
             local = dataclasses.replace(scfg.run, chroma_host=None, chroma_port=None)
-            hits = search(local, query, k=scfg.top_summaries, snippets=False)
+            hits = search(local, query, k=k, snippets=True)
         except BatchsumError as local_exc:
             log.warning("no summaries retrieved from the local copy either: %s", local_exc)
             return []
     except BatchsumError as exc:
         log.debug("no summaries retrieved: %s", exc)
         return []
+    hits = [h for h in hits if h.source_path != given][: scfg.top_summaries]
     return _summary_lines(hits, query)
+
+
+def _terms(text: str, language: str | None) -> set[str]:
+    """The search terms of ``text`` (stemmed as the query's are)."""
+    return {t for group in query_tokens(text, (language,)) for t in group}
+
+
+def _with_passage(text: str, hit: Any, groups: list[list[str]], language: str | None) -> str:
+    """``text`` (a summary) and, when it lacks query words the matched source passage holds, that passage:
+    within :data:`SUMMARY_CHARS`, the summary giving up room to it."""
+    if hit.snippet_from != "source" or not hit.snippet:
+        return text
+    held, passage = _terms(text, language), _terms(hit.snippet, language)
+    if not any(set(g) & passage and not set(g) & held for g in groups):
+        return text
+    line = f"From the source: {hit.snippet}"
+    room = SUMMARY_CHARS - len(line) - 1
+    if len(text) > room:  # the summary's sentences that hold the most query words, as many as fit
+        text = best_sentences(text, groups, max(room, 0), language=language) if room > 0 else ""
+    return f"{text}\n{line}" if text else line
 
 
 def _summary_lines(hits: list[Any], query: str) -> list[tuple[str, str]]:
@@ -195,10 +230,9 @@ def _summary_lines(hits: list[Any], query: str) -> list[tuple[str, str]]:
         # action items), headings or emphasis marks; a long one by the sentences that hold the question's
         # words, which may be its last (a lecture's closing line, not its opening mic check).
         language = meta.get("language")
-        text = best_sentences(
-            node_body(page, headings=False), query_tokens(query, (language,)), SUMMARY_CHARS, language=language
-        )
-        found.append(("summary", f"{h.source_path}: {text}"))
+        groups = query_tokens(query, (language,))
+        text = best_sentences(node_body(page, headings=False), groups, SUMMARY_CHARS, language=language)
+        found.append(("summary", f"{h.source_path}: {_with_passage(text, h, groups, language)}"))
     return found
 
 

@@ -4,34 +4,67 @@ Every failure becomes :class:`UpstreamError` with a message safe to show (the up
 part of it): connection refused, timeouts (connect and per read, so a hung server never hangs a
 client), non-JSON bodies, HTTP errors. A 4xx of the upstream keeps its status (the request was bad);
 everything else is a 502.
+
+A 429, a 5xx or a refused connection is retried as the run's LLM client retries (``--max-attempts`` in
+all, exponential backoff with jitter, never earlier than the upstream's ``Retry-After``), but a chat
+client is waiting, so no single wait is longer than :data:`RETRY_MAX_S`: a longer ``Retry-After`` is
+passed on at once. A 429 that outlasts the retries reaches the client as a 429 with its ``Retry-After``
+(the client may wait and ask again); anything else that does is a 502.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
-from typing import Any
+import asyncio
+import logging
+import random
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from typing import Any, TypeVar
 
 import aiohttp
 
 from batchsum import jsonio
 from batchsum.backends.llm import sanitize_for_log
+from batchsum.backends.llm_client import RETRYABLE_STATUS, parse_retry_after
+
+log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_S = 10.0
+RETRY_INITIAL_S = 0.5  # the first backoff, doubled at each retry (the run's LLM client's)
+RETRY_MAX_S = 30.0  # the longest a chat client is kept waiting before one retry
+_T = TypeVar("_T")
 SSE_FIELDS = (b"data:", b":", b"event:", b"id:", b"retry:")  # the lines an event stream is made of
 
 
 class UpstreamError(Exception):
     """The upstream server failed; ``status`` is what the client gets."""
 
-    def __init__(self, message: str, status: int = 502) -> None:
+    def __init__(
+        self, message: str, status: int = 502, *, retryable: bool = False, retry_after: str | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
+        self.retryable = retryable
+        self.retry_after = retry_after  # the upstream's Retry-After header, as sent
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """Headers the client gets with the error (a 429's Retry-After)."""
+        return {"Retry-After": self.retry_after} if self.status == 429 and self.retry_after else {}
+
+    def wait_s(self, attempt: int) -> float:
+        """Seconds before retry ``attempt`` (1 for the first): the upstream's Retry-After, else the backoff."""
+        asked = parse_retry_after(self.retry_after)
+        if asked is not None:
+            return asked + random.uniform(0, 0.25)  # never earlier than asked; jitter spreads a crowd
+        backoff = min(RETRY_MAX_S, RETRY_INITIAL_S * 2 ** (attempt - 1))
+        return backoff + random.uniform(0, backoff / 2)
 
 
 class Upstream:
     """One HTTP session to the upstream ``/v1`` base URL."""
 
-    def __init__(self, base_url: str, api_key: str | None, timeout: float) -> None:
+    def __init__(self, base_url: str, api_key: str | None, timeout: float, max_attempts: int = 1) -> None:
+        self.max_attempts = max(1, max_attempts)
         self.url = base_url.rstrip("/") + "/chat/completions"
         self._headers = {"Content-Type": "application/json"}
         if api_key:
@@ -63,8 +96,26 @@ class Upstream:
         except (ValueError, AttributeError):
             detail = raw
         detail = sanitize_for_log(str(detail), self._secrets, limit=300)
-        status = resp.status if 400 <= resp.status < 500 and resp.status not in (401, 403, 408, 429) else 502
-        return UpstreamError(f"upstream server answered HTTP {resp.status}: {detail}", status)
+        kept = 400 <= resp.status < 500 and resp.status not in (401, 403, 408)
+        return UpstreamError(
+            f"upstream server answered HTTP {resp.status}: {detail}",
+            resp.status if kept else 502,
+            retryable=resp.status in RETRYABLE_STATUS or resp.status >= 500,
+            retry_after=resp.headers.get("Retry-After"),
+        )
+
+    async def _retrying(self, attempt: Callable[[], Awaitable[_T]]) -> _T:
+        """``attempt()``, again after a retryable failure, up to :attr:`max_attempts` in all."""
+        for n in range(1, self.max_attempts + 1):
+            try:
+                return await attempt()
+            except UpstreamError as exc:
+                wait = exc.wait_s(n)
+                if not exc.retryable or n == self.max_attempts or wait > RETRY_MAX_S:
+                    raise
+                log.info("%s; retrying in %.1f s (attempt %d of %d)", exc, wait, n + 1, self.max_attempts)
+                await asyncio.sleep(wait)
+        raise AssertionError("unreachable")  # the last attempt returns or raises
 
     async def _not_sse(self, resp: aiohttp.ClientResponse, first: bytes) -> UpstreamError:
         """A stream request answered with something other than server-sent events (a JSON body, an HTML
@@ -77,7 +128,10 @@ class Upstream:
         )
 
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A non-streamed completion as the upstream's JSON."""
+        """A non-streamed completion as the upstream's JSON (retried, see the module's docstring)."""
+        return await self._retrying(lambda: self._complete_once(body))
+
+    async def _complete_once(self, body: dict[str, Any]) -> dict[str, Any]:
         try:
             async with self.session.post(self.url, json=body, headers=self._headers) as resp:
                 if resp.status != 200:
@@ -86,20 +140,40 @@ class Upstream:
         except UpstreamError:
             raise
         except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
-            raise UpstreamError(f"upstream server {self.url} failed: {self._describe(exc)}") from None
+            raise self._failed(exc) from None
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
             raise UpstreamError("upstream server sent a reply without choices")
         return data
 
+    def _failed(self, exc: BaseException) -> UpstreamError:
+        """A failure to get an answer; a refused or dropped connection is retried, a timeout is not (the
+        client already waited that long)."""
+        retryable = isinstance(exc, aiohttp.ClientConnectionError) and not isinstance(exc, TimeoutError)
+        return UpstreamError(f"upstream server {self.url} failed: {self._describe(exc)}", retryable=retryable)
+
+    async def _open(self, body: dict[str, Any]) -> aiohttp.ClientResponse:
+        """The response to a stream request, its status and type checked (nothing of its body read yet)."""
+        try:
+            resp = await self.session.post(self.url, json=body, headers=self._headers)
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            raise self._failed(exc) from None
+        try:
+            if resp.status != 200:
+                raise await self._error(resp)
+            if "json" in resp.headers.get("Content-Type", ""):
+                raise await self._not_sse(resp, b"")
+        except BaseException:
+            resp.release()
+            raise
+        return resp
+
     async def stream(self, body: dict[str, Any]) -> AsyncGenerator[bytes, None]:
         """The upstream's SSE lines (``data: ...``), as they arrive. Errors before the first line raise
-        UpstreamError; later ones too (the caller turns them into an SSE error event)."""
+        UpstreamError (after the retries the response's status allows); later ones too, never retried:
+        part of the answer is sent (the caller turns them into an SSE error event)."""
+        resp = await self._retrying(lambda: self._open(body))
         try:
-            async with self.session.post(self.url, json=body, headers=self._headers) as resp:
-                if resp.status != 200:
-                    raise await self._error(resp)
-                if "json" in resp.headers.get("Content-Type", ""):
-                    raise await self._not_sse(resp, b"")
+            async with resp:
                 async for line in resp.content:
                     if line.strip():
                         if not line.startswith(SSE_FIELDS):
