@@ -438,7 +438,14 @@ def compact(
                     f"tail shortened from {len(msgs) - cut} to {len(msgs) - new_cut} messages: "
                     f"the result still exceeded the {context_window}-token context window"
                 )
-                return retry
+                result = retry
+    if result.compacted and result.tokens_after > context_window:
+        # Said whatever the tail's length: a caller must not hand a model more than it can take unawares.
+        result.notes.append(
+            f"the result ({result.tokens_after} tokens) exceeds the {context_window}-token context window: "
+            f"the {result.preserved_messages} messages kept verbatim alone cost "
+            f"{sum(costs[len(msgs) - result.preserved_messages :])} tokens"
+        )
     return result
 
 
