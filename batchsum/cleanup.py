@@ -63,7 +63,10 @@ def _drop_discourse(m: re.Match[str]) -> str:
     return "" if set_off else m.group(0)
 
 
-_REPEAT = re.compile(r"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b)+", re.IGNORECASE)
+# Code typed into a chat is no speech: a word glued to a path's slash, a module's dot, a scope's "::" or a
+# call's bracket ("test tests/test_tax.py::test_vat", "cat cat.txt") is a token of code, not a stutter.
+_CODE_GLUE = r"(?:[/\\.@]|::|[(\[])\w"
+_REPEAT = re.compile(rf"\b(\w+(?:'\w+)?)(?:[ \t]+\1\b(?!{_CODE_GLUE}))+", re.IGNORECASE)
 # A number read out digit by digit ("four two zero zero one seven") repeats on purpose.
 NUMBER_WORDS = frozenset(
     "zero oh one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty "
@@ -94,7 +97,9 @@ def is_number_word(word: str) -> bool:
 
 # A cut-off word start repeated as the full word ("ho how", "w we're", "inter- interface").
 # Never the clitic of a contraction: "let's suppose", "don't think" and "we're recording" are not stutters.
-_FRAGMENT = re.compile(r"(?<!['’])\b([A-Za-z]{1,4})-?[ \t]+(?=(\1)[A-Za-z'])", re.IGNORECASE)
+_FRAGMENT = re.compile(
+    rf"(?<!['’])\b([A-Za-z]{{1,4}})-?[ \t]+(?=(\1)[A-Za-z'](?![A-Za-z']*(?:\d|_|{_CODE_GLUE})))", re.IGNORECASE
+)
 _REAL_SHORT_WORDS = frozenset(
     """
     a i an as at be by do go he if in is it me my no of on or so to up us we am and are but can did for get had
@@ -157,7 +162,8 @@ _HYPHEN_CUT_OFF = re.compile(rf"(?<![\w'’-])[A-Za-z]+ - (?={_FILLER_WORD})", r
 _SPACED_CURRENCY = re.compile(r"(?<=[$£€¥])[ \t]+(?=\d)")
 # A clitic capitalised as if a word of its own ("I'Ve", "We'Re"): a title-casing tokenizer's doing.
 _CAPITAL_CLITIC = re.compile(r"(?<=[A-Za-z]['’])(Ve|Re|Ll)\b")
-_MULTI_PUNCT = re.compile(r"([,;:])(?:[ \t]*[,;:])+")
+# Not a scope's "::" between words (tests/test_tax.py::test_vat, std::vector): code, no doubled mark.
+_MULTI_PUNCT = re.compile(r"(?!::\w)([,;:])(?:[ \t]*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:][ \t]*([.!?])")
 _LINE_HEAD = re.compile(r"^[ \t,;:.\-–—]+", re.MULTILINE)
 _LINE_TAIL = re.compile(r"(?<![ \t,;:])[ \t,;:]+$", re.MULTILINE)

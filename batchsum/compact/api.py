@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,7 +53,7 @@ from batchsum.compact.record import (
 from batchsum.compact.trigger import TriggerDecision, TriggerState, should_compact
 from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError
-from batchsum.facets import ActionItem, extract_facets
+from batchsum.facets import ActionItem, ExtractedFacets, extract_facets
 from batchsum.tokens import Tokenizer, get_tokenizer
 
 log = logging.getLogger(__name__)
@@ -232,6 +233,22 @@ def _narrative(text: str, prior: str, budget: int, tok: Tokenizer) -> str:
     return " ".join(out.split())
 
 
+def _dropped_facets(mat: _Material, tail_mat: _Material) -> ExtractedFacets:
+    """The facets of the replaced turns; in an agent session, of its action items only those a batch run's
+    digest of the whole session keeps (agent_transcript): the steps an agent narrates are taken as it goes on,
+    so only the session's last three may be open, and none once it ends by submitting, as the verbatim tail
+    may show. One rule for both: the replaced part alone never sees the session go on or end."""
+    agentic = mat.agentic or tail_mat.agentic
+    facets = extract_facets(mat.speaker_turns, agent=agentic)
+    if agentic and facets.action_items:
+        # Every item the rule keeps, not the few best: which of them to show is the replaced part's pick.
+        turns = [*mat.speaker_turns, *tail_mat.speaker_turns]
+        whole = extract_facets(turns, agent=True, max_items=sys.maxsize)
+        kept = {a.task for a in whole.action_items}
+        facets.action_items = [a for a in facets.action_items if a.task in kept]
+    return facets
+
+
 def build_rule_record(
     dropped: Sequence[Turn],
     tail: Sequence[Turn],
@@ -260,7 +277,7 @@ def build_rule_record(
     if task:
         budget = max(16, budget - tok.count(task) - 3)
     narrative = _narrative("\n".join(mat.conversation), prior_narrative, budget, tok)
-    facets = extract_facets(mat.speaker_turns, agent=mat.agentic)
+    facets = _dropped_facets(mat, tail_mat)
     pctx = parent.context if parent else SummaryContext()
     # A file once, by its fullest path ("chall.py" beside "/ctf/chall.py"), as a batch run lists it.
     files = _dedupe(most_specific(_dedupe([*pctx.files_touched, *mat.files, *tail_mat.files])), MAX_FILES_AND_COMMANDS)
@@ -421,7 +438,14 @@ def compact(
                     f"tail shortened from {len(msgs) - cut} to {len(msgs) - new_cut} messages: "
                     f"the result still exceeded the {context_window}-token context window"
                 )
-                return retry
+                result = retry
+    if result.compacted and result.tokens_after > context_window:
+        # Said whatever the tail's length: a caller must not hand a model more than it can take unawares.
+        result.notes.append(
+            f"the result ({result.tokens_after} tokens) exceeds the {context_window}-token context window: "
+            f"the {result.preserved_messages} messages kept verbatim alone cost "
+            f"{sum(costs[len(msgs) - result.preserved_messages :])} tokens"
+        )
     return result
 
 

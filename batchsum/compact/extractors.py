@@ -50,7 +50,9 @@ _EXIT = re.compile(
     r"(?:exit(?:ed)?(?: with)?(?: code| status)?|returned non-zero exit status|return code)[:= ]+(-?\d+)", re.I
 )
 _ERROR_LINE = re.compile(
-    r"^(?:Traceback \(most recent call last\)|[\w.]*(?:Error|Exception)\b|error\b|fatal\b|E\s{3}|FAILED\b|E\d{3} )"
+    # A linter's code: flake8's E, W, F, C, N and its plugins' prefixes (B950, SIM101), in capitals.
+    r"^(?:Traceback \(most recent call last\)|[\w.]*(?:Error|Exception)\b|error\b|fatal\b|E\s{3}|FAILED\b"
+    r"|(?-i:[A-Z]{1,3}\d{3,4}) )"
     r"|\b(?:command not found|No such file or directory|Permission denied|Segmentation fault)\b",
     re.I,
 )
@@ -492,8 +494,9 @@ def summarize_write(content: str, tool: str, args: dict[str, Any], command: str 
     # Only the tool's own verdict counts: the edited code itself may well mention errors.
     failed = bool(_EDIT_FAILED.search(body))
     errors = _error_lines(body.split("This is how your edit would have looked", 1)[0], 200) if failed else []
-    # The tool's verdict and its request to retry say only that the edit failed: the error is what follows.
-    errors = [e for e in errors if not _RETRY.search(e)] or errors
+    # The tool's verdict and its request to retry say only that the edit failed: the error is what follows,
+    # and when no line of it reads as an error, there is none to list (the status still says it failed).
+    errors = [e for e in errors if not _RETRY.search(e)]
     if failed and errors:
         facts.append(f"Error: {errors[0]}")
     files = [path] if path else []
