@@ -110,6 +110,9 @@ class RunConfig(IndexConfig):
     max_chain_depth: int = 3
     git: bool = False
     wait_lock: bool = False
+    # A given path that is gone is passed over and its summaries kept, instead of ending the run: a watched
+    # folder a sync tool is replacing must not stop the runs of the others (batchsum watch).
+    skip_missing: bool = False
     quiet: bool = False
     progress: bool | None = None  # None: only on a TTY
     ignore: list[str] = field(default_factory=list)  # extra gitignore-style patterns (all corpora)

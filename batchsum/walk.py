@@ -198,8 +198,12 @@ def discover(
     corpus_ignores: dict[str, list[str]] | None = None,
     type_overrides: dict[str, TypeChoice] | None = None,
     follow_symlinks: bool = False,
+    skip_missing: bool = False,
 ) -> WalkResult:
     """Walk files and folders recursively in a deterministic order.
+
+    ``skip_missing``: a path that does not exist is passed over (not among the roots, so its files are no
+    deleted sources) instead of raising; the others keep the names all the paths give them.
 
     Only regular files become refs: FIFOs, sockets and devices are problems naming their kind,
     found by ``stat`` and never opened. A symlink whose target lies outside every given path is
@@ -207,14 +211,16 @@ def discover(
     """
     result = WalkResult()
     given = list(paths)
-    require_paths(given)
+    if not skip_missing:
+        require_paths(given)
     roots = [Path(os.path.abspath(p)) for p in given]
-    result.roots = roots
     out_abs = Path(os.path.abspath(out)) if out else None
     prefixes = _root_names(roots)
     policy = _LinkPolicy(roots, follow_symlinks)
     seen_files: set[str] = set()
-    for given_path, root in zip(given, roots, strict=True):
+    walked = [(g, r) for g, r in zip(given, roots, strict=True) if not skip_missing or os.path.lexists(g)]
+    result.roots = [r for _, r in walked]
+    for given_path, root in walked:
         override = (type_overrides or {}).get(str(given_path))
         patterns = list(extra_ignore) + list((corpus_ignores or {}).get(str(given_path), []))
         prefix = prefixes[root]

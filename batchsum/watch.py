@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from batchsum import run
 from batchsum.errors import BatchsumError, ConfigError, StorageError
@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 
 STOP_CHECK_MS = 200  # how often the watcher checks for a stop request
 MAX_BURST_MS = 60_000  # a change that never pauses (a log written line by line) still starts a run after this
+# watchfiles hands over the events gathered until none came for GROUP_MS; the quiet --debounce asks
+# for is timed here (Burst): its own grouping waits for the set of changed paths to stop growing, which
+# a file appended to again and again never makes grow.
+GROUP_MS = 50
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
 
 
@@ -47,21 +51,40 @@ def parse_duration_ms(value: str) -> int:
 
 
 def watch_config(cfg: RunConfig, paths: list[Path]) -> RunConfig:
-    """``cfg`` for watching ``paths``: runs wait for the lock instead of failing, without progress bars."""
-    return dataclasses.replace(cfg, paths=list(paths), wait_lock=True, progress=False)
+    """``cfg`` for watching ``paths``: runs wait for the lock instead of failing, without progress bars,
+    and pass over a watched folder that is gone for now (keeping its summaries: it is waited for)."""
+    return dataclasses.replace(cfg, paths=list(paths), wait_lock=True, progress=False, skip_missing=True)
 
 
-class BurstWindow(NamedTuple):
-    """How watchfiles groups changes into one run (its ``step`` and ``debounce``, in ms)."""
+class Burst:
+    """The relevant changes one run is for. It closes once ``quiet_ms`` pass without a change event, a
+    repeated write to a file already in it included (that file is still being written), or ``longest_ms``
+    after its first event (a log written line by line never pauses). Times are in ms of any clock."""
 
-    step: int  # a burst ends after this long without a change
-    longest: int  # a file written without pause for longer still starts a run after this
+    def __init__(self, quiet_ms: int, longest_ms: int) -> None:
+        """``quiet_ms``: ``--debounce``; ``longest_ms``: the longest a burst of events without pause lasts."""
+        self.quiet_ms = quiet_ms
+        self.longest_ms = max(longest_ms, quiet_ms)
+        self.changes: set[tuple[Any, str]] = set()
+        self._first = self._last = 0.0
 
+    def add(self, changes: set[tuple[Any, str]], now_ms: float) -> None:
+        """Record the events seen at ``now_ms`` (none: only time passed)."""
+        if not changes:
+            return
+        if not self.changes:
+            self._first = now_ms
+        self.changes |= changes
+        self._last = now_ms
 
-def burst_window(debounce_ms: int) -> BurstWindow:
-    """The grouping for ``--debounce``: the burst ends after ``debounce_ms`` without a change. With the
-    step at 50 ms, six appends half a second apart had started five runs on a half-written file."""
-    return BurstWindow(debounce_ms, max(MAX_BURST_MS, debounce_ms))
+    def closed(self, now_ms: float) -> bool:
+        """Whether the burst holds changes and is over at ``now_ms``."""
+        return bool(self.changes) and (now_ms - self._last >= self.quiet_ms or now_ms - self._first >= self.longest_ms)
+
+    def take(self) -> set[tuple[Any, str]]:
+        """The burst's changes; it starts empty again."""
+        changes, self.changes = self.changes, set()
+        return changes
 
 
 class Watcher:
@@ -140,6 +163,8 @@ class Watcher:
         if real == self._out or real.startswith(self._out + os.sep):
             return False  # our own writes
         name = os.path.basename(path)
+        if name == IGNORE_FILE and os.path.dirname(os.path.abspath(path)) in self._roots:
+            return True  # the rules the run walks by: it drops what they leave out now, reads what they let in
         if name.startswith("."):
             return False
         ext = os.path.splitext(name)[1].lower()
@@ -195,13 +220,15 @@ class Watcher:
         import watchfiles
 
         started = False
-        window = burst_window(self.debounce_ms)
+        burst = Burst(self.debounce_ms, MAX_BURST_MS)
         seen = _identities(self.cfg.paths)
-        for changes in watchfiles.watch(
+        # Unfiltered, so that writes the run would not read still hand control back here: a burst is closed
+        # on time even while such writes go on (filtered out, watchfiles would wait for a relevant one).
+        for raw in watchfiles.watch(
             *present,
-            watch_filter=self._relevant,
-            step=window.step,
-            debounce=window.longest,
+            watch_filter=None,
+            step=GROUP_MS,
+            debounce=STOP_CHECK_MS,
             stop_event=self._stop,
             rust_timeout=STOP_CHECK_MS,
             yield_on_timeout=True,
@@ -215,14 +242,17 @@ class Watcher:
                 self.run_once()
                 self.report(f"watching {', '.join(str(p) for p in present)} (Ctrl-C to stop)")
                 continue
-            if changes:
-                self.report(describe_changes(changes))
+            changes = {(c, p) for c, p in raw if self._relevant(c, p)}
+            burst.add(changes, time.monotonic() * 1000)
             if _identities(self.cfg.paths) != seen or any(self._is_root(p) for _, p in changes):
+                if burst.changes:
+                    self.report(describe_changes(burst.take()))
                 # The next watch starts with a run, so nothing that changed meanwhile is missed.
                 gone = [str(p) for p in self.cfg.paths if not os.path.lexists(p)]
                 self.report(f"waiting for {', '.join(gone)} to come back" if gone else "watching afresh")
                 return
-            if changes:
+            if burst.closed(time.monotonic() * 1000):
+                self.report(describe_changes(burst.take()))
                 self.run_once()
 
     def start_thread(self) -> Watcher:

@@ -167,14 +167,6 @@ def test_parse_duration() -> None:
         parse_duration_ms("soon")
 
 
-def test_a_burst_ends_only_after_the_debounce_without_a_change() -> None:
-    from batchsum.watch import MAX_BURST_MS, burst_window
-
-    # watchfiles yields a group when no change came for `step` ms: that is what --debounce promises.
-    assert burst_window(2000) == (2000, MAX_BURST_MS)
-    assert burst_window(120_000) == (120_000, 120_000)
-
-
 def test_a_burst_names_deleted_sources_as_deleted(tmp_path: Path) -> None:
     from watchfiles import Change
 

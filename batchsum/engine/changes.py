@@ -144,6 +144,7 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
         corpus_ignores=cfg.corpus_ignores,
         type_overrides=cfg.type_overrides,
         follow_symlinks=cfg.follow_symlinks,
+        skip_missing=cfg.skip_missing,
     )
     seen = {r.relpath for r in walk.refs}
     if scopes:

@@ -70,7 +70,8 @@ def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult
     for a single bad file: it is recorded as a problem and the batch goes on.
     """
     validate(cfg)
-    require_paths(cfg.paths)  # before the lock: a mistyped path must not leave an empty output folder behind
+    if not cfg.skip_missing:  # before the lock: a mistyped path must not leave an empty output folder behind
+        require_paths(cfg.paths)
     bars = show_bars(cfg.quiet, cfg.progress)
     with Progress(cfg.log_file, cfg.log_format, bars=bars) as progress, RunLock(cfg.out, wait=cfg.wait_lock) as lock:
         if lock.stale:

@@ -200,7 +200,7 @@ class _FactsPass:
         paths, scopes = within_recorded_roots(cfg.paths, recorded)
         walk = discover(
             paths, out=cfg.out, extra_ignore=cfg.ignore, corpus_ignores=cfg.corpus_ignores,
-            type_overrides=cfg.type_overrides, follow_symlinks=cfg.follow_symlinks,
+            type_overrides=cfg.type_overrides, follow_symlinks=cfg.follow_symlinks, skip_missing=cfg.skip_missing,
         )  # fmt: skip
         for p in walk.problems:
             self._met(p)
