@@ -18,7 +18,7 @@ from batchsum.errors import ConfigError
 from batchsum.index.lexical import LexicalStore, doc_signature
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import IndexNode, tree_nodes
-from batchsum.index.state import lexical_path, missing_parts, recorded_server
+from batchsum.index.state import check_output_folder, lexical_path, missing_parts, recorded_server
 from batchsum.index.store import IndexCheck, check_index, index_stats, rebuild_index, repair_index
 from batchsum.sources import manifest_reader
 from batchsum.state import StateStore
@@ -37,6 +37,8 @@ def index(
     if sum((rebuild, check, stats)) > 1:
         raise ConfigError("--rebuild, --check and --stats exclude each other; pick one")
     cfg = index_config(out, params)
+    # Before anything opens or locks the folder: a repair or rebuild would write an empty index into it.
+    check_output_folder(cfg)
     if stats:
         _print_stats(cfg, as_json)
         return

@@ -12,15 +12,12 @@ from typing import Any
 import click
 
 from batchsum.cli._schema_options import index_config
-from batchsum.config import IndexConfig
-from batchsum.errors import ConfigError
 from batchsum.index.search import MIN_RELEVANCE
 from batchsum.index.search import search as run_search
 from batchsum.index.snippets import highlight
-from batchsum.index.state import completeness
+from batchsum.index.state import check_output_folder, completeness
 from batchsum.lazy import load
 from batchsum.options import absolute, path_filter, unmatched_path
-from batchsum.own_pages import foreign_index
 
 
 def search(
@@ -39,7 +36,7 @@ def search(
 ) -> None:
     """Print the hits of QUERY in the index of OUT (or, with ``role="memory"``, its facts)."""
     cfg = index_config(out, params)
-    _check_output_folder(cfg)
+    check_output_folder(cfg)
     found = completeness(cfg)
     if found is not None and not (found[0] or strict):  # fatal or --strict: search() raises it
         click.echo(f"Warning: {found[1]}", err=True)
@@ -78,41 +75,6 @@ def search(
         origin = click.style("source: ", dim=True) if h.snippet_from == "source" else ""
         click.echo("   " + origin + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
         click.echo(f"   {h.summary_path}")
-
-
-def _check_output_folder(cfg: IndexConfig) -> None:
-    """A usage error for an --out that cannot be a batchsum output: a file, or a folder batchsum never
-    wrote to. The index checks would otherwise read them as an older index and advise an upgrade."""
-    out = cfg.out
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out {out} is not a folder; give the output folder of a batchsum run")
-    # A tree without its state (copied, or its .batchsum removed) is an output: its index can be rebuilt
-    # from it, which the index checks then advise; an index on a Chroma server needs no local state.
-    if out.is_dir() and not cfg.state_dir.is_dir() and cfg.chroma_host is None and not _holds_a_tree(out):
-        raise ConfigError(
-            f"{out} holds no batchsum output (no {cfg.state_dir.name} folder); check --out, or fill it with "
-            f"`batchsum run SOURCES --out {out}`"
-        )
-
-
-def _holds_a_tree(out: Path) -> bool:
-    """Whether ``out`` holds a summary tree: batchsum's index page, or a source's ``summaries/`` among the first
-    two levels (a bounded look: a wrong --out may be a large folder)."""
-    if any(page.is_file() and not foreign_index(page) for page in (out / "index.md", out / "batchsum-index.md")):
-        return True
-    level = [out]
-    for _ in range(2):
-        level = [c for d in level for c in _folders(d)]
-        if any(c.name == "summaries" for c in level):
-            return True
-    return False
-
-
-def _folders(path: Path) -> list[Path]:
-    try:
-        return [c for c in path.iterdir() if c.is_dir() and not c.is_symlink()]
-    except OSError:
-        return []
 
 
 def _no_match(

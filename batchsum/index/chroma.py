@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.errors import BatchsumError, ConfigError, IndexError_
 from batchsum.index.embed import Embedder, chroma_embedding_function, register_embedding_function
-from batchsum.index.state import LAYOUT, chroma_dir
+from batchsum.index.state import LAYOUT, chroma_dir, not_an_output
 from batchsum.lock import running_holder
 
 if TYPE_CHECKING:
@@ -26,7 +26,11 @@ LEGACY_MODEL = "all-MiniLM-L6-v2-onnx-int8"  # what layout 1 embedded with
 
 
 def _no_index_yet(cfg: IndexConfig) -> str:
-    """Why an output folder has no index, and what to do: wait for the first run building it, or index."""
+    """Why an output folder has no index, and what to do: wait for the first run building it, or index (a folder
+    that holds no output is said to be one: indexing it would only write an empty index there)."""
+    not_output = not_an_output(cfg)
+    if not_output is not None:
+        return not_output
     holder = running_holder(cfg.out)
     if holder is not None:
         return f"no search index in {cfg.out} yet: a run ({holder}) is building it; search again when it ends"

@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from batchsum.errors import ConfigError
+from batchsum.own_pages import foreign_index
 from batchsum.tree import atomic_target
 
 if TYPE_CHECKING:
@@ -217,3 +219,47 @@ def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
         f"the search index in {cfg.out} is incomplete (an indexing run was interrupted or a part is missing); "
         f"results may miss documents until the next run or `{cfg.index_command()}`"
     )
+
+
+def not_an_output(cfg: IndexConfig) -> str | None:
+    """Why ``cfg.out`` cannot be a batchsum output, or None: a file, or a folder batchsum never wrote to (a
+    mistyped --out, or the sources themselves). Search and index refuse those rather than read them as an index
+    to rebuild, which would write an empty index into someone's folder."""
+    out = cfg.out
+    if out.exists() and not out.is_dir():
+        return f"--out {out} is not a folder; give the output folder of a batchsum run"
+    # A tree without its state (copied, or its .batchsum removed) is an output: its index can be rebuilt
+    # from it; an index on a Chroma server needs no local state.
+    if out.is_dir() and not cfg.state_dir.is_dir() and cfg.chroma_host is None and not _holds_a_tree(out):
+        return (
+            f"{out} holds no batchsum output (no {cfg.state_dir.name} folder); check --out, or fill it with "
+            f"`batchsum run SOURCES --out {out}`"
+        )
+    return None
+
+
+def check_output_folder(cfg: IndexConfig) -> None:
+    """Raise a usage error when ``cfg.out`` cannot be a batchsum output (:func:`not_an_output`)."""
+    why = not_an_output(cfg)
+    if why is not None:
+        raise ConfigError(why)
+
+
+def _holds_a_tree(out: Path) -> bool:
+    """Whether ``out`` holds a summary tree: batchsum's index page, or a source's ``summaries/`` among the first
+    two levels (a bounded look: a wrong --out may be a large folder)."""
+    if any(page.is_file() and not foreign_index(page) for page in (out / "index.md", out / "batchsum-index.md")):
+        return True
+    level = [out]
+    for _ in range(2):
+        level = [c for d in level for c in _folders(d)]
+        if any(c.name == "summaries" for c in level):
+            return True
+    return False
+
+
+def _folders(path: Path) -> list[Path]:
+    try:
+        return [c for c in path.iterdir() if c.is_dir() and not c.is_symlink()]
+    except OSError:
+        return []

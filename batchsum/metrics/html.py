@@ -178,7 +178,7 @@ def render_html(report: Report) -> str:
     spent = any(r["tokens_spent"] for r in report.trend)
     trend_charts = [
         trend_svg(report.trend, "files_changed", "Files changed per run", _BAR),
-        trend_svg(report.trend, "input_tokens", "Input tokens per run", _IN),
+        trend_svg(report.trend, "input_tokens", "Input tokens read per run (the files summarized)", _IN),
     ]
     if spent:
         trend_charts.append(trend_svg(report.trend, "tokens_spent", "LLM tokens spent per run", _OUT))

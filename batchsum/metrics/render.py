@@ -382,6 +382,7 @@ def _trend(report: Report, out: list[Section], trend_rows: int | None) -> None:
             fmt_int(r["files_total"]),
             fmt_int(r["files_changed"]),
             fmt_int(r["input_tokens"]),
+            fmt_int(r["corpus_input_tokens"]),
             fmt_int(r["tokens_spent"]),
             fmt_int(r["llm_calls"]),
             fmt_int(r["calls_saved"]),
@@ -393,8 +394,9 @@ def _trend(report: Report, out: list[Section], trend_rows: int | None) -> None:
         # Bars show LLM tokens when any run used an LLM, else the files changed.
         row.append(bar(r["tokens_spent"] / max_spent) if max_spent else bar(r["files_changed"] / max_changed))
         rows.append(row)
-    headers = ["run", "started", "status", "files", "changed", "tokens in", "LLM tokens", "LLM calls",
-               "saved by cache", "nodes reused", "wall"]  # fmt: skip
+    # "tokens read": the files this run summarized; "corpus tokens": every file it kept, read or unchanged.
+    headers = ["run", "started", "status", "files", "changed", "tokens read", "corpus tokens", "LLM tokens",
+               "LLM calls", "saved by cache", "nodes reused", "wall"]  # fmt: skip
     if with_cost:
         headers.append("cost")
     headers.append("LLM tokens" if max_spent else "changed")
@@ -402,7 +404,7 @@ def _trend(report: Report, out: list[Section], trend_rows: int | None) -> None:
     if trend_rows is not None and len(report.trend) > trend_rows:
         note = f"latest {trend_rows} of {len(report.trend)} runs (use --format json or csv for all)"
     out.append(
-        Section("Run-over-run trend", headers, rows, "lllrrrrrrrr" + ("r" if with_cost else "") + "l", note=note)
+        Section("Run-over-run trend", headers, rows, "lllrrrrrrrrr" + ("r" if with_cost else "") + "l", note=note)
     )
 
 

@@ -359,11 +359,17 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
     # count (the extractive summarizer reports its output as completion tokens, and cached or
     # reused nodes cost nothing), and reused nodes are kept apart from LLM cache hits. The month,
     # year and folder digests have no node rows: what they spent is the run's tokens beyond its
-    # computed nodes' (the run row adds theirs to its nodes' sums).
+    # computed nodes' (the run row adds theirs to its nodes' sums). What a run read is its done files'
+    # tokens (the files it summarized); the run row's tokens are every file it kept, done or unchanged:
+    # the corpus, nearly the same each night whatever changed.
     rows = _rows(
         con,
         """
-        WITH n AS (
+        WITH f AS (
+            SELECT run_id, sum(coalesce(input_tokens, 0)) AS read_in, sum(coalesce(output_tokens, 0)) AS read_out
+            FROM files WHERE status = 'done' GROUP BY run_id
+        ),
+        n AS (
             SELECT run_id,
                    sum(coalesce(prompt_tokens, 0)) FILTER (WHERE coalesce(llm_calls, 0) > 0) AS spent_prompt,
                    sum(coalesce(completion_tokens, 0)) FILTER (WHERE coalesce(llm_calls, 0) > 0) AS spent_completion,
@@ -379,7 +385,8 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
                coalesce(r.files_done, 0) + coalesce(r.files_failed, 0) + coalesce(r.files_deleted, 0) AS files_changed,
                coalesce(r.files_done, 0) AS files_done, coalesce(r.files_unchanged, 0) AS files_unchanged,
                coalesce(r.files_failed, 0) AS files_failed, coalesce(r.files_deleted, 0) AS files_deleted,
-               coalesce(r.input_tokens, 0) AS input_tokens, coalesce(r.output_tokens, 0) AS output_tokens,
+               coalesce(f.read_in, 0) AS input_tokens, coalesce(f.read_out, 0) AS output_tokens,
+               coalesce(r.input_tokens, 0) AS corpus_input_tokens, coalesce(r.output_tokens, 0) AS corpus_output_tokens,
                coalesce(n.spent_prompt, 0) + CASE WHEN coalesce(r.llm_calls, 0) > 0 THEN greatest(0,
                    coalesce(r.prompt_tokens, 0) - coalesce(n.computed_prompt, 0)) ELSE 0 END AS prompt_spent,
                coalesce(n.spent_completion, 0) + CASE WHEN coalesce(r.llm_calls, 0) > 0 THEN greatest(0,
@@ -388,12 +395,13 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
                coalesce(r.llm_calls, 0) AS llm_calls, coalesce(n.saved, 0) AS calls_saved,
                coalesce(r.nodes_computed, 0) AS nodes_computed, coalesce(n.reused, r.nodes_reused, 0) AS nodes_reused,
                coalesce(r.wall_ms, 0) AS wall_ms
-        FROM runs r JOIN run_order o USING (run_id) LEFT JOIN n USING (run_id)
+        FROM runs r JOIN run_order o USING (run_id) LEFT JOIN n USING (run_id) LEFT JOIN f USING (run_id)
         ORDER BY o.seq
         """,
     )
     for r in rows:
-        for key in ("prompt_spent", "completion_spent", "calls_saved", "nodes_reused", "files_changed"):
+        for key in ("prompt_spent", "completion_spent", "calls_saved", "nodes_reused", "files_changed",
+                    "input_tokens", "output_tokens"):  # fmt: skip
             r[key] = int(r[key])
         prompt, completion = r.pop("prompt_spent"), r.pop("completion_spent")
         r["tokens_spent"] = prompt + completion
