@@ -112,6 +112,8 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     "batchsum.engine.kept_whole": {"batchsum.backends.units"},
     # The --path matcher of a search (numpy): the library's arguments are checked on every call of run too.
     "batchsum.options": {"batchsum.index.dense"},
+    # The summarizer's reader, only for a digest of a many-day file kept whole or summarized in one line.
+    "batchsum.digest_state": {"batchsum.backends.units"},
 }
 
 
