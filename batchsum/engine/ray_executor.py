@@ -451,7 +451,7 @@ def worker_count(asked: int | None, *, needs_cpu: bool) -> tuple[int, list[Note]
         raise ConfigError("the Ray cluster has no CPU for a summary worker (--ray-workers)")
     message = (
         f"--ray-workers {asked}: the Ray cluster has {cpus} CPU(s), and each extractive summary worker needs one;"
-        f" {cpus} worker(s) started (start Ray with more CPUs, e.g. `ray start --num-cpus`, to run more)"
+        f" {cpus} worker(s) started"
     )
     return cpus, [Note("ray_workers_capped", message)]
 
