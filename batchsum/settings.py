@@ -590,6 +590,8 @@ def validate(cfg: RunConfig) -> None:
         raise ConfigError(missing_model_message(cfg.llm))
     if cfg.facts and not cfg.llm.enabled:
         raise ConfigError("--facts extracts facts with an LLM: give --base-url (and --model) too")
+    if cfg.executor != "ray" and (ray := [f"{s.flag}" for s in SETTINGS if "ray_" in s.field and _get(cfg, s.field)]):
+        raise ConfigError(f"{', '.join(ray)} only apply to --executor ray: add it, or leave them out")
     check_out_apart(cfg.out, cfg.paths)
 
 
@@ -605,8 +607,7 @@ def _check_bounds(obj: Any, prefix: str = "") -> None:
     for s in SETTINGS:
         if s.kind in ("int", "number") and s.field.startswith(prefix):
             value = _get(obj, s.field.removeprefix(prefix))
-            why = None if value is None else bounds_error(s, value)
-            if why is not None:
+            if value is not None and (why := bounds_error(s, value)) is not None:
                 raise ConfigError(f"{s.flag or s.key}: {why}")
         elif s.choices and s.field.startswith(prefix):  # the library's too (executor="dask" had run locally)
             value = _get(obj, s.field.removeprefix(prefix))

@@ -329,19 +329,28 @@ def start_limiter(
     *,
     period: float = 60.0,
     timeout: float = 120.0,
-    name: str | None = None,
+    name: str,
+    shared: bool = False,
 ) -> Any:
-    """Start the limiter actor on the connected Ray cluster; returns its handle.
+    """Start the limiter actor ``name`` on the connected Ray cluster; returns its handle. Workers find
+    it by that name (:func:`limiter_actor`).
 
-    With ``name``, the limiter is the cluster's limiter of that name, shared by every run that names
-    it (several drivers, one provider limit): it is created by the first such run, with that run's
-    limits, and outlives it.
+    A ``shared`` limiter is the cluster's limiter of that name, shared by every run that names it
+    (several drivers, one provider limit): it is created by the first such run, with that run's
+    limits, and outlives it. Otherwise the name must be the run's own, and the limiter ends with it.
     """
     import ray
 
     # Every waiting request is a pending call on the actor: its concurrency must not be what limits.
-    options: dict[str, Any] = {"num_cpus": 0, "max_concurrency": 100_000}
-    if name is not None:
-        options.update(name=name, namespace=LIMITER_NAMESPACE, get_if_exists=True, lifetime="detached")
+    options: dict[str, Any] = {"num_cpus": 0, "max_concurrency": 100_000, "name": name, "namespace": LIMITER_NAMESPACE}
+    if shared:
+        options.update(get_if_exists=True, lifetime="detached")
     actor = ray.remote(LimiterService).options(**options)
     return actor.remote(concurrency, rpm, tpm, period=period, lease_s=timeout + LEASE_MARGIN_S)
+
+
+def limiter_actor(name: str) -> Any:
+    """The handle of the limiter actor :func:`start_limiter` started as ``name``."""
+    import ray
+
+    return ray.get_actor(name, namespace=LIMITER_NAMESPACE)

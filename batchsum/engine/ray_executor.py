@@ -21,16 +21,19 @@ executor never load it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
+import signal
+import threading
 from typing import TYPE_CHECKING, Any
 
 from batchsum.backends.llm import LLMBackend
 from batchsum.backends.registry import backend_class
 from batchsum.config import LLM_CACHE_DIR
-from batchsum.engine.executor import LocalExecutor, summarize
-from batchsum.engine.limiter import LimiterGate, start_limiter
+from batchsum.engine.executor import LocalExecutor, Note, summarize
+from batchsum.engine.limiter import LimiterGate, limiter_actor, start_limiter
 from batchsum.engine.prepare import Prepared, prepare_file
 from batchsum.errors import AbortRun, BatchsumError, ConfigError, SummarizationError
 from batchsum.tokens import Tokenizer, get_tokenizer
@@ -38,7 +41,7 @@ from batchsum.walk import Problem, SourceRef
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import AsyncIterator, Mapping
+    from collections.abc import AsyncIterator, Iterator, Mapping
 
     from batchsum.config import RunConfig
     from batchsum.engine.changes import Known
@@ -60,7 +63,7 @@ EMBEDDED_CAP = 50_000
 class SummaryWorker:
     """One worker's backend (the body of a Ray actor): computes summaries, commits nothing."""
 
-    def __init__(self, cfg: RunConfig, name: str, limiter: Any | None, rate_period: float) -> None:
+    def __init__(self, cfg: RunConfig, name: str, limiter: str | None, rate_period: float) -> None:
         tokenizer = get_tokenizer(cfg.encoding)
         self.cfg = cfg
         self.tokenizer = tokenizer
@@ -74,7 +77,9 @@ class SummaryWorker:
             from pathlib import Path
 
             if limiter is not None:
-                self.gate = LimiterGate(limiter, name)
+                # Found by name, not passed as a handle: a handle among the constructor's arguments is
+                # held in the object store, which Ray warns on every run makes restarts fragile.
+                self.gate = LimiterGate(limiter_actor(limiter), name)
                 # A restarted worker frees the slots its dead predecessor held before asking for new ones.
                 ray_get(self.gate.reclaim())
             # The rates are the limiter's, for the whole cluster; the worker's own cap on requests in
@@ -175,7 +180,8 @@ def connect(address: str | None) -> bool:
     try:
         # "local": a Ray of this machine's own, even where RAY_ADDRESS names a cluster (Ray would join it,
         # and refuse the num_cpus given) or another run's cluster is still up.
-        ray.init(address=address or "local", **kwargs)
+        with _sigterm_kept():
+            ray.init(address=address or "local", **kwargs)
     except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
         where = address or "a local Ray"
         hint = ""
@@ -187,6 +193,30 @@ def connect(address: str | None) -> bool:
     finally:
         banner.removeFilter(only_errors)
     return True
+
+
+@contextlib.contextmanager
+def _sigterm_kept() -> Iterator[None]:
+    """Around ``ray.init``/``ray.shutdown``: the process's SIGTERM handler stays the one it had. Ray sets its
+    own (Python's ``sys.exit``, then its core worker's C++ handler, which aborts the process with a stack
+    dump): a run's handler (:func:`~batchsum.engine.stopping.sigterm_stops`) stops it cleanly instead."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        # Set again even when Python's view is unchanged: the C++ handler replaced it below Python.
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def disconnect() -> None:
+    """``ray.shutdown``, keeping the process's SIGTERM handler (:func:`_sigterm_kept`)."""
+    import ray
+
+    with _sigterm_kept():
+        ray.shutdown()
 
 
 class _OnlyErrors(logging.Filter):
@@ -244,10 +274,11 @@ class RayExecutor(LocalExecutor):
 
         self._owns_ray = connect(options.address)
         try:
-            n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            n, self._notes = worker_count(options.workers, needs_cpu=not cfg.llm.enabled)
             run_tag = os.urandom(4).hex()
             self._shared_limiter = options.limiter is not None
             self._limiter: Any = None
+            limiter_name = options.limiter or f"limiter-{run_tag}"  # the workers find it by this name
             self.limiter_stats: dict[str, Any] | None = None  # the limiter's counters, kept when it stops
             if cfg.llm.enabled:
                 self._limiter = start_limiter(
@@ -256,7 +287,8 @@ class RayExecutor(LocalExecutor):
                     cfg.llm.tpm,
                     period=options.rate_period,
                     timeout=cfg.llm.timeout,
-                    name=options.limiter,
+                    name=limiter_name,
+                    shared=self._shared_limiter,
                 )
                 if options.limiter is not None:
                     _warn_if_other_limits(options.limiter, self._limiter, cfg, options.rate_period)
@@ -271,7 +303,9 @@ class RayExecutor(LocalExecutor):
             )
             self.workers: list[Any] = [
                 # Worker names are unique on the cluster: a shared limiter tells the runs' workers apart.
-                worker_cls.remote(cfg, f"{run_tag}-w{i}", self._limiter, options.rate_period)
+                worker_cls.remote(
+                    cfg, f"{run_tag}-w{i}", limiter_name if cfg.llm.enabled else None, options.rate_period
+                )
                 for i in range(n)
             ]
             self._load = [0] * n  # calls outstanding per worker: a node goes to the least busy one
@@ -285,7 +319,7 @@ class RayExecutor(LocalExecutor):
         except BaseException:
             # A half-built executor is never closed by the run: stop the Ray it started.
             if self._owns_ray:
-                ray.shutdown()
+                disconnect()
             raise
 
     async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
@@ -308,6 +342,9 @@ class RayExecutor(LocalExecutor):
         finally:
             if self._room is not None:
                 self._room.release()
+
+    def notes(self) -> list[Note]:
+        return self._notes
 
     def embeddings(self) -> Mapping[str, Any]:
         """The workers' vectors of the summaries they computed, by summary text."""
@@ -395,7 +432,28 @@ class RayExecutor(LocalExecutor):
             ray.kill(self._limiter)
         await super().aclose()
         if self._owns_ray:
-            ray.shutdown()
+            disconnect()
+
+
+def worker_count(asked: int | None, *, needs_cpu: bool) -> tuple[int, list[Note]]:
+    """How many summary workers to start, and the warning when fewer than ``asked``: one per CPU of the
+    cluster by default, and never more workers that each need a CPU (``needs_cpu``: the extractive ones)
+    than the cluster has. Ray never schedules an actor it has no CPU for: the files sent to it would
+    wait for ever."""
+    import ray
+
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    if asked is None:
+        return max(1, cpus), []
+    if not needs_cpu or asked <= cpus:
+        return asked, []
+    if cpus < 1:
+        raise ConfigError("the Ray cluster has no CPU for a summary worker (--ray-workers)")
+    message = (
+        f"--ray-workers {asked}: the Ray cluster has {cpus} CPU(s), and each extractive summary worker needs one;"
+        f" {cpus} worker(s) started"
+    )
+    return cpus, [Note("ray_workers_capped", message)]
 
 
 def _warn_if_other_limits(name: str, limiter: Any, cfg: RunConfig, period: float) -> None:
