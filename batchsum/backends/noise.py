@@ -155,21 +155,21 @@ _ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 _ROLL_CALL = re.compile(r"\s*(?:attendees|participants|present|absent|apologies|regrets|in attendance|cc)\s*:")
 
 
-# A book's back matter by its shape: a catalogue's set or format with a price ("6 vols. By J. T. TROWBRIDGE $7.25.",
-# "12mo. Cloth, $1.25") or series in capitals ("LUCK AND PLUCK SERIES—Second Series."), never one such word alone
-# ("18mo of runway", "the NBA SERIES final"); Project Gutenberg's closing line and licence; transcriber's notes.
+# A book's back matter by its shape: a catalogue's set or format with a price ("6 vols. ... $7.25.", "12mo. Cloth,
+# $1.25") or series in capitals ("LUCK AND PLUCK SERIES—Second Series."), never one such word alone ("18mo of runway",
+# "the NBA SERIES final"; price and set are two searches: one "(?=.*\$).*vols" pattern is quadratic); Gutenberg's
+# closing line and licence; transcriber's notes.
+_PRICE, _SET_OR_FORMAT = re.compile(r"\$\s?\d"), re.compile(r"\b(?:\d+\s+vols?\.|(?:4|8|12|16|18|24|32)mo\b)")
 _BACK_MATTER = re.compile(
-    r"(?=.*\$\s?\d).*\b(?:\d+\s+vols?\.|(?:4|8|12|16|18|24|32)mo\b)"
-    r"|^\W*(?:[A-Z][A-Z'’.-]+\s+|&\s+)+SERIES\s*(?:[—–:.,;-]|$)|(?i:^\W*(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
-    r"project\s+gutenberg|project\s+gutenberg(?:-tm|™)|gutenberg\.org|^\W*transcriber['’]?s?\s+notes?\b)",
-    re.S,
+    r"^\W*(?:[A-Z][A-Z'’.-]+\s+|&\s+)+SERIES\s*(?:[—–:.,;-]|$)|(?i:^\W*(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
+    r"project\s+gutenberg|project\s+gutenberg(?:-tm|™)|gutenberg\.org|^\W*transcriber['’]?s?\s+notes?\b)"
 )
 
 
 def is_back_matter(text: str) -> bool:
     """Whether a paragraph is a book's back matter but for its index: a Project Gutenberg closing line or licence,
     a publisher's catalogue, transcriber's notes. A licence or a URL a note names is none."""
-    return bool(_BACK_MATTER.search(text))
+    return bool(_BACK_MATTER.search(text)) or bool(_PRICE.search(text) and _SET_OR_FORMAT.search(text))
 
 
 def is_boilerplate(text: str, advert: bool | None = None) -> bool:

@@ -50,9 +50,11 @@ _EXIT = re.compile(
     r"(?:exit(?:ed)?(?: with)?(?: code| status)?|returned non-zero exit status|return code)[:= ]+(-?\d+)", re.I
 )
 _ERROR_LINE = re.compile(
-    # A linter's code: flake8's E, W, F, C, N and its plugins' prefixes (B950, SIM101), in capitals.
+    # A linter's code (flake8's E, W, F, C, N and its plugins' prefixes: B950, SIM101) before its message, which
+    # opens in lower case or names an error ("F821 undefined name", "E999 SyntaxError"): a GPU's "A100 40GB" or a
+    # flight's "BA1234 London" in a command's output is no error. Also after its place, "x.py:3:1: F821 ...".
     r"^(?:Traceback \(most recent call last\)|[\w.]*(?:Error|Exception)\b|error\b|fatal\b|E\s{3}|FAILED\b"
-    r"|(?-i:[A-Z]{1,3}\d{3,4}) )"
+    r"|(?:\S+?:\d+:(?:\d+:)? )?(?-i:[A-Z]{1,3}\d{3,4} (?:[a-z]|\w*(?:Error|Warning)\b)))"
     r"|\b(?:command not found|No such file or directory|Permission denied|Segmentation fault)\b",
     re.I,
 )
