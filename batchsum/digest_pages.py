@@ -9,12 +9,10 @@ import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import accumulate, chain, islice
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from batchsum.backends.units import units_from_text
 from batchsum.digest_state import entry_label, told_apart
-from batchsum.errors import BatchsumError
 from batchsum.language import run_on
 from batchsum.model import ContentType
 from batchsum.periods import (
@@ -26,11 +24,12 @@ from batchsum.periods import (
     day_label,
     unbulleted,
 )
+from batchsum.sources import read_source
 from batchsum.text import BLANK_LINES, DATE_LABEL, parse_speaker_line, split_sentences, unended
-from batchsum.walk import SourceRef, read_document
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
+    from batchsum.state import ManifestEntry
 
 
 def _by_part(
@@ -571,19 +570,17 @@ def digest_body(period: Period, text: str, parts: list[str], owners: list[FileFa
     return "\n\n".join(" ".join(chunks) for _, chunks in out)
 
 
-def source_dated(text: str, facts: FileFacts, roots: Mapping[str, str], cfg: RunConfig) -> str:
-    """The summary ``text`` of a file of many days' entries (``facts``, under its source folder in ``roots``) that
+def source_dated(text: str, facts: FileFacts, roots: Mapping[str, ManifestEntry], cfg: RunConfig) -> str:
+    """The summary ``text`` of a file of many days' entries (``facts``, its manifest entry in ``roots``) that
     names none of their days (a BRIEF final, as short as a file of a few entries gets) as the summarizer dates
     a journal's lines: each sentence after the day of the entry its source quotes it from ("2025-07-09: "), so
     the digest labels it by that day; as it is when a sentence's entry cannot be known (no label rather than a
-    wrong one) or ``roots`` has not its folder."""
-    root = roots.get(facts.relpath)
-    if not facts.many_days or root is None or not text.strip() or DATE_LABEL.search(text):
+    wrong one), ``roots`` has not the file or its source is gone or changed since."""
+    entry = roots.get(facts.relpath)
+    if not facts.many_days or entry is None or not text.strip() or DATE_LABEL.search(text):
         return text
-    try:
-        source = SourceRef(Path(root) / facts.relpath, facts.relpath, Path(root))
-        doc = read_document(source, cfg.content_type, redact=cfg.redact_secrets)
-    except (BatchsumError, OSError):
+    doc = read_source(entry.root, entry.relpath, entry.sha256, cfg.content_type, redact=cfg.redact_secrets)
+    if doc is None:
         return text
     entries = [(u.date, "".join(u.text.split())) for u in units_from_text(doc.text, "journal", language=facts.language)]
     lines: list[tuple[str, list[str]]] = []

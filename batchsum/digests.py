@@ -519,7 +519,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
 
     # Months and folders first (from the finals), then years (from their months' digests).
     lower = [p for p in sorted(groups, key=lambda p: p.id) if stale(p)]
-    roots = {r: e.root for r, e in manifest.items()} if b.identity[0] == "extractive" else {}  # an LLM's: as planned
+    roots = manifest if b.identity[0] == "extractive" else {}  # an LLM's: as planned
     jobs = []
     owners: dict[Period, list[FileFacts]] = {}  # the file of each part
     finals_of: dict[Period, list[str]] = {}  # the text of each part as its final has it, days' labels and all

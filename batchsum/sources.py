@@ -14,6 +14,7 @@ from pathlib import Path
 
 from batchsum.errors import InputError
 from batchsum.lazy import load
+from batchsum.model import Document, TypeChoice
 from batchsum.state import StateStore
 from batchsum.walk import SourceRef, read_document
 
@@ -27,21 +28,33 @@ def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None
     if not sha256:
         return None
     entry = StateStore(state_dir).entry(relpath)
-    if entry is None or not entry.root:
+    if entry is None:
         return None
-    root = Path(entry.root)
+    # Secrets are never worth finding and must not reach the index or a snippet: always redacted here.
+    doc = read_source(entry.root, relpath, sha256, redact=True)
+    return None if doc is None else _as_summarized(doc.text, doc.type_reason, entry.content_type)
+
+
+def read_source(
+    root: str, relpath: str, sha256: str, type_choice: TypeChoice = "auto", *, redact: bool
+) -> Document | None:
+    """The source ``relpath`` of the corpus ``root`` (as the manifest has them) read again, or None when no file
+    there still has the ``sha256`` it was summarized with. With several roots a relpath starts with its root's
+    folder name, so the file is ``root``, ``root/relpath`` or ``root/`` the relpath without its first part."""
+    if not root or not sha256:
+        return None
+    base = Path(root)
     tail = relpath.split("/", 1)[1] if "/" in relpath else relpath
-    for path in dict.fromkeys((root, root / relpath, root / tail)):
+    for path in dict.fromkeys((base, base / relpath, base / tail)):
         if not path.is_file():
             continue
         try:
-            # Secrets are never worth finding and must not reach the index or a snippet: always redacted here.
-            doc = read_document(SourceRef(path=path, relpath=relpath, root=root), redact=True)
-        except Exception as exc:  # an unreadable source only costs its lexical evidence
+            doc = read_document(SourceRef(path=path, relpath=relpath, root=base), type_choice, redact=redact)
+        except Exception as exc:  # an unreadable source only costs what it would have added
             log.debug("%s: source not used (%s)", path, exc)
             continue
         if doc.sha256 == sha256:  # hashed once, while it was read: a moved or edited source is not used
-            return _as_summarized(doc.text, doc.type_reason, entry.content_type)
+            return doc
     return None
 
 

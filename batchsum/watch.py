@@ -255,20 +255,25 @@ class Watcher:
                 self.report(describe_changes(burst.take()))
                 self.run_once()
 
-    def start_thread(self) -> Watcher:
-        """Watch in a background thread (``serve --watch``)."""
-        self._thread = threading.Thread(target=self._thread_main, name="batchsum-watch", daemon=True)
+    def start_thread(self, on_error: Callable[[Exception], None] | None = None) -> Watcher:
+        """Watch in a background thread (``serve --watch``). A watcher that fails ends; ``on_error`` is told
+        why (the server keeps serving and says so in ``/health``), else it is logged with its traceback."""
+        self._thread = threading.Thread(target=self._thread_main, args=(on_error,), name="batchsum-watch", daemon=True)
         self._thread.start()
         return self
 
-    def _thread_main(self) -> None:
+    def _thread_main(self, on_error: Callable[[Exception], None] | None) -> None:
         try:
             self.loop()
         except Exception as exc:  # a background watcher reports and ends; the server keeps serving
-            log.exception("watcher stopped: %s", exc)
+            if on_error is None:
+                log.exception("watcher stopped: %s", exc)
+            else:
+                on_error(exc)
 
     def stop(self, timeout: float = 60.0) -> None:
-        """Stop watching (a run in progress finishes first)."""
+        """Stop watching; a run in progress finishes first (waited for up to ``timeout`` seconds when
+        :meth:`start_thread` started the watcher)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)

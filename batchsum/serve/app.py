@@ -15,7 +15,6 @@ import hmac
 import json
 import logging
 import signal
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -286,7 +285,7 @@ def _watch_report(line: str) -> None:
     log.log(logging.WARNING if problem else logging.INFO, "watch: %s", line)
 
 
-def _start_watcher(app: web.Application) -> tuple[Watcher, threading.Thread]:
+def _start_watcher(app: web.Application) -> Watcher:
     """``--watch``'s watcher in a background thread, with the output folder's own settings."""
     scfg, guard, state = app[CONFIG], app[GUARD], app[WATCH]
     cfg = watch_config(watch_run(scfg), scfg.watch)
@@ -296,17 +295,13 @@ def _start_watcher(app: web.Application) -> tuple[Watcher, threading.Thread]:
         cfg, debounce_ms=scfg.debounce_ms, around=lambda: guard.use(own_writes=True), report=_watch_report
     )
 
-    def main() -> None:
-        try:
-            watcher.loop()
-        except Exception as exc:  # the server keeps serving; /health and one log line say the watcher stopped
-            state.stopped = str(exc) if isinstance(exc, BatchsumError) else f"{type(exc).__name__}: {exc}"
-            log.error("watcher stopped, changed sources are no longer summarized: %s", state.stopped)
-            log.debug("watcher stopped", exc_info=True)
+    def stopped(exc: Exception) -> None:
+        # /health and one log line say the watcher stopped; the traceback only at debug level
+        state.stopped = str(exc) if isinstance(exc, BatchsumError) else f"{type(exc).__name__}: {exc}"
+        log.error("watcher stopped, changed sources are no longer summarized: %s", state.stopped)
+        log.debug("watcher stopped", exc_info=exc)
 
-    thread = threading.Thread(target=main, name="batchsum-watch", daemon=True)
-    thread.start()
-    return watcher, thread
+    return watcher.start_thread(on_error=stopped)
 
 
 def run_server(scfg: ServeConfig, announce: Callable[[str], None] = print) -> None:
@@ -337,7 +332,5 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
         await stop.wait()
     finally:
         if watching is not None:
-            watcher, thread = watching
-            watcher.stop(timeout=0)
-            await asyncio.to_thread(thread.join, 60.0)  # a run in progress finishes first
+            await asyncio.to_thread(watching.stop, 60.0)  # a run in progress finishes first
         await runner.cleanup()
