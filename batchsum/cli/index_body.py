@@ -15,7 +15,7 @@ from batchsum.cli._common import EXIT_SOME_FAILED
 from batchsum.cli._schema_options import index_config
 from batchsum.config import IndexConfig
 from batchsum.errors import ConfigError
-from batchsum.index.lexical import LexicalStore, doc_signature
+from batchsum.index.lexical import LexicalStore, doc_signature, nodes_by_doc
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import IndexNode, tree_nodes
 from batchsum.index.state import check_output_folder, lexical_path, missing_parts, recorded_server
@@ -120,7 +120,7 @@ def _check(cfg: IndexConfig, as_json: bool) -> None:
     """``--check``: the index against the tree and its parts on disk; exit 1 on any difference, as a missing part
     makes the index incomplete (search warns, ``--strict`` refuses)."""
     gone = missing_parts(cfg)
-    docs = _tree_docs(cfg)
+    docs = nodes_by_doc(tree_nodes(cfg.out))
     with readable_index(cfg) as readable:  # read-only storage: check a copy (opening writes)
         if any(part.startswith("the Chroma folder") for part in gone):
             # Nothing to compare against: every node of the tree is missing from the store of record.
@@ -171,14 +171,6 @@ def _print_check(cfg: IndexConfig, result: IndexCheck, gone: list[str], unread: 
         click.echo(f"run `{kept_at.index_command('--rebuild')}` to rebuild it")
     else:
         click.echo("index OK" if result.ok and not gone else f"run `{kept_at.index_command()}` to repair")
-
-
-def _tree_docs(cfg: IndexConfig) -> dict[str, list[IndexNode]]:
-    """The tree's nodes by document."""
-    docs: dict[str, list[IndexNode]] = {}
-    for node in tree_nodes(cfg.out):
-        docs.setdefault(node.doc_id, []).append(node)
-    return docs
 
 
 def _source_sha(nodes: list[IndexNode]) -> str | None:

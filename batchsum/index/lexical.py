@@ -611,7 +611,8 @@ def doc_signature(nodes: Sequence[IndexNode], source_sha: str | None) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8", errors="surrogatepass")).hexdigest()
 
 
-def _by_doc(nodes: Iterable[IndexNode]) -> dict[str, list[IndexNode]]:
+def nodes_by_doc(nodes: Iterable[IndexNode]) -> dict[str, list[IndexNode]]:
+    """``nodes`` grouped by their document, in their order."""
     out: dict[str, list[IndexNode]] = {}
     for n in nodes:
         out.setdefault(n.doc_id, []).append(n)
@@ -636,7 +637,7 @@ def update_docs(
     writes a segment) once per :data:`COMMIT_CHARS` or :data:`~batchsum.index.segments.SEGMENT_POSTINGS`.
     """
     sources = sources or {}
-    grouped = _by_doc(nodes)
+    grouped = nodes_by_doc(nodes)
     wanted = sorted(set(grouped) | set(docs))
     known = store.signatures(wanted)
     gone = [d for d in wanted if d not in grouped and d in known]
