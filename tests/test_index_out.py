@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import batchsum
 from batchsum.cli import main
-from batchsum.errors import BatchsumError
+from batchsum.errors import BatchsumError, ConfigError
 
 
 @pytest.fixture
@@ -36,6 +36,13 @@ def test_index_refuses_the_source_folder_of_a_run(corpus: Path, tmp_path: Path) 
     assert result.exit_code == 0 and "index OK" in result.output  # the output itself is indexed
     result = CliRunner().invoke(main, ["index", str(corpus)])
     assert result.exit_code == 2 and "holds no batchsum output" in result.output
+    assert not (corpus / ".batchsum").exists()
+
+
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_the_library_refuses_to_index_a_folder_that_holds_no_output(corpus: Path, rebuild: bool) -> None:
+    with pytest.raises(ConfigError, match="holds no batchsum output"):
+        batchsum.repair_index(corpus, rebuild=rebuild)
     assert not (corpus / ".batchsum").exists()
 
 

@@ -51,6 +51,7 @@ from batchsum.index.state import (
     MOVED,
     UNKNOWN,
     UPGRADE,
+    check_output_folder,
     chroma_dir,
     chroma_location,
     index_needs_work,
@@ -465,6 +466,9 @@ def _output_locked(cfg: IndexConfig, wait: bool) -> Iterator[None]:
     leave the index behind the tree (or index half-written nodes)."""
     if not cfg.out.is_dir():
         raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
+    # Before the lock, which creates the state folder: indexing a folder that holds no output (a mistyped
+    # --out, the sources themselves) would write an empty index into it.
+    check_output_folder(cfg)
     with RunLock(cfg.out, wait=wait):
         yield
 
