@@ -479,7 +479,7 @@ def _utf8_name(name: str) -> bool:
 # Folder names that say what their files are. A name's words are matched whole (singular or plural), so
 # "dialogsum", "blog" and "catalog" are not logs and "recall" is no call; a long word may also open or end
 # a compound ("meetingnotes", "workjournal").
-_JOURNAL_FOLDER_WORDS = frozenset({"journal", "diary", "diaries", "daily", "dailies", "log", "logbook"})
+_JOURNAL_FOLDER_WORDS = frozenset({"journal", "diary", "diaries", "daily", "dailies", "weekly", "log", "logbook"})
 _CONVERSATION_FOLDER_WORDS = frozenset({"meeting", "transcript", "chat", "conversation", "call", "interview"})
 _COMPOUND_MIN = 7  # letters: "journal", "meeting" and longer open or end a compound word
 
@@ -680,7 +680,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         text, redactions = redact_secrets(text)
     for w in warnings:
         log.debug("%s: %s", path, w)  # a run reports them (Document.warnings) once, in its warnings
-    ctype, reason = _content_type(ref.type_override or type_choice, export, path, text, ref.relpath)
+    named = os.path.relpath(ref.fspath, os.path.dirname(ref.root))  # `run ~/journal`: its name says what it holds
+    ctype, reason = _content_type(ref.type_override or type_choice, export, path, text, named)
     doc_date, date_source = dated(path, text, st.st_mtime_ns, own_day, warnings)
     return Document(
         path=path,
