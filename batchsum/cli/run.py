@@ -273,7 +273,8 @@ def plan(ctx: click.Context, **params: Any) -> None:
     if summary.periods is not None and summary.periods.removed:
         gone = summary.periods.removed
         click.echo(f"digests to remove (no files left): {len(gone)} ({_names(gone)})")
-    click.echo(f"input tokens: {summary.input_tokens:,}  est. output tokens: {summary.est_output_tokens:,}")
+    est = summary.est_output_tokens
+    click.echo(f"input tokens: {summary.input_tokens:,}  est. output tokens (every level): {est:,}")
     if cost is not None and price is not None:
         per_out = price[1] if price[1] is not None else price[0]
         click.echo(f"cost: {cost:.4f} (per million tokens: {price[0]:g} prompt, {per_out:g} output)")

@@ -81,7 +81,7 @@ class RunResult:
         if r.files_deleted:
             parts.append(f"{r.files_deleted} deleted")
         parts += [
-            f"tokens {r.input_tokens:,} → {r.output_tokens:,} ({pct:.1f}%)",
+            f"tokens {r.input_tokens:,} → {r.output_tokens:,} in finals ({pct:.1f}%)",
             f"{r.files_failed} failed",
         ]
         if r.files_skipped:  # named as --json names them: files_failed and files_skipped
