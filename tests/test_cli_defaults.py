@@ -118,3 +118,26 @@ def test_index_takes_out_as_an_option_from_env_or_config_or_positionally(cwd: Pa
 
     code, text = run(["index", str(out), "--out", str(cwd / "elsewhere"), "--check"])
     assert code == 2 and "name different folders" in text
+
+
+def test_the_shared_out_is_no_scratch_folder_or_file(cwd: Path) -> None:
+    """`out:` and BATCHSUM_OUT name the summaries folder: eval's scratch folder and compact's output file are
+    their own (eval had written its test documents into the summaries, compact refused the folder as its file)."""
+    summaries = cwd / "summaries"
+    assert run(["run", str(JOURNAL), "--out", str(summaries), "--no-index", "--quiet"])[0] == 0
+    before = sorted(p.name for p in summaries.iterdir())
+    (cwd / "batchsum.yaml").write_text(f"out: {summaries}\n")
+    docs, refs = cwd / "ev" / "docs", cwd / "ev" / "refs"
+    docs.mkdir(parents=True)
+    refs.mkdir()
+    (docs / "a.md").write_text("The ferry left the harbour at dawn with the new buoys aboard for the bay.\n")
+    (refs / "a.txt").write_text("The ferry left at dawn.\n")
+    for env in (None, {"BATCHSUM_OUT": str(summaries)}):
+        code, _ = run(["eval", str(docs), str(refs), "-q", "--no-metrics"], env=env)
+        assert code == 0 and sorted(p.name for p in summaries.iterdir()) == before
+        assert (cwd / "batchsum-eval-out" / "a.md").is_dir()
+    session = cwd / "session.md"
+    session.write_text("### user\n\nHello there, can you check the build?\n\n### assistant\n\nThe build passes.\n")
+    res = CliRunner().invoke(main, ["compact", str(session), "--context-window", "4096"])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("### user")  # printed, not written over the summaries folder

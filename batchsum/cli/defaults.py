@@ -32,6 +32,9 @@ from batchsum.errors import ConfigError
 OUT_ENVVAR = "BATCHSUM_OUT"
 CONFIG_ENVVAR = "BATCHSUM_CONFIG"
 LOCAL_CONFIG = "batchsum.yaml"
+# Commands whose --out is no summaries folder (eval's scratch folder, compact's output file): the shared `out:`
+# and BATCHSUM_OUT would send eval's test documents into it or make compact write over it.
+OWN_OUT = frozenset({"eval", "compact"})
 
 
 def user_config_file() -> Path:
@@ -124,7 +127,7 @@ def command_defaults(
     for key, value in data.items():
         if isinstance(value, dict):
             continue  # another command's section
-        if str(key) in names:
+        if str(key) in names and not (cmd_name in OWN_OUT and names[str(key)][0] in ("out", "out_path")):
             put(str(key), value, str(key))
     section = data.get(cmd_name)
     if section is not None:
@@ -179,7 +182,10 @@ def _check_value(param: click.Option, value: Any, where: str) -> None:
 
 
 def apply_out_envvar(cmd: click.Command) -> None:
-    """Every command's ``--out`` reads ``BATCHSUM_OUT`` unless it names its own variable."""
+    """Every command's ``--out`` reads ``BATCHSUM_OUT`` unless it names its own variable or means no summaries
+    folder (:data:`OWN_OUT`)."""
+    if cmd.name in OWN_OUT:
+        return
     for param in cmd.params:
         if isinstance(param, click.Option) and param.name == "out" and param.envvar is None:
             param.envvar = OUT_ENVVAR
