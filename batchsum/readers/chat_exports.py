@@ -134,7 +134,7 @@ def render_export(data: Any, path: Path) -> str | None:
         return None  # OpenAI chat form
     if any(isinstance(m.get("author"), dict) for m in dicts):
         return _dated(
-            _render_discord(messages),
+            _render_discord(messages, _discord_channels(data)),
             (m.get("timestamp") for m in dicts if not _discord_left_out(m)),
         )
     if any("from_id" in m or m.get("type") in ("message", "service") for m in dicts):
@@ -272,6 +272,56 @@ def _addressed(text: str, names: dict[str, str]) -> str:
     return f"{', '.join(who)}, {rest}"
 
 
+def _slack_words(message: dict[str, Any], text: str, names: dict[str, str]) -> str:
+    """A Slack message's words in Slack's markup: its ``text``, else those of its ``blocks`` (a message
+    written in the rich editor may leave ``text`` empty), then the messages it shares (``attachments``), each
+    as a quote of its author."""
+    words = text if text.strip() else "\n".join(_block_text(b) for b in _dicts(message.get("blocks")))
+    for shared in _dicts(message.get("attachments")):
+        if not (shared.get("is_share") or shared.get("is_msg_unfurl")):
+            continue  # a link's preview: the page's words, not the conversation's
+        said = next((v for v in (shared.get("text"), shared.get("fallback")) if isinstance(v, str) and v.strip()), "")
+        if not said.strip():
+            continue
+        author = shared.get("author_name") or names.get(str(shared.get("author_id") or ""))
+        quote = f'"{" ".join(said.split())}"'
+        words = f"{words.rstrip()} {author} wrote: {quote}" if author else f"{words.rstrip()} {quote}"
+    return words
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """The objects of a JSON list (none when ``value`` is no list)."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _block_text(block: dict[str, Any]) -> str:
+    """A Slack block (rich text, a section, a list, a quote) as the markup its ``text`` would hold: a user
+    ``<@U1>``, a channel ``<#C1>``, a link ``<url|label>``, an emoji ``:rocket:``; a list an item a line."""
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
+        escaped = block["text"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return escaped
+    if kind == "section" and isinstance(_obj(block.get("text")).get("text"), str):
+        return str(block["text"]["text"])  # mrkdwn: already Slack's markup
+    inline = {
+        "user": lambda b: f"<@{b.get('user_id', '')}>",
+        "channel": lambda b: f"<#{b.get('channel_id', '')}>",
+        "usergroup": lambda b: f"<!subteam^{b.get('usergroup_id', '')}>",
+        "broadcast": lambda b: f"<!{b.get('range', 'here')}>",
+        "emoji": lambda b: f":{b.get('name', '')}:",
+        "link": lambda b: f"<{b.get('url', '')}|{b['text']}>" if b.get("text") else f"<{b.get('url', '')}>",
+    }
+    if kind in inline:
+        return inline[kind](block)
+    parts = [_block_text(e) for e in _dicts(block.get("elements"))]
+    if kind == "rich_text_list":
+        return "\n".join(f"- {p.strip()}" for p in parts if p.strip())
+    if kind == "rich_text_quote":
+        return f'"{"".join(parts).strip()}"'
+    joiner = "\n" if kind == "rich_text" else ""
+    return joiner.join(parts)
+
+
 def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
     """A Slack export's day file: each message as ``Real Name: text``; joins, leaves, bot posts and
     channel topic changes left out."""
@@ -290,7 +340,7 @@ def _render_slack(messages: list[dict[str, Any]], path: Path) -> str:
         text = m.get("text")
         if not isinstance(text, str):
             raise ValueError(f"looks like a Slack export day file, but message {i} has no 'text' string")
-        text = _slack_text(text, names, channels).strip()
+        text = _slack_text(_slack_words(m, text, names), names, channels).strip()
         if not text:
             continue
         user = m.get("user")
@@ -322,7 +372,9 @@ def _render_telegram(messages: list[Any]) -> str:
             continue
         text = _telegram_text(m.get("text", ""), i).strip()
         if text:
-            turns.append(_turn(str(m.get("from") or m.get("from_id") or "Deleted Account"), text))
+            # A deleted account's messages keep their "from" key, null, and a "from_id": Telegram shows the name.
+            sender = (m["from"] or "Deleted Account") if "from" in m else (m.get("from_id") or "Deleted Account")
+            turns.append(_turn(str(sender), text))
     return "\n\n".join(turns)
 
 
@@ -361,6 +413,54 @@ def _discord_left_out(message: dict[str, Any]) -> bool:
 # of a user ("<@111>", "<@!111>"), as the export leaves them when it did not resolve them.
 _DISCORD_EMOJI = re.compile(r"<a?:(\w{1,32}):\d+>")
 _DISCORD_MENTION = re.compile(r"<@!?(\d+)>")
+# A channel ("<#555>"), a role ("<@&777>") and a timestamp ("<t:1710334800:F>", its style one of t T d D f F R)
+# as Discord writes them in a message's content.
+_DISCORD_CHANNEL = re.compile(r"<#(\d+)>")
+_DISCORD_ROLE = re.compile(r"<@&(\d+)>")
+_DISCORD_TIME = re.compile(r"<t:(-?\d{1,12})(?::([tTdDfFR]))?>")
+# How each style reads, in UTC (the export does not say where its reader was). "R" ("in 2 days") is relative
+# to when it is read, which a summary is not: it reads as "f", the default.
+_DISCORD_TIME_STYLES = {
+    "t": "%H:%M UTC",
+    "T": "%H:%M:%S UTC",
+    "d": "%Y-%m-%d",
+    "D": "%-d %B %Y",
+    "f": "%-d %B %Y %H:%M UTC",
+    "F": "%A, %-d %B %Y %H:%M UTC",
+}
+
+
+def _discord_channels(data: dict[str, Any]) -> dict[str, str]:
+    """Channel id → name of the channel the export holds (the only one it names)."""
+    channel = _obj(data.get("channel"))
+    name, cid = channel.get("name"), channel.get("id")
+    return {str(cid): name} if isinstance(name, str) and name.strip() and isinstance(cid, str | int) else {}
+
+
+def _discord_roles(messages: list[Any]) -> dict[str, str]:
+    """Role id → name of the roles the export's authors and mentioned users hold (DiscordChatExporter's
+    ``roles`` of a user)."""
+    roles: dict[str, str] = {}
+    for m in messages:
+        if not isinstance(m, dict):
+            continue
+        mentioned = m.get("mentions")
+        for user in [m.get("author"), *(mentioned if isinstance(mentioned, list) else [])]:
+            held = _obj(user).get("roles")
+            for role in held if isinstance(held, list) else []:
+                name, rid = _obj(role).get("name"), _obj(role).get("id")
+                if isinstance(name, str) and name.strip() and isinstance(rid, str | int):
+                    roles.setdefault(str(rid), name.strip())
+    return roles
+
+
+def _discord_time(m: re.Match[str]) -> str:
+    """A Discord timestamp as a reader sees it in its style, in UTC; left as it was when out of range."""
+    try:
+        when = dt.datetime.fromtimestamp(int(m.group(1)), tz=dt.UTC)
+    except (OverflowError, OSError, ValueError):
+        return m.group(0)
+    return when.strftime(_DISCORD_TIME_STYLES.get(m.group(2) or "f", _DISCORD_TIME_STYLES["f"]))
 
 
 def _discord_people(messages: list[Any]) -> dict[str, str]:
@@ -377,12 +477,19 @@ def _discord_people(messages: list[Any]) -> dict[str, str]:
     return people
 
 
-def _discord_text(content: str, people: dict[str, str]) -> str:
+def _discord_text(content: str, people: dict[str, str], named: tuple[dict[str, str], dict[str, str]]) -> str:
     """A Discord message as a reader sees it, as a Slack one is (:func:`_slack_text`): ``<@111>`` → ``@``
     and the user's name, the names a message opens with address those people ("@Ana I'll ..." → "Ana,
-    I'll ..."), custom emoji (``<:partyparrot:123456>``) and emoji codes (``:thumbsup:``) left out."""
+    I'll ..."), ``<#555>`` → ``#`` and the channel's name (``#channel`` when the export names none),
+    ``<@&777>`` → ``@`` and the role's name (else ``@role``), ``<t:1710334800:F>`` the date and time it
+    names (UTC), custom emoji (``<:partyparrot:123456>``) and emoji codes (``:thumbsup:``) left out.
+    ``named``: the export's channel and role names by id."""
+    channels, roles = named
     text = _DISCORD_EMOJI.sub(lambda m: f" :{m.group(1).lower()}: ", content)
     text = _DISCORD_MENTION.sub(lambda m: "@" + people.get(m.group(1), m.group(1)), text)
+    text = _DISCORD_CHANNEL.sub(lambda m: "#" + channels.get(m.group(1), "channel"), text)
+    text = _DISCORD_ROLE.sub(lambda m: "@" + roles.get(m.group(1), "role"), text)
+    text = _DISCORD_TIME.sub(_discord_time, text)
     text = without_codes(_name_addressed(text.strip(), sorted(set(people.values()), key=len, reverse=True)))
     return re.sub(r"[ \t]{2,}", " ", text).replace(" \n", "\n").strip()
 
@@ -401,10 +508,11 @@ def _name_addressed(text: str, names: list[str]) -> str:
     return f"{', '.join(who)}, {rest}" if who and rest.strip() else text
 
 
-def _render_discord(messages: list[Any]) -> str:
+def _render_discord(messages: list[Any], channels: dict[str, str]) -> str:
     """A DiscordChatExporter JSON export: each message as ``Nickname: content`` (the author's server
-    nickname, else their name); system messages (joins, pins, calls), bots' posts and empty ones left out."""
-    people = _discord_people(messages)
+    nickname, else their name); system messages (joins, pins, calls), bots' posts and empty ones left out.
+    ``channels``: the names of the channels the export names, by id."""
+    people, named = _discord_people(messages), (channels, _discord_roles(messages))
     turns: list[str] = []
     for i, m in enumerate(messages, 1):
         if not isinstance(m, dict) or _discord_left_out(m):
@@ -414,7 +522,7 @@ def _render_discord(messages: list[Any]) -> str:
             raise ValueError(f"looks like a DiscordChatExporter export, but message {i} has no 'content' string")
         author = _obj(m.get("author"))
         name = author.get("nickname") or author.get("name") or "Unknown"
-        content = _discord_text(content, people)
+        content = _discord_text(content, people, named)
         if content:
             turns.append(_turn(str(name), content))
     return "\n\n".join(turns)

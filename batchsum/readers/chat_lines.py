@@ -96,6 +96,11 @@ class _Format:
     # What else tells the export from a hand-written log of the same lines, shown its head lines' matches and
     # the lines read (:func:`_pick`).
     shape: Callable[[list[re.Match[str]], list[str]], bool] | None = None
+    # Every line of a message opens with the export's date and time: lines that all do are a chat whatever
+    # the number of turns (three people who each said one thing), where a few turn lines in prose are none.
+    stamped: bool = False
+    # The export's own marks in a message's lines (first, further), rewritten as the words they stand for.
+    marks: Callable[[str, list[str]], tuple[str, list[str]]] | None = None
 
 
 _OTTER_LAYOUT = re.compile(
@@ -215,9 +220,35 @@ def _wechatmsg_layout(line: str) -> bool:
     return _wechat_layout(line) or (bool(_WECHATMSG_STAMP.match(line)) and not _WECHATMSG_HEAD.match(line))
 
 
+# WhatsApp's own words in a message: a media file's line ("IMG-20240312-WA0003.jpg (file attached)", as
+# "<Media omitted>" is when media is left out) and a view-once message, which the export writes as "null".
+_WHATSAPP_PLACEHOLDER = re.compile(r"^(?:null|\S.{0,200}? \(file attached\))$")
+# The mark an edited message ends with; and a poll: "POLL:" over its question, then "OPTION: Pizza (2 votes)".
+_WHATSAPP_EDITED = re.compile(r"\s*<This message was edited>$")
+_WHATSAPP_OPTION = re.compile(r"^OPTION: (?=\S)")
+
+
+def _whatsapp_marks(first: str, more: list[str]) -> tuple[str, list[str]]:
+    """A WhatsApp message without its edit mark, and a poll as its question, then its options ("Refund or
+    credit? The poll's options: Refund (1 vote), Credit (2 votes)."): the export's "POLL" and "OPTION"
+    labels are no one's words (as text they became entities)."""
+    first = _WHATSAPP_EDITED.sub("", first)
+    more = [_WHATSAPP_EDITED.sub("", ln) for ln in more]
+    options = [_WHATSAPP_OPTION.sub("", ln) for ln in more[1:] if _WHATSAPP_OPTION.match(ln)]
+    if first == "POLL:" and more and options:
+        return f"{more[0]} The poll's options: {', '.join(options)}.", []
+    return first, more
+
+
 _FORMATS = (
     # WhatsApp, Android and US: "12/03/2024, 18:02 - Ana Silva: text" ("3/12/24, 9:14 AM - ...").
-    _Format("WhatsApp export", re.compile(rf"^{_DATE},? {_CLOCK} - (?:(?P<name>{_NAME}): )?(?P<text>.*)$")),
+    _Format(
+        "WhatsApp export",
+        re.compile(rf"^{_DATE},? {_CLOCK} - (?:(?P<name>{_NAME}): )?(?P<text>.*)$"),
+        placeholder=_WHATSAPP_PLACEHOLDER,
+        stamped=True,
+        marks=_whatsapp_marks,
+    ),
     # WhatsApp, iOS: "[12/03/2024, 09:14:05] Ana Silva: text". Its notices name the chat as their sender and
     # open with a left-to-right mark ("[...] Harbor Team: \u200eAna Silva added Ben Okafor"), as its
     # placeholders do ("\u200eimage omitted"): no one's words, and the chat is no participant.
@@ -225,6 +256,9 @@ _FORMATS = (
         "WhatsApp export (iOS)",
         re.compile(rf"^\[{_DATE},? {_CLOCK}\] (?:(?P<name>{_NAME}): )?(?P<text>.*)$"),
         notice=re.compile(r"^\u200e?\[[^\]]{1,40}\] [^:\u200e]{1,80}: \u200e"),
+        placeholder=_WHATSAPP_PLACEHOLDER,
+        stamped=True,
+        marks=_whatsapp_marks,
     ),
     # Zoom's saved chat, older: "09:15:10\t From  Ben Okafor : text" (also "to Everyone").
     _Format(
@@ -354,7 +388,8 @@ _SAMPLE_CHARS = 65_536
 
 def _pick(lines: list[str]) -> _Format | None:
     """The format whose turn lines, each with a speaker, make up at least its share of the first
-    non-blank lines (at least 3), from at least two speakers one of whom speaks again: a list of
+    non-blank lines (at least 3), from at least two speakers one of whom speaks again (or, in an export that
+    stamps every line, all lines so stamped): a list of
     "**Role:** ...", "**Birthday:** ..." properties, a food log of "Breakfast (08:30): ..." or a
     journal of "2024-03-12 07:30 - ..." lines is no conversation. LINE's messages stand under its day lines.
     How far apart the messages are says nothing: a family's chat over a day has replies hours apart."""
@@ -376,7 +411,7 @@ def _pick(lines: list[str]) -> _Format | None:
             len(names) >= 3
             and len(names) >= fmt.min_share * len(lines_read)
             and len(speakers) >= 2
-            and max(speakers.values()) >= 2
+            and (max(speakers.values()) >= 2 or (fmt.stamped and all(fmt.head.match(ln) for ln in lines_read)))
             and (not fmt.recorded or _rising([m.group("at") for m in heads]))
             and (fmt.shape is None or fmt.shape(heads, lines_read))
             # LINE writes each day over its messages: a table of "09:00<TAB>Email<TAB>..." rows has no such line
@@ -459,6 +494,8 @@ def render_chat_lines(text: str) -> ChatExport | None:
     for name, first, *more in turns:
         if fmt.quoted:
             first, more = _unquoted(first, more)
+        if fmt.marks is not None:
+            first, more = fmt.marks(first, more)
         body = _message(first, more, fmt.placeholder)
         if body:
             out.append(f"{name}: {body}" if name else body)

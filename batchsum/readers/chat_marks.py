@@ -53,14 +53,21 @@ def without_emoji(sentence: str) -> tuple[str, bool]:
 
 def without_codes(text: str) -> str:
     """``text`` without its emoji codes: a sentence's end in place of a run between two clauses when what
-    follows starts a sentence ("Sounds good :tada: I'll write ..." → "Sounds good. I'll write ..."), else
-    a space. Left out with nothing in their place, they had run the two into one sentence that no rule
-    read as a promise."""
+    follows starts a sentence ("Sounds good :tada: I'll write ..." → "Sounds good. I'll write ..."), and
+    in place of one that ends a line after words ("by Thursday:rocket:" → "by Thursday."), else a space.
+    Left out with nothing in their place, they had run the two into one sentence that no rule read as a
+    promise, or left a sentence its writer ended looking broken off."""
     return _EMOJI_RUN.sub(_in_place_of_codes, text)
 
 
 def _in_place_of_codes(m: re.Match[str]) -> str:
-    before, after = m.string[: m.start()].rstrip(), m.string[m.end() :].lstrip()
+    before, after = m.string[: m.start()].rstrip(), m.string[m.end() :].lstrip(" \t")
+    if before and after[:1] in ("", "\n", "\r"):
+        # The writer's last mark: the sentence it closes gets the stop it would have had (as a pictograph's).
+        line = before.rsplit("\n", 1)[-1]
+        ended = end_message(line)
+        return ended[len(line) :] if line and ended.startswith(line) else ""
+    after = after.lstrip()
     if before and after[:1].isupper() and before[-1] not in ".!?…,;:([{\"'“‘-–—":
         return ". "
     return " "
