@@ -138,6 +138,9 @@ def test_json_is_printed_on_errors_too(tmp_path: Path) -> None:
     assert res.exit_code == 2 and json.loads(res.stdout)["exit_code"] == 2
     res = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "nothing"), "--json"])
     assert res.exit_code == 2 and "error" in json.loads(res.stdout)
+    for fmt in (["--format", "json"], ["--format=json"]):  # the same as --json
+        res = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "nothing"), *fmt])
+        assert res.exit_code == 2 and "error" in json.loads(res.stdout)
     # click's own usage errors too: an option out of range.
     res = CliRunner().invoke(main, ["run", str(JOURNAL), "--out", str(out), "--json", "--chunk-size", "10"])
     err = json.loads(res.stdout)

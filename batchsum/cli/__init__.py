@@ -9,6 +9,7 @@ command modules, by :func:`batchsum.lazy.load` when the command runs."""
 from __future__ import annotations
 
 import atexit
+import itertools
 import json
 import os
 import sys
@@ -80,7 +81,7 @@ class LazyGroup(click.Group):
         return cmd
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        ctx.meta["batchsum.json"] = "--json" in args
+        ctx.meta["batchsum.json"] = _wants_json(args)
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -166,3 +167,12 @@ def _nothing_left_to_close() -> bool:
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         return False
     return not any(name in sys.modules for name in ("chromadb", "duckdb", "ray"))
+
+
+def _wants_json(args: list[str]) -> bool:
+    """Whether the command prints JSON, so its error is one JSON object on stdout too: ``--json``, or
+    ``report --format json`` (which is ``--json``)."""
+    if "--json" in args:
+        return True
+    asked = "--format=json" in args or ("--format", "json") in itertools.pairwise(args)
+    return args[:1] == ["report"] and asked
