@@ -73,7 +73,7 @@ class _Patterns:
     __slots__ = ("date", "dated_heading")
 
     def __init__(self) -> None:
-        self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
+        self.date = re.compile(r"(?<!\d)(\d{4})[-_.]?(0[1-9]|1[0-2])[-_.]?(0[1-9]|[12]\d|3[01])(?!\d)")  # 2019-2021: no
         self.dated_heading = re.compile(
             # [ \t], not \s, before the date: \s crosses newlines, and a run of blank lines was then scanned
             # once per line (quadratic: minutes for a 20 KB file of blank lines).

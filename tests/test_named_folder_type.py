@@ -37,3 +37,16 @@ def test_a_file_named_alone_is_typed_by_its_text(tmp_path: Path) -> None:
     (folder / "plan.md").write_text(ENTRY, encoding="utf-8")
     batchsum.run([folder / "plan.md"], out=tmp_path / "out", metrics=False, index=False)
     assert _content_type(tmp_path / "out", "plan.md") == "document"  # no folder was named
+
+
+def test_a_year_range_in_a_name_is_no_day(tmp_path: Path) -> None:
+    """`project-history-2019-2021.md` names no day (month 20, day 21): its first-person text is a document's,
+    as the same file's without the range (it had been a journal "by its dated name", dated by mtime)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    text = "I went to the office and I talked with my team about the budget. " * 20
+    for name in ("project-history-2019-2021.md", "project-history.md"):
+        (src / name).write_text(text, encoding="utf-8")
+    batchsum.run([src], out=tmp_path / "out", metrics=False, index=False)
+    assert _content_type(tmp_path / "out", "project-history-2019-2021.md") == "document"
+    assert _content_type(tmp_path / "out", "project-history.md") == "document"
