@@ -392,8 +392,10 @@ def _balance_underscores(sentence: str) -> str:
     "_George Dolan had four problems." closes, "the gun runners._ He left." opens."""
     if "_" not in sentence:
         return sentence
-    opens = [m.start() for m in _ITALIC_OPEN.finditer(sentence)]
-    closes = [m.start() for m in _ITALIC_CLOSE.finditer(sentence)]
+    # Inline code is never emphasis: the "_" in "`checked_*`" is no mark.
+    masked = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), sentence) if "`" in sentence else sentence
+    opens = [m.start() for m in _ITALIC_OPEN.finditer(masked)]
+    closes = [m.start() for m in _ITALIC_CLOSE.finditer(masked)]
     if len(opens) > len(closes) and opens[-1] > (closes[-1] if closes else -1):
         return sentence + "_"
     if len(closes) > len(opens) and closes[0] < (opens[0] if opens else len(sentence)):

@@ -51,6 +51,7 @@ __all__ = [
     "email_headers",
     "email_sender",
     "end_message",
+    "ends_apart",
     "ends_sentence",
     "is_abbreviation_at",
     "is_backchannel",
@@ -584,6 +585,19 @@ def wraps_onto(prev: str, line: str, width: int) -> bool:
         return False  # before the split below: most lines of a transcript end here
     words = line.split(None, 1)
     return bool(words) and len(prev.rstrip()) + 1 + len(words[0]) > 0.9 * width
+
+
+def ends_apart(line: str, rest: Sequence[str]) -> bool:
+    """Whether ``line``, opening a paragraph with no stop at its end, was ended there by its writer: the line
+    under it (of ``rest``, the paragraph's lines after it) is no wrapped rest of it (:func:`wraps_onto`) and it
+    ends on no word that leads on ("of", "the"). In a lower-cased text, where no capital tells, a scraped
+    paper's sub-heading over its one-line paragraph ("... but does not alter viral ultrastructure" / "to
+    determine whether ...") had run into its first sentence."""
+    nxt = rest[0] if rest else ""
+    end = line.rstrip()
+    if not nxt.strip() or nxt[:1].isspace() or not end[-1:].isalnum() or end.split()[-1].lower() in LEADS_ON:
+        return False
+    return not wraps_onto(line, nxt, paragraph_width("\n".join((line, *rest))))
 
 
 def lines_are_items(paragraph: str) -> bool:

@@ -65,6 +65,7 @@ from batchsum.text import (
     QUOTE_MARKS,
     conversation_lines,
     email_sender,
+    ends_apart,
     is_backchannel,
     is_chat,
     parse_speaker_line,
@@ -344,6 +345,7 @@ def _whole_prose(sent: str) -> bool:
         and not is_phatic(sent)
         and not is_fragment(sent)
         and not _BRACKETED.match(sent)
+        and not _CUT_OPENING.match(sent)
         and not (_apparatus(sent) or is_dateline(sent))
     )
 
@@ -513,6 +515,8 @@ def _label(title: str) -> str:
     """A list's heading as a label for its items in a summary ("Non-goals"), or "" for a long one or a
     date: an entry's date says nothing its file's date does not, and a line of dialogue opening with a
     dash under it ("- Что, сударь, ...") is no item of a list the date names."""
+    # A heading inside a blockquote ("> ##### Integer Overflow") reads as its text, as the quote's lines do.
+    title = QUOTE_MARKS.sub("", title).lstrip("# ")
     title = title.strip().rstrip("#").strip().strip("*_").rstrip(":").strip()  # "## Goals ##", "**Goals:**"
     return title if title and word_count(title) <= _LABEL_WORDS and not _DATED.search(title) else ""
 
@@ -592,6 +596,8 @@ _TOOL_RECORD = re.compile(r"^\[[✓✗] [^\n]*\]$")  # brackets inside are the o
 _NOISE_KINDS = frozenset({"separator", "toc", "index", "header", "table", "boilerplate"})
 # A line wholly in brackets is an aside or a note, "（昭和十年十月）", "(Applause.)": never a summary by itself.
 _BRACKETED = re.compile(r"^[(\[（【〔][^()\[\]（）【】〔〕]*[)\]）】〕][.。]?$")
+# A piece opening with a comma, a semicolon, a colon or a stop (not a word's: ".NET") is a cut sentence's rest.
+_CUT_OPENING = re.compile(r"[,;:]|\.(?!\w)")
 
 
 def _prose_blocks(
@@ -665,6 +671,8 @@ def _prose_blocks(
             nxt = None if nxt is not None and _BULLETED.match(nxt) else nxt
             rest = None if opened else _paragraph_rest(lines, li)  # the text's first line may be its title
             kind = "heading" if is_heading(line, prev, nxt, cased, rest) else None
+        elif kind is None and not cased and prev is None and li not in items and not LIST_ITEM.match(line):
+            kind = "heading" if ends_apart(line, _paragraph_rest(lines, li)) else None  # a lower-cased sub-heading
         elif kind == "heading" and in_a_sentence(line, prev, lines[li + 1] if li + 1 < len(lines) else None, cased):
             kind = None  # a wrapped line of prose that opens with "volume", "Book" or "PART": no heading
         prev = line if kind is None else None
