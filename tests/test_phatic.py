@@ -41,6 +41,9 @@ Operator: This concludes our question-and-answer session.
         "This concludes our question-and-answer session.",
         "Thank you for calling Northwind support, my name is Leo.",
         "Thanks for making time, Ahmed.",
+        "Okay, it's two minutes past, I think everyone's here.",
+        "Luis, you asked to go first.",
+        "Let's get started.",
     ],
 )
 def test_formulae_with_names_and_the_occasions_words_are_phatic(sentence: str) -> None:
@@ -57,6 +60,8 @@ def test_formulae_with_names_and_the_occasions_words_are_phatic(sentence: str) -
         "Thank you for calling, I have issued the refund for the duplicate charge now.",
         "Thanks for taking the time to review the contract.",
         "We'll take care of David Johnson.",
+        "We're all set on the budget for the offsite.",
+        "Let's start with the venue, Porto or Lisbon.",
     ],
 )
 def test_a_formula_with_something_said_is_not(sentence: str) -> None:

@@ -3,7 +3,7 @@ host's introductions ("Welcome back to Harbor Talk, I am your host Maya.", "Than
 a call's logistics ("All lines are in listen-only mode.", "Our next question comes from Tom Lee with
 Citi. Please go ahead.") and a recorded meeting's: the talk that manages the recording itself, its microphones,
 its screen and the digits read for its corpus ("Is my mic on?", "You're muted.", "We're recording now.", "Okay,
-we should read our digits.", "Transcript L dash two one five.").
+we should read our digits.", "Transcript L dash two one five."), and its start ("I think everyone's here.").
 
 Malinowski (1923, "The Problem of Meaning in Primitive Languages") called the first *phatic communion*,
 speech whose purpose is the contact itself (Laver 1975, "Communicative functions of phatic communion"); an
@@ -73,6 +73,11 @@ _FORMULAE = re.compile(
     r"|(?:i would|i'd|i will|i'll) (?:now )?(?:like to )?(?:turn|hand|pass) (?:the (?:call|conference|floor|line)"
     r"|it|things)(?: back)? (?:over )?to|(?:this|that) concludes (?:our|the|today's|this) [\w-]+(?: [\w-]+)?"
     r"|you may (?:now )?disconnect|for standing by|at this time"
+    # a meeting's start: who is there, the clock, the order of speaking ("Okay, it's two minutes past, I think
+    # everyone's here.", "Luis, you asked to go first.")
+    r"|(?:i think |looks like |it looks like )?(?:everyone|everybody|we)(?:'s| is|'re| are) (?:all )?(?:here|in|set)"
+    r"|it's (?:(?:a|one|two|three|four|five|ten|\d+) )?(?:minutes? )?(?:past|after)(?: the hour)?"
+    r"|(?:let's|let us|shall we) (?:get )?(?:started|start|begin)|(?:asked|wanted|want|like) to go first"
     # a recorded meeting's logistics: the act of talking into the kit and of recording, not what is said
     rf"|{_PROPOSED}(?:{_ON_KIT}|{_RECORDING}|{_SCREEN}|{_DIGITS})|{_HEARD}|{_MUTED}|{_TRANSCRIPT_ID}|{_SOUND_CHECK}"
     r")\b",
