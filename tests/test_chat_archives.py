@@ -312,6 +312,6 @@ def test_a_slack_channel_link_without_its_label_names_the_channel(tmp_path: Path
     (corpus / "dev" / "2024-03-12.json").write_text(json.dumps(day), encoding="utf-8")
     _run(corpus, tmp_path / "out")
     _, body = _final(tmp_path / "out", "dev/2024-03-12.json")
-    # Kept whole, a hashtag reads as its word ("#general" as "general"), as the summarizer reads it.
-    assert "in general before" in body and "to core-team." in body and "in ops later" in body, body
+    # Kept whole, a channel keeps its "#" in a speaker's turn, as the summarizer reads it: it names a channel.
+    assert "in #general before" in body and "to #core-team." in body and "in #ops later" in body, body
     assert "C01" not in body and "G02" not in body

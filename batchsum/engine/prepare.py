@@ -74,10 +74,31 @@ def blank_reason(doc: Document) -> str | None:
     shown = load(_AS_READ)(doc.text)
     if not shown or shown.isspace():
         return f"no text once read ({doc.size} bytes, only markup), nothing to summarize: skipped"
+    if not _holds_text(shown):
+        return f"no text once read ({doc.size} bytes, only headings and empty items), nothing to summarize: skipped"
     return None
 
 
 _AS_READ = "batchsum.backends.noise:markdown_as_text"
+# A line that holds no text of its own: blank, a heading (what it would title), a list item or task with no words
+# ("- ", "- [ ] ", "☐", Logseq's empty page "- "), a rule. An empty daily note of only its template's headings
+# and boxes had been summarized whole and counted in its month; a heading over a sentence is text.
+_NO_TEXT_LINE = re.compile(
+    r"[ \t]*(?:#{1,6}(?:[ \t][^\n]*)?|(?:(?:[-*+]|\d{1,9}[.)])[ \t]*(?:\[[ xX]\]|[☐☑])?[ \t]*)+|[-*_=]{3,}[ \t]*)?\Z"
+)
+
+
+def _holds_text(shown: str) -> bool:
+    """Whether a line of ``shown`` holds text (:data:`_NO_TEXT_LINE`), read a line at a time: a book's first
+    line answers, and no list of its lines doubles its memory."""
+    start = 0
+    while start <= len(shown):
+        end = shown.find("\n", start)
+        end = len(shown) if end < 0 else end
+        if not _NO_TEXT_LINE.match(shown, start, end):
+            return True
+        start = end + 1
+    return False
 
 
 def set_language(doc: Document, cfg: RunConfig) -> None:

@@ -2,12 +2,13 @@
 
 A vault's notes are Markdown with more marks than CommonMark: wikilinks (``[[Page|alias]]`` reads
 "alias"), embeds (``![[diagram.png]]``, shown as the thing embedded), hidden comments (``%%...%%``,
-never shown: people keep private asides there), highlights (``==text==``), footnotes (``[^1]``),
-callouts (``> [!note] Title``), tags (``#idea``, ``#[[tag with spaces]]``), and in Logseq block
-properties (``type:: decision``), block references (``((uuid))``), macros (``{{embed ...}}``,
-``{{query ...}}``), query blocks (``#+BEGIN_QUERY``), scheduling lines and drawers (``:LOGBOOK:``,
-``:PROPERTIES:``). A task's box (``- [ ]``, ``- [x]``, Logseq's ``TODO``/``DONE``) is shown as the box it
-renders as: ☐ or ☑; a task with no words is left out.
+never shown: people keep private asides there), highlights (``==text==``), footnotes (``[^1]``, inline
+``^[...]``), block ids (`` ^abc123``), callouts (``> [!note] Title``), tags (``#idea``,
+``#[[tag with spaces]]``; in a speaker's turn "#general" is as typed), and in Logseq block properties
+(``type:: decision``), block references (``((uuid))``), macros (``{{embed ...}}``, ``{{query ...}}``),
+query blocks (``#+BEGIN_QUERY``), scheduling lines and drawers (``:LOGBOOK:``, ``:PROPERTIES:``). A
+task's box (``- [ ]``, ``- [x]``, Logseq's ``TODO``/``DONE``) is shown as the box it renders as: ☐ or ☑; a
+task with no words is left out.
 
 Without this, their marks were summary and snippet text ("Kick-off for [[Project Alpha]] with
 [[Ana Ribeiro|Ana]]"), and a hidden comment about a colleague became a day's summary.
@@ -70,6 +71,11 @@ _HASHTAG = re.compile(
 _HIGHLIGHT = re.compile(r"(?<![\w=])==(?=[^\s=])([^=\n]{1,300}?)(?<=[^\s=])==(?![\w=])")  # not "a==b"
 _FOOTNOTE_DEF = re.compile(r"^[ \t]*\[\^[^\[\]\s]+\]:[^\n]*$", re.M)
 _FOOTNOTE_REF = re.compile(r"\[\^[^\[\]\s]+\]")
+# An inline footnote, "Ana^[She runs the pipeline.]": its body is a footnote's, left out as "[^1]: ..." is (one
+# level of brackets inside it, a link's). Not "2^10" nor "x^2".
+_INLINE_FOOTNOTE = re.compile(r"\^\[(?:[^\[\]\n]|\[[^\[\]\n]*\]){0,2000}\]")
+# Obsidian's block id, " ^abc123" at a line's end (or alone on its line): a link target, never shown.
+_BLOCK_ID = re.compile(r"(?:[ \t]+|^[ \t]*)\^[A-Za-z0-9-]+[ \t]*$", re.M)
 # A callout: its first line (its type, then its title, a heading of what the callout holds), then its
 # body, the blockquote lines under it. The body reads as text: its "> " marks are the box it is drawn in.
 _CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[![\w-]+\][+-]?[ \t]*([^\n]*)$((?:\n[ \t]*>[^\n]*)*)", re.M)
@@ -95,9 +101,11 @@ _LEFT_OUT_BLOCKS = frozenset({"QUERY", "SRC"})
 # Org's (Logseq's) drawers, ":PROPERTIES:", ":LOGBOOK:" or any name in capitals, up to ":END:": a task's
 # metadata, folded away on its page (a contact's address under a task had been read as its words).
 DRAWER = re.compile(r"^[ \t]*:[A-Z][A-Z_-]*:[ \t]*\n(?:(?![ \t]*:END:)[^\n]*\n){0,200}[ \t]*:END:[ \t]*$", re.M)
-# Logseq's "SCHEDULED: <2024-03-15 Fri>" on the line under its task: the task's date, on its line.
+# Logseq's "SCHEDULED: <2024-03-15 Fri>" on the line under its task: the task's date, on its line, as the
+# Tasks plugin marks it: a DEADLINE is its due date (📅), a SCHEDULED date when to work on it (⏳), never a due one.
+_PLANNED = {"SCHEDULED": "⏳", "DEADLINE": "📅"}
 _SCHEDULED = re.compile(
-    r"(?:\n[ \t]*|(?<![ \t])[ \t]+)(?:SCHEDULED|DEADLINE):[ \t]*<(\d{4}-\d{2}-\d{2})[^>\n]*>[ \t]*(?=\n|$)"
+    r"(?:\n[ \t]*|(?<![ \t])[ \t]+)(SCHEDULED|DEADLINE):[ \t]*<(\d{4}-\d{2}-\d{2})[^>\n]*>[ \t]*(?=\n|$)"
 )
 _EMPTY_BULLET = re.compile(r"^[ \t]*[-*+][ \t]*$", re.M)  # an item whose embed or macro is gone
 # A data: URI (RFC 2397) carries a file's bytes in the text (an image pasted into a note is a megabyte of
@@ -492,7 +500,7 @@ def note_syntax_as_text(text: str) -> str:
     if "[!" in text:
         text = _callouts(text)
     if "SCHEDULED:" in text or "DEADLINE:" in text:
-        text = _SCHEDULED.sub(lambda m: f" 📅 {m.group(1)}", text)
+        text = _SCHEDULED.sub(lambda m: f" {_PLANNED[m.group(1)]} {m.group(2)}", text)
     text = fix_outside_code(without_data_uris(text), _inline_marks)
     marked = _ANY_MARKER.search(text) is not None
     if marked or any(box in text for box in ("[ ]", "[x]", "[X]", *TASK_BOXES)):
@@ -569,7 +577,8 @@ def _data_uris_out(text: str) -> str:
 
 
 def _inline_marks(text: str) -> str:
-    """The marks inside a line: comments, edits, links, embeds, macros, tags, highlights, footnotes."""
+    """The marks inside a line: comments, edits, links, embeds, macros, tags (not in a speaker's turn:
+    :func:`_said`), highlights, footnotes, block ids."""
     if "%%" in text:
         text = _HIDDEN_COMMENT.sub(_blank, text)
     if "{" in text:  # before highlights: "{==text==}" is CriticMarkup's
@@ -586,12 +595,23 @@ def _inline_marks(text: str) -> str:
         text = _EMPTY_BULLET.sub("", text)
     if "#" in text:
         text = _TAGS_LINE.sub(lambda m: "#### " + m.group(0).strip(), text)
-        text = _HASHTAG.sub(r"\1", _TRAILING_TAGS.sub("", text))
+        text = _HASHTAG.sub(lambda m: _said(m, m.group(1)), _TRAILING_TAGS.sub(lambda m: _said(m, ""), text))
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "[^" in text:
         text = _FOOTNOTE_REF.sub("", _FOOTNOTE_DEF.sub("", text))
+    if "^" in text:
+        text = _BLOCK_ID.sub("", _INLINE_FOOTNOTE.sub("", text))
     return text
+
+
+def _said(m: re.Match[str], tag: str) -> str:
+    """A tag ``m`` as a note files it (``tag``: its word, or nothing), but as written in a speaker's turn: its
+    "#general" is what the speaker typed, a channel in a chat ("Raid in #general again", Slack's
+    "<#C2|support>" read "#support"), no tag filing the note."""
+    start = m.string.rfind("\n", 0, m.start()) + 1
+    end = m.string.find("\n", m.start())
+    return m.group(0) if is_turn(m.string[start : end if end >= 0 else len(m.string)]) else tag
 
 
 def _callout(m: re.Match[str]) -> str:
