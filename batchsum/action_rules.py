@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from batchsum.due_dates import due_date
 
-__all__ = ["ActionItem", "action_item", "name_parts", "owner_among"]
+__all__ = ["OWNER_SEP", "ActionItem", "action_item", "name_parts", "owner_among"]
 
 _COMMIT = re.compile(
     r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:"
@@ -46,10 +46,16 @@ _SELF = re.compile(
 )
 # A participant told of what they do by a date: "Tom writes the brief by December 12."
 _NAMED_DOES = re.compile(r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:also |then )?(?!is\b|was\b|has\b)[a-z]{3,}s\b")
+# Several named ("Ben and Priya will ...", "Ana, Ben and Priya will ...") are all owners: the whole list is
+# the subject, as one name is.
+_ONE_NAME = r"[A-Z][a-z]+(?: [A-Z][a-z]+)?"
 _NAMED = re.compile(
     r"(?<!whether )(?<!if )"  # "whether Legal will sign off" asks, commits no one
-    r"\b(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,? (?:will|is going to)\b|, (?:can|could|would) you\b|, please\b)"
+    rf"\b(?P<name>{_ONE_NAME}(?:(?:, {_ONE_NAME})*,? and {_ONE_NAME})?)"
+    r"(?:,? (?:will|are going to|is going to)\b|, (?:can|could|would) you\b|, please\b)"
 )
+# Between the names of several owners, as a sentence lists them and as an item's owner writes them.
+OWNER_SEP = re.compile(r",? and |, ")
 # Talk about the talk ("let's see", "we'll see", "let's say", "we'll first of all have reports", "we need to
 # decide ...": the meeting's own agenda), a supposition ("let's assume") or a wish ("let's hope") is not
 # something to do after the meeting; nor is "let's not", "we're going to have three presentations", or showing
@@ -212,9 +218,15 @@ def name_parts(label: str) -> set[str]:
 
 def owner_among(name: str, participants: Sequence[str]) -> str | None:
     """The participant ``name`` stands for: one of them, or the only one whose first or last name it is
-    ("Dev" is "Dev Patel" when no other participant is a Dev; "Matt" is "MATT"), else None."""
+    ("Dev" is "Dev Patel" when no other participant is a Dev; "Matt" is "MATT"), else None. Several names
+    ("Ben, Priya", "Ben and Priya") are the participants each stands for, as "Ben Okafor, Priya Raman", when
+    every one is one."""
     if name in participants:
         return name
+    several = OWNER_SEP.split(name)
+    if len(several) > 1:
+        found = [owner_among(one, participants) for one in several]
+        return ", ".join(dict.fromkeys(f for f in found if f)) if all(found) else None
     if " " in name.strip():
         return None
     hits = [p for p in participants if name.casefold() in name_parts(p)]
@@ -278,7 +290,7 @@ def action_item(
     if named and _ROOM_REQUEST.match(text, named.end()):
         return None  # "Albert, can you answer that?", "Steve will explain later": a turn to speak
     if named and named.group("name").split()[0].lower() not in _FIRST_PERSON:
-        return ActionItem(text, named.group("name"), due)
+        return ActionItem(text, ", ".join(OWNER_SEP.split(named.group("name"))), due)
     mention = _MENTION.search(text)
     if mention and re.search(r"\b(?:please|can you|could you|will|to)\b", text, re.I):
         return ActionItem(text, mention.group(1), due)

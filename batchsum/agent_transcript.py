@@ -41,7 +41,14 @@ from batchsum.compact.extractors import (
 )
 from batchsum.compact.messages import as_message
 from batchsum.errors import InputError
-from batchsum.facets import ExtractedFacets, extract_facets, facets_front_matter, render_facets_markdown
+from batchsum.facets import (
+    ExtractedFacets,
+    date_dues,
+    extract_facets,
+    facets_front_matter,
+    render_facets_markdown,
+    typed_chat,
+)
 from batchsum.readers.decoding import decode_bytes
 from batchsum.text import split_sentences
 from batchsum.tokens import Tokenizer, get_tokenizer
@@ -496,12 +503,15 @@ class RunExtras:
         return render_facets_markdown(left) if left.status or not left.is_empty() else ""
 
 
-def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets: bool) -> RunExtras | None:
+def run_extras(
+    text: str, *, content_type: str, type_reason: str, offline_facets: bool, day: str | None = None
+) -> RunExtras | None:
     """Offline extras of one document for ``batchsum run``, or None when there are none.
 
     Agent sessions (``type_reason`` from :func:`~batchsum.transcript_shape.agent_transcript_reason`) get
     their tool results reduced and their files, commands, errors and facets; other conversations get
     extracted facets when ``offline_facets`` (False when an LLM writes them, or facets are turned off).
+    ``day``: the ISO date the whole file was written, which dates the weekdays its tasks are due on.
     """
     if type_reason.removeprefix("--type; ").startswith("agent transcript"):
         try:
@@ -512,11 +522,13 @@ def run_extras(text: str, *, content_type: str, type_reason: str, offline_facets
             return RunExtras(digest.text, digest.front_matter(), digest.markdown(), digest, digest.facets)
     if not offline_facets:
         return None
-    found = extract_facets(text) if content_type == "conversation" else ExtractedFacets()
+    typed = typed_chat(type_reason)
+    found = extract_facets(text, typed=typed) if content_type == "conversation" else ExtractedFacets()
     written = written_facets(text, found.participants)  # in any file: "## Action items", "- [ ] ..."
     if content_type != "conversation" and written.is_empty():
         return None
     facets = with_written(written, found)
     if facets.is_empty():
         return None
+    date_dues(facets, day)
     return RunExtras(None, facets_front_matter(facets), render_facets_markdown(facets), facets=facets)

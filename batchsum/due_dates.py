@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
-__all__ = ["bracketed_date", "due_date"]
+__all__ = ["bracketed_date", "dated_weekday", "due_date"]
 
 # A due date as said, whole: "Friday March 15", "15 March", "the 15th", "end of the month", "next Tuesday".
 # Month names only capitalised: "may" and "march" are words too.
@@ -51,9 +52,20 @@ def bracketed_date(text: str) -> str | None:
     return m.group("when") if m else None
 
 
+# "For" names the occasion a thing is for, not when it is due: "Book the boat for Thursday", "slides for
+# the end of the month" (a bare time right after it, or inside one: the "Thursday" of "for next Thursday").
+_FOR = re.compile(r"\bfor (?:(?:the|next|this|coming) )?$", re.I)
+
+
+def _bare(text: str) -> re.Match[str] | None:
+    """The first bare time ``text`` says ("next week", "Friday") that is not what something is for."""
+    return next((m for m in _DUE_BARE.finditer(text) if not _FOR.search(text, 0, m.start())), None)
+
+
 def due_date(text: str) -> str | None:
-    """The due date a sentence gives, a deadline ("by Friday March 15") before a bare time ("today")."""
-    m = _DUE.search(text) or _DUE_BARE.search(text)
+    """The due date a sentence gives, a deadline ("by Friday March 15") before a bare time ("today"); a time
+    something is for ("for Thursday") is none."""
+    m = _DUE.search(text) or _bare(text)
     if not m:
         return None
     when = next(g for g in m.groups() if g)
@@ -62,3 +74,24 @@ def due_date(text: str) -> str | None:
     # "Today I'll send ..." is due today; a weekday or a month keeps its capital.
     relative = first.lower() in {"today", "tomorrow", "tonight", "next", "this", "coming", "end", "the", "eod", "eow"}
     return (first.lower() + (" " + rest if rest else "")) if relative else when
+
+
+# A weekday a due date names without its date ("Thursday", "this Friday at noon", "end of day Friday"); not
+# "next Thursday", which some read as this week's and others as the next week's.
+_LONE_WEEKDAY = re.compile(rf"(?<!next )\b(?P<day>{_WEEKDAY})\b(?!,? (?:{_DATE}|{_ISO_DATE})\b)", re.I)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def dated_weekday(due: str, day: str | None) -> str:
+    """``due`` with the weekday it names followed by its date, the first such day on or after ``day`` (the ISO
+    date of the text that says it): "Thursday" in a note of Tuesday 2024-03-12 is "Thursday 2024-03-14". A
+    weekday alone means nothing once its week is over. Without ``day`` (an undated file) ``due`` is kept."""
+    m = _LONE_WEEKDAY.search(due)
+    if m is None or day is None:
+        return due
+    try:
+        start = dt.date.fromisoformat(day)
+    except ValueError:
+        return due
+    ahead = (_WEEKDAYS.index(m.group("day").lower()) - start.weekday()) % 7
+    return f"{due[: m.end()]} {(start + dt.timedelta(days=ahead)).isoformat()}{due[m.end() :]}"

@@ -31,13 +31,14 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from batchsum.action_rules import ActionItem, action_item, name_parts
+from batchsum.action_rules import OWNER_SEP, ActionItem, action_item, name_parts
 from batchsum.action_rules import owner_among as _owner_among  # written_facets reads it here
 from batchsum.backends.noise import is_fragment
 from batchsum.backends.phatic import is_phatic
 from batchsum.backends.units import STOPWORDS
 from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
+from batchsum.due_dates import dated_weekday
 from batchsum.entity_rules import not_a_code_name, not_names
 from batchsum.readers.chat_marks import addressed, without_codes, without_emoji
 from batchsum.readers.screenplay import SCENE
@@ -181,7 +182,19 @@ def _without_slugs(body: str) -> str:
     return "\n".join(kept) if len(kept) < len(lines) else body
 
 
-def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
+# The readers' kinds of typed chats (batchsum.readers: "WhatsApp export", "Discord or Teams chat", "IRC log",
+# a Slack or Telegram export's JSON); not a transcript's ("Otter.ai or Teams transcript", captions), whose
+# turns are speech the next speaker may cut.
+_TYPED = re.compile(r"\b(?:chat|export|IRC log)\b|^extension \.jsonl?$", re.I)
+
+
+def typed_chat(type_reason: str) -> bool:
+    """Whether a conversation read for ``type_reason`` (its reader's kind) is a typed chat, whose messages are
+    sent whole: the end of each ends its sentence, whatever share of them ends with a stop."""
+    return _TYPED.search(type_reason) is not None and "transcript" not in type_reason.lower()
+
+
+def _sentences(turns: Sequence[tuple[str | None, str]], typed: bool = False) -> list[_Sentence]:
     out: list[_Sentence] = []
     # Code blocks and quoted tool output are not conversation; facets come from prose only.
     said = [
@@ -193,8 +206,9 @@ def _sentences(turns: Sequence[tuple[str | None, str]]) -> list[_Sentence]:
     # the summarizer gives a paragraph that has none (a trailing emoji dropped). Not where most turns end with
     # one (a transcript): an unended turn was broken off ("I'll send you the minutes of meet"), as is one that
     # ends on a marker or a dash ("... by {disfmarker}"). A line break inside a turn ends nothing. The same
-    # rule as the summarizer's (batchsum.backends.units): text.is_chat over the turns' last sentences.
-    chat = is_chat(turn[-1].text for turn in spans if turn)
+    # rule as the summarizer's (batchsum.backends.units): text.is_chat over the turns' last sentences. A typed
+    # chat (``typed``) is one whatever that share: its messages are sent whole, even where most end with a stop.
+    chat = typed or is_chat(turn[-1].text for turn in spans if turn)
     for ti, (speaker, _) in enumerate(turns):
         for k, span in enumerate(spans[ti]):
             # The rules read "I’ll" (Word, Teams, macOS) as "I'll", "@Ana I'll ..." as "Ana, I'll ...".
@@ -215,8 +229,14 @@ _INTERJECTION = (
     r"(?:so|okay|ok|well|then|and|now|yeah|yes|yep|right|alright|all right|like|anyway|oh|um|uh|hmm|great|good|"
     r"perfect|cool|fine|sure|excellent|awesome|nice|thanks|thank you|sounds good|got it)"
 )
+# Thanking someone ("Thanks ben,", "Thank you Ana Silva,", "Thanks everyone,") leads in as "Thanks," does.
+# After a comma only a capitalised name ("Thanks, Ben,"): "Thanks, we agreed, ..." is a lead-in and a clause.
+_THANKS = (
+    r"(?:thanks|thank you)(?:,? (?:everyone|everybody|all|team|guys|folks)|,? (?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+    r"| (?!(?:for|to)\b)[a-z]+(?: [a-z]+)?)"
+)
 _LEAD_IN = re.compile(
-    rf"^(?:{_INTERJECTION},\s+"
+    rf"^(?:(?:{_THANKS}|{_INTERJECTION}),\s+"
     r"|(?:and|then|yeah|yes|yep|okay|ok|alright)\s+"
     r"|so\s+(?!(?:that(?!')|far|much|many|long|few|little)\b)"
     r"|now\s+(?!(?:that(?!')|and|on)\b)"
@@ -462,20 +482,22 @@ def extract_facets(
     entities: Sequence[str] = (),
     max_items: int = MAX_ITEMS,
     agent: bool = False,
+    typed: bool = False,
 ) -> ExtractedFacets:
     """Rule-based facets of a conversation given as (speaker, text) turns or ``Speaker: text`` lines.
 
     ``entities`` are known entities (file paths, commands) put first. ``agent``: the conversation
     is an agent session, whose "Let's ...", "I'll ..." lines narrate steps taken as they are said: only
     the last three are kept as still open, and none once the session ends by submitting or exiting
-    (:func:`_ended`). Deterministic; no network.
+    (:func:`_ended`). ``typed``: the conversation is a typed chat (:func:`typed_chat`), whose every message
+    ends its sentence. Deterministic; no network.
     """
     if isinstance(turns, str):
         raw = turns
         turns = turns_from_text(turns)
     else:
         raw = "\n".join(body for _, body in turns)
-    sentences = _sentences(turns)
+    sentences = _sentences(turns, typed)
     participants: list[str] = []
     for speaker, _ in turns:
         for name in speakers_of(speaker) if speaker else ():  # "TRAVIS, LAURA" is two participants
@@ -553,9 +575,20 @@ def _action_line(a: ActionItem) -> str:
     it or no one did; someone else's sentence keeps its speaker, the owner after it ("Maya Chen: Priya, can
     you call the vendor? (owner: Priya Shah, due: Friday)")."""
     if a.said_by:
-        notes = [f"owner: {a.owner}", *([f"due: {a.due}"] if a.due else [])]
-        return f"{a.said_by}: {a.task} ({', '.join(notes)})"
+        several = a.owner is not None and OWNER_SEP.search(a.owner) is not None
+        # Several owners are a list of their own: "(owners: Ben Okafor, Priya Raman; due: Friday)".
+        notes = [f"owner{'s' if several else ''}: {a.owner}", *([f"due: {a.due}"] if a.due else [])]
+        return f"{a.said_by}: {a.task} ({('; ' if several else ', ').join(notes)})"
     return (f"{a.owner}: " if a.owner else "") + a.task + (f" (due: {a.due})" if a.due else "")
+
+
+def date_dues(facets: ExtractedFacets, day: str | None) -> None:
+    """Give each weekday an action item is due on its date, the first such day on or after ``day`` (the ISO
+    date the whole file was written: its name's, its front matter's): "Thursday 2024-03-14"
+    (:func:`~batchsum.due_dates.dated_weekday`). Without ``day`` the dues stay as said."""
+    for a in facets.action_items:
+        if a.due:
+            a.due = dated_weekday(a.due, day)
 
 
 def render_facets_markdown(facets: ExtractedFacets, heading: str = "## Facets (extracted)") -> str:

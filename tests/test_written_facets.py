@@ -93,7 +93,10 @@ def _final(tmp_path: Path, name: str, text: str, *extra: str) -> tuple[dict, str
 def test_meeting_notes_get_the_facets_they_wrote(tmp_path: Path) -> None:
     meta, body = _final(tmp_path, "2024-11-18 product sync.md", NOTES, "--type", "conversation")
     assert meta["decisions"][:2] == written_facets(NOTES).decisions
-    assert {(a["owner"], a.get("due")) for a in meta["action_items"]} >= {("Priya", "Wednesday"), ("Dana", None)}
+    assert {(a["owner"], a.get("due")) for a in meta["action_items"]} >= {
+        ("Priya", "Wednesday 2024-11-20"),  # the weekday of a dated note, dated (Monday 2024-11-18's Wednesday)
+        ("Dana", None),
+    }
     assert "Do we need a second agency for Portuguese next year?" in meta["unresolved"]
     assert "Attendees" not in meta.get("participants", [])
     assert "## Facets (extracted)" in body

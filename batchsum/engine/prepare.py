@@ -146,8 +146,11 @@ def extras_for(doc: Document, cfg: RunConfig) -> RunExtras | None:
     llm_facets = llm.enabled and (llm.facets if llm.facets is not None else doc.content_type == "conversation")
     # --no-facets means none at all: the rules cost more CPU than reading and tokenizing a meeting.
     offline = llm.facets is not False and not llm_facets
+    # A day that dates the whole file dates the weekdays its tasks are due on; a chat's first message or a
+    # journal's first entry dates only that part, an mtime only a copy.
+    day = doc.doc_date if doc.date_source in ("name", "front matter", "e-mail header") else None
     extras: RunExtras | None = load(EXTRAS)(
-        doc.text, content_type=doc.content_type, type_reason=doc.type_reason, offline_facets=offline
+        doc.text, content_type=doc.content_type, type_reason=doc.type_reason, offline_facets=offline, day=day
     )
     return extras
 
