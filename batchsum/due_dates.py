@@ -16,9 +16,15 @@ _MONTH = (
 )
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# A day of the month in words ("by Friday the ninth"), where no noun follows: "the first draft" is no day.
+_ORDINAL = (
+    r"(?:(?:twenty|thirty)[- ])?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|tenth|eleventh"
+    r"|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|thirtieth"
+)
 _DATE = (
     rf"(?:{_MONTH}\.? {_DAY}(?:,? \d{{4}})?|{_DAY}(?: of)? {_MONTH}(?:,? \d{{4}})?"
-    rf"|the \d{{1,2}}(?:st|nd|rd|th)(?: of {_MONTH})?)"  # "the 15th", not "the 2 options"
+    rf"|the \d{{1,2}}(?:st|nd|rd|th)(?: of {_MONTH})?"  # "the 15th", not "the 2 options"
+    rf"|the (?:{_ORDINAL})(?: of {_MONTH}(?:,? \d{{4}})?|(?=\s*(?:[.,;:!?)]|$|at\b))))"
 )
 _SOON = (
     rf"(?:(?:next|this|coming) )?{_WEEKDAY}(?:,? {_DATE})?(?: (?:morning|afternoon|evening|night))?"

@@ -97,11 +97,17 @@ def test_entities_leave_out_units_roles_interjections_and_demonyms() -> None:
         ("I'll send the deck to Ben by Friday at noon.", "Friday at noon"),
         ("I'll send the deck to Ben by 5pm.", "5pm"),
         ("I'll send the deck to Ben by Friday March 15.", "Friday March 15"),
+        ("I'll pay the deposit by Friday the ninth.", "Friday the ninth"),
+        ("I'll send the deck to Ben by the twenty-first of March.", "the twenty-first of March"),
     ],
 )
 def test_due_date_is_whole(sentence: str, due: str) -> None:
     assert due_date(sentence) == due
     assert [a.due for a in _facets("Anna: " + sentence).action_items] == [due]
+
+
+def test_an_ordinal_with_a_noun_after_it_is_no_day() -> None:
+    assert due_date("I'll send Ben the notes by the first draft review.") is None
 
 
 def test_written_task_trailing_mention_is_its_owner_not_its_text() -> None:
