@@ -501,7 +501,10 @@ def day_labelled(text: str, days: list[str]) -> str:
         return text
     out = []
     for i, picked in pairs:
-        sentences = run_on(picked)
+        # A paragraph whose every line opens with a speaker's label is a conversation's turns, as the month
+        # writes them (_paragraph): a sentence picked from inside a turn is written after its speaker's label.
+        talk = all(parse_speaker_line(line)[0] for line in bodies[i].splitlines() if line.strip())
+        sentences = " ".join(_paragraph(picked, talk, bodies[i]).split())
         label = labels[i] or _day_label(days[i])
         # Words that open with a day say it themselves only when no label was the paragraph's: a day's file's
         # words opening with another month's day ("_December 10._--") keep their file's label.
