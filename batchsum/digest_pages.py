@@ -122,17 +122,7 @@ def _as_read(part: str, content_type: ContentType, language: str | None) -> str:
 
 
 # A quotation's marks, opening and closing: French, German (both), English, Japanese's; a straight quote both.
-_QUOTE_PAIRS = (
-    ("«", "»"),
-    ("»", "«"),
-    ("„", "“"),
-    ("“", "”"),
-    ("‚", "‘"),
-    ("‘", "’"),
-    ("「", "」"),
-    ("『", "』"),
-    ('"', '"'),
-)
+_QUOTE_PAIRS = tuple(zip('«»„“‚‘「『"', '»«“”‘’」』"', strict=True))
 
 
 def _quotes_closed(block: str) -> list[str]:
@@ -501,7 +491,10 @@ def day_labelled(text: str, days: list[str]) -> str:
         return text
     out = []
     for i, picked in pairs:
-        sentences = run_on(picked)
+        # A paragraph whose every line opens with a speaker's label is a conversation's turns, as the month
+        # writes them (_paragraph): a sentence picked from inside a turn is written after its speaker's label.
+        talk = all(parse_speaker_line(line)[0] for line in bodies[i].splitlines() if line.strip())
+        sentences = " ".join(_paragraph(picked, talk, bodies[i]).split())
         label = labels[i] or _day_label(days[i])
         # Words that open with a day say it themselves only when no label was the paragraph's: a day's file's
         # words opening with another month's day ("_December 10._--") keep their file's label.
@@ -667,6 +660,16 @@ def _day_head_as_label(paragraph: str, facts: FileFacts | None, which: str = "")
     own = facts is not None and not facts.many_days and (facts.date or "")[5:] == f"{month:02d}-{day:02d}"
     rest = paragraph[head.end() :].lstrip("- ")
     return f"**{day_label(day, month, facts.language if facts else None, which if own else '')}** {rest}"
+
+
+def entry_words(facts: FileFacts) -> str:
+    """A file's one-line words (``facts.line``) as its digest writes them: a journal's own day heading that opens
+    them ("_November_ 23.--On comparing ...") goes when it names the file's day, which its line is shown with, and
+    is the day's plain label otherwise ("17 May. Last night ...": :func:`_day_head_as_label`)."""
+    label, rest = split_day_label(_day_head_as_label(facts.line, facts))
+    if not label or facts.line.startswith(label):
+        return facts.line
+    return rest if label == f"**{entry_label(facts)}** " else label.replace("**", "") + rest
 
 
 # A journal's own day heading, "_May_ 3.--", with the place its editor put in brackets before it or not

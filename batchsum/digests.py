@@ -222,8 +222,8 @@ def digest_request(
 
 
 # An extractive year's layout in its key: a stored year written before a month's days were summarized without
-# their labels, each month in its own language, is not reused.
-BY_MONTH = "by-month-2"
+# their labels, each month in its own language, or a chat's sentence without its speaker, is not reused.
+BY_MONTH = "by-month-3"
 
 
 def month_labels(identity: tuple[str, str | None], period: Period, months: list[Period]) -> list[str] | None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from batchsum.config import RunConfig
+from batchsum.digest_pages import entry_words
 from batchsum.digest_state import Final, final_of, index_view, period_id
 from batchsum.engine.changes import Known, config_signature, known_content
 from batchsum.engine.records import NodeResult, utc_now
@@ -309,7 +310,10 @@ class Committer:
             if e.final_id is None:
                 continue
             f = facts.get(e.relpath)
-            line, period = (f.line, period_id(f)) if f is not None and f.final_key == e.final_key else ("", None)
+            # A file's words as its digests write them: no dateline of its own, shown by the row's date.
+            line, period = (
+                (entry_words(f), period_id(f)) if f is not None and f.final_key == e.final_key else ("", None)
+            )
             row = IndexRow(e.relpath, e.content_type, e.level, e.doc_date, e.tokens, e.final_tokens, line, period)
             rows.append(row)
         try:

@@ -10,12 +10,15 @@ stays (code, links, headings): serve renders it.
 
 A plain-text conversation reads as the summarizer reads conversations: each turn cleaned of transcript markup,
 disfluencies and tokenizer spacing, its speaker named as a summary names them (DialogSum's "#Person1#:" as
-"Person1:"), so a kept-whole dialogue and a summarized one look alike. So does a Markdown conversation of
+"Person1:"), so a kept-whole dialogue and a summarized one look alike; a heading of the source stays between
+the turns it heads (an export of several chats, each under its name). So does a Markdown conversation of
 turns only ("**Maya:** [00:00] Welcome back ..." on every line): a transcript written as Markdown, its
 timestamps gone as a .txt's are.
 """
 
 from __future__ import annotations
+
+import re
 
 from batchsum.backends.identity import EXTRACTIVE_VERSION
 from batchsum.engine.changes import NODE_FORMAT
@@ -30,6 +33,8 @@ from batchsum.state import node_key
 __all__ = ["kept_whole_output", "kept_whole_text"]
 
 _MARKDOWN = (".md", ".markdown")
+# A Markdown heading on a line of its own, as a reader writes a chat's name over its turns.
+_HEADING = re.compile(r"^(#{1,6}[ \t]+\S[^\n]*)$", re.MULTILINE)
 
 
 def _read_as_speech(doc: Document) -> bool:
@@ -53,15 +58,27 @@ def kept_whole_text(doc: Document) -> str:
             return doc.text
         # A removed mark (front matter, a hidden comment, a drawer) leaves its lines blank: one blank line stays.
         return BLANK_RUN.sub("\n\n", shown).strip("\n") + ("\n" if doc.text.endswith("\n") else "")
+    # An export of several chats heads each with its name ("# Helpdesk", "# Mira Koch"): the heading stays
+    # between their turns, so two chats do not read as one conversation.
+    pieces = _HEADING.split(doc.text)
+    blocks = [_turn_lines(pieces[0], doc.language)]
+    for heading, body in zip(pieces[1::2], pieces[2::2], strict=True):
+        turns = _turn_lines(body, doc.language)
+        blocks.append(f"{heading.strip()}\n\n{turns}" if turns else "")
+    return "\n\n".join(block for block in blocks if block) or doc.text
+
+
+def _turn_lines(text: str, language: str | None) -> str:
+    """A transcript's turns cleaned as the summarizer reads speech, one line each with its speaker."""
     # Imported here: a run that keeps no transcript whole (an unchanged re-run) never loads the reader.
     from batchsum.backends.units import units_from_text
 
     turns: dict[int, tuple[str | None, list[str]]] = {}
-    for unit in units_from_text(doc.text, "conversation", language=doc.language):
+    for unit in units_from_text(text, "conversation", language=language):
         turns.setdefault(unit.turn, (unit.speaker, []))[1].append(unit.body)
     lines = [run_on(said) for _, said in turns.values()]  # no space between sentences where a script has none
     named = [f"{who}: {line}" if who else line for (who, _), line in zip(turns.values(), lines, strict=True)]
-    return "\n".join(line for line, said in zip(named, lines, strict=True) if said.strip()) or doc.text
+    return "\n".join(line for line, said in zip(named, lines, strict=True) if said.strip())
 
 
 def kept_whole_output(plan: FilePlan) -> tuple[SummaryOutput, str]:
