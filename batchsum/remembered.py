@@ -69,6 +69,8 @@ class Notice:
 def _show(value: Any) -> str:
     if value is None:
         return "(unset)"
+    if isinstance(value, bool):  # a flag, as typed: `--short` on or off
+        return "on" if value else "off"
     if isinstance(value, list):
         return ",".join(map(str, value)) or "(none)"
     return str(value)
@@ -166,7 +168,9 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: 
     found = changes(old, cfg) if old else []
     notice = None
     if found:
-        redo = sum(1 for e in entries if e.config_sig != sig)
+        # A HIERARCHICAL final's word cap shapes no other file: the others' stored nodes are all reused.
+        finals_only = all(c.field == "final_words" for c in found)
+        redo = sum(1 for e in entries if e.config_sig != sig and (not finals_only or e.level == "HIERARCHICAL"))
         notice = Notice(found, redo, len(entries))
         # Turning digests off costs nothing; on, or with other budgets, every digest is written again.
         digests = cfg.digests and any(c.field in _DIGEST_FIELDS for c in found)

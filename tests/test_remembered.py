@@ -128,6 +128,22 @@ def test_a_new_word_cap_reaches_an_llms_hierarchical_final(tmp_path: Path, fake_
     assert fake_llm.request_count - calls <= 1
 
 
+def test_a_new_word_cap_costs_an_llm_folder_without_hierarchical_files_nothing(
+    tmp_path: Path, fake_llm: FakeLLMServer
+) -> None:
+    """No file of the journal is HIERARCHICAL: another cap would send no request, so the run is not refused
+    (exit 5 had asked to confirm spending on "8 of 8 files" while `plan` counted 0 requests)."""
+    fake_llm.configure(any_model=True)
+    llm = ["--base-url", fake_llm.base_url, "--model", "m", "--rpm", "0"]
+    out = tmp_path / "out"
+    assert _run(str(JOURNAL), "--out", str(out), *llm)[0] == 0
+    calls = fake_llm.request_count
+    code, data, err = _run(str(JOURNAL), "--out", str(out), "--final-words", "300", "--rpm", "0")
+    assert code == 0, err
+    assert any("--final-words 500 -> 300" in w and ": 0 of " in w for w in data["warnings"]), data["warnings"]
+    assert fake_llm.request_count == calls
+
+
 def test_the_digests_choice_and_budgets_are_remembered_and_an_llm_asks_before_redoing_them(tmp_path: Path) -> None:
     out = tmp_path / "out"
     # --no-digests stays the folder's choice on the day-two command; --digests turns them back on.
