@@ -140,7 +140,7 @@ EXPORTS: dict[str, tuple[str, str, Callable[[list[Message]], str]]] = {
 
 def _final(tmp_path: Path, relpath: str, text: str) -> tuple[dict[str, Any], str, str]:
     """The front matter, the summary (facets and links left out) and the whole final of a run over one file."""
-    src = tmp_path / "chats"
+    src = tmp_path / "src"  # a neutral name: the text alone types the file
     (src / relpath).parent.mkdir(parents=True)
     (src / relpath).write_text(text, encoding="utf-8")
     out = tmp_path / "out"

@@ -89,7 +89,7 @@ _EXPORTS_OWN = re.compile(
 
 def _final(tmp_path: Path, name: str, text: str) -> tuple[dict[str, Any], str]:
     """The front matter and the summary (facets and links left out) of the final of a run over one file."""
-    src = tmp_path / "chats"
+    src = tmp_path / "src"  # a neutral name: the text alone types the file
     src.mkdir()
     (src / name).write_text(text, encoding="utf-8")
     out = tmp_path / "out"
