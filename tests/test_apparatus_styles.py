@@ -79,6 +79,7 @@ def test_apa_and_harvard_entries_are_references(entry: str) -> None:
         "We read it on 12 May, 2019, and left for the coast.",
         "The team met at Station 5: 10-12 people came.",
         "Smith, our diver, counted 45 shoots (about half) in 2019.",
+        "FROM THURSDAY JANUARY 18, TO THURSDAY JANUARY 25, 1710-11.",
     ],
 )
 def test_prose_with_numbers_is_no_reference(sentence: str) -> None:
@@ -140,7 +141,12 @@ def test_a_catalogue_priced_in_any_currency_is_back_matter(line: str) -> None:
 
 @pytest.mark.parametrize(
     "sentence",
-    ["It cost 6s. at the fair, and she never wore it.", "He read 16 pp. that night.", "About 2/3 of the crop failed."],
+    [
+        "It cost 6s. at the fair, and she never wore it.",
+        "He read 16 pp. that night.",
+        "About 2/3 of the crop failed.",
+        "It doesn't sell: the whole 24 vols. in this country amounts to about £25 a year.",
+    ],
 )
 def test_a_price_or_a_page_count_alone_is_prose(sentence: str) -> None:
     assert not is_back_matter(sentence)

@@ -46,7 +46,10 @@ _AUTHOR_LIST = re.compile(
 )
 # APA's "Journal, 56(12), 987–996." and Harvard's "Journal 56: 987-996" (a name's word before the volume) at an
 # entry's end.
-_VOLUME_PAGES = re.compile(r"(?:,|[A-Za-z]\.?)\s\d{1,4}(?:\s?\(\d{1,4}\))?(?:,|:)\s?[A-Za-z]?\d+[-–]\d+\.?$")
+# (A dateline's "JANUARY 25, 1710-11." and an index's "89, 90, 158-160." have neither.)
+_VOLUME_PAGES = re.compile(
+    r"(?:[A-Za-z],\s\d{1,4}(?:\s?\(\d{1,4}\))?,|[A-Za-z]\.?\s\d{1,4}(?:\s?\(\d{1,4}\))?:)\s?[A-Za-z]?\d+[-–]\d+\.?$"
+)
 # An author-year list: surnames with their initials, "&" or "and" before the last, then the year ("Khan, G. H., and
 # Lindqvist, I. (1996).", "Smith, A. (2006) Title."), or its year alone where a chunk's start cut the authors off
 # ("(1990). Seagrass decline ..."); a sentence never opens so.

@@ -2,10 +2,10 @@
 Gutenberg's closing line and licence, transcriber's notes.
 
 A **catalogue line** carries a price in any currency's form ("$7.25", "£1 1s.", "1d.", "9d.", "6s.", "2/-", "2/3")
-and a catalogue's mark: a set or format ("6 vols.", "12mo."), a count of pages ("16 pp."), a rate ("per doz.", "per
-100"), postage ("post free"), a binding ("Paper cover", "Bound in Buckram") or a numbered title ("=62.--Parish
-Councils.="). Either alone is prose ("18mo of runway", "It cost 6s. at the fair.", "He read 16 pp. that night."), but
-for a numbered title in bold, a catalogue's entry even where its price is in its next sentence.
+and, within a few words of it, a catalogue's mark: a set or format ("6 vols.", "12mo."), a count of pages ("16 pp."),
+a rate ("per doz.", "per 100"), postage ("post free"), a binding ("Paper cover", "Bound in Buckram") or a numbered
+title ("=62.--Parish Councils.="). Either alone is prose ("18mo of runway", "It cost 6s. at the fair.", "He read 16
+pp. that night."), but for a numbered title in bold, a catalogue's entry even where its price is in its next sentence.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ __all__ = ["is_back_matter"]
 # "4½d.", "6s.", "1s. 3d."), shillings and pence with a stroke ("2/-", "1/6", "2/3": a fraction too, so never
 # enough alone).
 _PRICE = re.compile(r"[$£€¥]\s?\d|(?<![\w/.])\d{1,3}(?:[½¼¾]|/-|/\d{1,2}\b|[sd]\.)")
+_NEAR = 32  # characters between the starts of a catalogue's price and its mark, at most
 # A catalogue's mark; price and mark are two searches: one "(?=.*\$).*vols" pattern is quadratic.
 _CATALOGUE_MARK = re.compile(
     r"\b\d+\s+vols?\.|\b(?:4|8|12|16|18|24|32)mo\b|\b\d+\s+pp\.|\bper\s+(?:doz\.|\d+\b)"
@@ -37,4 +38,10 @@ _BACK_MATTER = re.compile(
 def is_back_matter(text: str) -> bool:
     """Whether a paragraph is a book's back matter but for its index: a Project Gutenberg closing line or licence,
     a publisher's catalogue, transcriber's notes. A licence or a URL a note names is none."""
-    return bool(_BACK_MATTER.search(text)) or bool(_PRICE.search(text) and _CATALOGUE_MARK.search(text))
+    if _BACK_MATTER.search(text):
+        return True
+    prices = [m.start() for m in _PRICE.finditer(text)]
+    if not prices:
+        return False
+    # A catalogue's price is next to its mark; a letter's "the whole 24 vols. ... amounts to about £25" is not.
+    return any(abs(m.start() - p) <= _NEAR for m in _CATALOGUE_MARK.finditer(text) for p in prices)
