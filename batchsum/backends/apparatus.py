@@ -2,22 +2,25 @@
 captions, and raw TeX math.
 
 * A **reference entry** carries a citation's signature: a DOI, a journal's "year;volume(issue):pages"
-  ("2011;101:11–20"), a proceedings' "pages 404–411", or opens with a Vancouver author list ("Smith J,
-  Doe A, Brown K."). A block most of whose numbered entries are such is a reference list.
-* A **caption** opens with its label and number ("Table 1:", "Figure 2.", "Fig. 3."): layout, as the
-  ``[Illustration: ...]`` of a printed book is.
+  ("2011;101:11–20"), a proceedings' "pages 404–411", APA's "Journal, 56(12), 987–996." or Harvard's "Journal
+  56: 987-996", or opens with a Vancouver author list ("Smith J, Doe A, Brown K.") or an author-year one ("Khan,
+  G. H., & Lindqvist, I. (1996)."). A block most of whose numbered entries are such is a reference list; so is
+  one unnumbered entry alone that carries two signatures (a list with a blank line between its entries).
+* A **caption** opens with its label and number, then a separator ("Table 1:", "Figure 2.", "Fig 3 |",
+  "FIGURE 4 — ...", "Supplementary Figure S2."): layout, as the ``[Illustration: ...]`` of a printed book is;
+  "Figure 3 shows ..." is prose about it.
 * **Front matter**: an author's affiliation ("1 Department of Psychology, University of Uppsala, Box 1225, ...
   Sweden"), a line of e-mail addresses, "* Corresponding author: ...".
-* **TeX math** is a ``$...$`` span holding a TeX command or a sub- or superscript (not "$5 and $10",
-  which is money), a ``$$`` or ``\\[`` display or a display environment (``\\begin{equation}``, ``align``, ...),
-  or ``\\(...\\)``; a display block is no text at all, and the sentence around it runs on
-  (:func:`without_display_math`).
+* **TeX math** is a ``$...$`` span holding a TeX command, a sub- or superscript, an operator (``$A = c / n$``,
+  ``$p < 0.001$``) or a lone variable (``$c$``, ``$CI$``) (not "$5 and $10", which is money), a ``$$`` or ``\\[``
+  display or a display environment (``\\begin{equation}``, ``align``, ...), or ``\\(...\\)``; a display block is no
+  text at all, and the sentence around it runs on (:func:`without_display_math`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 __all__ = [
     "is_apparatus_text",
@@ -41,19 +44,37 @@ _PAGES = re.compile(r",\s*\d{1,4}(?:\s*\(\d+\))?:\s*\d+[-–]\d+\.?$|,\s*(?:page
 _AUTHOR_LIST = re.compile(
     r"(?:\[?\d{1,3}[.)\]]\s+)?[A-Z][\w'’-]+\s[A-Z]{1,3}(?:,\s[A-Z][\w'’-]+\s[A-Z]{1,3})+(?:,?\set\sal)?\."
 )
+# APA's "Journal, 56(12), 987–996." and Harvard's "Journal 56: 987-996" (a name's word before the volume) at an
+# entry's end.
+# (A dateline's "JANUARY 25, 1710-11." and an index's "89, 90, 158-160." have neither.)
+_VOLUME_PAGES = re.compile(
+    r"(?:[A-Za-z],\s\d{1,4}(?:\s?\(\d{1,4}\))?,|[A-Za-z]\.?\s\d{1,4}(?:\s?\(\d{1,4}\))?:)\s?[A-Za-z]?\d+[-–]\d+\.?$"
+)
+# An author-year list: surnames with their initials, "&" or "and" before the last, then the year ("Khan, G. H., and
+# Lindqvist, I. (1996).", "Smith, A. (2006) Title."), or its year alone where a chunk's start cut the authors off
+# ("(1990). Seagrass decline ..."); a sentence never opens so.
+_AUTHOR_YEAR = re.compile(
+    r"(?:[A-Z][\w'’-]+,\s(?:[A-Z]\.[\s-]?){1,3}(?:,?\s(?:(?:&|and)\s)?[A-Z][\w'’-]+,\s(?:[A-Z]\.[\s-]?){1,3})*"
+    r"(?:,?\s?et\sal\.)?,?\s?\((?:1[5-9]|20)\d\d[a-z]?\)|\((?:1[5-9]|20)\d\d[a-z]?\)\.)"
+)
 # An entry's number: "12. ", "[3] ", "(4) ".
 _ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\(\d{1,3}\)|\d{1,3}[.)])\s+")
 
 
 def is_reference(sentence: str) -> bool:
     """Whether a sentence is (a piece of) a reference-list entry: it carries a citation's signature."""
+    return any(_signatures(sentence.lstrip()))
+
+
+def _signatures(s: str) -> Iterator[bool]:
+    """Whether ``s`` carries each of a citation's signatures, lazily: :func:`is_reference` stops at the first."""
     # Each pattern only where its marks occur: this runs on every sentence of a run.
-    return (
-        _AUTHOR_LIST.match(sentence.lstrip()) is not None
-        or (("oi" in sentence or "OI" in sentence) and _DOI.search(sentence) is not None)
-        or (";" in sentence and _YEAR_VOLUME.search(sentence) is not None)
-        or (("," in sentence and ("p" in sentence or ":" in sentence)) and _PAGES.search(sentence) is not None)
-    )
+    yield _AUTHOR_LIST.match(s) is not None
+    yield "(" in s and _AUTHOR_YEAR.match(s) is not None
+    yield ("oi" in s or "OI" in s) and _DOI.search(s) is not None
+    yield ";" in s and _YEAR_VOLUME.search(s) is not None
+    yield ("," in s and ("p" in s or ":" in s)) and _PAGES.search(s) is not None
+    yield ("," in s or ":" in s) and _VOLUME_PAGES.search(s.rstrip()) is not None
 
 
 def is_reference_list(lines: Sequence[str]) -> bool:
@@ -70,14 +91,23 @@ def is_reference_list(lines: Sequence[str]) -> bool:
     if len(entries) == 1 and _ENTRY.match(entries[0]) is None:
         entries = [ln for ln in lines if ln.strip()]  # no numbers: a line an entry
     cited = sum(1 for e in entries if is_reference(e))
-    return bool(entries) and cited >= 0.6 * len(entries) and (cited >= 2 or _ENTRY.match(entries[0]) is not None)
+    # One entry alone (each a paragraph of its own, as Markdown's lists often are) needs two signatures: one
+    # alone may be a sentence's ("..., 12(3), 45-67.").
+    alone = len(entries) == 1 and sum(_signatures(entries[0].lstrip())) >= 2
+    numbered = _ENTRY.match(entries[0]) is not None if entries else False
+    return bool(entries) and cited >= 0.6 * len(entries) and (cited >= 2 or numbered or alone)
 
 
-_CAPTION = re.compile(r"^\s*[*_]*(?:Table|Figure|Fig\.|Supplementary\s+(?:Table|Figure))\s+S?\d{1,3}[a-z]?[*_]*[.:]")
+# The label in any case, its number, then a separator: "Figure 3 shows ..." is a sentence about the figure.
+_CAPTION = re.compile(
+    r"^\s*[*_]*(?:Supplementary\s+)?(?:Table|Figure|Fig\.?)\s+S?\d{1,3}[a-z]?[*_]*(?:[.:]|\s*[|—–]|\s-\s)",
+    re.IGNORECASE,
+)
 
 
 def is_caption_line(sentence: str) -> bool:
-    """Whether a sentence opens as a table's or a figure's caption ("Table 1: ROUGE F1 results ...")."""
+    """Whether a sentence opens as a table's or a figure's caption ("Table 1: ROUGE F1 results ...", "FIGURE 3.
+    Shoot density rose.", "Fig 5: ...", "Figure 1 | Layout of cages.", "Figure 4 — ...")."""
     return _CAPTION.match(sentence) is not None
 
 
@@ -89,10 +119,15 @@ _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 def is_apparatus_text(text: str) -> bool:
     """Whether ``text`` (a chunk of a paper, say) holds nothing but apparatus: each of its paragraphs is a
     reference list or a caption, but for a heading's line over them ("References"). A chunk deep in a paper's
-    references has no heading left to say so; such a text has no summary at all, never its citations as one."""
+    references has no heading left to say so; such a text has no summary at all, never its citations as one. Its
+    first paragraph may be the rest of an entry the chunk's start cut ("(1990). Seagrass decline ... 260–844."):
+    before a list, one signature says so."""
     paragraphs = [[ln for ln in p.split("\n") if ln.strip()] for p in _PARAGRAPH.split(text)]
     body = [p for p in paragraphs if p and not (len(p) == 1 and len(p[0].split()) <= 12 and not _STOP.search(p[0]))]
-    return bool(body) and all(is_reference_list(p) or is_caption_line(p[0]) for p in body)
+    return bool(body) and all(
+        is_reference_list(p) or is_caption_line(p[0]) or (i == 0 and len(body) > 1 and is_reference(" ".join(p)))
+        for i, p in enumerate(body)
+    )
 
 
 # An institution's name in an affiliation; its address follows, in parts between commas.
@@ -149,8 +184,10 @@ _DISPLAY_ENVS = r"(?:equation|align|alignat|flalign|gather|multline|eqnarray|dis
 # Inline math: "$...$" on one line whose inside holds TeX (_TEX_INSIDE);
 # "\(...\)"; any "$$", "\[" or a display environment's "\begin{equation}" or "\end{align*}".
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]{1,400}?)(?<!\s)\$(?!\d)")
-# A control word ("\\lambda") or symbol ("\\|w\\|", "\\,"), a sub- or superscript, a brace.
-_TEX_INSIDE = re.compile(r"\\(?:[A-Za-z]+|[|{},;:!])|[_^{}]")
+# A control word ("\\lambda") or symbol ("\\|w\\|", "\\,"), a sub- or superscript, a brace, an operator ("$A = c / n$",
+# "$p < 0.001$"), or a lone variable with no space in it ("$c$", "$CI$", "$x'$"); money's "$" never closes a span
+# around these.
+_TEX_INSIDE = re.compile(r"\\(?:[A-Za-z]+|[|{},;:!])|[_^{}=<>/+]|^[A-Za-z]\S*$")
 _OTHER_MATH = re.compile(rf"\$\$|\\\(.{{0,400}}?\\\)|\\\[|\\(?:begin|end)\{{{_DISPLAY_ENVS}\}}")
 
 

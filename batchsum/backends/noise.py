@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from batchsum.backends.adverts import is_advert
 from batchsum.backends.apparatus import without_display_math
+from batchsum.backends.back_matter import is_back_matter
 from batchsum.day_words import heading_day
 from batchsum.readers.bracket_turns import LINK_DEFINITION
 from batchsum.readers.note_syntax import note_syntax_as_text
@@ -145,6 +146,7 @@ _CONTEXT_PHRASES = (
 _ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("skip", ("references", "bibliography", "acknowledg", "index", "contents", "footnotes", "notes", "funding")),
     ("skip", ("competing interests", "authors' contributions", "author contributions", "abbreviations")),
+    ("skip", ("literature cited", "works cited", "cited literature")),
     ("lead", ("abstract", "summary", "introduction", "background", "overview", "preface")),
     ("close", ("conclusion", "conclusions", "discussion", "concluding", "findings", "outlook", "implications")),
     ("detail", ("method", "materials", "experimental", "procedure", "protocol", "statistical", "supplementary")),
@@ -153,23 +155,6 @@ _ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 # A meeting note's roll call: who came, not what was said.
 _ROLL_CALL = re.compile(r"\s*(?:attendees|participants|present|absent|apologies|regrets|in attendance|cc)\s*:")
-
-
-# A book's back matter by its shape: a catalogue's set or format with a price ("6 vols. ... $7.25.", "12mo. Cloth,
-# $1.25") or series in capitals ("LUCK AND PLUCK SERIES—Second Series."), never one such word alone ("18mo of runway",
-# "the NBA SERIES final"; price and set are two searches: one "(?=.*\$).*vols" pattern is quadratic); Gutenberg's
-# closing line and licence; transcriber's notes.
-_PRICE, _SET_OR_FORMAT = re.compile(r"\$\s?\d"), re.compile(r"\b(?:\d+\s+vols?\.|(?:4|8|12|16|18|24|32)mo\b)")
-_BACK_MATTER = re.compile(
-    r"^\W*(?:[A-Z][A-Z'’.-]+\s+|&\s+)+SERIES\s*(?:[—–:.,;-]|$)|(?i:^\W*(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
-    r"project\s+gutenberg|project\s+gutenberg(?:-tm|™)|gutenberg\.org|^\W*transcriber['’]?s?\s+notes?\b)"
-)
-
-
-def is_back_matter(text: str) -> bool:
-    """Whether a paragraph is a book's back matter but for its index: a Project Gutenberg closing line or licence,
-    a publisher's catalogue, transcriber's notes. A licence or a URL a note names is none."""
-    return bool(_BACK_MATTER.search(text)) or bool(_PRICE.search(text) and _SET_OR_FORMAT.search(text))
 
 
 def is_boilerplate(text: str, advert: bool | None = None) -> bool:
@@ -470,7 +455,7 @@ def section_role(heading: str) -> str | None:
     return None
 
 
-_SKIP_WORDS = tuple(w.replace("'", "") for _, keys in _ROLES[:2] for k in keys for w in k.split())
+_SKIP_WORDS = tuple(w.replace("'", "") for _, keys in _ROLES[:3] for k in keys for w in k.split())
 _CONNECTIVES = frozenset("and of the table list".split())
 
 
@@ -631,7 +616,13 @@ def markdown_as_text(text: str) -> str:
     text = without_display_math(text)  # a "$$ ... $$" block is a formula, never a sentence
     if "[" in text:
         text = _MD_LINK.sub(r"\1", _MD_LINK_DEF.sub("", _MD_IMAGE.sub("", text)))
+        text = _GLUED_CAPTION.sub(r"\1", text) if "llustration" in text else text
     return text
+
+
+# A book's illustration mark with its line's text after it ("[Illustration: (pointing finger)] =The Set post free
+# 2/3."): the picture is no text, the rest of its line is. One alone on its line is a caption (:func:`is_caption`).
+_GLUED_CAPTION = re.compile(r"^([ \t]*)\[Illustrations?\b[^\]\n]*\][ \t]+(?=\S)", re.MULTILINE | re.IGNORECASE)
 
 
 # A run of lines indented four spaces or a tab; Markdown's indented code when a blank line opens it.
