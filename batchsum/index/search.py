@@ -608,9 +608,9 @@ def _search(
         relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
     # A period or day the query names ("2024-04", "2024年4月发生了什么", "15 May 1826") is what was asked for.
-    on_day |= written_on(writing, {i: rows[i].metadata for i in ids}, days_named(q))
+    day_texts = on_day | written_on(writing, {i: rows[i].metadata for i in ids}, days_named(q))
     held = relevance_of(cosine, day_share + (1 - day_share) * coverage, evidence + day_share, foreign)
-    dated = asked_relevance(relevance, ids, asked, on_day, q, held)
+    dated = asked_relevance(relevance, ids, asked, day_texts, q, held)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
@@ -626,7 +626,7 @@ def _search(
     matrix, cosine, relevance, rec, final, ranked, coverage, dated = _rows(keep, matrix, cosine, relevance, rec, final,
                                                                           ranked, coverage, dated)  # fmt: skip
     ranked = digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
-    ranked = named_day_first(ranked, dated)
+    ranked = named_day_first(ranked, dated, np.array([i in on_day for i in ids], dtype=bool))
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
