@@ -188,6 +188,9 @@ def _terms_of(blob: bytes | None) -> list[str]:
     return zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n") if blob else []
 
 
+_DOC_IDS = "SELECT doc_id FROM lex_docs WHERE dkey IN ({})"
+
+
 def _rows_in(db: sqlite3.Connection, sql: str, keys: Sequence[Any]) -> Iterator[Any]:
     """The rows of ``sql`` (whose ``IN ({})`` takes the keys) for every key, 500 at a time (SQLite's limit)."""
     for start in range(0, len(keys), 500):
@@ -371,13 +374,6 @@ class LexicalStore:
             self._langs = {int(d): lang for d, lang in self._db.execute("SELECT dkey, lang FROM lex_docs")}
         return self._langs
 
-    def _group_postings(
-        self, group: Sequence[str], made_by: Mapping[str, set[str | None]] | None = None
-    ) -> list[tuple[int, Any, Any]]:
-        """Rows of (document, passages, tfs) of a term group (:func:`merged_postings`)."""
-        langs = self._doc_languages() if made_by is not None and any(t in made_by for t in group) else None
-        return merged_postings(self._db, group, made_by, langs)
-
     def scores(
         self,
         groups: Sequence[Sequence[str]],
@@ -389,9 +385,8 @@ class LexicalStore:
     ) -> dict[str, float]:
         """BM25 score (node id -> score) of the nodes of every document among the :data:`TOP_UNITS` best passages,
         and of ``focus_docs`` (the dense channel's); each group of terms is one query term (:func:`query_groups`), a
-        passage scores as its window of ``span`` (:func:`query_windows`); ``siblings``: the groups' terms that only
-        derive from a query word's stem (:func:`~batchsum.index.analysis.sibling_stems`). Sets :attr:`last_reference`
-        etc."""
+        passage scores as its window of ``span`` (:func:`query_windows`); ``siblings``: see :func:`own_stemmed`. Sets
+        :attr:`last_reference` etc."""
         import numpy as np
 
         self.last_reference, self.last_evidence, self.last_rollup, self.last_weights = 0.0, {}, {}, {}
@@ -406,7 +401,8 @@ class LexicalStore:
         groups_found: list[tuple[Sequence[str], float]] = []
         reference = 0.0
         for group, qtf in counts.items():
-            rows = self._group_postings(group, made_by)
+            langs = self._doc_languages() if made_by is not None and any(t in made_by for t in group) else None
+            rows = merged_postings(self._db, group, made_by, langs)  # rows of (document, passages, tfs)
             n = _passages_holding(rows, group, made_by, units_by_lang)
             idf = math.log(1.0 + (n_units - n + 0.5) / (n + 0.5))
             # A query word the corpus lacks still counts in the reference: it is part of what was asked.
@@ -443,10 +439,8 @@ class LexicalStore:
         coverage = holds @ (np.array([w for _, w in found], dtype=np.float64) / reference)
         holds |= function_words_held(uids // _UID_SHIFT, groups_found, made_by, self._doc_languages)
         self.last_titled = _titled(self._db, sorted(dkeys), [g for g, _ in groups_found])
-        langs = self._doc_languages() if made_by else None
-        own = own_stemmed(self._db, [g for g, _ in groups_found], siblings, made_by, langs)
-        sql = "SELECT doc_id FROM lex_docs WHERE dkey IN ({})"
-        self.last_own_stemmed = {str(r[0]) for r in _rows_in(self._db, sql, sorted(own & dkeys))}
+        own = own_stemmed(self._db, [g for g, _ in groups_found], siblings, made_by, self._doc_languages)
+        self.last_own_stemmed = {str(r[0]) for r in _rows_in(self._db, _DOC_IDS, sorted(own & dkeys))}
         return self._node_scores(uids, unit_score, (coverage, holds, phrased), filt, dkeys)
 
     def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:

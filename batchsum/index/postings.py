@@ -49,17 +49,18 @@ def own_stemmed(
     groups: Sequence[Sequence[str]],
     siblings: frozenset[str],
     made_by: Mapping[str, set[str | None]] | None,
-    doc_lang: Mapping[int, str | None] | None,
+    doc_lang: Callable[[], Mapping[int, str | None]],
 ) -> set[int]:
     """The documents that hold each query group reached through a sibling (``siblings``, a derivation Snowball
     keeps apart: "decid" for "decision") by one of its own stems, of the groups whose own stems the index holds at
     all. "decision" reaches "decided" and "decidedly" through its sibling, yet the note tagged "#decision" is the
-    word's own match: search orders it first among the whole matches. Empty when no group has an own stem held."""
+    word's own match: search orders it first among the whole matches. Empty when no group has an own stem held.
+    ``doc_lang`` gives each document's language (read only when a group has a sibling)."""
     held: set[int] | None = None
     for group in groups:
         if not siblings.intersection(group):
             continue
-        docs = {d for d, _, _ in merged_postings(db, [t for t in group if t not in siblings], made_by, doc_lang)}
+        docs = {d for d, _, _ in merged_postings(db, [t for t in group if t not in siblings], made_by, doc_lang())}
         if docs:  # else the sibling is all the index holds of the word: it orders nothing
             held = docs if held is None else held & docs
     return held or set()
