@@ -35,7 +35,7 @@ import functools
 import json
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from batchsum.index.embed import STOPWORDS
@@ -314,18 +314,30 @@ def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set
     """For each stem :func:`query_groups` makes of a non-CJK query word, the languages whose analysis made it
     (None: documents without a recorded language): a stem counts only in documents of those languages, so
     Spanish "para" stemmed as French ("par") does not match every French "par"."""
-    langs = list(dict.fromkeys(snowball_name(x) for x in languages)) or [None]
     made: dict[str, set[str | None]] = {}
+    for word, lang in _stemmed_words(query, languages):
+        term = stem(word, lang)
+        for made_term in (term, *_siblings(word, term, lang)):
+            made.setdefault(made_term, set()).add(lang)
+    return made
+
+
+def _stemmed_words(query: str, languages: Iterable[str | None]) -> Iterator[tuple[str, str | None]]:
+    """(word, Snowball language) of each non-CJK query word under each language in which it is no function word."""
+    langs = list(dict.fromkeys(snowball_name(x) for x in languages)) or [None]
     for cjk, word in _words(query):
         if cjk is not False or len(word) < 2 or word in STOPWORDS:
             continue
-        for lang in langs:
-            if _is_function_word(word, lang):
-                continue
-            term = stem(word, lang)
-            for made_term in (term, *_siblings(word, term, lang)):
-                made.setdefault(made_term, set()).add(lang)
-    return made
+        yield from ((word, lang) for lang in langs if not _is_function_word(word, lang))
+
+
+def sibling_stems(query: str, languages: Iterable[str | None]) -> frozenset[str]:
+    """The terms :func:`query_groups` adds to a query word's group only as a sibling of its stem (:func:`_siblings`:
+    "decid" for "decision"), no stem any language makes of a query word: a derivation, a looser match than the
+    word's own inflections."""
+    pairs = [(word, lang, stem(word, lang)) for word, lang in _stemmed_words(query, languages)]
+    derived = {s for word, lang, own in pairs for s in _siblings(word, own, lang)}
+    return frozenset(derived - {own for _, _, own in pairs})
 
 
 def _siblings(word: str, stem_: str, language: str | None) -> list[str]:

@@ -89,12 +89,15 @@ def only_the_day(query: str) -> bool:
     return bool(days_named(query)) and not any(g in query_tokens(query) for g in query_tokens(without_days(query)))
 
 
-def named_day_first(ranked: np.ndarray, dated: np.ndarray) -> np.ndarray:
-    """The named day's entries lead, in their own order, above every other candidate and digest."""
+def named_day_first(ranked: np.ndarray, dated: np.ndarray, of_the_day: np.ndarray | None = None) -> np.ndarray:
+    """The named day's entries (``dated``) lead, in their own order, above every other candidate and digest; of
+    them, the documents dated that day (``of_the_day``) come before the texts that merely write the day: a note
+    of 12 March holding a task due "⏳ 2024-03-14" had led the two notes of 14 March."""
     if not dated.any():
         return ranked
     top = float(ranked.max())
-    return np.where(dated, top + 1e-3 + 1e-4 * ranked / max(top, 1e-9), ranked).astype(np.float32)
+    tier = 1.0 + (dated & of_the_day if of_the_day is not None else 0.0)
+    return np.where(dated, top + 1e-3 * tier + 1e-4 * ranked / max(top, 1e-9), ranked).astype(np.float32)
 
 
 def digests_after_their_entries(

@@ -35,7 +35,7 @@ import os
 import sqlite3
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,6 +48,8 @@ from batchsum.index.passages import doc_passages
 from batchsum.index.passages import passages as passages
 from batchsum.index.passages import stem as stem
 from batchsum.index.passages import tokenize as tokenize
+from batchsum.index.postings import merged_postings as merged_postings
+from batchsum.index.postings import own_stemmed
 from batchsum.index.proximity import pack_sequence, proximity_bonus
 from batchsum.index.rollup import ROLLUP_OTHERS as ROLLUP_OTHERS
 from batchsum.index.rollup import ROLLUP_PASSAGES as ROLLUP_PASSAGES
@@ -59,7 +61,6 @@ from batchsum.index.segments import (
     delete_postings,
     merge_small,
     next_segment,
-    split_docs,
     write_segment,
 )
 from batchsum.index.state import lexical_path
@@ -187,6 +188,9 @@ def _terms_of(blob: bytes | None) -> list[str]:
     return zlib.decompress(blob).decode("utf-8", errors="surrogatepass").split("\n") if blob else []
 
 
+_DOC_IDS = "SELECT doc_id FROM lex_docs WHERE dkey IN ({})"
+
+
 def _rows_in(db: sqlite3.Connection, sql: str, keys: Sequence[Any]) -> Iterator[Any]:
     """The rows of ``sql`` (whose ``IN ({})`` takes the keys) for every key, 500 at a time (SQLite's limit)."""
     for start in range(0, len(keys), 500):
@@ -222,6 +226,7 @@ class LexicalStore:
         self.last_evidence: dict[str, Evidence] = {}
         self.last_rollup: dict[str, float] = {}
         self.last_complete, self.last_phrased, self.last_titled = set[str](), set[str](), set[str]()  # see rollups
+        self.last_own_stemmed = set[str]()  # documents holding the query's own stems (:func:`own_stemmed`)
         self.last_weights: dict[tuple[str, ...], float] = {}  # each query group's idf
         self._langs: dict[int, str | None] | None = None
         # Postings of the documents written since the last commit, and the segment they will form.
@@ -369,13 +374,6 @@ class LexicalStore:
             self._langs = {int(d): lang for d, lang in self._db.execute("SELECT dkey, lang FROM lex_docs")}
         return self._langs
 
-    def _group_postings(
-        self, group: Sequence[str], made_by: Mapping[str, set[str | None]] | None = None
-    ) -> list[tuple[int, Any, Any]]:
-        """Rows of (document, passages, tfs) of a term group (:func:`merged_postings`)."""
-        langs = self._doc_languages() if made_by is not None and any(t in made_by for t in group) else None
-        return merged_postings(self._db, group, made_by, langs)
-
     def scores(
         self,
         groups: Sequence[Sequence[str]],
@@ -383,14 +381,16 @@ class LexicalStore:
         focus_docs: Iterable[str] = (),
         made_by: Mapping[str, set[str | None]] | None = None,
         span: int = 1,
+        siblings: frozenset[str] = frozenset(),
     ) -> dict[str, float]:
         """BM25 score (node id -> score) of the nodes of every document among the :data:`TOP_UNITS` best passages,
         and of ``focus_docs`` (the dense channel's); each group of terms is one query term (:func:`query_groups`), a
-        passage scores as its window of ``span`` (:func:`query_windows`). Sets :attr:`last_reference` etc."""
+        passage scores as its window of ``span`` (:func:`query_windows`); ``siblings``: see :func:`own_stemmed`. Sets
+        :attr:`last_reference` etc."""
         import numpy as np
 
         self.last_reference, self.last_evidence, self.last_rollup, self.last_weights = 0.0, {}, {}, {}
-        self.last_complete, self.last_phrased, self.last_titled = set(), set(), set()
+        self.last_complete, self.last_phrased, self.last_titled, self.last_own_stemmed = set(), set(), set(), set()
         counts = Counter(tuple(g) for g in groups if g)
         n_units, total, units_by_lang = _document_totals(self._db)
         if not counts or not n_units:
@@ -401,7 +401,8 @@ class LexicalStore:
         groups_found: list[tuple[Sequence[str], float]] = []
         reference = 0.0
         for group, qtf in counts.items():
-            rows = self._group_postings(group, made_by)
+            langs = self._doc_languages() if made_by is not None and any(t in made_by for t in group) else None
+            rows = merged_postings(self._db, group, made_by, langs)  # rows of (document, passages, tfs)
             n = _passages_holding(rows, group, made_by, units_by_lang)
             idf = math.log(1.0 + (n_units - n + 0.5) / (n + 0.5))
             # A query word the corpus lacks still counts in the reference: it is part of what was asked.
@@ -438,6 +439,8 @@ class LexicalStore:
         coverage = holds @ (np.array([w for _, w in found], dtype=np.float64) / reference)
         holds |= function_words_held(uids // _UID_SHIFT, groups_found, made_by, self._doc_languages)
         self.last_titled = _titled(self._db, sorted(dkeys), [g for g, _ in groups_found])
+        own = own_stemmed(self._db, [g for g, _ in groups_found], siblings, made_by, self._doc_languages)
+        self.last_own_stemmed = {str(r[0]) for r in _rows_in(self._db, _DOC_IDS, sorted(own & dkeys))}
         return self._node_scores(uids, unit_score, (coverage, holds, phrased), filt, dkeys)
 
     def _pool(self, uids: Any, unit_score: Any, focus: list[str]) -> set[int]:
@@ -521,41 +524,6 @@ def _document_totals(db: sqlite3.Connection) -> tuple[float, float, dict[str | N
     """Passages, their total length, and passages per Snowball language of the indexed documents: one scan."""
     rows = db.execute("SELECT lang, TOTAL(units), TOTAL(total_len) FROM lex_docs GROUP BY lang").fetchall()
     return sum(r[1] for r in rows), sum(r[2] for r in rows), {lang: int(units) for lang, units, _ in rows}
-
-
-def merged_postings(
-    db: sqlite3.Connection,
-    group: Sequence[str],
-    made_by: Mapping[str, set[str | None]] | None,
-    doc_lang: Mapping[int, str | None] | None,
-) -> list[tuple[int, Any, Any]]:
-    """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed.
-    ``made_by``: the languages whose analysis made each member; with ``doc_lang`` (document -> language)
-    a member counts only in documents of those languages."""
-    import numpy as np
-
-    rows: dict[int, list[tuple[Any, Any]]] = {}
-    for term in dict.fromkeys(group):
-        langs = made_by.get(term) if made_by is not None else None
-        keep = _of_languages(doc_lang, langs) if doc_lang is not None and langs is not None else None
-        for (data,) in db.execute("SELECT data FROM lex_postings WHERE term = ?", (term,)):
-            for d, units, tfs in split_docs(data, keep):
-                rows.setdefault(d, []).append((units, tfs))
-    out: list[tuple[int, Any, Any]] = []
-    for d, parts in rows.items():
-        if len(parts) == 1:
-            out.append((d, *parts[0]))
-            continue
-        units, inverse = np.unique(np.concatenate([u for u, _ in parts]), return_inverse=True)
-        tf = np.zeros(len(units), dtype=np.int64)
-        np.add.at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
-        out.append((d, units, tf))
-    return out
-
-
-def _of_languages(doc_lang: Mapping[int, str | None], langs: set[str | None]) -> Callable[[int], bool]:
-    """A predicate on document keys: the document's language is one of ``langs``."""
-    return lambda d: doc_lang.get(d) in langs
 
 
 def _best_source_passages(

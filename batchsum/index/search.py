@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from batchsum.errors import ConfigError, IndexError_
-from batchsum.index.analysis import day_term
+from batchsum.index.analysis import day_term, sibling_stems
 from batchsum.index.asked_periods import (
     DUPLICATE_SIM,
     asked_relevance,
@@ -215,15 +215,18 @@ SOURCE_CONTEXT = 400  # chars read before a source passage, to start its snippet
 def _own_words(
     cfg: IndexConfig, dense: DenseIndex, q: str, lex: LexicalResult, candidates: list[str]
 ) -> tuple[dict[str, int], list[str]]:
-    """:func:`~batchsum.index.match_tiers.own_words_held` of the documents the lexical channel scored, and the best
-    node of each that holds more of the query's words as written than a document of ``candidates`` does: one too
-    (the candidates of three German "gar" had left out the French "gare" the query wrote)."""
+    """:func:`~batchsum.index.match_tiers.own_words_held` of the documents the lexical channel scored, one more for a
+    whole match by the query words' own stems, not through a sibling only ("#decision" had ranked below "decided"
+    and "decidedly" for "decision"), and the best node of each that holds more of the query's words as written than
+    a document of ``candidates`` does: one too (the candidates of three German "gar" had left out the French "gare"
+    the query wrote)."""
     rows = dense.rows(sorted(lex.best.values()))
     meta = {d: rows[n].metadata for d, n in lex.best.items() if n in rows}
     held = own_words_held(q, meta, lambda d: own_text(cfg, meta[d], lex.evidence.get(lex.best[d])))
     present = {doc_id_of(i) for i in candidates}
     least = min((held.get(d, 0) for d in present if d in lex.best), default=0)
-    return held, [lex.best[d] for d in sorted(held) if held[d] > least and d not in present]
+    more = [lex.best[d] for d in sorted(held) if held[d] > least and d not in present]
+    return {d: held.get(d, 0) + (d in lex.own_stemmed) for d in {*held, *lex.own_stemmed}}, more
 
 
 def _source_snippet(
@@ -404,6 +407,7 @@ class LexicalResult:
     complete: set[str] = field(default_factory=set)  # whole matches (LexicalStore.last_complete)
     phrased: set[str] = field(default_factory=set)  # whole matches holding the query as a phrase (last_phrased)
     titled: set[str] = field(default_factory=set)  # pages whose title holds the query (LexicalStore.last_titled)
+    own_stemmed: set[str] = field(default_factory=set)  # whole matches by the words' own stems (last_own_stemmed)
     days: list[str] = field(default_factory=list)  # the day terms of the days the query names, for the snippets
 
     @functools.cached_property
@@ -435,7 +439,9 @@ def lexical_candidates(
         try:
             languages = store.languages()
             groups = terms or query_tokens(query, languages)
-            scores = store.scores(groups, filt, focus_docs, query_languages(query, languages), window_span(query))
+            made_by = query_languages(query, languages)
+            siblings = frozenset() if terms else sibling_stems(query, languages)
+            scores = store.scores(groups, filt, focus_docs, made_by, window_span(query), siblings)
         except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
             log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
             return empty
@@ -443,19 +449,24 @@ def lexical_candidates(
         # A digest's passage runs on from one file's words into the next's: holding them all is no whole match.
         complete = store.last_complete - {doc_id_of(i) for i in scores if ":summary:L4:" in i}
         titled, phrased = store.last_titled & complete, store.last_phrased & complete
+        own_stemmed = store.last_own_stemmed & complete
         weights = [store.last_weights.get(tuple(g), 0.0) for g in groups]
     by_level: dict[str, list[str]] = {}
 
     def tier(nid: str) -> int:
         return (doc_id_of(nid) in complete) + (doc_id_of(nid) in titled) + (doc_id_of(nid) in phrased)
 
-    for nid in sorted(scores, key=lambda i: (-tier(i), -rollup.get(doc_id_of(i), 0.0), -scores[i])):
+    def own(nid: str) -> int:
+        return doc_id_of(nid) in own_stemmed
+
+    for nid in sorted(scores, key=lambda i: (-tier(i), -own(i), -rollup.get(doc_id_of(i), 0.0), -scores[i])):
         m = _ID_LEVEL.search(nid)
         got = by_level.setdefault(m.group(1) if m else "?", [])
         if len(got) < per_level:
             got.append(nid)
     candidates = [nid for got in by_level.values() for nid in got]
-    return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights, complete, titled, phrased)
+    return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights, complete, phrased, titled,
+                         own_stemmed=own_stemmed)  # fmt: skip
 
 
 def relevance_of(
@@ -608,9 +619,9 @@ def _search(
         relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
     # A period or day the query names ("2024-04", "2024年4月发生了什么", "15 May 1826") is what was asked for.
-    on_day |= written_on(writing, {i: rows[i].metadata for i in ids}, days_named(q))
+    day_texts = on_day | written_on(writing, {i: rows[i].metadata for i in ids}, days_named(q))
     held = relevance_of(cosine, day_share + (1 - day_share) * coverage, evidence + day_share, foreign)
-    dated = asked_relevance(relevance, ids, asked, on_day, q, held)
+    dated = asked_relevance(relevance, ids, asked, day_texts, q, held)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)
     # Rank by the fused strength (the readable score is for people: ranking by it cost recall);
@@ -626,7 +637,7 @@ def _search(
     matrix, cosine, relevance, rec, final, ranked, coverage, dated = _rows(keep, matrix, cosine, relevance, rec, final,
                                                                           ranked, coverage, dated)  # fmt: skip
     ranked = digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
-    ranked = named_day_first(ranked, dated)
+    ranked = named_day_first(ranked, dated, np.array([i in on_day for i in ids], dtype=bool))
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.
