@@ -44,9 +44,10 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # name, and a folder's files come in a file manager's order, "ch2" before "ch10"; 12: a year links its months
 # by their own titles, in their language, and a month a channel's day by its title; 13: files of one day are told
 # apart, "**4 March (evening).**", and an ISO week's file is in the month of its Thursday; 14: a file's line
-# keeps "<" and "&" inside its code spans as written, "`Vec<T>`"): part of every digest's signature, so a new
-# layout redoes them all.
-DIGEST_FORMAT = 14
+# keeps "<" and "&" inside its code spans as written, "`Vec<T>`"; 15: a year's chat sentence under its speaker, and
+# a note's block ids, inline footnotes and a chat's "#channel" read as the note shows them): part of every digest's
+# signature, so a new layout redoes them all.
+DIGEST_FORMAT = 15
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
