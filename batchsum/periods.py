@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from batchsum import jsonio
 from batchsum.cleanup import balance_quotes
-from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars
+from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, run_on
 from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.text import DATE_LABEL, LIST_ITEM, cut_before_amount, parse_speaker_line, split_sentences, unended
 
@@ -567,7 +567,8 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
         below = lines[k + 1]
         turn_next[k] = turn_next[k + 1] if not below.strip() else parse_speaker_line(below)[0] is not None
     text = "\n".join(line + "." if turn_next[k] and unended(line) else line for k, line in enumerate(lines))
-    flat = _WS.sub(" ", DATE_LABEL.sub("", text)).strip()
+    # Lines run on as the summarizer runs sentences on: no space between Chinese or Japanese ones.
+    flat = _WS.sub(" ", run_on(part.strip() for part in DATE_LABEL.sub("", text).split("\n") if part.strip()))
     if not flat:
         return ""
     first = flat

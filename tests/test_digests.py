@@ -614,6 +614,13 @@ def test_one_line_leaves_out_a_heading_and_a_date_label() -> None:
     )
 
 
+def test_one_line_runs_chinese_lines_on_without_a_space() -> None:
+    """A final's dated lines joined as the summarizer joins sentences: no space between Chinese ones."""
+    line = one_line("2024-03-12: 你知道么。\n2024-03-15: 然而究竟很怕人。", language="zh")
+    assert line == "你知道么。然而究竟很怕人。"
+    assert one_line("2024-03-12: Rain all day.\n2024-03-15: The ferry ran late.") == "Rain all day. The ferry ran late."
+
+
 def test_a_years_words_for_a_month_go_under_their_day() -> None:
     from batchsum.digest_pages import day_labelled
 
