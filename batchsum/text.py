@@ -597,6 +597,8 @@ def ends_apart(line: str, rest: Sequence[str]) -> bool:
     end = line.rstrip()
     if not nxt.strip() or nxt[:1].isspace() or not end[-1:].isalnum() or end.split()[-1].lower() in LEADS_ON:
         return False
+    if re.search(r"[.!?] +\w", end):  # a sentence ends inside it: prose wrapped mid-sentence, no heading
+        return False
     return not wraps_onto(line, nxt, paragraph_width("\n".join((line, *rest))))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from batchsum.backends.extractive import summarize_text
 from batchsum.cleanup import _balance_underscores
+from batchsum.text import ends_apart
 from batchsum.tokens import get_tokenizer
 
 _NOTE = """# Integer overflow
@@ -87,3 +88,14 @@ def test_a_piece_opening_with_a_comma_is_never_picked() -> None:
     assert summary.strip(), summary
     assert not any(line.lstrip()[:1] in ",;:" for line in summary.split("\n")), summary
     assert ", the allelic" not in summary, summary
+
+
+def test_a_line_wrapped_mid_sentence_after_a_whole_sentence_is_no_heading() -> None:
+    """A scraped paper's paragraph whose first line holds a whole sentence and wraps mid-way through the next
+    ("... potassium channel expression. it was ... as compared to nf" / "cells suggesting ...") had been read as
+    a sub-heading, and its finding was lost."""
+    assert not ends_apart(
+        "over-representation analysis of these data highlighted changes in potassium channel expression. it was "
+        "previously demonstrated that wild-type schwann cells have altered channel activity as compared to nf",
+        ["mutant schwann cells suggesting that this may be one factor by which the cells can be distinguished."],
+    )
