@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from batchsum.config import IndexConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.remembered import reuse
-from batchsum.settings import BY_FIELD, SETTINGS, Setting, assign
+from batchsum.setting_schema import Setting
+from batchsum.settings import BY_FIELD, SETTINGS, assign
 from batchsum.state import ManifestEntry, StateStore
 
 if TYPE_CHECKING:
@@ -94,11 +95,12 @@ def _checked(key: str, setting: Setting, value: Any) -> Any:
         if setting.accepts_none:
             return None
         raise ConfigError(f"{key}=None: give a value, or leave the option out for its default")
-    if setting.parse is not None:
-        return value  # its parser reads several forms ("100,500,3000,15000" or a list) and names what is wrong
-    want, fits = _KINDS[setting.kind]
-    if not fits(value):
-        raise ConfigError(f"{key}={value!r}: must be {want}, not {type(value).__name__}")
+    if setting.parse is None:  # a parser reads several forms ("100,500,3000,15000" or a list) itself
+        want, fits = _KINDS[setting.kind]
+        if not fits(value):
+            raise ConfigError(f"{key}={value!r}: must be {want}, not {type(value).__name__}")
+    if (why := setting.refusal(value)) is not None:
+        raise ConfigError(f"{key}={value!r}: {why}")
     return value
 
 

@@ -33,6 +33,8 @@ from batchsum.model import TYPE_CHOICES, Thresholds
 from batchsum.settings import pipeline_keys
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from yaml.nodes import Node
 
 log = logging.getLogger(__name__)
@@ -80,6 +82,7 @@ class _Key:
     maximum: float | None = None
     section: dict[str, _Key] | None = None
     zero_is_none: bool = False
+    refusal: Callable[[Any], str | None] | None = None  # the setting's own check (Setting.refusal)
 
 
 def _schema() -> dict[str, dict[str, _Key]]:
@@ -89,7 +92,14 @@ def _schema() -> dict[str, dict[str, _Key]]:
     for name, keys in pipeline_keys().items():
         for key, s in keys.items():
             sections[name][key] = _Key(
-                s.kind, s.field, s.choices, s.nullable, s.minimum, s.maximum, zero_is_none=s.zero_is_none
+                s.kind,
+                s.field,
+                s.choices,
+                s.nullable,
+                s.minimum,
+                s.maximum,
+                zero_is_none=s.zero_is_none,
+                refusal=s.refusal,
             )
     sections["backend"].update(
         kind=_Key("enum", None, choices=BACKEND_KINDS), api_key_env=_Key("special"), facets=_Key("special")
@@ -205,7 +215,15 @@ class _Parser:
         return path
 
     def check(self, name: str, spec: _Key, node: Node) -> Any:
-        """Validate one scalar/list value against its schema entry and return it converted."""
+        """Validate one scalar/list value against its schema entry and its setting's own check (an unknown
+        ``language``), and return it converted."""
+        value = self.typed(name, spec, node)
+        if spec.refusal is not None and value is not None and (why := spec.refusal(value)) is not None:
+            raise self.fail(node, f"'{name}': {why}")
+        return value
+
+    def typed(self, name: str, spec: _Key, node: Node) -> Any:
+        """One value checked against its schema entry's kind and bounds, converted."""
         value = self.value(node)
         if value is None:
             if spec.nullable:

@@ -9,116 +9,23 @@ file parser (:mod:`batchsum.pipeline_file`) its keys, and :func:`validate` check
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from batchsum.backends.server_models import missing_model_message
 from batchsum.config import AUTO_RATE, STATE_DIR, IndexConfig, LLMConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.language import check_language
-from batchsum.model import Thresholds, normalize_type
+from batchsum.model import normalize_type
+from batchsum.setting_schema import Kind, Setting, parse_thresholds
 from batchsum.tokens import check_encoding
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-
-Kind = Literal["str", "int", "number", "bool", "path", "dir", "strlist", "enum"]
-Scope = Literal["common", "run", "file"]  # run and plan / run only / pipeline file only
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One setting of a run.
-
-    ``field`` is the RunConfig attribute (``llm.<name>`` for LLMConfig, ``thresholds.<name>`` for a
-    level bound); ``flag`` the command-line option (None: pipeline file only); ``key`` the dotted
-    pipeline-file key (None: command line only).
-    """
-
-    field: str
-    kind: Kind
-    flag: str | None = None
-    key: str | None = None
-    help: str = ""
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: tuple[str, ...] = ()
-    nullable: bool = False  # a pipeline file may say null (the dataclass default then holds None)
-    zero_is_none: bool = False  # 0 means "no limit", stored as None
-    inverted: bool = False  # the flag is ``--no-<x>`` and stores False
-    scope: Scope = "common"
-    short: str | None = None
-    envvar: str | None = None
-    param: str | None = None  # click parameter name when it differs from the flag's
-    command_default: Any = None  # the command line's default when it is not the library's (None: the same)
-    both: bool = False  # a ``--x/--no-x`` pair; left out, the value stays as it is (default or remembered)
-    parse: Callable[[Any], Any] | None = None  # turns a given value (e.g. a flag's string) into the field's
-    remember: bool = False  # an output folder keeps it (:mod:`batchsum.remembered`)
-    label: str | None = None  # how messages name it, when not by its flag or key
-
-    @property
-    def name(self) -> str:
-        """How messages name the setting: its flag, else its pipeline-file key."""
-        return self.label or self.flag or self.key or self.field
-
-    def coerce(self, value: Any, *, negated: bool = False) -> Any:
-        """A given value (a flag's or a library keyword's) as the field holds it; ``negated``: the value
-        of a ``--no-x`` flag, which sets the field to its opposite."""
-        if value is None:
-            return None
-        if self.parse is not None:
-            return self.parse(value)
-        if self.kind in ("path", "dir"):
-            return Path(value)
-        if self.kind == "strlist":
-            return [value] if isinstance(value, str) else [str(v) for v in value]
-        if self.kind == "bool":
-            return not value if negated else bool(value)
-        if self.zero_is_none and value <= 0:
-            return None
-        return value
-
-    @property
-    def accepts_none(self) -> bool:
-        """Whether the field may hold None (a pipeline file's null, "no limit", or a None default)."""
-        return self.nullable or self.zero_is_none or self.default is None
-
-    @property
-    def param_name(self) -> str:
-        """The click parameter name of the flag."""
-        assert self.flag is not None
-        return self.param or self.flag.lstrip("-").replace("-", "_")
-
-    @property
-    def default(self) -> Any:
-        """The config dataclass's default."""
-        obj: Any = RunConfig(paths=[])
-        for part in self.field.split("."):
-            obj = getattr(obj, part)
-        return obj
+    from collections.abc import Callable
 
 
 def _s(field: str, kind: Kind, flag: str | None, key: str | None, help: str = "", **kw: Any) -> Setting:
     return Setting(field, kind, flag, key, help, **kw)
-
-
-def parse_thresholds(value: str | Sequence[int] | Thresholds | None) -> Thresholds:
-    """The four level bounds in tokens from ``"100,500,3000,15000"``, a list of four or Thresholds."""
-    if value is None or value == "":
-        return Thresholds()
-    if isinstance(value, Thresholds):
-        value = [value.none, value.brief, value.standard, value.detailed]
-    text = value if isinstance(value, str) else ",".join(str(v) for v in value)
-    try:
-        nums = [int(x) for x in text.split(",")]
-    except ValueError:
-        raise ConfigError(f"--thresholds must be four integers like 100,500,3000,15000, got {value!r}") from None
-    if len(nums) != 4 or not (0 <= nums[0] < nums[1] < nums[2] < nums[3]):
-        raise ConfigError(
-            f"--thresholds must be four increasing integers (NONE,BRIEF,STANDARD,DETAILED), got {value!r}"
-        )
-    return Thresholds(*nums)
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -151,7 +58,15 @@ SETTINGS: tuple[Setting, ...] = (
         remember=True,
     ),
     _s("out", "path", "--out", "output", "Output folder for the summary tree and state.", short="-o"),
-    _s("encoding", "str", "--encoding", "encoding", "tiktoken encoding for token counts.", remember=True),
+    _s(
+        "encoding",
+        "str",
+        "--encoding",
+        "encoding",
+        "tiktoken encoding for token counts.",
+        remember=True,
+        check=check_encoding,
+    ),
     _s("chunk_size", "int", "--chunk-size", "chunking.size", "Tokens per chunk.", minimum=50, remember=True),
     _s(
         "chunk_overlap",
@@ -300,6 +215,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Language of the sources as an ISO 639-1 code (de, fr, zh, ja, ...): sentence rules, stop words and "
         "the language LLM summaries are written in. auto: detected per file.",
         remember=True,
+        check=check_language,
     ),
     _s(
         "final_words",
@@ -581,11 +497,12 @@ def validate(cfg: RunConfig) -> None:
     _check_bounds(cfg)
     if cfg.chunk_overlap >= cfg.chunk_size:
         raise ConfigError("--chunk-overlap must be smaller than --chunk-size")
-    check_encoding(cfg.encoding)
-    try:
-        cfg.language = check_language(cfg.language)
-    except ValueError as exc:
-        raise ConfigError(f"--language: {exc}") from None
+    for s in SETTINGS:
+        if s.check is not None:
+            try:
+                assign(cfg, s.field, s.check(_get(cfg, s.field)))  # "German" is kept as "de"
+            except (ConfigError, ValueError) as exc:
+                raise ConfigError(f"{s.name}: {exc}") from None
     if cfg.llm.enabled and not cfg.llm.model:
         raise ConfigError(missing_model_message(cfg.llm))
     if cfg.facts and not cfg.llm.enabled:
@@ -656,7 +573,9 @@ def click_option(s: Setting) -> Callable[[Any], Any]:
         if default is not None and not s.envvar:
             kw["default"] = default
             kw["show_default"] = True
-        if s.kind == "int":
+        if s.parse is not None or s.check is not None:
+            kw["type"] = _refusing_text(s)
+        elif s.kind == "int":
             kw["type"] = click.IntRange(
                 None if s.minimum is None else int(s.minimum), None if s.maximum is None else int(s.maximum)
             )
@@ -669,6 +588,22 @@ def click_option(s: Setting) -> Callable[[Any], Any]:
         elif s.kind == "dir":
             kw["type"] = click.Path(path_type=Path, file_okay=False)
     return click.option(*decls, **kw)
+
+
+def _refusing_text(s: Setting) -> Any:
+    """The click type of a text option that refuses what its setting refuses: click runs it on the command
+    line's value and :mod:`batchsum.cli.defaults` on a config file's, which it names with the file and key."""
+    import click
+
+    class Refusing(click.ParamType):
+        name = "text"
+
+        def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+            if isinstance(value, str) and (why := s.refusal(value)) is not None:
+                self.fail(why, param, ctx)
+            return value
+
+    return Refusing()
 
 
 def given_fields(ctx: Any, extra: dict[str, str] | None = None) -> tuple[set[str], set[str]]:

@@ -57,16 +57,17 @@ class Tokenizer(Protocol):
         ...
 
 
-def check_encoding(name: str) -> None:
-    """Raise ConfigError for a name tiktoken does not know, a typo ("cl100k"): counted by estimate, it had been
-    remembered and used by every later run."""
+def check_encoding(name: str) -> str:
+    """``name``; ConfigError for a name tiktoken does not know, a typo ("cl100k"): counted by estimate, it had
+    been remembered and used by every later run. The message names no option: its reader says where it was."""
     if name == "cl100k_base":  # the default: no tiktoken import on the way
-        return
+        return name
     import tiktoken.registry
 
     known = tiktoken.registry.list_encoding_names()
     if name not in known:
-        raise ConfigError(f"--encoding: unknown tiktoken encoding {name!r} (known: {', '.join(sorted(known))})")
+        raise ConfigError(f"unknown tiktoken encoding {name!r} (known: {', '.join(sorted(known))})")
+    return name
 
 
 def cache_dir() -> Path:

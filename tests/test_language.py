@@ -332,7 +332,7 @@ def test_language_option_overrides_detection(tmp_path: Path) -> None:
     meta, _ = _final(out, "notes.txt")
     assert meta["language"] == "de" and meta["language_source"] == "configured"
     bad = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--language", "xx"])
-    assert bad.exit_code == 2 and "--language: unknown language 'xx'" in bad.output
+    assert bad.exit_code == 2 and "'--language': unknown language 'xx'" in bad.output
 
 
 def test_a_language_given_to_an_existing_folder_reaches_every_final_and_is_remembered(tmp_path: Path) -> None:

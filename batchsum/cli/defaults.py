@@ -14,7 +14,8 @@ defaults. The config file is the first of ``$BATCHSUM_CONFIG``, ``./batchsum.yam
 
 Keys are option names (``base-url`` or ``base_url``). An unknown key is an error naming the file,
 so a typo never silently does nothing. A value YAML reads as a date, number or boolean (``since: 2024-03-15``)
-reaches the option as the text a user would type; a value the option refuses is an error naming the file and key.
+reaches the option as the text a user would type; a value the option refuses (its setting's own check included)
+is an error naming the file and key, and a flag takes true/false, yes/no or on/off.
 """
 
 from __future__ import annotations
@@ -113,15 +114,17 @@ def command_defaults(
     def put(key: str, value: Any, where: str) -> None:
         name, negative = names[key]
         param = params[name]
-        if negative and isinstance(value, bool):
-            defaults[name] = not value
-            return
+        at = f"{source}: '{where}'"
         if isinstance(value, list) and not param.multiple and param.nargs == 1:
-            raise ConfigError(f"{source}: '{where}': give one value, not a list")
-        value = _as_typed(value, flag=param.is_flag)
+            raise ConfigError(f"{at}: give one value, not a list")
+        if param.is_flag:
+            on = _as_flag(value, at)
+            defaults[name] = not on if negative else on
+            return
+        value = _as_typed(value)
         if isinstance(value, str) and isinstance(param.type, click.Choice):
             value = _as_choice(value, param.type.choices)
-        _check_value(param, value, f"{source}: '{where}'")
+        _check_value(param, value, at)
         defaults[name] = value
 
     for key, value in data.items():
@@ -140,13 +143,13 @@ def command_defaults(
     return defaults
 
 
-def _as_typed(value: Any, flag: bool) -> Any:
+def _as_typed(value: Any) -> Any:
     """``value`` as a user would type it on the command line: YAML reads ``2024-03-15`` as a date and
-    ``2024`` as an int, which click's converters (``--since``'s strptime) do not take; a flag keeps its bool."""
+    ``2024`` as an int, which click's converters (``--since``'s strptime) do not take."""
     if isinstance(value, list):
-        return [_as_typed(v, flag) for v in value]
+        return [_as_typed(v) for v in value]
     if isinstance(value, bool):
-        return value if flag else str(value).lower()
+        return str(value).lower()
     if isinstance(value, datetime):
         return value.isoformat(sep=" ")
     if isinstance(value, (date, int, float)):
@@ -161,6 +164,17 @@ def _as_typed(value: Any, flag: bool) -> Any:
 _TRUTHY, _FALSY = ("on", "yes", "true"), ("off", "no", "false")
 
 
+def _as_flag(value: Any, where: str) -> bool:
+    """A flag's value: a boolean, or one of YAML's boolean words quoted (``"yes"``); ConfigError naming the
+    file, key and the words a flag takes otherwise (click's own list offers "", "1", "t", "y" and names the flag)."""
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in _TRUTHY or word in _FALSY:
+        return word in _TRUTHY
+    raise ConfigError(f"{where}: {value!r} is not a boolean: use true/false, yes/no or on/off")
+
+
 def _as_choice(value: str, choices: Sequence[str]) -> str:
     """``value`` ("true" or "false" from YAML's ``on``/``off``) as the word of that meaning ``choices`` offers."""
     for words in (_TRUTHY, _FALSY):
@@ -171,8 +185,9 @@ def _as_choice(value: str, choices: Sequence[str]) -> str:
 
 def _check_value(param: click.Option, value: Any, where: str) -> None:
     """ConfigError naming the file and key when click would refuse ``value``: its own message names only the
-    flag, which the user never typed."""
-    if value is None or param.is_flag:
+    flag, which the user never typed. A setting's own check is part of its option's type
+    (:func:`batchsum.settings.click_option`), so it runs here too."""
+    if value is None:
         return
     try:
         for one in value if isinstance(value, list) else [value]:
