@@ -83,3 +83,16 @@ def test_a_pipeline_files_language_name_still_passes(cwd: Path) -> None:
     pipeline.write_text("corpora:\n  - notes\noutput: out\nlanguage: German\nindex:\n  enabled: false\n")
     code, out = _run("--pipeline", str(pipeline))
     assert code == 0, out
+
+
+def test_a_number_setting_says_it_wants_a_whole_number(cwd: Path) -> None:
+    (cwd / "batchsum.yaml").write_text("out: out\nrun:\n  processes: many\n")
+    code, output = _run("notes")
+    assert code == 2 and "'run.processes': 'many' is not a whole number" in output, output
+
+
+def test_a_config_file_that_is_no_yaml_is_one_line_with_its_line(cwd: Path) -> None:
+    (cwd / "batchsum.yaml").write_text("run:\n  quiet: true\nout: [o2\n")
+    code, output = _run("notes")
+    errors = [line for line in output.splitlines() if line.strip()]
+    assert code == 2 and len(errors) == 1 and "batchsum.yaml:" in errors[0] and "invalid YAML" in errors[0], output

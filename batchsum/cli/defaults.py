@@ -64,6 +64,11 @@ def load_config_file(path: Path) -> dict[str, Any]:
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.MarkedYAMLError as exc:  # one line, as a pipeline file's: where and what, not PyYAML's dump
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        what = exc.problem or exc.context
+        raise ConfigError(f"{path}:{line}: cannot read config file: invalid YAML: {what}") from None
     # ValueError: YAML reads 2024-13-45 as a date and fails building it.
     except (OSError, ValueError, yaml.YAMLError) as exc:
         raise ConfigError(f"{path}: cannot read config file: {exc}") from None
@@ -193,7 +198,9 @@ def _check_value(param: click.Option, value: Any, where: str) -> None:
         for one in value if isinstance(value, list) else [value]:
             param.type.convert(one, param, None)
     except click.BadParameter as exc:
-        raise ConfigError(f"{where}: {exc.message}") from None
+        # click names its type ("is not a valid integer range"); the file's reader wants the kind of value.
+        message = exc.message.replace("valid integer range", "whole number").replace("valid integer", "whole number")
+        raise ConfigError(f"{where}: {message}") from None
 
 
 def apply_out_envvar(cmd: click.Command) -> None:
