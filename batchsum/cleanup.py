@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from batchsum.disfluency import INTERRUPTION, is_dangling, mark_restarts, resolve_interruptions
+from batchsum.disfluency import INTERRUPTION, is_dangling, mark_restarts, names_in, resolve_interruptions
 from batchsum.text import is_abbreviation_at
 
 __all__ = [
@@ -77,6 +77,12 @@ NUMBER_WORDS = frozenset(
 _SPELLED_OUT = re.compile(r"\b(?:[A-Za-z]_)+(?!\w)")
 # QMSum's interruption point: resolved as a self-repair (:mod:`batchsum.disfluency`), not a mere space.
 _DISFMARKER = re.compile(r"\{disfmarker\}", re.IGNORECASE)
+# A break in punctuated speech: a dash or an ellipsis before a capitalised word ("I was -- We should",
+# "so the… Next"), an interruption point as a {disfmarker} is (whether a name follows is asked there).
+_BREAK = re.compile(r"[ \t]*(?:--|…)[ \t]+(?=[A-Z])")
+# Words the transcriber did not hear ("{gap}"): a sentence whose last word before them leaves its phrase
+# open ("First we have a look at {gap} .") was broken off there; it trails off ("...") and is no candidate.
+_GAP = re.compile(r"(?<![\w'’-])([\w'’]+)[ \t]*\{gap\}[ \t]*(?:[.!?](?=\s|$))?", re.IGNORECASE)
 
 
 def _unrepeated(m: re.Match[str]) -> str:
@@ -202,7 +208,8 @@ def clean_transcript(text: str) -> str:
     """
     if not text:
         return ""
-    s = _MARKERS.sub(" ", _DISFMARKER.sub(f" {INTERRUPTION} ", text))
+    s = _GAP.sub(_gap, _DISFMARKER.sub(f" {INTERRUPTION} ", text))
+    s = _MARKERS.sub(" ", _BREAK.sub(f" {INTERRUPTION} ", s) if "--" in s or "…" in s else s)
     if "_" in s:
         s = _SPELLED_OUT.sub(lambda m: m.group(0).replace("_", ""), s)
     # Tokenized when most of its marks stand apart ("word ,"; QMSum's 0.97-1.0): one such mark in an
@@ -228,12 +235,21 @@ def clean_transcript(text: str) -> str:
         s = mark_restarts(s)
     s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", _SPACED_ELLIPSIS.sub("...", s)))
     if INTERRUPTION in s:
-        s = "\n".join(resolve_interruptions(line) for line in s.split("\n"))
+        names = names_in(s.replace(INTERRUPTION, "."))  # no capital after a mark is read as a name
+        s = "\n".join(resolve_interruptions(line, names) for line in s.split("\n"))
     s = _CAPITAL_CLITIC.sub(lambda m: m.group(1).lower(), _SPACED_CURRENCY.sub("", s))
     s = _MULTI_PUNCT.sub(r"\1", s)
     s = _COMMA_BEFORE_END.sub(r"\1", s)
     s = _LINE_TAIL.sub("", _LINE_HEAD.sub("", s))
     return _LOWER_AFTER_END.sub(_capitalized, s)
+
+
+def _gap(m: re.Match[str]) -> str:
+    """What a ``{gap}`` leaves: after a word that leaves its phrase open, the sentence trailing off there."""
+    word = m.group(1)
+    if is_dangling(word) and m.group(0).rstrip()[-1:] in ".!?":
+        return f"{word}..."
+    return word + (m.group(0)[-1] if m.group(0)[-1] in ".!?" else " ")
 
 
 def _capitalized(m: re.Match[str]) -> str:

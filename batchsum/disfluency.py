@@ -1,10 +1,12 @@
 """Self-repairs in transcribed speech, read as disfluency annotation reads them: a reparandum (what the
 speaker abandons), an interruption point (QMSum's ``{disfmarker}``) and a repair (what they say instead).
 
-* a repair that retraces ("what I'm {disfmarker} what my job is", "the {disfmarker} the true issues")
-  replaces the reparandum from its first word on;
-* a restart ("So, I guess, um {disfmarker} Is there ...", "but {disfmarker} This is ...") begins a new
-  sentence: a short false start before it goes, a longer one stays as speech that trailed off ("...");
+* a repair that retraces ("what I'm {disfmarker} what my job is", "the {disfmarker} the true issues"), or
+  says its subject again ("We've got {disfmarker} we're planning"), replaces the reparandum from its first
+  word on;
+* a restart ("So, I guess, um {disfmarker} Is there ...", "but {disfmarker} This is ...", any capitalised
+  word that is no name: "now is {disfmarker} Next meeting is ...") begins a new sentence: a short false
+  start before it goes, a longer one stays as speech that trailed off ("...");
 * any other interruption drops the words left hanging before it (an article, a preposition, a
   conjunction: "to a {disfmarker} in XML"); when none hang, the words run on as they were said.
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["INTERRUPTION", "is_dangling", "mark_restarts", "resolve_interruptions"]
+__all__ = ["INTERRUPTION", "is_dangling", "mark_restarts", "names_in", "resolve_interruptions"]
 
 INTERRUPTION = "\ue000"  # a private-use character: where a {disfmarker} stood, until resolved
 # Where an abandoned start begins: after a sentence's end, or a label's colon ("Grad E: So {...} Is").
@@ -45,6 +47,10 @@ _RESTART = re.compile(rf"(?:{_RESTART_WORDS})(?:['’]\w+)?$")
 # looks", "and Yeah", "And then, The processing").
 _UNMARKED_RESTART = re.compile(rf"(?<=[a-z])([ \t]*,)?[ \t]+(?=(?:{_RESTART_WORDS})(?:['’]\w+)?(?![\w'’-]))")
 _PRONOUN_I = re.compile(r"I(?:['’]\w+)?$")
+# A capitalised word straight after a lower-case one: in a transcript, whose restarts are marked (and its
+# function words' capitals read as restarts, _RESTART_WORDS), a name ("ask Jane", "in Excel").
+_MID_CAPITAL = re.compile(r"(?<=[a-z,] )[A-Z][\w'’-]*")
+_CLITIC = re.compile(r"['’]\w+$")
 _RETRACE_REACH = 8  # words back a repair may retrace to: a reparandum is a few words
 _FALSE_START = 4  # at most this many words left of an abandoned start: it goes whole
 
@@ -54,15 +60,34 @@ def mark_restarts(text: str) -> str:
     return _UNMARKED_RESTART.sub(rf"\1 {INTERRUPTION} ", text)
 
 
-def resolve_interruptions(line: str) -> str:
-    """``line`` with every interruption mark resolved into its repair (see the module's docstring)."""
+def names_in(text: str) -> frozenset[str]:
+    """The capitalised words ``text`` writes inside a sentence, after a lower-case word: its names (not
+    "I", nor a function word a restart opens with)."""
+    found = {m.group(0) for m in _MID_CAPITAL.finditer(text)}
+    return frozenset(w for w in found if not _RESTART.match(w) and not _PRONOUN_I.match(w))
+
+
+def resolve_interruptions(line: str, names: frozenset[str] = frozenset()) -> str:
+    """``line`` with every interruption mark resolved into its repair (see the module's docstring);
+    ``names``: the transcript's names (:func:`names_in`), whose capital after a mark is no restart."""
     while INTERRUPTION in line:
         at = line.index(INTERRUPTION)
-        line = _repaired(line[:at].rstrip(), line[at + 1 :].lstrip())
+        line = _repaired(line[:at].rstrip(), line[at + 1 :].lstrip(), names)
     return line
 
 
-def _repaired(before: str, after: str) -> str:
+def _opens_sentence(word: str, names: frozenset[str]) -> bool:
+    """Whether a capitalised ``word`` after an interruption starts a new sentence: it is no name (one the
+    transcript writes so inside a sentence, or an acronym's or a brand's inner capital: "OGI", "FrameNet")."""
+    return word[0].isupper() and word not in names and not any(c.isupper() for c in word[1:])
+
+
+def _stem(word: str) -> str:
+    """A word without its clitic ("we've" -> "we"): a repair that repeats the subject retraces it."""
+    return _CLITIC.sub("", word.lower())
+
+
+def _repaired(before: str, after: str, names: frozenset[str]) -> str:
     """The text around one interruption point once the repair replaces what it repairs."""
     ends = list(_SENTENCE_END.finditer(before))
     start = ends[-1].end() if ends else 0
@@ -73,13 +98,17 @@ def _repaired(before: str, after: str) -> str:
     kept = _without_dangling(clause)
     if _RESTART.match(nxt.group(0)):  # a capital marks a restart: what it abandons is the clause so far
         return _restarted(head, kept, after)
-    onset = nxt.group(0).lower()
+    onset = _stem(nxt.group(0))
     for w in reversed(list(_WORD.finditer(clause))[-_RETRACE_REACH:]):
-        if w.group(0).lower() == onset:  # the repair retraces the reparandum from this word
+        # The repair retraces the reparandum from this word, or from its subject said again ("We've got
+        # {disfmarker} we're planning").
+        if _stem(w.group(0)) == onset:
             first = clause[w.start()]
             repair = (first.upper() if first.isupper() else first.lower()) + after[1:]
             return head + clause[: w.start()] + repair
-    if _PRONOUN_I.match(nxt.group(0)):  # "I" has a capital anyway: a restart unless it retraces ("I {...} I")
+    # "I" has a capital anyway: a restart unless it retraces ("I {...} I"); so does any other capitalised
+    # word that is no name ("now is {disfmarker} Next meeting is in half an hour").
+    if _PRONOUN_I.match(nxt.group(0)) or _opens_sentence(nxt.group(0), names):
         return _restarted(head, kept, after)
     if kept != clause.rstrip(" \t,;:"):  # the words left hanging went; the repair continues the phrase
         return f"{head}{kept}{_kept_mark(clause, kept)} {after}".replace("  ", " ").strip()

@@ -8,7 +8,8 @@ captions, and raw TeX math.
   one unnumbered entry alone that carries two signatures (a list with a blank line between its entries).
 * A **caption** opens with its label and number, then a separator ("Table 1:", "Figure 2.", "Fig 3 |",
   "FIGURE 4 — ...", "Supplementary Figure S2."): layout, as the ``[Illustration: ...]`` of a printed book is;
-  "Figure 3 shows ..." is prose about it.
+  "Figure 3 shows ..." is prose about it. A legend's key is a caption's wherever it stands ("orange represents
+  ...", "the red spots indicate ...", "error bars show ...").
 * **Front matter**: an author's affiliation ("1 Department of Psychology, University of Uppsala, Box 1225, ...
   Sweden"), a line of e-mail addresses, "* Corresponding author: ...".
 * **TeX math** is a ``$...$`` span holding a TeX command, a sub- or superscript, an operator (``$A = c / n$``,
@@ -105,10 +106,31 @@ _CAPTION = re.compile(
 )
 
 
+_COLOUR = (
+    r"(?:(?:dark|light|pale|bright)[ -])?(?:red|blue|green|yellow|orange|purple|violet|pink|magenta|cyan|black|"
+    r"white|gr[ae]y|brown)(?:ish)?"
+)
+_MARK_NOUN = (
+    r"(?:spots?|dots?|bars?|lines?|circles?|squares?|triangles?|diamonds?|arrows?|arrowheads?|boxes|box|"
+    r"areas?|regions?|curves?|symbols?|points?|stars?|shading|nodes?|edges?|columns?|cells?|colou?rs?)"
+)
+# A legend's key, a caption's sentence wherever it stands (one whose "Figure N." label a scrape lost included):
+# a colour or a plot's mark, then what it stands for ("orange represents the ashm genes", "the red spots
+# indicate ...", "error bars show s.e.m.", "asterisks denote p < 0.05"). "Red meat is ..." names no key.
+_LEGEND = re.compile(
+    rf"^\W*(?:\(?[a-z]\)\s*)?(?:the\s+)?(?:(?:{_COLOUR})(?:\s*(?:and|or|,)\s*(?:{_COLOUR}))*(?:\s+{_MARK_NOUN})?"
+    rf"|(?:(?:{_COLOUR}|dashed|dotted|solid|open|filled|closed)\s+)?(?:error\s+bars|asterisks?|arrows?|"
+    rf"arrowheads?|whiskers)|(?:dashed|dotted|solid)\s+(?:lines?|curves?))"
+    r"\s+(?:represent|indicate|denote|show|mark)s?\b",
+    re.IGNORECASE,
+)
+
+
 def is_caption_line(sentence: str) -> bool:
     """Whether a sentence opens as a table's or a figure's caption ("Table 1: ROUGE F1 results ...", "FIGURE 3.
-    Shoot density rose.", "Fig 5: ...", "Figure 1 | Layout of cages.", "Figure 4 — ...")."""
-    return _CAPTION.match(sentence) is not None
+    Shoot density rose.", "Fig 5: ...", "Figure 1 | Layout of cages.", "Figure 4 — ...") or is a legend's key
+    ("the red spots indicate ...", "error bars show s.e.m.")."""
+    return _CAPTION.match(sentence) is not None or _LEGEND.match(sentence) is not None
 
 
 # A line that ends as a sentence does: a heading over a list ("References") does not.

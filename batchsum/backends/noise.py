@@ -461,19 +461,21 @@ _CONNECTIVES = frozenset("and of the table list".split())
 
 # A sentence that ends on one of these, written in lower case, was broken off: "So we go with the.", "I
 # think that if." (Prepositions are left out: "what we talked about." is a whole sentence; so are "her"
-# and "his", which end many as pronouns: "I'll say that for her."; "Q&A." ends on no article.)
-_DANGLING = frozenset("a an the and or but nor because if than my your our their its to".split())
+# and "his", which end many as pronouns: "I'll say that for her."; "Q&A." ends on no article. "as" ends none:
+# "is provided as." is what a scraped paper's stripped reference leaves.)
+_DANGLING = frozenset("a an the and or but nor because if than my your our their its to as".split())
 # The look-behind starts a match only where a word starts: tried from every letter of a word, the
 # search was quadratic in the word's length and a large share of a run's regex time. Same matches.
 _LAST_WORD = re.compile(r"(?<![A-Za-z'])([A-Za-z']+)\W*$")
 
 
-def is_fragment(sentence: str) -> bool:
+def is_fragment(sentence: str, speech: bool = False) -> bool:
     """True for a sentence broken off mid-clause (it ends on an article, a conjunction or a possessive,
     or on a comma, a semicolon or a dash: "Mr. Sharp commenced,—"), or one that announces what follows
-    it and ends there ("... dit tout en riant :", "说道：——")."""
+    it and ends there ("... dit tout en riant :", "说道：——"). In ``speech`` one that trails off ("...") is
+    too: a start abandoned for a restart, or words cut where the transcriber heard none."""
     end = sentence.rstrip()
-    if end.endswith(("-", "–", "—", "―", ":", "：", ",", "，", ";")):
+    if end.endswith(("-", "–", "—", "―", ":", "：", ",", "，", ";")) or (speech and end.endswith(("...", "…"))):
         return True
     m = _LAST_WORD.search(end)
     return m is not None and m.group(1) in _DANGLING
