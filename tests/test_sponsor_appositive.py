@@ -16,9 +16,12 @@ STREAM = "\n".join(
     [
         "MATT: Hello everyone, and welcome to tonight's episode of our game show, where we play Dungeons and Dragons.",
         "MATT: Our second sponsor tonight, our fantastic friends at Dwarven Forge. You may have seen their terrain"
-        " on this show. I love them, and they launched another Kickstarter recently for their Caverns Deep set.",
+        " on this show. I love them, and they launched another Kickstarter recently for their Caverns Deep set, which"
+        " is awesome. It offers 15 different distinct encounter areas, like the Webbed Lair, the Mushroom Grotto,"
+        " and a brand new forest terrain system called the Dreadhollow Forest.",
         "LIAM: I backed that!",
-        "MATT: Last we left off, the party had fought the cultist Lorenzo in the fortress under the mountain.",
+        "MATT: Last we left off, the party had fought the cultist Lorenzo in the fortress under the mountain and freed"
+        " their captured friend Yasha from the cages.",
         "TRAVIS: We carry Yasha out of the fortress and load her onto the cart.",
         "MATT: You bury Molly at the edge of the road under the trees and set his coat on the grave as a marker.",
         "LAURA: We should head back to the city and tell the Gentleman that the job is done.",
