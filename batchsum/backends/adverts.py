@@ -20,7 +20,9 @@ __all__ = ["advert_segments", "is_advert", "sponsor"]
 
 # A sponsor's name: capitalised words ("Brightwave", "Athletic Greens", "NordVPN") or a bare web address.
 _NAME = r"(?P<name>[a-z0-9-]+\.(?:com|net|org|io|co|fm|app)\b|(?-i:[A-Z0-9][\w&'-]*)(?:\s+(?-i:[A-Z][\w&'-]*)){0,3})"
-_OUR_FRIENDS = r"(?:(?:our|the)\s+(?:good\s+)?(?:friends|folks|people|partners)\s+at\s+)?"
+# "our friends at", "the folks at", "our fantastic friends at": the phrase a host says before a sponsor's name.
+_FRIENDS = r"(?:our|the)\s+(?:[a-z]+\s+)?(?:friends|folks|people|partners)\s+at\s+"
+_OUR_FRIENDS = f"(?:{_FRIENDS})?"
 # A show, not a claim or a grant, is what a sponsor supports: "The claim is supported by Smith's data" and
 # "This work was supported by the NSF" are not ads; nor is a bill "sponsored by Senator Warren".
 _SHOW = re.compile(
@@ -55,6 +57,15 @@ _OPENERS = (
         r"\b(?:our|today's|tonight's|this\s+week's|this\s+episode's)\s+(?:\w+\s+)?sponsors?\s+"
         r"(?:(?:for|of)\s+(?:the\s+|this\s+|today's\s+|tonight's\s+)?\w+\s+|(?:tonight|today|this\s+week)\s+)?"
         r"(?:is|are)\s+" + _OUR_FRIENDS + _NAME,
+        re.IGNORECASE,
+    ),
+    # The same in apposition, with no verb: "Our second sponsor tonight, our fantastic friends at Dwarven Forge."
+    # The name after the comma is the sponsor's where the friends' phrase leads to it or it ends the clause
+    # ("Our first sponsor, Backblaze."); not "Our sponsor tonight, I think, ..." (a pronoun).
+    re.compile(
+        r"\b(?:our|today's|tonight's|this\s+week's|this\s+episode's)\s+(?:\w+\s+)?sponsors?\s*"
+        r"(?:(?:for|of)\s+(?:the\s+|this\s+|today's\s+|tonight's\s+)?\w+\s*|(?:tonight|today|this\s+week)\s*)?"
+        r"[,:]\s+(?P<friends>" + _FRIENDS + r")?(?!I\b)" + _NAME + r"(?(friends)|(?=\s*(?:[.!;,]|$)))",
         re.IGNORECASE,
     ),
 )

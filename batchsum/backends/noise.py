@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from batchsum.backends.adverts import is_advert
 from batchsum.backends.apparatus import without_display_math
 from batchsum.backends.back_matter import is_back_matter
+from batchsum.backends.leaning import needs_context
 from batchsum.day_words import heading_day
 from batchsum.readers.bracket_turns import LINK_DEFINITION
 from batchsum.readers.note_syntax import note_syntax_as_text
@@ -104,44 +105,6 @@ _SENT_END = re.compile(r"[.!?…。！？][\"'”’)\]」』）]*$")
 # with "#42" or "#1," ("... see issue\n#42 for the details").
 _MD_HEADING = re.compile(r"#{1,6}(?:\s|$)")
 _DIGITS = re.compile(r"\d")
-
-# Openers that point back at an earlier sentence: such a sentence is unreadable on its own.
-_CONTEXT_OPENERS = frozenset(
-    """
-    partly also but and or nor so then thus hence therefore moreover furthermore besides still yet however
-    nevertheless nonetheless meanwhile instead likewise similarly otherwise anyway anyhow accordingly
-    consequently conversely additionally alternatively indeed namely afterwards later again too
-    """.split()
-)
-_CONTEXT_PHRASES = (
-    "in addition",
-    "on the other hand",
-    "for example",
-    "for instance",
-    "in fact",
-    "as a result",
-    "in contrast",
-    "by contrast",
-    "at the same time",
-    "in this case",
-    "in that case",
-    "as such",
-    "as well",
-    "this is",
-    "this was",
-    "that is",
-    "that was",
-    "these are",
-    "these were",
-    "those are",
-    "those were",
-    "it is also",
-    "it was also",
-    "other than that",
-    "after that",
-    "because of this",
-    "because of that",
-)
 
 _ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("skip", ("references", "bibliography", "acknowledg", "index", "contents", "footnotes", "notes", "funding")),
@@ -479,17 +442,6 @@ def is_fragment(sentence: str, speech: bool = False) -> bool:
         return True
     m = _LAST_WORD.search(end)
     return m is not None and m.group(1) in _DANGLING
-
-
-def needs_context(sentence: str) -> bool:
-    """True when the sentence opens by leaning on what came before ("Partly, ...", "But then ...")."""
-    low = sentence.lstrip("\"'“‘([—–- ").lower()
-    m = re.match(r"[a-z]+", low)
-    if not m:
-        return False
-    if m.group(0) in _CONTEXT_OPENERS:
-        return True
-    return low.startswith(_CONTEXT_PHRASES)
 
 
 # What a rendered Markdown page does not show, or shows as its text: a comment (``<!-- ignore -->``), a
