@@ -499,11 +499,13 @@ def _brief(
             cost[j] = cost[j] if j in cost else tokenizer.count(units[j].text)
         return sum(cost[j] for j in members(i)) + len(members(i)) - 1
 
-    def fits(pool: list[int]) -> list[int]:  # the best that fit, looking a little further down than the top
-        return [i for i in pool[:12] if len(units[i].text) / 6.0 <= cap and tokens(i) <= cap]
-
-    pool = pools[0]
-    fitting = fits(pool)
+    fitting: list[int] = []
+    pool: list[int] = []
+    for pool in pools:
+        # The best sentence that fits, looking a little further down when the top one does not.
+        fitting = [i for i in pool[:12] if len(units[i].text) / 6.0 <= cap and tokens(i) <= cap]
+        if fitting:
+            break
     if not fitting:
         short = [
             i
@@ -512,18 +514,11 @@ def _brief(
         ]
         if short:
             return _inline(units, sorted(members(short[0])))
-        # A standalone sentence cut at a clause says more than a whole one that leans on what the line leaves
-        # out ("This must not be in future."): a leaning one only where no sentence stands alone.
-        pool = pools[1]
-        fitting = [] if pools[0] else fits(pool)
-    if not fitting:
-        # Nothing fits: cut the best candidate (or, with no candidate, the best whole unit, or the best unit)
-        # at a clause.
+        # Nothing whole fits: cut the best candidate (or, with no candidate, the best whole unit, or the best
+        # unit) at a clause. A whole sentence that leans back was preferred to a cut one (a line is a whole
+        # sentence: a cut opening with its dateline, "_January_ 2.--... My last entry records my…", says less).
         top = (
-            pools[0]
-            or pools[1]
-            or [i for i in ranked if units[i].body and units[i].whole]
-            or [i for i in ranked if units[i].body]
+            pools[1] or [i for i in ranked if units[i].body and units[i].whole] or [i for i in ranked if units[i].body]
         )
         return trim_at_clause(units[top[0]].text, cap, tokenizer) if top else ""
     best = fitting[0]
