@@ -8,6 +8,7 @@ files (the truth) ahead of the index, which :meth:`FactIndex.sync` heals.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -98,9 +99,12 @@ class MemoryEngine:
         """Close the LLM client."""
         await self.backend.aclose()
 
-    async def extract(self, text: str, *, name: str, content_type: str) -> list[str] | None:
-        """Facts stated in ``text`` (None: malformed answers; SummarizationError: server unreachable)."""
-        return await self.llm.extract(text, name=name, content_type=content_type)
+    async def extract(
+        self, text: str, *, name: str, content_type: str, speakers: Sequence[str] = (), day: str | None = None
+    ) -> list[str] | None:
+        """Facts stated in ``text`` (None: malformed answers; SummarizationError: server unreachable);
+        ``speakers`` and ``day`` as :meth:`FactsLLM.extract` takes them."""
+        return await self.llm.extract(text, name=name, content_type=content_type, speakers=speakers, day=day)
 
     def _existing(self, scope: str, new: list[str]) -> list[Fact]:
         live = {f.id: f for f in read_scope(self.cfg.out, scope)}

@@ -33,7 +33,7 @@ from batchsum.memory.engine import Changes, MemoryEngine, Source
 from batchsum.memory.files import check_scope, iter_facts, read_scope, rehome, soft_delete, source_facts
 from batchsum.memory.llm import JsonFormat
 from batchsum.memory.manifest import FactsManifest, SourceState
-from batchsum.memory.units import Unit, is_user_turn, units_of
+from batchsum.memory.units import Unit, is_user_turn, named_speakers, units_of, written_on
 from batchsum.state import StateStore
 from batchsum.walk import Problem, SourceRef, discover
 
@@ -130,17 +130,23 @@ class _Job:
     doc: Document
     units: list[Unit]
     scope: str
+    speakers: tuple[str, ...] = ()  # a group conversation's people, whom its facts name
 
     @property
     def text(self) -> str:
         return "\n\n".join(u.text for u in self.units)
 
     @property
+    def day(self) -> str | None:
+        """The day the job's text was written, if its entry or file says (its relative days count from it)."""
+        return written_on(self.units[0], self.doc)
+
+    @property
     def name(self) -> str:
         return f"{self.doc.relpath}:{self.units[0].where}"
 
 
-def _jobs(doc: Document, pending: list[Unit], scope: str) -> list[_Job]:
+def _jobs(doc: Document, pending: list[Unit], scope: str, speakers: tuple[str, ...] = ()) -> list[_Job]:
     if doc.content_type != "conversation":
         return [_Job(doc, [u], scope) for u in pending]
     jobs: list[_Job] = []
@@ -148,12 +154,12 @@ def _jobs(doc: Document, pending: list[Unit], scope: str) -> list[_Job]:
     size = 0
     for u in pending:
         if cur and (size + len(u.text) > TURN_BATCH_CHARS or u.turn != (cur[-1].turn or 0) + 1):
-            jobs.append(_Job(doc, cur, scope))
+            jobs.append(_Job(doc, cur, scope, speakers))
             cur, size = [], 0
         cur.append(u)
         size += len(u.text)
     if cur:
-        jobs.append(_Job(doc, cur, scope))
+        jobs.append(_Job(doc, cur, scope, speakers))
     return jobs
 
 
@@ -245,7 +251,8 @@ class _FactsPass:
         # Split as the reader sees the text (its line breaks stay, so each unit keeps its line): a note's
         # front matter, hidden comments, properties and link syntax never go to the model.
         shown = dataclasses.replace(doc, text=markdown_as_text(doc.text))
-        units = [u for u in units_of(shown) if is_user_turn(u)]
+        every = units_of(shown)
+        units = [u for u in every if is_user_turn(u)]
         done = done | self._renamed_from(rel, scope, units)
         done_now = {u.key for u in units if u.key in done}
         state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, done_now, root=str(ref.root))
@@ -254,7 +261,8 @@ class _FactsPass:
             self.result.unchanged += 1
             self.manifest.files[rel] = state
             return None
-        return doc, scope, _jobs(doc, pending, scope), state
+        speakers = named_speakers(every) if doc.content_type == "conversation" else ()
+        return doc, scope, _jobs(doc, pending, scope, speakers), state
 
     def _renamed_from(self, rel: str, scope: str, units: list[Unit]) -> set[str]:
         """The units of a vanished source that ``rel`` holds all of (it is that source renamed): done
@@ -320,7 +328,11 @@ class _FactsPass:
             # Extraction for every job starts now (the backend caps what is in flight); reconciliation
             # then walks the jobs in source order.
             tasks = {
-                id(job): asyncio.create_task(engine.extract(job.text, name=job.name, content_type=doc.content_type))
+                id(job): asyncio.create_task(
+                    engine.extract(
+                        job.text, name=job.name, content_type=doc.content_type, speakers=job.speakers, day=job.day
+                    )
+                )
                 for doc, _, jobs, _ in work
                 for job in jobs
             }

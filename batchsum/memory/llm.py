@@ -10,9 +10,11 @@ the new facts added unreconciled from a reconciliation.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -47,6 +49,25 @@ No acknowledgements, greetings, questions or speculation.
 - Nothing worth remembering: an empty list.
 
 Answer with JSON only, no prose and no code fences: {{"facts": ["...", "..."]}}"""
+
+# A group chat's or a meeting's turns are several people's: each fact names whom it is about, as no one of
+# them is the person the memory belongs to (that is the journal's writer, an assistant chat's human).
+GROUP_FACT_SYSTEM_PROMPT = """You extract durable facts about the people who speak in a conversation: \
+{speakers}.
+
+Rules:
+- Return 0 to {max_facts} atomic, standalone facts: each one sentence that makes sense without the text \
+(name people and places; no "he", "it", "there").
+- Only what the text states about these people, their work, plans, commitments, preferences and decisions. \
+No acknowledgements, greetings, questions or speculation.
+- Write in the third person and name the person each fact is about as the conversation names them, never \
+"the user", e.g. "Ben Okafor: I'll triage the Acme refunds by Thursday" said on Tuesday 2024-03-12 -> \
+"Ben Okafor will triage the Acme refunds by Thursday 2024-03-14".
+- Nothing worth remembering: an empty list.
+
+Answer with JSON only, no prose and no code fences: {{"facts": ["...", "..."]}}"""
+MAX_NAMED_SPEAKERS = 20  # a town hall's cast is cut: the prompt names people, it is no attendance list
+_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 UPDATE_MEMORY_PROMPT = """You manage a memory of facts about a user. Compare the NEW FACTS with the \
 EXISTING MEMORIES and return ALL memories (every existing one and every new one) with an event each:
@@ -172,6 +193,31 @@ def parse_json(raw: str, model: type[BaseModel]) -> Any:
         raise ValueError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
 
 
+def extraction_prompt(speakers: Sequence[str] = ()) -> str:
+    """The extraction's system prompt: about the named ``speakers`` of a group conversation, else about
+    "the user" (a journal's writer, an assistant chat's human)."""
+    if not speakers:
+        return FACT_SYSTEM_PROMPT.format(max_facts=MAX_FACTS_PER_UNIT)
+    named = list(speakers[:MAX_NAMED_SPEAKERS])
+    if len(speakers) > len(named):
+        named.append(f"and {len(speakers) - len(named)} more")
+    return GROUP_FACT_SYSTEM_PROMPT.format(speakers=", ".join(named), max_facts=MAX_FACTS_PER_UNIT)
+
+
+def extraction_input(text: str, content_type: str, day: str | None = None) -> str:
+    """The extraction's user message: the text, after the day it was written when that is known."""
+    kind = "conversation turns" if content_type == "conversation" else "journal entry"
+    body = f"The {kind}:\n\n{text}"
+    try:
+        weekday = _WEEKDAY_NAMES[dt.date.fromisoformat(day or "").weekday()]
+    except ValueError:
+        return body
+    return (
+        f'Written on {weekday} {day}: a relative day in the text ("by Thursday", "tomorrow") counts from'
+        f" it; give such a day its date.\n\n{body}"
+    )
+
+
 class MalformedAnswer(ValueError):
     """The model's answer did not validate, twice."""
 
@@ -213,12 +259,15 @@ class FactsLLM:
         except ValueError as exc:
             raise MalformedAnswer(f"{exc}; answer began: {sanitize_for_log(raw2, limit=120)!r}") from None
 
-    async def extract(self, text: str, *, name: str, content_type: str) -> list[str] | None:
-        """0..N facts stated in ``text``; None when the model's answers were malformed twice."""
-        kind = "conversation turns" if content_type == "conversation" else "journal entry"
+    async def extract(
+        self, text: str, *, name: str, content_type: str, speakers: Sequence[str] = (), day: str | None = None
+    ) -> list[str] | None:
+        """0..N facts stated in ``text``; None when the model's answers were malformed twice. ``speakers``:
+        the named people of a group conversation (facts about each by name, not about "the user");
+        ``day``: the ISO day the text was written, which relative days in it ("by Thursday") count from."""
         messages = [
-            {"role": "system", "content": FACT_SYSTEM_PROMPT.format(max_facts=MAX_FACTS_PER_UNIT)},
-            {"role": "user", "content": f"The {kind}:\n\n{text}"},
+            {"role": "system", "content": extraction_prompt(speakers)},
+            {"role": "user", "content": extraction_input(text, content_type, day)},
         ]
         try:
             answer = await self._ask(messages, ExtractedFacts, name=name, max_tokens=EXTRACT_MAX_TOKENS)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from batchsum.model import Document
-from batchsum.periods import WEEKDAY_WORDS, days_named, only_a_day
+from batchsum.periods import WEEKDAY_WORDS, days_named, only_a_day, real_date
 from batchsum.speaker_labels import parse_speaker_line
 from batchsum.text import email_sender
 
@@ -32,6 +32,9 @@ _MONTH_ABBREVIATIONS = {
 _NUMERIC_DAYS = ("%d-%m-%Y", "%m-%d-%Y", "%d.%m.%Y", "%m.%d.%Y", "%d/%m/%Y", "%m/%d/%Y")
 # Speakers whose words are not the user's: seed-style extraction ignores assistant and system text.
 NON_USER_SPEAKERS = frozenset({"assistant", "system", "tool", "function", "developer"})
+# Labels of a role, not of a person: a conversation with one of them is a chat with an assistant, whose
+# user is the human ("User:"/"Assistant:", as a chat export or an agent session renders its turns).
+ROLE_SPEAKERS = NON_USER_SPEAKERS | {"user", "human"}
 MAX_UNIT_CHARS = 8000  # a longer entry is cut (with a warning): one request must fit a small context window
 
 
@@ -188,3 +191,24 @@ def units_of(doc: Document) -> list[Unit]:
 def is_user_turn(unit: Unit) -> bool:
     """False for assistant/system/tool turns, whose text is not a statement by the person."""
     return (unit.speaker or "").strip().lower() not in NON_USER_SPEAKERS
+
+
+def named_speakers(turns: list[Unit]) -> tuple[str, ...]:
+    """The people who speak in a conversation's ``turns`` (all of them, the assistant's too), in the order
+    they first speak: a group chat's or a meeting's. None when a role speaks (``User:``/``Assistant:``):
+    an assistant chat's words are its user's, whoever that is."""
+    labels = [" ".join(u.speaker.split()) for u in turns if u.speaker and u.speaker.strip()]
+    if any(label.lower() in ROLE_SPEAKERS for label in labels):
+        return ()
+    return tuple(dict.fromkeys(labels))
+
+
+def written_on(unit: Unit, doc: Document) -> str | None:
+    """The day ``unit`` was written, when its text or file says so: its entry's dated heading, else the
+    file's own date (a dated name, front matter, a chat's first message). An mtime dates a copy, not the
+    words, so it gives none."""
+    if unit.turn is None:
+        heading_day = _heading_day(unit.text.split("\n", 1)[0])[1]
+        if heading_day is not None:
+            return heading_day
+    return real_date(doc.doc_date, doc.date_source)
