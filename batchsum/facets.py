@@ -61,7 +61,17 @@ _DECISION = re.compile(
     # not "we will decided together", "we're gonna be going with", "we are agreeing are agreed", "we have not agreed"
     r"(?:(?!(?:will|would|should|could|can|might|may|must|shall|to|be|is|are|was|were|gonna|not|never)\b)\w+\s+){0,2}?"
     rf"(?:decided|agreed|settled|chose|opted|approved|signed off|(?:going|went) with\b{_CHOICE})\b"
-    r"|\b(?:the|our|final) (?:decision|plan|fix|solution|conclusion) (?:is|was)\b|\bresolved to\b",
+    # "the plan is to ...", "the decision was made to ...", "the plan is a three week experiment": what follows
+    # says what was chosen; "the fix is verified", "the solution was simple" say a fact of it.
+    r"|\b(?:the|our|final) (?:decision|plan|fix|solution|conclusion) (?:is|was)[\s,]*(?:(?:uh|um)\b[\s,]*)*"
+    r"(?:(?:made|taken)\s+)?(?:to|that|for|we|they|you|an?|the|this|these|our|\d)\b"
+    r"|\b(?:the|our|final) (?:decision|plan) (?:is|was):|\bresolved to\b",
+    re.I,
+)
+# A sentence whose main clause is "let's ..." proposes: "Now that the fix is verified, let's submit our changes."
+_PROPOSAL = re.compile(
+    r"^(?:(?:now that|now|since|once|as|because|after|before|given that|with|so|ok(?:ay)?|well|then)\b[^,;]*,\s*)?"
+    r"let(?:'s|\u2019s| us)\b",
     re.I,
 )
 # A decision is a clause whose subject decides, not a noun the object of another verb is said of: "I'll
@@ -76,6 +86,12 @@ _ADVERBIAL = frozenset(
     "in at on by of for from after before during with since over until to into through about under and so then but"
     " because when now time day week month year meeting morning afternoon evening night".split()
 )
+
+
+def _not_made(sentence: str) -> bool:
+    """Whether a sentence with a decision cue makes no decision: a condition ("if we go with ...") or a
+    proposal (:data:`_PROPOSAL`)."""
+    return bool(_CONDITIONAL.search(sentence) or _PROPOSAL.match(sentence))
 
 
 def _relative(before: str) -> bool:
@@ -526,7 +542,7 @@ def extract_facets(
                 decisions.append(_clip(said))
             continue
         cue = _DECISION.search(whole)
-        if cue and not _relative(whole[: cue.start()]) and not whole.endswith("?") and not _CONDITIONAL.search(whole):
+        if cue and not _relative(whole[: cue.start()]) and not whole.endswith("?") and not _not_made(whole):
             if _says_what(whole, cue, personal) and _clip(whole) not in decisions:
                 decisions.append(_clip(whole))
             continue

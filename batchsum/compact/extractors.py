@@ -245,6 +245,9 @@ def touched_paths(command: str) -> list[str]:
 # Not prose in a turn: fenced command blocks, agent-shell status lines, and a file viewer's numbered
 # lines ("1493:", "1494:    :param keys: ...") or its "(517 more lines below)".
 _COMMAND_BLOCK = re.compile(r"```.*?```|<command>.*?</command>", re.S)
+# Where a line ending in a colon introduced a dropped block: "…" marks left-out text, as in a long command's
+# "start … end"; the cleaner drops a bracketed "[code]" from turns as a transcript's aside.
+DROPPED_BLOCK = "…"
 _NOT_PROSE_LINE = re.compile(
     rf"^(?:{_SHELL_STATUS})\s*$|^\d{{1,6}}:(?!\d).*$|^\(\d+ more lines (?:above|below)\)\s*$", re.M
 )
@@ -262,8 +265,9 @@ def turn_prose(text: str) -> str:
     Its lines are sentences apart: one that ends without a stop (a title, a label's value, a list) gets one,
     unless the next line goes on with its sentence (starts in lower case, or it ends mid-sentence: a comma),
     so "TimeDelta serialization precision" and "Hi there!" do not read as one sentence. A line that ends
-    with a colon reads on into what it introduces; when that was a command block, dropped here, the line
-    ends as a sentence ("I'm running `x.py` as follows." not "... as follows: but I get ...")."""
+    with a colon reads on into what it introduces; when that was a command block, dropped here,
+    :data:`DROPPED_BLOCK` stands in its place ("I'm running `x.py` as follows: … but I get ..."), where a
+    stop ("as follows. but I get") read as a whole sentence and a bare colon breaks one off."""
     lines: list[tuple[str, str]] = []  # each line, and what follows it: "" (a line), "blank" or "block"
     pieces = _COMMAND_BLOCK.split(text)
     for k, piece in enumerate(pieces):
@@ -286,8 +290,10 @@ def turn_prose(text: str) -> str:
 def _ended(line: str, after: str, following: str) -> str:
     """``line`` as it reads before ``following`` (``after`` it: a line break, a blank line or a dropped
     block): with a stop where a sentence ends at its end, as it is where it reads on."""
+    if line.endswith(":") and after == "block":
+        return f"{line} {DROPPED_BLOCK}"  # reads on into "but I get ...", ends a sentence before "The ..."
     if line.endswith(":"):
-        return line[:-1].rstrip() + "." if after == "block" else line
+        return line
     ends_word = line[-1].isalnum() or line[-1] in "`'\")]}\u201d\u2019"
     if not ends_word or _SENTENCE_END.search(line) or _EMOTICON.search(line):
         return line
@@ -666,12 +672,12 @@ def without_lead_in(task: str) -> str:
     """A session's opening request without the framework's lead-in to the task's own text: while its first
     line ends with a colon and more text follows (the line introduces it: "We're currently solving the
     following issue within our repository. Here's the issue text:", then "ISSUE:"), that line's sentences
-    that name nothing (no number, quotation, code or path: every session of the framework says them) go.
-    "The CTF challenge is a cryptography problem named "Baby Time Capsule", worth 10 points." is kept."""
+    naming nothing (no number, quotation, code or path) go, unless it introduces a command block ("I run it
+    as follows:" is the task's). "The CTF challenge is a problem named "Baby Time Capsule"." is kept."""
     text = task.strip()
     while True:
         first, _, rest = text.partition("\n")
-        if not first.rstrip().endswith(":") or not rest.strip():
+        if not first.rstrip().endswith(":") or not rest.strip() or _COMMAND_BLOCK.match(rest.lstrip()):
             return text
         sentences = re.split(r"(?<=[.!?])\s+", first.strip())
         kept = [s for s in sentences if _NAMES.search(s)]
