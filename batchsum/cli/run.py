@@ -82,7 +82,7 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     cli_set, given = given_fields(ctx, {"paths": "paths"})
     pipeline = params.get("pipeline")
     if pipeline is not None:
-        spec = load_pipeline(pipeline)
+        spec = load_pipeline(pipeline, corpora_used=not params.get("paths"))
         if not params.get("paths"):
             cli_set.discard("paths")
         cfg = apply_pipeline(spec, cfg, cli_set)
