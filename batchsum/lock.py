@@ -108,6 +108,15 @@ def running_holder(out: Path) -> str | None:
     return _describe(info) if isinstance(pid, int) and pid != os.getpid() and pid_alive(pid) else None
 
 
+def _in_the_way(folder: Path) -> str:
+    """The outermost of ``folder`` and its parents that exists as something other than a folder: the
+    file to move away (``afile`` of ``afile/out/.batchsum``); ``folder`` itself when none is found."""
+    for path in [*reversed(folder.parents), folder]:
+        if os.path.exists(path) and not os.path.isdir(path):
+            return str(path)
+    return str(folder)
+
+
 class RunLock:
     """Exclusive lock on an output folder, used as a context manager.
 
@@ -137,8 +146,8 @@ class RunLock:
             return self
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        except FileExistsError as exc:  # a file where the state folder belongs
-            raise StorageError(str(self.path.parent), OSError(errno.ENOTDIR, exc.strerror)) from None
+        except (FileExistsError, NotADirectoryError) as exc:  # a file where a folder of the path belongs
+            raise StorageError(_in_the_way(self.path.parent), OSError(errno.ENOTDIR, exc.strerror)) from None
         except OSError as exc:
             raise StorageError(str(self.path.parent), exc) from None
         deadline = None if self.timeout is None else time.monotonic() + self.timeout

@@ -149,7 +149,7 @@ def _show(value: Any) -> str:
 class _Parser:
     """Walks the composed YAML node tree, validating as it goes."""
 
-    def __init__(self, path: Path, text: str) -> None:
+    def __init__(self, path: Path, text: str, *, corpora_used: bool = True) -> None:
         import yaml  # PyYAML loads only when a pipeline file is read: a run without one never needs it
 
         self.yaml = yaml
@@ -159,6 +159,7 @@ class _Parser:
         self.settings: dict[str, Any] = {}
         self.lines: dict[str, int] = {}
         self.errors: list[PipelineError] = []  # every mistake of the file is reported, not only the first
+        self.corpora_used = corpora_used  # False: PATH arguments replace the corpora, which need not exist
 
     # -- helpers -------------------------------------------------------------------------
     def fail(self, node: Node | None, message: str) -> PipelineError:
@@ -346,7 +347,7 @@ class _Parser:
         if not isinstance(raw, str) or not raw.strip():
             raise self.fail(path_node, f"corpus 'path' must be a path, got {_type_name(raw)} {_show(raw)}")
         spec.path = self.resolve(raw)
-        if not spec.path.exists():
+        if self.corpora_used and not spec.path.exists():
             where = "" if spec.path.is_absolute() else f" (relative to {Path.cwd()})"
             raise self.fail(path_node, f"corpus path {spec.path} does not exist{where}")
         if str(spec.path) in seen:
@@ -439,8 +440,10 @@ class _Parser:
         return PipelineSpec(source=self.path, corpora=corpora, settings=settings, api_key_env=api_key_env)
 
 
-def load_pipeline(path: Path) -> PipelineSpec:
-    """Read and validate a pipeline file; raises :class:`PipelineError` naming file and line."""
+def load_pipeline(path: Path, *, corpora_used: bool = True) -> PipelineSpec:
+    """Read and validate a pipeline file; raises :class:`PipelineError` naming file and line.
+    ``corpora_used=False``: the run's PATH arguments replace its corpora, whose paths are then not
+    required to exist (a corpus renamed since the file was written)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -451,7 +454,7 @@ def load_pipeline(path: Path) -> PipelineSpec:
         raise PipelineError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise PipelineError(f"{path}: cannot read pipeline file ({exc.strerror or exc})") from None
-    return _Parser(path, text).parse()
+    return _Parser(path, text, corpora_used=corpora_used).parse()
 
 
 _RUN_FIELDS = {f.name for f in fields(RunConfig)}

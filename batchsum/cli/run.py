@@ -13,11 +13,11 @@ import click
 
 import batchsum
 from batchsum import jsonio
-from batchsum.cli._common import EXIT_USAGE, price_per_million, setup_logging, translate_errors
+from batchsum.cli._common import EXIT_LOCKED, EXIT_USAGE, price_per_million, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.engine.executor_choice import require_ray
 from batchsum.engine.ledger import worst_exit
-from batchsum.errors import ConfigError, RunInterrupted
+from batchsum.errors import ConfigError, LockedError, RunInterrupted
 from batchsum.events import EventLog
 from batchsum.lazy import load
 from batchsum.pipeline_file import apply_pipeline, load_pipeline
@@ -82,7 +82,7 @@ def build_config(ctx: click.Context, params: dict[str, Any]) -> RunConfig:
     cli_set, given = given_fields(ctx, {"paths": "paths"})
     pipeline = params.get("pipeline")
     if pipeline is not None:
-        spec = load_pipeline(pipeline)
+        spec = load_pipeline(pipeline, corpora_used=not params.get("paths"))
         if not params.get("paths"):
             cli_set.discard("paths")
         cfg = apply_pipeline(spec, cfg, cli_set)
@@ -113,6 +113,20 @@ def _run_and_facts(cfg: RunConfig) -> tuple[RunResult, FactsResult | None, bool]
         if result.facts is not None:  # a SIGTERM during it stopped the pass, which says so itself
             return result, result.facts, False
         return result, None, stopping.SUMMARIZING.requested and result.run.status != "aborted"
+
+
+def _locked(cfg: RunConfig, exc: LockedError, *, quiet: bool, as_json: bool) -> None:
+    """Another run holds the output folder: the event log (--log-file) records it. Under --quiet the run
+    ends here with exit code 3 and nothing on stderr (a nightly job overlapping a slow one is no error to
+    mail about); --json still prints its error object. Otherwise returns, and the error is reported."""
+    if cfg.log_file is not None:
+        with EventLog(cfg.log_file, cfg.log_format) as events:
+            events.event("run_locked", level="warning", out=str(cfg.out), error=str(exc), exit_code=EXIT_LOCKED)
+    if not quiet:
+        return
+    if as_json:
+        click.echo(json.dumps({"error": str(exc), "kind": type(exc).__name__, "exit_code": EXIT_LOCKED}))
+    raise SystemExit(EXIT_LOCKED)
 
 
 def _report_facts(cfg: RunConfig, facts: FactsResult, exit_code: int) -> None:
@@ -156,7 +170,11 @@ def run(ctx: click.Context, **params: Any) -> None:
         require_ray(cfg.ray_address)  # before the output folder is locked or created
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
-    result, facts, late_sigterm = _run_and_facts(cfg)
+    try:
+        result, facts, late_sigterm = _run_and_facts(cfg)
+    except LockedError as exc:
+        _locked(cfg, exc, quiet=params["quiet"], as_json=params["as_json"])
+        raise  # reported as every error is
     exit_code = result.exit_code if facts is None else worst_exit(result.exit_code, facts.exit_code)
     if late_sigterm:  # the run was all but done: it finished; nothing more is started
         exit_code = 128 + signal.SIGTERM

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum import statefile
 from batchsum.backends.budget import FINAL_WORDS
 from batchsum.backends.identity import extractive_identity
 from batchsum.backends.prompts import prompts_fingerprint
 from batchsum.model import level_and_index_of
 from batchsum.state import ManifestEntry, node_key
+from batchsum.tree import atomic_write_bytes
 from batchsum.walk import READER_VERSION, Problem, SourceRef, discover
 
 if TYPE_CHECKING:
@@ -29,6 +32,9 @@ if TYPE_CHECKING:
 # properties, link syntax): a tree written before, its private comments in a final, is redone once (an LLM's
 # unchanged prompts are answered from its response cache).
 NODE_FORMAT = 2
+
+# The output folder's own absolute path when its Source links were last written (see place_changed).
+PLACE_NAME = "place"
 
 
 def backend_and_model(cfg: RunConfig) -> tuple[str, str | None]:
@@ -158,6 +164,7 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     d.deleted = [e for rel, e in sorted(manifest.items()) if (e.root in roots or e.root in moved) and rel not in seen]
     d.unindexed = [rel for rel, e in sorted(manifest.items()) if not e.indexed and rel in seen]
     out = str(cfg.out)
+    relink = place_changed(cfg)
     for ref in walk.refs:
         d.roots[ref.relpath] = str(ref.root)
         entry = manifest.get(ref.relpath)
@@ -169,11 +176,35 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
             and (entry.tokens or entry.final_id is not None)  # an empty file recorded by an older version
         ):
             d.unchanged.append(entry)
-            if entry.root != d.roots[ref.relpath]:
+            if relink or entry.root != d.roots[ref.relpath]:
                 d.rehomed[ref.relpath] = ref.fspath
         else:
             d.todo.append(ref)
     return d
+
+
+def place_changed(cfg: RunConfig) -> bool:
+    """Whether the output folder is not where its Source links were written from (moved or copied with
+    ``mv``, ``cp -a``, ``rsync -a``: the finals' stat is kept, so they count as intact). An output folder
+    that never recorded its place (made by an older version, or never finished a run) counts as moved:
+    its links are checked once, a read of each node file."""
+    try:
+        recorded = statefile.read_bytes(cfg.state_dir / PLACE_NAME, 1 << 16).decode("utf-8", "surrogateescape")
+    except (OSError, ValueError):
+        return True
+    return recorded != os.path.abspath(cfg.out)
+
+
+def record_place(cfg: RunConfig, manifest: dict[str, ManifestEntry], walked: Mapping[str, str]) -> None:
+    """Remember where the output folder is, at the end of a run whose files' links were all written from
+    here. Not after a run that left some entries unwalked (another corpus in the folder, a part of one):
+    their links still point from the old place, and the next run that walks them rewrites them."""
+    if not place_changed(cfg) or any(rel not in walked for rel in manifest):
+        return
+    if not cfg.state_dir.is_dir():  # nothing recorded here: no links to keep right
+        return
+    data = os.path.abspath(cfg.out).encode("utf-8", "surrogateescape")
+    atomic_write_bytes(cfg.state_dir / PLACE_NAME, data, durable=False)
 
 
 def moved_roots(refs: list[SourceRef], manifest: dict[str, ManifestEntry]) -> set[str]:

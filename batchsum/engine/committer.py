@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from batchsum.config import RunConfig
 from batchsum.digest_pages import entry_words
 from batchsum.digest_state import Final, final_of, index_view, period_id
-from batchsum.engine.changes import Known, config_signature, known_content
+from batchsum.engine.changes import Known, config_signature, known_content, place_changed, record_place
 from batchsum.engine.records import NodeResult, utc_now
 from batchsum.model import Document, SummaryOutput, level_and_index_of
 from batchsum.navigation import IndexRow, index_names, index_path, md_link, write_index
@@ -79,6 +79,7 @@ class Committer:
         # otherwise parse each final's file back, most of their time on a first run (make bench).
         self.finals: dict[str, Final] = {}
         self._flushing: Future[None] | None = None  # see start_flush
+        self.relink = place_changed(cfg)  # the output folder moved: touched files' links are rewritten too
 
     def start_writer(self) -> None:
         """From now on node records and file commits are written by one background thread, in order."""
@@ -174,7 +175,7 @@ class Committer:
         entry.size, entry.mtime_ns, entry.sha256 = doc.size, doc.mtime_ns, doc.sha256
         entry.reader, entry.text_sha = READER_VERSION, doc.text_sha
         root = self.roots.get(entry.relpath, entry.root)
-        moved = root != entry.root
+        moved = root != entry.root or self.relink
         entry.root = root
         if moved or resaved:
             self._rewrite_nodes(entry, doc.path if moved else None, doc.sha256 if resaved else None)
@@ -295,8 +296,9 @@ class Committer:
         self._flushing = flushing
 
     def write_snapshot(self) -> None:
-        """The one-file manifest snapshot an unchanged re-run reads."""
+        """The one-file manifest snapshot an unchanged re-run reads, and the place the links were written from."""
         self.state.write_snapshot()
+        record_place(self.cfg, self.manifest, self.roots)
 
     def write_index_page(self, changed: bool, digests: Mapping[str, str] | None = None) -> str | None:
         """The root index.md, rewritten when the tree changed (or when it is missing); a warning when
