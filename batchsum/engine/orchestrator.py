@@ -151,14 +151,14 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     to_index = list(d.unindexed)
     docs: dict[str, DocUpdate] = {}
     embedded: Mapping[str, Any] = {}
-    tokenizer = ""
+    tokenizer = cfg.encoding  # named on a night that loaded none too: --json's key keeps one meaning
     made: Any = None  # digests made on the run's executor (an LLM's, or an extractive run's workers)
     try:
         _settle(d, committer, ledger, cfg)
         if d.todo:  # prepare + execute
             executed: Executed = load(_WORK["execute"])(cfg, d.todo, factory, committer, ledger, progress, journal)
             to_index += executed.feed.changed
-            docs, embedded, tokenizer = executed.feed.docs, executed.feed.embedded, executed.tokenizer
+            docs, embedded, tokenizer = executed.feed.docs, executed.feed.embedded, executed.tokenizer or tokenizer
             made = executed.digests
     finally:
         progress.stop()
