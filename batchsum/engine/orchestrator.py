@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,7 @@ from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
 from batchsum.engine.records import RunResult, run_record, utc_now
 from batchsum.engine.stopping import BY_CTRL_C
-from batchsum.errors import RunInterrupted
+from batchsum.errors import AbortRun, RunInterrupted, describe_os_error
 from batchsum.gitver import commit_run, ensure_repo
 from batchsum.index.records import DocUpdate, node_from_file
 from batchsum.index.state import index_needs_work
@@ -167,14 +167,14 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     # finish: flush, index, snapshot, records, metrics, old records, git
     wrote = bool(ledger.planned or committer.wrote)
     if wrote:
-        committer.flush()
+        _stored(ledger, committer.flush)
     gone: list[str] = []  # index documents that are not sources: digests of periods with no files left
     pages: dict[str, str] = {}  # the digests redone, by period id, for the index page
     usage = _update_digests(cfg, committer, ledger, wrote, to_index, docs, gone, progress, made, pages)
     if cfg.index:
         _sync_index(cfg, to_index, ledger, committer, docs, embedded, progress, gone)
     progress.end_phase()
-    committer.write_snapshot()
+    _stored(ledger, committer.write_snapshot)
     # A month's summary is on the index page: digests redone on a night with no file changed rewrite it too.
     # A run stopped before it wrote anything (an LLM server that refused the first request) leaves no page.
     if ledger.aborted is None or committer.wrote:
@@ -213,6 +213,22 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         )
     progress.end_phase()
     return ledger.result(record, cfg.out, tokenizer)
+
+
+def _stored(ledger: Ledger, write: Callable[[], None]) -> None:
+    """A write of the run's state at wrap-up; when storage fails (a full disk), the run is aborted
+    rather than left unrecorded: it still records its metrics and logs ``run_finished``."""
+    try:
+        write()
+    except OSError as exc:
+        path = exc.filename2 or exc.filename  # a rename's: the file it was to become, not its temporary
+        where = f"{path}: " if path else ""
+        message = f"{where}{describe_os_error(exc)}"
+        ledger.progress.event("storage_failed", error=message, level="error")
+        if ledger.aborted is None:
+            ledger.aborted = AbortRun(f"the run's state could not be stored: {message}")
+        else:  # the closing line names the first cause; this one is said too
+            ledger.warn(f"the run's state could not be stored: {message}")
 
 
 def _update_digests(
