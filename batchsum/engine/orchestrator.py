@@ -34,7 +34,7 @@ from batchsum.index.state import index_needs_work
 from batchsum.lazy import load
 from batchsum.lock import RunLock
 from batchsum.metrics.store import check_db_header
-from batchsum.metrics.usage_journal import UsageJournal, usage_dir
+from batchsum.metrics.usage_journal import UsageJournal, left_behind
 from batchsum.model import RunRecord
 from batchsum.periods import digests_pending
 from batchsum.secrets import scrub_command
@@ -126,6 +126,9 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         ensure_repo(cfg.out)
     committer = Committer(cfg, run_id)
     journal = UsageJournal(cfg.state_dir, run_id)  # LLM spend, appended as each node finishes
+    name, model = backend_and_model(cfg)
+    if cfg.metrics:  # a run killed before its metrics is recorded by the next one as interrupted
+        journal.start(started_at=started, command=scrub_command(cfg.command_line), backend=name, model=model)
 
     # diff: unchanged files are settled from the manifest, deleted ones soft-deleted
     d = diff(cfg, committer.manifest, committer.sig)
@@ -182,7 +185,6 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         if warning is not None:
             ledger.warn(warning)
     ledger.unreached(d.todo)
-    name, model = backend_and_model(cfg)
     record = run_record(
         run_id=run_id,
         started_at=started,
@@ -333,7 +335,7 @@ def _record_metrics(
     if warning:
         ledger.warn(warning)
         ledger.metrics_failed = True
-    if usage_dir(cfg.state_dir).is_dir():  # one stat: journals of killed runs, if any
+    if left_behind(cfg.state_dir, ledger.run_id):  # one listing: journals of killed runs, if any
         warning = wrapup.fold_interrupted_usage(cfg, ledger.run_id)
         if warning:
             ledger.warn(warning)
