@@ -126,14 +126,14 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         ensure_repo(cfg.out)
     committer = Committer(cfg, run_id)
     journal = UsageJournal(cfg.state_dir, run_id)  # LLM spend, appended as each node finishes
-    name, model = backend_and_model(cfg)
-    if cfg.metrics:  # a run killed before its metrics is recorded by the next one as interrupted
-        journal.start(started_at=started, command=scrub_command(cfg.command_line), backend=name, model=model)
 
     # diff: unchanged files are settled from the manifest, deleted ones soft-deleted
     d = diff(cfg, committer.manifest, committer.sig)
     if cfg.remember:
         _check_remembered(cfg, d.roots, committer.manifest, committer.sig, ledger)
+    name, model = backend_and_model(cfg)
+    if cfg.metrics:  # a run killed from here on is recorded by the next one as interrupted (not one refused)
+        journal.start(started_at=started, command=scrub_command(cfg.command_line), backend=name, model=model)
     if d.todo:
         if factory is None and cfg.executor != "ray":
             # Chosen now, so worker processes start (importing the summarizer on another core) while this
