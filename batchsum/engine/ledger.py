@@ -177,8 +177,11 @@ class Ledger:
     def result(self, run: RunRecord, out: Path, tokenizer: str) -> RunResult:
         """What the run did, with its exit code."""
         exit_code = self.exit_code(run.status)
+        stopped_by = _cause(self.aborted) if self.aborted is not None else None
+        # Why a run stopped is in its last event too: a log shipper keeps that one line (docs/nightly.md).
+        why = {"stopped_by": stopped_by} if stopped_by is not None else {}
         self.progress.event(
-            "run_finished", run_id=self.run_id, status=run.status, exit_code=exit_code, wall_ms=run.wall_ms
+            "run_finished", run_id=self.run_id, status=run.status, exit_code=exit_code, wall_ms=run.wall_ms, **why
         )
         return RunResult(
             run=run,
@@ -191,7 +194,7 @@ class Ledger:
             warnings=self.warnings,
             notices=self.notices,
             tokenizer=tokenizer,
-            stopped_by=_cause(self.aborted) if self.aborted is not None else None,
+            stopped_by=stopped_by,
             same_text=self.same_text,
         )
 

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,14 +27,14 @@ from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
 from batchsum.engine.records import RunResult, run_record, utc_now
 from batchsum.engine.stopping import BY_CTRL_C
-from batchsum.errors import RunInterrupted
+from batchsum.errors import AbortRun, RunInterrupted, describe_os_error
 from batchsum.gitver import commit_run, ensure_repo
 from batchsum.index.records import DocUpdate, node_from_file
 from batchsum.index.state import index_needs_work
 from batchsum.lazy import load
 from batchsum.lock import RunLock
 from batchsum.metrics.store import check_db_header
-from batchsum.metrics.usage_journal import UsageJournal, usage_dir
+from batchsum.metrics.usage_journal import UsageJournal, left_behind
 from batchsum.model import RunRecord
 from batchsum.periods import digests_pending
 from batchsum.secrets import scrub_command
@@ -131,6 +131,9 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     d = diff(cfg, committer.manifest, committer.sig)
     if cfg.remember:
         _check_remembered(cfg, d.roots, committer.manifest, committer.sig, ledger)
+    name, model = backend_and_model(cfg)
+    if cfg.metrics:  # a run killed from here on is recorded by the next one as interrupted (not one refused)
+        journal.start(started_at=started, command=scrub_command(cfg.command_line), backend=name, model=model)
     if d.todo:
         if factory is None and cfg.executor != "ray":
             # Chosen now, so worker processes start (importing the summarizer on another core) while this
@@ -151,14 +154,14 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     to_index = list(d.unindexed)
     docs: dict[str, DocUpdate] = {}
     embedded: Mapping[str, Any] = {}
-    tokenizer = ""
+    tokenizer = cfg.encoding  # named on a night that loaded none too: --json's key keeps one meaning
     made: Any = None  # digests made on the run's executor (an LLM's, or an extractive run's workers)
     try:
         _settle(d, committer, ledger, cfg)
         if d.todo:  # prepare + execute
             executed: Executed = load(_WORK["execute"])(cfg, d.todo, factory, committer, ledger, progress, journal)
             to_index += executed.feed.changed
-            docs, embedded, tokenizer = executed.feed.docs, executed.feed.embedded, executed.tokenizer
+            docs, embedded, tokenizer = executed.feed.docs, executed.feed.embedded, executed.tokenizer or tokenizer
             made = executed.digests
     finally:
         progress.stop()
@@ -167,14 +170,14 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     # finish: flush, index, snapshot, records, metrics, old records, git
     wrote = bool(ledger.planned or committer.wrote)
     if wrote:
-        committer.flush()
+        _stored(ledger, committer.flush)
     gone: list[str] = []  # index documents that are not sources: digests of periods with no files left
     pages: dict[str, str] = {}  # the digests redone, by period id, for the index page
     usage = _update_digests(cfg, committer, ledger, wrote, to_index, docs, gone, progress, made, pages)
     if cfg.index:
         _sync_index(cfg, to_index, ledger, committer, docs, embedded, progress, gone)
     progress.end_phase()
-    committer.write_snapshot()
+    _stored(ledger, committer.write_snapshot)
     # A month's summary is on the index page: digests redone on a night with no file changed rewrite it too.
     # A run stopped before it wrote anything (an LLM server that refused the first request) leaves no page.
     if ledger.aborted is None or committer.wrote:
@@ -182,7 +185,6 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         if warning is not None:
             ledger.warn(warning)
     ledger.unreached(d.todo)
-    name, model = backend_and_model(cfg)
     record = run_record(
         run_id=run_id,
         started_at=started,
@@ -213,6 +215,22 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         )
     progress.end_phase()
     return ledger.result(record, cfg.out, tokenizer)
+
+
+def _stored(ledger: Ledger, write: Callable[[], None]) -> None:
+    """A write of the run's state at wrap-up; when storage fails (a full disk), the run is aborted
+    rather than left unrecorded: it still records its metrics and logs ``run_finished``."""
+    try:
+        write()
+    except OSError as exc:
+        path = exc.filename2 or exc.filename  # a rename's: the file it was to become, not its temporary
+        where = f"{path}: " if path else ""
+        message = f"{where}{describe_os_error(exc)}"
+        ledger.progress.event("storage_failed", error=message, level="error")
+        if ledger.aborted is None:
+            ledger.aborted = AbortRun(f"the run's state could not be stored: {message}")
+        else:  # the closing line names the first cause; this one is said too
+            ledger.warn(f"the run's state could not be stored: {message}")
 
 
 def _update_digests(
@@ -317,7 +335,7 @@ def _record_metrics(
     if warning:
         ledger.warn(warning)
         ledger.metrics_failed = True
-    if usage_dir(cfg.state_dir).is_dir():  # one stat: journals of killed runs, if any
+    if left_behind(cfg.state_dir, ledger.run_id):  # one listing: journals of killed runs, if any
         warning = wrapup.fold_interrupted_usage(cfg, ledger.run_id)
         if warning:
             ledger.warn(warning)

@@ -14,6 +14,7 @@ from batchsum.blas import single_threaded_blas
 # caller's) keeps its settings.
 single_threaded_blas()
 
+import logging  # noqa: E402
 import os  # noqa: E402
 import signal  # noqa: E402
 import threading  # noqa: E402
@@ -42,6 +43,42 @@ if TYPE_CHECKING:
 get_tokenizer(DEFAULT_ENCODING).token_starts("Warm up.")
 detect_language("The fork server loads the language model once for all its workers.")
 
+
+class _Held(logging.Handler):
+    """The warnings a worker logs, held until its next result takes them to the run
+    (:func:`batchsum.engine.workers.in_worker`), which logs them as its own."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # Flat, so it pickles: the arguments may be any object, a traceback none.
+        record.msg, record.args = record.getMessage(), None
+        if record.exc_info:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+            record.exc_info = None
+        self.records.append(record)
+
+
+def _detach_from_callers_streams() -> None:
+    """Point this process's stdout and stderr at /dev/null, its warnings at :data:`_held`.
+
+    The fork server and its workers inherit the run's fds 1 and 2: after a kill -9 of the run, a caller
+    that reads its output until EOF (cron, ``communicate()``) waited for them too. Done in the fork
+    server, before any worker is forked from it."""
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+    root = logging.getLogger()
+    root.addHandler(_held)
+    root.setLevel(min(root.level or logging.WARNING, logging.WARNING))
+
+
+_held = _Held()
+_detach_from_callers_streams()
+
 _cfg: RunConfig | None = None
 _tokenizer: Tokenizer | None = None
 _backend: ExtractiveBackend | None = None
@@ -50,6 +87,9 @@ _backend: ExtractiveBackend | None = None
 def init_worker(cfg: RunConfig, run_pid: int | None = None) -> None:
     """Set up one worker for a run with settings ``cfg``, by the process ``run_pid``."""
     global _cfg, _tokenizer, _backend
+    # What the fork server logged while importing was said before this worker existed (the run warns
+    # about its own tokenizer): not repeated by every worker.
+    _held.records.clear()
     # Ctrl-C reaches the whole process group; the run's own process handles it and stops the pool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if run_pid is not None:
@@ -64,13 +104,36 @@ def _end_with(run_pid: int) -> None:
     fork server) hold their own pipes' write ends, wait for work forever and keep ~225 MB."""
     while True:
         time.sleep(RUN_WATCH_S)
-        try:
-            os.kill(run_pid, 0)
-        except (ProcessLookupError, PermissionError):  # gone, or its pid is another user's process now
+        if not _alive(run_pid):
             os._exit(0)
 
 
-RUN_WATCH_S = 1.0  # how often a worker looks for its run (a kill signal 0: microseconds)
+RUN_WATCH_S = 1.0  # how often a worker looks for its run (a read of /proc, or a kill signal 0: microseconds)
+_PROC = os.path.isdir("/proc/self")
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs. A killed run is a zombie until its caller reaps it, and a
+    caller that reads its output to EOF first reaps it only after its workers exit: a kill signal 0
+    succeeds on a zombie, so on Linux its state in /proc decides."""
+    if _PROC:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                # "pid (comm) S ...": the state follows the last ")" (comm may hold spaces and parentheses)
+                return fh.read().rpartition(b")")[2].split()[:1] not in ([b"Z"], [b"X"], [])
+        except OSError:  # gone (reaped)
+            return False
+    try:  # no /proc (not Linux): is any process of that pid there?
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):  # gone, or its pid is another user's process now
+        return False
+    return True
+
+
+def take_warnings() -> list[logging.LogRecord]:
+    """The warnings logged since the last call, for the run."""
+    records, _held.records[:] = list(_held.records), []
+    return records
 
 
 def warm_up() -> None:

@@ -26,6 +26,7 @@ from batchsum.engine.workers import (
     Workers,
     fits_worker,
     in_worker,
+    relayed,
     start_pool,
     start_workers,
     stop_fork_server,
@@ -175,7 +176,7 @@ class ProcessExecutor(LocalExecutor):
         if pending is None:
             return None
         try:
-            return await pending
+            return relayed(await pending)
         except BrokenProcessPool as exc:
             self._lost(exc)
             return None

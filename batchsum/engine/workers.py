@@ -16,6 +16,7 @@ or those of ``batchsum watch`` and ``serve``, which keep to one process by defau
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -79,7 +80,29 @@ def in_worker(name: str, *args: Any) -> Any:
     module: it sets the workers' BLAS threads before numpy loads."""
     import importlib
 
-    return getattr(importlib.import_module(WORKER_MODULE), name)(*args)
+    worker = importlib.import_module(WORKER_MODULE)
+    value = getattr(worker, name)(*args)
+    # The worker's stderr is /dev/null (a killed run's caller must not wait on it): its warnings come back
+    # with its results, and relayed() logs them in the run.
+    records = worker.take_warnings()
+    return Relayed(value, records) if records else value
+
+
+@dataclass
+class Relayed:
+    """A worker's result with the warnings it logged meanwhile."""
+
+    value: Any
+    records: list[logging.LogRecord]
+
+
+def relayed(value: Any) -> Any:
+    """A worker's result (:func:`in_worker`'s), its warnings logged here as this process's own."""
+    if not isinstance(value, Relayed):
+        return value
+    for record in value.records:
+        logging.getLogger(record.name).handle(record)
+    return value.value
 
 
 def stop_workers(executor: ProcessPoolExecutor) -> None:

@@ -4,8 +4,9 @@ A run records its metrics at its end; a run killed before that would lose the ca
 So every node that sent requests is also appended to ``<state>/usage/<run_id>.jsonl`` the moment it
 finishes, and the file is deleted once the run's metrics are stored. A later run folds any journal
 left behind into the metrics as an ``interrupted`` run (its calls, tokens and nodes), unless that
-run did reach the database. Only nodes with LLM calls are written, so extractive runs and quiet
-re-runs never touch it.
+run did reach the database. Only nodes with LLM calls are written; the run's first line, written as it
+starts (:meth:`UsageJournal.start`), says what run it is, so a killed extractive run, which paid for
+nothing, is still recorded as ``interrupted``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from batchsum import jsonio
 from batchsum.model import NodeRecord, RunRecord
@@ -38,6 +39,13 @@ class UsageJournal:
         self.path = usage_dir(state_dir) / f"{run_id}.jsonl"
         self._fh: IO[bytes] | None = None
 
+    def start(self, *, started_at: str, command: str, backend: str, model: str | None) -> None:
+        """The journal's first line: the run's start, command and backend (a run killed before its
+        metrics is found by it, LLM calls or not)."""
+        head = {"run": {"started_at": started_at, "command": command, "backend": backend, "model": model}}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_bytes(jsonio.dumps(head) + b"\n")
+
     def append(self, record: NodeRecord) -> None:
         """One node's usage, flushed to the OS at once (a kill -9 cannot lose it; a power cut may)."""
         if self._fh is None:
@@ -55,16 +63,27 @@ class UsageJournal:
             self.path.unlink(missing_ok=True)
 
 
-def _read(path: Path) -> list[NodeRecord]:
+def left_behind(state_dir: Path, current_run_id: str) -> bool:
+    """Whether journals of other runs than ``current_run_id`` are left (one listing, no database)."""
+    folder = usage_dir(state_dir)
+    return folder.is_dir() and any(p.stem != current_run_id for p in folder.glob("*.jsonl"))
+
+
+def _read(path: Path) -> tuple[dict[str, Any], list[NodeRecord]]:
+    """The run's first line (empty when a journal has none: an older version's) and its nodes."""
     fields = {f.name for f in dataclasses.fields(NodeRecord)}
+    head: dict[str, Any] = {}
     nodes: list[NodeRecord] = []
     for line in path.read_bytes().splitlines():
         try:
             row = jsonio.loads(line)
+            if isinstance(row.get("run"), dict):
+                head = row["run"]
+                continue
             nodes.append(NodeRecord(**{k: v for k, v in row.items() if k in fields}))
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, AttributeError):
             continue  # the line a kill cut short
-    return nodes
+    return head, nodes
 
 
 def fold_interrupted(state_dir: Path, store: MetricsStore, current_run_id: str, out_dir: str) -> int:
@@ -79,24 +98,25 @@ def fold_interrupted(state_dir: Path, store: MetricsStore, current_run_id: str, 
         run_id = path.stem
         if run_id == current_run_id:
             continue
-        nodes = _read(path)
-        if nodes and not store.has_run(run_id):
-            store.record_run(_interrupted_run(run_id, nodes, out_dir), [], nodes)
+        head, nodes = _read(path)
+        if (head or nodes) and not store.has_run(run_id):
+            store.record_run(_interrupted_run(run_id, head, nodes, out_dir), [], nodes)
             folded += 1
         path.unlink(missing_ok=True)
     return folded
 
 
-def _interrupted_run(run_id: str, nodes: list[NodeRecord], out_dir: str) -> RunRecord:
+def _interrupted_run(run_id: str, head: dict[str, Any], nodes: list[NodeRecord], out_dir: str) -> RunRecord:
     stamp = run_id.split("-", 1)[0]  # 20261122T234544Z
     started = f"{stamp[0:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]}Z"
+    note = "(interrupted before it recorded its metrics; LLM usage from its journal)"
     return RunRecord(
         run_id=run_id,
-        started_at=started,
+        started_at=str(head.get("started_at") or started),
         finished_at=None,
-        command="(interrupted before it recorded its metrics; LLM usage from its journal)",
-        backend="llm",
-        model=next((n.model for n in nodes if n.model), None),
+        command=f"{head['command']} {note}" if head.get("command") else note,
+        backend=str(head.get("backend") or "llm"),  # a journal without its run's line: only LLM runs wrote one
+        model=head.get("model") or next((n.model for n in nodes if n.model), None),
         status="interrupted",
         out_dir=out_dir,
         llm_calls=sum(n.llm_calls for n in nodes),
