@@ -121,12 +121,24 @@ def _stemmer(name: str) -> Any:
 def function_words(name: str | None) -> frozenset[str]:
     """Snowball's stop word list of the Snowball language ``name`` (lowercased); empty when it has none.
     English's own are :data:`~batchsum.index.embed.STOPWORDS`, dropped in every language."""
-    if not name:
-        return frozenset()
+    return frozenset(_stop_lists().get(name, ())) if name else frozenset()
+
+
+@functools.cache
+def _stop_lists() -> dict[str, list[str]]:
+    """Snowball's stop word lists by language (``index/data/snowball-stopwords.json``)."""
     from importlib.resources import files
 
     data = json.loads(files("batchsum.index").joinpath("data", "snowball-stopwords.json").read_text("utf-8"))
-    return frozenset(data["words"].get(name, ()))
+    return dict(data["words"])
+
+
+@functools.cache
+def worded_languages() -> tuple[str, ...]:
+    """The Snowball languages whose function words batchsum knows (English and those of Snowball's lists): a
+    query read in any of them, when the index's languages are not at hand, drops the function words of the
+    one it is written in (:func:`query_groups`)."""
+    return (DEFAULT_LANGUAGE, *sorted(_stop_lists()))
 
 
 def _is_function_word(word: str, name: str | None) -> bool:
@@ -275,21 +287,25 @@ def _most_spoken(words: list[str], names: list[str | None]) -> str | None:
 def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[str] = frozenset()) -> list[list[str]]:
     """The query's terms as groups of alternatives (see the module docstring), in order, without duplicates.
 
-    ``languages``: those of the indexed documents (None: unknown, analysed by script). Words in ``drop``
-    (lowercased) are left out unless nothing else remains.
+    ``languages``: those of the indexed documents (None: unknown, analysed by script). Words that phrase the
+    request are left out unless nothing else remains: those in ``drop`` (lowercased; a CJK one is cut out of its
+    run, :func:`_phrased`) and the function words of the language of ``languages`` (or English) whose function
+    words the query holds most (:func:`_spoken`): German "ist" and "im" are words of a French or a Spanish text.
     """
     langs = list(dict.fromkeys(snowball_name(x) for x in languages)) or [None]
     groups: dict[tuple[str, ...], list[str]] = {}
     kept: dict[tuple[str, ...], list[str]] = {}
     grammar: set[tuple[str, ...]] = set()
     words = _words(query)
-    for cjk, piece in [*words, *((None, d) for d in _day_terms(query, words))]:
-        pieces = cjk_bigrams(piece) if cjk else [piece]
-        if cjk:
-            grammar.update((b,) for b in grammar_bigrams(piece))
-        for word in pieces:
+    spoken = _spoken([p for cjk, p in words if cjk is False], langs)
+    grammar.update((b,) for cjk, piece in words if cjk for b in grammar_bigrams(piece))
+    for cjk, piece, phrasing in _phrased([*words, *((None, d) for d in _day_terms(query, words))], drop):
+        for word in cjk_bigrams(piece) if cjk else [piece]:
             if cjk is False and (len(word) < 2 or word in STOPWORDS):
                 continue
+            # The asker's language's function words phrase the request ("Was ist im März passiert?": "ist",
+            # "im"), though another language the index holds may stem them as words.
+            phrasing = phrasing or (cjk is False and _phrasing(word, spoken, drop))
             if cjk is not False:  # a CJK bigram, a date's term
                 group = [word]
             else:
@@ -300,7 +316,7 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
                 group = list(dict.fromkeys(stem(word, lang) for lang in word_langs))
                 for lang in word_langs:
                     group.extend(s for s in _siblings(word, stem(word, lang), lang) if s not in group)
-            target = groups if word in drop else kept
+            target = groups if phrasing else kept
             target.setdefault(tuple(group), group)
     chosen = list((kept or groups).values())
     if any(tuple(g) in grammar for g in chosen) and not all(tuple(g) in grammar for g in chosen):
@@ -308,6 +324,57 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
         # the bigrams holding hiragana next to them are its grammar, no words of it.
         chosen = [g for g in chosen if tuple(g) not in grammar]
     return chosen
+
+
+def _spoken(words: list[str], langs: list[str | None]) -> set[str]:
+    """The languages (Snowball names) among ``langs`` and English whose function words ``words`` (a query's) hold
+    most, as stop words tell a text's language (:func:`_most_spoken`); none when they hold none."""
+    names = {name or DEFAULT_LANGUAGE for name in langs} | {DEFAULT_LANGUAGE}
+    held = {name: sum(_function_in(w, name) for w in words) for name in names}
+    most = max(held.values())
+    return {name for name, n in held.items() if n == most} if most else set()
+
+
+def _function_in(word: str, name: str) -> bool:
+    """``word`` is a function word of Snowball language ``name``; a word elided into it ("qu'il", "j'ai") when
+    each of its parts is one or a letter."""
+    stops = STOPWORDS if name == DEFAULT_LANGUAGE else function_words(name)
+    return word in stops or ("'" in word and all(len(p) < 2 or p in stops for p in word.split("'")))
+
+
+def _phrasing(word: str, spoken: set[str], drop: frozenset[str]) -> bool:
+    """``word`` (a query's, not CJK) phrases the request: it is in ``drop``, a function word of a language the
+    query is ``spoken`` in, or elided of such words ("s'est", "qu'est" of "qu'est-ce qui s'est passé")."""
+    if word in drop or any(_function_in(word, name) for name in spoken):
+        return True
+    parts = word.split("'")
+    return len(parts) > 1 and all(len(p) < 2 or _phrasing(p, spoken, drop) for p in parts)
+
+
+def _phrased(pieces: list[tuple[bool | None, str]], drop: frozenset[str]) -> Iterator[tuple[bool | None, str, bool]]:
+    """``pieces`` (:func:`_words`) with each CJK run cut at the CJK words of ``drop`` ("发生了什么" of
+    "2024年3月发生了什么"): (is_cjk, piece, whether it is such a word). A bigram across the cut is no word of
+    the run's, nor is a character left alone by it (the particle に of "3月に何がありましたか")."""
+    cut = _cjk_phrasing(drop)
+    for cjk, piece in pieces:
+        if not cjk or cut is None:
+            yield cjk, piece, False
+            continue
+        pos = 0
+        for m in [*cut.finditer(piece), None]:
+            start = len(piece) if m is None else m.start()
+            if start - pos > 1 or (pos == 0 and m is None):
+                yield cjk, piece[pos:start], False
+            if m is not None:
+                yield cjk, m.group(0), True
+                pos = m.end()
+
+
+@functools.cache
+def _cjk_phrasing(drop: frozenset[str]) -> re.Pattern[str] | None:
+    """The CJK words of ``drop`` as one pattern, longest first; None when it has none."""
+    cjk = sorted((w for w in drop if _CJK_RUN.fullmatch(w)), key=lambda w: (-len(w), w))
+    return re.compile("|".join(map(re.escape, cjk))) if cjk else None
 
 
 def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set[str | None]]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from batchsum.digest_state import many_days
+from batchsum.index.analysis import worded_languages
 from batchsum.index.lexical import LexFilter, LexicalStore, query_tokens
 from batchsum.index.records import date_to_ts
 from batchsum.index.state import lexical_path, vectors_path
@@ -86,18 +87,36 @@ def only_the_day(query: str) -> bool:
     had found 26 January's "how the accident happened" for 12 March."""
     if only_a_day(query):
         return True
-    return bool(days_named(query)) and not any(g in query_tokens(query) for g in query_tokens(without_days(query)))
+    if not days_named(query):
+        return False
+    # Read in every language batchsum knows the function words of: "qu'est-ce qui s'est passé" is no topic.
+    langs = worded_languages()
+    return not any(g in query_tokens(query, langs) for g in query_tokens(without_days(query), langs))
 
 
 def named_day_first(ranked: np.ndarray, dated: np.ndarray, of_the_day: np.ndarray | None = None) -> np.ndarray:
     """The named day's entries (``dated``) lead, in their own order, above every other candidate and digest; of
-    them, the documents dated that day (``of_the_day``) come before the texts that merely write the day: a note
-    of 12 March holding a task due "⏳ 2024-03-14" had led the two notes of 14 March."""
+    them, the documents whose own date is that day (``of_the_day``, :func:`own_day`) come before the texts that
+    merely write the day: a note of 12 March holding a task due "⏳ 2024-03-14" had led the two notes of 14 March,
+    and a diary dated by its first entry, 12 March, the file of 12 March."""
     if not dated.any():
         return ranked
     top = float(ranked.max())
     tier = 1.0 + (dated & of_the_day if of_the_day is not None else 0.0)
     return np.where(dated, top + 1e-3 * tier + 1e-4 * ranked / max(top, 1e-9), ranked).astype(np.float32)
+
+
+def own_day(ids: list[str], on_day: set[str], metadata: list[dict[str, Any]]) -> np.ndarray:
+    """Which of ``ids`` are of the documents whose own date is the named day (of ``on_day``, those dated on it): a
+    file named for it or of its one entry, not a file of many days dated by its first (:func:`many_days`), which
+    holds the day's entry among others'."""
+    return np.array(
+        [
+            i in on_day and not many_days(str(md.get("source_path") or ""), md.get("date_source"))
+            for i, md in zip(ids, metadata, strict=True)
+        ],
+        dtype=bool,
+    )
 
 
 def digests_after_their_entries(
@@ -232,7 +251,7 @@ def named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str]
     if not days:
         return q, set(), 0.0
     words = "" if only_the_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match
-    share = 1.0 - len(query_tokens(words)) / max(1, len(query_tokens(q)))
+    share = 1.0 - len(query_tokens(words, worded_languages())) / max(1, len(query_tokens(q, worded_languages())))
     return words, set(dense.finals_on(days, filt)), share
 
 

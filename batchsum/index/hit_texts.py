@@ -1,4 +1,4 @@
-"""The texts search reads of a hit: its node's summary, and its source as the run summarized it."""
+"""The texts search reads of a hit: its node's summary, its source as the run summarized it, and its snippet."""
 
 from __future__ import annotations
 
@@ -6,11 +6,22 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.index.snippets import node_body
+from batchsum.digest_state import many_days
+from batchsum.index.snippets import (
+    SNIPPET_CHARS,
+    day_passage,
+    make_snippet,
+    markdown_window,
+    node_body,
+    table_row_snippet,
+)
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
     from batchsum.index.lexical import Evidence
+    from batchsum.index.search import LexicalResult
+
+SOURCE_CONTEXT = 400  # chars read before a source passage, to start its snippet at a sentence start
 
 
 def node_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
@@ -44,3 +55,71 @@ def own_text(cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None) -> str:
             cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256")
         )
     return f"{node_text(cfg, md)}\n{source or ''}"
+
+
+def _source_snippet(
+    cfg: IndexConfig,
+    md: dict[str, Any],
+    ev: Evidence,
+    groups: list[list[str]],
+    weights: list[float] | None,
+    tables: bool = False,
+) -> tuple[str, list[str]]:
+    """The sentences of the source passage at ``ev.start`` (``tables``: its table row holding the query's words),
+    or ("", []) when the source is gone or changed."""
+    text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
+    if text is None:
+        return "", []
+    # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
+    # and after it, and keep whole sentences only.
+    start, end = max(0, ev.start - SOURCE_CONTEXT), ev.start + SNIPPET_CHARS * 4
+    window = markdown_window(text, start, end, tables=tables)  # as the summarizer reads any text
+    language = md.get("language")
+    if tables:
+        return table_row_snippet(window, groups, language=language, weights=weights)
+    return make_snippet(
+        window, groups, language=language, cut_start=start > 0, cut_end=end < len(text), weights=weights
+    )
+
+
+def snippet_of(
+    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, lex: LexicalResult, text: str | None
+) -> tuple[str, list[str], str]:
+    """(snippet, query terms in it, "source" or "summary"): the source passage that matched when the best
+    lexical evidence is in the source and the source is still there, else the best sentences of the
+    node's summary (``text`` when already read). A named day's entry is shown by the query's other words
+    (the lexical query holds no day's words), or, for the day alone, by its summary's opening (its heading
+    "Saturday 14 March" had been the snippet)."""
+    groups, weights = lex.groups, lex.weights
+    if ev is not None and ev.in_source:
+        snippet, found = _source_snippet(cfg, md, ev, groups, weights)
+        if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
+            return snippet, found, "source"
+    body = text if text is not None else node_text(cfg, md)
+    if lex.days and many_days(str(md.get("source_path") or ""), md.get("date_source")):
+        # A file of many days whose summary keeps none of the named day's entry shows its source's (a diary's
+        # final had shown its 20 March line for 12 March).
+        snippet, found = _day_source_snippet(cfg, md, lex, body)
+        if snippet:
+            return snippet, found, "source"
+    languages = tuple(str(md["languages"]).split(",")) if md.get("languages") else ()
+    snippet, found = make_snippet(
+        body, groups, language=md.get("language"), weights=weights, languages=languages, days=lex.days
+    )
+    if not found and ev is not None and ev.in_source:
+        # The words stand in a table row of the passage only, which no sentence holds: the row shows why it matched.
+        row, in_row = _source_snippet(cfg, md, ev, groups, weights, tables=True)
+        if in_row:
+            return row, in_row, "source"
+    return snippet, found, "summary"
+
+
+def _day_source_snippet(cfg: IndexConfig, md: dict[str, Any], lex: LexicalResult, body: str) -> tuple[str, list[str]]:
+    """The snippet of what the source writes under the named days (:func:`~batchsum.index.snippets.day_passage`), when
+    the summary ``body`` writes none of them and the source does; else ("", [])."""
+    if day_passage(body, lex.days) is not body:
+        return "", []
+    text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
+    if text is None or day_passage(text, lex.days) is text:
+        return "", []
+    return make_snippet(text, lex.groups, language=md.get("language"), weights=lex.weights, days=lex.days)

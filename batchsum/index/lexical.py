@@ -88,8 +88,12 @@ QUERY_STOPWORDS = frozenset(
     # "What happened", "what did I do" and question words, which Snowball's lists keep ("Wann war ich in Lissabon?"
     # had ranked an entry holding "wann" first, "what happened in March 2024?" texts holding "happened").
     " wann warum wieso weshalb passiert passierte geschah gemacht gesagt besprochen"
-    " quand pourquoi passé arrivé fait dit parlé"
-    " cuándo dónde porqué pasó ocurrió hice hizo hicimos dijo hablamos".split()
+    " quand pourquoi passé arrivé fait dit parlé qu'est s'est c'est"
+    " cuándo dónde porqué pasó ocurrió hice hizo hicimos dijo hablamos"
+    " случилось произошло происходило делал делала делали сделал сделала"
+    # Chinese, Japanese and Korean ones are cut out of their run before its bigrams (analysis._phrased).
+    " 发生了什么 发生了 发生 我做了什么 做了什么 干了什么 有什么 什么 何がありましたか 何が起きましたか 何をしましたか"
+    " 무슨 일이 있었나요 있었어요 있었어".split()
 )
 
 

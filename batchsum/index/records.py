@@ -28,7 +28,10 @@ from batchsum.tree import iter_tree, read_node, summaries_dir
 log = logging.getLogger(__name__)
 
 _INT_KEYS = ("level", "chunk_index", "group_index", "input_tokens", "output_tokens", "depth")
-_STR_KEYS = ("source_sha256", "summary_level", "content_type", "language", "backend", "model", "parent_id")
+# date_source: a file dated by its first entry holds many days (:func:`~batchsum.digest_state.many_days`).
+_STR_KEYS = (
+    "source_sha256", "summary_level", "content_type", "language", "backend", "model", "parent_id", "date_source",
+)  # fmt: skip
 
 
 @dataclass

@@ -57,20 +57,20 @@ from batchsum.index.asked_periods import (
     named_day_first,
     named_digests,
     nested_periods,
+    own_day,
     placed_by_periods,
     written_on,
     written_since,
 )
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
-from batchsum.index.hit_texts import node_text, own_text, source_text
+from batchsum.index.hit_texts import node_text, own_text, snippet_of
 from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
 from batchsum.index.match_tiers import first_shown, own_words_held, shown_order, whole_matches_first
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
 from batchsum.index.rollup import window_span
-from batchsum.index.snippets import SNIPPET_CHARS, make_snippet, markdown_window, table_row_snippet
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.periods import days_named, digest_folder
@@ -209,7 +209,6 @@ def mmr(
 
 
 _ID_LEVEL = re.compile(r":summary:L([1234]):[^:]*$")
-SOURCE_CONTEXT = 400  # chars read before a source passage, to start its snippet at a sentence start
 
 
 def _own_words(
@@ -229,57 +228,6 @@ def _own_words(
     return {d: held.get(d, 0) + (d in lex.own_stemmed) for d in {*held, *lex.own_stemmed}}, more
 
 
-def _source_snippet(
-    cfg: IndexConfig,
-    md: dict[str, Any],
-    ev: Evidence,
-    groups: list[list[str]],
-    weights: list[float] | None,
-    tables: bool = False,
-) -> tuple[str, list[str]]:
-    """The sentences of the source passage at ``ev.start`` (``tables``: its table row holding the query's words),
-    or ("", []) when the source is gone or changed."""
-    text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
-    if text is None:
-        return "", []
-    # The passage is ~100 words from ev.start, which is rarely a sentence start: read a little before it
-    # and after it, and keep whole sentences only.
-    start, end = max(0, ev.start - SOURCE_CONTEXT), ev.start + SNIPPET_CHARS * 4
-    window = markdown_window(text, start, end, tables=tables)  # as the summarizer reads any text
-    language = md.get("language")
-    if tables:
-        return table_row_snippet(window, groups, language=language, weights=weights)
-    return make_snippet(
-        window, groups, language=language, cut_start=start > 0, cut_end=end < len(text), weights=weights
-    )
-
-
-def _snippet_of(
-    cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, lex: LexicalResult, text: str | None
-) -> tuple[str, list[str], str]:
-    """(snippet, query terms in it, "source" or "summary"): the source passage that matched when the best
-    lexical evidence is in the source and the source is still there, else the best sentences of the
-    node's summary (``text`` when already read). A named day's entry is shown by the query's other words
-    (the lexical query holds no day's words), or, for the day alone, by its summary's opening (its heading
-    "Saturday 14 March" had been the snippet)."""
-    groups, weights = lex.groups, lex.weights
-    if ev is not None and ev.in_source:
-        snippet, found = _source_snippet(cfg, md, ev, groups, weights)
-        if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
-            return snippet, found, "source"
-    body = text if text is not None else node_text(cfg, md)
-    languages = tuple(str(md["languages"]).split(",")) if md.get("languages") else ()
-    snippet, found = make_snippet(
-        body, groups, language=md.get("language"), weights=weights, languages=languages, days=lex.days
-    )
-    if not found and ev is not None and ev.in_source:
-        # The words stand in a table row of the passage only, which no sentence holds: the row shows why it matched.
-        row, in_row = _source_snippet(cfg, md, ev, groups, weights, tables=True)
-        if in_row:
-            return row, in_row, "source"
-    return snippet, found, "summary"
-
-
 def _passage_shown(
     cfg: IndexConfig,
     nid: str,
@@ -292,7 +240,7 @@ def _passage_shown(
     ``snippets`` no snippet, and the key of the source passage that matched (it would give the snippet)."""
     ev = lex.evidence.get(nid)
     if snippets:
-        snippet, found, origin = _snippet_of(cfg, md, ev, lex, text)
+        snippet, found, origin = snippet_of(cfg, md, ev, lex, text)
         return snippet, found, origin, " ".join(snippet.lower().split())
     return "", [], "summary", f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
 
@@ -637,7 +585,7 @@ def _search(
     matrix, cosine, relevance, rec, final, ranked, coverage, dated = _rows(keep, matrix, cosine, relevance, rec, final,
                                                                           ranked, coverage, dated)  # fmt: skip
     ranked = digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
-    ranked = named_day_first(ranked, dated, np.array([i in on_day for i in ids], dtype=bool))
+    ranked = named_day_first(ranked, dated, own_day(ids, on_day, [rows[i].metadata for i in ids]))
 
     # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
     # dropped below), then the text of the chosen few.

@@ -39,6 +39,8 @@ _DAY_NUMBER_END = re.compile(r"(?:^|\s)\d{1,2}\.$")
 _GERMAN_MONTH = "|".join(LOCAL_MONTHS["de"])
 _GERMAN_MONTH_START = re.compile(r"(?:" + _GERMAN_MONTH + r")\b")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
+# A journal final's line opened by its entry's day ("2024-03-15: ..."): another entry, another day's words.
+_ENTRY_LINE = re.compile(r"\n(?=[ \t]*\d{4}-\d\d-\d\d:\s)")
 
 
 def sentences(text: str) -> list[str]:
@@ -111,13 +113,15 @@ def sentences_by_paragraph(text: str, language: str | None = None, others: Seque
     written in instead of ``language`` (a digest's files': :func:`_paragraph_language`)."""
     out: list[tuple[int, str]] = []
     # A conversation's turn is a paragraph of its own: a snippet goes on within one speaker's words.
-    # A list item is one too: "- Tyre pressure: 55 psi." does not run on into "- Lights stolen ...".
+    # A list item is one too: "- Tyre pressure: 55 psi." does not run on into "- Lights stolen ...", and so is
+    # a journal final's dated line: "2024-03-12: ..." does not run on into "2024-03-15: ...".
     blocks = [
-        turn
+        entry
         for paragraph in _PARAGRAPH.split(text)
         if email_headers(paragraph.split("\n")) is None  # an e-mail's From/To/Subject block: no answer
         for item in _items(paragraph)
         for turn in _turns(item)
+        for entry in _ENTRY_LINE.split(turn)
     ]
     languages: list[str | None] = []  # each paragraph's: a digest's day is in its label's language
     for i, paragraph in enumerate(blocks):
