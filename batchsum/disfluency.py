@@ -6,7 +6,7 @@ speaker abandons), an interruption point (QMSum's ``{disfmarker}``) and a repair
   word on;
 * a restart ("So, I guess, um {disfmarker} Is there ...", "but {disfmarker} This is ...", any capitalised
   word that is no name: "now is {disfmarker} Next meeting is ...") begins a new sentence: a short false
-  start before it goes, a longer one stays as speech that trailed off ("...");
+  start before it goes, a longer one stays as speech that trailed off ("…", never a summary's sentence);
 * any other interruption drops the words left hanging before it (an article, a preposition, a
   conjunction: "to a {disfmarker} in XML"); when none hang, the words run on as they were said.
 
@@ -124,7 +124,7 @@ def _restarted(head: str, kept: str, after: str) -> str:
     """A restart after the abandoned ``kept``: a short false start goes, a longer one trails off."""
     if len(_WORD.findall(kept)) <= _FALSE_START:
         return head + after
-    return f"{head}{kept}... {after}"
+    return f"{head}{kept}… {after}"  # the cleaner's own mark: no transcript's punctuation (CRD3's "...")
 
 
 def _kept_mark(clause: str, kept: str) -> str:
