@@ -22,6 +22,7 @@ from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.datelines import dated_entries
 from batchsum.doc_dates import dated, name_date, whatsapp_day
 from batchsum.errors import ConfigError, InputError, NotASource
+from batchsum.folder_types import folder_kind
 from batchsum.hashing import sha256_bytes
 from batchsum.lazy import load
 from batchsum.model import ContentType, Document
@@ -476,30 +477,9 @@ def _utf8_name(name: str) -> bool:
     return True
 
 
-# Folder names that say what their files are. A name's words are matched whole (singular or plural), so
-# "dialogsum", "blog" and "catalog" are not logs and "recall" is no call; a long word may also open or end
-# a compound ("meetingnotes", "workjournal").
-_JOURNAL_FOLDER_WORDS = frozenset({"journal", "diary", "diaries", "daily", "dailies", "weekly", "log", "logbook"})
-_CONVERSATION_FOLDER_WORDS = frozenset({"meeting", "transcript", "chat", "conversation", "call", "interview"})
-_COMPOUND_MIN = 7  # letters: "journal", "meeting" and longer open or end a compound word
-
-
-def _folder_words(name: str) -> set[str]:
-    """The keywords a folder name holds: its words, singular ("team-meetings": {"meeting"}), and the long
-    keywords a compound word opens or ends with ("meetingNotes", "workjournals")."""
-    out: set[str] = set()
-    for word in re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()):
-        stem = word[:-1] if word.endswith("s") else word
-        out.update(form for form in (word, stem) if form in _FOLDER_KEYWORDS)
-        out.update(k for k in _FOLDER_KEYWORDS if len(k) >= _COMPOUND_MIN and (stem.startswith(k) or stem.endswith(k)))
-    return out
-
-
-_FOLDER_KEYWORDS = _JOURNAL_FOLDER_WORDS | _CONVERSATION_FOLDER_WORDS
-
-
-def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
-    """Decide journal/conversation/document from extension, content shape and folder names."""
+def detect_type(path: Path, text: str, relpath: str, named: str = "") -> tuple[ContentType, str]:
+    """Decide journal/conversation/document from extension, content shape and folder names; ``named``, the folder
+    named on the command line (`run ~/journal`), says what its files are when their shape does not."""
     agent = agent_transcript_reason(text)
     if agent is not None:
         return "conversation", agent  # the reason starts "agent transcript" (see agent_transcript.run_extras)
@@ -509,11 +489,8 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     if ext in LATEX_EXTS:
         return "document", f"extension {ext}"  # typeset prose (a paper, a thesis): its shape is no log or chat
     for part in Path(relpath).parts[:-1]:
-        words = _folder_words(part)
-        if words & _JOURNAL_FOLDER_WORDS:
-            return "journal", f"folder '{part}'"
-        if words & _CONVERSATION_FOLDER_WORDS:
-            return "conversation", f"folder '{part}'"
+        if kind := folder_kind(part):
+            return kind, f"folder '{part}'"
     sample = text[:20000]
     lines = [ln for ln in sample.splitlines() if ln.strip()]
     if lines:
@@ -537,7 +514,7 @@ def detect_type(path: Path, text: str, relpath: str) -> tuple[ContentType, str]:
     entries = dated_entries(sample)
     if entries >= 3 or (entries >= 1 and dated_name):
         return "journal", f"dated entries ({entries})"
-    return "document", "default"
+    return (kind, f"folder '{named}'") if named and (kind := folder_kind(named)) else ("document", "default")
 
 
 def _open_regular(path: Path) -> tuple[int, os.stat_result]:
@@ -594,14 +571,14 @@ def _first_message(day: str | None) -> tuple[str, str] | None:
 
 
 def _content_type(
-    choice: TypeChoice, export: ChatExport | None, path: Path, text: str, relpath: str
+    choice: TypeChoice, export: ChatExport | None, path: Path, text: str, relpath: str, named: str
 ) -> tuple[ContentType, str]:
     """A file's content type and the reason for it: a chat export is a conversation, ``auto`` is told by the
     text, a type given is kept (an agent session told to be a conversation is still read as one)."""
     if choice == "auto" and export is not None:
         return "conversation", export.format
     if choice == "auto":
-        return detect_type(path, text, relpath)
+        return detect_type(path, text, relpath, named)
     if choice == "conversation" and (agent := agent_transcript_reason(text)) is not None:
         # Its prompts, commands and tool output are read as such (they had filled its final, read as a
         # plain transcript).
@@ -680,8 +657,9 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         text, redactions = redact_secrets(text)
     for w in warnings:
         log.debug("%s: %s", path, w)  # a run reports them (Document.warnings) once, in its warnings
-    named = os.path.relpath(ref.fspath, os.path.dirname(ref.root))  # `run ~/journal`: its name says what it holds
-    ctype, reason = _content_type(ref.type_override or type_choice, export, path, text, named)
+    root = Path(os.path.relpath(ref.fspath, os.path.dirname(ref.root))).parts  # the named folder, then the file
+    named = root[0] if len(root) > 1 else ""
+    ctype, reason = _content_type(ref.type_override or type_choice, export, path, text, ref.relpath, named)
     doc_date, date_source = dated(path, text, st.st_mtime_ns, own_day, warnings)
     return Document(
         path=path,

@@ -31,6 +31,16 @@ def test_the_named_folder_types_its_files(tmp_path: Path, folder: str) -> None:
     assert _content_type(tmp_path / "named", "notes_a.md") == "journal"
 
 
+def test_a_files_own_shape_comes_before_the_named_folders_name(tmp_path: Path) -> None:
+    """A meeting's turns in a folder named journal stay a conversation: the name is a fallback."""
+    folder = tmp_path / "journal"
+    (folder / "notes").mkdir(parents=True)
+    turns = "\n".join(f"{who}: Point {i} about the harbour budget for the winter." for i, who in enumerate("ABABAB"))
+    (folder / "notes" / "standup.md").write_text(turns.replace("A:", "Ana:").replace("B:", "Ben:"), encoding="utf-8")
+    batchsum.run([folder], out=tmp_path / "out", metrics=False, index=False)
+    assert _content_type(tmp_path / "out", "notes/standup.md") == "conversation"
+
+
 def test_a_file_named_alone_is_typed_by_its_text(tmp_path: Path) -> None:
     folder = tmp_path / "journal"
     folder.mkdir()

@@ -233,7 +233,7 @@ def test_a_file_typed_otherwise_by_a_new_reader_is_summarized_again(tmp_path: Pa
     from batchsum.engine.prepare import reading_sha
     from batchsum.tree import read_node
 
-    corpus, out = tmp_path / "journal", tmp_path / "out"
+    corpus, out = tmp_path / "src", tmp_path / "out"  # a neutral name: the text types the file
     corpus.mkdir()
     text = "Walked to the harbour before breakfast and counted the boats that came in overnight. " * 12
     (corpus / "2024-03-02.md").write_text(text)
