@@ -78,7 +78,7 @@ _SPELLED_OUT = re.compile(r"\b(?:[A-Za-z]_)+(?!\w)")
 # QMSum's interruption point: resolved as a self-repair (:mod:`batchsum.disfluency`), not a mere space.
 _DISFMARKER = re.compile(r"\{disfmarker\}", re.IGNORECASE)
 # Words the transcriber did not hear ("{gap}"): a sentence whose last word before them leaves its phrase
-# open ("First we have a look at {gap} .") was broken off there; it trails off ("...") and is no candidate.
+# open ("First we have a look at {gap} .") was broken off there; it trails off ("…") and is no candidate.
 _GAP = re.compile(r"(?<![\w'’-])([\w'’]+)[ \t]*\{gap\}[ \t]*(?:[.!?](?=\s|$))?", re.IGNORECASE)
 
 
@@ -247,7 +247,7 @@ def _gap(m: re.Match[str]) -> str:
     """What a ``{gap}`` leaves: after a word that leaves its phrase open, the sentence trailing off there."""
     word = m.group(1)
     if is_dangling(word) and m.group(0).rstrip()[-1:] in ".!?":
-        return f"{word}..."
+        return f"{word}…"  # broken off: the mark noise.is_fragment reads in speech
     return word + (m.group(0)[-1] if m.group(0)[-1] in ".!?" else " ")
 
 

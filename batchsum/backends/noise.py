@@ -26,7 +26,6 @@ from batchsum.backends.apparatus import without_display_math
 from batchsum.backends.back_matter import is_back_matter
 from batchsum.backends.leaning import needs_context
 from batchsum.day_words import heading_day
-from batchsum.disfluency import is_dangling
 from batchsum.readers.bracket_turns import LINK_DEFINITION
 from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.text import runs_on
@@ -441,13 +440,10 @@ def is_fragment(sentence: str, speech: bool = False) -> bool:
     end = sentence.rstrip()
     if end.endswith(("-", "–", "—", "―", ":", "：", ",", "，", ";")):
         return True
-    if speech and end.endswith("…"):  # a start abandoned for a restart (the cleaner's mark)
+    if speech and end.endswith("…"):
+        # The cleaner's mark of speech broken off (a start abandoned for a restart, words cut at an unheard
+        # {gap}); a transcript's own "..." is a speaker's pause (read as broken off, CRD3 lost 0.1 a metric).
         return True
-    if speech and end.endswith("..."):
-        # Trailing off after a word that leaves its phrase open ("a look at..."): a game's or a show's
-        # speaker's pause after a whole phrase ("we should go...") is said (as a rule it cost CRD3 0.1 R-1).
-        last = re.findall(r"[\w'’]+", end)
-        return bool(last) and is_dangling(last[-1])
     m = _LAST_WORD.search(end)
     return m is not None and m.group(1) in _DANGLING
 
