@@ -57,6 +57,7 @@ def sync_index(
 
 def record_metrics(cfg: RunConfig, run: RunRecord, files: list[FileRecord], nodes: list[NodeRecord]) -> str | None:
     """Store the run's records; a warning when they could not be stored."""
+    fresh = not cfg.metrics_path.exists()
     try:
         parquet = cfg.state_dir / "parquet"
         # A run that changed nothing skips DuckDB (~0.3 s to start): its rows wait as JSON that
@@ -66,6 +67,9 @@ def record_metrics(cfg: RunConfig, run: RunRecord, files: list[FileRecord], node
             return None
         MetricsStore(cfg.metrics_path, parquet).record_run(run, files, nodes)
     except Exception as exc:  # metrics never fail a run whose trees are written
+        if fresh:  # a database this run began and could not finish (a full disk) holds nothing: the next starts anew
+            for part in (cfg.metrics_path, cfg.metrics_path.with_name(cfg.metrics_path.name + ".wal")):
+                part.unlink(missing_ok=True)
         return f"metrics not recorded: {exc}"
     return None
 
