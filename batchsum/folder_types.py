@@ -34,6 +34,6 @@ _FOLDER_KEYWORDS = _JOURNAL_FOLDER_WORDS | _CONVERSATION_FOLDER_WORDS
 def folder_kind(name: str) -> ContentType | None:
     """The content type the folder name ``name`` says its files have, or None."""
     words = _folder_words(name)
-    if words & _JOURNAL_FOLDER_WORDS:
-        return "journal"
-    return "conversation" if words & _CONVERSATION_FOLDER_WORDS else None
+    if words & _CONVERSATION_FOLDER_WORDS:  # "weekly-meetings", "Daily Calls": the noun says what they are
+        return "conversation"
+    return "journal" if words & _JOURNAL_FOLDER_WORDS else None

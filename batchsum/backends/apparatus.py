@@ -48,9 +48,10 @@ _AUTHOR_LIST = re.compile(
 # APA's "Journal, 56(12), 987–996." and Harvard's "Journal 56: 987-996" (a name's word before the volume) at an
 # entry's end.
 # (A dateline's "JANUARY 25, 1710-11." and an index's "89, 90, 158-160." have neither.)
-_VOLUME_PAGES = re.compile(
-    r"(?:[A-Za-z],\s\d{1,4}(?:\s?\(\d{1,4}\))?,|[A-Za-z]\.?\s\d{1,4}(?:\s?\(\d{1,4}\))?:)\s?[A-Za-z]?\d+[-–]\d+\.?$"
-)
+_VOLUME_PAGES = re.compile(r"[A-Za-z],\s\d{1,4}(?:\s?\(\d{1,4}\))?,\s?[A-Za-z]?\d+[-–]\d+\.?$")
+# Harvard's form only in an entry with a year: "We won game 3: 21-18." and "Read Chapter 3: 45-60." are none.
+_HARVARD_PAGES = re.compile(r"[A-Z][A-Za-z]*\.?\s\d{1,4}(?:\s?\(\d{1,4}\))?:\s?[A-Za-z]?\d+[-–]\d+\.?$")
+_YEAR = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d(?!\d)")
 # An author-year list: surnames with their initials, "&" or "and" before the last, then the year ("Khan, G. H., and
 # Lindqvist, I. (1996).", "Smith, A. (2006) Title."), or its year alone where a chunk's start cut the authors off
 # ("(1990). Seagrass decline ..."); a sentence never opens so.
@@ -75,7 +76,10 @@ def _signatures(s: str) -> Iterator[bool]:
     yield ("oi" in s or "OI" in s) and _DOI.search(s) is not None
     yield ";" in s and _YEAR_VOLUME.search(s) is not None
     yield ("," in s and ("p" in s or ":" in s)) and _PAGES.search(s) is not None
-    yield ("," in s or ":" in s) and _VOLUME_PAGES.search(s.rstrip()) is not None
+    yield ("," in s or ":" in s) and (
+        _VOLUME_PAGES.search(s.rstrip()) is not None
+        or (_HARVARD_PAGES.search(s.rstrip()) is not None and _YEAR.search(s) is not None)
+    )
 
 
 def is_reference_list(lines: Sequence[str]) -> bool:
@@ -118,7 +122,7 @@ _MARK_NOUN = (
 # a colour or a plot's mark, then what it stands for ("orange represents the ashm genes", "the red spots
 # indicate ...", "error bars show s.e.m.", "asterisks denote p < 0.05"). "Red meat is ..." names no key.
 _LEGEND = re.compile(
-    rf"^\W*(?:\(?[a-z]\)\s*)?(?:the\s+)?(?:(?:{_COLOUR})(?:\s*(?:and|or|,)\s*(?:{_COLOUR}))*(?:\s+{_MARK_NOUN})?"
+    rf"^\W*(?:\(?[a-z]\)\s*)?(?:the\s+)?(?:(?:{_COLOUR})(?:\s*(?:and|or|,)\s*(?:{_COLOUR}))*\s+{_MARK_NOUN}"
     rf"|(?:(?:{_COLOUR}|dashed|dotted|solid|open|filled|closed)\s+)?(?:error\s+bars|asterisks?|arrows?|"
     rf"arrowheads?|whiskers)|(?:dashed|dotted|solid)\s+(?:lines?|curves?))"
     r"\s+(?:represent|indicate|denote|show|mark)s?\b",
@@ -126,11 +130,21 @@ _LEGEND = re.compile(
 )
 
 
+# A colour alone keys a legend only beside another key ("orange represents ...; green represents ..."): "Green
+# represents hope to me" is a diarist's.
+_COLOUR_KEY = re.compile(rf"\b(?:{_COLOUR})\s+(?:represent|indicate|denote|show|mark)s?\b", re.IGNORECASE)
+
+
 def is_caption_line(sentence: str) -> bool:
     """Whether a sentence opens as a table's or a figure's caption ("Table 1: ROUGE F1 results ...", "FIGURE 3.
     Shoot density rose.", "Fig 5: ...", "Figure 1 | Layout of cages.", "Figure 4 — ...") or is a legend's key
     ("the red spots indicate ...", "error bars show s.e.m.")."""
-    return _CAPTION.match(sentence) is not None or _LEGEND.match(sentence) is not None
+    if _CAPTION.match(sentence) is not None or _LEGEND.match(sentence) is not None:
+        return True
+    return (
+        _COLOUR_KEY.match(sentence.lstrip("( ").removeprefix("the ")) is not None
+        and len(_COLOUR_KEY.findall(sentence)) >= 2
+    )
 
 
 # A line that ends as a sentence does: a heading over a list ("References") does not.
@@ -209,7 +223,7 @@ _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]{1,400}?)(?<!\s)\$(?!\d)")
 # A control word ("\\lambda") or symbol ("\\|w\\|", "\\,"), a sub- or superscript, a brace, an operator ("$A = c / n$",
 # "$p < 0.001$"), or a lone variable with no space in it ("$c$", "$CI$", "$x'$"); money's "$" never closes a span
 # around these.
-_TEX_INSIDE = re.compile(r"\\(?:[A-Za-z]+|[|{},;:!])|[_^{}=<>/+]|^[A-Za-z]\S*$")
+_TEX_INSIDE = re.compile(r"\\(?:[A-Za-z]+|[|{},;:!])|[_^{}=<>/+]|^[A-Za-z]{1,3}[0-9']*$")  # not "$PATH:$HOME"
 _OTHER_MATH = re.compile(rf"\$\$|\\\(.{{0,400}}?\\\)|\\\[|\\(?:begin|end)\{{{_DISPLAY_ENVS}\}}")
 
 

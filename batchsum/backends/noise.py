@@ -26,6 +26,7 @@ from batchsum.backends.apparatus import without_display_math
 from batchsum.backends.back_matter import is_back_matter
 from batchsum.backends.leaning import needs_context
 from batchsum.day_words import heading_day
+from batchsum.disfluency import is_dangling
 from batchsum.readers.bracket_turns import LINK_DEFINITION
 from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.text import runs_on
@@ -432,18 +433,19 @@ _DANGLING = frozenset("a an the and or but nor because if than my your our their
 _LAST_WORD = re.compile(r"(?<![A-Za-z'])([A-Za-z']+)\W*$")
 
 
-def is_fragment(sentence: str, speech: bool = False) -> bool:
+def is_fragment(sentence: str) -> bool:
     """True for a sentence broken off mid-clause (it ends on an article, a conjunction or a possessive,
     or on a comma, a semicolon or a dash: "Mr. Sharp commenced,—"), or one that announces what follows
-    it and ends there ("... dit tout en riant :", "说道：——"). In ``speech`` one that trails off ("...") is
-    too: a start abandoned for a restart, or words cut where the transcriber heard none."""
+    it and ends there ("... dit tout en riant :", "说道：——"), or trails off ("…") after a word that leaves its
+    phrase open ("First we have a look at…", where a transcriber heard nothing). A "…" after a whole phrase is
+    a pause, said ("Booked the venue in Porto…"); so is a transcript's own "...": read as broken off, CRD3's game
+    sessions lost 0.1 on each metric."""
     end = sentence.rstrip()
     if end.endswith(("-", "–", "—", "―", ":", "：", ",", "，", ";")):
         return True
-    if speech and end.endswith("…"):
-        # The cleaner's mark of speech broken off (a start abandoned for a restart, words cut at an unheard
-        # {gap}); a transcript's own "..." is a speaker's pause (read as broken off, CRD3 lost 0.1 a metric).
-        return True
+    if end.endswith("…"):
+        last = re.findall(r"[\w'’]+", end)
+        return bool(last) and is_dangling(last[-1])
     m = _LAST_WORD.search(end)
     return m is not None and m.group(1) in _DANGLING
 

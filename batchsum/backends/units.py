@@ -241,7 +241,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
         quoted = open_quotation(said, opened)
         speaker, sent = speakers[li], balance_quotes(said, opened)
         words = word_count(sent)
-        whole = not (is_fragment(sent, speech=True) or _MARKUP.search(sent) or _apparatus(sent)) and i not in ads
+        whole = not (is_fragment(sent) or _MARKUP.search(sent) or _apparatus(sent)) and i not in ads
         ok = (
             whole
             and not _TOOL_RECORD.match(sent)  # a program's output, listed in the session's own section

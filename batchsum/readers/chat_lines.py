@@ -222,7 +222,7 @@ def _wechatmsg_layout(line: str) -> bool:
 
 # WhatsApp's own words in a message: a media file's line ("IMG-20240312-WA0003.jpg (file attached)", as
 # "<Media omitted>" is when media is left out) and a view-once message, which the export writes as "null".
-_WHATSAPP_PLACEHOLDER = re.compile(r"^(?:null|\S.{0,200}? \(file attached\))$")
+_WHATSAPP_PLACEHOLDER = re.compile(r"^(?:null|\S[^\n]{0,200}?\.[A-Za-z0-9]{2,5} \(file attached\))$")  # a file's name
 # The mark an edited message ends with; and a poll: "POLL:" over its question, then "OPTION: Pizza (2 votes)".
 _WHATSAPP_EDITED = re.compile(r"\s*<This message was edited>$")
 _WHATSAPP_OPTION = re.compile(r"^OPTION: (?=\S)")

@@ -75,7 +75,7 @@ _FOOTNOTE_REF = re.compile(r"\[\^[^\[\]\s]+\]")
 # level of brackets inside it, a link's). Not "2^10" nor "x^2".
 _INLINE_FOOTNOTE = re.compile(r"\^\[(?:[^\[\]\n]|\[[^\[\]\n]*\]){0,2000}\]")
 # Obsidian's block id, " ^abc123" at a line's end (or alone on its line): a link target, never shown.
-_BLOCK_ID = re.compile(r"(?:[ \t]+|^[ \t]*)\^[A-Za-z0-9-]+[ \t]*$", re.M)
+_BLOCK_ID = re.compile(r"(?:(?<![ \t])[ \t]+|^[ \t]*)\^[A-Za-z0-9-]+[ \t]*$", re.M)  # a run of blanks tried once
 # A callout: its first line (its type, then its title, a heading of what the callout holds), then its
 # body, the blockquote lines under it. The body reads as text: its "> " marks are the box it is drawn in.
 _CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[![\w-]+\][+-]?[ \t]*([^\n]*)$((?:\n[ \t]*>[^\n]*)*)", re.M)
@@ -578,7 +578,7 @@ def _data_uris_out(text: str) -> str:
 
 def _inline_marks(text: str) -> str:
     """The marks inside a line: comments, edits, links, embeds, macros, tags (not in a speaker's turn:
-    :func:`_said`), highlights, footnotes, block ids."""
+    :func:`_tags_as_read`), highlights, footnotes, block ids."""
     if "%%" in text:
         text = _HIDDEN_COMMENT.sub(_blank, text)
     if "{" in text:  # before highlights: "{==text==}" is CriticMarkup's
@@ -595,7 +595,7 @@ def _inline_marks(text: str) -> str:
         text = _EMPTY_BULLET.sub("", text)
     if "#" in text:
         text = _TAGS_LINE.sub(lambda m: "#### " + m.group(0).strip(), text)
-        text = _HASHTAG.sub(lambda m: _said(m, m.group(1)), _TRAILING_TAGS.sub(lambda m: _said(m, ""), text))
+        text = "\n".join(_tags_as_read(line) if "#" in line else line for line in text.split("\n"))
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
     if "[^" in text:
@@ -605,13 +605,13 @@ def _inline_marks(text: str) -> str:
     return text
 
 
-def _said(m: re.Match[str], tag: str) -> str:
-    """A tag ``m`` as a note files it (``tag``: its word, or nothing), but as written in a speaker's turn: its
-    "#general" is what the speaker typed, a channel in a chat ("Raid in #general again", Slack's
-    "<#C2|support>" read "#support"), no tag filing the note."""
-    start = m.string.rfind("\n", 0, m.start()) + 1
-    end = m.string.find("\n", m.start())
-    return m.group(0) if is_turn(m.string[start : end if end >= 0 else len(m.string)]) else tag
+def _tags_as_read(line: str) -> str:
+    """A line's tags as a note files them (a tag reads as its word, trailing tags go), but as written in a
+    speaker's turn: its "#general" is what the speaker typed, a channel in a chat ("Raid in #general again",
+    Slack's "<#C2|support>" read "#support"), no tag filing the note. One look at the line, not one per tag."""
+    if is_turn(line):
+        return line
+    return _HASHTAG.sub(r"\1", _TRAILING_TAGS.sub("", line))
 
 
 def _callout(m: re.Match[str]) -> str:
