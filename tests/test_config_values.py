@@ -96,3 +96,9 @@ def test_a_config_file_that_is_no_yaml_is_one_line_with_its_line(cwd: Path) -> N
     code, output = _run("notes")
     errors = [line for line in output.splitlines() if line.strip()]
     assert code == 2 and len(errors) == 1 and "batchsum.yaml:" in errors[0] and "invalid YAML" in errors[0], output
+
+
+def test_a_flag_left_empty_is_its_default(cwd: Path) -> None:
+    (cwd / "batchsum.yaml").write_text("out: out\nrun:\n  digests:\n  quiet:\n")
+    code, output = _run("notes", "--no-index")
+    assert code == 0, output

@@ -8,7 +8,10 @@ import pytest
 
 from batchsum.backends.apparatus import is_caption_line, is_reference, is_tex_math
 from batchsum.backends.noise import is_fragment
+from batchsum.engine.prepare import _NO_TEXT_LINE
 from batchsum.folder_types import folder_kind
+from batchsum.index.asked_periods import only_the_day
+from batchsum.index.lexical import query_tokens
 from batchsum.readers.chat_lines import render_chat_lines
 
 
@@ -54,3 +57,21 @@ def test_a_typed_message_that_names_an_attachment_is_kept() -> None:
 def test_a_folder_of_weekly_meetings_holds_conversations(name: str) -> None:
     assert folder_kind(name) == "conversation"
     assert folder_kind("Weekly") == "journal"
+
+
+def test_a_topic_word_that_is_another_languages_function_word_stays() -> None:
+    """One German function word ("war") in an English query does not make the query German: it is its topic."""
+    assert ["war"] in query_tokens("war memorial visit", ["en", "de"])
+    assert ["war"] not in query_tokens("Was ist im März 2024 passiert?", ["de", "en"])  # three German ones
+    assert not only_the_day("war on 12 March 2024") and only_the_day("what happened on 12 March 2024?")
+
+
+def test_a_lone_han_character_beside_phrasing_is_the_topic() -> None:
+    assert query_tokens("猫发生了什么", ["zh"]) == [["猫"]]
+
+
+def test_a_cut_here_line_of_dashes_is_read_as_a_line() -> None:
+    """A line of 27 "- " then "8< cut here" is a line with text (its regex read each blank in one way only:
+    it had taken seconds, doubling with every dash)."""
+    assert _NO_TEXT_LINE.match("- " * 27 + "8< cut here") is None
+    assert _NO_TEXT_LINE.match("- [ ] ") is not None and _NO_TEXT_LINE.match("-  " * 40) is not None

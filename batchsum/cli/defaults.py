@@ -123,6 +123,8 @@ def command_defaults(
         if isinstance(value, list) and not param.multiple and param.nargs == 1:
             raise ConfigError(f"{at}: give one value, not a list")
         if param.is_flag:
+            if value is None:  # a key left empty: the default, as for any other option
+                return
             on = _as_flag(value, at)
             defaults[name] = not on if negative else on
             return

@@ -84,7 +84,9 @@ _AS_READ = "batchsum.backends.noise:markdown_as_text"
 # ("- ", "- [ ] ", "☐", Logseq's empty page "- "), a rule. An empty daily note of only its template's headings
 # and boxes had been summarized whole and counted in its month; a heading over a sentence is text.
 _NO_TEXT_LINE = re.compile(
-    r"[ \t]*(?:#{1,6}(?:[ \t][^\n]*)?|(?:(?:[-*+]|\d{1,9}[.)])[ \t]*(?:\[[ xX]\]|[☐☑])?[ \t]*)+|[-*_=]{3,}[ \t]*)?\Z"
+    # One way only to read a run of blanks (no two adjacent [ \t]* in the loop): "- - - ... 8< cut" fails at once.
+    r"[ \t]*(?:#{1,6}(?:[ \t][^\n]*)?|(?:(?:[-*+]|\d{1,9}[.)])[ \t]*(?:(?:\[[ xX]\]|[☐☑])[ \t]*)?)+"
+    r"|[-*_=]{3,}[ \t]*)?\Z"
 )
 
 

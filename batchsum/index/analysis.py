@@ -331,7 +331,9 @@ def _spoken(words: list[str], langs: list[str | None]) -> set[str]:
     most, as stop words tell a text's language (:func:`_most_spoken`); none when they hold none."""
     names = {name or DEFAULT_LANGUAGE for name in langs} | {DEFAULT_LANGUAGE}
     held = {name: sum(_function_in(w, name) for w in words) for name in names}
-    most = max(held.values())
+    # Another language than English needs two of its words: one is a word of English too ("war memorial", "van").
+    held = {name: n for name, n in held.items() if n >= (1 if name == DEFAULT_LANGUAGE else 2)}
+    most = max(held.values(), default=0)
     return {name for name, n in held.items() if n == most} if most else set()
 
 
@@ -363,7 +365,8 @@ def _phrased(pieces: list[tuple[bool | None, str]], drop: frozenset[str]) -> Ite
         pos = 0
         for m in [*cut.finditer(piece), None]:
             start = len(piece) if m is None else m.start()
-            if start - pos > 1 or (pos == 0 and m is None):
+            # A lone Han character is a word of its own (猫, 书); a lone kana is a particle (に).
+            if start - pos > 1 or (pos == 0 and m is None) or (start - pos == 1 and "\u4e00" <= piece[pos] <= "\u9fff"):
                 yield cjk, piece[pos:start], False
             if m is not None:
                 yield cjk, m.group(0), True
