@@ -78,3 +78,39 @@ def test_a_moved_output_folder_relinks_touched_files_too(tmp_path: Path) -> None
     data = _run(src, moved)  # settled: the next run from here rewrites nothing
     assert _statuses(data) == {"unchanged"}
     assert _source_links(moved) == links
+
+
+def _links_ok(out: Path) -> bool:
+    finals = list(out.rglob("summaries/L3/final.md"))
+    targets = [
+        (f.parent / unquote(m.group(1))).resolve()
+        for f in finals
+        for m in _SOURCE.finditer(f.read_text(encoding="utf-8"))
+    ]
+    return bool(targets) and all(t.is_file() for t in targets)
+
+
+def test_a_folder_of_two_corpora_records_each_ones_place(tmp_path: Path) -> None:
+    """Two nightly jobs write one folder, each with its own corpus: each records where its links were written
+    from, so an unchanged night rewrites nothing (every night had relinked and saved every entry again), and a
+    moved folder relinks each corpus when it is run."""
+    a, b = _corpus(tmp_path / "a"), tmp_path / "b"
+    b.mkdir()
+    (b / "kettle.md").write_text("The kettle broke and we bought a new one at the market.\n" * 6, encoding="utf-8")
+    out = tmp_path / "out"
+    _run(a, out)
+    _run(b, out)
+    manifest = out / ".batchsum" / "manifest.json"
+    before = manifest.stat().st_mtime_ns
+    assert _statuses(_run(a, out)) == {"unchanged"}
+    assert manifest.stat().st_mtime_ns == before  # nothing relinked, nothing saved
+    moved = tmp_path / "deep" / "moved"
+    moved.parent.mkdir()
+    shutil.copytree(out, moved, copy_function=shutil.copy2)
+    assert _statuses(_run(a, moved)) == {"unchanged"}
+    moved_manifest = moved / ".batchsum" / "manifest.json"
+    relinked = moved_manifest.stat().st_mtime_ns
+    assert _statuses(_run(a, moved)) == {"unchanged"}
+    assert moved_manifest.stat().st_mtime_ns == relinked  # a's links were rewritten once, not every night
+    assert _statuses(_run(b, moved)) == {"unchanged"}
+    assert _links_ok(moved)

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 # unchanged prompts are answered from its response cache).
 NODE_FORMAT = 2
 
-# The output folder's own absolute path when its Source links were last written (see place_changed).
+# The output folder's own absolute path when each corpus root's Source links were last written (place_changed):
+# one "root<TAB>path" line a root; a folder's first version held the path alone, for every root.
 PLACE_NAME = "place"
 
 
@@ -164,7 +165,8 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     d.deleted = [e for rel, e in sorted(manifest.items()) if (e.root in roots or e.root in moved) and rel not in seen]
     d.unindexed = [rel for rel, e in sorted(manifest.items()) if not e.indexed and rel in seen]
     out = str(cfg.out)
-    relink = place_changed(cfg)
+    places = recorded_places(cfg)
+    relink = {root: place_changed(cfg, root, places) for root in roots}
     for ref in walk.refs:
         d.roots[ref.relpath] = str(ref.root)
         entry = manifest.get(ref.relpath)
@@ -176,35 +178,48 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
             and (entry.tokens or entry.final_id is not None)  # an empty file recorded by an older version
         ):
             d.unchanged.append(entry)
-            if relink or entry.root != d.roots[ref.relpath]:
+            if relink.get(str(ref.root), True) or entry.root != d.roots[ref.relpath]:
                 d.rehomed[ref.relpath] = ref.fspath
         else:
             d.todo.append(ref)
     return d
 
 
-def place_changed(cfg: RunConfig) -> bool:
-    """Whether the output folder is not where its Source links were written from (moved or copied with
-    ``mv``, ``cp -a``, ``rsync -a``: the finals' stat is kept, so they count as intact). An output folder
-    that never recorded its place (made by an older version, or never finished a run) counts as moved:
-    its links are checked once, a read of each node file."""
+def recorded_places(cfg: RunConfig) -> dict[str, str]:
+    """Where the output folder was when each corpus root's Source links were last written (a root of "" stands
+    for every root: a first version's record)."""
     try:
-        recorded = statefile.read_bytes(cfg.state_dir / PLACE_NAME, 1 << 16).decode("utf-8", "surrogateescape")
+        text = statefile.read_bytes(cfg.state_dir / PLACE_NAME, 1 << 20).decode("utf-8", "surrogateescape")
     except (OSError, ValueError):
-        return True
-    return recorded != os.path.abspath(cfg.out)
+        return {}
+    if "\t" not in text:
+        return {"": text}
+    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+
+
+def place_changed(cfg: RunConfig, root: str, places: dict[str, str] | None = None) -> bool:
+    """Whether the output folder is not where the Source links of ``root``'s files were written from (moved or
+    copied with ``mv``, ``cp -a``, ``rsync -a``: the finals' stat is kept, so they count as intact). A root whose
+    place was never recorded (an older version's folder, a run that never finished) counts as moved: its links
+    are checked once, a read of each node file."""
+    known = recorded_places(cfg) if places is None else places
+    return known.get(root, known.get("")) != os.path.abspath(cfg.out)
 
 
 def record_place(cfg: RunConfig, manifest: dict[str, ManifestEntry], walked: Mapping[str, str]) -> None:
-    """Remember where the output folder is, at the end of a run whose files' links were all written from
-    here. Not after a run that left some entries unwalked (another corpus in the folder, a part of one):
-    their links still point from the old place, and the next run that walks them rewrites them."""
-    if not place_changed(cfg) or any(rel not in walked for rel in manifest):
-        return
+    """Remember where the output folder is for each root this run walked whole: its files' links were all
+    written from here. A root left partly unwalked (a run over a part of it) keeps its old record: the next run
+    that walks the rest rewrites those links. Another corpus in the folder keeps its own."""
     if not cfg.state_dir.is_dir():  # nothing recorded here: no links to keep right
         return
-    data = os.path.abspath(cfg.out).encode("utf-8", "surrogateescape")
-    atomic_write_bytes(cfg.state_dir / PLACE_NAME, data, durable=False)
+    places = {root: out for root, out in recorded_places(cfg).items() if root}
+    here = os.path.abspath(cfg.out)
+    for root in set(walked.values()):
+        if places.get(root) != here and all(rel in walked for rel, e in manifest.items() if e.root == root):
+            places[root] = here
+    if places != {root: out for root, out in recorded_places(cfg).items() if root}:
+        data = "".join(f"{root}\t{out}\n" for root, out in sorted(places.items()))
+        atomic_write_bytes(cfg.state_dir / PLACE_NAME, data.encode("utf-8", "surrogateescape"), durable=False)
 
 
 def moved_roots(refs: list[SourceRef], manifest: dict[str, ManifestEntry]) -> set[str]:

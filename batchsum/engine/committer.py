@@ -23,7 +23,14 @@ from typing import TYPE_CHECKING
 from batchsum.config import RunConfig
 from batchsum.digest_pages import entry_words
 from batchsum.digest_state import Final, final_of, index_view, period_id
-from batchsum.engine.changes import Known, config_signature, known_content, place_changed, record_place
+from batchsum.engine.changes import (
+    Known,
+    config_signature,
+    known_content,
+    place_changed,
+    record_place,
+    recorded_places,
+)
 from batchsum.engine.records import NodeResult, utc_now
 from batchsum.model import Document, SummaryOutput, level_and_index_of
 from batchsum.navigation import IndexRow, index_names, index_path, md_link, write_index
@@ -79,7 +86,7 @@ class Committer:
         # otherwise parse each final's file back, most of their time on a first run (make bench).
         self.finals: dict[str, Final] = {}
         self._flushing: Future[None] | None = None  # see start_flush
-        self.relink = place_changed(cfg)  # the output folder moved: touched files' links are rewritten too
+        self.places = recorded_places(cfg)  # the output folder moved: touched files' links are rewritten too
 
     def start_writer(self) -> None:
         """From now on node records and file commits are written by one background thread, in order."""
@@ -175,7 +182,7 @@ class Committer:
         entry.size, entry.mtime_ns, entry.sha256 = doc.size, doc.mtime_ns, doc.sha256
         entry.reader, entry.text_sha = READER_VERSION, doc.text_sha
         root = self.roots.get(entry.relpath, entry.root)
-        moved = root != entry.root or self.relink
+        moved = root != entry.root or place_changed(self.cfg, root, self.places)
         entry.root = root
         if moved or resaved:
             self._rewrite_nodes(entry, doc.path if moved else None, doc.sha256 if resaved else None)
