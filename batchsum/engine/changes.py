@@ -212,12 +212,12 @@ def record_place(cfg: RunConfig, manifest: dict[str, ManifestEntry], walked: Map
     that walks the rest rewrites those links. Another corpus in the folder keeps its own."""
     if not cfg.state_dir.is_dir():  # nothing recorded here: no links to keep right
         return
-    places = {root: out for root, out in recorded_places(cfg).items() if root}
-    here = os.path.abspath(cfg.out)
+    before = {root: out for root, out in recorded_places(cfg).items() if root}
+    places, here = dict(before), os.path.abspath(cfg.out)
     for root in set(walked.values()):
         if places.get(root) != here and all(rel in walked for rel, e in manifest.items() if e.root == root):
             places[root] = here
-    if places != {root: out for root, out in recorded_places(cfg).items() if root}:
+    if places != before:
         data = "".join(f"{root}\t{out}\n" for root, out in sorted(places.items()))
         atomic_write_bytes(cfg.state_dir / PLACE_NAME, data.encode("utf-8", "surrogateescape"), durable=False)
 

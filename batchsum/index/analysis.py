@@ -278,10 +278,15 @@ def _most_spoken(words: list[str], names: list[str | None]) -> str | None:
     """Of ``names`` (Snowball languages), the one whose function words ``words`` hold most (the first on a tie)."""
 
     def held(name: str | None) -> int:
-        stops = STOPWORDS if (name or DEFAULT_LANGUAGE) == DEFAULT_LANGUAGE else function_words(name)
+        stops = _stop_words(name or DEFAULT_LANGUAGE)
         return sum(w in stops for w in words)
 
     return max(names, key=held)
+
+
+def _stop_words(name: str) -> frozenset[str]:
+    """The function words of Snowball language ``name`` (English's own list for English)."""
+    return STOPWORDS if name == DEFAULT_LANGUAGE else function_words(name)
 
 
 def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[str] = frozenset()) -> list[list[str]]:
@@ -340,7 +345,7 @@ def _spoken(words: list[str], langs: list[str | None]) -> set[str]:
 def _function_in(word: str, name: str) -> bool:
     """``word`` is a function word of Snowball language ``name``; a word elided into it ("qu'il", "j'ai") when
     each of its parts is one or a letter."""
-    stops = STOPWORDS if name == DEFAULT_LANGUAGE else function_words(name)
+    stops = _stop_words(name)
     return word in stops or ("'" in word and all(len(p) < 2 or p in stops for p in word.split("'")))
 
 
