@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-__all__ = ["bracketed_date", "dated_weekday", "due_date"]
+__all__ = ["WEEKDAYS", "bracketed_date", "dated_weekday", "due_date"]
 
 # A due date as said, whole: "Friday March 15", "15 March", "the 15th", "end of the month", "next Tuesday".
 # Month names only capitalised: "may" and "march" are words too.
@@ -85,7 +85,7 @@ def due_date(text: str) -> str | None:
 # A weekday a due date names without its date ("Thursday", "this Friday at noon", "end of day Friday"); not
 # "next Thursday", which some read as this week's and others as the next week's.
 _LONE_WEEKDAY = re.compile(rf"(?<!next )\b(?P<day>{_WEEKDAY})\b(?!,? (?:{_DATE}|{_ISO_DATE})\b)", re.I)
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")  # by date.weekday()
 
 
 def dated_weekday(due: str, day: str | None) -> str:
@@ -99,5 +99,5 @@ def dated_weekday(due: str, day: str | None) -> str:
         start = dt.date.fromisoformat(day)
     except ValueError:
         return due
-    ahead = (_WEEKDAYS.index(m.group("day").lower()) - start.weekday()) % 7
+    ahead = (WEEKDAYS.index(m.group("day").capitalize()) - start.weekday()) % 7
     return f"{due[: m.end()]} {(start + dt.timedelta(days=ahead)).isoformat()}{due[m.end() :]}"

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from batchsum import jsonio
 from batchsum.backends.llm_output import sanitize_for_log
+from batchsum.due_dates import WEEKDAYS
 from batchsum.errors import LLMUnavailable, SummarizationError
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ No acknowledgements, greetings, questions or speculation.
 
 Answer with JSON only, no prose and no code fences: {{"facts": ["...", "..."]}}"""
 MAX_NAMED_SPEAKERS = 20  # a town hall's cast is cut: the prompt names people, it is no attendance list
-_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 UPDATE_MEMORY_PROMPT = """You manage a memory of facts about a user. Compare the NEW FACTS with the \
 EXISTING MEMORIES and return ALL memories (every existing one and every new one) with an event each:
@@ -209,7 +209,7 @@ def extraction_input(text: str, content_type: str, day: str | None = None) -> st
     kind = "conversation turns" if content_type == "conversation" else "journal entry"
     body = f"The {kind}:\n\n{text}"
     try:
-        weekday = _WEEKDAY_NAMES[dt.date.fromisoformat(day or "").weekday()]
+        weekday = WEEKDAYS[dt.date.fromisoformat(day or "").weekday()]
     except ValueError:
         return body
     return (
