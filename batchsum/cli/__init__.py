@@ -133,7 +133,10 @@ def _load_config_defaults(ctx: click.Context) -> None:
             def commands() -> list[click.Command]:
                 return [c for n in group.list_commands(ctx) if (c := group.get_command(ctx, n)) is not None]
 
-            ctx.default_map = {name: command_defaults(cmd, name, load_config_file(path), path, commands)}
+            defaults = command_defaults(cmd, name, load_config_file(path), path, commands)
+            ctx.default_map = {name: defaults}
+            # `json: true` in the file is `--json` (a flag no command line turns off): its errors are JSON too.
+            ctx.meta["batchsum.json"] = bool(ctx.meta.get("batchsum.json") or defaults.get("as_json"))
     except BatchsumError as exc:
         raise _ConfigFileFailure(str(exc), type(exc).__name__) from None
 

@@ -41,7 +41,7 @@ def translate_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except BatchsumError as exc:
-            _fail(str(exc), type(exc).__name__, exit_code_for(exc), _json_wanted(kwargs))
+            _fail(str(exc), type(exc).__name__, exit_code_for(exc), _json_wanted())
         except BrokenPipeError:
             # The reader went away (`batchsum search ... | head`): nothing to report to anyone. Python
             # would print a second error when it flushes stdout at exit, so stdout goes to /dev/null.
@@ -54,15 +54,16 @@ def translate_errors(func: F) -> F:
             # (finished work is kept: every file is written atomically).
 
             where = f"{exc.filename}: " if exc.filename else ""
-            _fail(f"{where}{describe_os_error(exc)}", "OSError", EXIT_USAGE, _json_wanted(kwargs))
+            _fail(f"{where}{describe_os_error(exc)}", "OSError", EXIT_USAGE, _json_wanted())
 
     return wrapper  # type: ignore[return-value]
 
 
-def _json_wanted(kwargs: dict[str, Any]) -> bool:
-    """``--json``, or what the command line asked for as it (``report --format json``, read by the group)."""
+def _json_wanted() -> bool:
+    """Whether the command prints JSON (``--json``, ``report --format json``, a config file's ``json: true``), as
+    the group records it for every command (:class:`batchsum.cli.LazyGroup`)."""
     ctx = click.get_current_context(silent=True)
-    return bool(kwargs.get("as_json")) or bool(ctx is not None and ctx.meta.get("batchsum.json"))
+    return bool(ctx is not None and ctx.meta.get("batchsum.json"))
 
 
 def _fail(message: str, kind: str, code: int, as_json: bool) -> None:
