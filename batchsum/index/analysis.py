@@ -35,7 +35,7 @@ import functools
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from batchsum.index.embed import STOPWORDS
@@ -343,19 +343,24 @@ def _spoken(words: list[str], langs: list[str | None]) -> set[str]:
 
 
 def _function_in(word: str, name: str) -> bool:
-    """``word`` is a function word of Snowball language ``name``; a word elided into it ("qu'il", "j'ai") when
-    each of its parts is one or a letter."""
+    """``word`` is a function word of Snowball language ``name``, or elided of them ("qu'il", "j'ai")."""
     stops = _stop_words(name)
-    return word in stops or ("'" in word and all(len(p) < 2 or p in stops for p in word.split("'")))
+    return _elided_of(word, stops.__contains__)
 
 
 def _phrasing(word: str, spoken: set[str], drop: frozenset[str]) -> bool:
     """``word`` (a query's, not CJK) phrases the request: it is in ``drop``, a function word of a language the
     query is ``spoken`` in, or elided of such words ("s'est", "qu'est" of "qu'est-ce qui s'est passé")."""
-    if word in drop or any(_function_in(word, name) for name in spoken):
+    return _elided_of(word, lambda w: w in drop or any(w in _stop_words(name) for name in spoken))
+
+
+def _elided_of(word: str, is_one: Callable[[str], bool]) -> bool:
+    """``word`` is one of the words ``is_one`` tells, or an elision of them: each part between its apostrophes
+    is one, or a letter ("s'", "j'", "l'")."""
+    if is_one(word):
         return True
     parts = word.split("'")
-    return len(parts) > 1 and all(len(p) < 2 or _phrasing(p, spoken, drop) for p in parts)
+    return len(parts) > 1 and all(len(p) < 2 or is_one(p) for p in parts)
 
 
 def _phrased(pieces: list[tuple[bool | None, str]], drop: frozenset[str]) -> Iterator[tuple[bool | None, str, bool]]:
