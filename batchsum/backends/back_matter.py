@@ -10,6 +10,7 @@ pp. that night."), but for a numbered title in bold, a catalogue's entry even wh
 
 from __future__ import annotations
 
+import bisect
 import re
 
 __all__ = ["is_back_matter"]
@@ -44,4 +45,10 @@ def is_back_matter(text: str) -> bool:
     if not prices:
         return False
     # A catalogue's price is next to its mark; a letter's "the whole 24 vols. ... amounts to about £25" is not.
-    return any(abs(m.start() - p) <= _NEAR for m in _CATALOGUE_MARK.finditer(text) for p in prices)
+    # The prices come in order: the first at or after a mark's start less _NEAR is the nearest one that can be
+    # near it (a catalogue of thousands of each is no product of them).
+    for m in _CATALOGUE_MARK.finditer(text):
+        i = bisect.bisect_left(prices, m.start() - _NEAR)
+        if i < len(prices) and prices[i] <= m.start() + _NEAR:
+            return True
+    return False
