@@ -14,7 +14,7 @@ from batchsum.cli._common import setup_logging
 from batchsum.cli._schema_options import llm_config
 from batchsum.compact import CompactConfig, compact
 from batchsum.compact.record import SummaryRecord
-from batchsum.errors import ConfigError, InputError
+from batchsum.errors import InputError
 
 
 def compact_cmd(
@@ -35,13 +35,18 @@ def compact_cmd(
     if history_path is not None:
         history = _read_history(history_path)
     llm = llm_config(params)
-    if llm.model and not llm.base_url:
-        raise ConfigError("--model needs --base-url (or OPENAI_BASE_URL)")
-    llm.context_window = max(context_window, 512)
-    backend = llm if llm.base_url else None
     config = CompactConfig(preserve_recent=preserve_recent, max_summary_tokens=max_summary_tokens)
     result = compact(
-        transcript.messages, context_window=context_window, config=config, backend=backend, history=history
+        transcript.messages,
+        context_window=context_window,
+        config=config,
+        history=history,
+        base_url=llm.base_url,
+        model=llm.model,
+        # OPENAI_API_KEY is often set for other tools: a key without a server asks for no LLM.
+        api_key=llm.api_key if llm.base_url else None,
+        timeout=llm.timeout,
+        max_attempts=llm.max_attempts,
     )
     if as_json:
         text = json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n"

@@ -358,12 +358,28 @@ def _with_options(config: CompactConfig, **given: Any) -> CompactConfig:
     return dataclasses.replace(config, **given) if given else config
 
 
-def _llm_config(base_url: str | None, model: str | None, api_key: str | None, context_window: int) -> LLMConfig:
-    """The LLM backend of ``base_url`` as ``batchsum compact --base-url`` builds it."""
+def _llm_config(
+    context_window: int,
+    base_url: str | None,
+    model: str | None,
+    api_key: str | None,
+    timeout: float | None,
+    max_attempts: int | None,
+) -> LLMConfig:
+    """The LLM backend of ``base_url``, the command's and the library's one: the session's window (at least 512
+    tokens) is the one the model is asked to fit; ``timeout`` and ``max_attempts`` None keep the defaults."""
     if not base_url:
-        raise ConfigError("model= and api_key= need base_url= (an OpenAI-compatible server)")
-    # As the command: the window the model is asked to fit is the session's, at least 512 tokens.
-    return LLMConfig(base_url=base_url, model=model, api_key=api_key, context_window=max(context_window, 512))
+        raise ConfigError("a model or an API key needs a server: base_url= (--base-url or OPENAI_BASE_URL)")
+    llm = LLMConfig(base_url=base_url, model=model, api_key=api_key, context_window=max(context_window, 512))
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+            raise ConfigError(f"timeout={timeout!r}: give a number of seconds above 0")
+        llm.timeout = float(timeout)
+    if max_attempts is not None:
+        if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
+            raise ConfigError(f"max_attempts={max_attempts!r}: give a whole number above 0")
+        llm.max_attempts = max_attempts
+    return llm
 
 
 def compact(
@@ -381,6 +397,8 @@ def compact(
     base_url: str | None = None,
     model: str | None = None,
     api_key: str | None = None,
+    timeout: float | None = None,
+    max_attempts: int | None = None,
 ) -> CompactionResult:
     """Compact ``messages`` into one summary message plus the verbatim tail.
 
@@ -389,8 +407,8 @@ def compact(
     far, oldest first (the last is the parent). ``originals``: the full conversation, used to start a
     fresh chain at the depth cap. The command's options work as keywords too: ``preserve_recent``,
     ``max_summary_tokens`` and ``abort_on_failure`` set those fields of ``config``, and ``base_url``
-    (with ``model``, ``api_key``) is the LLM backend when none is given. Raises InputError for a message
-    that is not a chat message, ConfigError for a bad setting.
+    (with ``model``, ``api_key``; ``timeout``, ``max_attempts`` per request) is the LLM backend when none is
+    given. Raises InputError for a message that is not a chat message, ConfigError for a bad setting.
     """
     cfg = _with_options(
         config or DEFAULT_CONFIG,
@@ -399,7 +417,7 @@ def compact(
         abort_on_failure=abort_on_failure,
     )
     if backend is None and (base_url or model or api_key):
-        backend = _llm_config(base_url, model, api_key, context_window)
+        backend = _llm_config(context_window, base_url, model, api_key, timeout, max_attempts)
     cfg.validate()
     if isinstance(history, SummaryRecord):
         history = [history]
