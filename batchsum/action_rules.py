@@ -24,7 +24,8 @@ _COMMIT = re.compile(
     # "We'll need only few buttons" is a need, as "I'll need ..." is (_SELF).
     r"|(?P<we>(?:we(?:'ll| will)|we(?: are|'re) going to(?! (?:the|a|an|our|this)\b))\b(?! (?:\w+ly )?need\b))"
     r"|(?P<lets>let's|let us)\b"
-    r"|(?P<todo>todo|action item|action|follow[- ]up)\s*[:\-]"
+    # "Action item for Lena: ..." names its owner in the label
+    r"|(?P<todo>todo|action item|action|follow[- ]up)(?: for (?P<for>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)))?\s*[:\-]"
     r")",
     re.I,
 )
@@ -52,8 +53,11 @@ _ONE_NAME = r"[A-Z][a-z]+(?: [A-Z][a-z]+)?"
 _NAMED = re.compile(
     r"(?<!whether )(?<!if )"  # "whether Legal will sign off" asks, commits no one
     rf"\b(?P<name>{_ONE_NAME}(?:(?:, {_ONE_NAME})*,? and {_ONE_NAME})?)"
-    r"(?:,? (?:will|are going to|is going to)\b|, (?:can|could|would) you\b|, please\b)"
+    r"(?:,? (?:will|are going to|is going to)\b|, (?:can|could|would) you\b|, please\b"
+    r"|, you(?:'ll|\u2019ll| will| are going to|'re going to)\b)"  # "Lena, you will handle the press release"
 )
+# The speaker and others named before them: "Lena and I will test the failover."
+_NAMED_AND_I = re.compile(rf"^(?P<name>{_ONE_NAME}(?:, {_ONE_NAME})*),? and I(?:'ll| will| am going to|'m going to)\b")
 # Between the names of several owners, as a sentence lists them and as an item's owner writes them.
 OWNER_SEP = re.compile(r",? and |, ")
 # Talk about the talk ("let's see", "we'll see", "let's say", "we'll first of all have reports", "we need to
@@ -120,9 +124,10 @@ _HEDGED = re.compile(
 _IN_THE_ROOM = re.compile(
     r"^(?:i|we)(?:'ll| will) (?!now\b)[^,;.]*(?<!from )\bnow\b(?! on\b| that\b)"
     r"|^(?:i|we)(?:'ll| will) [^,;]*\bhere[.!]$"
-    # the whiteboard: "I'll rub off the other two", "I'll write that on the board"
+    # the whiteboard: "I'll rub off the other two", "I'll write that on the board"; "the board" alone is also
+    # the directors ("I'll send the deck to the board by Thursday"): in the room only what is on or off it.
     r"|^(?:i|we)(?:'ll| will) (?:\w+ly )?(?:rub|wipe)\b"
-    r"|^(?:i|we)(?:'ll| will) [^,;]*\b(?:white ?board|flip ?chart|the board)\b",
+    r"|^(?:i|we)(?:'ll| will) [^,;]*\b(?:white ?board|flip ?chart|(?:on|onto|off) the board)\b",
     re.I,
 )
 # Arranging the next meeting ("Let's meet again tomorrow at nine.") sets no task; its time is no deadline.
@@ -233,6 +238,15 @@ def owner_among(name: str, participants: Sequence[str]) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
+_NAMED_FIRST = re.compile(r"(?-i:[A-Z][a-z]+) to ")
+
+
+def _named_first(text: str, participants: Sequence[str]) -> str | None:
+    """The participant a sentence opening "<Name> to ..." gives its task to ("Maya to send the report")."""
+    first, _, rest = text.partition(" ")
+    return owner_among(first, participants) if rest.startswith("to ") else None
+
+
 def action_item(
     text: str, speaker: str | None, participants: Sequence[str] = (), agent: bool = False
 ) -> ActionItem | None:
@@ -250,10 +264,13 @@ def action_item(
         or _NEXT_MEETING.match(_CLAUSE_LEAD.sub("", core))
     ):
         return None
-    first, _, rest = text.partition(" ")
-    named_first = owner_among(first, participants) if rest.startswith("to ") else None
+    named_first = _named_first(text, participants)
     if named_first:  # "Maya to send the report by Friday."
         return ActionItem(text, named_first, due)
+    with_me = _NAMED_AND_I.match(text)
+    others = owner_among(with_me.group("name"), participants) if with_me else None
+    if others and speaker:  # "Lena and I will ...": every one named is an owner, the speaker too
+        return ActionItem(text, ", ".join(dict.fromkeys([*OWNER_SEP.split(others), speaker])), due)
     does = _NAMED_DOES.match(text)
     owner = owner_among(does.group("name"), participants) if does and dated else None
     if owner:  # "Marcus sends me the cost breakdown by Friday."
@@ -285,6 +302,10 @@ def action_item(
         task = text[m.end() :].strip(" ,:-") if m.group("todo") else text
         if len(task.split()) < 3:
             return None
+        if m.group("todo") and (m.group("for") or _NAMED_FIRST.match(task)):
+            # a labelled task for someone named is theirs, when they speak; else no one's, never the speaker's
+            named = m.group("for") or task.partition(" ")[0]
+            owner = owner_among(named, participants) if m.group("for") else _named_first(task, participants)
         return ActionItem(task, owner, due)
     named = _NAMED.search(text)
     if named and _ROOM_REQUEST.match(text, named.end()):

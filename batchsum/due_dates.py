@@ -38,7 +38,7 @@ _AT = rf"(?:,? at {_CLOCK})?"
 _ISO_DATE = r"\d{4}-\d{2}-\d{2}"
 # "on" gives a day ("on Friday", "on the 15th"), not a deadline: "later on this week" is no "on this week".
 _DUE = re.compile(
-    r"\b(?:(?:by|before|until|till|due(?: by| on)?|no later than)\s+"
+    r"\b(?:(?:by|before|due(?: by| on)?|no later than)\s+"
     rf"(?P<when>(?:{_SOON}|{_DATE}|{_ISO_DATE}|(?:the )?end of {_MONTH}"
     rf"|(?:next|this) (?:week|month|quarter|sprint|year)|today|eod|eow){_AT}|{_CLOCK})"
     rf"|on\s+(?P<day>(?:(?:(?:next|this|coming) )?{_WEEKDAY}(?:,? {_DATE})?|{_DATE}|{_ISO_DATE}){_AT}))\b",
@@ -60,7 +60,8 @@ def bracketed_date(text: str) -> str | None:
 
 # "For" names the occasion a thing is for, not when it is due: "Book the boat for Thursday", "slides for
 # the end of the month" (a bare time right after it, or inside one: the "Thursday" of "for next Thursday").
-_FOR = re.compile(r"\bfor (?:(?:the|next|this|coming) )?$", re.I)
+# "Until" says how long a state lasts, no deadline: "Let's keep it until Friday and then remove it."
+_FOR = re.compile(r"\b(?:for|until|till) (?:(?:the|next|this|coming) )?$", re.I)
 
 
 def _bare(text: str) -> re.Match[str] | None:

@@ -40,6 +40,7 @@ from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
 from batchsum.due_dates import dated_weekday
 from batchsum.entity_rules import not_a_code_name, not_names
+from batchsum.facet_participants import named_participants
 from batchsum.readers.chat_marks import addressed, without_codes, without_emoji
 from batchsum.readers.screenplay import SCENE
 from batchsum.text import conversation_lines, end_message, is_chat, speakers_of, split_sentences
@@ -159,6 +160,8 @@ class ExtractedFacets:
     topics: list[str] = field(default_factory=list)
     source: str = FACETS_SOURCE
     status: str = ""  # a decision record's status, as written (written_facets)
+    # who said each decision, by its text, in a conversation of people: shown as an action item's speaker is
+    decided_by: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
@@ -287,14 +290,29 @@ _NOT_NAMES = frozenset(
 )
 
 
-def _whole(text: str) -> str | None:
-    """``text`` as a clean, whole, self-standing sentence (lead-ins like "So," dropped), or None."""
+# Whole at three words: a labelled decision ("Decision: postpone the launch."), a first-person commitment
+# with a verb and an object ("I'll email legal today.") or a task given by name; other short sentences are
+# mostly backchannel.
+_SHORT_WHOLE = re.compile(
+    r"^(?:decision|decided|agreed|resolution|resolved|outcome)\s*[:–—-]\s+\S+ \S+"
+    r"|^(?:I'll|I will|we'll|we will) (?!\w+ly\b)[a-z]+ "
+    r"(?!(?:it|that|this|them|you|so|too|then|now|later|there|here|again|soon)\b)\w"
+    # a task given by name: "Julia, you'll handle that."
+    r"|^(?-i:[A-Z][a-z]+), you(?:'ll| will) (?!\w+ly\b)[a-z]+ \w",
+    re.I,
+)
+
+
+def _whole(text: str, least: int = 5) -> str | None:
+    """``text`` as a clean, whole, self-standing sentence (lead-ins like "So," dropped) of ``least`` words or
+    more (three for :data:`_SHORT_WHOLE`), or None."""
     text = _LEAD_IN.sub("", " ".join(text.split()))
     if not text:
         return None
     text = text[0].upper() + text[1:]
     words = text.split()
-    if not 5 <= len(words) <= 40 or not text[0].isalnum() or text[-1] not in ".!?" or text.endswith(".."):
+    least = min(least, 3) if _SHORT_WHOLE.match(text) else least
+    if not least <= len(words) <= 40 or not text[0].isalnum() or text[-1] not in ".!?" or text.endswith(".."):
         return None
     if _LEANS.match(text) or _MARKUP.search(text) or is_fragment(text) or text.count('"') % 2:
         return None
@@ -528,6 +546,7 @@ def extract_facets(
     lower = set(re.findall(r"\b[a-z][a-z'’-]*\b", raw))
     personal = {w for w in spoken if " " not in w and w not in lower}
     decisions: list[str] = []
+    decided_by: dict[str, str] = {}  # an agent's speakers are roles ("assistant"), no one who decides
     actions: list[ActionItem] = []
     narrated: list[bool] = []  # the speaker's own step ("Let's ...", "I'll ..."), no one else's task
     unresolved: list[str] = []
@@ -537,14 +556,16 @@ def extract_facets(
             continue  # a greeting or handing the floor on ("I will now hand over to Karen Liu.") says nothing
         label = _DECISION_LABEL.match(whole)
         if label:  # what follows the label, a sentence of its own
-            said = _whole(whole[label.end() :])
+            said = _whole(whole[label.end() :], least=3)  # the label says it is one
             if said and not said.endswith("?") and _clip(said) not in decisions:
                 decisions.append(_clip(said))
+                decided_by.update({_clip(said): s.speaker} if s.speaker and not agent else {})
             continue
         cue = _DECISION.search(whole)
         if cue and not _relative(whole[: cue.start()]) and not whole.endswith("?") and not _not_made(whole):
             if _says_what(whole, cue, personal) and _clip(whole) not in decisions:
                 decisions.append(_clip(whole))
+                decided_by.update({_clip(whole): s.speaker} if s.speaker and not agent else {})
             continue
         item = action_item(whole, s.speaker, participants, agent)
         if item is not None:
@@ -576,9 +597,11 @@ def extract_facets(
         open_steps = [] if _ended(turns) else steps[-3:]
         actions = [a for a, n in zip(actions, narrated, strict=True) if not n] + open_steps
     topics = _topic_counts(sentences)
+    decisions = _best(decisions, str, topics, max_items)
     return ExtractedFacets(
-        participants=participants,
-        decisions=_best(decisions, str, topics, max_items),
+        participants=named_participants(participants),
+        decisions=decisions,
+        decided_by={d: decided_by[d] for d in decisions if d in decided_by},
         action_items=_best(actions, lambda a: a.task, topics, max_items),
         unresolved=_best(unresolved, str, topics, max_items),
         entities=_entities(sentences, raw, entities, spoken, max_items, participants),
@@ -596,6 +619,12 @@ def _action_line(a: ActionItem) -> str:
         notes = [f"owner{'s' if several else ''}: {a.owner}", *([f"due: {a.due}"] if a.due else [])]
         return f"{a.said_by}: {a.task} ({('; ' if several else ', ').join(notes)})"
     return (f"{a.owner}: " if a.owner else "") + a.task + (f" (due: {a.due})" if a.due else "")
+
+
+def decision_line(decision: str, facets: ExtractedFacets) -> str:
+    """A decision as a list item: "Name: decision" when the facets know who said it, as an action item is."""
+    who = facets.decided_by.get(decision)
+    return f"{who}: {decision}" if who else decision
 
 
 def date_dues(facets: ExtractedFacets, day: str | None) -> None:
@@ -618,7 +647,7 @@ def render_facets_markdown(facets: ExtractedFacets, heading: str = "## Facets (e
             lines.extend(f"- {item}" for item in items)
             lines.append("")
 
-    section("Decisions", facets.decisions)
+    section("Decisions", [decision_line(d, facets) for d in facets.decisions])
     if facets.status:  # whether the decisions stand: "Proposed", "Superseded by ADR 9"
         lines += [f"**Status:** {facets.status}", ""]
     section("Action items", [_action_line(a) for a in facets.action_items])
@@ -632,8 +661,9 @@ def render_facets_markdown(facets: ExtractedFacets, heading: str = "## Facets (e
 def facets_front_matter(facets: ExtractedFacets) -> dict[str, Any]:
     """Front-matter keys for a summary file (YAML-ready plain data)."""
     out: dict[str, Any] = {"facets_source": facets.source}
-    if facets.decisions:
-        out["decisions"] = list(facets.decisions)
+    if facets.decisions:  # one someone said as the action items' shape: its text and who said it
+        who = facets.decided_by
+        out["decisions"] = [{"text": d, "said_by": who[d]} if d in who else d for d in facets.decisions]
     if facets.status:
         out["decision_status"] = facets.status
     if facets.action_items:

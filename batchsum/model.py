@@ -22,6 +22,8 @@ TYPE_ALIASES: dict[str, ContentType] = {
     "transcript": "conversation",
     "transcripts": "conversation",
     "chat": "conversation",
+    "meeting": "conversation",
+    "meetings": "conversation",
 }
 
 
@@ -29,7 +31,9 @@ def normalize_type(value: str) -> TypeChoice:
     """Map aliases (``transcript``) to canonical type names; raise ConfigError on unknown."""
     v = TYPE_ALIASES.get(value.lower(), value.lower())
     if v not in TYPE_CHOICES:
-        raise ConfigError(f"unknown --type {value!r} (choose journal, conversation, transcript, document or auto)")
+        raise ConfigError(
+            f"unknown --type {value!r} (choose journal, conversation (transcript, chat, meeting), document or auto)"
+        )
     return v  # type: ignore[return-value]
 
 

@@ -494,6 +494,7 @@ def with_written(written: WrittenFacets, found: ExtractedFacets, max_items: int 
         entities=found.entities,
         topics=found.topics,
         status=written.status,
+        decided_by=found.decided_by,
     )
 
 
@@ -522,7 +523,24 @@ _MARKS = str.maketrans({"*": "", "_": "", "`": "", "’": "'", "‘": "'", "“"
 _ITEM_SPEAKER = re.compile(r"^[^:]{1,80}: ")  # a speaker's label before a listed sentence: "Ben: I'll send ..."
 # A list item of a summary, its task box aside as written ("[ ]") or as a page shows it ("☐", "☑": a note kept
 # whole), and the "@" of an owner's mention, which the facets show as the owner's name ("@Priya: book the venue").
-_LISTED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+|[☐☑]\s*)?@?(.+)$", re.M)
+_LISTED = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+|[☐☑][ \t]*)?@?(.+)$")
+
+
+def _listed_items(shown: str) -> set[str]:
+    """The items ``shown`` lists, compared as :func:`_compared` does: its list lines' texts, each whole. A
+    line with a marker glued to a line of running text ("Pricing goes live.\n- Free tier keeps 3 projects.":
+    a summary that picked two bullets and kept one marker) is that paragraph's, no list: a list opens the
+    text, or follows a blank line, a heading, a line that introduces it ("Open questions:") or an item."""
+    items: set[str] = set()
+    before = ""
+    for line in shown.splitlines():
+        m = _LISTED.match(line)
+        lead = before.strip()
+        opens = not lead or lead.startswith("#") or lead.endswith(":") or _LISTED.match(before) is not None
+        if m and opens:
+            items.add(_compared(m.group(1)))
+        before = line if not m or opens else "running text"  # a glued item keeps its paragraph going
+    return items
 
 
 def _compared(text: str) -> str:
@@ -531,15 +549,15 @@ def _compared(text: str) -> str:
 
 def unshown(facets: ExtractedFacets, shown: str) -> ExtractedFacets:
     """``facets`` without the decisions, action items and open questions that ``shown`` (the summary they
-    follow in a final) already lists word for word, spacing and marks aside: a note's own "Open questions:"
-    list picked whole. A sentence of its running text stays an item (the facets say what kind it is);
-    entities are words and stay. ``facets`` itself when nothing is listed again."""
-    listed = {_compared(m.group(1)) for m in _LISTED.finditer(shown)}
+    follow in a final) already lists word for word (:func:`_listed_items`), spacing and marks aside: a note's
+    own "Open questions:" list picked whole. A sentence of its running text stays an item (the facets say what
+    kind it is); entities are words and stay. ``facets`` itself when nothing is listed again."""
+    listed = _listed_items(shown)
 
     def new(*writings: str) -> bool:  # each also without a speaker's label before it
         return not any(_compared(v) in listed for w in writings for v in (w, _ITEM_SPEAKER.sub("", w)))
 
-    decisions = [d for d in facets.decisions if new(d)]
+    decisions = [d for d in facets.decisions if new(d, *(f"{who}: {d}" for who in (facets.decided_by.get(d),) if who))]
     # An action item is listed as its task, or as its line in the facets says it: "Owner: task".
     tasks = [
         a for a in facets.action_items if new(a.task, *(f"{who}: {a.task}" for who in (a.said_by or a.owner,) if who))
