@@ -168,7 +168,11 @@ class Watcher:
         if name.startswith("."):
             return False
         ext = os.path.splitext(name)[1].lower()
-        # A deleted folder has no extension and cannot be stat'ed: let the run find out what is gone.
+        # The walk reads no file without a known extension (vim's "4913" probe, sed -i's "sedAb12Cd"),
+        # but a folder has none either: a deleted or vanished one cannot be stat'ed, so the run finds
+        # out what is gone (a file that came and went is dropped in _settled).
+        if not ext and os.path.lexists(path) and not os.path.isdir(path):
+            return False
         return (ext in ALL_EXTS or not ext) and not self._ignored(path)
 
     def _ignored(self, path: str) -> bool:
@@ -220,6 +224,7 @@ class Watcher:
         import watchfiles
 
         started = False
+        empty_since: float | None = None  # a root came back empty: the starting run waits (see _may_start)
         burst = Burst(self.debounce_ms, MAX_BURST_MS)
         seen = _identities(self.cfg.paths)
         # Unfiltered, so that writes the run would not read still hand control back here: a burst is closed
@@ -236,24 +241,52 @@ class Watcher:
         ):
             if self._stop.is_set():
                 return
+            now_ms = time.monotonic() * 1000
             if not started:
                 # A run starts once the OS watch is in place, so no change can slip in between.
                 started = True
-                self.run_once()
-                self.report(f"watching {', '.join(str(p) for p in present)} (Ctrl-C to stop)")
+                empty = _empty_roots(present)
+                if empty:
+                    empty_since = now_ms
+                    self.report(f"{', '.join(empty)} is empty: waiting for its files (its summaries are kept)")
+                else:
+                    self._start_run(present)
                 continue
             changes = {(c, p) for c, p in raw if self._relevant(c, p)}
-            burst.add(changes, time.monotonic() * 1000)
+            burst.add(changes, now_ms)
             if _identities(self.cfg.paths) != seen or any(self._is_root(p) for _, p in changes):
-                if burst.changes:
-                    self.report(describe_changes(burst.take()))
+                # A lost root is gone for now, no deletion (its summaries are kept); files in it may be.
+                inside = _settled({(c, p) for c, p in burst.take() if not self._is_root(p)})
+                if inside:
+                    self.report(describe_changes(inside))
                 # The next watch starts with a run, so nothing that changed meanwhile is missed.
                 gone = [str(p) for p in self.cfg.paths if not os.path.lexists(p)]
                 self.report(f"waiting for {', '.join(gone)} to come back" if gone else "watching afresh")
                 return
-            if burst.closed(time.monotonic() * 1000):
-                self.report(describe_changes(burst.take()))
-                self.run_once()
+            if empty_since is not None:
+                if self._may_start(present, burst, empty_since, now_ms):
+                    empty_since = None
+                    burst.take()  # the starting run reads everything
+                    self._start_run(present)
+                continue
+            if burst.closed(now_ms):
+                settled = _settled(burst.take())
+                if settled:  # else only files that came and went: nothing a run would see
+                    self.report(describe_changes(settled))
+                    self.run_once()
+
+    def _may_start(self, present: list[Path], burst: Burst, empty_since: float, now_ms: float) -> bool:
+        """Whether the starting run, held back by a root that came back empty, may start: a folder
+        replaced by a new one and refilled a moment later (``mv``, ``mkdir``, ``cp``) is still gone for
+        now, so never read as every file deleted. It starts once the root has files and their burst is
+        over, or once it stayed empty for ``--debounce``."""
+        if _empty_roots(present):
+            return now_ms - empty_since >= self.debounce_ms
+        return not burst.changes or burst.closed(now_ms)
+
+    def _start_run(self, present: list[Path]) -> None:
+        self.run_once()
+        self.report(f"watching {', '.join(str(p) for p in present)} (Ctrl-C to stop)")
 
     def start_thread(self, on_error: Callable[[Exception], None] | None = None) -> Watcher:
         """Watch in a background thread (``serve --watch``). A watcher that fails ends; ``on_error`` is told
@@ -279,6 +312,11 @@ class Watcher:
             self._thread.join(timeout)
 
     @property
+    def alive(self) -> bool:
+        """Whether the thread of :meth:`start_thread` still runs."""
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
     def stopping(self) -> bool:
         return self._stop.is_set()
 
@@ -296,12 +334,35 @@ def _identities(paths: list[Path]) -> list[tuple[int, int] | None]:
     return out
 
 
+def _empty_roots(paths: list[Path]) -> list[str]:
+    """The watched folders among ``paths`` without any entry."""
+    empty = []
+    for p in paths:
+        try:
+            with os.scandir(p) as entries:
+                if next(entries, None) is None:
+                    empty.append(str(p))
+        except (NotADirectoryError, FileNotFoundError):
+            continue
+    return empty
+
+
+def _settled(changes: set[tuple[Any, str]]) -> set[tuple[Any, str]]:
+    """``changes`` without the paths created and gone again since the last run (an editor's probe, a
+    temp file renamed into place): the tree never had them, a run would see nothing of them."""
+    from watchfiles import Change
+
+    came = {p for c, p in changes if c == Change.added}
+    return {(c, p) for c, p in changes if p not in came or os.path.lexists(p)}
+
+
 def describe_changes(changes: set[tuple[Any, str]]) -> str:
     """One line for a burst of watchfiles changes: ``1 changed: a.md; 1 deleted: b.md``. A path is
     deleted when it had a deletion and is gone now: an editor that saves by replacing the file deletes
     and re-creates it in one burst, which is a change."""
     from watchfiles import Change
 
+    changes = _settled(changes)  # a path created and deleted since the last run was never in the tree
     deleted = {p for c, p in changes if c == Change.deleted and not os.path.lexists(p)}
     parts: list[str] = []
     for label, paths in (("changed", {p for _, p in changes} - deleted), ("deleted", deleted)):

@@ -114,7 +114,9 @@ async def _errors(request: web.Request, handler: Callable[[web.Request], Awaitab
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
-        return error(exc.status, exc.reason or "error", code=str(exc.status))
+        # Its own headers go with it (a 405's Allow); the body and its type are ours.
+        kept = {k: v for k, v in exc.headers.items() if k.lower() not in ("content-type", "content-length")}
+        return error(exc.status, exc.reason or "error", code=str(exc.status), headers=kept)
     except Exception as exc:
         log.exception("internal error on %s", request.path)
         return error(500, f"internal error: {type(exc).__name__}", kind="server_error")
@@ -171,7 +173,8 @@ async def _stream(
         return error(502, "upstream server closed the stream without data", kind="upstream_error")
     except UpstreamError as exc:
         return upstream_error(exc)
-    headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **_timing(ctx, 0.0, t0)}
+    first_ms = (time.perf_counter() - u0) * 1000  # the wait for the answer to begin: all that is known now
+    headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **_timing(ctx, first_ms, t0)}
     response = web.StreamResponse(status=200, headers=headers)
     await response.prepare(request)
     parts: list[str] = []
@@ -191,7 +194,7 @@ async def _stream(
         await response.write(f"data: {json.dumps(event)}\n\n".encode())
     finally:
         await lines.aclose()
-    if done or parts:
+    if done:  # a stream cut off (an error event sent) is no answer to remember
         _remember(request.app, cid, query, "".join(parts))
     log.debug("stream for %s: upstream %.0f ms", cid, (time.perf_counter() - u0) * 1000)
     await response.write_eof()
@@ -229,12 +232,13 @@ async def health(request: web.Request) -> web.Response:
 
 def create_app(scfg: ServeConfig) -> web.Application:
     """The application with its upstream session and background writer (started with the app)."""
-    if not scfg.run.llm.base_url or not scfg.run.llm.model:
+    llm = scfg.run.llm
+    if not llm.base_url or not llm.model:
         raise ConfigError("serve needs the upstream server: --base-url URL and --model NAME")
     app = web.Application(middlewares=[_errors], client_max_size=MAX_BODY_BYTES)
     app[CONFIG] = scfg
     app[UPSTREAM] = Upstream(
-        scfg.run.llm.base_url, scfg.run.llm.api_key, scfg.run.llm.timeout, scfg.run.llm.max_attempts
+        llm.base_url, llm.api_key, llm.timeout, llm.max_attempts, concurrency=llm.concurrency, rpm=llm.rpm
     )
     app[GUARD] = ChromaGuard(scfg.run)
     app[WRITER] = MemoryWriter(scfg, app[GUARD])
@@ -275,7 +279,7 @@ def _warm_up(scfg: ServeConfig, guard: ChromaGuard) -> None:
 
 
 async def _cleanup(app: web.Application) -> None:
-    await asyncio.to_thread(app[WRITER].stop)
+    await _stopped(app[WRITER], 30.0)
     await app[UPSTREAM].close()
 
 
@@ -314,6 +318,7 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
     runner = web.AppRunner(app, access_log=None, handle_signals=False)
     await runner.setup()
     watching = None
+    stop, now = asyncio.Event(), asyncio.Event()
     try:
         site = web.TCPSite(runner, scfg.host, scfg.port)
         try:
@@ -325,12 +330,51 @@ async def _serve(scfg: ServeConfig, announce: Callable[[str], None]) -> None:
         if scfg.watch:
             watching = _start_watcher(app)
         announce(f"http://{scfg.host}:{port}/v1")
-        stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, _on_signal, stop, now)
         await stop.wait()
     finally:
+        at_once = await _shut_down(runner, watching, now)
+    if at_once:
+        raise SystemExit(130)
+
+
+def _on_signal(stop: asyncio.Event, now: asyncio.Event) -> None:
+    """The first SIGINT/SIGTERM stops cleanly (requests in flight are answered, a run finishes); a
+    second one stops at once."""
+    if stop.is_set():
+        now.set()
+        return
+    log.info("stopping (requests in flight are answered first; signal again to stop at once)")
+    stop.set()
+
+
+async def _shut_down(runner: web.AppRunner, watching: Watcher | None, now: asyncio.Event) -> bool:
+    """Stop the watcher and the server, unless ``now`` is set first; True when it was (stopped at once:
+    what is spooled is written at the next start, a watch run resumes there)."""
+
+    async def clean() -> None:
         if watching is not None:
-            await asyncio.to_thread(watching.stop, 60.0)  # a run in progress finishes first
+            await _stopped(watching, 60.0)  # a run in progress finishes first
         await runner.cleanup()
+
+    shutdown = asyncio.ensure_future(clean())
+    interrupt = asyncio.ensure_future(now.wait())
+    await asyncio.wait({shutdown, interrupt}, return_when=asyncio.FIRST_COMPLETED)
+    interrupt.cancel()
+    if shutdown.done():
+        shutdown.result()
+        return False
+    shutdown.cancel()
+    log.warning("stopped at once")
+    return True
+
+
+async def _stopped(worker: Watcher | MemoryWriter, timeout: float) -> None:
+    """Ask ``worker``'s thread to stop and wait up to ``timeout`` s for it without blocking the loop
+    (a thread joined in the executor would keep the process alive after a stop at once)."""
+    worker.stop(0)
+    deadline = time.monotonic() + timeout
+    while worker.alive and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)

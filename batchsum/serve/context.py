@@ -47,6 +47,11 @@ log = logging.getLogger(__name__)
 SUMMARY_CHARS = 600  # of each summary hit injected (its sentences that best match the question, when longer)
 # Of a period's digest (a month, a year): it stands for many files, each of its paragraphs gets a share.
 DIGEST_CHARS = 3 * SUMMARY_CHARS
+# A long message (a pasted document, a log) is searched by its first and last words only: the question
+# asked about it is at one end, and ranking megabytes of it would stall the request (the upstream
+# still gets the whole message).
+QUERY_WORDS = 256
+QUERY_SPAN_CHARS = 32 * QUERY_WORDS  # of each end, looked at for its words (bounds the work on one long "word")
 CONTEXT_HEADER = (
     "Context from the user's notes and memory. Use it when it is relevant to the question; "
     "do not mention it otherwise. Later facts override earlier ones."
@@ -94,9 +99,21 @@ def last_user_text(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+def retrieval_query(text: str) -> str:
+    """``text``, or of a long one its first and last :data:`QUERY_WORDS` / 2 words."""
+    if len(text) <= QUERY_SPAN_CHARS and len(text.split()) <= QUERY_WORDS:
+        return text
+    half = QUERY_WORDS // 2
+    head = text[:QUERY_SPAN_CHARS].split()[:half]
+    tail = text[-QUERY_SPAN_CHARS:].split()[-half:]
+    return " ".join([*head, *tail])
+
+
 def retrieve(scfg: ServeConfig, query: str, conversation_id: str, guard: ChromaGuard) -> Context:
-    """Everything worth injecting for ``query`` (blocking: Chroma and the embedder; run it in a thread)."""
+    """Everything worth injecting for ``query`` (blocking: Chroma and the embedder; run it in a thread);
+    a long query is cut to :func:`retrieval_query`."""
     t0 = time.perf_counter()
+    query = retrieval_query(query)
     ctx = Context(conversation_summary=read_summary(scfg.out, conversation_id))
     if query.strip() and scfg.run.index:
         guard.refresh()

@@ -10,6 +10,10 @@ all, exponential backoff with jitter, never earlier than the upstream's ``Retry-
 client is waiting, so no single wait is longer than :data:`RETRY_MAX_S`: a longer ``Retry-After`` is
 passed on at once. A 429 that outlasts the retries reaches the client as a 429 with its ``Retry-After``
 (the client may wait and ask again); anything else that does is a 502.
+
+``--concurrency`` and ``--rpm`` hold as they do for ``run``: at most that many requests are at the
+upstream at once (a stream holds its slot until it ends), and attempts are spaced by the run's own
+limiter (:func:`batchsum.throttle.acquire`), a retry included.
 """
 
 from __future__ import annotations
@@ -18,11 +22,13 @@ import asyncio
 import logging
 import random
 from collections.abc import AsyncGenerator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import aiohttp
+from aiolimiter import AsyncLimiter
 
-from batchsum import jsonio
+from batchsum import jsonio, throttle
 from batchsum.backends.llm import sanitize_for_log
 from batchsum.backends.llm_client import RETRYABLE_STATUS, parse_retry_after
 
@@ -33,6 +39,7 @@ RETRY_INITIAL_S = 0.5  # the first backoff, doubled at each retry (the run's LLM
 RETRY_MAX_S = 30.0  # the longest a chat client is kept waiting before one retry
 _T = TypeVar("_T")
 SSE_FIELDS = (b"data:", b":", b"event:", b"id:", b"retry:")  # the lines an event stream is made of
+RATE_PERIOD_S = 60.0  # the window --rpm counts requests in
 
 
 class UpstreamError(Exception):
@@ -63,8 +70,22 @@ class UpstreamError(Exception):
 class Upstream:
     """One HTTP session to the upstream ``/v1`` base URL."""
 
-    def __init__(self, base_url: str, api_key: str | None, timeout: float, max_attempts: int = 1) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        timeout: float,
+        max_attempts: int = 1,
+        *,
+        concurrency: int | None = None,
+        rpm: float | None = None,
+    ) -> None:
+        """``concurrency``: requests at the upstream at once; ``rpm``: requests per minute (None or
+        <= 0: no limit)."""
         self.max_attempts = max(1, max_attempts)
+        self._slots = asyncio.Semaphore(concurrency) if concurrency and concurrency > 0 else None
+        # Capacity 1 spaces requests evenly, as the run's LLM client does: no burst at start.
+        self._rpm = AsyncLimiter(1, RATE_PERIOD_S / rpm) if rpm and rpm > 0 else None
         self.url = base_url.rstrip("/") + "/chat/completions"
         self._headers = {"Content-Type": "application/json"}
         if api_key:
@@ -83,6 +104,20 @@ class Upstream:
     async def close(self) -> None:
         if self._session is not None:
             await self._session.close()
+
+    @asynccontextmanager
+    async def _slot(self) -> AsyncGenerator[None, None]:
+        """One of ``--concurrency``'s places at the upstream, held while inside."""
+        if self._slots is None:
+            yield
+            return
+        async with self._slots:
+            yield
+
+    async def _paced(self) -> None:
+        """Wait for ``--rpm`` before one attempt (inside a slot, so a slot taken late is no burst)."""
+        if self._rpm is not None:
+            await throttle.acquire(self._rpm, 1, "--rpm")
 
     def _describe(self, exc: BaseException) -> str:
         if isinstance(exc, TimeoutError):
@@ -129,9 +164,11 @@ class Upstream:
 
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         """A non-streamed completion as the upstream's JSON (retried, see the module's docstring)."""
-        return await self._retrying(lambda: self._complete_once(body))
+        async with self._slot():
+            return await self._retrying(lambda: self._complete_once(body))
 
     async def _complete_once(self, body: dict[str, Any]) -> dict[str, Any]:
+        await self._paced()
         try:
             async with self.session.post(self.url, json=body, headers=self._headers) as resp:
                 if resp.status != 200:
@@ -143,6 +180,10 @@ class Upstream:
             raise self._failed(exc) from None
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
             raise UpstreamError("upstream server sent a reply without choices")
+        for i, choice in enumerate(data["choices"]):
+            problem = _choice_problem(choice)
+            if problem:
+                raise UpstreamError(f"upstream server sent a malformed reply: choices[{i}] {problem}")
         return data
 
     def _failed(self, exc: BaseException) -> UpstreamError:
@@ -153,6 +194,7 @@ class Upstream:
 
     async def _open(self, body: dict[str, Any]) -> aiohttp.ClientResponse:
         """The response to a stream request, its status and type checked (nothing of its body read yet)."""
+        await self._paced()
         try:
             resp = await self.session.post(self.url, json=body, headers=self._headers)
         except (aiohttp.ClientError, TimeoutError) as exc:
@@ -170,19 +212,38 @@ class Upstream:
     async def stream(self, body: dict[str, Any]) -> AsyncGenerator[bytes, None]:
         """The upstream's SSE lines (``data: ...``), as they arrive. Errors before the first line raise
         UpstreamError (after the retries the response's status allows); later ones too, never retried:
-        part of the answer is sent (the caller turns them into an SSE error event)."""
-        resp = await self._retrying(lambda: self._open(body))
-        try:
-            async with resp:
-                async for line in resp.content:
-                    if line.strip():
-                        if not line.startswith(SSE_FIELDS):
-                            raise await self._not_sse(resp, line)
-                        yield line.rstrip(b"\r\n")
-        except UpstreamError:
-            raise
-        except (aiohttp.ClientError, TimeoutError) as exc:
-            raise UpstreamError(f"upstream server {self.url} failed: {self._describe(exc)}") from None
+        part of the answer is sent (the caller turns them into an SSE error event). A stream that ends
+        without ``data: [DONE]`` was cut off (a dropped connection reads as a plain end): an error too."""
+        async with self._slot():
+            resp = await self._retrying(lambda: self._open(body))
+            finished = False
+            try:
+                async with resp:
+                    async for line in resp.content:
+                        if line.strip():
+                            if not line.startswith(SSE_FIELDS):
+                                raise await self._not_sse(resp, line)
+                            finished = finished or delta_text(line) is None
+                            yield line.rstrip(b"\r\n")
+            except UpstreamError:
+                raise
+            except (aiohttp.ClientError, TimeoutError) as exc:
+                raise UpstreamError(f"upstream server {self.url} failed: {self._describe(exc)}") from None
+            if not finished:
+                raise UpstreamError(f"upstream server {self.url} closed the stream before its end ([DONE])")
+
+
+def _choice_problem(choice: Any) -> str | None:
+    """What is wrong with one choice of a completion (None: a message object with string or null
+    content, as the OpenAI format has it)."""
+    if not isinstance(choice, dict):
+        return "is not an object"
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        return "has no message object"
+    if message.get("content") is not None and not isinstance(message["content"], str):
+        return "has a message whose content is not a string"
+    return None
 
 
 def delta_text(line: bytes) -> str | None:

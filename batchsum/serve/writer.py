@@ -87,6 +87,11 @@ class MemoryWriter:
         if self._thread is not None:
             self._thread.join(timeout)
 
+    @property
+    def alive(self) -> bool:
+        """Whether its thread still runs."""
+        return self._thread is not None and self._thread.is_alive()
+
     def _main(self) -> None:
         loop = asyncio.new_event_loop()
         engine: MemoryEngine | None = None
