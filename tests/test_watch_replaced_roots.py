@@ -17,7 +17,7 @@ def test_a_folder_replaced_and_refilled_keeps_its_summaries(tmp_path: Path) -> N
     src.mkdir()
     for name, word in (("a.md", "pier"), ("b.md", "ferry")):
         (src / name).write_text("# Notes\n\n" + TEXT.replace("pier", word), encoding="utf-8")
-    w = Watching(src, out, "--debounce", "3s")  # the refill below comes well within it
+    w = Watching(src, out, "--debounce", "8s")  # the two copies below land well within it
     try:
         w.expect("watching")
         final = out / "a.md" / "summaries" / "L3" / "final.md"
