@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from batchsum.disfluency import INTERRUPTION, is_dangling, mark_restarts, names_in, resolve_interruptions
+from batchsum.disfluency import INTERRUPTION, is_dangling, mark_restarts, names, resolve_interruptions
 from batchsum.text import is_abbreviation_at
 
 __all__ = [
@@ -75,8 +75,6 @@ NUMBER_WORDS = frozenset(
 # Letters spelled one by one, as the AMI corpus writes them ("V_C_R_", "L_C_D_"): the word they spell.
 # A letter said alone ("reject R_ R_S_I_") is one too: the start of the word spelled next.
 _SPELLED_OUT = re.compile(r"\b(?:[A-Za-z]_)+(?!\w)")
-_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z'’-]*")
-_CAPITAL_WORD = re.compile(r"(?<![\w'’-])[A-Z][a-z'’-]+")
 # QMSum's interruption point: resolved as a self-repair (:mod:`batchsum.disfluency`), not a mere space.
 _DISFMARKER = re.compile(r"\{disfmarker\}", re.IGNORECASE)
 # Words the transcriber did not hear ("{gap}"): a sentence whose last word before them leaves its phrase
@@ -236,12 +234,8 @@ def clean_transcript(text: str) -> str:
         s = mark_restarts(s)
     s = _SPACE_BEFORE.sub(r"\1", _ORPHAN_END.sub("", _SPACED_ELLIPSIS.sub("...", s)))
     if INTERRUPTION in s:
-        names = names_in(s.replace(INTERRUPTION, "."))  # no capital after a mark is read as a name
-        # Nor is a capitalised word the transcript never writes in lower case: "ask {disfmarker} Priyanka about"
-        # runs on; "now is {disfmarker} Next meeting" restarts, "next" being said elsewhere.
-        said = set(_LOWER_WORD.findall(s))
-        names |= {w for w in _CAPITAL_WORD.findall(s) if w.lower() not in said}
-        s = "\n".join(resolve_interruptions(line, names) for line in s.split("\n"))
+        known = names(s)
+        s = "\n".join(resolve_interruptions(line, known) for line in s.split("\n"))
     s = _CAPITAL_CLITIC.sub(lambda m: m.group(1).lower(), _SPACED_CURRENCY.sub("", s))
     s = _MULTI_PUNCT.sub(r"\1", s)
     s = _COMMA_BEFORE_END.sub(r"\1", s)

@@ -478,11 +478,12 @@ def day_runs(paragraph: str) -> list[str]:
     return [run for run in _NEXT_DAY.split(paragraph) if run.strip()]
 
 
-def day_labelled(text: str, days: list[str]) -> str:
+def day_labelled(text: str, days: list[str], talk: bool = True) -> str:
     """A year's words for one month (sentences picked from the month's paragraphs ``days``, best without
     their day labels: :func:`split_day_label`), each run of sentences from one paragraph after that
     paragraph's day label, so none reads as another day's. A label, or a piece of one, in ``text`` goes:
-    each label is written once, whole, before its paragraph's words."""
+    each label is written once, whole, before its paragraph's words. ``talk``: whether the month holds a
+    conversation; a journal's "Lunch: soup." is the line's words, no speaker's label."""
     labels, bodies = zip(*map(split_day_label, days), strict=True) if days else ((), ())
     if "**" in text:
         text = _LABEL_PIECES.sub("", text)
@@ -493,8 +494,8 @@ def day_labelled(text: str, days: list[str]) -> str:
     for i, picked in pairs:
         # A paragraph whose every line opens with a speaker's label is a conversation's turns, as the month
         # writes them (_paragraph): a sentence picked from inside a turn is written after its speaker's label.
-        talk = all(parse_speaker_line(line)[0] for line in bodies[i].splitlines() if line.strip())
-        sentences = " ".join(_paragraph(picked, talk, bodies[i]).split())
+        turns = talk and all(parse_speaker_line(line)[0] for line in bodies[i].splitlines() if line.strip())
+        sentences = " ".join(_paragraph(picked, turns, bodies[i]).split())
         label = labels[i] or _day_label(days[i])
         # Words that open with a day say it themselves only when no label was the paragraph's: a day's file's
         # words opening with another month's day ("_December 10._--") keep their file's label.

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,12 +25,8 @@ from typing import TYPE_CHECKING, Any
 from batchsum.backends.budget import TOKENS_PER_WORD, output_budget, tokens_per_word
 from batchsum.backends.registry import make_backends
 from batchsum.digest_pages import (
-    day_labelled,
-    day_runs,
     digest_body,
-    opens_with_day,
     source_dated,
-    split_day_label,
 )
 from batchsum.digest_state import (
     DigestState,
@@ -46,6 +42,7 @@ from batchsum.digest_state import (
     save_state,
     state_path,
 )
+from batchsum.digest_year import Compute, by_month, mixed
 from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.engine.executor_choice import executor_for
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
@@ -59,14 +56,12 @@ from batchsum.periods import (
     digest_settings,
     digest_words,
     group,
-    label_language,
     members_of,
-    month_label,
     period_language,
     years_of,
 )
 from batchsum.state import node_key
-from batchsum.text import DATE_LABEL, split_sentences
+from batchsum.text import DATE_LABEL
 from batchsum.tree import node_path, read_node, write_node
 
 if TYPE_CHECKING:
@@ -165,12 +160,6 @@ def month_languages(groups: Mapping[Period, list[FileFacts]], months: list[Perio
     return [period_language(groups.get(m, [])) for m in months]
 
 
-def mixed(languages: list[str | None]) -> list[str | None]:
-    """``languages`` when they are several (a month of two journals), else none: one language is the
-    request's own."""
-    return languages if len({lang for lang in languages if lang}) > 1 else []
-
-
 def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:
     return node_key("digest", NODE_FORMAT, DIGEST_FORMAT, identity, words, inputs)
 
@@ -222,8 +211,9 @@ def digest_request(
 
 
 # An extractive year's layout in its key: a stored year written before a month's days were summarized without
-# their labels, each month in its own language, or a chat's sentence without its speaker, is not reused.
-BY_MONTH = "by-month-3"
+# their labels, each month in its own language, a chat's sentence without its speaker, or a journal's "Lunch:"
+# opener written before a later sentence as if a speaker's, is not reused.
+BY_MONTH = "by-month-4"
 
 
 def month_labels(identity: tuple[str, str | None], period: Period, months: list[Period]) -> list[str] | None:
@@ -232,93 +222,6 @@ def month_labels(identity: tuple[str, str | None], period: Period, months: list[
     if period.kind != "year" or identity[0] != "extractive":
         return None
     return [MONTH_NAMES[int(m.key[5:7]) - 1] for m in months]
-
-
-# How a digest's request becomes its output: the run's executor's ``compute``, or a backend's ``summarize``.
-Compute = Callable[[SummaryRequest], Awaitable[SummaryOutput]]
-
-
-async def by_month(
-    summarize: Compute, name: str, tokenizer: Tokenizer, req: SummaryRequest, labels: list[str]
-) -> SummaryOutput:
-    """An extractive year's digest: a paragraph per month, in order, opening with the month's name, each
-    the sentences the backend (``name``, through ``summarize``) picks from that month's digest (its days
-    as the parts to cover) within the month's share of the year's budget; a paragraph that opens with its
-    day ("**22 January.**") needs no month name before it. Shares are proportional to the
-    months' digests, and a month whose whole digest fits its share is quoted whole, its unused share
-    going to the others (water-filling), so a short month never starves a long one and every month is
-    named."""
-    # A year names its months in its entries' language ("**April.** ", "**Avril** ", "**4月** ").
-    names = [month_label(MONTH_NAMES.index(label) + 1, req.language) for label in labels]
-    heads = [f"**{name}.** " if name == label else f"**{name}** " for name, label in zip(names, labels, strict=True)]
-    sizes = [tokenizer.count(p) for p in req.parts]
-    room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
-    # Each month first gets room for its shortest sentence: a share below it (a month of one long
-    # sentence beside long months) left the month's paragraph a bare "…".
-    # Each month is read in its own language (a year of a German March and a French April).
-    languages = req.part_languages if len(req.part_languages) == len(req.parts) else [None] * len(req.parts)
-    month_langs = [lang or req.language for lang in languages]
-    floors = [
-        min(size, _shortest_sentence(part, tokenizer, lang))
-        for size, part, lang in zip(sizes, req.parts, month_langs, strict=True)
-    ]
-    alloc = dict(enumerate(floors))
-    room = max(0, room - sum(floors))
-    open_ = [i for i in range(len(labels)) if floors[i] < sizes[i]]
-    while open_:
-        weight = sum(sizes[i] - floors[i] for i in open_) or 1
-        share = {i: room * (sizes[i] - floors[i]) // weight for i in open_}
-        whole = [i for i in open_ if sizes[i] - floors[i] <= share[i]]
-        if not whole:
-            for i in open_:
-                alloc[i] += share[i]
-            break
-        for i in whole:
-            alloc[i] = sizes[i]
-            room -= sizes[i] - floors[i]
-            open_.remove(i)
-    subs: dict[int, SummaryRequest] = {}  # the months cut to their share, summarized side by side
-    days: dict[int, list[str]] = {}  # their paragraphs, a day's each
-    for i, part in enumerate(req.parts):
-        if alloc[i] < sizes[i]:
-            # A week's paragraph is a run per day: each is labelled on its own, as a day file's paragraph is.
-            days[i] = [run for d in part.split("\n\n") if d.strip() for run in day_runs(d)]
-            # The days' words without their labels: a label is no sentence to pick, and one cut in two
-            # ("**9." | "März** Heute ...") had been picked and labelled again ("**9. März** März** Heute").
-            labelled = [split_day_label(d) for d in days[i]]
-            words = [w for _, w in labelled]
-            # Each day in its own language, as in the month's digest: its label's ("**3 May.**" is English).
-            spoken = [label_language(label.strip("* ")) or month_langs[i] for label, _ in labelled]
-            subs[i] = SummaryRequest(
-                node_id=f"{req.node_id}#{labels[i]}",
-                kind="meta",
-                content_type=req.content_type,
-                text="\n\n".join(words),
-                input_tokens=sizes[i],
-                target_tokens=max(1, alloc[i]),
-                max_tokens=max(1, alloc[i]),
-                parts=words,
-                summary_level=req.summary_level,
-                peers=True,  # the month's days
-                language=month_langs[i],
-                part_languages=mixed(spoken),
-            )
-    cut = dict(zip(subs, await asyncio.gather(*map(summarize, subs.values())), strict=True))
-    paragraphs: list[str] = []
-    for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
-        body = " ".join((day_labelled(cut[i].text, days[i]) if i in cut else part).split())
-        if body:  # "**22 January.** Poor Mr. Pole ..." names its month: no "**January.**" before it
-            paragraphs.append(("" if opens_with_day(body) else head) + body)
-    text = "\n\n".join(paragraphs)
-    return SummaryOutput(text=text, backend=name, completion_tokens=tokenizer.count(text), llm_calls=0)
-
-
-def _shortest_sentence(text: str, tokenizer: Tokenizer, language: str | None) -> int:
-    """Tokens of the shortest sentence of ``text`` (with a few for the day label it is shown after), its
-    paragraphs' day labels left out: a label is no sentence (German's "**9." cut off "März** ...")."""
-    text = "\n\n".join(split_day_label(d)[1] for d in text.split("\n\n"))
-    counts = [tokenizer.count(s.text) for s in split_sentences(text, language) if s.text.strip()]
-    return min(counts, default=0) + 4
 
 
 def signatures(
@@ -376,6 +279,7 @@ class _Builder:
         self.compute = compute
         self.executor: Any = None  # the executor built for an LLM run's digests under Ray (when not handed one)
         self.labels: dict[str, list[str]] = {}  # node id -> month names of an extractive year (by_month)
+        self.talks: dict[str, list[bool]] = {}  # node id -> which of its months hold a conversation (by_month)
 
     def _backend(self) -> Backend:
         if self.backend is None:
@@ -403,13 +307,16 @@ class _Builder:
         labels: list[str] | None = None,
         language: str | None = None,
         part_languages: list[str | None] | None = None,
+        talks: list[bool] | None = None,
     ) -> tuple[SummaryRequest, str]:
-        """The backend request of one period's digest and the key its output is stored under."""
+        """The backend request of one period's digest and the key its output is stored under; ``talks``: an
+        extractive year's months, whether each holds a conversation (:func:`by_month`)."""
         req, key = digest_request(
             self.cfg, self.identity, period, parts, input_tokens, labels, language, part_languages
         )
         if labels is not None:
             self.labels[req.node_id] = labels
+            self.talks[req.node_id] = talks if talks is not None else [True] * len(labels)
         return req, key
 
     def _quoted_whole(self, req: SummaryRequest) -> SummaryOutput | None:
@@ -437,7 +344,8 @@ class _Builder:
             async with gate:
                 labels = self.labels.get(req.node_id)
                 if labels is not None:
-                    output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels)
+                    talks = self.talks.get(req.node_id)
+                    output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels, talks)
                 else:
                     output = self._quoted_whole(req) or await self._summarize(req)
             if "fallback" not in output.backend and output.text.strip():
@@ -547,7 +455,9 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         labels = month_labels(b.identity, year, [m for m, _ in written])
         language = period_language(members_of(year, groups, years))
         langs = month_languages(groups, [m for m, _ in written])
-        jobs.append(b.request(year, parts, tokens, labels, language, langs))
+        # Whether a month's "Label: text" line can be a speaker's is its files' content type, known here.
+        talks = [any(f.content_type == "conversation" for f in groups.get(m, [])) for m, _ in written]
+        jobs.append(b.request(year, parts, tokens, labels, language, langs, talks))
     outputs = await b.summarize(jobs)
     for year, (req, key), (output, reused) in zip(upper, jobs, outputs, strict=True):
         members = members_of(year, groups, years)

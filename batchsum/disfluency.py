@@ -5,8 +5,10 @@ speaker abandons), an interruption point (QMSum's ``{disfmarker}``) and a repair
   says its subject again ("We've got {disfmarker} we're planning"), replaces the reparandum from its first
   word on;
 * a restart ("So, I guess, um {disfmarker} Is there ...", "but {disfmarker} This is ...", any capitalised
-  word that is no name: "now is {disfmarker} Next meeting is ...") begins a new sentence: a short false
-  start before it goes, a longer one stays as speech that trailed off ("…", never a summary's sentence);
+  word that is no name: "now is {disfmarker} Next meeting is ...", or a lower-case subject and verb in one
+  word after a hanging word that takes no clause: "controls for {disfmarker} let's make that go away")
+  begins a new sentence: a short false start before it goes, a longer one stays as speech that trailed
+  off ("…", never a summary's sentence);
 * any other interruption drops the words left hanging before it (an article, a preposition, a
   conjunction: "to a {disfmarker} in XML"); when none hang, the words run on as they were said.
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["INTERRUPTION", "is_dangling", "mark_restarts", "names_in", "resolve_interruptions"]
+__all__ = ["INTERRUPTION", "is_dangling", "mark_restarts", "names", "resolve_interruptions"]
 
 INTERRUPTION = "\ue000"  # a private-use character: where a {disfmarker} stood, until resolved
 # Where an abandoned start begins: after a sentence's end, or a label's colon ("Grad E: So {...} Is").
@@ -47,10 +49,17 @@ _RESTART = re.compile(rf"(?:{_RESTART_WORDS})(?:['’]\w+)?$")
 # looks", "and Yeah", "And then, The processing").
 _UNMARKED_RESTART = re.compile(rf"(?<=[a-z])([ \t]*,)?[ \t]+(?=(?:{_RESTART_WORDS})(?:['’]\w+)?(?![\w'’-]))")
 _PRONOUN_I = re.compile(r"I(?:['’]\w+)?$")
+# A subject and its verb in one word ("let's", "that's", "we're"): a clause of its own, which a hanging
+# preposition, article, pronoun or auxiliary cannot take ("sell them for {disfmarker} let's make that go
+# away"), though a conjunction can ("because {disfmarker} it's").
+_CLAUSE_OPENER = re.compile(r"(?:i|we|you|they|he|she|it|that|this|there|here|what|let)['’](?:s|re|m|ve|ll|d)$")
+_CLAUSE_TAKERS = frozenset("and or but nor so because if than that whether while which who".split())
 # A capitalised word straight after a lower-case one: in a transcript, whose restarts are marked (and its
 # function words' capitals read as restarts, _RESTART_WORDS), a name ("ask Jane", "in Excel").
 _MID_CAPITAL = re.compile(r"(?<=[a-z,] )[A-Z][\w'’-]*")
 _CLITIC = re.compile(r"['’]\w+$")
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z'’-]*")
+_CAPITAL_WORD = re.compile(r"(?<![\w'’-])[A-Z][a-z'’-]+")
 _RETRACE_REACH = 8  # words back a repair may retrace to: a reparandum is a few words
 _FALSE_START = 4  # at most this many words left of an abandoned start: it goes whole
 
@@ -60,16 +69,20 @@ def mark_restarts(text: str) -> str:
     return _UNMARKED_RESTART.sub(rf"\1 {INTERRUPTION} ", text)
 
 
-def names_in(text: str) -> frozenset[str]:
-    """The capitalised words ``text`` writes inside a sentence, after a lower-case word: its names (not
-    "I", nor a function word a restart opens with)."""
-    found = {m.group(0) for m in _MID_CAPITAL.finditer(text)}
-    return frozenset(w for w in found if not _RESTART.match(w) and not _PRONOUN_I.match(w))
+def names(text: str) -> frozenset[str]:
+    """The names a transcript ``text`` writes: a capitalised word inside a sentence, after a lower-case word
+    ("ask Jane"; not "I", nor a function word a restart opens with), and a capitalised word it never writes
+    in lower case ("ask {disfmarker} Priyanka about"; "now is {disfmarker} Next meeting" restarts, "next"
+    being said elsewhere). No capital straight after an interruption mark is read as a name."""
+    found = {m.group(0) for m in _MID_CAPITAL.finditer(text.replace(INTERRUPTION, "."))}
+    said = set(_LOWER_WORD.findall(text))
+    never_lower = {w for w in _CAPITAL_WORD.findall(text) if w.lower() not in said}
+    return frozenset(w for w in found if not _RESTART.match(w) and not _PRONOUN_I.match(w)) | never_lower
 
 
 def resolve_interruptions(line: str, names: frozenset[str] = frozenset()) -> str:
     """``line`` with every interruption mark resolved into its repair (see the module's docstring);
-    ``names``: the transcript's names (:func:`names_in`), whose capital after a mark is no restart."""
+    ``names``: the transcript's names (:func:`names`), whose capital after a mark is no restart."""
     while INTERRUPTION in line:
         at = line.index(INTERRUPTION)
         line = _repaired(line[:at].rstrip(), line[at + 1 :].lstrip(), names)
@@ -110,6 +123,9 @@ def _repaired(before: str, after: str, names: frozenset[str]) -> str:
     # word that is no name ("now is {disfmarker} Next meeting is in half an hour").
     if _PRONOUN_I.match(nxt.group(0)) or _opens_sentence(nxt.group(0), names):
         return _restarted(head, kept, after)
+    if kept != clause.rstrip(" \t,;:") and _takes_no_clause(clause, nxt.group(0)):
+        # A new sentence, as a capitalised restart is: an abandoned start that trails off ends its own.
+        return _restarted(head, kept, after[0].upper() + after[1:])
     if kept != clause.rstrip(" \t,;:"):  # the words left hanging went; the repair continues the phrase
         return f"{head}{kept}{_kept_mark(clause, kept)} {after}".replace("  ", " ").strip()
     return f"{before} {after}"  # nothing to tell what it repairs: the words run on, as said
@@ -125,6 +141,12 @@ def _restarted(head: str, kept: str, after: str) -> str:
     if len(_WORD.findall(kept)) <= _FALSE_START:
         return head + after
     return f"{head}{kept}… {after}"  # the cleaner's own mark: no transcript's punctuation (CRD3's "...")
+
+
+def _takes_no_clause(clause: str, onset: str) -> bool:
+    """Whether ``onset`` opens a clause the last word of ``clause``, one left hanging, cannot take."""
+    last = _WORD.findall(clause)[-1].lower()
+    return bool(_CLAUSE_OPENER.match(onset)) and last not in _CLAUSE_TAKERS
 
 
 def _kept_mark(clause: str, kept: str) -> str:

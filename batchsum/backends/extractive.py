@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
+from functools import partial
 from itertools import pairwise
 from typing import get_args
 
@@ -34,6 +36,7 @@ from batchsum.backends.budget import FINAL_WORDS, final_cap, trim_at_clause, tri
 from batchsum.backends.noise import is_back_matter, is_index_block, line_kind, markdown_as_text
 from batchsum.backends.scorer import SCORER, Matrix, Params, carry_forward, relevance
 from batchsum.backends.units import Unit, terms, units_from_text
+from batchsum.backends.written import join_picks
 from batchsum.language import is_cjk, run_on
 from batchsum.model import CONTENT_TYPES, ContentType, PromptKind, SummaryLevel, SummaryOutput, SummaryRequest
 from batchsum.text import LIST_ITEM, unended
@@ -301,24 +304,54 @@ def summarize_text(
 
     # A journal's picks are grouped under their dates ("2025-03-02: "): budget a little per pick for them.
     sep = 4 if any(u.date for u in units) else 1
-    chosen = _select(units, rel, mat, tokenizer, min(cap, target), sep, params, content_type, kind, peers, overview)
+    select = partial(
+        _select, units, rel, mat, tokenizer, sep_cost=sep, params=params, content_type=content_type, kind=kind,
+        peers=peers, overview=overview,
+    )  # fmt: skip
+    chosen = select(min(cap, target))
     if not chosen:
         cands = [i for i, u in enumerate(units) if u.candidate] or [i for i, u in enumerate(units) if u.whole]
         best = max(cands or range(len(units)), key=lambda i: (rel[i], -i))
         return trim_at_clause(units[best].text, cap, tokenizer)
+    return _written(units, chosen, select, min(cap, target), cap, sep, tokenizer, kind, content_type)
+
+
+def _written(
+    units: list[Unit],
+    chosen: list[int],
+    select: Callable[[int], list[int]],
+    budget: int,
+    cap: int,
+    sep: int,
+    tokenizer: Tokenizer,
+    kind: PromptKind,
+    content_type: ContentType,
+) -> str:
+    """The picks ``chosen`` (``select(budget)``'s, ``sep`` a separator's budget) as written, within ``cap``.
+    Written, they can cost more than their own counts (a journal's dates, BPE merges across joins): then they
+    are picked again within the budget less that excess, so a few tokens of dates do not cost a whole pick
+    (a Russian journal with a budget of 114 tokens had kept a line of 37, its second pick of 73 dropped)."""
     order = _order(units, chosen, kind)
-    out = _join(units, order, content_type == "conversation")
-    # BPE merges across joins (and journal dates) can add a few tokens: drop the weakest pick until it fits.
+    out = join_picks(units, order, content_type == "conversation")
+    for _ in range(2):
+        if tokenizer.count(out) <= cap:
+            break
+        # What writing the picks adds to their own counts and the separators they were budgeted.
+        extra = tokenizer.count(out) - sum(tokenizer.count(units[i].text) for i in chosen) - sep * (len(chosen) - 1)
+        refill = select(budget - max(1, extra))
+        if not refill:
+            break
+        chosen, order = refill, _order(units, refill, kind)
+        out = join_picks(units, order, content_type == "conversation")
+    # Still over (BPE merges across joins, journal dates): drop the weakest pick until it fits.
     while tokenizer.count(out) > cap and len(chosen) > 1:
         chosen = chosen[:-1]
         order = _order(units, chosen, kind)
-        out = _join(units, order, content_type == "conversation")
+        out = join_picks(units, order, content_type == "conversation")
     if tokenizer.count(out) > cap and any(units[i].date for i in order):
         texts = [units[i].text for i in order]  # the sentence fits, its date does not
         out = "\n".join(texts) if content_type == "conversation" else run_on(texts)
-    if tokenizer.count(out) > cap:
-        out = trim_at_clause(out, cap, tokenizer)
-    return out
+    return out if tokenizer.count(out) <= cap else trim_at_clause(out, cap, tokenizer)
 
 
 def _noise_only(source: str, target: int, tokenizer: Tokenizer) -> str:
@@ -394,75 +427,6 @@ def _per_language(rel: np.ndarray, units: list[Unit], part_languages: list[str |
         if top > 0:
             out[idx] = rel[idx] / top
     return out
-
-
-def _join(units: list[Unit], order: list[int], conversation: bool) -> str:
-    """The picked sentences; a journal's are grouped by entry, one line per date ("2025-03-02: ..."), and a
-    conversation's (or a play's) by turn, one line per turn with its speaker ("Luis: ..."). Prose runs on
-    with a space between sentences, none after a full-width stop (:func:`batchsum.language.run_on`):
-    decided per sentence, since a digest of several languages holds Chinese beside French."""
-    if any(units[i].turn >= 0 for i in order):
-        turns: list[str] = []
-        prev: tuple[int, int] | None = None
-        for i in order:
-            u = units[i]
-            key = (u.part, u.turn)
-            if key == prev and turns and u.speaker:
-                turns[-1] += " " + u.body
-            elif key == prev and turns and u.turn < 0:  # a play's narration between its turns: one paragraph
-                turns[-1] += " " + u.text
-            else:
-                turns.append(u.text)
-            prev = key
-        return "\n".join(turns)
-    if not any(units[i].date for i in order):
-        if conversation:
-            return "\n".join(units[i].text for i in order)
-        # A list item ("- Function-like macros ...", often no sentence) keeps a line of its own, as in
-        # its source; run into a paragraph, it glued to the sentence after it. Blank lines around a
-        # list keep the prose after it out of its last item when the Markdown is rendered. Its list's
-        # heading goes above it as a label: "- Corrections of past readings." under "Non-goals" says
-        # the opposite of what it says alone.
-        text = ""
-        prev_label: str | None = None  # the label of the list the previous pick belongs to; None: prose
-        for k, i in enumerate(order):
-            item = LIST_ITEM.match(units[i].text) is not None
-            label = units[i].heading if item else None
-            piece = _markdown_item(units[i].text) if item else units[i].text
-            if item and label and label != prev_label:  # a new list: blank line, its label, its first item
-                sep, piece = "\n\n", f"{label}:\n{piece}"
-            elif item and prev_label is not None:  # the next item of the same list
-                sep = "\n"
-            elif not item and prev_label is None:  # prose after prose runs on
-                sep = " "
-            else:  # into a list or out of one
-                sep = "\n\n"
-            text = run_on((text, piece)) if sep == " " and k else text + ("" if k == 0 else sep) + piece
-            prev_label = label
-        return text
-    lines: list[str] = []
-    last: str | None = None
-    for i in order:
-        u = units[i]
-        if u.date and u.date != last:
-            lines.append(f"{u.date}: {u.text}")
-            last = u.date
-        elif lines:
-            lines[-1] = run_on((lines[-1], u.text))
-        else:
-            lines.append(u.text)
-    return "\n".join(lines)
-
-
-def _markdown_item(item: str) -> str:
-    """A list item as Markdown writes it: a PDF's or a slide's bullet glyph ("▪ ", "● ") as "- ", which a
-    rendered summary shows as a list; under its label, "▪ ..." lines had run into one paragraph."""
-    m = LIST_ITEM.match(item)
-    marker = m.group(0).strip() if m is not None else "-"
-    if m is None or marker in "-*+" or marker[:1].isdigit():
-        return item
-    indent = m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())]  # a nested item stays nested
-    return f"{indent}- {item[m.end() :].lstrip()}"
 
 
 def _brief(
@@ -547,7 +511,7 @@ def _brief(
 
     def line(picks: list[int]) -> str:  # one line; a conversation's one line per turn with its speaker
         if units[picks[0]].turn >= 0:
-            return _join(units, sorted(picks), conversation=True)
+            return join_picks(units, sorted(picks), conversation=True)
         return _inline(units, sorted(picks))
 
     out = line(chosen)
