@@ -62,14 +62,14 @@ def test_override_codes_tags_and_entities_are_not_words_and_labels_are_found_und
 
 
 def test_cues_of_one_speaker_without_marks_still_run_on_as_one_turn() -> None:
-    """The negative case: plain cues, one speaker's over several, read as before."""
+    """The negative case: plain cues, one speaker's over several (an unnamed cue the same voice going on)."""
     srt = (
         "1\n00:00:01,000 --> 00:00:02,000\nANA: We start\nat nine.\n\n"
         "2\n00:00:02,500 --> 00:00:04,000\nANA: Bring the keys.\n\n"
         "3\n00:00:04,500 --> 00:00:06,000\nNo one said a word.\n\n"
         "4\n00:00:06,500 --> 00:00:08,000\nThen the bell rang - twice.\n"
     )
-    assert _turns(srt) == ["ANA: We start at nine. Bring the keys.", "No one said a word. Then the bell rang - twice."]
+    assert _turns(srt) == ["ANA: We start at nine. Bring the keys. No one said a word. Then the bell rang - twice."]
 
 
 def test_a_sentence_with_a_colon_under_a_voice_tag_is_no_label() -> None:

@@ -436,11 +436,12 @@ def compact(
     if cut <= start and start < len(msgs) and msgs[start].content.startswith(SUMMARY_MARK):
         cut = start + 1  # an earlier summary is never "recent": it can always be folded into a new one
     if cut <= start:
-        return _unchanged(
+        kept = _unchanged(
             raw,
             tokens_before,
             f"nothing to compact: {len(msgs) - start} messages, preserve_recent {cfg.preserve_recent}",
         )
+        return _said_if_over(kept, context_window, costs)
     result = _compact_at(msgs, raw, costs, tokens_before, start, cut, cfg, tok, backend, history, originals)
     if result.compacted and result.tokens_after > context_window:
         # Even compacted, the conversation overflows (a huge tail): keep a shorter tail, once.
@@ -457,12 +458,17 @@ def compact(
                     f"the result still exceeded the {context_window}-token context window"
                 )
                 result = retry
-    if result.compacted and result.tokens_after > context_window:
-        # Said whatever the tail's length: a caller must not hand a model more than it can take unawares.
+    return _said_if_over(result, context_window, costs)
+
+
+def _said_if_over(result: CompactionResult, context_window: int, costs: list[int]) -> CompactionResult:
+    """``result`` with a note when it still exceeds ``context_window``: said whatever the tail's length, compacted
+    or not, as a caller must not hand a model more than it can take unawares (``costs``: each message's tokens)."""
+    if result.tokens_after > context_window:
+        kept = sum(costs[len(costs) - result.preserved_messages :]) if result.preserved_messages else 0
         result.notes.append(
             f"the result ({result.tokens_after} tokens) exceeds the {context_window}-token context window: "
-            f"the {result.preserved_messages} messages kept verbatim alone cost "
-            f"{sum(costs[len(msgs) - result.preserved_messages :])} tokens"
+            f"the {result.preserved_messages} messages kept verbatim alone cost {kept} tokens"
         )
     return result
 

@@ -204,6 +204,12 @@ def day_term(day: str) -> str:
     return "--" + day[-5:]
 
 
+def due_term(day: str) -> str:
+    """The index term of a day a final's action item is due (``due--07-11``): found by a query of the day
+    (:func:`day_term`'s), but no day the text covers (a file of many days is no entry of its tasks' days)."""
+    return "due" + day_term(day)
+
+
 def _day_terms(text: str, words: list[tuple[bool | None, str]]) -> list[str]:
     """The day terms of the days ``text`` (its :func:`_words`: ``words``) writes, each once. Only a text with a
     month's name, a CJK date or an ISO date is read for them: reading every text took a seventh of indexing."""

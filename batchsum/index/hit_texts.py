@@ -9,12 +9,16 @@ from typing import TYPE_CHECKING, Any
 from batchsum.digest_state import many_days
 from batchsum.index.snippets import (
     SNIPPET_CHARS,
+    clean_text,
+    day_item,
     day_passage,
     make_snippet,
     markdown_window,
     node_body,
     table_row_snippet,
+    writes_day,
 )
+from batchsum.navigation import EXTRACTED_HEADINGS, strip_links
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -106,12 +110,44 @@ def snippet_of(
     snippet, found = make_snippet(
         body, groups, language=md.get("language"), weights=weights, languages=languages, days=lex.days
     )
+    if lex.days and not writes_day(snippet, lex.days):
+        written = _day_written(cfg, md, lex, len(found))
+        if written is not None:
+            return written
     if not found and ev is not None and ev.in_source:
         # The words stand in a table row of the passage only, which no sentence holds: the row shows why it matched.
         row, in_row = _source_snippet(cfg, md, ev, groups, weights, tables=True)
         if in_row:
             return row, in_row, "source"
     return snippet, found, "summary"
+
+
+def _day_written(
+    cfg: IndexConfig, md: dict[str, Any], lex: LexicalResult, words: int
+) -> tuple[str, list[str], str] | None:
+    """For a summary whose best sentences write none of the named days: the sentence of its source, else of its
+    page's Facets (an action item's "(due: Friday 2026-11-20)"), that writes one and holds at least ``words`` of the
+    query's other words, with where it is from; None when neither writes one."""
+    language = md.get("language")
+    source = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
+    # Only the paragraphs writing a day are read: a long source is not cut into sentences for one day.
+    dated = "\n\n".join(p for p in (source or "").split("\n\n") if writes_day(p, lex.days))
+    snippet, found = make_snippet(dated, lex.groups, language=language, weights=lex.weights, days=lex.days)
+    if writes_day(snippet, lex.days) and len(found) >= words:
+        return snippet, found, "source"
+    snippet, found = day_item(_facets_text(cfg, md), lex.groups, lex.days, language=language)
+    return (snippet, found, "summary") if snippet and len(found) >= words else None
+
+
+def _facets_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
+    """The extracted sections a final's page prints under its summary (its Facets), as text; "" for none."""
+    rel = md.get("summary_path")
+    try:
+        page = strip_links((cfg.out / str(rel)).read_text(encoding="utf-8")) if rel else ""
+    except (OSError, ValueError):
+        return ""
+    cuts = [i for i in (page.find(h) for h in EXTRACTED_HEADINGS) if i >= 0]
+    return clean_text(page[min(cuts) :], headings=False) if cuts else ""
 
 
 def _day_source_snippet(cfg: IndexConfig, md: dict[str, Any], lex: LexicalResult, body: str) -> tuple[str, list[str]]:

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from batchsum.index.analysis import CJK_CLASS, analyze
+from batchsum.index.analysis import CJK_CLASS, analyze, due_term
 from batchsum.index.analysis import stem as analysis_stem
 from batchsum.index.unshown import unshown_note_marks
 from batchsum.readers.bracket_turns import LINK_DEFINITION
@@ -250,6 +250,14 @@ def doc_passages(nodes: Sequence[IndexNode], source: str | None) -> DocPassages:
                 doc.units.append((owner, off, held))
                 doc.ranges.extend((a + len(doc.order), b + len(doc.order)))
         doc.order.extend(terms)
+    for node in nodes:
+        # A due day its page prints is found by a day's query only (no word of the Facets is indexed: their
+        # names and tasks pulled unrelated queries towards a final).
+        dues = list(dict.fromkeys(due_term(d) for d in node.dues))
+        if dues:
+            doc.units.append((node.id, len(node.body), Counter(dues)))
+            doc.ranges.extend((len(doc.order), len(doc.order) + len(dues)))
+            doc.order.extend(dues)
     if markdown and source is not None and doc.units:
         title = page_title(str(nodes[0].doc_id), source)
         doc.title = {t for t in tokenize(title, doc.language, doc.others) if not t.isdigit()}

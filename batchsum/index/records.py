@@ -22,7 +22,7 @@ from batchsum.digest_state import iter_digests
 from batchsum.language import detect_language
 from batchsum.model import node_id as make_node_id
 from batchsum.navigation import summary_only
-from batchsum.periods import REAL_DATE_SOURCES
+from batchsum.periods import REAL_DATE_SOURCES, days_named
 from batchsum.tree import iter_tree, read_node, summaries_dir
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,8 @@ class IndexNode:
     body: str
     metadata: dict[str, Any]
     span: tuple[int, int] | None = None  # L1: the chunk's character span in the rendered source
+    # The days its page's action items are due ("Friday 2026-11-20": 2026-11-20), indexed as days the page writes.
+    dues: tuple[str, ...] = ()
 
 
 @dataclass
@@ -167,7 +169,15 @@ def node_from_file(out: Path, path: Path, meta: dict[str, Any], body: str) -> In
         md["doc_ts"] = ts
     md["dated"] = ts is not None and has_real_date(meta, str(md["source_path"]))
     md["content_hash"] = content_hash({k: _plain(v) for k, v in meta.items()}, body)
-    return IndexNode(node_id, doc_id, summary_only(body), md, _span(meta.get("source_span")))
+    return IndexNode(node_id, doc_id, summary_only(body), md, _span(meta.get("source_span")), _due_days(meta))
+
+
+def _due_days(meta: dict[str, Any]) -> tuple[str, ...]:
+    """The days a final's action items are due, as :func:`~batchsum.periods.days_named` reads their ``due``: its
+    Facets print them, though its summary, which is what is indexed as text, may say only "by Friday"."""
+    items = meta.get("action_items")
+    dues = [str(i["due"]) for i in items if isinstance(i, dict) and i.get("due")] if isinstance(items, list) else []
+    return tuple(dict.fromkeys(d for due in dues for d in days_named(due)))
 
 
 def _span(value: Any) -> tuple[int, int] | None:

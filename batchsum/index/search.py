@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from batchsum.errors import ConfigError, IndexError_
-from batchsum.index.analysis import day_term, sibling_stems
+from batchsum.index.analysis import day_term, due_term, sibling_stems
 from batchsum.index.asked_periods import (
     DUPLICATE_SIM,
     asked_relevance,
@@ -503,12 +503,14 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 def _day_writers(cfg: IndexConfig, q: str, filt: LexFilter, per_level: int) -> set[str]:
     """The nodes whose text writes a day ``q`` names, in any language ("## 7月11日" for "11 July": its day term,
-    :func:`~batchsum.index.analysis.day_term`): no period digest, which quotes its entries, but at ``--level
-    period``, whose texts the digests are (a month's "**12 March.**": "12 March 2024" had found no match there)."""
+    :func:`~batchsum.index.analysis.day_term`), or whose Facets print a task due that day (its due term): no period
+    digest, which quotes its entries, but at ``--level period``, whose texts the digests are (a month's "**12
+    March.**": "12 March 2024" had found no match there)."""
     days = days_named(q)
     if not days:
         return set()
-    found = lexical_candidates(cfg, "", per_level, filt, set(), [list(dict.fromkeys(map(day_term, days)))])
+    terms = [t for d in days for t in (day_term(d), due_term(d))]
+    found = lexical_candidates(cfg, "", per_level, filt, set(), [list(dict.fromkeys(terms))])
     return {nid for nid in found.scores if ":summary:L4:" not in nid or filt.level == "period"}
 
 

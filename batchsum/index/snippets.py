@@ -407,6 +407,15 @@ def day_passage(text: str, days: Sequence[str]) -> str:
     return "\n".join(kept) if any(line.strip() for line in kept) else text
 
 
+def writes_day(sentence: str, days: Sequence[str]) -> bool:
+    """Whether ``sentence`` writes one of ``days`` (day terms) in any form the index reads a day in."""
+    return (
+        bool(days)
+        and any(ch.isdigit() for ch in sentence)
+        and not set(days).isdisjoint(day_term(d) for d in days_named(sentence))
+    )
+
+
 def make_snippet(
     text: str,
     groups: Sequence[Sequence[str]],
@@ -436,7 +445,7 @@ def make_snippet(
     titled "Sourdough notes" found for "sourdough"), the title is the snippet: the reader sees why it matched.
 
     ``days``: the day terms of the days the query names; the sentences are chosen from what the text writes under
-    them (:func:`day_passage`)."""
+    them (:func:`day_passage`), a sentence writing one first among those holding as much of the other words."""
     text = day_passage(text, days)
     # A digest's page title names its period ("# May 1826"), which the hit shows already.
     titles = (
@@ -461,8 +470,11 @@ def make_snippet(
             return len({w.lower() for w in found(sentence)})
 
     hits = [held(s) for s in parts]
-    best = max(range(len(parts)), key=lambda i: (hits[i], -i))
-    if hits[best] <= 0 and titles:
+    # The named day is what a day query asks for: of the sentences holding as much of its other words, one
+    # that writes the day ("by November 20" for "2026-11-20") shows why the text was found.
+    dated = [writes_day(s, days) for s in parts]
+    best = max(range(len(parts)), key=lambda i: (hits[i], dated[i], -i))
+    if hits[best] <= 0 and not dated[best] and titles:
         heads = [" ".join(clean_text(t).split()) for t in titles]
         top = max(range(len(heads)), key=lambda i: (held(heads[i]), -i))
         if held(heads[top]) > 0:
@@ -486,6 +498,22 @@ def make_snippet(
         chosen = _with_speaker(chosen, parts[paragraph.index(paragraph[best])])
     words = sorted({w.lower(): w for w in found(chosen)}.values(), key=str.lower)
     return chosen, words
+
+
+def day_item(
+    text: str, groups: Sequence[Sequence[str]], days: Sequence[str], *, language: str | None = None
+) -> tuple[str, list[str]]:
+    """The line of ``text`` (a final's Facets: one action item a line) writing one of ``days`` with the most of the
+    query's words, whole, as the page prints it (an item is no run of sentences: "... by Friday. (owner: Jonas
+    Weber, due: Friday 2026-11-20)" is one), and those words; ("", []) when no line writes one."""
+    found = _matcher(groups, language)
+    lines = [" ".join(ln.lstrip("-*+ ").split()) for ln in text.splitlines() if writes_day(ln, days)]
+    if not lines:
+        return "", []
+    best = max(lines, key=lambda ln: len({w.lower() for w in found(ln)}))
+    if len(best) > SNIPPET_CHARS:
+        best = _cut(best, SNIPPET_CHARS, found)
+    return best, sorted({w.lower(): w for w in found(best)}.values(), key=str.lower)
 
 
 def _quotation_whole(sentence: str, before: str) -> str:

@@ -555,7 +555,8 @@ def render_subtitles(raw_text: str, warnings: list[str] | None = None) -> str:
         cue_turns, marked = _cue_turns(text_lines, bracketed, marked, chevrons)
         for turn in cue_turns:
             last = turns[-1] if turns else None
-            if last is not None and not turn.dashed and last.speaker == turn.speaker and last.open:
+            # A cue without a name is the same voice going on (a dash or ">>" mark says otherwise).
+            if last is not None and not turn.dashed and turn.speaker in (None, last.speaker) and last.open:
                 said = _without_overlap(last.cues, turn.text)
                 if said:
                     last.cues.append(_Cue(said, *span))
