@@ -188,9 +188,13 @@ def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None
     )
 
 
+# A file whose summary (or kept-whole copy) is in the tree: the files a row's tokens in and out, and so
+# its out/in, are over. A failed file's tokens count in neither, as it has no output (the runs table's
+# "tokens read" is over the same files).
+_HAS_SUMMARY = "s.status IN ('done', 'unchanged')"
+# Of those, the ones summarized (kept-whole files aside): the per-file ratios and ×target are over these.
 _SUMMARIZED = (
-    "s.status IN ('done', 'unchanged') AND s.level NOT IN ('NONE', '?') "
-    "AND s.input_tokens > 0 AND s.compression_ratio IS NOT NULL"
+    f"{_HAS_SUMMARY} AND s.level NOT IN ('NONE', '?') AND s.input_tokens > 0 AND s.compression_ratio IS NOT NULL"
 )
 
 
@@ -217,8 +221,10 @@ def _group_stats(con: Any) -> list[dict[str, Any]]:
                count(*) FILTER (WHERE {_SUMMARIZED}) AS summarized,
                count(*) FILTER (WHERE s.status = 'failed') AS failed,
                count(*) FILTER (WHERE s.status = 'skipped') AS skipped,
-               coalesce(sum(s.input_tokens) FILTER (WHERE s.status NOT IN ('deleted', 'skipped')), 0) AS tokens_in,
-               coalesce(sum(s.output_tokens) FILTER (WHERE s.status NOT IN ('deleted', 'skipped')), 0) AS tokens_out,
+               coalesce(sum(s.input_tokens) FILTER (WHERE {_HAS_SUMMARY}), 0) AS tokens_in,
+               coalesce(sum(s.output_tokens) FILTER (WHERE {_HAS_SUMMARY}), 0) AS tokens_out,
+               sum(s.output_tokens) FILTER (WHERE {_HAS_SUMMARY})
+                   / nullif(sum(s.input_tokens) FILTER (WHERE {_HAS_SUMMARY}), 0) AS out_in,
                avg(s.compression_ratio) FILTER (WHERE {_SUMMARIZED}) AS ratio_mean,
                median(s.compression_ratio) FILTER (WHERE {_SUMMARIZED}) AS ratio_median,
                quantile_cont(s.compression_ratio, 0.9) FILTER (WHERE {_SUMMARIZED}) AS ratio_p90,
