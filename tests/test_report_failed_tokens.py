@@ -50,3 +50,11 @@ def test_a_rows_ratio_is_its_tokens_out_over_its_tokens_in_and_failed_files_coun
     journal = next(line.split() for line in text.splitlines() if line.startswith("journal "))
     tokens_in, tokens_out, out_in = (float(v.replace(",", "")) for v in journal[2:5])
     assert out_in == pytest.approx(100 * tokens_out / tokens_in, abs=0.05)
+
+
+def test_histogram_counts_are_integers(tmp_path: Path) -> None:
+    out = _failed_run(tmp_path)
+    data = json.loads(CliRunner().invoke(main, ["report", "--out", str(out), "--format", "json"]).stdout)
+    counts = [c for h in data["histograms"].values() for c in h["counts"]]
+    assert counts and all(type(c) is int for c in counts), counts
+    assert sum(counts) == data["totals"]["summarized"]

@@ -61,7 +61,7 @@ class Report:
     by_type: list[dict[str, Any]]
     by_type_level: list[dict[str, Any]]
     by_language: list[dict[str, Any]]  # compression per source language (shown when there are several)
-    histograms: dict[str, dict[str, list[float]]]  # level -> {"edges": [...], "counts": [...]}
+    histograms: dict[str, dict[str, list[Any]]]  # level -> {"edges": [...], "counts": [...]}
     worst_files: list[dict[str, Any]]
     failures: list[dict[str, Any]]
     skipped: list[dict[str, Any]]  # files a run could not read (binary, unreadable, undecodable), with why
@@ -257,7 +257,7 @@ def _targets_sql() -> str:
     return ", ".join(f"('{lvl.value}', CAST({ratio} AS DOUBLE))" for lvl, ratio in TARGET_RATIO.items())
 
 
-def _histograms(con: Any) -> dict[str, dict[str, list[float]]]:
+def _histograms(con: Any) -> dict[str, dict[str, list[Any]]]:
     # Per-level bins spanning 0 .. HIST_SPAN x target, so each level's target sits at the same
     # place and has resolution around it; the last bin is open-ended.
     rows = con.execute(
@@ -270,13 +270,13 @@ def _histograms(con: Any) -> dict[str, dict[str, list[float]]]:
         WHERE {_SUMMARIZED} GROUP BY s.level, b
         """
     ).fetchall()
-    out: dict[str, dict[str, list[float]]] = {}
+    out: dict[str, dict[str, list[Any]]] = {}
     for level, target, b, n in rows:
         step = target * HIST_SPAN / HIST_BINS
         h = out.setdefault(
-            level, {"edges": [round(i * step, 6) for i in range(HIST_BINS + 1)], "counts": [0.0] * HIST_BINS}
+            level, {"edges": [round(i * step, 6) for i in range(HIST_BINS + 1)], "counts": [0] * HIST_BINS}
         )
-        h["counts"][max(0, int(b))] += n
+        h["counts"][max(0, int(b))] += int(n)  # file counts: integers in the JSON, not 2.0
     return dict(sorted(out.items(), key=lambda kv: _level_key(kv[0])))
 
 
