@@ -206,9 +206,10 @@ def _periods(report: Report, out: list[Section]) -> None:
         for p in report.periods
     ]
     if rows:
+        now = report.periods_as_of == "now"  # a past run is selected: the digests are the folder's today
         out.append(
             Section(
-                "Period digests",
+                "Period digests (now, as of this report: not the selected run's)" if now else "Period digests",
                 ["period", "digests", "files", "tokens in", "tokens out", "words (min-max)", "budget", "×budget"],
                 rows,
                 "lrrrrrlr",

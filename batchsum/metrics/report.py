@@ -71,6 +71,9 @@ class Report:
     evals: list[dict[str, Any]] = field(default_factory=list)
     eval_id: str | None = None
     periods: list[dict[str, Any]] = field(default_factory=list)  # month / year / folder digests vs their budget
+    # When ``periods`` are of: "latest run" (the selection ends with it), or "now" (a past run is selected:
+    # the digests on disk are today's, not that run's)
+    periods_as_of: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (for JSON)."""
@@ -593,4 +596,7 @@ def build_report(
     # an eval's own digests are not the folder's, so with no run there is none either.
     if report.runs and content_type is None:
         report.periods = _period_stats(out)
+        # Only digests.json as it is now exists: a past run's digests were not kept.
+        latest = report.trend[-1]["run_id"] if report.trend else None
+        report.periods_as_of = "latest run" if report.filters["run_ids"][-1:] == [latest] else "now"
     return report
