@@ -137,13 +137,21 @@ class Ledger:
         )
         self.progress.file_settled()
 
-    def failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
-        """A file whose summaries could not be made or written; the batch goes on."""
+    def failed(self, plan: FilePlan, reason: str, wall_ms: float, spent: list[NodeResult] | None = None) -> None:
+        """A file whose summaries could not be made or written; the batch goes on. ``spent``: its nodes
+        computed before it failed, and the failed ones, whose requests were sent all the same: their rows
+        (a failed node's with its error) and their requests count in the file's and the run's."""
         doc = plan.doc
         self.problems.append(Problem(str(doc.path), f"summarization failed: {reason}", doc.relpath))
+        recs = [make_node_record(self.run_id, plan, r) for r in spent or () if not r.reused]
+        self.nodes.extend(recs)
         self.files.append(
-            doc_file_record(self.run_id, doc, level=doc.level.value, status="failed", error=reason, wall_ms=wall_ms)
-        )
+            doc_file_record(
+                self.run_id, doc, level=doc.level.value, status="failed", error=reason, wall_ms=wall_ms,
+                llm_calls=sum(n.llm_calls for n in recs), prompt_tokens=sum(n.prompt_tokens for n in recs),
+                completion_tokens=sum(n.completion_tokens for n in recs),
+            )
+        )  # fmt: skip
         self.progress.event("file_failed", relpath=doc.relpath, error=reason, level="error")
         self.progress.file_settled()
 
