@@ -8,6 +8,7 @@ status and exit code. It writes nothing to disk.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,6 +63,9 @@ class Ledger:
     metrics_failed: bool = False
     computed: set[str] = field(default_factory=set)  # keys of the nodes this run summarized
     same_text: int = 0  # files whose every node another file of this run had just summarized
+    # Called with each finished file's record before its file_done event (the run's usage journal): a
+    # run killed later is recorded with the files it finished.
+    file_journal: Callable[[FileRecord], None] | None = None
 
     def warn(self, message: str, event: str | None = None, *, notice: bool = False, **fields: object) -> None:
         """A warning for the closing summary (and, with ``event``, the event log); ``notice``: about the
@@ -125,6 +129,8 @@ class Ledger:
         recs = [make_node_record(self.run_id, plan, r) for r in results]
         self.nodes.extend(recs)
         self.files.append(done_file_record(self.run_id, plan, results, recs, final_out, wall_ms))
+        if self.file_journal is not None:
+            self.file_journal(self.files[-1])
         self.progress.event(
             "file_done",
             relpath=doc.relpath,
