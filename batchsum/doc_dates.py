@@ -291,7 +291,8 @@ _NO_SUCH_DAY = re.compile(
 
 
 def _mtime_day(mtime_ns: int) -> str:
-    return dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=dt.UTC).date().isoformat()
+    # The local day: a note saved at 23:30 in New York was written that evening, not on the UTC morning after.
+    return dt.datetime.fromtimestamp(mtime_ns / 1e9).date().isoformat()
 
 
 # The date a WhatsApp export's line opens with: "12/03/2024, 09:14 - ", "[12/03/2024, 09:14:05] ",

@@ -23,7 +23,7 @@ The CLI maps these to exit codes; library code never calls ``sys.exit``.
 from __future__ import annotations
 
 import errno
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from batchsum.engine.records import RunResult
@@ -92,10 +92,15 @@ class NotASource(InputError):
 class SummarizationError(BatchsumError):
     """A summary node could not be produced."""
 
-    def __init__(self, message: str, *, node_id: str | None = None, cause: BaseException | None = None) -> None:
+    def __init__(
+        self, message: str, *, node_id: str | None = None, cause: BaseException | None = None, output: Any = None
+    ) -> None:
         super().__init__(message)
         self.node_id = node_id
         self.cause = cause
+        # What the failed node spent (a SummaryOutput with no text: its requests sent, tokens, attempts and
+        # error), for its metrics row; None when nothing was sent or it is not known.
+        self.output = output
 
 
 class AbortRun(SummarizationError):

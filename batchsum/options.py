@@ -11,6 +11,7 @@ then the defaults, as on the command line.
 from __future__ import annotations
 
 import difflib
+import math
 import os
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
@@ -155,8 +156,8 @@ def number(name: str, value: Any) -> float:
     """A number of at least 0 (a price)."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         raise ConfigError(f"{name}={value!r}: must be a number, not {type(value).__name__}")
-    if value < 0:
-        raise ConfigError(f"{name}={value}: must be at least 0")
+    if not math.isfinite(value) or value < 0:  # a NaN or infinite price makes a "$nan" estimate
+        raise ConfigError(f"{name}={value}: must be a finite number, at least 0")
     return float(value)
 
 

@@ -176,7 +176,8 @@ def test_plan_is_a_dry_run(corpus: Path, tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert sorted(d["new"]) == ["journal/long.md", "journal/short.md"]
-    assert d["nodes"] > 8 and d["input_tokens"] > 15000 and d["est_cost"] > 0
+    # The extractive backend sends no LLM request: priced, it costs nothing.
+    assert d["nodes"] > 8 and d["input_tokens"] > 15000 and d["cost"] == 0
     assert not out.exists()
     run_json(corpus, out)
     with open(corpus / "journal" / "long.md", "a") as fh:

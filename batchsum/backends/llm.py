@@ -241,7 +241,21 @@ class LLMBackend:
             self._abort_reason = cause
             raise AbortRun(f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause))
         if self.cfg.on_error == "fail":
-            raise SummarizationError(f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause))
+            # The requests it sent are counted and its row recorded with its error, as a fallback's are.
+            spent = SummaryOutput(
+                text="",
+                backend=self.name,
+                model=stats.model,
+                error=cause,
+                prompt_tokens=stats.prompt_tokens,
+                completion_tokens=stats.completion_tokens,
+                attempts=stats.attempts,
+                llm_calls=stats.sent,
+                latency_ms=stats.http_s * 1000.0,
+            )
+            raise SummarizationError(
+                f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause), output=spent
+            )
         self.fallbacks += 1
         log.warning("%s: LLM failed (%s); using the extractive summarizer for this node", request.node_id, cause)
         out = await self._fallback.summarize(request)

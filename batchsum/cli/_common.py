@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -85,6 +86,13 @@ def setup_logging(quiet: bool = False, verbose: bool = False) -> None:
     logging.basicConfig(level=level, format="%(levelname)s: %(message)s")
 
 
+def finite_price(_ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A price option's number: NaN and infinity are refused like a negative price."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"expected a finite price, got {value}", param=param)
+    return value
+
+
 def price_per_million(
     _ctx: click.Context, _param: click.Parameter, value: str | None
 ) -> tuple[float, float | None] | None:
@@ -95,7 +103,8 @@ def price_per_million(
         parts = [float(p) for p in value.split(",")]
     except ValueError:
         parts = []
-    if len(parts) not in (1, 2) or any(p < 0 for p in parts):
+    # A NaN or infinite price would print "$nan" as an estimate: refused like a negative one.
+    if len(parts) not in (1, 2) or any(not math.isfinite(p) or p < 0 for p in parts):
         raise click.BadParameter(
             f"expected PROMPT[,COMPLETION] prices per million tokens like 0.15,0.60, got {value!r}"
         )

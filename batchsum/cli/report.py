@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 import batchsum
-from batchsum.cli._common import price_per_million, translate_errors
+from batchsum.cli._common import finite_price, price_per_million, translate_errors
 from batchsum.errors import ConfigError
 from batchsum.metrics.export import export_metrics
 from batchsum.metrics.html import render_html
@@ -73,7 +73,11 @@ out_option = click.option(
     help="Price per million prompt tokens (and completion tokens, if different), as `plan --price`: estimates cost.",
 )
 @click.option(
-    "--price-per-1k", type=click.FloatRange(min=0), default=None, help="One price per 1,000 LLM tokens of either kind."
+    "--price-per-1k",
+    type=click.FloatRange(min=0),
+    callback=finite_price,
+    default=None,
+    help="One price per 1,000 LLM tokens of either kind.",
 )
 @translate_errors
 def report(

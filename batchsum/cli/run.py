@@ -237,11 +237,11 @@ def plan(ctx: click.Context, **params: Any) -> None:
     cfg = build_config(ctx, params)
     cfg.quiet = True
     summary = batchsum.plan(cfg)
-    cost = summary.cost(*price) if price is not None else None
+    if price is None and cfg.price_per_1k is not None:  # --price-per-1k: one price for both kinds of token
+        price = (cfg.price_per_1k * 1000, None)
+    cost = round(summary.cost(*price), 6) if price is not None else None
     if params["as_json"]:
-        click.echo(
-            json.dumps({**summary.as_dict(), **({"cost": round(cost, 6)} if cost is not None else {})}, indent=2)
-        )
+        click.echo(json.dumps({**summary.as_dict(), "cost": cost}, indent=2))
         return
     d = summary.as_dict()
     if summary.held_by:
@@ -295,9 +295,8 @@ def plan(ctx: click.Context, **params: Any) -> None:
     click.echo(f"input tokens: {summary.input_tokens:,}  est. output tokens (every level): {est:,}")
     if cost is not None and price is not None:
         per_out = price[1] if price[1] is not None else price[0]
-        click.echo(f"cost: {cost:.4f} (per million tokens: {price[0]:g} prompt, {per_out:g} output)")
-    elif summary.est_cost is not None:
-        click.echo(f"est. cost: {summary.est_cost:.4f}")
+        why = "" if summary.backend == "llm" else "; the extractive backend sends no LLM request"
+        click.echo(f"cost: {cost:.4f} (per million tokens: {price[0]:g} prompt, {per_out:g} output{why})")
     for rel in summary.new:
         click.echo(f"  + {rel}")
     for rel in summary.changed:

@@ -8,6 +8,7 @@ the committer writes its tree and manifest entry, the ledger counts it, the inde
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import replace
 
 from batchsum.config import RunConfig
@@ -158,9 +159,9 @@ class RunDriver:
         final_out = committed.entry.final_tokens
         self.ledger.done(plan, results, existed=committed.existed, final_out=final_out, wall_ms=wall_ms)
 
-    def file_failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
+    def file_failed(self, plan: FilePlan, reason: str, wall_ms: float, spent: Iterable[NodeResult] = ()) -> None:
         self.committer.discard_later(plan)  # what was written of its new tree as its nodes finished
-        self.ledger.failed(plan, reason, wall_ms)
+        self.ledger.failed(plan, reason, wall_ms, list(spent))
 
     def forget(self, entry: ManifestEntry, problem: Problem) -> Problem:
         """A file with summaries that is no source now (emptied): its tree moves to ``deleted/`` and its

@@ -31,13 +31,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from batchsum.engine.nodes import NodeJob, heights
-from batchsum.errors import AbortRun, BatchsumError
+from batchsum.engine.records import NodeResult
+from batchsum.errors import AbortRun, BatchsumError, SummarizationError
+from batchsum.model import SummaryOutput
 
 if TYPE_CHECKING:
     from batchsum.engine.changes import Known
     from batchsum.engine.prepare import Prepared
-    from batchsum.engine.records import NodeResult
-    from batchsum.model import Backend, SummaryOutput, SummaryRequest
+    from batchsum.model import Backend, SummaryRequest
     from batchsum.planning import FilePlan, PlannedNode
     from batchsum.walk import SourceRef
 
@@ -62,8 +63,9 @@ class Driver(Protocol):
         """Every node of ``plan`` is finished (``results`` in ``plan.nodes`` order): commit the file."""
         ...
 
-    def file_failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
-        """A node of ``plan`` failed for good: the file is recorded as failed, the batch goes on."""
+    def file_failed(self, plan: FilePlan, reason: str, wall_ms: float, spent: Iterable[NodeResult] = ()) -> None:
+        """A node of ``plan`` failed for good: the file is recorded as failed, the batch goes on. ``spent``:
+        its nodes that finished and the failed ones that sent requests, recorded in its metrics."""
         ...
 
 
@@ -196,7 +198,7 @@ class LocalExecutor:
             raise
         except (BatchsumError, OSError) as exc:
             await _cancel(tasks.values())
-            driver.file_failed(plan, str(exc), (time.perf_counter() - t0) * 1000)
+            driver.file_failed(plan, str(exc), (time.perf_counter() - t0) * 1000, _spent(tasks.values()))
             return
         driver.file_finished(plan, list(results), (time.perf_counter() - t0) * 1000)
 
@@ -216,20 +218,42 @@ class LocalExecutor:
         out = driver.stored(job)
         if out is not None:
             return driver.node_finished(plan, job, out, reused=True)
-        out = await self.compute(job.request)
-        return driver.node_finished(plan, job, out, reused=False)
+        return driver.node_finished(plan, job, await self._computed(job), reused=False)
 
     async def _leaf(self, plan: FilePlan, node: PlannedNode, height: int, driver: Driver) -> NodeResult:
         job = driver.job(plan, node, [], height)
         out = driver.stored(job)
         if out is not None:
             return driver.node_finished(plan, job, out, reused=True)
-        out = await self.compute(job.request)
-        return driver.node_finished(plan, job, out, reused=False)
+        return driver.node_finished(plan, job, await self._computed(job), reused=False)
+
+    async def _computed(self, job: NodeJob) -> SummaryOutput:
+        try:
+            return await self.compute(job.request)
+        except SummarizationError as exc:
+            if isinstance(exc.output, SummaryOutput) and not isinstance(exc, AbortRun):
+                # The failed node's spend, as its file's metrics record it (_spent).
+                exc.output = NodeResult(job.node, exc.output, job.key, job.request.input_tokens, 0, False)
+            raise
 
     async def compute(self, request: SummaryRequest) -> SummaryOutput:
         """The summary of one node's request, computed here (a distributed executor overrides this)."""
         return await summarize(self.backend, self.fallback, request)
+
+
+def _spent(tasks: Iterable[asyncio.Task[NodeResult]]) -> list[NodeResult]:
+    """The results of a failed file's nodes that finished, and of those that failed having sent requests
+    (each once: a parent awaiting a failed child raises the child's error)."""
+    out: list[NodeResult] = []
+    for t in tasks:
+        if not t.done() or t.cancelled():
+            continue
+        exc = t.exception()
+        if exc is None:
+            out.append(t.result())
+        elif isinstance(exc, SummarizationError) and isinstance(exc.output, NodeResult) and exc.output not in out:
+            out.append(exc.output)
+    return out
 
 
 async def _cancel(tasks: Iterable[asyncio.Task[Any]]) -> None:

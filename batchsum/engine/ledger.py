@@ -8,6 +8,7 @@ status and exit code. It writes nothing to disk.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,6 +63,9 @@ class Ledger:
     metrics_failed: bool = False
     computed: set[str] = field(default_factory=set)  # keys of the nodes this run summarized
     same_text: int = 0  # files whose every node another file of this run had just summarized
+    # Called with each finished file's record before its file_done event (the run's usage journal): a
+    # run killed later is recorded with the files it finished.
+    file_journal: Callable[[FileRecord], None] | None = None
 
     def warn(self, message: str, event: str | None = None, *, notice: bool = False, **fields: object) -> None:
         """A warning for the closing summary (and, with ``event``, the event log); ``notice``: about the
@@ -125,6 +129,8 @@ class Ledger:
         recs = [make_node_record(self.run_id, plan, r) for r in results]
         self.nodes.extend(recs)
         self.files.append(done_file_record(self.run_id, plan, results, recs, final_out, wall_ms))
+        if self.file_journal is not None:
+            self.file_journal(self.files[-1])
         self.progress.event(
             "file_done",
             relpath=doc.relpath,
@@ -137,13 +143,21 @@ class Ledger:
         )
         self.progress.file_settled()
 
-    def failed(self, plan: FilePlan, reason: str, wall_ms: float) -> None:
-        """A file whose summaries could not be made or written; the batch goes on."""
+    def failed(self, plan: FilePlan, reason: str, wall_ms: float, spent: list[NodeResult] | None = None) -> None:
+        """A file whose summaries could not be made or written; the batch goes on. ``spent``: its nodes
+        computed before it failed, and the failed ones, whose requests were sent all the same: their rows
+        (a failed node's with its error) and their requests count in the file's and the run's."""
         doc = plan.doc
         self.problems.append(Problem(str(doc.path), f"summarization failed: {reason}", doc.relpath))
+        recs = [make_node_record(self.run_id, plan, r) for r in spent or () if not r.reused]
+        self.nodes.extend(recs)
         self.files.append(
-            doc_file_record(self.run_id, doc, level=doc.level.value, status="failed", error=reason, wall_ms=wall_ms)
-        )
+            doc_file_record(
+                self.run_id, doc, level=doc.level.value, status="failed", error=reason, wall_ms=wall_ms,
+                llm_calls=sum(n.llm_calls for n in recs), prompt_tokens=sum(n.prompt_tokens for n in recs),
+                completion_tokens=sum(n.completion_tokens for n in recs),
+            )
+        )  # fmt: skip
         self.progress.event("file_failed", relpath=doc.relpath, error=reason, level="error")
         self.progress.file_settled()
 

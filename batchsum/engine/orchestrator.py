@@ -134,6 +134,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     name, model = backend_and_model(cfg)
     if cfg.metrics:  # a run killed from here on is recorded by the next one as interrupted (not one refused)
         journal.start(started_at=started, command=scrub_command(cfg.command_line), backend=name, model=model)
+        ledger.file_journal = journal.file_done
     if d.todo:
         if factory is None and cfg.executor != "ray":
             # Chosen now, so worker processes start (importing the summarizer on another core) while this

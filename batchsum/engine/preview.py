@@ -80,7 +80,7 @@ class PlanSummary:
     prompt_tokens: int = 0  # tokens of those requests' prompts (LLM backend)
     prompt_tokens_estimated: int = 0  # the part of them that are outputs of this run, taken at their targets
     est_output_tokens: int = 0
-    est_cost: float | None = None
+    est_cost: float | None = None  # at the configured price (--price-per-1k); None without one
     backend: str = "extractive"
     periods: PeriodPlan | None = None  # the month, year and folder digests it would redo
     # The remembered settings this plan's options change ("type auto -> document"): why files it would
@@ -99,7 +99,10 @@ class PlanSummary:
 
     def cost(self, input_per_million: float, output_per_million: float | None = None) -> float:
         """Cost of the planned requests at a price per million prompt (and completion) tokens; the
-        completion price defaults to the prompt's."""
+        completion price defaults to the prompt's. A backend that sends no LLM request costs nothing:
+        its output tokens are no completions (the report of its run prices it at 0 too)."""
+        if self.backend != "llm":
+            return 0.0
         out = input_per_million if output_per_million is None else output_per_million
         return (self.prompt_tokens * input_per_million + self.est_output_tokens * out) / 1e6
 
@@ -126,7 +129,7 @@ class PlanSummary:
             "prompt_tokens": self.prompt_tokens,
             "prompt_tokens_estimated": self.prompt_tokens_estimated,
             "est_output_tokens": self.est_output_tokens,
-            "est_cost": self.est_cost,
+            "cost": self.est_cost,
             "backend": self.backend,
             "periods": asdict(self.periods) if self.periods is not None else None,
             "settings_changed": self.settings_changed,
@@ -319,7 +322,6 @@ def preview(cfg: RunConfig) -> PlanSummary:
         summary.est_output_tokens += periods.est_output_tokens
     if cfg.facts and cfg.llm.enabled:  # the pass a run --facts makes after its summaries (pydantic: loaded here only)
         summary.facts = load("batchsum.memory.ingest:plan_facts")(cfg)
-    if cfg.price_per_1k is not None:
-        spent = summary.prompt_tokens if cfg.llm.enabled else summary.input_tokens
-        summary.est_cost = round((spent + summary.est_output_tokens) / 1000 * cfg.price_per_1k, 4)
+    if cfg.price_per_1k is not None:  # one price per 1,000 tokens of either kind, as the report takes it
+        summary.est_cost = round(summary.cost(cfg.price_per_1k * 1000), 6)
     return summary

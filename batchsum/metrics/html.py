@@ -189,7 +189,8 @@ def render_html(report: Report) -> str:
     total = report.totals
     subtitle = (
         f"{_e(report.source)} · generated {_e(report.generated_at)} · "
-        f"{fmt_int(total.get('files'))} files · overall ratio {_e(fmt_pct(total.get('ratio_overall')) or '-')}"
+        f"{fmt_int(total.get('files'))} files · ratio of the summarized files "
+        f"{_e(fmt_pct(total.get('ratio_overall')) or '-')}"
     )
     body = [
         "<h1>batchsum report</h1>",

@@ -31,6 +31,7 @@ from batchsum.metrics.store import (
     default_parquet_dir,
     is_lock_error,
     json_scan,
+    names_folder,
     open_error,
     pending_run_id,
     pending_runs,
@@ -157,7 +158,19 @@ def _parquet_source(parquet_dir: Path) -> MetricsSource:
     return MetricsSource(con, "parquet", parquet_dir)
 
 
-def _attach_source(db_path: Path, attach_path: Path, kind: str, tmpdir: Path | None) -> MetricsSource:
+def _keep_folder_runs(con: Any, out: Path) -> None:
+    """Drop the runs (and their files and nodes) of other output folders sharing the database."""
+    rows = con.execute("SELECT run_id, out_dir FROM runs").fetchall()
+    foreign = [run_id for run_id, out_dir in rows if not names_folder(out_dir, out)]
+    if foreign:
+        ids = ", ".join(sql_literal(i) for i in foreign)
+        for table in ("files", "nodes", "runs"):
+            con.execute(f"DELETE FROM {table} WHERE run_id IN ({ids})")
+
+
+def _attach_source(
+    db_path: Path, attach_path: Path, kind: str, tmpdir: Path | None, shared_by: Path | None = None
+) -> MetricsSource:
     import duckdb
 
     con = duckdb.connect()
@@ -167,6 +180,8 @@ def _attach_source(db_path: Path, attach_path: Path, kind: str, tmpdir: Path | N
         have = set(user_tables(con, "src"))
         _load_tables(con, {t: f"src.main.{t}" for t in TABLES if t in have})
         con.execute("DETACH src")  # everything is in memory now: let go of the file at once
+        if shared_by is not None:
+            _keep_folder_runs(con, shared_by)
     except duckdb.Error as exc:
         con.close()
         if tmpdir is not None:
@@ -180,19 +195,19 @@ def _attach_source(db_path: Path, attach_path: Path, kind: str, tmpdir: Path | N
     return MetricsSource(con, kind, db_path, tmpdir)
 
 
-def _database_source(db_path: Path) -> MetricsSource:
+def _database_source(db_path: Path, shared_by: Path | None) -> MetricsSource:
     check_db_header(db_path)
     try:
         probe = connect_db(db_path, read_only=True, lock_timeout=0.0)
     except MetricsError as exc:
         if "is locked" not in str(exc):
             raise
-        return _copy_source(db_path)
+        return _copy_source(db_path, shared_by)
     probe.close()
-    return _attach_source(db_path, db_path, "database", None)
+    return _attach_source(db_path, db_path, "database", None, shared_by)
 
 
-def _copy_source(db_path: Path) -> MetricsSource:
+def _copy_source(db_path: Path, shared_by: Path | None) -> MetricsSource:
     # A writer holds the lock. Its last checkpoint in the main file (plus the WAL, replayed up
     # to the last complete commit) is a consistent state, so read a private copy of both.
     tmpdir = Path(tempfile.mkdtemp(prefix="batchsum-metrics-"))
@@ -205,7 +220,7 @@ def _copy_source(db_path: Path) -> MetricsSource:
         except OSError:
             pass  # checkpointed away meanwhile: the main file alone is consistent
     try:
-        return _attach_source(db_path, copy, "database copy", tmpdir)
+        return _attach_source(db_path, copy, "database copy", tmpdir, shared_by)
     except MetricsError as exc:
         raise MetricsError(
             f"metrics database {db_path} is being written by another process and has no Parquet snapshots yet; "
@@ -226,7 +241,9 @@ def open_metrics(out: Path, metrics_db: Path | None = None) -> MetricsSource:
             # Damaged snapshots do not hide an intact database: read it instead.
             log.warning("%s; reading %s instead", exc, db_path)
     if db_path.exists():
-        return _database_source(db_path)
+        # A database outside the folder (--metrics-db) may hold other folders' runs: only this one's are read.
+        own = db_path.resolve().parent == parquet_dir.resolve().parent
+        return _database_source(db_path, None if own else out)
     raise MetricsError(
         f"no metrics found for {out}: neither {parquet_dir} nor {db_path} exists "
         f"(run `batchsum run <paths> --out {out}` first, or pass --metrics-db)"

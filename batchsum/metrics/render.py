@@ -130,9 +130,9 @@ def _overview(report: Report, out: list[Section]) -> None:
     overview.append(
         [
             "tokens",
-            f"{fmt_int(t.get('tokens_in'))} in → {fmt_int(t.get('tokens_out'))} out "
-            f"(ratio of the summarized files {fmt_pct(t.get('ratio_overall')) or '-'}; files kept whole "
-            "count in and out alike)",
+            f"{fmt_int(t.get('tokens_in'))} in → {fmt_int(t.get('tokens_out'))} out, out/in "
+            f"{fmt_pct(t.get('out_in')) or '-'} (the files with a summary: a failed file counts in neither, "
+            f"one kept whole in and out alike; ratio of the summarized files {fmt_pct(t.get('ratio_overall')) or '-'})",
         ]
     )
     if report.cost is not None:
@@ -184,7 +184,8 @@ def _level(report: Report, out: list[Section]) -> None:
             ],
             rows,
             "lrrrrrrrrlrr",
-            note="ratio = output tokens / input tokens per file; NONE files are kept whole.",
+            note="ratio = output tokens / input tokens per file; NONE files are kept whole; tokens are over the "
+            "files with a summary (a failed file's count in neither).",
         )
     )
 
@@ -205,9 +206,10 @@ def _periods(report: Report, out: list[Section]) -> None:
         for p in report.periods
     ]
     if rows:
+        now = report.periods_as_of == "now"  # a past run is selected: the digests are the folder's today
         out.append(
             Section(
-                "Period digests",
+                "Period digests (now, as of this report: not the selected run's)" if now else "Period digests",
                 ["period", "digests", "files", "tokens in", "tokens out", "words (min-max)", "budget", "×budget"],
                 rows,
                 "lrrrrrlr",
@@ -225,7 +227,7 @@ def _type(report: Report, out: list[Section]) -> None:
             fmt_int(g["files"]),
             fmt_int(g["tokens_in"]),
             fmt_int(g["tokens_out"]),
-            fmt_pct(g["ratio_overall"]),
+            fmt_pct(g["out_in"]),
             *_ratio_row(g),
             fmt_pct(g["fallback_share"]),
             fmt_int(g["failed"]),
@@ -251,6 +253,8 @@ def _type(report: Report, out: list[Section]) -> None:
             ],
             rows,
             "lrrrrrrrrrl",
+            note="tokens and out/in: the files with a summary (a failed file's count in neither); mean, median "
+            "and p90: per summarized file (kept whole aside).",
         )
     )
 
@@ -300,7 +304,7 @@ def _languages(report: Report, out: list[Section]) -> None:
         return
     rows = [
         [g["language"], fmt_int(g["files"]), fmt_int(g["tokens_in"]), fmt_int(g["tokens_out"]),
-         fmt_pct(g["ratio_overall"]), *_ratio_row(g), fmt_int(g["failed"])]
+         fmt_pct(g["out_in"]), *_ratio_row(g), fmt_int(g["failed"])]
         for g in report.by_language
     ]  # fmt: skip
     head = ["language", "files", "tokens in", "tokens out", "out/in", "mean", "median", "p90", "failed"]

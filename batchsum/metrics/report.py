@@ -61,7 +61,7 @@ class Report:
     by_type: list[dict[str, Any]]
     by_type_level: list[dict[str, Any]]
     by_language: list[dict[str, Any]]  # compression per source language (shown when there are several)
-    histograms: dict[str, dict[str, list[float]]]  # level -> {"edges": [...], "counts": [...]}
+    histograms: dict[str, dict[str, list[Any]]]  # level -> {"edges": [...], "counts": [...]}
     worst_files: list[dict[str, Any]]
     failures: list[dict[str, Any]]
     skipped: list[dict[str, Any]]  # files a run could not read (binary, unreadable, undecodable), with why
@@ -71,6 +71,9 @@ class Report:
     evals: list[dict[str, Any]] = field(default_factory=list)
     eval_id: str | None = None
     periods: list[dict[str, Any]] = field(default_factory=list)  # month / year / folder digests vs their budget
+    # When ``periods`` are of: "latest run" (the selection ends with it), or "now" (a past run is selected:
+    # the digests on disk are today's, not that run's)
+    periods_as_of: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (for JSON)."""
@@ -188,9 +191,13 @@ def _build_state(con: Any, run_ids: list[str], content_type: str | None) -> None
     )
 
 
+# A file whose summary (or kept-whole copy) is in the tree: the files a row's tokens in and out, and so
+# its out/in, are over. A failed file's tokens count in neither, as it has no output (the runs table's
+# "tokens read" is over the same files).
+_HAS_SUMMARY = "s.status IN ('done', 'unchanged')"
+# Of those, the ones summarized (kept-whole files aside): the per-file ratios and ×target are over these.
 _SUMMARIZED = (
-    "s.status IN ('done', 'unchanged') AND s.level NOT IN ('NONE', '?') "
-    "AND s.input_tokens > 0 AND s.compression_ratio IS NOT NULL"
+    f"{_HAS_SUMMARY} AND s.level NOT IN ('NONE', '?') AND s.input_tokens > 0 AND s.compression_ratio IS NOT NULL"
 )
 
 
@@ -217,8 +224,10 @@ def _group_stats(con: Any) -> list[dict[str, Any]]:
                count(*) FILTER (WHERE {_SUMMARIZED}) AS summarized,
                count(*) FILTER (WHERE s.status = 'failed') AS failed,
                count(*) FILTER (WHERE s.status = 'skipped') AS skipped,
-               coalesce(sum(s.input_tokens) FILTER (WHERE s.status NOT IN ('deleted', 'skipped')), 0) AS tokens_in,
-               coalesce(sum(s.output_tokens) FILTER (WHERE s.status NOT IN ('deleted', 'skipped')), 0) AS tokens_out,
+               coalesce(sum(s.input_tokens) FILTER (WHERE {_HAS_SUMMARY}), 0) AS tokens_in,
+               coalesce(sum(s.output_tokens) FILTER (WHERE {_HAS_SUMMARY}), 0) AS tokens_out,
+               sum(s.output_tokens) FILTER (WHERE {_HAS_SUMMARY})
+                   / nullif(sum(s.input_tokens) FILTER (WHERE {_HAS_SUMMARY}), 0) AS out_in,
                avg(s.compression_ratio) FILTER (WHERE {_SUMMARIZED}) AS ratio_mean,
                median(s.compression_ratio) FILTER (WHERE {_SUMMARIZED}) AS ratio_median,
                quantile_cont(s.compression_ratio, 0.9) FILTER (WHERE {_SUMMARIZED}) AS ratio_p90,
@@ -251,7 +260,7 @@ def _targets_sql() -> str:
     return ", ".join(f"('{lvl.value}', CAST({ratio} AS DOUBLE))" for lvl, ratio in TARGET_RATIO.items())
 
 
-def _histograms(con: Any) -> dict[str, dict[str, list[float]]]:
+def _histograms(con: Any) -> dict[str, dict[str, list[Any]]]:
     # Per-level bins spanning 0 .. HIST_SPAN x target, so each level's target sits at the same
     # place and has resolution around it; the last bin is open-ended.
     rows = con.execute(
@@ -264,13 +273,13 @@ def _histograms(con: Any) -> dict[str, dict[str, list[float]]]:
         WHERE {_SUMMARIZED} GROUP BY s.level, b
         """
     ).fetchall()
-    out: dict[str, dict[str, list[float]]] = {}
+    out: dict[str, dict[str, list[Any]]] = {}
     for level, target, b, n in rows:
         step = target * HIST_SPAN / HIST_BINS
         h = out.setdefault(
-            level, {"edges": [round(i * step, 6) for i in range(HIST_BINS + 1)], "counts": [0.0] * HIST_BINS}
+            level, {"edges": [round(i * step, 6) for i in range(HIST_BINS + 1)], "counts": [0] * HIST_BINS}
         )
-        h["counts"][max(0, int(b))] += n
+        h["counts"][max(0, int(b))] += int(n)  # file counts: integers in the JSON, not 2.0
     return dict(sorted(out.items(), key=lambda kv: _level_key(kv[0])))
 
 
@@ -587,4 +596,7 @@ def build_report(
     # an eval's own digests are not the folder's, so with no run there is none either.
     if report.runs and content_type is None:
         report.periods = _period_stats(out)
+        # Only digests.json as it is now exists: a past run's digests were not kept.
+        latest = report.trend[-1]["run_id"] if report.trend else None
+        report.periods_as_of = "latest run" if report.filters["run_ids"][-1:] == [latest] else "now"
     return report

@@ -83,6 +83,17 @@ def default_parquet_dir(out: Path) -> Path:
     return Path(out) / STATE_DIR / PARQUET_DIR
 
 
+def names_folder(out_dir: str | None, out: Path) -> bool:
+    """Whether a run row's ``out_dir`` is output folder ``out`` (a relative one, as ``--out`` was given,
+    is read from the current directory)."""
+    if not out_dir:
+        return False  # recorded before out_dir was: whose it was is unknown
+    try:
+        return Path(out_dir).resolve() == Path(out).resolve()
+    except (OSError, RuntimeError):
+        return False
+
+
 def is_lock_error(exc: BaseException) -> bool:
     """True when DuckDB refused a file because another process holds its lock."""
     text = str(exc)
@@ -463,13 +474,28 @@ class MetricsStore:
             con.execute("ROLLBACK")
             raise
 
+    def _own_runs(self, con: Any) -> set[str]:
+        """The runs of the database that are this output folder's.
+
+        A database beside the snapshots (``<out>/.batchsum``) is the folder's own: every run in it is
+        the folder's, wherever the folder was when it ran. A database elsewhere (``--metrics-db``) may
+        be shared by several folders: only the runs that name this folder as their ``out_dir`` are."""
+        rows = con.execute("SELECT run_id, out_dir FROM runs").fetchall()
+        if self.db_path.resolve().parent == self.parquet_dir.resolve().parent:
+            return {run_id for run_id, _ in rows}
+        out = self.parquet_dir.parent.parent  # <out>/.batchsum/parquet
+        return {run_id for run_id, out_dir in rows if names_folder(out_dir, out)}
+
     def _repair_snapshots(self, con: Any) -> None:
         """Snapshot runs and evals that are in the database but have no Parquet yet
         (an earlier snapshot failed, the folder was removed, or the data predates it)."""
 
         for table in ("runs", "evals"):
             key = PARTITION_KEYS[table]
-            in_db = {r[0] for r in con.execute(f'SELECT DISTINCT "{key}" FROM {table}').fetchall()}
+            if table == "runs":
+                in_db = self._own_runs(con)
+            else:
+                in_db = {r[0] for r in con.execute(f'SELECT DISTINCT "{key}" FROM {table}').fetchall()}
             missing = in_db - snapshotted_keys(self.parquet_dir, table)
             for value in sorted(missing):
                 if table == "runs":

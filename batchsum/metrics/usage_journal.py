@@ -6,7 +6,9 @@ finishes, and the file is deleted once the run's metrics are stored. A later run
 left behind into the metrics as an ``interrupted`` run (its calls, tokens and nodes), unless that
 run did reach the database. Only nodes with LLM calls are written; the run's first line, written as it
 starts (:meth:`UsageJournal.start`), says what run it is, so a killed extractive run, which paid for
-nothing, is still recorded as ``interrupted``.
+nothing, is still recorded as ``interrupted``. Each file whose tree is written is appended too
+(:meth:`UsageJournal.file_done`), before its ``file_done`` event: the interrupted run's row counts the
+files it finished and their tokens, and the next run finds them ``unchanged`` as made by it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from batchsum import jsonio
-from batchsum.model import NodeRecord, RunRecord
+from batchsum.model import FileRecord, NodeRecord, RunRecord
 
 if TYPE_CHECKING:
     from batchsum.metrics.store import MetricsStore
@@ -48,10 +50,17 @@ class UsageJournal:
 
     def append(self, record: NodeRecord) -> None:
         """One node's usage, flushed to the OS at once (a kill -9 cannot lose it; a power cut may)."""
+        self._write(dataclasses.asdict(record))
+
+    def file_done(self, record: FileRecord) -> None:
+        """One finished file's record (its tree and manifest entry are written), flushed at once."""
+        self._write({"file": dataclasses.asdict(record)})
+
+    def _write(self, row: dict[str, Any]) -> None:
         if self._fh is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._fh = open(self.path, "ab")  # noqa: SIM115 - kept open for the run's lifetime
-        self._fh.write(jsonio.dumps(dataclasses.asdict(record)) + b"\n")
+        self._fh.write(jsonio.dumps(row) + b"\n")
         self._fh.flush()
 
     def close(self, *, recorded: bool) -> None:
@@ -69,21 +78,26 @@ def left_behind(state_dir: Path, current_run_id: str) -> bool:
     return folder.is_dir() and any(p.stem != current_run_id for p in folder.glob("*.jsonl"))
 
 
-def _read(path: Path) -> tuple[dict[str, Any], list[NodeRecord]]:
-    """The run's first line (empty when a journal has none: an older version's) and its nodes."""
+def _read(path: Path) -> tuple[dict[str, Any], list[NodeRecord], list[FileRecord]]:
+    """The run's first line (empty when a journal has none: an older version's), its nodes and its
+    finished files."""
     fields = {f.name for f in dataclasses.fields(NodeRecord)}
+    file_fields = {f.name for f in dataclasses.fields(FileRecord)}
     head: dict[str, Any] = {}
     nodes: list[NodeRecord] = []
+    files: list[FileRecord] = []
     for line in path.read_bytes().splitlines():
         try:
             row = jsonio.loads(line)
             if isinstance(row.get("run"), dict):
                 head = row["run"]
-                continue
-            nodes.append(NodeRecord(**{k: v for k, v in row.items() if k in fields}))
+            elif isinstance(row.get("file"), dict):
+                files.append(FileRecord(**{k: v for k, v in row["file"].items() if k in file_fields}))
+            else:
+                nodes.append(NodeRecord(**{k: v for k, v in row.items() if k in fields}))
         except (ValueError, TypeError, AttributeError):
             continue  # the line a kill cut short
-    return head, nodes
+    return head, nodes, files
 
 
 def fold_interrupted(state_dir: Path, store: MetricsStore, current_run_id: str, out_dir: str) -> int:
@@ -98,15 +112,17 @@ def fold_interrupted(state_dir: Path, store: MetricsStore, current_run_id: str, 
         run_id = path.stem
         if run_id == current_run_id:
             continue
-        head, nodes = _read(path)
+        head, nodes, files = _read(path)
         if (head or nodes) and not store.has_run(run_id):
-            store.record_run(_interrupted_run(run_id, head, nodes, out_dir), [], nodes)
+            store.record_run(_interrupted_run(run_id, head, nodes, files, out_dir), files, nodes)
             folded += 1
         path.unlink(missing_ok=True)
     return folded
 
 
-def _interrupted_run(run_id: str, head: dict[str, Any], nodes: list[NodeRecord], out_dir: str) -> RunRecord:
+def _interrupted_run(
+    run_id: str, head: dict[str, Any], nodes: list[NodeRecord], files: list[FileRecord], out_dir: str
+) -> RunRecord:
     stamp = run_id.split("-", 1)[0]  # 20261122T234544Z
     started = f"{stamp[0:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]}Z"
     note = "(interrupted before it recorded its metrics; LLM usage from its journal)"
@@ -119,6 +135,11 @@ def _interrupted_run(run_id: str, head: dict[str, Any], nodes: list[NodeRecord],
         model=head.get("model") or next((n.model for n in nodes if n.model), None),
         status="interrupted",
         out_dir=out_dir,
+        # The files it finished: what else it had read or would have is not known (the next run counts it).
+        files_total=len(files),
+        files_done=len(files),
+        input_tokens=sum(f.input_tokens or 0 for f in files),
+        output_tokens=sum(f.output_tokens or 0 for f in files),
         llm_calls=sum(n.llm_calls for n in nodes),
         prompt_tokens=sum(n.prompt_tokens for n in nodes),
         completion_tokens=sum(n.completion_tokens for n in nodes),

@@ -32,15 +32,40 @@ def _utf16_without_bom(raw: bytes | bytearray) -> str | None:
     # Cyrillic, CJK or Greek text has NULs only at its ASCII characters (spaces, newlines, digits): its
     # byte order is the one that decodes to a text's few scripts; the other scatters its characters over
     # unrelated ones (Cyrillic "д" U+0434 read backwards is CJK U+3404), unassigned code points and controls.
-    readings = {codec: _utf16_reading(bytes(sample).decode(codec, errors="replace")) for codec in _UTF16}
+    texts = {codec: bytes(sample).decode(codec, errors="replace") for codec in _UTF16}
+    readings = {codec: _utf16_reading(text) for codec, text in texts.items()}
     (best, (noisy, scripts)), (_, other) = sorted(readings.items(), key=lambda kv: kv[1])
-    if not noisy and scripts <= _TEXT_SCRIPTS and (noisy, scripts) < other:
+    if not noisy and scripts <= _TEXT_SCRIPTS and (noisy, scripts) < other and _one_script_text(texts[best]):
         return best
     return None
 
 
 _UTF16 = ("utf-16-le", "utf-16-be")
 _TEXT_SCRIPTS = 12  # a text's scripts and kinds of character: Japanese has 9 (kana, kanji, Latin, punctuation...)
+# Characters a BOM-less UTF-16 guess by script needs: a few bytes of binary (8 control bytes, "abc\0\1\2binary")
+# decode to 4-6 characters of plausible-looking CJK or Latin Extended, too few to tell from text.
+_MIN_GUESS_CHARS = 16
+# Scripts one language writes together, counted as one: Japanese mixes kanji and kana, Korean hangul and hanja.
+_SCRIPT_FAMILY = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "IDEOGRAPHIC": "CJK", "HALFWIDTH": "CJK"}
+
+
+def _one_script_text(text: str) -> bool:
+    """Whether a BOM-less UTF-16 reading without ASCII-range letters is text: long enough to tell, mostly
+    letters (not symbols, digits or punctuation), and most of its non-ASCII letters of one script (or one
+    language's family of them: :data:`_SCRIPT_FAMILY`), as Russian, Greek or Chinese prose is."""
+    chars = [c for c in text if not c.isspace()]
+    if len(chars) < _MIN_GUESS_CHARS:
+        return False
+    letters = [c for c in chars if unicodedata.category(c)[0] in "LM"]
+    if len(letters) < 0.6 * len(chars):
+        return False
+    scripts: dict[str, int] = {}
+    for c in letters:
+        if c >= "\x80":
+            word = unicodedata.name(c, "?").split(" ", 1)[0]
+            family = _SCRIPT_FAMILY.get(word, word)
+            scripts[family] = scripts.get(family, 0) + 1
+    return not scripts or max(scripts.values()) >= 0.8 * sum(scripts.values())
 
 
 def _utf16_reading(text: str) -> tuple[int, int]:
