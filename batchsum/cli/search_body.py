@@ -18,6 +18,7 @@ from batchsum.index.snippets import highlight
 from batchsum.index.state import check_output_folder, completeness
 from batchsum.lazy import load
 from batchsum.options import absolute, path_filter, unmatched_path
+from batchsum.settings import resolved_path
 
 
 def search(
@@ -35,6 +36,7 @@ def search(
     **params: Any,
 ) -> None:
     """Print the hits of QUERY in the index of OUT (or, with ``role="memory"``, its facts)."""
+    resolved_path(out, "--out")  # a link loop is said as one, not as an index of another version
     cfg = index_config(out, params)
     check_output_folder(cfg)
     found = completeness(cfg)
