@@ -118,6 +118,14 @@ def stop_workers(executor: ProcessPoolExecutor) -> None:
             process.terminate()
 
 
+def stopping_run() -> bool:
+    """Whether this run was asked to stop (SIGTERM to its process group, which ends its workers too): a pool
+    that breaks then is no crash, and no run goes on in one process to say so."""
+    from batchsum.engine.stopping import SUMMARIZING  # light: the command loads it before every run
+
+    return SUMMARIZING.requested
+
+
 def stop_fork_server() -> None:
     """Stop the fork server the workers were forked from, once their pool is shut down.
 
