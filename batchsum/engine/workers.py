@@ -24,6 +24,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from batchsum.engine.stopping import SUMMARIZING  # light: the command loads it before every run
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -121,8 +123,6 @@ def stop_workers(executor: ProcessPoolExecutor) -> None:
 def stopping_run() -> bool:
     """Whether this run was asked to stop (SIGTERM to its process group, which ends its workers too): a pool
     that breaks then is no crash, and no run goes on in one process to say so."""
-    from batchsum.engine.stopping import SUMMARIZING  # light: the command loads it before every run
-
     return SUMMARIZING.requested
 
 
