@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -47,6 +48,16 @@ def root_names(roots: list[Path]) -> dict[Path, str]:
 def printable(name: str) -> str:
     """A file name with the bytes that are not UTF-8 shown as escapes (``bad\\xffname.md``), storable and printable."""
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+# What ends or rewrites a terminal line: C0 and C1 controls, DEL, and Unicode's line and paragraph separators.
+_LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def shown(text: str) -> str:
+    """A name (or a line naming one) as the command prints it: :func:`printable`, with the characters that
+    would end or rewrite its line escaped (``a\\nb.md``), so a file's name cannot fake lines of output."""
+    return _LINE_BREAKING.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), printable(text))
 
 
 _KINDS = (
