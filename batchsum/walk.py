@@ -38,7 +38,7 @@ from batchsum.readers.screenplay import screenplay_cues
 from batchsum.secrets import redact as redact_secrets
 from batchsum.speaker_labels import is_turn
 from batchsum.transcript_shape import agent_transcript_reason
-from batchsum.walk_paths import kind_name, kind_of, printable, root_names
+from batchsum.walk_paths import kind_name, kind_of, outermost, printable, root_names
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +191,7 @@ def discover(
     given = list(paths)
     if not skip_missing:
         require_paths(given)
+    given = outermost(given)
     roots = [Path(os.path.abspath(p)) for p in given]
     out_abs = Path(os.path.abspath(out)) if out else None
     prefixes = root_names(roots)

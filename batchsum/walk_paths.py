@@ -88,3 +88,16 @@ def kind_of(path: Path) -> str:
     if os.path.islink(path):
         return f"symlink to {os.path.realpath(path)}, a {kind}"
     return kind
+
+
+def outermost(paths: list[Path]) -> list[Path]:
+    """``paths`` without repeats and without those inside a folder among them: a folder given with one of
+    its subfolders (``notes notes/calls``) is walked once, its files under the names the folder gives them,
+    not summarized a second time under the subfolder's."""
+    absolute = [os.path.abspath(p) for p in paths]
+    folders = [a.rstrip(os.sep) + os.sep for a in dict.fromkeys(absolute) if os.path.isdir(a)]
+    kept: dict[str, Path] = {}
+    for path, a in zip(paths, absolute, strict=True):
+        if a not in kept and not any(a.startswith(f) for f in folders):
+            kept[a] = path
+    return list(kept.values())
