@@ -9,6 +9,8 @@ file parser (:mod:`batchsum.pipeline_file`) its keys, and :func:`validate` check
 from __future__ import annotations
 
 import dataclasses
+import errno
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -532,12 +534,26 @@ def _check_bounds(obj: Any, prefix: str = "") -> None:
                 raise ConfigError(f"{s.flag or s.key} {value!r}: use {', '.join(s.choices)}")
 
 
+def resolved_path(path: Path, what: str) -> Path:
+    """``path`` absolute, its symlinks resolved; a :class:`ConfigError` naming ``what`` and the path when
+    links on the way lead back to each other (Path.resolve raises RuntimeError for that on Python 3.11)."""
+    try:
+        os.stat(path.expanduser())
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ConfigError(f"{what} {path} is a symlink loop (links that lead back to each other)") from None
+    try:
+        return path.expanduser().resolve()
+    except (RuntimeError, OSError) as exc:
+        raise ConfigError(f"{what} {path} cannot be resolved: {exc}") from None
+
+
 def check_out_apart(out: Path, paths: list[Path]) -> None:
     """The output folder and the corpora must not contain each other: a tree written into its own
     corpus is read back as sources, and a corpus inside the output is mistaken for trees."""
-    out_abs = out.expanduser().resolve()
+    out_abs = resolved_path(out, "--out")
     for path in paths:
-        root = path.expanduser().resolve()
+        root = resolved_path(path, "the path")
         if not root.is_dir():
             continue
         if out_abs == root or root in out_abs.parents:

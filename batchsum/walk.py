@@ -38,6 +38,7 @@ from batchsum.readers.screenplay import screenplay_cues
 from batchsum.secrets import redact as redact_secrets
 from batchsum.speaker_labels import is_turn
 from batchsum.transcript_shape import agent_transcript_reason
+from batchsum.walk_paths import kind_name, kind_of, outermost, printable, root_names
 
 log = logging.getLogger(__name__)
 
@@ -145,43 +146,19 @@ class WalkResult:
     roots: list[Path] = field(default_factory=list)
     # Files of types never read (".png", ".pdf"): said once, counted by type, not one by one.
     passed_over: list[SourceRef] = field(default_factory=list)
+    # Relpaths the walk could not look into (a folder it may not list, a link whose target went away): what
+    # was recorded under them is unknown now, not gone (see :meth:`unreached`).
+    unlisted: list[str] = field(default_factory=list)
 
+    def unreached(self, relpath: str) -> bool:
+        """Whether the source ``relpath`` lies at or under a path the walk could not look into."""
+        return any(not u or relpath == u or relpath.startswith(f"{u}/") for u in self.unlisted)
 
-def _root_names(roots: list[Path]) -> dict[Path, str]:
-    """Relpath prefix per root: none for a single root, its name for several.
-
-    A function of the paths, not of their order: roots that share a name (two ``notes`` folders) take
-    as many parent folders as tell them apart (``work-notes``, ``home-notes``), so the same paths in
-    any order give the same tree, and no file's summaries or previous summary pass to another's."""
-    distinct = sorted(set(roots), key=str)
-    if len(distinct) == 1:
-        return dict.fromkeys(roots, "")
-
-    def label(root: Path, depth: int) -> str:
-        parts = [p for p in root.parts[-depth:] if p != root.anchor]
-        return "-".join(parts) or "root"
-
-    depth = dict.fromkeys(distinct, 1)
-    while True:
-        groups: dict[str, list[Path]] = {}
-        for r in distinct:
-            groups.setdefault(label(r, depth[r]), []).append(r)
-        clashing = [r for members in groups.values() if len(members) > 1 for r in members]
-        deeper = [r for r in clashing if depth[r] < len(r.parts)]
-        if not deeper:
-            break
-        for r in deeper:
-            depth[r] += 1
-    names = {r: label(r, depth[r]) for r in distinct}
-    counts: dict[str, int] = {}
-    for name in names.values():
-        counts[name] = counts.get(name, 0) + 1
-    for r, name in names.items():
-        if counts[name] > 1:  # "a/b-c" and "a-b/c": only a hash of the path tells them apart
-            import hashlib
-
-            names[r] = f"{name}-{hashlib.sha1(str(r).encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
-    return {r: names[r] for r in roots}
+    def cannot_look(self, path: str, reason: str, rel: str) -> None:
+        """The path ``rel`` (empty: a whole root) could not be looked into: a problem counted as one skipped
+        source, and whatever was recorded under it is kept as it is."""
+        self.problems.append(Problem(path, reason, rel or os.path.basename(path)))
+        self.unlisted.append(rel)
 
 
 def require_paths(paths: Iterable[Path]) -> None:
@@ -214,9 +191,10 @@ def discover(
     given = list(paths)
     if not skip_missing:
         require_paths(given)
+    given = outermost(given)
     roots = [Path(os.path.abspath(p)) for p in given]
     out_abs = Path(os.path.abspath(out)) if out else None
-    prefixes = _root_names(roots)
+    prefixes = root_names(roots)
     policy = _LinkPolicy(roots, follow_symlinks)
     seen_files: set[str] = set()
     walked = [(g, r) for g, r in zip(given, roots, strict=True) if not skip_missing or os.path.lexists(g)]
@@ -230,7 +208,7 @@ def discover(
             _add_file(result, root, rel, root, override, seen_files, explicit=True)
             continue
         if not root.is_dir():
-            result.problems.append(Problem(str(root), f"{_kind_of(root)}, not a regular file or folder: skipped"))
+            result.problems.append(Problem(str(root), f"{kind_of(root)}, not a regular file or folder: skipped"))
             continue
         spec = ignore_spec(root, patterns, result.problems)
         _walk_dir(result, root, root, "", prefix, spec, out_abs, override, seen_files, set(), policy)
@@ -286,22 +264,22 @@ def _walk_dir(
 ) -> None:
     # Per-entry work is plain string handling on scandir's cached d_type: a nightly re-run of a
     # 1,253-file journal spends most of its time here otherwise.
+    # Named as a file is, so it counts among the skipped files.
+    folder_rel = f"{prefix}/{rel_folder}" if prefix and rel_folder else prefix or rel_folder
     try:
         st = folder.stat()
     except OSError as exc:
-        result.problems.append(Problem(str(folder), f"cannot read folder: {exc.strerror or exc}"))
+        result.cannot_look(str(folder), f"cannot read folder: {exc.strerror or exc}, skipped", folder_rel)
         return
     key = (st.st_dev, st.st_ino)
     if key in visited:
-        # Named as a file is, so it counts among the skipped files like a file's loop.
-        loop_rel = f"{prefix}/{rel_folder}" if prefix else rel_folder
-        result.problems.append(Problem(str(folder), "symlink loop: folder already visited, skipped", loop_rel))
+        result.problems.append(Problem(str(folder), "symlink loop: folder already visited, skipped", folder_rel))
         return
     visited = visited | {key}
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
-        result.problems.append(Problem(str(folder), f"cannot list folder: {exc.strerror or exc}"))
+        result.cannot_look(str(folder), f"cannot list folder: {exc.strerror or exc}, skipped", folder_rel)
         return
     out_str = str(out_abs) if out_abs is not None else None
     pages = {e.name for e in entries if os.path.splitext(e.name)[1].lower() in HTML_EXTS}
@@ -316,9 +294,9 @@ def _walk_dir(
             is_dir = False
         if not name.isascii() and not _utf8_name(name):
             kind = "folder" if is_dir else "file"
-            shown = None if is_dir else _printable(f"{prefix}/{rel_in_root}" if prefix else rel_in_root)
+            shown = printable(f"{prefix}/{rel_in_root}" if prefix else rel_in_root)
             reason = f"{kind} name is not valid UTF-8, skipped (rename it)"
-            result.problems.append(Problem(_printable(entry.path), reason, shown))
+            result.problems.append(Problem(printable(entry.path), reason, shown))
             continue
         if is_dir:
             if out_str is not None and os.path.abspath(entry.path) == out_str:
@@ -347,25 +325,24 @@ def _walk_dir(
             # A FIFO would block the first read forever and /dev/zero never ends: report, never open.
             if spec is None or not spec.match_file(unicodedata.normalize("NFC", rel_in_root)):
                 result.problems.append(
-                    Problem(entry.path, f"{_kind_of(Path(entry.path))}, not a regular file: skipped", rel)
+                    Problem(entry.path, f"{kind_of(Path(entry.path))}, not a regular file: skipped", rel)
                 )
             continue
         if spec is not None and spec.match_file(unicodedata.normalize("NFC", rel_in_root)):
             continue
+        # Before the extension: a link to a folder that went away (an unmounted disk) has none, and is no
+        # file of a type never read; what was recorded under it is kept (see WalkResult.unlisted).
+        if entry.is_symlink() and _link_broken(entry.path, rel, result):
+            continue
         if not supported:
             result.passed_over.append(SourceRef(entry.path, rel, root))
             continue
-        if entry.is_symlink() and _link_skipped(entry.path, rel, result, policy):
+        if entry.is_symlink() and policy.refuses(entry.path, result, rel):
             continue
         if rel in seen_files:
             continue
         seen_files.add(rel)
         result.refs.append(SourceRef(entry.path, rel, root, override))
-
-
-def _printable(name: str) -> str:
-    """A file name with the bytes that are not UTF-8 shown as escapes (``bad\\xffname.md``), storable and printable."""
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 class _LinkPolicy:
@@ -394,46 +371,17 @@ class _LinkPolicy:
         return True
 
 
-def _link_skipped(link: str, rel: str, result: WalkResult, policy: _LinkPolicy) -> bool:
-    """True (and a problem recorded for the source file ``rel``) when the symlink ``link`` leads to no
-    file (broken, or links that lead back to each other) or outside every root."""
+def _link_broken(link: str, rel: str, result: WalkResult) -> bool:
+    """True (and ``rel`` recorded as a path the walk could not look into) when the symlink ``link`` leads
+    nowhere: broken, or links that lead back to each other."""
     try:
         os.stat(link)
     except OSError as exc:
         # os.path.exists is False for a loop too (ELOOP): it is no broken link, and is named as one.
         reason = "symlink loop, skipped" if exc.errno == errno.ELOOP else "broken symlink, skipped"
-        result.problems.append(Problem(link, reason, rel))
+        result.cannot_look(link, reason, rel)
         return True
-    return policy.refuses(link, result, rel)
-
-
-_KINDS = (
-    (stat.S_ISFIFO, "named pipe (FIFO)"),
-    (stat.S_ISSOCK, "socket"),
-    (stat.S_ISCHR, "character device"),
-    (stat.S_ISBLK, "block device"),
-    (stat.S_ISDIR, "folder"),
-    (stat.S_ISREG, "regular file"),
-)
-
-
-def _kind_name(mode: int) -> str:
-    for test, name in _KINDS:
-        if test(mode):
-            return name
-    return "special file"
-
-
-def _kind_of(path: Path) -> str:
-    """What ``path`` is (following symlinks), from ``stat`` alone: a FIFO or device is never opened."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as exc:
-        return f"unreadable ({exc.strerror or exc})"
-    kind = _kind_name(mode)
-    if os.path.islink(path):
-        return f"symlink to {os.path.realpath(path)}, a {kind}"
-    return kind
+    return False
 
 
 def _add_file(
@@ -449,7 +397,7 @@ def _add_file(
     ext = path.suffix.lower()
     if not _utf8_name(rel):
         reason = "file name is not valid UTF-8, skipped (rename it)"
-        result.problems.append(Problem(_printable(str(path)), reason, _printable(rel)))
+        result.problems.append(Problem(printable(str(path)), reason, printable(rel)))
         return
     if ext not in ALL_EXTS:
         if explicit:  # named on the command line: counted (and reported) as a skipped file
@@ -459,7 +407,7 @@ def _add_file(
         result.problems.append(Problem(str(path), "broken symlink, skipped", rel))
         return
     if not path.is_file():
-        result.problems.append(Problem(str(path), f"{_kind_of(path)}, not a regular file: skipped", rel))
+        result.problems.append(Problem(str(path), f"{kind_of(path)}, not a regular file: skipped", rel))
         return
     if rel in seen:
         return
@@ -524,7 +472,7 @@ def _open_regular(path: Path) -> tuple[int, os.stat_result]:
     """
     st = os.stat(path)
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(str(path), f"{_kind_name(st.st_mode)}, not a regular file: skipped")
+        raise InputError(str(path), f"{kind_name(st.st_mode)}, not a regular file: skipped")
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     try:
         if not os.path.samestat(st, os.fstat(fd)):

@@ -120,10 +120,11 @@ def test_undecodable_file_and_folder_names_are_skipped_with_a_reason(tmp_path: P
         assert [p.rsplit("/", 1)[-1] for p in paths] == ["caf\\xe9.md", "r\\xe9unions"], paths
         plan = CliRunner().invoke(main, ["plan", str(c), "--out", str(out)])
         assert "caf\\xe9.md: file name is not valid UTF-8" in plan.output, plan.output
-        # The file is a skipped file of the run, under a printable name; the folder is no file.
+        # Each is a skipped source of the run, under a printable name (the folder counts as one).
         assert sorted((f["relpath"], f["status"]) for f in data["files"]) == [
             ("caf\\xe9.md", "skipped"),
             ("good.md", status),
+            ("r\\xe9unions", "skipped"),
         ]
     r = CliRunner().invoke(main, ["report", "--out", str(out)])
     assert r.exit_code == 0, r.output

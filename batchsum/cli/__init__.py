@@ -96,6 +96,14 @@ class LazyGroup(click.Group):
                 error = {"error": exc.format_message(), "kind": kind, "exit_code": exc.exit_code}
                 click.echo(json.dumps(error))
             raise
+        except KeyboardInterrupt:
+            # Ctrl-C outside summarizing (a run still walking or starting its workers, a search): stopped at
+            # once, said as any error is, not click's bare "Aborted!" with nothing on stdout.
+            message = "interrupted by Ctrl-C: stopped at once, nothing half-written; the next run picks up"
+            if as_json:
+                click.echo(json.dumps({"error": message, "kind": "Interrupted", "exit_code": 1}))
+            click.echo(f"Error: {message}", err=True)
+            raise SystemExit(1) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # The group's own --help needs only names and one-liners: import nothing heavy for it.

@@ -13,6 +13,7 @@ import click
 
 from batchsum.errors import BatchsumError, ConfigError, IndexError_, LockedError, MetricsError, describe_os_error
 from batchsum.remembered import SettingsChanged
+from batchsum.walk_paths import shown
 
 EXIT_SOME_FAILED = 1
 EXIT_USAGE = 2
@@ -72,7 +73,7 @@ def _fail(message: str, kind: str, code: int, as_json: bool) -> None:
         import json
 
         click.echo(json.dumps({"error": message, "kind": kind, "exit_code": code}))
-    click.echo(f"Error: {message}", err=True)
+    click.echo(f"Error: {shown(message)}", err=True)  # one line, whatever the names in it hold
     raise SystemExit(code) from None
 
 

@@ -23,6 +23,7 @@ from batchsum.lazy import load
 from batchsum.pipeline_file import apply_pipeline, load_pipeline
 from batchsum.remembered import reuse
 from batchsum.settings import SETTINGS, click_option, from_params, given_fields, validate
+from batchsum.walk_paths import shown
 from batchsum.warmup import start_llm_imports
 
 if TYPE_CHECKING:
@@ -193,11 +194,11 @@ def run(ctx: click.Context, **params: Any) -> None:
         hidden = set(result.notices) if cfg.quiet else set()
         for w in result.warnings:
             if w not in hidden:
-                click.echo(f"warning: {w}", err=True)
+                click.echo(f"warning: {shown(w)}", err=True)
         if result.problems:
             click.echo(f"{len(result.problems)} problem(s):", err=True)
             for p in result.problems:
-                click.echo(f"  {p.path}: {p.reason}", err=True)
+                click.echo(f"  {shown(p.path)}: {shown(p.reason)}", err=True)
         if not cfg.quiet:
             click.echo(result.summary_line())
     if result.run.status == "aborted":  # an error, on stderr too: shown with --quiet or --json, mailed by cron
@@ -298,15 +299,15 @@ def plan(ctx: click.Context, **params: Any) -> None:
         why = "" if summary.backend == "llm" else "; the extractive backend sends no LLM request"
         click.echo(f"cost: {cost:.4f} (per million tokens: {price[0]:g} prompt, {per_out:g} output{why})")
     for rel in summary.new:
-        click.echo(f"  + {rel}")
+        click.echo(f"  + {shown(rel)}")
     for rel in summary.changed:
-        click.echo(f"  ~ {rel}")
+        click.echo(f"  ~ {shown(rel)}")
     for rel in summary.deleted:
-        click.echo(f"  - {rel}")
+        click.echo(f"  - {shown(rel)}")
     for p in summary.skipped:
-        click.echo(f"  = {p.path}: {p.reason}")
+        click.echo(f"  = {shown(p.path)}: {shown(p.reason)}")
     for p in summary.problems:
-        click.echo(f"  ! {p.path}: {p.reason}", err=True)
+        click.echo(f"  ! {shown(p.path)}: {shown(p.reason)}", err=True)
 
 
 def _names(pids: list[str]) -> str:

@@ -18,6 +18,8 @@ from batchsum.index.snippets import highlight
 from batchsum.index.state import check_output_folder, completeness
 from batchsum.lazy import load
 from batchsum.options import absolute, path_filter, unmatched_path
+from batchsum.settings import resolved_path
+from batchsum.walk_paths import shown
 
 
 def search(
@@ -35,6 +37,7 @@ def search(
     **params: Any,
 ) -> None:
     """Print the hits of QUERY in the index of OUT (or, with ``role="memory"``, its facts)."""
+    resolved_path(out, "--out")  # a link loop is said as one, not as an index of another version
     cfg = index_config(out, params)
     check_output_folder(cfg)
     found = completeness(cfg)
@@ -69,12 +72,12 @@ def search(
     for h in hits:
         where = "final" if h.is_final else ("period" if h.level == 4 else f"L{h.level}")
         click.echo(
-            f"{h.rank}. {h.score:.3f}  {click.style(where, fg='cyan')}  {click.style(h.source_path, bold=True)}"
+            f"{h.rank}. {h.score:.3f}  {click.style(where, fg='cyan')}  {click.style(shown(h.source_path), bold=True)}"
             f"  {h.doc_date or '-'}"
         )
         origin = click.style("source: ", dim=True) if h.snippet_from == "source" else ""
         click.echo("   " + origin + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
-        click.echo(f"   {h.summary_path}")
+        click.echo(f"   {shown(str(h.summary_path))}")
 
 
 def _no_match(

@@ -162,7 +162,12 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
     d = Diff(problems=list(walk.problems), files=len(walk.refs), passed_over=passed_over)
     roots = {str(r) for r in walk.roots}
     moved = moved_roots(walk.refs, manifest)
-    d.deleted = [e for rel, e in sorted(manifest.items()) if (e.root in roots or e.root in moved) and rel not in seen]
+    # A source under a folder the walk could not list is unknown now, not gone: kept as it is.
+    d.deleted = [
+        e
+        for rel, e in sorted(manifest.items())
+        if (e.root in roots or e.root in moved) and rel not in seen and not walk.unreached(rel)
+    ]
     d.unindexed = [rel for rel, e in sorted(manifest.items()) if not e.indexed and rel in seen]
     out = str(cfg.out)
     places = recorded_places(cfg)

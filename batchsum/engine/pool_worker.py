@@ -8,7 +8,14 @@ the run's own process commits.
 
 from __future__ import annotations
 
-from batchsum.blas import single_threaded_blas
+import signal
+
+# First: the fork server imports this module for its workers, and Ctrl-C reaches the whole process group
+# while it does (a second or more on a loaded machine): the run's own process handles it and stops the
+# pool, so a fork server or worker stopped mid-import had only printed a KeyboardInterrupt traceback.
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+from batchsum.blas import single_threaded_blas  # noqa: E402
 
 # Before numpy loads. Only worker processes import this module, so the run's own process (a library
 # caller's) keeps its settings.
@@ -16,7 +23,6 @@ single_threaded_blas()
 
 import logging  # noqa: E402
 import os  # noqa: E402
-import signal  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 from typing import TYPE_CHECKING  # noqa: E402

@@ -31,6 +31,7 @@ from batchsum.engine.workers import (
     start_workers,
     stop_fork_server,
     stop_workers,
+    stopping_run,
 )
 from batchsum.tokens import get_tokenizer
 
@@ -116,20 +117,27 @@ class ProcessExecutor(LocalExecutor):
                     return
 
         submit()
-        while queue:
-            ref, known, pending = queue.popleft()
-            result = await self._result(pending)
-            if result is None:
-                prepared = prepare_file(ref, self.cfg, self._tokenizer(), known)
-                if self.deferred:
-                    await self._start_pool()
-            else:
-                prepared, ahead = result
-                self.prepared_by_workers += 1
-                if ahead is not None:
-                    self._ahead[ahead[0].node_id] = ahead
-            submit()
-            yield ref, prepared
+        try:
+            while queue:
+                ref, known, pending = queue.popleft()
+                result = await self._result(pending)
+                if result is None:
+                    prepared = prepare_file(ref, self.cfg, self._tokenizer(), known)
+                    if self.deferred:
+                        await self._start_pool()
+                else:
+                    prepared, ahead = result
+                    self.prepared_by_workers += 1
+                    if ahead is not None:
+                        self._ahead[ahead[0].node_id] = ahead
+                submit()
+                yield ref, prepared
+        finally:
+            # A stopped run leaves its readings ahead unread: their pool's breakage (SIGTERM ended the
+            # workers) is no "Future exception was never retrieved" error at exit.
+            for _, _, left in queue:
+                if left is not None:
+                    left.add_done_callback(lambda f: f.cancelled() or f.exception())
 
     async def _start_pool(self) -> None:
         """Start the deferred pool (and wait for it when the run asked for workers)."""
@@ -184,13 +192,15 @@ class ProcessExecutor(LocalExecutor):
     def _lost(self, exc: Exception) -> None:
         pool, self.pool = self.pool, None
         if pool is not None:
-            self.broken = f"worker processes lost ({exc}); the rest of the run was done in one process"
-            log.warning("%s", self.broken)
+            if not stopping_run():
+                self.broken = f"worker processes lost ({exc}); the rest of the run was done in one process"
+                log.warning("%s", self.broken)
             stop_workers(pool.executor)  # first: shutting down forgets the table of processes
             pool.executor.shutdown(wait=False, cancel_futures=True)
 
     def notes(self) -> list[Note]:
-        return [Note("workers_lost", self.broken)] if self.broken else []
+        # Asked again: a SIGTERM to the process group may end the workers before this process's handler runs.
+        return [Note("workers_lost", self.broken)] if self.broken and not stopping_run() else []
 
     def _tokenizer(self) -> Tokenizer:
 

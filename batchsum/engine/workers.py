@@ -24,6 +24,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from batchsum.engine.stopping import SUMMARIZING  # light: the command loads it before every run
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -118,6 +120,12 @@ def stop_workers(executor: ProcessPoolExecutor) -> None:
             process.terminate()
 
 
+def stopping_run() -> bool:
+    """Whether this run was asked to stop (SIGTERM to its process group, which ends its workers too): a pool
+    that breaks then is no crash, and no run goes on in one process to say so."""
+    return SUMMARIZING.requested
+
+
 def stop_fork_server() -> None:
     """Stop the fork server the workers were forked from, once their pool is shut down.
 
@@ -189,10 +197,16 @@ def start_pool(workers: int, cfg: RunConfig) -> WorkerPool:
 
     def start() -> None:
         # The first calls start the fork server and wait for its imports (~0.3 s): from a thread,
-        # so the run goes on meanwhile.
+        # so the run goes on meanwhile. Ctrl-C reaches the whole process group, and the run's own
+        # process handles it: blocked in this thread, it stays blocked in the processes started from
+        # here (a mask is kept across fork and exec), before their interpreter could raise it mid-import.
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             pool.started = [pool.executor.submit(in_worker, "warm_up") for _ in range(workers)]
-        except RuntimeError as exc:  # a broken pool, or one shut down already (a run that stopped at once)
+        except (RuntimeError, OSError, EOFError) as exc:
+            # A broken pool, one shut down already (a run that stopped at once), or a fork server that
+            # died while starting (its pipe closed: EOFError): the run says why, from its own thread.
             pool.failure = exc
 
     pool.starter = threading.Thread(target=start, name="batchsum-pool-start", daemon=True)
