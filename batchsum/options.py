@@ -81,7 +81,10 @@ _KINDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "dir": ("a path", lambda v: isinstance(v, (str, os.PathLike))),
     "bool": ("True or False", lambda v: isinstance(v, bool)),
     "int": ("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)),
-    "number": ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)),
+    "number": (
+        "a finite number",
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    ),
     "strlist": (
         "a string or a list of strings",
         lambda v: isinstance(v, str) or (isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v)),

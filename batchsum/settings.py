@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import math
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -596,7 +597,7 @@ def click_option(s: Setting) -> Callable[[Any], Any]:
                 None if s.minimum is None else int(s.minimum), None if s.maximum is None else int(s.maximum)
             )
         elif s.kind == "number":
-            kw["type"] = click.FloatRange(s.minimum, s.maximum)
+            kw["type"] = _finite_range(s.minimum, s.maximum)
         elif s.kind == "enum":
             kw["type"] = click.Choice(list(s.choices))
         elif s.kind == "path":
@@ -604,6 +605,20 @@ def click_option(s: Setting) -> Callable[[Any], Any]:
         elif s.kind == "dir":
             kw["type"] = click.Path(path_type=Path, file_okay=False)
     return click.option(*decls, **kw)
+
+
+def _finite_range(minimum: float | None, maximum: float | None) -> Any:
+    """A number option's click type: click's FloatRange takes "nan" and "inf", which make a "$nan" cost."""
+    import click
+
+    class FiniteRange(click.FloatRange):
+        def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+            number = super().convert(value, param, ctx)
+            if not math.isfinite(number):
+                self.fail(f"{value!r} is not a finite number.", param, ctx)
+            return number
+
+    return FiniteRange(minimum, maximum)
 
 
 def _refusing_text(s: Setting) -> Any:
