@@ -1,0 +1,101 @@
+"""A process embedding batchsum keeps no Chroma handle past the library call that opened it, and sees an
+index another process rebuilt."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import batchsum
+from batchsum.config import IndexConfig
+from batchsum.errors import IndexError_
+from batchsum.index.chroma import forget_client, open_client
+from batchsum.index.state import chroma_dir
+from tests.conftest import REPO, SAMPLE_CORPUS
+
+DAYS = ["2026-10-01.md", "2026-10-02.md", "2026-10-03.md"]
+
+
+def _fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.fixture()
+def corpus(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in DAYS[:2]:
+        shutil.copy(SAMPLE_CORPUS / "journal" / name, src / name)
+    return src
+
+
+def _rebuild_elsewhere(out: Path) -> None:
+    """``batchsum index OUT --rebuild`` from a shell: another process replaces the Chroma folder."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-m", "batchsum", "index", str(out), "--rebuild"], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_runs_after_a_rebuild_by_another_process_complete_the_index(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert batchsum.run(str(corpus), out=str(out)).run.status == "ok"
+    _rebuild_elsewhere(out)
+    shutil.copy(SAMPLE_CORPUS / "journal" / DAYS[2], corpus / DAYS[2])
+    again = batchsum.run(str(corpus), out=str(out))
+    assert again.run.status == "ok" and not again.warnings
+    assert batchsum.repair_index(str(out)).nodes_deleted == 0
+    assert batchsum.check_index(str(out)).ok
+
+
+def test_a_kept_client_notices_its_folder_replaced(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    batchsum.run(str(corpus), out=str(out))
+    cfg = IndexConfig(out=out)
+    before = open_client(cfg, create=False)  # opened outside a library call (as ``serve`` does): kept
+    assert open_client(cfg, create=False) is before
+    _rebuild_elsewhere(out)
+    after = open_client(cfg, create=False)
+    assert after is not before
+    col = after.get_collection(cfg.collection, embedding_function=None)
+    col.add(ids=["x"], embeddings=[[0.5] * int(col.metadata["embed_dim"])])  # wrote to the rebuilt folder
+    forget_client(chroma_dir(cfg))
+
+
+def test_library_calls_release_their_chroma_handles(corpus: Path, tmp_path: Path) -> None:
+    outs = [tmp_path / f"out{i}" for i in range(3)]
+    batchsum.run(str(corpus), out=str(outs[0]))  # loads the embedder and chromadb once
+    start = _fds()
+    for out in outs[1:]:
+        batchsum.run(str(corpus), out=str(out))
+    for out in outs:
+        assert batchsum.check_index(str(out)).ok
+        batchsum.search(str(out), "weather", k=1)
+    assert _fds() <= start
+
+
+@contextlib.contextmanager
+def few_descriptors() -> Iterator[None]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_fds() + 4, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_running_out_of_descriptors_is_not_called_corruption(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    batchsum.run(str(corpus), out=str(out))
+    with pytest.raises(IndexError_) as caught, few_descriptors():
+        batchsum.check_index(str(out))
+    assert "--rebuild" not in str(caught.value) and "corrupt" not in str(caught.value)
