@@ -38,25 +38,85 @@ from batchsum.lazy import load
 
 if TYPE_CHECKING:
     from datetime import date
-    from types import ModuleType
 
+    # What ``__getattr__`` loads, as the type checker sees it (``import batchsum`` imports none of it).
+    from batchsum.compact import _CallablePackage
+    from batchsum.compact.api import CompactionResult
     from batchsum.config import IndexConfig, RunConfig
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.engine.preview import PlanSummary
     from batchsum.engine.records import RunResult
+    from batchsum.errors import (
+        BatchsumError,
+        ConfigError,
+        IndexError_,
+        InputError,
+        LLMSummaryError,
+        LockedError,
+        MetricsError,
+        RunInterrupted,
+        SettingsChanged,
+        SummarizationError,
+    )
     from batchsum.evaluate.runner import EvalReport
     from batchsum.index.search import SearchHit
     from batchsum.index.store import IndexCheck, IndexStats
     from batchsum.memory.ingest import FactsResult
     from batchsum.memory.search import FactHit
     from batchsum.metrics.report import Report
+    from batchsum.walk import Problem
+
+    compact: _CallablePackage
 
 __version__ = "0.1.0"
 
-# The named exceptions, importable from here (loaded on first use, by ``__getattr__``).
-_ERRORS = ("BatchsumError", "ConfigError", "InputError", "LockedError", "MetricsError", "RunInterrupted",
-           "SettingsChanged", "SummarizationError")  # fmt: skip
+# The named exceptions and the types the functions take and return, importable from here: each is loaded
+# from its module on first use, by ``__getattr__`` (the imports above are the type checker's view of them).
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        ("BatchsumError", "ConfigError", "IndexError_", "InputError", "LLMSummaryError", "LockedError",
+         "MetricsError", "RunInterrupted", "SettingsChanged", "SummarizationError"),
+        "batchsum.errors",
+    ),
+    "CompactionResult": "batchsum.compact.api",
+    "EvalReport": "batchsum.evaluate.runner",
+    "FactHit": "batchsum.memory.search",
+    "FactsResult": "batchsum.memory.ingest",
+    "IndexCheck": "batchsum.index.store",
+    "IndexConfig": "batchsum.config",
+    "IndexStats": "batchsum.index.store",
+    "PlanSummary": "batchsum.engine.preview",
+    "Problem": "batchsum.walk",
+    "Report": "batchsum.metrics.report",
+    "RunConfig": "batchsum.config",
+    "RunResult": "batchsum.engine.records",
+    "SearchHit": "batchsum.index.search",
+}  # fmt: skip
+# Spelled out (not built from _LAZY): a type checker reads the list as written.
 __all__ = [
+    "BatchsumError",
+    "CompactionResult",
+    "ConfigError",
+    "EvalReport",
+    "FactHit",
+    "FactsResult",
+    "IndexCheck",
+    "IndexConfig",
+    "IndexError_",
+    "IndexStats",
+    "InputError",
+    "LLMSummaryError",
+    "LockedError",
+    "MetricsError",
+    "PlanSummary",
+    "Problem",
+    "Report",
+    "RunConfig",
+    "RunInterrupted",
+    "RunResult",
+    "SearchHit",
+    "SettingsChanged",
+    "SummarizationError",
     "__version__",
     "check_index",
     "compact",
@@ -69,7 +129,6 @@ __all__ = [
     "run",
     "search",
     "search_facts",
-    *_ERRORS,
 ]
 
 Paths = str | Path | Iterable[str | Path]
@@ -298,14 +357,15 @@ def eval_summaries(docs: str | Path, refs: str | Path, /, **options: Any) -> Eva
 
 
 def __dir__() -> list[str]:
-    # The lazy names (the exceptions, ``compact``) are listed as the ones defined here are.
+    # The lazy names (the exceptions, the types, ``compact``) are listed as the ones defined here are.
     return sorted({*globals(), *__all__})
 
 
-def __getattr__(name: str) -> Any:
-    if name == "compact":
-        package: ModuleType = _stage("compact")
-        return package
-    if name in _ERRORS:
-        return load(f"batchsum.errors:{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if not TYPE_CHECKING:  # the type checker knows the lazy names from the imports above: no catch-all for typos
+
+    def __getattr__(name: str) -> Any:
+        if name == "compact":
+            return _stage("compact")
+        if name in _LAZY:
+            return load(f"{_LAZY[name]}:{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
