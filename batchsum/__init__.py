@@ -352,8 +352,10 @@ def eval_summaries(docs: str | Path, refs: str | Path, /, **options: Any) -> Eva
     """Score batchsum's summaries of ``docs`` against the reference summaries in ``refs``
     (``batchsum eval``); ``options`` are :class:`~batchsum.evaluate.runner.EvalOptions` fields
     (``out``, ``budget="ref"``, ``baselines=True``, ``tree=True``, ...)."""
-    runner = _stage("evaluate")
-    return runner.evaluate(runner.EvalOptions(docs_dir=Path(docs), refs_dir=Path(refs), **options))  # type: ignore[no-any-return]
+    runner, args = _stage("evaluate"), _stage("search_args")
+    # Checked before any work: a wrong type (``out`` as a str was fine until the end) fails at once.
+    given = args.typed_fields(runner.EvalOptions, {"docs_dir": docs, "refs_dir": refs, **options})
+    return runner.evaluate(runner.EvalOptions(**given))  # type: ignore[no-any-return]
 
 
 def __dir__() -> list[str]:
