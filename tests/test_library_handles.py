@@ -9,15 +9,17 @@ import resource
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import batchsum
 from batchsum.config import IndexConfig
 from batchsum.errors import IndexError_
-from batchsum.index.chroma import forget_client, open_client
+from batchsum.index.chroma import forget_client, open_client, released_clients
 from batchsum.index.state import chroma_dir
 from tests.conftest import REPO, SAMPLE_CORPUS
 
@@ -99,3 +101,18 @@ def test_running_out_of_descriptors_is_not_called_corruption(corpus: Path, tmp_p
     with pytest.raises(IndexError_) as caught, few_descriptors():
         batchsum.check_index(str(out))
     assert "--rebuild" not in str(caught.value) and "corrupt" not in str(caught.value)
+
+
+def test_a_client_used_outside_library_calls_stays_open(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    batchsum.run(str(corpus), out=str(out))
+    cfg = IndexConfig(out=out)
+    opened: list[Any] = []
+    with released_clients():  # a library call under way while another thread (serve's) opens the folder
+        worker = threading.Thread(target=lambda: opened.append(open_client(cfg, create=False)))
+        worker.start()
+        worker.join()
+        batchsum.search(str(out), "weather", k=1)  # a library call using the same folder meanwhile
+    assert opened[0].get_collection(cfg.collection, embedding_function=None).count() > 0
+    assert open_client(cfg, create=False) is opened[0]
+    forget_client(chroma_dir(cfg))

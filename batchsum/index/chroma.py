@@ -7,6 +7,7 @@ chromadb is imported only inside these functions: a search of a local index neve
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import sqlite3
 import threading
@@ -47,8 +48,10 @@ def _where(cfg: IndexConfig) -> str:
 # Per process: key -> (identity of the folder when opened, client); an HTTP client's identity is None.
 _CLIENTS: dict[str, tuple[tuple[int, ...] | None, Any]] = {}
 _LOCK = threading.RLock()
-_CALLS = 0  # library calls under way (``released_clients``)
-_OPENED_IN_CALLS: set[str] = set()  # embedded clients those calls opened, closed when the last one ends
+_CALLS = 0  # library calls under way in the process (``released_clients``)
+_IN_CALL: contextvars.ContextVar[bool] = contextvars.ContextVar("batchsum_in_library_call", default=False)
+# Embedded clients opened by those calls and used by nothing else, closed when the last call ends.
+_OPENED_IN_CALLS: set[str] = set()
 
 
 def _identity(path: Path) -> tuple[int, ...] | None:
@@ -75,14 +78,17 @@ def released_clients() -> Iterator[None]:
     """Close the embedded clients opened during the library calls under way when the last of them ends.
 
     A client holds ~11 descriptors (SQLite, HNSW files) for its life: a process calling batchsum on
-    many output folders ran out of them. Clients opened outside any such call (``serve``) stay cached.
+    many output folders ran out of them. Clients opened or used outside any such call (``serve``'s
+    threads) stay cached. They close when no call runs anywhere: concurrent calls share a folder's client.
     """
     global _CALLS
     with _LOCK:
         _CALLS += 1
+    token = _IN_CALL.set(True)
     try:
         yield
     finally:
+        _IN_CALL.reset(token)
         with _LOCK:
             _CALLS -= 1
             if not _CALLS:
@@ -132,6 +138,8 @@ def _embedded_client(cfg: IndexConfig, path: Path) -> Any:
     cached = _CLIENTS.get(str(path))
     if cached is not None:
         if cached[0] is not None and cached[0] == _identity(path):
+            if not _IN_CALL.get():  # used outside a library call too: kept for the life of the process
+                _OPENED_IN_CALLS.discard(str(path))
             return cached[1]
         forget_client(path)  # the folder went away or was replaced (moved aside, rebuilt): its client is stale
     try:
@@ -140,7 +148,7 @@ def _embedded_client(cfg: IndexConfig, path: Path) -> Any:
     except Exception as exc:
         raise _unopenable(cfg, path, exc) from None
     _CLIENTS[str(path)] = (_identity(path), client)
-    if _CALLS:
+    if _IN_CALL.get():
         _OPENED_IN_CALLS.add(str(path))
     return client
 
