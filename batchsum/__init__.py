@@ -28,6 +28,7 @@ instead of paths and options. Each function imports its stage on first call (:da
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,25 +38,85 @@ from batchsum.lazy import load
 
 if TYPE_CHECKING:
     from datetime import date
-    from types import ModuleType
 
+    # What ``__getattr__`` loads, as the type checker sees it (``import batchsum`` imports none of it).
+    from batchsum.compact import _CallablePackage
+    from batchsum.compact.api import CompactionResult
     from batchsum.config import IndexConfig, RunConfig
     from batchsum.engine.executor import ExecutorFactory
     from batchsum.engine.preview import PlanSummary
     from batchsum.engine.records import RunResult
+    from batchsum.errors import (
+        BatchsumError,
+        ConfigError,
+        IndexError_,
+        InputError,
+        LLMSummaryError,
+        LockedError,
+        MetricsError,
+        RunInterrupted,
+        SettingsChanged,
+        SummarizationError,
+    )
     from batchsum.evaluate.runner import EvalReport
     from batchsum.index.search import SearchHit
     from batchsum.index.store import IndexCheck, IndexStats
     from batchsum.memory.ingest import FactsResult
     from batchsum.memory.search import FactHit
     from batchsum.metrics.report import Report
+    from batchsum.walk import Problem
+
+    compact: _CallablePackage
 
 __version__ = "0.1.0"
 
-# The named exceptions, importable from here (loaded on first use, by ``__getattr__``).
-_ERRORS = ("BatchsumError", "ConfigError", "InputError", "LockedError", "MetricsError", "RunInterrupted",
-           "SettingsChanged", "SummarizationError")  # fmt: skip
+# The named exceptions and the types the functions take and return, importable from here: each is loaded
+# from its module on first use, by ``__getattr__`` (the imports above are the type checker's view of them).
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        ("BatchsumError", "ConfigError", "IndexError_", "InputError", "LLMSummaryError", "LockedError",
+         "MetricsError", "RunInterrupted", "SettingsChanged", "SummarizationError"),
+        "batchsum.errors",
+    ),
+    "CompactionResult": "batchsum.compact.api",
+    "EvalReport": "batchsum.evaluate.runner",
+    "FactHit": "batchsum.memory.search",
+    "FactsResult": "batchsum.memory.ingest",
+    "IndexCheck": "batchsum.index.store",
+    "IndexConfig": "batchsum.config",
+    "IndexStats": "batchsum.index.store",
+    "PlanSummary": "batchsum.engine.preview",
+    "Problem": "batchsum.walk",
+    "Report": "batchsum.metrics.report",
+    "RunConfig": "batchsum.config",
+    "RunResult": "batchsum.engine.records",
+    "SearchHit": "batchsum.index.search",
+}  # fmt: skip
+# Spelled out (not built from _LAZY): a type checker reads the list as written.
 __all__ = [
+    "BatchsumError",
+    "CompactionResult",
+    "ConfigError",
+    "EvalReport",
+    "FactHit",
+    "FactsResult",
+    "IndexCheck",
+    "IndexConfig",
+    "IndexError_",
+    "IndexStats",
+    "InputError",
+    "LLMSummaryError",
+    "LockedError",
+    "MetricsError",
+    "PlanSummary",
+    "Problem",
+    "Report",
+    "RunConfig",
+    "RunInterrupted",
+    "RunResult",
+    "SearchHit",
+    "SettingsChanged",
+    "SummarizationError",
     "__version__",
     "check_index",
     "compact",
@@ -68,7 +129,6 @@ __all__ = [
     "run",
     "search",
     "search_facts",
-    *_ERRORS,
 ]
 
 Paths = str | Path | Iterable[str | Path]
@@ -111,6 +171,11 @@ def _library_logging() -> None:
     logging.getLogger("batchsum").addHandler(logging.NullHandler())
 
 
+def _released() -> AbstractContextManager[None]:
+    """The Chroma clients a library call opens are closed when it (and any call running beside it) ends."""
+    return load("batchsum.index.chroma:released_clients")()  # type: ignore[no-any-return]
+
+
 def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None = None, **options: Any) -> RunResult:
     """Summarize ``paths`` (a folder, a file or several) into the tree under ``out``; incremental,
     crash-safe, never stopped by one bad file. ``options`` are the flags of ``batchsum run``
@@ -125,12 +190,13 @@ def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None =
         options["executor"] = executor
         executor = None
     cfg = _stage("config_for")(paths, options)
-    result: RunResult = off_the_loop(lambda: _stage("run")(cfg, executor=executor))
-    # A stop asked for (the command's SIGTERM) while the run wrote its index or metrics: nothing follows it.
-    if cfg.facts and result.run.status != "aborted" and not _stage("stopping").SUMMARIZING.requested:
-        ingest = _stage("facts")
-        result.facts = ingest.run_facts(ingest.FactsConfig(run=cfg))
-        result.exit_code = _stage("worst_exit")(result.exit_code, result.facts.exit_code)
+    with _released():
+        result: RunResult = off_the_loop(lambda: _stage("run")(cfg, executor=executor))
+        # A stop asked for (the command's SIGTERM) while the run wrote its index or metrics: nothing follows it.
+        if cfg.facts and result.run.status != "aborted" and not _stage("stopping").SUMMARIZING.requested:
+            ingest = _stage("facts")
+            result.facts = ingest.run_facts(ingest.FactsConfig(run=cfg))
+            result.exit_code = _stage("worst_exit")(result.exit_code, result.facts.exit_code)
     return result
 
 
@@ -177,17 +243,18 @@ def search(
          "embed_base_url": embed_base_url, "embed_model": embed_model},
     )  # fmt: skip
     glob = args.path_filter(cfg, args.one_of("path", path, "path_glob", path_glob))
-    hits: list[SearchHit] = _stage("search")(
-        cfg,
-        query,
-        k=args.count("k", k),
-        level=args.level_arg(level),
-        content_type=args.text("type", args.one_of("type", type, "content_type", content_type)),
-        path_glob=glob,
-        since=args.since_arg(since),
-        reranker=None if reranker is None else args.path_arg("reranker", reranker),
-        strict=args.flag("strict", strict),
-    )
+    with _released():
+        hits: list[SearchHit] = _stage("search")(
+            cfg,
+            query,
+            k=args.count("k", k),
+            level=args.level_arg(level),
+            content_type=args.text("type", args.one_of("type", type, "content_type", content_type)),
+            path_glob=glob,
+            since=args.since_arg(since),
+            reranker=None if reranker is None else args.path_arg("reranker", reranker),
+            strict=args.flag("strict", strict),
+        )
     if not hits and glob and (why := args.unmatched_path(cfg, glob)):
         import logging  # only here: ``import batchsum`` stays cheap
 
@@ -200,9 +267,9 @@ def search_facts(out: IndexConfig | str | Path, query: str, *, k: int = 5) -> li
     memory``); [] when the folder holds no facts. Raises :class:`~batchsum.errors.ConfigError` for a bad
     argument."""
     args = _stage("search_args")
-    hits: list[FactHit] = _stage("search_facts")(
-        _stage("index_config")(out), args.text("query", query) or "", k=args.count("k", k)
-    )
+    cfg, text, count = _stage("index_config")(out), args.text("query", query) or "", args.count("k", k)
+    with _released():
+        hits: list[FactHit] = _stage("search_facts")(cfg, text, k=count)
     return hits
 
 
@@ -253,15 +320,16 @@ def facts(
     """Extract and reconcile facts from the journals and conversations of ``paths`` into ``out``'s memory
     (``batchsum facts``); ``options`` as for :func:`run` (``base_url``, ``model``, ...)."""
     ingest = _stage("facts")
-    return ingest.run_facts(  # type: ignore[no-any-return]
-        ingest.FactsConfig(run=_stage("config_for")(paths, options), scope=scope, json_format=json_format)
-    )
+    cfg = ingest.FactsConfig(run=_stage("config_for")(paths, options), scope=scope, json_format=json_format)
+    with _released():
+        return ingest.run_facts(cfg)  # type: ignore[no-any-return]
 
 
 def check_index(out: IndexConfig | str | Path) -> IndexCheck:
     """Compare the search index of ``out`` with its tree (``batchsum index --check``), writing nothing:
     ``.ok``, ``.missing``, ``.stale``, ``.orphans``."""
-    with _stage("readable_index")(_stage("index_config")(out)) as readable:  # read-only storage: a copy
+    cfg = _stage("index_config")(out)
+    with _released(), _stage("readable_index")(cfg) as readable:  # read-only storage: a copy
         return _stage("index").check_index(readable)  # type: ignore[no-any-return]
 
 
@@ -269,7 +337,8 @@ def repair_index(out: IndexConfig | str | Path, *, rebuild: bool = False, wait: 
     """Index the missing and stale nodes of ``out`` and remove orphans (``batchsum index``); ``rebuild``
     recreates the index from the tree (``--rebuild``); ``wait`` waits for a run holding the output."""
     store, cfg = _stage("index"), _stage("index_config")(out)
-    return (store.rebuild_index if rebuild else store.repair_index)(cfg, wait=wait)  # type: ignore[no-any-return]
+    with _released():
+        return (store.rebuild_index if rebuild else store.repair_index)(cfg, wait=wait)  # type: ignore[no-any-return]
 
 
 def export(out: str | Path, dest: str | Path, *, format: str = "parquet", metrics_db: Path | None = None) -> list[Path]:
@@ -283,19 +352,22 @@ def eval_summaries(docs: str | Path, refs: str | Path, /, **options: Any) -> Eva
     """Score batchsum's summaries of ``docs`` against the reference summaries in ``refs``
     (``batchsum eval``); ``options`` are :class:`~batchsum.evaluate.runner.EvalOptions` fields
     (``out``, ``budget="ref"``, ``baselines=True``, ``tree=True``, ...)."""
-    runner = _stage("evaluate")
-    return runner.evaluate(runner.EvalOptions(docs_dir=Path(docs), refs_dir=Path(refs), **options))  # type: ignore[no-any-return]
+    runner, args = _stage("evaluate"), _stage("search_args")
+    # Checked before any work: a wrong type (``out`` as a str was fine until the end) fails at once.
+    given = args.typed_fields(runner.EvalOptions, {"docs_dir": docs, "refs_dir": refs, **options})
+    return runner.evaluate(runner.EvalOptions(**given))  # type: ignore[no-any-return]
 
 
 def __dir__() -> list[str]:
-    # The lazy names (the exceptions, ``compact``) are listed as the ones defined here are.
+    # The lazy names (the exceptions, the types, ``compact``) are listed as the ones defined here are.
     return sorted({*globals(), *__all__})
 
 
-def __getattr__(name: str) -> Any:
-    if name == "compact":
-        package: ModuleType = _stage("compact")
-        return package
-    if name in _ERRORS:
-        return load(f"batchsum.errors:{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if not TYPE_CHECKING:  # the type checker knows the lazy names from the imports above: no catch-all for typos
+
+    def __getattr__(name: str) -> Any:
+        if name == "compact":
+            return _stage("compact")
+        if name in _LAZY:
+            return load(f"{_LAZY[name]}:{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,10 +9,11 @@ The hierarchy::
     ├── InputError                one source file cannot be read or decoded
     │   └── NotASource            a file that holds nothing to summarize (an export's metadata): skipped, no failure
     ├── SummarizationError        a node could not be summarized (cause attached)
-    │   └── AbortRun              ``--on-error abort``: stop the run, keep what is done
-    │       └── LLMUnavailable     the LLM server cannot be used at all: the run stops
-    │           ├── LLMUnreachable   it refuses connections (or its host is unknown)
-    │           └── LLMAuthError     it rejects the API key (HTTP 401/403)
+    │   ├── AbortRun              ``--on-error abort``: stop the run, keep what is done
+    │   │   └── LLMUnavailable     the LLM server cannot be used at all: the run stops
+    │   │       ├── LLMUnreachable   it refuses connections (or its host is unknown)
+    │   │       └── LLMAuthError     it rejects the API key (HTTP 401/403)
+    │   └── LLMSummaryError       compaction's LLM summary failed (``compact(abort_on_failure=True)``)
     ├── LockedError               another run holds the output folder (exit 3)
     ├── MetricsError              the metrics database is newer, corrupt or unusable
     └── IndexError_               the search index is missing, corrupt or incompatible
@@ -118,6 +119,11 @@ class RunInterrupted(KeyboardInterrupt):
     def __init__(self, result: RunResult) -> None:
         super().__init__("interrupted by Ctrl-C")
         self.result = result
+
+
+class LLMSummaryError(SummarizationError):
+    """Compaction's LLM could not produce a valid summary (sanitized message, no secrets): raised by
+    ``compact(..., abort_on_failure=True)``, else the rule-based summary is kept."""
 
 
 class LLMUnavailable(AbortRun):

@@ -5,6 +5,7 @@ an LLM compaction called from an agent's loop). Light: ``import batchsum`` loads
 
 from __future__ import annotations
 
+import contextvars
 import sys
 from collections.abc import Callable
 from typing import TypeVar
@@ -26,5 +27,7 @@ def off_the_loop(call: Callable[[], T]) -> T:
         return call()
     from concurrent.futures import ThreadPoolExecutor
 
+    # The caller's context goes along, as with asyncio.to_thread: batchsum.index.chroma tells the
+    # clients a library call opened by it.
     with ThreadPoolExecutor(1, thread_name_prefix="batchsum") as pool:
-        return pool.submit(call).result()
+        return pool.submit(contextvars.copy_context().run, call).result()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
 from pathlib import Path
@@ -29,8 +30,12 @@ if TYPE_CHECKING:
     from batchsum.index.search import SearchHit
 
 PathLike = str | Path
-# Keywords that are not settings: how the run reports itself.
-_EXTRA = {"progress", "quiet"}
+# Keywords that are not settings: how the run reports itself, with the values each takes (``progress``:
+# a bar or not, None for only on a terminal; RunConfig documents no callback).
+_EXTRA: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "progress": ("True, False or None", lambda v: v is None or isinstance(v, bool)),
+    "quiet": ("True or False", lambda v: isinstance(v, bool)),
+}
 
 
 def _keywords() -> dict[str, tuple[str, bool]]:
@@ -47,9 +52,20 @@ def _keywords() -> dict[str, tuple[str, bool]]:
 
 
 def _as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
-    if isinstance(paths, (str, Path)):
+    """The input paths: one path, or an iterable of them; ConfigError for anything else and for none, as
+    the command refuses a run without PATHs (``run([])`` had written an empty output tree)."""
+    if isinstance(paths, (str, os.PathLike)):
         return [Path(paths)]
-    return [Path(p) for p in paths]
+    # bytes iterate as numbers, a dict as its keys: neither is a list of paths.
+    if isinstance(paths, (bytes, bytearray, Mapping)) or not isinstance(paths, Iterable):
+        raise ConfigError(f"paths={paths!r}: give a path or a list of paths, not {type(paths).__name__}")
+    given = list(paths)
+    bad = [p for p in given if not isinstance(p, (str, os.PathLike))]
+    if bad:
+        raise ConfigError(f"paths: {bad[0]!r} is not a path (a string or a Path), but {type(bad[0]).__name__}")
+    if not given:
+        raise ConfigError("no input: give one or more paths")
+    return [Path(p) for p in given]
 
 
 def run_config(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any]) -> tuple[RunConfig, set[str]]:
@@ -61,6 +77,9 @@ def run_config(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any])
     given: set[str] = set()
     for key, value in options.items():
         if key in _EXTRA:
+            want, fits = _EXTRA[key]
+            if not fits(value):
+                raise ConfigError(f"{key}={value!r}: must be {want}, not {type(value).__name__}")
             setattr(cfg, key, value)
         elif key in known:
             field, inverted = known[key]
@@ -195,6 +214,36 @@ def level_arg(value: Any) -> str | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return None if value is None else str(value)
     return text("level", value)
+
+
+def typed_fields(cls: type, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword ``given`` for the dataclass ``cls``, each checked against its field's declared type
+    (a path may be a string, a tuple a list) before any work: ConfigError names a wrong one. An unknown
+    keyword is left to ``cls`` itself (TypeError, as a misspelled function argument)."""
+    hints = typing.get_type_hints(cls)
+    checked: dict[str, Any] = {}
+    for name, value in given.items():
+        hint = hints.get(name)
+        if hint is None:
+            checked[name] = value
+            continue
+        kinds = {hint} if typing.get_origin(hint) is tuple else set(typing.get_args(hint)) or {hint}
+        if value is None and type(None) in kinds:
+            checked[name] = None
+        elif Path in kinds:
+            checked[name] = path_arg(name, value)
+        elif any(typing.get_origin(k) is tuple for k in kinds):
+            if not isinstance(value, (tuple, list)) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{name}={value!r}: must be a list of strings")
+            checked[name] = tuple(value)
+        elif not any(isinstance(value, k) for k in kinds if isinstance(k, type)) or (
+            isinstance(value, bool) and bool not in kinds
+        ):
+            wanted = " or ".join(k.__name__ for k in kinds if isinstance(k, type) and k is not type(None))
+            raise ConfigError(f"{name}={value!r}: must be {wanted}, not {type(value).__name__}")
+        else:
+            checked[name] = value
+    return checked
 
 
 def path_arg(name: str, value: Any) -> Path:

@@ -27,7 +27,7 @@ from batchsum.compact.config import CompactConfig
 from batchsum.compact.extractors import Turn, format_summary, summarize_tool_result
 from batchsum.compact.record import MAX_CONTEXT_ITEMS, SummaryRecord
 from batchsum.config import LLMConfig
-from batchsum.errors import ConfigError, LLMUnavailable
+from batchsum.errors import ConfigError, LLMSummaryError, LLMUnavailable
 from batchsum.event_loop import off_the_loop
 from batchsum.facets import ActionItem
 from batchsum.tokens import Tokenizer
@@ -53,10 +53,6 @@ what the task is, what was done, what failed, the current state",
  "entities": ["files, classes, functions, commands and APIs, verbatim"]}"""
 
 MAX_ERROR_CHARS = 300
-
-
-class LLMSummaryError(Exception):
-    """The model could not produce a valid summary (sanitized message, no secrets)."""
 
 
 @dataclass

@@ -7,6 +7,7 @@ metrics store and ``run --json`` prints; nothing here touches the disk but ``Run
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,20 @@ class RunResult:
     stopped_by: str | None = None  # why an aborted run stopped (a failed node, an unusable LLM server)
     same_text: int = 0  # files of the same text as another this run summarized: its summaries, not stored ones
     facts: Any = None  # the facts pass after the run (``facts=True``): a memory.ingest.FactsResult
+
+    def __post_init__(self) -> None:
+        # Absolute, as SearchHit.summary_path and Problem.path are: a relative ``out`` read after the
+        # caller's os.chdir named another folder (finals() found nothing).
+        self.out = Path(os.path.abspath(self.out))
+
+    def __repr__(self) -> str:
+        # The dataclass repr listed every file and node record (13 KB for 26 files).
+        r = self.run
+        return (
+            f"RunResult(status={r.status!r}, exit_code={self.exit_code}, files={len(self.files)},"
+            f" nodes={len(self.nodes)}, problems={len(self.problems)}, warnings={len(self.warnings)},"
+            f" out={str(self.out)!r})"
+        )
 
     def summary_line(self) -> str:
         """One line: files by level, tokens in → out, ratio, failures, seconds."""

@@ -7,8 +7,10 @@ chromadb is imported only inside these functions: a search of a local index neve
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,7 +45,24 @@ def _where(cfg: IndexConfig) -> str:
     return str(chroma_dir(cfg))
 
 
-_CLIENTS: dict[str, Any] = {}
+# Per process: key -> (identity of the folder when opened, client); an HTTP client's identity is None.
+_CLIENTS: dict[str, tuple[tuple[int, ...] | None, Any]] = {}
+_LOCK = threading.RLock()
+_CALLS = 0  # library calls under way in the process (``released_clients``)
+_IN_CALL: contextvars.ContextVar[bool] = contextvars.ContextVar("batchsum_in_library_call", default=False)
+# Embedded clients opened by those calls and used by nothing else, closed when the last call ends.
+_OPENED_IN_CALLS: set[str] = set()
+
+
+def _identity(path: Path) -> tuple[int, ...] | None:
+    """What tells this Chroma folder from one put at its path since (a rebuild by another process moves
+    the folder aside or deletes it and makes a new one): the device and inodes of the folder and of its
+    database. None when there is none."""
+    try:
+        folder, db = path.stat(), (path / "chroma.sqlite3").stat()
+    except OSError:
+        return None
+    return (folder.st_dev, folder.st_ino, db.st_ino)
 
 
 def _settings() -> Any:
@@ -54,18 +73,45 @@ def _settings() -> Any:
     return Settings(anonymized_telemetry=False)
 
 
+@contextlib.contextmanager
+def released_clients() -> Iterator[None]:
+    """Close the embedded clients opened during the library calls under way when the last of them ends.
+
+    A client holds ~11 descriptors (SQLite, HNSW files) for its life: a process calling batchsum on
+    many output folders ran out of them. Clients opened or used outside any such call (``serve``'s
+    threads) stay cached. They close when no call runs anywhere: concurrent calls share a folder's client.
+    """
+    global _CALLS
+    with _LOCK:
+        _CALLS += 1
+    token = _IN_CALL.set(True)
+    try:
+        yield
+    finally:
+        _IN_CALL.reset(token)
+        with _LOCK:
+            _CALLS -= 1
+            if not _CALLS:
+                for key in sorted(_OPENED_IN_CALLS):
+                    forget_client(Path(key))
+                _OPENED_IN_CALLS.clear()
+
+
 def open_client(cfg: IndexConfig, *, create: bool) -> Any:
     """A Chroma client: ``HttpClient`` with --chroma-host, else ``PersistentClient`` under the output.
 
-    Clients are kept per process (building one parses settings: ~20 ms, too much per search).
+    Clients are kept per process (building one parses settings: ~20 ms, too much per search); an
+    embedded one while its folder is the one it opened, and, when opened by a library call, until
+    that call ends (``released_clients``).
     """
     import chromadb
 
     if cfg.chroma_host:
         port = cfg.chroma_port or 8000
         key = f"http://{cfg.chroma_host}:{port}"
-        if key in _CLIENTS:
-            return _CLIENTS[key]
+        with _LOCK:
+            if key in _CLIENTS:
+                return _CLIENTS[key][1]
         try:
             client = chromadb.HttpClient(host=cfg.chroma_host, port=port, settings=_settings())
             client.heartbeat()
@@ -74,28 +120,73 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
                 f"cannot reach Chroma server {cfg.chroma_host}:{port} ({_short(exc)}); "
                 "start it or drop --chroma-host to use the index inside the output folder"
             ) from None
-        _CLIENTS[key] = client
-        return client
+        with _LOCK:
+            _CLIENTS.setdefault(key, (None, client))
+            return _CLIENTS[key][1]
     path = chroma_dir(cfg)
     if not create:
         if not cfg.out.is_dir():
             raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
         if not (path / "chroma.sqlite3").is_file():
             raise IndexError_(_no_index_yet(cfg))
-    if str(path) in _CLIENTS:
-        if path.is_dir():
-            return _CLIENTS[str(path)]
-        forget_client(path)  # the folder went away (moved aside, deleted): its client is stale
+    with _LOCK:
+        return _embedded_client(cfg, path)
+
+
+def _embedded_client(cfg: IndexConfig, path: Path) -> Any:
+    """The cached client of ``path`` while its folder is the one it opened, else a new one (under _LOCK)."""
+    cached = _CLIENTS.get(str(path))
+    if cached is not None:
+        if cached[0] is not None and cached[0] == _identity(path):
+            if not _IN_CALL.get():  # used outside a library call too: kept for the life of the process
+                _OPENED_IN_CALLS.discard(str(path))
+            return cached[1]
+        forget_client(path)  # the folder went away or was replaced (moved aside, rebuilt): its client is stale
     try:
         path.mkdir(parents=True, exist_ok=True)
         client = _persistent_client(path)
     except Exception as exc:
-        raise IndexError_(
-            f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
-            f"run `{cfg.index_command('--rebuild')}` (it moves the broken folder aside)"
-        ) from None
-    _CLIENTS[str(path)] = client
+        raise _unopenable(cfg, path, exc) from None
+    _CLIENTS[str(path)] = (_identity(path), client)
+    if _IN_CALL.get():
+        _OPENED_IN_CALLS.add(str(path))
     return client
+
+
+def _unopenable(cfg: IndexConfig, path: Path, exc: Exception) -> IndexError_:
+    """Why the Chroma folder ``path`` cannot be opened. Only a damaged database is worth a rebuild: the
+    system refusing a resource (out of file descriptors, no permission) fails the same way in chromadb."""
+    if _refused_by_system(exc) or not _damaged(path):
+        return IndexError_(
+            f"cannot open the Chroma folder {path} ({_short(exc)}); its database is not damaged:"
+            " check the open-files limit (`ulimit -n`) and the folder's permissions"
+        )
+    return IndexError_(
+        f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
+        f"run `{cfg.index_command('--rebuild')}` (it moves the broken folder aside)"
+    )
+
+
+def _refused_by_system(exc: BaseException) -> bool:
+    """True when ``exc`` or its cause is an OSError, or the message of one that chromadb rewrapped."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) or "too many open files" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _damaged(path: Path) -> bool:
+    """True when SQLite itself finds the folder's database unreadable (a missing one is not damaged)."""
+    db = path / "chroma.sqlite3"
+    if not db.is_file():
+        return False
+    try:
+        with contextlib.closing(sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)) as con:
+            return bool(con.execute("PRAGMA quick_check").fetchone()[0] != "ok")
+    except sqlite3.DatabaseError as exc:
+        return "unable to open" not in str(exc)  # that one is the system's refusal, not the file's content
 
 
 def _persistent_client(path: Path) -> Any:
@@ -125,10 +216,12 @@ def _persistent_client(path: Path) -> Any:
 
 def forget_client(path: Path) -> None:
     """Close this process's client of the Chroma folder ``path``, so the next open really reopens it."""
-    client = _CLIENTS.pop(str(path), None)
-    if client is not None:
+    with _LOCK:
+        cached = _CLIENTS.pop(str(path), None)
+        _OPENED_IN_CALLS.discard(str(path))
+    if cached is not None:
         with contextlib.suppress(Exception):  # a client whose folder is gone may fail to close; it is dropped
-            client.close()
+            cached[1].close()
 
 
 def _short(exc: BaseException) -> str:
@@ -190,6 +283,8 @@ def chroma_errors(cfg: IndexConfig) -> Iterator[None]:
 def _corrupt(cfg: IndexConfig, exc: BaseException) -> IndexError_:
     if cfg.chroma_host:
         return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
+    if _refused_by_system(exc):
+        return IndexError_(f"cannot read the search index {chroma_dir(cfg)} ({_short(exc)}); check `ulimit -n`")
     return IndexError_(
         f"search index {chroma_dir(cfg)} is unreadable ({_short(exc)}); run `{cfg.index_command('--rebuild')}`"
     )

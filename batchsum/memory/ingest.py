@@ -428,9 +428,7 @@ def plan_facts(cfg: RunConfig) -> FactsPlan:
 
 def process_facts(fcfg: FactsConfig) -> FactsResult:
     """One facts pass over ``fcfg.run.paths``; the caller holds the output's lock."""
-    cfg = fcfg.run
-    if not cfg.llm.enabled:
-        raise ConfigError("facts are extracted by an LLM: give --base-url (and --model) of an OpenAI-compatible server")
+    _require_llm(fcfg.run)
     t0 = time.perf_counter()
     facts = _FactsPass(fcfg)
     # Its own event loop: on a worker thread when the caller's code runs one (a library user's async code).
@@ -439,9 +437,15 @@ def process_facts(fcfg: FactsConfig) -> FactsResult:
     return facts.result
 
 
+def _require_llm(cfg: RunConfig) -> None:
+    if not cfg.llm.enabled:
+        raise ConfigError("facts are extracted by an LLM: give --base-url (and --model) of an OpenAI-compatible server")
+
+
 def run_facts(fcfg: FactsConfig) -> FactsResult:
     """``batchsum facts``: a facts pass under the output's run lock, then a git commit with ``--git``."""
     cfg = fcfg.run
+    _require_llm(cfg)  # before the output folder and its lock are made: a refused call leaves nothing
     cfg.state_dir.mkdir(parents=True, exist_ok=True)
     with RunLock(cfg.out, wait=cfg.wait_lock):
         if cfg.git:

@@ -79,6 +79,13 @@ class Report:
         """Plain dict (for JSON)."""
         return asdict(self)
 
+    def __repr__(self) -> str:
+        # The dataclass repr printed every row, histogram and run of the trend.
+        return (
+            f"Report(source={self.source!r}, runs={len(self.runs)}, failures={len(self.failures)},"
+            f" skipped={len(self.skipped)}, evals={len(self.evals)}, generated_at={self.generated_at!r})"
+        )
+
 
 def _rows(con: Any, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
     cur = con.execute(sql, params or [])

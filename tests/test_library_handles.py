@@ -1,0 +1,125 @@
+"""A process embedding batchsum keeps no Chroma handle past the library call that opened it, and sees an
+index another process rebuilt."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import batchsum
+from batchsum.config import IndexConfig
+from batchsum.errors import IndexError_
+from batchsum.index.chroma import forget_client, open_client, released_clients
+from batchsum.index.state import chroma_dir
+from tests.conftest import REPO, SAMPLE_CORPUS
+
+DAYS = ["2026-10-01.md", "2026-10-02.md", "2026-10-03.md"]
+
+
+def _fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _open_under(folder: Path) -> list[str]:
+    """The files under ``folder`` this process holds open (other tests' threads may open files elsewhere)."""
+    held = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # closed meanwhile
+            if (target := os.readlink(f"/proc/self/fd/{fd}")).startswith(f"{folder}{os.sep}"):
+                held.append(target)
+    return held
+
+
+@pytest.fixture()
+def corpus(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in DAYS[:2]:
+        shutil.copy(SAMPLE_CORPUS / "journal" / name, src / name)
+    return src
+
+
+def _rebuild_elsewhere(out: Path) -> None:
+    """``batchsum index OUT --rebuild`` from a shell: another process replaces the Chroma folder."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-m", "batchsum", "index", str(out), "--rebuild"], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_runs_after_a_rebuild_by_another_process_complete_the_index(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert batchsum.run(str(corpus), out=str(out)).run.status == "ok"
+    _rebuild_elsewhere(out)
+    shutil.copy(SAMPLE_CORPUS / "journal" / DAYS[2], corpus / DAYS[2])
+    again = batchsum.run(str(corpus), out=str(out))
+    assert again.run.status == "ok" and not again.warnings
+    assert batchsum.repair_index(str(out)).nodes_deleted == 0
+    assert batchsum.check_index(str(out)).ok
+
+
+def test_a_kept_client_notices_its_folder_replaced(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    batchsum.run(str(corpus), out=str(out))
+    cfg = IndexConfig(out=out)
+    before = open_client(cfg, create=False)  # opened outside a library call (as ``serve`` does): kept
+    assert open_client(cfg, create=False) is before
+    _rebuild_elsewhere(out)
+    after = open_client(cfg, create=False)
+    assert after is not before
+    col = after.get_collection(cfg.collection, embedding_function=None)
+    col.add(ids=["x"], embeddings=[[0.5] * int(col.metadata["embed_dim"])])  # wrote to the rebuilt folder
+    forget_client(chroma_dir(cfg))
+
+
+def test_library_calls_release_their_chroma_handles(corpus: Path, tmp_path: Path) -> None:
+    outs = [tmp_path / f"out{i}" for i in range(3)]
+    for out in outs:
+        batchsum.run(str(corpus), out=str(out))
+        assert batchsum.check_index(str(out)).ok
+        batchsum.search(str(out), "weather", k=1)
+    assert _open_under(tmp_path) == []
+
+
+@contextlib.contextmanager
+def few_descriptors() -> Iterator[None]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_fds() + 4, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_running_out_of_descriptors_is_not_called_corruption(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    batchsum.run(str(corpus), out=str(out))
+    with pytest.raises(IndexError_) as caught, few_descriptors():
+        batchsum.check_index(str(out))
+    assert "--rebuild" not in str(caught.value) and "corrupt" not in str(caught.value)
+
+
+def test_a_client_used_outside_library_calls_stays_open(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    batchsum.run(str(corpus), out=str(out))
+    cfg = IndexConfig(out=out)
+    opened: list[Any] = []
+    with released_clients():  # a library call under way while another thread (serve's) opens the folder
+        worker = threading.Thread(target=lambda: opened.append(open_client(cfg, create=False)))
+        worker.start()
+        worker.join()
+        batchsum.search(str(out), "weather", k=1)  # a library call using the same folder meanwhile
+    assert opened[0].get_collection(cfg.collection, embedding_function=None).count() > 0
+    assert open_client(cfg, create=False) is opened[0]
+    forget_client(chroma_dir(cfg))
