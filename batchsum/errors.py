@@ -148,3 +148,7 @@ class MetricsError(BatchsumError):
 
 class IndexError_(BatchsumError):  # noqa: N801 - trailing underscore avoids shadowing the builtin
     """The search index is missing, corrupt or built by another embedding model."""
+
+    #: False when the system refused the index a resource (open files, permissions): it is not damaged,
+    #: so a rebuild must not move it aside.
+    damaged: bool = True

@@ -123,3 +123,14 @@ def test_a_client_used_outside_library_calls_stays_open(corpus: Path, tmp_path: 
     assert opened[0].get_collection(cfg.collection, embedding_function=None).count() > 0
     assert open_client(cfg, create=False) is opened[0]
     forget_client(chroma_dir(cfg))
+
+
+def test_a_rebuild_out_of_descriptors_keeps_the_index_where_it_is(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    batchsum.run(str(corpus), out=str(out))
+    before = sorted(p.name for p in (out / ".batchsum").iterdir())
+    with pytest.raises(IndexError_) as caught, few_descriptors():
+        batchsum.repair_index(str(out), rebuild=True)
+    assert not caught.value.damaged
+    assert sorted(p.name for p in (out / ".batchsum").iterdir()) == before  # nothing moved aside
+    assert batchsum.check_index(str(out)).ok

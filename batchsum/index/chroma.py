@@ -157,10 +157,12 @@ def _unopenable(cfg: IndexConfig, path: Path, exc: Exception) -> IndexError_:
     """Why the Chroma folder ``path`` cannot be opened. Only a damaged database is worth a rebuild: the
     system refusing a resource (out of file descriptors, no permission) fails the same way in chromadb."""
     if _refused_by_system(exc) or not _damaged(path):
-        return IndexError_(
+        refused = IndexError_(
             f"cannot open the Chroma folder {path} ({_short(exc)}); its database is not damaged:"
             " check the open-files limit (`ulimit -n`) and the folder's permissions"
         )
+        refused.damaged = False
+        return refused
     return IndexError_(
         f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
         f"run `{cfg.index_command('--rebuild')}` (it moves the broken folder aside)"
@@ -284,7 +286,9 @@ def _corrupt(cfg: IndexConfig, exc: BaseException) -> IndexError_:
     if cfg.chroma_host:
         return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
     if _refused_by_system(exc):
-        return IndexError_(f"cannot read the search index {chroma_dir(cfg)} ({_short(exc)}); check `ulimit -n`")
+        refused = IndexError_(f"cannot read the search index {chroma_dir(cfg)} ({_short(exc)}); check `ulimit -n`")
+        refused.damaged = False
+        return refused
     return IndexError_(
         f"search index {chroma_dir(cfg)} is unreadable ({_short(exc)}); run `{cfg.index_command('--rebuild')}`"
     )

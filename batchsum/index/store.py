@@ -548,8 +548,8 @@ def _rebuild(cfg: IndexConfig, read_source: SourceReader) -> IndexStats:
     try:
         client = open_client(cfg, create=True)
         col = get_collection(client, cfg)
-    except IndexError_:
-        if cfg.chroma_host:
+    except IndexError_ as exc:
+        if cfg.chroma_host or not exc.damaged:
             raise
         _move_aside(cfg)
         client = open_client(cfg, create=True)
