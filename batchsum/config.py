@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -23,7 +24,8 @@ AUTO_RATE = -1.0
 
 @dataclass
 class LLMConfig:
-    """Settings of the OpenAI-compatible backend. ``base_url`` None means: use extractive."""
+    """Settings of the OpenAI-compatible backend. ``base_url`` None means: use extractive. ``api_key`` None:
+    ``OPENAI_API_KEY`` from the environment, if set."""
 
     base_url: str | None = None
     api_key: str | None = None
@@ -40,6 +42,11 @@ class LLMConfig:
     facets: bool | None = None  # None: on for conversations only
     cache: bool = True
     temperature: float = 0.2
+
+    def __post_init__(self) -> None:
+        # The library takes the key from the environment as the command line does (and as the embedder does).
+        if self.api_key is None:
+            self.api_key = os.environ.get("OPENAI_API_KEY") or None
 
     @property
     def enabled(self) -> bool:

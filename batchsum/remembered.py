@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum import jsonio
 from batchsum.config import STATE_DIR, IndexConfig, RunConfig
 from batchsum.errors import ConfigError, SettingsChanged
-from batchsum.secrets import scrub_command
+from batchsum.secrets import MASK, scrub_command, scrub_text
 from batchsum.settings import BY_FIELD, SETTINGS, assign
 from batchsum.tree import atomic_write_bytes
 
@@ -35,6 +35,8 @@ FORMAT = 1
 # RunConfig fields (dotted for LLMConfig and the level bounds) and the option that sets each.
 REMEMBERED: dict[str, str] = {s.field: s.name for s in SETTINGS if s.remember}
 _PATHS = {"llm.prompts_dir"}
+# Stored with a password in their user info masked (as the stored command line is): compared masked too.
+_URLS = {"llm.base_url", "embed_base_url"}
 # Settings that shape every digest but no file's summary: with an LLM, a change makes it write them all again.
 _DIGEST_FIELDS = {"digests", "digest_month_words", "digest_year_words"}
 
@@ -95,6 +97,8 @@ def snapshot(cfg: RunConfig) -> dict[str, Any]:
         value = _get(cfg, field)
         if isinstance(value, Path):
             value = str(value)
+        elif field in _URLS and isinstance(value, str):
+            value = scrub_text(value)
         elif isinstance(value, (list, tuple)):
             value = [str(v) for v in value]
         values[field] = value
@@ -143,6 +147,10 @@ def reuse(cfg: RunConfig, given: set[str]) -> list[str]:
             continue
         if field in _PATHS and value is not None:
             value = Path(value)
+        if field in _URLS and isinstance(value, str) and MASK in value:
+            log.warning("%s: the folder's %s held a password, which is never stored; give it again", cfg.out,
+                        REMEMBERED[field])  # fmt: skip
+            continue
         if value is None and not BY_FIELD[field].accepts_none:
             continue  # an unchecked library keyword once remembered type=None: the default holds
         if _get(cfg, field) != value:
@@ -154,6 +162,8 @@ def reuse(cfg: RunConfig, given: set[str]) -> list[str]:
 def changes(old: dict[str, Any], cfg: RunConfig) -> list[Change]:
     """The remembered settings ``cfg`` gives another value than ``old``."""
     new = snapshot(cfg)
+    # A folder written before URLs were stored masked holds the password: compared (and shown) masked.
+    old = {f: scrub_text(v) if f in _URLS and isinstance(v, str) else v for f, v in old.items()}
     return [Change(f, REMEMBERED[f], old[f], new[f]) for f in REMEMBERED if f in old and old[f] != new[f]]
 
 
@@ -170,23 +180,30 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: 
     if found:
         # A HIERARCHICAL final's word cap shapes no other file: the others' stored nodes are all reused.
         finals_only = all(c.field == "final_words" for c in found)
-        redo = sum(1 for e in entries if e.config_sig != sig and (not finals_only or e.level == "HIERARCHICAL"))
-        notice = Notice(found, redo, len(entries))
+        redone = [e for e in entries if e.config_sig != sig and (not finals_only or e.level == "HIERARCHICAL")]
+        notice = Notice(found, len(redone), len(entries))
         # Turning digests off costs nothing; on, or with other budgets, every digest is written again.
         digests = cfg.digests and any(c.field in _DIGEST_FIELDS for c in found)
-        if cfg.llm.enabled and (redo or digests) and not confirmed:
+        if cfg.llm.enabled and (any(map(_made_by_llm, redone)) or digests) and not confirmed:
             would = notice.message.replace(" files planned again", " files would be planned again")
             if digests:
                 would += f" and {_digests_redone({c.field for c in found})}"
             raise SettingsChanged(
-                f"{cfg.out}: {would} for {cfg.llm.model} at {cfg.llm.base_url} (summaries already stored are "
-                "reused: `batchsum plan` with the same options counts the requests). Leave the option(s) out to "
-                "keep the folder's settings, or add --yes (yes=True) to go ahead (--rebuild, rebuild=True: the options "
-                "given, defaults for the rest)"
+                f"{cfg.out}: {would} for {cfg.llm.model} at {scrub_text(cfg.llm.base_url or '')} (summaries already "
+                "stored are reused: `batchsum plan` with the same options counts the requests). Leave the option(s) "
+                "out to keep the folder's settings, or add --yes (yes=True) to go ahead (--rebuild, rebuild=True: the "
+                "options given, defaults for the rest)"
             )
     if old != snapshot(cfg):
         save(cfg)
     return notice
+
+
+def _made_by_llm(entry: ManifestEntry) -> bool:
+    """Whether ``entry``'s summaries are ones a change would pay to make again: a file kept whole needs no
+    LLM, and one with nodes the LLM did not make is planned again by the next run whatever its settings
+    (a run under a mistyped --model made nothing worth holding the folder to)."""
+    return entry.level != "NONE" and not entry.fallback_nodes
 
 
 def _digests_redone(fields: set[str]) -> str:

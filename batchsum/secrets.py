@@ -163,8 +163,9 @@ _RULES: tuple[_Rule, ...] = (
 _SCRUB_ONLY: tuple[_Rule, ...] = (
     _Rule(
         "flag",
+        # A value has a letter or digit: prose punctuation after the flag's name ("--api-key / ...") stays.
         r"(?P<keep>--(?:api[-_]?key|serve[-_]?key|token|auth[-_]?token|password|secret|access[-_]?key)(?:\s+|=))"
-        r"(?:\"[^\"]*\"|'[^']*'|\S+)",
+        r"(?:\"[^\"]*\"|'[^']*'|(?=[^\s\w]*\w)\S+)",
         ("--api", "--serve", "--token", "--auth", "--password", "--secret", "--access"),
         re.IGNORECASE,
     ),

@@ -219,7 +219,7 @@ class LLMBackend:
                 sanitize_for_log(answer.raw, self._secrets),
             )
             raise CallFailed(f"model {stats.model} returned an empty summary")
-        if answer.trimmed:
+        if answer.trimmed or stats.cut:
             self.outputs_trimmed += 1
         return SummaryOutput(
             text=answer.text,
@@ -231,7 +231,7 @@ class LLMBackend:
             latency_ms=stats.http_s * 1000.0,
             cache_hit=stats.cache_hit,
             llm_calls=stats.sent,
-            trimmed=answer.trimmed,
+            trimmed=answer.trimmed or stats.cut,
             facets=answer.facets,
         )
 

@@ -14,7 +14,6 @@ through aiohttp. The API key never appears in logs, errors or cache files.
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import heapq
 import logging
 import random
@@ -29,34 +28,25 @@ from aiolimiter import AsyncLimiter
 
 from batchsum import throttle
 from batchsum.backends.cache import CachedCompletion, ResponseCache, cache_key
+from batchsum.backends.llm_answers import (
+    MAX_RETRY_AFTER_S,
+    CallFailure,
+    classify_status,
+    error_body,
+    no_model_error,
+    parse_completion,
+)
+from batchsum.backends.llm_answers import RETRYABLE_STATUS as RETRYABLE_STATUS  # serve's upstream
+from batchsum.backends.llm_answers import parse_retry_after as parse_retry_after
 from batchsum.backends.llm_output import sanitize_for_log
 from batchsum.backends.llm_requests import CallFailed, Prompt, configured_models, request_params
 from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError, LLMAuthError, LLMUnavailable, LLMUnreachable
+from batchsum.secrets import scrub_text
 
 log = logging.getLogger(__name__)
 
-MAX_RETRY_AFTER_S = 600.0  # a Retry-After beyond this is clamped (and logged) rather than stalling a run
-RETRYABLE_STATUS = frozenset({408, 409, 425, 429})  # plus every 5xx
 PROBE_TIMEOUT_S = 10.0
-
-
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date), or None."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
 class _TokenLimiter(AsyncLimiter):
@@ -72,20 +62,6 @@ class _TokenLimiter(AsyncLimiter):
         self._wake_next()
 
 
-class _CallFailure(Exception):
-    """One request failed; ``retryable`` decides whether tenacity tries again."""
-
-    def __init__(
-        self, message: str, *, retryable: bool, retry_after: float | None = None, missing_model: bool = False
-    ) -> None:
-        super().__init__(message)
-        self.retryable = retryable
-        self.retry_after = retry_after
-        self.missing_model = missing_model
-        self.auth = False
-        self.connection = False  # the server could not be reached (not an answer it gave)
-
-
 class LLMCallError(Exception):
     """The sanitized cause attached to SummarizationError (never carries request headers)."""
 
@@ -99,6 +75,7 @@ class CallStats:
     http_s: float = 0.0
     cache_hit: bool = False
     model: str | None = None
+    cut: bool = False  # the server stopped an answer at max_tokens: its unfinished sentence was dropped
 
 
 class _PrioritySlots:
@@ -197,6 +174,7 @@ class LLMClient:
         processes; ``transport``: how requests travel (default: HTTP to ``cfg.base_url`` via aiohttp)."""
         if not cfg.base_url:
             raise ConfigError("the LLM client needs --base-url (or OPENAI_BASE_URL)")
+        check_url(cfg.base_url)
         self.cfg = cfg
         self.model: str | None = cfg.model
         self._cache = ResponseCache(cache_dir) if cache_dir is not None and cfg.cache else None
@@ -266,7 +244,7 @@ class LLMClient:
                 stats.attempts = 0
                 return hit.content
         last_cause = "no model to try"
-        stats.attempts = 0
+        stats.attempts, stats.cut = 0, False  # of the completion that answers this prompt
         unreached = False  # the last model's attempts all failed to reach the server
         for model in models:
             if model in self._dead_models:
@@ -276,16 +254,15 @@ class LLMClient:
                 content, prompt_tokens, completion_tokens = await self._call_with_retries(
                     node_id, priority, model, prompt, params, stats
                 )
-            except _CallFailure as exc:
+            except CallFailure as exc:
                 last_cause = f"{exc} (after {self.cfg.max_attempts} attempts)" if exc.retryable else str(exc)
                 if exc.missing_model:
+                    if model not in self._dead_models and model != models[-1]:
+                        log.warning("model %s is not available (%s); trying the next model", model, last_cause)
                     self._dead_models[model] = last_cause
-                    log.warning("model %s is not available (%s); trying the next model if any", model, last_cause)
                     continue
                 if exc.auth:
-                    self.unavailable = auth_error(self.cfg.base_url, last_cause, node_id)
-                    log.error("%s", self.unavailable)
-                    raise self.unavailable from None
+                    raise self._stop(auth_error(self.cfg.base_url, last_cause, node_id)) from None
                 if exc.retryable:
                     unreached = exc.connection
                     if model != models[-1]:
@@ -293,16 +270,35 @@ class LLMClient:
                     continue
                 raise CallFailed(last_cause) from None
             stats.model = model
+            if stats.cut:
+                log.warning("%s: model %s stopped at max_tokens (finish_reason length): its answer is kept up to "
+                            "its last whole sentence", node_id, model)  # fmt: skip
             if self._cache is not None and content.strip() and (accept is None or accept(content)):
                 self._cache.put(
                     cache_key(model, messages, params),
                     CachedCompletion(model, content, prompt_tokens, completion_tokens),
                 )
             return content
-        if unreached and (gone := await _gone(self.cfg, last_cause)) is not None:
-            self.unavailable = gone
-            raise gone
+        if all(m in self._dead_models for m in models):  # no model of the chain is served: no node can be
+            raise await self._no_model(models, node_id)
+        if unreached and (gone := await _gone(self.cfg, last_cause, node_id)) is not None:
+            raise self._stop(gone)
         raise CallFailed(last_cause)
+
+    def _stop(self, error: LLMUnavailable) -> LLMUnavailable:
+        """The error that stops every call from now on: the first found, logged once (every request in
+        flight meets the same fault; each would otherwise print its own ERROR line)."""
+        if self.unavailable is None:
+            self.unavailable = error
+            log.error("%s", error)
+        return self.unavailable
+
+    async def _no_model(self, models: list[str], node_id: str) -> LLMUnavailable:
+        """The error that stops the run when every model answered 404 (:func:`no_model_error`), found once."""
+        async with self._models_lock:
+            if self.unavailable is None:
+                return self._stop(await asyncio.to_thread(no_model_error, self.cfg, models, self._dead_models, node_id))
+            return self.unavailable
 
     async def model_chain(self) -> list[str]:
         """``model`` then ``fallback_models`` (deduplicated); asks ``/models`` when none is given."""
@@ -385,32 +381,7 @@ class LLMClient:
         params: dict[str, Any],
         stats: CallStats,
     ) -> tuple[str, int, int]:
-        from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
-
-        def wait(state: RetryCallState) -> float:
-            exc = state.outcome.exception() if state.outcome is not None else None
-            return retry_delay(exc, state.attempt_number, self._retry_initial, self._retry_max)
-
-        def before_sleep(state: RetryCallState) -> None:
-            self.retries += 1
-            exc = state.outcome.exception() if state.outcome is not None else None
-            log.info(
-                "%s: %s (model %s, attempt %d/%d); retrying in %.1fs",
-                node_id,
-                exc,
-                model,
-                state.attempt_number,
-                self.cfg.max_attempts,
-                state.upcoming_sleep,
-            )
-
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.cfg.max_attempts),
-            wait=wait,
-            retry=retry_if_exception(lambda e: isinstance(e, _CallFailure) and e.retryable),
-            before_sleep=before_sleep,
-            reraise=True,
-        )
+        retrying = _retrying(self, node_id, model)
         async for attempt in retrying:
             with attempt:
                 stats.attempts += 1
@@ -446,18 +417,19 @@ class LLMClient:
             t0 = time.perf_counter()
             try:
                 raw = await transport.chat({"model": model, "messages": prompt.messages, **params})
-                content, usage = _parse_completion(raw)
+                answer = parse_completion(raw)
+                content, usage = answer.content, answer.usage
             except HTTPStatusError as exc:
-                raise _classify_status(exc.status, exc.body, exc.headers, model, self.secrets) from None
+                raise classify_status(exc.status, exc.body, exc.headers, model, self.secrets) from None
             except TimeoutError:
-                raise _CallFailure(f"timeout after {self.cfg.timeout:g}s", retryable=True) from None
+                raise CallFailure(f"timeout after {self.cfg.timeout:g}s", retryable=True) from None
             except TransportError as exc:
-                failure = _CallFailure(f"connection error ({_describe(exc, self.secrets)})", retryable=True)
+                failure = CallFailure(f"connection error ({_describe(exc, self.secrets)})", retryable=True)
                 failure.connection = True
                 raise failure from None
             except ValueError as exc:
                 # A garbled 200 body is a transport problem (proxy, truncated stream), not bad model output.
-                raise _CallFailure(f"invalid response body ({_describe(exc, self.secrets)})", retryable=True) from None
+                raise CallFailure(f"invalid response body ({_describe(exc, self.secrets)})", retryable=True) from None
             finally:
                 self.inflight -= 1
                 stats.http_s += time.perf_counter() - t0
@@ -465,6 +437,7 @@ class LLMClient:
             self._slots.release()
             if ticket is not None and self._gate is not None:
                 self._gate.exit(ticket, _used_tokens(usage))
+        stats.cut = stats.cut or answer.cut
         prompt_tokens = int(usage.get("prompt_tokens") or 0) if usage else 0
         completion_tokens = int(usage.get("completion_tokens") or 0) if usage else 0
         if self._tpm is not None and usage:
@@ -476,11 +449,43 @@ class LLMClient:
         return content, prompt_tokens, completion_tokens
 
 
+def _retrying(client: LLMClient, node_id: str, model: str) -> Any:
+    """tenacity's loop for one request of ``client``: backoff or Retry-After, retryable failures only."""
+    from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+
+    def wait(state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome is not None else None
+        return retry_delay(exc, state.attempt_number, client._retry_initial, client._retry_max)
+
+    def before_sleep(state: RetryCallState) -> None:
+        client.retries += 1
+        exc = state.outcome.exception() if state.outcome is not None else None
+        log.info(
+            "%s: %s (model %s, attempt %d/%d); retrying in %.1fs",
+            node_id,
+            exc,
+            model,
+            state.attempt_number,
+            client.cfg.max_attempts,
+            state.upcoming_sleep,
+        )
+
+    retrying = AsyncRetrying(
+        stop=stop_after_attempt(client.cfg.max_attempts),
+        wait=wait,
+        retry=retry_if_exception(lambda e: isinstance(e, CallFailure) and e.retryable),
+        before_sleep=before_sleep,
+        reraise=True,
+    )
+    return retrying
+
+
 def auth_error(base_url: str | None, cause: str, node_id: str | None = None) -> LLMAuthError:
-    """The error that stops a run whose key the server rejected (``node_id``: the request that found out)."""
-    stopped = " The run stopped instead of falling back to extractive." if node_id else ""
+    """The error that stops what sends to a server that rejected the key (``node_id``: the request that found
+    out); worded for every caller (a run, compact, facts): what each does next is its own to say."""
     return LLMAuthError(
-        f"the LLM server at {base_url} rejected the credentials ({cause}); check --api-key / OPENAI_API_KEY.{stopped}",
+        f"the LLM server at {scrub_text(base_url or '')} rejected the credentials ({cause}); check the key "
+        "(OPENAI_API_KEY or --api-key); nothing more is sent to it",
         node_id=node_id,
         cause=LLMCallError(cause),
     )
@@ -488,27 +493,13 @@ def auth_error(base_url: str | None, cause: str, node_id: str | None = None) -> 
 
 def retry_delay(exc: BaseException | None, attempt: int, initial: float, most: float) -> float:
     """Seconds before the next attempt: exponential backoff with jitter, or the server's Retry-After."""
-    if isinstance(exc, _CallFailure) and exc.retry_after is not None:
+    if isinstance(exc, CallFailure) and exc.retry_after is not None:
         if exc.retry_after > MAX_RETRY_AFTER_S:
             log.warning("Retry-After of %.0fs clamped to %.0fs", exc.retry_after, MAX_RETRY_AFTER_S)
         # Never earlier than the server asked; a little jitter spreads a crowd of waiters.
         return min(exc.retry_after, MAX_RETRY_AFTER_S) + random.uniform(0, 0.25)
     backoff = min(most, initial * 2 ** (attempt - 1))
     return backoff + random.uniform(0, backoff / 2)
-
-
-def _parse_completion(raw: bytes) -> tuple[str, dict[str, Any] | None]:
-    """(message content, usage) of a chat completion body; ValueError when it is not one."""
-    import orjson
-
-    data = orjson.loads(raw)
-    if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
-        raise ValueError("not a chat completion (no 'choices' list)")
-    choices = data["choices"]
-    message = choices[0].get("message") if choices and isinstance(choices[0], dict) else None
-    content = message.get("content") if isinstance(message, dict) else None
-    usage = data.get("usage")
-    return (content if isinstance(content, str) else ""), (usage if isinstance(usage, dict) else None)
 
 
 def _used_tokens(usage: dict[str, Any] | None) -> int | None:
@@ -518,7 +509,7 @@ def _used_tokens(usage: dict[str, Any] | None) -> int | None:
     return int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
 
 
-async def _gone(cfg: LLMConfig, cause: str) -> LLMUnreachable | None:
+async def _gone(cfg: LLMConfig, cause: str, node_id: str) -> LLMUnreachable | None:
     """After a node could not reach the server in all its attempts: when the server now refuses
     connections outright, the error that stops the run (finished work is kept; the next run resumes)
     instead of letting every remaining node spend its attempts and fall back to the extractive
@@ -527,9 +518,9 @@ async def _gone(cfg: LLMConfig, cause: str) -> LLMUnreachable | None:
         await _tcp_probe(cfg.base_url or "", min(cfg.timeout, PROBE_TIMEOUT_S))
     except LLMUnreachable:
         gone = LLMUnreachable(
-            f"the LLM server at {cfg.base_url} stopped accepting connections during the run ({cause})"
+            f"the LLM server at {cfg.base_url} stopped accepting connections during the run ({cause})",
+            node_id=node_id,
         )  # what stopping leaves (finished work kept) is the caller's to say, once
-        log.error("%s", gone)
         return gone
     return None
 
@@ -568,8 +559,25 @@ async def _tcp_probe(base_url: str, timeout: float) -> None:
         pass
 
 
+def check_url(base_url: str) -> None:
+    """ConfigError when ``base_url`` carries a user name or password: the key travels as a Bearer token
+    (``--api-key``), and an HTTP client cannot send both, so each request would fail the same way."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(base_url)
+    except ValueError:
+        return  # the first request reports it
+    if parts.username is not None or parts.password is not None:
+        raise ConfigError(
+            f"--base-url {scrub_text(base_url)} carries a user name or password; batchsum authenticates with "
+            "--api-key (or OPENAI_API_KEY), sent as a Bearer token: give the key that way and the URL without it"
+        )
+
+
 def check_server(cfg: LLMConfig) -> None:
     """Synchronous preflight for callers without an event loop (see :meth:`LLMBackend.preflight`)."""
+    check_url(cfg.base_url or "")
     asyncio.run(_tcp_probe(cfg.base_url or "", min(cfg.timeout, PROBE_TIMEOUT_S)))
     import urllib.error
     import urllib.request
@@ -622,7 +630,7 @@ class AiohttpTransport:
             async with self._session.post(self._url, data=orjson.dumps(body)) as resp:
                 raw = await resp.read()
                 if resp.status >= 300:
-                    raise HTTPStatusError(resp.status, _error_body(raw), resp.headers)
+                    raise HTTPStatusError(resp.status, error_body(raw), resp.headers)
                 return raw
         except TimeoutError:  # aiohttp's timeouts subclass it; caught before OSError, its base
             raise
@@ -633,36 +641,6 @@ class AiohttpTransport:
         await self._session.close()
 
 
-def _error_body(raw: bytes) -> Any:
-    """The ``error`` object of an OpenAI-style error answer (or the whole JSON, or the text)."""
-    import orjson
-
-    try:
-        data = orjson.loads(raw)
-    except ValueError:
-        return raw[:500].decode("utf-8", "replace")
-    if isinstance(data, dict) and isinstance(data.get("error"), dict):
-        return data["error"]
-    return data
-
-
 def _describe(exc: BaseException, secrets: Sequence[str]) -> str:
     # aiohttp names its default TLS setting in every connect error, "ssl:default" even for http://.
     return sanitize_for_log((str(exc) or type(exc).__name__).replace(" ssl:default", ""), secrets, limit=160)
-
-
-def _classify_status(
-    status: int, body: Any, headers: Mapping[str, str], model: str, secrets: Sequence[str]
-) -> _CallFailure:
-    """Map an HTTP error to retryable / missing model / fatal."""
-    code = str(body.get("code") or "") if isinstance(body, dict) else ""
-    detail = body.get("message") if isinstance(body, dict) and body.get("message") else str(body or f"HTTP {status}")
-    detail = sanitize_for_log(str(detail), secrets, limit=160)
-    if status == 404 or code == "model_not_found":
-        return _CallFailure(f"model {model} not found (HTTP {status}: {detail})", retryable=False, missing_model=True)
-    if status in RETRYABLE_STATUS or status >= 500:
-        retry_after = parse_retry_after(headers.get("retry-after"))
-        return _CallFailure(f"HTTP {status} from model {model}: {detail}", retryable=True, retry_after=retry_after)
-    failure = _CallFailure(f"HTTP {status} from model {model}: {detail}", retryable=False)
-    failure.auth = status in (401, 403)
-    return failure

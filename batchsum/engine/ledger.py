@@ -18,7 +18,7 @@ from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
 from batchsum.engine.records import node_record as make_node_record
 from batchsum.errors import AbortRun
-from batchsum.model import FileRecord, NodeRecord, RunRecord
+from batchsum.model import FileRecord, NodeRecord, RunRecord, doc_id_of
 from batchsum.state import ManifestEntry
 from batchsum.summary_files import final_tokens
 from batchsum.walk import Problem, SourceRef
@@ -162,14 +162,18 @@ class Ledger:
         self.progress.file_settled()
 
     def unreached(self, todo: list[SourceRef]) -> None:
-        """Files an aborted run never got to are counted (skipped, with the cause), not forgotten."""
+        """Files an aborted run never got to are counted (skipped, with the cause), not forgotten; the file
+        whose node stopped it (a node that failed under ``--on-error abort``, a rejected key) failed."""
         if self.aborted is None:
             return
         seen = {f.relpath for f in self.files}
         reason = f"not summarized: the run stopped ({self.aborted})"
+        stopper = doc_id_of(self.aborted.node_id) if self.aborted.node_id else None
         for ref in todo:
             if ref.relpath not in seen:
-                self.files.append(FileRecord(run_id=self.run_id, relpath=ref.relpath, status="skipped", error=reason))
+                status = "failed" if ref.relpath == stopper else "skipped"
+                why = _cause(self.aborted) if status == "failed" else reason
+                self.files.append(FileRecord(run_id=self.run_id, relpath=ref.relpath, status=status, error=why))
 
     def status(self) -> str:
         """``aborted``, ``partial`` (some files failed or were skipped), ``degraded`` (finished, but
