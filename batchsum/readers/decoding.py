@@ -172,12 +172,54 @@ _CP1252_FALLBACK = "batchsum-cp1252"
 codecs.register_error(_CP1252_FALLBACK, _cp1252_bytes)
 
 
+# UTF-32's BOMs first: UTF-32-LE's (ff fe 00 00) begins with UTF-16-LE's.
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _decode_wide(raw: bytes | bytearray, codec: str) -> tuple[str, str | None]:
+    """A file opening with ``codec``'s BOM, decoded, when what follows reads as text (:func:`_wide_text`);
+    else ValueError. Bytes that are no character (a file cut to an odd length) are replaced: a lossy note."""
+    try:
+        return _wide_text(raw.decode(codec), codec, 0), f"{codec} (BOM)"
+    except UnicodeDecodeError:
+        text = raw.decode(codec, errors="replace")
+    bad = text.count("\ufffd")
+    return _wide_text(text, codec, bad), f"lossy {codec} decode: {bad} invalid byte sequence(s) replaced"
+
+
+def _wide_text(text: str, codec: str, bad: int) -> str:
+    """``text`` if it reads as text, judged as a BOM-less UTF-16 guess is: mostly printable, at most 1 % no
+    text (replacements, unassigned code points, controls) and, without ASCII-range text (as binary bytes
+    decode), few scripts, mostly letters of one (:func:`_one_script_text`). Else ValueError."""
+    # A character cut at the file's end is damage, not a sign of binary; anything else counts.
+    sample = text[:4096]
+    judged = sample[:-1] if bad and len(text) <= 4096 and sample.endswith("\ufffd") else sample
+    if not judged.strip():
+        if bad:
+            raise ValueError(f"binary or undecodable file ({codec} BOM, then {bad} invalid byte sequence(s), no text)")
+        return text  # a BOM and whitespace: a file with no text, skipped as that
+    noisy, scripts = _utf16_reading(judged)
+    ascii_text = len(judged) - len(judged.encode("ascii", errors="ignore")) <= 0.7 * len(judged)
+    script_text = scripts <= _TEXT_SCRIPTS and _one_script_text(judged)
+    if noisy or not _mostly_printable(judged) or not (ascii_text or script_text):
+        raise ValueError(f"binary file (starts with a {codec} BOM, but does not read as {codec} text)")
+    return text
+
+
 def _decode(raw: bytes | bytearray) -> tuple[str, str | None]:
     """:func:`decode_bytes` before the ligatures are spelled out."""
     if raw.startswith(codecs.BOM_UTF8):
-        return bytes(raw[len(codecs.BOM_UTF8) :]).decode("utf-8", errors="replace"), "utf-8 with BOM"
-    if raw.startswith(codecs.BOM_UTF16_LE) or raw.startswith(codecs.BOM_UTF16_BE):
-        return raw.decode("utf-16", errors="replace"), "utf-16 (BOM)"
+        # A BOM is three bytes binary data may begin with too: what follows is judged as a file without one.
+        rest, note = _decode(bytes(raw[len(codecs.BOM_UTF8) :]))
+        return rest, (f"{note} (after a utf-8 BOM)" if note else "utf-8 with BOM")
+    for bom, wide in _WIDE_BOMS:
+        if raw.startswith(bom):
+            return _decode_wide(raw, wide)
     if b"\x00" in raw[:8192]:
         codec = _utf16_without_bom(raw)
         if codec is not None:
