@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from batchsum.cli import main
+from batchsum.readers.decoding import decode_bytes
 
 PROSE = "We walked along the harbour wall and watched the ferries come in. Later I cooked a fish stew.\n" * 3
 JAPANESE = "今日は港まで歩いて、フェリーが入ってくるのを見ました。夕方には魚のシチューを作りました。\n" * 3
@@ -70,3 +71,10 @@ def test_a_bom_followed_by_no_character_is_skipped(tmp_path: Path, raw: bytes) -
     files, _ = _run(tmp_path, {"stub.md": raw})
     assert files["stub.md"]["status"] == "skipped", files["stub.md"]
     assert not list((tmp_path / "out").rglob("stub*"))
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-32"])
+@pytest.mark.parametrize("note", ["今日は雨。", "Привет", "雨"])
+def test_a_short_note_after_a_bom_is_read(codec: str, note: str) -> None:
+    # Notepad saves a one-line note as UTF-16 with a BOM: the BOM says what the bytes are, however short.
+    assert decode_bytes(note.encode(codec)) == (note, f"{codec} (BOM)")

@@ -49,12 +49,12 @@ _MIN_GUESS_CHARS = 16
 _SCRIPT_FAMILY = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "IDEOGRAPHIC": "CJK", "HALFWIDTH": "CJK"}
 
 
-def _one_script_text(text: str) -> bool:
+def _one_script_text(text: str, least: int = _MIN_GUESS_CHARS) -> bool:
     """Whether a BOM-less UTF-16 reading without ASCII-range letters is text: long enough to tell, mostly
     letters (not symbols, digits or punctuation), and most of its non-ASCII letters of one script (or one
     language's family of them: :data:`_SCRIPT_FAMILY`), as Russian, Greek or Chinese prose is."""
     chars = [c for c in text if not c.isspace()]
-    if len(chars) < _MIN_GUESS_CHARS:
+    if len(chars) < least:
         return False
     letters = [c for c in chars if unicodedata.category(c)[0] in "LM"]
     if len(letters) < 0.6 * len(chars):
@@ -205,7 +205,8 @@ def _wide_text(text: str, codec: str, bad: int) -> str:
         return text  # a BOM and whitespace: a file with no text, skipped as that
     noisy, scripts = _utf16_reading(judged)
     ascii_text = len(judged) - len(judged.encode("ascii", errors="ignore")) <= 0.7 * len(judged)
-    script_text = scripts <= _TEXT_SCRIPTS and _one_script_text(judged)
+    # A BOM says what the bytes are: a short note ("今日は雨。") needs no length to tell it from a guess.
+    script_text = scripts <= _TEXT_SCRIPTS and _one_script_text(judged, least=1)
     if noisy or not _mostly_printable(judged) or not (ascii_text or script_text):
         raise ValueError(f"binary file (starts with a {codec} BOM, but does not read as {codec} text)")
     return text
