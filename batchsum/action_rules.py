@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from batchsum.due_dates import due_date
 
-__all__ = ["OWNER_SEP", "ActionItem", "action_item", "name_parts", "owner_among"]
+__all__ = ["OWNER_SEP", "ActionItem", "action_item", "name_parts", "owner_among", "short_task"]
 
 _COMMIT = re.compile(
     r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:"
@@ -124,10 +124,14 @@ _HEDGED = re.compile(
 _IN_THE_ROOM = re.compile(
     r"^(?:i|we)(?:'ll| will) (?!now\b)[^,;.]*(?<!from )\bnow\b(?! on\b| that\b)"
     r"|^(?:i|we)(?:'ll| will) [^,;]*\bhere[.!]$"
-    # the whiteboard: "I'll rub off the other two", "I'll write that on the board"; "the board" alone is also
-    # the directors ("I'll send the deck to the board by Thursday"): in the room only what is on or off it.
+    # the whiteboard: "I'll rub off the other two", "I'll write that on the board", "I'll erase the board";
+    # "the board" is the directors only as someone told or sent to ("I'll send the deck to the board",
+    # "we will brief the board") or as theirs ("the board meeting", "the board's approval").
     r"|^(?:i|we)(?:'ll| will) (?:\w+ly )?(?:rub|wipe)\b"
-    r"|^(?:i|we)(?:'ll| will) [^,;]*\b(?:white ?board|flip ?chart|(?:on|onto|off) the board)\b",
+    r"|^(?:i|we)(?:'ll| will) [^,;]*\b(?:white ?board|flip ?chart)\b"
+    r"|^(?:i|we)(?:'ll| will) [^,;]*\b(?!(?:to|for|with|from|brief|update|ask|tell|e-?mail|mail|send|ping|call|remind|"
+    r"inform|notify|convince|persuade|lobby|petition|meet)\b)[\w-]+ the board\b"
+    r"(?!'s|’s| of\b| (?:meeting|members?|approval|vote|chair|deck|pack|papers)\b)",
     re.I,
 )
 # Arranging the next meeting ("Let's meet again tomorrow at nine.") sets no task; its time is no deadline.
@@ -238,7 +242,29 @@ def owner_among(name: str, participants: Sequence[str]) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
-_NAMED_FIRST = re.compile(r"(?-i:[A-Z][a-z]+) to ")
+# A first-person commitment with a verb and a work object ("I'll email legal today.") or a task given by name
+# ("Julia, you'll handle that.") is a task at three words; the meeting's own mechanics are not ("I'll go
+# first.", "We'll take a break.").
+_SHORT_COMMIT = re.compile(
+    r"^(?:I'll|I will|we'll|we will) (?!\w+ly\b)[a-z]+ "
+    r"(?!(?:it|that|this|them|you|so|too|then|now|later|there|here|again|soon)\b)\w",
+    re.I,
+)
+# What makes three words a task for later: a time to do it by, or a named object ("I'll call Priya.",
+# "I'll send the deck."), not an indefinite one ("a coffee", "a break") or none ("first", "myself").
+_BY_WHEN = re.compile(r"\b(?:by|before|until)\b", re.I)
+_NAMED_OBJECT = re.compile(r" (?-i:[A-Z])\w*| (?:the|our|my|your|their|his|her|its) \w", re.I)
+_NAMED_TASK = re.compile(r"^(?-i:[A-Z][a-z]+), you(?:'ll| will) (?!\w+ly\b)[a-z]+ \w", re.I)
+
+
+def short_task(text: str) -> bool:
+    """Whether ``text``, a short sentence, is still a task: a commitment with a time or a named object, or a
+    task given by name (see :data:`_SHORT_COMMIT`)."""
+    commit = _SHORT_COMMIT.match(text)
+    if commit:
+        rest = text[commit.end() - 1 :]
+        return due_date(text) is not None or bool(_BY_WHEN.search(rest) or _NAMED_OBJECT.search(" " + rest))
+    return _NAMED_TASK.match(text) is not None
 
 
 def _named_first(text: str, participants: Sequence[str]) -> str | None:
@@ -302,10 +328,13 @@ def action_item(
         task = text[m.end() :].strip(" ,:-") if m.group("todo") else text
         if len(task.split()) < 3:
             return None
-        if m.group("todo") and (m.group("for") or _NAMED_FIRST.match(task)):
+        if m.group("todo") and m.group("for"):
             # a labelled task for someone named is theirs, when they speak; else no one's, never the speaker's
-            named = m.group("for") or task.partition(" ")[0]
-            owner = owner_among(named, participants) if m.group("for") else _named_first(task, participants)
+            owner = owner_among(m.group("for"), participants)
+        elif m.group("todo"):
+            # "TODO: Maya to send ..." is Maya's; "TODO: Talk to legal ..." opens with a verb, not a
+            # participant, so it stays the speaker's
+            owner = _named_first(task, participants) or owner
         return ActionItem(task, owner, due)
     named = _NAMED.search(text)
     if named and _ROOM_REQUEST.match(text, named.end()):

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from batchsum.action_rules import OWNER_SEP, ActionItem, action_item, name_parts
+from batchsum.action_rules import OWNER_SEP, ActionItem, action_item, name_parts, short_task
 from batchsum.action_rules import owner_among as _owner_among  # written_facets reads it here
 from batchsum.backends.noise import is_fragment
 from batchsum.backends.phatic import is_phatic
@@ -41,6 +41,7 @@ from batchsum.compact.extractors import find_paths
 from batchsum.due_dates import dated_weekday
 from batchsum.entity_rules import not_a_code_name, not_names
 from batchsum.facet_participants import named_participants
+from batchsum.message_ends import is_backchannel
 from batchsum.readers.chat_marks import addressed, without_codes, without_emoji
 from batchsum.readers.screenplay import SCENE
 from batchsum.text import conversation_lines, end_message, is_chat, speakers_of, split_sentences
@@ -290,28 +291,22 @@ _NOT_NAMES = frozenset(
 )
 
 
-# Whole at three words: a labelled decision ("Decision: postpone the launch."), a first-person commitment
-# with a verb and an object ("I'll email legal today.") or a task given by name; other short sentences are
-# mostly backchannel.
-_SHORT_WHOLE = re.compile(
-    r"^(?:decision|decided|agreed|resolution|resolved|outcome)\s*[:–—-]\s+\S+ \S+"
-    r"|^(?:I'll|I will|we'll|we will) (?!\w+ly\b)[a-z]+ "
-    r"(?!(?:it|that|this|them|you|so|too|then|now|later|there|here|again|soon)\b)\w"
-    # a task given by name: "Julia, you'll handle that."
-    r"|^(?-i:[A-Z][a-z]+), you(?:'ll| will) (?!\w+ly\b)[a-z]+ \w",
-    re.I,
-)
+def _short_whole(text: str) -> bool:
+    """Whether ``text`` is whole at three words: a labelled decision ("Decision: postpone the launch.") or a
+    short task (:func:`batchsum.action_rules.short_task`); other short sentences are mostly backchannel."""
+    label = _DECISION_LABEL.match(text)
+    return len(text[label.end() :].split()) >= 2 if label else short_task(text)
 
 
 def _whole(text: str, least: int = 5) -> str | None:
     """``text`` as a clean, whole, self-standing sentence (lead-ins like "So," dropped) of ``least`` words or
-    more (three for :data:`_SHORT_WHOLE`), or None."""
+    more (three for :func:`_short_whole`), or None."""
     text = _LEAD_IN.sub("", " ".join(text.split()))
     if not text:
         return None
     text = text[0].upper() + text[1:]
     words = text.split()
-    least = min(least, 3) if _SHORT_WHOLE.match(text) else least
+    least = min(least, 3) if _short_whole(text) else least
     if not least <= len(words) <= 40 or not text[0].isalnum() or text[-1] not in ".!?" or text.endswith(".."):
         return None
     if _LEANS.match(text) or _MARKUP.search(text) or is_fragment(text) or text.count('"') % 2:
@@ -329,6 +324,21 @@ def _whole(text: str, least: int = 5) -> str | None:
 
 # Words that say nothing about what was decided: "Good, that's settled then.", "Thanks Ben, we all agreed."
 _NOT_DECIDED = frozenset("good great fine perfect cool excellent awesome nice thanks thank then everyone guys".split())
+
+
+# Agreeing to what was said ("Agreed: sounds good to me.", "Agreed: let's do that.") decides nothing of its own.
+_APPRAISAL = frozenset("sounds sound works work seems seem looks look okay agree agreed".split())
+
+
+def _names_a_decision(said: str, names: set[str]) -> bool:
+    """Whether what follows a decision label says what was decided: no greeting or backchannel, and a word
+    that is no function word, appraisal ("sounds good") or pointer back ("let's do that")."""
+    if is_phatic(said) or is_backchannel(said):
+        return False
+    words = (w.casefold() for w in re.findall(r"[^\W\d_][\w'-]{2,}|\d+", said))
+    return any(
+        w not in STOPWORDS and w not in _STOP and w not in _NOT_DECIDED | _APPRAISAL and w not in names for w in words
+    )
 
 
 def _says_what(sentence: str, cue: re.Match[str], names: set[str]) -> bool:
@@ -557,7 +567,7 @@ def extract_facets(
         label = _DECISION_LABEL.match(whole)
         if label:  # what follows the label, a sentence of its own
             said = _whole(whole[label.end() :], least=3)  # the label says it is one
-            if said and not said.endswith("?") and _clip(said) not in decisions:
+            if said and not said.endswith("?") and _names_a_decision(said, personal) and _clip(said) not in decisions:
                 decisions.append(_clip(said))
                 decided_by.update({_clip(said): s.speaker} if s.speaker and not agent else {})
             continue

@@ -116,6 +116,9 @@ class Watcher:
         self._roots = {os.path.abspath(p) for p in cfg.paths}
         # A watched folder's ignore rules, kept while its .batchsumignore is the same file (size, mtime).
         self._specs: dict[str, tuple[tuple[int, int] | None, Any]] = {}
+        # The files under the roots as the last run left them: a path added since then and gone again is an
+        # editor's probe only when it was not one of them (see _settled).
+        self._walked: set[str] = set()
 
     # ---- one pass --------------------------------------------------------------------------
     def run_once(self) -> RunResult | None:
@@ -128,11 +131,13 @@ class Watcher:
             with self._around():
                 result = run(self.cfg)
         except BatchsumError as exc:
+            self._walked = _files_under(self.cfg.paths, self._out)  # it may have recorded some of them
             if self.runs == 1 and isinstance(exc, ConfigError) and not isinstance(exc, StorageError):
                 raise
             self.failures += 1
             self.report(f"run failed: {exc}; still watching")
             return None
+        self._walked = _files_under(self.cfg.paths, self._out)
         for p in result.problems:
             self.report(f"failed: {p.path}: {p.reason}")
         for w in result.warnings:
@@ -256,7 +261,7 @@ class Watcher:
             burst.add(changes, now_ms)
             if _identities(self.cfg.paths) != seen or any(self._is_root(p) for _, p in changes):
                 # A lost root is gone for now, no deletion (its summaries are kept); files in it may be.
-                inside = _settled({(c, p) for c, p in burst.take() if not self._is_root(p)})
+                inside = _settled({(c, p) for c, p in burst.take() if not self._is_root(p)}, self._walked)
                 if inside:
                     self.report(describe_changes(inside))
                 # The next watch starts with a run, so nothing that changed meanwhile is missed.
@@ -270,7 +275,7 @@ class Watcher:
                     self._start_run(present)
                 continue
             if burst.closed(now_ms):
-                settled = _settled(burst.take())
+                settled = _settled(burst.take(), self._walked)
                 if settled:  # else only files that came and went: nothing a run would see
                     self.report(describe_changes(settled))
                     self.run_once()
@@ -347,22 +352,33 @@ def _empty_roots(paths: list[Path]) -> list[str]:
     return empty
 
 
-def _settled(changes: set[tuple[Any, str]]) -> set[tuple[Any, str]]:
+def _files_under(roots: list[Path], out: str) -> set[str]:
+    """The files (absolute paths) under ``roots``, the output folder ``out`` and dot folders aside."""
+    found: set[str] = set()
+    for root in roots:
+        for folder, dirs, files in os.walk(os.path.abspath(root)):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and os.path.join(folder, d) != out]
+            found.update(os.path.join(folder, f) for f in files)
+    return found
+
+
+def _settled(changes: set[tuple[Any, str]], walked: set[str]) -> set[tuple[Any, str]]:
     """``changes`` without the paths created and gone again since the last run (an editor's probe, a
-    temp file renamed into place): the tree never had them, a run would see nothing of them."""
+    temp file renamed into place) that were not among the files ``walked`` then: the tree never had them,
+    a run would see nothing of them. A file saved by a rename onto it ("sed -i") is added too, so one the
+    last run read and that is gone now is a deletion."""
     from watchfiles import Change
 
     came = {p for c, p in changes if c == Change.added}
-    return {(c, p) for c, p in changes if p not in came or os.path.lexists(p)}
+    return {(c, p) for c, p in changes if p not in came or os.path.lexists(p) or os.path.abspath(p) in walked}
 
 
 def describe_changes(changes: set[tuple[Any, str]]) -> str:
-    """One line for a burst of watchfiles changes: ``1 changed: a.md; 1 deleted: b.md``. A path is
-    deleted when it had a deletion and is gone now: an editor that saves by replacing the file deletes
-    and re-creates it in one burst, which is a change."""
+    """One line for a burst of watchfiles changes (settled: :func:`_settled`): ``1 changed: a.md; 1 deleted:
+    b.md``. A path is deleted when it had a deletion and is gone now: an editor that saves by replacing the
+    file deletes and re-creates it in one burst, which is a change."""
     from watchfiles import Change
 
-    changes = _settled(changes)  # a path created and deleted since the last run was never in the tree
     deleted = {p for c, p in changes if c == Change.deleted and not os.path.lexists(p)}
     parts: list[str] = []
     for label, paths in (("changed", {p for _, p in changes} - deleted), ("deleted", deleted)):

@@ -526,21 +526,37 @@ _ITEM_SPEAKER = re.compile(r"^[^:]{1,80}: ")  # a speaker's label before a liste
 _LISTED = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+|[☐☑][ \t]*)?@?(.+)$")
 
 
+# A line wholly in emphasis is a heading as a "#" line is: "**Open questions**", "__Decisions:__".
+_EMPHASISED = re.compile(r"^(\*\*|__)(?P<text>.+)\1$")
+
+
+def _introduces(lead: str) -> bool:
+    """Whether ``lead`` (a stripped line) may stand before a list: a heading, emphasised or not, or a line
+    that ends in ":" inside or outside its emphasis ("**Decisions:**")."""
+    return lead.startswith("#") or _EMPHASISED.match(lead) is not None or lead.strip("*_ ").endswith(":")
+
+
 def _listed_items(shown: str) -> set[str]:
-    """The items ``shown`` lists, compared as :func:`_compared` does: its list lines' texts, each whole. A
-    line with a marker glued to a line of running text ("Pricing goes live.\n- Free tier keeps 3 projects.":
-    a summary that picked two bullets and kept one marker) is that paragraph's, no list: a list opens the
-    text, or follows a blank line, a heading, a line that introduces it ("Open questions:") or an item."""
-    items: set[str] = set()
+    """The items ``shown`` lists, compared as :func:`_compared` does: its list lines' texts, each whole with
+    the indented lines that continue it (a hard-wrapped item). A line with a marker glued to a line of running
+    text ("Pricing goes live.\n- Free tier keeps 3 projects.": a summary that picked two bullets and kept one
+    marker) is that paragraph's, no list: a list opens the text, or follows a blank line, a heading, a line
+    that introduces it ("Open questions:", "**Decisions:**") or an item."""
+    items: list[str] = []
     before = ""
+    in_item = False  # the line before is an item or its continuation
     for line in shown.splitlines():
         m = _LISTED.match(line)
+        if not m and in_item and line[:1] in (" ", "\t") and line.strip():
+            items[-1] += " " + line.strip()  # an indented line after an item goes on with it
+            continue
         lead = before.strip()
-        opens = not lead or lead.startswith("#") or lead.endswith(":") or _LISTED.match(before) is not None
+        opens = not lead or _introduces(lead) or in_item
         if m and opens:
-            items.add(_compared(m.group(1)))
+            items.append(m.group(1))
+        in_item = m is not None and opens
         before = line if not m or opens else "running text"  # a glued item keeps its paragraph going
-    return items
+    return {_compared(item) for item in items}
 
 
 def _compared(text: str) -> str:

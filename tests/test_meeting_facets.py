@@ -1,12 +1,14 @@
 """A meeting team's facets: a decision says who said it, a labelled or short item is one, an owner named is
 a speaker, "until" is no deadline, a person is one participant, a note's decisions each shown once, and
-``--type meeting`` names the conversation type. Real runs where the final is what is checked."""
+``--type meeting`` names the conversation type; the meeting's own mechanics and mere agreement are no items.
+Real runs where the final is what is checked."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from batchsum.facets import extract_facets
+from batchsum.facets import ExtractedFacets, extract_facets
+from batchsum.written_facets import unshown
 from tests.one_final import final_node, final_text
 
 MEETING = (
@@ -57,7 +59,9 @@ def test_an_owner_named_is_a_speaker_never_the_one_who_said_it() -> None:
     assert items["Lena to collect the vendor invoices by Nov 30."] == ("Lena Fischer", "Nov 30")
     assert items["send the signed contract to legal."][0] == "Lena Fischer"
     assert items["Lena, you will handle the press release by December 1."] == ("Lena Fischer", "December 1")
-    assert items["Oscar to book the venue by Friday."][0] is None  # no speaker: no owner, and not Maya
+    # "Oscar" names no participant: the labelled task reads as "Talk to legal ..." does, the speaker's (a
+    # capitalised word before "to" may be a verb; only a participant's name is known to be a name)
+    assert items["Oscar to book the venue by Friday."][0] == "Maya Chen"
     _, items = _facets(
         ("Julia Roberts", "Fine."),
         ("Maya Chen", "Julia, you'll handle that."),
@@ -126,3 +130,58 @@ def test_a_notes_decisions_are_all_listed_when_its_summary_keeps_one_bullet(tmp_
 def test_type_meeting_names_the_conversation_type(tmp_path: Path) -> None:
     meta, _ = final_node(tmp_path, "sync.txt", MEETING, "--type", "meeting")
     assert meta["content_type"] == "conversation"
+
+
+CHAIR = ("Ben Okafor", "Thanks for joining the planning call for the spring campaign.")
+
+
+def test_a_labelled_task_opening_with_a_verb_stays_the_speakers() -> None:
+    for task in ("TODO: Talk to legal about the contract.", "Follow-up: Reply to the vendor about the price."):
+        _, items = _facets(("Ben Okafor", task), ("Maya Chen", "Noted, thanks."))
+        assert [owner for owner, _ in items.values()] == ["Ben Okafor"], items
+    _, items = _facets(("Ben Okafor", "TODO: Maya to send the contract to legal."), ("Maya Chen", "Noted."))
+    assert [owner for owner, _ in items.values()] == ["Maya Chen"], items
+
+
+def test_the_meetings_mechanics_and_whiteboard_are_no_tasks() -> None:
+    for said in (
+        "I'll grab a coffee.",
+        "We'll take a break.",
+        "I'll go first.",
+        "I will mute myself.",
+        "I'll erase the board so we can start fresh.",
+        "I'll clear the board before the next session starts.",
+        "I'll pull up the board and go through the tickets.",
+    ):
+        _, items = _facets(CHAIR, ("Maya Chen", said), ("Ben Okafor", "Sounds good, thanks."))
+        assert not items, said
+    _, items = _facets(CHAIR, ("Maya Chen", "We will brief the board on Monday. I'll call Priya."))
+    assert len(items) == 2, items  # the directors, and a short task with a named object
+
+
+def test_agreement_after_a_decision_label_decides_nothing() -> None:
+    for said in ("Agreed: sounds good to me.", "Agreed: let's do that.", "Agreed - that works for me."):
+        decisions, _ = _facets(CHAIR, ("Maya Chen", said), ("Ben Okafor", "Great, thanks everyone."))
+        assert not decisions, said
+
+
+def test_people_sharing_a_role_are_two_and_transcriber_labels_none() -> None:
+    f = extract_facets(
+        [
+            ("The Acting Speaker (Mrs. Carol Hughes)", "Resuming debate, the member for Calgary has the floor."),
+            ("The Acting Speaker (Mr. Anthony Rota)", "Order, the time for debate has expired."),
+            ("SPEAKER_00", "I will table the petition by Friday."),
+            ("Speaker A", "I'll send the report to the clerk by Monday."),
+        ]
+    )
+    assert sorted(f.participants) == ["The Acting Speaker (Mr. Anthony Rota)", "The Acting Speaker (Mrs. Carol Hughes)"]
+
+
+def test_a_list_after_an_emphasised_label_or_with_wrapped_items_is_shown_once() -> None:
+    f = ExtractedFacets(decisions=["Move the launch to March.", "Keep the free tier."], unresolved=["Who pays?"])
+    shown = "**Decisions:**\n- Move the launch to March.\n\n**Open questions**\n- Who pays?"
+    assert unshown(f, shown).decisions == ["Keep the free tier."] and not unshown(f, shown).unresolved
+    wrapped = (
+        "## Decisions\n\n- Move the launch to March, after the vendor\n  delivers the build.\n- Keep the free tier."
+    )
+    assert unshown(f, wrapped).decisions == ["Move the launch to March."]

@@ -34,8 +34,8 @@ def _chunk(text: str) -> bytes:
 class OddUpstream:
     """A loopback chat server whose reply depends on a word of the last user message: STRMSG (a message
     that is a plain string), DROP (SSE chunks, then the socket closes without [DONE]), SLOW (a stream whose
-    first chunk comes after FIRST_CHUNK_DELAY_S), HOLD (no answer until :attr:`release` is set); else a
-    well-formed answer ("ok"), streamed when asked."""
+    first chunk comes after FIRST_CHUNK_DELAY_S), EMPTY (a stream that ends before any line), HOLD (no
+    answer until :attr:`release` is set); else a well-formed answer ("ok"), streamed when asked."""
 
     def __init__(self) -> None:
         self.arrived = threading.Event()  # a HOLD request reached the server
@@ -74,6 +74,8 @@ class OddUpstream:
         h.send_response(200)
         h.send_header("Content-Type", "text/event-stream")
         h.end_headers()
+        if "EMPTY" in user:
+            return
         if "SLOW" in user:
             time.sleep(FIRST_CHUNK_DELAY_S)
         for word in ("Half ", "an ", "answer"):
@@ -149,6 +151,16 @@ def test_malformed_reply_is_502_and_cut_stream_an_error_event_never_remembered(
         assert [p.read_text(encoding="utf-8") for p in answers.iterdir()]  # the later, whole exchange
         written = [p.read_text(encoding="utf-8", errors="replace") for p in out.rglob("*") if p.is_file()]
         assert not any("Half an" in text for text in written)  # the cut-off answer is no turn
+
+
+def test_an_empty_stream_is_a_502_saying_so(tmp_path: Path, odd: OddUpstream) -> None:
+    with (
+        serving(tmp_path / "out", odd.base_url, *QUIET) as (url, _proc),
+        httpx.Client(base_url=url, timeout=60, headers=HEADERS) as http,
+    ):
+        r = http.post("/chat/completions", json=_ask("EMPTY please", stream=True))
+        assert r.status_code == 502, r.text
+        assert "without data" in r.json()["error"]["message"]
 
 
 def test_streamed_server_timing_measures_the_wait_for_the_first_chunk(tmp_path: Path, odd: OddUpstream) -> None:

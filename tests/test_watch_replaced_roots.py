@@ -1,6 +1,7 @@
 """``batchsum watch``: a watched folder replaced by an empty one and refilled a moment later keeps its
 summaries, and temp files that come and go (vim's ``4913`` probe, ``sed -i``'s ``sedAb12Cd``, a file deleted
-right after it was made) start no run and are never reported deleted."""
+right after it was made) start no run and are never reported deleted, but a file saved by a rename and then
+moved away in the same burst is."""
 
 from __future__ import annotations
 
@@ -62,6 +63,30 @@ def test_temp_files_that_come_and_go_start_no_run_and_are_never_deleted(tmp_path
         (src / "b.md").write_text("# Ferry\n\n" + TEXT.replace("pier", "ferry"), encoding="utf-8")
         wait_for(lambda: (out / "b.md" / "summaries" / "L3" / "final.md").is_file())
         assert not [s for s in w.seen if "deleted" in s or "README" in s], w.seen
+    finally:
+        w.proc.kill()
+        w.proc.wait()
+
+
+def test_a_file_saved_by_rename_then_moved_out_in_one_burst_is_deleted(tmp_path: Path) -> None:
+    src, out, archive = tmp_path / "src", tmp_path / "out", tmp_path / "archive"
+    src.mkdir()
+    archive.mkdir()
+    for name, word in (("a.md", "pier"), ("b.md", "ferry")):
+        (src / name).write_text("# Notes\n\n" + TEXT.replace("pier", word), encoding="utf-8")
+    w = Watching(src, out, "--debounce", "8s")  # the save and the move below land within one burst
+    try:
+        w.expect("watching")
+        final = out / "a.md" / "summaries" / "L3" / "final.md"
+        assert final.is_file()
+        temp = src / "sedAb12Cd"  # sed -i: the new text beside the file, renamed over it
+        temp.write_text("# Notes\n\n" + TEXT.replace("pier", "jetty"), encoding="utf-8")
+        os.replace(temp, src / "a.md")
+        os.replace(src / "a.md", archive / "a.md")
+        line = w.expect("deleted: ")  # the last run read a.md: gone now, whatever came before in the burst
+        assert line.endswith(f"1 deleted: {os.path.relpath(src / 'a.md')}"), w.seen
+        w.expect("files (")
+        wait_for(lambda: not final.is_file())
     finally:
         w.proc.kill()
         w.proc.wait()

@@ -168,9 +168,7 @@ async def _stream(
     u0 = time.perf_counter()
     lines = upstream.stream(forward)
     try:
-        first = await anext(lines)
-    except StopAsyncIteration:
-        return error(502, "upstream server closed the stream without data", kind="upstream_error")
+        first = await anext(lines)  # an empty stream raises UpstreamError too, never StopAsyncIteration
     except UpstreamError as exc:
         return upstream_error(exc)
     first_ms = (time.perf_counter() - u0) * 1000  # the wait for the answer to begin: all that is known now

@@ -213,10 +213,11 @@ class Upstream:
         """The upstream's SSE lines (``data: ...``), as they arrive. Errors before the first line raise
         UpstreamError (after the retries the response's status allows); later ones too, never retried:
         part of the answer is sent (the caller turns them into an SSE error event). A stream that ends
-        without ``data: [DONE]`` was cut off (a dropped connection reads as a plain end): an error too."""
+        without ``data: [DONE]`` was cut off (a dropped connection reads as a plain end), one without any line
+        empty: an error too."""
         async with self._slot():
             resp = await self._retrying(lambda: self._open(body))
-            finished = False
+            finished = sent = False
             try:
                 async with resp:
                     async for line in resp.content:
@@ -224,13 +225,15 @@ class Upstream:
                             if not line.startswith(SSE_FIELDS):
                                 raise await self._not_sse(resp, line)
                             finished = finished or delta_text(line) is None
+                            sent = True
                             yield line.rstrip(b"\r\n")
             except UpstreamError:
                 raise
             except (aiohttp.ClientError, TimeoutError) as exc:
                 raise UpstreamError(f"upstream server {self.url} failed: {self._describe(exc)}") from None
             if not finished:
-                raise UpstreamError(f"upstream server {self.url} closed the stream before its end ([DONE])")
+                end = "before its end ([DONE])" if sent else "without data"
+                raise UpstreamError(f"upstream server {self.url} closed the stream {end}")
 
 
 def _choice_problem(choice: Any) -> str | None:
