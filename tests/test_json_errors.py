@@ -53,3 +53,21 @@ def test_a_config_files_json_makes_errors_json(cwd: Path) -> None:
 def test_without_json_an_error_is_no_json(cwd: Path) -> None:
     res = CliRunner().invoke(main, ["search", "x", "--out", "nope"], catch_exceptions=False)
     assert res.exit_code == 2 and res.stdout == "" and "nope" in res.stderr
+
+
+def test_a_config_files_json_makes_usage_errors_json(cwd: Path) -> None:
+    # click's own usage errors too: the group reads the config file before it knows to print JSON.
+    (cwd / "batchsum.yaml").write_text("search:\n  json: true\n")
+    res = CliRunner().invoke(main, ["search", "x", "--out", "nope", "-k", "0"], catch_exceptions=False)
+    assert res.exit_code == 2
+    assert json.loads(res.stdout)["exit_code"] == 2
+
+
+def test_an_error_of_several_lines_keeps_them(cwd: Path) -> None:
+    (cwd / "src").mkdir()
+    (cwd / "p.yaml").write_text("corpora: [src]\nbogus1: 1\nbogus2: 2\n")
+    res = CliRunner().invoke(main, ["run", "--pipeline", "p.yaml", "--out", "o"], catch_exceptions=False)
+    assert res.exit_code == 2
+    lines = res.stderr.splitlines()
+    assert lines[0].startswith("Error: 2 errors:") and "\\n" not in res.stderr
+    assert any("bogus1" in line for line in lines[1:]) and any("bogus2" in line for line in lines[1:])

@@ -86,12 +86,12 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         # `--json` promises one JSON object on stdout whatever goes wrong; click prints its own usage
-        # errors (an option out of range, a bad config file) to stderr only.
-        as_json = bool(ctx.meta.get("batchsum.json"))
+        # errors (an option out of range, a bad config file) to stderr only. Asked after the fact: the group's
+        # callback records a config file's `json: true` only once it has read that file.
         try:
             return super().invoke(ctx)
         except click.ClickException as exc:
-            if as_json:
+            if ctx.meta.get("batchsum.json"):
                 kind = getattr(exc, "kind", type(exc).__name__)
                 error = {"error": exc.format_message(), "kind": kind, "exit_code": exc.exit_code}
                 click.echo(json.dumps(error))
@@ -100,7 +100,7 @@ class LazyGroup(click.Group):
             # Ctrl-C outside summarizing (a run still walking or starting its workers, a search): stopped at
             # once, said as any error is, not click's bare "Aborted!" with nothing on stdout.
             message = "interrupted by Ctrl-C: stopped at once, nothing half-written; the next run picks up"
-            if as_json:
+            if ctx.meta.get("batchsum.json"):
                 click.echo(json.dumps({"error": message, "kind": "Interrupted", "exit_code": 1}))
             click.echo(f"Error: {message}", err=True)
             raise SystemExit(1) from None

@@ -73,7 +73,8 @@ def _fail(message: str, kind: str, code: int, as_json: bool) -> None:
         import json
 
         click.echo(json.dumps({"error": message, "kind": kind, "exit_code": code}))
-    click.echo(f"Error: {shown(message)}", err=True)  # one line, whatever the names in it hold
+    # A name holding a newline must not fake a line of its own; a message of several lines keeps them.
+    click.echo("Error: " + "\n".join(shown(line) for line in message.split("\n")), err=True)
     raise SystemExit(code) from None
 
 
