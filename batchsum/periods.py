@@ -346,11 +346,13 @@ def _meant_as_month(query: str, lowered: str, match: re.Match[str], month: str, 
     march"), follow a French article when it is French "mars" ("le 14 mars"), or be all the query."""
     if month not in _AMBIGUOUS_MONTHS or year or re.search(r"\s(?:of|de)\s", match.group(0)):
         return True
-    if month == "mars" and _FRENCH_ARTICLE.search(lowered[: match.start()]):
+    # Searched in place (pos/endpos, no copy): a long paragraph holds many "10 may"s (search's snippets).
+    if month == "mars" and _FRENCH_ARTICLE.search(lowered, max(0, match.start() - 40), match.start()):
         return True  # "le 14 mars", "du 3 mars": an article before a number says it is a day
     start = lowered.find(month, match.start())
     written = query[start : start + len(month)] if len(query) == len(lowered) else ""
-    return written[:1].isupper() or not _WORD.findall(lowered[: match.start()] + lowered[match.end() :])
+    alone = not _WORD.search(lowered, 0, match.start()) and not _WORD.search(lowered, match.end())
+    return written[:1].isupper() or alone
 
 
 def _without_days(lowered: str) -> str:
