@@ -20,6 +20,7 @@ __all__ = [
     "fix_spacing",
     "is_number_word",
     "open_quotation",
+    "without_cues",
 ]
 
 # The sounds a transcript marks as heard, not said ("[laughter]", "[Music]", "(applause)"): a caption's cue
@@ -29,6 +30,18 @@ CUE_WORDS = (
     r"|clapping|cheering|cheers|silence|pause|unintelligible|coughs?|coughing|sighs?|sighing|gasps?|groans?"
     r"|background noise|overlapping|whispers?|whispering|bleep|beeps?"
 )
+# A cue as Zoom, Otter and Rev write it, in either bracket and with the time it was heard at
+# ("[inaudible 00:00:32]", "(crosstalk 01:02)", "(laughs)"): text of no kind says that in brackets.
+_TIMESTAMP = r"(?:[ \t]+\d{1,2}(?::\d\d){1,2}(?:[.,]\d+)?)?"
+_CUE_MARKUP = re.compile(rf"[ \t]*[\[(](?:{CUE_WORDS}){_TIMESTAMP}[\])]", re.IGNORECASE)
+# Words the transcriber did not hear: where they stood the sentence has a hole ("…"), as after "{gap}". An
+# ellipsis the transcript wrote beside the cue ("[inaudible 00:00:32]...the movers") is that same hole.
+_LOST_WORDS = re.compile(
+    rf"[ \t]*(?:\.{{3}}|…)?[ \t]*[\[(](?:inaudible|unintelligible){_TIMESTAMP}[\])][ \t]*(?:\.{{3}}|…)?[ \t]*"
+    r"(?P<stop>[.!?](?![\w.]))?",
+    re.IGNORECASE,
+)
+_OPENING = re.compile(r"(?:\A|[.!?:\n])[\"'“‘]?[ \t]*\Z")
 _MARKERS = re.compile(
     rf"\{{[A-Za-z_]+\}}|\[(?:{CUE_WORDS})\]|<(?:unk|noise|laugh)>"
     # Caption cues: "(laughter)", "(water splashing)", "[click, TV static]". In a transcript a short
@@ -41,6 +54,24 @@ _FILLERS = re.compile(
     r"(?![\w'-])[ \t]*,?",
     re.IGNORECASE,
 )
+_FILLER_HEAD = re.compile(r"[\w-]+")
+_AFTER_NUMBER = re.compile(r"\d[ \t]*\Z")
+
+
+def _is_filler(word: str, before: str) -> bool:
+    """Whether ``word``, a filler's spelling after the text ``before``, is one: said in lower case or
+    capitalised ("um", "Uh", "Mm-hmm"), never in capitals (an acronym: "the ER report") nor right after a
+    number (a unit: "3 mm", "5 Ah")."""
+    return word[1:].islower() and not _AFTER_NUMBER.search(before[-12:])
+
+
+def _unfilled(m: re.Match[str]) -> str:
+    """A matched filler gone (a space left), or kept as written where it is a unit or an acronym."""
+    word = _FILLER_HEAD.match(m.group(0))
+    keep = word is not None and not _is_filler(word.group(0), m.string[: m.start()])
+    return m.group(0) if keep else " "
+
+
 # "you know" and "I mean" are fillers only when set off by a comma and not what a word before them
 # governs: "So, you know, we ..." loses them, "as some of you know, the ..." and "Do you know the
 # way?" keep them.
@@ -80,6 +111,32 @@ _DISFMARKER = re.compile(r"\{disfmarker\}", re.IGNORECASE)
 # Words the transcriber did not hear ("{gap}"): a sentence whose last word before them leaves its phrase
 # open ("First we have a look at {gap} .") was broken off there; it trails off ("…") and is no candidate.
 _GAP = re.compile(r"(?<![\w'’-])([\w'’]+)[ \t]*\{gap\}[ \t]*(?:[.!?](?=\s|$))?", re.IGNORECASE)
+
+
+# A phrase of two or three words said twice in a row ("can be can be easy"): once, as a word is.
+_PHRASE_REPEAT = re.compile(
+    rf"(?<![\w'’-])((?:\w+(?:'\w+)?[ \t]+){{1,2}}\w+(?:'\w+)?)(?:[ \t]+\1(?![\w'’-]|{_CODE_GLUE}))+", re.IGNORECASE
+)
+# A word broken off, then retraced from the word before it and said whole ("the cha the channel"):
+# the broken-off try goes.
+_RETRACED_CUT_OFF = re.compile(
+    rf"(?<![\w'’-])([A-Za-z]+)[ \t]+([A-Za-z]{{1,4}})[ \t]+(?=\1[ \t]+\2[A-Za-z](?!\w*{_CODE_GLUE}))", re.IGNORECASE
+)
+# In a tokenized transcript: a capital letter alone opening a sentence before a capitalised word ("Y
+# Hard plastic", "B But no") is a word broken off, as its lower-case "s What" is; "A", "I" and "O" are words.
+_LONE_CAPITAL_START = re.compile(r"(?:^|(?<=[.!?:] ))[B-HJ-NP-Z][ \t]+(?=[A-Z][a-z])", re.MULTILINE)
+# An article before what no article stands before, a conjunction or another article ("hard an and strong",
+# "the a"): it was the broken-off start of the word after it.
+_ARTICLE_CUT_OFF = re.compile(r"(?<![\w'’-])(?:an|the)[ \t]+(?=(?:and|or|but|nor|an?)(?![\w'’-]))")
+
+
+def _unrepeated_phrase(m: re.Match[str]) -> str:
+    """A phrase said twice once, but a number's digits read out ("one two one two") and a coordination
+    said on purpose ("on and on and on", "this and this and this") as they were said."""
+    words = m.group(1).split()
+    if all(is_number_word(w) for w in words) or words[-1].lower() in ("and", "or"):
+        return m.group(0)
+    return m.group(1)
 
 
 def _unrepeated(m: re.Match[str]) -> str:
@@ -159,7 +216,7 @@ _FILLER_WORD = r"(?:u+m+|u+h+m*|e+r+m+|e+r+|a+h+|h+m+)(?![\w'-])"
 _SPACED_HYPHEN = re.compile(rf"(?<=[A-Za-z]) - (?=[A-Za-z])(?!{_FILLER_WORD})", re.IGNORECASE)
 # A filler set off by commas ("I will , um , give you"): the commas mark its pause, not the sentence's
 # clauses; after a word that cannot stand before a comma (a modal, an article, a conjunction) both go.
-_FILLER_SET_OFF = re.compile(rf"(?<![\w'’-])([\w'’]+)[ \t]*,[ \t]*{_FILLER_WORD}[ \t]*,", re.IGNORECASE)
+_FILLER_SET_OFF = re.compile(rf"(?<![\w'’-])([\w'’]+)[ \t]*,[ \t]*({_FILLER_WORD})[ \t]*,", re.IGNORECASE)
 _HYPHEN_CUT_OFF = re.compile(rf"(?<![\w'’-])[A-Za-z]+ - (?={_FILLER_WORD})", re.IGNORECASE)
 # A currency sign spaced off its amount by a tokenizer ("$ 10").
 _SPACED_CURRENCY = re.compile(r"(?<=[$£€¥])[ \t]+(?=\d)")
@@ -208,7 +265,7 @@ def clean_transcript(text: str) -> str:
     s = _GAP.sub(_gap, _DISFMARKER.sub(f" {INTERRUPTION} ", text))
     # A dash or an ellipsis in punctuated speech ("do I see-- You said") is left as written: read as an
     # interruption point it cost CRD3's game transcripts 0.2 R-2 and R-Lsum.
-    s = _MARKERS.sub(" ", s)
+    s = _MARKERS.sub(" ", without_cues(s))
     if "_" in s:
         s = _SPELLED_OUT.sub(lambda m: m.group(0).replace("_", ""), s)
     # Tokenized when most of its marks stand apart ("word ,"; QMSum's 0.97-1.0): one such mark in an
@@ -217,8 +274,8 @@ def clean_transcript(text: str) -> str:
     tokenized = spaced > 0 and 2 * spaced >= len(_MARKS.findall(s))
     if tokenized:
         s = _SPACED_HYPHEN.sub("-", _HYPHEN_CUT_OFF.sub("", s))
-    s = _FILLER_SET_OFF.sub(lambda m: m.group(1) + ("" if is_dangling(m.group(1)) else ","), s)
-    s = _DISCOURSE.sub(_drop_discourse, _FILLERS.sub(" ", s))
+    s = _FILLER_SET_OFF.sub(_filler_set_off, s)
+    s = _DISCOURSE.sub(_drop_discourse, _FILLERS.sub(_unfilled, s))
     s = _rejoined_clitics(s)
     # After the fillers and markers are gone: an empty quotation is what they leave (and in tokenized
     # text, below, the spaces inside a quotation are spacing too).
@@ -229,6 +286,9 @@ def clean_transcript(text: str) -> str:
         keeps = _CUT_OFF_KEEPS - {"i"} if _PRONOUN_I.search(s) else _CUT_OFF_KEEPS
         s = _CUT_OFF.sub(lambda m: m.group(0) if m.group(1) in keeps else "", s)
     s = _REPEAT.sub(_unrepeated, s)
+    s = _RETRACED_CUT_OFF.sub("", _PHRASE_REPEAT.sub(_unrepeated_phrase, s))
+    if tokenized:
+        s = _ARTICLE_CUT_OFF.sub("", _LONE_CAPITAL_START.sub("", s))
     s = _FRAGMENT.sub(lambda m: m.group(0) if m.group(1).lower() in _REAL_SHORT_WORDS else "", s)
     if tokenized:  # after the stutters are one word: "We We may" is said again, not started over
         s = mark_restarts(s)
@@ -241,6 +301,35 @@ def clean_transcript(text: str) -> str:
     s = _COMMA_BEFORE_END.sub(r"\1", s)
     s = _LINE_TAIL.sub("", _LINE_HEAD.sub("", s))
     return _LOWER_AFTER_END.sub(_capitalized, s)
+
+
+def _filler_set_off(m: re.Match[str]) -> str:
+    """A filler between commas gone with its commas (the one before stays where the word before takes one)."""
+    if not _is_filler(m.group(2), m.string[: m.start(2)]):
+        return m.group(0)
+    return m.group(1) + ("" if is_dangling(m.group(1)) else ",")
+
+
+def without_cues(text: str) -> str:
+    """``text`` without a transcript's cues in brackets ("[inaudible 00:00:32]", "(laughs)", "[crosstalk]"):
+    words lost to an inaudible stretch leave "…" where they were, the sentence's words around it kept."""
+    if "[" not in text and "(" not in text:
+        return text
+    return _CUE_MARKUP.sub("", _LOST_WORDS.sub(_lost_words, text))
+
+
+def _lost_words(m: re.Match[str]) -> str:
+    """The mark an inaudible stretch leaves: "…" against the words it cut off (the next ones at a
+    sentence's start, the last ones at its end), spaced between words, nothing where no word is left."""
+    before, after = m.string[max(0, m.start() - 3) : m.start()], m.string[m.end() : m.end() + 1]
+    opening, closing = bool(_OPENING.search(before)), after in ("", "\n") or bool(m.group("stop"))
+    if opening and closing:
+        return ""
+    if opening:
+        return ("" if before[-1:] in ("", "\n") else " ") + "…"
+    if closing or after in ",;:":  # the stop after it is the mark's own
+        return "…" + (" " if m.group("stop") and after.strip() else "")
+    return " … "
 
 
 def _gap(m: re.Match[str]) -> str:

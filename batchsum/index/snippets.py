@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from batchsum.backends.apparatus import is_tex_math
 from batchsum.backends.noise import capitalised, in_a_sentence, line_kind, markdown_as_text, repeated_lines
-from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, open_quotation
+from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, open_quotation, without_cues
 from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams, day_term
 from batchsum.index.snippet_sentences import LETTER, WORD, sentences_by_paragraph, speaker
@@ -110,7 +110,7 @@ def clean_text(text: str, *, headings: bool = False) -> str:
     text = _FRONT_MATTER.sub("", text, count=1)
     text = strip_links(text)
     text = _COMMENT.sub(" ", text)
-    text = _MARKUP.sub(" ", text)
+    text = _MARKUP.sub(" ", without_cues(text))
     if "**" in text:
         text = _ENTRY_LABEL.sub("\n\n", _labels_stopped(text))
     text = _without_marks(text)
