@@ -25,6 +25,7 @@ from batchsum.settings import BY_FIELD, SETTINGS, assign
 from batchsum.tree import atomic_write_bytes
 
 if TYPE_CHECKING:
+    from batchsum.engine.changes import Signature
     from batchsum.state import ManifestEntry
 
 log = logging.getLogger(__name__)
@@ -167,7 +168,7 @@ def changes(old: dict[str, Any], cfg: RunConfig) -> list[Change]:
     return [Change(f, REMEMBERED[f], old[f], new[f]) for f in REMEMBERED if f in old and old[f] != new[f]]
 
 
-def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: bool) -> Notice | None:
+def check(cfg: RunConfig, entries: list[ManifestEntry], sig: Signature, *, confirmed: bool) -> Notice | None:
     """What this run changes against the settings its output folder remembers (None: nothing);
     ``entries``: the manifest entries of the files this run walks.
 
@@ -178,9 +179,8 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: str, *, confirmed: 
     found = changes(old, cfg) if old else []
     notice = None
     if found:
-        # A HIERARCHICAL final's word cap shapes no other file: the others' stored nodes are all reused.
-        finals_only = all(c.field == "final_words" for c in found)
-        redone = [e for e in entries if e.config_sig != sig and (not finals_only or e.level == "HIERARCHICAL")]
+        # The files the run plans again, as `plan` counts them: those whose signature the change moves.
+        redone = [e for e in entries if not sig.holds(e)]
         notice = Notice(found, len(redone), len(entries))
         # Turning digests off costs nothing; on, or with other budgets, every digest is written again.
         digests = cfg.digests and any(c.field in _DIGEST_FIELDS for c in found)

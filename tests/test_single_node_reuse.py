@@ -1,5 +1,5 @@
 """A single-node file's final is kept in the node store like any node: a settings change that leaves its
-key as it was (another word cap for HIERARCHICAL finals) reuses it instead of a paid request."""
+key as it was (another bound between levels it is not near) reuses it instead of a paid request."""
 
 from __future__ import annotations
 
@@ -45,7 +45,10 @@ def test_a_word_cap_change_reuses_single_node_finals(tmp_path: Path) -> None:
         assert len(records) == 2, "one small record per single-node final"
         assert all(r.stat().st_size < 20_000 for r in records)
         server.configure(reset_log=True)
-        for words in ("300", "500"):  # and back
+        for words in ("300", "500"):  # and back: the cap shapes HIERARCHICAL finals only
             data = _run(src, out, *llm, "--final-words", words)
-            assert data["run"]["files_done"] == 2, "planned again: the settings changed"
-            assert server.request_count == 0, f"--final-words {words}: their finals came from the store"
+            assert data["run"]["files_done"] == 0 and server.request_count == 0, f"--final-words {words}"
+        # A level bound neither file is near: both planned again, their finals' keys as they were.
+        data = _run(src, out, *llm, "--thresholds", "100,500,3000,20000")
+        assert data["run"]["files_done"] == 2, "planned again: the settings changed"
+        assert server.request_count == 0, "their finals came from the store"

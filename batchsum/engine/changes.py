@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +19,7 @@ from batchsum import statefile
 from batchsum.backends.budget import FINAL_WORDS
 from batchsum.backends.identity import extractive_identity
 from batchsum.backends.prompts import prompts_fingerprint
-from batchsum.model import level_and_index_of
+from batchsum.model import SummaryLevel, level_and_index_of
 from batchsum.state import ManifestEntry, node_key
 from batchsum.tree import atomic_write_bytes
 from batchsum.walk import READER_VERSION, Problem, SourceRef, discover
@@ -55,8 +55,30 @@ def backend_identity(cfg: RunConfig) -> tuple[str, str | None]:
     return name, model if prompts is None else f"{model} prompts={prompts}"
 
 
-def config_signature(cfg: RunConfig) -> str:
-    """Hash of the settings that shape every tree; a change re-plans every file."""
+@dataclass(frozen=True)
+class Signature:
+    """A run's settings signature as each file's manifest entry records it. The final's word cap shapes only
+    a HIERARCHICAL file's tree, so only that file's signature holds it: another cap re-plans no other file."""
+
+    common: str  # of a file of any other level
+    capped: str  # of a HIERARCHICAL file (the common one under the default cap)
+
+    def of(self, level: str) -> str:
+        """The signature a file planned at ``level`` (a SummaryLevel value) is recorded with."""
+        return self.capped if level == SummaryLevel.HIERARCHICAL.value else self.common
+
+    def holds(self, entry: ManifestEntry) -> bool:
+        """Whether ``entry`` was made under this run's settings. An entry of another level recorded before its
+        signature left the cap out holds ``capped``: made under these settings too, cap included."""
+        return entry.config_sig in (self.of(entry.level), self.capped)
+
+
+def config_signature(cfg: RunConfig) -> Signature:
+    """The signature of the settings that shape each file's tree; a change re-plans the files it shapes."""
+    return Signature(_settings_hash(cfg, capped=False), _settings_hash(cfg, capped=True))
+
+
+def _settings_hash(cfg: RunConfig, *, capped: bool) -> str:
     t = cfg.thresholds
     name, model = backend_identity(cfg)
     return node_key(
@@ -72,15 +94,24 @@ def config_signature(cfg: RunConfig) -> str:
         cfg.keep_short,
         # Only when on, so turning redaction on re-reads every file but default signatures stay as they were.
         *(["redact"] if cfg.redact_secrets else []),
-        # The same for the final's word cap: another cap plans every file again, and only the HIERARCHICAL
-        # finals it shapes get new keys.
-        *([f"final_words={cfg.final_words}"] if cfg.final_words != FINAL_WORDS else []),
+        # The same for the final's word cap, in a HIERARCHICAL file's signature only (see Signature).
+        *([f"final_words={cfg.final_words}"] if capped and cfg.final_words != FINAL_WORDS else []),
         # A language set for the run decides how every file is split, keyed and indexed.
         *([f"language={cfg.language}"] if cfg.language != "auto" else []),
         # Facets on or off shape every final's facet sections (offline or the LLM's); unset keeps the
         # signature it had.
         *([f"facets={cfg.llm.facets}"] if cfg.llm.facets is not None else []),
     )[:16]
+
+
+def own_signatures(manifest: Mapping[str, ManifestEntry], sig: Signature) -> list[ManifestEntry]:
+    """The entries ``sig`` holds that an older batchsum recorded with another file's signature (the final's
+    word cap in every file's), each with its own now."""
+    return [
+        replace(e, config_sig=sig.of(e.level))
+        for e in manifest.values()
+        if e.config_sig != sig.of(e.level) and sig.holds(e)
+    ]
 
 
 def tree_intact(out: str, entry: ManifestEntry) -> bool:
@@ -136,7 +167,7 @@ def passed_over_note(counts: Counter[str]) -> str | None:
     return f"{total} file{'s' if total != 1 else ''} of types batchsum does not read passed over: {kinds}"
 
 
-def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: str) -> Diff:
+def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: Signature) -> Diff:
     """Walk ``cfg.paths`` and sort every file (and every vanished one) by what a run must do with it.
 
     A path inside a folder the output was built from (``notes/calls`` of ``notes``) is walked as that
@@ -270,8 +301,8 @@ def in_scope(ref: SourceRef, scopes: dict[str, list[str]]) -> bool:
     return any(path == p or path.startswith(p.rstrip(os.sep) + os.sep) for p in parts)
 
 
-def _stat_matches(ref: SourceRef, entry: ManifestEntry, sig: str) -> bool:
-    if entry.config_sig != sig or entry.reader != READER_VERSION:
+def _stat_matches(ref: SourceRef, entry: ManifestEntry, sig: Signature) -> bool:
+    if not sig.holds(entry) or entry.reader != READER_VERSION:
         return False
     try:
         st = os.stat(ref.fspath)
@@ -295,7 +326,7 @@ class Known:
         return text_sha == self.text_sha if self.text_sha is not None else sha256 == self.sha256
 
 
-def read_anew(entry: ManifestEntry | None, sha256: str, text_sha: str, sig: str) -> bool:
+def read_anew(entry: ManifestEntry | None, sha256: str, text_sha: str, sig: Signature) -> bool:
     """Whether a file whose bytes did not change reads as another text only because another reader
     version read it last: not a changed setting (``--type``), which a run names itself."""
     return (
@@ -303,7 +334,7 @@ def read_anew(entry: ManifestEntry | None, sha256: str, text_sha: str, sig: str)
         and entry.sha256 == sha256
         and entry.text_sha not in ("", text_sha)
         and entry.reader != READER_VERSION
-        and entry.config_sig == sig
+        and sig.holds(entry)
     )
 
 
@@ -313,7 +344,7 @@ def reread_note(n: int) -> str:
     return f"{files} read as another text by this version of batchsum (a format it reads better now): summarized again"
 
 
-def known_content(entry: ManifestEntry | None, sig: str, out: Path) -> Known | None:
+def known_content(entry: ManifestEntry | None, sig: Signature, out: Path) -> Known | None:
     """What a re-read file must still be to count as merely touched (its stat or the reader changed,
     its settings and tree did not); None when it must be planned whatever it holds.
 
@@ -322,7 +353,7 @@ def known_content(entry: ManifestEntry | None, sig: str, out: Path) -> Known | N
     whose text did (a LaTeX main file after its ``\\input`` changed; a new reader version's reading) is.
     An upgrade costs an LLM-built folder one reading, not its summaries. An entry from before texts
     were recorded is compared by its bytes (its text is recorded then, for the next time)."""
-    if entry is None or entry.config_sig != sig or entry.fallback_nodes:
+    if entry is None or not sig.holds(entry) or entry.fallback_nodes:
         return None  # provisional nodes are redone, not kept
     if not tree_intact(str(out), entry):
         return None

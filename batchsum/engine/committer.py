@@ -27,6 +27,7 @@ from batchsum.engine.changes import (
     Known,
     config_signature,
     known_content,
+    own_signatures,
     place_changed,
     record_place,
     recorded_places,
@@ -75,6 +76,11 @@ class Committer:
         self.sig = config_signature(cfg)
         self.state = StateStore(cfg.state_dir)
         self.manifest: dict[str, ManifestEntry] = self.state.load_manifest()
+        # Recorded once as a commit records them now, so the folder's next word cap re-plans only the files it
+        # shapes: an unchanged file is never committed again to get its own signature otherwise.
+        for entry in own_signatures(self.manifest, self.sig):
+            self.state.save_entry(entry)
+            self.manifest[entry.relpath] = entry
         self.roots: dict[str, str] = {}  # relpath -> corpus root it was found under
         self.writer: ThreadPoolExecutor | None = None  # see start_writer
         self._pending: dict[str, SummaryOutput] = {}  # node records handed to the writer, not yet on disk
@@ -241,7 +247,7 @@ class Committer:
             parent_id=plan.parent_id if chained else None,
             indexed=False,
             updated_at=created,
-            config_sig=self.sig,
+            config_sig=self.sig.of(plan.level.value),
             final_tokens=final.output_tokens if final is not None else 0,
             fallback_nodes=sum(1 for r in results if "fallback" in r.output.backend),
             final_stat=_final_stat(self.out, rel) if plan.final_id is not None else [],

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum import remembered
 from batchsum.config import RunConfig
 from batchsum.engine import wrapup
-from batchsum.engine.changes import Diff, backend_and_model, backend_identity, diff, passed_over_note
+from batchsum.engine.changes import Diff, Signature, backend_and_model, backend_identity, diff, passed_over_note
 from batchsum.engine.committer import Committer, new_run_id
 from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
@@ -90,7 +90,7 @@ def _check_remembered(
     cfg: RunConfig,
     walked: Mapping[str, str],
     manifest: Mapping[str, ManifestEntry],
-    sig: str,
+    sig: Signature,
     ledger: Ledger,
 ) -> None:
     """Compare the run's settings with the ones the output folder remembers (raises SettingsChanged

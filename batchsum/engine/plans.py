@@ -105,7 +105,7 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
     if read_anew(entry, doc.sha256, doc.text_sha, committer.sig):
         ledger.reread += 1
     if not plan.kept_whole:
-        if entry is not None and same_bytes and same_text and entry.config_sig == committer.sig:
+        if entry is not None and same_bytes and same_text and committer.sig.holds(entry):
             # Same source, same settings, a damaged tree: restore the recorded nodes, no new chain link.
             driver.heal[rel] = entry
             plan.depth, plan.parent_id = entry.depth, entry.parent_id
