@@ -53,7 +53,9 @@ _PRONOUN_I = re.compile(r"I(?:['’]\w+)?$")
 # preposition, article, pronoun or auxiliary cannot take ("sell them for {disfmarker} let's make that go
 # away"), though a conjunction can ("because {disfmarker} it's").
 _CLAUSE_OPENER = re.compile(r"(?:i|we|you|they|he|she|it|that|this|there|here|what|let)['’](?:s|re|m|ve|ll|d)$")
-_CLAUSE_TAKERS = frozenset("and or but nor so because if than that whether while which who".split())
+_CLAUSE_TAKERS = frozenset(
+    "and or but nor so because if than that whether while which who is was are were be been am".split()
+)
 # A capitalised word straight after a lower-case one: in a transcript, whose restarts are marked (and its
 # function words' capitals read as restarts, _RESTART_WORDS), a name ("ask Jane", "in Excel").
 _MID_CAPITAL = re.compile(r"(?<=[a-z,] )[A-Z][\w'’-]*")

@@ -33,3 +33,10 @@ def test_names_are_capitals_inside_a_sentence_or_never_written_lower_case() -> N
     found = names("we asked Jane about it . Priyanka said so . Next we ate , and next we slept . It is .")
     assert {"Jane", "Priyanka"} <= found
     assert not {"Next", "It"} & found
+
+
+def test_a_copula_left_hanging_takes_the_clause() -> None:
+    # "The problem is we're late" is one sentence: its start is no abandoned one.
+    cleaned = clean_transcript("Ana: The problem is {disfmarker} we 're out of time for this .")
+    assert "problem" in cleaned and "out of time" in cleaned, cleaned
+    assert len(split_sentences(cleaned.partition(": ")[2])) == 1, cleaned
