@@ -173,7 +173,7 @@ def _library_logging() -> None:
 
 def _released() -> AbstractContextManager[None]:
     """The Chroma clients a library call opens are closed when it (and any call running beside it) ends."""
-    return load("batchsum.index.chroma:released_clients")()  # type: ignore[no-any-return]
+    return load("batchsum.index.clients:released_clients")()  # type: ignore[no-any-return]
 
 
 def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None = None, **options: Any) -> RunResult:

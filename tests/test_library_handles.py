@@ -19,7 +19,8 @@ import pytest
 import batchsum
 from batchsum.config import IndexConfig
 from batchsum.errors import IndexError_
-from batchsum.index.chroma import forget_client, open_client, released_clients
+from batchsum.index.chroma import open_client
+from batchsum.index.clients import forget_client, released_clients
 from batchsum.index.state import chroma_dir
 from tests.conftest import REPO, SAMPLE_CORPUS
 

@@ -7,15 +7,20 @@ chromadb is imported only inside these functions: a search of a local index neve
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import os
 import sqlite3
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.errors import BatchsumError, ConfigError, IndexError_
+from batchsum.index.clients import (
+    LOCK,
+    folder_client,
+    keep_folder_client,
+    keep_server_client,
+    server_client,
+)
 from batchsum.index.embed import Embedder, chroma_embedding_function, register_embedding_function
 from batchsum.index.state import LAYOUT, chroma_dir, not_an_output
 from batchsum.lock import running_holder
@@ -45,56 +50,12 @@ def _where(cfg: IndexConfig) -> str:
     return str(chroma_dir(cfg))
 
 
-# Per process: key -> (identity of the folder when opened, client); an HTTP client's identity is None.
-_CLIENTS: dict[str, tuple[tuple[int, ...] | None, Any]] = {}
-_LOCK = threading.RLock()
-_CALLS = 0  # library calls under way in the process (``released_clients``)
-_IN_CALL: contextvars.ContextVar[bool] = contextvars.ContextVar("batchsum_in_library_call", default=False)
-# Embedded clients opened by those calls and used by nothing else, closed when the last call ends.
-_OPENED_IN_CALLS: set[str] = set()
-
-
-def _identity(path: Path) -> tuple[int, ...] | None:
-    """What tells this Chroma folder from one put at its path since (a rebuild by another process moves
-    the folder aside or deletes it and makes a new one): the device and inodes of the folder and of its
-    database. None when there is none."""
-    try:
-        folder, db = path.stat(), (path / "chroma.sqlite3").stat()
-    except OSError:
-        return None
-    return (folder.st_dev, folder.st_ino, db.st_ino)
-
-
 def _settings() -> Any:
     # A fresh object per client: chromadb's client constructors mutate the settings they are given.
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     from chromadb.config import Settings
 
     return Settings(anonymized_telemetry=False)
-
-
-@contextlib.contextmanager
-def released_clients() -> Iterator[None]:
-    """Close the embedded clients opened during the library calls under way when the last of them ends.
-
-    A client holds ~11 descriptors (SQLite, HNSW files) for its life: a process calling batchsum on
-    many output folders ran out of them. Clients opened or used outside any such call (``serve``'s
-    threads) stay cached. They close when no call runs anywhere: concurrent calls share a folder's client.
-    """
-    global _CALLS
-    with _LOCK:
-        _CALLS += 1
-    token = _IN_CALL.set(True)
-    try:
-        yield
-    finally:
-        _IN_CALL.reset(token)
-        with _LOCK:
-            _CALLS -= 1
-            if not _CALLS:
-                for key in sorted(_OPENED_IN_CALLS):
-                    forget_client(Path(key))
-                _OPENED_IN_CALLS.clear()
 
 
 def open_client(cfg: IndexConfig, *, create: bool) -> Any:
@@ -109,9 +70,8 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
     if cfg.chroma_host:
         port = cfg.chroma_port or 8000
         key = f"http://{cfg.chroma_host}:{port}"
-        with _LOCK:
-            if key in _CLIENTS:
-                return _CLIENTS[key][1]
+        if (kept := server_client(key)) is not None:
+            return kept
         try:
             client = chromadb.HttpClient(host=cfg.chroma_host, port=port, settings=_settings())
             client.heartbeat()
@@ -120,36 +80,27 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
                 f"cannot reach Chroma server {cfg.chroma_host}:{port} ({_short(exc)}); "
                 "start it or drop --chroma-host to use the index inside the output folder"
             ) from None
-        with _LOCK:
-            _CLIENTS.setdefault(key, (None, client))
-            return _CLIENTS[key][1]
+        return keep_server_client(key, client)
     path = chroma_dir(cfg)
     if not create:
         if not cfg.out.is_dir():
             raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
         if not (path / "chroma.sqlite3").is_file():
             raise IndexError_(_no_index_yet(cfg))
-    with _LOCK:
+    with LOCK:
         return _embedded_client(cfg, path)
 
 
 def _embedded_client(cfg: IndexConfig, path: Path) -> Any:
-    """The cached client of ``path`` while its folder is the one it opened, else a new one (under _LOCK)."""
-    cached = _CLIENTS.get(str(path))
-    if cached is not None:
-        if cached[0] is not None and cached[0] == _identity(path):
-            if not _IN_CALL.get():  # used outside a library call too: kept for the life of the process
-                _OPENED_IN_CALLS.discard(str(path))
-            return cached[1]
-        forget_client(path)  # the folder went away or was replaced (moved aside, rebuilt): its client is stale
+    """The kept client of ``path`` while its folder is the one it opened, else a new one (under LOCK)."""
+    if (kept := folder_client(path)) is not None:
+        return kept
     try:
         path.mkdir(parents=True, exist_ok=True)
         client = _persistent_client(path)
     except Exception as exc:
         raise _unopenable(cfg, path, exc) from None
-    _CLIENTS[str(path)] = (_identity(path), client)
-    if _IN_CALL.get():
-        _OPENED_IN_CALLS.add(str(path))
+    keep_folder_client(path, client)
     return client
 
 
@@ -214,16 +165,6 @@ def _persistent_client(path: Path) -> Any:
         raise
     # A failure from here on releases the System itself (Client.__init__ closes what it opened).
     return Client.from_system(system)
-
-
-def forget_client(path: Path) -> None:
-    """Close this process's client of the Chroma folder ``path``, so the next open really reopens it."""
-    with _LOCK:
-        cached = _CLIENTS.pop(str(path), None)
-        _OPENED_IN_CALLS.discard(str(path))
-    if cached is not None:
-        with contextlib.suppress(Exception):  # a client whose folder is gone may fail to close; it is dropped
-            cached[1].close()
 
 
 def _short(exc: BaseException) -> str:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from batchsum.config import IndexConfig
-from batchsum.index.chroma import forget_client
+from batchsum.index.clients import forget_client
 from batchsum.index.state import chroma_dir, lexical_path, read_only, state_path, vectors_path
 
 log = logging.getLogger(__name__)

@@ -37,8 +37,8 @@ from batchsum.index.chroma import (
     is_legacy,
     open_client,
 )
-from batchsum.index.chroma import forget_client as forget_client
 from batchsum.index.chroma import open_collection as open_collection
+from batchsum.index.clients import forget_client as forget_client
 from batchsum.index.embed import (
     Embedder,
     Precomputed,
