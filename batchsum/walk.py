@@ -149,16 +149,28 @@ class WalkResult:
     # Relpaths the walk could not look into (a folder it may not list, a link whose target went away): what
     # was recorded under them is unknown now, not gone (see :meth:`unreached`).
     unlisted: list[str] = field(default_factory=list)
+    # The same paths as a set: a run asks about every deleted entry, so a lookup costs the depth of its
+    # path, not the number of unlisted paths.
+    _unlisted_set: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._unlisted_set.update(self.unlisted)
 
     def unreached(self, relpath: str) -> bool:
         """Whether the source ``relpath`` lies at or under a path the walk could not look into."""
-        return any(not u or relpath == u or relpath.startswith(f"{u}/") for u in self.unlisted)
+        prefix = relpath
+        while prefix:
+            if prefix in self._unlisted_set:
+                return True
+            prefix = prefix.rpartition("/")[0]
+        return "" in self._unlisted_set  # a whole root went unlisted
 
     def cannot_look(self, path: str, reason: str, rel: str) -> None:
         """The path ``rel`` (empty: a whole root) could not be looked into: a problem counted as one skipped
         source, and whatever was recorded under it is kept as it is."""
         self.problems.append(Problem(path, reason, rel or os.path.basename(path)))
         self.unlisted.append(rel)
+        self._unlisted_set.add(rel)
 
 
 def require_paths(paths: Iterable[Path]) -> None:

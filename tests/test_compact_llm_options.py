@@ -60,3 +60,13 @@ def test_an_api_key_without_a_server_is_a_rule_based_compaction(tmp_path: Path) 
     )
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["mode"] == "rule-based"
+
+
+def test_request_settings_are_checked_finite_and_with_or_without_a_server(fake_llm: FakeLLMServer) -> None:
+    for bad in ({"timeout": float("nan")}, {"timeout": float("inf")}, {"timeout": 0}):
+        with pytest.raises(ConfigError, match="timeout"):
+            batchsum.compact(_session(), context_window=2048, base_url=fake_llm.base_url, model="fake", **bad)
+    assert fake_llm.requests(model="fake") == []  # refused before any request
+    for bad in ({"timeout": -1}, {"timeout": float("nan")}, {"max_attempts": 0}):
+        with pytest.raises(ConfigError, match=next(iter(bad))):
+            batchsum.compact(_session(), context_window=2048, **bad)  # the rules, no server

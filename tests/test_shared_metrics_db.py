@@ -7,6 +7,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import duckdb
+import pytest
 from click.testing import CliRunner
 
 from batchsum.cli import main
@@ -43,3 +45,19 @@ def test_a_shared_metrics_database_keeps_each_folders_runs_apart(tmp_path: Path)
     # Without snapshots the report reads the shared database itself: still this folder's runs only.
     shutil.rmtree(default_parquet_dir(tmp_path / "out_b"))
     assert _report_runs(tmp_path / "out_b", db) == {run_b}
+
+
+def test_runs_with_a_relative_out_stay_in_the_folders_history_from_any_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "shared.duckdb"
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    shutil.copytree(SAMPLE_CORPUS / "logbook", work / "src")
+    elsewhere.mkdir()
+    monkeypatch.chdir(work)
+    run = _run(Path("src"), Path("out"), db)  # --out typed relative, as a user would
+    monkeypatch.chdir(elsewhere)
+    shutil.rmtree(default_parquet_dir(work / "out"))  # the report reads the shared database itself
+    assert _report_runs(work / "out", db) == {run}
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert all(Path(d).is_absolute() for (d,) in con.execute("SELECT out_dir FROM runs").fetchall())

@@ -54,6 +54,7 @@ from batchsum.compact.trigger import TriggerDecision, TriggerState, should_compa
 from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError
 from batchsum.facets import ActionItem, ExtractedFacets, extract_facets
+from batchsum.options import count, number
 from batchsum.tokens import Tokenizer, get_tokenizer
 
 log = logging.getLogger(__name__)
@@ -371,15 +372,23 @@ def _llm_config(
     if not base_url:
         raise ConfigError("a model or an API key needs a server: base_url= (--base-url or OPENAI_BASE_URL)")
     llm = LLMConfig(base_url=base_url, model=model, api_key=api_key, context_window=max(context_window, 512))
+    timeout, max_attempts = _request_limits(timeout, max_attempts)
     if timeout is not None:
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-            raise ConfigError(f"timeout={timeout!r}: give a number of seconds above 0")
-        llm.timeout = float(timeout)
+        llm.timeout = timeout
     if max_attempts is not None:
-        if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
-            raise ConfigError(f"max_attempts={max_attempts!r}: give a whole number above 0")
         llm.max_attempts = max_attempts
     return llm
+
+
+def _request_limits(timeout: Any, max_attempts: Any) -> tuple[float | None, int | None]:
+    """``timeout`` (finite seconds above 0) and ``max_attempts`` (a whole number above 0) checked as the
+    command's options are; None keeps the default. Checked even with no server to use them: a bad value is
+    a mistake in the call either way."""
+    if timeout is not None and number("timeout", timeout) <= 0:
+        raise ConfigError(f"timeout={timeout!r}: give a number of seconds above 0")
+    return (None if timeout is None else float(timeout)), (
+        None if max_attempts is None else count("max_attempts", max_attempts)
+    )
 
 
 def compact(
@@ -416,6 +425,7 @@ def compact(
         max_summary_tokens=max_summary_tokens,
         abort_on_failure=abort_on_failure,
     )
+    _request_limits(timeout, max_attempts)
     if backend is None and (base_url or model or api_key):
         backend = _llm_config(context_window, base_url, model, api_key, timeout, max_attempts)
     cfg.validate()

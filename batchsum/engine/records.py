@@ -247,7 +247,7 @@ def run_record(
         backend=backend,
         model=model,
         status=status,
-        out_dir=str(out),
+        out_dir=str(out.resolve()),  # absolute: a shared --metrics-db is read from any directory
         files_total=len(live) + counts["failed"] + counts["skipped"],
         files_done=counts["done"],
         files_unchanged=counts["unchanged"],

@@ -78,7 +78,7 @@ def fold_interrupted_usage(cfg: RunConfig, run_id: str) -> str | None:
     """Record the LLM usage journals of runs killed before their metrics; a warning on failure."""
     try:
         store = MetricsStore(cfg.metrics_path, cfg.state_dir / "parquet")
-        folded = fold_interrupted(cfg.state_dir, store, run_id, str(cfg.out))
+        folded = fold_interrupted(cfg.state_dir, store, run_id, str(cfg.out.resolve()))
     except Exception as exc:  # the journals stay for the next run
         return f"LLM usage of an interrupted run not recorded yet: {exc}"
     if folded:

@@ -106,8 +106,11 @@ def _embedded_client(cfg: IndexConfig, path: Path) -> Any:
 
 def _unopenable(cfg: IndexConfig, path: Path, exc: Exception) -> IndexError_:
     """Why the Chroma folder ``path`` cannot be opened. Only a damaged database is worth a rebuild: the
-    system refusing a resource (out of file descriptors, no permission) fails the same way in chromadb."""
-    if _refused_by_system(exc) or not _damaged(path):
+    system refusing a resource (out of file descriptors, no permission) fails the same way in chromadb.
+    Any other failure (a database SQLite reads but chromadb cannot use: a dropped table, another
+    chromadb version's schema) is damage too, so ``--rebuild`` still replaces it; so is a refusal met
+    on a database SQLite itself finds corrupt."""
+    if _refused_by_system(exc) and not _damaged(path):
         refused = IndexError_(
             f"cannot open the Chroma folder {path} ({_short(exc)}); its database is not damaged:"
             " check the open-files limit (`ulimit -n`) and the folder's permissions"
@@ -120,11 +123,15 @@ def _unopenable(cfg: IndexConfig, path: Path, exc: Exception) -> IndexError_:
     )
 
 
+_REFUSALS = ("too many open files", "unable to open database file")
+
+
 def _refused_by_system(exc: BaseException) -> bool:
-    """True when ``exc`` or its cause is an OSError, or the message of one that chromadb rewrapped."""
+    """True when ``exc`` or its cause is an OSError, or the message of one that chromadb rewrapped
+    (SQLite's "unable to open database file", CANTOPEN, is the system refusing the file, not its content)."""
     seen: BaseException | None = exc
     while seen is not None:
-        if isinstance(seen, OSError) or "too many open files" in str(seen).lower():
+        if isinstance(seen, OSError) or any(m in str(seen).lower() for m in _REFUSALS):
             return True
         seen = seen.__cause__ or seen.__context__
     return False
@@ -136,8 +143,11 @@ def _damaged(path: Path) -> bool:
     if not db.is_file():
         return False
     try:
-        with contextlib.closing(sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)) as con:
+        # as_uri() needs an absolute path (an --out typed relative gives a relative one)
+        with contextlib.closing(sqlite3.connect(f"{db.absolute().as_uri()}?mode=ro", uri=True)) as con:
             return bool(con.execute("PRAGMA quick_check").fetchone()[0] != "ok")
+    except ValueError:
+        return True  # no URI for this path: its database cannot be checked, so it is not trusted
     except sqlite3.DatabaseError as exc:
         return "unable to open" not in str(exc)  # that one is the system's refusal, not the file's content
 

@@ -84,8 +84,8 @@ def default_parquet_dir(out: Path) -> Path:
 
 
 def names_folder(out_dir: str | None, out: Path) -> bool:
-    """Whether a run row's ``out_dir`` is output folder ``out`` (a relative one, as ``--out`` was given,
-    is read from the current directory)."""
+    """Whether a run row's ``out_dir`` is output folder ``out``. Runs record it absolute; a relative one
+    (rows recorded before that, as ``--out`` was given) is read from the current directory."""
     if not out_dir:
         return False  # recorded before out_dir was: whose it was is unknown
     try:

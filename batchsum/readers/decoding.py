@@ -55,7 +55,7 @@ def _one_script_text(text: str, least: int = _MIN_GUESS_CHARS) -> bool:
     language's family of them: :data:`_SCRIPT_FAMILY`), as Russian, Greek or Chinese prose is."""
     chars = [c for c in text if not c.isspace()]
     if len(chars) < least:
-        return False
+        return _letters_of_one_script(chars)
     letters = [c for c in chars if unicodedata.category(c)[0] in "LM"]
     if len(letters) < 0.6 * len(chars):
         return False
@@ -66,6 +66,29 @@ def _one_script_text(text: str, least: int = _MIN_GUESS_CHARS) -> bool:
             family = _SCRIPT_FAMILY.get(word, word)
             scripts[family] = scripts.get(family, 0) + 1
     return not scripts or max(scripts.values()) >= 0.8 * sum(scripts.values())
+
+
+# Scripts filling tens of thousands of 16-bit code units: two random bytes read as one of their letters a
+# third of the time, so a few such letters say nothing (short CJK or Hangul notes still need a BOM).
+_CROWDED_SCRIPTS = frozenset({"CJK", "HANGUL", "YI"})
+
+
+def _letters_of_one_script(chars: list[str]) -> bool:
+    """Whether a reading too short to judge by proportions is text all the same: only letters (with their
+    marks) of one script and punctuation, three letters at least, the script not a crowded one. A few binary
+    bytes read as a mix of scripts or as combining marks and symbols ("\\0\\1\\2..." is Latin, a combining
+    accent, Cyrillic...)."""
+    families: set[str] = set()
+    letters = 0
+    for c in chars:
+        category = unicodedata.category(c)[0]
+        if category == "P":
+            continue
+        if category not in "LM":
+            return False
+        letters += category == "L"
+        families.add(unicodedata.name(c, "?").split(" ", 1)[0])
+    return letters >= 3 and len(families) == 1 and not families & _CROWDED_SCRIPTS
 
 
 def _utf16_reading(text: str) -> tuple[int, int]:
