@@ -27,6 +27,7 @@ instead of paths and options. Each function imports its stage on first call (:da
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from functools import cache
@@ -353,8 +354,21 @@ def eval_summaries(docs: str | Path, refs: str | Path, /, **options: Any) -> Eva
     (``batchsum eval``); ``options`` are :class:`~batchsum.evaluate.runner.EvalOptions` fields
     (``out``, ``budget="ref"``, ``baselines=True``, ``tree=True``, ...)."""
     runner, args = _stage("evaluate"), _stage("search_args")
+    fields = {f.name: f.type for f in dataclasses.fields(runner.EvalOptions)}
+    named: dict[str, Any] = {}
+    for key, value in options.items():
+        # ``no_metrics=True`` as the flag --no-metrics says it; ``run`` takes its flags' names alike.
+        field = key.removeprefix("no_")
+        if key not in fields and key != field and fields.get(field) in (bool, "bool") and isinstance(value, bool):
+            if field in options:
+                raise TypeError(f"give {field}= or {key}=, not both")
+            key, value = field, not value
+        if key not in fields or key in ("docs_dir", "refs_dir"):
+            flags = [*fields, *(f"no_{f}" for f, t in fields.items() if t in (bool, "bool"))]
+            raise args.unknown_option(key, flags, "batchsum eval")
+        named[key] = value
     # Checked before any work: a wrong type (``out`` as a str was fine until the end) fails at once.
-    given = args.typed_fields(runner.EvalOptions, {"docs_dir": docs, "refs_dir": refs, **options})
+    given = args.typed_fields(runner.EvalOptions, {"docs_dir": docs, "refs_dir": refs, **named})
     return runner.evaluate(runner.EvalOptions(**given))  # type: ignore[no-any-return]
 
 

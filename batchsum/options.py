@@ -87,10 +87,15 @@ def run_config(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any])
             assign(cfg, field, setting.coerce(_checked(key, setting, value), negated=inverted))
             given.add(field)
         else:
-            near = difflib.get_close_matches(key, [*known, *_EXTRA], n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise TypeError(f"unknown option {key!r}{hint}: options are named like the flags of `batchsum run`")
+            raise unknown_option(key, [*known, *_EXTRA], "batchsum run")
     return cfg, given
+
+
+def unknown_option(key: str, known: Iterable[str], command: str) -> TypeError:
+    """The TypeError for an unknown keyword: the nearest known one, and where the names come from."""
+    near = difflib.get_close_matches(key, list(known), n=1)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    return TypeError(f"unknown option {key!r}{hint}: options are named like the flags of `{command}`")
 
 
 _KINDS: dict[str, tuple[str, Callable[[Any], bool]]] = {

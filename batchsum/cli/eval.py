@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -24,15 +25,19 @@ def _require_eval_extra() -> None:
         )
 
 
-def _budget(ctx: click.Context, param: click.Parameter, value: str | None) -> str | int | None:
-    if value is None:
-        return None
-    text = value.strip().lower()
-    if text == "ref":
-        return "ref"
-    if text.isdigit() and int(text) > 0:
-        return int(text)
-    raise click.BadParameter("use 'ref' or a positive number of words")
+class _Budget(click.ParamType):
+    """``ref`` or a positive number of words: a type, not a callback, so a config file's ``eval.budget`` is
+    checked (and named) as every other key is."""
+
+    name = "ref|N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str | int:
+        text = str(value).strip().lower()
+        if text == "ref":
+            return "ref"
+        if text.isdigit() and int(text) > 0:
+            return int(text)
+        self.fail("use 'ref' or a positive number of words", param, ctx)
 
 
 @click.command("eval")
@@ -48,8 +53,7 @@ def _budget(ctx: click.Context, param: click.Parameter, value: str | None) -> st
 @click.option("--tree", is_flag=True, help="Score an existing output tree at --out instead of summarizing.")
 @click.option(
     "--budget",
-    callback=_budget,
-    metavar="ref|N",
+    type=_Budget(),
     help="Cut every summary to its reference's word count (ref) or to N words; as-is scores are shown too.",
 )
 @click.option("--baselines", is_flag=True, help="Also run lead-k and sumy LexRank/TextRank/LSA/Luhn at equal budget.")
@@ -90,7 +94,7 @@ def eval_(
     opts = EvalOptions(
         docs_dir=docs_dir,
         refs_dir=refs_dir,
-        out=out or Path("batchsum-out" if tree else "batchsum-eval-out"),
+        out=out,  # None: EvalOptions.output, the library's default too
         tree=tree,
         budget=budget,
         baselines=baselines,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
+import os
 import time
 import uuid
 from collections.abc import Callable
@@ -19,18 +19,24 @@ from pathlib import Path
 from typing import Any
 
 from batchsum import run
-from batchsum.backends.noise import markdown_as_text
 from batchsum.config import STATE_DIR, RunConfig
 from batchsum.errors import ConfigError, InputError, MetricsError
 from batchsum.evaluate.baseline_runs import run_baselines
 from batchsum.evaluate.baselines import BASELINES
+from batchsum.evaluate.references import (
+    find_references,
+    match_references,
+    no_match_message,
+    reference_text,
+)
+from batchsum.evaluate.render import render_table as render_table  # the command's and bench's import
 from batchsum.evaluate.scoring import ZERO, Scores, plain_text, score, truncate_words, word_count
+from batchsum.evaluate.tree_lookup import final_index, lookup_final, require_tree
 from batchsum.metrics.store import MetricsStore, default_db_path
 from batchsum.model import Thresholds
 from batchsum.navigation import summary_only
-from batchsum.readers.decoding import decode_bytes
+from batchsum.state import StateStore
 from batchsum.tokens import get_tokenizer
-from batchsum.tree import iter_tree
 from batchsum.walk import discover, read_document
 
 log = logging.getLogger(__name__)
@@ -40,7 +46,8 @@ Progress = Callable[[str], None]
 
 BATCHSUM = "batchsum"
 AS_IS = "batchsum (as-is)"
-_MULTI_REF = re.compile(r"^(?P<id>.+)\.(?P<n>\d+)$")
+TREE_OUT = "batchsum-out"
+EVAL_OUT = "batchsum-eval-out"
 
 
 @dataclass
@@ -49,7 +56,7 @@ class EvalOptions:
 
     docs_dir: Path
     refs_dir: Path
-    out: Path = Path("batchsum-eval-out")
+    out: Path | None = None  # see ``output``
     tree: bool = False  # read an existing output tree at ``out`` instead of summarizing
     budget: Budget = None
     baselines: bool = False
@@ -65,6 +72,12 @@ class EvalOptions:
     skip: int = 0  # leave out the first N documents (sorted by id): documents no tuning looked at
     half: int | None = None  # 0 or 1: every other document (sorted by id), for a tuning / held-out split
     encoding: str = "cl100k_base"
+
+    @property
+    def output(self) -> Path:
+        """``out``, or the default of the command and the library alike: ``batchsum-out`` (where ``batchsum
+        run`` writes) to read with ``tree``, ``batchsum-eval-out`` to summarize into."""
+        return self.out or Path(TREE_OUT if self.tree else EVAL_OUT)
 
 
 @dataclass
@@ -92,6 +105,7 @@ class EvalDoc:
     refs: list[Path] = field(default_factory=list)
     ref_texts: list[str] = field(default_factory=list)
     error: str | None = None
+    sha256: str | None = None  # of the bytes read: a tree's final of other bytes is stale
 
     @property
     def has_reference(self) -> bool:
@@ -228,44 +242,52 @@ def doc_id_for(relpath: str) -> str:
     return p.with_suffix("").as_posix() if p.suffix else p.as_posix()
 
 
-def _read_text(path: Path) -> tuple[str, str | None]:
-    return decode_bytes(path.read_bytes())
+def _decoded(what: str, note: str) -> str:
+    # The decoder's note may already say "decoded as ...".
+    return f"{what} {note}" if note.startswith("decoded as") else f"{what} decoded as {note}"
 
 
-def find_references(refs_dir: Path) -> dict[str, Path]:
-    """Every ``*.txt`` or ``*.md`` under ``refs_dir`` (hidden files skipped), keyed by posix path without its
-    suffix; a ``.txt`` wins over an ``.md`` of the same name."""
-    found: dict[str, Path] = {}
-    for p in sorted(refs_dir.rglob("*.md")) + sorted(refs_dir.rglob("*.txt")):
-        rel = p.relative_to(refs_dir)
-        if any(part.startswith(".") for part in rel.parts) or not p.is_file():
+def excluded_folders(opts: EvalOptions) -> list[str]:
+    """Ignore patterns for the references' folder (and the output) when they lie inside the documents'
+    folder: references and summaries are no documents to score."""
+    docs = opts.docs_dir.resolve()
+    patterns = []
+    for folder in (opts.refs_dir, opts.output):
+        inner = folder.resolve()
+        if inner != docs and inner.is_relative_to(docs):
+            patterns.append(f"/{inner.relative_to(docs).as_posix()}/")
+    return patterns
+
+
+def _select(opts: EvalOptions, ids: list[str]) -> list[str]:
+    """The ids of the subset asked for (half, skip, limit), in that order."""
+    if opts.half is not None:
+        if opts.half not in (0, 1):
+            raise ConfigError(f"half must be 0 or 1, not {opts.half}")
+        ids = ids[opts.half :: 2]
+    if opts.skip < 0:
+        raise ConfigError(f"skip must be 0 or more, not {opts.skip}")
+    if opts.skip:
+        if opts.skip >= len(ids):
+            raise ConfigError(f"skip {opts.skip} leaves none of the {len(ids)} documents in {opts.docs_dir}")
+        ids = ids[opts.skip :]
+    return ids[: opts.limit] if opts.limit is not None else ids
+
+
+def _attach(doc: EvalDoc, ref_paths: list[Path], problems: list[Problem]) -> None:
+    for ref_path in ref_paths:
+        try:
+            text, note = reference_text(ref_path)
+        except (OSError, ValueError) as exc:
+            problems.append(Problem("unreadable", str(ref_path), f"reference unreadable ({exc}); skipped"))
             continue
-        found[rel.with_suffix("").as_posix()] = p
-    return found
-
-
-def _ref_order(key: str) -> tuple[int, str]:
-    m = _MULTI_REF.match(key)
-    return (int(m.group("n")) if m else -1, key)
-
-
-def match_references(doc_ids: list[str], refs: dict[str, Path]) -> tuple[dict[str, list[Path]], list[Path]]:
-    """Map each document id to ``<id>.txt`` and ``<id>.<N>.txt`` (or ``.md``); return (matches, orphans)."""
-    wanted = set(doc_ids)
-    matches: dict[str, list[Path]] = {d: [] for d in doc_ids}
-    orphans: list[Path] = []
-    for key in sorted(refs, key=_ref_order):
-        if key in wanted:
-            matches[key].append(refs[key])
+        if note:
+            problems.append(Problem("decode", str(ref_path), _decoded("reference", note)))
+        if not text.strip():
+            problems.append(Problem("empty_reference", str(ref_path), "empty reference; skipped"))
             continue
-        m = _MULTI_REF.match(key)
-        if m and m.group("id") in wanted:
-            matches[m.group("id")].append(refs[key])
-        elif refs[key].suffix != ".md":  # a Markdown file no document names is a note (README.md), not a reference
-            orphans.append(refs[key])
-    for d in matches:
-        matches[d].sort(key=lambda p: _ref_order(p.with_suffix("").name))
-    return matches, orphans
+        doc.refs.append(ref_path)
+        doc.ref_texts.append(text)
 
 
 def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
@@ -274,7 +296,7 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
         raise ConfigError(f"documents folder does not exist or is not a folder: {opts.docs_dir}")
     if not opts.refs_dir.is_dir():
         raise ConfigError(f"references folder does not exist or is not a folder: {opts.refs_dir}")
-    walk = discover([opts.docs_dir], out=opts.out)
+    walk = discover([opts.docs_dir], out=opts.output, extra_ignore=excluded_folders(opts))
     for prob in walk.problems:
         problems.append(Problem("unreadable", prob.path, prob.reason))
     by_id: dict[str, EvalDoc] = {}
@@ -288,66 +310,43 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
         by_id[did] = EvalDoc(doc_id=did, relpath=ref.relpath, path=ref.path)
     if not by_id:
         raise ConfigError(f"no documents (.md, .txt, .jsonl, .json, .vtt, .srt) found in {opts.docs_dir}")
-    ids = sorted(by_id)
-    if opts.half is not None:
-        if opts.half not in (0, 1):
-            raise ConfigError(f"half must be 0 or 1, not {opts.half}")
-        ids = ids[opts.half :: 2]
-    if opts.skip < 0:
-        raise ConfigError(f"skip must be 0 or more, not {opts.skip}")
-    if opts.skip:
-        if opts.skip >= len(ids):
-            raise ConfigError(f"skip {opts.skip} leaves none of the {len(ids)} documents in {opts.docs_dir}")
-        ids = ids[opts.skip :]
-    if opts.limit is not None:
-        ids = ids[: opts.limit]
+    ids = _select(opts, sorted(by_id))
     refs = find_references(opts.refs_dir)
     matches, orphans = match_references(ids, refs)
     if opts.limit is None and opts.half is None and not opts.skip:
         for p in orphans:
             problems.append(Problem("orphan_reference", str(p), "reference without a document; not scored"))
     if not any(matches.values()):
-        raise ConfigError(
-            f"no document in {opts.docs_dir} has a reference in {opts.refs_dir} "
-            "(expected <refs>/<id>.txt or <refs>/<id>.<N>.txt, or .md, for each <docs>/<id>.<ext>)"
-        )
+        raise ConfigError(no_match_message(opts.docs_dir, opts.refs_dir, ids, refs))
     tok = get_tokenizer(opts.encoding)
     docs: list[EvalDoc] = []
     source_refs = {r.relpath: r for r in walk.refs}
     for did in ids:
         doc = by_id[did]
+        _attach(doc, matches[did], problems)
+        docs.append(doc)
+    if not any(d.has_reference for d in docs):  # every matched reference was empty or unreadable
+        raise ConfigError(
+            f"no document in {opts.docs_dir} has a usable reference in {opts.refs_dir}: "
+            "every reference found for them is empty or unreadable"
+        )
+    for doc in docs:
         try:
             document = read_document(source_refs[doc.relpath])
-            doc.text = document.text
+            doc.text, doc.sha256 = document.text, document.sha256
             doc.tokens = tok.count(document.text)
             if not document.text.strip():  # its own (empty) text is scored, as for a file under 100 tokens
                 problems.append(Problem("empty_document", str(doc.path), "empty document: nothing to summarize"))
             if document.decode_note:
-                problems.append(Problem("decode", str(doc.path), f"document decoded as {document.decode_note}"))
+                problems.append(Problem("decode", str(doc.path), _decoded("document", document.decode_note)))
         except InputError as exc:
             doc.error = exc.reason
             problems.append(Problem("unreadable", str(doc.path), f"{exc.reason}; scored 0"))
-        for ref_path in matches[did]:
-            try:
-                text, note = _read_text(ref_path)
-            except (OSError, ValueError) as exc:
-                problems.append(Problem("unreadable", str(ref_path), f"reference unreadable ({exc}); skipped"))
-                continue
-            if note:
-                problems.append(Problem("decode", str(ref_path), f"reference decoded as {note}"))
-            if ref_path.suffix == ".md":  # as its reader sees it: no front matter, headings, link targets or marks
-                shown = markdown_as_text(text).splitlines()
-                text = plain_text("\n".join(line for line in shown if not line.lstrip().startswith("#")))
-            if not text.strip():
-                problems.append(Problem("empty_reference", str(ref_path), "empty reference; skipped"))
-                continue
-            doc.refs.append(ref_path)
-            doc.ref_texts.append(text.replace("\r\n", "\n").replace("\r", "\n"))
         if not doc.has_reference and not opts.only_present:
-            expected = f"{opts.refs_dir / did}.txt"
-            message = f"no usable reference ({expected}); scored 0 (use --only-present to exclude)"
+            tried = " or ".join(f"{opts.refs_dir / doc.doc_id}{s}" for s in (".txt", ".md"))
+            found = ", ".join(str(p) for p in matches[doc.doc_id]) or f"none of {tried}"
+            message = f"no usable reference ({found}); scored 0 (use --only-present to exclude)"
             problems.append(Problem("no_reference", str(doc.path), message))
-        docs.append(doc)
     left_out = [d.doc_id for d in docs if not d.has_reference]
     if opts.only_present and left_out:  # asked for: one line, not one per document
         names = ", ".join(left_out[:3]) + (", …" if len(left_out) > 3 else "")
@@ -359,36 +358,36 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
 # ----------------------------------------------------------------------------- summaries
 
 
-def _final_index(out: Path) -> dict[str, str]:
-    """source relpath -> body of its L3 final, for every final in an existing tree."""
-    finals: dict[str, str] = {}
-    for node in iter_tree(out):
-        if node.path.parent.name == "L3" and node.path.name == "final.md":
-            src = node.meta.get("source_path") or node.meta.get("doc_id")
-            if isinstance(src, str):
-                finals[src] = node.body
-    return finals
-
-
-def _lookup_final(finals: dict[str, str], relpath: str) -> str | None:
-    if relpath in finals:
-        return finals[relpath]
-    # A tree made from several roots prefixes relpaths with the root's name.
-    hits = [body for src, body in finals.items() if src.endswith("/" + relpath)]
-    return hits[0] if len(hits) == 1 else None
-
-
-def _mirror(docs: list[EvalDoc], folder: Path) -> Path:
-    """A folder of symlinks to ``docs`` under their relpaths, so a subset keeps its relpaths."""
-    import shutil
-
-    if folder.exists():
-        shutil.rmtree(folder)
+def _link(docs: list[EvalDoc], folder: Path) -> None:
+    """Symlinks to ``docs`` under their relpaths in ``folder`` (the links already there are kept)."""
     for doc in docs:
         link = folder / doc.relpath
         link.parent.mkdir(parents=True, exist_ok=True)
+        if link.is_symlink() and link.resolve() == doc.path.resolve():
+            continue
+        if link.is_symlink():
+            link.unlink()
         link.symlink_to(doc.path.resolve())
-    return folder
+
+
+def _subset_paths(opts: EvalOptions, docs: list[EvalDoc]) -> list[Path]:
+    """What a run of a subset is given. A run limited to files inside a folder the tree was built from
+    leaves its other files' summaries alone (``engine.changes.within_recorded_roots``), so the files
+    themselves when the documents' folder (or the subset folder of an earlier subset) is such a root;
+    only a tree built from neither gets a fresh folder of links, so the subset keeps its relpaths."""
+    import shutil
+
+    recorded = {e.root for e in StateStore(opts.output / STATE_DIR).load_manifest().values()}
+    mirror = opts.output / STATE_DIR / "eval-subset"
+    if os.path.abspath(opts.docs_dir) in recorded:
+        return [opts.docs_dir / d.relpath for d in docs]
+    if os.path.abspath(mirror) in recorded:
+        _link(docs, mirror)
+        return [mirror / d.relpath for d in docs]
+    if mirror.exists():  # links no run was built from: nothing of the tree depends on them
+        shutil.rmtree(mirror)
+    _link(docs, mirror)
+    return [mirror]
 
 
 def batchsum_summaries(
@@ -399,15 +398,14 @@ def batchsum_summaries(
     seconds: float | None = None
     failures: dict[str, str] = {}
     if not opts.tree:
-        source = opts.docs_dir
         subset = opts.limit is not None or opts.half is not None or bool(opts.skip)
-        if subset:
-            # The state folder is never walked, so the subset's links cannot be summarized twice.
-            source = _mirror(readable, opts.out / STATE_DIR / "eval-subset")
+        # The state folder is never walked, so a subset's links cannot be summarized twice.
+        paths = _subset_paths(opts, readable) if subset else [opts.docs_dir]
         cfg = RunConfig(
-            paths=[source],
-            out=opts.out,
+            paths=paths,
+            out=opts.output,
             follow_symlinks=subset,  # the subset is a folder of links to the documents
+            ignore=excluded_folders(opts),
             index=False,
             metrics=False,
             quiet=True,
@@ -425,27 +423,30 @@ def batchsum_summaries(
             problems.append(
                 Problem(
                     "reused",
-                    str(opts.out),
+                    str(opts.output),
                     f"{result.run.files_unchanged} document(s) unchanged since an earlier run were reused; "
                     "seconds per document measure the re-run (use a fresh --out to time a full run)",
                 )
             )
-    elif not opts.out.is_dir():
-        raise ConfigError(f"--tree given but the output folder does not exist: {opts.out}")
-    finals = _final_index(opts.out)
+    finals = final_index(opts.output)
     none_limit = Thresholds().none
     out: dict[str, str] = {}
     for doc in readable:
-        body = _lookup_final(finals, doc.relpath)
-        if body is not None:
+        final, why_not = lookup_final(finals, doc.relpath, opts.docs_dir)
+        if final is not None and final.source_sha256 not in (None, doc.sha256):
+            # Scoring a summary of other bytes against this reference would measure nothing.
+            message = "summary of an older version of the document; run batchsum run first; scored 0"
+            problems.append(Problem("stale_summary", str(doc.path), message))
+        elif final is not None:
             # The summary alone: the extracted sections a run appends for the reader (facets, agent
             # session) are rule-picked lists, not the summarizer's output, and would inflate its length.
-            out[doc.doc_id] = plain_text(summary_only(body))
+            out[doc.doc_id] = plain_text(summary_only(final.body))
         elif doc.tokens < none_limit:
             # Level NONE: the file is its own summary.
             out[doc.doc_id] = doc.text or ""
         elif doc.has_reference:
-            why = failures.get(doc.relpath) or failures.get(str(doc.path)) or f"no L3 summary in {opts.out}"
+            why = failures.get(doc.relpath) or failures.get(str(doc.path)) or why_not
+            why = why or f"no L3 summary in {opts.output}"
             problems.append(Problem("no_summary", str(doc.path), f"{why}; scored 0"))
     return out, seconds
 
@@ -550,7 +551,7 @@ def _rank(methods: list[MethodResult]) -> tuple[dict[str, int], int]:
 
 
 def _record(report: EvalReport, opts: EvalOptions, problems: list[Problem]) -> bool:
-    db = opts.metrics_db or default_db_path(opts.out)
+    db = opts.metrics_db or default_db_path(opts.output)
     rows: list[dict[str, Any]] = []
     for m in report.methods:
         for d in m.docs:
@@ -585,12 +586,14 @@ def evaluate(opts: EvalOptions, progress: Progress | None = None) -> EvalReport:
     unknown = [m for m in opts.methods if m not in BASELINES]
     if unknown:
         raise ConfigError(f"unknown baseline(s): {', '.join(unknown)} (choose from {', '.join(BASELINES)})")
+    if opts.tree:  # before any work: a folder that is no tree would only give a warning per document
+        require_tree(opts.output)
     problems: list[Problem] = []
     docs = collect(opts, problems)
     scored_docs = [d for d in docs if d.has_reference or not opts.only_present]
     if progress:
         progress(f"{len(docs)} documents, {sum(d.has_reference for d in docs)} with a reference")
-        progress("summarizing with batchsum" if not opts.tree else f"reading summaries from {opts.out}")
+        progress("summarizing with batchsum" if not opts.tree else f"reading summaries from {opts.output}")
     own, own_secs = batchsum_summaries(opts, docs, problems)
     count = get_tokenizer(opts.encoding).count
 
@@ -637,7 +640,7 @@ def evaluate(opts: EvalOptions, progress: Progress | None = None) -> EvalReport:
         budget=label,
         docs_dir=str(opts.docs_dir),
         refs_dir=str(opts.refs_dir),
-        out=str(opts.out),
+        out=str(opts.output),
         n_documents=len(docs) if not opts.only_present else len(scored_docs),
         n_with_reference=sum(1 for d in docs if d.has_reference),
         methods=methods,
@@ -651,43 +654,3 @@ def evaluate(opts: EvalOptions, progress: Progress | None = None) -> EvalReport:
     if opts.metrics:
         report.metrics_recorded = _record(report, opts, problems)
     return report
-
-
-# ----------------------------------------------------------------------------- rendering
-
-
-def _fmt(v: float | None, digits: int = 3) -> str:
-    return "-" if v is None else f"{v:.{digits}f}"
-
-
-def render_table(report: EvalReport) -> str:
-    """One table: method x ROUGE-1/2/Lsum, entity and number recall, ratio, s/doc; then batchsum's rank."""
-    head = (
-        f"{report.dataset}: {report.n_documents} documents, {report.n_with_reference} with a reference; "
-        f"budget {report.budget}"
-    )
-    if report.budget == "ref":
-        head += " (every method cut to the reference's word count, or to batchsum's length if shorter)"
-    elif report.budget not in ("none",):
-        head += " words"
-    cols = f"{'method':<18} {'R-1':>6} {'R-2':>6} {'R-Lsum':>6} {'ent.rec':>7} {'num.rec':>7} {'ratio':>6} {'s/doc':>8}"
-    lines = [head, cols, "-" * len(cols)]
-    for m in report.methods:
-        secs = "-" if m.seconds_per_doc is None else f"{m.seconds_per_doc:.3f}"
-        lines.append(
-            f"{m.method:<18} {_fmt(m.rouge1):>6} {_fmt(m.rouge2):>6} {_fmt(m.rougeLsum):>6} "
-            f"{_fmt(m.entity_recall):>7} {_fmt(m.number_recall):>7} {_fmt(m.compression_ratio):>6} {secs:>8}"
-        )
-    if report.kept_whole:
-        lines.append(
-            f"({report.kept_whole} document(s) under {Thresholds().none} tokens get no summary (level NONE): "
-            "batchsum's figures score their own text, as a reader sees it)"
-        )
-    zero = max((m.n_zero for m in report.methods), default=0)
-    if zero:
-        lines.append(f"({zero} document(s) without a usable reference or summary counted as 0)")
-    if report.ranks and report.n_ranked > 1:
-        names = {"rouge1": "ROUGE-1", "rouge2": "ROUGE-2", "rougeLsum": "ROUGE-Lsum", "entity_recall": "entity recall"}
-        ranks = ", ".join(f"{names[k]} {v}/{report.n_ranked}" for k, v in report.ranks.items())
-        lines.append(f"batchsum rank: {ranks}")
-    return "\n".join(lines)

@@ -156,15 +156,27 @@ def _section_label(line: str) -> bool:
     return 0 < len(words) <= 4 and all(w.isupper() for w in words)
 
 
+def _capitalised(tok: str) -> bool:
+    return bool(tok) and tok[0].isupper() and tok.lower() not in STOPWORDS and not tok[0].isdigit()
+
+
 def entities(text: str) -> set[str]:
     """Capitalized word tokens that are not stopwords (a cheap, language-agnostic entity proxy). A line
-    of capitals alone ("BACKGROUND", "RESULTS:") labels a section and names nothing."""
-    found = set()
-    for m in _TOKEN_RE.finditer("\n".join(line for line in text.split("\n") if not _section_label(line))):
-        tok = _norm_token(m.group(0), False)
-        if tok and tok[0].isupper() and tok.lower() not in STOPWORDS and not tok[0].isdigit():
-            found.add(tok)
-    return found
+    of capitals alone ("BACKGROUND", "RESULTS:") labels a section and names nothing. A sentence's first
+    word is capitalized by rule ("Lucky", "Earlier"): it counts only when the text capitalizes it inside
+    a sentence too, or a capitalized word follows it ("New York")."""
+    inner: set[str] = set()
+    for line in text.split("\n"):
+        if _section_label(line):
+            continue
+        for sentence in split_sentences(line):
+            toks = [t for m in _TOKEN_RE.finditer(sentence) if (t := _norm_token(m.group(0), False))]
+            for i, tok in enumerate(toks):
+                if not _capitalised(tok):
+                    continue
+                if i > 0 or (len(toks) > 1 and _capitalised(toks[1])):  # inside, or heading a capitalized run
+                    inner.add(tok)
+    return inner  # an opener capitalized inside another sentence is in it already
 
 
 def numbers(text: str) -> set[str]:
