@@ -36,7 +36,7 @@ from batchsum.lazy import load
     show_default=True,
     help="Upper bound of the summary (also at most half of what it replaces, min 128).",
 )
-@schema_options(*COMPACT_LLM_FIELDS)
+@schema_options(*COMPACT_LLM_FIELDS, "redact")
 @click.option(
     "--history",
     "history_path",

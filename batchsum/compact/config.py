@@ -33,6 +33,9 @@ class CompactConfig:
     abort_on_failure: bool = False  # LLM mode: raise instead of falling back to the rule-based summary
     excerpt_tokens: int = 60  # head + tail kept from a tool result no extractor understands
     llm_max_transcript_tokens: int = 8000  # LLM mode: transcript sent to the model (oldest side trimmed)
+    # LLM mode: secrets in the transcript become [REDACTED:<kind>] before it is sent; None: as a run decides,
+    # on when the server is not loopback (the text would leave the machine).
+    redact_secrets: bool | None = None
     encoding: str = "cl100k_base"
 
     def validate(self) -> None:
