@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from batchsum.backends.budget import middle_truncate
-from batchsum.compact.messages import Message
+from batchsum.compact.messages import Message, call_command
 from batchsum.tokens import Tokenizer
 from batchsum.transcript_shape import TOOL_NAMES, ToolKind
 
@@ -405,7 +405,7 @@ def summarize_shell(
     content: str, tool: str, args: dict[str, Any], command: str | None, *, keep_errors: bool = True
 ) -> ToolSummary:
     """Shell command: command, exit status, error lines, last lines of output."""
-    cmd = command or str(args.get("command") or args.get("cmd") or "unknown")
+    cmd = command or call_command(tool, args) or "unknown"
     body, open_files = _strip_trailer(content)
     code = _exit_code(body)
     errors = _error_lines(body, 300 if keep_errors else 120)
@@ -623,9 +623,7 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
                 pending.append((c.name, args))
             pending_command = extract_command(m.content)
             if pending_command is None and pending:
-                name, args = pending[0]
-                cmd = args.get("command") or args.get("cmd")
-                pending_command = str(cmd) if isinstance(cmd, str) and name.lower() != "str_replace_editor" else None
+                pending_command = call_command(*pending[0])
             turns.append(Turn(i, m, "assistant", command=pending_command))
             continue
         if m.role in ("tool", "function"):
@@ -636,8 +634,7 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
             elif pending:
                 name, args = pending.pop(0)
                 name = m.name or name
-            cmd = args.get("command") or args.get("cmd")
-            command = str(cmd) if isinstance(cmd, str) and name.lower() != "str_replace_editor" else pending_command
+            command = call_command(name, args) or pending_command
             turns.append(Turn(i, m, "tool_result", command=command, tool_name=name or None, tool_args=args))
             pending_command = None
             continue
