@@ -24,7 +24,7 @@ from typing import Any
 
 from batchsum.backends.budget import trim_to_sentence_boundary
 from batchsum.backends.extractive import summarize_text
-from batchsum.compact.config import DEFAULT_CONFIG, CompactConfig
+from batchsum.compact.config import DEFAULT_CONFIG, MIN_SUMMARY_TOKENS, CompactConfig
 from batchsum.compact.entities import session_entities
 from batchsum.compact.extractors import (
     SUMMARY_MARK,
@@ -59,7 +59,6 @@ from batchsum.tokens import Tokenizer, get_tokenizer
 log = logging.getLogger(__name__)
 
 NARRATIVE_SHARE = 0.4  # of the summary budget; the rest goes to facets and key points
-MIN_SUMMARY_TOKENS = 48  # the header line plus a few words; below this a summary says nothing
 MAX_KEY_POINTS = MAX_CONTEXT_ITEMS
 MAX_FILES_AND_COMMANDS = 300  # files and commands are what a coding session needs back; cap only runaways
 
@@ -324,9 +323,10 @@ def _unchanged(raw: list[dict[str, Any]], tokens: int, reason: str) -> Compactio
 
 
 def _tail_start(msgs: Sequence[Message], start: int, keep: int) -> int:
-    """Index where the verbatim tail begins; a tool result is never separated from its call."""
+    """Index where the verbatim tail begins (``len(msgs)`` when ``keep`` is 0: no tail); a tool result is never
+    separated from its call."""
     cut = max(start, len(msgs) - keep)
-    while cut > start and msgs[cut].role == "tool" and msgs[cut].tool_call_id:
+    while start < cut < len(msgs) and msgs[cut].role == "tool" and msgs[cut].tool_call_id:
         cut -= 1  # pull the assistant turn that made the call into the tail with its results
     return cut
 
@@ -466,9 +466,16 @@ def _said_if_over(result: CompactionResult, context_window: int, costs: list[int
     or not, as a caller must not hand a model more than it can take unawares (``costs``: each message's tokens)."""
     if result.tokens_after > context_window:
         kept = sum(costs[len(costs) - result.preserved_messages :]) if result.preserved_messages else 0
+        # Each part by its own cost, so the note names the one to cut (the summary, the tail or the system prompt).
+        summary = result.record.token_estimate if result.compacted and result.record is not None else 0
+        parts = [f"the summary costs {summary} tokens"] if summary else []
+        parts.append(f"the {result.preserved_messages} messages kept verbatim cost {kept} tokens")
+        front = result.tokens_after - 3 - summary - kept  # 3: the reply priming counted once per request
+        if front > 0:
+            parts.append(f"the system prompt kept in front costs {front} tokens")
         result.notes.append(
             f"the result ({result.tokens_after} tokens) exceeds the {context_window}-token context window: "
-            f"the {result.preserved_messages} messages kept verbatim alone cost {kept} tokens"
+            + ", ".join(parts)
         )
     return result
 

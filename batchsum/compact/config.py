@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from batchsum.errors import ConfigError
 
+MIN_SUMMARY_TOKENS = 48  # the header line plus a few words; below this a summary says nothing
+
 
 @dataclass(frozen=True)
 class CompactConfig:
@@ -52,8 +54,11 @@ class CompactConfig:
                 raise ConfigError(f"{name} must be 0 or more (got {getattr(self, name)})")
         if self.max_summary_chain_depth < 1:
             raise ConfigError(f"max_summary_chain_depth must be at least 1 (got {self.max_summary_chain_depth})")
-        if self.max_summary_tokens < 16:
-            raise ConfigError(f"max_summary_tokens must be at least 16 (got {self.max_summary_tokens})")
+        if self.max_summary_tokens < MIN_SUMMARY_TOKENS:
+            raise ConfigError(
+                f"max_summary_tokens must be at least {MIN_SUMMARY_TOKENS}, the summary's header line and a few "
+                f"words (got {self.max_summary_tokens})"
+            )
         if self.force_refresh_after_messages is not None and self.force_refresh_after_messages < 1:
             raise ConfigError(
                 f"force_refresh_after_messages must be at least 1 (got {self.force_refresh_after_messages})"
