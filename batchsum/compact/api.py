@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -130,6 +131,19 @@ def _dedupe(items: Sequence[str], limit: int | None = None) -> list[str]:
     return out[:limit]
 
 
+def _full_forms(commands: Sequence[str]) -> list[str]:
+    """``commands`` without a summary message's clipped display form ("pytest tests/test_x.py -k lo…") of a
+    command also listed whole: read back from the message, it is the same command, not another."""
+    return [
+        c for c in commands if not (c.endswith("…") and any(o != c and o.startswith(c[:-1].rstrip()) for o in commands))
+    ]
+
+
+# A speaker label a narrative's sentences carry ("Assistant: ..."): on one line, the summarizer would read
+# every label after the first as words of the first speaker's turn, and label it again.
+_NARRATIVE_LABEL = re.compile(r"\s+(?=(?:User|Assistant|System|Tool|Function|Developer): )")
+
+
 def _find_parent(summary_turn: Turn | None, history: Sequence[SummaryRecord] | None) -> _Parent | None:
     last = history[-1] if history else None
     header = parse_summary_header(summary_turn.message.content) if summary_turn else None
@@ -227,7 +241,7 @@ def _narrative(text: str, prior: str, budget: int, tok: Tokenizer) -> str:
         kind=kind,  # type: ignore[arg-type]
         content_type="conversation",
         tokenizer=tok,
-        prior_context=prior or None,
+        prior_context=_NARRATIVE_LABEL.sub("\n", prior) or None,  # each labelled turn on its own line again
     )
     return " ".join(out.split())
 
@@ -280,7 +294,7 @@ def build_rule_record(
     pctx = parent.context if parent else SummaryContext()
     # A file once, by its fullest path ("chall.py" beside "/ctf/chall.py"), as a batch run lists it.
     files = _dedupe(most_specific(_dedupe([*pctx.files_touched, *mat.files, *tail_mat.files])), MAX_FILES_AND_COMMANDS)
-    commands = _dedupe([*pctx.commands_run, *mat.commands, *tail_mat.commands], MAX_FILES_AND_COMMANDS)
+    commands = _dedupe(_full_forms([*pctx.commands_run, *mat.commands, *tail_mat.commands]), MAX_FILES_AND_COMMANDS)
     entities = _dedupe([*files, *commands], MAX_FILES_AND_COMMANDS * 2)
     # The others as a batch run's digest lists them (compact.entities): no file twice, no folder of a file
     # listed, no command's name, no word of a language.
