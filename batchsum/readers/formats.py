@@ -17,6 +17,7 @@ from typing import Any
 
 from batchsum import jsonio
 from batchsum.abbreviations import ABBREVIATIONS
+from batchsum.compact.messages import call_command, tool_calls_of
 from batchsum.language import joins_without_space, run_on, unspaced
 from batchsum.readers.bracket_turns import SOUND_CUE, bracketed_labels, unbracket
 from batchsum.readers.chat_exports import render_export
@@ -105,8 +106,6 @@ def _rendered_calls(raw: Any) -> list[str]:
     name: arguments]`` (:func:`batchsum.agent_transcript.render_markdown`)."""
     if not raw:
         return []
-    from batchsum.compact.messages import call_command, tool_calls_of  # only chats with tool calls need it
-
     out: list[str] = []
     for call in tool_calls_of(raw):
         command = call_command(call.name, call.args())
