@@ -10,6 +10,7 @@ import click
 
 from batchsum.cli._common import translate_errors
 from batchsum.cli._schema_options import COMPACT_LLM_FIELDS, schema_options
+from batchsum.compact.config import MIN_SUMMARY_TOKENS
 from batchsum.lazy import load
 
 
@@ -31,12 +32,12 @@ from batchsum.lazy import load
 )
 @click.option(
     "--max-summary-tokens",
-    type=click.IntRange(16),
+    type=click.IntRange(MIN_SUMMARY_TOKENS),
     default=500,
     show_default=True,
-    help="Upper bound of the summary (also at most half of what it replaces, min 128).",
+    help=f"Upper bound of the summary (at least {MIN_SUMMARY_TOKENS}; also at most half of what it replaces, min 128).",
 )
-@schema_options(*COMPACT_LLM_FIELDS)
+@schema_options(*COMPACT_LLM_FIELDS, "redact")
 @click.option(
     "--history",
     "history_path",

@@ -35,7 +35,9 @@ def compact_cmd(
     if history_path is not None:
         history = _read_history(history_path)
     llm = llm_config(params)
-    config = CompactConfig(preserve_recent=preserve_recent, max_summary_tokens=max_summary_tokens)
+    config = CompactConfig(
+        preserve_recent=preserve_recent, max_summary_tokens=max_summary_tokens, redact_secrets=params.get("redact")
+    )
     result = compact(
         transcript.messages,
         context_window=context_window,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any
 
 from batchsum.backends.budget import trim_to_sentence_boundary
 from batchsum.backends.extractive import summarize_text
-from batchsum.compact.config import DEFAULT_CONFIG, CompactConfig
+from batchsum.compact.config import DEFAULT_CONFIG, MIN_SUMMARY_TOKENS, CompactConfig
 from batchsum.compact.entities import session_entities
 from batchsum.compact.extractors import (
     SUMMARY_MARK,
@@ -60,7 +61,6 @@ from batchsum.tokens import Tokenizer, get_tokenizer
 log = logging.getLogger(__name__)
 
 NARRATIVE_SHARE = 0.4  # of the summary budget; the rest goes to facets and key points
-MIN_SUMMARY_TOKENS = 48  # the header line plus a few words; below this a summary says nothing
 MAX_KEY_POINTS = MAX_CONTEXT_ITEMS
 MAX_FILES_AND_COMMANDS = 300  # files and commands are what a coding session needs back; cap only runaways
 
@@ -130,6 +130,19 @@ def _dedupe(items: Sequence[str], limit: int | None = None) -> list[str]:
             seen.add(item)
             out.append(item)
     return out[:limit]
+
+
+def _full_forms(commands: Sequence[str]) -> list[str]:
+    """``commands`` without a summary message's clipped display form ("pytest tests/test_x.py -k lo…") of a
+    command also listed whole: read back from the message, it is the same command, not another."""
+    return [
+        c for c in commands if not (c.endswith("…") and any(o != c and o.startswith(c[:-1].rstrip()) for o in commands))
+    ]
+
+
+# A speaker label a narrative's sentences carry ("Assistant: ..."): on one line, the summarizer would read
+# every label after the first as words of the first speaker's turn, and label it again.
+_NARRATIVE_LABEL = re.compile(r"\s+(?=(?:User|Assistant|System|Tool|Function|Developer): )")
 
 
 def _find_parent(summary_turn: Turn | None, history: Sequence[SummaryRecord] | None) -> _Parent | None:
@@ -229,7 +242,7 @@ def _narrative(text: str, prior: str, budget: int, tok: Tokenizer) -> str:
         kind=kind,  # type: ignore[arg-type]
         content_type="conversation",
         tokenizer=tok,
-        prior_context=prior or None,
+        prior_context=_NARRATIVE_LABEL.sub("\n", prior) or None,  # each labelled turn on its own line again
     )
     return " ".join(out.split())
 
@@ -282,7 +295,7 @@ def build_rule_record(
     pctx = parent.context if parent else SummaryContext()
     # A file once, by its fullest path ("chall.py" beside "/ctf/chall.py"), as a batch run lists it.
     files = _dedupe(most_specific(_dedupe([*pctx.files_touched, *mat.files, *tail_mat.files])), MAX_FILES_AND_COMMANDS)
-    commands = _dedupe([*pctx.commands_run, *mat.commands, *tail_mat.commands], MAX_FILES_AND_COMMANDS)
+    commands = _dedupe(_full_forms([*pctx.commands_run, *mat.commands, *tail_mat.commands]), MAX_FILES_AND_COMMANDS)
     entities = _dedupe([*files, *commands], MAX_FILES_AND_COMMANDS * 2)
     # The others as a batch run's digest lists them (compact.entities): no file twice, no folder of a file
     # listed, no command's name, no word of a language.
@@ -325,9 +338,10 @@ def _unchanged(raw: list[dict[str, Any]], tokens: int, reason: str) -> Compactio
 
 
 def _tail_start(msgs: Sequence[Message], start: int, keep: int) -> int:
-    """Index where the verbatim tail begins; a tool result is never separated from its call."""
+    """Index where the verbatim tail begins (``len(msgs)`` when ``keep`` is 0: no tail); a tool result is never
+    separated from its call."""
     cut = max(start, len(msgs) - keep)
-    while cut > start and msgs[cut].role == "tool" and msgs[cut].tool_call_id:
+    while start < cut < len(msgs) and msgs[cut].role == "tool" and msgs[cut].tool_call_id:
         cut -= 1  # pull the assistant turn that made the call into the tail with its results
     return cut
 
@@ -476,9 +490,16 @@ def _said_if_over(result: CompactionResult, context_window: int, costs: list[int
     or not, as a caller must not hand a model more than it can take unawares (``costs``: each message's tokens)."""
     if result.tokens_after > context_window:
         kept = sum(costs[len(costs) - result.preserved_messages :]) if result.preserved_messages else 0
+        # Each part by its own cost, so the note names the one to cut (the summary, the tail or the system prompt).
+        summary = result.record.token_estimate if result.compacted and result.record is not None else 0
+        parts = [f"the summary costs {summary} tokens"] if summary else []
+        parts.append(f"the {result.preserved_messages} messages kept verbatim cost {kept} tokens")
+        front = result.tokens_after - 3 - summary - kept  # 3: the reply priming counted once per request
+        if front > 0:
+            parts.append(f"the system prompt kept in front costs {front} tokens")
         result.notes.append(
             f"the result ({result.tokens_after} tokens) exceeds the {context_window}-token context window: "
-            f"the {result.preserved_messages} messages kept verbatim alone cost {kept} tokens"
+            + ", ".join(parts)
         )
     return result
 

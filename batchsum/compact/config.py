@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from batchsum.errors import ConfigError
 
+MIN_SUMMARY_TOKENS = 48  # the header line plus a few words; below this a summary says nothing
+
 
 @dataclass(frozen=True)
 class CompactConfig:
@@ -33,6 +35,9 @@ class CompactConfig:
     abort_on_failure: bool = False  # LLM mode: raise instead of falling back to the rule-based summary
     excerpt_tokens: int = 60  # head + tail kept from a tool result no extractor understands
     llm_max_transcript_tokens: int = 8000  # LLM mode: transcript sent to the model (oldest side trimmed)
+    # LLM mode: secrets in the transcript become [REDACTED:<kind>] before it is sent; None: as a run decides,
+    # on when the server is not loopback (the text would leave the machine).
+    redact_secrets: bool | None = None
     encoding: str = "cl100k_base"
 
     def validate(self) -> None:
@@ -49,8 +54,11 @@ class CompactConfig:
                 raise ConfigError(f"{name} must be 0 or more (got {getattr(self, name)})")
         if self.max_summary_chain_depth < 1:
             raise ConfigError(f"max_summary_chain_depth must be at least 1 (got {self.max_summary_chain_depth})")
-        if self.max_summary_tokens < 16:
-            raise ConfigError(f"max_summary_tokens must be at least 16 (got {self.max_summary_tokens})")
+        if self.max_summary_tokens < MIN_SUMMARY_TOKENS:
+            raise ConfigError(
+                f"max_summary_tokens must be at least {MIN_SUMMARY_TOKENS}, the summary's header line and a few "
+                f"words (got {self.max_summary_tokens})"
+            )
         if self.force_refresh_after_messages is not None and self.force_refresh_after_messages < 1:
             raise ConfigError(
                 f"force_refresh_after_messages must be at least 1 (got {self.force_refresh_after_messages})"

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from batchsum.backends.budget import middle_truncate
-from batchsum.compact.messages import Message
+from batchsum.compact.error_lines import LINE_NO as _LINE_NO
+from batchsum.compact.error_lines import clip, error_lines
+from batchsum.compact.messages import Message, call_command
 from batchsum.tokens import Tokenizer
 from batchsum.transcript_shape import TOOL_NAMES, ToolKind
 
@@ -49,17 +51,6 @@ _GREP_LINE = re.compile(r"^([\w./~-]+\.\w+):(\d+):", re.M)
 _EXIT = re.compile(
     r"(?:exit(?:ed)?(?: with)?(?: code| status)?|returned non-zero exit status|return code)[:= ]+(-?\d+)", re.I
 )
-_ERROR_LINE = re.compile(
-    # A linter's code (flake8's E, W, F, C, N and its plugins' prefixes: B950, SIM101) before its message, which
-    # opens in lower case or names an error ("F821 undefined name", "E999 SyntaxError"): a GPU's "A100 40GB" or a
-    # flight's "BA1234 London" in a command's output is no error. Also after its place, "x.py:3:1: F821 ...".
-    r"^(?:Traceback \(most recent call last\)|[\w.]*(?:Error|Exception)\b|error\b|fatal\b|E\s{3}|FAILED\b"
-    r"|(?:\S+?:\d+:(?:\d+:)? )?(?-i:[A-Z]{1,3}\d{3,4} (?:[a-z]|\w*(?:Error|Warning)\b)))"
-    r"|\b(?:command not found|No such file or directory|Permission denied|Segmentation fault)\b",
-    re.I,
-)
-_WEAK_ERROR = re.compile(r"\b(?:failed|failure|error)\b", re.I)
-_LINE_NO = re.compile(r"^\d+:")
 _DIR_ARG = re.compile(r"(?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]*|/[\w.-]+")
 _EDIT_FAILED = re.compile(
     r"introduced new syntax error|Your proposed edit has introduced|^(?:Error|ERROR)\b[:!]"
@@ -156,8 +147,7 @@ class Turn:
 
 # ---- helpers -----------------------------------------------------------------------------------
 def _clip(text: str, limit: int = MAX_FACT_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return clip(text, limit)
 
 
 def extract_command(text: str) -> str | None:
@@ -321,22 +311,6 @@ def _exit_code(text: str) -> int | None:
     return int(found[-1]) if found else None
 
 
-def _error_lines(text: str, limit: int) -> list[str]:
-    """Error lines of an output: exception/"error:" lines first, then lines merely saying "failed"."""
-    strong: list[str] = []
-    weak: list[str] = []
-    for line in text.split("\n"):
-        s = line.strip().lstrip("-*> ").strip()
-        if not s or _LINE_NO.match(s):
-            continue  # empty, or a numbered line of a file viewer: source code, not an error message
-        target = strong if _ERROR_LINE.search(s) else weak if _WEAK_ERROR.search(s) else None
-        if target is not None and _clip(s, limit) not in target:
-            target.append(_clip(s, limit))
-    # A traceback's header says only that one follows; its last line names the error.
-    named = [e for e in strong if not e.startswith("Traceback (most recent call last)")]
-    return (named or strong) + [w for w in weak if w not in strong]
-
-
 def _last_lines(text: str, n: int = 2) -> list[str]:
     lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
     return [_clip(ln, 120) for ln in lines[-n:]]
@@ -405,10 +379,10 @@ def summarize_shell(
     content: str, tool: str, args: dict[str, Any], command: str | None, *, keep_errors: bool = True
 ) -> ToolSummary:
     """Shell command: command, exit status, error lines, last lines of output."""
-    cmd = command or str(args.get("command") or args.get("cmd") or "unknown")
+    cmd = command or call_command(tool, args) or "unknown"
     body, open_files = _strip_trailer(content)
     code = _exit_code(body)
-    errors = _error_lines(body, 300 if keep_errors else 120)
+    errors = error_lines(body, 300 if keep_errors else 120)
     failed = code not in (None, 0) or (code is None and bool(errors))
     out_lines = len([ln for ln in body.split("\n") if ln.strip()])
     facts = [f"Command: {_clip(command_line(cmd), 80)}"]
@@ -501,7 +475,7 @@ def summarize_write(content: str, tool: str, args: dict[str, Any], command: str 
         meta["added"] = added
     # Only the tool's own verdict counts: the edited code itself may well mention errors.
     failed = bool(_EDIT_FAILED.search(body))
-    errors = _error_lines(body.split("This is how your edit would have looked", 1)[0], 200) if failed else []
+    errors = error_lines(body.split("This is how your edit would have looked", 1)[0], 200) if failed else []
     # The tool's verdict and its request to retry say only that the edit failed: the error is what follows,
     # and when no line of it reads as an error, there is none to list (the status still says it failed).
     errors = [e for e in errors if not _RETRY.search(e)]
@@ -527,7 +501,7 @@ def summarize_other(content: str, tool: str, tokenizer: Tokenizer, budget: int =
     flat = " ".join(body.split())
     excerpt, _ = middle_truncate(flat, budget, tokenizer)
     excerpt = " ".join(excerpt.split())
-    errors = _error_lines(body, 200)
+    errors = error_lines(body, 200)
     facts = [f"Output: {lines} lines"]
     if excerpt:
         facts.append(f"Excerpt: {excerpt}")
@@ -623,9 +597,7 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
                 pending.append((c.name, args))
             pending_command = extract_command(m.content)
             if pending_command is None and pending:
-                name, args = pending[0]
-                cmd = args.get("command") or args.get("cmd")
-                pending_command = str(cmd) if isinstance(cmd, str) and name.lower() != "str_replace_editor" else None
+                pending_command = call_command(*pending[0])
             turns.append(Turn(i, m, "assistant", command=pending_command))
             continue
         if m.role in ("tool", "function"):
@@ -636,8 +608,7 @@ def classify_turns(messages: Sequence[Message]) -> list[Turn]:
             elif pending:
                 name, args = pending.pop(0)
                 name = m.name or name
-            cmd = args.get("command") or args.get("cmd")
-            command = str(cmd) if isinstance(cmd, str) and name.lower() != "str_replace_editor" else pending_command
+            command = call_command(name, args) or pending_command
             turns.append(Turn(i, m, "tool_result", command=command, tool_name=name or None, tool_args=args))
             pending_command = None
             continue

@@ -30,6 +30,7 @@ from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError, LLMSummaryError, LLMUnavailable
 from batchsum.event_loop import off_the_loop
 from batchsum.facets import ActionItem
+from batchsum.secrets import redact, redact_by_default
 from batchsum.tokens import Tokenizer
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,10 @@ class LLMSummarizer:
     ) -> list[dict[str, str]]:
         """The chat request: system prompt, then schema + meta header + transcript (oldest trimmed)."""
         lines = self._transcript(turns, config, tokenizer)
+        # The run's rule and code (batchsum.secrets): the transcript is the only source text sent.
+        on = config.redact_secrets if config.redact_secrets is not None else redact_by_default(self.base_url, None)
+        if on:
+            lines = [redact(line)[0] for line in lines]
         total_tokens = sum(tokenizer.count(t.message.content) for t in turns)
         words = max(20, int(cap * 0.4 * 0.75))
         instructions = SCHEMA_PROMPT.replace("{max_words}", str(words))

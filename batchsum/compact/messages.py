@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
+import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,7 +64,29 @@ def _text_of(content: Any) -> str:
     return str(content)
 
 
-def _tool_calls(raw: Any) -> tuple[ToolCall, ...]:
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+
+
+def call_command(name: str, args: Mapping[str, Any]) -> str | None:
+    """The command line a tool call runs: its ``command`` (or ``cmd``) argument, an argv list (Codex's
+    ``["bash", "-lc", "pytest -x"]``) joined as a shell reads it, a shell's ``-c`` wrapper unwrapped to its
+    script (the wrapper says nothing of what ran). None without one, or for an editor's sub-command
+    (str_replace_editor's ``"command": "view"`` is no command line)."""
+    if name.lower() == "str_replace_editor":
+        return None
+    cmd = args.get("command") or args.get("cmd")
+    if isinstance(cmd, str):
+        return cmd
+    if not (isinstance(cmd, list) and cmd and all(isinstance(a, str) for a in cmd)):
+        return None
+    shell, flags = posixpath.basename(cmd[0]), cmd[1] if len(cmd) == 3 else ""
+    if shell in _SHELLS and flags.startswith("-") and flags.endswith("c"):
+        return cmd[2]
+    return shlex.join(cmd)
+
+
+def tool_calls_of(raw: Any) -> tuple[ToolCall, ...]:
+    """The function calls of a message's ``tool_calls`` (OpenAI's ``{"function": {...}}`` or flat items)."""
     calls: list[ToolCall] = []
     for item in raw or ():
         if not isinstance(item, Mapping):
@@ -96,7 +120,7 @@ def as_message(raw: Mapping[str, Any] | Message, where: str = "message") -> Mess
         content=_text_of(raw.get("content")),
         name=str(raw["name"]) if raw.get("name") else None,
         tool_call_id=str(raw["tool_call_id"]) if raw.get("tool_call_id") else None,
-        tool_calls=_tool_calls(raw.get("tool_calls")),
+        tool_calls=tool_calls_of(raw.get("tool_calls")),
         id=str(raw["id"]) if raw.get("id") else None,
     )
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from batchsum import jsonio
 from batchsum.abbreviations import ABBREVIATIONS
+from batchsum.compact.messages import call_command, tool_calls_of
 from batchsum.language import joins_without_space, run_on, unspaced
 from batchsum.readers.bracket_turns import SOUND_CUE, bracketed_labels, unbracket
 from batchsum.readers.chat_exports import render_export
@@ -80,7 +81,8 @@ def render_chat(raw_text: str, path: Path) -> str:
         raise ValueError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from exc
     lines: list[str] = []
     for i, m in enumerate(messages):
-        if not isinstance(m, dict) or "content" not in m:
+        # A message that only calls tools has no text of its own: OpenAI leaves its content out.
+        if not isinstance(m, dict) or ("content" not in m and not m.get("tool_calls")):
             found = f"keys: {', '.join(sorted(map(str, m))[:6]) or 'none'}" if isinstance(m, dict) else type(m).__name__
             raise ValueError(
                 f"JSON is not a conversation: message {i + 1} has no 'content' (expected {{'role', 'content'}}, "
@@ -89,13 +91,26 @@ def render_chat(raw_text: str, path: Path) -> str:
         if str(m.get("role") or "").strip().lower() in INSTRUCTION_ROLES:
             continue
         role = str(m.get("name") or m.get("role") or "unknown").strip()
-        content = m["content"]
+        content = m.get("content")
         if isinstance(content, list):  # multi-part content: keep the text parts
             content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-        content = str(content or "").strip()
+        content = "\n".join(filter(None, [str(content or "").strip(), *_rendered_calls(m.get("tool_calls"))]))
         if content:
             lines.append(f"{role[:1].upper()}{role[1:]}: {content}")
     return "\n\n".join(lines)
+
+
+def _rendered_calls(raw: Any) -> list[str]:
+    """A message's tool calls as an agent transcript shows them, so a run's agent pass reads them as a
+    Markdown session's: a command as a fenced block (the turn's command), another call as ``[tool call
+    name: arguments]`` (:func:`batchsum.agent_transcript.render_markdown`)."""
+    if not raw:
+        return []
+    out: list[str] = []
+    for call in tool_calls_of(raw):
+        command = call_command(call.name, call.args())
+        out.append(f"```\n{command}\n```" if command else f"[tool call {call.name}: {call.arguments}]")
+    return out
 
 
 _VTT_TS = re.compile(r"^\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}\s*-->\s*(?:\d+:)?\d{1,2}:\d{2}[.,]\d{3}(?:\s|$)")
