@@ -40,6 +40,7 @@ class UsageJournal:
     def __init__(self, state_dir: Path, run_id: str) -> None:
         self.path = usage_dir(state_dir) / f"{run_id}.jsonl"
         self._fh: IO[bytes] | None = None
+        self._failed = False
 
     def start(self, *, started_at: str, command: str, backend: str, model: str | None) -> None:
         """The journal's first line: the run's start, command and backend (a run killed before its
@@ -57,16 +58,27 @@ class UsageJournal:
         self._write({"file": dataclasses.asdict(record)})
 
     def _write(self, row: dict[str, Any]) -> None:
-        if self._fh is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "ab")  # noqa: SIM115 - kept open for the run's lifetime
-        self._fh.write(jsonio.dumps(row) + b"\n")
-        self._fh.flush()
+        # The journal only insures against a kill: a full disk stops it, never the run (whose own writes
+        # then say what failed, and whose metrics are still stored at its end).
+        if self._failed:
+            return
+        try:
+            if self._fh is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fh = open(self.path, "ab")  # noqa: SIM115 - kept open for the run's lifetime
+            self._fh.write(jsonio.dumps(row) + b"\n")
+            self._fh.flush()
+        except OSError as exc:
+            self._failed = True
+            log.warning("usage journal %s not written (%s): a kill now would lose this run's usage", self.path, exc)
 
     def close(self, *, recorded: bool) -> None:
         """Close the file; ``recorded``: the run's metrics are stored, so the journal is not needed."""
         if self._fh is not None:
-            self._fh.close()
+            try:
+                self._fh.close()
+            except OSError:  # what a full disk kept it from writing, said when it failed (_write)
+                self._failed = True
             self._fh = None
         if recorded:
             self.path.unlink(missing_ok=True)
