@@ -242,33 +242,14 @@ class LLMBackend:
             raise AbortRun(f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause))
         if self.cfg.on_error == "fail":
             # The requests it sent are counted and its row recorded with its error, as a fallback's are.
-            spent = SummaryOutput(
-                text="",
-                backend=self.name,
-                model=stats.model,
-                error=cause,
-                prompt_tokens=stats.prompt_tokens,
-                completion_tokens=stats.completion_tokens,
-                attempts=stats.attempts,
-                llm_calls=stats.sent,
-                latency_ms=stats.http_s * 1000.0,
-            )
+            spent = SummaryOutput(text="", backend=self.name, model=stats.model, error=cause, **_spent(stats))
             raise SummarizationError(
                 f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause), output=spent
             )
         self.fallbacks += 1
         log.warning("%s: LLM failed (%s); using the extractive summarizer for this node", request.node_id, cause)
         out = await self._fallback.summarize(request)
-        return dataclasses.replace(
-            out,
-            backend=FALLBACK_BACKEND,
-            error=cause,
-            prompt_tokens=stats.prompt_tokens,
-            completion_tokens=stats.completion_tokens,
-            attempts=stats.attempts,
-            llm_calls=stats.sent,
-            latency_ms=stats.http_s * 1000.0,
-        )
+        return dataclasses.replace(out, backend=FALLBACK_BACKEND, error=cause, **_spent(stats))
 
     async def _complete(
         self, request: SummaryRequest, prompt: Prompt, stats: CallStats, extra: dict[str, Any] | None = None
@@ -284,3 +265,14 @@ def _validate(cfg: LLMConfig) -> None:
     validate_llm(cfg)
     if cfg.on_error not in ("fallback", "fail", "abort"):
         raise ConfigError(f"--on-error must be fallback, fail or abort (got {cfg.on_error!r})")
+
+
+def _spent(stats: CallStats) -> dict[str, Any]:
+    """What a failed node's requests cost, for its output row (an error's or a fallback's)."""
+    return {
+        "prompt_tokens": stats.prompt_tokens,
+        "completion_tokens": stats.completion_tokens,
+        "attempts": stats.attempts,
+        "llm_calls": stats.sent,
+        "latency_ms": stats.http_s * 1000.0,
+    }
