@@ -125,9 +125,10 @@ _RETRACED_CUT_OFF = re.compile(
 # In a tokenized transcript: a capital letter alone opening a sentence before a capitalised word ("Y
 # Hard plastic", "B But no") is a word broken off, as its lower-case "s What" is; "A", "I" and "O" are words.
 _LONE_CAPITAL_START = re.compile(r"(?:^|(?<=[.!?:] ))[B-HJ-NP-Z][ \t]+(?=[A-Z][a-z])", re.MULTILINE)
-# An article before what no article stands before, a conjunction or another article ("hard an and strong",
-# "the a"): it was the broken-off start of the word after it.
-_ARTICLE_CUT_OFF = re.compile(r"(?<![\w'’-])(?:an|the)[ \t]+(?=(?:and|or|but|nor|an?)(?![\w'’-]))")
+# An article before a conjunction, which no article stands before ("hard an and strong"): the broken-off
+# start of the word after it. Before another article it stays: which of the two was broken off cannot be told
+# ("just an a approximation" is no better as "just a approximation").
+_ARTICLE_CUT_OFF = re.compile(r"(?<![\w'’-])(?:an|the)[ \t]+(?=(?:and|or|but|nor)(?![\w'’-]))")
 
 
 def _unrepeated_phrase(m: re.Match[str]) -> str:
