@@ -134,20 +134,6 @@ def test_running_out_of_descriptors_is_not_called_corruption(corpus: Path, tmp_p
             assert check.ok, (spare, check.damaged)
 
 
-def test_a_check_short_of_descriptors_for_the_lexical_index_gives_no_verdict(corpus: Path, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    batchsum.run(str(corpus), out=str(out))
-    cfg = IndexConfig(out=out)
-    open_client(cfg, create=False)  # kept (as ``serve`` keeps it): the check opens no Chroma file
-    assert batchsum.check_index(str(out)).ok
-    try:
-        with pytest.raises(IndexError_) as caught, few_descriptors(0):
-            batchsum.check_index(str(out))  # the lexical index is the first file it opens
-        _not_called_damage(caught.value)
-    finally:
-        forget_client(chroma_dir(cfg))
-
-
 def test_a_client_used_outside_library_calls_stays_open(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     batchsum.run(str(corpus), out=str(out))
