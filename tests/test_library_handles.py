@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chromadb.api.shared_system_client import SharedSystemClient
 
 import batchsum
 from batchsum.config import IndexConfig
 from batchsum.errors import IndexError_
 from batchsum.index.chroma import open_client
-from batchsum.index.clients import forget_client, released_clients
+from batchsum.index.clients import LOCK, folder_client, forget_client, released_clients
 from batchsum.index.state import chroma_dir
 from tests.conftest import REPO, SAMPLE_CORPUS
 
@@ -90,27 +91,47 @@ def test_library_calls_release_their_chroma_handles(corpus: Path, tmp_path: Path
         batchsum.run(str(corpus), out=str(out))
         assert batchsum.check_index(str(out)).ok
         batchsum.search(str(out), "weather", k=1)
-    assert _open_under(tmp_path) == []
+    # Closed, not merely dropped: chromadb stops a folder's System (its SQLite pool, HNSW files) when its
+    # last client closes. Its engine then closes those descriptors on threads of its own, a moment later:
+    # /proc/self/fd right after the call may still list them (the test had failed so under load).
+    for out in outs:
+        folder = chroma_dir(IndexConfig(out=out))
+        with LOCK:
+            assert folder_client(folder) is None
+        assert str(folder) not in SharedSystemClient._identifier_to_system
 
 
 @contextlib.contextmanager
-def few_descriptors() -> Iterator[None]:
+def few_descriptors(spare: int) -> Iterator[None]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (_fds() + 4, hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_fds() + spare, hard))
     try:
         yield
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+# Every point where a library call can run out (Chroma's files, the vectors, the lexical index, a state
+# file): which comes first depends on what the process has loaded and kept, so each is met in turn.
+SPARE = range(24)
+
+
+def _not_called_damage(exc: Exception) -> None:
+    assert not isinstance(exc, IndexError_) or not exc.damaged, exc
+    assert "--rebuild" not in str(exc) and "corrupt" not in str(exc)
+
+
 def test_running_out_of_descriptors_is_not_called_corruption(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     batchsum.run(str(corpus), out=str(out))
-    # Where the descriptors run out first (chromadb's files, or a state file read) depends on what the
-    # process has loaded: either way the index is not called corrupt.
-    with pytest.raises((IndexError_, OSError)) as caught, few_descriptors():
-        batchsum.check_index(str(out))
-    assert "--rebuild" not in str(caught.value) and "corrupt" not in str(caught.value)
+    for spare in SPARE:
+        try:
+            with few_descriptors(spare):
+                check = batchsum.check_index(str(out))
+        except (IndexError_, OSError) as exc:
+            _not_called_damage(exc)
+        else:
+            assert check.ok, (spare, check.damaged)
 
 
 def test_a_client_used_outside_library_calls_stays_open(corpus: Path, tmp_path: Path) -> None:
@@ -131,9 +152,14 @@ def test_a_client_used_outside_library_calls_stays_open(corpus: Path, tmp_path: 
 def test_a_rebuild_out_of_descriptors_keeps_the_index_where_it_is(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     batchsum.run(str(corpus), out=str(out))
-    before = sorted(p.name for p in (out / ".batchsum").iterdir())
-    with pytest.raises((IndexError_, OSError)) as caught, few_descriptors():
-        batchsum.repair_index(str(out), rebuild=True)
-    assert not isinstance(caught.value, IndexError_) or not caught.value.damaged
-    assert sorted(p.name for p in (out / ".batchsum").iterdir()) == before  # nothing moved aside
-    assert batchsum.check_index(str(out)).ok
+    before = [p.name for p in (out / ".batchsum").iterdir()]
+    for spare in SPARE:
+        try:
+            with few_descriptors(spare):
+                batchsum.repair_index(str(out), rebuild=True)
+        except (IndexError_, OSError) as exc:
+            _not_called_damage(exc)
+        after = {p.name for p in (out / ".batchsum").iterdir()}  # a stopped write may leave a -wal or -shm
+        assert set(before) <= after and not [n for n in after if ".broken-" in n]  # nothing moved aside
+        batchsum.repair_index(str(out))  # a rebuild stopped halfway is completed by the next repair
+        assert batchsum.check_index(str(out)).ok

@@ -7,6 +7,7 @@ chromadb is imported only inside these functions: a search of a local index neve
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -98,19 +99,21 @@ def _embedded_client(cfg: IndexConfig, path: Path) -> Any:
     try:
         path.mkdir(parents=True, exist_ok=True)
         client = _persistent_client(path)
-    except Exception as exc:
+    except BaseException as exc:
+        if not _engine_failure(exc):
+            raise
         raise _unopenable(cfg, path, exc) from None
     keep_folder_client(path, client)
     return client
 
 
-def _unopenable(cfg: IndexConfig, path: Path, exc: Exception) -> IndexError_:
+def _unopenable(cfg: IndexConfig, path: Path, exc: BaseException) -> IndexError_:
     """Why the Chroma folder ``path`` cannot be opened. Only a damaged database is worth a rebuild: the
     system refusing a resource (out of file descriptors, no permission) fails the same way in chromadb.
     Any other failure (a database SQLite reads but chromadb cannot use: a dropped table, another
     chromadb version's schema) is damage too, so ``--rebuild`` still replaces it; so is a refusal met
     on a database SQLite itself finds corrupt."""
-    if _refused_by_system(exc) and not _damaged(path):
+    if (_refused_by_system(exc) or _short_of_descriptors()) and not _damaged(path):
         refused = IndexError_(
             f"cannot open the Chroma folder {path} ({_short(exc)}); its database is not damaged:"
             " check the open-files limit (`ulimit -n`) and the folder's permissions"
@@ -121,6 +124,12 @@ def _unopenable(cfg: IndexConfig, path: Path, exc: Exception) -> IndexError_:
         f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
         f"run `{cfg.index_command('--rebuild')}` (it moves the broken folder aside)"
     )
+
+
+def _engine_failure(exc: BaseException) -> bool:
+    """True for a failure of chromadb, not a stop asked for: a panic of its Rust engine (pyo3's
+    PanicException, a BaseException: out of descriptors, its runtime cannot start) is one too."""
+    return isinstance(exc, Exception) or type(exc).__module__ == "pyo3_runtime"
 
 
 _REFUSALS = ("too many open files", "unable to open database file")
@@ -134,6 +143,39 @@ def _refused_by_system(exc: BaseException) -> bool:
         if isinstance(seen, OSError) or any(m in str(seen).lower() for m in _REFUSALS):
             return True
         seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def refused_error(what: str, path: Path, exc: BaseException) -> IndexError_ | None:
+    """The error for ``what`` at ``path`` (a SQLite file of the index) when the system refused to open it
+    (out of file descriptors, no permission), else None. Not damage: no rebuild is offered, and a rebuild
+    failing so leaves the index where it is, as for the Chroma folder (:func:`_unopenable`)."""
+    if not _refused_by_system(exc):
+        return None
+    refused = IndexError_(
+        f"cannot open {what} {path} ({_short(exc)}); check the open-files limit (`ulimit -n`)"
+        " and the folder's permissions"
+    )
+    refused.damaged = False
+    return refused
+
+
+_CLIENT_DESCRIPTORS = 11  # what an embedded client holds: SQLite connections and HNSW files
+
+
+def _short_of_descriptors() -> bool:
+    """True when this process cannot open the descriptors a Chroma client needs now. chromadb's engine
+    may report a refused file as a failure of its own ("Failed to apply logs to the metadata segment"),
+    the cause dropped: such a failure while the descriptors run short says nothing of the folder."""
+    held: list[int] = []
+    try:
+        for _ in range(_CLIENT_DESCRIPTORS):
+            held.append(os.open(os.devnull, os.O_RDONLY))
+    except OSError as exc:
+        return exc.errno in (errno.EMFILE, errno.ENFILE)
+    finally:
+        for fd in held:
+            os.close(fd)
     return False
 
 
@@ -169,7 +211,9 @@ def _persistent_client(path: Path) -> Any:
     system = System(settings)
     try:
         system.start()
-    except Exception:
+    except BaseException as exc:
+        if not _engine_failure(exc):
+            raise
         with contextlib.suppress(Exception):  # a half-started System is stopped as far as it can be
             system.stop()
         raise
@@ -226,9 +270,12 @@ def chroma_errors(cfg: IndexConfig) -> Iterator[None]:
         yield
     except (BatchsumError, sqlite3.Error):
         raise
-    except Exception as exc:
+    except BaseException as exc:
+        if not _engine_failure(exc):
+            raise
         module = type(exc).__module__ or ""
-        if module.startswith(("chromadb", "httpx", "httpcore")) or isinstance(exc, (ConnectionError, TimeoutError)):
+        ours = module.startswith(("chromadb", "httpx", "httpcore", "pyo3_runtime"))
+        if ours or isinstance(exc, (ConnectionError, TimeoutError)):
             raise _corrupt(cfg, exc) from None
         raise
 
@@ -236,7 +283,7 @@ def chroma_errors(cfg: IndexConfig) -> Iterator[None]:
 def _corrupt(cfg: IndexConfig, exc: BaseException) -> IndexError_:
     if cfg.chroma_host:
         return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
-    if _refused_by_system(exc):
+    if _refused_by_system(exc) or _short_of_descriptors():
         refused = IndexError_(f"cannot read the search index {chroma_dir(cfg)} ({_short(exc)}); check `ulimit -n`")
         refused.damaged = False
         return refused

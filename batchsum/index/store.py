@@ -36,6 +36,7 @@ from batchsum.index.chroma import (
     get_collection,
     is_legacy,
     open_client,
+    refused_error,
 )
 from batchsum.index.chroma import open_collection as open_collection
 from batchsum.index.clients import forget_client as forget_client
@@ -194,6 +195,8 @@ def vector_store(cfg: IndexConfig) -> VectorStore:
     try:
         return VectorStore(path)
     except sqlite3.Error as exc:
+        if (refused := refused_error("the node vectors", path, exc)) is not None:
+            raise refused from None
         raise IndexError_(
             f"node vectors {path} are unreadable ({exc}); run `{cfg.index_command('--rebuild')}`"
         ) from None
@@ -437,6 +440,8 @@ def _check_local(cfg: IndexConfig) -> IndexCheck:
             with contextlib.closing(VectorStore(path, read_only=True)) as vectors:
                 stored = vectors.hashes()
         except sqlite3.Error as exc:
+            if (refused := refused_error("the node vectors", path, exc)) is not None:
+                raise refused from None  # the system's refusal says nothing of the file: no verdict
             check.damaged.append(f"node vectors {path}: {exc}")
     check.nodes_in_index = len(stored)
     check.missing = sorted(i for i in tree if i not in stored)
@@ -455,6 +460,8 @@ def _check_lexical(cfg: IndexConfig) -> list[str]:
         with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
             rows = db.execute("PRAGMA quick_check").fetchall()
     except sqlite3.Error as exc:
+        if (refused := refused_error("the lexical index", path, exc)) is not None:
+            raise refused from None
         return [f"lexical index {path}: {exc}"]
     bad = [str(r[0]) for r in rows if r[0] != "ok"]
     return [f"lexical index {path}: {bad[0]}"] if bad else []
