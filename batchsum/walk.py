@@ -203,7 +203,9 @@ def discover(
     given = list(paths)
     if not skip_missing:
         require_paths(given)
-    given = outermost(given)
+    walked_given = outermost(given)
+    folded = [p for p in given if p not in walked_given]
+    given = walked_given
     roots = [Path(os.path.abspath(p)) for p in given]
     out_abs = Path(os.path.abspath(out)) if out else None
     prefixes = root_names(roots)
@@ -224,7 +226,46 @@ def discover(
             continue
         spec = ignore_spec(root, patterns, result.problems)
         _walk_dir(result, root, root, "", prefix, spec, out_abs, override, seen_files, set(), policy)
+    if folded:
+        _keep_folded_settings(result, folded, roots, prefixes, type_overrides or {}, corpus_ignores or {}, seen_files)
     return result
+
+
+def _keep_folded_settings(
+    result: WalkResult,
+    folded: list[Path],
+    roots: list[Path],
+    prefixes: dict[Path, str],
+    type_overrides: dict[str, TypeChoice],
+    corpus_ignores: dict[str, list[str]],
+    seen: set[str],
+) -> None:
+    """What a PATH folded into a folder around it still says (:func:`outermost`): its own type and ignore
+    rules (a pipeline file's corpus ``notes/calls``, typed apart from ``notes``) hold for the files under it,
+    the nearest PATH's winning, and a file named on its own is read even where the folder's rules skip it."""
+    inner = sorted((os.path.abspath(p).rstrip(os.sep) + os.sep, str(p)) for p in folded if os.path.isdir(p))
+    if inner:
+        specs = {key: ignore_spec(Path(folder), corpus_ignores.get(key, []), []) for folder, key in inner}
+        kept = []
+        for ref in result.refs:
+            within = [(folder, key) for folder, key in inner if ref.fspath.startswith(folder)]
+            folder, key = max(within, key=lambda fk: len(fk[0]), default=("", ""))
+            spec = specs.get(key)
+            if spec is not None and spec.match_file(ref.fspath[len(folder) :]):
+                seen.discard(ref.relpath)
+                continue  # the inner PATH's own ignore rules skip it
+            if key in type_overrides:
+                ref.type_override = type_overrides[key]
+            kept.append(ref)
+        result.refs[:] = kept
+    for path in folded:
+        absolute = Path(os.path.abspath(path))
+        if absolute.is_dir():
+            continue
+        root = max((r for r in roots if absolute.is_relative_to(r)), key=lambda r: len(r.parts))
+        rel = absolute.relative_to(root).as_posix()
+        rel = f"{prefixes[root]}/{rel}" if prefixes[root] else rel
+        _add_file(result, absolute, rel, root, type_overrides.get(str(path)), seen, explicit=True)
 
 
 def ignore_spec(root: Path, patterns: list[str], problems: list[Problem]) -> pathspec.PathSpec | None:
