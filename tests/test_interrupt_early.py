@@ -30,8 +30,14 @@ def test_ctrl_c_while_walking_is_reported_not_aborted(
         return listing(path)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "scandir", pressed_ctrl_c)
+    # A fresh command's Ctrl-C raises KeyboardInterrupt; an earlier test in this worker may have left another
+    # handler (an in-process `watch` installs its own).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     args = ["run", str(src), "--out", str(tmp_path / "out"), *(["--json"] if as_json else [])]
-    res = CliRunner().invoke(main, args)
+    try:
+        res = CliRunner().invoke(main, args)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert res.exit_code == 1, res.output
     assert "Aborted!" not in res.output
     assert "interrupted by Ctrl-C" in res.stderr and len(res.stderr.strip().splitlines()) == 1
