@@ -19,7 +19,7 @@ from chromadb.api.shared_system_client import SharedSystemClient
 
 import batchsum
 from batchsum.config import IndexConfig
-from batchsum.errors import IndexError_
+from batchsum.errors import BatchsumError, IndexError_
 from batchsum.index.chroma import open_client
 from batchsum.index.clients import LOCK, folder_client, forget_client, released_clients
 from batchsum.index.state import chroma_dir
@@ -128,7 +128,7 @@ def test_running_out_of_descriptors_is_not_called_corruption(corpus: Path, tmp_p
         try:
             with few_descriptors(spare):
                 check = batchsum.check_index(str(out))
-        except (IndexError_, OSError) as exc:
+        except (BatchsumError, OSError) as exc:  # where the descriptors ran out: the index, the lock, a state file
             _not_called_damage(exc)
         else:
             assert check.ok, (spare, check.damaged)
@@ -157,7 +157,7 @@ def test_a_rebuild_out_of_descriptors_keeps_the_index_where_it_is(corpus: Path, 
         try:
             with few_descriptors(spare):
                 batchsum.repair_index(str(out), rebuild=True)
-        except (IndexError_, OSError) as exc:
+        except (BatchsumError, OSError) as exc:  # where the descriptors ran out: the index, the lock, a state file
             _not_called_damage(exc)
         after = {p.name for p in (out / ".batchsum").iterdir()}  # a stopped write may leave a -wal or -shm
         assert set(before) <= after and not [n for n in after if ".broken-" in n]  # nothing moved aside
