@@ -19,7 +19,7 @@ from batchsum.metrics.store import default_db_path
 from tests.conftest import SAMPLE_CORPUS
 
 
-def _killed_after_a_file(corpus: Path, out: Path, log: Path) -> None:
+def killed_after_a_file(corpus: Path, out: Path, log: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     cmd = [sys.executable, "-m", "batchsum", "run", str(corpus), "--out", str(out), "--no-index", "--no-digests"]
     proc = subprocess.Popen([*cmd, "--processes", "1", "-q", "--log-file", str(log), "--log-format", "json"], env=env)
@@ -40,7 +40,7 @@ def test_a_killed_runs_finished_files_are_its_own(tmp_path: Path) -> None:
     text = (SAMPLE_CORPUS / "logbook" / "harbor-logbook-2025-2026.md").read_text(encoding="utf-8")
     for i in range(40):  # enough work that the run is still busy when it is killed
         (corpus / f"log{i}.md").write_text(text.replace("buoy", f"buoy{i}"), encoding="utf-8")
-    _killed_after_a_file(corpus, out, log)
+    killed_after_a_file(corpus, out, log)
     events = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
     killed = next(e["run_id"] for e in events if e.get("event") == "run_started")
     # Every file it logged done was journaled first (the kill may have come after a few more).

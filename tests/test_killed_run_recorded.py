@@ -4,17 +4,13 @@ offline (extractive) run too, which paid for no LLM call."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from batchsum.cli import main
 from tests.conftest import SAMPLE_CORPUS
+from tests.test_killed_run_files import killed_after_a_file
 
 
 def test_killed_extractive_run_is_reported_as_interrupted(tmp_path: Path) -> None:
@@ -24,18 +20,7 @@ def test_killed_extractive_run_is_reported_as_interrupted(tmp_path: Path) -> Non
     for i in range(40):  # enough work that the run is still busy when it is killed
         (corpus / f"log{i}.md").write_text(text.replace("buoy", f"buoy{i}"), encoding="utf-8")
     out, log = tmp_path / "out", tmp_path / "killed.log"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    cmd = [sys.executable, "-m", "batchsum", "run", str(corpus), "--out", str(out), "--no-index", "--no-digests"]
-    proc = subprocess.Popen([*cmd, "--processes", "1", "-q", "--log-file", str(log), "--log-format", "json"], env=env)
-    try:
-        for _ in range(1200):  # bounded: a first file is done within two minutes
-            if (log.is_file() and "file_done" in log.read_text(encoding="utf-8")) or proc.poll() is not None:
-                break
-            time.sleep(0.1)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL, "the run ended before it was killed"
+    killed_after_a_file(corpus, out, log)
     killed = next(json.loads(x)["run_id"] for x in log.read_text(encoding="utf-8").splitlines() if "run_started" in x)
     for extra in sorted(corpus.iterdir())[1:]:  # the next night has little to do
         extra.unlink()
