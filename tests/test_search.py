@@ -6,7 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +25,7 @@ from batchsum.index.store import sync_index
 from tests.conftest import SAMPLE_CORPUS
 from tests.test_index import write_doc
 
-TODAY = date.today()
+TODAY = datetime.now(UTC).date()  # search's own reference day (UTC); passed as today= where a test reads recency
 LIGHTHOUSE = (
     "The harbour authority met in March to review the coastal defences. "
     "Marta Olsen, keeper of the northern lighthouse, repainted the tower bright red in the summer of 1987 "
@@ -179,11 +179,11 @@ def test_since_filter(corpus: RunConfig) -> None:
 
 def test_recency_prefers_the_recent_of_two_equal_hits(corpus: RunConfig) -> None:
     # Two sources with the same summary: equal relevance, so only the date decides; the copy is dropped.
-    hits = search(corpus, "bicycle lane on Harbour Road", k=2, path_glob="news/[no]*")
+    hits = search(corpus, "bicycle lane on Harbour Road", k=2, path_glob="news/[no]*", today=TODAY)
     assert [h.source_path for h in hits] == ["news/new.md"]
     new = hits[0]
     assert new.recency == pytest.approx(1.0) and 0.35 <= new.relevance <= new.score <= 1.0
-    old = search(corpus, "bicycle lane on Harbour Road", k=1, path_glob="news/old.md")[0]
+    old = search(corpus, "bicycle lane on Harbour Road", k=1, path_glob="news/old.md", today=TODAY)[0]
     assert old.relevance == pytest.approx(new.relevance, abs=1e-3)
     assert old.recency == pytest.approx(np.exp(-200 / 30), abs=1e-4) and old.score <= new.score
 
@@ -214,11 +214,11 @@ def test_recency_flips_the_order_when_dates_swap(tmp_path: Path) -> None:
     write_doc(out, "c.md", "Notes on growing tomatoes in a greenhouse.", doc_date=TODAY.isoformat(), date_source=dated)
     cfg = RunConfig(paths=[], out=out)
     sync_index(cfg, ["a.md", "b.md", "c.md"], [])
-    assert search(cfg, "bicycle lane", k=1)[0].source_path == "a.md"
+    assert search(cfg, "bicycle lane", k=1, today=TODAY)[0].source_path == "a.md"
     write_doc(out, "a.md", text, doc_date=(TODAY - timedelta(days=60)).isoformat(), date_source=dated)
     write_doc(out, "b.md", text, doc_date=TODAY.isoformat(), date_source=dated)
     sync_index(cfg, ["a.md", "b.md"], [])
-    assert search(cfg, "bicycle lane", k=1)[0].source_path == "b.md"
+    assert search(cfg, "bicycle lane", k=1, today=TODAY)[0].source_path == "b.md"
 
 
 def test_mmr_drops_a_near_duplicate(corpus: RunConfig) -> None:
