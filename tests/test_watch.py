@@ -195,6 +195,30 @@ def test_watch_ends_with_a_usage_error_at_the_first_run(tmp_path: Path) -> None:
     assert "still watching" not in result.stderr
 
 
+def test_watch_called_from_python_gives_back_the_callers_signal_handlers(tmp_path: Path) -> None:
+    """The CLI called in process (a script, a test) ends with the caller's SIGINT/SIGTERM handlers, not watch's."""
+    from click.testing import CliRunner
+
+    from batchsum.cli import main
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.md").write_text("# Pier\n\n" + TEXT, encoding="utf-8")
+
+    def mine(signum: int, frame: object) -> None:
+        raise AssertionError("not called")
+
+    before = signal.signal(signal.SIGINT, mine), signal.signal(signal.SIGTERM, mine)
+    try:
+        args = ["watch", str(src), "--out", str(src / "o"), "--no-index", "--no-metrics"]
+        result = CliRunner().invoke(main, args)  # a usage error at the first run ends the watch
+        assert result.exit_code == 2 and "inside the corpus" in result.output
+        assert signal.getsignal(signal.SIGINT) is mine and signal.getsignal(signal.SIGTERM) is mine
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])
+
+
 def test_watch_follows_a_watched_folder_that_is_deleted_and_made_again(
     watching: tuple[Path, Path, Watching],
 ) -> None:

@@ -54,11 +54,14 @@ def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, 
         report("stopping (a run in progress finishes first)")
         watcher.stop(timeout=0)
 
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
+    # The caller's handlers come back on return: `watch` called from Python (as tests do) must not leave ours.
+    previous = signal.signal(signal.SIGINT, on_signal), signal.signal(signal.SIGTERM, on_signal)
     try:
         watcher.loop()
     except KeyboardInterrupt:
         report("stopped")
         raise SystemExit(130) from None
+    finally:
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
     report("stopped")
