@@ -32,6 +32,7 @@ from batchsum.message_ends import (
     is_chat,
     unended,
 )
+from batchsum.ordinals import ordinal_before_noun
 from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.readers.screenplay import SCENE, screenplay_turn
 from batchsum.speaker_labels import parse_speaker_line, speakers_of
@@ -302,6 +303,7 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
                 or _quoted_on(flat, at)
                 or _clause_follows(flat, at)
                 or _ordinal_date(flat, at)
+                or ordinal_before_noun(flat, at, language)
                 or _short_form(flat, at, language)
             ):
                 continue  # "т. е. исчез", "M. Eyssette", "「ええ、まあ。」と云いながら", "18..., dont", "dem 19. April"

@@ -16,7 +16,7 @@ import functools
 import itertools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -268,34 +268,119 @@ def iter_tree(out: Path) -> Iterator[TreeNode]:
 
 
 def soft_delete(out: Path, relpath: str, paths: list[Path], stamp: str) -> list[Path]:
-    """Move ``paths`` (files under the relpath's summaries) to ``<relpath>/deleted/<stamp>/``."""
-    moved: list[Path] = []
+    """Move ``paths`` (files under the relpath's summaries) to ``<relpath>/deleted/<stamp>/``, their
+    relative links rewritten for their new place (:func:`_relink_moved`)."""
+    import shutil
+
     base = out / relpath
+    rels: dict[Path, Path] = {}
     for p in paths:
-        if not p.exists():
-            continue
         try:
-            rel = p.relative_to(base)
+            if p.exists():
+                rels[p] = p.relative_to(base)
         except ValueError:
             continue
-        dest = base / "deleted" / stamp / rel
+    folder = _archive_folder(base, stamp, list(rels.values()))
+    archived = _archived_pages(base)
+    moved: dict[Path, Path] = {}
+    for p, rel in rels.items():
+        dest = folder / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
-        import shutil
-
         shutil.move(str(p), str(dest))
-        moved.append(dest)
-    return moved
+        moved[p] = dest
+    _relink_moved(moved, archived)
+    return list(moved.values())
 
 
 def soft_delete_tree(out: Path, relpath: str, stamp: str) -> None:
-    """Move the whole summary tree of a source that disappeared to ``<relpath>/deleted/<stamp>/``."""
+    """Move the whole summary tree of a source that disappeared to ``<relpath>/deleted/<stamp>/``, its
+    relative links rewritten for their new place (:func:`_relink_moved`)."""
     sdir = summaries_dir(out, relpath)
     if sdir.exists():
-        dest = out / relpath / "deleted" / stamp / "summaries"
+        dest = _archive_folder(out / relpath, stamp, [Path("summaries")]) / "summaries"
+        archived = _archived_pages(out / relpath)
         dest.parent.mkdir(parents=True, exist_ok=True)
         import shutil
 
         shutil.move(str(sdir), str(dest))
+        _relink_moved({sdir: dest}, archived)
+
+
+def _archive_folder(base: Path, stamp: str, rels: list[Path]) -> Path:
+    """``<base>/deleted/<stamp>``, or ``<stamp>.2``, ``.3``... when a run of the same second already moved one
+    of ``rels`` there: moved onto it, a file replaced the earlier one and a tree went inside the other."""
+    folder, n = base / "deleted" / stamp, 1
+    while any((folder / rel).exists() for rel in rels):
+        n += 1
+        folder = base / "deleted" / f"{stamp}.{n}"
+    return folder
+
+
+def _archived_pages(base: Path) -> list[Path]:
+    """The earlier finals (``history/``) and soft-deleted pages of the source at ``base``: they link the
+    tree's live pages (the final copied to history/ its parts), which a soft delete moves."""
+    return sorted((base / "summaries" / "history").glob("*.md")) + sorted((base / "deleted").rglob("*.md"))
+
+
+# A Markdown link's target, bare or in angle brackets (navigation.md_link writes the latter).
+_LINK_TARGET = re.compile(r"\]\((<[^>\n]*>|[^()\s<>]+)\)")
+
+
+def _relink_moved(moved: dict[Path, Path], stayed: list[Path] | None = None) -> None:
+    """Rewrite the relative links of the Markdown files just moved (``moved``: old path -> new path, files
+    or folders) so each still reaches what it reached: a page moved two folders deeper into ``deleted/``
+    kept "../../../../../journal/a.md", written for its old depth. A link into what moved with it follows
+    the move; any other keeps its target (a deleted source's link names where that source was). ``stayed``:
+    pages that did not move whose links into what moved follow it too."""
+
+    def new_place(target: str) -> str:
+        for old, new in moved.items():
+            if target == str(old) or target.startswith(str(old) + os.sep):
+                return str(new) + target[len(str(old)) :]
+        return target
+
+    for old, new in moved.items():
+        for path in [new] if new.is_file() else sorted(new.rglob("*.md")):
+            if path.suffix == ".md":
+                was_dir = os.path.dirname(str(old) + str(path)[len(str(new)) :])
+                _relink_file(path, was_dir, new_place)
+    for path in stayed or ():
+        _relink_file(path, str(path.parent), new_place)
+
+
+def _relink_file(path: Path, was_dir: str, new_place: Callable[[str], str]) -> None:
+    """Rewrite the relative link targets of ``path``, written from folder ``was_dir``, for its folder now."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return
+    here = str(path.parent)
+    relinked = _LINK_TARGET.sub(lambda m: f"]({_moved_target(m.group(1), was_dir, here, new_place)})", text)
+    if relinked != text:
+        atomic_write_text(path, relinked)
+
+
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _moved_target(target: str, was_dir: str, here: str, new_place: Callable[[str], str]) -> str:
+    """``target``, a link written in folder ``was_dir``, as written from folder ``here``; URLs, absolute
+    paths and fragments alone are left as they are."""
+    from urllib.parse import unquote
+
+    from batchsum.navigation import link_target  # navigation imports this module
+
+    bracketed = target.startswith("<")
+    path, hash_, fragment = (target[1:-1] if bracketed else target).partition("#")
+    if not path or _URL.match(path) or path.startswith(("/", "\\")):
+        return target
+    written = os.path.normpath(os.path.join(was_dir, unquote(path)))
+    resolved = new_place(written)
+    if resolved == written and was_dir == here:
+        return target  # neither end moved: left as written
+    rel = link_target(os.path.relpath(resolved, here).replace(os.sep, "/"))
+    # A space (link_target keeps it) needs the brackets a bare target had no need of.
+    return f"<{rel}{hash_}{fragment}>" if bracketed or " " in rel else f"{rel}{hash_}{fragment}"
 
 
 def flush_to_disk(folder: Path) -> None:
