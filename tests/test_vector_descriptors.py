@@ -1,6 +1,7 @@
 """A search that runs out of file descriptors at the node vectors says so: it had called them "unreadable"
 and asked for ``--rebuild`` (damaged), as if the file were broken, while the Chroma folder, the lexical
-index's check and the vectors' own writer call such a refusal what it is. The limit is lowered for real in
+index's check and the vectors' own writer call such a refusal what it is; at the lexical index, its warning
+had called it unreadable too. The limit is lowered for real in
 a child process, never patched."""
 
 from __future__ import annotations
@@ -11,15 +12,17 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import batchsum
 from batchsum.config import IndexConfig
 from batchsum.index.state import vectors_path
 from tests.conftest import REPO, SAMPLE_CORPUS
 
-# The child loads what search imports and its embedder, then leaves ``spare`` descriptors free and searches.
+# The child loads what search imports and its embedder (no file of the index: SQLite would keep its descriptors),
+# then leaves ``spare`` descriptors free and searches.
 CHILD = """
-import json, os, resource, sys
+import json, logging, os, resource, sys
 from pathlib import Path
 import batchsum
 import batchsum.index.search
@@ -28,6 +31,10 @@ from batchsum.errors import BatchsumError
 from batchsum.index.embed import get_embedder
 out, spare = sys.argv[1], int(sys.argv[2])
 get_embedder(IndexConfig(out=Path(out)))
+warned = []
+handler = logging.Handler(logging.WARNING)
+handler.emit = lambda record: warned.append(record.getMessage())
+logging.getLogger("batchsum").addHandler(handler)
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (len(os.listdir("/proc/self/fd")) - 1 + spare, hard))
 try:
@@ -35,15 +42,14 @@ try:
 except (BatchsumError, OSError) as exc:
     found = {"error": str(exc), "damaged": getattr(exc, "damaged", None)}
 resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-print(json.dumps(found))
+print(json.dumps({**found, "spare": spare, "warnings": warned}))
 """
 
 
-def _search_with(out: Path, spare: int) -> dict[str, object]:
+def _search_with(out: Path, spare: int) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(out), str(spare)], capture_output=True, text=True, env=env, check=True
-    )
+    child = [sys.executable, "-c", CHILD, str(out), str(spare)]
+    done = subprocess.run(child, capture_output=True, text=True, env=env, check=True)
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
@@ -63,5 +69,8 @@ def test_running_out_of_descriptors_at_the_node_vectors_is_no_damage(tmp_path: P
     for r in errors:
         assert r["damaged"] is not True and "--rebuild" not in str(r["error"]), r
         assert "unreadable" not in str(r["error"]) and "corrupt" not in str(r["error"]), r
+    # Out of them at the lexical index, the search goes on by meaning, and says why as it is.
+    warned = [w for r in results for w in r["warnings"] if "lexical index" in w]
+    assert warned and not any("unreadable" in w for w in warned), results
     assert "hits" in results[-1], results
     assert vectors_path(IndexConfig(out=out)).is_file() and batchsum.check_index(str(out)).ok
