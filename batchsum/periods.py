@@ -103,12 +103,20 @@ _RU_PREPOSITIONAL = ("январе", "феврале", "марте", "апрел
 LABEL_MONTHS = frozenset({*MONTH_NAMES, *(m for names in LOCAL_MONTHS.values() for m in names), *_RU_GENITIVE})
 # Accents a keyboard may leave out. Not Portuguese "março"'s: "marco" is a word and a name ("Marco, 5 anni").
 _UNACCENTED = str.maketrans("äéûìá", "aeuia")
+_NAMED_IN = (("en", MONTH_NAMES), *LOCAL_MONTHS.items(), ("ru", _RU_GENITIVE), ("ru", _RU_PREPOSITIONAL))
 # Every word that names a month, lower case, to its number (1-12); accents also left out ("fevrier").
 MONTH_WORDS: dict[str, int] = {
     word: i + 1
-    for names in (MONTH_NAMES, *LOCAL_MONTHS.values(), _RU_GENITIVE, _RU_PREPOSITIONAL)
+    for _, names in _NAMED_IN
     for i, name in enumerate(names)
     for word in {name.lower(), name.lower().translate(_UNACCENTED)}
+}
+# Every word of MONTH_WORDS to the languages (ISO 639-1) that name a month so: "april" is English and German.
+MONTH_LANGUAGES: dict[str, frozenset[str]] = {
+    word: frozenset(
+        lang for lang, names in _NAMED_IN for n in map(str.lower, names) if word in (n, n.translate(_UNACCENTED))
+    )
+    for word in MONTH_WORDS
 }
 # Every weekday's name, lower case, also without accents ("martedi", "sabado") and Portuguese's short form ("terça").
 WEEKDAY_WORDS = frozenset(
@@ -353,6 +361,27 @@ def _meant_as_month(query: str, lowered: str, match: re.Match[str], month: str, 
     written = query[start : start + len(month)] if len(query) == len(lowered) else ""
     alone = not _WORD.search(lowered, 0, match.start()) and not _WORD.search(lowered, match.end())
     return written[:1].isupper() or alone
+
+
+# A CJK month, with or without its year or day: "4月" of "2024年4月3日", Korean "4월".
+_CJK_MONTH_ANY = re.compile(r"(?<!\d)(\d{1,2})\s*[月월]")
+_MONTH_NAME = re.compile(rf"(?<!\w)(?:{_MONTH_WORD})(?!\w)")
+
+
+def months_named(query: str) -> set[int]:
+    """The months (1-12) ``query`` names, with or without a year or a day, by a name in any language batchsum
+    reads ("April", "im März", "в марте") or as a CJK month ("4月", "2024年4月3日"). A name that is also an everyday
+    word ("may", "march", "mars") names its month only as part of a day or a month of a year the query names
+    (:func:`days_named`, :func:`periods_named`: "May 2024", "le 3 mars") or as the query's only word."""
+    lowered = query.lower()
+    dated = {int(k[5:7]) for k in periods_named(query) if len(k) == 7} | {int(d[-5:-3]) for d in days_named(query)}
+    alone = len(_WORD.findall(lowered)) == 1
+    named = {int(m) for m in _CJK_MONTH_ANY.findall(lowered)}
+    for match in _MONTH_NAME.finditer(lowered):
+        month = MONTH_WORDS[match.group(0)]
+        if match.group(0) not in _AMBIGUOUS_MONTHS or month in dated or alone:
+            named.add(month)
+    return {m for m in named if 1 <= m <= 12}
 
 
 def _without_days(lowered: str) -> str:

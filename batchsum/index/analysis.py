@@ -40,7 +40,7 @@ from typing import Any
 
 from batchsum.index.embed import STOPWORDS
 from batchsum.language import HAN, HANGUL, KANA
-from batchsum.periods import MONTH_WORDS, days_named
+from batchsum.periods import MONTH_LANGUAGES, MONTH_WORDS, days_named, months_named
 from batchsum.readers.decoding import plain_letters
 
 DEFAULT_LANGUAGE = "english"
@@ -308,7 +308,8 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
     kept: dict[tuple[str, ...], list[str]] = {}
     grammar: set[tuple[str, ...]] = set()
     words = _words(query)
-    spoken = _spoken([p for cjk, p in words if cjk is False], langs)
+    months = months_named(query)
+    spoken = _spoken([p for cjk, p in words if cjk is False], langs, months)
     grammar.update((b,) for cjk, piece in words if cjk for b in grammar_bigrams(piece))
     for cjk, piece, phrasing in _phrased([*words, *((None, d) for d in _day_terms(query, words))], drop):
         for word in cjk_bigrams(piece) if cjk else [piece]:
@@ -327,6 +328,8 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
                 group = list(dict.fromkeys(stem(word, lang) for lang in word_langs))
                 for lang in word_langs:
                     group.extend(s for s in _siblings(word, stem(word, lang), lang) if s not in group)
+            if (month := _month_of(cjk, word)) in months:
+                group.extend(t for t in month_terms(month) if t not in group)
             target = groups if phrasing else kept
             target.setdefault(tuple(group), group)
     chosen = list((kept or groups).values())
@@ -337,15 +340,48 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
     return chosen
 
 
-def _spoken(words: list[str], langs: list[str | None]) -> set[str]:
+# A CJK date's month term (:func:`_date_words`).
+_MONTH_TERM = re.compile(r"(\d{1,2})月")
+
+
+def _month_of(cjk: bool | None, word: str) -> int | None:
+    """The month a query's piece (:func:`_words`) is the name or the CJK term of; None for any other."""
+    if cjk is None:
+        return int(m.group(1)) if (m := _MONTH_TERM.fullmatch(word)) else None
+    return MONTH_WORDS.get(word) if cjk is False else None
+
+
+@functools.cache
+def month_terms(month: int) -> dict[str, frozenset[str | None]]:
+    """The index terms a text writing ``month`` (1-12) holds for it, each with the languages (Snowball names)
+    whose texts make it: every name of it stemmed in the language that writes it and by script (a text of
+    no recorded language), and the CJK month term ("4月", any language). A query's month is the same month in
+    each of them: "2024年4月" asks for entries headed "3 April 2024" or "17. April 2024" as "April 2024" does,
+    and a name counts only in its own languages' texts (Italian "mai" is "never", no May)."""
+    terms: dict[str, set[str | None]] = {f"{month}月": set()}
+    for word, langs in MONTH_LANGUAGES.items():
+        if MONTH_WORDS[word] != month:
+            continue
+        for lang in (*langs, None):
+            terms.setdefault(stem(word, lang), set()).add(snowball_name(lang))
+    return {term: frozenset(langs) for term, langs in terms.items()}
+
+
+def _spoken(words: list[str], langs: list[str | None], months: set[int]) -> set[str]:
     """The languages (Snowball names) among ``langs`` and English whose function words ``words`` (a query's) hold
-    most, as stop words tell a text's language (:func:`_most_spoken`); none when they hold none."""
+    most, as stop words tell a text's language (:func:`_most_spoken`); none when they hold none. A name of a
+    month the query names (``months``) is a word of its languages too: "im März" is German, its "im" no topic."""
     names = {name or DEFAULT_LANGUAGE for name in langs} | {DEFAULT_LANGUAGE}
-    held = {name: sum(_function_in(w, name) for w in words) for name in names}
+    held = {name: sum(_function_in(w, name) or _month_in(w, name, months) for w in words) for name in names}
     # Another language than English needs two of its words: one is a word of English too ("war memorial", "van").
     held = {name: n for name, n in held.items() if n >= (1 if name == DEFAULT_LANGUAGE else 2)}
     most = max(held.values(), default=0)
     return {name for name, n in held.items() if n == most} if most else set()
+
+
+def _month_in(word: str, name: str, months: set[int]) -> bool:
+    """``word`` names one of ``months`` in Snowball language ``name``."""
+    return MONTH_WORDS.get(word) in months and name in {snowball_name(x) for x in MONTH_LANGUAGES[word]}
 
 
 def _function_in(word: str, name: str) -> bool:
@@ -405,6 +441,10 @@ def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set
         term = stem(word, lang)
         for made_term in (term, *_siblings(word, term, lang)):
             made.setdefault(made_term, set()).add(lang)
+    for month in months_named(query):  # a month's names in its languages' texts (:func:`month_terms`)
+        for made_term, langs in month_terms(month).items():
+            if langs:  # the CJK month term is every language's
+                made.setdefault(made_term, set()).update(langs)
     return made
 
 

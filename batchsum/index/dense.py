@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from batchsum.errors import IndexError_
-from batchsum.index.chroma import chroma_errors, open_collection
+from batchsum.index.chroma import chroma_errors, open_collection, refused_error
 from batchsum.index.lexical import LexFilter
 from batchsum.index.state import read_state, vectors_path
 from batchsum.index.vectors import DENSE_LEVELS, NodeRow, VectorStore
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from batchsum.config import IndexConfig
     from batchsum.index.embed import Embedder
 
@@ -54,9 +56,7 @@ def open_dense(cfg: IndexConfig, embedder: Embedder) -> DenseIndex:
         try:
             store = VectorStore(path, read_only=True)
         except sqlite3.Error as exc:
-            raise IndexError_(
-                f"node vectors {path} are unreadable ({exc}); run `{cfg.index_command('--rebuild')}`"
-            ) from None
+            raise unreadable_vectors(path, exc, cfg.index_command("--rebuild")) from None
         if store.current:
             state = read_state(cfg) or {}
             model = state.get("embed_model")
@@ -69,6 +69,15 @@ def open_dense(cfg: IndexConfig, embedder: Embedder) -> DenseIndex:
             return LocalVectors(store)
         store.close()
     return ChromaVectors(cfg, embedder)
+
+
+def unreadable_vectors(path: Path, exc: sqlite3.Error, rebuild: str) -> IndexError_:
+    """The error for the node vectors at ``path`` that SQLite failed to open or read: the system refusing the
+    file (out of descriptors, no permission: :func:`~batchsum.index.chroma.refused_error`) is no damage, so no
+    rebuild is offered and a rebuild leaves the index where it is; any other failure is, and ``rebuild`` (the
+    command) replaces it."""
+    refused = refused_error("the node vectors", path, exc)
+    return refused or IndexError_(f"node vectors {path} are unreadable ({exc}); run `{rebuild}`")
 
 
 def matching_sources(sources: list[str], glob: str) -> list[str]:
@@ -116,10 +125,9 @@ class LocalVectors:
         except sqlite3.Error as exc:
             raise self._broken(exc) from None
 
-    def _broken(self, exc: Exception) -> IndexError_:
+    def _broken(self, exc: sqlite3.Error) -> IndexError_:
         path = self.store.path
-        out = path.parent.parent
-        return IndexError_(f"node vectors {path} are unreadable ({exc}); run `batchsum index {out} --rebuild`")
+        return unreadable_vectors(path, exc, f"batchsum index {path.parent.parent} --rebuild")
 
     def close(self) -> None:
         """Close the database."""

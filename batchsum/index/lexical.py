@@ -93,7 +93,7 @@ QUERY_STOPWORDS = frozenset(
     " случилось произошло происходило делал делала делали сделал сделала"
     # Chinese, Japanese and Korean ones are cut out of their run before its bigrams (analysis._phrased).
     " 发生了什么 发生了 发生 我做了什么 做了什么 干了什么 有什么 什么 何がありましたか 何が起きましたか 何をしましたか"
-    " 무슨 일이 있었나요 있었어요 있었어".split()
+    " 出来事 무슨 일이 있었나요 있었어요 있었어".split()
 )
 
 

@@ -62,6 +62,7 @@ from batchsum.index.asked_periods import (
     written_on,
     written_since,
 )
+from batchsum.index.chroma import refused_error
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
 from batchsum.index.hit_texts import node_text, own_text, snippet_of
@@ -364,6 +365,17 @@ class LexicalResult:
         return {doc_id_of(n): n for n in sorted(self.scores, key=lambda n: (self.scores[n], n))}
 
 
+def _by_meaning_only(path: Path, exc: sqlite3.Error) -> None:
+    """Warn that the lexical index at ``path`` failed (``exc``) and the search goes on by meaning: the system
+    refusing the file (out of descriptors) is said as such (:func:`~batchsum.index.chroma.refused_error`), not
+    called unreadable."""
+    refused = refused_error("the lexical index", path, exc)
+    if refused is not None:
+        log.warning("%s; searching by meaning only", refused)
+    else:
+        log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
+
+
 def lexical_candidates(
     cfg: IndexConfig, query: str, per_level: int, filt: LexFilter, focus_docs: set[str], terms: Any = None
 ) -> LexicalResult:
@@ -376,7 +388,7 @@ def lexical_candidates(
     try:
         store = LexicalStore(path, keep_outdated=True)
     except sqlite3.Error as exc:
-        log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
+        _by_meaning_only(path, exc)
         return empty
     if store.outdated:
         store.close()
@@ -391,7 +403,7 @@ def lexical_candidates(
             siblings = frozenset() if terms else sibling_stems(query, languages)
             scores = store.scores(groups, filt, focus_docs, made_by, window_span(query), siblings)
         except sqlite3.Error as exc:  # searching still works by meaning; `index --rebuild` repairs it
-            log.warning("lexical index %s unreadable (%s); searching by meaning only", path, exc)
+            _by_meaning_only(path, exc)
             return empty
         reference, evidence, rollup = store.last_reference, store.last_evidence, store.last_rollup
         # A digest's passage runs on from one file's words into the next's: holding them all is no whole match.
