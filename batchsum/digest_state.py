@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum import jsonio
+from batchsum.backends.budget import TOKENS_PER_WORD, tokens_per_word
 from batchsum.doc_dates import name_month, name_rest
+from batchsum.engine.changes import NODE_FORMAT
 from batchsum.navigation import (
     LINKS_MARKER,
     PeriodPage,
@@ -27,7 +29,9 @@ from batchsum.navigation import (
     summary_only,
     title_for,
 )
+from batchsum.own_pages import foreign_digest
 from batchsum.periods import (
+    DIGEST_FORMAT,
     DIGEST_STATE,
     DIGESTS_DIR,
     DIGESTS_DIR_ALT,
@@ -36,14 +40,19 @@ from batchsum.periods import (
     FileFacts,
     Period,
     day_label,
+    digest_settings,
     folder_of,
+    group,
     iso_week,
+    members_of,
     month_of,
     one_line,
     period_language,
     real_date,
+    years_of,
 )
 from batchsum.readers.note_syntax import DONE_BOX, OPEN_BOX, note_syntax_as_text
+from batchsum.state import node_key
 from batchsum.text import DATE_LABEL, LIST_ITEM, unended
 from batchsum.tree import TreeNode, atomic_write_bytes, node_path, read_node, strip_links
 
@@ -369,3 +378,133 @@ def _which(words: str) -> str:
     while len(escape_text(cut.rstrip())) > WHICH_CHARS - 1:
         cut = cut[:-1]
     return escape_text(cut.rstrip()) + "…"
+
+
+def mixed(languages: list[str | None]) -> list[str | None]:
+    """``languages`` when they are several (a month of two journals), else none: one language is the
+    request's own."""
+    return languages if len({lang for lang in languages if lang}) > 1 else []
+
+
+def target_words(cfg: RunConfig, period: Period) -> int:
+    """The word budget of a period's digest (a month and a folder share one)."""
+    return cfg.digest_year_words if period.kind == "year" else cfg.digest_month_words
+
+
+def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:
+    return node_key("digest", NODE_FORMAT, DIGEST_FORMAT, identity, words, inputs)
+
+
+def signatures(
+    cfg: RunConfig,
+    identity: tuple[str, str | None],
+    groups: dict[Period, list[FileFacts]],
+    years: dict[Period, list[Period]],
+) -> dict[Period, str | None]:
+    """Each period's signature: what its digest is made from (its files' final keys, or its months'
+    signatures), the backend and the budget. None when a file's final is not known yet (``plan``: a
+    file the run will summarize), so the period is redone."""
+    sigs: dict[Period, str | None] = {}
+    for period, members in groups.items():
+        known = all(f.final_key for f in members)
+        inputs = [[f.relpath, f.final_key] for f in members] + _rate(period_language(members))
+        if mixed([f.language for f in members]):
+            inputs.append(["languages", [f.language for f in members]])
+        sigs[period] = _sig(identity, target_words(cfg, period), inputs) if known else None
+    for year, months in years.items():
+        parts: list[Any] = [sigs[m] for m in months]
+        rate = _rate(period_language(members_of(year, groups, years)))
+        sigs[year] = _sig(identity, target_words(cfg, year), parts + rate) if all(parts) else None
+    return sigs
+
+
+def _rate(language: str | None) -> list[Any]:
+    """What a digest in ``language`` also depends on: the tokens its words cost (none for English, whose
+    rate every signature had before languages were budgeted apart)."""
+    rate = tokens_per_word(language)
+    return [] if rate == TOKENS_PER_WORD else [["tokens_per_word", rate]]
+
+
+def is_stale(out: Path, old: DigestState, folder: str, period: Period, sig: str | None) -> bool:
+    """Whether ``period``'s digest is redone: its inputs changed (or are not known yet), it was made by
+    the fallback (its recorded signature is empty), or its file is gone."""
+    prev = old.periods.get(period.id)
+    return sig is None or prev is None or prev.sig != sig or not (out / period.path(folder)).is_file()
+
+
+def digests_pending(cfg: RunConfig, identity: tuple[str, str | None], manifest: Mapping[str, ManifestEntry]) -> bool:
+    """Whether a run whose files are all unchanged still has digests to update, by the update's own test
+    (:func:`is_stale` of each period's :func:`signatures`, which ``plan`` makes too): a digest whose files
+    changed since it was made (on a night with ``--no-digests``, or by a run stopped before its digests),
+    made with other settings or by the fallback, whose page is gone or was never written; a period left
+    without files; and with ``--no-digests``, any digest left (not by a run that is not the folder's own,
+    serve's, which leaves the folder's digests as they are). Reads the digests' state and stats the
+    digests: a file's facts are those the state keeps by its final's key (a file whose final has another
+    key is pending: the update reads it)."""
+    path = state_path(cfg)
+    if not cfg.digests:
+        return cfg.remember and os.path.lexists(path)
+    state = load_state(path)
+    if state.settings != digest_settings(cfg, identity):
+        return True
+    files: dict[str, FileFacts] = {}
+    for rel, entry in manifest.items():
+        if entry.final_id is None or entry.final_key is None:
+            continue  # no final: in no digest
+        cached = state.files.get(rel)
+        if cached is None or cached.final_key != entry.final_key or cached.language != entry.language:
+            return True
+        files[rel] = cached
+    groups = group(files.values())
+    years = years_of(p for p in groups if p.kind == "month")
+    sigs = signatures(cfg, identity, groups, years)
+    # Every page is in one folder (digests/, or batchsum-digests/ when a source owns that name).
+    folder = next((p.path.split("/", 1)[0] for p in state.periods.values()), DIGESTS_DIR)
+    if any(is_stale(cfg.out, state, folder, period, sig) for period, sig in sigs.items()):
+        return True
+    return any(pid not in {p.id for p in sigs} for pid in state.periods)
+
+
+def remove_empty_folders(out: Path, path: str) -> None:
+    """The folders of a removed digest left empty (``digests/1825/`` after 1825's last entry went), up to
+    the digests' own folder, which stays."""
+    parts = Path(path).parts[:-1]
+    for depth in range(len(parts), 1, -1):
+        try:
+            (out / Path(*parts[:depth])).rmdir()  # only an empty folder: anything in it keeps it
+        except OSError:
+            return
+
+
+def retire_digests(cfg: RunConfig) -> tuple[list[str], list[str]]:
+    """Remove what a run with ``--no-digests`` leaves none of: every digest page the state records (a file
+    batchsum did not write that took one's place is left as it is), the folders they leave empty, and the
+    state, so digests turned on again are all made anew. Returns the pages' paths (for the search index) and
+    a warning per page that could not be removed; such a page stays in the state, tried again next run."""
+    path = state_path(cfg)
+    state = load_state(path)
+    gone: list[str] = []
+    warnings: list[str] = []
+    kept = DigestState(settings=state.settings)
+    for pid, prev in sorted(state.periods.items()):
+        page = cfg.out / prev.path
+        if foreign_digest(page):
+            continue
+        try:
+            page.unlink(missing_ok=True)
+        except OSError as exc:
+            warnings.append(f"digest not removed ({exc.strerror or exc}): {page}")
+            kept.periods[pid] = prev
+            continue
+        gone.append(prev.path)
+        remove_empty_folders(cfg.out, prev.path)
+    for folder in {p.split("/", 1)[0] for p in gone}:
+        try:
+            (cfg.out / folder).rmdir()  # only when empty: "none" leaves no digests folder
+        except OSError:
+            pass
+    if kept.periods:
+        save_state(path, kept)
+    else:
+        path.unlink(missing_ok=True)
+    return gone, warnings

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from batchsum.digest_pages import day_labelled, day_runs, opens_with_day, split_day_label
+from batchsum.digest_state import mixed
 from batchsum.model import SummaryOutput, SummaryRequest
 from batchsum.periods import MONTH_NAMES, label_language, month_label
 from batchsum.text import split_sentences
@@ -15,13 +16,7 @@ from batchsum.text import split_sentences
 if TYPE_CHECKING:
     from batchsum.tokens import Tokenizer
 
-__all__ = ["Compute", "by_month", "mixed"]
-
-
-def mixed(languages: list[str | None]) -> list[str | None]:
-    """``languages`` when they are several (a month of two journals), else none: one language is the
-    request's own."""
-    return languages if len({lang for lang in languages if lang}) > 1 else []
+__all__ = ["Compute", "by_month"]
 
 
 # How a digest's request becomes its output: the run's executor's ``compute``, or a backend's ``summarize``.

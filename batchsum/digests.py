@@ -36,20 +36,24 @@ from batchsum.digest_state import (
     digest_text,
     final_link,
     final_of,
+    is_stale,
     links_block,
     load_state,
+    mixed,
     relative_link,
+    remove_empty_folders,
     save_state,
+    signatures,
     state_path,
+    target_words,
 )
-from batchsum.digest_year import Compute, by_month, mixed
+from batchsum.digest_year import Compute, by_month
 from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.engine.executor_choice import executor_for
 from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
 from batchsum.navigation import escape_html, link_target
 from batchsum.own_pages import digests_folder, foreign_digest
 from batchsum.periods import (
-    DIGEST_FORMAT,
     MONTH_NAMES,
     FileFacts,
     Period,
@@ -106,11 +110,6 @@ class DigestRun:
         return [p for p, d in self.digests.items() if d.redone]
 
 
-def target_words(cfg: RunConfig, period: Period) -> int:
-    """The word budget of a period's digest (a month and a folder share one)."""
-    return cfg.digest_year_words if period.kind == "year" else cfg.digest_month_words
-
-
 def file_facts(
     out: Path, entry: ManifestEntry, cached: FileFacts | None, finals: dict[str, Final] | None = None
 ) -> FileFacts | None:
@@ -158,10 +157,6 @@ def final_text(out: Path, facts: FileFacts, finals: Mapping[str, Final] | None =
 def month_languages(groups: Mapping[Period, list[FileFacts]], months: list[Period]) -> list[str | None]:
     """The language of each of a year's months (:func:`period_language`): its digest's part languages."""
     return [period_language(groups.get(m, [])) for m in months]
-
-
-def _sig(identity: tuple[str, str | None], words: int, inputs: list[Any]) -> str:
-    return node_key("digest", NODE_FORMAT, DIGEST_FORMAT, identity, words, inputs)
 
 
 def digest_request(
@@ -222,43 +217,6 @@ def month_labels(identity: tuple[str, str | None], period: Period, months: list[
     if period.kind != "year" or identity[0] != "extractive":
         return None
     return [MONTH_NAMES[int(m.key[5:7]) - 1] for m in months]
-
-
-def signatures(
-    cfg: RunConfig,
-    identity: tuple[str, str | None],
-    groups: dict[Period, list[FileFacts]],
-    years: dict[Period, list[Period]],
-) -> dict[Period, str | None]:
-    """Each period's signature: what its digest is made from (its files' final keys, or its months'
-    signatures), the backend and the budget. None when a file's final is not known yet (``plan``: a
-    file the run will summarize), so the period is redone."""
-    sigs: dict[Period, str | None] = {}
-    for period, members in groups.items():
-        known = all(f.final_key for f in members)
-        inputs = [[f.relpath, f.final_key] for f in members] + _rate(period_language(members))
-        if mixed([f.language for f in members]):
-            inputs.append(["languages", [f.language for f in members]])
-        sigs[period] = _sig(identity, target_words(cfg, period), inputs) if known else None
-    for year, months in years.items():
-        parts: list[Any] = [sigs[m] for m in months]
-        rate = _rate(period_language(members_of(year, groups, years)))
-        sigs[year] = _sig(identity, target_words(cfg, year), parts + rate) if all(parts) else None
-    return sigs
-
-
-def _rate(language: str | None) -> list[Any]:
-    """What a digest in ``language`` also depends on: the tokens its words cost (none for English, whose
-    rate every signature had before languages were budgeted apart)."""
-    rate = tokens_per_word(language)
-    return [] if rate == TOKENS_PER_WORD else [["tokens_per_word", rate]]
-
-
-def is_stale(out: Path, old: DigestState, folder: str, period: Period, sig: str | None) -> bool:
-    """Whether ``period``'s digest is redone: its inputs changed (or are not known yet), it was made by
-    the fallback (its recorded signature is empty), or its file is gone."""
-    prev = old.periods.get(period.id)
-    return sig is None or prev is None or prev.sig != sig or not (out / period.path(folder)).is_file()
 
 
 class _Builder:
@@ -477,20 +435,9 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
                 (out / prev.path).unlink()
             except OSError:
                 pass
-            _remove_empty_folders(out, prev.path)
+            remove_empty_folders(out, prev.path)
     save_state(spath, new)
     return run
-
-
-def _remove_empty_folders(out: Path, path: str) -> None:
-    """The folders of a removed digest left empty (``digests/1825/`` after 1825's last entry went), up to
-    the digests' own folder, which stays."""
-    parts = Path(path).parts[:-1]
-    for depth in range(len(parts), 1, -1):
-        try:
-            (out / Path(*parts[:depth])).rmdir()  # only an empty folder: anything in it keeps it
-        except OSError:
-            return
 
 
 def _settle(

@@ -5,9 +5,8 @@ and that month's year; any other source (no date, or only a file's modification 
 it was copied) belongs to its folder. Each period gets one digest (see :mod:`batchsum.digests`) under
 ``digests/`` in the output: ``digests/<YYYY>/<YYYY-MM>.md`` for a month, ``digests/<YYYY>.md`` for a
 year, ``digests/folders/<folder>.md`` for a folder (``digests/top.md`` for the output's top level).
-Everything here is pure (no file is read or written) but :func:`digests_pending`, the cheap check an
-unchanged run makes before it loads the digests, and :func:`digests_dir`, which looks at what lies in the
-output's digests folders.
+Everything here is pure (no file is read or written) but :func:`digests_dir`, which looks at what lies in
+the output's digests folders.
 """
 
 from __future__ import annotations
@@ -16,14 +15,12 @@ import datetime as dt
 import hashlib
 import os
 import re
-import stat
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from batchsum import jsonio
 from batchsum.cleanup import balance_quotes
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, run_on
 from batchsum.readers.note_syntax import note_syntax_as_text
@@ -649,21 +646,3 @@ def digest_settings(cfg: RunConfig, identity: tuple[str, str | None]) -> list[ob
     """What every digest depends on besides its inputs: the backend and model (``identity``), the word
     budgets and the layout."""
     return [*identity, cfg.digest_month_words, cfg.digest_year_words, DIGEST_FORMAT]
-
-
-def digests_pending(cfg: RunConfig, identity: tuple[str, str | None]) -> bool:
-    """Whether a run whose files are all unchanged still has digests to redo: none made yet, made with
-    other settings (:func:`digest_settings`), made by the fallback (provisional: an empty signature),
-    or a digest file gone. Reads the digests' state and stats the digests, nothing else."""
-    state_file = cfg.state_dir / DIGEST_STATE
-    try:
-        st = os.lstat(state_file)
-        if not stat.S_ISREG(st.st_mode):
-            return True
-        data = jsonio.loads(state_file.read_bytes())
-        if list(data.get("settings") or []) != digest_settings(cfg, identity):
-            return True
-        periods = data.get("periods") or {}
-        return any(not p.get("sig") or not (cfg.out / str(p.get("path"))).is_file() for p in periods.values())
-    except (OSError, ValueError, TypeError, AttributeError):
-        return True

@@ -291,7 +291,8 @@ def plan(ctx: click.Context, **params: Any) -> None:
         )
     if summary.periods is not None and summary.periods.removed:
         gone = summary.periods.removed
-        click.echo(f"digests to remove (no files left): {len(gone)} ({_names(gone)})")
+        why = "no files left" if cfg.digests else "--no-digests"
+        click.echo(f"digests to remove ({why}): {len(gone)} ({_names(gone)})")
     est = summary.est_output_tokens
     click.echo(f"input tokens: {summary.input_tokens:,}  est. output tokens (every level): {est:,}")
     if cost is not None and price is not None:

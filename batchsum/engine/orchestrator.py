@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import remembered
 from batchsum.config import RunConfig
+from batchsum.digest_state import digests_pending, retire_digests
 from batchsum.engine import wrapup
 from batchsum.engine.changes import Diff, Signature, backend_and_model, backend_identity, diff, passed_over_note
 from batchsum.engine.committer import Committer, new_run_id
@@ -36,7 +37,6 @@ from batchsum.lock import RunLock
 from batchsum.metrics.store import check_db_header
 from batchsum.metrics.usage_journal import UsageJournal, left_behind
 from batchsum.model import RunRecord
-from batchsum.periods import digests_pending
 from batchsum.secrets import scrub_command
 from batchsum.settings import validate
 from batchsum.tokens import get_tokenizer
@@ -248,12 +248,18 @@ def _update_digests(
 ) -> tuple[int, int, int, int]:
     """Redo the month, year and folder digests whose files changed (none on an unchanged night); hand
     the redone ones to the index, and their pages to ``pages`` by period id. Returns their LLM calls,
-    prompt and completion tokens, and how many were redone or removed. ``made``: the digests (or the
-    exception) made on the run's executor."""
-    if not cfg.digests or ledger.aborted is not None:
+    prompt and completion tokens, and how many were redone or removed (with --no-digests, every digest
+    left is). ``made``: the digests (or the exception) made on the run's executor."""
+    if ledger.aborted is not None:
         return (0, 0, 0, 0)
-    # An unchanged night still redoes digests made with other settings, by the fallback, or gone.
-    if made is None and not (wrote or ledger.deleted or digests_pending(cfg, backend_identity(cfg))):
+    if not cfg.digests:  # the digests left are removed (none when this run is not the folder's own)
+        pending = digests_pending(cfg, backend_identity(cfg), committer.manifest)
+        return _retire_digests(cfg, ledger, gone, progress) if pending else (0, 0, 0, 0)
+    # An unchanged night still updates the digests its files no longer match (changed on a night with
+    # --no-digests, or by a run stopped before its digests), made with other settings, by the fallback, or gone.
+    if made is None and not (
+        wrote or ledger.deleted or digests_pending(cfg, backend_identity(cfg), committer.manifest)
+    ):
         return (0, 0, 0, 0)
     try:
         if isinstance(made, Exception):
@@ -296,6 +302,23 @@ def _update_digests(
             to_index.append(d.path)
         gone.extend(done.removed)
     return usage
+
+
+def _retire_digests(cfg: RunConfig, ledger: Ledger, gone: list[str], progress: Progress) -> tuple[int, int, int, int]:
+    """With --no-digests, remove the digests earlier runs wrote, from the tree and (through ``gone``) the
+    index, as any output left without its input: stale pages had gone on answering searches."""
+    try:
+        removed, warnings = retire_digests(cfg)
+    except OSError as exc:
+        ledger.warn(f"digests not removed: {describe_os_error(exc)}")
+        return (0, 0, 0, 0)
+    for warning in warnings:
+        ledger.warn(warning)
+    if removed:
+        progress.event("digests_updated", redone=[], kept=0, removed=removed, llm_calls=0, seconds=0.0)
+    if cfg.index:
+        gone.extend(removed)
+    return (0, 0, 0, len(removed))
 
 
 def _sync_index(

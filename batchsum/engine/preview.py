@@ -24,7 +24,7 @@ from batchsum.backends.llm_requests import CachedAnswers
 from batchsum.backends.prompts import PromptSet
 from batchsum.backends.registry import response_cache_dir
 from batchsum.digest_plan import PeriodPlan, plan_digests
-from batchsum.digest_state import Final, digest_input, many_days
+from batchsum.digest_state import Final, digest_input, load_state, many_days, state_path
 from batchsum.engine.changes import (
     backend_identity,
     config_signature,
@@ -320,6 +320,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
         summary.prompt_tokens += periods.prompt_tokens
         summary.prompt_tokens_estimated += periods.prompt_tokens_estimated
         summary.est_output_tokens += periods.est_output_tokens
+    elif retired := sorted(load_state(state_path(cfg)).periods):
+        summary.periods = PeriodPlan(removed=retired)  # a run with --no-digests removes every digest left
     if cfg.facts and cfg.llm.enabled:  # the pass a run --facts makes after its summaries (pydantic: loaded here only)
         summary.facts = load("batchsum.memory.ingest:plan_facts")(cfg)
     if cfg.price_per_1k is not None:  # one price per 1,000 tokens of either kind, as the report takes it
