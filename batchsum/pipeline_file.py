@@ -68,6 +68,7 @@ class PipelineSpec:
     corpora: list[CorpusSpec]
     settings: dict[str, Any]
     api_key_env: str | None = None
+    extractive_line: int | None = None  # the line of ``backend.kind: extractive``, which drops any server
 
 
 @dataclass(frozen=True)
@@ -437,7 +438,13 @@ class _Parser:
                 f"{self.path}:{self.lines['__kind__']}: backend kind 'llm' needs 'base_url' "
                 "(the OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1)"
             )
-        return PipelineSpec(source=self.path, corpora=corpora, settings=settings, api_key_env=api_key_env)
+        return PipelineSpec(
+            source=self.path,
+            corpora=corpora,
+            settings=settings,
+            api_key_env=api_key_env,
+            extractive_line=self.lines["__kind__"] if kind == "extractive" else None,
+        )
 
 
 def load_pipeline(path: Path, *, corpora_used: bool = True) -> PipelineSpec:
@@ -498,6 +505,7 @@ def apply_pipeline(spec: PipelineSpec, cfg: RunConfig, cli_set: set[str]) -> Run
             new.type_overrides[key] = corpus.type  # type: ignore[assignment]
         if corpus.ignore:
             new.corpus_ignores[key] = [*new.corpus_ignores.get(key, []), *corpus.ignore]
+    _check_facts_server(spec, new)
     if spec.api_key_env and "llm.api_key" not in cli_set:
         key_value = os.environ.get(spec.api_key_env)
         if key_value:
@@ -510,3 +518,15 @@ def apply_pipeline(spec: PipelineSpec, cfg: RunConfig, cli_set: set[str]) -> Run
                 new.llm.base_url,
             )
     return new
+
+
+def _check_facts_server(spec: PipelineSpec, cfg: RunConfig) -> None:
+    """PipelineError when facts are asked for (``facts: true`` or ``--facts``) but the file's extractive
+    backend left the run no server: the file's own base_url and model had been dropped, and the run's
+    "give --base-url (and --model) too" pointed at keys the file already had."""
+    if cfg.facts and not cfg.llm.enabled and spec.extractive_line is not None:
+        raise PipelineError(
+            f"{spec.source}:{spec.extractive_line}: backend kind 'extractive' summarizes offline and ignores "
+            "base_url and model, but facts (facts: true, --facts) are extracted by an LLM: set kind: llm (the "
+            "server then writes the summaries too) or leave facts out"
+        )

@@ -11,7 +11,8 @@ from typing import Any
 import click
 
 from batchsum.config import IndexConfig, LLMConfig, RunConfig
-from batchsum.settings import BY_FIELD, click_option, from_params
+from batchsum.remembered import reuse
+from batchsum.settings import BY_FIELD, click_option, from_params, given_fields
 
 # The LLM settings of facts, serve and watch.
 _LLM_FIELDS = (
@@ -85,6 +86,16 @@ def build_config(paths: list[Path], out: Path, params: dict[str, Any], **extra: 
     """A RunConfig from the LLM and index options (plus any RunConfig field in ``extra``)."""
     cfg = RunConfig(paths=paths, out=out, **extra)
     from_params(cfg, _given(params, _PARAMS))
+    return cfg
+
+
+def folder_config(paths: list[Path], out: Path, params: dict[str, Any], **extra: Any) -> RunConfig:
+    """:func:`build_config` for a command that reads the sources of OUT (``facts``, ``watch``): the options
+    this invocation left out take the settings OUT remembers, as ``run``'s do. Without them a day-two
+    ``batchsum facts notes --out OUT`` walked past the folder's ``--ignore`` and ``--type``, and an
+    ignored file reached the LLM."""
+    cfg = build_config(paths, out, params, **extra)
+    reuse(cfg, given_fields(click.get_current_context())[1])
     return cfg
 
 

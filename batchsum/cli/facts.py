@@ -31,7 +31,8 @@ from batchsum.lazy import load
 @translate_errors
 def facts(**params: Any) -> None:
     """Extract atomic facts from new journal entries and conversation turns in PATHS and reconcile them
-    with what OUT already knows (ADD / UPDATE / DELETE / NONE). Needs an OpenAI-compatible --base-url.
+    with what OUT already knows (ADD / UPDATE / DELETE / NONE). Needs an OpenAI-compatible --base-url (or
+    the one OUT remembers); options left out take the settings OUT remembers, as with `batchsum run`.
 
     Exit codes (as run's): 0 done, 1 a file failed or the pass stopped (an unusable server, SIGTERM),
     2 usage error, 3 output locked, 4 degraded (answers that were no valid JSON; asked again next time)."""

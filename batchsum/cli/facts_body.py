@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from batchsum.cli._common import setup_logging
-from batchsum.cli._schema_options import build_config
+from batchsum.cli._schema_options import folder_config
 from batchsum.engine.stopping import sigterm_stops
 from batchsum.errors import ConfigError
 from batchsum.memory.ingest import FactsConfig, FactsResult, run_facts
@@ -18,12 +18,13 @@ from batchsum.memory.ingest import FactsConfig, FactsResult, run_facts
 
 def facts(paths: tuple[Path, ...], out: Path, content_type: str, scope: str | None, ignore: tuple[str, ...],
           git: bool, wait: bool, as_json: bool, quiet: bool, verbose: bool, **params: Any) -> None:  # fmt: skip
-    """Extract and reconcile the facts of PATHS into OUT; exit with the result's code."""
+    """Extract and reconcile the facts of PATHS into OUT (options left out: the settings OUT remembers);
+    exit with the result's code."""
     setup_logging(quiet, verbose)
     if not paths:
         raise ConfigError("give at least one file or folder to extract facts from")
-    cfg = build_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,
-                       wait_lock=wait, quiet=quiet)  # fmt: skip
+    cfg = folder_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,
+                        wait_lock=wait, quiet=quiet)  # fmt: skip
     with sigterm_stops():  # a nightly job's timeout stops the pass as it stops a run
         result = run_facts(FactsConfig(run=cfg, scope=scope, json_format=params["json_format"]))
     if as_json:

@@ -12,18 +12,10 @@ from typing import Any
 import click
 
 from batchsum.cli._common import setup_logging
-from batchsum.cli._schema_options import build_config
-from batchsum.config import RunConfig
+from batchsum.cli._schema_options import folder_config
 from batchsum.errors import ConfigError
 from batchsum.memory.ingest import FactsConfig
-from batchsum.remembered import reuse
-from batchsum.settings import given_fields
 from batchsum.watch import Watcher, parse_duration_ms, watch_config
-
-
-def _reuse_remembered(cfg: RunConfig) -> None:
-    """Options left out take the output folder's remembered settings, as with ``batchsum run``."""
-    reuse(cfg, given_fields(click.get_current_context())[1])
 
 
 def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, ignore: tuple[str, ...],
@@ -33,11 +25,10 @@ def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, 
     setup_logging(quiet, verbose)
     if not paths:
         raise ConfigError("give at least one file or folder to watch")
-    if with_facts and not params.get("base_url"):
+    cfg = folder_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,
+                        metrics=not no_metrics, quiet=True, command_line="batchsum watch")  # fmt: skip
+    if with_facts and not cfg.llm.enabled:  # a server OUT remembers serves as well as one given
         raise ConfigError("--facts needs an LLM: give --base-url (and --model)")
-    cfg = build_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,
-                       metrics=not no_metrics, quiet=True, command_line="batchsum watch")  # fmt: skip
-    _reuse_remembered(cfg)
     cfg = watch_config(cfg, list(paths))
     facts = FactsConfig(run=cfg, json_format=params["json_format"]) if with_facts else None
 
