@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from batchsum.engine.changes import reread_note
+from batchsum.engine.changes import redated_note, redone_note, reread_note
 from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
 from batchsum.engine.records import node_record as make_node_record
@@ -57,6 +57,8 @@ class Ledger:
     modified: int = 0
     planned: int = 0  # files read and planned this run
     reread: int = 0  # of those, files unchanged but read as another text by a new reader version
+    redone: Counter[int] = field(default_factory=Counter)  # of those, files an earlier summarizer made, by version
+    redated: int = 0  # of those, files a new reader version dates otherwise (their summaries restored)
     aborted: AbortRun | None = None
     digest_fallbacks: int = 0  # digests the fallback made instead of the configured LLM
     index_failed: bool = False
@@ -77,7 +79,8 @@ class Ledger:
             self.progress.event(event, level="warning", **fields)
 
     def say_reread(self) -> None:
-        """One notice for the unchanged files a new reader version read as another text, if any."""
+        """One notice each for the unedited files planned again because this batchsum changed: a new reader
+        version read them as another text or dated them otherwise, an earlier summarizer version made them."""
         n = self.reread
         if n:
             self.warn(
@@ -86,6 +89,13 @@ class Ledger:
                 notice=True,
                 files=n,
             )
+        if self.redone:
+            versions = {str(v): n for v, n in sorted(self.redone.items())}
+            self.warn(
+                redone_note(self.redone), "files_redone", notice=True, files=self.redone.total(), versions=versions
+            )
+        if self.redated:
+            self.warn(redated_note(self.redated), "files_redated", notice=True, files=self.redated)
 
     def skipped(self, problem: Problem, rel: str | None) -> None:
         """A file that could not be read (``rel`` None: not even found as a source), or that is no source
