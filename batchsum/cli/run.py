@@ -307,14 +307,15 @@ def plan(ctx: click.Context, **params: Any) -> None:
 
 def _echo_files(summary: PlanSummary) -> None:
     """A plan's files a line each: a user's edit bare, as ever; what batchsum changed itself (an upgrade, settings)
-    named after it."""
+    and a summary that moves named after it."""
+    moved_to = {old: new for new, old in summary.moved.items()}
     for rel in summary.new:
-        click.echo(f"  + {shown(rel)}")
+        click.echo(f"  + {shown(rel)}" + (f" (moved from {shown(summary.moved[rel])})" if rel in summary.moved else ""))
     for rel in summary.changed:
         reason = summary.reasons.get(rel, EDITED)
         click.echo(f"  ~ {shown(rel)}" + ("" if reason == EDITED else f" ({reason})"))
     for rel in summary.deleted:
-        click.echo(f"  - {shown(rel)}")
+        click.echo(f"  - {shown(rel)}" + (f" (moved to {shown(moved_to[rel])})" if rel in moved_to else ""))
     for p in summary.skipped:
         click.echo(f"  = {shown(p.path)}: {shown(p.reason)}")
     for p in summary.problems:

@@ -337,6 +337,43 @@ def moved_roots(refs: list[SourceRef], manifest: dict[str, ManifestEntry]) -> se
     }
 
 
+def source_path(entry: ManifestEntry) -> str | None:
+    """The file ``entry`` was made from, where it is now: under its recorded root by its relpath, less the root's
+    own name a walk of several roots puts first (``notes/journal/a.md`` of the root ``notes``); None when gone."""
+    if os.path.isfile(entry.root):  # a file given on its own is its root
+        return entry.root
+    parts = entry.relpath.split("/")
+    return next((p for i in range(len(parts)) if os.path.isfile(p := os.path.join(entry.root, *parts[i:]))), None)
+
+
+def _file_id(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def moved_sources(gone: Mapping[str, str], new: Mapping[str, str]) -> dict[str, str]:
+    """Of the sources whose trees go (``gone``: old relpath -> its file now, :func:`source_path`), those that
+    are the same file as a new one (``new``: relpath -> its file), as new relpath -> old relpath: a folder given
+    inside another is walked as part of it now, its files named as that folder names them."""
+    by_file = {fid: rel for rel, path in gone.items() if (fid := _file_id(path)) is not None}
+    return {rel: old for rel, path in new.items() if (old := by_file.get(_file_id(path) or (-1, -1))) is not None}
+
+
+def moved_note(moved: Mapping[str, str]) -> str:
+    """What a run and ``plan`` say of the summaries that move to other paths, the sources the same files."""
+    n = len(moved)
+    new, old = next(iter(sorted(moved.items())))
+    return (
+        f"{n} summar{'ies' if n != 1 else 'y'} moved to other paths in the output, the same source files named "
+        f"otherwise by the paths given (a folder given inside another is walked as part of it; several folders are "
+        f"each named in the output): e.g. {old} -> {new}; links "
+        "and bookmarks into the old paths no longer lead there (the old trees go to deleted/)"
+    )
+
+
 def within_recorded_roots(paths: list[Path], recorded: set[str]) -> tuple[list[Path], dict[str, list[str]]]:
     """``paths`` with each one inside a recorded root replaced by that root (once), and the parts of
     each such root the run is limited to (absolute paths, by root)."""

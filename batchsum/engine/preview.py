@@ -34,11 +34,14 @@ from batchsum.engine.changes import (
     diff,
     earlier_summarizer,
     known_content,
+    moved_note,
+    moved_sources,
     passed_over_note,
     read_anew,
     redated_note,
     redone_note,
     reread_note,
+    source_path,
 )
 from batchsum.engine.kept_whole import kept_whole_output
 from batchsum.engine.nodes import heights, make_job
@@ -75,6 +78,9 @@ class PlanSummary:
     # this batchsum's (an upgrade's summarizer or reader, settings, a damaged tree).
     reasons: dict[str, str] = field(default_factory=dict)
     redone: Counter[int] = field(default_factory=Counter)  # files an earlier summarizer made, by its version
+    # Of ``new`` and ``changed``, those whose source is the file a deleted tree was made from (relpath -> the deleted
+    # one): summaries that move.
+    moved: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     skipped: list[Problem] = field(default_factory=list)  # files that are no source (an export's metadata)
     passed_over: dict[str, int] = field(default_factory=dict)  # files of types never read, by extension
@@ -112,6 +118,8 @@ class PlanSummary:
         notes = [redone_note(self.redone)] if self.redone else []
         if redated := sum(r == REDATED for r in self.reasons.values()):
             notes.append(redated_note(redated))
+        if self.moved:
+            notes.append(moved_note(self.moved))
         return notes
 
     def cost(self, input_per_million: float, output_per_million: float | None = None) -> float:
@@ -133,6 +141,7 @@ class PlanSummary:
             "reread": self.reread,
             "reasons": self.reasons,
             "change_notes": self.change_notes(),
+            "moved": self.moved,
             "held_by": self.held_by,
             "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
             "skipped": [{"path": p.path, "reason": p.reason} for p in self.skipped],
@@ -287,6 +296,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
     summary.settings_changed = [str(c) for c in remembered.changes(old, cfg)] if old else []
     summary.deleted = [e.relpath for e in d.deleted]
     summary.unchanged = [e.relpath for e in d.unchanged]
+    gone = {e.relpath: path for e in d.deleted if (path := source_path(e)) is not None}
     tools: _Tools | None = None
     touched: dict[str, tuple[str | None, int, str | None]] = {}  # what the digests need of each file to summarize
     finals: dict[str, Final] = {}  # of those, the finals known now (kept whole, stored, or from the cache)
@@ -308,6 +318,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
             summary.unchanged.append(ref.relpath)
             continue
         (summary.changed if entry is not None else summary.new).append(ref.relpath)
+        if gone:
+            summary.moved.update(moved_sources(gone, {ref.relpath: ref.fspath}))
         attach_prior(plan, entry, cfg, d.roots.get(ref.relpath))  # the final's request as the run sends it
         if read_anew(entry, doc.sha256, doc.text_sha, sig):
             summary.reread.append(ref.relpath)
