@@ -15,6 +15,7 @@ import batchsum
 from batchsum import jsonio
 from batchsum.cli._common import EXIT_LOCKED, EXIT_USAGE, price_per_million, setup_logging, translate_errors
 from batchsum.config import RunConfig
+from batchsum.engine.changes import EDITED
 from batchsum.engine.executor_choice import require_ray
 from batchsum.engine.ledger import worst_exit
 from batchsum.errors import ConfigError, LockedError, RunInterrupted
@@ -27,6 +28,7 @@ from batchsum.walk_paths import shown
 from batchsum.warmup import start_llm_imports
 
 if TYPE_CHECKING:
+    from batchsum.engine.preview import PlanSummary
     from batchsum.engine.records import RunResult
     from batchsum.memory.ingest import FactsResult
 
@@ -263,6 +265,8 @@ def plan(ctx: click.Context, **params: Any) -> None:
     )
     if (reread := summary.reread_note()) is not None:
         click.echo(reread)
+    for line in summary.change_notes():
+        click.echo(line)
     if (note := summary.passed_over_note()) is not None:
         click.echo(note)
     if summary.levels:
@@ -299,12 +303,20 @@ def plan(ctx: click.Context, **params: Any) -> None:
         per_out = price[1] if price[1] is not None else price[0]
         why = "" if summary.backend == "llm" else "; the extractive backend sends no LLM request"
         click.echo(f"cost: {cost:.4f} (per million tokens: {price[0]:g} prompt, {per_out:g} output{why})")
+    _echo_files(summary)
+
+
+def _echo_files(summary: PlanSummary) -> None:
+    """A plan's files a line each: a user's edit bare, as ever; what batchsum changed itself (an upgrade, settings)
+    and a summary that moves named after it."""
+    moved_to = {old: new for new, old in summary.moved.items()}
     for rel in summary.new:
-        click.echo(f"  + {shown(rel)}")
+        click.echo(f"  + {shown(rel)}" + (f" (moved from {shown(summary.moved[rel])})" if rel in summary.moved else ""))
     for rel in summary.changed:
-        click.echo(f"  ~ {shown(rel)}")
+        reason = summary.reasons.get(rel, EDITED)
+        click.echo(f"  ~ {shown(rel)}" + ("" if reason == EDITED else f" ({reason})"))
     for rel in summary.deleted:
-        click.echo(f"  - {shown(rel)}")
+        click.echo(f"  - {shown(rel)}" + (f" (moved to {shown(moved_to[rel])})" if rel in moved_to else ""))
     for p in summary.skipped:
         click.echo(f"  = {shown(p.path)}: {shown(p.reason)}")
     for p in summary.problems:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from batchsum import statefile
 from batchsum.backends.budget import FINAL_WORDS
-from batchsum.backends.identity import extractive_identity
+from batchsum.backends.identity import EXTRACTIVE_VERSION, extractive_identity
 from batchsum.backends.prompts import prompts_fingerprint
 from batchsum.model import SummaryLevel, level_and_index_of
 from batchsum.state import ManifestEntry, node_key
@@ -26,6 +26,7 @@ from batchsum.walk import READER_VERSION, Problem, SourceRef, discover
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
+    from batchsum.model import Document
 
 # Bump when node inputs/prompts change meaning, to invalidate stored nodes and trees. 2: a model is sent a
 # leaf as its reader sees it, and a note kept whole is written so (no front matter, hidden comments,
@@ -78,9 +79,9 @@ def config_signature(cfg: RunConfig) -> Signature:
     return Signature(_settings_hash(cfg, capped=False), _settings_hash(cfg, capped=True))
 
 
-def _settings_hash(cfg: RunConfig, *, capped: bool) -> str:
+def _settings_hash(cfg: RunConfig, *, capped: bool, identity: tuple[str, str | None] | None = None) -> str:
     t = cfg.thresholds
-    name, model = backend_identity(cfg)
+    name, model = identity or backend_identity(cfg)
     return node_key(
         NODE_FORMAT,
         name,
@@ -102,6 +103,69 @@ def _settings_hash(cfg: RunConfig, *, capped: bool) -> str:
         # signature it had.
         *([f"facets={cfg.llm.facets}"] if cfg.llm.facets is not None else []),
     )[:16]
+
+
+# Per this run's signature, the ones its settings had under each earlier extractive summarizer version.
+_EARLIER: dict[Signature, dict[str, int]] = {}
+
+
+def earlier_summarizer(entry: ManifestEntry, cfg: RunConfig, sig: Signature) -> int | None:
+    """The earlier extractive summarizer version that made ``entry`` under this run's settings otherwise (an
+    upgrade redoes its tree once), found by its recorded signature; None for any other entry."""
+    if cfg.backend_kind == "llm":
+        return None
+    earlier = _EARLIER.get(sig)
+    if earlier is None:
+        name = backend_identity(cfg)[0]
+        earlier = {
+            _settings_hash(cfg, capped=capped, identity=(name, f"v{v}")): v
+            for v in range(1, EXTRACTIVE_VERSION)
+            for capped in (False, True)
+        }
+        _EARLIER[sig] = earlier
+    return earlier.get(entry.config_sig)
+
+
+EDITED = "edited"
+REDATED = "dated otherwise"
+
+
+def change_reason(entry: ManifestEntry, doc: Document, cfg: RunConfig, sig: Signature) -> str:
+    """Why a file with summaries is planned again, as ``plan`` names it: ``edited`` (its bytes and text changed:
+    the user's doing) first, then what this batchsum changed: ``summarizer vN -> vM``, ``settings changed``, ``read
+    as another text`` (a new reader), ``dated otherwise``, else ``summaries restored`` (a damaged tree, provisional
+    nodes)."""
+    if entry.sha256 != doc.sha256 and entry.text_sha != doc.text_sha:
+        return EDITED
+    if (old := earlier_summarizer(entry, cfg, sig)) is not None:
+        return f"summarizer v{old} -> v{EXTRACTIVE_VERSION}"
+    if not sig.holds(entry):
+        return "settings changed"
+    if entry.text_sha not in ("", doc.text_sha):
+        return "read as another text"
+    if entry.doc_date != doc.doc_date:
+        return REDATED
+    return "summaries restored"
+
+
+def redone_note(versions: Mapping[int, int]) -> str:
+    """What a run and ``plan`` say of the files an earlier summarizer version made (``versions``: files by
+    that version), redone once for the new version whatever else they hold."""
+    n = sum(versions.values())
+    old = ", ".join(map(str, sorted(versions)))
+    return (
+        f"{n} file{'s' if n != 1 else ''}: the extractive summarizer changed (version {old} -> "
+        f"{EXTRACTIVE_VERSION}): redone once, their sources unchanged"
+    )
+
+
+def redated_note(n: int) -> str:
+    """What a run and ``plan`` say of the ``n`` files this version dates otherwise (:meth:`Known.redated`)."""
+    files, its = (f"{n} files", "their") if n != 1 else ("1 file", "its")
+    return (
+        f"{files} dated otherwise by this version of batchsum (a modification time read as the local day): "
+        f"{its} date{'s' if n != 1 else ''} rewritten, {its} summar{'ies' if n != 1 else 'y'} kept"
+    )
 
 
 def own_signatures(manifest: Mapping[str, ManifestEntry], sig: Signature) -> list[ManifestEntry]:
@@ -273,6 +337,43 @@ def moved_roots(refs: list[SourceRef], manifest: dict[str, ManifestEntry]) -> se
     }
 
 
+def source_path(entry: ManifestEntry) -> str | None:
+    """The file ``entry`` was made from, where it is now: under its recorded root by its relpath, less the root's
+    own name a walk of several roots puts first (``notes/journal/a.md`` of the root ``notes``); None when gone."""
+    if os.path.isfile(entry.root):  # a file given on its own is its root
+        return entry.root
+    parts = entry.relpath.split("/")
+    return next((p for i in range(len(parts)) if os.path.isfile(p := os.path.join(entry.root, *parts[i:]))), None)
+
+
+def _file_id(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def moved_sources(gone: Mapping[str, str], new: Mapping[str, str]) -> dict[str, str]:
+    """Of the sources whose trees go (``gone``: old relpath -> its file now, :func:`source_path`), those that
+    are the same file as a new one (``new``: relpath -> its file), as new relpath -> old relpath: a folder given
+    inside another is walked as part of it now, its files named as that folder names them."""
+    by_file = {fid: rel for rel, path in gone.items() if (fid := _file_id(path)) is not None}
+    return {rel: old for rel, path in new.items() if (old := by_file.get(_file_id(path) or (-1, -1))) is not None}
+
+
+def moved_note(moved: Mapping[str, str]) -> str:
+    """What a run and ``plan`` say of the summaries that move to other paths, the sources the same files."""
+    n = len(moved)
+    new, old = next(iter(sorted(moved.items())))
+    return (
+        f"{n} summar{'ies' if n != 1 else 'y'} moved to other paths in the output, the same source files named "
+        f"otherwise by the paths given (a folder given inside another is walked as part of it; several folders are "
+        f"each named in the output): e.g. {old} -> {new}; links "
+        "and bookmarks into the old paths no longer lead there (the old trees go to deleted/)"
+    )
+
+
 def within_recorded_roots(paths: list[Path], recorded: set[str]) -> tuple[list[Path], dict[str, list[str]]]:
     """``paths`` with each one inside a recorded root replaced by that root (once), and the parts of
     each such root the run is limited to (absolute paths, by root)."""
@@ -320,10 +421,20 @@ class Known:
 
     sha256: str
     text_sha: str | None = None
+    # The date its entry records and the reader version that read it: a date from its mtime alone is no part of
+    # ``text_sha`` (a touch would redo it), so a new reader that dates an mtime otherwise is told by these.
+    doc_date: str | None = None
+    reader: int = READER_VERSION
 
     def holds(self, sha256: str, text_sha: str) -> bool:
         """Whether a file read now as ``text_sha`` (bytes ``sha256``) is still what its summaries were made from."""
         return text_sha == self.text_sha if self.text_sha is not None else sha256 == self.sha256
+
+    def redated(self, doc_date: str | None) -> bool:
+        """Whether this reader version dates the file otherwise than the older one that recorded it (an mtime
+        read as the local day, not the UTC one): planned again, its final and month take the new date while its
+        recorded nodes are restored, not summarized again."""
+        return self.reader != READER_VERSION and doc_date != self.doc_date
 
 
 def read_anew(entry: ManifestEntry | None, sha256: str, text_sha: str, sig: Signature) -> bool:
@@ -357,4 +468,4 @@ def known_content(entry: ManifestEntry | None, sig: Signature, out: Path) -> Kno
         return None  # provisional nodes are redone, not kept
     if not tree_intact(str(out), entry):
         return None
-    return Known(entry.sha256, entry.text_sha or None)
+    return Known(entry.sha256, entry.text_sha or None, entry.doc_date, entry.reader)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from batchsum.engine.changes import reread_note
+from batchsum.engine.changes import moved_note, moved_sources, redated_note, redone_note, reread_note, source_path
 from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
 from batchsum.engine.records import node_record as make_node_record
@@ -57,6 +57,12 @@ class Ledger:
     modified: int = 0
     planned: int = 0  # files read and planned this run
     reread: int = 0  # of those, files unchanged but read as another text by a new reader version
+    redone: Counter[int] = field(default_factory=Counter)  # of those, files an earlier summarizer made, by version
+    redated: int = 0  # of those, files a new reader version dates otherwise (their summaries restored)
+    # The deleted sources' files where they are now, and the new files', by relpath: the same file under both is
+    # a summary that moved (changes.moved_sources), which the run names.
+    gone: dict[str, str] = field(default_factory=dict)
+    arrived: dict[str, str] = field(default_factory=dict)
     aborted: AbortRun | None = None
     digest_fallbacks: int = 0  # digests the fallback made instead of the configured LLM
     index_failed: bool = False
@@ -77,7 +83,8 @@ class Ledger:
             self.progress.event(event, level="warning", **fields)
 
     def say_reread(self) -> None:
-        """One notice for the unchanged files a new reader version read as another text, if any."""
+        """One notice each for the unedited files planned again because this batchsum changed: a new reader
+        version read them as another text or dated them otherwise, an earlier summarizer version made them."""
         n = self.reread
         if n:
             self.warn(
@@ -86,6 +93,15 @@ class Ledger:
                 notice=True,
                 files=n,
             )
+        if self.redone:
+            versions = {str(v): n for v, n in sorted(self.redone.items())}
+            self.warn(
+                redone_note(self.redone), "files_redone", notice=True, files=self.redone.total(), versions=versions
+            )
+        if self.redated:
+            self.warn(redated_note(self.redated), "files_redated", notice=True, files=self.redated)
+        if moved := moved_sources(self.gone, self.arrived):
+            self.warn(moved_note(moved), "files_moved", notice=True, files=len(moved))
 
     def skipped(self, problem: Problem, rel: str | None) -> None:
         """A file that could not be read (``rel`` None: not even found as a source), or that is no source
@@ -113,6 +129,8 @@ class Ledger:
     def deleted_source(self, entry: ManifestEntry) -> None:
         """A source that disappeared (its tree was moved aside)."""
         self.deleted.append(entry.relpath)
+        if (path := source_path(entry)) is not None:
+            self.gone[entry.relpath] = path
         self.files.append(entry_file_record(self.run_id, entry, "deleted"))
         self.progress.event("file_deleted", relpath=entry.relpath)
 
@@ -123,6 +141,8 @@ class Ledger:
             self.modified += 1
         else:
             self.added += 1
+        if self.gone:
+            self.arrived[doc.relpath] = str(doc.path)
         self.levels[plan.level.value] += 1
         if results and all(r.reused for r in results) and any(r.key in self.computed for r in results):
             self.same_text += 1  # a file with another's text: its nodes were stored, but by this run

@@ -13,7 +13,7 @@ import asyncio
 from collections import deque
 from collections.abc import AsyncIterator
 
-from batchsum.engine.changes import read_anew
+from batchsum.engine.changes import EDITED, REDATED, change_reason, earlier_summarizer, read_anew
 from batchsum.engine.driver import RunDriver
 from batchsum.engine.executor import Executor, ReadsAhead
 from batchsum.engine.prepare import Prepared, attach_prior, prepare_file
@@ -104,6 +104,11 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
     same_text = entry is not None and entry.text_sha in ("", doc.text_sha)
     if read_anew(entry, doc.sha256, doc.text_sha, committer.sig):
         ledger.reread += 1
+    if entry is not None:  # why a file the user did not edit is planned again, said once for the run
+        reason = change_reason(entry, doc, driver.cfg, committer.sig)
+        if reason != EDITED and (old := earlier_summarizer(entry, driver.cfg, committer.sig)) is not None:
+            ledger.redone[old] += 1
+        ledger.redated += reason == REDATED
     if not plan.kept_whole:
         if entry is not None and same_bytes and same_text and committer.sig.holds(entry):
             # Same source, same settings, a damaged tree: restore the recorded nodes, no new chain link.

@@ -175,7 +175,7 @@ def prepare_file(ref: SourceRef, cfg: RunConfig, tokenizer: Tokenizer, known: Kn
         return Prepared(Problem(str(doc.path), blank, doc.relpath, failure=False, notice=True))
     dated = (doc.doc_date or "") if doc.date_source not in ("", "mtime") else ""
     doc.text_sha = reading_sha(doc.text, doc.content_type, dated)
-    if known is not None and known.holds(doc.sha256, doc.text_sha):
+    if known is not None and known.holds(doc.sha256, doc.text_sha) and not known.redated(doc.doc_date):
         return Prepared(doc)
     extras = extras_for(doc, cfg)
     if extras is not None and extras.text is not None:

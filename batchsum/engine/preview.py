@@ -26,13 +26,22 @@ from batchsum.backends.registry import response_cache_dir
 from batchsum.digest_plan import PeriodPlan, plan_digests
 from batchsum.digest_state import Final, digest_input, load_state, many_days, state_path
 from batchsum.engine.changes import (
+    EDITED,
+    REDATED,
     backend_identity,
+    change_reason,
     config_signature,
     diff,
+    earlier_summarizer,
     known_content,
+    moved_note,
+    moved_sources,
     passed_over_note,
     read_anew,
+    redated_note,
+    redone_note,
     reread_note,
+    source_path,
 )
 from batchsum.engine.kept_whole import kept_whole_output
 from batchsum.engine.nodes import heights, make_job
@@ -65,6 +74,13 @@ class PlanSummary:
     # Of ``changed``, the files whose bytes did not change but which this version reads as another text (a
     # reader upgrade: walk.READER_VERSION), as the run warns (files_reread).
     reread: list[str] = field(default_factory=list)
+    # Of ``changed``, why each is planned again (changes.change_reason): "edited" is the user's doing, the rest
+    # this batchsum's (an upgrade's summarizer or reader, settings, a damaged tree).
+    reasons: dict[str, str] = field(default_factory=dict)
+    redone: Counter[int] = field(default_factory=Counter)  # files an earlier summarizer made, by its version
+    # Of ``new`` and ``changed``, those whose source is the file a deleted tree was made from (relpath -> the deleted
+    # one): summaries that move.
+    moved: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     skipped: list[Problem] = field(default_factory=list)  # files that are no source (an export's metadata)
     passed_over: dict[str, int] = field(default_factory=dict)  # files of types never read, by extension
@@ -97,6 +113,15 @@ class PlanSummary:
         """The line naming how many unchanged files a reader upgrade reads as another text, or None."""
         return reread_note(len(self.reread)) if self.reread else None
 
+    def change_notes(self) -> list[str]:
+        """The lines saying why unedited files are planned again: an upgrade's summarizer, a date read otherwise."""
+        notes = [redone_note(self.redone)] if self.redone else []
+        if redated := sum(r == REDATED for r in self.reasons.values()):
+            notes.append(redated_note(redated))
+        if self.moved:
+            notes.append(moved_note(self.moved))
+        return notes
+
     def cost(self, input_per_million: float, output_per_million: float | None = None) -> float:
         """Cost of the planned requests at a price per million prompt (and completion) tokens; the
         completion price defaults to the prompt's. A backend that sends no LLM request costs nothing:
@@ -114,6 +139,9 @@ class PlanSummary:
             "unchanged": self.unchanged,
             "deleted": self.deleted,
             "reread": self.reread,
+            "reasons": self.reasons,
+            "change_notes": self.change_notes(),
+            "moved": self.moved,
             "held_by": self.held_by,
             "problems": [{"path": p.path, "reason": p.reason} for p in self.problems],
             "skipped": [{"path": p.path, "reason": p.reason} for p in self.skipped],
@@ -268,6 +296,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
     summary.settings_changed = [str(c) for c in remembered.changes(old, cfg)] if old else []
     summary.deleted = [e.relpath for e in d.deleted]
     summary.unchanged = [e.relpath for e in d.unchanged]
+    gone = {e.relpath: path for e in d.deleted if (path := source_path(e)) is not None}
     tools: _Tools | None = None
     touched: dict[str, tuple[str | None, int, str | None]] = {}  # what the digests need of each file to summarize
     finals: dict[str, Final] = {}  # of those, the finals known now (kept whole, stored, or from the cache)
@@ -289,9 +318,15 @@ def preview(cfg: RunConfig) -> PlanSummary:
             summary.unchanged.append(ref.relpath)
             continue
         (summary.changed if entry is not None else summary.new).append(ref.relpath)
+        if gone:
+            summary.moved.update(moved_sources(gone, {ref.relpath: ref.fspath}))
         attach_prior(plan, entry, cfg, d.roots.get(ref.relpath))  # the final's request as the run sends it
         if read_anew(entry, doc.sha256, doc.text_sha, sig):
             summary.reread.append(ref.relpath)
+        if entry is not None:
+            summary.reasons[ref.relpath] = reason = change_reason(entry, doc, cfg, sig)
+            if reason != EDITED and (made_by := earlier_summarizer(entry, cfg, sig)) is not None:
+                summary.redone[made_by] += 1
         summary.levels[plan.level.value] += 1
         summary.chunks += len(plan.chunks)
         summary.input_tokens += doc.tokens
