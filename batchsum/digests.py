@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.backends.budget import TOKENS_PER_WORD, output_budget, tokens_per_word
 from batchsum.backends.registry import make_backends
+from batchsum.backends.units import units_from_text
 from batchsum.digest_pages import (
     digest_body,
     source_dated,
@@ -50,11 +52,12 @@ from batchsum.digest_state import (
 from batchsum.digest_year import Compute, by_month
 from batchsum.engine.changes import NODE_FORMAT, backend_identity
 from batchsum.engine.executor_choice import executor_for
-from batchsum.model import NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
+from batchsum.model import ContentType, NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
 from batchsum.navigation import escape_html, link_target
 from batchsum.own_pages import digests_folder, foreign_digest
 from batchsum.periods import (
     MONTH_NAMES,
+    ONE_LINE_WORDS,
     FileFacts,
     Period,
     digest_settings,
@@ -175,12 +178,14 @@ def digest_request(
     ``part_languages``: each part's, kept only when they differ."""
     target = max(1, round(target_words(cfg, period) * tokens_per_word(language)))
     max_tokens = output_budget(max(input_tokens, 2), target)
-    if identity[0] == "extractive":
-        # A week file's "2024-03-06: " line labels go: the digest labels each day itself (digest_body, on top of
-        # its cap), and to the summarizer they cost each pick room for a label, so a month of 12 files left 3
-        # out for a week's second line. An LLM keeps them: they tell it the days.
-        parts = [DATE_LABEL.sub("", p) for p in parts]
+    parts = _unlabelled(identity, parts)
     text = "\n\n".join(parts)
+    read = parts
+    if identity[0] == "extractive" and period.kind != "year":
+        langs = mixed(part_languages or []) or [language] * len(parts)
+        share = target_words(cfg, period) // max(1, len(parts))
+        read = [whole_lines(p, "document" if period.kind == "folder" else "journal", share, lang)
+                for p, lang in zip(parts, langs, strict=True)]  # fmt: skip
     req = SummaryRequest(
         node_id=node_id(period.path(), 4, None),
         kind="meta",
@@ -189,7 +194,7 @@ def digest_request(
         input_tokens=input_tokens,
         target_tokens=target,
         max_tokens=max_tokens,
-        parts=parts,
+        parts=read,
         summary_level=SummaryLevel.HIERARCHICAL,
         peers=period.kind != "year",  # a month's entries, a folder's files; a year's months are written in order
         language=language,
@@ -201,8 +206,56 @@ def digest_request(
     key = node_key(
         NODE_FORMAT, "digest", *identity, "meta", req.content_type, text, target, max_tokens, *layout, *lang,
         *([req.part_languages] if req.part_languages else []),
+        *(["whole-lines", *read] if read != parts else []),
     )  # fmt: skip
     return req, key
+
+
+# A sentence that trails off: "…" (the cleaner's mark of a phrase left open) or "...", before closing marks.
+_TRAILS_OFF = re.compile(r"(?:…|\.\.\.)[\"'”’»)\]]*$")
+
+
+def whole_lines(part: str, content_type: ContentType, share: int, language: str | None = None) -> str:
+    """``part`` (a file's final in a month's or folder's digest) as the extractive summarizer is given it:
+    without its sentences that trail off ("You can have a look at it…"), nor, when its ``share`` of the
+    digest's words holds a one-line summary, those longer than that share, as long as it holds a whole
+    sentence that is neither. The summarizer picks whole sentences; a file that gets one line had been given
+    a trailing-off one, or a sentence of 110 words that left another file without a line."""
+    cap = share if share >= ONE_LINE_WORDS else None
+    if cap is None and "…" not in part and "..." not in part:
+        return part  # nothing to pass over: a folder of thousands of files is not read twice
+    units = [u for u in units_from_text(part, content_type, language=language) if u.candidate]
+
+    def fits(body: str) -> bool:
+        return not _TRAILS_OFF.search(body) and (cap is None or digest_words(body) <= cap)
+
+    passed = [u.body for u in units if not fits(u.body)]
+    if not passed or len(passed) == len(units):
+        return part  # a file with no whole sentence that fits keeps what it has
+    lines = []
+    for line in part.split("\n"):
+        flat = " ".join(line.split())
+        rest = flat
+        for body in passed:
+            rest = rest.replace(body, "", 1)
+        if rest == flat:
+            lines.append(line)
+        elif not _LABEL_ONLY.fullmatch(rest.strip()):
+            lines.append(" ".join(rest.split()))  # the turn's other sentences, under its speaker's label
+    return "\n".join(lines)
+
+
+_LABEL_ONLY = re.compile(r"(?:[^\s:][^:]{0,40}:)?")
+
+
+def _unlabelled(identity: tuple[str, str | None], parts: list[str]) -> list[str]:
+    """A digest's parts as its backend reads them (an extractive one: without their lines' day labels)."""
+    if identity[0] != "extractive":
+        return parts
+    # A week file's "2024-03-06: " line labels go: the digest labels each day itself (digest_body, on top of
+    # its cap), and to the summarizer they cost each pick room for a label, so a month of 12 files left 3
+    # out for a week's second line. An LLM keeps them: they tell it the days.
+    return [DATE_LABEL.sub("", p) for p in parts]
 
 
 # An extractive year's layout in its key: a stored year written before a month's days were summarized without
@@ -238,6 +291,7 @@ class _Builder:
         self.executor: Any = None  # the executor built for an LLM run's digests under Ray (when not handed one)
         self.labels: dict[str, list[str]] = {}  # node id -> month names of an extractive year (by_month)
         self.talks: dict[str, list[bool]] = {}  # node id -> which of its months hold a conversation (by_month)
+        self.finals: dict[str, list[str]] = {}  # node id -> its parts before whole_lines (quoted whole when they fit)
 
     def _backend(self) -> Backend:
         if self.backend is None:
@@ -272,6 +326,8 @@ class _Builder:
         req, key = digest_request(
             self.cfg, self.identity, period, parts, input_tokens, labels, language, part_languages
         )
+        # Finals that fit are quoted as they are, lines that trail off too: only a pick is a whole sentence.
+        self.finals[req.node_id] = _unlabelled(self.identity, parts)
         if labels is not None:
             self.labels[req.node_id] = labels
             self.talks[req.node_id] = talks if talks is not None else [True] * len(labels)
@@ -283,7 +339,7 @@ class _Builder:
         entry read "That can bothe…"). None when they do not fit, or for an LLM."""
         if self.identity[0] != "extractive":
             return None
-        whole = "\n\n".join(p.strip() for p in req.parts if p.strip())
+        whole = "\n\n".join(p.strip() for p in self.finals.get(req.node_id, req.parts) if p.strip())
         n = self.tokenizer.count(whole)
         if n > req.max_tokens or len(whole.split()) * TOKENS_PER_WORD > req.target_tokens:
             return None

@@ -6,7 +6,8 @@ speaker abandons), an interruption point (QMSum's ``{disfmarker}``) and a repair
   word on;
 * a restart ("So, I guess, um {disfmarker} Is there ...", "but {disfmarker} This is ...", any capitalised
   word that is no name: "now is {disfmarker} Next meeting is ...", or a lower-case subject and verb in one
-  word after a hanging word that takes no clause: "controls for {disfmarker} let's make that go away")
+  word after a hanging word that takes no clause: "controls for {disfmarker} let's make that go away", or a
+  command after any but a coordinating conjunction: "This is {disfmarker} let me just skip ahead")
   begins a new sentence: a short false start before it goes, a longer one stays as speech that trailed
   off ("…", never a summary's sentence);
 * any other interruption drops the words left hanging before it (an article, a preposition, a
@@ -56,6 +57,11 @@ _CLAUSE_OPENER = re.compile(r"(?:i|we|you|they|he|she|it|that|this|there|here|wh
 _CLAUSE_TAKERS = frozenset(
     "and or but nor so because if than that whether while which who is was are were be been am".split()
 )
+# A command to the listeners ("let me just skip ahead", "let us", "let's"): a clause only a coordinating
+# conjunction takes ("and let's go"); left after a copula or a subordinator ("This is {disfmarker} let me
+# just skip ahead") the start before it was abandoned.
+_IMPERATIVE = re.compile(r"let(?:['’]s|[ \t]+(?:me|us))(?![\w'’-])", re.IGNORECASE)
+_COORDINATORS = frozenset("and or but nor so".split())
 # A capitalised word straight after a lower-case one: in a transcript, whose restarts are marked (and its
 # function words' capitals read as restarts, _RESTART_WORDS), a name ("ask Jane", "in Excel").
 _MID_CAPITAL = re.compile(r"(?<=[a-z,] )[A-Z][\w'’-]*")
@@ -125,7 +131,7 @@ def _repaired(before: str, after: str, names: frozenset[str]) -> str:
     # word that is no name ("now is {disfmarker} Next meeting is in half an hour").
     if _PRONOUN_I.match(nxt.group(0)) or _opens_sentence(nxt.group(0), names):
         return _restarted(head, kept, after)
-    if kept != clause.rstrip(" \t,;:") and _takes_no_clause(clause, nxt.group(0)):
+    if kept != clause.rstrip(" \t,;:") and _takes_no_clause(clause, after):
         # A new sentence, as a capitalised restart is: an abandoned start that trails off ends its own.
         return _restarted(head, kept, after[0].upper() + after[1:])
     if kept != clause.rstrip(" \t,;:"):  # the words left hanging went; the repair continues the phrase
@@ -145,10 +151,13 @@ def _restarted(head: str, kept: str, after: str) -> str:
     return f"{head}{kept}… {after}"  # the cleaner's own mark: no transcript's punctuation (CRD3's "...")
 
 
-def _takes_no_clause(clause: str, onset: str) -> bool:
-    """Whether ``onset`` opens a clause the last word of ``clause``, one left hanging, cannot take."""
+def _takes_no_clause(clause: str, after: str) -> bool:
+    """Whether ``after`` opens a clause the last word of ``clause``, one left hanging, cannot take."""
     last = _WORD.findall(clause)[-1].lower()
-    return bool(_CLAUSE_OPENER.match(onset)) and last not in _CLAUSE_TAKERS
+    if _IMPERATIVE.match(after):
+        return last not in _COORDINATORS
+    onset = _FIRST_WORD.match(after)
+    return onset is not None and bool(_CLAUSE_OPENER.match(onset.group(0))) and last not in _CLAUSE_TAKERS
 
 
 def _kept_mark(clause: str, kept: str) -> str:

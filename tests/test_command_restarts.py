@@ -1,0 +1,48 @@
+"""A command to the listeners at a ``{disfmarker}`` ("let me just skip ahead", "let us", "let's") restarts
+the sentence after a copula or a subordinator left hanging ("This is {disfmarker} let me ..."): the
+abandoned start does not run into it. After a coordinating conjunction it goes on as said."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from batchsum.cleanup import clean_transcript
+from batchsum.cli import main
+from batchsum.text import split_sentences
+
+
+def starts(line: str) -> list[str]:
+    """The sentences of a cleaned line, lower case, without its speaker's label."""
+    return [s.text.lower() for s in split_sentences(line.split(": ", 1)[1])]
+
+
+def test_a_command_after_a_hanging_copula_starts_its_own_sentence() -> None:
+    cleaned = clean_transcript(
+        "Project Manager: Okay . This is {disfmarker} let me just skip ahead to the budget slide , okay .\n"
+        "Marketing: I think that {disfmarker} let us look at the numbers first .\n"
+        "User Interface: We can do that and {disfmarker} let 's meet on Friday to finish it ."
+    ).split("\n")
+    assert any(s.startswith("let me just skip ahead") for s in starts(cleaned[0])), cleaned[0]
+    assert "this let me" not in cleaned[0].lower() and "is let me" not in cleaned[0].lower(), cleaned[0]
+    assert any(s.startswith("let us look") for s in starts(cleaned[1])), cleaned[1]
+    assert "that let us" not in cleaned[1].lower(), cleaned[1]
+    assert "let's meet on friday" in cleaned[2].lower() and len(starts(cleaned[2])) == 1, cleaned[2]
+
+
+def test_the_final_of_a_meeting_has_no_start_run_into_a_command(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    turns = [
+        "Project Manager: Okay , so this is the overall budget for our project .",
+        "Project Manager: This is {disfmarker} let me just skip ahead to the slide with the budget for the remote .",
+        "Marketing: The remote should cost no more than twenty five Euros in the shops .",
+        "Industrial Designer: The batteries of the remote last a year with the standard chip .",
+    ]
+    (src / "meeting.txt").write_text("\n".join(turns) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    final = (out / "meeting.txt" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
+    assert "Let me just skip ahead" in final and "This let me" not in final
