@@ -22,6 +22,7 @@ from batchsum.backends.apparatus import (
     is_reference_list,
     is_tex_math,
 )
+from batchsum.backends.caseless import split_lowercase
 from batchsum.backends.epigraphs import epigraph_lines
 from batchsum.backends.line_groups import across_page_breaks, item_lines
 from batchsum.backends.noise import (
@@ -58,7 +59,6 @@ from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, content_terms, word
 from batchsum.model import ContentType
 from batchsum.readers.note_syntax import TASK_BOXES, code_blocks, fix_outside
 from batchsum.text import (
-    ABBREVIATIONS,
     BULLET,
     DATE_LABEL,
     LIST_ITEM,
@@ -371,12 +371,13 @@ def units_from_text(
         return _conversation_units(text, min_words, part, language)
     units: list[Unit] = []
     blocks, readings = _prose_blocks(markdown_as_text(text))
+    cased = capitalised(text)  # a text without case (scraped papers) is cut at its periods (caseless.py)
     spans = _numbered(
         [
             (sent, role, date, section, title, bi)
             for bi, (block, role, date, section, title) in enumerate(blocks)
             for sp in split_sentences(block, language, readings)
-            for sent in (_split_lowercase(sp.text) if language in (None, "en") else [sp.text])
+            for sent in (split_lowercase(sp.text, cased) if language in (None, "en") else [sp.text])
         ]
     )
     n = max(1, len(spans))
@@ -519,30 +520,6 @@ def _label(title: str) -> str:
     title = QUOTE_MARKS.sub("", title).lstrip("# ")
     title = title.strip().rstrip("#").strip().strip("*_").rstrip(":").strip()  # "## Goals ##", "**Goals:**"
     return title if title and word_count(title) <= _LABEL_WORDS and not _DATED.search(title) else ""
-
-
-# A period, then a lower-case word: a sentence end in lower-cased English text (scraped papers, chat logs)
-# unless the word before is an abbreviation or an initial ("e.g. the", "l. angustifolius"). Other languages
-# are split by their own rules, which know their abbreviations (Spanish "cuando Vd. quiera").
-_LOWER_BREAK = re.compile(r"(?<=[a-z0-9>)\]][.!?])\s+(?=[a-z<(])")
-# A title ("stirred up Mr. and Mrs. Moreen" in a long sentence of a book) is an abbreviation too.
-_NO_BREAK_BEFORE = ABBREVIATIONS | frozenset("ca resp ref refs sp spp var".split())
-
-
-def _split_lowercase(sentence: str, min_words: int = 40) -> list[str]:
-    """Split a long 'sentence' that is really several lower-case sentences run together."""
-    if len(sentence.split()) < min_words or ". " not in sentence:
-        return [sentence]
-    out: list[str] = []
-    start = 0
-    for m in _LOWER_BREAK.finditer(sentence):
-        before = sentence[start : m.start()].rsplit(None, 1)[-1].rstrip(".!?").lower() if m.start() > start else ""
-        if len(before) <= 1 or before in _NO_BREAK_BEFORE:
-            continue
-        out.append(sentence[start : m.start()].strip())
-        start = m.end()
-    out.append(sentence[start:].strip())
-    return [s for s in out if s]
 
 
 # "pages[131]", and the placeholder of a citation in scraped papers ("nerves <cit>."): the reader of a summary
