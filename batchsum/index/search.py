@@ -66,7 +66,15 @@ from batchsum.index.chroma import refused_error
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
 from batchsum.index.hit_texts import node_text, own_text, snippet_of
-from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
+from batchsum.index.lexical import (
+    Evidence,
+    LexFilter,
+    LexicalStore,
+    layout_note,
+    lexical_path,
+    query_languages,
+    query_tokens,
+)
 from batchsum.index.match_tiers import first_shown, own_words_held, shown_order, whole_matches_first
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
@@ -392,8 +400,7 @@ def lexical_candidates(
         return empty
     if store.outdated:
         store.close()
-        log.warning("lexical index %s has another layout (another batchsum version); searching by meaning only until"
-                    " `batchsum index %s` rewrites it", path, cfg.out)  # fmt: skip
+        log.warning("%s", layout_note(path, cfg.index_command()))
         return empty
     with contextlib.closing(store):
         try:
