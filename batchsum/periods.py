@@ -422,6 +422,15 @@ def periods_named(query: str) -> list[str]:
     return keys
 
 
+def without_periods(query: str) -> str:
+    """``query`` (lowercased) without the days, months and years it names: what it asks of them ("what happened in
+    March 2023?" asks "what happened"); the query itself when it names no period."""
+    if not periods_named(query):
+        return query.lower()
+    rest = _YEAR.sub(" ", _ISO_KEY.sub(" ", _CJK_YEAR.sub(" ", _CJK_MONTH.sub(" ", _without_days(query.lower())))))
+    return " ".join(w for w in _WORD.findall(rest) if w not in MONTH_WORDS)
+
+
 def only_a_period(query: str) -> bool:
     """Whether ``query`` is nothing but a period's name ("2024-03", "März 2024", "2024年4月"): its digest
     is then the exact answer."""

@@ -140,6 +140,7 @@ def _check(cfg: IndexConfig, as_json: bool) -> None:
             "stale": result.stale,
             "orphans": result.orphans,
             "damaged": result.damaged,
+            "outdated": result.outdated,
             "missing_parts": gone,
             "sources_not_found": sorted(alone),
         }
@@ -162,6 +163,8 @@ def _print_check(cfg: IndexConfig, result: IndexCheck, gone: list[str], unread: 
             click.echo(f"  ... and {len(ids) - 20} more")
     for problem in result.damaged:
         click.echo(f"damaged: {problem}")
+    for part in result.outdated:
+        click.echo(f"outdated: {part}")
     if unread:
         click.echo(f"note: {unread}")
     # A folder indexed on a Chroma server is repaired there (without the host, a repair would build a

@@ -34,6 +34,7 @@ from batchsum.periods import (
     only_a_period,
     periods_named,
     without_days,
+    without_periods,
 )
 from batchsum.tree import node_path, read_node
 
@@ -253,6 +254,36 @@ def named_day(dense: DenseIndex, q: str, filt: LexFilter) -> tuple[str, set[str]
     words = "" if only_the_day(q) else without_days(q)  # "le 3 mars": "le" is the day's, no word to match
     share = 1.0 - len(query_tokens(words, worded_languages())) / max(1, len(query_tokens(q, worded_languages())))
     return words, set(dense.finals_on(days, filt)), share
+
+
+def period_entries(dense: DenseIndex, q: str, qvec: np.ndarray, k: int, filt: LexFilter) -> tuple[list[str], float]:
+    """The finals of the entries dated in the months and years ``q`` names, the ``k`` nearest the query (``qvec``)
+    when there are more, and the share of its words the period takes (:func:`named_day`'s for a day). A period the
+    query names asks for its entries, whatever their words: nothing but their date may say it (a day's file in
+    March writes no "March"), so they are candidates by their dates ("what happened in March 2023?" had listed
+    April's and August's digests and not the entry of 2 March, holding none of its words)."""
+    asked = periods_named(q)
+    if not asked:
+        return [], 0.0
+    langs = worded_languages()
+    groups = query_tokens(q, langs)
+    # The words left once the period is taken out, as searched with it: "what happened" is no topic then.
+    rest = [g for g in query_tokens(without_periods(q), langs) if g in groups]
+    share = 1.0 - len(rest) / max(1, len(groups))
+    found = sorted(dense.finals_on(asked, filt))
+    if len(found) <= k:
+        return found, share
+    rows = dense.rows(found)
+    near = {
+        i: float(np.dot(r.embedding, qvec)) / max(float(np.linalg.norm(r.embedding)), 1e-12) for i, r in rows.items()
+    }
+    return sorted(sorted(near, key=lambda i: (-near[i], i))[:k]), share
+
+
+def in_asked_period(metadata: list[dict[str, Any]], query: str) -> np.ndarray:
+    """Which candidates are entries dated in a month or year ``query`` names (no digest: its own rules place it)."""
+    asked = set(periods_named(query))
+    return np.array([md.get("level") != 4 and any(_of_period(md, a) for a in asked) for md in metadata], dtype=bool)
 
 
 def _of_another(md: dict[str, Any], asked: set[str]) -> bool:

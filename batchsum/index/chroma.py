@@ -23,7 +23,8 @@ from batchsum.index.clients import (
     server_client,
 )
 from batchsum.index.embed import Embedder, chroma_embedding_function, register_embedding_function
-from batchsum.index.state import LAYOUT, chroma_dir, not_an_output
+from batchsum.index.state import LAYOUT, chroma_dir, not_an_output, refused_by_system, short_error
+from batchsum.index.state import refused_error as refused_error
 from batchsum.lock import running_holder
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
             client.heartbeat()
         except Exception as exc:
             raise IndexError_(
-                f"cannot reach Chroma server {cfg.chroma_host}:{port} ({_short(exc)}); "
+                f"cannot reach Chroma server {cfg.chroma_host}:{port} ({short_error(exc)}); "
                 "start it or drop --chroma-host to use the index inside the output folder"
             ) from None
         return keep_server_client(key, client)
@@ -113,15 +114,15 @@ def _unopenable(cfg: IndexConfig, path: Path, exc: BaseException) -> IndexError_
     Any other failure (a database SQLite reads but chromadb cannot use: a dropped table, another
     chromadb version's schema) is damage too, so ``--rebuild`` still replaces it; so is a refusal met
     on a database SQLite itself finds corrupt."""
-    if (_refused_by_system(exc) or _short_of_descriptors()) and not _damaged(path):
+    if (refused_by_system(exc) or _short_of_descriptors()) and not _damaged(path):
         refused = IndexError_(
-            f"cannot open the Chroma folder {path} ({_short(exc)}); its database is not damaged:"
+            f"cannot open the Chroma folder {path} ({short_error(exc)}); its database is not damaged:"
             " check the open-files limit (`ulimit -n`) and the folder's permissions"
         )
         refused.damaged = False
         return refused
     return IndexError_(
-        f"Chroma folder {path} is corrupt or unreadable ({_short(exc)}); "
+        f"Chroma folder {path} is corrupt or unreadable ({short_error(exc)}); "
         f"run `{cfg.index_command('--rebuild')}` (it moves the broken folder aside)"
     )
 
@@ -130,34 +131,6 @@ def _engine_failure(exc: BaseException) -> bool:
     """True for a failure of chromadb, not a stop asked for: a panic of its Rust engine (pyo3's
     PanicException, a BaseException: out of descriptors, its runtime cannot start) is one too."""
     return isinstance(exc, Exception) or type(exc).__module__ == "pyo3_runtime"
-
-
-_REFUSALS = ("too many open files", "unable to open database file")
-
-
-def _refused_by_system(exc: BaseException) -> bool:
-    """True when ``exc`` or its cause is an OSError, or the message of one that chromadb rewrapped
-    (SQLite's "unable to open database file", CANTOPEN, is the system refusing the file, not its content)."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, OSError) or any(m in str(seen).lower() for m in _REFUSALS):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
-def refused_error(what: str, path: Path, exc: BaseException) -> IndexError_ | None:
-    """The error for ``what`` at ``path`` (a SQLite file of the index) when the system refused to open it
-    (out of file descriptors, no permission), else None. Not damage: no rebuild is offered, and a rebuild
-    failing so leaves the index where it is, as for the Chroma folder (:func:`_unopenable`)."""
-    if not _refused_by_system(exc):
-        return None
-    refused = IndexError_(
-        f"cannot open {what} {path} ({_short(exc)}); check the open-files limit (`ulimit -n`)"
-        " and the folder's permissions"
-    )
-    refused.damaged = False
-    return refused
 
 
 _CLIENT_DESCRIPTORS = 11  # what an embedded client holds: SQLite connections and HNSW files
@@ -221,11 +194,6 @@ def _persistent_client(path: Path) -> Any:
     return Client.from_system(system)
 
 
-def _short(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 160 else text[:157] + "..."
-
-
 def _collection_metadata(embedder: Embedder, cfg: IndexConfig) -> dict[str, Any]:
     meta: dict[str, Any] = {
         "embed_model": embedder.name,
@@ -282,13 +250,13 @@ def chroma_errors(cfg: IndexConfig) -> Iterator[None]:
 
 def _corrupt(cfg: IndexConfig, exc: BaseException) -> IndexError_:
     if cfg.chroma_host:
-        return IndexError_(f"{_where(cfg)} failed ({_short(exc)}); check the server or drop --chroma-host")
-    if _refused_by_system(exc) or _short_of_descriptors():
-        refused = IndexError_(f"cannot read the search index {chroma_dir(cfg)} ({_short(exc)}); check `ulimit -n`")
+        return IndexError_(f"{_where(cfg)} failed ({short_error(exc)}); check the server or drop --chroma-host")
+    if refused_by_system(exc) or _short_of_descriptors():
+        refused = IndexError_(f"cannot read the search index {chroma_dir(cfg)} ({short_error(exc)}); check `ulimit -n`")
         refused.damaged = False
         return refused
     return IndexError_(
-        f"search index {chroma_dir(cfg)} is unreadable ({_short(exc)}); run `{cfg.index_command('--rebuild')}`"
+        f"search index {chroma_dir(cfg)} is unreadable ({short_error(exc)}); run `{cfg.index_command('--rebuild')}`"
     )
 
 

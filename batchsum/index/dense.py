@@ -214,7 +214,7 @@ class ChromaVectors:
 
     def finals_on(self, days: list[str], filt: LexFilter) -> list[str]:
         """The final nodes ``filt`` admits of the documents dated on one of ``days`` (``1826-05-15``, or
-        ``--05-15``: that day of any year)."""
+        ``--05-15``: that day of any year) or within one of the months or years among them (``1826-05``, ``1826``)."""
         if filt.level not in (None, "final", "3"):
             return []
         with chroma_errors(self.cfg):
@@ -224,7 +224,7 @@ class ChromaVectors:
         return [
             rid
             for rid, md in zip(res["ids"], res["metadatas"] or [], strict=True)
-            if (day := str((md or {}).get("doc_date", ""))[:10]) in wanted or f"--{day[5:]}" in wanted
+            if {day := str((md or {}).get("doc_date", ""))[:10], f"--{day[5:]}", day[:7], day[:4]} & wanted
         ]
 
     def sources(self) -> list[str]:

@@ -80,6 +80,28 @@ BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction (and segment), at most
 TOP_UNITS = 100  # best passages whose documents get node scores (plus the documents the dense channel found)
 
+
+def another_layout(schema: str | None) -> bool:
+    """Whether a lexical file recording ``schema`` holds another batchsum version's layout (None: a new file)."""
+    return schema not in (None, str(LEX_SCHEMA))
+
+
+def layout_of(db: sqlite3.Connection) -> str | None:
+    """The layout a lexical file (open as ``db``) records, None when it records none."""
+    try:
+        row = db.execute("SELECT value FROM lex_meta WHERE key = 'schema'").fetchone()
+    except sqlite3.OperationalError:  # no lex_meta table yet
+        return None
+    return None if row is None else str(row[0])
+
+
+def layout_note(path: Path, repair: str) -> str:
+    """What to say of the lexical index at ``path`` of another layout (:func:`another_layout`): search never reads
+    it as current, it searches by meaning only until ``repair`` (the command) rewrites it."""
+    return (f"lexical index {path} has another layout (another batchsum version); searching by meaning only "
+            f"until `{repair}` rewrites it")  # fmt: skip
+
+
 # Words that say what the asker wants done, not what the text is about ("summarize the discussion
 # about ..."); in a transcript they match filler talk. Used for queries only.
 QUERY_STOPWORDS = frozenset(
@@ -217,8 +239,8 @@ class LexicalStore:
         # document) index, and SQLite's default 2 MB page cache re-reads and re-writes its pages at every
         # commit; a 64 MB cache (an upper bound, taken only as the index grows) cut the lexical writes by a fifth.
         self._db.execute("PRAGMA cache_size=-65536")
-        schema = self._schema()
-        other_layout = schema not in (None, str(LEX_SCHEMA))
+        schema = layout_of(self._db)
+        other_layout = another_layout(schema)
         # False when this open created the store or emptied one of another layout: a sync that only
         # writes the documents it changed must then fill in all the others (see ``index.store.sync_index``).
         self.filled = schema == str(LEX_SCHEMA)
@@ -249,13 +271,6 @@ class LexicalStore:
             self._db.execute("INSERT OR IGNORE INTO lex_meta VALUES ('schema', ?)", (str(LEX_SCHEMA),))
         if other_layout:
             self._db.execute("VACUUM")  # give the old layout's pages back to the file system
-
-    def _schema(self) -> str | None:
-        try:
-            row = self._db.execute("SELECT value FROM lex_meta WHERE key = 'schema'").fetchone()
-        except sqlite3.OperationalError:  # no lex_meta table yet
-            return None
-        return None if row is None else str(row[0])
 
     def close(self) -> None:
         """Close the database."""

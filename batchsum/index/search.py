@@ -53,11 +53,13 @@ from batchsum.index.asked_periods import (
     DUPLICATE_SIM,
     asked_relevance,
     digests_after_their_entries,
+    in_asked_period,
     named_day,
     named_day_first,
     named_digests,
     nested_periods,
     own_day,
+    period_entries,
     placed_by_periods,
     written_on,
     written_since,
@@ -66,7 +68,15 @@ from batchsum.index.chroma import refused_error
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
 from batchsum.index.hit_texts import node_text, own_text, snippet_of
-from batchsum.index.lexical import Evidence, LexFilter, LexicalStore, lexical_path, query_languages, query_tokens
+from batchsum.index.lexical import (
+    Evidence,
+    LexFilter,
+    LexicalStore,
+    layout_note,
+    lexical_path,
+    query_languages,
+    query_tokens,
+)
 from batchsum.index.match_tiers import first_shown, own_words_held, shown_order, whole_matches_first
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
@@ -392,8 +402,7 @@ def lexical_candidates(
         return empty
     if store.outdated:
         store.close()
-        log.warning("lexical index %s has another layout (another batchsum version); searching by meaning only until"
-                    " `batchsum index %s` rewrites it", path, cfg.out)  # fmt: skip
+        log.warning("%s", layout_note(path, cfg.index_command()))
         return empty
     with contextlib.closing(store):
         try:
@@ -541,12 +550,14 @@ def _search(
     qvec = embedder.embed([q])[0]
     cands = dense.nearest(qvec, k * CANDIDATES_PER_LEVEL, filt)
     words, on_day, day_share = named_day(dense, q, filt)
-    lex = lexical_candidates(cfg, words, k * LEXICAL_PER_LEVEL, filt, {doc_id_of(i) for i in cands})
+    in_period, period_share = period_entries(dense, q, qvec, k, filt)
+    lex = lexical_candidates(cfg, words, k * LEXICAL_PER_LEVEL, filt, {doc_id_of(i) for i in [*cands, *in_period]})
     lex.days = [day_term(d) for d in days_named(q)]  # a day's entry is shown by that day's text
     asked = named_digests(q, filt)
     writing = _day_writers(cfg, q, filt, k * LEXICAL_PER_LEVEL)
     own_words, own_best = _own_words(cfg, dense, q, lex, [*cands, *lex.candidates]) if ranker is None else ({}, [])
-    ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *sorted(on_day), *sorted(writing), *own_best]))
+    ids = list(dict.fromkeys([*cands, *lex.candidates, *asked, *in_period, *sorted(on_day), *sorted(writing),
+                             *own_best]))  # fmt: skip
     if not ids:
         return []
 
@@ -583,6 +594,10 @@ def _search(
     # A period or day the query names ("2024-04", "2024年4月发生了什么", "15 May 1826") is what was asked for.
     day_texts = on_day | written_on(writing, {i: rows[i].metadata for i in ids}, days_named(q))
     held = relevance_of(cosine, day_share + (1 - day_share) * coverage, evidence + day_share, foreign)
+    # An entry of a month or year the query names holds the period's words by its date, as a day's does.
+    of_period = in_asked_period([rows[i].metadata for i in ids], q)
+    relevance[of_period] = np.maximum(relevance, relevance_of(cosine, period_share + (1 - period_share) * coverage,
+                                                              evidence + period_share, foreign))[of_period]  # fmt: skip
     dated = asked_relevance(relevance, ids, asked, day_texts, q, held)
     rec = np.array([recency(rows[i].recency_ts, today) for i in ids], dtype=np.float32)
     final = relevance + RECENCY_BONUS * rec * (1.0 - relevance)

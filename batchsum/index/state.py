@@ -9,13 +9,14 @@ small JSON read (no numpy, no database), so a quiet re-run can ask without slowi
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import logging
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.errors import ConfigError
+from batchsum.errors import ConfigError, IndexError_
 from batchsum.own_pages import foreign_index
 from batchsum.tree import atomic_target
 
@@ -73,14 +74,56 @@ def legacy_files(cfg: IndexConfig) -> list[Path]:
 
 
 def read_state(cfg: IndexConfig) -> dict[str, Any] | None:
-    """The state file's content; None when absent, {} when unreadable."""
+    """The state file's content; None when absent, {} when unreadable. The system refusing to open it (out of
+    file descriptors, no permission) raises :func:`refused_error`: it says nothing of the index, which {} would
+    have called one of an older batchsum, to rebuild."""
+    path = state_path(cfg)
     try:
-        data = json.loads(state_path(cfg).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, ValueError):
+    except OSError as exc:
+        if exc.errno in _REFUSED_ERRNOS and (refused := refused_error("the index's state file", path, exc)):
+            raise refused from None
+        return {}
+    except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
+
+
+_REFUSALS = ("too many open files", "unable to open database file")
+_REFUSED_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.EACCES, errno.EPERM})  # no verdict on the file
+
+
+def refused_by_system(exc: BaseException) -> bool:
+    """True when ``exc`` or its cause is an OSError, or the message of one that chromadb rewrapped
+    (SQLite's "unable to open database file", CANTOPEN, is the system refusing the file, not its content)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) or any(m in str(seen).lower() for m in _REFUSALS):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def refused_error(what: str, path: Path, exc: BaseException) -> IndexError_ | None:
+    """The error for ``what`` at ``path`` (a SQLite file of the index) when the system refused to open it
+    (out of file descriptors, no permission), else None. Not damage: no rebuild is offered, and a rebuild
+    failing so leaves the index where it is, as for the Chroma folder (:func:`~batchsum.index.chroma._unopenable`)."""
+    if not refused_by_system(exc):
+        return None
+    refused = IndexError_(
+        f"cannot open {what} {path} ({short_error(exc)}); check the open-files limit (`ulimit -n`)"
+        " and the folder's permissions"
+    )
+    refused.damaged = False
+    return refused
+
+
+def short_error(exc: BaseException) -> str:
+    """``exc`` as one line of at most 160 characters."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 EMBEDDED = "embedded"

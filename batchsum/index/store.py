@@ -45,7 +45,7 @@ from batchsum.index.embed import (
     Precomputed,
     get_embedder,
 )
-from batchsum.index.lexical import keep_only, open_lexical, update_docs
+from batchsum.index.lexical import another_layout, keep_only, layout_note, layout_of, open_lexical, update_docs
 from batchsum.index.lexical import rebuild as rebuild_lexical
 from batchsum.index.records import DocUpdate, IndexNode, SourceReader, doc_nodes, tree_nodes
 from batchsum.index.state import (
@@ -110,11 +110,12 @@ class IndexCheck:
     stale: list[str] = field(default_factory=list)  # indexed with other content than the file has now
     orphans: list[str] = field(default_factory=list)  # in the index, no node file any more
     damaged: list[str] = field(default_factory=list)  # index files that fail SQLite's integrity check
+    outdated: list[str] = field(default_factory=list)  # parts of another batchsum's layout, which search does not read
 
     @property
     def ok(self) -> bool:
-        """True when the index matches the tree exactly and its files are sound."""
-        return not (self.missing or self.stale or self.orphans or self.damaged)
+        """True when the index matches the tree exactly and its files are sound and of this version's layout."""
+        return not (self.missing or self.stale or self.orphans or self.damaged or self.outdated)
 
 
 # -- state -----------------------------------------------------------------------------------------
@@ -166,6 +167,8 @@ def index_stats(cfg: IndexConfig) -> dict[str, Any]:
             nodes = 0
     work = index_needs_work(cfg)
     state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
+    if state == "complete" and (outdated := lexical_outdated(cfg)):
+        state = outdated[0]
     remote = recorded_server(cfg)
     if work is not None and work[0] == MOVED and remote is not None:
         # Asked without --chroma-host: nothing is being moved, the local files are those of the server's index.
@@ -425,7 +428,7 @@ def check_index(cfg: IndexConfig) -> IndexCheck:
     col = open_collection(cfg, embedder, create=False)
     with chroma_errors(cfg):
         check, _ = _compare(cfg, col)
-    check.damaged = _check_lexical(cfg)
+    check.damaged, check.outdated = _check_lexical(cfg), lexical_outdated(cfg)
     return check
 
 
@@ -448,6 +451,7 @@ def _check_local(cfg: IndexConfig) -> IndexCheck:
     check.stale = sorted(i for i, h in tree.items() if i in stored and stored[i] != h)
     check.orphans = sorted(i for i in stored if i not in tree)
     check.damaged += _check_lexical(cfg)
+    check.outdated = lexical_outdated(cfg)
     return check
 
 
@@ -465,6 +469,22 @@ def _check_lexical(cfg: IndexConfig) -> list[str]:
         return [f"lexical index {path}: {exc}"]
     bad = [str(r[0]) for r in rows if r[0] != "ok"]
     return [f"lexical index {path}: {bad[0]}"] if bad else []
+
+
+def lexical_outdated(cfg: IndexConfig) -> list[str]:
+    """What :func:`~batchsum.index.lexical.layout_note` says of the lexical index when it holds another batchsum
+    version's layout, which search reads by meaning only (opened read-only); nothing when it is current, absent
+    or unreadable (:func:`_check_lexical` reports that)."""
+    path = lexical_path(cfg)
+    if not path.is_file():
+        return []
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            layout = layout_of(db)
+    except sqlite3.Error:
+        return []
+    # A server's index is repaired on the server (as :func:`check_index` says).
+    return [layout_note(path, (recorded_server(cfg) or cfg).index_command())] if another_layout(layout) else []
 
 
 @contextlib.contextmanager

@@ -18,7 +18,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -171,7 +171,8 @@ class VectorStore:
 
     def finals_on(self, days: Sequence[str], filt: LexFilter) -> list[str]:
         """The final nodes ``filt`` admits of the documents dated on one of ``days`` (``1826-05-15``, or
-        ``--05-15``: that day of any year); a document without a real date is on no day.
+        ``--05-15``: that day of any year) or within one of the months or years among them (``1826-05``,
+        ``1826``, :func:`date_span`); a document without a real date is on no day.
 
         SQLite picks them (a day is a range of ``doc_ts``, a day of any year its UTC month and day): each
         dated query had turned every dated final's row into a date in Python (7 ms of 3,000 finals)."""
@@ -182,12 +183,11 @@ class VectorStore:
                 on.append("strftime('%m-%d', doc_ts, 'unixepoch') = ?")
                 params.append(day[2:])
                 continue
-            try:
-                start = int(datetime.fromisoformat(day).replace(tzinfo=UTC).timestamp())
-            except ValueError:
+            span = date_span(day)
+            if span is None:
                 continue  # no day of the calendar ("2025-02-30"): none is dated on it
             on.append("(doc_ts >= ? AND doc_ts < ?)")
-            params.extend([start, start + 86400])
+            params.extend(span)
         if not on:
             return []
         where += (" AND " if where else " WHERE ") + "is_final = 1 AND dated = 1 AND doc_ts IS NOT NULL"
@@ -227,3 +227,20 @@ class VectorStore:
     def count(self) -> int:
         """Number of rows."""
         return int(self._db.execute("SELECT COUNT(*) FROM nodes").fetchone()[0])
+
+
+def date_span(key: str) -> tuple[int, int] | None:
+    """The ``doc_ts`` range [start, end) of a day (``1826-05-15``), a month (``1826-05``) or a year (``1826``);
+    None for no date of the calendar ("2025-02-30")."""
+    try:
+        first = date.fromisoformat({4: f"{key}-01-01", 7: f"{key}-01"}.get(len(key), key))
+    except ValueError:
+        return None
+    if len(key) == 4:
+        after = first.replace(year=first.year + 1)
+    elif len(key) == 7:
+        after = (first + timedelta(days=31)).replace(day=1)
+    else:
+        after = first + timedelta(days=1)
+    start, end = (int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp()) for d in (first, after))
+    return start, end
