@@ -79,3 +79,24 @@ def test_an_upgrade_that_dates_an_mtime_otherwise_rewrites_the_date_without_a_re
     assert sum("dated otherwise" in w for w in run["warnings"]) == 1, run["warnings"]
     assert "2026-02-28" in _date_line(final)
     assert StateStore(out / STATE_DIR).load_manifest()["notes/garden.md"].doc_date == "2026-02-28"
+
+
+def test_a_new_date_under_the_same_reader_is_not_said_to_be_this_versions(tmp_path: Path) -> None:
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    note = src / "note.md"
+    note.write_text(GARDEN * 4, encoding="utf-8")
+    march = dt.datetime(2026, 3, 5, 12, 0).timestamp()
+    os.utime(note, (march, march))
+    _run(src, out, [])
+    (out / "note.md" / "summaries" / "L3" / "final.md").unlink()
+    july = dt.datetime(2026, 7, 9, 12, 0).timestamp()  # a touch: another day, the same reader
+    os.utime(note, (july, july))
+
+    args = ["plan", str(src), "--out", str(out), "--no-index", "--no-digests", "--json"]
+    plan = json.loads(CliRunner().invoke(main, args).stdout)
+    assert plan["changed"] == ["note.md"]
+    assert plan["reasons"]["note.md"] != "dated otherwise", "this version dated it as it dates any file"
+    assert not any("dated otherwise" in n for n in plan["change_notes"]), plan["change_notes"]
+    run = _run(src, out, [])
+    assert not any("dated otherwise" in w for w in run["warnings"]), run["warnings"]

@@ -8,6 +8,7 @@ another reader version is summarized again only when its text is now another.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import Counter
 from collections.abc import Mapping
@@ -143,7 +144,8 @@ def change_reason(entry: ManifestEntry, doc: Document, cfg: RunConfig, sig: Sign
         return "settings changed"
     if entry.text_sha not in ("", doc.text_sha):
         return "read as another text"
-    if entry.doc_date != doc.doc_date:
+    # The rule a run restores such a file by: a date from this reader version, not any date that moved.
+    if Known(entry.sha256, doc_date=entry.doc_date, reader=entry.reader).redated(doc.doc_date):
         return REDATED
     return "summaries restored"
 
@@ -338,12 +340,25 @@ def moved_roots(refs: list[SourceRef], manifest: dict[str, ManifestEntry]) -> se
 
 
 def source_path(entry: ManifestEntry) -> str | None:
-    """The file ``entry`` was made from, where it is now: under its recorded root by its relpath, less the root's
-    own name a walk of several roots puts first (``notes/journal/a.md`` of the root ``notes``); None when gone."""
+    """The file ``entry`` was made from, where it is now: under its recorded root by its relpath, or less the root's
+    own name a walk of several roots puts first (``notes/journal/a.md`` of the root ``notes``); None when gone.
+    Nowhere else: a file of the same name elsewhere under the root is another file."""
     if os.path.isfile(entry.root):  # a file given on its own is its root
         return entry.root
-    parts = entry.relpath.split("/")
-    return next((p for i in range(len(parts)) if os.path.isfile(p := os.path.join(entry.root, *parts[i:]))), None)
+    first, _, rest = entry.relpath.partition("/")
+    paths = [os.path.join(entry.root, entry.relpath)]
+    if rest and _names_root(first, entry.root):
+        paths.append(os.path.join(entry.root, rest))
+    return next((p for p in paths if os.path.isfile(p)), None)
+
+
+def _names_root(name: str, root: str) -> bool:
+    """Whether ``name`` is one walk_paths.root_names can give the folder ``root`` among several: its name, as many
+    parent folders as tell it apart joined by "-", that with a hash of its path when only the hash does."""
+    parts = [p for p in Path(root).parts if p != Path(root).anchor]
+    labels = {"-".join(parts[-depth:]) for depth in range(1, len(parts) + 1)} or {"root"}
+    digest = hashlib.sha1(root.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return name in labels or (name.endswith(f"-{digest}") and name[: -len(digest) - 1] in labels)
 
 
 def _file_id(path: str) -> tuple[int, int] | None:

@@ -141,7 +141,7 @@ class Ledger:
             self.modified += 1
         else:
             self.added += 1
-        if self.gone:
+        if self.gone and not existed:  # a file summarized before is no summary moved to its path
             self.arrived[doc.relpath] = str(doc.path)
         self.levels[plan.level.value] += 1
         if results and all(r.reused for r in results) and any(r.key in self.computed for r in results):

@@ -301,6 +301,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
     touched: dict[str, tuple[str | None, int, str | None]] = {}  # what the digests need of each file to summarize
     finals: dict[str, Final] = {}  # of those, the finals known now (kept whole, stored, or from the cache)
     emptied: list[str] = []  # files with summaries that are no source now: out of the digests, as if deleted
+    arrived: dict[str, str] = {}  # new files, by relpath: a gone source may be one of them under another name
     for ref in d.todo:
         entry = manifest.get(ref.relpath)
         tools = tools or _Tools.make(cfg)
@@ -318,8 +319,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
             summary.unchanged.append(ref.relpath)
             continue
         (summary.changed if entry is not None else summary.new).append(ref.relpath)
-        if gone:
-            summary.moved.update(moved_sources(gone, {ref.relpath: ref.fspath}))
+        if entry is None:  # a file summarized before is no summary moved to its path
+            arrived[ref.relpath] = ref.fspath
         attach_prior(plan, entry, cfg, d.roots.get(ref.relpath))  # the final's request as the run sends it
         if read_anew(entry, doc.sha256, doc.text_sha, sig):
             summary.reread.append(ref.relpath)
@@ -342,6 +343,8 @@ def preview(cfg: RunConfig) -> PlanSummary:
             result = _walk(plan, cfg, state, tools.tokenizer, tools.sizer, tools.answers, summary)
         if result is not None and cfg.digests:
             finals[ref.relpath] = _final(cfg, plan, result)
+    if gone and arrived:  # once: each call stats every gone source
+        summary.moved = moved_sources(gone, arrived)
     if cfg.digests:
         tools = tools or _Tools.make(cfg)
         size = tools.sizer.size if tools.sizer is not None else None
