@@ -57,11 +57,15 @@ _CLAUSE_OPENER = re.compile(r"(?:i|we|you|they|he|she|it|that|this|there|here|wh
 _CLAUSE_TAKERS = frozenset(
     "and or but nor so because if than that whether while which who is was are were be been am".split()
 )
-# A command to the listeners ("let me just skip ahead", "let us", "let's"): a clause only a coordinating
-# conjunction takes ("and let's go"); left after a copula or a subordinator ("This is {disfmarker} let me
-# just skip ahead") the start before it was abandoned.
+# A command to the listeners ("let me just skip ahead", "let us", "let's"): left after a copula or a
+# subordinator ("This is {disfmarker} let me just skip ahead") the start before it was abandoned, as
+# neither goes on with a bare verb; a coordinating conjunction takes it ("and let's go").
 _IMPERATIVE = re.compile(r"let(?:['’]s|[ \t]+(?:me|us))(?![\w'’-])", re.IGNORECASE)
 _COORDINATORS = frozenset("and or but nor so".split())
+# "let me", "let us" without a clitic is also a bare verb, which the infinitive's "to" and a modal take:
+# "I asked him to {disfmarker} let us use the room" goes on as said, "to" and all.
+_BARE_COMMAND = re.compile(r"let[ \t]+(?:me|us)(?![\w'’-])", re.IGNORECASE)
+_VERB_TAKERS = frozenset("to will would can could should shall might must may".split())
 # A capitalised word straight after a lower-case one: in a transcript, whose restarts are marked (and its
 # function words' capitals read as restarts, _RESTART_WORDS), a name ("ask Jane", "in Excel").
 _MID_CAPITAL = re.compile(r"(?<=[a-z,] )[A-Z][\w'’-]*")
@@ -131,6 +135,8 @@ def _repaired(before: str, after: str, names: frozenset[str]) -> str:
     # word that is no name ("now is {disfmarker} Next meeting is in half an hour").
     if _PRONOUN_I.match(nxt.group(0)) or _opens_sentence(nxt.group(0), names):
         return _restarted(head, kept, after)
+    if _BARE_COMMAND.match(after) and _last_word(clause) in _VERB_TAKERS:
+        return f"{before} {after}"  # "to {disfmarker} let us use": the repair is the phrase's verb
     if kept != clause.rstrip(" \t,;:") and _takes_no_clause(clause, after):
         # A new sentence, as a capitalised restart is: an abandoned start that trails off ends its own.
         return _restarted(head, kept, after[0].upper() + after[1:])
@@ -153,11 +159,17 @@ def _restarted(head: str, kept: str, after: str) -> str:
 
 def _takes_no_clause(clause: str, after: str) -> bool:
     """Whether ``after`` opens a clause the last word of ``clause``, one left hanging, cannot take."""
-    last = _WORD.findall(clause)[-1].lower()
-    if _IMPERATIVE.match(after):
-        return last not in _COORDINATORS
+    last = _last_word(clause)
+    if _IMPERATIVE.match(after) and last in _CLAUSE_TAKERS and last not in _COORDINATORS:
+        return True  # after a copula or a subordinator; after anything else, "let's" is read as any clause
     onset = _FIRST_WORD.match(after)
     return onset is not None and bool(_CLAUSE_OPENER.match(onset.group(0))) and last not in _CLAUSE_TAKERS
+
+
+def _last_word(clause: str) -> str:
+    """The last word of ``clause``, lower case ("" if it has none)."""
+    words = _WORD.findall(clause)
+    return words[-1].lower() if words else ""
 
 
 def _kept_mark(clause: str, kept: str) -> str:

@@ -46,3 +46,16 @@ def test_the_final_of_a_meeting_has_no_start_run_into_a_command(tmp_path: Path) 
     assert res.exit_code == 0, res.output
     final = (out / "meeting.txt" / "summaries" / "L3" / "final.md").read_text(encoding="utf-8")
     assert "Let me just skip ahead" in final and "This let me" not in final
+
+
+def test_a_command_after_to_or_a_modal_continues_the_phrase() -> None:
+    """ "to" and a modal take a bare verb: the reported request is kept, "to" and all (review s8 cr1)."""
+    cleaned = clean_transcript(
+        "Marketing: I asked him to {disfmarker} let us use the room .\n"
+        "Project Manager: I want you to {disfmarker} let me see the draft .\n"
+        "Industrial Designer: Could you {disfmarker} let me know when it 's done ?"
+    ).split("\n")
+    assert "asked him to let us use the room" in cleaned[0], cleaned[0]
+    assert "want you to let me see the draft" in cleaned[1], cleaned[1]
+    assert "you let me know" in cleaned[2], cleaned[2]
+    assert all(len(starts(line)) == 1 for line in cleaned), cleaned

@@ -32,6 +32,9 @@ def _texts(text: str, language: str) -> list[str]:
         ("Am 12. Juni bekam Anne zum 13. Geburtstag ein Tagebuch. Sie schrieb sofort.", "13. Geburtstag"),
         ("Er wohnte im 19. Bezirk. Dort war es ruhig.", "19. Bezirk"),
         ("Am 16. Junius. Wie froh bin ich.", "16. Junius"),
+        ("Heute feierten wir Omas 90. Geburtstag. Es gab Kuchen.", "90. Geburtstag"),
+        ("Das war schon sein 3. Versuch. Er gab nicht auf.", "3. Versuch"),
+        ("Sie kamen zur 14. Secessions-Ausstellung. Dort war es voll.", "14. Secessions-Ausstellung"),
     ],
 )
 def test_an_ordinal_before_a_noun_ends_no_german_sentence(text: str, ordinal: str) -> None:
@@ -46,6 +49,15 @@ def test_an_ordinal_before_a_noun_ends_no_german_sentence(text: str, ordinal: st
         "Ich war 25. Dann ging ich nach Hause.",  # a function word opens the next sentence
         "Sie war damals 30. Heute lebt sie in Berlin und ist heute glücklich.",  # written lower case too
         "Das war im Jahr 1704. Leibniz kam später.",  # a year, not an ordinal
+        # A capitalised adverb opens the next sentence after a count: no determiner before the number
+        # makes it an ordinal (review s8 cr1).
+        "Der Bus kam um 8. Leider war er voll.",
+        "Ich zählte bis 10. Danach schlief ich ein.",
+        "Sie wurde 30. Morgen feiern wir.",
+        "Heute wurde Lena 5. Gestern war sie noch 4.",
+        "Er lief Platz 3. Trotzdem war er froh.",
+        "Wir waren 12. Insgesamt kamen mehr als erwartet.",
+        "Wir wohnten im Haus 5. Leider war es dort laut.",  # a noun after its article is no genitive
     ],
 )
 def test_a_number_that_ends_a_german_sentence_still_ends_it(text: str) -> None:

@@ -181,7 +181,8 @@ def _paragraph_language(paragraph: str, language: str | None, others: Sequence[s
     return max(candidates, key=held)  # the first, the digest's own language, on a tie
 
 
-_LAST_TOKEN = re.compile(r"\S+\.$")
+# The short form and the two words before it: a German ordinal is read by its determiner ("den 25.").
+_LAST_TOKEN = re.compile(r"(?:\S+\s+){0,2}\S+\.$")
 
 
 def _short_form_goes_on(piece: str, after: str, language: str | None) -> bool:
@@ -199,7 +200,7 @@ def _short_form_goes_on(piece: str, after: str, language: str | None) -> bool:
 def _one_sentence(short: str, after: str, language: str) -> bool:
     """Whether ``language``'s rules read "``short`` ``after``" on past ``short``'s full stop."""
     spans = split_sentences(f"{short} {after}", language)
-    return bool(spans) and spans[0].end > len(short)
+    return bool(spans) and all(s.start != len(short) + 1 for s in spans)  # no sentence opens on ``after``
 
 
 _ONE_LETTER = re.compile(r"(?:^|\s)\w\.$")
