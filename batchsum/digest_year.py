@@ -43,7 +43,6 @@ async def by_month(
     names = [month_label(MONTH_NAMES.index(label) + 1, req.language) for label in labels]
     heads = [f"**{name}.** " if name == label else f"**{name}** " for name, label in zip(names, labels, strict=True)]
     sizes = [tokenizer.count(p) for p in req.parts]
-    room = max(len(labels), req.max_tokens - sum(tokenizer.count(h) + 1 for h in heads))
     # Each month first gets room for its shortest sentence: a share below it (a month of one long
     # sentence beside long months) left the month's paragraph a bare "…".
     # Each month is read in its own language (a year of a German March and a French April).
@@ -53,9 +52,13 @@ async def by_month(
         min(size, _shortest_sentence(part, tokenizer, lang))
         for size, part, lang in zip(sizes, req.parts, month_langs, strict=True)
     ]
-    alloc = dict(enumerate(floors))
-    room = max(0, room - sum(floors))
-    open_ = [i for i in range(len(labels)) if floors[i] < sizes[i]]
+    # A month's floor holds room for the label its sentence is shown after (a day's, else the month's):
+    # counting its head again had named three months of nine where the budget held five.
+    costs = [max(floor, tokenizer.count(h)) + 1 for h, floor in zip(heads, floors, strict=True)]
+    kept = _kept(sizes, costs, req.max_tokens)
+    alloc = {i: floors[i] if i in kept else 0 for i in range(len(labels))}
+    room = max(0, req.max_tokens - sum(costs[i] for i in kept))
+    open_ = [i for i in sorted(kept) if floors[i] < sizes[i]]
     while open_:
         weight = sum(sizes[i] - floors[i] for i in open_) or 1
         share = {i: room * (sizes[i] - floors[i]) // weight for i in open_}
@@ -71,7 +74,7 @@ async def by_month(
     subs: dict[int, SummaryRequest] = {}  # the months cut to their share, summarized side by side
     days: dict[int, list[str]] = {}  # their paragraphs, a day's each
     for i, part in enumerate(req.parts):
-        if alloc[i] < sizes[i]:
+        if i in kept and alloc[i] < sizes[i]:
             # A week's paragraph is a run per day: each is labelled on its own, as a day file's paragraph is.
             days[i] = [run for d in part.split("\n\n") if d.strip() for run in day_runs(d)]
             # The days' words without their labels: a label is no sentence to pick, and one cut in two
@@ -97,12 +100,29 @@ async def by_month(
     cut = dict(zip(subs, await asyncio.gather(*map(summarize, subs.values())), strict=True))
     paragraphs: list[str] = []
     for i, (head, part) in enumerate(zip(heads, req.parts, strict=True)):
+        if i not in kept:
+            continue
         talk = talks is None or i >= len(talks) or talks[i]
         body = " ".join((day_labelled(cut[i].text, days[i], talk) if i in cut else part).split())
         if body:  # "**22 January.** Poor Mr. Pole ..." names its month: no "**January.**" before it
             paragraphs.append(("" if opens_with_day(body) else head) + body)
     text = "\n\n".join(paragraphs)
     return SummaryOutput(text=text, backend=name, completion_tokens=tokenizer.count(text), llm_calls=0)
+
+
+def _kept(sizes: list[int], costs: list[int], budget: int) -> set[int]:
+    """The months a year's budget names: all when it holds each one's name and shortest sentence (its
+    ``costs``), else those the greedy of budgeted maximum coverage picks (Khuller, Moss and Naor 1999),
+    the most words of the year per token spent first, and at least the cheapest month."""
+    if sum(costs) <= budget:
+        return set(range(len(costs)))
+    kept: set[int] = set()
+    spent = 0
+    for i in sorted(range(len(costs)), key=lambda i: (-sizes[i] / max(1, costs[i]), i)):
+        if spent + costs[i] <= budget:
+            kept.add(i)
+            spent += costs[i]
+    return kept or {min(range(len(costs)), key=lambda i: (costs[i], i))}
 
 
 def _shortest_sentence(text: str, tokenizer: Tokenizer, language: str | None) -> int:

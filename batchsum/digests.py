@@ -67,6 +67,7 @@ from batchsum.periods import (
     period_language,
     years_of,
 )
+from batchsum.sources import read_source
 from batchsum.state import node_key
 from batchsum.text import DATE_LABEL
 from batchsum.tree import node_path, read_node, write_node
@@ -155,6 +156,31 @@ def final_text(out: Path, facts: FileFacts, finals: Mapping[str, Final] | None =
     except (OSError, ValueError):
         return ""
     return digest_input(meta, body)
+
+
+def entries_whole(facts: FileFacts, final: str, roots: Mapping[str, ManifestEntry], cfg: RunConfig, room: int) -> str:
+    """A file of many days' entries (``facts``; its manifest entry in ``roots``) as its digest reads it when its
+    final (``final``) left some of its words out and its month's word budget (``room``) holds them all: its
+    entries whole, each line after its day ("2023-05-12: ..."), as a short day's file is read kept whole. A
+    BRIEF final of a month's file of three entries had kept one sentence of the first and the last, and the
+    month's digest lost the second (a birth) with no room used. "" otherwise (the final is read)."""
+    entry = roots.get(facts.relpath)
+    if not facts.many_days or entry is None or not final.strip():
+        return ""
+    doc = read_source(entry.root, entry.relpath, entry.sha256, cfg.content_type, redact=cfg.redact_secrets)
+    if doc is None:
+        return ""
+    lines: list[tuple[str, list[str]]] = []
+    for unit in units_from_text(doc.text, "journal", language=facts.language):
+        if unit.date is None:
+            return ""  # words of no known day: no line of the file can be labelled for certain
+        if lines and lines[-1][0] == unit.date:
+            lines[-1][1].append(unit.text)
+        else:
+            lines.append((unit.date, [unit.text]))
+    text = "\n".join(f"{day}: {' '.join(said)}" for day, said in lines)
+    words = digest_words(text) - len(lines)  # a line's "2023-05-12:" label is no word of the entry
+    return text if lines and digest_words(final) < words <= room else ""
 
 
 def month_languages(groups: Mapping[Period, list[FileFacts]], months: list[Period]) -> list[str | None]:
@@ -447,7 +473,11 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
     finals_of: dict[Period, list[str]] = {}  # the text of each part as its final has it, days' labels and all
     for period in lower:
         members = groups[period]
-        owned = [(f, t) for f in members if (t := source_dated(final_text(out, f, finals), f, roots, cfg))]
+        words = target_words(cfg, period)
+        said = [(f, final_text(out, f, finals)) for f in members]
+        owned = [
+            (f, t) for f, x in said if (t := entries_whole(f, x, roots, cfg, words) or source_dated(x, f, roots, cfg))
+        ]
         owners[period] = [f for f, _ in owned]
         tokens = sum(f.tokens for f in members)
         parts, langs = [t for _, t in owned], [f.language for f, _ in owned]

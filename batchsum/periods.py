@@ -610,9 +610,18 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
         return ""
     first = flat
     for sentence in split_sentences(flat, language):  # not at "Mr." or an initial ("Lord B.")
+        # A caseless text's sentences run on past the cap ("... diploid organisms. the ashm levels ..."):
+        # they are told apart as the summarizer tells them (a lower-case paper's line had held three).
+        heads = [flat[: sentence.end]]
+        if language in (None, "en") and digest_words(sentence.text) > words:
+            from batchsum.backends.units import _split_lowercase  # here: units imports this module
+
+            pieces = _split_lowercase(flat[sentence.start : sentence.end].strip(), min_words=words)
+            heads = [(flat[: sentence.start] + " ".join(pieces[: k + 1])).strip() for k in range(len(pieces))]
         # A first "sentence" of a few words ("May 3.") says nothing: take sentences up to a third of the cap.
-        if digest_words(flat[: sentence.end]) >= words // 3:
-            first = flat[: sentence.end]
+        head = next((h for h in heads if digest_words(h) >= words // 3), None)
+        if head is not None:
+            first = head
             break
     # A first sentence cut from a longer quotation gets its marks made whole ('She texted: "Went well.').
     if digest_words(first) <= words:

@@ -109,9 +109,13 @@ def _select(
     book = multi_part and not peers and (overview or n_parts >= BOOK_PARTS)
     bonus = PEER_COVERAGE if peers else BOOK_COVERAGE if book else params.coverage_w
     reserve = (peers or book) and multi_part and bool(parts.min() >= 0)  # a rolling node's prior final: part -1
+    stand_in = np.zeros(n, dtype=bool)
     if reserve:  # the room each part needs is reserved on exact counts (estimates run low)
         for i in np.flatnonzero(cand).tolist():
             exact[i] = tokenizer.count(units[i].text)
+        if peers:
+            stand_in = _stand_ins(units, cand, parts, exact, tokenizer, budget, sep_cost)
+            remaining |= stand_in
     answers, taken = _answers(units), np.zeros(n, dtype=bool)
     while True:
         room = budget - used - (sep_cost if chosen else 0)
@@ -151,7 +155,38 @@ def _select(
             remaining[j], taken[j] = False, True
             picked[spk[j]] += 1
             covered |= parts == units[j].part
+        remaining &= ~(stand_in & covered)  # a short line stands in for its part, never a second pick
     return chosen
+
+
+def _stand_ins(
+    units: list[Unit],
+    cand: np.ndarray,
+    parts: np.ndarray,
+    exact: np.ndarray,
+    tokenizer: Tokenizer,
+    budget: int,
+    sep_cost: int,
+) -> np.ndarray:
+    """A digest's whole sentences too short to be candidates ("Lunch: soup with Ana.") of the parts whose
+    candidates are all longer, when only with them the budget holds a sentence of every part: a month of
+    three entries had left out the one whose only candidate was long. None when the candidates alone hold
+    one of each, or when even these cannot (exact counts are filled in for them)."""
+    short = np.array([u.whole and bool(u.body.strip()) for u in units]) & ~cand
+    if not short.any():
+        return short
+    for i in np.flatnonzero(short).tolist():
+        exact[i] = tokenizer.count(units[i].text)
+    own, least = np.full(int(parts.max()) + 1, np.inf), np.full(int(parts.max()) + 1, np.inf)
+    np.minimum.at(own, parts[cand], exact[cand])
+    np.minimum.at(least, parts[short], exact[short])
+    present = np.isfinite(own) | np.isfinite(least)
+    holds = budget + sep_cost  # each of ``k`` lines costs its separator, the first one none
+    if float((own[present] + sep_cost).sum()) <= holds:
+        return np.zeros_like(short)
+    if float((np.minimum(own, least)[present] + sep_cost).sum()) > holds:
+        return np.zeros_like(short)
+    return short & (least < own)[parts]
 
 
 # A sentence that asks: it ends with a question mark (a closing quote or bracket after it), Latin or full-width.
