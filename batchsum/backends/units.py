@@ -22,7 +22,6 @@ from batchsum.backends.apparatus import (
     is_reference_list,
     is_tex_math,
 )
-from batchsum.backends.caseless import split_lowercase
 from batchsum.backends.epigraphs import epigraph_lines
 from batchsum.backends.line_groups import across_page_breaks, item_lines
 from batchsum.backends.noise import (
@@ -44,6 +43,7 @@ from batchsum.backends.noise import (
     section_role,
 )
 from batchsum.backends.phatic import is_phatic
+from batchsum.caseless import split_lowercase
 from batchsum.cleanup import (
     balance_quotes,
     clean_transcript,
