@@ -7,6 +7,7 @@ Layout under ``<out>``::
     <relpath>/summaries/L3/final.md          the final summary (every level but NONE)
     <relpath>/summaries/history/<ts>.md      earlier finals (rolling chain)
     <relpath>/deleted/<ts>/...               trees of deleted sources or dropped nodes
+    <relpath>/deleted/.links.json            which of those link into the live tree (_ArchivedLinks)
     .batchsum/                               state: manifest, node store, metrics, index, cache
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -281,14 +283,15 @@ def soft_delete(out: Path, relpath: str, paths: list[Path], stamp: str) -> list[
         except ValueError:
             continue
     folder = _archive_folder(base, stamp, list(rels.values()))
-    archived = _archived_pages(base)
+    links = _ArchivedLinks(base)
+    linking = _history_pages(base) + links.linking([rel.as_posix() for rel in rels.values()])
     moved: dict[Path, Path] = {}
     for p, rel in rels.items():
         dest = folder / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(p), str(dest))
         moved[p] = dest
-    _relink_moved(moved, archived)
+    links.save(_relink_moved(moved, linking))
     return list(moved.values())
 
 
@@ -298,12 +301,13 @@ def soft_delete_tree(out: Path, relpath: str, stamp: str) -> None:
     sdir = summaries_dir(out, relpath)
     if sdir.exists():
         dest = _archive_folder(out / relpath, stamp, [Path("summaries")]) / "summaries"
-        archived = _archived_pages(out / relpath)
+        links = _ArchivedLinks(out / relpath)
+        linking = links.linking(["summaries"])  # history/ moves with the tree
         dest.parent.mkdir(parents=True, exist_ok=True)
         import shutil
 
         shutil.move(str(sdir), str(dest))
-        _relink_moved({sdir: dest}, archived)
+        links.save(_relink_moved({sdir: dest}, linking))
 
 
 def _archive_folder(base: Path, stamp: str, rels: list[Path]) -> Path:
@@ -316,22 +320,99 @@ def _archive_folder(base: Path, stamp: str, rels: list[Path]) -> Path:
     return folder
 
 
-def _archived_pages(base: Path) -> list[Path]:
-    """The earlier finals (``history/``) and soft-deleted pages of the source at ``base``: they link the
-    tree's live pages (the final copied to history/ its parts), which a soft delete moves."""
-    return sorted((base / "summaries" / "history").glob("*.md")) + sorted((base / "deleted").rglob("*.md"))
+def _history_pages(base: Path) -> list[Path]:
+    """The earlier finals of the source at ``base``: they link the live parts a soft delete moves."""
+    return sorted((base / "summaries" / "history").glob("*.md"))
+
+
+class _ArchivedLinks:
+    """Which soft-deleted pages of the source at ``base`` link into its live ``summaries/`` tree, and where:
+    ``deleted/.links.json``, archived page -> live targets (paths relative to ``base``).
+
+    A page archived while its parent stayed live links that parent, so a later move of the parent must
+    rewrite it; reading every page ever archived to find those made each soft delete cost grow with the
+    source's history. Missing or unreadable (a tree archived before it existed), it is rebuilt by reading
+    the archive once. A link written into an archived page by hand later is not known to it."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.path = base / "deleted" / ".links.json"
+        self.pages = self._load()
+        self.changed = False
+
+    def _load(self) -> dict[str, list[str]]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):
+                return data
+        except (OSError, ValueError):
+            pass
+        pages: dict[str, list[str]] = {}
+        for page in sorted((self.base / "deleted").rglob("*.md")):
+            try:
+                targets = _live_targets(self.base, page, page.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                continue
+            if targets:
+                pages[page.relative_to(self.base).as_posix()] = targets
+        self.changed = True
+        return pages
+
+    def linking(self, olds: list[str]) -> list[Path]:
+        """The archived pages with a link to or into one of ``olds`` (paths relative to ``base``)."""
+        return [
+            self.base / page
+            for page, targets in sorted(self.pages.items())
+            if any(t == old or t.startswith(old + "/") for t in targets for old in olds)
+        ]
+
+    def save(self, texts: dict[Path, str | None]) -> None:
+        """Record the live targets of the pages just moved or relinked (``texts``: their text, None: gone)."""
+        archive = self.base / "deleted"
+        for page, text in texts.items():
+            if not page.is_relative_to(archive):
+                continue
+            key = page.relative_to(self.base).as_posix()
+            targets = _live_targets(self.base, page, text) if text is not None else []
+            if targets != self.pages.get(key, []):
+                self.changed = True
+                if targets:
+                    self.pages[key] = targets
+                else:
+                    self.pages.pop(key, None)
+        if self.changed and archive.is_dir():
+            # A cache the archive can rebuild it from: no fsync.
+            atomic_write_text(self.path, json.dumps(self.pages, sort_keys=True), durable=False)
+
+
+def _live_targets(base: Path, page: Path, text: str) -> list[str]:
+    """The pages of ``base``'s live ``summaries/`` tree that ``text`` (of ``page``) links, relative to ``base``."""
+    from urllib.parse import unquote
+
+    live = str(base / "summaries") + os.sep
+    found: set[str] = set()
+    for m in _LINK_TARGET.finditer(text):
+        target = m.group(1)
+        path = (target[1:-1] if target.startswith("<") else target).partition("#")[0]
+        if not path or _URL.match(path) or path.startswith(("/", "\\")):
+            continue
+        resolved = os.path.normpath(os.path.join(page.parent, unquote(path)))
+        if resolved.startswith(live):
+            found.add(Path(resolved).relative_to(base).as_posix())
+    return sorted(found)
 
 
 # A Markdown link's target, bare or in angle brackets (navigation.md_link writes the latter).
 _LINK_TARGET = re.compile(r"\]\((<[^>\n]*>|[^()\s<>]+)\)")
 
 
-def _relink_moved(moved: dict[Path, Path], stayed: list[Path] | None = None) -> None:
+def _relink_moved(moved: dict[Path, Path], stayed: list[Path] | None = None) -> dict[Path, str | None]:
     """Rewrite the relative links of the Markdown files just moved (``moved``: old path -> new path, files
     or folders) so each still reaches what it reached: a page moved two folders deeper into ``deleted/``
     kept "../../../../../journal/a.md", written for its old depth. A link into what moved with it follows
     the move; any other keeps its target (a deleted source's link names where that source was). ``stayed``:
-    pages that did not move whose links into what moved follow it too."""
+    pages that did not move whose links into what moved follow it too. Returns each page's text now (None:
+    unreadable)."""
 
     def new_place(target: str) -> str:
         for old, new in moved.items():
@@ -339,25 +420,29 @@ def _relink_moved(moved: dict[Path, Path], stayed: list[Path] | None = None) -> 
                 return str(new) + target[len(str(old)) :]
         return target
 
+    texts: dict[Path, str | None] = {}
     for old, new in moved.items():
         for path in [new] if new.is_file() else sorted(new.rglob("*.md")):
             if path.suffix == ".md":
                 was_dir = os.path.dirname(str(old) + str(path)[len(str(new)) :])
-                _relink_file(path, was_dir, new_place)
+                texts[path] = _relink_file(path, was_dir, new_place)
     for path in stayed or ():
-        _relink_file(path, str(path.parent), new_place)
+        texts[path] = _relink_file(path, str(path.parent), new_place)
+    return texts
 
 
-def _relink_file(path: Path, was_dir: str, new_place: Callable[[str], str]) -> None:
-    """Rewrite the relative link targets of ``path``, written from folder ``was_dir``, for its folder now."""
+def _relink_file(path: Path, was_dir: str, new_place: Callable[[str], str]) -> str | None:
+    """Rewrite the relative link targets of ``path``, written from folder ``was_dir``, for its folder now;
+    its text as it now is (None: unreadable)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return
+        return None
     here = str(path.parent)
     relinked = _LINK_TARGET.sub(lambda m: f"]({_moved_target(m.group(1), was_dir, here, new_place)})", text)
     if relinked != text:
         atomic_write_text(path, relinked)
+    return relinked
 
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")

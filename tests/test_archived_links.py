@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
+import pytest
 from click.testing import CliRunner
 
 from batchsum.cli import main
@@ -69,3 +70,57 @@ def test_parts_moved_aside_and_the_pages_linking_them_still_link_each_other(tmp_
     _run(src, out)  # the whole tree moves aside: the earlier archived pages' links to it follow
     for page in _archived(out):
         assert all(t.exists() for t in _targets(page) if t != notes), (page, _targets(page))
+
+
+def _reads_update_atime(folder: Path) -> bool:
+    """Whether reading a file whose access time is older than its change time updates it here (relatime)."""
+    probe = folder / "probe.txt"
+    probe.write_text("x", encoding="utf-8")
+    os.utime(probe, (0, probe.stat().st_mtime))
+    probe.read_text(encoding="utf-8")
+    return probe.stat().st_atime != 0
+
+
+def test_a_soft_delete_does_not_read_earlier_archived_pages_that_link_nothing_it_moves(tmp_path: Path) -> None:
+    # Every soft delete read every page ever archived for the source: a nightly run of a daily-edited
+    # journal paid for its whole history. Earlier archived chunks link the final, which stays here.
+    if not _reads_update_atime(tmp_path):
+        pytest.skip("this filesystem does not record reads (noatime)")
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    notes = src / "notes.md"
+    sentences = [s + "." for s in LONG.split(". ") if s]
+    chunked = ("--type", "document", "--thresholds", "10,20,100,15000", "--chunk-size", "60", "--chunk-overlap", "0")
+    for count in (len(sentences), len(sentences) // 2):
+        notes.write_text(" ".join(sentences[:count]) + "\n", encoding="utf-8")
+        _run(src, out, *chunked)  # the second run moves the chunks past its last to deleted/
+    earlier = [p for p in _archived(out) if "deleted" in p.parts]
+    assert earlier, sorted(out.rglob("*.md"))
+    before = {p: p.read_bytes() for p in earlier}
+    for page in earlier:
+        os.utime(page, (0, page.stat().st_mtime))
+    notes.write_text(" ".join(sentences[: len(sentences) // 4]) + "\n", encoding="utf-8")
+    _run(src, out, *chunked)  # fewer chunks again: more move aside, the final stays
+    assert len([p for p in _archived(out) if "deleted" in p.parts]) > len(earlier)
+    assert [p for p in earlier if p.stat().st_atime != 0] == []  # before reading them here
+    assert all(p.read_bytes() == before[p] for p in earlier), earlier
+    for page in _archived(out):
+        assert all(t.exists() for t in _targets(page)), (page, _targets(page))
+
+
+def test_an_archive_without_its_link_record_is_read_once_and_its_links_follow(tmp_path: Path) -> None:
+    # A tree archived before the record existed, or whose record was lost: the archive is read to rebuild it.
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    notes = src / "notes.md"
+    notes.write_text(LONG + "\n", encoding="utf-8")
+    chunked = ("--type", "document", "--thresholds", "10,20,100,15000", "--chunk-size", "60", "--chunk-overlap", "0")
+    _run(src, out, *chunked)
+    notes.write_text("Short note about roses. We planted them near the fence.\n", encoding="utf-8")
+    _run(src, out)
+    record = out / "notes.md" / "deleted" / ".links.json"
+    assert record.is_file()
+    record.write_text("{not json", encoding="utf-8")
+    notes.unlink()
+    _run(src, out)  # the live tree moves: the archived parts that linked its final follow it
+    assert [p for p in _archived(out) if any(t != notes and not t.exists() for t in _targets(p))] == []
