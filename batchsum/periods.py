@@ -43,9 +43,11 @@ PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
 # by their own titles, in their language, and a month a channel's day by its title; 13: files of one day are told
 # apart, "**4 March (evening).**", and an ISO week's file is in the month of its Thursday; 14: a file's line
 # keeps "<" and "&" inside its code spans as written, "`Vec<T>`"; 15: a year's chat sentence under its speaker, and
-# a note's block ids, inline footnotes and a chat's "#channel" read as the note shows them): part of every digest's
-# signature, so a new layout redoes them all.
-DIGEST_FORMAT = 15
+# a note's block ids, inline footnotes and a chat's "#channel" read as the note shows them; 16: a folder's and a
+# month's line per file is a whole sentence that fits its share, a year names only the months its budget holds,
+# a month file's entries are quoted under their days, a caseless file's line ends at its first sentence): part
+# of every digest's signature, so a new layout redoes them all.
+DIGEST_FORMAT = 16
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.
