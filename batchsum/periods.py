@@ -366,20 +366,51 @@ def _meant_as_month(query: str, lowered: str, match: re.Match[str], month: str, 
 # A CJK month, with or without its year or day: "4月" of "2024年4月3日", Korean "4월".
 _CJK_MONTH_ANY = re.compile(r"(?<!\d)(\d{1,2})\s*[月월]")
 _MONTH_NAME = re.compile(rf"(?<!\w)(?:{_MONTH_WORD})(?!\w)")
+# Month names that are also an everyday word or a given name in a language batchsum reads: English "may" and
+# "march", French "mars" (the planet), "mai" (Italian "never"; a given name), the names June, April, August and
+# Spanish Abril. No data batchsum ships tells them (Snowball's stop word lists hold no month's name), so they
+# are listed. Such a name is its month only beside a year ("Mai 2024") or a day ("3 mai"), after a word saying
+# "in" in a language that names the month so ("im Mai", "in June", "en mars"), or as the query's only word.
+_WORDLIKE_MONTHS = _AMBIGUOUS_MONTHS | {"mai", "june", "april", "august", "abril"}
+# The words that say "in" before a month's name, by the languages (ISO 639-1) that write them so.
+_IN_MONTH = {
+    "in": frozenset({"en", "de"}),
+    "im": frozenset({"de"}),
+    "en": frozenset({"fr", "es"}),
+    "em": frozenset({"pt"}),
+}
+_BEFORE_YEAR = re.compile(r"\.?,?\s+(?:(?:of|de|del|di)\s+)?\d{4}(?![\w/-]|\.\d)")
+_AFTER_YEAR = re.compile(r"(?<![\w./-])\d{4},?\s+$")
+_LAST_WORD = re.compile(r"([^\W_]+)\s+$")
+
+
+def _month_meant(lowered: str, match: re.Match[str]) -> bool:
+    """Whether a month's name (a ``_MONTH_NAME`` match of the lowercased query) names its month by its place: any
+    name but an everyday word's or a given name's (:data:`_WORDLIKE_MONTHS`), which must stand beside a year or
+    after a word saying "in" in one of its month's languages ("non ho mai riparato" and "dinner with Mai" name no
+    May). A day's name is :func:`days_named`'s; the query's only word is a month (:func:`months_named`)."""
+    word, start = match.group(0), match.start()
+    if word not in _WORDLIKE_MONTHS or _BEFORE_YEAR.match(lowered, match.end()):
+        return True
+    if _AFTER_YEAR.search(lowered, max(0, start - 8), start):
+        return True  # "2024 May"
+    before = _LAST_WORD.search(lowered, max(0, start - 20), start)
+    return before is not None and not _IN_MONTH.get(before.group(1), frozenset()).isdisjoint(MONTH_LANGUAGES[word])
 
 
 def months_named(query: str) -> set[int]:
     """The months (1-12) ``query`` names, with or without a year or a day, by a name in any language batchsum
     reads ("April", "im März", "в марте") or as a CJK month ("4月", "2024年4月3日"). A name that is also an everyday
-    word ("may", "march", "mars") names its month only as part of a day or a month of a year the query names
-    (:func:`days_named`, :func:`periods_named`: "May 2024", "le 3 mars") or as the query's only word."""
+    word or a given name ("may", "mars", "mai", "June") names its month only as part of a day or a month of a year
+    (:func:`days_named`, :func:`periods_named`: "May 2024", "le 3 mars"), after "in" ("in June", "im Mai"), or as
+    the query's only word."""
     lowered = query.lower()
-    dated = {int(k[5:7]) for k in periods_named(query) if len(k) == 7} | {int(d[-5:-3]) for d in days_named(query)}
+    dated = {int(d[-5:-3]) for d in days_named(query)}
     alone = len(_WORD.findall(lowered)) == 1
     named = {int(m) for m in _CJK_MONTH_ANY.findall(lowered)}
     for match in _MONTH_NAME.finditer(lowered):
         month = MONTH_WORDS[match.group(0)]
-        if match.group(0) not in _AMBIGUOUS_MONTHS or month in dated or alone:
+        if month in dated or alone or _month_meant(lowered, match):
             named.add(month)
     return {m for m in named if 1 <= m <= 12}
 
@@ -414,10 +445,9 @@ def periods_named(query: str) -> list[str]:
     1826" asks for the month). A day ("1826-05-15", "15 May 1826") names neither: its entry answers
     (:func:`days_named`)."""
     lowered = _without_days(query.lower())
-    words = _WORD.findall(lowered)
     keys = [f"{y}-{int(m):02d}" for y, m in _ISO_KEY.findall(lowered) + _CJK_MONTH.findall(lowered)]
     years = _YEAR.findall(lowered)
-    months = sorted({MONTH_WORDS[w] for w in words if w in MONTH_WORDS})
+    months = sorted({MONTH_WORDS[m.group(0)] for m in _MONTH_NAME.finditer(lowered) if _month_meant(lowered, m)})
     keys += [f"{y}-{m:02d}" for y in years for m in months]
     keys = [k for k in dict.fromkeys(keys) if 1 <= int(k[5:]) <= 12]
     if not keys:
@@ -430,8 +460,11 @@ def without_periods(query: str) -> str:
     March 2023?" asks "what happened"); the query itself when it names no period."""
     if not periods_named(query):
         return query.lower()
-    rest = _YEAR.sub(" ", _ISO_KEY.sub(" ", _CJK_YEAR.sub(" ", _CJK_MONTH.sub(" ", _without_days(query.lower())))))
-    return " ".join(w for w in _WORD.findall(rest) if w not in MONTH_WORDS)
+    lowered = _without_days(query.lower())
+    # A month's name the query does not mean as its month stays a word of it ("mai" of "non ho mai ... 2024").
+    lowered = _MONTH_NAME.sub(lambda m: " " if _month_meant(m.string, m) else m.group(0), lowered)
+    rest = _YEAR.sub(" ", _ISO_KEY.sub(" ", _CJK_YEAR.sub(" ", _CJK_MONTH.sub(" ", lowered))))
+    return " ".join(_WORD.findall(rest))
 
 
 def only_a_period(query: str) -> bool:

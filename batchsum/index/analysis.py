@@ -329,7 +329,9 @@ def query_groups(query: str, languages: Iterable[str | None], drop: frozenset[st
                 for lang in word_langs:
                     group.extend(s for s in _siblings(word, stem(word, lang), lang) if s not in group)
             if (month := _month_of(cjk, word)) in months:
-                group.extend(t for t in month_terms(month) if t not in group)
+                # A month's name is its month in the languages that write it so, and their texts alone: Italian
+                # "mai" is "never" (:func:`term_languages`).
+                group = list(dict.fromkeys([*(_own_month_terms(word) if cjk is False else group), *month_terms(month)]))
             target = groups if phrasing else kept
             target.setdefault(tuple(group), group)
     chosen = list((kept or groups).values())
@@ -349,6 +351,12 @@ def _month_of(cjk: bool | None, word: str) -> int | None:
     if cjk is None:
         return int(m.group(1)) if (m := _MONTH_TERM.fullmatch(word)) else None
     return MONTH_WORDS.get(word) if cjk is False else None
+
+
+def _own_month_terms(word: str) -> list[str]:
+    """The stems of a month's name (a key of :data:`~batchsum.periods.MONTH_WORDS`) in the languages that name the
+    month so, and by script."""
+    return list(dict.fromkeys(stem(word, lang) for lang in (*sorted(MONTH_LANGUAGES[word]), None)))
 
 
 @functools.cache
@@ -437,11 +445,14 @@ def term_languages(query: str, languages: Iterable[str | None]) -> dict[str, set
     (None: documents without a recorded language): a stem counts only in documents of those languages, so
     Spanish "para" stemmed as French ("par") does not match every French "par"."""
     made: dict[str, set[str | None]] = {}
+    months = months_named(query)
     for word, lang in _stemmed_words(query, languages):
+        if MONTH_WORDS.get(word) in months:
+            continue  # a month's name counts in its month's languages' texts alone (below)
         term = stem(word, lang)
         for made_term in (term, *_siblings(word, term, lang)):
             made.setdefault(made_term, set()).add(lang)
-    for month in months_named(query):  # a month's names in its languages' texts (:func:`month_terms`)
+    for month in months:  # a month's names in its languages' texts (:func:`month_terms`)
         for made_term, langs in month_terms(month).items():
             if langs:  # the CJK month term is every language's
                 made.setdefault(made_term, set()).update(langs)
