@@ -94,8 +94,10 @@ def _turns(paragraph: str) -> list[str]:
     """A paragraph cut before each line that opens a turn ("Priya: ..."): a chat message that ends
     without a stop ends its sentence all the same, and a snippet does not run into the next speaker's."""
     lines = paragraph.split("\n")
-    if ":" not in paragraph or speaker(lines[0]) is None:
-        return [paragraph]  # prose: a hard-wrapped "report: the budget ..." goes on with its sentence
+    # Prose: a hard-wrapped "report: the budget ..." goes on with its sentence. A conversation's lines are turns
+    # also under a first line that is none: a window cut inside a turn starts with its tail.
+    if ":" not in paragraph or (speaker(lines[0]) is None and len({speaker(line) for line in lines} - {None}) < 2):
+        return [paragraph]
     turns: list[str] = []
     for line in lines:
         who = speaker(line)

@@ -41,7 +41,17 @@ _MARKUP = re.compile(
     r"(?<![\\\w^_}])\{[a-z_]{3,30}\}|\[(?:[a-z_ ]{1,30})\]|(?<!\[)\[[A-Z][a-z]{2,20}(?: [a-z]{2,20})?\](?![(\[\]])"
     r"|<(?:[a-z_ ]{1,30})>"
 )
+# A line that is a label and markup only ("Project Manager: {vocalsound}"): a turn in which nothing was said.
+_SILENT_TURN = re.compile(r"^([^\n:]{1,80}:)(?:[ \t]*(?:" + _MARKUP.pattern + r"))+[ \t]*(?:\n|\Z)", re.M)
 _SPACES = re.compile(r"[ \t]+")
+
+
+def _said_nothing(m: re.Match[str]) -> str:
+    """A turn that said nothing a reader sees gone, line and all: its bare label had read as words of the turn
+    before ("... draw a cat too, so. Project Manager: User Interface:"). Another label line stays as it is."""
+    return "" if parse_speaker_line(m.group(1) + " x")[0] is not None else m.group(0)
+
+
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 
 
@@ -110,6 +120,8 @@ def clean_text(text: str, *, headings: bool = False) -> str:
     text = _FRONT_MATTER.sub("", text, count=1)
     text = strip_links(text)
     text = _COMMENT.sub(" ", text)
+    if ":" in text:
+        text = _SILENT_TURN.sub(_said_nothing, text)
     text = _MARKUP.sub(" ", without_cues(text))
     if "**" in text:
         text = _ENTRY_LABEL.sub("\n\n", _labels_stopped(text))
@@ -249,6 +261,10 @@ def markdown_window(text: str, start: int, end: int, *, tables: bool = False) ->
             window = "```\n" + window  # it starts inside a fenced block
         if len(_FENCE_LINE.findall(window)) % 2:
             window += "\n```"  # it ends inside one
+    if "[^" in window:
+        # A footnote's text is the writer's words, which the index finds ("Utrecht" in "[^1]: The 8:15 to
+        # Utrecht."): shown as a paragraph of its own, where the summarizer's reader leaves the footnote out.
+        window = _FOOTNOTE_TEXT.sub("\n", window)
     window = QUOTE_MARKS.sub("", markdown_as_text(window))  # an e-mail's quoted reply, a blockquote: "> >"
     window = _FENCE_LINE.sub("", window)
     # A word wrapped at a hyphen reads as the summarizer reads it, judged by the whole source: "summarization",
@@ -257,6 +273,7 @@ def markdown_window(text: str, start: int, end: int, *, tables: bool = False) ->
     return _TAG.sub(" ", window if tables else _TABLE_ROW.sub("", window))
 
 
+_FOOTNOTE_TEXT = re.compile(r"^[ \t]*\[\^[^\[\]\s]+\]:[ \t]*(?=\S)", re.M)  # "[^1]: " before a footnote's text
 _RULE_CELL = re.compile(r"[\s:-]*")  # a cell of the row under a table's header: "---", ":--:"
 
 
@@ -494,8 +511,8 @@ def make_snippet(
         chosen = run_on((chosen, _answer(parts, paragraph, j, limit)))
     if len(chosen) > limit:
         chosen = _cut(chosen, limit, found)
-    if turns:
-        chosen = _with_speaker(chosen, parts[paragraph.index(paragraph[best])])
+    if turns:  # the turn's first sentence (a cut window's first too) names its speaker
+        chosen = _with_speaker(chosen, next(s for p, s in every if p == paragraph[best]))
     words = sorted({w.lower(): w for w in found(chosen)}.values(), key=str.lower)
     return chosen, words
 

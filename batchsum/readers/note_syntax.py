@@ -2,7 +2,8 @@
 
 A vault's notes are Markdown with more marks than CommonMark: wikilinks (``[[Page|alias]]`` reads
 "alias"), embeds (``![[diagram.png]]``, shown as the thing embedded), hidden comments (``%%...%%``,
-never shown: people keep private asides there), highlights (``==text==``), footnotes (``[^1]``, inline
+never shown: people keep private asides there; HTML's ``<!-- -->`` neither), struck words (``~~old~~``, gone),
+highlights (``==text==``), footnotes (``[^1]``, inline
 ``^[...]``), block ids (`` ^abc123``), callouts (``> [!note] Title``), tags (``#idea``,
 ``#[[tag with spaces]]``; in a speaker's turn "#general" is as typed), and in Logseq block properties
 (``type:: decision``), block references (``((uuid))``), macros (``{{embed ...}}``, ``{{query ...}}``),
@@ -69,6 +70,11 @@ _HASHTAG = re.compile(
     r"(?=[^\W\d_])([\w/-]+)(?![\w/#-])"
 )
 _HIGHLIGHT = re.compile(r"(?<![\w=])==(?=[^\s=])([^=\n]{1,300}?)(?<=[^\s=])==(?![\w=])")  # not "a==b"
+# Strikethrough (GFM's "~~Piranesi~~"): words the writer struck out, read as gone as CriticMarkup's deletion is
+# (the space before it too); not a fence's "~~~", nor "~~" with a space inside its marks.
+_STRUCK = re.compile(r"[ \t]*(?<!~)~~(?=[^\s~])(?:[^~\n]|~(?!~)){0,300}?(?<=[^\s~])~~(?!~)")
+# An HTML comment ("<!-- private: due soon -->") is never shown, in a note's task as anywhere.
+_HTML_COMMENT = re.compile(r"[ \t]*<!--.*?-->", re.S)
 _FOOTNOTE_DEF = re.compile(r"^[ \t]*\[\^[^\[\]\s]+\]:[^\n]*$", re.M)
 _FOOTNOTE_REF = re.compile(r"\[\^[^\[\]\s]+\]")
 # An inline footnote, "Ana^[She runs the pipeline.]": its body is a footnote's, left out as "[^1]: ..." is (one
@@ -281,9 +287,12 @@ def _blanked_but(m: re.Match[str], kept: str | None = None) -> str:
 def draft_marks_blanked(text: str) -> str:
     """``text`` with what a draft's reader never sees blanked, line breaks and offsets unchanged, for the
     index: CriticMarkup's deletions, comments and replaced words (:data:`_CRITIC`), "[TK ...]"
-    placeholders, and a screenplay's notes ("[[...]]" sentences) and boneyard ("/* ... */")."""
+    placeholders, struck words ("~~Piranesi~~"), and a screenplay's notes ("[[...]]" sentences) and boneyard
+    ("/* ... */")."""
     if "{" in text:
         text = _CRITIC.sub(lambda m: _blanked_but(m, m.lastgroup), text)
+    if "~~" in text:
+        text = fix_outside_code(text, lambda part: _STRUCK.sub(_blanked_but, part))
     if "TK" in text:
         text = _TK.sub(_blanked_but, text)
     if _fountain_marked(text):
@@ -486,6 +495,8 @@ def note_syntax_as_text(text: str) -> str:
         text = MDBOOK_DIRECTIVE.sub("", text)
     if "#+" in text:
         text = _blocks(text)
+    if "<!--" in text:
+        text = fix_outside_code(text, lambda part: _HTML_COMMENT.sub(_blank, part))
     if "%%" in text:  # a comment block between "%%" lines of their own may hold blank lines (Obsidian's example)
         text = _COMMENT_BLOCK.sub(_blank, text)
     if ":END:" in text:
@@ -578,7 +589,7 @@ def _data_uris_out(text: str) -> str:
 
 def _inline_marks(text: str) -> str:
     """The marks inside a line: comments, edits, links, embeds, macros, tags (not in a speaker's turn:
-    :func:`_tags_as_read`), highlights, footnotes, block ids."""
+    :func:`_tags_as_read`), highlights, struck words, footnotes, block ids."""
     if "%%" in text:
         text = _HIDDEN_COMMENT.sub(_blank, text)
     if "{" in text:  # before highlights: "{==text==}" is CriticMarkup's
@@ -598,6 +609,8 @@ def _inline_marks(text: str) -> str:
         text = "\n".join(_tags_as_read(line) if "#" in line else line for line in text.split("\n"))
     if "==" in text:
         text = _HIGHLIGHT.sub(r"\1", text)
+    if "~~" in text:  # after CriticMarkup: its "{~~old~>new~~}" is a substitution
+        text = _STRUCK.sub("", text)
     if "[^" in text:
         text = _FOOTNOTE_REF.sub("", _FOOTNOTE_DEF.sub("", text))
     if "^" in text:
