@@ -125,7 +125,8 @@ def digests_after_their_entries(
 ) -> np.ndarray:
     """A period digest (level 4) ranks just below a candidate entry it merely repeats: one nearly identical (cosine
     >= :data:`DUPLICATE_SIM`), or one of its period (for a folder's digest, a file of that folder) holding as
-    much of the query (coverage). The entry is where the words were written; MMR then drops the copy. A query
+    much of the query (coverage), or, when its entries holding some of the query hold together as much as it, the
+    lowest of those. The entry is where the words were written; MMR then drops the copy. A query
     that names the digest's period ("what happened in May 1826?", "May 1827: Hoffmann, Jobson") asks for the
     period: the digest ranks just above the best entry, of its period or another (a June entry that mentions May
     answers less than May's own digest), above the digests of periods not asked for, and above the digests it
@@ -153,10 +154,20 @@ def digests_after_their_entries(
             own = [j for j in entries if _of_period(metadata[j], span)]
         else:
             own = [j for j in entries if folder_of(str(metadata[j].get("source_path", ""))) == folder]
+        # Its entries that hold some of the query, when together they hold as much of it as the digest: a digest's
+        # passage runs from one day's words into the next's, so it can hold more than any one entry ("budget
+        # Sintra": the 2024 digest had led the only file holding "Sintra" and hidden it).
+        holding = [j for j in own if coverage[j] > 0]
+        jointly = bool(holding) and float(sum(coverage[j] for j in holding)) >= float(coverage[i]) - 1e-6
         repeated = [
             j
             for c, j in enumerate(entries)
-            if not named and ((sims[row, c] >= DUPLICATE_SIM) or (j in own and coverage[j] >= coverage[i]))
+            if not named
+            and (
+                (sims[row, c] >= DUPLICATE_SIM)
+                or (j in own and coverage[j] >= coverage[i])
+                or (jointly and j in holding)
+            )
         ]
         if repeated:
             out[i] = min(out[i], min(float(ranked[j]) for j in repeated) - 1e-4)
@@ -278,6 +289,17 @@ def period_entries(dense: DenseIndex, q: str, qvec: np.ndarray, k: int, filt: Le
         i: float(np.dot(r.embedding, qvec)) / max(float(np.linalg.norm(r.embedding)), 1e-12) for i, r in rows.items()
     }
     return sorted(sorted(near, key=lambda i: (-near[i], i))[:k]), share
+
+
+def period_digits_out(words: str, query: str) -> str:
+    """``words`` (the query's words to match) without the digits of the months and years ``query`` names ("2026-11",
+    the year of "November 2026"): a period's digits are no words a text writes for it ("2026-11" had found "March
+    11" by its "11"); its entries are candidates by their dates (:func:`period_entries`), its digests by their
+    names (:func:`named_digests`). A month's name stays a word: "28 November" writes it."""
+    for key in periods_named(query):
+        for digits in dict.fromkeys((key, key[:4])):
+            words = re.sub(rf"(?<![\w./-]){re.escape(digits)}(?![\w/-]|\.\d)", " ", words)
+    return " ".join(words.split())
 
 
 def in_asked_period(metadata: list[dict[str, Any]], query: str) -> np.ndarray:

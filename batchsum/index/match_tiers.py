@@ -50,12 +50,20 @@ def whole_matches_first(
     return (ranked + tier * (float(ranked.max()) + 1e-3)).astype(np.float32)
 
 
-def own_words_held(query: str, metadata: Mapping[str, dict[str, Any]], text_of: Callable[[str], str]) -> dict[str, int]:
+def own_words_held(
+    query: str,
+    metadata: Mapping[str, dict[str, Any]],
+    text_of: Callable[[str], str],
+    indexed: Sequence[str | None] = (),
+) -> dict[str, int]:
     """Document -> how many of the query's words (those it searches for) its text (``text_of``: its best node's
     summary and the source its best passage is in) holds as written, case and accents folded, for the documents
-    of ``metadata`` (document -> its best lexical node's metadata); empty unless they are of several languages
-    (see the module docstring). A word whose stem is itself in every language reaches no other word's texts."""
-    languages = {md.get("language") for md in metadata.values()}
+    of ``metadata`` (document -> its best lexical node's metadata); empty unless the index holds several languages
+    (``indexed``, with the documents' own: see the module docstring). The query was stemmed in every language of
+    the index, so its words reach other words' texts even when every text it scored is of one language ("died"
+    reaching a note's "die" in an index of English, Chinese and Japanese). A word whose stem is itself in every
+    language reaches no other word's texts."""
+    languages = {*indexed, *(md.get("language") for md in metadata.values())}
     if len(languages) < 2:
         return {}
     words = {
@@ -81,16 +89,18 @@ def shown_order(
     dated: list[int | None],
     rank_class: Sequence[tuple[float, ...]],
     fixed: np.ndarray,
-) -> list[tuple[int, float]]:
-    """The hits ``picked`` (candidate indices) as shown: (candidate, shown score), best first.
+) -> list[int]:
+    """The candidates ``picked`` in the order they are shown, best first.
 
     By ``ranked``, but another node of a source already shown comes after every other source's hit (MMR picked it
-    only for want of other files; the rank, a document's, would put it beside its document's first hit). The shown
-    score is ``final`` capped by every hit above (never rising down the list), to 4 places as printed; among hits
-    shown with the same score the more recent (``dated``: epoch seconds, None last) comes first. That reordering
-    keeps what orders hits beyond their score: ``rank_class`` (higher first: a whole match above the rest) and
-    repeated sources stay in their order, and a ``fixed`` hit (a digest placed by its entries, a named day's
-    entry, an entry of another period than the one asked for) stays in its place."""
+    only for want of other files; the rank, a document's, would put it beside its document's first hit). Hits
+    that would be shown with the same score (``final`` capped by every hit above, to 4 places as printed) are
+    listed the more recent first (``dated``: epoch seconds, None last). That reordering keeps what orders hits
+    beyond their score: ``rank_class`` (higher first: a whole match above the rest) and repeated sources stay in
+    their order, and a ``fixed`` hit (a digest placed by its entries, a named day's entry, an entry of another
+    period than the one asked for) stays in its place. The caller orders every candidate, then takes the first
+    k (:func:`first_shown`) and caps their scores in this order: the top k is the top k+1 but its last, whatever
+    k (taking k first and ordering them after had listed another hit first for ``-k 2`` than for ``-k 1``)."""
     seen: set[str] = set()
     repeat: dict[int, bool] = {}
     for i in sorted(picked, key=lambda i: -float(ranked[i])):
@@ -103,7 +113,7 @@ def shown_order(
         newer = sorted((order[p] for p in free), key=lambda i: (repeat[i], [-c for c in rank_class[i]], _age(dated[i])))
         for p, i in zip(free, newer, strict=True):
             order[p] = i
-    return list(zip(order, shown[: len(order)], strict=True))
+    return order
 
 
 def _age(ts: int | None) -> float:
@@ -112,16 +122,23 @@ def _age(ts: int | None) -> float:
 
 
 def first_shown(
-    order: list[int], k: int, nested: np.ndarray, passage: Callable[[int], tuple[str, list[str], str, str]]
+    order: list[int],
+    k: int,
+    nested: np.ndarray,
+    passage: Callable[[int], tuple[str, list[str], str, str]],
+    digest: np.ndarray | None = None,
 ) -> dict[int, tuple[str, list[str], str]]:
     """The first ``k`` candidates of ``order`` with their (snippet, terms, origin), each ``passage(i)`` gives
-    with its snippet's key: a hit repeating a passage already shown is skipped (another node of its file, an
-    entry a digest quotes), unless the two are a month and its year (``nested``)."""
+    with its snippet's key: a hit repeating a passage already shown is skipped (another node of its file, a
+    digest quoting an entry), unless the two are a month and its year (``nested``). An entry is never skipped
+    for a ``digest`` (level 4) showing its passage: the entry is where the words were written, the digest
+    repeats them (a month's digest quoting its one entry had hidden the entry for "2026-11")."""
     picked: dict[int, tuple[str, list[str], str]] = {}
     shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
+    quotes = np.zeros(len(nested), dtype=bool) if digest is None else digest
     for i in order:
         snippet, found, origin, key = passage(i)
-        if key and not all(nested[i, j] for j in shown.get(key, [])):
+        if key and any(not nested[i, j] and (quotes[i] or not quotes[j]) for j in shown.get(key, [])):
             continue
         shown.setdefault(key, []).append(i)
         picked[i] = (snippet, found, origin)

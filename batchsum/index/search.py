@@ -59,6 +59,7 @@ from batchsum.index.asked_periods import (
     named_digests,
     nested_periods,
     own_day,
+    period_digits_out,
     period_entries,
     placed_by_periods,
     written_on,
@@ -202,20 +203,18 @@ def mmr(
         same = group[:, None] == group[None, :]
         penalties = np.where(same, np.maximum(sims, group_penalty), cross_group * sims)
     chosen: list[int] = []
-    left = list(range(n))
-    while left and len(chosen) < k:
-        if chosen:
-            closest = copies[np.ix_(left, chosen)].max(axis=1)
-            left = [i for i, c in zip(left, closest, strict=True) if c < duplicate]
-            if not left:
-                break
-            penalty = penalties[np.ix_(left, chosen)].max(axis=1)
-        else:
-            penalty = np.zeros(len(left))
-        values = lam * scores[left] - (1 - lam) * penalty
-        pick = left[int(np.argmax(values))]
+    alive = np.ones(n, dtype=bool)
+    # Each candidate's highest copy cosine and penalty to the chosen ones, updated as each is chosen.
+    closest = np.full(n, -np.inf, dtype=sims.dtype)
+    penalty = np.zeros(n, dtype=sims.dtype)
+    while alive.any() and len(chosen) < k:
+        values = np.where(alive, lam * scores - (1 - lam) * penalty, -np.inf)
+        pick = int(np.argmax(values))
         chosen.append(pick)
-        left.remove(pick)
+        alive[pick] = False
+        closest = np.maximum(closest, copies[:, pick])
+        penalty = np.maximum(penalty, penalties[:, pick]) if len(chosen) > 1 else penalties[:, pick]
+        alive &= closest < duplicate
     return chosen
 
 
@@ -232,7 +231,7 @@ def _own_words(
     the query wrote)."""
     rows = dense.rows(sorted(lex.best.values()))
     meta = {d: rows[n].metadata for d, n in lex.best.items() if n in rows}
-    held = own_words_held(q, meta, lambda d: own_text(cfg, meta[d], lex.evidence.get(lex.best[d])))
+    held = own_words_held(q, meta, lambda d: own_text(cfg, meta[d], lex.evidence.get(lex.best[d])), lex.languages)
     present = {doc_id_of(i) for i in candidates}
     least = min((held.get(d, 0) for d in present if d in lex.best), default=0)
     more = [lex.best[d] for d in sorted(held) if held[d] > least and d not in present]
@@ -368,6 +367,7 @@ class LexicalResult:
     titled: set[str] = field(default_factory=set)  # pages whose title holds the query (LexicalStore.last_titled)
     own_stemmed: set[str] = field(default_factory=set)  # whole matches by the words' own stems (last_own_stemmed)
     days: list[str] = field(default_factory=list)  # the day terms of the days the query names, for the snippets
+    languages: list[str | None] = field(default_factory=list)  # the languages of the indexed documents
 
     @functools.cached_property
     def best(self) -> dict[str, str]:
@@ -435,7 +435,7 @@ def lexical_candidates(
             got.append(nid)
     candidates = [nid for got in by_level.values() for nid in got]
     return LexicalResult(scores, candidates, reference, evidence, groups, rollup, weights, complete, phrased, titled,
-                         own_stemmed=own_stemmed)  # fmt: skip
+                         own_stemmed=own_stemmed, languages=languages)  # fmt: skip
 
 
 def relevance_of(
@@ -551,6 +551,7 @@ def _search(
     cands = dense.nearest(qvec, k * CANDIDATES_PER_LEVEL, filt)
     words, on_day, day_share = named_day(dense, q, filt)
     in_period, period_share = period_entries(dense, q, qvec, k, filt)
+    words = period_digits_out(words, q)
     lex = lexical_candidates(cfg, words, k * LEXICAL_PER_LEVEL, filt, {doc_id_of(i) for i in [*cands, *in_period]})
     lex.days = [day_term(d) for d in days_named(q)]  # a day's entry is shown by that day's text
     asked = named_digests(q, filt)
@@ -588,7 +589,8 @@ def _search(
         coverage = np.array([lex.evidence[i].coverage if i in lex.evidence else 0.0 for i in ids], np.float32)
         # BM25 over the reference: how strongly the best passage answers (repeated words, a short passage).
         evidence = np.array([lex.scores.get(i, 0.0) for i in ids], np.float32) / max(lex.reference, 1e-9)
-        lexical = lex.reference > 0 or bool(on_day)  # a query of a day alone has no words a text could hold
+        # A query of a day or a period alone has no words a text could hold: its entries hold it by their dates.
+        lexical = lex.reference > 0 or bool(on_day) or bool(in_period)
         relevance = relevance_of(cosine, coverage if lexical else None, evidence, foreign)
         strength = rolled_up(ids, cosine, evidence, lex) if lexical else fused_of(cosine, None)
     # A period or day the query names ("2024-04", "2024年4月发生了什么", "15 May 1826") is what was asked for.
@@ -616,25 +618,50 @@ def _search(
     ranked = digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
     ranked = named_day_first(ranked, dated, own_day(ids, on_day, [rows[i].metadata for i in ids]))
 
-    # Stage 3: MMR (one source per hit where possible) over a few more than k (repeated snippets are
-    # dropped below), then the text of the chosen few.
+    # Stage 3: MMR (one source per hit where possible) over every candidate, ordered as shown, then the first k
+    # (repeated snippets dropped) and their texts.
+    texts_of = _first_shown(cfg, q, k, ids, rows, lex, texts, snippets, ranked, final, matrix, dated, own_words)
+    listed = list(texts_of)
+    chosen = [(ids[i], rows[ids[i]].metadata, *texts_of[i]) for i in listed]
+    # The shown score is capped by the hits above it as listed (_hits), not as ranked before the reordering.
+    scores = [(float(final[i]), float(relevance[i]), float(rec[i]), float(cosine[i])) for i in listed]
+    return _hits(cfg, chosen, scores)
+
+
+def _first_shown(
+    cfg: IndexConfig,
+    q: str,
+    k: int,
+    ids: list[str],
+    rows: dict[str, Any],
+    lex: LexicalResult,
+    texts: dict[str, str],
+    snippets: bool,
+    ranked: np.ndarray,
+    final: np.ndarray,
+    matrix: np.ndarray,
+    dated: np.ndarray,
+    own_words: dict[str, int],
+) -> dict[int, tuple[str, list[str], str]]:
+    """The ``k`` hits as listed, with their (snippet, terms, origin): every candidate in MMR's order (greedy: any
+    k's picks are a prefix of it), ordered as shown (:func:`~batchsum.index.match_tiers.shown_order`), then the
+    first k of that, a hit repeating a passage already shown skipped: the top k is a prefix of the top k+1."""
+    metadata = [rows[i].metadata for i in ids]
     groups = [doc_id_of(i) for i in ids]
-    nested = nested_periods([rows[i].metadata for i in ids])
+    nested = nested_periods(metadata)
     # MMR weighs relevance against similarity (0..1): on the best candidate's scale, so a second node of a
     # source already shown needs the same lead over a new source whatever the query's BM25 scale.
-    order = mmr(ranked / max(float(ranked.max()), 1e-9), matrix, 2 * k, groups=groups,
+    order = mmr(ranked / max(float(ranked.max()), 1e-9), matrix, len(ids), groups=groups,
                 group_penalty=SHOWN_SOURCE_PENALTY, cross_group=CROSS_SOURCE_SIMILARITY,
-                copyable=_copyable(groups, [rows[i].metadata for i in ids], nested))  # fmt: skip
-    # The first k of MMR's order (a hit repeating a passage already shown skipped), shown in rank order.
-    texts_of = first_shown(order, k, nested, lambda i: _passage_shown(cfg, ids[i], rows[ids[i]].metadata, lex,
-                                                                        texts.get(ids[i]), snippets))  # fmt: skip
+                copyable=_copyable(groups, metadata, nested))  # fmt: skip
     tiers = [(float(sum(g in s for s in (lex.complete, lex.titled, lex.phrased))), float(own_words.get(g, 0)))
              for g in groups]  # fmt: skip
-    fixed = dated | placed_by_periods([rows[i].metadata for i in ids], q)  # placed by other rules
-    listed = shown_order(list(texts_of), ranked, final, groups, [rows[i].recency_ts for i in ids], tiers, fixed)
-    chosen = [(ids[i], rows[ids[i]].metadata, *texts_of[i]) for i, _ in listed]
-    scores = [(score, float(relevance[i]), float(rec[i]), float(cosine[i])) for i, score in listed]
-    return _hits(cfg, chosen, scores)
+    fixed = dated | placed_by_periods(metadata, q)  # placed by other rules
+    ordered = shown_order(order, ranked, final, groups, [rows[i].recency_ts for i in ids], tiers, fixed)
+    digest = np.array([md.get("level") == 4 for md in metadata], dtype=bool)
+    return first_shown(
+        ordered, k, nested, lambda i: _passage_shown(cfg, ids[i], metadata[i], lex, texts.get(ids[i]), snippets), digest
+    )
 
 
 def _hits(
