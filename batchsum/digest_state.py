@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from batchsum import jsonio
 from batchsum.backends.budget import TOKENS_PER_WORD, tokens_per_word
 from batchsum.doc_dates import name_month, name_rest
-from batchsum.engine.changes import NODE_FORMAT
 from batchsum.navigation import (
     LINKS_MARKER,
     PeriodPage,
@@ -52,7 +51,7 @@ from batchsum.periods import (
     years_of,
 )
 from batchsum.readers.note_syntax import DONE_BOX, OPEN_BOX, note_syntax_as_text
-from batchsum.state import node_key
+from batchsum.state import NODE_FORMAT, node_key
 from batchsum.text import DATE_LABEL, LIST_ITEM, unended
 from batchsum.tree import TreeNode, atomic_write_bytes, node_path, read_node, strip_links
 

@@ -50,7 +50,7 @@ from batchsum.digest_state import (
     target_words,
 )
 from batchsum.digest_year import Compute, by_month
-from batchsum.engine.changes import NODE_FORMAT, backend_identity
+from batchsum.engine.changes import backend_identity
 from batchsum.engine.executor_choice import executor_for
 from batchsum.model import ContentType, NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
 from batchsum.navigation import escape_html, link_target
@@ -68,7 +68,7 @@ from batchsum.periods import (
     years_of,
 )
 from batchsum.sources import read_source
-from batchsum.state import node_key
+from batchsum.state import NODE_FORMAT, node_key
 from batchsum.text import DATE_LABEL
 from batchsum.tree import node_path, read_node, write_node
 

@@ -246,6 +246,13 @@ def prune_store(root: Path, older_than: float, live: set[str] | None = None) -> 
     return removed
 
 
+# Bump when node inputs/prompts change meaning, to invalidate stored nodes and trees. 2: a model is sent a
+# leaf as its reader sees it, and a note kept whole is written so (no front matter, hidden comments,
+# properties, link syntax): a tree written before, its private comments in a final, is redone once (an LLM's
+# unchanged prompts are answered from its response cache).
+NODE_FORMAT = 2
+
+
 def node_key(*parts: Any) -> str:
     """Stable hash of everything that determines a node's output."""
     import hashlib  # imported when first needed: an unchanged re-run hashes nothing but its config

@@ -21,19 +21,13 @@ from batchsum.backends.budget import FINAL_WORDS
 from batchsum.backends.identity import EXTRACTIVE_VERSION, extractive_identity
 from batchsum.backends.prompts import prompts_fingerprint
 from batchsum.model import SummaryLevel, level_and_index_of
-from batchsum.state import ManifestEntry, node_key
+from batchsum.state import NODE_FORMAT, ManifestEntry, node_key
 from batchsum.tree import atomic_write_bytes
 from batchsum.walk import READER_VERSION, Problem, SourceRef, discover
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
     from batchsum.model import Document
-
-# Bump when node inputs/prompts change meaning, to invalidate stored nodes and trees. 2: a model is sent a
-# leaf as its reader sees it, and a note kept whole is written so (no front matter, hidden comments,
-# properties, link syntax): a tree written before, its private comments in a final, is redone once (an LLM's
-# unchanged prompts are answered from its response cache).
-NODE_FORMAT = 2
 
 # The output folder's own absolute path when each corpus root's Source links were last written (place_changed):
 # one "root<TAB>path" line a root; a folder's first version held the path alone, for every root.

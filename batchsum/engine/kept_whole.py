@@ -21,14 +21,13 @@ from __future__ import annotations
 import re
 
 from batchsum.backends.identity import EXTRACTIVE_VERSION
-from batchsum.engine.changes import NODE_FORMAT
 from batchsum.engine.nodes import BLANK_RUN, kept_whole_key
 from batchsum.language import run_on
 from batchsum.model import Document, SummaryOutput
 from batchsum.planning import FilePlan
 from batchsum.readers.note_syntax import front_matter, note_syntax_as_text
 from batchsum.speaker_labels import is_turn
-from batchsum.state import node_key
+from batchsum.state import NODE_FORMAT, node_key
 
 __all__ = ["kept_whole_output", "kept_whole_text"]
 

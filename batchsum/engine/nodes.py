@@ -10,11 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from batchsum.backends.budget import FINAL_WORDS
-from batchsum.engine.changes import NODE_FORMAT
 from batchsum.lazy import load
 from batchsum.model import SummaryLevel, SummaryRequest
 from batchsum.planning import leaf_max_tokens
-from batchsum.state import node_key
+from batchsum.state import NODE_FORMAT, node_key
 
 if TYPE_CHECKING:
     from batchsum.config import LLMConfig
