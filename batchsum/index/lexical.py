@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Bumped whenever the stored terms of a text change (an index is then rebuilt); each bump's reason is in git.
-LEX_SCHEMA = 20
+LEX_SCHEMA = 21
 BM25_K1 = 1.2
 BM25_B = 0.75
 COMMIT_CHARS = 8_000_000  # text per lexical transaction (and segment), at most
