@@ -150,7 +150,6 @@ _STAGES: dict[str, str] = {
     "stopping": "batchsum.engine.stopping",
     "search_facts": "batchsum.memory.search:search_facts",
     "index": "batchsum.index.store",
-    "readable_index": "batchsum.index.readonly:readable_index",
     "export": "batchsum.metrics.export:export_metrics",
     "evaluate": "batchsum.evaluate.runner",
     # The compaction package, callable like its ``compact`` function (batchsum/compact/__init__.py).
@@ -328,10 +327,11 @@ def facts(
 
 def check_index(out: IndexConfig | str | Path) -> IndexCheck:
     """Compare the search index of ``out`` with its tree (``batchsum index --check``), writing nothing:
-    ``.ok``, ``.missing``, ``.stale``, ``.orphans``."""
+    ``.ok``, ``.missing``, ``.stale``, ``.orphans``, ``.damaged``, ``.outdated``, ``.missing_parts`` and the
+    ``.sources_not_found`` (indexed by their summaries alone)."""
     cfg = _stage("index_config")(out)
-    with _released(), _stage("readable_index")(cfg) as readable:  # read-only storage: a copy
-        return _stage("index").check_index(readable)  # type: ignore[no-any-return]
+    with _released():
+        return _stage("index").check_index(cfg)  # type: ignore[no-any-return]
 
 
 def repair_index(out: IndexConfig | str | Path, *, rebuild: bool = False, wait: bool = False) -> IndexStats:
