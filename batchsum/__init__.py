@@ -150,7 +150,6 @@ _STAGES: dict[str, str] = {
     "stopping": "batchsum.engine.stopping",
     "search_facts": "batchsum.memory.search:search_facts",
     "index": "batchsum.index.store",
-    "readable_index": "batchsum.index.readonly:readable_index",
     "export": "batchsum.metrics.export:export_metrics",
     "evaluate": "batchsum.evaluate.runner",
     # The compaction package, callable like its ``compact`` function (batchsum/compact/__init__.py).
@@ -244,6 +243,7 @@ def search(
          "embed_base_url": embed_base_url, "embed_model": embed_model},
     )  # fmt: skip
     glob = args.path_filter(cfg, args.one_of("path", path, "path_glob", path_glob))
+    day = args.since_arg(since)
     with _released():
         hits: list[SearchHit] = _stage("search")(
             cfg,
@@ -252,15 +252,28 @@ def search(
             level=args.level_arg(level),
             content_type=args.text("type", args.one_of("type", type, "content_type", content_type)),
             path_glob=glob,
-            since=args.since_arg(since),
+            since=day,
             reranker=None if reranker is None else args.path_arg("reranker", reranker),
             strict=args.flag("strict", strict),
         )
-    if not hits and glob and (why := args.unmatched_path(cfg, glob)):
-        import logging  # only here: ``import batchsum`` stays cheap
-
-        logging.getLogger("batchsum").warning("%s", why)
+    if not hits:
+        given = {"level": level, "type": type or content_type, "since": day.isoformat() if day else None}
+        with _released():
+            _why_none(cfg, query, glob, given, reranker)
     return args.absolute(hits)
+
+
+def _why_none(cfg: IndexConfig, query: str, glob: str | None, given: dict[str, Any], reranker: Any) -> None:
+    """Log why a search found nothing when a filter is to blame, as the command prints it."""
+    import logging  # only here: ``import batchsum`` stays cheap
+
+    args = _stage("search_args")
+    why = args.unmatched_path(cfg, glob) if glob else None
+    if why is None:
+        ranker = None if reranker is None else args.path_arg("reranker", reranker)
+        why = args.filtered_out(cfg, query, {**given, "path": glob}, ranker)
+    if why is not None:
+        logging.getLogger("batchsum").warning("%s", why)
 
 
 def search_facts(out: IndexConfig | str | Path, query: str, *, k: int = 5) -> list[FactHit]:
@@ -328,10 +341,11 @@ def facts(
 
 def check_index(out: IndexConfig | str | Path) -> IndexCheck:
     """Compare the search index of ``out`` with its tree (``batchsum index --check``), writing nothing:
-    ``.ok``, ``.missing``, ``.stale``, ``.orphans``."""
+    ``.ok``, ``.missing``, ``.stale``, ``.orphans``, ``.damaged``, ``.outdated``, ``.missing_parts`` and the
+    ``.sources_not_found`` (indexed by their summaries alone)."""
     cfg = _stage("index_config")(out)
-    with _released(), _stage("readable_index")(cfg) as readable:  # read-only storage: a copy
-        return _stage("index").check_index(readable)  # type: ignore[no-any-return]
+    with _released():
+        return _stage("index").check_index(cfg)  # type: ignore[no-any-return]
 
 
 def repair_index(out: IndexConfig | str | Path, *, rebuild: bool = False, wait: bool = False) -> IndexStats:

@@ -317,8 +317,37 @@ def unmatched_path(cfg: IndexConfig, glob: str) -> str | None:
     if not sources or matching(sources, glob):
         return None
     roots = sorted({e.root for e in sources.values() if e.root})
-    where = f" ({', '.join(roots)})" if roots else ""
-    return f"--path {glob} matches no source: paths are relative to the corpus root{where}, e.g. {min(sources)}"
+    said = "paths are relative to the corpus root" + (f" ({', '.join(roots)})" if roots else "")
+    # Several roots: a path starts with its root's folder name ("notes/..."), so it is not relative to the root.
+    if len(roots) > 1 and all(rel.startswith(f"{Path(e.root).name}/") for rel, e in sources.items() if e.root):
+        said = (
+            "each path starts with its corpus root's folder name ("
+            + ", ".join(f"{Path(r).name}/ for {r}" for r in roots)
+            + ")"
+        )
+    # The example is a source the glob names under some folder when there is one (2024-03-05.md: notes/2024-03-05.md).
+    example = min(matching(sources, f"*/{glob.lstrip('/')}") or sources)
+    return f"--path {glob} matches no source: {said}, e.g. {example}"
+
+
+def filtered_out(cfg: IndexConfig, query: str, given: Mapping[str, Any], reranker: Path | None = None) -> str | None:
+    """Why a search with filters found nothing: the filters (``given``: option name -> value, None when not
+    given) left out the best hit a search without them finds, named. None: no filter, or nothing found without."""
+    named = [f"--{name} {value}" for name, value in given.items() if value]
+    if not named:
+        return None
+    from batchsum.index.search import search  # numpy: only for a search
+
+    best = search(cfg, query, k=1, reranker=reranker, warn=False)
+    if not best:
+        return None
+    # Only a file without a real date (its modification time, when it was copied) is left out for that.
+    copied = " (--since also leaves out a file whose only date is when it was copied)"
+    dated = "" if not given.get("since") else copied if best[0].doc_date is None else f" (dated {best[0].doc_date})"
+    return (
+        f"No match for {query!r} with {' '.join(named)}; without them the best is "
+        f"{best[0].source_path} at {best[0].score:.3f}{dated}"
+    )
 
 
 def absolute(hits: list[SearchHit]) -> list[SearchHit]:

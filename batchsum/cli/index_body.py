@@ -3,9 +3,7 @@ thin wrapper over :mod:`batchsum.index.store`; the options and help are declared
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +13,7 @@ from batchsum.cli._common import EXIT_SOME_FAILED
 from batchsum.cli._schema_options import index_config
 from batchsum.config import IndexConfig
 from batchsum.errors import ConfigError
-from batchsum.index.lexical import LexicalStore, doc_signature, nodes_by_doc
-from batchsum.index.readonly import readable_index
-from batchsum.index.records import IndexNode, tree_nodes
-from batchsum.index.state import check_output_folder, lexical_path, missing_parts, recorded_server
+from batchsum.index.state import check_output_folder, recorded_server
 from batchsum.index.store import IndexCheck, check_index, index_stats, rebuild_index, repair_index
 from batchsum.sources import manifest_reader
 from batchsum.state import StateStore
@@ -117,23 +112,12 @@ def unread_note(cfg: IndexConfig, missed: set[str], total: int) -> str | None:
 
 
 def _check(cfg: IndexConfig, as_json: bool) -> None:
-    """``--check``: the index against the tree and its parts on disk; exit 1 on any difference, as a missing part
-    makes the index incomplete (search warns, ``--strict`` refuses)."""
-    gone = missing_parts(cfg)
-    docs = nodes_by_doc(tree_nodes(cfg.out))
-    with readable_index(cfg) as readable:  # read-only storage: check a copy (opening writes)
-        if any(part.startswith("the Chroma folder") for part in gone):
-            # Nothing to compare against: every node of the tree is missing from the store of record.
-            tree = sorted(n.id for nodes in docs.values() for n in nodes)
-            result = IndexCheck(nodes_in_tree=len(tree), missing=tree)
-        else:
-            result = check_index(readable)
-        alone = _summaries_only(readable, docs)
-    unread = unread_note(cfg, alone, sum(1 for nodes in docs.values() if _source_sha(nodes)))
-    ok = result.ok and not gone
+    """``--check``: :func:`~batchsum.index.store.check_index` rendered; exit 1 on any difference, as a missing
+    part makes the index incomplete (search warns, ``--strict`` refuses)."""
+    result = check_index(cfg)
     if as_json:
         payload = {
-            "ok": ok,
+            "ok": result.ok,
             "nodes_in_tree": result.nodes_in_tree,
             "nodes_in_index": result.nodes_in_index,
             "missing": result.missing,
@@ -141,19 +125,19 @@ def _check(cfg: IndexConfig, as_json: bool) -> None:
             "orphans": result.orphans,
             "damaged": result.damaged,
             "outdated": result.outdated,
-            "missing_parts": gone,
-            "sources_not_found": sorted(alone),
+            "missing_parts": result.missing_parts,
+            "sources_not_found": result.sources_not_found,
         }
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
-        _print_check(cfg, result, gone, unread)
-    if not ok:
+        _print_check(cfg, result, unread_note(cfg, set(result.sources_not_found), result.sources))
+    if not result.ok:
         raise SystemExit(EXIT_SOME_FAILED)
 
 
-def _print_check(cfg: IndexConfig, result: IndexCheck, gone: list[str], unread: str | None) -> None:
+def _print_check(cfg: IndexConfig, result: IndexCheck, unread: str | None) -> None:
     click.echo(f"{result.nodes_in_tree} nodes in the tree, {result.nodes_in_index} in the index")
-    for part in gone:
+    for part in result.missing_parts:
         click.echo(f"missing part: {part}")
     for label, ids in (("missing", result.missing), ("stale", result.stale), ("orphan", result.orphans)):
         click.echo(f"{len(ids)} {label}")
@@ -173,26 +157,7 @@ def _print_check(cfg: IndexConfig, result: IndexCheck, gone: list[str], unread: 
     if result.damaged:
         click.echo(f"run `{kept_at.index_command('--rebuild')}` to rebuild it")
     else:
-        click.echo("index OK" if result.ok and not gone else f"run `{kept_at.index_command()}` to repair")
-
-
-def _source_sha(nodes: list[IndexNode]) -> str | None:
-    return next((str(n.metadata["source_sha256"]) for n in nodes if n.metadata.get("source_sha256")), None)
-
-
-def _summaries_only(cfg: IndexConfig, docs: dict[str, list[IndexNode]]) -> set[str]:
-    """The documents with a source whose lexical data was built without it: what it records having read."""
-    path = lexical_path(cfg)
-    if not path.is_file():
-        return set()
-    try:
-        with contextlib.closing(LexicalStore(path, keep_outdated=True)) as lex:
-            signatures = lex.signatures()
-    except sqlite3.Error:
-        return set()  # a damaged file: the check reports it
-    return {
-        doc for doc, nodes in docs.items() if _source_sha(nodes) and signatures.get(doc) == doc_signature(nodes, None)
-    }
+        click.echo("index OK" if result.ok else f"run `{kept_at.index_command()}` to repair")
 
 
 def _print_stats(cfg: IndexConfig, as_json: bool) -> None:

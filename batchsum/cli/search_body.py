@@ -17,7 +17,7 @@ from batchsum.index.search import search as run_search
 from batchsum.index.snippets import highlight
 from batchsum.index.state import check_output_folder, completeness
 from batchsum.lazy import load
-from batchsum.options import absolute, path_filter, unmatched_path
+from batchsum.options import absolute, filtered_out, path_filter, unmatched_path
 from batchsum.settings import resolved_path
 from batchsum.walk_paths import shown
 
@@ -59,15 +59,14 @@ def search(
         strict=strict,
         warn=False,
     )
+    if not hits:
+        # With --json the explanation goes to stderr when a filter is to blame (stdout stays the JSON list).
+        why = _no_match(cfg, query, level, content_type, path_glob, since, reranker)
+        if not as_json or why[1]:
+            click.echo(why[0], err=as_json)
     if as_json:
         # Absolute: the same path whether --out was given relative, absolute or as ".".
         click.echo(json.dumps([h.to_dict() for h in absolute(hits)], indent=2, ensure_ascii=False))
-        return
-    if not hits and path_glob and (why := unmatched_path(cfg, path_glob)):
-        click.echo(f"No match for {query!r}: {why}.")
-        return
-    if not hits:
-        click.echo(_no_match(cfg, query, level, content_type, path_glob, since, reranker))
         return
     for h in hits:
         where = "final" if h.is_final else ("period" if h.level == 4 else f"L{h.level}")
@@ -88,26 +87,17 @@ def _no_match(
     path_glob: str | None,
     since: datetime | None,
     reranker: Path | None,
-) -> str:
-    """Why a search printed nothing: no passage relevant enough, or the filters left out what is."""
-    given = [
-        f"--{name} {value}"
-        for name, value in (
-            ("level", level),
-            ("type", content_type),
-            ("path", path_glob),
-            ("since", since.date().isoformat() if since else None),
-        )
-        if value
-    ]
-    if given:
-        best = run_search(cfg, query, k=1, reranker=reranker, warn=False)
-        if best:
-            # Only a file without a real date (its modification time, when it was copied) is left out for that.
-            copied = " (--since also leaves out a file whose only date is when it was copied)"
-            dated = "" if not since else copied if best[0].doc_date is None else f" (dated {best[0].doc_date})"
-            return (
-                f"No match for {query!r} with {' '.join(given)}; without them the best is "
-                f"{best[0].source_path} at {best[0].score:.3f}{dated}."
-            )
-    return f"No good match for {query!r} (no summary or source passage reached relevance {MIN_RELEVANCE})."
+) -> tuple[str, bool]:
+    """Why a search printed nothing, and whether a filter is to blame: a ``--path`` that matches no source, the
+    filters leaving out what is relevant, or no passage relevant enough."""
+    if path_glob and (unmatched := unmatched_path(cfg, path_glob)):
+        return f"No match for {query!r}: {unmatched}.", True
+    given = {
+        "level": level,
+        "type": content_type,
+        "path": path_glob,
+        "since": since.date().isoformat() if since else None,
+    }
+    if (why := filtered_out(cfg, query, given, reranker)) is not None:
+        return f"{why}.", True
+    return f"No good match for {query!r} (no summary or source passage reached relevance {MIN_RELEVANCE}).", False

@@ -32,6 +32,7 @@ import hashlib
 import logging
 import math
 import os
+import re
 import sqlite3
 import zlib
 from collections import Counter
@@ -41,7 +42,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.errors import IndexError_
-from batchsum.index.analysis import query_groups, snowball_name, term_languages
+from batchsum.index.analysis import function_words, query_groups, snowball_name, term_languages
+from batchsum.index.embed import STOPWORDS
 from batchsum.index.passages import PASSAGE_STRIDE as PASSAGE_STRIDE
 from batchsum.index.passages import PASSAGE_WORDS as PASSAGE_WORDS
 from batchsum.index.passages import doc_passages
@@ -128,6 +130,15 @@ def query_tokens(query: str, languages: Iterable[str | None] = (None,)) -> list[
     """The query's term groups (:func:`~batchsum.index.analysis.query_groups`) minus words that only phrase
     the request ("summarize", "discuss"), unless nothing else is left."""
     return query_groups(query, languages, QUERY_STOPWORDS)
+
+
+def unheld_words(query: str, languages: Iterable[str | None] = (None,)) -> list[list[str]]:
+    """The query's own words no index term can be, one group each: a word of one letter or digit ("C++" is "c",
+    "x"), which the analysis drops; not a function word, which every passage counts as holding. A query of
+    nothing else asks for words the corpus lacks (scored as such), not for its meaning alone."""
+    stops = STOPWORDS.union(*(function_words(snowball_name(lang)) for lang in languages))
+    words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", query.lower())
+    return [[w] for w in dict.fromkeys(words) if len(w) == 1 and w not in stops]
 
 
 # -- the store -----------------------------------------------------------------------------------------

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from batchsum.index.analysis import CJK_CLASS
 from batchsum.index.segments import split_docs
+
+_CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
+_CJK_FIRST = chr(min(ord(c) for c in CJK_CLASS if c != "-"))  # the lowest code point of a CJK character
 
 
 def merged_postings(
@@ -17,11 +22,12 @@ def merged_postings(
 ) -> list[tuple[int, Any, Any]]:
     """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed.
     ``made_by``: the languages whose analysis made each member; with ``doc_lang`` (document -> language)
-    a member counts only in documents of those languages."""
+    a member counts only in documents of those languages. A single CJK character also reaches the bigrams that
+    hold it (:func:`holding_bigrams`)."""
     import numpy as np
 
     rows: dict[int, list[tuple[Any, Any]]] = {}
-    for term in dict.fromkeys(group):
+    for term in dict.fromkeys(t for member in group for t in (member, *holding_bigrams(db, member))):
         langs = made_by.get(term) if made_by is not None else None
         keep = _of_languages(doc_lang, langs) if doc_lang is not None and langs is not None else None
         for (data,) in db.execute("SELECT data FROM lex_postings WHERE term = ?", (term,)):
@@ -37,6 +43,19 @@ def merged_postings(
         np.add.at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
         out.append((d, units, tf))
     return out
+
+
+def holding_bigrams(db: sqlite3.Connection, term: str) -> list[str]:
+    """The index's CJK bigrams that hold ``term`` when it is a single CJK character (else none): CJK text is
+    indexed as bigrams, a character as itself only where it stands alone, so "狗" had found no "一只狗"."""
+    if not _CJK_CHAR.fullmatch(term):
+        return []
+    # Terms sort by code point: CJK characters come after every alphabet's, so only CJK terms are scanned.
+    rows = db.execute(
+        "SELECT DISTINCT term FROM lex_postings WHERE term >= ? AND length(term) = 2 AND instr(term, ?) > 0",
+        (_CJK_FIRST, term),
+    )
+    return [t for (t,) in rows if t != term and _CJK_CHAR.match(t[0]) and _CJK_CHAR.match(t[1])]
 
 
 def _of_languages(doc_lang: Mapping[int, str | None], langs: set[str | None]) -> Callable[[int], bool]:

@@ -77,6 +77,7 @@ from batchsum.index.lexical import (
     lexical_path,
     query_languages,
     query_tokens,
+    unheld_words,
 )
 from batchsum.index.match_tiers import first_shown, own_words_held, shown_order, whole_matches_first
 from batchsum.index.readonly import readable_index
@@ -407,7 +408,7 @@ def lexical_candidates(
     with contextlib.closing(store):
         try:
             languages = store.languages()
-            groups = terms or query_tokens(query, languages)
+            groups = terms or query_tokens(query, languages) or unheld_words(query, languages)
             made_by = query_languages(query, languages)
             siblings = frozenset() if terms else sibling_stems(query, languages)
             scores = store.scores(groups, filt, focus_docs, made_by, window_span(query), siblings)

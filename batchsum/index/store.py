@@ -45,8 +45,19 @@ from batchsum.index.embed import (
     Precomputed,
     get_embedder,
 )
-from batchsum.index.lexical import another_layout, keep_only, layout_note, layout_of, open_lexical, update_docs
+from batchsum.index.lexical import (
+    LexicalStore,
+    another_layout,
+    doc_signature,
+    keep_only,
+    layout_note,
+    layout_of,
+    nodes_by_doc,
+    open_lexical,
+    update_docs,
+)
 from batchsum.index.lexical import rebuild as rebuild_lexical
+from batchsum.index.readonly import readable_index
 from batchsum.index.records import DocUpdate, IndexNode, SourceReader, doc_nodes, tree_nodes
 from batchsum.index.state import (
     MOVED,
@@ -58,6 +69,7 @@ from batchsum.index.state import (
     index_needs_work,
     legacy_files,
     lexical_path,
+    missing_parts,
     read_state,
     recorded_server,
     state_path,
@@ -102,7 +114,7 @@ class IndexStats:
 
 @dataclass
 class IndexCheck:
-    """Differences between the Markdown tree and the index."""
+    """Differences between the Markdown tree and the index, and what of the index is gone or incomplete."""
 
     nodes_in_tree: int = 0
     nodes_in_index: int = 0
@@ -111,11 +123,17 @@ class IndexCheck:
     orphans: list[str] = field(default_factory=list)  # in the index, no node file any more
     damaged: list[str] = field(default_factory=list)  # index files that fail SQLite's integrity check
     outdated: list[str] = field(default_factory=list)  # parts of another batchsum's layout, which search does not read
+    missing_parts: list[str] = field(default_factory=list)  # files of a built index that are gone, with their paths
+    sources: int = 0  # documents with a source file
+    # Of those, the ones indexed by their summaries alone (their source was not found): search finds none of
+    # their words the summaries left out. Not a fault of the index, so not counted against ``ok``.
+    sources_not_found: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """True when the index matches the tree exactly and its files are sound and of this version's layout."""
-        return not (self.missing or self.stale or self.orphans or self.damaged or self.outdated)
+        """True when the index matches the tree exactly and its files are all there, sound and of this version's
+        layout."""
+        return not (self.missing or self.stale or self.orphans or self.damaged or self.outdated or self.missing_parts)
 
 
 # -- state -----------------------------------------------------------------------------------------
@@ -394,8 +412,10 @@ def _lexical_errors(cfg: IndexConfig) -> Iterator[None]:
         ) from None
 
 
-def _compare(cfg: IndexConfig, col: Any) -> tuple[IndexCheck, dict[str, IndexNode]]:
-    tree = {n.id: n for n in tree_nodes(cfg.out)}
+def _compare(
+    cfg: IndexConfig, col: Any, nodes: list[IndexNode] | None = None
+) -> tuple[IndexCheck, dict[str, IndexNode]]:
+    tree = {n.id: n for n in (tree_nodes(cfg.out) if nodes is None else nodes)}
     indexed = _indexed_hashes(col, {"role": "summary"})  # facts (role: memory) are the memory's to sync
     check = IndexCheck(nodes_in_tree=len(tree), nodes_in_index=len(indexed))
     for nid, node in tree.items():
@@ -411,11 +431,30 @@ def _compare(cfg: IndexConfig, col: Any) -> tuple[IndexCheck, dict[str, IndexNod
 
 
 def check_index(cfg: IndexConfig) -> IndexCheck:
-    """Compare the index with the Markdown tree: missing, stale and orphan node ids (read-only).
+    """Compare the index with the Markdown tree (read-only; on read-only storage a copy is read): missing, stale
+    and orphan node ids, the parts of a built index that are gone, damaged or of another layout, and the
+    sources indexed by their summaries alone (``batchsum index --check`` renders this).
 
     An output indexed on a Chroma server, checked without ``--chroma-host``, has its local search files
     checked (what a search without the host reads), with a warning naming the server as the store of record.
     """
+    gone = missing_parts(cfg)  # named by their own paths, not the copy's
+    nodes = list(tree_nodes(cfg.out))
+    docs = nodes_by_doc(nodes)
+    with readable_index(cfg) as readable:
+        if any(part.startswith("the Chroma folder") for part in gone):
+            # Nothing to compare against: every node of the tree is missing from the store of record.
+            check = IndexCheck(nodes_in_tree=len(nodes), missing=sorted(n.id for n in nodes))
+            check.damaged, check.outdated = _check_lexical(readable), lexical_outdated(readable)
+        else:
+            check = _check_stores(readable, nodes)
+        check.sources_not_found = sorted(_summaries_only(readable, docs))
+    check.missing_parts = gone
+    check.sources = sum(1 for of_doc in docs.values() if _source_sha(of_doc))
+    return check
+
+
+def _check_stores(cfg: IndexConfig, nodes: list[IndexNode]) -> IndexCheck:
     remote = recorded_server(cfg)
     if remote is not None:
         log.warning(
@@ -423,18 +462,18 @@ def check_index(cfg: IndexConfig) -> IndexCheck:
             "(add --chroma-host %s --chroma-port %s to check the server)",
             cfg.out, chroma_location(remote), remote.chroma_host, remote.chroma_port,
         )  # fmt: skip
-        return _check_local(cfg)
+        return _check_local(cfg, nodes)
     embedder = get_embedder(cfg)
     col = open_collection(cfg, embedder, create=False)
     with chroma_errors(cfg):
-        check, _ = _compare(cfg, col)
+        check, _ = _compare(cfg, col, nodes)
     check.damaged, check.outdated = _check_lexical(cfg), lexical_outdated(cfg)
     return check
 
 
-def _check_local(cfg: IndexConfig) -> IndexCheck:
+def _check_local(cfg: IndexConfig, nodes: list[IndexNode]) -> IndexCheck:
     """The tree against search's own copy of the vectors (read-only), and the lexical file's soundness."""
-    tree = {n.id: n.metadata["content_hash"] for n in tree_nodes(cfg.out)}
+    tree = {n.id: n.metadata["content_hash"] for n in nodes}
     path = vectors_path(cfg)
     stored: dict[str, str] = {}
     check = IndexCheck(nodes_in_tree=len(tree))
@@ -485,6 +524,25 @@ def lexical_outdated(cfg: IndexConfig) -> list[str]:
         return []
     # A server's index is repaired on the server (as :func:`check_index` says).
     return [layout_note(path, (recorded_server(cfg) or cfg).index_command())] if another_layout(layout) else []
+
+
+def _source_sha(nodes: list[IndexNode]) -> str | None:
+    return next((str(n.metadata["source_sha256"]) for n in nodes if n.metadata.get("source_sha256")), None)
+
+
+def _summaries_only(cfg: IndexConfig, docs: dict[str, list[IndexNode]]) -> set[str]:
+    """The documents with a source whose lexical data was built without it: what it records having read."""
+    path = lexical_path(cfg)
+    if not path.is_file():
+        return set()
+    try:
+        with contextlib.closing(LexicalStore(path, keep_outdated=True)) as lex:
+            signatures = lex.signatures()
+    except sqlite3.Error:
+        return set()  # a damaged file: the check reports it
+    return {
+        doc for doc, nodes in docs.items() if _source_sha(nodes) and signatures.get(doc) == doc_signature(nodes, None)
+    }
 
 
 @contextlib.contextmanager
