@@ -9,7 +9,18 @@ import re
 
 from batchsum.text import ABBREVIATIONS
 
-__all__ = ["split_lowercase"]
+__all__ = ["capitalised", "split_lowercase"]
+
+# A sentence's start after a stop: with a capital, or in lower case (a lower-cased text: scraped papers).
+_UPPER_START = re.compile(r"[.!?][\"'”’)\]]*\s+[\"'“‘(]*[A-Z]")
+_LOWER_START = re.compile(r"[.!?][\"'”’)\]]*\s+[\"'“‘(]*[a-z]")
+
+
+def capitalised(text: str) -> bool:
+    """Whether ``text`` opens its sentences with capitals (most texts; not a lower-cased one, whose headings
+    are in lower case too and whose next line opens in lower case whatever it is)."""
+    return len(_LOWER_START.findall(text)) <= len(_UPPER_START.findall(text))
+
 
 # A period, then a lower-case word: a sentence end in lower-cased English text (scraped papers, chat logs)
 # unless the word before is an abbreviation or an initial ("e.g. the", "l. angustifolius"). Other languages

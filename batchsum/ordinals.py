@@ -45,6 +45,7 @@ _DETERMINERS = frozenset(
     sein seine seinen seinem seiner seines ihr ihre ihren ihrem ihrer ihres
     unser unsere unseren unserem unserer unseres euer eure euren eurem eurer eures
     dieser diese diesen diesem dieses jener jene jenen jenem jenes jeder jede jeden jedem jedes
+    kein keine keinen keinem keiner keines welcher welche welchen welchem welches
     """.split()
 )
 

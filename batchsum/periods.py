@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from batchsum.caseless import split_lowercase
+from batchsum.caseless import capitalised, split_lowercase
 from batchsum.cleanup import balance_quotes
 from batchsum.language import CJK_CHARS_PER_WORD, cjk_chars, run_on
 from batchsum.readers.note_syntax import note_syntax_as_text
@@ -650,7 +650,7 @@ def one_line(summary: str, words: int = ONE_LINE_WORDS, language: str | None = N
         # they are told apart as the summarizer tells them (a lower-case paper's line had held three).
         heads = [flat[: sentence.end]]
         if language in (None, "en") and digest_words(sentence.text) > words:
-            pieces = split_lowercase(flat[sentence.start : sentence.end].strip(), cased=False)
+            pieces = split_lowercase(flat[sentence.start : sentence.end].strip(), cased=capitalised(flat))
             heads = [(flat[: sentence.start] + " ".join(pieces[: k + 1])).strip() for k in range(len(pieces))]
         # A first "sentence" of a few words ("May 3.") says nothing: take sentences up to a third of the cap.
         head = next((h for h in heads if digest_words(h) >= words // 3), None)

@@ -35,6 +35,7 @@ def _texts(text: str, language: str) -> list[str]:
         ("Heute feierten wir Omas 90. Geburtstag. Es gab Kuchen.", "90. Geburtstag"),
         ("Das war schon sein 3. Versuch. Er gab nicht auf.", "3. Versuch"),
         ("Sie kamen zur 14. Secessions-Ausstellung. Dort war es voll.", "14. Secessions-Ausstellung"),
+        ("Das war kein 2. Versuch, sondern ein Fehler. Dann gingen wir.", "2. Versuch"),
     ],
 )
 def test_an_ordinal_before_a_noun_ends_no_german_sentence(text: str, ordinal: str) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from batchsum.cli import main
+from batchsum.periods import one_line
 
 SENTENCES = [
     "epigenetic modifications are not always identical on different homologous chromosomes in diploid organisms.",
@@ -31,3 +32,14 @@ def test_a_lower_case_papers_line_is_its_first_sentence(tmp_path: Path) -> None:
     # One whole sentence: it ends at its stop, with no second lower-case sentence nor a cut ("…") after it.
     assert line.group(1).endswith("."), line.group(1)
     assert line.group(1) in SENTENCES, line.group(1)
+
+
+def test_a_cased_sentence_going_on_in_lower_case_after_a_period_stays_whole() -> None:
+    """Only a caseless text is cut at a period before a lower-case word: in a text with case that word goes on
+    its sentence ("20 mins. and then"), as the summarizer reads it."""
+    long = (
+        "We waited at the station with all our heavy bags for about 20 mins. and then the long-term effects of the "
+        "strike on the trains became clear to everyone who had to travel that day."
+    )
+    text = f"{long} The next train left at noon. We were home by three."
+    assert "and then the long-term effects" in one_line(text, language="en")

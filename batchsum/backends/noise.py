@@ -33,7 +33,6 @@ from batchsum.text import runs_on
 
 __all__ = [
     "BOILERPLATE",
-    "capitalised",
     "contents_lines",
     "entry_date",
     "heading_year",
@@ -217,17 +216,6 @@ def is_heading(
 _END_INSIDE = re.compile(r"(?<![^\W\d_])[a-z][a-z'’]+[.!?…][\"'”’)\]]*\s+[\"'“‘(]?[^\W\d_]")
 # Opening marks before a line's first word: quotes, brackets, emphasis.
 _LINE_OPENERS = "\"'“‘«([*_ \t"
-
-
-# A sentence's start after a stop: with a capital, or in lower case (a lower-cased text: scraped papers).
-_UPPER_START = re.compile(r"[.!?][\"'”’)\]]*\s+[\"'“‘(]*[A-Z]")
-_LOWER_START = re.compile(r"[.!?][\"'”’)\]]*\s+[\"'“‘(]*[a-z]")
-
-
-def capitalised(text: str) -> bool:
-    """Whether ``text`` opens its sentences with capitals (most texts; not a lower-cased one, whose headings
-    are in lower case too and whose next line opens in lower case whatever it is)."""
-    return len(_LOWER_START.findall(text)) <= len(_UPPER_START.findall(text))
 
 
 def in_a_sentence(line: str, prev: str | None, nxt: str | None, cased: bool = True) -> bool:

@@ -25,7 +25,6 @@ from batchsum.backends.apparatus import (
 from batchsum.backends.epigraphs import epigraph_lines
 from batchsum.backends.line_groups import across_page_breaks, item_lines
 from batchsum.backends.noise import (
-    capitalised,
     contents_lines,
     entry_date,
     heading_year,
@@ -43,7 +42,7 @@ from batchsum.backends.noise import (
     section_role,
 )
 from batchsum.backends.phatic import is_phatic
-from batchsum.caseless import split_lowercase
+from batchsum.caseless import capitalised, split_lowercase
 from batchsum.cleanup import (
     balance_quotes,
     clean_transcript,

@@ -15,7 +15,8 @@ import re
 from collections.abc import Callable, Sequence
 
 from batchsum.backends.apparatus import is_tex_math
-from batchsum.backends.noise import capitalised, in_a_sentence, line_kind, markdown_as_text, repeated_lines
+from batchsum.backends.noise import in_a_sentence, line_kind, markdown_as_text, repeated_lines
+from batchsum.caseless import capitalised
 from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, open_quotation, without_cues
 from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams, day_term
@@ -189,7 +190,7 @@ _PAGE_LINES = 30
 def _page_layout(text: str) -> tuple[frozenset[str], bool]:
     """(the short lines ``text`` repeats page after page, whether it opens its sentences with capitals): what
     the summarizer reads its headings and running heads by (:func:`~batchsum.backends.noise.repeated_lines`,
-    :func:`~batchsum.backends.noise.capitalised`). Kept for the last few texts: a search shows several
+    :func:`~batchsum.caseless.capitalised`). Kept for the last few texts: a search shows several
     passages of one source, whose text :mod:`batchsum.index.search` keeps (one string, hashed once)."""
     lines = text.split("\n")
     return (repeated_lines(lines) if len(lines) >= _PAGE_LINES else frozenset()), capitalised(text)
