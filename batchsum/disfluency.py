@@ -57,9 +57,10 @@ _CLAUSE_OPENER = re.compile(r"(?:i|we|you|they|he|she|it|that|this|there|here|wh
 _CLAUSE_TAKERS = frozenset(
     "and or but nor so because if than that whether while which who is was are were be been am".split()
 )
-# A command to the listeners ("let me just skip ahead", "let us", "let's"): left after a copula or a
-# subordinator ("This is {disfmarker} let me just skip ahead") the start before it was abandoned, as
-# neither goes on with a bare verb; a coordinating conjunction takes it ("and let's go").
+# A command to the listeners ("let me just skip ahead", "let us", "let's"): after any word left hanging
+# ("This is {disfmarker} let me", "the main point of the {disfmarker} let me") the start before it was
+# abandoned, as no copula, subordinator, preposition or article goes on with a bare verb; a coordinating
+# conjunction takes it ("and let's go"), and a "to" or a modal takes "let me" as its verb (_VERB_TAKERS).
 _IMPERATIVE = re.compile(r"let(?:['’]s|[ \t]+(?:me|us))(?![\w'’-])", re.IGNORECASE)
 _COORDINATORS = frozenset("and or but nor so".split())
 # "let me", "let us" without a clitic is also a bare verb, which the infinitive's "to" and a modal take:
@@ -160,8 +161,8 @@ def _restarted(head: str, kept: str, after: str) -> str:
 def _takes_no_clause(clause: str, after: str) -> bool:
     """Whether ``after`` opens a clause the last word of ``clause``, one left hanging, cannot take."""
     last = _last_word(clause)
-    if _IMPERATIVE.match(after) and last in _CLAUSE_TAKERS and last not in _COORDINATORS:
-        return True  # after a copula or a subordinator; after anything else, "let's" is read as any clause
+    if _IMPERATIVE.match(after):  # "to"/a modal before "let me" never gets here: it takes it as its verb
+        return last not in _COORDINATORS
     onset = _FIRST_WORD.match(after)
     return onset is not None and bool(_CLAUSE_OPENER.match(onset.group(0))) and last not in _CLAUSE_TAKERS
 

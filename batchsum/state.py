@@ -69,6 +69,10 @@ class ManifestEntry:
     # from its name or text, its text); 0 and "" in entries of versions before either was recorded.
     reader: int = 0
     text_sha: str = ""
+    # The name the walk put before the file's path under its root (walk_paths.root_names): "" when it walked
+    # one root; None in entries from before it was recorded. What tells where the file is: see
+    # engine.changes.source_path.
+    prefix: str | None = None
 
 
 _FIELDS = [f.name for f in fields(ManifestEntry)]

@@ -144,6 +144,8 @@ class WalkResult:
     refs: list[SourceRef] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     roots: list[Path] = field(default_factory=list)
+    # Each root's name put first in its files' relpaths (walk_paths.root_names): "" in a walk of one root.
+    names: dict[Path, str] = field(default_factory=dict)
     # Files of types never read (".png", ".pdf"): said once, counted by type, not one by one.
     passed_over: list[SourceRef] = field(default_factory=list)
     # Relpaths the walk could not look into (a folder it may not list, a link whose target went away): what
@@ -209,6 +211,7 @@ def discover(
     roots = [Path(os.path.abspath(p)) for p in given]
     out_abs = Path(os.path.abspath(out)) if out else None
     prefixes = root_names(roots)
+    result.names = prefixes
     policy = _LinkPolicy(roots, follow_symlinks)
     seen_files: set[str] = set()
     walked = [(g, r) for g, r in zip(given, roots, strict=True) if not skip_missing or os.path.lexists(g)]

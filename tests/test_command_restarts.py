@@ -1,6 +1,7 @@
 """A command to the listeners at a ``{disfmarker}`` ("let me just skip ahead", "let us", "let's") restarts
-the sentence after a copula or a subordinator left hanging ("This is {disfmarker} let me ..."): the
-abandoned start does not run into it. After a coordinating conjunction it goes on as said."""
+the sentence after any word left hanging but a coordinator ("This is {disfmarker} let me ...", "of the
+{disfmarker} let me ..."): the abandoned start does not run into it. After a coordinating conjunction it goes
+on as said, and after "to" or a modal "let me" is the phrase's verb."""
 
 from __future__ import annotations
 
@@ -59,3 +60,15 @@ def test_a_command_after_to_or_a_modal_continues_the_phrase() -> None:
     assert "want you to let me see the draft" in cleaned[1], cleaned[1]
     assert "you let me know" in cleaned[2], cleaned[2]
     assert all(len(starts(line)) == 1 for line in cleaned), cleaned
+
+
+def test_a_command_after_a_hanging_article_or_preposition_starts_its_own_sentence() -> None:
+    """No preposition or article takes a bare verb: the start they leave hanging is abandoned (review s8 cr2)."""
+    cleaned = clean_transcript(
+        "Project Manager: So the main point of the {disfmarker} let me just skip ahead to the costs .\n"
+        "Marketing: We had a look at {disfmarker} let us look at the numbers first ."
+    ).split("\n")
+    assert any(s.startswith("let me just skip ahead") for s in starts(cleaned[0])), cleaned[0]
+    assert "point let me" not in cleaned[0].lower(), cleaned[0]
+    assert any(s.startswith("let us look") for s in starts(cleaned[1])), cleaned[1]
+    assert "look let us" not in cleaned[1].lower(), cleaned[1]

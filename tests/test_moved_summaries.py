@@ -92,3 +92,23 @@ def test_a_folder_named_by_its_parents_among_several_is_found_alone(tmp_path: Pa
 
     plan = json.loads(_cli("plan", str(work), "--out", str(out), "--json").stdout)
     assert plan["moved"] == {"week.md": "work-notes/week.md"}
+
+
+def test_a_root_walked_alone_puts_no_name_first_so_its_same_named_subfolder_is_no_root(tmp_path: Path) -> None:
+    """notes/todo.md of the root notes, walked alone, was notes/notes/todo.md: when that subfolder goes, a new
+    notes/todo.md is another file, not the deleted one moved (review s8 cr2)."""
+    src, out = tmp_path / "notes", tmp_path / "out"
+    (src / "notes").mkdir(parents=True)
+    (src / "notes/todo.md").write_text("Old project notes: migrate the wiki and archive the tickets.\n" * 6)
+    (src / "garden.md").write_text("Garden plan: beans by the fence, squash in the corner bed.\n" * 6)
+    _cli("run", str(src), "--out", str(out))
+    (src / "notes/todo.md").unlink()
+    (src / "notes").rmdir()
+    (src / "todo.md").write_text("Groceries: milk, eggs, bread and a bag of onions for the soup.\n" * 6)
+
+    where = [str(src), "--out", str(out)]
+    plan = json.loads(_cli("plan", *where, "--json").stdout)
+    assert plan["new"] == ["todo.md"] and plan["deleted"] == ["notes/todo.md"]
+    assert plan["moved"] == {}, "a file under the root is not one of its deleted subfolder of the root's name"
+    run = json.loads(_cli("run", *where, "--json").stdout)
+    assert not [w for w in run["warnings"] if "moved" in w], run["warnings"]

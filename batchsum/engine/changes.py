@@ -8,7 +8,6 @@ another reader version is summarized again only when its text is now another.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter
 from collections.abc import Mapping
@@ -207,6 +206,7 @@ class Diff:
     unindexed: list[str] = field(default_factory=list)  # trees written by a run that died before indexing
     problems: list[Problem] = field(default_factory=list)  # met by the walk
     roots: dict[str, str] = field(default_factory=dict)  # relpath -> corpus root as given
+    names: dict[str, str] = field(default_factory=dict)  # corpus root -> its name in the relpaths (walk.names)
     # Unchanged files found under another root than their entry's (a folder moved, a symlink): by relpath,
     # the source's path now, so their entries and Source links follow it.
     rehomed: dict[str, str] = field(default_factory=dict)
@@ -252,6 +252,7 @@ def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: Signature) -> 
     )
     d = Diff(problems=list(walk.problems), files=len(walk.refs), passed_over=passed_over)
     roots = {str(r) for r in walk.roots}
+    d.names = {str(r): name for r, name in walk.names.items()}
     moved = moved_roots(walk.refs, manifest)
     # A source under a folder the walk could not list is unknown now, not gone: kept as it is.
     d.deleted = [
@@ -334,25 +335,17 @@ def moved_roots(refs: list[SourceRef], manifest: dict[str, ManifestEntry]) -> se
 
 
 def source_path(entry: ManifestEntry) -> str | None:
-    """The file ``entry`` was made from, where it is now: under its recorded root by its relpath, or less the root's
-    own name a walk of several roots puts first (``notes/journal/a.md`` of the root ``notes``); None when gone.
-    Nowhere else: a file of the same name elsewhere under the root is another file."""
+    """The file ``entry`` was made from, where it is now: under its recorded root by its relpath less the name a
+    walk of several roots put first (``notes/journal/a.md`` of the root ``notes``, the entry's recorded prefix);
+    None when gone. Nowhere else: a file of the same name elsewhere under the root is another file, and so is
+    one under the root's own name in a walk of that root alone (``notes/todo.md`` of ``notes`` is
+    ``notes/notes/todo.md``). An entry from before prefixes were recorded is looked for by its relpath only."""
     if os.path.isfile(entry.root):  # a file given on its own is its root
         return entry.root
     first, _, rest = entry.relpath.partition("/")
-    paths = [os.path.join(entry.root, entry.relpath)]
-    if rest and _names_root(first, entry.root):
-        paths.append(os.path.join(entry.root, rest))
-    return next((p for p in paths if os.path.isfile(p)), None)
-
-
-def _names_root(name: str, root: str) -> bool:
-    """Whether ``name`` is one walk_paths.root_names can give the folder ``root`` among several: its name, as many
-    parent folders as tell it apart joined by "-", that with a hash of its path when only the hash does."""
-    parts = [p for p in Path(root).parts if p != Path(root).anchor]
-    labels = {"-".join(parts[-depth:]) for depth in range(1, len(parts) + 1)} or {"root"}
-    digest = hashlib.sha1(root.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return name in labels or (name.endswith(f"-{digest}") and name[: -len(digest) - 1] in labels)
+    under = rest if entry.prefix and first == entry.prefix else entry.relpath
+    path = os.path.join(entry.root, under)
+    return path if os.path.isfile(path) else None
 
 
 def _file_id(path: str) -> tuple[int, int] | None:

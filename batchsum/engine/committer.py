@@ -82,6 +82,7 @@ class Committer:
             self.state.save_entry(entry)
             self.manifest[entry.relpath] = entry
         self.roots: dict[str, str] = {}  # relpath -> corpus root it was found under
+        self.names: dict[str, str] = {}  # corpus root -> its name in the relpaths ("" when the only one)
         self.writer: ThreadPoolExecutor | None = None  # see start_writer
         self._pending: dict[str, SummaryOutput] = {}  # node records handed to the writer, not yet on disk
         self._failed: dict[str, OSError] = {}  # node records (or early node files) the writer could not write
@@ -189,7 +190,7 @@ class Committer:
         entry.reader, entry.text_sha = READER_VERSION, doc.text_sha
         root = self.roots.get(entry.relpath, entry.root)
         moved = root != entry.root or place_changed(self.cfg, root, self.places)
-        entry.root = root
+        entry.root, entry.prefix = root, self.names.get(root, entry.prefix)
         if moved or resaved:
             self._rewrite_nodes(entry, doc.path if moved else None, doc.sha256 if resaved else None)
         self.state.save_entry(entry)
@@ -199,7 +200,7 @@ class Committer:
         """An unchanged file found under another root (its folder moved or renamed, reached through a
         symlink): its entry records the root now, so a later deletion there is noticed, and its nodes'
         Source links point at ``source``. Only the link lines are rewritten: nothing is summarized again."""
-        entry.root = root
+        entry.root, entry.prefix = root, self.names.get(root, entry.prefix)
         self._rewrite_nodes(entry, source, None)
         self.state.save_entry(entry)
 
@@ -231,6 +232,7 @@ class Committer:
         entry = ManifestEntry(
             relpath=rel,
             root=self.roots[rel],
+            prefix=self.names.get(self.roots[rel]),
             size=doc.size,
             mtime_ns=doc.mtime_ns,
             sha256=doc.sha256,

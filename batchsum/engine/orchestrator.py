@@ -146,7 +146,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         start_tokenizer(cfg.encoding)
         if cfg.index:
             start_index_warmup(embed_locally=not cfg.embed_base_url)
-    committer.roots = d.roots
+    committer.roots, committer.names = d.roots, d.names
     for problem in d.problems:
         ledger.skipped(problem, problem.relpath)  # a source file skipped while walking counts as skipped
     if (note := passed_over_note(d.passed_over)) is not None:
