@@ -28,7 +28,7 @@ from batchsum.backends.leaning import needs_context
 from batchsum.day_words import heading_day
 from batchsum.disfluency import is_dangling
 from batchsum.readers.bracket_turns import LINK_DEFINITION
-from batchsum.readers.note_syntax import note_syntax_as_text
+from batchsum.readers.note_syntax import note_syntax_as_text, without_html_comments
 from batchsum.text import runs_on
 
 __all__ = [
@@ -438,14 +438,12 @@ def is_fragment(sentence: str) -> bool:
     return m is not None and m.group(1) in _DANGLING
 
 
-# What a rendered Markdown page does not show, or shows as its text: a comment (``<!-- ignore -->``), a
+# What a rendered Markdown page does not show, or shows as its text: a comment (``<!-- ignore -->``, one remover
+# for it and the reader: :func:`batchsum.readers.note_syntax.without_html_comments`), a
 # fenced code block (code is never a summary sentence), an empty anchor (``<a id="x"></a>``), an image
 # (Markdown's or an ``<img>`` whose alt text spans lines),
 # a link reference definition (``[devtools]: appendix-04.html``), a link's target (``[Appendix D][devtools]``
 # and ``[Appendix D](appendix-04.html)`` read "Appendix D"). Emphasis stays: a summary is Markdown too.
-# A comment takes the line break after it along: inside a line it is inline and its line goes on after
-# it ("[link]<!--\nignore --> section" is one sentence), on a line of its own it leaves its breaks behind.
-_AFTER_COMMENT = re.compile(r"[ \t]*\n?")
 # An HTML block: a line that is one tag or one element (mdBook's ``<Listing number="10-8" caption="A
 # `Point<T, U>` ...">``, ``<span class="caption">Listing 4-1: ...</span>``), never a sentence.
 # A bare ``<dig>`` on a line is a scraped paper's placeholder inside a sentence, not a tag: it stays.
@@ -471,26 +469,6 @@ _MD_LINK = re.compile(
 
 def _blank(m: re.Match[str]) -> str:
     return "\n" * m.group(0).count("\n")
-
-
-def _without_comments(text: str) -> str:
-    """``text`` without its HTML comments (an unclosed one stays). Found with ``str.find``: a lazy
-    ``<!--.*?-->`` scanned to the end of the text from every unclosed opener."""
-    out: list[str] = []
-    pos = 0
-    while (start := text.find("<!--", pos)) >= 0 and (end := text.find("-->", start + 4)) >= 0:
-        after = _AFTER_COMMENT.match(text, end + 3)  # spaces and one line break: always matches
-        stop = after.end() if after else end + 3
-        comment = text[start:stop]
-        out.append(text[pos:start])
-        if start == 0 or text[start - 1].isspace():
-            out.append("\n" * comment.count("\n"))  # on a line of its own: its breaks stay
-        else:
-            # Inline, its line goes on after it; one that ends with it keeps its break (the next may be "> ...").
-            out.append("\n" if comment.endswith("\n") else " ")
-        pos = stop
-    out.append(text[pos:])
-    return "".join(out)
 
 
 def _without_fences(text: str) -> str:
@@ -552,7 +530,7 @@ def markdown_as_text(text: str) -> str:
     # Each pass only where its mark occurs: the line-anchored patterns cost a scan of every line of a
     # book (profile of the extractive bench: 1.9 s of 38.5 MB of Gutenberg books without these checks).
     if "<" in text:
-        text = _MD_HTML_LINE.sub(_blank, _without_comments(text))
+        text = _MD_HTML_LINE.sub(_blank, without_html_comments(text))
         text = _HTML_IMAGE.sub("", _MD_ANCHOR.sub("", text))
     if "```" in text:
         if _QUOTED_FENCE.search(text):
