@@ -98,9 +98,10 @@ def shown_order(
     listed the more recent first (``dated``: epoch seconds, None last). That reordering keeps what orders hits
     beyond their score: ``rank_class`` (higher first: a whole match above the rest) and repeated sources stay in
     their order, and a ``fixed`` hit (a digest placed by its entries, a named day's entry, an entry of another
-    period than the one asked for) stays in its place. The caller orders every candidate, then takes the first
-    k (:func:`first_shown`) and caps their scores in this order: the top k is the top k+1 but its last, whatever
-    k (taking k first and ordering them after had listed another hit first for ``-k 2`` than for ``-k 1``)."""
+    period than the one asked for) stays in its place. :func:`first_shown` orders every candidate not repeating
+    another's passage, takes the first k and the caller caps their scores in this order: the top k is the top k+1
+    but its last, whatever k (taking k first and ordering them after had listed another hit first for ``-k 2``
+    than for ``-k 1``)."""
     seen: set[str] = set()
     repeat: dict[int, bool] = {}
     for i in sorted(picked, key=lambda i: -float(ranked[i])):
@@ -122,26 +123,29 @@ def _age(ts: int | None) -> float:
 
 
 def first_shown(
-    order: list[int],
+    picked: list[int],
     k: int,
+    order_of: Callable[[list[int]], list[int]],
     nested: np.ndarray,
     passage: Callable[[int], tuple[str, list[str], str, str]],
     digest: np.ndarray | None = None,
 ) -> dict[int, tuple[str, list[str], str]]:
-    """The first ``k`` candidates of ``order`` with their (snippet, terms, origin), each ``passage(i)`` gives
-    with its snippet's key: a hit repeating a passage already shown is skipped (another node of its file, a
-    digest quoting an entry), unless the two are a month and its year (``nested``). An entry is never skipped
-    for a ``digest`` (level 4) showing its passage: the entry is where the words were written, the digest
-    repeats them (a month's digest quoting its one entry had hidden the entry for "2026-11")."""
-    picked: dict[int, tuple[str, list[str], str]] = {}
+    """The first ``k`` hits listed of the candidates ``picked``, in the order ``order_of`` shows them
+    (:func:`shown_order`), with their (snippet, terms, origin), each ``passage(i)`` gives with its snippet's key.
+    A hit repeating a passage already shown is dropped (another node of its file, a digest quoting an entry),
+    unless the two are a month and its year (``nested``). An entry is never dropped for a ``digest`` (level 4)
+    showing its passage: the entry is where the words were written, the digest repeats them (a month's digest
+    quoting its one entry had hidden the entry for "2026-11"). The repeats are dropped from every candidate
+    before the survivors are ordered, and the first k of that order taken: a hidden hit caps no score below it
+    and reorders nothing (a digest hidden under its entry had tied two entries at its score and listed the newer
+    first), and the top k is the top k+1 but its last, whatever k."""
+    kept: dict[int, tuple[str, list[str], str]] = {}
     shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
     quotes = np.zeros(len(nested), dtype=bool) if digest is None else digest
-    for i in order:
+    for i in order_of(picked):
         snippet, found, origin, key = passage(i)
         if key and any(not nested[i, j] and (quotes[i] or not quotes[j]) for j in shown.get(key, [])):
             continue
         shown.setdefault(key, []).append(i)
-        picked[i] = (snippet, found, origin)
-        if len(picked) == k:
-            break
-    return picked
+        kept[i] = (snippet, found, origin)
+    return {i: kept[i] for i in order_of(list(kept))[:k]}

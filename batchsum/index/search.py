@@ -619,8 +619,7 @@ def _search(
     ranked = digests_after_their_entries(ranked, matrix, [rows[i].metadata for i in ids], coverage, q)
     ranked = named_day_first(ranked, dated, own_day(ids, on_day, [rows[i].metadata for i in ids]))
 
-    # Stage 3: MMR (one source per hit where possible) over every candidate, ordered as shown, then the first k
-    # (repeated snippets dropped) and their texts.
+    # Stage 3: MMR (one source per hit where possible), repeated snippets dropped, ordered as shown, the first k.
     texts_of = _first_shown(cfg, q, k, ids, rows, lex, texts, snippets, ranked, final, matrix, dated, own_words)
     listed = list(texts_of)
     chosen = [(ids[i], rows[ids[i]].metadata, *texts_of[i]) for i in listed]
@@ -644,9 +643,8 @@ def _first_shown(
     dated: np.ndarray,
     own_words: dict[str, int],
 ) -> dict[int, tuple[str, list[str], str]]:
-    """The ``k`` hits as listed, with their (snippet, terms, origin): every candidate in MMR's order (greedy: any
-    k's picks are a prefix of it), ordered as shown (:func:`~batchsum.index.match_tiers.shown_order`), then the
-    first k of that, a hit repeating a passage already shown skipped: the top k is a prefix of the top k+1."""
+    """The ``k`` hits as listed with their (snippet, terms, origin): every candidate in MMR's order, as
+    :func:`~batchsum.index.match_tiers.first_shown` lists them (the top k is a prefix of the top k+1)."""
     metadata = [rows[i].metadata for i in ids]
     groups = [doc_id_of(i) for i in ids]
     nested = nested_periods(metadata)
@@ -658,11 +656,13 @@ def _first_shown(
     tiers = [(float(sum(g in s for s in (lex.complete, lex.titled, lex.phrased))), float(own_words.get(g, 0)))
              for g in groups]  # fmt: skip
     fixed = dated | placed_by_periods(metadata, q)  # placed by other rules
-    ordered = shown_order(order, ranked, final, groups, [rows[i].recency_ts for i in ids], tiers, fixed)
-    digest = np.array([md.get("level") == 4 for md in metadata], dtype=bool)
-    return first_shown(
-        ordered, k, nested, lambda i: _passage_shown(cfg, ids[i], metadata[i], lex, texts.get(ids[i]), snippets), digest
-    )
+    order_of = functools.partial(shown_order, ranked=ranked, final=final, source=groups,
+                                 dated=[rows[i].recency_ts for i in ids], rank_class=tiers, fixed=fixed)  # fmt: skip
+
+    def passage(i: int) -> tuple[str, list[str], str, str]:
+        return _passage_shown(cfg, ids[i], metadata[i], lex, texts.get(ids[i]), snippets)
+
+    return first_shown(order, k, order_of, nested, passage, np.array([md.get("level") == 4 for md in metadata]))
 
 
 def _hits(
