@@ -53,7 +53,7 @@ from batchsum.digest_year import Compute, by_month
 from batchsum.engine.changes import backend_identity
 from batchsum.engine.executor_choice import executor_for
 from batchsum.model import ContentType, NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
-from batchsum.navigation import escape_html, link_target
+from batchsum.navigation import escape_html
 from batchsum.own_pages import digests_folder, foreign_digest
 from batchsum.periods import (
     MONTH_NAMES,
@@ -70,7 +70,7 @@ from batchsum.periods import (
 from batchsum.sources import read_source
 from batchsum.state import NODE_FORMAT, node_key
 from batchsum.text import DATE_LABEL
-from batchsum.tree import node_path, read_node, write_node
+from batchsum.tree import link_target, node_path, read_node, write_node
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig

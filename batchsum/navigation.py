@@ -19,7 +19,7 @@ from pathlib import Path
 
 from batchsum.own_pages import foreign_index
 from batchsum.periods import path_order
-from batchsum.tree import LINKS_MARKER, atomic_write_text
+from batchsum.tree import LINKS_MARKER, atomic_write_text, link_target
 from batchsum.tree import strip_links as strip_links  # part of the links API, defined with the node format
 
 INDEX_NAME = "index.md"
@@ -83,7 +83,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # An underscore inside a word ("val_Bed002", "crypto__eps") starts no emphasis in CommonMark: it stays, so
 # a raw page shows file names as they are.
 _MD_PUNCT = re.compile(r"([\\`*\[\]{}#|!])|(?<=[^\W_])(_+)(?=[^\W_])|(_)")
-_TARGET_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029%<>\\#?]")
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -140,13 +139,6 @@ def _escaped(m: re.Match[str]) -> str:
     if m.group(2):  # underscores between two letters or digits
         return m.group(2)
     return "\\" + m.group(0)
-
-
-def link_target(target: str) -> str:
-    """A relative link target that stays one target whatever characters its file names hold."""
-    # Percent-encoded where a character would end the target or be read as a fragment or query; a
-    # space stays (readable, and allowed inside angle brackets).
-    return _TARGET_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), target)
 
 
 def md_link(label: str, target: str) -> str:

@@ -446,14 +446,21 @@ def _relink_file(path: Path, was_dir: str, new_place: Callable[[str], str]) -> s
 
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+# Characters that end a link target or read as its fragment or query.
+_TARGET_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029%<>\\#?]")
+
+
+def link_target(target: str) -> str:
+    """A relative link target that stays one target whatever characters its file names hold."""
+    # Percent-encoded where a character would end the target or be read as a fragment or query; a
+    # space stays (readable, and allowed inside angle brackets).
+    return _TARGET_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), target)
 
 
 def _moved_target(target: str, was_dir: str, here: str, new_place: Callable[[str], str]) -> str:
     """``target``, a link written in folder ``was_dir``, as written from folder ``here``; URLs, absolute
     paths and fragments alone are left as they are."""
     from urllib.parse import unquote
-
-    from batchsum.navigation import link_target  # navigation imports this module
 
     bracketed = target.startswith("<")
     path, hash_, fragment = (target[1:-1] if bracketed else target).partition("#")

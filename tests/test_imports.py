@@ -110,8 +110,9 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     "batchsum.written_facets": {"batchsum.facets"},
     # The summarizer's reader, only for a conversation kept whole: a run of short notes never loads it.
     "batchsum.engine.kept_whole": {"batchsum.backends.units"},
-    # The --path matcher of a search (numpy): the library's arguments are checked on every call of run too.
-    "batchsum.options": {"batchsum.index.dense"},
+    # The --path matcher of a search and the search a filter's note reruns without it (numpy): the library's
+    # arguments are checked on every call of run too.
+    "batchsum.options": {"batchsum.index.dense", "batchsum.index.search"},
     # The summarizer's reader, only for a digest of a many-day file kept whole or summarized in one line.
     "batchsum.digest_state": {"batchsum.backends.units"},
 }
