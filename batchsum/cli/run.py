@@ -16,7 +16,6 @@ from batchsum import jsonio
 from batchsum.cli._common import EXIT_LOCKED, EXIT_USAGE, price_per_million, setup_logging, translate_errors
 from batchsum.config import RunConfig
 from batchsum.engine.changes import EDITED
-from batchsum.engine.executor_choice import require_ray
 from batchsum.engine.ledger import worst_exit
 from batchsum.errors import ConfigError, LockedError, RunInterrupted
 from batchsum.events import EventLog
@@ -169,8 +168,6 @@ def run(ctx: click.Context, **params: Any) -> None:
     setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
-    if cfg.executor == "ray":
-        require_ray(cfg.ray_address)  # before the output folder is locked or created
     if cfg.llm.enabled:
         start_llm_imports()  # overlaps the client's import with walking and reading files
     try:

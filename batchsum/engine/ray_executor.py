@@ -26,6 +26,7 @@ import dataclasses
 import logging
 import os
 import signal
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +34,10 @@ from batchsum.backends.llm import LLMBackend
 from batchsum.backends.registry import backend_class
 from batchsum.config import LLM_CACHE_DIR
 from batchsum.engine.executor import LocalExecutor, Note, summarize
+from batchsum.engine.executor_choice import require_ray
 from batchsum.engine.limiter import LimiterGate, limiter_actor, start_limiter
 from batchsum.engine.prepare import Prepared, prepare_file
+from batchsum.engine.ray_probe import cluster_token_available
 from batchsum.errors import AbortRun, BatchsumError, ConfigError, SummarizationError
 from batchsum.tokens import Tokenizer, get_tokenizer
 from batchsum.walk import Problem, SourceRef
@@ -156,15 +159,18 @@ class RayOptions:
     limiter: str | None = None  # a named limiter shared by every run on the cluster that names it
 
 
-def connect(address: str | None) -> bool:
+def connect(address: str | None, *, quiet: bool = False) -> bool:
     """Join ``address`` (``auto``: ``RAY_ADDRESS``), or start a local Ray when None; True when this call
-    started or joined Ray (and so must shut it down), False when Ray was already connected."""
+    started or joined Ray (and so must shut it down), False when Ray was already connected. ``quiet``
+    (``--quiet``): the cluster's notices are not printed (:func:`_show_ray_notices`)."""
     import ray
 
     if ray.is_initialized():
         return False
-    if address == "auto" and not os.environ.get("RAY_ADDRESS"):
-        raise ConfigError("--ray-address auto needs RAY_ADDRESS (the address of a running Ray cluster)")
+    if address is not None:
+        # A head that is not there, not a head, or refuses this machine's token: said within seconds, where
+        # ray.init would retry for ever or blame nothing in particular (the command checked this already).
+        require_ray(address)
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     if address is None:
         kwargs["num_cpus"] = os.cpu_count() or 1
@@ -183,16 +189,22 @@ def connect(address: str | None) -> bool:
         with _sigterm_kept():
             ray.init(address=address or "local", **kwargs)
     except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
-        where = address or "a local Ray"
-        hint = ""
-        if address is not None:
-            # Ray logs a refused token but raises only "Failed to connect": the head answered (checked
-            # before the run), so a token this machine has may be the wrong one.
-            hint = f" ({TOKEN_HINT})" if not cluster_token_available() else f" ({WRONG_TOKEN_HINT})"
-        raise ConfigError(f"cannot start or join Ray at {where}: {exc}{hint}") from None
+        # The head's GCS took this machine's token just before (require_ray): the token is not the cause.
+        raise ConfigError(f"cannot start or join Ray at {address or 'a local Ray'}: {exc}") from None
     finally:
         banner.removeFilter(only_errors)
+    _show_ray_notices(not quiet)
     return True
+
+
+def _show_ray_notices(shown: bool) -> None:
+    """Whether the driver prints the cluster's notices: a thread ``ray.init`` starts prints every error the
+    cluster publishes for this job on stdout, in colour, whatever ``log_to_driver`` says; under ``--quiet``
+    (only errors, for cron) a call retried after a worker died, or after a stopped run's ``ray.kill``, is none
+    of the run's errors (the run reports a node it loses). Ray's debugger uses the same switch."""
+    ray_worker = vars(sys.modules["ray._private.worker"]) if "ray._private.worker" in sys.modules else {}
+    if "_worker_logs_enabled" in ray_worker:  # else (another Ray) Ray prints, as before
+        ray_worker["_worker_logs_enabled"] = shown
 
 
 @contextlib.contextmanager
@@ -217,6 +229,7 @@ def disconnect() -> None:
 
     with _sigterm_kept():
         ray.shutdown()
+    _show_ray_notices(True)  # as Ray had it: a later ray.init in this process prints them
 
 
 class _OnlyErrors(logging.Filter):
@@ -224,26 +237,6 @@ class _OnlyErrors(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return record.levelno >= logging.ERROR
-
-
-WRONG_TOKEN_HINT = (
-    "if the cluster refused this machine's token, RAY_AUTH_TOKEN or ~/.ray/auth_token must be the one"
-    " `ray get-auth-token` prints on the head node"
-)
-TOKEN_HINT = (
-    "no Ray cluster token here: a cluster started with token authentication (`ray start --head` with"
-    " Ray >= 2.60) needs RAY_AUTH_TOKEN=<token> or the file ~/.ray/auth_token; `ray get-auth-token`"
-    " on the head node prints it"
-)
-
-
-def cluster_token_available() -> bool:
-    """Whether this machine has a Ray cluster token: ``RAY_AUTH_TOKEN``, the file ``RAY_AUTH_TOKEN_PATH``
-    names, or ``~/.ray/auth_token`` (where Ray looks, in that order)."""
-    if os.environ.get("RAY_AUTH_TOKEN"):
-        return True
-    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.expanduser("~/.ray/auth_token")
-    return os.path.isfile(path)
 
 
 def use_cluster_token() -> None:
@@ -272,7 +265,7 @@ class RayExecutor(LocalExecutor):
         self.prepared_remotely = 0  # files whose reading and planning a worker did
         self._embedded: dict[str, Any] = {}
 
-        self._owns_ray = connect(options.address)
+        self._owns_ray = connect(options.address, quiet=cfg.quiet)
         try:
             n, self._notes = worker_count(options.workers, needs_cpu=not cfg.llm.enabled)
             run_tag = os.urandom(4).hex()

@@ -1,0 +1,80 @@
+"""Whether an address is a Ray head that will take this machine, asked before a run touches its output
+folder: one gRPC call to the head's GCS with a deadline.
+
+``ray.init`` on an address that accepts connections but is no GCS (a typo'd port, the dashboard's HTTP
+port, a raylet's port) retries for ever, and refuses a wrong token only after ~20 s with a bare "Failed
+to connect". Light to import (gRPC, not Ray): the command checks this before it loads anything heavy.
+"""
+
+from __future__ import annotations
+
+import os
+
+from batchsum.errors import ConfigError
+
+# Every GCS serves it, before any other call a client makes; it needs nothing but the cluster's token.
+GCS_METHOD = "/ray.rpc.NodeInfoGcsService/GetClusterId"
+GCS_PROBE_S = 5.0  # a head answers in milliseconds; a silent server is given this long
+
+WRONG_TOKEN_HINT = (
+    "if the cluster refused this machine's token, RAY_AUTH_TOKEN or ~/.ray/auth_token must be the one"
+    " `ray get-auth-token` prints on the head node"
+)
+TOKEN_HINT = (
+    "no Ray cluster token here: a cluster started with token authentication (`ray start --head` with"
+    " Ray >= 2.60) needs RAY_AUTH_TOKEN=<token> or the file ~/.ray/auth_token; `ray get-auth-token`"
+    " on the head node prints it"
+)
+
+
+def _token_path() -> str:
+    return os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.expanduser("~/.ray/auth_token")
+
+
+def cluster_token_available() -> bool:
+    """Whether this machine has a Ray cluster token: ``RAY_AUTH_TOKEN``, the file ``RAY_AUTH_TOKEN_PATH``
+    names, or ``~/.ray/auth_token`` (where Ray looks, in that order)."""
+    return bool(os.environ.get("RAY_AUTH_TOKEN")) or os.path.isfile(_token_path())
+
+
+def token_sent() -> str | None:
+    """The token a join sends: this machine's (:func:`cluster_token_available`), unless the user set a
+    ``RAY_AUTH_MODE`` other than ``token`` (then Ray sends none)."""
+    if os.environ.get("RAY_AUTH_MODE", "token") != "token":
+        return None
+    if token := os.environ.get("RAY_AUTH_TOKEN", "").strip():
+        return token
+    try:
+        with open(_token_path(), encoding="utf-8") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def check_gcs(target: str, timeout: float = GCS_PROBE_S) -> None:
+    """ConfigError unless ``target`` (``host:port``) is a Ray head's GCS that accepts this machine's token
+    (:func:`token_sent`), answered within ``timeout`` seconds. Without gRPC installed nothing is checked:
+    ``ray.init`` says what it finds."""
+    try:
+        import grpc
+    except ImportError:
+        return
+    token = token_sent()
+    metadata = (("authorization", f"Bearer {token}"),) if token else ()
+    # As Ray's own clients: no HTTP proxy between a client and its cluster unless Ray is told to use one.
+    proxy = os.environ.get("RAY_grpc_enable_http_proxy", "0").lower() in ("1", "true")  # noqa: SIM112 (Ray's name)
+    with grpc.insecure_channel(target, options=[("grpc.enable_http_proxy", int(proxy))]) as channel:
+        call = channel.unary_unary(GCS_METHOD)  # bytes in, bytes out: the empty request needs no Ray protos
+        try:
+            call(b"", timeout=timeout, metadata=metadata)
+        except grpc.RpcError as exc:
+            code = exc.code() if isinstance(exc, grpc.Call) else None
+            if code == grpc.StatusCode.UNAUTHENTICATED:
+                hint = WRONG_TOKEN_HINT if token else TOKEN_HINT
+                raise ConfigError(f"the Ray head at {target} refused to let this machine join ({hint})") from None
+            details = exc.details() if isinstance(exc, grpc.Call) else str(exc)
+            why = f"{code.name if code else 'error'}: {details}" if details else (code.name if code else "no answer")
+            raise ConfigError(
+                f"not a Ray head (GCS) at {target}: it accepts connections but does not answer as one ({why});"
+                " give the head's GCS port (`ray start --head --port`, 6379 by default), not its dashboard's"
+            ) from None
