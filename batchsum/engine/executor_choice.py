@@ -6,16 +6,11 @@ processes start before it loads the event loop, the executors and the summarizer
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import socket
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from batchsum.config import RunConfig
-from batchsum.engine.ray_probe import check_gcs
 from batchsum.engine.workers import start_workers
-from batchsum.errors import ConfigError
 from batchsum.lazy import load
 from batchsum.walk import SourceRef
 
@@ -38,36 +33,3 @@ def executor_for(cfg: RunConfig, todo: Sequence[SourceRef] = ()) -> ExecutorFact
     workers = start_workers(cfg, todo)  # first: the fork server starts while the executor's modules load
     factory = load(PROCESSES)(cfg, todo, workers) if workers is not None else load(LOCAL)
     return factory
-
-
-def require_ray(address: str | None = None) -> None:
-    """ConfigError naming the extra to install when Ray is not installed (``--executor ray``), or naming
-    ``address`` (``--ray-address``; ``auto``: ``RAY_ADDRESS``, which must be set) when nothing there accepts
-    a connection, or what does is no Ray head that takes this machine (:func:`~batchsum.engine.ray_probe.check_gcs`).
-    Checked without importing Ray, so the command can check before it touches the output folder and an
-    unchanged re-run never loads Ray; Ray itself waits minutes, or for ever, for a head that is not there."""
-    if importlib.util.find_spec("ray") is None:
-        raise ConfigError("--executor ray needs Ray: pip install 'batchsum[ray]'")
-    target = os.environ.get("RAY_ADDRESS") if address == "auto" else address
-    if address == "auto" and not target:
-        raise ConfigError(AUTO_NEEDS_ADDRESS)
-    if not target or target == "local":
-        return
-    host, _, port = target.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        return  # Ray's own parser says what is wrong with it
-    try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_PROBE_S):
-            pass
-    except OSError as exc:
-        reason = "connection refused" if isinstance(exc, ConnectionRefusedError) else (exc.strerror or str(exc))
-        raise ConfigError(
-            f"cannot reach Ray at {target} ({reason}); is the head node up (`ray start --head`)? "
-            "Without --ray-address a run starts a Ray of its own"
-        ) from None
-    if not target.startswith("ray://"):  # a Ray Client server is no GCS: ray.init checks it
-        check_gcs(target)
-
-
-RAY_PROBE_S = 5.0  # a head node answers a connect at once; an unroutable address times out here
-AUTO_NEEDS_ADDRESS = "--ray-address auto needs RAY_ADDRESS (the address of a running Ray cluster)"

@@ -73,7 +73,7 @@ def run(cfg: RunConfig, *, executor: ExecutorFactory | None = None) -> RunResult
     if not cfg.skip_missing:  # before the lock: a mistyped path must not leave an empty output folder behind
         require_paths(cfg.paths)
     if cfg.executor == "ray":  # before the lock too: a cluster that is not there, or refuses us, leaves no folder
-        load("batchsum.engine.executor_choice:require_ray")(cfg.ray_address)
+        load("batchsum.engine.ray_probe:require_ray")(cfg.ray_address)
     bars = show_bars(cfg.quiet, cfg.progress)
     with Progress(cfg.log_file, cfg.log_format, bars=bars) as progress, RunLock(cfg.out, wait=cfg.wait_lock) as lock:
         if lock.stale:

@@ -284,7 +284,7 @@ class _Tools:
 def preview(cfg: RunConfig) -> PlanSummary:
     """What ``run`` would do now with ``cfg``: reads sources and state, writes nothing, takes no lock."""
     if cfg.executor == "ray":  # checked as a run checks it (Ray installed, its address answering), no cluster started
-        load("batchsum.engine.executor_choice:require_ray")(cfg.ray_address)
+        load("batchsum.engine.ray_probe:require_ray")(cfg.ray_address)
     identity = backend_identity(cfg)
     sig = config_signature(cfg)
     state = StateStore(cfg.state_dir)

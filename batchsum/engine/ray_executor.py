@@ -34,10 +34,9 @@ from batchsum.backends.llm import LLMBackend
 from batchsum.backends.registry import backend_class
 from batchsum.config import LLM_CACHE_DIR
 from batchsum.engine.executor import LocalExecutor, Note, summarize
-from batchsum.engine.executor_choice import require_ray
 from batchsum.engine.limiter import LimiterGate, limiter_actor, start_limiter
 from batchsum.engine.prepare import Prepared, prepare_file
-from batchsum.engine.ray_probe import cluster_token_available
+from batchsum.engine.ray_probe import cluster_token_available, require_ray
 from batchsum.errors import AbortRun, BatchsumError, ConfigError, SummarizationError
 from batchsum.tokens import Tokenizer, get_tokenizer
 from batchsum.walk import Problem, SourceRef

@@ -8,7 +8,9 @@ to connect". Light to import (gRPC, not Ray): the command checks this before it 
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import socket
 
 from batchsum.errors import ConfigError
 
@@ -78,3 +80,36 @@ def check_gcs(target: str, timeout: float = GCS_PROBE_S) -> None:
                 f"not a Ray head (GCS) at {target}: it accepts connections but does not answer as one ({why});"
                 " give the head's GCS port (`ray start --head --port`, 6379 by default), not its dashboard's"
             ) from None
+
+
+def require_ray(address: str | None = None) -> None:
+    """ConfigError naming the extra to install when Ray is not installed (``--executor ray``), or naming
+    ``address`` (``--ray-address``; ``auto``: ``RAY_ADDRESS``, which must be set) when nothing there accepts
+    a connection, or what does is no Ray head that takes this machine (:func:`check_gcs`).
+    Checked without importing Ray, so the command can check before it touches the output folder and an
+    unchanged re-run never loads Ray; Ray itself waits minutes, or for ever, for a head that is not there."""
+    if importlib.util.find_spec("ray") is None:
+        raise ConfigError("--executor ray needs Ray: pip install 'batchsum[ray]'")
+    target = os.environ.get("RAY_ADDRESS") if address == "auto" else address
+    if address == "auto" and not target:
+        raise ConfigError(AUTO_NEEDS_ADDRESS)
+    if not target or target == "local":
+        return
+    host, _, port = target.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return  # Ray's own parser says what is wrong with it
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_PROBE_S):
+            pass
+    except OSError as exc:
+        reason = "connection refused" if isinstance(exc, ConnectionRefusedError) else (exc.strerror or str(exc))
+        raise ConfigError(
+            f"cannot reach Ray at {target} ({reason}); is the head node up (`ray start --head`)? "
+            "Without --ray-address a run starts a Ray of its own"
+        ) from None
+    if not target.startswith("ray://"):  # a Ray Client server is no GCS: ray.init checks it
+        check_gcs(target)
+
+
+RAY_PROBE_S = 5.0  # a head node answers a connect at once; an unroutable address times out here
+AUTO_NEEDS_ADDRESS = "--ray-address auto needs RAY_ADDRESS (the address of a running Ray cluster)"
