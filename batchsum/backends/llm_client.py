@@ -203,6 +203,9 @@ class LLMClient:
         self.completion_tokens = 0
         self.inflight = 0
         self.peak_inflight = 0
+        # Told of each request sent once its answer or error is back: (request name, model, prompt tokens,
+        # completion tokens); the run's usage journal, so a kill loses no request paid for.
+        self.on_request: Callable[[str, str, int, int], None] | None = None
 
     async def aclose(self) -> None:
         """Close the HTTP clients."""
@@ -385,7 +388,16 @@ class LLMClient:
         async for attempt in retrying:
             with attempt:
                 stats.attempts += 1
-                return await self._send_once(model, prompt, params, stats, priority)
+                sent = stats.sent
+                try:
+                    got = await self._send_once(model, prompt, params, stats, priority)
+                except CallFailure:
+                    if stats.sent > sent and self.on_request is not None:
+                        self.on_request(node_id, model, 0, 0)  # an error answer: no usage reported
+                    raise
+                if self.on_request is not None:
+                    self.on_request(node_id, model, got[1], got[2])
+                return got
         raise AssertionError("unreachable: tenacity either returns or re-raises")
 
     async def _send_once(

@@ -59,6 +59,7 @@ def execute(
     # The executor first: worker processes start while this one loads the backend.
     factory = factory or executor_for(cfg, refs)
     backend, fallback = make_backends(cfg, tokenizer())
+    driver.journal_requests(backend)
     executor = factory(backend, fallback)
 
     digests: Any = None
