@@ -10,9 +10,10 @@ waiting for its next request when the run died (a facets answer to ask again beh
 for the first, which the next run takes from the response cache as a hit. A finished node's own line
 stands for it when it counts more requests (see :meth:`_Journal.spend`). Only nodes with LLM calls
 are written; the run's first line, written as it starts (:meth:`UsageJournal.start`), says what run
-it is, so a killed extractive run, which paid for nothing, is still recorded as ``interrupted``. Each file whose tree is written is appended too
-(:meth:`UsageJournal.file_done`), before its ``file_done`` event: the interrupted run's row counts the
-files it finished and their tokens, and the next run finds them ``unchanged`` as made by it.
+it is, so a killed extractive run, which paid for nothing, is still recorded as ``interrupted``. Each
+file whose tree is written is appended too (:meth:`UsageJournal.file_done`), before its ``file_done``
+event: the interrupted run's row counts the files it finished and their tokens, and the next run finds
+them ``unchanged`` as made by it.
 """
 
 from __future__ import annotations
