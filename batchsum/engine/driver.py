@@ -102,13 +102,15 @@ class RunDriver:
         if not self.feed.keeps_text(plan):
             plan.release_text()
 
-    def journal_requests(self, backend: object) -> None:
-        """Journal each request ``backend`` sends as its answer arrives (an LLM backend's client): a run
+    def journal_requests(self, *senders: object) -> None:
+        """Journal each request the run sends as its answer arrives: ``senders`` are the run's backend
+        (an LLM backend's client) and its executor (a Ray executor's workers report through it). A run
         killed while a node waits for its next request (a facets answer to ask again, behind ``--rpm``)
         has paid for the first, which no finished node's line would count."""
-        client = getattr(backend, "client", None)
-        if self.cfg.metrics and client is not None and hasattr(client, "on_request"):
-            client.on_request = self.journal.paid
+        for sender in senders:
+            target = getattr(sender, "client", sender)
+            if self.cfg.metrics and hasattr(target, "on_request"):
+                target.on_request = self.journal.paid
 
     def stored(self, job: NodeJob) -> SummaryOutput | None:
         return self.committer.stored(job.key)

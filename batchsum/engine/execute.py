@@ -59,8 +59,8 @@ def execute(
     # The executor first: worker processes start while this one loads the backend.
     factory = factory or executor_for(cfg, refs)
     backend, fallback = make_backends(cfg, tokenizer())
-    driver.journal_requests(backend)
     executor = factory(backend, fallback)
+    driver.journal_requests(backend, executor)
 
     digests: Any = None
     if cfg.llm.enabled:
