@@ -19,7 +19,7 @@ import logging
 import random
 import socket
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -203,6 +203,9 @@ class LLMClient:
         self.completion_tokens = 0
         self.inflight = 0
         self.peak_inflight = 0
+        # Told of each request sent once its answer or error is back: (request name, model, prompt tokens,
+        # completion tokens); the run's usage journal, so a kill loses no request paid for.
+        self.on_request: Callable[[str, str, int, int], None] | None = None
 
     async def aclose(self) -> None:
         """Close the HTTP clients."""
@@ -385,7 +388,7 @@ class LLMClient:
         async for attempt in retrying:
             with attempt:
                 stats.attempts += 1
-                return await self._send_once(model, prompt, params, stats, priority)
+                return await _told(self, node_id, model, stats, self._send_once(model, prompt, params, stats, priority))
         raise AssertionError("unreachable: tenacity either returns or re-raises")
 
     async def _send_once(
@@ -447,6 +450,22 @@ class LLMClient:
         self.prompt_tokens += prompt_tokens
         self.completion_tokens += completion_tokens
         return content, prompt_tokens, completion_tokens
+
+
+async def _told(
+    client: LLMClient, node_id: str, model: str, stats: CallStats, sending: Awaitable[tuple[str, int, int]]
+) -> tuple[str, int, int]:
+    """The answer ``sending`` gets, told to ``client.on_request`` once it (or its error) is back."""
+    sent = stats.sent
+    try:
+        got = await sending
+    except CallFailure:
+        if stats.sent > sent and client.on_request is not None:  # sent, and answered with an error
+            client.on_request(node_id, model, 0, 0)
+        raise
+    if client.on_request is not None:
+        client.on_request(node_id, model, got[1], got[2])
+    return got
 
 
 def _retrying(client: LLMClient, node_id: str, model: str) -> Any:

@@ -102,6 +102,16 @@ class RunDriver:
         if not self.feed.keeps_text(plan):
             plan.release_text()
 
+    def journal_requests(self, *senders: object) -> None:
+        """Journal each request the run sends as its answer arrives: ``senders`` are the run's backend
+        (an LLM backend's client) and its executor (a Ray executor's workers report through it). A run
+        killed while a node waits for its next request (a facets answer to ask again, behind ``--rpm``)
+        has paid for the first, which no finished node's line would count."""
+        for sender in senders:
+            target = getattr(sender, "client", sender)
+            if self.cfg.metrics and hasattr(target, "on_request"):
+                target.on_request = self.journal.paid
+
     def stored(self, job: NodeJob) -> SummaryOutput | None:
         return self.committer.stored(job.key)
 

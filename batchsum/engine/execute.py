@@ -60,6 +60,7 @@ def execute(
     factory = factory or executor_for(cfg, refs)
     backend, fallback = make_backends(cfg, tokenizer())
     executor = factory(backend, fallback)
+    driver.journal_requests(backend, executor)
 
     digests: Any = None
     if cfg.llm.enabled:

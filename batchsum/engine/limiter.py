@@ -170,6 +170,10 @@ class LimiterService:
         self.expired = 0
         self.peak_window = 0  # the most grants in any one period: never above rpm
         self._recent: deque[float] = deque()  # grant times within the last period
+        # Per run: its workers' requests answered (name, model, prompt and completion tokens) until its
+        # driver takes them for its usage journal (a shared limiter serves several runs).
+        self._paid: dict[str, list[tuple[str, str, int, int]]] = {}
+        self._paid_wake: asyncio.Event | None = None
 
     async def acquire(self, ticket: str, priority: int = 1, tokens: float = 0.0) -> bool:
         """Wait until a request of ``tokens`` may start; True once granted under ``ticket`` (False when
@@ -217,6 +221,23 @@ class LimiterService:
                 w.future.set_result(False)
         self._kick()
         return len(stale)
+
+    async def paid(self, run: str, name: str, model: str, prompt_tokens: int, completion_tokens: int) -> None:
+        """A worker of ``run`` had the request named ``name`` answered (or failed): kept for its driver."""
+        self._paid.setdefault(run, []).append((name, model, prompt_tokens, completion_tokens))
+        if self._paid_wake is not None:
+            self._paid_wake.set()
+
+    async def take_paid(self, run: str, wait_s: float) -> list[tuple[str, str, int, int]]:
+        """The requests of ``run`` answered since the last take, waiting up to ``wait_s`` for a first."""
+        if not self._paid.get(run) and wait_s > 0:
+            self._paid_wake = self._paid_wake or asyncio.Event()
+            self._paid_wake.clear()
+            try:
+                await asyncio.wait_for(self._paid_wake.wait(), wait_s)
+            except TimeoutError:
+                pass
+        return self._paid.pop(run, [])
 
     async def limits(self) -> tuple[int, float | None, float | None, float]:
         """(concurrency, rpm, tpm, period) this limiter enforces."""

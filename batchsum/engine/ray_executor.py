@@ -43,7 +43,7 @@ from batchsum.walk import Problem, SourceRef
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import AsyncIterator, Iterator, Mapping
+    from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 
     from batchsum.config import RunConfig
     from batchsum.engine.changes import Known
@@ -96,6 +96,11 @@ class SummaryWorker:
                 rate_period=rate_period,
                 gate=self.gate,
             )
+            if limiter is not None:
+                # Each request answered goes to the driver's usage journal through the limiter, as it arrives:
+                # a driver killed while this node waits for its next request has paid for this one.
+                actor, run = limiter_actor(limiter), name.rsplit("-w", 1)[0]  # the name is "<run tag>-w<i>"
+                self.backend.client.on_request = lambda *paid: actor.paid.remote(run, *paid)
 
     async def summarize(self, request: SummaryRequest) -> tuple[Any, ...]:
         """("ok", output, vector), or ("abort" | "fail", message, node id): a named error crosses the
@@ -267,7 +272,11 @@ class RayExecutor(LocalExecutor):
         self._owns_ray = connect(options.address, quiet=cfg.quiet)
         try:
             n, self._notes = worker_count(options.workers, needs_cpu=not cfg.llm.enabled)
-            run_tag = os.urandom(4).hex()
+            run_tag = self._run_tag = os.urandom(4).hex()
+            # Told of each request a worker had answered (the run's usage journal), by _take_paid.
+            self.on_request: Callable[[str, str, int, int], None] | None = None
+            self._paid_task: asyncio.Task[None] | None = None
+            self._closing = False
             self._shared_limiter = options.limiter is not None
             self._limiter: Any = None
             limiter_name = options.limiter or f"limiter-{run_tag}"  # the workers find it by this name
@@ -319,6 +328,8 @@ class RayExecutor(LocalExecutor):
         import asyncio
 
         room = self._room = asyncio.Semaphore(self.files_in_flight)
+        if self._limiter is not None and self.on_request is not None and self._paid_task is None:
+            self._paid_task = asyncio.get_running_loop().create_task(self._take_paid())
 
         async def admitted() -> AsyncIterator[FilePlan]:
             async for plan in plans:
@@ -326,6 +337,16 @@ class RayExecutor(LocalExecutor):
                 yield plan
 
         await super().execute(admitted(), driver)
+
+    async def _take_paid(self, wait_s: float = 1.0) -> None:
+        """Hand each request the workers had answered to ``on_request`` until the executor closes."""
+        while True:
+            closing = self._closing  # read before the take: the last one runs after every worker closed
+            for paid in await self._limiter.take_paid.remote(self._run_tag, 0.0 if closing else wait_s):
+                if self.on_request is not None:
+                    self.on_request(*paid)
+            if closing:
+                return
 
     async def _file(self, plan: FilePlan, driver: Driver) -> None:
         # However the file ends (committed, failed, aborted), its admission slot is free again.
@@ -415,6 +436,12 @@ class RayExecutor(LocalExecutor):
                 await w.aclose.remote()
             except Exception:  # a worker that is gone has nothing to close
                 pass
+        if self._paid_task is not None:  # the requests the workers' closes left to take, then no more
+            self._closing = True
+            try:
+                await self._paid_task
+            except Exception as exc:  # a limiter gone: the node lines still count the finished nodes
+                log.warning("Ray limiter: requests answered not all journaled (%s)", exc)
         if self._limiter is not None:  # read after the workers' closes: every release is in
             self.limiter_stats = await self._limiter.stats.remote()
             log.info("Ray limiter: %s", self.limiter_stats)
