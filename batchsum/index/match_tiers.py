@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from batchsum.index.analysis import fold
+from batchsum.index.analysis import fold, function_words, snowball_name
 from batchsum.index.lexical import query_tokens
 from batchsum.model import doc_id_of
 
@@ -61,16 +61,19 @@ def own_words_held(
     of ``metadata`` (document -> its best lexical node's metadata); empty unless the index holds several languages
     (``indexed``, with the documents' own: see the module docstring). The query was stemmed in every language of
     the index, so its words reach other words' texts even when every text it scored is of one language ("died"
-    reaching a note's "die" in an index of English, Chinese and Japanese). A word whose stem is itself in every
-    language reaches no other word's texts."""
-    languages = {*indexed, *(md.get("language") for md in metadata.values())}
+    reaching a note's "die" in an index of English, Chinese and Japanese). A word that is its own stem reaches them
+    too: German "gar" is French "gare"'s stem, so it counts as every word searched for does (it had counted for
+    nothing, and the French entry's place then hung on BM25's collection statistics, which a digest's quotes
+    shift)."""
+    # The index names its languages as Snowball does ("english"), a node's metadata by code ("en"): one language
+    # under two names had made every English index one of several languages.
+    languages = {snowball_name(lang) for lang in [*indexed, *(md.get("language") for md in metadata.values())]}
     if len(languages) < 2:
         return {}
-    words = {
-        fold(w)
-        for w in _WORD.findall(query.lower())
-        if any(t != fold(w) for group in query_tokens(w, languages) for t in group)
-    }
+    # A function word of one of the languages ("die", "im") says nothing of a text's topic: German entries holding
+    # "die" and "im" had outranked the one holding "Katze" for "die Katze im Garten".
+    stops = frozenset().union(*(function_words(lang) for lang in languages))
+    words = {fold(w) for w in _WORD.findall(query.lower()) if w not in stops and any(query_tokens(w, languages))}
     if not words:
         return {}
     written = [re.compile(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])") for w in sorted(words)]
