@@ -105,6 +105,7 @@ def _write_tree(out: Path, paras: list[tuple[str, str]], per_doc: int = 5) -> in
             }
             write_node(node_path(out, rel, level, index), meta, body)
             written += 1
+    (out / ".batchsum").mkdir(exist_ok=True)  # an output folder: the index refuses to build into any other
     return written
 
 
