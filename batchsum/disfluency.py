@@ -60,13 +60,15 @@ _CLAUSE_TAKERS = frozenset(
 # A command to the listeners ("let me just skip ahead", "let us", "let's"): after any word left hanging
 # ("This is {disfmarker} let me", "the main point of the {disfmarker} let me") the start before it was
 # abandoned, as no copula, subordinator, preposition or article goes on with a bare verb; a coordinating
-# conjunction takes it ("and let's go"), and a "to" or a modal takes "let me" as its verb (_VERB_TAKERS).
+# conjunction takes it ("and let's go"), and a "to", a modal or a subject takes "let me" as its verb.
 _IMPERATIVE = re.compile(r"let(?:['’]s|[ \t]+(?:me|us))(?![\w'’-])", re.IGNORECASE)
 _COORDINATORS = frozenset("and or but nor so".split())
 # "let me", "let us" without a clitic is also a bare verb, which the infinitive's "to" and a modal take:
 # "I asked him to {disfmarker} let us use the room" goes on as said, "to" and all.
 _BARE_COMMAND = re.compile(r"let[ \t]+(?:me|us)(?![\w'’-])", re.IGNORECASE)
 _VERB_TAKERS = frozenset("to will would can could should shall might must may".split())
+# A subject takes it as its verb too: "Yesterday she {disfmarker} let me borrow the car" is a report.
+_SUBJECTS = frozenset("i you he she it we they".split())
 # A capitalised word straight after a lower-case one: in a transcript, whose restarts are marked (and its
 # function words' capitals read as restarts, _RESTART_WORDS), a name ("ask Jane", "in Excel").
 _MID_CAPITAL = re.compile(r"(?<=[a-z,] )[A-Z][\w'’-]*")
@@ -136,7 +138,7 @@ def _repaired(before: str, after: str, names: frozenset[str]) -> str:
     # word that is no name ("now is {disfmarker} Next meeting is in half an hour").
     if _PRONOUN_I.match(nxt.group(0)) or _opens_sentence(nxt.group(0), names):
         return _restarted(head, kept, after)
-    if _BARE_COMMAND.match(after) and _last_word(clause) in _VERB_TAKERS:
+    if _BARE_COMMAND.match(after) and _last_word(clause) in _VERB_TAKERS | _SUBJECTS:
         return f"{before} {after}"  # "to {disfmarker} let us use": the repair is the phrase's verb
     if kept != clause.rstrip(" \t,;:") and _takes_no_clause(clause, after):
         # A new sentence, as a capitalised restart is: an abandoned start that trails off ends its own.

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from batchsum.cleanup import clean_transcript
 from batchsum.cli import main
+from batchsum.disfluency import INTERRUPTION, resolve_interruptions
 from batchsum.text import split_sentences
 
 
@@ -72,3 +73,12 @@ def test_a_command_after_a_hanging_article_or_preposition_starts_its_own_sentenc
     assert "point let me" not in cleaned[0].lower(), cleaned[0]
     assert any(s.startswith("let us look") for s in starts(cleaned[1])), cleaned[1]
     assert "look let us" not in cleaned[1].lower(), cleaned[1]
+
+
+def test_let_me_after_a_subject_is_its_verb() -> None:
+    """A subject takes "let me"/"let us" as its verb: the report runs on, not a command (review s8 cr3)."""
+    said = resolve_interruptions(f"Yesterday she {INTERRUPTION} let me borrow the car.")
+    assert said.startswith("Yesterday she let me borrow"), said
+    said = resolve_interruptions(f"Last week they {INTERRUPTION} let us use the big room.")
+    assert said.startswith("Last week they let us use"), said
+    assert resolve_interruptions(f"This is {INTERRUPTION} let me skip ahead.").startswith("Let me skip"), said

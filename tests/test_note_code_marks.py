@@ -69,3 +69,22 @@ def test_unclosed_openers_and_blank_runs_read_in_one_pass() -> None:
     assert note_syntax_as_text(spaces).endswith("\nA c\n")
     blanked = draft_marks_blanked(spaces)
     assert len(blanked) == len(spaces) and "b" not in blanked
+
+
+def test_a_comment_inside_a_line_leaves_no_space_before_punctuation(tmp_path: Path) -> None:
+    """A comment before a closing mark goes with the blanks before it; one between words leaves one space
+    (review s8 cr3)."""
+    for text in (
+        "Done <!-- hide -->.",
+        "Paid the rent<!-- x -->. Then",
+        "- [ ] Pay rent <!-- x -->\n",
+        "(<!-- x --> a)",
+    ):
+        shown = note_syntax_as_text(text)
+        assert not any(f"{c}{m}" in shown for c in " \t" for m in ".)\n") and "( " not in shown, shown
+    for text in ("a<!--x-->b", "a <!--x--> b", "a<!--\nx --> b"):
+        assert without_html_comments(text) == "a b"
+    note = "Paid the rent<!-- private: due soon -->. Then I called Ana about the trip.\n"
+    cfg = _run(tmp_path, "note.md", note)
+    _, body = read_node(next((cfg.out / "note.md").rglob("final.md")))
+    assert "Paid the rent. Then I called Ana" in body and "rent ." not in body, body

@@ -76,6 +76,7 @@ _HIGHLIGHT = re.compile(r"(?<![\w=])==(?=[^\s=])([^=\n]{1,300}?)(?<=[^\s=])==(?!
 # "~~" with a space inside its marks.
 _STRUCK = re.compile(r"(?<![ \t])[ \t]*(?<!~)~~(?=[^\s~])(?:[^~\n]|~(?!~)){0,300}?(?<=[^\s~])~~(?!~)")
 _AFTER_COMMENT = re.compile(r"[ \t]*\n?")
+_CLOSING, _OPENING = frozenset(".,;:!?)]}»”’…%"), frozenset("([{«“‘")
 _FOOTNOTE_DEF = re.compile(r"^[ \t]*\[\^[^\[\]\s]+\]:[^\n]*$", re.M)
 _FOOTNOTE_REF = re.compile(r"\[\^[^\[\]\s]+\]")
 # An inline footnote, "Ana^[She runs the pipeline.]": its body is a footnote's, left out as "[^1]: ..." is (one
@@ -544,14 +545,24 @@ def without_html_comments(text: str) -> str:
         if (end := text.find("-->", start + 4)) < 0:
             break
         stop = _AFTER_COMMENT.match(text, end + 3).end()  # type: ignore[union-attr]  # it matches ""
-        out.append(text[pos:start])
-        if start == 0 or text[start - 1].isspace():
-            out.append("\n" * text.count("\n", start, stop))
-        else:  # its line goes on after it; one that ends its line keeps its break (the next may be "> ...")
-            out.append("\n" if text[stop - 1 : stop] == "\n" else " ")
+        lead = len(text[pos:start].rstrip(" \t")) + pos  # the blanks before it go with it, but at a line's start
+        if lead == 0 or text[lead - 1] == "\n":
+            out += [text[pos:start], "\n" * text.count("\n", start, stop)]
+        else:  # one that ends its line keeps its break (the next may be "> ..."); one inside it may leave a space
+            out += [text[pos:lead], "\n" if text[stop - 1 : stop] == "\n" else _comment_gap(text, lead, start, stop)]
         pos = stop
     out.append(text[pos:])
     return "".join(out)
+
+
+def _comment_gap(text: str, lead: int, start: int, stop: int) -> str:
+    """What stands for the comment at ``text[start:stop]`` inside a line (its blanks before from ``lead``): a
+    space where it parted words ("a<!--x-->b", "a <!--x--> b", a line break in it), none before a mark that
+    ends a phrase ("rent<!--x-->.", "Done <!--x-->.") or after one that opens it, nor at the text's end."""
+    if stop == len(text) or text[stop] in _CLOSING or text[lead - 1] in _OPENING:
+        return ""
+    parted = lead != start or text[stop - 1] in " \t" or "\n" in text[start:stop]
+    return " " if parted or (text[lead - 1].isalnum() and text[stop].isalnum()) else ""
 
 
 # A code fence (CommonMark's): up to three spaces, then three or more backticks (an info string without one) or
