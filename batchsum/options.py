@@ -292,9 +292,9 @@ def path_filter(cfg: IndexConfig, value: Any) -> str | None:
         base = root.rstrip("/") + "/"
         if glob.startswith(base) or glob == root.rstrip("/"):
             rest = glob[len(base) :]
-            named = f"{Path(root).name}/{rest}"
-            if not matching(sources, rest) and matching(sources, named):
-                return named  # one of several roots: its own sources
+            prefix = root_prefixes(sources).get(root)
+            if prefix and rest and matching(sources, named := f"{prefix}/{rest}"):
+                return named  # one of several roots: its own sources, not a same-named file of another root
             return rest or None
     return glob
 
@@ -302,6 +302,17 @@ def path_filter(cfg: IndexConfig, value: Any) -> str | None:
 def source_paths(cfg: IndexConfig) -> dict[str, ManifestEntry]:
     """The run's sources by their path relative to the corpus root (the manifest)."""
     return StateStore(cfg.state_dir).load_manifest()
+
+
+def root_prefixes(sources: Mapping[str, ManifestEntry]) -> dict[str, str]:
+    """The name each corpus root's sources carry first (walk_paths.root_names: "" for a single root): the one
+    its entries recorded, else (entries from before it was recorded) the one the walk gives those roots."""
+    from batchsum.walk_paths import root_names
+
+    recorded = {e.root: e.prefix for e in sources.values() if e.root and e.prefix is not None}
+    roots = sorted({e.root for e in sources.values() if e.root})
+    walked = root_names([Path(r) for r in roots])
+    return {r: recorded[r] if r in recorded else walked.get(Path(r), "") for r in roots}
 
 
 def matching(sources: Mapping[str, Any], glob: str) -> list[str]:
@@ -318,13 +329,13 @@ def unmatched_path(cfg: IndexConfig, glob: str) -> str | None:
         return None
     roots = sorted({e.root for e in sources.values() if e.root})
     said = "paths are relative to the corpus root" + (f" ({', '.join(roots)})" if roots else "")
-    # Several roots: a path starts with its root's folder name ("notes/..."), so it is not relative to the root.
-    if len(roots) > 1 and all(rel.startswith(f"{Path(e.root).name}/") for rel, e in sources.items() if e.root):
-        said = (
-            "each path starts with its corpus root's folder name ("
-            + ", ".join(f"{Path(r).name}/ for {r}" for r in roots)
-            + ")"
-        )
+    # Several roots: a path starts with its root's name ("notes/...", "home-notes/..." when two roots are named
+    # "notes"), so it is not relative to the root.
+    names = root_prefixes(sources)
+    if len(roots) > 1 and all(
+        names.get(e.root) and rel.startswith(f"{names[e.root]}/") for rel, e in sources.items() if e.root
+    ):
+        said = "each path starts with its corpus root's name (" + ", ".join(f"{names[r]}/ for {r}" for r in roots) + ")"
     # The example is a source the glob names under some folder when there is one (2024-03-05.md: notes/2024-03-05.md).
     example = min(matching(sources, f"*/{glob.lstrip('/')}") or sources)
     return f"--path {glob} matches no source: {said}, e.g. {example}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from batchsum.index.analysis import CJK_CLASS
@@ -23,26 +23,65 @@ def merged_postings(
     """Rows of (document, passages, tfs) of a term group: its members' postings merged, counts summed.
     ``made_by``: the languages whose analysis made each member; with ``doc_lang`` (document -> language)
     a member counts only in documents of those languages. A single CJK character also reaches the bigrams that
-    hold it (:func:`holding_bigrams`)."""
+    hold it (:func:`holding_bigrams`), counted as often as it stands in them (:func:`_char_rows`)."""
+    rows: dict[int, list[tuple[Any, Any]]] = {}
+    for term in dict.fromkeys(group):
+        for d, units, tfs in [*_term_rows(db, term, made_by, doc_lang), *_char_rows(db, term, made_by, doc_lang)]:
+            rows.setdefault(d, []).append((units, tfs))
+    return [(d, *_merged(parts)) for d, parts in rows.items()]
+
+
+def _term_rows(
+    db: sqlite3.Connection,
+    term: str,
+    made_by: Mapping[str, set[str | None]] | None,
+    doc_lang: Mapping[int, str | None] | None,
+) -> Iterator[tuple[int, Any, Any]]:
+    """(document, passages, tfs) of one indexed term, in the documents of the languages that made it."""
+    langs = made_by.get(term) if made_by is not None else None
+    keep = _of_languages(doc_lang, langs) if doc_lang is not None and langs is not None else None
+    for (data,) in db.execute("SELECT data FROM lex_postings WHERE term = ?", (term,)):
+        yield from split_docs(data, keep)
+
+
+def _char_rows(
+    db: sqlite3.Connection,
+    char: str,
+    made_by: Mapping[str, set[str | None]] | None,
+    doc_lang: Mapping[int, str | None] | None,
+) -> list[tuple[int, Any, Any]]:
+    """(document, passages, tfs) of a single CJK character (else none) where runs hold it, indexed as bigrams
+    (:func:`~batchsum.index.analysis.cjk_bigrams`). A character inside a run starts one bigram and ends
+    another, one first or last in its run only one of them: a passage holds it as often as the larger of its
+    counts in the bigrams it starts and in those it ends ("一只狗很": 狗 once, not twice for "只狗" and "狗很").
+    The passage that holds it both first in one run and last in another is the one this counts short."""
     import numpy as np
 
-    rows: dict[int, list[tuple[Any, Any]]] = {}
-    for term in dict.fromkeys(t for member in group for t in (member, *holding_bigrams(db, member))):
-        langs = made_by.get(term) if made_by is not None else None
-        keep = _of_languages(doc_lang, langs) if doc_lang is not None and langs is not None else None
-        for (data,) in db.execute("SELECT data FROM lex_postings WHERE term = ?", (term,)):
-            for d, units, tfs in split_docs(data, keep):
-                rows.setdefault(d, []).append((units, tfs))
-    out: list[tuple[int, Any, Any]] = []
-    for d, parts in rows.items():
-        if len(parts) == 1:
-            out.append((d, *parts[0]))
-            continue
-        units, inverse = np.unique(np.concatenate([u for u, _ in parts]), return_inverse=True)
-        tf = np.zeros(len(units), dtype=np.int64)
-        np.add.at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
-        out.append((d, units, tf))
-    return out
+    starts: dict[int, list[tuple[Any, Any]]] = {}
+    ends: dict[int, list[tuple[Any, Any]]] = {}
+    for bigram in holding_bigrams(db, char):
+        for d, units, tfs in _term_rows(db, bigram, made_by, doc_lang):
+            if bigram[0] == char:
+                starts.setdefault(d, []).append((units, tfs))
+            if bigram[1] == char:  # "狗狗" is both
+                ends.setdefault(d, []).append((units, tfs))
+    return [
+        (d, *_merged([_merged(side[d]) for side in (starts, ends) if d in side], np.maximum))
+        for d in dict.fromkeys([*starts, *ends])
+    ]
+
+
+def _merged(parts: list[tuple[Any, Any]], combine: Any = None) -> tuple[Any, Any]:
+    """The passages of ``parts`` ((passages, counts) each) united, each one's counts combined by the ufunc
+    ``combine`` (numpy's add when None)."""
+    import numpy as np
+
+    if len(parts) == 1:
+        return parts[0]
+    units, inverse = np.unique(np.concatenate([u for u, _ in parts]), return_inverse=True)
+    tf = np.zeros(len(units), dtype=np.int64)
+    (combine or np.add).at(tf, inverse.reshape(-1), np.concatenate([f for _, f in parts]).astype(np.int64))
+    return units, tf
 
 
 def holding_bigrams(db: sqlite3.Connection, term: str) -> list[str]:

@@ -353,8 +353,10 @@ def best_sentences(text: str, groups: Sequence[Sequence[str]], limit: int, *, la
 
 
 def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[[str], list[str]]:
-    """A function giving the surface words of a text that match a query term."""
+    """A function giving the surface words of a text that match a query term. A single CJK character matches
+    where a run holds it, as the index finds it in every bigram holding it (index.postings.holding_bigrams)."""
     wanted = {t for g in groups for t in g}
+    chars = {t for t in wanted if len(t) == 1 and _CJK_RUN.fullmatch(t)}
     matches: dict[str, bool] = {}  # word -> whether it stems to a query term (a text repeats its words)
 
     def found(text: str) -> list[str]:
@@ -363,8 +365,9 @@ def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[
             word = m.group(0)
             if _CJK_RUN.fullmatch(word):
                 pairs = cjk_bigrams(word)
-                hits = {i for i, p in enumerate(pairs) if p in wanted}
-                out.extend(word[i : i + 2] for i in sorted(hits))
+                hits = {(i, p) for i, p in enumerate(pairs) if p in wanted}
+                hits.update((i, ch) for i, ch in enumerate(word) if ch in chars)  # the character, not its bigram
+                out.extend(p for _, p in sorted(hits))
                 continue
             hit = matches.get(word)
             if hit is None:
