@@ -96,9 +96,10 @@ class SummaryWorker:
                 rate_period=rate_period,
                 gate=self.gate,
             )
-            if limiter is not None:
+            if limiter is not None and cfg.metrics:
                 # Each request answered goes to the driver's usage journal through the limiter, as it arrives:
-                # a driver killed while this node waits for its next request has paid for this one.
+                # a driver killed while this node waits for its next request has paid for this one. A run
+                # without metrics journals nothing: nobody would take them from a shared limiter.
                 actor, run = limiter_actor(limiter), name.rsplit("-w", 1)[0]  # the name is "<run tag>-w<i>"
                 self.backend.client.on_request = lambda *paid: actor.paid.remote(run, *paid)
 
@@ -442,6 +443,13 @@ class RayExecutor(LocalExecutor):
                 await self._paid_task
             except Exception as exc:  # a limiter gone: the node lines still count the finished nodes
                 log.warning("Ray limiter: requests answered not all journaled (%s)", exc)
+        if self._limiter is not None:
+            # Whatever this run left in the limiter (a take that failed, a run that never executed): a
+            # shared limiter outlives the run and would keep it for ever.
+            try:
+                await self._limiter.take_paid.remote(self._run_tag, 0.0)
+            except Exception as exc:
+                log.debug("Ray limiter: this run's answered requests not cleared (%s)", exc)
         if self._limiter is not None:  # read after the workers' closes: every release is in
             self.limiter_stats = await self._limiter.stats.remote()
             log.info("Ray limiter: %s", self.limiter_stats)

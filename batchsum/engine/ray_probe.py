@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import socket
+from typing import Any
 
 from batchsum.errors import ConfigError
 
@@ -53,6 +54,26 @@ def token_sent() -> str | None:
         return None
 
 
+def _tls_credentials(grpc: Any) -> Any:
+    """The channel credentials Ray's own clients use when ``RAY_USE_TLS`` is on (``ray._common.tls_utils``:
+    ``RAY_TLS_SERVER_CERT``, ``RAY_TLS_SERVER_KEY``, ``RAY_TLS_CA_CERT``), or None: a TLS head closes a
+    plain connection before it answers."""
+    if os.environ.get("RAY_USE_TLS", "0").lower() not in ("1", "true"):
+        return None
+    names = ("RAY_TLS_SERVER_CERT", "RAY_TLS_SERVER_KEY", "RAY_TLS_CA_CERT")
+    if missing := [n for n in names if not os.environ.get(n)]:
+        raise ConfigError(f"RAY_USE_TLS is set but {', '.join(missing)} is not (Ray needs all of {', '.join(names)})")
+    pem: list[bytes] = []
+    for n in names:
+        try:
+            with open(os.environ[n], "rb") as f:
+                pem.append(f.read())
+        except OSError as exc:
+            raise ConfigError(f"{n}: cannot read {os.environ[n]} ({exc.strerror or exc})") from None
+    chain, key, ca = pem
+    return grpc.ssl_channel_credentials(root_certificates=ca, private_key=key, certificate_chain=chain)
+
+
 def check_gcs(target: str, timeout: float = GCS_PROBE_S) -> None:
     """ConfigError unless ``target`` (``host:port``) is a Ray head's GCS that accepts this machine's token
     (:func:`token_sent`), answered within ``timeout`` seconds. Without gRPC installed nothing is checked:
@@ -65,7 +86,14 @@ def check_gcs(target: str, timeout: float = GCS_PROBE_S) -> None:
     metadata = (("authorization", f"Bearer {token}"),) if token else ()
     # As Ray's own clients: no HTTP proxy between a client and its cluster unless Ray is told to use one.
     proxy = os.environ.get("RAY_grpc_enable_http_proxy", "0").lower() in ("1", "true")  # noqa: SIM112 (Ray's name)
-    with grpc.insecure_channel(target, options=[("grpc.enable_http_proxy", int(proxy))]) as channel:
+    options = [("grpc.enable_http_proxy", int(proxy))]
+    credentials = _tls_credentials(grpc)
+    channel = (
+        grpc.secure_channel(target, credentials, options=options)
+        if credentials is not None
+        else grpc.insecure_channel(target, options=options)
+    )
+    with channel:
         call = channel.unary_unary(GCS_METHOD)  # bytes in, bytes out: the empty request needs no Ray protos
         try:
             call(b"", timeout=timeout, metadata=metadata)
