@@ -25,6 +25,7 @@ from batchsum.remembered import reuse
 from batchsum.setting_schema import Setting
 from batchsum.settings import BY_FIELD, SETTINGS, assign
 from batchsum.state import ManifestEntry, StateStore
+from batchsum.walk_paths import root_names
 
 if TYPE_CHECKING:
     from batchsum.index.search import SearchHit
@@ -307,8 +308,6 @@ def source_paths(cfg: IndexConfig) -> dict[str, ManifestEntry]:
 def root_prefixes(sources: Mapping[str, ManifestEntry]) -> dict[str, str]:
     """The name each corpus root's sources carry first (walk_paths.root_names: "" for a single root): the one
     its entries recorded, else (entries from before it was recorded) the one the walk gives those roots."""
-    from batchsum.walk_paths import root_names
-
     recorded = {e.root: e.prefix for e in sources.values() if e.root and e.prefix is not None}
     roots = sorted({e.root for e in sources.values() if e.root})
     walked = root_names([Path(r) for r in roots])
