@@ -4,7 +4,6 @@ next run records each of them once in the killed run's ``interrupted`` row."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -15,11 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from batchsum.cli import main
 from tests.fakeserver import FakeLLMServer
-from tests.test_killed_run_requests import DIALOGUES, JSON_ASK
+from tests.test_killed_run_requests import DIALOGUES, JSON_ASK, resumed_and_counted
 
 pytest.importorskip("ray")
 pytestmark = pytest.mark.ray
@@ -67,13 +64,4 @@ def test_requests_a_ray_worker_had_answered_before_a_kill_are_counted_once(tmp_p
             proc.wait(timeout=30)
             shutil.rmtree(ray_tmp, ignore_errors=True)
         assert answered == len(DIALOGUES)  # the facets requests, answered; their retries still hanging
-        seen = server.request_count
-        server.configure(rules=[{"match": JSON_ASK, "malformed_json": True}])
-        res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--base-url", server.base_url,
-                                        "--model", "fake", "--no-index", "--no-digests", "-q"])  # fmt: skip
-        assert res.exit_code == 0, res.output
-        sent_after = server.request_count - seen
-    runs = json.loads(CliRunner().invoke(main, ["report", "--out", str(out), "--json", "--last", "5"]).stdout)["runs"]
-    killed = [r for r in runs if r["status"] == "interrupted"]
-    assert len(killed) == 1 and killed[0]["llm_calls"] == answered
-    assert sum(r["llm_calls"] for r in runs) == answered + sent_after  # every request the server saw, once
+        resumed_and_counted(corpus, out, server, answered)

@@ -68,12 +68,18 @@ def test_requests_answered_before_a_kill_are_counted_once(tmp_path: Path) -> Non
     with FakeLLMServer(rules=rules) as server:
         answered = _killed_waiting_for_retries(corpus, out, server)
         assert answered == len(DIALOGUES)  # the facets requests, answered; their retries still hanging
-        seen = server.request_count
-        server.configure(rules=[{"match": JSON_ASK, "malformed_json": True}])
-        res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--base-url", server.base_url,
-                                        "--model", "fake", "--no-index", "--no-digests", "-q"])  # fmt: skip
-        assert res.exit_code == 0, res.output
-        sent_after = server.request_count - seen
+        resumed_and_counted(corpus, out, server, answered)
+
+
+def resumed_and_counted(corpus: Path, out: Path, server: FakeLLMServer, answered: int) -> None:
+    """A normal run after the killed one; then the report holds the killed run as interrupted with the
+    ``answered`` requests, and every request the server saw, once over the two runs."""
+    seen = server.request_count
+    server.configure(rules=[{"match": JSON_ASK, "malformed_json": True}])
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--base-url", server.base_url,
+                                    "--model", "fake", "--no-index", "--no-digests", "-q"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    sent_after = server.request_count - seen
     report = json.loads(CliRunner().invoke(main, ["report", "--out", str(out), "--json", "--last", "5"]).stdout)
     runs = report["runs"]
     killed = [r for r in runs if r["status"] == "interrupted"]

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from batchsum.backends.noise import markdown_as_text
-from batchsum.cli import main
-from batchsum.config import RunConfig
 from batchsum.index.search import search
 from batchsum.readers.note_syntax import draft_marks_blanked, note_syntax_as_text, without_html_comments
 from batchsum.tree import read_node
+from tests.test_snippet_code_fences import _run
 
 CODE_NOTE = (
     "# Parser notes\n\n"
@@ -22,15 +19,6 @@ CODE_NOTE = (
     "```html\n<!-- header -->\n<p>x</p>\n```\n\n"
     "Both snippets are from the fixture.\n"
 )
-
-
-def _run(tmp_path: Path, name: str, text: str) -> RunConfig:
-    src, out = tmp_path / "src", tmp_path / "out"
-    src.mkdir()
-    (src / name).write_text(text, encoding="utf-8")
-    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
-    return RunConfig(paths=[], out=out)
 
 
 def test_code_keeps_its_struck_words_and_comments(tmp_path: Path) -> None:

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from batchsum.cli import main
-from batchsum.config import RunConfig
 from batchsum.index.analysis import analyze
 from batchsum.index.search import search
 from batchsum.index.snippets import make_snippet, markdown_window
 from batchsum.tree import read_node
+from tests.test_snippet_code_fences import _run
 
 _WORDS = "budget network schedule printer coffee lamp window garden river engine battery cable folder".split()
 
@@ -43,15 +40,6 @@ NOTE = (
     "- [ ] Write a review of ~~Piranesi~~ Overstory for the club <!-- private: due soon -->\n\n"
     "[^1]: The 8:15 to Utrecht.\n"
 )
-
-
-def _run(tmp_path: Path, name: str, text: str) -> RunConfig:
-    src, out = tmp_path / "src", tmp_path / "out"
-    src.mkdir()
-    (src / name).write_text(text, encoding="utf-8")
-    res = CliRunner().invoke(main, ["run", str(src), "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
-    return RunConfig(paths=[], out=out)
 
 
 def _bare_label(snippet: str) -> bool:
