@@ -15,9 +15,11 @@ __all__ = [
     "LEADS_ON",
     "NOUN_ABBREVIATIONS",
     "NUMBER_ABBREVIATIONS",
+    "SENTENCE_FINAL",
     "SENTENCE_STARTERS",
     "SHORT_FORMS",
     "SOFT_ABBREVIATIONS",
+    "YEAR_FORMS",
     "ends_after_abbreviation",
     "is_abbreviation",
     "joined_initials",
@@ -52,6 +54,17 @@ SHORT_FORMS: dict[str, frozenset[str]] = {
     "fr": frozenset({"av", "dr", "pr"}),
     "it": frozenset({"pag", "pagg", "n"}),
 }
+# Each language's abbreviations that close an enumeration or a measure and so often end a sentence, as written
+# (the period of each part but the last left out): before a capitalised word that is no name or noun they
+# qualify their period ends the sentence too ("и т. д. Вечером", "usw. Danach", "ca. 2 Std. Danach"):
+# :func:`batchsum.sentence_ends.final_abbreviation_cuts`.
+SENTENCE_FINAL: dict[str, tuple[str, ...]] = {
+    "ru": ("и т. д", "и т. п", "и др", "и пр"),
+    "de": ("usw", "usf", "etc", "Std", "u. a"),
+}
+# Forms that end a sentence only after a year's number ("3 мая 2024 г. Потом"): elsewhere "г." is "город"
+# before a place's name ("г. Москва").
+YEAR_FORMS: dict[str, tuple[str, ...]] = {"ru": ("г", "гг")}
 # Words a sentence never ends on (articles, prepositions, conjunctions, determiners, auxiliaries): a line that
 # ends on one goes on ("... looking to the throne of" / "England, paid his respects ...").
 LEADS_ON = frozenset(

@@ -19,7 +19,6 @@ from batchsum.abbreviations import (
     ABBREVIATIONS,
     LEADS_ON,
     NUMBER_ABBREVIATIONS,
-    SHORT_FORMS,
     ends_after_abbreviation,
     is_abbreviation,
 )
@@ -35,6 +34,14 @@ from batchsum.message_ends import (
 from batchsum.ordinals import ordinal_before_noun
 from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.readers.screenplay import SCENE, screenplay_turn
+from batchsum.sentence_ends import (
+    abbreviation_pair,
+    after_initial,
+    clause_follows,
+    final_abbreviation_cuts,
+    quote_goes_on,
+    short_form,
+)
 from batchsum.speaker_labels import parse_speaker_line, speakers_of
 
 __all__ = [
@@ -299,53 +306,28 @@ def _split_block_sentencex(block: str, offset: int, out: list[SentenceSpan], lan
             at = _quote_opens_next(flat, b["start_index"])
             if at > start and (
                 _continues(flat, at)
-                or _after_initial(flat, at)
-                or _quoted_on(flat, at)
-                or _clause_follows(flat, at)
+                or after_initial(flat, at)
+                or abbreviation_pair(flat, at)
+                or quote_goes_on(flat, at)
+                or clause_follows(flat, at)
                 or _ordinal_date(flat, at)
                 or ordinal_before_noun(flat, at, language)
-                or _short_form(flat, at, language)
+                or short_form(flat, at, language)
             ):
                 continue  # "т. е. исчез", "M. Eyssette", "「ええ、まあ。」と云いながら", "18..., dont", "dem 19. April"
-            _emit(piece, start, at, offset + piece_start, out)
+            _emit_cut(piece, flat, start, at, offset + piece_start, out, language)
             start = at
-        _emit(piece, start, len(piece), offset + piece_start, out)
+        _emit_cut(piece, flat, start, len(piece), offset + piece_start, out, language)
         piece_start = piece_end
 
 
-# Short forms sentencex's lists lack, which rarely end a sentence: "inkl. Regionalverkehr", "im 18. Jh. und"
-# (abbreviations.py keeps each language's).
-_SHORT_FORMS = SHORT_FORMS
-
-
-def _short_form(text: str, pos: int, language: str) -> bool:
-    """Whether the boundary at ``pos`` follows one of ``language``'s short forms (:data:`_SHORT_FORMS`), or is
-    an ordinal's stop before one ("im 18. Jh.")."""
-    forms = _SHORT_FORMS.get(language)
-    head = text[:pos].rstrip()
-    if not forms or not head.endswith("."):
-        return False
-    before = head[:-1].rsplit(None, 1)
-    if before and before[-1].lower() in forms:
-        return True
-    after = text[pos:].split(None, 1)
-    return bool(before) and before[-1].isdigit() and bool(after) and after[0].rstrip(".").lower() in forms
-
-
-# A Japanese quotation ends in 。」 and the sentence goes on with the particle that reports it:
-# 「ええ、まあ。」と云いながら、「じゃ、やって見ろ。」ぐらいな事に.
-_QUOTATIVE = re.compile(r"\s*(?:と|って|とか|ぐらい|くらい|など|なんて)")
-
-
-def _quoted_on(text: str, pos: int) -> bool:
-    """Whether a closed quotation before ``pos`` is reported by a particle at ``pos``."""
-    return text[:pos].rstrip().endswith(("」", "』")) and _QUOTATIVE.match(text, pos) is not None
-
-
-def _clause_follows(text: str, pos: int) -> bool:
-    """Whether the text at ``pos`` goes on with a comma, semicolon or colon: "un printemps de 18..., dont"."""
-    rest = text[pos:].lstrip()
-    return rest[:1] in (",", ";", ":")
+def _emit_cut(piece: str, flat: str, start: int, end: int, offset: int, out: list[SentenceSpan], language: str) -> None:
+    """Emit ``piece[start:end]`` (``flat`` is ``piece`` on one line), cut where it ends on an abbreviation that
+    also ends a sentence ("и т. д. Вечером")."""
+    for cut in final_abbreviation_cuts(flat, start, end, language):
+        _emit(piece, start, cut, offset, out)
+        start = cut
+    _emit(piece, start, end, offset, out)
 
 
 def _quote_opens_next(text: str, pos: int) -> int:
@@ -373,12 +355,6 @@ def _ordinal_date(text: str, pos: int) -> bool:
     # German paragraph quadratic (review: 568 KB in 84 s).
     before, after = text[max(0, pos - 16) : pos].rstrip(), text[pos : pos + 64].lstrip()
     return _ORDINAL_END.search(before) is not None and _ORDINAL_NOUN.match(after) is not None
-
-
-def _after_initial(text: str, pos: int) -> bool:
-    """Whether the text before ``pos`` ends with an initial or a one-letter title: "M. Eyssette", "D. Pedro"."""
-    before = text[:pos].rstrip()
-    return len(before) >= 2 and before[-1] == "." and before[-2].isupper() and not before[-3:-2].isalpha()
 
 
 def _continues(text: str, pos: int) -> bool:
