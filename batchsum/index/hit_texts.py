@@ -18,6 +18,7 @@ from batchsum.index.snippets import (
     table_row_snippet,
     writes_day,
 )
+from batchsum.model import doc_id_of
 from batchsum.navigation import EXTRACTED_HEADINGS, strip_links
 
 if TYPE_CHECKING:
@@ -120,6 +121,18 @@ def snippet_of(
         if in_row:
             return row, in_row, "source"
     return snippet, found, "summary"
+
+
+def passage_shown(
+    cfg: IndexConfig, nid: str, md: dict[str, Any], lex: LexicalResult, text: str | None, snippets: bool
+) -> tuple[str, list[str], str, str]:
+    """:func:`snippet_of` node ``nid`` and a key that is the same for two hits showing the same passage; without
+    ``snippets`` no snippet, and the key of the source passage that matched (it would give the snippet)."""
+    ev = lex.evidence.get(nid)
+    if snippets:
+        snippet, found, origin = snippet_of(cfg, md, ev, lex, text)
+        return snippet, found, origin, " ".join(snippet.lower().split())
+    return "", [], "summary", f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
 
 
 def _day_written(

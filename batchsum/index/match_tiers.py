@@ -125,6 +125,20 @@ def _age(ts: int | None) -> float:
     return math.inf if ts is None else -float(ts)
 
 
+def may_repeat(sources: Sequence[str], digest: np.ndarray, foreign: np.ndarray) -> np.ndarray:
+    """Which pairs of candidates can show one passage, so that :func:`first_shown` hides one behind the other: two
+    nodes of one source (an L1 and the final repeating it), a period digest (level 4, ``digest``) and anything (it
+    quotes its entries), and two nodes the static embedder cannot read (``foreign``: not English), where the
+    snippet alone tells a copy of a file from another file. Two English files that are copies MMR drops already
+    (their cosine); two English files it kept are two texts, each shown for its own words."""
+    codes: dict[str, int] = {}
+    group = np.array([codes.setdefault(s, len(codes)) for s in sources], dtype=np.int64)
+    digest, foreign = np.asarray(digest, dtype=bool), np.asarray(foreign, dtype=bool)
+    return (
+        (group[:, None] == group[None, :]) | digest[:, None] | digest[None, :] | (foreign[:, None] & foreign[None, :])
+    )
+
+
 def first_shown(
     picked: list[int],
     k: int,
@@ -132,23 +146,39 @@ def first_shown(
     nested: np.ndarray,
     passage: Callable[[int], tuple[str, list[str], str, str]],
     digest: np.ndarray | None = None,
+    related: np.ndarray | None = None,
 ) -> dict[int, tuple[str, list[str], str]]:
     """The first ``k`` hits listed of the candidates ``picked``, in the order ``order_of`` shows them
     (:func:`shown_order`), with their (snippet, terms, origin), each ``passage(i)`` gives with its snippet's key.
-    A hit repeating a passage already shown is dropped (another node of its file, a digest quoting an entry),
-    unless the two are a month and its year (``nested``). An entry is never dropped for a ``digest`` (level 4)
-    showing its passage: the entry is where the words were written, the digest repeats them (a month's digest
-    quoting its one entry had hidden the entry for "2026-11"). The repeats are dropped from every candidate
-    before the survivors are ordered, and the first k of that order taken: a hidden hit caps no score below it
-    and reorders nothing (a digest hidden under its entry had tied two entries at its score and listed the newer
-    first), and the top k is the top k+1 but its last, whatever k."""
-    kept: dict[int, tuple[str, list[str], str]] = {}
+    A hit repeating a passage already shown by a hit it is ``related`` to (:func:`may_repeat`; None: any) is
+    dropped (another node of its file, a digest quoting an entry), unless the two are a month and its year
+    (``nested``). An entry is never dropped for a ``digest`` (level 4) showing its passage: the entry is where the
+    words were written, the digest repeats them (a month's digest quoting its one entry had hidden the entry for
+    "2026-11"). The repeats are dropped from every candidate before the survivors are ordered, and the first k
+    of that order taken: a hidden hit caps no score below it and reorders nothing (a digest hidden under its
+    entry had tied two entries at its score and listed the newer first), and the top k is the top k+1 but its
+    last, whatever k. A candidate related to no other one can neither repeat nor be repeated: its passage is
+    built only if it is listed."""
+    # Building a snippet (reading the node's text, weighing its sentences) is most of a search's time once every
+    # candidate's is built (about 0.5 ms each, ~20 candidates over the floor): most candidates are the one node
+    # of their file that matched, and only those that can repeat another's passage need theirs to be listed.
+    n = len(nested)
+    quotes = np.zeros(n, dtype=bool) if digest is None else digest
+    related = np.ones((n, n), dtype=bool) if related is None else related
+    among = np.asarray(picked, dtype=np.int64)
+    pairs = related[np.ix_(among, among)] & ~np.eye(len(among), dtype=bool)
+    alone = set(among[~pairs.any(axis=1)].tolist())
+    texts: dict[int, tuple[str, list[str], str]] = {}
+    kept: list[int] = []
     shown: dict[str, list[int]] = {}  # snippet key -> the hits showing it
-    quotes = np.zeros(len(nested), dtype=bool) if digest is None else digest
     for i in order_of(picked):
+        if i in alone:
+            kept.append(i)
+            continue
         snippet, found, origin, key = passage(i)
-        if key and any(not nested[i, j] and (quotes[i] or not quotes[j]) for j in shown.get(key, [])):
+        if key and any(related[i, j] and not nested[i, j] and (quotes[i] or not quotes[j]) for j in shown.get(key, [])):
             continue
         shown.setdefault(key, []).append(i)
-        kept[i] = (snippet, found, origin)
-    return {i: kept[i] for i in order_of(list(kept))[:k]}
+        kept.append(i)
+        texts[i] = (snippet, found, origin)
+    return {i: texts[i] if i in texts else passage(i)[:3] for i in order_of(kept)[:k]}

@@ -68,7 +68,7 @@ from batchsum.index.asked_periods import (
 from batchsum.index.chroma import refused_error
 from batchsum.index.dense import DenseIndex, matching_sources, open_dense
 from batchsum.index.embed import get_embedder
-from batchsum.index.hit_texts import node_text, own_text, snippet_of
+from batchsum.index.hit_texts import node_text, own_text, passage_shown
 from batchsum.index.lexical import (
     Evidence,
     LexFilter,
@@ -79,7 +79,7 @@ from batchsum.index.lexical import (
     query_tokens,
     unheld_words,
 )
-from batchsum.index.match_tiers import first_shown, own_words_held, shown_order, whole_matches_first
+from batchsum.index.match_tiers import first_shown, may_repeat, own_words_held, shown_order, whole_matches_first
 from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
@@ -237,23 +237,6 @@ def _own_words(
     least = min((held.get(d, 0) for d in present if d in lex.best), default=0)
     more = [lex.best[d] for d in sorted(held) if held[d] > least and d not in present]
     return {d: held.get(d, 0) + (d in lex.own_stemmed) for d in {*held, *lex.own_stemmed}}, more
-
-
-def _passage_shown(
-    cfg: IndexConfig,
-    nid: str,
-    md: dict[str, Any],
-    lex: LexicalResult,
-    text: str | None,
-    snippets: bool,
-) -> tuple[str, list[str], str, str]:
-    """:func:`_snippet_of` and a key that is the same for two hits showing the same passage; without
-    ``snippets`` no snippet, and the key of the source passage that matched (it would give the snippet)."""
-    ev = lex.evidence.get(nid)
-    if snippets:
-        snippet, found, origin = snippet_of(cfg, md, ev, lex, text)
-        return snippet, found, origin, " ".join(snippet.lower().split())
-    return "", [], "summary", f"{doc_id_of(nid)}\0{ev.start}" if ev is not None and ev.in_source else ""
 
 
 def validate_query(
@@ -660,9 +643,11 @@ def _first_shown(
                                  dated=[rows[i].recency_ts for i in ids], rank_class=tiers, fixed=fixed)  # fmt: skip
 
     def passage(i: int) -> tuple[str, list[str], str, str]:
-        return _passage_shown(cfg, ids[i], metadata[i], lex, texts.get(ids[i]), snippets)
+        return passage_shown(cfg, ids[i], metadata[i], lex, texts.get(ids[i]), snippets)
 
-    return first_shown(order, k, order_of, nested, passage, np.array([md.get("level") == 4 for md in metadata]))
+    digest = np.array([md.get("level") == 4 for md in metadata], dtype=bool)
+    foreign = np.array([md.get("language") not in EMBEDDER_LANGUAGES for md in metadata], dtype=bool)
+    return first_shown(order, k, order_of, nested, passage, digest, may_repeat(groups, digest, foreign))
 
 
 def _hits(

@@ -352,26 +352,40 @@ def best_sentences(text: str, groups: Sequence[Sequence[str]], limit: int, *, la
     return "\n".join(lines) + (" …" if gap and lines else "")
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _word_terms(word: str, language: str | None) -> tuple[str, ...]:
+    """:func:`~batchsum.index.analysis.analyze` of one word, kept: a search builds the snippet of every candidate
+    (to tell repeats apart), each a new matcher, and stemming their words again was a third of its time."""
+    return tuple(analyze(word, language))
+
+
+@functools.lru_cache(maxsize=8)
+def _matches_of(wanted: frozenset[str], language: str | None) -> dict[str, bool]:
+    """Word -> whether it stems to one of the terms ``wanted``, filled as words are read: shared by the matchers of
+    one query (a text repeats its words, and a search's candidates repeat each other's)."""
+    return {}
+
+
 def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[[str], list[str]]:
     """A function giving the surface words of a text that match a query term. A single CJK character matches
     where a run holds it, as the index finds it in every bigram holding it (index.postings.holding_bigrams)."""
     wanted = {t for g in groups for t in g}
     chars = {t for t in wanted if len(t) == 1 and _CJK_RUN.fullmatch(t)}
-    matches: dict[str, bool] = {}  # word -> whether it stems to a query term (a text repeats its words)
+    matches = _matches_of(frozenset(wanted), language)
 
     def found(text: str) -> list[str]:
         out: list[str] = []
         for m in WORD.finditer(text):
             word = m.group(0)
-            if _CJK_RUN.fullmatch(word):
-                pairs = cjk_bigrams(word)
-                hits = {(i, p) for i, p in enumerate(pairs) if p in wanted}
-                hits.update((i, ch) for i, ch in enumerate(word) if ch in chars)  # the character, not its bigram
-                out.extend(p for _, p in sorted(hits))
-                continue
-            hit = matches.get(word)
+            hit = matches.get(word)  # a CJK run is never kept there: it is looked up first as the commoner word
             if hit is None:
-                hit = matches[word] = any(t in wanted for t in analyze(word, language))
+                if _CJK_RUN.fullmatch(word):
+                    pairs = cjk_bigrams(word)
+                    hits = {(i, p) for i, p in enumerate(pairs) if p in wanted}
+                    hits.update((i, ch) for i, ch in enumerate(word) if ch in chars)  # the character, not its bigram
+                    out.extend(p for _, p in sorted(hits))
+                    continue
+                hit = matches[word] = any(t in wanted for t in _word_terms(word, language))
             if hit:
                 out.append(word)
         return out
@@ -391,7 +405,7 @@ def _weigher(
     def weigh(words: list[str]) -> float:
         held: set[int] = set()
         for word in words:
-            terms = [word] if _CJK_RUN.fullmatch(word) else analyze(word, language)
+            terms = (word,) if _CJK_RUN.fullmatch(word) else _word_terms(word, language)
             held.update(i for t in terms for i in group_of.get(t, ()))
         return sum(weights[i] for i in held)
 
