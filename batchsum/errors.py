@@ -5,7 +5,8 @@ The hierarchy::
     BatchsumError                 base of everything we raise on purpose
     ├── ConfigError               bad option, pipeline file or environment (exit 2)
     │   ├── PipelineError         a pipeline YAML file is invalid (names the line)
-    │   └── StorageError          the output cannot be written: read-only, full, no permission
+    │   ├── StorageError          the output cannot be written: read-only, full, no permission
+    │   └── RayUnavailable        ``ray.init`` failed: nothing was done or recorded (exit 2)
     ├── InputError                one source file cannot be read or decoded
     │   └── NotASource            a file that holds nothing to summarize (an export's metadata): skipped, no failure
     ├── SummarizationError        a node could not be summarized (cause attached)
@@ -74,6 +75,12 @@ def describe_os_error(exc: OSError) -> str:
     if advice is not None:
         return advice
     return exc.strerror or str(exc) or type(exc).__name__
+
+
+class RayUnavailable(ConfigError):
+    """``--executor ray``: Ray could not be started or joined (``ray.init`` failed, e.g. a driver and cluster
+    of other Ray versions, or a head gone since it was checked); raised before the run records anything,
+    so the output folder is as it was and the next run has nothing to resume (the CLI exits with code 2)."""
 
 
 class InputError(BatchsumError):

@@ -14,9 +14,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from batchsum import remembered
 from batchsum.config import RunConfig
@@ -28,7 +28,7 @@ from batchsum.engine.ledger import Ledger
 from batchsum.engine.progress import Progress, show_bars
 from batchsum.engine.records import RunResult, run_record, utc_now
 from batchsum.engine.stopping import BY_CTRL_C
-from batchsum.errors import AbortRun, RunInterrupted, describe_os_error
+from batchsum.errors import AbortRun, Interrupted, RunInterrupted, describe_os_error
 from batchsum.gitver import commit_run, ensure_repo
 from batchsum.index.records import DocUpdate, node_from_file
 from batchsum.index.state import index_needs_work
@@ -40,7 +40,7 @@ from batchsum.model import RunRecord
 from batchsum.secrets import scrub_command
 from batchsum.settings import validate
 from batchsum.tokens import get_tokenizer
-from batchsum.walk import require_paths
+from batchsum.walk import SourceRef, require_paths
 from batchsum.warmup import start_index_warmup, start_tokenizer
 
 if TYPE_CHECKING:
@@ -107,6 +107,49 @@ def _check_remembered(
         )
 
 
+@runtime_checkable
+class _JoinsFirst(Protocol):
+    """An executor factory that joins its cluster before it builds the executor (a Ray run's)."""
+
+    def connect(self) -> None: ...
+
+    def release(self) -> None: ...
+
+
+def _join_cluster(
+    cfg: RunConfig, todo: Sequence[SourceRef], factory: ExecutorFactory | None, ledger: Ledger
+) -> ExecutorFactory | None:
+    """The run's factory, its Ray joined or started when it has work: before the run records anything (its
+    settings, usage journal, sources moved aside), so a ``ray.init`` that fails (Ray versions apart, a head
+    gone since ``require_ray``) refuses the run (RayUnavailable) and leaves the next one nothing to resume.
+    A SIGTERM meanwhile stops the run before any file (``ledger.aborted``), as one before summarizing does."""
+    if not todo or (factory is None and cfg.executor != "ray"):
+        return factory
+    factory = factory or load(_WORK["executor"])(cfg, todo)
+    if isinstance(factory, _JoinsFirst):
+        try:
+            factory.connect()
+        except Interrupted as exc:
+            ledger.aborted = exc
+    return factory
+
+
+def _start_work(cfg: RunConfig, todo: Sequence[SourceRef], factory: ExecutorFactory | None) -> ExecutorFactory | None:
+    """The executor chosen and the tokenizer and index loading in the background, for a run with ``todo``."""
+    if not todo:
+        return factory
+    if factory is None:
+        # Chosen now, so worker processes start (importing the summarizer on another core) while this
+        # one loads the run's work: 0.1-0.3 s sooner than from execute (make bench). First: the
+        # tokenizer's thread below holds the GIL for tens of milliseconds at a time.
+        factory = load(_WORK["executor"])(cfg, todo)
+    # Loaded in the background while the changed files are read; an unchanged re-run loads neither.
+    start_tokenizer(cfg.encoding)
+    if cfg.index:
+        start_index_warmup(embed_locally=not cfg.embed_base_url)
+    return factory
+
+
 def _settle(d: Diff, committer: Committer, ledger: Ledger, cfg: RunConfig) -> None:
     """The diff's vanished sources moved aside and its unchanged ones counted, re-homed first where the corpus
     is read from another folder now (their links point there)."""
@@ -131,43 +174,36 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
 
     # diff: unchanged files are settled from the manifest, deleted ones soft-deleted
     d = diff(cfg, committer.manifest, committer.sig)
-    if cfg.remember:
-        _check_remembered(cfg, d.roots, committer.manifest, committer.sig, ledger)
+    factory = _join_cluster(cfg, d.todo, factory, ledger)
     name, model = backend_and_model(cfg)
-    if cfg.metrics:  # a run killed from here on is recorded by the next one as interrupted (not one refused)
-        journal.start(started_at=started, command=scrub_command(cfg.command_line), backend=name, model=model)
-        ledger.file_journal = journal.file_done
-    if d.todo:
-        if factory is None and cfg.executor != "ray":
-            # Chosen now, so worker processes start (importing the summarizer on another core) while this
-            # one loads the run's work: 0.1-0.3 s sooner than from execute (make bench). First: the
-            # tokenizer's thread below holds the GIL for tens of milliseconds at a time. Ray's executor
-            # waits for execute's check of the LLM server.
-            factory = load(_WORK["executor"])(cfg, d.todo)
-        # Loaded in the background while the changed files are read; an unchanged re-run loads neither.
-        start_tokenizer(cfg.encoding)
-        if cfg.index:
-            start_index_warmup(embed_locally=not cfg.embed_base_url)
-    committer.roots, committer.names = d.roots, d.names
-    for problem in d.problems:
-        ledger.skipped(problem, problem.relpath)  # a source file skipped while walking counts as skipped
-    if (note := passed_over_note(d.passed_over)) is not None:
-        ledger.warn(note, "passed_over", notice=True, counts=dict(d.passed_over))
-    progress.start(d.files)
     to_index = list(d.unindexed)
     docs: dict[str, DocUpdate] = {}
     embedded: Mapping[str, Any] = {}
     tokenizer = cfg.encoding  # named on a night that loaded none too: --json's key keeps one meaning
     made: Any = None  # digests made on the run's executor (an LLM's, or an extractive run's workers)
     try:
+        if cfg.remember:
+            _check_remembered(cfg, d.roots, committer.manifest, committer.sig, ledger)
+        if cfg.metrics:  # a run killed from here on is recorded by the next one as interrupted (not one refused)
+            journal.start(started_at=started, command=scrub_command(cfg.command_line), backend=name, model=model)
+            ledger.file_journal = journal.file_done
+        factory = _start_work(cfg, d.todo, factory)
+        committer.roots, committer.names = d.roots, d.names
+        for problem in d.problems:
+            ledger.skipped(problem, problem.relpath)  # a source file skipped while walking counts as skipped
+        if (note := passed_over_note(d.passed_over)) is not None:
+            ledger.warn(note, "passed_over", notice=True, counts=dict(d.passed_over))
+        progress.start(d.files)
         _settle(d, committer, ledger, cfg)
-        if d.todo:  # prepare + execute
+        if d.todo and ledger.aborted is None:  # prepare + execute (none after a SIGTERM while Ray started)
             executed: Executed = load(_WORK["execute"])(cfg, d.todo, factory, committer, ledger, progress, journal)
             to_index += executed.feed.changed
             docs, embedded, tokenizer = executed.feed.docs, executed.feed.embedded, executed.tokenizer or tokenizer
             made = executed.digests
     finally:
         progress.stop()
+        if isinstance(factory, _JoinsFirst):  # Ray joined for a run that stopped before its executor took it
+            factory.release()
     ledger.say_reread()
 
     # finish: flush, index, snapshot, records, metrics, old records, git

@@ -37,7 +37,8 @@ from batchsum.engine.executor import LocalExecutor, Note, summarize
 from batchsum.engine.limiter import LimiterGate, limiter_actor, start_limiter
 from batchsum.engine.prepare import Prepared, prepare_file
 from batchsum.engine.ray_probe import cluster_token_available, require_ray
-from batchsum.errors import AbortRun, BatchsumError, ConfigError, SummarizationError
+from batchsum.engine.stopping import BY_SIGTERM
+from batchsum.errors import AbortRun, BatchsumError, ConfigError, Interrupted, RayUnavailable, SummarizationError
 from batchsum.tokens import Tokenizer, get_tokenizer
 from batchsum.walk import Problem, SourceRef
 
@@ -193,13 +194,35 @@ def connect(address: str | None, *, quiet: bool = False) -> bool:
         # and refuse the num_cpus given) or another run's cluster is still up.
         with _sigterm_kept():
             ray.init(address=address or "local", **kwargs)
+    except SystemExit as exc:
+        # ray.init ends the process on SIGTERM (its handler's sys.exit(SIGTERM)) until it returns: the signal
+        # goes to the handler the process had (a run's stops it cleanly), Ray's half-made connection is dropped.
+        if exc.code != signal.SIGTERM:
+            raise
+        with contextlib.suppress(Exception):  # what a half-made connection left may not shut down cleanly
+            disconnect()
+        signal.raise_signal(signal.SIGTERM)
+        raise Interrupted(BY_SIGTERM) from None
     except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
         # The head's GCS took this machine's token just before (require_ray): the token is not the cause.
-        raise ConfigError(f"cannot start or join Ray at {address or 'a local Ray'}: {exc}") from None
+        raise RayUnavailable(f"cannot start or join Ray at {address or 'a local Ray'}: {_reason(exc)}") from None
     finally:
         banner.removeFilter(only_errors)
     _show_ray_notices(not quiet)
     return True
+
+
+def _reason(exc: BaseException) -> str:
+    """Ray's reason on one line: its message, then the causes it chained ("Failed to connect to Ray cluster
+    at ..." says nothing of why)."""
+    said: list[str] = []
+    cause: BaseException | None = exc
+    while cause is not None and len(said) < 3:
+        text = " ".join(str(cause).split()) or type(cause).__name__
+        if text not in said:
+            said.append(text)
+        cause = cause.__cause__
+    return said[0] + "".join(f" ({text})" for text in said[1:])
 
 
 def _show_ray_notices(shown: bool) -> None:
@@ -261,7 +284,11 @@ def use_cluster_token() -> None:
 class RayExecutor(LocalExecutor):
     """The local executor's graph, with each summary computed by a Ray worker actor."""
 
-    def __init__(self, cfg: RunConfig, options: RayOptions, backend: Backend, fallback: Backend) -> None:
+    def __init__(
+        self, cfg: RunConfig, options: RayOptions, backend: Backend, fallback: Backend, *, owns_ray: bool | None = None
+    ) -> None:
+        """``owns_ray``: Ray is connected already (:meth:`RayFactory.connect`), True when by this run (this
+        executor shuts it down); None: connect now."""
         super().__init__(backend, fallback)
         import ray
 
@@ -270,7 +297,7 @@ class RayExecutor(LocalExecutor):
         self.prepared_remotely = 0  # files whose reading and planning a worker did
         self._embedded: dict[str, Any] = {}
 
-        self._owns_ray = connect(options.address, quiet=cfg.quiet)
+        self._owns_ray = connect(options.address, quiet=cfg.quiet) if owns_ray is None else owns_ray
         try:
             n, self._notes = worker_count(options.workers, needs_cpu=not cfg.llm.enabled)
             run_tag = self._run_tag = os.urandom(4).hex()
@@ -509,16 +536,38 @@ def _import_ray() -> None:
         raise ConfigError(f"--executor ray needs Ray{broken}: pip install 'batchsum[ray]'") from None
 
 
+class RayFactory:
+    """Builds the run's :class:`RayExecutor` from its backends; :meth:`connect` joins (or starts) Ray first,
+    so that a Ray that cannot be used stops the run before it records anything."""
+
+    def __init__(self, cfg: RunConfig, options: RayOptions) -> None:
+        self.cfg = cfg
+        self.options = options
+        self._owns: bool | None = None  # None: not connected by this factory (or handed to an executor)
+
+    def connect(self) -> None:
+        """Join or start Ray now (:func:`connect`): :class:`RayUnavailable` when ``ray.init`` fails, Interrupted
+        on a SIGTERM meanwhile."""
+        if self._owns is None:
+            self._owns = connect(self.options.address, quiet=self.cfg.quiet)
+
+    def release(self) -> None:
+        """Leave the Ray :meth:`connect` started or joined when no executor took it over (the run stopped first)."""
+        owns, self._owns = self._owns, None
+        if owns:
+            disconnect()
+
+    def __call__(self, backend: Backend, fallback: Backend) -> RayExecutor:
+        self.connect()
+        owns, self._owns = self._owns, None  # the executor's now: it shuts Ray down as it closes
+        return RayExecutor(self.cfg, self.options, backend, fallback, owns_ray=owns)
+
+
 def ray_executor(cfg: RunConfig, options: RayOptions | None = None) -> ExecutorFactory:
-    """The factory the orchestrator calls with the run's backends to get a :class:`RayExecutor`;
-    ConfigError at once when Ray is not installed."""
+    """The factory (a :class:`RayFactory`) the orchestrator calls with the run's backends to get a
+    :class:`RayExecutor`; ConfigError at once when Ray is not installed."""
     _import_ray()
-    opts = options or RayOptions()
-
-    def build(backend: Backend, fallback: Backend) -> RayExecutor:
-        return RayExecutor(cfg, opts, backend, fallback)
-
-    return build
+    return RayFactory(cfg, options or RayOptions())
 
 
 def configured(cfg: RunConfig) -> ExecutorFactory:
