@@ -35,13 +35,20 @@ _LEAD = (
 )
 _DAY_FIRST = rf"(?P<d1>\d{{1,2}}){_ORDINAL}[ \t]+(?:of[ \t]+|de[ \t]+)?(?P<m1>(?i:{_MONTH}))"
 _MONTH_FIRST = rf"(?P<m2>(?i:{_MONTH}))\.?,?[ \t]+(?P<d2>\d{{1,2}}){_ORDINAL}"
-_YEAR = r"(?:,?[ \t]+(?:de[ \t]+)?(?P<y>1[5-9]\d\d|20\d\d)(?:[ \t]*г)?\.?)?"
-# After the day: a place, a weekday or a time of day (", ABBOTSFORD", ", Tuesday", ", abends").
+# A Russian year is written "2024 г." or "2024 года" ("3 мая 2024 года"): the word is the year's, no place.
+_YEAR = r"(?:,?[ \t]+(?:de[ \t]+)?(?P<y>1[5-9]\d\d|20\d\d)(?:[ \t]*(?:года(?!\w)|г\.?))?\.?)?"
+# A date in numbers with dots is day first, as Europe and Russia write it ("03.05.2024", "3.5.2024"), the
+# year whole: a month over 12 is no date (_checked), and "3.5.24" is as likely a version as a day.
+_DOTTED = r"(?P<d3>\d{1,2})\.(?P<m3>\d{1,2})\.(?P<y3>1[5-9]\d\d|20\d\d)(?![\d.]\d)(?:[ \t]*(?:года(?!\w)|г\.?))?"
+# A weekday in brackets after the day, as an app writes it: "3. Mai 2024 (Freitag)", "03.05.2024 (Fr.)".
+_BRACKETED_WEEKDAY = rf"(?:[ \t]*\((?i:{_WEEKDAY})\.?\))?"
+# After the day: a place, a weekday or a time of day (", ABBOTSFORD", ", Tuesday", ", abends"), behind its
+# comma: words that follow the day without one are a sentence's ("Am 3. Mai regnete es.").
 _TAIL = r"(?P<tail>(?:,[ \t]*[^\W\d_][^\n.,;:!?]{0,30})*)"
 # A clock time after the day, as a journal app writes it: " at 13:05:00 GMT", " at 1:05 PM", ", 9.30 a.m.".
 _ZONE = r"(?:[ \t]+[A-Z]{2,5}(?:[+-]\d\d?(?::?\d\d)?)?)?"  # "GMT", "BST", "GMT+01:00"
 _TIME = rf"(?:,?[ \t]+(?:at[ \t]+)?\d{{1,2}}[:.]\d\d(?:[:.]\d\d)?(?:[ \t]*[AaPp]\.?[Mm]\.?)?{_ZONE})?"
-_DATE = rf"{_LEAD}(?:{_DAY_FIRST}|{_MONTH_FIRST}){_YEAR}{_TIME}{_TAIL}"
+_DATE = rf"{_LEAD}(?:{_DOTTED}|(?:{_DAY_FIRST}|{_MONTH_FIRST}){_YEAR}){_BRACKETED_WEEKDAY}{_TIME}{_TAIL}"
 _RUN_IN = re.compile(rf"{_DATE}\.?[ \t]*(?:--|—)[ \t]*(?=[^\W_])")
 _ALONE = re.compile(rf"{_DATE}[.:]?")
 # An entry's date written as a field of its header, as Day One's Markdown and text exports open each entry
@@ -49,14 +56,25 @@ _ALONE = re.compile(rf"{_DATE}[.:]?")
 # "Weather:" lines): the field's name is no part of the date.
 _FIELD = re.compile(r"(?i:date)[ \t]*:[ \t]*")
 # A Chinese or Japanese day on a line of its own, its month and year written or carried: "〔八月〕二十七日",
-# "二十八日", "1923年9月1日", "三月五日（月）".
-_CJK_NUMBER = r"[\d〇一二三四五六七八九十]{1,3}"
+# "二十八日", "1923年9月1日", "三月五日（月）", "令和6年5月3日", "大正十二年八月二十四日"; then its weekday,
+# bracketed or not ("（金）", "星期五", "周五", "金曜日"), and at most two short words of weather or place
+# ("2024年5月3日（金）　晴", "八月二十六日　曇、夕方雷雨", "5月3日 星期五 晴"). Chinese and Japanese write a
+# sentence without spaces, so a word after the day stands apart from it by a space or its weekday: one run
+# on ("5月3日に東京へ行った") is the sentence's, and no word holds a sentence's punctuation.
+_CJK_NUMBER = r"[\d〇一二三四五六七八九十廿卅]{1,3}"
+_ERAS = {"明治": 1867, "大正": 1911, "昭和": 1925, "平成": 1988, "令和": 2018}  # year 1 of each is base + 1
+_CJK_YEAR = rf"(?:(?P<y>[\d〇一二三四五六七八九]{{4}})|(?P<era>{'|'.join(_ERAS)})(?P<ey>元|{_CJK_NUMBER}))[ \t]*年"
+_CJK_WEEKDAY = r"(?:[（(][^）)\n]{1,4}[）)]|(?:星期|礼拜|禮拜|周|週)[一二三四五六日天]|[月火水木金土日]曜日?)"
+_CJK_WORD = r"[^\W\d_]{1,6}"
+_CJK_GAP = r"[ \t\u3000]+"
+_CJK_WORDS = rf"{_CJK_WORD}(?:(?:[、，,]|{_CJK_GAP}){_CJK_WORD})?"  # "晴", "曇、夕方雷雨", "北京 晴"
 _CJK_ALONE = re.compile(
-    rf"〔?(?:(?P<y>\d{{4}})年)?〔?(?:(?P<m>{_CJK_NUMBER})月)?〕?(?P<d>{_CJK_NUMBER})日〕?(?:[（(][^）)\n]{{1,4}}[）)])?"
+    rf"〔?(?:{_CJK_YEAR}[ \t]*)?〔?(?:(?P<m>{_CJK_NUMBER})[ \t]*月[ \t]*)?〕?(?P<d>{_CJK_NUMBER})[ \t]*日〕?"
+    rf"(?:[ \t\u3000]*{_CJK_WEEKDAY}(?P<after>[ \t\u3000]*{_CJK_WORDS})?|(?P<apart>{_CJK_GAP}{_CJK_WORDS}))?"
 )
 _MARKS = str.maketrans("", "", "_*[]")  # italics, bold and an editor's brackets ("[_Abbotsford_,] _May_ 16.--")
 _ALONE_CHARS = 60  # a dateline is short: a longer paragraph that names a day is prose
-_CJK_CHARS = 16
+_CJK_CHARS = 32  # the longest: a year, weekday and two words of weather ("令和6年12月31日（火）　晴、夕方雷雨")
 
 
 @dataclass(frozen=True)
@@ -73,6 +91,7 @@ def _cjk_number(text: str) -> int:
     """ "二十八" is 28, "十" 10, "三十" 30, "28" 28."""
     if text.isdigit():
         return int(text)
+    text = text.replace("廿", "二十").replace("卅", "三十")  # "廿五" is 25
     digits = {c: i for i, c in enumerate("〇一二三四五六七八九")}
     tens, _, ones = text.partition("十")
     if "十" not in text:
@@ -80,17 +99,22 @@ def _cjk_number(text: str) -> int:
     return (digits.get(tens, 1) if tens else 1) * 10 + (digits[ones] if ones else 0)
 
 
+def _cjk_alone(line: str) -> re.Match[str] | None:
+    bare = line.strip("\u3000 \t")
+    return _CJK_ALONE.fullmatch(bare) if "日" in bare and len(bare) <= _CJK_CHARS else None
+
+
 def cjk_dateline(line: str) -> Dateline | None:
     """A Chinese or Japanese day that is the whole of ``line`` ("〔八月〕二十七日", "二十八日"), else None: such a
     text writes a paragraph a line, so its datelines stand between lines of prose, not blank lines."""
-    bare = line.strip("\u3000 \t")
-    cjk = _CJK_ALONE.fullmatch(bare) if "日" in bare and len(bare) <= _CJK_CHARS else None
+    cjk = _cjk_alone(line)
     if cjk is None:
         return None
-    month, year = cjk.group("m"), cjk.group("y")
-    return _checked(
-        _cjk_number(cjk.group("d")), _cjk_number(month) if month else None, int(year) if year else None, True
-    )
+    month, year, era = cjk.group("m"), cjk.group("y"), cjk.group("era")
+    year_: int | None = _cjk_number(year) if year else None
+    if era:
+        year_ = _ERAS[era] + (1 if cjk.group("ey") == "元" else _cjk_number(cjk.group("ey")))  # 元年 is the first
+    return _checked(_cjk_number(cjk.group("d")), _cjk_number(month) if month else None, year_, True)
 
 
 def dateline(paragraph: str) -> Dateline | None:
@@ -107,9 +131,15 @@ def dateline(paragraph: str) -> Dateline | None:
     m = alone or _RUN_IN.match(first)
     if m is None:
         return None
-    day = int(m.group("d1") or m.group("d2"))
-    month = MONTH_WORDS[(m.group("m1") or m.group("m2")).lower()]
-    return _checked(day, month, int(m.group("y")) if m.group("y") else None, alone is not None)
+    if m.group("d3"):
+        day, month, year = int(m.group("d3")), int(m.group("m3")), m.group("y3")
+    else:
+        day, month, year = (
+            int(m.group("d1") or m.group("d2")),
+            MONTH_WORDS[(m.group("m1") or m.group("m2")).lower()],
+            m.group("y"),
+        )
+    return _checked(day, month, int(year) if year else None, alone is not None)
 
 
 def is_dateline(sentence: str) -> bool:
@@ -125,6 +155,10 @@ def is_dateline(sentence: str) -> bool:
     found = dateline(line) if line else None
     if found is None or not found.alone:
         return False
+    if (cjk := _cjk_alone(line)) is not None:
+        # "1923年9月1日。" is a label closed by its full stop; words after the day closed by one make a
+        # sentence ("三月三日　東京に着く。").
+        return not sentence.rstrip().endswith("。") or not (cjk.group("after") or cjk.group("apart"))
     alone = _ALONE.fullmatch(line.translate(_MARKS))
     tail = alone.group("tail") if alone else ""
     return all(len(piece.split()) == 1 or piece.lstrip()[:1].isupper() for piece in tail.split(",")[1:])

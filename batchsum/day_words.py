@@ -19,8 +19,6 @@ __all__ = ["heading_day", "heading_slip", "month_year"]
 _YEAR = r"(1[5-9]\d\d|20\d\d)"
 # Year first with slashes: "2024/05/03", "2024/5/3" (never day or month first, which locales read apart).
 _SLASHED = re.compile(rf"(?<![\d/]){_YEAR}/(\d{{1,2}})/(\d{{1,2}})(?![\d/])")
-# A weekday written after a Chinese or Japanese day without brackets: "2024年5月3日 星期五", "5月3日 金曜日".
-_CJK_WEEKDAY = re.compile(r"(?:星期|礼拜|禮拜|周|週)[一二三四五六日天]$|[月火水木金土日]曜日?$")
 _MONTH = "|".join(re.escape(w) for w in sorted(MONTH_WORDS, key=len, reverse=True))
 # A month of a year: "Май 2024", "Mai 2024", "mayo de 2024", "3 мая 2024"'s "мая 2024"; "2024年5月".
 _MONTH_YEAR = re.compile(rf"(?<!\w)(?i:{_MONTH})\.?,?\s+(?:de\s+)?{_YEAR}(?!\d)|(?<!\d){_YEAR}\s*年\s*\d{{1,2}}\s*月")
@@ -30,8 +28,9 @@ _WORDS_MAX = 8  # a longer heading that names a day is a title about it, not the
 
 def heading_day(heading: str, year: int | None = None) -> str | None:
     """The ISO day ``heading`` names, its year carried from ``year`` when it leaves it out: "2024/05/03",
-    "2024年5月3日（金）", "5月3日", "3 мая 2024 г.", "3. Mai 2024", "3 mai 2024", "3 de mayo de 2024",
-    "Freitag, 3. Mai 2024"; None for any other heading, and for a day no calendar has."""
+    "2024年5月3日（金）", "5月3日 星期五 晴", "3 мая 2024 года", "3. Mai 2024", "03.05.2024" (day first),
+    "3 mai 2024", "3 de mayo de 2024", "Freitag, 3. Mai 2024"; None for any other heading, and for a day no
+    calendar has."""
     line = _heading_date(heading)
     return DateCarry(year).iso(line) if line is not None else None
 
@@ -54,8 +53,8 @@ def _heading_date(heading: str) -> Dateline | None:
     if slashed := _SLASHED.search(text):
         year_, month, day = (int(g) for g in slashed.groups())
         return Dateline(day, month, year_, alone=True)
-    compact = re.sub(r"\s+", "", text)  # "2024年 5月 3日"
-    line = cjk_dateline(_CJK_WEEKDAY.sub("", compact)) if "日" in compact else None
+    # A Chinese or Japanese day with its weekday and weather, as a dateline ("2024年5月3日 星期五 晴").
+    line = cjk_dateline(text) if "日" in text else None
     if line is None and (found := dateline(text)) is not None and found.alone:
         line = found
     return line
