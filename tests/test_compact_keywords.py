@@ -38,8 +38,9 @@ def test_abort_on_failure_is_a_keyword(fake_llm: FakeLLMServer) -> None:
     fake_llm.configure(malformed_json=True)
     with pytest.raises(LLMSummaryError):
         batchsum.compact(
-            _session(), context_window=256, base_url=fake_llm.base_url, model="fake", abort_on_failure=True
+            _session(), context_window=2048, base_url=fake_llm.base_url, model="fake", abort_on_failure=True
         )
+    assert len(fake_llm.requests(model="fake")) == 1  # the model's reply failed, not the window
 
 
 def test_bad_keywords_are_config_errors() -> None:

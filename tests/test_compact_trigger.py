@@ -100,15 +100,15 @@ def test_emergency_ignores_cooldown_and_hysteresis() -> None:
     assert d and d.emergency and "emergency" in d.reason
 
 
-def test_depth_cap_stops_triggering() -> None:
+def test_depth_cap_starts_a_new_chain() -> None:
     state = TriggerState()
     history = [_record(0), _record(1)]
     assert check(20, 900, state, history)
     history.append(_record(2))
-    d = check(20, 2000, state, history)  # even an emergency: the chain is full
-    assert not d and "depth cap" in d.reason
-    d = check(20, 900, state, [_record(0)], max_summary_chain_depth=1)
-    assert not d and "depth cap" in d.reason
+    d = check(20, 2000, state, history)  # the chain is full: compact() starts a new one
+    assert d and d.emergency and "new chain" in d.reason
+    d = check(20, 900, TriggerState(), [_record(0)], max_summary_chain_depth=1)
+    assert d and "new chain" in d.reason
 
 
 def test_force_refresh_after_messages() -> None:

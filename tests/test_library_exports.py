@@ -60,5 +60,5 @@ def test_a_failed_llm_compaction_is_a_batchsum_error(fake_llm: FakeLLMServer) ->
     fake_llm.configure(malformed_json=True)
     session = [{"role": "user", "content": f"step {i}: the gauge at pier {i} drifted again"} for i in range(60)]
     with pytest.raises(batchsum.BatchsumError) as caught:
-        batchsum.compact(session, context_window=256, base_url=fake_llm.base_url, model="fake", abort_on_failure=True)
+        batchsum.compact(session, context_window=2048, base_url=fake_llm.base_url, model="fake", abort_on_failure=True)
     assert isinstance(caught.value, batchsum.SummarizationError)

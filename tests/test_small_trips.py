@@ -68,19 +68,17 @@ def test_a_dead_server_is_reported_alike_on_the_terminal_and_in_json(tmp_path: P
     assert "Check --base-url; finished work was kept" in text.stderr and ".;" not in text.stderr
 
 
-def test_a_failed_llm_compaction_is_reported_once(tmp_path: Path) -> None:
+def test_a_failed_llm_compaction_is_reported_once(tmp_path: Path, fake_llm: FakeLLMServer) -> None:
+    fake_llm.configure(malformed_json=True)
     session = tmp_path / "s.md"
     session.write_text(_markdown_session())
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     res = CliRunner().invoke(
         main,
-        ["compact", str(session), "--context-window", "600", "--base-url", f"http://127.0.0.1:{port}/v1",
+        ["compact", str(session), "--context-window", "2048", "--base-url", fake_llm.base_url,
          "--model", "m", "--max-attempts", "1"],
     )  # fmt: skip
     assert res.exit_code == 0, res.output
-    assert res.stderr.count("leaves no room for the transcript") == 1, res.stderr  # the cause, once
+    assert res.stderr.count("not valid summary JSON") == 1, res.stderr  # the cause, once
     assert res.stderr.count("warning: the LLM summary failed") == 1 and "(LLM failed)" in res.stderr
 
 

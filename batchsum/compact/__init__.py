@@ -1,7 +1,7 @@
 """Live conversation compaction: keep a chat or coding-agent session inside its context window.
 
 ``compact()`` replaces old turns with one structured summary message and keeps the recent tail
-verbatim; ``should_compact()`` decides when (token ratio with hysteresis, cooldown, depth cap);
+verbatim; ``should_compact()`` decides when (token ratio with hysteresis, cooldown, emergency);
 ``Conversation`` does both as messages arrive. Rule-based by default (offline, deterministic);
 an LLM on request, with the rules as fallback.
 

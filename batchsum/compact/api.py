@@ -380,12 +380,22 @@ def _llm_config(
     api_key: str | None,
     timeout: float | None,
     max_attempts: int | None,
+    tok: Tokenizer,
 ) -> LLMConfig:
-    """The LLM backend of ``base_url``, the command's and the library's one: the session's window (at least 512
-    tokens) is the one the model is asked to fit; ``timeout`` and ``max_attempts`` None keep the defaults."""
+    """The LLM backend of ``base_url``, the command's and the library's one: the session's window, the only one
+    of that model we know, is the one it is asked to fit (too small for the request itself: a ConfigError naming
+    the least that works, before any work); ``timeout`` and ``max_attempts`` None keep the defaults."""
+    from batchsum.compact.llm import min_context_window  # lazy, as in _improve_with_llm
+
     if not base_url:
         raise ConfigError("a model or an API key needs a server: base_url= (--base-url or OPENAI_BASE_URL)")
-    llm = LLMConfig(base_url=base_url, model=model, api_key=api_key, context_window=max(context_window, 512))
+    least = min_context_window(tok)
+    if context_window < least:
+        raise ConfigError(
+            f"context_window={context_window} is too small for an LLM summary: the request alone needs a window "
+            f"of at least {least} tokens; give the model's window, or no base_url for the rule-based summary"
+        )
+    llm = LLMConfig(base_url=base_url, model=model, api_key=api_key, context_window=context_window)
     timeout, max_attempts = _request_limits(timeout, max_attempts)
     if timeout is not None:
         llm.timeout = timeout
@@ -440,14 +450,14 @@ def compact(
         abort_on_failure=abort_on_failure,
     )
     _request_limits(timeout, max_attempts)
+    tok = tokenizer or get_tokenizer(cfg.encoding)
     if backend is None and (base_url or model or api_key):
-        backend = _llm_config(context_window, base_url, model, api_key, timeout, max_attempts)
+        backend = _llm_config(context_window, base_url, model, api_key, timeout, max_attempts, tok)
     cfg.validate()
     if isinstance(history, SummaryRecord):
         history = [history]
     if context_window < 64:
         raise ConfigError(f"context_window must be at least 64 tokens (got {context_window})")
-    tok = tokenizer or get_tokenizer(cfg.encoding)
     msgs = [as_message(m, f"message {i + 1}") for i, m in enumerate(messages)]
     raw = [dict(m) if isinstance(m, Mapping) else to_dict(m) for m in messages]
     costs = [message_tokens(m, tok) for m in msgs]

@@ -54,6 +54,32 @@ what the task is, what was done, what failed, the current state",
  "entities": ["files, classes, functions, commands and APIs, verbatim"]}"""
 
 MAX_ERROR_CHARS = 300
+MIN_TRANSCRIPT_TOKENS = 32  # of the conversation in the request: less is too little to summarize
+
+
+def _request(
+    words: int, messages: int, tokens: int, depth: int, omitted: int, body: Sequence[str]
+) -> list[dict[str, str]]:
+    """The chat request: system prompt, then schema (``words`` for the narrative) + meta header + transcript."""
+    instructions = SCHEMA_PROMPT.replace("{max_words}", str(words))
+    meta = f"<meta total_messages={messages} total_tokens={tokens} depth={depth} omitted_oldest={omitted} />"
+    user = f"{instructions}\n\n{meta}\n\nConversation:\n" + "\n\n".join(body)
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def min_context_window(tokenizer: Tokenizer) -> int:
+    """The smallest window of the summarizing model that LLM compaction can use, whatever the summary's budget.
+
+    The reply may reserve up to half the window (:meth:`LLMSummarizer.improve`); the other half, less the
+    tokenizer margin, must hold the request's fixed part and ``MIN_TRANSCRIPT_TOKENS`` of transcript. The fixed
+    part is counted with 12-digit figures in the schema and meta line, an upper bound of any real request's.
+    """
+    wide = 10**11
+    overhead = count_message_tokens(_request(wide, wide, wide, wide, wide, []), tokenizer)
+    window = 2 * (overhead + MIN_TRANSCRIPT_TOKENS)
+    while prompt_budget(window, window // 2) < overhead + MIN_TRANSCRIPT_TOKENS:
+        window += 1
+    return window
 
 
 @dataclass
@@ -114,21 +140,18 @@ class LLMSummarizer:
             lines = [redact(line)[0] for line in lines]
         total_tokens = sum(tokenizer.count(t.message.content) for t in turns)
         words = max(20, int(cap * 0.4 * 0.75))
-        instructions = SCHEMA_PROMPT.replace("{max_words}", str(words))
 
         def build(body: list[str], omitted: int) -> list[dict[str, str]]:
-            meta = (
-                f"<meta total_messages={len(turns)} total_tokens={total_tokens} depth={depth} "
-                f"omitted_oldest={omitted} />"
-            )
-            user = f"{instructions}\n\n{meta}\n\nConversation:\n" + "\n\n".join(body)
-            return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+            return _request(words, len(turns), total_tokens, depth, omitted, body)
 
         budget = min(config.llm_max_transcript_tokens, prompt_budget(self.context_window, max_tokens))
         overhead = count_message_tokens(build([], 0), tokenizer)
         room = budget - overhead
-        if room < 32:
-            raise LLMSummaryError(f"context window {self.context_window} leaves no room for the transcript")
+        if room < MIN_TRANSCRIPT_TOKENS:
+            raise LLMSummaryError(
+                f"context window {self.context_window} leaves no room for the transcript "
+                f"(LLM compaction needs at least {min_context_window(tokenizer)} tokens)"
+            )
         costs = [tokenizer.count(line) + 1 for line in lines]
         first = 0
         total = sum(costs)

@@ -3,14 +3,17 @@
 The checks run in this order (the first that decides wins):
 
 1. disabled -> no;
-2. the summary chain already holds ``max_summary_chain_depth`` records -> no (depth cap);
-3. fewer than ``min_messages`` messages -> no;
-4. usage >= 100 % of the window -> yes (emergency: ignores cooldown and hysteresis);
-5. fewer than ``cooldown_messages`` new messages since the last compaction -> no;
-6. ``force_refresh_after_messages`` new messages since the last compaction -> yes (periodic refresh);
-7. usage below ``trigger_token_ratio`` -> no;
-8. not re-armed since the last compaction (usage never fell below ``reset_token_ratio``) -> no;
-9. otherwise -> yes.
+2. fewer than ``min_messages`` messages -> no;
+3. usage >= 100 % of the window -> yes (emergency: ignores cooldown and hysteresis);
+4. fewer than ``cooldown_messages`` new messages since the last compaction -> no;
+5. ``force_refresh_after_messages`` new messages since the last compaction -> yes (periodic refresh);
+6. usage below ``trigger_token_ratio`` -> no;
+7. not re-armed since the last compaction (usage never fell below ``reset_token_ratio``) -> no;
+8. otherwise -> yes.
+
+A summary chain that already holds ``max_summary_chain_depth`` records stops nothing: ``compact()``
+then starts a new chain at depth 0 (from the originals when given), so the trigger fires as it
+would otherwise and its reason says so. Refusing there left a conversation growing past its window.
 
 Every check with usage below ``reset_token_ratio`` re-arms the trigger. A :class:`TriggerState`
 carries what the checks need between calls; :meth:`TriggerState.compacted`
@@ -105,22 +108,27 @@ def should_compact(
         st.armed = True  # usage fell below the reset ratio: the next crossing may trigger again
     if not cfg.enabled:
         return no("compaction is disabled")
-    depth = chain_length(history)
-    if depth >= cfg.max_summary_chain_depth:
-        return no(f"depth cap: the summary chain already has {depth} of {cfg.max_summary_chain_depth} records")
     if len(messages) < cfg.min_messages:
         return no(f"only {len(messages)} messages (min_messages {cfg.min_messages})")
+    depth = chain_length(history)
+    restart = (
+        f"; the summary chain has {depth} of {cfg.max_summary_chain_depth} records, so a new chain starts"
+        if depth >= cfg.max_summary_chain_depth
+        else ""
+    )
     if ratio >= 1.0:
-        return TriggerDecision(True, f"emergency: usage {ratio:.0%} of the context window", tokens, ratio, True)
+        return TriggerDecision(
+            True, f"emergency: usage {ratio:.0%} of the context window{restart}", tokens, ratio, True
+        )
     since = st.messages_since_last(len(messages))
     if since is not None and since < cfg.cooldown_messages:
         return no(f"cooldown: {since} new messages since the last compaction (need {cfg.cooldown_messages})")
     if since is not None and cfg.force_refresh_after_messages and since >= cfg.force_refresh_after_messages:
-        return TriggerDecision(True, f"refresh: {since} messages since the last compaction", tokens, ratio)
+        return TriggerDecision(True, f"refresh: {since} messages since the last compaction{restart}", tokens, ratio)
     if ratio < cfg.trigger_token_ratio:
         return no(f"usage {ratio:.0%} below the trigger ratio {cfg.trigger_token_ratio:.0%}")
     if not st.armed:
         return no(f"hysteresis: usage has not fallen below {cfg.reset_token_ratio:.0%} since the last compaction")
     return TriggerDecision(
-        True, f"usage {ratio:.0%} reached the trigger ratio {cfg.trigger_token_ratio:.0%}", tokens, ratio
+        True, f"usage {ratio:.0%} reached the trigger ratio {cfg.trigger_token_ratio:.0%}{restart}", tokens, ratio
     )
