@@ -116,7 +116,7 @@ def _select(
         if peers:
             stand_in = _stand_ins(units, cand, parts, exact, tokenizer, budget, sep_cost)
             remaining |= stand_in
-    answers, taken = _answers(units), np.zeros(n, dtype=bool)
+    answers, taken, leaning = _answers(units), np.zeros(n, dtype=bool), np.array([u.context for u in units])
     while True:
         room = budget - used - (sep_cost if chosen else 0)
         # A question still unanswered in the picks costs its answer too (:func:`_answers`), and scores as the pair.
@@ -124,6 +124,8 @@ def _select(
         cost = np.where(exact >= 0, exact, est)
         cost = np.where(pair >= 0, cost + cost[pair] + sep_cost, cost)
         fits = remaining & (cost <= room)
+        if peers:  # a digest quotes a sentence that leans back ("My knees hurt afterwards.") only after its own
+            fits &= ~leaning | np.r_[False, taken[:-1] & (parts[1:] == parts[:-1])]
         if not fits.any():
             break
         if reserve:

@@ -23,6 +23,7 @@ from batchsum.backends.apparatus import (
     is_tex_math,
 )
 from batchsum.backends.epigraphs import epigraph_lines
+from batchsum.backends.leaning import points_away
 from batchsum.backends.line_groups import across_page_breaks, item_lines
 from batchsum.backends.noise import (
     contents_lines,
@@ -247,6 +248,7 @@ def _conversation_units(text: str, min_words: int, part: int, language: str | No
             and _long_enough(sent, words, min_words)
             and not is_backchannel(sent)
             and not is_phatic(sent)  # greetings, thanks, a call's logistics
+            and not points_away(sent)  # "You can have a look at it.": at a slide no summary shows
             and not only_numbers(sent)
             and (not punctuated or bool(_WHOLE.search(sent)) or (chat and i in turn_final))
         )
@@ -335,13 +337,14 @@ def _prose_ads(spans: Sequence[_Span], text: str) -> frozenset[int]:
 
 def _whole_prose(sent: str) -> bool:
     """Whether a prose sentence is a whole one: no heading, table row, markup, layout line, boilerplate, phatic
-    line, fragment, bracketed aside, caption, reference or dateline ("Lisbonne, le 11 mai 2024.")."""
+    line, bare pointer, fragment, bracketed aside, caption, reference or dateline ("Lisbonne, le 11 mai 2024.")."""
     return (
         not sent.startswith(("#", "|", "```"))
         and not _MARKUP.search(sent)
         and line_kind(sent) not in _NOISE_KINDS
         and not is_boilerplate(sent, advert=False)  # asked of no ad's sentence (advert_segments)
         and not is_phatic(sent)
+        and not points_away(sent)
         and not is_fragment(sent)
         and not _BRACKETED.match(sent)
         and not _CUT_OPENING.match(sent)
