@@ -28,11 +28,12 @@ instead of paths and options. Each function imports its stage on first call (:da
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+import types
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from batchsum.event_loop import off_the_loop
 from batchsum.lazy import load
@@ -93,6 +94,12 @@ _LAZY: dict[str, str] = {
     "RunResult": "batchsum.engine.records",
     "SearchHit": "batchsum.index.search",
 }  # fmt: skip
+# The other names the functions' annotations use, by module: typing.get_type_hints loads them as it loads _LAZY's.
+_TYPE_ONLY: dict[str, str] = {
+    "date": "datetime",
+    "ExecutorFactory": "batchsum.engine.executor",
+    "Backend": "batchsum.model",  # ExecutorFactory's own forward references
+}
 # Spelled out (not built from _LAZY): a type checker reads the list as written.
 __all__ = [
     "BatchsumError",
@@ -200,11 +207,18 @@ def run(paths: RunConfig | Paths, /, *, executor: ExecutorFactory | str | None =
     return result
 
 
-def plan(paths: RunConfig | Paths, /, **options: Any) -> PlanSummary:
-    """What :func:`run` would do now: new/changed/unchanged/deleted files, nodes, calls, tokens, cost."""
-    cfg = _stage("config_for")(paths, options)
+def plan(
+    paths: RunConfig | Paths, /, *, price: str | tuple[float, float | None] | float | None = None, **options: Any
+) -> PlanSummary:
+    """What :func:`run` would do now: new/changed/unchanged/deleted files, nodes, calls, tokens, cost.
+    ``options`` are those of :func:`run`; ``price`` (``batchsum plan --price IN[,OUT]``: ``"0.15,0.60"``, a pair
+    or one number, per million prompt and completion tokens) sets ``est_cost``, as ``price_per_1k`` does."""
+    given = None if price is None else _stage("search_args").prices(price)
+    cfg = _stage("config_for")(paths, options, "plan")
     _stage("validate")(cfg)  # as the command and a run check it: chunk_size=-1 had reached the chunker
     summary: PlanSummary = off_the_loop(lambda: _stage("plan")(cfg))
+    if given is not None:
+        summary.est_cost = round(summary.cost(*given), 6)
     return summary
 
 
@@ -238,7 +252,7 @@ def search(
     ``summary_path`` is absolute."""
     args = _stage("search_args")
     cfg = _index_options(
-        _stage("index_config")(out),
+        _output(out),
         {"chroma_host": chroma_host, "chroma_port": chroma_port, "collection": collection,
          "embed_base_url": embed_base_url, "embed_model": embed_model},
     )  # fmt: skip
@@ -250,7 +264,7 @@ def search(
             query,
             k=args.count("k", k),
             level=args.level_arg(level),
-            content_type=args.text("type", args.one_of("type", type, "content_type", content_type)),
+            content_type=args.type_arg(args.one_of("type", type, "content_type", content_type)),
             path_glob=glob,
             since=day,
             reranker=None if reranker is None else args.path_arg("reranker", reranker),
@@ -281,10 +295,18 @@ def search_facts(out: IndexConfig | str | Path, query: str, *, k: int = 5) -> li
     memory``); [] when the folder holds no facts. Raises :class:`~batchsum.errors.ConfigError` for a bad
     argument."""
     args = _stage("search_args")
-    cfg, text, count = _stage("index_config")(out), args.text("query", query) or "", args.count("k", k)
+    cfg, text, count = _output(out), args.text("query", query) or "", args.count("k", k)
     with _released():
         hits: list[FactHit] = _stage("search_facts")(cfg, text, k=count)
     return hits
+
+
+def _output(out: IndexConfig | str | Path) -> IndexConfig:
+    """The index settings of the output folder ``out``; ConfigError for an ``out`` that is no path, as
+    :func:`report` and :func:`export` say it (a folder that holds no output is an IndexError_, where it is read)."""
+    if not isinstance(out, load("batchsum.config:IndexConfig")):
+        out = _stage("search_args").path_arg("out", out)
+    return _stage("index_config")(out)  # type: ignore[no-any-return]
 
 
 def _index_options(cfg: IndexConfig, given: dict[str, Any]) -> IndexConfig:
@@ -332,9 +354,10 @@ def facts(
     paths: RunConfig | Paths, /, *, scope: str | None = None, json_format: str = "json_schema", **options: Any
 ) -> FactsResult:
     """Extract and reconcile facts from the journals and conversations of ``paths`` into ``out``'s memory
-    (``batchsum facts``); ``options`` as for :func:`run` (``base_url``, ``model``, ...)."""
+    (``batchsum facts``); ``options`` as for :func:`run` (``base_url``, ``model``, ...); ``json_format`` is
+    ``json_schema``, ``json_object`` or ``off`` (ConfigError for another)."""
     ingest = _stage("facts")
-    cfg = ingest.FactsConfig(run=_stage("config_for")(paths, options), scope=scope, json_format=json_format)
+    cfg = ingest.FactsConfig(run=_stage("config_for")(paths, options, "facts"), scope=scope, json_format=json_format)
     with _released():
         return ingest.run_facts(cfg)  # type: ignore[no-any-return]
 
@@ -342,24 +365,29 @@ def facts(
 def check_index(out: IndexConfig | str | Path) -> IndexCheck:
     """Compare the search index of ``out`` with its tree (``batchsum index --check``), writing nothing:
     ``.ok``, ``.missing``, ``.stale``, ``.orphans``, ``.damaged``, ``.outdated``, ``.missing_parts`` and the
-    ``.sources_not_found`` (indexed by their summaries alone)."""
-    cfg = _stage("index_config")(out)
+    ``.sources_not_found`` (indexed by their summaries alone). Raises :class:`~batchsum.errors.IndexError_`
+    when ``out`` does not exist or holds no batchsum output."""
+    cfg = _output(out)
     with _released():
         return _stage("index").check_index(cfg)  # type: ignore[no-any-return]
 
 
 def repair_index(out: IndexConfig | str | Path, *, rebuild: bool = False, wait: bool = False) -> IndexStats:
     """Index the missing and stale nodes of ``out`` and remove orphans (``batchsum index``); ``rebuild``
-    recreates the index from the tree (``--rebuild``); ``wait`` waits for a run holding the output."""
-    store, cfg = _stage("index"), _stage("index_config")(out)
+    recreates the index from the tree (``--rebuild``); ``wait`` waits for a run holding the output. Raises
+    :class:`~batchsum.errors.IndexError_` when ``out`` does not exist or holds no batchsum output."""
+    store, cfg = _stage("index"), _output(out)
     with _released():
         return (store.rebuild_index if rebuild else store.repair_index)(cfg, wait=wait)  # type: ignore[no-any-return]
 
 
 def export(out: str | Path, dest: str | Path, *, format: str = "parquet", metrics_db: Path | None = None) -> list[Path]:
     """Write the metrics of ``out`` (runs, files, nodes, evals) to ``dest`` as ``parquet``, ``csv`` or
-    ``json`` (``batchsum export``); returns the files written."""
-    written: list[Path] = _stage("export")(Path(out), Path(dest), format, metrics_db)
+    ``json`` (``batchsum export``); returns the files written. Raises
+    :class:`~batchsum.errors.MetricsError` when ``out`` holds no metrics, as :func:`report` does."""
+    args = _stage("search_args")
+    db = None if metrics_db is None else args.path_arg("metrics_db", metrics_db)
+    written: list[Path] = _stage("export")(args.path_arg("out", out), args.path_arg("dest", dest), format, db)
     return written
 
 
@@ -379,11 +407,42 @@ def eval_summaries(docs: str | Path, refs: str | Path, /, **options: Any) -> Eva
             key, value = field, not value
         if key not in fields or key in ("docs_dir", "refs_dir"):
             flags = [*fields, *(f"no_{f}" for f, t in fields.items() if t in (bool, "bool"))]
-            raise args.unknown_option(key, flags, "batchsum eval")
+            raise args.unknown_option(key, flags, "eval", "eval_summaries")
         named[key] = value
     # Checked before any work: a wrong type (``out`` as a str was fine until the end) fails at once.
     given = args.typed_fields(runner.EvalOptions, {"docs_dir": docs, "refs_dir": refs, **named})
     return runner.evaluate(runner.EvalOptions(**given))  # type: ignore[no-any-return]
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class _Namespace(dict[str, Any]):
+    """This module's names, and the lazy ones (:data:`_LAZY`, :data:`_TYPE_ONLY`) loaded when first looked up."""
+
+    def __missing__(self, name: str) -> Any:
+        if name in globals():
+            return globals()[name]
+        module = _LAZY.get(name) or _TYPE_ONLY.get(name)
+        if module is None:
+            raise KeyError(name)
+        return load(f"{module}:{name}")
+
+
+def _resolvable(func: _F) -> _F:
+    """``func``, its annotations resolvable by ``typing.get_type_hints``: that evaluates them in the globals of
+    the function ``__wrapped__`` leads to, and here the lazy names are none (``import batchsum`` loads none of
+    their modules), so it leads to a twin, never called, whose globals load them when looked up."""
+    assert isinstance(func, types.FunctionType)
+    twin = types.FunctionType(func.__code__, _Namespace(), func.__name__, func.__defaults__, func.__closure__)
+    twin.__kwdefaults__, twin.__annotations__, twin.__doc__ = func.__kwdefaults__, func.__annotations__, func.__doc__
+    func.__dict__["__wrapped__"] = twin  # inspect.signature follows it too: the same code, defaults and annotations
+    return func
+
+
+for _name in __all__:
+    if isinstance(globals().get(_name), types.FunctionType):
+        _resolvable(globals()[_name])
 
 
 def __dir__() -> list[str]:

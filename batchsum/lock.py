@@ -161,7 +161,8 @@ class RunLock:
             holder = read_lock_info(self.path)
             if not self.wait:
                 raise LockedError(
-                    f"output folder {self.out} is locked by {_describe(holder)}; use --wait to wait for it"
+                    f"output folder {self.out} is locked by {_describe(holder)}; use --wait (wait=True in the library)"
+                    " to wait for it"
                 )
             if deadline is not None and time.monotonic() >= deadline:
                 raise LockedError(

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.config import IndexConfig, RunConfig
 from batchsum.errors import ConfigError
+from batchsum.model import CONTENT_TYPES
 from batchsum.remembered import reuse
 from batchsum.setting_schema import Setting
 from batchsum.settings import BY_FIELD, SETTINGS, assign
@@ -69,10 +70,12 @@ def _as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     return [Path(p) for p in given]
 
 
-def run_config(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any]) -> tuple[RunConfig, set[str]]:
+def run_config(
+    paths: PathLike | Iterable[PathLike], options: Mapping[str, Any], command: str = "run"
+) -> tuple[RunConfig, set[str]]:
     """The RunConfig of ``paths`` and keyword ``options``, and the config fields they gave
     (the rest may come from the output folder's remembered settings). TypeError names an unknown
-    keyword and the nearest known one."""
+    keyword, the nearest known one and ``batchsum.<command>``, the function called."""
     cfg = RunConfig(paths=_as_paths(paths))
     known = _keywords()
     given: set[str] = set()
@@ -88,15 +91,19 @@ def run_config(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any])
             assign(cfg, field, setting.coerce(_checked(key, setting, value), negated=inverted))
             given.add(field)
         else:
-            raise unknown_option(key, [*known, *_EXTRA], "batchsum run")
+            raise unknown_option(key, [*known, *_EXTRA], command)
     return cfg, given
 
 
-def unknown_option(key: str, known: Iterable[str], command: str) -> TypeError:
-    """The TypeError for an unknown keyword: the nearest known one, and where the names come from."""
+def unknown_option(key: str, known: Iterable[str], command: str, function: str | None = None) -> TypeError:
+    """The TypeError for an unknown keyword of ``batchsum.<function>`` (named like the command by default): the
+    nearest known one, and where the names come from (the flags of ``batchsum <command>``)."""
     near = difflib.get_close_matches(key, list(known), n=1)
     hint = f" (did you mean {near[0]!r}?)" if near else ""
-    return TypeError(f"unknown option {key!r}{hint}: options are named like the flags of `{command}`")
+    called = f"batchsum.{function or command}()"
+    return TypeError(
+        f"{called}: unknown option {key!r}{hint}: options are named like the flags of `batchsum {command}`"
+    )
 
 
 _KINDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
@@ -133,23 +140,25 @@ def _checked(key: str, setting: Setting, value: Any) -> Any:
     return value
 
 
-def build(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any]) -> RunConfig:
+def build(paths: PathLike | Iterable[PathLike], options: Mapping[str, Any], command: str = "run") -> RunConfig:
     """:func:`run_config` with the output folder's remembered settings for the options left out
     (none with ``rebuild=True``)."""
-    cfg, given = run_config(paths, options)
+    cfg, given = run_config(paths, options, command)
     if not cfg.rebuild:
         reuse(cfg, given)
     return cfg
 
 
-def config_for(paths: RunConfig | PathLike | Iterable[PathLike], options: Mapping[str, Any]) -> RunConfig:
-    """:func:`build`, or a RunConfig given instead of paths (then ``options`` must be empty: its fields
-    are set on it)."""
+def config_for(
+    paths: RunConfig | PathLike | Iterable[PathLike], options: Mapping[str, Any], command: str = "run"
+) -> RunConfig:
+    """:func:`build` for ``batchsum.<command>``, or a RunConfig given instead of paths (then ``options`` must be
+    empty: its fields are set on it)."""
     if isinstance(paths, RunConfig):
         if options:
             raise TypeError(f"options {sorted(options)} go with paths, not with a RunConfig (set its fields)")
         return paths
-    return build(paths, options)
+    return build(paths, options, command)
 
 
 # -- the arguments of ``batchsum.search``, checked as the command's options are ----------------------------
@@ -216,10 +225,22 @@ def flag(name: str, value: Any) -> bool:
 
 
 def level_arg(value: Any) -> str | None:
-    """``--level``: 1, 2, 3 (an int or a string), ``final`` or ``period``."""
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-        return None if value is None else str(value)
-    return text("level", value)
+    """``--level``: 1, 2, 3 (an int or a string), ``final`` or ``period``; ConfigError naming the keyword for
+    another (the search's own check names the command's flag)."""
+    from batchsum.index.search import LEVELS  # numpy: loaded by the search this checks the argument of
+
+    level = str(value) if isinstance(value, int) and not isinstance(value, bool) else text("level", value)
+    if level is not None and level not in LEVELS:
+        raise ConfigError(f"level={value!r} (--level): use 1, 2, 3, final or period")
+    return level
+
+
+def type_arg(value: Any) -> str | None:
+    """``--type`` of a search or a report: one of the content types, or None for all."""
+    kind = text("type", value)
+    if kind is not None and kind not in CONTENT_TYPES:
+        raise ConfigError(f"type={value!r} (--type): use one of {', '.join(CONTENT_TYPES)}")
+    return kind
 
 
 def typed_fields(cls: type, given: Mapping[str, Any]) -> dict[str, Any]:

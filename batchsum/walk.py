@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from batchsum.config import STATE_DIR, TypeChoice
 from batchsum.datelines import dated_entries
@@ -135,6 +135,10 @@ class Problem:
     # Said in the closing summary though no failure (an empty file the user may not know of; not an
     # export's metadata file, skipped every night by design).
     notice: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Its fields, JSON-ready (as every result object of the library gives them)."""
+        return dict(self.__dict__)
 
 
 @dataclass

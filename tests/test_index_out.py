@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import batchsum
 from batchsum.cli import main
-from batchsum.errors import BatchsumError, ConfigError
+from batchsum.errors import BatchsumError, IndexError_
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def test_index_refuses_the_source_folder_of_a_run(corpus: Path, tmp_path: Path) 
 
 @pytest.mark.parametrize("rebuild", [False, True])
 def test_the_library_refuses_to_index_a_folder_that_holds_no_output(corpus: Path, rebuild: bool) -> None:
-    with pytest.raises(ConfigError, match="holds no batchsum output"):
+    with pytest.raises(IndexError_, match="holds no batchsum output"):
         batchsum.repair_index(corpus, rebuild=rebuild)
     assert not (corpus / ".batchsum").exists()
 

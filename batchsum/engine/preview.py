@@ -49,6 +49,7 @@ from batchsum.engine.prepare import attach_prior, prepare_file
 from batchsum.engine.records import NodeResult
 from batchsum.lazy import load
 from batchsum.lock import running_holder
+from batchsum.memory.manifest import FactsPlan  # at run time: typing.get_type_hints(PlanSummary) resolves it
 from batchsum.model import SummaryOutput
 from batchsum.periods import FileFacts, real_date
 from batchsum.state import StateStore
@@ -58,7 +59,6 @@ from batchsum.walk import Problem
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
-    from batchsum.memory.ingest import FactsPlan
     from batchsum.planning import FilePlan
     from batchsum.tokens import Tokenizer
 
@@ -131,8 +131,8 @@ class PlanSummary:
         out = input_per_million if output_per_million is None else output_per_million
         return (self.prompt_tokens * input_per_million + self.est_output_tokens * out) / 1e6
 
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON form ``plan --json`` prints."""
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form ``plan --json`` prints; ``as_dict()`` is the older name of it."""
         return {
             "new": self.new,
             "changed": self.changed,
@@ -163,6 +163,8 @@ class PlanSummary:
             "settings_changed": self.settings_changed,
             "facts": asdict(self.facts) if self.facts is not None else None,
         }
+
+    as_dict = to_dict  # the name before every result object had to_dict()
 
 
 class _PromptSizer:

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.model import FileRecord, NodeRecord, RunRecord, SummaryOutput, node_id
 from batchsum.tree import node_path
+from batchsum.walk import Problem  # at run time: typing.get_type_hints(RunResult) resolves its fields' types
 
 if TYPE_CHECKING:
     from batchsum.model import Document
     from batchsum.planning import FilePlan, PlannedNode
     from batchsum.state import ManifestEntry
-    from batchsum.walk import Problem
 
 
 def utc_now() -> str:
@@ -114,8 +114,9 @@ class RunResult:
         live = (f.relpath for f in self.files if f.status in ("done", "unchanged"))
         return {rel: path for rel in live if (path := node_path(self.out, rel, 3, None)).is_file()}
 
-    def as_json(self) -> dict[str, Any]:
-        """The machine-readable summary ``run --json`` prints."""
+    def to_dict(self) -> dict[str, Any]:
+        """The machine-readable summary ``run --json`` prints, JSON-ready (the facts pass's too, when it ran);
+        ``as_json()`` is the older name of it."""
         from dataclasses import asdict
 
         # Records hold only flat values: a copy of the instance dict is ~10x cheaper than asdict's
@@ -131,7 +132,10 @@ class RunResult:
             "problems": [{"path": p.path, "relpath": p.relpath, "reason": p.reason} for p in self.problems],
             "warnings": self.warnings,
             "files": [dict(f.__dict__) for f in self.files],
+            **({"facts": self.facts.to_dict()} if self.facts is not None else {}),
         }
+
+    as_json = to_dict  # the name before every result object had to_dict()
 
 
 def doc_file_record(run_id: str, doc: Document, **kw: Any) -> FileRecord:

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.errors import ConfigError, IndexError_
+from batchsum.errors import IndexError_
 from batchsum.own_pages import foreign_index
 from batchsum.tree import atomic_target
 
@@ -282,10 +282,13 @@ def not_an_output(cfg: IndexConfig) -> str | None:
 
 
 def check_output_folder(cfg: IndexConfig) -> None:
-    """Raise a usage error when ``cfg.out`` cannot be a batchsum output (:func:`not_an_output`)."""
+    """Raise IndexError_ when ``cfg.out`` cannot be a batchsum output (:func:`not_an_output`): what a search, an
+    index check or a repair of a folder that does not exist raises too (the command exits 2 for either)."""
     why = not_an_output(cfg)
     if why is not None:
-        raise ConfigError(why)
+        err = IndexError_(why)
+        err.damaged = False  # no index to move aside: there is none
+        raise err
 
 
 def _holds_a_tree(out: Path) -> bool:

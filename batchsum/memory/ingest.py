@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum.backends.noise import markdown_as_text
 from batchsum.backends.registry import check_llm_server
+from batchsum.config import RunConfig
 from batchsum.engine.changes import in_scope, within_recorded_roots
 from batchsum.engine.ledger import EXIT_DEGRADED
 from batchsum.engine.prepare import read_source
@@ -31,14 +32,13 @@ from batchsum.gitver import commit_run, ensure_repo
 from batchsum.lock import RunLock
 from batchsum.memory.engine import Changes, MemoryEngine, Source
 from batchsum.memory.files import check_scope, iter_facts, read_scope, rehome, soft_delete, source_facts
-from batchsum.memory.llm import JsonFormat
-from batchsum.memory.manifest import FactsManifest, SourceState
+from batchsum.memory.llm import JSON_FORMATS, JsonFormat
+from batchsum.memory.manifest import FactsManifest, FactsPlan, SourceState
 from batchsum.memory.units import Unit, is_user_turn, named_speakers, units_of, written_on
 from batchsum.state import StateStore
 from batchsum.walk import Problem, SourceRef, discover
 
 if TYPE_CHECKING:
-    from batchsum.config import RunConfig
     from batchsum.model import Document
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,12 @@ class FactsConfig:
     run: RunConfig
     scope: str | None = None  # one scope for every source (default: journal folder / conversation path)
     json_format: JsonFormat = "json_schema"
+
+    def __post_init__(self) -> None:
+        # Checked here, where the command, the library, watch and run --facts all build it: an unknown value
+        # had sent no response_format at all (memory.llm.response_format knows only these).
+        if self.json_format not in JSON_FORMATS:
+            raise ConfigError(f"json_format={self.json_format!r}: use one of {', '.join(map(repr, JSON_FORMATS))}")
 
 
 @dataclass
@@ -87,8 +93,9 @@ class FactsResult:
         """A run's codes for the same outcomes: 1 stopped or a file failed, 4 degraded, else 0."""
         return {"aborted": 1, "partial": 1, "degraded": EXIT_DEGRADED}.get(self.status, 0)
 
-    def as_json(self) -> dict[str, Any]:
-        """The machine-readable result ``facts --json`` prints and ``run --facts --json`` holds."""
+    def to_dict(self) -> dict[str, Any]:
+        """The machine-readable result ``facts --json`` prints and ``run --facts --json`` holds, JSON-ready;
+        ``as_json()`` is the older name of it."""
         c = self.changes
         return {
             "status": self.status, "exit_code": self.exit_code, "stopped_by": self.stopped_by,
@@ -98,6 +105,8 @@ class FactsResult:
             "problems": [{"path": p.path, "relpath": p.relpath, "reason": p.reason} for p in self.problems],
             "seconds": round(self.seconds, 3),
         }  # fmt: skip
+
+    as_json = to_dict  # the name before every result object had to_dict()
 
     def summary_line(self) -> str:
         """One line for the terminal."""
@@ -397,23 +406,6 @@ class _FactsPass:
             self.result.changes.merge(changes)
             state.units.update(u.key for u in job.units)
         return complete
-
-
-@dataclass
-class FactsPlan:
-    """What a facts pass would ask the model now (``plan --facts``): an estimate, as answers decide the rest."""
-
-    files: int = 0  # files with entries or turns not yet done
-    units: int = 0  # those entries and turns
-    extract_requests: int = 0  # one per entry; a conversation's consecutive new turns share one (TURN_BATCH_CHARS)
-    # One per extraction whose facts meet facts already in their scope (the first of a new scope meets none);
-    # fewer when an answer holds no facts.
-    reconcile_requests: int = 0
-
-    @property
-    def requests(self) -> int:
-        """Extraction and reconciliation requests (each asked once more when its JSON is invalid)."""
-        return self.extract_requests + self.reconcile_requests
 
 
 def plan_facts(cfg: RunConfig) -> FactsPlan:

@@ -79,3 +79,23 @@ class FactsManifest:
             },
         }
         atomic_write_text(self.path, json.dumps(data, ensure_ascii=False), durable=False)
+
+
+@dataclass
+class FactsPlan:
+    """What a facts pass would ask the model now (``plan --facts``): an estimate, as answers decide the rest.
+    Here, beside the manifest it is counted from, since plan's PlanSummary holds one and must resolve its type
+    without importing the facts pass (``memory.ingest`` imports it from here)."""
+
+    files: int = 0  # files with entries or turns not yet done
+    units: int = 0  # those entries and turns
+    # One per entry; a conversation's consecutive new turns share one (ingest.TURN_BATCH_CHARS).
+    extract_requests: int = 0
+    # One per extraction whose facts meet facts already in their scope (the first of a new scope meets none);
+    # fewer when an answer holds no facts.
+    reconcile_requests: int = 0
+
+    @property
+    def requests(self) -> int:
+        """Extraction and reconciliation requests (each asked once more when its JSON is invalid)."""
+        return self.extract_requests + self.reconcile_requests
