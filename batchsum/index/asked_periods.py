@@ -16,7 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from batchsum.backends.noise import entry_date
+from batchsum.datelines import DateCarry, cjk_dateline, dateline
 from batchsum.digest_state import many_days
+from batchsum.doc_dates import named_year
 from batchsum.index.analysis import worded_languages
 from batchsum.index.lexical import LexFilter, LexicalStore, query_tokens
 from batchsum.index.records import date_to_ts
@@ -36,6 +39,7 @@ from batchsum.periods import (
     without_days,
     without_periods,
 )
+from batchsum.text import DATE_LABEL
 from batchsum.tree import node_path, read_node
 
 if TYPE_CHECKING:
@@ -374,22 +378,77 @@ def _many_days_since(cfg: IndexConfig, since: date) -> frozenset[str]:
             written = [] if store.outdated else list(store.days_written(_ts(since - timedelta(days=366)), _ts(since)))
     except sqlite3.Error:  # searching still works without them; `index --rebuild` repairs the store
         return frozenset()
+    # The index's day terms are every day a text names, its sentences' too: only a file that names one that
+    # late is read for the days its entries are of.
     later = [
-        source
+        (source, ts)
         for source, ts, terms in written
         if any((d := _day_from(ts, t)) is not None and d >= since for t in terms)
     ]
-    return frozenset(source for source in later if many_days(source, _date_source(cfg, source)))
+    return frozenset(source for source, ts in later if _writes_since(cfg, source, ts, since))
 
 
-def _date_source(cfg: IndexConfig, source: str) -> object:
-    """Where the date of ``source`` came from, as its final's front matter records it ("first entry": a one-file
-    diary dated by its first entry, :func:`~batchsum.digest_state.many_days`); None when it cannot be read. The
-    index keeps no date source, and only the few files writing a day after ``--since`` are read."""
+def _writes_since(cfg: IndexConfig, source: str, ts: int, since: date) -> bool:
+    """Whether ``source``, dated ``ts``, is a file of many days (:func:`many_days`) one of whose entries is of
+    ``since`` or later (:func:`entry_days`): in its source as the run read it, else in its final (a kept-whole
+    file's text, or a summary's dated lines). A final gone or damaged says nothing: the file keeps its date."""
     try:
-        return read_node(node_path(cfg.out, source, 3, None))[0].get("date_source")
-    except (OSError, ValueError):  # a final gone or damaged: dated by its name alone, as before
-        return None
+        meta, body = read_node(node_path(cfg.out, source, 3, None))
+    except (OSError, ValueError):
+        return False
+    if not many_days(source, meta.get("date_source")):
+        return False
+    # Imported here: the walker's readers are needed only for the few files that name a day that late.
+    from batchsum.sources import source_text
+
+    text = source_text(cfg.state_dir, source, meta.get("source_sha256")) or body
+    return any(day >= since for day in entry_days(text, datetime.fromtimestamp(ts, UTC).date().year))
+
+
+def entry_days(text: str, year: int) -> list[date]:
+    """The days of a journal's entries, as the walk dates them: the days its headings name ("## 2. Juli 2024",
+    "## 7月2日" under "# 2024年7月"), and those its paragraphs open with (a dateline, "June 18th.--", a Chinese
+    or Japanese day on its line, a summary's "2024-07-02: " line). A day named inside a sentence ("Wie am 3.
+    Mai geplant") is no entry's: a July file that mentions May had passed ``--since`` 2025-05-03. A day that
+    leaves its year out takes the last one given, at first ``year`` (the file's date's), and the next one only
+    where the entries cross New Year, a January day after a December one (a week's file of 30 December)."""
+    carry = DateCarry(year)
+    days: list[date] = []
+    fenced = False
+    opens = True  # the line opens a paragraph
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line.startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced or not line:
+            opens = not fenced
+            continue
+        iso, carried = _entry_day(line, opens, carry)
+        opens = False
+        if iso is None:
+            continue
+        day = date.fromisoformat(iso)
+        if carried and days and days[-1].month == 12 and day.month == 1 and day.year == days[-1].year:
+            carry.year = day.year + 1  # its year carried over New Year: a day written with its own is later
+            day = day.replace(year=day.year + 1)
+        carry.enter(day.isoformat())
+        days.append(day)
+    return days
+
+
+def _entry_day(line: str, opens: bool, carry: DateCarry) -> tuple[str | None, bool]:
+    """The ISO day ``line`` dates an entry by (a heading, a paragraph's opening ``opens``, a Chinese or Japanese
+    dateline anywhere), its year and month carried by ``carry``, None for a line that dates none; and whether
+    its year was carried (the line writes none)."""
+    if line.startswith("#"):
+        title = line.strip("#").strip()
+        own = named_year(title)
+        carry.year = own or carry.year  # "# Juli 2024" over "## 2. Juli"
+        return entry_date(title, carry.year), own is None
+    if opens and (label := DATE_LABEL.match(line)):
+        return label.group(1), False
+    found = dateline(line) if opens else cjk_dateline(line) if "日" in line else None
+    return (carry.iso(found), found.year is None) if found is not None else (None, False)
 
 
 def _ts(day: date) -> int:
@@ -397,8 +456,9 @@ def _ts(day: date) -> int:
 
 
 def _day_from(ts: int, term: str) -> date | None:
-    """The day a day term (``--04-02``) of a file dated ``ts`` names: the first such day on or after the file's
-    date (a week file of 30 December writes 2 January of the next year); None for no day of the calendar."""
+    """The latest day a day term (``--04-02``) of a file dated ``ts`` may name as one of its entries' (within a year
+    of its date): the first such day on or after that date; None for no day of the calendar. Only a file with a
+    term that late is read for its entries' days (:func:`entry_days`)."""
     first = datetime.fromtimestamp(ts, UTC).date()
     for year in (first.year, first.year + 1):
         try:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from batchsum.cleanup import fix_spacing
+from batchsum.datelines import is_dateline
 from batchsum.index.analysis import CJK_CLASS, CJK_DATE, NUMBER
 from batchsum.language import run_on, stop_words
 from batchsum.periods import LOCAL_MONTHS, label_language
@@ -41,6 +42,7 @@ _GERMAN_MONTH_START = re.compile(r"(?:" + _GERMAN_MONTH + r")\b")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 # A journal final's line opened by its entry's day ("2024-03-15: ..."): another entry, another day's words.
 _ENTRY_LINE = re.compile(r"\n(?=[ \t]*\d{4}-\d\d-\d\d:\s)")
+_DATELINE_CHARS = 64  # a longer line is no dateline (a dateline alone is at most 60 characters): not read as one
 
 
 def sentences(text: str) -> list[str]:
@@ -125,6 +127,9 @@ def sentences_by_paragraph(text: str, language: str | None = None, others: Seque
         for turn in _turns(item)
         for entry in _ENTRY_LINE.split(turn)
     ]
+    undated = [_undated(block) for block in blocks]
+    if any(block.strip() for block in undated):  # a text of nothing but a day's label still shows it
+        blocks = undated
     languages: list[str | None] = []  # each paragraph's: a digest's day is in its label's language
     for i, paragraph in enumerate(blocks):
         pieces = _SENTENCE.split(paragraph)
@@ -153,6 +158,17 @@ def sentences_by_paragraph(text: str, language: str | None = None, others: Seque
             else:
                 out.append((i, s))
     return [(i, fix_spacing(s, languages[i])) for i, s in out]
+
+
+def _undated(block: str) -> str:
+    """``block`` without its lines that are datelines standing alone ("2024年6月30日（星期日）", "30 июня 2024
+    года", "Trient, den 10. September, abends."): an entry's label, never one of its sentences
+    (:func:`~batchsum.datelines.is_dateline`), whose day the hit's date shows. As a sentence it had been the
+    snippet of an entry found by its month's name ("июнь 2024" holds "6月"), showing nothing of the entry, and
+    the first sentence under it had begun with it."""
+    lines = block.split("\n")
+    kept = [line for line in lines if len(line) > _DATELINE_CHARS or not line.strip() or not is_dateline(line)]
+    return block if len(kept) == len(lines) else "\n".join(kept)
 
 
 def _days_joined(pieces: list[str]) -> list[str]:
