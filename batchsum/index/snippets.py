@@ -18,6 +18,7 @@ from batchsum.backends.apparatus import is_tex_math
 from batchsum.backends.noise import in_a_sentence, line_kind, markdown_as_text, repeated_lines
 from batchsum.caseless import capitalised
 from batchsum.cleanup import ANY_QUOTE_MARK, balance_quotes, open_quotation, without_cues
+from batchsum.datelines import is_dateline
 from batchsum.hyphens import dehyphenate
 from batchsum.index.analysis import CJK_CLASS, analyze, cjk_bigrams, day_term
 from batchsum.index.snippet_sentences import LETTER, WORD, sentences_by_paragraph, speaker
@@ -482,9 +483,12 @@ def make_snippet(
     ``days``: the day terms of the days the query names; the sentences are chosen from what the text writes under
     them (:func:`day_passage`), a sentence writing one first among those holding as much of the other words."""
     text = day_passage(text, days)
-    # A digest's page title names its period ("# May 1826"), which the hit shows already.
+    # A digest's page title names its period ("# May 1826"), a day file's its day ("# 2024年6月30日（星期日）"):
+    # the hit shows both already.
     titles = (
-        [t for h in _TITLE.findall(text) if not only_a_period(t := _HEADING_MARK.sub("", h))] if "#" in text else []
+        [t for h in _TITLE.findall(text) if not (only_a_period(t := _HEADING_MARK.sub("", h)) or is_dateline(t))]
+        if "#" in text
+        else []
     )
     every = sentences_by_paragraph(clean_text(text), language, languages)
     skip = 1 if cut_start and len(every) > 1 else 0
