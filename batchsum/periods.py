@@ -32,22 +32,10 @@ if TYPE_CHECKING:
 
 PeriodKind = Literal["month", "year", "folder"]
 PERIOD_KINDS: tuple[PeriodKind, ...] = ("month", "year", "folder")
-# How digests are laid out (2: an extractive year month by month; 3: a month's paragraphs open with
-# their day; 4: a sentence goes under the day of the file that holds it, whatever date label the
-# summarizer gave its line; 5: so does a year's; 6: a list item reads on after its label, without its
-# bullet; 7: a year's month that opens with its day has no month name before it; 8: a year's day labels
-# are never cut or written twice, and a year over files in several languages lists them; 9: a file's
-# one-liner ends at a chat turn without a stop when the next turn is paragraphs away; 10: a note kept
-# whole gives its digest no code and no task lines; 11: a file of many days' entries is labelled by its
-# name, and a folder's files come in a file manager's order, "ch2" before "ch10"; 12: a year links its months
-# by their own titles, in their language, and a month a channel's day by its title; 13: files of one day are told
-# apart, "**4 March (evening).**", and an ISO week's file is in the month of its Thursday; 14: a file's line
-# keeps "<" and "&" inside its code spans as written, "`Vec<T>`"; 15: a year's chat sentence under its speaker, and
-# a note's block ids, inline footnotes and a chat's "#channel" read as the note shows them; 16: a folder's and a
-# month's line per file is a whole sentence that fits its share, a year names only the months its budget holds,
-# a month file's entries are quoted under their days, a caseless file's line ends at its first sentence): part
-# of every digest's signature, so a new layout redoes them all.
-DIGEST_FORMAT = 16
+# Bump when the same summaries would be laid out as other digests (what a line quotes, where it is cut, how
+# days, months and files are labelled): part of every digest's signature, so a new layout redoes them all.
+# What each version changed: `git log -L '/^DIGEST_FORMAT/,+1:batchsum/periods.py'`.
+DIGEST_FORMAT = 17
 DIGEST_STATE = "digests.json"  # in the output's state folder: what each digest was made from
 DIGESTS_DIR = "digests"
 # The digests folder when a source tree already owns ``digests/`` in the output.

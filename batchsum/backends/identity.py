@@ -9,7 +9,7 @@ from __future__ import annotations
 # Bump when the same input would give a different extractive summary. It is part of every node key
 # and of the run's signature, so the next run after an upgrade redoes every tree once instead of
 # keeping summaries the new version would not write.
-EXTRACTIVE_VERSION = 41
+EXTRACTIVE_VERSION = 42
 
 
 def extractive_identity() -> str:
