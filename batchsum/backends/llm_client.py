@@ -40,6 +40,7 @@ from batchsum.backends.llm_answers import RETRYABLE_STATUS as RETRYABLE_STATUS  
 from batchsum.backends.llm_answers import parse_retry_after as parse_retry_after
 from batchsum.backends.llm_output import sanitize_for_log
 from batchsum.backends.llm_requests import CallFailed, Prompt, configured_models, request_params
+from batchsum.backends.server_models import check_url
 from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError, LLMAuthError, LLMUnavailable, LLMUnreachable
 from batchsum.secrets import scrub_text
@@ -576,22 +577,6 @@ async def _tcp_probe(base_url: str, timeout: float) -> None:
         await writer.wait_closed()
     except OSError:
         pass
-
-
-def check_url(base_url: str) -> None:
-    """ConfigError when ``base_url`` carries a user name or password: the key travels as a Bearer token
-    (``--api-key``), and an HTTP client cannot send both, so each request would fail the same way."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(base_url)
-    except ValueError:
-        return  # the first request reports it
-    if parts.username is not None or parts.password is not None:
-        raise ConfigError(
-            f"--base-url {scrub_text(base_url)} carries a user name or password; batchsum authenticates with "
-            "--api-key (or OPENAI_API_KEY), sent as a Bearer token: give the key that way and the URL without it"
-        )
 
 
 def check_server(cfg: LLMConfig) -> None:
