@@ -47,6 +47,9 @@ from batchsum.secrets import scrub_text
 
 log = logging.getLogger(__name__)
 
+# Marks a log record the command it stops reports itself (cli._common.setup_logging's stops_reported).
+REPORTED = {"reported": True}
+
 PROBE_TIMEOUT_S = 10.0
 
 
@@ -291,10 +294,11 @@ class LLMClient:
 
     def _stop(self, error: LLMUnavailable) -> LLMUnavailable:
         """The error that stops every call from now on: the first found, logged once (every request in
-        flight meets the same fault; each would otherwise print its own ERROR line)."""
+        flight meets the same fault; each would otherwise print its own ERROR line). ``reported``: the
+        command it stops says it itself (``batchsum run``'s abort line), so its terminal leaves it out."""
         if self.unavailable is None:
             self.unavailable = error
-            log.error("%s", error)
+            log.error("%s", error, extra=REPORTED)
         return self.unavailable
 
     async def _no_model(self, models: list[str], node_id: str) -> LLMUnavailable:
@@ -342,7 +346,7 @@ class LLMClient:
                     await _tcp_probe(self.cfg.base_url or "", min(self.cfg.timeout, PROBE_TIMEOUT_S))
             except LLMUnreachable as exc:
                 self.unavailable = exc
-                log.error("%s", exc)
+                log.error("%s", exc, extra=REPORTED)
             self._reachable.set_result(None)
         else:
             await asyncio.shield(self._reachable)
