@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from batchsum.backends.server_models import missing_model_message
+from batchsum.backends.server_models import check_url, missing_model_message
 from batchsum.config import AUTO_RATE, STATE_DIR, IndexConfig, LLMConfig, RunConfig
 from batchsum.errors import ConfigError
 from batchsum.language import check_language
@@ -506,6 +506,8 @@ def validate(cfg: RunConfig) -> None:
                 assign(cfg, s.field, s.check(_get(cfg, s.field)))  # "German" is kept as "de"
             except (ConfigError, ValueError) as exc:
                 raise ConfigError(f"{s.name}: {exc}") from None
+    if cfg.llm.enabled:  # before the folder remembers the URL, and before its models are asked for
+        check_url(cfg.llm.base_url or "")
     if cfg.llm.enabled and not cfg.llm.model:
         raise ConfigError(missing_model_message(cfg.llm))
     if cfg.facts and not cfg.llm.enabled:

@@ -40,11 +40,15 @@ from batchsum.backends.llm_answers import RETRYABLE_STATUS as RETRYABLE_STATUS  
 from batchsum.backends.llm_answers import parse_retry_after as parse_retry_after
 from batchsum.backends.llm_output import sanitize_for_log
 from batchsum.backends.llm_requests import CallFailed, Prompt, configured_models, request_params
+from batchsum.backends.server_models import check_url
 from batchsum.config import LLMConfig
 from batchsum.errors import ConfigError, LLMAuthError, LLMUnavailable, LLMUnreachable
 from batchsum.secrets import scrub_text
 
 log = logging.getLogger(__name__)
+
+# Marks a log record the command it stops reports itself (cli._common.setup_logging's stops_reported).
+REPORTED = {"reported": True}
 
 PROBE_TIMEOUT_S = 10.0
 
@@ -290,10 +294,11 @@ class LLMClient:
 
     def _stop(self, error: LLMUnavailable) -> LLMUnavailable:
         """The error that stops every call from now on: the first found, logged once (every request in
-        flight meets the same fault; each would otherwise print its own ERROR line)."""
+        flight meets the same fault; each would otherwise print its own ERROR line). ``reported``: the
+        command it stops says it itself (``batchsum run``'s abort line), so its terminal leaves it out."""
         if self.unavailable is None:
             self.unavailable = error
-            log.error("%s", error)
+            log.error("%s", error, extra=REPORTED)
         return self.unavailable
 
     async def _no_model(self, models: list[str], node_id: str) -> LLMUnavailable:
@@ -341,7 +346,7 @@ class LLMClient:
                     await _tcp_probe(self.cfg.base_url or "", min(self.cfg.timeout, PROBE_TIMEOUT_S))
             except LLMUnreachable as exc:
                 self.unavailable = exc
-                log.error("%s", exc)
+                log.error("%s", exc, extra=REPORTED)
             self._reachable.set_result(None)
         else:
             await asyncio.shield(self._reachable)
@@ -576,22 +581,6 @@ async def _tcp_probe(base_url: str, timeout: float) -> None:
         await writer.wait_closed()
     except OSError:
         pass
-
-
-def check_url(base_url: str) -> None:
-    """ConfigError when ``base_url`` carries a user name or password: the key travels as a Bearer token
-    (``--api-key``), and an HTTP client cannot send both, so each request would fail the same way."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(base_url)
-    except ValueError:
-        return  # the first request reports it
-    if parts.username is not None or parts.password is not None:
-        raise ConfigError(
-            f"--base-url {scrub_text(base_url)} carries a user name or password; batchsum authenticates with "
-            "--api-key (or OPENAI_API_KEY), sent as a Bearer token: give the key that way and the URL without it"
-        )
 
 
 def check_server(cfg: LLMConfig) -> None:

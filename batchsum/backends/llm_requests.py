@@ -10,6 +10,7 @@ loop, no HTTP client, so ``plan`` imports none of them.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,9 @@ from batchsum.backends.budget import (
 from batchsum.backends.cache import ResponseCache
 from batchsum.backends.llm_output import clean_output, parse_facets
 from batchsum.backends.prompts import PromptSet
+from batchsum.cleanup import clean_transcript, fix_spacing
+from batchsum.readers.note_syntax import fix_outside_code
+from batchsum.speaker_labels import parse_speaker_line
 
 if TYPE_CHECKING:
     from batchsum.config import LLMConfig
@@ -33,12 +37,41 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# A tool's record in an agent session is the program's output, not speech (as backends.units leaves it).
+_TOOL_RECORD = re.compile(r"^\[[✓✗] [^\n]*\]$")
+SOURCE_KINDS = frozenset({"brief", "standard", "chunk"})  # kinds whose text is the source, not summaries
+
 ESTIMATE_SLACK = 16  # tokens added to template + input_tokens for merges across their boundary
 TEMPLATE_MEMO = 256  # prompt templates whose size is remembered
 
 
 class CallFailed(Exception):
     """The node cannot be produced by the LLM; ``on_error`` decides what happens."""
+
+
+def as_sent(text: str, content_type: str, language: str | None = None) -> str:
+    """A source text as the model is sent it, cleaned as the extractive summarizer cleans what it reads
+    (:mod:`batchsum.cleanup`), none of it left out: a conversation's turns without transcript markup
+    (``{disfmarker}``), fillers, stutters or tokenizer spacing, their labels as written (a turn with
+    nothing said but markup goes); other text without tokenizer spacing ("word ,", "we 're"), inline
+    code as written. The same text gives the same prompt, so the response cache keeps answering it."""
+    lines = text.split("\n")
+    if content_type != "conversation":
+        return "\n".join(fix_outside_code(line, lambda s: fix_spacing(s, language)) for line in lines)
+    labels, bodies = [], []
+    for line in lines:
+        said = parse_speaker_line(line)[1] if line.strip() and not _TOOL_RECORD.match(line.strip()) else ""
+        kept = line.rstrip()
+        cut = len(kept) - len(said) if said and kept.endswith(said) else 0
+        labels.append(kept[:cut])
+        bodies.append(kept[cut:] if said else "")
+    cleaned = clean_transcript("\n".join(bodies)).split("\n")
+    out = [
+        line if not body else label + said
+        for line, label, body, said in zip(lines, labels, bodies, cleaned, strict=True)
+        if not body or said.strip()
+    ]
+    return "\n".join(out)
 
 
 @dataclass
@@ -134,6 +167,8 @@ class RequestMaker:
         budget = prompt_budget(self.cfg.context_window, send_max)
         parts = list(request.parts)
         text = "\n\n".join(parts) if parts else request.text
+        if request.kind in SOURCE_KINDS and not parts:
+            text = as_sent(text, request.content_type, request.language)
         prior = request.prior_context
 
         def build(text_: str, parts_: list[str], prior_: str | None) -> list[dict[str, str]]:
@@ -145,7 +180,8 @@ class RequestMaker:
         # Counting a 3000-token chunk again costs more CPU than the rest of a call; the runner already
         # counted the input, so template + input_tokens is the size - trusted only when that count is
         # plausible (<= 6 chars/token) and the prompt is clearly inside the budget; close calls are counted.
-        if request.input_tokens * 6 >= len(text):
+        # A text cleaning shortened was counted before it was: its prompt is counted below, not estimated.
+        if request.input_tokens * 6 >= len(text) and (parts or text == request.text):
             shape = (request.kind, request.content_type, facets, len(parts), prior)
             template = self._template_tokens(shape, lambda: build("", [""] * len(parts), prior))
             estimate = template + request.input_tokens + 2 * len(parts) + ESTIMATE_SLACK

@@ -1,12 +1,15 @@
 """The models an OpenAI-compatible server offers (``GET {base_url}/models``), for a run given a
-server but no ``--model``: the message that stops it names what the server has."""
+server but no ``--model``: the message that stops it names what the server has; and whether its
+``--base-url`` can be asked at all (:func:`check_url`, before a run remembers it)."""
 
 from __future__ import annotations
 
 import json
 import logging
+from urllib.parse import urlsplit
 
 from batchsum.config import LLMConfig
+from batchsum.errors import ConfigError
 from batchsum.secrets import scrub_text
 
 log = logging.getLogger(__name__)
@@ -38,3 +41,23 @@ def missing_model_message(cfg: LLMConfig) -> str:
         return f"{base}; the server at {cfg.base_url} lists no models"
     more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
     return f"{base}; the server at {cfg.base_url} offers: {', '.join(names[:SHOWN])}{more}"
+
+
+def check_url(base_url: str) -> None:
+    """ConfigError when ``base_url`` is no http:// or https:// URL with a host (``127.0.0.1:8080/v1`` reads
+    as a path, and the request fails as if no server ran there), or carries a user name or password: the
+    key travels as a Bearer token (``--api-key``), and an HTTP client cannot send both, so each request
+    would fail the same way."""
+    try:
+        parts = urlsplit(base_url)
+    except ValueError:
+        return  # the first request reports it
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        shown = scrub_text(base_url)
+        hint = f" (e.g. http://{shown})" if "://" not in base_url else ""
+        raise ConfigError(f"--base-url {shown} needs http:// or https:// and a host{hint}")
+    if parts.username is not None or parts.password is not None:
+        raise ConfigError(
+            f"--base-url {scrub_text(base_url)} carries a user name or password; batchsum authenticates with "
+            "--api-key (or OPENAI_API_KEY), sent as a Bearer token: give the key that way and the URL without it"
+        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -78,14 +79,30 @@ def _fail(message: str, kind: str, code: int, as_json: bool) -> None:
     raise SystemExit(code) from None
 
 
-def setup_logging(quiet: bool = False, verbose: bool = False) -> None:
-    """Warnings and errors to stderr; info with --verbose."""
+def setup_logging(quiet: bool = False, verbose: bool = False, *, stops_reported: bool = False) -> None:
+    """Warnings and errors to stderr; info with --verbose. ``stops_reported``: the command says what
+    stopped it itself (a run's abort line, a facts pass's STOPPED), so the error the LLM client logs as
+    it stops (a record marked ``reported``) is left out here: it had been printed twice or thrice."""
     level = logging.WARNING
     if verbose:
         level = logging.INFO
     if quiet:
         level = logging.ERROR
+    root = logging.getLogger()
+    before = set(root.handlers)
     logging.basicConfig(level=level, format="%(levelname)s: %(message)s")
+    if stops_reported:
+        for handler in set(root.handlers) - before:  # the terminal's; a log file keeps the record
+            handler.addFilter(lambda record: not getattr(record, "reported", False))
+
+
+def one_destination() -> bool:
+    """Whether stdout and stderr are one file (a terminal, ``>log 2>&1``, cron's mail): a line said on
+    both would be read twice. False when either has no file (a library caller's streams)."""
+    try:
+        return os.path.samestat(os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno()))
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return False
 
 
 def finite_price(_ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:

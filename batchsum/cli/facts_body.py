@@ -20,7 +20,7 @@ def facts(paths: tuple[Path, ...], out: Path, content_type: str, scope: str | No
           git: bool, wait: bool, as_json: bool, quiet: bool, verbose: bool, **params: Any) -> None:  # fmt: skip
     """Extract and reconcile the facts of PATHS into OUT (options left out: the settings OUT remembers);
     exit with the result's code."""
-    setup_logging(quiet, verbose)
+    setup_logging(quiet, verbose, stops_reported=True)
     if not paths:
         raise ConfigError("give at least one file or folder to extract facts from")
     cfg = folder_config(list(paths), out, params, content_type=content_type, ignore=list(ignore), git=git,

@@ -13,7 +13,14 @@ import click
 
 import batchsum
 from batchsum import jsonio
-from batchsum.cli._common import EXIT_LOCKED, EXIT_USAGE, price_per_million, setup_logging, translate_errors
+from batchsum.cli._common import (
+    EXIT_LOCKED,
+    EXIT_USAGE,
+    one_destination,
+    price_per_million,
+    setup_logging,
+    translate_errors,
+)
 from batchsum.config import RunConfig
 from batchsum.engine.changes import EDITED
 from batchsum.engine.ledger import worst_exit
@@ -165,7 +172,7 @@ def run(ctx: click.Context, **params: Any) -> None:
     locked by another run, 4 finished with nodes the LLM did not produce, 5 changed settings would make
     the LLM summarize files again (add --yes or --rebuild).
     """
-    setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"])
+    setup_logging(quiet=params["quiet"] or params["as_json"], verbose=params["verbose"], stops_reported=True)
     cfg = build_config(ctx, params)
     cfg.progress = params.get("progress")
     if cfg.llm.enabled:
@@ -199,7 +206,9 @@ def run(ctx: click.Context, **params: Any) -> None:
             for p in result.problems:
                 click.echo(f"  {shown(p.path)}: {shown(p.reason)}", err=True)
         if not cfg.quiet:
-            click.echo(result.summary_line())
+            # Aborted, the error is said on stderr below: where stderr is stdout, the line does not repeat it.
+            aborted_here = result.run.status == "aborted" and one_destination()
+            click.echo(result.summary_line(reason=not aborted_here))
     if result.run.status == "aborted":  # an error, on stderr too: shown with --quiet or --json, mailed by cron
         click.echo(f"run aborted: {(result.stopped_by or '').rstrip('.')}; finished work was kept", err=True)
     if late_sigterm:

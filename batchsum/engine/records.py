@@ -77,8 +77,9 @@ class RunResult:
             f" out={str(self.out)!r})"
         )
 
-    def summary_line(self) -> str:
-        """One line: files by level, tokens in → out, ratio, failures, seconds."""
+    def summary_line(self, *, reason: bool = True) -> str:
+        """One line: files by level, tokens in → out, ratio, failures, seconds; an abort with its reason
+        (``reason`` False: only that it aborted, where the line after it gives the reason)."""
         r = self.run
         lv = ", ".join(f"{k} {v}" for k, v in sorted(self.levels.items()) if v)
         pct = (r.output_tokens / r.input_tokens * 100) if r.input_tokens else 0.0
@@ -105,7 +106,8 @@ class RunResult:
             parts.append(f"DEGRADED: {r.fallback_nodes} nodes fell back to extractive")
         parts.append(f"{r.wall_ms / 1000:.1f}s")
         if r.status == "aborted":  # a nightly log of this line alone must show it (an unreachable server)
-            parts.append(f"ABORTED: {(self.stopped_by or 'stopped').rstrip('.')}; finished work was kept")
+            why = f"{(self.stopped_by or 'stopped').rstrip('.')}; finished work was kept"
+            parts.append(f"ABORTED: {why}" if reason else "ABORTED (why: the next line)")
         return "; ".join(parts)
 
     def finals(self) -> dict[str, Path]:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from batchsum import jsonio
 from batchsum.backends.llm_output import sanitize_for_log
+from batchsum.backends.llm_requests import as_sent
 from batchsum.due_dates import WEEKDAYS
 from batchsum.errors import LLMUnavailable, SummarizationError
 
@@ -205,9 +206,10 @@ def extraction_prompt(speakers: Sequence[str] = ()) -> str:
 
 
 def extraction_input(text: str, content_type: str, day: str | None = None) -> str:
-    """The extraction's user message: the text, after the day it was written when that is known."""
+    """The extraction's user message: the text as a summary's request sends it (transcript markup, fillers
+    and tokenizer spacing cleaned), after the day it was written when that is known."""
     kind = "conversation turns" if content_type == "conversation" else "journal entry"
-    body = f"The {kind}:\n\n{text}"
+    body = f"The {kind}:\n\n{as_sent(text, content_type)}"
     try:
         weekday = WEEKDAYS[dt.date.fromisoformat(day or "").weekday()]
     except ValueError:
