@@ -103,6 +103,7 @@ LAZY_OWN_IMPORTS: dict[str, set[str]] = {
     "batchsum.backends.llm_output": {"batchsum.backends.llm_facets"},  # pydantic, only when facets are asked for
     # The query path of a search: no index writer, no walker (tests/test_search_imports.py).
     "batchsum.index.hit_texts": {"batchsum.sources"},
+    "batchsum.index.asked_periods": {"batchsum.sources"},  # --since: only a file naming a day that late is read
     "batchsum.engine.ray_executor": {"batchsum.index.embed"},  # the embedder: in the workers, not in the driver
     "batchsum.warmup": {"batchsum.backends.llm", "batchsum.index.embed"},  # its purpose: imports off the main thread
     "batchsum.walk": {"batchsum.readers.eml"},  # the stdlib's e-mail parser (~10 ms), only for a run that reads an .eml
