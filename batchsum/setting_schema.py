@@ -68,15 +68,27 @@ class Setting:
             return [value] if isinstance(value, str) else [str(v) for v in value]
         if self.kind == "bool":
             return not value if negated else bool(value)
-        if self.zero_is_none and value <= 0:
+        if self.zero_is_none and value == 0:  # below 0 is out of bounds (:meth:`refusal`), not "no limit"
             return None
         return value
+
+    def bounds_error(self, value: float) -> str | None:
+        """Why the number ``value`` is out of the setting's bounds, or None."""
+        if self.minimum is not None and value < self.minimum:
+            return f"must be at least {self.minimum:g}, got {value}"
+        if self.maximum is not None and value > self.maximum:
+            return f"must be at most {self.maximum:g}, got {value}"
+        return None
 
     def refusal(self, value: Any) -> str | None:
         """Why the setting refuses a given value (a flag's text, a config or pipeline file's value), or None:
         its own parser and check, run wherever a value is read, so each reader can say where it came from."""
         try:
             parsed = self.coerce(value) if self.parse is not None else value
+            # Before :meth:`coerce`, which would take a negative "no limit" value for None, past any bound.
+            number = isinstance(parsed, int | float) and not isinstance(parsed, bool)
+            if self.kind in ("int", "number") and number and (why := self.bounds_error(parsed)) is not None:
+                return why
             if self.check is not None and parsed is not None:
                 self.check(parsed)
         except (ConfigError, ValueError) as exc:

@@ -466,11 +466,7 @@ def pipeline_keys() -> dict[str, dict[str, Setting]]:
 
 def bounds_error(s: Setting, value: float) -> str | None:
     """Why ``value`` is out of ``s``'s bounds, or None."""
-    if s.minimum is not None and value < s.minimum:
-        return f"must be at least {s.minimum:g}, got {value}"
-    if s.maximum is not None and value > s.maximum:
-        return f"must be at most {s.maximum:g}, got {value}"
-    return None
+    return s.bounds_error(value)
 
 
 def _get(cfg: Any, field: str) -> Any:

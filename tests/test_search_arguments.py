@@ -76,7 +76,7 @@ def test_report_and_plan_refuse_bad_arguments_with_config_errors(folders: tuple[
     for kwargs in ({"last": "3"}, {"price": "cheap"}, {"price_per_1k": "x"}):
         with pytest.raises(batchsum.ConfigError):
             batchsum.report(out, **kwargs)
-    with pytest.raises(batchsum.ConfigError, match="chunk-size"):
+    with pytest.raises(batchsum.ConfigError, match="chunk_size=-1"):
         batchsum.plan(corpus, out=out, chunk_size=-1)
 
 

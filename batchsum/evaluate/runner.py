@@ -37,7 +37,7 @@ from batchsum.model import Thresholds
 from batchsum.navigation import summary_only
 from batchsum.state import StateStore
 from batchsum.tokens import get_tokenizer
-from batchsum.walk import discover, read_document
+from batchsum.walk import Problem, discover, read_document
 
 log = logging.getLogger(__name__)
 
@@ -80,17 +80,31 @@ class EvalOptions:
         return self.out or Path(TREE_OUT if self.tree else EVAL_OUT)
 
 
-@dataclass
-class Problem:
-    """Something the user must know about: kind, file and a one-line reason."""
+# Kinds that mean a document went unmeasured; the others say how the set was read.
+FAILURE_KINDS = frozenset({"unreadable", "no_summary", "stale_summary", "metrics"})
 
-    kind: str  # no_reference | orphan_reference | empty_reference | decode | unreadable | no_summary | ...
-    path: str
-    message: str
+
+@dataclass
+class EvalProblem(Problem):
+    """A :class:`batchsum.Problem` of an evaluation: ``path`` absolute, ``relpath`` the document's name in
+    the set (None for a reference or a folder), and what went wrong as ``kind``: no_reference |
+    orphan_reference | empty_reference | duplicate_id | decode | unreadable | no_summary | stale_summary | ...
+    """
+
+    kind: str = ""
+
+    @property
+    def message(self) -> str:
+        """``reason``, under the name the report's JSON gives it."""
+        return self.reason
 
     def line(self) -> str:
-        """``path: message``."""
-        return f"{self.path}: {self.message}"
+        """``path: reason``."""
+        return f"{self.path}: {self.reason}"
+
+
+def _problem(kind: str, path: str | Path, reason: str, relpath: str | None = None) -> EvalProblem:
+    return EvalProblem(os.path.abspath(path), reason, relpath, failure=kind in FAILURE_KINDS, kind=kind)
 
 
 @dataclass
@@ -168,13 +182,13 @@ class EvalReport:
     created_at: str
     dataset: str
     budget: str
-    docs_dir: str
-    refs_dir: str
-    out: str
+    docs_dir: Path  # the three absolute, as a run's ``RunResult.out``
+    refs_dir: Path
+    out: Path
     n_documents: int
     n_with_reference: int
     methods: list[MethodResult]
-    problems: list[Problem]
+    problems: list[EvalProblem]
     ranks: dict[str, int]  # metric -> batchsum's rank (1 = best) among methods at equal budget
     n_ranked: int
     metrics_recorded: bool
@@ -188,9 +202,9 @@ class EvalReport:
             "created_at": self.created_at,
             "dataset": self.dataset,
             "budget": self.budget,
-            "docs_dir": self.docs_dir,
-            "refs_dir": self.refs_dir,
-            "out": self.out,
+            "docs_dir": str(self.docs_dir),
+            "refs_dir": str(self.refs_dir),
+            "out": str(self.out),
             "n_documents": self.n_documents,
             "n_with_reference": self.n_with_reference,
             "failed": self.failed,
@@ -215,7 +229,7 @@ class EvalReport:
                 }
                 for m in self.methods
             ],
-            "problems": [{"kind": p.kind, "path": p.path, "message": p.message} for p in self.problems],
+            "problems": [{"kind": p.kind, "path": p.path, "message": p.reason} for p in self.problems],
         }
 
 
@@ -274,23 +288,23 @@ def _select(opts: EvalOptions, ids: list[str]) -> list[str]:
     return ids[: opts.limit] if opts.limit is not None else ids
 
 
-def _attach(doc: EvalDoc, ref_paths: list[Path], problems: list[Problem]) -> None:
+def _attach(doc: EvalDoc, ref_paths: list[Path], problems: list[EvalProblem]) -> None:
     for ref_path in ref_paths:
         try:
             text, note = reference_text(ref_path)
         except (OSError, ValueError) as exc:
-            problems.append(Problem("unreadable", str(ref_path), f"reference unreadable ({exc}); skipped"))
+            problems.append(_problem("unreadable", ref_path, f"reference unreadable ({exc}); skipped"))
             continue
         if note:
-            problems.append(Problem("decode", str(ref_path), _decoded("reference", note)))
+            problems.append(_problem("decode", ref_path, _decoded("reference", note)))
         if not text.strip():
-            problems.append(Problem("empty_reference", str(ref_path), "empty reference; skipped"))
+            problems.append(_problem("empty_reference", ref_path, "empty reference; skipped"))
             continue
         doc.refs.append(ref_path)
         doc.ref_texts.append(text)
 
 
-def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
+def collect(opts: EvalOptions, problems: list[EvalProblem]) -> list[EvalDoc]:
     """Find documents (as ``batchsum run`` would), read them and attach their references."""
     if not opts.docs_dir.is_dir():
         raise ConfigError(f"documents folder does not exist or is not a folder: {opts.docs_dir}")
@@ -298,13 +312,13 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
         raise ConfigError(f"references folder does not exist or is not a folder: {opts.refs_dir}")
     walk = discover([opts.docs_dir], out=opts.output, extra_ignore=excluded_folders(opts))
     for prob in walk.problems:
-        problems.append(Problem("unreadable", prob.path, prob.reason))
+        problems.append(_problem("unreadable", prob.path, prob.reason, prob.relpath))
     by_id: dict[str, EvalDoc] = {}
     for ref in walk.refs:
         did = doc_id_for(ref.relpath)
         if did in by_id:
             problems.append(
-                Problem("duplicate_id", str(ref.path), f"same id {did!r} as {by_id[did].path.name}; skipped")
+                _problem("duplicate_id", ref.path, f"same id {did!r} as {by_id[did].path.name}; skipped", ref.relpath)
             )
             continue
         by_id[did] = EvalDoc(doc_id=did, relpath=ref.relpath, path=ref.path)
@@ -315,7 +329,7 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
     matches, orphans = match_references(ids, refs)
     if opts.limit is None and opts.half is None and not opts.skip:
         for p in orphans:
-            problems.append(Problem("orphan_reference", str(p), "reference without a document; not scored"))
+            problems.append(_problem("orphan_reference", p, "reference without a document; not scored"))
     if not any(matches.values()):
         raise ConfigError(no_match_message(opts.docs_dir, opts.refs_dir, ids, refs))
     tok = get_tokenizer(opts.encoding)
@@ -336,22 +350,24 @@ def collect(opts: EvalOptions, problems: list[Problem]) -> list[EvalDoc]:
             doc.text, doc.sha256 = document.text, document.sha256
             doc.tokens = tok.count(document.text)
             if not document.text.strip():  # its own (empty) text is scored, as for a file under 100 tokens
-                problems.append(Problem("empty_document", str(doc.path), "empty document: nothing to summarize"))
+                problems.append(
+                    _problem("empty_document", doc.path, "empty document: nothing to summarize", doc.relpath)
+                )
             if document.decode_note:
-                problems.append(Problem("decode", str(doc.path), _decoded("document", document.decode_note)))
+                problems.append(_problem("decode", doc.path, _decoded("document", document.decode_note), doc.relpath))
         except InputError as exc:
             doc.error = exc.reason
-            problems.append(Problem("unreadable", str(doc.path), f"{exc.reason}; scored 0"))
+            problems.append(_problem("unreadable", doc.path, f"{exc.reason}; scored 0", doc.relpath))
         if not doc.has_reference and not opts.only_present:
             tried = " or ".join(f"{opts.refs_dir / doc.doc_id}{s}" for s in (".txt", ".md"))
             found = ", ".join(str(p) for p in matches[doc.doc_id]) or f"none of {tried}"
             message = f"no usable reference ({found}); scored 0 (use --only-present to exclude)"
-            problems.append(Problem("no_reference", str(doc.path), message))
+            problems.append(_problem("no_reference", doc.path, message, doc.relpath))
     left_out = [d.doc_id for d in docs if not d.has_reference]
     if opts.only_present and left_out:  # asked for: one line, not one per document
         names = ", ".join(left_out[:3]) + (", …" if len(left_out) > 3 else "")
         message = f"{len(left_out)} document(s) without a usable reference left out (--only-present): {names}"
-        problems.append(Problem("no_reference", str(opts.refs_dir), message))
+        problems.append(_problem("no_reference", opts.refs_dir, message))
     return docs
 
 
@@ -391,7 +407,7 @@ def _subset_paths(opts: EvalOptions, docs: list[EvalDoc]) -> list[Path]:
 
 
 def batchsum_summaries(
-    opts: EvalOptions, docs: list[EvalDoc], problems: list[Problem]
+    opts: EvalOptions, docs: list[EvalDoc], problems: list[EvalProblem]
 ) -> tuple[dict[str, str], float | None]:
     """Summaries of the readable ``docs`` (source text for NONE-level files) and seconds per document."""
     readable = [d for d in docs if d.text is not None]
@@ -421,9 +437,9 @@ def batchsum_summaries(
         failures.update({p.path: p.reason for p in result.problems})
         if result.run.files_unchanged:
             problems.append(
-                Problem(
+                _problem(
                     "reused",
-                    str(opts.output),
+                    opts.output,
                     f"{result.run.files_unchanged} document(s) unchanged since an earlier run were reused; "
                     "seconds per document measure the re-run (use a fresh --out to time a full run)",
                 )
@@ -436,7 +452,7 @@ def batchsum_summaries(
         if final is not None and final.source_sha256 not in (None, doc.sha256):
             # Scoring a summary of other bytes against this reference would measure nothing.
             message = "summary of an older version of the document; run batchsum run first; scored 0"
-            problems.append(Problem("stale_summary", str(doc.path), message))
+            problems.append(_problem("stale_summary", doc.path, message, doc.relpath))
         elif final is not None:
             # The summary alone: the extracted sections a run appends for the reader (facets, agent
             # session) are rule-picked lists, not the summarizer's output, and would inflate its length.
@@ -447,7 +463,7 @@ def batchsum_summaries(
         elif doc.has_reference:
             why = failures.get(doc.relpath) or failures.get(str(doc.path)) or why_not
             why = why or f"no L3 summary in {opts.output}"
-            problems.append(Problem("no_summary", str(doc.path), f"{why}; scored 0"))
+            problems.append(_problem("no_summary", doc.path, f"{why}; scored 0", doc.relpath))
     return out, seconds
 
 
@@ -550,7 +566,7 @@ def _rank(methods: list[MethodResult]) -> tuple[dict[str, int], int]:
     return ranks, len(ranked)
 
 
-def _record(report: EvalReport, opts: EvalOptions, problems: list[Problem]) -> bool:
+def _record(report: EvalReport, opts: EvalOptions, problems: list[EvalProblem]) -> bool:
     db = opts.metrics_db or default_db_path(opts.output)
     rows: list[dict[str, Any]] = []
     for m in report.methods:
@@ -575,7 +591,7 @@ def _record(report: EvalReport, opts: EvalOptions, problems: list[Problem]) -> b
     try:
         MetricsStore(db, db.parent / "parquet").record_evals(rows)
     except MetricsError as exc:
-        problems.append(Problem("metrics", str(db), f"results not recorded: {exc}"))
+        problems.append(_problem("metrics", db, f"results not recorded: {exc}"))
         return False
     return True
 
@@ -588,7 +604,7 @@ def evaluate(opts: EvalOptions, progress: Progress | None = None) -> EvalReport:
         raise ConfigError(f"unknown baseline(s): {', '.join(unknown)} (choose from {', '.join(BASELINES)})")
     if opts.tree:  # before any work: a folder that is no tree would only give a warning per document
         require_tree(opts.output)
-    problems: list[Problem] = []
+    problems: list[EvalProblem] = []
     docs = collect(opts, problems)
     scored_docs = [d for d in docs if d.has_reference or not opts.only_present]
     if progress:
@@ -638,9 +654,9 @@ def evaluate(opts: EvalOptions, progress: Progress | None = None) -> EvalReport:
         created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         dataset=dataset,
         budget=label,
-        docs_dir=str(opts.docs_dir),
-        refs_dir=str(opts.refs_dir),
-        out=str(opts.output),
+        docs_dir=Path(os.path.abspath(opts.docs_dir)),
+        refs_dir=Path(os.path.abspath(opts.refs_dir)),
+        out=Path(os.path.abspath(opts.output)),
         n_documents=len(docs) if not opts.only_present else len(scored_docs),
         n_with_reference=sum(1 for d in docs if d.has_reference),
         methods=methods,

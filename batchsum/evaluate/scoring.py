@@ -130,9 +130,13 @@ def truncate_words(text: str, n: int) -> str:
 
 @lru_cache(maxsize=1)
 def _rouge_scorer() -> Any:
-    from rouge_score import rouge_scorer
+    from rouge_score import rouge_scorer, tokenizers
 
-    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
+    # The scorer's own default tokenizer, given explicitly: left to pick it, RougeScorer says so through
+    # absl.logging, whose first record calls logging.basicConfig() and puts a stderr handler on the root
+    # logger of the user's process (every later warning of any library would print).
+    tokenizer = tokenizers.DefaultTokenizer(use_stemmer=True)
+    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True, tokenizer=tokenizer)
 
 
 def _lsum_form(text: str) -> str:

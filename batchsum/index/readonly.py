@@ -1,4 +1,5 @@
-"""A search of an output on read-only storage reads a temporary copy of its index.
+"""A search of an output on read-only storage reads a temporary copy of its index, and a check of any
+output a copy of its Chroma folder.
 
 Chroma and SQLite in WAL mode write when they open a database, so on read-only storage they fail as if
 the index were damaged; the copy holds the index files only, never the tree.
@@ -15,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from batchsum.config import IndexConfig
+from batchsum.errors import IndexError_
 from batchsum.index.clients import forget_client
 from batchsum.index.state import chroma_dir, lexical_path, read_only, state_path, vectors_path
 
@@ -43,5 +45,29 @@ def readable_index(cfg: IndexConfig) -> Iterator[IndexConfig]:
                     shutil.copy2(part, Path(tmp) / part.name)
         try:
             yield copy
+        finally:
+            forget_client(chroma_dir(copy))
+
+
+@contextmanager
+def chroma_snapshot(cfg: IndexConfig) -> Iterator[IndexConfig]:
+    """``cfg`` with a temporary copy of its Chroma folder, for a caller that promises to write nothing.
+
+    Chroma writes whenever it opens a folder (rows of its SQLite database, the HNSW files it saves when
+    its client closes), on writable storage too. Only the Chroma folder is in the copy: read the other
+    index files through ``cfg``. An error names the user's folder, not the copy.
+    """
+    if cfg.chroma_host or cfg.index_copy is not None:  # a server's store, or already a copy
+        yield cfg
+        return
+    with tempfile.TemporaryDirectory(prefix="batchsum-chroma-") as tmp:
+        copy = dataclasses.replace(cfg, index_copy=Path(tmp))
+        if chroma_dir(cfg).is_dir():
+            shutil.copytree(chroma_dir(cfg), chroma_dir(copy))
+        try:
+            yield copy
+        except IndexError_ as exc:
+            exc.args = tuple(str(a).replace(str(chroma_dir(copy)), str(chroma_dir(cfg))) for a in exc.args)
+            raise
         finally:
             forget_client(chroma_dir(copy))

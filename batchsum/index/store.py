@@ -57,7 +57,7 @@ from batchsum.index.lexical import (
     update_docs,
 )
 from batchsum.index.lexical import rebuild as rebuild_lexical
-from batchsum.index.readonly import readable_index
+from batchsum.index.readonly import chroma_snapshot, readable_index
 from batchsum.index.records import DocUpdate, IndexNode, SourceReader, doc_nodes, tree_nodes
 from batchsum.index.state import (
     MOVED,
@@ -431,7 +431,7 @@ def _compare(
 
 
 def check_index(cfg: IndexConfig) -> IndexCheck:
-    """Compare the index with the Markdown tree (read-only; on read-only storage a copy is read): missing, stale
+    """Compare the index with the Markdown tree (writes nothing; Chroma is read from a copy): missing, stale
     and orphan node ids, the parts of a built index that are gone, damaged or of another layout, and the
     sources indexed by their summaries alone (``batchsum index --check`` renders this).
 
@@ -464,9 +464,10 @@ def _check_stores(cfg: IndexConfig, nodes: list[IndexNode]) -> IndexCheck:
         )  # fmt: skip
         return _check_local(cfg, nodes)
     embedder = get_embedder(cfg)
-    col = open_collection(cfg, embedder, create=False)
-    with chroma_errors(cfg):
-        check, _ = _compare(cfg, col, nodes)
+    with chroma_snapshot(cfg) as snapshot:  # a check writes nothing, and Chroma writes what it opens
+        col = open_collection(snapshot, embedder, create=False)
+        with chroma_errors(snapshot):
+            check, _ = _compare(cfg, col, nodes)
     check.damaged, check.outdated = _check_lexical(cfg), lexical_outdated(cfg)
     return check
 
