@@ -15,6 +15,7 @@ __all__ = [
     "LEADS_ON",
     "NOUN_ABBREVIATIONS",
     "NUMBER_ABBREVIATIONS",
+    "PAIR_HEADS",
     "SENTENCE_FINAL",
     "SENTENCE_STARTERS",
     "SHORT_FORMS",
@@ -55,13 +56,19 @@ SHORT_FORMS: dict[str, frozenset[str]] = {
     "it": frozenset({"pag", "pagg", "n"}),
 }
 # Each language's abbreviations that close an enumeration or a measure and so often end a sentence, as written
-# (the period of each part but the last left out): before a capitalised word that is no name or noun they
-# qualify their period ends the sentence too ("и т. д. Вечером", "usw. Danach", "ca. 2 Std. Danach"):
-# :func:`batchsum.sentence_ends.final_abbreviation_cuts`.
+# (the period of each part but the last left out): before a capitalised word that opens a clause (a function word
+# or a sentence adverb, not a name or a noun they qualify) their period ends the sentence too ("и т. д. Вечером",
+# "usw. Danach", "ca. 2 Std. Danach"): :func:`batchsum.sentence_ends.final_abbreviation_cuts`. Not "u. a." ("unter
+# anderem"): it leads on to what it names ("u. a. Essen mitgebracht") far more often than it ends a sentence.
 SENTENCE_FINAL: dict[str, tuple[str, ...]] = {
     "ru": ("и т. д", "и т. п", "и др", "и пр"),
-    "de": ("usw", "usf", "etc", "Std", "u. a"),
+    "de": ("usw", "usf", "etc", "Std"),
 }
+# The first part of the lower-case abbreviation pairs, per script: "z. B.", "d. h.", "u. a.", "o. Ä.", "s. o.",
+# "v. a.", "i. d. R.", "e. V.", "m. E.", "a. D."; "т. е.", "т. д.", "т. к.", "и. о.", "с. г.", "д. т. н.", "н. э.".
+# Only these open a pair: a short word that ends a sentence before an initial is none ("Ich weiß es. A. Schmidt",
+# "сам, да. А. С. Пушкин").
+PAIR_HEADS = frozenset("z d u o s v i e m a т и с д н".split())
 # Forms that end a sentence only after a year's number ("3 мая 2024 г. Потом"): elsewhere "г." is "город"
 # before a place's name ("г. Москва").
 YEAR_FORMS: dict[str, tuple[str, ...]] = {"ru": ("г", "гг")}

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from batchsum.abbreviations import SENTENCE_FINAL, SHORT_FORMS, YEAR_FORMS
+from batchsum.abbreviations import PAIR_HEADS, SENTENCE_FINAL, SHORT_FORMS, YEAR_FORMS
 from batchsum.language import stop_words
 
 __all__ = [
@@ -29,10 +29,27 @@ __all__ = [
 _OPENERS = "\"'“‘«„([-—–*•¿¡"
 _QUOTE_CLOSERS = ("」", "』", "”", "’", "）", "》", "〉", "】", '"', "'")
 # What a sentence never opens with after a closed quotation: a Japanese particle that reports it (と, って, ...),
-# or a Chinese bound particle (structural 的/地/得, aspect 了/着/过, modal 吗/呢/吧) or a word that takes the
-# quotation as its clause's own (时 "when", 便/就 "then", 说/道 "says"): "“咋！咋咋咋咋！”地叫着",
-# "“你明天去哪儿？”的时候".
-_BOUND_AFTER_QUOTE = re.compile(r"\s*(?:と|って|とか|ぐらい|くらい|など|なんて|[的地得了着过吗呢吧啊呀嘛时便就说道])")
+# or a Chinese bound particle (structural 的/地/得, aspect 着, modal 吗/呢/吧/嘛) or 便 "then", which take the
+# quotation as their clause's own: "“咋！咋咋咋咋！”地叫着", "「ええ、まあ。」と云いながら". Each character but where it
+# opens a word that does open sentences (地铁, 的确, 得到, 便宜, ところが, とても), and 时 "when" only before a comma
+# ("“去哪儿？”时，", not 时间). Not 了, 过, 就, 说, 道, 啊, 呀: they open sentences too (了解, 过了一会儿, 就在这时,
+# 说实话, 道路, 啊，).
+_OPENS_WORD = {
+    "と": "ころ|にかく|ても|もかく|うとう|きどき|りあえず",
+    "的": "[确士哥]",
+    "地": "[铁方上下面图球点址区震板位毯里主道]",
+    "得": "[到知意罪失了]",
+    "着": "[急实手想凉火迷]",
+    "便": "[利宜当衣条签秘饭服]",
+    "吗": "啡",
+    "呢": "[喃子绒]",
+    "吧": "[台女]",
+}
+_BOUND_AFTER_QUOTE = re.compile(
+    r"\s*(?:って|とか|ぐらい|くらい|など|なんて|时(?=[，、,])|"
+    + "|".join(f"{re.escape(c)}(?!{word})" for c, word in _OPENS_WORD.items())
+    + "|嘛)"
+)
 # Punctuation that goes on a clause, half- and full-width: a sentence never opens with it.
 _CLAUSE_MARKS = ",;:，、；："
 
@@ -57,9 +74,9 @@ def after_initial(text: str, pos: int) -> bool:
     return len(before) >= 2 and before[-1] == "." and before[-2].isupper() and not before[-3:-2].isalpha()
 
 
-# A lower-case abbreviation of one or two letters and a one-letter one: "z. B.", "т. е.", "d. h.", "u. a.".
-_PAIR_END = re.compile(r"(?<![^\W\d_])[^\W\d_]{1,2}\.\s?[^\W\d_]\.$")
-_PAIR_HEAD = re.compile(r"(?<![^\W\d_])[^\W\d_]{1,2}\.$")
+# A pair's head (``PAIR_HEADS``) and a one-letter abbreviation: "z. B.", "т. е.", "d. h.", "u. a.".
+_PAIR_END = re.compile(r"(?<![^\W\d_])([^\W\d_])\.\s?[^\W\d_]\.$")
+_PAIR_HEAD = re.compile(r"(?<![^\W\d_])([^\W\d_])\.$")
 _ONE_LETTER = re.compile(r"\s*[^\W\d_]\.")
 
 
@@ -69,10 +86,10 @@ def abbreviation_pair(text: str, pos: int) -> bool:
     ends a sentence does end one before a capital (:func:`final_abbreviation_cuts`)."""
     before = text[max(0, pos - 12) : pos].rstrip()
     pair = _PAIR_END.search(before)
-    if pair is not None and pair.group(0)[0].islower():
+    if pair is not None and pair.group(1) in PAIR_HEADS:
         return True
     head = _PAIR_HEAD.search(before)
-    return head is not None and head.group(0)[0].islower() and _ONE_LETTER.match(text, pos) is not None
+    return head is not None and head.group(1) in PAIR_HEADS and _ONE_LETTER.match(text, pos) is not None
 
 
 def short_form(text: str, pos: int, language: str) -> bool:
@@ -106,21 +123,23 @@ def _spaced(part: str) -> str:
 
 
 _NEXT_WORD = re.compile(r"\s+[" + re.escape(_OPENERS) + r"]*([^\W\d_]+)(?!\w)(\.?)")
-# Languages that capitalise all their nouns: there a capital after an abbreviation may be the noun it qualifies
-# ("nach 2 Std. Fahrt"), so only a function word's capital, or a word the paragraph also writes in lower case,
-# opens a sentence (as :mod:`batchsum.ordinals` reads one after an ordinal).
-_NOUN_CAPITALISING = frozenset({"de"})
-# Sentence adverbs the stop-word list lacks, which open a sentence after "usw." or "Std." more than any other.
-_GERMAN_OPENERS = frozenset(
-    "danach daher dabei damals darauf dadurch deshalb deswegen trotzdem später anschließend zuerst schließlich "
-    "leider heute gestern morgen abends morgens mittags nachmittags".split()
-)
+# Sentence adverbs the stop-word lists lack, which open a sentence after "usw.", "Std." or "и т. д." more than
+# any other word.
+_SENTENCE_ADVERBS: dict[str, frozenset[str]] = {
+    "de": frozenset(
+        "danach daher dabei damals darauf dadurch deshalb deswegen trotzdem später anschließend zuerst schließlich "
+        "leider heute gestern morgen abends morgens mittags nachmittags".split()
+    ),
+    "ru": frozenset(
+        "вечером утром днём днем ночью вчера завтра сначала наконец теперь поэтому однако впрочем позже".split()
+    ),
+}
 
 
 def final_abbreviation_cuts(text: str, start: int, end: int, language: str) -> list[int]:
     """Positions in ``text[start:end]`` where a sentence ends on an abbreviation that often ends one ("и т. д.",
-    "2024 г.", "usw.", "ca. 2 Std."): the next word is capitalised, no initial ("и т. д. А. С. Пушкин") and,
-    where nouns are capitalised, a function word (not "2 Std. Fahrt")."""
+    "2024 г.", "usw.", "ca. 2 Std."): the next word is capitalised, no initial ("и т. д. А. С. Пушкин") and opens
+    a clause (:func:`_opens_clause`: "2024 г. Потом", not "1812 г. Наполеон" or "2 Std. Fahrt")."""
     pattern = _final_forms(language)
     if pattern is None:
         return []
@@ -130,15 +149,13 @@ def final_abbreviation_cuts(text: str, start: int, end: int, language: str) -> l
         # One letter and a period is an initial: "и т. д. А. С. Пушкин" goes on to the name ("и т. д. А потом" not).
         if word is None or not word.group(1)[0].isupper() or (len(word.group(1)) == 1 and word.group(2)):
             continue
-        if language in _NOUN_CAPITALISING and not _opens_clause(word.group(1).lower(), text, language):
-            continue
-        cuts.append(m.end())
+        if _opens_clause(word.group(1).lower(), language):
+            cuts.append(m.end())
     return cuts
 
 
-def _opens_clause(word: str, text: str, language: str) -> bool:
-    """Whether the lower-cased ``word`` is one ``language`` writes in lower case inside a sentence: a function
-    word, a sentence adverb, or a word ``text`` itself writes in lower case."""
-    if word in stop_words(language) or (language == "de" and word in _GERMAN_OPENERS):
-        return True
-    return re.search(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])", text) is not None
+def _opens_clause(word: str, language: str) -> bool:
+    """Whether the lower-cased ``word`` opens a clause in ``language``: a function word or a sentence adverb. A
+    capital after an abbreviation is as often a name or a noun it qualifies ("1812 г. Наполеон", "2 Std. Fahrt",
+    "и др. Пушкин"), and the word alone decides: no other part of the paragraph, however long, is read."""
+    return word in stop_words(language) or word in _SENTENCE_ADVERBS.get(language, frozenset())

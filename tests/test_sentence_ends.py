@@ -63,7 +63,7 @@ def test_a_russian_abbreviation_pair_before_a_name_ends_no_sentence() -> None:
         ("Мы купили сыр и т. д. А потом ушли.", "ru", "и т. д."),
         ("Wir kauften Äpfel, Birnen usw. Danach gingen wir heim.", "de", "usw."),
         ("Das Treffen dauerte ca. 2 Std. Danach ging es los.", "de", "2 Std."),
-        ("Wir kauften Äpfel u. a. Dann gingen wir.", "de", "u. a."),
+        ("Wir kauften Äpfel, Birnen usf. Dann gingen wir.", "de", "usf."),
     ],
 )
 def test_an_abbreviation_that_ends_an_enumeration_ends_its_sentence_before_a_capital(
@@ -87,6 +87,60 @@ def test_an_abbreviation_that_ends_an_enumeration_ends_its_sentence_before_a_cap
 )
 def test_an_abbreviation_before_what_it_qualifies_ends_no_sentence(text: str, language: str) -> None:
     assert len(_texts(text, language)) == 1
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "language", "elsewhere"),
+    [
+        ("Wir haben u. a. Essen mitgebracht.", "de", "Danach wollten alle essen."),
+        ("Wir fuhren ca. 2 Std. Fahrt war lang.", "de", "Die fahrt war lang."),
+        ("Wir sahen Bäume usw. Wald war dunkel.", "de", "Der wald war dunkel."),
+        ("В 1812 г. Наполеон вторгся в Россию.", "ru", "Мы читали про наполеон торт."),
+    ],
+)
+def test_an_abbreviation_ends_its_sentence_by_the_next_word_alone(
+    paragraph: str, language: str, elsewhere: str
+) -> None:
+    # The same sentence splits the same way whatever else the paragraph holds: the decision reads a bounded
+    # window, so a long paragraph costs linear time (a whole-text scan per abbreviation made it quadratic).
+    alone = _texts(paragraph, language)
+    assert alone == [paragraph]
+    within = _texts(f"{elsewhere} {paragraph} {elsewhere}", language)
+    assert within.count(paragraph) == 1, within
+
+
+@pytest.mark.parametrize(
+    ("text", "second"),
+    [
+        ("他喊道：“快跑！”就在这时，门开了。", "就在这时"),
+        ("“好！”时间到了。", "时间到了"),
+        ("“好！”了解了情况以后，他走了。", "了解"),
+        ("“好！”过了一会儿，他走了。", "过了一会儿"),
+        ("“好！”说实话，我不信。", "说实话"),
+        ("“好！”地铁来了。", "地铁"),
+        ("“好！”道路很长。", "道路"),
+        ("“好！”的确如此。", "的确"),
+    ],
+)
+def test_a_chinese_sentence_that_opens_like_a_particle_follows_a_quotation(text: str, second: str) -> None:
+    got = _texts(text, "zh")
+    assert len(got) == 2, got
+    assert got[1].startswith(second)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "second"),
+    [
+        ("Ich weiß es. A. Schmidt hat angerufen.", "de", "A. Schmidt"),
+        ("Я это видел сам, да. А. С. Пушкин писал иначе.", "ru", "А. С. Пушкин"),
+    ],
+)
+def test_a_short_word_ending_a_sentence_before_an_initial_is_no_abbreviation_pair(
+    text: str, language: str, second: str
+) -> None:
+    got = _texts(text, language)
+    assert len(got) == 2, got
+    assert got[1].startswith(second)
 
 
 def test_full_width_initials_end_no_japanese_sentence() -> None:
