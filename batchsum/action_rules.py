@@ -25,7 +25,8 @@ _COMMIT = re.compile(
     r"|(?P<we>(?:we(?:'ll| will)|we(?: are|'re) going to(?! (?:the|a|an|our|this)\b))\b(?! (?:\w+ly )?need\b))"
     r"|(?P<lets>let's|let us)\b"
     # "Action item for Lena: ..." names its owner in the label
-    r"|(?P<todo>todo|action item|action|follow[- ]up)(?: for (?P<for>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)))?\s*[:\-]"
+    r"|(?P<todo>todo|action item|action|follow[- ]up)"
+    r"(?: for (?P<for>@[\w.-]+|(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)))?\s*[:\-]"
     r")",
     re.I,
 )
@@ -39,7 +40,9 @@ _TIME_LEAD_RE = re.compile(rf"^{_TIME_LEAD}")
 # "I'm calling X this week" counts when a time is given.
 _SELF = re.compile(
     rf"(?:^(?:{_TIME_LEAD})?|[;:,]\s+|\b(?:so|and|then)\s+)(?:I'll|I will|I am going to|I'm going to)\b"
+    # "I'm going to try to find that out": an attempt promises no result
     r"(?!(?: \w+ly)? (?:not|never|won't)\b| probably\b| maybe\b| likely\b| possibly\b| perhaps\b| be\b| get to\b| say\b"
+    r"|(?: \w+ly)? (?:try|attempt) to\b"
     r"| need\b)"
     r"|\bI'm \w+ing\b(?=.*\b(?:today|tomorrow|tonight|this week|next week|on (?:mon|tues|wednes|thurs|fri)day)\b)"
     # "I can have the wireframes by September 10": an offer with a deadline is a promise.
@@ -77,6 +80,7 @@ _PRESENTING = (
     r"summari[sz]e|recap|outline|highlight|describe|discuss|cover|address|present|explain|elaborate|expand on|"
     r"comment on|touch (?:\w+ly )?(?:up)?on|refer to|talk|tell you|read out|mention|point out|repeat|"
     r"go (?:through|over)|(?:walk|take) (?:(?:you|us|them|everyone|everybody) )?through|show you|"
+    r"take (?:you|us|them|everyone|everybody) over|"
     r"(?:give|provide|offer) (?:(?:you|us|everyone) )?(?:(?:a|an|some|more|a bit|a little|bit|of|further|"
     r"additional|brief|quick|short|few|the) )*(?:colou?r|details?|update|overview|summary|recap|rundown|context|"
     r"highlights|remarks|perspective)"
@@ -88,9 +92,16 @@ _FLOOR = (
     r"(?:things|the (?:call|floor|line|lines|conference|discussion|meeting|mic|microphone|presentation|session"
     r"|time))"
 )
+# Whom a chair gives the floor to by office: "the honourable member", "the minister", "the leader".
+_OFFICE = (
+    r"(?:right )?honou?rable|hon\b|minister|member|chair|speaker|leader|secretary|senator|deputy|parliamentary"
+    r"|president|witness|mr|mrs|ms|dr"
+)
 _HANDING_ON = (
     rf"(?:turn|hand|pass)(?: {_FLOOR}(?: (?:over|on|back))*| it(?: (?:over|on|back))+|(?: (?:over|on|back))+"
     rf"(?: {_FLOOR}| it)?)(?= to\b)|hand (?:it )?over|give the floor|open (?:up )?the (?:lines|floor|call)|open it up"
+    # "We'll go to the honourable member for Vancouver", "I'll now turn to Ms. Ruiz": the next to speak
+    rf"|turn to|go (?:over )?to (?:the )?(?:{_OFFICE})\b"
 )
 # Asked by name to speak in the meeting, not to do something after it.
 _ROOM_REQUEST = re.compile(
@@ -104,7 +115,9 @@ _TALK_VERB = (
     rf"(?:{_PRESENTING}|{_HANDING_ON}|"
     r"see|say|look|start|begin|go back|move on|"
     r"go (?:on )?to the (?:next|last|final) (?:question|slide|item|topic|point)|"
-    r"do this|get to|have(?! to)|close|end|wrap up|(?P<ask>ask)|"
+    r"do this|get to|have(?! to)|close|end|wrap up|(?P<ask>ask)|pause|suspend|adjourn|recess|"
+    # back to the speaker's own business, not back to someone with an answer ("I'll get back to you by Friday")
+    r"get back to(?! (?:you|him|her|them|us|me|everyone|everybody|(?-i:[A-Z])))|"
     r"show (?:them|it|this|these|those)(?= ?(?:now|here)?[.!]?$)|"
     r"assume|suppose|imagine|hope|"
     r"not|come (?:up|back) to|hold off|carry on|continue|decide|try to decide|evaluate|"
@@ -116,7 +129,7 @@ _TALK_VERB = (
 # the speakers ("We'll get panned on the next one"): no one is given a task.
 _HEDGED = re.compile(
     r"^(?:ok(?:ay)?,?\s+|so,?\s+|then,?\s+|and\s+)?(?:we|i)(?:'ll| will| would|(?:'re|'m| are| am) going to)\s+"
-    r"(?:\w+ly\s+)?(?:probably|likely|maybe|possibly|perhaps|never|not|won't"
+    r"(?:\w+ly\s+)?(?:probably|likely|maybe|possibly|perhaps|never|not|won't|try to|attempt to"
     r"|be\b(?!,| (?:\w+ly )?\w+ing\b)|get \w+(?:ed|en)\b)\b",
     re.I,
 )
@@ -201,6 +214,38 @@ def _comes_to(text: str, pos: int) -> bool:
     return _RESULT.search(text[verb.end() : end.start() if end else len(text)]) is None
 
 
+# A commitment says what is to be done (Searle's commissive has a propositional content): its object is no
+# pronoun leaning on an earlier sentence ("I will do so after every meeting", "I'll put it back in a minute",
+# "I will write that one in a Word document", "I'm going to remind you of them again"), nor a bare indefinite
+# thing ("I'm going to work for a company."), as a short task's is not (:func:`short_task`). Read where the
+# commitment opens the sentence and gives no date to keep it by.
+_ADVERBS = r"(?:\s+(?:\w+ly|just|also|then|now|first|still|quickly))*"
+_VERB = r"\s+[a-z]+(?:\s+(?:back|out|up|over|down|off|on))?"
+_POINTER = re.compile(
+    rf"{_ADVERBS}{_VERB}(?:\s+(?:you|him|her|us|me|everyone|everybody))?(?:\s+(?:of|about|on|with|to|for|in|into|at|from))?"
+    r"\s+(?:(?:that|this) one|it|that|this|them|so|those|these|one)"
+    r"(?=\s*[.!?,;]|\s+(?:back|out|up|over|down|off|again|then|later|too|soon|now|first|in|on|at|after|before|by|to"
+    r"|for|with|from|into|when|once|as|until|till|tomorrow|today|tonight|this|next)\b)",
+    re.I,
+)
+_INDEFINITE = re.compile(
+    rf"{_ADVERBS}{_VERB}(?:\s+(?:for|with|on|at|in|to|about))?\s+(?:a|an|some)\s+[a-z]+[.!]$", re.I
+)
+
+
+# "Do it", "do that", "do so" stand for a whole task said before: no date gives them one.
+_PRO_VERB = re.compile(rf"{_ADVERBS}\s+do\s+(?:it|that|this|so|the same)\b", re.I)
+
+
+def _no_content(text: str, pos: int, dated: bool = False) -> bool:
+    """Whether the commitment whose verb follows ``pos`` in ``text`` leaves what is to be done to context: its
+    object a pronoun or a bare indefinite thing (see :data:`_POINTER`), unless ``dated`` (a date to keep it by
+    makes a promise of "I will review it this afternoon"); "do that" whatever its date."""
+    if _PRO_VERB.match(text, pos):
+        return True
+    return not dated and bool(_POINTER.match(text, pos) or _INDEFINITE.match(text, pos))
+
+
 _DEADLINE = re.compile(r"\b(?:by|before)\b(?! (?:the way|far|now)\b)", re.I)
 
 
@@ -230,8 +275,12 @@ def owner_among(name: str, participants: Sequence[str]) -> str | None:
     ("Dev" is "Dev Patel" when no other participant is a Dev; "Matt" is "MATT"), else None. Several names
     ("Ben, Priya", "Ben and Priya") are the participants each stands for, as "Ben Okafor, Priya Raman", when
     every one is one."""
+    name = name.removeprefix("@")  # "@omar" is Omar
     if name in participants:
         return name
+    same = [p for p in participants if p.casefold() == name.casefold()]
+    if same:
+        return same[0]
     several = OWNER_SEP.split(name)
     if len(several) > 1:
         found = [owner_among(one, participants) for one in several]
@@ -306,7 +355,8 @@ def action_item(
     own = _SELF.search(text)
     if own and not dated and _talk(_META_CLAUSE, _CLAUSE_LEAD.sub("", _TIME_LEAD_RE.sub("", text[own.start() :]))):
         return None  # "..., I'll show you", "Before I do that, I will go through ..."
-    if own and _comes_to(text, own.end()):
+    # a later clause may lean on its own sentence ("if you put it on yours, then I'll email it to you")
+    if own and (_comes_to(text, own.end()) or (own.start() == 0 and _no_content(text, own.end(), due is not None))):
         return None
     if own and len(text.split()) >= 3:
         return ActionItem(text, speaker, due)
@@ -319,13 +369,14 @@ def action_item(
     deadline = due is not None and not due.startswith(("today", "this morning", "this afternoon", "this evening"))
     if suggestion and not (deadline or _DEADLINE.search(text)):
         return None
-    if m and m.group("we") and _comes_to(text, m.end()):
+    if m and m.group("we") and (_comes_to(text, m.end()) or _no_content(text, m.end(), due is not None)):
         return None
     if m:
         # A "we will" is the speaker's promise for the group: they answer for it, as for an "I will". A need
         # ("we need to"), a proposal ("let's") was promised by no one.
         owner = speaker if m.group("todo") or m.group("we") else None
-        task = text[m.end() :].strip(" ,:-") if m.group("todo") else text
+        task = text[m.end() :].strip(" ,:-").removeprefix("@") if m.group("todo") else text
+        task = task[:1].upper() + task[1:]  # "Action item for Priya: update ..." is "Update ..."
         if len(task.split()) < 3:
             return None
         if m.group("todo") and m.group("for"):

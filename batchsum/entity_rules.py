@@ -5,6 +5,7 @@
   where "Marketing" speaks, "the User Interface Designer" where "User Interface" does;
 * an interjection: "Oh my God.", "Thank God, it works" (each time the word is said);
 * a demonym as an adjective, after an article and before a noun: "the Italian data", "the Spanish team";
+* an office or a legislature's paper that always takes an article or a possessive: "the Minister", "the Bill";
 
 and the capitals that are no names (:func:`not_a_code_name`): an amount's currency code ("JPY3.6 billion",
 "EUR 1.2 billion") and a fiscal or calendar period ("FY24", "Q3", "1H25", "CY2025").
@@ -27,6 +28,11 @@ _INTERJECTION_BEFORE = re.compile(r"\b(?:oh|my|thank|good|dear) $", re.I)
 _INTERJECTION_AFTER = re.compile(r"\s?[.,!?]|'s sake\b")
 _DEMONYM = re.compile(r"[A-Z][a-z]+(?:ian|ean|ese|ish)")  # "Italian", "European", "Chinese", "Spanish"
 _NOUN_AFTER = re.compile(r" [a-z]{3,}\b")
+# Offices and a legislature's papers, which a text capitalises as titles ("the Minister", "the Bill").
+_TITLES = frozenset(
+    """minister ministers chair chairman chairwoman chairperson speaker member members president secretary senator
+    premier chancellor governor mayor clerk commissioner director bill bills act motion amendment""".split()
+)
 # A period of a company's year: "FY24", "FY2025", "Q3", "3Q21", "1H25", "H2", "CY24".
 _PERIOD = re.compile(r"(?:FY|CY|[HQ][1-4]|[1-4][HQ])(?:'?\d{2}|\d{4})?")
 _SCALE = r"(?:thousand|million|billion|trillion|bn|mn|mm|[kmb])\b"
@@ -54,6 +60,7 @@ def not_names(prose: str, capitalised: Iterable[re.Match[str]], participants: It
     labels = [p.casefold() + " " for p in participants]
     out: set[str] = set()
     exclaimed: dict[str, bool] = {}
+    determined: dict[str, bool] = {}
     for m in capitalised:
         name = m.group(1)
         before = prose[max(0, m.start() - 40) : m.start()]
@@ -67,4 +74,9 @@ def not_names(prose: str, capitalised: Iterable[re.Match[str]], participants: It
             bool(_INTERJECTION_BEFORE.search(before)) and _INTERJECTION_AFTER.match(prose, m.end()) is not None
         )
         exclaimed[name] = exclaimed.get(name, True) and interjected
-    return out | {name for name, always in exclaimed.items() if always}
+        title = name.casefold() in _TITLES
+        determined[name] = determined.get(name, True) and title and bool(_DETERMINER.search(before))
+    # An office or a legislature's paper that always takes an article is a common noun the text capitalises
+    # ("the Minister", "the Bill"), not a name; the institution itself may be one ("the House" of Commons), and
+    # a title before a name is part of it ("Minister Freeland").
+    return out | {name for name, always in exclaimed.items() if always} | {n for n, a in determined.items() if a}

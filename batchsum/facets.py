@@ -40,6 +40,9 @@ from batchsum.cleanup import SHORT_WORDS, clean_transcript
 from batchsum.compact.extractors import find_paths
 from batchsum.due_dates import dated_weekday
 from batchsum.entity_rules import not_a_code_name, not_names
+from batchsum.facet_labels import DECISION_LABEL as _DECISION_LABEL
+from batchsum.facet_labels import HEDGED_DECISION, plain_label
+from batchsum.facet_labels import OPEN_LABEL as _OPEN_LABEL
 from batchsum.facet_participants import named_participants
 from batchsum.message_ends import is_backchannel
 from batchsum.readers.chat_marks import addressed, without_codes, without_emoji
@@ -91,9 +94,9 @@ _ADVERBIAL = frozenset(
 
 
 def _not_made(sentence: str) -> bool:
-    """Whether a sentence with a decision cue makes no decision: a condition ("if we go with ...") or a
-    proposal (:data:`_PROPOSAL`)."""
-    return bool(_CONDITIONAL.search(sentence) or _PROPOSAL.match(sentence))
+    """Whether a sentence with a decision cue makes no decision: a condition ("if we go with ..."), a
+    proposal (:data:`_PROPOSAL`) or a hedge ("We have decided more or less the basic structure.")."""
+    return bool(_CONDITIONAL.search(sentence) or _PROPOSAL.match(sentence) or HEDGED_DECISION.search(sentence))
 
 
 def _relative(before: str) -> bool:
@@ -105,10 +108,6 @@ def _relative(before: str) -> bool:
     return not any(w in STOPWORDS or w in _ADVERBIAL for w in noun)
 
 
-# A decision the meeting labels as one: "Decision: the cutover is on Saturday, October 18."
-_DECISION_LABEL = re.compile(r"^(?:decision|decided|agreed|resolution|resolved|outcome)\s*[:–—-]\s+", re.I)
-# An open question the text labels as one: what follows the label is the question ("Open question: do we ...?").
-_OPEN_LABEL = re.compile(r"^(?:open questions?|unresolved|tbd|question)\s*[:–—-]\s+", re.I)
 _CONDITIONAL = re.compile(r"^(?:if|when|whether|unless|once)\b|\bif we\b", re.I)
 _OPEN = re.compile(
     r"\b(?:(?<!wide )open question|unresolved|still (?:unclear|unknown|open)|tbd|to be decided|"
@@ -416,7 +415,8 @@ def _entities(
     numbered: set[str] = set()  # "SCENE 1", "ACT II": a label of a part of the text, as "Slide 4" is below
     for m in _CAMEL.finditer(prose):
         word = m.group(1)
-        if word.lower() in _NOT_NAMES or any(word in item for item in found):
+        # "COVID-19" is a word with its number, not a ticket's key: its word is the one looked up
+        if word.lower().split("-")[0] in _NOT_NAMES or any(word in item for item in found):
             continue  # "TimeDelta" of "TimeDelta._serialize" is already there
         if not_a_code_name(prose, m):
             continue  # "FY24", "JPY3" of "JPY3.6 billion"
@@ -436,6 +436,8 @@ def _entities(
             after = prose[m.end() : m.end() + 120].split()[:1] or [""]
             if len(word) < 3 or any(w.strip(".,:;!?'\"").isupper() and len(w) > 1 for w in before + after):
                 continue
+            if re.fullmatch(r"[B-HJ-Z]", before[0]):
+                continue  # "PEG" of "J PEG": the tail of a word the transcriber split after its first letter
         counts[word] += 2  # an identifier or acronym is a name the first time it is seen
     for word in numbered:
         del counts[word]
@@ -561,13 +563,14 @@ def extract_facets(
     narrated: list[bool] = []  # the speaker's own step ("Let's ...", "I'll ..."), no one else's task
     unresolved: list[str] = []
     for s in sentences:
-        whole = _whole(s.text)
+        whole = _whole(plain_label(s.text))  # "**Decision:** ...", "Decision - ..." are "Decision: ..."
         if whole is None or is_phatic(whole):
             continue  # a greeting or handing the floor on ("I will now hand over to Karen Liu.") says nothing
         label = _DECISION_LABEL.match(whole)
         if label:  # what follows the label, a sentence of its own
             said = _whole(whole[label.end() :], least=3)  # the label says it is one
-            if said and not said.endswith("?") and _names_a_decision(said, personal) and _clip(said) not in decisions:
+            made = said is not None and not said.endswith("?") and not HEDGED_DECISION.search(said)
+            if made and said and _names_a_decision(said, personal) and _clip(said) not in decisions:
                 decisions.append(_clip(said))
                 decided_by.update({_clip(said): s.speaker} if s.speaker and not agent else {})
             continue

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from batchsum.due_dates import bracketed_date, due_date
+from batchsum.facet_labels import plain_label
 from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.text import split_sentences
 
@@ -197,6 +198,24 @@ def _as_read(text: str) -> str:
     return note_syntax_as_text(text)
 
 
+# A line that labels its own kind ("Decision: We will ship ...", "Action: @anna to update ...", "TODO: Jonas to
+# book ...", "Open questions: a? b?"), emphasis and a dash read as plain_label reads them: explicit in any
+# genre, a document's minutes as a conversation's turn. Not an FAQ's "Question:", which is answered.
+_LABELLED = re.compile(
+    r"^(?P<label>decisions?|decided|agreed|todo|action items?|action|follow[- ]ups?|open questions?|unresolved)"
+    r":\s+(?P<text>\S.*)$",
+    re.I,
+)
+_LABEL_KINDS = {"decisions": ("decision", "decided", "agreed"), "action_items": ("todo", "action", "follow")}
+# A cheap first look for has_written_facets: such a label at a line's start, in emphasis at most.
+_ANY_LABEL = re.compile(
+    r"^[*_]{0,2}(?:decisions?|decided|agreed|todo|action|follow[- ]ups?|open questions?|unresolved)\b",
+    re.I | re.M,
+)
+# "@anna to update ...", "Jonas to book ...": a task that opens with its owner's name.
+_NAMED_TO = re.compile(r"^@?(?P<name>[A-Za-z][a-z]+) to (?=[a-z])")
+
+
 class _Item(NamedTuple):
     """One thing written under a facet heading: a list item, a table row (with its owner and due date when
     its columns give them) or a paragraph of prose (whose sentences are the items)."""
@@ -246,6 +265,17 @@ _DONE = re.compile(
 )
 # A cell that names no one and no date: "-", "?", "TBD", "n/a".
 _BLANK_CELL = re.compile(r"^(?:[-—–?]*|tbd|tba|n/?a|none|unassigned|nobody)$", re.IGNORECASE)
+
+
+def _labelled(line: str) -> _Item | None:
+    """The item a line labels with its kind (:data:`_LABELLED`), or None. Several open questions after one
+    label are each an item."""
+    m = _LABELLED.match(plain_label(line.strip()))
+    if m is None:
+        return None
+    label = m.group("label").casefold()
+    kind = next((k for k, words in _LABEL_KINDS.items() if label.startswith(words)), "unresolved")
+    return _Item(kind, m.group("text"), "prose" if kind == "unresolved" else "list")
 
 
 def _cells(row: str) -> list[str]:
@@ -318,6 +348,10 @@ def _items(text: str) -> Iterator[_Item]:
             elif kind is not None and _TABLE_ROW.match(line):
                 table.append(line)
                 listed, prose = True, []  # prose above a table introduces it
+            elif not line[:1].isspace() and (labelled := _labelled(line)) is not None:
+                yield labelled
+                if listed:
+                    kind, top = None, None
             elif line.strip() and not line[:1].isspace():
                 if listed:
                     kind, top = None, None  # prose after the list: what follows is no longer under its heading
@@ -333,6 +367,8 @@ def _items(text: str) -> Iterator[_Item]:
             yield _Item("action_items", body)
         elif box is None and kind is not None and not nested:
             yield _Item(kind, body)
+        elif box is None and kind is None and not nested and (labelled := _labelled(body)) is not None:
+            yield labelled  # "- Decision: ..." in a list of notes
         # a ticked task ("☑") is done: not what is left to do
     yield from prose
 
@@ -343,6 +379,11 @@ def has_written_facets(text: str) -> bool:
     and then they are read as :func:`written_facets` reads them."""
     if "[ ]" in text or _ANY_MARKER.search(text):
         return True
+    for k, m in enumerate(_ANY_LABEL.finditer(text)):  # "Decision: ...", "TODO: ..." at a line's start
+        if k == _MAX_CANDIDATES:
+            break
+        if _labelled(text[m.start() : text.find("\n", m.start()) % (len(text) + 1)]) is not None:
+            return True
     # Each line that may name a kind is read with what follows it, not the whole text: a book's
     # "Questions ..." had made a second copy of a 200 MB text.
     for k, m in enumerate(_KIND_WORD.finditer(text)):
@@ -394,6 +435,9 @@ def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
         text = label.group("task")
     if owner is None and (at := _OWNER_AT_LABEL.match(text)) and (owner := _owner(at.group("name"), participants)):
         text = at.group("task")
+    named = _NAMED_TO.match(text)
+    if owner is None and named and (owner := _owner(named.group("name").capitalize(), participants)):
+        text = text[named.end() :][:1].upper() + text[named.end() + 1 :]  # its owner named once, as "Anna:" is
     if owner is None and (at := _OWNER_AT.search(text)):
         owner = _owner(at.group("name"), participants)
         if owner is not None and _TAIL_AT.match(text, at.end()):  # "Send the posting to HR @Maria"
@@ -541,7 +585,8 @@ def _listed_items(shown: str) -> set[str]:
     the indented lines that continue it (a hard-wrapped item). A line with a marker glued to a line of running
     text ("Pricing goes live.\n- Free tier keeps 3 projects.": a summary that picked two bullets and kept one
     marker) is that paragraph's, no list: a list opens the text, or follows a blank line, a heading, a line
-    that introduces it ("Open questions:", "**Decisions:**") or an item."""
+    that introduces it ("Open questions:", "**Decisions:**") or an item. A line that labels its kind lists
+    its sentences inline ("Open questions: Do we ...? Who ...?", :func:`_labelled`)."""
     items: list[str] = []
     before = ""
     in_item = False  # the line before is an item or its continuation
@@ -550,6 +595,8 @@ def _listed_items(shown: str) -> set[str]:
         if not m and in_item and line[:1] in (" ", "\t") and line.strip():
             items[-1] += " " + line.strip()  # an indented line after an item goes on with it
             continue
+        if not m and (labelled := _labelled(line)) is not None:  # "Open questions: a? b?" lists them inline
+            items += [labelled.text[sp.start : sp.end] for sp in split_sentences(labelled.text)]
         lead = before.strip()
         opens = not lead or _introduces(lead) or in_item
         if m and opens:

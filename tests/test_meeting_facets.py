@@ -57,7 +57,7 @@ def test_an_owner_named_is_a_speaker_never_the_one_who_said_it() -> None:
         ("Maya Chen", "Action item: Oscar to book the venue by Friday."),
     )
     assert items["Lena to collect the vendor invoices by Nov 30."] == ("Lena Fischer", "Nov 30")
-    assert items["send the signed contract to legal."][0] == "Lena Fischer"
+    assert items["Send the signed contract to legal."][0] == "Lena Fischer"
     assert items["Lena, you will handle the press release by December 1."] == ("Lena Fischer", "December 1")
     # "Oscar" names no participant: the labelled task reads as "Talk to legal ..." does, the speaker's (a
     # capitalised word before "to" may be a verb; only a participant's name is known to be a name)
