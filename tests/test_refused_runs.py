@@ -45,3 +45,31 @@ def test_a_usage_error_records_no_run(corpus: Path, tmp_path: Path, fake_llm: Fa
     assert _run(corpus, out).exit_code == 0
     runs = _runs(out)
     assert [r["status"] for r in runs] == ["ok"], runs
+
+
+def test_a_mistyped_model_is_not_remembered(corpus: Path, tmp_path: Path, fake_llm: FakeLLMServer) -> None:
+    fake_llm.configure(models=["fake"])
+    out = tmp_path / "o"
+    llm = ("--base-url", fake_llm.base_url)
+    assert _run(corpus, out, *llm, "--model", "fakee").exit_code != 0
+    res = _run(corpus, out, *llm, "--model", "fake")
+    assert res.exit_code == 0, res.output
+    assert "settings changed" not in res.stderr, res.stderr
+
+
+def test_switching_back_to_the_llm_with_every_summary_stored_is_not_refused(
+    corpus: Path, tmp_path: Path, fake_llm: FakeLLMServer
+) -> None:
+    out = tmp_path / "out_sw"
+    llm = ("--base-url", fake_llm.base_url, "--model", "fake")
+    assert _run(corpus, out, *llm).exit_code == 0
+    switched = _run(corpus, out, "--base-url", "")
+    assert switched.exit_code == 0 and "settings changed" in switched.stderr, switched.output
+    sent = fake_llm.request_count
+    back = _run(corpus, out, *llm)
+    assert back.exit_code == 0, back.output
+    assert fake_llm.request_count == sent  # nothing to pay for: every summary was stored
+    # With a summary to pay for, the refusal stands.
+    (corpus / "2026-10-01.md").write_text("A new day.\n\n" + (corpus / "2026-10-02.md").read_text(encoding="utf-8"))
+    assert _run(corpus, out, "--base-url", "").exit_code == 0
+    assert _run(corpus, out, *llm).exit_code == 5
