@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
+from batchsum.engine import RUN_LOGGER
 from batchsum.errors import BatchsumError, ConfigError, IndexError_, LockedError, MetricsError, describe_os_error
 from batchsum.remembered import SettingsChanged
 from batchsum.walk_paths import shown
@@ -85,7 +86,11 @@ def setup_logging(quiet: bool = False, verbose: bool = False) -> None:
         level = logging.INFO
     if quiet:
         level = logging.ERROR
-    logging.basicConfig(level=level, format="%(levelname)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    # A run's warnings and problems are in its closing summary, which the commands print: not twice.
+    handler.addFilter(lambda record: not record.name.startswith(RUN_LOGGER))
+    logging.basicConfig(level=level, handlers=[handler])
 
 
 def finite_price(_ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:

@@ -7,12 +7,14 @@ status and exit code. It writes nothing to disk.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from batchsum.engine import RUN_LOGGER
 from batchsum.engine.changes import moved_note, moved_sources, redated_note, redone_note, reread_note, source_path
 from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
@@ -25,6 +27,8 @@ from batchsum.walk import Problem, SourceRef
 
 if TYPE_CHECKING:
     from batchsum.planning import FilePlan  # a type only: planning loads the tokenizer's modules
+
+log = logging.getLogger(RUN_LOGGER)  # README: "Warnings go to the `batchsum` logger"
 
 # Exit code of a run that finished but with nodes the configured LLM did not produce (docs/run.md).
 EXIT_DEGRADED = 4
@@ -77,6 +81,7 @@ class Ledger:
         """A warning for the closing summary (and, with ``event``, the event log); ``notice``: about the
         input or a choice, not a failure (:attr:`notices`)."""
         self.warnings.append(message)
+        log.warning("%s", message)
         if notice:
             self.notices.append(message)
         if event is not None:
@@ -109,6 +114,7 @@ class Ledger:
         problem of the run."""
         if problem.failure:
             self.problems.append(problem)
+            log.warning("%s: %s", problem.path, problem.reason)
         elif problem.notice:
             self.warn(f"{problem.path}: {problem.reason}", notice=True)
         level = "warning" if problem.failure else "info"
@@ -168,7 +174,8 @@ class Ledger:
         computed before it failed, and the failed ones, whose requests were sent all the same: their rows
         (a failed node's with its error) and their requests count in the file's and the run's."""
         doc = plan.doc
-        self.problems.append(Problem(str(doc.path), f"summarization failed: {reason}", doc.relpath))
+        self.problems.append(problem := Problem(str(doc.path), f"summarization failed: {reason}", doc.relpath))
+        log.warning("%s: %s", problem.path, problem.reason)
         recs = [make_node_record(self.run_id, plan, r) for r in spent or () if not r.reused]
         self.nodes.extend(recs)
         self.files.append(
