@@ -192,7 +192,8 @@ class LocalExecutor:
         for node in plan.nodes:  # dependency order: a node's inputs have tasks before it
             tasks[node.node_id] = asyncio.create_task(self._node(plan, node, tasks, height[node.node_id], driver))
         try:
-            done, _ = await asyncio.wait(tasks.values(), return_when=asyncio.FIRST_EXCEPTION)
+            # (asyncio.wait refuses no tasks: a file with no node to build)
+            done = (await asyncio.wait(tasks.values(), return_when=asyncio.FIRST_EXCEPTION))[0] if tasks else set()
             first = next((exc for t in tasks.values() if t in done and (exc := t.exception()) is not None), None)
             if first is None:
                 driver.file_finished(plan, [t.result() for t in tasks.values()], (time.perf_counter() - t0) * 1000)
