@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from batchsum.engine import RUN_LOGGER
-from batchsum.engine.changes import moved_note, moved_sources, redated_note, redone_note, reread_note, source_path
+from batchsum.engine.changes import (
+    fell_back_note,
+    moved_note,
+    moved_sources,
+    redated_note,
+    redone_note,
+    reread_note,
+    source_path,
+)
 from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
 from batchsum.engine.records import node_record as make_node_record
@@ -63,6 +71,7 @@ class Ledger:
     reread: int = 0  # of those, files unchanged but read as another text by a new reader version
     redone: Counter[int] = field(default_factory=Counter)  # of those, files an earlier summarizer made, by version
     redated: int = 0  # of those, files a new reader version dates otherwise (their summaries restored)
+    fell_back: list[int] = field(default_factory=list)  # of those, unedited files' nodes that had fallen back
     # The deleted sources' files where they are now, and the new files', by relpath: the same file under both is
     # a summary that moved (changes.moved_sources), which the run names.
     gone: dict[str, str] = field(default_factory=dict)
@@ -105,6 +114,9 @@ class Ledger:
             )
         if self.redated:
             self.warn(redated_note(self.redated), "files_redated", notice=True, files=self.redated)
+        if self.fell_back:
+            files, nodes = len(self.fell_back), sum(self.fell_back)
+            self.warn(fell_back_note(files, nodes), "fallbacks_redone", notice=True, files=files, nodes=nodes)
         if moved := moved_sources(self.gone, self.arrived):
             self.warn(moved_note(moved), "files_moved", notice=True, files=len(moved))
 
