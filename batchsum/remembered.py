@@ -13,6 +13,7 @@ chunking, prompts, redaction, ignore patterns, embedder); never a key, a limit o
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -168,12 +169,21 @@ def changes(old: dict[str, Any], cfg: RunConfig) -> list[Change]:
     return [Change(f, REMEMBERED[f], old[f], new[f]) for f in REMEMBERED if f in old and old[f] != new[f]]
 
 
-def check(cfg: RunConfig, entries: list[ManifestEntry], sig: Signature, *, confirmed: bool) -> Notice | None:
+def check(
+    cfg: RunConfig,
+    entries: list[ManifestEntry],
+    sig: Signature,
+    *,
+    confirmed: bool,
+    requests: Callable[[], int] | None = None,
+) -> Notice | None:
     """What this run changes against the settings its output folder remembers (None: nothing);
     ``entries``: the manifest entries of the files this run walks.
 
     Raises :class:`SettingsChanged` when the change makes an LLM backend summarize files again and
-    the run is not ``confirmed``. Otherwise the run's settings become the folder's.
+    the run is not ``confirmed``, unless ``requests`` (the LLM requests the run would send, as ``plan``
+    counts them; asked only then) is 0: a refusal exists to stop spending, and every summary may
+    already be stored. Otherwise the run's settings become the folder's.
     """
     old = load(cfg.out)
     found = changes(old, cfg) if old else []
@@ -184,7 +194,8 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: Signature, *, confi
         notice = Notice(found, len(redone), len(entries))
         # Turning digests off costs nothing; on, or with other budgets, every digest is written again.
         digests = cfg.digests and any(c.field in _DIGEST_FIELDS for c in found)
-        if cfg.llm.enabled and (any(map(_made_by_llm, redone)) or digests) and not confirmed:
+        spends = cfg.llm.enabled and (any(map(_made_by_llm, redone)) or digests) and not confirmed
+        if spends and (requests is None or requests() > 0):
             would = notice.message.replace(" files planned again", " files would be planned again")
             if digests:
                 would += f" and {_digests_redone({c.field for c in found})}"
@@ -197,6 +208,24 @@ def check(cfg: RunConfig, entries: list[ManifestEntry], sig: Signature, *, confi
     if old != snapshot(cfg):
         save(cfg)
     return notice
+
+
+def saved(out: Path) -> bytes | None:
+    """The bytes of ``out``'s remembered settings as they are now (None: none), for :func:`put_back`."""
+    try:
+        return settings_path(out).read_bytes()
+    except OSError:
+        return None
+
+
+def put_back(out: Path, previous: bytes | None) -> None:
+    """Restore the settings file ``saved`` read before a run that made nothing replaced it: such a run
+    (a mistyped --model refused by the server) does not hold the folder to its settings."""
+    path = settings_path(out)
+    if previous is None:
+        path.unlink(missing_ok=True)
+    elif saved(out) != previous:
+        atomic_write_bytes(path, previous)
 
 
 def _made_by_llm(entry: ManifestEntry) -> bool:

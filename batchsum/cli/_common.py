@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from batchsum.engine import RUN_LOGGER
 from batchsum.errors import BatchsumError, ConfigError, IndexError_, LockedError, MetricsError, describe_os_error
 from batchsum.remembered import SettingsChanged
 from batchsum.walk_paths import shown
@@ -88,12 +89,13 @@ def setup_logging(quiet: bool = False, verbose: bool = False, *, stops_reported:
         level = logging.INFO
     if quiet:
         level = logging.ERROR
-    root = logging.getLogger()
-    before = set(root.handlers)
-    logging.basicConfig(level=level, format="%(levelname)s: %(message)s")
-    if stops_reported:
-        for handler in set(root.handlers) - before:  # the terminal's; a log file keeps the record
-            handler.addFilter(lambda record: not getattr(record, "reported", False))
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    # A run's warnings and problems are in its closing summary, which the commands print: not twice.
+    handler.addFilter(lambda record: not record.name.startswith(RUN_LOGGER))
+    if stops_reported:  # the terminal's handler; a log file a caller configured keeps the record
+        handler.addFilter(lambda record: not getattr(record, "reported", False))
+    logging.basicConfig(level=level, handlers=[handler])
 
 
 def one_destination() -> bool:

@@ -16,3 +16,8 @@
 ``wrapup``           the end of a run: index sync, metrics, old records collected
 ``preview``          what a run would do (``batchsum plan``)
 """
+
+# The logger of a run's warnings and problems (``Ledger``), each logged once as it is met: under ``batchsum``,
+# so a library user's handler there gets them. The CLI prints them in its closing summary, so its own stderr
+# handler leaves this logger out.
+RUN_LOGGER = "batchsum.run"

@@ -122,19 +122,22 @@ def earlier_summarizer(entry: ManifestEntry, cfg: RunConfig, sig: Signature) -> 
 
 EDITED = "edited"
 REDATED = "dated otherwise"
+FELL_BACK = "nodes had fallen back to extractive"
 
 
 def change_reason(entry: ManifestEntry, doc: Document, cfg: RunConfig, sig: Signature) -> str:
     """Why a file with summaries is planned again, as ``plan`` names it: ``edited`` (its bytes and text changed:
-    the user's doing) first, then what this batchsum changed: ``summarizer vN -> vM``, ``settings changed``, ``read
-    as another text`` (a new reader), ``dated otherwise``, else ``summaries restored`` (a damaged tree, provisional
-    nodes)."""
+    the user's doing) first, then what this batchsum changed: ``summarizer vN -> vM``, ``settings changed``, nodes
+    that had fallen back to extractive (the LLM failed them), ``read as another text`` (a new reader), ``dated
+    otherwise``, else ``summaries restored`` (a damaged tree)."""
     if entry.sha256 != doc.sha256 and entry.text_sha != doc.text_sha:
         return EDITED
     if (old := earlier_summarizer(entry, cfg, sig)) is not None:
         return f"summarizer v{old} -> v{EXTRACTIVE_VERSION}"
     if not sig.holds(entry):
         return "settings changed"
+    if entry.fallback_nodes:  # provisional nodes: redone whatever else holds (diff, known_content)
+        return FELL_BACK
     if entry.text_sha not in ("", doc.text_sha):
         return "read as another text"
     # The rule a run restores such a file by: a date from this reader version, not any date that moved.
@@ -151,6 +154,15 @@ def redone_note(versions: Mapping[int, int]) -> str:
     return (
         f"{n} file{'s' if n != 1 else ''}: the extractive summarizer changed (version {old} -> "
         f"{EXTRACTIVE_VERSION}): redone once, their sources unchanged"
+    )
+
+
+def fell_back_note(files: int, nodes: int) -> str:
+    """What a run and ``plan`` say of the ``files`` unedited files redone because ``nodes`` of theirs had fallen
+    back to the extractive summarizer (the LLM failed them on an earlier run)."""
+    return (
+        f"{files} file{'s' if files != 1 else ''} redone: {nodes} node{'s' if nodes != 1 else ''} had fallen back "
+        "to extractive (the LLM failed them), their sources unchanged"
     )
 
 

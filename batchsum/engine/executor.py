@@ -148,6 +148,7 @@ class LocalExecutor:
         self.fallback = fallback
         self._aborted = False
         self._leaf_slots: asyncio.Semaphore | None = None
+        self._failing: set[int] = set()  # ids of the plans whose file failed while nodes of it still run
 
     async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
         tasks: list[asyncio.Task[None]] = []
@@ -191,16 +192,31 @@ class LocalExecutor:
         for node in plan.nodes:  # dependency order: a node's inputs have tasks before it
             tasks[node.node_id] = asyncio.create_task(self._node(plan, node, tasks, height[node.node_id], driver))
         try:
-            results = await asyncio.gather(*tasks.values())
+            # (asyncio.wait refuses no tasks: a file with no node to build)
+            done = (await asyncio.wait(tasks.values(), return_when=asyncio.FIRST_EXCEPTION))[0] if tasks else set()
+            first = next((exc for t in tasks.values() if t in done and (exc := t.exception()) is not None), None)
+            if first is None:
+                driver.file_finished(plan, [t.result() for t in tasks.values()], (time.perf_counter() - t0) * 1000)
+                return
+            if isinstance(first, AbortRun) or not isinstance(first, (BatchsumError, OSError)):
+                raise first
+            # The file fails: its nodes already computing finish rather than being cancelled, since their
+            # requests are sent (counted in its metrics, docs/metrics.md) and their outputs stored for the
+            # next run; no other node of it starts.
+            self._failing.add(id(plan))
+            errors = await asyncio.gather(*tasks.values(), return_exceptions=True)
+            if (abort := next((e for e in errors if isinstance(e, AbortRun)), None)) is not None:
+                raise abort
         except AbortRun:
             self._aborted = True
             await _cancel(tasks.values())
             raise
-        except (BatchsumError, OSError) as exc:
+        except BaseException:  # Ctrl-C, or a bug: no node goes on behind the run's back
             await _cancel(tasks.values())
-            driver.file_failed(plan, str(exc), (time.perf_counter() - t0) * 1000, _spent(tasks.values()))
-            return
-        driver.file_finished(plan, list(results), (time.perf_counter() - t0) * 1000)
+            raise
+        finally:
+            self._failing.discard(id(plan))
+        driver.file_failed(plan, str(first), (time.perf_counter() - t0) * 1000, _spent(tasks.values()))
 
     async def _node(
         self,
@@ -218,16 +234,18 @@ class LocalExecutor:
         out = driver.stored(job)
         if out is not None:
             return driver.node_finished(plan, job, out, reused=True)
-        return driver.node_finished(plan, job, await self._computed(job), reused=False)
+        return driver.node_finished(plan, job, await self._computed(plan, job), reused=False)
 
     async def _leaf(self, plan: FilePlan, node: PlannedNode, height: int, driver: Driver) -> NodeResult:
         job = driver.job(plan, node, [], height)
         out = driver.stored(job)
         if out is not None:
             return driver.node_finished(plan, job, out, reused=True)
-        return driver.node_finished(plan, job, await self._computed(job), reused=False)
+        return driver.node_finished(plan, job, await self._computed(plan, job), reused=False)
 
-    async def _computed(self, job: NodeJob) -> SummaryOutput:
+    async def _computed(self, plan: FilePlan, job: NodeJob) -> SummaryOutput:
+        if id(plan) in self._failing:
+            raise SummarizationError(f"{job.node.node_id}: not summarized, its file failed", node_id=job.node.node_id)
         try:
             return await self.compute(job.request)
         except SummarizationError as exc:

@@ -7,13 +7,23 @@ status and exit code. It writes nothing to disk.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from batchsum.engine.changes import moved_note, moved_sources, redated_note, redone_note, reread_note, source_path
+from batchsum.engine import RUN_LOGGER
+from batchsum.engine.changes import (
+    fell_back_note,
+    moved_note,
+    moved_sources,
+    redated_note,
+    redone_note,
+    reread_note,
+    source_path,
+)
 from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
 from batchsum.engine.records import node_record as make_node_record
@@ -25,6 +35,8 @@ from batchsum.walk import Problem, SourceRef
 
 if TYPE_CHECKING:
     from batchsum.planning import FilePlan  # a type only: planning loads the tokenizer's modules
+
+log = logging.getLogger(RUN_LOGGER)  # README: "Warnings go to the `batchsum` logger"
 
 # Exit code of a run that finished but with nodes the configured LLM did not produce (docs/run.md).
 EXIT_DEGRADED = 4
@@ -59,6 +71,7 @@ class Ledger:
     reread: int = 0  # of those, files unchanged but read as another text by a new reader version
     redone: Counter[int] = field(default_factory=Counter)  # of those, files an earlier summarizer made, by version
     redated: int = 0  # of those, files a new reader version dates otherwise (their summaries restored)
+    fell_back: list[int] = field(default_factory=list)  # of those, unedited files' nodes that had fallen back
     # The deleted sources' files where they are now, and the new files', by relpath: the same file under both is
     # a summary that moved (changes.moved_sources), which the run names.
     gone: dict[str, str] = field(default_factory=dict)
@@ -77,6 +90,7 @@ class Ledger:
         """A warning for the closing summary (and, with ``event``, the event log); ``notice``: about the
         input or a choice, not a failure (:attr:`notices`)."""
         self.warnings.append(message)
+        log.warning("%s", message)
         if notice:
             self.notices.append(message)
         if event is not None:
@@ -100,6 +114,9 @@ class Ledger:
             )
         if self.redated:
             self.warn(redated_note(self.redated), "files_redated", notice=True, files=self.redated)
+        if self.fell_back:
+            files, nodes = len(self.fell_back), sum(self.fell_back)
+            self.warn(fell_back_note(files, nodes), "fallbacks_redone", notice=True, files=files, nodes=nodes)
         if moved := moved_sources(self.gone, self.arrived):
             self.warn(moved_note(moved), "files_moved", notice=True, files=len(moved))
 
@@ -109,6 +126,7 @@ class Ledger:
         problem of the run."""
         if problem.failure:
             self.problems.append(problem)
+            log.warning("%s: %s", problem.path, problem.reason)
         elif problem.notice:
             self.warn(f"{problem.path}: {problem.reason}", notice=True)
         level = "warning" if problem.failure else "info"
@@ -168,7 +186,8 @@ class Ledger:
         computed before it failed, and the failed ones, whose requests were sent all the same: their rows
         (a failed node's with its error) and their requests count in the file's and the run's."""
         doc = plan.doc
-        self.problems.append(Problem(str(doc.path), f"summarization failed: {reason}", doc.relpath))
+        self.problems.append(problem := Problem(str(doc.path), f"summarization failed: {reason}", doc.relpath))
+        log.warning("%s: %s", problem.path, problem.reason)
         recs = [make_node_record(self.run_id, plan, r) for r in spent or () if not r.reused]
         self.nodes.extend(recs)
         self.files.append(

@@ -53,13 +53,14 @@ __all__ = ["run"]
 
 # What an unchanged re-run never loads (tests/test_rerun_fast_path.py), loaded when a run has work for it:
 # the choice of executor (which starts its worker processes), prepare and execute (the event loop, the
-# executors, the backends, the tokenizer), the digests of the periods, and the index stack (numpy,
-# SQLite, Chroma).
+# executors, the backends, the tokenizer), the digests of the periods, the index stack (numpy,
+# SQLite, Chroma), and the plan that counts what changed settings would cost before a run refuses them.
 _WORK: dict[str, str] = {
     "executor": "batchsum.engine.executor_choice:executor_for",
     "execute": "batchsum.engine.execute:execute",
     "digests": "batchsum.digests:update_digests",
     "index": "batchsum.index.store:sync_index",
+    "preview": "batchsum.engine.preview:preview",
 }
 
 
@@ -99,7 +100,11 @@ def _check_remembered(
     when an LLM would redo files unconfirmed); a change is a warning and a ``settings_changed`` event.
     Only the files this run walks count: other corpora in the folder are not redone."""
     mine = [e for e in map(manifest.get, walked) if e is not None]
-    notice = remembered.check(cfg, mine, sig, confirmed=cfg.yes or cfg.rebuild)
+
+    def requests() -> int:  # what `plan` with these options counts (stored summaries are not asked for again)
+        return int(load(_WORK["preview"])(cfg).llm_calls)
+
+    notice = remembered.check(cfg, mine, sig, confirmed=cfg.yes or cfg.rebuild, requests=requests)
     if notice is not None:
         changes = [str(c) for c in notice.changes]
         ledger.warn(
@@ -174,6 +179,10 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
 
     # diff: unchanged files are settled from the manifest, deleted ones soft-deleted
     d = diff(cfg, committer.manifest, committer.sig)
+    if d.todo and cfg.llm.enabled:
+        # A --base-url the client refuses (exit 2) is refused before the run records anything: a usage
+        # journal started first is read by the next run as an interrupted run that never ran.
+        load("batchsum.backends.llm_client:check_url")(cfg.llm.base_url or "")
     factory = _join_cluster(cfg, d.todo, factory, ledger)
     name, model = backend_and_model(cfg)
     to_index = list(d.unindexed)
@@ -181,6 +190,7 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
     embedded: Mapping[str, Any] = {}
     tokenizer = cfg.encoding  # named on a night that loaded none too: --json's key keeps one meaning
     made: Any = None  # digests made on the run's executor (an LLM's, or an extractive run's workers)
+    settings = remembered.saved(cfg.out) if cfg.remember else None
     try:
         if cfg.remember:
             _check_remembered(cfg, d.roots, committer.manifest, committer.sig, ledger)
@@ -205,6 +215,8 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
         if isinstance(factory, _JoinsFirst):  # Ray joined for a run that stopped before its executor took it
             factory.release()
     ledger.say_reread()
+    if cfg.remember and ledger.aborted is not None and not (committer.wrote or ledger.computed):
+        remembered.put_back(cfg.out, settings)  # a run that made nothing holds the folder to nothing
 
     # finish: flush, index, snapshot, records, metrics, old records, git
     wrote = bool(ledger.planned or committer.wrote)

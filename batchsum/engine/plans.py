@@ -13,7 +13,7 @@ import asyncio
 from collections import deque
 from collections.abc import AsyncIterator
 
-from batchsum.engine.changes import EDITED, REDATED, change_reason, earlier_summarizer, read_anew
+from batchsum.engine.changes import EDITED, FELL_BACK, REDATED, change_reason, earlier_summarizer, read_anew
 from batchsum.engine.driver import RunDriver
 from batchsum.engine.executor import Executor, ReadsAhead
 from batchsum.engine.prepare import Prepared, attach_prior, prepare_file
@@ -109,6 +109,8 @@ def settle(ref: SourceRef, prepared: Prepared, driver: RunDriver) -> FilePlan | 
         if reason != EDITED and (old := earlier_summarizer(entry, driver.cfg, committer.sig)) is not None:
             ledger.redone[old] += 1
         ledger.redated += reason == REDATED
+        if reason == FELL_BACK:
+            ledger.fell_back.append(entry.fallback_nodes)
     if not plan.kept_whole:
         if entry is not None and same_bytes and same_text and committer.sig.holds(entry):
             # Same source, same settings, a damaged tree: restore the recorded nodes, no new chain link.

@@ -27,12 +27,14 @@ from batchsum.digest_plan import PeriodPlan, plan_digests
 from batchsum.digest_state import Final, digest_input, load_state, many_days, state_path
 from batchsum.engine.changes import (
     EDITED,
+    FELL_BACK,
     REDATED,
     backend_identity,
     change_reason,
     config_signature,
     diff,
     earlier_summarizer,
+    fell_back_note,
     known_content,
     moved_note,
     moved_sources,
@@ -78,6 +80,7 @@ class PlanSummary:
     # this batchsum's (an upgrade's summarizer or reader, settings, a damaged tree).
     reasons: dict[str, str] = field(default_factory=dict)
     redone: Counter[int] = field(default_factory=Counter)  # files an earlier summarizer made, by its version
+    fell_back: int = 0  # of ``changed``, the nodes of unedited files that had fallen back to extractive
     # Of ``new`` and ``changed``, those whose source is the file a deleted tree was made from (relpath -> the deleted
     # one): summaries that move.
     moved: dict[str, str] = field(default_factory=dict)
@@ -118,6 +121,8 @@ class PlanSummary:
         notes = [redone_note(self.redone)] if self.redone else []
         if redated := sum(r == REDATED for r in self.reasons.values()):
             notes.append(redated_note(redated))
+        if self.fell_back:
+            notes.append(fell_back_note(sum(r == FELL_BACK for r in self.reasons.values()), self.fell_back))
         if self.moved:
             notes.append(moved_note(self.moved))
         return notes
@@ -330,6 +335,7 @@ def preview(cfg: RunConfig) -> PlanSummary:
             summary.reasons[ref.relpath] = reason = change_reason(entry, doc, cfg, sig)
             if reason != EDITED and (made_by := earlier_summarizer(entry, cfg, sig)) is not None:
                 summary.redone[made_by] += 1
+            summary.fell_back += entry.fallback_nodes if reason == FELL_BACK else 0
         summary.levels[plan.level.value] += 1
         summary.chunks += len(plan.chunks)
         summary.input_tokens += doc.tokens

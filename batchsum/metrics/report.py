@@ -370,6 +370,11 @@ def price_of(price: tuple[float, float | None] | None, price_per_1k: float | Non
     return Price(prompt / 1e6, completion / 1e6, f"${prompt:g}/M prompt and ${completion:g}/M completion tokens")
 
 
+# A run recorded as interrupted was recorded by the next run from its usage journal: its wall time was never
+# measured (stored as 0), so it is unknown (null, shown blank), not 0 ms.
+_WALL_MS = "CASE WHEN r.status = 'interrupted' THEN NULL ELSE coalesce(r.wall_ms, 0) END"
+
+
 def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
     # Spent tokens and cache savings come from node rows: only nodes that really sent requests
     # count (the extractive summarizer reports its output as completion tokens, and cached or
@@ -380,7 +385,7 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
     # the corpus, nearly the same each night whatever changed.
     rows = _rows(
         con,
-        """
+        f"""
         WITH f AS (
             SELECT run_id, sum(coalesce(input_tokens, 0)) AS read_in, sum(coalesce(output_tokens, 0)) AS read_out
             FROM files WHERE status = 'done' GROUP BY run_id
@@ -410,7 +415,7 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
                END AS completion_spent,
                coalesce(r.llm_calls, 0) AS llm_calls, coalesce(n.saved, 0) AS calls_saved,
                coalesce(r.nodes_computed, 0) AS nodes_computed, coalesce(n.reused, r.nodes_reused, 0) AS nodes_reused,
-               coalesce(r.wall_ms, 0) AS wall_ms
+               {_WALL_MS} AS wall_ms
         FROM runs r JOIN run_order o USING (run_id) LEFT JOIN n USING (run_id) LEFT JOIN f USING (run_id)
         ORDER BY o.seq
         """,
@@ -426,7 +431,8 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
 
 
 def _selected_runs(con: Any) -> list[dict[str, Any]]:
-    rows = _rows(con, "SELECT r.* FROM runs r JOIN sel USING (run_id) ORDER BY sel.seq")
+    query = f"SELECT r.* REPLACE ({_WALL_MS} AS wall_ms) FROM runs r JOIN sel USING (run_id) ORDER BY sel.seq"
+    rows = _rows(con, query)
     for r in rows:
         r["command"] = scrub_optional(r["command"])
     return rows
