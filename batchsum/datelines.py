@@ -40,8 +40,22 @@ _YEAR = r"(?:,?[ \t]+(?:de[ \t]+)?(?P<y>1[5-9]\d\d|20\d\d)(?:[ \t]*(?:года(?
 # A date in numbers with dots is day first, as Europe and Russia write it ("03.05.2024", "3.5.2024"), the
 # year whole: a month over 12 is no date (_checked), and "3.5.24" is as likely a version as a day.
 _DOTTED = r"(?P<d3>\d{1,2})\.(?P<m3>\d{1,2})\.(?P<y3>1[5-9]\d\d|20\d\d)(?![\d.]\d)(?:[ \t]*(?:года(?!\w)|г\.?))?"
-# A weekday in brackets after the day, as an app writes it: "3. Mai 2024 (Freitag)", "03.05.2024 (Fr.)".
-_BRACKETED_WEEKDAY = rf"(?:[ \t]*\((?i:{_WEEKDAY})\.?\))?"
+# A weekday in brackets after the day, as an app writes it: "3. Mai 2024 (Freitag)", "03.05.2024 (Fr.)",
+# "3 мая 2024 (пт)". In brackets a weekday may be short, as apps shorten it; bare, "Mo" or "mar" is too
+# ambiguous to be one, so the short forms are read here only.
+_SHORT_WEEKDAYS = {
+    "en": "mon tue tues wed thu thur thurs fri sat sun",
+    "de": "mo di mi do fr sa so",
+    "fr": "lun mar mer jeu ven sam dim",
+    "es": "lun mar mié mie jue vie sáb sab dom",
+    "it": "lun mar mer gio ven sab dom",
+    "pt": "seg ter qua qui sex sáb sab dom",
+    "ru": "пн вт ср чт пт сб вс",
+}
+_SHORT_WEEKDAY = "|".join(
+    sorted({w for forms in _SHORT_WEEKDAYS.values() for w in forms.split()}, key=len, reverse=True)
+)
+_BRACKETED_WEEKDAY = rf"(?:[ \t]*\((?i:{_WEEKDAY}|{_SHORT_WEEKDAY})\.?\))?"
 # After the day: a place, a weekday or a time of day (", ABBOTSFORD", ", Tuesday", ", abends"), behind its
 # comma: words that follow the day without one are a sentence's ("Am 3. Mai regnete es.").
 _TAIL = r"(?P<tail>(?:,[ \t]*[^\W\d_][^\n.,;:!?]{0,30})*)"
@@ -56,21 +70,34 @@ _ALONE = re.compile(rf"{_DATE}[.:]?")
 # "Weather:" lines): the field's name is no part of the date.
 _FIELD = re.compile(r"(?i:date)[ \t]*:[ \t]*")
 # A Chinese or Japanese day on a line of its own, its month and year written or carried: "〔八月〕二十七日",
-# "二十八日", "1923年9月1日", "三月五日（月）", "令和6年5月3日", "大正十二年八月二十四日"; then its weekday,
-# bracketed or not ("（金）", "星期五", "周五", "金曜日"), and at most two short words of weather or place
-# ("2024年5月3日（金）　晴", "八月二十六日　曇、夕方雷雨", "5月3日 星期五 晴"). Chinese and Japanese write a
-# sentence without spaces, so a word after the day stands apart from it by a space or its weekday: one run
-# on ("5月3日に東京へ行った") is the sentence's, and no word holds a sentence's punctuation.
+# "二十八日", "1923年9月1日", "三月五日（月）", "令和6年5月3日", "大正十二年八月二十四日", "2024年　5月　3日"; then
+# its weekday, bracketed or not ("（金）", "星期五", "周五", "金曜日"), and the day's weather ("2024年5月3日（金）　晴",
+# "八月二十六日　曇、夕方雷雨", "5月3日 星期五 晴转多云"). Chinese and Japanese write a sentence without spaces,
+# so the weather stands apart from the day by a space or its weekday: one run on ("5月3日に東京へ行った") is the
+# sentence's. Only weather words follow a dateline's day: a diary written as chat leaves a sentence's 。 out,
+# and "5月3日 今天很累" is then the entry's first sentence, not its label.
 _CJK_NUMBER = r"[\d〇一二三四五六七八九十廿卅]{1,3}"
+_CJK_SPACE = r"[^\S\n]"  # any space but a line's end: the ideographic U+3000 too
 _ERAS = {"明治": 1867, "大正": 1911, "昭和": 1925, "平成": 1988, "令和": 2018}  # year 1 of each is base + 1
-_CJK_YEAR = rf"(?:(?P<y>[\d〇一二三四五六七八九]{{4}})|(?P<era>{'|'.join(_ERAS)})(?P<ey>元|{_CJK_NUMBER}))[ \t]*年"
+_CJK_YEAR = (
+    rf"(?:(?P<y>[\d〇一二三四五六七八九]{{4}})|(?P<era>{'|'.join(_ERAS)})(?P<ey>元|{_CJK_NUMBER})){_CJK_SPACE}*年"
+)
 _CJK_WEEKDAY = r"(?:[（(][^）)\n]{1,4}[）)]|(?:星期|礼拜|禮拜|周|週)[一二三四五六日天]|[月火水木金土日]曜日?)"
-_CJK_WORD = r"[^\W\d_]{1,6}"
-_CJK_GAP = r"[ \t\u3000]+"
-_CJK_WORDS = rf"{_CJK_WORD}(?:(?:[、，,]|{_CJK_GAP}){_CJK_WORD})?"  # "晴", "曇、夕方雷雨", "北京 晴"
+# The weather a diary notes, Chinese ("晴", "多云", "雷阵雨") and Japanese ("晴れ", "曇り", "驟雨"), a time of day
+# before it ("夕方雷雨", "午后小雨"); two joined by "转"/"のち"/"後"/"時々" or a comma ("晴转阴", "曇、後驟雨").
+_WEATHER = (
+    "晴朗 晴れ 快晴 晴 多云 多雲 少云 阴天 阴 陰 曇り 曇 くもり 雷阵雨 阵雨 雷雨 驟雨 暴雨 大雨 中雨 小雨 雨夹雪 "
+    "雨 大雪 小雪 雪 雾 霧 霾 大风 风 風 热 暑 寒 冷"
+).split()
+_TIME_OF_DAY = "上午 下午 午前 午後 午后 夕方 夜半 朝 昼 晚 夕 夜".split()
+_CJK_TERM = rf"(?:{'|'.join(_TIME_OF_DAY)})?(?:{'|'.join(_WEATHER)})"
+_CJK_JOIN = rf"(?:(?:[、，,]|{_CJK_SPACE}+)(?:のち|後|时|時々|一時|转|轉)?|のち|後|时|時々|一時|转|轉)"
+_CJK_GAP = rf"{_CJK_SPACE}+"
+_CJK_WORDS = rf"{_CJK_TERM}(?:{_CJK_JOIN}{_CJK_TERM})?"  # "晴", "曇、夕方雷雨", "晴转多云"
 _CJK_ALONE = re.compile(
-    rf"〔?(?:{_CJK_YEAR}[ \t]*)?〔?(?:(?P<m>{_CJK_NUMBER})[ \t]*月[ \t]*)?〕?(?P<d>{_CJK_NUMBER})[ \t]*日〕?"
-    rf"(?:[ \t\u3000]*{_CJK_WEEKDAY}(?P<after>[ \t\u3000]*{_CJK_WORDS})?|(?P<apart>{_CJK_GAP}{_CJK_WORDS}))?"
+    rf"〔?(?:{_CJK_YEAR}{_CJK_SPACE}*)?〔?(?:(?P<m>{_CJK_NUMBER}){_CJK_SPACE}*月{_CJK_SPACE}*)?〕?"
+    rf"(?P<d>{_CJK_NUMBER}){_CJK_SPACE}*日〕?"
+    rf"(?:{_CJK_SPACE}*{_CJK_WEEKDAY}(?P<after>{_CJK_SPACE}*{_CJK_WORDS})?|(?P<apart>{_CJK_GAP}{_CJK_WORDS}))?"
 )
 _MARKS = str.maketrans("", "", "_*[]")  # italics, bold and an editor's brackets ("[_Abbotsford_,] _May_ 16.--")
 _ALONE_CHARS = 60  # a dateline is short: a longer paragraph that names a day is prose
@@ -100,7 +127,7 @@ def _cjk_number(text: str) -> int:
 
 
 def _cjk_alone(line: str) -> re.Match[str] | None:
-    bare = line.strip("\u3000 \t")
+    bare = line.strip()
     return _CJK_ALONE.fullmatch(bare) if "日" in bare and len(bare) <= _CJK_CHARS else None
 
 

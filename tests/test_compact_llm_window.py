@@ -15,7 +15,7 @@ from click.testing import CliRunner
 import batchsum
 from batchsum.backends.budget import count_message_tokens
 from batchsum.cli import main
-from batchsum.compact.llm import min_context_window
+from batchsum.compact.llm import LLMSummarizer, min_context_window
 from batchsum.errors import ConfigError
 from batchsum.tokens import get_tokenizer
 from tests.fakeserver import FakeLLMServer
@@ -26,8 +26,16 @@ def _session() -> list[dict[str, Any]]:
     return [{"role": "user", "content": f"step {i}: the tide gauge at pier {i} drifted again"} for i in range(40)]
 
 
+def _named_minimum(url: str) -> int:
+    """The least window the library names for the README's session (asked with a window too small for it)."""
+    with pytest.raises(ConfigError) as err:
+        batchsum.compact(_session(), context_window=256, preserve_recent=4, base_url=url, model="fake")
+    return max(int(n) for n in re.findall(r"\d+", str(err.value)) if int(n) != 256)
+
+
 def test_a_window_too_small_for_the_request_is_a_config_error_naming_the_minimum(fake_llm: FakeLLMServer) -> None:
-    least = min_context_window(get_tokenizer())
+    least = _named_minimum(fake_llm.base_url)
+    assert least <= min_context_window(get_tokenizer())
     for abort in (False, True):
         with pytest.raises(ConfigError) as err:
             batchsum.compact(
@@ -44,7 +52,8 @@ def test_a_window_too_small_for_the_request_is_a_config_error_naming_the_minimum
 
 
 def test_from_the_minimum_up_the_model_writes_the_summary(fake_llm: FakeLLMServer) -> None:
-    least = min_context_window(get_tokenizer())
+    least = _named_minimum(fake_llm.base_url)
+    assert least <= min_context_window(get_tokenizer())  # the documented figure bounds every session's
     with pytest.raises(ConfigError):
         batchsum.compact(_session(), context_window=least - 1, base_url=fake_llm.base_url, model="fake")
     for window in (least, 8192):
@@ -60,13 +69,29 @@ def test_from_the_minimum_up_the_model_writes_the_summary(fake_llm: FakeLLMServe
     assert count_message_tokens(at_least.messages, get_tokenizer()) + at_least.max_tokens <= least
 
 
+def test_the_minimum_is_the_least_window_the_request_itself_accepts(fake_llm: FakeLLMServer) -> None:
+    # A window the request fits (prompt and reply 602 tokens of 640) is served, not refused for a reply of half
+    # the window and figures of 12 digits; one token less than the named minimum leaves the request no room.
+    least = _named_minimum(fake_llm.base_url)
+    assert least <= 640
+    served = batchsum.compact(
+        _session(), context_window=640, preserve_recent=4, base_url=fake_llm.base_url, model="fake"
+    )
+    assert served.mode == "llm"
+    for window, mode in ((least - 1, "rule-based (LLM failed)"), (least, "llm")):
+        llm = LLMSummarizer(base_url=fake_llm.base_url, model="fake", context_window=window)
+        result = batchsum.compact(_session(), context_window=8192, preserve_recent=4, backend=llm)
+        assert result.mode == mode, (window, result.llm_error)
+    assert len(fake_llm.requests(model="fake")) == 2  # 640 and the least: none below it
+
+
 def test_the_command_refuses_the_window_before_asking(tmp_path: Path, fake_llm: FakeLLMServer) -> None:
     session = tmp_path / "s.json"
     session.write_text(json.dumps(_session()))
     args = ["compact", str(session), "--context-window", "256", "--base-url", fake_llm.base_url, "--model", "fake"]
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 2, res.output
-    assert str(min_context_window(get_tokenizer())) in res.output
+    assert str(_named_minimum(fake_llm.base_url)) in res.output
     assert fake_llm.requests(model="fake") == []
 
 

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from batchsum.backends.units import units_from_text
 from batchsum.cli import main
-from batchsum.datelines import is_dateline
+from batchsum.datelines import cjk_dateline, dateline, is_dateline
+from batchsum.day_words import heading_day
 from batchsum.doc_dates import dated
 from batchsum.tree import read_node
 
@@ -116,3 +117,38 @@ def test_month_files_of_each_language_get_their_month_digest(tmp_path: Path) -> 
         assert (meta["doc_date"], meta["date_source"]) == ("2024-05-03", "first entry"), name
         assert name in digest, name
     assert "Undated" not in (out / "index.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("heading", ["2024年\u30005月\u30003日", "2024\u3000年5月3日", "2024年 5月\u20033日（金）"])
+def test_any_space_between_year_month_and_day_still_reads_the_day(heading: str) -> None:
+    # A Japanese keyboard's full-width space (U+3000) between the parts, as the old whitespace-stripping read it.
+    assert heading_day(heading) == "2024-05-03"
+
+
+def test_a_cjk_date_and_a_short_sentence_without_its_full_stop_stays_a_sentence() -> None:
+    # A chat-style diary leaves the 。 out: only weather words after the day make the line a label.
+    for line in ("5月3日 今天很累", "三日\u3000彼は来た", "2024年5月3日（金）\u3000東京へ"):
+        assert cjk_dateline(line) is None and not is_dateline(line), line
+    for line in (
+        "八月二十五日\u3000晴",
+        "5月3日 星期五 晴转多云",
+        "三月三日\u3000晴のち曇",
+        "2024年5月4日（土）\u3000雨",
+    ):
+        assert is_dateline(line), line
+    units = units_from_text("5月3日 今天很累\n我去了公园。\n\n5月4日 多云\n去公园散步了。", "journal")
+    assert any("今天很累" in u.text for u in units)  # the entry's words reach the summary
+    assert not any("多云" in u.text for u in units)  # the weather dateline is a label
+
+
+@pytest.mark.parametrize(
+    "opening",
+    ["## 03.05.2024 (Fr.)", "## 3. Mai 2024 (Fr)", "## 3 мая 2024 (пт)", "## 3 May 2024 (Fri.)", "3 mai 2024 (ven.)"],
+)
+def test_a_bracketed_short_weekday_dates_its_file(tmp_path: Path, opening: str) -> None:
+    assert dated(tmp_path / "journal.md", f"{opening}\n\n{PROSE}\n", COPIED) == ("2024-05-03", "first entry")
+
+
+def test_a_short_weekday_is_read_in_brackets_only() -> None:
+    assert dateline("3. Mai 2024 (Di.)") is not None and dateline("03.05.2024 (Fr.)") is not None
+    assert dateline("Mo 3. Mai 2024") is None  # bare, "Mo" is as likely a name or a word

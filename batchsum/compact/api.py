@@ -380,16 +380,13 @@ def _llm_config(
     api_key: str | None,
     timeout: float | None,
     max_attempts: int | None,
-    tok: Tokenizer,
+    least: int,
 ) -> LLMConfig:
     """The LLM backend of ``base_url``, the command's and the library's one: the session's window, the only one
-    of that model we know, is the one it is asked to fit (too small for the request itself: a ConfigError naming
-    the least that works, before any work); ``timeout`` and ``max_attempts`` None keep the defaults."""
-    from batchsum.compact.llm import min_context_window  # lazy, as in _improve_with_llm
-
+    of that model we know, is the one it is asked to fit (below ``least``, the window its request needs: a
+    ConfigError naming it, before any request); ``timeout`` and ``max_attempts`` None keep the defaults."""
     if not base_url:
         raise ConfigError("a model or an API key needs a server: base_url= (--base-url or OPENAI_BASE_URL)")
-    least = min_context_window(tok)
     if context_window < least:
         raise ConfigError(
             f"context_window={context_window} is too small for an LLM summary: the request alone needs a window "
@@ -451,8 +448,6 @@ def compact(
     )
     _request_limits(timeout, max_attempts)
     tok = tokenizer or get_tokenizer(cfg.encoding)
-    if backend is None and (base_url or model or api_key):
-        backend = _llm_config(context_window, base_url, model, api_key, timeout, max_attempts, tok)
     cfg.validate()
     if isinstance(history, SummaryRecord):
         history = [history]
@@ -462,6 +457,13 @@ def compact(
     raw = [dict(m) if isinstance(m, Mapping) else to_dict(m) for m in messages]
     costs = [message_tokens(m, tok) for m in msgs]
     tokens_before = sum(costs) + 3
+    if backend is None and (base_url or model or api_key):
+        from batchsum.compact.llm import min_context_window  # lazy, as in _improve_with_llm
+
+        # The request's figures (messages, tokens, depth) are at most the session's tokens, or its originals'.
+        orig = sum(message_tokens(as_message(m, "original message"), tok) for m in originals or ())
+        least = min_context_window(tok, cfg.max_summary_tokens, max(tokens_before, orig, cfg.max_summary_chain_depth))
+        backend = _llm_config(context_window, base_url, model, api_key, timeout, max_attempts, least)
     start = 0
     if cfg.keep_system:
         while start < len(msgs) and msgs[start].role == "system" and not msgs[start].content.startswith(SUMMARY_MARK):

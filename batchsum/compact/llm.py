@@ -67,17 +67,30 @@ def _request(
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
-def min_context_window(tokenizer: Tokenizer) -> int:
-    """The smallest window of the summarizing model that LLM compaction can use, whatever the summary's budget.
+def _words(cap: int) -> int:
+    return max(20, int(cap * 0.4 * 0.75))  # the narrative's words: 40% of the budget, 0.75 words a token
 
-    The reply may reserve up to half the window (:meth:`LLMSummarizer.improve`); the other half, less the
-    tokenizer margin, must hold the request's fixed part and ``MIN_TRANSCRIPT_TOKENS`` of transcript. The fixed
-    part is counted with 12-digit figures in the schema and meta line, an upper bound of any real request's.
+
+def reply_tokens(cap: int, window: int) -> int:
+    """The reply a request reserves for a summary of ``cap`` tokens in a ``window``-token model: the summary
+    and as much again for the JSON around it (at least 128), at most half the window. :meth:`LLMSummarizer.improve`
+    asks for it and :func:`min_context_window` counts with it, so the minimum is the request's own."""
+    return max(64, min(cap + max(128, cap), window // 2))
+
+
+def min_context_window(tokenizer: Tokenizer, cap: int = CompactConfig.max_summary_tokens, largest: int = 10**11) -> int:
+    """The smallest window of the summarizing model in which :meth:`LLMSummarizer.build_messages` accepts a
+    request for a summary of at most ``cap`` tokens whose figures (messages, tokens, depth) are at most ``largest``.
+
+    The window less the reply's reservation (:func:`reply_tokens`) and the tokenizer margin must hold the request's
+    fixed part and ``MIN_TRANSCRIPT_TOKENS`` of transcript. The fixed part is counted with ``largest`` for every
+    figure, an upper bound of the real request's (the defaults: any session, the default summary budget).
     """
-    wide = 10**11
-    overhead = count_message_tokens(_request(wide, wide, wide, wide, wide, []), tokenizer)
-    window = 2 * (overhead + MIN_TRANSCRIPT_TOKENS)
-    while prompt_budget(window, window // 2) < overhead + MIN_TRANSCRIPT_TOKENS:
+    need = count_message_tokens(_request(_words(cap), largest, largest, largest, largest, []), tokenizer)
+    need += MIN_TRANSCRIPT_TOKENS
+    window = need
+    # The prompt's share of the window never shrinks as the window grows: the first window that holds it is least.
+    while prompt_budget(window, reply_tokens(cap, window)) < need:
         window += 1
     return window
 
@@ -139,7 +152,7 @@ class LLMSummarizer:
         if on:
             lines = [redact(line)[0] for line in lines]
         total_tokens = sum(tokenizer.count(t.message.content) for t in turns)
-        words = max(20, int(cap * 0.4 * 0.75))
+        words = _words(cap)
 
         def build(body: list[str], omitted: int) -> list[dict[str, str]]:
             return _request(words, len(turns), total_tokens, depth, omitted, body)
@@ -150,7 +163,7 @@ class LLMSummarizer:
         if room < MIN_TRANSCRIPT_TOKENS:
             raise LLMSummaryError(
                 f"context window {self.context_window} leaves no room for the transcript "
-                f"(LLM compaction needs at least {min_context_window(tokenizer)} tokens)"
+                f"(LLM compaction needs at least {min_context_window(tokenizer, cap)} tokens)"
             )
         costs = [tokenizer.count(line) + 1 for line in lines]
         first = 0
@@ -208,7 +221,7 @@ class LLMSummarizer:
 
         Raises LLMSummaryError when the call fails or the reply is not valid JSON for the schema.
         """
-        send_max = max(64, min(cap + max(128, cap), self.context_window // 2))
+        send_max = reply_tokens(cap, self.context_window)
         messages = self.build_messages(
             turns, cap=cap, max_tokens=send_max, config=config, tokenizer=tokenizer, depth=record.depth
         )
