@@ -49,11 +49,8 @@ _MARKERS = re.compile(
     r"|\((?:[a-z]+(?:[ -][a-z]+){0,2})\)|\[[^\]\n]{1,40}\]",
     re.IGNORECASE,
 )
-_FILLERS = re.compile(
-    r"(?<![\w'-])(?:u+m+|u+h+m*|e+r+m+|e+r+|a+h+|h+m+|m+h*m+|m+-h+m+|u+h+-h+u+h+|uh-oh)"
-    r"(?![\w'-])[ \t]*,?",
-    re.IGNORECASE,
-)
+_FILLER_SPELLINGS = r"(?:u+m+|u+h+m*|e+r+m+|e+r+|a+h+|h+m+|m+h*m+|m+-h+m+|u+h+-h+u+h+|uh-oh)"
+_FILLERS = re.compile(rf"(?<![\w'-]){_FILLER_SPELLINGS}(?![\w'-])[ \t]*,?", re.IGNORECASE)
 _FILLER_HEAD = re.compile(r"[\w-]+")
 _AFTER_NUMBER = re.compile(r"\d[ \t]*\Z")
 
@@ -108,6 +105,17 @@ NUMBER_WORDS = frozenset(
 _SPELLED_OUT = re.compile(r"\b(?:[A-Za-z]_)+(?!\w)")
 # QMSum's interruption point: resolved as a self-repair (:mod:`batchsum.disfluency`), not a mere space.
 _DISFMARKER = re.compile(r"\{disfmarker\}", re.IGNORECASE)
+# A turn broken off at an interruption point, nothing but fillers and markers after it before its end ("I must
+# say that it {disfmarker} Hmm ."): it ends on the marker, as a turn broken off there does ("... by
+# {disfmarker}"), without the stop that had made it a whole sentence ("I must say that it."). Left unended, it
+# is broken off to the summarizer and the facets (units.py, facets.py: a punctuated transcript's unended
+# sentence). A "…" instead (read as a pause after a whole phrase, noise.is_fragment) had put such turns in
+# meetings' finals ("So if you don't want…"): QMSum's first 40 finals held 16 such lines, 7 before.
+_BROKEN_OFF_TURN = re.compile(
+    rf"(?<=[\w'’])[ \t]*[,;]?[ \t]*\{{disfmarker\}}"
+    rf"(?P<tail>(?:[ \t,]*(?:{_MARKERS.pattern}|(?<![\w'-]){_FILLER_SPELLINGS}(?![\w'-])))*)[ \t,]*[.!?]?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 # Words the transcriber did not hear ("{gap}"): a sentence whose last word before them leaves its phrase
 # open ("First we have a look at {gap} .") was broken off there; it trails off ("…") and is no candidate.
 _GAP = re.compile(r"(?<![\w'’-])([\w'’]+)[ \t]*\{gap\}[ \t]*(?:[.!?](?=\s|$))?", re.IGNORECASE)
@@ -263,7 +271,8 @@ def clean_transcript(text: str) -> str:
     """
     if not text:
         return ""
-    s = _GAP.sub(_gap, _DISFMARKER.sub(f" {INTERRUPTION} ", text))
+    s = _BROKEN_OFF_TURN.sub(_broken_off, text) if "{" in text else text
+    s = _GAP.sub(_gap, _DISFMARKER.sub(f" {INTERRUPTION} ", s))
     # A dash or an ellipsis in punctuated speech ("do I see-- You said") is left as written: read as an
     # interruption point it cost CRD3's game transcripts 0.2 R-2 and R-Lsum.
     s = _MARKERS.sub(" ", without_cues(s))
@@ -331,6 +340,13 @@ def _lost_words(m: re.Match[str]) -> str:
     if closing or after in ",;:":  # the stop after it is the mark's own
         return "…" + (" " if m.group("stop") and after.strip() else "")
     return " … "
+
+
+def _broken_off(m: re.Match[str]) -> str:
+    """A turn's end from its interruption point gone, stop and all, when all that followed were fillers (not a
+    word written in capitals, "HMM", which may be an acronym) and markers: the turn ends where it broke off."""
+    words = _FILLER_HEAD.findall(_MARKERS.sub(" ", m.group("tail")))
+    return "" if all(_is_filler(w, "") for w in words) else m.group(0)
 
 
 def _gap(m: re.Match[str]) -> str:

@@ -15,7 +15,11 @@ from batchsum.abbreviations import is_abbreviation
 
 __all__ = ["is_turn", "parse_speaker_line", "speakers_of"]
 
-_TIMESTAMP = re.compile(r"[ \t]*\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?\)?[ \t]*[-–—]?[ \t]*")
+# A turn's leading time: "[09:02]", "(00:01:02.5)", "12:30 -", and a 12-hour clock's "[9:02 AM]", "9:02am",
+# "9:02 p.m." (Slack's and Teams' copies); the "m" ends a word, so "10:30 Amy: hi" keeps its speaker Amy.
+_TIMESTAMP = re.compile(
+    r"[ \t]*\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:[ \t]?[AaPp]\.?[Mm]\b\.?)?\]?\)?[ \t]*[-–—]?[ \t]*"
+)
 _COLON = re.compile("[:：]")  # an ASCII colon, or a full-width one (Chinese, Japanese)
 # A list item's "* key eq: ...", "+ exam: ...": a label of the item, as "- exam: ..." is, not a speaker (its
 # "*" had been taken for a bold mark and stripped, so bulleted lecture notes read as a conversation).
