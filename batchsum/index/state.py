@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.errors import IndexError_
+from batchsum.lock import running_holder
 from batchsum.own_pages import foreign_index
 from batchsum.tree import atomic_target
 
@@ -148,8 +149,12 @@ def _described(where: str, cfg: IndexConfig) -> str:
     return f"the embedded Chroma in {chroma_dir(cfg)}" if where == EMBEDDED else f"Chroma server {where}"
 
 
-def write_state(cfg: IndexConfig, complete: bool, embedder: Embedder | None = None) -> None:
-    """Record the layout, where Chroma is and whether the index is complete (atomically)."""
+def write_state(
+    cfg: IndexConfig, complete: bool, embedder: Embedder | None = None, *, rebuilding: bool | None = None
+) -> None:
+    """Record the layout, where Chroma is and whether the index is complete (atomically). ``rebuilding``: a rebuild
+    is under way, which swaps in the local search files only when they are whole; whether those it leaves in place
+    until then could be searched as they were (:func:`completeness` was None)."""
     state: dict[str, Any] = {
         "layout": LAYOUT,
         "complete": complete,
@@ -160,6 +165,8 @@ def write_state(cfg: IndexConfig, complete: bool, embedder: Embedder | None = No
     }
     if embedder is not None:
         state["embed_model"] = embedder.name
+    if rebuilding is not None:
+        state["rebuilding"] = {"search_complete": rebuilding}
     path = state_path(cfg)
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_target(path) as tmp:
@@ -236,6 +243,9 @@ def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
     work = index_needs_work(cfg)
     if work is None:
         return None
+    marker = (read_state(cfg) or {}).get("rebuilding")
+    if isinstance(marker, dict) and work[0] == "repair":
+        return _during_rebuild(cfg, marker.get("search_complete") is True)
     kind, _ = work
     if kind == UNKNOWN:
         return None  # opening the collection tells: its recorded model and layout are checked there
@@ -261,6 +271,32 @@ def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
     return False, (
         f"the search index in {cfg.out} is incomplete (an indexing run was interrupted or a part is missing); "
         f"results may miss documents until the next run or `{cfg.index_command()}`"
+    )
+
+
+def _during_rebuild(cfg: IndexConfig, search_complete: bool) -> tuple[bool, str] | None:
+    """:func:`completeness` of an index whose state a rebuild marked (:func:`write_state`): the local search files
+    stay those of before it until the new ones are whole, so a search of them is as complete as the index was; the
+    Chroma records (what ``--chroma-host`` searches) are rebuilt in place."""
+    local = cfg.chroma_host is None
+    holder = running_holder(cfg.out)
+    if holder is not None:
+        if local and search_complete:
+            log.info("a run (%s) is rebuilding the search index in %s; searching it as it was before", holder, cfg.out)
+            return None
+        return False, (
+            f"the search index in {cfg.out} is being rebuilt: a run ({holder}) is building it; results may miss "
+            "documents; search again when it ends"
+        )
+    if local and search_complete:
+        # Killed before the switch: the local files are the whole index of before; only Chroma's records are not.
+        return False, (
+            f"a rebuild of the search index in {cfg.out} was interrupted: search reads the index as it was before "
+            f"it; the next run or `{cfg.index_command()}` brings its Chroma records in line"
+        )
+    return False, (
+        f"the search index in {cfg.out} is incomplete (a rebuild was interrupted); results may miss documents "
+        f"until the next run or `{cfg.index_command()}`"
     )
 
 

@@ -66,6 +66,7 @@ from batchsum.index.state import (
     check_output_folder,
     chroma_dir,
     chroma_location,
+    completeness,
     index_needs_work,
     legacy_files,
     lexical_path,
@@ -76,7 +77,7 @@ from batchsum.index.state import (
     vectors_path,
     write_state,
 )
-from batchsum.index.vectors import NodeRow, VectorStore
+from batchsum.index.vectors import NodeRow, VectorStore, shadow_store
 from batchsum.lock import RunLock
 from batchsum.model import doc_id_of
 from batchsum.sources import manifest_reader
@@ -212,9 +213,16 @@ def _batched(items: list[Any], size: int) -> Iterator[list[Any]]:
 
 def vector_store(cfg: IndexConfig) -> VectorStore:
     """The node vector store of this output and collection."""
+    with _vector_errors(cfg):
+        return VectorStore(vectors_path(cfg))
+
+
+@contextlib.contextmanager
+def _vector_errors(cfg: IndexConfig) -> Iterator[None]:
+    """A SQLite failure on the node vectors as a one-line IndexError_ (the system's refusal offers no rebuild)."""
     path = vectors_path(cfg)
     try:
-        return VectorStore(path)
+        yield
     except sqlite3.Error as exc:
         if (refused := refused_error("the node vectors", path, exc)) is not None:
             raise refused from None
@@ -631,6 +639,8 @@ def _rebuild(cfg: IndexConfig, read_source: SourceReader) -> IndexStats:
     embedder = get_embedder(cfg)
     # Read the tree before touching the index, so a bad tree never costs the old index.
     nodes = list(tree_nodes(cfg.out))
+    # Whether the local search files left in place until the new ones are whole could be searched as they are.
+    searchable = completeness(cfg) is None and index_needs_work(cfg) is None
     try:
         client = open_client(cfg, create=True)
         col = get_collection(client, cfg)
@@ -640,8 +650,9 @@ def _rebuild(cfg: IndexConfig, read_source: SourceReader) -> IndexStats:
         _move_aside(cfg)
         client = open_client(cfg, create=True)
         col = None
-    # From here until the end the index is incomplete: a kill leaves the state file saying so.
-    write_state(cfg, complete=False, embedder=embedder)
+    # From here until the end the index is incomplete: a kill leaves the state file saying so. Search reads the
+    # old local files meanwhile, and the marker tells it a rebuild is under way (not an interrupted run to repair).
+    write_state(cfg, complete=False, embedder=embedder, rebuilding=searchable)
     if col is not None and not cfg.chroma_host and _only_collection(client, cfg):
         # Deleting a collection leaves its pages in chroma.sqlite3; a fresh folder gives them back.
         forget_client(chroma_dir(cfg))
@@ -651,16 +662,15 @@ def _rebuild(cfg: IndexConfig, read_source: SourceReader) -> IndexStats:
         client.delete_collection(cfg.collection)
     col = create_collection(client, cfg, embedder)
     stats = IndexStats(docs=len({n.doc_id for n in nodes}))
-    for stale in (
-        *legacy_files(cfg),
-        vectors_path(cfg),
-        Path(f"{vectors_path(cfg)}-wal"),
-        Path(f"{vectors_path(cfg)}-shm"),
-    ):
-        stale.unlink(missing_ok=True)  # derived data, rebuilt right below (also cures a corrupt file)
-    with contextlib.closing(vector_store(cfg)) as vectors, chroma_errors(cfg):
-        stats.nodes_indexed = _upsert(col, embedder, nodes, vectors)
-    rebuild_lexical(cfg, nodes, read_source)
+    for stale in legacy_files(cfg):
+        stale.unlink(missing_ok=True)
+    # Written beside the old files and swapped in whole, the lexical file and then (leaving the block) the vectors:
+    # a search meanwhile reads the index of before, never an empty or growing one (a corrupt old file is replaced).
+    with _vector_errors(cfg), shadow_store(vectors_path(cfg)) as vectors:
+        with chroma_errors(cfg):
+            stats.nodes_indexed = _upsert(col, embedder, nodes, vectors)
+        with _lexical_errors(cfg):
+            rebuild_lexical(cfg, nodes, read_source)
     write_state(cfg, complete=True, embedder=embedder)
     stats.seconds = time.perf_counter() - t0
     return stats

@@ -14,15 +14,19 @@ opening Chroma first costs a second of imports; Chroma stays the store of record
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from batchsum.tree import atomic_target
 
 if TYPE_CHECKING:
     from batchsum.index.lexical import LexFilter
@@ -105,6 +109,11 @@ class VectorStore:
         self._db.execute(f"CREATE TABLE IF NOT EXISTS nodes ({_COLUMNS})")
         self._db.commit()
         self.current = True
+
+    def fold_wal(self) -> None:
+        """Fold the write-ahead log into the database file and stop using one: the file alone is the store."""
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._db.execute("PRAGMA journal_mode=DELETE")
 
     def _columns(self) -> set[str]:
         return {row[1] for row in self._db.execute("PRAGMA table_info(nodes)")}
@@ -227,6 +236,32 @@ class VectorStore:
     def count(self) -> int:
         """Number of rows."""
         return int(self._db.execute("SELECT COUNT(*) FROM nodes").fetchone()[0])
+
+
+@contextlib.contextmanager
+def shadow_store(path: Path) -> Iterator[VectorStore]:
+    """A new, empty store written beside ``path`` and renamed over it when the block ends without error, as the
+    lexical file is rebuilt: until then readers open the old file, whole (one that holds it open keeps reading it
+    after the switch); on an error the new file is removed and the old one stays. The caller holds the output's
+    lock, so a new file found beside ``path`` is one a killed rebuild left: it goes first."""
+    for left in path.parent.glob(f".{path.name}.*.tmp*"):  # atomic_target's names, with their -wal and -shm
+        left.unlink(missing_ok=True)
+    with atomic_target(path) as tmp:
+        store = VectorStore(tmp)  # sqlite takes the empty temp file as an empty database
+        try:
+            yield store
+            store.fold_wal()  # only the one file moves
+        finally:
+            store.close()
+            _drop_sides(tmp)
+        # The old file's log and shared memory are its own: a new file beside them would be read through them.
+        _drop_sides(path)
+
+
+def _drop_sides(path: Path) -> None:
+    for side in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{path}{side}")
 
 
 def date_span(key: str) -> tuple[int, int] | None:
