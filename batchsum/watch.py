@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum import run
 from batchsum.errors import BatchsumError, ConfigError, StorageError
 from batchsum.memory.ingest import FactsConfig, run_facts
-from batchsum.walk import ALL_EXTS, IGNORE_FILE, ignore_spec, walk_skips
+from batchsum.walk import ALL_EXTS, IGNORE_FILE, Problem, ignore_spec, walk_skips
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -38,6 +38,8 @@ MAX_BURST_MS = 60_000  # a change that never pauses (a log written line by line)
 # for is timed here (Burst): its own grouping waits for the set of changed paths to stop growing, which
 # a file appended to again and again never makes grow.
 GROUP_MS = 50
+# How the watcher's report lines that tell of a problem begin (stderr, a server's warnings).
+PROBLEM_LINES = ("failed", "skipped", "run failed", "facts failed", "warning")
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
 
 
@@ -117,8 +119,14 @@ class Watcher:
         # A watched folder's ignore rules, kept while its .batchsumignore is the same file (size, mtime).
         self._specs: dict[str, tuple[tuple[int, int] | None, Any]] = {}
         # The files under the roots as the last run left them: a path added since then and gone again is an
-        # editor's probe only when it was not one of them (see _settled).
+        # editor's probe only when it was not one of them (see _settled); a folder gone since then took
+        # those under it (see _as_files).
         self._walked: set[str] = set()
+        self._walked_dirs: set[str] = set()
+        # The problems already reported, by path: a file skipped at every run is said once, not after each.
+        self._reported: dict[str, tuple[str, str]] = {}
+        self._facts_reported: dict[str, tuple[str, str]] = {}
+        self._running = False
 
     # ---- one pass --------------------------------------------------------------------------
     def run_once(self) -> RunResult | None:
@@ -127,25 +135,38 @@ class Watcher:
         inside the corpus or a bad option, so watching on would only repeat it. A full or read-only
         disk (StorageError) can be mended while watching."""
         self.runs += 1
+        self._running = True
+        try:
+            return self._run_and_report()
+        finally:
+            self._running = False
+
+    def _run_and_report(self) -> RunResult | None:
         try:
             with self._around():
                 result = run(self.cfg)
         except BatchsumError as exc:
-            self._walked = _files_under(self.cfg.paths, self._out)  # it may have recorded some of them
+            self._remember_files()  # it may have recorded some of them
             if self.runs == 1 and isinstance(exc, ConfigError) and not isinstance(exc, StorageError):
                 raise
             self.failures += 1
             self.report(f"run failed: {exc}; still watching")
             return None
-        self._walked = _files_under(self.cfg.paths, self._out)
-        for p in result.problems:
-            self.report(f"failed: {p.path}: {p.reason}")
+        self._remember_files()
+        # Labelled as the run counts them: a file that could not be read is skipped, not failed.
+        status: dict[str | None, str] = {f.relpath: f.status for f in result.files}
+        labelled = [("failed" if status.get(p.relpath) == "failed" else "skipped", p) for p in result.problems]
+        self._reported = _report_new(self.report, labelled, self._reported)
         for w in result.warnings:
             self.report(f"warning: {w}")
         self.report(result.summary_line())
         if self.facts is not None:
             self._facts()
         return result
+
+    def _remember_files(self) -> None:
+        self._walked = _files_under(self.cfg.paths, self._out)
+        self._walked_dirs = {d for f in self._walked for d in _parents(f)}
 
     def _facts(self) -> None:
         assert self.facts is not None
@@ -156,8 +177,7 @@ class Watcher:
         except BatchsumError as exc:
             self.report(f"facts failed: {exc}; still watching")
             return
-        for p in res.problems:
-            self.report(f"failed: {p.path}: {p.reason}")
+        self._facts_reported = _report_new(self.report, [("failed", p) for p in res.problems], self._facts_reported)
         self.report("facts: " + res.summary_line())
 
     # ---- watching --------------------------------------------------------------------------
@@ -170,15 +190,41 @@ class Watcher:
         name = os.path.basename(path)
         if name == IGNORE_FILE and os.path.dirname(os.path.abspath(path)) in self._roots:
             return True  # the rules the run walks by: it drops what they leave out now, reads what they let in
-        if name.startswith("."):
+        if name.startswith(".") or self._ignored(path):
             return False
-        ext = os.path.splitext(name)[1].lower()
-        # The walk reads no file without a known extension (vim's "4913" probe, sed -i's "sedAb12Cd"),
-        # but a folder has none either: a deleted or vanished one cannot be stat'ed, so the run finds
-        # out what is gone (a file that came and went is dropped in _settled).
-        if not ext and os.path.lexists(path) and not os.path.isdir(path):
-            return False
-        return (ext in ALL_EXTS or not ext) and not self._ignored(path)
+        if os.path.isdir(path):
+            # A folder matters through its files only: one made or moved in brings them (see _as_files),
+            # a changed date or mode changes none of them.
+            return change != _change().modified
+        if os.path.lexists(path):
+            return _read_ext(path)  # the walk reads no file without a known one (vim's "4913" probe)
+        # Gone: a file the run would have read, or a folder the last run read files in.
+        return _read_ext(path) or os.path.abspath(path) in self._walked_dirs
+
+    def _as_files(self, changes: set[tuple[Any, str]]) -> set[tuple[Any, str]]:
+        """``changes`` with each folder event as the events of the files under it that a run reads: a
+        folder made or moved in brings files no event names, one deleted or moved away takes the files the
+        last run read in it. An empty folder made or removed is nothing a run would see. Paths are
+        absolute: a file named by its own event and by its folder's is one."""
+        change = _change()
+        files: set[tuple[Any, str]] = set()
+        for c, p in changes:
+            here = os.path.abspath(p)
+            if self._is_root(p):
+                files.add((c, here))
+            elif os.path.isdir(p):
+                found = _files_under([Path(here)], self._out)
+                files.update((change.added, f) for f in found if self._reads(f))
+            elif here in self._walked_dirs and not os.path.lexists(p):
+                gone = (f for f in self._walked if f.startswith(here + os.sep) and self._reads(f))
+                files.update((change.deleted, f) for f in gone)
+            else:
+                files.add((c, here))
+        return files
+
+    def _reads(self, path: str) -> bool:
+        """Whether a run reads the file ``path`` (its name, extension and the ignore rules)."""
+        return not os.path.basename(path).startswith(".") and _read_ext(path) and not self._ignored(path)
 
     def _ignored(self, path: str) -> bool:
         """Whether a run never reads ``path``: the walk skips it (a dot folder on the way, such as
@@ -261,7 +307,9 @@ class Watcher:
             burst.add(changes, now_ms)
             if _identities(self.cfg.paths) != seen or any(self._is_root(p) for _, p in changes):
                 # A lost root is gone for now, no deletion (its summaries are kept); files in it may be.
-                inside = _settled({(c, p) for c, p in burst.take() if not self._is_root(p)}, self._walked)
+                inside = _settled(
+                    self._as_files({(c, p) for c, p in burst.take() if not self._is_root(p)}), self._walked
+                )
                 if inside:
                     self.report(describe_changes(inside))
                 # The next watch starts with a run, so nothing that changed meanwhile is missed.
@@ -275,7 +323,7 @@ class Watcher:
                     self._start_run(present)
                 continue
             if burst.closed(now_ms):
-                settled = _settled(burst.take(), self._walked)
+                settled = _settled(self._as_files(burst.take()), self._walked)
                 if settled:  # else only files that came and went: nothing a run would see
                     self.report(describe_changes(settled))
                     self.run_once()
@@ -323,7 +371,25 @@ class Watcher:
 
     @property
     def stopping(self) -> bool:
+        """Whether a stop has been asked for."""
         return self._stop.is_set()
+
+    @property
+    def running(self) -> bool:
+        """Whether a run (or its facts pass) is in progress."""
+        return self._running
+
+
+def _report_new(
+    report: Callable[[str], None], labelled: list[tuple[str, Problem]], before: dict[str, tuple[str, str]]
+) -> dict[str, tuple[str, str]]:
+    """Report each problem (label, Problem) that was not among ``before`` as it is now; the problems now.
+    A problem that went away and came back is new again."""
+    now = {p.path: (label, p.reason) for label, p in labelled}
+    for path, (label, reason) in now.items():
+        if before.get(path) != (label, reason):
+            report(f"{label}: {path}: {reason}")
+    return now
 
 
 def _identities(paths: list[Path]) -> list[tuple[int, int] | None]:
@@ -336,6 +402,27 @@ def _identities(paths: list[Path]) -> list[tuple[int, int] | None]:
             out.append(None)
         else:
             out.append((st.st_dev, st.st_ino))
+    return out
+
+
+def _change() -> Any:
+    from watchfiles import Change  # loaded with the watch, not with this module
+
+    return Change
+
+
+def _read_ext(path: str) -> bool:
+    """Whether ``path`` has an extension the walk reads."""
+    return os.path.splitext(path)[1].lower() in ALL_EXTS
+
+
+def _parents(path: str) -> list[str]:
+    """The folders ``path`` is in, nearest first, up to the file system's root."""
+    out = []
+    parent = os.path.dirname(path)
+    while parent and parent != path:
+        out.append(parent)
+        path, parent = parent, os.path.dirname(parent)
     return out
 
 

@@ -15,7 +15,7 @@ from batchsum.cli._common import setup_logging
 from batchsum.cli._schema_options import folder_config
 from batchsum.errors import ConfigError
 from batchsum.memory.ingest import FactsConfig
-from batchsum.watch import Watcher, parse_duration_ms, watch_config
+from batchsum.watch import PROBLEM_LINES, Watcher, parse_duration_ms, watch_config
 
 
 def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, ignore: tuple[str, ...],
@@ -33,24 +33,31 @@ def watch(paths: tuple[Path, ...], out: Path, debounce: str, content_type: str, 
     facts = FactsConfig(run=cfg, json_format=params["json_format"]) if with_facts else None
 
     def report(line: str) -> None:
-        is_problem = line.startswith(("failed", "run failed", "facts failed", "warning"))
+        is_problem = line.startswith(PROBLEM_LINES)
         if is_problem or not quiet:
             click.echo(f"[{time.strftime('%H:%M:%S')}] {line}", err=is_problem)
 
     watcher = Watcher(cfg, debounce_ms=parse_duration_ms(debounce), facts=facts, report=report)
 
+    abandoned = False
+
     def on_signal(signum: int, frame: FrameType | None) -> None:
+        nonlocal abandoned
         if watcher.stopping:  # a second signal: stop now (a run in progress resumes next time)
+            abandoned = watcher.running
             raise KeyboardInterrupt
-        report("stopping (a run in progress finishes first)")
-        watcher.stop(timeout=0)
+        watcher.stop(timeout=0)  # first: a second signal may come as soon as the line is out
+        report("stopping after the current run (signal again to abandon it)" if watcher.running else "stopping")
 
     # The caller's handlers come back on return: `watch` called from Python (as tests do) must not leave ours.
     previous = signal.signal(signal.SIGINT, on_signal), signal.signal(signal.SIGTERM, on_signal)
     try:
         watcher.loop()
     except KeyboardInterrupt:
-        report("stopped")
+        if abandoned:
+            report("stopped: the current run was abandoned; its finished files are kept and the next start resumes it")
+        else:
+            report("stopped")
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGINT, previous[0])

@@ -29,7 +29,7 @@ from batchsum.serve.conversations import Exchange, check_conversation_id, spool
 from batchsum.serve.guard import ChromaGuard
 from batchsum.serve.upstream import Upstream, UpstreamError, delta_text
 from batchsum.serve.writer import MemoryWriter
-from batchsum.watch import Watcher, watch_config
+from batchsum.watch import PROBLEM_LINES, Watcher, watch_config
 
 log = logging.getLogger(__name__)
 
@@ -283,7 +283,7 @@ async def _cleanup(app: web.Application) -> None:
 
 def _watch_report(line: str) -> None:
     """The watcher's lines in the server's log: problems as warnings."""
-    problem = line.startswith(("failed", "run failed", "facts failed", "warning"))
+    problem = line.startswith(PROBLEM_LINES)
     log.log(logging.WARNING if problem else logging.INFO, "watch: %s", line)
 
 
