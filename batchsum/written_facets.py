@@ -11,12 +11,13 @@ come first (:func:`with_written`), in any kind of file, not only in conversation
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from batchsum.due_dates import bracketed_date, due_date
-from batchsum.facet_labels import plain_label
+from batchsum.facet_labels import HEDGED_DECISION, plain_label
 from batchsum.readers.note_syntax import note_syntax_as_text
 from batchsum.text import split_sentences
 
@@ -212,8 +213,10 @@ _ANY_LABEL = re.compile(
     r"^[*_]{0,2}(?:decisions?|decided|agreed|todo|action|follow[- ]ups?|open questions?|unresolved)\b",
     re.I | re.M,
 )
-# "@anna to update ...", "Jonas to book ...": a task that opens with its owner's name.
-_NAMED_TO = re.compile(r"^@?(?P<name>[A-Za-z][a-z]+) to (?=[a-z])")
+# "@anna to update ...", "Jonas to book ...": a task that opens with its owner's name, or with a verb ("Need to
+# buy milk", "Try to fix the bike"): the word's own look cannot tell, so a name is taken only as
+# :func:`_named_owner` says.
+_NAMED_TO = re.compile(r"^(?P<at>@)?(?P<name>[A-Za-z][a-z]+) to (?=[a-z])")
 
 
 class _Item(NamedTuple):
@@ -225,6 +228,7 @@ class _Item(NamedTuple):
     source: Literal["list", "row", "prose"] = "list"
     owner: str | None = None  # a row's: its owner's cell
     due: str | None = None  # a row's: its due date's cell
+    labelled: bool = False  # after a task label ("TODO:", "Action:") or under a heading naming its kind
 
 
 # A paragraph that says there is nothing of its kind: "None this week.", "No decisions yet.", "N/A".
@@ -241,7 +245,7 @@ def _paragraph(kind: str | None, lines: list[str]) -> list[_Item]:
     text = " ".join(" ".join(lines).split())
     if kind is None or not text or text.endswith(":") or _NOTHING.match(_plain(text)):
         return []
-    return [_Item(kind, text, "prose")]
+    return [_Item(kind, text, "prose", labelled=True)]
 
 
 # A row of a Markdown table, and the rule under its header ("|---|:--:|").
@@ -275,7 +279,9 @@ def _labelled(line: str) -> _Item | None:
         return None
     label = m.group("label").casefold()
     kind = next((k for k, words in _LABEL_KINDS.items() if label.startswith(words)), "unresolved")
-    return _Item(kind, m.group("text"), "prose" if kind == "unresolved" else "list")
+    if kind == "decisions" and HEDGED_DECISION.search(m.group("text")):
+        return None  # "Decision: we will probably ship ...": not quite made, as in a conversation's turn (facets)
+    return _Item(kind, m.group("text"), "prose" if kind == "unresolved" else "list", labelled=True)
 
 
 def _cells(row: str) -> list[str]:
@@ -364,9 +370,9 @@ def _items(text: str) -> Iterator[_Item]:
         listed, prose = True, []  # prose above a list introduces it
         body, box = item.group("text"), item.group("box")
         if box == "☐":
-            yield _Item("action_items", body)
+            yield _Item("action_items", body, labelled=kind == "action_items" and not nested)
         elif box is None and kind is not None and not nested:
-            yield _Item(kind, body)
+            yield _Item(kind, body, labelled=True)
         elif box is None and kind is None and not nested and (labelled := _labelled(body)) is not None:
             yield labelled  # "- Decision: ..." in a list of notes
         # a ticked task ("☑") is done: not what is left to do
@@ -416,8 +422,38 @@ def _owner(name: str, participants: Sequence[str]) -> str | None:
     return name
 
 
-def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
-    """An action item from a written task: its owner when the task names one, its due date."""
+def _used_as_name(name: str, text: str) -> bool:
+    """Whether ``text`` uses ``name`` as a person's elsewhere: a speaker's label opening a line ("Priya: I can
+    take it") or the word capitalised after a lower-case one ("asked Priya", "Anna Berg, Jonas Weber"). Where a
+    sentence, line or label opens, any word has its capital ("Need to buy milk"), and "Name to ..." is the
+    task's own line."""
+    word = re.escape(name)
+    speaker = rf"^[ \t]*{word}(?: [A-Z][\w'’-]*)?:[ \t]+\S"
+    within = rf"(?:(?<=[a-z] )|(?<=[a-z][,;] )){word}\b(?! to [a-z])"
+    return re.search(f"{speaker}|{within}", text, re.M) is not None
+
+
+def _named_owner(
+    named: re.Match[str], participants: Sequence[str], used_as_name: Callable[[str], bool] | None
+) -> str | None:
+    """The owner of a task opening "Name to ..." (:data:`_NAMED_TO`): a participant it names, a mention
+    ("@jonas"), or, after a task label, a word the text uses as a name elsewhere (``used_as_name``). Not a
+    bare capitalised word: a journal's "- [ ] Need to buy milk" opens with its verb."""
+    from batchsum.facets import _owner_among
+
+    name = named.group("name").capitalize()
+    if (
+        named.group("at")
+        or (participants and _owner_among(name, participants))
+        or (used_as_name and used_as_name(name))
+    ):
+        return _owner(name, participants)
+    return None
+
+
+def _task(text: str, participants: Sequence[str] = (), used_as_name: Callable[[str], bool] | None = None) -> ActionItem:
+    """An action item from a written task: its owner when the task names one, its due date. ``used_as_name``:
+    for a task after a label, whether its text uses a word as a name (:func:`_named_owner`)."""
     from batchsum.facets import ActionItem
 
     when = _WHEN.search(text)
@@ -436,7 +472,7 @@ def _task(text: str, participants: Sequence[str] = ()) -> ActionItem:
     if owner is None and (at := _OWNER_AT_LABEL.match(text)) and (owner := _owner(at.group("name"), participants)):
         text = at.group("task")
     named = _NAMED_TO.match(text)
-    if owner is None and named and (owner := _owner(named.group("name").capitalize(), participants)):
+    if owner is None and named and (owner := _named_owner(named, participants, used_as_name)):
         text = text[named.end() :][:1].upper() + text[named.end() + 1 :]  # its owner named once, as "Anna:" is
     if owner is None and (at := _OWNER_AT.search(text)):
         owner = _owner(at.group("name"), participants)
@@ -458,6 +494,7 @@ def written_facets(text: str, participants: Sequence[str] = ()) -> WrittenFacets
     from batchsum.facets import MAX_ITEMS, ActionItem, _owner_among
 
     out = WrittenFacets()
+    used_as_name = cache(lambda name: _used_as_name(name, text))  # once a name: a labelled task may repeat it
     for item in _items(text):
         bodies = [item.text]
         if item.source == "prose":  # its whole sentences, as many as a kind lists
@@ -472,7 +509,7 @@ def written_facets(text: str, participants: Sequence[str] = ()) -> WrittenFacets
                 )
                 task = ActionItem(_plain(body), owner, item.due or due_date(_plain(body)))
             else:
-                task = _task(body, participants)
+                task = _task(body, participants, used_as_name if item.labelled else None)
             if task.task and all(a.task != task.task for a in out.action_items):
                 out.action_items.append(task)
     if out.decisions:  # a record of decisions (an ADR): whether they stand is its status

@@ -411,7 +411,8 @@ def entry_days(text: str, year: int) -> list[date]:
     or Japanese day on its line, a summary's "2024-07-02: " line). A day named inside a sentence ("Wie am 3.
     Mai geplant") is no entry's: a July file that mentions May had passed ``--since`` 2025-05-03. A day that
     leaves its year out takes the last one given, at first ``year`` (the file's date's), and the next one only
-    where the entries cross New Year, a January day after a December one (a week's file of 30 December)."""
+    where the entries cross New Year, a January day after a December one (a week's file of 30 December). A day
+    no calendar has ("2023-02-29: ...", a typo) dates no entry."""
     carry = DateCarry(year)
     days: list[date] = []
     fenced = False
@@ -425,9 +426,10 @@ def entry_days(text: str, year: int) -> list[date]:
             continue
         iso, carried = _entry_day(line, opens, carry)
         opens = False
-        if iso is None:
+        try:
+            day = date.fromisoformat(iso or "")
+        except ValueError:  # no line's date, or none of the calendar ("2023-02-29: a typo"): no entry's day
             continue
-        day = date.fromisoformat(iso)
         if carried and days and days[-1].month == 12 and day.month == 1 and day.year == days[-1].year:
             carry.year = day.year + 1  # its year carried over New Year: a day written with its own is later
             day = day.replace(year=day.year + 1)
