@@ -52,6 +52,7 @@ from batchsum.digest_state import (
 from batchsum.digest_year import Compute, by_month
 from batchsum.engine.changes import backend_identity
 from batchsum.engine.executor_choice import executor_for
+from batchsum.errors import AbortRun, SummarizationError
 from batchsum.model import ContentType, NodeRecord, SummaryLevel, SummaryOutput, SummaryRequest, node_id
 from batchsum.navigation import escape_html
 from batchsum.own_pages import digests_folder, foreign_digest
@@ -318,6 +319,7 @@ class _Builder:
         self.labels: dict[str, list[str]] = {}  # node id -> month names of an extractive year (by_month)
         self.talks: dict[str, list[bool]] = {}  # node id -> which of its months hold a conversation (by_month)
         self.finals: dict[str, list[str]] = {}  # node id -> its parts before whole_lines (quoted whole when they fit)
+        self.failed: set[str] = set()  # node ids of the digests the LLM failed (--on-error fail)
 
     def _backend(self) -> Backend:
         if self.backend is None:
@@ -383,11 +385,20 @@ class _Builder:
                 return SummaryOutput(text="", backend="none", llm_calls=0), False
             async with gate:
                 labels = self.labels.get(req.node_id)
-                if labels is not None:
-                    talks = self.talks.get(req.node_id)
-                    output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels, talks)
-                else:
-                    output = self._quoted_whole(req) or await self._summarize(req)
+                try:
+                    if labels is not None:
+                        talks = self.talks.get(req.node_id)
+                        output = await by_month(self._summarize, self.identity[0], self.tokenizer, req, labels, talks)
+                    else:
+                        output = self._quoted_whole(req) or await self._summarize(req)
+                except SummarizationError as exc:
+                    if isinstance(exc, AbortRun):
+                        raise
+                    # One digest failed (--on-error fail): the others are still made, and what it spent is
+                    # the run's (its requests sent, failed ones included).
+                    self.failed.add(req.node_id)
+                    spent = exc.output if isinstance(exc.output, SummaryOutput) else None
+                    return spent or SummaryOutput(text="", backend=self.identity[0], llm_calls=0, error=str(exc)), False
             if "fallback" not in output.backend and output.text.strip():
                 self.store.put_node(key, output)
             return output, False
@@ -486,6 +497,9 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
     outputs = await b.summarize(jobs)
     texts: dict[Period, str] = {}
     for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):
+        if req.node_id in b.failed:
+            _failed(b, run, period, req, output)
+            continue
         texts[period] = digest_body(period, output.text.strip(), finals_of[period], owners[period])  # as written
         _settle(b, run, new, folder, period, groups[period], req, key, output, reused, sigs[period] or "",
                 body=texts[period])  # fmt: skip
@@ -504,8 +518,13 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         jobs.append(b.request(year, parts, tokens, labels, language, langs, talks))
     outputs = await b.summarize(jobs)
     for year, (req, key), (output, reused) in zip(upper, jobs, outputs, strict=True):
+        if req.node_id in b.failed:
+            _failed(b, run, year, req, output)
+            continue
         members = members_of(year, groups, years)
-        _settle(b, run, new, folder, year, members, req, key, output, reused, sigs[year] or "", months=years[year])
+        # Made from a month's earlier page when that month failed: provisional, redone by the next run.
+        sig = "" if any(m in run.failed for m in years[year]) else sigs[year] or ""
+        _settle(b, run, new, folder, year, members, req, key, output, reused, sig, months=years[year])
     for period in [*groups, *years]:
         if period in run.digests or period in run.failed:
             continue
@@ -557,6 +576,7 @@ def _settle(
         what = f"folder {period.title!r}" if period.kind == "folder" else period.title
         run.warnings.append(f"digest of {what} not written ({exc.strerror or exc}): {b.out / path}")
         run.failed.append(period)
+        run.records.append(_record(b, path, req, output, reused, 0))  # its requests were sent all the same
         return
     words = digest_words(text)
     if "fallback" in output.backend:
@@ -565,28 +585,43 @@ def _settle(
         sig, key, path, len(members), req.input_tokens, out_tokens, words, target_words(b.cfg, period)
     )
     run.digests[period] = Digest(period, path, page, members, redone=True, meta=meta)
-    run.records.append(
-        NodeRecord(
-            run_id=b.run_id,
-            relpath=path,
-            node_id=req.node_id,
-            level="period",
-            index=None,
-            parent=None,
-            input_tokens=req.input_tokens,
-            output_tokens=out_tokens,
-            compression_ratio=round(min(1.0, out_tokens / req.input_tokens), 4) if req.input_tokens else 0.0,
-            backend=output.backend,
-            model=output.model,
-            attempts=output.attempts,
-            latency_ms=output.latency_ms,
-            cache_hit=output.cache_hit,
-            prompt_tokens=0 if reused else output.prompt_tokens,
-            completion_tokens=0 if reused else output.completion_tokens,
-            llm_calls=0 if reused else output.llm_calls,
-            reused=reused,
-            error=output.error,
-        )
+    run.records.append(_record(b, path, req, output, reused, out_tokens))
+
+
+def _failed(b: _Builder, run: DigestRun, period: Period, req: SummaryRequest, output: SummaryOutput) -> None:
+    """A digest the LLM failed (``--on-error fail``): its earlier page is left as it was and redone by the
+    next run (it keeps no state), and the requests it sent are recorded, as a failed file's are."""
+    path = period.path(run.folder)
+    what = f"folder {period.title!r}" if period.kind == "folder" else period.title
+    run.warnings.append(f"digest of {what} not made: {output.error or 'the LLM failed'}")
+    run.failed.append(period)
+    run.records.append(_record(b, path, req, output, False, 0))
+
+
+def _record(
+    b: _Builder, path: str, req: SummaryRequest, output: SummaryOutput, reused: bool, out_tokens: int
+) -> NodeRecord:
+    """The metrics row of one period's digest: what it spent unless reused."""
+    return NodeRecord(
+        run_id=b.run_id,
+        relpath=path,
+        node_id=req.node_id,
+        level="period",
+        index=None,
+        parent=None,
+        input_tokens=req.input_tokens,
+        output_tokens=out_tokens,
+        compression_ratio=round(min(1.0, out_tokens / req.input_tokens), 4) if req.input_tokens else 0.0,
+        backend=output.backend,
+        model=output.model,
+        attempts=output.attempts,
+        latency_ms=output.latency_ms,
+        cache_hit=output.cache_hit,
+        prompt_tokens=0 if reused else output.prompt_tokens,
+        completion_tokens=0 if reused else output.completion_tokens,
+        llm_calls=0 if reused else output.llm_calls,
+        reused=reused,
+        error=output.error,
     )
 
 

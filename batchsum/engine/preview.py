@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from batchsum import remembered
 from batchsum.backends.budget import count_message_tokens
-from batchsum.backends.llm_requests import CachedAnswers
+from batchsum.backends.llm_requests import SOURCE_KINDS, CachedAnswers, as_sent
 from batchsum.backends.prompts import PromptSet
 from batchsum.backends.registry import response_cache_dir
 from batchsum.digest_plan import PeriodPlan, plan_digests
@@ -173,7 +173,8 @@ class PlanSummary:
 
 
 class _PromptSizer:
-    """Prompt tokens of a request: its template, counted once per shape, plus its input."""
+    """Prompt tokens of a request: its template, counted once per shape, plus its input as sent (a
+    source text cleaned as the backend cleans it, ``as_sent``: a transcript's markup costs nothing)."""
 
     def __init__(self, prompts: PromptSet, tokenizer: Tokenizer) -> None:
         self.prompts = prompts
@@ -189,6 +190,10 @@ class _PromptSizer:
                 facets=request.facets,
             )  # fmt: skip
             self._templates[shape] = count_message_tokens(messages, self.tokenizer)
+        if request.kind in SOURCE_KINDS and not n:
+            sent = as_sent(request.text, request.content_type, request.language)
+            # Counted again only when cleaning changed it: the caller's count is of the text as read.
+            input_tokens = input_tokens if sent == request.text else self.tokenizer.count(sent)
         return self._templates[shape] + input_tokens + 2 * n
 
 
