@@ -124,23 +124,63 @@ def _legacy_encoding(raw: bytes) -> str | None:
     """The most plausible non-UTF-8 encoding of ``raw`` (charset-normalizer), or None.
 
     charset-normalizer ranks several single-byte codecs equal on Western text and often names a
-    Central European or Mac one; cp1252 is preferred when it decodes the sample and reads as
-    cleanly as the detector's best guess.
+    Central European or Mac one; cp1252 is preferred when it reads as cleanly as the detector's best
+    guess. A byte cp1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) is a letter of another
+    codepage when the detector's pick reads it as one within a word (Slovak "ť" in cp1250): cp1252 is
+    then out. Any other is damage, one more suspicious character in cp1252's reading
+    (:func:`_western_chaos`): else one stray byte hands a French file to whichever codepage maps every
+    byte (cp775 "Cafķ", cp1256 "پ").
     """
     from charset_normalizer import from_bytes
-    from charset_normalizer.md import mess_ratio
 
     sample = raw[:DETECT_SAMPLE]
     best = from_bytes(sample).best()
-    try:
-        western = sample.decode("cp1252")
-    except UnicodeDecodeError:
-        western = None
-    if western is not None:
-        chaos = mess_ratio(western, 1.0)
-        if best is None or chaos <= best.chaos + 0.1:
-            return "cp1252"
-    return best.encoding if best is not None else None
+    if best is not None and any(_letter_in_word(sample, m.start(), best.encoding) for m in _UNDEFINED.finditer(sample)):
+        return best.encoding
+    chaos, unmapped = _western_chaos(sample)
+    if best is None:
+        # No codepage reads as text: cp1252 stands in for a file it maps whole (as it always has), not
+        # for one it must also damage (bytes 0x80-0xFF: binary, however it is read).
+        return "cp1252" if unmapped == 0 or chaos <= _DETECTOR_THRESHOLD else None
+    return "cp1252" if chaos <= best.chaos + 0.1 else best.encoding
+
+
+_DETECTOR_THRESHOLD = 0.2  # the mess ratio above which charset-normalizer rejects a reading (its default)
+
+
+_UNDEFINED = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")  # the bytes cp1252 maps to no character
+
+
+def _letter_in_word(sample: bytes, at: int, encoding: str) -> bool:
+    """Whether the byte at ``at`` reads in ``encoding`` as a letter beside a letter of its script, one
+    that cp1252 reads as a letter too: a word's letter, not a stray byte (between spaces or other
+    damage, or a Persian "پ" inside Latin letters)."""
+    start = max(0, at - 1)
+    window = sample[start : at + 2]
+    chars = window.decode(encoding, errors="replace")
+    if len(chars) != len(window):
+        return True  # a multi-byte encoding: its reading of one byte cannot be told, so trust its pick
+    western = window.decode("cp1252", errors="replace")
+    mid = at - start
+    if not chars[mid].isalpha():
+        return False
+    script = unicodedata.name(chars[mid], "?").split(" ", 1)[0]
+    return any(
+        i != mid and c.isalpha() and western[i].isalpha() and unicodedata.name(c, "?").split(" ", 1)[0] == script
+        for i, c in enumerate(chars)
+    )
+
+
+def _western_chaos(sample: bytes) -> tuple[float, int]:
+    """How implausible ``sample`` reads as cp1252: charset-normalizer's mess ratio of that reading, plus
+    the share of its characters that are bytes cp1252 cannot map (each weighs as one more suspicious
+    character does in the ratio); and how many those are. Text of another script reads as a jumble of
+    Latin-1 letters and symbols there, which the mess ratio scores far above the margin cp1252 is given."""
+    from charset_normalizer.md import mess_ratio
+
+    western = sample.decode("cp1252", errors="replace")
+    unmapped = western.count("\ufffd")
+    return mess_ratio(western, 1.0) + unmapped / max(1, len(western)), unmapped
 
 
 # The Latin ligatures of Unicode's Alphabetic Presentation Forms (U+FB00-FB06), which PDF text extraction

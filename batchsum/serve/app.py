@@ -85,9 +85,7 @@ def validate(body: Any) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
             raise _BadRequest(f"messages[{i}] must be an object", f"messages[{i}]")
         if m.get("role") not in ROLES:
             raise _BadRequest(f"messages[{i}].role must be one of {', '.join(sorted(ROLES))}", f"messages[{i}].role")
-        content = m.get("content")
-        if content is not None and not isinstance(content, (str, list)):
-            raise _BadRequest(f"messages[{i}].content must be a string or a list of parts", f"messages[{i}].content")
+        _check_content(m.get("content"), f"messages[{i}].content")
     if "stream" in body and not isinstance(body["stream"], bool):
         raise _BadRequest("'stream' must be true or false", "stream")
     raw_id = next((body[f] for f in CONVERSATION_FIELDS if body.get(f) is not None), None)
@@ -101,13 +99,35 @@ def validate(body: Any) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
     return forward, messages, cid
 
 
+def _check_content(content: Any, where: str) -> None:
+    """_BadRequest unless ``content`` is absent, a string, or a list of parts as OpenAI's schema has them:
+    each an object with a string "type"; a "text" part's "text" a string. Other parts (image_url,
+    input_audio...) pass through to the upstream, carrying no text for retrieval."""
+    if content is None or isinstance(content, str):
+        return
+    if not isinstance(content, list):
+        raise _BadRequest(f"{where} must be a string or a list of parts", where)
+    for j, part in enumerate(content):
+        if not isinstance(part, dict) or not isinstance(part.get("type"), str):
+            raise _BadRequest(f"{where}[{j}] must be an object with a 'type' (a content part)", f"{where}[{j}]")
+        if part["type"] == "text" and not isinstance(part.get("text"), str):
+            raise _BadRequest(f"{where}[{j}].text must be a string (a text part)", f"{where}[{j}].text")
+
+
+def _key_matches(sent: str, key: str) -> bool:
+    """Whether an Authorization header carries ``key`` as a Bearer credential: the scheme is
+    case-insensitive (RFC 7235 section 2.1), the token compared exactly and in constant time."""
+    scheme, _, token = sent.strip().partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), key.encode())
+
+
 @web.middleware
 async def _errors(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
     """OpenAI-style JSON for every error, the client key check, no stack traces to clients."""
     key = request.app[CONFIG].client_key
     if key and request.path != "/health":
         sent = request.headers.get("Authorization", "")
-        if not hmac.compare_digest(sent.encode(), f"Bearer {key}".encode()):
+        if not _key_matches(sent, key):
             return error(401, "invalid or missing API key (send 'Authorization: Bearer <key>')", code="invalid_api_key")
     try:
         return await handler(request)

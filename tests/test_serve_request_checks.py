@@ -1,0 +1,67 @@
+"""``batchsum serve`` over real HTTP: the client key's scheme is case-insensitive (RFC 7235 section 2.1)
+while the key itself is exact, and a message's ``content`` list must hold content parts as OpenAI's schema
+has them (a 400 naming the bad part, never a request forwarded with text retrieval cannot see)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.fakeserver import FakeLLMServer
+from tests.test_serve import KEY, serving
+
+
+@pytest.fixture
+def upstream() -> Iterator[FakeLLMServer]:
+    server = FakeLLMServer().start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def test_the_bearer_scheme_is_case_insensitive_and_the_key_exact(tmp_path: Path, upstream: FakeLLMServer) -> None:
+    with (
+        serving(tmp_path / "out", upstream.base_url, "--no-facts", "--no-summaries") as (url, _proc),
+        httpx.Client(base_url=url, timeout=30) as http,
+    ):
+        for scheme in ("Bearer", "bearer", "BEARER"):
+            r = http.get("/models", headers={"Authorization": f"{scheme} {KEY}"})
+            assert r.status_code == 200, (scheme, r.text)
+        for sent in (f"bearer {KEY.upper()}", f"bearer {KEY}x", "bearer", f"Basic {KEY}", KEY, f"Bearer{KEY}"):
+            r = http.get("/models", headers={"Authorization": sent})
+            assert r.status_code == 401 and r.json()["error"]["code"] == "invalid_api_key", sent
+
+
+BAD_CONTENT = [
+    (["a", 1], "messages[0].content[0]"),
+    ([{"type": "text", "text": "hi"}, 1], "messages[0].content[1]"),
+    ([{"text": "hi"}], "messages[0].content[0]"),
+    ([{"type": "text", "text": 5}], "messages[0].content[0].text"),
+    ([{"type": "text"}], "messages[0].content[0].text"),
+    (12345, "messages[0].content"),
+]
+
+
+def test_a_content_list_must_hold_content_parts(tmp_path: Path, upstream: FakeLLMServer) -> None:
+    headers = {"Authorization": f"Bearer {KEY}"}
+    # Parts of other types carry no text but are the client's to send: they reach the upstream.
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+    parts = [{"type": "text", "text": "What is in this picture?"}, image]
+    with (
+        serving(tmp_path / "out", upstream.base_url, "--no-facts", "--no-summaries") as (url, _proc),
+        httpx.Client(base_url=url, timeout=30) as http,
+    ):
+        for content, param in BAD_CONTENT:
+            body = {"messages": [{"role": "user", "content": content}]}
+            r = http.post("/chat/completions", json=body, headers=headers)
+            assert r.status_code == 400, (content, r.text)
+            assert r.json()["error"]["type"] == "invalid_request_error" and r.json()["error"]["param"] == param
+        assert upstream.request_count == 0  # nothing bad was forwarded
+        r = http.post("/chat/completions", json={"messages": [{"role": "user", "content": parts}]}, headers=headers)
+        assert r.status_code == 200, r.text
+    sent = [m for e in upstream.log for m in e.messages if m.get("role") == "user"]
+    assert sent and sent[-1]["content"] == parts
