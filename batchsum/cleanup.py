@@ -49,6 +49,9 @@ _MARKERS = re.compile(
     r"|\((?:[a-z]+(?:[ -][a-z]+){0,2})\)|\[[^\]\n]{1,40}\]",
     re.IGNORECASE,
 )
+# Only what is markup whatever the text: a reader that reads the whole turn (an LLM's prompt) keeps a
+# speaker's own brackets ("x[0]", "[design doc](url)", "(approx)"), which the rule above takes for cues.
+_CUE_MARKERS = re.compile(rf"\{{[A-Za-z_]+\}}|\[(?:{CUE_WORDS})\]|<(?:unk|noise|laugh)>", re.IGNORECASE)
 _FILLER_SPELLINGS = r"(?:u+m+|u+h+m*|e+r+m+|e+r+|a+h+|h+m+|m+h*m+|m+-h+m+|u+h+-h+u+h+|uh-oh)"
 _FILLERS = re.compile(rf"(?<![\w'-]){_FILLER_SPELLINGS}(?![\w'-])[ \t]*,?", re.IGNORECASE)
 _FILLER_HEAD = re.compile(r"[\w-]+")
@@ -105,17 +108,25 @@ NUMBER_WORDS = frozenset(
 _SPELLED_OUT = re.compile(r"\b(?:[A-Za-z]_)+(?!\w)")
 # QMSum's interruption point: resolved as a self-repair (:mod:`batchsum.disfluency`), not a mere space.
 _DISFMARKER = re.compile(r"\{disfmarker\}", re.IGNORECASE)
+
+
 # A turn broken off at an interruption point, nothing but fillers and markers after it before its end ("I must
 # say that it {disfmarker} Hmm ."): it ends on the marker, as a turn broken off there does ("... by
 # {disfmarker}"), without the stop that had made it a whole sentence ("I must say that it."). Left unended, it
 # is broken off to the summarizer and the facets (units.py, facets.py: a punctuated transcript's unended
 # sentence). A "…" instead (read as a pause after a whole phrase, noise.is_fragment) had put such turns in
 # meetings' finals ("So if you don't want…"): QMSum's first 40 finals held 16 such lines, 7 before.
-_BROKEN_OFF_TURN = re.compile(
-    rf"(?<=[\w'’])[ \t]*[,;]?[ \t]*\{{disfmarker\}}"
-    rf"(?P<tail>(?:[ \t,]*(?:{_MARKERS.pattern}|(?<![\w'-]){_FILLER_SPELLINGS}(?![\w'-])))*)[ \t,]*[.!?]?[ \t]*$",
-    re.IGNORECASE | re.MULTILINE,
-)
+def _broken_off_turn(markers: re.Pattern[str]) -> re.Pattern[str]:
+    """The broken-off turn's pattern, its tail's markup what ``markers`` matches."""
+    return re.compile(
+        rf"(?<=[\w'’])[ \t]*[,;]?[ \t]*\{{disfmarker\}}"
+        rf"(?P<tail>(?:[ \t,]*(?:{markers.pattern}|(?<![\w'-]){_FILLER_SPELLINGS}(?![\w'-])))*)[ \t,]*[.!?]?[ \t]*$",
+        re.IGNORECASE | re.MULTILINE,
+    )
+
+
+_BROKEN_OFF_TURN = _broken_off_turn(_MARKERS)
+_BROKEN_OFF_TURN_CUES = _broken_off_turn(_CUE_MARKERS)
 # Words the transcriber did not hear ("{gap}"): a sentence whose last word before them leaves its phrase
 # open ("First we have a look at {gap} .") was broken off there; it trails off ("…") and is no candidate.
 _GAP = re.compile(r"(?<![\w'’-])([\w'’]+)[ \t]*\{gap\}[ \t]*(?:[.!?](?=\s|$))?", re.IGNORECASE)
@@ -262,20 +273,24 @@ def _join_quotes(m: re.Match[str]) -> str:
     return out
 
 
-def clean_transcript(text: str) -> str:
+def clean_transcript(text: str, *, cues_only: bool = False) -> str:
     """Remove disfluency markers (``{disfmarker}``, ``{vocalsound}``, ``[laughter]``), filler words
     (um, uh, mm-hmm, "you know"), stuttered repeats ("the the"), empty quotations and tokenizer spacing
     (``we 're``, ``word ,``, and in such tokenized text ``belief - net``, ``say " this "`` and words
     broken off: "We m We may") from transcript text. Works line by line: the number of lines never
-    changes.
+    changes. With ``cues_only`` only known markup goes (``{...}`` tokens, :data:`CUE_WORDS` in brackets),
+    not any short bracketed aside, and inline code spans are kept as written: for a reader of whole turns.
     """
     if not text:
         return ""
-    s = _BROKEN_OFF_TURN.sub(_broken_off, text) if "{" in text else text
+    spans: list[str] = []
+    if cues_only and "`" in text and _CODE_MASK.search(text) is None:
+        text = _ONE_LINE_CODE.sub(lambda m: _masked(m, spans), text)
+    s = (_BROKEN_OFF_TURN_CUES if cues_only else _BROKEN_OFF_TURN).sub(_broken_off, text) if "{" in text else text
     s = _GAP.sub(_gap, _DISFMARKER.sub(f" {INTERRUPTION} ", s))
     # A dash or an ellipsis in punctuated speech ("do I see-- You said") is left as written: read as an
     # interruption point it cost CRD3's game transcripts 0.2 R-2 and R-Lsum.
-    s = _MARKERS.sub(" ", without_cues(s))
+    s = (_CUE_MARKERS if cues_only else _MARKERS).sub(" ", without_cues(s))
     if "_" in s:
         s = _SPELLED_OUT.sub(lambda m: m.group(0).replace("_", ""), s)
     # Tokenized when most of its marks stand apart ("word ,"; QMSum's 0.97-1.0): one such mark in an
@@ -310,7 +325,23 @@ def clean_transcript(text: str) -> str:
     s = _MULTI_PUNCT.sub(r"\1", s)
     s = _COMMA_BEFORE_END.sub(r"\1", s)
     s = _LINE_TAIL.sub("", _LINE_HEAD.sub("", s))
-    return _LOWER_AFTER_END.sub(_capitalized, s)
+    s = _LOWER_AFTER_END.sub(_capitalized, s)
+    return _CODE_MASK.sub(lambda m: spans[ord(m.group(0)) - _MASK_BASE], s) if spans else s
+
+
+# Inline code held out of the cleaning as one private-use character each (no rule reads it as a word, a
+# stutter or a mark), put back at the end: a self-repair may drop one with its words, so each is its own.
+_ONE_LINE_CODE = re.compile(r"(`+)[^`\n]+?\1")
+_MASK_BASE = 0xF0000
+_CODE_MASK = re.compile("[\U000f0000-\U000ffffd]")
+
+
+def _masked(m: re.Match[str], spans: list[str]) -> str:
+    """The code span's stand-in, recorded in ``spans``; past the characters there are, the span as written."""
+    if len(spans) >= 0xFFFE:
+        return m.group(0)
+    spans.append(m.group(0))
+    return chr(_MASK_BASE + len(spans) - 1)
 
 
 def _filler_set_off(m: re.Match[str]) -> str:

@@ -53,6 +53,9 @@ def test_a_sentence_that_does_not_close_so_stands_alone(sentence: str) -> None:
         "Let's take a look at this.",
         "Check this out!",
         "So you can see them there.",
+        "You'll have a look at it.",  # a contraction as written, not only as tokenized ("you 'll")
+        "We'll take a look at this.",
+        "you 'll have a look at it .",
     ],
 )
 def test_a_pointer_at_a_bare_pronoun_points_away(sentence: str) -> None:

@@ -37,16 +37,6 @@ def _runs(out: Path) -> list[dict[str, Any]]:
     return list(json.loads(res.stdout)["runs"])
 
 
-def test_a_usage_error_records_no_run(corpus: Path, tmp_path: Path, fake_llm: FakeLLMServer) -> None:
-    out = tmp_path / "o"
-    url = fake_llm.base_url.replace("http://", "http://bob:pw@")
-    res = _run(corpus, out, "--base-url", url, "--model", "fake")
-    assert res.exit_code == 2, res.output
-    assert _run(corpus, out).exit_code == 0
-    runs = _runs(out)
-    assert [r["status"] for r in runs] == ["ok"], runs
-
-
 def test_a_mistyped_model_is_not_remembered(corpus: Path, tmp_path: Path, fake_llm: FakeLLMServer) -> None:
     fake_llm.configure(models=["fake"])
     out = tmp_path / "o"

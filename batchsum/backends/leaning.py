@@ -107,7 +107,7 @@ def _shown_in(sentence: str) -> bool:
 # this chart of the costs." (the object named) are not, nor is what a speaker does ("I will check it.", "I see
 # that."): a pointer is said to its listeners, as an imperative or to "you" or "we".
 _POINTER = re.compile(
-    r"(?:(?:so|ok|okay|now|well|and|um|uh)[\s,]+)*(?:(?:you|we)\s+(?:can|could|should|might|may|will|'ll|just)\s+"
+    r"(?:(?:so|ok|okay|now|well|and|um|uh)[\s,]+)*(?:(?:you|we)(?:\s+(?:can|could|should|might|may|will|just)|\s*'ll)\s+"
     r"|let'?s\s+|let\s+us\s+|please\s+|just\s+)?(?:just\s+)?(?:have|take|get)?\s*(?:a\s+(?:quick\s+)?)?"
     r"(?:look|glance|see|check|view)\s+(?:at\s+|over\s+)?(?:it|this|that|these|those|them)(?:\s+out)?"
     r"(?:[\s,]+(?:here|there|now|please))?"

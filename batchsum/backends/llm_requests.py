@@ -10,7 +10,6 @@ loop, no HTTP client, so ``plan`` imports none of them.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +25,9 @@ from batchsum.backends.budget import (
 from batchsum.backends.cache import ResponseCache
 from batchsum.backends.llm_output import clean_output, parse_facets
 from batchsum.backends.prompts import PromptSet
-from batchsum.cleanup import clean_transcript, fix_spacing
-from batchsum.readers.note_syntax import fix_outside_code
-from batchsum.speaker_labels import parse_speaker_line
+from batchsum.backends.units import cleaned_turns
+from batchsum.cleanup import fix_spacing
+from batchsum.readers.note_syntax import outside_code
 
 if TYPE_CHECKING:
     from batchsum.config import LLMConfig
@@ -37,8 +36,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# A tool's record in an agent session is the program's output, not speech (as backends.units leaves it).
-_TOOL_RECORD = re.compile(r"^\[[✓✗] [^\n]*\]$")
 SOURCE_KINDS = frozenset({"brief", "standard", "chunk"})  # kinds whose text is the source, not summaries
 
 ESTIMATE_SLACK = 16  # tokens added to template + input_tokens for merges across their boundary
@@ -51,27 +48,17 @@ class CallFailed(Exception):
 
 def as_sent(text: str, content_type: str, language: str | None = None) -> str:
     """A source text as the model is sent it, cleaned as the extractive summarizer cleans what it reads
-    (:mod:`batchsum.cleanup`), none of it left out: a conversation's turns without transcript markup
-    (``{disfmarker}``), fillers, stutters or tokenizer spacing, their labels as written (a turn with
-    nothing said but markup goes); other text without tokenizer spacing ("word ,", "we 're"), inline
-    code as written. The same text gives the same prompt, so the response cache keeps answering it."""
-    lines = text.split("\n")
+    (:mod:`batchsum.cleanup`), none of what is said left out: a conversation's turns as the summarizer
+    reads them (:func:`~batchsum.backends.units.cleaned_turns`), one a line as ``Speaker: text``, without
+    transcript markup (``{disfmarker}``, known cues such as "[laughter]"), fillers, stutters or tokenizer
+    spacing, but with the speakers' own brackets and inline code (a turn with nothing said but markup
+    goes, label and all); other text without tokenizer spacing ("word ,", "we 're"), its code (inline,
+    fenced, indented) as written. The same text gives the same prompt, so the response cache keeps
+    answering it."""
     if content_type != "conversation":
-        return "\n".join(fix_outside_code(line, lambda s: fix_spacing(s, language)) for line in lines)
-    labels, bodies = [], []
-    for line in lines:
-        said = parse_speaker_line(line)[1] if line.strip() and not _TOOL_RECORD.match(line.strip()) else ""
-        kept = line.rstrip()
-        cut = len(kept) - len(said) if said and kept.endswith(said) else 0
-        labels.append(kept[:cut])
-        bodies.append(kept[cut:] if said else "")
-    cleaned = clean_transcript("\n".join(bodies)).split("\n")
-    out = [
-        line if not body else label + said
-        for line, label, body, said in zip(lines, labels, bodies, cleaned, strict=True)
-        if not body or said.strip()
-    ]
-    return "\n".join(out)
+        return outside_code(text, lambda part: "\n".join(fix_spacing(line, language) for line in part.split("\n")))
+    turns = cleaned_turns(text, cues_only=True)
+    return "\n".join(f"{who}: {said}" if who else said for who, said in turns if said.strip())
 
 
 @dataclass

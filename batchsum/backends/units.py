@@ -73,7 +73,7 @@ from batchsum.text import (
     unended,
 )
 
-__all__ = ["STOPWORDS", "Unit", "entry_dates_at", "terms", "units_from_text"]
+__all__ = ["STOPWORDS", "Unit", "cleaned_turns", "entry_dates_at", "terms", "units_from_text"]
 
 QUOTE_PENALTY = 0.25  # units that are mostly quoted dialogue (stories) say little on their own
 
@@ -196,24 +196,37 @@ def _static_penalty(body: str, content_type: ContentType) -> float:
     return pen
 
 
-def _cleaned_turns(bodies: list[str]) -> list[str]:
-    """The turns' bodies after one clean_transcript pass over all of them (it keeps the line structure).
-    A tool record is the program's output, not speech: the cleaner's rules ("[*]" as a cue, "1475 1475"
-    as a stutter, "{...}" as markup) would mangle it, so it is left out of the pass."""
+# A label on a line with nothing said after it ("C:"): no turn. Read as a line of its own it would be glued to
+# the turn above as a wrapped line's words ("well C:").
+_BARE_LABEL = re.compile(r"^[^\S\n]*[^\s:][^:\n]{0,59}:[^\S\n]*$", re.MULTILINE)
+
+
+def _unsaid(m: re.Match[str]) -> str:
+    """A bare speaker's label gone (its line left blank); any other line ending in a colon kept."""
+    return "" if parse_speaker_line(m.group(0).rstrip() + " …")[0] is not None else m.group(0)
+
+
+def cleaned_turns(text: str, *, cues_only: bool = False) -> list[tuple[str | None, str]]:
+    """A conversation's turns as the summarizer reads them, (speaker or None, body), the bodies after one
+    clean_transcript pass over all of them (``cues_only``: see it); a body may be left empty. A tool record
+    is the program's output, not speech: the cleaner's rules ("[*]" as a cue, "1475 1475" as a stutter,
+    "{...}" as markup) would mangle it, so it is left out of the pass."""
+    lines = conversation_lines(_BARE_LABEL.sub(_unsaid, _without_layout(text)))
+    bodies = [said for _, said in lines]
     records = {i: body for i, body in enumerate(bodies) if _TOOL_RECORD.match(body)}
-    cleaned = clean_transcript("\n".join("" if i in records else b for i, b in enumerate(bodies))).split("\n")
+    joined = "\n".join("" if i in records else b for i, b in enumerate(bodies))
+    cleaned = clean_transcript(joined, cues_only=cues_only).split("\n")
     for i, record in records.items():
         cleaned[i] = record
-    return cleaned
+    return [(who, said) for (who, _), said in zip(lines, cleaned, strict=True)]
 
 
 def _conversation_units(text: str, min_words: int, part: int, language: str | None) -> list[Unit]:
     """A conversation's units: its turns cleaned as speech, each sentence with its speaker and turn."""
     units: list[Unit] = []
-    lines = conversation_lines(_without_layout(text))
-    speakers, bodies = [who for who, _ in lines], [said for _, said in lines]
-    n = max(1, len(bodies))
-    cleaned = _cleaned_turns(bodies)
+    turns = cleaned_turns(text)
+    speakers, cleaned = [who for who, _ in turns], [said for _, said in turns]
+    n = max(1, len(cleaned))
     sentences = [
         (li, piece)
         for li, body in enumerate(cleaned)

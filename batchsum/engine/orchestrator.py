@@ -179,10 +179,6 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
 
     # diff: unchanged files are settled from the manifest, deleted ones soft-deleted
     d = diff(cfg, committer.manifest, committer.sig)
-    if d.todo and cfg.llm.enabled:
-        # A --base-url the client refuses (exit 2) is refused before the run records anything: a usage
-        # journal started first is read by the next run as an interrupted run that never ran.
-        load("batchsum.backends.llm_client:check_url")(cfg.llm.base_url or "")
     factory = _join_cluster(cfg, d.todo, factory, ledger)
     name, model = backend_and_model(cfg)
     to_index = list(d.unindexed)

@@ -34,6 +34,7 @@ __all__ = [
     "front_matter",
     "front_matter_problem",
     "note_syntax_as_text",
+    "outside_code",
     "without_data_uris",
     "without_html_comments",
 ]
@@ -269,7 +270,7 @@ def draft_marks_blanked(text: str) -> str:
     if "{" in text:
         text = _CRITIC.sub(lambda m: _blanked_but(m, m.lastgroup), text)
     if "~~" in text:
-        text = _outside_code(text, lambda part: _STRUCK.sub(_blanked_but, part))
+        text = outside_code(text, lambda part: _STRUCK.sub(_blanked_but, part))
     if "TK" in text:
         text = _TK.sub(_blanked_but, text)
     if _fountain_marked(text):
@@ -490,7 +491,7 @@ def note_syntax_as_text(text: str) -> str:
         text = _SCHEDULED.sub(lambda m: f" {_PLANNED[m.group(1)]} {m.group(2)}", text)
     text = fix_outside_code(without_data_uris(text), _inline_marks)
     if "~~" in text:  # after CriticMarkup (_inline_marks): its "{~~old~>new~~}" is a substitution
-        text = _outside_code(text, lambda part: _STRUCK.sub("", part))
+        text = outside_code(text, lambda part: _STRUCK.sub("", part))
     marked = _ANY_MARKER.search(text) is not None
     if marked or any(box in text for box in ("[ ]", "[x]", "[X]", *TASK_BOXES)):
         text = _EMPTY_TASK.sub("", _EMPTY_NOW.sub("", text) if logseq else text)
@@ -510,10 +511,10 @@ def without_data_uris(text: str) -> str:
     or indented: :func:`code_blocks`), which says what it says: an image of one (Markdown's or an ``<img>``) goes
     whole, as an ``![[embed]]`` does (an image shows no alt text), a link to one shows its text, a reference
     definition of one goes, any other base64 one goes."""
-    return text if _DATA_MARK.search(text) is None else _outside_code(text, _data_uris_out)
+    return text if _DATA_MARK.search(text) is None else outside_code(text, _data_uris_out)
 
 
-def _outside_code(text: str, fix: Callable[[str], str]) -> str:
+def outside_code(text: str, fix: Callable[[str], str]) -> str:
     """``fix`` applied to ``text`` but not to its code: inline, fenced or indented (:func:`code_blocks`)."""
     out: list[str] = []
     pos = 0
