@@ -536,6 +536,12 @@ def fake_llm() -> Iterator[FakeLLMServer]:
         server.close()
 
 
+@pytest.fixture
+def upstream(fake_llm: FakeLLMServer) -> FakeLLMServer:
+    """The serve tests' name for :func:`fake_llm`: the upstream ``batchsum serve`` forwards to."""
+    return fake_llm
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m tests.fakeserver``: serve until interrupted; print READY <base_url>."""
     parser = argparse.ArgumentParser(prog="python -m tests.fakeserver", description=__doc__.splitlines()[0])

@@ -13,7 +13,7 @@ from batchsum.navigation import period_context
 from batchsum.tree import read_node
 from tests.fakeserver import FakeLLMServer
 from tests.test_digests import DAYS, entry
-from tests.test_serve import KEY, chat_requests, serving, upstream  # noqa: F401 (the fixture)
+from tests.test_serve import KEY, chat_requests, serving
 
 
 def test_period_context_names_the_period_and_keeps_every_paragraph() -> None:
@@ -27,7 +27,7 @@ def test_period_context_names_the_period_and_keeps_every_paragraph() -> None:
     assert one == "notes (digest of the folder, from 1 file): Short."
 
 
-def test_serve_injects_a_month_digest_as_the_summary_of_that_month(tmp_path: Path, upstream: FakeLLMServer) -> None:  # noqa: F811
+def test_serve_injects_a_month_digest_as_the_summary_of_that_month(tmp_path: Path, upstream: FakeLLMServer) -> None:
     src = tmp_path / "journal"
     src.mkdir()
     for i, day in enumerate(DAYS):

@@ -71,15 +71,6 @@ def wait_for(check: object, timeout: float = 60.0) -> None:
 
 
 @pytest.fixture
-def upstream() -> Iterator[FakeLLMServer]:
-    server = FakeLLMServer().start()
-    try:
-        yield server
-    finally:
-        server.close()
-
-
-@pytest.fixture
 def known(tmp_path: Path, upstream: FakeLLMServer) -> Path:
     """An output folder that already knows something: a summarized journal and its facts."""
     src = tmp_path / "src" / "journal"

@@ -14,7 +14,7 @@ from batchsum.index.snippets import emphasis_as_text
 from batchsum.tree import read_node
 from tests.fakeserver import FakeLLMServer
 from tests.test_digests import DAYS, entry
-from tests.test_serve import KEY, chat_requests, serving, upstream  # noqa: F401 (the fixture)
+from tests.test_serve import KEY, chat_requests, serving
 
 
 def test_emphasis_as_text_keeps_paragraphs_and_stops_day_labels() -> None:
@@ -24,7 +24,7 @@ def test_emphasis_as_text_keeps_paragraphs_and_stops_day_labels() -> None:
     assert plain.startswith("12 March. I ran") and "1. Mai. Heute" in plain
 
 
-def test_serve_injects_a_digest_without_bold_marks(tmp_path: Path, upstream: FakeLLMServer) -> None:  # noqa: F811
+def test_serve_injects_a_digest_without_bold_marks(tmp_path: Path, upstream: FakeLLMServer) -> None:
     src = tmp_path / "journal"
     src.mkdir()
     for i, day in enumerate(DAYS):

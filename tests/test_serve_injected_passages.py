@@ -3,11 +3,9 @@ a conversation's own summary once (not again among the summary hits)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import openai
-import pytest
 from click.testing import CliRunner
 
 from batchsum.cli import main
@@ -24,15 +22,6 @@ RETRO = (
     "Dana: Decision: we drop Safari 15 support next quarter.\n"
     "Frank: I will fix the timezone fixture by Tuesday.\n"
 )
-
-
-@pytest.fixture
-def upstream() -> Iterator[FakeLLMServer]:
-    server = FakeLLMServer().start()
-    try:
-        yield server
-    finally:
-        server.close()
 
 
 def injected(upstream: FakeLLMServer) -> str:

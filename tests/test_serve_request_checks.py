@@ -4,23 +4,12 @@ has them (a 400 naming the bad part, never a request forwarded with text retriev
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.fakeserver import FakeLLMServer
 from tests.test_serve import KEY, serving
-
-
-@pytest.fixture
-def upstream() -> Iterator[FakeLLMServer]:
-    server = FakeLLMServer().start()
-    try:
-        yield server
-    finally:
-        server.close()
 
 
 def test_the_bearer_scheme_is_case_insensitive_and_the_key_exact(tmp_path: Path, upstream: FakeLLMServer) -> None:

@@ -14,7 +14,7 @@ from batchsum.index.snippets import best_sentences, node_body
 from batchsum.serve.context import SUMMARY_CHARS
 from batchsum.tree import read_node
 from tests.fakeserver import FakeLLMServer
-from tests.test_serve import KEY, chat_requests, serving, upstream  # noqa: F401 (the fixture)
+from tests.test_serve import KEY, chat_requests, serving
 
 GARDEN = (
     "# Garden plan\n\nThe tomatoes went into the raised bed on Saturday, next to the basil. The soil was still "
@@ -63,7 +63,7 @@ def test_best_sentences_keeps_the_matching_ones_in_order_and_marks_the_gaps() ->
 
 def test_serve_injects_a_summary_without_facets_and_by_the_sentences_that_match(
     tmp_path: Path,
-    upstream: FakeLLMServer,  # noqa: F811
+    upstream: FakeLLMServer,
 ) -> None:
     src = tmp_path / "src"
     src.mkdir()

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.fakeserver import FakeLLMServer
 from tests.test_serve import KEY, serving
 
 HEADERS = {"Authorization": f"Bearer {KEY}"}
 ASK = {"messages": [{"role": "user", "content": "Hello there"}]}
-
-
-@pytest.fixture
-def upstream() -> Iterator[FakeLLMServer]:
-    server = FakeLLMServer().start()
-    try:
-        yield server
-    finally:
-        server.close()
 
 
 def test_upstream_429_is_retried_after_retry_after_and_a_lasting_one_passed_on(

@@ -3,26 +3,15 @@ stops says so in /health."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.tree import read_node
 from tests.fakeserver import FakeLLMServer
 from tests.test_serve import BOAT, FLAT_HUNT, KEY, SUMMARIZER_SYSTEM, serving, wait_for
-
-
-@pytest.fixture
-def upstream() -> Iterator[FakeLLMServer]:
-    server = FakeLLMServer().start()
-    try:
-        yield server
-    finally:
-        server.close()
 
 
 def health(url: str) -> dict[str, str]:
