@@ -9,16 +9,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from batchsum.cli import main
-from tests.conftest import SAMPLE_CORPUS
-from tests.test_killed_run_files import killed_after_a_file
+from tests.test_killed_run_files import busy_corpus, killed_after_a_file
 
 
 def test_an_interrupted_runs_wall_time_is_unknown(tmp_path: Path) -> None:
-    corpus, out, log = tmp_path / "corpus", tmp_path / "out", tmp_path / "killed.log"
-    corpus.mkdir()
-    text = (SAMPLE_CORPUS / "logbook" / "harbor-logbook-2025-2026.md").read_text(encoding="utf-8")
-    for i in range(40):  # enough work that the run is still busy when it is killed
-        (corpus / f"log{i}.md").write_text(text.replace("buoy", f"buoy{i}"), encoding="utf-8")
+    corpus, out, log = busy_corpus(tmp_path), tmp_path / "out", tmp_path / "killed.log"
     killed_after_a_file(corpus, out, log)
     for extra in sorted(corpus.iterdir())[1:]:  # the next night has little to do
         extra.unlink()

@@ -34,12 +34,18 @@ def killed_after_a_file(corpus: Path, out: Path, log: Path) -> None:
     assert proc.returncode == -signal.SIGKILL, "the run ended before it was killed"
 
 
-def test_a_killed_runs_finished_files_are_its_own(tmp_path: Path) -> None:
-    corpus, out, log = tmp_path / "corpus", tmp_path / "out", tmp_path / "killed.log"
+def busy_corpus(tmp_path: Path) -> Path:
+    """Forty copies of the sample logbook: enough work that a run is still busy when it is killed."""
+    corpus = tmp_path / "corpus"
     corpus.mkdir()
     text = (SAMPLE_CORPUS / "logbook" / "harbor-logbook-2025-2026.md").read_text(encoding="utf-8")
-    for i in range(40):  # enough work that the run is still busy when it is killed
+    for i in range(40):
         (corpus / f"log{i}.md").write_text(text.replace("buoy", f"buoy{i}"), encoding="utf-8")
+    return corpus
+
+
+def test_a_killed_runs_finished_files_are_its_own(tmp_path: Path) -> None:
+    corpus, out, log = busy_corpus(tmp_path), tmp_path / "out", tmp_path / "killed.log"
     killed_after_a_file(corpus, out, log)
     events = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
     killed = next(e["run_id"] for e in events if e.get("event") == "run_started")
