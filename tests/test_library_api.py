@@ -14,12 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 import batchsum
+from batchsum.cli import main
 from batchsum.errors import ConfigError, IndexError_, LockedError
 from batchsum.lock import RunLock
 from tests.conftest import REPO, SAMPLE_CORPUS
 from tests.fakeserver import FakeLLMServer
+from tests.test_eval_cli import DOCS, REFS
 
 HEAVY = ("chromadb", "onnxruntime", "openai", "ray")
 
@@ -125,6 +128,12 @@ def test_every_result_object_has_a_json_ready_to_dict(corpus: Path, tmp_path: Pa
     fake_llm.configure(rules=[{"match": "The journal entry:", "content": json.dumps({"facts": ["The user walks."]})}])
     facts = batchsum.facts(str(corpus), out=out, base_url=fake_llm.base_url, model="fake", rpm=0)
     messages = [{"role": "user", "content": f"step {i}: the tide gauge at pier {i} drifted"} for i in range(30)]
+    docs, refs = tmp_path / "docs", tmp_path / "refs"
+    for folder, texts in ((docs, DOCS), (refs, REFS)):
+        folder.mkdir()
+        (folder / "harbor.txt").write_text(texts["harbor"], encoding="utf-8")
+    evaluated = batchsum.eval_summaries(docs, refs, out=tmp_path / "eval-out", metrics=False)
+    check, repaired = batchsum.check_index(out), batchsum.repair_index(out)
     results: list[Any] = [
         run,
         *run.problems,
@@ -134,16 +143,37 @@ def test_every_result_object_has_a_json_ready_to_dict(corpus: Path, tmp_path: Pa
         batchsum.compact(messages, context_window=128, preserve_recent=2),
         facts,
         *batchsum.search_facts(out, "walks", k=1),
+        evaluated,
+        check,
+        repaired,
     ]
     kinds = {type(r).__name__ for r in results}
     assert {"RunResult", "Problem", "PlanSummary", "SearchHit", "Report", "CompactionResult"} <= kinds
-    assert {"FactsResult", "FactHit"} <= kinds
+    assert {"FactsResult", "FactHit", "EvalReport", "IndexCheck", "IndexStats"} <= kinds
     for result in results:
         assert json.loads(json.dumps(result.to_dict())), type(result).__name__
     # The older names are the same method.
     assert run.as_json() == run.to_dict() and facts.as_json() == facts.to_dict()
     plan = batchsum.plan(str(corpus), out=out)
-    assert plan.as_dict() == plan.to_dict()
+    assert plan.as_dict() == plan.to_dict() and evaluated.as_dict() == evaluated.to_dict()
+    # The command's --json is the object's to_dict(): the two cannot drift apart.
+    shown = CliRunner().invoke(main, ["index", out, "--check", "--json"])
+    assert shown.exit_code == 0 and json.loads(shown.stdout) == check.to_dict()
+    shown = CliRunner().invoke(main, ["index", out, "--json"])
+    assert shown.exit_code == 0 and set(repaired.to_dict()) <= set(json.loads(shown.stdout))
+
+
+def test_compact_shows_its_real_signature() -> None:
+    """``batchsum.compact`` is a module made callable: its signature is the real function's, keyword-only
+    options and all, and a call binds as that signature says."""
+    sig = inspect.signature(batchsum.compact)
+    assert sig == inspect.signature(batchsum.compact.compact)
+    assert sig.parameters["context_window"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert "options" not in sig.parameters and sig.parameters["preserve_recent"].default is None
+    messages = [{"role": "user", "content": f"step {i}: the tide gauge at pier {i} drifted"} for i in range(30)]
+    by_name = batchsum.compact(messages=messages, context_window=128, preserve_recent=2)
+    by_position = batchsum.compact(messages, context_window=128, preserve_recent=2)
+    assert by_name.compacted and by_name.tokens_after == by_position.tokens_after
 
 
 def test_errors_name_the_librarys_keywords(corpus: Path, tmp_path: Path) -> None:

@@ -112,7 +112,7 @@ def eval_(
         for problem in report.problems:
             click.echo(f"warning: {problem.line()}", err=True)
     if as_json:
-        click.echo(json.dumps(report.as_dict(), indent=2))
+        click.echo(json.dumps(report.to_dict(), indent=2))
     else:
         click.echo(render_table(report))
         if report.metrics_recorded:

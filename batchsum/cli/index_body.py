@@ -49,13 +49,7 @@ def index(
     unread = sources.note(cfg)
     if as_json:
         payload = {
-            "docs": done.docs,
-            "nodes_indexed": done.nodes_indexed,
-            "nodes_unchanged": done.nodes_unchanged,
-            "nodes_deleted": done.nodes_deleted,
-            "seconds": round(done.seconds, 3),
-            "nodes_per_s": round(done.nodes_per_s, 1),
-            "notes": done.notes,
+            **done.to_dict(),
             "sources_read": len(sources.asked),
             "sources_not_found": sorted(sources.missed),
         }
@@ -116,19 +110,7 @@ def _check(cfg: IndexConfig, as_json: bool) -> None:
     part makes the index incomplete (search warns, ``--strict`` refuses)."""
     result = check_index(cfg)
     if as_json:
-        payload = {
-            "ok": result.ok,
-            "nodes_in_tree": result.nodes_in_tree,
-            "nodes_in_index": result.nodes_in_index,
-            "missing": result.missing,
-            "stale": result.stale,
-            "orphans": result.orphans,
-            "damaged": result.damaged,
-            "outdated": result.outdated,
-            "missing_parts": result.missing_parts,
-            "sources_not_found": result.sources_not_found,
-        }
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:
         _print_check(cfg, result, unread_note(cfg, set(result.sources_not_found), result.sources))
     if not result.ok:

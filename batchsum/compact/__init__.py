@@ -12,6 +12,7 @@ the extractive summarizer and numpy.
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 import types
 from typing import TYPE_CHECKING, Any
@@ -60,9 +61,16 @@ class _CallablePackage(types.ModuleType):
     """``batchsum.compact(messages, context_window=...)`` is ``batchsum.compact.compact(...)``: the
     package and its main function share a name on ``batchsum``."""
 
-    def __call__(self, messages: Any, /, **options: Any) -> CompactionResult:
-        result: CompactionResult = __getattr__("compact")(messages, **options)
+    def __call__(self, *args: Any, **options: Any) -> CompactionResult:
+        # Everything forwarded as given, so a call binds exactly as __signature__ says (messages= too).
+        result: CompactionResult = __getattr__("compact")(*args, **options)
         return result
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The real :func:`~batchsum.compact.api.compact`'s, its keyword-only options shown (loaded on first
+        look, not at ``import batchsum``)."""
+        return inspect.signature(__getattr__("compact"))
 
 
 sys.modules[__name__].__class__ = _CallablePackage

@@ -195,8 +195,8 @@ class EvalReport:
     failed: int  # documents that could not be read or summarized
     kept_whole: int = 0  # documents under the NONE threshold: their own text is batchsum's summary
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form, per-document scores included."""
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form ``eval --json`` prints (paths as str), per-document scores included."""
         return {
             "eval_id": self.eval_id,
             "created_at": self.created_at,
@@ -231,6 +231,8 @@ class EvalReport:
             ],
             "problems": [{"kind": p.kind, "path": p.path, "message": p.reason} for p in self.problems],
         }
+
+    as_dict = to_dict  # the name before every result object had to_dict()
 
 
 # ----------------------------------------------------------------------------- matching

@@ -24,7 +24,6 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.errors import IndexError_
@@ -59,6 +58,9 @@ from batchsum.index.lexical import (
 from batchsum.index.lexical import rebuild as rebuild_lexical
 from batchsum.index.readonly import chroma_snapshot, readable_index
 from batchsum.index.records import DocUpdate, IndexNode, SourceReader, doc_nodes, tree_nodes
+
+# index_sizes is imported from here by bench/bench_index.py.
+from batchsum.index.sizes import index_sizes as index_sizes
 from batchsum.index.state import (
     MOVED,
     UNKNOWN,
@@ -73,7 +75,6 @@ from batchsum.index.state import (
     missing_parts,
     read_state,
     recorded_server,
-    state_path,
     vectors_path,
     write_state,
 )
@@ -112,6 +113,19 @@ class IndexStats:
         """Indexing throughput of this call."""
         return self.nodes_indexed / self.seconds if self.seconds > 0 else 0.0
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form ``index --json`` prints of a repair or rebuild (the command adds what it read of the
+        sources)."""
+        return {
+            "docs": self.docs,
+            "nodes_indexed": self.nodes_indexed,
+            "nodes_unchanged": self.nodes_unchanged,
+            "nodes_deleted": self.nodes_deleted,
+            "seconds": round(self.seconds, 3),
+            "nodes_per_s": round(self.nodes_per_s, 1),
+            "notes": list(self.notes),
+        }
+
 
 @dataclass
 class IndexCheck:
@@ -136,41 +150,18 @@ class IndexCheck:
         layout."""
         return not (self.missing or self.stale or self.orphans or self.damaged or self.outdated or self.missing_parts)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form ``index --check --json`` prints."""
+        lists = ("missing", "stale", "orphans", "damaged", "outdated", "missing_parts", "sources_not_found")
+        return {
+            "ok": self.ok,
+            "nodes_in_tree": self.nodes_in_tree,
+            "nodes_in_index": self.nodes_in_index,
+            **{name: list(getattr(self, name)) for name in lists},
+        }
+
 
 # -- state -----------------------------------------------------------------------------------------
-
-
-@dataclass
-class PartSize:
-    """One part of the index on disk."""
-
-    name: str
-    path: Path
-    bytes: int
-
-
-def index_sizes(cfg: IndexConfig) -> list[PartSize]:
-    """Size on disk of each part of the index (Chroma, node vectors, lexical layer, state)."""
-
-    def size(p: Path) -> int:
-        if p.is_dir():
-            return sum(f.stat().st_size for f in p.rglob("*") if f.is_file())
-        total = 0
-        for q in (p, Path(f"{p}-wal"), Path(f"{p}-shm"), Path(f"{p}-journal")):
-            with contextlib.suppress(OSError):
-                total += q.stat().st_size
-        return total
-
-    parts = [
-        PartSize("chroma", chroma_dir(cfg), 0 if cfg.chroma_host else size(chroma_dir(cfg))),
-        PartSize("vectors", vectors_path(cfg), size(vectors_path(cfg))),
-        PartSize("lexical", lexical_path(cfg), size(lexical_path(cfg))),
-        PartSize("state", state_path(cfg), size(state_path(cfg))),
-    ]
-    legacy = cfg.state_dir / f"tokvecs-{cfg.collection}.sqlite3"
-    if legacy.exists():
-        parts.append(PartSize("legacy token vectors", legacy, size(legacy)))
-    return parts
 
 
 def index_stats(cfg: IndexConfig) -> dict[str, Any]:
