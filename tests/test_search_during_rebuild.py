@@ -113,3 +113,60 @@ def test_a_killed_rebuild_leaves_the_old_index_searchable_and_the_next_index_com
     assert _invoke("index", str(out))[0] == 0
     assert not _rebuilding(out) and _invoke("index", str(out), "--check")[0] == 0
     assert _answer(out) == (0, full, "")
+
+
+def _copy(built: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "out"
+    subprocess.run(["cp", "-a", str(built), str(out)], check=True)
+    return out
+
+
+def test_stats_and_check_during_a_rebuild_say_a_run_is_rebuilding_it_and_advise_no_repair(
+    built: Path, tmp_path: Path
+) -> None:
+    out = _copy(built, tmp_path)
+    before = json.loads(_invoke("index", str(out), "--stats", "--json")[1])
+    assert before["state"] == "complete" and before["nodes"] > 400, before
+    proc = _start_rebuild(out)
+    said_rebuilding = checks = 0
+    try:
+        for i in range(5000):  # bounded: the rebuild ends long before
+            if proc.poll() is not None:
+                break
+            code, stdout, _ = _invoke("index", str(out), "--stats", "--json")
+            st = json.loads(stdout)
+            rebuilding = "is rebuilding it" in st["state"] and "pid" in st["state"]
+            assert code == 0 and (st["state"] == "complete" or rebuilding), st["state"]
+            assert st["nodes"] == before["nodes"], st  # the old vectors until the new ones are whole
+            said_rebuilding += rebuilding
+            if i % 4 == 0:  # a check is slower: every fourth round
+                code, stdout, _ = _invoke("index", str(out), "--check")
+                checks += 1
+                assert "repair" not in stdout and "--rebuild" not in stdout, stdout
+                assert code == 0 and ("index OK" in stdout or "is rebuilding it" in stdout), (code, stdout)
+    finally:
+        proc.wait(timeout=600)
+    assert proc.returncode == 0 and checks > 0
+    assert said_rebuilding > 0  # some answers came while the rebuild was under way
+    assert json.loads(_invoke("index", str(out), "--stats", "--json")[1])["state"] == "complete"
+
+
+def _temp_files(out: Path) -> list[str]:
+    """The new files a rebuild writes beside the lexical index and the node vectors (tree.atomic_target's names)."""
+    return sorted(p.name for p in (out / ".batchsum").glob(".*.tmp*"))
+
+
+def test_the_next_index_removes_the_new_files_a_killed_rebuild_left(built: Path, tmp_path: Path) -> None:
+    out = _copy(built, tmp_path)
+    proc = _start_rebuild(out)
+    # Bounded: until the rebuild is writing its new lexical file (after the vectors), or ended.
+    for _ in range(2_000_000):
+        if proc.poll() is not None or any(".lexical-" in name for name in _temp_files(out)):
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    left = _temp_files(out)
+    assert any(".lexical-" in n for n in left) and any(".vectors-" in n for n in left), left
+    assert _invoke("index", str(out))[0] == 0
+    assert _temp_files(out) == []
+    assert _invoke("index", str(out), "--check")[0] == 0

@@ -13,8 +13,9 @@ from batchsum.cli._common import EXIT_SOME_FAILED
 from batchsum.cli._schema_options import index_config
 from batchsum.config import IndexConfig
 from batchsum.errors import ConfigError
+from batchsum.index.sizes import index_stats
 from batchsum.index.state import check_output_folder, recorded_server
-from batchsum.index.store import IndexCheck, check_index, index_stats, rebuild_index, repair_index
+from batchsum.index.store import IndexCheck, check_index, rebuild_index, repair_index
 from batchsum.sources import manifest_reader
 from batchsum.state import StateStore
 
@@ -133,6 +134,13 @@ def _print_check(cfg: IndexConfig, result: IndexCheck, unread: str | None) -> No
         click.echo(f"outdated: {part}")
     if unread:
         click.echo(f"note: {unread}")
+    if result.rebuilding:
+        # Whatever differs, the running rebuild brings in line: no repair to advise (it would exit 3 meanwhile).
+        click.echo(
+            f"a run ({result.rebuilding}) is rebuilding it: checked the files search reads until it ends; "
+            "check again when it ends"
+        )
+        return
     # A folder indexed on a Chroma server is repaired there (without the host, a repair would build a
     # second, embedded Chroma no run updates).
     kept_at = recorded_server(cfg) or cfg

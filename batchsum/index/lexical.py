@@ -65,7 +65,7 @@ from batchsum.index.segments import (
     next_segment,
     write_segment,
 )
-from batchsum.index.state import lexical_path
+from batchsum.index.state import drop_leftovers, lexical_path
 from batchsum.model import doc_id_of
 from batchsum.tree import atomic_target
 
@@ -682,6 +682,7 @@ def rebuild(cfg: IndexConfig, nodes: Sequence[IndexNode], read_source: SourceRea
     """Build the lexical index of ``nodes`` into a fresh file and atomically swap it in."""
     path = lexical_path(cfg)
     path.parent.mkdir(parents=True, exist_ok=True)
+    drop_leftovers(path)
     with atomic_target(path) as tmp:
         store = LexicalStore(tmp)  # sqlite takes the empty temp file as an empty database
         try:

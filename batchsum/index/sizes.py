@@ -1,13 +1,28 @@
-"""The size on disk of each part of an output folder's index (reads only, opens no Chroma)."""
+"""The index's size on disk per part, and the lexical file's soundness and layout (``batchsum index --stats``, and
+the parts of ``--check`` that read the lexical file alone): everything here only reads, and opens no Chroma."""
 
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from batchsum.index.state import chroma_dir, lexical_path, state_path, vectors_path
+from batchsum.index.lexical import another_layout, layout_note, layout_of
+from batchsum.index.state import (
+    MOVED,
+    chroma_dir,
+    chroma_location,
+    index_needs_work,
+    lexical_path,
+    read_state,
+    rebuild_state,
+    recorded_server,
+    refused_error,
+    state_path,
+    vectors_path,
+)
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -44,3 +59,68 @@ def index_sizes(cfg: IndexConfig) -> list[PartSize]:
     if legacy.exists():
         parts.append(PartSize("legacy token vectors", legacy, size(legacy)))
     return parts
+
+
+def index_stats(cfg: IndexConfig) -> dict[str, Any]:
+    """Sizes on disk per part, node count and state of the index (reads only, opens no Chroma)."""
+    parts = index_sizes(cfg)
+    nodes = 0
+    path = vectors_path(cfg)
+    if path.is_file():
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+                nodes = int(db.execute("SELECT COUNT(*) FROM nodes").fetchone()[0])
+        except sqlite3.Error:
+            nodes = 0
+    work = index_needs_work(cfg)
+    state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
+    if work is not None and work[0] == "repair":
+        # A rebuild's marker: the index is not one an interrupted run left to repair.
+        state = rebuild_state(cfg) or state
+    if state == "complete" and (outdated := lexical_outdated(cfg)):
+        state = outdated[0]
+    remote = recorded_server(cfg)
+    if work is not None and work[0] == MOVED and remote is not None:
+        # Asked without --chroma-host: nothing is being moved, the local files are those of the server's index.
+        state = f"complete (Chroma records on server {chroma_location(remote)})"
+    total = sum(p.bytes for p in parts)
+    return {
+        "out": str(cfg.out),
+        "nodes": nodes,
+        "state": state,
+        "total_bytes": total,
+        "bytes_per_node": round(total / nodes, 1) if nodes else None,
+        "parts": [{"name": p.name, "path": str(p.path), "bytes": p.bytes} for p in parts],
+    }
+
+
+def check_lexical(cfg: IndexConfig) -> list[str]:
+    """SQLite's ``quick_check`` of the lexical index, opened read-only (nothing is created or migrated)."""
+    path = lexical_path(cfg)
+    if not path.is_file():
+        return []
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            rows = db.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.Error as exc:
+        if (refused := refused_error("the lexical index", path, exc)) is not None:
+            raise refused from None
+        return [f"lexical index {path}: {exc}"]
+    bad = [str(r[0]) for r in rows if r[0] != "ok"]
+    return [f"lexical index {path}: {bad[0]}"] if bad else []
+
+
+def lexical_outdated(cfg: IndexConfig) -> list[str]:
+    """What :func:`~batchsum.index.lexical.layout_note` says of the lexical index when it holds another batchsum
+    version's layout, which search reads by meaning only (opened read-only); nothing when it is current, absent
+    or unreadable (:func:`check_lexical` reports that)."""
+    path = lexical_path(cfg)
+    if not path.is_file():
+        return []
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            layout = layout_of(db)
+    except sqlite3.Error:
+        return []
+    # A server's index is repaired on the server (as :func:`check_index` says).
+    return [layout_note(path, (recorded_server(cfg) or cfg).index_command())] if another_layout(layout) else []

@@ -58,6 +58,13 @@ def vectors_path(cfg: IndexConfig) -> Path:
     return _index_dir(cfg) / f"vectors-{cfg.collection}.sqlite3"
 
 
+def drop_leftovers(path: Path) -> None:
+    """Remove the new files a killed rebuild left beside ``path`` (``tree.atomic_target``'s ``.<name>.<pid>.<n>.tmp``,
+    with their -wal, -shm and -journal). The caller holds the output's lock: no live writer of the index has one."""
+    for left in path.parent.glob(f".{path.name}.*.tmp*"):
+        left.unlink(missing_ok=True)
+
+
 def read_only(folder: Path) -> bool:
     """True when ``folder`` exists but cannot be written (read-only storage, or no write permission)."""
     import os
@@ -272,6 +279,28 @@ def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
         f"the search index in {cfg.out} is incomplete (an indexing run was interrupted or a part is missing); "
         f"results may miss documents until the next run or `{cfg.index_command()}`"
     )
+
+
+def rebuilding_run(cfg: IndexConfig) -> str | None:
+    """The run rebuilding the index now ("pid 4242 (started ...)"): its marker is in the state file
+    (:func:`write_state`) and it holds the output's lock; None otherwise (no rebuild, or one that was killed)."""
+    marker = (read_state(cfg) or {}).get("rebuilding")
+    return running_holder(cfg.out) if isinstance(marker, dict) else None
+
+
+def rebuild_state(cfg: IndexConfig) -> str | None:
+    """What ``batchsum index --stats`` says of an index a rebuild marked (None: none did, or it ended): a run is
+    rebuilding it, or the rebuild was interrupted. Never "repairing it": a reader repairs nothing."""
+    marker = (read_state(cfg) or {}).get("rebuilding")
+    if not isinstance(marker, dict):
+        return None
+    holder = running_holder(cfg.out)
+    search_complete = marker.get("search_complete") is True and cfg.chroma_host is None
+    if holder is None:
+        verdict = _during_rebuild(cfg, search_complete)
+        return verdict[1] if verdict else None
+    meanwhile = "search reads the index as it was" if search_complete else "search may miss documents"
+    return f"being rebuilt: a run ({holder}) is rebuilding it; {meanwhile} until it ends"
 
 
 def _during_rebuild(cfg: IndexConfig, search_complete: bool) -> tuple[bool, str] | None:

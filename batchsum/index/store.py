@@ -46,11 +46,8 @@ from batchsum.index.embed import (
 )
 from batchsum.index.lexical import (
     LexicalStore,
-    another_layout,
     doc_signature,
     keep_only,
-    layout_note,
-    layout_of,
     nodes_by_doc,
     open_lexical,
     update_docs,
@@ -59,21 +56,25 @@ from batchsum.index.lexical import rebuild as rebuild_lexical
 from batchsum.index.readonly import chroma_snapshot, readable_index
 from batchsum.index.records import DocUpdate, IndexNode, SourceReader, doc_nodes, tree_nodes
 
-# index_sizes is imported from here by bench/bench_index.py.
+# index_sizes, index_stats and lexical_outdated are imported from here by the CLI and the benches.
+from batchsum.index.sizes import PartSize as PartSize
+from batchsum.index.sizes import check_lexical
 from batchsum.index.sizes import index_sizes as index_sizes
+from batchsum.index.sizes import index_stats as index_stats
+from batchsum.index.sizes import lexical_outdated as lexical_outdated
 from batchsum.index.state import (
-    MOVED,
     UNKNOWN,
     UPGRADE,
     check_output_folder,
     chroma_dir,
     chroma_location,
     completeness,
+    drop_leftovers,
     index_needs_work,
     legacy_files,
     lexical_path,
     missing_parts,
-    read_state,
+    rebuilding_run,
     recorded_server,
     vectors_path,
     write_state,
@@ -143,6 +144,9 @@ class IndexCheck:
     # Of those, the ones indexed by their summaries alone (their source was not found): search finds none of
     # their words the summaries left out. Not a fault of the index, so not counted against ``ok``.
     sources_not_found: list[str] = field(default_factory=list)
+    # The run rebuilding the index meanwhile ("pid 4242 (started ...)"): Chroma was then not compared (it is rebuilt
+    # in place), the local search files were (what search reads until it ends).
+    rebuilding: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -158,40 +162,8 @@ class IndexCheck:
             "nodes_in_tree": self.nodes_in_tree,
             "nodes_in_index": self.nodes_in_index,
             **{name: list(getattr(self, name)) for name in lists},
+            "rebuilding": self.rebuilding,
         }
-
-
-# -- state -----------------------------------------------------------------------------------------
-
-
-def index_stats(cfg: IndexConfig) -> dict[str, Any]:
-    """Sizes on disk per part, node count and state of the index (reads only, opens no Chroma)."""
-    parts = index_sizes(cfg)
-    nodes = 0
-    path = vectors_path(cfg)
-    if path.is_file():
-        try:
-            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-                nodes = int(db.execute("SELECT COUNT(*) FROM nodes").fetchone()[0])
-        except sqlite3.Error:
-            nodes = 0
-    work = index_needs_work(cfg)
-    state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
-    if state == "complete" and (outdated := lexical_outdated(cfg)):
-        state = outdated[0]
-    remote = recorded_server(cfg)
-    if work is not None and work[0] == MOVED and remote is not None:
-        # Asked without --chroma-host: nothing is being moved, the local files are those of the server's index.
-        state = f"complete (Chroma records on server {chroma_location(remote)})"
-    total = sum(p.bytes for p in parts)
-    return {
-        "out": str(cfg.out),
-        "nodes": nodes,
-        "state": state,
-        "total_bytes": total,
-        "bytes_per_node": round(total / nodes, 1) if nodes else None,
-        "parts": [{"name": p.name, "path": str(p.path), "bytes": p.bytes} for p in parts],
-    }
 
 
 # -- writing -----------------------------------------------------------------------------------------
@@ -441,16 +413,41 @@ def check_index(cfg: IndexConfig) -> IndexCheck:
     nodes = list(tree_nodes(cfg.out))
     docs = nodes_by_doc(nodes)
     with readable_index(cfg) as readable:
-        if any(part.startswith("the Chroma folder") for part in gone):
-            # Nothing to compare against: every node of the tree is missing from the store of record.
-            check = IndexCheck(nodes_in_tree=len(nodes), missing=sorted(n.id for n in nodes))
-            check.damaged, check.outdated = _check_lexical(readable), lexical_outdated(readable)
-        else:
-            check = _check_stores(readable, nodes)
+        check = _check_unless_rebuilt(readable, nodes, gone)
         check.sources_not_found = sorted(_summaries_only(readable, docs))
-    check.missing_parts = gone
+    # A rebuild recreates the Chroma folder: its absence meanwhile is the rebuild's, not a missing part.
+    check.missing_parts = [p for p in gone if not (check.rebuilding and p.startswith("the Chroma folder"))]
     check.sources = sum(1 for of_doc in docs.values() if _source_sha(of_doc))
     return check
+
+
+def _check_unless_rebuilt(cfg: IndexConfig, nodes: list[IndexNode], gone: list[str]) -> IndexCheck:
+    """The index against the tree; while a run rebuilds it (found before the comparison or after it, so one that
+    began meanwhile counts), its local search files instead: Chroma is rebuilt in place, and the files search reads
+    until the rebuild ends are those of before it."""
+    holder = rebuilding_run(cfg)
+    if holder is None:
+        try:
+            check = _check_all(cfg, nodes, gone)
+        except IndexError_:
+            if rebuilding_run(cfg) is None:
+                raise
+        else:
+            holder = None if check.ok else rebuilding_run(cfg)
+            if holder is None:
+                return check
+    check = _check_local(cfg, nodes)
+    check.rebuilding = holder or rebuilding_run(cfg)
+    return check
+
+
+def _check_all(cfg: IndexConfig, nodes: list[IndexNode], gone: list[str]) -> IndexCheck:
+    if any(part.startswith("the Chroma folder") for part in gone):
+        # Nothing to compare against: every node of the tree is missing from the store of record.
+        check = IndexCheck(nodes_in_tree=len(nodes), missing=sorted(n.id for n in nodes))
+        check.damaged, check.outdated = check_lexical(cfg), lexical_outdated(cfg)
+        return check
+    return _check_stores(cfg, nodes)
 
 
 def _check_stores(cfg: IndexConfig, nodes: list[IndexNode]) -> IndexCheck:
@@ -467,7 +464,7 @@ def _check_stores(cfg: IndexConfig, nodes: list[IndexNode]) -> IndexCheck:
         col = open_collection(snapshot, embedder, create=False)
         with chroma_errors(snapshot):
             check, _ = _compare(cfg, col, nodes)
-    check.damaged, check.outdated = _check_lexical(cfg), lexical_outdated(cfg)
+    check.damaged, check.outdated = check_lexical(cfg), lexical_outdated(cfg)
     return check
 
 
@@ -489,41 +486,9 @@ def _check_local(cfg: IndexConfig, nodes: list[IndexNode]) -> IndexCheck:
     check.missing = sorted(i for i in tree if i not in stored)
     check.stale = sorted(i for i, h in tree.items() if i in stored and stored[i] != h)
     check.orphans = sorted(i for i in stored if i not in tree)
-    check.damaged += _check_lexical(cfg)
+    check.damaged += check_lexical(cfg)
     check.outdated = lexical_outdated(cfg)
     return check
-
-
-def _check_lexical(cfg: IndexConfig) -> list[str]:
-    """SQLite's ``quick_check`` of the lexical index, opened read-only (nothing is created or migrated)."""
-    path = lexical_path(cfg)
-    if not path.is_file():
-        return []
-    try:
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
-            rows = db.execute("PRAGMA quick_check").fetchall()
-    except sqlite3.Error as exc:
-        if (refused := refused_error("the lexical index", path, exc)) is not None:
-            raise refused from None
-        return [f"lexical index {path}: {exc}"]
-    bad = [str(r[0]) for r in rows if r[0] != "ok"]
-    return [f"lexical index {path}: {bad[0]}"] if bad else []
-
-
-def lexical_outdated(cfg: IndexConfig) -> list[str]:
-    """What :func:`~batchsum.index.lexical.layout_note` says of the lexical index when it holds another batchsum
-    version's layout, which search reads by meaning only (opened read-only); nothing when it is current, absent
-    or unreadable (:func:`_check_lexical` reports that)."""
-    path = lexical_path(cfg)
-    if not path.is_file():
-        return []
-    try:
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
-            layout = layout_of(db)
-    except sqlite3.Error:
-        return []
-    # A server's index is repaired on the server (as :func:`check_index` says).
-    return [layout_note(path, (recorded_server(cfg) or cfg).index_command())] if another_layout(layout) else []
 
 
 def _source_sha(nodes: list[IndexNode]) -> str | None:
@@ -585,6 +550,8 @@ def repair_index(cfg: IndexConfig, *, wait: bool = False, read_source: SourceRea
 
 def _repair(cfg: IndexConfig, embedder: Embedder, read_source: SourceReader) -> IndexStats:
     t0 = time.perf_counter()
+    for path in (lexical_path(cfg), vectors_path(cfg)):
+        drop_leftovers(path)  # a killed rebuild's, which it left to the next run holding the lock
     col = open_collection(cfg, embedder, create=True)
     write_state(cfg, complete=False, embedder=embedder)
     with contextlib.closing(vector_store(cfg)) as vectors, chroma_errors(cfg):
