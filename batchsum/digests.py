@@ -18,7 +18,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -320,6 +320,7 @@ class _Builder:
         self.talks: dict[str, list[bool]] = {}  # node id -> which of its months hold a conversation (by_month)
         self.finals: dict[str, list[str]] = {}  # node id -> its parts before whole_lines (quoted whole when they fit)
         self.failed: set[str] = set()  # node ids of the digests the LLM failed (--on-error fail)
+        self.stopped: AbortRun | None = None  # what stopped the pass (--on-error abort, Ctrl-C)
 
     def _backend(self) -> Backend:
         if self.backend is None:
@@ -381,9 +382,9 @@ class _Builder:
             stored = self.store.get_node(key)
             if stored is not None:
                 return stored, True
-            if not req.parts:
-                return SummaryOutput(text="", backend="none", llm_calls=0), False
             async with gate:
+                if not req.parts or self.stopped is not None:  # nothing to summarize; the pass stopped: none sent
+                    return SummaryOutput(text="", backend="none", llm_calls=0), False
                 labels = self.labels.get(req.node_id)
                 try:
                     if labels is not None:
@@ -392,11 +393,12 @@ class _Builder:
                     else:
                         output = self._quoted_whole(req) or await self._summarize(req)
                 except SummarizationError as exc:
+                    # One digest failed (--on-error fail): the others are still made; under abort, none is sent
+                    # after. What it spent is the run's (its requests sent, failed ones included).
                     if isinstance(exc, AbortRun):
-                        raise
-                    # One digest failed (--on-error fail): the others are still made, and what it spent is
-                    # the run's (its requests sent, failed ones included).
-                    self.failed.add(req.node_id)
+                        self.stopped = self.stopped or exc
+                    else:
+                        self.failed.add(req.node_id)
                     spent = exc.output if isinstance(exc.output, SummaryOutput) else None
                     return spent or SummaryOutput(text="", backend=self.identity[0], llm_calls=0, error=str(exc)), False
             if "fallback" not in output.backend and output.text.strip():
@@ -495,6 +497,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         finals_of[period] = parts
         jobs.append(b.request(period, parts, tokens, None, period_language(members), langs))
     outputs = await b.summarize(jobs)
+    _stop_if_aborted(b, run, zip(lower, jobs, outputs, strict=True))
     texts: dict[Period, str] = {}
     for period, (req, key), (output, reused) in zip(lower, jobs, outputs, strict=True):
         if req.node_id in b.failed:
@@ -517,6 +520,7 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         talks = [any(f.content_type == "conversation" for f in groups.get(m, [])) for m, _ in written]
         jobs.append(b.request(year, parts, tokens, labels, language, langs, talks))
     outputs = await b.summarize(jobs)
+    _stop_if_aborted(b, run, zip(upper, jobs, outputs, strict=True))
     for year, (req, key), (output, reused) in zip(upper, jobs, outputs, strict=True):
         if req.node_id in b.failed:
             _failed(b, run, year, req, output)
@@ -596,6 +600,26 @@ def _failed(b: _Builder, run: DigestRun, period: Period, req: SummaryRequest, ou
     run.warnings.append(f"digest of {what} not made: {output.error or 'the LLM failed'}")
     run.failed.append(period)
     run.records.append(_record(b, path, req, output, False, 0))
+
+
+class DigestsAborted(AbortRun):
+    """``--on-error abort`` (or Ctrl-C) stopped the digest pass; ``records``: the metrics rows of what it spent."""
+
+    def __init__(self, cause: AbortRun, records: list[NodeRecord]) -> None:
+        super().__init__(str(cause), node_id=cause.node_id, cause=cause, output=cause.output)
+        self.records = records
+
+
+def _stop_if_aborted(
+    b: _Builder, run: DigestRun, made: Iterable[tuple[Period, tuple[SummaryRequest, str], tuple[SummaryOutput, bool]]]
+) -> None:
+    """Raise :class:`DigestsAborted` when the pass was stopped, with the requests its digests sent."""
+    if b.stopped is None:
+        return
+    run.records += [
+        _record(b, p.path(run.folder), req, out, False, 0) for p, (req, _), (out, reused) in made if not reused
+    ]
+    raise DigestsAborted(b.stopped, run.records)
 
 
 def _record(

@@ -529,9 +529,17 @@ def _split_paragraph(
         _split_block(text[block_start:end], block_start, out, language)
 
 
+# A day the calendar has, as ISO: a month's days by its length, 29 February in a leap year only (every 4th,
+# not a century's unless every 400th), no year 0 (``date`` has none).
+_MONTH_DAY = (
+    r"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))"
+)
+_LEAP_YEAR = r"(?:\d\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)"
+_ISO_DAY = rf"(?!0000)(?:\d{{4}}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29)"
 # How an extractive journal summary dates a line ("2025-03-02: ..."): written by the summarizer, read back
-# by the level above, and left out where a digest or a one-line summary gives the day itself.
-DATE_LABEL = re.compile(r"^(\d{4}-\d{2}-\d{2}): ", re.MULTILINE)
+# by the level above, and left out where a digest or a one-line summary gives the day itself. A day no
+# calendar has ("2023-02-29: ", a typo in a note) is no label: the line stays text of the entry it is in.
+DATE_LABEL = re.compile(rf"^({_ISO_DAY}): ", re.MULTILINE)
 QUOTE_MARKS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)  # a Markdown blockquote line's "> " marks
 LIST_ITEM = re.compile(r"[ \t]*(?:" + BULLET + r"|\d{1,3}[.)])\s")  # a bulleted or numbered list item
 

@@ -237,12 +237,14 @@ class LLMBackend:
 
     async def _on_failure(self, request: SummaryRequest, cause: str, stats: CallStats) -> SummaryOutput:
         cause = sanitize_for_log(cause, self._secrets, limit=300)
+        # The requests it sent are counted and its row recorded with its error, as a fallback's are.
+        spent = SummaryOutput(text="", backend=self.name, model=stats.model, error=cause, **_spent(stats))
         if self.cfg.on_error == "abort":
             self._abort_reason = cause
-            raise AbortRun(f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause))
+            raise AbortRun(
+                f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause), output=spent
+            )
         if self.cfg.on_error == "fail":
-            # The requests it sent are counted and its row recorded with its error, as a fallback's are.
-            spent = SummaryOutput(text="", backend=self.name, model=stats.model, error=cause, **_spent(stats))
             raise SummarizationError(
                 f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause), output=spent
             )

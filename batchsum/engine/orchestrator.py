@@ -36,7 +36,7 @@ from batchsum.lazy import load
 from batchsum.lock import RunLock
 from batchsum.metrics.store import check_db_header
 from batchsum.metrics.usage_journal import UsageJournal, left_behind
-from batchsum.model import RunRecord
+from batchsum.model import NodeRecord, RunRecord
 from batchsum.secrets import scrub_command
 from batchsum.settings import validate
 from batchsum.tokens import get_tokenizer
@@ -316,18 +316,13 @@ def _update_digests(
     except Exception as exc:  # digests are made from the trees; a failure never fails the run
         ledger.warn(f"digests not updated: {exc}")
         progress.event("digests_failed", error=str(exc), level="error")
-        return (0, 0, 0, 0)
+        # A pass stopped by --on-error abort (DigestsAborted) had sent requests all the same: they are the run's.
+        spent = getattr(exc, "records", None)
+        return (*_spend(spent), 0) if isinstance(spent, list) else (0, 0, 0, 0)
     for warning in done.warnings:
         ledger.warn(warning)
     ledger.digest_fallbacks = sum(1 for r in done.records if "fallback" in r.backend)
-    # Tokens an LLM was paid for: an extractive digest's own length is no completion.
-    paid = [r for r in done.records if r.llm_calls]
-    usage = (
-        sum(r.llm_calls for r in paid),
-        sum(r.prompt_tokens for r in paid),
-        sum(r.completion_tokens for r in paid),
-        len(done.redone) + len(done.removed),
-    )
+    usage = (*_spend(done.records), len(done.redone) + len(done.removed))
     redone = done.redone
     if pages is not None:
         pages.update((period.id, done.digests[period].text) for period in redone)
@@ -348,6 +343,13 @@ def _update_digests(
             to_index.append(d.path)
         gone.extend(done.removed)
     return usage
+
+
+def _spend(records: list[NodeRecord]) -> tuple[int, int, int]:
+    """The LLM calls, prompt and completion tokens of digests' metrics rows."""
+    # Tokens an LLM was paid for: an extractive digest's own length is no completion.
+    paid = [r for r in records if r.llm_calls]
+    return sum(r.llm_calls for r in paid), sum(r.prompt_tokens for r in paid), sum(r.completion_tokens for r in paid)
 
 
 def _retire_digests(cfg: RunConfig, ledger: Ledger, gone: list[str], progress: Progress) -> tuple[int, int, int, int]:
