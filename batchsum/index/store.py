@@ -374,10 +374,13 @@ def _needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
 
 @contextlib.contextmanager
 def _lexical_errors(cfg: IndexConfig) -> Iterator[None]:
-    """A broken lexical database is a one-line IndexError_ naming the cure, like a broken Chroma folder."""
+    """A broken lexical database is a one-line IndexError_ naming the cure, like a broken Chroma folder; the
+    system refusing the file (out of descriptors) is no damage and offers no rebuild, as for the node vectors."""
     try:
         yield
     except sqlite3.DatabaseError as exc:
+        if (refused := refused_error("the lexical index", lexical_path(cfg), exc)) is not None:
+            raise refused from None
         raise IndexError_(
             f"lexical index in {cfg.state_dir} is unreadable ({exc}); run `{cfg.index_command('--rebuild')}`"
         ) from None
