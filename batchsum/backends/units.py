@@ -212,6 +212,8 @@ def cleaned_turns(text: str, *, cues_only: bool = False) -> list[tuple[str | Non
     is the program's output, not speech: the cleaner's rules ("[*]" as a cue, "1475 1475" as a stutter,
     "{...}" as markup) would mangle it, so it is left out of the pass."""
     lines = conversation_lines(_BARE_LABEL.sub(_unsaid, _without_layout(text)))
+    if not lines:  # "".split("\n") is one empty line, not none
+        return []
     bodies = [said for _, said in lines]
     records = {i: body for i, body in enumerate(bodies) if _TOOL_RECORD.match(body)}
     joined = "\n".join("" if i in records else b for i, b in enumerate(bodies))
