@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from batchsum.cli import main
 from tests.fakeserver import FakeLLMServer
@@ -23,7 +24,9 @@ DIGEST = "Synthesize these section summaries"  # the digests' prompt (meta.txt);
 FEBRUARY = "Lanternfish.\n\nSection 2:"
 
 
-def test_a_failing_digest_counts_the_requests_it_sent(tmp_path: Path) -> None:
+def run_failing_february(tmp_path: Path, on_error: str) -> tuple[Result, int, list[Any], Path]:
+    """A four-entry journal run against a server failing February's digest: (result, requests the server saw,
+    its failed requests, the output folder)."""
     corpus = tmp_path / "journal"
     corpus.mkdir()
     for day in ("2024-01-05", "2024-01-09", "2024-02-03", "2024-02-11"):
@@ -34,10 +37,13 @@ def test_a_failing_digest_counts_the_requests_it_sent(tmp_path: Path) -> None:
         res = CliRunner().invoke(
             main,
             ["run", str(corpus), "--out", str(out), "--no-index", "--json", "--rpm", "0", "--tpm", "0",
-             "--base-url", server.base_url, "--model", "fake", "--max-attempts", "2", "--on-error", "fail"],
+             "--base-url", server.base_url, "--model", "fake", "--max-attempts", "2", "--on-error", on_error],
         )  # fmt: skip
-        sent = server.request_count
-        failed = [e for e in server.log if e.status == 500]
+        return res, server.request_count, [e for e in server.log if e.status == 500], out
+
+
+def test_a_failing_digest_counts_the_requests_it_sent(tmp_path: Path) -> None:
+    res, sent, failed, out = run_failing_february(tmp_path, "fail")
     data = json.loads(res.stdout)
     assert len(failed) == 2 and all(DIGEST in e.prompt_text for e in failed), res.output  # both attempts
     assert sent > len(failed)  # January's digest and the year's were sent too
