@@ -168,7 +168,8 @@ class RayOptions:
 def connect(address: str | None, *, quiet: bool = False) -> bool:
     """Join ``address`` (``auto``: ``RAY_ADDRESS``), or start a local Ray when None; True when this call
     started or joined Ray (and so must shut it down), False when Ray was already connected. ``quiet``
-    (``--quiet``): the cluster's notices are not printed (:func:`_show_ray_notices`)."""
+    (``--quiet``): the cluster's notices are not printed (:func:`_import_ray`)."""
+    _import_ray(quiet=quiet)
     import ray
 
     if ray.is_initialized():
@@ -208,7 +209,6 @@ def connect(address: str | None, *, quiet: bool = False) -> bool:
         raise RayUnavailable(f"cannot start or join Ray at {address or 'a local Ray'}: {_reason(exc)}") from None
     finally:
         banner.removeFilter(only_errors)
-    _show_ray_notices(not quiet)
     return True
 
 
@@ -223,16 +223,6 @@ def _reason(exc: BaseException) -> str:
             said.append(text)
         cause = cause.__cause__
     return said[0] + "".join(f" ({text})" for text in said[1:])
-
-
-def _show_ray_notices(shown: bool) -> None:
-    """Whether the driver prints the cluster's notices: a thread ``ray.init`` starts prints every error the
-    cluster publishes for this job on stdout, in colour, whatever ``log_to_driver`` says; under ``--quiet``
-    (only errors, for cron) a call retried after a worker died, or after a stopped run's ``ray.kill``, is none
-    of the run's errors (the run reports a node it loses). Ray's debugger uses the same switch."""
-    ray_worker = vars(sys.modules["ray._private.worker"]) if "ray._private.worker" in sys.modules else {}
-    if "_worker_logs_enabled" in ray_worker:  # else (another Ray) Ray prints, as before
-        ray_worker["_worker_logs_enabled"] = shown
 
 
 @contextlib.contextmanager
@@ -257,7 +247,6 @@ def disconnect() -> None:
 
     with _sigterm_kept():
         ray.shutdown()
-    _show_ray_notices(True)  # as Ray had it: a later ray.init in this process prints them
 
 
 class _OnlyErrors(logging.Filter):
@@ -526,14 +515,38 @@ def _warn_if_other_limits(name: str, limiter: Any, cfg: RunConfig, period: float
         )
 
 
-def _import_ray() -> None:
-    """ConfigError naming the extra when Ray cannot be imported (missing, or its own imports fail)."""
+def _import_ray(*, quiet: bool = False) -> None:
+    """Import Ray; ConfigError naming the extra when it cannot be (missing, or its own imports fail).
+
+    ``quiet`` (``--quiet``: only errors, for cron), when this imports Ray first: the driver prints none of the
+    cluster's notices. A thread ``ray.init`` starts prints every error the cluster publishes for the job on
+    stdout, in colour, whatever ``log_to_driver`` says, and a call retried after a worker died, or after a
+    stopped run's ``ray.kill``, is none of the run's errors (the run reports a node it loses). Ray's log
+    deduplication does not print the lines ``RAY_DEDUP_LOGS_SKIP_REGEX`` matches (Ray's "Configuring Logging"
+    guide); Ray reads it as it is imported, so it is set for that import only."""
+    skipped = {"RAY_DEDUP_LOGS_SKIP_REGEX": "^"} if quiet and "ray" not in sys.modules else {}  # "^": every line
     try:
-        import ray  # noqa: F401
+        with _environment(skipped):
+            import ray  # noqa: F401
     except ImportError as exc:
         # A Ray whose own imports fail is named as such; a missing one needs only the extra.
         broken = "" if getattr(exc, "name", None) == "ray" else f" (importing it failed: {exc})"
         raise ConfigError(f"--executor ray needs Ray{broken}: pip install 'batchsum[ray]'") from None
+
+
+@contextlib.contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    """The process's environment with ``values`` set, and as it was again after (the user's own values too)."""
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 class RayFactory:
@@ -566,7 +579,7 @@ class RayFactory:
 def ray_executor(cfg: RunConfig, options: RayOptions | None = None) -> ExecutorFactory:
     """The factory (a :class:`RayFactory`) the orchestrator calls with the run's backends to get a
     :class:`RayExecutor`; ConfigError at once when Ray is not installed."""
-    _import_ray()
+    _import_ray(quiet=cfg.quiet)
     return RayFactory(cfg, options or RayOptions())
 
 

@@ -66,8 +66,7 @@ def _source_snippet(
     cfg: IndexConfig,
     md: dict[str, Any],
     ev: Evidence,
-    groups: list[list[str]],
-    weights: list[float] | None,
+    lex: LexicalResult,
     tables: bool = False,
 ) -> tuple[str, list[str]]:
     """The sentences of the source passage at ``ev.start`` (``tables``: its table row holding the query's words),
@@ -81,9 +80,15 @@ def _source_snippet(
     window = markdown_window(text, start, end, tables=tables)  # as the summarizer reads any text
     language = md.get("language")
     if tables:
-        return table_row_snippet(window, groups, language=language, weights=weights)
+        return table_row_snippet(window, lex.groups, language=language, weights=lex.weights, query_words=lex.words)
     return make_snippet(
-        window, groups, language=language, cut_start=start > 0, cut_end=end < len(text), weights=weights
+        window,
+        lex.groups,
+        language=language,
+        cut_start=start > 0,
+        cut_end=end < len(text),
+        weights=lex.weights,
+        query_words=lex.words,
     )
 
 
@@ -95,9 +100,8 @@ def snippet_of(
     node's summary (``text`` when already read). A named day's entry is shown by the query's other words
     (the lexical query holds no day's words), or, for the day alone, by its summary's opening (its heading
     "Saturday 14 March" had been the snippet)."""
-    groups, weights = lex.groups, lex.weights
     if ev is not None and ev.in_source:
-        snippet, found = _source_snippet(cfg, md, ev, groups, weights)
+        snippet, found = _source_snippet(cfg, md, ev, lex)
         if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
             return snippet, found, "source"
     body = text if text is not None else node_text(cfg, md)
@@ -109,7 +113,13 @@ def snippet_of(
             return snippet, found, "source"
     languages = tuple(str(md["languages"]).split(",")) if md.get("languages") else ()
     snippet, found = make_snippet(
-        body, groups, language=md.get("language"), weights=weights, languages=languages, days=lex.days
+        body,
+        lex.groups,
+        language=md.get("language"),
+        weights=lex.weights,
+        languages=languages,
+        days=lex.days,
+        query_words=lex.words,
     )
     if lex.days and not writes_day(snippet, lex.days):
         written = _day_written(cfg, md, lex, len(found))
@@ -117,7 +127,7 @@ def snippet_of(
             return written
     if not found and ev is not None and ev.in_source:
         # The words stand in a table row of the passage only, which no sentence holds: the row shows why it matched.
-        row, in_row = _source_snippet(cfg, md, ev, groups, weights, tables=True)
+        row, in_row = _source_snippet(cfg, md, ev, lex, tables=True)
         if in_row:
             return row, in_row, "source"
     return snippet, found, "summary"
@@ -145,10 +155,12 @@ def _day_written(
     source = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
     # Only the paragraphs writing a day are read: a long source is not cut into sentences for one day.
     dated = "\n\n".join(p for p in (source or "").split("\n\n") if writes_day(p, lex.days))
-    snippet, found = make_snippet(dated, lex.groups, language=language, weights=lex.weights, days=lex.days)
+    snippet, found = make_snippet(
+        dated, lex.groups, language=language, weights=lex.weights, days=lex.days, query_words=lex.words
+    )
     if writes_day(snippet, lex.days) and len(found) >= words:
         return snippet, found, "source"
-    snippet, found = day_item(_facets_text(cfg, md), lex.groups, lex.days, language=language)
+    snippet, found = day_item(_facets_text(cfg, md), lex.groups, lex.days, language=language, query_words=lex.words)
     return (snippet, found, "summary") if snippet and len(found) >= words else None
 
 
@@ -171,4 +183,6 @@ def _day_source_snippet(cfg: IndexConfig, md: dict[str, Any], lex: LexicalResult
     text = source_text(cfg.state_dir, str(md.get("source_path") or md.get("doc_id") or ""), md.get("source_sha256"))
     if text is None or day_passage(text, lex.days) is text:
         return "", []
-    return make_snippet(text, lex.groups, language=md.get("language"), weights=lex.weights, days=lex.days)
+    return make_snippet(
+        text, lex.groups, language=md.get("language"), weights=lex.weights, days=lex.days, query_words=lex.words
+    )

@@ -84,6 +84,7 @@ from batchsum.index.readonly import readable_index
 from batchsum.index.records import date_to_ts
 from batchsum.index.rerank import cross_encoder
 from batchsum.index.rollup import window_span
+from batchsum.index.snippets import QueryWords
 from batchsum.index.state import chroma_location, completeness, recorded_server
 from batchsum.model import CONTENT_TYPES, doc_id_of
 from batchsum.periods import days_named, digest_folder
@@ -352,6 +353,11 @@ class LexicalResult:
     own_stemmed: set[str] = field(default_factory=set)  # whole matches by the words' own stems (last_own_stemmed)
     days: list[str] = field(default_factory=list)  # the day terms of the days the query names, for the snippets
     languages: list[str | None] = field(default_factory=list)  # the languages of the indexed documents
+
+    @functools.cached_property
+    def words(self) -> QueryWords:
+        """Which words stem to the query's terms, shared by the snippets of its candidates."""
+        return QueryWords(self.groups)
 
     @functools.cached_property
     def best(self) -> dict[str, str]:

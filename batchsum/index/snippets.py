@@ -286,12 +286,14 @@ def table_row_snippet(
     *,
     language: str | None = None,
     weights: Sequence[float] | None = None,
+    query_words: QueryWords | None = None,
 ) -> tuple[str, list[str]]:
     """The table row of ``window`` (:func:`markdown_window` with its ``tables``) holding the most of the query's
     weight, its cells as a rendered table shows them, between bars ("`/*...*/` | Block comment"), and the words
     found; ("", []) when no row holds one. For a passage whose query words stand in a table only: its row
-    shows why it matched ("blocked" had found a book's "Block comment" row and shown none of its words)."""
-    found = _matcher(groups, language)
+    shows why it matched ("blocked" had found a book's "Block comment" row and shown none of its words).
+    ``query_words``: the query's, as for :func:`make_snippet`."""
+    found = _matcher(groups, language, query_words)
     weigh = _weigher(groups, weights, language) if weights is not None and len(weights) == len(groups) else None
     best, best_words, most = "", list[str](), 0.0
     for line in _TABLE_ROW.findall(window):
@@ -360,19 +362,30 @@ def _word_terms(word: str, language: str | None) -> tuple[str, ...]:
     return tuple(analyze(word, language))
 
 
-@functools.lru_cache(maxsize=8)
-def _matches_of(wanted: frozenset[str], language: str | None) -> dict[str, bool]:
-    """Word -> whether it stems to one of the terms ``wanted``, filled as words are read: shared by the matchers of
-    one query (a text repeats its words, and a search's candidates repeat each other's)."""
-    return {}
+class QueryWords:
+    """Which words stem to one of a query's terms, by language, as its snippets read them: made once per query
+    (:attr:`~batchsum.index.search.LexicalResult.words`) and given to each of its snippets, because a text repeats
+    its words and a search's candidates repeat each other's."""
+
+    def __init__(self, groups: Sequence[Sequence[str]]) -> None:
+        self.wanted = frozenset(t for g in groups for t in g)
+        self._known: dict[str | None, dict[str, bool]] = {}
+
+    def known(self, language: str | None) -> dict[str, bool]:
+        """Word -> whether it stems to one of the terms in ``language``, for the words read so far (filled by
+        the matchers)."""
+        return self._known.setdefault(language, {})
 
 
-def _matcher(groups: Sequence[Sequence[str]], language: str | None) -> Callable[[str], list[str]]:
+def _matcher(
+    groups: Sequence[Sequence[str]], language: str | None, query_words: QueryWords | None = None
+) -> Callable[[str], list[str]]:
     """A function giving the surface words of a text that match a query term. A single CJK character matches
-    where a run holds it, as the index finds it in every bigram holding it (index.postings.holding_bigrams)."""
+    where a run holds it, as the index finds it in every bigram holding it (index.postings.holding_bigrams).
+    ``query_words``: the query's (of these ``groups``), when it reads other texts too."""
     wanted = {t for g in groups for t in g}
     chars = {t for t in wanted if len(t) == 1 and _CJK_RUN.fullmatch(t)}
-    matches = _matches_of(frozenset(wanted), language)
+    matches = (query_words or QueryWords(groups)).known(language)
 
     def found(text: str) -> list[str]:
         out: list[str] = []
@@ -463,6 +476,7 @@ def make_snippet(
     weights: Sequence[float] | None = None,
     languages: Sequence[str] = (),
     days: Sequence[str] = (),
+    query_words: QueryWords | None = None,
 ) -> tuple[str, list[str]]:
     """The sentences of ``text`` (about ``limit`` chars) with the most distinct query terms, and the words found.
 
@@ -481,7 +495,9 @@ def make_snippet(
     titled "Sourdough notes" found for "sourdough"), the title is the snippet: the reader sees why it matched.
 
     ``days``: the day terms of the days the query names; the sentences are chosen from what the text writes under
-    them (:func:`day_passage`), a sentence writing one first among those holding as much of the other words."""
+    them (:func:`day_passage`), a sentence writing one first among those holding as much of the other words.
+
+    ``query_words``: the query's :class:`QueryWords` (of these ``groups``), when its other snippets share it."""
     text = day_passage(text, days)
     # A digest's page title names its period ("# May 1826"), a day file's its day ("# 2024年6月30日（星期日）"):
     # the hit shows both already.
@@ -497,7 +513,7 @@ def make_snippet(
     if not numbered:
         return "", []
     paragraph, parts = [p for p, _ in numbered], [s for _, s in numbered]
-    found = _matcher(groups, language)
+    found = _matcher(groups, language, query_words)
     if weights is not None and len(weights) == len(groups):
         weigh = _weigher(groups, weights, language)
 
@@ -540,12 +556,18 @@ def make_snippet(
 
 
 def day_item(
-    text: str, groups: Sequence[Sequence[str]], days: Sequence[str], *, language: str | None = None
+    text: str,
+    groups: Sequence[Sequence[str]],
+    days: Sequence[str],
+    *,
+    language: str | None = None,
+    query_words: QueryWords | None = None,
 ) -> tuple[str, list[str]]:
     """The line of ``text`` (a final's Facets: one action item a line) writing one of ``days`` with the most of the
     query's words, whole, as the page prints it (an item is no run of sentences: "... by Friday. (owner: Jonas
-    Weber, due: Friday 2026-11-20)" is one), and those words; ("", []) when no line writes one."""
-    found = _matcher(groups, language)
+    Weber, due: Friday 2026-11-20)" is one), and those words; ("", []) when no line writes one. ``words``: the
+    query's, as for :func:`make_snippet`."""
+    found = _matcher(groups, language, query_words)
     lines = [" ".join(ln.lstrip("-*+ ").split()) for ln in text.splitlines() if writes_day(ln, days)]
     if not lines:
         return "", []
