@@ -116,9 +116,19 @@ def many_days(relpath: str, date_source: object) -> bool:
     """Whether a file holds many days' entries: one dated by its first entry (a Day One export, a one-file
     diary) or named for its month ("2019-03.md") or its ISO week ("2023-W27.md"). Its digest paragraph is
     labelled by its name: its date is only its first day's."""
-    name = Path(relpath)
-    return date_source == "first entry" or name_month(name) is not None or iso_week(name.stem) is not None
+    return date_source == "first entry" or named_for_days(relpath)
 
+
+def named_for_days(relpath: str) -> bool:
+    """Whether a file is named for its month or its ISO week ("2019-03.md", "2023-W27.md"): its entries are of
+    that month or week, not of years as a one-file diary's may be."""
+    name = Path(relpath)
+    return name_month(name) is not None or iso_week(name.stem) is not None
+
+
+# What a month's signature adds when a file of its days is read a part per day (extractive,
+# :func:`~batchsum.digest_entries.per_day`): such months made with the file as one part are redone once.
+PER_DAY = ["entries", "per-day"]
 
 _SOURCE_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 
@@ -409,6 +419,8 @@ def signatures(
         inputs = [[f.relpath, f.final_key] for f in members] + _rate(period_language(members))
         if mixed([f.language for f in members]):
             inputs.append(["languages", [f.language for f in members]])
+        if identity[0] == "extractive" and any(named_for_days(f.relpath) for f in members):
+            inputs.append(PER_DAY)
         sigs[period] = _sig(identity, target_words(cfg, period), inputs) if known else None
     for year, months in years.items():
         parts: list[Any] = [sigs[m] for m in months]
