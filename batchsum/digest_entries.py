@@ -37,16 +37,18 @@ def entries_whole(facts: FileFacts, final: str, roots: Mapping[str, ManifestEntr
     doc = read_source(entry.root, entry.relpath, entry.sha256, cfg.content_type, redact=cfg.redact_secrets)
     if doc is None:
         return ""
-    lines: list[tuple[str, list[str]]] = []
+    named = named_for_days(facts.relpath)
+    lines: list[tuple[str | None, list[str]]] = []
     for unit in units_from_text(doc.text, "journal", language=facts.language):
-        if unit.date is None:
+        if unit.date is None and not (named and all(day is None for day, _ in lines)):
             return ""  # words of no known day: no line of the file can be labelled for certain
         if lines and lines[-1][0] == unit.date:
             lines[-1][1].append(unit.text)
         else:
             lines.append((unit.date, [unit.text]))
-    text = "\n".join(f"{day}: {' '.join(said)}" for day, said in lines)
-    if lines and named_for_days(facts.relpath):
+    # A month's file may open with words of no day ("Goals this month: ..."): they lead, under the file's name.
+    text = "\n".join(f"{day}: {' '.join(said)}" if day else " ".join(said) for day, said in lines)
+    if named and any(day for day, _ in lines):
         return text
     words = digest_words(text) - len(lines)  # a line's "2023-05-12:" label is no word of the entry
     return text if lines and digest_words(final) < words <= room else ""
@@ -58,9 +60,11 @@ def per_day(owned: list[tuple[FileFacts, str]]) -> list[tuple[FileFacts, str]]:
     out: list[tuple[FileFacts, str]] = []
     for facts, text in owned:
         pieces = DATE_LABEL.split(text)
-        if not facts.many_days or not named_for_days(facts.relpath) or pieces[0].strip() or len(pieces) < 5:
-            out.append((facts, text))  # words of no day, or a single day: one part
+        if not facts.many_days or not named_for_days(facts.relpath) or len(pieces) < 5 - (not pieces[0].strip()):
+            out.append((facts, text))  # a single day, or words of no day alone: one part
             continue
+        # Words before its first day (a month's opening "Goals: ..."), a part of their own under the file's name.
+        out += [(facts, pieces[0].strip())] if pieces[0].strip() else []
         out += [(facts, f"{pieces[k]}: {pieces[k + 1].strip()}") for k in range(1, len(pieces) - 1, 2)]
     return out
 

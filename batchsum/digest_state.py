@@ -352,10 +352,13 @@ def told_apart(owners: Sequence[FileFacts]) -> list[str]:
     beside "2024-03-04.md"), else their folders (a channel's day files, "general/2024-03-04.json"; month files
     of four journals, "de/2024-04.md" is ``2024-04 (de).``), else their place among the day's files: two
     paragraphs labelled ``4 March.`` read as one day's. A file alone with its label needs nothing, nor do files
-    of one day in several languages, whose labels differ already (``4. März``)."""
+    of one day in several languages, whose labels differ already (``4. März``). A file of several parts (a month's
+    file read a day a part) is one file: its parts are told apart by their days."""
     days: dict[str, list[int]] = {}  # the files a label would name alike
+    firsts: dict[str, int] = {}  # each file's first part
     for i, facts in enumerate(owners):
-        days.setdefault(entry_label(facts), []).append(i)
+        if firsts.setdefault(facts.relpath, i) == i:
+            days.setdefault(entry_label(facts), []).append(i)
     which = [""] * len(owners)
     for same in days.values():
         if len(same) < 2:
@@ -372,7 +375,7 @@ def told_apart(owners: Sequence[FileFacts]) -> list[str]:
                 told = f"{told} {n}".strip()
             seen.add(told)
             which[i] = told
-    return which
+    return [which[firsts[facts.relpath]] for facts in owners]
 
 
 def _which(words: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from batchsum.cli import main
@@ -58,14 +59,16 @@ DAYS = {
 }
 
 
-def test_a_month_files_entries_are_the_months_peers_beside_its_day_files(tmp_path: Path) -> None:
+@pytest.mark.parametrize("opening", ["", "Goals this month: run twice a week and call Mum on Sundays.\n\n"])
+def test_a_month_files_entries_are_the_months_peers_beside_its_day_files(tmp_path: Path, opening: str) -> None:
     # A month kept partly in one file ("2024-03.md", four entries longer than the month's budget) and partly in
     # day files: each of the file's entries is a peer of the day files, quoted under its own day. The file had
     # been one part read by its final (a whole text's summary, its opening first): the digest named the 2nd
-    # only, and the resignation of the 23rd was lost.
+    # only, and the resignation of the 23rd was lost. Words before its first day (``opening``) lead, under the
+    # file's name; they had made the file be read by its final, its days' sentences run together under it.
     src, out = tmp_path / "journal", tmp_path / "out"
     src.mkdir()
-    month = "# March 2024\n\n" + "\n\n".join(f"## {day}\n\n{text}" for day, text in MARCH.items()) + "\n"
+    month = "# March 2024\n\n" + opening + "\n\n".join(f"## {day}\n\n{text}" for day, text in MARCH.items()) + "\n"
     (src / "2024-03.md").write_text(month, encoding="utf-8")
     for name, text in DAYS.items():
         (src / name).write_text(text + "\n", encoding="utf-8")
@@ -78,3 +81,5 @@ def test_a_month_files_entries_are_the_months_peers_beside_its_day_files(tmp_pat
     for day in ("2", "9", "16", "23"):
         assert re.search(rf"\*\*{day} March\.\*\* \S", page), page
     assert "resignation" in page, page
+    if opening:
+        assert "**2024-03.** Goals this month" in page, page
