@@ -116,9 +116,19 @@ def many_days(relpath: str, date_source: object) -> bool:
     """Whether a file holds many days' entries: one dated by its first entry (a Day One export, a one-file
     diary) or named for its month ("2019-03.md") or its ISO week ("2023-W27.md"). Its digest paragraph is
     labelled by its name: its date is only its first day's."""
-    name = Path(relpath)
-    return date_source == "first entry" or name_month(name) is not None or iso_week(name.stem) is not None
+    return date_source == "first entry" or named_for_days(relpath)
 
+
+def named_for_days(relpath: str) -> bool:
+    """Whether a file is named for its month or its ISO week ("2019-03.md", "2023-W27.md"): its entries are of
+    that month or week, not of years as a one-file diary's may be."""
+    name = Path(relpath)
+    return name_month(name) is not None or iso_week(name.stem) is not None
+
+
+# What a month's signature adds when a file of its days is read a part per day (extractive,
+# :func:`~batchsum.digest_entries.per_day`): such months made with the file as one part are redone once.
+PER_DAY = ["entries", "per-day"]
 
 _SOURCE_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 
@@ -342,10 +352,13 @@ def told_apart(owners: Sequence[FileFacts]) -> list[str]:
     beside "2024-03-04.md"), else their folders (a channel's day files, "general/2024-03-04.json"; month files
     of four journals, "de/2024-04.md" is ``2024-04 (de).``), else their place among the day's files: two
     paragraphs labelled ``4 March.`` read as one day's. A file alone with its label needs nothing, nor do files
-    of one day in several languages, whose labels differ already (``4. März``)."""
+    of one day in several languages, whose labels differ already (``4. März``). A file of several parts (a month's
+    file read a day a part) is one file: its parts are told apart by their days."""
     days: dict[str, list[int]] = {}  # the files a label would name alike
+    firsts: dict[str, int] = {}  # each file's first part
     for i, facts in enumerate(owners):
-        days.setdefault(entry_label(facts), []).append(i)
+        if firsts.setdefault(facts.relpath, i) == i:
+            days.setdefault(entry_label(facts), []).append(i)
     which = [""] * len(owners)
     for same in days.values():
         if len(same) < 2:
@@ -362,7 +375,7 @@ def told_apart(owners: Sequence[FileFacts]) -> list[str]:
                 told = f"{told} {n}".strip()
             seen.add(told)
             which[i] = told
-    return which
+    return [which[firsts[facts.relpath]] for facts in owners]
 
 
 def _which(words: str) -> str:
@@ -409,6 +422,8 @@ def signatures(
         inputs = [[f.relpath, f.final_key] for f in members] + _rate(period_language(members))
         if mixed([f.language for f in members]):
             inputs.append(["languages", [f.language for f in members]])
+        if identity[0] == "extractive" and any(named_for_days(f.relpath) for f in members):
+            inputs.append(PER_DAY)
         sigs[period] = _sig(identity, target_words(cfg, period), inputs) if known else None
     for year, months in years.items():
         parts: list[Any] = [sigs[m] for m in months]

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from batchsum.backends.budget import TOKENS_PER_WORD, output_budget, tokens_per_word
 from batchsum.backends.registry import make_backends
 from batchsum.backends.units import units_from_text
+from batchsum.digest_entries import entries_whole, input_tokens, per_day
 from batchsum.digest_pages import (
     digest_body,
     source_dated,
@@ -68,7 +69,6 @@ from batchsum.periods import (
     period_language,
     years_of,
 )
-from batchsum.sources import read_source
 from batchsum.state import NODE_FORMAT, node_key
 from batchsum.text import DATE_LABEL
 from batchsum.tree import link_target, node_path, read_node, write_node
@@ -157,31 +157,6 @@ def final_text(out: Path, facts: FileFacts, finals: Mapping[str, Final] | None =
     except (OSError, ValueError):
         return ""
     return digest_input(meta, body)
-
-
-def entries_whole(facts: FileFacts, final: str, roots: Mapping[str, ManifestEntry], cfg: RunConfig, room: int) -> str:
-    """A file of many days' entries (``facts``; its manifest entry in ``roots``) as its digest reads it when its
-    final (``final``) left some of its words out and its month's word budget (``room``) holds them all: its
-    entries whole, each line after its day ("2023-05-12: ..."), as a short day's file is read kept whole. A
-    BRIEF final of a month's file of three entries had kept one sentence of the first and the last, and the
-    month's digest lost the second (a birth) with no room used. "" otherwise (the final is read)."""
-    entry = roots.get(facts.relpath)
-    if not facts.many_days or entry is None or not final.strip():
-        return ""
-    doc = read_source(entry.root, entry.relpath, entry.sha256, cfg.content_type, redact=cfg.redact_secrets)
-    if doc is None:
-        return ""
-    lines: list[tuple[str, list[str]]] = []
-    for unit in units_from_text(doc.text, "journal", language=facts.language):
-        if unit.date is None:
-            return ""  # words of no known day: no line of the file can be labelled for certain
-        if lines and lines[-1][0] == unit.date:
-            lines[-1][1].append(unit.text)
-        else:
-            lines.append((unit.date, [unit.text]))
-    text = "\n".join(f"{day}: {' '.join(said)}" for day, said in lines)
-    words = digest_words(text) - len(lines)  # a line's "2023-05-12:" label is no word of the entry
-    return text if lines and digest_words(final) < words <= room else ""
 
 
 def month_languages(groups: Mapping[Period, list[FileFacts]], months: list[Period]) -> list[str | None]:
@@ -491,8 +466,10 @@ async def _update(b: _Builder, manifest: dict[str, ManifestEntry], finals: dict[
         owned = [
             (f, t) for f, x in said if (t := entries_whole(f, x, roots, cfg, words) or source_dated(x, f, roots, cfg))
         ]
+        extractive = b.identity[0] == "extractive"
+        owned = per_day(owned) if extractive else owned  # an LLM's prompt and cap as planned
         owners[period] = [f for f, _ in owned]
-        tokens = sum(f.tokens for f in members)
+        tokens = input_tokens(members, owned, b.tokenizer.count) if extractive else sum(f.tokens for f in members)
         parts, langs = [t for _, t in owned], [f.language for f, _ in owned]
         finals_of[period] = parts
         jobs.append(b.request(period, parts, tokens, None, period_language(members), langs))

@@ -133,7 +133,8 @@ def _folder_order(folder: str, _mtime_ns: int) -> str | None:
 
 def _numeric_date(m: re.Match[str], folder: Path) -> str | None:
     """The date a "14-03-2025" match names: either order when only one makes a date (a number over 12 is
-    the day), else the order the folder's other names fix, else None."""
+    the day), else the order the folder's other names fix, else None; with dots ("01.05.2024") day first
+    unless the folder's names fix the other order."""
     first, second, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
     if first > 12 or second > 12 or first == second:
         order: str | None = "dmy" if first > 12 else "mdy"
@@ -142,6 +143,10 @@ def _numeric_date(m: re.Match[str], folder: Path) -> str | None:
             order = _folder_order(str(folder), os.stat(folder).st_mtime_ns)
         except OSError:
             return None
+        if order is None and m.group(2) == ".":
+            # Dots are written day first wherever they are written (Germany, Russia...), as a heading's and a
+            # WhatsApp line's are read: a German journal's "01.05.2024.md" had been dated by its mtime.
+            order = "dmy"
     if order is None:
         return None
     return iso_day(year, second, first) if order == "dmy" else iso_day(year, first, second)

@@ -88,6 +88,17 @@ def test_a_folders_other_names_fix_the_order_of_an_ambiguous_one(tmp_path: Path)
     assert name_date(later / "03-04-2025.md") == "2025-04-03"
 
 
+def test_a_dotted_name_is_day_first_as_dots_are_written(tmp_path: Path) -> None:
+    # A German journal's "01.05.2024.md" is the 1st of May: dots are written day first wherever they are
+    # written (it had been dated by its mtime, filed under no month); a folder whose names fix the other
+    # order still decides.
+    alone = _named(tmp_path / "de", "01.05.2024.md", "Tagebuch 03.04.2025.md")
+    assert alone == {"01.05.2024.md": "2024-05-01", "Tagebuch 03.04.2025.md": "2025-04-03"}
+    assert dated(tmp_path / "de" / "01.05.2024.md", PROSE, COPIED) == ("2024-05-01", "name")
+    us = _named(tmp_path / "us", "03.04.2025.md", "03.14.2025.md")
+    assert us["03.04.2025.md"] == "2025-03-04"
+
+
 def test_front_matter_keys_that_say_when_a_note_was_written() -> None:
     def front(*lines: str) -> str:
         return "---\n" + "\n".join(lines) + "\n---\n" + PROSE

@@ -111,7 +111,8 @@ def test_a_years_digest_keeps_each_entrys_label_of_any_kind(tmp_path: Path) -> N
         "Le soir, la tante Louise nous a lu les lettres de son frère parti en Algérie."
     )
     _write(src, {"de/2024-W10.md": _week(), "fr/2024-W11.md": french})
-    year = _digest(src, tmp_path / "out", "2024.md", "--year-words", "40")
+    # 60 words: the month quotes each of the week's three days as a peer, whose three lines fill 40.
+    year = _digest(src, tmp_path / "out", "2024.md", "--year-words", "60")
     runs = _labelled(year)
     assert any("Algérie" in words or "pêcheur" in words for _, words in runs)
     for label, words in runs:

@@ -123,6 +123,28 @@ def test_appending_to_one_entry_redoes_that_entry_its_month_and_its_year_only(co
     assert periods == [] and files == []
 
 
+def test_the_closing_line_says_how_many_digests_a_night_updated(corpus: Path, tmp_path: Path) -> None:
+    # A nightly log of the closing line alone tells the nights that rewrote month and year pages: it had named
+    # the files only, and a night that redid March and its year read like one that redid nothing.
+    out = tmp_path / "out"
+
+    def night() -> tuple[str, dict[str, object]]:
+        base = ["run", str(corpus), "--out", str(out), "--no-index"]
+        line = CliRunner().invoke(main, base, catch_exceptions=False).stdout.strip().splitlines()[-1]
+        data = json.loads(CliRunner().invoke(main, [*base, "--json"], catch_exceptions=False).stdout)
+        return line, data
+
+    line, data = night()  # the first night makes every digest; the --json run after it, none
+    assert re.search(r", 0 unchanged; \d+ digests updated; tokens ", line), line
+    assert data["digests"] == 0
+    with (corpus / "2025-12-01.md").open("a", encoding="utf-8") as fh:
+        fh.write("Late in the evening a letter came from Ingrid about the new lighthouse keeper in Oslo.\n")
+    line, _ = night()
+    assert "; 2 digests updated; " in line, line  # its month and its year
+    line, data = night()
+    assert "digest" not in line and data["digests"] == 0, line  # an unchanged night updates none
+
+
 MEETING = """\
 Maya: Okay, let's start. The venue question first, then the harbour survey and the boats.
 Luis: The Lisbon venue doubled its price, so I want to propose Porto instead for the offsite.

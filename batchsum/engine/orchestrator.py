@@ -261,7 +261,9 @@ def _run(cfg: RunConfig, progress: Progress, factory: ExecutorFactory | None) ->
             cfg.out, added=ledger.added, changed=ledger.modified, deleted=deleted, run_id=run_id, digests=usage[3]
         )
     progress.end_phase()
-    return ledger.result(record, cfg.out, tokenizer)
+    result = ledger.result(record, cfg.out, tokenizer)
+    result.digests = usage[3]
+    return result
 
 
 def _stored(ledger: Ledger, write: Callable[[], None]) -> None:

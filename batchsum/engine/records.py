@@ -62,6 +62,7 @@ class RunResult:
     stopped_by: str | None = None  # why an aborted run stopped (a failed node, an unusable LLM server)
     same_text: int = 0  # files of the same text as another this run summarized: its summaries, not stored ones
     facts: Any = None  # the facts pass after the run (``facts=True``): a memory.ingest.FactsResult
+    digests: int = 0  # month, year and folder digests the run redid or removed (its closing line says so)
 
     def __post_init__(self) -> None:
         # Absolute, as SearchHit.summary_path and Problem.path are: a relative ``out`` read after the
@@ -96,6 +97,8 @@ class RunResult:
         parts = [f"{r.files_total} files ({lv or 'none'})", f"{done}{r.files_unchanged} unchanged"]
         if r.files_deleted:
             parts.append(f"{r.files_deleted} deleted")
+        if self.digests:  # a nightly line tells which nights redid the month and year pages
+            parts.append(f"{self.digests} digest{'s' if self.digests != 1 else ''} updated")
         parts += [
             f"tokens {r.input_tokens:,} → {r.output_tokens:,} in finals ({pct:.1f}%)",
             f"{r.files_failed} failed",
@@ -128,6 +131,7 @@ class RunResult:
             "levels": dict(self.levels),
             "exit_code": self.exit_code,
             "stopped_by": self.stopped_by,
+            "digests": self.digests,
             "out": str(self.out),
             "tokenizer": self.tokenizer,
             # relpath: the source's name in "files" (None for a path that is no source, a missing root)
