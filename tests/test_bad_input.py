@@ -492,3 +492,20 @@ def test_a_binary_file_under_a_text_name_is_named_for_what_it_is(tmp_path: Path)
     assert reasons["letter.md"] == f"binary file ({zipped}; contains NUL bytes)"
     assert reasons["photo.md"] == "binary file (a PNG image; contains NUL bytes)"
     assert reasons["blob.txt"] == "binary file (contains NUL bytes)"  # nothing known: no guess
+
+
+def test_a_plain_text_file_under_a_name_batchsum_does_not_read_is_told_how_to_have_it_read(tmp_path: Path) -> None:
+    """A server.log is passed over in a folder and skipped when named, each time saying it reads as .txt (the
+    reason had only said the type is unsupported); a .pdf gets no such hint."""
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "good.md").write_text(GOOD)
+    (c / "server.log").write_text("2026-11-01T00:00:00Z INFO worker-1 request id=1 status=200\n" * 50)
+    (c / "scan.pdf").write_bytes(b"%PDF-1.4\n")
+    hint = "(plain text? rename it .txt to have it read)"
+    plan = CliRunner().invoke(main, ["plan", str(c), "--out", str(tmp_path / "out")])
+    assert f"2 files of types batchsum does not read passed over: .log 1, .pdf 1 {hint}" in plan.output, plan.output
+    code, data, _ = _run(c / "server.log", tmp_path / "out2")
+    assert code == 1 and [p["reason"] for p in data["problems"]] == [f"unsupported file type '.log', skipped {hint}"]
+    code, data, _ = _run(c / "scan.pdf", tmp_path / "out3")
+    assert [p["reason"] for p in data["problems"]] == ["unsupported file type '.pdf', skipped"]
