@@ -67,6 +67,8 @@ class Notice:
     @property
     def message(self) -> str:
         what = ", ".join(dict.fromkeys(str(c) for c in self.changes))
+        if not self.total:  # other PATHs into the folder: "0 of 0 files planned again" had said nothing
+            return f"settings changed since this folder was built ({what}): none of this run's files were in it yet"
         return f"settings changed since this folder was built ({what}): {self.redo} of {self.total} files planned again"
 
 

@@ -56,6 +56,8 @@ BYTE_READERS = {".docx": "batchsum.readers.office_docs:docx_source", ".odt": "ba
 BYTE_READERS |= dict.fromkeys(HTML_EXTS, "batchsum.readers.html_text:page_source")
 ORG_EXTS = {".org"}  # Emacs Org mode, rendered as Markdown by org.py
 ALL_EXTS = TEXT_EXTS | CHAT_EXTS | SUBTITLE_EXTS | EMAIL_EXTS | LATEX_EXTS | ORG_EXTS | set(BYTE_READERS)
+# Plain text under a name batchsum does not read: the reason says how to have it read (a 5 MB server.log).
+PLAIN_TEXT_HINT = {".log", ".text", ".rst", ".adoc"}, "plain text? rename it .txt to have it read"
 # Formats rendered from their text, each renderer given the run's warnings for the file and its path (a LaTeX
 # source's \input files are looked up from its folder). Org files are rendered by a module loaded by name
 # (batchsum.lazy) only by a run that reads one.
@@ -461,7 +463,8 @@ def _add_file(
         return
     if ext not in ALL_EXTS:
         if explicit:  # named on the command line: counted (and reported) as a skipped file
-            result.problems.append(Problem(str(path), f"unsupported file type {ext or '(none)'!r}, skipped", rel))
+            hint = f" ({PLAIN_TEXT_HINT[1]})" if ext in PLAIN_TEXT_HINT[0] else ""
+            result.problems.append(Problem(str(path), f"unsupported file type {ext or '(none)'!r}, skipped{hint}", rel))
         return
     if path.is_symlink() and not path.exists():
         result.problems.append(Problem(str(path), "broken symlink, skipped", rel))

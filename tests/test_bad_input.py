@@ -459,3 +459,53 @@ def test_a_stray_nul_early_in_a_text_file_is_removed_not_called_binary(tmp_path:
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 10)
     with pytest.raises(InputError, match="binary"):
         _read(binary)
+
+
+def _pdf(stream: bytes) -> bytes:
+    """A PDF's bytes as a writer lays them out: header, a binary comment, an object with a compressed stream."""
+    return (
+        b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Length " + str(len(stream)).encode() + b" /Filter /FlateDecode >>\n"
+        b"stream\n" + stream + b"\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"
+    )
+
+
+def test_a_binary_file_under_a_text_name_is_named_for_what_it_is(tmp_path: Path) -> None:
+    """A PDF saved as .txt, a Word file renamed .md, a picture: the reason says what the file is (it had said
+    only "binary file (contains NUL bytes)"), the good file is done, the run exits 1."""
+    import zlib
+
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "good.md").write_text(GOOD)
+    deflated = zlib.compress(b"BT /F1 12 Tf (Harbor water quality stayed stable all quarter.) Tj ET\n" * 40)
+    (c / "report.txt").write_bytes(_pdf(deflated + bytes(range(256))))
+    (c / "no-nul.txt").write_bytes(_pdf(deflated.replace(b"\x00", b"\x01")))
+    (c / "letter.md").write_bytes(b"PK\x03\x04\x14\x00\x06\x00" + bytes(range(256)) * 8)
+    (c / "photo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4)
+    (c / "blob.txt").write_bytes(b"\x00\x01\x02\x03" * 100)
+    code, data, _ = _run(c, tmp_path / "out")
+    assert code == 1 and data["run"]["files_done"] == 1
+    reasons = {Path(p["path"]).name: p["reason"] for p in data["problems"]}
+    assert reasons["report.txt"] == "binary file (a PDF document; contains NUL bytes)"
+    assert reasons["no-nul.txt"].startswith("binary or undecodable file (a PDF document; "), reasons
+    zipped = "a zip archive, such as a Word or OpenDocument file"
+    assert reasons["letter.md"] == f"binary file ({zipped}; contains NUL bytes)"
+    assert reasons["photo.md"] == "binary file (a PNG image; contains NUL bytes)"
+    assert reasons["blob.txt"] == "binary file (contains NUL bytes)"  # nothing known: no guess
+
+
+def test_a_plain_text_file_under_a_name_batchsum_does_not_read_is_told_how_to_have_it_read(tmp_path: Path) -> None:
+    """A server.log is passed over in a folder and skipped when named, each time saying it reads as .txt (the
+    reason had only said the type is unsupported); a .pdf gets no such hint."""
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "good.md").write_text(GOOD)
+    (c / "server.log").write_text("2026-11-01T00:00:00Z INFO worker-1 request id=1 status=200\n" * 50)
+    (c / "scan.pdf").write_bytes(b"%PDF-1.4\n")
+    hint = "(plain text? rename it .txt to have it read)"
+    plan = CliRunner().invoke(main, ["plan", str(c), "--out", str(tmp_path / "out")])
+    assert f"2 files of types batchsum does not read passed over: .log 1, .pdf 1 {hint}" in plan.output, plan.output
+    code, data, _ = _run(c / "server.log", tmp_path / "out2")
+    assert code == 1 and [p["reason"] for p in data["problems"]] == [f"unsupported file type '.log', skipped {hint}"]
+    code, data, _ = _run(c / "scan.pdf", tmp_path / "out3")
+    assert [p["reason"] for p in data["problems"]] == ["unsupported file type '.pdf', skipped"]

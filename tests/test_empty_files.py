@@ -192,3 +192,26 @@ def test_an_empty_file_an_older_version_recorded_is_forgotten(tmp_path: Path) ->
     assert d["run"]["nodes_computed"] == 0 and "NONE" not in d["levels"]
     assert "empty.md" not in StateStore(out / ".batchsum").load_manifest()
     assert _files(_run(corpus, out))["empty.md"]["status"] == "skipped"
+
+
+def test_a_format_with_nothing_in_it_is_named_for_what_it_holds(tmp_path: Path) -> None:
+    """A subtitle file of only its header, a chat export of no message, a LaTeX preamble or an Org file of
+    only keywords holds no whitespace only: the reason says what it held (it had said "only whitespace")."""
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "2025-03-04.md").write_text(GOOD)
+    held = {
+        "none.vtt": ("WEBVTT\n\n", "subtitles with no cue text"),
+        "none.srt": ("1\n00:00:01,000 --> 00:00:02,000\n\n", "subtitles with no cue text"),
+        "none.json": ("[]", "a chat with no message text"),
+        "system.jsonl": ('{"role": "system", "content": "Be brief."}\n', "a chat with no message text"),
+        "preamble.tex": ("\\documentclass{article}\n\\usepackage{amsmath}\n", "markup only"),
+        "keywords.org": ("#+TITLE:\n#+STARTUP: overview\n", "markup only"),
+        "blank.jsonl": (" \n\n", "a chat with no message text"),
+    }
+    for name, (text, _) in held.items():
+        (corpus / name).write_text(text)
+    reasons = _skipped(_plan(corpus, tmp_path / "out"))
+    assert set(reasons) == set(held), reasons
+    for name, (text, what) in held.items():
+        assert reasons[name] == f"no text once read ({len(text.encode())} bytes: {what}), {SKIPPED}", name

@@ -4,6 +4,7 @@ repr; and a refused facts call leaves nothing behind."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,16 @@ def test_facts_without_an_llm_leave_no_output(corpus: Path, tmp_path: Path) -> N
     with pytest.raises(ConfigError, match="base-url"):
         batchsum.facts(str(corpus), out=str(out))
     assert not out.exists()
+
+
+def test_the_summary_line_counts_one_file_and_a_tiny_ratio_as_they_are(corpus: Path, tmp_path: Path) -> None:
+    """One file is "1 file", and a ratio under 0.1 % shows two figures: a 5 MB log summarized in 450 tokens had
+    read "1 files" and "(0.0%)", as if nothing had been written."""
+    one = corpus / "2026-10-01.md"
+    result = batchsum.run(str(one), out=str(tmp_path / "out"), no_index=True)
+    line = result.summary_line()
+    assert line.startswith("1 file (") and "1 files" not in line, line
+    big = replace(result, run=replace(result.run, input_tokens=1_468_671, output_tokens=450))
+    assert "tokens 1,468,671 → 450 in finals (0.031%)" in big.summary_line()
+    none = replace(result, run=replace(result.run, input_tokens=0, output_tokens=0))
+    assert "in finals (0.0%)" in none.summary_line()

@@ -206,3 +206,18 @@ def test_the_remembered_command_line_never_holds_the_api_key(tmp_path: Path) -> 
             assert proc.returncode == 0, proc.stderr
             stored = (out / ".batchsum" / "settings.json").read_text()
             assert key not in stored and "--api-key" in stored
+
+
+def test_a_changed_option_on_other_paths_says_none_of_them_was_in_the_folder(tmp_path: Path) -> None:
+    """A folder built from one corpus, a run of another PATH with another option: none of its files was in the
+    folder yet, which the warning says (it had read "0 of 0 files planned again")."""
+    out, other = tmp_path / "out", tmp_path / "other"
+    other.mkdir()
+    (other / "2026-11-02.md").write_text((JOURNAL / "2026-10-01.md").read_text() + "\nThe fan arrived.\n")
+    _run(str(JOURNAL), "--out", str(out), "--type", "journal")
+    code, data, _ = _run(str(other), "--out", str(out), "--type", "document")
+    assert code == 0
+    assert any(
+        w.endswith("(--type journal -> document): none of this run's files were in it yet") for w in data["warnings"]
+    ), data["warnings"]
+    assert not any("0 of 0" in w for w in data["warnings"])

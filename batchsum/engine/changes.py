@@ -22,7 +22,7 @@ from batchsum.backends.prompts import prompts_fingerprint
 from batchsum.model import SummaryLevel, level_and_index_of
 from batchsum.state import NODE_FORMAT, ManifestEntry, node_key
 from batchsum.tree import atomic_write_bytes
-from batchsum.walk import READER_VERSION, Problem, SourceRef, discover
+from batchsum.walk import PLAIN_TEXT_HINT, READER_VERSION, Problem, SourceRef, discover
 
 if TYPE_CHECKING:
     from batchsum.config import RunConfig
@@ -236,7 +236,8 @@ def passed_over_note(counts: Counter[str]) -> str | None:
         f"{ext or '(no extension)'} {n}" for ext, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))
     )
     total = sum(counts.values())
-    return f"{total} file{'s' if total != 1 else ''} of types batchsum does not read passed over: {kinds}"
+    hint = f" ({PLAIN_TEXT_HINT[1]})" if PLAIN_TEXT_HINT[0] & set(counts) else ""
+    return f"{total} file{'s' if total != 1 else ''} of types batchsum does not read passed over: {kinds}{hint}"
 
 
 def diff(cfg: RunConfig, manifest: dict[str, ManifestEntry], sig: Signature) -> Diff:

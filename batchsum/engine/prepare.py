@@ -19,7 +19,18 @@ from batchsum.model import SummaryLevel
 from batchsum.planning import plan_file
 from batchsum.readers.note_syntax import front_matter
 from batchsum.summary_files import previous_final
-from batchsum.walk import BYTE_READERS, HTML_EXTS, READER_VERSION, Problem, SourceRef, read_document
+from batchsum.walk import (
+    BYTE_READERS,
+    CHAT_EXTS,
+    HTML_EXTS,
+    LATEX_EXTS,
+    ORG_EXTS,
+    READER_VERSION,
+    SUBTITLE_EXTS,
+    Problem,
+    SourceRef,
+    read_document,
+)
 from batchsum.written_facets import has_written_facets
 
 # The extras of a conversation (an agent session's digest, offline facets), loaded with the first one:
@@ -55,8 +66,15 @@ def read_source(ref: SourceRef, cfg: RunConfig) -> Document | Problem:
 
 
 # Formats read from their markup: a file of only markup (a page of scripts, an empty Word document) is no
-# whitespace, though it reads as none.
-_MARKUP_ONLY = {ext: "markup only" for ext in BYTE_READERS} | dict.fromkeys(HTML_EXTS, "markup and scripts only")
+# whitespace, though it reads as none. So are the formats rendered from their text: `WEBVTT` alone, a chat
+# export's `[]` or a LaTeX preamble had been "only whitespace", which the user can see they are not.
+_MARKUP_ONLY = (
+    {ext: "markup only" for ext in BYTE_READERS}
+    | dict.fromkeys(HTML_EXTS, "markup and scripts only")
+    | dict.fromkeys(LATEX_EXTS | ORG_EXTS, "markup only")
+    | dict.fromkeys(SUBTITLE_EXTS, "subtitles with no cue text")
+    | dict.fromkeys(CHAT_EXTS, "a chat with no message text")
+)
 
 
 def blank_reason(doc: Document) -> str | None:

@@ -202,8 +202,35 @@ def decode_bytes(raw: bytes | bytearray) -> tuple[str, str | None]:
     Returns (text, note); note is None for a clean UTF-8 decode and starts with "lossy" when
     characters had to be replaced.
     """
-    text, note = _decode(raw)
+    try:
+        text, note = _decode(raw)
+    except ValueError as exc:
+        kind = _binary_kind(raw)
+        if kind is None or not str(exc).startswith("binary"):
+            raise
+        raise ValueError(str(exc).replace("(", f"({kind}; ", 1)) from exc
     return plain_letters(text), note
+
+
+# The binary files most often found under a text file's name (a PDF saved as .txt, a .docx renamed .md): the
+# reason names what the file is, where "binary file (contains NUL bytes)" left the user to guess.
+_SIGNATURES = (
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a zip archive, such as a Word or OpenDocument file"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "a legacy Office file (.doc, .xls, .ppt)"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\x7fELF", "a program (ELF executable)"),
+)
+
+
+def _binary_kind(raw: bytes | bytearray) -> str | None:
+    """What a binary file is by its first bytes (:data:`_SIGNATURES`), or None when they name nothing known."""
+    head = bytes(raw[:16])
+    return next((kind for magic, kind in _SIGNATURES if head.startswith(magic)), None)
 
 
 def _text_with_stray_nuls(sample: bytes | bytearray) -> bool:
