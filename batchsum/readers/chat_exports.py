@@ -1,4 +1,4 @@
-"""Chat app exports (Slack, Telegram, Discord, ChatGPT) rendered as ``Name: text`` turns.
+"""Chat app exports (Slack, Telegram, Discord, ChatGPT, claude.ai) rendered as ``Name: text`` turns.
 
 Each export is told by its shape, not its file name: :func:`render_export` takes the parsed JSON of a
 ``.json`` file and returns its turns, or None when it has the shape of none of them (formats.py then
@@ -19,6 +19,7 @@ from typing import Any
 
 from batchsum import jsonio
 from batchsum.readers.chat_marks import without_codes
+from batchsum.readers.claude_export import is_claude_conversation, render_claude
 
 __all__ = ["SLACK_METADATA", "ExportMetadata", "ExportText", "render_export"]
 
@@ -101,7 +102,7 @@ def _obj(value: Any) -> dict[str, Any]:
 
 def render_export(data: Any, path: Path) -> str | None:
     """``data`` (the parsed JSON of ``path``) as ``Name: text`` turns, one per message, when it has the
-    shape of a Slack day file, a Telegram Desktop or DiscordChatExporter export or a ChatGPT
+    shape of a Slack day file, a Telegram Desktop or DiscordChatExporter export or a ChatGPT or claude.ai
     ``conversations.json``; None when it has none of them. Raises :class:`ExportMetadata` for a Slack
     export's metadata files and ValueError naming the export for one that is broken."""
     if isinstance(data, list):
@@ -111,6 +112,8 @@ def render_export(data: Any, path: Path) -> str | None:
         if dicts and len(dicts) == len(data):
             if all("mapping" in d for d in dicts):
                 return _render_chatgpt(dicts)
+            if all("chat_messages" in d for d in dicts):
+                return render_claude(dicts)
             if all("ts" in d for d in dicts) and any(d.get("type") == "message" or "user" in d for d in dicts):
                 bots = _export_users(path)[1]
                 return _dated(_render_slack(dicts, path), (d["ts"] for d in dicts if not _slack_left_out(d, bots)))
@@ -121,6 +124,8 @@ def render_export(data: Any, path: Path) -> str | None:
         raise ExportMetadata(f"Slack export metadata ({path.name}), not a conversation: skipped")
     if "mapping" in data and "title" in data:
         return _render_chatgpt([data])
+    if is_claude_conversation(data):
+        return render_claude([data])
     chats = data.get("chats")
     if isinstance(chats, dict) and isinstance(chats.get("list"), list):  # Telegram's export of every chat
         # Its chats one after another, each from its own first day: the export begins at the earliest.

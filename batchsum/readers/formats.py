@@ -1,6 +1,6 @@
 """Chats (.json/.jsonl) and subtitles (.vtt/.srt) rendered as ``Speaker: text`` lines.
 
-OpenAI chat messages are read here; chat apps' exports (Slack, Telegram, Discord, ChatGPT) by
+OpenAI chat messages are read here; chat apps' exports (Slack, Telegram, Discord, ChatGPT, claude.ai) by
 :mod:`batchsum.readers.chat_exports`, each told by its shape.
 """
 
