@@ -196,6 +196,9 @@ class LLMClient:
         self._dead_models: dict[str, str] = {}
         # Set when the server cannot serve any request (refused at start, key rejected): every call raises it.
         self.unavailable: LLMUnavailable | None = None
+        # Set when --on-error abort stops the run (the backend's halt): a request still waiting for its
+        # turn is not sent, one in flight is answered (and counted).
+        self.halted: str | None = None
         self._reachable: asyncio.Future[None] | None = None
         self._probe = transport is None  # an injected transport may not speak TCP at all
         self.secrets = [cfg.api_key] if cfg.api_key else []
@@ -418,6 +421,8 @@ class LLMClient:
             if self._tpm is not None:
                 reserved = float(min(estimate, self._tpm.max_rate))
                 await throttle.acquire(self._tpm, reserved, "--tpm")
+            if self.halted is not None:
+                raise CallFailure(f"not sent, the run stopped ({self.halted})", retryable=False)
             self.inflight += 1
             self.peak_inflight = max(self.peak_inflight, self.inflight)
             self.requests_sent += 1

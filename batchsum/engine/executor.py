@@ -68,6 +68,11 @@ class Driver(Protocol):
         its nodes that finished and the failed ones that sent requests, recorded in its metrics."""
         ...
 
+    def file_stopped(self, plan: FilePlan, spent: Iterable[NodeResult]) -> None:
+        """The run stopped (:class:`AbortRun`) before ``plan`` was finished: ``spent`` (as for
+        :meth:`file_failed`) counts in the run's metrics; the file is recorded with the run's end."""
+        ...
+
 
 @dataclass
 class Note:
@@ -147,6 +152,7 @@ class LocalExecutor:
         self.backend = backend
         self.fallback = fallback
         self._aborted = False
+        self._stop: AbortRun | None = None  # what stopped the run (--on-error abort), once a node raised it
         self._leaf_slots: asyncio.Semaphore | None = None
         self._failing: set[int] = set()  # ids of the plans whose file failed while nodes of it still run
 
@@ -172,8 +178,12 @@ class LocalExecutor:
                 # Read every finished task's exception (several files can fail at once), then raise the first.
                 errors = [exc for t in done if (exc := t.exception()) is not None]
                 if errors:
-                    if any(isinstance(e, AbortRun) for e in errors):
-                        await _cancel(pending)
+                    if self._stop is not None:
+                        # The other files end as the stopped one does (_file): no node starts, the requests
+                        # already sent are answered and counted. A cancelled node's request would still
+                        # reach the server, unrecorded.
+                        await asyncio.gather(*pending, return_exceptions=True)
+                        raise self._stop
                     raise errors[0]
         except asyncio.CancelledError:  # Ctrl-C: no file's requests go on behind the run's back
             await _cancel(tasks)
@@ -207,9 +217,13 @@ class LocalExecutor:
             errors = await asyncio.gather(*tasks.values(), return_exceptions=True)
             if (abort := next((e for e in errors if isinstance(e, AbortRun)), None)) is not None:
                 raise abort
-        except AbortRun:
+        except AbortRun as exc:
+            # No node starts now; those computing finish, since their requests are sent: the file's spend
+            # (the stopping node's too) counts in the run's, as a failed file's does (docs/llm.md).
             self._aborted = True
-            await _cancel(tasks.values())
+            self._stop = self._stop or exc
+            await asyncio.gather(*tasks.values(), return_exceptions=True)
+            driver.file_stopped(plan, _spent(tasks.values()))
             raise
         except BaseException:  # Ctrl-C, or a bug: no node goes on behind the run's back
             await _cancel(tasks.values())
@@ -244,12 +258,14 @@ class LocalExecutor:
         return driver.node_finished(plan, job, await self._computed(plan, job), reused=False)
 
     async def _computed(self, plan: FilePlan, job: NodeJob) -> SummaryOutput:
+        if self._stop is not None:
+            raise AbortRun(f"{job.node.node_id}: not summarized, the run stopped", node_id=job.node.node_id)
         if id(plan) in self._failing:
             raise SummarizationError(f"{job.node.node_id}: not summarized, its file failed", node_id=job.node.node_id)
         try:
             return await self.compute(job.request)
         except SummarizationError as exc:
-            if isinstance(exc.output, SummaryOutput) and not isinstance(exc, AbortRun):
+            if isinstance(exc.output, SummaryOutput):
                 # The failed node's spend, as its file's metrics record it (_spent).
                 exc.output = NodeResult(job.node, exc.output, job.key, job.request.input_tokens, 0, False)
             raise

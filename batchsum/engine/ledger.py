@@ -77,6 +77,8 @@ class Ledger:
     gone: dict[str, str] = field(default_factory=dict)
     arrived: dict[str, str] = field(default_factory=dict)
     aborted: AbortRun | None = None
+    # The metrics rows of the requests sent for files the stopped run left unfinished, by relpath (stopped).
+    stopped_spend: dict[str, list[NodeRecord]] = field(default_factory=dict)
     digest_fallbacks: int = 0  # digests the fallback made instead of the configured LLM
     index_failed: bool = False
     metrics_failed: bool = False
@@ -200,6 +202,14 @@ class Ledger:
         self.progress.event("file_failed", relpath=doc.relpath, error=reason, level="error")
         self.progress.file_settled()
 
+    def stopped(self, plan: FilePlan, spent: list[NodeResult]) -> None:
+        """A file the run stopped in (``--on-error abort``): the nodes it computed and the requests its
+        failed ones sent are the run's spend (as a failed file's); its record is made with the others
+        the run left (:meth:`unreached`), once the run knows what stopped it."""
+        recs = [make_node_record(self.run_id, plan, r) for r in spent if not r.reused]
+        self.nodes.extend(recs)
+        self.stopped_spend[plan.doc.relpath] = recs
+
     def unreached(self, todo: list[SourceRef]) -> None:
         """Files an aborted run never got to are counted (skipped, with the cause), not forgotten; the file
         whose node stopped it (a node that failed under ``--on-error abort``, a rejected key) failed."""
@@ -212,7 +222,14 @@ class Ledger:
             if ref.relpath not in seen:
                 status = "failed" if ref.relpath == stopper else "skipped"
                 why = _cause(self.aborted) if status == "failed" else reason
-                self.files.append(FileRecord(run_id=self.run_id, relpath=ref.relpath, status=status, error=why))
+                recs = self.stopped_spend.get(ref.relpath, [])
+                self.files.append(
+                    FileRecord(
+                        run_id=self.run_id, relpath=ref.relpath, status=status, error=why,
+                        llm_calls=sum(n.llm_calls for n in recs), prompt_tokens=sum(n.prompt_tokens for n in recs),
+                        completion_tokens=sum(n.completion_tokens for n in recs),
+                    )
+                )  # fmt: skip
 
     def status(self) -> str:
         """``aborted``, ``partial`` (some files failed or were skipped), ``degraded`` (finished, but
