@@ -28,7 +28,7 @@ from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
 from batchsum.engine.records import node_record as make_node_record
 from batchsum.errors import AbortRun
-from batchsum.model import FileRecord, NodeRecord, RunRecord, doc_id_of
+from batchsum.model import NODE_ID_SEP, FileRecord, NodeRecord, RunRecord, doc_id_of
 from batchsum.state import ManifestEntry
 from batchsum.summary_files import final_tokens
 from batchsum.walk import Problem, SourceRef
@@ -216,7 +216,7 @@ class Ledger:
         if self.aborted is None:
             return
         seen = {f.relpath for f in self.files}
-        reason = f"not summarized: the run stopped ({self.aborted})"
+        reason = f"not summarized: the run stopped ({_cause(self.aborted)})"
         stopper = doc_id_of(self.aborted.node_id) if self.aborted.node_id else None
         for ref in todo:
             if ref.relpath not in seen:
@@ -274,10 +274,20 @@ class Ledger:
 
 
 def _cause(exc: AbortRun) -> str:
-    """Which node stopped the run and why, in one line."""
+    """Which file's summary stopped the run and why, in one line."""
     message = str(exc)
     if exc.node_id and message.startswith(f"{exc.node_id}: "):  # the backend's message names it already
         message = message[len(exc.node_id) + 2 :]
-    node = f"node {exc.node_id}: " if exc.node_id else ""
+    where = f"{_summary_name(exc.node_id)}: " if exc.node_id else ""
     cause = f" ({exc.cause})" if exc.cause is not None and str(exc.cause) not in message else ""
-    return f"{node}{message}{cause}"
+    return f"{where}{message}{cause}"
+
+
+def _summary_name(nid: str) -> str:
+    """A node id as a user knows the summary: its file and which of its summaries (an id's
+    ``:summary:L1:3`` means nothing to someone reading why the run stopped)."""
+    if NODE_ID_SEP not in nid:
+        return nid
+    level, _, index = nid.rsplit(NODE_ID_SEP, 1)[1].partition(":")
+    what = {"L1": f"chunk {index}", "L2": f"group {index}", "L4": "digest"}.get(level, "final summary")
+    return f"{doc_id_of(nid)} ({what})"
