@@ -10,6 +10,11 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fakeserver import FakeLLMServer
 
 REPO = Path(__file__).resolve().parent.parent
 REFUSED = "cannot connect to the LLM server"
@@ -43,6 +48,22 @@ def test_compact_prints_a_refused_connection_once(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     assert res.stderr.count(REFUSED) == 1, res.stderr
     assert "warning: the LLM summary failed (cannot connect" in res.stderr
+
+
+@pytest.mark.parametrize(
+    ("setup", "said"),
+    [({"require_key": "right-key"}, "rejected the credentials"), ({"models": ["other"]}, "has no model m")],
+)
+def test_compact_prints_a_server_that_cannot_be_used_once(tmp_path: Path, setup: dict[str, Any], said: str) -> None:
+    """A rejected key or a missing model stops the LLM client as a refused connection does: said once too."""
+    session = tmp_path / "chat.json"
+    session.write_text(json.dumps(_session()), encoding="utf-8")
+    with FakeLLMServer() as server:
+        server.configure(**setup)
+        res = _python("-m", "batchsum", "compact", str(session), "--context-window", "1024", "--preserve-recent",
+                      "2", "--base-url", server.base_url, "--model", "m", "--api-key", "wrong-key")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.count(said) == 1 and "warning: the LLM summary failed" in res.stderr, res.stderr
 
 
 def test_a_conversation_hands_a_refused_connection_over_without_printing_it(tmp_path: Path) -> None:
