@@ -19,7 +19,8 @@ summary is computed: :class:`LocalExecutor` awaits the backend in this process (
 the backends). A distributed executor can hand ``job.request`` to workers (the extractive backend is
 CPU-bound and needs nothing but the request) or send LLM requests through a limiter shared by the
 whole cluster, as long as it calls the driver as described and raises :class:`AbortRun` from
-:meth:`Executor.execute` after cancelling what is in flight.
+:meth:`Executor.execute` once what is in flight has ended (its requests are sent: the run counts them)
+and nothing more has started.
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ class Executor(Protocol):
 
     async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
         """Run every plan from ``plans`` (start each as soon as it arrives) until all are finished or
-        failed. On :class:`AbortRun` from a node: cancel the rest, then raise it."""
+        failed. On :class:`AbortRun` from a node: start no other node, let those computing end (each
+        unfinished file told to :meth:`Driver.file_stopped`), then raise it."""
         ...
 
     async def aclose(self) -> None:
