@@ -45,3 +45,22 @@ def test_an_aborted_file_counts_the_requests_of_its_nodes_in_flight(tmp_path: Pa
     finally:
         con.close()
     assert nodes is not None and runs is not None and nodes[0] == runs[0] == sent
+
+
+def test_a_key_rejected_mid_run_sends_no_request_that_waited_for_its_turn(tmp_path: Path) -> None:
+    """Requests queued behind --concurrency when the server rejects the key are not sent once it has:
+    the stopped run waits for what is in flight only (its queued nodes are no longer cancelled)."""
+    corpus = tmp_path / "books"
+    corpus.mkdir()
+    (corpus / "town.txt").write_text(BOOK, encoding="utf-8")
+    with FakeLLMServer(rules=[{"status": 401}]) as server:  # its model list answers: the chat requests do not
+        res = CliRunner().invoke(
+            main,
+            ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-index", "--no-digests", "--json", "--rpm",
+             "0", "--tpm", "0", "--base-url", server.base_url, "--model", "fake", "--chunk-size", "120",
+             "--chunk-overlap", "0", "--thresholds", "10,20,30,100000", "--concurrency", "1"],
+        )  # fmt: skip
+        sent = server.request_count
+    data = json.loads(res.stdout)
+    assert res.exit_code == 1 and "rejected the credentials" in data["stopped_by"], res.output
+    assert sent == 1, sent

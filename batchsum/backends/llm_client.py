@@ -425,6 +425,8 @@ class LLMClient:
             if self._tpm is not None:
                 reserved = float(min(estimate, self._tpm.max_rate))
                 await throttle.acquire(self._tpm, reserved, "--tpm")
+            if self.unavailable is not None:  # a retry after the server became unusable: the run stops
+                raise self.unavailable
             if self.halted is not None:
                 raise CallFailure(f"not sent, the run stopped ({self.halted})", retryable=False)
             self.inflight += 1
