@@ -212,6 +212,17 @@ def test_an_aborted_run_names_its_node_once(tmp_path: Path) -> None:
     assert data["stopped_by"].count(node) == 1, data["stopped_by"]
 
 
+def test_a_run_stopped_by_a_missing_model_names_the_file_not_a_node_id(tmp_path: Path) -> None:
+    with FakeLLMServer(models=["other"]) as server:
+        code, data, err = _run(tmp_path / "out", "--base-url", server.base_url, "--model", "m", "--max-attempts", "1")
+    assert code == 1 and data["run"]["status"] == "aborted"
+    stopped_by = data["stopped_by"]
+    (failed,) = [f for f in data["files"] if f["status"] == "failed"]
+    assert stopped_by.startswith(f"{failed['relpath']} (") and "has no model m (it offers: other)" in stopped_by
+    for said in (err, stopped_by, *(f["error"] or "" for f in data["files"])):
+        assert "node " not in said and ":summary:" not in said, said
+
+
 @pytest.mark.parametrize("sigint", ["default", "ignored"])
 def test_sigterm_stops_a_run_that_keeps_and_records_what_finished(tmp_path: Path, sigint: str) -> None:
     """A nightly job's timeout sends SIGTERM: the run stops as Ctrl-C stops it, its closing line says so,

@@ -24,9 +24,9 @@ DIGEST = "Synthesize these section summaries"  # the digests' prompt (meta.txt);
 FEBRUARY = "Lanternfish.\n\nSection 2:"
 
 
-def run_failing_february(tmp_path: Path, on_error: str) -> tuple[Result, int, list[Any], Path]:
-    """A four-entry journal run against a server failing February's digest: (result, requests the server saw,
-    its failed requests, the output folder)."""
+def run_failing_february(tmp_path: Path, on_error: str, *extra: str) -> tuple[Result, int, list[Any], Path]:
+    """A four-entry journal run (more options: ``extra``) against a server failing February's digest:
+    (result, requests the server saw, its failed requests, the output folder)."""
     corpus = tmp_path / "journal"
     corpus.mkdir()
     for day in ("2024-01-05", "2024-01-09", "2024-02-03", "2024-02-11"):
@@ -37,7 +37,7 @@ def run_failing_february(tmp_path: Path, on_error: str) -> tuple[Result, int, li
         res = CliRunner().invoke(
             main,
             ["run", str(corpus), "--out", str(out), "--no-index", "--json", "--rpm", "0", "--tpm", "0",
-             "--base-url", server.base_url, "--model", "fake", "--max-attempts", "2", "--on-error", on_error],
+             "--base-url", server.base_url, "--model", "fake", "--max-attempts", "2", "--on-error", on_error, *extra],
         )  # fmt: skip
         return res, server.request_count, [e for e in server.log if e.status == 500], out
 

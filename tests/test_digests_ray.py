@@ -13,6 +13,7 @@ import pytest
 from batchsum.config import LLMConfig, RunConfig
 from batchsum.engine.orchestrator import run
 from tests.fakeserver import FakeLLMServer
+from tests.test_digest_failed_requests import DIGEST, run_failing_february
 from tests.test_digests import DAYS, entry
 
 ray = pytest.importorskip("ray")
@@ -54,3 +55,13 @@ def test_llm_digests_under_ray_go_through_the_cluster_limiter(tmp_path: Path) ->
             ray.kill(ray.get_actor(name, namespace=LIMITER_NAMESPACE))
     assert sent == len(DAYS) + 5 + 2  # a request per entry, the five digests, then a month and a year again
     assert stats["granted"] == sent and stats["inflight"] == 0, "every request went through the limiter"
+
+
+@pytest.mark.parametrize("on_error", ["abort", "fail"])
+def test_a_failing_digest_under_ray_counts_the_requests_it_sent(tmp_path: Path, on_error: str) -> None:
+    """A digest failing on a Ray worker: the requests it sent cross back with its error and count in the
+    run's llm_calls, which equals the server's request count."""
+    res, sent, failed, _ = run_failing_february(tmp_path, on_error, "--executor", "ray", "--ray-workers", "1")
+    data = json.loads(res.stdout)
+    assert failed and all(DIGEST in e.prompt_text for e in failed), res.output
+    assert data["run"]["llm_calls"] == sent, res.output

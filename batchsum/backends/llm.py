@@ -240,7 +240,8 @@ class LLMBackend:
         # The requests it sent are counted and its row recorded with its error, as a fallback's are.
         spent = SummaryOutput(text="", backend=self.name, model=stats.model, error=cause, **_spent(stats))
         if self.cfg.on_error == "abort":
-            self._abort_reason = cause
+            self._abort_reason = self._abort_reason or cause
+            self.client.halted = self._abort_reason  # the requests queued behind the limits are not sent
             raise AbortRun(
                 f"{request.node_id}: {cause}", node_id=request.node_id, cause=LLMCallError(cause), output=spent
             )

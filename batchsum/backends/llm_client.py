@@ -172,10 +172,13 @@ class LLMClient:
         retry_max: float = 30.0,
         gate: RequestGate | None = None,
         transport: ChatTransport | None = None,
+        quiet_stops: bool = False,
     ) -> None:
         """``rate_period``: the window ``rpm``/``tpm`` refer to (60 s; shorter only in tests);
         ``retry_initial``/``retry_max``: backoff bounds in seconds; ``gate``: limits shared with other
-        processes; ``transport``: how requests travel (default: HTTP to ``cfg.base_url`` via aiohttp)."""
+        processes; ``transport``: how requests travel (default: HTTP to ``cfg.base_url`` via aiohttp);
+        ``quiet_stops``: the caller hands the error that stops the client on (compaction's result), so
+        it is not also logged as an error here."""
         if not cfg.base_url:
             raise ConfigError("the LLM client needs --base-url (or OPENAI_BASE_URL)")
         check_url(cfg.base_url)
@@ -196,6 +199,10 @@ class LLMClient:
         self._dead_models: dict[str, str] = {}
         # Set when the server cannot serve any request (refused at start, key rejected): every call raises it.
         self.unavailable: LLMUnavailable | None = None
+        self._stop_level = logging.DEBUG if quiet_stops else logging.ERROR
+        # Set when --on-error abort stops the run (the backend's halt): a request still waiting for its
+        # turn is not sent, one in flight is answered (and counted).
+        self.halted: str | None = None
         self._reachable: asyncio.Future[None] | None = None
         self._probe = transport is None  # an injected transport may not speak TCP at all
         self.secrets = [cfg.api_key] if cfg.api_key else []
@@ -298,7 +305,7 @@ class LLMClient:
         command it stops says it itself (``batchsum run``'s abort line), so its terminal leaves it out."""
         if self.unavailable is None:
             self.unavailable = error
-            log.error("%s", error, extra=REPORTED)
+            log.log(self._stop_level, "%s", error, extra=REPORTED)
         return self.unavailable
 
     async def _no_model(self, models: list[str], node_id: str) -> LLMUnavailable:
@@ -346,7 +353,7 @@ class LLMClient:
                     await _tcp_probe(self.cfg.base_url or "", min(self.cfg.timeout, PROBE_TIMEOUT_S))
             except LLMUnreachable as exc:
                 self.unavailable = exc
-                log.error("%s", exc, extra=REPORTED)
+                log.log(self._stop_level, "%s", exc, extra=REPORTED)
             self._reachable.set_result(None)
         else:
             await asyncio.shield(self._reachable)
@@ -418,6 +425,10 @@ class LLMClient:
             if self._tpm is not None:
                 reserved = float(min(estimate, self._tpm.max_rate))
                 await throttle.acquire(self._tpm, reserved, "--tpm")
+            if self.unavailable is not None:  # a retry after the server became unusable: the run stops
+                raise self.unavailable
+            if self.halted is not None:
+                raise CallFailure(f"not sent, the run stopped ({self.halted})", retryable=False)
             self.inflight += 1
             self.peak_inflight = max(self.peak_inflight, self.inflight)
             self.requests_sent += 1

@@ -200,9 +200,11 @@ class LLMSummarizer:
         return off_the_loop(lambda: asyncio.run(self._complete(messages, max_tokens)))
 
     async def _complete(self, messages: list[dict[str, str]], max_tokens: int) -> str:
+        # quiet_stops: a refused connection is the result's llm_error, which the caller reports (once).
         client = LLMClient(
-            self._config(), retry_initial=self.retry_initial, retry_max=self.retry_max, transport=self.transport
-        )
+            self._config(), retry_initial=self.retry_initial, retry_max=self.retry_max, transport=self.transport,
+            quiet_stops=True,
+        )  # fmt: skip
         try:
             return await client.complete("compaction", Prompt(messages, max_tokens, 0), CallStats())
         except (CallFailed, LLMUnavailable, ConfigError) as exc:

@@ -173,6 +173,10 @@ class RunDriver:
         self.committer.discard_later(plan)  # what was written of its new tree as its nodes finished
         self.ledger.failed(plan, reason, wall_ms, list(spent))
 
+    def file_stopped(self, plan: FilePlan, spent: Iterable[NodeResult]) -> None:
+        self.committer.discard_later(plan)  # as for a failed file: its tree is not committed
+        self.ledger.stopped(plan, list(spent))
+
     def forget(self, entry: ManifestEntry, problem: Problem) -> Problem:
         """A file with summaries that is no source now (emptied): its tree moves to ``deleted/`` and its
         entry goes, as a vanished source's do, so search and the digests stop showing text it no longer

@@ -19,7 +19,8 @@ summary is computed: :class:`LocalExecutor` awaits the backend in this process (
 the backends). A distributed executor can hand ``job.request`` to workers (the extractive backend is
 CPU-bound and needs nothing but the request) or send LLM requests through a limiter shared by the
 whole cluster, as long as it calls the driver as described and raises :class:`AbortRun` from
-:meth:`Executor.execute` after cancelling what is in flight.
+:meth:`Executor.execute` once what is in flight has ended (its requests are sent: the run counts them)
+and nothing more has started.
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ class Driver(Protocol):
         its nodes that finished and the failed ones that sent requests, recorded in its metrics."""
         ...
 
+    def file_stopped(self, plan: FilePlan, spent: Iterable[NodeResult]) -> None:
+        """The run stopped (:class:`AbortRun`) before ``plan`` was finished: ``spent`` (as for
+        :meth:`file_failed`) counts in the run's metrics; the file is recorded with the run's end."""
+        ...
+
 
 @dataclass
 class Note:
@@ -86,7 +92,8 @@ class Executor(Protocol):
 
     async def execute(self, plans: AsyncIterator[FilePlan], driver: Driver) -> None:
         """Run every plan from ``plans`` (start each as soon as it arrives) until all are finished or
-        failed. On :class:`AbortRun` from a node: cancel the rest, then raise it."""
+        failed. On :class:`AbortRun` from a node: start no other node, let those computing end (each
+        unfinished file told to :meth:`Driver.file_stopped`), then raise it."""
         ...
 
     async def aclose(self) -> None:
@@ -147,6 +154,7 @@ class LocalExecutor:
         self.backend = backend
         self.fallback = fallback
         self._aborted = False
+        self._stop: AbortRun | None = None  # what stopped the run (--on-error abort), once a node raised it
         self._leaf_slots: asyncio.Semaphore | None = None
         self._failing: set[int] = set()  # ids of the plans whose file failed while nodes of it still run
 
@@ -172,8 +180,12 @@ class LocalExecutor:
                 # Read every finished task's exception (several files can fail at once), then raise the first.
                 errors = [exc for t in done if (exc := t.exception()) is not None]
                 if errors:
-                    if any(isinstance(e, AbortRun) for e in errors):
-                        await _cancel(pending)
+                    if self._stop is not None:
+                        # The other files end as the stopped one does (_file): no node starts, the requests
+                        # already sent are answered and counted. A cancelled node's request would still
+                        # reach the server, unrecorded.
+                        await asyncio.gather(*pending, return_exceptions=True)
+                        raise self._stop
                     raise errors[0]
         except asyncio.CancelledError:  # Ctrl-C: no file's requests go on behind the run's back
             await _cancel(tasks)
@@ -207,9 +219,13 @@ class LocalExecutor:
             errors = await asyncio.gather(*tasks.values(), return_exceptions=True)
             if (abort := next((e for e in errors if isinstance(e, AbortRun)), None)) is not None:
                 raise abort
-        except AbortRun:
+        except AbortRun as exc:
+            # No node starts now; those computing finish, since their requests are sent: the file's spend
+            # (the stopping node's too) counts in the run's, as a failed file's does (docs/llm.md).
             self._aborted = True
-            await _cancel(tasks.values())
+            self._stop = self._stop or exc
+            await asyncio.gather(*tasks.values(), return_exceptions=True)
+            driver.file_stopped(plan, _spent(tasks.values()))
             raise
         except BaseException:  # Ctrl-C, or a bug: no node goes on behind the run's back
             await _cancel(tasks.values())
@@ -244,12 +260,14 @@ class LocalExecutor:
         return driver.node_finished(plan, job, await self._computed(plan, job), reused=False)
 
     async def _computed(self, plan: FilePlan, job: NodeJob) -> SummaryOutput:
+        if self._stop is not None:
+            raise AbortRun(f"{job.node.node_id}: not summarized, the run stopped", node_id=job.node.node_id)
         if id(plan) in self._failing:
             raise SummarizationError(f"{job.node.node_id}: not summarized, its file failed", node_id=job.node.node_id)
         try:
             return await self.compute(job.request)
         except SummarizationError as exc:
-            if isinstance(exc.output, SummaryOutput) and not isinstance(exc, AbortRun):
+            if isinstance(exc.output, SummaryOutput):
                 # The failed node's spend, as its file's metrics record it (_spent).
                 exc.output = NodeResult(job.node, exc.output, job.key, job.request.input_tokens, 0, False)
             raise

@@ -28,7 +28,7 @@ from batchsum.engine.progress import Progress
 from batchsum.engine.records import NodeResult, RunResult, doc_file_record, done_file_record, entry_file_record, ratio
 from batchsum.engine.records import node_record as make_node_record
 from batchsum.errors import AbortRun
-from batchsum.model import FileRecord, NodeRecord, RunRecord, doc_id_of
+from batchsum.model import NODE_ID_SEP, FileRecord, NodeRecord, RunRecord, doc_id_of
 from batchsum.state import ManifestEntry
 from batchsum.summary_files import final_tokens
 from batchsum.walk import Problem, SourceRef
@@ -77,6 +77,8 @@ class Ledger:
     gone: dict[str, str] = field(default_factory=dict)
     arrived: dict[str, str] = field(default_factory=dict)
     aborted: AbortRun | None = None
+    # The metrics rows of the requests sent for files the stopped run left unfinished, by relpath (stopped).
+    stopped_spend: dict[str, list[NodeRecord]] = field(default_factory=dict)
     digest_fallbacks: int = 0  # digests the fallback made instead of the configured LLM
     index_failed: bool = False
     metrics_failed: bool = False
@@ -200,19 +202,34 @@ class Ledger:
         self.progress.event("file_failed", relpath=doc.relpath, error=reason, level="error")
         self.progress.file_settled()
 
+    def stopped(self, plan: FilePlan, spent: list[NodeResult]) -> None:
+        """A file the run stopped in (``--on-error abort``): the nodes it computed and the requests its
+        failed ones sent are the run's spend (as a failed file's); its record is made with the others
+        the run left (:meth:`unreached`), once the run knows what stopped it."""
+        recs = [make_node_record(self.run_id, plan, r) for r in spent if not r.reused]
+        self.nodes.extend(recs)
+        self.stopped_spend[plan.doc.relpath] = recs
+
     def unreached(self, todo: list[SourceRef]) -> None:
         """Files an aborted run never got to are counted (skipped, with the cause), not forgotten; the file
         whose node stopped it (a node that failed under ``--on-error abort``, a rejected key) failed."""
         if self.aborted is None:
             return
         seen = {f.relpath for f in self.files}
-        reason = f"not summarized: the run stopped ({self.aborted})"
+        reason = f"not summarized: the run stopped ({_cause(self.aborted)})"
         stopper = doc_id_of(self.aborted.node_id) if self.aborted.node_id else None
         for ref in todo:
             if ref.relpath not in seen:
                 status = "failed" if ref.relpath == stopper else "skipped"
                 why = _cause(self.aborted) if status == "failed" else reason
-                self.files.append(FileRecord(run_id=self.run_id, relpath=ref.relpath, status=status, error=why))
+                recs = self.stopped_spend.get(ref.relpath, [])
+                self.files.append(
+                    FileRecord(
+                        run_id=self.run_id, relpath=ref.relpath, status=status, error=why,
+                        llm_calls=sum(n.llm_calls for n in recs), prompt_tokens=sum(n.prompt_tokens for n in recs),
+                        completion_tokens=sum(n.completion_tokens for n in recs),
+                    )
+                )  # fmt: skip
 
     def status(self) -> str:
         """``aborted``, ``partial`` (some files failed or were skipped), ``degraded`` (finished, but
@@ -257,10 +274,20 @@ class Ledger:
 
 
 def _cause(exc: AbortRun) -> str:
-    """Which node stopped the run and why, in one line."""
+    """Which file's summary stopped the run and why, in one line."""
     message = str(exc)
     if exc.node_id and message.startswith(f"{exc.node_id}: "):  # the backend's message names it already
         message = message[len(exc.node_id) + 2 :]
-    node = f"node {exc.node_id}: " if exc.node_id else ""
+    where = f"{_summary_name(exc.node_id)}: " if exc.node_id else ""
     cause = f" ({exc.cause})" if exc.cause is not None and str(exc.cause) not in message else ""
-    return f"{node}{message}{cause}"
+    return f"{where}{message}{cause}"
+
+
+def _summary_name(nid: str) -> str:
+    """A node id as a user knows the summary: its file and which of its summaries (an id's
+    ``:summary:L1:3`` means nothing to someone reading why the run stopped)."""
+    if NODE_ID_SEP not in nid:
+        return nid
+    level, _, index = nid.rsplit(NODE_ID_SEP, 1)[1].partition(":")
+    what = {"L1": f"chunk {index}", "L2": f"group {index}", "L4": "digest"}.get(level, "final summary")
+    return f"{doc_id_of(nid)} ({what})"

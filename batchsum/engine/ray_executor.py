@@ -39,6 +39,7 @@ from batchsum.engine.prepare import Prepared, prepare_file
 from batchsum.engine.ray_probe import cluster_token_available, require_ray
 from batchsum.engine.stopping import BY_SIGTERM
 from batchsum.errors import AbortRun, BatchsumError, ConfigError, Interrupted, RayUnavailable, SummarizationError
+from batchsum.model import SummaryOutput
 from batchsum.tokens import Tokenizer, get_tokenizer
 from batchsum.walk import Problem, SourceRef
 
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from batchsum.engine.changes import Known
     from batchsum.engine.executor import Driver, ExecutorFactory, Work
     from batchsum.index.embed import Embedder
-    from batchsum.model import Backend, SummaryOutput, SummaryRequest
+    from batchsum.model import Backend, SummaryRequest
     from batchsum.planning import FilePlan
 
 log = logging.getLogger(__name__)
@@ -105,8 +106,9 @@ class SummaryWorker:
                 self.backend.client.on_request = lambda *paid: actor.paid.remote(run, *paid)
 
     async def summarize(self, request: SummaryRequest) -> tuple[Any, ...]:
-        """("ok", output, vector), or ("abort" | "fail", message, node id): a named error crosses the
-        process boundary as data, so the driver raises the same exception the local executor would.
+        """("ok", output, vector), or ("abort" | "fail", message, node id, spent): a named error crosses the
+        process boundary as data, so the driver raises the same exception the local executor would, with
+        what the failed node spent (its requests sent: the run's metrics count them).
 
         ``vector`` is the search index's embedding of the summary (None when the run has no index),
         computed here so the driver only writes it."""
@@ -114,9 +116,11 @@ class SummaryWorker:
             out = await summarize(self.backend, self.fallback, request)
             return "ok", out, self._embed(out.text.strip())
         except AbortRun as exc:
-            return "abort", str(exc), exc.node_id
+            return "abort", str(exc), exc.node_id, _spent_output(exc)
+        except SummarizationError as exc:
+            return "fail", str(exc), request.node_id, _spent_output(exc)
         except (BatchsumError, OSError) as exc:
-            return "fail", str(exc), request.node_id
+            return "fail", str(exc), request.node_id, None
 
     def _embed(self, text: str) -> Any:
         # A remote embedder (--embed-base-url) is called by the driver in batches, not once per summary.
@@ -145,6 +149,11 @@ class SummaryWorker:
         if self.gate is not None:
             await self.gate.drain()
         await self.backend.aclose()
+
+
+def _spent_output(exc: SummarizationError) -> SummaryOutput | None:
+    """What a failed node spent, to send back to the driver (its requests count in the run's metrics)."""
+    return exc.output if isinstance(exc.output, SummaryOutput) else None
 
 
 def ray_get(ref: Any) -> Any:
@@ -442,8 +451,8 @@ class RayExecutor(LocalExecutor):
                 self._embedded[out.text.strip()] = reply[2]
             return out
         if reply[0] == "abort":
-            raise AbortRun(reply[1], node_id=reply[2])
-        raise SummarizationError(reply[1], node_id=reply[2])
+            raise AbortRun(reply[1], node_id=reply[2], output=reply[3])
+        raise SummarizationError(reply[1], node_id=reply[2], output=reply[3])
 
     async def aclose(self) -> None:
         import ray
