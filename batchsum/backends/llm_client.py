@@ -159,6 +159,21 @@ class ChatTransport(Protocol):
         ...
 
 
+async def _first_listed_model(sdk: Any, secrets: list[str]) -> str:
+    """The server's first model on ``GET /models``, for a run given no ``--model``."""
+    try:
+        listing = await sdk.models.list()
+        names = [m.id for m in listing.data]
+    except Exception as exc:  # any failure means: we could not discover a model
+        raise CallFailed(
+            f"no --model given and listing the server's models failed ({_describe(exc, secrets)})"
+        ) from None
+    if not names:
+        raise ConfigError("no --model given and the server lists no models")
+    log.info("no --model given; using the server's first model %s", names[0])
+    return str(names[0])
+
+
 class LLMClient:
     """Chat completions for one configuration, shared by every task that sends through it."""
 
@@ -324,17 +339,7 @@ class LLMClient:
                 return self._models
             chain = configured_models(self.cfg)
             if not chain:
-                try:
-                    listing = await self._sdk_client().models.list()
-                    names = [m.id for m in listing.data]
-                except Exception as exc:  # any failure means: we could not discover a model
-                    raise CallFailed(
-                        f"no --model given and listing the server's models failed ({_describe(exc, self.secrets)})"
-                    ) from None
-                if not names:
-                    raise ConfigError("no --model given and the server lists no models")
-                chain = [names[0]]
-                log.info("no --model given; using the server's first model %s", names[0])
+                chain = [await _first_listed_model(self._sdk_client(), self.secrets)]
             self._models = chain
             if self.model is None:
                 self.model = chain[0]
