@@ -4,7 +4,10 @@ the parts of ``--check`` that read the lexical file alone): everything here only
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sqlite3
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +19,7 @@ from batchsum.index.state import (
     chroma_location,
     index_needs_work,
     lexical_path,
+    read_only,
     read_state,
     rebuild_state,
     recorded_server,
@@ -61,6 +65,22 @@ def index_sizes(cfg: IndexConfig) -> list[PartSize]:
     return parts
 
 
+@contextlib.contextmanager
+def _reading(path: Path) -> Iterator[sqlite3.Connection]:
+    """``path`` opened read-only; on read-only storage a temporary copy of it (with its WAL), as SQLite opening
+    a WAL database read-only still wants its ``-shm`` file beside it (the stats had counted 0 nodes there)."""
+    if not read_only(path.parent):
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            yield db
+        return
+    with tempfile.TemporaryDirectory(prefix="batchsum-stats-") as tmp:
+        for part in (path, path.with_name(path.name + "-wal")):
+            if part.is_file():
+                shutil.copy2(part, Path(tmp) / part.name)
+        with contextlib.closing(sqlite3.connect(Path(tmp) / path.name)) as db:
+            yield db
+
+
 def index_stats(cfg: IndexConfig) -> dict[str, Any]:
     """Sizes on disk per part, node count and state of the index (reads only, opens no Chroma)."""
     parts = index_sizes(cfg)
@@ -68,9 +88,9 @@ def index_stats(cfg: IndexConfig) -> dict[str, Any]:
     path = vectors_path(cfg)
     if path.is_file():
         try:
-            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            with _reading(path) as db:
                 nodes = int(db.execute("SELECT COUNT(*) FROM nodes").fetchone()[0])
-        except sqlite3.Error:
+        except (sqlite3.Error, OSError):
             nodes = 0
     work = index_needs_work(cfg)
     state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
@@ -118,9 +138,9 @@ def lexical_outdated(cfg: IndexConfig) -> list[str]:
     if not path.is_file():
         return []
     try:
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        with _reading(path) as db:
             layout = layout_of(db)
-    except sqlite3.Error:
+    except (sqlite3.Error, OSError):
         return []
     # A server's index is repaired on the server (as :func:`check_index` says).
     return [layout_note(path, (recorded_server(cfg) or cfg).index_command())] if another_layout(layout) else []
