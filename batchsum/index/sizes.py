@@ -15,10 +15,13 @@ from typing import TYPE_CHECKING, Any
 from batchsum.index.lexical import another_layout, layout_note, layout_of
 from batchsum.index.state import (
     MOVED,
+    UNKNOWN,
+    UPGRADE,
     chroma_dir,
     chroma_location,
     index_needs_work,
     lexical_path,
+    missing_parts,
     read_only,
     read_state,
     rebuild_state,
@@ -27,6 +30,7 @@ from batchsum.index.state import (
     state_path,
     vectors_path,
 )
+from batchsum.lock import running_holder
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -81,6 +85,27 @@ def _reading(path: Path) -> Iterator[sqlite3.Connection]:
             yield db
 
 
+def _state_said(cfg: IndexConfig, kind: str) -> str:
+    """What ``--stats`` says of an index :func:`index_needs_work` finds work for (``kind``): its state and who
+    repairs it, never what a run does about it ("repairing it", "checking its layout": a reader repairs nothing)."""
+    cure = f"the next run or `{cfg.index_command()}`"
+    if kind == UPGRADE:
+        return f"built by an older batchsum; {cure} rebuilds it in the new layout"
+    if kind == UNKNOWN:
+        if not vectors_path(cfg).is_file() and not lexical_path(cfg).is_file():
+            return f"no index (collection {cfg.collection!r})"
+        return f"no state file; {cure} checks its layout"
+    if kind == MOVED:
+        return f"last written to another Chroma than {chroma_location(cfg)}; {cure} brings it in line"
+    gone = missing_parts(cfg)
+    if gone:
+        return f"incomplete: {' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} missing; {cure} rebuilds it"
+    holder = running_holder(cfg.out)
+    if holder is not None:
+        return f"being updated: a run ({holder}) is indexing it"
+    return f"incomplete (an indexing run was interrupted or its Chroma could not be reached); {cure} repairs it"
+
+
 def index_stats(cfg: IndexConfig) -> dict[str, Any]:
     """Sizes on disk per part, node count and state of the index (reads only, opens no Chroma)."""
     parts = index_sizes(cfg)
@@ -93,7 +118,7 @@ def index_stats(cfg: IndexConfig) -> dict[str, Any]:
         except (sqlite3.Error, OSError):
             nodes = 0
     work = index_needs_work(cfg)
-    state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
+    state = "complete" if work is None and read_state(cfg) else (_state_said(cfg, work[0]) if work else "no index")
     if work is not None and work[0] == "repair":
         # A rebuild's marker: the index is not one an interrupted run left to repair.
         state = rebuild_state(cfg) or state

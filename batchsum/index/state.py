@@ -275,6 +275,14 @@ def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
             f"the search index in {cfg.out} is incomplete: {' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} "
             f"missing{effect}; the next run or `{cfg.index_command()}` rebuilds it"
         )
+    holder = running_holder(cfg.out)
+    if holder is not None:
+        # A live run marks the index incomplete while it syncs: nothing was interrupted, and `batchsum index`
+        # would exit 3 on its lock, so the advice is to wait for it.
+        return False, (
+            f"the search index in {cfg.out} is being updated: a run ({holder}) is indexing it; results may miss "
+            "the documents it is adding; search again when it ends"
+        )
     return False, (
         f"the search index in {cfg.out} is incomplete (an indexing run was interrupted or a part is missing); "
         f"results may miss documents until the next run or `{cfg.index_command()}`"
