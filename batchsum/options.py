@@ -375,8 +375,9 @@ def filtered_out(cfg: IndexConfig, query: str, given: Mapping[str, Any], reranke
     # Only a file without a real date (its modification time, when it was copied) is left out for that.
     copied = " (--since also leaves out a file whose only date is when it was copied)"
     dated = "" if not given.get("since") else copied if best[0].doc_date is None else f" (dated {best[0].doc_date})"
+    # "without them" read wrong after a single filter ("with --since 2030-01-01; without them").
     return (
-        f"No match for {query!r} with {' '.join(named)}; without them the best is "
+        f"No match for {query!r} with {' '.join(named)}; without {'it' if len(named) == 1 else 'them'} the best is "
         f"{best[0].source_path} at {best[0].score:.3f}{dated}"
     )
 
