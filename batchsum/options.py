@@ -308,8 +308,27 @@ def path_filter(cfg: IndexConfig, value: Any) -> str | None:
     while glob.startswith("./"):
         glob = glob[2:]
     if not os.path.isabs(glob):
-        return glob if glob not in ("", ".") else None
+        return None if glob in ("", ".") else _from_here(cfg, glob)
+    return _under_root(source_paths(cfg), glob)
+
+
+def _from_here(cfg: IndexConfig, glob: str) -> str | None:
+    """A relative ``--path`` as written from the working folder (``corpus/papers/*`` after ``batchsum run corpus``)
+    when it names no source as written and its first part is a folder here: it had matched nothing, its hint naming
+    the root. Only then is the manifest read (a search with ``--path 'notes/*'`` reads none)."""
+    first = glob.split("/", 1)[0]
+    if not os.path.isdir(first):
+        return glob
     sources = source_paths(cfg)
+    if not sources or matching(sources, glob):
+        return glob
+    here = os.path.abspath(glob) + ("/" if glob.endswith("/") else "")
+    named = _under_root(sources, here)
+    return glob if named == here else named
+
+
+def _under_root(sources: Mapping[str, ManifestEntry], glob: str) -> str | None:
+    """An absolute ``glob`` made relative to the corpus root it lies under (see :func:`path_filter`)."""
     for root in sorted({e.root for e in sources.values() if e.root}, key=len, reverse=True):
         base = root.rstrip("/") + "/"
         if glob.startswith(base) or glob == root.rstrip("/"):
