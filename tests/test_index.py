@@ -665,6 +665,9 @@ def test_search_and_stats_while_a_run_updates_the_index_say_a_run_is_indexing_it
             assert "interrupted" not in res.stderr and "batchsum index" not in res.stderr, res.stderr
         st = json.loads(CliRunner().invoke(main, ["index", str(cfg.out), "--stats", "--json"]).stdout)
         assert st["state"].startswith("being updated: a run (pid"), st["state"]
+        res = CliRunner().invoke(main, ["index", str(cfg.out), "--check"])  # it had said "index OK"
+        assert res.exit_code == 1 and f"incomplete: a run (pid {holder.pid}" in res.output, res.output
+        assert "check again when it ends" in res.output and "to repair" not in res.output, res.output
     finally:
         holder.kill()
         holder.wait()
@@ -673,5 +676,10 @@ def test_search_and_stats_while_a_run_updates_the_index_say_a_run_is_indexing_it
     st = json.loads(CliRunner().invoke(main, ["index", str(cfg.out), "--stats", "--json"]).stdout)
     assert st["state"].startswith("incomplete (") and st["state"].endswith(f"`batchsum index {cfg.out}` repairs it")
     assert "repairing" not in st["state"], st["state"]
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--check"])
+    assert res.exit_code == 1 and "incomplete: marked so by an indexing run that was interrupted" in res.output
+    assert f"run `batchsum index {cfg.out}` to repair" in res.output, res.output
+    assert CliRunner().invoke(main, ["index", str(cfg.out)]).exit_code == 0
+    assert CliRunner().invoke(main, ["index", str(cfg.out), "--check"]).exit_code == 0
     res = CliRunner().invoke(main, ["index", str(cfg.out), "--collection", "other", "--stats", "--json"])
     assert res.exit_code == 0 and json.loads(res.stdout)["state"] == "no index (collection 'other')", res.output

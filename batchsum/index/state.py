@@ -227,6 +227,18 @@ def index_needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
     return None
 
 
+def marked_incomplete(cfg: IndexConfig) -> str | None:
+    """Why the state file marks the index incomplete, when no missing part or rebuild does (``--check`` says it
+    beside what it compares): a run syncing it now, or one killed before its sync ended. None otherwise."""
+    state = read_state(cfg)
+    if state is None or state.get("complete") or state.get("layout") != LAYOUT or state.get("rebuilding"):
+        return None
+    holder = running_holder(cfg.out)
+    if holder is not None:
+        return f"a run ({holder}) is indexing it"
+    return "marked so by an indexing run that was interrupted or could not reach its Chroma"
+
+
 def missing_parts(cfg: IndexConfig) -> list[str]:
     """The parts of a built index (one with a state file) that are gone, each named with its path: the
     embedded Chroma folder (when it is the store of record), the lexical index, the node vectors."""
