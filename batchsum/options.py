@@ -308,8 +308,27 @@ def path_filter(cfg: IndexConfig, value: Any) -> str | None:
     while glob.startswith("./"):
         glob = glob[2:]
     if not os.path.isabs(glob):
-        return glob if glob not in ("", ".") else None
+        return None if glob in ("", ".") else _from_here(cfg, glob)
+    return _under_root(source_paths(cfg), glob)
+
+
+def _from_here(cfg: IndexConfig, glob: str) -> str | None:
+    """A relative ``--path`` as written from the working folder (``corpus/papers/*`` after ``batchsum run corpus``)
+    when it names no source as written and its first part is a folder here: it had matched nothing, its hint naming
+    the root. Only then is the manifest read (a search with ``--path 'notes/*'`` reads none)."""
+    first = glob.split("/", 1)[0]
+    if not os.path.isdir(first):
+        return glob
     sources = source_paths(cfg)
+    if not sources or matching(sources, glob):
+        return glob
+    here = os.path.abspath(glob) + ("/" if glob.endswith("/") else "")
+    named = _under_root(sources, here)
+    return glob if named == here else named
+
+
+def _under_root(sources: Mapping[str, ManifestEntry], glob: str) -> str | None:
+    """An absolute ``glob`` made relative to the corpus root it lies under (see :func:`path_filter`)."""
     for root in sorted({e.root for e in sources.values() if e.root}, key=len, reverse=True):
         base = root.rstrip("/") + "/"
         if glob.startswith(base) or glob == root.rstrip("/"):
@@ -375,8 +394,9 @@ def filtered_out(cfg: IndexConfig, query: str, given: Mapping[str, Any], reranke
     # Only a file without a real date (its modification time, when it was copied) is left out for that.
     copied = " (--since also leaves out a file whose only date is when it was copied)"
     dated = "" if not given.get("since") else copied if best[0].doc_date is None else f" (dated {best[0].doc_date})"
+    # "without them" read wrong after a single filter ("with --since 2030-01-01; without them").
     return (
-        f"No match for {query!r} with {' '.join(named)}; without them the best is "
+        f"No match for {query!r} with {' '.join(named)}; without {'it' if len(named) == 1 else 'them'} the best is "
         f"{best[0].source_path} at {best[0].score:.3f}{dated}"
     )
 

@@ -634,3 +634,52 @@ def test_searching_while_the_first_run_builds_the_index_says_so(tree: tuple[RunC
         holder.wait()
     res = CliRunner().invoke(main, ["search", "budget", "--out", str(cfg.out)])
     assert f"batchsum index {cfg.out} --rebuild" in res.output  # nobody is building it now
+
+
+def _hold_the_lock(out: Path) -> subprocess.Popen[str]:
+    """A process holding ``out``'s lock, as a run does while it syncs the index."""
+    code = (
+        "import sys, time; from pathlib import Path; from batchsum.lock import RunLock\n"
+        "lock = RunLock(Path(sys.argv[1])).acquire(); print('held', flush=True); time.sleep(60)\n"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", code, str(out)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def test_search_and_stats_while_a_run_updates_the_index_say_a_run_is_indexing_it(
+    tree: tuple[RunConfig, list[str]],
+) -> None:
+    """A run marks the index incomplete while it syncs: search said "an indexing run was interrupted" and advised
+    `batchsum index OUT` (which exits 3 on the run's lock), and --stats said "repairing it"."""
+    cfg, _ = tree
+    sync_index(cfg, ["notes/budget.md", "books/long.txt"], [])
+    state = cfg.state_dir / "index-batchsum.json"
+    state.write_text(json.dumps({**json.loads(state.read_text()), "complete": False}))  # as a run marks it
+    holder = _hold_the_lock(cfg.out)
+    try:
+        for extra in ([], ["--strict"]):
+            res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out), *extra])
+            assert res.exit_code == (2 if extra else 0), res.output
+            assert f"a run (pid {holder.pid}" in res.stderr and "search again when it ends" in res.stderr, res.stderr
+            assert "interrupted" not in res.stderr and "batchsum index" not in res.stderr, res.stderr
+        st = json.loads(CliRunner().invoke(main, ["index", str(cfg.out), "--stats", "--json"]).stdout)
+        assert st["state"].startswith("being updated: a run (pid"), st["state"]
+        res = CliRunner().invoke(main, ["index", str(cfg.out), "--check"])  # it had said "index OK"
+        assert res.exit_code == 1 and f"incomplete: a run (pid {holder.pid}" in res.output, res.output
+        assert "check again when it ends" in res.output and "to repair" not in res.output, res.output
+    finally:
+        holder.kill()
+        holder.wait()
+    res = CliRunner().invoke(main, ["search", "travel budget", "--out", str(cfg.out)])
+    assert "interrupted" in res.stderr and f"batchsum index {cfg.out}" in res.stderr, res.stderr
+    st = json.loads(CliRunner().invoke(main, ["index", str(cfg.out), "--stats", "--json"]).stdout)
+    assert st["state"].startswith("incomplete (") and st["state"].endswith(f"`batchsum index {cfg.out}` repairs it")
+    assert "repairing" not in st["state"], st["state"]
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--check"])
+    assert res.exit_code == 1 and "incomplete: marked so by an indexing run that was interrupted" in res.output
+    assert f"run `batchsum index {cfg.out}` to repair" in res.output, res.output
+    assert CliRunner().invoke(main, ["index", str(cfg.out)]).exit_code == 0
+    assert CliRunner().invoke(main, ["index", str(cfg.out), "--check"]).exit_code == 0
+    res = CliRunner().invoke(main, ["index", str(cfg.out), "--collection", "other", "--stats", "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["state"] == "no index (collection 'other')", res.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -65,3 +66,26 @@ def test_a_closed_pipe_ends_search_quietly(tmp_path: Path) -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) in (0, 1)
     assert "Error" not in err and "Traceback" not in err, err
+
+
+def test_stats_and_the_facts_search_read_a_read_only_output(tmp_path: Path) -> None:
+    """`index --stats` counts the nodes of a read-only output (it had said 0: SQLite opening the WAL vectors file
+    read-only wants its -shm beside it), and `search --role memory` searches it rather than calling its Chroma
+    folder corrupt and advising a rebuild."""
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["run", str(JOURNAL), "--out", str(out), "--no-metrics", "-q"])
+    assert res.exit_code == 0, res.output
+    writable = json.loads(CliRunner().invoke(main, ["index", str(out), "--stats", "--json"]).stdout)
+    assert writable["nodes"] > 0 and writable["state"] == "complete", writable
+    facts = CliRunner().invoke(main, ["search", "harbor buoys", "--out", str(out), "--role", "memory"])
+    assert facts.exit_code == 0, facts.output
+    with read_only(out, tmp_path / "ro") as ro:
+        before = _listing(ro)
+        stats = CliRunner().invoke(main, ["index", str(ro), "--stats", "--json"])
+        assert stats.exit_code == 0, stats.output
+        seen = json.loads(stats.stdout)
+        assert (seen["nodes"], seen["state"]) == (writable["nodes"], "complete"), seen
+        found = CliRunner().invoke(main, ["search", "harbor buoys", "--out", str(ro), "--role", "memory"])
+        assert found.exit_code == 0 and found.stdout == facts.stdout, found.output
+        assert "corrupt" not in found.output and "--rebuild" not in found.output
+        assert _listing(ro) == before

@@ -405,7 +405,10 @@ def test_cli_since_and_type(corpus: RunConfig) -> None:
     # Filters that leave out every relevant passage say so, and where the best one is without them.
     res = CliRunner().invoke(main, ["search", "bicycle", "--out", str(corpus.out), "--since", "2099-01-01"])
     assert res.exit_code == 0, res.output
-    assert "with --since 2099-01-01; without them the best is journal/" in res.output, res.output
+    assert "with --since 2099-01-01; without it the best is journal/" in res.output, res.output
+    args = ["search", "bicycle", "--out", str(corpus.out), "--since", "2099-01-01", "--type", "journal"]
+    res = CliRunner().invoke(main, args)
+    assert "with --type journal --since 2099-01-01; without them the best is" in res.output, res.output
     # A month or a year is its first day.
     for since in ("2099", "2099-01"):
         res = CliRunner().invoke(main, ["search", "bicycle", "--out", str(corpus.out), "--since", since])

@@ -89,6 +89,22 @@ def test_a_path_filter_is_read_relative_to_the_corpus_root(folders: tuple[Path, 
     assert _sources(batchsum.search(out, "budget", path=spelled.format(corpus=corpus))) == _sources(want)
 
 
+@pytest.mark.parametrize("spelled", ["corpus/notes/*", "corpus/notes/", "../{name}/corpus/notes/*"])
+def test_a_path_filter_written_from_the_working_folder_finds_its_sources(
+    folders: tuple[Path, Path], spelled: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--path corpus/notes/*`` typed where ``batchsum run corpus`` was run had matched nothing."""
+    corpus, out = folders
+    want = json.loads(_cli(["-o", str(out), "--path", "notes/*", "--json"])[1])
+    monkeypatch.chdir(corpus.parent)
+    code, got = _cli(["-o", str(out), "--path", spelled.format(name=corpus.parent.name), "--json"])
+    assert code == 0 and len(want) == 2 and json.loads(got) == want, got
+    assert _sources(batchsum.search(out, "budget", path=spelled.format(name=corpus.parent.name))) == _sources(want)
+    # A folder of the corpus here, as the run's paths name it, is read as written.
+    monkeypatch.chdir(corpus)
+    assert json.loads(_cli(["-o", str(out), "--path", "notes/*", "--json"])[1]) == want
+
+
 def test_a_path_filter_matching_no_source_says_paths_are_relative_to_the_root(folders: tuple[Path, Path]) -> None:
     corpus, out = folders
     code, output = _cli(["-o", str(out), "--path", "/elsewhere/notes/*"])

@@ -38,7 +38,7 @@ def outs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return one, two
 
 
-@pytest.mark.parametrize(("option", "said"), [("--path", "matches no source"), ("--since", "without them the best")])
+@pytest.mark.parametrize(("option", "said"), [("--path", "matches no source"), ("--since", "without it the best")])
 def test_json_says_on_stderr_why_a_filter_left_nothing(outs: tuple[Path, Path], option: str, said: str) -> None:
     value = "nope/*" if option == "--path" else "2090"
     code, stdout, stderr = _invoke("search", "ferry", "--out", str(outs[0]), option, value, "--json")
@@ -50,7 +50,7 @@ def test_json_says_on_stderr_why_a_filter_left_nothing(outs: tuple[Path, Path], 
 def test_the_library_warns_why_a_filter_left_nothing(outs: tuple[Path, Path], caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="batchsum"):
         assert batchsum.search(outs[0], "ferry", since="2090") == []
-    assert any("without them the best" in r.getMessage() for r in caplog.records), caplog.text
+    assert any("without it the best" in r.getMessage() for r in caplog.records), caplog.text
 
 
 def test_the_path_hint_of_several_roots_gives_an_example_that_matches(outs: tuple[Path, Path]) -> None:

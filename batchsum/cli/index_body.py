@@ -132,6 +132,8 @@ def _print_check(cfg: IndexConfig, result: IndexCheck, unread: str | None) -> No
         click.echo(f"damaged: {problem}")
     for part in result.outdated:
         click.echo(f"outdated: {part}")
+    if result.incomplete:
+        click.echo(f"incomplete: {result.incomplete}")
     if unread:
         click.echo(f"note: {unread}")
     if result.rebuilding:
@@ -140,6 +142,9 @@ def _print_check(cfg: IndexConfig, result: IndexCheck, unread: str | None) -> No
             f"a run ({result.rebuilding}) is rebuilding it: checked the files search reads until it ends; "
             "check again when it ends"
         )
+        return
+    if result.incomplete and result.incomplete.startswith("a run ("):
+        click.echo("check again when it ends")  # the run completes it; a repair would exit 3 on its lock meanwhile
         return
     # A folder indexed on a Chroma server is repaired there (without the host, a repair would build a
     # second, embedded Chroma no run updates).

@@ -4,7 +4,10 @@ the parts of ``--check`` that read the lexical file alone): everything here only
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sqlite3
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,10 +15,14 @@ from typing import TYPE_CHECKING, Any
 from batchsum.index.lexical import another_layout, layout_note, layout_of
 from batchsum.index.state import (
     MOVED,
+    UNKNOWN,
+    UPGRADE,
     chroma_dir,
     chroma_location,
     index_needs_work,
     lexical_path,
+    missing_parts,
+    read_only,
     read_state,
     rebuild_state,
     recorded_server,
@@ -23,6 +30,7 @@ from batchsum.index.state import (
     state_path,
     vectors_path,
 )
+from batchsum.lock import running_holder
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -61,6 +69,43 @@ def index_sizes(cfg: IndexConfig) -> list[PartSize]:
     return parts
 
 
+@contextlib.contextmanager
+def _reading(path: Path) -> Iterator[sqlite3.Connection]:
+    """``path`` opened read-only; on read-only storage a temporary copy of it (with its WAL), as SQLite opening
+    a WAL database read-only still wants its ``-shm`` file beside it (the stats had counted 0 nodes there)."""
+    if not read_only(path.parent):
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            yield db
+        return
+    with tempfile.TemporaryDirectory(prefix="batchsum-stats-") as tmp:
+        for part in (path, path.with_name(path.name + "-wal")):
+            if part.is_file():
+                shutil.copy2(part, Path(tmp) / part.name)
+        with contextlib.closing(sqlite3.connect(Path(tmp) / path.name)) as db:
+            yield db
+
+
+def _state_said(cfg: IndexConfig, kind: str) -> str:
+    """What ``--stats`` says of an index :func:`index_needs_work` finds work for (``kind``): its state and who
+    repairs it, never what a run does about it ("repairing it", "checking its layout": a reader repairs nothing)."""
+    cure = f"the next run or `{cfg.index_command()}`"
+    if kind == UPGRADE:
+        return f"built by an older batchsum; {cure} rebuilds it in the new layout"
+    if kind == UNKNOWN:
+        if not vectors_path(cfg).is_file() and not lexical_path(cfg).is_file():
+            return f"no index (collection {cfg.collection!r})"
+        return f"no state file; {cure} checks its layout"
+    if kind == MOVED:
+        return f"last written to another Chroma than {chroma_location(cfg)}; {cure} brings it in line"
+    gone = missing_parts(cfg)
+    if gone:
+        return f"incomplete: {' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} missing; {cure} rebuilds it"
+    holder = running_holder(cfg.out)
+    if holder is not None:
+        return f"being updated: a run ({holder}) is indexing it"
+    return f"incomplete (an indexing run was interrupted or its Chroma could not be reached); {cure} repairs it"
+
+
 def index_stats(cfg: IndexConfig) -> dict[str, Any]:
     """Sizes on disk per part, node count and state of the index (reads only, opens no Chroma)."""
     parts = index_sizes(cfg)
@@ -68,12 +113,12 @@ def index_stats(cfg: IndexConfig) -> dict[str, Any]:
     path = vectors_path(cfg)
     if path.is_file():
         try:
-            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            with _reading(path) as db:
                 nodes = int(db.execute("SELECT COUNT(*) FROM nodes").fetchone()[0])
-        except sqlite3.Error:
+        except (sqlite3.Error, OSError):
             nodes = 0
     work = index_needs_work(cfg)
-    state = "complete" if work is None and read_state(cfg) else (work[1] if work else "no index")
+    state = "complete" if work is None and read_state(cfg) else (_state_said(cfg, work[0]) if work else "no index")
     if work is not None and work[0] == "repair":
         # A rebuild's marker: the index is not one an interrupted run left to repair.
         state = rebuild_state(cfg) or state
@@ -118,9 +163,9 @@ def lexical_outdated(cfg: IndexConfig) -> list[str]:
     if not path.is_file():
         return []
     try:
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        with _reading(path) as db:
             layout = layout_of(db)
-    except sqlite3.Error:
+    except (sqlite3.Error, OSError):
         return []
     # A server's index is repaired on the server (as :func:`check_index` says).
     return [layout_note(path, (recorded_server(cfg) or cfg).index_command())] if another_layout(layout) else []

@@ -227,6 +227,18 @@ def index_needs_work(cfg: IndexConfig) -> tuple[str, str] | None:
     return None
 
 
+def marked_incomplete(cfg: IndexConfig) -> str | None:
+    """Why the state file marks the index incomplete, when no missing part or rebuild does (``--check`` says it
+    beside what it compares): a run syncing it now, or one killed before its sync ended. None otherwise."""
+    state = read_state(cfg)
+    if state is None or state.get("complete") or state.get("layout") != LAYOUT or state.get("rebuilding"):
+        return None
+    holder = running_holder(cfg.out)
+    if holder is not None:
+        return f"a run ({holder}) is indexing it"
+    return "marked so by an indexing run that was interrupted or could not reach its Chroma"
+
+
 def missing_parts(cfg: IndexConfig) -> list[str]:
     """The parts of a built index (one with a state file) that are gone, each named with its path: the
     embedded Chroma folder (when it is the store of record), the lexical index, the node vectors."""
@@ -274,6 +286,14 @@ def completeness(cfg: IndexConfig) -> tuple[bool, str] | None:
         return False, (
             f"the search index in {cfg.out} is incomplete: {' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} "
             f"missing{effect}; the next run or `{cfg.index_command()}` rebuilds it"
+        )
+    holder = running_holder(cfg.out)
+    if holder is not None:
+        # A live run marks the index incomplete while it syncs: nothing was interrupted, and `batchsum index`
+        # would exit 3 on its lock, so the advice is to wait for it.
+        return False, (
+            f"the search index in {cfg.out} is being updated: a run ({holder}) is indexing it; results may miss "
+            "the documents it is adding; search again when it ends"
         )
     return False, (
         f"the search index in {cfg.out} is incomplete (an indexing run was interrupted or a part is missing); "

@@ -73,6 +73,7 @@ from batchsum.index.state import (
     index_needs_work,
     legacy_files,
     lexical_path,
+    marked_incomplete,
     missing_parts,
     rebuilding_run,
     recorded_server,
@@ -147,12 +148,18 @@ class IndexCheck:
     # The run rebuilding the index meanwhile ("pid 4242 (started ...)"): Chroma was then not compared (it is rebuilt
     # in place), the local search files were (what search reads until it ends).
     rebuilding: str | None = None
+    # Why the index is marked incomplete when the comparison finds nothing (a run killed before its sync ended, or
+    # one syncing now): search warns so, where "index OK" had said otherwise.
+    incomplete: str | None = None
 
     @property
     def ok(self) -> bool:
         """True when the index matches the tree exactly and its files are all there, sound and of this version's
         layout."""
-        return not (self.missing or self.stale or self.orphans or self.damaged or self.outdated or self.missing_parts)
+        return (
+            not (self.missing or self.stale or self.orphans or self.damaged or self.outdated or self.missing_parts)
+            and not self.incomplete
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form ``index --check --json`` prints."""
@@ -163,6 +170,7 @@ class IndexCheck:
             "nodes_in_index": self.nodes_in_index,
             **{name: list(getattr(self, name)) for name in lists},
             "rebuilding": self.rebuilding,
+            "incomplete": self.incomplete,
         }
 
 
@@ -421,6 +429,7 @@ def check_index(cfg: IndexConfig) -> IndexCheck:
     # A rebuild recreates the Chroma folder: its absence meanwhile is the rebuild's, not a missing part.
     check.missing_parts = [p for p in gone if not (check.rebuilding and p.startswith("the Chroma folder"))]
     check.sources = sum(1 for of_doc in docs.values() if _source_sha(of_doc))
+    check.incomplete = None if check.rebuilding or gone else marked_incomplete(cfg)
     return check
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from batchsum.errors import ConfigError
 from batchsum.index.embed import get_embedder
+from batchsum.index.readonly import readable_index
 from batchsum.index.search import minmax, mmr, recency
 from batchsum.index.store import chroma_errors, open_collection
 from batchsum.memory.files import ROLE
@@ -72,17 +73,20 @@ def search_facts(
     if k < 1:
         raise ConfigError(f"-k {k}: ask for at least 1 result")
     embedder = get_embedder(cfg)
-    col = open_collection(cfg, embedder, create=False)
     if where is None:
         where = {"role": ROLE}
     if scopes:
         where = {"$and": [where, {"scope": {"$in": list(scopes)}}]}
-    with chroma_errors(cfg):
-        qvec = np.asarray(embedder.embed([q])[0], dtype=np.float32)
-        res = col.query(
-            query_embeddings=[qvec], n_results=k * CANDIDATES, where=where,
-            include=["documents", "metadatas", "embeddings", "distances"],
-        )  # fmt: skip
+    # Chroma writes when it opens its folder: on read-only storage it failed as if corrupt (and advised a
+    # rebuild), so a read-only output's facts are searched in a temporary copy of its index, as summaries are.
+    with readable_index(cfg) as readable:
+        col = open_collection(readable, embedder, create=False)
+        with chroma_errors(readable):
+            qvec = np.asarray(embedder.embed([q])[0], dtype=np.float32)
+            res = col.query(
+                query_embeddings=[qvec], n_results=k * CANDIDATES, where=where,
+                include=["documents", "metadatas", "embeddings", "distances"],
+            )  # fmt: skip
     ids = list(res["ids"][0])
     if not ids:
         return []
