@@ -43,12 +43,19 @@ class PeriodPlan:
     periods: list[str] = field(default_factory=list)  # ids: month:1826-05, year:1826, folder:notes, folder:
     titles: list[str] = field(default_factory=list)  # of periods' digests, as the run titles them: "(top level)"
     removed: list[str] = field(default_factory=list)  # ids of periods left without files: their digests go
+    # Of ``periods``, the digests the folder has that the run writes again with an LLM request: what another
+    # backend or model costs beyond the files (a run refuses them unconfirmed, remembered.check).
+    remade: list[str] = field(default_factory=list)
     llm_calls: int = 0
     llm_cached: int = 0  # requests the response cache answers (not sent, not in llm_calls)
     input_tokens: int = 0  # of the finals (a year: of its months' digests) the digests are made from
     prompt_tokens: int = 0  # of the LLM requests (template and input)
     prompt_tokens_estimated: int = 0  # the part of them that are outputs of this run, taken at their budgets
     est_output_tokens: int = 0
+
+    def remade_names(self) -> list[str]:
+        """``remade`` as ``plan`` names the digests (the top folder's by its title)."""
+        return [period_name(pid) for pid in self.remade]
 
 
 def plan_digests(
@@ -99,6 +106,11 @@ def plan_digests(
         return period_language(members_of(period, groups, years))
 
     output = _Outputs(cfg, identity, plan, store, answers)
+
+    def remade(period: Period, free: bool) -> None:  # a digest the folder has, asked of the LLM again
+        if cfg.llm.enabled and not free and period.id in state.periods:
+            plan.remade.append(period.id)
+
     texts: dict[Period, str | None] = {}  # the bodies of the months redone (None: made by the run, unknown)
     made: dict[Period, int] = {}  # their output tokens (estimated when unknown)
     for period in sorted(groups, key=lambda p: p.id):
@@ -113,6 +125,7 @@ def plan_digests(
             body, free = output(period, parts, sum(inputs), language_of(period), owners=owners)
         fresh = sum(f.tokens for f in members if not f.final_key)
         estimate = _plan_one(cfg, identity, plan, period, inputs, fresh, free, size, language_of(period))
+        remade(period, free)
         texts[period] = body
         made[period] = tokenizer.count(body) if body is not None and tokenizer is not None else estimate
     for year in sorted(years, key=lambda p: p.id):
@@ -131,6 +144,7 @@ def plan_digests(
             inputs = [made.get(m, _kept_tokens(state, m)) for m in months]
         fresh = sum(made[m] for m in months if m in texts and texts[m] is None)
         _plan_one(cfg, identity, plan, year, inputs, fresh, free, size, language_of(year))
+        remade(year, free)
     live = {p.id for p in groups} | {y.id for y in years}
     plan.removed = sorted(pid for pid in state.periods if pid not in live)
     return plan

@@ -41,6 +41,9 @@ _PATHS = {"llm.prompts_dir"}
 _URLS = {"llm.base_url", "embed_base_url"}
 # Settings that shape every digest but no file's summary: with an LLM, a change makes it write them all again.
 _DIGEST_FIELDS = {"digests", "digest_month_words", "digest_year_words"}
+# Settings that make another backend identity (engine.changes.backend_identity): every digest it made is
+# made again, including those of files a run of other PATHs into the folder does not walk.
+_BACKEND_FIELDS = {"llm.base_url", "llm.model", "llm.prompts_dir"}
 
 
 @dataclass(frozen=True)
@@ -171,21 +174,30 @@ def changes(old: dict[str, Any], cfg: RunConfig) -> list[Change]:
     return [Change(f, REMEMBERED[f], old[f], new[f]) for f in REMEMBERED if f in old and old[f] != new[f]]
 
 
+@dataclass(frozen=True)
+class Cost:
+    """What ``batchsum plan`` with a run's options counts (:func:`check` asks only when a change may spend)."""
+
+    requests: int  # the LLM requests the run would send (stored summaries are not asked for again)
+    digests: tuple[str, ...] = ()  # the digests the folder has that it would ask the LLM again
+
+
 def check(
     cfg: RunConfig,
     entries: list[ManifestEntry],
     sig: Signature,
     *,
     confirmed: bool,
-    requests: Callable[[], int] | None = None,
+    cost: Callable[[], Cost] | None = None,
 ) -> Notice | None:
     """What this run changes against the settings its output folder remembers (None: nothing);
     ``entries``: the manifest entries of the files this run walks.
 
-    Raises :class:`SettingsChanged` when the change makes an LLM backend summarize files again and
-    the run is not ``confirmed``, unless ``requests`` (the LLM requests the run would send, as ``plan``
-    counts them; asked only then) is 0: a refusal exists to stop spending, and every summary may
-    already be stored. Otherwise the run's settings become the folder's.
+    Raises :class:`SettingsChanged` when the change makes an LLM backend summarize files again, or write
+    digests again (turned on, other budgets, or another backend or model for the digests the folder has),
+    and the run is not ``confirmed``, unless ``cost`` (what ``plan`` counts; asked only then) says it sends
+    no request: a refusal exists to stop spending, and every summary may already be stored. Otherwise the
+    run's settings become the folder's.
     """
     old = load(cfg.out)
     found = changes(old, cfg) if old else []
@@ -194,22 +206,38 @@ def check(
         # The files the run plans again, as `plan` counts them: those whose signature the change moves.
         redone = [e for e in entries if not sig.holds(e)]
         notice = Notice(found, len(redone), len(entries))
+        fields = {c.field for c in found}
         # Turning digests off costs nothing; on, or with other budgets, every digest is written again.
-        digests = cfg.digests and any(c.field in _DIGEST_FIELDS for c in found)
-        spends = cfg.llm.enabled and (any(map(_made_by_llm, redone)) or digests) and not confirmed
-        if spends and (requests is None or requests() > 0):
-            would = notice.message.replace(" files planned again", " files would be planned again")
-            if digests:
-                would += f" and {_digests_redone({c.field for c in found})}"
-            raise SettingsChanged(
-                f"{cfg.out}: {would} for {cfg.llm.model} at {scrub_text(cfg.llm.base_url or '')} (summaries already "
-                "stored are reused: `batchsum plan` with the same options counts the requests). Leave the option(s) "
-                "out to keep the folder's settings, or add --yes (yes=True) to go ahead (--rebuild, rebuild=True: the "
-                "options given, defaults for the rest)"
-            )
+        digests = cfg.digests and bool(fields & _DIGEST_FIELDS)
+        # Another backend or model writes again every digest the folder has, whatever files the run walks
+        # (other PATHs into the folder too): which ones, `plan` knows.
+        backend = cfg.digests and not digests and bool(fields & _BACKEND_FIELDS)
+        files = any(map(_made_by_llm, redone))
+        if cfg.llm.enabled and not confirmed and (files or digests or backend):
+            counted = cost() if cost is not None else None
+            remade = counted.digests if counted is not None and backend else ()
+            sends = counted is None or counted.requests > 0
+            if sends and (files or digests or remade):
+                raise SettingsChanged(_refusal(cfg, notice, fields if digests else set(), remade))
     if old != snapshot(cfg):
         save(cfg)
     return notice
+
+
+def _refusal(cfg: RunConfig, notice: Notice, digest_fields: set[str], remade: tuple[str, ...]) -> str:
+    """The refusal of a change that would spend: the files and digests it would redo, and the ways on."""
+    would = notice.message.replace(" files planned again", " files would be planned again")
+    if digest_fields:
+        would += f" and {_digests_redone(digest_fields)}"
+    elif remade:
+        n = len(remade)
+        would += f"; {n} digest{'s' if n != 1 else ''} it holds would be written again ({', '.join(remade)})"
+    return (
+        f"{cfg.out}: {would} for {cfg.llm.model} at {scrub_text(cfg.llm.base_url or '')} (summaries already "
+        "stored are reused: `batchsum plan` with the same options counts the requests). Leave the option(s) "
+        "out to keep the folder's settings, or add --yes (yes=True) to go ahead (--rebuild, rebuild=True: the "
+        "options given, defaults for the rest)"
+    )
 
 
 def saved(out: Path) -> bytes | None:

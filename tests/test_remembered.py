@@ -221,3 +221,39 @@ def test_a_changed_option_on_other_paths_says_none_of_them_was_in_the_folder(tmp
         w.endswith("(--type journal -> document): none of this run's files were in it yet") for w in data["warnings"]
     ), data["warnings"]
     assert not any("0 of 0" in w for w in data["warnings"])
+
+
+def _digests(out: Path) -> dict[str, bytes]:
+    pages = {str(p.relative_to(out)): p.read_bytes() for p in (out / "digests").rglob("*.md")}
+    return {**pages, "state": (out / ".batchsum" / "digests.json").read_bytes()}
+
+
+def test_another_backend_or_model_asks_before_writing_the_folders_digests_again_for_other_paths(
+    tmp_path: Path,
+) -> None:
+    """A run of other PATHs into a folder with digests, under another backend or model, writes every digest
+    the folder has again with the LLM (their files are not its own): refused before any request until --yes."""
+    out, other, more = tmp_path / "out", tmp_path / "other", tmp_path / "more"
+    for folder, day in ((other, "2026-11-02"), (more, "2026-12-05")):
+        folder.mkdir()
+        (folder / f"{day}.md").write_text((JOURNAL / "2026-10-01.md").read_text() + "\nThe fan arrived.\n")
+    code, _, _ = _run(str(JOURNAL), "--out", str(out))
+    assert code == 0
+    before = _digests(out)
+    with FakeLLMServer().start() as server:
+        server.configure(any_model=True)
+        llm = ["--base-url", server.base_url, "--model", "m", "--rpm", "0"]
+        code, data, err = _run(str(other), "--out", str(out), *llm)
+        assert code == 5 and data["exit_code"] == 5, err
+        assert "2 digests it holds would be written again (month:2026-10, year:2026)" in err and "--yes" in err
+        assert server.request_count == 0 and _digests(out) == before
+        code, _, err = _run(str(other), "--out", str(out), *llm, "--yes")
+        assert code == 0 and server.request_count > 0, err
+        assert _digests(out)["digests/2026/2026-10.md"] != before["digests/2026/2026-10.md"]
+        # Another model: the same question for the digests the first one wrote.
+        calls, made = server.request_count, _digests(out)
+        code, _, err = _run(str(more), "--out", str(out), "--model", "m2", "--rpm", "0")
+        assert code == 5 and "digests it holds would be written again" in err and "month:2026-11" in err, err
+        assert server.request_count == calls and _digests(out) == made
+        code, _, err = _run(str(more), "--out", str(out), "--model", "m2", "--rpm", "0", "--yes")
+        assert code == 0 and server.request_count > calls, err

@@ -97,14 +97,16 @@ def _check_remembered(
     ledger: Ledger,
 ) -> None:
     """Compare the run's settings with the ones the output folder remembers (raises SettingsChanged
-    when an LLM would redo files unconfirmed); a change is a warning and a ``settings_changed`` event.
-    Only the files this run walks count: other corpora in the folder are not redone."""
+    when an LLM would redo files or digests unconfirmed); a change is a warning and a ``settings_changed``
+    event. Only the files this run walks count: other corpora in the folder are not redone (their digests
+    are, under another backend or model)."""
     mine = [e for e in map(manifest.get, walked) if e is not None]
 
-    def requests() -> int:  # what `plan` with these options counts (stored summaries are not asked for again)
-        return int(load(_WORK["preview"])(cfg).llm_calls)
+    def cost() -> remembered.Cost:  # what `plan` with these options counts (stored summaries not asked again)
+        plan = load(_WORK["preview"])(cfg)
+        return remembered.Cost(int(plan.llm_calls), tuple(plan.periods.remade_names()) if plan.periods else ())
 
-    notice = remembered.check(cfg, mine, sig, confirmed=cfg.yes or cfg.rebuild, requests=requests)
+    notice = remembered.check(cfg, mine, sig, confirmed=cfg.yes or cfg.rebuild, cost=cost)
     if notice is not None:
         changes = [str(c) for c in notice.changes]
         ledger.warn(
