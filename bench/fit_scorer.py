@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     }
 
     def params(w: np.ndarray) -> Any:
-        return replace(SCORER, weights=tuple(round(float(v), 4) for v in w))
+        return replace(SCORER, weights=tuple(round(float(v), 4) for v in w), trained_share=1.0)
 
     if not args.no_eval:
         for name in names:

@@ -9,12 +9,15 @@ import numpy as np
 from batchsum.backends.scorer import (
     FEATURES,
     SCORER,
+    TRAINED_WEIGHTS,
     Matrix,
     boundary_distance,
     features,
     figure_share,
     opening_prior,
     relevance,
+    rule_relevance,
+    trained_relevance,
 )
 from batchsum.backends.units import terms, units_from_text
 from bench.fit_scorer import fit_logistic, oracle
@@ -50,15 +53,40 @@ def test_weights_decide_the_ranking() -> None:
     mat = Matrix(units)
     only = [0.0] * len(FEATURES)
     only[FEATURES.index("opening")] = 1.0
-    by_position = relevance(units, mat, False, True, replace(SCORER, weights=tuple(only)))
+    by_position = relevance(units, mat, False, True, replace(SCORER, weights=tuple(only), trained_share=1.0))
     assert int(np.argmax(by_position)) == 0
     only = [0.0] * len(FEATURES)
     only[FEATURES.index("centrality")] = 1.0
-    by_centrality = relevance(units, mat, False, True, replace(SCORER, weights=tuple(only)))
+    by_centrality = relevance(units, mat, False, True, replace(SCORER, weights=tuple(only), trained_share=1.0))
     # The sentences sharing "harbour budget" with the others are central; the gull is not.
     gull = next(i for i, u in enumerate(units) if "gull" in u.body)
     assert by_centrality[gull] < by_centrality.max()
     assert float(by_position.max()) <= 1.0
+
+
+def test_trained_share_fuses_the_rule_and_the_trained_score() -> None:
+    units = _units()
+    mat = Matrix(units)
+    # Trained weights on sentence length alone rank the long sentence first, the rule the opening one.
+    only = [0.0] * len(FEATURES)
+    only[FEATURES.index("length")] = 1.0
+    params = replace(SCORER, weights=tuple(only))
+    rule = rule_relevance(units, mat, False, True, params)
+    trained = trained_relevance(units, mat, False, True, params)
+    longest = max(range(len(units)), key=lambda i: len(units[i].terms))
+    assert int(np.argmax(rule)) == 0 and int(np.argmax(trained)) == longest != 0
+    penalty = np.array([params.context_w * u.context + u.penalty for u in units])
+
+    def fused(share: float) -> np.ndarray:
+        return relevance(units, mat, False, True, replace(params, trained_share=share)) + penalty
+
+    # Share 0 is the rule alone (the default), share 1 the trained score alone; in between the linear blend.
+    assert params.trained_share == 0.0 and np.allclose(fused(0.0), rule)
+    assert np.allclose(fused(1.0), trained)
+    assert np.allclose(fused(0.3), 0.7 * rule + 0.3 * trained)
+    # Without weights of its own the trained score is the pooled fit's.
+    pooled = trained_relevance(units, mat, False, True, SCORER)
+    assert np.allclose(pooled, trained_relevance(units, mat, False, True, replace(SCORER, weights=TRAINED_WEIGHTS)))
 
 
 def test_oracle_picks_what_the_reference_says() -> None:

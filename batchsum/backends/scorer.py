@@ -49,7 +49,19 @@ from batchsum.backends.units import Unit
 from batchsum.errors import IndexError_
 from batchsum.index.embed import get_static_embedder
 
-__all__ = ["FEATURES", "SCORER", "Matrix", "Params", "carry_forward", "features", "opening_prior", "relevance"]
+__all__ = [
+    "FEATURES",
+    "SCORER",
+    "TRAINED_WEIGHTS",
+    "Matrix",
+    "Params",
+    "carry_forward",
+    "features",
+    "opening_prior",
+    "relevance",
+    "rule_relevance",
+    "trained_relevance",
+]
 
 
 # The features the relevance model weighs, each scaled to 0..1 within the node (a chunk, a whole
@@ -80,9 +92,12 @@ class Params:
     prior_w: float = 0.15  # rolling: carry-forward bonus for the previous final's sentences
     context_w: float = 0.1  # penalty for a sentence that opens by pointing back ("But ...")
     brief_max: int = 6  # BRIEF: most sentences on its line (only reached with short ones)
-    # The trained alternative: logistic-regression weights over FEATURES (bench/fit_scorer.py). None
-    # keeps the PacSum rule above, which scored as well or better leave-one-genre-out (docs/eval.md).
+    # The trained alternative: logistic-regression weights over FEATURES (bench/fit_scorer.py); None: the
+    # pooled fit, TRAINED_WEIGHTS. It counts only through trained_share.
     weights: tuple[float, ...] | None = None
+    # The trained score's share of relevance, fused linearly with the rule's: 0 the PacSum rule alone
+    # (the rule scored as well or better leave-one-genre-out, docs/eval.md), 1 the trained score alone.
+    trained_share: float = 0.0
 
 
 # Fit by grids on the shared sets pooled (tables on docs/eval.md): the PacSum five, then HipoRank's two
@@ -100,6 +115,9 @@ SCORER = Params()
 
 # Content words at which the trained scorer's length feature saturates.
 LENGTH_SATURATION = 30.0
+
+# The trained alternative's pooled weights over FEATURES (bench/fit_scorer.json, "pooled").
+TRAINED_WEIGHTS = (0.2897, -0.0588, 0.3381, 0.1192, 0.7633, -0.3573, 0.2167, 0.3577)
 
 
 def _cosines(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, n: int, batch: int = 1 << 22) -> np.ndarray:
@@ -309,29 +327,46 @@ def relevance(
     ``whole``: the units start where the text starts (a BRIEF/STANDARD node), so the position prior
     applies; ``meta``: units come from child summaries in source order, the prior follows the parts;
     ``peers``: each part is a whole text of its own (a month's entries), the prior starts again in each.
-    With ``params.weights`` the score is instead the trained linear score of :func:`features` (Kupiec
-    et al. 1995 on Nallapati et al. 2017 oracle labels), scaled to 0..1 within the node.
+    With ``params.trained_share`` f above 0 the score is ``(1 − f) · rule + f · trained``, the trained
+    score being the linear score of :func:`features` (Kupiec et al. 1995 on Nallapati et al. 2017
+    oracle labels) scaled to 0..1 within the node; f 1 is the trained score alone.
     """
-    n = len(units)
-    if params.weights is not None:
-        x = features(units, mat, meta, whole, params)
-        rel = _unit_range(x @ np.asarray(params.weights, dtype=np.float64)) if n > 1 else np.ones(n)
-    else:
-        if mat.sim is not None:
-            cen = centrality(units, mat.sim, params, meta, whole)
-        else:
-            centroid = mat.colsum()
-            cnorm = np.linalg.norm(centroid)
-            cen = _unit_range(mat.dot(centroid) / cnorm) if cnorm > 0 else np.zeros(n)
-        content = np.array([len(u.terms) for u in units], dtype=np.float64)
-        norm = params.length_norm if whole else params.section_length_norm
-        rel = cen * np.sqrt(np.minimum(1.0, content / norm))
-        if whole or meta or peers:
-            rel = rel + opening_prior(units, params, meta and not peers, peers)
-        if params.figure_w:
-            rel = rel + params.figure_w * figure_share(units)
+    f = params.trained_share
+    rel = rule_relevance(units, mat, meta, whole, params, peers) if f < 1 else np.zeros(len(units))
+    if f > 0:
+        rel = (1.0 - f) * rel + f * trained_relevance(units, mat, meta, whole, params)
     rel = rel - params.context_w * np.array([u.context for u in units], dtype=np.float64)
     return rel - np.array([u.penalty for u in units])
+
+
+def rule_relevance(
+    units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: Params, peers: bool = False
+) -> np.ndarray:
+    """The PacSum rule's score: centrality times a length factor, plus the opening prior and figures."""
+    n = len(units)
+    if mat.sim is not None:
+        cen = centrality(units, mat.sim, params, meta, whole)
+    else:
+        centroid = mat.colsum()
+        cnorm = np.linalg.norm(centroid)
+        cen = _unit_range(mat.dot(centroid) / cnorm) if cnorm > 0 else np.zeros(n)
+    content = np.array([len(u.terms) for u in units], dtype=np.float64)
+    norm = params.length_norm if whole else params.section_length_norm
+    rel = cen * np.sqrt(np.minimum(1.0, content / norm))
+    if whole or meta or peers:
+        rel = rel + opening_prior(units, params, meta and not peers, peers)
+    if params.figure_w:
+        rel = rel + params.figure_w * figure_share(units)
+    return rel
+
+
+def trained_relevance(units: list[Unit], mat: Matrix, meta: bool, whole: bool, params: Params) -> np.ndarray:
+    """The trained score: ``params.weights`` (None: :data:`TRAINED_WEIGHTS`) over :func:`features`, in 0..1."""
+    n = len(units)
+    if n < 2:
+        return np.ones(n)
+    w = np.asarray(params.weights if params.weights is not None else TRAINED_WEIGHTS, dtype=np.float64)
+    return _unit_range(features(units, mat, meta, whole, params) @ w)
 
 
 def opening_prior(units: Sequence[Unit], params: Params, meta: bool = False, peers: bool = False) -> np.ndarray:
