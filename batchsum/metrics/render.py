@@ -354,10 +354,21 @@ def _worst(report: Report, out: list[Section], path_width: int) -> None:
 def _failures(report: Report, out: list[Section], path_width: int) -> None:
     """Files that failed, with their reasons."""
     rows = [[f["run_id"], shorten(f["relpath"], path_width), clip(f["error"], 160)] for f in report.failures]
-    out.append(Section(f"Failures ({len(report.failures)})", ["run", "file", "reason"], rows, "lll"))
+    out.append(Section(f"Failures ({_file_count(report.failures)})", ["run", "file", "reason"], rows, "lll"))
     if report.skipped:  # binary, unreadable or undecodable files: not summarized, and the reader should know why
         rows = [[f["run_id"], shorten(f["relpath"], path_width), clip(f["error"], 160)] for f in report.skipped]
-        out.append(Section(f"Skipped files ({len(report.skipped)})", ["run", "file", "reason"], rows, "lll"))
+        out.append(Section(f"Skipped files ({_file_count(report.skipped)})", ["run", "file", "reason"], rows, "lll"))
+
+
+def _file_count(rows: list[dict[str, Any]]) -> str:
+    """How many files a list of (run, file) rows names: "3" when each is another file, "1 file, in 3 runs"
+    when runs repeat one (a binary file every night skips): the Overview counts files, and a heading that
+    counted rows would not add up with it."""
+    files = len({r["relpath"] for r in rows})
+    if files == len(rows):
+        return str(files)
+    runs = len({r["run_id"] for r in rows})
+    return f"{files} file{'s' if files != 1 else ''}, in {runs} runs"
 
 
 def _fallbacks(report: Report, out: list[Section]) -> None:
