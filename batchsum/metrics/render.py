@@ -19,6 +19,11 @@ BAR_WIDTH = 16
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
+# A bar column charting a figure another column holds: its header says so and what a full bar is, or a
+# Markdown table would have two columns of one name (a script reading it by header keeps one of them).
+BAR_HEADER = "{} (full = the most)"
+
+
 def bar(fraction: float | None, width: int = BAR_WIDTH) -> str:
     """A left-aligned unicode bar for ``fraction`` of ``width`` cells (clipped to 0..1, ▸ when over)."""
     if fraction is None:
@@ -249,7 +254,7 @@ def _type(report: Report, out: list[Section]) -> None:
                 "p90",
                 "fallback",
                 "failed",
-                "tokens in",
+                BAR_HEADER.format("tokens in"),
             ],
             rows,
             "lrrrrrrrrrl",
@@ -414,7 +419,7 @@ def _trend(report: Report, out: list[Section], trend_rows: int | None) -> None:
                "LLM calls", "saved by cache", "nodes reused", "wall"]  # fmt: skip
     if with_cost:
         headers.append("cost")
-    headers.append("LLM tokens" if max_spent else "changed")
+    headers.append(BAR_HEADER.format("LLM tokens" if max_spent else "changed"))
     note = None
     if trend_rows is not None and len(report.trend) > trend_rows:
         note = f"latest {trend_rows} of {len(report.trend)} runs (use --format json or csv for all)"
