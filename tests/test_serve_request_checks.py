@@ -80,4 +80,10 @@ def test_http_errors_say_what_was_sent_and_what_the_server_takes(tmp_path: Path,
         assert f"({len(big):,} bytes)" in message and "8,388,608 bytes (8 MiB)" in message, message
         r = http.post("/chat/completions", content=b"  ", headers={"Content-Type": "application/json"})
         assert r.status_code == 400 and "the request body is empty" in r.json()["error"]["message"], r.text
+        r = http.post("/chat/completions", content=b'{"messages": [}', headers={"Content-Type": "application/json"})
+        assert r.status_code == 400 and "line 1 column 15" in r.json()["error"]["message"], r.text
+        latin1 = '{"messages": [{"role": "user", "content": "café"}]}'.encode("latin-1")
+        r = http.post("/chat/completions", content=latin1, headers={"Content-Type": "application/json"})
+        message = r.json()["error"]["message"]
+        assert r.status_code == 400 and f"not UTF-8 (byte 0xe9 at offset {latin1.index(0xE9)})" in message, r.text
     assert upstream.request_count == 0

@@ -187,8 +187,11 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         body = jsonio.loads(raw)  # depth-safe: a deeply nested body is a 400, not a 500
     except jsonio.TooDeep as exc:
         return error(400, f"the request body is not valid JSON: {exc}")
-    except (ValueError, UnicodeDecodeError):
-        return error(400, "the request body is not valid JSON")
+    except UnicodeDecodeError as exc:  # a ValueError too: first, so the client learns it is the encoding
+        where = f"byte {exc.object[exc.start]:#04x} at offset {exc.start}"
+        return error(400, f"the request body is not UTF-8 ({where}): JSON is sent as UTF-8 (RFC 8259)")
+    except ValueError as exc:  # the parser's line and column: where the syntax error is
+        return error(400, f"the request body is not valid JSON: {exc}")
     try:
         forward, messages, cid = validate(body)
     except _BadRequest as exc:
