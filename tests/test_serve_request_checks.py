@@ -54,3 +54,36 @@ def test_a_content_list_must_hold_content_parts(tmp_path: Path, upstream: FakeLL
         assert r.status_code == 200, r.text
     sent = [m for e in upstream.log for m in e.messages if m.get("role") == "user"]
     assert sent and sent[-1]["content"] == parts
+
+
+def test_http_errors_say_what_was_sent_and_what_the_server_takes(tmp_path: Path, upstream: FakeLLMServer) -> None:
+    # A script's author reads these bodies: "Not Found" or "Request Entity Too Large" alone leave the path,
+    # the method or the size limit to guess.
+    headers = {"Authorization": f"Bearer {KEY}"}
+    with (
+        serving(tmp_path / "out", upstream.base_url, "--no-facts", "--no-summaries") as (url, _proc),
+        httpx.Client(base_url=url, timeout=60, headers=headers) as http,
+    ):
+        r = http.post("/embeddings", json={"input": "hi"})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "404"
+        message = r.json()["error"]["message"]
+        assert "POST /v1/embeddings" in message, message
+        assert "POST /v1/chat/completions" in message and "GET /v1/models" in message and "HEAD" not in message
+        r = http.get("/chat/completions")
+        assert r.status_code == 405 and "POST" in r.headers["Allow"]
+        wanted = "GET /v1/chat/completions is not allowed: /v1/chat/completions takes POST"
+        assert r.json()["error"]["message"] == wanted
+        big = b'{"messages": [{"role": "user", "content": "' + b"word " * 2_000_000 + b'"}]}'
+        r = http.post("/chat/completions", content=big, headers={"Content-Type": "application/json"})
+        assert r.status_code == 413, r.text
+        message = r.json()["error"]["message"]
+        assert f"({len(big):,} bytes)" in message and "8,388,608 bytes (8 MiB)" in message, message
+        r = http.post("/chat/completions", content=b"  ", headers={"Content-Type": "application/json"})
+        assert r.status_code == 400 and "the request body is empty" in r.json()["error"]["message"], r.text
+        r = http.post("/chat/completions", content=b'{"messages": [}', headers={"Content-Type": "application/json"})
+        assert r.status_code == 400 and "line 1 column 15" in r.json()["error"]["message"], r.text
+        latin1 = '{"messages": [{"role": "user", "content": "café"}]}'.encode("latin-1")
+        r = http.post("/chat/completions", content=latin1, headers={"Content-Type": "application/json"})
+        message = r.json()["error"]["message"]
+        assert r.status_code == 400 and f"not UTF-8 (byte 0xe9 at offset {latin1.index(0xE9)})" in message, r.text
+    assert upstream.request_count == 0

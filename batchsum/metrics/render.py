@@ -19,6 +19,11 @@ BAR_WIDTH = 16
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
+# A bar column charting a figure another column holds: its header says so and what a full bar is, or a
+# Markdown table would have two columns of one name (a script reading it by header keeps one of them).
+BAR_HEADER = "{} (full = the most)"
+
+
 def bar(fraction: float | None, width: int = BAR_WIDTH) -> str:
     """A left-aligned unicode bar for ``fraction`` of ``width`` cells (clipped to 0..1, ▸ when over)."""
     if fraction is None:
@@ -249,7 +254,7 @@ def _type(report: Report, out: list[Section]) -> None:
                 "p90",
                 "fallback",
                 "failed",
-                "tokens in",
+                BAR_HEADER.format("tokens in"),
             ],
             rows,
             "lrrrrrrrrrl",
@@ -354,10 +359,21 @@ def _worst(report: Report, out: list[Section], path_width: int) -> None:
 def _failures(report: Report, out: list[Section], path_width: int) -> None:
     """Files that failed, with their reasons."""
     rows = [[f["run_id"], shorten(f["relpath"], path_width), clip(f["error"], 160)] for f in report.failures]
-    out.append(Section(f"Failures ({len(report.failures)})", ["run", "file", "reason"], rows, "lll"))
+    out.append(Section(f"Failures ({_file_count(report.failures)})", ["run", "file", "reason"], rows, "lll"))
     if report.skipped:  # binary, unreadable or undecodable files: not summarized, and the reader should know why
         rows = [[f["run_id"], shorten(f["relpath"], path_width), clip(f["error"], 160)] for f in report.skipped]
-        out.append(Section(f"Skipped files ({len(report.skipped)})", ["run", "file", "reason"], rows, "lll"))
+        out.append(Section(f"Skipped files ({_file_count(report.skipped)})", ["run", "file", "reason"], rows, "lll"))
+
+
+def _file_count(rows: list[dict[str, Any]]) -> str:
+    """How many files a list of (run, file) rows names: "3" when each is another file, "1 file, in 3 runs"
+    when runs repeat one (a binary file every night skips): the Overview counts files, and a heading that
+    counted rows would not add up with it."""
+    files = len({r["relpath"] for r in rows})
+    if files == len(rows):
+        return str(files)
+    runs = len({r["run_id"] for r in rows})
+    return f"{files} file{'s' if files != 1 else ''}, in {runs} runs"
 
 
 def _fallbacks(report: Report, out: list[Section]) -> None:
@@ -403,7 +419,7 @@ def _trend(report: Report, out: list[Section], trend_rows: int | None) -> None:
                "LLM calls", "saved by cache", "nodes reused", "wall"]  # fmt: skip
     if with_cost:
         headers.append("cost")
-    headers.append("LLM tokens" if max_spent else "changed")
+    headers.append(BAR_HEADER.format("LLM tokens" if max_spent else "changed"))
     note = None
     if trend_rows is not None and len(report.trend) > trend_rows:
         note = f"latest {trend_rows} of {len(report.trend)} runs (use --format json or csv for all)"

@@ -136,10 +136,37 @@ async def _errors(request: web.Request, handler: Callable[[web.Request], Awaitab
             raise
         # Its own headers go with it (a 405's Allow); the body and its type are ours.
         kept = {k: v for k, v in exc.headers.items() if k.lower() not in ("content-type", "content-length")}
-        return error(exc.status, exc.reason or "error", code=str(exc.status), headers=kept)
+        return error(exc.status, http_error_message(request, exc), code=str(exc.status), headers=kept)
     except Exception as exc:
         log.exception("internal error on %s", request.path)
         return error(500, f"internal error: {type(exc).__name__}", kind="server_error")
+
+
+def http_error_message(request: web.Request, exc: web.HTTPException) -> str:
+    """The message of an error aiohttp raised before a handler ran (no such endpoint, a wrong method, a body
+    over the limit), naming what was sent and what the server takes: its bare reason phrase ("Not Found")
+    leaves a script's author to guess which part of the request was wrong."""
+    where = f"{request.method} {request.path}"
+    if exc.status == 404:
+        return f"no endpoint {where}: this server answers {_endpoints(request.app)}"
+    if exc.status == 405:
+        return f"{where} is not allowed: {request.path} takes {exc.headers.get('Allow', 'another method')}"
+    if exc.status == 413:
+        sent = f" ({request.content_length:,} bytes)" if request.content_length else ""
+        return (
+            f"the request body{sent} is over the {MAX_BODY_BYTES:,} bytes ({MAX_BODY_BYTES // 2**20} MiB) "
+            "serve accepts: send a shorter conversation"
+        )
+    return exc.reason or "error"
+
+
+def _endpoints(app: web.Application) -> str:
+    """The routes as "POST /v1/chat/completions, GET /v1/models and GET /health" (HEAD, which aiohttp
+    adds to every GET, left out)."""
+    found = [f"{r.method} {r.resource.canonical}" for r in app.router.routes() if r.method != "HEAD" and r.resource]
+    if len(found) < 2:
+        return "".join(found) or "nothing"
+    return ", ".join(found[:-1]) + " and " + found[-1]
 
 
 def _timing(ctx: Context, upstream_ms: float, t0: float) -> dict[str, str]:
@@ -153,12 +180,18 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     """``POST /v1/chat/completions``."""
     t0 = time.perf_counter()
     scfg = request.app[CONFIG]
+    raw = await request.read()
+    if not raw.strip():  # "not valid JSON" would send the client looking for a syntax error
+        return error(400, "the request body is empty: send a JSON object with 'messages'")
     try:
-        body = jsonio.loads(await request.read())  # depth-safe: a deeply nested body is a 400, not a 500
+        body = jsonio.loads(raw)  # depth-safe: a deeply nested body is a 400, not a 500
     except jsonio.TooDeep as exc:
         return error(400, f"the request body is not valid JSON: {exc}")
-    except (ValueError, UnicodeDecodeError):
-        return error(400, "the request body is not valid JSON")
+    except UnicodeDecodeError as exc:  # a ValueError too: first, so the client learns it is the encoding
+        where = f"byte {exc.object[exc.start]:#04x} at offset {exc.start}"
+        return error(400, f"the request body is not UTF-8 ({where}): JSON is sent as UTF-8 (RFC 8259)")
+    except ValueError as exc:  # the parser's line and column: where the syntax error is
+        return error(400, f"the request body is not valid JSON: {exc}")
     try:
         forward, messages, cid = validate(body)
     except _BadRequest as exc:
