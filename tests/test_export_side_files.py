@@ -165,3 +165,22 @@ def test_a_side_file_beside_a_claude_export_is_no_source(tmp_path: Path) -> None
     with pytest.raises(InputError, match="JSON is not a conversation") as exc:
         _read(mine)
     assert not isinstance(exc.value, NotASource)
+
+
+def test_an_empty_side_file_of_a_chatgpt_export_is_no_source(tmp_path: Path) -> None:
+    # ChatGPT writes its ratings and comparisons as [] when there are none: no chat with no text, said every night.
+    _chatgpt_export(tmp_path / "chatgpt")
+    for name in ("message_feedback.json", "model_comparisons.json", "shared_conversations.json"):
+        with pytest.raises(NotASource, match=r"ChatGPT export metadata"):
+            _read(_write(tmp_path / "chatgpt" / name, []))
+
+
+def test_an_export_s_kind_is_read_from_its_keys_not_its_words(tmp_path: Path) -> None:
+    # A claude.ai conversation named after a ChatGPT key, before its own: the words are no key.
+    _claude_export(tmp_path / "claude")
+    conversations = tmp_path / "claude" / "conversations.json"
+    convs = json.loads(conversations.read_text())
+    rest = {k: v for k, v in convs[0].items() if k != "name"}
+    _write(conversations, [{"name": 'Why "mapping": {} in ChatGPT exports', **rest}])
+    with pytest.raises(NotASource, match=r"claude\.ai export metadata \(users\.json\)"):
+        _read(tmp_path / "claude" / "users.json")

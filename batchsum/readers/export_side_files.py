@@ -26,8 +26,9 @@ CLAUDE = "claude.ai"
 # first conversation, "chat_messages" of claude.ai's) comes after a few short fields, and a 300 MB export
 # is not read to find it.
 _PEEK_BYTES = 1 << 20
-# The first key that tells the kinds apart; one written inside a string is escaped (\"mapping\"), no key.
-_KIND_KEY = re.compile(rb'(?<!\\)"(mapping|chat_messages)"\s*:')
+# The first key that tells the kinds apart: quoted and followed by a colon, never a string's words (which JSON
+# writes escaped, \"mapping\": a conversation's name can say it).
+_KIND_KEY = re.compile(rb'"(mapping|chat_messages)"\s*:')
 # ChatGPT's chat.html: its conversations as a script's data, rendered in the browser.
 _RENDERING = re.compile(rb"\bjsonData\s*=\s*\[")
 
