@@ -30,6 +30,7 @@ from batchsum.readers.bracket_turns import CUE_LINES, caption_cue_lines
 from batchsum.readers.chat_exports import ExportMetadata, ExportText
 from batchsum.readers.court_layout import strip_control  # decoding's, a court transcript's page layout read away first
 from batchsum.readers.decoding import decode_bytes
+from batchsum.readers.export_side_files import export_rendering
 from batchsum.readers.formats import render_chat, render_subtitles
 from batchsum.readers.latex import render_latex
 from batchsum.readers.note_files import app_file, chat_below_front_matter
@@ -623,6 +624,8 @@ def read_document(ref: SourceRef, type_choice: TypeChoice = "auto", *, redact: b
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from exc
     sha = sha256_bytes(raw)
     ext = path.suffix.lower()
+    if ext in HTML_EXTS and (rendering := export_rendering(path, raw)) is not None:
+        raise NotASource(str(path), rendering)  # ChatGPT's chat.html: its conversations.json is read
     try:
         (text, note), own_day = load(BYTE_READERS[ext])(raw) if ext in BYTE_READERS else (decode_bytes(raw), None)
     except ValueError as exc:

@@ -4,7 +4,8 @@ Each export is told by its shape, not its file name: :func:`render_export` takes
 ``.json`` file and returns its turns, or None when it has the shape of none of them (formats.py then
 reads it as an OpenAI chat). A file that has an export's shape but not its content (a Slack message
 whose ``text`` is a number) is a ValueError naming the export; a Slack export's metadata files
-(``users.json``, ``channels.json``, ...) are an :class:`ExportMetadata`.
+(``users.json``, ``channels.json``, ...) and the files beside a claude.ai or ChatGPT ``conversations.json``
+(:mod:`batchsum.readers.export_side_files`) are an :class:`ExportMetadata`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from batchsum import jsonio
 from batchsum.readers.chat_marks import without_codes
 from batchsum.readers.claude_export import is_claude_conversation, render_claude
+from batchsum.readers.export_side_files import side_file
 
 __all__ = ["SLACK_METADATA", "ExportMetadata", "ExportText", "render_export"]
 
@@ -104,7 +106,11 @@ def render_export(data: Any, path: Path) -> str | None:
     """``data`` (the parsed JSON of ``path``) as ``Name: text`` turns, one per message, when it has the
     shape of a Slack day file, a Telegram Desktop or DiscordChatExporter export or a ChatGPT or claude.ai
     ``conversations.json``; None when it has none of them. Raises :class:`ExportMetadata` for a Slack
-    export's metadata files and ValueError naming the export for one that is broken."""
+    export's metadata files and a claude.ai or ChatGPT export's side files
+    (:func:`~batchsum.readers.export_side_files.side_file`), and ValueError naming the export for one that is
+    broken."""
+    if (why := side_file(data, path)) is not None:
+        raise ExportMetadata(why)
     if isinstance(data, list):
         if path.name.lower() in SLACK_METADATA and _is_slack_metadata(data):
             raise ExportMetadata(f"Slack export metadata ({path.name}), not a conversation: skipped")
