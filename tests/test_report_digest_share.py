@@ -11,6 +11,7 @@ import duckdb
 from click.testing import CliRunner
 
 from batchsum.cli import main
+from batchsum.metrics.usage_journal import UsageJournal
 from tests.fakeserver import FakeLLMServer
 
 ENTRY = (
@@ -36,8 +37,8 @@ def _llm_run(tmp_path: Path) -> Path:
     return out
 
 
-def _report(out: Path, fmt: str) -> str:
-    res = CliRunner().invoke(main, ["report", "--out", str(out), "--format", fmt], catch_exceptions=False)
+def _report(out: Path, fmt: str, *args: str) -> str:
+    res = CliRunner().invoke(main, ["report", "--out", str(out), "--format", fmt, *args], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     return res.stdout
 
@@ -65,3 +66,25 @@ def test_report_shows_the_digests_share_of_a_runs_llm_spend(tmp_path: Path) -> N
     assert res.exit_code == 0 and calls in page.read_text(encoding="utf-8")
     (trend,) = json.loads(_report(out, "json"))["trend"]  # every run's row carries the split too
     assert trend["files_llm_calls"] + trend["digests_llm_calls"] == trend["llm_calls"] == run_row[0]
+
+
+def test_an_interrupted_runs_share_beyond_its_files_names_its_unfinished_files(tmp_path: Path) -> None:
+    # A run killed while a file's request was answered leaves that request in its journal and no row for the
+    # file: the share beyond the files is not the digests' alone, and the report says so.
+    corpus, out = tmp_path / "journal", tmp_path / "out"
+    corpus.mkdir()
+    (corpus / "2024-01-05.md").write_text(ENTRY * 3, encoding="utf-8")
+    killed = "20240105T080000Z-abcdef"
+    journal = UsageJournal(out / ".batchsum", killed)
+    journal.start(started_at="2024-01-05T08:00:00Z", command="batchsum run", backend="llm", model="fake")
+    journal.paid("2024-01-05.md#L1.0", "fake", 120, 30)  # a node that never finished
+    journal.close(recorded=False)
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--no-index", "-q"])
+    assert res.exit_code == 0, res.output  # the next run records the killed one from its journal
+
+    res = CliRunner().invoke(main, ["report", "--out", str(out), "--run", killed, "--format", "json"])
+    (run,) = json.loads(res.stdout)["runs"]
+    assert run["status"] == "interrupted"
+    assert (run["files_llm_calls"], run["digests_llm_calls"], run["digests_prompt_tokens"]) == (0, 1, 120)
+    md = _report(out, "md", "--run", killed)
+    assert "| LLM calls | 1 (0 for files, 1 for digests and unfinished files) |" in md, md
