@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from batchsum.metrics.privacy import scrub_secrets
-from batchsum.metrics.report import Report
+from batchsum.metrics.report import SPLIT_KEYS, Report
 
 FORMATS = ("table", "md", "json", "csv")
 TREND_ROWS = 20  # text formats show the latest runs; JSON/CSV/HTML carry all of them
@@ -140,6 +140,7 @@ def _overview(report: Report, out: list[Section]) -> None:
             f"one kept whole in and out alike; ratio of the summarized files {fmt_pct(t.get('ratio_overall')) or '-'})",
         ]
     )
+    overview += _llm_spend(runs)
     if report.cost is not None:
         c = report.cost
         overview.append(
@@ -150,6 +151,30 @@ def _overview(report: Report, out: list[Section]) -> None:
             ]
         )
     out.append(Section("Overview", ["", ""], overview, "ll"))
+
+
+def _llm_spend(runs: list[dict[str, Any]]) -> list[list[str]]:
+    """The selected runs' LLM requests and tokens, the files' share and the digests' apart, so the run's
+    figures reconcile with the files table's (none when no request was sent)."""
+    total = {key: sum(r.get(key) or 0 for r in runs) for key in ("llm_calls", "prompt_tokens", "completion_tokens",
+                                                                  *SPLIT_KEYS)}  # fmt: skip
+    if not total["llm_calls"]:
+        return []
+    # An interrupted run's requests of files it had not finished have no files row either (see LLM_SPEND).
+    rest = "digests" if all(r.get("status") != "interrupted" for r in runs) else "digests and unfinished files"
+    return [
+        [
+            "LLM calls",
+            f"{fmt_int(total['llm_calls'])} ({fmt_int(total['files_llm_calls'])} for files, "
+            f"{fmt_int(total['digests_llm_calls'])} for {rest})",
+        ],
+        [
+            "LLM tokens",
+            f"{fmt_int(total['prompt_tokens'])} prompt + {fmt_int(total['completion_tokens'])} completion "
+            f"({fmt_int(total['files_prompt_tokens'])} + {fmt_int(total['files_completion_tokens'])} for files, "
+            f"{fmt_int(total['digests_prompt_tokens'])} + {fmt_int(total['digests_completion_tokens'])} for {rest})",
+        ],
+    ]
 
 
 def _level(report: Report, out: list[Section]) -> None:

@@ -375,6 +375,18 @@ def price_of(price: tuple[float, float | None] | None, price_per_1k: float | Non
 _WALL_MS = "CASE WHEN r.status = 'interrupted' THEN NULL ELSE coalesce(r.wall_ms, 0) END"
 
 
+# A run's LLM spend, its files' share and the rest. The month, year and folder digests have no files (or
+# nodes) rows: the run row adds their requests to its files', so theirs is the run's beyond its files'
+# (an interrupted run's also holds the requests of files it had not finished, which have no row either).
+LLM_SPEND = ("llm_calls", "prompt_tokens", "completion_tokens")
+_FILE_SUMS = ", ".join(f"sum(coalesce({c}, 0)) AS {c}" for c in LLM_SPEND)  # over files rows, as fs
+_SPLIT_SQL = ", ".join(
+    [f"coalesce(fs.{c}, 0) AS files_{c}" for c in LLM_SPEND]
+    + [f"coalesce(r.{c}, 0) - coalesce(fs.{c}, 0) AS digests_{c}" for c in LLM_SPEND]
+)
+SPLIT_KEYS = tuple(f"{share}_{c}" for share in ("files", "digests") for c in LLM_SPEND)
+
+
 def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
     # Spent tokens and cache savings come from node rows: only nodes that really sent requests
     # count (the extractive summarizer reports its output as completion tokens, and cached or
@@ -390,6 +402,7 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
             SELECT run_id, sum(coalesce(input_tokens, 0)) AS read_in, sum(coalesce(output_tokens, 0)) AS read_out
             FROM files WHERE status = 'done' GROUP BY run_id
         ),
+        fs AS (SELECT run_id, {_FILE_SUMS} FROM files GROUP BY run_id),
         n AS (
             SELECT run_id,
                    sum(coalesce(prompt_tokens, 0)) FILTER (WHERE coalesce(llm_calls, 0) > 0) AS spent_prompt,
@@ -415,14 +428,15 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
                END AS completion_spent,
                coalesce(r.llm_calls, 0) AS llm_calls, coalesce(n.saved, 0) AS calls_saved,
                coalesce(r.nodes_computed, 0) AS nodes_computed, coalesce(n.reused, r.nodes_reused, 0) AS nodes_reused,
-               {_WALL_MS} AS wall_ms
+               {_WALL_MS} AS wall_ms, {_SPLIT_SQL}
         FROM runs r JOIN run_order o USING (run_id) LEFT JOIN n USING (run_id) LEFT JOIN f USING (run_id)
+             LEFT JOIN fs USING (run_id)
         ORDER BY o.seq
         """,
     )
     for r in rows:
         for key in ("prompt_spent", "completion_spent", "calls_saved", "nodes_reused", "files_changed",
-                    "input_tokens", "output_tokens"):  # fmt: skip
+                    "input_tokens", "output_tokens", *SPLIT_KEYS):  # fmt: skip
             r[key] = int(r[key])
         prompt, completion = r.pop("prompt_spent"), r.pop("completion_spent")
         r["tokens_spent"] = prompt + completion
@@ -431,10 +445,16 @@ def _trend(con: Any, price: Price | None) -> list[dict[str, Any]]:
 
 
 def _selected_runs(con: Any) -> list[dict[str, Any]]:
-    query = f"SELECT r.* REPLACE ({_WALL_MS} AS wall_ms) FROM runs r JOIN sel USING (run_id) ORDER BY sel.seq"
+    query = (
+        f"WITH fs AS (SELECT run_id, {_FILE_SUMS} FROM fsel GROUP BY run_id) "
+        f"SELECT r.* REPLACE ({_WALL_MS} AS wall_ms), {_SPLIT_SQL} "
+        "FROM runs r JOIN sel USING (run_id) LEFT JOIN fs USING (run_id) ORDER BY sel.seq"
+    )
     rows = _rows(con, query)
     for r in rows:
         r["command"] = scrub_optional(r["command"])
+        for key in SPLIT_KEYS:  # integers in the JSON, as the run's own figures are
+            r[key] = int(r[key])
     return rows
 
 
