@@ -28,3 +28,10 @@ def test_a_capitalised_text_still_goes_on_after_a_stop_before_a_lower_case_word(
         "We met at 9 a.m. and it rained.",
         "Then we left.",
     ]
+
+
+def test_a_heading_in_capitals_leaves_a_lower_cased_paragraph_lower_cased() -> None:
+    assert sentences("BACKGROUND\neukaryotic dna is wrapped. the regulation of gene expression varies.") == [
+        "BACKGROUND eukaryotic dna is wrapped.",
+        "the regulation of gene expression varies.",
+    ]

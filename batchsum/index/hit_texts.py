@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.digest_state import many_days
+from batchsum.index.heading_snippets import phrase_snippet, together
 from batchsum.index.snippets import (
     SNIPPET_CHARS,
     clean_text,
@@ -84,7 +85,7 @@ def _source_snippet(
     language = md.get("language")
     if tables:
         return table_row_snippet(window, lex.groups, language=language, weights=lex.weights, query_words=lex.words)
-    return make_snippet(
+    snippet, found = make_snippet(
         window,
         lex.groups,
         language=language,
@@ -93,6 +94,13 @@ def _source_snippet(
         weights=lex.weights,
         query_words=lex.words,
     )
+    if len(lex.groups) > 1 and str(md.get("doc_id")) in lex.phrased and not together(snippet, lex.groups, language):
+        # The document holds the words as a phrase, the passage only apart ("expression genes" for "gene
+        # expression"): show where it holds them together, a sentence or a heading (no sentence).
+        shown = phrase_snippet(text, lex.groups, language, lex.words)
+        if shown is not None:
+            return shown
+    return snippet, found
 
 
 def snippet_of(

@@ -139,7 +139,8 @@ def sentences_by_paragraph(text: str, language: str | None = None, others: Seque
         languages.append(lang)
         # A lower-cased text (a scraped paper's "... gl × tq. the ase and ashm levels are ..."): no capital tells
         # a sentence's start, so a stop before a lower-case word ends one; joined, a snippet began mid-sentence.
-        lowered = not any(c.isupper() for c in paragraph)
+        # A heading in capitals ("BACKGROUND") aside: no word opens with a capital before small letters.
+        lowered = not any(w[:1].isupper() and not w.isupper() for w in paragraph.split())
         for s in pieces:
             # A scraped figure caption's stray comma where its label was cut (". , the correlation ..."): no
             # word of the sentence, and a snippet opening on it reads as cut mid-sentence.
