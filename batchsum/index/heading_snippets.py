@@ -5,7 +5,7 @@ under it ("<heading> — <sentence>"): the reader sees why it matched."""
 
 from __future__ import annotations
 
-import re
+import functools
 from collections.abc import Callable, Sequence
 
 from batchsum.backends.noise import line_kind
@@ -20,7 +20,7 @@ _HEADING_KINDS = ("heading", "short")  # what the summarizer reads as a plain-te
 def together(text: str, groups: Sequence[Sequence[str]], language: str | None) -> bool:
     """Whether ``text`` holds the query's words side by side in the query's order ("gene expression", not
     "expression of the genes" nor "genes whose expression")."""
-    matchers = [query_matcher([g], language) for g in groups]
+    matchers = _group_matchers(tuple(tuple(g) for g in groups), language)
     at = 0  # the group the next word must match
     for m in WORD.finditer(text):
         word = m.group(0)
@@ -31,6 +31,12 @@ def together(text: str, groups: Sequence[Sequence[str]], language: str | None) -
         else:
             at = 1 if matchers[0](word) else 0
     return False
+
+
+@functools.lru_cache(maxsize=8)
+def _group_matchers(groups: tuple[tuple[str, ...], ...], language: str | None) -> list[Callable[[str], list[str]]]:
+    """One matcher a query group, kept for the query's hits: each remembers the words it has read."""
+    return [query_matcher([g], language) for g in groups]
 
 
 def heading_snippet(
@@ -75,20 +81,26 @@ def phrase_snippet(
     """The first place in ``text`` (a whole source) holding the query's words together: its sentence, or its
     heading and the sentence under it (:func:`heading_snippet`), with the query words in it; None for none."""
     stems = [min(g, key=len).lower() for g in groups]
-    starts = [0, *(m.end() for m in _PARAGRAPHS.finditer(text))]
-    for start, end in zip(starts, [*starts[1:], len(text)], strict=True):
-        paragraph = text[start:end]
-        low = paragraph.lower()
-        # Cheap first: a paragraph without each term's letters cannot hold the phrase (a stem is a word's start).
-        if not all(stem in low for stem in stems) or not together(paragraph, groups, language):
+    pos = 0
+    for line in text.split("\n"):
+        at, pos = pos, pos + len(line) + 1
+        low = line.lower()
+        # Cheap first: a line without each term's letters cannot hold the phrase (a stem is a word's start).
+        if not all(stem in low for stem in stems) or not together(line, groups, language):
             continue
-        for sentence in sentences(clean_text(paragraph)):
+        if line.lstrip().startswith("#") or line_kind(line) in _HEADING_KINDS:
+            headed = heading_snippet(text[at : at + SNIPPET_CHARS * 3], groups, language, query_words)
+            if headed is not None:
+                return headed
+        # The line's paragraph, so that a hard-wrapped sentence is read from its start; a long one (a
+        # transcript's turns under no blank line) by the line alone: its cost is the paragraph's length.
+        first = text.rfind("\n\n", 0, at) + 1
+        last = text.find("\n\n", pos)
+        last = len(text) if last < 0 else last
+        block = text[first:last] if last - first <= _PARAGRAPH_READ else line
+        for sentence in sentences(clean_text(block)):
             if together(sentence, groups, language):
                 return _shown(sentence, query_matcher(groups, language, query_words))
-        # A heading alone in its paragraph: the sentence under it is the next paragraph's.
-        headed = heading_snippet(text[start : end + SNIPPET_CHARS * 2], groups, language, query_words)
-        if headed is not None:
-            return headed
     return None
 
 
@@ -99,4 +111,4 @@ def _shown(sentence: str, found: Callable[[str], list[str]]) -> tuple[str, list[
     return sentence, sorted({w.lower(): w for w in found(sentence)}.values(), key=str.lower)
 
 
-_PARAGRAPHS = re.compile(r"\n[ \t]*\n")
+_PARAGRAPH_READ = 4000  # characters: a longer paragraph is read by the line that holds the phrase
