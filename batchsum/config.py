@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -95,7 +96,8 @@ class IndexConfig:
             where += ["--chroma-port", str(self.chroma_port)]
         if self.collection != "batchsum":
             where += ["--collection", self.collection]
-        return " ".join(["batchsum index", str(self.out), *flags, *where])
+        # Quoted: the advice is pasted into a shell, and a path or a collection may hold spaces or "!".
+        return " ".join(["batchsum index", shlex.quote(str(self.out)), *flags, *(shlex.quote(w) for w in where)])
 
 
 @dataclass

@@ -127,3 +127,19 @@ def test_summary_path_is_the_same_however_out_is_spelled(
     assert (
         path.is_absolute() and path.is_file() and ".." not in path.parts and os.path.commonpath([path, out]) == str(out)
     )
+
+
+def test_limit_is_the_long_name_of_k(folders: tuple[Path, Path]) -> None:
+    _, out = folders
+    code, text = _cli(["-o", str(out), "--limit", "1", "--json"])
+    assert code == 0, text
+    by_k = json.loads(_cli(["-o", str(out), "-k", "1", "--json"])[1])
+    assert len(json.loads(text)) == 1
+    assert [h["node_id"] for h in json.loads(text)] == [h["node_id"] for h in by_k]
+
+
+def test_the_advice_for_a_collection_with_spaces_quotes_it_so_it_can_be_pasted(folders: tuple[Path, Path]) -> None:
+    _, out = folders
+    res = CliRunner().invoke(main, ["search", "budget", "-o", str(out), "--collection", "bad name!"])
+    assert res.exit_code != 0
+    assert "--collection 'bad name!'`" in res.output, res.output

@@ -4,6 +4,7 @@ thin wrapper over :mod:`batchsum.index.store`; the options and help are declared
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +102,8 @@ def unread_note(cfg: IndexConfig, missed: set[str], total: int) -> str | None:
     return (
         f"{len(missed)} of {total} sources were not found{where} (moved, changed or deleted since the run; e.g. "
         f"{min(missed)}): indexed by their summaries alone, so search finds none of their words that the "
-        f"summaries left out; put them back, or `batchsum run` their new folder --out {cfg.out}, then "
+        f"summaries left out; put them back, or `batchsum run` their new folder "
+        f"--out {shlex.quote(str(cfg.out))}, then "
         f"`{cfg.index_command('--rebuild')}`"
     )
 

@@ -20,7 +20,7 @@ DEFAULT_OUT = Path("batchsum-out")
 @click.argument("query")
 @click.option("--out", "-o", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True,
               help="Output folder of a batchsum run.")  # fmt: skip
-@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Number of results.")
+@click.option("-k", "--limit", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Number of results.")
 @click.option(
     "--level",
     type=click.Choice(["1", "2", "3", "final", "period"]),

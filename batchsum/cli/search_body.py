@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from batchsum.cli._schema_options import index_config
+from batchsum.index.hit_texts import SOURCE_CHANGED
 from batchsum.index.search import MIN_RELEVANCE
 from batchsum.index.search import search as run_search
 from batchsum.index.snippets import highlight
@@ -74,8 +75,11 @@ def search(
             f"{h.rank}. {h.score:.3f}  {click.style(where, fg='cyan')}  {click.style(shown(h.source_path), bold=True)}"
             f"  {h.doc_date or '-'}"
         )
-        origin = click.style("source: ", dim=True) if h.snippet_from == "source" else ""
-        click.echo("   " + origin + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
+        if h.snippet_from == SOURCE_CHANGED:
+            click.echo("   " + click.style("(source changed since it was indexed; the next run updates it)", dim=True))
+        else:
+            origin = click.style("source: ", dim=True) if h.snippet_from == "source" else ""
+            click.echo("   " + origin + highlight(h.snippet, h.terms, lambda s: click.style(s, fg="yellow", bold=True)))
         click.echo(f"   {shown(str(h.summary_path))}")
 
 

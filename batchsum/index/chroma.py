@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -86,7 +87,9 @@ def open_client(cfg: IndexConfig, *, create: bool) -> Any:
     path = chroma_dir(cfg)
     if not create:
         if not cfg.out.is_dir():
-            raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
+            raise IndexError_(
+                f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {shlex.quote(str(cfg.out))}`"
+            )
         if not (path / "chroma.sqlite3").is_file():
             raise IndexError_(_no_index_yet(cfg))
     with LOCK:

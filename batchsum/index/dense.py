@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import shlex
 import sqlite3
 import unicodedata
 from typing import TYPE_CHECKING, Any, Protocol
@@ -127,7 +128,7 @@ class LocalVectors:
 
     def _broken(self, exc: sqlite3.Error) -> IndexError_:
         path = self.store.path
-        return unreadable_vectors(path, exc, f"batchsum index {path.parent.parent} --rebuild")
+        return unreadable_vectors(path, exc, f"batchsum index {shlex.quote(str(path.parent.parent))} --rebuild")
 
     def close(self) -> None:
         """Close the database."""

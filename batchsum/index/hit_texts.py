@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from batchsum.digest_state import many_days
+from batchsum.index.heading_snippets import phrase_snippet, together
 from batchsum.index.snippets import (
     SNIPPET_CHARS,
     clean_text,
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from batchsum.index.search import LexicalResult
 
 SOURCE_CONTEXT = 400  # chars read before a source passage, to start its snippet at a sentence start
+# A hit's snippet_from when its words matched in its source, which has changed (or gone) since it was indexed, and
+# its summary holds none of them: no snippet shows why it matched, and an unrelated one would mislead.
+SOURCE_CHANGED = "source-changed"
 
 
 def node_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
@@ -81,7 +85,7 @@ def _source_snippet(
     language = md.get("language")
     if tables:
         return table_row_snippet(window, lex.groups, language=language, weights=lex.weights, query_words=lex.words)
-    return make_snippet(
+    snippet, found = make_snippet(
         window,
         lex.groups,
         language=language,
@@ -90,16 +94,23 @@ def _source_snippet(
         weights=lex.weights,
         query_words=lex.words,
     )
+    if len(lex.groups) > 1 and str(md.get("doc_id")) in lex.phrased and not together(snippet, lex.groups, language):
+        # The document holds the words as a phrase, the passage only apart ("expression genes" for "gene
+        # expression"): show where it holds them together, a sentence or a heading (no sentence).
+        shown = phrase_snippet(text, lex.groups, language, lex.words)
+        if shown is not None:
+            return shown
+    return snippet, found
 
 
 def snippet_of(
     cfg: IndexConfig, md: dict[str, Any], ev: Evidence | None, lex: LexicalResult, text: str | None
 ) -> tuple[str, list[str], str]:
-    """(snippet, query terms in it, "source" or "summary"): the source passage that matched when the best
-    lexical evidence is in the source and the source is still there, else the best sentences of the
-    node's summary (``text`` when already read). A named day's entry is shown by the query's other words
-    (the lexical query holds no day's words), or, for the day alone, by its summary's opening (its heading
-    "Saturday 14 March" had been the snippet)."""
+    """(snippet, query terms in it, "source", "summary" or :data:`SOURCE_CHANGED`): the source passage that
+    matched when the best lexical evidence is in the source and the source is still there, else the best
+    sentences of the node's summary (``text`` when already read). A named day's entry is shown by the query's
+    other words (the lexical query holds no day's words), or, for the day alone, by its summary's opening (its
+    heading "Saturday 14 March" had been the snippet)."""
     if ev is not None and ev.in_source:
         snippet, found = _source_snippet(cfg, md, ev, lex)
         if snippet and found:  # a passage of code or a table that matched holds no sentence with the words
@@ -126,11 +137,19 @@ def snippet_of(
         if written is not None:
             return written
     if not found and ev is not None and ev.in_source:
+        if _source_changed(cfg, md):
+            return "", [], SOURCE_CHANGED
         # The words stand in a table row of the passage only, which no sentence holds: the row shows why it matched.
         row, in_row = _source_snippet(cfg, md, ev, lex, tables=True)
         if in_row:
             return row, in_row, "source"
     return snippet, found, "summary"
+
+
+def _source_changed(cfg: IndexConfig, md: dict[str, Any]) -> bool:
+    """Whether the hit's source no longer hashes to what was indexed (or is gone)."""
+    path = str(md.get("source_path") or md.get("doc_id") or "")
+    return source_text(cfg.state_dir, path, md.get("source_sha256")) is None
 
 
 def passage_shown(

@@ -137,8 +137,14 @@ def sentences_by_paragraph(text: str, language: str | None = None, others: Seque
             pieces = _days_joined(pieces)
         lang = label_language(" ".join(pieces[0].split())) or _paragraph_language(paragraph, language, others)
         languages.append(lang)
+        # A lower-cased text (a scraped paper's "... gl × tq. the ase and ashm levels are ..."): no capital tells
+        # a sentence's start, so a stop before a lower-case word ends one; joined, a snippet began mid-sentence.
+        # A heading in capitals ("BACKGROUND") aside: no word opens with a capital before small letters.
+        lowered = not any(w[:1].isupper() and not w.isupper() for w in paragraph.split())
         for s in pieces:
-            s = " ".join(s.split()) if s else ""
+            # A scraped figure caption's stray comma where its label was cut (". , the correlation ..."): no
+            # word of the sentence, and a snippet opening on it reads as cut mid-sentence.
+            s = " ".join(s.split()).lstrip(",; ") if s else ""
             if not s or _ITEM_NUMBER.fullmatch(s):  # a list's "3." cut off its item on one line
                 continue
             if (
@@ -146,7 +152,7 @@ def sentences_by_paragraph(text: str, language: str | None = None, others: Seque
                 and out[-1][0] == i
                 and (
                     _ends_with_abbreviation(out[-1][1])
-                    or _goes_on(out[-1][1], s)
+                    or (not lowered and _goes_on(out[-1][1], s))
                     or _short_form_goes_on(out[-1][1], s, lang)
                 )
             ):

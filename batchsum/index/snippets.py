@@ -377,6 +377,13 @@ class QueryWords:
         return self._known.setdefault(language, {})
 
 
+def query_matcher(
+    groups: Sequence[Sequence[str]], language: str | None, query_words: QueryWords | None = None
+) -> Callable[[str], list[str]]:
+    """The function giving the words of a text that match the query's terms, as the snippets find them."""
+    return _matcher(groups, language, query_words)
+
+
 def _matcher(
     groups: Sequence[Sequence[str]], language: str | None, query_words: QueryWords | None = None
 ) -> Callable[[str], list[str]]:

@@ -12,6 +12,7 @@ import dataclasses
 import errno
 import json
 import logging
+import shlex
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -361,7 +362,7 @@ def not_an_output(cfg: IndexConfig) -> str | None:
     if out.is_dir() and not cfg.state_dir.is_dir() and cfg.chroma_host is None and not _holds_a_tree(out):
         return (
             f"{out} holds no batchsum output (no {cfg.state_dir.name} folder); check --out, or fill it with "
-            f"`batchsum run SOURCES --out {out}`"
+            f"`batchsum run SOURCES --out {shlex.quote(str(out))}`"
         )
     return None
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import shlex
 import shutil
 import sqlite3
 import time
@@ -527,7 +528,9 @@ def _output_locked(cfg: IndexConfig, wait: bool) -> Iterator[None]:
     """Hold the output's run lock: a run writing the tree while the index is rebuilt from it would
     leave the index behind the tree (or index half-written nodes)."""
     if not cfg.out.is_dir():
-        raise IndexError_(f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {cfg.out}`")
+        raise IndexError_(
+            f"output folder {cfg.out} does not exist; run `batchsum run SOURCES --out {shlex.quote(str(cfg.out))}`"
+        )
     # Before the lock, which creates the state folder: indexing a folder that holds no output (a mistyped
     # --out, the sources themselves) would write an empty index into it.
     check_output_folder(cfg)

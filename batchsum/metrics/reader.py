@@ -14,6 +14,7 @@ large; queries prune by run id); a database is copied into memory and let go at 
 from __future__ import annotations
 
 import logging
+import shlex
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -246,7 +247,7 @@ def open_metrics(out: Path, metrics_db: Path | None = None) -> MetricsSource:
         return _database_source(db_path, None if own else out)
     raise MetricsError(
         f"no metrics found for {out}: neither {parquet_dir} nor {db_path} exists "
-        f"(run `batchsum run <paths> --out {out}` first, or pass --metrics-db)"
+        f"(run `batchsum run <paths> --out {shlex.quote(str(out))}` first, or pass --metrics-db)"
     )
 
 

@@ -1,0 +1,43 @@
+"""A hit whose words matched in its source, changed since it was indexed, says so instead of showing a sentence of
+its summary that holds none of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import batchsum
+from batchsum.cli import main
+
+TOPICS = ["tomatoes", "compost", "the hedge", "the shed roof", "seed trays", "the pond pump", "bean poles", "mulch"]
+
+
+def _paper() -> str:
+    lines = [
+        f"In week {i} the garden team worked on {TOPICS[i % len(TOPICS)]} and on {TOPICS[(i * 3 + 1) % len(TOPICS)]}; "
+        f"the garden budget for {TOPICS[(i * 5 + 2) % len(TOPICS)]} rose by {i % 7 + 2} percent, said the garden team."
+        for i in range(300)
+    ]
+    lines[157] = "Ok, fever."
+    return "\n\n".join(lines) + "\n"
+
+
+def test_a_hit_whose_source_changed_says_so_rather_than_show_an_unrelated_summary(tmp_path: Path) -> None:
+    corpus, out = tmp_path / "corpus", tmp_path / "out"
+    corpus.mkdir()
+    paper = corpus / "garden.md"
+    paper.write_text(_paper(), encoding="utf-8")
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--type", "document", "--quiet"])
+    assert res.exit_code == 0, res.output
+    # The summaries leave the word out: only the source held it (before the change, its snippet showed it there).
+    assert not any("fever" in p.read_text(encoding="utf-8") for p in (out / "garden.md").rglob("*.md"))
+    paper.write_text(_paper() + "\nAn added line.\n", encoding="utf-8")
+    hits = batchsum.search(out, "fever", k=1)
+    assert hits and hits[0].snippet_from == "source-changed" and hits[0].snippet == ""
+    listing = CliRunner().invoke(main, ["search", "fever", "-o", str(out), "-k", "1"])
+    assert "(source changed since it was indexed; the next run updates it)" in listing.output, listing.output
+    assert (
+        json.loads(CliRunner().invoke(main, ["search", "fever", "-o", str(out), "--json"]).output)[0]["snippet"] == ""
+    )
