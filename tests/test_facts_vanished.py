@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 from batchsum.cli import main
 from batchsum.memory.files import Fact, deleted_dir, facts_dir, iter_facts
 from tests.fakeserver import FakeLLMServer
-from tests.test_facts import ENGINEER, ENTRY_1, ENTRY_2, PORTO, facts_cli, facts_json
+from tests.test_facts import ANA, ENGINEER, ENTRY_1, ENTRY_2, PORTO, facts_cli, facts_json, live_texts, script
 
 GREENHOUSE = "The user plans a greenhouse retrofit."
 DENTIST = "The user sees a dentist on Friday."
@@ -100,3 +100,28 @@ def test_a_malformed_reconciliation_answer_says_the_facts_are_added_unreconciled
     assert "no facts from it" not in caplog.text
     # Its entry is done, so it is not counted among the malformed answers whose entries are asked again.
     assert json.loads(result.output)["malformed"] == 0
+
+
+def test_facts_of_an_entry_deleted_from_a_journal_are_retired(fake_llm: FakeLLMServer, tmp_path: Path) -> None:
+    """The journal stays, one entry goes: its facts leave the memory (a tombstone, out of search) as a deleted
+    file's do, and the other entries' facts stay; nothing is asked of the model again."""
+    src, out = tmp_path / "src", tmp_path / "out"
+    (src / "journal").mkdir(parents=True)
+    life = src / "journal" / "life.md"
+    life.write_text(ENTRY_1 + "\n" + ENTRY_2, encoding="utf-8")
+    script(fake_llm)
+    first = facts_cli(src, "--out", out, base_url=fake_llm.base_url)
+    assert first.exit_code == 0, first.output
+    assert live_texts(out) == sorted([PORTO, ANA, ENGINEER])
+
+    life.write_text(ENTRY_1, encoding="utf-8")  # the entry of 2026-10-03 (the new job) deleted
+    fake_llm.configure(reset_log=True)
+    second = facts_cli(src, "--out", out, "--json", base_url=fake_llm.base_url)
+    assert second.exit_code == 0, second.output
+    assert json.loads(second.output)["deleted"] == 1
+    assert not fake_llm.log
+    assert live_texts(out) == sorted([PORTO, ANA])
+    assert [Fact.from_file(p).text for p in deleted_dir(out, "journal").glob("*.md")] == [ENGINEER]
+    found = CliRunner().invoke(main, ["search", "what is my job", "--role", "memory", "--out", str(out), "--json"])
+    assert found.exit_code == 0, found.output
+    assert ENGINEER not in found.output and PORTO in found.output

@@ -6,6 +6,7 @@ model. Extraction requests run concurrently (under the backend's limits); reconc
 source order, one unit at a time, so a later entry ("moved to Lisbon") is reconciled against what
 the earlier ones left ("lives in Porto"). A source gone from a walked root has its facts retired (as a
 run soft-deletes its summaries); a renamed one, found by its units' hashes, keeps them under its new name.
+An entry or turn gone from a changed source (deleted, or rewritten: a new entry then) has its facts retired too.
 """
 
 from __future__ import annotations
@@ -193,6 +194,9 @@ class _FactsPass:
         # soft-deleting summaries): renamed ones become moves, the others' facts are retired.
         self.vanished: dict[str, SourceState] = {}
         self.moves: list[_Move] = []
+        # Per changed source, its scope and the processed units its text no longer holds (an entry deleted
+        # or rewritten): their facts are retired, as a vanished source's are, before any new one is reconciled.
+        self.removed: dict[str, tuple[str, set[str]]] = {}
 
     def _problem(self, path: str, reason: str) -> None:
         self._met(Problem(path, reason))
@@ -262,6 +266,8 @@ class _FactsPass:
         shown = dataclasses.replace(doc, text=markdown_as_text(doc.text))
         every = units_of(shown)
         units = [u for u in every if is_user_turn(u)]
+        if entry is not None and entry.scope == scope and entry.units - {u.key for u in units}:
+            self.removed[rel] = (scope, entry.units - {u.key for u in units})
         done = done | self._renamed_from(rel, scope, units)
         done_now = {u.key for u in units if u.key in done}
         state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, done_now, root=str(ref.root))
@@ -305,7 +311,15 @@ class _FactsPass:
             if retired:
                 log.info("%s: source gone; %d of its facts retired to deleted/facts/", rel, len(retired))
             self.manifest.files.pop(rel, None)
-        return bool(self.moves or self.vanished)
+        for rel, (scope, keys) in self.removed.items():
+            retired = [f for f in source_facts(out, scope, rel) if f.source_unit in keys]
+            for fact in retired:
+                soft_delete(out, fact)
+            changes.deleted += retired
+            if retired:
+                log.info("%s: %d entries/turns gone; %d of their facts retired to deleted/facts/", rel, len(keys),
+                         len(retired))  # fmt: skip
+        return bool(self.moves or self.vanished or self.removed)
 
     async def run(self) -> None:
         """The pass; a stop (SIGTERM through :func:`~batchsum.engine.stopping.request_stop`, a server that
