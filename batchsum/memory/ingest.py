@@ -6,7 +6,7 @@ model. Extraction requests run concurrently (under the backend's limits); reconc
 source order, one unit at a time, so a later entry ("moved to Lisbon") is reconciled against what
 the earlier ones left ("lives in Porto"). A source gone from a walked root has its facts retired (as a
 run soft-deletes its summaries); a renamed one, found by its units' hashes, keeps them under its new name.
-An entry or turn gone from a changed source (deleted, or rewritten: a new entry then) has its facts retired too.
+An entry gone from a changed journal (deleted, or rewritten: a new entry then) has its facts retired too.
 """
 
 from __future__ import annotations
@@ -194,8 +194,8 @@ class _FactsPass:
         # soft-deleting summaries): renamed ones become moves, the others' facts are retired.
         self.vanished: dict[str, SourceState] = {}
         self.moves: list[_Move] = []
-        # Per changed source, its scope and the processed units its text no longer holds (an entry deleted
-        # or rewritten): their facts are retired, as a vanished source's are, before any new one is reconciled.
+        # Per changed journal, its scope and the processed entries its text no longer holds (deleted or
+        # rewritten): their facts are retired, as a vanished source's are, before any new one is reconciled.
         self.removed: dict[str, tuple[str, set[str]]] = {}
 
     def _problem(self, path: str, reason: str) -> None:
@@ -266,8 +266,11 @@ class _FactsPass:
         shown = dataclasses.replace(doc, text=markdown_as_text(doc.text))
         every = units_of(shown)
         units = [u for u in every if is_user_turn(u)]
-        if entry is not None and entry.scope == scope and entry.units - {u.key for u in units}:
-            self.removed[rel] = (scope, entry.units - {u.key for u in units})
+        gone = entry.units - {u.key for u in units} if entry is not None and entry.scope == scope else set()
+        # Journals only: an entry is one request, so its facts are its own; a conversation's facts are recorded
+        # under the first turn of the turns asked together, and retiring them could take facts of turns still there.
+        if gone and doc.content_type == "journal":
+            self.removed[rel] = (scope, gone)
         done = done | self._renamed_from(rel, scope, units)
         done_now = {u.key for u in units if u.key in done}
         state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, done_now, root=str(ref.root))
@@ -317,7 +320,7 @@ class _FactsPass:
                 soft_delete(out, fact)
             changes.deleted += retired
             if retired:
-                log.info("%s: %d entries/turns gone; %d of their facts retired to deleted/facts/", rel, len(keys),
+                log.info("%s: %d entries gone; %d of their facts retired to deleted/facts/", rel, len(keys),
                          len(retired))  # fmt: skip
         return bool(self.moves or self.vanished or self.removed)
 
