@@ -37,7 +37,7 @@ from batchsum.memory.llm import JSON_FORMATS, JsonFormat
 from batchsum.memory.manifest import FactsManifest, FactsPlan, SourceState
 from batchsum.memory.units import Unit, is_user_turn, named_speakers, units_of, written_on
 from batchsum.state import StateStore
-from batchsum.walk import Problem, SourceRef, discover
+from batchsum.walk import Problem, SourceRef, discover, require_paths
 
 if TYPE_CHECKING:
     from batchsum.model import Document
@@ -216,6 +216,8 @@ class _FactsPass:
         cfg = self.cfg
         recorded = {e.root for e in StateStore(cfg.state_dir).load_manifest().values()}
         recorded |= {s.root for s in self.manifest.files.values() if s.root}
+        if not cfg.skip_missing:  # as a run: a mistyped path inside a recorded root is no empty pass (exit 0)
+            require_paths(cfg.paths)
         paths, scopes = within_recorded_roots(cfg.paths, recorded)
         walk = discover(
             paths, out=cfg.out, extra_ignore=cfg.ignore, corpus_ignores=cfg.corpus_ignores,
