@@ -128,3 +128,26 @@ def test_facts_of_an_entry_deleted_from_a_journal_are_retired(fake_llm: FakeLLMS
     found = CliRunner().invoke(main, ["search", "what is my job", "--role", "memory", "--out", str(out), "--json"])
     assert found.exit_code == 0, found.output
     assert ENGINEER not in found.output and PORTO in found.output
+
+
+def test_another_scope_moves_a_journals_facts_instead_of_extracting_them_again(
+    fake_llm: FakeLLMServer, tmp_path: Path
+) -> None:
+    """A journal first reconciled in its folder's scope, then with --scope me once a new entry is written:
+    its facts move to "me" (same ids, nothing asked again), so the new entry updates them there instead of
+    leaving the old scope's stale facts live beside a second extraction of every entry."""
+    src, out = tmp_path / "src", tmp_path / "out"
+    (src / "journal").mkdir(parents=True)
+    life = src / "journal" / "life.md"
+    life.write_text(ENTRY_1 + "\n" + ENTRY_2, encoding="utf-8")
+    script(fake_llm)
+    assert facts_cli(src, "--out", out, base_url=fake_llm.base_url).exit_code == 0
+    before = {f.text: f.id for f in iter_facts(out)}
+    life.write_text(ENTRY_1 + "\n" + ENTRY_2 + "\n## 2026-10-07\nWe got a cat.\n", encoding="utf-8")
+    fake_llm.configure(reset_log=True, add_rules=[{"match": "We got a cat", "content": facts_json()}])
+    second = facts_cli(src, "--out", out, "--scope", "me", base_url=fake_llm.base_url)
+    assert second.exit_code == 0, second.output
+    asked = [e.prompt_text for e in fake_llm.log if "The journal entry:" in e.prompt_text]
+    assert len(asked) == 1 and "2026-10-07" in asked[0]
+    assert sorted((f.scope, f.text, f.id) for f in iter_facts(out)) == sorted(("me", t, i) for t, i in before.items())
+    assert "3 facts moved" in second.output

@@ -117,7 +117,11 @@ class FactsResult:
             f"{self.units} new entries/turns; facts: {len(c.added)} added, {len(c.updated)} updated, "
             f"{len(c.deleted)} deleted, {c.kept} kept; {self.malformed} malformed answers; "
             f"{len(self.problems)} failed; {len(self.skipped)} skipped; {self.seconds:.1f}s"
-            + (f"; {len(c.moved)} fact{'s' * (len(c.moved) != 1)} moved to renamed sources" if c.moved else "")
+            + (
+                f"; {len(c.moved)} fact{'s' * (len(c.moved) != 1)} moved to renamed sources or another --scope"
+                if c.moved
+                else ""
+            )
             + (f"; STOPPED: {self.stopped_note()}" if self.stopped_by is not None else "")
         )
 
@@ -262,13 +266,18 @@ class _FactsPass:
             self.manifest.files[rel] = SourceState(doc.size, doc.mtime_ns, doc.sha256, "", root=str(ref.root))
             return None
         scope = scope_for(rel, doc.content_type, self.fcfg.scope)
-        done = entry.units if entry is not None and entry.scope == scope else set()
+        # Another scope (--scope given or dropped): the source's facts move to it, as a renamed source's do,
+        # rather than being extracted there a second time beside the old scope's, stale ones still live.
+        rescoped = entry is not None and bool(entry.scope) and entry.scope != scope and bool(entry.units)
+        done = entry.units if entry is not None and (entry.scope == scope or rescoped) else set()
         # Split as the reader sees the text (its line breaks stay, so each unit keeps its line): a note's
         # front matter, hidden comments, properties and link syntax never go to the model.
         shown = dataclasses.replace(doc, text=markdown_as_text(doc.text))
         every = units_of(shown)
         units = [u for u in every if is_user_turn(u)]
-        gone = entry.units - {u.key for u in units} if entry is not None and entry.scope == scope else set()
+        if entry is not None and rescoped:
+            self.moves.append(_Move(rel, entry.scope, rel, scope, {u.key: u for u in units}))
+        gone = done - {u.key for u in units}
         # Journals only: an entry is one request, so its facts are its own; a conversation's facts are recorded
         # under the first turn of the turns asked together, and retiring them could take facts of turns still there.
         if gone and doc.content_type == "journal":
@@ -307,7 +316,8 @@ class _FactsPass:
                     fact.source_line, fact.source_turn = unit.line, unit.turn
                 rehome(out, fact, move.scope, move.new)
                 changes.moved.append(fact)
-            self.manifest.files.pop(move.old, None)
+            if move.old != move.new:
+                self.manifest.files.pop(move.old, None)
         for rel, state in self.vanished.items():
             retired = source_facts(out, state.scope, rel) if state.scope else []
             for fact in retired:
