@@ -151,3 +151,8 @@ def test_another_scope_moves_a_journals_facts_instead_of_extracting_them_again(
     assert len(asked) == 1 and "2026-10-07" in asked[0]
     assert sorted((f.scope, f.text, f.id) for f in iter_facts(out)) == sorted(("me", t, i) for t, i in before.items())
     assert "3 facts moved" in second.output
+
+    # A file unchanged since is read again for a --scope its facts are not in, and they move there too.
+    third = facts_cli(src, "--out", out, "--scope", "home", base_url=fake_llm.base_url)
+    assert third.exit_code == 0 and "3 facts moved" in third.output, third.output
+    assert {f.scope for f in iter_facts(out)} == {"home"}

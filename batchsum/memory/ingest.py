@@ -250,7 +250,9 @@ class _FactsPass:
         except OSError as exc:
             self._problem(str(ref.path), f"cannot stat: {exc.strerror or exc}")
             return None
-        if entry is not None and entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns:
+        # A --scope its facts are not in yet reads the file (its facts then move there), unchanged or not.
+        elsewhere = self.fcfg.scope is not None and entry is not None and entry.scope not in ("", self.fcfg.scope)
+        if entry is not None and entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns and not elsewhere:
             entry.root = entry.root or str(ref.root)
             self.result.unchanged += 1
             if not entry.scope:
