@@ -142,6 +142,27 @@ def test_add_update_delete_none_on_a_contradicting_journal(fake_llm: FakeLLMServ
     assert json.loads(found.output)[0]["text"] == LISBON
 
 
+def test_search_of_facts_the_index_lacks_says_which_command_indexes_them(
+    fake_llm: FakeLLMServer, journal: tuple[Path, Path]
+) -> None:
+    """Facts written with --no-index, then an index rebuilt by `batchsum index` (which leaves facts out):
+    `search --role memory` neither advises that rebuild nor answers "No matching facts"; it names the
+    facts pass that indexes them, and after it the facts are found."""
+    src, out = journal
+    script(fake_llm)
+    assert facts_cli(src, "--out", out, "--no-index", base_url=fake_llm.base_url).exit_code == 0
+    search = ["search", "where does the user live", "--out", str(out), "--role", "memory"]
+    hint = f"the facts of {out} are not in its search index"
+    for step in ("no index", "rebuilt"):
+        res = CliRunner().invoke(main, search)
+        assert res.exit_code == 2 and hint in res.output and "batchsum facts SOURCES" in res.output, (step, res.output)
+        assert "--rebuild" not in res.output and "No matching facts" not in res.output
+        assert CliRunner().invoke(main, ["index", str(out), "--rebuild"]).exit_code == 0
+    assert facts_cli(src, "--out", out, base_url=fake_llm.base_url).exit_code == 0
+    found = CliRunner().invoke(main, [*search, "--json"])
+    assert found.exit_code == 0 and json.loads(found.output)[0]["text"] == PORTO, found.output
+
+
 def test_malformed_answer_is_retried_once_then_gives_no_facts(
     fake_llm: FakeLLMServer, journal: tuple[Path, Path], caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -69,3 +69,18 @@ def test_facts_on_a_file_after_facts_on_its_folder_finds_it_done(fake_llm: FakeL
     assert again.exit_code == 0, again.output
     assert fake_llm.request_count == 0
     assert _facts_at(out) == before
+
+
+def test_a_missing_path_inside_a_folder_facts_were_built_from_is_an_error(
+    fake_llm: FakeLLMServer, tmp_path: Path
+) -> None:
+    """A mistyped file name inside a folder the output knows: `path does not exist` and exit 2, as `run`
+    says, not an empty pass that exits 0 ("0 files") and leaves a nightly job none the wiser."""
+    src, out = _corpus(tmp_path), tmp_path / "out"
+    fake_llm.configure(rules=[{"match": "I moved to Lisbon", "content": facts_json(LISBON)},
+                              {"match": "My sister Eva", "content": facts_json()}])  # fmt: skip
+    first = facts_cli(src, "--out", out, base_url=fake_llm.base_url)
+    assert first.exit_code == 0, first.output
+    missing = src / "interviews" / "cal.txt"
+    res = facts_cli(missing, "--out", out, base_url=fake_llm.base_url)
+    assert res.exit_code == 2 and f"path does not exist: {missing}" in res.output, res.output

@@ -6,6 +6,7 @@ model. Extraction requests run concurrently (under the backend's limits); reconc
 source order, one unit at a time, so a later entry ("moved to Lisbon") is reconciled against what
 the earlier ones left ("lives in Porto"). A source gone from a walked root has its facts retired (as a
 run soft-deletes its summaries); a renamed one, found by its units' hashes, keeps them under its new name.
+An entry gone from a changed journal (deleted, or rewritten: a new entry then) has its facts retired too.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from batchsum.memory.llm import JSON_FORMATS, JsonFormat
 from batchsum.memory.manifest import FactsManifest, FactsPlan, SourceState
 from batchsum.memory.units import Unit, is_user_turn, named_speakers, units_of, written_on
 from batchsum.state import StateStore
-from batchsum.walk import Problem, SourceRef, discover
+from batchsum.walk import Problem, SourceRef, discover, require_paths
 
 if TYPE_CHECKING:
     from batchsum.model import Document
@@ -116,7 +117,11 @@ class FactsResult:
             f"{self.units} new entries/turns; facts: {len(c.added)} added, {len(c.updated)} updated, "
             f"{len(c.deleted)} deleted, {c.kept} kept; {self.malformed} malformed answers; "
             f"{len(self.problems)} failed; {len(self.skipped)} skipped; {self.seconds:.1f}s"
-            + (f"; {len(c.moved)} fact{'s' * (len(c.moved) != 1)} moved to renamed sources" if c.moved else "")
+            + (
+                f"; {len(c.moved)} fact{'s' * (len(c.moved) != 1)} moved to renamed sources or another --scope"
+                if c.moved
+                else ""
+            )
             + (f"; STOPPED: {self.stopped_note()}" if self.stopped_by is not None else "")
         )
 
@@ -193,6 +198,9 @@ class _FactsPass:
         # soft-deleting summaries): renamed ones become moves, the others' facts are retired.
         self.vanished: dict[str, SourceState] = {}
         self.moves: list[_Move] = []
+        # Per changed journal, its scope and the processed entries its text no longer holds (deleted or
+        # rewritten): their facts are retired, as a vanished source's are, before any new one is reconciled.
+        self.removed: dict[str, tuple[str, set[str]]] = {}
 
     def _problem(self, path: str, reason: str) -> None:
         self._met(Problem(path, reason))
@@ -212,6 +220,8 @@ class _FactsPass:
         cfg = self.cfg
         recorded = {e.root for e in StateStore(cfg.state_dir).load_manifest().values()}
         recorded |= {s.root for s in self.manifest.files.values() if s.root}
+        if not cfg.skip_missing:  # as a run: a mistyped path inside a recorded root is no empty pass (exit 0)
+            require_paths(cfg.paths)
         paths, scopes = within_recorded_roots(cfg.paths, recorded)
         walk = discover(
             paths, out=cfg.out, extra_ignore=cfg.ignore, corpus_ignores=cfg.corpus_ignores,
@@ -240,7 +250,9 @@ class _FactsPass:
         except OSError as exc:
             self._problem(str(ref.path), f"cannot stat: {exc.strerror or exc}")
             return None
-        if entry is not None and entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns:
+        # A --scope its facts are not in yet reads the file (its facts then move there), unchanged or not.
+        elsewhere = self.fcfg.scope is not None and entry is not None and entry.scope not in ("", self.fcfg.scope)
+        if entry is not None and entry.size == st.st_size and entry.mtime_ns == st.st_mtime_ns and not elsewhere:
             entry.root = entry.root or str(ref.root)
             self.result.unchanged += 1
             if not entry.scope:
@@ -256,12 +268,22 @@ class _FactsPass:
             self.manifest.files[rel] = SourceState(doc.size, doc.mtime_ns, doc.sha256, "", root=str(ref.root))
             return None
         scope = scope_for(rel, doc.content_type, self.fcfg.scope)
-        done = entry.units if entry is not None and entry.scope == scope else set()
+        # Another scope (--scope given or dropped): the source's facts move to it, as a renamed source's do,
+        # rather than being extracted there a second time beside the old scope's, stale ones still live.
+        rescoped = entry is not None and bool(entry.scope) and entry.scope != scope and bool(entry.units)
+        done = entry.units if entry is not None and (entry.scope == scope or rescoped) else set()
         # Split as the reader sees the text (its line breaks stay, so each unit keeps its line): a note's
         # front matter, hidden comments, properties and link syntax never go to the model.
         shown = dataclasses.replace(doc, text=markdown_as_text(doc.text))
         every = units_of(shown)
         units = [u for u in every if is_user_turn(u)]
+        if entry is not None and rescoped:
+            self.moves.append(_Move(rel, entry.scope, rel, scope, {u.key: u for u in units}))
+        gone = done - {u.key for u in units}
+        # Journals only: an entry is one request, so its facts are its own; a conversation's facts are recorded
+        # under the first turn of the turns asked together, and retiring them could take facts of turns still there.
+        if gone and doc.content_type == "journal":
+            self.removed[rel] = (scope, gone)
         done = done | self._renamed_from(rel, scope, units)
         done_now = {u.key for u in units if u.key in done}
         state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, done_now, root=str(ref.root))
@@ -296,7 +318,8 @@ class _FactsPass:
                     fact.source_line, fact.source_turn = unit.line, unit.turn
                 rehome(out, fact, move.scope, move.new)
                 changes.moved.append(fact)
-            self.manifest.files.pop(move.old, None)
+            if move.old != move.new:
+                self.manifest.files.pop(move.old, None)
         for rel, state in self.vanished.items():
             retired = source_facts(out, state.scope, rel) if state.scope else []
             for fact in retired:
@@ -305,7 +328,15 @@ class _FactsPass:
             if retired:
                 log.info("%s: source gone; %d of its facts retired to deleted/facts/", rel, len(retired))
             self.manifest.files.pop(rel, None)
-        return bool(self.moves or self.vanished)
+        for rel, (scope, keys) in self.removed.items():
+            retired = [f for f in source_facts(out, scope, rel) if f.source_unit in keys]
+            for fact in retired:
+                soft_delete(out, fact)
+            changes.deleted += retired
+            if retired:
+                log.info("%s: %d entries gone; %d of their facts retired to deleted/facts/", rel, len(keys),
+                         len(retired))  # fmt: skip
+        return bool(self.moves or self.vanished or self.removed)
 
     async def run(self) -> None:
         """The pass; a stop (SIGTERM through :func:`~batchsum.engine.stopping.request_stop`, a server that

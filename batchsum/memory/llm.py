@@ -36,6 +36,9 @@ JSON_FORMATS: tuple[str, ...] = ("json_schema", "json_object", "off")
 MAX_FACTS_PER_UNIT = 8
 EXTRACT_MAX_TOKENS = 400
 RECONCILE_MAX_TOKENS = 900
+# What a failed reconciliation does (engine.reconcile): the new facts go in as they are, but a fact the memory
+# already holds word for word is not added twice, so "all added" would misreport a pass that added none.
+UNRECONCILED = "its new facts are added unreconciled (one the memory already holds word for word is kept, not added)"
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 
@@ -295,15 +298,12 @@ class FactsLLM:
         except LLMUnavailable:
             raise  # no server to ask: the pass stops, these facts are extracted again next time
         except SummarizationError as exc:
-            log.warning("%s: reconciliation failed (%s); adding the new facts as they are", name, exc)
+            log.warning("%s: reconciliation failed (%s); %s", name, exc, UNRECONCILED)
             return None
         except MalformedAnswer as exc:
             # Not counted as malformed: that count's entries are asked again, these are done (their facts added).
             log.warning(
-                "%s: the model's reconciliation answer was not valid JSON twice (%s); its facts are all added,"
-                " unreconciled",
-                name,
-                exc,
+                "%s: the model's reconciliation answer was not valid JSON twice (%s); %s", name, exc, UNRECONCILED
             )
             return None
         return list(answer.memory)

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from batchsum.errors import ConfigError
+from batchsum.errors import ConfigError, IndexError_
 from batchsum.index.embed import get_embedder
 from batchsum.index.readonly import readable_index
 from batchsum.index.search import minmax, mmr, recency
 from batchsum.index.store import chroma_errors, open_collection
-from batchsum.memory.files import ROLE
+from batchsum.memory.files import ROLE, iter_facts
 
 if TYPE_CHECKING:
     from batchsum.config import IndexConfig
@@ -63,7 +63,8 @@ def search_facts(
     where: dict[str, Any] | None = None,
     today: date | None = None,
 ) -> list[FactHit]:
-    """The ``k`` best facts for ``query`` (best first); [] when the output has no facts or index.
+    """The ``k`` best facts for ``query`` (best first); [] when the output has no facts, an IndexError_ when
+    it has facts its index lacks (``where`` left out).
 
     ``where``: a Chroma filter replacing the default ``role: memory`` (e.g. facts or this chat's turns).
     """
@@ -73,20 +74,20 @@ def search_facts(
     if k < 1:
         raise ConfigError(f"-k {k}: ask for at least 1 result")
     embedder = get_embedder(cfg)
+    all_facts = where is None  # `search --role memory`: say when the index lacks facts OUT holds
     if where is None:
         where = {"role": ROLE}
     if scopes:
         where = {"$and": [where, {"scope": {"$in": list(scopes)}}]}
-    # Chroma writes when it opens its folder: on read-only storage it failed as if corrupt (and advised a
-    # rebuild), so a read-only output's facts are searched in a temporary copy of its index, as summaries are.
-    with readable_index(cfg) as readable:
-        col = open_collection(readable, embedder, create=False)
-        with chroma_errors(readable):
-            qvec = np.asarray(embedder.embed([q])[0], dtype=np.float32)
-            res = col.query(
-                query_embeddings=[qvec], n_results=k * CANDIDATES, where=where,
-                include=["documents", "metadatas", "embeddings", "distances"],
-            )  # fmt: skip
+    try:
+        res, indexed = _query(cfg, embedder, q, k * CANDIDATES, where)
+    except IndexError_ as exc:
+        # No index at all: the rebuild it advises would still leave the facts out (`batchsum index` skips them).
+        if all_facts and str(exc) == f"no search index in {cfg.out}; run `{cfg.index_command('--rebuild')}`":
+            _unindexed(cfg, exc)
+        raise
+    if all_facts and not indexed:
+        _unindexed(cfg, None)
     ids = list(res["ids"][0])
     if not ids:
         return []
@@ -125,3 +126,31 @@ def search_facts(
         )
         for rank, i in enumerate(order, start=1)
     ]
+
+
+def _query(cfg: IndexConfig, embedder: Any, q: str, n: int, where: dict[str, Any]) -> tuple[Any, bool]:
+    """Chroma's answer for ``q`` and whether the index holds any fact at all (an empty answer may mean none)."""
+    # Chroma writes when it opens its folder: on read-only storage it failed as if corrupt (and advised a
+    # rebuild), so a read-only output's facts are searched in a temporary copy of its index, as summaries are.
+    with readable_index(cfg) as readable:
+        col = open_collection(readable, embedder, create=False)
+        with chroma_errors(readable):
+            qvec = np.asarray(embedder.embed([q])[0], dtype=np.float32)
+            res = col.query(
+                query_embeddings=[qvec], n_results=n, where=where,
+                include=["documents", "metadatas", "embeddings", "distances"],
+            )  # fmt: skip
+            indexed = bool(res["ids"][0]) or bool(col.get(where={"role": ROLE}, limit=1, include=[])["ids"])
+    return res, indexed
+
+
+def _unindexed(cfg: IndexConfig, cause: IndexError_ | None) -> None:
+    """Raise an IndexError_ when ``cfg.out`` holds facts its index lacks (a pass with ``--no-index``, an
+    index rebuilt since): "no matching facts", or a hint to rebuild an index that leaves facts out, would
+    hide them. The next facts pass indexes them, so that is what the message says to run."""
+    if next(iter_facts(cfg.out), None) is None:
+        return
+    raise IndexError_(
+        f"the facts of {cfg.out} are not in its search index (written with --no-index, or the index was rebuilt"
+        f" since): `batchsum facts SOURCES --out {cfg.out}` indexes them"
+    ) from cause
