@@ -9,6 +9,7 @@ sha256 still equals the node's ``source_sha256`` is used: a moved, edited or del
 from __future__ import annotations
 
 import logging
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,8 +45,7 @@ def read_source(
     if not root or not sha256:
         return None
     base = Path(root)
-    tail = relpath.split("/", 1)[1] if "/" in relpath else relpath
-    for path in dict.fromkeys((base, base / relpath, base / tail)):
+    for path in _candidates(base, relpath):
         if not path.is_file():
             continue
         try:
@@ -56,6 +56,30 @@ def read_source(
         if doc.sha256 == sha256:  # hashed once, while it was read: a moved or edited source is not used
             return doc
     return None
+
+
+def _candidates(base: Path, relpath: str) -> list[Path]:
+    """The files :func:`read_source` tries for ``relpath`` under the corpus root ``base``, in its order."""
+    tail = relpath.split("/", 1)[1] if "/" in relpath else relpath
+    return list(dict.fromkeys((base, base / relpath, base / tail)))
+
+
+def source_stamp(state_dir: Path, relpath: str) -> tuple[tuple[str, int, int], ...]:
+    """(path, st_mtime_ns, st_size) of each file :func:`source_text` would try for ``relpath``: a few stats
+    that change when the file is edited, replaced, moved or deleted, so a text cached under it is still current."""
+    entry = StateStore(state_dir).entry(relpath)
+    if entry is None or not entry.root:
+        return ()
+    stamp = []
+    for path in _candidates(Path(entry.root), relpath):
+        try:
+            st = path.stat()
+        except OSError:  # not there: its absence is part of the stamp
+            continue
+        if not stat.S_ISREG(st.st_mode):  # the root folder (read_source skips it): a sibling's edit changes its stat
+            continue
+        stamp.append((str(path), st.st_mtime_ns, st.st_size))
+    return tuple(stamp)
 
 
 def _as_summarized(text: str, type_reason: str, content_type: str) -> str:

@@ -41,3 +41,19 @@ def test_a_hit_whose_source_changed_says_so_rather_than_show_an_unrelated_summar
     assert (
         json.loads(CliRunner().invoke(main, ["search", "fever", "-o", str(out), "--json"]).output)[0]["snippet"] == ""
     )
+
+
+def test_a_source_edited_between_two_searches_of_one_process_says_so_on_the_second(tmp_path: Path) -> None:
+    # serve and a library user search again in one process: a source read for the first search's snippet
+    # must not be shown again once the file changed (its text had been kept, keyed on its old hash only).
+    corpus, out = tmp_path / "corpus", tmp_path / "out"
+    corpus.mkdir()
+    paper = corpus / "garden.md"
+    paper.write_text(_paper(), encoding="utf-8")
+    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--type", "document", "--quiet"])
+    assert res.exit_code == 0, res.output
+    before = batchsum.search(out, "fever", k=1)
+    assert before and before[0].snippet_from == "source" and "fever" in before[0].snippet.lower()
+    paper.write_text(_paper() + "\nAn added line.\n", encoding="utf-8")
+    after = batchsum.search(out, "fever", k=1)
+    assert after and after[0].snippet_from == "source-changed" and after[0].snippet == ""

@@ -44,13 +44,21 @@ def node_text(cfg: IndexConfig, md: dict[str, Any]) -> str:
         return ""
 
 
-@functools.lru_cache(maxsize=16)
 def source_text(state_dir: Path, relpath: str, sha256: str | None) -> str | None:
     """:func:`batchsum.sources.source_text`, kept for the last few sources: reading one means decoding,
     rendering and redacting the whole file (about 10 ms for a meeting transcript), and the hits of a
     search (and of the next requests of ``serve``) often come from the same few files. The text is
-    returned only while the file still hashes to ``sha256``, so a cached text is that file's text."""
-    from batchsum.sources import source_text as read  # the walker's readers: only when a source passage is shown
+    returned only while the file still hashes to ``sha256``: the cache is keyed on the file's stat too, so a
+    file edited after a search (in ``serve`` or a library user's process) is read, and hashed, again."""
+    from batchsum.sources import source_stamp  # the walker's readers: only when a source passage is shown
+
+    return _cached_source_text(state_dir, relpath, sha256, source_stamp(state_dir, relpath) if sha256 else ())
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_source_text(state_dir: Path, relpath: str, sha256: str | None, stamp: tuple[Any, ...]) -> str | None:
+    """:func:`batchsum.sources.source_text`; ``stamp`` (the file's stat) only keys the cache."""
+    from batchsum.sources import source_text as read
 
     return read(state_dir, relpath, sha256)
 
