@@ -330,3 +330,20 @@ def test_an_answer_nested_100000_levels_is_malformed_not_a_crash_and_not_cached(
     fake_llm.configure(reset_log=True)
     again = facts_cli(src, "--out", out, "--json", "--no-index", base_url=fake_llm.base_url)
     assert again.exit_code == EXIT_DEGRADED and fake_llm.request_count == 2  # asked again, not replayed from the cache
+
+
+def test_a_changed_journal_with_no_new_entry_is_counted_changed_not_unchanged(
+    fake_llm: FakeLLMServer, journal: tuple[Path, Path]
+) -> None:
+    src, out = journal
+    script(fake_llm)
+    assert facts_cli(src, "--out", out, base_url=fake_llm.base_url).exit_code == 0
+    # Blank lines added, no entry: read (its stat changed), nothing sent; "1 unchanged" had said it was not edited.
+    (src / "journal" / "life.md").write_text(ENTRY_1 + "\n\n\n" + ENTRY_2 + "\n\n", encoding="utf-8")
+    fake_llm.configure(reset_log=True)
+    again = facts_cli(src, "--out", out, base_url=fake_llm.base_url)
+    assert again.exit_code == 0, again.output
+    assert "1 files (0 unchanged, 1 changed with nothing new, 0 documents skipped); 0 new" in again.output
+    assert extraction_requests(fake_llm) == []
+    summary = json.loads(facts_cli(src, "--out", out, "--json", base_url=fake_llm.base_url).output)
+    assert (summary["unchanged"], summary["changed_nothing_new"]) == (1, 0)  # the next pass: unchanged indeed

@@ -68,6 +68,9 @@ class FactsResult:
 
     files: int = 0
     unchanged: int = 0
+    # Read because their stat changed, yet holding no entry or turn not processed before (an edit of one, a
+    # line's whitespace): changed, not unchanged, though nothing is sent for them.
+    nothing_new: int = 0
     other: int = 0  # documents: no facts are extracted from them
     units: int = 0  # new entries/turns sent to the model
     malformed: int = 0  # units whose answers were invalid JSON twice (no facts, warning; retried next pass)
@@ -100,7 +103,8 @@ class FactsResult:
         c = self.changes
         return {
             "status": self.status, "exit_code": self.exit_code, "stopped_by": self.stopped_by,
-            "files": self.files, "unchanged": self.unchanged, "documents_skipped": self.other,
+            "files": self.files, "unchanged": self.unchanged,
+            "changed_nothing_new": self.nothing_new, "documents_skipped": self.other,
             "units": self.units, "added": len(c.added), "updated": len(c.updated), "deleted": len(c.deleted),
             "kept": c.kept, "malformed": self.malformed,
             "problems": [{"path": p.path, "relpath": p.relpath, "reason": p.reason} for p in self.problems],
@@ -113,7 +117,9 @@ class FactsResult:
         """One line for the terminal."""
         c = self.changes
         return (
-            f"{self.files} files ({self.unchanged} unchanged, {self.other} documents skipped); "
+            f"{self.files} files ({self.unchanged} unchanged, "
+            + (f"{self.nothing_new} changed with nothing new, " if self.nothing_new else "")
+            + f"{self.other} documents skipped); "
             f"{self.units} new entries/turns; facts: {len(c.added)} added, {len(c.updated)} updated, "
             f"{len(c.deleted)} deleted, {c.kept} kept; {self.malformed} malformed answers; "
             f"{len(self.problems)} failed; {len(self.skipped)} skipped; {self.seconds:.1f}s"
@@ -289,7 +295,11 @@ class _FactsPass:
         state = SourceState(doc.size, doc.mtime_ns, doc.sha256, scope, done_now, root=str(ref.root))
         pending = list({u.key: u for u in units if u.key not in done}.values())
         if not pending:
-            self.result.unchanged += 1
+            # Read again for another --scope only, its text is the same: unchanged; else it changed.
+            if entry is not None and entry.sha256 == doc.sha256:
+                self.result.unchanged += 1
+            else:
+                self.result.nothing_new += 1
             self.manifest.files[rel] = state
             return None
         speakers = named_speakers(every) if doc.content_type == "conversation" else ()
