@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,13 +66,17 @@ class Notice:
     changes: list[Change]
     redo: int  # files of the folder planned with other settings than this run's (stored nodes are reused)
     total: int  # files the folder holds
+    # A confirmed (--yes) run's digests written again, as the refusal without --yes names them ("" none).
+    digests: str = ""
 
     @property
     def message(self) -> str:
         what = ", ".join(dict.fromkeys(str(c) for c in self.changes))
-        if not self.total:  # other PATHs into the folder: "0 of 0 files planned again" had said nothing
-            return f"settings changed since this folder was built ({what}): none of this run's files were in it yet"
-        return f"settings changed since this folder was built ({what}): {self.redo} of {self.total} files planned again"
+        # Other PATHs into the folder: "0 of 0 files planned again" had said nothing.
+        files = "none of this run's files were in it yet"
+        if self.total:
+            files = f"{self.redo} of {self.total} files planned again"
+        return f"settings changed since this folder was built ({what}): {files}{self.digests}"
 
 
 def _show(value: Any) -> str:
@@ -213,12 +217,15 @@ def check(
         # (other PATHs into the folder too): which ones, `plan` knows.
         backend = cfg.digests and not digests and bool(fields & _BACKEND_FIELDS)
         files = any(map(_made_by_llm, redone))
-        if cfg.llm.enabled and not confirmed and (files or digests or backend):
+        # A confirmed run counts the cost only when it would name digests: its warning says them as the refusal would.
+        if cfg.llm.enabled and (digests or backend or (files and not confirmed)):
             counted = cost() if cost is not None else None
             remade = counted.digests if counted is not None and backend else ()
             sends = counted is None or counted.requests > 0
             if sends and (files or digests or remade):
-                raise SettingsChanged(_refusal(cfg, notice, fields if digests else set(), remade))
+                if not confirmed:
+                    raise SettingsChanged(_refusal(cfg, notice, fields if digests else set(), remade))
+                notice = replace(notice, digests=_digest_clause(fields if digests else set(), remade, would=False))
     if old != snapshot(cfg):
         save(cfg)
     return notice
@@ -227,17 +234,25 @@ def check(
 def _refusal(cfg: RunConfig, notice: Notice, digest_fields: set[str], remade: tuple[str, ...]) -> str:
     """The refusal of a change that would spend: the files and digests it would redo, and the ways on."""
     would = notice.message.replace(" files planned again", " files would be planned again")
-    if digest_fields:
-        would += f" and {_digests_redone(digest_fields)}"
-    elif remade:
-        n = len(remade)
-        would += f"; {n} digest{'s' if n != 1 else ''} it holds would be written again ({', '.join(remade)})"
+    would += _digest_clause(digest_fields, remade, would=True)
     return (
         f"{cfg.out}: {would} for {cfg.llm.model} at {scrub_text(cfg.llm.base_url or '')} (summaries already "
         "stored are reused: `batchsum plan` with the same options counts the requests). Leave the option(s) "
         "out to keep the folder's settings, or add --yes (yes=True) to go ahead (--rebuild, rebuild=True: the "
         "options given, defaults for the rest)"
     )
+
+
+def _digest_clause(digest_fields: set[str], remade: tuple[str, ...], *, would: bool) -> str:
+    """What a change writes again of the digests, appended to the files it plans again ("" none): every digest
+    for other ``digest_fields``, else the ``remade`` ones the folder holds (another backend or model)."""
+    if digest_fields:
+        return f" and {_digests_redone(digest_fields)}"
+    if not remade:
+        return ""
+    n = len(remade)
+    verb = "would be written" if would else "written"
+    return f"; {n} digest{'s' if n != 1 else ''} it holds {verb} again ({', '.join(remade)})"
 
 
 def saved(out: Path) -> bytes | None:

@@ -166,8 +166,10 @@ def test_the_digests_choice_and_budgets_are_remembered_and_an_llm_asks_before_re
         # Another budget would write every digest again through the LLM: refused before any request.
         code, _, err = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "400", "--rpm", "0")
         assert code == 5 and "digest written again" in err and server.request_count == calls
-        code, _, err = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "400", "--rpm", "0", "--yes")
+        code, data, err = _run(str(JOURNAL), "--out", str(llm_out), "--month-words", "400", "--rpm", "0", "--yes")
         assert code == 0 and server.request_count > calls
+        # Confirmed, the warning says the digests too, as the refusal did.
+        assert any(w.endswith("and every month, year and folder digest written again") for w in data["warnings"])
         # The year's digest at this budget is in the response cache: a change that costs no request is not refused.
         calls = server.request_count
         code, _, err = _run(str(JOURNAL), "--out", str(llm_out), "--year-words", "200", "--rpm", "0")
@@ -247,8 +249,11 @@ def test_another_backend_or_model_asks_before_writing_the_folders_digests_again_
         assert code == 5 and data["exit_code"] == 5, err
         assert "2 digests it holds would be written again (month:2026-10, year:2026)" in err and "--yes" in err
         assert server.request_count == 0 and _digests(out) == before
-        code, _, err = _run(str(other), "--out", str(out), *llm, "--yes")
+        code, data, err = _run(str(other), "--out", str(out), *llm, "--yes")
         assert code == 0 and server.request_count > 0, err
+        # Confirmed, the warning names the digests the refusal named (it had counted the files only).
+        said = "; 2 digests it holds written again (month:2026-10, year:2026)"
+        assert any(w.endswith(said) for w in data["warnings"]), data["warnings"]
         assert _digests(out)["digests/2026/2026-10.md"] != before["digests/2026/2026-10.md"]
         # Another model: the same question for the digests the first one wrote.
         calls, made = server.request_count, _digests(out)
