@@ -59,7 +59,7 @@ def test_temp_files_that_come_and_go_start_no_run_and_are_never_deleted(tmp_path
         os.replace(temp, src / "a.md")
         line = w.expect("changed: ")
         assert line.endswith(f"1 changed: {os.path.relpath(src / 'a.md')}"), w.seen
-        w.expect("files (")  # its run
+        w.expect(" summarized, ")  # its run
         (src / "b.md").write_text("# Ferry\n\n" + TEXT.replace("pier", "ferry"), encoding="utf-8")
         wait_for(lambda: (out / "b.md" / "summaries" / "L3" / "final.md").is_file())
         assert not [s for s in w.seen if "deleted" in s or "README" in s], w.seen
@@ -85,7 +85,7 @@ def test_a_file_saved_by_rename_then_moved_out_in_one_burst_is_deleted(tmp_path:
         os.replace(src / "a.md", archive / "a.md")
         line = w.expect("deleted: ")  # the last run read a.md: gone now, whatever came before in the burst
         assert line.endswith(f"1 deleted: {os.path.relpath(src / 'a.md')}"), w.seen
-        w.expect("files (")
+        w.expect(" summarized, ")
         wait_for(lambda: not final.is_file())
     finally:
         w.proc.kill()
