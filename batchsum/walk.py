@@ -574,7 +574,7 @@ def _read_all(path: Path) -> tuple[bytearray, os.stat_result]:
 # rendering, type detection, dating). A run re-reads every file read by another version and summarizes
 # again only those whose text changed: an LLM-built folder gets an upgrade's better reading without paying
 # for the files it reads as before. What each version changed: `git log -L '/^READER_VERSION/,+1:batchsum/walk.py'`.
-READER_VERSION = 12
+READER_VERSION = 13
 
 
 def _first_message(day: str | None) -> tuple[str, str] | None:
