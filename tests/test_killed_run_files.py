@@ -35,11 +35,11 @@ def killed_after_a_file(corpus: Path, out: Path, log: Path) -> None:
 
 
 def busy_corpus(tmp_path: Path) -> Path:
-    """Forty copies of the sample logbook: enough work that a run is still busy when it is killed."""
+    """Ten copies of the sample logbook: enough work that a run is still busy when it is killed after its first."""
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     text = (SAMPLE_CORPUS / "logbook" / "harbor-logbook-2025-2026.md").read_text(encoding="utf-8")
-    for i in range(40):
+    for i in range(10):
         (corpus / f"log{i}.md").write_text(text.replace("buoy", f"buoy{i}"), encoding="utf-8")
     return corpus
 
