@@ -14,31 +14,18 @@ from click.testing import CliRunner
 from batchsum.cli import main
 from batchsum.metrics.store import default_db_path
 from tests.fakeserver import FakeLLMServer
-from tests.test_failed_file_requests import BOOK
+from tests.test_failed_file_requests import BOOK, run_failing_book
 
 
 def test_an_aborted_file_counts_the_requests_of_its_nodes_in_flight(tmp_path: Path) -> None:
-    corpus = tmp_path / "books"
-    corpus.mkdir()
-    (corpus / "town.txt").write_text(BOOK, encoding="utf-8")
-    out = tmp_path / "out"
-    # The failing chunk is answered at once; the others are in flight when it fails (their 0.3 s latency).
-    with FakeLLMServer(latency=0.3, rules=[{"match": "FAILMARK", "status": 500, "latency": 0.0}]) as server:
-        res = CliRunner().invoke(
-            main,
-            ["run", str(corpus), "--out", str(out), "--no-index", "--no-digests", "--json", "--rpm", "0",
-             "--tpm", "0", "--base-url", server.base_url, "--model", "fake", "--chunk-size", "120",
-             "--chunk-overlap", "0", "--thresholds", "10,20,30,100000", "--concurrency", "4", "--max-attempts", "1",
-             "--on-error", "abort"],
-        )  # fmt: skip
-        sent = server.request_count
+    res, sent = run_failing_book(tmp_path, concurrency=4, on_error="abort")
     data = json.loads(res.stdout)
     assert res.exit_code == 1 and data["run"]["status"] == "aborted", res.output
     assert sent >= 1
     assert data["run"]["llm_calls"] == sent, (sent, data["run"])
     (town,) = data["files"]
     assert town["status"] == "failed" and town["llm_calls"] == sent
-    con = duckdb.connect(str(default_db_path(out)), read_only=True)
+    con = duckdb.connect(str(default_db_path(tmp_path / "out")), read_only=True)
     try:
         nodes = con.execute("SELECT sum(llm_calls) FROM nodes").fetchone()
         runs = con.execute("SELECT llm_calls FROM runs").fetchone()

@@ -14,19 +14,9 @@ from click.testing import CliRunner
 
 from batchsum.cli import main
 from batchsum.errors import InputError, NotASource
-from batchsum.walk import SourceRef, read_document
+from tests.test_chat_exports import _text, _write
 
 PLACEHOLDER = "```\nThis block is not supported on your current device yet.\n```"
-
-
-def _write(path: Path, data: Any) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
-    return path
-
-
-def _text(path: Path) -> str:
-    return read_document(SourceRef(path=path, relpath=path.name, root=path.parent)).text
 
 
 def _at(minute: int) -> str:

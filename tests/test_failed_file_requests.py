@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import duckdb
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from batchsum.cli import main
 from batchsum.metrics.store import default_db_path
@@ -24,27 +24,32 @@ BOOK = "\n\n".join(
 )
 
 
-def test_failed_file_counts_the_requests_of_its_nodes_in_flight(tmp_path: Path) -> None:
+def run_failing_book(tmp_path: Path, *, concurrency: int, on_error: str) -> tuple[Result, int]:
+    """A book whose first chunk fails (HTTP 500) while the others are in flight (their 0.3 s latency), summarized
+    by the LLM with ``--on-error on_error``: the run's result and the requests the server received."""
     corpus = tmp_path / "books"
     corpus.mkdir()
     (corpus / "town.txt").write_text(BOOK, encoding="utf-8")
     out = tmp_path / "out"
-    # The failing chunk is answered at once; the others are in flight when it fails (their 0.3 s latency).
     with FakeLLMServer(latency=0.3, rules=[{"match": "FAILMARK", "status": 500, "latency": 0.0}]) as server:
         res = CliRunner().invoke(
             main,
             ["run", str(corpus), "--out", str(out), "--no-index", "--no-digests", "--json", "--rpm", "0",
              "--tpm", "0", "--base-url", server.base_url, "--model", "fake", "--chunk-size", "120",
-             "--chunk-overlap", "0", "--thresholds", "10,20,30,100000", "--concurrency", "8", "--max-attempts", "1",
-             "--on-error", "fail"],
+             "--chunk-overlap", "0", "--thresholds", "10,20,30,100000", "--concurrency", str(concurrency),
+             "--max-attempts", "1", "--on-error", on_error],
         )  # fmt: skip
-        sent = server.request_count
+        return res, server.request_count
+
+
+def test_failed_file_counts_the_requests_of_its_nodes_in_flight(tmp_path: Path) -> None:
+    res, sent = run_failing_book(tmp_path, concurrency=8, on_error="fail")
     data = json.loads(res.stdout)
     assert res.exit_code != 0 and data["run"]["files_failed"] == 1, res.output
     assert sent > 2, data  # the failing chunk and its siblings in flight
     assert data["run"]["llm_calls"] == sent
     assert sum(f["llm_calls"] for f in data["files"]) == sent
-    con = duckdb.connect(str(default_db_path(out)), read_only=True)
+    con = duckdb.connect(str(default_db_path(tmp_path / "out")), read_only=True)
     try:
         (calls,) = con.execute("SELECT sum(llm_calls) FROM nodes").fetchone() or (0,)
     finally:
