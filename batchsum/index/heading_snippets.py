@@ -5,7 +5,6 @@ under it ("<heading> — <sentence>"): the reader sees why it matched."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 
 from batchsum.backends.noise import line_kind
@@ -17,10 +16,13 @@ __all__ = ["heading_snippet", "phrase_snippet", "together"]
 _HEADING_KINDS = ("heading", "short")  # what the summarizer reads as a plain-text heading
 
 
-def together(text: str, groups: Sequence[Sequence[str]], language: str | None) -> bool:
+def together(
+    text: str, groups: Sequence[Sequence[str]], language: str | None, query_words: QueryWords | None = None
+) -> bool:
     """Whether ``text`` holds the query's words side by side in the query's order ("gene expression", not
-    "expression of the genes" nor "genes whose expression")."""
-    matchers = _group_matchers(tuple(tuple(g) for g in groups), language)
+    "expression of the genes" nor "genes whose expression"); ``query_words``: the query's, when it reads
+    other texts too."""
+    matchers = (query_words or QueryWords(groups)).each_group(language)
     at = 0  # the group the next word must match
     for m in WORD.finditer(text):
         word = m.group(0)
@@ -33,12 +35,6 @@ def together(text: str, groups: Sequence[Sequence[str]], language: str | None) -
     return False
 
 
-@functools.lru_cache(maxsize=8)
-def _group_matchers(groups: tuple[tuple[str, ...], ...], language: str | None) -> list[Callable[[str], list[str]]]:
-    """One matcher a query group, kept for the query's hits: each remembers the words it has read."""
-    return [query_matcher([g], language) for g in groups]
-
-
 def heading_snippet(
     window: str,
     groups: Sequence[Sequence[str]],
@@ -47,12 +43,13 @@ def heading_snippet(
 ) -> tuple[str, list[str]] | None:
     """ "<heading> — <first sentence under it>" for the first heading of ``window`` (raw source text, headings
     and all) holding the query's words together, and the query words in it; None when no heading does."""
+    query_words = query_words or QueryWords(groups)
     found = query_matcher(groups, language, query_words)
     lines = window.split("\n")
     for i, line in enumerate(lines):
         head = line.strip().lstrip("#").strip()
         is_heading = line.lstrip().startswith("#") or line_kind(line) in _HEADING_KINDS
-        if not head or not is_heading or not together(head, groups, language):
+        if not head or not is_heading or not together(head, groups, language, query_words):
             continue
         under: list[str] = []
         for nxt in lines[i + 1 :]:
@@ -80,13 +77,14 @@ def phrase_snippet(
 ) -> tuple[str, list[str]] | None:
     """The first place in ``text`` (a whole source) holding the query's words together: its sentence, or its
     heading and the sentence under it (:func:`heading_snippet`), with the query words in it; None for none."""
+    query_words = query_words or QueryWords(groups)  # one word table for every line read
     stems = [min(g, key=len).lower() for g in groups]
     pos = 0
     for line in text.split("\n"):
         at, pos = pos, pos + len(line) + 1
         low = line.lower()
         # Cheap first: a line without each term's letters cannot hold the phrase (a stem is a word's start).
-        if not all(stem in low for stem in stems) or not together(line, groups, language):
+        if not all(stem in low for stem in stems) or not together(line, groups, language, query_words):
             continue
         if line.lstrip().startswith("#") or line_kind(line) in _HEADING_KINDS:
             headed = heading_snippet(text[at : at + SNIPPET_CHARS * 3], groups, language, query_words)
@@ -99,7 +97,7 @@ def phrase_snippet(
         last = len(text) if last < 0 else last
         block = text[first:last] if last - first <= _PARAGRAPH_READ else line
         for sentence in sentences(clean_text(block)):
-            if together(sentence, groups, language):
+            if together(sentence, groups, language, query_words):
                 return _shown(sentence, query_matcher(groups, language, query_words))
     return None
 

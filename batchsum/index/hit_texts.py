@@ -102,7 +102,11 @@ def _source_snippet(
         weights=lex.weights,
         query_words=lex.words,
     )
-    if len(lex.groups) > 1 and str(md.get("doc_id")) in lex.phrased and not together(snippet, lex.groups, language):
+    if (
+        len(lex.groups) > 1
+        and str(md.get("doc_id")) in lex.phrased
+        and not together(snippet, lex.groups, language, lex.words)
+    ):
         # The document holds the words as a phrase, the passage only apart ("expression genes" for "gene
         # expression"): show where it holds them together, a sentence or a heading (no sentence).
         shown = phrase_snippet(text, lex.groups, language, lex.words)

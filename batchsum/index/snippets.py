@@ -368,13 +368,22 @@ class QueryWords:
     its words and a search's candidates repeat each other's."""
 
     def __init__(self, groups: Sequence[Sequence[str]]) -> None:
+        self.groups = tuple(tuple(g) for g in groups)
         self.wanted = frozenset(t for g in groups for t in g)
         self._known: dict[str | None, dict[str, bool]] = {}
+        self._each: dict[str | None, list[Callable[[str], list[str]]]] = {}
 
     def known(self, language: str | None) -> dict[str, bool]:
         """Word -> whether it stems to one of the terms in ``language``, for the words read so far (filled by
         the matchers)."""
         return self._known.setdefault(language, {})
+
+    def each_group(self, language: str | None) -> list[Callable[[str], list[str]]]:
+        """A matcher for each of the query's groups alone, kept for its hits as :meth:`known` is (a phrase's
+        words are told apart group by group)."""
+        if language not in self._each:
+            self._each[language] = [_matcher([g], language) for g in self.groups]
+        return self._each[language]
 
 
 def query_matcher(
