@@ -24,13 +24,19 @@ def _paper() -> str:
     return "\n\n".join(lines) + "\n"
 
 
-def test_a_hit_whose_source_changed_says_so_rather_than_show_an_unrelated_summary(tmp_path: Path) -> None:
+def _summarized(tmp_path: Path) -> tuple[Path, Path]:
+    """The paper summarized and indexed: its path and the output folder."""
     corpus, out = tmp_path / "corpus", tmp_path / "out"
     corpus.mkdir()
     paper = corpus / "garden.md"
     paper.write_text(_paper(), encoding="utf-8")
     res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--type", "document", "--quiet"])
     assert res.exit_code == 0, res.output
+    return paper, out
+
+
+def test_a_hit_whose_source_changed_says_so_rather_than_show_an_unrelated_summary(tmp_path: Path) -> None:
+    paper, out = _summarized(tmp_path)
     # The summaries leave the word out: only the source held it (before the change, its snippet showed it there).
     assert not any("fever" in p.read_text(encoding="utf-8") for p in (out / "garden.md").rglob("*.md"))
     paper.write_text(_paper() + "\nAn added line.\n", encoding="utf-8")
@@ -46,12 +52,7 @@ def test_a_hit_whose_source_changed_says_so_rather_than_show_an_unrelated_summar
 def test_a_source_edited_between_two_searches_of_one_process_says_so_on_the_second(tmp_path: Path) -> None:
     # serve and a library user search again in one process: a source read for the first search's snippet
     # must not be shown again once the file changed (its text had been kept, keyed on its old hash only).
-    corpus, out = tmp_path / "corpus", tmp_path / "out"
-    corpus.mkdir()
-    paper = corpus / "garden.md"
-    paper.write_text(_paper(), encoding="utf-8")
-    res = CliRunner().invoke(main, ["run", str(corpus), "--out", str(out), "--type", "document", "--quiet"])
-    assert res.exit_code == 0, res.output
+    paper, out = _summarized(tmp_path)
     before = batchsum.search(out, "fever", k=1)
     assert before and before[0].snippet_from == "source" and "fever" in before[0].snippet.lower()
     paper.write_text(_paper() + "\nAn added line.\n", encoding="utf-8")
